@@ -1,0 +1,47 @@
+"""The `mcp-stubgen` command line. Exit codes: 0 ok, 1 findings or stale output, 2 could not run,
+130 interrupted. Every expected failure is one line on stderr; `-v` adds the details."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import click
+
+from codegen import __version__
+from codegen.errors import EXIT_ERROR, EXIT_INTERRUPTED, StubgenError
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="mcp-stubgen")
+@click.option("-v", "--verbose", is_flag=True, help="Show details of failures (never secrets).")
+@click.pass_context
+def cli(context: click.Context, verbose: bool) -> None:
+    """Snapshot MCP servers, generate typed clients from the snapshots, and report catalog drift."""
+    context.ensure_object(dict)
+    context.obj["verbose"] = verbose
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING, format="%(message)s")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: turns expected failures into one line and a documented exit code."""
+    verbose = "-v" in (argv or sys.argv[1:]) or "--verbose" in (argv or sys.argv[1:])
+    try:
+        exit_code = cli.main(args=argv, prog_name="mcp-stubgen", standalone_mode=False)
+    except StubgenError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(error.exit_code)
+    except click.exceptions.Abort:
+        click.echo("interrupted; files already written are left as they were", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    except KeyboardInterrupt:
+        click.echo("interrupted; files already written are left as they were", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(EXIT_ERROR if error.exit_code == 1 else error.exit_code)
+    except Exception as error:  # a bug of ours: still one line, details behind -v
+        if verbose:
+            raise
+        click.echo(f"internal error: {type(error).__name__}: {error} (re-run with -v and report it)", err=True)
+        sys.exit(EXIT_ERROR)
+    sys.exit(exit_code if isinstance(exit_code, int) else 0)

@@ -1,0 +1,201 @@
+"""The snapshot file: one server's catalog as canonical, versioned JSON.
+
+Entries keep the protocol's wire shape (camelCase keys), so a snapshot's `tools` array is itself a
+valid `tools/list` result. The canonical form has sorted keys, entries sorted by name or URI, two-space
+indentation and a trailing newline: an unchanged server always gives byte-identical files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from codegen.errors import StubgenError
+from codegen.fsutil import atomic_write_bytes
+
+SNAPSHOT_FORMAT = 1
+"""Bumped whenever a snapshot written by this version could be misread by an older one."""
+
+JSON = dict[str, Any]
+
+
+class _WireEntry(BaseModel):
+    """An entry as the server sent it; unknown keys are kept, only the keys we index by are checked."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class ToolEntry(_WireEntry):
+    name: str
+    inputSchema: JSON  # noqa: N815 - the wire's own key
+
+
+class ResourceEntry(_WireEntry):
+    uri: str
+    name: str
+
+
+class ResourceTemplateEntry(_WireEntry):
+    uriTemplate: str  # noqa: N815
+    name: str
+
+
+class PromptEntry(_WireEntry):
+    name: str
+
+
+class SnapshotFile(BaseModel):
+    """The on-disk shape; `snapshot.schema.json` is generated from this model."""
+
+    model_config = ConfigDict(extra="forbid", title="mcp-stubgen snapshot")
+
+    format: Literal[1] = Field(description="Snapshot format version.")
+    server: str = Field(description="The id this project gives the server (its key in the config).")
+    protocolVersion: str  # noqa: N815
+    serverInfo: JSON | None = None  # noqa: N815
+    capabilities: JSON
+    instructions: str | None = None
+    tools: list[ToolEntry] = []
+    resources: list[ResourceEntry] = []
+    resourceTemplates: list[ResourceTemplateEntry] = []  # noqa: N815
+    prompts: list[PromptEntry] = []
+
+
+def snapshot_json_schema() -> JSON:
+    return SnapshotFile.model_json_schema()
+
+
+def canonical_json_bytes(value: Any) -> bytes:
+    """Sorted keys, fixed indentation, UTF-8, trailing newline.
+
+    A lone surrogate (legal in JSON, not in UTF-8) is written as its JSON escape, which is exactly
+    what `backslashreplace` produces for it inside a string literal.
+    """
+    text = json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False)
+    return (text + "\n").encode("utf-8", errors="backslashreplace")
+
+
+def fingerprint(value: Any) -> str:
+    """A short content hash of any JSON value, independent of key order."""
+    return hashlib.sha256(canonical_json_bytes(value)).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One server's catalog; entries are wire-shaped JSON objects, sorted and de-duplicated."""
+
+    server: str
+    protocol_version: str
+    capabilities: JSON
+    server_info: JSON | None = None
+    instructions: str | None = None
+    tools: tuple[JSON, ...] = ()
+    resources: tuple[JSON, ...] = ()
+    resource_templates: tuple[JSON, ...] = ()
+    prompts: tuple[JSON, ...] = ()
+    _bytes: bytes = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tools", _sorted_unique(self.server, "tool", self.tools, "name"))
+        object.__setattr__(self, "resources", _sorted_unique(self.server, "resource", self.resources, "uri"))
+        object.__setattr__(
+            self,
+            "resource_templates",
+            _sorted_unique(self.server, "resource template", self.resource_templates, "uriTemplate"),
+        )
+        object.__setattr__(self, "prompts", _sorted_unique(self.server, "prompt", self.prompts, "name"))
+        object.__setattr__(self, "_bytes", canonical_json_bytes(self.to_json()))
+
+    def to_json(self) -> JSON:
+        document: JSON = {
+            "format": SNAPSHOT_FORMAT,
+            "server": self.server,
+            "protocolVersion": self.protocol_version,
+            "capabilities": self.capabilities,
+            "tools": list(self.tools),
+            "resources": list(self.resources),
+            "resourceTemplates": list(self.resource_templates),
+            "prompts": list(self.prompts),
+        }
+        if self.server_info is not None:
+            document["serverInfo"] = self.server_info
+        if self.instructions is not None:
+            document["instructions"] = self.instructions
+        return document
+
+    def canonical_bytes(self) -> bytes:
+        return self._bytes
+
+    @property
+    def fingerprint(self) -> str:
+        return hashlib.sha256(self._bytes).hexdigest()[:16]
+
+
+def _sorted_unique(server: str, kind: str, entries: tuple[JSON, ...], key: str) -> tuple[JSON, ...]:
+    seen: set[str] = set()
+    for entry in entries:
+        if entry[key] in seen:
+            raise StubgenError(
+                f"server {server!r}: {kind} {entry[key]!r} is listed twice; "
+                f"the server's catalog must name each {kind} once"
+            )
+        seen.add(entry[key])
+    return tuple(sorted(entries, key=lambda entry: entry[key]))
+
+
+def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
+    """Read a snapshot document; `source` names it in errors."""
+    try:
+        document = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise StubgenError(f"{source}: not a JSON snapshot ({error}); re-run `mcp-stubgen snapshot`") from None
+    if not isinstance(document, dict):
+        raise StubgenError(f"{source}: not a snapshot (expected a JSON object); re-run `mcp-stubgen snapshot`")
+    version = document.get("format")
+    if version != SNAPSHOT_FORMAT:
+        if isinstance(version, int) and not isinstance(version, bool) and version > SNAPSHOT_FORMAT:
+            raise StubgenError(
+                f"{source}: snapshot format {version} is newer than this mcp-stubgen understands "
+                f"(format {SNAPSHOT_FORMAT}); upgrade mcp-stubgen"
+            )
+        raise StubgenError(
+            f"{source}: unknown snapshot format {version!r} (expected {SNAPSHOT_FORMAT}); "
+            "re-run `mcp-stubgen snapshot`"
+        )
+    try:
+        SnapshotFile.model_validate(document)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = "/".join(str(part) for part in first["loc"])
+        raise StubgenError(f"{source}: invalid snapshot at /{where}: {first['msg']}") from None
+    return Snapshot(
+        server=document["server"],
+        protocol_version=document["protocolVersion"],
+        capabilities=document["capabilities"],
+        server_info=document.get("serverInfo"),
+        instructions=document.get("instructions"),
+        tools=tuple(document.get("tools", ())),
+        resources=tuple(document.get("resources", ())),
+        resource_templates=tuple(document.get("resourceTemplates", ())),
+        prompts=tuple(document.get("prompts", ())),
+    )
+
+
+def load_snapshot(path: Path) -> Snapshot:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise StubgenError(f"{path}: no such snapshot; run `mcp-stubgen snapshot` first") from None
+    except OSError as error:
+        raise StubgenError(f"{path}: cannot read snapshot ({error.strerror})") from None
+    return parse_snapshot(data, str(path))
+
+
+def write_snapshot(path: Path, snapshot: Snapshot) -> bool:
+    """Write atomically; return False when the file already held exactly these bytes."""
+    return atomic_write_bytes(path, snapshot.canonical_bytes())

@@ -1,0 +1,71 @@
+"""A small MCP server for the quick start: tools with and without output schemas, a resource,
+a resource template and a prompt. Runs over stdio, or Streamable HTTP with `--http PORT`."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+from mcp.server.mcpserver import MCPServer
+
+server = MCPServer("weather", version="1.0.0", instructions="Forecasts for any city, in either unit.")
+
+
+class Units(str, Enum):
+    metric = "metric"
+    imperial = "imperial"
+
+
+class Forecast(BaseModel):
+    city: str
+    temperature: float = Field(description="Temperature in the requested units.")
+    conditions: str
+    units: Units
+
+
+@server.tool(description="Get the forecast for a city.")
+def get_forecast(
+    city: Annotated[str, Field(description="City name, e.g. 'Oslo'.")],
+    days: Annotated[int, Field(ge=1, le=7, description="How many days ahead.")] = 1,
+    units: Units = Units.metric,
+) -> Forecast:
+    temperature = 21.5 if units is Units.metric else 70.7
+    return Forecast(city=city, temperature=temperature + days, conditions="sunny", units=units)
+
+
+@server.tool(description="Convert a temperature from Celsius to Fahrenheit.")
+def celsius_to_fahrenheit(celsius: float) -> float:
+    return celsius * 9 / 5 + 32
+
+
+@server.tool(description="Raise an alert; fails for an empty message.")
+def send_alert(message: str, severity: Annotated[int, Field(ge=0, le=5)] = 1) -> str:
+    if not message:
+        raise ValueError("message must not be empty")
+    return f"alert sent ({severity}): {message}"
+
+
+@server.resource("weather://stations", mime_type="application/json", description="All weather stations.")
+def stations() -> str:
+    return '["OSL", "BER", "NYC"]'
+
+
+@server.resource("weather://stations/{station_id}/latest", mime_type="text/plain")
+def latest_reading(station_id: str) -> str:
+    """The latest reading of one station."""
+    return f"{station_id}: 21.5C sunny"
+
+
+@server.prompt(description="Ask for a packing list for a trip.")
+def packing_list(city: str, days: str = "3") -> str:
+    return f"What should I pack for {days} days in {city}?"
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--http":
+        server.run("streamable-http", port=int(sys.argv[2]))
+    else:
+        server.run()
