@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import sys
+
 import click
 
 from codegen import __version__

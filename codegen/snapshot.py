@@ -32,7 +32,7 @@ class _WireEntry(BaseModel):
 
 class ToolEntry(_WireEntry):
     name: str
-    inputSchema: JSON  # noqa: N815 - the wire's own key
+    inputSchema: JSON
 
 
 class ResourceEntry(_WireEntry):
@@ -41,7 +41,7 @@ class ResourceEntry(_WireEntry):
 
 
 class ResourceTemplateEntry(_WireEntry):
-    uriTemplate: str  # noqa: N815
+    uriTemplate: str
     name: str
 
 
@@ -56,13 +56,13 @@ class SnapshotFile(BaseModel):
 
     format: Literal[1] = Field(description="Snapshot format version.")
     server: str = Field(description="The id this project gives the server (its key in the config).")
-    protocolVersion: str  # noqa: N815
-    serverInfo: JSON | None = None  # noqa: N815
+    protocolVersion: str
+    serverInfo: JSON | None = None
     capabilities: JSON
     instructions: str | None = None
     tools: list[ToolEntry] = []
     resources: list[ResourceEntry] = []
-    resourceTemplates: list[ResourceTemplateEntry] = []  # noqa: N815
+    resourceTemplates: list[ResourceTemplateEntry] = []
     prompts: list[PromptEntry] = []
 
 
@@ -164,8 +164,7 @@ def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
                 f"(format {SNAPSHOT_FORMAT}); upgrade mcp-stubgen"
             )
         raise StubgenError(
-            f"{source}: unknown snapshot format {version!r} (expected {SNAPSHOT_FORMAT}); "
-            "re-run `mcp-stubgen snapshot`"
+            f"{source}: unknown snapshot format {version!r} (expected {SNAPSHOT_FORMAT}); re-run `mcp-stubgen snapshot`"
         )
     try:
         SnapshotFile.model_validate(document)

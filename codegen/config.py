@@ -1,0 +1,231 @@
+"""Project configuration: `[tool.mcp-stubgen]` in the nearest pyproject.toml, plus an optional
+`mcpServers` / VS Code `servers` JSON file. `${VAR}` references stay unexpanded here; they are
+expanded at connect time by `expand_secrets`, so no secret value is held in the config object."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codegen.errors import StubgenError
+
+SERVER_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
+_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+PROTOCOLS = ("auto", "legacy")
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """Seconds; `connect` covers start-up and the handshake, `request` each list call."""
+
+    connect: float = 30.0
+    request: float = 30.0
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """How to reach one server. Exactly one of `command` (stdio) and `url` (Streamable HTTP) is set."""
+
+    name: str
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: Path | None = None
+    url: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    protocol: str = "auto"
+    """`auto` (server/discover, legacy fallback), `legacy`, or a protocol version to pin."""
+    timeouts: Timeouts = Timeouts()
+    max_pages: int = 1000
+    """A list that needs more pages than this is an error, never a silently truncated catalog."""
+
+
+@dataclass(frozen=True)
+class ProjectConfig:
+    root: Path
+    """The folder relative paths are resolved against (the config file's folder)."""
+    source: Path | None
+    snapshots: Path
+    output: Path | None
+    servers: Mapping[str, ServerConfig]
+    hub: bool = False
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    """The raw `[tool.mcp-stubgen]` table, for sections owned by one stage (`renames`, `drift`)."""
+
+    def snapshot_path(self, server: str) -> Path:
+        return self.snapshots / f"{server}.json"
+
+    def select(self, names: tuple[str, ...]) -> list[ServerConfig]:
+        """The named servers (all of them when none is named), in a stable order."""
+        if not names:
+            if not self.servers:
+                raise StubgenError(
+                    f"{self.source or self.root}: no servers configured under [tool.mcp-stubgen.servers]"
+                )
+            return [self.servers[name] for name in sorted(self.servers)]
+        unknown = [name for name in names if name not in self.servers]
+        if unknown:
+            known = ", ".join(sorted(self.servers)) or "none"
+            raise StubgenError(f"unknown server {unknown[0]!r} (configured: {known})")
+        return [self.servers[name] for name in names]
+
+
+def find_pyproject(start: Path) -> Path | None:
+    for folder in (start, *start.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_config(path: Path | None = None, servers_file: Path | None = None, start: Path | None = None) -> ProjectConfig:
+    """Read the project's config; `path` overrides the search for the nearest pyproject.toml."""
+    source = path if path is not None else find_pyproject(start or Path.cwd())
+    table: dict[str, Any] = {}
+    if source is not None:
+        try:
+            document = tomllib.loads(source.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise StubgenError(f"{source}: config file not found") from None
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+            raise StubgenError(f"{source}: cannot read config ({error})") from None
+        table = document.get("tool", {}).get("mcp-stubgen", {}) if source.suffix == ".toml" else {}
+        if not isinstance(table, dict):
+            raise StubgenError(f"{source}: [tool.mcp-stubgen] must be a table")
+    root = (source.parent if source is not None else (start or Path.cwd())).resolve()
+    where = str(source) if source is not None else "config"
+
+    defaults = _parse_defaults(table, where)
+    servers: dict[str, ServerConfig] = {}
+    listed = servers_file or (root / table["servers_file"] if "servers_file" in table else None)
+    if listed is not None:
+        servers.update(_read_servers_file(listed, root, defaults))
+    raw_servers = table.get("servers", {})
+    if not isinstance(raw_servers, dict):
+        raise StubgenError(f"{where}: [tool.mcp-stubgen.servers] must be a table of servers")
+    for name, raw in raw_servers.items():
+        servers[name] = parse_server(name, raw, f"{where}: [tool.mcp-stubgen.servers.{name}]", root, defaults)
+
+    output = table.get("output")
+    return ProjectConfig(
+        root=root,
+        source=source,
+        snapshots=root / _string(table.get("snapshots", "mcp/snapshots"), f"{where}: snapshots"),
+        output=root / _string(output, f"{where}: output") if output is not None else None,
+        servers=servers,
+        hub=bool(table.get("hub", False)),
+        settings=table,
+    )
+
+
+def _parse_defaults(table: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """Timeouts and paging limits set once for every server, each overridable per server."""
+    defaults: dict[str, Any] = {}
+    for key in ("connect_timeout", "request_timeout", "max_pages"):
+        if key in table:
+            defaults[key] = _positive_number(table[key], f"{where}: {key}")
+    return defaults
+
+
+def parse_server(
+    name: str, raw: Any, where: str, root: Path, defaults: Mapping[str, Any] | None = None
+) -> ServerConfig:
+    if not SERVER_ID.match(name):
+        raise StubgenError(
+            f"{where}: server id {name!r} must start with a letter and use only letters, digits, '_' and '-'"
+        )
+    if not isinstance(raw, dict):
+        raise StubgenError(f"{where}: must be a table with `command` or `url`")
+    settings = {**(defaults or {}), **raw}
+    known = {
+        "command", "args", "env", "cwd", "url", "headers", "protocol", "type",
+        "connect_timeout", "request_timeout", "max_pages",
+    }  # fmt: skip
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise StubgenError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
+    command, url = settings.get("command"), settings.get("url")
+    if (command is None) == (url is None):
+        raise StubgenError(f"{where}: set exactly one of `command` (stdio) or `url` (Streamable HTTP)")
+    protocol = _string(settings.get("protocol", "auto"), f"{where}: protocol")
+    if protocol not in PROTOCOLS and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", protocol):
+        raise StubgenError(f"{where}: protocol must be auto, legacy or a version like 2026-07-28, not {protocol!r}")
+    cwd = settings.get("cwd")
+    return ServerConfig(
+        name=name,
+        command=_string(command, f"{where}: command") if command is not None else None,
+        args=tuple(_strings(settings.get("args", []), f"{where}: args")),
+        env=_string_table(settings.get("env", {}), f"{where}: env"),
+        cwd=root / _string(cwd, f"{where}: cwd") if cwd is not None else None,
+        url=_string(url, f"{where}: url") if url is not None else None,
+        headers=_string_table(settings.get("headers", {}), f"{where}: headers"),
+        protocol=protocol,
+        timeouts=Timeouts(
+            connect=_positive_number(settings.get("connect_timeout", Timeouts.connect), f"{where}: connect_timeout"),
+            request=_positive_number(settings.get("request_timeout", Timeouts.request), f"{where}: request_timeout"),
+        ),
+        max_pages=int(_positive_number(settings.get("max_pages", 1000), f"{where}: max_pages")),
+    )
+
+
+def _read_servers_file(path: Path, root: Path, defaults: Mapping[str, Any]) -> dict[str, ServerConfig]:
+    """Claude Desktop / Claude Code / Cursor `mcpServers`, or VS Code's `servers`."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise StubgenError(f"{path}: servers file not found") from None
+    except (OSError, ValueError) as error:
+        raise StubgenError(f"{path}: cannot read servers file ({error})") from None
+    entries = document.get("mcpServers", document.get("servers")) if isinstance(document, dict) else None
+    if not isinstance(entries, dict):
+        raise StubgenError(f"{path}: expected an object with `mcpServers` or `servers`")
+    servers = {}
+    for name, raw in entries.items():
+        if isinstance(raw, dict):
+            raw = {key: value for key, value in raw.items() if key not in ("type", "disabled")}
+        servers[name] = parse_server(name, raw, f"{path}: server {name!r}", path.parent.resolve(), defaults)
+    return servers
+
+
+def expand_secrets(values: Mapping[str, str], server: str, what: str) -> dict[str, str]:
+    """Expand `${VAR}` from the environment; a missing variable names itself, never a value."""
+
+    def replace(match: re.Match[str]) -> str:
+        variable = match.group(1)
+        if variable not in os.environ:
+            raise StubgenError(
+                f"server {server!r}: environment variable {variable} (used in {what}) is not set; export it and retry"
+            )
+        return os.environ[variable]
+
+    return {key: _VARIABLE.sub(replace, value) for key, value in values.items()}
+
+
+def _string(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise StubgenError(f"{where}: expected a string")
+    return value
+
+
+def _strings(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise StubgenError(f"{where}: expected a list of strings")
+    return value
+
+
+def _string_table(value: Any, where: str) -> dict[str, str]:
+    if not isinstance(value, dict) or not all(isinstance(item, str) for item in value.values()):
+        raise StubgenError(f"{where}: expected a table of strings")
+    return dict(value)
+
+
+def _positive_number(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise StubgenError(f"{where}: expected a positive number")
+    return float(value)
