@@ -46,3 +46,8 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(f"internal error: {type(error).__name__}: {error} (re-run with -v and report it)", err=True)
         sys.exit(EXIT_ERROR)
     sys.exit(exit_code if isinstance(exit_code, int) else 0)
+
+
+from codegen.snapshot_command import snapshot  # noqa: E402 - commands register after the group exists
+
+cli.add_command(snapshot)

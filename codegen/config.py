@@ -13,11 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
 from codegen.errors import StubgenError
 
 SERVER_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 PROTOCOLS = ("auto", "legacy")
+_URL_TRANSPORTS = {"http": "http", "streamable-http": "http", "streamableHttp": "http", "sse": "sse"}
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,8 @@ class ServerConfig:
     env: Mapping[str, str] = field(default_factory=dict)
     cwd: Path | None = None
     url: str | None = None
+    transport: str = "stdio"
+    """`stdio` with a command; `http` (Streamable HTTP) or `sse` with a URL."""
     headers: Mapping[str, str] = field(default_factory=dict)
     protocol: str = "auto"
     """`auto` (server/discover, legacy fallback), `legacy`, or a protocol version to pin."""
@@ -153,10 +158,11 @@ def parse_server(
     command, url = settings.get("command"), settings.get("url")
     if (command is None) == (url is None):
         raise StubgenError(f"{where}: set exactly one of `command` (stdio) or `url` (Streamable HTTP)")
-    protocol = _string(settings.get("protocol", "auto"), f"{where}: protocol")
-    if protocol not in PROTOCOLS and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", protocol):
-        raise StubgenError(f"{where}: protocol must be auto, legacy or a version like 2026-07-28, not {protocol!r}")
+    protocol = validate_protocol(settings.get("protocol", "auto"), f"{where}: protocol")
     cwd = settings.get("cwd")
+    transport = "stdio" if command is not None else _URL_TRANSPORTS.get(settings.get("type", "http"))
+    if transport is None:
+        raise StubgenError(f"{where}: type must be one of {', '.join(sorted(_URL_TRANSPORTS))} for a `url` server")
     return ServerConfig(
         name=name,
         command=_string(command, f"{where}: command") if command is not None else None,
@@ -164,6 +170,7 @@ def parse_server(
         env=_string_table(settings.get("env", {}), f"{where}: env"),
         cwd=root / _string(cwd, f"{where}: cwd") if cwd is not None else None,
         url=_string(url, f"{where}: url") if url is not None else None,
+        transport=transport,
         headers=_string_table(settings.get("headers", {}), f"{where}: headers"),
         protocol=protocol,
         timeouts=Timeouts(
@@ -172,6 +179,14 @@ def parse_server(
         ),
         max_pages=int(_positive_number(settings.get("max_pages", 1000), f"{where}: max_pages")),
     )
+
+
+def validate_protocol(value: Any, where: str) -> str:
+    protocol = _string(value, where)
+    if protocol not in PROTOCOLS and protocol not in MODERN_PROTOCOL_VERSIONS:
+        versions = ", ".join(MODERN_PROTOCOL_VERSIONS)
+        raise StubgenError(f"{where}: expected auto, legacy or a protocol version ({versions}), not {protocol!r}")
+    return protocol
 
 
 def _read_servers_file(path: Path, root: Path, defaults: Mapping[str, Any]) -> dict[str, ServerConfig]:
@@ -188,7 +203,7 @@ def _read_servers_file(path: Path, root: Path, defaults: Mapping[str, Any]) -> d
     servers = {}
     for name, raw in entries.items():
         if isinstance(raw, dict):
-            raw = {key: value for key, value in raw.items() if key not in ("type", "disabled")}
+            raw = {key: value for key, value in raw.items() if key != "disabled" and (key, value) != ("type", "stdio")}
         servers[name] = parse_server(name, raw, f"{path}: server {name!r}", path.parent.resolve(), defaults)
     return servers
 

@@ -21,6 +21,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> bool:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, _file_mode(path))
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -31,3 +32,13 @@ def atomic_write_bytes(path: Path, data: bytes) -> bool:
             os.unlink(temporary)
         raise
     return True
+
+
+def _file_mode(path: Path) -> int:
+    """Keep an existing file's permissions; a new file gets the usual umask-based mode, not mkstemp's 0600."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask

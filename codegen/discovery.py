@@ -1,0 +1,260 @@
+"""Discovery: connect to a live server, negotiate, and list its whole catalog into a `Snapshot`.
+
+Only the list methods whose capability the server declared are called; every `nextCursor` is
+followed, and a repeating cursor or an endless listing is an error rather than a truncated catalog.
+Error messages name the server and what to do, and never contain `env` or `headers` values.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+import os
+import shutil
+import tempfile
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+import anyio
+import httpx2
+from mcp import Client, MCPError, StdioServerParameters
+from mcp.client.sse import sse_client
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+from codegen.config import ServerConfig, expand_secrets
+from codegen.errors import StubgenError
+from codegen.snapshot import JSON, Snapshot
+
+logger = logging.getLogger(__name__)
+
+STDERR_TAIL_LINES = 5
+
+
+@dataclass(frozen=True)
+class _Listing:
+    method: str
+    call: Callable[[Client, str | None], Awaitable[Any]]
+    items: str
+    """The attribute of the result page that holds the entries."""
+
+
+_TOOLS = _Listing("tools/list", lambda client, cursor: client.list_tools(cursor=cursor, cache_mode="bypass"), "tools")
+_RESOURCES = _Listing(
+    "resources/list", lambda client, cursor: client.list_resources(cursor=cursor, cache_mode="bypass"), "resources"
+)
+_TEMPLATES = _Listing(
+    "resources/templates/list",
+    lambda client, cursor: client.list_resource_templates(cursor=cursor, cache_mode="bypass"),
+    "resource_templates",
+)
+_PROMPTS = _Listing(
+    "prompts/list", lambda client, cursor: client.list_prompts(cursor=cursor, cache_mode="bypass"), "prompts"
+)
+
+
+class _Secrets:
+    """The expanded secret values of one server, scrubbed from anything we print."""
+
+    def __init__(self, values: Sequence[str]) -> None:
+        self._values = sorted({value for value in values if len(value) >= 3}, key=len, reverse=True)
+
+    def scrub(self, text: str) -> str:
+        for value in self._values:
+            text = text.replace(value, "***")
+        return text
+
+
+async def snapshot_server(server: ServerConfig) -> Snapshot:
+    """Connect, negotiate and list everything the server declares; raise `StubgenError` on failure."""
+    env = expand_secrets(server.env, server.name, "env")
+    headers = expand_secrets(server.headers, server.name, "headers")
+    secrets = _Secrets([*env.values(), *headers.values()])
+    with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as stderr_log:
+        try:
+            return await _discover(server, env, headers, stderr_log)
+        except StubgenError as error:
+            raise StubgenError(secrets.scrub(error.message)) from None
+        except Exception as error:
+            raise StubgenError(secrets.scrub(_explain(server, error, stderr_log))) from None
+
+
+async def _discover(server: ServerConfig, env: dict[str, str], headers: dict[str, str], stderr_log: TextIO) -> Snapshot:
+    client = Client(
+        _transport(server, env, headers, stderr_log),
+        mode=server.protocol,
+        cache=None,
+        read_timeout_seconds=server.timeouts.request,
+    )
+    # One scope around the whole session keeps anyio's scopes nested; its deadline covers only
+    # start-up and the handshake, and is lifted once the client is connected.
+    with anyio.CancelScope(deadline=anyio.current_time() + server.timeouts.connect) as handshake:
+        async with client:
+            handshake.deadline = math.inf
+            return await _list_catalog(client, server)
+    raise TimeoutError
+
+
+async def _list_catalog(client: Client, server: ServerConfig) -> Snapshot:
+    capabilities = client.server_capabilities
+    tools = await _list_all(client, server, _TOOLS) if capabilities.tools is not None else []
+    resources: list[JSON] = []
+    templates: list[JSON] = []
+    if capabilities.resources is not None:
+        resources = await _list_all(client, server, _RESOURCES)
+        templates = await _list_all(client, server, _TEMPLATES)
+    prompts = await _list_all(client, server, _PROMPTS) if capabilities.prompts is not None else []
+    info = client.server_info
+    return Snapshot(
+        server=server.name,
+        protocol_version=client.protocol_version,
+        capabilities=capabilities.model_dump(by_alias=True, exclude_none=True, mode="json"),
+        server_info=info.model_dump(by_alias=True, exclude_none=True, mode="json") if info is not None else None,
+        instructions=client.instructions,
+        tools=tuple(tools),
+        resources=tuple(resources),
+        resource_templates=tuple(templates),
+        prompts=tuple(prompts),
+    )
+
+
+def _transport(server: ServerConfig, env: dict[str, str], headers: dict[str, str], stderr_log: TextIO) -> Any:
+    if server.command is not None:
+        command = server.command
+        if shutil.which(command, path=_search_path(env)) is None:
+            raise StubgenError(
+                f"server {server.name!r}: command {command!r} not found; install it or fix `command` in the config"
+            )
+        parameters = StdioServerParameters(
+            command=command, args=list(server.args), env=env or None, cwd=server.cwd, encoding_error_handler="replace"
+        )
+        return stdio_client(parameters, errlog=stderr_log)
+    assert server.url is not None
+    if server.transport == "sse":
+        return sse_client(server.url, headers=headers or None, timeout=server.timeouts.connect)
+    http = httpx2.AsyncClient(
+        headers=headers, timeout=httpx2.Timeout(server.timeouts.request, connect=server.timeouts.connect)
+    )
+    return streamable_http_client(server.url, http_client=http)
+
+
+def _search_path(env: dict[str, str]) -> str | None:
+    return env.get("PATH", os.environ.get("PATH"))
+
+
+async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> list[JSON]:
+    """Every page of one list method, in order; a repeated cursor or too many pages is an error."""
+    entries: list[JSON] = []
+    cursor: str | None = None
+    seen_cursors: set[str] = set()
+    for _ in range(server.max_pages):
+        try:
+            with anyio.fail_after(server.timeouts.request):
+                page = await listing.call(client, cursor)
+        except TimeoutError:
+            raise StubgenError(
+                f"server {server.name!r}: {listing.method} did not answer within {server.timeouts.request:g}s; "
+                "raise request_timeout in the config if the server is just slow"
+            ) from None
+        except MCPError as error:
+            raise StubgenError(
+                f"server {server.name!r}: {listing.method} failed: {error.error.message} (code {error.error.code})"
+            ) from None
+        entries.extend(
+            item.model_dump(by_alias=True, exclude_none=True, mode="json") for item in getattr(page, listing.items)
+        )
+        cursor = page.next_cursor
+        if cursor is None:
+            return entries
+        if cursor in seen_cursors:
+            raise StubgenError(
+                f"server {server.name!r}: {listing.method} returned cursor {cursor[:40]!r} twice; "
+                "the server's pagination loops, so its catalog cannot be listed"
+            )
+        seen_cursors.add(cursor)
+    raise StubgenError(
+        f"server {server.name!r}: {listing.method} still had more after {server.max_pages} pages; "
+        "raise max_pages in the config if the catalog really is that large"
+    )
+
+
+def _explain(server: ServerConfig, error: BaseException, stderr_log: TextIO) -> str:
+    """One line for a failure of the transport or the handshake, with a stdio server's last words."""
+    message = _cause(server, _leaf(error))
+    tail = _stderr_tail(stderr_log) if server.command is not None else ""
+    return f"{message}; its last stderr lines: {tail}" if tail else message
+
+
+def _cause(server: ServerConfig, leaf: BaseException) -> str:
+    name = f"server {server.name!r}"
+    if isinstance(leaf, TimeoutError):
+        return (
+            f"{name}: no answer to the handshake within {server.timeouts.connect:g}s; "
+            "check that it is an MCP server, or raise connect_timeout"
+        )
+    if isinstance(leaf, httpx2.HTTPStatusError):
+        status = leaf.response.status_code
+        if status in (401, 403):
+            return f"{name}: {server.url} refused access (HTTP {status}); check the `headers` credentials"
+        return f"{name}: {server.url} answered HTTP {status}; check the URL and that the server is healthy"
+    if isinstance(leaf, httpx2.ConnectError):
+        return f"{name}: cannot connect to {server.url}; is the server running?"
+    if isinstance(leaf, httpx2.TransportError):
+        return f"{name}: connection to {server.url} failed ({type(leaf).__name__}); is the server running?"
+    if isinstance(leaf, MCPError):
+        return f"{name}: handshake failed: {leaf.error.message} (code {leaf.error.code})"
+    if isinstance(leaf, OSError) and server.command is not None:
+        return f"{name}: cannot start {server.command!r} ({leaf.strerror or leaf}); fix `command` in the config"
+    if server.command is not None:
+        return f"{name}: the server exited or broke the protocol during start-up ({_describe(leaf)})"
+    return f"{name}: {_describe(leaf)}"
+
+
+def _leaf(error: BaseException) -> BaseException:
+    """The first real cause inside nested exception groups."""
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    return error
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+def _stderr_tail(stderr_log: TextIO) -> str:
+    with contextlib.suppress(OSError, ValueError):
+        stderr_log.seek(0)
+        lines = [line.strip() for line in stderr_log.read().splitlines() if line.strip()]
+        return " | ".join(lines[-STDERR_TAIL_LINES:])[-600:]
+    return ""
+
+
+async def snapshot_all(
+    servers: Sequence[ServerConfig], on_done: Callable[[str, Snapshot | StubgenError], None] | None = None
+) -> dict[str, Snapshot | StubgenError]:
+    """Snapshot servers concurrently; one failing server does not stop the others."""
+    results: dict[str, Snapshot | StubgenError] = {}
+
+    async def one(server: ServerConfig) -> None:
+        try:
+            result: Snapshot | StubgenError = await snapshot_server(server)
+        except StubgenError as error:
+            result = error
+        results[server.name] = result
+        if on_done is not None:
+            on_done(server.name, result)
+
+    async with anyio.create_task_group() as group:
+        for server in servers:
+            group.start_soon(one, server)
+    return {server.name: results[server.name] for server in servers}
+
+
+def snapshot_servers(
+    servers: Sequence[ServerConfig], on_done: Callable[[str, Snapshot | StubgenError], None] | None = None
+) -> dict[str, Snapshot | StubgenError]:
+    """Synchronous entry point for the command line."""
+    return anyio.run(snapshot_all, servers, on_done)

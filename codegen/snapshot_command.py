@@ -1,0 +1,169 @@
+"""`mcp-stubgen snapshot`: discover configured (or ad hoc) servers and write their snapshots."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from codegen.config import ProjectConfig, ServerConfig, Timeouts, load_config, parse_server, validate_protocol
+from codegen.discovery import snapshot_servers
+from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
+from codegen.snapshot import Snapshot, write_snapshot
+
+_Command = TypeVar("_Command", bound=Callable[..., Any])
+
+
+def config_options(command: _Command) -> _Command:
+    """`--config` and `--servers-file`, shared by every command that reads the project config."""
+    command = click.option(
+        "--servers-file",
+        type=click.Path(path_type=Path, dir_okay=False),
+        help="An mcpServers (Claude, Cursor) or VS Code servers JSON file to read servers from.",
+    )(command)
+    return click.option(
+        "--config",
+        "config_path",
+        type=click.Path(path_type=Path, dir_okay=False),
+        help="pyproject.toml to read [tool.mcp-stubgen] from (default: the nearest one upwards).",
+    )(command)
+
+
+def connection_options(command: _Command) -> _Command:
+    """Overrides for how every selected server is reached."""
+    for option in (
+        click.option("--request-timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds per request."),
+        click.option(
+            "--connect-timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds for start-up and handshake."
+        ),
+        click.option(
+            "--protocol",
+            help="Handshake: auto (server/discover, legacy fallback), legacy, or a protocol version to pin.",
+        ),
+    ):
+        command = option(command)
+    return command
+
+
+def apply_overrides(
+    servers: list[ServerConfig], protocol: str | None, connect_timeout: float | None, request_timeout: float | None
+) -> list[ServerConfig]:
+    result = []
+    for server in servers:
+        timeouts = Timeouts(
+            connect=connect_timeout or server.timeouts.connect, request=request_timeout or server.timeouts.request
+        )
+        chosen = validate_protocol(protocol, "--protocol") if protocol is not None else server.protocol
+        result.append(dataclasses.replace(server, protocol=chosen, timeouts=timeouts))
+    return result
+
+
+def report(message: str) -> None:
+    click.echo(message, err=True)
+
+
+def describe(snapshot: Snapshot) -> str:
+    counts = [
+        (len(snapshot.tools), "tool"),
+        (len(snapshot.resources), "resource"),
+        (len(snapshot.resource_templates), "template"),
+        (len(snapshot.prompts), "prompt"),
+    ]
+    listed = ", ".join(f"{count} {noun}{'' if count == 1 else 's'}" for count, noun in counts)
+    return f"{listed}; protocol {snapshot.protocol_version}"
+
+
+def take_snapshots(config: ProjectConfig, servers: list[ServerConfig], out: Path | None = None) -> dict[str, Snapshot]:
+    """Discover the servers concurrently and write each snapshot as it arrives; failures are reported.
+
+    Returns the snapshots that were taken; raises nothing for a failing server (the caller decides
+    the exit code from the missing entries).
+    """
+    taken: dict[str, Snapshot] = {}
+    targets = {server.name: out or config.snapshot_path(server.name) for server in servers}
+
+    def done(name: str, result: Snapshot | StubgenError) -> None:
+        if isinstance(result, StubgenError):
+            report(f"error: {result}")
+            return
+        path = targets[name]
+        try:
+            changed = write_snapshot(path, result)
+        except OSError as error:
+            report(f"error: server {name!r}: cannot write {path} ({error.strerror}); check the folder's permissions")
+            return
+        taken[name] = result
+        state = "wrote" if changed else "unchanged"
+        report(f"{name}: {state} {_shown(path)} ({describe(result)})")
+
+    if sys.stderr.isatty():
+        report(f"snapshotting {', '.join(server.name for server in servers)} ...")
+    snapshot_servers(servers, done)
+    return taken
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+@click.command()
+@click.argument("servers", nargs=-1)
+@click.option("--name", help="Ad hoc: the id of a server given by --url or after `--`.")
+@click.option("--url", help="Ad hoc: a Streamable HTTP endpoint.")
+@click.option("--header", "headers", multiple=True, help="Ad hoc: an HTTP header 'Name: value' (repeatable).")
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), help="Ad hoc: where to write the snapshot.")
+@config_options
+@connection_options
+def snapshot(
+    servers: tuple[str, ...],
+    name: str | None,
+    url: str | None,
+    headers: tuple[str, ...],
+    out: Path | None,
+    config_path: Path | None,
+    servers_file: Path | None,
+    protocol: str | None,
+    connect_timeout: float | None,
+    request_timeout: float | None,
+) -> int:
+    """Discover servers and write one canonical JSON snapshot per server.
+
+    \b
+    With a config:  mcp-stubgen snapshot [SERVER...]
+    Ad hoc (stdio): mcp-stubgen snapshot --name NAME [--out FILE] -- COMMAND [ARGS...]
+    Ad hoc (HTTP):  mcp-stubgen snapshot --name NAME --url URL [--header 'K: V'] [--out FILE]
+    """
+    if name is not None:
+        config = ProjectConfig(root=Path.cwd(), source=None, snapshots=Path.cwd(), output=None, servers={})
+        selected = [ad_hoc_server(name, servers, url, headers)]
+        out = out or Path(f"{name}.json")
+    else:
+        if url is not None or headers or out is not None:
+            raise click.UsageError("--url, --header and --out need --name (ad hoc mode)")
+        config = load_config(config_path, servers_file)
+        selected = config.select(servers)
+    selected = apply_overrides(selected, protocol, connect_timeout, request_timeout)
+    taken = take_snapshots(config, selected, out)
+    return EXIT_OK if len(taken) == len(selected) else EXIT_ERROR
+
+
+def ad_hoc_server(name: str, command: tuple[str, ...], url: str | None, headers: tuple[str, ...]) -> ServerConfig:
+    if (url is None) == (not command):
+        raise click.UsageError("give either --url URL or `-- COMMAND [ARGS...]` with --name")
+    parsed_headers = {}
+    for header in headers:
+        key, separator, value = header.partition(":")
+        if not separator or not key.strip():
+            raise click.UsageError(f"--header {key.strip() or '?'!r}: expected 'Name: value'")
+        parsed_headers[key.strip()] = value.strip()
+    raw: dict[str, object] = (
+        {"url": url, "headers": parsed_headers} if url else {"command": command[0], "args": list(command[1:])}
+    )
+    return parse_server(name, raw, f"--name {name}", Path.cwd())
