@@ -1,0 +1,315 @@
+"""Compare two snapshots of one server: match entries (by key, then by rename), then judge each pair.
+
+Entries are matched by their wire identity (tool and prompt name, resource URI, template URI with
+variable names erased) before anything is compared, so a server that reorders its catalog reports
+nothing and a rename is reported once rather than as a removal plus an addition.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from codegen.drift.findings import Finding, Kind, pointer, sort_findings
+from codegen.drift.normalize import JSON, normalize_schema, strip_text
+from codegen.drift.renames import Rename, find_renames, schema_features
+from codegen.drift.schema import Direction, compare_schema
+from codegen.snapshot import Snapshot
+
+HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
+"""The MCP spec's defaults: an absent hint means the cautious value."""
+
+_HINT_RULES = (
+    ("readOnlyHint", True, "annotation-readonly-withdrawn", "is no longer marked read-only"),
+    ("destructiveHint", False, "annotation-destructive-added", "is now marked destructive"),
+    ("idempotentHint", True, "annotation-idempotent-withdrawn", "is no longer marked idempotent"),
+    ("openWorldHint", False, "annotation-openworld-added", "now reaches an open world"),
+)
+"""(hint, the trusted value, rule, message): withdrawing the trusted value is what needs review."""
+
+_VOLATILE_ENTRY_KEYS = frozenset({"_meta", "icons"})
+"""Cache hints and pictures: not part of what a client calls."""
+
+_Add = Callable[..., None]
+"""add(rule, message, path, old, new) for one entity."""
+
+_TEMPLATE_VARIABLE = re.compile(r"\{[^}]*\}")
+
+
+@dataclass
+class _Collector:
+    """Findings of one server comparison, stamped with the entity each one is about."""
+
+    server: str
+    findings: list[Finding] = field(default_factory=list)
+
+    def add(
+        self,
+        rule: str,
+        kind: Kind,
+        name: str,
+        message: str,
+        path: str = "",
+        old: Any = None,
+        new: Any = None,
+        old_name: str | None = None,
+        similarity: float | None = None,
+    ) -> None:
+        self.findings.append(Finding(rule, kind, name, message, path, old, new, old_name, self.server, similarity))
+
+
+def compare_snapshots(old: Snapshot, new: Snapshot, renames: Mapping[str, str] | None = None) -> list[Finding]:
+    """Every finding between two snapshots of one server, sorted; `renames` maps old to new names."""
+    out = _Collector(new.server)
+    stated = dict(renames or {})
+    _compare_server(old, new, out)
+    _compare_kind(out, "tool", old.tools, new.tools, "name", stated)
+    _compare_kind(out, "resource", old.resources, new.resources, "uri", stated)
+    _compare_templates(out, old.resource_templates, new.resource_templates)
+    _compare_kind(out, "prompt", old.prompts, new.prompts, "name", stated)
+    return sort_findings(out.findings)
+
+
+def _compare_server(old: Snapshot, new: Snapshot, out: _Collector) -> None:
+    name = new.server
+    if old.protocol_version != new.protocol_version:
+        out.add(
+            "protocol-version-changed",
+            "server",
+            name,
+            f"protocol version changed from {old.protocol_version} to {new.protocol_version}",
+            "/protocolVersion",
+            old.protocol_version,
+            new.protocol_version,
+        )
+    if old.instructions != new.instructions:
+        out.add(
+            "instructions-changed",
+            "server",
+            name,
+            "server instructions changed; they are part of the model's prompt",
+            "/instructions",
+            old.instructions,
+            new.instructions,
+        )
+    _compare_capabilities(old.capabilities, new.capabilities, ("capabilities",), name, out)
+
+
+def _compare_capabilities(old: Any, new: Any, path: tuple[str, ...], server: str, out: _Collector) -> None:
+    where = pointer(*path)
+    label = ".".join(path[1:])
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in sorted(set(old) | set(new)):
+            if key in old:
+                _compare_capabilities(old[key], new.get(key, _GONE), (*path, key), server, out)
+        return
+    if old == new or old is False or old is None:
+        return
+    if new is _GONE or new is False or new is None:
+        if path[-1] == "listChanged":
+            message = f"capability {label} was withdrawn: list changes are no longer announced"
+            out.add("capability-listchanged-removed", "server", server, message, where, old, None)
+        else:
+            out.add("capability-removed", "server", server, f"capability {label} was removed", where, old, None)
+        return
+    out.add(
+        "schema-uncomparable",
+        "server",
+        server,
+        f"capability {label} changed; cannot prove it compatible, review by hand",
+        where,
+        old,
+        new,
+    )
+
+
+_GONE: Any = object()
+
+
+def _compare_kind(
+    out: _Collector,
+    kind: Kind,
+    old_entries: tuple[JSON, ...],
+    new_entries: tuple[JSON, ...],
+    key: str,
+    stated: Mapping[str, str],
+) -> None:
+    before = {entry[key]: entry for entry in old_entries}
+    after = {entry[key]: entry for entry in new_entries}
+    removed = {name: entry for name, entry in before.items() if name not in after}
+    added = {name: entry for name, entry in after.items() if name not in before}
+    renames = find_renames(removed, added, _FEATURES[kind], stated)
+    for rename in renames:
+        _report_rename(out, kind, rename)
+        del removed[rename.old], added[rename.new]
+        _compare_entry(out, kind, before[rename.old], after[rename.new], rename.new, rename.old)
+    for name in sorted(set(before) & set(after)):
+        _compare_entry(out, kind, before[name], after[name], name, None)
+    for name in sorted(removed):
+        out.add(f"{kind}-removed", kind, name, f"{kind} {name!r} was removed", old=removed[name])
+    if kind == "tool":
+        for name in sorted(added):
+            out.add("tool-added", kind, name, f"tool {name!r} was added", new=added[name])
+
+
+def _report_rename(out: _Collector, kind: Kind, rename: Rename) -> None:
+    evidence = (
+        "stated in the config's renames"
+        if rename.similarity is None
+        else f"shape {round(rename.similarity * 100)}% similar"
+    )
+    out.add(
+        f"{kind}-renamed",
+        kind,
+        rename.new,
+        f"{kind} {rename.old!r} was renamed to {rename.new!r} ({evidence}); callers must use the new name",
+        old=rename.old,
+        new=rename.new,
+        old_name=rename.old,
+        similarity=rename.similarity,
+    )
+
+
+def _compare_entry(out: _Collector, kind: Kind, old: JSON, new: JSON, name: str, old_name: str | None) -> None:
+    def add(rule: str, message: str, path: str = "", before: Any = None, after: Any = None) -> None:
+        out.add(rule, kind, name, message, path, before, after, old_name)
+
+    described = "prompt-description-changed" if kind == "prompt" else "description-changed"
+    if old.get("description") != new.get("description"):
+        message = f"{kind} description changed; a model reads it, review the new text"
+        add(described, message, "/description", old.get("description"), new.get("description"))
+    if old.get("title") != new.get("title"):
+        add("title-changed", f"{kind} title changed", "/title", old.get("title"), new.get("title"))
+    handled = {"name", "description", "title", *_VOLATILE_ENTRY_KEYS}
+    if kind == "tool":
+        handled |= {"inputSchema", "outputSchema", "annotations"}
+        _compare_tool(old, new, name, add)
+    elif kind == "resource" or kind == "template":
+        handled |= {"uri", "uriTemplate", "mimeType"}
+        if old.get("mimeType") != new.get("mimeType"):
+            message = f"MIME type changed from {old.get('mimeType')} to {new.get('mimeType')}"
+            add("resource-mimetype-changed", message, "/mimeType", old.get("mimeType"), new.get("mimeType"))
+        if old.get("name") != new.get("name"):
+            message = f"{kind} name changed from {old.get('name')!r} to {new.get('name')!r}"
+            add("resource-renamed", message, "/name", old.get("name"), new.get("name"))
+    elif kind == "prompt":
+        handled.add("arguments")
+        _compare_prompt_arguments(old.get("arguments") or [], new.get("arguments") or [], add)
+    for key in sorted((set(old) | set(new)) - handled):
+        if old.get(key) != new.get(key):
+            message = f"`{key}` changed; cannot prove it compatible, review by hand"
+            add("schema-uncomparable", message, pointer(key), old.get(key), new.get(key))
+
+
+def _compare_tool(old: JSON, new: JSON, name: str, add: _Add) -> None:
+    old_hints, new_hints = old.get("annotations") or {}, new.get("annotations") or {}
+    if old_hints.get("title") != new_hints.get("title"):
+        add("title-changed", "tool title changed", "/annotations/title", old_hints.get("title"), new_hints.get("title"))
+    for hint, trusted, rule, message in _HINT_RULES:
+        before = old_hints.get(hint, HINT_DEFAULTS[hint])
+        after = new_hints.get(hint, HINT_DEFAULTS[hint])
+        if before == trusted and after != trusted:
+            add(rule, f"tool {message}", pointer("annotations", hint), before, after)
+    before_in = tool_schema(old, "inputSchema")
+    after_in = tool_schema(new, "inputSchema")
+    _compare_schema(before_in, after_in, "in", "/inputSchema", add)
+    if "outputSchema" in old and "outputSchema" not in new:
+        add("out-schema-removed", "structured results are no longer promised", "/outputSchema", old["outputSchema"])
+    elif "outputSchema" in new and "outputSchema" not in old:
+        add("out-schema-added", "now promises structured results", "/outputSchema", None, new["outputSchema"])
+    elif "outputSchema" in new:
+        _compare_schema(tool_schema(old, "outputSchema"), tool_schema(new, "outputSchema"), "out", "/outputSchema", add)
+
+
+def tool_schema(tool: JSON, key: str) -> JSON:
+    """The tool's normalised schema without the generator's name-derived root title (`fooArguments`)."""
+    schema = normalize_schema(tool.get(key, {}))
+    name = tool.get("name", "")
+    if schema.get("title") in (f"{name}Arguments", f"{name}Output", f"{name}Input", f"{name}Result"):
+        del schema["title"]
+    return schema
+
+
+def _compare_schema(old: JSON, new: JSON, direction: Direction, base: str, add: _Add) -> None:
+    def emit(rule: str, path: str, before: Any, after: Any, message: str) -> None:
+        add(rule, message, path, before, after)
+
+    compare_schema(old, new, direction, base, emit)
+
+
+def _compare_prompt_arguments(old: list[JSON], new: list[JSON], add: _Add) -> None:
+    before = {arg.get("name"): (index, arg) for index, arg in enumerate(old) if isinstance(arg, dict)}
+    after = {arg.get("name"): (index, arg) for index, arg in enumerate(new) if isinstance(arg, dict)}
+    for arg in sorted(set(before) | set(after), key=str):
+        if arg not in after:
+            index, entry = before[arg]
+            add("prompt-arg-removed", f"argument {arg!r} was removed", pointer("arguments", index), entry, None)
+            continue
+        index, entry = after[arg]
+        where = pointer("arguments", index)
+        required = entry.get("required") is True
+        if arg not in before:
+            if required:
+                add("prompt-arg-required-added", f"argument {arg!r} was added as required", where, None, entry)
+            else:
+                add("in-optional-added", f"argument {arg!r} was added as optional", where, None, entry)
+            continue
+        previous = before[arg][1]
+        was_required = previous.get("required") is True
+        if required and not was_required:
+            add("prompt-arg-became-required", f"argument {arg!r} became required", where + "/required", False, True)
+        elif was_required and not required:
+            add("in-became-optional", f"argument {arg!r} became optional", where + "/required", True, False)
+        for key in ("description", "title"):
+            if previous.get(key) != entry.get(key):
+                message = f"argument {arg!r} {key} changed"
+                add("schema-text-changed", message, f"{where}/{key}", previous.get(key), entry.get(key))
+        for key in sorted((set(previous) | set(entry)) - {"name", "description", "title", "required"}):
+            if previous.get(key) != entry.get(key):
+                message = f"argument {arg!r} `{key}` changed; cannot prove it compatible, review by hand"
+                add("schema-uncomparable", message, f"{where}/{pointer(key)[1:]}", previous.get(key), entry.get(key))
+
+
+def _tool_features(tool: JSON) -> frozenset[str]:
+    inputs = schema_features(strip_text(tool_schema(tool, "inputSchema")), "in")
+    outputs = schema_features(strip_text(tool_schema(tool, "outputSchema")), "out") if "outputSchema" in tool else set()
+    return frozenset(inputs | outputs)
+
+
+def _prompt_features(prompt: JSON) -> frozenset[str]:
+    return frozenset(
+        f"arg:{arg.get('name')}:{arg.get('required') is True}"
+        for arg in prompt.get("arguments") or []
+        if isinstance(arg, dict)
+    )
+
+
+def _resource_features(resource: JSON) -> frozenset[str]:
+    return frozenset({f"name:{resource.get('name')}", f"mime:{resource.get('mimeType')}"})
+
+
+_FEATURES = {"tool": _tool_features, "prompt": _prompt_features, "resource": _resource_features}
+
+
+def _compare_templates(out: _Collector, old_entries: tuple[JSON, ...], new_entries: tuple[JSON, ...]) -> None:
+    """Templates are matched with variable names erased: `{id}` -> `{key}` is the same template, edited."""
+    before = {entry["uriTemplate"]: entry for entry in old_entries}
+    after = {entry["uriTemplate"]: entry for entry in new_entries}
+    removed = sorted(set(before) - set(after))
+    added = sorted(set(after) - set(before))
+    for name in sorted(set(before) & set(after)):
+        _compare_entry(out, "template", before[name], after[name], name, None)
+    for old in removed:
+        shape = _TEMPLATE_VARIABLE.sub("{}", old)
+        matches = [new for new in added if _TEMPLATE_VARIABLE.sub("{}", new) == shape]
+        rivals = [other for other in removed if _TEMPLATE_VARIABLE.sub("{}", other) == shape]
+        if len(matches) == 1 and len(rivals) == 1:
+            new = matches[0]
+            added.remove(new)
+            message = f"template variables changed: {old!r} is now {new!r}"
+            out.add("template-variables-changed", "template", new, message, "/uriTemplate", old, new, old)
+            _compare_entry(out, "template", before[old], after[new], new, old)
+        else:
+            out.add("template-removed", "template", old, f"template {old!r} was removed", old=before[old])

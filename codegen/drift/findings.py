@@ -1,0 +1,165 @@
+"""The rule catalog and the finding value every comparison produces.
+
+Rule IDs and severities are those of `DRIFT-RULES.md`; they are a public contract (ignore lists and
+CI scripts name them), so they live in one table that the tests hold against the catalog.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Literal
+
+
+class Severity(StrEnum):
+    BREAKING = "breaking"
+    DANGEROUS = "dangerous"
+    SAFE = "safe"
+
+    @property
+    def rank(self) -> int:
+        """Higher is worse; `--fail-on` compares ranks."""
+        return {Severity.BREAKING: 2, Severity.DANGEROUS: 1, Severity.SAFE: 0}[self]
+
+
+Kind = Literal["tool", "resource", "template", "prompt", "server"]
+KINDS: tuple[Kind, ...] = ("server", "tool", "resource", "template", "prompt")
+
+B, D, S = Severity.BREAKING, Severity.DANGEROUS, Severity.SAFE
+
+CATALOG: dict[str, Severity] = {
+    "tool-removed": B,
+    "tool-renamed": B,
+    "tool-added": S,
+    "in-required-added": B,
+    "in-became-required": B,
+    "in-property-removed": B,
+    "in-type-narrowed": B,
+    "in-enum-value-removed": B,
+    "in-bound-tightened": B,
+    "in-bound-added": D,
+    "in-pattern-added": B,
+    "in-pattern-changed": D,
+    "in-became-not-nullable": B,
+    "in-closed": B,
+    "in-union-narrowed": B,
+    "in-default-changed": D,
+    "in-optional-added": S,
+    "in-became-optional": S,
+    "in-type-widened": S,
+    "in-enum-value-added": S,
+    "in-bound-relaxed": S,
+    "in-became-nullable": S,
+    "out-schema-removed": B,
+    "out-property-removed": B,
+    "out-became-optional": B,
+    "out-type-widened": B,
+    "out-became-nullable": B,
+    "out-enum-value-added": D,
+    "out-loosened": B,
+    "out-schema-added": S,
+    "out-property-added": S,
+    "out-became-required": S,
+    "out-type-narrowed": S,
+    "schema-uncomparable": B,
+    "description-changed": D,
+    "schema-text-changed": D,
+    "instructions-changed": D,
+    "annotation-readonly-withdrawn": D,
+    "annotation-destructive-added": D,
+    "annotation-idempotent-withdrawn": D,
+    "annotation-openworld-added": D,
+    "title-changed": S,
+    "resource-removed": B,
+    "resource-mimetype-changed": B,
+    "template-removed": B,
+    "template-variables-changed": B,
+    "prompt-removed": B,
+    "prompt-arg-required-added": B,
+    "prompt-arg-became-required": B,
+    "prompt-arg-removed": B,
+    "prompt-description-changed": D,
+    "capability-removed": B,
+    "capability-listchanged-removed": D,
+    "protocol-version-changed": D,
+}
+"""Exactly the rules of DRIFT-RULES.md."""
+
+EXTENSIONS: dict[str, Severity] = {
+    "prompt-renamed": B,
+    "resource-renamed": B,
+    "ignore-unused": D,
+}
+"""Rules the issue asks for that the catalog has no row for: renames of prompts and resources are
+reported once like `tool-renamed`, and an ignore entry that matches nothing is reported so ignores
+do not rot."""
+
+RULES: dict[str, Severity] = {**CATALOG, **EXTENSIONS}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One classified change. `path` is a JSON pointer into the entity's wire JSON with `$ref`s
+    resolved (`/inputSchema/properties/city`), or "" when the whole entity is meant."""
+
+    rule: str
+    kind: Kind
+    name: str
+    message: str
+    path: str = ""
+    old: Any = None
+    new: Any = None
+    old_name: str | None = None
+    server: str = ""
+    similarity: float | None = None
+    """For renames found by shape: how alike old and new are (1.0 equal); None otherwise."""
+
+    def __post_init__(self) -> None:
+        if self.rule not in RULES:
+            raise ValueError(f"unknown drift rule {self.rule!r}")
+
+    @property
+    def severity(self) -> Severity:
+        return RULES[self.rule]
+
+    def sort_key(self) -> tuple[int, str, int, str, str, str, str, str]:
+        return (
+            -self.severity.rank,
+            self.server,
+            KINDS.index(self.kind),
+            self.name,
+            self.path,
+            self.rule,
+            _canonical(self.old),
+            _canonical(self.new),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "severity": self.severity.value,
+            "server": self.server,
+            "kind": self.kind,
+            "name": self.name,
+            "old_name": self.old_name,
+            "similarity": self.similarity,
+            "path": self.path,
+            "old": self.old,
+            "new": self.new,
+            "message": self.message,
+        }
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def sort_findings(findings: list[Finding]) -> list[Finding]:
+    """Worst first, then by server, kind, name and location: the same input always reads the same."""
+    return sorted(findings, key=Finding.sort_key)
+
+
+def pointer(*parts: str | int) -> str:
+    """A JSON pointer (RFC 6901) from raw path segments."""
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)

@@ -1,0 +1,291 @@
+"""Canonical JSON Schema: one spelling for every way of writing the same schema.
+
+Two schemas that validate the same documents but are written differently (a `$ref` against its
+inlined target, `type: [X, "null"]` against `anyOf: [X, {type: null}]`, `required` in another order)
+must normalise to equal values; otherwise drift reports a change nobody made. The result stays plain
+JSON so findings can quote it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+JSON = dict[str, Any]
+
+TEXT_KEYS = frozenset({"title", "description", "examples", "example", "deprecated", "readOnly", "writeOnly"})
+"""Read by people and models, not by validators: a change is `schema-text-changed`."""
+
+VOLATILE_KEYS = frozenset({"$schema", "$id", "$comment", "$defs", "definitions"})
+"""Generator bookkeeping; `$defs` are inlined where they are referenced."""
+
+LOWER_BOUNDS = frozenset({"minimum", "minLength", "minItems", "minProperties", "minContains"})
+UPPER_BOUNDS = frozenset({"maximum", "maxLength", "maxItems", "maxProperties", "maxContains"})
+
+_SCHEMA_MAPS = ("properties", "patternProperties", "dependentSchemas")
+_SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SCHEMA_VALUES = (
+    "items", "additionalProperties", "additionalItems", "unevaluatedProperties", "unevaluatedItems",
+    "not", "if", "then", "else", "contains", "propertyNames",
+)  # fmt: skip
+
+NULL_ONLY: JSON = {"type": [], "nullable": True}
+
+MAX_REF_DEPTH = 64
+"""Nested `$ref` expansions beyond this are left as unresolved markers rather than recursing forever."""
+
+
+def canonical(value: Any) -> str:
+    """The order-free text of a JSON value, used as a set key."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def normalize_schema(schema: Any) -> JSON:
+    """Resolve local `$ref`s against `schema` itself and rewrite it into canonical form.
+
+    A reference back into a schema being expanded becomes `{"$recursive": n}` (n expansions up), so a
+    recursive schema compares equal however its definitions are named; a reference that cannot be
+    followed becomes `{"$unresolved": ref}` and any change to it is reported as uncomparable.
+    """
+    return _Normalizer(schema).run(schema, ())
+
+
+class _Normalizer:
+    def __init__(self, root: Any) -> None:
+        self.root = root
+
+    def run(self, node: Any, stack: tuple[str, ...]) -> JSON:
+        if node is True:
+            return {}
+        if node is False:
+            return {"not": {}}
+        if not isinstance(node, dict):
+            return {"$invalid": node}
+        node = {key: value for key, value in node.items() if key not in VOLATILE_KEYS}
+        if "$ref" in node:
+            return self._reference(node, stack)
+        out: JSON = {}
+        for key, value in node.items():
+            out[key] = self._child(key, value, stack)
+        return _canonicalize(out)
+
+    def _child(self, key: str, value: Any, stack: tuple[str, ...]) -> Any:
+        if key in _SCHEMA_MAPS and isinstance(value, dict):
+            return {name: self.run(sub, stack) for name, sub in value.items()}
+        if key in _SCHEMA_LISTS and isinstance(value, list):
+            return [self.run(sub, stack) for sub in value]
+        if key in _SCHEMA_VALUES and isinstance(value, bool | dict):
+            return self.run(value, stack)
+        if key == "items" and isinstance(value, list):  # draft-07 tuple form
+            return [self.run(sub, stack) for sub in value]
+        return value
+
+    def _reference(self, node: JSON, stack: tuple[str, ...]) -> JSON:
+        ref = node.pop("$ref")
+        siblings = self.run(node, stack) if node else {}
+        if not isinstance(ref, str) or not ref.startswith("#"):
+            return {**siblings, "$unresolved": ref}
+        if ref in stack:
+            return {**siblings, "$recursive": len(stack) - stack.index(ref)}
+        target = _follow(self.root, ref)
+        if target is _MISSING or len(stack) >= MAX_REF_DEPTH:
+            return {**siblings, "$unresolved": ref}
+        expanded = self.run(target, (*stack, ref))
+        merged = merge(expanded, siblings)
+        return _canonicalize(merged) if merged is not None else {**siblings, "allOf": [expanded]}
+
+
+_MISSING = object()
+
+
+def _follow(root: Any, ref: str) -> Any:
+    """Follow a local JSON pointer (`#/$defs/Item`, `#`), or return `_MISSING`."""
+    target = root
+    if ref in ("#", "#/"):
+        return target
+    if not ref.startswith("#/"):
+        return _MISSING
+    for raw in ref[2:].split("/"):
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(target, dict) and part in target:
+            target = target[part]
+        elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
+            target = target[int(part)]
+        else:
+            return _MISSING
+    return target
+
+
+def _canonicalize(node: JSON) -> JSON:
+    """Rewrite one already-normalised level: types, nullability, sets, unions and `allOf`."""
+    out = dict(node)
+    nullable = out.pop("nullable", False) is True
+    if "type" in out:
+        types = out["type"] if isinstance(out["type"], list) else [out["type"]]
+        if all(isinstance(item, str) for item in types):
+            nullable = nullable or "null" in types
+            out["type"] = sorted({item for item in types if item != "null"})
+    if "const" in out and "enum" not in out:
+        out["enum"] = [out.pop("const")]
+    if isinstance(out.get("enum"), list):
+        out["enum"] = _unique_sorted(out["enum"])
+    if isinstance(out.get("required"), list):
+        out["required"] = (
+            sorted(set(out["required"])) if all(isinstance(r, str) for r in out["required"]) else out["required"]
+        )
+    for key in ("anyOf", "oneOf"):
+        branches = out.get(key)
+        if isinstance(branches, list):
+            kept = []
+            for branch in branches:
+                if _without_text(branch) == NULL_ONLY:
+                    nullable = True
+                    continue
+                if key == "anyOf" and branch.get("nullable") is True:
+                    nullable = True
+                    branch = {k: v for k, v in branch.items() if k != "nullable"}
+                kept.append(branch)
+            out[key] = _unique_sorted(kept)
+    if nullable:
+        out["nullable"] = True
+    out = _collapse_union(out)
+    if isinstance(out.get("allOf"), list):
+        out = _flatten_all_of(out)
+    for key, default in (("additionalProperties", {}), ("items", {}), ("uniqueItems", False)):
+        if key in out and out[key] == default:
+            del out[key]
+    for key in ("properties", "required", "patternProperties"):
+        if out.get(key) in ({}, []):
+            del out[key]
+    return out
+
+
+def _collapse_union(node: JSON) -> JSON:
+    """`anyOf` with one branch is that branch; `anyOf` of bare types is a `type` list."""
+    branches = node.get("anyOf")
+    if not isinstance(branches, list):
+        return node
+    rest = {key: value for key, value in node.items() if key not in ("anyOf", "nullable")}
+    nullable = node.get("nullable") is True
+    if not branches:
+        return {**rest, **NULL_ONLY} if nullable else node
+    merged: JSON | None
+    if len(branches) == 1:
+        merged = merge(branches[0], rest)
+    elif all(set(branch) == {"type"} for branch in branches) and "type" not in rest:
+        merged = {**rest, "type": sorted({t for branch in branches for t in branch["type"]})}
+    else:
+        return node
+    if merged is None:
+        return node
+    if nullable or merged.get("nullable") is True:
+        merged["nullable"] = True
+    return merged
+
+
+def _flatten_all_of(node: JSON) -> JSON:
+    """Merge `allOf` branches into their parent; branches that conflict stay as a residual `allOf`."""
+    rest = {key: value for key, value in node.items() if key != "allOf"}
+    accumulated: JSON = {}
+    residual: list[JSON] = []
+    for branch in node["allOf"]:
+        merged = merge(accumulated, branch, intersect_nullable=bool(accumulated))
+        if merged is None:
+            residual.append(branch)
+        else:
+            accumulated = merged
+    result = merge(accumulated, rest, intersect_nullable=bool(accumulated) and bool(rest))
+    if result is None:
+        return node
+    if residual:
+        result["allOf"] = _unique_sorted(residual)
+        return result
+    return _canonicalize(result)
+
+
+def merge(base: JSON, overlay: JSON, *, intersect_nullable: bool = False) -> JSON | None:
+    """The schema both `base` and `overlay` describe, or None when it cannot be written without
+    `allOf`. Text from `overlay` wins: it is the outer schema (`$ref` siblings, the `allOf` parent)."""
+    result = dict(base)
+    for key, value in overlay.items():
+        if key not in result or result[key] == value:
+            result[key] = value
+            continue
+        current = result[key]
+        combined = _merge_key(key, current, value)
+        if combined is _CONFLICT:
+            return None
+        result[key] = combined
+    if intersect_nullable and not (base.get("nullable") is True and overlay.get("nullable") is True):
+        result.pop("nullable", None)
+    return result
+
+
+_CONFLICT = object()
+
+
+def _merge_key(key: str, current: Any, value: Any) -> Any:
+    if key in TEXT_KEYS or key == "default":
+        return value
+    if key == "properties" and isinstance(current, dict) and isinstance(value, dict):
+        properties = dict(current)
+        for name, schema in value.items():
+            if name in properties:
+                both = merge(properties[name], schema, intersect_nullable=True)
+                if both is None:
+                    return _CONFLICT
+                properties[name] = both
+            else:
+                properties[name] = schema
+        return properties
+    if key == "required" and isinstance(current, list) and isinstance(value, list):
+        return sorted(set(current) | set(value))
+    if key in ("type", "enum") and isinstance(current, list) and isinstance(value, list):
+        keep = {canonical(item) for item in value}
+        common = [item for item in current if canonical(item) in keep]
+        return common if common else _CONFLICT
+    if key in LOWER_BOUNDS | {"exclusiveMinimum"} and _numbers(current, value):
+        return max(current, value)
+    if key in UPPER_BOUNDS | {"exclusiveMaximum"} and _numbers(current, value):
+        return min(current, value)
+    if key == "additionalProperties" and (current is False or value is False):
+        return False
+    if key == "nullable":
+        return current is True and value is True
+    return _CONFLICT
+
+
+def _numbers(*values: Any) -> bool:
+    return all(isinstance(value, int | float) and not isinstance(value, bool) for value in values)
+
+
+def _without_text(schema: Any) -> Any:
+    if not isinstance(schema, dict):
+        return schema
+    return {key: value for key, value in schema.items() if key not in TEXT_KEYS}
+
+
+def _unique_sorted(values: list[Any]) -> list[Any]:
+    by_key = {canonical(value): value for value in values}
+    return [by_key[key] for key in sorted(by_key)]
+
+
+def strip_text(schema: Any) -> Any:
+    """The schema without the words in it: what validators see, used to compare shapes for renames.
+
+    Walks keywords, not keys: a property *named* `title` or `description` is kept."""
+    if not isinstance(schema, dict):
+        return schema
+    out: JSON = {}
+    for key, value in schema.items():
+        if key in TEXT_KEYS or key == "default":
+            continue
+        if key in _SCHEMA_MAPS and isinstance(value, dict):
+            out[key] = {name: strip_text(sub) for name, sub in value.items()}
+        elif key in (*_SCHEMA_LISTS, "items") and isinstance(value, list):
+            out[key] = [strip_text(sub) for sub in value]
+        elif key in _SCHEMA_VALUES:
+            out[key] = strip_text(value)
+        else:
+            out[key] = value
+    return out

@@ -1,0 +1,123 @@
+"""The drift sections of `[tool.mcp-stubgen]`: reviewed renames and the ignore list.
+
+An ignore is a decision someone made about one finding, so each entry names a rule and an entity and
+must say why; an entry that no longer matches anything is reported (`ignore-unused`) so the list
+shrinks when the reason goes away instead of silently hiding the next change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from codegen.drift.findings import RULES, Finding
+from codegen.errors import StubgenError
+
+_IGNORE_KEYS = frozenset({"rule", "name", "server", "reason"})
+
+
+@dataclass(frozen=True)
+class Ignore:
+    rule: str
+    name: str
+    reason: str
+    server: str | None = None
+
+    def matches(self, finding: Finding) -> bool:
+        return (
+            finding.rule == self.rule
+            and self.name in (finding.name, finding.old_name)
+            and (self.server is None or self.server == finding.server)
+        )
+
+
+@dataclass(frozen=True)
+class DriftPolicy:
+    renames: Mapping[str, Mapping[str, str]]
+    """server -> {old name: new name}"""
+    ignores: tuple[Ignore, ...] = ()
+
+    def renames_for(self, server: str) -> Mapping[str, str]:
+        return self.renames.get(server, {})
+
+
+def parse_policy(settings: Mapping[str, Any], where: str = "config") -> DriftPolicy:
+    """Read `renames` and `drift.ignore` from the raw `[tool.mcp-stubgen]` table."""
+    raw_renames = settings.get("renames", {})
+    if not isinstance(raw_renames, dict):
+        raise StubgenError(f"{where}: [tool.mcp-stubgen.renames] must be a table of servers")
+    renames: dict[str, dict[str, str]] = {}
+    for server, table in raw_renames.items():
+        label = f"{where}: [tool.mcp-stubgen.renames.{server}]"
+        if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
+            raise StubgenError(f'{label} must map old names to new names, e.g. old_tool = "new_tool"')
+        renames[server] = dict(table)
+    drift = settings.get("drift", {})
+    if not isinstance(drift, dict):
+        raise StubgenError(f"{where}: [tool.mcp-stubgen.drift] must be a table")
+    unknown = sorted(set(drift) - {"ignore"})
+    if unknown:
+        raise StubgenError(f"{where}: [tool.mcp-stubgen.drift] has unknown key {unknown[0]!r} (known: ignore)")
+    raw_ignores = drift.get("ignore", [])
+    if not isinstance(raw_ignores, list):
+        raise StubgenError(f"{where}: drift.ignore must be an array of tables ([[tool.mcp-stubgen.drift.ignore]])")
+    return DriftPolicy(
+        renames, tuple(_parse_ignore(raw, f"{where}: drift.ignore[{i}]") for i, raw in enumerate(raw_ignores))
+    )
+
+
+def _parse_ignore(raw: Any, where: str) -> Ignore:
+    if not isinstance(raw, dict):
+        raise StubgenError(f"{where}: must be a table with rule, name and reason")
+    unknown = sorted(set(raw) - _IGNORE_KEYS)
+    if unknown:
+        raise StubgenError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_IGNORE_KEYS))})")
+    for key in ("rule", "name", "reason"):
+        if not isinstance(raw.get(key), str) or not raw[key].strip():
+            raise StubgenError(f"{where}: `{key}` is required and must be a non-empty string")
+    if raw["rule"] not in RULES or raw["rule"] == "ignore-unused":
+        raise StubgenError(f"{where}: unknown rule {raw['rule']!r}; see the rule table in the README's Drift section")
+    server = raw.get("server")
+    if server is not None and not isinstance(server, str):
+        raise StubgenError(f"{where}: `server` must be a string")
+    return Ignore(raw["rule"], raw["name"], raw["reason"], server)
+
+
+@dataclass(frozen=True)
+class Filtered:
+    kept: list[Finding]
+    ignored: list[Finding]
+
+
+def apply_ignores(findings: Iterable[Finding], ignores: Iterable[Ignore], servers: Iterable[str]) -> Filtered:
+    """Drop ignored findings; add an `ignore-unused` finding for each entry that matched nothing among
+    the compared `servers` (an entry for a server not compared this run cannot be judged)."""
+    entries = list(ignores)
+    used: set[int] = set()
+    kept: list[Finding] = []
+    ignored: list[Finding] = []
+    for finding in findings:
+        matched = [index for index, entry in enumerate(entries) if entry.matches(finding)]
+        used.update(matched)
+        (ignored if matched else kept).append(finding)
+    compared = set(servers)
+    for index, entry in enumerate(entries):
+        if index in used or (entry.server is not None and entry.server not in compared):
+            continue
+        message = (
+            f"ignore entry for {entry.rule} on {entry.name!r} matched nothing; remove it (reason was: {entry.reason})"
+        )
+        kept.append(
+            Finding(
+                "ignore-unused",
+                "server",
+                entry.server or ",".join(sorted(compared)),
+                " ".join(message.split()),
+                "",
+                {"rule": entry.rule, "name": entry.name, "reason": entry.reason, "server": entry.server},
+                None,
+                server=entry.server or "",
+            )
+        )
+    return Filtered(kept, ignored)

@@ -1,0 +1,493 @@
+"""Judge the change between two normalised JSON Schemas for one direction.
+
+A generated client *writes* arguments (input, contravariant: accepting less breaks callers) and
+*reads* results (output, covariant: returning more breaks consumers). Each keyword below asks two
+questions: does the new schema refuse something the old one accepted (it tightens), and does it
+accept something the old one refused (it relaxes)? The direction decides which answer breaks.
+Anything not modelled here is compared for equality and reported as uncomparable when it differs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+from codegen.drift.findings import pointer
+from codegen.drift.normalize import JSON, LOWER_BOUNDS, TEXT_KEYS, UPPER_BOUNDS, canonical
+
+Direction = Literal["in", "out"]
+Emit = Callable[[str, str, Any, Any, str], None]
+"""emit(rule, path, old, new, message)"""
+
+_HANDLED = frozenset(
+    {
+        "type", "nullable", "enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+        "multipleOf", "uniqueItems", "pattern", "format", "properties", "required",
+        "additionalProperties", "items", "anyOf", "oneOf", "default",
+        *LOWER_BOUNDS, *UPPER_BOUNDS, *TEXT_KEYS,
+    }
+)  # fmt: skip
+_MARKERS = ("$recursive", "$unresolved", "$invalid")
+_JSON_TYPES = (
+    (bool, "boolean"),
+    (int, "integer"),
+    (float, "number"),
+    (str, "string"),
+    (list, "array"),
+    (dict, "object"),
+)
+
+
+def compare_schema(old: JSON, new: JSON, direction: Direction, base: str, emit: Emit) -> None:
+    """Emit a finding for every judged difference between `old` and `new` under `base`."""
+    _Comparator(direction, emit).compare(old, new, base)
+
+
+class _Comparator:
+    def __init__(self, direction: Direction, emit: Emit) -> None:
+        self.direction = direction
+        self.emit_raw = emit
+
+    @property
+    def writes(self) -> bool:
+        return self.direction == "in"
+
+    def emit(self, rule: str, path: str, old: Any, new: Any, what: str) -> None:
+        self.emit_raw(rule, path, old, new, f"{_where(path, self.direction)}: {what}")
+
+    def uncomparable(self, path: str, old: Any, new: Any, what: str) -> None:
+        self.emit("schema-uncomparable", path, old, new, f"{what}; cannot prove it compatible, review by hand")
+
+    def judge(
+        self, path: str, old: Any, new: Any, tightens: bool, relaxes: bool, what: str, *, added: bool = False
+    ) -> None:
+        """Report one constraint change: inputs break when it tightens, outputs when it relaxes."""
+        if self.writes:
+            if tightens:
+                self.emit("in-bound-added" if added else "in-bound-tightened", path, old, new, what)
+            elif relaxes:
+                self.emit("in-bound-relaxed", path, old, new, what)
+        elif relaxes:
+            self.emit("out-loosened", path, old, new, what)
+        elif tightens:
+            self.emit("out-type-narrowed", path, old, new, what)
+
+    def compare(self, old: JSON, new: JSON, path: str) -> None:
+        if old == new:
+            return
+        for marker in _MARKERS:
+            if old.get(marker) != new.get(marker):
+                self.uncomparable(path, old, new, f"{_marker_text(old, new)} changed")
+                return
+        if ("anyOf" in old) != ("anyOf" in new):
+            old, new = _lift_union(old), _lift_union(new)
+        disjoint = self._types(old, new, path)
+        self._text(old, new, path)
+        if disjoint:
+            return
+        self._nullable(old, new, path)
+        self._enum(old, new, path)
+        self._numeric_bounds(old, new, path)
+        self._size_bounds(old, new, path)
+        self._pattern_and_format(old, new, path)
+        self._object(old, new, path)
+        self._items(old, new, path)
+        self._any_of(old, new, path)
+        self._one_of(old, new, path)
+        for key in sorted((set(old) | set(new)) - _HANDLED):
+            if old.get(key) != new.get(key) and key not in _MARKERS:
+                self.uncomparable(pointer_join(path, key), old.get(key), new.get(key), f"keyword `{key}` changed")
+
+    def _types(self, old: JSON, new: JSON, path: str) -> bool:
+        """Compare accepted JSON types; return True when they no longer overlap at all."""
+        before, after = _types(old), _types(new)
+        if before == after:
+            return False
+        lost = _any_type(before, after) if before is not None else ["any"]
+        gained = _any_type(after, before) if after is not None else ["any"]
+        if after is None:
+            lost = []
+        if before is None:
+            gained = []
+        shown_old, shown_new = _type_text(before), _type_text(after)
+        what = f"type changed from {shown_old} to {shown_new}"
+        where = pointer_join(path, "type")
+        if self.writes:
+            if lost:
+                self.emit("in-type-narrowed", where, old.get("type"), new.get("type"), what)
+            elif gained:
+                self.emit("in-type-widened", where, old.get("type"), new.get("type"), what)
+        elif gained:
+            self.emit("out-type-widened", where, old.get("type"), new.get("type"), what)
+        elif lost:
+            self.emit("out-type-narrowed", where, old.get("type"), new.get("type"), what)
+        return before is not None and after is not None and bool(before) and bool(after) and not _overlap(before, after)
+
+    def _text(self, old: JSON, new: JSON, path: str) -> None:
+        for key in sorted(TEXT_KEYS):
+            if old.get(key) != new.get(key):
+                self.emit("schema-text-changed", pointer_join(path, key), old.get(key), new.get(key), f"{key} changed")
+        if old.get("default", _ABSENT) != new.get("default", _ABSENT):
+            rule = "in-default-changed" if self.writes else "schema-text-changed"
+            self.emit(rule, pointer_join(path, "default"), old.get("default"), new.get("default"), "default changed")
+
+    def _nullable(self, old: JSON, new: JSON, path: str) -> None:
+        if not (_constrained(old) and _constrained(new)):
+            return
+        before, after = old.get("nullable") is True, new.get("nullable") is True
+        if before == after:
+            return
+        where = pointer_join(path, "nullable")
+        if after:
+            rule = "in-became-nullable" if self.writes else "out-became-nullable"
+            self.emit(rule, where, False, True, "now accepts null" if self.writes else "may now be null")
+        else:
+            rule = "in-became-not-nullable" if self.writes else "out-type-narrowed"
+            self.emit(rule, where, True, False, "no longer accepts null" if self.writes else "is no longer null")
+
+    def _enum(self, old: JSON, new: JSON, path: str) -> None:
+        before, after = old.get("enum"), new.get("enum")
+        if before == after:
+            return
+        where = pointer_join(path, "enum")
+        if before is None:
+            rule = "in-enum-value-removed" if self.writes else "out-type-narrowed"
+            self.emit(rule, where, None, after, f"a free value became one of {_values(after)}")
+            return
+        if after is None:
+            rule = "in-type-widened" if self.writes else "out-type-widened"
+            self.emit(rule, where, before, None, f"no longer limited to {_values(before)}")
+            return
+        old_keys, new_keys = {canonical(v) for v in before}, {canonical(v) for v in after}
+        removed = [v for v in before if canonical(v) not in new_keys]
+        added = [v for v in after if canonical(v) not in old_keys]
+        if removed:
+            rule = "in-enum-value-removed" if self.writes else "out-type-narrowed"
+            self.emit(rule, where, before, after, f"enum values removed: {_values(removed)}")
+        if added:
+            rule = "in-enum-value-added" if self.writes else "out-enum-value-added"
+            self.emit(rule, where, before, after, f"enum values added: {_values(added)}")
+
+    def _numeric_bounds(self, old: JSON, new: JSON, path: str) -> None:
+        keys = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
+        if any(isinstance(schema.get(key), bool) for schema in (old, new) for key in keys):
+            for key in keys:  # draft-04 boolean exclusives: not modelled
+                if old.get(key) != new.get(key):
+                    self.uncomparable(pointer_join(path, key), old.get(key), new.get(key), f"`{key}` changed")
+            return
+        for inclusive, exclusive, sign in (("minimum", "exclusiveMinimum", 1), ("maximum", "exclusiveMaximum", -1)):
+            before, after = _bound(old, inclusive, exclusive), _bound(new, inclusive, exclusive)
+            if before == after:
+                continue
+            key = exclusive if (after or before or (0, False, ""))[2] == exclusive else inclusive
+            where = pointer_join(path, key)
+            shown_old, shown_new = _bound_text(before), _bound_text(after)
+            what = f"{'lower' if sign == 1 else 'upper'} bound changed from {shown_old} to {shown_new}"
+            if before is None:
+                self.judge(where, None, shown_new, True, False, what, added=True)
+            elif after is None:
+                self.judge(where, shown_old, None, False, True, what)
+            else:
+                tighter = _tighter(before, after, sign)
+                self.judge(where, shown_old, shown_new, tighter, not tighter, what)
+
+    def _size_bounds(self, old: JSON, new: JSON, path: str) -> None:
+        for key in sorted(LOWER_BOUNDS | UPPER_BOUNDS):
+            before, after = old.get(key), new.get(key)
+            if before == after or key in ("minimum", "maximum"):
+                continue
+            where, what = pointer_join(path, key), f"{key} changed from {before} to {after}"
+            if before is None:
+                self.judge(where, before, after, True, False, what, added=True)
+            elif after is None:
+                self.judge(where, before, after, False, True, what)
+            elif not (_number(before) and _number(after)):
+                self.uncomparable(where, before, after, f"`{key}` changed")
+            else:
+                tighter = after > before if key in LOWER_BOUNDS else after < before
+                self.judge(where, before, after, tighter, not tighter, what)
+        before, after = old.get("multipleOf"), new.get("multipleOf")
+        if before != after:
+            where, what = pointer_join(path, "multipleOf"), f"multipleOf changed from {before} to {after}"
+            if before is None:
+                self.judge(where, before, after, True, False, what, added=True)
+            elif after is None:
+                self.judge(where, before, after, False, True, what)
+            elif _number(before) and _number(after):
+                tightens = not _divides(before, after)
+                relaxes = not _divides(after, before)
+                self.judge(where, before, after, tightens, relaxes, what)
+            else:
+                self.uncomparable(where, before, after, "`multipleOf` changed")
+        before_unique, after_unique = old.get("uniqueItems") is True, new.get("uniqueItems") is True
+        if before_unique != after_unique:
+            what = "items must now be unique" if after_unique else "items no longer need to be unique"
+            self.judge(
+                pointer_join(path, "uniqueItems"), before_unique, after_unique, after_unique, before_unique, what
+            )
+
+    def _pattern_and_format(self, old: JSON, new: JSON, path: str) -> None:
+        before, after = old.get("pattern"), new.get("pattern")
+        where = pointer_join(path, "pattern")
+        if before != after:
+            if before is None:
+                rule = "in-pattern-added" if self.writes else "out-type-narrowed"
+                self.emit(rule, where, before, after, "a pattern was added")
+            elif after is None:
+                self.judge(where, before, after, False, True, "the pattern was dropped")
+            elif self.writes:
+                self.emit("in-pattern-changed", where, before, after, "the pattern changed")
+            else:
+                self.uncomparable(where, before, after, "the pattern changed")
+        before, after = old.get("format"), new.get("format")
+        where = pointer_join(path, "format")
+        if before != after:
+            if before is not None and after is not None:
+                self.uncomparable(where, before, after, f"format changed from {before} to {after}")
+            elif after is not None:
+                rule = "in-type-narrowed" if self.writes else "out-type-narrowed"
+                self.emit(rule, where, before, after, f"format {after} was added")
+            else:
+                rule = "in-type-widened" if self.writes else "out-type-widened"
+                self.emit(rule, where, before, after, f"format {before} was dropped")
+
+    def _object(self, old: JSON, new: JSON, path: str) -> None:
+        old_props: JSON = old.get("properties", {}) if isinstance(old.get("properties"), dict) else {}
+        new_props: JSON = new.get("properties", {}) if isinstance(new.get("properties"), dict) else {}
+        old_required, new_required = set(old.get("required", ())), set(new.get("required", ()))
+        for name in sorted(set(old_props) | set(new_props) | old_required | new_required):
+            where = pointer_join(path, "properties", name)
+            existed, exists = name in old_props or name in old_required, name in new_props or name in new_required
+            if existed and not exists:
+                rule = "in-property-removed" if self.writes else "out-property-removed"
+                self.emit(rule, where, old_props.get(name), None, "was removed")
+                continue
+            if exists and not existed:
+                if not self.writes:
+                    self.emit("out-property-added", where, None, new_props.get(name), "was added")
+                elif name in new_required:
+                    self.emit("in-required-added", where, None, new_props.get(name), "was added as required")
+                else:
+                    self.emit("in-optional-added", where, None, new_props.get(name), "was added as optional")
+                continue
+            was_required, is_required = name in old_required, name in new_required
+            if was_required != is_required:
+                rule = {
+                    (True, True): "in-became-required",
+                    (True, False): "in-became-optional",
+                    (False, True): "out-became-required",
+                    (False, False): "out-became-optional",
+                }[(self.writes, is_required)]
+                self.emit(
+                    rule, where, was_required, is_required, "became required" if is_required else "became optional"
+                )
+            self.compare(_schema(old_props.get(name, {})), _schema(new_props.get(name, {})), where)
+        before, after = old.get("additionalProperties", {}), new.get("additionalProperties", {})
+        if before == after:
+            return
+        where = pointer_join(path, "additionalProperties")
+        if after is False:
+            rule = "in-closed" if self.writes else "out-type-narrowed"
+            self.emit(rule, where, before, after, "no longer accepts other properties")
+        elif before is False:
+            rule = "in-type-widened" if self.writes else "out-loosened"
+            self.emit(rule, where, before, after, "now accepts other properties")
+        else:
+            self.compare(_schema(before), _schema(after), where)
+
+    def _items(self, old: JSON, new: JSON, path: str) -> None:
+        before, after = old.get("items", {}), new.get("items", {})
+        if before == after:
+            return
+        where = pointer_join(path, "items")
+        if isinstance(before, dict) and isinstance(after, dict):
+            self.compare(before, after, where)
+        else:
+            self.uncomparable(where, before, after, "tuple `items` changed")
+
+    def _any_of(self, old: JSON, new: JSON, path: str) -> None:
+        before, after = old.get("anyOf"), new.get("anyOf")
+        if before == after or not isinstance(before, list) or not isinstance(after, list):
+            return
+        new_index = {canonical(branch): index for index, branch in enumerate(after)}
+        old_keys = {canonical(branch) for branch in before}
+        lost = [branch for branch in before if canonical(branch) not in new_index]
+        gained = [branch for branch in after if canonical(branch) not in old_keys]
+        for old_branch, new_branch in _pair_branches(lost, gained):
+            lost.remove(old_branch)
+            gained.remove(new_branch)
+            self.compare(old_branch, new_branch, pointer_join(path, "anyOf", new_index[canonical(new_branch)]))
+        for branch in lost:
+            rule = "in-union-narrowed" if self.writes else "out-type-narrowed"
+            self.emit(rule, pointer_join(path, "anyOf"), branch, None, f"union branch {_short(branch)} was removed")
+        for branch in gained:
+            rule = "in-type-widened" if self.writes else "out-loosened"
+            self.emit(rule, pointer_join(path, "anyOf"), None, branch, f"union branch {_short(branch)} was added")
+
+    def _one_of(self, old: JSON, new: JSON, path: str) -> None:
+        before, after = old.get("oneOf"), new.get("oneOf")
+        if before == after:
+            return
+        where = pointer_join(path, "oneOf")
+        if self.writes:
+            self.emit("in-union-narrowed", where, before, after, "oneOf changed (any oneOf edit can refuse old values)")
+            return
+        old_keys = {canonical(b) for b in before} if isinstance(before, list) else None
+        new_keys = {canonical(b) for b in after} if isinstance(after, list) else None
+        if old_keys is not None and new_keys is not None and old_keys < new_keys:
+            self.emit("out-loosened", where, before, after, "oneOf gained branches")
+        elif old_keys is not None and new_keys is not None and new_keys < old_keys:
+            self.emit("out-type-narrowed", where, before, after, "oneOf lost branches")
+        else:
+            self.uncomparable(where, before, after, "oneOf changed")
+
+
+_ABSENT = object()
+
+
+def pointer_join(base: str, *parts: str | int) -> str:
+    return base + pointer(*parts)
+
+
+def _schema(value: Any) -> JSON:
+    if value is True:
+        return {}
+    if value is False:
+        return {"not": {}}
+    return value if isinstance(value, dict) else {"$invalid": value}
+
+
+def _lift_union(schema: JSON) -> JSON:
+    """Write a plain schema as a one-branch `anyOf` so it can be compared with a union."""
+    if "anyOf" in schema:
+        return schema
+    keep = TEXT_KEYS | {"default", "nullable"}
+    core = {key: value for key, value in schema.items() if key not in keep}
+    return {**{key: value for key, value in schema.items() if key in keep}, "anyOf": [core]}
+
+
+def _types(schema: JSON) -> list[str] | None:
+    """Accepted non-null JSON types, or None for any; an untyped `enum` is typed by its values."""
+    if isinstance(schema.get("type"), list):
+        return sorted(schema["type"])
+    if isinstance(schema.get("enum"), list):
+        return sorted({_json_type(value) for value in schema["enum"] if value is not None})
+    return None
+
+
+def _json_type(value: Any) -> str:
+    for python_type, name in _JSON_TYPES:
+        if isinstance(value, python_type):
+            return name
+    return "null"
+
+
+def _covers(types: list[str], wanted: str) -> bool:
+    return wanted in types or (wanted == "integer" and "number" in types)
+
+
+def _any_type(these: list[str], others: list[str] | None) -> list[str]:
+    """Types in `these` that `others` does not accept."""
+    if others is None:
+        return []
+    return [item for item in these if not _covers(others, item)]
+
+
+def _overlap(before: list[str], after: list[str]) -> bool:
+    return any(_covers(after, item) or _covers([item], other) for item in before for other in after)
+
+
+def _type_text(types: list[str] | None) -> str:
+    if types is None:
+        return "any"
+    return " | ".join(types) if types else "null"
+
+
+def _constrained(schema: JSON) -> bool:
+    return any(key in schema for key in ("type", "enum", "anyOf", "oneOf"))
+
+
+def _bound(schema: JSON, inclusive: str, exclusive: str) -> tuple[float, bool, str] | None:
+    """The effective bound as (value, exclusive, keyword); the tighter of the two keywords wins."""
+    candidates = []
+    if _number(schema.get(inclusive)):
+        candidates.append((schema[inclusive], False, inclusive))
+    if _number(schema.get(exclusive)):
+        candidates.append((schema[exclusive], True, exclusive))
+    if not candidates:
+        return None
+    if len(candidates) == 1:
+        return candidates[0]
+    (a_value, _, _), (b_value, _, _) = candidates
+    lower = inclusive == "minimum"
+    if a_value == b_value:
+        return candidates[1]
+    return max(candidates) if lower else min(candidates)
+
+
+def _tighter(before: tuple[float, bool, str], after: tuple[float, bool, str], sign: int) -> bool:
+    if after[0] != before[0]:
+        return (after[0] - before[0]) * sign > 0
+    return after[1] and not before[1]
+
+
+def _bound_text(bound: tuple[float, bool, str] | None) -> str:
+    if bound is None:
+        return "none"
+    return f"{bound[2]} {bound[0]}"
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _divides(divisor: float, value: float) -> bool:
+    quotient = value / divisor
+    return abs(quotient - round(quotient)) < 1e-9
+
+
+def _branch_key(branch: JSON) -> str:
+    """What makes a union branch the same branch after an edit: its types and its `const` tags."""
+    tags = sorted(
+        (name, canonical(schema["enum"]))
+        for name, schema in (branch.get("properties") or {}).items()
+        if isinstance(schema, dict) and isinstance(schema.get("enum"), list) and len(schema["enum"]) == 1
+    )
+    return canonical([_types(branch), tags])
+
+
+def _pair_branches(lost: list[JSON], gained: list[JSON]) -> list[tuple[JSON, JSON]]:
+    """Edited branches: one lost and one gained branch with the same unique key."""
+    pairs = []
+    for old_branch in lost:
+        key = _branch_key(old_branch)
+        same_old = [b for b in lost if _branch_key(b) == key]
+        same_new = [b for b in gained if _branch_key(b) == key]
+        if len(same_old) == 1 and len(same_new) == 1:
+            pairs.append((old_branch, same_new[0]))
+    return pairs
+
+
+def _values(values: Any) -> str:
+    return ", ".join(canonical(value) for value in values) if isinstance(values, list) else canonical(values)
+
+
+def _short(schema: JSON) -> str:
+    text = canonical(schema)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _marker_text(old: JSON, new: JSON) -> str:
+    for marker, text in (("$unresolved", "an unresolvable $ref"), ("$recursive", "a recursive $ref")):
+        if marker in old or marker in new:
+            return text
+    return "a non-schema value"
+
+
+def _where(path: str, direction: Direction) -> str:
+    """`argument city.name` / `result field temperature` / `input schema`, for messages."""
+    parts = [part.replace("~1", "/").replace("~0", "~") for part in path.split("/")[1:]]
+    names = [parts[i + 1] for i, part in enumerate(parts[:-1]) if part == "properties"]
+    if not names:
+        return "input schema" if direction == "in" else "output schema"
+    return ("argument " if direction == "in" else "result field ") + repr(".".join(names))
