@@ -20,7 +20,11 @@ def cli(context: click.Context, verbose: bool) -> None:
     """Snapshot MCP servers, generate typed clients from the snapshots, and report catalog drift."""
     context.ensure_object(dict)
     context.obj["verbose"] = verbose
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING, format="%(message)s")
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING, format="%(name)s: %(message)s")
+    if not verbose:
+        # The SDK logs a traceback for every stdout line a server gets wrong; our own one-line
+        # errors say what matters, and -v brings the SDK's detail back.
+        logging.getLogger("mcp").setLevel(logging.CRITICAL)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -51,3 +55,10 @@ def main(argv: list[str] | None = None) -> None:
 from codegen.snapshot_command import snapshot  # noqa: E402 - commands register after the group exists
 
 cli.add_command(snapshot)
+
+from codegen.drift.command import drift  # noqa: E402
+
+cli.add_command(drift)
+
+if __name__ == "__main__":
+    main()

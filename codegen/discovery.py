@@ -13,7 +13,8 @@ import math
 import os
 import shutil
 import tempfile
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -23,6 +24,7 @@ from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp_types import CONNECTION_CLOSED
 
 from codegen.config import ServerConfig, expand_secrets
 from codegen.errors import StubgenError
@@ -73,17 +75,30 @@ async def snapshot_server(server: ServerConfig) -> Snapshot:
     headers = expand_secrets(server.headers, server.name, "headers")
     secrets = _Secrets([*env.values(), *headers.values()])
     with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as stderr_log:
+        diagnostics = _Diagnostics(stderr_log)
         try:
-            return await _discover(server, env, headers, stderr_log)
-        except StubgenError as error:
-            raise StubgenError(secrets.scrub(error.message)) from None
-        except Exception as error:
-            raise StubgenError(secrets.scrub(_explain(server, error, stderr_log))) from None
+            return await _discover(server, env, headers, diagnostics)
+        except Exception as error:  # every failure of a server becomes one clear line
+            raise StubgenError(secrets.scrub(_explain(server, error, diagnostics))) from None
 
 
-async def _discover(server: ServerConfig, env: dict[str, str], headers: dict[str, str], stderr_log: TextIO) -> Snapshot:
+@dataclass
+class _Diagnostics:
+    """What a failed connection leaves behind: a stdio server's stderr, the last HTTP error status."""
+
+    stderr_log: TextIO
+    http_status: int | None = None
+
+    async def record_response(self, response: httpx2.Response) -> None:
+        if response.status_code >= 400:
+            self.http_status = response.status_code
+
+
+async def _discover(
+    server: ServerConfig, env: dict[str, str], headers: dict[str, str], diagnostics: _Diagnostics
+) -> Snapshot:
     client = Client(
-        _transport(server, env, headers, stderr_log),
+        _transport(server, env, headers, diagnostics),
         mode=server.protocol,
         cache=None,
         read_timeout_seconds=server.timeouts.request,
@@ -93,11 +108,12 @@ async def _discover(server: ServerConfig, env: dict[str, str], headers: dict[str
     with anyio.CancelScope(deadline=anyio.current_time() + server.timeouts.connect) as handshake:
         async with client:
             handshake.deadline = math.inf
-            return await _list_catalog(client, server)
+            return await list_catalog(client, server)
     raise TimeoutError
 
 
-async def _list_catalog(client: Client, server: ServerConfig) -> Snapshot:
+async def list_catalog(client: Client, server: ServerConfig) -> Snapshot:
+    """The catalog of a connected client, listed under `server`'s name, paging and time limits."""
     capabilities = client.server_capabilities
     tools = await _list_all(client, server, _TOOLS) if capabilities.tools is not None else []
     resources: list[JSON] = []
@@ -120,7 +136,7 @@ async def _list_catalog(client: Client, server: ServerConfig) -> Snapshot:
     )
 
 
-def _transport(server: ServerConfig, env: dict[str, str], headers: dict[str, str], stderr_log: TextIO) -> Any:
+def _transport(server: ServerConfig, env: dict[str, str], headers: dict[str, str], diagnostics: _Diagnostics) -> Any:
     if server.command is not None:
         command = server.command
         if shutil.which(command, path=_search_path(env)) is None:
@@ -130,14 +146,26 @@ def _transport(server: ServerConfig, env: dict[str, str], headers: dict[str, str
         parameters = StdioServerParameters(
             command=command, args=list(server.args), env=env or None, cwd=server.cwd, encoding_error_handler="replace"
         )
-        return stdio_client(parameters, errlog=stderr_log)
+        return stdio_client(parameters, errlog=diagnostics.stderr_log)
     assert server.url is not None
+
+    def http_client(
+        headers: dict[str, str] | None = None, timeout: httpx2.Timeout | None = None, auth: httpx2.Auth | None = None
+    ) -> httpx2.AsyncClient:
+        timeout = httpx2.Timeout(server.timeouts.request, connect=server.timeouts.connect)
+        hooks = {"response": [diagnostics.record_response]}
+        return httpx2.AsyncClient(headers=headers, timeout=timeout, auth=auth, event_hooks=hooks)
+
     if server.transport == "sse":
-        return sse_client(server.url, headers=headers or None, timeout=server.timeouts.connect)
-    http = httpx2.AsyncClient(
-        headers=headers, timeout=httpx2.Timeout(server.timeouts.request, connect=server.timeouts.connect)
-    )
-    return streamable_http_client(server.url, http_client=http)
+        return sse_client(server.url, headers=headers or None, httpx_client_factory=http_client)
+    return _streamable_http(server.url, http_client(headers))
+
+
+@asynccontextmanager
+async def _streamable_http(url: str, http: httpx2.AsyncClient) -> AsyncIterator[Any]:
+    """The SDK leaves a client it is handed open; this transport owns and closes it."""
+    async with http, streamable_http_client(url, http_client=http) as streams:
+        yield streams
 
 
 def _search_path(env: dict[str, str]) -> str | None:
@@ -159,6 +187,10 @@ async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> 
                 "raise request_timeout in the config if the server is just slow"
             ) from None
         except MCPError as error:
+            if error.error.code == CONNECTION_CLOSED:
+                raise StubgenError(
+                    f"server {server.name!r}: the server closed the connection during {listing.method}"
+                ) from None
             raise StubgenError(
                 f"server {server.name!r}: {listing.method} failed: {error.error.message} (code {error.error.code})"
             ) from None
@@ -180,11 +212,23 @@ async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> 
     )
 
 
-def _explain(server: ServerConfig, error: BaseException, stderr_log: TextIO) -> str:
+def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnostics) -> str:
     """One line for a failure of the transport or the handshake, with a stdio server's last words."""
-    message = _cause(server, _leaf(error))
-    tail = _stderr_tail(stderr_log) if server.command is not None else ""
+    leaf = _leaf(error)
+    if isinstance(leaf, StubgenError):
+        message = leaf.message
+    elif diagnostics.http_status is not None:
+        message = _http_status_message(server, diagnostics.http_status)
+    else:
+        message = _cause(server, leaf)
+    tail = _stderr_tail(diagnostics.stderr_log) if server.command is not None else ""
     return f"{message}; its last stderr lines: {tail}" if tail else message
+
+
+def _http_status_message(server: ServerConfig, status: int) -> str:
+    if status in (401, 403):
+        return f"server {server.name!r}: {server.url} refused access (HTTP {status}); check the `headers` credentials"
+    return f"server {server.name!r}: {server.url} answered HTTP {status}; check the URL and that the server is healthy"
 
 
 def _cause(server: ServerConfig, leaf: BaseException) -> str:
@@ -195,14 +239,13 @@ def _cause(server: ServerConfig, leaf: BaseException) -> str:
             "check that it is an MCP server, or raise connect_timeout"
         )
     if isinstance(leaf, httpx2.HTTPStatusError):
-        status = leaf.response.status_code
-        if status in (401, 403):
-            return f"{name}: {server.url} refused access (HTTP {status}); check the `headers` credentials"
-        return f"{name}: {server.url} answered HTTP {status}; check the URL and that the server is healthy"
+        return _http_status_message(server, leaf.response.status_code)
     if isinstance(leaf, httpx2.ConnectError):
         return f"{name}: cannot connect to {server.url}; is the server running?"
     if isinstance(leaf, httpx2.TransportError):
         return f"{name}: connection to {server.url} failed ({type(leaf).__name__}); is the server running?"
+    if isinstance(leaf, MCPError) and leaf.error.code == CONNECTION_CLOSED:
+        return f"{name}: the server closed the connection during start-up; check that `command` starts an MCP server"
     if isinstance(leaf, MCPError):
         return f"{name}: handshake failed: {leaf.error.message} (code {leaf.error.code})"
     if isinstance(leaf, OSError) and server.command is not None:

@@ -11,7 +11,6 @@ from typing import Any, TypeVar
 import click
 
 from codegen.config import ProjectConfig, ServerConfig, Timeouts, load_config, parse_server, validate_protocol
-from codegen.discovery import snapshot_servers
 from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
 from codegen.snapshot import Snapshot, write_snapshot
 
@@ -99,6 +98,8 @@ def take_snapshots(config: ProjectConfig, servers: list[ServerConfig], out: Path
         taken[name] = result
         state = "wrote" if changed else "unchanged"
         report(f"{name}: {state} {_shown(path)} ({describe(result)})")
+
+    from codegen.discovery import snapshot_servers  # the SDK's transports load only when needed
 
     if sys.stderr.isatty():
         report(f"snapshotting {', '.join(server.name for server in servers)} ...")

@@ -1,0 +1,115 @@
+"""Shared fixtures: the command line run in-process, real servers over stdio and Streamable HTTP."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from codegen.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+SERVERS = Path(__file__).resolve().parent / "servers"
+EXAMPLE_SERVER = REPO / "examples" / "weather_server.py"
+TEST_DEPS = REPO / ".test-deps"
+NPM_SERVERS = ("@modelcontextprotocol/server-everything@2026.8.31",)
+
+
+@dataclass
+class CliResult:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def run_cli(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
+    """Run `mcp-stubgen ARGS...` in this process; returns the exit code and what it printed."""
+
+    def run(*args: str | os.PathLike[str]) -> CliResult:
+        capsys.readouterr()
+        try:
+            main([str(arg) for arg in args])
+        except SystemExit as exit_:
+            code = exit_.code if isinstance(exit_.code, int) else 1
+        else:  # pragma: no cover - main always exits
+            code = 0
+        captured = capsys.readouterr()
+        return CliResult(code, captured.out, captured.err)
+
+    return run
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode} before listening on {port}")
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise RuntimeError(f"nothing listened on 127.0.0.1:{port} within {timeout}s")
+
+
+@pytest.fixture
+def weather_http() -> Iterator[str]:
+    """The example server over Streamable HTTP on a free loopback port; yields its URL."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, str(EXAMPLE_SERVER), "--http", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def everything_server() -> Path:
+    """`@modelcontextprotocol/server-everything`, installed from the npm registry into .test-deps/."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("node and npm are not installed; server-everything needs them")
+    binary = TEST_DEPS / "node_modules" / ".bin" / "mcp-server-everything"
+    if not binary.exists():
+        TEST_DEPS.mkdir(exist_ok=True)
+        subprocess.run(
+            ["npm", "install", "--no-audit", "--no-fund", "--silent", *NPM_SERVERS],
+            cwd=TEST_DEPS,
+            check=True,
+            timeout=600,
+        )
+    return binary
+
+
+@pytest.fixture(scope="session")
+def time_server() -> str:
+    """`mcp-server-time` from PyPI, a test extra; its console script sits beside this interpreter."""
+    script = Path(sys.executable).parent / "mcp-server-time"
+    if not script.exists():
+        pytest.fail("mcp-server-time is missing: install the test extras (pip install -e '.[test]')")
+    return str(script)
+
+
+def write_config(folder: Path, body: str) -> Path:
+    path = folder / "pyproject.toml"
+    path.write_text('[project]\nname = "demo"\n\n' + body, encoding="utf-8")
+    return path

@@ -1,0 +1,121 @@
+"""A hand-written JSON-RPC stdio server that speaks only the legacy handshake, and can misbehave.
+
+It exists because the SDK's own servers always answer `server/discover`; this one answers it with
+-32601 like pre-2026 servers do, and each `--mode` breaks the protocol in one specific way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+LEGACY_VERSION = "2025-06-18"
+PAGE_SIZE = 2
+
+
+def tool(name: str) -> dict[str, object]:
+    return {
+        "name": name,
+        "description": f"The {name} tool.",
+        "inputSchema": {"type": "object", "properties": {"value": {"type": "string"}}, "required": ["value"]},
+    }
+
+
+TOOLS = [tool(name) for name in ("alpha", "bravo", "charlie", "delta", "echo")]
+
+
+def send(message: dict[str, object]) -> None:
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def answer(request_id: object, result: dict[str, object]) -> None:
+    send({"jsonrpc": "2.0", "id": request_id, "result": result})
+
+
+def fail(request_id: object, code: int, message: str) -> None:
+    send({"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}})
+
+
+def tools_page(mode: str, cursor: str | None) -> dict[str, object]:
+    if mode == "cursor-loop":
+        return {"tools": TOOLS[:1], "nextCursor": "again"}
+    start = int(cursor or 0)
+    if mode == "crash-mid-list" and start > 0:
+        sys.stderr.write("worker died while listing page 2\n")
+        sys.stderr.flush()
+        sys.exit(7)
+    if mode == "duplicate" and start > 0:
+        return {"tools": [TOOLS[0]]}
+    page: dict[str, object] = {"tools": TOOLS[start : start + PAGE_SIZE]}
+    if start + PAGE_SIZE < len(TOOLS):
+        page["nextCursor"] = str(start + PAGE_SIZE)
+    return page
+
+
+def handle(mode: str, message: dict[str, object]) -> None:
+    method, request_id = message.get("method"), message.get("id")
+    params = message.get("params") or {}
+    assert isinstance(params, dict)
+    if request_id is None:  # a notification
+        return
+    if method == "server/discover":
+        fail(request_id, -32601, "Method not found: server/discover")
+    elif method == "initialize":
+        if mode == "garbage":
+            sys.stdout.write("Starting server... this line is not JSON-RPC\n")
+        if mode == "bad-json":
+            sys.stdout.write('{"jsonrpc": "2.0", "id": \n')
+            sys.stdout.flush()
+            return
+        if mode == "huge-line":
+            sys.stdout.write("x" * (50 * 1024 * 1024) + "\n")
+        if mode == "mismatched-id":
+            answer(12345, {})
+            return
+        answer(
+            request_id,
+            {
+                "protocolVersion": LEGACY_VERSION,
+                "capabilities": {"tools": {"listChanged": True}, "prompts": {}},
+                "serverInfo": {"name": "raw-legacy", "version": "0.3.0"},
+                "instructions": "A legacy server for tests.",
+            },
+        )
+    elif method == "tools/list":
+        if mode == "hang-after-handshake":
+            time.sleep(3600)
+        if mode == "list-error":
+            fail(request_id, -32603, "database unavailable")
+            return
+        answer(request_id, tools_page(mode, params.get("cursor")))  # type: ignore[arg-type]
+    elif method == "prompts/list":
+        answer(request_id, {"prompts": [{"name": "summarize", "arguments": [{"name": "text", "required": True}]}]})
+    elif method == "ping":
+        answer(request_id, {})
+    else:
+        fail(request_id, -32601, f"Method not found: {method}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mode", default="legacy")
+    mode = parser.parse_args().mode
+    if mode == "leak-secret":
+        sys.stderr.write(f"cannot log in with API_KEY={os.environ.get('API_KEY')}\n")
+        sys.exit(4)
+    if mode == "crash-start":
+        sys.stderr.write("fatal: missing configuration file settings.ini\n")
+        sys.exit(3)
+    if mode == "hang":
+        time.sleep(3600)
+    for line in sys.stdin:
+        if line.strip():
+            handle(mode, json.loads(line))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,183 @@
+"""Discovery against real servers over real transports: stdio subprocesses, Streamable HTTP on
+127.0.0.1, the legacy handshake, paginated lists, third-party servers, and in-process servers."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import anyio
+from mcp import Client
+from mcp.server.mcpserver import MCPServer
+
+from codegen.config import ServerConfig
+from codegen.discovery import list_catalog
+from tests.conftest import EXAMPLE_SERVER, SERVERS, write_config
+from tests.servers.paging_server import build_server
+
+PY = sys.executable
+
+
+def weather_config(folder: Path) -> Path:
+    return write_config(
+        folder,
+        f"""[tool.mcp-stubgen]
+snapshots = "snaps"
+[tool.mcp-stubgen.servers.weather]
+command = {json.dumps(PY)}
+args = [{json.dumps(str(EXAMPLE_SERVER))}]
+""",
+    )
+
+
+def test_stdio_snapshot_is_complete_and_byte_stable(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    weather_config(tmp_path)
+    first = run_cli("snapshot")
+    assert first.exit_code == 0, first.stderr
+    path = tmp_path / "snaps" / "weather.json"
+    assert "weather: wrote snaps/weather.json (3 tools, 1 resource, 1 template, 1 prompt" in first.stderr
+    data = path.read_bytes()
+    document = json.loads(data)
+    assert document["protocolVersion"] == "2026-07-28"
+    assert document["serverInfo"] == {"name": "weather", "version": "1.0.0"}
+    assert document["instructions"] == "Forecasts for any city, in either unit."
+    assert [tool["name"] for tool in document["tools"]] == ["celsius_to_fahrenheit", "get_forecast", "send_alert"]
+    assert document["resources"][0]["uri"] == "weather://stations"
+    assert document["resourceTemplates"][0]["uriTemplate"] == "weather://stations/{station_id}/latest"
+    assert document["prompts"][0]["name"] == "packing_list"
+    for volatile in ("ttlMs", "cacheScope", "resultType", "_meta", "nextCursor"):
+        assert volatile not in data.decode(), volatile
+
+    second = run_cli("snapshot", "weather")
+    assert second.exit_code == 0
+    assert "weather: unchanged snaps/weather.json" in second.stderr
+    assert path.read_bytes() == data
+
+
+def test_streamable_http_gives_the_same_catalog_as_stdio(tmp_path: Path, run_cli, weather_http: str) -> None:  # type: ignore[no-untyped-def]
+    over_http = run_cli("snapshot", "--name", "weather", "--url", weather_http, "--out", tmp_path / "http.json")
+    assert over_http.exit_code == 0, over_http.stderr
+    over_stdio = run_cli("snapshot", "--name", "weather", "--out", tmp_path / "stdio.json", "--", PY, EXAMPLE_SERVER)
+    assert over_stdio.exit_code == 0, over_stdio.stderr
+    assert (tmp_path / "http.json").read_bytes() == (tmp_path / "stdio.json").read_bytes()
+
+
+def test_legacy_only_server_falls_back_to_initialize_and_pages(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "legacy.json"
+    result = run_cli("snapshot", "--name", "legacy", "--out", out, "--", PY, SERVERS / "raw_server.py")
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(out.read_text())
+    assert document["protocolVersion"] == "2025-06-18"
+    assert document["serverInfo"] == {"name": "raw-legacy", "version": "0.3.0"}
+    assert document["instructions"] == "A legacy server for tests."
+    # five tools served two per page: three pages followed to the end
+    assert [tool["name"] for tool in document["tools"]] == ["alpha", "bravo", "charlie", "delta", "echo"]
+    assert [prompt["name"] for prompt in document["prompts"]] == ["summarize"]
+    # the server declares no resources capability and answers resources/list with an error:
+    # a successful snapshot proves it was never asked
+    assert document["resources"] == [] and document["resourceTemplates"] == []
+
+
+def test_protocol_legacy_forces_the_handshake_on_a_modern_server(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "weather.json"
+    result = run_cli("snapshot", "--name", "weather", "--protocol", "legacy", "--out", out, "--", PY, EXAMPLE_SERVER)
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(out.read_text())["protocolVersion"] < "2026-07-28"
+
+
+def test_paginating_server_lists_every_page_of_every_list(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "paging.json"
+    result = run_cli("snapshot", "--name", "paging", "--out", out, "--", PY, SERVERS / "paging_server.py", "10")
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(out.read_text())
+    assert [tool["name"] for tool in document["tools"]] == [f"tool-{index:03d}" for index in range(10)]
+    assert len(document["resources"]) == 7
+    assert len(document["resourceTemplates"]) == 4
+    assert len(document["prompts"]) == 5
+
+
+def test_max_pages_stops_an_endless_listing_with_an_error(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    config = write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen]
+snapshots = "snaps"
+[tool.mcp-stubgen.servers.paging]
+command = {json.dumps(PY)}
+args = [{json.dumps(str(SERVERS / "paging_server.py"))}, "30"]
+max_pages = 3
+""",
+    )
+    result = run_cli("snapshot", "--config", config)
+    assert result.exit_code == 2
+    assert "server 'paging': tools/list still had more after 3 pages; raise max_pages" in result.stderr
+    assert not (tmp_path / "snaps" / "paging.json").exists()
+
+
+def test_in_process_server_through_list_catalog() -> None:
+    server = MCPServer("inproc", instructions="In process.")
+
+    @server.tool()
+    def add(a: int, b: int = 2) -> int:
+        return a + b
+
+    async def take() -> dict[str, object]:
+        async with Client(server, cache=None) as client:
+            snapshot = await list_catalog(client, ServerConfig(name="inproc", command="unused"))
+        return json.loads(snapshot.canonical_bytes())
+
+    document = anyio.run(take)
+    assert document["server"] == "inproc"
+    assert document["instructions"] == "In process."
+    (tool,) = document["tools"]
+    assert tool["name"] == "add"
+    assert tool["inputSchema"]["required"] == ["a"]
+    assert tool["outputSchema"]["properties"]["result"]["type"] == "integer"
+
+
+def test_in_process_low_level_server_pages_are_joined() -> None:
+    async def take() -> dict[str, object]:
+        async with Client(build_server(tool_count=11), cache=None) as client:
+            snapshot = await list_catalog(client, ServerConfig(name="paging", command="unused"))
+        return json.loads(snapshot.canonical_bytes())
+
+    document = anyio.run(take)
+    assert len(document["tools"]) == 11 and len(document["prompts"]) == 5
+
+
+def test_server_everything_over_the_legacy_handshake(tmp_path: Path, run_cli, everything_server: Path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "everything.json"
+    for _ in range(2):
+        result = run_cli("snapshot", "--name", "everything", "--out", out, "--", everything_server)
+        assert result.exit_code == 0, result.stderr
+    assert "everything: unchanged" in result.stderr
+    document = json.loads(out.read_text())
+    assert document["protocolVersion"] == "2025-11-25"
+    names = [tool["name"] for tool in document["tools"]]
+    assert "get-structured-content" in names and len(names) >= 13
+    assert len(document["resources"]) >= 7 and len(document["resourceTemplates"]) >= 2
+    assert len(document["prompts"]) >= 4
+    assert out.read_bytes() == (Path(__file__).parent.parent / "golden/everything/snapshot.json").read_bytes()
+
+
+def test_mcp_server_time_over_server_discover(tmp_path: Path, run_cli, time_server: str) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "time.json"
+    result = run_cli("snapshot", "--name", "time", "--out", out, "--", time_server)
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(out.read_text())
+    assert document["protocolVersion"] == "2026-07-28"
+    assert {tool["name"] for tool in document["tools"]} == {"get_current_time", "convert_time"}
+    assert all("outputSchema" in tool for tool in document["tools"])
+    assert out.read_bytes() == (Path(__file__).parent.parent / "golden/time/snapshot.json").read_bytes()
+
+
+def test_servers_file_in_mcp_servers_shape(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".mcp.json").write_text(
+        json.dumps({"mcpServers": {"weather": {"command": PY, "args": [str(EXAMPLE_SERVER)]}}}), encoding="utf-8"
+    )
+    write_config(tmp_path, '[tool.mcp-stubgen]\nsnapshots = "s"\nservers_file = ".mcp.json"\n')
+    result = run_cli("snapshot")
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "s" / "weather.json").exists()

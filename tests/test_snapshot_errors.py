@@ -1,0 +1,257 @@
+"""Every way discovery can fail ends in one line naming the server, exit code 2, no traceback,
+and the previous snapshot exactly as it was; no secret reaches any output."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import EXAMPLE_SERVER, REPO, SERVERS, free_port, write_config
+
+PY = sys.executable
+RAW = str(SERVERS / "raw_server.py")
+PREVIOUS = b'{"previous": "snapshot, must survive"}\n'
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def previous(tmp_path: Path) -> Path:
+    path = tmp_path / "raw.json"
+    path.write_bytes(PREVIOUS)
+    return path
+
+
+def assert_one_line_error(stderr: str, pattern: str) -> None:
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith("error: server 'raw': "), lines[0]
+    assert "Traceback" not in stderr
+    assert re.search(pattern, lines[0]), lines[0]
+
+
+@pytest.mark.parametrize(
+    ("mode", "pattern"),
+    [
+        ("crash-start", r"closed the connection during start-up.*last stderr lines: fatal: missing configuration"),
+        ("hang", r"no answer to the handshake within 1s"),
+        ("bad-json", r"no answer to the handshake within 1s"),
+        ("mismatched-id", r"no answer to the handshake within 1s"),
+        ("hang-after-handshake", r"tools/list did not answer within 1s; raise request_timeout"),
+        ("crash-mid-list", r"closed the connection during tools/list; its last stderr lines: worker died"),
+        ("cursor-loop", r"tools/list returned cursor 'again' twice"),
+        ("duplicate", r"tool 'alpha' is listed twice"),
+        ("list-error", r"tools/list failed: database unavailable \(code -32603\)"),
+    ],
+)
+def test_misbehaving_stdio_server(mode: str, pattern: str, previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    before = digest(previous)
+    result = run_cli(
+        "snapshot", "--name", "raw", "--out", previous, "--connect-timeout", "1", "--request-timeout", "1",
+        "--", PY, RAW, "--mode", mode,
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert_one_line_error(result.stderr, pattern)
+    assert digest(previous) == before
+
+
+def test_garbage_on_stdout_is_skipped_not_fatal(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("snapshot", "--name", "raw", "--out", tmp_path / "raw.json", "--", PY, RAW, "--mode", "garbage")
+    assert result.exit_code == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(json.loads((tmp_path / "raw.json").read_text())["tools"]) == 5
+
+
+def test_command_not_found(previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("snapshot", "--name", "raw", "--out", previous, "--", "no-such-mcp-server-binary")
+    assert result.exit_code == 2
+    assert_one_line_error(result.stderr, r"command 'no-such-mcp-server-binary' not found; install it")
+    assert previous.read_bytes() == PREVIOUS
+
+
+def test_http_connection_refused(previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    url = f"http://127.0.0.1:{free_port()}/mcp"
+    result = run_cli("snapshot", "--name", "raw", "--url", url, "--out", previous, "--connect-timeout", "2")
+    assert result.exit_code == 2
+    assert_one_line_error(result.stderr, rf"cannot connect to {url}; is the server running\?")
+    assert previous.read_bytes() == PREVIOUS
+
+
+@pytest.fixture
+def http_status_server() -> Iterator[tuple[str, list[dict[str, str]]]]:
+    """A plain HTTP server that answers every request with the status in its path, recording headers."""
+    seen: list[dict[str, str]] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+            seen.append(dict(self.headers))
+            status = int(self.path.strip("/").split("/")[0])
+            body = b'{"error": "go away"}'
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_GET = do_POST  # noqa: N815
+        do_DELETE = do_POST  # noqa: N815
+
+        def log_message(self, *args: object) -> None:
+            return None
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", seen
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize(
+    ("status", "pattern"),
+    [
+        (401, r"refused access \(HTTP 401\); check the `headers` credentials"),
+        (403, r"refused access \(HTTP 403\)"),
+        (500, r"answered HTTP 500; check the URL"),
+    ],
+)
+def test_http_error_statuses(status: int, pattern: str, http_status_server, previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    base, _seen = http_status_server
+    result = run_cli("snapshot", "--name", "raw", "--url", f"{base}/{status}/mcp", "--out", previous)
+    assert result.exit_code == 2
+    assert_one_line_error(result.stderr, pattern)
+    assert previous.read_bytes() == PREVIOUS
+
+
+def test_secrets_never_reach_any_output(tmp_path: Path, run_cli, http_status_server, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    secret = "s3cr3t-planted-7f1e9c"
+    monkeypatch.setenv("PLANTED_SECRET", secret)
+    monkeypatch.chdir(tmp_path)
+    base, seen = http_status_server
+    write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen]
+snapshots = "snaps"
+[tool.mcp-stubgen.servers.leaky]
+command = {json.dumps(PY)}
+args = [{json.dumps(RAW)}, "--mode", "leak-secret"]
+env = {{ API_KEY = "${{PLANTED_SECRET}}" }}
+[tool.mcp-stubgen.servers.guarded]
+url = "{base}/401/mcp"
+headers = {{ Authorization = "Bearer ${{PLANTED_SECRET}}" }}
+[tool.mcp-stubgen.servers.weather]
+command = {json.dumps(PY)}
+args = [{json.dumps(str(EXAMPLE_SERVER))}]
+env = {{ API_KEY = "${{PLANTED_SECRET}}" }}
+""",
+    )
+    for args in (("snapshot",), ("-v", "snapshot")):
+        result = run_cli(*args)
+        assert result.exit_code == 2
+        assert "server 'leaky'" in result.stderr and "API_KEY=***" in result.stderr
+        assert "server 'guarded'" in result.stderr and "HTTP 401" in result.stderr
+        assert secret not in result.stdout + result.stderr
+    assert any(headers.get("Authorization") == f"Bearer {secret}" for headers in seen), "the header was sent"
+    written = b"".join(path.read_bytes() for path in (tmp_path / "snaps").iterdir())
+    assert b"weather" in written and secret.encode() not in written
+
+
+def test_missing_environment_variable_is_named(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.delenv("UNSET_TOKEN_FOR_TEST", raising=False)
+    config = write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen.servers.raw]
+command = {json.dumps(PY)}
+env = {{ TOKEN = "${{UNSET_TOKEN_FOR_TEST}}" }}
+""",
+    )
+    result = run_cli("snapshot", "--config", config)
+    assert result.exit_code == 2
+    assert_one_line_error(result.stderr, r"environment variable UNSET_TOKEN_FOR_TEST \(used in env\) is not set")
+
+
+def test_one_failing_server_does_not_stop_the_others(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen]
+snapshots = "snaps"
+[tool.mcp-stubgen.servers.broken]
+command = {json.dumps(PY)}
+args = [{json.dumps(RAW)}, "--mode", "crash-start"]
+[tool.mcp-stubgen.servers.legacy]
+command = {json.dumps(PY)}
+args = [{json.dumps(RAW)}]
+[tool.mcp-stubgen.servers.weather]
+command = {json.dumps(PY)}
+args = [{json.dumps(str(EXAMPLE_SERVER))}]
+""",
+    )
+    result = run_cli("snapshot")
+    assert result.exit_code == 2
+    assert sorted(path.name for path in (tmp_path / "snaps").iterdir()) == ["legacy.json", "weather.json"]
+    assert "error: server 'broken':" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("body", "pattern"),
+    [
+        ("[tool.mcp-stubgen.servers.a]\nargs = []\n", r"set exactly one of `command` \(stdio\) or `url`"),
+        ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nurl = "http://h"\n', r"set exactly one of"),
+        ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\ncomand = "y"\n', r"unknown key 'comand'"),
+        ('[tool.mcp-stubgen.servers."9lives"]\ncommand = "x"\n', r"server id '9lives' must start with a letter"),
+        ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nprotocol = "2020-01-01"\n', r"expected auto, legacy or"),
+        ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nrequest_timeout = -1\n', r"expected a positive number"),
+        ('[tool.mcp-stubgen.servers.a]\nurl = "http://h"\ntype = "ws"\n', r"type must be one of http, sse"),
+        ("[tool.mcp-stubgen\n", r"cannot read config"),
+    ],
+)
+def test_config_errors(body: str, pattern: str, tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("snapshot", "--config", write_config(tmp_path, body))
+    assert result.exit_code == 2
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "pyproject.toml" in result.stderr
+    assert re.search(pattern, result.stderr), result.stderr
+
+
+def test_unknown_server_name_lists_the_configured_ones(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    config = write_config(tmp_path, '[tool.mcp-stubgen.servers.weather]\ncommand = "x"\n')
+    result = run_cli("snapshot", "--config", config, "wether")
+    assert result.exit_code == 2
+    assert "unknown server 'wether' (configured: weather)" in result.stderr
+
+
+def test_ctrl_c_leaves_the_previous_snapshot(tmp_path: Path) -> None:
+    """A real SIGINT to the command while the server hangs: exit 130, nothing half-written."""
+    previous = tmp_path / "raw.json"
+    previous.write_bytes(PREVIOUS)
+    process = subprocess.Popen(
+        [PY, "-m", "codegen.cli", "snapshot", "--name", "raw", "--out", str(previous), "--", PY, RAW, "--mode", "hang"],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    time.sleep(2.0)
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=20)
+    assert process.returncode == 130, err
+    assert b"interrupted" in err and b"Traceback" not in err
+    assert previous.read_bytes() == PREVIOUS
+    assert [path.name for path in tmp_path.iterdir()] == ["raw.json"]
