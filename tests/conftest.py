@@ -19,8 +19,7 @@ from codegen.cli import main
 REPO = Path(__file__).resolve().parent.parent
 SERVERS = Path(__file__).resolve().parent / "servers"
 EXAMPLE_SERVER = REPO / "examples" / "weather_server.py"
-TEST_DEPS = REPO / ".test-deps"
-NPM_SERVERS = ("@modelcontextprotocol/server-everything@2026.8.31",)
+NPM_SERVERS = Path(__file__).resolve().parent / "npm"
 
 
 @dataclass
@@ -85,18 +84,25 @@ def weather_http() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def everything_server() -> Path:
-    """`@modelcontextprotocol/server-everything`, installed from the npm registry into .test-deps/."""
+    """`@modelcontextprotocol/server-everything`, from tests/npm/package-lock.json.
+
+    The test command installs it (`npm ci --prefix tests/npm`); a bare `pytest` installs it here.
+    """
+    return npm_server("mcp-server-everything")
+
+
+@pytest.fixture(scope="session")
+def memory_server() -> Path:
+    """`@modelcontextprotocol/server-memory`: every tool has an outputSchema, one property is `from`."""
+    return npm_server("mcp-server-memory")
+
+
+def npm_server(binary_name: str) -> Path:
     if shutil.which("node") is None or shutil.which("npm") is None:
-        pytest.skip("node and npm are not installed; server-everything needs them")
-    binary = TEST_DEPS / "node_modules" / ".bin" / "mcp-server-everything"
+        pytest.skip(f"node and npm are not installed; {binary_name} needs them")
+    binary = NPM_SERVERS / "node_modules" / ".bin" / binary_name
     if not binary.exists():
-        TEST_DEPS.mkdir(exist_ok=True)
-        subprocess.run(
-            ["npm", "install", "--no-audit", "--no-fund", "--silent", *NPM_SERVERS],
-            cwd=TEST_DEPS,
-            check=True,
-            timeout=600,
-        )
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--silent"], cwd=NPM_SERVERS, check=True, timeout=600)
     return binary
 
 
