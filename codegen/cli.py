@@ -60,5 +60,9 @@ from codegen.drift.command import drift  # noqa: E402
 
 cli.add_command(drift)
 
+from codegen.generate.command import generate  # noqa: E402
+
+cli.add_command(generate)
+
 if __name__ == "__main__":
     main()

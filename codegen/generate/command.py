@@ -1,0 +1,78 @@
+"""`mcp-stubgen generate`: write (or, with --check, compare) one typed package per snapshot."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import click
+
+from codegen.config import ProjectConfig, load_config
+from codegen.errors import EXIT_FINDINGS, EXIT_OK, StubgenError
+from codegen.generate import package_dir, render_snapshot
+from codegen.generate.publish import diff_trees, publish, read_tree
+from codegen.snapshot import Snapshot, load_snapshot
+from codegen.snapshot_command import config_options
+
+
+def renames_for(config: ProjectConfig | None, server: str) -> Mapping[str, str]:
+    """`[tool.mcp-stubgen.renames.<server>]`: tool wire name -> Python method name."""
+    if config is None:
+        return {}
+    table = config.settings.get("renames", {})
+    renames = table.get(server, {}) if isinstance(table, dict) else None
+    if not isinstance(renames, dict) or not all(isinstance(value, str) for value in renames.values()):
+        raise StubgenError(f"{config.source}: [tool.mcp-stubgen.renames.{server}] must map tool names to method names")
+    return renames
+
+
+def _inputs(
+    targets: tuple[str, ...], out: Path | None, config_path: Path | None, servers_file: Path | None
+) -> tuple[list[tuple[Snapshot, Mapping[str, str]]], Path]:
+    if targets and all(target.endswith(".json") for target in targets):
+        if out is None:
+            raise click.UsageError("generating from snapshot files needs --out DIR")
+        return [(load_snapshot(Path(target)), {}) for target in targets], out
+    if any(target.endswith(".json") for target in targets):
+        raise click.UsageError("give either server ids from the config or snapshot .json files, not both")
+    config = load_config(config_path, servers_file)
+    out_dir = out or config.output
+    if out_dir is None:
+        raise StubgenError(f"{config.source or config.root}: set `output` under [tool.mcp-stubgen] or pass --out DIR")
+    servers = config.select(targets)
+    return [
+        (load_snapshot(config.snapshot_path(server.name)), renames_for(config, server.name)) for server in servers
+    ], out_dir
+
+
+@click.command("generate")
+@click.argument("targets", nargs=-1)
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False), help="Folder to write the packages into.")
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 with a diff when the packages are out of date.")
+@config_options
+def generate(
+    targets: tuple[str, ...], out: Path | None, check: bool, config_path: Path | None, servers_file: Path | None
+) -> int:
+    """Generate a typed client package per server from its snapshot (SERVER ids, or SNAPSHOT.json files)."""
+    inputs, out_dir = _inputs(targets, out, config_path, servers_file)
+    rendered = [(package_dir(snapshot, out_dir), render_snapshot(snapshot, renames)) for snapshot, renames in inputs]
+    if check:
+        stale = 0
+        for target, files in rendered:
+            diff = diff_trees(files, read_tree(target), target.as_posix())
+            if diff:
+                stale += 1
+                click.echo(diff, nl=False)
+        if stale:
+            click.echo(f"{stale} generated package(s) out of date; run `mcp-stubgen generate`", err=True)
+            return EXIT_FINDINGS
+        click.echo(f"{len(rendered)} generated package(s) up to date", err=True)
+        return EXIT_OK
+    for target, files in rendered:
+        result = publish(files, target)
+        if result.changed:
+            detail = f"{len(result.written)} file(s) written, {len(result.removed)} removed"
+            click.echo(f"generated {target} ({detail})", err=True)
+        else:
+            click.echo(f"{target} is up to date", err=True)
+    return EXIT_OK

@@ -1,0 +1,93 @@
+"""The typed intermediate model between a snapshot and the rendered package.
+
+Templates see only these frozen dataclasses: every identifier in them is already a clean, unique
+Python name (from `codegen.identifiers`), and every free text is still raw, escaped by the renderer's
+filters at the one place it is written out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+OutputKind = Literal["result", "model", "value"]
+"""`result`: no output schema, the SDK's CallToolResult; `model`: the output model; `value`: an unwrapped primitive."""
+
+
+@dataclass(frozen=True)
+class Parameter:
+    python: str
+    wire: str
+    annotation: str
+    required: bool
+    description: str | None = None
+    default: str | None = None
+    """The schema's default as JSON text, for the docstring; the server applies it when the argument is not given."""
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    wire: str
+    method: str
+    title: str | None
+    description: str | None
+    input_model: str
+    output_kind: OutputKind
+    output_model: str | None
+    output_field: str | None
+    """The output model's attribute holding an unwrapped primitive (`value` outputs only)."""
+    return_annotation: str
+    parameters: tuple[Parameter, ...]
+    fingerprint: str
+
+
+@dataclass(frozen=True)
+class ResourceSpec:
+    method: str
+    uri: str
+    name: str
+    description: str | None
+    mime_type: str | None
+
+
+@dataclass(frozen=True)
+class TemplateSpec:
+    method: str
+    uri_template: str
+    name: str
+    description: str | None
+    mime_type: str | None
+    parameters: tuple[Parameter, ...]
+
+
+@dataclass(frozen=True)
+class PromptSpec:
+    method: str
+    wire: str
+    description: str | None
+    parameters: tuple[Parameter, ...]
+
+
+@dataclass(frozen=True)
+class Import:
+    module: str
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PackageSpec:
+    server: str
+    package: str
+    class_name: str
+    header: str
+    snapshot_fingerprint: str
+    instructions: str | None
+    tools: tuple[ToolSpec, ...]
+    resources: tuple[ResourceSpec, ...]
+    templates: tuple[TemplateSpec, ...]
+    prompts: tuple[PromptSpec, ...]
+    model_imports: tuple[Import, ...]
+    """What client.py imports for its annotations: model classes from `.models`, and the typing names they use."""
+    model_names: tuple[str, ...]
+    """Every class `models.py` defines, re-exported from the package."""
+    models_source: str

@@ -1,0 +1,155 @@
+"""The one place that turns untrusted catalog names into Python identifiers.
+
+Every name the generator writes into code comes from here: sanitized to ASCII, cased, escaped away
+from keywords, soft keywords, builtins, `self` and the generated wrapper's own members, and made unique
+in a deterministic order. The name on the wire is never changed; only the Python spelling is.
+"""
+
+from __future__ import annotations
+
+import builtins
+import keyword
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from codegen.errors import StubgenError
+
+RESERVED_WORDS = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins)) | {"self"}
+"""Names a generated parameter or method never takes: rebinding them would confuse readers and linters."""
+
+CLIENT_MEMBERS = frozenset(
+    {
+        "connect",
+        "verify",
+        "mcp_client",
+        "server_name",
+        "tool_fingerprints",
+        "snapshot_fingerprint",
+        *(name for name in dir(object) if name.startswith("__")),
+    }
+)
+"""Public members of the runtime's `GeneratedClient`; a test keeps this in step with the runtime file."""
+
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_MAX_LENGTH = 80
+
+
+def words(name: str) -> list[str]:
+    """Split any name into ASCII words; `API-get-user`, `getUser` and `math.multiply` all split cleanly."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    return _WORD.findall(ascii_name)
+
+
+def snake_case(name: str, fallback: str) -> str:
+    """A lowercase identifier made of the name's words; `fallback` stands in when nothing usable is left."""
+    parts = [word.lower() for word in words(name)]
+    text = "_".join(parts)[:_MAX_LENGTH].strip("_") or fallback
+    if text[0].isdigit():
+        text = f"{fallback}_{text}"
+    return text
+
+
+def pascal_case(name: str, fallback: str) -> str:
+    """A class-style identifier made of the name's words; acronyms keep their capitals (`API`)."""
+    parts = [word if word.isupper() else word[:1].upper() + word[1:].lower() for word in words(name)]
+    text = "".join(parts)[:_MAX_LENGTH] or fallback
+    if text[0].isdigit():
+        text = f"{fallback}{text}"
+    return text
+
+
+def escape(identifier: str, taken: Iterable[str] = ()) -> str:
+    """Append underscores until the name is neither a reserved word nor in `taken`."""
+    reserved = RESERVED_WORDS.union(taken)
+    while identifier in reserved:
+        identifier += "_"
+    return identifier
+
+
+@dataclass(frozen=True)
+class Named:
+    """One catalog item's wire name and the Python identifier chosen for it."""
+
+    wire: str
+    python: str
+
+
+def assign_names(
+    wire_names: Sequence[str],
+    *,
+    fallback: str,
+    prefix: str = "",
+    taken: Iterable[str] = (),
+    labels: Mapping[str, str] | None = None,
+    renames: Mapping[str, str] | None = None,
+    kind: str = "name",
+    where: str = "",
+) -> list[Named]:
+    """Give each wire name a unique snake_case identifier, deterministically.
+
+    A name that is already the clean identifier keeps it; the others are then handled in sorted order
+    and get `_2`, `_3`, ... on a collision, so adding a tool never renames one that was already exact.
+    An explicit rename that collides with another name cannot be resolved and is an error naming both.
+    `labels` gives the text to name an item after when its key is not its name (a resource's URI).
+    """
+    renames = renames or {}
+    labels = labels or {}
+    reserved = set(taken)
+    chosen: dict[str, str] = {}
+    owners: dict[str, str] = {}
+    for wire, python in sorted(renames.items()):
+        if wire not in wire_names:
+            continue
+        if not python.isidentifier() or python in RESERVED_WORDS or python in reserved:
+            raise StubgenError(f"{where}rename of {kind} {wire!r} to {python!r} is not a usable Python name")
+        if python in owners:
+            raise StubgenError(
+                f"{where}{kind}s {owners[python]!r} and {wire!r} are both renamed to {python!r}; "
+                "give them different names"
+            )
+        chosen[wire] = python
+        owners[python] = wire
+    bases = {
+        wire: escape(prefix + snake_case(labels.get(wire, wire), fallback), reserved)
+        for wire in wire_names
+        if wire not in chosen
+    }
+    exact = sorted(wire for wire, base in bases.items() if base == prefix + labels.get(wire, wire))
+    for wire in (*exact, *sorted(wire for wire in bases if wire not in exact)):
+        candidate, counter = bases[wire], 1
+        if wire in exact and owners.get(candidate) in renames:
+            raise StubgenError(
+                f"{where}{kind} {wire!r} and the rename of {owners[candidate]!r} both want the Python name "
+                f"{candidate!r}; rename one of them"
+            )
+        while candidate in owners:
+            counter += 1
+            candidate = f"{bases[wire]}_{counter}"
+        chosen[wire] = candidate
+        owners[candidate] = wire
+    return [Named(wire, chosen[wire]) for wire in wire_names]
+
+
+def class_name(name: str, suffix: str) -> str:
+    """A PascalCase class name ending in `suffix`, e.g. `weather` -> `WeatherClient`."""
+    return pascal_case(name, "Server") + suffix
+
+
+def package_name(server: str) -> str:
+    """The generated package's folder and import name for a server id."""
+    return escape(snake_case(server, "server"))
+
+
+def model_stems(method_names: Sequence[str]) -> list[str]:
+    """A unique PascalCase stem per tool for its models (`GetUser` + `Input`), from its unique method name."""
+    stems: list[str] = []
+    for method in method_names:
+        base = pascal_case(method, "Tool")
+        candidate, counter = base, 1
+        while candidate in stems:
+            counter += 1
+            candidate = f"{base}{counter}"
+        stems.append(candidate)
+    return stems

@@ -1,0 +1,1 @@
+"""Runtime helpers shipped verbatim inside every generated package (see `_runtime.py`)."""
