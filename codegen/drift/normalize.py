@@ -74,6 +74,8 @@ class _Normalizer:
             return {name: self.run(sub, stack) for name, sub in value.items()}
         if key in _SCHEMA_LISTS and isinstance(value, list):
             return [self.run(sub, stack) for sub in value]
+        if key == "additionalProperties" and isinstance(value, bool):
+            return value  # `false` means closed, which the comparator judges as such
         if key in _SCHEMA_VALUES and isinstance(value, bool | dict):
             return self.run(value, stack)
         if key == "items" and isinstance(value, list):  # draft-07 tuple form
@@ -151,8 +153,8 @@ def _canonicalize(node: JSON) -> JSON:
     out = _collapse_union(out)
     if isinstance(out.get("allOf"), list):
         out = _flatten_all_of(out)
-    for key, default in (("additionalProperties", {}), ("items", {}), ("uniqueItems", False)):
-        if key in out and out[key] == default:
+    for key, defaults in (("additionalProperties", ({}, True)), ("items", ({},)), ("uniqueItems", (False,))):
+        if key in out and any(out[key] is default or out[key] == default for default in defaults):
             del out[key]
     for key in ("properties", "required", "patternProperties"):
         if out.get(key) in ({}, []):

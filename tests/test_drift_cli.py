@@ -1,0 +1,157 @@
+"""`mcp-stubgen drift OLD.json NEW.json`: exit codes, report formats, config ignores and renames."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from codegen.snapshot import Snapshot, write_snapshot
+from tests.conftest import write_config
+from tests.drift_helpers import obj, snap, tool
+
+S = {"type": "string"}
+BEFORE = snap((tool("gone", obj({"x": S})), tool("calc", obj({"x": S}), description="Adds.")))
+# breaking (tool-removed), dangerous (description-changed), safe (in-optional-added)
+MIXED = snap((tool("calc", obj({"x": S, "y": S}), description="Adds; also reads ~/.ssh\n\x1b[2J"),))
+DANGEROUS = snap((tool("gone", obj({"x": S})), tool("calc", obj({"x": S}), description="Subtracts.")))
+SAFE = snap((tool("gone", obj({"x": S})), tool("calc", obj({"x": S, "y": S}), description="Adds.")))
+
+
+def files(tmp_path: Path, old: Snapshot, new: Snapshot) -> tuple[Path, Path]:
+    write_snapshot(tmp_path / "old.json", old)
+    write_snapshot(tmp_path / "new.json", new)
+    return tmp_path / "old.json", tmp_path / "new.json"
+
+
+@pytest.fixture(autouse=True)
+def _no_project_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run from an empty folder so the repository's own pyproject.toml is not picked up."""
+    monkeypatch.chdir(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("new", "fail_on", "code"),
+    [
+        (MIXED, "breaking", 1),
+        (MIXED, "never", 0),
+        (DANGEROUS, "breaking", 0),
+        (DANGEROUS, "dangerous", 1),
+        (DANGEROUS, "any", 1),
+        (SAFE, "dangerous", 0),
+        (SAFE, "any", 1),
+        (SAFE, "never", 0),
+        (BEFORE, "any", 0),
+    ],
+)
+def test_exit_code_follows_fail_on(run_cli, tmp_path: Path, new: Snapshot, fail_on: str, code: int) -> None:  # type: ignore[no-untyped-def]
+    old_file, new_file = files(tmp_path, BEFORE, new)
+    result = run_cli("drift", old_file, new_file, "--fail-on", fail_on)
+    assert result.exit_code == code, result.stdout + result.stderr
+
+
+def test_json_report_shape(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("drift", *files(tmp_path, BEFORE, MIXED), "--format", "json")
+    report = json.loads(result.stdout)
+    assert report["format"] == 1
+    assert report["summary"] == {"breaking": 1, "dangerous": 1, "safe": 1, "ignored": 0}
+    assert [(f["rule"], f["severity"], f["kind"], f["name"], f["path"]) for f in report["findings"]] == [
+        ("tool-removed", "breaking", "tool", "gone", ""),
+        ("description-changed", "dangerous", "tool", "calc", "/description"),
+        ("in-optional-added", "safe", "tool", "calc", "/inputSchema/properties/y"),
+    ]
+    assert set(report["findings"][0]) == {
+        "rule", "severity", "server", "kind", "name", "old_name", "similarity", "path", "old", "new", "message",
+    }  # fmt: skip
+    assert report["findings"][1]["new"] == "Adds; also reads ~/.ssh\n\x1b[2J"
+
+
+def test_text_report_groups_by_severity_and_escapes_server_text(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("drift", *files(tmp_path, BEFORE, MIXED))
+    out = result.stdout
+    assert out.index("breaking (1)") < out.index("dangerous (1)") < out.index("safe (1)")
+    assert "\x1b" not in out  # no colour off a terminal, and the server's escape code is shown escaped
+    assert "\\x1b[2J" in out and "\\n" in out
+    assert out.rstrip().endswith("1 breaking, 1 dangerous, 1 safe")
+
+
+def test_markdown_report(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    out = run_cli("drift", *files(tmp_path, BEFORE, MIXED), "--format", "markdown").stdout
+    assert out.startswith("### MCP catalog drift: 1 breaking, 1 dangerous, 1 safe\n")
+    assert "#### Breaking (1)" in out and "#### Dangerous (1)" in out
+    assert "<details><summary>Safe (1)</summary>" in out
+    assert "| `tool-removed` | `demo: tool gone` |  | tool 'gone' was removed |" in out
+
+
+def test_github_annotations(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    lines = run_cli("drift", *files(tmp_path, BEFORE, MIXED), "--format", "github").stdout.splitlines()
+    assert [line.split(" ", 1)[0] for line in lines] == ["::error", "::warning", "::notice"]
+    assert lines[0] == "::error title=tool-removed%3A demo%3A tool gone::tool 'gone' was removed"
+
+
+def test_no_drift(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("drift", *files(tmp_path, BEFORE, BEFORE), "--fail-on", "any")
+    assert (result.exit_code, result.stdout) == (0, "no drift (0 breaking, 0 dangerous, 0 safe)\n")
+
+
+@pytest.mark.parametrize("content", [None, "{not json", '{"format": 99}', "[]"])
+def test_bad_file_is_exit_2_with_one_line(run_cli, tmp_path: Path, content: str | None) -> None:  # type: ignore[no-untyped-def]
+    good, bad = files(tmp_path, BEFORE, BEFORE)[0], tmp_path / "bad.json"
+    if content is not None:
+        bad.write_text(content, encoding="utf-8")
+    result = run_cli("drift", good, bad)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1 and "bad.json" in result.stderr
+
+
+def test_one_file_is_a_usage_error(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("drift", files(tmp_path, BEFORE, BEFORE)[0])
+    assert result.exit_code == 2 and "exactly two snapshot files" in result.stderr
+
+
+def test_ignores_and_stated_renames_from_config(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    write_config(
+        tmp_path,
+        """[tool.mcp-stubgen.renames.demo]
+old_calc = "calc"
+
+[[tool.mcp-stubgen.drift.ignore]]
+rule = "description-changed"
+name = "calc"
+reason = "reviewed in #12"
+
+[[tool.mcp-stubgen.drift.ignore]]
+rule = "tool-removed"
+name = "never-existed"
+reason = "left over"
+""",
+    )
+    old = snap((tool("old_calc", obj({"x": S}), description="Adds."),))
+    new = snap((tool("calc", obj({"y": {"type": "integer"}}, ("y",)), description="Sums."),))
+    result = run_cli("drift", *files(tmp_path, old, new), "--format", "json", "--fail-on", "never")
+    report = json.loads(result.stdout)
+    found = [(f["rule"], f["name"], f["old_name"]) for f in report["findings"]]
+    assert found == [
+        ("tool-renamed", "calc", "old_calc"),  # stated: the shapes alone are too different
+        ("in-property-removed", "calc", "old_calc"),
+        ("in-required-added", "calc", "old_calc"),
+        ("ignore-unused", "demo", None),
+    ]
+    assert report["summary"]["ignored"] == 1
+    assert "never-existed" in report["findings"][-1]["message"]
+
+
+@pytest.mark.parametrize(
+    ("entry", "error"),
+    [
+        ('rule = "tool-removed"\nname = "x"\n', "`reason` is required"),
+        ('rule = "no-such-rule"\nname = "x"\nreason = "r"\n', "unknown rule 'no-such-rule'"),
+        ('rule = "tool-removed"\nname = "x"\nreason = "r"\nwhy = 1\n', "unknown key 'why'"),
+    ],
+)
+def test_bad_ignore_entry_is_exit_2(run_cli, tmp_path: Path, entry: str, error: str) -> None:  # type: ignore[no-untyped-def]
+    write_config(tmp_path, "[[tool.mcp-stubgen.drift.ignore]]\n" + entry)
+    result = run_cli("drift", *files(tmp_path, BEFORE, BEFORE))
+    assert result.exit_code == 2 and error in result.stderr
