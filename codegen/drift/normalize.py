@@ -29,6 +29,9 @@ _SCHEMA_VALUES = (
     "not", "if", "then", "else", "contains", "propertyNames",
 )  # fmt: skip
 
+_DEFAULTS: dict[str, tuple[Any, ...]] = {"additionalProperties": ({}, True), "items": ({},), "uniqueItems": (False,)}
+"""Values that say the same as leaving the keyword out."""
+
 NULL_ONLY: JSON = {"type": [], "nullable": True}
 
 MAX_REF_DEPTH = 64
@@ -153,7 +156,7 @@ def _canonicalize(node: JSON) -> JSON:
     out = _collapse_union(out)
     if isinstance(out.get("allOf"), list):
         out = _flatten_all_of(out)
-    for key, defaults in (("additionalProperties", ({}, True)), ("items", ({},)), ("uniqueItems", (False,))):
+    for key, defaults in _DEFAULTS.items():
         if key in out and any(out[key] is default or out[key] == default for default in defaults):
             del out[key]
     for key in ("properties", "required", "patternProperties"):
