@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
 import sys
+from typing import ClassVar
 
 import click
 
@@ -12,7 +14,31 @@ from codegen import __version__
 from codegen.errors import EXIT_ERROR, EXIT_INTERRUPTED, StubgenError
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _LazyGroup(click.Group):
+    """Imports a command's module only when that command runs, so `--help` and `--version` stay fast
+    (the generator pulls in datamodel-code-generator and black, discovery the SDK's transports)."""
+
+    commands_by_name: ClassVar[dict[str, str]] = {
+        "snapshot": "codegen.snapshot_command:snapshot",
+        "generate": "codegen.generate.command:generate",
+        "sync": "codegen.sync_command:sync",
+        "drift": "codegen.drift.command:drift",
+    }
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(self.commands_by_name)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = self.commands_by_name.get(cmd_name)
+        if target is None:
+            return None
+        module_name, attribute = target.split(":")
+        command = getattr(importlib.import_module(module_name), attribute)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="mcp-stubgen")
 @click.option("-v", "--verbose", is_flag=True, help="Show details of failures (never secrets).")
 @click.pass_context
@@ -51,18 +77,6 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(EXIT_ERROR)
     sys.exit(exit_code if isinstance(exit_code, int) else 0)
 
-
-from codegen.snapshot_command import snapshot  # noqa: E402 - commands register after the group exists
-
-cli.add_command(snapshot)
-
-from codegen.drift.command import drift  # noqa: E402
-
-cli.add_command(drift)
-
-from codegen.generate.command import generate  # noqa: E402
-
-cli.add_command(generate)
 
 if __name__ == "__main__":
     main()

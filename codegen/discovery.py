@@ -25,6 +25,7 @@ from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CONNECTION_CLOSED
+from pydantic import ValidationError
 
 from codegen.config import ServerConfig, expand_secrets
 from codegen.errors import StubgenError
@@ -185,6 +186,13 @@ async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> 
             raise StubgenError(
                 f"server {server.name!r}: {listing.method} did not answer within {server.timeouts.request:g}s; "
                 "raise request_timeout in the config if the server is just slow"
+            ) from None
+        except ValidationError as error:
+            first = error.errors()[0]
+            pointer = "/".join(str(part) for part in first["loc"])
+            raise StubgenError(
+                f"server {server.name!r}: {listing.method} returned a result that is not valid MCP "
+                f"(/{pointer}: {first['msg']}); the server has to fix its catalog"
             ) from None
         except MCPError as error:
             if error.error.code == CONNECTION_CLOSED:

@@ -109,7 +109,15 @@ class Snapshot:
             _sorted_unique(self.server, "resource template", self.resource_templates, "uriTemplate"),
         )
         object.__setattr__(self, "prompts", _sorted_unique(self.server, "prompt", self.prompts, "name"))
-        object.__setattr__(self, "_bytes", canonical_json_bytes(self.to_json()))
+        data = canonical_json_bytes(self.to_json())
+        object.__setattr__(self, "_bytes", data)
+        # Hold the entries exactly as a reader of the file will see them (keys sorted all the way
+        # down), so what is generated from a fresh snapshot equals what is generated from its file.
+        document = json.loads(data)
+        object.__setattr__(self, "capabilities", document["capabilities"])
+        object.__setattr__(self, "server_info", document.get("serverInfo"))
+        for attribute, key in _ENTRY_LISTS:
+            object.__setattr__(self, attribute, tuple(document[key]))
 
     def to_json(self) -> JSON:
         document: JSON = {
@@ -134,6 +142,14 @@ class Snapshot:
     @property
     def fingerprint(self) -> str:
         return hashlib.sha256(self._bytes).hexdigest()[:16]
+
+
+_ENTRY_LISTS = (
+    ("tools", "tools"),
+    ("resources", "resources"),
+    ("resource_templates", "resourceTemplates"),
+    ("prompts", "prompts"),
+)
 
 
 def _sorted_unique(server: str, kind: str, entries: tuple[JSON, ...], key: str) -> tuple[JSON, ...]:

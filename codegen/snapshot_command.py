@@ -76,11 +76,17 @@ def describe(snapshot: Snapshot) -> str:
     return f"{listed}; protocol {snapshot.protocol_version}"
 
 
-def take_snapshots(config: ProjectConfig, servers: list[ServerConfig], out: Path | None = None) -> dict[str, Snapshot]:
+def take_snapshots(
+    config: ProjectConfig,
+    servers: list[ServerConfig],
+    out: Path | None = None,
+    before_write: Callable[[Snapshot], None] | None = None,
+) -> dict[str, Snapshot]:
     """Discover the servers concurrently and write each snapshot as it arrives; failures are reported.
 
-    Returns the snapshots that were taken; raises nothing for a failing server (the caller decides
-    the exit code from the missing entries).
+    `before_write` may refuse a snapshot by raising `StubgenError` (sync renders its package
+    first), so a snapshot is never updated without the package that goes with it. Returns the
+    snapshots that were written; the caller decides the exit code from the missing ones.
     """
     taken: dict[str, Snapshot] = {}
     targets = {server.name: out or config.snapshot_path(server.name) for server in servers}
@@ -90,6 +96,12 @@ def take_snapshots(config: ProjectConfig, servers: list[ServerConfig], out: Path
             report(f"error: {result}")
             return
         path = targets[name]
+        try:
+            if before_write is not None:
+                before_write(result)
+        except StubgenError as error:
+            report(f"error: {error}")
+            return
         try:
             changed = write_snapshot(path, result)
         except OSError as error:

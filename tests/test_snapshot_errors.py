@@ -56,6 +56,7 @@ def assert_one_line_error(stderr: str, pattern: str) -> None:
         ("cursor-loop", r"tools/list returned cursor 'again' twice"),
         ("duplicate", r"tool 'alpha' is listed twice"),
         ("list-error", r"tools/list failed: database unavailable \(code -32603\)"),
+        ("invalid-result", r"tools/list returned a result that is not valid MCP \(/tools/0/inputSchema/properties: "),
     ],
 )
 def test_misbehaving_stdio_server(mode: str, pattern: str, previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
@@ -97,7 +98,7 @@ def http_status_server() -> Iterator[tuple[str, list[dict[str, str]]]]:
     seen: list[dict[str, str]] = []
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+        def do_POST(self) -> None:
             seen.append(dict(self.headers))
             status = int(self.path.strip("/").split("/")[0])
             body = b'{"error": "go away"}'
@@ -107,8 +108,8 @@ def http_status_server() -> Iterator[tuple[str, list[dict[str, str]]]]:
             self.end_headers()
             self.wfile.write(body)
 
-        do_GET = do_POST  # noqa: N815
-        do_DELETE = do_POST  # noqa: N815
+        do_GET = do_POST
+        do_DELETE = do_POST
 
         def log_message(self, *args: object) -> None:
             return None

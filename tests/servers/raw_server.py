@@ -86,6 +86,14 @@ def handle(mode: str, message: dict[str, object]) -> None:
             },
         )
     elif method == "tools/list":
+        if mode == "bad-properties":
+            broken = tool("broken")
+            broken["inputSchema"] = {"type": "object", "properties": {"x": {"type": "object", "properties": {"y": 5}}}}
+            answer(request_id, {"tools": [broken]})
+            return
+        if mode == "invalid-result":
+            answer(request_id, {"tools": [{"name": "broken", "inputSchema": {"type": "object", "properties": []}}]})
+            return
         if mode == "hang-after-handshake":
             time.sleep(3600)
         if mode == "list-error":

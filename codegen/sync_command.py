@@ -1,0 +1,57 @@
+"""`mcp-stubgen sync`: snapshot then generate, the build step users run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from codegen.config import load_config
+from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
+from codegen.generate import package_dir, render_snapshot
+from codegen.generate.command import renames_for
+from codegen.generate.publish import publish
+from codegen.snapshot import Snapshot
+from codegen.snapshot_command import _shown, apply_overrides, config_options, connection_options, report, take_snapshots
+
+
+@click.command()
+@click.argument("servers", nargs=-1)
+@config_options
+@connection_options
+def sync(
+    servers: tuple[str, ...],
+    config_path: Path | None,
+    servers_file: Path | None,
+    protocol: str | None,
+    connect_timeout: float | None,
+    request_timeout: float | None,
+) -> int:
+    """Snapshot the configured servers, then regenerate their packages.
+
+    A server's snapshot is written only once its package has rendered, and each package is
+    published atomically, so a failure leaves that server's committed files as they were.
+    """
+    config = load_config(config_path, servers_file)
+    output = config.output
+    if output is None:
+        raise StubgenError(f"{config.source or config.root}: set `output` under [tool.mcp-stubgen] to sync")
+    selected = apply_overrides(config.select(servers), protocol, connect_timeout, request_timeout)
+    rendered: dict[str, dict[str, bytes]] = {}
+
+    def render(snapshot: Snapshot) -> None:
+        rendered[snapshot.server] = render_snapshot(snapshot, renames_for(config, snapshot.server))
+
+    taken = take_snapshots(config, selected, before_write=render)
+    failed = len(selected) - len(taken)
+    for name in sorted(taken):
+        target = package_dir(taken[name], output)
+        try:
+            result = publish(rendered[name], target)
+        except StubgenError as error:
+            report(f"error: {error}")
+            failed += 1
+            continue
+        state = "generated" if result.changed else "up to date:"
+        report(f"{name}: {state} {_shown(target)}")
+    return EXIT_ERROR if failed else EXIT_OK
