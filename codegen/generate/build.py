@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import json
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -186,6 +187,7 @@ def _datamodel_options(file_header: str) -> dict[str, Any]:
         "collapse_root_models": True,
         "allow_population_by_field_name": True,
         "allow_remote_refs": False,
+        "strict_refs": True,
     }
 
 
@@ -199,7 +201,9 @@ def _generate_models(snapshot: Snapshot, stems: Sequence[str], file_header: str)
         renamed.append(entry)
     _check_definition_names(snapshot, renamed)
     try:
-        source = generate(renamed, **_datamodel_options(file_header))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            source = generate(renamed, **_datamodel_options(file_header))
     except Error as error:
         raise _locate_failure(snapshot, renamed, file_header) or StubgenError(
             f"server {snapshot.server!r}: cannot generate models: {_one_line(str(error))}"
@@ -248,7 +252,9 @@ def _locate_failure(snapshot: Snapshot, renamed: Sequence[JSON], file_header: st
                 continue
             single = {"name": tool["name"], "inputSchema": tool[key] if key == "inputSchema" else {"type": "object"}}
             try:
-                generate([single], **_datamodel_options(file_header))
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    generate([single], **_datamodel_options(file_header))
             except Error as error:
                 return StubgenError(
                     f"server {snapshot.server!r}: tool {original['name']!r}: /{key}: {_one_line(str(error))}"
@@ -257,7 +263,8 @@ def _locate_failure(snapshot: Snapshot, renamed: Sequence[JSON], file_header: st
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())[:500]
+    """datamodel-code-generator's message without its advice about its own command-line flags."""
+    return " ".join(text.split()).split(" Reason: ")[0][:500]
 
 
 def _check_definition_names(snapshot: Snapshot, renamed: Sequence[JSON]) -> None:

@@ -1,0 +1,133 @@
+"""Identifiers, escaping and the runtime helpers, tested directly."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from mcp.types import TextContent, Tool
+
+from codegen.errors import StubgenError
+from codegen.generate.render import docstring, literal
+from codegen.identifiers import CLIENT_MEMBERS, assign_names, package_name, snake_case
+from codegen.runtime import _runtime
+from codegen.snapshot import canonical_json_bytes, fingerprint, load_snapshot
+from tests.regen_goldens import cases
+
+
+def names(wires: list[str], **options: object) -> dict[str, str]:
+    return {named.wire: named.python for named in assign_names(wires, fallback="tool", **options)}  # type: ignore[arg-type]
+
+
+def test_names_are_clean_escaped_and_unique() -> None:
+    chosen = names(
+        ["get-user", "get_user", "API-get-user", "math.multiply", "class", "self", "match", "2fa", "", "ünï"]
+    )
+    assert chosen == {
+        "get-user": "get_user_2",
+        "get_user": "get_user",
+        "API-get-user": "api_get_user",
+        "math.multiply": "math_multiply",
+        "class": "class_",
+        "self": "self_",
+        "match": "match_",
+        "2fa": "tool_2_fa",
+        "": "tool",
+        "ünï": "uni",
+    }
+    assert all(name.isidentifier() for name in chosen.values())
+
+
+def test_adding_a_name_never_renames_an_exact_one() -> None:
+    assert names(["get_user"])["get_user"] == names(["get-user", "get_user", "Get.User"])["get_user"]
+
+
+def test_wrapper_members_and_builtins_are_escaped() -> None:
+    chosen = names(["connect", "verify", "id", "type"], taken=CLIENT_MEMBERS)
+    assert chosen == {"connect": "connect_", "verify": "verify_", "id": "id_", "type": "type_"}
+
+
+def test_client_members_cover_the_runtime_base_class() -> None:
+    public = {name for name in vars(_runtime.GeneratedClient) if not name.startswith("_")} | {"mcp_client"}
+    assert public <= CLIENT_MEMBERS
+
+
+def test_renames_that_collide_name_both_tools() -> None:
+    with pytest.raises(StubgenError, match=r"'a-b' and 'c'.*both renamed to 'same'"):
+        names(["a-b", "c"], renames={"a-b": "same", "c": "same"}, kind="tool")
+    with pytest.raises(StubgenError, match=r"tool 'fetch' and the rename of 'get-user' both want .*'fetch'"):
+        names(["fetch", "get-user"], renames={"get-user": "fetch"}, kind="tool")
+    assert names(["get-user"], renames={"get-user": "fetch_user"}) == {"get-user": "fetch_user"}
+
+
+def test_package_names_are_identifiers() -> None:
+    assert package_name("server-everything") == "server_everything"
+    assert package_name("import") == "import_"
+    assert snake_case("getHTTPResponse", "x") == "get_http_response"
+
+
+HOSTILE = [
+    "a \"\"\" b ''' c",
+    "back\\slash at the end\\",
+    "cr\r lf\n ls\u2028 ps\u2029 nul\x00",
+    "lone \ud800 surrogate",
+    "bidi \u202e override",
+    "{{ jinja }} {% if %}",
+    '"quote at the end"',
+    "__import__('os').system('touch /tmp/pwned')",
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_docstrings_and_literals_never_escape(text: str) -> None:
+    source = f'def f():\n    """{docstring(text)}"""\n    return {literal(text)}\n'
+    tree = ast.parse(source)
+    function = tree.body[0]
+    assert isinstance(function, ast.FunctionDef)
+    assert len(function.body) == 2
+    namespace: dict[str, object] = {}
+    exec(compile(tree, "<generated>", "exec"), namespace)
+    assert namespace["f"]() == text  # type: ignore[operator]
+    assert "\r" not in source and "\u2028" not in source and "\x00" not in source
+
+
+def test_runtime_encoding_matches_the_snapshot_encoding() -> None:
+    value = {"b": [1, 2.5, None, True], "a": "\u00e9\ud800", "c": {"z": "", "y": 9007199254740991}}
+    assert _runtime.canonical_json_bytes(value) == canonical_json_bytes(value)
+    assert _runtime.fingerprint(value) == fingerprint(value)
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda case: case.name)
+def test_live_tool_fingerprint_matches_the_snapshot_entry(case: Path) -> None:
+    for entry in load_snapshot(case / "snapshot.json").tools:
+        assert _runtime.tool_fingerprint(Tool.model_validate(entry)) == fingerprint(entry), entry["name"]
+
+
+def test_not_given_is_a_falsy_singleton() -> None:
+    assert _runtime.NotGiven() is _runtime.NOT_GIVEN
+    assert not _runtime.NOT_GIVEN
+    assert repr(_runtime.NOT_GIVEN) == "NOT_GIVEN"
+
+
+def test_errors_name_the_tool_and_what_to_do() -> None:
+    error = _runtime.ToolError("send", [TextContent(type="text", text="bad input")])
+    assert str(error) == "tool 'send' failed: bad input"
+    drift = _runtime.CatalogDriftError("weather", missing=["a"], drifted=["b"])
+    assert (
+        "missing tools: 'a'" in str(drift) and "changed tools: 'b'" in str(drift) and "mcp-stubgen sync" in str(drift)
+    )
+    assert "mcp-stubgen sync" in str(_runtime.UnknownToolError("weather", "gone", "Unknown tool: gone"))
+
+
+def test_runtime_imports_only_mcp_pydantic_and_the_standard_library() -> None:
+    import sys
+
+    tree = ast.parse(Path(_runtime.__file__).read_text(encoding="utf-8"))
+    roots = {
+        (node.module or "").split(".")[0] if isinstance(node, ast.ImportFrom) else alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    }
+    assert roots - {"mcp", "pydantic", "__future__"} <= set(sys.stdlib_module_names)
