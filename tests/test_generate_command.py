@@ -94,3 +94,14 @@ def test_a_folder_not_written_by_the_generator_is_never_replaced(run_cli, tmp_pa
 def test_snapshot_files_need_out(run_cli) -> None:  # type: ignore[no-untyped-def]
     result = run_cli("generate", WEATHER)
     assert result.exit_code == 2 and "--out" in result.stderr
+
+
+def test_renames_from_the_config_choose_method_names(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    config = project(tmp_path)
+    config.write_text(
+        config.read_text() + '\n[tool.mcp-stubgen.renames.weather]\nget_forecast = "fetch_forecast"\n', encoding="utf-8"
+    )
+    assert run_cli("generate", "--config", config).exit_code == 0
+    client = (tmp_path / "clients" / "weather" / "client.py").read_text()
+    assert "async def fetch_forecast(" in client and "async def get_forecast(" not in client
+    assert '"get_forecast",' in client
