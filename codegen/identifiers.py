@@ -83,30 +83,30 @@ def assign_names(
     prefix: str = "",
     taken: Iterable[str] = (),
     labels: Mapping[str, str] | None = None,
-    renames: Mapping[str, str] | None = None,
+    method_names: Mapping[str, str] | None = None,
     kind: str = "name",
     where: str = "",
 ) -> list[Named]:
     """Give each wire name a unique snake_case identifier, deterministically.
 
     A name that is already the clean identifier keeps it; the others are then handled in sorted order
-    and get `_2`, `_3`, ... on a collision, so adding a tool never renames one that was already exact.
+    and get `_2`, `_3`, ... on a collision, so adding a tool never method_names one that was already exact.
     An explicit rename that collides with another name cannot be resolved and is an error naming both.
     `labels` gives the text to name an item after when its key is not its name (a resource's URI).
     """
-    renames = renames or {}
+    method_names = method_names or {}
     labels = labels or {}
     reserved = set(taken)
     chosen: dict[str, str] = {}
     owners: dict[str, str] = {}
-    for wire, python in sorted(renames.items()):
+    for wire, python in sorted(method_names.items()):
         if wire not in wire_names:
             continue
         if not python.isidentifier() or python in RESERVED_WORDS or python in reserved:
             raise StubgenError(f"{where}rename of {kind} {wire!r} to {python!r} is not a usable Python name")
         if python in owners:
             raise StubgenError(
-                f"{where}{kind}s {owners[python]!r} and {wire!r} are both renamed to {python!r}; "
+                f"{where}{kind}s {owners[python]!r} and {wire!r} are both named_methods to {python!r}; "
                 "give them different names"
             )
         chosen[wire] = python
@@ -119,7 +119,7 @@ def assign_names(
     exact = sorted(wire for wire, base in bases.items() if base == prefix + labels.get(wire, wire))
     for wire in (*exact, *sorted(wire for wire in bases if wire not in exact)):
         candidate, counter = bases[wire], 1
-        if wire in exact and owners.get(candidate) in renames:
+        if wire in exact and owners.get(candidate) in method_names:
             raise StubgenError(
                 f"{where}{kind} {wire!r} and the rename of {owners[candidate]!r} both want the Python name "
                 f"{candidate!r}; rename one of them"

@@ -9,7 +9,7 @@ import click
 from codegen.config import load_config
 from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
 from codegen.generate import package_dir, render_snapshot
-from codegen.generate.command import renames_for
+from codegen.generate.command import method_names_for
 from codegen.generate.publish import publish
 from codegen.snapshot import Snapshot
 from codegen.snapshot_command import _shown, apply_overrides, config_options, connection_options, report, take_snapshots
@@ -40,7 +40,7 @@ def sync(
     rendered: dict[str, dict[str, bytes]] = {}
 
     def render(snapshot: Snapshot) -> None:
-        rendered[snapshot.server] = render_snapshot(snapshot, renames_for(config, snapshot.server))
+        rendered[snapshot.server] = render_snapshot(snapshot, method_names_for(config, snapshot.server))
 
     taken = take_snapshots(config, selected, before_write=render)
     failed = len(selected) - len(taken)

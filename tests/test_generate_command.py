@@ -96,10 +96,11 @@ def test_snapshot_files_need_out(run_cli) -> None:  # type: ignore[no-untyped-de
     assert result.exit_code == 2 and "--out" in result.stderr
 
 
-def test_renames_from_the_config_choose_method_names(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_method_names_from_the_config(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     config = project(tmp_path)
     config.write_text(
-        config.read_text() + '\n[tool.mcp-stubgen.renames.weather]\nget_forecast = "fetch_forecast"\n', encoding="utf-8"
+        config.read_text() + '\n[tool.mcp-stubgen.method_names.weather]\nget_forecast = "fetch_forecast"\n',
+        encoding="utf-8",
     )
     assert run_cli("generate", "--config", config).exit_code == 0
     client = (tmp_path / "clients" / "weather" / "client.py").read_text()

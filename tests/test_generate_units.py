@@ -54,11 +54,11 @@ def test_client_members_cover_the_runtime_base_class() -> None:
 
 
 def test_renames_that_collide_name_both_tools() -> None:
-    with pytest.raises(StubgenError, match=r"'a-b' and 'c'.*both renamed to 'same'"):
-        names(["a-b", "c"], renames={"a-b": "same", "c": "same"}, kind="tool")
+    with pytest.raises(StubgenError, match=r"'a-b' and 'c'.*both named_methods to 'same'"):
+        names(["a-b", "c"], method_names={"a-b": "same", "c": "same"}, kind="tool")
     with pytest.raises(StubgenError, match=r"tool 'fetch' and the rename of 'get-user' both want .*'fetch'"):
-        names(["fetch", "get-user"], renames={"get-user": "fetch"}, kind="tool")
-    assert names(["get-user"], renames={"get-user": "fetch_user"}) == {"get-user": "fetch_user"}
+        names(["fetch", "get-user"], method_names={"get-user": "fetch"}, kind="tool")
+    assert names(["get-user"], method_names={"get-user": "fetch_user"}) == {"get-user": "fetch_user"}
 
 
 def test_package_names_are_identifiers() -> None:

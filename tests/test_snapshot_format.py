@@ -125,7 +125,7 @@ def test_published_json_schema_matches_the_model() -> None:
     assert published == snapshot_json_schema(), (
         "codegen/snapshot.schema.json is stale; refresh it with: "
         "python -c 'import json; from codegen.snapshot import snapshot_json_schema as s; "
-        'print(json.dumps(s(), indent=2, sort_keys=True))\' > codegen/snapshot.schema.json'
+        "print(json.dumps(s(), indent=2, sort_keys=True))' > codegen/snapshot.schema.json"
     )
 
 

@@ -19,17 +19,17 @@ def package_dir(snapshot: Snapshot, out_dir: Path) -> Path:
     return out_dir / package_name(snapshot.server)
 
 
-def render_snapshot(snapshot: Snapshot, renames: Mapping[str, str] | None = None) -> dict[str, bytes]:
+def render_snapshot(snapshot: Snapshot, method_names: Mapping[str, str] | None = None) -> dict[str, bytes]:
     """Every file of the snapshot's package, by relative path, without touching the disk."""
-    return render_package(build_package(snapshot, renames))
+    return render_package(build_package(snapshot, method_names))
 
 
-def generate_package(snapshot: Snapshot, out_dir: Path, renames: Mapping[str, str] | None = None) -> Published:
+def generate_package(snapshot: Snapshot, out_dir: Path, method_names: Mapping[str, str] | None = None) -> Published:
     """Render the snapshot's package and publish it atomically under `out_dir`; raises StubgenError."""
-    return publish(render_snapshot(snapshot, renames), package_dir(snapshot, out_dir))
+    return publish(render_snapshot(snapshot, method_names), package_dir(snapshot, out_dir))
 
 
-def check_package(snapshot: Snapshot, out_dir: Path, renames: Mapping[str, str] | None = None) -> str:
+def check_package(snapshot: Snapshot, out_dir: Path, method_names: Mapping[str, str] | None = None) -> str:
     """The unified diff from the committed package to what the snapshot produces; empty when current."""
     target = package_dir(snapshot, out_dir)
-    return diff_trees(render_snapshot(snapshot, renames), read_tree(target), target.as_posix())
+    return diff_trees(render_snapshot(snapshot, method_names), read_tree(target), target.as_posix())

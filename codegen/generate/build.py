@@ -61,8 +61,8 @@ class _ModelClass:
     """Wire name -> (Python attribute name, annotation)."""
 
 
-def build_package(snapshot: Snapshot, renames: Mapping[str, str] | None = None) -> PackageSpec:
-    """Turn a snapshot into the intermediate model; `renames` maps a tool's wire name to a chosen method name."""
+def build_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = None) -> PackageSpec:
+    """Turn a snapshot into the intermediate model; `method_names` maps a tool's wire name to a chosen method name."""
     where = f"server {snapshot.server!r}: "
     tools = snapshot.tools
     for tool in tools:
@@ -72,7 +72,7 @@ def build_package(snapshot: Snapshot, renames: Mapping[str, str] | None = None) 
         [tool["name"] for tool in tools],
         fallback="tool",
         taken=CLIENT_MEMBERS,
-        renames=renames,
+        method_names=method_names,
         kind="tool",
         where=where,
     )
@@ -192,20 +192,20 @@ def _datamodel_options(file_header: str) -> dict[str, Any]:
 
 
 def _generate_models(snapshot: Snapshot, stems: Sequence[str], file_header: str) -> str:
-    """One datamodel-code-generator call over every tool, each renamed to its unique model stem."""
-    renamed = []
+    """One datamodel-code-generator call over every tool, each named_methods to its unique model stem."""
+    named_methods = []
     for tool, stem in zip(snapshot.tools, stems, strict=True):
         entry: JSON = {"name": stem, "inputSchema": _without_defaults(tool["inputSchema"], formatted_only=False)}
         if "outputSchema" in tool:
             entry["outputSchema"] = _without_defaults(tool["outputSchema"], formatted_only=True)
-        renamed.append(entry)
-    _check_definition_names(snapshot, renamed)
+        named_methods.append(entry)
+    _check_definition_names(snapshot, named_methods)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            source = generate(renamed, **_datamodel_options(file_header))
+            source = generate(named_methods, **_datamodel_options(file_header))
     except Error as error:
-        raise _locate_failure(snapshot, renamed, file_header) or StubgenError(
+        raise _locate_failure(snapshot, named_methods, file_header) or StubgenError(
             f"server {snapshot.server!r}: cannot generate models: {_one_line(str(error))}"
         ) from None
     if not isinstance(source, str):
@@ -244,9 +244,9 @@ def _empty_models(file_header: str) -> str:
     return f'{file_header}\n\n"""This server lists no tools, so there are no models."""\n'
 
 
-def _locate_failure(snapshot: Snapshot, renamed: Sequence[JSON], file_header: str) -> StubgenError | None:
+def _locate_failure(snapshot: Snapshot, named_methods: Sequence[JSON], file_header: str) -> StubgenError | None:
     """Regenerate tool by tool, schema by schema, to name the one that fails (only on the error path)."""
-    for original, tool in zip(snapshot.tools, renamed, strict=True):
+    for original, tool in zip(snapshot.tools, named_methods, strict=True):
         for key in ("inputSchema", "outputSchema"):
             if key not in tool:
                 continue
@@ -267,10 +267,10 @@ def _one_line(text: str) -> str:
     return " ".join(text.split()).split(" Reason: ")[0][:500]
 
 
-def _check_definition_names(snapshot: Snapshot, renamed: Sequence[JSON]) -> None:
+def _check_definition_names(snapshot: Snapshot, named_methods: Sequence[JSON]) -> None:
     """Fail when a tool's hoisted `$defs` name would take another tool's root model name."""
     roots: dict[str, str] = {}
-    for original, tool in zip(snapshot.tools, renamed, strict=True):
+    for original, tool in zip(snapshot.tools, named_methods, strict=True):
         for suffix in ("Input", "Output"):
             roots[_to_definition_name(f"{tool['name']} {suffix}")] = original["name"]
 
@@ -285,13 +285,13 @@ def _check_definition_names(snapshot: Snapshot, renamed: Sequence[JSON]) -> None
                     yield child
                     yield from hoisted(inner, child)
 
-    for original, tool in zip(snapshot.tools, renamed, strict=True):
+    for original, tool in zip(snapshot.tools, named_methods, strict=True):
         for key, suffix in (("inputSchema", "Input"), ("outputSchema", "Output")):
             for name in hoisted(tool.get(key), _to_definition_name(f"{tool['name']} {suffix}")):
                 if name in roots and roots[name] != original["name"]:
                     raise StubgenError(
                         f"server {snapshot.server!r}: tools {original['name']!r} and {roots[name]!r} both need a "
-                        f"model named {name!r}; rename one of them under [tool.mcp-stubgen.renames]"
+                        f"model named {name!r}; rename one of them under [tool.mcp-stubgen.method_names]"
                     )
 
 
@@ -408,7 +408,7 @@ def _model_class(
     if model is None or set(model.fields) != wire_fields:
         raise StubgenError(
             f"{where}tool {tool!r}: the model {name!r} generated for it does not match its schema "
-            "(two tools' model names collide); rename one under [tool.mcp-stubgen.renames]"
+            "(two tools' model names collide); rename one under [tool.mcp-stubgen.method_names]"
         )
     return model
 

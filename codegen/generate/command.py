@@ -15,15 +15,17 @@ from codegen.snapshot import Snapshot, load_snapshot
 from codegen.snapshot_command import config_options
 
 
-def renames_for(config: ProjectConfig | None, server: str) -> Mapping[str, str]:
-    """`[tool.mcp-stubgen.renames.<server>]`: tool wire name -> Python method name."""
+def method_names_for(config: ProjectConfig | None, server: str) -> Mapping[str, str]:
+    """`[tool.mcp-stubgen.method_names.<server>]`: tool wire name -> Python method name."""
     if config is None:
         return {}
-    table = config.settings.get("renames", {})
-    renames = table.get(server, {}) if isinstance(table, dict) else None
-    if not isinstance(renames, dict) or not all(isinstance(value, str) for value in renames.values()):
-        raise StubgenError(f"{config.source}: [tool.mcp-stubgen.renames.{server}] must map tool names to method names")
-    return renames
+    table = config.settings.get("method_names", {})
+    method_names = table.get(server, {}) if isinstance(table, dict) else None
+    if not isinstance(method_names, dict) or not all(isinstance(value, str) for value in method_names.values()):
+        raise StubgenError(
+            f"{config.source}: [tool.mcp-stubgen.method_names.{server}] must map tool names to method names"
+        )
+    return method_names
 
 
 def _inputs(
@@ -41,7 +43,7 @@ def _inputs(
         raise StubgenError(f"{config.source or config.root}: set `output` under [tool.mcp-stubgen] or pass --out DIR")
     servers = config.select(targets)
     return [
-        (load_snapshot(config.snapshot_path(server.name)), renames_for(config, server.name)) for server in servers
+        (load_snapshot(config.snapshot_path(server.name)), method_names_for(config, server.name)) for server in servers
     ], out_dir
 
 
@@ -55,7 +57,9 @@ def generate(
 ) -> int:
     """Generate a typed client package per server from its snapshot (SERVER ids, or SNAPSHOT.json files)."""
     inputs, out_dir = _inputs(targets, out, config_path, servers_file)
-    rendered = [(package_dir(snapshot, out_dir), render_snapshot(snapshot, renames)) for snapshot, renames in inputs]
+    rendered = [
+        (package_dir(snapshot, out_dir), render_snapshot(snapshot, method_names)) for snapshot, method_names in inputs
+    ]
     if check:
         stale = 0
         for target, files in rendered:
