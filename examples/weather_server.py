@@ -1,5 +1,6 @@
 """A small MCP server for the quick start: tools with and without output schemas, a resource,
-a resource template and a prompt. Runs over stdio, or Streamable HTTP with `--http PORT`."""
+a resource template and a prompt. Runs over stdio, Streamable HTTP with `--http PORT`,
+or the older SSE transport with `--sse PORT`."""
 
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ def packing_list(city: str, days: str = "3") -> str:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--http":
-        server.run("streamable-http", port=int(sys.argv[2]))
+    if len(sys.argv) == 3 and sys.argv[1] in ("--http", "--sse"):
+        server.run("streamable-http" if sys.argv[1] == "--http" else "sse", port=int(sys.argv[2]))
     else:
         server.run()
