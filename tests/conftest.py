@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,21 +66,35 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 
     raise RuntimeError(f"nothing listened on 127.0.0.1:{port} within {timeout}s")
 
 
-@pytest.fixture
-def weather_http() -> Iterator[str]:
-    """The example server over Streamable HTTP on a free loopback port; yields its URL."""
+@contextmanager
+def example_server_over(transport: str, path: str) -> Iterator[str]:
+    """The example server on a free loopback port, `--http` or `--sse`; yields its URL."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, str(EXAMPLE_SERVER), "--http", str(port)],
+        [sys.executable, str(EXAMPLE_SERVER), f"--{transport}", str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     try:
         wait_for_port(port, process)
-        yield f"http://127.0.0.1:{port}/mcp"
+        yield f"http://127.0.0.1:{port}{path}"
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+@pytest.fixture
+def weather_http() -> Iterator[str]:
+    """The example server over Streamable HTTP."""
+    with example_server_over("http", "/mcp") as url:
+        yield url
+
+
+@pytest.fixture
+def weather_sse() -> Iterator[str]:
+    """The example server over the older SSE transport."""
+    with example_server_over("sse", "/sse") as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

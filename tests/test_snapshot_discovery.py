@@ -64,6 +64,17 @@ def test_streamable_http_gives_the_same_catalog_as_stdio(tmp_path: Path, run_cli
     assert (tmp_path / "http.json").read_bytes() == (tmp_path / "stdio.json").read_bytes()
 
 
+def test_sse_transport_from_the_config(tmp_path: Path, run_cli, weather_sse: str) -> None:  # type: ignore[no-untyped-def]
+    config = write_config(
+        tmp_path,
+        f'[tool.mcp-stubgen]\nsnapshots = "s"\n[tool.mcp-stubgen.servers.weather]\nurl = "{weather_sse}"\ntype = "sse"\n',
+    )
+    result = run_cli("snapshot", "--config", config)
+    assert result.exit_code == 0, result.stderr
+    document = json.loads((tmp_path / "s" / "weather.json").read_text())
+    assert [tool["name"] for tool in document["tools"]] == ["celsius_to_fahrenheit", "get_forecast", "send_alert"]
+
+
 def test_legacy_only_server_falls_back_to_initialize_and_pages(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "legacy.json"
     result = run_cli("snapshot", "--name", "legacy", "--out", out, "--", PY, SERVERS / "raw_server.py")

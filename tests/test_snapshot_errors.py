@@ -140,6 +140,23 @@ def test_http_error_statuses(status: int, pattern: str, http_status_server, prev
     assert previous.read_bytes() == PREVIOUS
 
 
+def test_ad_hoc_headers_are_sent(http_status_server, previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    base, seen = http_status_server
+    result = run_cli(
+        "snapshot", "--name", "raw", "--url", f"{base}/401/mcp", "--out", previous,
+        "--header", "Authorization: Bearer ad-hoc-token", "--header", "X-Team:  blue ",
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert "ad-hoc-token" not in result.stderr
+    assert seen and all(h.get("Authorization") == "Bearer ad-hoc-token" and h.get("X-Team") == "blue" for h in seen)
+
+
+def test_malformed_ad_hoc_header_is_a_usage_error(previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("snapshot", "--name", "raw", "--url", "http://127.0.0.1:9/mcp", "--header", "no-colon")
+    assert result.exit_code == 2
+    assert "--header 'no-colon': expected 'Name: value'" in result.stderr
+
+
 def test_secrets_never_reach_any_output(tmp_path: Path, run_cli, http_status_server, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     secret = "s3cr3t-planted-7f1e9c"
     monkeypatch.setenv("PLANTED_SECRET", secret)
