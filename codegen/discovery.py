@@ -21,6 +21,7 @@ from typing import Any, TextIO
 import anyio
 import httpx2
 from mcp import Client, MCPError, StdioServerParameters
+from mcp.client.session import MessageHandlerFnT
 from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -72,13 +73,39 @@ class _Secrets:
 
 async def snapshot_server(server: ServerConfig) -> Snapshot:
     """Connect, negotiate and list everything the server declares; raise `StubgenError` on failure."""
+    async with connect(server) as client:
+        return await list_catalog(client, server)
+
+
+@asynccontextmanager
+async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | None = None) -> AsyncIterator[Client]:
+    """A connected, negotiated client; a failure of the connection, the caller's own work inside
+    included, becomes one `StubgenError` line that names the server and never shows a secret.
+
+    Shared by one-shot discovery and `watch`, which holds the session open and hears the
+    server's change notifications through `message_handler`.
+    """
     env = expand_secrets(server.env, server.name, "env")
     headers = expand_secrets(server.headers, server.name, "headers")
     secrets = _Secrets([*env.values(), *headers.values()])
     with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as stderr_log:
         diagnostics = _Diagnostics(stderr_log)
         try:
-            return await _discover(server, env, headers, diagnostics)
+            client = Client(
+                _transport(server, env, headers, diagnostics),
+                mode=server.protocol,
+                cache=None,
+                read_timeout_seconds=server.timeouts.request,
+                message_handler=message_handler,
+            )
+            # One scope around the whole session keeps anyio's scopes nested; its deadline covers
+            # only start-up and the handshake, and is lifted once the client is connected.
+            with anyio.CancelScope(deadline=anyio.current_time() + server.timeouts.connect) as handshake:
+                async with client:
+                    handshake.deadline = math.inf
+                    yield client
+            if handshake.cancelled_caught:
+                raise TimeoutError
         except Exception as error:  # every failure of a server becomes one clear line
             raise StubgenError(secrets.scrub(_explain(server, error, diagnostics))) from None
 
@@ -93,24 +120,6 @@ class _Diagnostics:
     async def record_response(self, response: httpx2.Response) -> None:
         if response.status_code >= 400:
             self.http_status = response.status_code
-
-
-async def _discover(
-    server: ServerConfig, env: dict[str, str], headers: dict[str, str], diagnostics: _Diagnostics
-) -> Snapshot:
-    client = Client(
-        _transport(server, env, headers, diagnostics),
-        mode=server.protocol,
-        cache=None,
-        read_timeout_seconds=server.timeouts.request,
-    )
-    # One scope around the whole session keeps anyio's scopes nested; its deadline covers only
-    # start-up and the handshake, and is lifted once the client is connected.
-    with anyio.CancelScope(deadline=anyio.current_time() + server.timeouts.connect) as handshake:
-        async with client:
-            handshake.deadline = math.inf
-            return await list_catalog(client, server)
-    raise TimeoutError
 
 
 async def list_catalog(client: Client, server: ServerConfig) -> Snapshot:
