@@ -212,6 +212,21 @@ CASES: dict[str, tuple[Pair, Pair]] = {
         (snap(resources=(RES,)), snap(resources=({**RES, "mimeType": "text/html"},))),
         (snap(resources=(RES,)), snap(resources=({**RES, "description": "A."},))),
     ),
+    "resource-added": (
+        (snap(), snap(resources=(RES,))),
+        (snap(resources=(RES,)), snap(resources=({**RES, "uri": "file:///b"},))),
+    ),
+    "template-added": (
+        (snap(), snap(templates=(TPL,))),
+        (snap(templates=(TPL,)), snap(templates=({**TPL, "uriTemplate": "users://{user}/posts"},))),
+    ),
+    "prompt-added": (
+        (snap(), snap(prompts=({"name": "p"},))),
+        (
+            snap(prompts=({"name": "review", "arguments": [{"name": "code", "required": True}]},)),
+            snap(prompts=({"name": "review_code", "arguments": [{"name": "code", "required": True}]},)),
+        ),
+    ),
     "template-removed": (
         (snap(templates=(TPL,)), snap()),
         (snap(templates=(TPL,)), snap(templates=({**TPL, "uriTemplate": "users://{user}/posts"},))),

@@ -149,9 +149,8 @@ def _compare_kind(
         _compare_entry(out, kind, before[name], after[name], name, None)
     for name in sorted(removed):
         out.add(f"{kind}-removed", kind, name, f"{kind} {name!r} was removed", old=removed[name])
-    if kind == "tool":
-        for name in sorted(added):
-            out.add("tool-added", kind, name, f"tool {name!r} was added", new=added[name])
+    for name in sorted(added):
+        out.add(f"{kind}-added", kind, name, f"{kind} {name!r} was added", new=added[name])
 
 
 def _report_rename(out: _Collector, kind: Kind, rename: Rename) -> None:
@@ -313,3 +312,5 @@ def _compare_templates(out: _Collector, old_entries: tuple[JSON, ...], new_entri
             _compare_entry(out, "template", before[old], after[new], new, old)
         else:
             out.add("template-removed", "template", old, f"template {old!r} was removed", old=before[old])
+    for new in added:
+        out.add("template-added", "template", new, f"template {new!r} was added", new=after[new])

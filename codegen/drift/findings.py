@@ -89,11 +89,14 @@ CATALOG: dict[str, Severity] = {
 EXTENSIONS: dict[str, Severity] = {
     "prompt-renamed": B,
     "resource-renamed": B,
+    "resource-added": S,
+    "template-added": S,
+    "prompt-added": S,
     "ignore-unused": D,
 }
 """Rules the issue asks for that the catalog has no row for: renames of prompts and resources are
-reported once like `tool-renamed`, and an ignore entry that matches nothing is reported so ignores
-do not rot."""
+reported once like `tool-renamed`, additions of every kind are reported like `tool-added`, and an
+ignore entry that matches nothing is reported so ignores do not rot."""
 
 RULES: dict[str, Severity] = {**CATALOG, **EXTENSIONS}
 
