@@ -23,6 +23,7 @@ class _LazyGroup(click.Group):
         "generate": "codegen.generate.command:generate",
         "sync": "codegen.sync_command:sync",
         "drift": "codegen.drift.command:drift",
+        "watch": "codegen.watch_command:watch",
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

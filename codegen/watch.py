@@ -1,0 +1,332 @@
+"""The `watch` loop: one long-lived session per server, each real catalog change published whole.
+
+A change notification carries no items, so every trigger re-lists the server's whole catalog with
+`list_catalog`; a burst of notifications is settled into one re-list. Only a catalog whose canonical
+bytes differ from the last published one is reported and published, and publishing follows `sync`'s
+order (render, write the snapshot, swap in the package) so a snapshot never lands without its package.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import anyio
+import anyio.abc
+import click
+import mcp_types
+from mcp import Client, MCPError
+from mcp.client.session import IncomingMessage
+from mcp.client.subscriptions import SubscriptionLost
+from mcp.shared.exceptions import MCPDeprecationWarning
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from codegen.config import ProjectConfig, ServerConfig
+from codegen.discovery import connect, list_catalog
+from codegen.drift import DriftPolicy, apply_ignores, compare_snapshots, render, sort_findings
+from codegen.errors import StubgenError
+from codegen.fsutil import atomic_write_bytes
+from codegen.generate import package_dir, render_snapshot
+from codegen.generate.command import method_names_for
+from codegen.generate.publish import publish
+from codegen.snapshot import Snapshot, write_snapshot
+from codegen.snapshot_command import _shown, report
+
+BACKOFF_FIRST = 1.0
+BACKOFF_CAP = 60.0
+"""Seconds before the first reconnection attempt, doubled after each failed one up to the cap."""
+SETTLE_SECONDS = 0.2
+"""How long a burst of change notifications may go on before the catalog is re-listed once."""
+
+_KINDS = ("tools", "prompts", "resources")
+_LIST_CHANGED = (
+    mcp_types.ToolListChangedNotification,
+    mcp_types.PromptListChangedNotification,
+    mcp_types.ResourceListChangedNotification,
+)
+
+
+class _Changes:
+    """A resettable flag raised by change notifications and lowered just before each re-list,
+    so a notification that arrives during a listing still causes one more."""
+
+    def __init__(self) -> None:
+        self._event = anyio.Event()
+
+    def set(self) -> None:
+        self._event.set()
+
+    def clear(self) -> None:
+        if self._event.is_set():
+            self._event = anyio.Event()
+
+    def is_set(self) -> bool:
+        return self._event.is_set()
+
+    async def wait(self) -> None:
+        await self._event.wait()
+
+    async def handle(self, message: IncomingMessage) -> None:
+        """The session's `message_handler`: a legacy `notifications/*/list_changed` raises the flag."""
+        if isinstance(message, _LIST_CHANGED):
+            self.set()
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How one session learns of changes: the kinds the server notifies about, and whether to poll."""
+
+    notified: tuple[str, ...]
+    poll: bool
+
+    @classmethod
+    def of(cls, capabilities: mcp_types.ServerCapabilities) -> _Plan:
+        """Notifications for the kinds declaring `listChanged`; polling if any listed kind does not."""
+        notified: list[str] = []
+        poll = False
+        for kind in _KINDS:
+            capability = getattr(capabilities, kind)
+            if capability is None:
+                continue
+            if capability.list_changed:
+                notified.append(kind)
+            else:
+                poll = True
+        return cls(tuple(notified), poll or not notified)
+
+    def describe(self, modern: bool, interval: float) -> str:
+        parts = []
+        if self.notified:
+            channel = "subscriptions/listen" if modern else "list_changed notifications"
+            parts.append(f"{', '.join(self.notified)} changes via {channel}")
+        if self.poll:
+            parts.append(f"polling every {interval:g}s")
+        return "; ".join(parts)
+
+
+class _Backoff:
+    def __init__(self) -> None:
+        self.delay = BACKOFF_FIRST
+
+    def reset(self) -> None:
+        self.delay = BACKOFF_FIRST
+
+    def next(self) -> float:
+        delay = self.delay
+        self.delay = min(self.delay * 2, BACKOFF_CAP)
+        return delay
+
+
+class Watcher:
+    """Watches the servers concurrently until Ctrl-C (SIGINT/SIGTERM) or `max_changes` publications."""
+
+    _publishing: anyio.Lock
+    """One publication at a time, so reports of different servers do not interleave."""
+    _stop: anyio.CancelScope
+
+    def __init__(
+        self,
+        config: ProjectConfig,
+        policy: DriftPolicy,
+        servers: Sequence[ServerConfig],
+        committed: Mapping[str, Snapshot | None],
+        interval: float,
+        max_changes: int | None,
+    ) -> None:
+        self._config = config
+        self._policy = policy
+        self._servers = servers
+        self._published = dict(committed)
+        self._rejected: dict[str, bytes] = {}
+        """Catalog bytes that failed to publish, so polling does not repeat the same error."""
+        self._interval = interval
+        self._max_changes = max_changes
+        self.changes = 0
+
+    def run(self) -> None:
+        anyio.run(self._run)
+
+    async def _run(self) -> None:
+        self._publishing = anyio.Lock()
+        self._stop = anyio.CancelScope()
+        with self._stop:
+            async with anyio.create_task_group() as group:
+                group.start_soon(self._stop_on_signal)
+                for server in self._servers:
+                    group.start_soon(self._watch, server)
+
+    async def _stop_on_signal(self) -> None:
+        with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async for _ in signals:
+                self._stop.cancel()
+                return
+
+    async def _watch(self, server: ServerConfig) -> None:
+        """Connect, watch, and on any failure report one line and reconnect after a growing delay."""
+        backoff = _Backoff()
+        while True:
+            changes = _Changes()
+            try:
+                async with connect(server, changes.handle) as client:
+                    await self._session(client, server, changes, backoff)
+            except StubgenError as error:
+                report(f"error: {error}")
+            delay = backoff.next()
+            report(f"{server.name}: reconnecting in {delay:g}s")
+            await anyio.sleep(delay)
+
+    async def _session(self, client: Client, server: ServerConfig, changes: _Changes, backoff: _Backoff) -> None:
+        plan = _Plan.of(client.server_capabilities)
+        modern = client.protocol_version in MODERN_PROTOCOL_VERSIONS
+        async with anyio.create_task_group() as group:
+            if modern and plan.notified:
+                # Subscribed before the first listing, so a change between the two is not missed.
+                await group.start(self._listen, client, server, plan.notified, changes)
+            changes.clear()
+            await self._refresh(client, server, first=True)
+            backoff.reset()
+            report(f"{server.name}: watching ({plan.describe(modern, self._interval)})")
+            while True:
+                with anyio.move_on_after(self._interval):
+                    await changes.wait()
+                if changes.is_set():
+                    await anyio.sleep(SETTLE_SECONDS)
+                    changes.clear()
+                    await self._refresh(client, server)
+                elif plan.poll:
+                    await self._refresh(client, server)
+                elif not modern:
+                    await self._ping(client, server)
+
+    async def _listen(
+        self,
+        client: Client,
+        server: ServerConfig,
+        kinds: tuple[str, ...],
+        changes: _Changes,
+        *,
+        task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
+    ) -> None:
+        """Raise the flag for every event of the 2026-07-28 listen stream; its end ends the session."""
+        name = f"server {server.name!r}"
+        try:
+            async with client.listen(
+                tools_list_changed="tools" in kinds,
+                prompts_list_changed="prompts" in kinds,
+                resources_list_changed="resources" in kinds,
+            ) as subscription:
+                task_status.started()
+                async for _event in subscription:
+                    changes.set()
+        except SubscriptionLost:
+            raise StubgenError(f"{name}: the connection dropped (subscriptions/listen stream lost)") from None
+        except MCPError as error:
+            raise StubgenError(
+                f"{name}: subscriptions/listen failed: {error.error.message} (code {error.error.code})"
+            ) from None
+        except TimeoutError:
+            raise StubgenError(
+                f"{name}: subscriptions/listen was not acknowledged within {server.timeouts.request:g}s"
+            ) from None
+        raise StubgenError(f"{name}: the server closed the subscriptions/listen stream")
+
+    async def _ping(self, client: Client, server: ServerConfig) -> None:
+        """A legacy session that only waits for notifications would not notice a dead server otherwise."""
+        with warnings.catch_warnings():
+            # Deprecated only because 2026-07-28 removed ping; this session speaks the legacy protocol.
+            warnings.simplefilter("ignore", MCPDeprecationWarning)
+            ping = client.send_ping()
+        try:
+            with anyio.fail_after(server.timeouts.request):
+                await ping
+        except TimeoutError:
+            raise StubgenError(
+                f"server {server.name!r}: no answer to ping within {server.timeouts.request:g}s"
+            ) from None
+        except MCPError as error:
+            raise StubgenError(f"server {server.name!r}: the connection dropped ({error.error.message})") from None
+
+    async def _refresh(self, client: Client, server: ServerConfig, *, first: bool = False) -> None:
+        """Re-list the whole catalog and publish it if it differs from the last published one."""
+        snapshot = await list_catalog(client, server)
+        data = snapshot.canonical_bytes()
+        current = self._published.get(server.name)
+        if current is not None and current.canonical_bytes() == data:
+            if first:
+                report(f"{server.name}: catalog matches {_shown(self._config.snapshot_path(server.name))}")
+            return
+        if self._rejected.get(server.name) == data:
+            return
+        async with self._publishing:
+            # In a worker thread: rendering takes long enough to starve the other sessions otherwise,
+            # and a cancellation waits for the thread, so an interrupted publish still completes.
+            published = await anyio.to_thread.run_sync(self._publish, server, current, snapshot)
+        if not published:
+            self._rejected[server.name] = data
+            return
+        self._published[server.name] = snapshot
+        self._rejected.pop(server.name, None)
+        self.changes += 1
+        if self._max_changes is not None and self.changes >= self._max_changes:
+            self._stop.cancel()
+
+    def _publish(self, server: ServerConfig, old: Snapshot | None, new: Snapshot) -> bool:
+        """Report the drift, then render, write the snapshot and swap in the package; False on failure."""
+        name = server.name
+        path = self._config.snapshot_path(name)
+        if old is None:
+            report(f"{name}: no committed snapshot at {_shown(path)}; writing the first one")
+        else:
+            report(f"{name}: catalog changed")
+            filtered = apply_ignores(
+                compare_snapshots(old, new, self._policy.renames_for(name)), self._policy.ignores, [name]
+            )
+            click.echo(render(sort_findings(filtered.kept), "text", len(filtered.ignored)), nl=False)
+        output = self._config.output
+        try:
+            files = render_snapshot(new, method_names_for(self._config, name)) if output is not None else None
+            previous = _read(path)
+            _write(path, new)
+            if files is None or output is None:
+                report(f"{name}: wrote {_shown(path)}")
+                return True
+            target = package_dir(new, output)
+            try:
+                publish(files, target)
+            except BaseException:
+                _restore(path, previous)
+                raise
+        except StubgenError as error:
+            report(f"error: {error}")
+            return False
+        report(f"{name}: wrote {_shown(path)} and regenerated {_shown(target)}")
+        return True
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def _write(path: Path, snapshot: Snapshot) -> None:
+    try:
+        write_snapshot(path, snapshot)
+    except OSError as error:
+        raise StubgenError(
+            f"server {snapshot.server!r}: cannot write {path} ({error.strerror}); check the folder's permissions"
+        ) from None
+
+
+def _restore(path: Path, previous: bytes | None) -> None:
+    """Put back the snapshot a failed package publication would otherwise leave without its package."""
+    with contextlib.suppress(OSError):
+        if previous is None:
+            path.unlink()
+        else:
+            atomic_write_bytes(path, previous)
