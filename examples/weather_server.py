@@ -42,6 +42,14 @@ def celsius_to_fahrenheit(celsius: float) -> float:
     return celsius * 9 / 5 + 32
 
 
+CITIES = ("Berlin", "New York", "Oslo")
+
+
+@server.tool(description="Find the cities with a forecast whose name contains the query.")
+def search(query: Annotated[str, Field(description="Part of a city name, in any case.")]) -> list[str]:
+    return [city for city in CITIES if query.lower() in city.lower()]
+
+
 @server.tool(description="Raise an alert; fails for an empty message.")
 def send_alert(message: str, severity: Annotated[int, Field(ge=0, le=5)] = 1) -> str:
     if not message:

@@ -37,13 +37,18 @@ def test_stdio_snapshot_is_complete_and_byte_stable(tmp_path: Path, run_cli, mon
     first = run_cli("snapshot")
     assert first.exit_code == 0, first.stderr
     path = tmp_path / "snaps" / "weather.json"
-    assert "weather: wrote snaps/weather.json (3 tools, 1 resource, 1 template, 1 prompt" in first.stderr
+    assert "weather: wrote snaps/weather.json (4 tools, 1 resource, 1 template, 1 prompt" in first.stderr
     data = path.read_bytes()
     document = json.loads(data)
     assert document["protocolVersion"] == "2026-07-28"
     assert document["serverInfo"] == {"name": "weather", "version": "1.0.0"}
     assert document["instructions"] == "Forecasts for any city, in either unit."
-    assert [tool["name"] for tool in document["tools"]] == ["celsius_to_fahrenheit", "get_forecast", "send_alert"]
+    assert [tool["name"] for tool in document["tools"]] == [
+        "celsius_to_fahrenheit",
+        "get_forecast",
+        "search",
+        "send_alert",
+    ]
     assert document["resources"][0]["uri"] == "weather://stations"
     assert document["resourceTemplates"][0]["uriTemplate"] == "weather://stations/{station_id}/latest"
     assert document["prompts"][0]["name"] == "packing_list"
@@ -72,7 +77,12 @@ def test_sse_transport_from_the_config(tmp_path: Path, run_cli, weather_sse: str
     result = run_cli("snapshot", "--config", config)
     assert result.exit_code == 0, result.stderr
     document = json.loads((tmp_path / "s" / "weather.json").read_text())
-    assert [tool["name"] for tool in document["tools"]] == ["celsius_to_fahrenheit", "get_forecast", "send_alert"]
+    assert [tool["name"] for tool in document["tools"]] == [
+        "celsius_to_fahrenheit",
+        "get_forecast",
+        "search",
+        "send_alert",
+    ]
 
 
 def test_legacy_only_server_falls_back_to_initialize_and_pages(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]

@@ -57,7 +57,7 @@ def test_sync_writes_snapshot_and_an_importable_package(tmp_path: Path, run_cli,
         text=True,
         check=True,
     )
-    assert imported.stdout.strip() == "['celsius_to_fahrenheit', 'get_forecast', 'send_alert']"
+    assert imported.stdout.strip() == "['celsius_to_fahrenheit', 'get_forecast', 'search', 'send_alert']"
 
 
 def test_a_failing_server_leaves_its_files_and_the_others_sync(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
