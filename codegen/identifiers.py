@@ -14,6 +14,8 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from mcp.shared.tool_name_validation import validate_tool_name
+
 from codegen.errors import StubgenError
 
 RESERVED_WORDS = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins)) | {"self"}
@@ -153,3 +155,72 @@ def model_stems(method_names: Sequence[str]) -> list[str]:
             candidate = f"{base}{counter}"
         stems.append(candidate)
     return stems
+
+
+HUB_PACKAGE = "hub"
+"""The hub's folder and import name, beside the servers' own packages under the output folder."""
+
+HUB_MEMBERS = frozenset(
+    {
+        "call",
+        "clients",
+        "connect",
+        "tool_definitions",
+        "tools",
+        "verify",
+        "cls",
+        "client_options",
+        *(name for name in dir(object) if name.startswith("__")),
+    }
+)
+"""Public members of the runtime's `GeneratedHub` and the names `Hub.connect` binds; a test keeps them in step."""
+
+
+@dataclass(frozen=True)
+class QualifiedTool:
+    """One tool in the hub's namespaced catalog: `server.tool`, with both parts kept, never split apart."""
+
+    qualified_name: str
+    server: str
+    tool: str
+
+
+def hub_attribute(server: str) -> str:
+    """The hub attribute (and `Hub.connect` keyword) holding a server's client: its package name, escaped."""
+    return escape(package_name(server), HUB_MEMBERS)
+
+
+def qualified_tools(catalog: Mapping[str, Sequence[str]]) -> list[QualifiedTool]:
+    """Every `server.tool` of the servers' tool lists, sorted; an invalid or ambiguous name is an error.
+
+    Each name must pass the SDK's `validate_tool_name`, since agents hand it to APIs that enforce
+    SEP-986, and must be unique: a server id with a dot (`a.b` + `c` vs `a` + `b.c`) could otherwise
+    make two tools indistinguishable.
+    """
+    owners: dict[str, QualifiedTool] = {}
+    for server in sorted(catalog):
+        for tool in sorted(catalog[server]):
+            qualified = QualifiedTool(f"{server}.{tool}", server, tool)
+            own, verdict = validate_tool_name(tool), validate_tool_name(qualified.qualified_name)
+            if not own.is_valid:
+                raise StubgenError(
+                    f"hub: server {server!r}: tool {tool!r} cannot be named in the hub: its own name is not a "
+                    f"valid tool name ({_first(own.warnings)})"
+                )
+            if not verdict.is_valid:
+                raise StubgenError(
+                    f"hub: server {server!r}: tool {tool!r} gets the qualified name {qualified.qualified_name!r}, "
+                    f"which is not a valid tool name ({_first(verdict.warnings)}); choose a shorter or plainer server id"
+                )
+            other = owners.get(qualified.qualified_name)
+            if other is not None:
+                raise StubgenError(
+                    f"hub: tool {other.tool!r} of server {other.server!r} and tool {tool!r} of server {server!r} "
+                    f"both get the qualified name {qualified.qualified_name!r}; rename one of the server ids"
+                )
+            owners[qualified.qualified_name] = qualified
+    return [owners[name] for name in sorted(owners)]
+
+
+def _first(warnings: Sequence[str]) -> str:
+    return warnings[0].rstrip(".") if warnings else "see SEP-986"

@@ -1,0 +1,193 @@
+"""The hub package: every server's typed client behind one namespaced tool catalog for agents.
+
+With `hub = true`, `generate` writes `<output>/hub/` beside the servers' packages. Its `Hub` holds
+one typed client per server as an attribute and a catalog that maps each qualified name
+(`server.tool`) explicitly to the owning client and the tool's own name, so a name is looked up,
+never split at a dot. The hub imports the servers' packages relatively (`from ..weather import ...`),
+so it is always generated from the same snapshots as they are.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import black
+import jinja2
+
+from codegen import __version__
+from codegen.errors import StubgenError
+from codegen.generate.build import build_package
+from codegen.generate.render import BLACK_MODE, docstring, literal
+from codegen.generate.spec import PackageSpec
+from codegen.identifiers import HUB_PACKAGE, hub_attribute, qualified_tools
+from codegen.snapshot import Snapshot, fingerprint
+
+__all__ = ["HubServer", "HubSpec", "HubToolSpec", "build_hub", "hub_dir", "python_literal", "render_hub"]
+
+HUB_RUNTIME_FILE = "_hub_runtime.py"
+
+
+@dataclass(frozen=True)
+class HubServer:
+    server: str
+    attribute: str
+    """The hub attribute and `Hub.connect` keyword for this server's client."""
+    package: str
+    client_class: str
+    models_alias: str
+    """The name the hub imports the server's `models` module under."""
+
+
+@dataclass(frozen=True)
+class HubToolSpec:
+    qualified_name: str
+    server: str
+    attribute: str
+    wire: str
+    description: str | None
+    input_model: str
+    """The input model as the hub's code refers to it: `<models_alias>.<class>`."""
+    input_schema: str
+    """The snapshot's input JSON Schema as a Python literal."""
+
+
+@dataclass(frozen=True)
+class HubSpec:
+    header: str
+    servers: tuple[HubServer, ...]
+    tools: tuple[HubToolSpec, ...]
+
+
+def hub_dir(out_dir: Path) -> Path:
+    """The hub package's folder, beside the servers' packages."""
+    return out_dir / HUB_PACKAGE
+
+
+def render_hub(servers: Sequence[tuple[Snapshot, Mapping[str, str]]]) -> dict[str, bytes]:
+    """Every file of the hub package over these servers (snapshot and method names each), by relative path."""
+    packages = [(snapshot, build_package(snapshot, method_names)) for snapshot, method_names in servers]
+    return render_hub_package(build_hub(packages))
+
+
+def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]]) -> HubSpec:
+    """The hub's intermediate model; a server id that makes a bad or ambiguous name is a `StubgenError`."""
+    if not packages:
+        raise StubgenError("hub: no servers to put in the hub; configure at least one under [tool.mcp-stubgen.servers]")
+    by_server: dict[str, tuple[Snapshot, PackageSpec]] = {}
+    owners: dict[str, str] = {}
+    for snapshot, package in sorted(packages, key=lambda pair: pair[0].server):
+        if snapshot.server in by_server:
+            raise StubgenError(f"hub: server {snapshot.server!r} is given twice")
+        by_server[snapshot.server] = (snapshot, package)
+        if package.package == HUB_PACKAGE:
+            raise StubgenError(
+                f"hub: server {snapshot.server!r} would generate the package {HUB_PACKAGE!r}, which is the hub's own "
+                "folder; rename the server id"
+            )
+        for name in (package.package, package.class_name):
+            if name in owners:
+                raise StubgenError(
+                    f"hub: servers {owners[name]!r} and {snapshot.server!r} both generate {name!r}; "
+                    "rename one of the server ids"
+                )
+            owners[name] = snapshot.server
+
+    servers = {
+        server: HubServer(
+            server=server,
+            attribute=hub_attribute(server),
+            package=package.package,
+            client_class=package.class_name,
+            models_alias=f"{package.package}_models",
+        )
+        for server, (_, package) in by_server.items()
+    }
+    attributes: dict[str, str] = {}
+    for hub_server in servers.values():
+        if hub_server.attribute in attributes:
+            raise StubgenError(
+                f"hub: servers {attributes[hub_server.attribute]!r} and {hub_server.server!r} would both be the "
+                f"hub attribute {hub_server.attribute!r}; rename one of the server ids"
+            )
+        attributes[hub_server.attribute] = hub_server.server
+
+    catalog = {server: [tool.wire for tool in package.tools] for server, (_, package) in by_server.items()}
+    tools = []
+    for qualified in qualified_tools(catalog):
+        snapshot, package = by_server[qualified.server]
+        spec = next(tool for tool in package.tools if tool.wire == qualified.tool)
+        schema = next(tool["inputSchema"] for tool in snapshot.tools if tool["name"] == qualified.tool)
+        hub_server = servers[qualified.server]
+        tools.append(
+            HubToolSpec(
+                qualified_name=qualified.qualified_name,
+                server=qualified.server,
+                attribute=hub_server.attribute,
+                wire=qualified.tool,
+                description=spec.description or spec.title,
+                input_model=f"{hub_server.models_alias}.{spec.input_model}",
+                input_schema=python_literal(schema),
+            )
+        )
+    fingerprints = {server: snapshot.fingerprint for server, (snapshot, _) in by_server.items()}
+    header = (
+        f"# Generated by mcp-stubgen {__version__} from the snapshots of {len(fingerprints)} server(s) "
+        f"(combined fingerprint {fingerprint(fingerprints)}).\n"
+        "# Do not edit: run `mcp-stubgen sync` (or `mcp-stubgen generate`) to refresh it."
+    )
+    return HubSpec(header=header, servers=tuple(servers[name] for name in sorted(servers)), tools=tuple(tools))
+
+
+def python_literal(value: Any) -> str:
+    """Python source for a JSON value; every string goes through `literal`, so no catalog text becomes code."""
+    if isinstance(value, dict):
+        items = ", ".join(f"{literal(key)}: {python_literal(value[key])}" for key in sorted(value))
+        return "{" + items + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(python_literal(item) for item in value) + "]"
+    if isinstance(value, str):
+        return literal(value)
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float) and math.isfinite(value):
+        return repr(value)
+    raise TypeError(f"not a JSON value: {value!r}")
+
+
+def _environment() -> jinja2.Environment:
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(files("codegen.templates"))),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    environment.filters["literal"] = literal
+    environment.filters["docstring"] = docstring
+    return environment
+
+
+def hub_runtime_source() -> bytes:
+    """The hub's runtime helpers, byte for byte as shipped with mcp-stubgen."""
+    return files("codegen.runtime").joinpath(HUB_RUNTIME_FILE).read_bytes()
+
+
+def render_hub_package(hub: HubSpec) -> dict[str, bytes]:
+    """The hub package's files: `client.py` (the `Hub` class), `__init__.py`, its runtime and `py.typed`."""
+    environment = _environment()
+    rendered = {
+        "__init__.py": environment.get_template("hub_init.py.jinja").render(hub=hub),
+        "client.py": environment.get_template("hub_client.py.jinja").render(hub=hub),
+    }
+    output = {name: black.format_str(source, mode=BLACK_MODE).encode("utf-8") for name, source in rendered.items()}
+    output[HUB_RUNTIME_FILE] = hub_runtime_source()
+    output["py.typed"] = b""
+    return dict(sorted(output.items()))
