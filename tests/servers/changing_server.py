@@ -1,8 +1,9 @@
-"""A low-level SDK server whose tools change when its `add_tool` tool is called, for `watch` tests.
+"""A low-level SDK server whose tools change when its `add_tools` tool is called, for `watch` tests.
 
 Served over Streamable HTTP on 127.0.0.1 so that a test can change the catalog from its own client
-while the watcher holds a separate session. It notifies every other session of the change, in
-whichever era that session speaks:
+while the watcher holds a separate session. Each added tool is notified on its own, so one call
+with several names is a burst of notifications; they go to every other session, in whichever era
+that session speaks:
 
 - 2026-07-28: a `ToolsListChanged` event on the shared subscription bus, which the SDK fans out to
   every open `subscriptions/listen` stream;
@@ -30,10 +31,14 @@ from mcp.server.session import ServerSession
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-_ADD_TOOL = types.Tool(
-    name="add_tool",
-    description="Add a tool with the given name to this server's catalog.",
-    input_schema={"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+_ADD_TOOLS = types.Tool(
+    name="add_tools",
+    description="Add tools with the given names to this server's catalog, notifying after each.",
+    input_schema={
+        "type": "object",
+        "properties": {"names": {"type": "array", "items": {"type": "string"}}},
+        "required": ["names"],
+    },
 )
 
 
@@ -63,7 +68,7 @@ class _ChangingServer(Server[Any]):
 
 
 def build_server(list_changed: bool, tools: list[str]) -> Server[Any]:
-    catalog = {tool.name: tool for tool in [_ADD_TOOL, *map(_tool, tools)]}
+    catalog = {tool.name: tool for tool in [_ADD_TOOLS, *map(_tool, tools)]}
     bus = InMemorySubscriptionBus()
     legacy_sessions: dict[int, ServerSession] = {}
 
@@ -77,20 +82,24 @@ def build_server(list_changed: bool, tools: list[str]) -> Server[Any]:
     async def call_tool(
         context: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        if params.name != "add_tool":
+        if params.name != "add_tools":
             return types.CallToolResult(content=[types.TextContent(text=f"called {params.name}")])
-        name = str((params.arguments or {})["name"])
-        catalog[name] = _tool(name)
-        if list_changed:
-            await bus.publish(ToolsListChanged())
-            for key, session in list(legacy_sessions.items()):
-                if session is context.session:
-                    continue
-                try:
-                    await session.send_tool_list_changed()
-                except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                    legacy_sessions.pop(key, None)
-        return types.CallToolResult(content=[types.TextContent(text=f"added {name}")])
+        names = [str(name) for name in (params.arguments or {})["names"]]
+        for name in names:
+            catalog[name] = _tool(name)
+            if list_changed:
+                await notify(context.session)
+        return types.CallToolResult(content=[types.TextContent(text=f"added {', '.join(names)}")])
+
+    async def notify(caller: ServerSession) -> None:
+        await bus.publish(ToolsListChanged())
+        for key, session in list(legacy_sessions.items()):
+            if session is caller:
+                continue
+            try:
+                await session.send_tool_list_changed()
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                legacy_sessions.pop(key, None)
 
     return _ChangingServer(
         list_changed,

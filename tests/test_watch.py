@@ -1,0 +1,256 @@
+"""`mcp-stubgen watch` as a user runs it: a subprocess watching real servers, changed from outside.
+
+The changing server runs over Streamable HTTP so the test can call its `add_tools` tool from its
+own client while the watcher holds another session; the server fans the change out to the watcher
+as `notifications/tools/list_changed` (legacy) or a `subscriptions/listen` event (2026-07-28).
+Every watcher runs with `--max-changes` and a hard timeout, so no test can hang.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import Client
+
+from tests.conftest import REPO, SERVERS, free_port, wait_for_port, write_config
+
+CHANGING_SERVER = SERVERS / "changing_server.py"
+PAGING_SERVER = SERVERS / "paging_server.py"
+TIMEOUT = 20.0
+"""Seconds any one wait may take before the test fails instead of hanging."""
+
+
+class ChangingServer:
+    """The changing server on a fixed loopback port, so it can be killed and started again there."""
+
+    def __init__(self, *flags: str) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/mcp"
+        self.flags = flags
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, str(CHANGING_SERVER), str(self.port), *self.flags],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_for_port(self.port, self.process)
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def add_tools(self, *names: str) -> None:
+        async def call() -> None:
+            async with Client(self.url) as client:
+                result = await client.call_tool("add_tools", {"names": list(names)})
+                assert not result.is_error
+
+        anyio.run(call)
+
+
+class Watcher:
+    """`mcp-stubgen watch ...` in a subprocess; its stderr is read line by line as it arrives."""
+
+    def __init__(self, cwd: Path, *args: str, env: dict[str, str] | None = None) -> None:
+        environment = {**os.environ, "PYTHONPATH": str(REPO), **(env or {})}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "codegen.cli", "watch", *args],
+            cwd=cwd,
+            env=environment,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.stderr: list[str] = []
+        assert self.process.stderr is not None
+        stderr = self.process.stderr
+        threading.Thread(target=lambda: [self.lines.put(line) for line in stderr], daemon=True).start()
+
+    def wait_for(self, text: str) -> str:
+        """The next stderr line containing `text`; earlier lines are kept in `stderr`."""
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            self.stderr.append(line)
+            if text in line:
+                return line
+        self.process.kill()
+        raise AssertionError(f"watch never printed {text!r}; stderr so far:\n{''.join(self.stderr)}")
+
+    def finish(self) -> tuple[int, str, str]:
+        """Exit code, stdout and the whole stderr, once the watcher has exited by itself."""
+        assert self.process.stdout is not None
+        try:
+            code = self.process.wait(timeout=TIMEOUT)
+        finally:
+            self.process.kill()
+        stdout = self.process.stdout.read()
+        time.sleep(0.1)  # let the reader thread hand over the last lines
+        while not self.lines.empty():
+            self.stderr.append(self.lines.get())
+        return code, stdout, "".join(self.stderr)
+
+
+@pytest.fixture
+def changing() -> Iterator[ChangingServer]:
+    server = ChangingServer()
+    server.start()
+    yield server
+    server.kill()
+
+
+@pytest.fixture
+def polled() -> Iterator[ChangingServer]:
+    server = ChangingServer("--no-list-changed")
+    server.start()
+    yield server
+    server.kill()
+
+
+def project(folder: Path, url: str, protocol: str = "auto", extra: str = "") -> Path:
+    write_config(
+        folder,
+        f"""[tool.mcp-stubgen]
+snapshots = "snapshots"
+output = "clients"
+
+[tool.mcp-stubgen.servers.changing]
+url = "{url}"
+protocol = "{protocol}"
+{extra}""",
+    )
+    return folder / "snapshots" / "changing.json"
+
+
+def tool_names(snapshot: Path) -> list[str]:
+    return [tool["name"] for tool in json.loads(snapshot.read_text(encoding="utf-8"))["tools"]]
+
+
+@pytest.mark.parametrize(
+    ("protocol", "channel", "era"),
+    [
+        ("auto", "tools changes via subscriptions/listen", "2026-07-28"),
+        ("legacy", "tools changes via list_changed notifications", "2025-11-25"),
+    ],
+)
+def test_a_notified_burst_is_published_once_with_the_whole_catalog(
+    tmp_path: Path, changing: ChangingServer, run_cli, protocol: str, channel: str, era: str
+) -> None:
+    snapshot = project(tmp_path, changing.url, protocol)
+    assert run_cli("snapshot", "--config", tmp_path / "pyproject.toml").exit_code == 0
+    committed = snapshot.read_bytes()
+
+    watcher = Watcher(tmp_path, "--max-changes", "1", "--interval", "60")
+    watcher.wait_for("catalog matches snapshots/changing.json")
+    assert channel in watcher.wait_for("changing: watching")
+    assert snapshot.read_bytes() == committed
+    changing.add_tools("beta", "gamma")  # two notifications, one change
+    code, stdout, stderr = watcher.finish()
+
+    assert code == 0, stderr
+    assert stderr.count("changing: catalog changed") == 1
+    assert "changing: wrote snapshots/changing.json and regenerated clients/changing" in stderr
+    assert stderr.rstrip().endswith("stopped after 1 published change")
+    assert "tool-added  changing: tool beta" in stdout
+    assert "tool-added  changing: tool gamma" in stdout
+    assert "0 breaking, 0 dangerous, 2 safe" in stdout
+    assert tool_names(snapshot) == ["add_tools", "beta", "gamma"]
+    assert json.loads(snapshot.read_text(encoding="utf-8"))["protocolVersion"] == era
+    client = (tmp_path / "clients" / "changing" / "client.py").read_text(encoding="utf-8")
+    assert "async def beta(self, *, text: str)" in client
+    assert "async def gamma(self, *, text: str)" in client
+
+
+def test_a_server_without_list_changed_is_polled_and_compared_with_the_committed_snapshot(
+    tmp_path: Path, polled: ChangingServer, run_cli
+) -> None:
+    snapshot = project(tmp_path, polled.url)
+    assert run_cli("snapshot", "--config", tmp_path / "pyproject.toml").exit_code == 0
+    polled.add_tools("alpha")  # while nobody watches: found on start, against the committed snapshot
+
+    watcher = Watcher(tmp_path, "--max-changes", "2", "--interval", "0.5")
+    watcher.wait_for("changing: catalog changed")
+    assert "polling every 0.5s" in watcher.wait_for("changing: watching")
+    assert tool_names(snapshot) == ["add_tools", "alpha"]
+    added = time.monotonic()
+    polled.add_tools("beta")
+    code, stdout, stderr = watcher.finish()
+
+    assert code == 0, stderr
+    assert time.monotonic() - added < 5, "the poll every 0.5s should have found beta within a few seconds"
+    assert stdout.count("tool-added") == 2
+    assert stdout.index("tool alpha") < stdout.index("tool beta")
+    assert tool_names(snapshot) == ["add_tools", "alpha", "beta"]
+    assert "async def beta(" in (tmp_path / "clients" / "changing" / "client.py").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("protocol", ["auto", "legacy"])
+def test_a_restarted_server_is_reconnected_and_its_later_change_published(
+    tmp_path: Path, changing: ChangingServer, protocol: str
+) -> None:
+    snapshot = project(tmp_path, changing.url, protocol, 'headers = { Authorization = "Bearer ${WATCH_TOKEN}" }\n')
+    token = "s3cret-watch-token"
+    watcher = Watcher(tmp_path, "--max-changes", "2", "--interval", "0.5", env={"WATCH_TOKEN": token})
+    watcher.wait_for("no committed snapshot at snapshots/changing.json; writing the first one")
+    watcher.wait_for("changing: watching")
+
+    changing.kill()
+    error = watcher.wait_for("error: server 'changing'")
+    watcher.wait_for("changing: reconnecting in 1s")
+    changing.start()
+    watcher.wait_for("changing: watching")
+    changing.add_tools("delta")
+    code, stdout, stderr = watcher.finish()
+
+    assert code == 0, stderr
+    assert error.count("\n") == 1, "one line per event"
+    assert "tool-added  changing: tool delta" in stdout
+    assert tool_names(snapshot) == ["add_tools", "delta"]
+    assert token not in stdout + stderr
+    assert "Traceback" not in stderr
+
+
+def test_ctrl_c_stops_cleanly_over_stdio(tmp_path: Path) -> None:
+    write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen]
+snapshots = "snapshots"
+
+[tool.mcp-stubgen.servers.paging]
+command = "{Path(sys.executable).as_posix()}"
+args = ["{PAGING_SERVER.as_posix()}"]
+""",
+    )
+    watcher = Watcher(tmp_path, "--interval", "0.3")
+    watcher.wait_for("paging: wrote snapshots/paging.json")  # no `output`: the snapshot alone
+    watcher.wait_for("paging: watching (polling every 0.3s)")
+    time.sleep(0.5)  # a poll or two, unchanged: nothing is written
+    watcher.process.send_signal(signal.SIGINT)
+    code, stdout, stderr = watcher.finish()
+
+    assert code == 0, stderr
+    assert stderr.rstrip().splitlines()[-1] == "stopped after 1 published change"
+    assert "Traceback" not in stderr
+    assert stdout == ""
+    snapshot = json.loads((tmp_path / "snapshots" / "paging.json").read_text(encoding="utf-8"))
+    assert [tool["name"] for tool in snapshot["tools"]][:2] == ["tool-000", "tool-001"]
+    assert sorted(path.name for path in (tmp_path / "snapshots").iterdir()) == ["paging.json"]
+    assert not (tmp_path / "clients").exists()
