@@ -6,10 +6,11 @@ from pathlib import Path
 
 import click
 
-from codegen.config import load_config
+from codegen.config import ProjectConfig, load_config
 from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
 from codegen.generate import package_dir, render_snapshot
-from codegen.generate.command import method_names_for
+from codegen.generate.command import hub_inputs, method_names_for
+from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.publish import publish
 from codegen.snapshot import Snapshot
 from codegen.snapshot_command import _shown, apply_overrides, config_options, connection_options, report, take_snapshots
@@ -44,14 +45,35 @@ def sync(
 
     taken = take_snapshots(config, selected, before_write=render)
     failed = len(selected) - len(taken)
+    unpublished = 0
     for name in sorted(taken):
         target = package_dir(taken[name], output)
         try:
             result = publish(rendered[name], target)
         except StubgenError as error:
             report(f"error: {error}")
-            failed += 1
+            unpublished += 1
             continue
         state = "generated" if result.changed else "up to date:"
         report(f"{name}: {state} {_shown(target)}")
-    return EXIT_ERROR if failed else EXIT_OK
+    if config.hub:
+        failed += _sync_hub(config, output, unpublished)
+    return EXIT_ERROR if failed or unpublished else EXIT_OK
+
+
+def _sync_hub(config: ProjectConfig, output: Path, unpublished: int) -> int:
+    """Regenerate the hub from the snapshots now on disk; 1 when it could not be, else 0.
+
+    A server that could not be snapshotted keeps its previous snapshot and package, so the hub is
+    still built; a package that could not be published would no longer match its new snapshot, so not.
+    """
+    if unpublished:
+        report("error: hub: not regenerated, because a server's package could not be published")
+        return 1
+    try:
+        result = publish(render_hub(hub_inputs(config)), hub_dir(output))
+    except StubgenError as error:
+        report(f"error: {error}")
+        return 1
+    report(f"hub: {'generated' if result.changed else 'up to date:'} {_shown(result.path)}")
+    return 0

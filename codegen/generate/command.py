@@ -10,6 +10,7 @@ import click
 from codegen.config import ProjectConfig, load_config
 from codegen.errors import EXIT_FINDINGS, EXIT_OK, StubgenError
 from codegen.generate import package_dir, render_snapshot
+from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.publish import diff_trees, publish, read_tree
 from codegen.snapshot import Snapshot, load_snapshot
 from codegen.snapshot_command import config_options
@@ -28,13 +29,30 @@ def method_names_for(config: ProjectConfig | None, server: str) -> Mapping[str, 
     return method_names
 
 
+Inputs = list[tuple[Snapshot, Mapping[str, str]]]
+"""Snapshots with their method-name overrides, one per package to render."""
+
+
+def hub_inputs(config: ProjectConfig) -> Inputs:
+    """Every configured server's committed snapshot: the hub covers all of them, whichever were named."""
+    inputs: Inputs = []
+    for name in sorted(config.servers):
+        try:
+            inputs.append((load_snapshot(config.snapshot_path(name)), method_names_for(config, name)))
+        except StubgenError as error:
+            raise StubgenError(f"hub: {error}") from None
+    return inputs
+
+
 def _inputs(
-    targets: tuple[str, ...], out: Path | None, config_path: Path | None, servers_file: Path | None
-) -> tuple[list[tuple[Snapshot, Mapping[str, str]]], Path]:
+    targets: tuple[str, ...], out: Path | None, config_path: Path | None, servers_file: Path | None, with_hub: bool
+) -> tuple[Inputs, Path, Inputs | None]:
+    """The packages to render, the output folder, and the hub's servers when a hub is wanted."""
     if targets and all(target.endswith(".json") for target in targets):
         if out is None:
             raise click.UsageError("generating from snapshot files needs --out DIR")
-        return [(load_snapshot(Path(target)), {}) for target in targets], out
+        inputs: Inputs = [(load_snapshot(Path(target)), {}) for target in targets]
+        return inputs, out, inputs if with_hub else None
     if any(target.endswith(".json") for target in targets):
         raise click.UsageError("give either server ids from the config or snapshot .json files, not both")
     config = load_config(config_path, servers_file)
@@ -42,24 +60,37 @@ def _inputs(
     if out_dir is None:
         raise StubgenError(f"{config.source or config.root}: set `output` under [tool.mcp-stubgen] or pass --out DIR")
     servers = config.select(targets)
-    return [
-        (load_snapshot(config.snapshot_path(server.name)), method_names_for(config, server.name)) for server in servers
-    ], out_dir
+    return (
+        [
+            (load_snapshot(config.snapshot_path(server.name)), method_names_for(config, server.name))
+            for server in servers
+        ],
+        out_dir,
+        hub_inputs(config) if config.hub or with_hub else None,
+    )
 
 
 @click.command("generate")
 @click.argument("targets", nargs=-1)
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), help="Folder to write the packages into.")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 with a diff when the packages are out of date.")
+@click.option("--hub", "with_hub", is_flag=True, help="Also write the hub package (the default with `hub = true`).")
 @config_options
 def generate(
-    targets: tuple[str, ...], out: Path | None, check: bool, config_path: Path | None, servers_file: Path | None
+    targets: tuple[str, ...],
+    out: Path | None,
+    check: bool,
+    with_hub: bool,
+    config_path: Path | None,
+    servers_file: Path | None,
 ) -> int:
     """Generate a typed client package per server from its snapshot (SERVER ids, or SNAPSHOT.json files)."""
-    inputs, out_dir = _inputs(targets, out, config_path, servers_file)
+    inputs, out_dir, hub_servers = _inputs(targets, out, config_path, servers_file, with_hub)
     rendered = [
         (package_dir(snapshot, out_dir), render_snapshot(snapshot, method_names)) for snapshot, method_names in inputs
     ]
+    if hub_servers is not None:
+        rendered.append((hub_dir(out_dir), render_hub(hub_servers)))
     if check:
         stale = 0
         for target, files in rendered:
