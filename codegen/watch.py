@@ -297,6 +297,11 @@ class Watcher:
             target = package_dir(new, output)
             try:
                 publish(files, target)
+            except OSError as error:
+                _restore(path, previous)
+                raise StubgenError(
+                    f"server {name!r}: cannot write {target} ({error.strerror or error}); check the folder's permissions"
+                ) from None
             except BaseException:
                 _restore(path, previous)
                 raise

@@ -254,3 +254,28 @@ args = ["{PAGING_SERVER.as_posix()}"]
     assert [tool["name"] for tool in snapshot["tools"]][:2] == ["tool-000", "tool-001"]
     assert sorted(path.name for path in (tmp_path / "snapshots").iterdir()) == ["paging.json"]
     assert not (tmp_path / "clients").exists()
+
+
+def test_a_package_that_cannot_be_published_leaves_the_committed_snapshot_alone(
+    tmp_path: Path, changing: ChangingServer, run_cli
+) -> None:
+    snapshot = project(tmp_path, changing.url)
+    assert run_cli("snapshot", "--config", tmp_path / "pyproject.toml").exit_code == 0
+    committed = snapshot.read_bytes()
+    hand_written = tmp_path / "clients" / "changing" / "client.py"
+    hand_written.parent.mkdir(parents=True)
+    hand_written.write_text("# someone's own code, not ours to replace\n", encoding="utf-8")
+
+    watcher = Watcher(tmp_path, "--interval", "60")
+    watcher.wait_for("changing: watching")
+    changing.add_tools("beta")
+    error = watcher.wait_for("error: ")
+    watcher.process.send_signal(signal.SIGINT)
+    code, _stdout, stderr = watcher.finish()
+
+    assert code == 0, stderr
+    assert "clients/changing" in error
+    assert snapshot.read_bytes() == committed
+    assert hand_written.read_text(encoding="utf-8") == "# someone's own code, not ours to replace\n"
+    assert stderr.rstrip().splitlines()[-1] == "stopped after 0 published changes"
+    assert sorted(path.name for path in snapshot.parent.iterdir()) == ["changing.json"]
