@@ -56,7 +56,7 @@ def tools_page(mode: str, cursor: str | None) -> dict[str, object]:
     return page
 
 
-def handle(mode: str, message: dict[str, object]) -> None:
+def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
     method, request_id = message.get("method"), message.get("id")
     params = message.get("params") or {}
     assert isinstance(params, dict)
@@ -65,6 +65,8 @@ def handle(mode: str, message: dict[str, object]) -> None:
     if method == "server/discover":
         fail(request_id, -32601, "Method not found: server/discover")
     elif method == "initialize":
+        if mode == "slow-handshake":
+            time.sleep(delay)
         if mode == "garbage":
             sys.stdout.write("Starting server... this line is not JSON-RPC\n")
         if mode == "bad-json":
@@ -96,6 +98,8 @@ def handle(mode: str, message: dict[str, object]) -> None:
             return
         if mode == "hang-after-handshake":
             time.sleep(3600)
+        if mode == "slow-list" and not params.get("cursor"):
+            time.sleep(delay)
         if mode == "list-error":
             fail(request_id, -32603, "database unavailable")
             return
@@ -111,7 +115,9 @@ def handle(mode: str, message: dict[str, object]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", default="legacy")
-    mode = parser.parse_args().mode
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds slow-handshake and slow-list wait")
+    options = parser.parse_args()
+    mode = options.mode
     if mode == "leak-secret":
         sys.stderr.write(f"cannot log in with API_KEY={os.environ.get('API_KEY')}\n")
         sys.exit(4)
@@ -122,7 +128,7 @@ def main() -> None:
         time.sleep(3600)
     for line in sys.stdin:
         if line.strip():
-            handle(mode, json.loads(line))
+            handle(mode, json.loads(line), options.delay)
 
 
 if __name__ == "__main__":
