@@ -259,6 +259,8 @@ def _cause(server: ServerConfig, leaf: BaseException) -> str:
         return _http_status_message(server, leaf.response.status_code)
     if isinstance(leaf, httpx2.ConnectError):
         return f"{name}: cannot connect to {server.url}; is the server running?"
+    if isinstance(leaf, httpx2.RemoteProtocolError):
+        return f"{name}: {server.url} closed the connection without answering; check the server's logs"
     if isinstance(leaf, httpx2.TransportError):
         return f"{name}: connection to {server.url} failed ({type(leaf).__name__}); is the server running?"
     if isinstance(leaf, MCPError) and leaf.error.code == CONNECTION_CLOSED:
