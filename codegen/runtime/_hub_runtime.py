@@ -1,20 +1,23 @@
 """Helpers for the hub that mcp-stubgen generates over several servers' typed clients.
 
 This file is copied verbatim into the generated hub package, so it imports only `mcp`, `pydantic`
-and the standard library. Do not edit the copy: run `mcp-stubgen sync` to refresh it.
+(and, for type checking, pydantic's own `pydantic_core`) and the standard library. Do not edit the copy: run `mcp-stubgen sync` to refresh it.
 """
 
 from __future__ import annotations
 
 import copy
 import difflib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, TypedDict
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypedDict
 
-from mcp import Client, ClientSession
-from mcp.types import CallToolResult
 from pydantic import BaseModel, ValidationError
+
+if TYPE_CHECKING:
+    from mcp import Client, ClientSession
+    from mcp.types import CallToolResult
+    from pydantic_core import ErrorDetails, InitErrorDetails
 
 __all__ = ["GeneratedHub", "HubError", "HubTool", "ToolDefinition", "UnknownQualifiedToolError"]
 
@@ -45,9 +48,15 @@ class HubTool:
     tool: str
     """The tool's own name on its server, sent on the wire."""
     description: str | None
-    input_model: type[BaseModel]
     input_schema: Mapping[str, Any]
     """The server's input JSON Schema from the snapshot, as the server declared it."""
+    load_input_model: Callable[[], type[BaseModel]]
+    """Returns the tool's input model; called on use, so importing the hub imports no models."""
+
+    @property
+    def input_model(self) -> type[BaseModel]:
+        """The generated Pydantic model the tool's arguments are validated with."""
+        return self.load_input_model()
 
 
 class ToolDefinition(TypedDict):
@@ -111,18 +120,35 @@ class GeneratedHub:
 
 
 def validate_arguments(model: type[BaseModel], arguments: dict[str, Any]) -> dict[str, Any]:
-    """The arguments as the server expects them (wire names, JSON values), or a `ValidationError`.
+    """The arguments as the server expects them (wire names, JSON values), or one `ValidationError`.
 
     A name the model does not declare is an error unless the schema allows extra properties: an
-    agent's misspelt argument must not be dropped silently.
+    agent's misspelt argument must not be dropped silently. It is reported together with the
+    model's own errors, so one answer tells the agent everything to fix.
     """
-    validated = model.model_validate(arguments)
+    unknown: list[InitErrorDetails] = []
     if model.model_config.get("extra") != "allow":
         known = set(model.model_fields) | {field.alias for field in model.model_fields.values() if field.alias}
-        unknown = sorted(name for name in arguments if name not in known)
-        if unknown:
-            raise ValidationError.from_exception_data(
-                model.__name__,
-                [{"type": "extra_forbidden", "loc": (name,), "input": arguments[name]} for name in unknown],
-            )
+        unknown = [
+            {"type": "extra_forbidden", "loc": (name,), "input": arguments[name]}
+            for name in sorted(arguments)
+            if name not in known
+        ]
+    try:
+        validated = model.model_validate(arguments)
+    except ValidationError as error:
+        if not unknown:
+            raise
+        found = [_init_details(detail) for detail in error.errors()]
+        raise ValidationError.from_exception_data(model.__name__, [*unknown, *found]) from None
+    if unknown:
+        raise ValidationError.from_exception_data(model.__name__, unknown)
     return validated.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+
+def _init_details(detail: ErrorDetails) -> InitErrorDetails:
+    """A reported error back in the form `ValidationError.from_exception_data` takes."""
+    init: InitErrorDetails = {"type": detail["type"], "loc": detail["loc"], "input": detail["input"]}
+    if "ctx" in detail:
+        init["ctx"] = detail["ctx"]
+    return init

@@ -1,0 +1,452 @@
+"""The hub: one namespaced catalog over several servers' generated clients.
+
+Real servers over stdio and Streamable HTTP are called through a generated hub by qualified name;
+generation errors, `--check`, `sync` and the golden hub package are checked through the CLI.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pydantic
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from mcp import StdioServerParameters
+from mcp.types import CallToolResult
+
+from codegen.config import ServerConfig
+from codegen.discovery import snapshot_server
+from codegen.errors import StubgenError
+from codegen.generate import generate_package
+from codegen.generate.build import build_package
+from codegen.generate.hub import build_hub, hub_dir, python_literal, render_hub
+from codegen.generate.publish import diff_trees, publish, read_tree
+from codegen.identifiers import HUB_MEMBERS, qualified_tools
+from codegen.runtime._hub_runtime import GeneratedHub, validate_arguments
+from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot
+from tests.conftest import REPO, SERVERS, free_port, wait_for_port, write_config
+from tests.regen_goldens import HUB_CASE, REGEN_COMMAND, hub_case_snapshots, hub_case_tree
+
+PY = sys.executable
+WEATHER = REPO / "examples" / "weather_server.py"
+NOTES = REPO / "examples" / "notes_server.py"
+DOTTED = SERVERS / "dotted_server.py"
+
+
+def stdio(script: Path, *args: str) -> StdioServerParameters:
+    return StdioServerParameters(command=PY, args=[str(script), *args])
+
+
+@pytest.fixture
+def generate_hub(tmp_path: Path) -> Iterator[Any]:
+    """Generate the servers' packages and the hub under `<tmp>/<name>/`, import `<name>.hub`; forget it after."""
+    names: list[str] = []
+
+    def generate(name: str, snapshots: list[Snapshot]) -> Any:
+        out = tmp_path / name
+        for snapshot in snapshots:
+            generate_package(snapshot, out)
+        publish(render_hub([(snapshot, {}) for snapshot in snapshots]), hub_dir(out))
+        names.append(name)
+        return importlib.import_module(f"{name}.hub")
+
+    sys.path.insert(0, str(tmp_path))
+    try:
+        yield generate
+    finally:
+        sys.path.remove(str(tmp_path))
+        for module in [module for module in sys.modules if module.split(".")[0] in names]:
+            del sys.modules[module]
+
+
+@pytest.fixture
+def notes_http() -> Iterator[str]:
+    """The notes example over Streamable HTTP on a free loopback port; yields its URL."""
+    port = free_port()
+    process = subprocess.Popen(
+        [PY, str(NOTES), "--http", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+async def test_two_servers_offering_search_are_called_by_qualified_name(generate_hub: Any, notes_http: str) -> None:
+    weather_snapshot = await snapshot_server(ServerConfig(name="weather", command=PY, args=(str(WEATHER),)))
+    notes_snapshot = await snapshot_server(ServerConfig(name="notes", url=notes_http, transport="http"))
+    hub_module = generate_hub("live", [weather_snapshot, notes_snapshot])
+
+    async with hub_module.Hub.connect(weather=stdio(WEATHER), notes=notes_http) as hub:
+        weather_hit = await hub.call("weather.search", {"query": "OS"})
+        assert isinstance(weather_hit, CallToolResult) and not weather_hit.is_error
+        assert weather_hit.structured_content == {"result": ["Oslo"]}
+
+        notes_hit = await hub.call("notes.search", {"text": "BERLIN", "tag": "travel"})
+        assert notes_hit.structured_content == {
+            "text": "BERLIN",
+            "tag": "travel",
+            "notes": [{"id": 3, "title": "Book the train to Berlin", "tags": ["travel"]}],
+        }
+
+        # the same servers through the typed attributes
+        assert await hub.weather.search(query="ber") == ["Berlin"]
+        typed = await hub.notes.search(text="coffee")
+        assert type(typed).__name__ == "SearchOutput" and typed.model_dump() == {
+            "text": "coffee",
+            "tag": None,
+            "notes": [{"id": 2, "title": "Buy coffee beans", "tags": ["shopping"]}],
+        }
+        assert (await hub.weather.get_forecast(city="Oslo")).temperature == 22.5
+
+        # arguments are validated against that tool's own input model before anything is sent
+        with pytest.raises(pydantic.ValidationError) as missing:
+            await hub.call("notes.search", {"query": "Oslo"})
+        assert {error["type"] for error in missing.value.errors()} == {"missing", "extra_forbidden"}
+        with pytest.raises(pydantic.ValidationError):
+            await hub.call("notes.add_note", {"title": "Water the plants", "colour": "green"})
+        assert (await hub.call("notes.search", {"text": "plants"})).structured_content["notes"] == []
+
+        # a tool failure comes back as the server's result, for an agent to show the model
+        failed = await hub.call("weather.send_alert", {"message": ""})
+        assert failed.is_error is True
+
+        with pytest.raises(hub_module.UnknownQualifiedToolError) as unknown:
+            await hub.call("weather.serch", {"query": "x"})
+        assert isinstance(unknown.value, LookupError)
+        assert unknown.value.name == "weather.serch"
+        assert unknown.value.suggestions[0] == "weather.search"
+        assert str(unknown.value).startswith("the hub has no tool 'weather.serch'; did you mean 'weather.search'")
+        with pytest.raises(hub_module.UnknownQualifiedToolError, match="no tool 'search'"):
+            await hub.call("search", {"query": "x"})
+
+        await hub.verify()
+
+
+async def test_qualified_names_with_dots_on_both_sides_route_by_lookup(generate_hub: Any) -> None:
+    calc = await snapshot_server(ServerConfig(name="acme.calc", command=PY, args=(str(DOTTED), "--role", "calc")))
+    acme = await snapshot_server(ServerConfig(name="acme", command=PY, args=(str(DOTTED), "--role", "acme")))
+    hub_module = generate_hub("dotted", [calc, acme])
+    Hub = hub_module.Hub
+
+    assert sorted(Hub.tools) == ["acme.calc.math.divide", "acme.calc.math.multiply"]
+    multiply, divide = Hub.tools["acme.calc.math.multiply"], Hub.tools["acme.calc.math.divide"]
+    assert (multiply.server, multiply.client, multiply.tool) == ("acme.calc", "acme_calc", "math.multiply")
+    assert (divide.server, divide.client, divide.tool) == ("acme", "acme", "calc.math.divide")
+
+    async with Hub.connect(acme_calc=stdio(DOTTED, "--role", "calc"), acme=stdio(DOTTED, "--role", "acme")) as hub:
+        product = await hub.call("acme.calc.math.multiply", {"a": 6, "b": 7})
+        assert product.structured_content == {"role": "calc", "tool": "math.multiply", "value": 42.0}
+        quotient = await hub.call("acme.calc.math.divide", {"a": 1, "b": 4})
+        assert quotient.structured_content == {"role": "acme", "tool": "calc.math.divide", "value": 0.25}
+        with pytest.raises(hub_module.UnknownQualifiedToolError):
+            await hub.call("acme.calc.math", {})
+
+
+def test_tool_definitions_are_every_qualified_tool_with_the_servers_own_schema(generate_hub: Any) -> None:
+    Hub = generate_hub("definitions", hub_case_snapshots()).Hub
+    hub = Hub(weather=object(), notes=object())  # tool_definitions needs no connection
+    definitions = hub.tool_definitions()
+
+    weather = load_snapshot(HUB_CASE / "snapshots" / "weather.json")
+    notes = load_snapshot(HUB_CASE / "snapshots" / "notes.json")
+    expected = sorted(
+        (
+            {
+                "name": f"{snapshot.server}.{tool['name']}",
+                "description": tool["description"],
+                "input_schema": tool["inputSchema"],
+            }
+            for snapshot in (weather, notes)
+            for tool in snapshot.tools
+        ),
+        key=lambda definition: definition["name"],
+    )
+    assert definitions == expected
+    assert [definition["name"] for definition in definitions] == [
+        "notes.add_note",
+        "notes.search",
+        "weather.celsius_to_fahrenheit",
+        "weather.get_forecast",
+        "weather.search",
+        "weather.send_alert",
+    ]
+    json.dumps(definitions)  # plain JSON, ready for an LLM API
+    definitions[0]["input_schema"]["properties"].clear()
+    assert hub.tool_definitions() == expected
+
+
+def snapshot_document(server: str, tools: dict[str, str | None]) -> dict[str, Any]:
+    """A minimal snapshot: each tool takes one string `q`; the value is its description."""
+    return {
+        "format": 1,
+        "server": server,
+        "protocolVersion": "2025-06-18",
+        "capabilities": {"tools": {}},
+        "tools": [
+            {
+                "name": name,
+                **({"description": description} if description is not None else {}),
+                "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]},
+            }
+            for name, description in tools.items()
+        ],
+    }
+
+
+def write_snapshots(folder: Path, *documents: dict[str, Any]) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for index, document in enumerate(documents):
+        path = folder / f"s{index}.json"
+        path.write_text(json.dumps(document), encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+@pytest.mark.parametrize(
+    ("documents", "message"),
+    [
+        (
+            [snapshot_document("a.b", {"c": None}), snapshot_document("a", {"b.c": None})],
+            "error: hub: tool 'b.c' of server 'a' and tool 'c' of server 'a.b' both get the qualified name 'a.b.c'; "
+            "rename one of the server ids",
+        ),
+        (
+            [snapshot_document("my server", {"search": None})],
+            "error: hub: server 'my server': tool 'search' gets the qualified name 'my server.search', which is not "
+            "a valid tool name (Tool name contains spaces, which may cause parsing issues); choose a shorter or "
+            "plainer server id",
+        ),
+        (
+            [snapshot_document("s" * 125, {"search": None})],
+            f"error: hub: server {'s' * 125!r}: tool 'search' gets the qualified name {'s' * 125 + '.search'!r}, "
+            "which is not a valid tool name (Tool name exceeds maximum length of 128 characters (current: 132)); "
+            "choose a shorter or plainer server id",
+        ),
+        (
+            [snapshot_document("hub", {"search": None})],
+            "error: hub: server 'hub' would generate the package 'hub', which is the hub's own folder; "
+            "rename the server id",
+        ),
+    ],
+    ids=["colliding", "invalid-character", "too-long", "hub-package"],
+)
+def test_a_server_id_that_makes_a_bad_qualified_name_fails_generation_in_one_line(  # type: ignore[no-untyped-def]
+    run_cli, tmp_path: Path, documents: list[dict[str, Any]], message: str
+) -> None:
+    paths = write_snapshots(tmp_path / "snaps", *documents)
+    result = run_cli("generate", *paths, "--out", tmp_path / "out", "--hub")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == message
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_tool_whose_own_name_is_invalid_cannot_join_the_hub() -> None:
+    with pytest.raises(StubgenError) as error:
+        qualified_tools({"docs": ["look up"]})
+    assert str(error.value) == (
+        "hub: server 'docs': tool 'look up' cannot be named in the hub: its own name is not a valid tool name "
+        "(Tool name contains spaces, which may cause parsing issues)"
+    )
+
+
+def test_server_attributes_never_take_the_hubs_own_members() -> None:
+    public = {name for name in dir(GeneratedHub) if not name.startswith("_")} | {"clients"}
+    assert public <= HUB_MEMBERS
+    snapshots = [
+        parse_snapshot(json.dumps(snapshot_document(name, {"x": None})).encode(), name) for name in ("call", "tools")
+    ]
+    hub = build_hub([(snapshot, build_package(snapshot)) for snapshot in snapshots])
+    assert [(server.server, server.attribute) for server in hub.servers] == [("call", "call_"), ("tools", "tools_")]
+
+
+def test_untrusted_catalog_text_stays_data(generate_hub: Any, tmp_path: Path) -> None:
+    hostile = 'Ends a string: """ \') + __import__("os").system("false") # \\ \n and more'
+    document = snapshot_document("evil", {"search": hostile})
+    document["tools"][0]["inputSchema"]["properties"]["q"]["description"] = hostile
+    snapshot = parse_snapshot(json.dumps(document).encode(), "evil")
+    Hub = generate_hub("hostile", [snapshot]).Hub
+    assert Hub.tools["evil.search"].description == hostile
+    assert Hub.tools["evil.search"].input_schema == document["tools"][0]["inputSchema"]
+
+
+class Forecast(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(populate_by_name=True)
+    city: str
+    days: int | None = pydantic.Field(None, ge=1, le=7)
+    from_: str | None = pydantic.Field(None, alias="from")
+
+
+class Open(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="allow")
+    city: str
+
+
+def test_arguments_are_sent_by_wire_name_and_every_problem_is_reported_at_once() -> None:
+    assert validate_arguments(Forecast, {"city": "Oslo", "from": "Bergen"}) == {"city": "Oslo", "from": "Bergen"}
+    assert validate_arguments(Forecast, {"city": "Oslo", "from_": "Bergen"}) == {"city": "Oslo", "from": "Bergen"}
+    assert validate_arguments(Open, {"city": "Oslo", "extra": 1}) == {"city": "Oslo", "extra": 1}
+
+    with pytest.raises(pydantic.ValidationError) as both:
+        validate_arguments(Forecast, {"days": 9, "cty": "Oslo"})
+    assert [(error["type"], error["loc"]) for error in both.value.errors()] == [
+        ("extra_forbidden", ("cty",)),
+        ("missing", ("city",)),
+        ("less_than_equal", ("days",)),
+    ]
+    assert both.value.errors()[2]["ctx"] == {"le": 7}
+    assert both.value.title == "Forecast"
+
+    with pytest.raises(pydantic.ValidationError) as only_unknown:
+        validate_arguments(Forecast, {"city": "Oslo", "day": 2})
+    assert [error["type"] for error in only_unknown.value.errors()] == ["extra_forbidden"]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda children: st.lists(children) | st.dictionaries(st.text(), children),
+    max_leaves=20,
+)
+
+
+@given(json_values)
+def test_python_literal_round_trips_any_json(value: Any) -> None:
+    assert ast.literal_eval(python_literal(value)) == value
+
+
+def test_generate_writes_the_hub_from_every_configured_snapshot_and_check_guards_it(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "snaps").mkdir()
+    for name in ("notes", "weather"):
+        (tmp_path / "snaps" / f"{name}.json").write_bytes((HUB_CASE / "snapshots" / f"{name}.json").read_bytes())
+    servers = "".join(f'[tool.mcp-stubgen.servers.{name}]\ncommand = "unused"\n' for name in ("notes", "weather"))
+    write_config(tmp_path, f'[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\nhub = true\n{servers}')
+
+    # naming one server still rebuilds the hub over both
+    first = run_cli("generate", "weather")
+    assert first.exit_code == 0, first.stderr
+    assert "/clients/hub (4 file(s) written, 0 removed)" in first.stderr
+    assert read_tree(tmp_path / "clients" / "hub") == read_tree(HUB_CASE / "expected" / "hub")
+
+    assert run_cli("generate").exit_code == 0
+    check = run_cli("generate", "--check")
+    assert check.exit_code == 0, check.stdout
+    assert "3 generated package(s) up to date" in check.stderr
+
+    edited = json.loads((tmp_path / "snaps" / "notes.json").read_text())
+    edited["tools"][1]["description"] = "Search the notebook."
+    (tmp_path / "snaps" / "notes.json").write_text(json.dumps(edited))
+    stale = run_cli("generate", "--check")
+    assert stale.exit_code == 1
+    assert "/clients/hub/client.py" in stale.stdout
+    assert '+            description="Search the notebook.",' in stale.stdout
+
+    (tmp_path / "snaps" / "notes.json").unlink()
+    missing = run_cli("generate", "weather")
+    assert missing.exit_code == 2
+    assert missing.stderr.strip() == (
+        f"error: hub: {tmp_path.resolve() / 'snaps' / 'notes.json'}: no such snapshot; run `mcp-stubgen snapshot` first"
+    )
+
+
+def test_sync_writes_an_importable_hub(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    servers = "".join(
+        f"[tool.mcp-stubgen.servers.{name}]\ncommand = {json.dumps(PY)}\nargs = [{json.dumps(str(script))}]\n"
+        for name, script in (("notes", NOTES), ("weather", WEATHER))
+    )
+    write_config(tmp_path, f'[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\nhub = true\n{servers}')
+    result = run_cli("sync")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.strip().splitlines()[-1] == "hub: generated clients/hub"
+    assert read_tree(tmp_path / "clients" / "hub") == read_tree(HUB_CASE / "expected" / "hub")
+    again = run_cli("sync", "notes")
+    assert again.stderr.strip().splitlines()[-1] == "hub: up to date: clients/hub"
+
+    imported = subprocess.run(
+        [PY, "-c", "from clients.hub import Hub; print(sorted(Hub.tools))"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "'notes.search'" in imported.stdout and "'weather.search'" in imported.stdout
+
+
+def test_hub_golden_matches() -> None:
+    folder = hub_dir(HUB_CASE / "expected")
+    diff = diff_trees(hub_case_tree(), read_tree(folder), folder.relative_to(REPO).as_posix())
+    assert not diff, f"the hub golden differs; refresh with `{REGEN_COMMAND}`\n{diff}"
+    assert [path.name for path in (HUB_CASE / "expected").iterdir()] == ["hub"]
+
+
+def test_hub_golden_passes_mypy_strict_beside_freshly_generated_server_packages(tmp_path: Path) -> None:
+    expected = tmp_path / "expected"
+    for snapshot in hub_case_snapshots():
+        generate_package(snapshot, expected)
+    shutil.copytree(hub_dir(HUB_CASE / "expected"), hub_dir(expected))
+    result = subprocess.run(
+        [
+            PY, "-m", "mypy", "--strict", "--config-file", "/dev/null", "--cache-dir", str(tmp_path / "cache"),
+            "--explicit-package-bases", "-p", "expected",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("Success: no issues found")
+
+
+def test_rendering_twice_is_byte_identical() -> None:
+    snapshots = hub_case_snapshots()
+    first = render_hub([(snapshot, {}) for snapshot in snapshots])
+    second = render_hub([(snapshot, {}) for snapshot in reversed(snapshots)])
+    assert first == second
+    assert first == read_tree(HUB_CASE / "expected" / "hub")
+
+
+def test_the_readme_hub_example_runs_against_the_bundled_servers(tmp_path: Path) -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Hub\n") : readme.index("## Exit codes\n")]
+    code = section[
+        section.index("```python\n") + len("```python\n") : section.index("```\n", section.index("```python"))
+    ]
+    (tmp_path / "hub_demo.py").write_text(code, encoding="utf-8")
+    snapshots = hub_case_snapshots()
+    for snapshot in snapshots:
+        generate_package(snapshot, tmp_path / "clients")
+    publish(render_hub([(snapshot, {}) for snapshot in snapshots]), hub_dir(tmp_path / "clients"))
+
+    result = subprocess.run(
+        [PY, str(tmp_path / "hub_demo.py")],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "22.5",
+        "['notes.add_note', 'notes.search', 'weather.celsius_to_fahrenheit', 'weather.get_forecast', "
+        "'weather.search', 'weather.send_alert']",
+        "{'result': ['Oslo']}",
+        "Pack an umbrella for Oslo",
+    ]
