@@ -63,7 +63,7 @@ def test_a_schema_that_cannot_be_generated_is_one_line_and_leaves_the_old_packag
 
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1
-    assert "server 'weather': tool 'get_forecast': /inputSchema:" in result.stderr
+    assert "server 'weather': tool 'get_forecast': /inputSchema/properties/city/$ref: " in result.stderr
     assert "#/$defs/Nowhere" in result.stderr
     assert read_tree(tmp_path / "out") == before
     assert sorted(path.name for path in (tmp_path / "out").iterdir()) == ["weather"]

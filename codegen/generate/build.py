@@ -28,6 +28,7 @@ from mcp.shared.uri_template import InvalidUriTemplate, UriTemplate
 
 from codegen import __version__
 from codegen.errors import StubgenError
+from codegen.generate.guard import check_catalog, pointer, shown
 from codegen.generate.spec import (
     Import,
     OutputKind,
@@ -67,6 +68,7 @@ def build_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = N
     tools = snapshot.tools
     for tool in tools:
         _check_tool(where, tool)
+    check_catalog(snapshot)
 
     tool_names = assign_names(
         [tool["name"] for tool in tools],
@@ -163,8 +165,8 @@ def _check_tool(where: str, tool: JSON) -> None:
             raise StubgenError(f"{where}tool {name!r}: /{key}/properties: must be an object")
         for property_name, property_schema in properties.items():
             if not isinstance(property_schema, dict | bool):
-                pointer = property_name.replace("~", "~0").replace("/", "~1")
-                raise StubgenError(f"{where}tool {name!r}: /{key}/properties/{pointer}: must be a JSON Schema")
+                at = pointer(key, "properties", property_name)
+                raise StubgenError(f"{where}tool {name!r}: {at}: must be a JSON Schema")
         required = schema.get("required", [])
         if not isinstance(required, list) or not all(isinstance(item, str) for item in required):
             raise StubgenError(f"{where}tool {name!r}: /{key}/required: must be a list of property names")
@@ -300,17 +302,32 @@ def _read_models(source: str) -> tuple[dict[str, _ModelClass], dict[str, str]]:
     tree = ast.parse(source)
     classes: dict[str, _ModelClass] = {}
     imported: dict[str, str] = {}
+    aliases: dict[str, str] = {}
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and node.module and node.module != "__future__" and not node.level:
             for alias in node.names:
-                imported[alias.asname or alias.name] = node.module
+                imported[alias.name] = node.module
+                if alias.asname:
+                    aliases[alias.asname] = alias.name
         elif isinstance(node, ast.ClassDef):
             fields: dict[str, tuple[str, ast.expr]] = {}
             for statement in node.body:
                 if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
-                    fields[_wire_name(statement)] = (statement.target.id, statement.annotation)
+                    fields[_wire_name(statement)] = (statement.target.id, _unalias(statement.annotation, aliases))
             classes[node.name] = _ModelClass(fields)
     return classes, imported
+
+
+def _unalias(annotation: ast.expr, aliases: Mapping[str, str]) -> ast.expr:
+    """The annotation with imports' original names: models.py aliases `Literal` when a field is named
+    `Literal`, but the client, which has no such field, imports and writes plain `Literal`."""
+    if not aliases:
+        return annotation
+    copy = ast.parse(ast.unparse(annotation), mode="eval").body
+    for node in ast.walk(copy):
+        if isinstance(node, ast.Name) and node.id in aliases:
+            node.id = aliases[node.id]
+    return copy
 
 
 def _wire_name(statement: ast.AnnAssign) -> str:
@@ -406,9 +423,10 @@ def _model_class(
     """The generated class for one tool schema; its fields must be exactly the schema's properties."""
     model = classes.get(name)
     if model is None or set(model.fields) != wire_fields:
+        key = "inputSchema" if name.endswith("Input") else "outputSchema"
         raise StubgenError(
-            f"{where}tool {tool!r}: the model {name!r} generated for it does not match its schema "
-            "(two tools' model names collide); rename one under [tool.mcp-stubgen.method_names]"
+            f"{where}tool {tool!r}: /{key}: the model generated for it is not one object with exactly the "
+            "schema's `properties` (a root oneOf, anyOf, allOf or $ref cannot become keyword arguments)"
         )
     return model
 
@@ -500,7 +518,7 @@ def _template_spec(where: str, entry: JSON, named: Named) -> TemplateSpec:
     try:
         template = UriTemplate.parse(entry["uriTemplate"])
     except InvalidUriTemplate as error:
-        raise StubgenError(f"{where}resource template {entry['name']!r}: {_one_line(str(error))}") from None
+        raise StubgenError(f"{where}resource template {shown(entry['name'])}: {_one_line(str(error))}") from None
     optional = template.query_variable_names
     variables = assign_names(template.variable_names, fallback="var", kind="variable", where=where)
     parameters = sorted(

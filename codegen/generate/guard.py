@@ -1,0 +1,162 @@
+"""Checks on an untrusted catalog before any code is generated from it.
+
+A snapshot is a server's word, or a hand-edited file; anything here that would make the generator
+read outside the schema, crash inside datamodel-code-generator or write a package that cannot be
+imported is refused up front with one line naming the server, the item and a JSON pointer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import unquote
+
+from datamodel_code_generator.parser._schema_object import JsonSchemaObject
+from pydantic import ValidationError
+
+from codegen.errors import StubgenError
+from codegen.snapshot import JSON, Snapshot
+
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+"""Keywords whose value maps names (never keywords themselves) to schemas."""
+_DATA_KEYWORDS = frozenset({"const", "enum", "examples", "default", "example"})
+"""Keywords whose value is instance data, where a `$ref` key is just data."""
+_SHOWN = 60
+"""A longer name is cut in messages, so a 10,000-character name still gives a readable line."""
+
+
+def check_catalog(snapshot: Snapshot) -> None:
+    """Raise `StubgenError` for the first thing in the catalog no safe package can be generated from."""
+    where = f"server {shown(snapshot.server)}: "
+    for label, value in _entries(snapshot):
+        for path, text in _strings(value, ()):
+            surrogate = next((char for char in text if 0xD800 <= ord(char) <= 0xDFFF), None)
+            if surrogate is not None:
+                raise StubgenError(
+                    f"{where}{label}{pointer(*path) or '/'}: contains a lone surrogate (\\u{ord(surrogate):04x}), "
+                    "which is not Unicode text; no server can send it, so the snapshot was edited: fix it"
+                )
+    for tool in snapshot.tools:
+        for key in ("inputSchema", "outputSchema"):
+            schema = tool.get(key)
+            if isinstance(schema, dict):
+                _check_schema(f"{where}tool {shown(tool['name'])}: ", key, schema)
+
+
+def shown(name: Any) -> str:
+    """A name for a message: `repr` (so control characters stay escaped), cut when very long."""
+    text = repr(name)
+    return text if len(text) <= _SHOWN else f"{text[: _SHOWN - 5]}...{text[-1]}"
+
+
+def pointer(*parts: object) -> str:
+    """A JSON pointer for a message, with unprintable characters escaped so it stays on one line."""
+    escaped = []
+    for part in parts:
+        text = str(part).replace("~", "~0").replace("/", "~1")
+        text = "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+        escaped.append(text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "...")
+    return "".join(f"/{part}" for part in escaped)
+
+
+def _entries(snapshot: Snapshot) -> Iterator[tuple[str, Any]]:
+    yield "", {"server": snapshot.server, "serverInfo": snapshot.server_info, "instructions": snapshot.instructions}
+    yield "", {"protocolVersion": snapshot.protocol_version, "capabilities": snapshot.capabilities}
+    for tool in snapshot.tools:
+        yield f"tool {shown(tool['name'])}: ", tool
+    for kind, entries, key in (
+        ("resource", snapshot.resources, "uri"),
+        ("resource template", snapshot.resource_templates, "uriTemplate"),
+        ("prompt", snapshot.prompts, "name"),
+    ):
+        for entry in entries:
+            yield f"{kind} {shown(entry[key])}: ", entry
+
+
+def _strings(value: Any, path: tuple[object, ...]) -> Iterator[tuple[tuple[object, ...], str]]:
+    """Every string in a JSON value, keys included, with the path to it."""
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, inner in value.items():
+            yield (*path, key), str(key)
+            yield from _strings(inner, (*path, key))
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            yield from _strings(inner, (*path, index))
+
+
+def _check_schema(where: str, key: str, schema: JSON) -> None:
+    for path, reference in _references(schema, ()):
+        at = f"{where}{pointer(key, *path, '$ref')}"
+        if not isinstance(reference, str):
+            raise StubgenError(f"{at}: must be a string, not {type(reference).__name__}")
+        if not reference.startswith("#"):
+            raise StubgenError(
+                f"{at}: {shown(reference)} points outside the schema; mcp-stubgen never fetches a reference "
+                "(no network, no files), so the server has to put the definition under $defs"
+            )
+        if not _resolves(schema, reference):
+            raise StubgenError(f"{at}: {shown(reference)} points at nothing in the schema (a dangling reference)")
+    try:
+        JsonSchemaObject.model_validate(schema)
+    except ValidationError as error:
+        first = error.errors()[0]
+        raise StubgenError(
+            f"{where}{pointer(key, *_schema_path(schema, first['loc']))}: not valid JSON Schema ({first['msg']})"
+        ) from None
+    except (RecursionError, ValueError) as error:
+        raise StubgenError(f"{where}/{key}: not a usable JSON Schema ({type(error).__name__})") from None
+
+
+def _references(schema: Any, path: tuple[object, ...]) -> Iterator[tuple[tuple[object, ...], Any]]:
+    """Every `$ref` keyword in schema position, with the path to the schema holding it."""
+    if isinstance(schema, list):
+        for index, inner in enumerate(schema):
+            yield from _references(inner, (*path, index))
+        return
+    if not isinstance(schema, dict):
+        return
+    if "$ref" in schema:
+        yield path, schema["$ref"]
+    for key, value in schema.items():
+        if key in _DATA_KEYWORDS or key == "$ref":
+            continue
+        if key in _SCHEMA_MAPS and isinstance(value, dict):
+            for name, inner in value.items():
+                yield from _references(inner, (*path, key, name))
+        else:
+            yield from _references(value, (*path, key))
+
+
+def _resolves(root: JSON, reference: str) -> bool:
+    """Whether a local reference (`#` or `#/a/b`) names a schema inside this document."""
+    fragment = unquote(reference[1:])
+    if fragment == "":
+        return True
+    if not fragment.startswith("/"):
+        return False
+    node: Any = root
+    for part in fragment[1:].split("/"):
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return False
+    return isinstance(node, dict | bool)
+
+
+def _schema_path(schema: Any, location: tuple[int | str, ...]) -> list[object]:
+    """A pydantic error location without its union-member tags: only the steps that exist in the schema."""
+    path: list[object] = []
+    node = schema
+    for part in location:
+        step: Any = part if isinstance(node, dict) and part in node else None
+        if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            step = part
+        if step is not None:
+            node = node[step]
+            path.append(step)
+    return path

@@ -1,0 +1,128 @@
+"""Malformed schemas through `mcp-stubgen generate`: each generates code that compiles, or fails with
+one line naming the server, the tool and a JSON pointer, exit 2, the previous package untouched."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from codegen.generate import render_snapshot
+from codegen.snapshot import Snapshot
+
+
+def nested(depth: int) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(depth):
+        schema = {"type": "object", "properties": {"p": schema}}
+    return schema
+
+
+def obj(**properties: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties}
+
+
+REFUSED = [
+    (
+        "dangling",
+        obj(a={"$ref": "#/$defs/Nope"}),
+        r"/inputSchema/properties/a/\$ref: '#/\$defs/Nope' points at nothing",
+    ),
+    ("dangling-root", {"$ref": "#/$defs/Nope"}, r"/inputSchema/\$ref: .* points at nothing"),
+    ("remote", obj(a={"$ref": "http://127.0.0.1:9/s.json"}), r"/properties/a/\$ref: .* points outside the schema"),
+    ("file", obj(a={"$ref": "/etc/passwd"}), r"/properties/a/\$ref: '/etc/passwd' points outside the schema"),
+    ("relative", obj(a={"$ref": "defs.json#/A"}), r"/properties/a/\$ref: 'defs.json#/A' points outside"),
+    ("ref-not-string", obj(a={"$ref": 5}), r"/inputSchema/properties/a/\$ref: must be a string, not int"),
+    ("root-oneOf", {"oneOf": [obj(a={"type": "string"}), obj(b={"type": "string"})]}, r"/inputSchema: .*root oneOf"),
+    ("root-string", {"type": "string"}, r'/inputSchema/type: must be "object"'),
+    ("not-a-schema", {"type": "object", "properties": "hello"}, r"/inputSchema/properties: must be an object"),
+    ("type-number", obj(a={"type": 5}), r"/inputSchema/properties/a/type: not valid JSON Schema"),
+    ("items-string", obj(a={"type": "array", "items": "x"}), r"/inputSchema/properties/a/items: not valid JSON"),
+    ("bad-minLength", obj(a={"minLength": "x"}), r"/inputSchema/properties/a/minLength: not valid JSON Schema"),
+    ("pointer-escaped", obj(**{"a/b\n~": 5}), r"/inputSchema/properties/a~1b\\n~0: must be a JSON Schema"),
+]
+
+
+def write_snapshot(folder: Path, tools: list[dict[str, Any]], name: str = "snap.json") -> Path:
+    document = {"format": 1, "server": "srv", "protocolVersion": "2025-06-18", "capabilities": {"tools": {}}}
+    path = folder / name
+    path.write_text(json.dumps({**document, "tools": tools}), encoding="utf-8")
+    return path
+
+
+def digest(folder: Path) -> dict[str, str]:
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def previous_package(tmp_path: Path, run_cli) -> Path:  # type: ignore[no-untyped-def]
+    good = write_snapshot(tmp_path, [{"name": "t", "inputSchema": obj(a={"type": "string"})}], "good.json")
+    assert run_cli("generate", good, "--out", tmp_path / "out").exit_code == 0
+    return tmp_path / "out"
+
+
+@pytest.mark.parametrize(("case", "schema", "pattern"), REFUSED, ids=[case for case, _, _ in REFUSED])
+def test_malformed_schema_is_one_line_exit_2_and_nothing_written(
+    case: str, schema: Any, pattern: str, tmp_path: Path, previous_package: Path, run_cli
+) -> None:  # type: ignore[no-untyped-def]
+    import re
+
+    before = digest(previous_package)
+    snapshot = write_snapshot(tmp_path, [{"name": "t", "inputSchema": schema}])
+    result = run_cli("generate", snapshot, "--out", previous_package)
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: server 'srv': tool 't': /inputSchema"), result.stderr
+    assert re.search(pattern, lines[0]), lines[0]
+    assert digest(previous_package) == before
+
+
+def test_duplicate_tool_names_in_a_hand_edited_snapshot(tmp_path: Path, previous_package: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    before = digest(previous_package)
+    tool = {"name": "t", "inputSchema": obj()}
+    result = run_cli("generate", write_snapshot(tmp_path, [tool, tool]), "--out", previous_package)
+    assert result.exit_code == 2
+    assert (
+        result.stderr
+        == "error: server 'srv': tool 't' is listed twice; the server's catalog must name each tool once\n"
+    )
+    assert digest(previous_package) == before
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        obj(a={"$ref": "#/$defs/Node"}) | {"$defs": {"Node": obj(next={"$ref": "#/$defs/Node"})}},
+        obj(a={"$ref": "#"}),
+        obj(a=True, b=False),
+        obj(a={"type": "frobnicate"}),
+        obj(a={"enum": [1, "a", None, [1], {"x": 1}, True, 1.5]}),
+        obj(a={"type": "string", "pattern": "(unclosed"}),
+        obj(p=nested(50)),
+        obj(a={"type": "string", "description": "d" * 100_000}),
+    ],
+    ids=[
+        "recursive",
+        "self-root",
+        "boolean",
+        "unknown-type",
+        "mixed-enum",
+        "bad-pattern",
+        "nested-50",
+        "100KB-description",
+    ],
+)
+def test_odd_but_usable_schemas_generate(schema: dict[str, Any], capfd: pytest.CaptureFixture[str]) -> None:
+    """These are generated, and nothing from datamodel-code-generator (warnings) reaches the output."""
+    snapshot = Snapshot(
+        server="srv", protocol_version="2025-06-18", capabilities={}, tools=({"name": "t", "inputSchema": schema},)
+    )
+    files = render_snapshot(snapshot)
+    for name, data in files.items():
+        if name.endswith(".py"):
+            compile(data, name, "exec")
+    captured = capfd.readouterr()
+    assert captured.out == captured.err == ""
