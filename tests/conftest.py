@@ -23,6 +23,12 @@ EXAMPLE_SERVER = REPO / "examples" / "weather_server.py"
 NPM_SERVERS = Path(__file__).resolve().parent / "npm"
 
 
+@pytest.fixture(autouse=True)
+def isolated_generate_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test gets its own generate cache, so no test reads pieces another one (or a user) cached."""
+    monkeypatch.setenv("MCP_STUBGEN_CACHE_DIR", str(tmp_path_factory.mktemp("generate-cache")))
+
+
 @dataclass
 class CliResult:
     exit_code: int

@@ -9,7 +9,7 @@ import click
 
 from codegen.config import ProjectConfig, load_config
 from codegen.errors import EXIT_FINDINGS, EXIT_OK, StubgenError
-from codegen.generate import package_dir, render_snapshot
+from codegen.generate import Cache, is_current, package_dir, render_snapshot
 from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.publish import diff_trees, publish, read_tree
 from codegen.snapshot import Snapshot, load_snapshot
@@ -75,34 +75,51 @@ def _inputs(
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), help="Folder to write the packages into.")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 with a diff when the packages are out of date.")
 @click.option("--hub", "with_hub", is_flag=True, help="Also write the hub package (the default with `hub = true`).")
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Neither read nor write the cache of generated pieces (MCP_STUBGEN_CACHE_DIR, else the user cache folder).",
+)
 @config_options
 def generate(
     targets: tuple[str, ...],
     out: Path | None,
     check: bool,
     with_hub: bool,
+    no_cache: bool,
     config_path: Path | None,
     servers_file: Path | None,
 ) -> int:
     """Generate a typed client package per server from its snapshot (SERVER ids, or SNAPSHOT.json files)."""
     inputs, out_dir, hub_servers = _inputs(targets, out, config_path, servers_file, with_hub)
-    rendered = [
-        (package_dir(snapshot, out_dir), render_snapshot(snapshot, method_names)) for snapshot, method_names in inputs
-    ]
-    if hub_servers is not None:
-        rendered.append((hub_dir(out_dir), render_hub(hub_servers)))
+    cache = Cache.disabled() if no_cache else Cache.default()
     if check:
         stale = 0
-        for target, files in rendered:
-            diff = diff_trees(files, read_tree(target), target.as_posix())
+        checked = [(package_dir(snapshot, out_dir), snapshot, method_names) for snapshot, method_names in inputs]
+        diffs = [
+            ""
+            if is_current(snapshot, target, method_names)
+            else diff_trees(render_snapshot(snapshot, method_names, cache), read_tree(target), target.as_posix())
+            for target, snapshot, method_names in checked
+        ]
+        if hub_servers is not None:
+            target = hub_dir(out_dir)
+            diffs.append(diff_trees(render_hub(hub_servers), read_tree(target), target.as_posix()))
+        for diff in diffs:
             if diff:
                 stale += 1
                 click.echo(diff, nl=False)
         if stale:
             click.echo(f"{stale} generated package(s) out of date; run `mcp-stubgen generate`", err=True)
             return EXIT_FINDINGS
-        click.echo(f"{len(rendered)} generated package(s) up to date", err=True)
+        click.echo(f"{len(diffs)} generated package(s) up to date", err=True)
         return EXIT_OK
+    rendered = [
+        (package_dir(snapshot, out_dir), render_snapshot(snapshot, method_names, cache))
+        for snapshot, method_names in inputs
+    ]
+    if hub_servers is not None:
+        rendered.append((hub_dir(out_dir), render_hub(hub_servers)))
     for target, files in rendered:
         result = publish(files, target)
         if result.changed:

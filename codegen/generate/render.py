@@ -2,6 +2,11 @@
 
 Untrusted catalog text reaches generated code only through the `literal` and `docstring` filters here,
 so escaping is decided in one place rather than in each template.
+
+black runs on the client piece by piece (its head, then each method in its class's context), each
+piece cached by content and spread over the cores, so one changed tool reformats one method. The
+facades (`__init__.py`, `models.py`) are written in the exploded one-item-per-line form black
+itself leaves alone, and a test holds every generated file to being a black fixed point.
 """
 
 from __future__ import annotations
@@ -13,7 +18,11 @@ import jinja2
 from black.mode import TargetVersion
 
 from codegen.generate.build import LINE_LENGTH
-from codegen.generate.spec import PackageSpec, Parameter
+from codegen.generate.cache import Cache, cache_key
+from codegen.generate.headers import header_lines, stamp
+from codegen.generate.modelgen import HEADER_PLACEHOLDER
+from codegen.generate.parallel import map_pieces
+from codegen.generate.spec import ModelModule, PackageSpec, Parameter
 
 RUNTIME_FILE = "_runtime.py"
 BLACK_MODE = black.Mode(
@@ -90,15 +99,66 @@ def runtime_source() -> bytes:
     return files("codegen.runtime").joinpath(RUNTIME_FILE).read_bytes()
 
 
-def render_package(package: PackageSpec) -> dict[str, bytes]:
+_CLASS_CONTEXT = "class _:\n"
+
+
+def _format_member(source: str) -> str:
+    """black one class member as it sits in its class, so line lengths count its indentation."""
+    return black.format_str(_CLASS_CONTEXT + source, mode=BLACK_MODE)[len(_CLASS_CONTEXT) :]
+
+
+def _format_module(source: str) -> str:
+    return black.format_str(source, mode=BLACK_MODE)
+
+
+def _formatted(pieces: list[tuple[str, str]], cache: Cache) -> list[str]:
+    """black each (kind, source) piece, from the cache when an identical piece was formatted before."""
+    keys = [cache_key("black", kind, source) for kind, source in pieces]
+    results: list[str | None] = [cache.get(key) for key in keys]
+    missing = [index for index, result in enumerate(results) if result is None]
+    members = [index for index in missing if pieces[index][0] == "member"]
+    modules = [index for index in missing if pieces[index][0] == "module"]
+    for indexes, formatter in ((members, _format_member), (modules, _format_module)):
+        for index, text in zip(indexes, map_pieces(formatter, [pieces[i][1] for i in indexes]), strict=True):
+            results[index] = text
+            cache.put(keys[index], text)
+    return [result for result in results if result is not None]
+
+
+def model_module_file(module: ModelModule) -> bytes:
+    """A tool's models module: datamodel-code-generator's output under the tool's own header."""
+    first, _, body = module.source.partition("\n")
+    assert first == HEADER_PLACEHOLDER, "datamodel-code-generator did not start with the header placeholder"
+    title = f"tool {literal(module.tool)} (fingerprint {module.tool_fingerprint})"
+    return stamp(header_lines(title), module.inputs_key, body)
+
+
+def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str, bytes]:
     """Every file of the package, by path relative to the package folder."""
+    cache = cache or Cache.disabled()
     environment = _environment()
-    rendered = {
-        "__init__.py": environment.get_template("__init__.py.jinja").render(package=package),
-        "client.py": environment.get_template("client.py.jinja").render(package=package),
+    helpers = environment.get_template("helpers.jinja").module
+    members = [
+        *(helpers.tool_method(tool) for tool in sorted(package.tools, key=lambda tool: tool.method)),  # type: ignore[attr-defined]
+        *(helpers.resource_method(entry) for entry in sorted(package.resources, key=lambda entry: entry.method)),  # type: ignore[attr-defined]
+        *(helpers.template_method(entry) for entry in sorted(package.templates, key=lambda entry: entry.method)),  # type: ignore[attr-defined]
+        *(helpers.prompt_method(entry) for entry in sorted(package.prompts, key=lambda entry: entry.method)),  # type: ignore[attr-defined]
+    ]
+    head = environment.get_template("client.py.jinja").render(package=package)
+    formatted = _formatted([("module", head), *(("member", str(member)) for member in members)], cache)
+    client = "".join([formatted[0], *("\n" + member for member in formatted[1:])])
+
+    def package_file(template: str) -> bytes:
+        return stamp(package.header, package.inputs_key, environment.get_template(template).render(package=package))
+
+    output = {
+        "__init__.py": package_file("__init__.py.jinja"),
+        "client.py": stamp(package.header, package.inputs_key, client),
+        "models.py": package_file("models.py.jinja"),
+        "_models/__init__.py": package_file("models_package.py.jinja"),
+        RUNTIME_FILE: runtime_source(),
+        "py.typed": b"",
     }
-    output = {name: black.format_str(source, mode=BLACK_MODE).encode("utf-8") for name, source in rendered.items()}
-    output["models.py"] = package.models_source.encode("utf-8")
-    output[RUNTIME_FILE] = runtime_source()
-    output["py.typed"] = b""
+    for module in package.model_modules:
+        output[f"_models/{module.module}.py"] = model_module_file(module)
     return dict(sorted(output.items()))

@@ -29,6 +29,8 @@ class Parameter:
 class ToolSpec:
     wire: str
     method: str
+    module: str
+    """The module under `_models/` that holds this tool's models."""
     title: str | None
     description: str | None
     input_model: str
@@ -75,11 +77,27 @@ class Import:
 
 
 @dataclass(frozen=True)
+class ModelModule:
+    """One tool's models module, `_models/<module>.py`: made from that tool alone."""
+
+    module: str
+    tool: str
+    tool_fingerprint: str
+    inputs_key: str
+    """Hash of what the module is made from (tool, names, generator versions), written into its header."""
+    classes: tuple[str, ...]
+    source: str
+    """datamodel-code-generator's module, its first line a placeholder for the header."""
+
+
+@dataclass(frozen=True)
 class PackageSpec:
     server: str
     package: str
     class_name: str
     header: str
+    inputs_key: str
+    """Hash of what the package-wide files are made from (snapshot, method names, generator versions)."""
     snapshot_fingerprint: str
     instructions: str | None
     tools: tuple[ToolSpec, ...]
@@ -87,7 +105,7 @@ class PackageSpec:
     templates: tuple[TemplateSpec, ...]
     prompts: tuple[PromptSpec, ...]
     model_imports: tuple[Import, ...]
-    """What client.py imports for its annotations: model classes from `.models`, and the typing names they use."""
+    """What client.py imports for its annotations: model classes from `._models.<tool>`, and the typing names they use."""
     model_names: tuple[str, ...]
-    """Every class `models.py` defines, re-exported from the package."""
-    models_source: str
+    """Every model class of every tool, re-exported (lazily) from `models.py` and the package."""
+    model_modules: tuple[ModelModule, ...]

@@ -2,29 +2,27 @@
 
 This file is copied verbatim into each generated package, so it imports only `mcp`, `pydantic` and
 the standard library. Do not edit the copy: run `mcp-stubgen sync` to refresh it.
+
+`mcp` is imported where it is used, not at the top: importing it takes seconds, and importing a
+generated package should not (an application loads `mcp` anyway once it connects).
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
+import sys
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any, ClassVar, Final, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, TypeVar
 
-from mcp import Client, ClientSession, MCPError, StdioServerParameters
-from mcp.client import Transport
-from mcp.shared.uri_template import UriTemplate
-from mcp.types import (
-    CallToolResult,
-    ContentBlock,
-    GetPromptResult,
-    PaginatedRequestParams,
-    ReadResourceResult,
-    TextContent,
-    Tool,
-)
 from pydantic import BaseModel, ValidationError
+
+if TYPE_CHECKING:
+    from mcp import Client, ClientSession, StdioServerParameters
+    from mcp.client import Transport
+    from mcp.types import CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, Tool
 
 __all__ = [
     "NOT_GIVEN",
@@ -37,6 +35,7 @@ __all__ = [
     "UnknownToolError",
     "canonical_json_bytes",
     "fingerprint",
+    "load_model",
     "tool_fingerprint",
 ]
 
@@ -74,6 +73,8 @@ class ToolError(StubgenClientError):
     """The server ran the tool and reported a failure (`isError: true`)."""
 
     def __init__(self, tool: str, content: Sequence[ContentBlock]) -> None:
+        from mcp.types import TextContent
+
         self.tool = tool
         self.content = list(content)
         text = " ".join(block.text for block in self.content if isinstance(block, TextContent))
@@ -134,6 +135,20 @@ def tool_fingerprint(tool: Tool) -> str:
     return fingerprint(tool.model_dump(by_alias=True, exclude_none=True, mode="json"))
 
 
+def load_model(facade: str, modules: Mapping[str, str], name: str) -> object:
+    """A model class for a facade module's `__getattr__`: import its tool's module, remember the class.
+
+    `facade` is the facade's `__name__` (`<package>.models`); `modules` maps class name -> tool module.
+    """
+    module = modules.get(name)
+    if module is None:
+        raise AttributeError(f"module {facade!r} has no attribute {name!r}")
+    package = facade.rpartition(".")[0]
+    value = getattr(importlib.import_module(f"{package}._models.{module}"), name)
+    setattr(sys.modules[facade], name, value)
+    return value
+
+
 def _is_unknown_tool(message: str) -> bool:
     lowered = message.lower()
     return "unknown tool" in lowered or "tool not found" in lowered or ("not found" in lowered and "tool" in lowered)
@@ -159,6 +174,8 @@ class GeneratedClient:
     ) -> AbstractAsyncContextManager[Self]:
         """Connect with `mcp.Client(server, **client_options)` and wrap it; the connection closes on exit."""
 
+        from mcp import Client
+
         @asynccontextmanager
         async def connected() -> AsyncIterator[Self]:
             async with Client(server, **client_options) as client:
@@ -168,6 +185,9 @@ class GeneratedClient:
 
     async def verify(self) -> None:
         """List the live server's tools and raise `CatalogDriftError` if any generated tool changed or vanished."""
+        from mcp import Client
+        from mcp.types import PaginatedRequestParams
+
         live: dict[str, str] = {}
         cursor: str | None = None
         while True:
@@ -189,6 +209,9 @@ class GeneratedClient:
 
     async def _send(self, tool: str, input_model: type[BaseModel], arguments: Mapping[str, object]) -> CallToolResult:
         """Validate the arguments into the input model, send them by their wire names, and raise on failure."""
+        from mcp import MCPError
+        from mcp.types import TextContent
+
         payload = input_model.model_validate(
             {name: value for name, value in arguments.items() if value is not NOT_GIVEN}
         ).model_dump(mode="json", by_alias=True, exclude_unset=True)
@@ -231,6 +254,8 @@ class GeneratedClient:
 
     async def _read_template(self, template: str, variables: Mapping[str, str | NotGiven]) -> ReadResourceResult:
         """Expand a resource template (RFC 6570, by the SDK) with the given variables and read the result."""
+        from mcp.shared.uri_template import UriTemplate
+
         given = {name: value for name, value in variables.items() if not isinstance(value, NotGiven)}
         return await self.mcp_client.read_resource(UriTemplate.parse(template).expand(given))
 

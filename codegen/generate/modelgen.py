@@ -1,0 +1,155 @@
+"""Per-tool models: one datamodel-code-generator call per tool, cached by content, spread over the cores.
+
+Each tool's models are a module of their own, made from that tool's schemas and model stem alone, so
+a tool's module never depends on which other tools exist: a cached module is exactly what a cold run
+would write, an unchanged tool costs nothing to regenerate, and importing the package does not build
+every model up front.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from datamodel_code_generator import (
+    Error,
+    InputFileType,
+    LiteralType,
+    NamingStrategy,
+    PythonVersion,
+    generate,
+)
+from datamodel_code_generator.enums import DataModelType
+from datamodel_code_generator.format import Formatter
+
+from codegen.errors import StubgenError
+from codegen.generate.cache import Cache, cache_key
+from codegen.generate.parallel import map_pieces
+from codegen.snapshot import JSON, canonical_json_bytes
+
+LINE_LENGTH = 100
+"""Line length of every generated file, fixed here so no user configuration can change the output."""
+
+HEADER_PLACEHOLDER = "# mcp-stubgen: header"
+"""datamodel-code-generator writes this as the file header; the renderer puts the real header in its place."""
+
+
+@dataclass(frozen=True)
+class ModelJob:
+    """What one tool's models are made from: its schemas and its model stem, nothing else."""
+
+    tool: JSON
+    stem: str
+
+
+def datamodel_options() -> dict[str, Any]:
+    return {
+        "input_file_type": InputFileType.MCPTools,
+        "output_model_type": DataModelType.PydanticV2BaseModel,
+        "target_python_version": PythonVersion.PY_311,
+        "disable_timestamp": True,
+        "custom_file_header": HEADER_PLACEHOLDER,
+        "formatters": [Formatter.BUILTIN],
+        "builtin_format_line_length": LINE_LENGTH,
+        "use_double_quotes": True,
+        "naming_strategy": NamingStrategy.ParentPrefixed,
+        "enum_field_as_literal": LiteralType.All,
+        "strict_nullable": True,
+        "field_constraints": True,
+        "collapse_root_models": True,
+        "allow_population_by_field_name": True,
+        "allow_remote_refs": False,
+        "strict_refs": True,
+    }
+
+
+def model_sources(server: str, jobs: Sequence[ModelJob], cache: Cache) -> list[str]:
+    """Each job's models module (starting with `HEADER_PLACEHOLDER`), from the cache or generated."""
+    keys = [
+        cache_key("models", job.stem, canonical_json_bytes(job.tool).decode("utf-8", "surrogatepass")) for job in jobs
+    ]
+    sources: list[str | None] = [cache.get(key) for key in keys]
+    missing = [index for index, source in enumerate(sources) if source is None]
+    outcomes = map_pieces(_generate_one, [jobs[index] for index in missing])
+    for index, outcome in zip(missing, outcomes, strict=True):
+        if isinstance(outcome, _Failure):
+            raise StubgenError(f"server {server!r}: tool {outcome.tool!r}: {outcome.message}")
+        sources[index] = outcome
+        cache.put(keys[index], outcome)
+    return [source for source in sources if source is not None]
+
+
+@dataclass(frozen=True)
+class _Failure:
+    """A tool whose schema datamodel-code-generator rejects, named with a JSON pointer (picklable)."""
+
+    tool: str
+    message: str
+
+
+def _generate_one(job: ModelJob) -> str | _Failure:
+    tool = job.tool
+    entry: JSON = {"name": job.stem, "inputSchema": _without_defaults(tool["inputSchema"], formatted_only=False)}
+    if "outputSchema" in tool:
+        entry["outputSchema"] = _without_defaults(tool["outputSchema"], formatted_only=True)
+    try:
+        source = _run(entry)
+    except Error as error:
+        return _locate_failure(tool["name"], entry) or _Failure(
+            tool["name"], f"cannot generate models: {one_line(str(error))}"
+        )
+    if not isinstance(source, str):
+        return _Failure(tool["name"], "datamodel-code-generator returned no single module")
+    return source.rstrip("\n") + "\n"
+
+
+def _run(entry: JSON) -> object:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return generate([entry], **datamodel_options())
+
+
+def _locate_failure(name: str, entry: JSON) -> _Failure | None:
+    """Regenerate schema by schema to name the one that fails (only on the error path)."""
+    for key in ("inputSchema", "outputSchema"):
+        if key not in entry:
+            continue
+        try:
+            _run({"name": entry["name"], "inputSchema": entry[key] if key == "inputSchema" else {"type": "object"}})
+        except Error as error:
+            return _Failure(name, f"/{key}: {one_line(str(error))}")
+    return None
+
+
+def one_line(text: str) -> str:
+    """datamodel-code-generator's message without its advice about its own command-line flags."""
+    return " ".join(text.split()).split(" Reason: ")[0][:500]
+
+
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+_DATA_KEYWORDS = frozenset({"const", "enum", "examples", "default", "example"})
+
+
+def _without_defaults(schema: Any, formatted_only: bool) -> Any:
+    """Drop `default` keywords: an input default is the server's to apply when an argument is not given.
+
+    With `formatted_only`, only string defaults of formatted strings go (a `uri` default would otherwise
+    be a `str` assigned to an `AnyUrl` field, which mypy rejects); other output defaults stay.
+    """
+    if isinstance(schema, list):
+        return [_without_defaults(item, formatted_only) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    result: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "default" and (not formatted_only or ("format" in schema and isinstance(value, str))):
+            continue
+        if key in _DATA_KEYWORDS:
+            result[key] = value
+        elif key in _SCHEMA_MAPS and isinstance(value, dict):
+            result[key] = {name: _without_defaults(inner, formatted_only) for name, inner in value.items()}
+        else:
+            result[key] = _without_defaults(value, formatted_only)
+    return result
