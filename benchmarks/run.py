@@ -1,0 +1,325 @@
+"""The performance benchmark of issue 5: `python benchmarks/run.py [--smoke] [--runs N] [--tools N]`.
+
+Every figure is measured beside its baseline in the same run (medians over `--runs`), so a busy
+machine slows both sides alike. `--smoke` runs the 10-tool catalog once and only prints the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import anyio  # noqa: E402
+
+from benchmarks.catalog import changed, make_tools  # noqa: E402
+from codegen.snapshot import Snapshot, load_snapshot, write_snapshot  # noqa: E402
+
+PYTHON = sys.executable
+BARE_DCG = """
+import sys, warnings
+from pathlib import Path
+from datamodel_code_generator import InputFileType, generate
+from datamodel_code_generator.enums import DataModelType
+from datamodel_code_generator.format import Formatter
+warnings.simplefilter("ignore")
+source = generate(Path(sys.argv[1]).read_text(), input_file_type=InputFileType.MCPTools,
+    output_model_type=DataModelType.PydanticV2BaseModel, formatters=[Formatter.BUILTIN], disable_timestamp=True)
+Path(sys.argv[2]).write_text(source)
+"""
+PEAK = """
+import resource, runpy, sys
+sys.argv = ["mcp-stubgen", *sys.argv[1:]]
+try:
+    runpy.run_module("codegen.cli", run_name="__main__")
+except SystemExit:
+    pass
+own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(f"PEAK {own} {workers}", file=sys.stderr)
+"""
+
+
+@dataclass
+class Row:
+    figure: str
+    value: float
+    baseline: str
+    base: float
+    target: str
+    check: Callable[[float, float], bool]
+
+    def cells(self, assess: bool) -> list[str]:
+        ratio = self.value / self.base if self.base else float("inf")
+        met = ("met" if self.check(self.value, ratio) else "NOT met") if assess else "-"
+        return [self.figure, _seconds(self.value), self.baseline, _seconds(self.base), f"{ratio:.3f}", self.target, met]
+
+
+def _seconds(value: float) -> str:
+    return f"{value * 1000:.1f} ms" if value < 1 else f"{value:.2f} s"
+
+
+def median(runs: int, measure: Callable[[], float]) -> float:
+    return statistics.median(measure() for _ in range(runs))
+
+
+def timed(command: list[str], env: dict[str, str] | None = None, cwd: Path | None = None) -> float:
+    start = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=cwd)
+    elapsed = time.perf_counter() - start
+    if result.returncode not in (0, 1):
+        raise SystemExit(f"{command[:4]} failed:\n{result.stderr[-2000:]}")
+    return elapsed
+
+
+def snapshot_of(tools: list[dict[str, Any]]) -> Snapshot:
+    return Snapshot(server="bench", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tuple(tools))
+
+
+def generate_command(snapshot: Path, out: Path, *flags: str) -> list[str]:
+    return [PYTHON, "-m", "codegen.cli", "generate", str(snapshot), "--out", str(out), *flags]
+
+
+def generate_rows(work: Path, count: int, runs: int) -> tuple[list[Row], str]:
+    tools = make_tools(count)
+    snap = work / "snap.json"
+    write_snapshot(snap, snapshot_of(tools))
+    (work / "tools.json").write_text(json.dumps(tools))
+    env = dict(os.environ)
+
+    def bare() -> float:
+        return timed([PYTHON, "-c", BARE_DCG, str(work / "tools.json"), str(work / "bare_models.py")])
+
+    def fresh_cache() -> dict[str, str]:
+        return {**env, "MCP_STUBGEN_CACHE_DIR": tempfile.mkdtemp(dir=work)}
+
+    def cold() -> float:
+        shutil.rmtree(work / "out", ignore_errors=True)
+        return timed(generate_command(snap, work / "out"), fresh_cache())
+
+    baseline = median(runs, bare)
+    cold_time = median(runs, cold)
+    warm_env = fresh_cache()
+    timed(generate_command(snap, work / "out"), warm_env)
+    warm = median(runs, lambda: timed(generate_command(snap, work / "out"), warm_env))
+    check = median(runs, lambda: timed(generate_command(snap, work / "out", "--check", "--no-cache"), env))
+
+    one = work / "one.json"
+    write_snapshot(one, snapshot_of(changed(tools, 1)))
+
+    def one_changed() -> float:
+        shutil.rmtree(work / "inc", ignore_errors=True)
+        shutil.copytree(work / "out", work / "inc")
+        return timed(generate_command(one, work / "inc"), warm_env)
+
+    incremental = median(runs, one_changed)
+
+    peak = subprocess.run(
+        [PYTHON, "-c", PEAK, "generate", str(snap), "--out", str(work / "peak")],
+        capture_output=True,
+        text=True,
+        env=fresh_cache(),
+    ).stderr
+    own, workers = (int(part) for part in peak.rsplit("PEAK ", 1)[1].split())
+    memory = f"peak memory of a cold {count}-tool generate: main process {own / 1024:.0f} MiB, largest worker {workers / 1024:.0f} MiB"
+
+    import_package = [PYTHON, "-c", "import bench"]
+    import_bare = [PYTHON, "-c", "import bare_models"]
+    first_use = [PYTHON, "-c", _FIRST_USE]
+    package_import = median(runs, lambda: timed(import_package, cwd=work / "out"))
+    bare_import = median(runs, lambda: timed(import_bare, cwd=work))
+    use = median(runs, lambda: timed(first_use, cwd=work / "out"))
+    rows = [
+        Row(f"generate, {count} tools, nothing cached", cold_time, "bare datamodel-code-generator", baseline, "<= 1.0", lambda v, r: r <= 1.0),
+        Row("generate again, catalog unchanged", warm, "cold generate", cold_time, "<= 0.05", lambda v, r: r <= 0.05),
+        Row("generate --check, up to date, no cache", check, "cold generate", cold_time, "<= 0.1", lambda v, r: r <= 0.1),
+        Row("generate, one tool changed", incremental, "cold generate", cold_time, "<= 0.1", lambda v, r: r <= 0.1),
+        Row("import the generated package", package_import, "import the bare DCG module", bare_import, "<= 0.2", lambda v, r: r <= 0.2),
+        Row("import + first use of one tool's models", use, "import the bare DCG module", bare_import, "(info)", lambda v, r: True),
+    ]  # fmt: skip
+    return rows, memory
+
+
+_FIRST_USE = """
+import bench
+from bench import models
+model = models.__all__[0]
+cls = getattr(models, model)
+try:
+    cls.model_validate({"definitely_not_a_field": object()})
+except Exception:
+    pass
+"""
+
+ECHO = {
+    "name": "echo",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"text": {"type": "string"}, "times": {"type": "integer", "minimum": 0}},
+        "required": ["text"],
+    },
+    "outputSchema": {
+        "type": "object",
+        "properties": {"echo": {"type": "string"}, "count": {"type": "integer"}},
+        "required": ["echo", "count"],
+    },
+}
+
+
+def call_row(work: Path, calls: int, runs: int) -> Row:
+    """10,000 calls through a generated method vs `client.call_tool`, against an in-process server."""
+    from mcp import Client, types
+    from mcp.server.lowlevel import Server
+
+    from codegen.generate import generate_package
+
+    generate_package(
+        Snapshot(server="echo", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=(ECHO,)),
+        work / "calls",
+    )
+    sys.path.insert(0, str(work / "calls"))
+    from echo import EchoClient  # type: ignore[import-not-found]
+
+    async def call_tool(_context: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        text = str((params.arguments or {}).get("text", ""))
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=text)], structured_content={"echo": text, "count": 1}
+        )
+
+    async def list_tools(_context: Any, _params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[types.Tool.model_validate(ECHO)])
+
+    server = Server("echo", on_list_tools=list_tools, on_call_tool=call_tool)
+
+    async def measure(generated: bool) -> float:
+        async with Client(server) as client:
+            typed = EchoClient(client)
+            await client.call_tool("echo", {"text": "warm", "times": 1})
+            start = time.perf_counter()
+            for _ in range(calls):
+                if generated:
+                    await typed.echo(text="hello", times=2)
+                else:
+                    await client.call_tool("echo", {"text": "hello", "times": 2})
+            return time.perf_counter() - start
+
+    raw = median(runs, lambda: anyio.run(measure, False))
+    typed = median(runs, lambda: anyio.run(measure, True))
+    return Row(f"{calls:,} generated method calls", typed, "raw client.call_tool", raw, "<= 1.10", lambda v, r: r <= 1.10)  # fmt: skip
+
+
+def drift_row(work: Path, count: int, runs: int) -> Row:
+    from codegen.drift import compare_snapshots, render
+
+    tools = make_tools(count)
+    old, new = work / "old.json", work / "new.json"
+    write_snapshot(old, snapshot_of(tools))
+    write_snapshot(new, snapshot_of(changed(tools, min(50, count))))
+
+    def drift() -> float:
+        start = time.perf_counter()
+        render(compare_snapshots(load_snapshot(old), load_snapshot(new)), "text")
+        return time.perf_counter() - start
+
+    def load_both() -> float:
+        start = time.perf_counter()
+        for path in (old, new):
+            with open(path, encoding="utf-8") as handle:
+                json.load(handle)
+        return time.perf_counter() - start
+
+    return Row(f"drift, {count} tools, {min(50, count)} changed", median(runs, drift), "json.load of both", median(runs, load_both), "< 1 s absolute", lambda v, r: v < 1.0)  # fmt: skip
+
+
+def _server(name: str, count: int, delay: float = 0.0) -> Any:
+    from codegen.config import parse_server
+
+    args = [str(ROOT / "benchmarks" / "server.py"), str(count), *([str(delay)] if delay else [])]
+    return parse_server(name, {"command": PYTHON, "args": args}, "benchmark", ROOT)
+
+
+def snapshot_rows(count: int, runs: int) -> list[Row]:
+    from mcp import Client, StdioServerParameters
+
+    from codegen.discovery import snapshot_servers
+
+    async def hand_loop() -> None:
+        parameters = StdioServerParameters(command=PYTHON, args=[str(ROOT / "benchmarks" / "server.py"), str(count)])
+        async with Client(parameters) as client:
+            cursor: str | None = None
+            while True:
+                page = await client.list_tools(cursor=cursor)
+                cursor = page.next_cursor
+                if cursor is None:
+                    break
+
+    def ours(servers: list[Any]) -> float:
+        start = time.perf_counter()
+        results = snapshot_servers(servers)
+        elapsed = time.perf_counter() - start
+        failures = [str(result) for result in results.values() if not isinstance(result, Snapshot)]
+        if failures:
+            raise SystemExit("\n".join(failures))
+        return elapsed
+
+    def hand() -> float:
+        start = time.perf_counter()
+        anyio.run(hand_loop)
+        return time.perf_counter() - start
+
+    paged = median(runs, lambda: ours([_server("bench", count)]))
+    baseline = median(runs, hand)
+    slow = [_server(f"slow-{index}", 10, 0.5) for index in range(8)]
+    eight = median(runs, lambda: ours(slow))
+    single = median(runs, lambda: ours(slow[:1]))
+    return [
+        Row(f"snapshot, {count} tools paged 50", paged, "hand-written SDK loop", baseline, "<= 1.2", lambda v, r: r <= 1.2),
+        Row("snapshot, 8 servers starting in 0.5 s", eight, "the slowest single one", single, "<= 1.5", lambda v, r: r <= 1.5),
+    ]  # fmt: skip
+
+
+def table(rows: list[Row], assess: bool) -> str:
+    header = ["figure", "value", "baseline", "baseline value", "ratio", "target", "status"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row.cells(assess)) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--smoke", action="store_true", help="10 tools, one run, no verdicts (for CI).")
+    parser.add_argument("--runs", type=int, default=3, help="Runs per figure; the median is reported.")
+    parser.add_argument("--tools", type=int, default=1000, help="Catalog size of the large rows.")
+    options = parser.parse_args()
+    count, runs, calls = (10, 1, 200) if options.smoke else (options.tools, options.runs, 10_000)
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="mcp-stubgen-bench-") as folder:
+        work = Path(folder)
+        for size in [count] if options.smoke else [10, 100, count]:
+            (work / str(size)).mkdir()
+            size_rows, memory = generate_rows(work / str(size), size, runs)
+            rows += size_rows
+        rows.append(call_row(work, calls, runs))
+        rows.append(drift_row(work, count, runs))
+        rows += snapshot_rows(count, runs)
+    print(table(rows, assess=not options.smoke))
+    print(f"\n{memory}; maxrss of this process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
