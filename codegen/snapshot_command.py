@@ -109,7 +109,7 @@ def take_snapshots(
             return
         taken[name] = result
         state = "wrote" if changed else "unchanged"
-        report(f"{name}: {state} {_shown(path)} ({describe(result)})")
+        report(f"{name}: {state} {shown_path(path)} ({describe(result)})")
 
     from codegen.discovery import snapshot_servers  # the SDK's transports load only when needed
 
@@ -119,7 +119,7 @@ def take_snapshots(
     return taken
 
 
-def _shown(path: Path) -> str:
+def shown_path(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd()))
     except ValueError:

@@ -13,7 +13,14 @@ from codegen.generate.command import hub_inputs, method_names_for
 from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.publish import publish
 from codegen.snapshot import Snapshot
-from codegen.snapshot_command import _shown, apply_overrides, config_options, connection_options, report, take_snapshots
+from codegen.snapshot_command import (
+    apply_overrides,
+    config_options,
+    connection_options,
+    report,
+    shown_path,
+    take_snapshots,
+)
 
 
 @click.command()
@@ -55,25 +62,26 @@ def sync(
             unpublished += 1
             continue
         state = "generated" if result.changed else "up to date:"
-        report(f"{name}: {state} {_shown(target)}")
+        report(f"{name}: {state} {shown_path(target)}")
     if config.hub:
-        failed += _sync_hub(config, output, unpublished)
+        if unpublished:
+            report("error: hub: not regenerated, because a server's package could not be published")
+            failed += 1
+        elif not publish_hub(config, output):
+            failed += 1
     return EXIT_ERROR if failed or unpublished else EXIT_OK
 
 
-def _sync_hub(config: ProjectConfig, output: Path, unpublished: int) -> int:
-    """Regenerate the hub from the snapshots now on disk; 1 when it could not be, else 0.
+def publish_hub(config: ProjectConfig, output: Path) -> bool:
+    """Regenerate the hub from every snapshot now on disk and report it; False when it could not be.
 
     A server that could not be snapshotted keeps its previous snapshot and package, so the hub is
-    still built; a package that could not be published would no longer match its new snapshot, so not.
+    still built from what is committed.
     """
-    if unpublished:
-        report("error: hub: not regenerated, because a server's package could not be published")
-        return 1
     try:
         result = publish(render_hub(hub_inputs(config)), hub_dir(output))
     except StubgenError as error:
         report(f"error: {error}")
-        return 1
-    report(f"hub: {'generated' if result.changed else 'up to date:'} {_shown(result.path)}")
-    return 0
+        return False
+    report(f"hub: {'generated' if result.changed else 'up to date:'} {shown_path(result.path)}")
+    return True

@@ -34,7 +34,8 @@ from codegen.generate import package_dir, render_snapshot
 from codegen.generate.command import method_names_for
 from codegen.generate.publish import publish
 from codegen.snapshot import Snapshot, write_snapshot
-from codegen.snapshot_command import _shown, report
+from codegen.snapshot_command import report, shown_path
+from codegen.sync_command import publish_hub
 
 BACKOFF_FIRST = 1.0
 BACKOFF_CAP = 60.0
@@ -257,7 +258,7 @@ class Watcher:
         current = self._published.get(server.name)
         if current is not None and current.canonical_bytes() == data:
             if first:
-                report(f"{server.name}: catalog matches {_shown(self._config.snapshot_path(server.name))}")
+                report(f"{server.name}: catalog matches {shown_path(self._config.snapshot_path(server.name))}")
             return
         if self._rejected.get(server.name) == data:
             return
@@ -279,7 +280,7 @@ class Watcher:
         name = server.name
         path = self._config.snapshot_path(name)
         if old is None:
-            report(f"{name}: no committed snapshot at {_shown(path)}; writing the first one")
+            report(f"{name}: no committed snapshot at {shown_path(path)}; writing the first one")
         else:
             report(f"{name}: catalog changed")
             filtered = apply_ignores(
@@ -292,7 +293,7 @@ class Watcher:
             previous = _read(path)
             _write(path, new)
             if files is None or output is None:
-                report(f"{name}: wrote {_shown(path)}")
+                report(f"{name}: wrote {shown_path(path)}")
                 return True
             target = package_dir(new, output)
             try:
@@ -308,7 +309,9 @@ class Watcher:
         except StubgenError as error:
             report(f"error: {error}")
             return False
-        report(f"{name}: wrote {_shown(path)} and regenerated {_shown(target)}")
+        report(f"{name}: wrote {shown_path(path)} and regenerated {shown_path(target)}")
+        if self._config.hub:  # the server's own files are published either way; a hub error is reported
+            publish_hub(self._config, output)
         return True
 
 

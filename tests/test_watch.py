@@ -125,12 +125,13 @@ def polled() -> Iterator[ChangingServer]:
     server.kill()
 
 
-def project(folder: Path, url: str, protocol: str = "auto", extra: str = "") -> Path:
+def project(folder: Path, url: str, protocol: str = "auto", extra: str = "", hub: bool = False) -> Path:
     write_config(
         folder,
         f"""[tool.mcp-stubgen]
 snapshots = "snapshots"
 output = "clients"
+hub = {str(hub).lower()}
 
 [tool.mcp-stubgen.servers.changing]
 url = "{url}"
@@ -190,7 +191,7 @@ def test_a_notified_burst_is_published_once_with_the_whole_catalog(
 def test_a_server_without_list_changed_is_polled_and_compared_with_the_committed_snapshot(
     tmp_path: Path, polled: ChangingServer, run_cli
 ) -> None:
-    snapshot = project(tmp_path, polled.url)
+    snapshot = project(tmp_path, polled.url, hub=True)
     assert run_cli("snapshot", "--config", tmp_path / "pyproject.toml").exit_code == 0
     polled.add_tools("alpha")  # while nobody watches: found on start, against the committed snapshot
 
@@ -208,6 +209,8 @@ def test_a_server_without_list_changed_is_polled_and_compared_with_the_committed
     assert stdout.index("tool alpha") < stdout.index("tool beta")
     assert tool_names(snapshot) == ["add_tools", "alpha", "beta"]
     assert "async def beta(" in (tmp_path / "clients" / "changing" / "client.py").read_text(encoding="utf-8")
+    assert stderr.count("hub: generated clients/hub") == 2, "the hub follows every published change"
+    assert '"changing.beta"' in (tmp_path / "clients" / "hub" / "client.py").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("protocol", ["auto", "legacy"])
