@@ -8,7 +8,6 @@ Error messages name the server and what to do, and never contain `env` or `heade
 from __future__ import annotations
 
 import contextlib
-import logging
 import math
 import os
 import shutil
@@ -31,8 +30,6 @@ from pydantic import ValidationError
 from codegen.config import ServerConfig, expand_secrets
 from codegen.errors import StubgenError
 from codegen.snapshot import JSON, Snapshot
-
-logger = logging.getLogger(__name__)
 
 STDERR_TAIL_LINES = 5
 
