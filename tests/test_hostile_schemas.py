@@ -4,13 +4,16 @@ one line naming the server, the tool and a JSON pointer, exit 2, the previous pa
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from codegen.generate import render_snapshot
+from codegen.generate.publish import publish
 from codegen.snapshot import Snapshot
 
 
@@ -43,6 +46,24 @@ REFUSED = [
     ("items-string", obj(a={"type": "array", "items": "x"}), r"/inputSchema/properties/a/items: not valid JSON"),
     ("bad-minLength", obj(a={"minLength": "x"}), r"/inputSchema/properties/a/minLength: not valid JSON Schema"),
     ("pointer-escaped", obj(**{"a/b\n~": 5}), r"/inputSchema/properties/a~1b\\n~0: must be a JSON Schema"),
+    # Found by tests/fuzz: pydantic compiles `pattern` when the models module is imported, so a
+    # pattern no engine can compile gave a package that compiled and then failed on import.
+    (
+        "bad-pattern",
+        obj(a={"type": "string", "pattern": "(unclosed"}),
+        r"/properties/a/pattern: '\(unclosed' is not a regular expression .*\(missing \), unterminated",
+    ),
+    ("bad-pattern-in-items", obj(a={"type": "array", "items": {"pattern": "a{2,1}"}}), r"/a/items/pattern: 'a\{2,1\}'"),
+    (
+        "bad-pattern-property",
+        obj(a={"type": "object", "patternProperties": {"\\k<n>": {}}}),
+        r"/properties/a/patternProperties/\\k<n>: '\\\\k<n>' is not a regular expression",
+    ),
+    (
+        "patterns-for-two-engines",
+        obj(a={"pattern": r"^(?!x)"}, n=obj(b={"pattern": r"\p{L}"})),
+        r"/properties/n/properties/b/pattern: .* only with pydantic's .* at /inputSchema/properties/a/pattern only",
+    ),
 ]
 
 
@@ -100,7 +121,9 @@ def test_duplicate_tool_names_in_a_hand_edited_snapshot(tmp_path: Path, previous
         obj(a=True, b=False),
         obj(a={"type": "frobnicate"}),
         obj(a={"enum": [1, "a", None, [1], {"x": 1}, True, 1.5]}),
-        obj(a={"type": "string", "pattern": "(unclosed"}),
+        obj(a={"type": "string", "pattern": r"^(?!\s*$).+"}, b={"type": "array", "items": {"pattern": r"x\Z"}}),
+        obj(a={"type": "string", "pattern": r"\p{L}+"}, b={"patternProperties": {r"[\p{L}--a]": {}}}),
+        obj(a={"type": "object", "patternProperties": {r"^(?!x)": {"type": "string"}, "^y$": {}}}),
         obj(p=nested(50)),
         obj(a={"type": "string", "description": "d" * 100_000}),
     ],
@@ -110,15 +133,21 @@ def test_duplicate_tool_names_in_a_hand_edited_snapshot(tmp_path: Path, previous
         "boolean",
         "unknown-type",
         "mixed-enum",
-        "bad-pattern",
+        "patterns-for-python-only",
+        "patterns-for-pydantic-only",
+        "pattern-properties-for-python-only",
         "nested-50",
         "100KB-description",
     ],
 )
-def test_odd_but_usable_schemas_generate(schema: dict[str, Any], capfd: pytest.CaptureFixture[str]) -> None:
-    """These are generated, and nothing from datamodel-code-generator (warnings) reaches the output."""
+def test_odd_but_usable_schemas_generate(
+    schema: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """These are generated, the package imports and its input model builds (pydantic compiles patterns
+    only then: a lookahead needs Python's engine, `\\p{L}` pydantic's), and nothing from
+    datamodel-code-generator (warnings) reaches the output."""
     snapshot = Snapshot(
-        server="srv", protocol_version="2025-06-18", capabilities={}, tools=({"name": "t", "inputSchema": schema},)
+        server="odd_srv", protocol_version="2025-06-18", capabilities={}, tools=({"name": "t", "inputSchema": schema},)
     )
     files = render_snapshot(snapshot)
     for name, data in files.items():
@@ -126,3 +155,10 @@ def test_odd_but_usable_schemas_generate(schema: dict[str, Any], capfd: pytest.C
             compile(data, name, "exec")
     captured = capfd.readouterr()
     assert captured.out == captured.err == ""
+    publish(files, tmp_path / "odd_srv")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        importlib.import_module("odd_srv").TInput.model_rebuild()
+    finally:
+        for module in [name for name in sys.modules if name == "odd_srv" or name.startswith("odd_srv.")]:
+            del sys.modules[module]

@@ -7,12 +7,16 @@ imported is refused up front with one line naming the server, the item and a JSO
 
 from __future__ import annotations
 
+import functools
+import re
+import warnings
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import unquote
 
 from datamodel_code_generator.parser._schema_object import JsonSchemaObject
 from pydantic import ValidationError
+from pydantic_core import SchemaError, SchemaValidator, core_schema
 
 from codegen.errors import StubgenError
 from codegen.snapshot import JSON, Snapshot
@@ -87,6 +91,7 @@ def _strings(value: Any, path: tuple[object, ...]) -> Iterator[tuple[tuple[objec
 
 
 def _check_schema(where: str, key: str, schema: JSON) -> None:
+    _check_patterns(where, key, schema)
     for path, reference in _references(schema, ()):
         at = f"{where}{pointer(key, *path, '$ref')}"
         if not isinstance(reference, str):
@@ -160,3 +165,75 @@ def _schema_path(schema: Any, location: tuple[int | str, ...]) -> list[object]:
             node = node[step]
             path.append(step)
     return path
+
+
+def _check_patterns(where: str, key: str, schema: JSON) -> None:
+    """Refuse a `pattern` (or `patternProperties` name) the generated models could not compile on import.
+
+    datamodel-code-generator copies patterns into the models, and pydantic compiles them when a model
+    class is built: with its own (Rust) engine, or with Python's `re` for a model that needs it
+    (lookaround). A pattern neither compiles is refused, and so is a schema with patterns that only one
+    engine compiles each: one model cannot use both (checked per schema, a little stricter than needed).
+    """
+    first_only: dict[str, tuple[tuple[object, ...], str]] = {}
+    for path, node in _subschemas(schema, ()):
+        found = [((*path, "pattern"), node["pattern"])] if isinstance(node.get("pattern"), str) else []
+        if isinstance(node.get("patternProperties"), dict):
+            found += [((*path, "patternProperties", name), name) for name in node["patternProperties"]]
+        for at, pattern in found:
+            engines, problem = _regex_engines(pattern)
+            if not engines:
+                raise StubgenError(
+                    f"{where}{pointer(key, *at)}: {shown(pattern)} is not a regular expression Python or "
+                    f"pydantic can compile ({problem})"
+                )
+            if len(engines) == 1:
+                first_only.setdefault(engines[0], (at, pattern))
+    if len(first_only) == 2:
+        (python_at, python_pattern), (rust_at, rust_pattern) = first_only["python"], first_only["pydantic"]
+        raise StubgenError(
+            f"{where}{pointer(key, *rust_at)}: {shown(rust_pattern)} compiles only with pydantic's regex engine, "
+            f"{shown(python_pattern)} at {pointer(key, *python_at)} only with Python's; the models of one "
+            "schema cannot use both"
+        )
+
+
+@functools.cache
+def _regex_engines(pattern: str) -> tuple[tuple[str, ...], str]:
+    """The engines that compile the pattern (`python`, `pydantic`), and Python's complaint about it."""
+    engines: list[str] = []
+    problem = ""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "possible nested set" and the like
+            re.compile(pattern)
+    except (re.error, OverflowError, RecursionError, ValueError) as error:
+        problem = " ".join(str(error).split())[:200]
+    else:
+        engines.append("python")
+    try:
+        SchemaValidator(core_schema.str_schema(pattern=pattern))
+    except SchemaError:
+        pass
+    else:
+        engines.append("pydantic")
+    return tuple(engines), problem
+
+
+def _subschemas(schema: Any, path: tuple[object, ...]) -> Iterator[tuple[tuple[object, ...], JSON]]:
+    """Every object in schema position (not inside `const`, `enum`, `default`...), with the path to it."""
+    if isinstance(schema, list):
+        for index, inner in enumerate(schema):
+            yield from _subschemas(inner, (*path, index))
+        return
+    if not isinstance(schema, dict):
+        return
+    yield path, schema
+    for key, value in schema.items():
+        if key in _DATA_KEYWORDS:
+            continue
+        if key in _SCHEMA_MAPS and isinstance(value, dict):
+            for name, inner in value.items():
+                yield from _subschemas(inner, (*path, key, name))
+        else:
+            yield from _subschemas(value, (*path, key))
