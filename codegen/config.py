@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-
 from codegen.errors import StubgenError
 
 SERVER_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
@@ -183,7 +181,11 @@ def parse_server(
 
 def validate_protocol(value: Any, where: str) -> str:
     protocol = _string(value, where)
-    if protocol not in PROTOCOLS and protocol not in MODERN_PROTOCOL_VERSIONS:
+    if protocol in PROTOCOLS:
+        return protocol
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS  # importing mcp_types takes 0.2 s: only when needed
+
+    if protocol not in MODERN_PROTOCOL_VERSIONS:
         versions = ", ".join(MODERN_PROTOCOL_VERSIONS)
         raise StubgenError(f"{where}: expected auto, legacy or a protocol version ({versions}), not {protocol!r}")
     return protocol

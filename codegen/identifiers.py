@@ -14,8 +14,6 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from mcp.shared.tool_name_validation import validate_tool_name
-
 from codegen.errors import StubgenError
 
 RESERVED_WORDS = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins)) | {"self"}
@@ -197,6 +195,8 @@ def qualified_tools(catalog: Mapping[str, Sequence[str]]) -> list[QualifiedTool]
     SEP-986, and must be unique: a server id with a dot (`a.b` + `c` vs `a` + `b.c`) could otherwise
     make two tools indistinguishable.
     """
+    from mcp.shared.tool_name_validation import validate_tool_name  # importing `mcp` takes a second
+
     owners: dict[str, QualifiedTool] = {}
     for server in sorted(catalog):
         for tool in sorted(catalog[server]):

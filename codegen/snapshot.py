@@ -7,9 +7,12 @@ indentation and a trailing newline: an unchanged server always gives byte-identi
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
+import math
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any, Literal
 
@@ -76,8 +79,64 @@ def canonical_json_bytes(value: Any) -> bytes:
     A lone surrogate (legal in JSON, not in UTF-8) is written as its JSON escape, which is exactly
     what `backslashreplace` produces for it inside a string literal.
     """
-    text = json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False)
+    parts: list[str] = []
+    try:
+        _encode(value, "", parts)
+        text = "".join(parts)
+    except _Unusual:
+        text = json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False)
     return (text + "\n").encode("utf-8", errors="backslashreplace")
+
+
+class _Unusual(Exception):
+    """A value `_encode` leaves to `json.dumps`, which encodes it or raises the error it should."""
+
+
+def _encode(value: Any, indent: str, parts: list[str]) -> None:
+    """`json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False)` into `parts`.
+
+    The standard library writes indented JSON with a generator per nesting level, in pure Python;
+    this writes the same characters about twice as fast, and a thousand-tool snapshot is encoded on
+    every run. Anything but plain JSON (non-string keys, NaN, other types) is left to `json.dumps`.
+    """
+    if isinstance(value, str):
+        parts.append(encode_basestring(value))
+    elif isinstance(value, dict):
+        if not value:
+            parts.append("{}")
+            return
+        if not all(isinstance(key, str) for key in value):
+            raise _Unusual
+        inner = indent + "  "
+        separator = "{\n" + inner
+        for key in sorted(value):
+            parts.append(separator + encode_basestring(key) + ": ")
+            _encode(value[key], inner, parts)
+            separator = ",\n" + inner
+        parts.append("\n" + indent + "}")
+    elif isinstance(value, list | tuple):
+        if not value:
+            parts.append("[]")
+            return
+        inner = indent + "  "
+        separator = "[\n" + inner
+        for item in value:
+            parts.append(separator)
+            _encode(item, inner, parts)
+            separator = ",\n" + inner
+        parts.append("\n" + indent + "]")
+    elif value is True:
+        parts.append("true")
+    elif value is False:
+        parts.append("false")
+    elif value is None:
+        parts.append("null")
+    elif isinstance(value, int):
+        parts.append(int.__repr__(value))
+    elif isinstance(value, float) and math.isfinite(value):
+        parts.append(float.__repr__(value))
+    else:
+        raise _Unusual
 
 
 def fingerprint(value: Any) -> str:
@@ -142,6 +201,11 @@ class Snapshot:
     @property
     def fingerprint(self) -> str:
         return hashlib.sha256(self._bytes).hexdigest()[:16]
+
+    @functools.cached_property
+    def tool_fingerprints(self) -> dict[str, str]:
+        """Each tool's fingerprint by name, computed once: checking a package and rendering it both need them."""
+        return {tool["name"]: fingerprint(tool) for tool in self.tools}
 
 
 _ENTRY_LISTS = (

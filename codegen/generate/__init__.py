@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from pathlib import Path
 
+from codegen.errors import StubgenError
 from codegen.generate.build import build_package, plan_package
-from codegen.generate.cache import Cache
+from codegen.generate.cache import Cache, cache_key
 from codegen.generate.headers import proves_current
 from codegen.generate.publish import Published, diff_trees, publish, read_tree
 from codegen.generate.render import RUNTIME_FILE, render_package, runtime_source
@@ -20,7 +22,9 @@ __all__ = [
     "generate_package",
     "is_current",
     "package_dir",
+    "remember_rendered",
     "render_snapshot",
+    "rendered_before",
 ]
 
 
@@ -42,8 +46,44 @@ def render_snapshot(
 def generate_package(
     snapshot: Snapshot, out_dir: Path, method_names: Mapping[str, str] | None = None, cache: Cache | None = None
 ) -> Published:
-    """Render the snapshot's package and publish it atomically under `out_dir`; raises StubgenError."""
-    return publish(render_snapshot(snapshot, method_names, cache), package_dir(snapshot, out_dir))
+    """Render the snapshot's package and publish it atomically under `out_dir`; raises StubgenError.
+
+    With a cache, a package this very generator wrote before and nobody edited since is left as it
+    is without rendering anything (see `rendered_before`).
+    """
+    target = package_dir(snapshot, out_dir)
+    cache = cache or Cache.disabled()
+    if rendered_before(snapshot, target, cache, method_names):
+        return Published(target, False, (), ())
+    files = render_snapshot(snapshot, method_names, cache)
+    result = publish(files, target)
+    remember_rendered(files, cache)
+    return result
+
+
+def _tree_key(files: Mapping[str, bytes]) -> str:
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        digest.update(name.encode("utf-8") + b"\0" + hashlib.sha256(files[name]).digest())
+    return cache_key("rendered", digest.hexdigest())
+
+
+def remember_rendered(files: Mapping[str, bytes], cache: Cache) -> None:
+    """Note in the cache that this generator (its code is part of every key) rendered exactly `files`."""
+    cache.put(_tree_key(files), "")
+
+
+def rendered_before(
+    snapshot: Snapshot, folder: Path, cache: Cache, method_names: Mapping[str, str] | None = None
+) -> bool:
+    """Whether `folder` is proven current (`is_current`) and holds a tree this generator rendered.
+
+    The headers alone cannot tell a generator whose code changed under the same version number (a
+    development checkout) from the one that wrote them; the cache can, as its keys hash the code.
+    """
+    if cache.folder is None or not is_current(snapshot, folder, method_names):
+        return False
+    return cache.get(_tree_key(read_tree(folder))) is not None
 
 
 def is_current(snapshot: Snapshot, folder: Path, method_names: Mapping[str, str] | None = None) -> bool:
@@ -53,7 +93,10 @@ def is_current(snapshot: Snapshot, folder: Path, method_names: Mapping[str, str]
     key it would be generated with and a content hash that still matches, and the folder must hold
     exactly the expected files. False means "not proven", and the caller renders to find out.
     """
-    plan = plan_package(snapshot, method_names)
+    try:
+        plan = plan_package(snapshot, method_names, check=False)
+    except StubgenError:
+        return False  # rendering reports it, after the catalog checks this skipped
     committed = read_tree(folder)
     expected_keys = {name: plan.inputs_key for name in ("__init__.py", "client.py", "models.py", "_models/__init__.py")}
     expected_keys |= {f"_models/{tool.named.python}.py": tool.inputs_key for tool in plan.tools}

@@ -8,16 +8,15 @@ never drift from them.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
 from typing import Any
 
-from mcp.shared.uri_template import InvalidUriTemplate, UriTemplate
-
 from codegen.errors import StubgenError
-from codegen.generate.cache import Cache, tool_versions
+from codegen.generate.cache import Cache, cache_key, compact_json, tool_versions
 from codegen.generate.guard import check_catalog, pointer, shown
 from codegen.generate.headers import header_lines
 from codegen.generate.modelgen import LINE_LENGTH, ModelJob, model_sources, one_line
@@ -33,7 +32,7 @@ from codegen.generate.spec import (
     ToolSpec,
 )
 from codegen.identifiers import CLIENT_MEMBERS, Named, assign_names, class_name, escape, model_stems, package_name
-from codegen.snapshot import JSON, Snapshot, fingerprint
+from codegen.snapshot import JSON, Snapshot
 
 __all__ = ["LINE_LENGTH", "PackagePlan", "build_package", "header", "plan_package"]
 
@@ -73,13 +72,21 @@ class PackagePlan:
     """The key of the files that depend on the whole snapshot (client, facades)."""
 
 
-def plan_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = None) -> PackagePlan:
-    """Names for every tool, resource, template and prompt, and the inputs key of every file."""
+def plan_package(
+    snapshot: Snapshot, method_names: Mapping[str, str] | None = None, cache: Cache | None = None, check: bool = True
+) -> PackagePlan:
+    """Names for every tool, resource, template and prompt, and the inputs key of every file.
+
+    `check=False` skips the catalog checks, for proving committed files current from their headers:
+    files that carry these inputs keys were generated from this very snapshot, so it passed them then.
+    `cache` remembers the schemas that passed.
+    """
     where = f"server {snapshot.server!r}: "
     tools = snapshot.tools
-    for tool in tools:
-        _check_tool(where, tool)
-    check_catalog(snapshot)
+    if check:
+        for tool in tools:
+            _check_tool(where, tool)
+        check_catalog(snapshot, cache)
 
     tool_names = assign_names(
         [tool["name"] for tool in tools],
@@ -112,7 +119,7 @@ def plan_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = No
     stems = model_stems([named.python for named in tool_names])
     plans = []
     for tool, named, stem in zip(tools, tool_names, stems, strict=True):
-        tool_fingerprint = fingerprint(tool)
+        tool_fingerprint = snapshot.tool_fingerprints[tool["name"]]
         plans.append(
             ToolPlan(tool, named, stem, tool_fingerprint, _inputs_key("models", tool_fingerprint, named.python, stem))
         )
@@ -140,18 +147,24 @@ def build_package(
 
     `cache` (default: none) holds tools' models modules from earlier runs, by content.
     """
-    plan = plan_package(snapshot, method_names)
+    cache = cache or Cache.disabled()
+    plan = plan_package(snapshot, method_names, cache)
     where = f"server {snapshot.server!r}: "
-    sources = model_sources(
-        snapshot.server, [ModelJob(tool.tool, tool.stem) for tool in plan.tools], cache or Cache.disabled()
-    )
+    sources = model_sources(snapshot.server, [ModelJob(tool.tool, tool.stem) for tool in plan.tools], cache)
 
     modules: list[ModelModule] = []
     tool_specs: list[ToolSpec] = []
     owners: dict[str, str] = {}
     model_imports: dict[str, set[str]] = {}
     for tool, source in zip(plan.tools, sources, strict=True):
-        classes, imported = _read_models(source)
+        module = tool.named.python
+        key = cache_key("tool-spec", compact_json(tool.tool), module, tool.stem)
+        cached = _load_parts(cache.get(key))
+        if cached is None:
+            models, imported = _read_models(source)
+            classes = tuple(models)
+        else:
+            classes, imported, spec = cached
         for name in classes:
             if name in owners:
                 raise StubgenError(
@@ -159,8 +172,9 @@ def build_package(
                     "rename one of them under [tool.mcp-stubgen.method_names]"
                 )
             owners[name] = tool.tool["name"]
-        module = tool.named.python
-        spec = _tool_spec(where, tool, module, classes)
+        if cached is None:
+            spec = _tool_spec(where, tool, module, models)
+            cache.put(key, _dump_parts(classes, imported, spec))
         tool_specs.append(spec)
         modules.append(
             ModelModule(
@@ -206,6 +220,21 @@ def build_package(
         model_names=tuple(sorted(owners)),
         model_modules=tuple(sorted(modules, key=lambda module: module.module)),
     )
+
+
+def _dump_parts(classes: tuple[str, ...], imported: Mapping[str, str], spec: ToolSpec) -> str:
+    """What a tool's models module tells the client (its classes, its imports, the method's spec), for
+    the cache: reading it back skips parsing the module, the slowest step of a cached run."""
+    return json.dumps({"classes": classes, "imported": imported, "spec": asdict(spec)}, ensure_ascii=False)
+
+
+def _load_parts(text: str | None) -> tuple[tuple[str, ...], dict[str, str], ToolSpec] | None:
+    if text is None:
+        return None
+    document = json.loads(text)
+    spec = document["spec"]
+    parameters = tuple(Parameter(**parameter) for parameter in spec.pop("parameters"))
+    return tuple(document["classes"]), document["imported"], ToolSpec(**spec, parameters=parameters)
 
 
 def _used_names(spec: ToolSpec) -> set[str]:
@@ -289,10 +318,10 @@ def _wire_name(statement: ast.AnnAssign) -> str:
     return statement.target.id
 
 
-def _names_in(annotation: str) -> Iterator[str]:
-    for node in ast.walk(ast.parse(annotation, mode="eval")):
-        if isinstance(node, ast.Name):
-            yield node.id
+@functools.lru_cache(maxsize=4096)
+def _names_in(annotation: str) -> frozenset[str]:
+    """The names an annotation refers to; memoized, as a large catalog repeats the same few thousand."""
+    return frozenset(node.id for node in ast.walk(ast.parse(annotation, mode="eval")) if isinstance(node, ast.Name))
 
 
 def _tool_spec(where: str, plan: ToolPlan, module: str, classes: Mapping[str, _ModelClass]) -> ToolSpec:
@@ -450,6 +479,8 @@ def _resource_spec(entry: JSON, named: Named) -> ResourceSpec:
 
 
 def _template_spec(where: str, entry: JSON, named: Named) -> TemplateSpec:
+    from mcp.shared.uri_template import InvalidUriTemplate, UriTemplate  # importing `mcp` takes a second
+
     try:
         template = UriTemplate.parse(entry["uriTemplate"])
     except InvalidUriTemplate as error:

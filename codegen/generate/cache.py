@@ -17,6 +17,7 @@ from functools import cache
 from importlib import metadata
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from codegen import __version__
 
@@ -52,6 +53,12 @@ def _source_digest() -> str:
                 digest.update(entry.name.encode() + b"\0" + entry.read_bytes())
     digest.update(files("codegen").joinpath("identifiers.py").read_bytes())
     return digest.hexdigest()
+
+
+def compact_json(value: Any) -> str:
+    """A key-order-independent text of a JSON value for cache keys: the C encoder, many times faster
+    than the indented canonical form a fingerprint hashes."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
 def cache_key(kind: str, *parts: str) -> str:

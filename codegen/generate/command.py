@@ -9,7 +9,7 @@ import click
 
 from codegen.config import ProjectConfig, load_config
 from codegen.errors import EXIT_FINDINGS, EXIT_OK, StubgenError
-from codegen.generate import Cache, is_current, package_dir, render_snapshot
+from codegen.generate import Cache, is_current, package_dir, remember_rendered, render_snapshot, rendered_before
 from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.publish import diff_trees, publish, read_tree
 from codegen.snapshot import Snapshot, load_snapshot
@@ -104,7 +104,7 @@ def generate(
         ]
         if hub_servers is not None:
             target = hub_dir(out_dir)
-            diffs.append(diff_trees(render_hub(hub_servers), read_tree(target), target.as_posix()))
+            diffs.append(diff_trees(render_hub(hub_servers, cache), read_tree(target), target.as_posix()))
         for diff in diffs:
             if diff:
                 stale += 1
@@ -114,15 +114,20 @@ def generate(
             return EXIT_FINDINGS
         click.echo(f"{len(diffs)} generated package(s) up to date", err=True)
         return EXIT_OK
-    rendered = [
-        (package_dir(snapshot, out_dir), render_snapshot(snapshot, method_names, cache))
-        for snapshot, method_names in inputs
-    ]
+    # Everything is rendered before anything is published, so a failing server leaves every package as it was;
+    # a package this generator wrote before and nobody edited since is not rendered at all (None).
+    rendered: list[tuple[Path, dict[str, bytes] | None]] = []
+    for snapshot, method_names in inputs:
+        target = package_dir(snapshot, out_dir)
+        unchanged = rendered_before(snapshot, target, cache, method_names)
+        rendered.append((target, None if unchanged else render_snapshot(snapshot, method_names, cache)))
     if hub_servers is not None:
-        rendered.append((hub_dir(out_dir), render_hub(hub_servers)))
+        rendered.append((hub_dir(out_dir), render_hub(hub_servers, cache)))
     for target, files in rendered:
-        result = publish(files, target)
-        if result.changed:
+        result = publish(files, target) if files is not None else None
+        if files is not None:
+            remember_rendered(files, cache)
+        if result is not None and result.changed:
             detail = f"{len(result.written)} file(s) written, {len(result.removed)} removed"
             click.echo(f"generated {target} ({detail})", err=True)
         else:

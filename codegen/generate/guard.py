@@ -3,6 +3,10 @@
 A snapshot is a server's word, or a hand-edited file; anything here that would make the generator
 read outside the schema, crash inside datamodel-code-generator or write a package that cannot be
 imported is refused up front with one line naming the server, the item and a JSON pointer.
+
+Validating a schema against datamodel-code-generator's own schema model means importing its parser
+(half a second); a tool whose schemas passed before, under this very generator, is remembered in the
+cache and not checked (or imported for) again.
 """
 
 from __future__ import annotations
@@ -14,37 +18,57 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import unquote
 
-from datamodel_code_generator.parser._schema_object import JsonSchemaObject
 from pydantic import ValidationError
 from pydantic_core import SchemaError, SchemaValidator, core_schema
 
 from codegen.errors import StubgenError
+from codegen.generate.cache import Cache, cache_key, compact_json
 from codegen.snapshot import JSON, Snapshot
 
 _SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
 """Keywords whose value maps names (never keywords themselves) to schemas."""
 _DATA_KEYWORDS = frozenset({"const", "enum", "examples", "default", "example"})
 """Keywords whose value is instance data, where a `$ref` key is just data."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _SHOWN = 60
 """A longer name is cut in messages, so a 10,000-character name still gives a readable line."""
 
 
-def check_catalog(snapshot: Snapshot) -> None:
-    """Raise `StubgenError` for the first thing in the catalog no safe package can be generated from."""
+def check_catalog(snapshot: Snapshot, cache: Cache | None = None) -> None:
+    """Raise `StubgenError` for the first thing in the catalog no safe package can be generated from.
+
+    `cache` (default: none) remembers the tools whose schemas passed, so they are not checked again.
+    """
+    cache = cache or Cache.disabled()
     where = f"server {shown(snapshot.server)}: "
     for label, value in _entries(snapshot):
+        if not _has_surrogate(value):
+            continue
         for path, text in _strings(value, ()):
-            surrogate = next((char for char in text if 0xD800 <= ord(char) <= 0xDFFF), None)
+            surrogate = _SURROGATE.search(text)
             if surrogate is not None:
                 raise StubgenError(
-                    f"{where}{label}{pointer(*path) or '/'}: contains a lone surrogate (\\u{ord(surrogate):04x}), "
+                    f"{where}{label}{pointer(*path) or '/'}: contains a lone surrogate (\\u{ord(surrogate[0]):04x}), "
                     "which is not Unicode text; no server can send it, so the snapshot was edited: fix it"
                 )
     for tool in snapshot.tools:
+        passed = cache_key("checked-tool", compact_json(tool))
+        if cache.get(passed) is not None:
+            continue
         for key in ("inputSchema", "outputSchema"):
             schema = tool.get(key)
             if isinstance(schema, dict):
                 _check_schema(f"{where}tool {shown(tool['name'])}: ", key, schema)
+        cache.put(passed, "")
+
+
+def _has_surrogate(value: Any) -> bool:
+    """Whether a lone surrogate hides anywhere in a JSON value: one fast encode, before any slow walk."""
+    try:
+        compact_json(value).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def shown(name: Any) -> str:
@@ -103,6 +127,8 @@ def _check_schema(where: str, key: str, schema: JSON) -> None:
             )
         if not _resolves(schema, reference):
             raise StubgenError(f"{at}: {shown(reference)} points at nothing in the schema (a dangling reference)")
+    from datamodel_code_generator.parser._schema_object import JsonSchemaObject
+
     try:
         JsonSchemaObject.model_validate(schema)
     except ValidationError as error:

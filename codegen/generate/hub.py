@@ -16,13 +16,13 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-import black
 import jinja2
 
 from codegen import __version__
 from codegen.errors import StubgenError
 from codegen.generate.build import build_package
-from codegen.generate.render import BLACK_MODE, docstring, literal
+from codegen.generate.cache import Cache
+from codegen.generate.render import docstring, formatted, literal
 from codegen.generate.spec import PackageSpec
 from codegen.identifiers import HUB_PACKAGE, hub_attribute, qualified_tools
 from codegen.snapshot import Snapshot, fingerprint
@@ -68,10 +68,15 @@ def hub_dir(out_dir: Path) -> Path:
     return out_dir / HUB_PACKAGE
 
 
-def render_hub(servers: Sequence[tuple[Snapshot, Mapping[str, str]]]) -> dict[str, bytes]:
-    """Every file of the hub package over these servers (snapshot and method names each), by relative path."""
-    packages = [(snapshot, build_package(snapshot, method_names)) for snapshot, method_names in servers]
-    return render_hub_package(build_hub(packages))
+def render_hub(servers: Sequence[tuple[Snapshot, Mapping[str, str]]], cache: Cache | None = None) -> dict[str, bytes]:
+    """Every file of the hub package over these servers (snapshot and method names each), by relative path.
+
+    `cache` (default: none) is the one the servers' own packages use, so the hub reuses their models
+    and formatted pieces instead of generating every server's models again.
+    """
+    cache = cache or Cache.disabled()
+    packages = [(snapshot, build_package(snapshot, method_names, cache)) for snapshot, method_names in servers]
+    return render_hub_package(build_hub(packages), cache)
 
 
 def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]]) -> HubSpec:
@@ -180,14 +185,15 @@ def hub_runtime_source() -> bytes:
     return files("codegen.runtime").joinpath(HUB_RUNTIME_FILE).read_bytes()
 
 
-def render_hub_package(hub: HubSpec) -> dict[str, bytes]:
+def render_hub_package(hub: HubSpec, cache: Cache | None = None) -> dict[str, bytes]:
     """The hub package's files: `client.py` (the `Hub` class), `__init__.py`, its runtime and `py.typed`."""
     environment = _environment()
     rendered = {
         "__init__.py": environment.get_template("hub_init.py.jinja").render(hub=hub),
         "client.py": environment.get_template("hub_client.py.jinja").render(hub=hub),
     }
-    output = {name: black.format_str(source, mode=BLACK_MODE).encode("utf-8") for name, source in rendered.items()}
+    sources = formatted([("module", source) for source in rendered.values()], cache or Cache.disabled())
+    output = {name: source.encode("utf-8") for name, source in zip(rendered, sources, strict=True)}
     output[HUB_RUNTIME_FILE] = hub_runtime_source()
     output["py.typed"] = b""
     return dict(sorted(output.items()))

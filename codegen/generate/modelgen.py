@@ -4,6 +4,9 @@ Each tool's models are a module of their own, made from that tool's schemas and 
 a tool's module never depends on which other tools exist: a cached module is exactly what a cold run
 would write, an unchanged tool costs nothing to regenerate, and importing the package does not build
 every model up front.
+
+datamodel-code-generator is imported only when a module has to be generated, so a run whose
+modules are all cached never loads it.
 """
 
 from __future__ import annotations
@@ -13,21 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from datamodel_code_generator import (
-    Error,
-    InputFileType,
-    LiteralType,
-    NamingStrategy,
-    PythonVersion,
-    generate,
-)
-from datamodel_code_generator.enums import DataModelType
-from datamodel_code_generator.format import Formatter
-
 from codegen.errors import StubgenError
-from codegen.generate.cache import Cache, cache_key
+from codegen.generate.cache import Cache, cache_key, compact_json
 from codegen.generate.parallel import map_pieces
-from codegen.snapshot import JSON, canonical_json_bytes
+from codegen.snapshot import JSON
 
 LINE_LENGTH = 100
 """Line length of every generated file, fixed here so no user configuration can change the output."""
@@ -45,6 +37,10 @@ class ModelJob:
 
 
 def datamodel_options() -> dict[str, Any]:
+    from datamodel_code_generator import InputFileType, LiteralType, NamingStrategy, PythonVersion
+    from datamodel_code_generator.enums import DataModelType
+    from datamodel_code_generator.format import Formatter
+
     return {
         "input_file_type": InputFileType.MCPTools,
         "output_model_type": DataModelType.PydanticV2BaseModel,
@@ -67,9 +63,7 @@ def datamodel_options() -> dict[str, Any]:
 
 def model_sources(server: str, jobs: Sequence[ModelJob], cache: Cache) -> list[str]:
     """Each job's models module (starting with `HEADER_PLACEHOLDER`), from the cache or generated."""
-    keys = [
-        cache_key("models", job.stem, canonical_json_bytes(job.tool).decode("utf-8", "surrogatepass")) for job in jobs
-    ]
+    keys = [cache_key("models", job.stem, compact_json(job.tool)) for job in jobs]
     sources: list[str | None] = [cache.get(key) for key in keys]
     missing = [index for index, source in enumerate(sources) if source is None]
     outcomes = map_pieces(_generate_one, [jobs[index] for index in missing])
@@ -90,10 +84,12 @@ class _Failure:
 
 
 def _generate_one(job: ModelJob) -> str | _Failure:
+    from datamodel_code_generator import Error
+
     tool = job.tool
-    entry: JSON = {"name": job.stem, "inputSchema": _without_defaults(tool["inputSchema"], formatted_only=False)}
+    entry: JSON = {"name": job.stem, "inputSchema": _root(_for_datamodel(tool["inputSchema"], formatted_only=False))}
     if "outputSchema" in tool:
-        entry["outputSchema"] = _without_defaults(tool["outputSchema"], formatted_only=True)
+        entry["outputSchema"] = _root(_for_datamodel(tool["outputSchema"], formatted_only=True))
     try:
         source = _run(entry)
     except Error as error:
@@ -105,7 +101,26 @@ def _generate_one(job: ModelJob) -> str | _Failure:
     return source.rstrip("\n") + "\n"
 
 
+_COMBINATORS = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not", "if"})
+
+
+def _root(schema: JSON) -> JSON:
+    """A tool schema's root with what its missing `type` implies made explicit.
+
+    MCP tool schemas are objects, so `{}` (or one with only `properties`) means "any object";
+    datamodel-code-generator would read it as "anything" and make `RootModel[Any]`, which cannot
+    become keyword arguments. It becomes an open object: named properties are arguments, and an
+    output keeps the fields it was not told about. A root that combines or references schemas is
+    left alone.
+    """
+    if "type" in schema or _COMBINATORS & schema.keys():
+        return schema
+    return {"type": "object", "additionalProperties": True, **schema}
+
+
 def _run(entry: JSON) -> object:
+    from datamodel_code_generator import generate
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return generate([entry], **datamodel_options())
@@ -113,6 +128,8 @@ def _run(entry: JSON) -> object:
 
 def _locate_failure(name: str, entry: JSON) -> _Failure | None:
     """Regenerate schema by schema to name the one that fails (only on the error path)."""
+    from datamodel_code_generator import Error
+
     for key in ("inputSchema", "outputSchema"):
         if key not in entry:
             continue
@@ -132,14 +149,25 @@ _SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitio
 _DATA_KEYWORDS = frozenset({"const", "enum", "examples", "default", "example"})
 
 
-def _without_defaults(schema: Any, formatted_only: bool) -> Any:
-    """Drop `default` keywords: an input default is the server's to apply when an argument is not given.
+MAX_TEXT = 2000
+"""Longest `description` or `title` handed to datamodel-code-generator: it takes time superlinear in
+a text's length (a 1 MB description, 14 s; 10 MB, over 20 minutes). The client's docstrings are
+written from the snapshot itself and keep the whole text."""
 
-    With `formatted_only`, only string defaults of formatted strings go (a `uri` default would otherwise
-    be a `str` assigned to an `AnyUrl` field, which mypy rejects); other output defaults stay.
+
+def _cut(text: str) -> str:
+    return f"{text[:MAX_TEXT]} [cut: {len(text):,} characters in the snapshot]"
+
+
+def _for_datamodel(schema: Any, formatted_only: bool) -> Any:
+    """The schema as datamodel-code-generator gets it: `default` dropped, free text cut to `MAX_TEXT`.
+
+    An input default is the server's to apply when an argument is not given. With `formatted_only`,
+    only string defaults of formatted strings go (a `uri` default would otherwise be a `str` assigned
+    to an `AnyUrl` field, which mypy rejects); other output defaults stay.
     """
     if isinstance(schema, list):
-        return [_without_defaults(item, formatted_only) for item in schema]
+        return [_for_datamodel(item, formatted_only) for item in schema]
     if not isinstance(schema, dict):
         return schema
     result: dict[str, Any] = {}
@@ -148,8 +176,10 @@ def _without_defaults(schema: Any, formatted_only: bool) -> Any:
             continue
         if key in _DATA_KEYWORDS:
             result[key] = value
+        elif key in ("description", "title") and isinstance(value, str) and len(value) > MAX_TEXT:
+            result[key] = _cut(value)
         elif key in _SCHEMA_MAPS and isinstance(value, dict):
-            result[key] = {name: _without_defaults(inner, formatted_only) for name, inner in value.items()}
+            result[key] = {name: _for_datamodel(inner, formatted_only) for name, inner in value.items()}
         else:
-            result[key] = _without_defaults(value, formatted_only)
+            result[key] = _for_datamodel(value, formatted_only)
     return result

@@ -1,0 +1,151 @@
+"""The generate cache never changes a byte: cached, incremental and concurrent runs equal a cold run.
+
+Also holds every generated file (but the verbatim runtimes) to being a black fixed point, which is
+what lets the client be formatted piece by piece.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import black
+import pytest
+
+from benchmarks.catalog import changed, make_tools
+from codegen.generate import Cache, render_snapshot
+from codegen.generate.publish import read_tree
+from codegen.generate.render import black_mode
+from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
+from tests.regen_goldens import GOLDEN, cases
+
+REPO = Path(__file__).resolve().parent.parent
+CATALOG = GOLDEN / "catalog" / "snapshot.json"
+TOOLS = 20
+"""Enough tools that models and black run in worker processes, as on a real catalog."""
+
+
+def bench_snapshot(tools: list[dict[str, Any]]) -> Snapshot:
+    return Snapshot(server="bench", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tuple(tools))
+
+
+def one_changed(snapshot: Snapshot) -> Snapshot:
+    """The snapshot with one tool's description and arguments changed, the rest as they were."""
+    tools = [copy.deepcopy(tool) for tool in snapshot.tools]
+    tool = tools[len(tools) // 2]
+    tool["description"] = "Changed. " + tool.get("description", "")
+    tool["inputSchema"].setdefault("properties", {})["added_flag"] = {"type": "boolean"}
+    return Snapshot(
+        server=snapshot.server,
+        protocol_version=snapshot.protocol_version,
+        capabilities=snapshot.capabilities,
+        server_info=snapshot.server_info,
+        instructions=snapshot.instructions,
+        tools=tuple(tools),
+        resources=snapshot.resources,
+        resource_templates=snapshot.resource_templates,
+        prompts=snapshot.prompts,
+    )
+
+
+@pytest.mark.parametrize("source", ["catalog", "bench"])
+def test_cached_and_incremental_runs_equal_cold_runs(source: str, tmp_path: Path) -> None:
+    before = load_snapshot(CATALOG) if source == "catalog" else bench_snapshot(make_tools(TOOLS))
+    after = one_changed(before)
+    cache = Cache(tmp_path / "cache")
+
+    cold = render_snapshot(before, cache=cache)
+    assert cold == render_snapshot(before)  # the cache only ever stores what a cacheless run makes
+    assert render_snapshot(before, cache=cache) == cold  # everything cached
+
+    incremental = render_snapshot(after, cache=cache)
+    assert incremental != cold
+    assert incremental == render_snapshot(after, cache=Cache(tmp_path / "fresh"))
+    assert incremental == render_snapshot(after)
+
+
+def cli(*args: str | Path, cache: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "codegen.cli", "generate", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "MCP_STUBGEN_CACHE_DIR": str(cache)},
+        timeout=300,
+    )
+
+
+def test_generate_unchanged_and_one_changed_write_the_cold_bytes(tmp_path: Path) -> None:
+    tools = make_tools(TOOLS)
+    before, after = tmp_path / "before.json", tmp_path / "after.json"
+    write_snapshot(before, bench_snapshot(tools))
+    write_snapshot(after, bench_snapshot(changed(tools, 1)))
+    cache = tmp_path / "cache"
+
+    assert cli(before, "--out", tmp_path / "out", cache=cache).returncode == 0
+    first = read_tree(tmp_path / "out")
+    again = cli(before, "--out", tmp_path / "out", cache=cache)
+    assert again.returncode == 0 and "is up to date" in again.stderr
+    assert read_tree(tmp_path / "out") == first
+
+    assert cli(after, "--out", tmp_path / "out", cache=cache).returncode == 0
+    assert cli(after, "--out", tmp_path / "cold", cache=tmp_path / "fresh-cache").returncode == 0
+    assert read_tree(tmp_path / "out") == read_tree(tmp_path / "cold")
+
+
+def test_a_hand_edit_is_regenerated_even_with_everything_cached(tmp_path: Path) -> None:
+    snapshot = tmp_path / "snapshot.json"
+    write_snapshot(snapshot, load_snapshot(CATALOG))
+    cache = tmp_path / "cache"
+    assert cli(snapshot, "--out", tmp_path / "out", cache=cache).returncode == 0
+    expected = read_tree(tmp_path / "out")
+    client = tmp_path / "out" / "catalog" / "client.py"
+    client.write_bytes(client.read_bytes() + b"# a hand edit\n")
+    result = cli(snapshot, "--out", tmp_path / "out", cache=cache)
+    assert result.returncode == 0 and "1 file(s) written" in result.stderr
+    assert read_tree(tmp_path / "out") == expected
+
+
+def test_concurrent_runs_on_one_cache_agree(tmp_path: Path) -> None:
+    """Two generate processes filling the same (empty) cache at once: both packages, and a third run
+    that reads only what they cached, are byte for byte what a cacheless run writes."""
+    snapshot = tmp_path / "snapshot.json"
+    write_snapshot(snapshot, bench_snapshot(make_tools(TOOLS)))
+    cache = tmp_path / "cache"
+    environment = {**os.environ, "MCP_STUBGEN_CACHE_DIR": str(cache)}
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-m", "codegen.cli", "generate", str(snapshot), "--out", str(tmp_path / name)],
+            cwd=REPO,
+            env=environment,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name in ("one", "two")
+    ]
+    for process in processes:
+        _, stderr = process.communicate(timeout=300)
+        assert process.returncode == 0, stderr
+    assert cli(snapshot, "--out", tmp_path / "three", cache=cache).returncode == 0
+
+    expected = render_snapshot(load_snapshot(snapshot))
+    for name in ("one", "two", "three"):
+        assert read_tree(tmp_path / name / "bench") == expected
+    assert not [path for path in cache.rglob("*") if path.name.endswith(".tmp")], "a temporary entry was left"
+    for path in (tmp_path / "three" / "bench").rglob("*.py"):
+        compile(path.read_text(encoding="utf-8"), str(path), "exec")
+
+
+@pytest.mark.parametrize("case", cases(), ids=[case.name for case in cases()])
+def test_every_generated_file_is_a_black_fixed_point(case: Path) -> None:
+    mode = black_mode()
+    for path in sorted((case / "expected").rglob("*.py")):
+        if path.name in ("_runtime.py", "_hub_runtime.py"):  # copied verbatim from mcp-stubgen
+            continue
+        source = path.read_text(encoding="utf-8")
+        assert black.format_str(source, mode=mode) == source, f"{path.relative_to(GOLDEN)} is not black-formatted"

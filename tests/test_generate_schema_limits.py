@@ -1,0 +1,70 @@
+"""Schemas that used to stop or stall model generation: huge free text, and the empty object schema."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from typing import Any
+
+from codegen.generate import generate_package, render_snapshot
+from codegen.generate.modelgen import MAX_TEXT
+from codegen.generate.render import MAX_DOCSTRING_TEXT
+from codegen.snapshot import Snapshot
+
+TEN_MB = 10 * 1024 * 1024
+
+
+def snapshot(*tools: dict[str, Any], server: str = "limits") -> Snapshot:
+    return Snapshot(server=server, protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tools)
+
+
+def test_a_ten_megabyte_description_is_cut_for_the_models_not_lost() -> None:
+    """datamodel-code-generator is superlinear in a text's length (10 MB took over 20 minutes): it gets
+    the first `MAX_TEXT` characters; the docstring keeps far more, cut only past `MAX_DOCSTRING_TEXT`."""
+    text = ("All work and no play makes Jack a dull boy. " * (TEN_MB // 44 + 1))[:TEN_MB]
+    tool = {
+        "name": "dull",
+        "description": text,
+        "inputSchema": {"type": "object", "properties": {"note": {"type": "string", "description": text}}},
+    }
+    files = render_snapshot(snapshot(tool))
+    models = files["_models/dull.py"].decode()
+    client = files["client.py"].decode()
+    assert f"[cut: {TEN_MB:,} characters in the snapshot]" in models
+    assert len(models) < 2 * MAX_TEXT + 2000
+    assert client.count(f"[cut: {TEN_MB:,} characters in the snapshot]") == 2  # the summary and the argument
+    assert MAX_DOCSTRING_TEXT < len(client) < 3 * MAX_DOCSTRING_TEXT
+
+
+def test_a_short_description_is_kept_whole() -> None:
+    text = "word " * (MAX_TEXT // 5)
+    tool = {
+        "name": "t",
+        "inputSchema": {"type": "object", "properties": {"x": {"type": "string", "description": text}}},
+    }
+    assert "[cut:" not in b"".join(render_snapshot(snapshot(tool)).values()).decode()
+
+
+def test_the_empty_schema_is_a_tool_without_parameters(tmp_path: Path) -> None:
+    """`inputSchema: {}` is valid and means "any object": a method without parameters, and an empty
+    `outputSchema` an open model that keeps every field the server returns."""
+    generate_package(snapshot({"name": "anything", "inputSchema": {}, "outputSchema": {}}, server="empty"), tmp_path)
+    client = (tmp_path / "empty" / "client.py").read_text()
+    assert "async def anything(self) -> AnythingOutput:" in client
+    assert '"anything", AnythingInput, {}, AnythingOutput' in client
+    sys.path.insert(0, str(tmp_path))
+    try:
+        models = importlib.import_module("empty.models")
+        assert models.AnythingInput.model_validate({}).model_dump(exclude_unset=True) == {}
+        output = models.AnythingOutput.model_validate({"count": 3, "nested": {"a": [1]}})
+        assert output.model_dump() == {"count": 3, "nested": {"a": [1]}}
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [name for name in sys.modules if name == "empty" or name.startswith("empty.")]:
+            del sys.modules[name]
+
+
+def test_an_untyped_root_with_properties_gets_its_arguments() -> None:
+    tool = {"name": "t", "inputSchema": {"properties": {"x": {"type": "integer"}}, "required": ["x"]}}
+    assert "async def t(self, *, x: int) -> CallToolResult:" in render_snapshot(snapshot(tool))["client.py"].decode()
