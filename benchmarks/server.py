@@ -1,13 +1,11 @@
 """A low-level MCP server over stdio serving a synthetic catalog, paging `tools/list` 50 at a time.
 
-`python benchmarks/server.py COUNT [STARTUP_DELAY]`: the catalog is `benchmarks.catalog.make_tools(COUNT)`;
-the delay (seconds) is slept before the server answers anything, like a slow-starting real server.
+`python benchmarks/server.py COUNT`: the catalog is `benchmarks.catalog.make_tools(COUNT)`.
 """
 
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +47,4 @@ async def _serve(count: int) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 2:
-        time.sleep(float(sys.argv[2]))
     anyio.run(_serve, int(sys.argv[1]))
