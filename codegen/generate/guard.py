@@ -200,10 +200,13 @@ def _check_patterns(where: str, key: str, schema: JSON) -> None:
     class is built: with its own (Rust) engine, or with Python's `re` for a model that needs it
     (lookaround). A pattern neither compiles is refused, and so is a schema with patterns that only one
     engine compiles each: one model cannot use both (checked per schema, a little stricter than needed).
+    A `pattern` that cannot apply is left alone: beside an `enum` or a non-string `const` (the value is
+    fixed, and no constraint is generated) or under a `type` without "string".
     """
     first_only: dict[str, tuple[tuple[object, ...], str]] = {}
     for path, node in _subschemas(schema, ()):
-        found = [((*path, "pattern"), node["pattern"])] if isinstance(node.get("pattern"), str) else []
+        pattern = node.get("pattern")
+        found = [((*path, "pattern"), pattern)] if isinstance(pattern, str) and _pattern_applies(node) else []
         if isinstance(node.get("patternProperties"), dict):
             found += [((*path, "patternProperties", name), name) for name in node["patternProperties"]]
         for at, pattern in found:
@@ -222,6 +225,13 @@ def _check_patterns(where: str, key: str, schema: JSON) -> None:
             f"{shown(python_pattern)} at {pointer(key, *python_at)} only with Python's; the models of one "
             "schema cannot use both"
         )
+
+
+def _pattern_applies(node: JSON) -> bool:
+    kind = node.get("type", "string")
+    if "string" not in (kind if isinstance(kind, list) else [kind]):
+        return False
+    return "enum" not in node and isinstance(node.get("const", ""), str)
 
 
 @functools.cache
