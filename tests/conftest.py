@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -140,3 +141,20 @@ def write_config(folder: Path, body: str) -> Path:
     path = folder / "pyproject.toml"
     path.write_text('[project]\nname = "demo"\n\n' + body, encoding="utf-8")
     return path
+
+
+def interrupt_cli(*args: str, cwd: Path, after: float = 2.0) -> None:
+    """Run `mcp-stubgen ARGS...` as a real process, send it SIGINT after `after` seconds, and check it
+    stops the way the README says: exit 130, one "interrupted" line, no traceback."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "codegen.cli", *args],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    time.sleep(after)
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert b"interrupted" in err and b"Traceback" not in err

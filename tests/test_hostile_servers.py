@@ -6,11 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import signal
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -20,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXAMPLE_SERVER, REPO, SERVERS, write_config
+from tests.conftest import EXAMPLE_SERVER, SERVERS, interrupt_cli, write_config
 
 PY = sys.executable
 RAW = str(SERVERS / "raw_server.py")
@@ -194,18 +191,7 @@ def test_ctrl_c_during_sync_leaves_snapshots_and_packages_byte_for_byte(tmp_path
         tmp_path,
         server_table("raw", RAW, "--mode", "hang-after-handshake") + server_table("weather", str(EXAMPLE_SERVER)),
     )
-    process = subprocess.Popen(
-        [PY, "-m", "codegen.cli", "sync"],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
-    time.sleep(2.0)
-    process.send_signal(signal.SIGINT)
-    _out, err = process.communicate(timeout=30)
-    assert process.returncode == 130, err
-    assert b"interrupted" in err and b"Traceback" not in err
+    interrupt_cli("sync", cwd=tmp_path)
     assert tree_digest(tmp_path / "snaps", tmp_path / "clients") == before
     leftovers = [path.name for path in (tmp_path / "clients").iterdir() if path.name.startswith(".")]
     assert leftovers == []

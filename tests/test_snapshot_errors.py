@@ -5,20 +5,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import signal
-import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXAMPLE_SERVER, REPO, SERVERS, free_port, write_config
+from tests.conftest import EXAMPLE_SERVER, REPO, SERVERS, free_port, interrupt_cli, write_config
 
 PY = sys.executable
 RAW = str(SERVERS / "raw_server.py")
@@ -259,17 +255,6 @@ def test_ctrl_c_leaves_the_previous_snapshot(tmp_path: Path) -> None:
     """A real SIGINT to the command while the server hangs: exit 130, nothing half-written."""
     previous = tmp_path / "raw.json"
     previous.write_bytes(PREVIOUS)
-    process = subprocess.Popen(
-        [PY, "-m", "codegen.cli", "snapshot", "--name", "raw", "--out", str(previous), "--", PY, RAW, "--mode", "hang"],
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
-    time.sleep(2.0)
-    process.send_signal(signal.SIGINT)
-    _out, err = process.communicate(timeout=20)
-    assert process.returncode == 130, err
-    assert b"interrupted" in err and b"Traceback" not in err
+    interrupt_cli("snapshot", "--name", "raw", "--out", str(previous), "--", PY, RAW, "--mode", "hang", cwd=REPO)
     assert previous.read_bytes() == PREVIOUS
     assert [path.name for path in tmp_path.iterdir()] == ["raw.json"]
