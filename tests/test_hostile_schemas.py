@@ -190,18 +190,12 @@ def test_models_of_mistyped_defaults_and_optional_const_containers_type_check(tm
     assert run_mypy([tmp_path / "typed"], tmp_path) == ""
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="modelgen.py (owned by the performance work, reported there): `email`, `idn-email` and `ulid` "
-    "become EmailStr / ULID, which need packages a user need not have (email-validator, python-ulid); "
-    "datamodel-code-generator's `type_mappings` (`string+email=string`, ...) would keep them `str`",
-)
 @pytest.mark.parametrize("string_format", ["email", "idn-email", "ulid"])
 def test_a_format_needing_an_optional_package_still_imports(
     string_format: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Found by the fuzz script: one `format: email` property made the whole package fail on import
-    unless `pydantic[email]` was installed. The fuzz alphabet leaves these formats out until this passes."""
+    unless `pydantic[email]` was installed; modelgen now maps these formats to `str`."""
     for optional in ("email_validator", "ulid"):
         monkeypatch.setitem(sys.modules, optional, None)  # absent, even where a developer installed it
     tool = {"name": "t", "inputSchema": obj(a={"type": "string", "format": string_format})}

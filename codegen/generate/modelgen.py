@@ -24,6 +24,11 @@ from codegen.snapshot import JSON
 LINE_LENGTH = 100
 """Line length of every generated file, fixed here so no user configuration can change the output."""
 
+STR_FORMATS = ("email", "idn-email", "ulid")
+"""String formats datamodel-code-generator would type as `EmailStr` or `ULID`, which import packages a
+user need not have (`email-validator`, `python-ulid`): the generated package would fail on import.
+They stay `str`; generated code needs only `mcp`, `pydantic` and the standard library."""
+
 HEADER_PLACEHOLDER = "# mcp-stubgen: header"
 """datamodel-code-generator writes this as the file header; the renderer puts the real header in its place."""
 
@@ -58,6 +63,7 @@ def datamodel_options() -> dict[str, Any]:
         "allow_population_by_field_name": True,
         "allow_remote_refs": False,
         "strict_refs": True,
+        "type_mappings": [f"string+{string_format}=string" for string_format in STR_FORMATS],
     }
 
 
