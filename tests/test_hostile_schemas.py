@@ -171,23 +171,38 @@ def test_odd_but_usable_schemas_generate(
             del sys.modules[module]
 
 
+def test_optional_const_objects_and_arrays_type_check(tmp_path: Path) -> None:
+    """Found by the property test's mypy sample: the package imported and validated, but `mypy --strict`
+    rejected `a: dict[str, str] = None` (an optional `const` object or array)."""
+    tool = {"name": "consts", "inputSchema": obj(a={"const": {"k": "v"}}, b={"const": [1]})}
+    snapshot = Snapshot(server="consts", protocol_version="2025-06-18", capabilities={}, tools=(tool,))
+    publish(render_snapshot(snapshot), tmp_path / "consts")
+    assert run_mypy([tmp_path / "consts"], tmp_path) == ""
+
+
 @pytest.mark.xfail(
     strict=True,
-    reason="modelgen.py (owned by the performance work, reported there): output defaults are kept even when "
-    "they do not match the type, and an optional `const` object or array gets `= None` without `| None`",
+    reason="modelgen.py: output defaults are kept even when they do not match the type",
 )
-def test_models_of_mistyped_defaults_and_optional_const_containers_type_check(tmp_path: Path) -> None:
-    """Found by the property test's mypy sample: the package imports and validates, but `mypy --strict`
-    rejects `x: str = 5` (an output `default` of another type) and `a: dict[str, str] = None` (an
-    optional `const` object). `tests/test_hostile_property.py` leaves such catalogs out of its mypy
-    sample until this passes."""
-    tools = (
-        {"name": "defaults", "inputSchema": obj(), "outputSchema": obj(a={"type": "string", "default": 5})},
-        {"name": "consts", "inputSchema": obj(a={"const": {"k": "v"}}, b={"const": [1]})},
-    )
-    snapshot = Snapshot(server="typed", protocol_version="2025-06-18", capabilities={}, tools=tools)
-    publish(render_snapshot(snapshot), tmp_path / "typed")
-    assert run_mypy([tmp_path / "typed"], tmp_path) == ""
+def test_output_defaults_that_do_not_fit_their_schema_are_dropped(tmp_path: Path) -> None:
+    """Found by the property test's mypy sample: `mypy --strict` rejected `x: str = 5` (an output
+    `default` of another type). A default that does not fit its schema is dropped; one that fits is kept."""
+    wrong = {
+        "a": {"type": "string", "default": 5},
+        "b": {"type": "array", "items": {"type": "integer"}, "default": [1, "x"]},
+        "c": {"enum": ["x", "y"], "default": "z"},
+        "d": {"$ref": "#/$defs/M", "default": {}},
+        "e": {"type": "integer", "default": True},
+    }
+    kept = {"f": {"type": "string", "default": "kept-default"}, "g": {"$ref": "#/$defs/M", "default": {"n": 7}}}
+    output = obj(**wrong, **kept) | {"$defs": {"M": obj(n={"type": "integer"}) | {"required": ["n"]}}}
+    tool = {"name": "defaults", "inputSchema": obj(), "outputSchema": output}
+    snapshot = Snapshot(server="defaults", protocol_version="2025-06-18", capabilities={}, tools=(tool,))
+    files = render_snapshot(snapshot)
+    models = "".join(data.decode() for name, data in files.items() if name.endswith(".py"))
+    assert '"kept-default"' in models and '{"n": 7}' in models
+    publish(files, tmp_path / "defaults")
+    assert run_mypy([tmp_path / "defaults"], tmp_path) == ""
 
 
 @pytest.mark.parametrize("string_format", ["email", "idn-email", "ulid"])

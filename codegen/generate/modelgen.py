@@ -166,11 +166,14 @@ def _cut(text: str) -> str:
 
 
 def _for_datamodel(schema: Any, formatted_only: bool) -> Any:
-    """The schema as datamodel-code-generator gets it: `default` dropped, free text cut to `MAX_TEXT`.
+    """The schema as datamodel-code-generator gets it: `default` dropped, a `const` object or array
+    written as a one-value `enum`, free text cut to `MAX_TEXT`.
 
     An input default is the server's to apply when an argument is not given. With `formatted_only`,
     only string defaults of formatted strings go (a `uri` default would otherwise be a `str` assigned
-    to an `AnyUrl` field, which mypy rejects); other output defaults stay.
+    to an `AnyUrl` field, which mypy rejects); other output defaults stay. A `const` object or array
+    that is not required gets `= None` without `| None`; the same value as `enum: [value]` (equal in
+    JSON Schema) gets `| None`.
     """
     if isinstance(schema, list):
         return [_for_datamodel(item, formatted_only) for item in schema]
@@ -180,7 +183,11 @@ def _for_datamodel(schema: Any, formatted_only: bool) -> Any:
     for key, value in schema.items():
         if key == "default" and (not formatted_only or ("format" in schema and isinstance(value, str))):
             continue
-        if key in _DATA_KEYWORDS:
+        if key == "const" and isinstance(value, dict | list):
+            result["enum"] = [value]
+        elif key == "enum" and isinstance(schema.get("const"), dict | list):
+            continue
+        elif key in _DATA_KEYWORDS:
             result[key] = value
         elif key in ("description", "title") and isinstance(value, str) and len(value) > MAX_TEXT:
             result[key] = _cut(value)
