@@ -180,10 +180,6 @@ def test_optional_const_objects_and_arrays_type_check(tmp_path: Path) -> None:
     assert run_mypy([tmp_path / "consts"], tmp_path) == ""
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="modelgen.py: output defaults are kept even when they do not match the type",
-)
 def test_output_defaults_that_do_not_fit_their_schema_are_dropped(tmp_path: Path) -> None:
     """Found by the property test's mypy sample: `mypy --strict` rejected `x: str = 5` (an output
     `default` of another type). A default that does not fit its schema is dropped; one that fits is kept."""

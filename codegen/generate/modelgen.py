@@ -93,9 +93,9 @@ def _generate_one(job: ModelJob) -> str | _Failure:
     from datamodel_code_generator import Error
 
     tool = job.tool
-    entry: JSON = {"name": job.stem, "inputSchema": _root(_for_datamodel(tool["inputSchema"], formatted_only=False))}
+    entry: JSON = {"name": job.stem, "inputSchema": _root(_for_datamodel(tool["inputSchema"], None))}
     if "outputSchema" in tool:
-        entry["outputSchema"] = _root(_for_datamodel(tool["outputSchema"], formatted_only=True))
+        entry["outputSchema"] = _root(_for_datamodel(tool["outputSchema"], tool["outputSchema"]))
     try:
         source = _run(entry)
     except Error as error:
@@ -165,23 +165,25 @@ def _cut(text: str) -> str:
     return f"{text[:MAX_TEXT]} [cut: {len(text):,} characters in the snapshot]"
 
 
-def _for_datamodel(schema: Any, formatted_only: bool) -> Any:
-    """The schema as datamodel-code-generator gets it: `default` dropped, a `const` object or array
-    written as a one-value `enum`, free text cut to `MAX_TEXT`.
+def _for_datamodel(schema: Any, output_root: Any) -> Any:
+    """The schema as datamodel-code-generator gets it: defaults it would mistype dropped, a `const`
+    object or array written as a one-value `enum`, free text cut to `MAX_TEXT`.
 
-    An input default is the server's to apply when an argument is not given. With `formatted_only`,
-    only string defaults of formatted strings go (a `uri` default would otherwise be a `str` assigned
-    to an `AnyUrl` field, which mypy rejects); other output defaults stay. A `const` object or array
-    that is not required gets `= None` without `| None`; the same value as `enum: [value]` (equal in
-    JSON Schema) gets `| None`.
+    An input default (`output_root` is None) is the server's to apply when an argument is not given,
+    so all go. An output default stays only if it fits its schema (`_fits`, with `output_root` to
+    resolve local `$ref`s) and is not the string of a formatted string: datamodel-code-generator
+    writes a default as given, so `x: str = 5` or a `str` assigned to an `AnyUrl` field would fail
+    `mypy --strict`, and a model default missing a required key would fail every validation that
+    omits the field. A `const` object or array that is not required gets `= None` without `| None`;
+    the same value as `enum: [value]` (equal in JSON Schema) gets `| None`.
     """
     if isinstance(schema, list):
-        return [_for_datamodel(item, formatted_only) for item in schema]
+        return [_for_datamodel(item, output_root) for item in schema]
     if not isinstance(schema, dict):
         return schema
     result: dict[str, Any] = {}
     for key, value in schema.items():
-        if key == "default" and (not formatted_only or ("format" in schema and isinstance(value, str))):
+        if key == "default" and not _keeps_default(schema, output_root):
             continue
         if key == "const" and isinstance(value, dict | list):
             result["enum"] = [value]
@@ -192,7 +194,99 @@ def _for_datamodel(schema: Any, formatted_only: bool) -> Any:
         elif key in ("description", "title") and isinstance(value, str) and len(value) > MAX_TEXT:
             result[key] = _cut(value)
         elif key in _SCHEMA_MAPS and isinstance(value, dict):
-            result[key] = {name: _for_datamodel(inner, formatted_only) for name, inner in value.items()}
+            result[key] = {name: _for_datamodel(inner, output_root) for name, inner in value.items()}
         else:
-            result[key] = _for_datamodel(value, formatted_only)
+            result[key] = _for_datamodel(value, output_root)
     return result
+
+
+def _keeps_default(schema: dict[str, Any], output_root: Any) -> bool:
+    if output_root is None:
+        return False
+    value = schema["default"]
+    if "format" in schema and isinstance(value, str):
+        return False
+    return _fits(value, schema, output_root, 0)
+
+
+_MAX_REF_DEPTH = 50
+"""How many `$ref`s `_fits` follows for one value before it gives up (a cycle of references): the
+default is then dropped, which costs only the default."""
+
+
+def _has_type(value: Any, name: Any) -> bool:
+    """Whether a value is of a JSON Schema type as datamodel-code-generator types it in Python
+    (`1.0` is not an `int`, `True` not a number)."""
+    if name == "string":
+        return isinstance(value, str)
+    if name == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if name == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if name == "boolean":
+        return isinstance(value, bool)
+    if name == "null":
+        return value is None
+    if name == "array":
+        return isinstance(value, list)
+    return name == "object" and isinstance(value, dict)
+
+
+def _fits(value: Any, schema: Any, root: Any, refs: int) -> bool:
+    """Whether a JSON value has the shape a schema types: `const`, `enum`, `type` (with `items`,
+    `properties`, `required` and `additionalProperties`), combinators and local `$ref`s. Constraints
+    (lengths, bounds, patterns) are not checked: they do not change a Python type. Anything it
+    cannot read (a remote reference, a broken pointer) counts as not fitting, so the default goes."""
+    if schema is True or schema == {}:
+        return True
+    if not isinstance(schema, dict):
+        return False
+    if "$ref" in schema:
+        target = _local_ref(schema["$ref"], root)
+        if target is None or refs >= _MAX_REF_DEPTH or not _fits(value, target, root, refs + 1):
+            return False
+    if "const" in schema and compact_json(value) != compact_json(schema["const"]):
+        return False
+    if isinstance(schema.get("enum"), list) and compact_json(value) not in map(compact_json, schema["enum"]):
+        return False
+    for key, combine in (("anyOf", any), ("oneOf", any), ("allOf", all)):
+        branches = schema.get(key)
+        if isinstance(branches, list) and not combine(_fits(value, branch, root, refs) for branch in branches):
+            return False
+    types = schema.get("type")
+    types = [types] if isinstance(types, str) else types
+    if isinstance(types, list) and not any(_has_type(value, name) for name in types):
+        return False
+    if isinstance(value, list) and isinstance(schema.get("items"), dict | bool):
+        return all(_fits(item, schema["items"], root, refs) for item in value)
+    if isinstance(value, dict):
+        return _object_fits(value, schema, root, refs)
+    return True
+
+
+def _object_fits(value: dict[str, Any], schema: dict[str, Any], root: Any, refs: int) -> bool:
+    properties = schema.get("properties")
+    properties = properties if isinstance(properties, dict) else {}
+    required = schema.get("required")
+    if isinstance(required, list) and not all(name in value for name in required if isinstance(name, str)):
+        return False
+    extra = schema.get("additionalProperties", True)
+    return all(_fits(inner, properties.get(name, extra), root, refs) for name, inner in value.items())
+
+
+def _local_ref(reference: Any, root: Any) -> Any:
+    """The schema a `#/...` pointer names inside the output schema, or None."""
+    if reference == "#":
+        return root
+    if not isinstance(reference, str) or not reference.startswith("#/"):
+        return None
+    target = root
+    for part in reference[2:].split("/"):
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(target, dict) and part in target:
+            target = target[part]
+        elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
+            target = target[int(part)]
+        else:
+            return None
+    return target
