@@ -62,3 +62,32 @@ def test_check_passes_on_goldens_and_fails_with_a_diff_after_a_snapshot_edit(run
     assert any(line.startswith("-") and "Convert a temperature from Celsius to Fahrenheit." in line for line in changed)
     assert "out of date" in result.stderr
     assert read_tree(tmp_path / "expected") == before
+
+
+_IMPORT_PROBE = """
+import sys
+import weather
+from weather import NOT_GIVEN, CatalogDriftError, WeatherClient, client, models
+assert "pydantic" not in sys.modules and "mcp" not in sys.modules, "imported on package import"
+from weather import GetForecastInput
+assert "pydantic" in sys.modules and "mcp" not in sys.modules
+try:
+    GetForecastInput.model_validate({"city": 5})
+except Exception as error:
+    assert type(error).__name__ == "ValidationError", error
+else:
+    raise AssertionError("a wrong argument type was accepted")
+"""
+
+
+def test_importing_a_package_loads_neither_pydantic_nor_mcp_until_a_model_is_used() -> None:
+    """Importing a generated package (its `__init__`, client and models facade) costs neither
+    pydantic nor mcp; the first model asked for brings pydantic and validates fully."""
+    result = subprocess.run(
+        [sys.executable, "-c", _IMPORT_PROBE],
+        capture_output=True,
+        text=True,
+        cwd=GOLDEN / "weather" / "expected",
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
