@@ -11,7 +11,7 @@ import functools
 import hashlib
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any, Literal
@@ -157,7 +157,6 @@ class Snapshot:
     resources: tuple[JSON, ...] = ()
     resource_templates: tuple[JSON, ...] = ()
     prompts: tuple[JSON, ...] = ()
-    _bytes: bytes = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tools", _sorted_unique(self.server, "tool", self.tools, "name"))
@@ -168,11 +167,10 @@ class Snapshot:
             _sorted_unique(self.server, "resource template", self.resource_templates, "uriTemplate"),
         )
         object.__setattr__(self, "prompts", _sorted_unique(self.server, "prompt", self.prompts, "name"))
-        data = canonical_json_bytes(self.to_json())
-        object.__setattr__(self, "_bytes", data)
         # Hold the entries exactly as a reader of the file will see them (keys sorted all the way
-        # down), so what is generated from a fresh snapshot equals what is generated from its file.
-        document = json.loads(data)
+        # down, nothing shared with the caller), so what is generated from a fresh snapshot equals
+        # what is generated from its file.
+        document = _sorted_copy(self.to_json())
         object.__setattr__(self, "capabilities", document["capabilities"])
         object.__setattr__(self, "server_info", document.get("serverInfo"))
         for attribute, key in _ENTRY_LISTS:
@@ -196,11 +194,17 @@ class Snapshot:
         return document
 
     def canonical_bytes(self) -> bytes:
-        return self._bytes
+        return self._canonical_bytes
+
+    @functools.cached_property
+    def _canonical_bytes(self) -> bytes:
+        """Made on first use: encoding a thousand tools with indentation takes a Python loop, and
+        `drift` never needs the bytes."""
+        return canonical_json_bytes(self.to_json())
 
     @property
     def fingerprint(self) -> str:
-        return hashlib.sha256(self._bytes).hexdigest()[:16]
+        return hashlib.sha256(self._canonical_bytes).hexdigest()[:16]
 
     @functools.cached_property
     def tool_fingerprints(self) -> dict[str, str]:
@@ -214,6 +218,19 @@ _ENTRY_LISTS = (
     ("resource_templates", "resourceTemplates"),
     ("prompts", "prompts"),
 )
+
+
+def _sorted_copy(document: JSON) -> JSON:
+    """`json.loads(canonical_json_bytes(document))`, through the C encoder's compact form: the same
+    values (indentation is only whitespace) several times faster. What that encoder refuses is
+    handed to `canonical_json_bytes`, so a value it cannot write fails with the same error as ever."""
+    try:
+        text = json.dumps(document, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        canonical_json_bytes(document)
+        raise
+    result: JSON = json.loads(text)
+    return result
 
 
 def _sorted_unique(server: str, kind: str, entries: tuple[JSON, ...], key: str) -> tuple[JSON, ...]:

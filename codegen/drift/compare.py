@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codegen.drift.findings import Finding, Kind, pointer, sort_findings
-from codegen.drift.normalize import JSON, normalize_schema, strip_text
+from codegen.drift.normalize import JSON, canonical, normalize_schema, strip_text
 from codegen.drift.renames import Rename, find_renames, schema_features
 from codegen.drift.schema import Direction, compare_schema
 from codegen.snapshot import Snapshot
@@ -211,15 +211,25 @@ def _compare_tool(old: JSON, new: JSON, name: str, add: _Add) -> None:
         after = new_hints.get(hint, HINT_DEFAULTS[hint])
         if before == trusted and after != trusted:
             add(rule, f"tool {message}", pointer("annotations", hint), before, after)
-    before_in = tool_schema(old, "inputSchema")
-    after_in = tool_schema(new, "inputSchema")
-    _compare_schema(before_in, after_in, "in", "/inputSchema", add)
+    if _may_differ(old, new, "inputSchema"):
+        _compare_schema(tool_schema(old, "inputSchema"), tool_schema(new, "inputSchema"), "in", "/inputSchema", add)
     if "outputSchema" in old and "outputSchema" not in new:
         add("out-schema-removed", "structured results are no longer promised", "/outputSchema", old["outputSchema"])
     elif "outputSchema" in new and "outputSchema" not in old:
         add("out-schema-added", "now promises structured results", "/outputSchema", None, new["outputSchema"])
-    elif "outputSchema" in new:
+    elif "outputSchema" in new and _may_differ(old, new, "outputSchema"):
         _compare_schema(tool_schema(old, "outputSchema"), tool_schema(new, "outputSchema"), "out", "/outputSchema", add)
+
+
+def _may_differ(old: JSON, new: JSON, key: str) -> bool:
+    """Whether two tools' schemas under `key` can normalise differently. Normalising is a function of
+    the schema and the tool's name (its root title), and equal normal forms yield no finding, so a
+    schema written identically under the same name is skipped: most of a catalog, most of the time.
+    "Identically" is compared as JSON text, where `1`, `1.0` and `true` differ, as they may when
+    normalised (a draft-4 `exclusiveMinimum: true` is not `exclusiveMinimum: 1`)."""
+    if old.get("name") != new.get("name"):
+        return True
+    return canonical(old.get(key, {})) != canonical(new.get(key, {}))
 
 
 def tool_schema(tool: JSON, key: str) -> JSON:

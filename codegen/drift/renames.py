@@ -46,9 +46,9 @@ def find_renames(
     for old, old_shape in shapes_old.items():
         for new, new_shape in shapes_new.items():
             structure = _jaccard(old_shape, new_shape)
-            name = round(SequenceMatcher(None, old, new).ratio(), 3)
             if structure < STRUCTURE_THRESHOLD:
                 continue
+            name = round(SequenceMatcher(None, old, new).ratio(), 3)
             if max(len(old_shape), len(new_shape)) <= TRIVIAL_FEATURES and name < NAME_THRESHOLD:
                 continue
             scored.append(((structure, name), old, new))
