@@ -8,7 +8,7 @@ import click
 
 from codegen.config import ProjectConfig, load_config
 from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
-from codegen.generate import package_dir, render_snapshot
+from codegen.generate import Cache, package_dir, remember_rendered, render_snapshot
 from codegen.generate.command import hub_inputs, method_names_for
 from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.publish import publish
@@ -46,9 +46,11 @@ def sync(
         raise StubgenError(f"{config.source or config.root}: set `output` under [tool.mcp-stubgen] to sync")
     selected = apply_overrides(config.select(servers), protocol, connect_timeout, request_timeout)
     rendered: dict[str, dict[str, bytes]] = {}
+    # The cache `generate` uses: an unchanged tool's models are not generated again on every sync.
+    cache = Cache.default()
 
     def render(snapshot: Snapshot) -> None:
-        rendered[snapshot.server] = render_snapshot(snapshot, method_names_for(config, snapshot.server))
+        rendered[snapshot.server] = render_snapshot(snapshot, method_names_for(config, snapshot.server), cache)
 
     taken = take_snapshots(config, selected, before_write=render)
     failed = len(selected) - len(taken)
@@ -61,6 +63,7 @@ def sync(
             report(f"error: {error}")
             unpublished += 1
             continue
+        remember_rendered(rendered[name], cache)
         state = "generated" if result.changed else "up to date:"
         report(f"{name}: {state} {shown_path(target)}")
     if config.hub:
@@ -79,7 +82,7 @@ def publish_hub(config: ProjectConfig, output: Path) -> bool:
     still built from what is committed.
     """
     try:
-        result = publish(render_hub(hub_inputs(config)), hub_dir(output))
+        result = publish(render_hub(hub_inputs(config), Cache.default()), hub_dir(output))
     except StubgenError as error:
         report(f"error: {error}")
         return False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -40,6 +41,8 @@ def test_sync_writes_snapshot_and_an_importable_package(tmp_path: Path, run_cli,
     package = tmp_path / "clients" / "weather"
     assert {"__init__.py", "client.py", "models.py", "py.typed"} <= set(tree_digest(package))
     before = tree_digest(package)
+    # sync renders through the same cache as generate, so the next sync or generate reuses its pieces
+    assert any(path.is_file() for path in Path(os.environ["MCP_STUBGEN_CACHE_DIR"]).rglob("*"))
 
     again = run_cli("sync", "weather")
     assert again.exit_code == 0, again.stderr
