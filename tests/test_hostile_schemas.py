@@ -132,6 +132,9 @@ def test_duplicate_tool_names_in_a_hand_edited_snapshot(tmp_path: Path, previous
         ),
         obj(p=nested(50)),
         obj(a={"type": "string", "description": "d" * 100_000}),
+        # Found by fuzzing: models.py then imports `Field as Field_aliased`, and the aliased property's
+        # wire name was not read back, so the tool was refused as not matching its own schema.
+        obj(Field={"type": "string"}, **{"plain text": {"type": "string"}}),
     ],
     ids=[
         "recursive",
@@ -145,6 +148,7 @@ def test_duplicate_tool_names_in_a_hand_edited_snapshot(tmp_path: Path, previous
         "broken-patterns-that-cannot-apply",
         "nested-50",
         "100KB-description",
+        "property-named-Field-beside-an-aliased-one",
     ],
 )
 def test_odd_but_usable_schemas_generate(

@@ -287,7 +287,8 @@ def _read_models(source: str) -> tuple[dict[str, _ModelClass], dict[str, str]]:
             fields: dict[str, tuple[str, ast.expr]] = {}
             for statement in node.body:
                 if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
-                    fields[_wire_name(statement)] = (statement.target.id, _unalias(statement.annotation, aliases))
+                    wire = _wire_name(statement, aliases)
+                    fields[wire] = (statement.target.id, _unalias(statement.annotation, aliases))
             classes[node.name] = _ModelClass(fields)
     return classes, imported
 
@@ -304,10 +305,16 @@ def _unalias(annotation: ast.expr, aliases: Mapping[str, str]) -> ast.expr:
     return copy
 
 
-def _wire_name(statement: ast.AnnAssign) -> str:
+def _wire_name(statement: ast.AnnAssign, aliases: Mapping[str, str]) -> str:
+    """The field's `alias=`, else its Python name; `Field` may itself be imported under an alias
+    (`Field as Field_aliased`, when a property is named `Field`)."""
     assert isinstance(statement.target, ast.Name)
     value = statement.value
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "Field":
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and aliases.get(value.func.id, value.func.id) == "Field"
+    ):
         for keyword in value.keywords:
             if (
                 keyword.arg == "alias"
