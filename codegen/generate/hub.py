@@ -16,13 +16,11 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-import jinja2
-
 from codegen import __version__
 from codegen.errors import StubgenError
 from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
-from codegen.generate.render import docstring, formatted, literal
+from codegen.generate.render import formatted, jinja_environment, literal
 from codegen.generate.spec import PackageSpec
 from codegen.identifiers import HUB_PACKAGE, hub_attribute, qualified_tools
 from codegen.snapshot import Snapshot, fingerprint
@@ -166,20 +164,6 @@ def python_literal(value: Any) -> str:
     raise TypeError(f"not a JSON value: {value!r}")
 
 
-def _environment() -> jinja2.Environment:
-    environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(files("codegen.templates"))),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        autoescape=False,
-    )
-    environment.filters["literal"] = literal
-    environment.filters["docstring"] = docstring
-    return environment
-
-
 def hub_runtime_source() -> bytes:
     """The hub's runtime helpers, byte for byte as shipped with mcp-stubgen."""
     return files("codegen.runtime").joinpath(HUB_RUNTIME_FILE).read_bytes()
@@ -187,10 +171,10 @@ def hub_runtime_source() -> bytes:
 
 def render_hub_package(hub: HubSpec, cache: Cache | None = None) -> dict[str, bytes]:
     """The hub package's files: `client.py` (the `Hub` class), `__init__.py`, its runtime and `py.typed`."""
-    environment = _environment()
+    templates = jinja_environment()
     rendered = {
-        "__init__.py": environment.get_template("hub_init.py.jinja").render(hub=hub),
-        "client.py": environment.get_template("hub_client.py.jinja").render(hub=hub),
+        "__init__.py": templates.get_template("hub_init.py.jinja").render(hub=hub),
+        "client.py": templates.get_template("hub_client.py.jinja").render(hub=hub),
     }
     sources = formatted([("module", source) for source in rendered.values()], cache or Cache.disabled())
     output = {name: source.encode("utf-8") for name, source in zip(rendered, sources, strict=True)}

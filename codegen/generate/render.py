@@ -100,7 +100,9 @@ def parameter_doc(parameter: Parameter) -> str:
     return " ".join(parts) or "Required."
 
 
-def _environment() -> jinja2.Environment:
+def jinja_environment() -> jinja2.Environment:
+    """The one strict Jinja environment every template renders in: undefined names fail, and
+    catalog text reaches code only through the `literal`, `docstring` and `parameter_doc` filters."""
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(files("codegen.templates"))),
         undefined=jinja2.StrictUndefined,
@@ -195,15 +197,15 @@ def model_module_file(module: ModelModule) -> bytes:
 def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str, bytes]:
     """Every file of the package, by path relative to the package folder."""
     cache = cache or Cache.disabled()
-    environment = _environment()
-    helpers = environment.get_template("helpers.jinja").module
+    templates = jinja_environment()
+    helpers = templates.get_template("helpers.jinja").module
     members = [
         *(helpers.tool_method(tool) for tool in sorted(package.tools, key=lambda tool: tool.method)),  # type: ignore[attr-defined]
         *(helpers.resource_method(entry) for entry in sorted(package.resources, key=lambda entry: entry.method)),  # type: ignore[attr-defined]
         *(helpers.template_method(entry) for entry in sorted(package.templates, key=lambda entry: entry.method)),  # type: ignore[attr-defined]
         *(helpers.prompt_method(entry) for entry in sorted(package.prompts, key=lambda entry: entry.method)),  # type: ignore[attr-defined]
     ]
-    head = _head_pieces(environment.get_template("client.py.jinja").render(package=package))
+    head = _head_pieces(templates.get_template("client.py.jinja").render(package=package))
     pieces = formatted([*head, *(("member", str(member)) for member in members)], cache)
     head_text, methods = pieces[: len(head)], pieces[len(head) :]
     if len(head) > 1:
@@ -211,7 +213,7 @@ def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str
     client = "".join([*head_text, *("\n" + method for method in methods)])
 
     def package_file(template: str) -> bytes:
-        return stamp(package.header, package.inputs_key, environment.get_template(template).render(package=package))
+        return stamp(package.header, package.inputs_key, templates.get_template(template).render(package=package))
 
     output = {
         "__init__.py": package_file("__init__.py.jinja"),
