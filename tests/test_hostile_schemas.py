@@ -10,10 +10,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import black
 import pytest
 
 from codegen.generate import render_snapshot
 from codegen.generate.publish import publish
+from codegen.generate.render import black_mode
 from codegen.snapshot import Snapshot
 from tests.hostile.corpus import run_mypy
 
@@ -224,30 +226,47 @@ def test_a_format_needing_an_optional_package_still_imports(
             del sys.modules[module]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="datamodel-code-generator 0.89.0, through modelgen.py (owned by the performance work, reported "
-    "there): with a property named `Field` it imports `Field as Field_aliased` but still writes `Field(...)` "
-    "for a titled root model, so the module raises NameError on import",
-)
-def test_a_property_named_field_beside_a_titled_definition_imports(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+SHADOWED_IMPORTS = ["Field", "BaseModel", "ConfigDict", "RootModel", "Literal", "Annotated", "Any", "AnyUrl"]
+"""Names a generated models module imports (pydantic's and typing's), each used as a property name."""
+
+
+@pytest.mark.parametrize("name", SHADOWED_IMPORTS)
+def test_a_property_named_like_an_import_beside_a_titled_definition_imports(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Found by the fuzz script (7 of 5,000 catalogs, seed 7), shrunk to this."""
+    """Found by the fuzz script (7 of 5,000 catalogs, seed 7: a property named `Field`): datamodel-code-generator
+    imported `Field as Field_aliased` but wrote a titled root model's `root: Any = Field(...)`, a NameError on
+    import. modelgen now writes every bare use of an aliased import through its alias; the other import names
+    get the same shapes (titled root models, a Literal, constraints, a URL) and must import, validate and stay
+    black-formatted too."""
+    row = obj(**{name: {"type": "string", "maxLength": 5}, "plain text": {}, "kind": {"enum": ["a", "b"]}})
     schema = {
         "type": "object",
-        "$defs": {"Anything": {}, "Row": {"type": "object", "properties": {"Field": {}, "plain text": {}}}},
+        "properties": {"row": {"$ref": "#/$defs/Row"}, "short": {"$ref": "#/$defs/Short"}},
+        "$defs": {
+            "Anything": {},
+            "Short": {"type": "string", "minLength": 1, "title": "Short"},
+            "Row": row | {"required": [name]},
+            "Link": {"type": "string", "format": "uri"},
+        },
     }
     snapshot = Snapshot(
         server="field_srv",
         protocol_version="2025-06-18",
         capabilities={},
-        tools=({"name": "t", "inputSchema": schema},),
+        tools=({"name": "t", "inputSchema": schema, "outputSchema": schema},),
     )
-    publish(render_snapshot(snapshot), tmp_path / "field_srv")
+    files = render_snapshot(snapshot)
+    for path, data in files.items():
+        if path.startswith("_models/"):
+            assert black.format_str(data.decode(), mode=black_mode()) == data.decode(), path
+    publish(files, tmp_path / "field_srv")
     monkeypatch.syspath_prepend(str(tmp_path))
     try:
-        importlib.import_module("field_srv").TInput.model_rebuild()
+        package = importlib.import_module("field_srv")
+        arguments = package.TInput.model_validate({"row": {name: "x", "kind": "a"}, "short": "s"})
+        assert arguments.model_dump(by_alias=True, exclude_none=True)["row"][name] == "x"
+        package.TOutput.model_rebuild()
     finally:
         for module in [name for name in sys.modules if name == "field_srv" or name.startswith("field_srv.")]:
             del sys.modules[module]

@@ -11,6 +11,8 @@ modules are all cached never loads it.
 
 from __future__ import annotations
 
+import ast
+import builtins
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -104,7 +106,59 @@ def _generate_one(job: ModelJob) -> str | _Failure:
         )
     if not isinstance(source, str):
         return _Failure(tool["name"], "datamodel-code-generator returned no single module")
-    return source.rstrip("\n") + "\n"
+    return _through_import_aliases(source.rstrip("\n") + "\n")
+
+
+def _through_import_aliases(source: str) -> str:
+    """The module with every bare use of an import datamodel-code-generator aliased written through
+    its alias.
+
+    When a field shadows one of the module's own imports (a property named `Field`, `BaseModel`,
+    `Literal`, ...), datamodel-code-generator imports it under an alias (`Field as Field_aliased`)
+    and writes most uses through that alias, but not all: a root model's `root: str = Field(...)`
+    stays bare (0.89.0), and the module raises NameError on import. It has no option to choose the
+    alias or to rename such fields, and renaming the field would change the client's keyword
+    arguments, so its own aliasing is completed here: a name that the module binds only under an
+    alias, and that is not a builtin, can mean nothing but that import. The rewrite lengthens
+    lines, so a module that changed is formatted again with black (as every generated file must be
+    a black fixed point); a module with no such use is returned unchanged.
+    """
+    if "_aliased" not in source:
+        return source
+    tree = ast.parse(source)
+    bound: set[str] = set()
+    aliases: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom | ast.Import):
+            for name in node.names:
+                bound.add(name.asname or name.name.split(".")[0])
+                if isinstance(node, ast.ImportFrom) and name.asname and name.asname != name.name:
+                    aliases[name.name] = name.asname
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            bound.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            bound.update(name.id for target in targets for name in ast.walk(target) if isinstance(name, ast.Name))
+    unbound = {name: alias for name, alias in aliases.items() if name not in bound and not hasattr(builtins, name)}
+    uses = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in unbound
+    ]
+    if not uses:
+        return source
+    lines = source.splitlines(keepends=True)
+    for node in sorted(uses, key=lambda use: (use.lineno, use.col_offset), reverse=True):
+        line = lines[node.lineno - 1].encode()
+        lines[node.lineno - 1] = (
+            line[: node.col_offset] + unbound[node.id].encode() + line[node.end_col_offset or node.col_offset :]
+        ).decode()
+    import black
+
+    from codegen.generate.render import black_mode
+
+    return black.format_str("".join(lines), mode=black_mode())
 
 
 _COMBINATORS = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not", "if"})
