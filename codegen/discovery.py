@@ -26,10 +26,11 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CONNECTION_CLOSED
 from pydantic import ValidationError
+from pydantic_core import PydanticSerializationError
 
 from codegen.config import ServerConfig, expand_secrets
 from codegen.errors import StubgenError
-from codegen.snapshot import JSON, Snapshot
+from codegen.snapshot import JSON, Snapshot, sorted_copy, sorted_entries
 
 STDERR_TAIL_LINES = 5
 
@@ -40,19 +41,27 @@ class _Listing:
     call: Callable[[Client, str | None], Awaitable[Any]]
     items: str
     """The attribute of the result page that holds the entries."""
+    wire_items: str
+    """The same, as the page's JSON names it."""
 
 
-_TOOLS = _Listing("tools/list", lambda client, cursor: client.list_tools(cursor=cursor, cache_mode="bypass"), "tools")
+_TOOLS = _Listing(
+    "tools/list", lambda client, cursor: client.list_tools(cursor=cursor, cache_mode="bypass"), "tools", "tools"
+)
 _RESOURCES = _Listing(
-    "resources/list", lambda client, cursor: client.list_resources(cursor=cursor, cache_mode="bypass"), "resources"
+    "resources/list",
+    lambda client, cursor: client.list_resources(cursor=cursor, cache_mode="bypass"),
+    "resources",
+    "resources",
 )
 _TEMPLATES = _Listing(
     "resources/templates/list",
     lambda client, cursor: client.list_resource_templates(cursor=cursor, cache_mode="bypass"),
     "resource_templates",
+    "resourceTemplates",
 )
 _PROMPTS = _Listing(
-    "prompts/list", lambda client, cursor: client.list_prompts(cursor=cursor, cache_mode="bypass"), "prompts"
+    "prompts/list", lambda client, cursor: client.list_prompts(cursor=cursor, cache_mode="bypass"), "prompts", "prompts"
 )
 
 
@@ -130,7 +139,7 @@ async def list_catalog(client: Client, server: ServerConfig) -> Snapshot:
         templates = await _list_all(client, server, _TEMPLATES)
     prompts = await _list_all(client, server, _PROMPTS) if capabilities.prompts is not None else []
     info = client.server_info
-    return Snapshot(
+    return Snapshot.of_sorted_entries(
         server=server.name,
         protocol_version=client.protocol_version,
         capabilities=capabilities.model_dump(by_alias=True, exclude_none=True, mode="json"),
@@ -208,9 +217,7 @@ async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> 
             raise StubgenError(
                 f"server {server.name!r}: {listing.method} failed: {error.error.message} (code {error.error.code})"
             ) from None
-        entries.extend(
-            item.model_dump(by_alias=True, exclude_none=True, mode="json") for item in getattr(page, listing.items)
-        )
+        entries.extend(_page_entries(page, listing))
         cursor = page.next_cursor
         if cursor is None:
             return entries
@@ -224,6 +231,26 @@ async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> 
         f"server {server.name!r}: {listing.method} still had more after {server.max_pages} pages; "
         "raise max_pages in the config if the catalog really is that large"
     )
+
+
+def _page_entries(page: Any, listing: _Listing) -> list[JSON]:
+    """A page's entries as wire JSON with keys sorted all the way down, as `Snapshot.of_sorted_entries`
+    takes them.
+
+    pydantic writes the page as JSON text and one decode sorts every object's keys as it builds it:
+    a `model_dump` per entry followed by the snapshot's own sorted copy builds every object twice,
+    which for a thousand tools was most of what discovery added to the SDK's own listing. Text that
+    cannot be UTF-8 JSON (a lone surrogate) takes the per-entry way, with the same result.
+    """
+    try:
+        text = page.model_dump_json(include={listing.items}, by_alias=True, exclude_none=True)
+    except PydanticSerializationError:
+        dumped = [
+            item.model_dump(by_alias=True, exclude_none=True, mode="json") for item in getattr(page, listing.items)
+        ]
+        entries: list[JSON] = sorted_copy(dumped)
+        return entries
+    return sorted_entries(text, listing.wire_items)
 
 
 def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnostics) -> str:

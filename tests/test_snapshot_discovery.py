@@ -202,3 +202,44 @@ def test_servers_file_in_mcp_servers_shape(tmp_path: Path, run_cli, monkeypatch)
     result = run_cli("snapshot")
     assert result.exit_code == 0, result.stderr
     assert (tmp_path / "s" / "weather.json").exists()
+
+
+def test_page_entries_equal_a_dump_per_entry_then_the_snapshot_copy() -> None:
+    """Discovery decodes each page once with keys sorted (`Snapshot.of_sorted_entries` skips its own
+    copy), for speed; the entries, and the snapshot bytes, must be what the per-entry `model_dump` and
+    the constructor's sorted copy gave. A lone surrogate cannot be UTF-8 JSON text: the per-entry way."""
+    from mcp import types
+
+    from codegen.discovery import _PROMPTS, _RESOURCES, _TEMPLATES, _TOOLS, _page_entries
+    from codegen.snapshot import Snapshot
+
+    schema = {"type": "object", "z": 1, "properties": {"b": {"type": "string", "y": [{"k": 2, "a": 1.5}]}, "a": {}}}
+    pages = [
+        (_TOOLS, types.ListToolsResult(tools=[types.Tool(name="t", input_schema=schema, description="d")])),
+        (_TOOLS, types.ListToolsResult(tools=[types.Tool(name="s", input_schema=schema | {"x": "\ud800"})])),
+        (_RESOURCES, types.ListResourcesResult(resources=[types.Resource(uri="file:///a", name="a", mime_type="t")])),
+        (
+            _TEMPLATES,
+            types.ListResourceTemplatesResult(
+                resource_templates=[types.ResourceTemplate(uri_template="file:///{x}", name="x", mime_type="t")]
+            ),
+        ),
+        (_PROMPTS, types.ListPromptsResult(prompts=[types.Prompt(name="p", description="d")])),
+    ]
+    lists: dict[str, list[dict[str, object]]] = {}
+    dumped: dict[str, list[dict[str, object]]] = {}
+    for listing, page in pages:
+        lists.setdefault(listing.items, []).extend(_page_entries(page, listing))
+        dumped.setdefault(listing.items, []).extend(
+            item.model_dump(by_alias=True, exclude_none=True, mode="json") for item in getattr(page, listing.items)
+        )
+    assert all(list(entry) == sorted(entry) for entries in lists.values() for entry in entries)
+    fast = Snapshot.of_sorted_entries(
+        server="s", protocol_version="v", capabilities={"tools": {}}, **{k: tuple(v) for k, v in lists.items()}
+    )
+    slow = Snapshot(
+        server="s", protocol_version="v", capabilities={"tools": {}}, **{k: tuple(v) for k, v in dumped.items()}
+    )
+    assert fast == slow
+    assert fast.canonical_bytes() == slow.canonical_bytes()
+    assert json.dumps(fast.to_json()) == json.dumps(slow.to_json())  # key order too, all the way down
