@@ -414,6 +414,37 @@ def test_hub_golden_passes_mypy_strict_beside_freshly_generated_server_packages(
     assert result.stdout.startswith("Success: no issues found")
 
 
+_HUB_IMPORT_PROBE = """
+import sys
+from expected.hub import Hub, HubError, HubTool, ToolDefinition, UnknownQualifiedToolError
+from expected.hub import _hub_runtime
+assert "pydantic" not in sys.modules and "mcp" not in sys.modules, "imported on hub import"
+route = Hub.tools["weather.get_forecast"]
+assert route.input_schema["type"] == "object" and "pydantic" not in sys.modules
+model = route.input_model
+assert "pydantic" in sys.modules and "mcp" not in sys.modules
+try:
+    _hub_runtime.validate_arguments(model, {"city": 5, "unknown": 1})
+except Exception as error:
+    assert type(error).__name__ == "ValidationError", error
+    assert {tuple(detail["loc"]) for detail in error.errors()} >= {("city",), ("unknown",)}, error
+else:
+    raise AssertionError("wrong arguments were accepted")
+"""
+
+
+def test_importing_the_hub_loads_neither_pydantic_nor_mcp_until_a_model_is_used(tmp_path: Path) -> None:
+    """Importing the golden hub (beside its servers' packages) costs neither pydantic nor mcp, as
+    importing a server package does not; the first input model asked for brings pydantic, and
+    arguments are still validated fully (a wrong type and an unknown name, reported together)."""
+    expected = tmp_path / "expected"
+    for snapshot in hub_case_snapshots():
+        generate_package(snapshot, expected)
+    shutil.copytree(hub_dir(HUB_CASE / "expected"), hub_dir(expected))
+    result = subprocess.run([PY, "-c", _HUB_IMPORT_PROBE], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_rendering_twice_is_byte_identical() -> None:
     snapshots = hub_case_snapshots()
     first = render_hub([(snapshot, {}) for snapshot in snapshots])

@@ -2,6 +2,10 @@
 
 This file is copied verbatim into the generated hub package, so it imports only `mcp`, `pydantic`
 (and, for type checking, pydantic's own `pydantic_core`) and the standard library. Do not edit the copy: run `mcp-stubgen sync` to refresh it.
+
+`pydantic` is imported where arguments are validated, and `mcp` only for type checking, as in each
+server package's `_runtime.py`: importing the hub should cost neither (pydantic alone takes about a
+tenth of a second), an application pays for them when it first calls a tool or connects.
 """
 
 from __future__ import annotations
@@ -12,11 +16,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypedDict
 
-from pydantic import BaseModel, ValidationError
-
 if TYPE_CHECKING:
     from mcp import Client, ClientSession
     from mcp.types import CallToolResult
+    from pydantic import BaseModel
     from pydantic_core import ErrorDetails, InitErrorDetails
 
 __all__ = ["GeneratedHub", "HubError", "HubTool", "ToolDefinition", "UnknownQualifiedToolError"]
@@ -126,6 +129,8 @@ def validate_arguments(model: type[BaseModel], arguments: dict[str, Any]) -> dic
     agent's misspelt argument must not be dropped silently. It is reported together with the
     model's own errors, so one answer tells the agent everything to fix.
     """
+    from pydantic import ValidationError
+
     unknown: list[InitErrorDetails] = []
     if model.model_config.get("extra") != "allow":
         known = set(model.model_fields) | {field.alias for field in model.model_fields.values() if field.alias}
