@@ -54,7 +54,7 @@ REFUSED = [
     (
         "bad-pattern",
         obj(a={"type": "string", "pattern": "(unclosed"}),
-        r"/properties/a/pattern: '\(unclosed' is not a regular expression .*\(missing \), unterminated",
+        r"/properties/a/pattern: '\(unclosed' is not a regular expression pydantic can compile \(unclosed group\)$",
     ),
     ("bad-pattern-in-items", obj(a={"type": "array", "items": {"pattern": "a{2,1}"}}), r"/a/items/pattern: 'a\{2,1\}'"),
     (
@@ -62,10 +62,17 @@ REFUSED = [
         obj(a={"type": "object", "patternProperties": {"\\k<n>": {}}}),
         r"/properties/a/patternProperties/\\k<n>: '\\\\k<n>' is not a regular expression",
     ),
+    # Found by fuzzing: Python reads a backslash before U+202B as the character, Rust rejects it,
+    # and datamodel-code-generator's scan leaves the pattern to Rust: the package failed on import.
+    (
+        "pattern-for-the-engine-not-chosen",
+        obj(a={"type": "string", "pattern": "\\\u202b"}),
+        r"/properties/a/pattern: '\\\\\\u202b' is not a regular expression pydantic can compile",
+    ),
     (
         "patterns-for-two-engines",
         obj(a={"pattern": r"^(?!x)"}, n=obj(b={"pattern": r"\p{L}"})),
-        r"/properties/n/properties/b/pattern: .* only with pydantic's .* at /inputSchema/properties/a/pattern only",
+        r"/properties/n/properties/b/pattern: .* only with pydantic's .* at /inputSchema/properties/a/pattern needs",
     ),
 ]
 

@@ -197,33 +197,38 @@ def _check_patterns(where: str, key: str, schema: JSON) -> None:
     """Refuse a `pattern` (or `patternProperties` name) the generated models could not compile on import.
 
     datamodel-code-generator copies patterns into the models, and pydantic compiles them when a model
-    class is built: with its own (Rust) engine, or with Python's `re` for a model that needs it
-    (lookaround). A pattern neither compiles is refused, and so is a schema with patterns that only one
-    engine compiles each: one model cannot use both (checked per schema, a little stricter than needed).
-    A `pattern` that cannot apply is left alone: beside an `enum` or a non-string `const` (the value is
-    fixed, and no constraint is generated) or under a `type` without "string".
+    class is built: with its own (Rust) engine, or with Python's `re` when datamodel-code-generator's
+    scan says the pattern needs it (lookaround, syntax Rust rejects). So each pattern must compile
+    with the engine that scan picks for it, and when any pattern of a schema needs Python's, all of
+    them must compile with Python's: one model cannot use both (checked per schema, a little stricter
+    than needed). A `pattern` that cannot apply is left alone: beside an `enum` or a non-string `const`
+    (no constraint is generated) or under a `type` without "string".
     """
-    first_only: dict[str, tuple[tuple[object, ...], str]] = {}
+    needs_python: tuple[tuple[object, ...], str] | None = None
+    rust_only: tuple[tuple[object, ...], str] | None = None
     for path, node in _subschemas(schema, ()):
         pattern = node.get("pattern")
         found = [((*path, "pattern"), pattern)] if isinstance(pattern, str) and _pattern_applies(node) else []
         if isinstance(node.get("patternProperties"), dict):
             found += [((*path, "patternProperties", name), name) for name in node["patternProperties"]]
         for at, pattern in found:
-            engines, problem = _regex_engines(pattern)
-            if not engines:
+            python, engines, problem = _regex_engines(pattern)
+            engine = "python" if python else "pydantic"
+            if engine not in engines:
                 raise StubgenError(
-                    f"{where}{pointer(key, *at)}: {shown(pattern)} is not a regular expression Python or "
-                    f"pydantic can compile ({problem})"
+                    f"{where}{pointer(key, *at)}: {shown(pattern)} is not a regular expression "
+                    f"{'Python' if python else 'pydantic'} can compile ({problem[engine]})"
                 )
-            if len(engines) == 1:
-                first_only.setdefault(engines[0], (at, pattern))
-    if len(first_only) == 2:
-        (python_at, python_pattern), (rust_at, rust_pattern) = first_only["python"], first_only["pydantic"]
+            if python:
+                needs_python = needs_python or (at, pattern)
+            elif "python" not in engines:
+                rust_only = rust_only or (at, pattern)
+    if needs_python and rust_only:
+        (python_at, python_pattern), (rust_at, rust_pattern) = needs_python, rust_only
         raise StubgenError(
             f"{where}{pointer(key, *rust_at)}: {shown(rust_pattern)} compiles only with pydantic's regex engine, "
-            f"{shown(python_pattern)} at {pointer(key, *python_at)} only with Python's; the models of one "
-            "schema cannot use both"
+            f"{shown(python_pattern)} at {pointer(key, *python_at)} needs Python's; the models of one schema "
+            "cannot use both"
         )
 
 
@@ -235,25 +240,28 @@ def _pattern_applies(node: JSON) -> bool:
 
 
 @functools.cache
-def _regex_engines(pattern: str) -> tuple[tuple[str, ...], str]:
-    """The engines that compile the pattern (`python`, `pydantic`), and Python's complaint about it."""
+def _regex_engines(pattern: str) -> tuple[bool, tuple[str, ...], dict[str, str]]:
+    """Whether datamodel-code-generator gives the pattern Python's engine, the engines that compile it
+    (`python`, `pydantic`), and each failing engine's complaint, on one line."""
+    from datamodel_code_generator._regex_syntax import needs_python_engine
+
     engines: list[str] = []
-    problem = ""
+    problem: dict[str, str] = {}
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "possible nested set" and the like
             re.compile(pattern)
     except (re.error, OverflowError, RecursionError, ValueError) as error:
-        problem = " ".join(str(error).split())[:200]
+        problem["python"] = " ".join(str(error).split())[:200]
     else:
         engines.append("python")
     try:
         SchemaValidator(core_schema.str_schema(pattern=pattern))
-    except SchemaError:
-        pass
+    except SchemaError as error:
+        problem["pydantic"] = " ".join(str(error).rpartition("error: ")[2].split())[:200]
     else:
         engines.append("pydantic")
-    return tuple(engines), problem
+    return needs_python_engine(pattern, row="model", compiled=True), tuple(engines), problem
 
 
 def _subschemas(schema: Any, path: tuple[object, ...]) -> Iterator[tuple[tuple[object, ...], JSON]]:
