@@ -5,17 +5,16 @@ or the older SSE transport with `--sse PORT`."""
 from __future__ import annotations
 
 import sys
-from enum import Enum
+from enum import StrEnum
 from typing import Annotated
 
-from pydantic import BaseModel, Field
-
 from mcp.server.mcpserver import MCPServer
+from pydantic import BaseModel, Field
 
 server = MCPServer("weather", version="1.0.0", instructions="Forecasts for any city, in either unit.")
 
 
-class Units(str, Enum):
+class Units(StrEnum):
     metric = "metric"
     imperial = "imperial"
 
