@@ -68,3 +68,21 @@ def test_the_empty_schema_is_a_tool_without_parameters(tmp_path: Path) -> None:
 def test_an_untyped_root_with_properties_gets_its_arguments() -> None:
     tool = {"name": "t", "inputSchema": {"properties": {"x": {"type": "integer"}}, "required": ["x"]}}
     assert "async def t(self, *, x: int) -> CallToolResult:" in render_snapshot(snapshot(tool))["client.py"].decode()
+
+
+def test_five_thousand_properties_become_keyword_arguments_that_validate(tmp_path: Path) -> None:
+    """Issue 6's widest catalog: one tool with 5,000 properties generates, imports and validates."""
+    properties = {f"field_{index}": {"type": "integer"} for index in range(5000)}
+    wide = {"name": "wide", "inputSchema": {"type": "object", "properties": properties, "required": ["field_0"]}}
+    generate_package(snapshot(wide, server="wide"), tmp_path)
+    client = (tmp_path / "wide" / "client.py").read_text(encoding="utf-8")
+    assert "field_0: int," in client and "field_4999: int | NotGiven = NOT_GIVEN" in client
+    sys.path.insert(0, str(tmp_path))
+    try:
+        models = importlib.import_module("wide.models")
+        given = models.WideInput(field_0=1, field_4999=3)
+        assert given.model_dump(exclude_unset=True) == {"field_0": 1, "field_4999": 3}
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [name for name in sys.modules if name == "wide" or name.startswith("wide.")]:
+            del sys.modules[name]
