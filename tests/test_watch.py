@@ -184,8 +184,8 @@ def test_a_notified_burst_is_published_once_with_the_whole_catalog(
     assert tool_names(snapshot) == ["add_tools", "beta", "gamma"]
     assert json.loads(snapshot.read_text(encoding="utf-8"))["protocolVersion"] == era
     client = (tmp_path / "clients" / "changing" / "client.py").read_text(encoding="utf-8")
-    assert "async def beta(self, *, text: str)" in client
-    assert "async def gamma(self, *, text: str)" in client
+    assert "    async def beta(\n        self,\n        *,\n        text: str,\n    )" in client
+    assert "    async def gamma(\n        self,\n        *,\n        text: str,\n    )" in client
 
 
 def test_a_server_without_list_changed_is_polled_and_compared_with_the_committed_snapshot(

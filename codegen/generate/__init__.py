@@ -40,6 +40,7 @@ def render_snapshot(
 
     `cache` (default: none) reuses pieces of earlier runs; the bytes are the same either way.
     """
+    cache = cache or Cache.disabled()  # one for both stages: the renderer finds what the builder formatted
     return render_package(build_package(snapshot, method_names, cache), cache)
 
 

@@ -3,6 +3,11 @@
 Each tool's models module is generated first (`codegen.generate.modelgen`), then read back with `ast`,
 so the client's parameter and return annotations are exactly the types the models declare and can
 never drift from them.
+
+A tool's part of the model depends on that tool alone, so tools are built in batches spread over
+the cores, each piece cached by content. The worker that builds a tool also formats the two pieces
+of client.py only that tool decides (its method and its import), so a cold run goes through the
+cores once rather than once for models and again for black; the renderer then finds them in the cache.
 """
 
 from __future__ import annotations
@@ -10,16 +15,21 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import io
 import json
-from collections.abc import Mapping
+import tokenize
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from codegen.errors import StubgenError
 from codegen.generate.cache import Cache, cache_key, compact_json, tool_versions
 from codegen.generate.guard import check_catalog, pointer, shown
 from codegen.generate.headers import header_lines
-from codegen.generate.modelgen import LINE_LENGTH, ModelJob, model_sources, one_line
+from codegen.generate.modelgen import LINE_LENGTH, ModelJob, model_source, one_line
+from codegen.generate.parallel import map_batches
+from codegen.generate.render import PieceKind, formatted_pieces, literal, piece_key, tool_pieces
 from codegen.generate.spec import (
     Import,
     ModelModule,
@@ -150,21 +160,13 @@ def build_package(
     cache = cache or Cache.disabled()
     plan = plan_package(snapshot, method_names, cache)
     where = f"server {snapshot.server!r}: "
-    sources = model_sources(snapshot.server, [ModelJob(tool.tool, tool.stem) for tool in plan.tools], cache)
-
     modules: list[ModelModule] = []
     tool_specs: list[ToolSpec] = []
     owners: dict[str, str] = {}
     model_imports: dict[str, set[str]] = {}
-    for tool, source in zip(plan.tools, sources, strict=True):
-        module = tool.named.python
-        key = cache_key("tool-spec", compact_json(tool.tool), module, tool.stem)
-        cached = _load_parts(cache.get(key))
-        if cached is None:
-            models, imported = _read_models(source)
-            classes = tuple(models)
-        else:
-            classes, imported, spec = cached
+    for tool, (source, classes, imported, spec) in zip(
+        plan.tools, _tool_parts(snapshot.server, plan.tools, cache), strict=True
+    ):
         for name in classes:
             if name in owners:
                 raise StubgenError(
@@ -172,13 +174,10 @@ def build_package(
                     "rename one of them under [tool.mcp-stubgen.method_names]"
                 )
             owners[name] = tool.tool["name"]
-        if cached is None:
-            spec = _tool_spec(where, tool, module, models)
-            cache.put(key, _dump_parts(classes, imported, spec))
         tool_specs.append(spec)
         modules.append(
             ModelModule(
-                module=module,
+                module=spec.module,
                 tool=tool.tool["name"],
                 tool_fingerprint=tool.fingerprint,
                 inputs_key=tool.inputs_key,
@@ -186,10 +185,11 @@ def build_package(
                 source=source,
             )
         )
-        for name in _used_names(spec):
-            if name in classes:
-                model_imports.setdefault(f"._models.{module}", set()).add(name)
-            elif name in imported:
+        own = _own_import(spec, classes)
+        if own.names:
+            model_imports.setdefault(own.module, set()).update(own.names)
+        for name in _used_names(spec) - set(classes):
+            if name in imported:
                 model_imports.setdefault(imported[name], set()).add(name)
 
     client_class = class_name(snapshot.server, "Client")
@@ -222,19 +222,104 @@ def build_package(
     )
 
 
+_Parts = tuple[str, tuple[str, ...], dict[str, str], ToolSpec]
+"""A tool's models module, its classes, the names it imports (name -> module) and its method's spec."""
+
+
+def _tool_parts(server: str, tools: Sequence[ToolPlan], cache: Cache) -> list[_Parts]:
+    """Each tool's parts, from the cache or built in batches over the cores; the first failing tool
+    (in catalog order) is the `StubgenError` raised."""
+    source_keys = [cache_key("models", tool.stem, compact_json(tool.tool)) for tool in tools]
+    spec_keys = [cache_key("tool-spec", compact_json(tool.tool), tool.named.python, tool.stem) for tool in tools]
+    sources = [cache.get(key) for key in source_keys]
+    specs = [cache.get(key) for key in spec_keys]
+    missing = [index for index, spec in enumerate(specs) if spec is None or sources[index] is None]
+    jobs = [_ToolJob(server, tools[index], sources[index], source_keys[index], spec_keys[index]) for index in missing]
+    for index, outcome in zip(missing, map_batches(functools.partial(_build_tools, cache.folder), jobs), strict=True):
+        if isinstance(outcome, str):
+            raise StubgenError(outcome)
+        sources[index], specs[index] = outcome.source, outcome.spec
+        for key, text in outcome.pieces:
+            cache.remember(key, text)
+    return [_load_parts(source, spec) for source, spec in zip(sources, specs, strict=True)]
+
+
+@dataclass(frozen=True)
+class _ToolJob:
+    """What a worker needs to build one tool: its plan, its models module when that is cached, and
+    the cache keys its texts are stored under."""
+
+    server: str
+    tool: ToolPlan
+    source: str | None
+    source_key: str
+    spec_key: str
+
+
+@dataclass(frozen=True)
+class _Built:
+    """One tool as a worker built it and stored it in the cache folder, for the parent's memory."""
+
+    source: str
+    spec: str
+    """`_dump_parts`: what the models module tells the client, so a cached run never parses it."""
+    pieces: tuple[tuple[str, str], ...]
+    """(cache key, text) of everything built: the models module, the spec, the method and the import
+    as black formats them (the renderer looks the last two up by their unformatted text)."""
+
+
+def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built | str]:
+    """Build a batch of tools (in a worker): models and spec one by one, then every method and import
+    of the batch formatted in one black call per kind, each text stored in the cache folder (in
+    parallel, by the workers, rather than one file at a time by the parent). A failure is its
+    one-line message."""
+    built: list[tuple[_ToolJob, str, str, list[tuple[PieceKind, str]]] | str] = []
+    for job in jobs:
+        try:
+            source = job.source or model_source(job.server, ModelJob(job.tool.tool, job.tool.stem))
+            models, imported = _read_models(source)
+            spec = _tool_spec(f"server {job.server!r}: ", job.tool, job.tool.named.python, models)
+        except StubgenError as error:
+            built.append(str(error))
+            continue
+        pieces = tool_pieces(spec, _own_import(spec, models))
+        built.append((job, source, _dump_parts(tuple(models), imported, spec), pieces))
+    texts = iter(formatted_pieces([piece for entry in built if not isinstance(entry, str) for piece in entry[3]]))
+    store = Cache(folder)
+    outcomes: list[_Built | str] = []
+    for entry in built:
+        if isinstance(entry, str):
+            outcomes.append(entry)
+            continue
+        job, source, parts, pieces = entry
+        made = (
+            (job.source_key, source),
+            (job.spec_key, parts),
+            *((piece_key(*piece), next(texts)) for piece in pieces),
+        )
+        for key, text in made:
+            store.put(key, text)
+        outcomes.append(_Built(source, parts, made))
+    return outcomes
+
+
+def _own_import(spec: ToolSpec, classes: Mapping[str, object] | Sequence[str]) -> Import:
+    """The client's import of this tool's own models: the classes its method's annotations use."""
+    return Import(f"._models.{spec.module}", tuple(sorted(_used_names(spec) & set(classes))))
+
+
 def _dump_parts(classes: tuple[str, ...], imported: Mapping[str, str], spec: ToolSpec) -> str:
     """What a tool's models module tells the client (its classes, its imports, the method's spec), for
     the cache: reading it back skips parsing the module, the slowest step of a cached run."""
     return json.dumps({"classes": classes, "imported": imported, "spec": asdict(spec)}, ensure_ascii=False)
 
 
-def _load_parts(text: str | None) -> tuple[tuple[str, ...], dict[str, str], ToolSpec] | None:
-    if text is None:
-        return None
+def _load_parts(source: str | None, text: str | None) -> _Parts:
+    assert source is not None and text is not None, "every tool was found in the cache or built"
     document = json.loads(text)
     spec = document["spec"]
     parameters = tuple(Parameter(**parameter) for parameter in spec.pop("parameters"))
-    return tuple(document["classes"]), document["imported"], ToolSpec(**spec, parameters=parameters)
+    return source, tuple(document["classes"]), document["imported"], ToolSpec(**spec, parameters=parameters)
 
 
 def _used_names(spec: ToolSpec) -> set[str]:
@@ -368,7 +453,7 @@ def _tool_spec(where: str, plan: ToolPlan, module: str, classes: Mapping[str, _M
         if _wraps_primitive(wire, output_schema):
             output_kind = "value"
             output_field, annotation_node = output.fields["result"]
-            return_annotation = ast.unparse(annotation_node)
+            return_annotation = _annotation_text(annotation_node)
         else:
             output_kind = "model"
             return_annotation = output_model
@@ -462,7 +547,22 @@ def _strip_none(annotation: ast.expr, nullable: bool) -> str:
     if not nullable:
         kept = [member for member in members if not (isinstance(member, ast.Constant) and member.value is None)]
         members = kept or members
-    return " | ".join(ast.unparse(member) for member in members)
+    return " | ".join(_annotation_text(member) for member in members)
+
+
+def _annotation_text(annotation: ast.expr) -> str:
+    """An annotation as source, its strings in the quotes black prefers (`ast.unparse` picks single
+    ones): black then has nothing to change in the method that writes it."""
+    text = ast.unparse(annotation)
+    if "'" not in text:
+        return text
+    strings = [token for token in tokenize.generate_tokens(io.StringIO(text).readline) if token.type == tokenize.STRING]
+    for token in reversed(strings):
+        (_, start), (_, end) = token.start, token.end
+        value = ast.literal_eval(token.string)
+        if isinstance(value, str):
+            text = text[:start] + literal(value) + text[end:]
+    return text
 
 
 def _text(value: Any) -> str | None:

@@ -68,10 +68,16 @@ def cache_key(kind: str, *parts: str) -> str:
 
 
 class Cache:
-    """Text pieces by content address; a disabled cache (`--no-cache`) stores and finds nothing."""
+    """Text pieces by content address, on disk and in memory for the rest of the run.
+
+    A disabled cache (`--no-cache`) has no folder: it neither reads nor writes the disk, but still
+    holds what this run made, so a piece a worker made in passing (a method formatted right after
+    its models) is not made twice.
+    """
 
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder
+        self._made: dict[str, str] = {}
 
     @classmethod
     def disabled(cls) -> Cache:
@@ -86,15 +92,21 @@ class Cache:
         return self.folder / _LAYOUT / key[:2] / key[2:]
 
     def get(self, key: str) -> str | None:
-        if self.folder is None:
-            return None
+        made = self._made.get(key)
+        if made is not None or self.folder is None:
+            return made
         try:
             return self._path(key).read_text(encoding="utf-8", errors="surrogatepass")
         except (OSError, UnicodeError):
             return None
 
+    def remember(self, key: str, text: str) -> None:
+        """Hold a piece for the rest of the run without writing it (a worker has stored it already)."""
+        self._made[key] = text
+
     def put(self, key: str, text: str) -> None:
         """Store atomically; a read-only or full disk only costs the next run its speed."""
+        self._made[key] = text
         if self.folder is None:
             return
         path = self._path(key)

@@ -1,4 +1,4 @@
-"""Per-tool models: one datamodel-code-generator call per tool, cached by content, spread over the cores.
+"""Per-tool models: one datamodel-code-generator call per tool.
 
 Each tool's models are a module of their own, made from that tool's schemas and model stem alone, so
 a tool's module never depends on which other tools exist: a cached module is exactly what a cold run
@@ -14,13 +14,11 @@ from __future__ import annotations
 import ast
 import builtins
 import warnings
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from codegen.errors import StubgenError
-from codegen.generate.cache import Cache, cache_key, compact_json
-from codegen.generate.parallel import map_pieces
+from codegen.generate.cache import compact_json
 from codegen.snapshot import JSON
 
 LINE_LENGTH = 100
@@ -69,43 +67,24 @@ def datamodel_options() -> dict[str, Any]:
     }
 
 
-def model_sources(server: str, jobs: Sequence[ModelJob], cache: Cache) -> list[str]:
-    """Each job's models module (starting with `HEADER_PLACEHOLDER`), from the cache or generated."""
-    keys = [cache_key("models", job.stem, compact_json(job.tool)) for job in jobs]
-    sources: list[str | None] = [cache.get(key) for key in keys]
-    missing = [index for index, source in enumerate(sources) if source is None]
-    outcomes = map_pieces(_generate_one, [jobs[index] for index in missing])
-    for index, outcome in zip(missing, outcomes, strict=True):
-        if isinstance(outcome, _Failure):
-            raise StubgenError(f"server {server!r}: tool {outcome.tool!r}: {outcome.message}")
-        sources[index] = outcome
-        cache.put(keys[index], outcome)
-    return [source for source in sources if source is not None]
-
-
-@dataclass(frozen=True)
-class _Failure:
-    """A tool whose schema datamodel-code-generator rejects, named with a JSON pointer (picklable)."""
-
-    tool: str
-    message: str
-
-
-def _generate_one(job: ModelJob) -> str | _Failure:
+def model_source(server: str, job: ModelJob) -> str:
+    """One tool's models module, starting with `HEADER_PLACEHOLDER`; a schema datamodel-code-generator
+    rejects is a `StubgenError` naming the server, the tool and, where it can, a JSON pointer."""
     from datamodel_code_generator import Error
 
     tool = job.tool
     entry: JSON = {"name": job.stem, "inputSchema": _root(_for_datamodel(tool["inputSchema"], None))}
     if "outputSchema" in tool:
         entry["outputSchema"] = _root(_for_datamodel(tool["outputSchema"], tool["outputSchema"]))
+    where = f"server {server!r}: tool {tool['name']!r}"
     try:
         source = _run(entry)
     except Error as error:
-        return _locate_failure(tool["name"], entry) or _Failure(
-            tool["name"], f"cannot generate models: {one_line(str(error))}"
-        )
+        raise StubgenError(
+            f"{where}: {_locate_failure(entry) or f'cannot generate models: {one_line(str(error))}'}"
+        ) from None
     if not isinstance(source, str):
-        return _Failure(tool["name"], "datamodel-code-generator returned no single module")
+        raise StubgenError(f"{where}: datamodel-code-generator returned no single module")
     return _through_import_aliases(source.rstrip("\n") + "\n")
 
 
@@ -186,7 +165,7 @@ def _run(entry: JSON) -> object:
         return generate([entry], **datamodel_options())
 
 
-def _locate_failure(name: str, entry: JSON) -> _Failure | None:
+def _locate_failure(entry: JSON) -> str | None:
     """Regenerate schema by schema to name the one that fails (only on the error path)."""
     from datamodel_code_generator import Error
 
@@ -196,7 +175,7 @@ def _locate_failure(name: str, entry: JSON) -> _Failure | None:
         try:
             _run({"name": entry["name"], "inputSchema": entry[key] if key == "inputSchema" else {"type": "object"}})
         except Error as error:
-            return _Failure(name, f"/{key}: {one_line(str(error))}")
+            return f"/{key}: {one_line(str(error))}"
     return None
 
 

@@ -1,11 +1,12 @@
 """Intermediate model -> file contents: strict Jinja templates, safe literals, black with a fixed mode.
 
-Untrusted catalog text reaches generated code only through the `literal` and `docstring` filters here,
+Untrusted catalog text reaches generated code only through the `literal`, `quoted` and `docstring` filters here,
 so escaping is decided in one place rather than in each template.
 
 black runs on the client piece by piece (its head, then each method in its class's context), each
-piece cached by content and spread over the cores, so one changed tool reformats one method. The
-facades (`__init__.py`, `models.py`) are written in the exploded one-item-per-line form black
+piece cached by content, so one changed tool reformats one method. Pieces of a kind are formatted in
+batches, one black call per batch, spread over the cores; a tool's method and its import are
+formatted right after its models, in the same worker (`codegen.generate.build`). The facades (`__init__.py`, `models.py`) are written in the exploded one-item-per-line form black
 itself leaves alone, and a test holds every generated file to being a black fixed point. black is
 imported only when a piece is not cached.
 """
@@ -13,17 +14,17 @@ imported only when a piece is not cached.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from importlib.resources import files
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal
 
 import jinja2
 
-from codegen.generate.build import LINE_LENGTH
 from codegen.generate.cache import Cache, cache_key
 from codegen.generate.headers import header_lines, stamp
-from codegen.generate.modelgen import HEADER_PLACEHOLDER
-from codegen.generate.parallel import map_pieces
-from codegen.generate.spec import ModelModule, PackageSpec, Parameter
+from codegen.generate.modelgen import HEADER_PLACEHOLDER, LINE_LENGTH
+from codegen.generate.parallel import map_batches
+from codegen.generate.spec import Import, ModelModule, PackageSpec, Parameter, ToolSpec
 
 if TYPE_CHECKING:
     import black
@@ -48,7 +49,20 @@ def black_mode() -> black.Mode:
 
 
 def literal(value: object) -> str:
-    """A Python string literal for untrusted text: `repr` escapes quotes, backslashes and every unprintable."""
+    """A Python string literal for untrusted text: `repr` escapes quotes, backslashes and every unprintable.
+
+    Where `repr` picks single quotes for text with no quote at all, the literal takes the double
+    quotes black prefers, so black has nothing to change (and formats in one pass, not two).
+    """
+    text = quoted(value)
+    body = text[1:-1]
+    if text.startswith("'") and '"' not in body and "'" not in body:
+        return f'"{body}"'
+    return text
+
+
+def quoted(value: object) -> str:
+    """Untrusted text quoted for prose (a docstring's mention of a tool): its `repr`, single quotes and all."""
     if not isinstance(value, str):
         raise TypeError(f"only strings are written as literals, not {type(value).__name__}")
     return repr(value)
@@ -92,7 +106,7 @@ def parameter_doc(parameter: Parameter) -> str:
         text = docstring(parameter.description)
         parts.append(text if text.endswith((".", "!", "?")) else text + ".")
     if parameter.wire != parameter.python:
-        parts.append(f"Sent as {docstring(literal(parameter.wire))}.")
+        parts.append(f"Sent as {docstring(quoted(parameter.wire))}.")
     if parameter.default is not None:
         parts.append(f"Server default: {docstring(parameter.default)}.")
     if not parameter.required:
@@ -102,7 +116,7 @@ def parameter_doc(parameter: Parameter) -> str:
 
 def jinja_environment() -> jinja2.Environment:
     """The one strict Jinja environment every template renders in: undefined names fail, and
-    catalog text reaches code only through the `literal`, `docstring` and `parameter_doc` filters."""
+    catalog text reaches code only through the `literal`, `quoted`, `docstring` and `parameter_doc` filters."""
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(files("codegen.templates"))),
         undefined=jinja2.StrictUndefined,
@@ -112,9 +126,34 @@ def jinja_environment() -> jinja2.Environment:
         autoescape=False,
     )
     environment.filters["literal"] = literal
+    environment.filters["quoted"] = quoted
     environment.filters["docstring"] = docstring
     environment.filters["parameter_doc"] = parameter_doc
+    environment.globals["model_import"] = model_import
     return environment
+
+
+def model_import(entry: Import) -> str:
+    """One `from ._models.<tool> import ...` line of the client's `if TYPE_CHECKING:` block, indented
+    as there: the template writes it, and a worker formats it beside the tool's models."""
+    return f"{_TYPING_INDENT}from {entry.module} import {', '.join(entry.names)}"
+
+
+@functools.cache
+def _helpers() -> Any:
+    """The macros of `helpers.jinja`, one per kind of client method (loaded once per process)."""
+    return jinja_environment().get_template("helpers.jinja").module
+
+
+def tool_member(tool: ToolSpec) -> str:
+    """A tool's client method as the template writes it, before black."""
+    return str(_helpers().tool_method(tool))
+
+
+def tool_pieces(tool: ToolSpec, model_imports: Import) -> list[tuple[PieceKind, str]]:
+    """The pieces of client.py that only this tool decides (its method and its models' import), for
+    formatting beside its models."""
+    return [("member", tool_member(tool)), ("import", model_import(model_imports) + "\n")]
 
 
 def runtime_source() -> bytes:
@@ -122,67 +161,96 @@ def runtime_source() -> bytes:
     return files("codegen.runtime").joinpath(RUNTIME_FILE).read_bytes()
 
 
-_CLASS_CONTEXT = "class _:\n"
+PieceKind = Literal["module", "import", "member"]
+_TYPING_INDENT = "    "
+_CONTEXTS: dict[PieceKind, tuple[str, str]] = {
+    "member": ("class _:\n", f"{_TYPING_INDENT}async def "),
+    "import": ("if TYPE_CHECKING:\n", f"{_TYPING_INDENT}from "),
+}
+"""A batch of members or imports is formatted inside the block it sits in, so line lengths count
+its indentation, and split where each piece's first statement starts: only a member's `async def`
+and an import's `from` sit at that indentation (bodies, docstrings and continuations sit deeper)."""
 
 
-def _format_member(source: str) -> str:
-    """black one class member as it sits in its class, so line lengths count its indentation."""
+def black_pieces(kind: PieceKind, sources: Sequence[str]) -> list[str]:
+    """black each piece as it would be formatted alone: modules one by one, members and imports in one call.
+
+    black formats statement by statement and puts exactly one blank line between a class's methods
+    and none between imports, so a batch split at its statements gives each piece's own formatting
+    (a test holds the two ways to the same bytes).
+    """
+    if not sources:
+        return []
     import black
 
-    return black.format_str(_CLASS_CONTEXT + source, mode=black_mode())[len(_CLASS_CONTEXT) :]
+    if kind == "module":
+        return [black.format_str(source, mode=black_mode()) for source in sources]
+    context, start = _CONTEXTS[kind]
+    text = black.format_str(context + "\n".join(sources), mode=black_mode())
+    pieces: list[list[str]] = []
+    for line in text[len(context) :].splitlines(keepends=True):
+        if line.startswith(start):
+            pieces.append([])
+        pieces[-1].append(line)
+    assert len(pieces) == len(sources), f"black merged or split {kind} pieces"
+    return ["".join(piece).rstrip("\n") + "\n" for piece in pieces]
 
 
-def _format_module(source: str) -> str:
-    import black
-
-    return black.format_str(source, mode=black_mode())
+_KINDS: tuple[PieceKind, ...] = ("module", "import", "member")
 
 
-_TYPING_CONTEXT = "if TYPE_CHECKING:\n"
-_TYPING_IMPORT = "    from ._models."
-
-
-def _format_typing_import(source: str) -> str:
-    """black one import of the client's `if TYPE_CHECKING:` block, at that block's indentation."""
-    import black
-
-    return black.format_str(_TYPING_CONTEXT + source, mode=black_mode())[len(_TYPING_CONTEXT) :]
-
-
-_FORMATTERS = {"module": _format_module, "import": _format_typing_import, "member": _format_member}
-"""Modules first: a lone one is formatted in-process, which loads black and its grammar once, before
-any worker is forked for the many imports and members."""
-
-
-def formatted(pieces: list[tuple[str, str]], cache: Cache) -> list[str]:
-    """black each (kind, source) piece, from the cache when an identical piece was formatted before."""
-    keys = [cache_key("black", kind, source) for kind, source in pieces]
+def formatted(pieces: Sequence[tuple[PieceKind, str]], cache: Cache) -> list[str]:
+    """black each (kind, source) piece, from the cache when an identical piece was formatted before,
+    the rest in batches over the cores."""
+    keys = [piece_key(kind, source) for kind, source in pieces]
     results: list[str | None] = [cache.get(key) for key in keys]
     missing = [index for index, result in enumerate(results) if result is None]
-    for kind, formatter in _FORMATTERS.items():
-        indexes = [index for index in missing if pieces[index][0] == kind]
-        for index, text in zip(indexes, map_pieces(formatter, [pieces[i][1] for i in indexes]), strict=True):
-            results[index] = text
-            cache.put(keys[index], text)
+    for index, text in zip(missing, map_batches(formatted_pieces, [pieces[index] for index in missing]), strict=True):
+        results[index] = text
+        cache.put(keys[index], text)
     return [result for result in results if result is not None]
 
 
-def _head_pieces(head: str) -> list[tuple[str, str]]:
+def piece_key(kind: PieceKind, source: str) -> str:
+    return cache_key("black", kind, source)
+
+
+def formatted_pieces(pieces: Sequence[tuple[PieceKind, str]]) -> list[str]:
+    """black each (kind, source) piece in this process, in order, with one black call per kind."""
+    results = [""] * len(pieces)
+    for kind in _KINDS:
+        indexes = [index for index, (piece_kind, _) in enumerate(pieces) if piece_kind == kind]
+        for index, text in zip(indexes, black_pieces(kind, [pieces[index][1] for index in indexes]), strict=True):
+            results[index] = text
+    return results
+
+
+_LAST_FIXED_IMPORT = f"{_TYPING_INDENT}from mcp.types import "
+_MODEL_IMPORT = f"{_TYPING_INDENT}from ._models."
+
+
+def _head_pieces(head: str) -> list[tuple[PieceKind, str]]:
     """The client's head as black pieces: the model imports (one per tool, the last lines of its
     `if TYPE_CHECKING:` block) each on their own, the text before and after them as modules, so one
     changed tool does not reformat a thousand imports. black formats statements one by one, and the
     blank line after the block is the template's, so the joined pieces are what formatting the whole
-    head gives (the golden packages hold it to that)."""
+    head gives (the golden packages hold it to that).
+
+    The model imports are the lines right after the block's fixed `mcp.types` import, which comes
+    before any catalog text: a server's instructions, written into the class docstring below, may
+    hold any line at all."""
     lines = head.splitlines(keepends=True)
-    imports = [index for index, line in enumerate(lines) if line.startswith(_TYPING_IMPORT)]
-    if not imports:
+    first = next(index for index, line in enumerate(lines) if line.startswith(_LAST_FIXED_IMPORT)) + 1
+    last = first
+    while lines[last].startswith(_MODEL_IMPORT):
+        last += 1
+    if last == first:
         return [("module", head)]
-    first, last = imports[0], imports[-1]
-    assert imports == list(range(first, last + 1)) and lines[last + 1] == "\n", "model imports end the block"
+    assert lines[last] == "\n", "a blank line ends the `if TYPE_CHECKING:` block"
     return [
         ("module", "".join(lines[:first])),
-        *(("import", lines[index]) for index in imports),
-        ("module", "".join(lines[last + 2 :])),
+        *(("import", line) for line in lines[first:last]),
+        ("module", "".join(lines[last + 1 :])),
     ]
 
 
@@ -190,7 +258,7 @@ def model_module_file(module: ModelModule) -> bytes:
     """A tool's models module: datamodel-code-generator's output under the tool's own header."""
     first, _, body = module.source.partition("\n")
     assert first == HEADER_PLACEHOLDER, "datamodel-code-generator did not start with the header placeholder"
-    title = f"tool {literal(module.tool)} (fingerprint {module.tool_fingerprint})"
+    title = f"tool {quoted(module.tool)} (fingerprint {module.tool_fingerprint})"
     return stamp(header_lines(title), module.inputs_key, body)
 
 
@@ -198,12 +266,12 @@ def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str
     """Every file of the package, by path relative to the package folder."""
     cache = cache or Cache.disabled()
     templates = jinja_environment()
-    helpers = templates.get_template("helpers.jinja").module
+    helpers = _helpers()
     members = [
-        *(helpers.tool_method(tool) for tool in sorted(package.tools, key=lambda tool: tool.method)),  # type: ignore[attr-defined]
-        *(helpers.resource_method(entry) for entry in sorted(package.resources, key=lambda entry: entry.method)),  # type: ignore[attr-defined]
-        *(helpers.template_method(entry) for entry in sorted(package.templates, key=lambda entry: entry.method)),  # type: ignore[attr-defined]
-        *(helpers.prompt_method(entry) for entry in sorted(package.prompts, key=lambda entry: entry.method)),  # type: ignore[attr-defined]
+        *(tool_member(tool) for tool in sorted(package.tools, key=lambda tool: tool.method)),
+        *(helpers.resource_method(entry) for entry in sorted(package.resources, key=lambda entry: entry.method)),
+        *(helpers.template_method(entry) for entry in sorted(package.templates, key=lambda entry: entry.method)),
+        *(helpers.prompt_method(entry) for entry in sorted(package.prompts, key=lambda entry: entry.method)),
     ]
     head = _head_pieces(templates.get_template("client.py.jinja").render(package=package))
     pieces = formatted([*head, *(("member", str(member)) for member in members)], cache)

@@ -1,0 +1,108 @@
+"""client.py is formatted in pieces: batches split back exactly, the template already writes black's
+layout, each tool's pieces are formatted once (beside its models), and catalog text cannot pose as a piece."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from codegen.generate import build, parallel, render, render_snapshot
+from codegen.generate.build import build_package
+from codegen.generate.cache import Cache
+from codegen.generate.render import LINE_LENGTH, PieceKind, black_pieces, model_import, tool_member
+from codegen.generate.spec import Import, PackageSpec
+from codegen.snapshot import Snapshot, load_snapshot
+from tests.regen_goldens import cases
+
+CASES = cases()
+
+
+def members_and_imports(package: PackageSpec) -> tuple[list[str], list[str]]:
+    helpers = render._helpers()
+    members = [
+        *(tool_member(tool) for tool in package.tools),
+        *(str(helpers.resource_method(entry)) for entry in package.resources),
+        *(str(helpers.template_method(entry)) for entry in package.templates),
+        *(str(helpers.prompt_method(entry)) for entry in package.prompts),
+    ]
+    imports = [model_import(entry) + "\n" for entry in package.model_imports if entry.module.startswith(".")]
+    return members, imports
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_a_batch_formats_to_the_same_bytes_as_its_pieces_one_by_one(case: Path) -> None:
+    if not (case / "snapshot.json").exists():
+        pytest.skip("a hub case has no single snapshot")
+    members, imports = members_and_imports(build_package(load_snapshot(case / "snapshot.json")))
+    for kind, pieces in (("member", members), ("import", imports)):
+        assert pieces
+        assert black_pieces(kind, pieces) == [black_pieces(kind, [piece])[0] for piece in pieces]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_the_template_writes_black_layout_so_black_changes_nothing(case: Path) -> None:
+    """black formats in two passes when it changes anything, so a method it leaves alone costs half;
+    only lines too long for the template's fixed layout (a long import) are left to black."""
+    if not (case / "snapshot.json").exists():
+        pytest.skip("a hub case has no single snapshot")
+    members, _ = members_and_imports(build_package(load_snapshot(case / "snapshot.json")))
+    changed = 0
+    for member in members:
+        after = black_pieces("member", [member])[0]
+        if after != member:
+            changed += 1
+            rewritten = set(member.splitlines()) - set(after.splitlines())
+            assert all(len(line) > LINE_LENGTH for line in rewritten), f"black rewrote lines that fit:\n{member}"
+    assert changed <= 1
+
+
+def test_each_tools_method_and_import_are_formatted_once_beside_its_models(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "_workers", lambda: 1)  # in-process, so every black call is counted
+    formatted: Counter[str] = Counter()
+    original = render.black_pieces
+
+    def counting(kind: PieceKind, sources: Sequence[str]) -> list[str]:
+        formatted.update(kind for _ in sources)
+        return original(kind, sources)
+
+    monkeypatch.setattr(render, "black_pieces", counting)
+    snapshot = load_snapshot(Path("golden/everything/snapshot.json"))
+    files = render_snapshot(snapshot)
+    helpers_members = len(snapshot.resources) + len(snapshot.resource_templates) + len(snapshot.prompts)
+    assert formatted == {"member": len(snapshot.tools) + helpers_members, "import": len(snapshot.tools), "module": 2}
+    assert files == render_snapshot(snapshot, cache=Cache.disabled())
+    assert build.formatted_pieces is render.formatted_pieces
+
+
+def test_server_instructions_cannot_pose_as_the_clients_model_imports(tmp_path: Path) -> None:
+    """The head's model imports are found by their lines; instructions (the class docstring) may hold any line."""
+    lines = [  # the docstring indents every line after the first by four spaces, as the imports are
+        "Hello.",
+        "from mcp.types import CallToolResult, GetPromptResult, ReadResourceResult",
+        "from ._models.evil import Evil",
+        "",
+        "from ._models.also_evil import AlsoEvil",
+    ]
+    snapshot = Snapshot(
+        server="posing",
+        protocol_version="2025-06-18",
+        capabilities={"tools": {}},
+        instructions="\n".join(lines),
+        tools=({"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}},),
+    )
+    client = render_snapshot(snapshot)["client.py"].decode()
+    head, _, body = client.partition("__all__")
+    assert "    from ._models.echo import EchoInput\n\n" in head
+    assert "evil" not in head.lower()
+    assert "    from ._models.evil import Evil\n" in body  # kept as text, inside the docstring
+    namespace: dict[str, object] = {}
+    exec(compile(client.replace("from ._runtime", "from codegen.runtime._runtime"), "client.py", "exec"), namespace)
+    assert "from ._models.evil import Evil" in str(getattr(namespace["PosingClient"], "__doc__", ""))
+
+
+def test_model_imports_are_the_lines_the_template_writes() -> None:
+    entry = Import("._models.tool", ("ToolInput", "ToolOutput"))
+    assert model_import(entry) == "    from ._models.tool import ToolInput, ToolOutput"
