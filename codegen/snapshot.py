@@ -351,14 +351,18 @@ def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
     )
 
 
-def load_snapshot(path: Path) -> Snapshot:
+def read_snapshot_bytes(path: Path) -> bytes:
+    """A snapshot file's bytes, unparsed; a missing or unreadable file is a `StubgenError`."""
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
         raise StubgenError(f"{path}: no such snapshot; run `mcp-stubgen snapshot` first") from None
     except OSError as error:
         raise StubgenError(f"{path}: cannot read snapshot ({error.strerror})") from None
-    return parse_snapshot(data, str(path))
+
+
+def load_snapshot(path: Path) -> Snapshot:
+    return parse_snapshot(read_snapshot_bytes(path), str(path))
 
 
 def write_snapshot(path: Path, snapshot: Snapshot) -> bool:

@@ -63,7 +63,7 @@ def sync(
             report(f"error: {error}")
             unpublished += 1
             continue
-        remember_rendered(rendered[name], cache)
+        remember_rendered(taken[name].canonical_bytes(), method_names_for(config, name), target, rendered[name], cache)
         state = "generated" if result.changed else "up to date:"
         report(f"{name}: {state} {shown_path(target)}")
     if config.hub:

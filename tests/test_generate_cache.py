@@ -17,7 +17,7 @@ import black
 import pytest
 
 from benchmarks.catalog import changed, make_tools
-from codegen.generate import Cache, render_snapshot
+from codegen.generate import Cache, command, generate_package, render_snapshot, rendered_before
 from codegen.generate.publish import read_tree
 from codegen.generate.render import black_mode
 from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
@@ -149,3 +149,48 @@ def test_every_generated_file_is_a_black_fixed_point(case: Path) -> None:
             continue
         source = path.read_text(encoding="utf-8")
         assert black.format_str(source, mode=mode) == source, f"{path.relative_to(GOLDEN)} is not black-formatted"
+
+
+def test_an_unchanged_package_is_proven_from_the_snapshot_bytes_without_parsing(
+    tmp_path: Path,
+    run_cli,
+    monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+) -> None:
+    snapshot = tmp_path / "snapshot.json"
+    write_snapshot(snapshot, load_snapshot(CATALOG))
+    monkeypatch.setenv("MCP_STUBGEN_CACHE_DIR", str(tmp_path / "cache"))
+    assert run_cli("generate", snapshot, "--out", tmp_path / "out").exit_code == 0
+    written = read_tree(tmp_path / "out")
+
+    def no_parsing(*_: object) -> None:
+        raise AssertionError("an unchanged package was parsed")
+
+    monkeypatch.setattr(command, "parse_snapshot", no_parsing)
+    (tmp_path / "out" / "catalog" / "__pycache__").mkdir()
+    (tmp_path / "out" / "catalog" / "__pycache__" / "client.cpython-311.pyc").write_bytes(b"bytecode")
+    again = run_cli("generate", snapshot, "--out", tmp_path / "out")
+    assert again.exit_code == 0 and "is up to date" in again.stderr
+    assert read_tree(tmp_path / "out") == written
+
+
+@pytest.mark.parametrize("change", ["edit", "extra", "missing", "method_names", "snapshot", "no-cache"])
+def test_anything_but_the_same_bytes_into_the_same_tree_is_not_proven_unchanged(tmp_path: Path, change: str) -> None:
+    snapshot = load_snapshot(CATALOG)
+    cache = Cache(tmp_path / "cache")
+    out = tmp_path / "out"
+    published = generate_package(snapshot, out, cache=cache)
+    source, method_names = snapshot.canonical_bytes(), {}
+    assert rendered_before(source, method_names, out, cache) == published.path
+    if change == "edit":
+        (published.path / "models.py").write_text("# edited\n")
+    elif change == "extra":
+        (published.path / "_models" / "stray.py").write_text("")
+    elif change == "missing":
+        (published.path / "py.typed").unlink()
+    elif change == "method_names":
+        method_names = {"tree": "grow"}
+    elif change == "snapshot":
+        source = source.replace(b'"catalog"', b'"catalog-2"', 1)
+    else:
+        cache = Cache.disabled()
+    assert rendered_before(source, method_names, out, cache) is None

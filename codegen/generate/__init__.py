@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -52,39 +53,55 @@ def generate_package(
     With a cache, a package this very generator wrote before and nobody edited since is left as it
     is without rendering anything (see `rendered_before`).
     """
-    target = package_dir(snapshot, out_dir)
     cache = cache or Cache.disabled()
-    if rendered_before(snapshot, target, cache, method_names):
-        return Published(target, False, (), ())
+    source = snapshot.canonical_bytes()
+    unchanged = rendered_before(source, method_names, out_dir, cache)
+    if unchanged is not None:
+        return Published(unchanged, False, (), ())
+    target = package_dir(snapshot, out_dir)
     files = render_snapshot(snapshot, method_names, cache)
     result = publish(files, target)
-    remember_rendered(files, cache)
+    remember_rendered(source, method_names, target, files, cache)
     return result
 
 
-def _tree_key(files: Mapping[str, bytes]) -> str:
+def _record_key(source: bytes, method_names: Mapping[str, str] | None) -> str:
+    overrides = json.dumps(sorted((method_names or {}).items()), ensure_ascii=False)
+    return cache_key("rendered-from", hashlib.sha256(source).hexdigest(), overrides)
+
+
+def _tree_digest(files: Mapping[str, bytes]) -> str:
     digest = hashlib.sha256()
     for name in sorted(files):
         digest.update(name.encode("utf-8") + b"\0" + hashlib.sha256(files[name]).digest())
-    return cache_key("rendered", digest.hexdigest())
+    return digest.hexdigest()
 
 
-def remember_rendered(files: Mapping[str, bytes], cache: Cache) -> None:
-    """Note in the cache that this generator (its code is part of every key) rendered exactly `files`."""
-    cache.put(_tree_key(files), "")
+def remember_rendered(
+    source: bytes, method_names: Mapping[str, str] | None, folder: Path, files: Mapping[str, bytes], cache: Cache
+) -> None:
+    """Note in the cache that this generator (its code is part of every key) rendered the snapshot
+    bytes `source` into exactly `files`, in `folder`."""
+    cache.put(_record_key(source, method_names), json.dumps([folder.name, _tree_digest(files)]))
 
 
-def rendered_before(
-    snapshot: Snapshot, folder: Path, cache: Cache, method_names: Mapping[str, str] | None = None
-) -> bool:
-    """Whether `folder` is proven current (`is_current`) and holds a tree this generator rendered.
+def rendered_before(source: bytes, method_names: Mapping[str, str] | None, out_dir: Path, cache: Cache) -> Path | None:
+    """The package folder under `out_dir` when this generator rendered the snapshot bytes `source`
+    into it and it still holds exactly that tree, else None.
 
-    The headers alone cannot tell a generator whose code changed under the same version number (a
-    development checkout) from the one that wrote them; the cache can, as its keys hash the code.
+    Generating is a function of the snapshot's bytes, the method names and the generator (whose
+    code and versions are in every cache key), so a package proven this way needs no parsing,
+    planning or rendering: an unchanged build step costs reading its files. A hand edit, a new or a
+    missing file changes the tree and is rendered over. Headers alone could not tell a generator
+    whose code changed under the same version number (a development checkout) from the one that
+    wrote them.
     """
-    if cache.folder is None or not is_current(snapshot, folder, method_names):
-        return False
-    return cache.get(_tree_key(read_tree(folder))) is not None
+    record = cache.get(_record_key(source, method_names))
+    if record is None:
+        return None
+    name, digest = json.loads(record)
+    folder = out_dir / name
+    return folder if _tree_digest(read_tree(folder)) == digest else None
 
 
 def is_current(snapshot: Snapshot, folder: Path, method_names: Mapping[str, str] | None = None) -> bool:

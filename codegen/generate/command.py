@@ -12,7 +12,7 @@ from codegen.errors import EXIT_FINDINGS, EXIT_OK, StubgenError
 from codegen.generate import Cache, is_current, package_dir, remember_rendered, render_snapshot, rendered_before
 from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.publish import diff_trees, publish, read_tree
-from codegen.snapshot import Snapshot, load_snapshot
+from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot, read_snapshot_bytes
 from codegen.snapshot_command import config_options
 
 
@@ -44,15 +44,19 @@ def hub_inputs(config: ProjectConfig) -> Inputs:
     return inputs
 
 
-def _inputs(
+Sources = list[tuple[Path, Mapping[str, str]]]
+"""Snapshot files with their method-name overrides, read only when their package must be rendered."""
+
+
+def _sources(
     targets: tuple[str, ...], out: Path | None, config_path: Path | None, servers_file: Path | None, with_hub: bool
-) -> tuple[Inputs, Path, Inputs | None]:
-    """The packages to render, the output folder, and the hub's servers when a hub is wanted."""
+) -> tuple[Sources, Path, Inputs | None]:
+    """The snapshot files to render, the output folder, and the hub's servers when a hub is wanted."""
     if targets and all(target.endswith(".json") for target in targets):
         if out is None:
             raise click.UsageError("generating from snapshot files needs --out DIR")
-        inputs: Inputs = [(load_snapshot(Path(target)), {}) for target in targets]
-        return inputs, out, inputs if with_hub else None
+        sources: Sources = [(Path(target), {}) for target in targets]
+        return sources, out, [(load_snapshot(path), names) for path, names in sources] if with_hub else None
     if any(target.endswith(".json") for target in targets):
         raise click.UsageError("give either server ids from the config or snapshot .json files, not both")
     config = load_config(config_path, servers_file)
@@ -61,10 +65,7 @@ def _inputs(
         raise StubgenError(f"{config.source or config.root}: set `output` under [tool.mcp-stubgen] or pass --out DIR")
     servers = config.select(targets)
     return (
-        [
-            (load_snapshot(config.snapshot_path(server.name)), method_names_for(config, server.name))
-            for server in servers
-        ],
+        [(config.snapshot_path(server.name), method_names_for(config, server.name)) for server in servers],
         out_dir,
         hub_inputs(config) if config.hub or with_hub else None,
     )
@@ -91,10 +92,11 @@ def generate(
     servers_file: Path | None,
 ) -> int:
     """Generate a typed client package per server from its snapshot (SERVER ids, or SNAPSHOT.json files)."""
-    inputs, out_dir, hub_servers = _inputs(targets, out, config_path, servers_file, with_hub)
+    sources, out_dir, hub_servers = _sources(targets, out, config_path, servers_file, with_hub)
     cache = Cache.disabled() if no_cache else Cache.default()
     if check:
         stale = 0
+        inputs = [(load_snapshot(path), method_names) for path, method_names in sources]
         checked = [(package_dir(snapshot, out_dir), snapshot, method_names) for snapshot, method_names in inputs]
         diffs = [
             ""
@@ -115,18 +117,24 @@ def generate(
         click.echo(f"{len(diffs)} generated package(s) up to date", err=True)
         return EXIT_OK
     # Everything is rendered before anything is published, so a failing server leaves every package as it was;
-    # a package this generator wrote before and nobody edited since is not rendered at all (None).
-    rendered: list[tuple[Path, dict[str, bytes] | None]] = []
-    for snapshot, method_names in inputs:
-        target = package_dir(snapshot, out_dir)
-        unchanged = rendered_before(snapshot, target, cache, method_names)
-        rendered.append((target, None if unchanged else render_snapshot(snapshot, method_names, cache)))
+    # a package this generator rendered from these very snapshot bytes, untouched since, is not even parsed.
+    rendered: list[tuple[Path, dict[str, bytes] | None, bytes | None, Mapping[str, str]]] = []
+    for path, method_names in sources:
+        source = read_snapshot_bytes(path)
+        unchanged = rendered_before(source, method_names, out_dir, cache)
+        if unchanged is not None:
+            rendered.append((unchanged, None, source, method_names))
+            continue
+        snapshot = parse_snapshot(source, str(path))
+        rendered.append(
+            (package_dir(snapshot, out_dir), render_snapshot(snapshot, method_names, cache), source, method_names)
+        )
     if hub_servers is not None:
-        rendered.append((hub_dir(out_dir), render_hub(hub_servers, cache)))
-    for target, files in rendered:
+        rendered.append((hub_dir(out_dir), render_hub(hub_servers, cache), None, {}))
+    for target, files, snapshot_bytes, method_names in rendered:
         result = publish(files, target) if files is not None else None
-        if files is not None:
-            remember_rendered(files, cache)
+        if files is not None and snapshot_bytes is not None:
+            remember_rendered(snapshot_bytes, method_names, target, files, cache)
         if result is not None and result.changed:
             detail = f"{len(result.written)} file(s) written, {len(result.removed)} removed"
             click.echo(f"generated {target} ({detail})", err=True)
