@@ -80,17 +80,32 @@ def canonical_json_bytes(value: Any) -> bytes:
     A lone surrogate (legal in JSON, not in UTF-8) is written as its JSON escape, which is exactly
     what `backslashreplace` produces for it inside a string literal.
     """
+    return _as_bytes(_canonical_text(value))
+
+
+def _as_bytes(text: str) -> bytes:
+    return (text + "\n").encode("utf-8", errors="backslashreplace")
+
+
+def _canonical_text(value: Any) -> str:
     parts: list[str] = []
     try:
         _encode(value, "", parts)
-        text = "".join(parts)
     except _Unusual:
-        text = json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False)
-    return (text + "\n").encode("utf-8", errors="backslashreplace")
+        return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False)
+    return "".join(parts)
 
 
 class _Unusual(Exception):
     """A value `_encode` leaves to `json.dumps`, which encodes it or raises the error it should."""
+
+
+@dataclass(frozen=True)
+class _Encoded:
+    """A value already written by `_canonical_text` at the top level, placed as is (re-indented):
+    a snapshot's tools are encoded once, for their fingerprints and for the whole document."""
+
+    text: str
 
 
 def _encode(value: Any, indent: str, parts: list[str]) -> None:
@@ -102,6 +117,8 @@ def _encode(value: Any, indent: str, parts: list[str]) -> None:
     """
     if isinstance(value, str):
         parts.append(encode_basestring(value))
+    elif isinstance(value, _Encoded):
+        parts.append(value.text.replace("\n", "\n" + indent))
     elif isinstance(value, dict):
         if not value:
             parts.append("{}")
@@ -252,8 +269,20 @@ class Snapshot:
     @functools.cached_property
     def _canonical_bytes(self) -> bytes:
         """Made on first use: encoding a thousand tools with indentation takes a Python loop, and
-        `drift` never needs the bytes."""
-        return canonical_json_bytes(self.to_json())
+        `drift` never needs the bytes. Each tool is encoded once, here and for its fingerprint
+        (JSON strings escape their newlines, so re-indenting a tool's text is a plain replace)."""
+        document = self.to_json()
+        document["tools"] = [_Encoded(text) for text in self._tool_texts]
+        parts: list[str] = []
+        try:
+            _encode(document, "", parts)
+        except _Unusual:
+            return canonical_json_bytes(self.to_json())
+        return _as_bytes("".join(parts))
+
+    @functools.cached_property
+    def _tool_texts(self) -> tuple[str, ...]:
+        return tuple(_canonical_text(tool) for tool in self.tools)
 
     @property
     def fingerprint(self) -> str:
@@ -261,8 +290,12 @@ class Snapshot:
 
     @functools.cached_property
     def tool_fingerprints(self) -> dict[str, str]:
-        """Each tool's fingerprint by name, computed once: checking a package and rendering it both need them."""
-        return {tool["name"]: fingerprint(tool) for tool in self.tools}
+        """Each tool's fingerprint by name (`fingerprint(tool)`), computed once: checking a package and
+        rendering it both need them."""
+        return {
+            tool["name"]: hashlib.sha256(_as_bytes(text)).hexdigest()[:16]
+            for tool, text in zip(self.tools, self._tool_texts, strict=True)
+        }
 
 
 _ENTRY_LISTS = (

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codegen.snapshot import canonical_json_bytes
+from codegen.snapshot import Snapshot, canonical_json_bytes, fingerprint
 
 JSON_VALUES = st.recursive(
     st.none()
@@ -42,3 +42,26 @@ def test_unusual_values_match_too(value: object) -> None:
 def test_what_json_refuses_is_refused(value: object) -> None:
     with pytest.raises((ValueError, TypeError)):
         canonical_json_bytes(value)
+
+
+TOOLS = st.lists(
+    st.fixed_dictionaries({"name": st.text(min_size=1, max_size=8), "inputSchema": JSON_VALUES}),
+    max_size=4,
+    unique_by=lambda tool: tool["name"],
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(TOOLS, st.one_of(st.none(), st.text(st.characters(codec=None))))
+def test_a_snapshots_bytes_and_fingerprints_encode_each_tool_once_and_still_match(
+    tools: list[dict[str, object]], instructions: str | None
+) -> None:
+    snapshot = Snapshot(
+        server="s",
+        protocol_version="2025-06-18",
+        capabilities={"tools": {"listChanged": True}},
+        instructions=instructions,
+        tools=tuple(sorted(tools, key=lambda tool: str(tool["name"]))),
+    )
+    assert snapshot.canonical_bytes() == stdlib(snapshot.to_json())
+    assert snapshot.tool_fingerprints == {str(tool["name"]): fingerprint(tool) for tool in tools}
