@@ -25,7 +25,7 @@ from typing import Any
 
 from codegen.errors import StubgenError
 from codegen.generate.cache import Cache, cache_key, compact_json, tool_versions
-from codegen.generate.guard import check_catalog, pointer, shown
+from codegen.generate.guard import check_text, check_tool_schemas, pointer, shown
 from codegen.generate.headers import header_lines
 from codegen.generate.modelgen import LINE_LENGTH, ModelJob, model_source, one_line
 from codegen.generate.parallel import map_batches
@@ -82,21 +82,19 @@ class PackagePlan:
     """The key of the files that depend on the whole snapshot (client, facades)."""
 
 
-def plan_package(
-    snapshot: Snapshot, method_names: Mapping[str, str] | None = None, cache: Cache | None = None, check: bool = True
-) -> PackagePlan:
+def plan_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = None, check: bool = True) -> PackagePlan:
     """Names for every tool, resource, template and prompt, and the inputs key of every file.
 
     `check=False` skips the catalog checks, for proving committed files current from their headers:
     files that carry these inputs keys were generated from this very snapshot, so it passed them then.
-    `cache` remembers the schemas that passed.
+    (Each tool's schemas are checked where its models are built, `_build_tools`.)
     """
     where = f"server {snapshot.server!r}: "
     tools = snapshot.tools
     if check:
         for tool in tools:
             _check_tool(where, tool)
-        check_catalog(snapshot, cache)
+        check_text(snapshot)
 
     tool_names = assign_names(
         [tool["name"] for tool in tools],
@@ -158,7 +156,7 @@ def build_package(
     `cache` (default: none) holds tools' models modules from earlier runs, by content.
     """
     cache = cache or Cache.disabled()
-    plan = plan_package(snapshot, method_names, cache)
+    plan = plan_package(snapshot, method_names)
     where = f"server {snapshot.server!r}: "
     modules: list[ModelModule] = []
     tool_specs: list[ToolSpec] = []
@@ -276,6 +274,8 @@ def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built |
     built: list[tuple[_ToolJob, str, str, list[tuple[PieceKind, str]]] | str] = []
     for job in jobs:
         try:
+            if job.source is None:
+                check_tool_schemas(job.server, job.tool.tool)
             source = job.source or model_source(job.server, ModelJob(job.tool.tool, job.tool.stem))
             models, imported = _read_models(source)
             spec = _tool_spec(f"server {job.server!r}: ", job.tool, job.tool.named.python, models)

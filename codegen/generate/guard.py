@@ -4,9 +4,9 @@ A snapshot is a server's word, or a hand-edited file; anything here that would m
 read outside the schema, crash inside datamodel-code-generator or write a package that cannot be
 imported is refused up front with one line naming the server, the item and a JSON pointer.
 
-Validating a schema against datamodel-code-generator's own schema model means importing its parser
-(half a second); a tool whose schemas passed before, under this very generator, is remembered in the
-cache and not checked (or imported for) again.
+The catalog's text is checked before anything else (`check_text`); each tool's schemas are checked
+right before its models are generated (`check_tool_schemas`), by the worker that generates them, so a
+tool whose models are cached, which passed when they were made, is not checked again.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from pydantic_core import SchemaError, SchemaValidator, core_schema
 
 from codegen.errors import StubgenError
-from codegen.generate.cache import Cache, cache_key, compact_json
+from codegen.generate.cache import compact_json
 from codegen.snapshot import JSON, Snapshot
 
 _SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
@@ -34,12 +34,9 @@ _SHOWN = 60
 """A longer name is cut in messages, so a 10,000-character name still gives a readable line."""
 
 
-def check_catalog(snapshot: Snapshot, cache: Cache | None = None) -> None:
-    """Raise `StubgenError` for the first thing in the catalog no safe package can be generated from.
-
-    `cache` (default: none) remembers the tools whose schemas passed, so they are not checked again.
-    """
-    cache = cache or Cache.disabled()
+def check_text(snapshot: Snapshot) -> None:
+    """Raise `StubgenError` for the first lone surrogate anywhere in the catalog: no server can send
+    one, and no generated file could hold it."""
     where = f"server {shown(snapshot.server)}: "
     for label, value in _entries(snapshot):
         if not _has_surrogate(value):
@@ -51,15 +48,15 @@ def check_catalog(snapshot: Snapshot, cache: Cache | None = None) -> None:
                     f"{where}{label}{pointer(*path) or '/'}: contains a lone surrogate (\\u{ord(surrogate[0]):04x}), "
                     "which is not Unicode text; no server can send it, so the snapshot was edited: fix it"
                 )
-    for tool in snapshot.tools:
-        passed = cache_key("checked-tool", compact_json(tool))
-        if cache.get(passed) is not None:
-            continue
-        for key in ("inputSchema", "outputSchema"):
-            schema = tool.get(key)
-            if isinstance(schema, dict):
-                _check_schema(f"{where}tool {shown(tool['name'])}: ", key, schema)
-        cache.put(passed, "")
+
+
+def check_tool_schemas(server: str, tool: JSON) -> None:
+    """Raise `StubgenError` for the first thing in a tool's schemas no safe models can be generated
+    from: a reference outside the schema or to nothing, a pattern no engine compiles, invalid JSON Schema."""
+    for key in ("inputSchema", "outputSchema"):
+        schema = tool.get(key)
+        if isinstance(schema, dict):
+            _check_schema(f"server {shown(server)}: tool {shown(tool['name'])}: ", key, schema)
 
 
 def _has_surrogate(value: Any) -> bool:
