@@ -69,7 +69,7 @@ class Row:
 
     def cells(self, assess: bool) -> list[str]:
         ratio = self.value / self.base if self.base else float("inf")
-        met = ("met" if self.check(self.value, ratio) else "NOT met") if assess else "-"
+        met = ("met" if self.check(self.value, ratio) else "NOT met") if assess and self.target != "(info)" else "-"
         return [self.figure, _seconds(self.value), self.baseline, _seconds(self.base), f"{ratio:.3f}", self.target, met]
 
 
