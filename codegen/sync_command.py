@@ -9,7 +9,7 @@ import click
 from codegen.config import ProjectConfig, load_config
 from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
 from codegen.generate import Cache, package_dir, remember_rendered, render_snapshot
-from codegen.generate.command import hub_inputs, method_names_for
+from codegen.generate.command import cache_for, cache_option, hub_inputs, method_names_for
 from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.publish import publish
 from codegen.snapshot import Snapshot
@@ -27,6 +27,7 @@ from codegen.snapshot_command import (
 @click.argument("servers", nargs=-1)
 @config_options
 @connection_options
+@cache_option
 def sync(
     servers: tuple[str, ...],
     config_path: Path | None,
@@ -34,6 +35,7 @@ def sync(
     protocol: str | None,
     connect_timeout: float | None,
     request_timeout: float | None,
+    no_cache: bool,
 ) -> int:
     """Snapshot the configured servers, then regenerate their packages.
 
@@ -47,7 +49,7 @@ def sync(
     selected = apply_overrides(config.select(servers), protocol, connect_timeout, request_timeout)
     rendered: dict[str, dict[str, bytes]] = {}
     # The cache `generate` uses: an unchanged tool's models are not generated again on every sync.
-    cache = Cache.default()
+    cache = cache_for(no_cache)
 
     def render(snapshot: Snapshot) -> None:
         rendered[snapshot.server] = render_snapshot(snapshot, method_names_for(config, snapshot.server), cache)
@@ -70,19 +72,19 @@ def sync(
         if unpublished:
             report("error: hub: not regenerated, because a server's package could not be published")
             failed += 1
-        elif not publish_hub(config, output):
+        elif not publish_hub(config, output, cache):
             failed += 1
     return EXIT_ERROR if failed or unpublished else EXIT_OK
 
 
-def publish_hub(config: ProjectConfig, output: Path) -> bool:
+def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
     """Regenerate the hub from every snapshot now on disk and report it; False when it could not be.
 
     A server that could not be snapshotted keeps its previous snapshot and package, so the hub is
     still built from what is committed.
     """
     try:
-        result = publish(render_hub(hub_inputs(config), Cache.default()), hub_dir(output))
+        result = publish(render_hub(hub_inputs(config), cache), hub_dir(output))
     except StubgenError as error:
         report(f"error: {error}")
         return False

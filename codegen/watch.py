@@ -30,7 +30,7 @@ from codegen.discovery import connect, list_catalog
 from codegen.drift import DriftPolicy, apply_ignores, compare_snapshots, render, sort_findings
 from codegen.errors import StubgenError
 from codegen.fsutil import atomic_write_bytes
-from codegen.generate import package_dir, render_snapshot
+from codegen.generate import Cache, package_dir, render_snapshot
 from codegen.generate.command import method_names_for
 from codegen.generate.publish import publish
 from codegen.snapshot import Snapshot, write_snapshot
@@ -288,8 +288,11 @@ class Watcher:
             )
             click.echo(render(sort_findings(filtered.kept), "text", len(filtered.ignored)), nl=False)
         output = self._config.output
+        # The cache `generate` uses, so a change re-generates the changed tools' models, not every
+        # tool's; a fresh one per publication, so a long watch does not keep every piece in memory.
+        cache = Cache.default()
         try:
-            files = render_snapshot(new, method_names_for(self._config, name)) if output is not None else None
+            files = render_snapshot(new, method_names_for(self._config, name), cache) if output is not None else None
             previous = _read(path)
             _write(path, new)
             if files is None or output is None:
@@ -311,7 +314,7 @@ class Watcher:
             return False
         report(f"{name}: wrote {shown_path(path)} and regenerated {shown_path(target)}")
         if self._config.hub:  # the server's own files are published either way; a hub error is reported
-            publish_hub(self._config, output)
+            publish_hub(self._config, output, cache)
         return True
 
 

@@ -63,6 +63,18 @@ def test_sync_writes_snapshot_and_an_importable_package(tmp_path: Path, run_cli,
     assert imported.stdout.strip() == "['celsius_to_fahrenheit', 'get_forecast', 'search', 'send_alert']"
 
 
+def test_sync_no_cache_neither_reads_nor_writes_the_cache(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MCP_STUBGEN_CACHE_DIR", str(tmp_path / "cache"))
+    project(tmp_path, server_table("weather", str(EXAMPLE_SERVER)))
+    result = run_cli("sync", "--no-cache")
+    assert result.exit_code == 0, result.stderr
+    assert "weather: generated clients/weather" in result.stderr
+    assert not (tmp_path / "cache").exists()
+    check = run_cli("generate", "--check", "--no-cache")
+    assert check.exit_code == 0, check.stdout + check.stderr
+
+
 def test_a_failing_server_leaves_its_files_and_the_others_sync(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.chdir(tmp_path)
     project(tmp_path, server_table("legacy", RAW) + server_table("weather", str(EXAMPLE_SERVER)))

@@ -71,16 +71,23 @@ def _sources(
     )
 
 
+cache_option = click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Neither read nor write the cache of generated pieces (MCP_STUBGEN_CACHE_DIR, else the user cache folder).",
+)
+
+
+def cache_for(no_cache: bool) -> Cache:
+    return Cache.disabled() if no_cache else Cache.default()
+
+
 @click.command("generate")
 @click.argument("targets", nargs=-1)
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), help="Folder to write the packages into.")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 with a diff when the packages are out of date.")
 @click.option("--hub", "with_hub", is_flag=True, help="Also write the hub package (the default with `hub = true`).")
-@click.option(
-    "--no-cache",
-    is_flag=True,
-    help="Neither read nor write the cache of generated pieces (MCP_STUBGEN_CACHE_DIR, else the user cache folder).",
-)
+@cache_option
 @config_options
 def generate(
     targets: tuple[str, ...],
@@ -93,7 +100,7 @@ def generate(
 ) -> int:
     """Generate a typed client package per server from its snapshot (SERVER ids, or SNAPSHOT.json files)."""
     sources, out_dir, hub_servers = _sources(targets, out, config_path, servers_file, with_hub)
-    cache = Cache.disabled() if no_cache else Cache.default()
+    cache = cache_for(no_cache)
     if check:
         stale = 0
         inputs = [(load_snapshot(path), method_names) for path, method_names in sources]
