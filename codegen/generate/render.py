@@ -1,14 +1,16 @@
 """Intermediate model -> file contents: strict Jinja templates, safe literals, black with a fixed mode.
 
-Untrusted catalog text reaches generated code only through the `literal`, `quoted` and `docstring` filters here,
-so escaping is decided in one place rather than in each template.
+Untrusted catalog text reaches generated code only through the `literal`, `quoted` and `docstring`
+filters here, so escaping is decided in one place rather than in each template.
 
 black runs on the client piece by piece (its head, then each method in its class's context), each
 piece cached by content, so one changed tool reformats one method. Pieces of a kind are formatted in
 batches, one black call per batch, spread over the cores; a tool's method and its import are
-formatted right after its models, in the same worker (`codegen.generate.build`). The facades (`__init__.py`, `models.py`) are written in the exploded one-item-per-line form black
-itself leaves alone, and a test holds every generated file to being a black fixed point. black is
-imported only when a piece is not cached.
+formatted right after its models, in the same worker (`codegen.generate.build`). The templates write
+methods in black's own layout, so black, which formats a second time whenever its first pass changed
+anything, usually needs one pass. The facades (`__init__.py`, `models.py`) are written in the
+exploded one-item-per-line form black itself leaves alone, and a test holds every generated file to
+being a black fixed point. black is imported only when a piece is not cached.
 """
 
 from __future__ import annotations
