@@ -173,7 +173,7 @@ def test_an_unchanged_package_is_proven_from_the_snapshot_bytes_without_parsing(
     assert read_tree(tmp_path / "out") == written
 
 
-@pytest.mark.parametrize("change", ["edit", "extra", "missing", "method_names", "snapshot", "no-cache"])
+@pytest.mark.parametrize("change", ["edit", "extra", "missing", "method_names", "snapshot", "no-cache", "damaged"])
 def test_anything_but_the_same_bytes_into_the_same_tree_is_not_proven_unchanged(tmp_path: Path, change: str) -> None:
     snapshot = load_snapshot(CATALOG)
     cache = Cache(tmp_path / "cache")
@@ -191,6 +191,11 @@ def test_anything_but_the_same_bytes_into_the_same_tree_is_not_proven_unchanged(
         method_names = {"tree": "grow"}
     elif change == "snapshot":
         source = source.replace(b'"catalog"', b'"catalog-2"', 1)
+    elif change == "damaged":
+        for entry in (tmp_path / "cache").rglob("*"):
+            if entry.is_file() and entry.read_text(encoding="utf-8").startswith('["catalog"'):
+                entry.write_text('["../catalog"', encoding="utf-8")
+        cache = Cache(tmp_path / "cache")  # a new run: nothing in memory
     else:
         cache = Cache.disabled()
     assert rendered_before(source, method_names, out, cache) is None

@@ -97,9 +97,12 @@ def rendered_before(source: bytes, method_names: Mapping[str, str] | None, out_d
     wrote them.
     """
     record = cache.get(_record_key(source, method_names))
-    if record is None:
+    try:
+        name, digest = json.loads(record or "null")
+    except (ValueError, TypeError):
+        return None  # no record, or one damaged by hand: a miss, like any unreadable cache entry
+    if not isinstance(name, str) or Path(name).name != name:
         return None
-    name, digest = json.loads(record)
     folder = out_dir / name
     return folder if _tree_digest(read_tree(folder)) == digest else None
 

@@ -227,8 +227,11 @@ _Parts = tuple[str, tuple[str, ...], dict[str, str], ToolSpec]
 def _tool_parts(server: str, tools: Sequence[ToolPlan], cache: Cache) -> list[_Parts]:
     """Each tool's parts, from the cache or built in batches over the cores; the first failing tool
     (in catalog order) is the `StubgenError` raised."""
-    source_keys = [cache_key("models", tool.stem, compact_json(tool.tool)) for tool in tools]
-    spec_keys = [cache_key("tool-spec", compact_json(tool.tool), tool.named.python, tool.stem) for tool in tools]
+    texts = [compact_json(tool.tool) for tool in tools]
+    source_keys = [cache_key("models", tool.stem, text) for tool, text in zip(tools, texts, strict=True)]
+    spec_keys = [
+        cache_key("tool-spec", text, tool.named.python, tool.stem) for tool, text in zip(tools, texts, strict=True)
+    ]
     sources = [cache.get(key) for key in source_keys]
     specs = [cache.get(key) for key in spec_keys]
     missing = [index for index, spec in enumerate(specs) if spec is None or sources[index] is None]
