@@ -1,9 +1,10 @@
 """Spread independent, CPU-bound pieces of work (models, black) over the machine's cores.
 
-Forked workers inherit the already imported datamodel-code-generator and black, so a worker costs
-milliseconds to start; small jobs stay in-process, where a pool would cost more than it saves. Work
-goes out in batches, so a worker can do once per batch what would otherwise cost once per item (one
-black call for a batch of methods).
+Workers are forked, so one costs milliseconds to start and inherits everything the parent imported;
+what it imports itself (datamodel-code-generator and black, on a cold run) it imports once, in
+parallel with the other workers. Small jobs stay in-process, where a pool would cost more than it
+saves. Work goes out in batches, so a worker can do once per batch what would otherwise cost once
+per item (one black call for a batch of methods).
 """
 
 from __future__ import annotations
