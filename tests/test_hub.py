@@ -27,7 +27,7 @@ from mcp.types import CallToolResult
 from codegen.config import ServerConfig
 from codegen.discovery import snapshot_server
 from codegen.errors import StubgenError
-from codegen.generate import generate_package
+from codegen.generate import command, generate_package
 from codegen.generate.build import build_package
 from codegen.generate.hub import build_hub, hub_dir, python_literal, render_hub
 from codegen.generate.publish import diff_trees, publish, read_tree
@@ -347,6 +347,21 @@ def test_generate_writes_the_hub_from_every_configured_snapshot_and_check_guards
     check = run_cli("generate", "--check")
     assert check.exit_code == 0, check.stdout
     assert "3 generated package(s) up to date" in check.stderr
+
+    # unchanged snapshots and folders: proven from their bytes, the hub included, nothing parsed
+    def no_parsing(path: Path) -> None:
+        raise AssertionError(f"{path} was parsed")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(command, "load_snapshot", no_parsing)
+        patched.setattr(command, "parse_snapshot", no_parsing)
+        unchanged = run_cli("generate")
+    assert unchanged.exit_code == 0, unchanged.stderr
+    assert unchanged.stderr.count("is up to date") == 3
+    with (tmp_path / "clients" / "hub" / "__init__.py").open("a") as init:
+        init.write("# edited\n")
+    assert "/clients/hub (1 file(s) written, 0 removed)" in run_cli("generate").stderr
+    assert read_tree(tmp_path / "clients" / "hub") == read_tree(HUB_CASE / "expected" / "hub")
 
     edited = json.loads((tmp_path / "snaps" / "notes.json").read_text())
     edited["tools"][1]["description"] = "Search the notebook."

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -33,30 +35,48 @@ Inputs = list[tuple[Snapshot, Mapping[str, str]]]
 """Snapshots with their method-name overrides, one per package to render."""
 
 
-def hub_inputs(config: ProjectConfig) -> Inputs:
-    """Every configured server's committed snapshot: the hub covers all of them, whichever were named."""
-    inputs: Inputs = []
-    for name in sorted(config.servers):
-        try:
-            inputs.append((load_snapshot(config.snapshot_path(name)), method_names_for(config, name)))
-        except StubgenError as error:
-            raise StubgenError(f"hub: {error}") from None
-    return inputs
-
-
 Sources = list[tuple[Path, Mapping[str, str]]]
 """Snapshot files with their method-name overrides, read only when their package must be rendered."""
 
 
+def hub_sources(config: ProjectConfig) -> Sources:
+    """Every configured server's committed snapshot: the hub covers all of them, whichever were named."""
+    return [(config.snapshot_path(name), method_names_for(config, name)) for name in sorted(config.servers)]
+
+
+def hub_inputs(config: ProjectConfig) -> Inputs:
+    return _load_hub(hub_sources(config))
+
+
+def _load_hub(sources: Sources) -> Inputs:
+    try:
+        return [(load_snapshot(path), method_names) for path, method_names in sources]
+    except StubgenError as error:
+        raise StubgenError(f"hub: {error}") from None
+
+
+def _hub_source(sources: Sources) -> bytes:
+    """What the hub is rendered from, as one text for its record of what rendered it (`rendered_before`):
+    each server's snapshot bytes, hashed, with its method names."""
+    parts = []
+    for path, method_names in sources:
+        try:
+            digest = hashlib.sha256(read_snapshot_bytes(path)).hexdigest()
+        except StubgenError as error:
+            raise StubgenError(f"hub: {error}") from None
+        parts.append([digest, sorted(method_names.items())])
+    return b"hub\0" + json.dumps(parts, ensure_ascii=False).encode("utf-8")
+
+
 def _sources(
     targets: tuple[str, ...], out: Path | None, config_path: Path | None, servers_file: Path | None, with_hub: bool
-) -> tuple[Sources, Path, Inputs | None]:
-    """The snapshot files to render, the output folder, and the hub's servers when a hub is wanted."""
+) -> tuple[Sources, Path, Sources | None]:
+    """The snapshot files to render, the output folder, and the hub's snapshot files when a hub is wanted."""
     if targets and all(target.endswith(".json") for target in targets):
         if out is None:
             raise click.UsageError("generating from snapshot files needs --out DIR")
         sources: Sources = [(Path(target), {}) for target in targets]
-        return sources, out, [(load_snapshot(path), names) for path, names in sources] if with_hub else None
+        return sources, out, sources if with_hub else None
     if any(target.endswith(".json") for target in targets):
         raise click.UsageError("give either server ids from the config or snapshot .json files, not both")
     config = load_config(config_path, servers_file)
@@ -67,7 +87,7 @@ def _sources(
     return (
         [(config.snapshot_path(server.name), method_names_for(config, server.name)) for server in servers],
         out_dir,
-        hub_inputs(config) if config.hub or with_hub else None,
+        hub_sources(config) if config.hub or with_hub else None,
     )
 
 
@@ -99,7 +119,7 @@ def generate(
     servers_file: Path | None,
 ) -> int:
     """Generate a typed client package per server from its snapshot (SERVER ids, or SNAPSHOT.json files)."""
-    sources, out_dir, hub_servers = _sources(targets, out, config_path, servers_file, with_hub)
+    sources, out_dir, hub = _sources(targets, out, config_path, servers_file, with_hub)
     cache = cache_for(no_cache)
     if check:
         stale = 0
@@ -111,9 +131,9 @@ def generate(
             else diff_trees(render_snapshot(snapshot, method_names, cache), read_tree(target), target.as_posix())
             for target, snapshot, method_names in checked
         ]
-        if hub_servers is not None:
+        if hub is not None:
             target = hub_dir(out_dir)
-            diffs.append(diff_trees(render_hub(hub_servers, cache), read_tree(target), target.as_posix()))
+            diffs.append(diff_trees(render_hub(_load_hub(hub), cache), read_tree(target), target.as_posix()))
         for diff in diffs:
             if diff:
                 stale += 1
@@ -124,8 +144,8 @@ def generate(
         click.echo(f"{len(diffs)} generated package(s) up to date", err=True)
         return EXIT_OK
     # Everything is rendered before anything is published, so a failing server leaves every package as it was;
-    # a package this generator rendered from these very snapshot bytes, untouched since, is not even parsed.
-    rendered: list[tuple[Path, dict[str, bytes] | None, bytes | None, Mapping[str, str]]] = []
+    # a package (or hub) this generator rendered from these very snapshot bytes, untouched since, is not even parsed.
+    rendered: list[tuple[Path, dict[str, bytes] | None, bytes, Mapping[str, str]]] = []
     for path, method_names in sources:
         source = read_snapshot_bytes(path)
         unchanged = rendered_before(source, method_names, out_dir, cache)
@@ -136,11 +156,14 @@ def generate(
         rendered.append(
             (package_dir(snapshot, out_dir), render_snapshot(snapshot, method_names, cache), source, method_names)
         )
-    if hub_servers is not None:
-        rendered.append((hub_dir(out_dir), render_hub(hub_servers, cache), None, {}))
+    if hub is not None:
+        source = _hub_source(hub)
+        unchanged = rendered_before(source, {}, out_dir, cache)
+        files = render_hub(_load_hub(hub), cache) if unchanged is None else None
+        rendered.append((unchanged or hub_dir(out_dir), files, source, {}))
     for target, files, snapshot_bytes, method_names in rendered:
         result = publish(files, target) if files is not None else None
-        if files is not None and snapshot_bytes is not None:
+        if files is not None:
             remember_rendered(snapshot_bytes, method_names, target, files, cache)
         if result is not None and result.changed:
             detail = f"{len(result.written)} file(s) written, {len(result.removed)} removed"
