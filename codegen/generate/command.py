@@ -45,6 +45,7 @@ def hub_sources(config: ProjectConfig) -> Sources:
 
 
 def hub_inputs(config: ProjectConfig) -> Inputs:
+    """The hub's servers, parsed: `sync` renders the hub right after writing their snapshots."""
     return _load_hub(hub_sources(config))
 
 
