@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.generate import build, parallel, render, render_snapshot
+from codegen.generate import parallel, render, render_snapshot
 from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
 from codegen.generate.render import LINE_LENGTH, PieceKind, black_pieces, model_import, tool_member
@@ -74,7 +74,6 @@ def test_each_tools_method_and_import_are_formatted_once_beside_its_models(monke
     helpers_members = len(snapshot.resources) + len(snapshot.resource_templates) + len(snapshot.prompts)
     assert formatted == {"member": len(snapshot.tools) + helpers_members, "import": len(snapshot.tools), "module": 2}
     assert files == render_snapshot(snapshot, cache=Cache.disabled())
-    assert build.formatted_pieces is render.formatted_pieces
 
 
 def test_server_instructions_cannot_pose_as_the_clients_model_imports(tmp_path: Path) -> None:

@@ -277,9 +277,10 @@ def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built |
     built: list[tuple[_ToolJob, str, str, list[tuple[PieceKind, str]]] | str] = []
     for job in jobs:
         try:
-            if job.source is None:
+            source = job.source
+            if source is None:  # a cached module passed the checks when it was made
                 check_tool_schemas(job.server, job.tool.tool)
-            source = job.source or model_source(job.server, ModelJob(job.tool.tool, job.tool.stem))
+                source = model_source(job.server, ModelJob(job.tool.tool, job.tool.stem))
             models, imported = _read_models(source)
             spec = _tool_spec(f"server {job.server!r}: ", job.tool, job.tool.named.python, models)
         except StubgenError as error:

@@ -116,9 +116,11 @@ def parameter_doc(parameter: Parameter) -> str:
     return " ".join(parts) or "Required."
 
 
+@functools.cache
 def jinja_environment() -> jinja2.Environment:
     """The one strict Jinja environment every template renders in: undefined names fail, and
-    catalog text reaches code only through the `literal`, `quoted`, `docstring` and `parameter_doc` filters."""
+    catalog text reaches code only through the `literal`, `quoted`, `docstring` and `parameter_doc` filters.
+    Made once per process, so each template is compiled once however many packages are rendered."""
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(files("codegen.templates"))),
         undefined=jinja2.StrictUndefined,
