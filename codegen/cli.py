@@ -11,7 +11,8 @@ from typing import ClassVar
 import click
 
 from codegen import __version__
-from codegen.errors import EXIT_ERROR, EXIT_INTERRUPTED, StubgenError
+from codegen.errors import EXIT_ERROR, EXIT_INTERRUPTED, StubgenError, one_line
+from codegen.redact import scrub_logs
 
 
 class _LazyGroup(click.Group):
@@ -48,6 +49,9 @@ def cli(context: click.Context, verbose: bool) -> None:
     context.ensure_object(dict)
     context.obj["verbose"] = verbose
     logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING, format="%(name)s: %(message)s")
+    # The SDK's and httpx's records quote what a server sent (a stdout line, a header): every record
+    # is scrubbed of secrets and escaped before it is written, ours or not.
+    scrub_logs()
     if not verbose:
         # The SDK logs a traceback for every stdout line a server gets wrong; our own one-line
         # errors say what matters, and -v brings the SDK's detail back.
@@ -74,7 +78,9 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as error:  # a bug of ours: still one line, details behind -v
         if verbose:
             raise
-        click.echo(f"internal error: {type(error).__name__}: {error} (re-run with -v and report it)", err=True)
+        click.echo(
+            f"internal error: {type(error).__name__}: {one_line(str(error))} (re-run with -v and report it)", err=True
+        )
         sys.exit(EXIT_ERROR)
     sys.exit(exit_code if isinstance(exit_code, int) else 0)
 

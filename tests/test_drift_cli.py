@@ -81,7 +81,7 @@ def test_markdown_report(run_cli, tmp_path: Path) -> None:  # type: ignore[no-un
     assert out.startswith("### MCP catalog drift: 1 breaking, 1 dangerous, 1 safe\n")
     assert "#### Breaking (1)" in out and "#### Dangerous (1)" in out
     assert "<details><summary>Safe (1)</summary>" in out
-    assert "| `tool-removed` | `demo: tool gone` |  | tool 'gone' was removed |" in out
+    assert "| `tool-removed` | `demo: tool gone` |  | `tool 'gone' was removed` |" in out
 
 
 def test_github_annotations(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

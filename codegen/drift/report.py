@@ -1,18 +1,22 @@
 """Render findings for people (text, Markdown) and machines (JSON, GitHub Actions annotations).
 
 Descriptions under review may be hostile (that is the rug-pull this stage exists to catch), so every
-reporter escapes control characters and markup instead of printing server text verbatim.
+reporter escapes control characters and markup instead of printing server text verbatim: each piece
+of server text stays on one line in every format, and Markdown shows it only inside code spans,
+where an `@mention` does not ping and a URL does not link.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
 import click
 
 from codegen.drift.findings import Finding, Severity
+from codegen.errors import one_line
 
 REPORT_FORMAT = 1
 """Version of the JSON report's shape; bumped only on an incompatible change."""
@@ -48,7 +52,8 @@ def render_json(findings: Sequence[Finding], ignored: int = 0) -> str:
         "findings": [finding.to_json() for finding in findings],
         "summary": summary(findings, ignored),
     }
-    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    # ASCII only: a terminal escape, a bidi control or U+2028 in a value stays a JSON escape
+    return json.dumps(document, indent=2, sort_keys=True) + "\n"
 
 
 def _summary_line(findings: Sequence[Finding], ignored: int) -> str:
@@ -74,9 +79,9 @@ def render_text(findings: Sequence[Finding], ignored: int = 0) -> str:
         lines.append(click.style(f"{severity.value} ({len(group)})", fg=_COLOURS[severity], bold=True))
         for finding in group:
             rule = click.style(finding.rule, fg=_COLOURS[severity])
-            where = f" at {_clean(finding.path)}" if finding.path else ""
-            lines.append(f"  {rule}  {_clean(_entity(finding))}{where}")
-            lines.append(f"      {_clean(finding.message)}")
+            where = f" at {one_line(finding.path)}" if finding.path else ""
+            lines.append(f"  {rule}  {one_line(_entity(finding))}{where}")
+            lines.append(f"      {one_line(finding.message)}")
             if isinstance(finding.old, str) or isinstance(finding.new, str):
                 lines.append(f"      old: {_shown(finding.old)}")
                 lines.append(f"      new: {_shown(finding.new)}")
@@ -106,7 +111,7 @@ def render_markdown(findings: Sequence[Finding], ignored: int = 0) -> str:
                 _md_code(finding.rule),
                 _md_code(_entity(finding)),
                 _md_code(finding.path) if finding.path else "",
-                _md_text(finding.message),
+                _md_code(finding.message),
             ]
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
@@ -125,31 +130,26 @@ def render_github(findings: Sequence[Finding]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def _clean(text: str) -> str:
-    """Printable text only: control characters (ANSI escapes, newlines) are shown escaped."""
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
-
-
 def _shown(value: Any) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    text = _clean(text)
+    text = one_line(text)
     return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
 
 
-def _md_text(text: str) -> str:
-    escaped = _clean(text).replace("\\", "\\\\")
-    for char in "|`*_[]<>#":
-        escaped = escaped.replace(char, "\\" + char)
-    return escaped
-
-
 def _md_code(text: str) -> str:
-    cleaned = _clean(text).replace("|", "\\|")
-    return f"`` {cleaned} ``" if "`" in cleaned else f"`{cleaned}`"
+    """A code span that no backtick in `text` can close early: markup, mentions and links in it are
+    shown as typed. `|` is escaped for the table it sits in."""
+    cleaned = one_line(text).replace("|", "\\|")
+    if not cleaned:
+        return ""
+    fence = "`" * (max((len(run) for run in re.findall("`+", cleaned)), default=0) + 1)
+    padding = " " if "`" in cleaned or cleaned.startswith(" ") else ""
+    return f"{fence}{padding}{cleaned}{padding}{fence}"
 
 
 def _gh_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Workflow command data: one line (so no second command can start), `%` encoded."""
+    return one_line(text).replace("%", "%25")
 
 
 def _gh_property(text: str) -> str:

@@ -1,0 +1,152 @@
+"""Secrets of a server's `env` and `headers`: kept out of everything we print and every snapshot.
+
+A secret is searched for in every spelling a program is likely to print it in (as is, JSON-escaped,
+as a Python `repr`, URL-encoded), also when a line break splits it. Error messages and log records
+are scrubbed of every value of at least `SCRUB_MIN_LENGTH` characters; a catalog is refused only for
+a value that can really be a secret (`is_secret`), since `env` also carries plain settings such as
+`1`, `true`, `production` or a port, which a catalog may well mention.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import quote, quote_plus
+
+from codegen.errors import StubgenError, one_line
+
+SCRUB_MIN_LENGTH = 3
+"""Shorter values are not scrubbed from messages: replacing every `1` would garble them."""
+SECRET_MIN_LENGTH = 8
+"""A catalog is refused only for a value (or a word of one) at least this long with a letter and a digit."""
+MASK = "***"
+_LINE_BREAK = r"(?:[ \t]*\r?\n[ \t]*)?"
+"""Allowed between any two characters of a secret: a program that wraps long lines splits it."""
+
+
+def is_secret(value: str) -> bool:
+    """Whether a value is long and mixed enough to be a credential: numbers, flags and plain words
+    (`8080`, `true`, `production`, `application/json`) are not, API keys and tokens are."""
+    return (
+        len(value) >= SECRET_MIN_LENGTH
+        and any(char.isalpha() for char in value)
+        and any(char.isdigit() for char in value)
+    )
+
+
+def spellings(value: str) -> set[str]:
+    """The ways a program may print `value`: as is, JSON-escaped, `repr`-escaped, URL-encoded."""
+    return {
+        value,
+        json.dumps(value)[1:-1],
+        json.dumps(value, ensure_ascii=False)[1:-1],
+        repr(value)[1:-1],
+        quote(value, safe=""),
+        quote(value),
+        quote_plus(value, safe=""),
+    }
+
+
+class Secrets:
+    """The expanded `env` and `headers` values of one server."""
+
+    def __init__(self, values: Iterable[str]) -> None:
+        values = list(values)
+        words = {word for value in values for word in value.split() if is_secret(word)}
+        self._refused = sorted({value for value in values if is_secret(value)} | words, key=len, reverse=True)
+        scrubbed = {value for value in values if len(value) >= SCRUB_MIN_LENGTH} | words
+        self.key = frozenset(scrubbed)
+        forms = sorted({form for value in scrubbed for form in spellings(value)}, key=len, reverse=True)
+        self._pattern = (
+            re.compile("|".join(_LINE_BREAK.join(re.escape(char) for char in form) for form in forms))
+            if forms
+            else None
+        )
+        _log_scrubber.remember(self)
+
+    def scrub(self, text: str) -> str:
+        """`text` with every spelling of every secret replaced by `***`."""
+        return text if self._pattern is None else self._pattern.sub(MASK, text)
+
+    def refuse_in_catalog(self, server: str, document: Any) -> None:
+        """Raise when a secret appears anywhere in a snapshot document (keys included), naming the
+        field by its JSON pointer and never the value: a snapshot is committed and shared."""
+        if not self._refused:
+            return
+        text = json.dumps(document, ensure_ascii=False)
+        forms = {json.dumps(form, ensure_ascii=False)[1:-1] for value in self._refused for form in spellings(value)}
+        if not any(form in text for form in forms):
+            return
+        where = _first_pointer(document, {form for value in self._refused for form in spellings(value)})
+        if where is not None:
+            raise StubgenError(
+                f"server {server!r}: the catalog contains the value of one of its `env` or `headers` secrets "
+                f"at {where or '/'}; the snapshot was not written. Have the server stop echoing it, "
+                "and rotate the secret if it was shared"
+            )
+
+
+def _first_pointer(value: Any, forms: set[str], path: str = "") -> str | None:
+    """The JSON pointer of the first key or string that contains one of `forms`."""
+    if isinstance(value, str):
+        return path if any(form in value for form in forms) else None
+    if isinstance(value, dict):
+        for key in sorted(value):
+            here = f"{path}/{key.replace('~', '~0').replace('/', '~1')}"
+            if any(form in key for form in forms):
+                return here
+            found = _first_pointer(value[key], forms, here)
+            if found is not None:
+                return found
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _first_pointer(item, forms, f"{path}/{index}")
+            if found is not None:
+                return found
+    return None
+
+
+class _LogScrubber(logging.Filter):
+    """Scrubs every log record (the SDK's and httpx's too, tracebacks included) of every secret met
+    so far, and escapes control characters in it, before a handler writes it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._secrets: dict[frozenset[str], Secrets] = {}
+        """By their values: `watch` meets the same server's secrets on every reconnection."""
+
+    def remember(self, secrets: Secrets) -> None:
+        self._secrets.setdefault(secrets.key, secrets)
+
+    def _scrub(self, text: str) -> str:
+        for secrets in list(self._secrets.values()):
+            text = secrets.scrub(text)
+        return text
+
+    def _clean(self, text: str) -> str:
+        """A traceback keeps its lines; each is scrubbed and escaped."""
+        return "\n".join(one_line(line) for line in self._scrub(text).split("\n"))
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg = one_line(self._scrub(record.getMessage()))
+        record.args = None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self._clean(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self._clean(record.stack_info)
+        return True
+
+
+_log_scrubber = _LogScrubber()
+
+
+def scrub_logs() -> None:
+    """Put the scrubber on every handler of the root logger (the command line's stderr handler)."""
+    for handler in logging.getLogger().handlers:
+        if _log_scrubber not in handler.filters:
+            handler.addFilter(_log_scrubber)
