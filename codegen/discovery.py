@@ -2,7 +2,9 @@
 
 Only the list methods whose capability the server declared are called; every `nextCursor` is
 followed, and a repeating cursor or an endless listing is an error rather than a truncated catalog.
-Error messages name the server and what to do, and never contain `env` or `headers` values.
+A declared list method the server does not implement (-32601) is recorded as missing, not fatal.
+Error messages name the server and what to do, and never contain `env` or `headers` values; nor
+does a catalog (`codegen/redact.py`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import shutil
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -24,15 +27,17 @@ from mcp.client.session import MessageHandlerFnT
 from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from mcp_types import CONNECTION_CLOSED
+from mcp_types import CONNECTION_CLOSED, METHOD_NOT_FOUND
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
 from codegen.config import ServerConfig, expand_secrets
 from codegen.errors import StubgenError
+from codegen.redact import Secrets
 from codegen.snapshot import JSON, Snapshot, sorted_copy, sorted_entries
 
 STDERR_TAIL_LINES = 5
+STDERR_TAIL_CHARACTERS = 600
 
 
 @dataclass(frozen=True)
@@ -65,18 +70,6 @@ _PROMPTS = _Listing(
 )
 
 
-class _Secrets:
-    """The expanded secret values of one server, scrubbed from anything we print."""
-
-    def __init__(self, values: Sequence[str]) -> None:
-        self._values = sorted({value for value in values if len(value) >= 3}, key=len, reverse=True)
-
-    def scrub(self, text: str) -> str:
-        for value in self._values:
-            text = text.replace(value, "***")
-        return text
-
-
 async def snapshot_server(server: ServerConfig) -> Snapshot:
     """Connect, negotiate and list everything the server declares; raise `StubgenError` on failure."""
     async with connect(server) as client:
@@ -93,9 +86,10 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
     """
     env = expand_secrets(server.env, server.name, "env")
     headers = expand_secrets(server.headers, server.name, "headers")
-    secrets = _Secrets([*env.values(), *headers.values()])
+    secrets = _secrets_of(server)
     with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as stderr_log:
         diagnostics = _Diagnostics(stderr_log)
+        current = _diagnostics.set(diagnostics)
         try:
             client = Client(
                 _transport(server, env, headers, diagnostics),
@@ -113,7 +107,15 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
             if handshake.cancelled_caught:
                 raise TimeoutError
         except Exception as error:  # every failure of a server becomes one clear line
-            raise StubgenError(secrets.scrub(_explain(server, error, diagnostics))) from None
+            raise StubgenError(secrets.scrub(_explain(server, error, diagnostics, secrets))) from None
+        finally:
+            _diagnostics.reset(current)
+
+
+def _secrets_of(server: ServerConfig) -> Secrets:
+    env = expand_secrets(server.env, server.name, "env")
+    headers = expand_secrets(server.headers, server.name, "headers")
+    return Secrets([*env.values(), *headers.values()])
 
 
 @dataclass
@@ -122,34 +124,56 @@ class _Diagnostics:
 
     stderr_log: TextIO
     http_status: int | None = None
+    stderr_start: int = 0
+    """Where the stderr worth showing begins: at the last request, so earlier noise (the
+    `server/discover` probe's, say) is not mistaken for the cause of a later failure."""
+
+    def mark_request(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self.stderr_start = os.fstat(self.stderr_log.fileno()).st_size
 
     async def record_response(self, response: httpx2.Response) -> None:
         if response.status_code >= 400:
             self.http_status = response.status_code
 
 
+_diagnostics: ContextVar[_Diagnostics | None] = ContextVar("_diagnostics", default=None)
+"""The diagnostics of the connection `connect` opened in this task, for `_list_all` to mark."""
+
+
 async def list_catalog(client: Client, server: ServerConfig) -> Snapshot:
-    """The catalog of a connected client, listed under `server`'s name, paging and time limits."""
+    """The catalog of a connected client, listed under `server`'s name, paging and time limits.
+
+    A catalog that repeats one of the server's secrets is refused, so it never reaches a snapshot."""
     capabilities = client.server_capabilities
-    tools = await _list_all(client, server, _TOOLS) if capabilities.tools is not None else []
-    resources: list[JSON] = []
-    templates: list[JSON] = []
-    if capabilities.resources is not None:
-        resources = await _list_all(client, server, _RESOURCES)
-        templates = await _list_all(client, server, _TEMPLATES)
-    prompts = await _list_all(client, server, _PROMPTS) if capabilities.prompts is not None else []
+    declared = [
+        (_TOOLS, capabilities.tools is not None),
+        (_RESOURCES, capabilities.resources is not None),
+        (_TEMPLATES, capabilities.resources is not None),
+        (_PROMPTS, capabilities.prompts is not None),
+    ]
+    listed: dict[str, list[JSON]] = {}
+    missing: list[str] = []
+    for listing, is_declared in declared:
+        entries = await _list_all(client, server, listing) if is_declared else []
+        if entries is None:
+            missing.append(listing.method)
+        listed[listing.method] = entries or []
     info = client.server_info
-    return Snapshot.of_sorted_entries(
+    snapshot = Snapshot.of_sorted_entries(
         server=server.name,
         protocol_version=client.protocol_version,
         capabilities=capabilities.model_dump(by_alias=True, exclude_none=True, mode="json"),
         server_info=info.model_dump(by_alias=True, exclude_none=True, mode="json") if info is not None else None,
         instructions=client.instructions,
-        tools=tuple(tools),
-        resources=tuple(resources),
-        resource_templates=tuple(templates),
-        prompts=tuple(prompts),
+        tools=tuple(listed[_TOOLS.method]),
+        resources=tuple(listed[_RESOURCES.method]),
+        resource_templates=tuple(listed[_TEMPLATES.method]),
+        prompts=tuple(listed[_PROMPTS.method]),
+        missing_methods=tuple(missing),
     )
+    _secrets_of(server).refuse_in_catalog(server.name, snapshot.to_json())
+    return snapshot
 
 
 def _transport(server: ServerConfig, env: dict[str, str], headers: dict[str, str], diagnostics: _Diagnostics) -> Any:
@@ -188,12 +212,18 @@ def _search_path(env: dict[str, str]) -> str | None:
     return env.get("PATH", os.environ.get("PATH"))
 
 
-async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> list[JSON]:
-    """Every page of one list method, in order; a repeated cursor or too many pages is an error."""
+async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> list[JSON] | None:
+    """Every page of one list method, in order; a repeated cursor or too many pages is an error.
+
+    None when the server answers the first page with -32601: it declared the capability but does
+    not implement this method (mcp 1.x servers with `resources` but no templates do that)."""
     entries: list[JSON] = []
     cursor: str | None = None
     seen_cursors: set[str] = set()
+    diagnostics = _diagnostics.get()
     for _ in range(server.max_pages):
+        if diagnostics is not None:
+            diagnostics.mark_request()
         try:
             with anyio.fail_after(server.timeouts.request):
                 page = await listing.call(client, cursor)
@@ -214,6 +244,8 @@ async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> 
                 raise StubgenError(
                     f"server {server.name!r}: the server closed the connection during {listing.method}"
                 ) from None
+            if error.error.code == METHOD_NOT_FOUND and cursor is None:
+                return None
             raise StubgenError(
                 f"server {server.name!r}: {listing.method} failed: {error.error.message} (code {error.error.code})"
             ) from None
@@ -253,7 +285,7 @@ def _page_entries(page: Any, listing: _Listing) -> list[JSON]:
     return sorted_entries(text, listing.wire_items)
 
 
-def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnostics) -> str:
+def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnostics, secrets: Secrets) -> str:
     """One line for a failure of the transport or the handshake, with a stdio server's last words."""
     leaf = _leaf(error)
     if isinstance(leaf, StubgenError):
@@ -262,7 +294,7 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         message = _http_status_message(server, diagnostics.http_status)
     else:
         message = _cause(server, leaf)
-    tail = _stderr_tail(diagnostics.stderr_log) if server.command is not None else ""
+    tail = _stderr_tail(diagnostics, secrets) if server.command is not None else ""
     return f"{message}; its last stderr lines: {tail}" if tail else message
 
 
@@ -310,11 +342,14 @@ def _describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
 
 
-def _stderr_tail(stderr_log: TextIO) -> str:
+def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
+    """The last lines the server wrote to stderr since the last request, scrubbed before they are
+    split or cut, so no part of a secret survives at a line break or the cut."""
     with contextlib.suppress(OSError, ValueError):
-        stderr_log.seek(0)
-        lines = [line.strip() for line in stderr_log.read().splitlines() if line.strip()]
-        return " | ".join(lines[-STDERR_TAIL_LINES:])[-600:]
+        diagnostics.stderr_log.seek(diagnostics.stderr_start)
+        text = secrets.scrub(diagnostics.stderr_log.read())
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        return " | ".join(lines[-STDERR_TAIL_LINES:])[-STDERR_TAIL_CHARACTERS:]
     return ""
 
 

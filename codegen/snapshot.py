@@ -22,8 +22,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from codegen.errors import StubgenError
 from codegen.fsutil import atomic_write_bytes
 
-SNAPSHOT_FORMAT = 1
-"""Bumped whenever a snapshot written by this version could be misread by an older one."""
+SNAPSHOT_FORMAT = 2
+"""The newest format this version reads and writes; bumped whenever a snapshot written by this
+version could be misread by an older one. A snapshot is written in the oldest format that holds it:
+format 2 only adds `missingMethods`, so a snapshot without it stays format 1, byte for byte, and an
+older mcp-stubgen given a format 2 file says to upgrade instead of misreading or half-refusing it."""
+_FIRST_FORMAT_WITH_MISSING_METHODS = 2
 
 JSON = dict[str, Any]
 
@@ -58,7 +62,7 @@ class SnapshotFile(BaseModel):
 
     model_config = ConfigDict(extra="forbid", title="mcp-stubgen snapshot")
 
-    format: Literal[1] = Field(description="Snapshot format version.")
+    format: Literal[1, 2] = Field(description="Snapshot format version: 2 when `missingMethods` is present, else 1.")
     server: str = Field(description="The id this project gives the server (its key in the config).")
     protocolVersion: str
     serverInfo: JSON | None = None
@@ -68,6 +72,13 @@ class SnapshotFile(BaseModel):
     resources: list[ResourceEntry] = []
     resourceTemplates: list[ResourceTemplateEntry] = []
     prompts: list[PromptEntry] = []
+    missingMethods: list[str] = Field(
+        default=[],
+        description=(
+            "List methods the server declared (through its capabilities) but answered with -32601 Method "
+            "not found; their entries are recorded as empty. Absent when there are none."
+        ),
+    )
 
 
 def snapshot_json_schema() -> JSON:
@@ -175,6 +186,8 @@ class Snapshot:
     resources: tuple[JSON, ...] = ()
     resource_templates: tuple[JSON, ...] = ()
     prompts: tuple[JSON, ...] = ()
+    missing_methods: tuple[str, ...] = ()
+    """Declared list methods the server does not implement (-32601), sorted."""
 
     def __post_init__(self) -> None:
         self._hold(copy_entries=True)
@@ -199,6 +212,7 @@ class Snapshot:
         resources: tuple[JSON, ...] = (),
         resource_templates: tuple[JSON, ...] = (),
         prompts: tuple[JSON, ...] = (),
+        missing_methods: tuple[str, ...] = (),
     ) -> Snapshot:
         """A snapshot of entries already held as a reader of the file sees them: plain JSON, keys
         sorted all the way down (`sorted_entries`), shared with nobody.
@@ -218,6 +232,7 @@ class Snapshot:
             "resources": resources,
             "resource_templates": resource_templates,
             "prompts": prompts,
+            "missing_methods": missing_methods,
         }
         for name, value in values.items():
             object.__setattr__(snapshot, name, value)
@@ -233,6 +248,7 @@ class Snapshot:
             _sorted_unique(self.server, "resource template", self.resource_templates, "uriTemplate"),
         )
         object.__setattr__(self, "prompts", _sorted_unique(self.server, "prompt", self.prompts, "name"))
+        object.__setattr__(self, "missing_methods", tuple(sorted(set(self.missing_methods))))
         # Hold the entries exactly as a reader of the file will see them (keys sorted all the way
         # down, nothing shared with the caller), so what is generated from a fresh snapshot equals
         # what is generated from its file.
@@ -248,7 +264,7 @@ class Snapshot:
 
     def to_json(self) -> JSON:
         document: JSON = {
-            "format": SNAPSHOT_FORMAT,
+            "format": _FIRST_FORMAT_WITH_MISSING_METHODS if self.missing_methods else 1,
             "server": self.server,
             "protocolVersion": self.protocol_version,
             "capabilities": self.capabilities,
@@ -261,6 +277,8 @@ class Snapshot:
             document["serverInfo"] = self.server_info
         if self.instructions is not None:
             document["instructions"] = self.instructions
+        if self.missing_methods:
+            document["missingMethods"] = list(self.missing_methods)
         return document
 
     def canonical_bytes(self) -> bytes:
@@ -356,14 +374,15 @@ def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
     if not isinstance(document, dict):
         raise StubgenError(f"{source}: not a snapshot (expected a JSON object); re-run `mcp-stubgen snapshot`")
     version = document.get("format")
-    if version != SNAPSHOT_FORMAT:
+    if not (type(version) is int and 1 <= version <= SNAPSHOT_FORMAT):
         if isinstance(version, int) and not isinstance(version, bool) and version > SNAPSHOT_FORMAT:
             raise StubgenError(
                 f"{source}: snapshot format {version} is newer than this mcp-stubgen understands "
                 f"(format {SNAPSHOT_FORMAT}); upgrade mcp-stubgen"
             )
         raise StubgenError(
-            f"{source}: unknown snapshot format {version!r} (expected {SNAPSHOT_FORMAT}); re-run `mcp-stubgen snapshot`"
+            f"{source}: unknown snapshot format {version!r} (expected 1 to {SNAPSHOT_FORMAT}); "
+            "re-run `mcp-stubgen snapshot`"
         )
     try:
         SnapshotFile.model_validate(document)
@@ -381,6 +400,7 @@ def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
         resources=tuple(document.get("resources", ())),
         resource_templates=tuple(document.get("resourceTemplates", ())),
         prompts=tuple(document.get("prompts", ())),
+        missing_methods=tuple(document.get("missingMethods", ())),
     )
 
 

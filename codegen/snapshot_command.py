@@ -76,6 +76,15 @@ def describe(snapshot: Snapshot) -> str:
     return f"{listed}; protocol {snapshot.protocol_version}"
 
 
+def warn_missing_methods(snapshot: Snapshot) -> None:
+    """One warning line per list method the server declared but does not implement."""
+    for method in snapshot.missing_methods:
+        report(
+            f"warning: server {snapshot.server!r}: {method} is declared but not implemented "
+            "(-32601 Method not found); recorded as empty"
+        )
+
+
 def take_snapshots(
     config: ProjectConfig,
     servers: list[ServerConfig],
@@ -95,6 +104,7 @@ def take_snapshots(
         if isinstance(result, StubgenError):
             report(f"error: {result}")
             return
+        warn_missing_methods(result)
         path = targets[name]
         try:
             if before_write is not None:

@@ -34,7 +34,7 @@ from codegen.generate import Cache, package_dir, render_snapshot
 from codegen.generate.command import method_names_for
 from codegen.generate.publish import publish
 from codegen.snapshot import Snapshot, write_snapshot
-from codegen.snapshot_command import report, shown_path
+from codegen.snapshot_command import report, shown_path, warn_missing_methods
 from codegen.sync_command import publish_hub
 
 BACKOFF_FIRST = 1.0
@@ -279,6 +279,7 @@ class Watcher:
         """Report the drift, then render, write the snapshot and swap in the package; False on failure."""
         name = server.name
         path = self._config.snapshot_path(name)
+        warn_missing_methods(new)
         if old is None:
             report(f"{name}: no committed snapshot at {shown_path(path)}; writing the first one")
         else:

@@ -137,6 +137,41 @@ def time_server() -> str:
     return str(script)
 
 
+TEST_DEPS = REPO / ".test-deps"
+"""Servers whose dependencies cannot share our environment, each in a venv of its own (git-ignored)."""
+SQLITE_REQUIREMENTS = ("mcp-server-sqlite==2025.4.25", "mcp==1.30.0")
+
+
+@pytest.fixture(scope="session")
+def sqlite_server() -> Path:
+    """`mcp-server-sqlite` from PyPI: it needs mcp 1.x, which conflicts with our mcp 2.x."""
+    return isolated_console_script("mcp-server-sqlite", SQLITE_REQUIREMENTS)
+
+
+def isolated_console_script(name: str, requirements: tuple[str, ...]) -> Path:
+    """A console script installed from the registry into `.test-deps/<name>/`, built on first use and
+    reused while `requirements` stay the same; an interrupted install is redone."""
+    folder = TEST_DEPS / name
+    script = folder / ("Scripts" if os.name == "nt" else "bin") / name
+    stamp = folder / "installed.txt"
+    wanted = "\n".join(requirements) + "\n"
+    if script.exists() and stamp.exists() and stamp.read_text(encoding="utf-8") == wanted:
+        return script
+    shutil.rmtree(folder, ignore_errors=True)
+    subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True, timeout=300)
+    python = folder / ("Scripts" if os.name == "nt" else "bin") / "python"
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *requirements],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    if install.returncode != 0:
+        pytest.fail(f"cannot install {' '.join(requirements)} into {folder}: {install.stderr[-2000:]}")
+    stamp.write_text(wanted, encoding="utf-8")
+    return script
+
+
 def write_config(folder: Path, body: str) -> Path:
     path = folder / "pyproject.toml"
     path.write_text('[project]\nname = "demo"\n\n' + body, encoding="utf-8")

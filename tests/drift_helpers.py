@@ -36,6 +36,7 @@ def snap(
     instructions: str | None = None,
     protocol: str = "2025-11-25",
     server_info: dict[str, Any] | None = None,
+    missing: tuple[str, ...] = (),
 ) -> Snapshot:
     return Snapshot(
         server="demo",
@@ -47,6 +48,7 @@ def snap(
         resources=resources,
         resource_templates=templates,
         prompts=prompts,
+        missing_methods=missing,
     )
 
 

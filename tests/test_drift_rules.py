@@ -290,6 +290,11 @@ CASES: dict[str, tuple[Pair, Pair]] = {
         (snap(resources=(RES,)), snap(resources=({**RES, "uri": "file:///b"},))),
         (snap(resources=(RES,)), snap(resources=({"uri": "file:///b", "name": "b", "mimeType": "text/html"},))),
     ),
+    "list-method-appeared": (
+        (snap(missing=("resources/templates/list",)), snap(templates=(TPL,))),
+        # still missing, or not listed at all because the capability went away
+        (snap(missing=("resources/templates/list",)), snap(missing=("resources/templates/list",), templates=())),
+    ),
 }
 
 

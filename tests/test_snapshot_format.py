@@ -43,8 +43,22 @@ def test_canonical_bytes_sort_keys_and_entries_and_end_with_a_newline() -> None:
     assert [entry["name"] for entry in document["tools"]] == ["alpha", "zeta"]
     assert list(document) == sorted(document)
     assert list(document["tools"][0]["inputSchema"]["properties"]) == ["a", "b"]
-    assert document["format"] == SNAPSHOT_FORMAT
+    assert document["format"] == 1  # the oldest format that holds it: no `missingMethods`
+    assert "missingMethods" not in document
     assert b'\n  "capabilities": {\n    "tools"' in data
+
+
+def test_missing_methods_are_written_sorted_as_format_2_and_read_back_byte_identical(tmp_path: Path) -> None:
+    original = make(missing_methods=("resources/templates/list", "prompts/list"))
+    write_snapshot(tmp_path / "demo.json", original)
+    data = (tmp_path / "demo.json").read_bytes()
+    document = json.loads(data)
+    assert (document["format"], document["missingMethods"]) == (2, ["prompts/list", "resources/templates/list"])
+    assert SNAPSHOT_FORMAT == 2
+    again = load_snapshot(tmp_path / "demo.json")
+    assert again.missing_methods == ("prompts/list", "resources/templates/list")
+    assert again.canonical_bytes() == data
+    assert make().fingerprint != original.fingerprint
 
 
 def test_reordered_input_gives_identical_bytes_and_fingerprint() -> None:
@@ -97,6 +111,8 @@ def test_duplicate_entries_are_rejected_with_their_name() -> None:
         ("not json", r"x\.json: not a JSON snapshot"),
         ("[]", r"x\.json: not a snapshot \(expected a JSON object\)"),
         ('{"format": 99}', r"x\.json: snapshot format 99 is newer than this mcp-stubgen understands.*upgrade"),
+        ('{"format": 3}', r"x\.json: snapshot format 3 is newer than this mcp-stubgen understands.*upgrade"),
+        ('{"format": true}', r"x\.json: unknown snapshot format True"),
         ('{"format": "1"}', r"x\.json: unknown snapshot format '1'"),
         ('{"tools": []}', r"x\.json: unknown snapshot format None"),
         (

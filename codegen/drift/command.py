@@ -16,7 +16,7 @@ from codegen.drift.policy import DriftPolicy, apply_ignores, parse_policy
 from codegen.drift.report import FORMATS, render
 from codegen.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, StubgenError
 from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
-from codegen.snapshot_command import apply_overrides, config_options, connection_options
+from codegen.snapshot_command import apply_overrides, config_options, connection_options, warn_missing_methods
 
 FAIL_ON = {"breaking": Severity.BREAKING, "dangerous": Severity.DANGEROUS, "any": Severity.SAFE, "never": None}
 
@@ -91,6 +91,7 @@ def drift(
         if isinstance(result, StubgenError):
             click.echo(f"error: {result}", err=True)
             continue
+        warn_missing_methods(result)
         fresh[server.name] = result
         findings += compare_snapshots(committed[server.name], result, policy.renames_for(server.name))
     code = _finish(findings, policy, list(fresh), fmt, fail_on, failed=len(fresh) < len(selected))

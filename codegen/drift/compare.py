@@ -95,6 +95,11 @@ def _compare_server(old: Snapshot, new: Snapshot, out: _Collector) -> None:
             new.instructions,
         )
     _compare_capabilities(old.capabilities, new.capabilities, ("capabilities",), name, out)
+    for method in sorted(set(old.missing_methods) - set(new.missing_methods)):
+        if method.split("/")[0] not in new.capabilities:  # not listed at all: capability-removed says so
+            continue
+        message = f"{method} is now implemented (it answered -32601 Method not found before)"
+        out.add("list-method-appeared", "server", name, message, "/missingMethods", method, None)
 
 
 def _compare_capabilities(old: Any, new: Any, path: tuple[str, ...], server: str, out: _Collector) -> None:

@@ -93,10 +93,12 @@ EXTENSIONS: dict[str, Severity] = {
     "template-added": S,
     "prompt-added": S,
     "ignore-unused": D,
+    "list-method-appeared": S,
 }
 """Rules the issue asks for that the catalog has no row for: renames of prompts and resources are
-reported once like `tool-renamed`, additions of every kind are reported like `tool-added`, and an
-ignore entry that matches nothing is reported so ignores do not rot."""
+reported once like `tool-renamed`, additions of every kind are reported like `tool-added`, an
+ignore entry that matches nothing is reported so ignores do not rot, and a list method the old
+snapshot recorded as missing (-32601) that the server now implements is reported as safe."""
 
 RULES: dict[str, Severity] = {**CATALOG, **EXTENSIONS}
 

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import time
+from urllib.parse import quote
 
 LEGACY_VERSION = "2025-06-18"
 PAGE_SIZE = 2
@@ -63,12 +64,17 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
     if request_id is None:  # a notification
         return
     if method == "server/discover":
+        if mode == "noisy-probe":
+            sys.stderr.write("warning: unrelated noise while probing server/discover\n")
+            sys.stderr.flush()
         fail(request_id, -32601, "Method not found: server/discover")
     elif method == "initialize":
         if mode == "slow-handshake":
             time.sleep(delay)
         if mode == "garbage":
             sys.stdout.write("Starting server... this line is not JSON-RPC\n")
+        if mode == "echo-secret-stdout":
+            sys.stdout.write(f"logged in as {os.environ.get('API_KEY')}\n")
         if mode == "bad-json":
             sys.stdout.write('{"jsonrpc": "2.0", "id": \n')
             sys.stdout.flush()
@@ -84,7 +90,9 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
                 "protocolVersion": LEGACY_VERSION,
                 "capabilities": {"tools": {"listChanged": True}, "prompts": {}},
                 "serverInfo": {"name": "raw-legacy", "version": "0.3.0"},
-                "instructions": "A legacy server for tests.",
+                "instructions": f"Your key is {os.environ.get('API_KEY')}."
+                if mode == "echo-secret-catalog"
+                else "A legacy server for tests.",
             },
         )
     elif method == "tools/list":
@@ -103,6 +111,17 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
         if mode == "list-error":
             fail(request_id, -32603, "database unavailable")
             return
+        if mode == "noisy-probe":
+            sys.stderr.write("error: table 'tools' is locked\n")
+            sys.stderr.flush()
+            fail(request_id, -32603, "database unavailable")
+            return
+        if mode == "hostile-error":
+            fail(request_id, -32603, "failed\n::notice title=pwned::owned\x1b]8;;https://evil.example\x07link")
+            return
+        if mode == "tools-not-implemented":
+            fail(request_id, -32601, "Method not found")
+            return
         answer(request_id, tools_page(mode, params.get("cursor")))  # type: ignore[arg-type]
     elif method == "prompts/list":
         answer(request_id, {"prompts": [{"name": "summarize", "arguments": [{"name": "text", "required": True}]}]})
@@ -120,6 +139,18 @@ def main() -> None:
     mode = options.mode
     if mode == "leak-secret":
         sys.stderr.write(f"cannot log in with API_KEY={os.environ.get('API_KEY')}\n")
+        sys.exit(4)
+    if mode == "leak-secret-spellings":
+        secret = os.environ.get("API_KEY", "")
+        half = len(secret) // 2
+        sys.stderr.write(json.dumps({"api_key": secret}) + "\n")
+        sys.stderr.write(f"config={ {'api_key': secret}!r}\n")
+        sys.stderr.write(f"GET /login?key={quote(secret, safe='')}\n")
+        sys.stderr.write(f"token: {secret[:half]}\n{secret[half:]} was rejected\n")
+        sys.exit(4)
+    if mode == "leak-secret-at-cut":
+        secret = os.environ.get("API_KEY", "")
+        sys.stderr.write(f"cannot log in with {secret} " + "." * (600 - len(secret) // 2) + "\n")
         sys.exit(4)
     if mode == "crash-start":
         sys.stderr.write("fatal: missing configuration file settings.ini\n")

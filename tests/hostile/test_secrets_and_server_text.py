@@ -1,0 +1,180 @@
+"""Secrets and server text on their way to a terminal, a CI log or a committed snapshot: a secret is
+scrubbed in every spelling before stderr is cut, from every log record, and refused in a catalog;
+server text is one printable line in every message and report format, and cannot ping or link from
+a Markdown drift report."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from codegen.redact import Secrets, is_secret
+from codegen.snapshot import write_snapshot
+from tests.conftest import REPO, SERVERS, write_config
+from tests.drift_helpers import obj, snap, tool
+
+PY = sys.executable
+RAW = str(SERVERS / "raw_server.py")
+SECRET = 's3cr3t"pl\\anted-7f1e9c-\u00fc'
+"""A secret whose JSON, `repr` and URL spellings all differ from it; every spelling keeps both ends."""
+ENDS = ("s3cr3t", "7f1e9c")
+
+
+def raw_project(tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PLANTED_SECRET", SECRET)
+    monkeypatch.chdir(tmp_path)
+    return write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen]
+snapshots = "snaps"
+output = "clients"
+[tool.mcp-stubgen.servers.raw]
+command = {json.dumps(PY)}
+args = [{json.dumps(RAW)}, "--mode", "{mode}"]
+env = {{ API_KEY = "${{PLANTED_SECRET}}", DEBUG = "1", MODE = "production" }}
+""",
+    )
+
+
+def assert_no_part_of_the_secret(output: str) -> None:
+    for end in ENDS:
+        assert end not in output, output
+
+
+@pytest.mark.parametrize("mode", ["leak-secret-spellings", "leak-secret-at-cut"])
+def test_stderr_tail_is_scrubbed_of_every_spelling_before_it_is_cut(
+    mode: str,
+    tmp_path: Path,
+    run_cli,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """JSON-escaped, `repr`, URL-encoded, split over two lines, or cut in half by the 600-character
+    limit: no piece of the secret is shown, and the rest of the server's last words still are."""
+    raw_project(tmp_path, mode, monkeypatch)
+    result = run_cli("snapshot")
+    assert result.exit_code == 2
+    assert "its last stderr lines:" in result.stderr and "***" in result.stderr, result.stderr
+    assert_no_part_of_the_secret(result.stdout + result.stderr)
+    if mode == "leak-secret-spellings":
+        assert "GET /login?key=***" in result.stderr and "was rejected" in result.stderr
+
+
+def test_verbose_log_records_of_the_sdk_are_scrubbed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that prints its key on stdout: the SDK logs the line (in a traceback) under `-v`.
+    Run as a real process, so the command line's own log handler is the one writing."""
+    raw_project(tmp_path, "echo-secret-stdout", monkeypatch)
+    result = subprocess.run(
+        [PY, "-m", "codegen.cli", "-v", "snapshot"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Failed to parse JSONRPC message" in result.stderr  # the record is there, scrubbed
+    assert "logged in as ***" in result.stderr
+    assert_no_part_of_the_secret(result.stdout + result.stderr)
+
+
+def test_a_catalog_that_echoes_a_secret_is_not_written(
+    tmp_path: Path,
+    run_cli,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The server puts its own key into its instructions: one line naming the server and the field,
+    never the value, exit 2, no snapshot; `sync` and live `drift` refuse it the same way."""
+    raw_project(tmp_path, "echo-secret-catalog", monkeypatch)
+    for command in (("snapshot",), ("sync",)):
+        result = run_cli(*command)
+        assert result.exit_code == 2
+        lines = result.stderr.strip().splitlines()
+        assert lines == [
+            "error: server 'raw': the catalog contains the value of one of its `env` or `headers` secrets at "
+            "/instructions; the snapshot was not written. Have the server stop echoing it, and rotate the "
+            "secret if it was shared"
+        ], result.stderr
+        assert not (tmp_path / "snaps").exists()
+    committed = snap(instructions="A legacy server for tests.")
+    write_snapshot(tmp_path / "snaps" / "raw.json", committed)
+    result = run_cli("drift")
+    assert result.exit_code == 2
+    assert "server 'raw': the catalog contains the value" in result.stderr
+    assert_no_part_of_the_secret(result.stdout + result.stderr)
+
+
+def test_plain_settings_in_env_are_not_secrets() -> None:
+    """The documented rule: at least 8 characters with a letter and a digit; a header value's words
+    are judged one by one, so `Bearer <token>` refuses the token."""
+    assert [value for value in ("1", "true", "8080", "production", "application/json") if is_secret(value)] == []
+    assert is_secret("sk-live-4f9a2c7e") and is_secret(SECRET)
+    secrets = Secrets(["Bearer tok3n-abcdef12", "true", "production"])
+    secrets.refuse_in_catalog("demo", {"description": "production; true; Bearer scheme"})  # no error
+    with pytest.raises(Exception, match=r"server 'demo': .* at /tools/0/inputSchema/properties/tok~1en"):
+        secrets.refuse_in_catalog("demo", {"tools": [{"inputSchema": {"properties": {"tok/en": "x tok3n-abcdef12"}}}]})
+
+
+HOSTILE = (
+    "ok\n::notice title=pwned::owned \x1b]8;;https://evil.example\x07link\x1b]8;;\x07"
+    " \u2028 \u202e \x9b @octocat https://evil.example"
+)
+
+
+def assert_printable_lines(text: str) -> None:
+    """No line starts a workflow command, and no terminal escape survives."""
+    assert not {"\x1b", "\x07", "\r", "\x9b"} & set(text)
+    assert not any(line.startswith("::notice title=pwned") for line in text.splitlines()), text
+
+
+def test_a_server_error_message_is_one_printable_line(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli(
+        "snapshot", "--name", "raw", "--out", tmp_path / "raw.json", "--", PY, RAW, "--mode", "hostile-error"
+    )
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "tools/list failed: failed\\n::notice title=pwned::owned\\x1b]8;;https://evil.example\\x07link" in lines[0]
+    assert_printable_lines(result.stderr)
+
+
+def test_a_generate_error_quoting_server_text_is_one_printable_line(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    schema = obj({HOSTILE: {"$ref": "#/$defs/Missing"}})
+    write_snapshot(tmp_path / "demo.json", snap((tool("t", schema),)))
+    result = run_cli("generate", tmp_path / "demo.json", "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert_printable_lines(result.stderr)
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown", "github"])
+def test_drift_reports_keep_server_text_on_one_printable_line(fmt: str, tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    old = snap((tool("t", description="Adds."), tool("gone")))
+    new = snap((tool("t", description=HOSTILE), tool(HOSTILE)))
+    write_snapshot(tmp_path / "old.json", old)
+    write_snapshot(tmp_path / "new.json", new)
+    result = run_cli("drift", tmp_path / "old.json", tmp_path / "new.json", "--format", fmt, "--fail-on", "never")
+    assert result.exit_code == 0, result.stderr
+    assert_printable_lines(result.stdout)
+    assert not {"\u2028", "\u202e", "\x9b"} & set(result.stdout)
+    if fmt == "github":
+        assert len(result.stdout.splitlines()) == 3  # one annotation per finding, none injected
+    if fmt == "json":
+        assert HOSTILE in [finding["new"] for finding in json.loads(result.stdout)["findings"]]
+
+
+def test_markdown_report_cannot_mention_or_link(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """Every piece of server text sits inside a code span, where GitHub neither pings nor links."""
+    old = snap((tool("gone"),))
+    new = snap((tool("@octocat https://evil.example `` ` x"),))
+    write_snapshot(tmp_path / "old.json", old)
+    write_snapshot(tmp_path / "new.json", new)
+    out = run_cli("drift", tmp_path / "old.json", tmp_path / "new.json", "--format", "markdown").stdout
+    row = next(line for line in out.splitlines() if "tool-added" in line)
+    cells = [cell.strip() for cell in row.strip("| ").split(" | ")]
+    assert cells[1] == "``` demo: tool @octocat https://evil.example `` ` x ```"
+    assert cells[3] == "``` tool '@octocat https://evil.example `` ` x' was added ```"

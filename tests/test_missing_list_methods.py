@@ -1,0 +1,129 @@
+"""A list method a server declares but does not implement (-32601) is recorded as missing, warned
+about and reported as safe drift once it appears; the stderr shown with a failure is what the server
+wrote after the failing request. `mcp-server-sqlite` (mcp 1.x, from PyPI in its own venv) is the real
+server that does this: snapshotted, generated, imported and called end to end."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import SERVERS, write_config
+
+PY = sys.executable
+RAW = str(SERVERS / "raw_server.py")
+TEMPLATES_WARNING = (
+    "warning: server 'sqlite': resources/templates/list is declared but not implemented "
+    "(-32601 Method not found); recorded as empty"
+)
+
+CALLS = """
+import asyncio, json, sys
+from mcp import StdioServerParameters
+from clients.sqlite import SqliteClient
+
+async def main() -> None:
+    server = StdioServerParameters(command=sys.argv[1], args=["--db-path", sys.argv[2]])
+    async with SqliteClient.connect(server) as db:
+        await db.create_table(query="CREATE TABLE city (name TEXT)")
+        await db.write_query(query="INSERT INTO city VALUES ('Oslo')")
+        rows = await db.read_query(query="SELECT name FROM city")
+        await db.verify()
+    print(json.dumps({"error": rows.is_error, "text": rows.content[0].text}))
+
+asyncio.run(main())
+"""
+
+
+def test_sqlite_server_snapshots_generates_and_is_called(
+    tmp_path: Path, run_cli, sqlite_server: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    database = tmp_path / "test.db"
+    write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen]
+snapshots = "snaps"
+output = "clients"
+[tool.mcp-stubgen.servers.sqlite]
+command = {json.dumps(str(sqlite_server))}
+args = ["--db-path", {json.dumps(str(database))}]
+""",
+    )
+    result = run_cli("snapshot")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines()[0] == TEMPLATES_WARNING
+    snapshot = json.loads((tmp_path / "snaps" / "sqlite.json").read_text())
+    assert (snapshot["format"], snapshot["missingMethods"]) == (2, ["resources/templates/list"])
+    assert "resources" in snapshot["capabilities"] and snapshot["resourceTemplates"] == []
+    assert [tool["name"] for tool in snapshot["tools"]] == [
+        "append_insight", "create_table", "describe_table", "list_tables", "read_query", "write_query",
+    ]  # fmt: skip
+    assert [resource["uri"] for resource in snapshot["resources"]] == ["memo://insights"]
+
+    result = run_cli("generate")
+    assert result.exit_code == 0, result.stderr
+    assert run_cli("generate", "--check").exit_code == 0
+    called = subprocess.run(
+        [PY, "-c", CALLS, str(sqlite_server), str(database)], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert called.returncode == 0, called.stderr
+    assert json.loads(called.stdout) == {"error": False, "text": "[{'name': 'Oslo'}]"}
+
+
+def raw_config(tmp_path: Path, mode: str) -> None:
+    write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen]
+snapshots = "snaps"
+[tool.mcp-stubgen.servers.raw]
+command = {json.dumps(PY)}
+args = [{json.dumps(RAW)}, "--mode", "{mode}"]
+""",
+    )
+
+
+def test_missing_method_is_recorded_then_reported_as_safe_when_it_appears(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`tools/list` answers -32601: the snapshot keeps the prompts and notes the missing method; once
+    the server implements it, live `drift` reports `list-method-appeared` and the new tools as safe."""
+    monkeypatch.chdir(tmp_path)
+    raw_config(tmp_path, "tools-not-implemented")
+    result = run_cli("snapshot")
+    assert result.exit_code == 0, result.stderr
+    assert "warning: server 'raw': tools/list is declared but not implemented" in result.stderr
+    snapshot = json.loads((tmp_path / "snaps" / "raw.json").read_text())
+    assert (snapshot["missingMethods"], snapshot["tools"]) == (["tools/list"], [])
+    assert [prompt["name"] for prompt in snapshot["prompts"]] == ["summarize"]
+
+    raw_config(tmp_path, "legacy")
+    result = run_cli("drift", "--format", "json", "--fail-on", "breaking")
+    assert result.exit_code == 0, result.stderr
+    findings = json.loads(result.stdout)["findings"]
+    assert (findings[0]["rule"], findings[0]["severity"], findings[0]["path"]) == (
+        "list-method-appeared",
+        "safe",
+        "/missingMethods",
+    )
+    assert sorted({finding["rule"] for finding in findings}) == ["list-method-appeared", "tool-added"]
+
+
+def test_other_list_errors_still_fail(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("snapshot", "--name", "raw", "--out", tmp_path / "raw.json", "--", PY, RAW, "--mode", "list-error")
+    assert result.exit_code == 2
+    assert "tools/list failed: database unavailable (code -32603)" in result.stderr
+    assert not (tmp_path / "raw.json").exists()
+
+
+def test_stderr_tail_is_what_the_server_wrote_after_the_failing_request(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """The `server/discover` probe's noise comes before the failing `tools/list`, so it is not shown."""
+    result = run_cli(
+        "snapshot", "--name", "raw", "--out", tmp_path / "raw.json", "--", PY, RAW, "--mode", "noisy-probe"
+    )
+    assert result.exit_code == 2
+    line = result.stderr.strip()
+    assert line.endswith(
+        "tools/list failed: database unavailable (code -32603); its last stderr lines: error: table 'tools' is locked"
+    ), line
+    assert "unrelated noise" not in line
