@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -106,6 +107,28 @@ def test_a_catalog_that_echoes_a_secret_is_not_written(
     assert result.exit_code == 2
     assert "server 'raw': the catalog contains the value" in result.stderr
     assert_no_part_of_the_secret(result.stdout + result.stderr)
+
+
+def test_watch_refuses_a_catalog_that_echoes_a_secret(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    raw_project(tmp_path, "echo-secret-catalog", monkeypatch)
+    watcher = subprocess.Popen(
+        [PY, "-m", "codegen.cli", "watch", "--interval", "60"],
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert watcher.stderr is not None
+    try:
+        first = watcher.stderr.readline()
+    finally:
+        watcher.send_signal(signal.SIGINT)
+        _stdout, rest = watcher.communicate(timeout=30)
+    assert first.startswith("error: server 'raw': the catalog contains the value of one of its `env` or `headers`")
+    assert "at /instructions" in first
+    assert_no_part_of_the_secret(first + rest)
+    assert not (tmp_path / "snaps").exists() and not (tmp_path / "clients").exists()
 
 
 def test_plain_settings_in_env_are_not_secrets() -> None:
