@@ -56,7 +56,8 @@ class Secrets:
     def __init__(self, values: Iterable[str]) -> None:
         values = list(values)
         words = {word for value in values for word in value.split() if is_secret(word)}
-        self._refused = sorted({value for value in values if is_secret(value)} | words, key=len, reverse=True)
+        refused = {value for value in values if is_secret(value)} | words
+        self._refused_forms = frozenset(form for value in refused for form in spellings(value))
         scrubbed = {value for value in values if len(value) >= SCRUB_MIN_LENGTH} | words
         self.key = frozenset(scrubbed)
         forms = sorted({form for value in scrubbed for form in spellings(value)}, key=len, reverse=True)
@@ -74,13 +75,12 @@ class Secrets:
     def refuse_in_catalog(self, server: str, document: Any) -> None:
         """Raise when a secret appears anywhere in a snapshot document (keys included), naming the
         field by its JSON pointer and never the value: a snapshot is committed and shared."""
-        if not self._refused:
+        if not self._refused_forms:
             return
-        text = json.dumps(document, ensure_ascii=False)
-        forms = {json.dumps(form, ensure_ascii=False)[1:-1] for value in self._refused for form in spellings(value)}
-        if not any(form in text for form in forms):
+        text = json.dumps(document, ensure_ascii=False)  # one search of the whole text finds most catalogs clean
+        if not any(json.dumps(form, ensure_ascii=False)[1:-1] in text for form in self._refused_forms):
             return
-        where = _first_pointer(document, {form for value in self._refused for form in spellings(value)})
+        where = _first_pointer(document, self._refused_forms)
         if where is not None:
             raise StubgenError(
                 f"server {server!r}: the catalog contains the value of one of its `env` or `headers` secrets "
@@ -89,7 +89,7 @@ class Secrets:
             )
 
 
-def _first_pointer(value: Any, forms: set[str], path: str = "") -> str | None:
+def _first_pointer(value: Any, forms: frozenset[str], path: str = "") -> str | None:
     """The JSON pointer of the first key or string that contains one of `forms`."""
     if isinstance(value, str):
         return path if any(form in value for form in forms) else None
