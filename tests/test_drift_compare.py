@@ -48,3 +48,68 @@ def test_order_of_findings_does_not_depend_on_input_order() -> None:
     assert [f.severity.value for f in forward] == sorted(
         (f.severity.value for f in forward), key=["breaking", "dangerous", "safe"].index
     )
+
+
+def test_task_support_is_judged_by_the_ways_a_tool_can_be_called() -> None:
+    """Absent `execution` is `forbidden`: the SDK upgrade that writes it out is no change at all."""
+
+    def rules_for(before: dict[str, str] | None, after: dict[str, str] | None) -> list[str]:
+        old = tool() if before is None else tool(execution=before)
+        new = tool() if after is None else tool(execution=after)
+        return rules((snap((old,)), snap((new,))))
+
+    forbidden, optional, required = ({"taskSupport": v} for v in ("forbidden", "optional", "required"))
+    assert rules_for(None, forbidden) == [] and rules_for({}, None) == [] and rules_for(forbidden, None) == []
+    assert rules_for(None, optional) == ["task-support-widened"]
+    assert rules_for(required, optional) == ["task-support-widened"]
+    for before, after in ((None, required), (optional, required), (optional, None), (required, forbidden)):
+        assert rules_for(before, after) == ["task-support-narrowed"], (before, after)
+    assert rules_for(forbidden, {"taskSupport": "someday"}) == ["schema-uncomparable"]
+    assert rules_for(forbidden, {**forbidden, "priority": 1}) == ["schema-uncomparable"]
+
+
+def test_empty_experimental_capabilities_equal_absent_ones() -> None:
+    def caps(before: dict[str, object], after: dict[str, object]) -> list[str]:
+        return rules((snap(capabilities=before), snap(capabilities=after)))
+
+    assert caps({"tools": {}, "experimental": {}}, {"tools": {}}) == []
+    assert caps({"tools": {}, "experimental": {"beta": {}}}, {"tools": {}}) == ["capability-removed"]
+    assert caps({"tools": {}, "prompts": {}}, {"tools": {}}) == ["capability-removed"]  # `{}` declares prompts
+
+
+def test_root_title_is_a_display_name() -> None:
+    """FastMCP titles an input schema after the function: `GitAdd` becoming `addArguments` is safe."""
+    found = compare_snapshots(
+        snap((tool("git_add", obj({"x": S}, title="GitAdd")),)),
+        snap((tool("git_add", obj({"x": S}, title="addArguments")),)),
+    )
+    assert [(f.rule, f.severity.value, f.path) for f in found] == [("title-changed", "safe", "/inputSchema/title")]
+    nested = inputs({**S, "title": "City"}, {**S, "title": "Town"})
+    assert rules(nested) == ["schema-text-changed"]
+
+
+def test_new_output_schema_warns_that_the_return_type_changes() -> None:
+    [found] = compare_snapshots(snap((tool(),)), snap((tool(out=obj({"x": S})),)))
+    assert (found.rule, found.severity.value) == ("out-schema-added", "dangerous")
+    assert "CallToolResult" in found.message and "`.content`" in found.message
+
+
+def test_closing_an_input_is_dangerous_not_breaking() -> None:
+    [found] = compare_snapshots(
+        snap((tool(inp=obj({"x": S})),)), snap((tool(inp=obj({"x": S}, additionalProperties=False)),))
+    )
+    assert (found.rule, found.severity.value) == ("in-closed", "dangerous")
+
+
+def test_hints_moving_toward_trust_each_have_a_rule() -> None:
+    """Effective values: an absent hint is the spec's cautious default, so writing it out is no change."""
+    trusting = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
+    found = compare_snapshots(snap((tool(),)), snap((tool(annotations=trusting),)))
+    assert sorted((f.rule, f.severity.value) for f in found) == [
+        ("annotation-destructive-withdrawn", "dangerous"),
+        ("annotation-idempotent-claimed", "dangerous"),
+        ("annotation-openworld-withdrawn", "dangerous"),
+        ("annotation-readonly-claimed", "dangerous"),
+    ]
+    cautious = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
+    assert compare_snapshots(snap((tool(),)), snap((tool(annotations=cautious),))) == []
