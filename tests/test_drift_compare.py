@@ -113,3 +113,64 @@ def test_hints_moving_toward_trust_each_have_a_rule() -> None:
     ]
     cautious = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
     assert compare_snapshots(snap((tool(),)), snap((tool(annotations=cautious),))) == []
+
+
+def _renames(before: tuple[dict[str, object], ...], after: tuple[dict[str, object], ...]) -> list[tuple[str, str]]:
+    found = compare_snapshots(snap(before), snap(after))
+    return [(f.old_name or "", f.name) for f in found if f.rule == "tool-renamed"]
+
+
+def test_a_name_that_extends_the_old_one_is_a_rename_despite_new_arguments() -> None:
+    wait = tool("browser_wait", obj({"time": {"type": "number"}}, ("time",), additionalProperties=False))
+    wait_for = tool(
+        "browser_wait_for",
+        obj({"time": {"type": "number"}, "text": S, "textGone": S}, additionalProperties=False),
+    )
+    assert _renames((wait,), (wait_for,)) == [("browser_wait", "browser_wait_for")]
+    found = compare_snapshots(snap((wait,)), snap((wait_for,)))
+    assert "'browser_wait_for' extends 'browser_wait'" in found[0].message
+    assert ("in-became-optional", "/inputSchema/properties/time") in [(f.rule, f.path) for f in found]
+
+
+def test_tools_merged_into_one_are_not_a_rename() -> None:
+    index = {"type": "number"}
+    tabs = (
+        tool("browser_tab_list", description="List browser tabs"),
+        tool("browser_tab_new", obj({"url": S}), description="Open a new tab"),
+        tool("browser_tab_select", obj({"index": index}, ("index",)), description="Select a tab by index"),
+        tool("browser_tab_close", obj({"index": index}), description="Close a tab"),
+    )
+    action = {"type": "string", "enum": ["list", "new", "close", "select"]}
+    merged = tool(
+        "browser_tabs",
+        obj({"action": action, "index": index}, ("action",)),
+        description="List, create, close, or select a browser tab.",
+    )
+    found = compare_snapshots(snap(tabs), snap((merged,)))
+    assert sorted((f.rule, f.name) for f in found) == [
+        ("tool-added", "browser_tabs"),
+        *sorted(("tool-removed", str(t["name"])) for t in tabs),
+    ]
+
+
+def test_a_tool_kept_as_deprecated_beside_its_successor_is_not_renamed() -> None:
+    schema = obj({"path": S}, ("path",))
+    old = (tool("read_file", schema, description="Read a file."),)
+    new = (
+        tool("read_file", schema, description="Read a file. Deprecated: use read_text_file."),
+        tool("read_text_file", schema, description="Read a file."),
+    )
+    found = compare_snapshots(snap(old), snap(new))
+    assert sorted(f.rule for f in found) == ["description-changed", "tool-added"]
+    # once the old one is gone, its shape-equal successor is its rename
+    assert _renames(old, new[1:]) == [("read_file", "read_text_file")]
+
+
+def test_names_equal_once_folded_are_a_rename_whatever_the_shape() -> None:
+    old = (tool("getTinyImage", obj({}, additionalProperties=False)),)
+    new = (tool("get-tiny-image", obj({"size": {"type": "integer"}}, ("size",))),)
+    found = compare_snapshots(snap(old), snap(new))
+    assert [(f.rule, f.old_name) for f in found][:2] == [
+        ("tool-renamed", "getTinyImage"),
+        ("in-required-added", "getTinyImage"),
+    ]

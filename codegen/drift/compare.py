@@ -181,16 +181,11 @@ def _compare_kind(
 
 
 def _report_rename(out: _Collector, kind: Kind, rename: Rename) -> None:
-    evidence = (
-        "stated in the config's renames"
-        if rename.similarity is None
-        else f"shape {round(rename.similarity * 100)}% similar"
-    )
     out.add(
         f"{kind}-renamed",
         kind,
         rename.new,
-        f"{kind} {rename.old!r} was renamed to {rename.new!r} ({evidence}); callers must use the new name",
+        f"{kind} {rename.old!r} was renamed to {rename.new!r} ({rename.evidence}); callers must use the new name",
         old=rename.old,
         new=rename.new,
         old_name=rename.old,

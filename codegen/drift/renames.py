@@ -1,25 +1,43 @@
 """Pair removed entries with added ones when the evidence says it is one entry under a new name.
 
 A rename reported as a removal plus an addition hides what a caller has to do (change a name) and
-loses the schema differences that came with it. The evidence, strongest first: equal canonical
-shapes, then a structural similarity above a high threshold, then name similarity as the tie-break.
-Pairs are assigned globally, best first; a pair whose score ties with a rival is ambiguous and is
-left as a removal plus an addition.
+loses the schema differences that came with it. Evidence comes in tiers, strongest first:
+
+1. the names are equal once case and separators are folded (`getTinyImage`, `get-tiny-image`): a
+   rename whatever else changed;
+2. one name's words extend the other's at either end (`browser_wait`, `browser_wait_for`;
+   `structuredContent`, `get-structured-content`) and the shapes are at least 30% alike;
+3. the shapes are at least 80% alike (tiny shapes also need alike names), or the names share a word
+   and the descriptions are at least 90% alike (`printEnv`, `get-env`: "Prints all environment
+   variables..." became "Returns all environment variables...").
+
+Pairs are assigned globally, best first (tier, then shape, then name similarity); a pair whose score
+ties with a rival is ambiguous and is left as a removal plus an addition. Tools merged into one
+(`browser_tab_list` and three others into `browser_tabs`) share no folded name, extend none, and are
+not alike enough, so they stay removed and added.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
 STRUCTURE_THRESHOLD = 0.8
-"""Jaccard similarity of shape features a pair needs before it is considered at all."""
+"""Jaccard similarity of shape features a pair needs when its names say nothing."""
+EXTENSION_STRUCTURE_THRESHOLD = 0.3
+"""Jaccard similarity a pair needs when one name extends the other."""
+DESCRIPTION_THRESHOLD = 0.9
+"""Description similarity that, with a shared name word, says two entries are one."""
 NAME_THRESHOLD = 0.5
 """Name similarity a pair needs when its shapes are too small to say anything on their own."""
 TRIVIAL_FEATURES = 3
 """Shapes with at most this many features (a tool without arguments) prove nothing by being equal."""
+
+_FOLDED, _EXTENDED, _ALIKE = 3, 2, 1
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 
 @dataclass(frozen=True)
@@ -27,7 +45,48 @@ class Rename:
     old: str
     new: str
     similarity: float | None
-    """None when the config states the rename."""
+    """How alike the shapes are (1.0 equal); None when the config states the rename."""
+    evidence: str = "stated in the config's renames"
+
+
+def name_words(name: str) -> tuple[str, ...]:
+    """The words of an identifier, lower-cased: `getTinyImage`, `get-tiny-image` and `GET_TINY_IMAGE`
+    are all (get, tiny, image)."""
+    return tuple(word.lower() for word in _WORD.findall(name))
+
+
+def _extends(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
+    """Whether the shorter word list is the start or the end of the longer one."""
+    short, long = sorted((old, new), key=len)
+    return 0 < len(short) < len(long) and (long[: len(short)] == short or long[-len(short) :] == short)
+
+
+def _description(entry: Any) -> str:
+    text = entry.get("description") if isinstance(entry, dict) else None
+    return text if isinstance(text, str) else ""
+
+
+def _evidence(
+    old: str, new: str, old_entry: Any, new_entry: Any, structure: float, tiny: bool
+) -> tuple[int, str] | None:
+    """(tier, why) when the pair may be one entry renamed, else None."""
+    old_words, new_words = name_words(old), name_words(new)
+    shape = f"shape {round(structure * 100)}% similar"
+    if old_words and "".join(old_words) == "".join(new_words):
+        return _FOLDED, f"same name once case and separators are folded; {shape}"
+    if _extends(old_words, new_words) and structure >= EXTENSION_STRUCTURE_THRESHOLD:
+        longer, shorter = (new, old) if len(new_words) > len(old_words) else (old, new)
+        return _EXTENDED, f"{longer!r} extends {shorter!r}; {shape}"
+    if structure >= STRUCTURE_THRESHOLD:
+        if tiny and SequenceMatcher(None, old, new).ratio() < NAME_THRESHOLD:
+            return None
+        return _ALIKE, shape
+    old_text, new_text = _description(old_entry), _description(new_entry)
+    if set(old_words) & set(new_words) and old_text and new_text:
+        alike = SequenceMatcher(None, old_text, new_text).ratio()
+        if alike >= DESCRIPTION_THRESHOLD:
+            return _ALIKE, f"names share a word and descriptions are {round(alike * 100)}% alike; {shape}"
+    return None
 
 
 def find_renames(
@@ -42,19 +101,20 @@ def find_renames(
     taken_new = {rename.new for rename in renames}
     shapes_old = {key: features(entry) for key, entry in removed.items() if key not in taken_old}
     shapes_new = {key: features(entry) for key, entry in added.items() if key not in taken_new}
-    scored: list[tuple[tuple[float, float], str, str]] = []
+    scored: list[tuple[tuple[int, float, float], str, str, str]] = []
     for old, old_shape in shapes_old.items():
         for new, new_shape in shapes_new.items():
             structure = _jaccard(old_shape, new_shape)
-            if structure < STRUCTURE_THRESHOLD:
+            tiny = max(len(old_shape), len(new_shape)) <= TRIVIAL_FEATURES
+            found = _evidence(old, new, removed[old], added[new], structure, tiny)
+            if found is None:
                 continue
+            tier, why = found
             name = round(SequenceMatcher(None, old, new).ratio(), 3)
-            if max(len(old_shape), len(new_shape)) <= TRIVIAL_FEATURES and name < NAME_THRESHOLD:
-                continue
-            scored.append(((structure, name), old, new))
-    scored.sort(key=lambda item: (-item[0][0], -item[0][1], item[1], item[2]))
+            scored.append(((tier, structure, name), old, new, why))
+    scored.sort(key=lambda item: (-item[0][0], -item[0][1], -item[0][2], item[1], item[2]))
     blocked: set[str] = set()
-    for score, old, new in scored:
+    for score, old, new, why in scored:
         if old in taken_old or new in taken_new or old in blocked or new in blocked:
             continue
         rivals = [
@@ -69,7 +129,7 @@ def find_renames(
         if rivals:
             blocked.update({old, new, *(r[1] for r in rivals), *(r[2] for r in rivals)})
             continue
-        renames.append(Rename(old, new, score[0]))
+        renames.append(Rename(old, new, score[1], why))
         taken_old.add(old)
         taken_new.add(new)
     return sorted(renames, key=lambda rename: rename.new)
