@@ -174,3 +174,48 @@ def test_names_equal_once_folded_are_a_rename_whatever_the_shape() -> None:
         ("tool-renamed", "getTinyImage"),
         ("in-required-added", "getTinyImage"),
     ]
+
+
+def test_a_new_bound_that_leaves_almost_nothing_valid_is_breaking() -> None:
+    A = {"type": "array", "items": S}
+    N = {"type": "number"}
+    impossible = [
+        (S, {**S, "maxLength": 0}),
+        (S, {**S, "minLength": 100000}),
+        (A, {**A, "maxItems": 0}),
+        ({**N, "maximum": 10}, {**N, "maximum": 10, "minimum": 20}),
+        ({**S, "maxLength": 50}, {**S, "maxLength": 50, "minLength": 60}),
+        ({**N, "minimum": 5}, {**N, "minimum": 5, "exclusiveMaximum": 5}),
+    ]
+    for before, after in impossible:
+        found = compare_snapshots(*inputs(before, after))
+        assert [(f.rule, f.severity.value) for f in found] == [("in-bound-impossible", "breaking")], after
+        assert "None" not in found[0].message
+    assert "leaves only the empty string valid" in compare_snapshots(*inputs(S, {**S, "maxLength": 0}))[0].message
+    # an ordinary new bound stays dangerous, and a string argument's bound says nothing about a number
+    assert rules(inputs(S, {**S, "maxLength": 200})) == ["in-bound-added"]
+    assert rules(inputs(N, {**N, "maxLength": 0})) == ["in-bound-added"]
+
+
+def test_a_new_bound_that_rejects_the_old_default_or_examples_is_breaking() -> None:
+    found = compare_snapshots(*inputs({**S, "default": "Berlin"}, {**S, "default": "Berlin", "maxLength": 3}))
+    assert [(f.rule, f.severity.value) for f in found] == [("in-bound-tightened", "breaking")]
+    assert 'rejects the old default "Berlin"' in found[0].message
+    N = {"type": "integer", "examples": [5, 50]}
+    assert rules(inputs(N, {**N, "maximum": 10})) == ["in-bound-tightened"]
+    assert rules(inputs(N, {**N, "maximum": 100})) == ["in-bound-added"]
+
+
+def test_messages_never_show_python_none() -> None:
+    pairs = [
+        inputs(S, {**S, "minLength": 1}),
+        inputs({**S, "minLength": 1}, S),
+        (
+            snap(resources=({"uri": "a://x", "name": "x"},)),
+            snap(resources=({"uri": "a://x", "name": "x", "mimeType": "text/plain"},)),
+        ),
+        (snap(server_info={"name": "a"}), snap(server_info={"name": "a", "version": "1"})),
+    ]
+    for pair in pairs:
+        for finding in compare_snapshots(*pair):
+            assert "None" not in finding.message, finding

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from codegen.drift import CATALOG, EXTENSIONS, RULES
+from codegen.drift import CATALOG, EXTENSIONS, RULES, compare_snapshots
 from codegen.snapshot import Snapshot
 from tests.drift_helpers import inputs, obj, outputs, rules, snap, tool
 
@@ -85,6 +85,7 @@ CASES: dict[str, tuple[Pair, Pair]] = {
         inputs({**INT, "maximum": 5}, {**INT, "maximum": 10}),
     ),
     "in-bound-added": (inputs(S, {**S, "maxLength": 10}), inputs({**S, "maxLength": 10}, {**S, "maxLength": 20})),
+    "in-bound-impossible": (inputs(S, {**S, "maxLength": 0}), inputs(S, {**S, "maxLength": 1})),
     "in-pattern-added": (
         inputs(S, {**S, "pattern": "^a"}),
         inputs({**S, "pattern": "^a"}, {**S, "pattern": "^a", "title": "X"}),
@@ -327,8 +328,6 @@ CASES: dict[str, tuple[Pair, Pair]] = {
 @pytest.mark.parametrize("rule", sorted(CASES))
 def test_rule_triggers_with_its_severity(rule: str) -> None:
     trigger, _ = CASES[rule]
-    from codegen.drift import compare_snapshots
-
     found = [finding for finding in compare_snapshots(*trigger) if finding.rule == rule]
     assert found, f"{rule} not reported; got {rules(trigger)}"
     assert {finding.severity for finding in found} == {RULES[rule]}
@@ -375,3 +374,10 @@ def test_readme_documents_every_rule() -> None:
     drift = readme.split("## Drift", 1)[1].split("\n## ", 1)[0]
     assert _catalog_rows(drift) == {rule: severity.value for rule, severity in RULES.items()}
     assert set(EXTENSIONS) <= set(_catalog_rows(drift))
+
+
+def test_no_message_shows_python_none() -> None:
+    for trigger, near_miss in CASES.values():
+        for pair in (trigger, near_miss):
+            for finding in compare_snapshots(*pair):
+                assert "None" not in finding.message, finding

@@ -103,11 +103,12 @@ EXTENSIONS: dict[str, Severity] = {
     "task-support-widened": S,
     "task-support-narrowed": B,
     "server-info-changed": S,
+    "in-bound-impossible": B,
 }
 """Rules the catalog has no row for: renames of prompts and resources are reported once like
 `tool-renamed`, additions of every kind like `tool-added`, and an ignore entry that matches nothing is
 reported so ignores do not rot; annotation hints moving toward more trust, `execution.taskSupport`
-judged by meaning, and `serverInfo` changes."""
+judged by meaning, `serverInfo` changes, and input bounds that leave almost nothing valid."""
 
 RULES: dict[str, Severity] = {**CATALOG, **EXTENSIONS}
 
