@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from codegen.drift import CATALOG, EXTENSIONS, RULES, compare_snapshots
+from codegen.drift import CATALOG, EXTENSIONS, RULES, compare_snapshots, render
 from codegen.snapshot import Snapshot
 from tests.drift_helpers import inputs, obj, outputs, rules, snap, tool
 
@@ -381,3 +383,15 @@ def test_no_message_shows_python_none() -> None:
         for pair in (trigger, near_miss):
             for finding in compare_snapshots(*pair):
                 assert "None" not in finding.message, finding
+
+
+def test_readme_json_example_is_what_drift_writes() -> None:
+    """The README's JSON report is produced, byte for byte in meaning, by the rename it describes."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    drift = readme.split("## Drift", 1)[1].split("\n## ", 1)[0]
+    example = json.loads(drift.split("```json\n", 1)[1].split("```", 1)[0])
+    stations = obj({"query": {"type": "string"}, "limit": {"type": "integer"}}, ("query",))
+    old = snap((tool("search_stations", stations),))
+    new = snap((tool("find_stations", stations),))
+    old, new = (replace(snapshot, server="weather") for snapshot in (old, new))
+    assert json.loads(render(compare_snapshots(old, new), "json")) == example
