@@ -219,3 +219,16 @@ def test_messages_never_show_python_none() -> None:
     for pair in pairs:
         for finding in compare_snapshots(*pair):
             assert "None" not in finding.message, finding
+
+
+def test_resource_hints_and_a_first_mime_type_are_not_changes() -> None:
+    """`lastModified` moves on every edit and `size` with the content: neither changes how a client reads."""
+    before = {"uri": "file:///a", "name": "a", "size": 10, "annotations": {"lastModified": "2025-01-01T00:00:00Z"}}
+    after = {"uri": "file:///a", "name": "a", "size": 12, "annotations": {"lastModified": "2025-02-01T00:00:00Z"}}
+    assert rules((snap(resources=(before,)), snap(resources=(after,)))) == []
+    template = {"uriTemplate": "users://{id}", "name": "user"}
+    assert rules((snap(templates=(template,)), snap(templates=({**template, "mimeType": "text/plain"},)))) == []
+    typed = {**template, "mimeType": "text/plain"}
+    assert rules((snap(templates=(typed,)), snap(templates=({**typed, "mimeType": "application/json"},)))) == [
+        "resource-mimetype-changed"
+    ]

@@ -51,6 +51,11 @@ _SERVER_INFO_KEYS = ("name", "title", "version", "websiteUrl", "description")
 _VOLATILE_ENTRY_KEYS = frozenset({"_meta", "icons"})
 """Cache hints and pictures: not part of what a client calls."""
 
+_RESOURCE_HINT_KEYS = frozenset({"size", "annotations"})
+"""A resource's size and its audience, priority and lastModified hints: they describe the content a
+read returns, which changes freely, not how a client reads it. A MIME type where there was none is
+likewise new information, not a change."""
+
 _Add = Callable[..., None]
 """add(rule, message, path, old, new) for one entity."""
 
@@ -209,8 +214,8 @@ def _compare_entry(out: _Collector, kind: Kind, old: JSON, new: JSON, name: str,
         _compare_tool(old, new, name, add)
         _compare_execution(old.get("execution"), new.get("execution"), add)
     elif kind == "resource" or kind == "template":
-        handled |= {"uri", "uriTemplate", "mimeType"}
-        if old.get("mimeType") != new.get("mimeType"):
+        handled |= {"uri", "uriTemplate", "mimeType", *_RESOURCE_HINT_KEYS}
+        if "mimeType" in old and old.get("mimeType") != new.get("mimeType"):
             message = f"MIME type changed from {_shown(old.get('mimeType'))} to {_shown(new.get('mimeType'))}"
             add("resource-mimetype-changed", message, "/mimeType", old.get("mimeType"), new.get("mimeType"))
         if old.get("name") != new.get("name"):
