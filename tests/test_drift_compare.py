@@ -232,3 +232,9 @@ def test_resource_hints_and_a_first_mime_type_are_not_changes() -> None:
     assert rules((snap(templates=(typed,)), snap(templates=({**typed, "mimeType": "application/json"},)))) == [
         "resource-mimetype-changed"
     ]
+
+
+def test_schema_keywords_at_their_defaults_equal_absent_ones() -> None:
+    for written in ({"minLength": 0}, {"deprecated": False}, {"readOnly": False}):
+        assert rules(inputs(S, {**S, **written})) == [], written
+    assert rules(inputs({"type": "array"}, {"type": "array", "minItems": 0})) == []
