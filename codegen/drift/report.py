@@ -38,7 +38,8 @@ _TEXT_RULES = frozenset(
 _CONTEXT_WORDS = 6
 """Unchanged words kept on each side of a change in a diff; longer unchanged runs are elided."""
 _REWRITTEN = 0.5
-"""Below this share of words in common a text was rewritten: the diff shows old and new whole."""
+"""When fewer than this share of the shorter text's words survive, the text was rewritten: the diff
+shows old and new whole rather than a confetti of one-word changes."""
 GROUP_AT = 3
 """Findings alike but for a number in their names (`test://static/resource/1`...) are one line from this many."""
 _EXAMPLES = 3
@@ -229,13 +230,14 @@ def _diff(finding: Finding) -> list[tuple[str, str]] | None:
         return None
     old, new = _words(finding.old), _words(finding.new)
     matcher = SequenceMatcher(None, [w.strip() for w in old], [w.strip() for w in new], autojunk=False)
-    if matcher.ratio() < _REWRITTEN:
+    kept = sum(block.size for block in matcher.get_matching_blocks())
+    if kept < _REWRITTEN * min(len(old), len(new)):
         return [("-", finding.old), ("+", finding.new)]
     runs: list[tuple[str, str]] = []
     opcodes = matcher.get_opcodes()
     for index, (tag, i1, i2, j1, j2) in enumerate(opcodes):
-        if tag == "equal":
-            runs.append(("=", _elide(old[i1:i2], first=index == 0, last=index == len(opcodes) - 1)))
+        if tag == "equal":  # the new text's spacing, so an appended word is not glued to the last one
+            runs.append(("=", _elide(new[j1:j2], first=index == 0, last=index == len(opcodes) - 1)))
             continue
         if i2 > i1:
             runs.append(("-", "".join(old[i1:i2])))
