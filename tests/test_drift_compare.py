@@ -66,6 +66,7 @@ def test_task_support_is_judged_by_the_ways_a_tool_can_be_called() -> None:
         assert rules_for(before, after) == ["task-support-narrowed"], (before, after)
     assert rules_for(forbidden, {"taskSupport": "someday"}) == ["schema-uncomparable"]
     assert rules_for(forbidden, {**forbidden, "priority": 1}) == ["schema-uncomparable"]
+    assert rules((snap((tool(),)), snap((tool(execution="tasks"),)))) == ["schema-uncomparable"]
 
 
 def test_empty_experimental_capabilities_equal_absent_ones() -> None:

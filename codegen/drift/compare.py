@@ -262,7 +262,11 @@ def _hint(hints: JSON, hint: str) -> bool:
 def _compare_execution(old: Any, new: Any, add: _Add) -> None:
     """`execution.taskSupport` by meaning: a tool may be called plainly, as a task, or both; losing a
     way to call it breaks callers that use it, gaining one breaks nobody. Absent means `forbidden`."""
-    before, after = old if isinstance(old, dict) else {}, new if isinstance(new, dict) else {}
+    if not all(value is None or isinstance(value, dict) for value in (old, new)):
+        if old != new:
+            add("schema-uncomparable", "`execution` is not an object; review by hand", "/execution", old, new)
+        return
+    before, after = old or {}, new or {}
     for key in sorted((set(before) | set(after)) - {"taskSupport"}):
         if before.get(key) != after.get(key):
             message = f"`execution.{key}` changed; cannot prove it compatible, review by hand"
