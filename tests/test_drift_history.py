@@ -111,9 +111,43 @@ def test_everything_renames_are_found_and_nothing_else_is_called_one() -> None:
     assert "descriptions are 90% alike" in evidence["printEnv"]
 
 
+RENAMED = ("tool-renamed", "breaking")
+REWORDED = ("description-changed", "dangerous")
+EVERYTHING_TOOLS = {
+    "echo": {REWORDED, TITLED},
+    "get-annotated-message": {RENAMED, REWORDED, TITLED},
+    "get-env": {RENAMED, REWORDED, TITLED, OPENED},
+    "get-resource-links": {RENAMED, REWORDED, TITLED},
+    "get-resource-reference": {
+        RENAMED, TITLED,
+        ("in-default-changed", "dangerous"),
+        ("schema-text-changed", "dangerous"),
+        ("in-became-optional", "safe"),
+        ("in-bound-relaxed", "safe"),
+        ("in-optional-added", "safe"),
+    },
+    "get-structured-content": {
+        RENAMED, TITLED,
+        ("in-enum-value-removed", "breaking"),
+        ("schema-text-changed", "dangerous"),
+        ("in-bound-relaxed", "safe"),
+    },
+    "get-sum": {RENAMED, REWORDED, TITLED},
+    "get-tiny-image": {RENAMED, REWORDED, TITLED, OPENED},
+    "trigger-long-running-operation": {RENAMED, REWORDED, TITLED},
+    "sampleLLM": {("tool-removed", "breaking")},
+    "zip": {("tool-removed", "breaking")},
+    "gzip-file-as-resource": {("tool-added", "safe")},
+    "simulate-research-query": {("tool-added", "safe")},
+    "toggle-simulated-logging": {("tool-added", "safe")},
+    "toggle-subscriber-updates": {("tool-added", "safe")},
+}  # fmt: skip
+
+
 def test_everything_renames_carry_their_remaining_differences() -> None:
     findings = drift("everything-2025.11.25", "everything-2026.1.26")
     tools = by_entity(findings, "tool")
+    assert tools == EVERYTHING_TOOLS
     # a free-text location became one of three cities: breaking, reported under the new name
     assert ("in-enum-value-removed", "breaking") in tools["get-structured-content"]
     # an identical output schema: nothing about results
