@@ -48,3 +48,194 @@ def test_order_of_findings_does_not_depend_on_input_order() -> None:
     assert [f.severity.value for f in forward] == sorted(
         (f.severity.value for f in forward), key=["breaking", "dangerous", "safe"].index
     )
+
+
+def test_task_support_is_judged_by_the_ways_a_tool_can_be_called() -> None:
+    """Absent `execution` is `forbidden`: the SDK upgrade that writes it out is no change at all."""
+
+    def rules_for(before: dict[str, str] | None, after: dict[str, str] | None) -> list[str]:
+        old = tool() if before is None else tool(execution=before)
+        new = tool() if after is None else tool(execution=after)
+        return rules((snap((old,)), snap((new,))))
+
+    forbidden, optional, required = ({"taskSupport": v} for v in ("forbidden", "optional", "required"))
+    assert rules_for(None, forbidden) == [] and rules_for({}, None) == [] and rules_for(forbidden, None) == []
+    assert rules_for(None, optional) == ["task-support-widened"]
+    assert rules_for(required, optional) == ["task-support-widened"]
+    for before, after in ((None, required), (optional, required), (optional, None), (required, forbidden)):
+        assert rules_for(before, after) == ["task-support-narrowed"], (before, after)
+    assert rules_for(forbidden, {"taskSupport": "someday"}) == ["schema-uncomparable"]
+    assert rules_for(forbidden, {**forbidden, "priority": 1}) == ["schema-uncomparable"]
+    assert rules((snap((tool(),)), snap((tool(execution="tasks"),)))) == ["schema-uncomparable"]
+
+
+def test_empty_experimental_capabilities_equal_absent_ones() -> None:
+    def caps(before: dict[str, object], after: dict[str, object]) -> list[str]:
+        return rules((snap(capabilities=before), snap(capabilities=after)))
+
+    assert caps({"tools": {}, "experimental": {}}, {"tools": {}}) == []
+    assert caps({"tools": {}, "experimental": {"beta": {}}}, {"tools": {}}) == ["capability-removed"]
+    assert caps({"tools": {}, "prompts": {}}, {"tools": {}}) == ["capability-removed"]  # `{}` declares prompts
+
+
+def test_root_title_is_a_display_name() -> None:
+    """FastMCP titles an input schema after the function: `GitAdd` becoming `addArguments` is safe."""
+    found = compare_snapshots(
+        snap((tool("git_add", obj({"x": S}, title="GitAdd")),)),
+        snap((tool("git_add", obj({"x": S}, title="addArguments")),)),
+    )
+    assert [(f.rule, f.severity.value, f.path) for f in found] == [("title-changed", "safe", "/inputSchema/title")]
+    nested = inputs({**S, "title": "City"}, {**S, "title": "Town"})
+    assert rules(nested) == ["schema-text-changed"]
+
+
+def test_new_output_schema_warns_that_the_return_type_changes() -> None:
+    [found] = compare_snapshots(snap((tool(),)), snap((tool(out=obj({"x": S})),)))
+    assert (found.rule, found.severity.value) == ("out-schema-added", "dangerous")
+    assert "CallToolResult" in found.message and "`.content`" in found.message
+
+
+def test_closing_an_input_is_dangerous_not_breaking() -> None:
+    [found] = compare_snapshots(
+        snap((tool(inp=obj({"x": S})),)), snap((tool(inp=obj({"x": S}, additionalProperties=False)),))
+    )
+    assert (found.rule, found.severity.value) == ("in-closed", "dangerous")
+
+
+def test_hints_moving_toward_trust_each_have_a_rule() -> None:
+    """Effective values: an absent hint is the spec's cautious default, so writing it out is no change."""
+    trusting = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
+    found = compare_snapshots(snap((tool(),)), snap((tool(annotations=trusting),)))
+    assert sorted((f.rule, f.severity.value) for f in found) == [
+        ("annotation-destructive-withdrawn", "dangerous"),
+        ("annotation-idempotent-claimed", "dangerous"),
+        ("annotation-openworld-withdrawn", "dangerous"),
+        ("annotation-readonly-claimed", "dangerous"),
+    ]
+    cautious = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
+    assert compare_snapshots(snap((tool(),)), snap((tool(annotations=cautious),))) == []
+
+
+def _renames(before: tuple[dict[str, object], ...], after: tuple[dict[str, object], ...]) -> list[tuple[str, str]]:
+    found = compare_snapshots(snap(before), snap(after))
+    return [(f.old_name or "", f.name) for f in found if f.rule == "tool-renamed"]
+
+
+def test_a_name_that_extends_the_old_one_is_a_rename_despite_new_arguments() -> None:
+    wait = tool("browser_wait", obj({"time": {"type": "number"}}, ("time",), additionalProperties=False))
+    wait_for = tool(
+        "browser_wait_for",
+        obj({"time": {"type": "number"}, "text": S, "textGone": S}, additionalProperties=False),
+    )
+    assert _renames((wait,), (wait_for,)) == [("browser_wait", "browser_wait_for")]
+    found = compare_snapshots(snap((wait,)), snap((wait_for,)))
+    assert "'browser_wait_for' extends 'browser_wait'" in found[0].message
+    assert ("in-became-optional", "/inputSchema/properties/time") in [(f.rule, f.path) for f in found]
+
+
+def test_tools_merged_into_one_are_not_a_rename() -> None:
+    index = {"type": "number"}
+    tabs = (
+        tool("browser_tab_list", description="List browser tabs"),
+        tool("browser_tab_new", obj({"url": S}), description="Open a new tab"),
+        tool("browser_tab_select", obj({"index": index}, ("index",)), description="Select a tab by index"),
+        tool("browser_tab_close", obj({"index": index}), description="Close a tab"),
+    )
+    action = {"type": "string", "enum": ["list", "new", "close", "select"]}
+    merged = tool(
+        "browser_tabs",
+        obj({"action": action, "index": index}, ("action",)),
+        description="List, create, close, or select a browser tab.",
+    )
+    found = compare_snapshots(snap(tabs), snap((merged,)))
+    assert sorted((f.rule, f.name) for f in found) == [
+        ("tool-added", "browser_tabs"),
+        *sorted(("tool-removed", str(t["name"])) for t in tabs),
+    ]
+
+
+def test_a_tool_kept_as_deprecated_beside_its_successor_is_not_renamed() -> None:
+    schema = obj({"path": S}, ("path",))
+    old = (tool("read_file", schema, description="Read a file."),)
+    new = (
+        tool("read_file", schema, description="Read a file. Deprecated: use read_text_file."),
+        tool("read_text_file", schema, description="Read a file."),
+    )
+    found = compare_snapshots(snap(old), snap(new))
+    assert sorted(f.rule for f in found) == ["description-changed", "tool-added"]
+    # once the old one is gone, its shape-equal successor is its rename
+    assert _renames(old, new[1:]) == [("read_file", "read_text_file")]
+
+
+def test_names_equal_once_folded_are_a_rename_whatever_the_shape() -> None:
+    old = (tool("getTinyImage", obj({}, additionalProperties=False)),)
+    new = (tool("get-tiny-image", obj({"size": {"type": "integer"}}, ("size",))),)
+    found = compare_snapshots(snap(old), snap(new))
+    assert [(f.rule, f.old_name) for f in found][:2] == [
+        ("tool-renamed", "getTinyImage"),
+        ("in-required-added", "getTinyImage"),
+    ]
+
+
+def test_a_new_bound_that_leaves_almost_nothing_valid_is_breaking() -> None:
+    A = {"type": "array", "items": S}
+    N = {"type": "number"}
+    impossible = [
+        (S, {**S, "maxLength": 0}),
+        (S, {**S, "minLength": 100000}),
+        (A, {**A, "maxItems": 0}),
+        ({**N, "maximum": 10}, {**N, "maximum": 10, "minimum": 20}),
+        ({**S, "maxLength": 50}, {**S, "maxLength": 50, "minLength": 60}),
+        ({**N, "minimum": 5}, {**N, "minimum": 5, "exclusiveMaximum": 5}),
+    ]
+    for before, after in impossible:
+        found = compare_snapshots(*inputs(before, after))
+        assert [(f.rule, f.severity.value) for f in found] == [("in-bound-impossible", "breaking")], after
+        assert "None" not in found[0].message
+    assert "leaves only the empty string valid" in compare_snapshots(*inputs(S, {**S, "maxLength": 0}))[0].message
+    # an ordinary new bound stays dangerous, and a string argument's bound says nothing about a number
+    assert rules(inputs(S, {**S, "maxLength": 200})) == ["in-bound-added"]
+    assert rules(inputs(N, {**N, "maxLength": 0})) == ["in-bound-added"]
+
+
+def test_a_new_bound_that_rejects_the_old_default_or_examples_is_breaking() -> None:
+    found = compare_snapshots(*inputs({**S, "default": "Berlin"}, {**S, "default": "Berlin", "maxLength": 3}))
+    assert [(f.rule, f.severity.value) for f in found] == [("in-bound-tightened", "breaking")]
+    assert 'rejects the old default "Berlin"' in found[0].message
+    N = {"type": "integer", "examples": [5, 50]}
+    assert rules(inputs(N, {**N, "maximum": 10})) == ["in-bound-tightened"]
+    assert rules(inputs(N, {**N, "maximum": 100})) == ["in-bound-added"]
+
+
+def test_messages_never_show_python_none() -> None:
+    pairs = [
+        inputs(S, {**S, "minLength": 1}),
+        inputs({**S, "minLength": 1}, S),
+        (
+            snap(resources=({"uri": "a://x", "name": "x"},)),
+            snap(resources=({"uri": "a://x", "name": "x", "mimeType": "text/plain"},)),
+        ),
+        (snap(server_info={"name": "a"}), snap(server_info={"name": "a", "version": "1"})),
+    ]
+    for pair in pairs:
+        for finding in compare_snapshots(*pair):
+            assert "None" not in finding.message, finding
+
+
+def test_resource_hints_and_a_first_mime_type_are_not_changes() -> None:
+    """`lastModified` moves on every edit and `size` with the content: neither changes how a client reads."""
+    before = {"uri": "file:///a", "name": "a", "size": 10, "annotations": {"lastModified": "2025-01-01T00:00:00Z"}}
+    after = {"uri": "file:///a", "name": "a", "size": 12, "annotations": {"lastModified": "2025-02-01T00:00:00Z"}}
+    assert rules((snap(resources=(before,)), snap(resources=(after,)))) == []
+    template = {"uriTemplate": "users://{id}", "name": "user"}
+    assert rules((snap(templates=(template,)), snap(templates=({**template, "mimeType": "text/plain"},)))) == []
+    typed = {**template, "mimeType": "text/plain"}
+    assert rules((snap(templates=(typed,)), snap(templates=({**typed, "mimeType": "application/json"},)))) == [
+        "resource-mimetype-changed"
+    ]
+
+
+def test_schema_keywords_at_their_defaults_equal_absent_ones() -> None:
+    for written in ({"minLength": 0}, {"deprecated": False}, {"readOnly": False}):
+        assert rules(inputs(S, {**S, **written})) == [], written
+    assert rules(inputs({"type": "array"}, {"type": "array", "minItems": 0})) == []

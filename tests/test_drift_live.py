@@ -17,6 +17,7 @@ EXPECTED = [
     ("out-property-removed", "breaking", "get_reading", None, "/outputSchema/properties/humidity"),
     ("annotation-readonly-withdrawn", "dangerous", "list_stations", None, "/annotations/readOnlyHint"),
     ("description-changed", "dangerous", "to_fahrenheit", None, "/description"),
+    ("server-info-changed", "safe", "drifty", None, "/serverInfo/version"),
 ]
 
 

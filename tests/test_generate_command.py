@@ -108,3 +108,14 @@ def test_method_names_from_the_config(run_cli, tmp_path: Path) -> None:  # type:
     client = (tmp_path / "clients" / "weather" / "client.py").read_text()
     assert "async def fetch_forecast(" in client and "async def get_forecast(" not in client
     assert '"get_forecast",' in client
+
+
+def test_check_names_paths_relative_to_the_working_directory(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    config = project(tmp_path)
+    assert run_cli("generate", "--config", config).exit_code == 0
+    (tmp_path / "clients" / "weather" / "client.py").write_text("edited\n")
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("generate", "--check", "--config", config)
+    assert result.exit_code == 1
+    assert "--- a/clients/weather/client.py\n+++ b/clients/weather/client.py\n" in result.stdout
+    assert str(tmp_path) not in result.stdout

@@ -22,15 +22,39 @@ HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint
 """The MCP spec's defaults: an absent hint means the cautious value."""
 
 _HINT_RULES = (
-    ("readOnlyHint", True, "annotation-readonly-withdrawn", "is no longer marked read-only"),
-    ("destructiveHint", False, "annotation-destructive-added", "is now marked destructive"),
-    ("idempotentHint", True, "annotation-idempotent-withdrawn", "is no longer marked idempotent"),
-    ("openWorldHint", False, "annotation-openworld-added", "now reaches an open world"),
-)
-"""(hint, the trusted value, rule, message): withdrawing the trusted value is what needs review."""
+    ("readOnlyHint", "annotation-readonly-withdrawn", "is no longer marked read-only", "annotation-readonly-claimed",
+     "now claims to be read-only (hosts may run it without asking)"),
+    ("destructiveHint", "annotation-destructive-withdrawn", "no longer warns that it may destroy data",
+     "annotation-destructive-added", "is now marked destructive"),
+    ("idempotentHint", "annotation-idempotent-withdrawn", "is no longer marked idempotent",
+     "annotation-idempotent-claimed", "now claims to be idempotent (hosts may retry it)"),
+    ("openWorldHint", "annotation-openworld-withdrawn", "no longer says it reaches an open world",
+     "annotation-openworld-added", "now reaches an open world"),
+)  # fmt: skip
+"""(hint, rule and message when it becomes false, rule and message when it becomes true), on effective
+values: a move toward more trust (read-only, not destructive, idempotent, closed world) is what a host
+acts on without asking, and a move away from it withdraws a promise callers relied on."""
+
+TASK_SUPPORT_DEFAULT = "forbidden"
+"""The spec's value for a tool without `execution.taskSupport`."""
+
+_TASK_MODES = {
+    "forbidden": frozenset({"plain"}),
+    "optional": frozenset({"plain", "task"}),
+    "required": frozenset({"task"}),
+}
+"""How each `execution.taskSupport` value lets a tool be called: plainly, as a task, or both."""
+
+_SERVER_INFO_KEYS = ("name", "title", "version", "websiteUrl", "description")
+"""`serverInfo` fields reported when they change: the server's identity, display only."""
 
 _VOLATILE_ENTRY_KEYS = frozenset({"_meta", "icons"})
 """Cache hints and pictures: not part of what a client calls."""
+
+_RESOURCE_HINT_KEYS = frozenset({"size", "annotations"})
+"""A resource's size and its audience, priority and lastModified hints: they describe the content a
+read returns, which changes freely, not how a client reads it. A MIME type where there was none is
+likewise new information, not a change."""
 
 _Add = Callable[..., None]
 """add(rule, message, path, old, new) for one entity."""
@@ -94,6 +118,12 @@ def _compare_server(old: Snapshot, new: Snapshot, out: _Collector) -> None:
             old.instructions,
             new.instructions,
         )
+    old_info, new_info = old.server_info or {}, new.server_info or {}
+    for key in _SERVER_INFO_KEYS:
+        before, after = old_info.get(key), new_info.get(key)
+        if before != after:
+            message = f"server {key} changed from {_shown(before)} to {_shown(after)}"
+            out.add("server-info-changed", "server", name, message, pointer("serverInfo", key), before, after)
     _compare_capabilities(old.capabilities, new.capabilities, ("capabilities",), name, out)
     for method in sorted(set(old.missing_methods) - set(new.missing_methods)):
         if method.split("/")[0] not in new.capabilities:  # not listed at all: capability-removed says so
@@ -105,6 +135,8 @@ def _compare_server(old: Snapshot, new: Snapshot, out: _Collector) -> None:
 def _compare_capabilities(old: Any, new: Any, path: tuple[str, ...], server: str, out: _Collector) -> None:
     where = pointer(*path)
     label = ".".join(path[1:])
+    if path[-1] == "experimental" and old == {} and new is _GONE:
+        return  # a map of non-standard capabilities: declaring none is saying nothing
     if isinstance(old, dict) and isinstance(new, dict):
         for key in sorted(set(old) | set(new)):
             if key in old:
@@ -159,16 +191,11 @@ def _compare_kind(
 
 
 def _report_rename(out: _Collector, kind: Kind, rename: Rename) -> None:
-    evidence = (
-        "stated in the config's renames"
-        if rename.similarity is None
-        else f"shape {round(rename.similarity * 100)}% similar"
-    )
     out.add(
         f"{kind}-renamed",
         kind,
         rename.new,
-        f"{kind} {rename.old!r} was renamed to {rename.new!r} ({evidence}); callers must use the new name",
+        f"{kind} {rename.old!r} was renamed to {rename.new!r} ({rename.evidence}); callers must use the new name",
         old=rename.old,
         new=rename.new,
         old_name=rename.old,
@@ -188,15 +215,16 @@ def _compare_entry(out: _Collector, kind: Kind, old: JSON, new: JSON, name: str,
         add("title-changed", f"{kind} title changed", "/title", old.get("title"), new.get("title"))
     handled = {"name", "description", "title", *_VOLATILE_ENTRY_KEYS}
     if kind == "tool":
-        handled |= {"inputSchema", "outputSchema", "annotations"}
+        handled |= {"inputSchema", "outputSchema", "annotations", "execution"}
         _compare_tool(old, new, name, add)
+        _compare_execution(old.get("execution"), new.get("execution"), add)
     elif kind == "resource" or kind == "template":
-        handled |= {"uri", "uriTemplate", "mimeType"}
-        if old.get("mimeType") != new.get("mimeType"):
-            message = f"MIME type changed from {old.get('mimeType')} to {new.get('mimeType')}"
+        handled |= {"uri", "uriTemplate", "mimeType", *_RESOURCE_HINT_KEYS}
+        if "mimeType" in old and old.get("mimeType") != new.get("mimeType"):
+            message = f"MIME type changed from {_shown(old.get('mimeType'))} to {_shown(new.get('mimeType'))}"
             add("resource-mimetype-changed", message, "/mimeType", old.get("mimeType"), new.get("mimeType"))
         if old.get("name") != new.get("name"):
-            message = f"{kind} name changed from {old.get('name')!r} to {new.get('name')!r}"
+            message = f"{kind} name changed from {_shown(old.get('name'))} to {_shown(new.get('name'))}"
             add("resource-renamed", message, "/name", old.get("name"), new.get("name"))
     elif kind == "prompt":
         handled.add("arguments")
@@ -211,19 +239,60 @@ def _compare_tool(old: JSON, new: JSON, name: str, add: _Add) -> None:
     old_hints, new_hints = old.get("annotations") or {}, new.get("annotations") or {}
     if old_hints.get("title") != new_hints.get("title"):
         add("title-changed", "tool title changed", "/annotations/title", old_hints.get("title"), new_hints.get("title"))
-    for hint, trusted, rule, message in _HINT_RULES:
-        before = old_hints.get(hint, HINT_DEFAULTS[hint])
-        after = new_hints.get(hint, HINT_DEFAULTS[hint])
-        if before == trusted and after != trusted:
+    for hint, to_false, false_message, to_true, true_message in _HINT_RULES:
+        before, after = _hint(old_hints, hint), _hint(new_hints, hint)
+        if before != after:
+            rule, message = (to_true, true_message) if after else (to_false, false_message)
             add(rule, f"tool {message}", pointer("annotations", hint), before, after)
     if _may_differ(old, new, "inputSchema"):
         _compare_schema(tool_schema(old, "inputSchema"), tool_schema(new, "inputSchema"), "in", "/inputSchema", add)
     if "outputSchema" in old and "outputSchema" not in new:
         add("out-schema-removed", "structured results are no longer promised", "/outputSchema", old["outputSchema"])
     elif "outputSchema" in new and "outputSchema" not in old:
-        add("out-schema-added", "now promises structured results", "/outputSchema", None, new["outputSchema"])
+        message = (
+            "now promises structured results: a regenerated client's method returns a model instead of"
+            " CallToolResult, so callers reading `.content` must change"
+        )
+        add("out-schema-added", message, "/outputSchema", None, new["outputSchema"])
     elif "outputSchema" in new and _may_differ(old, new, "outputSchema"):
         _compare_schema(tool_schema(old, "outputSchema"), tool_schema(new, "outputSchema"), "out", "/outputSchema", add)
+
+
+def _hint(hints: JSON, hint: str) -> bool:
+    """The hint's effective value: a missing or malformed hint means the spec's cautious default."""
+    value = hints.get(hint)
+    return value if isinstance(value, bool) else HINT_DEFAULTS[hint]
+
+
+def _compare_execution(old: Any, new: Any, add: _Add) -> None:
+    """`execution.taskSupport` by meaning: a tool may be called plainly, as a task, or both; losing a
+    way to call it breaks callers that use it, gaining one breaks nobody. Absent means `forbidden`."""
+    if not all(value is None or isinstance(value, dict) for value in (old, new)):
+        if old != new:
+            add("schema-uncomparable", "`execution` is not an object; review by hand", "/execution", old, new)
+        return
+    before, after = old or {}, new or {}
+    for key in sorted((set(before) | set(after)) - {"taskSupport"}):
+        if before.get(key) != after.get(key):
+            message = f"`execution.{key}` changed; cannot prove it compatible, review by hand"
+            add("schema-uncomparable", message, pointer("execution", key), before.get(key), after.get(key))
+    was = before.get("taskSupport", TASK_SUPPORT_DEFAULT)
+    now = after.get("taskSupport", TASK_SUPPORT_DEFAULT)
+    if was == now:
+        return
+    where = pointer("execution", "taskSupport")
+    if was not in _TASK_MODES or now not in _TASK_MODES:
+        add("schema-uncomparable", "`execution.taskSupport` changed to or from an unknown value", where, was, now)
+    elif _TASK_MODES[now] >= _TASK_MODES[was]:
+        add("task-support-widened", f"task support changed from {was} to {now}", where, was, now)
+    else:
+        message = f"task support changed from {was} to {now}; callers that call it the old way now fail"
+        add("task-support-narrowed", message, where, was, now)
+
+
+def _shown(value: Any) -> str:
+    """A value in a message: absent is "absent", never Python's `None`."""
+    return "absent" if value is None else repr(value)
 
 
 def _may_differ(old: JSON, new: JSON, key: str) -> bool:
@@ -247,9 +316,17 @@ def tool_schema(tool: JSON, key: str) -> JSON:
 
 
 def _compare_schema(old: JSON, new: JSON, direction: Direction, base: str, add: _Add) -> None:
+    """The root `title` is the name a framework gives the schema (FastMCP: the function name plus
+    `Arguments`), so its change is `title-changed`, not text a model reads inside the schema."""
+
     def emit(rule: str, path: str, before: Any, after: Any, message: str) -> None:
         add(rule, message, path, before, after)
 
+    old, new = dict(old), dict(new)
+    before, after = old.pop("title", None), new.pop("title", None)
+    if before != after:
+        message = f"{'input' if direction == 'in' else 'output'} schema title changed"
+        add("title-changed", message, base + "/title", before, after)
     compare_schema(old, new, direction, base, emit)
 
 

@@ -42,7 +42,7 @@ CATALOG: dict[str, Severity] = {
     "in-pattern-added": B,
     "in-pattern-changed": D,
     "in-became-not-nullable": B,
-    "in-closed": B,
+    "in-closed": D,
     "in-union-narrowed": B,
     "in-default-changed": D,
     "in-optional-added": S,
@@ -58,7 +58,7 @@ CATALOG: dict[str, Severity] = {
     "out-became-nullable": B,
     "out-enum-value-added": D,
     "out-loosened": B,
-    "out-schema-added": S,
+    "out-schema-added": D,
     "out-property-added": S,
     "out-became-required": S,
     "out-type-narrowed": S,
@@ -84,7 +84,10 @@ CATALOG: dict[str, Severity] = {
     "capability-listchanged-removed": D,
     "protocol-version-changed": D,
 }
-"""Exactly the rules of DRIFT-RULES.md."""
+"""The rules of the first catalog (DRIFT-RULES.md), with the severities that replaying real release
+history corrected: closing an input (`in-closed`) cannot break a client that sends only declared
+properties, and a new output schema (`out-schema-added`) changes a regenerated method's return type.
+The README's rule table is the authority, and a test holds it against `RULES`."""
 
 EXTENSIONS: dict[str, Severity] = {
     "prompt-renamed": B,
@@ -93,12 +96,21 @@ EXTENSIONS: dict[str, Severity] = {
     "template-added": S,
     "prompt-added": S,
     "ignore-unused": D,
+    "annotation-readonly-claimed": D,
+    "annotation-destructive-withdrawn": D,
+    "annotation-idempotent-claimed": D,
+    "annotation-openworld-withdrawn": D,
+    "task-support-widened": S,
+    "task-support-narrowed": B,
+    "server-info-changed": S,
+    "in-bound-impossible": B,
     "list-method-appeared": S,
 }
-"""Rules the issue asks for that the catalog has no row for: renames of prompts and resources are
-reported once like `tool-renamed`, additions of every kind are reported like `tool-added`, an
-ignore entry that matches nothing is reported so ignores do not rot, and a list method the old
-snapshot recorded as missing (-32601) that the server now implements is reported as safe."""
+"""Rules the catalog has no row for: renames of prompts and resources are reported once like
+`tool-renamed`, additions of every kind like `tool-added`, and an ignore entry that matches nothing is
+reported so ignores do not rot; annotation hints moving toward more trust, `execution.taskSupport`
+judged by meaning, `serverInfo` changes, input bounds that leave almost nothing valid, and a list
+method the old snapshot recorded as missing (-32601) that the server now implements."""
 
 RULES: dict[str, Severity] = {**CATALOG, **EXTENSIONS}
 

@@ -29,8 +29,18 @@ _SCHEMA_VALUES = (
     "not", "if", "then", "else", "contains", "propertyNames",
 )  # fmt: skip
 
-_DEFAULTS: dict[str, tuple[Any, ...]] = {"additionalProperties": ({}, True), "items": ({},), "uniqueItems": (False,)}
-"""Values that say the same as leaving the keyword out."""
+_DEFAULTS: dict[str, tuple[Any, ...]] = {
+    "additionalProperties": ({}, True),
+    "items": ({},),
+    "uniqueItems": (False,),
+    "minLength": (0,),
+    "minItems": (0,),
+    "minProperties": (0,),
+    "deprecated": (False,),
+    "readOnly": (False,),
+    "writeOnly": (False,),
+}
+"""Values that say the same as leaving the keyword out (JSON Schema's own defaults)."""
 
 NULL_ONLY: JSON = {"type": [], "nullable": True}
 

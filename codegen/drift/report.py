@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Any
 
 import click
@@ -26,6 +28,25 @@ _COLOURS = {Severity.BREAKING: "red", Severity.DANGEROUS: "yellow", Severity.SAF
 _ANNOTATION = {Severity.BREAKING: "error", Severity.DANGEROUS: "warning", Severity.SAFE: "notice"}
 _SHOWN = 160
 """Characters of an old or new value shown inline; the JSON report always has them whole."""
+_TEXT_RULES = frozenset(
+    {
+        "description-changed",
+        "prompt-description-changed",
+        "instructions-changed",
+        "schema-text-changed",
+        "title-changed",
+    }
+)
+"""Rules about text a model or a person reads: shown as a word-level diff, never cut short."""
+_CONTEXT_WORDS = 6
+"""Unchanged words kept on each side of a change in a diff; longer unchanged runs are elided."""
+_REWRITTEN = 0.5
+"""When fewer than this share of the shorter text's words survive, the text was rewritten: the diff
+shows old and new whole rather than a confetti of one-word changes."""
+GROUP_AT = 3
+"""Findings alike but for a number in their names (`test://static/resource/1`...) are one line from this many."""
+_EXAMPLES = 3
+_DIGITS = re.compile(r"\d+")
 
 
 def summary(findings: Sequence[Finding], ignored: int = 0) -> dict[str, int]:
@@ -77,12 +98,23 @@ def render_text(findings: Sequence[Finding], ignored: int = 0) -> str:
         if not group:
             continue
         lines.append(click.style(f"{severity.value} ({len(group)})", fg=_COLOURS[severity], bold=True))
-        for finding in group:
+        for item in _bulk(group):
+            finding = item.first
             rule = click.style(finding.rule, fg=_COLOURS[severity])
             where = f" at {one_line(finding.path)}" if finding.path else ""
-            lines.append(f"  {rule}  {one_line(_entity(finding))}{where}")
-            lines.append(f"      {one_line(finding.message)}")
-            if isinstance(finding.old, str) or isinstance(finding.new, str):
+            lines.append(f"  {rule}  {one_line(item.entity)}{where}")
+            lines.append(f"      {one_line(item.message)}")
+            diff = _diff(finding)
+            if diff is not None:
+                styles = {"-": ("[-", "-]", "red"), "+": ("{+", "+}", "green")}
+                shown = "".join(
+                    one_line(text)
+                    if op == "="
+                    else click.style(styles[op][0] + one_line(text) + styles[op][1], fg=styles[op][2])
+                    for op, text in diff
+                )
+                lines.append(f"      diff: {shown}")
+            elif item.count == 1 and (isinstance(finding.old, str) or isinstance(finding.new, str)):
                 lines.append(f"      old: {_shown(finding.old)}")
                 lines.append(f"      new: {_shown(finding.new)}")
         lines.append("")
@@ -106,12 +138,18 @@ def render_markdown(findings: Sequence[Finding], ignored: int = 0) -> str:
         else:
             lines += [f"#### {title}", ""]
         lines += ["| rule | entity | where | change |", "|---|---|---|---|"]
-        for finding in group:
+        for item in _bulk(group):
+            finding = item.first
+            change = _md_code(item.message)
+            diff = _diff(finding)
+            if diff is not None:
+                tags = {"=": ("", ""), "-": ("<del>", "</del>"), "+": ("<ins>", "</ins>")}
+                change += "<br>" + "".join(tags[op][0] + _md_code(text) + tags[op][1] for op, text in diff)
             cells = [
                 _md_code(finding.rule),
-                _md_code(_entity(finding)),
+                _md_code(item.entity),
                 _md_code(finding.path) if finding.path else "",
-                _md_code(finding.message),
+                change,
             ]
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
@@ -123,11 +161,108 @@ def render_markdown(findings: Sequence[Finding], ignored: int = 0) -> str:
 def render_github(findings: Sequence[Finding]) -> str:
     """Workflow commands: breaking as `::error`, dangerous as `::warning`, safe as `::notice`."""
     lines = []
-    for finding in findings:
-        title = _gh_property(f"{finding.rule}: {_entity(finding)}")
-        message = finding.message + (f" (at {finding.path})" if finding.path else "")
+    for item in _bulk(findings):
+        finding = item.first
+        title = _gh_property(f"{finding.rule}: {item.entity}")
+        message = item.message + (f" (at {finding.path})" if finding.path else "")
+        diff = _diff(finding)
+        if diff is not None:
+            marks = {"=": ("", ""), "-": ("[-", "-]"), "+": ("{+", "+}")}
+            message += "; diff: " + "".join(marks[op][0] + text + marks[op][1] for op, text in diff)
         lines.append(f"::{_ANNOTATION[finding.severity]} title={title}::{_gh_data(message)}")
     return "".join(line + "\n" for line in lines)
+
+
+@dataclass(frozen=True)
+class _Bulk:
+    """Findings alike but for a number in their names, shown as one line; a lone finding is a bulk of one."""
+
+    findings: tuple[Finding, ...]
+    pattern: str
+
+    @property
+    def first(self) -> Finding:
+        return self.findings[0]
+
+    @property
+    def count(self) -> int:
+        return len(self.findings)
+
+    @property
+    def entity(self) -> str:
+        if self.count == 1:
+            return _entity(self.first)
+        server = f"{self.first.server}: " if self.first.server and self.first.kind != "server" else ""
+        return f"{server}{self.first.kind} {self.pattern} (x{self.count})"
+
+    @property
+    def message(self) -> str:
+        if self.count == 1:
+            return self.first.message
+        names = sorted((finding.name for finding in self.findings), key=_natural)
+        shown = ", ".join(names[:_EXAMPLES]) + (", ..." if len(names) > _EXAMPLES else "")
+        return f"{self.count} alike, e.g. {shown}; the first: {self.first.message} (every one in --format json)"
+
+
+def _bulk(findings: Sequence[Finding]) -> Iterator[_Bulk]:
+    """Group findings of one rule, server, kind and path whose names differ only in their numbers."""
+    groups: dict[tuple[str, str, str, str, str], list[Finding]] = {}
+    for finding in findings:
+        pattern = _DIGITS.sub("{n}", finding.name)
+        groups.setdefault((finding.rule, finding.server, finding.kind, finding.path, pattern), []).append(finding)
+    shown: set[tuple[str, str, str, str, str]] = set()
+    for finding in findings:
+        key = (finding.rule, finding.server, finding.kind, finding.path, _DIGITS.sub("{n}", finding.name))
+        group = groups[key]
+        if len(group) < GROUP_AT or finding.name == key[4]:
+            yield _Bulk((finding,), finding.name)
+        elif key not in shown:
+            shown.add(key)
+            yield _Bulk(tuple(sorted(group, key=lambda item: _natural(item.name))), key[4])
+
+
+def _natural(name: str) -> tuple[tuple[int, str], ...]:
+    """Sort key that puts `resource/2` before `resource/10`."""
+    return tuple((int(part), "") if part.isdigit() else (-1, part) for part in re.split(r"(\d+)", name))
+
+
+def _diff(finding: Finding) -> list[tuple[str, str]] | None:
+    """A word-level diff of a changed text as (op, text) runs, op `=`, `-` or `+`; None when the finding
+    is not about text or the text was added or removed whole. Long unchanged runs are elided so an
+    appended sentence shows however long the description is."""
+    if finding.rule not in _TEXT_RULES or not isinstance(finding.old, str) or not isinstance(finding.new, str):
+        return None
+    old, new = _words(finding.old), _words(finding.new)
+    matcher = SequenceMatcher(None, [w.strip() for w in old], [w.strip() for w in new], autojunk=False)
+    kept = sum(block.size for block in matcher.get_matching_blocks())
+    if kept < _REWRITTEN * min(len(old), len(new)):
+        return [("-", finding.old), ("+", finding.new)]
+    runs: list[tuple[str, str]] = []
+    opcodes = matcher.get_opcodes()
+    for index, (tag, i1, i2, j1, j2) in enumerate(opcodes):
+        if tag == "equal":  # the new text's spacing, so an appended word is not glued to the last one
+            runs.append(("=", _elide(new[j1:j2], first=index == 0, last=index == len(opcodes) - 1)))
+            continue
+        if i2 > i1:
+            runs.append(("-", "".join(old[i1:i2])))
+        if j2 > j1:
+            runs.append(("+", "".join(new[j1:j2])))
+    return runs
+
+
+def _words(text: str) -> list[str]:
+    """Words with the space after each (compared without it), so a diff aligns on words, not spaces."""
+    return re.findall(r"^\s+|\S+\s*", text)
+
+
+def _elide(tokens: list[str], *, first: bool, last: bool) -> str:
+    """Unchanged words around a change: a few beside it, the rest as `...`."""
+    keep = _CONTEXT_WORDS
+    if len(tokens) <= keep * (1 if first or last else 2):
+        return "".join(tokens)
+    head = "" if first else "".join(tokens[:keep])
+    tail = "" if last else "".join(tokens[-keep:])
+    return head + "..." + (" " + tail if tail else "")
 
 
 def _shown(value: Any) -> str:

@@ -10,7 +10,7 @@ Anything not modelled here is compared for equality and reported as uncomparable
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 from codegen.drift.findings import pointer
 from codegen.drift.normalize import JSON, LOWER_BOUNDS, TEXT_KEYS, UPPER_BOUNDS, canonical
@@ -59,12 +59,24 @@ class _Comparator:
         self.emit("schema-uncomparable", path, old, new, f"{what}; cannot prove it compatible, review by hand")
 
     def judge(
-        self, path: str, old: Any, new: Any, tightens: bool, relaxes: bool, what: str, *, added: bool = False
+        self,
+        path: str,
+        old: Any,
+        new: Any,
+        tightens: bool,
+        relaxes: bool,
+        what: str,
+        *,
+        added: bool = False,
+        schemas: tuple[JSON, JSON] = ({}, {}),
     ) -> None:
-        """Report one constraint change: inputs break when it tightens, outputs when it relaxes."""
+        """Report one constraint change: inputs break when it tightens, outputs when it relaxes.
+        `schemas` (the old and new schema holding the bound) lets a new input bound be judged by what
+        it leaves valid."""
         if self.writes:
             if tightens:
-                self.emit("in-bound-added" if added else "in-bound-tightened", path, old, new, what)
+                rule, why = _input_tightening(*schemas, added=added)
+                self.emit(rule, path, old, new, what + why)
             elif relaxes:
                 self.emit("in-bound-relaxed", path, old, new, what)
         elif relaxes:
@@ -184,39 +196,39 @@ class _Comparator:
             shown_old, shown_new = _bound_text(before), _bound_text(after)
             what = f"{'lower' if sign == 1 else 'upper'} bound changed from {shown_old} to {shown_new}"
             if before is None:
-                self.judge(where, None, shown_new, True, False, what, added=True)
+                self.judge(where, None, shown_new, True, False, what, added=True, schemas=(old, new))
             elif after is None:
                 self.judge(where, shown_old, None, False, True, what)
             else:
                 tighter = _tighter(before, after, sign)
-                self.judge(where, shown_old, shown_new, tighter, not tighter, what)
+                self.judge(where, shown_old, shown_new, tighter, not tighter, what, schemas=(old, new))
 
     def _size_bounds(self, old: JSON, new: JSON, path: str) -> None:
         for key in sorted(LOWER_BOUNDS | UPPER_BOUNDS):
             before, after = old.get(key), new.get(key)
             if before == after or key in ("minimum", "maximum"):
                 continue
-            where, what = pointer_join(path, key), f"{key} changed from {before} to {after}"
+            where, what = pointer_join(path, key), _change_text(key, before, after)
             if before is None:
-                self.judge(where, before, after, True, False, what, added=True)
+                self.judge(where, before, after, True, False, what, added=True, schemas=(old, new))
             elif after is None:
                 self.judge(where, before, after, False, True, what)
             elif not (_number(before) and _number(after)):
                 self.uncomparable(where, before, after, f"`{key}` changed")
             else:
                 tighter = after > before if key in LOWER_BOUNDS else after < before
-                self.judge(where, before, after, tighter, not tighter, what)
+                self.judge(where, before, after, tighter, not tighter, what, schemas=(old, new))
         before, after = old.get("multipleOf"), new.get("multipleOf")
         if before != after:
-            where, what = pointer_join(path, "multipleOf"), f"multipleOf changed from {before} to {after}"
+            where, what = pointer_join(path, "multipleOf"), _change_text("multipleOf", before, after)
             if before is None:
-                self.judge(where, before, after, True, False, what, added=True)
+                self.judge(where, before, after, True, False, what, added=True, schemas=(old, new))
             elif after is None:
                 self.judge(where, before, after, False, True, what)
             elif _number(before) and _number(after):
                 tightens = not _divides(before, after)
                 relaxes = not _divides(after, before)
-                self.judge(where, before, after, tightens, relaxes, what)
+                self.judge(where, before, after, tightens, relaxes, what, schemas=(old, new))
             else:
                 self.uncomparable(where, before, after, "`multipleOf` changed")
         before_unique, after_unique = old.get("uniqueItems") is True, new.get("uniqueItems") is True
@@ -342,6 +354,97 @@ class _Comparator:
             self.uncomparable(where, before, after, "oneOf changed")
 
 
+ABSURD_SIZE = 10_000
+"""A lower bound on length, items or properties at or above this leaves nothing a caller writes as an
+argument valid (`minLength: 100000`)."""
+
+_SIZES = (
+    ("string", "minLength", "maxLength", "string", "characters"),
+    ("array", "minItems", "maxItems", "array", "items"),
+    ("object", "minProperties", "maxProperties", "object", "properties"),
+)
+
+
+def _input_tightening(old: JSON, new: JSON, *, added: bool) -> tuple[str, str]:
+    """The rule for an input bound that now accepts less, and why, to append to the message.
+
+    Breaking (`in-bound-impossible`) when the new bounds leave almost nothing valid and the old ones
+    did not; breaking (`in-bound-tightened`) when they reject the old default or an old example, which
+    callers were told to send; otherwise a new bound is `in-bound-added` (dangerous: it may reject
+    what callers send, or may not) and a moved one `in-bound-tightened`."""
+    empty = _almost_nothing_valid(new)
+    if empty and not _almost_nothing_valid(old):
+        return "in-bound-impossible", f"; {empty}"
+    samples = ([("default", old["default"])] if "default" in old else []) + [
+        ("example", value) for value in old.get("examples", []) if isinstance(old.get("examples"), list)
+    ]
+    for label, value in samples:
+        if _within_bounds(value, old) and not _within_bounds(value, new):
+            return "in-bound-tightened", f"; it rejects the old {label} {canonical(value)}"
+    return ("in-bound-added" if added else "in-bound-tightened"), ""
+
+
+def _almost_nothing_valid(schema: JSON) -> str | None:
+    """Why the bounds of `schema` leave at most one value of a type it accepts, or None.
+
+    That is: a maximum size of 0 (only the empty string, array or object), a lower size bound above
+    the upper one or at `ABSURD_SIZE`, a numeric range that is empty or a single number."""
+    types = _types(schema)
+
+    def allows(kind: str) -> bool:
+        return types is None or kind in types or (kind == "number" and "integer" in types)
+
+    for kind, low_key, high_key, noun, unit in _SIZES:
+        low, high = schema.get(low_key), schema.get(high_key)
+        if not allows(kind):
+            continue
+        if _number(high) and high == 0:
+            return f"{high_key} 0 leaves only the empty {noun} valid"
+        if _number(low) and _number(high) and low > high:
+            return f"{low_key} {low} is above {high_key} {high}: no {noun} is valid"
+        if _number(low) and low >= ABSURD_SIZE:
+            return f"{low_key} {low} asks for at least {low} {unit}: no caller sends that"
+    if allows("number"):
+        low, high = _bound(schema, "minimum", "exclusiveMinimum"), _bound(schema, "maximum", "exclusiveMaximum")
+        if low is not None and high is not None:
+            if low[0] > high[0] or (low[0] == high[0] and (low[1] or high[1])):
+                return f"lower bound {low[0]} is above upper bound {high[0]}: no number is valid"
+            if low[0] == high[0]:
+                return f"lower and upper bound are both {low[0]}: only one number is valid"
+    return None
+
+
+def _within_bounds(value: Any, schema: JSON) -> bool:
+    """Whether `value` meets the size and numeric bounds of `schema` (the keywords this module
+    compares; type, enum and pattern are judged by their own rules)."""
+    if isinstance(value, bool):
+        return True
+    sizes = {str: "Length", list: "Items", dict: "Properties"}
+    for python_type, suffix in sizes.items():
+        if isinstance(value, python_type):
+            size = len(value)
+            low, high = schema.get("min" + suffix), schema.get("max" + suffix)
+            return not ((_number(low) and size < low) or (_number(high) and size > high))
+    if not _number(value):
+        return True
+    low, high = _bound(schema, "minimum", "exclusiveMinimum"), _bound(schema, "maximum", "exclusiveMaximum")
+    if low is not None and (value < low[0] or (low[1] and value == low[0])):
+        return False
+    if high is not None and (value > high[0] or (high[1] and value == high[0])):
+        return False
+    divisor = schema.get("multipleOf")
+    return not (_number(divisor) and divisor > 0 and not _divides(divisor, value))
+
+
+def _change_text(key: str, before: Any, after: Any) -> str:
+    """`maxLength changed from 10 to 5`, `maxLength 5 was added`, `maxLength 10 was dropped`: no `None`."""
+    if before is None:
+        return f"{key} {canonical(after)} was added"
+    if after is None:
+        return f"{key} {canonical(before)} was dropped"
+    return f"{key} changed from {canonical(before)} to {canonical(after)}"
+
+
 _ABSENT = object()
 
 
@@ -437,7 +540,7 @@ def _bound_text(bound: tuple[float, bool, str] | None) -> str:
     return f"{bound[2]} {bound[0]}"
 
 
-def _number(value: Any) -> bool:
+def _number(value: Any) -> TypeGuard[float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 

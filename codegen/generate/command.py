@@ -15,7 +15,7 @@ from codegen.generate import Cache, is_current, package_dir, remember_rendered, 
 from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.publish import diff_trees, publish, read_tree
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot, read_snapshot_bytes
-from codegen.snapshot_command import config_options
+from codegen.snapshot_command import config_options, shown_path
 
 
 def method_names_for(config: ProjectConfig | None, server: str) -> Mapping[str, str]:
@@ -99,6 +99,11 @@ cache_option = click.option(
 )
 
 
+def _label(target: Path) -> str:
+    """A package folder as a diff names it: relative to the working directory, so the diff applies there."""
+    return Path(shown_path(target)).as_posix()
+
+
 def cache_for(no_cache: bool) -> Cache:
     return Cache.disabled() if no_cache else Cache.default()
 
@@ -129,12 +134,12 @@ def generate(
         diffs = [
             ""
             if is_current(snapshot, target, method_names)
-            else diff_trees(render_snapshot(snapshot, method_names, cache), read_tree(target), target.as_posix())
+            else diff_trees(render_snapshot(snapshot, method_names, cache), read_tree(target), _label(target))
             for target, snapshot, method_names in checked
         ]
         if hub is not None:
             target = hub_dir(out_dir)
-            diffs.append(diff_trees(render_hub(_load_hub(hub), cache), read_tree(target), target.as_posix()))
+            diffs.append(diff_trees(render_hub(_load_hub(hub), cache), read_tree(target), _label(target)))
         for diff in diffs:
             if diff:
                 stale += 1
