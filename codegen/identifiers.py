@@ -8,6 +8,7 @@ in a deterministic order. The name on the wire is never changed; only the Python
 from __future__ import annotations
 
 import builtins
+import hashlib
 import keyword
 import re
 import unicodedata
@@ -15,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from codegen.errors import StubgenError
+from codegen.runtime._hub_catalog import SEARCH_TOOLS
 
 RESERVED_WORDS = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins)) | {"self"}
 """Names a generated parameter or method never takes: rebinding them would confuse readers and linters."""
@@ -163,20 +165,38 @@ HUB_MEMBERS = frozenset(
         "call",
         "clients",
         "connect",
+        "connect_from_config",
+        "live_tools",
+        "search_tool_definition",
+        "shortlist",
         "tool_definitions",
         "tools",
         "verify",
         "cls",
         "client_options",
+        "servers",
+        "timeout",
         *(name for name in dir(object) if name.startswith("__")),
     }
 )
 """Public members of the runtime's `GeneratedHub` and the names `Hub.connect` binds; a test keeps them in step."""
 
+HUB_SEPARATOR = "__"
+"""What joins a server id and a tool name in a qualified name by default: valid for every LLM API."""
+
+HUB_SEPARATOR_PATTERN = re.compile(r"^[_.-]{1,4}$")
+"""A separator of one to four of `_`, `-` and `.`; `.` makes names some LLM APIs reject (OpenAI, Anthropic)."""
+
+QUALIFIED_NAME_LIMIT = 64
+"""The shortest of the LLM APIs' limits on a tool name (OpenAI and Gemini: 64; Anthropic and MCP: 128)."""
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+_HASH_LENGTH = 8
+
 
 @dataclass(frozen=True)
 class QualifiedTool:
-    """One tool in the hub's namespaced catalog: `server.tool`, with both parts kept, never split apart."""
+    """One tool in the hub's namespaced catalog: its qualified name, with server and tool kept, never split apart."""
 
     qualified_name: str
     server: str
@@ -188,39 +208,53 @@ def hub_attribute(server: str) -> str:
     return escape(package_name(server), HUB_MEMBERS)
 
 
-def qualified_tools(catalog: Mapping[str, Sequence[str]]) -> list[QualifiedTool]:
-    """Every `server.tool` of the servers' tool lists, sorted; an invalid or ambiguous name is an error.
+def api_safe(name: str) -> str:
+    """The name with accents dropped and every other character outside `[A-Za-z0-9_-]` mapped to `_`."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return _UNSAFE.sub("_", "".join(char for char in decomposed if not unicodedata.combining(char)))
 
-    Each name must pass the SDK's `validate_tool_name`, since agents hand it to APIs that enforce
-    SEP-986, and must be unique: a server id with a dot (`a.b` + `c` vs `a` + `b.c`) could otherwise
-    make two tools indistinguishable.
+
+def qualified_name(server: str, tool: str, separator: str = HUB_SEPARATOR) -> str:
+    """`<server><separator><tool>`, valid for OpenAI, Anthropic, Gemini and MCP alike (with a `_`/`-` separator).
+
+    Both parts go through `api_safe`; a name that would not start with a letter or `_` (Gemini's rule)
+    gets a leading `_`, and one over 64 characters is cut and ends in `_` and a hash of the original
+    pair, so the same tool always gets the same name.
     """
-    from mcp.shared.tool_name_validation import validate_tool_name  # importing `mcp` takes a second
+    name = api_safe(server) + separator + api_safe(tool)
+    if not (name[0].isascii() and (name[0].isalpha() or name[0] == "_")):
+        name = "_" + name
+    if len(name) > QUALIFIED_NAME_LIMIT:
+        digest = hashlib.sha256(f"{server}\0{tool}".encode()).hexdigest()[:_HASH_LENGTH]
+        name = f"{name[: QUALIFIED_NAME_LIMIT - _HASH_LENGTH - 1]}_{digest}"
+    return name
 
+
+def qualified_tools(catalog: Mapping[str, Sequence[str]], separator: str = HUB_SEPARATOR) -> list[QualifiedTool]:
+    """Every server's tools under their qualified names, sorted by name; two tools sharing one is an error.
+
+    The name is only a label: the hub routes it by looking it up in a table that keeps the server id
+    and the tool's own name, so mapping characters or shortening never changes what is called.
+    """
+    if not HUB_SEPARATOR_PATTERN.match(separator):
+        raise StubgenError(
+            f"hub: hub_separator {separator!r} must be one to four of '_', '-' and '.' (default {HUB_SEPARATOR!r})"
+        )
     owners: dict[str, QualifiedTool] = {}
     for server in sorted(catalog):
         for tool in sorted(catalog[server]):
-            qualified = QualifiedTool(f"{server}.{tool}", server, tool)
-            own, verdict = validate_tool_name(tool), validate_tool_name(qualified.qualified_name)
-            if not own.is_valid:
+            qualified = QualifiedTool(qualified_name(server, tool, separator), server, tool)
+            if qualified.qualified_name == SEARCH_TOOLS:
                 raise StubgenError(
-                    f"hub: server {server!r}: tool {tool!r} cannot be named in the hub: its own name is not a "
-                    f"valid tool name ({_first(own.warnings)})"
-                )
-            if not verdict.is_valid:
-                raise StubgenError(
-                    f"hub: server {server!r}: tool {tool!r} gets the qualified name {qualified.qualified_name!r}, "
-                    f"which is not a valid tool name ({_first(verdict.warnings)}); choose a shorter or plainer server id"
+                    f"hub: tool {tool!r} of server {server!r} gets the qualified name {SEARCH_TOOLS!r}, which is the "
+                    "hub's own meta-tool; rename the server id or choose another hub_separator"
                 )
             other = owners.get(qualified.qualified_name)
             if other is not None:
                 raise StubgenError(
                     f"hub: tool {other.tool!r} of server {other.server!r} and tool {tool!r} of server {server!r} "
-                    f"both get the qualified name {qualified.qualified_name!r}; rename one of the server ids"
+                    f"both get the qualified name {qualified.qualified_name!r}; rename one of the server ids "
+                    "or choose another hub_separator"
                 )
             owners[qualified.qualified_name] = qualified
     return [owners[name] for name in sorted(owners)]
-
-
-def _first(warnings: Sequence[str]) -> str:
-    return warnings[0].rstrip(".") if warnings else "see SEP-986"

@@ -1,20 +1,36 @@
 """Helpers for the hub that mcp-stubgen generates over several servers' typed clients.
 
-This file is copied verbatim into the generated hub package, so it imports only `mcp`, `pydantic`
-(and, for type checking, pydantic's own `pydantic_core`) and the standard library. Do not edit the copy: run `mcp-stubgen sync` to refresh it.
+This file is copied verbatim into the generated hub package, so it imports only `mcp`, `pydantic`,
+`jsonschema` (which `mcp` brings), the standard library and its sibling `_hub_catalog.py`. Do not edit
+the copy: run `mcp-stubgen sync` to refresh it.
 
-`pydantic` is imported where arguments are validated, and `mcp` only for type checking, as in each
-server package's `_runtime.py`: importing the hub should cost neither (pydantic alone takes about a
-tenth of a second), an application pays for them when it first calls a tool or connects.
+`pydantic`, `jsonschema` and `mcp` are imported where they are used, as in each server package's
+`_runtime.py`: importing the hub should cost none of them (pydantic alone takes about a tenth of a
+second), an application pays for them when it first calls a tool or connects.
 """
 
 from __future__ import annotations
 
-import copy
 import difflib
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypedDict
+import functools
+import importlib
+import json
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, Generic, ParamSpec, Protocol, TypeVar
+
+from ._hub_catalog import (
+    SEARCH_TOOLS,
+    Filters,
+    HubTool,
+    SearchIndex,
+    ToolFilter,
+    ToolFormat,
+    names_only,
+    search_tool,
+    selected,
+    tool_definition,
+)
 
 if TYPE_CHECKING:
     from mcp import Client, ClientSession
@@ -22,7 +38,22 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
     from pydantic_core import ErrorDetails, InitErrorDetails
 
-__all__ = ["GeneratedHub", "HubError", "HubTool", "ToolDefinition", "UnknownQualifiedToolError"]
+__all__ = [
+    "ArgumentsError",
+    "Catalog",
+    "GeneratedHub",
+    "HubError",
+    "HubTool",
+    "ToolFilter",
+    "UnknownQualifiedToolError",
+    "connect_concurrently",
+]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+SEARCH_LIMIT = 5
+"""How many tools `search_tools` returns when the agent does not say."""
 
 
 class HubError(Exception):
@@ -30,7 +61,7 @@ class HubError(Exception):
 
 
 class UnknownQualifiedToolError(HubError, LookupError):
-    """A qualified name that is in none of the hub's servers' snapshots."""
+    """A qualified name that is not in the hub's catalog (or was filtered out, or removed by its server)."""
 
     def __init__(self, name: str, known: Sequence[str]) -> None:
         self.name = name
@@ -39,35 +70,8 @@ class UnknownQualifiedToolError(HubError, LookupError):
         super().__init__(f"the hub has no tool {name!r}{hint} (it has {len(known)} tools: see Hub.tools)")
 
 
-@dataclass(frozen=True)
-class HubTool:
-    """One entry of the namespaced catalog: where a qualified name routes, kept explicit, never parsed."""
-
-    qualified_name: str
-    server: str
-    """The server id from the project config, the qualified name's namespace."""
-    client: str
-    """The attribute of the hub holding the owning server's typed client."""
-    tool: str
-    """The tool's own name on its server, sent on the wire."""
-    description: str | None
-    input_schema: Mapping[str, Any]
-    """The server's input JSON Schema from the snapshot, as the server declared it."""
-    load_input_model: Callable[[], type[BaseModel]]
-    """Returns the tool's input model; called on use, so importing the hub imports no models."""
-
-    @property
-    def input_model(self) -> type[BaseModel]:
-        """The generated Pydantic model the tool's arguments are validated with."""
-        return self.load_input_model()
-
-
-class ToolDefinition(TypedDict):
-    """A tool as LLM APIs take it: `name`, `description` and `input_schema` (JSON Schema)."""
-
-    name: str
-    description: str
-    input_schema: dict[str, Any]
+class ArgumentsError(HubError, ValueError):
+    """Arguments that a tool's JSON Schema rejects, for a tool the server added after the snapshot."""
 
 
 class _Connected(Protocol):
@@ -79,6 +83,47 @@ class _Connected(Protocol):
     async def verify(self) -> None: ...
 
 
+class Catalog:
+    """A set of hub tools and, built on first use, the index `shortlist` searches."""
+
+    def __init__(self, tools: Mapping[str, HubTool]) -> None:
+        self.tools = dict(tools)
+        self._index: SearchIndex | None = None
+
+    @property
+    def index(self) -> SearchIndex:
+        if self._index is None:
+            self._index = SearchIndex(self.tools.values())
+        return self._index
+
+
+_SNAPSHOT_CATALOGS: dict[type[GeneratedHub], Catalog] = {}
+
+
+def _snapshot_catalog(hub_class: type[GeneratedHub]) -> Catalog:
+    """The class's catalog, built once, so its search index is too."""
+    if hub_class not in _SNAPSHOT_CATALOGS:
+        _SNAPSHOT_CATALOGS[hub_class] = Catalog(hub_class.tools)
+    return _SNAPSHOT_CATALOGS[hub_class]
+
+
+class _CatalogMethod(Generic[P, R]):
+    """A method over the catalog: the snapshot's on the class (nothing connected), the live one on a hub."""
+
+    def __init__(self, function: Callable[Concatenate[Catalog, P], R]) -> None:
+        self.function = function
+        self.__doc__ = function.__doc__
+
+    def __get__(self, hub: GeneratedHub | None, hub_class: type[GeneratedHub]) -> Callable[P, R]:
+        catalog = _snapshot_catalog(hub_class) if hub is None else hub.live_catalog
+
+        @functools.wraps(self.function)
+        def bound(*args: P.args, **kwargs: P.kwargs) -> R:
+            return self.function(catalog, *args, **kwargs)
+
+        return bound
+
+
 class GeneratedHub:
     """The base of the generated `Hub`: the catalog lookup, argument validation and routing.
 
@@ -88,19 +133,45 @@ class GeneratedHub:
 
     tools: ClassVar[Mapping[str, HubTool]] = {}
 
-    def __init__(self, clients: Mapping[str, _Connected]) -> None:
-        self.clients: Mapping[str, _Connected] = dict(clients)
+    def __init__(self, clients: Mapping[str, _Connected | None], filters: Filters = None) -> None:
+        self.clients: Mapping[str, _Connected] = {name: client for name, client in clients.items() if client}
+        tools = selected((tool for tool in self.tools.values() if tool.client in self.clients), filters)
+        self.live_catalog = Catalog({tool.qualified_name: tool for tool in tools})
 
-    def tool_definitions(self) -> list[ToolDefinition]:
-        """Every qualified tool, sorted by name, ready for an LLM API's tool list; the schemas are copies."""
-        return [
-            ToolDefinition(
-                name=name,
-                description=self.tools[name].description or "",
-                input_schema=copy.deepcopy(dict(self.tools[name].input_schema)),
-            )
-            for name in sorted(self.tools)
-        ]
+    @property
+    def live_tools(self) -> Mapping[str, HubTool]:
+        """The tools this hub can call: its connected servers' tools that its filters let through."""
+        return self.live_catalog.tools
+
+    @_CatalogMethod
+    def tool_definitions(
+        catalog: Catalog,
+        format: ToolFormat = "default",
+        *,
+        strict: bool = False,
+        filters: Filters = None,
+        names: Collection[str] | None = None,
+    ) -> list[dict[str, Any]]:
+        """Every tool (or those `filters` and `names` select), sorted by name, in the chosen API's shape.
+
+        On the class it lists the snapshots' catalog, before anything connects; on a connected hub
+        the live one. See `tool_definition` for the formats and `strict`.
+        """
+        tools = names_only(selected(catalog.tools.values(), filters), names)
+        return [tool_definition(tool, format, strict=strict) for tool in sorted(tools, key=_by_name)]
+
+    @_CatalogMethod
+    def shortlist(catalog: Catalog, query: str, limit: int = 10, *, filters: Filters = None) -> list[HubTool]:
+        """The tools most relevant to a task in plain words, best first (BM25 over names, descriptions, parameters)."""
+        if filters is None:
+            return catalog.index.search(query, limit)
+        allowed = {tool.qualified_name for tool in selected(catalog.tools.values(), filters)}
+        return catalog.index.search(query, limit, lambda tool: tool.qualified_name in allowed)
+
+    @_CatalogMethod
+    def search_tool_definition(catalog: Catalog, format: ToolFormat = "default") -> dict[str, Any]:
+        """The `search_tools` meta-tool, to offer in place of the full list; `hub.call` answers it."""
+        return tool_definition(search_tool(SEARCH_LIMIT), format)
 
     async def call(self, qualified_name: str, arguments: Mapping[str, Any] | None = None) -> CallToolResult:
         """Validate `arguments` against the tool's input model, then call it on the server that owns it.
@@ -108,18 +179,102 @@ class GeneratedHub:
         Raises `UnknownQualifiedToolError` for a name not in the catalog and `pydantic.ValidationError`
         for arguments the input model rejects (unknown argument names included), before anything is
         sent. The server's result comes back as it is, `isError` included, so an agent can show the
-        model what went wrong.
+        model what went wrong. `search_tools` is answered by the hub itself.
         """
-        route = self.tools.get(qualified_name)
+        if qualified_name == SEARCH_TOOLS:
+            return self._search_tools(dict(arguments or {}))
+        route = self.live_tools.get(qualified_name)
         if route is None:
-            raise UnknownQualifiedToolError(qualified_name, sorted(self.tools))
-        payload = validate_arguments(route.input_model, dict(arguments or {}))
+            raise UnknownQualifiedToolError(qualified_name, sorted(self.live_tools))
+        model = route.input_model
+        if model is None:
+            payload = validate_against_schema(route, dict(arguments or {}))
+        else:
+            payload = validate_arguments(model, dict(arguments or {}))
         return await self.clients[route.client].mcp_client.call_tool(route.tool, payload)
+
+    def _search_tools(self, arguments: dict[str, Any]) -> CallToolResult:
+        """The matching tools' definitions, as the result of the `search_tools` meta-tool."""
+        from mcp.types import CallToolResult, TextContent
+
+        validate_against_schema(search_tool(SEARCH_LIMIT), arguments)
+        found = self.shortlist(arguments["query"], arguments.get("limit", SEARCH_LIMIT))
+        definitions = [tool_definition(tool) for tool in found]
+        text = json.dumps(definitions, ensure_ascii=False)
+        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content={"tools": definitions})
 
     async def verify(self) -> None:
         """Check every server's live tools against its snapshot; raises that client's `CatalogDriftError`."""
         for name in sorted(self.clients):
             await self.clients[name].verify()
+
+
+@asynccontextmanager
+async def connect_concurrently(
+    openers: Mapping[str, Callable[[], AbstractAsyncContextManager[Any]] | None], timeout: float
+) -> AsyncIterator[dict[str, Any]]:
+    """Open every given server's client at once; yields them by name and closes them all on exit.
+
+    Each opener runs in its own task, which holds its connection open until the hub closes (anyio
+    wants a connection closed by the task that opened it). A server that fails, or is not connected
+    within `timeout` seconds, closes the others and raises one `HubError` naming it.
+    """
+    import anyio
+
+    given = {name: opener for name, opener in sorted(openers.items()) if opener is not None}
+    clients: dict[str, Any] = {}
+    failures: dict[str, str] = {}
+    ready = {name: anyio.Event() for name in given}
+    closing = anyio.Event()
+    scopes = {name: anyio.CancelScope() for name in given}
+
+    async def hold(name: str, opener: Callable[[], AbstractAsyncContextManager[Any]]) -> None:
+        with scopes[name]:
+            try:
+                async with opener() as client:
+                    clients[name] = client
+                    ready[name].set()
+                    await closing.wait()
+            except Exception as error:  # reported below as one line per server
+                failures[name] = f"{type(error).__name__}: {error}"
+                ready[name].set()
+
+    async with anyio.create_task_group() as group:
+        for name, opener in given.items():
+            group.start_soon(hold, name, opener)
+        with anyio.move_on_after(timeout):
+            for event in ready.values():
+                await event.wait()
+        for name in given:
+            if not ready[name].is_set():
+                failures[name] = f"not connected within {timeout:g} s"
+                scopes[name].cancel()
+        if not failures:
+            try:
+                yield clients
+            finally:
+                closing.set()
+        closing.set()
+    if failures:
+        name = sorted(failures)[0]
+        raise HubError(f"hub: server {name!r} could not connect ({failures[name]}); none of the servers stays open")
+
+
+def _by_name(tool: HubTool) -> str:
+    return tool.qualified_name
+
+
+def validate_against_schema(tool: HubTool, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The arguments unchanged, or `ArgumentsError` listing everything the tool's JSON Schema rejects."""
+    validators = importlib.import_module("jsonschema.validators")  # untyped; `mcp` depends on it
+    validator = validators.validator_for(tool.input_schema)(tool.input_schema)
+    problems = sorted(validator.iter_errors(arguments), key=lambda error: list(error.absolute_path))
+    if problems:
+        details = "; ".join(
+            f"{'/'.join(map(str, error.absolute_path)) or '(arguments)'}: {error.message}" for error in problems
+        )
+        raise ArgumentsError(f"{tool.qualified_name}: invalid arguments: {details}")
+    return arguments
 
 
 def validate_arguments(model: type[BaseModel], arguments: dict[str, Any]) -> dict[str, Any]:
