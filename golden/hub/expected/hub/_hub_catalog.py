@@ -284,17 +284,19 @@ def tool_result(
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _STOPWORDS = frozenset(
     str.split(
-        "a an and any are as at be by can could do does for from has have i if in into is it its me my no not of on "
+        "a about an and any are as at be by can could do does for from has have i if in into is it its me my no not of on "
         "or our please so some than that the their them then there these this those to us was we what when which "
         "who will with would you your"
     )
 )
 _SYNONYMS = [
-    "create add new make open start file submit write post raise register insert record",
+    "create add new make open start submit post raise register insert record propose",
+    "write save store overwrite put",
     "get fetch read show view display retrieve see look detail info inspect open",
-    "list enumerate browse all everything",
+    "list enumerate browse all",
+    "multiple many several batch bulk simultaneously once together",
     "search find query lookup locate look discover",
-    "update edit change modify set alter rename replace",
+    "update edit change modify set alter rename replace close reopen",
     "delete remove erase drop destroy forget clear",
     "issue bug ticket problem crash defect report",
     "pull pr merge request",
@@ -327,21 +329,51 @@ _SYNONYMS = [
 
 _FIELD_WEIGHTS = {"name": 3.0, "server": 1.0, "title": 2.0, "description": 1.0, "parameter": 1.0, "parameter_text": 0.5}
 _SYNONYM_WEIGHT = 0.5
+_SYNONYMS_WEIGHT = 0.75
 _K1, _B = 1.2, 0.75
 
 
 def _stem(word: str) -> str:
-    """A crude English stem: plurals and -ing/-ed endings off, so `issues`, `issue` and `issued` meet."""
-    for suffix, replacement in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith(("ss", "us", "is")):
-            return word[: -len(suffix)] + replacement
-    return word
+    """A crude English stem, so `issues`/`issue`, `opening`/`open` and `making`/`make` meet."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("sses", "ches", "shes", "xes", "zes")):
+        word = word[:-2]
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz":
+                word = word[:-1]
+            break
+    return word[:-1] if len(word) > 3 and word.endswith("e") else word
+
+
+_ABBREVIATIONS = {
+    "repo": "repository",
+    "dir": "directory",
+    "pr": "pull request",
+    "env": "environment",
+    "info": "information",
+    "config": "configuration",
+    "doc": "document",
+    "msg": "message",
+    "img": "image",
+    "db": "database",
+}
+"""Short forms written out, in tool text and queries alike, so `repo` is `repository` at full weight."""
 
 
 def terms(text: str) -> list[str]:
     """The text's words, split on case and separators, lowercased and stemmed, without stopwords."""
-    words = (word.lower() for word in _WORD.findall(text))
-    return [_stem(word) for word in words if word not in _STOPWORDS]
+    found: list[str] = []
+    for word in _WORD.findall(text):
+        lowered = word.lower()
+        for part in _ABBREVIATIONS.get(_stem(lowered), lowered).split():
+            if len(part) > 1 and part not in _STOPWORDS:  # `s` and `t` of "what's", "won't"
+                found.append(_stem(part))
+    return found
 
 
 def _synonym_table() -> dict[str, frozenset[str]]:
@@ -409,9 +441,11 @@ class SearchIndex:
         """The best `limit` tools for the query that `keep` accepts, best first; ties go by name."""
         weights: dict[str, float] = {}
         for term in terms(query):
-            weights[term] = max(weights.get(term, 0.0), 1.0)
+            weights[term] = 1.0
+        for term in list(weights):
             for synonym in _SYNONYM_TABLE.get(term, ()):
-                weights[synonym] = max(weights.get(synonym, 0.0), _SYNONYM_WEIGHT)
+                if weights.get(synonym, 0.0) < 1.0:  # several query words for one thing add up, a little
+                    weights[synonym] = min(_SYNONYMS_WEIGHT, weights.get(synonym, 0.0) + _SYNONYM_WEIGHT)
         scores: dict[int, float] = {}
         for term, weight in weights.items():
             for position, contribution in self.postings.get(term, ()):
