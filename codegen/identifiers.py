@@ -8,7 +8,6 @@ in a deterministic order. The name on the wire is never changed; only the Python
 from __future__ import annotations
 
 import builtins
-import hashlib
 import keyword
 import re
 import unicodedata
@@ -16,7 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from codegen.errors import StubgenError
-from codegen.runtime._hub_catalog import SEARCH_TOOLS
+from codegen.runtime._hub_catalog import HUB_SEPARATOR as HUB_SEPARATOR
+from codegen.runtime._hub_catalog import SEARCH_TOOLS, qualified_name
 
 RESERVED_WORDS = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins)) | {"self"}
 """Names a generated parameter or method never takes: rebinding them would confuse readers and linters."""
@@ -166,7 +166,13 @@ HUB_MEMBERS = frozenset(
         "clients",
         "connect",
         "connect_from_config",
+        "difference",
+        "filters",
+        "following_list_changes",
+        "live_catalog",
         "live_tools",
+        "relist",
+        "separator",
         "search_tool_definition",
         "shortlist",
         "tool_definitions",
@@ -180,18 +186,6 @@ HUB_MEMBERS = frozenset(
     }
 )
 """Public members of the runtime's `GeneratedHub` and the names `Hub.connect` binds; a test keeps them in step."""
-
-HUB_SEPARATOR = "__"
-"""What joins a server id and a tool name in a qualified name by default: valid for every LLM API."""
-
-HUB_SEPARATOR_PATTERN = re.compile(r"^[_.-]{1,4}$")
-"""A separator of one to four of `_`, `-` and `.`; `.` makes names some LLM APIs reject (OpenAI, Anthropic)."""
-
-QUALIFIED_NAME_LIMIT = 64
-"""The shortest of the LLM APIs' limits on a tool name (OpenAI and Gemini: 64; Anthropic and MCP: 128)."""
-
-_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
-_HASH_LENGTH = 8
 
 
 @dataclass(frozen=True)
@@ -208,35 +202,13 @@ def hub_attribute(server: str) -> str:
     return escape(package_name(server), HUB_MEMBERS)
 
 
-def api_safe(name: str) -> str:
-    """The name with accents dropped and every other character outside `[A-Za-z0-9_-]` mapped to `_`."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    return _UNSAFE.sub("_", "".join(char for char in decomposed if not unicodedata.combining(char)))
-
-
-def qualified_name(server: str, tool: str, separator: str = HUB_SEPARATOR) -> str:
-    """`<server><separator><tool>`, valid for OpenAI, Anthropic, Gemini and MCP alike (with a `_`/`-` separator).
-
-    Both parts go through `api_safe`; a name that would not start with a letter or `_` (Gemini's rule)
-    gets a leading `_`, and one over 64 characters is cut and ends in `_` and a hash of the original
-    pair, so the same tool always gets the same name.
-    """
-    name = api_safe(server) + separator + api_safe(tool)
-    if not (name[0].isascii() and (name[0].isalpha() or name[0] == "_")):
-        name = "_" + name
-    if len(name) > QUALIFIED_NAME_LIMIT:
-        digest = hashlib.sha256(f"{server}\0{tool}".encode()).hexdigest()[:_HASH_LENGTH]
-        name = f"{name[: QUALIFIED_NAME_LIMIT - _HASH_LENGTH - 1]}_{digest}"
-    return name
-
-
 def qualified_tools(catalog: Mapping[str, Sequence[str]], separator: str = HUB_SEPARATOR) -> list[QualifiedTool]:
     """Every server's tools under their qualified names, sorted by name; two tools sharing one is an error.
 
     The name is only a label: the hub routes it by looking it up in a table that keeps the server id
     and the tool's own name, so mapping characters or shortening never changes what is called.
     """
-    if not HUB_SEPARATOR_PATTERN.match(separator):
+    if not re.fullmatch(r"[_.-]{1,4}", separator):
         raise StubgenError(
             f"hub: hub_separator {separator!r} must be one to four of '_', '-' and '.' (default {HUB_SEPARATOR!r})"
         )

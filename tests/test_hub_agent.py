@@ -11,13 +11,15 @@ import importlib
 import json
 import re
 import shutil
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
-from mcp import StdioServerParameters
+from mcp import Client, StdioServerParameters
 from mcp.shared.tool_name_validation import validate_tool_name
 from mcp.types import Tool
 
@@ -26,8 +28,8 @@ from codegen.discovery import snapshot_server
 from codegen.generate import generate_package
 from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.publish import publish
-from codegen.snapshot import Snapshot
-from tests.conftest import REPO, npm_server, write_config
+from codegen.snapshot import Snapshot, parse_snapshot
+from tests.conftest import REPO, SERVERS, free_port, npm_server, wait_for_port, write_config
 from tests.regen_goldens import HUB_CASE, hub_case_snapshots
 from tests.shortlist_eval import TASKS
 
@@ -75,8 +77,6 @@ def forget(package: str) -> None:
 
 @pytest.fixture(scope="module")
 def real_snapshots(tmp_path_factory: pytest.TempPathFactory) -> list[Snapshot]:
-    import anyio
-
     scratch = tmp_path_factory.mktemp("servers")
     servers = real_servers(scratch)
 
@@ -276,8 +276,6 @@ async def test_tool_results_in_each_format_from_real_calls(real_snapshots: list[
 
     servers = real_servers(tmp_path)
     everything, weather = servers["everything"], servers["weather"]
-    from mcp import Client
-
     async with Client(StdioServerParameters(command=everything.command or "")) as client:
         image = await client.call_tool("get-tiny-image", {})
         structured = await client.call_tool("get-structured-content", {"location": "New York"})
@@ -319,3 +317,64 @@ async def test_connect_takes_a_subset_concurrently_and_times_out_per_server(note
     assert str(late.value) == (
         "hub: server 'weather' could not connect (not connected within 8 s); none of the servers stays open"
     )
+
+
+CHANGING = SERVERS / "changing_server.py"
+
+
+@pytest.fixture
+def changing_server() -> Iterator[str]:
+    """A server that starts with tool `alpha` and adds tools when `add_tools` is called; yields its URL."""
+    port = free_port()
+    process = subprocess.Popen(
+        [PY, str(CHANGING), str(port), "--tools", "alpha"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"], ids=["listen-2026", "notification-legacy"])
+async def test_the_live_catalog_follows_list_changed(changing_server: str, tmp_path: Path, mode: str) -> None:
+    live = await snapshot_server(ServerConfig(name="changing", url=changing_server, transport="http"))
+    # the snapshot also saw `beta`, which the server no longer has
+    document = json.loads(live.canonical_bytes())
+    document["tools"].append({**document["tools"][-1], "name": "beta", "description": "The beta tool."})
+    snapshot = parse_snapshot(json.dumps(document).encode(), "changing")
+    out = tmp_path / f"livehub_{mode}"
+    generate_package(snapshot, out)
+    publish(render_hub([(snapshot, {})]), hub_dir(out))
+    hub_module = import_hub(out, out.name)
+    try:
+        Hub = hub_module.Hub
+        assert sorted(Hub.tools) == ["changing__add_tools", "changing__alpha", "changing__beta"]
+        async with Hub.connect(changing=changing_server, mode=mode) as hub:
+            assert sorted(hub.live_tools) == ["changing__add_tools", "changing__alpha"]
+            with pytest.raises(hub_module.UnknownQualifiedToolError, match="no tool 'changing__beta'"):
+                await hub.call("changing__beta", {"text": "x"})
+
+            async with Client(changing_server) as other:
+                await other.call_tool("add_tools", {"names": ["gamma.v2"]})
+            with anyio.fail_after(15):
+                while "changing__gamma_v2" not in hub.live_tools:
+                    await anyio.sleep(0.05)
+
+            called = await hub.call("changing__gamma_v2", {"text": "hi"})
+            assert called.content[0].text == "called gamma.v2"
+            with pytest.raises(hub_module.ArgumentsError) as wrong:
+                await hub.call("changing__gamma_v2", {"text": 5})
+            assert str(wrong.value) == "changing__gamma_v2: invalid arguments: text: 5 is not of type 'string'"
+            assert "changing__gamma_v2" in {d["name"] for d in hub.tool_definitions()}
+            assert [tool.qualified_name for tool in hub.shortlist("gamma", 1)] == ["changing__gamma_v2"]
+            assert "changing__gamma_v2" not in Hub.tools  # the generated catalog stays as generated
+
+            difference = hub.difference()
+            assert (difference.added, difference.removed) == (("changing__gamma_v2",), ("changing__beta",))
+            with pytest.raises(Exception, match="beta") as drift:
+                await hub.verify()
+            assert type(drift.value).__name__ == "CatalogDriftError"
+    finally:
+        forget(out.name)

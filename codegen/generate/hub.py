@@ -81,6 +81,7 @@ class HubToolSpec:
 @dataclass(frozen=True)
 class HubSpec:
     header: str
+    separator: str
     servers: tuple[HubServer, ...]
     tools: tuple[HubToolSpec, ...]
 
@@ -191,7 +192,12 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]], settings: HubSet
         f"(combined fingerprint {fingerprint(fingerprints)}).\n"
         "# Do not edit: run `mcp-stubgen sync` (or `mcp-stubgen generate`) to refresh it."
     )
-    return HubSpec(header=header, servers=tuple(servers[name] for name in sorted(servers)), tools=tuple(tools))
+    return HubSpec(
+        header=header,
+        separator=settings.separator,
+        servers=tuple(servers[name] for name in sorted(servers)),
+        tools=tuple(tools),
+    )
 
 
 def python_literal(value: Any) -> str:

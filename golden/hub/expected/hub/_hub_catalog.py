@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import copy
 import fnmatch
+import hashlib
 import heapq
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HINT_DEFAULTS",
+    "HUB_SEPARATOR",
     "SEARCH_TOOLS",
     "Filters",
     "HubTool",
@@ -31,6 +34,7 @@ __all__ = [
     "ToolFormat",
     "names_only",
     "openai_strict_schema",
+    "qualified_name",
     "search_tool",
     "selected",
     "terms",
@@ -42,7 +46,39 @@ ToolFormat = Literal["default", "openai", "anthropic", "gemini", "mcp"]
 """`default` is `{name, description, input_schema}`; the others are each API's own tool shape."""
 
 SEARCH_TOOLS = "search_tools"
-"""The name of the hub's meta-tool for progressive disclosure."""
+"""The name of the hub's meta-tool for progressive disclosure; no qualified name may take it."""
+
+HUB_SEPARATOR = "__"
+"""What joins a server id and a tool name in a qualified name by default: valid for every LLM API."""
+
+QUALIFIED_NAME_LIMIT = 64
+"""The shortest of the LLM APIs' limits on a tool name (OpenAI and Gemini: 64; Anthropic and MCP: 128)."""
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+_HASH_LENGTH = 8
+
+
+def api_safe(name: str) -> str:
+    """The name with accents dropped and every other character outside `[A-Za-z0-9_-]` mapped to `_`."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return _UNSAFE.sub("_", "".join(char for char in decomposed if not unicodedata.combining(char)))
+
+
+def qualified_name(server: str, tool: str, separator: str = HUB_SEPARATOR) -> str:
+    """`<server><separator><tool>`, valid for OpenAI, Anthropic, Gemini and MCP alike (with a `_`/`-` separator).
+
+    Both parts go through `api_safe`; a name that would not start with a letter or `_` (Gemini's rule)
+    gets a leading `_`, and one over 64 characters is cut and ends in `_` and a hash of the original
+    pair, so the same tool always gets the same name. The generator names the snapshots' tools with
+    it, and a connected hub the tools a server adds later.
+    """
+    name = api_safe(server) + separator + api_safe(tool)
+    if not (name[0].isascii() and (name[0].isalpha() or name[0] == "_")):
+        name = "_" + name
+    if len(name) > QUALIFIED_NAME_LIMIT:
+        digest = hashlib.sha256(f"{server}\0{tool}".encode()).hexdigest()[:_HASH_LENGTH]
+        name = f"{name[: QUALIFIED_NAME_LIMIT - _HASH_LENGTH - 1]}_{digest}"
+    return name
 
 
 @dataclass(frozen=True)

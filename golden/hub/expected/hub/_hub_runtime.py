@@ -15,11 +15,13 @@ import difflib
 import functools
 import importlib
 import json
-from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, Generic, ParamSpec, Protocol, TypeVar
 
 from ._hub_catalog import (
+    HUB_SEPARATOR,
     SEARCH_TOOLS,
     Filters,
     HubTool,
@@ -27,6 +29,7 @@ from ._hub_catalog import (
     ToolFilter,
     ToolFormat,
     names_only,
+    qualified_name,
     search_tool,
     selected,
     tool_definition,
@@ -34,19 +37,21 @@ from ._hub_catalog import (
 
 if TYPE_CHECKING:
     from mcp import Client, ClientSession
-    from mcp.types import CallToolResult
+    from mcp.types import CallToolResult, Tool
     from pydantic import BaseModel
     from pydantic_core import ErrorDetails, InitErrorDetails
 
 __all__ = [
     "ArgumentsError",
     "Catalog",
+    "CatalogDifference",
     "GeneratedHub",
     "HubError",
     "HubTool",
+    "ListChanged",
     "ToolFilter",
     "UnknownQualifiedToolError",
-    "connect_concurrently",
+    "open_servers",
 ]
 
 P = ParamSpec("P")
@@ -132,9 +137,14 @@ class GeneratedHub:
     """
 
     tools: ClassVar[Mapping[str, HubTool]] = {}
+    servers: ClassVar[Mapping[str, str]] = {}
+    """Each client attribute's server id."""
+    separator: ClassVar[str] = HUB_SEPARATOR
+    """What the qualified names join server and tool with (`hub_separator`); names tools a server adds live."""
 
     def __init__(self, clients: Mapping[str, _Connected | None], filters: Filters = None) -> None:
         self.clients: Mapping[str, _Connected] = {name: client for name, client in clients.items() if client}
+        self.filters = filters
         tools = selected((tool for tool in self.tools.values() if tool.client in self.clients), filters)
         self.live_catalog = Catalog({tool.qualified_name: tool for tool in tools})
 
@@ -203,35 +213,131 @@ class GeneratedHub:
         text = json.dumps(definitions, ensure_ascii=False)
         return CallToolResult(content=[TextContent(type="text", text=text)], structured_content={"tools": definitions})
 
-    async def verify(self) -> None:
-        """Check every server's live tools against its snapshot; raises that client's `CatalogDriftError`."""
+    async def verify(self) -> CatalogDifference:
+        """Check every server's live tools against its snapshot; raises that client's `CatalogDriftError`.
+
+        The live catalog is re-listed first, and the tools the servers offer beyond their snapshots
+        come back as the difference (a vanished or changed generated tool raises).
+        """
+        for name in sorted(self.clients):
+            await self.relist(name)
         for name in sorted(self.clients):
             await self.clients[name].verify()
+        return self.difference()
+
+    # -- the live catalog ---------------------------------------------------------------------------
+
+    def difference(self) -> CatalogDifference:
+        """The live catalog beside the snapshots' catalog, over the connected servers."""
+        snapshot = {name for name, tool in self.tools.items() if tool.client in self.clients}
+        return CatalogDifference(
+            added=tuple(sorted(set(self.live_tools) - snapshot)),
+            removed=tuple(sorted(name for name in snapshot - set(self.live_tools) if _allowed(self, name))),
+        )
+
+    async def relist(self, client: str) -> None:
+        """List one server's tools again and make them its part of the live catalog.
+
+        A tool the snapshot has keeps its generated input model; one the server added is named like
+        the generator names tools, and its arguments are checked against its live JSON Schema. A
+        tool the server no longer lists leaves the catalog, so calling it raises the unknown-tool
+        error. An added tool whose name another tool already has is left out.
+        """
+        listed = await _list_all_tools(self.clients[client].mcp_client)
+        generated = {tool.tool: tool for tool in self.tools.values() if tool.client == client}
+        others = {name: tool for name, tool in self.live_tools.items() if tool.client != client}
+        for live in listed:
+            tool = generated.get(live.name)
+            if tool is None:
+                tool = HubTool(
+                    qualified_name=qualified_name(self.servers[client], live.name, self.separator),
+                    server=self.servers[client],
+                    client=client,
+                    tool=live.name,
+                    description=live.description,
+                    input_schema=live.input_schema,
+                    title=live.title,
+                    output_schema=live.output_schema,
+                    annotations=live.annotations.model_dump(by_alias=True, exclude_none=True)
+                    if live.annotations
+                    else {},
+                )
+            if tool.qualified_name not in others:
+                others[tool.qualified_name] = tool
+        kept = selected((tool for tool in others.values()), self.filters)
+        self.live_catalog = Catalog({tool.qualified_name: tool for tool in sorted(kept, key=_by_name)})
+
+    @asynccontextmanager
+    async def following_list_changes(self, signals: Mapping[str, ListChanged]) -> AsyncIterator[None]:
+        """While open, keep the live catalog in step with every server: listed once, then on each change.
+
+        A server says its tools changed with `notifications/tools/list_changed` (which `signals`
+        catch through each client's message handler) or, from protocol 2026-07-28, on a
+        `subscriptions/listen` stream; the notification carries nothing, so the hub re-lists.
+        """
+        import anyio
+
+        async with anyio.create_task_group() as group:
+            for name in sorted(self.clients):
+                await group.start(self._follow, name, signals[name])
+            try:
+                yield
+            finally:
+                group.cancel_scope.cancel()
+
+    async def _follow(self, client: str, signal: ListChanged, *, task_status: Any) -> None:
+        from mcp.client.subscriptions import ListenNotSupportedError
+
+        sdk_client = self.clients[client].mcp_client
+        capabilities = sdk_client.server_capabilities
+        notifies = capabilities is not None and capabilities.tools is not None and bool(capabilities.tools.list_changed)
+        if not notifies or not hasattr(sdk_client, "listen"):
+            await self.relist(client)
+            task_status.started()
+            return
+        try:
+            async with sdk_client.listen(tools_list_changed=True) as subscription:
+                await self.relist(client)  # after subscribing, so a change in between is not missed
+                task_status.started()
+                async for _event in subscription:
+                    await self.relist(client)
+        except ListenNotSupportedError:  # an older protocol: the legacy notification
+            await self.relist(client)
+            task_status.started()
+            while True:
+                await signal.wait()
+                await self.relist(client)
+
+
+Opener = Callable[..., AbstractAsyncContextManager[Any]]
+"""A generated client's `connect`."""
 
 
 @asynccontextmanager
-async def connect_concurrently(
-    openers: Mapping[str, Callable[[], AbstractAsyncContextManager[Any]] | None], timeout: float
-) -> AsyncIterator[dict[str, Any]]:
-    """Open every given server's client at once; yields them by name and closes them all on exit.
+async def open_servers(
+    targets: Mapping[str, tuple[Opener, object | None]], timeout: float, client_options: Mapping[str, Any]
+) -> AsyncIterator[tuple[dict[str, Any], dict[str, ListChanged]]]:
+    """Connect every given server at once; yields the clients and their change signals by attribute.
 
-    Each opener runs in its own task, which holds its connection open until the hub closes (anyio
-    wants a connection closed by the task that opened it). A server that fails, or is not connected
-    within `timeout` seconds, closes the others and raises one `HubError` naming it.
+    Each connection runs in its own task, which holds it open until the hub closes (anyio wants a
+    connection closed by the task that opened it). A server that fails, or is not connected within
+    `timeout` seconds, closes the others and raises one `HubError` naming it.
     """
     import anyio
 
-    given = {name: opener for name, opener in sorted(openers.items()) if opener is not None}
+    given = {name: (opener, target) for name, (opener, target) in sorted(targets.items()) if target is not None}
+    signals = {name: ListChanged(client_options.get("message_handler")) for name in given}
     clients: dict[str, Any] = {}
     failures: dict[str, str] = {}
     ready = {name: anyio.Event() for name in given}
     closing = anyio.Event()
     scopes = {name: anyio.CancelScope() for name in given}
 
-    async def hold(name: str, opener: Callable[[], AbstractAsyncContextManager[Any]]) -> None:
+    async def hold(name: str, opener: Opener, target: object) -> None:
+        options = {**client_options, "message_handler": signals[name].handle}
         with scopes[name]:
             try:
-                async with opener() as client:
+                async with opener(target, **options) as client:
                     clients[name] = client
                     ready[name].set()
                     await closing.wait()
@@ -240,8 +346,8 @@ async def connect_concurrently(
                 ready[name].set()
 
     async with anyio.create_task_group() as group:
-        for name, opener in given.items():
-            group.start_soon(hold, name, opener)
+        for name, (opener, target) in given.items():
+            group.start_soon(hold, name, opener, target)
         with anyio.move_on_after(timeout):
             for event in ready.values():
                 await event.wait()
@@ -251,13 +357,72 @@ async def connect_concurrently(
                 scopes[name].cancel()
         if not failures:
             try:
-                yield clients
+                yield clients, signals
             finally:
                 closing.set()
         closing.set()
     if failures:
         name = sorted(failures)[0]
         raise HubError(f"hub: server {name!r} could not connect ({failures[name]}); none of the servers stays open")
+
+
+@dataclass(frozen=True)
+class CatalogDifference:
+    """Qualified names the connected servers offer beyond their snapshots, and snapshot tools they dropped."""
+
+    added: tuple[str, ...]
+    removed: tuple[str, ...]
+
+
+class ListChanged:
+    """A server's `notifications/tools/list_changed`, caught by its client's message handler for the hub.
+
+    Installed as the `mcp.Client`'s `message_handler` when the hub connects; a handler the
+    application passed in `client_options` still receives every message.
+    """
+
+    def __init__(self, handler: Callable[[Any], Awaitable[None]] | None) -> None:
+        import anyio
+
+        self._handler = handler
+        self._event = anyio.Event()
+
+    async def handle(self, message: Any) -> None:
+        from mcp_types import ToolListChangedNotification
+
+        if isinstance(message, ToolListChangedNotification):
+            self._event.set()
+        if self._handler is not None:
+            await self._handler(message)
+
+    async def wait(self) -> None:
+        """Until the next notification since the last wait returned."""
+        import anyio
+
+        await self._event.wait()
+        self._event = anyio.Event()
+
+
+async def _list_all_tools(client: Client | ClientSession) -> list[Tool]:
+    """Every tool the server lists now, page by page, bypassing the client's response cache."""
+    from mcp import Client
+    from mcp.types import PaginatedRequestParams
+
+    tools: list[Tool] = []
+    cursor: str | None = None
+    while True:
+        if isinstance(client, Client):
+            page = await client.list_tools(cursor=cursor, cache_mode="bypass")
+        else:
+            page = await client.list_tools(params=PaginatedRequestParams(cursor=cursor))
+        tools.extend(page.tools)
+        cursor = page.next_cursor
+        if cursor is None:
+            return tools
+
+
+def _allowed(hub: GeneratedHub, name: str) -> bool:
+    return bool(selected([hub.tools[name]], hub.filters))
 
 
 def _by_name(tool: HubTool) -> str:

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 from contextlib import asynccontextmanager
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..notes import NotesClient
@@ -13,7 +12,7 @@ from ..notes import models as notes_models
 from ..weather import WeatherClient
 from ..weather import models as weather_models
 from ._hub_catalog import Filters, HubTool
-from ._hub_runtime import GeneratedHub, connect_concurrently
+from ._hub_runtime import GeneratedHub, open_servers
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -34,6 +33,11 @@ class Hub(GeneratedHub):
     `hub.call(name, arguments)` routes a qualified name through `tools`, an explicit table.
     """
 
+    separator = "__"
+    servers = {
+        "notes": "notes",
+        "weather": "weather",
+    }
     tools = {
         "notes__add_note": HubTool(
             qualified_name="notes__add_note",
@@ -286,27 +290,23 @@ class Hub(GeneratedHub):
         """Connect the servers given (any subset) concurrently with `mcp.Client(server, **client_options)`.
 
         Each must connect within `timeout` seconds, or none stays open and `HubError` names it; all
-        close on exit.
+        close on exit. While open, the hub follows each server's tool list (`live_tools`): tools
+        a server adds can be called, tools it removes cannot.
         """
-        openers = {
-            "notes": (
-                partial(NotesClient.connect, notes, **client_options) if notes is not None else None
-            ),
-            "weather": (
-                partial(WeatherClient.connect, weather, **client_options)
-                if weather is not None
-                else None
-            ),
+        targets = {
+            "notes": (NotesClient.connect, notes),
+            "weather": (WeatherClient.connect, weather),
         }
 
         @asynccontextmanager
         async def _connected() -> AsyncIterator[Self]:
-            async with connect_concurrently(openers, timeout) as clients:
+            async with open_servers(targets, timeout, client_options) as (clients, signals):
                 hub = cls(
                     notes=clients.get("notes"),
                     weather=clients.get("weather"),
                     filters=filters,
                 )
-                yield hub
+                async with hub.following_list_changes(signals):
+                    yield hub
 
         return _connected()
