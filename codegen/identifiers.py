@@ -165,6 +165,7 @@ HUB_MEMBERS = frozenset(
         "call",
         "clients",
         "connect",
+        "client_classes",
         "connect_from_config",
         "difference",
         "filters",

@@ -378,3 +378,26 @@ async def test_the_live_catalog_follows_list_changed(changing_server: str, tmp_p
             assert type(drift.value).__name__ == "CatalogDriftError"
     finally:
         forget(out.name)
+
+
+async def test_connect_from_config_launches_servers_as_the_project_config_says(
+    notes_and_weather: Any, tmp_path: Path
+) -> None:
+    Hub, HubError = notes_and_weather.Hub, notes_and_weather.HubError
+    config = write_config(
+        tmp_path,
+        "[tool.mcp-stubgen]\n"
+        f"[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(PY)}\nargs = [{json.dumps(str(WEATHER))}]\n",
+    )
+    async with Hub.connect_from_config(config, servers=["weather"]) as hub:
+        assert sorted(hub.clients) == ["weather"]
+        found = await hub.call("weather__search", {"query": "os"})
+        assert found.structured_content == {"result": ["Oslo"]}
+
+    with pytest.raises(HubError) as missing:
+        Hub.connect_from_config(config)
+    assert str(missing.value) == (
+        f"hub: server 'notes' is not configured in {config}; add it under [tool.mcp-stubgen.servers]"
+    )
+    with pytest.raises(HubError, match=r"^hub: no server 'wether' in this hub \(it has notes, weather\)$"):
+        Hub.connect_from_config(config, servers=["wether"])

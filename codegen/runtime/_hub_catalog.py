@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import fnmatch
+import functools
 import hashlib
 import heapq
 import json
@@ -142,7 +143,7 @@ def selected(tools: Iterable[HubTool], filters: Filters) -> list[HubTool]:
     """The tools the filters let through, in the order given."""
     if filters is None:
         return list(tools)
-    if isinstance(filters, ToolFilter):
+    if not isinstance(filters, Mapping):  # one filter (of this module or another copy of it) for every server
         return [tool for tool in tools if filters.allows(tool.tool, tool.annotations)]
     return [
         tool for tool in tools if tool.server not in filters or filters[tool.server].allows(tool.tool, tool.annotations)
@@ -367,8 +368,12 @@ _FIELD_WEIGHTS = {"name": 3.0, "server": 1.0, "title": 2.0, "description": 1.0, 
 _SYNONYM_WEIGHT = 0.5
 _SYNONYMS_WEIGHT = 0.75
 _K1, _B = 1.2, 0.75
+_SCANNED = 1000
+"""How much of a term's posting list a query reads, best contributions first: a word in thousands of
+tools (`get`, `create`) ranks none of them, and reading all of it would cost milliseconds."""
 
 
+@functools.lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
     """A crude English stem, so `issues`/`issue`, `opening`/`open` and `making`/`make` meet."""
     if len(word) > 4 and word.endswith("ies"):
@@ -446,8 +451,9 @@ def _fields(tool: HubTool) -> dict[str, str]:
 class SearchIndex:
     """BM25F over each tool's name, server, title, description and parameters: offline and deterministic.
 
-    Built once per catalog; a query scores only the tools that share a term with it, so a query costs
-    the length of those terms' posting lists, not the size of the catalog.
+    Built once per catalog (on the first query); a query scores only the tools that share a term with
+    it, reading at most the best `_SCANNED` of each term's postings, so its cost does not grow with
+    the size of the catalog.
     """
 
     def __init__(self, tools: Iterable[HubTool]) -> None:
@@ -472,6 +478,8 @@ class SearchIndex:
             for term, frequency in weighted.items():
                 idf = math.log(1 + (count - documents[term] + 0.5) / (documents[term] + 0.5))
                 self.postings.setdefault(term, []).append((position, idf * frequency * (_K1 + 1) / (frequency + norm)))
+        for postings in self.postings.values():
+            postings.sort(key=lambda posting: (-posting[1], posting[0]))
 
     def search(self, query: str, limit: int, keep: Callable[[HubTool], bool] | None = None) -> list[HubTool]:
         """The best `limit` tools for the query that `keep` accepts, best first; ties go by name."""
@@ -484,7 +492,7 @@ class SearchIndex:
                     weights[synonym] = min(_SYNONYMS_WEIGHT, weights.get(synonym, 0.0) + _SYNONYM_WEIGHT)
         scores: dict[int, float] = {}
         for term, weight in weights.items():
-            for position, contribution in self.postings.get(term, ()):
+            for position, contribution in self.postings.get(term, ())[:_SCANNED]:
                 scores[position] = scores.get(position, 0.0) + weight * contribution
         ranked = heapq.nsmallest(
             len(scores) if keep is not None else limit, scores, key=lambda position: (-scores[position], position)

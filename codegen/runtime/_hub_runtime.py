@@ -15,10 +15,12 @@ import difflib
 import functools
 import importlib
 import json
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, Generic, ParamSpec, Protocol, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, Generic, ParamSpec, Protocol, Self, TypeVar
 
 from ._hub_catalog import (
     HUB_SEPARATOR,
@@ -141,12 +143,87 @@ class GeneratedHub:
     """Each client attribute's server id."""
     separator: ClassVar[str] = HUB_SEPARATOR
     """What the qualified names join server and tool with (`hub_separator`); names tools a server adds live."""
+    client_classes: ClassVar[Mapping[str, Callable[[Any], _Connected]]] = {}
+    """Each client attribute's generated client class."""
 
     def __init__(self, clients: Mapping[str, _Connected | None], filters: Filters = None) -> None:
-        self.clients: Mapping[str, _Connected] = {name: client for name, client in clients.items() if client}
+        self.clients: Mapping[str, _Connected] = {
+            name: client for name, client in clients.items() if client is not None
+        }
         self.filters = filters
         tools = selected((tool for tool in self.tools.values() if tool.client in self.clients), filters)
         self.live_catalog = Catalog({tool.qualified_name: tool for tool in tools})
+
+    @classmethod
+    def _open(
+        cls,
+        targets: Mapping[str, tuple[Opener, object | None]],
+        timeout: float,
+        filters: Filters,
+        client_options: Mapping[str, Any],
+    ) -> AbstractAsyncContextManager[Self]:
+        """Connect the targets given concurrently, then keep the hub's live catalog in step until exit."""
+
+        @asynccontextmanager
+        async def connected() -> AsyncIterator[Self]:
+            async with open_servers(targets, timeout, client_options) as (clients, signals):
+                hub = cls(**clients, filters=filters)
+                async with hub.following_list_changes(signals):
+                    yield hub
+
+        return connected()
+
+    @classmethod
+    def connect_from_config(
+        cls,
+        config: str | os.PathLike[str] | None = None,
+        *,
+        servers: Collection[str] | None = None,
+        timeout: float = 30.0,
+        filters: Filters = None,
+    ) -> AbstractAsyncContextManager[Self]:
+        """Connect the hub's servers (or the `servers` ids given) as the project's config launches them.
+
+        The config is `[tool.mcp-stubgen]` of the nearest pyproject.toml, or the file `config`. It is
+        read, and the servers reached, by mcp-stubgen itself (its transports, `${VAR}` expansion and
+        timeouts), so mcp-stubgen must be installed where this runs.
+        """
+        try:
+            load_config = importlib.import_module("codegen.config").load_config
+            connect = importlib.import_module("codegen.discovery").connect
+        except ImportError:
+            raise HubError(
+                "hub: connect_from_config reads [tool.mcp-stubgen] with mcp-stubgen, which is not installed; "
+                "install it, or pass each server to Hub.connect(...)"
+            ) from None
+        wanted = set(cls.servers.values()) if servers is None else set(servers)
+        unknown = sorted(wanted - set(cls.servers.values()))
+        if unknown:
+            raise HubError(
+                f"hub: no server {unknown[0]!r} in this hub (it has {', '.join(sorted(cls.servers.values()))})"
+            )
+        project = load_config(Path(config) if config is not None else None)
+        missing = sorted(wanted - set(project.servers))
+        if missing:
+            raise HubError(
+                f"hub: server {missing[0]!r} is not configured in {project.source or project.root}; "
+                "add it under [tool.mcp-stubgen.servers]"
+            )
+
+        def opener(client_class: Callable[[Any], _Connected]) -> Opener:
+            @asynccontextmanager
+            async def open_client(server: Any, *, message_handler: Any = None) -> AsyncIterator[_Connected]:
+                async with connect(server, message_handler) as client:
+                    yield client_class(client)
+
+            return open_client
+
+        targets = {
+            attribute: (opener(cls.client_classes[attribute]), project.servers[server])
+            for attribute, server in cls.servers.items()
+            if server in wanted
+        }
+        return cls._open(targets, timeout, filters, {})
 
     @property
     def live_tools(self) -> Mapping[str, HubTool]:
@@ -178,8 +255,8 @@ class GeneratedHub:
         allowed = {tool.qualified_name for tool in selected(catalog.tools.values(), filters)}
         return catalog.index.search(query, limit, lambda tool: tool.qualified_name in allowed)
 
-    @_CatalogMethod
-    def search_tool_definition(catalog: Catalog, format: ToolFormat = "default") -> dict[str, Any]:
+    @staticmethod
+    def search_tool_definition(format: ToolFormat = "default") -> dict[str, Any]:
         """The `search_tools` meta-tool, to offer in place of the full list; `hub.call` answers it."""
         return tool_definition(search_tool(SEARCH_LIMIT), format)
 

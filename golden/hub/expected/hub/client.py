@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..notes import NotesClient
@@ -12,10 +11,9 @@ from ..notes import models as notes_models
 from ..weather import WeatherClient
 from ..weather import models as weather_models
 from ._hub_catalog import Filters, HubTool
-from ._hub_runtime import GeneratedHub, open_servers
+from ._hub_runtime import GeneratedHub
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator
     from contextlib import AbstractAsyncContextManager
     from typing import Self
 
@@ -37,6 +35,10 @@ class Hub(GeneratedHub):
     servers = {
         "notes": "notes",
         "weather": "weather",
+    }
+    client_classes = {
+        "notes": NotesClient,
+        "weather": WeatherClient,
     }
     tools = {
         "notes__add_note": HubTool(
@@ -297,16 +299,4 @@ class Hub(GeneratedHub):
             "notes": (NotesClient.connect, notes),
             "weather": (WeatherClient.connect, weather),
         }
-
-        @asynccontextmanager
-        async def _connected() -> AsyncIterator[Self]:
-            async with open_servers(targets, timeout, client_options) as (clients, signals):
-                hub = cls(
-                    notes=clients.get("notes"),
-                    weather=clients.get("weather"),
-                    filters=filters,
-                )
-                async with hub.following_list_changes(signals):
-                    yield hub
-
-        return _connected()
+        return cls._open(targets, timeout, filters, client_options)
