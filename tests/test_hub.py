@@ -497,9 +497,8 @@ def test_the_readme_hub_example_runs_against_the_bundled_servers(tmp_path: Path)
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
+        "['weather__celsius_to_fahrenheit', 'weather__get_forecast', 'weather__search']",
         "22.5",
-        "['notes__add_note', 'notes__search', 'weather__celsius_to_fahrenheit', 'weather__get_forecast', "
-        "'weather__search', 'weather__send_alert']",
-        "{'result': ['Oslo']}",
-        "Pack an umbrella for Oslo",
+        "sunny",
+        "Sunny and 22.5 degrees.",
     ]
