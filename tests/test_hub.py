@@ -438,6 +438,8 @@ import sys
 from expected.hub import Hub, HubError, HubTool, ToolFilter, UnknownQualifiedToolError, tool_result
 from expected.hub import _hub_runtime
 assert "pydantic" not in sys.modules and "mcp" not in sys.modules, "imported on hub import"
+servers = ("expected.weather", "expected.notes")
+assert not [name for name in sys.modules if name.startswith(servers)], "a server package imported on hub import"
 assert [tool.qualified_name for tool in Hub.shortlist("weather forecast for Oslo", 1)] == ["weather__get_forecast"]
 assert Hub.tool_definitions("openai")[0]["function"]["name"] == "notes__add_note"
 assert "pydantic" not in sys.modules and "mcp" not in sys.modules, "imported by the catalog"
@@ -445,6 +447,7 @@ route = Hub.tools["weather__get_forecast"]
 assert route.input_schema["type"] == "object" and "pydantic" not in sys.modules
 model = route.input_model
 assert "pydantic" in sys.modules and "mcp" not in sys.modules
+assert "expected.weather" in sys.modules and "expected.notes" not in sys.modules
 try:
     _hub_runtime.validate_arguments(model, {"city": 5, "unknown": 1})
 except Exception as error:

@@ -56,8 +56,6 @@ class HubServer:
     """The hub attribute and `Hub.connect` keyword for this server's client."""
     package: str
     client_class: str
-    models_alias: str
-    """The name the hub imports the server's `models` module under."""
 
 
 @dataclass(frozen=True)
@@ -68,8 +66,10 @@ class HubToolSpec:
     wire: str
     description: str | None
     title: str | None
+    models: str
+    """The server package's `models` module, relative to the output folder: `<package>.models`."""
     input_model: str
-    """The input model as the hub's code refers to it: `<models_alias>.<class>`."""
+    """The input model's class name in `models`."""
     input_schema: str
     """The snapshot's input JSON Schema as a Python literal."""
     output_schema: str | None
@@ -138,7 +138,6 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]], settings: HubSet
             attribute=hub_attribute(server),
             package=package.package,
             client_class=package.class_name,
-            models_alias=f"{package.package}_models",
         )
         for server, (_, package) in by_server.items()
     }
@@ -180,7 +179,8 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]], settings: HubSet
                 wire=qualified.tool,
                 description=raw.get("description"),
                 title=spec.title,
-                input_model=f"{hub_server.models_alias}.{spec.input_model}",
+                models=f"{hub_server.package}.models",
+                input_model=spec.input_model,
                 input_schema=python_literal(raw["inputSchema"]),
                 output_schema=python_literal(raw["outputSchema"]) if "outputSchema" in raw else None,
                 annotations=python_literal(raw["annotations"]) if raw.get("annotations") else None,

@@ -6,12 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..notes import NotesClient
-from ..notes import models as notes_models
-from ..weather import WeatherClient
-from ..weather import models as weather_models
 from ._hub_catalog import Filters, HubTool
-from ._hub_runtime import GeneratedHub
+from ._hub_runtime import GeneratedHub, SiblingImport
 
 if TYPE_CHECKING:
     from contextlib import AbstractAsyncContextManager
@@ -19,6 +15,9 @@ if TYPE_CHECKING:
 
     from mcp import StdioServerParameters
     from mcp.client import Transport
+
+    from ..notes import NotesClient
+    from ..weather import WeatherClient
 
 __all__ = ["Hub"]
 
@@ -37,8 +36,8 @@ class Hub(GeneratedHub):
         "weather": "weather",
     }
     client_classes = {
-        "notes": NotesClient,
-        "weather": WeatherClient,
+        "notes": SiblingImport("notes", "NotesClient"),
+        "weather": SiblingImport("weather", "WeatherClient"),
     }
     tools = {
         "notes__add_note": HubTool(
@@ -60,7 +59,7 @@ class Hub(GeneratedHub):
                 "title": "add_noteArguments",
                 "type": "object",
             },
-            load_input_model=lambda: notes_models.AddNoteInput,
+            load_input_model=SiblingImport("notes.models", "AddNoteInput"),
             output_schema={
                 "properties": {
                     "id": {"title": "Id", "type": "integer"},
@@ -96,7 +95,7 @@ class Hub(GeneratedHub):
                 "title": "searchArguments",
                 "type": "object",
             },
-            load_input_model=lambda: notes_models.SearchInput,
+            load_input_model=SiblingImport("notes.models", "SearchInput"),
             output_schema={
                 "$defs": {
                     "Note": {
@@ -140,7 +139,7 @@ class Hub(GeneratedHub):
                 "title": "celsius_to_fahrenheitArguments",
                 "type": "object",
             },
-            load_input_model=lambda: weather_models.CelsiusToFahrenheitInput,
+            load_input_model=SiblingImport("weather.models", "CelsiusToFahrenheitInput"),
             output_schema={
                 "properties": {"result": {"title": "Result", "type": "number"}},
                 "required": ["result"],
@@ -178,7 +177,7 @@ class Hub(GeneratedHub):
                 "title": "get_forecastArguments",
                 "type": "object",
             },
-            load_input_model=lambda: weather_models.GetForecastInput,
+            load_input_model=SiblingImport("weather.models", "GetForecastInput"),
             output_schema={
                 "$defs": {
                     "Units": {"enum": ["metric", "imperial"], "title": "Units", "type": "string"}
@@ -216,7 +215,7 @@ class Hub(GeneratedHub):
                 "title": "searchArguments",
                 "type": "object",
             },
-            load_input_model=lambda: weather_models.SearchInput,
+            load_input_model=SiblingImport("weather.models", "SearchInput"),
             output_schema={
                 "properties": {
                     "result": {"items": {"type": "string"}, "title": "Result", "type": "array"}
@@ -247,7 +246,7 @@ class Hub(GeneratedHub):
                 "title": "send_alertArguments",
                 "type": "object",
             },
-            load_input_model=lambda: weather_models.SendAlertInput,
+            load_input_model=SiblingImport("weather.models", "SendAlertInput"),
             output_schema={
                 "properties": {"result": {"title": "Result", "type": "string"}},
                 "required": ["result"],
@@ -295,6 +294,9 @@ class Hub(GeneratedHub):
         close on exit. While open, the hub follows each server's tool list (`live_tools`): tools
         a server adds can be called, tools it removes cannot.
         """
+        from ..notes import NotesClient
+        from ..weather import WeatherClient
+
         targets = {
             "notes": (NotesClient.connect, notes),
             "weather": (WeatherClient.connect, weather),
