@@ -176,6 +176,9 @@ def test_config_filters_and_separator_shape_the_generated_hub(run_cli, tmp_path:
     (tmp_path / "pyproject.toml").write_text(pyproject.replace('hub_separator = "."', 'hub_separator = "__"'))
     stale = run_cli("generate", "--check")
     assert stale.exit_code == 1 and '+        "weather__search": HubTool(' in stale.stdout
+    regenerated = run_cli("generate")
+    assert f"generated {tmp_path.resolve() / 'filtered' / 'hub'}" in regenerated.stderr, regenerated.stderr
+    (tmp_path / "pyproject.toml").write_text(pyproject)
 
     (tmp_path / "pyproject.toml").write_text(pyproject.replace("readOnlyHint = true", "readOnly = true"))
     bad = run_cli("generate")

@@ -384,8 +384,11 @@ class GeneratedHub:
 
         sdk_client = self.clients[client].mcp_client
         capabilities = sdk_client.server_capabilities
-        notifies = capabilities is not None and capabilities.tools is not None and bool(capabilities.tools.list_changed)
-        if not notifies or not hasattr(sdk_client, "listen"):
+        tools = capabilities.tools if capabilities is not None else None
+        if tools is None:  # a server that lists no tools: nothing to follow
+            task_status.started()
+            return
+        if not tools.list_changed or not hasattr(sdk_client, "listen"):
             await self.relist(client)
             task_status.started()
             return
