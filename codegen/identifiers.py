@@ -15,6 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from codegen.errors import StubgenError
+from codegen.runtime._hub_catalog import HUB_SEPARATOR as HUB_SEPARATOR
+from codegen.runtime._hub_catalog import SEARCH_TOOLS, qualified_name
 
 RESERVED_WORDS = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins)) | {"self"}
 """Names a generated parameter or method never takes: rebinding them would confuse readers and linters."""
@@ -163,11 +165,24 @@ HUB_MEMBERS = frozenset(
         "call",
         "clients",
         "connect",
+        "client_classes",
+        "connect_from_config",
+        "difference",
+        "filters",
+        "following_list_changes",
+        "live_catalog",
+        "live_tools",
+        "relist",
+        "separator",
+        "search_tool_definition",
+        "shortlist",
         "tool_definitions",
         "tools",
         "verify",
         "cls",
         "client_options",
+        "servers",
+        "timeout",
         *(name for name in dir(object) if name.startswith("__")),
     }
 )
@@ -176,7 +191,7 @@ HUB_MEMBERS = frozenset(
 
 @dataclass(frozen=True)
 class QualifiedTool:
-    """One tool in the hub's namespaced catalog: `server.tool`, with both parts kept, never split apart."""
+    """One tool in the hub's namespaced catalog: its qualified name, with server and tool kept, never split apart."""
 
     qualified_name: str
     server: str
@@ -188,39 +203,31 @@ def hub_attribute(server: str) -> str:
     return escape(package_name(server), HUB_MEMBERS)
 
 
-def qualified_tools(catalog: Mapping[str, Sequence[str]]) -> list[QualifiedTool]:
-    """Every `server.tool` of the servers' tool lists, sorted; an invalid or ambiguous name is an error.
+def qualified_tools(catalog: Mapping[str, Sequence[str]], separator: str = HUB_SEPARATOR) -> list[QualifiedTool]:
+    """Every server's tools under their qualified names, sorted by name; two tools sharing one is an error.
 
-    Each name must pass the SDK's `validate_tool_name`, since agents hand it to APIs that enforce
-    SEP-986, and must be unique: a server id with a dot (`a.b` + `c` vs `a` + `b.c`) could otherwise
-    make two tools indistinguishable.
+    The name is only a label: the hub routes it by looking it up in a table that keeps the server id
+    and the tool's own name, so mapping characters or shortening never changes what is called.
     """
-    from mcp.shared.tool_name_validation import validate_tool_name  # importing `mcp` takes a second
-
+    if not re.fullmatch(r"[_.-]{1,4}", separator):
+        raise StubgenError(
+            f"hub: hub_separator {separator!r} must be one to four of '_', '-' and '.' (default {HUB_SEPARATOR!r})"
+        )
     owners: dict[str, QualifiedTool] = {}
     for server in sorted(catalog):
         for tool in sorted(catalog[server]):
-            qualified = QualifiedTool(f"{server}.{tool}", server, tool)
-            own, verdict = validate_tool_name(tool), validate_tool_name(qualified.qualified_name)
-            if not own.is_valid:
+            qualified = QualifiedTool(qualified_name(server, tool, separator), server, tool)
+            if qualified.qualified_name == SEARCH_TOOLS:
                 raise StubgenError(
-                    f"hub: server {server!r}: tool {tool!r} cannot be named in the hub: its own name is not a "
-                    f"valid tool name ({_first(own.warnings)})"
-                )
-            if not verdict.is_valid:
-                raise StubgenError(
-                    f"hub: server {server!r}: tool {tool!r} gets the qualified name {qualified.qualified_name!r}, "
-                    f"which is not a valid tool name ({_first(verdict.warnings)}); choose a shorter or plainer server id"
+                    f"hub: tool {tool!r} of server {server!r} gets the qualified name {SEARCH_TOOLS!r}, which is the "
+                    "hub's own meta-tool; rename the server id or choose another hub_separator"
                 )
             other = owners.get(qualified.qualified_name)
             if other is not None:
                 raise StubgenError(
                     f"hub: tool {other.tool!r} of server {other.server!r} and tool {tool!r} of server {server!r} "
-                    f"both get the qualified name {qualified.qualified_name!r}; rename one of the server ids"
+                    f"both get the qualified name {qualified.qualified_name!r}; rename one of the server ids "
+                    "or choose another hub_separator"
                 )
             owners[qualified.qualified_name] = qualified
     return [owners[name] for name in sorted(owners)]
-
-
-def _first(warnings: Sequence[str]) -> str:
-    return warnings[0].rstrip(".") if warnings else "see SEP-986"

@@ -84,7 +84,8 @@ def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
     still built from what is committed.
     """
     try:
-        result = publish(render_hub(hub_inputs(config), cache), hub_dir(output))
+        inputs, settings = hub_inputs(config)
+        result = publish(render_hub(inputs, cache, settings), hub_dir(output))
     except StubgenError as error:
         report(f"error: {error}")
         return False

@@ -22,3 +22,21 @@ def test_smoke_run_prints_the_table() -> None:
     assert "snapshot, 8 servers starting in 0.5 s" in figures
     assert len(figures) == 10
     assert "peak memory of a cold 10-tool generate" in result.stdout
+
+
+def test_hub_smoke_run_prints_every_figure() -> None:
+    result = subprocess.run(
+        [sys.executable, "benchmarks/hub.py", "--smoke"], capture_output=True, text=True, cwd=REPO, timeout=600
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    figures = [line.split(" | ")[0].lstrip("| ") for line in result.stdout.splitlines()[2:]]
+    assert figures == [
+        "shortlist, 34 tools (golden servers): median",
+        "shortlist, 34 tools: 95th percentile",
+        "search index build, 34 tools (first query only)",
+        "shortlist, 1,000 tools: median",
+        "shortlist, 1,000 tools: 95th percentile",
+        "search index build, 1,000 tools (first query only)",
+        "import the hub over 5 servers (20 tools)",
+        "import one server's package",
+    ]

@@ -90,11 +90,11 @@ async def test_two_servers_offering_search_are_called_by_qualified_name(generate
     hub_module = generate_hub("live", [weather_snapshot, notes_snapshot])
 
     async with hub_module.Hub.connect(weather=stdio(WEATHER), notes=notes_http) as hub:
-        weather_hit = await hub.call("weather.search", {"query": "OS"})
+        weather_hit = await hub.call("weather__search", {"query": "OS"})
         assert isinstance(weather_hit, CallToolResult) and not weather_hit.is_error
         assert weather_hit.structured_content == {"result": ["Oslo"]}
 
-        notes_hit = await hub.call("notes.search", {"text": "BERLIN", "tag": "travel"})
+        notes_hit = await hub.call("notes__search", {"text": "BERLIN", "tag": "travel"})
         assert notes_hit.structured_content == {
             "text": "BERLIN",
             "tag": "travel",
@@ -113,59 +113,58 @@ async def test_two_servers_offering_search_are_called_by_qualified_name(generate
 
         # arguments are validated against that tool's own input model before anything is sent
         with pytest.raises(pydantic.ValidationError) as missing:
-            await hub.call("notes.search", {"query": "Oslo"})
+            await hub.call("notes__search", {"query": "Oslo"})
         assert {error["type"] for error in missing.value.errors()} == {"missing", "extra_forbidden"}
         with pytest.raises(pydantic.ValidationError):
-            await hub.call("notes.add_note", {"title": "Water the plants", "colour": "green"})
-        assert (await hub.call("notes.search", {"text": "plants"})).structured_content["notes"] == []
+            await hub.call("notes__add_note", {"title": "Water the plants", "colour": "green"})
+        assert (await hub.call("notes__search", {"text": "plants"})).structured_content["notes"] == []
 
         # a tool failure comes back as the server's result, for an agent to show the model
-        failed = await hub.call("weather.send_alert", {"message": ""})
+        failed = await hub.call("weather__send_alert", {"message": ""})
         assert failed.is_error is True
 
         with pytest.raises(hub_module.UnknownQualifiedToolError) as unknown:
-            await hub.call("weather.serch", {"query": "x"})
+            await hub.call("weather__serch", {"query": "x"})
         assert isinstance(unknown.value, LookupError)
-        assert unknown.value.name == "weather.serch"
-        assert unknown.value.suggestions[0] == "weather.search"
-        assert str(unknown.value).startswith("the hub has no tool 'weather.serch'; did you mean 'weather.search'")
+        assert unknown.value.name == "weather__serch"
+        assert unknown.value.suggestions[0] == "weather__search"
+        assert str(unknown.value).startswith("the hub has no tool 'weather__serch'; did you mean 'weather__search'")
         with pytest.raises(hub_module.UnknownQualifiedToolError, match="no tool 'search'"):
             await hub.call("search", {"query": "x"})
 
         await hub.verify()
 
 
-async def test_qualified_names_with_dots_on_both_sides_route_by_lookup(generate_hub: Any) -> None:
+async def test_dotted_names_are_mapped_and_still_route_by_lookup(generate_hub: Any) -> None:
     calc = await snapshot_server(ServerConfig(name="acme.calc", command=PY, args=(str(DOTTED), "--role", "calc")))
     acme = await snapshot_server(ServerConfig(name="acme", command=PY, args=(str(DOTTED), "--role", "acme")))
     hub_module = generate_hub("dotted", [calc, acme])
     Hub = hub_module.Hub
 
-    assert sorted(Hub.tools) == ["acme.calc.math.divide", "acme.calc.math.multiply"]
-    multiply, divide = Hub.tools["acme.calc.math.multiply"], Hub.tools["acme.calc.math.divide"]
+    assert sorted(Hub.tools) == ["acme__calc_math_divide", "acme_calc__math_multiply"]
+    multiply, divide = Hub.tools["acme_calc__math_multiply"], Hub.tools["acme__calc_math_divide"]
     assert (multiply.server, multiply.client, multiply.tool) == ("acme.calc", "acme_calc", "math.multiply")
     assert (divide.server, divide.client, divide.tool) == ("acme", "acme", "calc.math.divide")
 
     async with Hub.connect(acme_calc=stdio(DOTTED, "--role", "calc"), acme=stdio(DOTTED, "--role", "acme")) as hub:
-        product = await hub.call("acme.calc.math.multiply", {"a": 6, "b": 7})
+        product = await hub.call("acme_calc__math_multiply", {"a": 6, "b": 7})
         assert product.structured_content == {"role": "calc", "tool": "math.multiply", "value": 42.0}
-        quotient = await hub.call("acme.calc.math.divide", {"a": 1, "b": 4})
+        quotient = await hub.call("acme__calc_math_divide", {"a": 1, "b": 4})
         assert quotient.structured_content == {"role": "acme", "tool": "calc.math.divide", "value": 0.25}
         with pytest.raises(hub_module.UnknownQualifiedToolError):
-            await hub.call("acme.calc.math", {})
+            await hub.call("acme.calc.math.multiply", {})
 
 
 def test_tool_definitions_are_every_qualified_tool_with_the_servers_own_schema(generate_hub: Any) -> None:
     Hub = generate_hub("definitions", hub_case_snapshots()).Hub
-    hub = Hub(weather=object(), notes=object())  # tool_definitions needs no connection
-    definitions = hub.tool_definitions()
+    definitions = Hub.tool_definitions()  # no connection needed
 
     weather = load_snapshot(HUB_CASE / "snapshots" / "weather.json")
     notes = load_snapshot(HUB_CASE / "snapshots" / "notes.json")
     expected = sorted(
         (
             {
-                "name": f"{snapshot.server}.{tool['name']}",
+                "name": f"{snapshot.server}__{tool['name']}",
                 "description": tool["description"],
                 "input_schema": tool["inputSchema"],
             }
@@ -176,16 +175,17 @@ def test_tool_definitions_are_every_qualified_tool_with_the_servers_own_schema(g
     )
     assert definitions == expected
     assert [definition["name"] for definition in definitions] == [
-        "notes.add_note",
-        "notes.search",
-        "weather.celsius_to_fahrenheit",
-        "weather.get_forecast",
-        "weather.search",
-        "weather.send_alert",
+        "notes__add_note",
+        "notes__search",
+        "weather__celsius_to_fahrenheit",
+        "weather__get_forecast",
+        "weather__search",
+        "weather__send_alert",
     ]
     json.dumps(definitions)  # plain JSON, ready for an LLM API
     definitions[0]["input_schema"]["properties"].clear()
-    assert hub.tool_definitions() == expected
+    assert Hub.tool_definitions() == expected
+    assert Hub(weather=object(), notes=object()).tool_definitions() == expected
 
 
 def snapshot_document(server: str, tools: dict[str, str | None]) -> dict[str, Any]:
@@ -220,21 +220,9 @@ def write_snapshots(folder: Path, *documents: dict[str, Any]) -> list[Path]:
     ("documents", "message"),
     [
         (
-            [snapshot_document("a.b", {"c": None}), snapshot_document("a", {"b.c": None})],
-            "error: hub: tool 'b.c' of server 'a' and tool 'c' of server 'a.b' both get the qualified name 'a.b.c'; "
-            "rename one of the server ids",
-        ),
-        (
-            [snapshot_document("my server", {"search": None})],
-            "error: hub: server 'my server': tool 'search' gets the qualified name 'my server.search', which is not "
-            "a valid tool name (Tool name contains spaces, which may cause parsing issues); choose a shorter or "
-            "plainer server id",
-        ),
-        (
-            [snapshot_document("s" * 125, {"search": None})],
-            f"error: hub: server {'s' * 125!r}: tool 'search' gets the qualified name {'s' * 125 + '.search'!r}, "
-            "which is not a valid tool name (Tool name exceeds maximum length of 128 characters (current: 132)); "
-            "choose a shorter or plainer server id",
+            [snapshot_document("a", {"b.c": None, "b_c": None})],
+            "error: hub: tool 'b.c' of server 'a' and tool 'b_c' of server 'a' both get the qualified name "
+            "'a__b_c'; rename one of the server ids or choose another hub_separator",
         ),
         (
             [snapshot_document("hub", {"search": None})],
@@ -242,7 +230,7 @@ def write_snapshots(folder: Path, *documents: dict[str, Any]) -> list[Path]:
             "rename the server id",
         ),
     ],
-    ids=["colliding", "invalid-character", "too-long", "hub-package"],
+    ids=["colliding", "hub-package"],
 )
 def test_a_server_id_that_makes_a_bad_qualified_name_fails_generation_in_one_line(  # type: ignore[no-untyped-def]
     run_cli, tmp_path: Path, documents: list[dict[str, Any]], message: str
@@ -254,13 +242,24 @@ def test_a_server_id_that_makes_a_bad_qualified_name_fails_generation_in_one_lin
     assert not (tmp_path / "out").exists()
 
 
-def test_a_tool_whose_own_name_is_invalid_cannot_join_the_hub() -> None:
-    with pytest.raises(StubgenError) as error:
-        qualified_tools({"docs": ["look up"]})
-    assert str(error.value) == (
-        "hub: server 'docs': tool 'look up' cannot be named in the hub: its own name is not a valid tool name "
-        "(Tool name contains spaces, which may cause parsing issues)"
-    )
+def test_qualified_names_are_mapped_shortened_and_checked_deterministically() -> None:
+    long_server, long_tool = "s" * 40, "look up the " + "t" * 60
+    names = qualified_tools({"docs": ["look up", "café.menu"], long_server: [long_tool]})
+    assert [(tool.qualified_name, tool.server, tool.tool) for tool in names] == [
+        ("docs__cafe_menu", "docs", "café.menu"),
+        ("docs__look_up", "docs", "look up"),
+        (names[2].qualified_name, long_server, long_tool),
+    ]
+    shortened = names[2].qualified_name
+    assert len(shortened) == 64 and shortened.startswith("s" * 40 + "__look_up_the_")
+    assert qualified_tools({long_server: [long_tool]})[0].qualified_name == shortened
+    assert qualified_tools({long_server: [long_tool + "x"]})[0].qualified_name != shortened
+    assert [tool.qualified_name for tool in qualified_tools({"9lives": ["x"]}, ".")] == ["_9lives.x"]
+    with pytest.raises(StubgenError, match="gets the qualified name 'search_tools', which is the hub's own meta-tool"):
+        qualified_tools({"search": ["tools"]}, "_")
+    with pytest.raises(StubgenError) as bad_separator:
+        qualified_tools({"docs": ["x"]}, "::")
+    assert str(bad_separator.value) == "hub: hub_separator '::' must be one to four of '_', '-' and '.' (default '__')"
 
 
 def test_server_attributes_never_take_the_hubs_own_members() -> None:
@@ -277,10 +276,15 @@ def test_untrusted_catalog_text_stays_data(generate_hub: Any, tmp_path: Path) ->
     hostile = 'Ends a string: """ \') + __import__("os").system("false") # \\ \n and more'
     document = snapshot_document("evil", {"search": hostile})
     document["tools"][0]["inputSchema"]["properties"]["q"]["description"] = hostile
+    document["tools"][0].update(
+        title=hostile, annotations={"title": hostile, hostile: True}, outputSchema={hostile: {}}
+    )
     snapshot = parse_snapshot(json.dumps(document).encode(), "evil")
     Hub = generate_hub("hostile", [snapshot]).Hub
-    assert Hub.tools["evil.search"].description == hostile
-    assert Hub.tools["evil.search"].input_schema == document["tools"][0]["inputSchema"]
+    tool = Hub.tools["evil__search"]
+    assert (tool.description, tool.title) == (hostile, hostile)
+    assert tool.input_schema == document["tools"][0]["inputSchema"]
+    assert (tool.annotations, tool.output_schema) == ({"title": hostile, hostile: True}, {hostile: {}})
 
 
 class Forecast(pydantic.BaseModel):
@@ -340,7 +344,7 @@ def test_generate_writes_the_hub_from_every_configured_snapshot_and_check_guards
     # naming one server still rebuilds the hub over both
     first = run_cli("generate", "weather")
     assert first.exit_code == 0, first.stderr
-    assert "/clients/hub (4 file(s) written, 0 removed)" in first.stderr
+    assert "/clients/hub (5 file(s) written, 0 removed)" in first.stderr
     assert read_tree(tmp_path / "clients" / "hub") == read_tree(HUB_CASE / "expected" / "hub")
 
     assert run_cli("generate").exit_code == 0
@@ -400,7 +404,7 @@ def test_sync_writes_an_importable_hub(run_cli, tmp_path: Path, monkeypatch: pyt
         text=True,
         check=True,
     )
-    assert "'notes.search'" in imported.stdout and "'weather.search'" in imported.stdout
+    assert "'notes__search'" in imported.stdout and "'weather__search'" in imported.stdout
 
 
 def test_hub_golden_matches() -> None:
@@ -431,13 +435,19 @@ def test_hub_golden_passes_mypy_strict_beside_freshly_generated_server_packages(
 
 _HUB_IMPORT_PROBE = """
 import sys
-from expected.hub import Hub, HubError, HubTool, ToolDefinition, UnknownQualifiedToolError
+from expected.hub import Hub, HubError, HubTool, ToolFilter, UnknownQualifiedToolError, tool_result
 from expected.hub import _hub_runtime
 assert "pydantic" not in sys.modules and "mcp" not in sys.modules, "imported on hub import"
-route = Hub.tools["weather.get_forecast"]
+servers = ("expected.weather", "expected.notes")
+assert not [name for name in sys.modules if name.startswith(servers)], "a server package imported on hub import"
+assert [tool.qualified_name for tool in Hub.shortlist("weather forecast for Oslo", 1)] == ["weather__get_forecast"]
+assert Hub.tool_definitions("openai")[0]["function"]["name"] == "notes__add_note"
+assert "pydantic" not in sys.modules and "mcp" not in sys.modules, "imported by the catalog"
+route = Hub.tools["weather__get_forecast"]
 assert route.input_schema["type"] == "object" and "pydantic" not in sys.modules
 model = route.input_model
 assert "pydantic" in sys.modules and "mcp" not in sys.modules
+assert "expected.weather" in sys.modules and "expected.notes" not in sys.modules
 try:
     _hub_runtime.validate_arguments(model, {"city": 5, "unknown": 1})
 except Exception as error:
@@ -490,9 +500,8 @@ def test_the_readme_hub_example_runs_against_the_bundled_servers(tmp_path: Path)
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
+        "['weather__celsius_to_fahrenheit', 'weather__get_forecast', 'weather__search']",
         "22.5",
-        "['notes.add_note', 'notes.search', 'weather.celsius_to_fahrenheit', 'weather.get_forecast', "
-        "'weather.search', 'weather.send_alert']",
-        "{'result': ['Oslo']}",
-        "Pack an umbrella for Oslo",
+        "sunny",
+        "Sunny and 22.5 degrees.",
     ]

@@ -210,7 +210,7 @@ def test_a_server_without_list_changed_is_polled_and_compared_with_the_committed
     assert tool_names(snapshot) == ["add_tools", "alpha", "beta"]
     assert "async def beta(" in (tmp_path / "clients" / "changing" / "client.py").read_text(encoding="utf-8")
     assert stderr.count("hub: generated clients/hub") == 2, "the hub follows every published change"
-    assert '"changing.beta"' in (tmp_path / "clients" / "hub" / "client.py").read_text(encoding="utf-8")
+    assert '"changing__beta"' in (tmp_path / "clients" / "hub" / "client.py").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("protocol", ["auto", "legacy"])

@@ -6,14 +6,17 @@ import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import click
 
 from codegen.config import ProjectConfig, load_config
 from codegen.errors import EXIT_FINDINGS, EXIT_OK, StubgenError
 from codegen.generate import Cache, is_current, package_dir, remember_rendered, render_snapshot, rendered_before
-from codegen.generate.hub import hub_dir, render_hub
+from codegen.generate.hub import HubSettings, hub_dir, render_hub
 from codegen.generate.publish import diff_trees, publish, read_tree
+from codegen.identifiers import HUB_SEPARATOR
+from codegen.runtime._hub_catalog import HINT_DEFAULTS, ToolFilter
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot, read_snapshot_bytes
 from codegen.snapshot_command import config_options, shown_path
 
@@ -39,14 +42,56 @@ Sources = list[tuple[Path, Mapping[str, str]]]
 """Snapshot files with their method-name overrides, read only when their package must be rendered."""
 
 
-def hub_sources(config: ProjectConfig) -> Sources:
+HubSources = tuple[Sources, HubSettings]
+"""The hub's snapshot files and how it names and selects their tools."""
+
+
+def hub_settings(config: ProjectConfig | None) -> HubSettings:
+    """`hub_separator` and `[tool.mcp-stubgen.hub_filters.<server>]` (`include`, `exclude`, `annotations`)."""
+    if config is None:
+        return HubSettings()
+    where = config.source or config.root
+    separator = config.settings.get("hub_separator", HUB_SEPARATOR)
+    if not isinstance(separator, str):
+        raise StubgenError(f"{where}: hub_separator must be a string such as {HUB_SEPARATOR!r}")
+    table = config.settings.get("hub_filters", {})
+    if not isinstance(table, dict):
+        raise StubgenError(f"{where}: [tool.mcp-stubgen.hub_filters] must be a table of servers")
+    filters = {
+        server: _tool_filter(raw, f"{where}: [tool.mcp-stubgen.hub_filters.{server}]") for server, raw in table.items()
+    }
+    return HubSettings(separator=separator, filters=dict(sorted(filters.items())))
+
+
+def _tool_filter(raw: Any, where: str) -> ToolFilter:
+    if not isinstance(raw, dict) or not set(raw) <= {"include", "exclude", "annotations"}:
+        raise StubgenError(f"{where}: must be a table of `include`, `exclude` and `annotations`")
+    for key in ("include", "exclude"):
+        patterns = raw.get(key, [])
+        if not isinstance(patterns, list) or not all(isinstance(pattern, str) for pattern in patterns):
+            raise StubgenError(f'{where}: {key} must be a list of glob patterns on tool names, e.g. ["get_*"]')
+    annotations = raw.get("annotations", {})
+    if (
+        not isinstance(annotations, dict)
+        or not set(annotations) <= set(HINT_DEFAULTS)
+        or not all(isinstance(value, bool) for value in annotations.values())
+    ):
+        raise StubgenError(f"{where}: annotations must map hints ({', '.join(sorted(HINT_DEFAULTS))}) to true or false")
+    return ToolFilter(
+        include=tuple(raw.get("include", ())), exclude=tuple(raw.get("exclude", ())), annotations=annotations
+    )
+
+
+def hub_sources(config: ProjectConfig) -> HubSources:
     """Every configured server's committed snapshot: the hub covers all of them, whichever were named."""
-    return [(config.snapshot_path(name), method_names_for(config, name)) for name in sorted(config.servers)]
+    sources = [(config.snapshot_path(name), method_names_for(config, name)) for name in sorted(config.servers)]
+    return sources, hub_settings(config)
 
 
-def hub_inputs(config: ProjectConfig) -> Inputs:
+def hub_inputs(config: ProjectConfig) -> tuple[Inputs, HubSettings]:
     """The hub's servers, parsed: `sync` renders the hub right after writing their snapshots."""
-    return _load_hub(hub_sources(config))
+    sources, settings = hub_sources(config)
+    return _load_hub(sources), settings
 
 
 def _load_hub(sources: Sources) -> Inputs:
@@ -56,10 +101,15 @@ def _load_hub(sources: Sources) -> Inputs:
         raise StubgenError(f"hub: {error}") from None
 
 
-def _hub_source(sources: Sources) -> bytes:
+def _hub_source(hub: HubSources) -> bytes:
     """What the hub is rendered from, as one text for its record of what rendered it (`rendered_before`):
-    each server's snapshot bytes, hashed, with its method names."""
-    parts = []
+    each server's snapshot bytes, hashed, with its method names, and the hub's settings."""
+    sources, settings = hub
+    filters = {
+        server: [list(rule.include), list(rule.exclude), sorted(rule.annotations.items())]
+        for server, rule in settings.filters.items()
+    }
+    parts: list[Any] = [settings.separator, filters]
     for path, method_names in sources:
         try:
             digest = hashlib.sha256(read_snapshot_bytes(path)).hexdigest()
@@ -71,13 +121,13 @@ def _hub_source(sources: Sources) -> bytes:
 
 def _sources(
     targets: tuple[str, ...], out: Path | None, config_path: Path | None, servers_file: Path | None, with_hub: bool
-) -> tuple[Sources, Path, Sources | None]:
+) -> tuple[Sources, Path, HubSources | None]:
     """The snapshot files to render, the output folder, and the hub's snapshot files when a hub is wanted."""
     if targets and all(target.endswith(".json") for target in targets):
         if out is None:
             raise click.UsageError("generating from snapshot files needs --out DIR")
         sources: Sources = [(Path(target), {}) for target in targets]
-        return sources, out, sources if with_hub else None
+        return sources, out, (sources, HubSettings()) if with_hub else None
     if any(target.endswith(".json") for target in targets):
         raise click.UsageError("give either server ids from the config or snapshot .json files, not both")
     config = load_config(config_path, servers_file)
@@ -139,7 +189,8 @@ def generate(
         ]
         if hub is not None:
             target = hub_dir(out_dir)
-            diffs.append(diff_trees(render_hub(_load_hub(hub), cache), read_tree(target), _label(target)))
+            rendered_hub = render_hub(_load_hub(hub[0]), cache, hub[1])
+            diffs.append(diff_trees(rendered_hub, read_tree(target), _label(target)))
         for diff in diffs:
             if diff:
                 stale += 1
@@ -165,7 +216,7 @@ def generate(
     if hub is not None:
         source = _hub_source(hub)
         unchanged = rendered_before(source, {}, out_dir, cache)
-        files = render_hub(_load_hub(hub), cache) if unchanged is None else None
+        files = render_hub(_load_hub(hub[0]), cache, hub[1]) if unchanged is None else None
         rendered.append((unchanged or hub_dir(out_dir), files, source, {}))
     for target, files, snapshot_bytes, method_names in rendered:
         result = publish(files, target) if files is not None else None

@@ -2,8 +2,8 @@
 
 With `hub = true`, `generate` writes `<output>/hub/` beside the servers' packages. Its `Hub` holds
 one typed client per server as an attribute and a catalog that maps each qualified name
-(`server.tool`) explicitly to the owning client and the tool's own name, so a name is looked up,
-never split at a dot. The hub imports the servers' packages relatively (`from ..weather import ...`),
+(`server__tool`) explicitly to the owning client and the tool's own name, so a name is looked up,
+never split. The hub imports the servers' packages relatively (`from ..weather import ...`),
 so it is always generated from the same snapshots as they are.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -22,12 +22,31 @@ from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
 from codegen.generate.render import formatted, jinja_environment, literal
 from codegen.generate.spec import PackageSpec
-from codegen.identifiers import HUB_PACKAGE, hub_attribute, qualified_tools
+from codegen.identifiers import HUB_PACKAGE, HUB_SEPARATOR, hub_attribute, qualified_tools
+from codegen.runtime._hub_catalog import ToolFilter
 from codegen.snapshot import Snapshot, fingerprint
 
-__all__ = ["HubServer", "HubSpec", "HubToolSpec", "build_hub", "hub_dir", "python_literal", "render_hub"]
+__all__ = [
+    "HubServer",
+    "HubSettings",
+    "HubSpec",
+    "HubToolSpec",
+    "build_hub",
+    "hub_dir",
+    "python_literal",
+    "render_hub",
+]
 
-HUB_RUNTIME_FILE = "_hub_runtime.py"
+HUB_RUNTIME_FILES = ("_hub_catalog.py", "_hub_runtime.py")
+"""The runtime modules copied verbatim into every hub package."""
+
+
+@dataclass(frozen=True)
+class HubSettings:
+    """How the hub names and selects tools: `hub_separator` and `[tool.mcp-stubgen.hub_filters.<server>]`."""
+
+    separator: str = HUB_SEPARATOR
+    filters: Mapping[str, ToolFilter] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -37,8 +56,6 @@ class HubServer:
     """The hub attribute and `Hub.connect` keyword for this server's client."""
     package: str
     client_class: str
-    models_alias: str
-    """The name the hub imports the server's `models` module under."""
 
 
 @dataclass(frozen=True)
@@ -48,15 +65,23 @@ class HubToolSpec:
     attribute: str
     wire: str
     description: str | None
+    title: str | None
+    models: str
+    """The server package's `models` module, relative to the output folder: `<package>.models`."""
     input_model: str
-    """The input model as the hub's code refers to it: `<models_alias>.<class>`."""
+    """The input model's class name in `models`."""
     input_schema: str
     """The snapshot's input JSON Schema as a Python literal."""
+    output_schema: str | None
+    """The snapshot's output JSON Schema as a Python literal, if the tool declares one."""
+    annotations: str | None
+    """The tool's annotations as a Python literal, if it has any."""
 
 
 @dataclass(frozen=True)
 class HubSpec:
     header: str
+    separator: str
     servers: tuple[HubServer, ...]
     tools: tuple[HubToolSpec, ...]
 
@@ -66,7 +91,11 @@ def hub_dir(out_dir: Path) -> Path:
     return out_dir / HUB_PACKAGE
 
 
-def render_hub(servers: Sequence[tuple[Snapshot, Mapping[str, str]]], cache: Cache | None = None) -> dict[str, bytes]:
+def render_hub(
+    servers: Sequence[tuple[Snapshot, Mapping[str, str]]],
+    cache: Cache | None = None,
+    settings: HubSettings = HubSettings(),
+) -> dict[str, bytes]:
     """Every file of the hub package over these servers (snapshot and method names each), by relative path.
 
     `cache` (default: none) is the one the servers' own packages use, so the hub reuses their models
@@ -74,11 +103,14 @@ def render_hub(servers: Sequence[tuple[Snapshot, Mapping[str, str]]], cache: Cac
     """
     cache = cache or Cache.disabled()
     packages = [(snapshot, build_package(snapshot, method_names, cache)) for snapshot, method_names in servers]
-    return render_hub_package(build_hub(packages), cache)
+    return render_hub_package(build_hub(packages, settings), cache)
 
 
-def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]]) -> HubSpec:
-    """The hub's intermediate model; a server id that makes a bad or ambiguous name is a `StubgenError`."""
+def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]], settings: HubSettings = HubSettings()) -> HubSpec:
+    """The hub's intermediate model; a server id that makes a bad or ambiguous name is a `StubgenError`.
+
+    Tools the settings' filters leave out are not in it at all, so the hub cannot call them.
+    """
     if not packages:
         raise StubgenError("hub: no servers to put in the hub; configure at least one under [tool.mcp-stubgen.servers]")
     by_server: dict[str, tuple[Snapshot, PackageSpec]] = {}
@@ -106,7 +138,6 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]]) -> HubSpec:
             attribute=hub_attribute(server),
             package=package.package,
             client_class=package.class_name,
-            models_alias=f"{package.package}_models",
         )
         for server, (_, package) in by_server.items()
     }
@@ -119,12 +150,26 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]]) -> HubSpec:
             )
         attributes[hub_server.attribute] = hub_server.server
 
-    catalog = {server: [tool.wire for tool in package.tools] for server, (_, package) in by_server.items()}
+    unknown = sorted(set(settings.filters) - set(by_server))
+    if unknown:
+        raise StubgenError(
+            f"hub: [tool.mcp-stubgen.hub_filters.{unknown[0]}] names no server of the hub; "
+            f"the servers are {', '.join(sorted(by_server))}"
+        )
+    no_filter = ToolFilter()
+    catalog = {
+        server: [
+            tool["name"]
+            for tool in snapshot.tools
+            if settings.filters.get(server, no_filter).allows(tool["name"], tool.get("annotations") or {})
+        ]
+        for server, (snapshot, _) in by_server.items()
+    }
     tools = []
-    for qualified in qualified_tools(catalog):
+    for qualified in qualified_tools(catalog, settings.separator):
         snapshot, package = by_server[qualified.server]
         spec = next(tool for tool in package.tools if tool.wire == qualified.tool)
-        schema = next(tool["inputSchema"] for tool in snapshot.tools if tool["name"] == qualified.tool)
+        raw = next(tool for tool in snapshot.tools if tool["name"] == qualified.tool)
         hub_server = servers[qualified.server]
         tools.append(
             HubToolSpec(
@@ -132,9 +177,13 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]]) -> HubSpec:
                 server=qualified.server,
                 attribute=hub_server.attribute,
                 wire=qualified.tool,
-                description=spec.description or spec.title,
-                input_model=f"{hub_server.models_alias}.{spec.input_model}",
-                input_schema=python_literal(schema),
+                description=raw.get("description"),
+                title=spec.title,
+                models=f"{hub_server.package}.models",
+                input_model=spec.input_model,
+                input_schema=python_literal(raw["inputSchema"]),
+                output_schema=python_literal(raw["outputSchema"]) if "outputSchema" in raw else None,
+                annotations=python_literal(raw["annotations"]) if raw.get("annotations") else None,
             )
         )
     fingerprints = {server: snapshot.fingerprint for server, (snapshot, _) in by_server.items()}
@@ -143,7 +192,12 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]]) -> HubSpec:
         f"(combined fingerprint {fingerprint(fingerprints)}).\n"
         "# Do not edit: run `mcp-stubgen sync` (or `mcp-stubgen generate`) to refresh it."
     )
-    return HubSpec(header=header, servers=tuple(servers[name] for name in sorted(servers)), tools=tuple(tools))
+    return HubSpec(
+        header=header,
+        separator=settings.separator,
+        servers=tuple(servers[name] for name in sorted(servers)),
+        tools=tuple(tools),
+    )
 
 
 def python_literal(value: Any) -> str:
@@ -164,9 +218,9 @@ def python_literal(value: Any) -> str:
     raise TypeError(f"not a JSON value: {value!r}")
 
 
-def hub_runtime_source() -> bytes:
-    """The hub's runtime helpers, byte for byte as shipped with mcp-stubgen."""
-    return files("codegen.runtime").joinpath(HUB_RUNTIME_FILE).read_bytes()
+def hub_runtime_sources() -> dict[str, bytes]:
+    """The hub's runtime modules, byte for byte as shipped with mcp-stubgen, by file name."""
+    return {name: files("codegen.runtime").joinpath(name).read_bytes() for name in HUB_RUNTIME_FILES}
 
 
 def render_hub_package(hub: HubSpec, cache: Cache | None = None) -> dict[str, bytes]:
@@ -178,6 +232,6 @@ def render_hub_package(hub: HubSpec, cache: Cache | None = None) -> dict[str, by
     }
     sources = formatted([("module", source) for source in rendered.values()], cache or Cache.disabled())
     output = {name: source.encode("utf-8") for name, source in zip(rendered, sources, strict=True)}
-    output[HUB_RUNTIME_FILE] = hub_runtime_source()
+    output.update(hub_runtime_sources())
     output["py.typed"] = b""
     return dict(sorted(output.items()))

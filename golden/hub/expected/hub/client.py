@@ -4,37 +4,44 @@
 
 from __future__ import annotations
 
-from contextlib import AsyncExitStack, asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
-from ..notes import NotesClient
-from ..notes import models as notes_models
-from ..weather import WeatherClient
-from ..weather import models as weather_models
-from ._hub_runtime import GeneratedHub, HubTool
+from ._hub_catalog import Filters, HubTool
+from ._hub_runtime import GeneratedHub, SiblingImport
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator
     from contextlib import AbstractAsyncContextManager
     from typing import Self
 
     from mcp import StdioServerParameters
     from mcp.client import Transport
 
+    from ..notes import NotesClient
+    from ..weather import WeatherClient
+
 __all__ = ["Hub"]
 
 
 class Hub(GeneratedHub):
-    """Every server's typed client as an attribute, and one catalog of `server.tool` names for agents.
+    """Every server's typed client as an attribute, and one catalog of qualified tool names for agents.
 
     Open a connection to every server with `async with Hub.connect(<server>=..., ...) as hub:`, or
     wrap typed clients you already opened with `Hub(<server>=..., ...)`, one keyword per server.
     `hub.call(name, arguments)` routes a qualified name through `tools`, an explicit table.
     """
 
+    separator = "__"
+    servers = {
+        "notes": "notes",
+        "weather": "weather",
+    }
+    client_classes = {
+        "notes": SiblingImport("notes", "NotesClient"),
+        "weather": SiblingImport("weather", "WeatherClient"),
+    }
     tools = {
-        "notes.add_note": HubTool(
-            qualified_name="notes.add_note",
+        "notes__add_note": HubTool(
+            qualified_name="notes__add_note",
             server="notes",
             client="notes",
             tool="add_note",
@@ -52,10 +59,20 @@ class Hub(GeneratedHub):
                 "title": "add_noteArguments",
                 "type": "object",
             },
-            load_input_model=lambda: notes_models.AddNoteInput,
+            load_input_model=SiblingImport("notes.models", "AddNoteInput"),
+            output_schema={
+                "properties": {
+                    "id": {"title": "Id", "type": "integer"},
+                    "tags": {"items": {"type": "string"}, "title": "Tags", "type": "array"},
+                    "title": {"title": "Title", "type": "string"},
+                },
+                "required": ["id", "title", "tags"],
+                "title": "Note",
+                "type": "object",
+            },
         ),
-        "notes.search": HubTool(
-            qualified_name="notes.search",
+        "notes__search": HubTool(
+            qualified_name="notes__search",
             server="notes",
             client="notes",
             tool="search",
@@ -78,10 +95,40 @@ class Hub(GeneratedHub):
                 "title": "searchArguments",
                 "type": "object",
             },
-            load_input_model=lambda: notes_models.SearchInput,
+            load_input_model=SiblingImport("notes.models", "SearchInput"),
+            output_schema={
+                "$defs": {
+                    "Note": {
+                        "properties": {
+                            "id": {"title": "Id", "type": "integer"},
+                            "tags": {"items": {"type": "string"}, "title": "Tags", "type": "array"},
+                            "title": {"title": "Title", "type": "string"},
+                        },
+                        "required": ["id", "title", "tags"],
+                        "title": "Note",
+                        "type": "object",
+                    }
+                },
+                "properties": {
+                    "notes": {"items": {"$ref": "#/$defs/Note"}, "title": "Notes", "type": "array"},
+                    "tag": {
+                        "anyOf": [{"type": "string"}, {"type": "null"}],
+                        "description": "The tag the search was limited to, if any.",
+                        "title": "Tag",
+                    },
+                    "text": {
+                        "description": "The text that was searched for.",
+                        "title": "Text",
+                        "type": "string",
+                    },
+                },
+                "required": ["text", "tag", "notes"],
+                "title": "Hits",
+                "type": "object",
+            },
         ),
-        "weather.celsius_to_fahrenheit": HubTool(
-            qualified_name="weather.celsius_to_fahrenheit",
+        "weather__celsius_to_fahrenheit": HubTool(
+            qualified_name="weather__celsius_to_fahrenheit",
             server="weather",
             client="weather",
             tool="celsius_to_fahrenheit",
@@ -92,10 +139,16 @@ class Hub(GeneratedHub):
                 "title": "celsius_to_fahrenheitArguments",
                 "type": "object",
             },
-            load_input_model=lambda: weather_models.CelsiusToFahrenheitInput,
+            load_input_model=SiblingImport("weather.models", "CelsiusToFahrenheitInput"),
+            output_schema={
+                "properties": {"result": {"title": "Result", "type": "number"}},
+                "required": ["result"],
+                "title": "celsius_to_fahrenheitOutput",
+                "type": "object",
+            },
         ),
-        "weather.get_forecast": HubTool(
-            qualified_name="weather.get_forecast",
+        "weather__get_forecast": HubTool(
+            qualified_name="weather__get_forecast",
             server="weather",
             client="weather",
             tool="get_forecast",
@@ -124,10 +177,28 @@ class Hub(GeneratedHub):
                 "title": "get_forecastArguments",
                 "type": "object",
             },
-            load_input_model=lambda: weather_models.GetForecastInput,
+            load_input_model=SiblingImport("weather.models", "GetForecastInput"),
+            output_schema={
+                "$defs": {
+                    "Units": {"enum": ["metric", "imperial"], "title": "Units", "type": "string"}
+                },
+                "properties": {
+                    "city": {"title": "City", "type": "string"},
+                    "conditions": {"title": "Conditions", "type": "string"},
+                    "temperature": {
+                        "description": "Temperature in the requested units.",
+                        "title": "Temperature",
+                        "type": "number",
+                    },
+                    "units": {"$ref": "#/$defs/Units"},
+                },
+                "required": ["city", "temperature", "conditions", "units"],
+                "title": "Forecast",
+                "type": "object",
+            },
         ),
-        "weather.search": HubTool(
-            qualified_name="weather.search",
+        "weather__search": HubTool(
+            qualified_name="weather__search",
             server="weather",
             client="weather",
             tool="search",
@@ -144,10 +215,18 @@ class Hub(GeneratedHub):
                 "title": "searchArguments",
                 "type": "object",
             },
-            load_input_model=lambda: weather_models.SearchInput,
+            load_input_model=SiblingImport("weather.models", "SearchInput"),
+            output_schema={
+                "properties": {
+                    "result": {"items": {"type": "string"}, "title": "Result", "type": "array"}
+                },
+                "required": ["result"],
+                "title": "searchOutput",
+                "type": "object",
+            },
         ),
-        "weather.send_alert": HubTool(
-            qualified_name="weather.send_alert",
+        "weather__send_alert": HubTool(
+            qualified_name="weather__send_alert",
             server="weather",
             client="weather",
             tool="send_alert",
@@ -167,45 +246,59 @@ class Hub(GeneratedHub):
                 "title": "send_alertArguments",
                 "type": "object",
             },
-            load_input_model=lambda: weather_models.SendAlertInput,
+            load_input_model=SiblingImport("weather.models", "SendAlertInput"),
+            output_schema={
+                "properties": {"result": {"title": "Result", "type": "string"}},
+                "required": ["result"],
+                "title": "send_alertOutput",
+                "type": "object",
+            },
         ),
     }
+
+    notes: NotesClient
+    weather: WeatherClient
 
     def __init__(
         self,
         *,
-        notes: NotesClient,
-        weather: WeatherClient,
+        notes: NotesClient | None = None,
+        weather: WeatherClient | None = None,
+        filters: Filters = None,
     ) -> None:
         super().__init__(
             {
                 "notes": notes,
                 "weather": weather,
-            }
+            },
+            filters,
         )
-        self.notes = notes
-        self.weather = weather
+        if notes is not None:
+            self.notes = notes
+        if weather is not None:
+            self.weather = weather
 
     @classmethod
     def connect(
         cls,
         *,
-        notes: StdioServerParameters | str | Transport,
-        weather: StdioServerParameters | str | Transport,
+        notes: StdioServerParameters | str | Transport | None = None,
+        weather: StdioServerParameters | str | Transport | None = None,
+        timeout: float = 30.0,
+        filters: Filters = None,
         **client_options: Any,
     ) -> AbstractAsyncContextManager[Self]:
-        """Connect to every server with `mcp.Client(server, **client_options)`; all of them close on exit."""
+        """Connect the servers given (any subset) concurrently with `mcp.Client(server, **client_options)`.
 
-        @asynccontextmanager
-        async def _connected() -> AsyncIterator[Self]:
-            async with AsyncExitStack() as _stack:
-                yield cls(
-                    notes=await _stack.enter_async_context(
-                        NotesClient.connect(notes, **client_options)
-                    ),
-                    weather=await _stack.enter_async_context(
-                        WeatherClient.connect(weather, **client_options)
-                    ),
-                )
+        Each must connect within `timeout` seconds, or none stays open and `HubError` names it; all
+        close on exit. While open, the hub follows each server's tool list (`live_tools`): tools
+        a server adds can be called, tools it removes cannot.
+        """
+        from ..notes import NotesClient
+        from ..weather import WeatherClient
 
-        return _connected()
+        targets = {
+            "notes": (NotesClient.connect, notes),
+            "weather": (WeatherClient.connect, weather),
+        }
+        return cls._open(targets, timeout, filters, client_options)

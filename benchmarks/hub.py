@@ -1,0 +1,122 @@
+"""The hub's benchmark (issue 15): `python benchmarks/hub.py [--smoke]`.
+
+Prints shortlist latency per query (median and 95th percentile over the evaluation set's tasks in
+`tests/shortlist_eval.py`, repeated) at the size of a hub over the golden servers and at 10,000 tools,
+the one-off cost of building the search index, and the time to import a hub over 50 servers beside
+importing one server's package. `--smoke` uses 1,000 tools and 5 servers and prints no verdicts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.catalog import make_tools  # noqa: E402
+from codegen.generate import Cache, generate_package  # noqa: E402
+from codegen.generate.hub import hub_dir, render_hub  # noqa: E402
+from codegen.generate.publish import publish  # noqa: E402
+from codegen.identifiers import package_name  # noqa: E402
+from codegen.runtime._hub_catalog import HubTool, SearchIndex  # noqa: E402
+from codegen.snapshot import load_snapshot  # noqa: E402
+from tests.shortlist_eval import TASKS  # noqa: E402
+
+GOLDEN = ROOT / "golden"
+QUERIES = [task for task, _ in TASKS]
+SERVER_CASE = GOLDEN / "weather" / "snapshot.json"
+"""Each of the many servers of the import figure has this catalog (4 tools), under its own id."""
+
+
+def golden_tools() -> list[HubTool]:
+    """Every tool of the golden snapshots (the hub case's servers and the single-server cases)."""
+    paths = sorted({*GOLDEN.glob("*/snapshot.json"), *GOLDEN.glob("hub/snapshots/*.json")})
+    return [hub_tool(snapshot.server, tool) for snapshot in map(load_snapshot, paths) for tool in snapshot.tools]
+
+
+def synthetic_tools(count: int, servers: int) -> list[HubTool]:
+    return [hub_tool(f"server{index % servers}", tool) for index, tool in enumerate(make_tools(count))]
+
+
+def hub_tool(server: str, tool: dict[str, object]) -> HubTool:
+    name = str(tool["name"])
+    schema = tool["inputSchema"]
+    assert isinstance(schema, dict)
+    description = tool.get("description")
+    return HubTool(f"{server}__{name}", server, server, name, str(description) if description else None, schema)
+
+
+def shortlist_latency(tools: list[HubTool], repeats: int) -> tuple[float, float, float]:
+    """Seconds: building the index, then the median and 95th percentile of one query."""
+    started = time.perf_counter()
+    index = SearchIndex(tools)
+    build = time.perf_counter() - started
+    times = []
+    for _ in range(repeats):
+        for query in QUERIES:
+            started = time.perf_counter()
+            index.search(query, 10)
+            times.append(time.perf_counter() - started)
+    return build, statistics.median(times), statistics.quantiles(times, n=20)[-1]
+
+
+def import_time(work: Path, servers: int, runs: int) -> tuple[float, float]:
+    """Median seconds to import a generated hub over `servers` servers, and one server's package alone."""
+    template = load_snapshot(SERVER_CASE)
+    snapshots = [replace(template, server=f"server{index:02d}") for index in range(servers)]
+    out = work / "clients"
+    cache = Cache(work / "cache")
+    for snapshot in snapshots:
+        generate_package(snapshot, out, cache=cache)
+    publish(render_hub([(snapshot, {}) for snapshot in snapshots], cache), hub_dir(out))
+
+    def timed(module: str) -> float:
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", f"import {module}"], cwd=work, check=True)
+        return time.perf_counter() - started
+
+    one_server = f"clients.{package_name(snapshots[0].server)}"
+    timed("clients.hub")  # compiles every module once, so the runs below time imports, not compiling
+    hub = statistics.median(timed("clients.hub") for _ in range(runs))
+    one = statistics.median(timed(one_server) for _ in range(runs))
+    return hub, one
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--smoke", action="store_true", help="1,000 tools, 5 servers, one run, no verdicts.")
+    options = parser.parse_args()
+    large, servers, runs, repeats = (1000, 5, 1, 1) if options.smoke else (10_000, 50, 5, 5)
+    verdict = (lambda met: "-") if options.smoke else (lambda met: "met" if met else "NOT met")
+
+    golden = golden_tools()
+    rows = []
+    build, median, p95 = shortlist_latency(golden, repeats)
+    rows.append((f"shortlist, {len(golden)} tools (golden servers): median", median, "< 5 ms", verdict(median < 0.005)))
+    rows.append((f"shortlist, {len(golden)} tools: 95th percentile", p95, "(info)", "-"))
+    rows.append((f"search index build, {len(golden)} tools (first query only)", build, "(info)", "-"))
+    build, median, p95 = shortlist_latency(synthetic_tools(large, servers), repeats)
+    rows.append((f"shortlist, {large:,} tools: median", median, "< 25 ms", verdict(median < 0.025)))
+    rows.append((f"shortlist, {large:,} tools: 95th percentile", p95, "(info)", "-"))
+    rows.append((f"search index build, {large:,} tools (first query only)", build, "(info)", "-"))
+    with tempfile.TemporaryDirectory(prefix="mcp-stubgen-hub-bench-") as folder:
+        hub, one = import_time(Path(folder), servers, runs)
+    rows.append((f"import the hub over {servers} servers ({servers * 4} tools)", hub, "(info)", "-"))
+    rows.append(("import one server's package", one, "(info)", "-"))
+
+    print("| figure | value | target | status |\n|---|---|---|---|")
+    for figure, seconds, target, status in rows:
+        value = f"{seconds * 1000:.2f} ms" if seconds < 1 else f"{seconds:.2f} s"
+        print(f"| {figure} | {value} | {target} | {status} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

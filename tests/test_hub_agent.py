@@ -1,0 +1,406 @@
+"""The hub as an agent host uses it, over the real servers the suite installs.
+
+Names every LLM API accepts, each API's tool and result shapes, filters, the shortlist's quality on
+tasks phrased as users ask (`tests/shortlist_eval.py`), the `search_tools` meta-tool, and connecting
+a subset of servers concurrently.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+from mcp.shared.tool_name_validation import validate_tool_name
+from mcp.types import Tool
+
+from codegen.config import ServerConfig
+from codegen.discovery import snapshot_server
+from codegen.generate import generate_package
+from codegen.generate.hub import hub_dir, render_hub
+from codegen.generate.publish import publish
+from codegen.snapshot import Snapshot, parse_snapshot
+from tests.conftest import REPO, SERVERS, free_port, npm_server, wait_for_port, write_config
+from tests.regen_goldens import HUB_CASE, hub_case_snapshots
+from tests.shortlist_eval import TASKS
+
+PY = sys.executable
+WEATHER = REPO / "examples" / "weather_server.py"
+NOTES = REPO / "examples" / "notes_server.py"
+
+NAME_RULES = {
+    "OpenAI": re.compile(r"^[a-zA-Z0-9_-]{1,64}$"),
+    "Anthropic": re.compile(r"^[a-zA-Z0-9_-]{1,128}$"),
+    # Gemini's FunctionDeclaration.name: starts with a letter or an underscore; a-z, A-Z, 0-9, `_ . : -`; at most 64
+    "Gemini": re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$"),
+}
+
+
+def real_servers(scratch: Path) -> dict[str, ServerConfig]:
+    """Every real server the suite installs, launched over stdio."""
+    (scratch / "files").mkdir(exist_ok=True)
+    npm = {name: npm_server(f"mcp-server-{name}") for name in ("everything", "memory", "filesystem", "github")}
+    return {
+        "everything": ServerConfig(name="everything", command=str(npm["everything"])),
+        "memory": ServerConfig(
+            name="memory", command=str(npm["memory"]), env={"MEMORY_FILE_PATH": str(scratch / "memory.jsonl")}
+        ),
+        "filesystem": ServerConfig(name="filesystem", command=str(npm["filesystem"]), args=(str(scratch / "files"),)),
+        "github": ServerConfig(name="github", command=str(npm["github"])),
+        "time": ServerConfig(name="time", command=str(Path(PY).parent / "mcp-server-time")),
+        "weather": ServerConfig(name="weather", command=PY, args=(str(WEATHER),)),
+        "notes": ServerConfig(name="notes", command=PY, args=(str(NOTES),)),
+    }
+
+
+def import_hub(out: Path, package: str) -> Any:
+    sys.path.insert(0, str(out.parent))
+    try:
+        return importlib.import_module(f"{package}.hub")
+    finally:
+        sys.path.remove(str(out.parent))
+
+
+def forget(package: str) -> None:
+    for module in [module for module in sys.modules if module.split(".")[0] == package]:
+        del sys.modules[module]
+
+
+@pytest.fixture(scope="module")
+def real_snapshots(tmp_path_factory: pytest.TempPathFactory) -> list[Snapshot]:
+    scratch = tmp_path_factory.mktemp("servers")
+    servers = real_servers(scratch)
+
+    async def snapshot_all() -> list[Snapshot]:
+        return [await snapshot_server(servers[name]) for name in sorted(servers)]
+
+    return anyio.run(snapshot_all)
+
+
+@pytest.fixture(scope="module")
+def real_hub(real_snapshots: list[Snapshot], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The hub over every real server, generated and imported as `realhub.hub`."""
+    out = tmp_path_factory.mktemp("generated") / "realhub"
+    for snapshot in real_snapshots:
+        generate_package(snapshot, out)
+    publish(render_hub([(snapshot, {}) for snapshot in real_snapshots]), hub_dir(out))
+    yield import_hub(out, "realhub")
+    forget("realhub")
+
+
+def test_every_qualified_name_is_accepted_by_openai_anthropic_gemini_and_mcp(real_hub: Any) -> None:
+    golden_client = (HUB_CASE / "expected" / "hub" / "client.py").read_text()
+    golden_names = re.findall(r'^        "([^"]+)": HubTool\(', golden_client, re.M)
+    real_names = list(real_hub.Hub.tools)
+    assert len(golden_names) == 6 and len(real_names) == 70
+    assert {tool.server for tool in real_hub.Hub.tools.values()} == {
+        "everything", "filesystem", "github", "memory", "notes", "time", "weather",
+    }  # fmt: skip
+    for name in [*golden_names, *real_names, real_hub.Hub.search_tool_definition()["name"]]:
+        for provider, rule in NAME_RULES.items():
+            assert rule.match(name), f"{provider} rejects {name!r}"
+        assert validate_tool_name(name).is_valid, f"MCP rejects {name!r}"
+    assert "everything__get-tiny-image" in real_names
+
+
+def test_catalog_methods_work_on_the_class_before_anything_connects(real_hub: Any) -> None:
+    Hub = real_hub.Hub
+    names = [definition["name"] for definition in Hub.tool_definitions()]
+    assert names == sorted(Hub.tools)
+
+    openai = Hub.tool_definitions("openai")
+    assert openai[0]["type"] == "function" and set(openai[0]["function"]) == {"name", "description", "parameters"}
+    anthropic = Hub.tool_definitions("anthropic")
+    assert set(anthropic[0]) == {"name", "description", "input_schema"}
+    gemini = {declaration["name"]: declaration for declaration in Hub.tool_definitions("gemini")}
+    assert set(gemini["memory__read_graph"]) == {"name", "description", "parametersJsonSchema", "responseJsonSchema"}
+    for definition in Hub.tool_definitions("mcp"):
+        tool = Tool.model_validate(definition)  # the protocol's own Tool shape
+        assert tool.input_schema == Hub.tools[tool.name].input_schema
+    echo = Tool.model_validate(next(d for d in Hub.tool_definitions("mcp") if d["name"] == "everything__echo"))
+    assert echo.annotations is not None and echo.annotations.read_only_hint is True
+    json.dumps([openai, anthropic, list(gemini.values())])
+
+
+def test_openai_strict_mode_only_where_the_schema_allows_it(real_hub: Any) -> None:
+    definitions = {d["function"]["name"]: d["function"] for d in real_hub.Hub.tool_definitions("openai", strict=True)}
+    # every property required and no open extra properties: strict, closed at every level
+    sum_tool = definitions["everything__get-sum"]
+    assert sum_tool["strict"] is True
+    assert sum_tool["parameters"]["additionalProperties"] is False
+    assert sorted(sum_tool["parameters"]["required"]) == ["a", "b"]
+    assert "$schema" not in sum_tool["parameters"]
+    entities = definitions["memory__create_entities"]
+    assert entities["strict"] is True
+    assert entities["parameters"]["properties"]["entities"]["items"]["additionalProperties"] is False
+    # an optional property would have to become required: left non-strict, the server's schema unchanged
+    forecast = definitions["weather__get_forecast"]
+    assert "strict" not in forecast
+    assert forecast["parameters"] == real_hub.Hub.tools["weather__get_forecast"].input_schema
+    assert not any(definition.get("strict") for definition in real_hub.Hub.tool_definitions("openai"))
+
+
+def test_config_filters_and_separator_shape_the_generated_hub(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "snaps").mkdir()
+    for name in ("notes", "weather"):
+        shutil.copy(HUB_CASE / "snapshots" / f"{name}.json", tmp_path / "snaps" / f"{name}.json")
+    servers = "".join(f'[tool.mcp-stubgen.servers.{name}]\ncommand = "unused"\n' for name in ("notes", "weather"))
+    write_config(
+        tmp_path,
+        '[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "filtered"\nhub = true\nhub_separator = "."\n'
+        f"{servers}"
+        '[tool.mcp-stubgen.hub_filters.weather]\ninclude = ["*e*"]\nexclude = ["send_*"]\n'
+        "[tool.mcp-stubgen.hub_filters.notes]\nannotations = { readOnlyHint = true }\n",
+    )
+    result = run_cli("generate")
+    assert result.exit_code == 0, result.stderr
+    try:
+        Hub = import_hub(tmp_path / "filtered", "filtered").Hub
+        # send_alert is excluded; notes declare no hints, so none is read-only (the spec's default)
+        assert sorted(Hub.tools) == ["weather.celsius_to_fahrenheit", "weather.get_forecast", "weather.search"]
+    finally:
+        forget("filtered")
+    assert run_cli("generate", "--check").exit_code == 0
+
+    pyproject = (tmp_path / "pyproject.toml").read_text()
+    (tmp_path / "pyproject.toml").write_text(pyproject.replace('hub_separator = "."', 'hub_separator = "__"'))
+    stale = run_cli("generate", "--check")
+    assert stale.exit_code == 1 and '+        "weather__search": HubTool(' in stale.stdout
+    regenerated = run_cli("generate")
+    assert f"generated {tmp_path.resolve() / 'filtered' / 'hub'}" in regenerated.stderr, regenerated.stderr
+    (tmp_path / "pyproject.toml").write_text(pyproject)
+
+    (tmp_path / "pyproject.toml").write_text(pyproject.replace("readOnlyHint = true", "readOnly = true"))
+    bad = run_cli("generate")
+    assert bad.exit_code == 2
+    assert bad.stderr.strip() == (
+        f"error: {tmp_path.resolve() / 'pyproject.toml'}: [tool.mcp-stubgen.hub_filters.notes]: annotations must "
+        "map hints (destructiveHint, idempotentHint, openWorldHint, readOnlyHint) to true or false"
+    )
+    (tmp_path / "pyproject.toml").write_text(pyproject.replace("hub_filters.notes]", "hub_filters.nots]"))
+    unknown = run_cli("generate")
+    assert unknown.exit_code == 2
+    assert unknown.stderr.strip() == (
+        "error: hub: [tool.mcp-stubgen.hub_filters.nots] names no server of the hub; the servers are notes, weather"
+    )
+
+
+def test_the_shortlist_finds_the_tool_for_tasks_phrased_as_users_ask(real_hub: Any) -> None:
+    Hub = real_hub.Hub
+    known = set(Hub.tools)
+    misses = []
+    for task, expected in TASKS:
+        assert set(expected) <= known, expected
+        first_five = [tool.qualified_name for tool in Hub.shortlist(task, 5)]
+        if not set(expected) & set(first_five):
+            misses.append((task, expected, first_five))
+    answered = 1 - len(misses) / len(TASKS)
+    assert len(TASKS) >= 55
+    assert answered >= 0.93, f"{answered:.0%} within five; missed:\n" + "\n".join(map(str, misses))
+    # deterministic, and the same from the class and from a hub over every server
+    clients = {tool.client: object() for tool in Hub.tools.values()}
+    assert Hub.shortlist("open a bug report about the crash") == Hub(**clients).shortlist(
+        "open a bug report about the crash"
+    )
+    assert Hub.shortlist("zzz qqq") == []
+
+
+def test_run_time_filters_select_in_definitions_and_shortlist(real_hub: Any) -> None:
+    Hub, ToolFilter = real_hub.Hub, real_hub.ToolFilter
+    read_only = ToolFilter(annotations={"readOnlyHint": True})
+    names = {definition["name"] for definition in Hub.tool_definitions(filters=read_only)}
+    assert "filesystem__read_text_file" in names and "everything__echo" in names
+    assert "filesystem__write_file" not in names and "github__create_issue" not in names  # github declares no hints
+    per_server = {"filesystem": ToolFilter(include=["read_*"], exclude=["*media*"])}
+    filesystem = [d["name"] for d in Hub.tool_definitions(filters=per_server) if d["name"].startswith("filesystem")]
+    assert filesystem == [
+        "filesystem__read_file", "filesystem__read_multiple_files", "filesystem__read_text_file",
+    ]  # fmt: skip
+    shortlisted = Hub.shortlist("save this text to a new file", 5, filters=read_only)
+    assert shortlisted and all(tool.annotations.get("readOnlyHint") for tool in shortlisted)
+
+
+@pytest.fixture
+def notes_and_weather(tmp_path: Path) -> Iterator[Any]:
+    """The golden hub case generated under `<tmp>/agenthub/`, imported."""
+    out = tmp_path / "agenthub"
+    snapshots = hub_case_snapshots()
+    for snapshot in snapshots:
+        generate_package(snapshot, out)
+    publish(render_hub([(snapshot, {}) for snapshot in snapshots]), hub_dir(out))
+    yield import_hub(out, "agenthub")
+    forget("agenthub")
+
+
+def stdio(script: Path) -> StdioServerParameters:
+    return StdioServerParameters(command=PY, args=[str(script)])
+
+
+async def test_search_tools_round_trip_and_filtered_tools_are_refused(notes_and_weather: Any) -> None:
+    hub_module = notes_and_weather
+    Hub = hub_module.Hub
+    offered = Hub.search_tool_definition("openai")
+    assert offered["function"]["name"] == "search_tools"
+
+    async with Hub.connect(
+        weather=stdio(WEATHER), notes=stdio(NOTES), filters=hub_module.ToolFilter(exclude=["send_alert"])
+    ) as hub:
+        found = await hub.call("search_tools", {"query": "what's the weather going to be in Oslo", "limit": 2})
+        assert not found.is_error
+        tools = found.structured_content["tools"]
+        assert tools[0]["name"] == "weather__get_forecast" and len(tools) == 2
+        assert json.loads(found.content[0].text) == tools
+        # the agent calls what it found, with the schema it was given
+        forecast = await hub.call(tools[0]["name"], {"city": "Oslo"})
+        assert forecast.structured_content["temperature"] == 22.5
+
+        with pytest.raises(hub_module.UnknownQualifiedToolError, match="no tool 'weather__send_alert'"):
+            await hub.call("weather__send_alert", {"message": "storm"})
+        assert "weather__send_alert" not in {d["name"] for d in hub.tool_definitions()}
+        assert "weather__send_alert" in {d["name"] for d in Hub.tool_definitions()}
+        with pytest.raises(
+            hub_module.ArgumentsError, match=r"search_tools: invalid arguments: .*'query' is a required"
+        ):
+            await hub.call("search_tools", {"limit": 2})
+
+
+async def test_tool_results_in_each_format_from_real_calls(real_snapshots: list[Snapshot], tmp_path: Path) -> None:
+    from codegen.runtime._hub_catalog import tool_result
+
+    servers = real_servers(tmp_path)
+    everything, weather = servers["everything"], servers["weather"]
+    async with Client(StdioServerParameters(command=everything.command or "")) as client:
+        image = await client.call_tool("get-tiny-image", {})
+        structured = await client.call_tool("get-structured-content", {"location": "New York"})
+    async with Client(StdioServerParameters(command=weather.command or "", args=list(weather.args))) as client:
+        failed = await client.call_tool("send_alert", {"message": ""})
+
+    blocks = tool_result(image, "anthropic", call_id="toolu_1")
+    assert blocks["tool_use_id"] == "toolu_1" and blocks["is_error"] is False
+    assert {block["type"] for block in blocks["content"]} == {"text", "image"}
+    picture = next(block for block in blocks["content"] if block["type"] == "image")
+    assert picture["source"]["media_type"] == "image/png" and picture["source"]["data"]
+    openai_image = tool_result(image, "openai", call_id="call_1")
+    assert openai_image["role"] == "tool" and "[image: image/png," in openai_image["content"]
+
+    gemini = tool_result(structured, "gemini", name="everything__get-structured-content")
+    assert gemini["functionResponse"]["response"]["output"] == structured.structured_content
+    assert json.loads(tool_result(structured, "openai", call_id="c")["content"].splitlines()[0])
+
+    assert tool_result(failed, "anthropic", call_id="t")["is_error"] is True
+    assert "error" in tool_result(failed, "gemini", name="weather__send_alert")["functionResponse"]["response"]
+    assert tool_result(failed, "mcp")["isError"] is True
+    with pytest.raises(ValueError, match="needs the call's id"):
+        tool_result(failed, "openai")
+
+
+async def test_connect_takes_a_subset_concurrently_and_times_out_per_server(notes_and_weather: Any) -> None:
+    Hub = notes_and_weather.Hub
+    async with Hub.connect(notes=stdio(NOTES)) as hub:
+        assert sorted(hub.live_tools) == ["notes__add_note", "notes__search"]
+        assert (await hub.call("notes__search", {"text": "coffee"})).structured_content["notes"][0]["id"] == 2
+        assert not hasattr(hub, "weather")
+        with pytest.raises(notes_and_weather.UnknownQualifiedToolError):
+            await hub.call("weather__search", {"query": "os"})
+
+    silent = StdioServerParameters(command=PY, args=["-c", "import time; time.sleep(30)"])
+    with pytest.raises(notes_and_weather.HubError) as late:
+        async with Hub.connect(notes=stdio(NOTES), weather=silent, timeout=8):
+            raise AssertionError("connected to a server that never answers")
+    assert str(late.value) == (
+        "hub: server 'weather' could not connect (not connected within 8 s); none of the servers stays open"
+    )
+
+
+CHANGING = SERVERS / "changing_server.py"
+
+
+@pytest.fixture
+def changing_server() -> Iterator[str]:
+    """A server that starts with tool `alpha` and adds tools when `add_tools` is called; yields its URL."""
+    port = free_port()
+    process = subprocess.Popen(
+        [PY, str(CHANGING), str(port), "--tools", "alpha"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"], ids=["listen-2026", "notification-legacy"])
+async def test_the_live_catalog_follows_list_changed(changing_server: str, tmp_path: Path, mode: str) -> None:
+    live = await snapshot_server(ServerConfig(name="changing", url=changing_server, transport="http"))
+    # the snapshot also saw `beta`, which the server no longer has
+    document = json.loads(live.canonical_bytes())
+    document["tools"].append({**document["tools"][-1], "name": "beta", "description": "The beta tool."})
+    snapshot = parse_snapshot(json.dumps(document).encode(), "changing")
+    out = tmp_path / f"livehub_{mode}"
+    generate_package(snapshot, out)
+    publish(render_hub([(snapshot, {})]), hub_dir(out))
+    hub_module = import_hub(out, out.name)
+    try:
+        Hub = hub_module.Hub
+        assert sorted(Hub.tools) == ["changing__add_tools", "changing__alpha", "changing__beta"]
+        async with Hub.connect(changing=changing_server, mode=mode) as hub:
+            assert sorted(hub.live_tools) == ["changing__add_tools", "changing__alpha"]
+            with pytest.raises(hub_module.UnknownQualifiedToolError, match="no tool 'changing__beta'"):
+                await hub.call("changing__beta", {"text": "x"})
+
+            async with Client(changing_server) as other:
+                await other.call_tool("add_tools", {"names": ["gamma.v2"]})
+            with anyio.fail_after(15):
+                while "changing__gamma_v2" not in hub.live_tools:
+                    await anyio.sleep(0.05)
+
+            called = await hub.call("changing__gamma_v2", {"text": "hi"})
+            assert called.content[0].text == "called gamma.v2"
+            with pytest.raises(hub_module.ArgumentsError) as wrong:
+                await hub.call("changing__gamma_v2", {"text": 5})
+            assert str(wrong.value) == "changing__gamma_v2: invalid arguments: text: 5 is not of type 'string'"
+            assert "changing__gamma_v2" in {d["name"] for d in hub.tool_definitions()}
+            assert [tool.qualified_name for tool in hub.shortlist("gamma", 1)] == ["changing__gamma_v2"]
+            assert "changing__gamma_v2" not in Hub.tools  # the generated catalog stays as generated
+
+            difference = hub.difference()
+            assert (difference.added, difference.removed) == (("changing__gamma_v2",), ("changing__beta",))
+            with pytest.raises(Exception, match="beta") as drift:
+                await hub.verify()
+            assert type(drift.value).__name__ == "CatalogDriftError"
+    finally:
+        forget(out.name)
+
+
+async def test_connect_from_config_launches_servers_as_the_project_config_says(
+    notes_and_weather: Any, tmp_path: Path
+) -> None:
+    Hub, HubError = notes_and_weather.Hub, notes_and_weather.HubError
+    config = write_config(
+        tmp_path,
+        "[tool.mcp-stubgen]\n"
+        f"[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(PY)}\nargs = [{json.dumps(str(WEATHER))}]\n",
+    )
+    async with Hub.connect_from_config(config, servers=["weather"]) as hub:
+        assert sorted(hub.clients) == ["weather"]
+        found = await hub.call("weather__search", {"query": "os"})
+        assert found.structured_content == {"result": ["Oslo"]}
+
+    with pytest.raises(HubError) as missing:
+        Hub.connect_from_config(config)
+    assert str(missing.value) == (
+        f"hub: server 'notes' is not configured in {config}; add it under [tool.mcp-stubgen.servers]"
+    )
+    with pytest.raises(HubError, match=r"^hub: no server 'wether' in this hub \(it has notes, weather\)$"):
+        Hub.connect_from_config(config, servers=["wether"])
