@@ -8,9 +8,10 @@ import click
 
 from codegen.config import ProjectConfig, load_config
 from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
-from codegen.generate import Cache, package_dir, remember_rendered, render_snapshot
+from codegen.generate import Cache, package_dir, render_snapshot
 from codegen.generate.command import cache_for, cache_option, hub_inputs, method_names_for
 from codegen.generate.hub import hub_dir, render_hub
+from codegen.generate.proof import remember_rendered
 from codegen.generate.publish import publish
 from codegen.snapshot import Snapshot
 from codegen.snapshot_command import (

@@ -19,8 +19,10 @@ def test_smoke_run_prints_the_table() -> None:
     figures = [line.split(" | ")[0].lstrip("| ") for line in lines[2:] if line.startswith("| ")]
     assert "generate, 10 tools, nothing cached" in figures
     assert "generate again, catalog unchanged" in figures
+    assert "generate --check, up to date, empty cache" in figures
+    assert "generate --check, up to date, warm cache" in figures
     assert "snapshot, 8 servers starting in 0.5 s" in figures
-    assert len(figures) == 10
+    assert len(figures) == 11
     assert "peak memory of a cold 10-tool generate" in result.stdout
 
 

@@ -17,7 +17,8 @@ import black
 import pytest
 
 from benchmarks.catalog import changed, make_tools
-from codegen.generate import Cache, command, generate_package, render_snapshot, rendered_before
+from codegen.generate import Cache, command, generate_package, render_snapshot
+from codegen.generate.proof import rendered_before
 from codegen.generate.publish import read_tree
 from codegen.generate.render import black_mode
 from codegen.snapshot import Snapshot, load_snapshot, write_snapshot

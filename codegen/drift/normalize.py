@@ -113,21 +113,33 @@ class _Normalizer:
 _MISSING = object()
 
 
+_DEFINITIONS = ("$defs", "definitions")
+_SCHEMA_KEYWORDS = frozenset((*_DEFINITIONS, *_SCHEMA_MAPS, *_SCHEMA_LISTS, *_SCHEMA_VALUES))
+
+
 def _follow(root: Any, ref: str) -> Any:
-    """Follow a local JSON pointer (`#/$defs/Item`, `#`), or return `_MISSING`."""
+    """Follow a local JSON pointer (`#/$defs/Item`, `#`), or return `_MISSING`.
+
+    A pointer that steps into a keyword that holds no schema (instance data, or an extension keyword
+    such as `x-python-import`) is not followed: that text is never read as a schema.
+    """
     target = root
     if ref in ("#", "#/"):
         return target
     if not ref.startswith("#/"):
         return _MISSING
+    in_schema = True  # `target` is a schema, whose keys are keywords (not names or indexes)
     for raw in ref[2:].split("/"):
         part = raw.replace("~1", "/").replace("~0", "~")
+        if in_schema and part not in _SCHEMA_KEYWORDS:
+            return _MISSING
         if isinstance(target, dict) and part in target:
             target = target[part]
         elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
             target = target[int(part)]
         else:
             return _MISSING
+        in_schema = not in_schema or (part in _SCHEMA_VALUES and isinstance(target, dict | bool))
     return target
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import hashlib
 import io
 import json
 import tokenize
@@ -24,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.errors import StubgenError
-from codegen.generate.cache import Cache, cache_key, compact_json, tool_versions
+from codegen.generate.cache import Cache, cache_key, compact_json
 from codegen.generate.guard import check_text, check_tool_schemas, pointer, shown
 from codegen.generate.headers import header_lines
 from codegen.generate.modelgen import LINE_LENGTH, ModelJob, model_source, one_line
@@ -52,49 +51,37 @@ def header(snapshot: Snapshot) -> str:
     return header_lines(f"snapshot {snapshot.fingerprint}")
 
 
-def _inputs_key(*parts: str) -> str:
-    """What a generated file is a function of, hashed: `--check` compares it instead of regenerating."""
-    document = json.dumps([*tool_versions(), *parts], ensure_ascii=False).encode("utf-8", "surrogatepass")
-    return hashlib.sha256(document).hexdigest()[:16]
-
-
 @dataclass(frozen=True)
 class ToolPlan:
-    """One tool's names and the key of its models module, known without generating anything."""
+    """One tool's names, known without generating anything."""
 
     tool: JSON
     named: Named
     stem: str
     fingerprint: str
-    inputs_key: str
 
 
 @dataclass(frozen=True)
 class PackagePlan:
-    """Every name in the package and every file's inputs key: cheap, so `--check` can stop here."""
+    """Every name in the package, known without generating anything."""
 
     snapshot: Snapshot
     tools: tuple[ToolPlan, ...]
     resource_names: tuple[Named, ...]
     template_names: tuple[Named, ...]
     prompt_names: tuple[Named, ...]
-    inputs_key: str
-    """The key of the files that depend on the whole snapshot (client, facades)."""
 
 
-def plan_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = None, check: bool = True) -> PackagePlan:
-    """Names for every tool, resource, template and prompt, and the inputs key of every file.
+def plan_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = None) -> PackagePlan:
+    """Names for every tool, resource, template and prompt, after the catalog checks.
 
-    `check=False` skips the catalog checks, for proving committed files current from their headers:
-    files that carry these inputs keys were generated from this very snapshot, so it passed them then.
     (Each tool's schemas are checked where its models are built, `_build_tools`.)
     """
     where = f"server {snapshot.server!r}: "
     tools = snapshot.tools
-    if check:
-        for tool in tools:
-            _check_tool(where, tool)
-        check_text(snapshot)
+    for tool in tools:
+        _check_tool(where, tool)
+    check_text(snapshot)
 
     tool_names = assign_names(
         [tool["name"] for tool in tools],
@@ -128,17 +115,13 @@ def plan_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = No
     plans = []
     for tool, named, stem in zip(tools, tool_names, stems, strict=True):
         tool_fingerprint = snapshot.tool_fingerprints[tool["name"]]
-        plans.append(
-            ToolPlan(tool, named, stem, tool_fingerprint, _inputs_key("models", tool_fingerprint, named.python, stem))
-        )
-    overrides = json.dumps(sorted((method_names or {}).items()), ensure_ascii=False)
+        plans.append(ToolPlan(tool, named, stem, tool_fingerprint))
     return PackagePlan(
         snapshot=snapshot,
         tools=tuple(plans),
         resource_names=tuple(resource_names),
         template_names=tuple(template_names),
         prompt_names=tuple(prompt_names),
-        inputs_key=_inputs_key("package", snapshot.fingerprint, overrides),
     )
 
 
@@ -178,7 +161,6 @@ def build_package(
                 module=spec.module,
                 tool=tool.tool["name"],
                 tool_fingerprint=tool.fingerprint,
-                inputs_key=tool.inputs_key,
                 classes=tuple(sorted(classes)),
                 source=source,
             )
@@ -200,7 +182,6 @@ def build_package(
         package=package_name(snapshot.server),
         class_name=client_class,
         header=header(snapshot),
-        inputs_key=plan.inputs_key,
         snapshot_fingerprint=snapshot.fingerprint,
         instructions=snapshot.instructions,
         tools=tuple(tool_specs),

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -12,8 +10,9 @@ import click
 
 from codegen.config import ProjectConfig, load_config
 from codegen.errors import EXIT_FINDINGS, EXIT_OK, StubgenError
-from codegen.generate import Cache, is_current, package_dir, remember_rendered, render_snapshot, rendered_before
+from codegen.generate import Cache, package_dir, render_snapshot
 from codegen.generate.hub import HubSettings, hub_dir, render_hub
+from codegen.generate.proof import hub_source, remember_rendered, rendered_before
 from codegen.generate.publish import diff_trees, publish, read_tree
 from codegen.identifiers import HUB_SEPARATOR
 from codegen.runtime._hub_catalog import HINT_DEFAULTS, ToolFilter
@@ -102,21 +101,17 @@ def _load_hub(sources: Sources) -> Inputs:
 
 
 def _hub_source(hub: HubSources) -> bytes:
-    """What the hub is rendered from, as one text for its record of what rendered it (`rendered_before`):
-    each server's snapshot bytes, hashed, with its method names, and the hub's settings."""
+    """What the hub is rendered from (`proof.hub_source`): its servers' snapshot files and its settings."""
     sources, settings = hub
     filters = {
         server: [list(rule.include), list(rule.exclude), sorted(rule.annotations.items())]
         for server, rule in settings.filters.items()
     }
-    parts: list[Any] = [settings.separator, filters]
-    for path, method_names in sources:
-        try:
-            digest = hashlib.sha256(read_snapshot_bytes(path)).hexdigest()
-        except StubgenError as error:
-            raise StubgenError(f"hub: {error}") from None
-        parts.append([digest, sorted(method_names.items())])
-    return b"hub\0" + json.dumps(parts, ensure_ascii=False).encode("utf-8")
+    try:
+        snapshots = [(read_snapshot_bytes(path), method_names) for path, method_names in sources]
+    except StubgenError as error:
+        raise StubgenError(f"hub: {error}") from None
+    return hub_source(snapshots, [settings.separator, filters])
 
 
 def _sources(
@@ -179,18 +174,12 @@ def generate(
     cache = cache_for(no_cache)
     if check:
         stale = 0
-        inputs = [(load_snapshot(path), method_names) for path, method_names in sources]
-        checked = [(package_dir(snapshot, out_dir), snapshot, method_names) for snapshot, method_names in inputs]
         diffs = [
-            ""
-            if is_current(snapshot, target, method_names)
-            else diff_trees(render_snapshot(snapshot, method_names, cache), read_tree(target), _label(target))
-            for target, snapshot, method_names in checked
+            _check_server(read_snapshot_bytes(path), str(path), method_names, out_dir, cache)
+            for path, method_names in sources
         ]
         if hub is not None:
-            target = hub_dir(out_dir)
-            rendered_hub = render_hub(_load_hub(hub[0]), cache, hub[1])
-            diffs.append(diff_trees(rendered_hub, read_tree(target), _label(target)))
+            diffs.append(_check_hub(hub, out_dir, cache))
         for diff in diffs:
             if diff:
                 stale += 1
@@ -228,3 +217,28 @@ def generate(
         else:
             click.echo(f"{target} is up to date", err=True)
     return EXIT_OK
+
+
+def _check_server(source: bytes, name: str, method_names: Mapping[str, str], out_dir: Path, cache: Cache) -> str:
+    """The diff from a server's committed package to what its snapshot bytes `source` (read from the
+    file `name`) produce; empty when current. Proven from the snapshot and the generator only
+    (`proof.rendered_before`), else rendered: never from what the committed files say about themselves."""
+    if rendered_before(source, method_names, out_dir, cache) is not None:
+        return ""
+    snapshot = parse_snapshot(source, name)
+    target = package_dir(snapshot, out_dir)
+    files = render_snapshot(snapshot, method_names, cache)
+    remember_rendered(source, method_names, target, files, cache)
+    return diff_trees(files, read_tree(target), _label(target))
+
+
+def _check_hub(hub: HubSources, out_dir: Path, cache: Cache) -> str:
+    """The hub's diff, proven as a server's package is (`_check_server`): from its snapshots' bytes
+    and the generator, else rendered."""
+    source = _hub_source(hub)
+    if rendered_before(source, {}, out_dir, cache) is not None:
+        return ""
+    target = hub_dir(out_dir)
+    files = render_hub(_load_hub(hub[0]), cache, hub[1])
+    remember_rendered(source, {}, target, files, cache)
+    return diff_trees(files, read_tree(target), _label(target))

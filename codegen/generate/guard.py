@@ -23,12 +23,9 @@ from pydantic_core import SchemaError, SchemaValidator, core_schema
 
 from codegen.errors import StubgenError
 from codegen.generate.cache import compact_json
+from codegen.generate.modelgen import DATA_KEYWORDS, SCHEMA_MAPS, for_datamodel, is_schema_position
 from codegen.snapshot import JSON, Snapshot
 
-_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
-"""Keywords whose value maps names (never keywords themselves) to schemas."""
-_DATA_KEYWORDS = frozenset({"const", "enum", "examples", "default", "example"})
-"""Keywords whose value is instance data, where a `$ref` key is just data."""
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SHOWN = 60
 """A longer name is cut in messages, so a 10,000-character name still gives a readable line."""
@@ -111,7 +108,10 @@ def _strings(value: Any, path: tuple[object, ...]) -> Iterator[tuple[tuple[objec
             yield from _strings(inner, (*path, index))
 
 
-def _check_schema(where: str, key: str, schema: JSON) -> None:
+def _check_schema(where: str, key: str, sent: JSON) -> None:
+    """Check the schema as datamodel-code-generator will get it (no extension keyword), its references
+    against the schema as the server sent it (so one into a dropped keyword says so)."""
+    schema = for_datamodel(sent, None)
     _check_patterns(where, key, schema)
     for path, reference in _references(schema, ()):
         at = f"{where}{pointer(key, *path, '$ref')}"
@@ -122,8 +122,9 @@ def _check_schema(where: str, key: str, schema: JSON) -> None:
                 f"{at}: {shown(reference)} points outside the schema; mcp-stubgen never fetches a reference "
                 "(no network, no files), so the server has to put the definition under $defs"
             )
-        if not _resolves(schema, reference):
-            raise StubgenError(f"{at}: {shown(reference)} points at nothing in the schema (a dangling reference)")
+        problem = _reference_problem(sent, reference)
+        if problem is not None:
+            raise StubgenError(f"{at}: {shown(reference)} {problem}")
     from datamodel_code_generator.parser._schema_object import JsonSchemaObject
 
     try:
@@ -148,23 +149,29 @@ def _references(schema: Any, path: tuple[object, ...]) -> Iterator[tuple[tuple[o
     if "$ref" in schema:
         yield path, schema["$ref"]
     for key, value in schema.items():
-        if key in _DATA_KEYWORDS or key == "$ref":
+        if key in DATA_KEYWORDS or key == "$ref":
             continue
-        if key in _SCHEMA_MAPS and isinstance(value, dict):
+        if key in SCHEMA_MAPS and isinstance(value, dict):
             for name, inner in value.items():
                 yield from _references(inner, (*path, key, name))
         else:
             yield from _references(value, (*path, key))
 
 
-def _resolves(root: JSON, reference: str) -> bool:
-    """Whether a local reference (`#` or `#/a/b`) names a schema inside this document."""
+def _reference_problem(root: JSON, reference: str) -> str | None:
+    """Why a local reference (`#` or `#/a/b`) names no schema of this document, or None when it does.
+
+    The pointer must reach its schema through schema positions only: one into `examples`, `enum` or
+    any other value would have datamodel-code-generator read instance data, extension keywords
+    included, as a schema.
+    """
     fragment = unquote(reference[1:])
     if fragment == "":
-        return True
+        return None
     if not fragment.startswith("/"):
-        return False
+        return "points at nothing in the schema (a dangling reference)"
     node: Any = root
+    holds = "schema"  # what `node` is: a schema, a map of names to schemas, a list of schemas, or a value
     for part in fragment[1:].split("/"):
         part = part.replace("~1", "/").replace("~0", "~")
         if isinstance(node, dict) and part in node:
@@ -172,8 +179,15 @@ def _resolves(root: JSON, reference: str) -> bool:
         elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
             node = node[int(part)]
         else:
-            return False
-    return isinstance(node, dict | bool)
+            return "points at nothing in the schema (a dangling reference)"
+        if holds == "schema":
+            holds = "map" if part in SCHEMA_MAPS else "list" if is_schema_position(part) else "value"
+            holds = "schema" if holds == "list" and isinstance(node, dict | bool) else holds
+        elif holds in ("map", "list"):
+            holds = "schema"
+    if holds != "schema" or not isinstance(node, dict | bool):
+        return "points into instance data or a keyword mcp-stubgen does not read, not at a schema"
+    return None
 
 
 def _schema_path(schema: Any, location: tuple[int | str, ...]) -> list[object]:
@@ -271,9 +285,9 @@ def _subschemas(schema: Any, path: tuple[object, ...]) -> Iterator[tuple[tuple[o
         return
     yield path, schema
     for key, value in schema.items():
-        if key in _DATA_KEYWORDS:
+        if key in DATA_KEYWORDS:
             continue
-        if key in _SCHEMA_MAPS and isinstance(value, dict):
+        if key in SCHEMA_MAPS and isinstance(value, dict):
             for name, inner in value.items():
                 yield from _subschemas(inner, (*path, key, name))
         else:

@@ -73,9 +73,9 @@ def model_source(server: str, job: ModelJob) -> str:
     from datamodel_code_generator import Error
 
     tool = job.tool
-    entry: JSON = {"name": job.stem, "inputSchema": _root(_for_datamodel(tool["inputSchema"], None))}
+    entry: JSON = {"name": job.stem, "inputSchema": _root(for_datamodel(tool["inputSchema"], None))}
     if "outputSchema" in tool:
-        entry["outputSchema"] = _root(_for_datamodel(tool["outputSchema"], tool["outputSchema"]))
+        entry["outputSchema"] = _root(for_datamodel(tool["outputSchema"], tool["outputSchema"]))
     where = f"server {server!r}: tool {tool['name']!r}"
     try:
         source = _run(entry)
@@ -184,8 +184,35 @@ def one_line(text: str) -> str:
     return " ".join(text.split()).split(" Reason: ")[0][:500]
 
 
-_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
-_DATA_KEYWORDS = frozenset({"const", "enum", "examples", "default", "example"})
+SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"})
+"""Keywords whose value maps names (never keywords themselves) to schemas."""
+_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
+_SCHEMA_VALUES = frozenset({
+    "items", "additionalItems", "additionalProperties", "unevaluatedItems", "unevaluatedProperties",
+    "not", "if", "then", "else", "contains", "propertyNames", "contentSchema",
+})  # fmt: skip
+DATA_KEYWORDS = frozenset({"const", "enum", "examples", "default", "example"})
+"""Keywords whose value is instance data, handed over as it is."""
+_VALUE_KEYWORDS = frozenset({
+    "$schema", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor",
+    "$comment", "$vocabulary", "type", "format", "pattern", "required", "dependentRequired",
+    "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength",
+    "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties",
+    "title", "description", "deprecated", "readOnly", "writeOnly", "contentEncoding", "contentMediaType",
+    "nullable",
+})  # fmt: skip
+"""Keywords whose value is a name, a number, a flag or a list of names: no schema inside."""
+SCHEMA_KEYWORDS = SCHEMA_MAPS | _SCHEMA_LISTS | _SCHEMA_VALUES | DATA_KEYWORDS | _VALUE_KEYWORDS
+"""Every keyword datamodel-code-generator is shown: JSON Schema's own (drafts 4 to 2020-12) and OpenAPI's
+`nullable`, which only adds None. Anything else is dropped, so no catalog can name what the generated
+code imports, subclasses, decorates or types a field with: datamodel-code-generator acts on its own
+extensions (`customTypePath`, `customBasePath`, `x-python-type`, `x-python-import`, `x-is-base-class`,
+`default_factory`, ...) and more arrive with each release; the snapshot keeps them as the server sent them."""
+
+
+def is_schema_position(keyword: str) -> bool:
+    """Whether a keyword of a schema holds schemas (directly, in a list or in a map of names)."""
+    return keyword in SCHEMA_MAPS or keyword in _SCHEMA_LISTS or keyword in _SCHEMA_VALUES
 
 
 MAX_TEXT = 2000
@@ -198,7 +225,7 @@ def _cut(text: str) -> str:
     return f"{text[:MAX_TEXT]} [cut: {len(text):,} characters in the snapshot]"
 
 
-def _for_datamodel(schema: Any, output_root: Any) -> Any:
+def for_datamodel(schema: Any, output_root: Any) -> Any:
     """The schema as datamodel-code-generator gets it: defaults it would mistype dropped, a `const`
     object or array written as a one-value `enum`, free text cut to `MAX_TEXT`.
 
@@ -208,28 +235,29 @@ def _for_datamodel(schema: Any, output_root: Any) -> Any:
     writes a default as given, so `x: str = 5` or a `str` assigned to an `AnyUrl` field would fail
     `mypy --strict`, and a model default missing a required key would fail every validation that
     omits the field. A `const` object or array that is not required gets `= None` without `| None`;
-    the same value as `enum: [value]` (equal in JSON Schema) gets `| None`.
+    the same value as `enum: [value]` (equal in JSON Schema) gets `| None`. A keyword outside
+    `SCHEMA_KEYWORDS` is dropped.
     """
     if isinstance(schema, list):
-        return [_for_datamodel(item, output_root) for item in schema]
+        return [for_datamodel(item, output_root) for item in schema]
     if not isinstance(schema, dict):
         return schema
     result: dict[str, Any] = {}
     for key, value in schema.items():
-        if key == "default" and not _keeps_default(schema, output_root):
+        if key not in SCHEMA_KEYWORDS or (key == "default" and not _keeps_default(schema, output_root)):
             continue
         if key == "const" and isinstance(value, dict | list):
             result["enum"] = [value]
         elif key == "enum" and isinstance(schema.get("const"), dict | list):
             continue
-        elif key in _DATA_KEYWORDS:
-            result[key] = value
         elif key in ("description", "title") and isinstance(value, str) and len(value) > MAX_TEXT:
             result[key] = _cut(value)
-        elif key in _SCHEMA_MAPS and isinstance(value, dict):
-            result[key] = {name: _for_datamodel(inner, output_root) for name, inner in value.items()}
+        elif key in DATA_KEYWORDS or key in _VALUE_KEYWORDS:
+            result[key] = value
+        elif key in SCHEMA_MAPS and isinstance(value, dict):
+            result[key] = {name: for_datamodel(inner, output_root) for name, inner in value.items()}
         else:
-            result[key] = _for_datamodel(value, output_root)
+            result[key] = for_datamodel(value, output_root)
     return result
 
 

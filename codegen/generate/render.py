@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import jinja2
 
 from codegen.generate.cache import Cache, cache_key
-from codegen.generate.headers import header_lines, stamp
+from codegen.generate.headers import header_lines, with_header
 from codegen.generate.modelgen import HEADER_PLACEHOLDER, LINE_LENGTH
 from codegen.generate.parallel import map_batches
 from codegen.generate.spec import Import, ModelModule, PackageSpec, Parameter, ToolSpec
@@ -263,7 +263,7 @@ def model_module_file(module: ModelModule) -> bytes:
     first, _, body = module.source.partition("\n")
     assert first == HEADER_PLACEHOLDER, "datamodel-code-generator did not start with the header placeholder"
     title = f"tool {quoted(module.tool)} (fingerprint {module.tool_fingerprint})"
-    return stamp(header_lines(title), module.inputs_key, body)
+    return with_header(header_lines(title), body)
 
 
 def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str, bytes]:
@@ -285,11 +285,11 @@ def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str
     client = "".join([*head_text, *("\n" + method for method in methods)])
 
     def package_file(template: str) -> bytes:
-        return stamp(package.header, package.inputs_key, templates.get_template(template).render(package=package))
+        return with_header(package.header, templates.get_template(template).render(package=package))
 
     output = {
         "__init__.py": package_file("__init__.py.jinja"),
-        "client.py": stamp(package.header, package.inputs_key, client),
+        "client.py": with_header(package.header, client),
         "models.py": package_file("models.py.jinja"),
         "_models/__init__.py": package_file("models_package.py.jinja"),
         RUNTIME_FILE: runtime_source(),

@@ -83,8 +83,6 @@ class ModelModule:
     module: str
     tool: str
     tool_fingerprint: str
-    inputs_key: str
-    """Hash of what the module is made from (tool, names, generator versions), written into its header."""
     classes: tuple[str, ...]
     source: str
     """datamodel-code-generator's module, its first line a placeholder for the header."""
@@ -96,8 +94,6 @@ class PackageSpec:
     package: str
     class_name: str
     header: str
-    inputs_key: str
-    """Hash of what the package-wide files are made from (snapshot, method names, generator versions)."""
     snapshot_fingerprint: str
     instructions: str | None
     tools: tuple[ToolSpec, ...]

@@ -6,7 +6,9 @@ Shared by the corpus test, the hypothesis property test and `tests/fuzz/fuzz_gen
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterable, Sequence
@@ -120,6 +122,35 @@ NAMES = [
 """Names that are keywords, dunders, builtins, or the generated modules' own imports and members."""
 
 PAYLOADS = [*INJECTIONS, *TEXTS, *NAMES]
+
+PAYLOAD_MODULE = "stubgen_pwned"
+"""A module the extension keywords name; `import_all` puts it beside the packages it imports, and
+importing it creates MARKER, so a keyword that reached the generated code is an injection."""
+PAYLOAD_MODULE_SOURCE = f"open({MARKER!r}, 'w').close()\nclass X(str): ...\nclass B: ...\n"
+EXTENSION_VALUES: list[object] = [
+    f"{PAYLOAD_MODULE}.X",
+    [f"{PAYLOAD_MODULE}.B"],
+    {"module": PAYLOAD_MODULE, "name": "X", "x-python-type": f"{PAYLOAD_MODULE}.X"},
+    True,
+]
+"""Values for each extension keyword: a dotted path, a list of them, an import table, a flag."""
+
+
+@functools.cache
+def extension_keywords() -> tuple[str, ...]:
+    """Every schema keyword the installed datamodel-code-generator acts on beyond those modelgen hands it
+    (`SCHEMA_KEYWORDS`): the fields of its schema object, each key it reads from a schema's extras,
+    every `x-...` name in its source. Read from the installed version, so a new release's are tried too."""
+    import datamodel_code_generator
+    from datamodel_code_generator.parser._schema_object import DEFAULT_FIELD_KEYS, JsonSchemaObject
+
+    from codegen.generate.modelgen import SCHEMA_KEYWORDS
+
+    fields = {field.alias or name for name, field in JsonSchemaObject.model_fields.items()}
+    source = "\n".join(path.read_text() for path in Path(datamodel_code_generator.__file__).parent.rglob("*.py"))
+    extensions = set(re.findall(r"""["'](x-[A-Za-z0-9_-]*[A-Za-z0-9])["']""", source))
+    read_from_extras = set(re.findall(r"""extras(?:\.get\(|\.pop\(|\[)\s*["']([^"']+)["']""", source))
+    return tuple(sorted((fields | DEFAULT_FIELD_KEYS | extensions | read_from_extras) - SCHEMA_KEYWORDS))
 
 
 def pointer_token(name: str) -> str:
@@ -278,9 +309,11 @@ print("\\n".join(failed))
 
 def import_all(packages: Sequence[Path], out: Path, outcome: Outcome) -> None:
     """Import every package (and each name in its `__all__`) in one fresh interpreter with `out` as
-    its working directory; an import failure is a crash, the marker file an injection."""
+    its working directory and `PAYLOAD_MODULE` importable; an import failure is a crash, the marker
+    file an injection."""
     if not packages:
         return
+    (out / f"{PAYLOAD_MODULE}.py").write_text(PAYLOAD_MODULE_SOURCE)
     result = subprocess.run(
         [sys.executable, "-c", IMPORT_CHECK, *(path.name for path in packages)],
         cwd=out,

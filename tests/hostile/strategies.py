@@ -3,7 +3,8 @@
 Names and free texts mix the corpus payloads (`tests/hostile/corpus.py`) with random text full of
 control characters, bidi overrides, quotes, backslashes and template delimiters; schemas mix every
 JSON Schema shape a server can send, valid or not (dangling and recursive `$ref`s, boolean schemas,
-`type` lists, unknown types, defaults of any JSON type). A catalog is drawn as a snapshot *document*
+`type` lists, unknown types, defaults of any JSON type, datamodel-code-generator's extension keywords
+naming a payload module). A catalog is drawn as a snapshot *document*
 (plain JSON), so the fuzz script can shrink and print it; `snapshot_of` turns it into a `Snapshot`.
 """
 
@@ -15,7 +16,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from codegen.snapshot import JSON, Snapshot
-from tests.hostile.corpus import INJECTIONS, NAMES, TEXTS
+from tests.hostile.corpus import EXTENSION_VALUES, INJECTIONS, NAMES, TEXTS, extension_keywords
 
 SPECIAL_CHARACTERS = [
     *(chr(code) for code in range(0x20)),
@@ -150,7 +151,17 @@ def schemas(draw: st.DrawFn, text: st.SearchStrategy[str], name: st.SearchStrate
     schema = draw(st.recursive(leaf(), extend, max_leaves=8))
     if isinstance(schema, dict) and draw(st.booleans()):
         schema = {**schema, **draw(_annotations(text, values))}
+    if isinstance(schema, dict) and draw(st.integers(0, 3)) == 0:
+        schema = {**schema, **draw(extensions())}
     return schema
+
+
+def extensions() -> st.SearchStrategy[JSON]:
+    """Keywords datamodel-code-generator would turn into imports, base classes or types, naming the
+    payload module (`tests/hostile/corpus.py`): the generator must drop every one of them."""
+    return st.dictionaries(
+        st.sampled_from(extension_keywords()), st.sampled_from(EXTENSION_VALUES) | st.text(max_size=20), max_size=3
+    )
 
 
 def _annotations(text: st.SearchStrategy[str], values: st.SearchStrategy[Any]) -> st.SearchStrategy[JSON]:
@@ -199,6 +210,8 @@ def root_schemas(draw: st.DrawFn, text: st.SearchStrategy[str], name: st.SearchS
         root["additionalProperties"] = draw(st.booleans() | inner)
     if draw(st.booleans()):
         root = {**root, **draw(_annotations(text, json_values(text, max_leaves=4)))}
+    if draw(st.integers(0, 3)) == 0:
+        root = {**root, **draw(extensions())}
     return root
 
 

@@ -1,0 +1,74 @@
+"""Whether a package folder holds what the generator would write: the one proof `generate` (to skip
+work) and `generate --check` (to pass CI) rely on, for the servers' packages and the hub alike.
+
+Nothing a checked folder says about itself counts: a header, a hash in a comment, a file's date can
+all be edited along with the code. What counts is a record the generator keeps in the user's cache
+each time it renders: "these snapshot bytes and method names render to the tree with this digest".
+Its key is a hash of exactly those inputs and of the generator itself (`cache_key`: versions and the
+generator's own code), so it is derived from the snapshot and the generator, never from the checked
+files; its value was computed from what the generator rendered. A folder whose files (read without
+following a symlink, `read_tree`) have that digest is proven current without parsing, planning or
+rendering anything. Without a record (a fresh clone, an empty cache, `--no-cache`) the package is
+rendered and compared, and the record written for next time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from codegen.generate.cache import Cache, cache_key
+from codegen.generate.publish import read_tree
+
+__all__ = ["hub_source", "remember_rendered", "rendered_before", "tree_digest"]
+
+
+def _record_key(source: bytes, method_names: Mapping[str, str] | None) -> str:
+    overrides = json.dumps(sorted((method_names or {}).items()), ensure_ascii=False)
+    return cache_key("rendered-from", hashlib.sha256(source).hexdigest(), overrides)
+
+
+def tree_digest(files: Mapping[str, bytes | None]) -> str:
+    """One hash of a whole package: every entry's relative path and bytes (None: not a regular file)."""
+    digest = hashlib.sha256()
+    for name, data in sorted(files.items()):
+        content = b"not a regular file" if data is None else hashlib.sha256(data).digest()
+        digest.update(name.encode("utf-8", "surrogateescape") + b"\0" + content)
+    return digest.hexdigest()
+
+
+def hub_source(snapshots: Sequence[tuple[bytes, Mapping[str, str]]], settings: Any) -> bytes:
+    """What the hub is rendered from, as one text to key its record with: its settings (a JSON value),
+    then each server's snapshot bytes, hashed, with its method names."""
+    parts = [settings]
+    parts += [[hashlib.sha256(source).hexdigest(), sorted(method_names.items())] for source, method_names in snapshots]
+    return b"hub\0" + json.dumps(parts, ensure_ascii=False).encode("utf-8")
+
+
+def remember_rendered(
+    source: bytes, method_names: Mapping[str, str] | None, folder: Path, files: Mapping[str, bytes], cache: Cache
+) -> None:
+    """Record that this generator rendered the snapshot bytes `source` (or a `hub_source`) into exactly
+    `files`, for the folder `folder`."""
+    cache.put(_record_key(source, method_names), json.dumps([folder.name, tree_digest(files)]))
+
+
+def rendered_before(source: bytes, method_names: Mapping[str, str] | None, out_dir: Path, cache: Cache) -> Path | None:
+    """The package folder under `out_dir` when this generator rendered `source` into it and it holds
+    exactly that tree now, else None ("not proven": render to find out).
+
+    A hand edit, a new or missing file, or a symlink changes the tree. A record damaged by hand is a
+    miss, like any unreadable cache entry.
+    """
+    record = cache.get(_record_key(source, method_names))
+    try:
+        name, digest = json.loads(record or "null")
+    except (ValueError, TypeError):
+        return None
+    if not isinstance(name, str) or Path(name).name != name or name in ("", ".", ".."):
+        return None
+    folder = out_dir / name
+    return folder if tree_digest(read_tree(folder)) == digest else None
