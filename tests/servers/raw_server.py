@@ -44,6 +44,8 @@ def fail(request_id: object, code: int, message: str) -> None:
 def tools_page(mode: str, cursor: str | None) -> dict[str, object]:
     if mode == "cursor-loop":
         return {"tools": TOOLS[:1], "nextCursor": "again"}
+    if mode == "endless-cursor":  # a fresh cursor every time: only a page limit stops the listing
+        return {"tools": TOOLS[:1], "nextCursor": str(int(cursor or 0) + 1)}
     start = int(cursor or 0)
     if mode == "crash-mid-list" and start > 0:
         sys.stderr.write("worker died while listing page 2\n")
