@@ -31,6 +31,11 @@ _FIRST_FORMAT_WITH_MISSING_METHODS = 2
 
 JSON = dict[str, Any]
 
+MAX_NESTING = 200
+"""Objects and arrays nested deeper than this make a snapshot file an error. No server can send such a
+catalog (the MCP SDK's JSON parser, pydantic-core's, refuses a message nested over 200 levels), and
+not far beyond it Python's own parser and encoder run out of stack."""
+
 
 class _WireEntry(BaseModel):
     """An entry as the server sent it; unknown keys are kept, only the keys we index by are checked."""
@@ -367,12 +372,20 @@ def _sorted_unique(server: str, kind: str, entries: tuple[JSON, ...], key: str) 
 
 def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
     """Read a snapshot document; `source` names it in errors."""
+    too_deep = (
+        f"{source}: nested deeper than {MAX_NESTING} levels, which no MCP server can send, so the file was "
+        "edited or damaged: restore it from version control or re-run `mcp-stubgen snapshot`"
+    )
     try:
         document = json.loads(text)
+    except RecursionError:
+        raise StubgenError(too_deep) from None
     except (ValueError, UnicodeDecodeError) as error:
         raise StubgenError(f"{source}: not a JSON snapshot ({error}); re-run `mcp-stubgen snapshot`") from None
     if not isinstance(document, dict):
         raise StubgenError(f"{source}: not a snapshot (expected a JSON object); re-run `mcp-stubgen snapshot`")
+    if _nested_deeper_than(document, MAX_NESTING):
+        raise StubgenError(too_deep)
     version = document.get("format")
     if not (type(version) is int and 1 <= version <= SNAPSHOT_FORMAT):
         if isinstance(version, int) and not isinstance(version, bool) and version > SNAPSHOT_FORMAT:
@@ -402,6 +415,22 @@ def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
         prompts=tuple(document.get("prompts", ())),
         missing_methods=tuple(document.get("missingMethods", ())),
     )
+
+
+def _nested_deeper_than(document: JSON, limit: int) -> bool:
+    """Whether objects and arrays nest more than `limit` levels, found level by level without recursion
+    (every later stage recurses, and a too-deep value would crash it)."""
+    level: list[Any] = [document]
+    for _ in range(limit):
+        level = [
+            inner
+            for value in level
+            for inner in (value.values() if isinstance(value, dict) else value)
+            if isinstance(inner, dict | list)
+        ]
+        if not level:
+            return False
+    return True
 
 
 def read_snapshot_bytes(path: Path) -> bytes:
