@@ -3,8 +3,11 @@ client's `verify()`, JSON nested deeper than anything can read, and a cache that
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
+import os
+import subprocess
 import sys
 import threading
 import time
@@ -19,10 +22,10 @@ from mcp import StdioServerParameters
 
 from codegen.config import ServerConfig
 from codegen.discovery import snapshot_server
-from codegen.generate import generate_package
+from codegen.generate import Cache, generate_package
 from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.publish import publish
-from tests.conftest import SERVERS
+from tests.conftest import REPO, SERVERS, write_config
 from tests.servers.raw_server import deep_tool
 
 PY = sys.executable
@@ -197,3 +200,126 @@ def test_a_live_catalog_nested_too_deeply_is_its_own_error_not_a_timeout(
     )
     assert time.monotonic() - started < 20
     assert previous.read_bytes() == b"{}\n"
+
+
+# --- the cache of generated pieces stays within its bound ---
+
+BLOCK = 4096
+
+
+def cache_size(folder: Path) -> int:
+    """The entries' size as the bound counts it: whole 4 KiB blocks per entry."""
+    return sum(-(-path.stat().st_size // BLOCK) * BLOCK or BLOCK for path in (folder / "v1").glob("*/*"))
+
+
+def aged(folder: Path, count: int, size: int = 3000) -> list[Path]:
+    """`count` entries written long ago (a minute apart, the first one oldest), as earlier runs left them."""
+    paths = []
+    for index in range(count):
+        path = folder / "v1" / f"{index % 256:02x}" / f"old-{index:05d}"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("x" * size)
+        os.utime(path, (1_000_000 + 60 * index, 1_000_000 + 60 * index))
+        paths.append(path)
+    return paths
+
+
+def test_writing_past_the_bound_evicts_the_least_recently_used_entries(tmp_path: Path) -> None:
+    folder = tmp_path / "cache"
+    old = aged(folder, 60)  # 60 blocks
+    bound = 50 * BLOCK
+    # A later run reads the oldest entry and writes 20 new ones.
+    run = Cache(folder, max_bytes=bound)
+    keys = [hashlib.sha256(str(index).encode()).hexdigest() for index in range(20)]
+    assert run.get("00old-00000") == "x" * 3000  # key "00" + "old-00000" is the oldest entry's path
+    for key in keys:
+        run.put(key, f"piece {key}")
+    run.trim()
+
+    # 80 blocks against a bound of 50: the 40 least recently used go, down to 80% of the bound
+    assert cache_size(folder) == 40 * BLOCK
+    assert old[0].exists(), "read in the last run: the most recently used of the old entries"
+    assert not any(path.exists() for path in old[1:41])
+    assert all(path.exists() for path in old[41:])
+    fresh = Cache(folder, max_bytes=bound)
+    assert [fresh.get(key) for key in keys] == [f"piece {key}" for key in keys]
+
+
+def test_a_run_under_the_bound_does_not_scan_the_folder(tmp_path: Path) -> None:
+    """The folder is measured only when the ledger of what was written says it may be over the bound;
+    a run that stays under it costs one small append."""
+    folder = tmp_path / "cache"
+    first = Cache(folder, max_bytes=100 * BLOCK)
+    first.put("a" * 64, "piece")
+    first.trim()  # no ledger yet: measured once, 1 block
+    assert (folder / "v1" / "written").read_text().split() == [str(BLOCK)]
+    aged(folder, 200)  # put there behind the ledger's back: not measured until the ledger passes the bound
+    second = Cache(folder, max_bytes=100 * BLOCK)
+    second.put("b" * 64, "piece")
+    second.trim()
+    assert (folder / "v1" / "written").read_text().split() == [str(BLOCK), str(BLOCK)]
+    assert cache_size(folder) == 202 * BLOCK
+    third = Cache(folder, max_bytes=100 * BLOCK)
+    third.put("c" * 64, "x" * (100 * BLOCK))  # past the bound by the ledger: measured and trimmed
+    third.trim()
+    assert cache_size(folder) <= 80 * BLOCK
+    assert (folder / "v1" / "written").read_text().split() == [str(cache_size(folder))]
+
+
+@pytest.mark.parametrize("command", ["sync", "generate"])
+def test_sync_and_generate_keep_the_cache_within_its_bound(tmp_path: Path, run_cli, monkeypatch, command: str) -> None:  # type: ignore[no-untyped-def]
+    """1.6 MB of entries from earlier runs (no ledger yet, as an older mcp-stubgen leaves the folder) and
+    a bound of 1 MB: the command ends with the folder within 80% of it, the oldest entries gone."""
+    folder = Path(os.environ["MCP_STUBGEN_CACHE_DIR"])
+    monkeypatch.setenv("MCP_STUBGEN_CACHE_MAX_MB", "1")
+    old = aged(folder, 400)
+    monkeypatch.chdir(tmp_path)
+    write_config(
+        tmp_path,
+        f'[tool.mcp-stubgen]\noutput = "clients"\n[tool.mcp-stubgen.servers.raw]\ncommand = {json.dumps(PY)}\n'
+        f"args = {json.dumps([RAW])}\n",
+    )
+    snapshot = tmp_path / "nested.json"
+    snapshot.write_text(nested_snapshot(2), encoding="utf-8")
+    result = run_cli(*(("sync",) if command == "sync" else ("generate", snapshot, "--out", tmp_path / "clients")))
+    assert result.exit_code == 0, result.stderr
+    assert cache_size(folder) <= 800_000
+    assert not old[0].exists() and old[-1].exists()
+    assert any(path.name[0] != "o" for path in (folder / "v1").glob("*/*")), "this run's own pieces are kept"
+
+
+def test_watch_keeps_the_cache_within_its_bound(tmp_path: Path) -> None:
+    folder = tmp_path / "cache"
+    aged(folder, 400)
+    write_config(
+        tmp_path,
+        f'[tool.mcp-stubgen]\noutput = "clients"\n[tool.mcp-stubgen.servers.raw]\ncommand = {json.dumps(PY)}\n'
+        f"args = {json.dumps([RAW])}\n",
+    )
+    watched = subprocess.run(
+        [PY, "-m", "codegen.cli", "watch", "--max-changes", "1"],
+        cwd=tmp_path,
+        env={
+            **os.environ,
+            "PYTHONPATH": str(REPO),
+            "MCP_STUBGEN_CACHE_DIR": str(folder),
+            "MCP_STUBGEN_CACHE_MAX_MB": "1",
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert watched.returncode == 0, watched.stderr
+    assert "raw: wrote mcp/snapshots/raw.json and regenerated clients/raw" in watched.stderr
+    assert cache_size(folder) <= 800_000
+
+
+def test_a_bad_cache_bound_is_one_line(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("MCP_STUBGEN_CACHE_MAX_MB", "lots")
+    snapshot = tmp_path / "deep.json"
+    snapshot.write_text(nested_snapshot(1), encoding="utf-8")
+    result = run_cli("generate", "--out", tmp_path / "out", snapshot)
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "error: MCP_STUBGEN_CACHE_MAX_MB='lots': expected a whole number of megabytes, at least 1\n",
+    )
