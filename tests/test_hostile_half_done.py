@@ -207,27 +207,39 @@ def assert_fully_old(folder: Path, committed: dict[str, str], run_cli) -> None: 
 @pytest.mark.parametrize(
     ("fault", "exit_code", "message"),
     [
-        ("fail-before-swap", 2, "error: server 'paging': cannot write {package} and {snapshot} (Input/output error)"),
-        ("fail-after-swap", 2, "error: server 'paging': cannot write {package} and {snapshot} (Input/output error)"),
+        ("disk-error-staging", 2, "error: server 'paging': cannot write {package} and {snapshot} (Input/output error)"),
+        (
+            "disk-error-after-swap",
+            2,
+            "error: server 'paging': cannot write {package} and {snapshot} (Input/output error)",
+        ),
         ("ctrl-c-after-swap", 130, "interrupted; files already written are left as they were"),
     ],
 )
 def test_a_failed_or_interrupted_sync_leaves_snapshot_and_package_both_old(
     tmp_path: Path, run_cli, synced: dict[str, str], fault: str, exit_code: int, message: str
 ) -> None:  # type: ignore[no-untyped-def]
-    """Before, the snapshot was written first: a publish that then failed left the new snapshot beside
-    the old package, and `generate --check` rejected the pair."""
-    real_swap = publish_module._swap
+    """Before, the snapshot was written first: a publish that then failed (here: the disk fails while
+    the package is staged) left the new snapshot beside the old package, and `generate --check`
+    rejected the pair. A failure or a Ctrl-C after the package is in, before the snapshot is, puts
+    the old package back."""
 
-    def swap(staging: Path, target: Path) -> None:
-        if fault != "fail-before-swap":
-            real_swap(staging, target)
-        if fault == "ctrl-c-after-swap":
-            raise KeyboardInterrupt
+    def failing_write(file: tuple[Path, bytes]) -> None:
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(publish_module, "_swap", swap)
+        if fault == "disk-error-staging":
+            patch.setattr(publish_module, "_write_durably", failing_write)
+        else:
+            real_swap = publish_module._swap
+
+            def swap_then_fail(staging: Path, target: Path) -> None:
+                real_swap(staging, target)
+                if fault == "ctrl-c-after-swap":
+                    raise KeyboardInterrupt
+                raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+            patch.setattr(publish_module, "_swap", swap_then_fail)
         result = run_cli("sync")
     assert result.exit_code == exit_code
     package, snapshot = tmp_path / "clients" / "paging", tmp_path / "snaps" / "paging.json"
