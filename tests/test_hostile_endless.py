@@ -104,7 +104,7 @@ def nested_snapshot(levels: int) -> str:
 
 @pytest.mark.parametrize("levels", [99, 490, 1000])
 def test_a_snapshot_nested_too_deeply_is_one_line_naming_the_file(tmp_path: Path, run_cli, levels: int) -> None:  # type: ignore[no-untyped-def]
-    """99 properties deep is 201 levels of JSON, one more than any server can send; 490 parsed and then
+    """99 properties deep is 202 levels of JSON, more than any server can send; 490 parsed and then
     crashed the encoder, 1,000 crashed the parser: every command that reads it says so in one line."""
     snapshot = tmp_path / "deep.json"
     snapshot.write_text(nested_snapshot(levels), encoding="utf-8")
@@ -122,7 +122,7 @@ def test_a_snapshot_nested_too_deeply_is_one_line_naming_the_file(tmp_path: Path
 
 def test_a_snapshot_just_within_the_nesting_limit_generates(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     snapshot = tmp_path / "deep.json"
-    snapshot.write_text(nested_snapshot(98), encoding="utf-8")  # 199 levels of JSON
+    snapshot.write_text(nested_snapshot(98), encoding="utf-8")  # 200 levels of JSON
     result = run_cli("generate", "--out", tmp_path / "out", snapshot)
     assert result.exit_code == 0, result.stderr
     assert (tmp_path / "out" / "deep" / "client.py").is_file()
