@@ -34,12 +34,10 @@ from pydantic_core import PydanticSerializationError
 from codegen.config import ServerConfig, expand_secrets
 from codegen.errors import StubgenError
 from codegen.redact import Secrets
-from codegen.snapshot import JSON, MAX_NESTING, Snapshot, sorted_copy, sorted_entries
+from codegen.snapshot import JSON, MAX_NESTING, TOO_DEEP, Snapshot, sorted_copy, sorted_entries
 
 STDERR_TAIL_LINES = 5
 STDERR_TAIL_CHARACTERS = 600
-_TOO_DEEP = "recursion limit exceeded"
-"""What pydantic-core's JSON parser says of a message nested over 200 levels, which the SDK cannot read."""
 
 
 @dataclass(frozen=True)
@@ -99,7 +97,7 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
         async def on_message(message: IncomingMessage) -> None:
             # A message the SDK could not read never answers its request: end the session now
             # rather than let that request run into its timeout.
-            if isinstance(message, Exception) and _TOO_DEEP in str(message):
+            if isinstance(message, Exception) and TOO_DEEP in str(message):
                 diagnostics.too_deep = True
                 session.cancel()
             if message_handler is not None:
@@ -263,7 +261,7 @@ async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> 
                 ) from None
             if error.error.code == METHOD_NOT_FOUND and cursor is None:
                 return None
-            if _TOO_DEEP in error.error.message:  # Streamable HTTP reports the unreadable answer as an error
+            if TOO_DEEP in error.error.message:  # Streamable HTTP reports the unreadable answer as an error
                 raise StubgenError(_too_deep(server)) from None
             raise StubgenError(
                 f"server {server.name!r}: {listing.method} failed: {error.error.message} (code {error.error.code})"

@@ -90,10 +90,11 @@ async def test_verify_takes_a_larger_catalog_when_told(raw_packages: Any) -> Non
         await raw.verify(max_pages=3)  # five tools, two a page: three pages are enough
 
 
-def nested_snapshot(levels: int) -> str:
-    """A snapshot file whose one tool nests an object property `levels` times, written by hand
-    (`json.dumps` itself runs out of stack long before 1,000 levels)."""
-    schema = '{"type": "string"}'
+def nested_snapshot(levels: int, innermost: str = '{"type": "string"}') -> str:
+    """A snapshot file whose one tool nests an object property `levels` times (two levels of JSON
+    each, the tool's schema itself at level 4), written by hand: `json.dumps` itself runs out of
+    stack long before 1,000 levels."""
+    schema = innermost
     for _ in range(levels):
         schema = '{"type": "object", "properties": {"inner": ' + schema + "}}"
     return (
@@ -118,6 +119,21 @@ def test_a_snapshot_nested_too_deeply_is_one_line_naming_the_file(tmp_path: Path
     result = run_cli("drift", snapshot, snapshot)
     assert (result.exit_code, result.stderr) == (2, expected)
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    "innermost",
+    [
+        '{"type": "string", "enum": ["a"]}',  # the enum's array is level 201
+        '{"type": "string", "enum": ["\\ud800"]}',  # the same, with a lone surrogate only Python's parser reads
+    ],
+)
+def test_the_nesting_limit_is_exact(tmp_path: Path, run_cli, innermost: str) -> None:  # type: ignore[no-untyped-def]
+    snapshot = tmp_path / "deep.json"
+    snapshot.write_text(nested_snapshot(98, innermost), encoding="utf-8")
+    result = run_cli("drift", snapshot, snapshot)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {snapshot}: nested deeper than 200 levels, which no MCP server can send")
 
 
 def test_a_snapshot_just_within_the_nesting_limit_generates(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
