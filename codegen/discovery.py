@@ -140,12 +140,12 @@ class _Diagnostics:
     stderr_start: int = 0
     """Where the stderr worth showing begins: at the last request, so earlier noise (the
     `server/discover` probe's, say) is not mistaken for the cause of a later failure."""
+    too_deep: bool = False
+    """The server sent a message nested too deeply for the SDK to read."""
 
     def mark_request(self) -> None:
         with contextlib.suppress(OSError, ValueError):
             self.stderr_start = os.fstat(self.stderr_log.fileno()).st_size
-    too_deep: bool = False
-    """The server sent a message nested too deeply for the SDK to read."""
 
     async def record_response(self, response: httpx2.Response) -> None:
         if response.status_code >= 400:
