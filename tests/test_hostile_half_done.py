@@ -143,6 +143,12 @@ def test_a_kill_inside_the_package_swap_is_repaired_by_the_next_run(
     assert run_cli("generate", "--check", snapshot, "--out", out).exit_code == 0
 
 
+def dead_pid() -> int:
+    """The id of a process that has exited."""
+    process = subprocess.run([PY, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    return int(process.stdout)
+
+
 def test_a_leftover_of_a_publish_still_running_elsewhere_is_left_alone(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     snapshot, out = tmp_path / "demo.json", tmp_path / "clients"
     write_snapshot(snapshot, demo_snapshot("alpha"))
@@ -150,8 +156,7 @@ def test_a_leftover_of_a_publish_still_running_elsewhere_is_left_alone(tmp_path:
     try:
         busy = out / f".demo.staging-{other.pid}-abcdefgh"
         busy.mkdir(parents=True)
-        dead = subprocess.run([PY, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
-        stale = out / f".demo.staging-{dead.stdout.strip()}-abcdefgh"
+        stale = out / f".demo.staging-{dead_pid()}-abcdefgh"
         stale.mkdir()
         assert run_cli("generate", snapshot, "--out", out).exit_code == 0
         assert leftovers(out) == [busy.name]
@@ -310,3 +315,23 @@ def test_watch_publishes_snapshot_and_package_together(tmp_path: Path, run_cli, 
     package, snapshot = tmp_path / "clients" / "paging", tmp_path / "snaps" / "paging.json"
     assert f"error: server 'paging': cannot write {package} and {snapshot} (Input/output error)" in stderr
     assert_fully_old(tmp_path, synced, run_cli)
+
+
+def test_leftovers_from_elsewhere_never_reach_outside_the_output_folder(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """A journal or a retired folder committed to a repository by someone else is not a publish of ours:
+    a journal naming a folder outside is dropped, a symlink posing as a retired package is removed, and
+    what they point at is untouched."""
+    snapshot, out = tmp_path / "demo.json", tmp_path / "clients"
+    write_snapshot(snapshot, demo_snapshot("alpha"))
+    victim = tmp_path / "victim"
+    (victim / "keep").mkdir(parents=True)
+    (victim / "keep" / "file.txt").write_text("mine")
+    out.mkdir()
+    record = {"staging": "../victim", "snapshot": str(victim / "keep" / "file.txt"), "staged": "file.txt", "old": 1}
+    (out / ".demo.publishing").write_text(f"{dead_pid()}\n{json.dumps(record)}\n")
+    (out / f".demo.retired-{dead_pid()}-abcdefgh").symlink_to(victim / "keep")
+    result = run_cli("generate", snapshot, "--out", out)
+    assert result.exit_code == 0, result.stderr
+    assert (victim / "keep" / "file.txt").read_text() == "mine"
+    assert leftovers(out) == []
+    assert not (out / "demo").is_symlink() and (out / "demo" / "client.py").is_file()

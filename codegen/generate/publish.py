@@ -167,7 +167,7 @@ def recover(target: Path) -> None:
         if not _owner_alive(path.name.removeprefix(f".{target.name}.{kind}-").split("-")[0])
     ]
     if not target.exists():
-        retired = [path for path in leftovers if f".{_RETIRED}-" in path.name]
+        retired = [path for path in leftovers if f".{_RETIRED}-" in path.name and _is_folder(path)]
         if retired:
             newest = max(retired, key=lambda path: path.stat().st_mtime_ns)
             os.replace(newest, target)
@@ -182,13 +182,13 @@ def recover_output(folder: Path) -> None:
         names = os.listdir(folder)
     except FileNotFoundError:
         return
-    for target in sorted({match["target"] for name in names if (match := _LEFTOVER.match(name))}):
+    for target in sorted({match["target"] for name in names if (match := _LEFTOVER.fullmatch(name))}):
         recover(folder / target)
 
 
 _STAGING = "staging"
 _RETIRED = "retired"
-_LEFTOVER = re.compile(rf"^\.(?P<target>[^.]+)\.(?:publishing|{_STAGING}-.*|{_RETIRED}-.*)$")
+_LEFTOVER = re.compile(rf"\.(?P<target>\w+)\.(?:publishing|{_STAGING}-[\w-]+|{_RETIRED}-[\w-]+)")
 """What a publish makes beside its package folder (whose name, a Python identifier, has no dot)."""
 
 
@@ -236,7 +236,7 @@ def _swap_with_snapshot(staging: Path, target: Path, snapshot: Path, data: bytes
     """Swap the package in and write the snapshot back to back, under a journal that lets `_settle`
     (right away on failure, or `recover` on the next run after a kill) undo the package when the
     snapshot was not written, and keep it when it was."""
-    staged = snapshot.with_name(f".{snapshot.name}.{staging.name.split(f'.{_STAGING}-', 1)[1]}.tmp")
+    staged = _staged_snapshot(snapshot, staging)
     old = target.stat().st_ino if target.exists() else None
     journal = _journal(target)
     record = {"staging": staging.name, "snapshot": str(snapshot), "staged": staged.name, "old": old}
@@ -253,6 +253,11 @@ def _swap_with_snapshot(staging: Path, target: Path, snapshot: Path, data: bytes
     _settle(journal, target)
 
 
+def _staged_snapshot(snapshot: Path, staging: Path) -> Path:
+    """Where the snapshot waits for its package: beside it, named after the package's staging folder."""
+    return snapshot.with_name(f".{snapshot.name}.{staging.name.split(f'.{_STAGING}-', 1)[1]}.tmp")
+
+
 def _settle(journal: Path, target: Path) -> None:
     """Bring a journalled publish to a consistent end and delete its journal. The staged snapshot
     still existing means the snapshot was not written, so the old package (found by its inode
@@ -261,9 +266,16 @@ def _settle(journal: Path, target: Path) -> None:
     try:
         _pid, text = journal.read_text(encoding="utf-8").split("\n", 1)
         record = json.loads(text)
-        staging, staged = target.parent / record["staging"], Path(record["snapshot"]).with_name(record["staged"])
-        old: int | None = record["old"]
-    except (ValueError, KeyError, TypeError):
+        name, snapshot, old = record["staging"], Path(record["snapshot"]), record["old"]
+        # Only names this publish could have made: a journal that came from anywhere else (a
+        # repository, say) must not move or delete anything but its own leftovers.
+        if not (isinstance(name, str) and _LEFTOVER.fullmatch(name) and name.startswith(f".{target.name}.{_STAGING}-")):
+            raise ValueError(name)
+        staging = target.parent / name
+        staged = _staged_snapshot(snapshot, staging)
+        if record["staged"] != staged.name or not isinstance(old, int | None):
+            raise ValueError(record)
+    except (ValueError, KeyError, TypeError, IndexError):
         journal.unlink()  # written only partly, before anything was swapped: leftovers are cleaned as usual
         return
     retired = _retired(staging)
@@ -272,7 +284,7 @@ def _settle(journal: Path, target: Path) -> None:
             if target.exists():  # there was no package before this publish
                 os.replace(target, retired)
         else:
-            holder = next((path for path in (staging, retired) if _inode(path) == old), None)
+            holder = next((path for path in (staging, retired) if _is_folder(path) and _inode(path) == old), None)
             if holder is not None and not target.exists():
                 os.replace(holder, target)
             elif holder is not None and not _exchange(holder, target):
@@ -283,6 +295,10 @@ def _settle(journal: Path, target: Path) -> None:
     journal.unlink()
 
 
+def _is_folder(path: Path) -> bool:
+    return path.is_dir() and not path.is_symlink()
+
+
 def _inode(path: Path) -> int | None:
     try:
         return path.stat().st_ino
@@ -291,9 +307,13 @@ def _inode(path: Path) -> int | None:
 
 
 def _remove(*folders: Path) -> None:
+    """Delete leftover folders; a symlink or a file by that name is unlinked, never followed."""
     for folder in folders:
         with contextlib.suppress(FileNotFoundError):
-            shutil.rmtree(folder)
+            if folder.is_symlink() or not folder.is_dir():
+                folder.unlink()
+            else:
+                shutil.rmtree(folder)
 
 
 def _exchange(first: Path, second: Path) -> bool:
