@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.errors import StubgenError
+from codegen.identifiers import package_name
 
 SERVER_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -114,6 +115,7 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
         raise StubgenError(f"{where}: [tool.mcp-stubgen.servers] must be a table of servers")
     for name, raw in raw_servers.items():
         servers[name] = parse_server(name, raw, f"{where}: [tool.mcp-stubgen.servers.{name}]", root, defaults)
+    _check_distinct_outputs(servers, where)
 
     output = table.get("output")
     return ProjectConfig(
@@ -125,6 +127,26 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
         hub=bool(table.get("hub", False)),
         settings=table,
     )
+
+
+def _check_distinct_outputs(servers: Mapping[str, ServerConfig], where: str) -> None:
+    """Two ids sharing a package folder or a snapshot file would overwrite each other on every run
+    (the last one silently winning, `--check` stale forever), so that is a config error."""
+    packages: dict[str, str] = {}
+    snapshot_files: dict[str, str] = {}
+    for name in sorted(servers):
+        package = package_name(name)
+        # Compared case-insensitively: on macOS and Windows `AB.json` and `ab.json` are one file.
+        snapshot_file = f"{name}.json"
+        for claimed, key, what in (
+            (packages, package, f"the package {package!r}"),
+            (snapshot_files, snapshot_file.casefold(), f"the snapshot file {snapshot_file!r} (ignoring case)"),
+        ):
+            other = claimed.setdefault(key, name)
+            if other != name:
+                raise StubgenError(
+                    f"{where}: server ids {other!r} and {name!r} would both write {what}; rename one of them"
+                )
 
 
 def _parse_defaults(table: Mapping[str, Any], where: str) -> dict[str, Any]:

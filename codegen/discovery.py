@@ -23,7 +23,7 @@ from typing import Any, TextIO
 import anyio
 import httpx2
 from mcp import Client, MCPError, StdioServerParameters
-from mcp.client.session import MessageHandlerFnT
+from mcp.client.session import IncomingMessage, MessageHandlerFnT
 from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -34,7 +34,7 @@ from pydantic_core import PydanticSerializationError
 from codegen.config import ServerConfig, expand_secrets
 from codegen.errors import StubgenError
 from codegen.redact import Secrets
-from codegen.snapshot import JSON, Snapshot, sorted_copy, sorted_entries
+from codegen.snapshot import JSON, MAX_NESTING, TOO_DEEP, Snapshot, sorted_copy, sorted_entries
 
 STDERR_TAIL_LINES = 5
 STDERR_TAIL_CHARACTERS = 600
@@ -90,21 +90,34 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
     with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as stderr_log:
         diagnostics = _Diagnostics(stderr_log)
         current = _diagnostics.set(diagnostics)
+        # One scope around the whole session keeps anyio's scopes nested; its deadline covers
+        # only start-up and the handshake, and is lifted once the client is connected.
+        session = anyio.CancelScope(deadline=anyio.current_time() + server.timeouts.connect)
+
+        async def on_message(message: IncomingMessage) -> None:
+            # A message the SDK could not read never answers its request: end the session now
+            # rather than let that request run into its timeout.
+            if isinstance(message, Exception) and TOO_DEEP in str(message):
+                diagnostics.too_deep = True
+                session.cancel()
+            if message_handler is not None:
+                await message_handler(message)
+
         try:
             client = Client(
                 _transport(server, env, headers, diagnostics),
                 mode=server.protocol,
                 cache=None,
                 read_timeout_seconds=server.timeouts.request,
-                message_handler=message_handler,
+                message_handler=on_message,
             )
-            # One scope around the whole session keeps anyio's scopes nested; its deadline covers
-            # only start-up and the handshake, and is lifted once the client is connected.
-            with anyio.CancelScope(deadline=anyio.current_time() + server.timeouts.connect) as handshake:
+            with session:
                 async with client:
-                    handshake.deadline = math.inf
+                    session.deadline = math.inf
                     yield client
-            if handshake.cancelled_caught:
+            if diagnostics.too_deep:
+                raise StubgenError(_too_deep(server))
+            if session.cancelled_caught:
                 raise TimeoutError
         except Exception as error:  # every failure of a server becomes one clear line
             raise StubgenError(secrets.scrub(_explain(server, error, diagnostics, secrets))) from None
@@ -127,6 +140,8 @@ class _Diagnostics:
     stderr_start: int = 0
     """Where the stderr worth showing begins: at the last request, so earlier noise (the
     `server/discover` probe's, say) is not mistaken for the cause of a later failure."""
+    too_deep: bool = False
+    """The server sent a message nested too deeply for the SDK to read."""
 
     def mark_request(self) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -246,6 +261,8 @@ async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> 
                 ) from None
             if error.error.code == METHOD_NOT_FOUND and cursor is None:
                 return None
+            if TOO_DEEP in error.error.message:  # Streamable HTTP reports the unreadable answer as an error
+                raise StubgenError(_too_deep(server)) from None
             raise StubgenError(
                 f"server {server.name!r}: {listing.method} failed: {error.error.message} (code {error.error.code})"
             ) from None
@@ -262,6 +279,13 @@ async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> 
     raise StubgenError(
         f"server {server.name!r}: {listing.method} still had more after {server.max_pages} pages; "
         "raise max_pages in the config if the catalog really is that large"
+    )
+
+
+def _too_deep(server: ServerConfig) -> str:
+    return (
+        f"server {server.name!r}: sent a message nested deeper than {MAX_NESTING} levels, which the MCP SDK "
+        "cannot read; the server has to flatten its schemas"
     )
 
 

@@ -21,7 +21,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> bool:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        os.fchmod(fd, _file_mode(path))
+        os.fchmod(fd, file_mode(path))
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -34,7 +34,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> bool:
     return True
 
 
-def _file_mode(path: Path) -> int:
+def file_mode(path: Path) -> int:
     """Keep an existing file's permissions; a new file gets the usual umask-based mode, not mkstemp's 0600."""
     try:
         return path.stat().st_mode & 0o7777

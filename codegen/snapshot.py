@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import from_json
 
 from codegen.errors import StubgenError
 from codegen.fsutil import atomic_write_bytes
@@ -30,6 +31,13 @@ older mcp-stubgen given a format 2 file says to upgrade instead of misreading or
 _FIRST_FORMAT_WITH_MISSING_METHODS = 2
 
 JSON = dict[str, Any]
+
+MAX_NESTING = 200
+"""Objects and arrays nested deeper than this make a snapshot file an error. No server can send such a
+catalog (the MCP SDK's JSON parser, pydantic-core's, refuses a message nested over 200 levels), and
+not far beyond it Python's own parser and encoder run out of stack."""
+TOO_DEEP = "recursion limit exceeded"
+"""What pydantic-core's JSON parser, the MCP SDK's too, says of a text nested over `MAX_NESTING` levels."""
 
 
 class _WireEntry(BaseModel):
@@ -367,8 +375,14 @@ def _sorted_unique(server: str, kind: str, entries: tuple[JSON, ...], key: str) 
 
 def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
     """Read a snapshot document; `source` names it in errors."""
+    too_deep = (
+        f"{source}: nested deeper than {MAX_NESTING} levels, which no MCP server can send, so the file was "
+        "edited or damaged: restore it from version control or re-run `mcp-stubgen snapshot`"
+    )
     try:
-        document = json.loads(text)
+        document = _load_json(text)
+    except RecursionError:
+        raise StubgenError(too_deep) from None
     except (ValueError, UnicodeDecodeError) as error:
         raise StubgenError(f"{source}: not a JSON snapshot ({error}); re-run `mcp-stubgen snapshot`") from None
     if not isinstance(document, dict):
@@ -402,6 +416,40 @@ def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
         prompts=tuple(document.get("prompts", ())),
         missing_methods=tuple(document.get("missingMethods", ())),
     )
+
+
+def _load_json(text: str | bytes) -> Any:
+    """A JSON document no deeper than `MAX_NESTING` (every later stage recurses into it), else
+    `RecursionError`.
+
+    pydantic-core's parser checks the depth as it reads, and is no slower than the standard
+    library's; what it refuses for another reason goes to `json.loads`, for the error users know or
+    for what only that reads (a lone surrogate escape), and is then measured level by level.
+    """
+    try:
+        return from_json(text)
+    except ValueError as error:
+        if TOO_DEEP in str(error):
+            raise RecursionError from None
+    document = json.loads(text)
+    if _nested_deeper_than(document, MAX_NESTING):
+        raise RecursionError
+    return document
+
+
+def _nested_deeper_than(document: Any, limit: int) -> bool:
+    """Whether objects and arrays nest more than `limit` levels, found without recursing."""
+    level: list[Any] = [document] if isinstance(document, dict | list) else []
+    for _ in range(limit):
+        level = [
+            inner
+            for value in level
+            for inner in (value.values() if isinstance(value, dict) else value)
+            if isinstance(inner, dict | list)
+        ]
+        if not level:
+            return False
+    return True
 
 
 def read_snapshot_bytes(path: Path) -> bytes:

@@ -89,13 +89,13 @@ def take_snapshots(
     config: ProjectConfig,
     servers: list[ServerConfig],
     out: Path | None = None,
-    before_write: Callable[[Snapshot], None] | None = None,
+    write: Callable[[Path, Snapshot], bool] = write_snapshot,
 ) -> dict[str, Snapshot]:
     """Discover the servers concurrently and write each snapshot as it arrives; failures are reported.
 
-    `before_write` may refuse a snapshot by raising `StubgenError` (sync renders its package
-    first), so a snapshot is never updated without the package that goes with it. Returns the
-    snapshots that were written; the caller decides the exit code from the missing ones.
+    `write` stores a snapshot at its path and says whether the file changed; it may refuse by
+    raising `StubgenError` (sync publishes the package together with it). Returns the snapshots
+    that were written; the caller decides the exit code from the missing ones.
     """
     taken: dict[str, Snapshot] = {}
     targets = {server.name: out or config.snapshot_path(server.name) for server in servers}
@@ -107,13 +107,10 @@ def take_snapshots(
         warn_missing_methods(result)
         path = targets[name]
         try:
-            if before_write is not None:
-                before_write(result)
+            changed = write(path, result)
         except StubgenError as error:
             report(f"error: {error}")
             return
-        try:
-            changed = write_snapshot(path, result)
         except OSError as error:
             report(f"error: server {name!r}: cannot write {path} ({error.strerror}); check the folder's permissions")
             return

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import click
 
 from codegen.config import ProjectConfig, load_config
 from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
-from codegen.generate import Cache, package_dir, render_snapshot
+from codegen.generate import Cache, Published, package_dir, render_snapshot
 from codegen.generate.command import cache_for, cache_option, hub_inputs, method_names_for
 from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.proof import remember_rendered
-from codegen.generate.publish import publish
+from codegen.generate.publish import publish, recover_output
 from codegen.snapshot import Snapshot
 from codegen.snapshot_command import (
     apply_overrides,
@@ -40,49 +41,58 @@ def sync(
 ) -> int:
     """Snapshot the configured servers, then regenerate their packages.
 
-    A server's snapshot is written only once its package has rendered, and each package is
-    published atomically, so a failure leaves that server's committed files as they were.
+    Each server's package is rendered, then published together with its snapshot: a failure or an
+    interruption leaves every server's snapshot and package both as they were or both new.
     """
     config = load_config(config_path, servers_file)
     output = config.output
     if output is None:
         raise StubgenError(f"{config.source or config.root}: set `output` under [tool.mcp-stubgen] to sync")
     selected = apply_overrides(config.select(servers), protocol, connect_timeout, request_timeout)
-    rendered: dict[str, dict[str, bytes]] = {}
     # The cache `generate` uses: an unchanged tool's models are not generated again on every sync.
     cache = cache_for(no_cache)
+    recover_output(output)
+    published: dict[str, Published] = {}
 
-    def render(snapshot: Snapshot) -> None:
-        rendered[snapshot.server] = render_snapshot(snapshot, method_names_for(config, snapshot.server), cache)
+    def write(path: Path, snapshot: Snapshot) -> bool:
+        method_names = method_names_for(config, snapshot.server)
+        published[snapshot.server] = publish_with_snapshot(snapshot, method_names, path, output, cache)
+        return published[snapshot.server].snapshot_changed
 
-    taken = take_snapshots(config, selected, before_write=render)
-    failed = len(selected) - len(taken)
-    unpublished = 0
+    taken = take_snapshots(config, selected, write=write)
     for name in sorted(taken):
-        target = package_dir(taken[name], output)
-        try:
-            result = publish(rendered[name], target)
-        except StubgenError as error:
-            report(f"error: {error}")
-            unpublished += 1
-            continue
-        remember_rendered(taken[name].canonical_bytes(), method_names_for(config, name), target, rendered[name], cache)
-        state = "generated" if result.changed else "up to date:"
-        report(f"{name}: {state} {shown_path(target)}")
-    if config.hub:
-        if unpublished:
-            report("error: hub: not regenerated, because a server's package could not be published")
-            failed += 1
-        elif not publish_hub(config, output, cache):
-            failed += 1
-    return EXIT_ERROR if failed or unpublished else EXIT_OK
+        state = "generated" if published[name].changed else "up to date:"
+        report(f"{name}: {state} {shown_path(published[name].path)}")
+    failed = len(selected) - len(taken)
+    if config.hub and not publish_hub(config, output, cache):
+        failed += 1
+    return EXIT_ERROR if failed else EXIT_OK
+
+
+def publish_with_snapshot(
+    snapshot: Snapshot, method_names: Mapping[str, str], path: Path, output: Path, cache: Cache
+) -> Published:
+    """Render a server's package and publish it and its snapshot file as one step (`sync` and `watch`),
+    so neither is ever new beside the other's old version; raises `StubgenError`."""
+    files = render_snapshot(snapshot, method_names, cache)
+    target = package_dir(snapshot, output)
+    source = snapshot.canonical_bytes()
+    try:
+        result = publish(files, target, (path, source))
+    except OSError as error:
+        raise StubgenError(
+            f"server {snapshot.server!r}: cannot write {target} and {path} ({error.strerror or error}); "
+            "check the folders' permissions"
+        ) from None
+    remember_rendered(source, method_names, target, files, cache)
+    return result
 
 
 def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
     """Regenerate the hub from every snapshot now on disk and report it; False when it could not be.
 
-    A server that could not be snapshotted keeps its previous snapshot and package, so the hub is
-    still built from what is committed.
+    A server that could not be snapshotted or published keeps its previous snapshot and package, so
+    the hub is still built from what is committed.
     """
     try:
         inputs, settings = hub_inputs(config)

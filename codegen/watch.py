@@ -2,13 +2,12 @@
 
 A change notification carries no items, so every trigger re-lists the server's whole catalog with
 `list_catalog`; a burst of notifications is settled into one re-list. Only a catalog whose canonical
-bytes differ from the last published one is reported and published, and publishing follows `sync`'s
-order (render, write the snapshot, swap in the package) so a snapshot never lands without its package.
+bytes differ from the last published one is reported and published, and publishing is `sync`'s
+(render, then publish the package and the snapshot together), so a snapshot never lands without its package.
 """
 
 from __future__ import annotations
 
-import contextlib
 import signal
 import warnings
 from collections.abc import Mapping, Sequence
@@ -29,13 +28,11 @@ from codegen.config import ProjectConfig, ServerConfig
 from codegen.discovery import connect, list_catalog
 from codegen.drift import DriftPolicy, apply_ignores, compare_snapshots, render, sort_findings
 from codegen.errors import StubgenError
-from codegen.fsutil import atomic_write_bytes
-from codegen.generate import Cache, package_dir, render_snapshot
+from codegen.generate import Cache
 from codegen.generate.command import method_names_for
-from codegen.generate.publish import publish
 from codegen.snapshot import Snapshot, write_snapshot
 from codegen.snapshot_command import report, shown_path, warn_missing_methods
-from codegen.sync_command import publish_hub
+from codegen.sync_command import publish_hub, publish_with_snapshot
 
 BACKOFF_FIRST = 1.0
 BACKOFF_CAP = 60.0
@@ -276,7 +273,7 @@ class Watcher:
             self._stop.cancel()
 
     def _publish(self, server: ServerConfig, old: Snapshot | None, new: Snapshot) -> bool:
-        """Report the drift, then render, write the snapshot and swap in the package; False on failure."""
+        """Report the drift, then render and publish the package and the snapshot together; False on failure."""
         name = server.name
         path = self._config.snapshot_path(name)
         warn_missing_methods(new)
@@ -289,41 +286,29 @@ class Watcher:
             )
             click.echo(render(sort_findings(filtered.kept), "text", len(filtered.ignored)), nl=False)
         output = self._config.output
+        if output is None:
+            try:
+                _write(path, new)
+            except StubgenError as error:
+                report(f"error: {error}")
+                return False
+            report(f"{name}: wrote {shown_path(path)}")
+            return True
         # The cache `generate` uses, so a change re-generates the changed tools' models, not every
         # tool's; a fresh one per publication, so a long watch does not keep every piece in memory.
         cache = Cache.default()
         try:
-            files = render_snapshot(new, method_names_for(self._config, name), cache) if output is not None else None
-            previous = _read(path)
-            _write(path, new)
-            if files is None or output is None:
-                report(f"{name}: wrote {shown_path(path)}")
-                return True
-            target = package_dir(new, output)
             try:
-                publish(files, target)
-            except OSError as error:
-                _restore(path, previous)
-                raise StubgenError(
-                    f"server {name!r}: cannot write {target} ({error.strerror or error}); check the folder's permissions"
-                ) from None
-            except BaseException:
-                _restore(path, previous)
-                raise
-        except StubgenError as error:
-            report(f"error: {error}")
-            return False
-        report(f"{name}: wrote {shown_path(path)} and regenerated {shown_path(target)}")
-        if self._config.hub:  # the server's own files are published either way; a hub error is reported
-            publish_hub(self._config, output, cache)
-        return True
-
-
-def _read(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
+                result = publish_with_snapshot(new, method_names_for(self._config, name), path, output, cache)
+            except StubgenError as error:
+                report(f"error: {error}")
+                return False
+            report(f"{name}: wrote {shown_path(path)} and regenerated {shown_path(result.path)}")
+            if self._config.hub:  # the server's own files are published either way; a hub error is reported
+                publish_hub(self._config, output, cache)
+            return True
+        finally:
+            cache.trim()
 
 
 def _write(path: Path, snapshot: Snapshot) -> None:
@@ -333,12 +318,3 @@ def _write(path: Path, snapshot: Snapshot) -> None:
         raise StubgenError(
             f"server {snapshot.server!r}: cannot write {path} ({error.strerror}); check the folder's permissions"
         ) from None
-
-
-def _restore(path: Path, previous: bytes | None) -> None:
-    """Put back the snapshot a failed package publication would otherwise leave without its package."""
-    with contextlib.suppress(OSError):
-        if previous is None:
-            path.unlink()
-        else:
-            atomic_write_bytes(path, previous)

@@ -9,7 +9,9 @@ import click
 from codegen.config import ProjectConfig, ServerConfig, expand_secrets, load_config
 from codegen.drift import parse_policy
 from codegen.errors import EXIT_OK
+from codegen.generate.cache import default_max_bytes
 from codegen.generate.command import method_names_for
+from codegen.generate.publish import recover_output
 from codegen.snapshot import Snapshot, load_snapshot
 from codegen.snapshot_command import apply_overrides, config_options, connection_options, report
 
@@ -57,6 +59,9 @@ def watch(
         expand_secrets(server.env, server.name, "env")
         expand_secrets(server.headers, server.name, "headers")
         method_names_for(config, server.name)
+    default_max_bytes()
+    if config.output is not None:
+        recover_output(config.output)
     committed = {server.name: _committed(config, server) for server in selected}
 
     from codegen.watch import Watcher  # the SDK's transports load only when needed

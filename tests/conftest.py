@@ -9,7 +9,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -178,9 +178,10 @@ def write_config(folder: Path, body: str) -> Path:
     return path
 
 
-def interrupt_cli(*args: str, cwd: Path, after: float = 2.0) -> None:
-    """Run `mcp-stubgen ARGS...` as a real process, send it SIGINT after `after` seconds, and check it
-    stops the way the README says: exit 130, one "interrupted" line, no traceback."""
+def interrupt_cli(*args: str, cwd: Path, after: float = 2.0, until: Callable[[], bool] | None = None) -> None:
+    """Run `mcp-stubgen ARGS...` as a real process, send it SIGINT after `after` seconds (or as soon
+    as `until()` holds, within a minute), and check it stops the way the README says: exit 130, one
+    "interrupted" line, no traceback."""
     process = subprocess.Popen(
         [sys.executable, "-m", "codegen.cli", *args],
         cwd=cwd,
@@ -188,7 +189,15 @@ def interrupt_cli(*args: str, cwd: Path, after: float = 2.0) -> None:
         stderr=subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
-    time.sleep(after)
+    if until is None:
+        time.sleep(after)
+    else:
+        deadline = time.monotonic() + 60
+        while not until():
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                raise AssertionError(f"the condition to interrupt at never held: {process.communicate()[1]!r}")
+            time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     _out, err = process.communicate(timeout=30)
     assert process.returncode == 130, err

@@ -4,6 +4,10 @@ A key is a hash of everything a piece depends on: its own inputs, the versions o
 datamodel-code-generator and black, and a hash of the generator's own source, so a cached piece is
 always the exact bytes a cold run would produce. Entries are written to a temporary file and renamed
 into place, so concurrent runs only ever see whole entries; an unreadable entry is just a miss.
+
+The folder is bounded (`MCP_STUBGEN_CACHE_MAX_MB`, default 200 MB): an entry's mtime is its last use,
+and each command that wrote the cache ends with `Cache.trim`, which deletes the least recently used
+entries once a running total of what was written says the folder has passed the bound.
 """
 
 from __future__ import annotations
@@ -20,10 +24,35 @@ from pathlib import Path
 from typing import Any
 
 from codegen import __version__
+from codegen.errors import StubgenError
 
 CACHE_ENV = "MCP_STUBGEN_CACHE_DIR"
 """Overrides the cache folder; otherwise `$XDG_CACHE_HOME/mcp-stubgen` (default `~/.cache/mcp-stubgen`)."""
+CACHE_SIZE_ENV = "MCP_STUBGEN_CACHE_MAX_MB"
+"""Overrides the cache's size bound, in megabytes (10**6 bytes)."""
+DEFAULT_MAX_MB = 200
+"""About ten versions of a 1,000-tool catalog's pieces (one takes 18 MB on disk)."""
 _LAYOUT = "v1"
+_LEDGER = "written"
+"""In the layout folder, beside the two-character shard folders: bytes written, one number per line."""
+_BLOCK = 4096
+_LOW_WATER = 0.8
+"""Eviction frees down to this share of the bound, so the next runs add to it before another scan."""
+
+
+def default_max_bytes() -> int:
+    """`MCP_STUBGEN_CACHE_MAX_MB` in bytes, else the default bound."""
+    value = os.environ.get(CACHE_SIZE_ENV, "").strip()
+    if not value:
+        return DEFAULT_MAX_MB * 10**6
+    if not value.isdigit() or int(value) == 0:
+        raise StubgenError(f"{CACHE_SIZE_ENV}={value!r}: expected a whole number of megabytes, at least 1")
+    return int(value) * 10**6
+
+
+def _on_disk(size: int) -> int:
+    """An entry's size as the bound counts it: whole 4 KiB blocks, as a disk stores small files."""
+    return -(-size // _BLOCK) * _BLOCK or _BLOCK
 
 
 def default_cache_dir() -> Path:
@@ -75,9 +104,14 @@ class Cache:
     its models) is not made twice.
     """
 
-    def __init__(self, folder: Path | None) -> None:
+    def __init__(self, folder: Path | None, max_bytes: int = DEFAULT_MAX_MB * 10**6) -> None:
         self.folder = folder
+        self.max_bytes = max_bytes
         self._made: dict[str, str] = {}
+        self._read: set[Path] = set()
+        """Entries read from disk this run: `trim` marks them used."""
+        self._written = 0
+        """Bytes this run (its workers included) stored, as the bound counts them."""
 
     @classmethod
     def disabled(cls) -> Cache:
@@ -85,7 +119,7 @@ class Cache:
 
     @classmethod
     def default(cls) -> Cache:
-        return cls(default_cache_dir())
+        return cls(default_cache_dir(), default_max_bytes())
 
     def _path(self, key: str) -> Path:
         assert self.folder is not None
@@ -95,14 +129,18 @@ class Cache:
         made = self._made.get(key)
         if made is not None or self.folder is None:
             return made
+        path = self._path(key)
         try:
-            return self._path(key).read_text(encoding="utf-8", errors="surrogatepass")
+            text = path.read_text(encoding="utf-8", errors="surrogatepass")
         except (OSError, UnicodeError):
             return None
+        self._read.add(path)
+        return text
 
     def remember(self, key: str, text: str) -> None:
         """Hold a piece for the rest of the run without writing it (a worker has stored it already)."""
         self._made[key] = text
+        self._written += _on_disk(len(text))
 
     def put(self, key: str, text: str) -> None:
         """Store atomically; a read-only or full disk only costs the next run its speed."""
@@ -110,14 +148,83 @@ class Cache:
         if self.folder is None:
             return
         path = self._path(key)
+        data = text.encode("utf-8", "surrogatepass")
         with contextlib.suppress(OSError):
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=path.parent)
             try:
-                with os.fdopen(fd, "w", encoding="utf-8", errors="surrogatepass") as handle:
-                    handle.write(text)
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(data)
                 os.replace(temporary, path)
             except BaseException:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(temporary)
                 raise
+            self._written += _on_disk(len(data))
+
+    def trim(self) -> None:
+        """Record this run's use of the folder and keep it within `max_bytes`; every command that wrote
+        the cache calls this once at its end (`watch` after each publication).
+
+        The entries read are touched, so an entry's mtime is its last use. What was written is
+        appended to a ledger whose sum is the folder's size as last measured plus everything written
+        since, so nothing is scanned until that sum passes the bound; then the folder is measured and
+        the least recently used entries are deleted down to 80% of the bound. Concurrent runs only
+        append to the ledger. A failure here only costs a later run some speed.
+        """
+        if self.folder is None:
+            return
+        for path in self._read:
+            with contextlib.suppress(OSError):
+                os.utime(path)
+        self._read.clear()
+        ledger = self.folder / _LAYOUT / _LEDGER
+        written, self._written = self._written, 0
+        total = self._ledger_total(ledger, written)
+        if total is not None and total <= self.max_bytes:
+            return
+        with contextlib.suppress(OSError):
+            remaining = self._evict()
+            fd, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=ledger.parent)
+            with os.fdopen(fd, "w", encoding="ascii") as handle:
+                handle.write(f"{remaining}\n")
+            os.replace(temporary, ledger)
+
+    def _ledger_total(self, ledger: Path, written: int) -> int | None:
+        """The folder's size by its ledger, this run's writes added; None when there is no usable ledger
+        (the first run of this version, or a damaged one), so that the folder is measured."""
+        if not ledger.is_file():
+            return None
+        try:
+            if written:
+                with open(ledger, "a", encoding="ascii") as handle:
+                    handle.write(f"{written}\n")
+            return sum(int(line) for line in ledger.read_text(encoding="ascii").split())
+        except (OSError, ValueError):
+            return None
+
+    def _evict(self) -> int:
+        """Measure the folder and, when it is over the bound, delete the least recently used entries down
+        to 80% of it; the size of what is left."""
+        assert self.folder is not None
+        entries: list[tuple[int, int, str]] = []
+        with os.scandir(self.folder / _LAYOUT) as shards:
+            for shard in shards:
+                if not shard.is_dir(follow_symlinks=False):
+                    continue
+                with os.scandir(shard.path) as files:
+                    for entry in files:
+                        with contextlib.suppress(OSError):
+                            status = entry.stat(follow_symlinks=False)
+                            entries.append((status.st_mtime_ns, _on_disk(status.st_size), entry.path))
+        total = sum(size for _, size, _ in entries)
+        if total <= self.max_bytes:
+            return total
+        entries.sort()
+        for _, size, path in entries:
+            if total <= self.max_bytes * _LOW_WATER:
+                break
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+            total -= size
+        return total

@@ -13,7 +13,7 @@ from codegen.errors import EXIT_FINDINGS, EXIT_OK, StubgenError
 from codegen.generate import Cache, package_dir, render_snapshot
 from codegen.generate.hub import HubSettings, hub_dir, render_hub
 from codegen.generate.proof import hub_source, remember_rendered, rendered_before
-from codegen.generate.publish import diff_trees, publish, read_tree
+from codegen.generate.publish import diff_trees, publish, read_tree, recover_output
 from codegen.identifiers import HUB_SEPARATOR
 from codegen.runtime._hub_catalog import HINT_DEFAULTS, ToolFilter
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot, read_snapshot_bytes
@@ -150,7 +150,10 @@ def _label(target: Path) -> str:
 
 
 def cache_for(no_cache: bool) -> Cache:
-    return Cache.disabled() if no_cache else Cache.default()
+    """The running command's cache, trimmed to its size bound when the command ends, however it ends."""
+    cache = Cache.disabled() if no_cache else Cache.default()
+    click.get_current_context().call_on_close(cache.trim)
+    return cache
 
 
 @click.command("generate")
@@ -189,6 +192,7 @@ def generate(
             return EXIT_FINDINGS
         click.echo(f"{len(diffs)} generated package(s) up to date", err=True)
         return EXIT_OK
+    recover_output(out_dir)
     # Everything is rendered before anything is published, so a failing server leaves every package as it was;
     # a package (or hub) this generator rendered from these very snapshot bytes, untouched since, is not even parsed.
     rendered: list[tuple[Path, dict[str, bytes] | None, bytes, Mapping[str, str]]] = []

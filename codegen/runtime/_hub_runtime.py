@@ -51,6 +51,7 @@ __all__ = [
     "HubError",
     "HubTool",
     "ListChanged",
+    "PaginationError",
     "SiblingImport",
     "ToolFilter",
     "UnknownQualifiedToolError",
@@ -62,10 +63,20 @@ R = TypeVar("R")
 
 SEARCH_LIMIT = 5
 """How many tools `search_tools` returns when the agent does not say."""
+MAX_PAGES = 1000
+"""A server's `tools/list` is read to at most this many pages, the limit `mcp-stubgen snapshot` applies."""
 
 
 class HubError(Exception):
     """Base of the errors the hub itself raises; the servers' own clients raise their own errors."""
+
+
+class PaginationError(HubError):
+    """A server's `tools/list` paging does not end: a cursor came back twice, or the pages ran past the limit."""
+
+    def __init__(self, server: str, reason: str) -> None:
+        self.server = server
+        super().__init__(f"server {server!r}: tools/list {reason}, so its catalog cannot be listed")
 
 
 class UnknownQualifiedToolError(HubError, LookupError):
@@ -311,7 +322,8 @@ class GeneratedHub:
         """Check every server's live tools against its snapshot; raises that client's `CatalogDriftError`.
 
         The live catalog is re-listed first, and the tools the servers offer beyond their snapshots
-        come back as the difference (a vanished or changed generated tool raises).
+        come back as the difference (a vanished or changed generated tool raises). A server whose
+        paging never ends raises `PaginationError`, with the page limit `snapshot` applies.
         """
         for name in sorted(self.clients):
             await self.relist(name)
@@ -337,7 +349,7 @@ class GeneratedHub:
         tool the server no longer lists leaves the catalog, so calling it raises the unknown-tool
         error. An added tool whose name another tool already has is left out.
         """
-        listed = await _list_all_tools(self.clients[client].mcp_client)
+        listed = await _list_all_tools(self.clients[client].mcp_client, self.servers[client])
         generated = {tool.tool: tool for tool in self.tools.values() if tool.client == client}
         others = {name: tool for name, tool in self.live_tools.items() if tool.client != client}
         for live in listed:
@@ -500,14 +512,16 @@ class ListChanged:
         self._event = anyio.Event()
 
 
-async def _list_all_tools(client: Client | ClientSession) -> list[Tool]:
-    """Every tool the server lists now, page by page, bypassing the client's response cache."""
+async def _list_all_tools(client: Client | ClientSession, server: str) -> list[Tool]:
+    """Every tool the server lists now, page by page, bypassing the client's response cache; paging
+    that does not end (a repeated cursor, more than `MAX_PAGES` pages) raises `PaginationError`."""
     from mcp import Client
     from mcp.types import PaginatedRequestParams
 
     tools: list[Tool] = []
     cursor: str | None = None
-    while True:
+    seen_cursors: set[str] = set()
+    for _ in range(MAX_PAGES):
         if isinstance(client, Client):
             page = await client.list_tools(cursor=cursor, cache_mode="bypass")
         else:
@@ -516,6 +530,10 @@ async def _list_all_tools(client: Client | ClientSession) -> list[Tool]:
         cursor = page.next_cursor
         if cursor is None:
             return tools
+        if cursor in seen_cursors:
+            raise PaginationError(server, f"returned cursor {cursor[:40]!r} twice (its paging loops)")
+        seen_cursors.add(cursor)
+    raise PaginationError(server, f"still had more after {MAX_PAGES} pages")
 
 
 def _allowed(hub: GeneratedHub, name: str) -> bool:

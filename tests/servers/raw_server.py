@@ -28,6 +28,14 @@ def tool(name: str) -> dict[str, object]:
 TOOLS = [tool(name) for name in ("alpha", "bravo", "charlie", "delta", "echo")]
 
 
+def deep_tool(levels: int) -> dict[str, object]:
+    """A tool whose input schema nests an object property `levels` times: 2 JSON levels each."""
+    schema: dict[str, object] = {"type": "string"}
+    for _ in range(levels):
+        schema = {"type": "object", "properties": {"inner": schema}}
+    return {"name": "deep", "inputSchema": schema}
+
+
 def send(message: dict[str, object]) -> None:
     sys.stdout.write(json.dumps(message) + "\n")
     sys.stdout.flush()
@@ -44,6 +52,8 @@ def fail(request_id: object, code: int, message: str) -> None:
 def tools_page(mode: str, cursor: str | None) -> dict[str, object]:
     if mode == "cursor-loop":
         return {"tools": TOOLS[:1], "nextCursor": "again"}
+    if mode == "endless-cursor":  # a fresh cursor every time: only a page limit stops the listing
+        return {"tools": TOOLS[:1], "nextCursor": str(int(cursor or 0) + 1)}
     start = int(cursor or 0)
     if mode == "crash-mid-list" and start > 0:
         sys.stderr.write("worker died while listing page 2\n")
@@ -100,6 +110,9 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
             broken = tool("broken")
             broken["inputSchema"] = {"type": "object", "properties": {"x": {"type": "object", "properties": {"y": 5}}}}
             answer(request_id, {"tools": [broken]})
+            return
+        if mode == "deep-schema":  # over the 200 levels the SDK's JSON parser reads in one message
+            answer(request_id, {"tools": [deep_tool(150)]})
             return
         if mode == "invalid-result":
             answer(request_id, {"tools": [{"name": "broken", "inputSchema": {"type": "object", "properties": []}}]})

@@ -29,6 +29,7 @@ __all__ = [
     "CatalogDriftError",
     "GeneratedClient",
     "NotGiven",
+    "PaginationError",
     "StubgenClientError",
     "ToolError",
     "ToolResultError",
@@ -43,6 +44,9 @@ OutputT = TypeVar("OutputT", bound="BaseModel")
 
 _INVALID_PARAMS = -32602
 _METHOD_NOT_FOUND = -32601
+
+MAX_PAGES: Final = 1000
+"""`verify()` lists at most this many pages, the same limit `mcp-stubgen snapshot` applies by default."""
 
 
 class NotGiven:
@@ -109,6 +113,14 @@ class CatalogDriftError(StubgenClientError):
                 parts.append("changed tools: " + ", ".join(repr(name) for name in self.drifted))
             detail = "; ".join(parts)
         super().__init__(f"server {server!r} changed since the client was generated ({detail}); run `mcp-stubgen sync`")
+
+
+class PaginationError(StubgenClientError):
+    """The server's `tools/list` paging does not end: a cursor came back twice, or the pages ran past the limit."""
+
+    def __init__(self, server: str, reason: str) -> None:
+        self.server = server
+        super().__init__(f"server {server!r}: tools/list {reason}, so its catalog cannot be verified")
 
 
 class UnknownToolError(CatalogDriftError):
@@ -183,14 +195,19 @@ class GeneratedClient:
 
         return connected()
 
-    async def verify(self) -> None:
-        """List the live server's tools and raise `CatalogDriftError` if any generated tool changed or vanished."""
+    async def verify(self, *, max_pages: int = MAX_PAGES) -> None:
+        """List the live server's tools and raise `CatalogDriftError` if any generated tool changed or vanished.
+
+        A server whose paging never ends (a repeated cursor, more than `max_pages` pages) raises
+        `PaginationError` instead of listing forever.
+        """
         from mcp import Client
         from mcp.types import PaginatedRequestParams
 
         live: dict[str, str] = {}
         cursor: str | None = None
-        while True:
+        seen_cursors: set[str] = set()
+        for _ in range(max_pages):
             if isinstance(self.mcp_client, Client):
                 page = await self.mcp_client.list_tools(cursor=cursor, cache_mode="bypass")
             else:
@@ -200,6 +217,13 @@ class GeneratedClient:
             cursor = page.next_cursor
             if cursor is None:
                 break
+            if cursor in seen_cursors:
+                raise PaginationError(self.server_name, f"returned cursor {cursor[:40]!r} twice (its paging loops)")
+            seen_cursors.add(cursor)
+        else:
+            raise PaginationError(
+                self.server_name, f"still had more after {max_pages} pages (pass a larger verify(max_pages=...))"
+            )
         missing = sorted(name for name in self.tool_fingerprints if name not in live)
         drifted = sorted(
             name for name, expected in self.tool_fingerprints.items() if name in live and live[name] != expected

@@ -3,7 +3,7 @@
 """The hub over 2 server(s): `Hub`, its catalog entries, filters and errors."""
 
 from ._hub_catalog import HubTool, ToolFilter, ToolFormat, tool_result
-from ._hub_runtime import ArgumentsError, HubError, UnknownQualifiedToolError
+from ._hub_runtime import ArgumentsError, HubError, PaginationError, UnknownQualifiedToolError
 from .client import Hub
 
 __all__ = [
@@ -11,6 +11,7 @@ __all__ = [
     "Hub",
     "HubError",
     "HubTool",
+    "PaginationError",
     "ToolFilter",
     "ToolFormat",
     "UnknownQualifiedToolError",
