@@ -41,6 +41,7 @@ from codegen.generate.spec import (
     ToolSpec,
 )
 from codegen.identifiers import CLIENT_MEMBERS, Named, assign_names, class_name, escape, model_stems, package_name
+from codegen.schemas import MISSING, Document, follow
 from codegen.snapshot import JSON, Snapshot
 
 __all__ = ["LINE_LENGTH", "PackagePlan", "build_package", "header", "plan_package"]
@@ -406,14 +407,15 @@ def _tool_spec(where: str, plan: ToolPlan, module: str, classes: Mapping[str, _M
     wire = tool["name"]
     input_model = f"{stem}Input"
     schema = tool["inputSchema"]
-    properties: dict[str, Any] = schema.get("properties", {})
+    local_schema = Document(schema).local()
+    properties: dict[str, Any] = local_schema.get("properties", {})
     model = _model_class(where, wire, input_model, classes, set(properties))
     required = set(schema.get("required", []))
     param_names = assign_names(sorted(properties), fallback="arg", kind="property", where=f"{where}tool {wire!r}: ")
     parameters = []
     for param in param_names:
         prop = properties[param.wire]
-        annotation = _strip_none(model.fields[param.wire][1], nullable=_may_be_null(prop, schema, set()))
+        annotation = _strip_none(model.fields[param.wire][1], nullable=_may_be_null(prop, local_schema, set()))
         parameters.append(
             Parameter(
                 python=param.python,
@@ -500,21 +502,9 @@ def _may_be_null(schema: Any, root: JSON, seen: set[str]) -> bool:
     if isinstance(reference, str):
         if reference in seen:
             return False
-        target = _resolve_local(root, reference)
-        return target is None or _may_be_null(target, root, seen | {reference})
+        target = follow(root, reference)
+        return target is MISSING or _may_be_null(target, root, seen | {reference})
     return kind is None and not any(key in schema for key in ("anyOf", "oneOf", "allOf", "properties", "items"))
-
-
-def _resolve_local(root: JSON, reference: str) -> Any:
-    if not reference.startswith("#/"):
-        return None
-    node: Any = root
-    for part in reference[2:].split("/"):
-        part = part.replace("~1", "/").replace("~0", "~")
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-    return node
 
 
 def _strip_none(annotation: ast.expr, nullable: bool) -> str:

@@ -19,6 +19,7 @@ from typing import Any
 
 from codegen.errors import StubgenError
 from codegen.generate.cache import compact_json
+from codegen.schemas import MAX_REF_DEPTH, MISSING, Document, follow
 from codegen.snapshot import JSON
 
 LINE_LENGTH = 100
@@ -73,9 +74,13 @@ def model_source(server: str, job: ModelJob) -> str:
     from datamodel_code_generator import Error
 
     tool = job.tool
-    entry: JSON = {"name": job.stem, "inputSchema": _root(for_datamodel(tool["inputSchema"], None))}
+    entry: JSON = {
+        "name": job.stem,
+        "inputSchema": _root(for_datamodel(Document(tool["inputSchema"]).with_definitions(), None)),
+    }
     if "outputSchema" in tool:
-        entry["outputSchema"] = _root(for_datamodel(tool["outputSchema"], tool["outputSchema"]))
+        output = Document(tool["outputSchema"]).with_definitions()
+        entry["outputSchema"] = _root(for_datamodel(output, output))
     where = f"server {server!r}: tool {tool['name']!r}"
     try:
         source = _run(entry)
@@ -270,11 +275,6 @@ def _keeps_default(schema: dict[str, Any], output_root: Any) -> bool:
     return _fits(value, schema, output_root, 0)
 
 
-_MAX_REF_DEPTH = 50
-"""How many `$ref`s `_fits` follows for one value before it gives up (a cycle of references): the
-default is then dropped, which costs only the default."""
-
-
 def _has_type(value: Any, name: Any) -> bool:
     """Whether a value is of a JSON Schema type as datamodel-code-generator types it in Python
     (`1.0` is not an `int`, `True` not a number)."""
@@ -303,8 +303,8 @@ def _fits(value: Any, schema: Any, root: Any, refs: int) -> bool:
     if not isinstance(schema, dict):
         return False
     if "$ref" in schema:
-        target = _local_ref(schema["$ref"], root)
-        if target is None or refs >= _MAX_REF_DEPTH or not _fits(value, target, root, refs + 1):
+        target = follow(root, schema["$ref"])
+        if target is MISSING or refs >= MAX_REF_DEPTH or not _fits(value, target, root, refs + 1):
             return False
     if "const" in schema and compact_json(value) != compact_json(schema["const"]):
         return False
@@ -333,21 +333,3 @@ def _object_fits(value: dict[str, Any], schema: dict[str, Any], root: Any, refs:
         return False
     extra = schema.get("additionalProperties", True)
     return all(_fits(inner, properties.get(name, extra), root, refs) for name, inner in value.items())
-
-
-def _local_ref(reference: Any, root: Any) -> Any:
-    """The schema a `#/...` pointer names inside the output schema, or None."""
-    if reference == "#":
-        return root
-    if not isinstance(reference, str) or not reference.startswith("#/"):
-        return None
-    target = root
-    for part in reference[2:].split("/"):
-        part = part.replace("~1", "/").replace("~0", "~")
-        if isinstance(target, dict) and part in target:
-            target = target[part]
-        elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
-            target = target[int(part)]
-        else:
-            return None
-    return target
