@@ -179,7 +179,7 @@ class Document:
 
     def local(self) -> Any:
         """The document with every reference that resolves written as a JSON pointer from its root,
-        and the `$id`s and `$anchor`s that spelled them otherwise dropped: what `follow` and
+        and the `$id`s (draft-04: `id`) that made them relative dropped: what `follow` and
         datamodel-code-generator read. A reference that does not resolve is left as written."""
         if not self.references:
             return self.root
@@ -237,6 +237,8 @@ class Document:
 
 
 _DEFINITIONS = ("$defs", "definitions")
+_IDS = ("$id", "id")
+"""A schema's own identifier: `id` up to draft-04. (A property named `id` is under `properties`, never a keyword.)"""
 
 
 def _moved(node: Any, moved: dict[str, str]) -> Any:
@@ -301,7 +303,7 @@ def _rewritten(node: Any, path: Path, rewrites: dict[Path, str]) -> Any:
         return node
     result: dict[str, Any] = {}
     for key, value in node.items():
-        if key in ("$id", "$anchor", "$dynamicAnchor"):
+        if key in _IDS and isinstance(value, str):
             continue
         if key == "$ref" and path in rewrites:
             result[key] = rewrites[path]

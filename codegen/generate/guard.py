@@ -139,6 +139,7 @@ def _check_schema(where: str, key: str, sent: JSON) -> None:
             f"{where}{pointer(key, *error.path)}: {error.reason}, more work than mcp-stubgen spends on one schema; "
             "the server has to simplify it"
         ) from None
+    from datamodel_code_generator import Error
     from datamodel_code_generator.parser._schema_object import JsonSchemaObject
 
     try:
@@ -148,7 +149,7 @@ def _check_schema(where: str, key: str, sent: JSON) -> None:
         raise StubgenError(
             f"{where}{pointer(key, *_schema_path(schema, first['loc']))}: not valid JSON Schema ({first['msg']})"
         ) from None
-    except (RecursionError, ValueError) as error:
+    except (RecursionError, ValueError, Error) as error:
         raise StubgenError(f"{where}/{key}: not a usable JSON Schema ({type(error).__name__})") from None
 
 
