@@ -31,6 +31,7 @@ from codegen.generate.parallel import map_batches
 from codegen.generate.render import PieceKind, formatted_pieces, literal, piece_key, tool_pieces
 from codegen.generate.spec import (
     Import,
+    InputKind,
     ModelModule,
     OutputKind,
     PackageSpec,
@@ -130,6 +131,15 @@ def plan_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = No
 class _ModelClass:
     fields: Mapping[str, tuple[str, ast.expr]]
     """Wire name -> (Python attribute name, annotation)."""
+    required: frozenset[str]
+    """Wire names of the fields without a default."""
+    bases: tuple[str, ...]
+    """The base classes as written (`BaseModel`, `RootModel[...]`, another model)."""
+
+    @property
+    def is_root(self) -> bool:
+        """A `RootModel`: its value is `root`, whatever the schema's root is (a map, a union, an array...)."""
+        return any(base.startswith("RootModel") for base in self.bases)
 
 
 def build_package(
@@ -328,8 +338,11 @@ def _check_tool(where: str, tool: JSON) -> None:
         schema = tool[key]
         if not isinstance(schema, dict):
             raise StubgenError(f"{where}tool {name!r}: /{key}: must be a JSON Schema object")
-        if schema.get("type", "object") != "object":
-            raise StubgenError(f'{where}tool {name!r}: /{key}/type: must be "object", not {schema["type"]!r}')
+        kind = schema.get("type", "object")
+        if key == "inputSchema" and "object" not in (kind if isinstance(kind, list) else [kind]):
+            raise StubgenError(
+                f'{where}tool {name!r}: /{key}/type: must be "object" (arguments are sent as one), not {kind!r}'
+            )
         properties = schema.get("properties", {})
         if not isinstance(properties, dict):
             raise StubgenError(f"{where}tool {name!r}: /{key}/properties: must be an object")
@@ -356,12 +369,26 @@ def _read_models(source: str) -> tuple[dict[str, _ModelClass], dict[str, str]]:
                     aliases[alias.asname] = alias.name
         elif isinstance(node, ast.ClassDef):
             fields: dict[str, tuple[str, ast.expr]] = {}
+            required: set[str] = set()
             for statement in node.body:
                 if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
                     wire = _wire_name(statement, aliases)
                     fields[wire] = (statement.target.id, _unalias(statement.annotation, aliases))
-            classes[node.name] = _ModelClass(fields)
+                    if _has_no_default(statement):
+                        required.add(wire)
+            bases = tuple(ast.unparse(base) for base in node.bases)
+            classes[node.name] = _ModelClass(fields, frozenset(required), bases)
     return classes, imported
+
+
+def _has_no_default(statement: ast.AnnAssign) -> bool:
+    """`x: int` or `x: int = Field(..., ...)`: a field the caller must give."""
+    value = statement.value
+    if value is None:
+        return True
+    if isinstance(value, ast.Call) and value.args:
+        return isinstance(value.args[0], ast.Constant) and value.args[0].value is Ellipsis
+    return False
 
 
 def _unalias(annotation: ast.expr, aliases: Mapping[str, str]) -> ast.expr:
@@ -406,27 +433,8 @@ def _tool_spec(where: str, plan: ToolPlan, module: str, classes: Mapping[str, _M
     tool, stem = plan.tool, plan.stem
     wire = tool["name"]
     input_model = f"{stem}Input"
-    schema = tool["inputSchema"]
-    local_schema = Document(schema).local()
-    properties: dict[str, Any] = local_schema.get("properties", {})
-    model = _model_class(where, wire, input_model, classes, set(properties))
-    required = set(schema.get("required", []))
-    param_names = assign_names(sorted(properties), fallback="arg", kind="property", where=f"{where}tool {wire!r}: ")
-    parameters = []
-    for param in param_names:
-        prop = properties[param.wire]
-        annotation = _strip_none(model.fields[param.wire][1], nullable=_may_be_null(prop, local_schema, set()))
-        parameters.append(
-            Parameter(
-                python=param.python,
-                wire=param.wire,
-                annotation=annotation,
-                required=param.wire in required,
-                description=_text(prop.get("description")) if isinstance(prop, dict) else None,
-                default=_default_text(prop),
-            )
-        )
-    parameters.sort(key=lambda parameter: not parameter.required)
+    model = _model_class(where, wire, input_model, classes)
+    input_kind, parameters = _input_parameters(where, wire, tool["inputSchema"], input_model, model)
 
     output_kind: OutputKind = "result"
     output_model: str | None = None
@@ -435,9 +443,12 @@ def _tool_spec(where: str, plan: ToolPlan, module: str, classes: Mapping[str, _M
     if "outputSchema" in tool:
         output_schema = tool["outputSchema"]
         output_model = f"{stem}Output"
-        output_properties = output_schema.get("properties", {})
-        output = _model_class(where, wire, output_model, classes, set(output_properties))
-        if _wraps_primitive(wire, output_schema):
+        output = _model_class(where, wire, output_model, classes)
+        if output.is_root:
+            output_kind = "value"
+            output_field, annotation_node = output.fields["root"]
+            return_annotation = _annotation_text(annotation_node)
+        elif _wraps_primitive(wire, output_schema) and "result" in output.fields:
             output_kind = "value"
             output_field, annotation_node = output.fields["result"]
             return_annotation = _annotation_text(annotation_node)
@@ -455,22 +466,57 @@ def _tool_spec(where: str, plan: ToolPlan, module: str, classes: Mapping[str, _M
         output_model=output_model,
         output_field=output_field,
         return_annotation=return_annotation,
-        parameters=tuple(parameters),
+        parameters=parameters,
         fingerprint=plan.fingerprint,
+        input_kind=input_kind,
     )
 
 
-def _model_class(
-    where: str, tool: str, name: str, classes: Mapping[str, _ModelClass], wire_fields: set[str]
-) -> _ModelClass:
-    """The generated class for one tool schema; its fields must be exactly the schema's properties."""
-    model = classes.get(name)
-    if model is None or set(model.fields) != wire_fields:
-        key = "inputSchema" if name.endswith("Input") else "outputSchema"
-        raise StubgenError(
-            f"{where}tool {tool!r}: /{key}: the model generated for it is not one object with exactly the "
-            "schema's `properties` (a root oneOf, anyOf, allOf or $ref cannot become keyword arguments)"
+def _input_parameters(
+    where: str, wire: str, schema: JSON, name: str, model: _ModelClass
+) -> tuple[InputKind, tuple[Parameter, ...]]:
+    """The method's parameters: one keyword argument per field when the input model is one object
+    (its root's `properties`, or the fields an `allOf` merged into it), else one `arguments`
+    parameter of the model's type (the root's value for a union or a map)."""
+    local_schema = Document(schema).local()
+    properties: dict[str, Any] = local_schema.get("properties", {})
+    if model.is_root or any(base != "BaseModel" for base in model.bases):
+        annotation = _annotation_text(model.fields["root"][1]) if model.is_root else name
+        shape = "a map" if model.is_root and annotation.startswith("dict[") else "not one object"
+        description = f"The tool's arguments as one value: its input schema's root is {shape}."
+        argument = Parameter("arguments", "arguments", annotation, required=True, description=description)
+        return "model", (argument,)
+    if set(model.fields) == set(properties):
+        required = set(local_schema.get("required", []))
+    else:  # an `allOf` (or `$ref`) root that datamodel-code-generator merged into one class
+        properties = {name: {} for name in model.fields}
+        required = set(model.required)
+    param_names = assign_names(sorted(properties), fallback="arg", kind="property", where=f"{where}tool {wire!r}: ")
+    parameters = []
+    for param in param_names:
+        prop = properties[param.wire]
+        nullable = _may_be_null(prop, local_schema, set()) if prop != {} else True
+        annotation = _strip_none(model.fields[param.wire][1], nullable=nullable)
+        parameters.append(
+            Parameter(
+                python=param.python,
+                wire=param.wire,
+                annotation=annotation,
+                required=param.wire in required,
+                description=_text(prop.get("description")) if isinstance(prop, dict) else None,
+                default=_default_text(prop),
+            )
         )
+    parameters.sort(key=lambda parameter: not parameter.required)
+    return "keywords", tuple(parameters)
+
+
+def _model_class(where: str, tool: str, name: str, classes: Mapping[str, _ModelClass]) -> _ModelClass:
+    """The class generated for one tool schema."""
+    model = classes.get(name)
+    if model is None:
+        key = "inputSchema" if name.endswith("Input") else "outputSchema"
+        raise StubgenError(f"{where}tool {tool!r}: /{key}: datamodel-code-generator made no model {name!r} for it")
     return model
 
 

@@ -1,0 +1,61 @@
+"""Root shapes become typed methods (issue 12): a map output returns a `dict`, a root union input takes
+the union, a map input takes a `dict`; the package passes `mypy --strict` and calls a real server."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from codegen.config import ServerConfig
+from codegen.discovery import snapshot_server
+from codegen.generate import generate_package
+from tests.conftest import SERVERS
+
+SHAPES_SERVER = SERVERS / "shapes_server.py"
+
+
+async def test_root_shapes_are_typed_and_called_over_stdio(tmp_path: Path) -> None:
+    snapshot = await snapshot_server(ServerConfig(name="shapes", command=sys.executable, args=(str(SHAPES_SERVER),)))
+    generate_package(snapshot, tmp_path)
+    client = (tmp_path / "shapes" / "client.py").read_text()
+    assert "    ) -> dict[str, int]:" in client
+    assert "        arguments: FindInputFindInput | FindInputFindInput1,\n    ) -> FindOutput:" in client
+    assert "        arguments: dict[str, float],\n    ) -> float:" in client
+
+    usage = tmp_path / "usage.py"
+    usage.write_text(
+        "from shapes import ShapesClient\n"
+        "from shapes.models import FindInputFindInput1\n\n\n"
+        "async def use(client: ShapesClient) -> int:\n"
+        "    counts: dict[str, int] = await client.word_counts(text='a b a')\n"
+        "    found = await client.find(arguments=FindInputFindInput1(name='x'))\n"
+        "    total: float = await client.total(arguments={'a': 1.5})\n"
+        "    return counts['a'] + len(found.received) + int(total)\n"
+    )
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", "shapes", "usage.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert checked.returncode == 0, checked.stdout
+
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import shapes  # type: ignore[import-not-found]
+        from mcp import StdioServerParameters
+
+        package: Any = shapes
+        parameters = StdioServerParameters(command=sys.executable, args=[str(SHAPES_SERVER)])
+        async with package.ShapesClient.connect(parameters) as server:
+            assert await server.word_counts(text="a b a") == {"a": 2, "b": 1}
+            found = await server.find(arguments=package.FindInputFindInput1(name="x"))
+            assert found.received == {"name": "x"}
+            assert (await server.find(arguments={"id": 7})).received == {"id": 7}
+            assert await server.total(arguments={"a": 1.5, "b": 2}) == 3.5
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [name for name in sys.modules if name == "shapes" or name.startswith("shapes.")]:
+            del sys.modules[name]
