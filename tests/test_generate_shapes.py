@@ -59,3 +59,30 @@ async def test_root_shapes_are_typed_and_called_over_stdio(tmp_path: Path) -> No
         sys.path.remove(str(tmp_path))
         for name in [name for name in sys.modules if name == "shapes" or name.startswith("shapes.")]:
             del sys.modules[name]
+
+
+def test_two_tools_sharing_a_titled_model_both_generate(tmp_path: Path) -> None:
+    """Main refused this: "tools 'count' and 'search' both need a model named 'Options'"."""
+    from tests.drift_helpers import obj, snap, tool
+
+    options = {
+        "allOf": [
+            {"type": "object", "title": "Options", "properties": {"limit": {"type": "integer"}}},
+            {"type": "object", "properties": {"Options": {"type": "string"}}},
+        ]
+    }
+    generate_package(
+        snap((tool("count", obj({"options": options})), tool("search", obj({"options": options})))), tmp_path
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import demo.models  # type: ignore[import-not-found]
+
+        models: Any = demo.models
+        assert models.CountOptions is not models.SearchOptions
+        assert models.CountOptions(limit=2, Options="x").model_dump() == {"limit": 2, "Options": "x"}
+        assert models.CountInput(options={"limit": 1}).options == models.CountOptions(limit=1)
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [name for name in sys.modules if name == "demo" or name.startswith("demo.")]:
+            del sys.modules[name]

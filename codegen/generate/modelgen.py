@@ -90,7 +90,53 @@ def model_source(server: str, job: ModelJob) -> str:
         ) from None
     if not isinstance(source, str):
         raise StubgenError(f"{where}: datamodel-code-generator returned no single module")
-    return _through_import_aliases(source.rstrip("\n") + "\n")
+    return _prefixed_classes(_through_import_aliases(source.rstrip("\n") + "\n"), job.stem)
+
+
+def _prefixed_classes(source: str, stem: str) -> str:
+    """The module with every class whose name does not start with the tool's stem renamed `<stem><name>`.
+
+    datamodel-code-generator names most classes after their parents (`GetUserInputAddress`), but a
+    titled definition or a model an `allOf` builds keeps its own name (`Options`), and two tools of
+    one package may both have one: every class must have a name of its own in the package's
+    `models` module and the client. The tool's stem is unique in the package, so the prefix makes
+    the name unique without looking at any other tool, and a cached module stays exact.
+    """
+    tree = ast.parse(source)
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+    taken = {node.name for node in classes}
+    renamed: dict[str, str] = {}
+    for node in classes:
+        if node.name.startswith(stem):
+            continue
+        candidate, counter = f"{stem}{node.name}", 1
+        while candidate in taken:
+            counter += 1
+            candidate = f"{stem}{node.name}{counter}"
+        taken.add(candidate)
+        renamed[node.name] = candidate
+    if not renamed:
+        return source
+    fields = {
+        id(statement.target) for node in classes for statement in node.body if isinstance(statement, ast.AnnAssign)
+    }
+    spans: list[tuple[int, int, int, str]] = []  # (line, start, end, new name)
+    lines = source.splitlines(keepends=True)
+    for node in classes:
+        if node.name in renamed:
+            start = lines[node.lineno - 1].encode().index(f"class {node.name}".encode()) + len("class ")
+            spans.append((node.lineno, start, start + len(node.name.encode()), renamed[node.name]))
+    for name in ast.walk(tree):
+        if isinstance(name, ast.Name) and name.id in renamed and id(name) not in fields:
+            spans.append((name.lineno, name.col_offset, name.end_col_offset or name.col_offset, renamed[name.id]))
+    for number, start, end, new in sorted(spans, reverse=True):
+        text = lines[number - 1].encode()
+        lines[number - 1] = (text[:start] + new.encode() + text[end:]).decode()
+    import black
+
+    from codegen.generate.render import black_mode
+
+    return black.format_str("".join(lines), mode=black_mode())
 
 
 def _through_import_aliases(source: str) -> str:
