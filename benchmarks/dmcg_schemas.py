@@ -24,8 +24,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from codegen.errors import StubgenError  # noqa: E402
-from codegen.generate import Cache, render_snapshot  # noqa: E402
+from codegen.generate import Cache  # noqa: E402
 from codegen.generate.build import build_package  # noqa: E402
+from codegen.generate.render import render_package  # noqa: E402
 from codegen.snapshot import Snapshot  # noqa: E402
 
 DEFAULT_SCHEMAS = ROOT.parent / "shared" / "external-schemas" / "dmcg"
@@ -78,9 +79,11 @@ def generate_one(job: tuple[int, str, str]) -> tuple[str, str, str, list[str]]:
     try:
         snapshot = snapshot_for(index, path, schema)
         spec = build_package(snapshot, cache=Cache.disabled())
-        files = render_snapshot(snapshot)
+        files = render_package(spec)
     except StubgenError as error:
         return path.name, "refused", str(error), []
+    except Exception as error:  # a bug: counted, never hidden
+        return path.name, "crashed", f"{type(error).__name__}: {error}"[:200], []
     target = Path(out) / f"s{index:03d}"
     for relative, data in files.items():
         (target / relative).parent.mkdir(parents=True, exist_ok=True)
@@ -133,15 +136,19 @@ def main() -> None:
     refused = collections.Counter(reason(detail) for _, outcome, detail, _ in results if outcome == "refused")
     skipped = collections.Counter(detail for _, outcome, detail, _ in results if outcome == "skipped")
     degraded = [name for name, _, _, tools in results if tools]
+    crashed = [(name, detail) for name, outcome, detail, _ in results if outcome == "crashed"]
     print(f"schemas: {len(files)}")
     print(f"skipped (not a JSON Schema object): {sum(skipped.values())} {dict(skipped)}")
     print(f"generated: {len(generated)} (with a degraded tool: {len(degraded)})")
     print(f"refused: {sum(refused.values())}")
     for label, count in refused.most_common():
         print(f"  {count:4d}  {label}")
+    print(f"crashed (internal error): {len(crashed)}")
     print(f"import failures: {len(import_failures)}")
     print(f"mypy --strict failures: {len(mypy_failures)}")
     if args.verbose:
+        for name, detail in crashed:
+            print(f"crashed  {name}: {detail}")
         for name, outcome, detail, tools in results:
             if outcome == "refused":
                 print(f"refused  {name}: {detail[:200]}")

@@ -9,7 +9,7 @@ import click
 from codegen.config import ProjectConfig, load_config
 from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
 from codegen.generate import Cache, package_dir, render_snapshot
-from codegen.generate.command import cache_for, cache_option, hub_inputs, method_names_for
+from codegen.generate.command import cache_for, cache_option, hub_inputs, method_names_for, strict_setting
 from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.proof import remember_rendered
 from codegen.generate.publish import publish
@@ -53,7 +53,9 @@ def sync(
     cache = cache_for(no_cache)
 
     def render(snapshot: Snapshot) -> None:
-        rendered[snapshot.server] = render_snapshot(snapshot, method_names_for(config, snapshot.server), cache)
+        rendered[snapshot.server] = render_snapshot(
+            snapshot, method_names_for(config, snapshot.server), cache, strict_setting(config)
+        )
 
     taken = take_snapshots(config, selected, before_write=render)
     failed = len(selected) - len(taken)

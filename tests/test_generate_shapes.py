@@ -3,10 +3,14 @@ the union, a map input takes a `dict`; the package passes `mypy --strict` and ca
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+import jsonschema
+import pytest
 
 from codegen.config import ServerConfig
 from codegen.discovery import snapshot_server
@@ -16,10 +20,19 @@ from tests.conftest import SERVERS
 SHAPES_SERVER = SERVERS / "shapes_server.py"
 
 
-async def test_root_shapes_are_typed_and_called_over_stdio(tmp_path: Path) -> None:
+async def test_root_shapes_are_typed_and_called_over_stdio(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     snapshot = await snapshot_server(ServerConfig(name="shapes", command=sys.executable, args=(str(SHAPES_SERVER),)))
-    generate_package(snapshot, tmp_path)
+    # A server on another SDK (this one insists on "object") may declare arguments no object matches.
+    legacy = {"name": "legacy", "description": "Declares a string as its arguments.", "inputSchema": {"type": "string"}}
+    generate_package(dataclasses.replace(snapshot, tools=(*snapshot.tools, legacy)), tmp_path)
+    warning = capsys.readouterr().err
+    assert warning.splitlines() == [
+        "warning: server 'shapes': tool 'legacy': /inputSchema/type: arguments are sent as an object, and the "
+        "schema says 'string'; its method takes `arguments: dict[str, Any]` (`generate --strict` makes this an error)"
+    ]
     client = (tmp_path / "shapes" / "client.py").read_text()
+    assert "        arguments: dict[str, Any],\n    ) -> CallToolResult:" in client
+    assert "mcp-stubgen could not type this tool (/inputSchema/type: arguments are sent as an object" in client
     assert "    ) -> dict[str, int]:" in client
     assert "        arguments: FindInputFindInput | FindInputFindInput1,\n    ) -> FindOutput:" in client
     assert "        arguments: dict[str, float],\n    ) -> float:" in client
@@ -32,6 +45,7 @@ async def test_root_shapes_are_typed_and_called_over_stdio(tmp_path: Path) -> No
         "    counts: dict[str, int] = await client.word_counts(text='a b a')\n"
         "    found = await client.find(arguments=FindInputFindInput1(name='x'))\n"
         "    total: float = await client.total(arguments={'a': 1.5})\n"
+        "    await client.legacy(arguments={'a': 1})\n"
         "    return counts['a'] + len(found.received) + int(total)\n"
     )
     checked = subprocess.run(
@@ -55,6 +69,8 @@ async def test_root_shapes_are_typed_and_called_over_stdio(tmp_path: Path) -> No
             assert found.received == {"name": "x"}
             assert (await server.find(arguments={"id": 7})).received == {"id": 7}
             assert await server.total(arguments={"a": 1.5, "b": 2}) == 3.5
+            with pytest.raises(jsonschema.ValidationError, match="is not of type 'string'"):
+                await server.legacy(arguments={"a": 1})
     finally:
         sys.path.remove(str(tmp_path))
         for name in [name for name in sys.modules if name == "shapes" or name.startswith("shapes.")]:
@@ -86,3 +102,20 @@ def test_two_tools_sharing_a_titled_model_both_generate(tmp_path: Path) -> None:
         sys.path.remove(str(tmp_path))
         for name in [name for name in sys.modules if name == "demo" or name.startswith("demo.")]:
             del sys.modules[name]
+
+
+def test_strict_makes_an_untyped_tool_an_error(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from codegen.snapshot import write_snapshot
+    from tests.drift_helpers import obj, snap, tool
+
+    write_snapshot(
+        tmp_path / "s.json", snap((tool("ok", obj({"a": {"type": "string"}})), tool("odd", {"type": "string"})))
+    )
+    result = run_cli("generate", tmp_path / "s.json", "--out", tmp_path / "out", "--strict", "--no-cache")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "error: server 'demo': tool 'odd': /inputSchema/type: arguments are sent as an object, and the schema says 'string'"
+    ]
+    assert not (tmp_path / "out").exists()
+    result = run_cli("generate", tmp_path / "s.json", "--out", tmp_path / "out", "--no-cache")
+    assert result.exit_code == 0 and result.stderr.startswith("warning: server 'demo': tool 'odd': ")

@@ -22,11 +22,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import click
+
 from codegen.errors import StubgenError
 from codegen.generate.cache import Cache, cache_key, compact_json
 from codegen.generate.guard import check_text, check_tool_schemas, pointer, shown
 from codegen.generate.headers import header_lines
-from codegen.generate.modelgen import LINE_LENGTH, ModelJob, model_source, one_line
+from codegen.generate.modelgen import LINE_LENGTH, UNTYPED_REASON, ModelJob, model_source, one_line, untyped_source
 from codegen.generate.parallel import map_batches
 from codegen.generate.render import PieceKind, formatted_pieces, literal, piece_key, tool_pieces
 from codegen.generate.spec import (
@@ -143,11 +145,16 @@ class _ModelClass:
 
 
 def build_package(
-    snapshot: Snapshot, method_names: Mapping[str, str] | None = None, cache: Cache | None = None
+    snapshot: Snapshot,
+    method_names: Mapping[str, str] | None = None,
+    cache: Cache | None = None,
+    strict: bool = False,
 ) -> PackageSpec:
     """Turn a snapshot into the intermediate model; `method_names` maps a tool's wire name to a chosen method name.
 
-    `cache` (default: none) holds tools' models modules from earlier runs, by content.
+    `cache` (default: none) holds tools' models modules from earlier runs, by content. A tool no
+    models can be generated for gets an untyped method and one warning line on stderr; `strict`
+    makes it an error instead.
     """
     cache = cache or Cache.disabled()
     plan = plan_package(snapshot, method_names)
@@ -159,6 +166,15 @@ def build_package(
     for tool, (source, classes, imported, spec) in zip(
         plan.tools, _tool_parts(snapshot.server, plan.tools, cache), strict=True
     ):
+        if spec.untyped_reason is not None:
+            message = f"{where}tool {shown(spec.wire)}: {spec.untyped_reason}"
+            if strict:
+                raise StubgenError(message)
+            click.echo(
+                f"warning: {message}; its method takes `arguments: dict[str, Any]` "
+                "(`generate --strict` makes this an error)",
+                err=True,
+            )
         for name in classes:
             if name in owners:
                 raise StubgenError(
@@ -272,9 +288,7 @@ def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built |
             source = job.source
             if source is None:  # a cached module passed the checks when it was made
                 check_tool_schemas(job.server, job.tool.tool)
-                source = model_source(job.server, ModelJob(job.tool.tool, job.tool.stem))
-            models, imported = _read_models(source)
-            spec = _tool_spec(f"server {job.server!r}: ", job.tool, job.tool.named.python, models)
+            source, models, imported, spec = _typed_or_untyped(job.server, job.tool, source)
         except StubgenError as error:
             built.append(str(error))
             continue
@@ -297,6 +311,42 @@ def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built |
             store.put(key, text)
         outcomes.append(_Built(source, parts, made))
     return outcomes
+
+
+def _typed_or_untyped(
+    server: str, tool: ToolPlan, source: str | None
+) -> tuple[str, dict[str, _ModelClass], dict[str, str], ToolSpec]:
+    """A tool's models module and method spec; a schema that passed the checks but that no models
+    can be generated from (or no method typed from) gets the untyped module (`untyped_source`), so
+    one such tool never blocks its server. `build_package` turns that into an error under `strict`."""
+    where = f"server {server!r}: "
+    try:
+        kind = tool.tool["inputSchema"].get("type", "object")
+        if "object" not in (kind if isinstance(kind, list) else [kind]):
+            raise StubgenError(f"/inputSchema/type: arguments are sent as an object, and the schema says {kind!r}")
+        if source is None:
+            source = model_source(server, ModelJob(tool.tool, tool.stem))
+        models, imported = _read_models(source)
+        return source, models, imported, _tool_spec(where, tool, tool.named.python, models, _untyped_reason(source))
+    except StubgenError as error:
+        prefix = f"{where}tool {tool.tool['name']!r}: "
+        reason = error.message.removeprefix(prefix)
+    except Exception as error:  # datamodel-code-generator failing on a schema it accepted
+        reason = f"datamodel-code-generator failed ({type(error).__name__}: {one_line(str(error))})"
+    source = untyped_source(ModelJob(tool.tool, tool.stem), reason)
+    models, imported = _read_models(source)
+    return source, models, imported, _tool_spec(where, tool, tool.named.python, models, reason)
+
+
+def _untyped_reason(source: str) -> str | None:
+    """The reason an untyped tool's module records, or None for a typed module."""
+    if UNTYPED_REASON not in source:
+        return None
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and [ast.unparse(target) for target in node.targets] == [UNTYPED_REASON]:
+            value = ast.literal_eval(node.value)
+            return str(value)
+    return None
 
 
 def _own_import(spec: ToolSpec, classes: Mapping[str, object] | Sequence[str]) -> Import:
@@ -338,11 +388,6 @@ def _check_tool(where: str, tool: JSON) -> None:
         schema = tool[key]
         if not isinstance(schema, dict):
             raise StubgenError(f"{where}tool {name!r}: /{key}: must be a JSON Schema object")
-        kind = schema.get("type", "object")
-        if key == "inputSchema" and "object" not in (kind if isinstance(kind, list) else [kind]):
-            raise StubgenError(
-                f'{where}tool {name!r}: /{key}/type: must be "object" (arguments are sent as one), not {kind!r}'
-            )
         properties = schema.get("properties", {})
         if not isinstance(properties, dict):
             raise StubgenError(f"{where}tool {name!r}: /{key}/properties: must be an object")
@@ -429,10 +474,35 @@ def _names_in(annotation: str) -> frozenset[str]:
     return frozenset(node.id for node in ast.walk(ast.parse(annotation, mode="eval")) if isinstance(node, ast.Name))
 
 
-def _tool_spec(where: str, plan: ToolPlan, module: str, classes: Mapping[str, _ModelClass]) -> ToolSpec:
+def _tool_spec(
+    where: str, plan: ToolPlan, module: str, classes: Mapping[str, _ModelClass], untyped: str | None = None
+) -> ToolSpec:
+    """The method's spec; `untyped` is why the tool's module holds no models, for an untyped tool."""
     tool, stem = plan.tool, plan.stem
     wire = tool["name"]
     input_model = f"{stem}Input"
+    if untyped is not None:
+        note = (
+            "Any arguments, checked against the tool's JSON Schema when called: mcp-stubgen could not "
+            f"type this tool ({untyped})."
+        )
+        argument = Parameter("arguments", "arguments", "dict[str, Any]", required=True, description=note)
+        return ToolSpec(
+            wire=wire,
+            method=plan.named.python,
+            module=module,
+            title=_text(tool.get("title")),
+            description=_text(tool.get("description")),
+            input_model=input_model,
+            output_kind="result",
+            output_model=None,
+            output_field=None,
+            return_annotation="CallToolResult",
+            parameters=(argument,),
+            fingerprint=plan.fingerprint,
+            input_kind="untyped",
+            untyped_reason=untyped,
+        )
     model = _model_class(where, wire, input_model, classes)
     input_kind, parameters = _input_parameters(where, wire, tool["inputSchema"], input_model, model)
 

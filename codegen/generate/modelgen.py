@@ -90,7 +90,158 @@ def model_source(server: str, job: ModelJob) -> str:
         ) from None
     if not isinstance(source, str):
         raise StubgenError(f"{where}: datamodel-code-generator returned no single module")
-    return _prefixed_classes(_through_import_aliases(source.rstrip("\n") + "\n"), job.stem)
+    source = _through_import_aliases(source.rstrip("\n") + "\n")
+    return _prefixed_classes(_none_defaults_admit_none(_annotated_constraints(source)), job.stem)
+
+
+_CONSTRAINED = {"constr": ("str", "StringConstraints"), "conint": ("int", "Field"), "confloat": ("float", "Field")}
+"""pydantic's `constr(...)`-style calls and the `Annotated` form each becomes."""
+
+
+def _annotated_constraints(source: str) -> str:
+    """The module with `constr(pattern=...)` and the like written `Annotated[str, StringConstraints(pattern=...)]`.
+
+    datamodel-code-generator types a constrained dict key (`patternProperties`, `propertyNames`)
+    with a call, which no type checker accepts in an annotation: `mypy --strict` failed on the
+    package. The `Annotated` form validates the same and type-checks as `str`.
+    """
+    if not any(f"{name}(" in source for name in _CONSTRAINED):
+        return source
+    tree = ast.parse(source)
+    calls = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CONSTRAINED
+    ]
+    if not calls:
+        return source
+    starts = [0]
+    for line in source.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line.encode()))
+    data = source.encode()
+    needed = {"Annotated"}
+    for call in sorted(calls, key=lambda node: (node.lineno, node.col_offset), reverse=True):
+        assert isinstance(call.func, ast.Name)
+        base, constraints = _CONSTRAINED[call.func.id]
+        needed.add(constraints)
+        arguments = ", ".join(ast.get_source_segment(source, keyword) or "" for keyword in call.keywords)
+        start = starts[call.lineno - 1] + call.col_offset
+        end = starts[(call.end_lineno or call.lineno) - 1] + (call.end_col_offset or call.col_offset)
+        data = data[:start] + f"Annotated[{base}, {constraints}({arguments})]".encode() + data[end:]
+    text = data.decode()
+    for module in ("typing", "pydantic"):
+        text = _with_import(text, module, {name for name in needed if (name == "Annotated") == (module == "typing")})
+    import black
+
+    from codegen.generate.render import black_mode
+
+    return black.format_str(text, mode=black_mode())
+
+
+def _none_defaults_admit_none(source: str) -> str:
+    """The module with `| None` added to every field annotation whose default is `None` but which
+    does not admit it: datamodel-code-generator writes `x: str = None` for an optional property that
+    says `nullable: false` (or a `const` number), which `mypy --strict` rejects. Validation is the
+    same either way, as pydantic does not validate defaults."""
+    if "= None" not in source and "Field(None" not in source:
+        return source
+    tree = ast.parse(source)
+    ends: list[tuple[int, int]] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.AnnAssign) and node.value is not None and _defaults_to_none(node.value)):
+            continue
+        if not _admits_none(node.annotation):
+            ends.append((node.annotation.end_lineno or node.annotation.lineno, node.annotation.end_col_offset or 0))
+    if not ends:
+        return source
+    lines = source.splitlines(keepends=True)
+    for number, column in sorted(ends, reverse=True):
+        text = lines[number - 1].encode()
+        lines[number - 1] = (text[:column] + b" | None" + text[column:]).decode()
+    import black
+
+    from codegen.generate.render import black_mode
+
+    return black.format_str("".join(lines), mode=black_mode())
+
+
+def _defaults_to_none(value: ast.expr) -> bool:
+    if isinstance(value, ast.Constant):
+        return value.value is None
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and "Field" in value.func.id:
+        if value.args:
+            return isinstance(value.args[0], ast.Constant) and value.args[0].value is None
+        return any(
+            keyword.arg == "default" and isinstance(keyword.value, ast.Constant) and keyword.value.value is None
+            for keyword in value.keywords
+        )
+    return False
+
+
+def _admits_none(annotation: ast.expr) -> bool:
+    if isinstance(annotation, ast.Constant):
+        return annotation.value is None
+    if isinstance(annotation, ast.Name):
+        return annotation.id in ("Any", "None")
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return _admits_none(annotation.left) or _admits_none(annotation.right)
+    if isinstance(annotation, ast.Subscript) and isinstance(annotation.value, ast.Name):
+        return annotation.value.id == "Optional"
+    return False
+
+
+def _with_import(source: str, module: str, names: set[str]) -> str:
+    """The module with `names` added to its `from <module> import ...` (made after `__future__` if none)."""
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == module and not node.level:
+            present = {
+                alias.name if alias.asname is None else f"{alias.name} as {alias.asname}" for alias in node.names
+            }
+            merged = ", ".join(sorted(present | names))
+            end = node.end_lineno or node.lineno
+            return "".join([*lines[: node.lineno - 1], f"from {module} import {merged}\n", *lines[end:]])
+    future = next(
+        (node for node in tree.body if isinstance(node, ast.ImportFrom) and node.module == "__future__"), None
+    )
+    at = (future.end_lineno or future.lineno) if future is not None else 0
+    return "".join([*lines[:at], "\n" if at else "", f"from {module} import {', '.join(sorted(names))}\n", *lines[at:]])
+
+
+UNTYPED_REASON = "UNTYPED_REASON"
+"""The constant of an untyped tool's module holding why no models could be generated for it."""
+
+
+def untyped_source(job: ModelJob, reason: str) -> str:
+    """The models module of a tool whose schema no models could be generated from: its input JSON
+    Schema, which the client checks arguments against when the tool is called, and an input model
+    that takes any arguments (for the hub, which validates through the input model)."""
+    import black
+
+    from codegen.generate.render import black_mode, literal, python_literal
+
+    source = f"""{HEADER_PLACEHOLDER}
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+{UNTYPED_REASON} = {literal(reason)}
+\"\"\"Why mcp-stubgen generated no models for this tool; its method takes `dict[str, Any]`.\"\"\"
+
+INPUT_SCHEMA: dict[str, Any] = {python_literal(job.tool["inputSchema"])}
+\"\"\"The tool's input JSON Schema as the server declared it: the client checks arguments against it.\"\"\"
+
+
+class {job.stem}Input(BaseModel):
+    \"\"\"Any arguments: they are checked against `INPUT_SCHEMA` instead.\"\"\"
+
+    model_config = ConfigDict(extra="allow")
+"""
+    return black.format_str(source, mode=black_mode())
 
 
 def _prefixed_classes(source: str, stem: str) -> str:
