@@ -119,3 +119,25 @@ def test_strict_makes_an_untyped_tool_an_error(run_cli, tmp_path: Path) -> None:
     assert not (tmp_path / "out").exists()
     result = run_cli("generate", tmp_path / "s.json", "--out", tmp_path / "out", "--no-cache")
     assert result.exit_code == 0 and result.stderr.startswith("warning: server 'demo': tool 'odd': ")
+
+
+def test_strict_in_the_config_makes_an_untyped_tool_an_error(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    from codegen.snapshot import write_snapshot
+    from tests.conftest import write_config
+    from tests.drift_helpers import snap, tool
+
+    monkeypatch.chdir(tmp_path)
+    write_config(tmp_path, '[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "out"\nstrict = true\n\n'
+                 '[tool.mcp-stubgen.servers.demo]\ncommand = "python"\n')  # fmt: skip
+    write_snapshot(tmp_path / "snaps" / "demo.json", snap((tool("odd", {"type": "string"}),)))
+    result = run_cli("generate", "--no-cache")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: server 'demo': tool 'odd': /inputSchema/type: ")
+    (tmp_path / "pyproject.toml").write_text(
+        (tmp_path / "pyproject.toml").read_text().replace("strict = true", 'strict = "yes"')
+    )
+    result = run_cli("generate", "--no-cache")
+    assert result.exit_code == 2
+    assert "strict must be true or false, not 'yes'" in result.stderr
