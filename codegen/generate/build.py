@@ -401,7 +401,7 @@ def _check_tool(where: str, tool: JSON) -> None:
 
 
 def _read_models(source: str) -> tuple[dict[str, _ModelClass], dict[str, str]]:
-    """The classes models.py defines (with their fields by wire name) and the names it imports."""
+    """The classes (and type aliases) models.py defines, with their fields by wire name, and the names it imports."""
     tree = ast.parse(source)
     classes: dict[str, _ModelClass] = {}
     imported: dict[str, str] = {}
@@ -423,6 +423,14 @@ def _read_models(source: str) -> tuple[dict[str, _ModelClass], dict[str, str]]:
                         required.add(wire)
             bases = tuple(ast.unparse(base) for base in node.bases)
             classes[node.name] = _ModelClass(fields, frozenset(required), bases)
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call)
+            and ast.unparse(node.value.func) == "TypeAliasType"
+        ):  # a recursive alias, used in annotations like a class
+            classes[node.targets[0].id] = _ModelClass({}, frozenset(), ())
     return classes, imported
 
 
@@ -471,7 +479,13 @@ def _wire_name(statement: ast.AnnAssign, aliases: Mapping[str, str]) -> str:
 @functools.lru_cache(maxsize=4096)
 def _names_in(annotation: str) -> frozenset[str]:
     """The names an annotation refers to; memoized, as a large catalog repeats the same few thousand."""
-    return frozenset(node.id for node in ast.walk(ast.parse(annotation, mode="eval")) if isinstance(node, ast.Name))
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(annotation, mode="eval")):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+            names.add(node.value)  # a forward reference, `Union["A", "B"]`, as a recursive root model writes it
+    return frozenset(names)
 
 
 def _tool_spec(

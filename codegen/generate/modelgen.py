@@ -277,9 +277,26 @@ def _prefixed_classes(source: str, stem: str) -> str:
         if node.name in renamed:
             start = lines[node.lineno - 1].encode().index(f"class {node.name}".encode()) + len("class ")
             spans.append((node.lineno, start, start + len(node.name.encode()), renamed[node.name]))
+    types = [
+        part
+        for node in ast.walk(tree)
+        for typed in (
+            [node.annotation]
+            if isinstance(node, ast.AnnAssign)
+            else node.bases
+            if isinstance(node, ast.ClassDef)
+            else []
+        )
+        for part in ast.walk(typed)
+    ]
     for name in ast.walk(tree):
         if isinstance(name, ast.Name) and name.id in renamed and id(name) not in fields:
             spans.append((name.lineno, name.col_offset, name.end_col_offset or name.col_offset, renamed[name.id]))
+    for name in types:  # forward references in annotations and bases; never an alias or other text
+        if isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value in renamed:
+            quote = lines[name.lineno - 1].encode()[name.col_offset : name.col_offset + 1].decode()
+            new = f"{quote}{renamed[name.value]}{quote}"  # a forward reference
+            spans.append((name.lineno, name.col_offset, name.end_col_offset or name.col_offset, new))
     for number, start, end, new in sorted(spans, reverse=True):
         text = lines[number - 1].encode()
         lines[number - 1] = (text[:start] + new.encode() + text[end:]).decode()
