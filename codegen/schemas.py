@@ -150,7 +150,10 @@ class Document:
         for path, node in subschemas(self.root):
             places.setdefault(id(node), path)
         resource = specification.create_resource(self.root)
-        base = resource.id() or _BASE
+        try:
+            base = resource.id() or _BASE
+        except Exception:  # an `$id` that is not a string: the document names no base
+            base = _BASE
         try:
             registry = Registry().with_resource(base, resource).crawl()
         except Exception:  # a subschema the draft cannot read: references into it stay unresolved
@@ -167,7 +170,7 @@ class Document:
             if node is not self.root and isinstance(node.get("$id"), str):
                 resolver = resolver.in_subresource(specification.create_resource(node))
             if "$ref" in node:
-                found.append(_resolve(path, node["$ref"], resolver, places, Unresolvable))
+                found.append(_resolve(path, node["$ref"], resolver, places, Unresolvable, self.root))
             for key, value in node.items():
                 if key in DATA_KEYWORDS or key == "$ref":
                     continue
@@ -274,15 +277,18 @@ def _mentions_ref(root: dict[str, Any]) -> bool:
     return False
 
 
-def _resolve(path: Path, text: Any, resolver: Any, places: dict[int, Path], unresolvable: type[Exception]) -> Reference:
+def _resolve(
+    path: Path, text: Any, resolver: Any, places: dict[int, Path], unresolvable: type[Exception], root: Any
+) -> Reference:
     if not isinstance(text, str):
         return Reference(path, text, None, f"must be a string, not {type(text).__name__}")
     try:
         target = resolver.lookup(text).contents
-    except unresolvable:
-        return Reference(path, text, None, "outside" if not text.startswith("#") else "dangling")
-    except Exception:  # a malformed pointer or URI
-        return Reference(path, text, None, "dangling")
+    except Exception as error:  # unresolvable, or an `$id` that is no URI: a plain pointer still names its place
+        if text.startswith("#/") and isinstance(places.get(id(follow(root, unquote(text)))), tuple):
+            return Reference(path, text, places[id(follow(root, unquote(text)))], None)
+        outside = isinstance(error, unresolvable) and not text.startswith("#")
+        return Reference(path, text, None, "outside" if outside else "dangling")
     place = places.get(id(target)) if isinstance(target, dict) else None
     if place is None and isinstance(target, bool) and text.startswith("#/"):
         place = _pointer_path(unquote(text))
