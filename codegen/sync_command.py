@@ -10,7 +10,7 @@ import click
 from codegen.config import ProjectConfig, load_config
 from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
 from codegen.generate import Cache, Published, package_dir, render_snapshot
-from codegen.generate.command import cache_for, cache_option, hub_inputs, method_names_for
+from codegen.generate.command import cache_for, cache_option, hub_inputs, method_names_for, strict_setting
 from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.proof import remember_rendered
 from codegen.generate.publish import publish, recover_output
@@ -56,7 +56,9 @@ def sync(
 
     def write(path: Path, snapshot: Snapshot) -> bool:
         method_names = method_names_for(config, snapshot.server)
-        published[snapshot.server] = publish_with_snapshot(snapshot, method_names, path, output, cache)
+        published[snapshot.server] = publish_with_snapshot(
+            snapshot, method_names, path, output, cache, strict_setting(config)
+        )
         return published[snapshot.server].snapshot_changed
 
     taken = take_snapshots(config, selected, write=write)
@@ -70,11 +72,12 @@ def sync(
 
 
 def publish_with_snapshot(
-    snapshot: Snapshot, method_names: Mapping[str, str], path: Path, output: Path, cache: Cache
+    snapshot: Snapshot, method_names: Mapping[str, str], path: Path, output: Path, cache: Cache, strict: bool
 ) -> Published:
     """Render a server's package and publish it and its snapshot file as one step (`sync` and `watch`),
-    so neither is ever new beside the other's old version; raises `StubgenError`."""
-    files = render_snapshot(snapshot, method_names, cache)
+    so neither is ever new beside the other's old version; raises `StubgenError`. `strict` refuses a
+    tool no models can be generated for instead of giving it an untyped method."""
+    files = render_snapshot(snapshot, method_names, cache, strict)
     target = package_dir(snapshot, output)
     source = snapshot.canonical_bytes()
     try:

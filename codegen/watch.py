@@ -29,7 +29,7 @@ from codegen.discovery import connect, list_catalog
 from codegen.drift import DriftPolicy, apply_ignores, compare_snapshots, render, sort_findings
 from codegen.errors import StubgenError
 from codegen.generate import Cache
-from codegen.generate.command import method_names_for
+from codegen.generate.command import method_names_for, strict_setting
 from codegen.snapshot import Snapshot, write_snapshot
 from codegen.snapshot_command import report, shown_path, warn_missing_methods
 from codegen.sync_command import publish_hub, publish_with_snapshot
@@ -299,7 +299,9 @@ class Watcher:
         cache = Cache.default()
         try:
             try:
-                result = publish_with_snapshot(new, method_names_for(self._config, name), path, output, cache)
+                result = publish_with_snapshot(
+                    new, method_names_for(self._config, name), path, output, cache, strict_setting(self._config)
+                )
             except StubgenError as error:
                 report(f"error: {error}")
                 return False

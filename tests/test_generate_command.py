@@ -72,11 +72,12 @@ def test_a_schema_that_cannot_be_generated_is_one_line_and_leaves_the_old_packag
 
 
 def test_a_non_object_input_schema_names_its_pointer(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Without --strict the tool gets an untyped method instead (tests/test_generate_shapes.py)."""
     broken = json.loads(WEATHER.read_text())
     broken["tools"][0]["inputSchema"] = {"type": "string"}
     (tmp_path / "broken.json").write_text(json.dumps(broken))
 
-    result = run_cli("generate", tmp_path / "broken.json", "--out", tmp_path / "out")
+    result = run_cli("generate", tmp_path / "broken.json", "--out", tmp_path / "out", "--strict")
 
     assert result.exit_code == 2
     assert "server 'weather': tool 'celsius_to_fahrenheit': /inputSchema/type:" in result.stderr

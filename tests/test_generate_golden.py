@@ -19,7 +19,7 @@ CASES = cases()
 
 
 def test_every_expected_case_is_present() -> None:
-    assert {case.name for case in CASES} >= {"catalog", "everything", "time", "weather"}
+    assert {case.name for case in CASES} >= {"catalog", "everything", "shapes", "time", "weather"}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])

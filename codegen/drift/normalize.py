@@ -8,8 +8,11 @@ JSON so findings can quote it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
+
+from codegen.schemas import MAX_NODES, MAX_REF_DEPTH, BudgetExceeded, Document
 
 JSON = dict[str, Any]
 
@@ -44,9 +47,6 @@ _DEFAULTS: dict[str, tuple[Any, ...]] = {
 
 NULL_ONLY: JSON = {"type": [], "nullable": True}
 
-MAX_REF_DEPTH = 64
-"""Nested `$ref` expansions beyond this are left as unresolved markers rather than recursing forever."""
-
 
 def canonical(value: Any) -> str:
     """The order-free text of a JSON value, used as a set key."""
@@ -58,16 +58,33 @@ def normalize_schema(schema: Any) -> JSON:
 
     A reference back into a schema being expanded becomes `{"$recursive": n}` (n expansions up), so a
     recursive schema compares equal however its definitions are named; a reference that cannot be
-    followed becomes `{"$unresolved": ref}` and any change to it is reported as uncomparable.
+    followed becomes `{"$unresolved": ref}` and any change to it is reported as uncomparable. A schema
+    whose expansion exceeds the work budget (`codegen.schemas.MAX_NODES`, `MAX_REF_DEPTH`) becomes
+    `{"$uncomparable": why}`, with the digest of its text in `why`: it equals only the very same schema,
+    so what was not compared is never reported equal.
     """
-    return _Normalizer(schema).run(schema, ())
+    local = Document(schema).local()
+    try:
+        try:
+            return _Normalizer(local).run(local, ())
+        except RecursionError:
+            raise BudgetExceeded((), "nests schemas too deeply to follow") from None
+    except BudgetExceeded as error:
+        digest = hashlib.sha256(canonical(schema).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        return {"$uncomparable": f"{error.reason} (schema sha256 {digest})"}
 
 
 class _Normalizer:
     def __init__(self, root: Any) -> None:
         self.root = root
+        self.visited = 0
 
     def run(self, node: Any, stack: tuple[str, ...]) -> JSON:
+        self.visited += 1
+        if self.visited > MAX_NODES:
+            raise BudgetExceeded(
+                (), f"stands for more than {MAX_NODES:,} schema objects once its references are followed"
+            )
         if node is True:
             return {}
         if node is False:
@@ -103,8 +120,10 @@ class _Normalizer:
         if ref in stack:
             return {**siblings, "$recursive": len(stack) - stack.index(ref)}
         target = _follow(self.root, ref)
-        if target is _MISSING or len(stack) >= MAX_REF_DEPTH:
+        if target is _MISSING:
             return {**siblings, "$unresolved": ref}
+        if len(stack) >= MAX_REF_DEPTH:
+            raise BudgetExceeded((), f"follows more than {MAX_REF_DEPTH} references one inside another")
         expanded = self.run(target, (*stack, ref))
         merged = merge(expanded, siblings)
         return _canonicalize(merged) if merged is not None else {**siblings, "allOf": [expanded]}

@@ -27,7 +27,7 @@ _HANDLED = frozenset(
         *LOWER_BOUNDS, *UPPER_BOUNDS, *TEXT_KEYS,
     }
 )  # fmt: skip
-_MARKERS = ("$recursive", "$unresolved", "$invalid")
+_MARKERS = ("$recursive", "$unresolved", "$invalid", "$uncomparable")
 _JSON_TYPES = (
     (bool, "boolean"),
     (int, "integer"),
@@ -581,7 +581,11 @@ def _short(schema: JSON) -> str:
 
 
 def _marker_text(old: JSON, new: JSON) -> str:
-    for marker, text in (("$unresolved", "an unresolvable $ref"), ("$recursive", "a recursive $ref")):
+    for marker, text in (
+        ("$uncomparable", "a schema past the work budget"),
+        ("$unresolved", "an unresolvable $ref"),
+        ("$recursive", "a recursive $ref"),
+    ):
         if marker in old or marker in new:
             return text
     return "a non-schema value"

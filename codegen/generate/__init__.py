@@ -22,14 +22,18 @@ def package_dir(snapshot: Snapshot, out_dir: Path) -> Path:
 
 
 def render_snapshot(
-    snapshot: Snapshot, method_names: Mapping[str, str] | None = None, cache: Cache | None = None
+    snapshot: Snapshot,
+    method_names: Mapping[str, str] | None = None,
+    cache: Cache | None = None,
+    strict: bool = False,
 ) -> dict[str, bytes]:
     """Every file of the snapshot's package, by relative path, without touching the disk.
 
     `cache` (default: none) reuses pieces of earlier runs; the bytes are the same either way.
+    `strict` makes a tool no models can be generated for an error rather than an untyped method.
     """
     cache = cache or Cache.disabled()  # one for both stages: the renderer finds what the builder formatted
-    return render_package(build_package(snapshot, method_names, cache), cache)
+    return render_package(build_package(snapshot, method_names, cache, strict), cache)
 
 
 def generate_package(

@@ -22,15 +22,18 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import click
+
 from codegen.errors import StubgenError
 from codegen.generate.cache import Cache, cache_key, compact_json
 from codegen.generate.guard import check_text, check_tool_schemas, pointer, shown
 from codegen.generate.headers import header_lines
-from codegen.generate.modelgen import LINE_LENGTH, ModelJob, model_source, one_line
+from codegen.generate.modelgen import LINE_LENGTH, UNTYPED_REASON, ModelJob, model_source, one_line, untyped_source
 from codegen.generate.parallel import map_batches
 from codegen.generate.render import PieceKind, formatted_pieces, literal, piece_key, tool_pieces
 from codegen.generate.spec import (
     Import,
+    InputKind,
     ModelModule,
     OutputKind,
     PackageSpec,
@@ -41,6 +44,7 @@ from codegen.generate.spec import (
     ToolSpec,
 )
 from codegen.identifiers import CLIENT_MEMBERS, Named, assign_names, class_name, escape, model_stems, package_name
+from codegen.schemas import MISSING, Document, follow
 from codegen.snapshot import JSON, Snapshot
 
 __all__ = ["LINE_LENGTH", "PackagePlan", "build_package", "header", "plan_package"]
@@ -129,14 +133,28 @@ def plan_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = No
 class _ModelClass:
     fields: Mapping[str, tuple[str, ast.expr]]
     """Wire name -> (Python attribute name, annotation)."""
+    required: frozenset[str]
+    """Wire names of the fields without a default."""
+    bases: tuple[str, ...]
+    """The base classes as written (`BaseModel`, `RootModel[...]`, another model)."""
+
+    @property
+    def is_root(self) -> bool:
+        """A `RootModel`: its value is `root`, whatever the schema's root is (a map, a union, an array...)."""
+        return any(base.startswith("RootModel") for base in self.bases)
 
 
 def build_package(
-    snapshot: Snapshot, method_names: Mapping[str, str] | None = None, cache: Cache | None = None
+    snapshot: Snapshot,
+    method_names: Mapping[str, str] | None = None,
+    cache: Cache | None = None,
+    strict: bool = False,
 ) -> PackageSpec:
     """Turn a snapshot into the intermediate model; `method_names` maps a tool's wire name to a chosen method name.
 
-    `cache` (default: none) holds tools' models modules from earlier runs, by content.
+    `cache` (default: none) holds tools' models modules from earlier runs, by content. A tool no
+    models can be generated for gets an untyped method and one warning line on stderr; `strict`
+    makes it an error instead.
     """
     cache = cache or Cache.disabled()
     plan = plan_package(snapshot, method_names)
@@ -148,6 +166,15 @@ def build_package(
     for tool, (source, classes, imported, spec) in zip(
         plan.tools, _tool_parts(snapshot.server, plan.tools, cache), strict=True
     ):
+        if spec.untyped_reason is not None:
+            message = f"{where}tool {shown(spec.wire)}: {spec.untyped_reason}"
+            if strict:
+                raise StubgenError(message)
+            click.echo(
+                f"warning: {message}; its method takes `arguments: dict[str, Any]` "
+                "(`generate --strict` makes this an error)",
+                err=True,
+            )
         for name in classes:
             if name in owners:
                 raise StubgenError(
@@ -261,9 +288,7 @@ def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built |
             source = job.source
             if source is None:  # a cached module passed the checks when it was made
                 check_tool_schemas(job.server, job.tool.tool)
-                source = model_source(job.server, ModelJob(job.tool.tool, job.tool.stem))
-            models, imported = _read_models(source)
-            spec = _tool_spec(f"server {job.server!r}: ", job.tool, job.tool.named.python, models)
+            source, models, imported, spec = _typed_or_untyped(job.server, job.tool, source)
         except StubgenError as error:
             built.append(str(error))
             continue
@@ -286,6 +311,42 @@ def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built |
             store.put(key, text)
         outcomes.append(_Built(source, parts, made))
     return outcomes
+
+
+def _typed_or_untyped(
+    server: str, tool: ToolPlan, source: str | None
+) -> tuple[str, dict[str, _ModelClass], dict[str, str], ToolSpec]:
+    """A tool's models module and method spec; a schema that passed the checks but that no models
+    can be generated from (or no method typed from) gets the untyped module (`untyped_source`), so
+    one such tool never blocks its server. `build_package` turns that into an error under `strict`."""
+    where = f"server {server!r}: "
+    try:
+        kind = tool.tool["inputSchema"].get("type", "object")
+        if "object" not in (kind if isinstance(kind, list) else [kind]):
+            raise StubgenError(f"/inputSchema/type: arguments are sent as an object, and the schema says {kind!r}")
+        if source is None:
+            source = model_source(server, ModelJob(tool.tool, tool.stem))
+        models, imported = _read_models(source)
+        return source, models, imported, _tool_spec(where, tool, tool.named.python, models, _untyped_reason(source))
+    except StubgenError as error:
+        prefix = f"{where}tool {tool.tool['name']!r}: "
+        reason = error.message.removeprefix(prefix)
+    except Exception as error:  # datamodel-code-generator failing on a schema it accepted
+        reason = f"datamodel-code-generator failed ({type(error).__name__}: {one_line(str(error))})"
+    source = untyped_source(ModelJob(tool.tool, tool.stem), reason)
+    models, imported = _read_models(source)
+    return source, models, imported, _tool_spec(where, tool, tool.named.python, models, reason)
+
+
+def _untyped_reason(source: str) -> str | None:
+    """The reason an untyped tool's module records, or None for a typed module."""
+    if UNTYPED_REASON not in source:
+        return None
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and [ast.unparse(target) for target in node.targets] == [UNTYPED_REASON]:
+            value = ast.literal_eval(node.value)
+            return str(value)
+    return None
 
 
 def _own_import(spec: ToolSpec, classes: Mapping[str, object] | Sequence[str]) -> Import:
@@ -327,8 +388,6 @@ def _check_tool(where: str, tool: JSON) -> None:
         schema = tool[key]
         if not isinstance(schema, dict):
             raise StubgenError(f"{where}tool {name!r}: /{key}: must be a JSON Schema object")
-        if schema.get("type", "object") != "object":
-            raise StubgenError(f'{where}tool {name!r}: /{key}/type: must be "object", not {schema["type"]!r}')
         properties = schema.get("properties", {})
         if not isinstance(properties, dict):
             raise StubgenError(f"{where}tool {name!r}: /{key}/properties: must be an object")
@@ -342,7 +401,7 @@ def _check_tool(where: str, tool: JSON) -> None:
 
 
 def _read_models(source: str) -> tuple[dict[str, _ModelClass], dict[str, str]]:
-    """The classes models.py defines (with their fields by wire name) and the names it imports."""
+    """The classes (and type aliases) models.py defines, with their fields by wire name, and the names it imports."""
     tree = ast.parse(source)
     classes: dict[str, _ModelClass] = {}
     imported: dict[str, str] = {}
@@ -355,12 +414,34 @@ def _read_models(source: str) -> tuple[dict[str, _ModelClass], dict[str, str]]:
                     aliases[alias.asname] = alias.name
         elif isinstance(node, ast.ClassDef):
             fields: dict[str, tuple[str, ast.expr]] = {}
+            required: set[str] = set()
             for statement in node.body:
                 if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
                     wire = _wire_name(statement, aliases)
                     fields[wire] = (statement.target.id, _unalias(statement.annotation, aliases))
-            classes[node.name] = _ModelClass(fields)
+                    if _has_no_default(statement):
+                        required.add(wire)
+            bases = tuple(ast.unparse(base) for base in node.bases)
+            classes[node.name] = _ModelClass(fields, frozenset(required), bases)
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call)
+            and ast.unparse(node.value.func) == "TypeAliasType"
+        ):  # a recursive alias, used in annotations like a class
+            classes[node.targets[0].id] = _ModelClass({}, frozenset(), ())
     return classes, imported
+
+
+def _has_no_default(statement: ast.AnnAssign) -> bool:
+    """`x: int` or `x: int = Field(..., ...)`: a field the caller must give."""
+    value = statement.value
+    if value is None:
+        return True
+    if isinstance(value, ast.Call) and value.args:
+        return isinstance(value.args[0], ast.Constant) and value.args[0].value is Ellipsis
+    return False
 
 
 def _unalias(annotation: ast.expr, aliases: Mapping[str, str]) -> ast.expr:
@@ -398,33 +479,46 @@ def _wire_name(statement: ast.AnnAssign, aliases: Mapping[str, str]) -> str:
 @functools.lru_cache(maxsize=4096)
 def _names_in(annotation: str) -> frozenset[str]:
     """The names an annotation refers to; memoized, as a large catalog repeats the same few thousand."""
-    return frozenset(node.id for node in ast.walk(ast.parse(annotation, mode="eval")) if isinstance(node, ast.Name))
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(annotation, mode="eval")):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+            names.add(node.value)  # a forward reference, `Union["A", "B"]`, as a recursive root model writes it
+    return frozenset(names)
 
 
-def _tool_spec(where: str, plan: ToolPlan, module: str, classes: Mapping[str, _ModelClass]) -> ToolSpec:
+def _tool_spec(
+    where: str, plan: ToolPlan, module: str, classes: Mapping[str, _ModelClass], untyped: str | None = None
+) -> ToolSpec:
+    """The method's spec; `untyped` is why the tool's module holds no models, for an untyped tool."""
     tool, stem = plan.tool, plan.stem
     wire = tool["name"]
     input_model = f"{stem}Input"
-    schema = tool["inputSchema"]
-    properties: dict[str, Any] = schema.get("properties", {})
-    model = _model_class(where, wire, input_model, classes, set(properties))
-    required = set(schema.get("required", []))
-    param_names = assign_names(sorted(properties), fallback="arg", kind="property", where=f"{where}tool {wire!r}: ")
-    parameters = []
-    for param in param_names:
-        prop = properties[param.wire]
-        annotation = _strip_none(model.fields[param.wire][1], nullable=_may_be_null(prop, schema, set()))
-        parameters.append(
-            Parameter(
-                python=param.python,
-                wire=param.wire,
-                annotation=annotation,
-                required=param.wire in required,
-                description=_text(prop.get("description")) if isinstance(prop, dict) else None,
-                default=_default_text(prop),
-            )
+    if untyped is not None:
+        note = (
+            "Any arguments, checked against the tool's JSON Schema when called: mcp-stubgen could not "
+            f"type this tool ({untyped})."
         )
-    parameters.sort(key=lambda parameter: not parameter.required)
+        argument = Parameter("arguments", "arguments", "dict[str, Any]", required=True, description=note)
+        return ToolSpec(
+            wire=wire,
+            method=plan.named.python,
+            module=module,
+            title=_text(tool.get("title")),
+            description=_text(tool.get("description")),
+            input_model=input_model,
+            output_kind="result",
+            output_model=None,
+            output_field=None,
+            return_annotation="CallToolResult",
+            parameters=(argument,),
+            fingerprint=plan.fingerprint,
+            input_kind="untyped",
+            untyped_reason=untyped,
+        )
+    model = _model_class(where, wire, input_model, classes)
+    input_kind, parameters = _input_parameters(where, wire, tool["inputSchema"], input_model, model)
 
     output_kind: OutputKind = "result"
     output_model: str | None = None
@@ -433,9 +527,12 @@ def _tool_spec(where: str, plan: ToolPlan, module: str, classes: Mapping[str, _M
     if "outputSchema" in tool:
         output_schema = tool["outputSchema"]
         output_model = f"{stem}Output"
-        output_properties = output_schema.get("properties", {})
-        output = _model_class(where, wire, output_model, classes, set(output_properties))
-        if _wraps_primitive(wire, output_schema):
+        output = _model_class(where, wire, output_model, classes)
+        if output.is_root:
+            output_kind = "value"
+            output_field, annotation_node = output.fields["root"]
+            return_annotation = _annotation_text(annotation_node)
+        elif _wraps_primitive(wire, output_schema) and "result" in output.fields:
             output_kind = "value"
             output_field, annotation_node = output.fields["result"]
             return_annotation = _annotation_text(annotation_node)
@@ -453,22 +550,57 @@ def _tool_spec(where: str, plan: ToolPlan, module: str, classes: Mapping[str, _M
         output_model=output_model,
         output_field=output_field,
         return_annotation=return_annotation,
-        parameters=tuple(parameters),
+        parameters=parameters,
         fingerprint=plan.fingerprint,
+        input_kind=input_kind,
     )
 
 
-def _model_class(
-    where: str, tool: str, name: str, classes: Mapping[str, _ModelClass], wire_fields: set[str]
-) -> _ModelClass:
-    """The generated class for one tool schema; its fields must be exactly the schema's properties."""
-    model = classes.get(name)
-    if model is None or set(model.fields) != wire_fields:
-        key = "inputSchema" if name.endswith("Input") else "outputSchema"
-        raise StubgenError(
-            f"{where}tool {tool!r}: /{key}: the model generated for it is not one object with exactly the "
-            "schema's `properties` (a root oneOf, anyOf, allOf or $ref cannot become keyword arguments)"
+def _input_parameters(
+    where: str, wire: str, schema: JSON, name: str, model: _ModelClass
+) -> tuple[InputKind, tuple[Parameter, ...]]:
+    """The method's parameters: one keyword argument per field when the input model is one object
+    (its root's `properties`, or the fields an `allOf` merged into it), else one `arguments`
+    parameter of the model's type (the root's value for a union or a map)."""
+    local_schema = Document(schema).local()
+    properties: dict[str, Any] = local_schema.get("properties", {})
+    if model.is_root or any(base != "BaseModel" for base in model.bases):
+        annotation = _annotation_text(model.fields["root"][1]) if model.is_root else name
+        shape = "a map" if model.is_root and annotation.startswith("dict[") else "not one object"
+        description = f"The tool's arguments as one value: its input schema's root is {shape}."
+        argument = Parameter("arguments", "arguments", annotation, required=True, description=description)
+        return "model", (argument,)
+    if set(model.fields) == set(properties):
+        required = set(local_schema.get("required", []))
+    else:  # an `allOf` (or `$ref`) root that datamodel-code-generator merged into one class
+        properties = {name: {} for name in model.fields}
+        required = set(model.required)
+    param_names = assign_names(sorted(properties), fallback="arg", kind="property", where=f"{where}tool {wire!r}: ")
+    parameters = []
+    for param in param_names:
+        prop = properties[param.wire]
+        nullable = _may_be_null(prop, local_schema, set()) if prop != {} else True
+        annotation = _strip_none(model.fields[param.wire][1], nullable=nullable)
+        parameters.append(
+            Parameter(
+                python=param.python,
+                wire=param.wire,
+                annotation=annotation,
+                required=param.wire in required,
+                description=_text(prop.get("description")) if isinstance(prop, dict) else None,
+                default=_default_text(prop),
+            )
         )
+    parameters.sort(key=lambda parameter: not parameter.required)
+    return "keywords", tuple(parameters)
+
+
+def _model_class(where: str, tool: str, name: str, classes: Mapping[str, _ModelClass]) -> _ModelClass:
+    """The class generated for one tool schema."""
+    model = classes.get(name)
+    if model is None:
+        key = "inputSchema" if name.endswith("Input") else "outputSchema"
+        raise StubgenError(f"{where}tool {tool!r}: /{key}: datamodel-code-generator made no model {name!r} for it")
     return model
 
 
@@ -500,21 +632,9 @@ def _may_be_null(schema: Any, root: JSON, seen: set[str]) -> bool:
     if isinstance(reference, str):
         if reference in seen:
             return False
-        target = _resolve_local(root, reference)
-        return target is None or _may_be_null(target, root, seen | {reference})
+        target = follow(root, reference)
+        return target is MISSING or _may_be_null(target, root, seen | {reference})
     return kind is None and not any(key in schema for key in ("anyOf", "oneOf", "allOf", "properties", "items"))
-
-
-def _resolve_local(root: JSON, reference: str) -> Any:
-    if not reference.startswith("#/"):
-        return None
-    node: Any = root
-    for part in reference[2:].split("/"):
-        part = part.replace("~1", "/").replace("~0", "~")
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-    return node
 
 
 def _strip_none(annotation: ast.expr, nullable: bool) -> str:

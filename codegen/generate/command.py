@@ -114,15 +114,24 @@ def _hub_source(hub: HubSources) -> bytes:
     return hub_source(snapshots, [settings.separator, filters])
 
 
+def strict_setting(config: ProjectConfig) -> bool:
+    """`strict = true` under [tool.mcp-stubgen]: a tool no models can be generated for is an error."""
+    value = config.settings.get("strict", False)
+    if not isinstance(value, bool):
+        raise StubgenError(f"{config.source}: [tool.mcp-stubgen] strict must be true or false, not {value!r}")
+    return value
+
+
 def _sources(
     targets: tuple[str, ...], out: Path | None, config_path: Path | None, servers_file: Path | None, with_hub: bool
-) -> tuple[Sources, Path, HubSources | None]:
-    """The snapshot files to render, the output folder, and the hub's snapshot files when a hub is wanted."""
+) -> tuple[Sources, Path, HubSources | None, bool]:
+    """The snapshot files to render, the output folder, the hub's snapshot files when a hub is
+    wanted, and the config's `strict`."""
     if targets and all(target.endswith(".json") for target in targets):
         if out is None:
             raise click.UsageError("generating from snapshot files needs --out DIR")
         sources: Sources = [(Path(target), {}) for target in targets]
-        return sources, out, (sources, HubSettings()) if with_hub else None
+        return sources, out, (sources, HubSettings()) if with_hub else None, False
     if any(target.endswith(".json") for target in targets):
         raise click.UsageError("give either server ids from the config or snapshot .json files, not both")
     config = load_config(config_path, servers_file)
@@ -134,6 +143,7 @@ def _sources(
         [(config.snapshot_path(server.name), method_names_for(config, server.name)) for server in servers],
         out_dir,
         hub_sources(config) if config.hub or with_hub else None,
+        strict_setting(config),
     )
 
 
@@ -161,6 +171,12 @@ def cache_for(no_cache: bool) -> Cache:
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), help="Folder to write the packages into.")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 with a diff when the packages are out of date.")
 @click.option("--hub", "with_hub", is_flag=True, help="Also write the hub package (the default with `hub = true`).")
+@click.option(
+    "--strict",
+    "strict_flag",
+    is_flag=True,
+    help="A tool no models can be generated for is an error, not a method taking a dict (`strict = true`).",
+)
 @cache_option
 @config_options
 def generate(
@@ -168,12 +184,14 @@ def generate(
     out: Path | None,
     check: bool,
     with_hub: bool,
+    strict_flag: bool,
     no_cache: bool,
     config_path: Path | None,
     servers_file: Path | None,
 ) -> int:
     """Generate a typed client package per server from its snapshot (SERVER ids, or SNAPSHOT.json files)."""
-    sources, out_dir, hub = _sources(targets, out, config_path, servers_file, with_hub)
+    sources, out_dir, hub, strict = _sources(targets, out, config_path, servers_file, with_hub)
+    strict = strict or strict_flag
     cache = cache_for(no_cache)
     if check:
         stale = 0
@@ -198,14 +216,14 @@ def generate(
     rendered: list[tuple[Path, dict[str, bytes] | None, bytes, Mapping[str, str]]] = []
     for path, method_names in sources:
         source = read_snapshot_bytes(path)
-        unchanged = rendered_before(source, method_names, out_dir, cache)
+        # A package proven current may hold untyped tools, which --strict must still refuse: render it.
+        unchanged = None if strict else rendered_before(source, method_names, out_dir, cache)
         if unchanged is not None:
             rendered.append((unchanged, None, source, method_names))
             continue
         snapshot = parse_snapshot(source, str(path))
-        rendered.append(
-            (package_dir(snapshot, out_dir), render_snapshot(snapshot, method_names, cache), source, method_names)
-        )
+        package = render_snapshot(snapshot, method_names, cache, strict)
+        rendered.append((package_dir(snapshot, out_dir), package, source, method_names))
     if hub is not None:
         source = _hub_source(hub)
         unchanged = rendered_before(source, {}, out_dir, cache)

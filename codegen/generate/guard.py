@@ -23,7 +23,8 @@ from pydantic_core import SchemaError, SchemaValidator, core_schema
 
 from codegen.errors import StubgenError
 from codegen.generate.cache import compact_json
-from codegen.generate.modelgen import DATA_KEYWORDS, SCHEMA_MAPS, for_datamodel, is_schema_position
+from codegen.generate.modelgen import SCHEMA_MAPS, for_datamodel, is_schema_position
+from codegen.schemas import BudgetExceeded, Document, as_reference, subschemas
 from codegen.snapshot import JSON, Snapshot
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -113,18 +114,32 @@ def _check_schema(where: str, key: str, sent: JSON) -> None:
     against the schema as the server sent it (so one into a dropped keyword says so)."""
     schema = for_datamodel(sent, None)
     _check_patterns(where, key, schema)
-    for path, reference in _references(schema, ()):
-        at = f"{where}{pointer(key, *path, '$ref')}"
-        if not isinstance(reference, str):
-            raise StubgenError(f"{at}: must be a string, not {type(reference).__name__}")
-        if not reference.startswith("#"):
+    document = Document(sent)  # resolved as sent: `$id`s are not handed to datamodel-code-generator
+    for reference in document.references:
+        at = f"{where}{pointer(key, *reference.path, '$ref')}"
+        if reference.problem == "outside":
             raise StubgenError(
-                f"{at}: {shown(reference)} points outside the schema; mcp-stubgen never fetches a reference "
+                f"{at}: {shown(reference.text)} points outside the schema; mcp-stubgen never fetches a reference "
                 "(no network, no files), so the server has to put the definition under $defs"
             )
-        problem = _reference_problem(sent, reference)
-        if problem is not None:
-            raise StubgenError(f"{at}: {shown(reference)} {problem}")
+        if reference.problem == "dangling" and isinstance(reference.text, str) and reference.text.startswith("#"):
+            problem = (
+                _reference_problem(sent, reference.text) or "points at nothing in the schema (a dangling reference)"
+            )
+            raise StubgenError(f"{at}: {shown(reference.text)} {problem}")
+        if reference.problem is not None:
+            raise StubgenError(f"{at}: {reference.problem}")
+        into = _reference_problem(sent, as_reference(reference.target or ()))
+        if into is not None:
+            raise StubgenError(f"{at}: {shown(reference.text)} {into}")
+    try:
+        document.expanded_size()
+    except BudgetExceeded as error:
+        raise StubgenError(
+            f"{where}{pointer(key, *error.path)}: {error.reason}, more work than mcp-stubgen spends on one schema; "
+            "the server has to simplify it"
+        ) from None
+    from datamodel_code_generator import Error
     from datamodel_code_generator.parser._schema_object import JsonSchemaObject
 
     try:
@@ -134,28 +149,8 @@ def _check_schema(where: str, key: str, sent: JSON) -> None:
         raise StubgenError(
             f"{where}{pointer(key, *_schema_path(schema, first['loc']))}: not valid JSON Schema ({first['msg']})"
         ) from None
-    except (RecursionError, ValueError) as error:
+    except (RecursionError, ValueError, Error) as error:
         raise StubgenError(f"{where}/{key}: not a usable JSON Schema ({type(error).__name__})") from None
-
-
-def _references(schema: Any, path: tuple[object, ...]) -> Iterator[tuple[tuple[object, ...], Any]]:
-    """Every `$ref` keyword in schema position, with the path to the schema holding it."""
-    if isinstance(schema, list):
-        for index, inner in enumerate(schema):
-            yield from _references(inner, (*path, index))
-        return
-    if not isinstance(schema, dict):
-        return
-    if "$ref" in schema:
-        yield path, schema["$ref"]
-    for key, value in schema.items():
-        if key in DATA_KEYWORDS or key == "$ref":
-            continue
-        if key in SCHEMA_MAPS and isinstance(value, dict):
-            for name, inner in value.items():
-                yield from _references(inner, (*path, key, name))
-        else:
-            yield from _references(value, (*path, key))
 
 
 def _reference_problem(root: JSON, reference: str) -> str | None:
@@ -217,7 +212,7 @@ def _check_patterns(where: str, key: str, schema: JSON) -> None:
     """
     needs_python: tuple[tuple[object, ...], str] | None = None
     rust_only: tuple[tuple[object, ...], str] | None = None
-    for path, node in _subschemas(schema, ()):
+    for path, node in subschemas(schema):
         pattern = node.get("pattern")
         found = [((*path, "pattern"), pattern)] if isinstance(pattern, str) and _pattern_applies(node) else []
         if isinstance(node.get("patternProperties"), dict):
@@ -273,22 +268,3 @@ def _regex_engines(pattern: str) -> tuple[bool, tuple[str, ...], dict[str, str]]
     else:
         engines.append("pydantic")
     return needs_python_engine(pattern, row="model", compiled=True), tuple(engines), problem
-
-
-def _subschemas(schema: Any, path: tuple[object, ...]) -> Iterator[tuple[tuple[object, ...], JSON]]:
-    """Every object in schema position (not inside `const`, `enum`, `default`...), with the path to it."""
-    if isinstance(schema, list):
-        for index, inner in enumerate(schema):
-            yield from _subschemas(inner, (*path, index))
-        return
-    if not isinstance(schema, dict):
-        return
-    yield path, schema
-    for key, value in schema.items():
-        if key in DATA_KEYWORDS:
-            continue
-        if key in SCHEMA_MAPS and isinstance(value, dict):
-            for name, inner in value.items():
-                yield from _subschemas(inner, (*path, key, name))
-        else:
-            yield from _subschemas(value, (*path, key))

@@ -9,18 +9,16 @@ so it is always generated from the same snapshots as they are.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
 
 from codegen import __version__
 from codegen.errors import StubgenError
 from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
-from codegen.generate.render import formatted, jinja_environment, literal
+from codegen.generate.render import formatted, jinja_environment, python_literal
 from codegen.generate.spec import PackageSpec
 from codegen.identifiers import HUB_PACKAGE, HUB_SEPARATOR, hub_attribute, qualified_tools
 from codegen.runtime._hub_catalog import ToolFilter
@@ -198,24 +196,6 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]], settings: HubSet
         servers=tuple(servers[name] for name in sorted(servers)),
         tools=tuple(tools),
     )
-
-
-def python_literal(value: Any) -> str:
-    """Python source for a JSON value; every string goes through `literal`, so no catalog text becomes code."""
-    if isinstance(value, dict):
-        items = ", ".join(f"{literal(key)}: {python_literal(value[key])}" for key in sorted(value))
-        return "{" + items + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(python_literal(item) for item in value) + "]"
-    if isinstance(value, str):
-        return literal(value)
-    if value is None or isinstance(value, bool):
-        return repr(value)
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float) and math.isfinite(value):
-        return repr(value)
-    raise TypeError(f"not a JSON value: {value!r}")
 
 
 def hub_runtime_sources() -> dict[str, bytes]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from codegen.errors import StubgenError
 from codegen.generate.cache import compact_json
+from codegen.schemas import MAX_REF_DEPTH, MISSING, Document, follow
 from codegen.snapshot import JSON
 
 LINE_LENGTH = 100
@@ -73,9 +74,13 @@ def model_source(server: str, job: ModelJob) -> str:
     from datamodel_code_generator import Error
 
     tool = job.tool
-    entry: JSON = {"name": job.stem, "inputSchema": _root(for_datamodel(tool["inputSchema"], None))}
+    entry: JSON = {
+        "name": job.stem,
+        "inputSchema": _root(for_datamodel(Document(tool["inputSchema"]).with_definitions(), None)),
+    }
     if "outputSchema" in tool:
-        entry["outputSchema"] = _root(for_datamodel(tool["outputSchema"], tool["outputSchema"]))
+        output = Document(tool["outputSchema"]).with_definitions()
+        entry["outputSchema"] = _root(for_datamodel(output, output))
     where = f"server {server!r}: tool {tool['name']!r}"
     try:
         source = _run(entry)
@@ -85,7 +90,221 @@ def model_source(server: str, job: ModelJob) -> str:
         ) from None
     if not isinstance(source, str):
         raise StubgenError(f"{where}: datamodel-code-generator returned no single module")
-    return _through_import_aliases(source.rstrip("\n") + "\n")
+    source = _through_import_aliases(source.rstrip("\n") + "\n")
+    return _prefixed_classes(_none_defaults_admit_none(_annotated_constraints(source)), job.stem)
+
+
+_CONSTRAINED = {"constr": ("str", "StringConstraints"), "conint": ("int", "Field"), "confloat": ("float", "Field")}
+"""pydantic's `constr(...)`-style calls and the `Annotated` form each becomes."""
+
+
+def _annotated_constraints(source: str) -> str:
+    """The module with `constr(pattern=...)` and the like written `Annotated[str, StringConstraints(pattern=...)]`.
+
+    datamodel-code-generator types a constrained dict key (`patternProperties`, `propertyNames`)
+    with a call, which no type checker accepts in an annotation: `mypy --strict` failed on the
+    package. The `Annotated` form validates the same and type-checks as `str`.
+    """
+    if not any(f"{name}(" in source for name in _CONSTRAINED):
+        return source
+    tree = ast.parse(source)
+    calls = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CONSTRAINED
+    ]
+    if not calls:
+        return source
+    starts = [0]
+    for line in source.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line.encode()))
+    data = source.encode()
+    needed = {"Annotated"}
+    for call in sorted(calls, key=lambda node: (node.lineno, node.col_offset), reverse=True):
+        assert isinstance(call.func, ast.Name)
+        base, constraints = _CONSTRAINED[call.func.id]
+        needed.add(constraints)
+        arguments = ", ".join(ast.get_source_segment(source, keyword) or "" for keyword in call.keywords)
+        start = starts[call.lineno - 1] + call.col_offset
+        end = starts[(call.end_lineno or call.lineno) - 1] + (call.end_col_offset or call.col_offset)
+        data = data[:start] + f"Annotated[{base}, {constraints}({arguments})]".encode() + data[end:]
+    text = data.decode()
+    for module in ("typing", "pydantic"):
+        text = _with_import(text, module, {name for name in needed if (name == "Annotated") == (module == "typing")})
+    import black
+
+    from codegen.generate.render import black_mode
+
+    return black.format_str(text, mode=black_mode())
+
+
+def _none_defaults_admit_none(source: str) -> str:
+    """The module with `| None` added to every field annotation whose default is `None` but which
+    does not admit it: datamodel-code-generator writes `x: str = None` for an optional property that
+    says `nullable: false` (or a `const` number), which `mypy --strict` rejects. Validation is the
+    same either way, as pydantic does not validate defaults."""
+    if "= None" not in source and "Field(None" not in source:
+        return source
+    tree = ast.parse(source)
+    ends: list[tuple[int, int]] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.AnnAssign) and node.value is not None and _defaults_to_none(node.value)):
+            continue
+        if not _admits_none(node.annotation):
+            ends.append((node.annotation.end_lineno or node.annotation.lineno, node.annotation.end_col_offset or 0))
+    if not ends:
+        return source
+    lines = source.splitlines(keepends=True)
+    for number, column in sorted(ends, reverse=True):
+        text = lines[number - 1].encode()
+        lines[number - 1] = (text[:column] + b" | None" + text[column:]).decode()
+    import black
+
+    from codegen.generate.render import black_mode
+
+    return black.format_str("".join(lines), mode=black_mode())
+
+
+def _defaults_to_none(value: ast.expr) -> bool:
+    if isinstance(value, ast.Constant):
+        return value.value is None
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and "Field" in value.func.id:
+        if value.args:
+            return isinstance(value.args[0], ast.Constant) and value.args[0].value is None
+        return any(
+            keyword.arg == "default" and isinstance(keyword.value, ast.Constant) and keyword.value.value is None
+            for keyword in value.keywords
+        )
+    return False
+
+
+def _admits_none(annotation: ast.expr) -> bool:
+    if isinstance(annotation, ast.Constant):
+        return annotation.value is None
+    if isinstance(annotation, ast.Name):
+        return annotation.id in ("Any", "None")
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return _admits_none(annotation.left) or _admits_none(annotation.right)
+    if isinstance(annotation, ast.Subscript) and isinstance(annotation.value, ast.Name):
+        return annotation.value.id == "Optional"
+    return False
+
+
+def _with_import(source: str, module: str, names: set[str]) -> str:
+    """The module with `names` added to its `from <module> import ...` (made after `__future__` if none)."""
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == module and not node.level:
+            present = {
+                alias.name if alias.asname is None else f"{alias.name} as {alias.asname}" for alias in node.names
+            }
+            merged = ", ".join(sorted(present | names))
+            end = node.end_lineno or node.lineno
+            return "".join([*lines[: node.lineno - 1], f"from {module} import {merged}\n", *lines[end:]])
+    future = next(
+        (node for node in tree.body if isinstance(node, ast.ImportFrom) and node.module == "__future__"), None
+    )
+    at = (future.end_lineno or future.lineno) if future is not None else 0
+    return "".join([*lines[:at], "\n" if at else "", f"from {module} import {', '.join(sorted(names))}\n", *lines[at:]])
+
+
+UNTYPED_REASON = "UNTYPED_REASON"
+"""The constant of an untyped tool's module holding why no models could be generated for it."""
+
+
+def untyped_source(job: ModelJob, reason: str) -> str:
+    """The models module of a tool whose schema no models could be generated from: its input JSON
+    Schema, which the client checks arguments against when the tool is called, and an input model
+    that takes any arguments (for the hub, which validates through the input model)."""
+    import black
+
+    from codegen.generate.render import black_mode, literal, python_literal
+
+    source = f"""{HEADER_PLACEHOLDER}
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+{UNTYPED_REASON} = {literal(reason)}
+\"\"\"Why mcp-stubgen generated no models for this tool; its method takes `dict[str, Any]`.\"\"\"
+
+INPUT_SCHEMA: dict[str, Any] = {python_literal(job.tool["inputSchema"])}
+\"\"\"The tool's input JSON Schema as the server declared it: the client checks arguments against it.\"\"\"
+
+
+class {job.stem}Input(BaseModel):
+    \"\"\"Any arguments: they are checked against `INPUT_SCHEMA` instead.\"\"\"
+
+    model_config = ConfigDict(extra="allow")
+"""
+    return black.format_str(source, mode=black_mode())
+
+
+def _prefixed_classes(source: str, stem: str) -> str:
+    """The module with every class whose name does not start with the tool's stem renamed `<stem><name>`.
+
+    datamodel-code-generator names most classes after their parents (`GetUserInputAddress`), but a
+    titled definition or a model an `allOf` builds keeps its own name (`Options`), and two tools of
+    one package may both have one: every class must have a name of its own in the package's
+    `models` module and the client. The tool's stem is unique in the package, so the prefix makes
+    the name unique without looking at any other tool, and a cached module stays exact.
+    """
+    tree = ast.parse(source)
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+    taken = {node.name for node in classes}
+    renamed: dict[str, str] = {}
+    for node in classes:
+        if node.name.startswith(stem):
+            continue
+        candidate, counter = f"{stem}{node.name}", 1
+        while candidate in taken:
+            counter += 1
+            candidate = f"{stem}{node.name}{counter}"
+        taken.add(candidate)
+        renamed[node.name] = candidate
+    if not renamed:
+        return source
+    fields = {
+        id(statement.target) for node in classes for statement in node.body if isinstance(statement, ast.AnnAssign)
+    }
+    spans: list[tuple[int, int, int, str]] = []  # (line, start, end, new name)
+    lines = source.splitlines(keepends=True)
+    for node in classes:
+        if node.name in renamed:
+            start = lines[node.lineno - 1].encode().index(f"class {node.name}".encode()) + len("class ")
+            spans.append((node.lineno, start, start + len(node.name.encode()), renamed[node.name]))
+    types = [
+        part
+        for node in ast.walk(tree)
+        for typed in (
+            [node.annotation]
+            if isinstance(node, ast.AnnAssign)
+            else node.bases
+            if isinstance(node, ast.ClassDef)
+            else []
+        )
+        for part in ast.walk(typed)
+    ]
+    for name in ast.walk(tree):
+        if isinstance(name, ast.Name) and name.id in renamed and id(name) not in fields:
+            spans.append((name.lineno, name.col_offset, name.end_col_offset or name.col_offset, renamed[name.id]))
+    for name in types:  # forward references in annotations and bases; never an alias or other text
+        if isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value in renamed:
+            quote = lines[name.lineno - 1].encode()[name.col_offset : name.col_offset + 1].decode()
+            new = f"{quote}{renamed[name.value]}{quote}"  # a forward reference
+            spans.append((name.lineno, name.col_offset, name.end_col_offset or name.col_offset, new))
+    for number, start, end, new in sorted(spans, reverse=True):
+        text = lines[number - 1].encode()
+        lines[number - 1] = (text[:start] + new.encode() + text[end:]).decode()
+    import black
+
+    from codegen.generate.render import black_mode
+
+    return black.format_str("".join(lines), mode=black_mode())
 
 
 def _through_import_aliases(source: str) -> str:
@@ -270,11 +489,6 @@ def _keeps_default(schema: dict[str, Any], output_root: Any) -> bool:
     return _fits(value, schema, output_root, 0)
 
 
-_MAX_REF_DEPTH = 50
-"""How many `$ref`s `_fits` follows for one value before it gives up (a cycle of references): the
-default is then dropped, which costs only the default."""
-
-
 def _has_type(value: Any, name: Any) -> bool:
     """Whether a value is of a JSON Schema type as datamodel-code-generator types it in Python
     (`1.0` is not an `int`, `True` not a number)."""
@@ -303,8 +517,8 @@ def _fits(value: Any, schema: Any, root: Any, refs: int) -> bool:
     if not isinstance(schema, dict):
         return False
     if "$ref" in schema:
-        target = _local_ref(schema["$ref"], root)
-        if target is None or refs >= _MAX_REF_DEPTH or not _fits(value, target, root, refs + 1):
+        target = follow(root, schema["$ref"])
+        if target is MISSING or refs >= MAX_REF_DEPTH or not _fits(value, target, root, refs + 1):
             return False
     if "const" in schema and compact_json(value) != compact_json(schema["const"]):
         return False
@@ -333,21 +547,3 @@ def _object_fits(value: dict[str, Any], schema: dict[str, Any], root: Any, refs:
         return False
     extra = schema.get("additionalProperties", True)
     return all(_fits(inner, properties.get(name, extra), root, refs) for name, inner in value.items())
-
-
-def _local_ref(reference: Any, root: Any) -> Any:
-    """The schema a `#/...` pointer names inside the output schema, or None."""
-    if reference == "#":
-        return root
-    if not isinstance(reference, str) or not reference.startswith("#/"):
-        return None
-    target = root
-    for part in reference[2:].split("/"):
-        part = part.replace("~1", "/").replace("~0", "~")
-        if isinstance(target, dict) and part in target:
-            target = target[part]
-        elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
-            target = target[int(part)]
-        else:
-            return None
-    return target

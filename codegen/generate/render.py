@@ -16,6 +16,7 @@ being a black fixed point. black is imported only when a piece is not cached.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any, Literal
@@ -99,6 +100,24 @@ def docstring(value: object) -> str:
             out.append(f"\\U{ord(char):08x}")
     lines = [line.rstrip() for line in "".join(out).strip().split("\n")]
     return "\n".join(lines)
+
+
+def python_literal(value: Any) -> str:
+    """Python source for a JSON value; every string goes through `literal`, so no catalog text becomes code."""
+    if isinstance(value, dict):
+        items = ", ".join(f"{literal(key)}: {python_literal(value[key])}" for key in sorted(value))
+        return "{" + items + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(python_literal(item) for item in value) + "]"
+    if isinstance(value, str):
+        return literal(value)
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float) and math.isfinite(value):
+        return repr(value)
+    raise TypeError(f"not a JSON value: {value!r}")
 
 
 def parameter_doc(parameter: Parameter) -> str:

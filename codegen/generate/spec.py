@@ -11,7 +11,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 OutputKind = Literal["result", "model", "value"]
-"""`result`: no output schema, the SDK's CallToolResult; `model`: the output model; `value`: an unwrapped primitive."""
+"""`result`: no output schema, the SDK's CallToolResult; `model`: the output model; `value`: an unwrapped
+primitive, or a root model's value (a map, a union, an array)."""
+
+InputKind = Literal["keywords", "model", "untyped"]
+"""`keywords`: one keyword argument per property; `model`: one `arguments` parameter holding the input
+model (or, for a root model, its value); `untyped`: `arguments: dict[str, Any]`, checked against the
+tool's JSON Schema when called, for a schema no model could be generated from."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +47,9 @@ class ToolSpec:
     return_annotation: str
     parameters: tuple[Parameter, ...]
     fingerprint: str
+    input_kind: InputKind = "keywords"
+    untyped_reason: str | None = None
+    """Why no models could be generated (`untyped` tools only): the warning and the docstring say it."""
 
 
 @dataclass(frozen=True)

@@ -147,6 +147,21 @@ def tool_fingerprint(tool: Tool) -> str:
     return fingerprint(tool.model_dump(by_alias=True, exclude_none=True, mode="json"))
 
 
+_VALIDATORS: dict[int, tuple[Mapping[str, Any], Any]] = {}
+"""Compiled JSON Schema validators by the id of their (module-level, never freed) schema."""
+
+
+def _schema_validator(schema: Mapping[str, Any]) -> Any:
+    """The validator for an untyped tool's input schema, made on first use and kept."""
+    known = _VALIDATORS.get(id(schema))
+    if known is None or known[0] is not schema:
+        validators = importlib.import_module("jsonschema.validators")  # `mcp` depends on jsonschema
+        validator_class = validators.validator_for(schema)
+        known = (schema, validator_class(schema))
+        _VALIDATORS[id(schema)] = known
+    return known[1]
+
+
 def load_model(facade: str, modules: Mapping[str, str], name: str) -> object:
     """A model class for a facade module's `__getattr__`: import its tool's module, remember the class.
 
@@ -273,6 +288,14 @@ class GeneratedClient:
             return output_model.model_validate(result.structured_content)
         except ValidationError as error:
             raise ToolResultError(tool, str(error)) from error
+
+    async def _call_untyped(
+        self, tool: str, input_model: type[BaseModel], schema: Mapping[str, Any], arguments: Mapping[str, object]
+    ) -> CallToolResult:
+        """Call a tool whose schema no models could be generated from: the arguments are checked
+        against its JSON Schema (`jsonschema.ValidationError`) before anything is sent."""
+        _schema_validator(schema).validate(dict(arguments))
+        return await self._send(tool, input_model, arguments)
 
     async def _read(self, uri: str) -> ReadResourceResult:
         """Read a static resource by its URI."""

@@ -1,0 +1,361 @@
+"""JSON Schema documents for the whole project: local `$ref` resolution, schema walking, the work budget.
+
+A tool's schema is one document, and every reference in it must point inside it: mcp-stubgen never
+fetches anything. `referencing` (which `jsonschema`, and so `mcp`, brings) resolves each reference
+the way validators do (JSON pointers such as `#/properties/x`, `#`, `$anchor`s like `#addr`, nested
+`$defs`, `$id`-relative references within the document, each draft's own keywords), and `Document`
+rewrites every one it resolves as a plain JSON pointer from the document's root (`local`). Everything
+downstream, datamodel-code-generator included, then follows only `#/...` pointers (`follow`).
+
+A schema that references itself in a fan-out (each definition an `anyOf` of two references to the
+previous one) doubles in size per definition once its references are followed; `expanded_size`
+measures that in linear time, so the generator and drift refuse such a schema up front instead of
+working for hours.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote
+
+MAX_NODES = 10_000
+"""Most schema objects a document may stand for once its references are followed (a recursive
+reference counted once). The largest of datamodel-code-generator's 490 test schemas stands for
+a few hundred; a fan-out of 12 definitions already stands for over 12,000, and generating its
+models took datamodel-code-generator 30 seconds (16 definitions: hours)."""
+
+MAX_REF_DEPTH = 100
+"""Most references followed one inside another. Well above any real schema's nesting, and low
+enough that following them never reaches Python's recursion limit."""
+
+SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+"""Keywords whose value maps names (never keywords themselves) to schemas."""
+
+DATA_KEYWORDS = frozenset({"const", "enum", "examples", "default", "example"})
+"""Keywords whose value is instance data, where a `$ref` key is just data."""
+
+Path = tuple[str | int, ...]
+"""A JSON pointer as its parts."""
+
+_BASE = "urn:mcp-stubgen:schema"
+"""The base URI of a document that names none: references are resolved within the document only."""
+
+
+class BudgetExceeded(Exception):
+    """A schema stands for more work than `MAX_NODES` / `MAX_REF_DEPTH` allow; `path` is where it went over."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(reason)
+        self.path = path
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One `$ref` in schema position: the path to the schema holding it, its text, and either the
+    path of the schema it names or why it names none (`problem`)."""
+
+    path: Path
+    text: Any
+    target: Path | None
+    problem: str | None
+
+
+def subschemas(schema: Any, path: Path = ()) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """Every object in schema position (not inside `const`, `enum`, `default`...), with the path to it.
+
+    Unknown keywords are walked too: a reference under one is still read by some tool."""
+    if isinstance(schema, list):
+        for index, inner in enumerate(schema):
+            yield from subschemas(inner, (*path, index))
+        return
+    if not isinstance(schema, dict):
+        return
+    yield path, schema
+    for key, value in schema.items():
+        if key in DATA_KEYWORDS:
+            continue
+        if key in SCHEMA_MAPS and isinstance(value, dict):
+            for name, inner in value.items():
+                yield from subschemas(inner, (*path, key, name))
+        else:
+            yield from subschemas(value, (*path, key))
+
+
+_MISSING: Any = object()
+
+
+def follow(root: Any, reference: Any) -> Any:
+    """The value a local JSON pointer reference (`#`, `#/a/b`) names in `root`, or `MISSING`."""
+    if not isinstance(reference, str) or not reference.startswith("#"):
+        return _MISSING
+    if reference in ("#", "#/"):
+        return root
+    if not reference.startswith("#/"):
+        return _MISSING
+    node = root
+    for raw in reference[2:].split("/"):
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return _MISSING
+    return node
+
+
+MISSING = _MISSING
+"""What `follow` returns for a reference that names nothing."""
+
+
+def as_reference(path: Path) -> str:
+    """The local JSON pointer reference to `path`."""
+    return "#" + "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)
+
+
+class Document:
+    """One schema document and the resolution of every reference in it."""
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+
+    @functools.cached_property
+    def references(self) -> tuple[Reference, ...]:
+        """Every `$ref` in schema position, resolved the way a validator resolves it.
+
+        A document without `$schema` is read as the current draft; a reference that resolves only
+        as draft-07 reads it (an `$id` of `#name` naming its schema) resolves that way."""
+        if not isinstance(self.root, dict) or not _mentions_ref(self.root):
+            return ()
+        from referencing.jsonschema import DRAFT7, DRAFT202012, specification_with
+
+        dialect = self.root.get("$schema")
+        if isinstance(dialect, str):
+            return self._resolved(specification_with(dialect, default=DRAFT202012))
+        found = self._resolved(DRAFT202012)
+        if all(reference.problem != "dangling" for reference in found):
+            return found
+        older = {reference.path: reference for reference in self._resolved(DRAFT7)}
+        return tuple(older[reference.path] if reference.problem == "dangling" else reference for reference in found)
+
+    def _resolved(self, specification: Any) -> tuple[Reference, ...]:
+        from referencing import Registry
+        from referencing.exceptions import Unresolvable
+
+        places: dict[int, Path] = {}
+        for path, node in subschemas(self.root):
+            places.setdefault(id(node), path)
+        resource = specification.create_resource(self.root)
+        try:
+            base = resource.id() or _BASE
+        except Exception:  # an `$id` that is not a string: the document names no base
+            base = _BASE
+        try:
+            registry = Registry().with_resource(base, resource).crawl()
+        except Exception:  # a subschema the draft cannot read: references into it stay unresolved
+            registry = Registry().with_resource(base, resource)
+        found: list[Reference] = []
+        stack: list[tuple[Path, Any, Any]] = [((), self.root, registry.resolver(base))]
+        while stack:
+            path, node, resolver = stack.pop()
+            if isinstance(node, list):
+                stack.extend(((*path, index), inner, resolver) for index, inner in enumerate(node))
+                continue
+            if not isinstance(node, dict):
+                continue
+            if node is not self.root and isinstance(node.get("$id"), str):
+                resolver = resolver.in_subresource(specification.create_resource(node))
+            if "$ref" in node:
+                found.append(_resolve(path, node["$ref"], resolver, places, Unresolvable, self.root))
+            for key, value in node.items():
+                if key in DATA_KEYWORDS or key == "$ref":
+                    continue
+                if key in SCHEMA_MAPS and isinstance(value, dict):
+                    stack.extend(((*path, key, name), inner, resolver) for name, inner in value.items())
+                else:
+                    stack.append(((*path, key), value, resolver))
+        return tuple(sorted(found, key=lambda reference: [str(part) for part in reference.path]))
+
+    def local(self) -> Any:
+        """The document with every reference that resolves written as a JSON pointer from its root,
+        and the `$id`s (draft-04: `id`) that made them relative dropped: what `follow` and
+        datamodel-code-generator read. A reference that does not resolve is left as written."""
+        if not self.references:
+            return self.root
+        rewrites = {
+            reference.path: as_reference(reference.target)
+            for reference in self.references
+            if reference.target is not None
+        }
+        return _rewritten(self.root, (), rewrites)
+
+    def with_definitions(self) -> Any:
+        """`local`, with every schema a reference names moved up to a top-level definition.
+
+        datamodel-code-generator follows only references to the root or to a top-level `$defs` or
+        `definitions` entry; a reference to `#/properties/from` or to a nested `$defs` entry is
+        unresolved there, and `#` names the document it builds from all of a tool's schemas. Each
+        such target (the root included) is copied to `$defs` under a name of its own (its last
+        key, made unique), and every reference to it points at the copy.
+        """
+        local = self.local()
+        targets = sorted(
+            {
+                reference.target
+                for reference in self.references
+                if reference.target is not None
+                and not (len(reference.target) == 2 and reference.target[0] in _DEFINITIONS)
+            },
+            key=lambda path: [str(part) for part in path],
+        )
+        if not targets or not isinstance(local, dict):
+            return local
+        definitions = dict(local.get("$defs") or {}) if isinstance(local.get("$defs"), dict) else {}
+        moved: dict[str, str] = {}
+        for path in targets:
+            name = stem = str(path[-1]) if path else "Root"
+            count = 1
+            while name in definitions:
+                count += 1
+                name = f"{stem}{count}"
+            target = follow(local, as_reference(path))
+            if not path:  # the root itself: its definitions stay where they are
+                target = {key: value for key, value in target.items() if key not in _DEFINITIONS}
+            definitions[name] = target
+            moved[as_reference(path)] = as_reference(("$defs", name))
+        return _moved({**local, "$defs": definitions}, moved)
+
+    def expanded_size(self) -> int:
+        """How many schema objects the local document stands for with its references followed (a
+        recursive one counted once); raises `BudgetExceeded` past `MAX_NODES` or `MAX_REF_DEPTH`."""
+        local = self.local()
+        try:
+            return _Expansion(local).size(local, (), ())
+        except RecursionError:
+            raise BudgetExceeded((), "nests schemas too deeply to follow") from None
+
+
+_DEFINITIONS = ("$defs", "definitions")
+_IDS = ("$id", "id")
+"""A schema's own identifier: `id` up to draft-04. (A property named `id` is under `properties`, never a keyword.)"""
+
+
+def _moved(node: Any, moved: dict[str, str]) -> Any:
+    """The schema with each reference in `moved` pointing at its new place."""
+    if isinstance(node, list):
+        return [_moved(inner, moved) for inner in node]
+    if not isinstance(node, dict):
+        return node
+    result: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "$ref" and isinstance(value, str):
+            result[key] = moved.get(value, value)
+        elif key in DATA_KEYWORDS:
+            result[key] = value
+        elif key in SCHEMA_MAPS and isinstance(value, dict):
+            result[key] = {name: _moved(inner, moved) for name, inner in value.items()}
+        else:
+            result[key] = _moved(value, moved)
+    return result
+
+
+def _mentions_ref(root: dict[str, Any]) -> bool:
+    """Whether `$ref` appears anywhere: most tool schemas have none, and need no resolving at all."""
+    stack: list[Any] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return True
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
+def _resolve(
+    path: Path, text: Any, resolver: Any, places: dict[int, Path], unresolvable: type[Exception], root: Any
+) -> Reference:
+    if not isinstance(text, str):
+        return Reference(path, text, None, f"must be a string, not {type(text).__name__}")
+    try:
+        target = resolver.lookup(text).contents
+    except Exception as error:  # unresolvable, or an `$id` that is no URI: a plain pointer still names its place
+        if text.startswith("#/") and isinstance(places.get(id(follow(root, unquote(text)))), tuple):
+            return Reference(path, text, places[id(follow(root, unquote(text)))], None)
+        outside = isinstance(error, unresolvable) and not text.startswith("#")
+        return Reference(path, text, None, "outside" if outside else "dangling")
+    place = places.get(id(target)) if isinstance(target, dict) else None
+    if place is None and isinstance(target, bool) and text.startswith("#/"):
+        place = _pointer_path(unquote(text))
+    if place is None:
+        return Reference(path, text, None, "dangling")
+    return Reference(path, text, place, None)
+
+
+def _pointer_path(text: str) -> Path:
+    """The parts of a local JSON pointer reference (`#/a/b`), already percent-decoded."""
+    return tuple(part.replace("~1", "/").replace("~0", "~") for part in text[2:].split("/"))
+
+
+def _rewritten(node: Any, path: Path, rewrites: dict[Path, str]) -> Any:
+    if isinstance(node, list):
+        return [_rewritten(inner, (*path, index), rewrites) for index, inner in enumerate(node)]
+    if not isinstance(node, dict):
+        return node
+    result: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in _IDS and isinstance(value, str):
+            continue
+        if key == "$ref" and path in rewrites:
+            result[key] = rewrites[path]
+        elif key in DATA_KEYWORDS:
+            result[key] = value
+        elif key in SCHEMA_MAPS and isinstance(value, dict):
+            result[key] = {name: _rewritten(inner, (*path, key, name), rewrites) for name, inner in value.items()}
+        else:
+            result[key] = _rewritten(value, (*path, key), rewrites)
+    return result
+
+
+class _Expansion:
+    """`Document.expanded_size`: sizes memoized per reference target, so a fan-out costs its length."""
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self.sizes: dict[str, int] = {}
+
+    def size(self, node: Any, path: Path, following: tuple[str, ...]) -> int:
+        if isinstance(node, list):
+            return sum(self.size(inner, (*path, index), following) for index, inner in enumerate(node))
+        if not isinstance(node, dict):
+            return 0
+        total = 1
+        reference = node.get("$ref")
+        if isinstance(reference, str) and reference not in following:
+            total += self._target(reference, path, following)
+        for key, value in node.items():
+            if key in DATA_KEYWORDS or key == "$ref":
+                continue
+            if key in SCHEMA_MAPS and isinstance(value, dict):
+                total += sum(self.size(inner, (*path, key, name), following) for name, inner in value.items())
+            elif isinstance(value, dict | list):
+                total += self.size(value, (*path, key), following)
+            if total > MAX_NODES:
+                raise BudgetExceeded(
+                    path, f"stands for more than {MAX_NODES:,} schema objects once its references are followed"
+                )
+        return total
+
+    def _target(self, reference: str, path: Path, following: tuple[str, ...]) -> int:
+        if reference not in self.sizes:
+            if len(following) >= MAX_REF_DEPTH:
+                raise BudgetExceeded(path, f"follows more than {MAX_REF_DEPTH} references one inside another")
+            target = follow(self.root, reference)
+            where = _pointer_path(reference) if reference.startswith("#/") else ()
+            self.sizes[reference] = 0 if target is MISSING else self.size(target, where, (*following, reference))
+        return self.sizes[reference]

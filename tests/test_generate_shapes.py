@@ -1,0 +1,124 @@
+"""Root shapes become typed methods (issue 12): a map output returns a `dict`, a root union input takes
+the union, a map input takes a `dict`, and each is called on a real server. (`golden/shapes` holds the
+same tools, type-checked with `mypy --strict` by tests/test_generate_golden.py.)"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from codegen.config import ServerConfig
+from codegen.discovery import snapshot_server
+from codegen.generate import generate_package
+from tests.conftest import SERVERS
+
+SHAPES_SERVER = SERVERS / "shapes_server.py"
+
+
+async def test_root_shapes_are_typed_and_called_over_stdio(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    snapshot = await snapshot_server(ServerConfig(name="shapes", command=sys.executable, args=(str(SHAPES_SERVER),)))
+    # A server on another SDK (this one insists on "object") may declare arguments no object matches.
+    legacy = {"name": "legacy", "description": "Declares a string as its arguments.", "inputSchema": {"type": "string"}}
+    generate_package(dataclasses.replace(snapshot, tools=(*snapshot.tools, legacy)), tmp_path)
+    warning = capsys.readouterr().err
+    assert warning.splitlines() == [
+        "warning: server 'shapes': tool 'legacy': /inputSchema/type: arguments are sent as an object, and the "
+        "schema says 'string'; its method takes `arguments: dict[str, Any]` (`generate --strict` makes this an error)"
+    ]
+    client = (tmp_path / "shapes" / "client.py").read_text()
+    assert "        arguments: dict[str, Any],\n    ) -> CallToolResult:" in client
+    assert "mcp-stubgen could not type this tool (/inputSchema/type: arguments are sent as an object" in client
+    assert "    ) -> dict[str, int]:" in client
+    assert "        arguments: FindInputFindInput | FindInputFindInput1,\n    ) -> FindOutput:" in client
+    assert "        arguments: dict[str, float],\n    ) -> float:" in client
+
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import shapes  # type: ignore[import-not-found]
+        from mcp import StdioServerParameters
+
+        package: Any = shapes
+        parameters = StdioServerParameters(command=sys.executable, args=[str(SHAPES_SERVER)])
+        async with package.ShapesClient.connect(parameters) as server:
+            assert await server.word_counts(text="a b a") == {"a": 2, "b": 1}
+            found = await server.find(arguments=package.FindInputFindInput1(name="x"))
+            assert found.received == {"name": "x"}
+            assert (await server.find(arguments={"id": 7})).received == {"id": 7}
+            assert await server.total(arguments={"a": 1.5, "b": 2}) == 3.5
+            with pytest.raises(jsonschema.ValidationError, match="is not of type 'string'"):
+                await server.legacy(arguments={"a": 1})
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [name for name in sys.modules if name == "shapes" or name.startswith("shapes.")]:
+            del sys.modules[name]
+
+
+def test_two_tools_sharing_a_titled_model_both_generate(tmp_path: Path) -> None:
+    """Main refused this: "tools 'count' and 'search' both need a model named 'Options'"."""
+    from tests.drift_helpers import obj, snap, tool
+
+    options = {
+        "allOf": [
+            {"type": "object", "title": "Options", "properties": {"limit": {"type": "integer"}}},
+            {"type": "object", "properties": {"Options": {"type": "string"}}},
+        ]
+    }
+    generate_package(
+        snap((tool("count", obj({"options": options})), tool("search", obj({"options": options})))), tmp_path
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import demo.models  # type: ignore[import-not-found]
+
+        models: Any = demo.models
+        assert models.CountOptions is not models.SearchOptions
+        assert models.CountOptions(limit=2, Options="x").model_dump() == {"limit": 2, "Options": "x"}
+        assert models.CountInput(options={"limit": 1}).options == models.CountOptions(limit=1)
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [name for name in sys.modules if name == "demo" or name.startswith("demo.")]:
+            del sys.modules[name]
+
+
+def test_strict_makes_an_untyped_tool_an_error(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from codegen.snapshot import write_snapshot
+    from tests.drift_helpers import obj, snap, tool
+
+    write_snapshot(
+        tmp_path / "s.json", snap((tool("ok", obj({"a": {"type": "string"}})), tool("odd", {"type": "string"})))
+    )
+    result = run_cli("generate", tmp_path / "s.json", "--out", tmp_path / "out", "--strict", "--no-cache")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "error: server 'demo': tool 'odd': /inputSchema/type: arguments are sent as an object, and the schema says 'string'"
+    ]
+    assert not (tmp_path / "out").exists()
+    result = run_cli("generate", tmp_path / "s.json", "--out", tmp_path / "out", "--no-cache")
+    assert result.exit_code == 0 and result.stderr.startswith("warning: server 'demo': tool 'odd': ")
+
+
+def test_strict_in_the_config_makes_an_untyped_tool_an_error(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    from codegen.snapshot import write_snapshot
+    from tests.conftest import write_config
+    from tests.drift_helpers import snap, tool
+
+    monkeypatch.chdir(tmp_path)
+    write_config(tmp_path, '[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "out"\nstrict = true\n\n'
+                 '[tool.mcp-stubgen.servers.demo]\ncommand = "python"\n')  # fmt: skip
+    write_snapshot(tmp_path / "snaps" / "demo.json", snap((tool("odd", {"type": "string"}),)))
+    result = run_cli("generate", "--no-cache")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: server 'demo': tool 'odd': /inputSchema/type: ")
+    (tmp_path / "pyproject.toml").write_text(
+        (tmp_path / "pyproject.toml").read_text().replace("strict = true", 'strict = "yes"')
+    )
+    result = run_cli("generate", "--no-cache")
+    assert result.exit_code == 2
+    assert "strict must be true or false, not 'yes'" in result.stderr
