@@ -4,6 +4,7 @@ expanded at connect time by `expand_secrets`, so no secret value is held in the 
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
@@ -20,6 +21,14 @@ SERVER_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 PROTOCOLS = ("auto", "legacy")
 _URL_TRANSPORTS = {"http": "http", "streamable-http": "http", "streamableHttp": "http", "sse": "sse"}
+_PROJECT_KEYS = frozenset({
+    "snapshots", "output", "servers_file", "hub", "connect_timeout", "request_timeout", "max_pages",
+    "servers", "method_names", "renames", "drift",
+})  # fmt: skip
+_SERVER_KEYS = frozenset({
+    "command", "args", "env", "cwd", "url", "headers", "protocol", "type",
+    "connect_timeout", "request_timeout", "max_pages",
+})  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -104,10 +113,16 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
             raise StubgenError(f"{source}: [tool.mcp-stubgen] must be a table")
     root = (source.parent if source is not None else (start or Path.cwd())).resolve()
     where = str(source) if source is not None else "config"
+    _reject_unknown_keys(table, _PROJECT_KEYS, f"{where}: [tool.mcp-stubgen]")
+    for section in ("method_names", "renames", "drift"):  # their contents are checked by the stage that reads them
+        if not isinstance(table.get(section, {}), dict):
+            raise StubgenError(f"{where}: [tool.mcp-stubgen.{section}] must be a table")
 
     defaults = _parse_defaults(table, where)
     servers: dict[str, ServerConfig] = {}
-    listed = servers_file or (root / table["servers_file"] if "servers_file" in table else None)
+    listed = servers_file or (
+        root / _string(table["servers_file"], f"{where}: servers_file") if "servers_file" in table else None
+    )
     if listed is not None:
         servers.update(_read_servers_file(listed, root, defaults))
     raw_servers = table.get("servers", {})
@@ -124,7 +139,7 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
         snapshots=root / _string(table.get("snapshots", "mcp/snapshots"), f"{where}: snapshots"),
         output=root / _string(output, f"{where}: output") if output is not None else None,
         servers=servers,
-        hub=bool(table.get("hub", False)),
+        hub=_boolean(table.get("hub", False), f"{where}: hub"),
         settings=table,
     )
 
@@ -152,10 +167,22 @@ def _check_distinct_outputs(servers: Mapping[str, ServerConfig], where: str) -> 
 def _parse_defaults(table: Mapping[str, Any], where: str) -> dict[str, Any]:
     """Timeouts and paging limits set once for every server, each overridable per server."""
     defaults: dict[str, Any] = {}
-    for key in ("connect_timeout", "request_timeout", "max_pages"):
+    for key in ("connect_timeout", "request_timeout"):
         if key in table:
             defaults[key] = _positive_number(table[key], f"{where}: {key}")
+    if "max_pages" in table:
+        defaults["max_pages"] = _positive_integer(table["max_pages"], f"{where}: max_pages")
     return defaults
+
+
+def _reject_unknown_keys(table: Mapping[str, Any], known: frozenset[str], where: str) -> None:
+    """A misspelt key is an error naming the closest known one, never a setting silently ignored."""
+    unknown = sorted(set(table) - known)
+    if not unknown:
+        return
+    close = difflib.get_close_matches(unknown[0], sorted(known), n=1)
+    hint = f"did you mean {close[0]!r}?" if close else f"known keys: {', '.join(sorted(known))}"
+    raise StubgenError(f"{where}: unknown key {unknown[0]!r}; {hint}")
 
 
 def parse_server(
@@ -168,19 +195,14 @@ def parse_server(
     if not isinstance(raw, dict):
         raise StubgenError(f"{where}: must be a table with `command` or `url`")
     settings = {**(defaults or {}), **raw}
-    known = {
-        "command", "args", "env", "cwd", "url", "headers", "protocol", "type",
-        "connect_timeout", "request_timeout", "max_pages",
-    }  # fmt: skip
-    unknown = sorted(set(raw) - known)
-    if unknown:
-        raise StubgenError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
+    _reject_unknown_keys(raw, _SERVER_KEYS, where)
     command, url = settings.get("command"), settings.get("url")
     if (command is None) == (url is None):
         raise StubgenError(f"{where}: set exactly one of `command` (stdio) or `url` (Streamable HTTP)")
     protocol = validate_protocol(settings.get("protocol", "auto"), f"{where}: protocol")
     cwd = settings.get("cwd")
-    transport = "stdio" if command is not None else _URL_TRANSPORTS.get(settings.get("type", "http"))
+    kind = _string(settings.get("type", "http"), f"{where}: type")
+    transport = "stdio" if command is not None else _URL_TRANSPORTS.get(kind)
     if transport is None:
         raise StubgenError(f"{where}: type must be one of {', '.join(sorted(_URL_TRANSPORTS))} for a `url` server")
     return ServerConfig(
@@ -197,7 +219,7 @@ def parse_server(
             connect=_positive_number(settings.get("connect_timeout", Timeouts.connect), f"{where}: connect_timeout"),
             request=_positive_number(settings.get("request_timeout", Timeouts.request), f"{where}: request_timeout"),
         ),
-        max_pages=int(_positive_number(settings.get("max_pages", 1000), f"{where}: max_pages")),
+        max_pages=_positive_integer(settings.get("max_pages", 1000), f"{where}: max_pages"),
     )
 
 
@@ -262,6 +284,18 @@ def _string_table(value: Any, where: str) -> dict[str, str]:
     if not isinstance(value, dict) or not all(isinstance(item, str) for item in value.values()):
         raise StubgenError(f"{where}: expected a table of strings")
     return dict(value)
+
+
+def _boolean(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise StubgenError(f"{where}: expected true or false")
+    return value
+
+
+def _positive_integer(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise StubgenError(f"{where}: expected a positive whole number")
+    return value
 
 
 def _positive_number(value: Any, where: str) -> float:
