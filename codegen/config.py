@@ -1,9 +1,11 @@
 """Project configuration: `[tool.mcp-stubgen]` in the nearest pyproject.toml, plus an optional
-`mcpServers` / VS Code `servers` JSON file. `${VAR}` references stay unexpanded here; they are
-expanded at connect time by `expand_secrets`, so no secret value is held in the config object."""
+`mcpServers` / VS Code `servers` JSON file. `${VAR}` references stay unexpanded here, and a VS Code
+`envFile` unread; both are read at connect time (`expand_secrets`, `server_environment`), so no
+secret value is held in the config object."""
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 import os
@@ -18,7 +20,11 @@ from codegen.errors import StubgenError
 from codegen.identifiers import package_name
 
 SERVER_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
-_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+"""`${VAR}`, VS Code's `${env:VAR}`, and `${VAR:-default}` (the default when VAR is unset or empty)."""
+_INPUT_VARIABLE = re.compile(r"\$\{input:[^}]*\}")
+_FOREIGN_KEYS = ("alwaysAllow", "autoApprove", "timeout")
+"""Keys of other MCP clients' servers files that mean nothing to discovery (tool approval, their own timeouts)."""
 PROTOCOLS = ("auto", "legacy")
 _URL_TRANSPORTS = {"http": "http", "streamable-http": "http", "streamableHttp": "http", "sse": "sse"}
 _PROJECT_KEYS = frozenset({
@@ -57,6 +63,8 @@ class ServerConfig:
     timeouts: Timeouts = Timeouts()
     max_pages: int = 1000
     """A list that needs more pages than this is an error, never a silently truncated catalog."""
+    env_file: Path | None = None
+    """VS Code's `envFile`: more environment variables for a stdio server, read when connecting."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +78,8 @@ class ProjectConfig:
     hub: bool = False
     settings: Mapping[str, Any] = field(default_factory=dict)
     """The raw `[tool.mcp-stubgen]` table, for sections owned by one stage (`renames`, `drift`)."""
+    notices: tuple[str, ...] = ()
+    """What reading the config set aside (a disabled server, another client's keys), for the user to see."""
 
     def snapshot_path(self, server: str) -> Path:
         return self.snapshots / f"{server}.json"
@@ -120,11 +130,12 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
 
     defaults = _parse_defaults(table, where)
     servers: dict[str, ServerConfig] = {}
+    notices: list[str] = []
     listed = servers_file or (
         root / _string(table["servers_file"], f"{where}: servers_file") if "servers_file" in table else None
     )
     if listed is not None:
-        servers.update(_read_servers_file(listed, root, defaults))
+        servers.update(_read_servers_file(listed, defaults, notices))
     raw_servers = table.get("servers", {})
     if not isinstance(raw_servers, dict):
         raise StubgenError(f"{where}: [tool.mcp-stubgen.servers] must be a table of servers")
@@ -141,6 +152,7 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
         servers=servers,
         hub=_boolean(table.get("hub", False), f"{where}: hub"),
         settings=table,
+        notices=tuple(notices),
     )
 
 
@@ -200,6 +212,7 @@ def parse_server(
     if (command is None) == (url is None):
         raise StubgenError(f"{where}: set exactly one of `command` (stdio) or `url` (Streamable HTTP)")
     protocol = validate_protocol(settings.get("protocol", "auto"), f"{where}: protocol")
+    _reject_input_variables(raw, where)
     cwd = settings.get("cwd")
     kind = _string(settings.get("type", "http"), f"{where}: type")
     transport = "stdio" if command is not None else _URL_TRANSPORTS.get(kind)
@@ -235,8 +248,9 @@ def validate_protocol(value: Any, where: str) -> str:
     return protocol
 
 
-def _read_servers_file(path: Path, root: Path, defaults: Mapping[str, Any]) -> dict[str, ServerConfig]:
-    """Claude Desktop / Claude Code / Cursor `mcpServers`, or VS Code's `servers`."""
+def _read_servers_file(path: Path, defaults: Mapping[str, Any], notices: list[str]) -> dict[str, ServerConfig]:
+    """Claude Desktop / Claude Code / Cursor `mcpServers`, or VS Code's `servers`. What other clients
+    write for themselves is set aside with a notice; `disabled: true` skips the server."""
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -246,19 +260,83 @@ def _read_servers_file(path: Path, root: Path, defaults: Mapping[str, Any]) -> d
     entries = document.get("mcpServers", document.get("servers")) if isinstance(document, dict) else None
     if not isinstance(entries, dict):
         raise StubgenError(f"{path}: expected an object with `mcpServers` or `servers`")
+    folder = path.parent.resolve()
+    # VS Code keeps the file in `.vscode/`; its `${workspaceFolder}` is the folder above.
+    workspace = folder.parent if folder.name == ".vscode" else folder
     servers = {}
     for name, raw in entries.items():
+        where = f"{path}: server {name!r}"
+        env_file = None
         if isinstance(raw, dict):
-            raw = {key: value for key, value in raw.items() if key != "disabled" and (key, value) != ("type", "stdio")}
-        servers[name] = parse_server(name, raw, f"{path}: server {name!r}", path.parent.resolve(), defaults)
+            if _boolean(raw.get("disabled", False), f"{where}: disabled"):
+                notices.append(f"{where} is disabled there; skipped")
+                continue
+            ignored = sorted(key for key in _FOREIGN_KEYS if key in raw)
+            if ignored:
+                notices.append(f"{where}: ignoring {', '.join(ignored)} (settings of other MCP clients)")
+            if "envFile" in raw:
+                listed = _string(raw["envFile"], f"{where}: envFile").replace("${workspaceFolder}", str(workspace))
+                env_file = workspace / listed
+            skipped = {"disabled", "envFile", *_FOREIGN_KEYS}
+            raw = {key: value for key, value in raw.items() if key not in skipped and (key, value) != ("type", "stdio")}
+        server = parse_server(name, raw, where, folder, defaults)
+        servers[name] = dataclasses.replace(server, env_file=env_file) if env_file is not None else server
     return servers
 
 
+def _reject_input_variables(raw: Mapping[str, Any], where: str) -> None:
+    """VS Code's `${input:id}` asks the editor to prompt for a value; a command line cannot."""
+    for key, value in raw.items():
+        texts = value.values() if isinstance(value, dict) else value if isinstance(value, list) else [value]
+        for text in texts:
+            found = _INPUT_VARIABLE.search(text) if isinstance(text, str) else None
+            if found:
+                raise StubgenError(
+                    f"{where}: {key} uses {found.group()}, a value VS Code prompts for, which mcp-stubgen "
+                    "cannot ask; write ${env:NAME} instead and export NAME"
+                )
+
+
+def server_environment(server: ServerConfig) -> dict[str, str]:
+    """A stdio server's own variables: its `envFile` (if any), then its `env` with `${VAR}`s expanded."""
+    variables = _read_env_file(server) if server.env_file is not None else {}
+    return variables | expand_secrets(server.env, server.name, "env")
+
+
+def _read_env_file(server: ServerConfig) -> dict[str, str]:
+    """`KEY=value` lines (`export`, quotes and `#` comments allowed), as VS Code's `envFile` reads them;
+    an error names the line, never a value."""
+    assert server.env_file is not None
+    where = f"server {server.name!r}: envFile {server.env_file}"
+    try:
+        text = server.env_file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise StubgenError(f"{where} not found; create it or fix `envFile`") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise StubgenError(f"{where}: cannot read it ({type(error).__name__})") from None
+    variables = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, separator, value = line.removeprefix("export ").partition("=")
+        key, value = key.strip(), value.strip()
+        if not separator or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+            raise StubgenError(f"{where}: line {number} is not KEY=value")
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        variables[key] = value
+    return variables
+
+
 def expand_secrets(values: Mapping[str, str], server: str, what: str) -> dict[str, str]:
-    """Expand `${VAR}` from the environment; a missing variable names itself, never a value."""
+    """Expand `${VAR}`, `${env:VAR}` and `${VAR:-default}` from the environment; a missing variable
+    names itself, never a value."""
 
     def replace(match: re.Match[str]) -> str:
-        variable = match.group(1)
+        variable, default = match.group(1), match.group(2)
+        if default is not None:
+            return os.environ.get(variable) or default
         if variable not in os.environ:
             raise StubgenError(
                 f"server {server!r}: environment variable {variable} (used in {what}) is not set; export it and retry"

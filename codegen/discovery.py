@@ -31,7 +31,7 @@ from mcp_types import CONNECTION_CLOSED, METHOD_NOT_FOUND
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
-from codegen.config import ServerConfig, expand_secrets
+from codegen.config import ServerConfig, expand_secrets, server_environment
 from codegen.errors import StubgenError
 from codegen.redact import Secrets
 from codegen.snapshot import JSON, MAX_NESTING, TOO_DEEP, Snapshot, sorted_copy, sorted_entries
@@ -84,7 +84,7 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
     Shared by one-shot discovery and `watch`, which holds the session open and hears the
     server's change notifications through `message_handler`.
     """
-    env = expand_secrets(server.env, server.name, "env")
+    env = server_environment(server)
     headers = expand_secrets(server.headers, server.name, "headers")
     secrets = _secrets_of(server)
     with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as stderr_log:

@@ -65,6 +65,14 @@ def report(message: str) -> None:
     click.echo(message, err=True)
 
 
+def load_project(config_path: Path | None, servers_file: Path | None) -> ProjectConfig:
+    """The project's config, with what reading it set aside (a disabled server, another client's keys) reported."""
+    config = load_config(config_path, servers_file)
+    for notice in config.notices:
+        report(f"note: {notice}")
+    return config
+
+
 def describe(snapshot: Snapshot) -> str:
     counts = [
         (len(snapshot.tools), "tool"),
@@ -167,7 +175,7 @@ def snapshot(
     else:
         if url is not None or headers or out is not None:
             raise click.UsageError("--url, --header and --out need --name (ad hoc mode)")
-        config = load_config(config_path, servers_file)
+        config = load_project(config_path, servers_file)
         selected = config.select(servers)
     selected = apply_overrides(selected, protocol, connect_timeout, request_timeout)
     taken = take_snapshots(config, selected, out)

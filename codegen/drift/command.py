@@ -9,14 +9,20 @@ from pathlib import Path
 
 import click
 
-from codegen.config import ProjectConfig, load_config
+from codegen.config import ProjectConfig
 from codegen.drift.compare import compare_snapshots
 from codegen.drift.findings import Finding, Severity, sort_findings
 from codegen.drift.policy import DriftPolicy, apply_ignores, parse_policy
 from codegen.drift.report import FORMATS, render
 from codegen.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, StubgenError
 from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
-from codegen.snapshot_command import apply_overrides, config_options, connection_options, warn_missing_methods
+from codegen.snapshot_command import (
+    apply_overrides,
+    config_options,
+    connection_options,
+    load_project,
+    warn_missing_methods,
+)
 
 FAIL_ON = {"breaking": Severity.BREAKING, "dangerous": Severity.DANGEROUS, "any": Severity.SAFE, "never": None}
 
@@ -71,12 +77,12 @@ def drift(
         if update:
             raise click.UsageError("--update re-snapshots configured servers; it does not apply to two files")
         old, new = load_snapshot(Path(targets[0])), load_snapshot(Path(targets[1]))
-        config = load_config(config_path, servers_file)
+        config = load_project(config_path, servers_file)
         policy = _policy(config)
         findings = compare_snapshots(old, new, policy.renames_for(new.server))
         return _finish(findings, policy, [new.server], fmt, fail_on, failed=False)
 
-    config = load_config(config_path, servers_file)
+    config = load_project(config_path, servers_file)
     policy = _policy(config)
     selected = apply_overrides(config.select(targets), protocol, connect_timeout, request_timeout)
     committed = {server.name: load_snapshot(config.snapshot_path(server.name)) for server in selected}

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from codegen.config import ProjectConfig, load_config
+from codegen.config import ProjectConfig
 from codegen.errors import EXIT_FINDINGS, EXIT_OK, StubgenError
 from codegen.generate import Cache, package_dir, render_snapshot
 from codegen.generate.hub import HubSettings, hub_dir, render_hub
@@ -17,7 +17,7 @@ from codegen.generate.publish import diff_trees, publish, read_tree, recover_out
 from codegen.identifiers import HUB_SEPARATOR
 from codegen.runtime._hub_catalog import HINT_DEFAULTS, ToolFilter
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot, read_snapshot_bytes
-from codegen.snapshot_command import config_options, shown_path
+from codegen.snapshot_command import config_options, load_project, shown_path
 
 
 def method_names_for(config: ProjectConfig | None, server: str) -> Mapping[str, str]:
@@ -125,7 +125,7 @@ def _sources(
         return sources, out, (sources, HubSettings()) if with_hub else None
     if any(target.endswith(".json") for target in targets):
         raise click.UsageError("give either server ids from the config or snapshot .json files, not both")
-    config = load_config(config_path, servers_file)
+    config = load_project(config_path, servers_file)
     out_dir = out or config.output
     if out_dir is None:
         raise StubgenError(f"{config.source or config.root}: set `output` under [tool.mcp-stubgen] or pass --out DIR")
