@@ -195,9 +195,7 @@ def _transport(server: ServerConfig, env: dict[str, str], headers: dict[str, str
     if server.command is not None:
         command = server.command
         if shutil.which(command, path=_search_path(env)) is None:
-            raise StubgenError(
-                f"server {server.name!r}: command {command!r} not found; install it or fix `command` in the config"
-            )
+            raise StubgenError(_not_runnable(server.name, command, env))
         parameters = StdioServerParameters(
             command=command, args=list(server.args), env=env or None, cwd=server.cwd, encoding_error_handler="replace"
         )
@@ -225,6 +223,21 @@ async def _streamable_http(url: str, http: httpx2.AsyncClient) -> AsyncIterator[
 
 def _search_path(env: dict[str, str]) -> str | None:
     return env.get("PATH", os.environ.get("PATH"))
+
+
+def _not_runnable(server: str, command: str, env: dict[str, str]) -> str:
+    """Why `shutil.which` found no program: a file that is there but not executable says so."""
+    if os.path.dirname(command):
+        candidates = [command]
+    else:
+        candidates = [os.path.join(folder, command) for folder in (_search_path(env) or "").split(os.pathsep) if folder]
+    for candidate in candidates:
+        if os.path.isfile(candidate):
+            return (
+                f"server {server!r}: command {command!r} ({candidate}) is not executable; "
+                f"make it so (`chmod +x {candidate}`) or run it through its interpreter (e.g. command = python)"
+            )
+    return f"server {server!r}: command {command!r} not found; install it or fix `command` in the config"
 
 
 async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> list[JSON] | None:

@@ -21,6 +21,7 @@ from codegen.snapshot_command import (
     config_options,
     connection_options,
     load_project,
+    shown_path,
     warn_missing_methods,
 )
 
@@ -110,7 +111,7 @@ def drift(
                 click.echo(f"error: server {name!r}: cannot write {path} ({error.strerror})", err=True)
                 code = EXIT_ERROR
                 continue
-            click.echo(f"{name}: {'updated' if changed else 'unchanged'} {path}", err=True)
+            click.echo(f"{name}: {'updated' if changed else 'unchanged'} {shown_path(path)}", err=True)
     return code
 
 

@@ -217,9 +217,9 @@ def generate(
             remember_rendered(snapshot_bytes, method_names, target, files, cache)
         if result is not None and result.changed:
             detail = f"{len(result.written)} file(s) written, {len(result.removed)} removed"
-            click.echo(f"generated {target} ({detail})", err=True)
+            click.echo(f"generated {shown_path(target)} ({detail})", err=True)
         else:
-            click.echo(f"{target} is up to date", err=True)
+            click.echo(f"{shown_path(target)} is up to date", err=True)
     return EXIT_OK
 
 
