@@ -8,7 +8,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from tests.conftest import EXAMPLE_SERVER, write_config
+from tests.conftest import EXAMPLE_SERVER, SERVERS, write_config
 from tests.regen_goldens import GOLDEN
 
 PY = sys.executable
@@ -62,3 +62,55 @@ def test_generate_and_sync_print_paths_relative_to_the_working_directory(tmp_pat
     assert "weather: up to date: clients/weather" in synced.stderr
     again = run_cli("generate")
     assert again.stderr == "clients/weather is up to date\n"
+
+
+def drift_project(tmp_path: Path, monkeypatch, run_cli) -> Path:  # type: ignore[no-untyped-def]
+    """`drifty` committed at catalog v1 and serving v2, beside `broken`, whose server exits at once."""
+    config = write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen]
+snapshots = "snapshots"
+
+[tool.mcp-stubgen.servers.drifty]
+command = {json.dumps(PY)}
+args = [{json.dumps(str(SERVERS / "drift_server.py"))}]
+env = {{ DRIFT_CATALOG = "${{DRIFT_CATALOG}}" }}
+
+[tool.mcp-stubgen.servers.broken]
+command = {json.dumps(PY)}
+args = ["-c", "raise SystemExit(3)"]
+""",
+    )
+    monkeypatch.setenv("DRIFT_CATALOG", "v1")
+    assert run_cli("snapshot", "drifty", "--config", config).exit_code == 0
+    monkeypatch.setenv("DRIFT_CATALOG", "v2")
+    return config
+
+
+def test_live_drift_reports_the_other_servers_when_one_snapshot_is_unreadable(
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    config = drift_project(tmp_path, monkeypatch, run_cli)
+    (tmp_path / "snapshots" / "broken.json").write_text("{not json", encoding="utf-8")
+    result = run_cli("drift", "--config", config, "--format", "json")
+    assert result.exit_code == 2
+    assert "broken.json" in result.stderr and "error:" in result.stderr
+    findings = json.loads(result.stdout)["findings"]
+    assert {finding["server"] for finding in findings} == {"drifty"}
+    assert "tool-removed" in {finding["rule"] for finding in findings}
+
+
+def test_live_drift_claims_no_drift_only_for_the_servers_it_checked(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    config = drift_project(tmp_path, monkeypatch, run_cli)
+    monkeypatch.setenv("DRIFT_CATALOG", "v1")
+    shutil.copy(tmp_path / "snapshots" / "drifty.json", tmp_path / "snapshots" / "broken.json")
+    result = run_cli("drift", "--config", config)
+    assert result.exit_code == 2
+    assert "error: server 'broken'" in result.stderr
+    assert result.stdout == (
+        "no drift in the servers checked (0 breaking, 0 dangerous, 0 safe)\n"
+        "not checked (see the errors above): broken\n"
+    )
+    markdown = run_cli("drift", "--config", config, "--format", "markdown")
+    assert "No changes to the committed catalogs" not in markdown.stdout
+    assert "Not checked (the errors are in the job's log): `broken`" in markdown.stdout
