@@ -78,6 +78,22 @@ async def test_weather_over_stdio(import_package: Any) -> None:
         await weather.verify()
 
 
+async def test_an_error_leaving_the_connection_block_reaches_the_caller_as_itself(import_package: Any) -> None:
+    """Not an `ExceptionGroup` of the SDK's task groups: `except ToolError` outside the block catches it."""
+    snapshot = await snapshot_server(
+        ServerConfig(name="weather_raise", command=sys.executable, args=(str(EXAMPLE_SERVER),))
+    )
+    package = import_package(snapshot)
+    with pytest.raises(package.ToolError) as failure:
+        async with package.WeatherRaiseClient.connect(stdio(EXAMPLE_SERVER)) as weather:
+            await weather.send_alert(message="")
+    assert failure.value.tool == "send_alert"
+    with pytest.raises(ExceptionGroup) as both:  # two errors stay a group: neither may be lost
+        async with package.WeatherRaiseClient.connect(stdio(EXAMPLE_SERVER)):
+            raise ExceptionGroup("two", [ValueError("one"), KeyError("two")])
+    assert both.group_contains(ValueError) and both.group_contains(KeyError)
+
+
 async def test_weather_over_streamable_http_reports_a_changed_catalog(import_package: Any, weather_http: str) -> None:
     snapshot = await snapshot_server(ServerConfig(name="weather_http", url=weather_http))
     retired = {**snapshot.tools[0], "name": "retired_tool"}

@@ -161,6 +161,13 @@ def load_model(facade: str, modules: Mapping[str, str], name: str) -> object:
     return value
 
 
+def _lone_exception(error: BaseException) -> BaseException:
+    """The exception inside (nested) groups of exactly one, else the error itself."""
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    return error
+
+
 def _is_unknown_tool(message: str) -> bool:
     lowered = message.lower()
     return "unknown tool" in lowered or "tool not found" in lowered or ("not found" in lowered and "tool" in lowered)
@@ -190,8 +197,16 @@ class GeneratedClient:
 
         @asynccontextmanager
         async def connected() -> AsyncIterator[Self]:
-            async with Client(server, **client_options) as client:
-                yield cls(client)
+            try:
+                async with Client(server, **client_options) as client:
+                    yield cls(client)
+            except BaseExceptionGroup as group:
+                # The SDK's task groups wrap whatever leaves the block, a `ToolError` of the caller's
+                # own included; a lone exception reaches the caller as itself, so `except` finds it.
+                lone = _lone_exception(group)
+                if lone is group:
+                    raise
+                raise lone from lone.__cause__
 
         return connected()
 
