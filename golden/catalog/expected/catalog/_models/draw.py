@@ -4,9 +4,8 @@
 from __future__ import annotations
 
 from typing import Any, Literal
-from uuid import UUID
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class DrawInputPoint(BaseModel):
@@ -53,5 +52,5 @@ class DrawOutput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    created: AwareDatetime | None = None
-    id: UUID
+    created: str | None = None
+    id: str

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from datetime import date
-
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -14,7 +12,7 @@ class GetUser2Input(BaseModel):
     )
     field_meta: dict[str, str] | None = Field(None, alias="$meta")
     class_: str | None = Field(None, alias="class")
-    from_: date = Field(..., alias="from", description="Start date.")
+    from_: str = Field(..., alias="from", description="Start date.")
     id: int = Field(..., description="The user's id.")
     model_config_: str | None = Field(None, alias="model_config")
     self: bool | None = None

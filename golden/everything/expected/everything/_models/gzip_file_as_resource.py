@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import AnyUrl, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class GzipFileAsResourceInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    data: AnyUrl | None = Field(None, description="URL or data URI of the file content to compress")
+    data: str | None = Field(None, description="URL or data URI of the file content to compress")
     name: str | None = Field(None, description="Name of the output file")
     outputType: Literal["resourceLink", "resource"] | None = Field(
         None,
