@@ -57,6 +57,7 @@ def datamodel_options() -> dict[str, Any]:
         "field_constraints": True,
         "collapse_root_models": True,
         "allow_population_by_field_name": True,
+        "snake_case_field": True,
         "allow_remote_refs": False,
         "strict_refs": True,
         "type_mappings": _plain_format_types(),

@@ -10,5 +10,5 @@ class ApiGetUserInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    perPage: int | None = None
+    per_page: int | None = Field(None, alias="perPage")
     user_id: str | None = Field(None, alias="user-id")

@@ -12,7 +12,11 @@ class GetAnnotatedMessageInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    includeImage: bool | None = Field(None, description="Whether to include an example image")
-    messageType: Literal["error", "success", "debug"] = Field(
-        ..., description="Type of message to demonstrate different annotation patterns"
+    include_image: bool | None = Field(
+        None, alias="includeImage", description="Whether to include an example image"
+    )
+    message_type: Literal["error", "success", "debug"] = Field(
+        ...,
+        alias="messageType",
+        description="Type of message to demonstrate different annotation patterns",
     )

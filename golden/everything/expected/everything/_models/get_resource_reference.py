@@ -12,5 +12,7 @@ class GetResourceReferenceInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    resourceId: float | None = Field(None, description="ID of the text resource to fetch")
-    resourceType: Literal["Text", "Blob"] | None = None
+    resource_id: float | None = Field(
+        None, alias="resourceId", description="ID of the text resource to fetch"
+    )
+    resource_type: Literal["Text", "Blob"] | None = Field(None, alias="resourceType")

@@ -14,7 +14,8 @@ class GzipFileAsResourceInput(BaseModel):
     )
     data: str | None = Field(None, description="URL or data URI of the file content to compress")
     name: str | None = Field(None, description="Name of the output file")
-    outputType: Literal["resourceLink", "resource"] | None = Field(
+    output_type: Literal["resourceLink", "resource"] | None = Field(
         None,
+        alias="outputType",
         description="How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.",
     )
