@@ -299,17 +299,16 @@ def _reject_input_variables(raw: Mapping[str, Any], where: str) -> None:
 
 def server_environment(server: ServerConfig) -> dict[str, str]:
     """A stdio server's own variables: its `envFile` (if any), then its `env` with `${VAR}`s expanded."""
-    variables = _read_env_file(server) if server.env_file is not None else {}
+    variables = _read_env_file(server.env_file, server.name) if server.env_file is not None else {}
     return variables | expand_secrets(server.env, server.name, "env")
 
 
-def _read_env_file(server: ServerConfig) -> dict[str, str]:
+def _read_env_file(path: Path, server: str) -> dict[str, str]:
     """`KEY=value` lines (`export`, quotes and `#` comments allowed), as VS Code's `envFile` reads them;
     an error names the line, never a value."""
-    assert server.env_file is not None
-    where = f"server {server.name!r}: envFile {server.env_file}"
+    where = f"server {server!r}: envFile {path}"
     try:
-        text = server.env_file.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise StubgenError(f"{where} not found; create it or fix `envFile`") from None
     except (OSError, UnicodeDecodeError) as error:

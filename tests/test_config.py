@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXAMPLE_SERVER, write_config
+from tests.conftest import EXAMPLE_SERVER, SERVERS, write_config
 
 PY = sys.executable
 
@@ -126,3 +126,18 @@ def test_servers_file_errors(server: dict[str, object], pattern: str, tmp_path: 
     result = run_cli("snapshot")
     assert result.exit_code == 2
     assert re.search(pattern, one_error_line(result.stderr)), result.stderr
+
+
+def test_env_file_values_are_secrets_too(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A value read from `envFile` reaches the server and is scrubbed from what its stderr shows."""
+    monkeypatch.chdir(tmp_path)
+    secret = "s3cret-from-the-env-file"
+    (tmp_path / "secrets.env").write_text(f"API_KEY={secret}\n", encoding="utf-8")
+    raw = str(SERVERS / "raw_server.py")
+    leaky = {"command": PY, "args": [raw, "--mode", "leak-secret"], "envFile": "secrets.env"}
+    (tmp_path / ".mcp.json").write_text(json.dumps({"mcpServers": {"leaky": leaky}}), encoding="utf-8")
+    write_config(tmp_path, '[tool.mcp-stubgen]\nsnapshots = "snaps"\nservers_file = ".mcp.json"\n')
+    result = run_cli("snapshot")
+    assert result.exit_code == 2
+    assert "server 'leaky'" in result.stderr and "API_KEY=***" in result.stderr
+    assert secret not in result.stdout + result.stderr
