@@ -1,5 +1,6 @@
 """A generated client takes what the wire takes: caller code that passes the strings a server's
-schema describes type-checks under `mypy --strict`, and the strings are sent as given."""
+schema describes, and builds models with snake_case keywords, type-checks under `mypy --strict`;
+the strings are sent as given and the fields by their wire names."""
 
 from __future__ import annotations
 
@@ -13,13 +14,17 @@ PACKAGES = [GOLDEN / "catalog" / "expected", GOLDEN / "everything" / "expected"]
 
 CALLER = """
 from catalog import CatalogClient, DrawOutput
-from everything import EverythingClient
+from everything import EverythingClient, GetResourceReferenceInput
 
 
 async def use(everything: EverythingClient, catalog: CatalogClient) -> str:
     await everything.gzip_file_as_resource(data="https://example.com")  # format: uri
     await catalog.get_user_2(from_="2024-05-01", id_=7)  # format: date
     return ""
+
+
+def build() -> GetResourceReferenceInput:  # camelCase on the wire, snake_case to construct
+    return GetResourceReferenceInput(resource_id=3, resource_type="Text")
 
 
 def read(drawn: DrawOutput) -> str:
@@ -29,10 +34,12 @@ def read(drawn: DrawOutput) -> str:
 
 SENT = """
 from catalog._models.get_user_2 import GetUser2Input
+from everything._models.get_resource_reference import GetResourceReferenceInput
 from everything._models.gzip_file_as_resource import GzipFileAsResourceInput
 
 print(GzipFileAsResourceInput(data="https://example.com").model_dump(mode="json", by_alias=True, exclude_unset=True))
 print(GetUser2Input.model_validate({"from": "2024-05-01", "id": 7}).model_dump(mode="json", by_alias=True, exclude_unset=True))
+print(GetResourceReferenceInput(resource_id=3, resource_type="Text").model_dump(mode="json", by_alias=True))
 """
 
 
@@ -57,4 +64,5 @@ def test_formatted_string_parameters_take_the_string_the_wire_takes(tmp_path: Pa
     assert sent.stdout.splitlines() == [
         "{'data': 'https://example.com'}",  # verbatim: AnyUrl would have sent 'https://example.com/'
         "{'from': '2024-05-01', 'id': 7}",
+        "{'resourceId': 3.0, 'resourceType': 'Text'}",
     ]

@@ -39,7 +39,7 @@ class ModelJob:
 
 def datamodel_options() -> dict[str, Any]:
     from datamodel_code_generator import InputFileType, LiteralType, NamingStrategy, PythonVersion
-    from datamodel_code_generator.enums import DataModelType
+    from datamodel_code_generator.enums import AliasGenerator, DataModelType
     from datamodel_code_generator.format import Formatter
 
     return {
@@ -58,6 +58,9 @@ def datamodel_options() -> dict[str, Any]:
         "collapse_root_models": True,
         "allow_population_by_field_name": True,
         "snake_case_field": True,
+        # A camelCase wire name becomes pydantic's generated alias rather than a written `alias=`,
+        # which type checkers would take as the keyword to construct a nested model with.
+        "alias_generator": AliasGenerator.ToCamel,
         "allow_remote_refs": False,
         "strict_refs": True,
         "type_mappings": _plain_format_types(),

@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
 
 
 class DrawInputPoint(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     x: float
     y: float
@@ -19,6 +21,7 @@ class DrawInputPoint(BaseModel):
 class DrawInputShape(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     kind: Literal["circle"]
     radius: float
@@ -27,6 +30,7 @@ class DrawInputShape(BaseModel):
 class DrawInputShape1(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     kind: Literal["square"]
     side: float
@@ -35,6 +39,7 @@ class DrawInputShape1(BaseModel):
 class DrawInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     big: int | None = None
     color: Literal["red", "green", '"blue"\''] | None = None
@@ -51,6 +56,7 @@ class DrawInput(BaseModel):
 class DrawOutput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     created: str | None = None
     id: str
