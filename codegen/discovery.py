@@ -126,7 +126,7 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
 
 
 def _secrets_of(server: ServerConfig) -> Secrets:
-    env = expand_secrets(server.env, server.name, "env")
+    env = server_environment(server)
     headers = expand_secrets(server.headers, server.name, "headers")
     return Secrets([*env.values(), *headers.values()])
 
