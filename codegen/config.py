@@ -1,9 +1,12 @@
 """Project configuration: `[tool.mcp-stubgen]` in the nearest pyproject.toml, plus an optional
-`mcpServers` / VS Code `servers` JSON file. `${VAR}` references stay unexpanded here; they are
-expanded at connect time by `expand_secrets`, so no secret value is held in the config object."""
+`mcpServers` / VS Code `servers` JSON file. `${VAR}` references stay unexpanded here, and a VS Code
+`envFile` unread; both are read at connect time (`expand_secrets`, `server_environment`), so no
+secret value is held in the config object."""
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
 import json
 import os
 import re
@@ -17,9 +20,21 @@ from codegen.errors import StubgenError
 from codegen.identifiers import package_name
 
 SERVER_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
-_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+"""`${VAR}`, VS Code's `${env:VAR}`, and `${VAR:-default}` (the default when VAR is unset or empty)."""
+_INPUT_VARIABLE = re.compile(r"\$\{input:[^}]*\}")
+_FOREIGN_KEYS = ("alwaysAllow", "autoApprove", "timeout")
+"""Keys of other MCP clients' servers files that mean nothing to discovery (tool approval, their own timeouts)."""
 PROTOCOLS = ("auto", "legacy")
 _URL_TRANSPORTS = {"http": "http", "streamable-http": "http", "streamableHttp": "http", "sse": "sse"}
+_PROJECT_KEYS = frozenset({
+    "snapshots", "output", "servers_file", "hub", "connect_timeout", "request_timeout", "max_pages",
+    "servers", "method_names", "renames", "drift", "hub_separator", "hub_filters", "strict",
+})  # fmt: skip
+_SERVER_KEYS = frozenset({
+    "command", "args", "env", "cwd", "url", "headers", "protocol", "type",
+    "connect_timeout", "request_timeout", "max_pages",
+})  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -48,6 +63,8 @@ class ServerConfig:
     timeouts: Timeouts = Timeouts()
     max_pages: int = 1000
     """A list that needs more pages than this is an error, never a silently truncated catalog."""
+    env_file: Path | None = None
+    """VS Code's `envFile`: more environment variables for a stdio server, read when connecting."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +78,8 @@ class ProjectConfig:
     hub: bool = False
     settings: Mapping[str, Any] = field(default_factory=dict)
     """The raw `[tool.mcp-stubgen]` table, for sections owned by one stage (`renames`, `drift`)."""
+    notices: tuple[str, ...] = ()
+    """What reading the config set aside (a disabled server, another client's keys), for the user to see."""
 
     def snapshot_path(self, server: str) -> Path:
         return self.snapshots / f"{server}.json"
@@ -104,12 +123,19 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
             raise StubgenError(f"{source}: [tool.mcp-stubgen] must be a table")
     root = (source.parent if source is not None else (start or Path.cwd())).resolve()
     where = str(source) if source is not None else "config"
+    _reject_unknown_keys(table, _PROJECT_KEYS, f"{where}: [tool.mcp-stubgen]")
+    for section in ("method_names", "renames", "drift"):  # their contents are checked by the stage that reads them
+        if not isinstance(table.get(section, {}), dict):
+            raise StubgenError(f"{where}: [tool.mcp-stubgen.{section}] must be a table")
 
     defaults = _parse_defaults(table, where)
     servers: dict[str, ServerConfig] = {}
-    listed = servers_file or (root / table["servers_file"] if "servers_file" in table else None)
+    notices: list[str] = []
+    listed = servers_file or (
+        root / _string(table["servers_file"], f"{where}: servers_file") if "servers_file" in table else None
+    )
     if listed is not None:
-        servers.update(_read_servers_file(listed, root, defaults))
+        servers.update(_read_servers_file(listed, defaults, notices))
     raw_servers = table.get("servers", {})
     if not isinstance(raw_servers, dict):
         raise StubgenError(f"{where}: [tool.mcp-stubgen.servers] must be a table of servers")
@@ -124,8 +150,9 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
         snapshots=root / _string(table.get("snapshots", "mcp/snapshots"), f"{where}: snapshots"),
         output=root / _string(output, f"{where}: output") if output is not None else None,
         servers=servers,
-        hub=bool(table.get("hub", False)),
+        hub=_boolean(table.get("hub", False), f"{where}: hub"),
         settings=table,
+        notices=tuple(notices),
     )
 
 
@@ -152,10 +179,22 @@ def _check_distinct_outputs(servers: Mapping[str, ServerConfig], where: str) -> 
 def _parse_defaults(table: Mapping[str, Any], where: str) -> dict[str, Any]:
     """Timeouts and paging limits set once for every server, each overridable per server."""
     defaults: dict[str, Any] = {}
-    for key in ("connect_timeout", "request_timeout", "max_pages"):
+    for key in ("connect_timeout", "request_timeout"):
         if key in table:
             defaults[key] = _positive_number(table[key], f"{where}: {key}")
+    if "max_pages" in table:
+        defaults["max_pages"] = _positive_integer(table["max_pages"], f"{where}: max_pages")
     return defaults
+
+
+def _reject_unknown_keys(table: Mapping[str, Any], known: frozenset[str], where: str) -> None:
+    """A misspelt key is an error naming the closest known one, never a setting silently ignored."""
+    unknown = sorted(set(table) - known)
+    if not unknown:
+        return
+    close = difflib.get_close_matches(unknown[0], sorted(known), n=1)
+    hint = f"did you mean {close[0]!r}?" if close else f"known keys: {', '.join(sorted(known))}"
+    raise StubgenError(f"{where}: unknown key {unknown[0]!r}; {hint}")
 
 
 def parse_server(
@@ -168,19 +207,15 @@ def parse_server(
     if not isinstance(raw, dict):
         raise StubgenError(f"{where}: must be a table with `command` or `url`")
     settings = {**(defaults or {}), **raw}
-    known = {
-        "command", "args", "env", "cwd", "url", "headers", "protocol", "type",
-        "connect_timeout", "request_timeout", "max_pages",
-    }  # fmt: skip
-    unknown = sorted(set(raw) - known)
-    if unknown:
-        raise StubgenError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
+    _reject_unknown_keys(raw, _SERVER_KEYS, where)
     command, url = settings.get("command"), settings.get("url")
     if (command is None) == (url is None):
         raise StubgenError(f"{where}: set exactly one of `command` (stdio) or `url` (Streamable HTTP)")
     protocol = validate_protocol(settings.get("protocol", "auto"), f"{where}: protocol")
+    _reject_input_variables(raw, where)
     cwd = settings.get("cwd")
-    transport = "stdio" if command is not None else _URL_TRANSPORTS.get(settings.get("type", "http"))
+    kind = _string(settings.get("type", "http"), f"{where}: type")
+    transport = "stdio" if command is not None else _URL_TRANSPORTS.get(kind)
     if transport is None:
         raise StubgenError(f"{where}: type must be one of {', '.join(sorted(_URL_TRANSPORTS))} for a `url` server")
     return ServerConfig(
@@ -197,7 +232,7 @@ def parse_server(
             connect=_positive_number(settings.get("connect_timeout", Timeouts.connect), f"{where}: connect_timeout"),
             request=_positive_number(settings.get("request_timeout", Timeouts.request), f"{where}: request_timeout"),
         ),
-        max_pages=int(_positive_number(settings.get("max_pages", 1000), f"{where}: max_pages")),
+        max_pages=_positive_integer(settings.get("max_pages", 1000), f"{where}: max_pages"),
     )
 
 
@@ -213,8 +248,9 @@ def validate_protocol(value: Any, where: str) -> str:
     return protocol
 
 
-def _read_servers_file(path: Path, root: Path, defaults: Mapping[str, Any]) -> dict[str, ServerConfig]:
-    """Claude Desktop / Claude Code / Cursor `mcpServers`, or VS Code's `servers`."""
+def _read_servers_file(path: Path, defaults: Mapping[str, Any], notices: list[str]) -> dict[str, ServerConfig]:
+    """Claude Desktop / Claude Code / Cursor `mcpServers`, or VS Code's `servers`. What other clients
+    write for themselves is set aside with a notice; `disabled: true` skips the server."""
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -224,19 +260,82 @@ def _read_servers_file(path: Path, root: Path, defaults: Mapping[str, Any]) -> d
     entries = document.get("mcpServers", document.get("servers")) if isinstance(document, dict) else None
     if not isinstance(entries, dict):
         raise StubgenError(f"{path}: expected an object with `mcpServers` or `servers`")
+    folder = path.parent.resolve()
+    # VS Code keeps the file in `.vscode/`; its `${workspaceFolder}` is the folder above.
+    workspace = folder.parent if folder.name == ".vscode" else folder
     servers = {}
     for name, raw in entries.items():
+        where = f"{path}: server {name!r}"
+        env_file = None
         if isinstance(raw, dict):
-            raw = {key: value for key, value in raw.items() if key != "disabled" and (key, value) != ("type", "stdio")}
-        servers[name] = parse_server(name, raw, f"{path}: server {name!r}", path.parent.resolve(), defaults)
+            if _boolean(raw.get("disabled", False), f"{where}: disabled"):
+                notices.append(f"{where} is disabled there; skipped")
+                continue
+            ignored = sorted(key for key in _FOREIGN_KEYS if key in raw)
+            if ignored:
+                notices.append(f"{where}: ignoring {', '.join(ignored)} (settings of other MCP clients)")
+            if "envFile" in raw:
+                listed = _string(raw["envFile"], f"{where}: envFile").replace("${workspaceFolder}", str(workspace))
+                env_file = workspace / listed
+            skipped = {"disabled", "envFile", *_FOREIGN_KEYS}
+            raw = {key: value for key, value in raw.items() if key not in skipped and (key, value) != ("type", "stdio")}
+        server = parse_server(name, raw, where, folder, defaults)
+        servers[name] = dataclasses.replace(server, env_file=env_file) if env_file is not None else server
     return servers
 
 
+def _reject_input_variables(raw: Mapping[str, Any], where: str) -> None:
+    """VS Code's `${input:id}` asks the editor to prompt for a value; a command line cannot."""
+    for key, value in raw.items():
+        texts = value.values() if isinstance(value, dict) else value if isinstance(value, list) else [value]
+        for text in texts:
+            found = _INPUT_VARIABLE.search(text) if isinstance(text, str) else None
+            if found:
+                raise StubgenError(
+                    f"{where}: {key} uses {found.group()}, a value VS Code prompts for, which mcp-stubgen "
+                    "cannot ask; write ${env:NAME} instead and export NAME"
+                )
+
+
+def server_environment(server: ServerConfig) -> dict[str, str]:
+    """A stdio server's own variables: its `envFile` (if any), then its `env` with `${VAR}`s expanded."""
+    variables = _read_env_file(server.env_file, server.name) if server.env_file is not None else {}
+    return variables | expand_secrets(server.env, server.name, "env")
+
+
+def _read_env_file(path: Path, server: str) -> dict[str, str]:
+    """`KEY=value` lines (`export`, quotes and `#` comments allowed), as VS Code's `envFile` reads them;
+    an error names the line, never a value."""
+    where = f"server {server!r}: envFile {path}"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise StubgenError(f"{where} not found; create it or fix `envFile`") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise StubgenError(f"{where}: cannot read it ({type(error).__name__})") from None
+    variables = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, separator, value = line.removeprefix("export ").partition("=")
+        key, value = key.strip(), value.strip()
+        if not separator or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+            raise StubgenError(f"{where}: line {number} is not KEY=value")
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        variables[key] = value
+    return variables
+
+
 def expand_secrets(values: Mapping[str, str], server: str, what: str) -> dict[str, str]:
-    """Expand `${VAR}` from the environment; a missing variable names itself, never a value."""
+    """Expand `${VAR}`, `${env:VAR}` and `${VAR:-default}` from the environment; a missing variable
+    names itself, never a value."""
 
     def replace(match: re.Match[str]) -> str:
-        variable = match.group(1)
+        variable, default = match.group(1), match.group(2)
+        if default is not None:
+            return os.environ.get(variable) or default
         if variable not in os.environ:
             raise StubgenError(
                 f"server {server!r}: environment variable {variable} (used in {what}) is not set; export it and retry"
@@ -262,6 +361,18 @@ def _string_table(value: Any, where: str) -> dict[str, str]:
     if not isinstance(value, dict) or not all(isinstance(item, str) for item in value.values()):
         raise StubgenError(f"{where}: expected a table of strings")
     return dict(value)
+
+
+def _boolean(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise StubgenError(f"{where}: expected true or false")
+    return value
+
+
+def _positive_integer(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise StubgenError(f"{where}: expected a positive whole number")
+    return value
 
 
 def _positive_number(value: Any, where: str) -> float:

@@ -31,7 +31,7 @@ from mcp_types import CONNECTION_CLOSED, METHOD_NOT_FOUND
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
-from codegen.config import ServerConfig, expand_secrets
+from codegen.config import ServerConfig, expand_secrets, server_environment
 from codegen.errors import StubgenError
 from codegen.redact import Secrets
 from codegen.snapshot import JSON, MAX_NESTING, TOO_DEEP, Snapshot, sorted_copy, sorted_entries
@@ -84,7 +84,7 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
     Shared by one-shot discovery and `watch`, which holds the session open and hears the
     server's change notifications through `message_handler`.
     """
-    env = expand_secrets(server.env, server.name, "env")
+    env = server_environment(server)
     headers = expand_secrets(server.headers, server.name, "headers")
     secrets = _secrets_of(server)
     with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as stderr_log:
@@ -126,7 +126,7 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
 
 
 def _secrets_of(server: ServerConfig) -> Secrets:
-    env = expand_secrets(server.env, server.name, "env")
+    env = server_environment(server)
     headers = expand_secrets(server.headers, server.name, "headers")
     return Secrets([*env.values(), *headers.values()])
 
@@ -195,9 +195,7 @@ def _transport(server: ServerConfig, env: dict[str, str], headers: dict[str, str
     if server.command is not None:
         command = server.command
         if shutil.which(command, path=_search_path(env)) is None:
-            raise StubgenError(
-                f"server {server.name!r}: command {command!r} not found; install it or fix `command` in the config"
-            )
+            raise StubgenError(_not_runnable(server.name, command, env))
         parameters = StdioServerParameters(
             command=command, args=list(server.args), env=env or None, cwd=server.cwd, encoding_error_handler="replace"
         )
@@ -225,6 +223,21 @@ async def _streamable_http(url: str, http: httpx2.AsyncClient) -> AsyncIterator[
 
 def _search_path(env: dict[str, str]) -> str | None:
     return env.get("PATH", os.environ.get("PATH"))
+
+
+def _not_runnable(server: str, command: str, env: dict[str, str]) -> str:
+    """Why `shutil.which` found no program: a file that is there but not executable says so."""
+    if os.path.dirname(command):
+        candidates = [command]
+    else:
+        candidates = [os.path.join(folder, command) for folder in (_search_path(env) or "").split(os.pathsep) if folder]
+    for candidate in candidates:
+        if os.path.isfile(candidate):
+            return (
+                f"server {server!r}: command {command!r} ({candidate}) is not executable; "
+                f"make it so (`chmod +x {candidate}`) or run it through its interpreter (e.g. command = python)"
+            )
+    return f"server {server!r}: command {command!r} not found; install it or fix `command` in the config"
 
 
 async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> list[JSON] | None:

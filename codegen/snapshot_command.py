@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -10,7 +11,15 @@ from typing import Any, TypeVar
 
 import click
 
-from codegen.config import ProjectConfig, ServerConfig, Timeouts, load_config, parse_server, validate_protocol
+from codegen.config import (
+    SERVER_ID,
+    ProjectConfig,
+    ServerConfig,
+    Timeouts,
+    load_config,
+    parse_server,
+    validate_protocol,
+)
 from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
 from codegen.snapshot import Snapshot, write_snapshot
 
@@ -63,6 +72,14 @@ def apply_overrides(
 
 def report(message: str) -> None:
     click.echo(message, err=True)
+
+
+def load_project(config_path: Path | None, servers_file: Path | None) -> ProjectConfig:
+    """The project's config, with what reading it set aside (a disabled server, another client's keys) reported."""
+    config = load_config(config_path, servers_file)
+    for notice in config.notices:
+        report(f"note: {notice}")
+    return config
 
 
 def describe(snapshot: Snapshot) -> str:
@@ -133,12 +150,24 @@ def shown_path(path: Path) -> str:
         return str(path)
 
 
-@click.command()
+class _SnapshotCommand(click.Command):
+    """Remembers whether `--` was given: the words after it are a command to run, not server ids."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["snapshot.command_given"] = "--" in args
+        return super().parse_args(ctx, args)
+
+
+@click.command(cls=_SnapshotCommand)
 @click.argument("servers", nargs=-1)
-@click.option("--name", help="Ad hoc: the id of a server given by --url or after `--`.")
+@click.option("--name", help="Ad hoc: the id of a server given by --url or after `--` (default: from the command).")
 @click.option("--url", help="Ad hoc: a Streamable HTTP endpoint.")
 @click.option("--header", "headers", multiple=True, help="Ad hoc: an HTTP header 'Name: value' (repeatable).")
-@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), help="Ad hoc: where to write the snapshot.")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Ad hoc: where to write the snapshot (default: NAME.json).",
+)
 @config_options
 @connection_options
 def snapshot(
@@ -157,9 +186,14 @@ def snapshot(
 
     \b
     With a config:  mcp-stubgen snapshot [SERVER...]
-    Ad hoc (stdio): mcp-stubgen snapshot --name NAME [--out FILE] -- COMMAND [ARGS...]
+    Ad hoc (stdio): mcp-stubgen snapshot [--name NAME] [--out FILE] -- COMMAND [ARGS...]
     Ad hoc (HTTP):  mcp-stubgen snapshot --name NAME --url URL [--header 'K: V'] [--out FILE]
     """
+    if name is None and servers and click.get_current_context().meta.get("snapshot.command_given"):
+        name = derived_server_id(servers)
+        if name is None:
+            raise click.UsageError(f"cannot tell a server id from the command {servers[0]!r}; pass --name NAME")
+        report(f"note: no --name given; calling the server {name!r} (from its command)")
     if name is not None:
         config = ProjectConfig(root=Path.cwd(), source=None, snapshots=Path.cwd(), output=None, servers={})
         selected = [ad_hoc_server(name, servers, url, headers)]
@@ -167,11 +201,44 @@ def snapshot(
     else:
         if url is not None or headers or out is not None:
             raise click.UsageError("--url, --header and --out need --name (ad hoc mode)")
-        config = load_config(config_path, servers_file)
+        config = load_project(config_path, servers_file)
         selected = config.select(servers)
     selected = apply_overrides(selected, protocol, connect_timeout, request_timeout)
     taken = take_snapshots(config, selected, out)
     return EXIT_OK if len(taken) == len(selected) else EXIT_ERROR
+
+
+_LAUNCHER = re.compile(r"(?:npx|bunx|pnpx|uvx|pipx|uv|npm|pnpm|yarn|bun|deno|node|docker|podman|python[0-9.]*|py)")
+_LAUNCHER_VERBS = frozenset({"run", "x", "dlx", "exec", "tool"})
+_NOT_A_NAME = frozenset({"index", "main", "server", "cli", "app", "__main__", "dist", "build", "src"})
+
+
+def derived_server_id(command: tuple[str, ...]) -> str | None:
+    """A server id from what the command runs, or None when it names nothing useful.
+
+    After a launcher (`npx`, `uvx`, `python`, `docker run`, ...) that is the first word that is
+    not an option: `npx -y @scope/server-x@1.2` gives `server-x`, `python -m mcp_server_time`
+    `mcp_server_time`, `docker run -i --rm mcp/fetch:latest` `fetch`; otherwise the program's own
+    name (`./weather_server.py` gives `weather_server`). Characters a server id cannot hold become `-`.
+    """
+    program, *rest = command
+    target = program
+    if _LAUNCHER.fullmatch(Path(program).name.removesuffix(".exe")):
+        words = [word for word in rest if not word.startswith("-") and "=" not in word]
+        if words and words[0] in _LAUNCHER_VERBS:
+            words = words[1:]
+        if not words:
+            return None
+        target = words[0]
+    if target.startswith("@"):  # an npm package of a scope
+        target = target.partition("/")[2]
+    target = Path(target.partition("@")[0]).name.partition(":")[0]  # no version, folder or image tag
+    for suffix in (".py", ".js", ".mjs", ".cjs", ".ts", ".exe"):
+        target = target.removesuffix(suffix)
+    candidate = re.sub(r"[^A-Za-z0-9_-]+", "-", target).lstrip("0123456789_-").rstrip("-")[:64]
+    if not candidate or candidate in _NOT_A_NAME or not SERVER_ID.match(candidate):
+        return None
+    return candidate
 
 
 def ad_hoc_server(name: str, command: tuple[str, ...], url: str | None, headers: tuple[str, ...]) -> ServerConfig:

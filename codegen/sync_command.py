@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from codegen.config import ProjectConfig, load_config
+from codegen.config import ProjectConfig
 from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
 from codegen.generate import Cache, Published, package_dir, render_snapshot
 from codegen.generate.command import cache_for, cache_option, hub_inputs, method_names_for, strict_setting
@@ -19,6 +19,7 @@ from codegen.snapshot_command import (
     apply_overrides,
     config_options,
     connection_options,
+    load_project,
     report,
     shown_path,
     take_snapshots,
@@ -44,7 +45,7 @@ def sync(
     Each server's package is rendered, then published together with its snapshot: a failure or an
     interruption leaves every server's snapshot and package both as they were or both new.
     """
-    config = load_config(config_path, servers_file)
+    config = load_project(config_path, servers_file)
     output = config.output
     if output is None:
         raise StubgenError(f"{config.source or config.root}: set `output` under [tool.mcp-stubgen] to sync")

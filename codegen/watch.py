@@ -28,7 +28,7 @@ from codegen.config import ProjectConfig, ServerConfig
 from codegen.discovery import connect, list_catalog
 from codegen.drift import DriftPolicy, apply_ignores, compare_snapshots, render, sort_findings
 from codegen.errors import StubgenError
-from codegen.generate import Cache
+from codegen.generate import Cache, generate_package, package_dir
 from codegen.generate.command import method_names_for, strict_setting
 from codegen.snapshot import Snapshot, write_snapshot
 from codegen.snapshot_command import report, shown_path, warn_missing_methods
@@ -256,6 +256,8 @@ class Watcher:
         if current is not None and current.canonical_bytes() == data:
             if first:
                 report(f"{server.name}: catalog matches {shown_path(self._config.snapshot_path(server.name))}")
+                async with self._publishing:
+                    await anyio.to_thread.run_sync(self._build_if_stale, server, current)
             return
         if self._rejected.get(server.name) == data:
             return
@@ -271,6 +273,31 @@ class Watcher:
         self.changes += 1
         if self._max_changes is not None and self.changes >= self._max_changes:
             self._stop.cancel()
+
+    def _build_if_stale(self, server: ServerConfig, snapshot: Snapshot) -> None:
+        """Build the package of an unchanged catalog when it is missing or stale (and then the hub):
+        only a change publishes otherwise, so a checkout without its generated code would stay so."""
+        output = self._config.output
+        if output is None:
+            return
+        target = package_dir(snapshot, output)
+        cache = Cache.default()
+        try:
+            # Leaves a package this generator rendered from these bytes and nobody edited untouched.
+            result = generate_package(
+                snapshot, output, method_names_for(self._config, server.name), cache, strict_setting(self._config)
+            )
+        except StubgenError as error:
+            report(f"error: {error}")
+            return
+        except OSError as error:
+            report(f"error: server {server.name!r}: cannot write {shown_path(target)} ({error.strerror or error})")
+            return
+        if not result.changed:
+            return
+        report(f"{server.name}: built {shown_path(target)} from {shown_path(self._config.snapshot_path(server.name))}")
+        if self._config.hub:
+            publish_hub(self._config, output, cache)
 
     def _publish(self, server: ServerConfig, old: Snapshot | None, new: Snapshot) -> bool:
         """Report the drift, then render and publish the package and the snapshot together; False on failure."""

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import click
 
-from codegen.config import ProjectConfig, ServerConfig, expand_secrets, load_config
+from codegen.config import ProjectConfig, ServerConfig, expand_secrets, server_environment
 from codegen.drift import parse_policy
 from codegen.errors import EXIT_OK
 from codegen.generate.cache import default_max_bytes
 from codegen.generate.command import method_names_for
 from codegen.generate.publish import recover_output
 from codegen.snapshot import Snapshot, load_snapshot
-from codegen.snapshot_command import apply_overrides, config_options, connection_options, report
+from codegen.snapshot_command import apply_overrides, config_options, connection_options, load_project, report
 
 
 @click.command()
@@ -51,12 +51,12 @@ def watch(
     declares no listChanged. Each change prints the drift report, then writes the snapshot and
     regenerates the package (when `output` is configured) atomically. Ctrl-C stops cleanly.
     """
-    config = load_config(config_path, servers_file)
+    config = load_project(config_path, servers_file)
     policy = parse_policy(config.settings, str(config.source or "config"))
     selected = apply_overrides(config.select(servers), protocol, connect_timeout, request_timeout)
     for server in selected:
         # Configuration mistakes fail now, once, rather than on every reconnection attempt.
-        expand_secrets(server.env, server.name, "env")
+        server_environment(server)
         expand_secrets(server.headers, server.name, "headers")
         method_names_for(config, server.name)
     default_max_bytes()

@@ -78,6 +78,40 @@ async def test_weather_over_stdio(import_package: Any) -> None:
         await weather.verify()
 
 
+async def test_an_error_leaving_the_connection_block_reaches_the_caller_as_itself(import_package: Any) -> None:
+    """Not an `ExceptionGroup` of the SDK's task groups: `except ToolError` outside the block catches it."""
+    snapshot = await snapshot_server(
+        ServerConfig(name="weather_raise", command=sys.executable, args=(str(EXAMPLE_SERVER),))
+    )
+    package = import_package(snapshot)
+    with pytest.raises(package.ToolError) as failure:
+        async with package.WeatherRaiseClient.connect(stdio(EXAMPLE_SERVER)) as weather:
+            await weather.send_alert(message="")
+    assert failure.value.tool == "send_alert"
+    with pytest.raises(ExceptionGroup) as both:  # two errors stay a group: neither may be lost
+        async with package.WeatherRaiseClient.connect(stdio(EXAMPLE_SERVER)):
+            raise ExceptionGroup("two", [ValueError("one"), KeyError("two")])
+    assert both.group_contains(ValueError) and both.group_contains(KeyError)
+
+
+async def test_nested_models_take_snake_case_and_send_wire_names(import_package: Any) -> None:
+    """Nested models are written like method parameters (`old_text=`, beside `dry_run=`), the server
+    still receives its own names, and a validation error names the caller's keyword."""
+    script = SERVERS / "keyword_server.py"
+    snapshot = await snapshot_server(ServerConfig(name="nested", command=sys.executable, args=(str(script),)))
+    package = import_package(snapshot)
+    edit = package.EditFileInputEdit(old_text="a", new_text="b")
+    assert edit.old_text == "a"
+
+    async with package.NestedClient.connect(stdio(script)) as nested:
+        echoed = await nested.edit_file(path="f.txt", edits=[edit], dry_run=True)
+        assert echoed.received == {"path": "f.txt", "edits": [{"oldText": "a", "newText": "b"}], "dryRun": True}
+        with pytest.raises(pydantic.ValidationError) as invalid:
+            await nested.edit_file(path="f.txt", edits=[edit], dry_run="maybe")
+        assert [error["loc"] for error in invalid.value.errors()] == [("dry_run",)]
+        assert "dryRun" not in str(invalid.value)
+
+
 async def test_weather_over_streamable_http_reports_a_changed_catalog(import_package: Any, weather_http: str) -> None:
     snapshot = await snapshot_server(ServerConfig(name="weather_http", url=weather_http))
     retired = {**snapshot.tools[0], "name": "retired_tool"}

@@ -77,7 +77,7 @@ def test_two_tools_sharing_a_titled_model_both_generate(tmp_path: Path) -> None:
 
         models: Any = demo.models
         assert models.CountOptions is not models.SearchOptions
-        assert models.CountOptions(limit=2, Options="x").model_dump() == {"limit": 2, "Options": "x"}
+        assert models.CountOptions(limit=2, Options="x").model_dump(by_alias=True) == {"limit": 2, "Options": "x"}
         assert models.CountInput(options={"limit": 1}).options == models.CountOptions(limit=1)
     finally:
         sys.path.remove(str(tmp_path))

@@ -344,7 +344,7 @@ def test_generate_writes_the_hub_from_every_configured_snapshot_and_check_guards
     # naming one server still rebuilds the hub over both
     first = run_cli("generate", "weather")
     assert first.exit_code == 0, first.stderr
-    assert "/clients/hub (5 file(s) written, 0 removed)" in first.stderr
+    assert "generated clients/hub (5 file(s) written, 0 removed)" in first.stderr
     assert read_tree(tmp_path / "clients" / "hub") == read_tree(HUB_CASE / "expected" / "hub")
 
     assert run_cli("generate").exit_code == 0
@@ -364,7 +364,7 @@ def test_generate_writes_the_hub_from_every_configured_snapshot_and_check_guards
     assert unchanged.stderr.count("is up to date") == 3
     with (tmp_path / "clients" / "hub" / "__init__.py").open("a") as init:
         init.write("# edited\n")
-    assert "/clients/hub (1 file(s) written, 0 removed)" in run_cli("generate").stderr
+    assert "generated clients/hub (1 file(s) written, 0 removed)" in run_cli("generate").stderr
     assert read_tree(tmp_path / "clients" / "hub") == read_tree(HUB_CASE / "expected" / "hub")
 
     edited = json.loads((tmp_path / "snaps" / "notes.json").read_text())

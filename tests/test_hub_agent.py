@@ -177,7 +177,7 @@ def test_config_filters_and_separator_shape_the_generated_hub(run_cli, tmp_path:
     stale = run_cli("generate", "--check")
     assert stale.exit_code == 1 and '+        "weather__search": HubTool(' in stale.stdout
     regenerated = run_cli("generate")
-    assert f"generated {tmp_path.resolve() / 'filtered' / 'hub'}" in regenerated.stderr, regenerated.stderr
+    assert "generated filtered/hub (" in regenerated.stderr, regenerated.stderr
     (tmp_path / "pyproject.toml").write_text(pyproject)
 
     (tmp_path / "pyproject.toml").write_text(pyproject.replace("readOnlyHint = true", "readOnly = true"))

@@ -21,18 +21,18 @@ async def main() -> None:
     server = StdioServerParameters(command=sys.argv[1], env={"MEMORY_FILE_PATH": sys.argv[2]})
     async with MemoryClient.connect(server) as memory:
         await memory.create_entities(entities=[
-            CreateEntitiesInputEntity(name="Oslo", entityType="city", observations=["rainy"]),
-            CreateEntitiesInputEntity(name="Norway", entityType="country", observations=[]),
+            CreateEntitiesInputEntity(name="Oslo", entity_type="city", observations=["rainy"]),
+            CreateEntitiesInputEntity(name="Norway", entity_type="country", observations=[]),
         ])
         created = await memory.create_relations(
-            relations=[CreateRelationsInputRelation(from_="Oslo", to="Norway", relationType="is capital of")]
+            relations=[CreateRelationsInputRelation(from_="Oslo", to="Norway", relation_type="is capital of")]
         )
         graph = await memory.read_graph()
         await memory.verify()
     print(json.dumps({
         "created_from": created.relations[0].from_,
         "entities": sorted(entity.name for entity in graph.entities),
-        "relation": [graph.relations[0].from_, graph.relations[0].relationType, graph.relations[0].to],
+        "relation": [graph.relations[0].from_, graph.relations[0].relation_type, graph.relations[0].to],
         "graph_type": type(graph).__name__,
     }))
 

@@ -291,3 +291,24 @@ def test_a_package_that_cannot_be_published_leaves_the_committed_snapshot_alone(
     assert hand_written.read_text(encoding="utf-8") == "# someone's own code, not ours to replace\n"
     assert stderr.rstrip().splitlines()[-1] == "stopped after 0 published changes"
     assert sorted(path.name for path in snapshot.parent.iterdir()) == ["changing.json"]
+
+
+def test_a_missing_or_stale_package_is_built_when_watching_starts(
+    tmp_path: Path, changing: ChangingServer, run_cli
+) -> None:
+    """A checkout with a snapshot but not its package, or with a package edited since, gets it built
+    from the committed snapshot, although the catalog did not change."""
+    project(tmp_path, changing.url, hub=True, extra=f'[tool.mcp-stubgen.servers.other]\nurl = "{changing.url}"\n')
+    config = tmp_path / "pyproject.toml"
+    assert run_cli("snapshot", "--config", config).exit_code == 0  # snapshots, and no packages
+    assert run_cli("generate", "other", "--config", config).exit_code == 0
+    (tmp_path / "clients" / "other" / "_runtime.py").write_text("# edited by hand\n", encoding="utf-8")
+
+    watcher = Watcher(tmp_path, "--interval", "60")
+    built = {watcher.wait_for(": built clients/").strip() for _ in range(2)}  # in either order
+    assert built == {f"{name}: built clients/{name} from snapshots/{name}.json" for name in ("changing", "other")}
+    watcher.process.send_signal(signal.SIGINT)
+    code, _stdout, stderr = watcher.finish()
+    assert code == 0, stderr
+    assert stderr.rstrip().splitlines()[-1] == "stopped after 0 published changes"
+    assert run_cli("generate", "--check", "--config", config).exit_code == 0

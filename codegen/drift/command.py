@@ -9,14 +9,21 @@ from pathlib import Path
 
 import click
 
-from codegen.config import ProjectConfig, load_config
+from codegen.config import ProjectConfig
 from codegen.drift.compare import compare_snapshots
 from codegen.drift.findings import Finding, Severity, sort_findings
 from codegen.drift.policy import DriftPolicy, apply_ignores, parse_policy
 from codegen.drift.report import FORMATS, render
 from codegen.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, StubgenError
 from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
-from codegen.snapshot_command import apply_overrides, config_options, connection_options, warn_missing_methods
+from codegen.snapshot_command import (
+    apply_overrides,
+    config_options,
+    connection_options,
+    load_project,
+    shown_path,
+    warn_missing_methods,
+)
 
 FAIL_ON = {"breaking": Severity.BREAKING, "dangerous": Severity.DANGEROUS, "any": Severity.SAFE, "never": None}
 
@@ -71,22 +78,28 @@ def drift(
         if update:
             raise click.UsageError("--update re-snapshots configured servers; it does not apply to two files")
         old, new = load_snapshot(Path(targets[0])), load_snapshot(Path(targets[1]))
-        config = load_config(config_path, servers_file)
+        config = load_project(config_path, servers_file)
         policy = _policy(config)
         findings = compare_snapshots(old, new, policy.renames_for(new.server))
-        return _finish(findings, policy, [new.server], fmt, fail_on, failed=False)
+        return _finish(findings, policy, [new.server], fmt, fail_on, unchecked=[])
 
-    config = load_config(config_path, servers_file)
+    config = load_project(config_path, servers_file)
     policy = _policy(config)
     selected = apply_overrides(config.select(targets), protocol, connect_timeout, request_timeout)
-    committed = {server.name: load_snapshot(config.snapshot_path(server.name)) for server in selected}
+    committed: dict[str, Snapshot] = {}
+    for server in selected:  # an unreadable snapshot is that server's failure, not the whole run's
+        try:
+            committed[server.name] = load_snapshot(config.snapshot_path(server.name))
+        except StubgenError as error:
+            click.echo(f"error: {error}", err=True)
+    comparable = [server for server in selected if server.name in committed]
 
     from codegen.discovery import snapshot_servers  # the SDK's transports load only when needed
 
-    results = snapshot_servers(selected)
+    results = snapshot_servers(comparable) if comparable else {}
     fresh: dict[str, Snapshot] = {}
     findings = []
-    for server in selected:
+    for server in comparable:
         result = results[server.name]
         if isinstance(result, StubgenError):
             click.echo(f"error: {result}", err=True)
@@ -94,7 +107,8 @@ def drift(
         warn_missing_methods(result)
         fresh[server.name] = result
         findings += compare_snapshots(committed[server.name], result, policy.renames_for(server.name))
-    code = _finish(findings, policy, list(fresh), fmt, fail_on, failed=len(fresh) < len(selected))
+    unchecked = [server.name for server in selected if server.name not in fresh]
+    code = _finish(findings, policy, list(fresh), fmt, fail_on, unchecked)
     if update:
         for name, snapshot in sorted(fresh.items()):
             path = config.snapshot_path(name)
@@ -104,7 +118,7 @@ def drift(
                 click.echo(f"error: server {name!r}: cannot write {path} ({error.strerror})", err=True)
                 code = EXIT_ERROR
                 continue
-            click.echo(f"{name}: {'updated' if changed else 'unchanged'} {path}", err=True)
+            click.echo(f"{name}: {'updated' if changed else 'unchanged'} {shown_path(path)}", err=True)
     return code
 
 
@@ -113,10 +127,11 @@ def _policy(config: ProjectConfig) -> DriftPolicy:
 
 
 def _finish(
-    findings: list[Finding], policy: DriftPolicy, servers: list[str], fmt: str, fail_on: str, *, failed: bool
+    findings: list[Finding], policy: DriftPolicy, servers: list[str], fmt: str, fail_on: str, unchecked: list[str]
 ) -> int:
-    """Apply the ignore list, print the report, and turn it into the exit code."""
+    """Apply the ignore list, print the report (naming the servers that could not be checked), and
+    turn it into the exit code: 2 when any server could not be checked."""
     filtered = apply_ignores(findings, policy.ignores, servers)
     kept = sort_findings(filtered.kept)
-    click.echo(render(kept, fmt, len(filtered.ignored)), nl=False)
-    return EXIT_ERROR if failed else exit_code(kept, fail_on)
+    click.echo(render(kept, fmt, len(filtered.ignored), unchecked), nl=False)
+    return EXIT_ERROR if unchecked else exit_code(kept, fail_on)

@@ -56,15 +56,19 @@ def summary(findings: Sequence[Finding], ignored: int = 0) -> dict[str, int]:
     return {**counts, "ignored": ignored}
 
 
-def render(findings: Sequence[Finding], fmt: str, ignored: int = 0) -> str:
-    """The whole report as one string ending in a newline (empty for `github` with no findings)."""
+def render(findings: Sequence[Finding], fmt: str, ignored: int = 0, unchecked: Sequence[str] = ()) -> str:
+    """The whole report as one string ending in a newline (empty for `github` with no findings).
+
+    `unchecked` names servers that could not be compared (each already reported as an error): the
+    text and Markdown reports then never claim there is no drift. JSON and annotations list findings only.
+    """
     if fmt == "json":
         return render_json(findings, ignored)
     if fmt == "markdown":
-        return render_markdown(findings, ignored)
+        return render_markdown(findings, ignored, unchecked)
     if fmt == "github":
         return render_github(findings)
-    return render_text(findings, ignored)
+    return render_text(findings, ignored, unchecked)
 
 
 def render_json(findings: Sequence[Finding], ignored: int = 0) -> str:
@@ -88,11 +92,16 @@ def _entity(finding: Finding) -> str:
     return f"{server}{finding.kind} {finding.name}"
 
 
-def render_text(findings: Sequence[Finding], ignored: int = 0) -> str:
+def _unchecked_line(unchecked: Sequence[str]) -> str:
+    return f"not checked (see the errors above): {', '.join(unchecked)}"
+
+
+def render_text(findings: Sequence[Finding], ignored: int = 0, unchecked: Sequence[str] = ()) -> str:
     """Grouped by severity, worst first; styled with ANSI codes that `click.echo` strips off a terminal."""
-    if not findings:
-        return f"no drift ({_summary_line(findings, ignored)})\n"
     lines: list[str] = []
+    if not findings:
+        scope = " in the servers checked" if unchecked else ""
+        lines.append(f"no drift{scope} ({_summary_line(findings, ignored)})")
     for severity in Severity:
         group = [finding for finding in findings if finding.severity is severity]
         if not group:
@@ -118,15 +127,23 @@ def render_text(findings: Sequence[Finding], ignored: int = 0) -> str:
                 lines.append(f"      old: {_shown(finding.old)}")
                 lines.append(f"      new: {_shown(finding.new)}")
         lines.append("")
-    lines.append(_summary_line(findings, ignored))
+    if findings:
+        lines.append(_summary_line(findings, ignored))
+    if unchecked:
+        lines.append(_unchecked_line(unchecked))
     return "\n".join(lines) + "\n"
 
 
-def render_markdown(findings: Sequence[Finding], ignored: int = 0) -> str:
+def render_markdown(findings: Sequence[Finding], ignored: int = 0, unchecked: Sequence[str] = ()) -> str:
     """A pull-request comment: a summary heading, then one table per severity; safe changes folded."""
     lines = [f"### MCP catalog drift: {_summary_line(findings, ignored)}", ""]
+    if unchecked:
+        names = ", ".join(_md_code(name) for name in unchecked)
+        lines += [f"Not checked (the errors are in the job's log): {names}", ""]
     if not findings:
-        lines.append("No changes to the committed catalogs.")
+        lines.append(
+            "No changes to the catalogs that were checked." if unchecked else "No changes to the committed catalogs."
+        )
         return "\n".join(lines) + "\n"
     for severity in Severity:
         group = [finding for finding in findings if finding.severity is severity]

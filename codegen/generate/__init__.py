@@ -37,20 +37,25 @@ def render_snapshot(
 
 
 def generate_package(
-    snapshot: Snapshot, out_dir: Path, method_names: Mapping[str, str] | None = None, cache: Cache | None = None
+    snapshot: Snapshot,
+    out_dir: Path,
+    method_names: Mapping[str, str] | None = None,
+    cache: Cache | None = None,
+    strict: bool = False,
 ) -> Published:
     """Render the snapshot's package and publish it atomically under `out_dir`; raises StubgenError.
 
     With a cache, a package this very generator wrote before and nobody edited since is left as it
-    is without rendering anything (`proof.rendered_before`).
+    is without rendering anything (`proof.rendered_before`); not when `strict`, since such a package
+    may hold untyped tools that `strict` must refuse.
     """
     cache = cache or Cache.disabled()
     source = snapshot.canonical_bytes()
-    unchanged = rendered_before(source, method_names, out_dir, cache)
+    unchanged = None if strict else rendered_before(source, method_names, out_dir, cache)
     if unchanged is not None:
         return Published(unchanged, False, (), ())
     target = package_dir(snapshot, out_dir)
-    files = render_snapshot(snapshot, method_names, cache)
+    files = render_snapshot(snapshot, method_names, cache, strict)
     result = publish(files, target)
     remember_rendered(source, method_names, target, files, cache)
     return result

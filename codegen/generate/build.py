@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from pydantic.alias_generators import to_camel
 
 from codegen.errors import StubgenError
 from codegen.generate.cache import Cache, cache_key, compact_json
@@ -457,8 +458,9 @@ def _unalias(annotation: ast.expr, aliases: Mapping[str, str]) -> ast.expr:
 
 
 def _wire_name(statement: ast.AnnAssign, aliases: Mapping[str, str]) -> str:
-    """The field's `alias=`, else its Python name; `Field` may itself be imported under an alias
-    (`Field as Field_aliased`, when a property is named `Field`)."""
+    """The field's `alias=`, else the alias its model's `alias_generator=to_camel` gives it (modelgen
+    sets that generator on every model); `Field` may itself be imported under an alias (`Field as
+    Field_aliased`, when a property is named `Field`)."""
     assert isinstance(statement.target, ast.Name)
     value = statement.value
     if (
@@ -473,7 +475,7 @@ def _wire_name(statement: ast.AnnAssign, aliases: Mapping[str, str]) -> str:
                 and isinstance(keyword.value.value, str)
             ):
                 return keyword.value.value
-    return statement.target.id
+    return to_camel(statement.target.id)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from codegen.config import ProjectConfig, load_config
+from codegen.config import ProjectConfig
 from codegen.errors import EXIT_FINDINGS, EXIT_OK, StubgenError
 from codegen.generate import Cache, package_dir, render_snapshot
 from codegen.generate.hub import HubSettings, hub_dir, render_hub
@@ -17,7 +17,7 @@ from codegen.generate.publish import diff_trees, publish, read_tree, recover_out
 from codegen.identifiers import HUB_SEPARATOR
 from codegen.runtime._hub_catalog import HINT_DEFAULTS, ToolFilter
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot, read_snapshot_bytes
-from codegen.snapshot_command import config_options, shown_path
+from codegen.snapshot_command import config_options, load_project, shown_path
 
 
 def method_names_for(config: ProjectConfig | None, server: str) -> Mapping[str, str]:
@@ -134,7 +134,7 @@ def _sources(
         return sources, out, (sources, HubSettings()) if with_hub else None, False
     if any(target.endswith(".json") for target in targets):
         raise click.UsageError("give either server ids from the config or snapshot .json files, not both")
-    config = load_config(config_path, servers_file)
+    config = load_project(config_path, servers_file)
     out_dir = out or config.output
     if out_dir is None:
         raise StubgenError(f"{config.source or config.root}: set `output` under [tool.mcp-stubgen] or pass --out DIR")
@@ -235,9 +235,9 @@ def generate(
             remember_rendered(snapshot_bytes, method_names, target, files, cache)
         if result is not None and result.changed:
             detail = f"{len(result.written)} file(s) written, {len(result.removed)} removed"
-            click.echo(f"generated {target} ({detail})", err=True)
+            click.echo(f"generated {shown_path(target)} ({detail})", err=True)
         else:
-            click.echo(f"{target} is up to date", err=True)
+            click.echo(f"{shown_path(target)} is up to date", err=True)
     return EXIT_OK
 
 

@@ -25,10 +25,6 @@ from codegen.snapshot import JSON
 LINE_LENGTH = 100
 """Line length of every generated file, fixed here so no user configuration can change the output."""
 
-STR_FORMATS = ("email", "idn-email", "ulid")
-"""String formats datamodel-code-generator would type as `EmailStr` or `ULID`, which import packages a
-user need not have (`email-validator`, `python-ulid`): the generated package would fail on import.
-They stay `str`; generated code needs only `mcp`, `pydantic` and the standard library."""
 
 HEADER_PLACEHOLDER = "# mcp-stubgen: header"
 """datamodel-code-generator writes this as the file header; the renderer puts the real header in its place."""
@@ -44,7 +40,7 @@ class ModelJob:
 
 def datamodel_options() -> dict[str, Any]:
     from datamodel_code_generator import InputFileType, LiteralType, NamingStrategy, PythonVersion
-    from datamodel_code_generator.enums import DataModelType
+    from datamodel_code_generator.enums import AliasGenerator, DataModelType
     from datamodel_code_generator.format import Formatter
 
     return {
@@ -62,10 +58,32 @@ def datamodel_options() -> dict[str, Any]:
         "field_constraints": True,
         "collapse_root_models": True,
         "allow_population_by_field_name": True,
+        "snake_case_field": True,
+        # A camelCase wire name becomes pydantic's generated alias rather than a written `alias=`,
+        # which type checkers would take as the keyword to construct a nested model with.
+        "alias_generator": AliasGenerator.ToCamel,
         "allow_remote_refs": False,
         "strict_refs": True,
-        "type_mappings": [f"string+{string_format}=string" for string_format in STR_FORMATS],
+        "type_mappings": _plain_format_types(),
     }
+
+
+def _plain_format_types() -> list[str]:
+    """Every `format` datamodel-code-generator knows, typed as its plain JSON type.
+
+    A format would otherwise become `AnyUrl`, `AwareDatetime`, `date`, `UUID`, `EmailStr`, ...: a
+    caller could not pass the string the wire takes (`fetch(url="https://...")` fails `mypy
+    --strict`), and `EmailStr` or `ULID` need packages a user need not have. A format annotates a
+    value; it does not change the JSON type it is sent and received as.
+    """
+    from datamodel_code_generator.parser.schema_version import get_data_formats
+
+    return sorted(
+        f"{json_type}+{json_format}={json_type}"
+        for json_type, formats in get_data_formats().items()
+        for json_format in formats
+        if json_format != "default"
+    )
 
 
 def model_source(server: str, job: ModelJob) -> str:

@@ -1,7 +1,8 @@
 """A low-level SDK server whose tools echo the arguments they received, for generated-client tests.
 
 Its schemas use what `MCPServer` cannot express: keyword and dashed property names (`from`, `class`,
-`seat-count`), a nullable property, and a primitive result marked with FastMCP's wrap flag.
+`seat-count`), a nullable property, camelCase properties of nested objects, and a primitive result
+marked with FastMCP's wrap flag.
 """
 
 from __future__ import annotations
@@ -27,6 +28,32 @@ TOOLS = [
                 "note": {"type": ["string", "null"]},
             },
             "required": ["from", "to"],
+        },
+        output_schema={
+            "type": "object",
+            "properties": {"received": {"type": "object", "additionalProperties": True}},
+            "required": ["received"],
+        },
+    ),
+    types.Tool(
+        name="edit-file",
+        description="Edit a file as server-filesystem's edit_file does; returns the arguments it received.",
+        input_schema={
+            "type": "object",
+            "properties": {
+                "path": {"type": "string"},
+                "edits": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {"oldText": {"type": "string"}, "newText": {"type": "string"}},
+                        "required": ["oldText", "newText"],
+                        "additionalProperties": False,
+                    },
+                },
+                "dryRun": {"type": "boolean", "default": False},
+            },
+            "required": ["path", "edits"],
         },
         output_schema={
             "type": "object",
@@ -63,7 +90,7 @@ def build_server() -> Server[Any]:
 
     async def call_tool(_context: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         arguments = params.arguments or {}
-        if params.name == "book-trip":
+        if params.name in ("book-trip", "edit-file"):
             received = {"received": arguments}
             return types.CallToolResult(
                 content=[types.TextContent(type="text", text=str(received))], structured_content=received

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven
 
 if TYPE_CHECKING:
-    from datetime import date
     from typing import Any, Literal
 
     from mcp.types import CallToolResult, GetPromptResult, ReadResourceResult
@@ -163,7 +162,7 @@ class CatalogClient(GeneratedClient):
     async def get_user_2(
         self,
         *,
-        from_: date,
+        from_: str,
         id_: int,
         meta: dict[str, str] | NotGiven = NOT_GIVEN,
         class_: str | None | NotGiven = NOT_GIVEN,

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from mcp import Client, ClientSession, StdioServerParameters
     from mcp.client import Transport
     from mcp.types import CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, Tool
-    from pydantic import BaseModel
+    from pydantic import BaseModel, ValidationError
 
 __all__ = [
     "NOT_GIVEN",
@@ -176,6 +176,31 @@ def load_model(facade: str, modules: Mapping[str, str], name: str) -> object:
     return value
 
 
+def _named_by_field(error: ValidationError, model: type[BaseModel]) -> ValidationError:
+    """The arguments' validation error with each argument named as the caller's keyword (`dry_run`),
+    not as the wire spells it (`dryRun`), which the model was given."""
+    from pydantic import ValidationError
+
+    fields = {field.alias: name for name, field in model.model_fields.items() if field.alias is not None}
+    details: list[Any] = []
+    for detail in error.errors():
+        location = detail["loc"]
+        if location and location[0] in fields:
+            location = (fields[location[0]], *location[1:])
+        details.append({**detail, "loc": location})
+    try:
+        return ValidationError.from_exception_data(error.title, details)
+    except (KeyError, TypeError, ValueError):  # an error type pydantic cannot rebuild: the original one
+        return error
+
+
+def _lone_exception(error: BaseException) -> BaseException:
+    """The exception inside (nested) groups of exactly one, else the error itself."""
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    return error
+
+
 def _is_unknown_tool(message: str) -> bool:
     lowered = message.lower()
     return "unknown tool" in lowered or "tool not found" in lowered or ("not found" in lowered and "tool" in lowered)
@@ -205,8 +230,16 @@ class GeneratedClient:
 
         @asynccontextmanager
         async def connected() -> AsyncIterator[Self]:
-            async with Client(server, **client_options) as client:
-                yield cls(client)
+            try:
+                async with Client(server, **client_options) as client:
+                    yield cls(client)
+            except BaseExceptionGroup as group:
+                # The SDK's task groups wrap whatever leaves the block, a `ToolError` of the caller's
+                # own included; a lone exception reaches the caller as itself, so `except` finds it.
+                lone = _lone_exception(group)
+                if lone is group:
+                    raise
+                raise lone from lone.__cause__
 
         return connected()
 
@@ -250,10 +283,15 @@ class GeneratedClient:
         """Validate the arguments into the input model, send them by their wire names, and raise on failure."""
         from mcp import MCPError
         from mcp.types import TextContent
+        from pydantic import ValidationError
 
-        payload = input_model.model_validate(
-            {name: value for name, value in arguments.items() if value is not NOT_GIVEN}
-        ).model_dump(mode="json", by_alias=True, exclude_unset=True)
+        try:
+            validated = input_model.model_validate(
+                {name: value for name, value in arguments.items() if value is not NOT_GIVEN}
+            )
+        except ValidationError as error:
+            raise _named_by_field(error, input_model) from None
+        payload = validated.model_dump(mode="json", by_alias=True, exclude_unset=True)
         try:
             result = await self.mcp_client.call_tool(tool, payload)
         except MCPError as error:

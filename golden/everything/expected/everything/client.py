@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven
 
 if TYPE_CHECKING:
-    from pydantic import AnyUrl
     from typing import Literal
 
     from mcp.types import CallToolResult, GetPromptResult, ReadResourceResult
@@ -271,7 +270,7 @@ class EverythingClient(GeneratedClient):
     async def gzip_file_as_resource(
         self,
         *,
-        data: AnyUrl | NotGiven = NOT_GIVEN,
+        data: str | NotGiven = NOT_GIVEN,
         name: str | NotGiven = NOT_GIVEN,
         output_type: Literal["resourceLink", "resource"] | NotGiven = NOT_GIVEN,
     ) -> CallToolResult:

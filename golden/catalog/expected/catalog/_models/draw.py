@@ -4,14 +4,15 @@
 from __future__ import annotations
 
 from typing import Any, Literal
-from uuid import UUID
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
 
 
 class DrawInputPoint(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     x: float
     y: float
@@ -20,6 +21,7 @@ class DrawInputPoint(BaseModel):
 class DrawInputShape(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     kind: Literal["circle"]
     radius: float
@@ -28,6 +30,7 @@ class DrawInputShape(BaseModel):
 class DrawInputShape1(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     kind: Literal["square"]
     side: float
@@ -36,6 +39,7 @@ class DrawInputShape1(BaseModel):
 class DrawInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     big: int | None = None
     color: Literal["red", "green", '"blue"\''] | None = None
@@ -52,6 +56,7 @@ class DrawInput(BaseModel):
 class DrawOutput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
-    created: AwareDatetime | None = None
-    id: UUID
+    created: str | None = None
+    id: str

@@ -3,18 +3,18 @@
 
 from __future__ import annotations
 
-from datetime import date
-
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
 
 
 class GetUser2Input(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     field_meta: dict[str, str] | None = Field(None, alias="$meta")
     class_: str | None = Field(None, alias="class")
-    from_: date = Field(..., alias="from", description="Start date.")
+    from_: str = Field(..., alias="from", description="Start date.")
     id: int = Field(..., description="The user's id.")
     model_config_: str | None = Field(None, alias="model_config")
     self: bool | None = None

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
 
 
 class TreeInputNode(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     children: list[TreeInputNode] | None = None
     value: str
@@ -17,6 +19,7 @@ class TreeInputNode(BaseModel):
 class TreeInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     root: TreeInputNode
 
@@ -24,6 +27,7 @@ class TreeInput(BaseModel):
 class TreeOutput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     depth: int
     leaves: list[str]

@@ -6,13 +6,15 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
 
 
 class GetAnnotatedMessageInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
-    includeImage: bool | None = Field(None, description="Whether to include an example image")
-    messageType: Literal["error", "success", "debug"] = Field(
+    include_image: bool | None = Field(None, description="Whether to include an example image")
+    message_type: Literal["error", "success", "debug"] = Field(
         ..., description="Type of message to demonstrate different annotation patterns"
     )

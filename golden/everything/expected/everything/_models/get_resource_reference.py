@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
 
 
 class GetResourceReferenceInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
-    resourceId: float | None = Field(None, description="ID of the text resource to fetch")
-    resourceType: Literal["Text", "Blob"] | None = None
+    resource_id: float | None = Field(None, description="ID of the text resource to fetch")
+    resource_type: Literal["Text", "Blob"] | None = None

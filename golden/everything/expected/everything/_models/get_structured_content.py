@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
 
 
 class GetStructuredContentInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     location: Literal["New York", "Chicago", "Los Angeles"] = Field(..., description="Choose city")
 
@@ -19,6 +21,7 @@ class GetStructuredContentOutput(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     conditions: str = Field(..., description="Weather conditions description")
     humidity: float = Field(..., description="Humidity percentage")

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import AnyUrl, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
 
 
 class GzipFileAsResourceInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
-    data: AnyUrl | None = Field(None, description="URL or data URI of the file content to compress")
+    data: str | None = Field(None, description="URL or data URI of the file content to compress")
     name: str | None = Field(None, description="Name of the output file")
-    outputType: Literal["resourceLink", "resource"] | None = Field(
+    output_type: Literal["resourceLink", "resource"] | None = Field(
         None,
         description="How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.",
     )

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
 
 
 class TriggerLongRunningOperationInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     duration: float | None = Field(None, description="Duration of the operation in seconds")
     steps: float | None = Field(None, description="Number of steps in the operation")

@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic.alias_generators import to_camel
 
 
 class FindInputFindInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     id: int
 
@@ -18,6 +20,7 @@ class FindInputFindInput(BaseModel):
 class FindInputFindInput1(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     name: str
 
@@ -29,5 +32,6 @@ class FindInput(RootModel[FindInputFindInput | FindInputFindInput1]):
 class FindOutput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     received: dict[str, Any]

@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, StringConstraints, constr
+from pydantic.alias_generators import to_camel
 
 
 class LabelInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     flags: dict[Annotated[str, StringConstraints(pattern=r"^x-")], bool] | None = None
     labels: dict[Annotated[str, StringConstraints(pattern=r"^[a-z]+$")], str] | None = None
@@ -20,6 +22,7 @@ class LabelInput(BaseModel):
 class LabelOutput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     mode: str | None = None
     ratio: float | None = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Union
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic.alias_generators import to_camel
 from typing_extensions import TypeAliasType
 
 NestInputDirectArray = TypeAliasType(
@@ -16,6 +17,7 @@ NestInputDirectArray = TypeAliasType(
 class NestInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     direct: str | NestInputDirectArray
 

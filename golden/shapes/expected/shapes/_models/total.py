@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, RootModel
+from pydantic.alias_generators import to_camel
 
 
 class TotalInput(RootModel[dict[str, float]]):
@@ -13,5 +14,6 @@ class TotalInput(RootModel[dict[str, float]]):
 class TotalOutput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     result: float

@@ -4,19 +4,23 @@
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
 
 
 class ConvertTimeInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     source_timezone: str = Field(
         ...,
+        alias="source_timezone",
         description="Source IANA timezone name (e.g., 'America/New_York', 'Europe/London'). Use 'Etc/UTC' as local timezone if no source timezone provided by the user.",
         title="Source Timezone",
     )
     target_timezone: str = Field(
         ...,
+        alias="target_timezone",
         description="Target IANA timezone name (e.g., 'Asia/Tokyo', 'America/San_Francisco'). Use 'Etc/UTC' as local timezone if no target timezone provided by the user.",
         title="Target Timezone",
     )
@@ -26,17 +30,19 @@ class ConvertTimeInput(BaseModel):
 class ConvertTimeOutputTimeResult(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     datetime: str = Field(..., title="Datetime")
-    day_of_week: str = Field(..., title="Day Of Week")
-    is_dst: bool = Field(..., title="Is Dst")
+    day_of_week: str = Field(..., alias="day_of_week", title="Day Of Week")
+    is_dst: bool = Field(..., alias="is_dst", title="Is Dst")
     timezone: str = Field(..., title="Timezone")
 
 
 class ConvertTimeOutput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     source: ConvertTimeOutputTimeResult
     target: ConvertTimeOutputTimeResult
-    time_difference: str = Field(..., title="Time Difference")
+    time_difference: str = Field(..., alias="time_difference", title="Time Difference")

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
 
 
 class GetCurrentTimeInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     timezone: str = Field(
         ...,
@@ -20,8 +22,9 @@ class GetCurrentTimeInput(BaseModel):
 class GetCurrentTimeOutput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     datetime: str = Field(..., title="Datetime")
-    day_of_week: str = Field(..., title="Day Of Week")
-    is_dst: bool = Field(..., title="Is Dst")
+    day_of_week: str = Field(..., alias="day_of_week", title="Day Of Week")
+    is_dst: bool = Field(..., alias="is_dst", title="Is Dst")
     timezone: str = Field(..., title="Timezone")

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
 
 
 class CelsiusToFahrenheitInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     celsius: float = Field(..., title="Celsius")
 
@@ -16,5 +18,6 @@ class CelsiusToFahrenheitInput(BaseModel):
 class CelsiusToFahrenheitOutput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     result: float = Field(..., title="Result")

@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
 
 
 class GetForecastInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     city: str = Field(..., description="City name, e.g. 'Oslo'.", title="City")
     days: int | None = Field(None, description="How many days ahead.", ge=1, le=7, title="Days")
@@ -20,6 +22,7 @@ class GetForecastInput(BaseModel):
 class GetForecastOutput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     city: str = Field(..., title="City")
     conditions: str = Field(..., title="Conditions")

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
 
 
 class SearchInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     query: str = Field(..., description="Part of a city name, in any case.", title="Query")
 
@@ -16,5 +18,6 @@ class SearchInput(BaseModel):
 class SearchOutput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     result: list[str] = Field(..., title="Result")

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
 
 
 class SendAlertInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     message: str = Field(..., title="Message")
     severity: int | None = Field(None, ge=0, le=5, title="Severity")
@@ -17,5 +19,6 @@ class SendAlertInput(BaseModel):
 class SendAlertOutput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
+        alias_generator=to_camel,
     )
     result: str = Field(..., title="Result")

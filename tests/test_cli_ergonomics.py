@@ -1,0 +1,116 @@
+"""The command line does what a user typing it would expect: an ad hoc command without `--name`
+still works, a failure names its real cause, and paths are printed the same way by every command."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+from tests.conftest import EXAMPLE_SERVER, SERVERS, write_config
+from tests.regen_goldens import GOLDEN
+
+PY = sys.executable
+
+
+def test_ad_hoc_snapshot_without_name_takes_it_from_the_command(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("snapshot", "--", PY, EXAMPLE_SERVER)
+    assert result.exit_code == 0, result.stderr
+    assert "note: no --name given; calling the server 'weather_server' (from its command)" in result.stderr
+    assert "weather_server: wrote weather_server.json (" in result.stderr
+    assert json.loads((tmp_path / "weather_server.json").read_text())["server"] == "weather_server"
+
+
+def test_ad_hoc_snapshot_asks_for_a_name_it_cannot_tell(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("snapshot", "--", "node", "build/index.js")
+    assert result.exit_code == 2
+    assert "cannot tell a server id from the command 'node'; pass --name NAME" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_command_that_is_not_executable_is_reported_as_such(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    script = tmp_path / "server.py"
+    script.write_text(EXAMPLE_SERVER.read_text())
+    script.chmod(0o644)
+    result = run_cli("snapshot", "--name", "weather", "--out", tmp_path / "weather.json", "--", script)
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert lines == [
+        f"error: server 'weather': command '{script}' ({script}) is not executable; make it so "
+        f"(`chmod +x {script}`) or run it through its interpreter (e.g. command = python)"
+    ]
+    assert not (tmp_path / "weather.json").exists()
+
+
+def test_generate_and_sync_print_paths_relative_to_the_working_directory(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    write_config(
+        tmp_path,
+        '[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\n\n'
+        f"[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(PY)}\nargs = [{json.dumps(str(EXAMPLE_SERVER))}]\n",
+    )
+    (tmp_path / "snaps").mkdir()
+    shutil.copy(GOLDEN / "weather" / "snapshot.json", tmp_path / "snaps" / "weather.json")
+    monkeypatch.chdir(tmp_path)
+    generated = run_cli("generate")
+    assert generated.exit_code == 0, generated.stderr
+    assert generated.stderr.startswith("generated clients/weather ("), generated.stderr
+    synced = run_cli("sync")
+    assert synced.exit_code == 0, synced.stderr
+    assert "weather: up to date: clients/weather" in synced.stderr
+    again = run_cli("generate")
+    assert again.stderr == "clients/weather is up to date\n"
+
+
+def drift_project(tmp_path: Path, monkeypatch, run_cli) -> Path:  # type: ignore[no-untyped-def]
+    """`drifty` committed at catalog v1 and serving v2, beside `broken`, whose server exits at once."""
+    config = write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen]
+snapshots = "snapshots"
+
+[tool.mcp-stubgen.servers.drifty]
+command = {json.dumps(PY)}
+args = [{json.dumps(str(SERVERS / "drift_server.py"))}]
+env = {{ DRIFT_CATALOG = "${{DRIFT_CATALOG}}" }}
+
+[tool.mcp-stubgen.servers.broken]
+command = {json.dumps(PY)}
+args = ["-c", "raise SystemExit(3)"]
+""",
+    )
+    monkeypatch.setenv("DRIFT_CATALOG", "v1")
+    assert run_cli("snapshot", "drifty", "--config", config).exit_code == 0
+    monkeypatch.setenv("DRIFT_CATALOG", "v2")
+    return config
+
+
+def test_live_drift_reports_the_other_servers_when_one_snapshot_is_unreadable(
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    config = drift_project(tmp_path, monkeypatch, run_cli)
+    (tmp_path / "snapshots" / "broken.json").write_text("{not json", encoding="utf-8")
+    result = run_cli("drift", "--config", config, "--format", "json")
+    assert result.exit_code == 2
+    assert "broken.json" in result.stderr and "error:" in result.stderr
+    findings = json.loads(result.stdout)["findings"]
+    assert {finding["server"] for finding in findings} == {"drifty"}
+    assert "tool-removed" in {finding["rule"] for finding in findings}
+
+
+def test_live_drift_claims_no_drift_only_for_the_servers_it_checked(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    config = drift_project(tmp_path, monkeypatch, run_cli)
+    monkeypatch.setenv("DRIFT_CATALOG", "v1")
+    shutil.copy(tmp_path / "snapshots" / "drifty.json", tmp_path / "snapshots" / "broken.json")
+    result = run_cli("drift", "--config", config)
+    assert result.exit_code == 2
+    assert "error: server 'broken'" in result.stderr
+    assert result.stdout == (
+        "no drift in the servers checked (0 breaking, 0 dangerous, 0 safe)\n"
+        "not checked (see the errors above): broken\n"
+    )
+    markdown = run_cli("drift", "--config", config, "--format", "markdown")
+    assert "No changes to the committed catalogs" not in markdown.stdout
+    assert "Not checked (the errors are in the job's log): `broken`" in markdown.stdout

@@ -1,0 +1,68 @@
+"""A generated client takes what the wire takes: caller code that passes the strings a server's
+schema describes, and builds models with snake_case keywords, type-checks under `mypy --strict`;
+the strings are sent as given and the fields by their wire names."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.regen_goldens import GOLDEN
+
+PACKAGES = [GOLDEN / "catalog" / "expected", GOLDEN / "everything" / "expected"]
+
+CALLER = """
+from catalog import CatalogClient, DrawOutput
+from everything import EverythingClient, GetResourceReferenceInput
+
+
+async def use(everything: EverythingClient, catalog: CatalogClient) -> str:
+    await everything.gzip_file_as_resource(data="https://example.com")  # format: uri
+    await catalog.get_user_2(from_="2024-05-01", id_=7)  # format: date
+    return ""
+
+
+def build() -> GetResourceReferenceInput:  # camelCase on the wire, snake_case to construct
+    return GetResourceReferenceInput(resource_id=3, resource_type="Text")
+
+
+def read(drawn: DrawOutput) -> str:
+    created: str | None = drawn.created  # format: date-time
+    return drawn.id + (created or "")  # format: uuid
+"""
+
+SENT = """
+from catalog._models.get_user_2 import GetUser2Input
+from everything._models.get_resource_reference import GetResourceReferenceInput
+from everything._models.gzip_file_as_resource import GzipFileAsResourceInput
+
+print(GzipFileAsResourceInput(data="https://example.com").model_dump(mode="json", by_alias=True, exclude_unset=True))
+print(GetUser2Input.model_validate({"from": "2024-05-01", "id": 7}).model_dump(mode="json", by_alias=True, exclude_unset=True))
+print(GetResourceReferenceInput(resource_id=3, resource_type="Text").model_dump(mode="json", by_alias=True))
+"""
+
+
+def test_formatted_string_parameters_take_the_string_the_wire_takes(tmp_path: Path) -> None:
+    caller = tmp_path / "caller.py"
+    caller.write_text(CALLER, encoding="utf-8")
+    path = ":".join(str(folder) for folder in PACKAGES)
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", str(caller)],
+        capture_output=True,
+        text=True,
+        cwd=GOLDEN.parent,  # the mypy cache the goldens' own check uses
+        env={"MYPYPATH": path, "PATH": ""},
+        timeout=300,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+    sent = subprocess.run(
+        [sys.executable, "-c", SENT], capture_output=True, text=True, env={"PYTHONPATH": path}, timeout=60
+    )
+    assert sent.returncode == 0, sent.stderr
+    assert sent.stdout.splitlines() == [
+        "{'data': 'https://example.com'}",  # verbatim: AnyUrl would have sent 'https://example.com/'
+        "{'from': '2024-05-01', 'id': 7}",
+        "{'resourceId': 3.0, 'resourceType': 'Text'}",
+    ]

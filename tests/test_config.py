@@ -1,0 +1,143 @@
+"""Configuration a user writes by hand, or copies from another MCP client, is read as they meant it:
+a wrong type or a misspelt key is one clear error, and keys other clients write are understood or
+set aside with a notice."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import EXAMPLE_SERVER, SERVERS, write_config
+
+PY = sys.executable
+
+
+def one_error_line(stderr: str) -> str:
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith("error: ") and "Traceback" not in stderr, stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    ("body", "pattern"),
+    [
+        ('[tool.mcp-stubgen]\nhub = "no"\n', r"pyproject.toml: hub: expected true or false"),
+        ("[tool.mcp-stubgen]\nservers_file = 1\n", r"servers_file: expected a string"),
+        ("[tool.mcp-stubgen]\nmax_pages = 2.5\n", r"max_pages: expected a positive whole number"),
+        ('[tool.mcp-stubgen]\nmethod_names = "x"\n', r"\[tool.mcp-stubgen.method_names\] must be a table"),
+        (
+            '[tool.mcp-stubgen]\nsnapshot = "snaps"\n',
+            r"\[tool.mcp-stubgen\]: unknown key 'snapshot'; did you mean 'snapshots'\?",
+        ),
+        ("[tool.mcp-stubgen]\nhubb = true\n", r"unknown key 'hubb'; did you mean 'hub'\?"),
+        ("[tool.mcp-stubgen]\nzzz = 1\n", r"unknown key 'zzz'; known keys: connect_timeout, drift, hub, "),
+        (
+            '[tool.mcp-stubgen.servers.a]\ncomand = "x"\n',
+            r"servers.a\]: unknown key 'comand'; did you mean 'command'\?",
+        ),
+        ('[tool.mcp-stubgen.servers.a]\nurl = "http://h"\ntype = ["http"]\n', r"servers.a\]: type: expected a string"),
+    ],
+)
+def test_config_values_are_type_checked_and_keys_spelt_right(body: str, pattern: str, tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("generate", "--config", write_config(tmp_path, body))
+    assert result.exit_code == 2
+    assert re.search(pattern, one_error_line(result.stderr)), result.stderr
+    assert not (tmp_path / "hub").exists()
+
+
+ENV_SERVER = """
+import os
+from mcp.server.mcpserver import MCPServer
+
+names = ("FROM_FILE", "FROM_ENV", "WITH_DEFAULT", "OVERRIDDEN")
+server = MCPServer("env", instructions=" ".join(f"{name}={os.environ.get(name)}" for name in names))
+
+
+@server.tool()
+def ping() -> str:
+    return "pong"
+
+
+server.run()
+"""
+
+
+def test_servers_file_as_vs_code_and_other_clients_write_it(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A real stdio server started from a VS Code `.vscode/mcp.json`: `envFile` (with
+    `${workspaceFolder}`), `${env:X}` and `${X:-default}` reach it; other clients' keys are set aside
+    with a notice, and a disabled server is skipped."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CONFIG_TEST_TOKEN", "from-the-shell")
+    monkeypatch.delenv("CONFIG_TEST_UNSET", raising=False)
+    (tmp_path / "env_server.py").write_text(ENV_SERVER, encoding="utf-8")
+    (tmp_path / ".env").write_text(
+        '# local settings\nexport FROM_FILE="file value"\nOVERRIDDEN=from-file\n\n', encoding="utf-8"
+    )
+    (tmp_path / ".vscode").mkdir()
+    servers = {
+        "env": {
+            "type": "stdio",
+            "command": PY,
+            "args": [str(tmp_path / "env_server.py")],
+            "envFile": "${workspaceFolder}/.env",
+            "env": {
+                "FROM_ENV": "${env:CONFIG_TEST_TOKEN}",
+                "WITH_DEFAULT": "${CONFIG_TEST_UNSET:-fallback}",
+                "OVERRIDDEN": "from-env",
+            },
+            "autoApprove": ["ping"],
+            "alwaysAllow": ["ping"],
+            "timeout": 60,
+        },
+        "weather": {"command": PY, "args": [str(EXAMPLE_SERVER)], "disabled": True},
+    }
+    (tmp_path / ".vscode" / "mcp.json").write_text(json.dumps({"servers": servers}), encoding="utf-8")
+    write_config(tmp_path, '[tool.mcp-stubgen]\nsnapshots = "snaps"\nservers_file = ".vscode/mcp.json"\n')
+    result = run_cli("snapshot")
+    assert result.exit_code == 0, result.stderr
+    assert ".vscode/mcp.json: server 'env': ignoring alwaysAllow, autoApprove, timeout" in result.stderr
+    assert ".vscode/mcp.json: server 'weather' is disabled there; skipped" in result.stderr
+    assert sorted(path.name for path in (tmp_path / "snaps").iterdir()) == ["env.json"]
+    instructions = json.loads((tmp_path / "snaps" / "env.json").read_text())["instructions"]
+    assert instructions == "FROM_FILE=file value FROM_ENV=from-the-shell WITH_DEFAULT=fallback OVERRIDDEN=from-env"
+
+
+@pytest.mark.parametrize(
+    ("server", "pattern"),
+    [
+        (
+            {"command": "x", "env": {"TOKEN": "${input:api-token}"}},
+            r"\.mcp\.json: server 'a': env uses \$\{input:api-token\}, a value VS Code prompts for, which "
+            r"mcp-stubgen cannot ask; write \$\{env:NAME\} instead and export NAME",
+        ),
+        ({"command": PY, "envFile": "missing.env"}, r"server 'a': envFile .*missing\.env not found"),
+        ({"command": "x", "disabled": "yes"}, r"server 'a': disabled: expected true or false"),
+    ],
+)
+def test_servers_file_errors(server: dict[str, object], pattern: str, tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".mcp.json").write_text(json.dumps({"mcpServers": {"a": server}}), encoding="utf-8")
+    write_config(tmp_path, '[tool.mcp-stubgen]\nsnapshots = "snaps"\nservers_file = ".mcp.json"\n')
+    result = run_cli("snapshot")
+    assert result.exit_code == 2
+    assert re.search(pattern, one_error_line(result.stderr)), result.stderr
+
+
+def test_env_file_values_are_secrets_too(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A value read from `envFile` reaches the server and is scrubbed from what its stderr shows."""
+    monkeypatch.chdir(tmp_path)
+    secret = "s3cret-from-the-env-file"
+    (tmp_path / "secrets.env").write_text(f"API_KEY={secret}\n", encoding="utf-8")
+    raw = str(SERVERS / "raw_server.py")
+    leaky = {"command": PY, "args": [raw, "--mode", "leak-secret"], "envFile": "secrets.env"}
+    (tmp_path / ".mcp.json").write_text(json.dumps({"mcpServers": {"leaky": leaky}}), encoding="utf-8")
+    write_config(tmp_path, '[tool.mcp-stubgen]\nsnapshots = "snaps"\nservers_file = ".mcp.json"\n')
+    result = run_cli("snapshot")
+    assert result.exit_code == 2
+    assert "server 'leaky'" in result.stderr and "API_KEY=***" in result.stderr
+    assert secret not in result.stdout + result.stderr
