@@ -1,0 +1,383 @@
+"""Does a generated client accept exactly what a tool's JSON Schema accepts, and send exactly what it was given?
+
+`python benchmarks/jsts_contract.py [--suite DIR] [--keyword NAME ...] [--show N]`
+
+Every group of the JSON-Schema-Test-Suite's draft 2020-12 files (`format` left out: it is the
+server's to check) becomes two tools of one generated package per file:
+
+- `in_<n>` takes the group's schema as its input: `{"type": "object", "properties": {"value": S},
+  "required": ["value"]}` (a tool schema's root is an object, so the group's schema sits under one
+  property; its local `$ref`s are rewritten to point there). Each test instance is passed as
+  `value=...` to the generated method, against a fake session that records what would be sent.
+  The client agrees when it lets the call leave exactly when `jsonschema` says the arguments are
+  valid, and the recorded arguments are byte-identical (`json.dumps`) to `{"value": instance}`.
+- `out_<n>` takes the same object as its output schema; the fake session replays
+  `{"value": instance}` as `structuredContent`. The client agrees when it returns a result exactly
+  when `jsonschema` says it is valid, and the returned model dumps back to the same JSON value
+  (numbers compared by value, as JSON Schema does: `1` and `1.0` are one number; `true` is not `1`).
+
+Groups with a reference outside their document (a remote `$ref`, the meta-schema) are skipped, as
+a generated client never fetches one. The suite is read where it lies; nothing is copied.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import json
+import re
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urldefrag, urljoin
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import jsonschema  # noqa: E402
+from mcp.types import CallToolResult  # noqa: E402
+
+from codegen.errors import StubgenError  # noqa: E402
+from codegen.generate import render_snapshot  # noqa: E402
+from codegen.identifiers import package_name  # noqa: E402
+from codegen.snapshot import Snapshot  # noqa: E402
+
+SUITE = Path("/work/shared/external-schemas/jsts/draft2020-12")
+LEFT_OUT = frozenset({"format"})
+"""Keyword files left to the server: `format` is an annotation unless a validator opts in."""
+
+DIRECTIONS = ("input", "output")
+
+
+def tool_schema(schema: Any) -> dict[str, Any]:
+    """The group's schema as the one property of an object, as a tool schema must be.
+
+    Its `$defs` move up to the root, where tool schemas keep them, so `#/$defs/...` references
+    mean what they meant; other document-local references are rewritten to point under
+    `/properties/value`."""
+    wrapper: dict[str, Any] = {"type": "object", "properties": {"value": None}, "required": ["value"]}
+    if isinstance(schema, dict) and "$id" not in schema and isinstance(schema.get("$defs"), dict):
+        wrapper["$defs"] = {name: _relocate(inner) for name, inner in schema["$defs"].items()}
+        schema = {key: value for key, value in schema.items() if key != "$defs"}
+    wrapper["properties"]["value"] = _relocate(schema)
+    return wrapper
+
+
+def _relocate(schema: Any) -> Any:
+    """The schema with its document-local references (`#...`) pointing where it now sits.
+
+    A schema with its own `$id` is a resource of its own, whose `#...` references are relative to
+    it wherever it sits, so it stays as it is."""
+    if isinstance(schema, list):
+        return [_relocate(item) for item in schema]
+    if not isinstance(schema, dict) or "$id" in schema:
+        return schema
+    moved: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in ("$ref", "$dynamicRef") and isinstance(value, str) and value.startswith("#"):
+            moved[key] = _moved_reference(value)
+        elif key in ("const", "enum", "default", "examples"):
+            moved[key] = value
+        else:
+            moved[key] = _relocate(value)
+    return moved
+
+
+def _moved_reference(reference: str) -> str:
+    fragment = reference[1:]
+    if fragment.startswith("/$defs/") or not (fragment == "" or fragment.startswith("/")):
+        return reference  # into the hoisted `$defs`, or a plain-name anchor
+    return "#/properties/value" + fragment
+
+
+def refers_outside(schema: Any) -> bool:
+    """Whether any reference names a document other than this one (a URI that no `$id` in it has)."""
+    ids: set[str] = set()
+    references: list[str] = []
+
+    def walk(node: Any, base: str) -> None:
+        if isinstance(node, list):
+            for item in node:
+                walk(item, base)
+            return
+        if not isinstance(node, dict):
+            return
+        if isinstance(node.get("$id"), str):
+            base = urldefrag(urljoin(base, node["$id"])).url
+            ids.add(base)
+        for key, value in node.items():
+            if key in ("$ref", "$dynamicRef") and isinstance(value, str):
+                references.append(urldefrag(urljoin(base, value)).url)
+            elif key not in ("const", "enum", "default", "examples"):
+                walk(value, base)
+
+    walk(schema, "")
+    return any(reference and reference not in ids for reference in references)
+
+
+@dataclass
+class Case:
+    keyword: str
+    group: int
+    description: str
+    data: Any
+    valid: bool
+
+
+@dataclass
+class Tally:
+    total: int = 0
+    agree: int = 0
+    false_accepts: int = 0
+    false_rejects: int = 0
+    changed: int = 0
+    not_generated: int = 0
+    examples: list[str] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        self.total += other.total
+        self.agree += other.agree
+        self.false_accepts += other.false_accepts
+        self.false_rejects += other.false_rejects
+        self.changed += other.changed
+        self.not_generated += other.not_generated
+
+    @property
+    def judged(self) -> int:
+        return self.total - self.not_generated
+
+
+class RecordingSession:
+    """Stands in for `mcp.Client`: records the arguments a call would send and replays a result."""
+
+    def __init__(self) -> None:
+        self.sent: list[Any] = []
+        self.reply: Any = None
+
+    async def call_tool(self, name: str, arguments: Any = None, **_: Any) -> CallToolResult:
+        self.sent.append(arguments)
+        return CallToolResult(content=[], structured_content=self.reply)
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON values: numbers by value, booleans never equal to numbers, objects by keys."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_json(a[key], b[key]) for key in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b
+
+
+def dumped(value: Any) -> Any:
+    """What a caller gets back, as JSON: a model dumped by wire names with only what was set."""
+    from pydantic import BaseModel
+
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    return value
+
+
+def load_groups(suite: Path, keywords: list[str] | None) -> Iterator[tuple[str, list[tuple[int, Any, list[Any]]], int]]:
+    """(keyword, [(group index, schema, tests)], groups skipped for outside references), per file."""
+    for path in sorted(suite.glob("*.json")):
+        keyword = path.stem
+        if keyword in LEFT_OUT or (keywords and keyword not in keywords):
+            continue
+        groups = []
+        skipped = 0
+        for index, group in enumerate(json.loads(path.read_text(encoding="utf-8"))):
+            if refers_outside(group["schema"]):
+                skipped += 1
+                continue
+            groups.append((index, group["schema"], group["tests"]))
+        yield keyword, groups, skipped
+
+
+def generate(work: Path, server: str, tools: list[dict[str, Any]]) -> Any:
+    """Generate one package from the tools and import it."""
+    snapshot = Snapshot(server=server, protocol_version="2025-06-18", capabilities={"tools": {}}, tools=tuple(tools))
+    files = render_snapshot(snapshot)
+    folder = work / package_name(server)
+    for relative, content in files.items():
+        target = folder / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+    module = importlib.import_module(folder.name)
+    return next(getattr(module, name) for name in module.__all__ if name.endswith("Client"))
+
+
+def group_tool(direction: str, index: int, schema: Any) -> dict[str, Any]:
+    """`in_<n>` takes the group's schema as input; `out_<n>` takes nothing and returns it."""
+    if direction == "input":
+        return {"name": f"in_{index}", "inputSchema": tool_schema(schema)}
+    return {"name": f"out_{index}", "inputSchema": {"type": "object"}, "outputSchema": tool_schema(schema)}
+
+
+async def judge(client: Any, session: RecordingSession, index: int, case: Case, direction: str) -> tuple[str, str]:
+    """(verdict, detail): verdict is one of agree, false_accepts, false_rejects, changed."""
+    session.sent.clear()
+    given = {"value": case.data}
+    error: Exception | None = None
+    if direction == "input":
+        session.reply = None
+        try:
+            await getattr(client, f"in_{index}")(value=case.data)
+        except Exception as raised:  # any refusal counts as one
+            error = raised
+        accepted = bool(session.sent)
+        changed = accepted and json.dumps(session.sent[0]) != json.dumps(given)
+        detail = f"sent {json.dumps(session.sent[0])[:120]}" if accepted else f"raised {error!r:.160}"
+    else:
+        session.reply = given
+        returned: Any = None
+        try:
+            returned = dumped(await getattr(client, f"out_{index}")())
+        except Exception as raised:  # any refusal counts as one
+            error = raised
+        accepted = error is None
+        changed = accepted and not same_json(returned, given)
+        detail = f"returned {json.dumps(returned, default=repr)[:120]}" if accepted else f"raised {error!r:.160}"
+    detail = " ".join(detail.split())
+    if accepted and not case.valid:
+        return "false_accepts", detail
+    if not accepted and case.valid:
+        return "false_rejects", detail
+    if changed:
+        return "changed", detail
+    return "agree", detail
+
+
+async def measure(suite: Path, keywords: list[str] | None, show: int) -> int:
+    tallies: dict[tuple[str, str], Tally] = {}
+    failed: list[str] = []
+    skipped_total = 0
+    unjudged = 0
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder)
+        sys.path.insert(0, str(work))
+        for keyword, groups, skipped in load_groups(suite, keywords):
+            skipped_total += skipped
+            clients = {direction: _clients(work, keyword, direction, groups, failed) for direction in DIRECTIONS}
+            for index, schema, tests in groups:
+                validator = jsonschema.Draft202012Validator(tool_schema(schema))
+                for direction in DIRECTIONS:
+                    tally = tallies.setdefault((keyword, direction), Tally())
+                    for test in tests:
+                        try:
+                            valid = validator.is_valid({"value": test["data"]})
+                        except re.error:  # an ECMA 262 pattern Python cannot compile: no verdict to compare with
+                            unjudged += 1
+                            continue
+                        case = Case(keyword, index, test["description"], test["data"], valid)
+                        tally.total += 1
+                        if index not in clients[direction]:
+                            tally.not_generated += 1
+                            continue
+                        client, session = clients[direction][index]
+                        verdict, detail = await judge(client, session, index, case, direction)
+                        if verdict == "agree":
+                            tally.agree += 1
+                        else:
+                            setattr(tally, verdict, getattr(tally, verdict) + 1)
+                            tally.examples.append(
+                                f"{verdict} {direction} {keyword}[{index}] {case.description!r}: "
+                                f"{json.dumps(case.data)[:80]} -> {detail}"
+                            )
+    return report(tallies, failed, skipped_total, unjudged // len(DIRECTIONS), show)
+
+
+def _clients(
+    work: Path, keyword: str, direction: str, groups: list[tuple[int, Any, list[Any]]], failed: list[str]
+) -> dict[int, tuple[Any, RecordingSession]]:
+    """A generated client per group: one package for the file and direction, or one per group when
+    that fails (a package fails as a whole when one of its tools does)."""
+    server = f"jsts_{keyword}_{direction}"
+    try:
+        client_class = generate(work, server, [group_tool(direction, index, schema) for index, schema, _ in groups])
+        return {index: _connected(client_class) for index, _, _ in groups}
+    except StubgenError:
+        pass
+    clients = {}
+    for index, schema, _ in groups:
+        try:
+            client_class = generate(work, f"{server}_{index}", [group_tool(direction, index, schema)])
+        except StubgenError as error:
+            failed.append(f"{keyword}[{index}] {direction}: {error}")
+            continue
+        clients[index] = _connected(client_class)
+    return clients
+
+
+def _connected(client_class: Any) -> tuple[Any, RecordingSession]:
+    session = RecordingSession()
+    return client_class(session), session
+
+
+def report(tallies: dict[tuple[str, str], Tally], failed: list[str], skipped: int, unjudged: int, show: int) -> int:
+    rows = [
+        ("keyword", "direction", "instances", "agree", "false accepts", "false rejects", "changed", "not generated")
+    ]
+    totals = {direction: Tally() for direction in DIRECTIONS}
+    examples: list[str] = []
+    for (keyword, direction), tally in sorted(tallies.items()):
+        totals[direction].add(tally)
+        examples.extend(tally.examples)
+        if tally.agree != tally.total:
+            rows.append(_row(keyword, direction, tally))
+    both = Tally()
+    for direction, tally in totals.items():
+        both.add(tally)
+        rows.append(_row("ALL", direction, tally))
+    rows.append(_row("ALL", "both", both))
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
+    print(
+        f"\nagreement {both.agree / both.judged:.2%} ({both.agree}/{both.judged} instances of the tools that generate); "
+        f"groups skipped for outside references: {skipped}"
+    )
+    print(f"instances jsonschema cannot judge (a pattern Python's re cannot compile), left out: {unjudged}")
+    counts = Counter(line.split(" ", 1)[0] for line in examples)
+    print("disagreements: " + (", ".join(f"{kind} {count}" for kind, count in sorted(counts.items())) or "none"))
+    print(f"tools that failed to generate: {len(failed)} ({both.not_generated} instances not judged)")
+    for line in failed[:show]:
+        print(f"  {line[:300]}")
+    for line in examples[:show]:
+        print(f"  {line}")
+    return 0
+
+
+def _row(keyword: str, direction: str, tally: Tally) -> tuple[str, ...]:
+    agreement = f"{tally.agree / tally.judged:.1%}" if tally.judged else "-"
+    return (
+        keyword,
+        direction,
+        str(tally.total),
+        agreement,
+        str(tally.false_accepts),
+        str(tally.false_rejects),
+        str(tally.changed),
+        str(tally.not_generated),
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--suite", type=Path, default=SUITE, help="the suite's draft2020-12 folder")
+    parser.add_argument("--keyword", action="append", help="only this keyword file (repeatable)")
+    parser.add_argument("--show", type=int, default=0, help="print this many disagreements")
+    arguments = parser.parse_args()
+    return asyncio.run(measure(arguments.suite, arguments.keyword, arguments.show))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
