@@ -29,6 +29,7 @@ import json
 import re
 import sys
 import tempfile
+import warnings
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -182,7 +183,9 @@ def dumped(value: Any) -> Any:
     from pydantic import BaseModel
 
     if isinstance(value, BaseModel):
-        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        with warnings.catch_warnings():  # a value the model's types cannot hold comes back as it came, with a warning
+            warnings.simplefilter("ignore")
+            return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
     return value
 
 

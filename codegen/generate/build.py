@@ -163,6 +163,7 @@ def build_package(
                 tool_fingerprint=tool.fingerprint,
                 classes=tuple(sorted(classes)),
                 source=source,
+                contract=_contract(tool.tool, spec),
             )
         )
         own = _own_import(spec, classes)
@@ -307,12 +308,24 @@ def _load_parts(source: str | None, text: str | None) -> _Parts:
     return source, tuple(document["classes"]), document["imported"], ToolSpec(**spec, parameters=parameters)
 
 
+def _contract(tool: JSON, spec: ToolSpec) -> str:
+    """What the runtime checks a call against: the tool's schemas exactly as the snapshot holds them,
+    and each parameter's Python name by wire name (for its messages), as compact ASCII JSON."""
+    document: JSON = {
+        "input": tool["inputSchema"],
+        "parameters": {parameter.wire: parameter.python for parameter in spec.parameters},
+    }
+    if "outputSchema" in tool:
+        document["output"] = tool["outputSchema"]
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return text.replace("'", "\\u0027")  # one kind of quote: the literal is then the one black keeps
+
+
 def _used_names(spec: ToolSpec) -> set[str]:
     """Every name the tool's method annotations and body refer to."""
     annotations = (
         *(parameter.annotation for parameter in spec.parameters),
         spec.return_annotation,
-        spec.input_model,
         spec.output_model or "None",
     )
     return {name for annotation in annotations for name in _names_in(annotation)}

@@ -258,6 +258,8 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
             result[key] = {name: for_datamodel(inner, output_root) for name, inner in value.items()}
         else:
             result[key] = for_datamodel(value, output_root)
+    if "additionalProperties" not in result and (result.get("type") == "object" or "properties" in result):
+        result["additionalProperties"] = True  # what its absence means: the model keeps the keys it was not told of
     return result
 
 

@@ -86,6 +86,9 @@ class ModelModule:
     classes: tuple[str, ...]
     source: str
     """datamodel-code-generator's module, its first line a placeholder for the header."""
+    contract: str
+    """The tool's schemas and parameter names as JSON text (ASCII), written into the module as a
+    string literal for the runtime's validators (`_runtime.ToolContract`)."""
 
 
 @dataclass(frozen=True)
