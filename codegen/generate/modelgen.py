@@ -227,7 +227,9 @@ def _cut(text: str) -> str:
 
 def for_datamodel(schema: Any, output_root: Any) -> Any:
     """The schema as datamodel-code-generator gets it: defaults it would mistype dropped, a `const`
-    object or array written as a one-value `enum`, free text cut to `MAX_TEXT`.
+    object or array written as a one-value `enum`, free text cut to `MAX_TEXT`, and objects open
+    (`additionalProperties: true`) unless the schema closes them outright: the tool's own schema,
+    checked by the runtime, decides which keys an object may have, and the model keeps them all.
 
     An input default (`output_root` is None) is the server's to apply when an argument is not given,
     so all go. An output default stays only if it fits its schema (`_fits`, with `output_root` to
@@ -258,8 +260,11 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
             result[key] = {name: for_datamodel(inner, output_root) for name, inner in value.items()}
         else:
             result[key] = for_datamodel(value, output_root)
-    if "additionalProperties" not in result and (result.get("type") == "object" or "properties" in result):
-        result["additionalProperties"] = True  # what its absence means: the model keeps the keys it was not told of
+    if (result.get("type") == "object" or "properties" in result) and (
+        "additionalProperties" not in result
+        or (result["additionalProperties"] is False and "patternProperties" in result)
+    ):
+        result["additionalProperties"] = True  # the model keeps keys it has no field for; the schema judges them
     return result
 
 
