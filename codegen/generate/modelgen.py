@@ -73,7 +73,7 @@ def model_source(server: str, job: ModelJob) -> str:
     from datamodel_code_generator import Error
 
     tool = job.tool
-    entry: JSON = {"name": job.stem, "inputSchema": _root(for_datamodel(tool["inputSchema"], None))}
+    entry: JSON = {"name": job.stem, "inputSchema": _root(_input_root(tool["inputSchema"]))}
     if "outputSchema" in tool:
         entry["outputSchema"] = _root(for_datamodel(tool["outputSchema"], tool["outputSchema"]))
     where = f"server {server!r}: tool {tool['name']!r}"
@@ -155,6 +155,18 @@ def _root(schema: JSON) -> JSON:
     if "type" in schema or _COMBINATORS & schema.keys():
         return schema
     return {"type": "object", "additionalProperties": True, **schema}
+
+
+def _input_root(schema: JSON) -> JSON:
+    """The input schema prepared for datamodel-code-generator, its root's `additionalProperties` as
+    the server wrote it: the input model's root decides nothing about a call (the schema does), but
+    the hub reads its `extra` setting to tell a misspelt argument from one the schema invites."""
+    prepared: JSON = for_datamodel(schema, None)
+    if "additionalProperties" in schema:
+        prepared["additionalProperties"] = schema["additionalProperties"]
+    else:
+        prepared.pop("additionalProperties", None)
+    return prepared
 
 
 def _run(entry: JSON) -> object:
