@@ -182,6 +182,25 @@ async def test_a_refusal_names_the_parameter_and_the_schema_rule(contract_packag
         )
 
 
+async def test_more_arguments_go_through_extra_where_the_schema_invites_them(contract_package: Any) -> None:
+    async with contract_package.ContractClient.connect(
+        StdioServerParameters(command=sys.executable, args=[str(SERVER)])
+    ) as client:
+        sent = await client.send_open_root(name="a", extra={"x-count": 1, "y": 2.0})
+        assert sent.content[0].text == '{"name": "a", "x-count": 1, "y": 2.0}'
+        with pytest.raises(
+            contract_package.ToolArgumentsError,
+            match=r"extra argument 'x': 'one' is not of type 'integer' \(schema rule /additionalProperties/type\)",
+        ):
+            await client.send_open_root(name="a", extra={"x": "one"})
+        with pytest.raises(contract_package.ToolArgumentsError, match="extra argument 'name' is the parameter name"):
+            await client.send_open_root(extra={"name": "a"})
+        returned = await client.get_open_root(reply={"name": "a", "x-count": 1})
+        assert returned.model_dump(by_alias=True, exclude_unset=True) == {"name": "a", "x-count": 1}
+    with pytest.raises(TypeError):
+        await client.send_nested_keys(opts={}, extra={})  # a closed root has no `extra`
+
+
 _LAZY_PROBE = """
 import sys
 from weather import WeatherClient

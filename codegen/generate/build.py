@@ -172,6 +172,8 @@ def build_package(
         for name in _used_names(spec) - set(classes):
             if name in imported:
                 model_imports.setdefault(imported[name], set()).add(name)
+        if spec.extra:
+            model_imports.setdefault("collections.abc", set()).add("Mapping")
 
     client_class = class_name(snapshot.server, "Client")
     if client_class in owners or any(client_class in names for names in model_imports.values()):
@@ -438,6 +440,8 @@ def _tool_spec(where: str, plan: ToolPlan, module: str, classes: Mapping[str, _M
             )
         )
     parameters.sort(key=lambda parameter: not parameter.required)
+    invites = schema.get("additionalProperties", False) is not False or bool(schema.get("patternProperties"))
+    extra = escape("extra", {parameter.python for parameter in parameters}) if invites else None
 
     output_kind: OutputKind = "result"
     output_model: str | None = None
@@ -468,6 +472,7 @@ def _tool_spec(where: str, plan: ToolPlan, module: str, classes: Mapping[str, _M
         return_annotation=return_annotation,
         parameters=tuple(parameters),
         fingerprint=plan.fingerprint,
+        extra=extra,
     )
 
 

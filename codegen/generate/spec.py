@@ -41,6 +41,9 @@ class ToolSpec:
     return_annotation: str
     parameters: tuple[Parameter, ...]
     fingerprint: str
+    extra: str | None = None
+    """The parameter taking more arguments by wire name, when the input schema's root invites them
+    explicitly (`additionalProperties` true or a schema, or `patternProperties`); else None."""
 
 
 @dataclass(frozen=True)

@@ -80,6 +80,8 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "nested_keys": _object({"opts": {"type": "object", "properties": {"a": {"type": "string"}}}}),
     "min_properties": _object({"m": {"type": "object", "minProperties": 1}}),
     "no_coercion": _object({"count": {"type": "integer"}, "flag": {"type": "boolean"}}),
+    # a root that invites more properties: the method takes them through `extra`
+    "open_root": _object({"name": {"type": "string"}}, additionalProperties={"type": "integer"}),
 }
 
 TOOLS = [

@@ -540,7 +540,7 @@ class ToolContract:
         if direction == "input" and path:
             wire = str(path[0])
             python = self.parameters.get(wire)
-            where = f"argument {python}" if python is not None else f"argument {wire!r} (no parameter of this name)"
+            where = f"argument {python}" if python is not None else f"extra argument {wire!r}"
             if python is not None and python != wire:
                 where += f" (sent as {wire!r})"
             if len(path) > 1:
@@ -631,14 +631,28 @@ class GeneratedClient:
         if missing or drifted:
             raise CatalogDriftError(self.server_name, missing=missing, drifted=drifted)
 
-    async def _send(self, tool: str, contract: str, arguments: Mapping[str, object]) -> CallToolResult:
-        """Send the given arguments by their wire names, exactly as given, once they fit the tool's
-        input schema; raise on failure."""
+    async def _send(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[str, object],
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+    ) -> CallToolResult:
+        """Send the given arguments by their wire names, exactly as given (with `extra`, more of them
+        where the schema invites them), once they fit the tool's input schema; raise on failure."""
         from mcp import MCPError
         from mcp.types import TextContent
 
         payload = {name: _as_json(value) for name, value in arguments.items() if value is not NOT_GIVEN}
-        problem = ToolContract.of(contract).problem("input", payload)
+        terms = ToolContract.of(contract)
+        if not isinstance(extra, NotGiven):
+            for name, value in extra.items():
+                if name in terms.parameters:
+                    raise ToolArgumentsError(
+                        tool, f"extra argument {name!r} is the parameter {terms.parameters[name]}: pass it by that name"
+                    )
+                payload[name] = _as_json(value)
+        problem = terms.problem("input", payload)
         if problem is not None:
             raise ToolArgumentsError(tool, problem)
         try:
@@ -654,9 +668,15 @@ class GeneratedClient:
             raise ToolError(tool, result.content)
         return result
 
-    async def _call(self, tool: str, contract: str, arguments: Mapping[str, object]) -> CallToolResult:
+    async def _call(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[str, object],
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+    ) -> CallToolResult:
         """Call a tool without an output schema: the SDK's result, every content block included."""
-        return await self._send(tool, contract, arguments)
+        return await self._send(tool, contract, arguments, extra)
 
     async def _call_structured(
         self,
@@ -664,13 +684,14 @@ class GeneratedClient:
         contract: str,
         arguments: Mapping[str, object],
         output_model: type[OutputT],
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> OutputT:
         """Call a tool with an output schema and return its `structuredContent` as the output model,
         once it fits the schema: values are never changed, and one the schema allows but the model's
         types cannot hold is returned as it came rather than refused."""
         from pydantic import ValidationError
 
-        result = await self._send(tool, contract, arguments)
+        result = await self._send(tool, contract, arguments, extra)
         content = result.structured_content
         if content is None:
             raise ToolResultError(tool, "the result has no structuredContent")
