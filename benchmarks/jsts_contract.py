@@ -3,18 +3,26 @@
 `python benchmarks/jsts_contract.py [--suite DIR] [--keyword NAME ...] [--show N]`
 
 Every group of the JSON-Schema-Test-Suite's draft 2020-12 files (`format` left out: it is the
-server's to check) becomes two tools of one generated package per file:
+server's to check) becomes tools of generated packages, placed two ways:
 
-- `in_<n>` takes the group's schema as its input: `{"type": "object", "properties": {"value": S},
-  "required": ["value"]}` (a tool schema's root is an object, so the group's schema sits under one
-  property; its local `$ref`s are rewritten to point there). Each test instance is passed as
-  `value=...` to the generated method, against a fake session that records what would be sent.
-  The client agrees when it lets the call leave exactly when `jsonschema` says the arguments are
-  valid, and the recorded arguments are byte-identical (`json.dumps`) to `{"value": instance}`.
-- `out_<n>` takes the same object as its output schema; the fake session replays
-  `{"value": instance}` as `structuredContent`. The client agrees when it returns a result exactly
-  when `jsonschema` says it is valid, and the returned model dumps back to the same JSON value
-  (numbers compared by value, as JSON Schema does: `1` and `1.0` are one number; `true` is not `1`).
+- `value`: a tool schema's root is an object, so the group's schema sits under one required
+  property, `{"type": "object", "properties": {"value": S}, "required": ["value"]}` (its `$defs`
+  hoisted to the root, its other local `$ref`s rewritten to point there); every instance is
+  `value=<instance>`.
+- `root`: the group's schema is the tool schema itself, its root given `"type": "object"` as tool
+  schemas have (a group whose root has another type is left out); every object instance is the
+  arguments: declared properties as keyword arguments by their Python names, others through
+  `extra` where the method has it (an instance needing `extra` where the method has none is
+  counted as "no way to pass", not judged).
+
+In each placement `in_<n>` takes the schema as its input: each instance is passed to the generated
+method against a fake session that records what would be sent. The client agrees when it lets the
+call leave exactly when `jsonschema` says the arguments are valid, and the recorded arguments are
+byte-identical (`json.dumps`) to what was given (top-level keys in wire-name order, as a client
+sends keyword arguments; extras after them as given). `out_<n>` returns the schema: the fake
+session replays the arguments as `structuredContent`. The client agrees when it returns a result
+exactly when `jsonschema` says it is valid, and the returned model dumps back to the same JSON
+value (numbers compared by value, as JSON Schema does: `1` and `1.0` are one number; `true` is not `1`).
 
 Groups with a reference outside their document (a remote `$ref`, the meta-schema) are skipped, as
 a generated client never fetches one. The suite is read where it lies; nothing is copied.
@@ -25,12 +33,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
+import inspect
 import json
 import re
 import sys
 import tempfile
 import warnings
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +54,7 @@ from mcp.types import CallToolResult  # noqa: E402
 from codegen.errors import StubgenError  # noqa: E402
 from codegen.generate import render_snapshot  # noqa: E402
 from codegen.identifiers import package_name  # noqa: E402
+from codegen.runtime._runtime import ToolContract  # noqa: E402
 from codegen.snapshot import Snapshot  # noqa: E402
 
 SUITE = Path("/work/shared/external-schemas/jsts/draft2020-12")
@@ -67,6 +76,21 @@ def tool_schema(schema: Any) -> dict[str, Any]:
         schema = {key: value for key, value in schema.items() if key != "$defs"}
     wrapper["properties"]["value"] = _relocate(schema)
     return wrapper
+
+
+def root_schema(schema: Any) -> dict[str, Any] | None:
+    """The group's schema as a tool schema's root, typed `object`; None when its root allows no object."""
+    if schema is True:
+        return {"type": "object"}
+    if not isinstance(schema, dict):
+        return None
+    kind = schema.get("type", "object")
+    if kind != "object" and not (isinstance(kind, list) and "object" in kind):
+        return None
+    return {**schema, "type": "object"}
+
+
+PLACEMENTS = {"value": tool_schema, "root": root_schema}
 
 
 def _relocate(schema: Any) -> Any:
@@ -138,6 +162,7 @@ class Tally:
     false_rejects: int = 0
     changed: int = 0
     not_generated: int = 0
+    no_way: int = 0
     examples: list[str] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
@@ -147,10 +172,11 @@ class Tally:
         self.false_rejects += other.false_rejects
         self.changed += other.changed
         self.not_generated += other.not_generated
+        self.no_way += other.no_way
 
     @property
     def judged(self) -> int:
-        return self.total - self.not_generated
+        return self.total - self.not_generated - self.no_way
 
 
 class RecordingSession:
@@ -218,36 +244,70 @@ def generate(work: Path, server: str, tools: list[dict[str, Any]]) -> Any:
     return next(getattr(module, name) for name in module.__all__ if name.endswith("Client"))
 
 
-def group_tool(direction: str, index: int, schema: Any) -> dict[str, Any]:
-    """`in_<n>` takes the group's schema as input; `out_<n>` takes nothing and returns it."""
+def group_tool(direction: str, index: int, schema: dict[str, Any]) -> dict[str, Any]:
+    """`in_<n>` takes the schema as input; `out_<n>` takes nothing and returns it."""
     if direction == "input":
-        return {"name": f"in_{index}", "inputSchema": tool_schema(schema)}
-    return {"name": f"out_{index}", "inputSchema": {"type": "object"}, "outputSchema": tool_schema(schema)}
+        return {"name": f"in_{index}", "inputSchema": schema}
+    return {"name": f"out_{index}", "inputSchema": {"type": "object"}, "outputSchema": schema}
 
 
-async def judge(client: Any, session: RecordingSession, index: int, case: Case, direction: str) -> tuple[str, str]:
-    """(verdict, detail): verdict is one of agree, false_accepts, false_rejects, changed."""
+def instance_arguments(placement: str, data: Any) -> dict[str, Any] | None:
+    """The arguments (or result) an instance stands for in a placement; None when it stands for none."""
+    if placement == "value":
+        return {"value": data}
+    return data if isinstance(data, dict) else None
+
+
+def as_call(package: Any, index: int, arguments: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The keyword arguments that send `arguments` through `in_<index>`, and what the wire should
+    then carry; None when the method has no way to pass them (an undeclared key and no `extra`)."""
+    contract = importlib.import_module(f"{package}._models.in_{index}")._CONTRACT
+    names = ToolContract.of(contract).parameters
+    accepted = set(inspect.signature(getattr(package_client(package), f"in_{index}")).parameters) - {"self"}
+    extra_name = next(iter(accepted - set(names.values())), None)
+    declared = {name: value for name, value in arguments.items() if name in names}
+    extra = {name: value for name, value in arguments.items() if name not in names}
+    if extra and extra_name is None:
+        return None
+    keywords = {names[name]: value for name, value in declared.items()}
+    if extra:
+        keywords[extra_name] = extra  # type: ignore[index]
+    return keywords, {**dict(sorted(declared.items())), **extra}
+
+
+def package_client(package: str) -> Any:
+    module = sys.modules[package]
+    return next(getattr(module, name) for name in module.__all__ if name.endswith("Client"))
+
+
+async def judge(
+    client: Any, session: RecordingSession, index: int, case: Case, direction: str, arguments: dict[str, Any]
+) -> tuple[str, str]:
+    """(verdict, detail): verdict is one of agree, false_accepts, false_rejects, changed, no_way."""
     session.sent.clear()
-    given = {"value": case.data}
     error: Exception | None = None
     if direction == "input":
+        call = as_call(type(client).__module__.rpartition(".")[0], index, arguments)
+        if call is None:
+            return "no_way", "the method cannot take these arguments"
+        keywords, wire = call
         session.reply = None
         try:
-            await getattr(client, f"in_{index}")(value=case.data)
+            await getattr(client, f"in_{index}")(**keywords)
         except Exception as raised:  # any refusal counts as one
             error = raised
         accepted = bool(session.sent)
-        changed = accepted and json.dumps(session.sent[0]) != json.dumps(given)
+        changed = accepted and json.dumps(session.sent[0]) != json.dumps(wire)
         detail = f"sent {json.dumps(session.sent[0])[:120]}" if accepted else f"raised {error!r:.160}"
     else:
-        session.reply = given
+        session.reply = arguments
         returned: Any = None
         try:
             returned = dumped(await getattr(client, f"out_{index}")())
         except Exception as raised:  # any refusal counts as one
             error = raised
         accepted = error is None
-        changed = accepted and not same_json(returned, given)
+        changed = accepted and not same_json(returned, arguments)
         detail = f"returned {json.dumps(returned, default=repr)[:120]}" if accepted else f"raised {error!r:.160}"
     detail = " ".join(detail.split())
     if accepted and not case.valid:
@@ -269,41 +329,48 @@ async def measure(suite: Path, keywords: list[str] | None, show: int) -> int:
         sys.path.insert(0, str(work))
         for keyword, groups, skipped in load_groups(suite, keywords):
             skipped_total += skipped
-            clients = {direction: _clients(work, keyword, direction, groups, failed) for direction in DIRECTIONS}
-            for index, schema, tests in groups:
-                validator = jsonschema.Draft202012Validator(tool_schema(schema))
+            for placement, place in PLACEMENTS.items():
+                placed = [(index, place(schema), tests) for index, schema, tests in groups]
+                placed = [(index, schema, tests) for index, schema, tests in placed if schema is not None]
                 for direction in DIRECTIONS:
-                    tally = tallies.setdefault((keyword, direction), Tally())
-                    for test in tests:
-                        try:
-                            valid = validator.is_valid({"value": test["data"]})
-                        except re.error:  # an ECMA 262 pattern Python cannot compile: no verdict to compare with
-                            unjudged += 1
-                            continue
-                        case = Case(keyword, index, test["description"], test["data"], valid)
-                        tally.total += 1
-                        if index not in clients[direction]:
-                            tally.not_generated += 1
-                            continue
-                        client, session = clients[direction][index]
-                        verdict, detail = await judge(client, session, index, case, direction)
-                        if verdict == "agree":
-                            tally.agree += 1
-                        else:
+                    clients = _clients(work, keyword, f"{direction}_{placement}", direction, placed, failed)
+                    tally = tallies.setdefault((keyword, f"{direction} ({placement})"), Tally())
+                    for index, schema, tests in placed:
+                        validator = jsonschema.Draft202012Validator(schema)
+                        for test in tests:
+                            arguments = instance_arguments(placement, test["data"])
+                            if arguments is None:
+                                continue
+                            try:
+                                valid = validator.is_valid(arguments)
+                            except re.error:  # an ECMA 262 pattern Python cannot compile: no verdict
+                                unjudged += 1
+                                continue
+                            case = Case(keyword, index, test["description"], test["data"], valid)
+                            tally.total += 1
+                            if index not in clients:
+                                tally.not_generated += 1
+                                continue
+                            client, session = clients[index]
+                            verdict, detail = await judge(client, session, index, case, direction, arguments)
+                            if verdict == "agree":
+                                tally.agree += 1
+                                continue
                             setattr(tally, verdict, getattr(tally, verdict) + 1)
-                            tally.examples.append(
-                                f"{verdict} {direction} {keyword}[{index}] {case.description!r}: "
-                                f"{json.dumps(case.data)[:80]} -> {detail}"
-                            )
-    return report(tallies, failed, skipped_total, unjudged // len(DIRECTIONS), show)
+                            if verdict != "no_way":
+                                tally.examples.append(
+                                    f"{verdict} {direction} ({placement}) {keyword}[{index}] {case.description!r}: "
+                                    f"{json.dumps(case.data)[:80]} -> {detail}"
+                                )
+    return report(tallies, failed, skipped_total, unjudged, show)
 
 
 def _clients(
-    work: Path, keyword: str, direction: str, groups: list[tuple[int, Any, list[Any]]], failed: list[str]
+    work: Path, keyword: str, label: str, direction: str, groups: list[tuple[int, Any, list[Any]]], failed: list[str]
 ) -> dict[int, tuple[Any, RecordingSession]]:
-    """A generated client per group: one package for the file and direction, or one per group when
-    that fails (a package fails as a whole when one of its tools does)."""
-    server = f"jsts_{keyword}_{direction}"
+    """A generated client per group: one package for the file, direction and placement, or one per
+    group when that fails (a package fails as a whole when one of its tools does)."""
+    server = f"jsts_{keyword}_{label}"
     try:
         client_class = generate(work, server, [group_tool(direction, index, schema) for index, schema, _ in groups])
         return {index: _connected(client_class) for index, _, _ in groups}
@@ -314,7 +381,7 @@ def _clients(
         try:
             client_class = generate(work, f"{server}_{index}", [group_tool(direction, index, schema)])
         except StubgenError as error:
-            failed.append(f"{keyword}[{index}] {direction}: {error}")
+            failed.append(f"{keyword}[{index}] {label}: {error}")
             continue
         clients[index] = _connected(client_class)
     return clients
@@ -326,32 +393,31 @@ def _connected(client_class: Any) -> tuple[Any, RecordingSession]:
 
 
 def report(tallies: dict[tuple[str, str], Tally], failed: list[str], skipped: int, unjudged: int, show: int) -> int:
-    rows = [
-        ("keyword", "direction", "instances", "agree", "false accepts", "false rejects", "changed", "not generated")
-    ]
-    totals = {direction: Tally() for direction in DIRECTIONS}
+    """One row per keyword and direction that disagrees anywhere, then totals per direction and overall."""
+    rows = [("keyword", "direction", "instances", "agree", "false accepts", "false rejects", "changed", "no way to pass", "not generated")]  # fmt: skip
+    totals: dict[str, Tally] = {}
     examples: list[str] = []
     for (keyword, direction), tally in sorted(tallies.items()):
-        totals[direction].add(tally)
+        totals.setdefault(direction, Tally()).add(tally)
         examples.extend(tally.examples)
         if tally.agree != tally.total:
             rows.append(_row(keyword, direction, tally))
-    both = Tally()
-    for direction, tally in totals.items():
-        both.add(tally)
+    every = Tally()
+    for direction, tally in sorted(totals.items()):
+        every.add(tally)
         rows.append(_row("ALL", direction, tally))
-    rows.append(_row("ALL", "both", both))
+    rows.append(_row("ALL", "all", every))
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
     for row in rows:
-        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
     print(
-        f"\nagreement {both.agree / both.judged:.2%} ({both.agree}/{both.judged} instances of the tools that generate); "
-        f"groups skipped for outside references: {skipped}"
+        f"\nagreement {every.agree / every.judged:.2%} ({every.agree}/{every.judged} instances judged); "
+        f"false accepts {every.false_accepts}, false rejects {every.false_rejects}, changed {every.changed}"
     )
+    print(f"groups skipped for references outside their document: {skipped}")
     print(f"instances jsonschema cannot judge (a pattern Python's re cannot compile), left out: {unjudged}")
-    counts = Counter(line.split(" ", 1)[0] for line in examples)
-    print("disagreements: " + (", ".join(f"{kind} {count}" for kind, count in sorted(counts.items())) or "none"))
-    print(f"tools that failed to generate: {len(failed)} ({both.not_generated} instances not judged)")
+    print(f"instances with no way to pass them (undeclared keys, no `extra`): {every.no_way}")
+    print(f"tools that failed to generate: {len(failed)} ({every.not_generated} instances not judged)")
     for line in failed[:show]:
         print(f"  {line[:300]}")
     for line in examples[:show]:
@@ -369,6 +435,7 @@ def _row(keyword: str, direction: str, tally: Tally) -> tuple[str, ...]:
         str(tally.false_accepts),
         str(tally.false_rejects),
         str(tally.changed),
+        str(tally.no_way),
         str(tally.not_generated),
     )
 

@@ -77,6 +77,8 @@ CASES: list[tuple[str, dict[str, Any], bool]] = [
     ("no_coercion", {"count": True}, False),
     ("no_coercion", {"flag": "yes"}, False),
     ("no_coercion", {"flag": 1}, False),
+    ("recursive", {"name": "a", "children": [{"name": "b", "children": [], "note": 1}]}, True),
+    ("recursive", {"name": "a", "children": [{"name": 5}]}, False),
 ]
 
 

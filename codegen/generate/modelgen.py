@@ -19,6 +19,7 @@ from typing import Any
 
 from codegen.errors import StubgenError
 from codegen.generate.cache import compact_json
+from codegen.identifiers import escape
 from codegen.snapshot import JSON
 
 LINE_LENGTH = 100
@@ -73,9 +74,10 @@ def model_source(server: str, job: ModelJob) -> str:
     from datamodel_code_generator import Error
 
     tool = job.tool
-    entry: JSON = {"name": job.stem, "inputSchema": _root(_input_root(tool["inputSchema"]))}
+    entry: JSON = {"name": job.stem, "inputSchema": _root(_input_root(_root_in_defs(tool["inputSchema"])))}
     if "outputSchema" in tool:
-        entry["outputSchema"] = _root(for_datamodel(tool["outputSchema"], tool["outputSchema"]))
+        output = _root_in_defs(tool["outputSchema"])
+        entry["outputSchema"] = _root(for_datamodel(output, output))
     where = f"server {server!r}: tool {tool['name']!r}"
     try:
         source = _run(entry)
@@ -167,6 +169,46 @@ def _input_root(schema: JSON) -> JSON:
     else:
         prepared.pop("additionalProperties", None)
     return prepared
+
+
+def _root_in_defs(schema: JSON) -> JSON:
+    """The schema with `"$ref": "#"` (the tool schema's root, recursively) pointing at a copy of
+    the root under `$defs`: datamodel-code-generator resolves `#` against the document it builds
+    around every tool, and makes an empty model that drops whatever it is given."""
+    if not _refers_to_root(schema):
+        return schema
+    definitions = dict(schema.get("$defs") or {})
+    name = escape("Root", definitions)
+    to_root = f"#/$defs/{name}"
+    copy = _repointed({key: value for key, value in schema.items() if key != "$defs"}, to_root)
+    return {**_repointed(schema, to_root), "$defs": {**_repointed(definitions, to_root), name: copy}}
+
+
+def _refers_to_root(schema: Any) -> bool:
+    if isinstance(schema, list):
+        return any(_refers_to_root(item) for item in schema)
+    if not isinstance(schema, dict):
+        return False
+    return schema.get("$ref") == "#" or any(
+        _refers_to_root(value) for key, value in schema.items() if key not in DATA_KEYWORDS
+    )
+
+
+def _repointed(schema: Any, to_root: str) -> Any:
+    if isinstance(schema, list):
+        return [_repointed(item, to_root) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    return {
+        key: (
+            to_root
+            if key == "$ref" and value == "#"
+            else value
+            if key in DATA_KEYWORDS
+            else _repointed(value, to_root)
+        )
+        for key, value in schema.items()
+    }
 
 
 def _run(entry: JSON) -> object:

@@ -80,6 +80,7 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "nested_keys": _object({"opts": {"type": "object", "properties": {"a": {"type": "string"}}}}),
     "min_properties": _object({"m": {"type": "object", "minProperties": 1}}),
     "no_coercion": _object({"count": {"type": "integer"}, "flag": {"type": "boolean"}}),
+    "recursive": _object({"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#"}}}),
     # a root that invites more properties: the method takes them through `extra`
     "open_root": _object({"name": {"type": "string"}}, additionalProperties={"type": "integer"}),
 }
