@@ -53,8 +53,7 @@ from mcp.types import CallToolResult  # noqa: E402
 
 from codegen.errors import StubgenError  # noqa: E402
 from codegen.generate import render_snapshot  # noqa: E402
-from codegen.identifiers import package_name  # noqa: E402
-from codegen.runtime._runtime import ToolContract  # noqa: E402
+from codegen.identifiers import assign_names, package_name  # noqa: E402
 from codegen.snapshot import Snapshot  # noqa: E402
 
 SUITE = Path("/work/shared/external-schemas/jsts/draft2020-12")
@@ -258,12 +257,15 @@ def instance_arguments(placement: str, data: Any) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def as_call(package: Any, index: int, arguments: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+def as_call(
+    client: Any, index: int, schema: dict[str, Any], arguments: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """The keyword arguments that send `arguments` through `in_<index>`, and what the wire should
-    then carry; None when the method has no way to pass them (an undeclared key and no `extra`)."""
-    contract = importlib.import_module(f"{package}._models.in_{index}")._CONTRACT
-    names = ToolContract.of(contract).parameters
-    accepted = set(inspect.signature(getattr(package_client(package), f"in_{index}")).parameters) - {"self"}
+    then carry; None when the method has no way to pass them (an undeclared key and no `extra`).
+    Parameter names are the generator's own (`assign_names`), as a caller reads them in the signature."""
+    properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    names = {named.wire: named.python for named in assign_names(sorted(properties), fallback="arg", kind="property")}
+    accepted = set(inspect.signature(getattr(client, f"in_{index}")).parameters)
     extra_name = next(iter(accepted - set(names.values())), None)
     declared = {name: value for name, value in arguments.items() if name in names}
     extra = {name: value for name, value in arguments.items() if name not in names}
@@ -275,19 +277,20 @@ def as_call(package: Any, index: int, arguments: dict[str, Any]) -> tuple[dict[s
     return keywords, {**dict(sorted(declared.items())), **extra}
 
 
-def package_client(package: str) -> Any:
-    module = sys.modules[package]
-    return next(getattr(module, name) for name in module.__all__ if name.endswith("Client"))
-
-
 async def judge(
-    client: Any, session: RecordingSession, index: int, case: Case, direction: str, arguments: dict[str, Any]
+    client: Any,
+    session: RecordingSession,
+    index: int,
+    case: Case,
+    direction: str,
+    schema: dict[str, Any],
+    arguments: dict[str, Any],
 ) -> tuple[str, str]:
     """(verdict, detail): verdict is one of agree, false_accepts, false_rejects, changed, no_way."""
     session.sent.clear()
     error: Exception | None = None
     if direction == "input":
-        call = as_call(type(client).__module__.rpartition(".")[0], index, arguments)
+        call = as_call(client, index, schema, arguments)
         if call is None:
             return "no_way", "the method cannot take these arguments"
         keywords, wire = call
@@ -352,7 +355,7 @@ async def measure(suite: Path, keywords: list[str] | None, show: int) -> int:
                                 tally.not_generated += 1
                                 continue
                             client, session = clients[index]
-                            verdict, detail = await judge(client, session, index, case, direction, arguments)
+                            verdict, detail = await judge(client, session, index, case, direction, schema, arguments)
                             if verdict == "agree":
                                 tally.agree += 1
                                 continue
