@@ -314,13 +314,41 @@ def _contract(tool: JSON, spec: ToolSpec) -> str:
     """What the runtime checks a call against: the tool's schemas exactly as the snapshot holds them,
     and each parameter's Python name by wire name (for its messages), as compact ASCII JSON."""
     document: JSON = {
-        "input": tool["inputSchema"],
+        "input": _for_validation(tool["inputSchema"]),
         "parameters": {parameter.wire: parameter.python for parameter in spec.parameters},
     }
     if "outputSchema" in tool:
-        document["output"] = tool["outputSchema"]
+        document["output"] = _for_validation(tool["outputSchema"])
     text = json.dumps(document, sort_keys=True, separators=(",", ":"), allow_nan=False)
     return text.replace("'", "\\u0027")  # one kind of quote: the literal is then the one black keeps
+
+
+_ANNOTATIONS = frozenset(
+    {"title", "description", "$comment", "examples", "example", "default", "deprecated", "readOnly", "writeOnly"}
+)
+"""Keywords no instance can fail: left out of the contract, whose size is then the rules' alone (a
+megabyte description stays in the docstrings, not in every models module)."""
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+_DATA = frozenset({"const", "enum", "required", "dependentRequired"})
+
+
+def _for_validation(schema: Any) -> Any:
+    """The schema without its annotations; names in maps of schemas and values in data keywords are kept."""
+    if isinstance(schema, list):
+        return [_for_validation(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    kept: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _ANNOTATIONS:
+            continue
+        if key in _DATA:
+            kept[key] = value
+        elif key in _SCHEMA_MAPS and isinstance(value, dict):
+            kept[key] = {name: _for_validation(inner) for name, inner in value.items()}
+        else:
+            kept[key] = _for_validation(value)
+    return kept
 
 
 def _used_names(spec: ToolSpec) -> set[str]:
