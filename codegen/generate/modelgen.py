@@ -201,11 +201,7 @@ def _repointed(schema: Any, to_root: str) -> Any:
         return schema
     return {
         key: (
-            to_root
-            if key == "$ref" and value == "#"
-            else value
-            if key in DATA_KEYWORDS
-            else _repointed(value, to_root)
+            to_root if key == "$ref" and value == "#" else value if key in DATA_KEYWORDS else _repointed(value, to_root)
         )
         for key, value in schema.items()
     }

@@ -10,3 +10,7 @@ class ClassInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+
+
+_CONTRACT = '{"input":{"type":"object"},"parameters":{}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

@@ -11,6 +11,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 class DrawInputPoint(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
     )
     x: float
@@ -19,6 +20,7 @@ class DrawInputPoint(BaseModel):
 
 class DrawInputShape(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
     )
     kind: Literal["circle"]
@@ -27,6 +29,7 @@ class DrawInputShape(BaseModel):
 
 class DrawInputShape1(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
     )
     kind: Literal["square"]
@@ -51,7 +54,12 @@ class DrawInput(BaseModel):
 
 class DrawOutput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
     )
     created: AwareDatetime | None = None
     id: UUID
+
+
+_CONTRACT = '{"input":{"properties":{"big":{"type":"integer"},"color":{"anyOf":[{"enum":["red","green","\\"blue\\"\\u0027"],"type":"string"},{"type":"null"}]},"flag":{"type":["boolean","string"]},"layer":{"type":["integer","null"]},"points":{"items":{"properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["x","y"],"type":"object"},"type":"array"},"shape":{"oneOf":[{"properties":{"kind":{"const":"circle"},"radius":{"type":"number"}},"required":["kind","radius"],"type":"object"},{"properties":{"kind":{"const":"square"},"side":{"type":"number"}},"required":["kind","side"],"type":"object"}]},"style":{"enum":["solid","dashed"]},"tags":{"items":{},"type":"array"}},"required":["shape"],"type":"object"},"output":{"properties":{"created":{"format":"date-time","type":"string"},"id":{"format":"uuid","type":"string"}},"required":["id"],"type":"object"},"parameters":{"big":"big","color":"color","flag":"flag","layer":"layer","points":"points","shape":"shape","style":"style","tags":"tags"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

@@ -11,3 +11,7 @@ class GetUserInput(BaseModel):
         populate_by_name=True,
     )
     name: str
+
+
+_CONTRACT = '{"input":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"},"parameters":{"name":"name"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict
 
 class TreeInputNode(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
     )
     children: list[TreeInputNode] | None = None
@@ -23,6 +24,7 @@ class TreeInput(BaseModel):
 
 class TreeOutput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
     )
     depth: int
@@ -30,3 +32,7 @@ class TreeOutput(BaseModel):
 
 
 TreeInputNode.model_rebuild()
+
+
+_CONTRACT = '{"input":{"$defs":{"Node":{"properties":{"children":{"items":{"$ref":"#/$defs/Node"},"type":"array"},"value":{"type":"string"}},"required":["value"],"type":"object"}},"properties":{"root":{"$ref":"#/$defs/Node"}},"required":["root"],"type":"object"},"output":{"properties":{"depth":{"type":"integer"},"leaves":{"items":{"type":"string"},"type":"array"}},"required":["depth","leaves"],"type":"object"},"parameters":{"root":"root"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

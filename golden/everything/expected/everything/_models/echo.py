@@ -11,3 +11,7 @@ class EchoInput(BaseModel):
         populate_by_name=True,
     )
     message: str = Field(..., description="Message to echo")
+
+
+_CONTRACT = '{"input":{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"message":{"type":"string"}},"required":["message"],"type":"object"},"parameters":{"message":"message"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

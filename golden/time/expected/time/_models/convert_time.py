@@ -25,6 +25,7 @@ class ConvertTimeInput(BaseModel):
 
 class ConvertTimeOutputTimeResult(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
     )
     datetime: str = Field(..., title="Datetime")
@@ -35,8 +36,13 @@ class ConvertTimeOutputTimeResult(BaseModel):
 
 class ConvertTimeOutput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
     )
     source: ConvertTimeOutputTimeResult
     target: ConvertTimeOutputTimeResult
     time_difference: str = Field(..., title="Time Difference")
+
+
+_CONTRACT = '{"input":{"properties":{"source_timezone":{"type":"string"},"target_timezone":{"type":"string"},"time":{"type":"string"}},"required":["source_timezone","time","target_timezone"],"type":"object"},"output":{"$defs":{"TimeResult":{"properties":{"datetime":{"type":"string"},"day_of_week":{"type":"string"},"is_dst":{"type":"boolean"},"timezone":{"type":"string"}},"required":["timezone","datetime","day_of_week","is_dst"],"type":"object"}},"properties":{"source":{"$ref":"#/$defs/TimeResult"},"target":{"$ref":"#/$defs/TimeResult"},"time_difference":{"type":"string"}},"required":["source","target","time_difference"],"type":"object"},"parameters":{"source_timezone":"source_timezone","target_timezone":"target_timezone","time":"time"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

@@ -19,9 +19,14 @@ class GetCurrentTimeInput(BaseModel):
 
 class GetCurrentTimeOutput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
     )
     datetime: str = Field(..., title="Datetime")
     day_of_week: str = Field(..., title="Day Of Week")
     is_dst: bool = Field(..., title="Is Dst")
     timezone: str = Field(..., title="Timezone")
+
+
+_CONTRACT = '{"input":{"properties":{"timezone":{"type":"string"}},"required":["timezone"],"type":"object"},"output":{"properties":{"datetime":{"type":"string"},"day_of_week":{"type":"string"},"is_dst":{"type":"boolean"},"timezone":{"type":"string"}},"required":["timezone","datetime","day_of_week","is_dst"],"type":"object"},"parameters":{"timezone":"timezone"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""
