@@ -26,7 +26,7 @@ from codegen.errors import StubgenError
 from codegen.generate.cache import Cache, cache_key, compact_json
 from codegen.generate.guard import check_text, check_tool_schemas, pointer, shown
 from codegen.generate.headers import header_lines
-from codegen.generate.modelgen import LINE_LENGTH, ModelJob, model_source, one_line
+from codegen.generate.modelgen import LINE_LENGTH, SCHEMA_KEYWORDS, ModelJob, model_source, one_line
 from codegen.generate.parallel import map_batches
 from codegen.generate.render import PieceKind, formatted_pieces, literal, piece_key, tool_pieces
 from codegen.generate.spec import (
@@ -333,14 +333,15 @@ _DATA = frozenset({"const", "enum", "required", "dependentRequired"})
 
 
 def _for_validation(schema: Any) -> Any:
-    """The schema without its annotations; names in maps of schemas and values in data keywords are kept."""
+    """The schema's JSON Schema keywords without its annotations (`SCHEMA_KEYWORDS`, as the models
+    see them); names in maps of schemas and values in data keywords are kept."""
     if isinstance(schema, list):
         return [_for_validation(item) for item in schema]
     if not isinstance(schema, dict):
         return schema
     kept: dict[str, Any] = {}
     for key, value in schema.items():
-        if key in _ANNOTATIONS:
+        if key in _ANNOTATIONS or key not in SCHEMA_KEYWORDS:  # no extension keyword reaches the package
             continue
         if key in _DATA:
             kept[key] = value

@@ -22,5 +22,5 @@ class MathMultiplyOutput(BaseModel):
     result: float
 
 
-_CONTRACT = '{"input":{"properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"type":"object"},"output":{"properties":{"result":{"type":"number"}},"required":["result"],"type":"object","x-fastmcp-wrap-result":true},"parameters":{"a":"a","b":"b"}}'
+_CONTRACT = '{"input":{"properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"type":"object"},"output":{"properties":{"result":{"type":"number"}},"required":["result"],"type":"object"},"parameters":{"a":"a","b":"b"}}'
 """The tool's schemas from the snapshot: what the runtime checks arguments and results against."""
