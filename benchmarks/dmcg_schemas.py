@@ -119,7 +119,9 @@ def main() -> None:
         jobs = [(index, str(path), str(out)) for index, path in enumerate(files)]
         with multiprocessing.get_context("fork").Pool() as pool:
             results = pool.map(generate_one, jobs, chunksize=4)
-        generated = {f"s{index:03d}": name for index, (name, outcome, _, _) in enumerate(results) if outcome == "generated"}
+        generated = {
+            f"s{index:03d}": name for index, (name, outcome, _, _) in enumerate(results) if outcome == "generated"
+        }
         imported = subprocess.run(
             [sys.executable, "-c", IMPORT_ALL, *generated], cwd=out, capture_output=True, text=True, check=True
         )

@@ -342,11 +342,15 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3, help="Runs per figure; the median is reported.")
     parser.add_argument("--tools", type=int, default=1000, help="Catalog size of the large rows.")
     parser.add_argument("--generate-only", action="store_true", help="Only the generate rows of the large catalog.")
+    parser.add_argument("--calls-only", action="store_true", help="Only the 10,000-call row.")
     options = parser.parse_args()
     count, runs, calls = (10, 1, 200) if options.smoke else (options.tools, options.runs, 10_000)
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="mcp-stubgen-bench-") as folder:
         work = Path(folder)
+        if options.calls_only:
+            print(table([call_row(work, calls, runs)], assess=True))
+            return 0
         for size in [count] if options.smoke or options.generate_only else [10, 100, count]:
             (work / str(size)).mkdir()
             size_rows, memory = generate_rows(work / str(size), size, runs, targets=size == count)

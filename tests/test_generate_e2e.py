@@ -12,7 +12,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import pydantic
 import pytest
 from mcp import StdioServerParameters
 
@@ -106,10 +105,8 @@ async def test_nested_models_take_snake_case_and_send_wire_names(import_package:
     async with package.NestedClient.connect(stdio(script)) as nested:
         echoed = await nested.edit_file(path="f.txt", edits=[edit], dry_run=True)
         assert echoed.received == {"path": "f.txt", "edits": [{"oldText": "a", "newText": "b"}], "dryRun": True}
-        with pytest.raises(pydantic.ValidationError) as invalid:
+        with pytest.raises(package.ToolArgumentsError, match=r"argument dry_run \(sent as 'dryRun'\)"):
             await nested.edit_file(path="f.txt", edits=[edit], dry_run="maybe")
-        assert [error["loc"] for error in invalid.value.errors()] == [("dry_run",)]
-        assert "dryRun" not in str(invalid.value)
 
 
 async def test_weather_over_streamable_http_reports_a_changed_catalog(import_package: Any, weather_http: str) -> None:
@@ -154,9 +151,15 @@ async def test_keyword_properties_reach_the_server_by_their_wire_names(import_pa
         trip = await keywords.book_trip(from_="Oslo", to="Rome", class_="business", seat_count=2, note=None)
         assert trip.received == {"from": "Oslo", "to": "Rome", "class": "business", "seat-count": 2, "note": None}
 
-        with pytest.raises(pydantic.ValidationError):
+        with pytest.raises(
+            package.ToolArgumentsError,
+            match=r"argument seat_count \(sent as 'seat-count'\): 0 is less than the minimum of 1 "
+            r"\(schema rule /properties/seat-count/minimum\); nothing was sent",
+        ):
             await keywords.book_trip(from_="Oslo", to="Rome", seat_count=0)
-        with pytest.raises(pydantic.ValidationError):
+        with pytest.raises(
+            package.ToolArgumentsError, match=r"argument class_ \(sent as 'class'\): 'first' is not one of"
+        ):
             await keywords.book_trip(from_="Oslo", to="Rome", class_="first")
         assert len(sent) == 2
 

@@ -72,7 +72,10 @@ def test_each_tools_method_and_import_are_formatted_once_beside_its_models(monke
     snapshot = load_snapshot(Path("golden/everything/snapshot.json"))
     files = render_snapshot(snapshot)
     helpers_members = len(snapshot.resources) + len(snapshot.resource_templates) + len(snapshot.prompts)
-    assert formatted == {"member": len(snapshot.tools) + helpers_members, "import": len(snapshot.tools), "module": 2}
+    # a tool whose annotations use none of its models (no output schema, plain parameters) has no import
+    imports = sum(line.startswith("    from ._models.") for line in files["client.py"].decode().splitlines())
+    assert 0 < imports < len(snapshot.tools)
+    assert formatted == {"member": len(snapshot.tools) + helpers_members, "import": imports, "module": 2}
     assert files == render_snapshot(snapshot, cache=Cache.disabled())
 
 
@@ -90,11 +93,17 @@ def test_server_instructions_cannot_pose_as_the_clients_model_imports(tmp_path: 
         protocol_version="2025-06-18",
         capabilities={"tools": {}},
         instructions="\n".join(lines),
-        tools=({"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}},),
+        tools=(
+            {
+                "name": "echo",
+                "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
+                "outputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
+            },
+        ),
     )
     client = render_snapshot(snapshot)["client.py"].decode()
     head, _, body = client.partition("__all__")
-    assert "    from ._models.echo import EchoInput\n\n" in head
+    assert "    from ._models.echo import EchoOutput\n\n" in head
     assert "evil" not in head.lower()
     assert "    from ._models.evil import Evil\n" in body  # kept as text, inside the docstring
     namespace: dict[str, object] = {}

@@ -52,7 +52,7 @@ def test_the_empty_schema_is_a_tool_without_parameters(tmp_path: Path) -> None:
     generate_package(snapshot({"name": "anything", "inputSchema": {}, "outputSchema": {}}, server="empty"), tmp_path)
     client = (tmp_path / "empty" / "client.py").read_text()
     assert "async def anything(self) -> AnythingOutput:" in client
-    assert '"anything", AnythingInput, {}, AnythingOutput' in client
+    assert '"anything", _CONTRACT, {}, AnythingOutput' in client
     sys.path.insert(0, str(tmp_path))
     try:
         models = importlib.import_module("empty.models")

@@ -29,7 +29,15 @@ from codegen.errors import StubgenError
 from codegen.generate.cache import Cache, cache_key, compact_json
 from codegen.generate.guard import check_text, check_tool_schemas, pointer, shown
 from codegen.generate.headers import header_lines
-from codegen.generate.modelgen import LINE_LENGTH, UNTYPED_REASON, ModelJob, model_source, one_line, untyped_source
+from codegen.generate.modelgen import (
+    LINE_LENGTH,
+    SCHEMA_KEYWORDS,
+    UNTYPED_REASON,
+    ModelJob,
+    model_source,
+    one_line,
+    untyped_source,
+)
 from codegen.generate.parallel import map_batches
 from codegen.generate.render import PieceKind, formatted_pieces, literal, piece_key, tool_pieces
 from codegen.generate.spec import (
@@ -191,6 +199,7 @@ def build_package(
                 tool_fingerprint=tool.fingerprint,
                 classes=tuple(sorted(classes)),
                 source=source,
+                contract=_contract(tool.tool, spec),
             )
         )
         own = _own_import(spec, classes)
@@ -199,6 +208,8 @@ def build_package(
         for name in _used_names(spec) - set(classes):
             if name in imported:
                 model_imports.setdefault(imported[name], set()).add(name)
+        if spec.extra:
+            model_imports.setdefault("collections.abc", set()).add("Mapping")
 
     client_class = class_name(snapshot.server, "Client")
     if client_class in owners or any(client_class in names for names in model_imports.values()):
@@ -369,12 +380,54 @@ def _load_parts(source: str | None, text: str | None) -> _Parts:
     return source, tuple(document["classes"]), document["imported"], ToolSpec(**spec, parameters=parameters)
 
 
+def _contract(tool: JSON, spec: ToolSpec) -> str:
+    """What the runtime checks a call against: the tool's schemas exactly as the snapshot holds them,
+    and each keyword parameter's Python name by wire name (for its messages), as compact ASCII JSON."""
+    keywords = spec.parameters if spec.input_kind == "keywords" else ()
+    document: JSON = {
+        "input": _for_validation(tool["inputSchema"]),
+        "parameters": {parameter.wire: parameter.python for parameter in keywords},
+    }
+    if "outputSchema" in tool:
+        document["output"] = _for_validation(tool["outputSchema"])
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return text.replace("'", "\\u0027")  # one kind of quote: the literal is then the one black keeps
+
+
+_ANNOTATIONS = frozenset(
+    {"title", "description", "$comment", "examples", "example", "default", "deprecated", "readOnly", "writeOnly"}
+)
+"""Keywords no instance can fail: left out of the contract, whose size is then the rules' alone (a
+megabyte description stays in the docstrings, not in every models module)."""
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+_DATA = frozenset({"const", "enum", "required", "dependentRequired"})
+
+
+def _for_validation(schema: Any) -> Any:
+    """The schema's JSON Schema keywords without its annotations (`SCHEMA_KEYWORDS`, as the models
+    see them); names in maps of schemas and values in data keywords are kept."""
+    if isinstance(schema, list):
+        return [_for_validation(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    kept: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _ANNOTATIONS or key not in SCHEMA_KEYWORDS:  # no extension keyword reaches the package
+            continue
+        if key in _DATA:
+            kept[key] = value
+        elif key in _SCHEMA_MAPS and isinstance(value, dict):
+            kept[key] = {name: _for_validation(inner) for name, inner in value.items()}
+        else:
+            kept[key] = _for_validation(value)
+    return kept
+
+
 def _used_names(spec: ToolSpec) -> set[str]:
     """Every name the tool's method annotations and body refer to."""
     annotations = (
         *(parameter.annotation for parameter in spec.parameters),
         spec.return_annotation,
-        spec.input_model,
         spec.output_model or "None",
     )
     return {name for annotation in annotations for name in _names_in(annotation)}
@@ -521,6 +574,11 @@ def _tool_spec(
         )
     model = _model_class(where, wire, input_model, classes)
     input_kind, parameters = _input_parameters(where, wire, tool["inputSchema"], input_model, model)
+    schema = tool["inputSchema"]
+    invites = input_kind == "keywords" and (
+        schema.get("additionalProperties", False) is not False or bool(schema.get("patternProperties"))
+    )
+    extra = escape("extra", {parameter.python for parameter in parameters}) if invites else None
 
     output_kind: OutputKind = "result"
     output_model: str | None = None
@@ -555,6 +613,7 @@ def _tool_spec(
         parameters=parameters,
         fingerprint=plan.fingerprint,
         input_kind=input_kind,
+        extra=extra,
     )
 
 

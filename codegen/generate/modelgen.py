@@ -94,7 +94,7 @@ def model_source(server: str, job: ModelJob) -> str:
     tool = job.tool
     entry: JSON = {
         "name": job.stem,
-        "inputSchema": _root(for_datamodel(Document(tool["inputSchema"]).with_definitions(), None)),
+        "inputSchema": _root(_input_root(Document(tool["inputSchema"]).with_definitions())),
     }
     if "outputSchema" in tool:
         output = Document(tool["outputSchema"]).with_definitions()
@@ -232,12 +232,12 @@ UNTYPED_REASON = "UNTYPED_REASON"
 
 
 def untyped_source(job: ModelJob, reason: str) -> str:
-    """The models module of a tool whose schema no models could be generated from: its input JSON
-    Schema, which the client checks arguments against when the tool is called, and an input model
-    that takes any arguments (for the hub, which validates through the input model)."""
+    """The models module of a tool whose schema no models could be generated from: why, and an input
+    model that takes any arguments (for the hub, which validates through the input model); the client
+    checks arguments against the tool's JSON Schema, which every models module carries (`_CONTRACT`)."""
     import black
 
-    from codegen.generate.render import black_mode, literal, python_literal
+    from codegen.generate.render import black_mode, literal
 
     source = f"""{HEADER_PLACEHOLDER}
 
@@ -250,14 +250,11 @@ from pydantic import BaseModel, ConfigDict
 {UNTYPED_REASON} = {literal(reason)}
 \"\"\"Why mcp-stubgen generated no models for this tool; its method takes `dict[str, Any]`.\"\"\"
 
-INPUT_SCHEMA: dict[str, Any] = {python_literal(job.tool["inputSchema"])}
-\"\"\"The tool's input JSON Schema as the server declared it: the client checks arguments against it.\"\"\"
-
-
 class {job.stem}Input(BaseModel):
-    \"\"\"Any arguments: they are checked against `INPUT_SCHEMA` instead.\"\"\"
+    \"\"\"Any arguments: the client checks them against the tool's JSON Schema (`_CONTRACT`) instead.\"\"\"
 
     model_config = ConfigDict(extra="allow")
+    __pydantic_extra__: dict[str, Any]
 """
     return black.format_str(source, mode=black_mode())
 
@@ -394,6 +391,18 @@ def _root(schema: JSON) -> JSON:
     return {"type": "object", "additionalProperties": True, **schema}
 
 
+def _input_root(schema: JSON) -> JSON:
+    """The input schema prepared for datamodel-code-generator, its root's `additionalProperties` as
+    the server wrote it: the input model's root decides nothing about a call (the schema does), but
+    the hub reads its `extra` setting to tell a misspelt argument from one the schema invites."""
+    prepared: JSON = for_datamodel(schema, None)
+    if "additionalProperties" in schema:
+        prepared["additionalProperties"] = schema["additionalProperties"]
+    else:
+        prepared.pop("additionalProperties", None)
+    return prepared
+
+
 def _run(entry: JSON) -> object:
     from datamodel_code_generator import generate
 
@@ -464,7 +473,9 @@ def _cut(text: str) -> str:
 
 def for_datamodel(schema: Any, output_root: Any) -> Any:
     """The schema as datamodel-code-generator gets it: defaults it would mistype dropped, a `const`
-    object or array written as a one-value `enum`, free text cut to `MAX_TEXT`.
+    object or array written as a one-value `enum`, free text cut to `MAX_TEXT`, and objects open
+    (`additionalProperties: true`) unless the schema closes them outright: the tool's own schema,
+    checked by the runtime, decides which keys an object may have, and the model keeps them all.
 
     An input default (`output_root` is None) is the server's to apply when an argument is not given,
     so all go. An output default stays only if it fits its schema (`_fits`, with `output_root` to
@@ -495,6 +506,11 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
             result[key] = {name: for_datamodel(inner, output_root) for name, inner in value.items()}
         else:
             result[key] = for_datamodel(value, output_root)
+    if (result.get("type") == "object" or "properties" in result) and (
+        "additionalProperties" not in result
+        or (result["additionalProperties"] is False and "patternProperties" in result)
+    ):
+        result["additionalProperties"] = True  # the model keeps keys it has no field for; the schema judges them
     return result
 
 

@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     import black
 
 RUNTIME_FILE = "_runtime.py"
+CONTRACT_NAME = "_CONTRACT"
+"""The name each tool's models module gives its contract; the client's methods pass it to the runtime."""
+CONTRACT_DOC = "The tool's schemas from the snapshot: what the runtime checks arguments and results against."
 
 
 @functools.cache
@@ -175,7 +178,9 @@ def tool_member(tool: ToolSpec) -> str:
 
 def tool_pieces(tool: ToolSpec, model_imports: Import) -> list[tuple[PieceKind, str]]:
     """The pieces of client.py that only this tool decides (its method and its models' import), for
-    formatting beside its models."""
+    formatting beside its models (a tool whose annotations use none of its models has no import)."""
+    if not model_imports.names:
+        return [("member", tool_member(tool))]
     return [("member", tool_member(tool)), ("import", model_import(model_imports) + "\n")]
 
 
@@ -282,7 +287,8 @@ def model_module_file(module: ModelModule) -> bytes:
     first, _, body = module.source.partition("\n")
     assert first == HEADER_PLACEHOLDER, "datamodel-code-generator did not start with the header placeholder"
     title = f"tool {quoted(module.tool)} (fingerprint {module.tool_fingerprint})"
-    return with_header(header_lines(title), body)
+    contract = f'\n\n{CONTRACT_NAME} = {literal(module.contract)}\n"""{CONTRACT_DOC}"""\n'
+    return with_header(header_lines(title), body.rstrip("\n") + "\n" + contract)
 
 
 def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str, bytes]:

@@ -50,6 +50,9 @@ class ToolSpec:
     input_kind: InputKind = "keywords"
     untyped_reason: str | None = None
     """Why no models could be generated (`untyped` tools only): the warning and the docstring say it."""
+    extra: str | None = None
+    """The parameter taking more arguments by wire name, when the input schema's root invites them
+    explicitly (`additionalProperties` true or a schema, or `patternProperties`); else None."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,9 @@ class ModelModule:
     classes: tuple[str, ...]
     source: str
     """datamodel-code-generator's module, its first line a placeholder for the header."""
+    contract: str
+    """The tool's schemas and parameter names as JSON text (ASCII), written into the module as a
+    string literal for the runtime's validators (`_runtime.ToolContract`)."""
 
 
 @dataclass(frozen=True)

@@ -16,15 +16,9 @@ if TYPE_CHECKING:
     from typing import Any, Literal
 
     from mcp.types import CallToolResult, GetPromptResult, ReadResourceResult
-    from ._models.api_get_user import ApiGetUserInput
-    from ._models.class_ import ClassInput
-    from ._models.connect_ import ConnectInput
-    from ._models.draw import DrawInput, DrawInputPoint, DrawInputShape, DrawInputShape1, DrawOutput
-    from ._models.get_user import GetUserInput
-    from ._models.get_user_2 import GetUser2Input
-    from ._models.math_multiply import MathMultiplyInput, MathMultiplyOutput
-    from ._models.self_ import SelfInput
-    from ._models.tree import TreeInput, TreeInputNode, TreeOutput
+    from ._models.draw import DrawInputPoint, DrawInputShape, DrawInputShape1, DrawOutput
+    from ._models.math_multiply import MathMultiplyOutput
+    from ._models.tree import TreeInputNode, TreeOutput
 
 __all__ = ["CatalogClient"]
 
@@ -64,11 +58,11 @@ class CatalogClient(GeneratedClient):
             per_page: Sent as 'perPage'. Server default: 20. Optional.
             user_id: Sent as 'user-id'. Optional.
         """
-        from ._models.api_get_user import ApiGetUserInput
+        from ._models.api_get_user import _CONTRACT
 
         return await self._call(
             "API-get-user",
-            ApiGetUserInput,
+            _CONTRACT,
             {
                 "perPage": per_page,
                 "user-id": user_id,
@@ -80,18 +74,18 @@ class CatalogClient(GeneratedClient):
 
         Calls the tool 'class'.
         """
-        from ._models.class_ import ClassInput
+        from ._models.class_ import _CONTRACT
 
-        return await self._call("class", ClassInput, {})
+        return await self._call("class", _CONTRACT, {})
 
     async def connect_(self) -> CallToolResult:
         """Clashes with the wrapper's own member.
 
         Calls the tool 'connect'.
         """
-        from ._models.connect_ import ConnectInput
+        from ._models.connect_ import _CONTRACT
 
-        return await self._call("connect", ConnectInput, {})
+        return await self._call("connect", _CONTRACT, {})
 
     async def draw(
         self,
@@ -119,11 +113,11 @@ class CatalogClient(GeneratedClient):
             style: Line style; ends with a quote\". Server default: \"solid\". Optional.
             tags: Optional.
         """
-        from ._models.draw import DrawInput, DrawOutput
+        from ._models.draw import _CONTRACT, DrawOutput
 
         return await self._call_structured(
             "draw",
-            DrawInput,
+            _CONTRACT,
             {
                 "big": big,
                 "color": color,
@@ -149,11 +143,11 @@ class CatalogClient(GeneratedClient):
         Args:
             name: Required.
         """
-        from ._models.get_user import GetUserInput
+        from ._models.get_user import _CONTRACT
 
         return await self._call(
             "get_user",
-            GetUserInput,
+            _CONTRACT,
             {
                 "name": name,
             },
@@ -185,11 +179,11 @@ class CatalogClient(GeneratedClient):
             model_config: Optional.
             self_: Sent as 'self'. Server default: false. Optional.
         """
-        from ._models.get_user_2 import GetUser2Input
+        from ._models.get_user_2 import _CONTRACT
 
         return await self._call(
             "get-user",
-            GetUser2Input,
+            _CONTRACT,
             {
                 "$meta": meta,
                 "class": class_,
@@ -214,11 +208,11 @@ class CatalogClient(GeneratedClient):
             a: Required.
             b: Required.
         """
-        from ._models.math_multiply import MathMultiplyInput, MathMultiplyOutput
+        from ._models.math_multiply import _CONTRACT, MathMultiplyOutput
 
         output = await self._call_structured(
             "math.multiply",
-            MathMultiplyInput,
+            _CONTRACT,
             {
                 "a": a,
                 "b": b,
@@ -232,9 +226,9 @@ class CatalogClient(GeneratedClient):
 
         Calls the tool 'self'.
         """
-        from ._models.self_ import SelfInput
+        from ._models.self_ import _CONTRACT
 
-        return await self._call("self", SelfInput, {})
+        return await self._call("self", _CONTRACT, {})
 
     async def tree(
         self,
@@ -248,11 +242,11 @@ class CatalogClient(GeneratedClient):
         Args:
             root: Required.
         """
-        from ._models.tree import TreeInput, TreeOutput
+        from ._models.tree import _CONTRACT, TreeOutput
 
         return await self._call_structured(
             "tree",
-            TreeInput,
+            _CONTRACT,
             {
                 "root": root,
             },

@@ -16,22 +16,7 @@ if TYPE_CHECKING:
     from typing import Literal
 
     from mcp.types import CallToolResult, GetPromptResult, ReadResourceResult
-    from ._models.echo import EchoInput
-    from ._models.get_annotated_message import GetAnnotatedMessageInput
-    from ._models.get_env import GetEnvInput
-    from ._models.get_resource_links import GetResourceLinksInput
-    from ._models.get_resource_reference import GetResourceReferenceInput
-    from ._models.get_structured_content import (
-        GetStructuredContentInput,
-        GetStructuredContentOutput,
-    )
-    from ._models.get_sum import GetSumInput
-    from ._models.get_tiny_image import GetTinyImageInput
-    from ._models.gzip_file_as_resource import GzipFileAsResourceInput
-    from ._models.simulate_research_query import SimulateResearchQueryInput
-    from ._models.toggle_simulated_logging import ToggleSimulatedLoggingInput
-    from ._models.toggle_subscriber_updates import ToggleSubscriberUpdatesInput
-    from ._models.trigger_long_running_operation import TriggerLongRunningOperationInput
+    from ._models.get_structured_content import GetStructuredContentOutput
 
 __all__ = ["EverythingClient"]
 
@@ -102,11 +87,11 @@ class EverythingClient(GeneratedClient):
         Args:
             message: Message to echo.
         """
-        from ._models.echo import EchoInput
+        from ._models.echo import _CONTRACT
 
         return await self._call(
             "echo",
-            EchoInput,
+            _CONTRACT,
             {
                 "message": message,
             },
@@ -128,11 +113,11 @@ class EverythingClient(GeneratedClient):
             message_type: Type of message to demonstrate different annotation patterns. Sent as 'messageType'.
             include_image: Whether to include an example image. Sent as 'includeImage'. Server default: false. Optional.
         """
-        from ._models.get_annotated_message import GetAnnotatedMessageInput
+        from ._models.get_annotated_message import _CONTRACT
 
         return await self._call(
             "get-annotated-message",
-            GetAnnotatedMessageInput,
+            _CONTRACT,
             {
                 "includeImage": include_image,
                 "messageType": message_type,
@@ -146,9 +131,9 @@ class EverythingClient(GeneratedClient):
 
         Calls the tool 'get-env'.
         """
-        from ._models.get_env import GetEnvInput
+        from ._models.get_env import _CONTRACT
 
-        return await self._call("get-env", GetEnvInput, {})
+        return await self._call("get-env", _CONTRACT, {})
 
     async def get_resource_links(
         self,
@@ -164,11 +149,11 @@ class EverythingClient(GeneratedClient):
         Args:
             count: Number of resource links to return (1-10). Server default: 3. Optional.
         """
-        from ._models.get_resource_links import GetResourceLinksInput
+        from ._models.get_resource_links import _CONTRACT
 
         return await self._call(
             "get-resource-links",
-            GetResourceLinksInput,
+            _CONTRACT,
             {
                 "count": count,
             },
@@ -190,11 +175,11 @@ class EverythingClient(GeneratedClient):
             resource_id: ID of the text resource to fetch. Sent as 'resourceId'. Server default: 1. Optional.
             resource_type: Sent as 'resourceType'. Server default: \"Text\". Optional.
         """
-        from ._models.get_resource_reference import GetResourceReferenceInput
+        from ._models.get_resource_reference import _CONTRACT
 
         return await self._call(
             "get-resource-reference",
-            GetResourceReferenceInput,
+            _CONTRACT,
             {
                 "resourceId": resource_id,
                 "resourceType": resource_type,
@@ -215,14 +200,11 @@ class EverythingClient(GeneratedClient):
         Args:
             location: Choose city.
         """
-        from ._models.get_structured_content import (
-            GetStructuredContentInput,
-            GetStructuredContentOutput,
-        )
+        from ._models.get_structured_content import _CONTRACT, GetStructuredContentOutput
 
         return await self._call_structured(
             "get-structured-content",
-            GetStructuredContentInput,
+            _CONTRACT,
             {
                 "location": location,
             },
@@ -245,11 +227,11 @@ class EverythingClient(GeneratedClient):
             a: First number.
             b: Second number.
         """
-        from ._models.get_sum import GetSumInput
+        from ._models.get_sum import _CONTRACT
 
         return await self._call(
             "get-sum",
-            GetSumInput,
+            _CONTRACT,
             {
                 "a": a,
                 "b": b,
@@ -263,9 +245,9 @@ class EverythingClient(GeneratedClient):
 
         Calls the tool 'get-tiny-image'.
         """
-        from ._models.get_tiny_image import GetTinyImageInput
+        from ._models.get_tiny_image import _CONTRACT
 
-        return await self._call("get-tiny-image", GetTinyImageInput, {})
+        return await self._call("get-tiny-image", _CONTRACT, {})
 
     async def gzip_file_as_resource(
         self,
@@ -285,11 +267,11 @@ class EverythingClient(GeneratedClient):
             name: Name of the output file. Server default: \"README.md.gz\". Optional.
             output_type: How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object. Sent as 'outputType'. Server default: \"resourceLink\". Optional.
         """
-        from ._models.gzip_file_as_resource import GzipFileAsResourceInput
+        from ._models.gzip_file_as_resource import _CONTRACT
 
         return await self._call(
             "gzip-file-as-resource",
-            GzipFileAsResourceInput,
+            _CONTRACT,
             {
                 "data": data,
                 "name": name,
@@ -313,11 +295,11 @@ class EverythingClient(GeneratedClient):
             topic: The research topic to investigate.
             ambiguous: Simulate an ambiguous query that requires clarification (triggers input_required status). Server default: false. Optional.
         """
-        from ._models.simulate_research_query import SimulateResearchQueryInput
+        from ._models.simulate_research_query import _CONTRACT
 
         return await self._call(
             "simulate-research-query",
-            SimulateResearchQueryInput,
+            _CONTRACT,
             {
                 "ambiguous": ambiguous,
                 "topic": topic,
@@ -331,9 +313,9 @@ class EverythingClient(GeneratedClient):
 
         Calls the tool 'toggle-simulated-logging'.
         """
-        from ._models.toggle_simulated_logging import ToggleSimulatedLoggingInput
+        from ._models.toggle_simulated_logging import _CONTRACT
 
-        return await self._call("toggle-simulated-logging", ToggleSimulatedLoggingInput, {})
+        return await self._call("toggle-simulated-logging", _CONTRACT, {})
 
     async def toggle_subscriber_updates(self) -> CallToolResult:
         """Toggle Subscriber Updates
@@ -342,9 +324,9 @@ class EverythingClient(GeneratedClient):
 
         Calls the tool 'toggle-subscriber-updates'.
         """
-        from ._models.toggle_subscriber_updates import ToggleSubscriberUpdatesInput
+        from ._models.toggle_subscriber_updates import _CONTRACT
 
-        return await self._call("toggle-subscriber-updates", ToggleSubscriberUpdatesInput, {})
+        return await self._call("toggle-subscriber-updates", _CONTRACT, {})
 
     async def trigger_long_running_operation(
         self,
@@ -362,11 +344,11 @@ class EverythingClient(GeneratedClient):
             duration: Duration of the operation in seconds. Server default: 10. Optional.
             steps: Number of steps in the operation. Server default: 5. Optional.
         """
-        from ._models.trigger_long_running_operation import TriggerLongRunningOperationInput
+        from ._models.trigger_long_running_operation import _CONTRACT
 
         return await self._call(
             "trigger-long-running-operation",
-            TriggerLongRunningOperationInput,
+            _CONTRACT,
             {
                 "duration": duration,
                 "steps": steps,

@@ -17,12 +17,11 @@ if TYPE_CHECKING:
     from typing import Annotated, Any, Union
 
     from mcp.types import CallToolResult, GetPromptResult, ReadResourceResult
-    from ._models.find import FindInput, FindInputFindInput, FindInputFindInput1, FindOutput
-    from ._models.label import LabelInput, LabelOutput
-    from ._models.legacy import LegacyInput
-    from ._models.nest import NestInput, NestInputDirectArray, NestOutput, NestOutputA, NestOutputB
-    from ._models.total import TotalInput, TotalOutput
-    from ._models.word_counts import WordCountsInput, WordCountsOutput
+    from ._models.find import FindInputFindInput, FindInputFindInput1, FindOutput
+    from ._models.label import LabelOutput
+    from ._models.nest import NestInputDirectArray, NestOutput, NestOutputA, NestOutputB
+    from ._models.total import TotalOutput
+    from ._models.word_counts import WordCountsOutput
 
 __all__ = ["ShapesClient"]
 
@@ -57,11 +56,9 @@ class ShapesClient(GeneratedClient):
         Args:
             arguments: The tool's arguments as one value: its input schema's root is not one object.
         """
-        from ._models.find import FindInput, FindOutput
+        from ._models.find import _CONTRACT, FindOutput
 
-        given = FindInput.model_validate(arguments)
-        payload = given.model_dump(mode="json", by_alias=True, exclude_unset=True)
-        return await self._call_structured("find", FindInput, payload, FindOutput)
+        return await self._call_structured("find", _CONTRACT, arguments, FindOutput)
 
     async def label(
         self,
@@ -81,11 +78,11 @@ class ShapesClient(GeneratedClient):
             labels: Optional.
             mode: Optional.
         """
-        from ._models.label import LabelInput, LabelOutput
+        from ._models.label import _CONTRACT, LabelOutput
 
         return await self._call_structured(
             "label",
-            LabelInput,
+            _CONTRACT,
             {
                 "flags": flags,
                 "labels": labels,
@@ -106,9 +103,9 @@ class ShapesClient(GeneratedClient):
         Args:
             arguments: Any arguments, checked against the tool's JSON Schema when called: mcp-stubgen could not type this tool (/inputSchema/type: arguments are sent as an object, and the schema says 'string').
         """
-        from ._models.legacy import INPUT_SCHEMA, LegacyInput
+        from ._models.legacy import _CONTRACT
 
-        return await self._call_untyped("legacy", LegacyInput, INPUT_SCHEMA, arguments)
+        return await self._call("legacy", _CONTRACT, arguments)
 
     async def nest(
         self,
@@ -122,11 +119,11 @@ class ShapesClient(GeneratedClient):
         Args:
             direct: Required.
         """
-        from ._models.nest import NestInput, NestOutput
+        from ._models.nest import _CONTRACT, NestOutput
 
         output = await self._call_structured(
             "nest",
-            NestInput,
+            _CONTRACT,
             {
                 "direct": direct,
             },
@@ -146,11 +143,9 @@ class ShapesClient(GeneratedClient):
         Args:
             arguments: The tool's arguments as one value: its input schema's root is a map.
         """
-        from ._models.total import TotalInput, TotalOutput
+        from ._models.total import _CONTRACT, TotalOutput
 
-        given = TotalInput.model_validate(arguments)
-        payload = given.model_dump(mode="json", by_alias=True, exclude_unset=True)
-        output = await self._call_structured("total", TotalInput, payload, TotalOutput)
+        output = await self._call_structured("total", _CONTRACT, arguments, TotalOutput)
         return output.result
 
     async def word_counts(
@@ -165,11 +160,11 @@ class ShapesClient(GeneratedClient):
         Args:
             text: Required.
         """
-        from ._models.word_counts import WordCountsInput, WordCountsOutput
+        from ._models.word_counts import _CONTRACT, WordCountsOutput
 
         output = await self._call_structured(
             "word_counts",
-            WordCountsInput,
+            _CONTRACT,
             {
                 "text": text,
             },

@@ -15,8 +15,8 @@ from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven
 if TYPE_CHECKING:
 
     from mcp.types import CallToolResult, GetPromptResult, ReadResourceResult
-    from ._models.convert_time import ConvertTimeInput, ConvertTimeOutput
-    from ._models.get_current_time import GetCurrentTimeInput, GetCurrentTimeOutput
+    from ._models.convert_time import ConvertTimeOutput
+    from ._models.get_current_time import GetCurrentTimeOutput
 
 __all__ = ["TimeClient"]
 
@@ -51,11 +51,11 @@ class TimeClient(GeneratedClient):
             target_timezone: Target IANA timezone name (e.g., 'Asia/Tokyo', 'America/San_Francisco'). Use 'Etc/UTC' as local timezone if no target timezone provided by the user.
             time: Time to convert in 24-hour format (HH:MM).
         """
-        from ._models.convert_time import ConvertTimeInput, ConvertTimeOutput
+        from ._models.convert_time import _CONTRACT, ConvertTimeOutput
 
         return await self._call_structured(
             "convert_time",
-            ConvertTimeInput,
+            _CONTRACT,
             {
                 "source_timezone": source_timezone,
                 "target_timezone": target_timezone,
@@ -76,11 +76,11 @@ class TimeClient(GeneratedClient):
         Args:
             timezone: IANA timezone name (e.g., 'America/New_York', 'Europe/London'). Use 'Etc/UTC' as local timezone if no timezone provided by the user.
         """
-        from ._models.get_current_time import GetCurrentTimeInput, GetCurrentTimeOutput
+        from ._models.get_current_time import _CONTRACT, GetCurrentTimeOutput
 
         return await self._call_structured(
             "get_current_time",
-            GetCurrentTimeInput,
+            _CONTRACT,
             {
                 "timezone": timezone,
             },

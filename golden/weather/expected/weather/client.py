@@ -16,10 +16,10 @@ if TYPE_CHECKING:
     from typing import Literal
 
     from mcp.types import CallToolResult, GetPromptResult, ReadResourceResult
-    from ._models.celsius_to_fahrenheit import CelsiusToFahrenheitInput, CelsiusToFahrenheitOutput
-    from ._models.get_forecast import GetForecastInput, GetForecastOutput
-    from ._models.search import SearchInput, SearchOutput
-    from ._models.send_alert import SendAlertInput, SendAlertOutput
+    from ._models.celsius_to_fahrenheit import CelsiusToFahrenheitOutput
+    from ._models.get_forecast import GetForecastOutput
+    from ._models.search import SearchOutput
+    from ._models.send_alert import SendAlertOutput
 
 __all__ = ["WeatherClient"]
 
@@ -52,14 +52,11 @@ class WeatherClient(GeneratedClient):
         Args:
             celsius: Required.
         """
-        from ._models.celsius_to_fahrenheit import (
-            CelsiusToFahrenheitInput,
-            CelsiusToFahrenheitOutput,
-        )
+        from ._models.celsius_to_fahrenheit import _CONTRACT, CelsiusToFahrenheitOutput
 
         output = await self._call_structured(
             "celsius_to_fahrenheit",
-            CelsiusToFahrenheitInput,
+            _CONTRACT,
             {
                 "celsius": celsius,
             },
@@ -83,11 +80,11 @@ class WeatherClient(GeneratedClient):
             days: How many days ahead. Server default: 1. Optional.
             units: Server default: \"metric\". Optional.
         """
-        from ._models.get_forecast import GetForecastInput, GetForecastOutput
+        from ._models.get_forecast import _CONTRACT, GetForecastOutput
 
         return await self._call_structured(
             "get_forecast",
-            GetForecastInput,
+            _CONTRACT,
             {
                 "city": city,
                 "days": days,
@@ -108,11 +105,11 @@ class WeatherClient(GeneratedClient):
         Args:
             query: Part of a city name, in any case.
         """
-        from ._models.search import SearchInput, SearchOutput
+        from ._models.search import _CONTRACT, SearchOutput
 
         output = await self._call_structured(
             "search",
-            SearchInput,
+            _CONTRACT,
             {
                 "query": query,
             },
@@ -134,11 +131,11 @@ class WeatherClient(GeneratedClient):
             message: Required.
             severity: Server default: 1. Optional.
         """
-        from ._models.send_alert import SendAlertInput, SendAlertOutput
+        from ._models.send_alert import _CONTRACT, SendAlertOutput
 
         output = await self._call_structured(
             "send_alert",
-            SendAlertInput,
+            _CONTRACT,
             {
                 "message": message,
                 "severity": severity,

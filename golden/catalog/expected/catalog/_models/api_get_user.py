@@ -14,3 +14,7 @@ class ApiGetUserInput(BaseModel):
     )
     per_page: int | None = None
     user_id: str | None = Field(None, alias="user-id")
+
+
+_CONTRACT = '{"input":{"properties":{"perPage":{"type":"integer"},"user-id":{"type":"string"}},"type":"object"},"parameters":{"perPage":"per_page","user-id":"user_id"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

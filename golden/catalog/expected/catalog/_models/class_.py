@@ -12,3 +12,7 @@ class ClassInput(BaseModel):
         populate_by_name=True,
         alias_generator=to_camel,
     )
+
+
+_CONTRACT = '{"input":{"type":"object"},"parameters":{}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

@@ -11,6 +11,7 @@ from pydantic.alias_generators import to_camel
 
 class DrawInputPoint(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )
@@ -20,6 +21,7 @@ class DrawInputPoint(BaseModel):
 
 class DrawInputShape(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )
@@ -29,6 +31,7 @@ class DrawInputShape(BaseModel):
 
 class DrawInputShape1(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )
@@ -55,8 +58,13 @@ class DrawInput(BaseModel):
 
 class DrawOutput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )
     created: str | None = None
     id: str
+
+
+_CONTRACT = '{"input":{"properties":{"big":{"type":"integer"},"color":{"anyOf":[{"enum":["red","green","\\"blue\\"\\u0027"],"type":"string"},{"type":"null"}]},"flag":{"type":["boolean","string"]},"layer":{"type":["integer","null"]},"points":{"items":{"properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["x","y"],"type":"object"},"type":"array"},"shape":{"oneOf":[{"properties":{"kind":{"const":"circle"},"radius":{"type":"number"}},"required":["kind","radius"],"type":"object"},{"properties":{"kind":{"const":"square"},"side":{"type":"number"}},"required":["kind","side"],"type":"object"}]},"style":{"enum":["solid","dashed"]},"tags":{"items":{},"type":"array"}},"required":["shape"],"type":"object"},"output":{"properties":{"created":{"format":"date-time","type":"string"},"id":{"format":"uuid","type":"string"}},"required":["id"],"type":"object"},"parameters":{"big":"big","color":"color","flag":"flag","layer":"layer","points":"points","shape":"shape","style":"style","tags":"tags"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

@@ -13,3 +13,7 @@ class GetUserInput(BaseModel):
         alias_generator=to_camel,
     )
     name: str
+
+
+_CONTRACT = '{"input":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"},"parameters":{"name":"name"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

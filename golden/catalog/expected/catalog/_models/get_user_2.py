@@ -18,3 +18,7 @@ class GetUser2Input(BaseModel):
     id: int = Field(..., description="The user's id.")
     model_config_: str | None = Field(None, alias="model_config")
     self: bool | None = None
+
+
+_CONTRACT = '{"input":{"properties":{"$meta":{"additionalProperties":{"type":"string"},"type":"object"},"class":{"type":["string","null"]},"from":{"format":"date","type":"string"},"id":{"type":"integer"},"model_config":{"type":"string"},"self":{"type":"boolean"}},"required":["id","from"],"type":"object"},"parameters":{"$meta":"meta","class":"class_","from":"from_","id":"id_","model_config":"model_config","self":"self_"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

@@ -18,7 +18,12 @@ class MathMultiplyInput(BaseModel):
 
 class MathMultiplyOutput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )
     result: float
+
+
+_CONTRACT = '{"input":{"properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"type":"object"},"output":{"properties":{"result":{"type":"number"}},"required":["result"],"type":"object"},"parameters":{"a":"a","b":"b"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

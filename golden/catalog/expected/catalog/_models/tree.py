@@ -9,6 +9,7 @@ from pydantic.alias_generators import to_camel
 
 class TreeInputNode(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )
@@ -26,6 +27,7 @@ class TreeInput(BaseModel):
 
 class TreeOutput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )
@@ -34,3 +36,7 @@ class TreeOutput(BaseModel):
 
 
 TreeInputNode.model_rebuild()
+
+
+_CONTRACT = '{"input":{"$defs":{"Node":{"properties":{"children":{"items":{"$ref":"#/$defs/Node"},"type":"array"},"value":{"type":"string"}},"required":["value"],"type":"object"}},"properties":{"root":{"$ref":"#/$defs/Node"}},"required":["root"],"type":"object"},"output":{"properties":{"depth":{"type":"integer"},"leaves":{"items":{"type":"string"},"type":"array"}},"required":["depth","leaves"],"type":"object"},"parameters":{"root":"root"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

@@ -13,3 +13,7 @@ class EchoInput(BaseModel):
         alias_generator=to_camel,
     )
     message: str = Field(..., description="Message to echo")
+
+
+_CONTRACT = '{"input":{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"message":{"type":"string"}},"required":["message"],"type":"object"},"parameters":{"message":"message"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

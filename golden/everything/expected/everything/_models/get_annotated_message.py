@@ -18,3 +18,7 @@ class GetAnnotatedMessageInput(BaseModel):
     message_type: Literal["error", "success", "debug"] = Field(
         ..., description="Type of message to demonstrate different annotation patterns"
     )
+
+
+_CONTRACT = '{"input":{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"includeImage":{"type":"boolean"},"messageType":{"enum":["error","success","debug"],"type":"string"}},"required":["messageType"],"type":"object"},"parameters":{"includeImage":"include_image","messageType":"message_type"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

@@ -15,3 +15,7 @@ class GetResourceLinksInput(BaseModel):
     count: float | None = Field(
         None, description="Number of resource links to return (1-10)", ge=1.0, le=10.0
     )
+
+
+_CONTRACT = '{"input":{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"count":{"maximum":10,"minimum":1,"type":"number"}},"type":"object"},"parameters":{"count":"count"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

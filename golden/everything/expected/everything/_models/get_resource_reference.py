@@ -16,3 +16,7 @@ class GetResourceReferenceInput(BaseModel):
     )
     resource_id: float | None = Field(None, description="ID of the text resource to fetch")
     resource_type: Literal["Text", "Blob"] | None = None
+
+
+_CONTRACT = '{"input":{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"resourceId":{"type":"number"},"resourceType":{"enum":["Text","Blob"],"type":"string"}},"type":"object"},"parameters":{"resourceId":"resource_id","resourceType":"resource_type"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

@@ -26,3 +26,7 @@ class GetStructuredContentOutput(BaseModel):
     conditions: str = Field(..., description="Weather conditions description")
     humidity: float = Field(..., description="Humidity percentage")
     temperature: float = Field(..., description="Temperature in celsius")
+
+
+_CONTRACT = '{"input":{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"location":{"enum":["New York","Chicago","Los Angeles"],"type":"string"}},"required":["location"],"type":"object"},"output":{"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"number"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"},"parameters":{"location":"location"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

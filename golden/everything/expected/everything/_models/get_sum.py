@@ -14,3 +14,7 @@ class GetSumInput(BaseModel):
     )
     a: float = Field(..., description="First number")
     b: float = Field(..., description="Second number")
+
+
+_CONTRACT = '{"input":{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"type":"object"},"parameters":{"a":"a","b":"b"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

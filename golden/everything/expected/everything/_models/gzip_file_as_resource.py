@@ -20,3 +20,7 @@ class GzipFileAsResourceInput(BaseModel):
         None,
         description="How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.",
     )
+
+
+_CONTRACT = '{"input":{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"data":{"format":"uri","type":"string"},"name":{"type":"string"},"outputType":{"enum":["resourceLink","resource"],"type":"string"}},"type":"object"},"parameters":{"data":"data","name":"name","outputType":"output_type"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

@@ -17,3 +17,7 @@ class SimulateResearchQueryInput(BaseModel):
         description="Simulate an ambiguous query that requires clarification (triggers input_required status)",
     )
     topic: str = Field(..., description="The research topic to investigate")
+
+
+_CONTRACT = '{"input":{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"ambiguous":{"type":"boolean"},"topic":{"type":"string"}},"required":["topic"],"type":"object"},"parameters":{"ambiguous":"ambiguous","topic":"topic"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

@@ -14,3 +14,7 @@ class TriggerLongRunningOperationInput(BaseModel):
     )
     duration: float | None = Field(None, description="Duration of the operation in seconds")
     steps: float | None = Field(None, description="Number of steps in the operation")
+
+
+_CONTRACT = '{"input":{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"duration":{"type":"number"},"steps":{"type":"number"}},"type":"object"},"parameters":{"duration":"duration","steps":"steps"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

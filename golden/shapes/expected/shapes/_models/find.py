@@ -11,6 +11,7 @@ from pydantic.alias_generators import to_camel
 
 class FindInputFindInput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )
@@ -19,6 +20,7 @@ class FindInputFindInput(BaseModel):
 
 class FindInputFindInput1(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )
@@ -31,7 +33,12 @@ class FindInput(RootModel[FindInputFindInput | FindInputFindInput1]):
 
 class FindOutput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )
     received: dict[str, Any]
+
+
+_CONTRACT = '{"input":{"anyOf":[{"properties":{"id":{"type":"integer"}},"required":["id"],"type":"object"},{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}],"type":"object"},"output":{"properties":{"received":{"additionalProperties":true,"type":"object"}},"required":["received"],"type":"object"},"parameters":{}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

@@ -21,8 +21,13 @@ class LabelInput(BaseModel):
 
 class LabelOutput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )
     mode: str | None = None
     ratio: float | None = None
+
+
+_CONTRACT = '{"input":{"properties":{"flags":{"additionalProperties":{"type":"boolean"},"propertyNames":{"pattern":"^x-"},"type":"object"},"labels":{"patternProperties":{"^[a-z]+$":{"type":"string"}},"type":"object"},"mode":{"nullable":false,"type":"string"}},"type":"object"},"output":{"properties":{"mode":{"nullable":false,"type":"string"},"ratio":{"const":1.5}},"type":"object"},"parameters":{"flags":"flags","labels":"labels","mode":"mode"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

@@ -10,11 +10,13 @@ from pydantic import BaseModel, ConfigDict
 UNTYPED_REASON = "/inputSchema/type: arguments are sent as an object, and the schema says 'string'"
 """Why mcp-stubgen generated no models for this tool; its method takes `dict[str, Any]`."""
 
-INPUT_SCHEMA: dict[str, Any] = {"type": "string"}
-"""The tool's input JSON Schema as the server declared it: the client checks arguments against it."""
-
 
 class LegacyInput(BaseModel):
-    """Any arguments: they are checked against `INPUT_SCHEMA` instead."""
+    """Any arguments: the client checks them against the tool's JSON Schema (`_CONTRACT`) instead."""
 
     model_config = ConfigDict(extra="allow")
+    __pydantic_extra__: dict[str, Any]
+
+
+_CONTRACT = '{"input":{"type":"string"},"parameters":{}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

@@ -36,3 +36,7 @@ class NestOutputB(RootModel[list[NestOutputA]]):
 
 NestOutput.model_rebuild()
 NestOutputA.model_rebuild()
+
+
+_CONTRACT = '{"input":{"properties":{"direct":{"items":{"type":"string"},"minItems":1,"type":["array","string"],"uniqueItems":true}},"required":["direct"],"type":"object"},"output":{"$defs":{"A":{"items":{"$ref":"#/$defs/B"},"type":"array"},"B":{"items":{"$ref":"#/$defs/A"},"type":"array"}},"anyOf":[{"$ref":"#/$defs/A"},{"$ref":"#/$defs/B"}]},"parameters":{"direct":"direct"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

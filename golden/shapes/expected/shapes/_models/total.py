@@ -13,7 +13,12 @@ class TotalInput(RootModel[dict[str, float]]):
 
 class TotalOutput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )
     result: float
+
+
+_CONTRACT = '{"input":{"additionalProperties":{"type":"number"},"type":"object"},"output":{"properties":{"result":{"type":"number"}},"required":["result"],"type":"object"},"parameters":{}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

@@ -17,3 +17,7 @@ class WordCountsInput(BaseModel):
 
 class WordCountsOutput(RootModel[dict[str, int]]):
     root: dict[str, int]
+
+
+_CONTRACT = '{"input":{"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"},"output":{"additionalProperties":{"type":"integer"},"type":"object"},"parameters":{"text":"text"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

@@ -29,6 +29,7 @@ class ConvertTimeInput(BaseModel):
 
 class ConvertTimeOutputTimeResult(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )
@@ -40,9 +41,14 @@ class ConvertTimeOutputTimeResult(BaseModel):
 
 class ConvertTimeOutput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )
     source: ConvertTimeOutputTimeResult
     target: ConvertTimeOutputTimeResult
     time_difference: str = Field(..., alias="time_difference", title="Time Difference")
+
+
+_CONTRACT = '{"input":{"properties":{"source_timezone":{"type":"string"},"target_timezone":{"type":"string"},"time":{"type":"string"}},"required":["source_timezone","time","target_timezone"],"type":"object"},"output":{"$defs":{"TimeResult":{"properties":{"datetime":{"type":"string"},"day_of_week":{"type":"string"},"is_dst":{"type":"boolean"},"timezone":{"type":"string"}},"required":["timezone","datetime","day_of_week","is_dst"],"type":"object"}},"properties":{"source":{"$ref":"#/$defs/TimeResult"},"target":{"$ref":"#/$defs/TimeResult"},"time_difference":{"type":"string"}},"required":["source","target","time_difference"],"type":"object"},"parameters":{"source_timezone":"source_timezone","target_timezone":"target_timezone","time":"time"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

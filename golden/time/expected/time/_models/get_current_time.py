@@ -21,6 +21,7 @@ class GetCurrentTimeInput(BaseModel):
 
 class GetCurrentTimeOutput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )
@@ -28,3 +29,7 @@ class GetCurrentTimeOutput(BaseModel):
     day_of_week: str = Field(..., alias="day_of_week", title="Day Of Week")
     is_dst: bool = Field(..., alias="is_dst", title="Is Dst")
     timezone: str = Field(..., title="Timezone")
+
+
+_CONTRACT = '{"input":{"properties":{"timezone":{"type":"string"}},"required":["timezone"],"type":"object"},"output":{"properties":{"datetime":{"type":"string"},"day_of_week":{"type":"string"},"is_dst":{"type":"boolean"},"timezone":{"type":"string"}},"required":["timezone","datetime","day_of_week","is_dst"],"type":"object"},"parameters":{"timezone":"timezone"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

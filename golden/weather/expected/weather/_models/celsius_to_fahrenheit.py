@@ -17,7 +17,12 @@ class CelsiusToFahrenheitInput(BaseModel):
 
 class CelsiusToFahrenheitOutput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )
     result: float = Field(..., title="Result")
+
+
+_CONTRACT = '{"input":{"properties":{"celsius":{"type":"number"}},"required":["celsius"],"type":"object"},"output":{"properties":{"result":{"type":"number"}},"required":["result"],"type":"object"},"parameters":{"celsius":"celsius"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

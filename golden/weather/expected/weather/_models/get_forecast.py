@@ -21,6 +21,7 @@ class GetForecastInput(BaseModel):
 
 class GetForecastOutput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )
@@ -30,3 +31,7 @@ class GetForecastOutput(BaseModel):
         ..., description="Temperature in the requested units.", title="Temperature"
     )
     units: Literal["metric", "imperial"] = Field(..., title="GetForecastOutputUnits")
+
+
+_CONTRACT = '{"input":{"$defs":{"Units":{"enum":["metric","imperial"],"type":"string"}},"properties":{"city":{"type":"string"},"days":{"maximum":7,"minimum":1,"type":"integer"},"units":{"$ref":"#/$defs/Units"}},"required":["city"],"type":"object"},"output":{"$defs":{"Units":{"enum":["metric","imperial"],"type":"string"}},"properties":{"city":{"type":"string"},"conditions":{"type":"string"},"temperature":{"type":"number"},"units":{"$ref":"#/$defs/Units"}},"required":["city","temperature","conditions","units"],"type":"object"},"parameters":{"city":"city","days":"days","units":"units"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

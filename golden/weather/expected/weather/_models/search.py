@@ -17,7 +17,12 @@ class SearchInput(BaseModel):
 
 class SearchOutput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )
     result: list[str] = Field(..., title="Result")
+
+
+_CONTRACT = '{"input":{"properties":{"query":{"type":"string"}},"required":["query"],"type":"object"},"output":{"properties":{"result":{"items":{"type":"string"},"type":"array"}},"required":["result"],"type":"object"},"parameters":{"query":"query"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

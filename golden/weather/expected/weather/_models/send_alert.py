@@ -18,7 +18,12 @@ class SendAlertInput(BaseModel):
 
 class SendAlertOutput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )
     result: str = Field(..., title="Result")
+
+
+_CONTRACT = '{"input":{"properties":{"message":{"type":"string"},"severity":{"maximum":5,"minimum":0,"type":"integer"}},"required":["message"],"type":"object"},"output":{"properties":{"result":{"type":"string"}},"required":["result"],"type":"object"},"parameters":{"message":"message","severity":"severity"}}'
+"""The tool's schemas from the snapshot: what the runtime checks arguments and results against."""

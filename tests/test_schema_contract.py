@@ -1,0 +1,229 @@
+"""The tool's JSON Schema is the contract (issue 13), against a real stdio server that reports what reached it.
+
+For each keyword family the issue names, a call the schema refuses never leaves the client, and
+a call it allows reaches the server byte for byte; a result the schema refuses is refused, and
+one it allows comes back unchanged.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import StdioServerParameters
+
+from codegen.config import ServerConfig
+from codegen.discovery import snapshot_server
+from codegen.generate import generate_package
+from tests.conftest import SERVERS
+
+SERVER = SERVERS / "contract_server.py"
+
+CASES: list[tuple[str, dict[str, Any], bool]] = [
+    # the models refused these, though the schema allows them
+    ("pattern_properties", {"opts": {"a": "x", "x-n": 1}}, True),
+    ("pattern_properties", {"opts": {"a": "x", "b": 1}}, False),
+    ("unevaluated_properties", {"opts": {"a": "x", "b": 1}}, True),
+    ("unevaluated_properties", {"opts": {"a": "x", "c": 1}}, False),
+    ("unevaluated_items", {"row": ["a"]}, True),
+    ("unevaluated_items", {"row": ["a", 1]}, False),
+    ("other_type", {"v": "ab"}, True),
+    ("other_type", {"v": 5}, True),
+    ("other_type", {"v": 0}, False),
+    ("other_type", {"v": "abc"}, False),
+    # the models let these through, though the schema refuses them
+    ("not", {"name": "bob"}, True),
+    ("not", {"name": "admin"}, False),
+    ("const", {"ratio": 0.5}, True),
+    ("const", {"ratio": 1}, False),
+    ("enum", {"mode": 1}, True),
+    ("enum", {"mode": None}, True),
+    ("enum", {"mode": True}, False),
+    ("enum", {"mode": "slow"}, False),
+    ("unique_items", {"tags": ["a", "b"]}, True),
+    ("unique_items", {"tags": ["a", "a"]}, False),
+    ("min_contains", {"nums": [10, 11, 1]}, True),
+    ("min_contains", {"nums": [10, 1]}, False),
+    ("all_of", {"n": 5}, True),
+    ("all_of", {"n": 6}, False),
+    ("dependent_required", {"card": "x", "billing": "y"}, True),
+    ("dependent_required", {"billing": "y"}, True),
+    ("dependent_required", {"card": "x"}, False),
+    ("dependent_schemas", {"card": "x", "cvc": "123"}, True),
+    ("dependent_schemas", {"card": "x"}, False),
+    ("if_then_else", {"country": "US", "postcode": "12345"}, True),
+    ("if_then_else", {"country": "US", "postcode": "abc"}, False),
+    ("if_then_else", {"country": "NO", "postcode": "0150 Oslo"}, True),
+    ("if_then_else", {"country": "NO", "postcode": "far too long a code"}, False),
+    ("one_of", {"v": -1}, True),
+    ("one_of", {"v": 2.5}, True),
+    ("one_of", {"v": 5}, False),
+    ("nullable", {"note": "hi"}, True),
+    ("nullable", {}, True),
+    ("nullable", {"note": None}, False),
+    # these were changed on the way
+    ("nested_keys", {"opts": {"a": "x", "b": 1}}, True),
+    ("min_properties", {"m": {"zz": 1}}, True),
+    ("min_properties", {"m": {}}, False),
+    ("no_coercion", {"count": 1, "flag": True}, True),
+    ("no_coercion", {"count": 1.0}, True),
+    ("no_coercion", {"count": "1"}, False),
+    ("no_coercion", {"count": True}, False),
+    ("no_coercion", {"flag": "yes"}, False),
+    ("no_coercion", {"flag": 1}, False),
+    ("recursive", {"name": "a", "children": [{"name": "b", "children": [], "note": 1}]}, True),
+    ("recursive", {"name": "a", "children": [{"name": 5}]}, False),
+]
+
+
+@pytest.fixture(scope="module")
+def contract_package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The contract server's package, generated from a live snapshot and imported."""
+    import anyio
+
+    folder = tmp_path_factory.mktemp("contract")
+    snapshot = anyio.run(snapshot_server, ServerConfig(name="contract", command=sys.executable, args=(str(SERVER),)))
+    generate_package(snapshot, folder)
+    sys.path.insert(0, str(folder))
+    try:
+        yield importlib.import_module("contract")
+    finally:
+        sys.path.remove(str(folder))
+        for name in [name for name in sys.modules if name == "contract" or name.startswith("contract.")]:
+            del sys.modules[name]
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON values: numbers by value, `true` never equal to `1`."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_json(a[key], b[key]) for key in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b
+
+
+async def test_a_call_leaves_the_client_exactly_when_the_schema_allows_it_and_arrives_byte_for_byte(
+    contract_package: Any,
+) -> None:
+    async with contract_package.ContractClient.connect(
+        StdioServerParameters(command=sys.executable, args=[str(SERVER)])
+    ) as client:
+        sent: list[str] = []
+        call_tool = client.mcp_client.call_tool
+
+        async def record(name: str, arguments: dict[str, Any] | None = None) -> Any:
+            sent.append(name)
+            return await call_tool(name, arguments)
+
+        client.mcp_client.call_tool = record
+        wrong = []
+        for family, arguments, valid in CASES:
+            method = getattr(client, f"send_{family}")
+            before = len(sent)
+            try:
+                result = await method(**arguments)
+            except contract_package.ToolArgumentsError as error:
+                if valid or len(sent) != before:
+                    wrong.append(f"{family} {arguments}: refused ({error}), sent {len(sent) - before}")
+                continue
+            # top-level keys go in wire-name order; everything inside exactly as given
+            expected = json.dumps(dict(sorted(arguments.items())))
+            if not valid or result.content[0].text != expected:
+                wrong.append(f"{family} {arguments}: the server received {result.content[0].text}")
+        assert wrong == []
+
+
+async def test_a_result_is_returned_exactly_when_the_schema_allows_it_and_unchanged(contract_package: Any) -> None:
+    # the live server lists no output schemas, so the SDK checks nothing: the snapshot's schema decides
+    async with contract_package.ContractClient.connect(
+        StdioServerParameters(command=sys.executable, args=[str(SERVER), "--without-output-schemas"])
+    ) as client:
+        wrong = []
+        for family, reply, valid in CASES:
+            try:
+                returned = await getattr(client, f"get_{family}")(reply=reply)
+            except contract_package.ToolResultError as error:
+                if valid:
+                    wrong.append(f"{family} {reply}: refused ({error})")
+                continue
+            dumped = returned.model_dump(mode="json", by_alias=True, exclude_unset=True)
+            if not valid or not same_json(dumped, reply):
+                wrong.append(f"{family} {reply}: returned {dumped}")
+        assert wrong == []
+
+
+async def test_a_refusal_names_the_parameter_and_the_schema_rule(contract_package: Any) -> None:
+    async with contract_package.ContractClient.connect(
+        StdioServerParameters(command=sys.executable, args=[str(SERVER)])
+    ) as client:
+        with pytest.raises(contract_package.ToolArgumentsError) as refused:
+            await client.send_no_coercion(count="1")
+        assert str(refused.value) == (
+            "tool 'send_no_coercion': argument count: '1' is not of type 'integer' "
+            "(schema rule /properties/count/type); nothing was sent"
+        )
+    async with contract_package.ContractClient.connect(
+        StdioServerParameters(command=sys.executable, args=[str(SERVER), "--without-output-schemas"])
+    ) as client:
+        with pytest.raises(contract_package.ToolResultError) as result:
+            await client.get_no_coercion(reply={"count": "1"})
+        assert str(result.value) == (
+            "tool 'get_no_coercion' returned a result that does not match its snapshot's output schema: "
+            "['count']: '1' is not of type 'integer' (schema rule /properties/count/type); "
+            "if the server changed, run `mcp-stubgen sync`"
+        )
+
+
+async def test_more_arguments_go_through_extra_where_the_schema_invites_them(contract_package: Any) -> None:
+    async with contract_package.ContractClient.connect(
+        StdioServerParameters(command=sys.executable, args=[str(SERVER)])
+    ) as client:
+        sent = await client.send_open_root(name="a", extra={"x-count": 1, "y": 2.0})
+        assert sent.content[0].text == '{"name": "a", "x-count": 1, "y": 2.0}'
+        with pytest.raises(
+            contract_package.ToolArgumentsError,
+            match=r"extra argument 'x': 'one' is not of type 'integer' \(schema rule /additionalProperties/type\)",
+        ):
+            await client.send_open_root(name="a", extra={"x": "one"})
+        with pytest.raises(contract_package.ToolArgumentsError, match="extra argument 'name' is the parameter name"):
+            await client.send_open_root(extra={"name": "a"})
+        returned = await client.get_open_root(reply={"name": "a", "x-count": 1})
+        assert returned.model_dump(by_alias=True, exclude_unset=True) == {"name": "a", "x-count": 1}
+    with pytest.raises(TypeError):
+        await client.send_nested_keys(opts={}, extra={})  # a closed root has no `extra`
+
+
+_LAZY_PROBE = """
+import sys
+from weather import WeatherClient
+from weather._runtime import ToolContract
+assert "jsonschema" not in sys.modules and not ToolContract._loaded, "a validator was loaded on import"
+
+import asyncio
+from mcp.types import CallToolResult
+
+class Session:
+    async def call_tool(self, name, arguments=None):
+        return CallToolResult(content=[], structured_content={"result": [arguments["query"]]})
+
+client = WeatherClient(Session())
+assert asyncio.run(client.search(query="Oslo")) == ["Oslo"]
+assert len(ToolContract._loaded) == 1, "the first call compiles its tool's contract, and only that"
+assert "jsonschema" not in sys.modules, "valid calls need no jsonschema"
+"""
+
+
+def test_importing_a_package_loads_no_validator_until_a_tool_is_called() -> None:
+    golden = Path(__file__).resolve().parent.parent / "golden" / "weather" / "expected"
+    result = subprocess.run([sys.executable, "-c", _LAZY_PROBE], capture_output=True, text=True, cwd=golden)
+    assert result.returncode == 0, result.stderr
