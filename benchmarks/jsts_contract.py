@@ -53,7 +53,7 @@ from mcp.types import CallToolResult  # noqa: E402
 
 from codegen.errors import StubgenError  # noqa: E402
 from codegen.generate import render_snapshot  # noqa: E402
-from codegen.identifiers import assign_names, package_name  # noqa: E402
+from codegen.identifiers import package_name  # noqa: E402
 from codegen.snapshot import Snapshot  # noqa: E402
 
 SUITE = Path("/work/shared/external-schemas/jsts/draft2020-12")
@@ -205,8 +205,11 @@ def same_json(a: Any, b: Any) -> bool:
 
 def dumped(value: Any) -> Any:
     """What a caller gets back, as JSON: a model dumped by wire names with only what was set."""
+    from mcp.types import CallToolResult
     from pydantic import BaseModel
 
+    if isinstance(value, CallToolResult):  # an untyped tool: what it returned is its structuredContent
+        return value.structured_content
     if isinstance(value, BaseModel):
         with warnings.catch_warnings():  # a value the model's types cannot hold comes back as it came, with a warning
             warnings.simplefilter("ignore")
@@ -263,9 +266,12 @@ def as_call(
     """The keyword arguments that send `arguments` through `in_<index>`, and what the wire should
     then carry; None when the method has no way to pass them (an undeclared key and no `extra`).
     Parameter names are the generator's own (`assign_names`), as a caller reads them in the signature."""
-    properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-    names = {named.wire: named.python for named in assign_names(sorted(properties), fallback="arg", kind="property")}
     accepted = set(inspect.signature(getattr(client, f"in_{index}")).parameters)
+    if accepted == {"arguments"}:  # a root union, a map or an untyped tool: one argument, sent whole
+        return {"arguments": arguments}, arguments
+    package = type(client).__module__.rpartition(".")[0]
+    contract = json.loads(importlib.import_module(f"{package}._models.in_{index}")._CONTRACT)
+    names: dict[str, str] = contract["parameters"]  # wire name -> Python name, as the generator chose them
     extra_name = next(iter(accepted - set(names.values())), None)
     declared = {name: value for name, value in arguments.items() if name in names}
     extra = {name: value for name, value in arguments.items() if name not in names}
@@ -306,7 +312,9 @@ async def judge(
         session.reply = arguments
         returned: Any = None
         try:
-            returned = dumped(await getattr(client, f"out_{index}")())
+            method = getattr(client, f"out_{index}")
+            untyped = "arguments" in inspect.signature(method).parameters  # an untyped tool takes its arguments whole
+            returned = dumped(await (method(arguments={}) if untyped else method()))
         except Exception as raised:  # any refusal counts as one
             error = raised
         accepted = error is None

@@ -401,6 +401,8 @@ _ANNOTATIONS = frozenset(
 megabyte description stays in the docstrings, not in every models module)."""
 _SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
 _DATA = frozenset({"const", "enum", "required", "dependentRequired"})
+_BASE_URI = frozenset({"$id", "id"})
+"""Keywords the models never see but a validator needs: references are resolved against them."""
 
 
 def _for_validation(schema: Any) -> Any:
@@ -412,8 +414,8 @@ def _for_validation(schema: Any) -> Any:
         return schema
     kept: dict[str, Any] = {}
     for key, value in schema.items():
-        if key in _ANNOTATIONS or key not in SCHEMA_KEYWORDS:  # no extension keyword reaches the package
-            continue
+        if key in _ANNOTATIONS or (key not in SCHEMA_KEYWORDS and key not in _BASE_URI):
+            continue  # no extension keyword reaches the package; `$id` does, as relative references need it
         if key in _DATA:
             kept[key] = value
         elif key in _SCHEMA_MAPS and isinstance(value, dict):

@@ -716,8 +716,15 @@ class GeneratedClient:
         arguments: Mapping[str, object] | BaseModel,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> CallToolResult:
-        """Call a tool without an output schema: the SDK's result, every content block included."""
-        return await self._send(tool, contract, arguments, extra)
+        """Call a tool and return the SDK's result, every content block included; a tool whose output
+        schema no model could be made from (an untyped tool) still has its `structuredContent` checked."""
+        result = await self._send(tool, contract, arguments, extra)
+        terms = ToolContract.of(contract)
+        if terms.schemas["output"] is not None and result.structured_content is not None:
+            problem = terms.problem("output", result.structured_content)
+            if problem is not None:
+                raise ToolResultError(tool, problem)
+        return result
 
     async def _call_structured(
         self,
@@ -742,6 +749,8 @@ class GeneratedClient:
         try:
             return output_model.model_validate(content)
         except ValidationError:
+            if getattr(output_model, "__pydantic_root_model__", False):
+                return output_model.model_construct(content)
             return output_model.model_construct(**content)
 
     async def _read(self, uri: str) -> ReadResourceResult:
