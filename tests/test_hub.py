@@ -29,8 +29,9 @@ from codegen.discovery import snapshot_server
 from codegen.errors import StubgenError
 from codegen.generate import command, generate_package
 from codegen.generate.build import build_package
-from codegen.generate.hub import build_hub, hub_dir, python_literal, render_hub
+from codegen.generate.hub import build_hub, hub_dir, render_hub
 from codegen.generate.publish import diff_trees, publish, read_tree
+from codegen.generate.render import python_literal
 from codegen.identifiers import HUB_MEMBERS, qualified_tools
 from codegen.runtime._hub_runtime import GeneratedHub, validate_arguments
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot

@@ -31,7 +31,6 @@ __all__ = [
     "HubToolSpec",
     "build_hub",
     "hub_dir",
-    "python_literal",
     "render_hub",
 ]
 
