@@ -18,9 +18,9 @@ import pytest
 
 from benchmarks.catalog import changed, make_tools
 from codegen.generate import Cache, command, generate_package, render_snapshot
+from codegen.generate.formatting import black_mode
 from codegen.generate.proof import rendered_before
 from codegen.generate.publish import read_tree
-from codegen.generate.render import black_mode
 from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
 from tests.regen_goldens import GOLDEN, cases
 

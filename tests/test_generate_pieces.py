@@ -12,7 +12,8 @@ import pytest
 from codegen.generate import parallel, render, render_snapshot
 from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
-from codegen.generate.render import LINE_LENGTH, PieceKind, black_pieces, model_import, tool_member
+from codegen.generate.formatting import LINE_LENGTH
+from codegen.generate.render import PieceKind, black_pieces, model_import, tool_member
 from codegen.generate.spec import Import, PackageSpec
 from codegen.snapshot import Snapshot, load_snapshot
 from tests.regen_goldens import cases

@@ -14,8 +14,8 @@ import black
 import pytest
 
 from codegen.generate import render_snapshot
+from codegen.generate.formatting import black_mode
 from codegen.generate.publish import publish
-from codegen.generate.render import black_mode
 from codegen.snapshot import Snapshot
 from tests.hostile.corpus import run_mypy
 

@@ -27,10 +27,10 @@ from pydantic.alias_generators import to_camel
 
 from codegen.errors import StubgenError
 from codegen.generate.cache import Cache, cache_key, compact_json
+from codegen.generate.formatting import LINE_LENGTH, literal
 from codegen.generate.guard import check_text, check_tool_schemas, pointer, shown
 from codegen.generate.headers import header_lines
 from codegen.generate.modelgen import (
-    LINE_LENGTH,
     SCHEMA_KEYWORDS,
     UNTYPED_REASON,
     ModelJob,
@@ -39,7 +39,7 @@ from codegen.generate.modelgen import (
     untyped_source,
 )
 from codegen.generate.parallel import map_batches
-from codegen.generate.render import PieceKind, formatted_pieces, literal, piece_key, tool_pieces
+from codegen.generate.render import PieceKind, formatted_pieces, piece_key, tool_pieces
 from codegen.generate.spec import (
     Import,
     InputKind,

@@ -19,12 +19,9 @@ from typing import Any
 
 from codegen.errors import StubgenError
 from codegen.generate.cache import compact_json
+from codegen.generate.formatting import LINE_LENGTH, black_mode, literal
 from codegen.schemas import MAX_REF_DEPTH, MISSING, Document, follow
 from codegen.snapshot import JSON
-
-LINE_LENGTH = 100
-"""Line length of every generated file, fixed here so no user configuration can change the output."""
-
 
 HEADER_PLACEHOLDER = "# mcp-stubgen: header"
 """datamodel-code-generator writes this as the file header; the renderer puts the real header in its place."""
@@ -151,8 +148,6 @@ def _annotated_constraints(source: str) -> str:
         text = _with_import(text, module, {name for name in needed if (name == "Annotated") == (module == "typing")})
     import black
 
-    from codegen.generate.render import black_mode
-
     return black.format_str(text, mode=black_mode())
 
 
@@ -177,8 +172,6 @@ def _none_defaults_admit_none(source: str) -> str:
         text = lines[number - 1].encode()
         lines[number - 1] = (text[:column] + b" | None" + text[column:]).decode()
     import black
-
-    from codegen.generate.render import black_mode
 
     return black.format_str("".join(lines), mode=black_mode())
 
@@ -236,8 +229,6 @@ def untyped_source(job: ModelJob, reason: str) -> str:
     model that takes any arguments (for the hub, which validates through the input model); the client
     checks arguments against the tool's JSON Schema, which every models module carries (`_CONTRACT`)."""
     import black
-
-    from codegen.generate.render import black_mode, literal
 
     source = f"""{HEADER_PLACEHOLDER}
 
@@ -317,8 +308,6 @@ def _prefixed_classes(source: str, stem: str) -> str:
         lines[number - 1] = (text[:start] + new.encode() + text[end:]).decode()
     import black
 
-    from codegen.generate.render import black_mode
-
     return black.format_str("".join(lines), mode=black_mode())
 
 
@@ -368,8 +357,6 @@ def _through_import_aliases(source: str) -> str:
             line[: node.col_offset] + unbound[node.id].encode() + line[node.end_col_offset or node.col_offset :]
         ).decode()
     import black
-
-    from codegen.generate.render import black_mode
 
     return black.format_str("".join(lines), mode=black_mode())
 
