@@ -294,7 +294,7 @@ def _slow_server(name: str, delay: float) -> Any:
 def snapshot_rows(count: int, runs: int) -> list[Row]:
     from mcp import Client, StdioServerParameters
 
-    from codegen.discovery import snapshot_servers
+    from codegen.snapshot.discovery import snapshot_servers
 
     async def hand_loop() -> None:
         parameters = StdioServerParameters(command=PYTHON, args=[str(ROOT / "benchmarks" / "server.py"), str(count)])

@@ -20,11 +20,11 @@ class _LazyGroup(click.Group):
     (the generator pulls in datamodel-code-generator and black, discovery the SDK's transports)."""
 
     commands_by_name: ClassVar[dict[str, str]] = {
-        "snapshot": "codegen.snapshot_command:snapshot",
+        "snapshot": "codegen.snapshot.command:snapshot",
         "generate": "codegen.generate.command:generate",
-        "sync": "codegen.sync_command:sync",
+        "sync": "codegen.sync.command:sync",
         "drift": "codegen.drift.command:drift",
-        "watch": "codegen.watch_command:watch",
+        "watch": "codegen.watch.command:watch",
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -16,9 +16,9 @@ import pytest
 from mcp import StdioServerParameters
 
 from codegen.config import ServerConfig
-from codegen.discovery import snapshot_server
 from codegen.generate import generate_package
 from codegen.snapshot import Snapshot
+from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import EXAMPLE_SERVER, SERVERS
 
 

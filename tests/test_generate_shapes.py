@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from codegen.config import ServerConfig
-from codegen.discovery import snapshot_server
 from codegen.generate import generate_package
+from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import SERVERS
 
 SHAPES_SERVER = SERVERS / "shapes_server.py"

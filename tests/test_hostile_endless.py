@@ -21,10 +21,10 @@ import pytest
 from mcp import StdioServerParameters
 
 from codegen.config import ServerConfig
-from codegen.discovery import snapshot_server
 from codegen.generate import Cache, generate_package
 from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.publish import publish
+from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import REPO, SERVERS, write_config
 from tests.servers.raw_server import deep_tool
 

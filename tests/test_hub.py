@@ -25,7 +25,6 @@ from mcp import StdioServerParameters
 from mcp.types import CallToolResult
 
 from codegen.config import ServerConfig
-from codegen.discovery import snapshot_server
 from codegen.errors import StubgenError
 from codegen.generate import command, generate_package
 from codegen.generate.build import build_package
@@ -35,6 +34,7 @@ from codegen.generate.render import python_literal
 from codegen.identifiers import HUB_MEMBERS, qualified_tools
 from codegen.runtime._hub_runtime import GeneratedHub, validate_arguments
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot
+from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import REPO, SERVERS, free_port, wait_for_port, write_config
 from tests.regen_goldens import HUB_CASE, REGEN_COMMAND, hub_case_snapshots, hub_case_tree
 

@@ -24,11 +24,11 @@ from mcp.shared.tool_name_validation import validate_tool_name
 from mcp.types import Tool
 
 from codegen.config import ServerConfig
-from codegen.discovery import snapshot_server
 from codegen.generate import generate_package
 from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.publish import publish
 from codegen.snapshot import Snapshot, parse_snapshot
+from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import REPO, SERVERS, free_port, npm_server, wait_for_port, write_config
 from tests.regen_goldens import HUB_CASE, hub_case_snapshots
 from tests.shortlist_eval import TASKS

@@ -19,8 +19,8 @@ import pytest
 from mcp import StdioServerParameters
 
 from codegen.config import ServerConfig
-from codegen.discovery import snapshot_server
 from codegen.generate import generate_package
+from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import SERVERS
 
 SERVER = SERVERS / "contract_server.py"

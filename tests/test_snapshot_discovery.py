@@ -12,7 +12,7 @@ from mcp import Client
 from mcp.server.mcpserver import MCPServer
 
 from codegen.config import ServerConfig
-from codegen.discovery import list_catalog
+from codegen.snapshot.discovery import list_catalog
 from tests.conftest import EXAMPLE_SERVER, SERVERS, write_config
 from tests.servers.paging_server import build_server
 
@@ -210,8 +210,8 @@ def test_page_entries_equal_a_dump_per_entry_then_the_snapshot_copy() -> None:
     the constructor's sorted copy gave. A lone surrogate cannot be UTF-8 JSON text: the per-entry way."""
     from mcp import types
 
-    from codegen.discovery import _PROMPTS, _RESOURCES, _TEMPLATES, _TOOLS, _page_entries
     from codegen.snapshot import Snapshot
+    from codegen.snapshot.discovery import _PROMPTS, _RESOURCES, _TEMPLATES, _TOOLS, _page_entries
 
     schema = {"type": "object", "z": 1, "properties": {"b": {"type": "string", "y": [{"k": 2, "a": 1.5}]}, "a": {}}}
     pages = [

@@ -18,7 +18,8 @@ from codegen.snapshot import (
     write_snapshot,
 )
 
-SCHEMA_FILE = Path(__file__).resolve().parent.parent / "codegen" / "snapshot.schema.json"
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA_FILE = ROOT / "codegen" / "snapshot" / "snapshot.schema.json"
 
 
 def tool(name: str, **extra: object) -> dict[str, object]:
@@ -139,14 +140,14 @@ def test_missing_file_says_how_to_make_one(tmp_path: Path) -> None:
 def test_published_json_schema_matches_the_model() -> None:
     published = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
     assert published == snapshot_json_schema(), (
-        "codegen/snapshot.schema.json is stale; refresh it with: "
+        "codegen/snapshot/snapshot.schema.json is stale; refresh it with: "
         "python -c 'import json; from codegen.snapshot import snapshot_json_schema as s; "
-        "print(json.dumps(s(), indent=2, sort_keys=True))' > codegen/snapshot.schema.json"
+        "print(json.dumps(s(), indent=2, sort_keys=True))' > codegen/snapshot/snapshot.schema.json"
     )
 
 
 def test_golden_snapshots_are_canonical() -> None:
-    paths = sorted((SCHEMA_FILE.parent.parent / "golden").glob("*/snapshot.json"))
+    paths = sorted((ROOT / "golden").glob("*/snapshot.json"))
     assert paths
     for path in paths:
         assert load_snapshot(path).canonical_bytes() == path.read_bytes(), path

@@ -15,15 +15,9 @@ from codegen.drift.findings import Finding, Severity, sort_findings
 from codegen.drift.policy import DriftPolicy, apply_ignores, parse_policy
 from codegen.drift.report import FORMATS, render
 from codegen.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, StubgenError
+from codegen.options import apply_overrides, config_options, connection_options, load_project, shown_path
 from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
-from codegen.snapshot_command import (
-    apply_overrides,
-    config_options,
-    connection_options,
-    load_project,
-    shown_path,
-    warn_missing_methods,
-)
+from codegen.snapshot.command import warn_missing_methods
 
 FAIL_ON = {"breaking": Severity.BREAKING, "dangerous": Severity.DANGEROUS, "any": Severity.SAFE, "never": None}
 
@@ -94,7 +88,7 @@ def drift(
             click.echo(f"error: {error}", err=True)
     comparable = [server for server in selected if server.name in committed]
 
-    from codegen.discovery import snapshot_servers  # the SDK's transports load only when needed
+    from codegen.snapshot.discovery import snapshot_servers  # the SDK's transports load only when needed
 
     results = snapshot_servers(comparable) if comparable else {}
     fresh: dict[str, Snapshot] = {}

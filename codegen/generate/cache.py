@@ -80,7 +80,8 @@ def _source_digest() -> str:
         for entry in sorted(root.iterdir(), key=lambda item: item.name):
             if entry.name.endswith((".py", ".jinja")):
                 digest.update(entry.name.encode() + b"\0" + entry.read_bytes())
-    digest.update(files("codegen").joinpath("identifiers.py").read_bytes())
+    for shared in ("identifiers.py", "schemas.py"):
+        digest.update(files("codegen").joinpath(shared).read_bytes())
     return digest.hexdigest()
 
 

@@ -15,9 +15,9 @@ from codegen.generate.hub import HubSettings, hub_dir, render_hub
 from codegen.generate.proof import hub_source, remember_rendered, rendered_before
 from codegen.generate.publish import diff_trees, publish, read_tree, recover_output
 from codegen.identifiers import HUB_SEPARATOR
+from codegen.options import config_options, load_project, shown_path
 from codegen.runtime._hub_catalog import HINT_DEFAULTS, ToolFilter
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot, read_snapshot_bytes
-from codegen.snapshot_command import config_options, load_project, shown_path
 
 
 def method_names_for(config: ProjectConfig | None, server: str) -> Mapping[str, str]:

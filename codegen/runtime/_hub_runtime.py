@@ -218,7 +218,7 @@ class GeneratedHub:
         """
         try:
             load_config = importlib.import_module("codegen.config").load_config
-            connect = importlib.import_module("codegen.discovery").connect
+            connect = importlib.import_module("codegen.snapshot.discovery").connect
         except ImportError:
             raise HubError(
                 "hub: connect_from_config reads [tool.mcp-stubgen] with mcp-stubgen, which is not installed; "

@@ -34,7 +34,7 @@ from pydantic_core import PydanticSerializationError
 from codegen.config import ServerConfig, expand_secrets, server_environment
 from codegen.errors import StubgenError
 from codegen.redact import Secrets
-from codegen.snapshot import JSON, MAX_NESTING, TOO_DEEP, Snapshot, sorted_copy, sorted_entries
+from codegen.snapshot.format import JSON, MAX_NESTING, TOO_DEEP, Snapshot, sorted_copy, sorted_entries
 
 STDERR_TAIL_LINES = 5
 STDERR_TAIL_CHARACTERS = 600

@@ -2,28 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 
 import click
 
-from codegen.config import ProjectConfig
 from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
-from codegen.generate import Cache, Published, package_dir, render_snapshot
-from codegen.generate.command import cache_for, cache_option, hub_inputs, method_names_for, strict_setting
-from codegen.generate.hub import hub_dir, render_hub
-from codegen.generate.proof import remember_rendered
-from codegen.generate.publish import publish, recover_output
+from codegen.generate import Published
+from codegen.generate.command import cache_for, cache_option, method_names_for, strict_setting
+from codegen.generate.publish import recover_output
+from codegen.options import apply_overrides, config_options, connection_options, load_project, report, shown_path
 from codegen.snapshot import Snapshot
-from codegen.snapshot_command import (
-    apply_overrides,
-    config_options,
-    connection_options,
-    load_project,
-    report,
-    shown_path,
-    take_snapshots,
-)
+from codegen.snapshot.command import take_snapshots
+from codegen.sync.publish import publish_hub, publish_with_snapshot
 
 
 @click.command()
@@ -70,39 +60,3 @@ def sync(
     if config.hub and not publish_hub(config, output, cache):
         failed += 1
     return EXIT_ERROR if failed else EXIT_OK
-
-
-def publish_with_snapshot(
-    snapshot: Snapshot, method_names: Mapping[str, str], path: Path, output: Path, cache: Cache, strict: bool
-) -> Published:
-    """Render a server's package and publish it and its snapshot file as one step (`sync` and `watch`),
-    so neither is ever new beside the other's old version; raises `StubgenError`. `strict` refuses a
-    tool no models can be generated for instead of giving it an untyped method."""
-    files = render_snapshot(snapshot, method_names, cache, strict)
-    target = package_dir(snapshot, output)
-    source = snapshot.canonical_bytes()
-    try:
-        result = publish(files, target, (path, source))
-    except OSError as error:
-        raise StubgenError(
-            f"server {snapshot.server!r}: cannot write {target} and {path} ({error.strerror or error}); "
-            "check the folders' permissions"
-        ) from None
-    remember_rendered(source, method_names, target, files, cache)
-    return result
-
-
-def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
-    """Regenerate the hub from every snapshot now on disk and report it; False when it could not be.
-
-    A server that could not be snapshotted or published keeps its previous snapshot and package, so
-    the hub is still built from what is committed.
-    """
-    try:
-        inputs, settings = hub_inputs(config)
-        result = publish(render_hub(inputs, cache, settings), hub_dir(output))
-    except StubgenError as error:
-        report(f"error: {error}")
-        return False
-    report(f"hub: {'generated' if result.changed else 'up to date:'} {shown_path(result.path)}")
-    return True

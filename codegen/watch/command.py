@@ -12,8 +12,8 @@ from codegen.errors import EXIT_OK
 from codegen.generate.cache import default_max_bytes
 from codegen.generate.command import method_names_for
 from codegen.generate.publish import recover_output
+from codegen.options import apply_overrides, config_options, connection_options, load_project, report
 from codegen.snapshot import Snapshot, load_snapshot
-from codegen.snapshot_command import apply_overrides, config_options, connection_options, load_project, report
 
 
 @click.command()
@@ -64,7 +64,7 @@ def watch(
         recover_output(config.output)
     committed = {server.name: _committed(config, server) for server in selected}
 
-    from codegen.watch import Watcher  # the SDK's transports load only when needed
+    from codegen.watch.watcher import Watcher  # the SDK's transports load only when needed
 
     watcher = Watcher(config, policy, selected, committed, interval, max_changes)
     watcher.run()

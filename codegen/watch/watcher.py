@@ -25,14 +25,15 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from codegen.config import ProjectConfig, ServerConfig
-from codegen.discovery import connect, list_catalog
 from codegen.drift import DriftPolicy, apply_ignores, compare_snapshots, render, sort_findings
 from codegen.errors import StubgenError
 from codegen.generate import Cache, generate_package, package_dir
 from codegen.generate.command import method_names_for, strict_setting
+from codegen.options import report, shown_path
 from codegen.snapshot import Snapshot, write_snapshot
-from codegen.snapshot_command import report, shown_path, warn_missing_methods
-from codegen.sync_command import publish_hub, publish_with_snapshot
+from codegen.snapshot.command import warn_missing_methods
+from codegen.snapshot.discovery import connect, list_catalog
+from codegen.sync.publish import publish_hub, publish_with_snapshot
 
 BACKOFF_FIRST = 1.0
 BACKOFF_CAP = 60.0

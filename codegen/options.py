@@ -1,0 +1,78 @@
+"""Options and output helpers every command shares: the project config, connection overrides,
+progress lines on stderr and paths shown relative to the working directory."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from codegen.config import ProjectConfig, ServerConfig, Timeouts, load_config, validate_protocol
+
+_Command = TypeVar("_Command", bound=Callable[..., Any])
+
+
+def config_options(command: _Command) -> _Command:
+    """`--config` and `--servers-file`, shared by every command that reads the project config."""
+    command = click.option(
+        "--servers-file",
+        type=click.Path(path_type=Path, dir_okay=False),
+        help="An mcpServers (Claude, Cursor) or VS Code servers JSON file to read servers from.",
+    )(command)
+    return click.option(
+        "--config",
+        "config_path",
+        type=click.Path(path_type=Path, dir_okay=False),
+        help="pyproject.toml to read [tool.mcp-stubgen] from (default: the nearest one upwards).",
+    )(command)
+
+
+def connection_options(command: _Command) -> _Command:
+    """Overrides for how every selected server is reached."""
+    for option in (
+        click.option("--request-timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds per request."),
+        click.option(
+            "--connect-timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds for start-up and handshake."
+        ),
+        click.option(
+            "--protocol",
+            help="Handshake: auto (server/discover, legacy fallback), legacy, or a protocol version to pin.",
+        ),
+    ):
+        command = option(command)
+    return command
+
+
+def apply_overrides(
+    servers: list[ServerConfig], protocol: str | None, connect_timeout: float | None, request_timeout: float | None
+) -> list[ServerConfig]:
+    result = []
+    for server in servers:
+        timeouts = Timeouts(
+            connect=connect_timeout or server.timeouts.connect, request=request_timeout or server.timeouts.request
+        )
+        chosen = validate_protocol(protocol, "--protocol") if protocol is not None else server.protocol
+        result.append(dataclasses.replace(server, protocol=chosen, timeouts=timeouts))
+    return result
+
+
+def report(message: str) -> None:
+    click.echo(message, err=True)
+
+
+def load_project(config_path: Path | None, servers_file: Path | None) -> ProjectConfig:
+    """The project's config, with what reading it set aside (a disabled server, another client's keys) reported."""
+    config = load_config(config_path, servers_file)
+    for notice in config.notices:
+        report(f"note: {notice}")
+    return config
+
+
+def shown_path(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
