@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 from codegen.cli import cli
-from codegen.config import load_config
+from codegen.config import _PROJECT_KEYS, _SERVER_KEYS, load_config
 from codegen.drift.policy import parse_policy
 
 REPO = Path(__file__).resolve().parent.parent
@@ -175,6 +175,19 @@ def test_every_named_repository_file_exists(page: str, span: str) -> None:
 @pytest.mark.parametrize(("page", "body"), _blocks("json"), ids=lambda value: getattr(value, "name", "json"))
 def test_every_json_example_parses(page: Path, body: str) -> None:
     json.loads(body)
+
+
+def test_every_config_key_is_on_the_configuration_page() -> None:
+    page = (DOCS / "configuration.md").read_text("utf-8")
+    named = set(re.findall(r"(\w+) = ", page)) | set(CODE_SPAN.findall(_prose(page)))
+    undocumented = sorted((_PROJECT_KEYS | _SERVER_KEYS) - named)
+    assert not undocumented, f"docs/configuration.md does not name {undocumented}"
+
+
+def test_snapshot_example_names_the_fields_of_the_published_schema() -> None:
+    example = next(body for page, body in _blocks("json") if page.name == "snapshot.md")
+    schema = json.loads((REPO / "codegen" / "snapshot.schema.json").read_text("utf-8"))
+    assert set(schema["required"]) <= set(json.loads(example)) <= set(schema["properties"])
 
 
 @pytest.mark.parametrize(("page", "body"), _blocks("toml"), ids=lambda value: getattr(value, "name", "toml"))
