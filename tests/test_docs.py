@@ -113,6 +113,8 @@ def _commands() -> list[tuple[str, str]]:
         for span in CODE_SPAN.findall(_prose(text)):
             if span.startswith("mcp-stubgen "):
                 found.append((_page_id(page), span))
+            elif re.match(rf"^(?:{'|'.join(cli.list_commands(click.Context(cli)))}) -", span):  # `generate --check`
+                found.append((_page_id(page), f"mcp-stubgen {span}"))
     return found
 
 
