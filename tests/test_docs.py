@@ -188,7 +188,7 @@ def test_every_config_key_is_on_the_configuration_page() -> None:
 
 def test_snapshot_example_names_the_fields_of_the_published_schema() -> None:
     example = next(body for page, body in _blocks("json") if page.name == "snapshot.md")
-    schema = json.loads((REPO / "codegen" / "snapshot.schema.json").read_text("utf-8"))
+    schema = json.loads((REPO / "codegen" / "snapshot" / "snapshot.schema.json").read_text("utf-8"))
     assert set(schema["required"]) <= set(json.loads(example)) <= set(schema["properties"])
 
 
