@@ -180,7 +180,7 @@ def write_config(folder: Path, body: str) -> Path:
 
 def interrupt_cli(*args: str, cwd: Path, after: float = 2.0, until: Callable[[], bool] | None = None) -> None:
     """Run `mcp-stubgen ARGS...` as a real process, send it SIGINT after `after` seconds (or as soon
-    as `until()` holds, within a minute), and check it stops the way the README says: exit 130, one
+    as `until()` holds, within a minute), and check it stops the way docs/exit-codes.md says: exit 130, one
     "interrupted" line, no traceback."""
     process = subprocess.Popen(
         [sys.executable, "-m", "codegen.cli", *args],

@@ -479,9 +479,8 @@ def test_rendering_twice_is_byte_identical() -> None:
     assert first == read_tree(HUB_CASE / "expected" / "hub")
 
 
-def test_the_readme_hub_example_runs_against_the_bundled_servers(tmp_path: Path) -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## Hub\n") : readme.index("## Exit codes\n")]
+def test_the_documented_hub_example_runs_against_the_bundled_servers(tmp_path: Path) -> None:
+    section = (REPO / "docs" / "hub.md").read_text(encoding="utf-8")
     code = section[
         section.index("```python\n") + len("```python\n") : section.index("```\n", section.index("```python"))
     ]
