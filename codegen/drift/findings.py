@@ -87,7 +87,7 @@ CATALOG: dict[str, Severity] = {
 """The rules of the first catalog (DRIFT-RULES.md), with the severities that replaying real release
 history corrected: closing an input (`in-closed`) cannot break a client that sends only declared
 properties, and a new output schema (`out-schema-added`) changes a regenerated method's return type.
-The README's rule table is the authority, and a test holds it against `RULES`."""
+The rule table in docs/drift.md is the authority, and a test holds it against `RULES`."""
 
 EXTENSIONS: dict[str, Severity] = {
     "prompt-renamed": B,

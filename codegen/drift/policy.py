@@ -77,7 +77,7 @@ def _parse_ignore(raw: Any, where: str) -> Ignore:
         if not isinstance(raw.get(key), str) or not raw[key].strip():
             raise StubgenError(f"{where}: `{key}` is required and must be a non-empty string")
     if raw["rule"] not in RULES or raw["rule"] == "ignore-unused":
-        raise StubgenError(f"{where}: unknown rule {raw['rule']!r}; see the rule table in the README's Drift section")
+        raise StubgenError(f"{where}: unknown rule {raw['rule']!r}; see the rule table in docs/drift.md")
     server = raw.get("server")
     if server is not None and not isinstance(server, str):
         raise StubgenError(f"{where}: `server` must be a string")
