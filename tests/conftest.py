@@ -140,12 +140,19 @@ def time_server() -> str:
 TEST_DEPS = REPO / ".test-deps"
 """Servers whose dependencies cannot share our environment, each in a venv of its own (git-ignored)."""
 SQLITE_REQUIREMENTS = ("mcp-server-sqlite==2025.4.25", "mcp==1.30.0")
+DUCKDB_REQUIREMENTS = ("mcp-server-duckdb==1.1.0", "mcp==1.30.0", "duckdb==2.0.1")
 
 
 @pytest.fixture(scope="session")
 def sqlite_server() -> Path:
     """`mcp-server-sqlite` from PyPI: it needs mcp 1.x, which conflicts with our mcp 2.x."""
     return isolated_console_script("mcp-server-sqlite", SQLITE_REQUIREMENTS)
+
+
+@pytest.fixture(scope="session")
+def duckdb_server() -> Path:
+    """`mcp-server-duckdb` from PyPI, on mcp 1.x like sqlite; it too declares resources without templates."""
+    return isolated_console_script("mcp-server-duckdb", DUCKDB_REQUIREMENTS)
 
 
 def isolated_console_script(name: str, requirements: tuple[str, ...]) -> Path:
