@@ -1,0 +1,185 @@
+"""The drift report as SARIF 2.1.0, for code scanning (GitHub's `upload-sarif`, IDE viewers).
+
+Every rule is listed, with or without results, so an alert whose cause was fixed closes rather than
+lingers. A result points at the line of the snapshot file where the changed entity is written
+(computed from the canonical layout every snapshot file has), and with `--usage`, a breaking change
+also gets a result at each call site that uses it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from codegen import __version__
+from codegen.drift.findings import RULES, CallSite, Finding, Severity
+from codegen.drift.rule_help import RULE_HELP
+from codegen.snapshot import Snapshot
+
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+_LEVEL = {Severity.BREAKING: "error", Severity.DANGEROUS: "warning", Severity.SAFE: "note"}
+_LISTS = {"tool": ("tools", "name"), "resource": ("resources", "uri"), "template": ("resourceTemplates", "uriTemplate")}
+_LISTS["prompt"] = ("prompts", "name")
+
+SnapshotFiles = Mapping[str, Sequence[tuple[str, Snapshot]]]
+"""server -> the snapshot files its findings can point at (path as shown, contents), preferred first."""
+
+
+def render_sarif(findings: Sequence[Finding], files: SnapshotFiles, severities: Mapping[str, Severity]) -> str:
+    rule_ids = list(RULES)
+    rules = [_rule(rule, severities.get(rule, RULES[rule])) for rule in rule_ids]
+    located = _Locator(files)
+    results: list[dict[str, Any]] = []
+    for finding in findings:
+        where = located.find(finding)
+        level = "warning" if finding.unused and finding.severity is Severity.BREAKING else _LEVEL[finding.severity]
+        text = f"{_entity(finding)}: {finding.message}"
+        if finding.unused:
+            text += " (no scanned source uses it, so it does not fail the gate)"
+        result: dict[str, Any] = {
+            "ruleId": finding.rule,
+            "ruleIndex": rule_ids.index(finding.rule),
+            "level": level,
+            "message": {"text": text},
+            "locations": [where] if where else [],
+            "partialFingerprints": {"mcpStubgenFinding/v1": _fingerprint(finding)},
+            "properties": {"severity": finding.severity.value, "server": finding.server, "kind": finding.kind},
+        }
+        callers = finding.callers or ()
+        if callers:
+            result["relatedLocations"] = [_call_site(site, index) for index, site in enumerate(callers, 1)]
+        results.append(result)
+        if finding.severity is Severity.BREAKING:
+            for site in callers:
+                results.append(
+                    {
+                        **result,
+                        "message": {"text": f"uses {_entity(finding)}, which changed: {finding.message}"},
+                        "locations": [_call_site(site)],
+                        "relatedLocations": [where] if where else [],
+                        "partialFingerprints": {"mcpStubgenFinding/v1": _fingerprint(finding, site)},
+                    }
+                )
+    document = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": "mcp-stubgen", "version": __version__, "rules": rules}},
+                "results": results,
+                "columnKind": "unicodeCodePoints",
+            }
+        ],
+    }
+    return json.dumps(document, indent=2, sort_keys=True) + "\n"
+
+
+def _rule(rule: str, severity: Severity) -> dict[str, Any]:
+    configured = "" if severity is RULES[rule] else f" (set in the project's config; the rule's own is {RULES[rule]})"
+    return {
+        "id": rule,
+        "shortDescription": {"text": RULE_HELP[rule]},
+        "fullDescription": {"text": f"{RULE_HELP[rule]} Severity: {severity}{configured}."},
+        "help": {"text": f"{RULE_HELP[rule]} Severity: {severity}{configured}. See the drift rule table in the docs."},
+        "defaultConfiguration": {"level": _LEVEL[severity]},
+        "properties": {"severity": severity.value, "tags": ["mcp", "drift", severity.value]},
+    }
+
+
+def _entity(finding: Finding) -> str:
+    return f"{finding.server}: {finding.kind} {finding.name}" if finding.kind != "server" else f"server {finding.name}"
+
+
+def _fingerprint(finding: Finding, site: CallSite | None = None) -> str:
+    """Stable across runs and line moves, so code scanning tracks one alert per change."""
+    parts = [finding.rule, finding.server, finding.kind, finding.name, finding.path]
+    if site is not None:
+        parts.append(site.path)
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:32]
+
+
+def _call_site(site: CallSite, index: int | None = None) -> dict[str, Any]:
+    location: dict[str, Any] = {
+        "physicalLocation": {
+            "artifactLocation": {"uri": site.path},
+            "region": {"startLine": site.line, "startColumn": site.column + 1},
+        }
+    }
+    if index is not None:
+        location["id"] = index
+        location["message"] = {"text": "used here"}
+    return location
+
+
+class _Locator:
+    """Lines of entities in snapshot files, each file's layout computed once."""
+
+    def __init__(self, files: SnapshotFiles) -> None:
+        self._files = files
+        self._lines: dict[int, dict[tuple[str, ...], int]] = {}
+
+    def find(self, finding: Finding) -> dict[str, Any] | None:
+        """The first of the server's files that holds the entity (under its new or old name), at the
+        line of the deepest part of the finding's path written there; else the first file's top."""
+        candidates = self._files.get(finding.server, ())
+        for path, snapshot in candidates:
+            lines = self._lines_of(snapshot)
+            for name in (finding.name, finding.old_name):
+                base = self._entity_key(snapshot, finding, name)
+                if base is None:
+                    continue
+                key = base
+                for part in _segments(finding.path):
+                    if (*key, part) not in lines:
+                        break
+                    key = (*key, part)
+                return _physical(path, lines[key])
+        return _physical(candidates[0][0], 1) if candidates else None
+
+    def _lines_of(self, snapshot: Snapshot) -> dict[tuple[str, ...], int]:
+        if id(snapshot) not in self._lines:
+            lines: dict[tuple[str, ...], int] = {}
+            _layout(snapshot.to_json(), (), 1, lines)
+            self._lines[id(snapshot)] = lines
+        return self._lines[id(snapshot)]
+
+    @staticmethod
+    def _entity_key(snapshot: Snapshot, finding: Finding, name: str | None) -> tuple[str, ...] | None:
+        if finding.kind == "server":
+            return ()
+        if name is None:
+            return None
+        key, field = _LISTS[finding.kind]
+        entries = snapshot.to_json()[key]
+        for index, entry in enumerate(entries):
+            if entry.get(field) == name:
+                return (key, str(index))
+        return None
+
+
+def _physical(path: str, line: int) -> dict[str, Any]:
+    return {"physicalLocation": {"artifactLocation": {"uri": path}, "region": {"startLine": line}}}
+
+
+def _segments(pointer: str) -> list[str]:
+    if not pointer:
+        return []
+    return [part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[1:]]
+
+
+def _layout(value: Any, key: tuple[str, ...], line: int, lines: dict[tuple[str, ...], int]) -> int:
+    """Record the line each value starts on in the canonical layout (`canonical_json_bytes`: sorted
+    keys, two-space indent, one scalar per line), and return how many lines `value` takes."""
+    lines[key] = line
+    if isinstance(value, dict) and value:
+        children: list[tuple[str, Any]] = sorted(value.items())
+    elif isinstance(value, list | tuple) and value:
+        children = [(str(index), item) for index, item in enumerate(value)]
+    else:
+        return 1
+    taken = 1
+    for name, child in children:
+        taken += _layout(child, (*key, name), line + taken, lines)
+    return taken + 1
