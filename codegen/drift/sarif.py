@@ -20,8 +20,13 @@ from codegen.snapshot import Snapshot
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 _LEVEL = {Severity.BREAKING: "error", Severity.DANGEROUS: "warning", Severity.SAFE: "note"}
-_LISTS = {"tool": ("tools", "name"), "resource": ("resources", "uri"), "template": ("resourceTemplates", "uriTemplate")}
-_LISTS["prompt"] = ("prompts", "name")
+_LISTS = {
+    "tool": ("tools", "name"),
+    "resource": ("resources", "uri"),
+    "template": ("resourceTemplates", "uriTemplate"),
+    "prompt": ("prompts", "name"),
+}
+"""Each kind's list in the snapshot file, and the key that names an entry."""
 
 SnapshotFiles = Mapping[str, Sequence[tuple[str, Snapshot]]]
 """server -> the snapshot files its findings can point at (path as shown, contents), preferred first."""
@@ -118,19 +123,18 @@ class _Locator:
 
     def __init__(self, files: SnapshotFiles) -> None:
         self._files = files
-        self._lines: dict[int, dict[tuple[str, ...], int]] = {}
+        self._layouts: dict[int, tuple[dict[tuple[str, ...], int], dict[tuple[str, str], tuple[str, ...]]]] = {}
 
     def find(self, finding: Finding) -> dict[str, Any] | None:
         """The first of the server's files that holds the entity (under its new or old name), at the
         line of the deepest part of the finding's path written there; else the first file's top."""
         candidates = self._files.get(finding.server, ())
         for path, snapshot in candidates:
-            lines = self._lines_of(snapshot)
+            lines, entities = self._layout_of(snapshot)
             for name in (finding.name, finding.old_name):
-                base = self._entity_key(snapshot, finding, name)
-                if base is None:
+                key = () if finding.kind == "server" else entities.get((finding.kind, name or ""))
+                if key is None:
                     continue
-                key = base
                 for part in _segments(finding.path):
                     if (*key, part) not in lines:
                         break
@@ -138,25 +142,21 @@ class _Locator:
                 return _physical(path, lines[key])
         return _physical(candidates[0][0], 1) if candidates else None
 
-    def _lines_of(self, snapshot: Snapshot) -> dict[tuple[str, ...], int]:
-        if id(snapshot) not in self._lines:
+    def _layout_of(
+        self, snapshot: Snapshot
+    ) -> tuple[dict[tuple[str, ...], int], dict[tuple[str, str], tuple[str, ...]]]:
+        """Each value's line, and each entity's key ((kind, wire name) -> ("tools", "3"))."""
+        if id(snapshot) not in self._layouts:
+            document = snapshot.to_json()
             lines: dict[tuple[str, ...], int] = {}
-            _layout(snapshot.to_json(), (), 1, lines)
-            self._lines[id(snapshot)] = lines
-        return self._lines[id(snapshot)]
-
-    @staticmethod
-    def _entity_key(snapshot: Snapshot, finding: Finding, name: str | None) -> tuple[str, ...] | None:
-        if finding.kind == "server":
-            return ()
-        if name is None:
-            return None
-        key, field = _LISTS[finding.kind]
-        entries = snapshot.to_json()[key]
-        for index, entry in enumerate(entries):
-            if entry.get(field) == name:
-                return (key, str(index))
-        return None
+            _layout(document, (), 1, lines)
+            entities: dict[tuple[str, str], tuple[str, ...]] = {
+                (kind, entry[field]): (key, str(index))
+                for kind, (key, field) in _LISTS.items()
+                for index, entry in enumerate(document[key])
+            }
+            self._layouts[id(snapshot)] = (lines, entities)
+        return self._layouts[id(snapshot)]
 
 
 def _physical(path: str, line: int) -> dict[str, Any]:
