@@ -108,13 +108,15 @@ def test_junit_names_a_clean_server_and_escapes_server_text(run_cli, tmp_path: P
 def test_output_writes_more_formats_from_one_run(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     result = run_cli(
         "drift", *pair(tmp_path), "--format", "github", "--output", "sarif=out/drift.sarif",
-        "--output", "markdown=summary.md", "--output", "junit=out/junit.xml",
+        "--output", "markdown=summary.md", "--output", "junit=out/junit.xml", "--output", "text=drift.txt",
     )  # fmt: skip
     assert result.exit_code == 1
     assert result.stdout.startswith("::error title=tool-removed")
     validate_sarif(json.loads((tmp_path / "out" / "drift.sarif").read_text()))
     assert (tmp_path / "summary.md").read_text().startswith("### MCP catalog drift: 1 breaking, 2 dangerous, 1 safe")
     ElementTree.parse(tmp_path / "out" / "junit.xml")
+    text = (tmp_path / "drift.txt").read_text()
+    assert text.startswith("breaking (1)\n  tool-removed  demo: tool gone") and "\x1b" not in text
 
 
 def test_output_needs_a_known_format(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

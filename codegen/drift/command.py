@@ -261,7 +261,7 @@ def _finish(
     code = EXIT_ERROR if unchecked else exit_code(kept, reporting.fail_on)
     for fmt, path in reporting.outputs:
         try:
-            atomic_write_bytes(path, report(fmt).encode("utf-8"))
+            atomic_write_bytes(path, click.unstyle(report(fmt)).encode("utf-8"))  # a file gets no colours
         except OSError as error:
             click.echo(f"error: cannot write the {fmt} report to {path} ({error.strerror})", err=True)
             code = EXIT_ERROR
