@@ -85,6 +85,19 @@ def test_sarif_points_at_the_working_tree_file(run_cli, repo: Path) -> None:  # 
     assert path.read_text().splitlines()[location["region"]["startLine"] - 1].strip() == '"y": {'
 
 
+def test_sarif_paths_are_relative_to_the_repository_from_any_folder(  # type: ignore[no-untyped-def]
+    run_cli, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    save(repo, "demo", snap((tool("keep", obj({"x": S})),)))
+    (repo / "docs").mkdir()
+    monkeypatch.chdir(repo / "docs")  # the config is found upwards; code scanning wants repository paths
+    result = run_cli("drift", "--against", "main", "--format", "sarif")
+    (finding,) = json.loads(result.stdout)["runs"][0]["results"]
+    assert finding["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "mcp/snapshots/demo.json"
+    annotation = run_cli("drift", "--against", "main", "--format", "github").stdout
+    assert annotation.startswith("::error title=tool-removed%3A demo%3A tool gone::")
+
+
 def test_a_server_new_since_the_ref_is_reported_as_added(run_cli, repo: Path) -> None:  # type: ignore[no-untyped-def]
     save(repo, "extra", snap((tool("fresh"),)))
     result = run_cli("drift", "--against", "main", "--fail-on", "any")

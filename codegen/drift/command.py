@@ -14,7 +14,7 @@ import click
 from codegen.config import ProjectConfig
 from codegen.drift.compare import compare_snapshots
 from codegen.drift.findings import Finding, Severity, fails_gate, sort_findings
-from codegen.drift.gitref import GitRef
+from codegen.drift.gitref import GitRef, report_path
 from codegen.drift.policy import DriftPolicy, apply_ignores, apply_severities, parse_policy
 from codegen.drift.report import FORMATS, render
 from codegen.drift.usage import Usage, scan_usage
@@ -133,7 +133,7 @@ def drift(
         old_path, new_path = Path(targets[0]), Path(targets[1])
         old, new = load_snapshot(old_path), load_snapshot(new_path)
         config = load_project(config_path, servers_file)
-        shown = ((_posix(new_path), new), (_posix(old_path), old))
+        shown = ((report_path(new_path), new), (report_path(old_path), old))
         return _finish([_Compared(new.server, old, new, shown)], config, _policy(config), reporting, unchecked=[])
 
     config = load_project(config_path, servers_file)
@@ -166,7 +166,7 @@ def drift(
         warn_missing_methods(result)
         fresh[server.name] = result
         old = committed[server.name]
-        compared.append(_Compared(server.name, old, result, ((_posix(config.snapshot_path(server.name)), old),)))
+        compared.append(_Compared(server.name, old, result, ((report_path(config.snapshot_path(server.name)), old),)))
     unchecked = [server.name for server in selected if server.name not in fresh]
     code = _finish(compared, config, policy, reporting, unchecked)
     if update:
@@ -180,10 +180,6 @@ def drift(
                 continue
             click.echo(f"{name}: {'updated' if changed else 'unchanged'} {shown_path(path)}", err=True)
     return code
-
-
-def _posix(path: Path) -> str:
-    return Path(shown_path(path)).as_posix()
 
 
 def _without_entries(snapshot: Snapshot) -> Snapshot:
@@ -201,7 +197,7 @@ def _against_ref(config: ProjectConfig, targets: tuple[str, ...], name: str) -> 
     unchecked: list[str] = []
     for server in selected:
         path = config.snapshot_path(server.name)
-        shown = _posix(path)
+        shown = report_path(path)
         try:
             base_bytes = ref.read(path)
             base = parse_snapshot(base_bytes, f"{name}:{shown}") if base_bytes is not None else None

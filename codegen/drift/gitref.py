@@ -3,6 +3,7 @@ checkout), the way `buf breaking --against` reads the base of a pull request."""
 
 from __future__ import annotations
 
+import functools
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,3 +65,30 @@ class GitRef:
             return None
         error = shown.stderr.decode(errors="replace").strip()
         raise StubgenError(f"--against {self.name}: cannot read {inside} ({error})")
+
+
+@functools.cache
+def _work_tree(folder: Path) -> Path | None:
+    try:
+        top = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"], cwd=folder, capture_output=True, timeout=_TIMEOUT, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return Path(top.stdout.decode().strip()).resolve() if top.returncode == 0 else None
+
+
+def report_path(path: Path) -> str:
+    """A path as reports name files: relative to the git work tree around the working directory, as
+    code scanning and GitHub annotations expect whichever folder drift runs in; outside one,
+    relative to the working directory; `/`-separated."""
+    cwd = Path.cwd().resolve()
+    resolved = (cwd / path).resolve()
+    for base in (_work_tree(cwd), cwd):
+        if base is None:
+            continue
+        try:
+            return resolved.relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return resolved.as_posix()

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codegen.drift.findings import CallSite, Finding, Kind
+from codegen.drift.gitref import report_path
 from codegen.errors import StubgenError
 from codegen.identifiers import HUB_PACKAGE, package_name
 from codegen.runtime._hub_catalog import HUB_SEPARATOR, qualified_name
@@ -80,7 +81,7 @@ def scan_usage(
     skipped = [folder.resolve() for folder in skip]
     for file in _python_files(paths, skipped):
         tree = _parse(file)
-        shown = _shown(file)
+        shown = report_path(file)
         imported = _imported_components(tree)
         reachable = clients if HUB_PACKAGE in imported else [c for c in clients if c.package in imported]
         for node in ast.walk(tree):
@@ -148,13 +149,6 @@ def _parse(file: Path) -> ast.Module:
         raise StubgenError(
             f"--usage: {where} is not valid Python ({getattr(error, 'msg', error)}); fix it or leave it out"
         ) from None
-
-
-def _shown(path: Path) -> str:
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return path.as_posix()
 
 
 def _imported_components(tree: ast.Module) -> set[str]:
