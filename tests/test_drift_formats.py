@@ -13,8 +13,9 @@ import pytest
 
 from codegen.drift import RULES
 from codegen.drift.rule_help import RULE_HELP
-from codegen.snapshot import Snapshot, write_snapshot
-from tests.conftest import write_config
+from codegen.drift.sarif import _layout
+from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
+from tests.conftest import REPO, write_config
 from tests.drift_helpers import obj, snap, tool
 
 S = {"type": "string"}
@@ -192,3 +193,24 @@ def test_misspelt_drift_key_names_the_closest(run_cli, tmp_path: Path) -> None: 
     result = run_cli("drift", *pair(tmp_path))
     assert result.exit_code == 2
     assert "has unknown key 'severities'; did you mean 'severity'?" in result.stderr
+
+
+@pytest.mark.parametrize("case", ["everything", "shapes", "weather"])
+def test_sarif_lines_match_every_value_of_a_committed_snapshot(case: str) -> None:
+    """The line computed for each value of a real snapshot is the line its key is written on."""
+    path = REPO / "golden" / case / "snapshot.json"
+    snapshot = load_snapshot(path)
+    assert path.read_bytes() == snapshot.canonical_bytes()
+    written = path.read_text(encoding="utf-8").splitlines()
+    lines: dict[tuple[str, ...], int] = {}
+    assert _layout(snapshot.to_json(), (), 1, lines) == len(written)
+    document = snapshot.to_json()
+    checked = 0
+    for key, line in lines.items():
+        parent: Any = document
+        for part in key[:-1]:
+            parent = parent[int(part)] if isinstance(parent, list) else parent[part]
+        if key and isinstance(parent, dict):
+            assert written[line - 1].strip().startswith(json.dumps(key[-1], ensure_ascii=False) + ":"), key
+            checked += 1
+    assert checked > 50
