@@ -120,7 +120,7 @@ class CallSite:
     """A place in the project's own sources that uses a generated method (`drift --usage`)."""
 
     path: str
-    """Relative to the working directory, with `/` separators."""
+    """As reports name files (`gitref.report_path`): relative to the git work tree, `/`-separated."""
     line: int
     column: int = 0
 

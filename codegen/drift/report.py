@@ -134,7 +134,7 @@ def render_text(findings: Sequence[Finding], ignored: int = 0, unchecked: Sequen
             lines.append(f"      {one_line(item.message)}")
             usage = _usage(item)
             if usage:
-                lines.append(f"      {usage}")
+                lines.append(f"      {one_line(usage)}")
             diff = _diff(finding)
             if diff is not None:
                 styles = {"-": ("[-", "-]", "red"), "+": ("{+", "+}", "green")}
