@@ -151,3 +151,24 @@ def test_a_source_that_does_not_parse_is_one_clear_error(run_cli, project: Path)
     )
     missing = run_cli("drift", "old.json", "new.json", "--usage", "nowhere")
     assert missing.exit_code == 2 and "'nowhere' does not exist" in missing.stderr
+
+
+def test_a_type_checking_import_is_enough(run_cli, project: Path) -> None:  # type: ignore[no-untyped-def]
+    (project / "app" / "alerts.py").write_text(
+        textwrap.dedent(
+            """
+            from typing import TYPE_CHECKING
+
+            if TYPE_CHECKING:
+                from clients.weather import WeatherClient
+
+
+            async def page(client: "WeatherClient") -> None:
+                await client.send_alert(message="hot")
+            """
+        ).lstrip(),
+        encoding="utf-8",
+    )
+    result = run_cli("drift", "old.json", without(project, "send_alert"), "--usage", "app")
+    assert result.exit_code == 1
+    assert "used at app/alerts.py:8" in result.stdout
