@@ -187,7 +187,7 @@ def test_the_action_passes_a_clean_project_and_writes_the_summary(project: Path,
 
 def test_the_action_fails_on_breaking_drift_and_a_stale_package(project: Path, tmp_path: Path, cache: Path) -> None:
     retire_a_tool(project)
-    run = run_action(project, tmp_path / "runner", cache, install="false", sarif="true")
+    run = run_action(project, tmp_path / "runner", cache, install="false", sarif="true", servers="weather")
     assert run.exit_code == 1, run.log
     assert (run.outputs["drift"]["exit-code"], run.outputs["check"]["exit-code"]) == ("1", "1")
     assert run.summary.startswith("### MCP catalog drift: 1 breaking, 0 dangerous, 0 safe\n")
@@ -222,6 +222,30 @@ def test_the_action_follows_fail_on_and_against(project: Path, tmp_path: Path, c
         **{"fail-on": "any", "check-generated": "false"},
     )
     assert dangerous.exit_code == 1
+
+
+def test_the_action_passes_usage_paths_to_drift(project: Path, tmp_path: Path, cache: Path) -> None:
+    write_config(project, OFFLINE_CONFIG)
+    (project / "app").mkdir()
+    (project / "app" / "main.py").write_text(
+        "from clients.weather import WeatherClient\n\n\nasync def find(client: WeatherClient) -> object:\n"
+        '    return await client.search(query="os")\n',
+        encoding="utf-8",
+    )
+    path = project / "mcp" / "snapshots" / "weather.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["tools"] = [tool for tool in document["tools"] if tool["name"] != "celsius_to_fahrenheit"]
+    path.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    given = {"install": "false", "against": "HEAD", "check-generated": "false", "usage": "app clients"}
+    unused = run_action(project, tmp_path / "runner", cache, **given)
+    assert unused.exit_code == 0, unused.log  # the removed tool is called nowhere
+    assert "unused: no scanned source uses it; not counted by --fail-on" in unused.summary
+
+    document["tools"] = [tool for tool in document["tools"] if tool["name"] != "search"]
+    path.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    used = run_action(project, tmp_path / "runner2", cache, **given)
+    assert used.exit_code == 1, used.log
+    assert "used at app/main.py:5" in used.summary
 
 
 def test_the_action_reports_a_run_that_could_not_start(project: Path, tmp_path: Path, cache: Path) -> None:
