@@ -214,3 +214,16 @@ def test_sarif_lines_match_every_value_of_a_committed_snapshot(case: str) -> Non
             assert written[line - 1].strip().startswith(json.dumps(key[-1], ensure_ascii=False) + ":"), key
             checked += 1
     assert checked > 50
+
+
+def test_sarif_points_an_unused_ignore_entry_at_the_config(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    config = write_config(
+        tmp_path, '[[tool.mcp-stubgen.drift.ignore]]\nrule = "tool-removed"\nname = "other"\nreason = "Old news"\n'
+    )
+    document = json.loads(run_cli("drift", *pair(tmp_path), "--format", "sarif").stdout)
+    validate_sarif(document)
+    (result,) = [result for result in document["runs"][0]["results"] if result["ruleId"] == "ignore-unused"]
+    location = result["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == "pyproject.toml"
+    lines = config.read_text(encoding="utf-8").splitlines()
+    assert lines[location["region"]["startLine"] - 1] == "[[tool.mcp-stubgen.drift.ignore]]"

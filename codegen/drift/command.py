@@ -240,6 +240,7 @@ def _finish(
         kept = _scan(reporting.usage, compared, config).attach(kept)
     kept = sort_findings(kept)
     files = {pair.server: pair.files for pair in compared}
+    ignore_list = _ignore_list(config) if any(finding.rule == "ignore-unused" for finding in kept) else None
 
     def report(fmt: str) -> str:
         return render(
@@ -251,6 +252,7 @@ def _finish(
             files=files,
             threshold=FAIL_ON[reporting.fail_on],
             severities=policy.severities,
+            ignore_list=ignore_list,
         )
 
     click.echo(report(reporting.fmt), nl=False)
@@ -262,6 +264,18 @@ def _finish(
             click.echo(f"error: cannot write the {fmt} report to {path} ({error.strerror})", err=True)
             code = EXIT_ERROR
     return code
+
+
+def _ignore_list(config: ProjectConfig) -> tuple[str, int] | None:
+    """The config file and the line of its first `drift.ignore` entry, where SARIF points an unused one."""
+    if config.source is None:
+        return None
+    try:
+        lines = config.source.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    line = next((number for number, text in enumerate(lines, 1) if "drift.ignore" in text), 1)
+    return report_path(config.source), line
 
 
 def _scan(paths: Sequence[Path], compared: list[_Compared], config: ProjectConfig) -> Usage:

@@ -68,17 +68,19 @@ def render(
     files: SnapshotFiles | None = None,
     threshold: Severity | None = Severity.BREAKING,
     severities: Mapping[str, Severity] | None = None,
+    ignore_list: tuple[str, int] | None = None,
 ) -> str:
     """The whole report as one string ending in a newline (empty for `github` with no findings).
 
     `unchecked` names servers that could not be compared (each already reported as an error): the
     text, Markdown and JUnit reports then never claim there is no drift. JSON, annotations and SARIF
-    list findings only. SARIF locates findings in `files` and describes every rule at its project
+    list findings only. SARIF locates findings in `files` (an unused ignore entry at `ignore_list`, the
+    config file and line where the ignore list starts) and describes every rule at its project
     severity (`severities`); JUnit has a suite per compared server (`servers`) and fails the
     findings at or above `threshold`.
     """
     if fmt == "sarif":
-        return render_sarif(findings, files or {}, severities or {})
+        return render_sarif(findings, files or {}, severities or {}, ignore_list)
     if fmt == "junit":
         return render_junit(findings, servers, unchecked, threshold)
     if fmt == "json":

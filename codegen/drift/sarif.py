@@ -32,10 +32,16 @@ SnapshotFiles = Mapping[str, Sequence[tuple[str, Snapshot]]]
 """server -> the snapshot files its findings can point at (path as shown, contents), preferred first."""
 
 
-def render_sarif(findings: Sequence[Finding], files: SnapshotFiles, severities: Mapping[str, Severity]) -> str:
+def render_sarif(
+    findings: Sequence[Finding],
+    files: SnapshotFiles,
+    severities: Mapping[str, Severity],
+    ignore_list: tuple[str, int] | None = None,
+) -> str:
+    """`ignore_list` is where the config's ignore list starts (file, line): an `ignore-unused` result points there."""
     rule_ids = list(RULES)
     rules = [_rule(rule, severities.get(rule, RULES[rule])) for rule in rule_ids]
-    located = _Locator(files)
+    located = _Locator(files, ignore_list)
     results: list[dict[str, Any]] = []
     for finding in findings:
         where = located.find(finding)
@@ -121,13 +127,17 @@ def _call_site(site: CallSite, index: int | None = None) -> dict[str, Any]:
 class _Locator:
     """Lines of entities in snapshot files, each file's layout computed once."""
 
-    def __init__(self, files: SnapshotFiles) -> None:
+    def __init__(self, files: SnapshotFiles, ignore_list: tuple[str, int] | None) -> None:
         self._files = files
+        self._ignore_list = ignore_list
         self._layouts: dict[int, tuple[dict[tuple[str, ...], int], dict[tuple[str, str], tuple[str, ...]]]] = {}
 
     def find(self, finding: Finding) -> dict[str, Any] | None:
         """The first of the server's files that holds the entity (under its new or old name), at the
-        line of the deepest part of the finding's path written there; else the first file's top."""
+        line of the deepest part of the finding's path written there; else the first file's top. An
+        unused ignore entry is a line of the config."""
+        if finding.rule == "ignore-unused" and self._ignore_list is not None:
+            return _physical(*self._ignore_list)
         candidates = self._files.get(finding.server, ())
         for path, snapshot in candidates:
             lines, entities = self._layout_of(snapshot)
