@@ -257,7 +257,7 @@ def test_the_action_reports_a_run_that_could_not_start(project: Path, tmp_path: 
 
 
 def test_the_workflow_uses_the_local_action() -> None:
-    workflow = yaml.safe_load((REPO / ".github" / "workflows" / "action.yml").read_text(encoding="utf-8"))
+    workflow = yaml.safe_load((REPO / ".github" / "workflows" / "self-test-action.yml").read_text(encoding="utf-8"))
     steps = [step for job in workflow["jobs"].values() for step in job["steps"]]
     local = [step for step in steps if step.get("uses") == "./"]
     assert len(local) == 2
