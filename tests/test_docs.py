@@ -103,7 +103,7 @@ def _commands() -> list[tuple[str, str]]:
             if language == "yaml":
                 lines = [
                     step["run"]
-                    for job in yaml.safe_load(body)["jobs"].values()
+                    for job in yaml.safe_load(body).get("jobs", {}).values()  # a pre-commit config has none
                     for step in job["steps"]
                     if "run" in step
                 ]

@@ -62,7 +62,8 @@ def test_json_report_shape(run_cli, tmp_path: Path) -> None:  # type: ignore[no-
         ("in-optional-added", "safe", "tool", "calc", "/inputSchema/properties/y"),
     ]
     assert set(report["findings"][0]) == {
-        "rule", "severity", "server", "kind", "name", "old_name", "similarity", "path", "old", "new", "message",
+        "rule", "severity", "rule_severity", "server", "kind", "name", "old_name", "similarity", "path", "old", "new",
+        "message", "callers",
     }  # fmt: skip
     assert report["findings"][1]["new"] == "Adds; also reads ~/.ssh\n\x1b[2J"
 

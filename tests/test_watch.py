@@ -191,7 +191,8 @@ def test_a_notified_burst_is_published_once_with_the_whole_catalog(
 def test_a_server_without_list_changed_is_polled_and_compared_with_the_committed_snapshot(
     tmp_path: Path, polled: ChangingServer, run_cli
 ) -> None:
-    snapshot = project(tmp_path, polled.url, hub=True)
+    severity = '[tool.mcp-stubgen.drift.severity]\ntool-added = "dangerous"\n'  # reported as drift reports it
+    snapshot = project(tmp_path, polled.url, extra=severity, hub=True)
     assert run_cli("snapshot", "--config", tmp_path / "pyproject.toml").exit_code == 0
     polled.add_tools("alpha")  # while nobody watches: found on start, against the committed snapshot
 
@@ -207,6 +208,7 @@ def test_a_server_without_list_changed_is_polled_and_compared_with_the_committed
     assert time.monotonic() - added < 5, "the poll every 0.5s should have found beta within a few seconds"
     assert stdout.count("tool-added") == 2
     assert stdout.index("tool alpha") < stdout.index("tool beta")
+    assert "tool-added  changing: tool alpha (severity set in config; the rule's own is safe)" in stdout
     assert tool_names(snapshot) == ["add_tools", "alpha", "beta"]
     assert "async def beta(" in (tmp_path / "clients" / "changing" / "client.py").read_text(encoding="utf-8")
     assert stderr.count("hub: generated clients/hub") == 2, "the hub follows every published change"

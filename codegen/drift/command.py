@@ -1,38 +1,70 @@
-"""`mcp-stubgen drift`: compare two snapshot files, or each configured server live with its
-committed snapshot, print a report and exit 0 (clean), 1 (findings at or above `--fail-on`) or
-2 (could not run)."""
+"""`mcp-stubgen drift`: compare two snapshot files, each configured server live with its committed
+snapshot, or each committed snapshot with its version at a git ref (`--against`); print a report and
+exit 0 (clean), 1 (findings at or above `--fail-on`) or 2 (could not run)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
 from codegen.config import ProjectConfig
 from codegen.drift.compare import compare_snapshots
-from codegen.drift.findings import Finding, Severity, sort_findings
-from codegen.drift.policy import DriftPolicy, apply_ignores, parse_policy
+from codegen.drift.findings import Finding, Severity, fails_gate, sort_findings
+from codegen.drift.gitref import GitRef, report_path
+from codegen.drift.policy import DriftPolicy, apply_ignores, apply_severities, parse_policy
 from codegen.drift.report import FORMATS, render
+from codegen.drift.usage import Usage, scan_usage
 from codegen.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, StubgenError
+from codegen.fsutil import atomic_write_bytes
 from codegen.options import apply_overrides, config_options, connection_options, load_project, shown_path
-from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
+from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot, write_snapshot
 from codegen.snapshot.command import warn_missing_methods
 
 FAIL_ON = {"breaking": Severity.BREAKING, "dangerous": Severity.DANGEROUS, "any": Severity.SAFE, "never": None}
 
 
 def exit_code(findings: Sequence[Finding], fail_on: str) -> int:
-    """1 when any finding is at or above the threshold (`never` never fails), else 0."""
+    """1 when any finding fails the gate (`fails_gate`; `never` never fails), else 0."""
     threshold = FAIL_ON[fail_on]
-    if threshold is None:
-        return EXIT_OK
-    return EXIT_FINDINGS if any(finding.severity.rank >= threshold.rank for finding in findings) else EXIT_OK
+    return EXIT_FINDINGS if any(fails_gate(finding, threshold) for finding in findings) else EXIT_OK
 
 
 def _is_file(target: str) -> bool:
     """Server ids cannot contain dots or slashes, so anything that does is a snapshot file."""
     return "." in target or "/" in target or "\\" in target or Path(target).is_file()
+
+
+@dataclass(frozen=True)
+class _Compared:
+    """One server's two catalogs, and the snapshot files (as shown, with their contents) its findings
+    can point at, preferred first: the file a reviewer would open."""
+
+    server: str
+    old: Snapshot
+    new: Snapshot
+    files: tuple[tuple[str, Snapshot], ...]
+
+
+@dataclass(frozen=True)
+class _Reporting:
+    fmt: str
+    fail_on: str
+    outputs: tuple[tuple[str, Path], ...]
+    usage: tuple[Path, ...]
+
+
+def _parse_outputs(values: tuple[str, ...]) -> tuple[tuple[str, Path], ...]:
+    outputs = []
+    for value in values:
+        fmt, separator, path = value.partition("=")
+        if not separator or fmt not in FORMATS or not path:
+            raise click.UsageError(f"--output {value!r}: expected FORMAT=PATH with FORMAT one of {', '.join(FORMATS)}")
+        outputs.append((fmt, Path(path)))
+    return tuple(outputs)
 
 
 @click.command()
@@ -45,6 +77,27 @@ def _is_file(target: str) -> bool:
     show_default=True,
     help="Exit 1 when a finding is at or above this severity.",
 )
+@click.option(
+    "--against",
+    metavar="REF",
+    help="Compare each committed snapshot with its version at this git ref (branch, tag, commit); starts no server.",
+)
+@click.option(
+    "--usage",
+    "usage",
+    multiple=True,
+    type=click.Path(exists=True, path_type=Path),
+    metavar="PATH",
+    help="Scan these Python sources for uses of the generated clients: a breaking change nothing uses "
+    "is reported but does not fail. Repeatable.",
+)
+@click.option(
+    "--output",
+    "outputs",
+    multiple=True,
+    metavar="FORMAT=PATH",
+    help="Also write the report in FORMAT to PATH, e.g. sarif=drift.sarif. Repeatable.",
+)
 @click.option("--update", is_flag=True, help="Live mode: write the fresh snapshots after the report.")
 @config_options
 @connection_options
@@ -52,6 +105,9 @@ def drift(
     targets: tuple[str, ...],
     fmt: str,
     fail_on: str,
+    against: str | None,
+    usage: tuple[Path, ...],
+    outputs: tuple[str, ...],
     update: bool,
     config_path: Path | None,
     servers_file: Path | None,
@@ -64,21 +120,30 @@ def drift(
     \b
     Two files:  mcp-stubgen drift OLD.json NEW.json
     Live:       mcp-stubgen drift [SERVER...]   (re-snapshots in memory; --update writes them)
+    Git:        mcp-stubgen drift --against REF [SERVER...]   (committed snapshots vs. their version at REF)
     """
+    reporting = _Reporting(fmt, fail_on, _parse_outputs(outputs), usage)
     files = [target for target in targets if _is_file(target)]
     if files:
         if len(targets) != 2 or len(files) != 2:
             raise click.UsageError("compare exactly two snapshot files: mcp-stubgen drift OLD.json NEW.json")
-        if update:
-            raise click.UsageError("--update re-snapshots configured servers; it does not apply to two files")
-        old, new = load_snapshot(Path(targets[0])), load_snapshot(Path(targets[1]))
+        if update or against:
+            option = "--update" if update else "--against"
+            raise click.UsageError(f"{option} works on configured servers; it does not apply to two files")
+        old_path, new_path = Path(targets[0]), Path(targets[1])
+        old, new = load_snapshot(old_path), load_snapshot(new_path)
         config = load_project(config_path, servers_file)
-        policy = _policy(config)
-        findings = compare_snapshots(old, new, policy.renames_for(new.server))
-        return _finish(findings, policy, [new.server], fmt, fail_on, unchecked=[])
+        shown = ((report_path(new_path), new), (report_path(old_path), old))
+        return _finish([_Compared(new.server, old, new, shown)], config, _policy(config), reporting, unchecked=[])
 
     config = load_project(config_path, servers_file)
     policy = _policy(config)
+    if against is not None:
+        if update:
+            raise click.UsageError("--update re-snapshots live servers; --against compares committed files only")
+        compared, unchecked = _against_ref(config, targets, against)
+        return _finish(compared, config, policy, reporting, unchecked)
+
     selected = apply_overrides(config.select(targets), protocol, connect_timeout, request_timeout)
     committed: dict[str, Snapshot] = {}
     for server in selected:  # an unreadable snapshot is that server's failure, not the whole run's
@@ -92,7 +157,7 @@ def drift(
 
     results = snapshot_servers(comparable) if comparable else {}
     fresh: dict[str, Snapshot] = {}
-    findings = []
+    compared = []
     for server in comparable:
         result = results[server.name]
         if isinstance(result, StubgenError):
@@ -100,9 +165,10 @@ def drift(
             continue
         warn_missing_methods(result)
         fresh[server.name] = result
-        findings += compare_snapshots(committed[server.name], result, policy.renames_for(server.name))
+        old = committed[server.name]
+        compared.append(_Compared(server.name, old, result, ((report_path(config.snapshot_path(server.name)), old),)))
     unchecked = [server.name for server in selected if server.name not in fresh]
-    code = _finish(findings, policy, list(fresh), fmt, fail_on, unchecked)
+    code = _finish(compared, config, policy, reporting, unchecked)
     if update:
         for name, snapshot in sorted(fresh.items()):
             path = config.snapshot_path(name)
@@ -116,16 +182,109 @@ def drift(
     return code
 
 
+def _without_entries(snapshot: Snapshot) -> Snapshot:
+    """The same server with nothing in its catalog: the other side of a server added or deleted since the ref."""
+    return dataclasses.replace(snapshot, tools=(), resources=(), resource_templates=(), prompts=())
+
+
+def _against_ref(config: ProjectConfig, targets: tuple[str, ...], name: str) -> tuple[list[_Compared], list[str]]:
+    """Each selected server's committed snapshot against its version at the git ref `name`; a snapshot
+    the ref does not have is a new server (everything in it added), one the working tree lost is a
+    deleted one (everything removed)."""
+    selected = config.select(targets)
+    ref = GitRef.resolve(name, config.snapshots)
+    compared: list[_Compared] = []
+    unchecked: list[str] = []
+    for server in selected:
+        path = config.snapshot_path(server.name)
+        shown = report_path(path)
+        try:
+            base_bytes = ref.read(path)
+            base = parse_snapshot(base_bytes, f"{name}:{shown}") if base_bytes is not None else None
+            current = load_snapshot(path) if path.exists() or base is None else None
+        except StubgenError as error:
+            click.echo(f"error: {error}", err=True)
+            unchecked.append(server.name)
+            continue
+        if base is None:
+            assert current is not None
+            click.echo(f"note: {server.name}: {name} has no {shown} (a new server); its entries are added", err=True)
+            base = _without_entries(current)
+        if current is None:
+            click.echo(f"note: {server.name}: {shown} was deleted since {name}; its entries are removed", err=True)
+            current = _without_entries(base)
+        files = ((shown, current),) if path.exists() else ()
+        compared.append(_Compared(server.name, base, current, files))
+    return compared, unchecked
+
+
 def _policy(config: ProjectConfig) -> DriftPolicy:
     return parse_policy(config.settings, str(config.source or "config"))
 
 
 def _finish(
-    findings: list[Finding], policy: DriftPolicy, servers: list[str], fmt: str, fail_on: str, unchecked: list[str]
+    compared: list[_Compared], config: ProjectConfig, policy: DriftPolicy, reporting: _Reporting, unchecked: list[str]
 ) -> int:
-    """Apply the ignore list, print the report (naming the servers that could not be checked), and
-    turn it into the exit code: 2 when any server could not be checked."""
+    """Compare, apply the ignore list and the project's severities, find uses (`--usage`), print the
+    report (naming the servers that could not be checked) and write the `--output` copies, and turn
+    it into the exit code: 2 when any server could not be checked."""
+    findings = [
+        finding
+        for pair in compared
+        for finding in compare_snapshots(pair.old, pair.new, policy.renames_for(pair.server))
+    ]
+    servers = [pair.server for pair in compared]
     filtered = apply_ignores(findings, policy.ignores, servers)
-    kept = sort_findings(filtered.kept)
-    click.echo(render(kept, fmt, len(filtered.ignored), unchecked), nl=False)
-    return EXIT_ERROR if unchecked else exit_code(kept, fail_on)
+    kept = apply_severities(filtered.kept, policy.severities)
+    if reporting.usage:
+        kept = _scan(reporting.usage, compared, config).attach(kept)
+    kept = sort_findings(kept)
+    files = {pair.server: pair.files for pair in compared}
+    ignore_list = _ignore_list(config) if any(finding.rule == "ignore-unused" for finding in kept) else None
+
+    def report(fmt: str) -> str:
+        return render(
+            kept,
+            fmt,
+            len(filtered.ignored),
+            unchecked,
+            servers=servers,
+            files=files,
+            threshold=FAIL_ON[reporting.fail_on],
+            severities=policy.severities,
+            ignore_list=ignore_list,
+        )
+
+    click.echo(report(reporting.fmt), nl=False)
+    code = EXIT_ERROR if unchecked else exit_code(kept, reporting.fail_on)
+    for fmt, path in reporting.outputs:
+        try:
+            atomic_write_bytes(path, click.unstyle(report(fmt)).encode("utf-8"))  # a file gets no colours
+        except OSError as error:
+            click.echo(f"error: cannot write the {fmt} report to {path} ({error.strerror})", err=True)
+            code = EXIT_ERROR
+    return code
+
+
+def _ignore_list(config: ProjectConfig) -> tuple[str, int] | None:
+    """The config file and the line of its first `drift.ignore` entry, where SARIF points an unused one."""
+    if config.source is None:
+        return None
+    try:
+        lines = config.source.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    line = next((number for number, text in enumerate(lines, 1) if "drift.ignore" in text), 1)
+    return report_path(config.source), line
+
+
+def _scan(paths: Sequence[Path], compared: list[_Compared], config: ProjectConfig) -> Usage:
+    from codegen.generate.command import hub_settings, method_names_for
+
+    return scan_usage(
+        paths,
+        {pair.server: (pair.old, pair.new) for pair in compared},
+        {pair.server: method_names_for(config, pair.server) for pair in compared},
+        hub_settings(config).separator,
+        skip=[config.output] if config.output is not None else [],
+    )

@@ -115,6 +115,19 @@ method the old snapshot recorded as missing (-32601) that the server now impleme
 RULES: dict[str, Severity] = {**CATALOG, **EXTENSIONS}
 
 
+@dataclass(frozen=True, order=True)
+class CallSite:
+    """A place in the project's own sources that uses a generated method (`drift --usage`)."""
+
+    path: str
+    """As reports name files (`gitref.report_path`): relative to the git work tree, `/`-separated."""
+    line: int
+    column: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "line": self.line}
+
+
 @dataclass(frozen=True)
 class Finding:
     """One classified change. `path` is a JSON pointer into the entity's wire JSON with `$ref`s
@@ -131,6 +144,11 @@ class Finding:
     server: str = ""
     similarity: float | None = None
     """For renames found by shape: how alike old and new are (1.0 equal); None otherwise."""
+    configured: Severity | None = None
+    """The severity `[tool.mcp-stubgen.drift.severity]` gives this rule, when it gives one."""
+    callers: tuple[CallSite, ...] | None = None
+    """With `drift --usage`: where the scanned sources use this entity, empty when nowhere; None when
+    the sources were not scanned or the finding is not about something a client calls."""
 
     def __post_init__(self) -> None:
         if self.rule not in RULES:
@@ -138,7 +156,12 @@ class Finding:
 
     @property
     def severity(self) -> Severity:
-        return RULES[self.rule]
+        return self.configured or RULES[self.rule]
+
+    @property
+    def unused(self) -> bool:
+        """Scanned for and used nowhere: a breaking change here breaks no caller of this project."""
+        return self.callers == ()
 
     def sort_key(self) -> tuple[int, str, int, str, str, str, str, str]:
         return (
@@ -156,6 +179,7 @@ class Finding:
         return {
             "rule": self.rule,
             "severity": self.severity.value,
+            "rule_severity": RULES[self.rule].value,
             "server": self.server,
             "kind": self.kind,
             "name": self.name,
@@ -165,7 +189,16 @@ class Finding:
             "old": self.old,
             "new": self.new,
             "message": self.message,
+            "callers": None if self.callers is None else [site.to_json() for site in self.callers],
         }
+
+
+def fails_gate(finding: Finding, threshold: Severity | None) -> bool:
+    """Whether a finding fails a `--fail-on` gate at `threshold` (None: the gate never fails). A breaking
+    change to something no scanned source uses (`drift --usage`) breaks no caller of the project."""
+    if threshold is None or finding.severity.rank < threshold.rank:
+        return False
+    return not (finding.unused and finding.severity is Severity.BREAKING)
 
 
 def _canonical(value: Any) -> str:

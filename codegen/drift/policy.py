@@ -1,4 +1,4 @@
-"""The drift sections of `[tool.mcp-stubgen]`: reviewed renames and the ignore list.
+"""The drift sections of `[tool.mcp-stubgen]`: reviewed renames, the ignore list and per-rule severities.
 
 An ignore is a decision someone made about one finding, so each entry names a rule and an entity and
 must say why; an entry that no longer matches anything is reported (`ignore-unused`) so the list
@@ -7,11 +7,13 @@ shrinks when the reason goes away instead of silently hiding the next change.
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from codegen.drift.findings import RULES, Finding
+from codegen.drift.findings import RULES, Finding, Severity
 from codegen.errors import StubgenError
 
 _IGNORE_KEYS = frozenset({"rule", "name", "server", "reason"})
@@ -37,13 +39,15 @@ class DriftPolicy:
     renames: Mapping[str, Mapping[str, str]]
     """server -> {old name: new name}"""
     ignores: tuple[Ignore, ...] = ()
+    severities: Mapping[str, Severity] = dataclasses.field(default_factory=dict)
+    """rule -> the severity this project gives it (`[tool.mcp-stubgen.drift.severity]`)."""
 
     def renames_for(self, server: str) -> Mapping[str, str]:
         return self.renames.get(server, {})
 
 
 def parse_policy(settings: Mapping[str, Any], where: str = "config") -> DriftPolicy:
-    """Read `renames` and `drift.ignore` from the raw `[tool.mcp-stubgen]` table."""
+    """Read `renames`, `drift.ignore` and `drift.severity` from the raw `[tool.mcp-stubgen]` table."""
     raw_renames = settings.get("renames", {})
     if not isinstance(raw_renames, dict):
         raise StubgenError(f"{where}: [tool.mcp-stubgen.renames] must be a table of servers")
@@ -56,15 +60,51 @@ def parse_policy(settings: Mapping[str, Any], where: str = "config") -> DriftPol
     drift = settings.get("drift", {})
     if not isinstance(drift, dict):
         raise StubgenError(f"{where}: [tool.mcp-stubgen.drift] must be a table")
-    unknown = sorted(set(drift) - {"ignore"})
+    unknown = sorted(set(drift) - {"ignore", "severity"})
     if unknown:
-        raise StubgenError(f"{where}: [tool.mcp-stubgen.drift] has unknown key {unknown[0]!r} (known: ignore)")
+        raise StubgenError(
+            f"{where}: [tool.mcp-stubgen.drift] has unknown key {unknown[0]!r}{_closest(unknown[0], ('ignore', 'severity'))}"
+        )
     raw_ignores = drift.get("ignore", [])
     if not isinstance(raw_ignores, list):
         raise StubgenError(f"{where}: drift.ignore must be an array of tables ([[tool.mcp-stubgen.drift.ignore]])")
     return DriftPolicy(
-        renames, tuple(_parse_ignore(raw, f"{where}: drift.ignore[{i}]") for i, raw in enumerate(raw_ignores))
+        renames,
+        tuple(_parse_ignore(raw, f"{where}: drift.ignore[{i}]") for i, raw in enumerate(raw_ignores)),
+        _parse_severities(drift.get("severity", {}), f"{where}: [tool.mcp-stubgen.drift.severity]"),
     )
+
+
+def _closest(word: str, known: Iterable[str]) -> str:
+    """`; did you mean 'x'?` when a known word is close to `word`, else the list of known words."""
+    choices = sorted(known)
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
+    return f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(choices)})"
+
+
+def _parse_severities(raw: Any, where: str) -> dict[str, Severity]:
+    """`rule = "breaking"` lines: how seriously this project takes a rule, applied before `--fail-on`."""
+    if not isinstance(raw, dict):
+        raise StubgenError(f'{where} must be a table of rule = severity, e.g. in-bound-added = "breaking"')
+    levels = [severity.value for severity in Severity]
+    severities = {}
+    for rule, value in raw.items():
+        if rule not in RULES:
+            raise StubgenError(f"{where}: unknown rule {rule!r}{_closest(rule, RULES)}")
+        if value not in levels:
+            shown = value if isinstance(value, str) else str(value)
+            close = _closest(shown, levels) if isinstance(value, str) else f" (known: {', '.join(levels)})"
+            raise StubgenError(f"{where}: {rule} = {value!r} is not a severity{close}")
+        severities[rule] = Severity(value)
+    return severities
+
+
+def apply_severities(findings: Iterable[Finding], severities: Mapping[str, Severity]) -> list[Finding]:
+    """Each finding at the severity the project gives its rule (the rule's own when it gives none)."""
+    return [
+        dataclasses.replace(finding, configured=severities[finding.rule]) if finding.rule in severities else finding
+        for finding in findings
+    ]
 
 
 def _parse_ignore(raw: Any, where: str) -> Ignore:

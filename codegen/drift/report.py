@@ -1,4 +1,4 @@
-"""Render findings for people (text, Markdown) and machines (JSON, GitHub Actions annotations).
+"""Render findings for people (text, Markdown) and machines (JSON, GitHub Actions annotations, SARIF, JUnit).
 
 Descriptions under review may be hostile (that is the rug-pull this stage exists to catch), so every
 reporter escapes control characters and markup instead of printing server text verbatim: each piece
@@ -10,20 +10,22 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
 import click
 
-from codegen.drift.findings import Finding, Severity
+from codegen.drift.findings import RULES, Finding, Severity
+from codegen.drift.junit import render_junit
+from codegen.drift.sarif import SnapshotFiles, render_sarif
 from codegen.errors import one_line
 
 REPORT_FORMAT = 1
 """Version of the JSON report's shape; bumped only on an incompatible change."""
 
-FORMATS = ("text", "json", "markdown", "github")
+FORMATS = ("text", "json", "markdown", "github", "sarif", "junit")
 _COLOURS = {Severity.BREAKING: "red", Severity.DANGEROUS: "yellow", Severity.SAFE: "green"}
 _ANNOTATION = {Severity.BREAKING: "error", Severity.DANGEROUS: "warning", Severity.SAFE: "notice"}
 _SHOWN = 160
@@ -56,12 +58,31 @@ def summary(findings: Sequence[Finding], ignored: int = 0) -> dict[str, int]:
     return {**counts, "ignored": ignored}
 
 
-def render(findings: Sequence[Finding], fmt: str, ignored: int = 0, unchecked: Sequence[str] = ()) -> str:
+def render(
+    findings: Sequence[Finding],
+    fmt: str,
+    ignored: int = 0,
+    unchecked: Sequence[str] = (),
+    *,
+    servers: Sequence[str] = (),
+    files: SnapshotFiles | None = None,
+    threshold: Severity | None = Severity.BREAKING,
+    severities: Mapping[str, Severity] | None = None,
+    ignore_list: tuple[str, int] | None = None,
+) -> str:
     """The whole report as one string ending in a newline (empty for `github` with no findings).
 
     `unchecked` names servers that could not be compared (each already reported as an error): the
-    text and Markdown reports then never claim there is no drift. JSON and annotations list findings only.
+    text, Markdown and JUnit reports then never claim there is no drift. JSON, annotations and SARIF
+    list findings only. SARIF locates findings in `files` (an unused ignore entry at `ignore_list`, the
+    config file and line where the ignore list starts) and describes every rule at its project
+    severity (`severities`); JUnit has a suite per compared server (`servers`) and fails the
+    findings at or above `threshold`.
     """
+    if fmt == "sarif":
+        return render_sarif(findings, files or {}, severities or {}, ignore_list)
+    if fmt == "junit":
+        return render_junit(findings, servers, unchecked, threshold)
     if fmt == "json":
         return render_json(findings, ignored)
     if fmt == "markdown":
@@ -111,8 +132,11 @@ def render_text(findings: Sequence[Finding], ignored: int = 0, unchecked: Sequen
             finding = item.first
             rule = click.style(finding.rule, fg=_COLOURS[severity])
             where = f" at {one_line(finding.path)}" if finding.path else ""
-            lines.append(f"  {rule}  {one_line(item.entity)}{where}")
+            lines.append(f"  {rule}  {one_line(item.entity)}{where}{_configured(finding)}")
             lines.append(f"      {one_line(item.message)}")
+            usage = _usage(item)
+            if usage:
+                lines.append(f"      {one_line(usage)}")
             diff = _diff(finding)
             if diff is not None:
                 styles = {"-": ("[-", "-]", "red"), "+": ("{+", "+}", "green")}
@@ -162,8 +186,11 @@ def render_markdown(findings: Sequence[Finding], ignored: int = 0, unchecked: Se
             if diff is not None:
                 tags = {"=": ("", ""), "-": ("<del>", "</del>"), "+": ("<ins>", "</ins>")}
                 change += "<br>" + "".join(tags[op][0] + _md_code(text) + tags[op][1] for op, text in diff)
+            usage = _usage(item)
+            if usage:
+                change += "<br>" + _md_code(usage)
             cells = [
-                _md_code(finding.rule),
+                _md_code(finding.rule) + _configured(finding),
                 _md_code(item.entity),
                 _md_code(finding.path) if finding.path else "",
                 change,
@@ -176,7 +203,8 @@ def render_markdown(findings: Sequence[Finding], ignored: int = 0, unchecked: Se
 
 
 def render_github(findings: Sequence[Finding]) -> str:
-    """Workflow commands: breaking as `::error`, dangerous as `::warning`, safe as `::notice`."""
+    """Workflow commands: breaking as `::error`, dangerous as `::warning`, safe as `::notice`; with
+    `--usage`, a breaking change nothing uses is a warning, and each use of one is an error at its line."""
     lines = []
     for item in _bulk(findings):
         finding = item.first
@@ -186,8 +214,41 @@ def render_github(findings: Sequence[Finding]) -> str:
         if diff is not None:
             marks = {"=": ("", ""), "-": ("[-", "-]"), "+": ("{+", "+}")}
             message += "; diff: " + "".join(marks[op][0] + text + marks[op][1] for op, text in diff)
-        lines.append(f"::{_ANNOTATION[finding.severity]} title={title}::{_gh_data(message)}")
+        usage = _usage(item)
+        if usage:
+            message += f"; {usage}"
+        level = _ANNOTATION[finding.severity]
+        if finding.severity is Severity.BREAKING and all(each.unused for each in item.findings):
+            level = "warning"
+        lines.append(f"::{level} title={title}::{_gh_data(message)}")
+        if finding.severity is Severity.BREAKING:
+            for site in sorted({site for each in item.findings for site in each.callers or ()}):
+                where = f"file={_gh_property(site.path)},line={site.line},col={site.column + 1}"
+                lines.append(f"::error {where},title={title}::{_gh_data('uses a changed entity: ' + item.message)}")
     return "".join(line + "\n" for line in lines)
+
+
+def _configured(finding: Finding) -> str:
+    """Marks a severity the project's config set, so a reader knows why a rule reads differently here."""
+    if finding.configured is None or finding.configured is RULES[finding.rule]:
+        return ""
+    return f" (severity set in config; the rule's own is {RULES[finding.rule]})"
+
+
+_SITES_SHOWN = 3
+
+
+def _usage(item: _Bulk) -> str:
+    """Where the scanned sources use the changed entities (`drift --usage`), or that nothing does."""
+    if any(finding.callers is None for finding in item.findings):
+        return ""
+    sites = sorted({site for finding in item.findings for site in finding.callers or ()})
+    if not sites:
+        gate = "; not counted by --fail-on" if item.first.severity is Severity.BREAKING else ""
+        return f"unused: no scanned source uses it{gate}"
+    shown = ", ".join(f"{site.path}:{site.line}" for site in sites[:_SITES_SHOWN])
+    more = f" and {len(sites) - _SITES_SHOWN} more" if len(sites) > _SITES_SHOWN else ""
+    return f"used at {shown}{more}"
 
 
 @dataclass(frozen=True)

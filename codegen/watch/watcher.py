@@ -25,7 +25,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from codegen.config import ProjectConfig, ServerConfig
-from codegen.drift import DriftPolicy, apply_ignores, compare_snapshots, render, sort_findings
+from codegen.drift import DriftPolicy, apply_ignores, apply_severities, compare_snapshots, render, sort_findings
 from codegen.errors import StubgenError
 from codegen.generate import Cache, generate_package, package_dir
 from codegen.generate.command import method_names_for, strict_setting
@@ -312,7 +312,8 @@ class Watcher:
             filtered = apply_ignores(
                 compare_snapshots(old, new, self._policy.renames_for(name)), self._policy.ignores, [name]
             )
-            click.echo(render(sort_findings(filtered.kept), "text", len(filtered.ignored)), nl=False)
+            kept = apply_severities(filtered.kept, self._policy.severities)
+            click.echo(render(sort_findings(kept), "text", len(filtered.ignored)), nl=False)
         output = self._config.output
         if output is None:
             try:

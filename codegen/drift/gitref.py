@@ -1,0 +1,94 @@
+"""`drift --against REF`: a committed snapshot as it was at a git ref, read with `git show` (no
+checkout), the way `buf breaking --against` reads the base of a pull request."""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from codegen.errors import StubgenError
+
+_TIMEOUT = 60.0
+
+
+def _git(args: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    try:
+        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, timeout=_TIMEOUT, check=False)
+    except FileNotFoundError:
+        raise StubgenError("--against needs git, and no `git` command was found on PATH") from None
+    except subprocess.TimeoutExpired:
+        raise StubgenError(f"git {args[0]} took longer than {_TIMEOUT:.0f}s in {cwd}") from None
+
+
+@dataclass(frozen=True)
+class GitRef:
+    """A commit-ish resolved in the repository holding the snapshots."""
+
+    name: str
+    commit: str
+    root: Path
+    """The repository's top folder, resolved."""
+
+    @classmethod
+    def resolve(cls, name: str, folder: Path) -> GitRef:
+        """The ref `name` in the repository containing `folder`; a clear error outside a repository or
+        for a ref git does not know (a shallow clone may lack it: fetch it first)."""
+        start = folder if folder.is_dir() else folder.parent
+        while not start.is_dir():  # the snapshots folder may be gone from the working tree
+            start = start.parent
+        top = _git(["rev-parse", "--show-toplevel"], start)
+        if top.returncode != 0:
+            raise StubgenError(f"--against {name}: {start} is not inside a git repository")
+        if name.startswith("-"):
+            raise StubgenError(f"--against {name}: not a git ref")
+        commit = _git(["rev-parse", "--verify", "--quiet", f"{name}^{{commit}}"], start)
+        if commit.returncode != 0:
+            raise StubgenError(
+                f"--against {name}: unknown git ref (in a shallow CI clone, fetch it first, e.g. "
+                f"`git fetch --depth=1 origin {name}`)"
+            )
+        return cls(name, commit.stdout.decode().strip(), Path(top.stdout.decode().strip()).resolve())
+
+    def read(self, path: Path) -> bytes | None:
+        """The file's bytes at this ref, or None when the ref has no such file (a server added since)."""
+        try:
+            inside = path.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            raise StubgenError(f"--against {self.name}: {path} is outside the git repository {self.root}") from None
+        shown = _git(["show", f"{self.commit}:{inside}"], self.root)
+        if shown.returncode == 0:
+            return shown.stdout
+        exists = _git(["cat-file", "-e", f"{self.commit}:{inside}"], self.root)
+        if exists.returncode != 0:
+            return None
+        error = shown.stderr.decode(errors="replace").strip()
+        raise StubgenError(f"--against {self.name}: cannot read {inside} ({error})")
+
+
+@functools.cache
+def _work_tree(folder: Path) -> Path | None:
+    try:
+        top = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"], cwd=folder, capture_output=True, timeout=_TIMEOUT, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return Path(top.stdout.decode().strip()).resolve() if top.returncode == 0 else None
+
+
+def report_path(path: Path) -> str:
+    """A path as reports name files: relative to the git work tree around the working directory, as
+    code scanning and GitHub annotations expect whichever folder drift runs in; outside one,
+    relative to the working directory; `/`-separated."""
+    cwd = Path.cwd().resolve()
+    resolved = (cwd / path).resolve()
+    for base in (_work_tree(cwd), cwd):
+        if base is None:
+            continue
+        try:
+            return resolved.relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return resolved.as_posix()

@@ -1,0 +1,154 @@
+"""`drift --against REF` on a temporary git repository: committed snapshots against their version at
+a ref, read with `git show`, with no server started (the configured command does not even exist)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from codegen.snapshot import Snapshot, write_snapshot
+from tests.conftest import write_config
+from tests.drift_helpers import obj, snap, tool
+
+S = {"type": "string"}
+BASE = snap((tool("keep", obj({"x": S})), tool("gone", obj({"x": S}))))
+CONFIG = """
+[tool.mcp-stubgen]
+snapshots = "mcp/snapshots"
+
+[tool.mcp-stubgen.servers.demo]
+command = "/nonexistent/server-that-must-not-start"
+
+[tool.mcp-stubgen.servers.extra]
+command = "/nonexistent/server-that-must-not-start"
+"""
+
+
+def git(repo: Path, *args: str) -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.invalid",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.invalid",
+    }
+    result = subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, text=True, check=True)
+    return result.stdout
+
+
+def save(repo: Path, server: str, snapshot: Snapshot) -> Path:
+    path = repo / "mcp" / "snapshots" / f"{server}.json"
+    write_snapshot(path, Snapshot(**{**snapshot.__dict__, "server": server}))
+    return path
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A repository whose `main` has the demo server's snapshot, checked out on a branch."""
+    git(tmp_path, "init", "-q", "-b", "main")
+    write_config(tmp_path, CONFIG)
+    save(tmp_path, "demo", BASE)
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "base")
+    git(tmp_path, "tag", "v1")
+    git(tmp_path, "checkout", "-q", "-b", "feature")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_breaking_change_against_a_branch_fails_without_starting_a_server(run_cli, repo: Path) -> None:  # type: ignore[no-untyped-def]
+    save(repo, "demo", snap((tool("keep", obj({"x": S})),)))  # uncommitted: the working tree is compared
+    result = run_cli("drift", "demo", "--against", "main")
+    assert result.exit_code == 1, result.stderr
+    assert "tool-removed  demo: tool gone" in result.stdout
+    assert "error" not in result.stderr
+
+    git(repo, "commit", "-q", "-am", "drop gone")  # committed on the branch: the same against main, a tag, a commit
+    commit = git(repo, "rev-parse", "main").strip()
+    for ref in ("main", "v1", commit, "HEAD~1"):
+        report = json.loads(run_cli("drift", "demo", "--against", ref, "--format", "json").stdout)
+        assert [(finding["rule"], finding["name"]) for finding in report["findings"]] == [("tool-removed", "gone")]
+    assert run_cli("drift", "demo", "--against", "HEAD").stdout == "no drift (0 breaking, 0 dangerous, 0 safe)\n"
+
+
+def test_sarif_points_at_the_working_tree_file(run_cli, repo: Path) -> None:  # type: ignore[no-untyped-def]
+    path = save(repo, "demo", snap((tool("keep", obj({"x": S, "y": S})), tool("gone", obj({"x": S})))))
+    result = run_cli("drift", "demo", "--against", "main", "--format", "sarif", "--fail-on", "any")
+    assert result.exit_code == 1
+    (finding,) = json.loads(result.stdout)["runs"][0]["results"]
+    location = finding["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == "mcp/snapshots/demo.json"
+    assert path.read_text().splitlines()[location["region"]["startLine"] - 1].strip() == '"y": {'
+
+
+def test_sarif_paths_are_relative_to_the_repository_from_any_folder(  # type: ignore[no-untyped-def]
+    run_cli, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    save(repo, "demo", snap((tool("keep", obj({"x": S})),)))
+    (repo / "docs").mkdir()
+    monkeypatch.chdir(repo / "docs")  # the config is found upwards; code scanning wants repository paths
+    result = run_cli("drift", "--against", "main", "--format", "sarif")
+    (finding,) = json.loads(result.stdout)["runs"][0]["results"]
+    assert finding["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "mcp/snapshots/demo.json"
+    annotation = run_cli("drift", "--against", "main", "--format", "github").stdout
+    assert annotation.startswith("::error title=tool-removed%3A demo%3A tool gone::")
+
+
+def test_a_server_new_since_the_ref_is_reported_as_added(run_cli, repo: Path) -> None:  # type: ignore[no-untyped-def]
+    save(repo, "extra", snap((tool("fresh"),)))
+    result = run_cli("drift", "--against", "main", "--fail-on", "any")
+    assert result.exit_code == 1  # safe findings only, failing with --fail-on any
+    assert "tool-added  extra: tool fresh" in result.stdout
+    assert "note: extra: main has no mcp/snapshots/extra.json (a new server); its entries are added" in result.stderr
+    assert "error" not in result.stderr
+    assert run_cli("drift", "--against", "main").exit_code == 0
+
+
+def test_a_deleted_snapshot_is_every_entry_removed(run_cli, repo: Path) -> None:  # type: ignore[no-untyped-def]
+    (repo / "mcp" / "snapshots" / "demo.json").unlink()
+    result = run_cli("drift", "demo", "--against", "main")
+    assert result.exit_code == 1
+    assert "2 breaking" in result.stdout
+    assert "mcp/snapshots/demo.json was deleted since main" in result.stderr
+
+
+def test_unknown_ref_is_one_clear_error(run_cli, repo: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("drift", "--against", "no-such-branch")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: --against no-such-branch: unknown git ref (in a shallow CI clone, fetch it first, "
+        "e.g. `git fetch --depth=1 origin no-such-branch`)\n"
+    )
+    assert run_cli("drift", "--against", "--help-me").stderr.startswith("error: --against --help-me: not a git ref")
+
+
+def test_outside_a_git_repository_is_one_clear_error(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))  # never find a repository above the test folder
+    write_config(tmp_path, CONFIG)
+    save(tmp_path, "demo", BASE)
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("drift", "--against", "main")
+    assert result.exit_code == 2
+    assert result.stderr == f"error: --against main: {tmp_path / 'mcp' / 'snapshots'} is not inside a git repository\n"
+
+
+def test_a_damaged_snapshot_at_the_ref_names_ref_and_file(run_cli, repo: Path) -> None:  # type: ignore[no-untyped-def]
+    (repo / "mcp" / "snapshots" / "demo.json").write_text("{not json", encoding="utf-8")
+    git(repo, "commit", "-q", "-am", "damage")
+    save(repo, "demo", BASE)
+    result = run_cli("drift", "demo", "--against", "HEAD")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: HEAD:mcp/snapshots/demo.json: not a JSON snapshot")
+    assert "not checked (see the errors above): demo" in result.stdout
+
+
+def test_against_does_not_combine_with_files_or_update(run_cli, repo: Path) -> None:  # type: ignore[no-untyped-def]
+    path = str(save(repo, "demo", BASE))
+    both = run_cli("drift", path, path, "--against", "main")
+    assert both.exit_code == 2 and "--against works on configured servers" in both.stderr
+    update = run_cli("drift", "--against", "main", "--update")
+    assert update.exit_code == 2 and "--update re-snapshots live servers" in update.stderr

