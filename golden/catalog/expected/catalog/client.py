@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven
+from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven, ToolResult
 
 if TYPE_CHECKING:
     from typing import Any, Literal
 
-    from mcp.types import CallToolResult, GetPromptResult, ReadResourceResult
+    from mcp.types import GetPromptResult, ReadResourceResult
     from ._models.draw import DrawInputPoint, DrawInputShape, DrawInputShape1, DrawOutput
     from ._models.math_multiply import MathMultiplyOutput
     from ._models.tree import TreeInputNode, TreeOutput
@@ -49,7 +49,7 @@ class CatalogClient(GeneratedClient):
         *,
         per_page: int | NotGiven = NOT_GIVEN,
         user_id: str | NotGiven = NOT_GIVEN,
-    ) -> CallToolResult:
+    ) -> ToolResult:
         """Dashed, upper case.
 
         Calls the tool 'API-get-user'.
@@ -69,7 +69,7 @@ class CatalogClient(GeneratedClient):
             },
         )
 
-    async def class_(self) -> CallToolResult:
+    async def class_(self) -> ToolResult:
         """A keyword as a tool name.
 
         Calls the tool 'class'.
@@ -78,7 +78,7 @@ class CatalogClient(GeneratedClient):
 
         return await self._call("class", _CONTRACT, {})
 
-    async def connect_(self) -> CallToolResult:
+    async def connect_(self) -> ToolResult:
         """Clashes with the wrapper's own member.
 
         Calls the tool 'connect'.
@@ -135,7 +135,7 @@ class CatalogClient(GeneratedClient):
         self,
         *,
         name: str,
-    ) -> CallToolResult:
+    ) -> ToolResult:
         """Same name after conversion.
 
         Calls the tool 'get_user'.
@@ -162,7 +162,7 @@ class CatalogClient(GeneratedClient):
         class_: str | None | NotGiven = NOT_GIVEN,
         model_config: str | NotGiven = NOT_GIVEN,
         self_: bool | NotGiven = NOT_GIVEN,
-    ) -> CallToolResult:
+    ) -> ToolResult:
         """Get a user
 
         Fetch a user.
@@ -221,7 +221,7 @@ class CatalogClient(GeneratedClient):
         )
         return output.result
 
-    async def self_(self) -> CallToolResult:
+    async def self_(self) -> ToolResult:
         """Call the tool.
 
         Calls the tool 'self'.
