@@ -240,7 +240,9 @@ def parse_server(
             request=_positive_number(settings.get("request_timeout", Timeouts.request), f"{where}: request_timeout"),
         ),
         max_pages=_positive_integer(settings.get("max_pages", 1000), f"{where}: max_pages"),
-        client_capabilities=_client_capabilities(settings.get("client_capabilities", []), f"{where}: client_capabilities"),
+        client_capabilities=_client_capabilities(
+            settings.get("client_capabilities", []), f"{where}: client_capabilities"
+        ),
         parse_text_json=_boolean(settings.get("parse_text_json", False), f"{where}: parse_text_json"),
     )
 

@@ -259,7 +259,7 @@ def _compare_tool(old: JSON, new: JSON, name: str, add: _Add) -> None:
     elif "outputSchema" in new and "outputSchema" not in old:
         message = (
             "now promises structured results: a regenerated client's method returns a model instead of"
-            " CallToolResult, so callers reading `.content` must change"
+            " ToolResult, so callers reading `.content` or `.text` must change"
         )
         add("out-schema-added", message, "/outputSchema", None, new["outputSchema"])
     elif "outputSchema" in new and _may_differ(old, new, "outputSchema"):

@@ -71,6 +71,8 @@ __all__ = [
 OutputT = TypeVar("OutputT", bound="BaseModel")
 
 _INVALID_PARAMS = -32602
+_NO_STRUCTURED_CONTENT = "has an output schema but did not return structured content"
+"""What the SDK's `call_tool` raises (a `RuntimeError`) for a tool that declares an output schema and sends none."""
 _METHOD_NOT_FOUND = -32601
 
 MAX_PAGES: Final = 1000
@@ -845,10 +847,17 @@ class GeneratedClient:
         if problem is not None:
             raise ToolArgumentsError(tool, problem)
         try:
-            result = await self.mcp_client.call_tool(tool, payload)
+            if self.parse_text_json and terms.schemas["output"] is not None:
+                result = await self._send_unchecked(tool, payload)
+            else:
+                result = await self.mcp_client.call_tool(tool, payload)
         except MCPError as error:
             if error.code in (_INVALID_PARAMS, _METHOD_NOT_FOUND) and _is_unknown_tool(error.message):
                 raise UnknownToolError(self.server_name, tool, error.message) from error
+            raise
+        except RuntimeError as error:  # the SDK's own check, which keeps the result from us
+            if _NO_STRUCTURED_CONTENT in str(error):
+                raise NoStructuredContentError(self.server_name, tool) from None
             raise
         if result.is_error:
             texts = [block.text for block in result.content if isinstance(block, TextContent)]
@@ -856,6 +865,16 @@ class GeneratedClient:
                 raise UnknownToolError(self.server_name, tool, texts[0])
             raise ToolError(tool, result.content)
         return result
+
+    async def _send_unchecked(self, tool: str, payload: dict[str, Any]) -> CallToolResult:
+        """`tools/call` without the SDK's output check, which refuses a result without
+        `structuredContent` before its JSON text can be read; the runtime checks the output itself."""
+        from mcp import Client
+        from mcp.types import CallToolRequest, CallToolRequestParams, CallToolResult
+
+        session = self.mcp_client.session if isinstance(self.mcp_client, Client) else self.mcp_client
+        request = CallToolRequest(params=CallToolRequestParams(name=tool, arguments=payload))
+        return await session.send_request(request, CallToolResult)
 
     async def _call(
         self,
