@@ -176,4 +176,4 @@ def test_duckdb_records_its_missing_templates_and_its_query_tool_runs_on_a_tempo
         return rows
 
     rows = anyio.run(query_cities)
-    assert (rows.is_error, rows.content[0].text) == (False, "[('Lima',), ('Oslo',)]")
+    assert (rows.raw.is_error, rows.text) == (False, "[('Lima',), ('Oslo',)]")
