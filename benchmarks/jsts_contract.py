@@ -208,8 +208,9 @@ def dumped(value: Any) -> Any:
     from mcp.types import CallToolResult
     from pydantic import BaseModel
 
-    if isinstance(value, CallToolResult):  # an untyped tool: what it returned is its structuredContent
-        return value.structured_content
+    raw = getattr(value, "raw", None)  # an untyped tool's ToolResult (the package's own runtime class)
+    if isinstance(raw, CallToolResult):  # what it returned is its structuredContent
+        return raw.structured_content
     if isinstance(value, BaseModel):
         with warnings.catch_warnings():  # a value the model's types cannot hold comes back as it came, with a warning
             warnings.simplefilter("ignore")

@@ -33,8 +33,10 @@ _PROJECT_KEYS = frozenset({
 })  # fmt: skip
 _SERVER_KEYS = frozenset({
     "command", "args", "env", "cwd", "url", "headers", "protocol", "type",
-    "connect_timeout", "request_timeout", "max_pages",
+    "connect_timeout", "request_timeout", "max_pages", "client_capabilities", "parse_text_json",
 })  # fmt: skip
+CLIENT_CAPABILITIES = ("elicitation", "roots", "sampling")
+"""What a server's config may declare in the handshake: some servers list tools only to clients that do."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,11 @@ class ServerConfig:
     """A list that needs more pages than this is an error, never a silently truncated catalog."""
     env_file: Path | None = None
     """VS Code's `envFile`: more environment variables for a stdio server, read when connecting."""
+    client_capabilities: tuple[str, ...] = ()
+    """Client capabilities to declare in the handshake (sorted names from `CLIENT_CAPABILITIES`)."""
+    parse_text_json: bool = False
+    """Read a tool's result from its one JSON text block when it declares an `outputSchema` but sends
+    no `structuredContent`; recorded in the snapshot, so the generated client does it."""
 
 
 @dataclass(frozen=True)
@@ -233,7 +240,19 @@ def parse_server(
             request=_positive_number(settings.get("request_timeout", Timeouts.request), f"{where}: request_timeout"),
         ),
         max_pages=_positive_integer(settings.get("max_pages", 1000), f"{where}: max_pages"),
+        client_capabilities=_client_capabilities(
+            settings.get("client_capabilities", []), f"{where}: client_capabilities"
+        ),
+        parse_text_json=_boolean(settings.get("parse_text_json", False), f"{where}: parse_text_json"),
     )
+
+
+def _client_capabilities(value: Any, where: str) -> tuple[str, ...]:
+    names = _strings(value, where)
+    unknown = sorted(set(names) - set(CLIENT_CAPABILITIES))
+    if unknown:
+        raise StubgenError(f"{where}: unknown capability {unknown[0]!r}; choose from {', '.join(CLIENT_CAPABILITIES)}")
+    return tuple(sorted(set(names)))
 
 
 def validate_protocol(value: Any, where: str) -> str:

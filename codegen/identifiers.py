@@ -29,6 +29,8 @@ CLIENT_MEMBERS = frozenset(
         "server_name",
         "tool_fingerprints",
         "snapshot_fingerprint",
+        "client_capabilities",
+        "parse_text_json",
         *(name for name in dir(object) if name.startswith("__")),
     }
 )

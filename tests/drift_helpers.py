@@ -37,6 +37,7 @@ def snap(
     protocol: str = "2025-11-25",
     server_info: dict[str, Any] | None = None,
     missing: tuple[str, ...] = (),
+    client_capabilities: tuple[str, ...] = (),
 ) -> Snapshot:
     return Snapshot(
         server="demo",
@@ -49,6 +50,7 @@ def snap(
         resource_templates=templates,
         prompts=prompts,
         missing_methods=missing,
+        client_capabilities=client_capabilities,
     )
 
 

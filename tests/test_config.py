@@ -41,6 +41,22 @@ def one_error_line(stderr: str) -> str:
             r"servers.a\]: unknown key 'comand'; did you mean 'command'\?",
         ),
         ('[tool.mcp-stubgen.servers.a]\nurl = "http://h"\ntype = ["http"]\n', r"servers.a\]: type: expected a string"),
+        (
+            '[tool.mcp-stubgen.servers.a]\ncommand = "x"\nclient_capabilities = ["sampling", "tools"]\n',
+            r"servers.a\]: client_capabilities: unknown capability 'tools'; choose from elicitation, roots, sampling",
+        ),
+        (
+            '[tool.mcp-stubgen.servers.a]\ncommand = "x"\nclient_capabilities = "sampling"\n',
+            r"servers.a\]: client_capabilities: expected a list of strings",
+        ),
+        (
+            '[tool.mcp-stubgen.servers.a]\ncommand = "x"\nparse_text_json = "yes"\n',
+            r"servers.a\]: parse_text_json: expected true or false",
+        ),
+        (
+            '[tool.mcp-stubgen.servers.a]\ncommand = "x"\nclient_capability = ["roots"]\n',
+            r"servers.a\]: unknown key 'client_capability'; did you mean 'client_capabilities'\?",
+        ),
     ],
 )
 def test_config_values_are_type_checked_and_keys_spelt_right(body: str, pattern: str, tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]

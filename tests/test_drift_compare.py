@@ -92,7 +92,7 @@ def test_root_title_is_a_display_name() -> None:
 def test_new_output_schema_warns_that_the_return_type_changes() -> None:
     [found] = compare_snapshots(snap((tool(),)), snap((tool(out=obj({"x": S})),)))
     assert (found.rule, found.severity.value) == ("out-schema-added", "dangerous")
-    assert "CallToolResult" in found.message and "`.content`" in found.message
+    assert "ToolResult" in found.message and "`.content`" in found.message
 
 
 def test_closing_an_input_is_dangerous_not_breaking() -> None:

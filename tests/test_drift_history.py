@@ -68,7 +68,7 @@ def test_filesystem_sdk_upgrade_is_not_breaking_and_every_trust_claim_is_flagged
     ]
     assert not [f for f in findings if "execution" in f.path]
     returns = next(f for f in findings if f.rule == "out-schema-added")
-    assert "CallToolResult" in returns.message
+    assert "ToolResult" in returns.message
 
 
 def test_filesystem_upgrade_passes_fail_on_breaking(run_cli) -> None:  # type: ignore[no-untyped-def]

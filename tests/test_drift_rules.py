@@ -324,6 +324,11 @@ CASES: dict[str, tuple[Pair, Pair]] = {
         (snap(resources=(RES,)), snap(resources=({**RES, "uri": "file:///b"},))),
         (snap(resources=(RES,)), snap(resources=({"uri": "file:///b", "name": "b", "mimeType": "text/html"},))),
     ),
+    "client-capabilities-changed": (
+        (snap(), snap(client_capabilities=("sampling",))),
+        # the same capabilities, declared in another order
+        (snap(client_capabilities=("roots", "sampling")), snap(client_capabilities=("sampling", "roots"))),
+    ),
     "list-method-appeared": (
         (snap(missing=("resources/templates/list",)), snap(templates=(TPL,))),
         # still missing, or not listed at all because the capability went away

@@ -84,7 +84,7 @@ def test_server_instructions_cannot_pose_as_the_clients_model_imports(tmp_path: 
     """The head's model imports are found by their lines; instructions (the class docstring) may hold any line."""
     lines = [  # the docstring indents every line after the first by four spaces, as the imports are
         "Hello.",
-        "from mcp.types import CallToolResult, GetPromptResult, ReadResourceResult",
+        "from mcp.types import GetPromptResult, ReadResourceResult",
         "from ._models.evil import Evil",
         "",
         "from ._models.also_evil import AlsoEvil",

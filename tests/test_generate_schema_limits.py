@@ -68,7 +68,7 @@ def test_the_empty_schema_is_a_tool_without_parameters(tmp_path: Path) -> None:
 def test_an_untyped_root_with_properties_gets_its_arguments() -> None:
     tool = {"name": "t", "inputSchema": {"properties": {"x": {"type": "integer"}}, "required": ["x"]}}
     assert (
-        "    async def t(\n        self,\n        *,\n        x: int,\n    ) -> CallToolResult:\n"
+        "    async def t(\n        self,\n        *,\n        x: int,\n    ) -> ToolResult:\n"
         in render_snapshot(snapshot(tool))["client.py"].decode()
     )
 

@@ -30,7 +30,7 @@ async def test_root_shapes_are_typed_and_called_over_stdio(tmp_path: Path, capsy
         "schema says 'string'; its method takes `arguments: dict[str, Any]` (`generate --strict` makes this an error)"
     ]
     client = (tmp_path / "shapes" / "client.py").read_text()
-    assert "        arguments: dict[str, Any],\n    ) -> CallToolResult:" in client
+    assert "        arguments: dict[str, Any],\n    ) -> ToolResult:" in client
     assert "mcp-stubgen could not type this tool (/inputSchema/type: arguments are sent as an object" in client
     assert "    ) -> dict[str, int]:" in client
     assert "        arguments: FindInputFindInput | FindInputFindInput1,\n    ) -> FindOutput:" in client

@@ -31,7 +31,7 @@ async def main() -> None:
         await db.write_query(query="INSERT INTO city VALUES ('Oslo')")
         rows = await db.read_query(query="SELECT name FROM city")
         await db.verify()
-    print(json.dumps({"error": rows.is_error, "text": rows.content[0].text}))
+    print(json.dumps({"error": rows.raw.is_error, "text": rows.text}))
 
 asyncio.run(main())
 """

@@ -118,7 +118,7 @@ def test_every_generated_package_passes_mypy_strict(synced: Synced) -> None:
 def test_every_tool_of_every_server_is_a_typed_method(synced: Synced) -> None:
     """A method per tool, named by the line its docstring ends with; typed means its models module is
     not the untyped fallback and, where the tool declares an output schema, it returns more than the
-    raw `CallToolResult`."""
+    untyped `ToolResult`."""
     problems: list[str] = []
     for server, snapshot in sorted(synced.snapshots.items()):
         client = synced.clients[server]
@@ -134,8 +134,8 @@ def test_every_tool_of_every_server_is_a_typed_method(synced: Synced) -> None:
             returns = inspect.signature(method).return_annotation
             if hasattr(models, "UNTYPED_REASON"):
                 problems.append(f"{server}: tool {name!r} is untyped: {models.UNTYPED_REASON}")
-            elif "outputSchema" in tools.get(name, {}) and returns == "CallToolResult":
-                problems.append(f"{server}: tool {name!r} declares an outputSchema but returns CallToolResult")
+            elif "outputSchema" in tools.get(name, {}) and returns == "ToolResult":
+                problems.append(f"{server}: tool {name!r} declares an outputSchema but returns ToolResult")
     assert not problems, "\n".join(problems)
 
 
@@ -176,4 +176,4 @@ def test_duckdb_records_its_missing_templates_and_its_query_tool_runs_on_a_tempo
         return rows
 
     rows = anyio.run(query_cities)
-    assert (rows.is_error, rows.content[0].text) == (False, "[('Lima',), ('Oslo',)]")
+    assert (rows.raw.is_error, rows.text) == (False, "[('Lima',), ('Oslo',)]")

@@ -168,15 +168,26 @@ def test_in_process_low_level_server_pages_are_joined() -> None:
 
 
 def test_server_everything_over_the_legacy_handshake(tmp_path: Path, run_cli, everything_server: Path) -> None:  # type: ignore[no-untyped-def]
+    """Declaring every client capability, as the golden package's snapshot was taken."""
+    config = write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen]
+snapshots = "."
+
+[tool.mcp-stubgen.servers.everything]
+command = {json.dumps(str(everything_server))}
+client_capabilities = ["sampling", "elicitation", "roots"]
+""",
+    )
     out = tmp_path / "everything.json"
     for _ in range(2):
-        result = run_cli("snapshot", "--name", "everything", "--out", out, "--", everything_server)
+        result = run_cli("snapshot", "--config", config)
         assert result.exit_code == 0, result.stderr
     assert "everything: unchanged" in result.stderr
     document = json.loads(out.read_text())
     assert document["protocolVersion"] == "2025-11-25"
     names = [tool["name"] for tool in document["tools"]]
-    assert "get-structured-content" in names and len(names) >= 13
+    assert "get-structured-content" in names and "trigger-sampling-request" in names and len(names) >= 17
     assert len(document["resources"]) >= 7 and len(document["resourceTemplates"]) >= 2
     assert len(document["prompts"]) >= 4
     assert out.read_bytes() == (Path(__file__).parent.parent / "golden/everything/snapshot.json").read_bytes()

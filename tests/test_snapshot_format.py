@@ -55,11 +55,28 @@ def test_missing_methods_are_written_sorted_as_format_2_and_read_back_byte_ident
     data = (tmp_path / "demo.json").read_bytes()
     document = json.loads(data)
     assert (document["format"], document["missingMethods"]) == (2, ["prompts/list", "resources/templates/list"])
-    assert SNAPSHOT_FORMAT == 2
     again = load_snapshot(tmp_path / "demo.json")
     assert again.missing_methods == ("prompts/list", "resources/templates/list")
     assert again.canonical_bytes() == data
     assert make().fingerprint != original.fingerprint
+
+
+def test_client_settings_are_written_as_format_3_and_absent_settings_change_no_byte(tmp_path: Path) -> None:
+    original = make(client_capabilities=("sampling", "roots"), parse_text_json=True)
+    write_snapshot(tmp_path / "demo.json", original)
+    data = (tmp_path / "demo.json").read_bytes()
+    document = json.loads(data)
+    assert (document["format"], document["clientCapabilities"], document["parseTextJson"]) == (
+        3,
+        ["roots", "sampling"],
+        True,
+    )
+    assert SNAPSHOT_FORMAT == 3
+    again = load_snapshot(tmp_path / "demo.json")
+    assert (again.client_capabilities, again.parse_text_json) == (("roots", "sampling"), True)
+    assert again.canonical_bytes() == data
+    plain = make(client_capabilities=(), parse_text_json=False).canonical_bytes()
+    assert plain == make().canonical_bytes() and b"clientCapabilities" not in plain and b'"format": 1' in plain
 
 
 def test_reordered_input_gives_identical_bytes_and_fingerprint() -> None:
@@ -112,7 +129,7 @@ def test_duplicate_entries_are_rejected_with_their_name() -> None:
         ("not json", r"x\.json: not a JSON snapshot"),
         ("[]", r"x\.json: not a snapshot \(expected a JSON object\)"),
         ('{"format": 99}', r"x\.json: snapshot format 99 is newer than this mcp-stubgen understands.*upgrade"),
-        ('{"format": 3}', r"x\.json: snapshot format 3 is newer than this mcp-stubgen understands.*upgrade"),
+        ('{"format": 4}', r"x\.json: snapshot format 4 is newer than this mcp-stubgen understands.*upgrade"),
         ('{"format": true}', r"x\.json: unknown snapshot format True"),
         ('{"format": "1"}', r"x\.json: unknown snapshot format '1'"),
         ('{"tools": []}', r"x\.json: unknown snapshot format None"),

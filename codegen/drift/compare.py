@@ -125,6 +125,14 @@ def _compare_server(old: Snapshot, new: Snapshot, out: _Collector) -> None:
             message = f"server {key} changed from {_shown(before)} to {_shown(after)}"
             out.add("server-info-changed", "server", name, message, pointer("serverInfo", key), before, after)
     _compare_capabilities(old.capabilities, new.capabilities, ("capabilities",), name, out)
+    if old.client_capabilities != new.client_capabilities:
+        before, after = list(old.client_capabilities), list(new.client_capabilities)
+        message = (
+            f"the client capabilities declared in the handshake changed from {', '.join(before) or 'none'} "
+            f"to {', '.join(after) or 'none'}; "
+            "tools listed only to clients declaring them appear or vanish with them"
+        )
+        out.add("client-capabilities-changed", "server", name, message, "/clientCapabilities", before, after)
     for method in sorted(set(old.missing_methods) - set(new.missing_methods)):
         if method.split("/")[0] not in new.capabilities:  # not listed at all: capability-removed says so
             continue
@@ -251,7 +259,7 @@ def _compare_tool(old: JSON, new: JSON, name: str, add: _Add) -> None:
     elif "outputSchema" in new and "outputSchema" not in old:
         message = (
             "now promises structured results: a regenerated client's method returns a model instead of"
-            " CallToolResult, so callers reading `.content` must change"
+            " ToolResult, so callers reading `.content` or `.text` must change"
         )
         add("out-schema-added", message, "/outputSchema", None, new["outputSchema"])
     elif "outputSchema" in new and _may_differ(old, new, "outputSchema"):

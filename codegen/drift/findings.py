@@ -105,12 +105,14 @@ EXTENSIONS: dict[str, Severity] = {
     "server-info-changed": S,
     "in-bound-impossible": B,
     "list-method-appeared": S,
+    "client-capabilities-changed": D,
 }
 """Rules the catalog has no row for: renames of prompts and resources are reported once like
 `tool-renamed`, additions of every kind like `tool-added`, and an ignore entry that matches nothing is
 reported so ignores do not rot; annotation hints moving toward more trust, `execution.taskSupport`
-judged by meaning, `serverInfo` changes, input bounds that leave almost nothing valid, and a list
-method the old snapshot recorded as missing (-32601) that the server now implements."""
+judged by meaning, `serverInfo` changes, input bounds that leave almost nothing valid, a list
+method the old snapshot recorded as missing (-32601) that the server now implements, and a change
+of the client capabilities the snapshot was taken declaring (the catalog may differ by them)."""
 
 RULES: dict[str, Severity] = {**CATALOG, **EXTENSIONS}
 

@@ -223,6 +223,8 @@ def build_package(
         header=header(snapshot),
         snapshot_fingerprint=snapshot.fingerprint,
         instructions=snapshot.instructions,
+        client_capabilities=snapshot.client_capabilities,
+        parse_text_json=snapshot.parse_text_json,
         tools=tuple(tool_specs),
         resources=tuple(
             _resource_spec(entry, named) for entry, named in zip(snapshot.resources, plan.resource_names, strict=True)
@@ -568,7 +570,7 @@ def _tool_spec(
             output_kind="result",
             output_model=None,
             output_field=None,
-            return_annotation="CallToolResult",
+            return_annotation="ToolResult",
             parameters=(argument,),
             fingerprint=plan.fingerprint,
             input_kind="untyped",
@@ -585,7 +587,7 @@ def _tool_spec(
     output_kind: OutputKind = "result"
     output_model: str | None = None
     output_field: str | None = None
-    return_annotation = "CallToolResult"
+    return_annotation = "ToolResult"
     if "outputSchema" in tool:
         output_schema = tool["outputSchema"]
         output_model = f"{stem}Output"

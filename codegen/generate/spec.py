@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 OutputKind = Literal["result", "model", "value"]
-"""`result`: no output schema, the SDK's CallToolResult; `model`: the output model; `value`: an unwrapped
+"""`result`: no output schema, the runtime's `ToolResult` (typed content blocks, the SDK's result as `raw`); `model`: the output model; `value`: an unwrapped
 primitive, or a root model's value (a map, a union, an array)."""
 
 InputKind = Literal["keywords", "model", "untyped"]
@@ -111,6 +111,10 @@ class PackageSpec:
     header: str
     snapshot_fingerprint: str
     instructions: str | None
+    client_capabilities: tuple[str, ...]
+    """Declared in the snapshot's handshake: the client's `connect` requires a handler for each."""
+    parse_text_json: bool
+    """The snapshot's `parseTextJson`: a structured result may be read from its JSON text."""
     tools: tuple[ToolSpec, ...]
     resources: tuple[ResourceSpec, ...]
     templates: tuple[TemplateSpec, ...]

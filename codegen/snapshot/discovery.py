@@ -23,11 +23,12 @@ from typing import Any, TextIO
 import anyio
 import httpx2
 from mcp import Client, MCPError, StdioServerParameters
-from mcp.client.session import IncomingMessage, MessageHandlerFnT
+from mcp.client.session import ClientRequestContext, IncomingMessage, MessageHandlerFnT
 from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from mcp_types import CONNECTION_CLOSED, METHOD_NOT_FOUND
+from mcp.types import CreateMessageRequestParams, ElicitRequestParams, ErrorData, ListRootsResult
+from mcp_types import CONNECTION_CLOSED, INVALID_REQUEST, METHOD_NOT_FOUND
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
@@ -110,6 +111,7 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
                 cache=None,
                 read_timeout_seconds=server.timeouts.request,
                 message_handler=on_message,
+                **_declared_capabilities(server.client_capabilities),
             )
             with session:
                 async with client:
@@ -123,6 +125,30 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
             raise StubgenError(secrets.scrub(_explain(server, error, diagnostics, secrets))) from None
         finally:
             _diagnostics.reset(current)
+
+
+async def _refuse_sampling(context: ClientRequestContext, params: CreateMessageRequestParams) -> ErrorData:
+    return ErrorData(code=INVALID_REQUEST, message="mcp-stubgen only lists the catalog; it does not sample")
+
+
+async def _refuse_elicitation(context: ClientRequestContext, params: ElicitRequestParams) -> ErrorData:
+    return ErrorData(code=INVALID_REQUEST, message="mcp-stubgen only lists the catalog; it asks no user")
+
+
+async def _no_roots(context: ClientRequestContext) -> ListRootsResult:
+    return ListRootsResult(roots=[])
+
+
+def _declared_capabilities(names: Sequence[str]) -> dict[str, Any]:
+    """`mcp.Client` declares a capability when it is given its handler, in `server/discover` and in
+    `initialize` alike: discovery declares the configured ones with handlers that answer the server
+    honestly (no sampling, no user to ask, no roots), so it sees the catalog the application will."""
+    handlers: dict[str, tuple[str, Any]] = {
+        "sampling": ("sampling_callback", _refuse_sampling),
+        "elicitation": ("elicitation_callback", _refuse_elicitation),
+        "roots": ("list_roots_callback", _no_roots),
+    }
+    return dict(handlers[name] for name in names)
 
 
 def _secrets_of(server: ServerConfig) -> Secrets:
@@ -186,6 +212,8 @@ async def list_catalog(client: Client, server: ServerConfig) -> Snapshot:
         resource_templates=tuple(listed[_TEMPLATES.method]),
         prompts=tuple(listed[_PROMPTS.method]),
         missing_methods=tuple(missing),
+        client_capabilities=server.client_capabilities,
+        parse_text_json=server.parse_text_json,
     )
     _secrets_of(server).refuse_in_catalog(server.name, snapshot.to_json())
     return snapshot

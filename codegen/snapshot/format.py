@@ -23,12 +23,14 @@ from pydantic_core import from_json
 from codegen.errors import StubgenError
 from codegen.fsutil import atomic_write_bytes
 
-SNAPSHOT_FORMAT = 2
+SNAPSHOT_FORMAT = 3
 """The newest format this version reads and writes; bumped whenever a snapshot written by this
 version could be misread by an older one. A snapshot is written in the oldest format that holds it:
-format 2 only adds `missingMethods`, so a snapshot without it stays format 1, byte for byte, and an
-older mcp-stubgen given a format 2 file says to upgrade instead of misreading or half-refusing it."""
+format 2 only adds `missingMethods`, format 3 `clientCapabilities` and `parseTextJson`, so a
+snapshot without them stays format 1, byte for byte, and an older mcp-stubgen given a newer file
+says to upgrade instead of misreading or half-refusing it."""
 _FIRST_FORMAT_WITH_MISSING_METHODS = 2
+_FIRST_FORMAT_WITH_CLIENT_SETTINGS = 3
 
 JSON = dict[str, Any]
 
@@ -70,7 +72,12 @@ class SnapshotFile(BaseModel):
 
     model_config = ConfigDict(extra="forbid", title="mcp-stubgen snapshot")
 
-    format: Literal[1, 2] = Field(description="Snapshot format version: 2 when `missingMethods` is present, else 1.")
+    format: Literal[1, 2, 3] = Field(
+        description=(
+            "Snapshot format version: 3 when `clientCapabilities` or `parseTextJson` is present, "
+            "else 2 when `missingMethods` is, else 1."
+        )
+    )
     server: str = Field(description="The id this project gives the server (its key in the config).")
     protocolVersion: str
     serverInfo: JSON | None = None
@@ -85,6 +92,20 @@ class SnapshotFile(BaseModel):
         description=(
             "List methods the server declared (through its capabilities) but answered with -32601 Method "
             "not found; their entries are recorded as empty. Absent when there are none."
+        ),
+    )
+    clientCapabilities: list[Literal["elicitation", "roots", "sampling"]] = Field(
+        default=[],
+        description=(
+            "Client capabilities declared in the handshake (the server's `client_capabilities` in the "
+            "config): some servers list tools only to clients that declare them. Absent when none."
+        ),
+    )
+    parseTextJson: bool = Field(
+        default=False,
+        description=(
+            "The server's `parse_text_json` setting: the generated client reads a result from its one JSON "
+            "text block when a tool with an `outputSchema` sends no `structuredContent`. Absent when false."
         ),
     )
 
@@ -196,6 +217,10 @@ class Snapshot:
     prompts: tuple[JSON, ...] = ()
     missing_methods: tuple[str, ...] = ()
     """Declared list methods the server does not implement (-32601), sorted."""
+    client_capabilities: tuple[str, ...] = ()
+    """The client capabilities declared in the handshake that listed this catalog, sorted."""
+    parse_text_json: bool = False
+    """Whether the generated client falls back to a JSON text block for a missing `structuredContent`."""
 
     def __post_init__(self) -> None:
         self._hold(copy_entries=True)
@@ -221,6 +246,8 @@ class Snapshot:
         resource_templates: tuple[JSON, ...] = (),
         prompts: tuple[JSON, ...] = (),
         missing_methods: tuple[str, ...] = (),
+        client_capabilities: tuple[str, ...] = (),
+        parse_text_json: bool = False,
     ) -> Snapshot:
         """A snapshot of entries already held as a reader of the file sees them: plain JSON, keys
         sorted all the way down (`sorted_entries`), shared with nobody.
@@ -241,6 +268,8 @@ class Snapshot:
             "resource_templates": resource_templates,
             "prompts": prompts,
             "missing_methods": missing_methods,
+            "client_capabilities": client_capabilities,
+            "parse_text_json": parse_text_json,
         }
         for name, value in values.items():
             object.__setattr__(snapshot, name, value)
@@ -257,6 +286,7 @@ class Snapshot:
         )
         object.__setattr__(self, "prompts", _sorted_unique(self.server, "prompt", self.prompts, "name"))
         object.__setattr__(self, "missing_methods", tuple(sorted(set(self.missing_methods))))
+        object.__setattr__(self, "client_capabilities", tuple(sorted(set(self.client_capabilities))))
         # Hold the entries exactly as a reader of the file will see them (keys sorted all the way
         # down, nothing shared with the caller), so what is generated from a fresh snapshot equals
         # what is generated from its file.
@@ -271,8 +301,12 @@ class Snapshot:
                 object.__setattr__(self, attribute, tuple(document[key]))
 
     def to_json(self) -> JSON:
+        if self.client_capabilities or self.parse_text_json:
+            version = _FIRST_FORMAT_WITH_CLIENT_SETTINGS
+        else:
+            version = _FIRST_FORMAT_WITH_MISSING_METHODS if self.missing_methods else 1
         document: JSON = {
-            "format": _FIRST_FORMAT_WITH_MISSING_METHODS if self.missing_methods else 1,
+            "format": version,
             "server": self.server,
             "protocolVersion": self.protocol_version,
             "capabilities": self.capabilities,
@@ -287,6 +321,10 @@ class Snapshot:
             document["instructions"] = self.instructions
         if self.missing_methods:
             document["missingMethods"] = list(self.missing_methods)
+        if self.client_capabilities:
+            document["clientCapabilities"] = list(self.client_capabilities)
+        if self.parse_text_json:
+            document["parseTextJson"] = True
         return document
 
     def canonical_bytes(self) -> bytes:
@@ -415,6 +453,8 @@ def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
         resource_templates=tuple(document.get("resourceTemplates", ())),
         prompts=tuple(document.get("prompts", ())),
         missing_methods=tuple(document.get("missingMethods", ())),
+        client_capabilities=tuple(document.get("clientCapabilities", ())),
+        parse_text_json=document.get("parseTextJson", False),
     )
 
 

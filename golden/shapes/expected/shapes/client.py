@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven
+from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven, ToolResult
 
 if TYPE_CHECKING:
     from pydantic import StringConstraints
     from typing import Annotated, Any, Union
 
-    from mcp.types import CallToolResult, GetPromptResult, ReadResourceResult
+    from mcp.types import GetPromptResult, ReadResourceResult
     from ._models.find import FindInputFindInput, FindInputFindInput1, FindOutput
     from ._models.label import LabelOutput
     from ._models.nest import NestInputDirectArray, NestOutput, NestOutputA, NestOutputB
@@ -95,7 +95,7 @@ class ShapesClient(GeneratedClient):
         self,
         *,
         arguments: dict[str, Any],
-    ) -> CallToolResult:
+    ) -> ToolResult:
         """Declares a string as its arguments, as no typed method can send.
 
         Calls the tool 'legacy'.

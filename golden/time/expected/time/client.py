@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven
+from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven, ToolResult
 
 if TYPE_CHECKING:
 
-    from mcp.types import CallToolResult, GetPromptResult, ReadResourceResult
+    from mcp.types import GetPromptResult, ReadResourceResult
     from ._models.convert_time import ConvertTimeOutput
     from ._models.get_current_time import GetCurrentTimeOutput
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven
+from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven, ToolResult
 
 if TYPE_CHECKING:
     from typing import Literal
 
-    from mcp.types import CallToolResult, GetPromptResult, ReadResourceResult
+    from mcp.types import GetPromptResult, ReadResourceResult
     from ._models.celsius_to_fahrenheit import CelsiusToFahrenheitOutput
     from ._models.get_forecast import GetForecastOutput
     from ._models.search import SearchOutput
