@@ -75,4 +75,7 @@ RULE_HELP: dict[str, str] = {
     "task-support-widened": "A tool allows more ways to be called (execution.taskSupport).",
     "task-support-narrowed": "A tool allows fewer ways to be called (execution.taskSupport).",
     "server-info-changed": "The server's name, title or version changed.",
+    "client-capabilities-changed": (
+        "The snapshot was taken declaring other client capabilities: tools listed only to such clients appear or vanish."
+    ),
 }
