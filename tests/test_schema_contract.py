@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pydantic
 import pytest
 from mcp import StdioServerParameters
 
@@ -228,6 +229,17 @@ def test_extra_is_typed_for_the_schemas_additional_properties(contract_package: 
     assert extra_of("send_open_root") == "extra: Mapping[str, int] | NotGiven = NOT_GIVEN,"
     assert extra_of("send_nested_keys") == "extra: Mapping[str, object] | NotGiven = NOT_GIVEN,"
     assert "extra" not in inspect.signature(contract_package.ContractClient.send_closed_root).parameters
+
+
+def test_models_keep_every_key_the_schema_allows_at_the_root_and_nested(contract_package: Any) -> None:
+    models = contract_package.models
+    given = {"opts": {"a": "x", "b": 1}, "z": [1, "2"]}
+    kept = models.SendNestedKeysInput.model_validate(given)
+    assert kept.model_dump(mode="json", by_alias=True, exclude_unset=True) == given
+    typed = models.SendOpenRootInput.model_validate({"name": "a", "n": 1})
+    assert typed.model_dump(by_alias=True, exclude_unset=True) == {"name": "a", "n": 1}
+    with pytest.raises(pydantic.ValidationError, match="Extra inputs are not permitted"):
+        models.SendClosedRootInput.model_validate({"name": "a", "z": 1})
 
 
 HUB_CASES: list[tuple[str, dict[str, Any], bool]] = [

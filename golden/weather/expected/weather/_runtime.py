@@ -828,7 +828,7 @@ class GeneratedClient:
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> CallToolResult:
         """Send the given arguments by their wire names, exactly as given (with `extra`, more of them
-        where the schema invites them), once they fit the tool's input schema; raise on failure.
+        where the schema allows them), once they fit the tool's input schema; raise on failure.
         A model (a root union's member) is sent as it dumps by wire names."""
         from mcp import MCPError
         from mcp.types import TextContent
