@@ -34,7 +34,7 @@ __all__ = [
     "render_hub",
 ]
 
-HUB_RUNTIME_FILES = ("_hub_catalog.py", "_hub_runtime.py")
+HUB_RUNTIME_FILES = ("_hub_catalog.py", "_hub_runtime.py", "_runtime.py")
 """The runtime modules copied verbatim into every hub package."""
 
 

@@ -1,7 +1,8 @@
 """Helpers for the hub that mcp-stubgen generates over several servers' typed clients.
 
 This file is copied verbatim into the generated hub package, so it imports only `mcp`, `pydantic`,
-`jsonschema` (which `mcp` brings), the standard library and its sibling `_hub_catalog.py`. Do not edit
+`jsonschema` (which `mcp` brings), the standard library and its siblings `_hub_catalog.py` and
+`_runtime.py` (the server packages' runtime, for its compiled schema checks). Do not edit
 the copy: run `mcp-stubgen sync` to refresh it.
 
 `jsonschema` and `mcp` are imported where they are used, as in each server package's `_runtime.py`:
@@ -37,6 +38,7 @@ from ._hub_catalog import (
     selected,
     tool_definition,
 )
+from ._runtime import SchemaCheck
 
 if TYPE_CHECKING:
     from mcp import Client, ClientSession
@@ -124,7 +126,7 @@ class Catalog:
     def __init__(self, tools: Mapping[str, HubTool]) -> None:
         self.tools = dict(tools)
         self._index: SearchIndex | None = None
-        self._validators: dict[str, Any] = {}
+        self._checks: dict[str, SchemaCheck] = {}
 
     @property
     def index(self) -> SearchIndex:
@@ -133,11 +135,13 @@ class Catalog:
         return self._index
 
     def check(self, tool: HubTool, arguments: Mapping[str, Any]) -> None:
-        """`ArgumentsError` unless the arguments fit the tool's input schema, compiled on its first call."""
-        validator = self._validators.get(tool.qualified_name)
-        if validator is None:
-            validator = self._validators[tool.qualified_name] = _validator(tool.input_schema)
-        check_arguments(tool, validator, arguments)
+        """`ArgumentsError` unless the arguments fit the tool's input schema, compiled on its first
+        call into the same check a generated client makes; a refusal lists every problem."""
+        check = self._checks.get(tool.qualified_name)
+        if check is None:
+            check = self._checks[tool.qualified_name] = SchemaCheck(tool.input_schema)
+        if check.problem(arguments) is not None:
+            check_arguments(tool, _validator(tool.input_schema), arguments)
 
 
 _SNAPSHOT_CATALOGS: dict[type[GeneratedHub], Catalog] = {}
