@@ -141,7 +141,7 @@ class Catalog:
         if check is None:
             check = self._checks[tool.qualified_name] = SchemaCheck(tool.input_schema)
         if check.problem(arguments) is not None:
-            check_arguments(tool, _validator(tool.input_schema), arguments)
+            _check_with_jsonschema(tool, _validator(tool.input_schema), arguments)
 
 
 _SNAPSHOT_CATALOGS: dict[type[GeneratedHub], Catalog] = {}
@@ -324,7 +324,7 @@ class GeneratedHub:
         from mcp.types import CallToolResult, TextContent
 
         meta = search_tool(SEARCH_LIMIT)
-        check_arguments(meta, _validator(meta.input_schema), arguments)
+        _check_with_jsonschema(meta, _validator(meta.input_schema), arguments)
         found = self.shortlist(arguments["query"], arguments.get("limit", SEARCH_LIMIT))
         definitions = [tool_definition(tool) for tool in found]
         text = json.dumps(definitions, ensure_ascii=False)
@@ -562,7 +562,7 @@ def _validator(schema: Mapping[str, Any]) -> Any:
     return jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)(schema)
 
 
-def check_arguments(tool: HubTool, validator: Any, arguments: Mapping[str, Any]) -> None:
+def _check_with_jsonschema(tool: HubTool, validator: Any, arguments: Mapping[str, Any]) -> None:
     """`ArgumentsError` naming every argument the schema rejects and the rule each breaks, if any does."""
     problems = sorted(validator.iter_errors(arguments), key=lambda error: [str(part) for part in error.absolute_path])
     if problems:
