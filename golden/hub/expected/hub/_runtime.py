@@ -32,20 +32,35 @@ from urllib.parse import unquote
 if TYPE_CHECKING:
     from mcp import Client, ClientSession, StdioServerParameters
     from mcp.client import Transport
-    from mcp.types import CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, Tool
+    from mcp.client.session import ElicitationFnT, ListRootsFnT, LoggingFnT, SamplingFnT
+    from mcp.types import (
+        AudioContent,
+        CallToolResult,
+        ContentBlock,
+        EmbeddedResource,
+        GetPromptResult,
+        ImageContent,
+        ReadResourceResult,
+        ResourceLink,
+        Tool,
+    )
     from pydantic import BaseModel
 
 __all__ = [
     "NOT_GIVEN",
     "CatalogDriftError",
     "GeneratedClient",
+    "MissingHandlerError",
+    "NoStructuredContentError",
     "NotGiven",
     "PaginationError",
     "SchemaCheck",
     "StubgenClientError",
     "ToolArgumentsError",
+    "ToolContentError",
     "ToolContract",
     "ToolError",
+    "ToolResult",
     "ToolResultError",
     "UnknownToolError",
     "canonical_json_bytes",
@@ -57,6 +72,8 @@ __all__ = [
 OutputT = TypeVar("OutputT", bound="BaseModel")
 
 _INVALID_PARAMS = -32602
+_NO_STRUCTURED_CONTENT = "has an output schema but did not return structured content"
+"""What the SDK's `call_tool` raises (a `RuntimeError`) for a tool that declares an output schema and sends none."""
 _METHOD_NOT_FOUND = -32601
 
 MAX_PAGES: Final = 1000
@@ -110,6 +127,38 @@ class ToolResultError(StubgenClientError):
         )
 
 
+class NoStructuredContentError(ToolResultError):
+    """The tool declares an output schema, but the server sent no `structuredContent` to read it from."""
+
+    def __init__(self, server: str, tool: str) -> None:
+        self.tool = tool
+        StubgenClientError.__init__(
+            self,
+            f"tool {tool!r} declares an outputSchema but its result has no structuredContent; if server "
+            f"{server!r} sends the result as JSON text instead, set `parse_text_json = true` in its config "
+            "and run `mcp-stubgen sync`",
+        )
+
+
+class ToolContentError(StubgenClientError, ValueError):
+    """A result's content is not what it was read as: `.json()` of anything but one JSON text block."""
+
+    def __init__(self, tool: str, reason: str) -> None:
+        self.tool = tool
+        super().__init__(f"tool {tool!r}: {reason}")
+
+
+class MissingHandlerError(StubgenClientError, TypeError):
+    """The client was generated from a catalog listed to a client declaring a capability, and `connect`
+    was given no handler for it: the server would not list the tools that need it."""
+
+    def __init__(self, server: str, capability: str, handler: str) -> None:
+        super().__init__(
+            f"server {server!r} was snapshotted declaring the client capability {capability!r}, so this client "
+            f"has tools the server lists only to clients that declare it: pass {handler}= to connect()"
+        )
+
+
 class ToolArgumentsError(StubgenClientError, ValueError):
     """The arguments do not match the tool's input schema, so the call was not sent."""
 
@@ -151,6 +200,73 @@ class UnknownToolError(CatalogDriftError):
     def __init__(self, server: str, tool: str, reply: str) -> None:
         super().__init__(server, missing=(tool,), detail=f"it does not know tool {tool!r}: {reply}")
         self.tool = tool
+
+
+class ToolResult:
+    """What a tool without an output schema returns: its content blocks, typed by kind, and the SDK's
+    `CallToolResult` as `raw` (for `_meta`, or a `structuredContent` no schema describes)."""
+
+    __slots__ = ("raw", "tool")
+
+    def __init__(self, tool: str, raw: CallToolResult) -> None:
+        self.tool = tool
+        self.raw = raw
+
+    def __repr__(self) -> str:
+        kinds = ", ".join(block.type for block in self.raw.content)
+        return f"ToolResult(tool={self.tool!r}, content=[{kinds}])"
+
+    @property
+    def content(self) -> list[ContentBlock]:
+        """Every block, in the server's order."""
+        return self.raw.content
+
+    @property
+    def text(self) -> str:
+        """The text blocks' text, joined by newlines ("" when there is none)."""
+        from mcp.types import TextContent
+
+        return "\n".join(block.text for block in self.raw.content if isinstance(block, TextContent))
+
+    @property
+    def images(self) -> list[ImageContent]:
+        from mcp.types import ImageContent
+
+        return [block for block in self.raw.content if isinstance(block, ImageContent)]
+
+    @property
+    def audio(self) -> list[AudioContent]:
+        from mcp.types import AudioContent
+
+        return [block for block in self.raw.content if isinstance(block, AudioContent)]
+
+    @property
+    def resources(self) -> list[EmbeddedResource]:
+        """The embedded resources (their contents sent inline)."""
+        from mcp.types import EmbeddedResource
+
+        return [block for block in self.raw.content if isinstance(block, EmbeddedResource)]
+
+    @property
+    def resource_links(self) -> list[ResourceLink]:
+        """Links to resources the caller may read."""
+        from mcp.types import ResourceLink
+
+        return [block for block in self.raw.content if isinstance(block, ResourceLink)]
+
+    def json(self) -> Any:
+        """The value of the result's one text block, parsed as JSON; `ToolContentError` when the
+        result is not exactly one text block or its text is not JSON."""
+        from mcp.types import TextContent
+
+        blocks = self.raw.content
+        if len(blocks) != 1 or not isinstance(blocks[0], TextContent):
+            kinds = ", ".join(block.type for block in blocks) or "none"
+            raise ToolContentError(self.tool, f"expected one JSON text block, got {len(blocks)} block(s) ({kinds})")
+        try:
+            return json.loads(blocks[0].text)
+        except ValueError as error:
+            raise ToolContentError(self.tool, f"its text is not JSON ({error}): {_clip(blocks[0].text, 80)}") from None
 
 
 def canonical_json_bytes(value: Any) -> bytes:
@@ -608,22 +724,56 @@ class GeneratedClient:
     server_name: ClassVar[str] = ""
     snapshot_fingerprint: ClassVar[str] = ""
     tool_fingerprints: ClassVar[Mapping[str, str]] = {}
+    client_capabilities: ClassVar[tuple[str, ...]] = ()
+    """The client capabilities the snapshot's handshake declared; `connect` needs a handler for each."""
+    parse_text_json: ClassVar[bool] = False
+    """Read a structured result from its one JSON text block when the server sends no `structuredContent`."""
 
     def __init__(self, client: Client | ClientSession) -> None:
         self.mcp_client = client
 
     @classmethod
     def connect(
-        cls, server: StdioServerParameters | str | Transport, **client_options: Any
+        cls,
+        server: StdioServerParameters | str | Transport,
+        *,
+        sampling_callback: SamplingFnT | None = None,
+        elicitation_callback: ElicitationFnT | None = None,
+        list_roots_callback: ListRootsFnT | None = None,
+        logging_callback: LoggingFnT | None = None,
+        **client_options: Any,
     ) -> AbstractAsyncContextManager[Self]:
-        """Connect with `mcp.Client(server, **client_options)` and wrap it; the connection closes on exit."""
+        """Connect with `mcp.Client(server, ...)` and wrap it; the connection closes on exit.
+
+        The handlers are `mcp.Client`'s: giving one declares its capability in the handshake and
+        answers the server's requests (`sampling/createMessage`, `elicitation/create`, `roots/list`;
+        `logging_callback` hears log messages). Each capability the snapshot was taken declaring
+        needs its handler (`MissingHandlerError`), since the server lists some tools only then.
+        """
 
         from mcp import Client
+
+        handlers = {
+            "sampling": ("sampling_callback", sampling_callback),
+            "elicitation": ("elicitation_callback", elicitation_callback),
+            "roots": ("list_roots_callback", list_roots_callback),
+        }
+        for capability in cls.client_capabilities:
+            name, handler = handlers[capability]
+            if handler is None:
+                raise MissingHandlerError(cls.server_name, capability, name)
 
         @asynccontextmanager
         async def connected() -> AsyncIterator[Self]:
             try:
-                async with Client(server, **client_options) as client:
+                async with Client(
+                    server,
+                    sampling_callback=sampling_callback,
+                    elicitation_callback=elicitation_callback,
+                    list_roots_callback=list_roots_callback,
+                    logging_callback=logging_callback,
+                    **client_options,
+                ) as client:
                     yield cls(client)
             except BaseExceptionGroup as group:
                 # The SDK's task groups wrap whatever leaves the block, a `ToolError` of the caller's
@@ -698,10 +848,17 @@ class GeneratedClient:
         if problem is not None:
             raise ToolArgumentsError(tool, problem)
         try:
-            result = await self.mcp_client.call_tool(tool, payload)
+            if self.parse_text_json and terms.schemas["output"] is not None:
+                result = await self._send_unchecked(tool, payload)
+            else:
+                result = await self.mcp_client.call_tool(tool, payload)
         except MCPError as error:
             if error.code in (_INVALID_PARAMS, _METHOD_NOT_FOUND) and _is_unknown_tool(error.message):
                 raise UnknownToolError(self.server_name, tool, error.message) from error
+            raise
+        except RuntimeError as error:  # the SDK's own check, which keeps the result from us
+            if _NO_STRUCTURED_CONTENT in str(error):
+                raise NoStructuredContentError(self.server_name, tool) from None
             raise
         if result.is_error:
             texts = [block.text for block in result.content if isinstance(block, TextContent)]
@@ -710,22 +867,32 @@ class GeneratedClient:
             raise ToolError(tool, result.content)
         return result
 
+    async def _send_unchecked(self, tool: str, payload: dict[str, Any]) -> CallToolResult:
+        """`tools/call` without the SDK's output check, which refuses a result without
+        `structuredContent` before its JSON text can be read; the runtime checks the output itself."""
+        from mcp import Client
+        from mcp.types import CallToolRequest, CallToolRequestParams, CallToolResult
+
+        session = self.mcp_client.session if isinstance(self.mcp_client, Client) else self.mcp_client
+        request = CallToolRequest(params=CallToolRequestParams(name=tool, arguments=payload))
+        return await session.send_request(request, CallToolResult)
+
     async def _call(
         self,
         tool: str,
         contract: str,
         arguments: Mapping[str, object] | BaseModel,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
-    ) -> CallToolResult:
-        """Call a tool and return the SDK's result, every content block included; a tool whose output
-        schema no model could be made from (an untyped tool) still has its `structuredContent` checked."""
+    ) -> ToolResult:
+        """Call a tool and return its result with every content block; a tool whose output schema no
+        model could be made from (an untyped tool) still has its `structuredContent` checked."""
         result = await self._send(tool, contract, arguments, extra)
         terms = ToolContract.of(contract)
         if terms.schemas["output"] is not None and result.structured_content is not None:
             problem = terms.problem("output", result.structured_content)
             if problem is not None:
                 raise ToolResultError(tool, problem)
-        return result
+        return ToolResult(tool, result)
 
     async def _call_structured(
         self,
@@ -737,13 +904,16 @@ class GeneratedClient:
     ) -> OutputT:
         """Call a tool with an output schema and return its `structuredContent` as the output model,
         once it fits the schema: values are never changed, and one the schema allows but the model's
-        types cannot hold is returned as it came rather than refused."""
+        types cannot hold is returned as it came rather than refused. A result without
+        `structuredContent` is an error, or, with `parse_text_json`, read from its one JSON text block."""
         from pydantic import ValidationError
 
         result = await self._send(tool, contract, arguments, extra)
         content = result.structured_content
         if content is None:
-            raise ToolResultError(tool, "the result has no structuredContent")
+            if not self.parse_text_json:
+                raise NoStructuredContentError(self.server_name, tool)
+            content = ToolResult(tool, result).json()
         problem = ToolContract.of(contract).problem("output", content)
         if problem is not None:
             raise ToolResultError(tool, problem)
