@@ -12,8 +12,8 @@ server's to check) becomes tools of generated packages, placed two ways:
 - `root`: the group's schema is the tool schema itself, its root given `"type": "object"` as tool
   schemas have (a group whose root has another type is left out); every object instance is the
   arguments: declared properties as keyword arguments by their Python names, others through
-  `extra` where the method has it (an instance needing `extra` where the method has none is
-  counted as "no way to pass", not judged).
+  `extra`, which a method has wherever its root allows more keys (an instance with undeclared
+  keys for a method without `extra` cannot be passed: it counts as refused, and is judged so).
 
 In each placement `in_<n>` takes the schema as its input: each instance is passed to the generated
 method against a fake session that records what would be sent. The client agrees when it lets the
@@ -161,7 +161,6 @@ class Tally:
     false_rejects: int = 0
     changed: int = 0
     not_generated: int = 0
-    no_way: int = 0
     examples: list[str] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
@@ -171,11 +170,10 @@ class Tally:
         self.false_rejects += other.false_rejects
         self.changed += other.changed
         self.not_generated += other.not_generated
-        self.no_way += other.no_way
 
     @property
     def judged(self) -> int:
-        return self.total - self.not_generated - self.no_way
+        return self.total - self.not_generated
 
 
 class RecordingSession:
@@ -293,19 +291,21 @@ async def judge(
     schema: dict[str, Any],
     arguments: dict[str, Any],
 ) -> tuple[str, str]:
-    """(verdict, detail): verdict is one of agree, false_accepts, false_rejects, changed, no_way."""
+    """(verdict, detail): verdict is one of agree, false_accepts, false_rejects, changed."""
     session.sent.clear()
     error: Exception | None = None
     if direction == "input":
         call = as_call(client, index, schema, arguments)
-        if call is None:
-            return "no_way", "the method cannot take these arguments"
-        keywords, wire = call
         session.reply = None
-        try:
-            await getattr(client, f"in_{index}")(**keywords)
-        except Exception as raised:  # any refusal counts as one
-            error = raised
+        wire: dict[str, Any] = {}
+        if call is None:  # the signature refuses them: no `extra` where the root is closed
+            error = TypeError("the method has no parameter for these arguments")
+        else:
+            keywords, wire = call
+            try:
+                await getattr(client, f"in_{index}")(**keywords)
+            except Exception as raised:  # any refusal counts as one
+                error = raised
         accepted = bool(session.sent)
         changed = accepted and json.dumps(session.sent[0]) != json.dumps(wire)
         detail = f"sent {json.dumps(session.sent[0])[:120]}" if accepted else f"raised {error!r:.160}"
@@ -369,11 +369,10 @@ async def measure(suite: Path, keywords: list[str] | None, show: int) -> int:
                                 tally.agree += 1
                                 continue
                             setattr(tally, verdict, getattr(tally, verdict) + 1)
-                            if verdict != "no_way":
-                                tally.examples.append(
-                                    f"{verdict} {direction} ({placement}) {keyword}[{index}] {case.description!r}: "
-                                    f"{json.dumps(case.data)[:80]} -> {detail}"
-                                )
+                            tally.examples.append(
+                                f"{verdict} {direction} ({placement}) {keyword}[{index}] {case.description!r}: "
+                                f"{json.dumps(case.data)[:80]} -> {detail}"
+                            )
     return report(tallies, failed, skipped_total, unjudged, show)
 
 
@@ -406,7 +405,7 @@ def _connected(client_class: Any) -> tuple[Any, RecordingSession]:
 
 def report(tallies: dict[tuple[str, str], Tally], failed: list[str], skipped: int, unjudged: int, show: int) -> int:
     """One row per keyword and direction that disagrees anywhere, then totals per direction and overall."""
-    rows = [("keyword", "direction", "instances", "agree", "false accepts", "false rejects", "changed", "no way to pass", "not generated")]  # fmt: skip
+    rows = [("keyword", "direction", "instances", "agree", "false accepts", "false rejects", "changed", "not generated")]  # fmt: skip
     totals: dict[str, Tally] = {}
     examples: list[str] = []
     for (keyword, direction), tally in sorted(tallies.items()):
@@ -428,7 +427,6 @@ def report(tallies: dict[tuple[str, str], Tally], failed: list[str], skipped: in
     )
     print(f"groups skipped for references outside their document: {skipped}")
     print(f"instances jsonschema cannot judge (a pattern Python's re cannot compile), left out: {unjudged}")
-    print(f"instances with no way to pass them (undeclared keys, no `extra`): {every.no_way}")
     print(f"tools that failed to generate: {len(failed)} ({every.not_generated} instances not judged)")
     for line in failed[:show]:
         print(f"  {line[:300]}")
@@ -447,7 +445,6 @@ def _row(keyword: str, direction: str, tally: Tally) -> tuple[str, ...]:
         str(tally.false_accepts),
         str(tally.false_rejects),
         str(tally.changed),
-        str(tally.no_way),
         str(tally.not_generated),
     )
 

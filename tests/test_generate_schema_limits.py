@@ -47,12 +47,16 @@ def test_a_short_description_is_kept_whole() -> None:
 
 
 def test_the_empty_schema_is_a_tool_without_parameters(tmp_path: Path) -> None:
-    """`inputSchema: {}` is valid and means "any object": a method without parameters, and an empty
-    `outputSchema` an open model that keeps every field the server returns."""
+    """`inputSchema: {}` is valid and means "any object": a method whose one parameter is `extra`
+    (any arguments by wire name), and an empty `outputSchema` an open model that keeps every field
+    the server returns."""
     generate_package(snapshot({"name": "anything", "inputSchema": {}, "outputSchema": {}}, server="empty"), tmp_path)
     client = (tmp_path / "empty" / "client.py").read_text()
-    assert "async def anything(self) -> AnythingOutput:" in client
-    assert '"anything", _CONTRACT, {}, AnythingOutput' in client
+    assert (
+        "async def anything(\n        self,\n        *,\n"
+        "        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,\n    ) -> AnythingOutput:"
+    ) in client
+    assert '"anything", _CONTRACT, {}, AnythingOutput, extra=extra' in client
     sys.path.insert(0, str(tmp_path))
     try:
         models = importlib.import_module("empty.models")
@@ -68,7 +72,8 @@ def test_the_empty_schema_is_a_tool_without_parameters(tmp_path: Path) -> None:
 def test_an_untyped_root_with_properties_gets_its_arguments() -> None:
     tool = {"name": "t", "inputSchema": {"properties": {"x": {"type": "integer"}}, "required": ["x"]}}
     assert (
-        "    async def t(\n        self,\n        *,\n        x: int,\n    ) -> ToolResult:\n"
+        "    async def t(\n        self,\n        *,\n        x: int,\n"
+        "        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,\n    ) -> ToolResult:\n"
         in render_snapshot(snapshot(tool))["client.py"].decode()
     )
 

@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pydantic
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -32,7 +31,7 @@ from codegen.generate.hub import build_hub, hub_dir, render_hub
 from codegen.generate.publish import diff_trees, publish, read_tree
 from codegen.generate.render import python_literal
 from codegen.identifiers import HUB_MEMBERS, qualified_tools
-from codegen.runtime._hub_runtime import GeneratedHub, validate_arguments
+from codegen.runtime._hub_runtime import GeneratedHub
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot
 from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import REPO, SERVERS, free_port, wait_for_port, write_config
@@ -112,12 +111,17 @@ async def test_two_servers_offering_search_are_called_by_qualified_name(generate
         }
         assert (await hub.weather.get_forecast(city="Oslo")).temperature == 22.5
 
-        # arguments are validated against that tool's own input model before anything is sent
-        with pytest.raises(pydantic.ValidationError) as missing:
+        # arguments are checked against that tool's JSON Schema before anything is sent
+        with pytest.raises(hub_module.ArgumentsError) as missing:
             await hub.call("notes__search", {"query": "Oslo"})
-        assert {error["type"] for error in missing.value.errors()} == {"missing", "extra_forbidden"}
-        with pytest.raises(pydantic.ValidationError):
-            await hub.call("notes__add_note", {"title": "Water the plants", "colour": "green"})
+        assert str(missing.value) == (
+            "notes__search: invalid arguments: (arguments): 'text' is a required property "
+            "(schema rule /required); nothing was sent"
+        )
+        with pytest.raises(
+            hub_module.ArgumentsError, match=r"title: 5 is not of type 'string' \(schema rule /properties/title/type\)"
+        ):
+            await hub.call("notes__add_note", {"title": 5})
         assert (await hub.call("notes__search", {"text": "plants"})).structured_content["notes"] == []
 
         # a tool failure comes back as the server's result, for an agent to show the model
@@ -288,38 +292,6 @@ def test_untrusted_catalog_text_stays_data(generate_hub: Any, tmp_path: Path) ->
     assert (tool.annotations, tool.output_schema) == ({"title": hostile, hostile: True}, {hostile: {}})
 
 
-class Forecast(pydantic.BaseModel):
-    model_config = pydantic.ConfigDict(populate_by_name=True)
-    city: str
-    days: int | None = pydantic.Field(None, ge=1, le=7)
-    from_: str | None = pydantic.Field(None, alias="from")
-
-
-class Open(pydantic.BaseModel):
-    model_config = pydantic.ConfigDict(extra="allow")
-    city: str
-
-
-def test_arguments_are_sent_by_wire_name_and_every_problem_is_reported_at_once() -> None:
-    assert validate_arguments(Forecast, {"city": "Oslo", "from": "Bergen"}) == {"city": "Oslo", "from": "Bergen"}
-    assert validate_arguments(Forecast, {"city": "Oslo", "from_": "Bergen"}) == {"city": "Oslo", "from": "Bergen"}
-    assert validate_arguments(Open, {"city": "Oslo", "extra": 1}) == {"city": "Oslo", "extra": 1}
-
-    with pytest.raises(pydantic.ValidationError) as both:
-        validate_arguments(Forecast, {"days": 9, "cty": "Oslo"})
-    assert [(error["type"], error["loc"]) for error in both.value.errors()] == [
-        ("extra_forbidden", ("cty",)),
-        ("missing", ("city",)),
-        ("less_than_equal", ("days",)),
-    ]
-    assert both.value.errors()[2]["ctx"] == {"le": 7}
-    assert both.value.title == "Forecast"
-
-    with pytest.raises(pydantic.ValidationError) as only_unknown:
-        validate_arguments(Forecast, {"city": "Oslo", "day": 2})
-    assert [error["type"] for error in only_unknown.value.errors()] == ["extra_forbidden"]
-
-
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
     lambda children: st.lists(children) | st.dictionaries(st.text(), children),
@@ -345,7 +317,7 @@ def test_generate_writes_the_hub_from_every_configured_snapshot_and_check_guards
     # naming one server still rebuilds the hub over both
     first = run_cli("generate", "weather")
     assert first.exit_code == 0, first.stderr
-    assert "generated clients/hub (5 file(s) written, 0 removed)" in first.stderr
+    assert "generated clients/hub (6 file(s) written, 0 removed)" in first.stderr
     assert read_tree(tmp_path / "clients" / "hub") == read_tree(HUB_CASE / "expected" / "hub")
 
     assert run_cli("generate").exit_code == 0
@@ -438,31 +410,33 @@ _HUB_IMPORT_PROBE = """
 import sys
 from expected.hub import Hub, HubError, HubTool, ToolFilter, UnknownQualifiedToolError, tool_result
 from expected.hub import _hub_runtime
-assert "pydantic" not in sys.modules and "mcp" not in sys.modules, "imported on hub import"
+loaded = ("pydantic", "mcp", "jsonschema")
+assert not [name for name in loaded if name in sys.modules], "imported on hub import"
 servers = ("expected.weather", "expected.notes")
 assert not [name for name in sys.modules if name.startswith(servers)], "a server package imported on hub import"
 assert [tool.qualified_name for tool in Hub.shortlist("weather forecast for Oslo", 1)] == ["weather__get_forecast"]
 assert Hub.tool_definitions("openai")[0]["function"]["name"] == "notes__add_note"
-assert "pydantic" not in sys.modules and "mcp" not in sys.modules, "imported by the catalog"
-route = Hub.tools["weather__get_forecast"]
-assert route.input_schema["type"] == "object" and "pydantic" not in sys.modules
-model = route.input_model
-assert "pydantic" in sys.modules and "mcp" not in sys.modules
-assert "expected.weather" in sys.modules and "expected.notes" not in sys.modules
+assert not [name for name in loaded if name in sys.modules], "imported by the catalog"
+catalog = _hub_runtime.Catalog(Hub.tools)
 try:
-    _hub_runtime.validate_arguments(model, {"city": 5, "unknown": 1})
-except Exception as error:
-    assert type(error).__name__ == "ValidationError", error
-    assert {tuple(detail["loc"]) for detail in error.errors()} >= {("city",), ("unknown",)}, error
+    catalog.check(Hub.tools["weather__get_forecast"], {"city": 5, "days": "1"})
+except _hub_runtime.ArgumentsError as error:
+    assert str(error) == (
+        "weather__get_forecast: invalid arguments: city: 5 is not of type 'string' (schema rule "
+        "/properties/city/type); days: '1' is not of type 'integer' (schema rule /properties/days/type); "
+        "nothing was sent"
+    ), error
 else:
     raise AssertionError("wrong arguments were accepted")
+assert "jsonschema" in sys.modules and "pydantic" not in sys.modules and "mcp" not in sys.modules
+assert not [name for name in sys.modules if name.startswith(servers)], "a check imported a server package"
 """
 
 
-def test_importing_the_hub_loads_neither_pydantic_nor_mcp_until_a_model_is_used(tmp_path: Path) -> None:
-    """Importing the golden hub (beside its servers' packages) costs neither pydantic nor mcp, as
-    importing a server package does not; the first input model asked for brings pydantic, and
-    arguments are still validated fully (a wrong type and an unknown name, reported together)."""
+def test_importing_the_hub_loads_no_validator_and_no_server_package_until_a_tool_is_called(tmp_path: Path) -> None:
+    """Importing the golden hub (beside its servers' packages) costs neither pydantic, mcp nor
+    jsonschema, as importing a server package does not; checking a call's arguments loads
+    jsonschema alone and reports every problem at once, with its schema rule."""
     expected = tmp_path / "expected"
     for snapshot in hub_case_snapshots():
         generate_package(snapshot, expected)

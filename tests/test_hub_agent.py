@@ -369,7 +369,10 @@ async def test_the_live_catalog_follows_list_changed(changing_server: str, tmp_p
             assert called.content[0].text == "called gamma.v2"
             with pytest.raises(hub_module.ArgumentsError) as wrong:
                 await hub.call("changing__gamma_v2", {"text": 5})
-            assert str(wrong.value) == "changing__gamma_v2: invalid arguments: text: 5 is not of type 'string'"
+            assert str(wrong.value) == (
+                "changing__gamma_v2: invalid arguments: text: 5 is not of type 'string' "
+                "(schema rule /properties/text/type); nothing was sent"
+            )
             assert "changing__gamma_v2" in {d["name"] for d in hub.tool_definitions()}
             assert [tool.qualified_name for tool in hub.shortlist("gamma", 1)] == ["changing__gamma_v2"]
             assert "changing__gamma_v2" not in Hub.tools  # the generated catalog stays as generated

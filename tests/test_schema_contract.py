@@ -8,6 +8,7 @@ one it allows comes back unchanged.
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import subprocess
 import sys
@@ -15,11 +16,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pydantic
 import pytest
 from mcp import StdioServerParameters
 
 from codegen.config import ServerConfig
 from codegen.generate import generate_package
+from codegen.generate.hub import hub_dir, render_hub
+from codegen.generate.publish import publish
 from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import SERVERS
 
@@ -83,20 +87,31 @@ CASES: list[tuple[str, dict[str, Any], bool]] = [
 
 
 @pytest.fixture(scope="module")
-def contract_package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """The contract server's package, generated from a live snapshot and imported."""
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The contract server's package and a hub over it, generated from a live snapshot into `contracts/`."""
     import anyio
 
     folder = tmp_path_factory.mktemp("contract")
     snapshot = anyio.run(snapshot_server, ServerConfig(name="contract", command=sys.executable, args=(str(SERVER),)))
-    generate_package(snapshot, folder)
+    generate_package(snapshot, folder / "contracts")
+    publish(render_hub([(snapshot, {})]), hub_dir(folder / "contracts"))
     sys.path.insert(0, str(folder))
     try:
-        yield importlib.import_module("contract")
+        yield
     finally:
         sys.path.remove(str(folder))
-        for name in [name for name in sys.modules if name == "contract" or name.startswith("contract.")]:
+        for name in [name for name in sys.modules if name.split(".")[0] == "contracts"]:
             del sys.modules[name]
+
+
+@pytest.fixture(scope="module")
+def contract_package(generated: None) -> Any:
+    return importlib.import_module("contracts.contract")
+
+
+@pytest.fixture(scope="module")
+def contract_hub(generated: None) -> Any:
+    return importlib.import_module("contracts.hub")
 
 
 def same_json(a: Any, b: Any) -> bool:
@@ -184,12 +199,15 @@ async def test_a_refusal_names_the_parameter_and_the_schema_rule(contract_packag
         )
 
 
-async def test_more_arguments_go_through_extra_where_the_schema_invites_them(contract_package: Any) -> None:
+async def test_more_arguments_go_through_extra_where_the_schema_allows_them(contract_package: Any) -> None:
     async with contract_package.ContractClient.connect(
         StdioServerParameters(command=sys.executable, args=[str(SERVER)])
     ) as client:
         sent = await client.send_open_root(name="a", extra={"x-count": 1, "y": 2.0})
         assert sent.content[0].text == '{"name": "a", "x-count": 1, "y": 2.0}'
+        # a root without `additionalProperties` allows more keys too, as JSON Schema says
+        sent = await client.send_nested_keys(opts={"a": "x", "b": 1}, extra={"z": [1, "2"], "n": None})
+        assert sent.content[0].text == '{"opts": {"a": "x", "b": 1}, "z": [1, "2"], "n": null}'
         with pytest.raises(
             contract_package.ToolArgumentsError,
             match=r"extra argument 'x': 'one' is not of type 'integer' \(schema rule /additionalProperties/type\)",
@@ -200,7 +218,73 @@ async def test_more_arguments_go_through_extra_where_the_schema_invites_them(con
         returned = await client.get_open_root(reply={"name": "a", "x-count": 1})
         assert returned.model_dump(by_alias=True, exclude_unset=True) == {"name": "a", "x-count": 1}
     with pytest.raises(TypeError):
-        await client.send_nested_keys(opts={}, extra={})  # a closed root has no `extra`
+        await client.send_closed_root(name="a", extra={})  # a closed root has no `extra`
+
+
+def test_extra_is_typed_for_the_schemas_additional_properties(contract_package: Any) -> None:
+    def extra_of(method: str) -> str:
+        source = inspect.getsource(getattr(contract_package.ContractClient, method))
+        return next(line.strip() for line in source.splitlines() if line.strip().startswith("extra:"))
+
+    assert extra_of("send_open_root") == "extra: Mapping[str, int] | NotGiven = NOT_GIVEN,"
+    assert extra_of("send_nested_keys") == "extra: Mapping[str, object] | NotGiven = NOT_GIVEN,"
+    assert "extra" not in inspect.signature(contract_package.ContractClient.send_closed_root).parameters
+
+
+def test_models_keep_every_key_the_schema_allows_at_the_root_and_nested(contract_package: Any) -> None:
+    models = contract_package.models
+    given = {"opts": {"a": "x", "b": 1}, "z": [1, "2"]}
+    kept = models.SendNestedKeysInput.model_validate(given)
+    assert kept.model_dump(mode="json", by_alias=True, exclude_unset=True) == given
+    typed = models.SendOpenRootInput.model_validate({"name": "a", "n": 1})
+    assert typed.model_dump(by_alias=True, exclude_unset=True) == {"name": "a", "n": 1}
+    with pytest.raises(pydantic.ValidationError, match="Extra inputs are not permitted"):
+        models.SendClosedRootInput.model_validate({"name": "a", "z": 1})
+
+
+HUB_CASES: list[tuple[str, dict[str, Any], bool]] = [
+    # by wire name, keys in the order given, more keys wherever the schema allows them
+    ("nested_keys", {"z": [1, "2"], "opts": {"a": "x", "b": 1}}, True),
+    ("open_root", {"y": 2.0, "name": "a"}, True),
+    ("open_root", {"name": "a", "x": "one"}, False),
+    ("closed_root", {"name": "a"}, True),
+    ("closed_root", {"name": "a", "z": 1}, False),
+]
+
+
+async def test_the_hub_sends_a_call_exactly_when_the_schema_allows_it_and_byte_for_byte(contract_hub: Any) -> None:
+    async with contract_hub.Hub.connect(
+        contract=StdioServerParameters(command=sys.executable, args=[str(SERVER)])
+    ) as hub:
+        sdk = hub.contract.mcp_client
+        sent: list[str] = []
+        call_tool = sdk.call_tool
+
+        async def record(name: str, arguments: dict[str, Any] | None = None) -> Any:
+            sent.append(name)
+            return await call_tool(name, arguments)
+
+        sdk.call_tool = record
+        wrong = []
+        for family, arguments, valid in CASES + HUB_CASES:
+            before = len(sent)
+            try:
+                result = await hub.call(f"contract__send_{family}", arguments)
+            except contract_hub.ArgumentsError as error:
+                if valid or len(sent) != before:
+                    wrong.append(f"{family} {arguments}: refused ({error}), sent {len(sent) - before}")
+                continue
+            if not valid or result.content[0].text != json.dumps(arguments):
+                wrong.append(f"{family} {arguments}: the server received {result.content[0].text}")
+        assert wrong == []
+
+        with pytest.raises(contract_hub.ArgumentsError) as refused:
+            await hub.call("contract__send_no_coercion", {"count": "1", "flag": "yes"})
+        assert str(refused.value) == (
+            "contract__send_no_coercion: invalid arguments: count: '1' is not of type 'integer' "
+            "(schema rule /properties/count/type); flag: 'yes' is not of type 'boolean' "
+            "(schema rule /properties/flag/type); nothing was sent"
+        )
 
 
 _LAZY_PROBE = """

@@ -146,6 +146,8 @@ class _ModelClass:
     """Wire names of the fields without a default."""
     bases: tuple[str, ...]
     """The base classes as written (`BaseModel`, `RootModel[...]`, another model)."""
+    extra: ast.expr | None = None
+    """The type of the values of keys it has no field for (`__pydantic_extra__: dict[str, <this>]`), if typed."""
 
     @property
     def is_root(self) -> bool:
@@ -431,6 +433,7 @@ def _used_names(spec: ToolSpec) -> set[str]:
     """Every name the tool's method annotations and body refer to."""
     annotations = (
         *(parameter.annotation for parameter in spec.parameters),
+        spec.extra_annotation or "None",
         spec.return_annotation,
         spec.output_model or "None",
     )
@@ -473,14 +476,18 @@ def _read_models(source: str) -> tuple[dict[str, _ModelClass], dict[str, str]]:
         elif isinstance(node, ast.ClassDef):
             fields: dict[str, tuple[str, ast.expr]] = {}
             required: set[str] = set()
+            extra: ast.expr | None = None
             for statement in node.body:
-                if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+                values = _extra_values(statement) if isinstance(statement, ast.Assign | ast.AnnAssign) else None
+                if values is not None:
+                    extra = _unalias(values, aliases)
+                elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
                     wire = _wire_name(statement, aliases)
                     fields[wire] = (statement.target.id, _unalias(statement.annotation, aliases))
                     if _has_no_default(statement):
                         required.add(wire)
             bases = tuple(ast.unparse(base) for base in node.bases)
-            classes[node.name] = _ModelClass(fields, frozenset(required), bases)
+            classes[node.name] = _ModelClass(fields, frozenset(required), bases, extra)
         elif (
             isinstance(node, ast.Assign)
             and len(node.targets) == 1
@@ -490,6 +497,30 @@ def _read_models(source: str) -> tuple[dict[str, _ModelClass], dict[str, str]]:
         ):  # a recursive alias, used in annotations like a class
             classes[node.targets[0].id] = _ModelClass({}, frozenset(), ())
     return classes, imported
+
+
+def _extra_values(statement: ast.Assign | ast.AnnAssign) -> ast.expr | None:
+    """`X` of `__pydantic_extra__: dict[str, X]`, or of `__annotations__ = {"__pydantic_extra__": Dict[str, X]}`
+    as datamodel-code-generator writes it; None for any other statement."""
+    if isinstance(statement, ast.AnnAssign):
+        if not (isinstance(statement.target, ast.Name) and statement.target.id == "__pydantic_extra__"):
+            return None
+        annotation: ast.expr | None = statement.annotation
+    else:
+        targets, value = statement.targets, statement.value
+        if not (len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id == "__annotations__"):
+            return None
+        if not isinstance(value, ast.Dict):
+            return None
+        annotation = next(
+            (item for key, item in zip(value.keys, value.values, strict=True)
+             if isinstance(key, ast.Constant) and key.value == "__pydantic_extra__"),
+            None,
+        )  # fmt: skip
+    if isinstance(annotation, ast.Subscript) and isinstance(annotation.slice, ast.Tuple):
+        pair = annotation.slice.elts
+        return pair[1] if len(pair) == 2 else None
+    return None
 
 
 def _has_no_default(statement: ast.AnnAssign) -> bool:
@@ -578,11 +609,14 @@ def _tool_spec(
         )
     model = _model_class(where, wire, input_model, classes)
     input_kind, parameters = _input_parameters(where, wire, tool["inputSchema"], input_model, model)
-    schema = tool["inputSchema"]
-    invites = input_kind == "keywords" and (
-        schema.get("additionalProperties", False) is not False or bool(schema.get("patternProperties"))
-    )
-    extra = escape("extra", {parameter.python for parameter in parameters}) if invites else None
+    extra = extra_annotation = None
+    root = Document(tool["inputSchema"]).local()
+    if input_kind == "keywords" and _takes_more(root):
+        extra = escape("extra", {parameter.python for parameter in parameters})
+        values = "object"  # what keys matching `patternProperties` hold has types of its own
+        if model.extra is not None and not root.get("patternProperties"):
+            values = _annotation_text(model.extra)
+        extra_annotation = f"Mapping[str, {values}]"
 
     output_kind: OutputKind = "result"
     output_model: str | None = None
@@ -618,7 +652,14 @@ def _tool_spec(
         fingerprint=plan.fingerprint,
         input_kind=input_kind,
         extra=extra,
+        extra_annotation=extra_annotation,
     )
+
+
+def _takes_more(schema: JSON) -> bool:
+    """Whether the input schema's root allows keys beyond its `properties`: JSON Schema allows them
+    unless `additionalProperties: false` closes the root (and no `patternProperties` opens it again)."""
+    return schema.get("additionalProperties", True) is not False or bool(schema.get("patternProperties"))
 
 
 def _input_parameters(

@@ -34,7 +34,7 @@ __all__ = [
     "render_hub",
 ]
 
-HUB_RUNTIME_FILES = ("_hub_catalog.py", "_hub_runtime.py")
+HUB_RUNTIME_FILES = ("_hub_catalog.py", "_hub_runtime.py", "_runtime.py")
 """The runtime modules copied verbatim into every hub package."""
 
 
@@ -63,10 +63,6 @@ class HubToolSpec:
     wire: str
     description: str | None
     title: str | None
-    models: str
-    """The server package's `models` module, relative to the output folder: `<package>.models`."""
-    input_model: str
-    """The input model's class name in `models`."""
     input_schema: str
     """The snapshot's input JSON Schema as a Python literal."""
     output_schema: str | None
@@ -176,8 +172,6 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]], settings: HubSet
                 wire=qualified.tool,
                 description=raw.get("description"),
                 title=spec.title,
-                models=f"{hub_server.package}.models",
-                input_model=spec.input_model,
                 input_schema=python_literal(raw["inputSchema"]),
                 output_schema=python_literal(raw["outputSchema"]) if "outputSchema" in raw else None,
                 annotations=python_literal(raw["annotations"]) if raw.get("annotations") else None,

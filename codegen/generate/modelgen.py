@@ -91,7 +91,7 @@ def model_source(server: str, job: ModelJob) -> str:
     tool = job.tool
     entry: JSON = {
         "name": job.stem,
-        "inputSchema": _root(_input_root(Document(tool["inputSchema"]).with_definitions())),
+        "inputSchema": _root(for_datamodel(Document(tool["inputSchema"]).with_definitions(), None)),
     }
     if "outputSchema" in tool:
         output = Document(tool["outputSchema"]).with_definitions()
@@ -376,18 +376,6 @@ def _root(schema: JSON) -> JSON:
     if "type" in schema or _COMBINATORS & schema.keys():
         return schema
     return {"type": "object", "additionalProperties": True, **schema}
-
-
-def _input_root(schema: JSON) -> JSON:
-    """The input schema prepared for datamodel-code-generator, its root's `additionalProperties` as
-    the server wrote it: the input model's root decides nothing about a call (the schema does), but
-    the hub reads its `extra` setting to tell a misspelt argument from one the schema invites."""
-    prepared: JSON = for_datamodel(schema, None)
-    if "additionalProperties" in schema:
-        prepared["additionalProperties"] = schema["additionalProperties"]
-    else:
-        prepared.pop("additionalProperties", None)
-    return prepared
 
 
 def _run(entry: JSON) -> object:

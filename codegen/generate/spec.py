@@ -51,8 +51,10 @@ class ToolSpec:
     untyped_reason: str | None = None
     """Why no models could be generated (`untyped` tools only): the warning and the docstring say it."""
     extra: str | None = None
-    """The parameter taking more arguments by wire name, when the input schema's root invites them
-    explicitly (`additionalProperties` true or a schema, or `patternProperties`); else None."""
+    """The parameter taking more arguments by wire name, when the input schema's root allows keys
+    beyond its properties (unless `additionalProperties: false` closes it, JSON Schema allows them); else None."""
+    extra_annotation: str | None = None
+    """`extra`'s type: `Mapping[str, <the additionalProperties' type>]`, `object` where no one type fits."""
 
 
 @dataclass(frozen=True)

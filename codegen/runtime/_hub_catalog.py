@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from mcp.types import CallToolResult
-    from pydantic import BaseModel
 
 __all__ = [
     "HINT_DEFAULTS",
@@ -95,18 +94,11 @@ class HubTool:
     """The tool's own name on its server, sent on the wire."""
     description: str | None
     input_schema: Mapping[str, Any]
-    """The server's input JSON Schema, as the server declared it."""
-    load_input_model: Callable[[], type[BaseModel]] | None = None
-    """Returns the tool's generated input model; `None` for a tool the server added after the snapshot."""
+    """The server's input JSON Schema, as the server declared it: what `hub.call` checks arguments against."""
     title: str | None = None
     output_schema: Mapping[str, Any] | None = None
     annotations: Mapping[str, Any] = field(default_factory=dict)
     """The tool's annotations as on the wire (`readOnlyHint`, ...)."""
-
-    @property
-    def input_model(self) -> type[BaseModel] | None:
-        """The generated Pydantic model the arguments are validated with; `None` for a tool added live."""
-        return self.load_input_model() if self.load_input_model is not None else None
 
 
 # -- filters ------------------------------------------------------------------------------------------

@@ -1,12 +1,14 @@
 """Helpers for the hub that mcp-stubgen generates over several servers' typed clients.
 
 This file is copied verbatim into the generated hub package, so it imports only `mcp`, `pydantic`,
-`jsonschema` (which `mcp` brings), the standard library and its sibling `_hub_catalog.py`. Do not edit
+`jsonschema` (which `mcp` brings), the standard library and its siblings `_hub_catalog.py` and
+`_runtime.py` (the server packages' runtime, for its compiled schema checks). Do not edit
 the copy: run `mcp-stubgen sync` to refresh it.
 
-`pydantic`, `jsonschema` and `mcp` are imported where they are used, as in each server package's
-`_runtime.py`: importing the hub should cost none of them (pydantic alone takes about a tenth of a
-second), an application pays for them when it first calls a tool or connects.
+`jsonschema` and `mcp` are imported where they are used, as in each server package's `_runtime.py`:
+importing the hub should cost neither, an application pays for them when it first calls a tool or
+connects. `hub.call` checks arguments against the tool's JSON Schema itself, so it needs no server's
+models (nor `pydantic`).
 """
 
 from __future__ import annotations
@@ -36,12 +38,11 @@ from ._hub_catalog import (
     selected,
     tool_definition,
 )
+from ._runtime import SchemaCheck
 
 if TYPE_CHECKING:
     from mcp import Client, ClientSession
     from mcp.types import CallToolResult, Tool
-    from pydantic import BaseModel
-    from pydantic_core import ErrorDetails, InitErrorDetails
 
 __all__ = [
     "ArgumentsError",
@@ -90,15 +91,15 @@ class UnknownQualifiedToolError(HubError, LookupError):
 
 
 class ArgumentsError(HubError, ValueError):
-    """Arguments that a tool's JSON Schema rejects, for a tool the server added after the snapshot."""
+    """Arguments that the tool's JSON Schema rejects; nothing was sent."""
 
 
 @dataclass(frozen=True)
 class SiblingImport:
     """A name in one of the servers' packages beside the hub, imported when first called for.
 
-    The hub refers to its servers' clients and input models through these, so importing the hub
-    imports none of the servers' packages (with 50 servers, importing them made it three times slower).
+    The hub refers to its servers' clients through these, so importing the hub imports none of
+    the servers' packages (with 50 servers, importing them made it three times slower).
     """
 
     module: str
@@ -119,17 +120,28 @@ class _Connected(Protocol):
 
 
 class Catalog:
-    """A set of hub tools and, built on first use, the index `shortlist` searches."""
+    """A set of hub tools and, built on first use, the index `shortlist` searches and each tool's
+    compiled input schema."""
 
     def __init__(self, tools: Mapping[str, HubTool]) -> None:
         self.tools = dict(tools)
         self._index: SearchIndex | None = None
+        self._checks: dict[str, SchemaCheck] = {}
 
     @property
     def index(self) -> SearchIndex:
         if self._index is None:
             self._index = SearchIndex(self.tools.values())
         return self._index
+
+    def check(self, tool: HubTool, arguments: Mapping[str, Any]) -> None:
+        """`ArgumentsError` unless the arguments fit the tool's input schema, compiled on its first
+        call into the same check a generated client makes; a refusal lists every problem."""
+        check = self._checks.get(tool.qualified_name)
+        if check is None:
+            check = self._checks[tool.qualified_name] = SchemaCheck(tool.input_schema)
+        if check.problem(arguments) is not None:
+            _check_with_jsonschema(tool, _validator(tool.input_schema), arguments)
 
 
 _SNAPSHOT_CATALOGS: dict[type[GeneratedHub], Catalog] = {}
@@ -289,30 +301,30 @@ class GeneratedHub:
         return tool_definition(search_tool(SEARCH_LIMIT), format)
 
     async def call(self, qualified_name: str, arguments: Mapping[str, Any] | None = None) -> CallToolResult:
-        """Validate `arguments` against the tool's input model, then call it on the server that owns it.
+        """Check `arguments` against the tool's JSON Schema, then send them, as given, to the server that owns it.
 
-        Raises `UnknownQualifiedToolError` for a name not in the catalog and `pydantic.ValidationError`
-        for arguments the input model rejects (unknown argument names included), before anything is
-        sent. The server's result comes back as it is, `isError` included, so an agent can show the
-        model what went wrong. `search_tools` is answered by the hub itself.
+        Raises `UnknownQualifiedToolError` for a name not in the catalog and `ArgumentsError` (each
+        argument and the schema rule it breaks) for arguments the schema rejects, before anything is
+        sent: nothing is converted (`"1"` is not an integer) and nothing is dropped (a key the schema
+        allows is sent; one it closes out is refused). The server's result comes back as it is,
+        `isError` included, so an agent can show the model what went wrong. `search_tools` is
+        answered by the hub itself.
         """
         if qualified_name == SEARCH_TOOLS:
             return self._search_tools(dict(arguments or {}))
         route = self.live_tools.get(qualified_name)
         if route is None:
             raise UnknownQualifiedToolError(qualified_name, sorted(self.live_tools))
-        model = route.input_model
-        if model is None:
-            payload = validate_against_schema(route, dict(arguments or {}))
-        else:
-            payload = validate_arguments(model, dict(arguments or {}))
+        payload = dict(arguments or {})
+        self.live_catalog.check(route, payload)
         return await self.clients[route.client].mcp_client.call_tool(route.tool, payload)
 
     def _search_tools(self, arguments: dict[str, Any]) -> CallToolResult:
         """The matching tools' definitions, as the result of the `search_tools` meta-tool."""
         from mcp.types import CallToolResult, TextContent
 
-        validate_against_schema(search_tool(SEARCH_LIMIT), arguments)
+        meta = search_tool(SEARCH_LIMIT)
+        _check_with_jsonschema(meta, _validator(meta.input_schema), arguments)
         found = self.shortlist(arguments["query"], arguments.get("limit", SEARCH_LIMIT))
         definitions = [tool_definition(tool) for tool in found]
         text = json.dumps(definitions, ensure_ascii=False)
@@ -544,51 +556,19 @@ def _by_name(tool: HubTool) -> str:
     return tool.qualified_name
 
 
-def validate_against_schema(tool: HubTool, arguments: dict[str, Any]) -> dict[str, Any]:
-    """The arguments unchanged, or `ArgumentsError` listing everything the tool's JSON Schema rejects."""
-    validators = importlib.import_module("jsonschema.validators")  # untyped; `mcp` depends on it
-    validator = validators.validator_for(tool.input_schema)(tool.input_schema)
-    problems = sorted(validator.iter_errors(arguments), key=lambda error: list(error.absolute_path))
+def _validator(schema: Mapping[str, Any]) -> Any:
+    """A `jsonschema` validator for the schema's dialect (2020-12 when it names none)."""
+    jsonschema: Any = importlib.import_module("jsonschema")  # untyped; `mcp` depends on it
+    return jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)(schema)
+
+
+def _check_with_jsonschema(tool: HubTool, validator: Any, arguments: Mapping[str, Any]) -> None:
+    """`ArgumentsError` naming every argument the schema rejects and the rule each breaks, if any does."""
+    problems = sorted(validator.iter_errors(arguments), key=lambda error: [str(part) for part in error.absolute_path])
     if problems:
         details = "; ".join(
-            f"{'/'.join(map(str, error.absolute_path)) or '(arguments)'}: {error.message}" for error in problems
+            f"{'/'.join(map(str, error.absolute_path)) or '(arguments)'}: {error.message} "
+            f"(schema rule /{'/'.join(map(str, error.absolute_schema_path))})"
+            for error in problems
         )
-        raise ArgumentsError(f"{tool.qualified_name}: invalid arguments: {details}")
-    return arguments
-
-
-def validate_arguments(model: type[BaseModel], arguments: dict[str, Any]) -> dict[str, Any]:
-    """The arguments as the server expects them (wire names, JSON values), or one `ValidationError`.
-
-    A name the model does not declare is an error unless the schema allows extra properties: an
-    agent's misspelt argument must not be dropped silently. It is reported together with the
-    model's own errors, so one answer tells the agent everything to fix.
-    """
-    from pydantic import ValidationError
-
-    unknown: list[InitErrorDetails] = []
-    if model.model_config.get("extra") != "allow":
-        known = set(model.model_fields) | {field.alias for field in model.model_fields.values() if field.alias}
-        unknown = [
-            {"type": "extra_forbidden", "loc": (name,), "input": arguments[name]}
-            for name in sorted(arguments)
-            if name not in known
-        ]
-    try:
-        validated = model.model_validate(arguments)
-    except ValidationError as error:
-        if not unknown:
-            raise
-        found = [_init_details(detail) for detail in error.errors()]
-        raise ValidationError.from_exception_data(model.__name__, [*unknown, *found]) from None
-    if unknown:
-        raise ValidationError.from_exception_data(model.__name__, unknown)
-    return validated.model_dump(mode="json", by_alias=True, exclude_unset=True)
-
-
-def _init_details(detail: ErrorDetails) -> InitErrorDetails:
-    """A reported error back in the form `ValidationError.from_exception_data` takes."""
-    init: InitErrorDetails = {"type": detail["type"], "loc": detail["loc"], "input": detail["input"]}
-    if "ctx" in detail:
-        init["ctx"] = detail["ctx"]
-    return init
+        raise ArgumentsError(f"{tool.qualified_name}: invalid arguments: {details}; nothing was sent")

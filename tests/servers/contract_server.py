@@ -81,8 +81,10 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "min_properties": _object({"m": {"type": "object", "minProperties": 1}}),
     "no_coercion": _object({"count": {"type": "integer"}, "flag": {"type": "boolean"}}),
     "recursive": _object({"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#"}}}),
-    # a root that invites more properties: the method takes them through `extra`
+    # a root that invites more properties: the method takes them through `extra`, typed for them
     "open_root": _object({"name": {"type": "string"}}, additionalProperties={"type": "integer"}),
+    # a closed root: its method has no `extra`
+    "closed_root": _object({"name": {"type": "string"}}, additionalProperties=False),
 }
 
 TOOLS = [

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven, ToolResult
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any, Literal
 
     from mcp.types import GetPromptResult, ReadResourceResult
@@ -50,6 +51,7 @@ class CatalogClient(GeneratedClient):
         *,
         per_page: int | NotGiven = NOT_GIVEN,
         user_id: str | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> ToolResult:
         """Dashed, upper case.
 
@@ -58,6 +60,7 @@ class CatalogClient(GeneratedClient):
         Args:
             per_page: Sent as 'perPage'. Server default: 20. Optional.
             user_id: Sent as 'user-id'. Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.api_get_user import _CONTRACT
 
@@ -68,25 +71,40 @@ class CatalogClient(GeneratedClient):
                 "perPage": per_page,
                 "user-id": user_id,
             },
+            extra=extra,
         )
 
-    async def class_(self) -> ToolResult:
+    async def class_(
+        self,
+        *,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+    ) -> ToolResult:
         """A keyword as a tool name.
 
         Calls the tool 'class'.
+
+        Args:
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.class_ import _CONTRACT
 
-        return await self._call("class", _CONTRACT, {})
+        return await self._call("class", _CONTRACT, {}, extra=extra)
 
-    async def connect_(self) -> ToolResult:
+    async def connect_(
+        self,
+        *,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+    ) -> ToolResult:
         """Clashes with the wrapper's own member.
 
         Calls the tool 'connect'.
+
+        Args:
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.connect_ import _CONTRACT
 
-        return await self._call("connect", _CONTRACT, {})
+        return await self._call("connect", _CONTRACT, {}, extra=extra)
 
     async def draw(
         self,
@@ -99,6 +117,7 @@ class CatalogClient(GeneratedClient):
         points: list[DrawInputPoint] | NotGiven = NOT_GIVEN,
         style: Literal["solid", "dashed"] | NotGiven = NOT_GIVEN,
         tags: list[Any] | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> DrawOutput:
         """anyOf/oneOf with const discriminators.
 
@@ -113,6 +132,7 @@ class CatalogClient(GeneratedClient):
             points: Optional.
             style: Line style; ends with a quote\". Server default: \"solid\". Optional.
             tags: Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.draw import _CONTRACT, DrawOutput
 
@@ -130,12 +150,14 @@ class CatalogClient(GeneratedClient):
                 "tags": tags,
             },
             DrawOutput,
+            extra=extra,
         )
 
     async def get_user(
         self,
         *,
         name: str,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> ToolResult:
         """Same name after conversion.
 
@@ -143,6 +165,7 @@ class CatalogClient(GeneratedClient):
 
         Args:
             name: Required.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.get_user import _CONTRACT
 
@@ -152,6 +175,7 @@ class CatalogClient(GeneratedClient):
             {
                 "name": name,
             },
+            extra=extra,
         )
 
     async def get_user_2(
@@ -163,6 +187,7 @@ class CatalogClient(GeneratedClient):
         class_: str | None | NotGiven = NOT_GIVEN,
         model_config: str | NotGiven = NOT_GIVEN,
         self_: bool | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> ToolResult:
         """Get a user
 
@@ -179,6 +204,7 @@ class CatalogClient(GeneratedClient):
             class_: Sent as 'class'. Optional.
             model_config: Optional.
             self_: Sent as 'self'. Server default: false. Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.get_user_2 import _CONTRACT
 
@@ -193,6 +219,7 @@ class CatalogClient(GeneratedClient):
                 "model_config": model_config,
                 "self": self_,
             },
+            extra=extra,
         )
 
     async def math_multiply(
@@ -200,6 +227,7 @@ class CatalogClient(GeneratedClient):
         *,
         a: float,
         b: float,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> float:
         """Multiply two numbers.
 
@@ -208,6 +236,7 @@ class CatalogClient(GeneratedClient):
         Args:
             a: Required.
             b: Required.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.math_multiply import _CONTRACT, MathMultiplyOutput
 
@@ -219,22 +248,31 @@ class CatalogClient(GeneratedClient):
                 "b": b,
             },
             MathMultiplyOutput,
+            extra=extra,
         )
         return output.result
 
-    async def self_(self) -> ToolResult:
+    async def self_(
+        self,
+        *,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+    ) -> ToolResult:
         """Call the tool.
 
         Calls the tool 'self'.
+
+        Args:
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.self_ import _CONTRACT
 
-        return await self._call("self", _CONTRACT, {})
+        return await self._call("self", _CONTRACT, {}, extra=extra)
 
     async def tree(
         self,
         *,
         root: TreeInputNode,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> TreeOutput:
         """Recursive definitions.
 
@@ -242,6 +280,7 @@ class CatalogClient(GeneratedClient):
 
         Args:
             root: Required.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.tree import _CONTRACT, TreeOutput
 
@@ -252,6 +291,7 @@ class CatalogClient(GeneratedClient):
                 "root": root,
             },
             TreeOutput,
+            extra=extra,
         )
 
     async def read_app_config(self) -> ReadResourceResult:

@@ -54,6 +54,7 @@ __all__ = [
     "NoStructuredContentError",
     "NotGiven",
     "PaginationError",
+    "SchemaCheck",
     "StubgenClientError",
     "ToolArgumentsError",
     "ToolContentError",
@@ -607,7 +608,7 @@ def _regex(pattern: str) -> re.Pattern[str]:
         raise _NotCompiled(f"a pattern Python cannot compile: {pattern!r}") from None
 
 
-class _SchemaCheck:
+class SchemaCheck:
     """One schema's check: the compiled predicate when there is one, `jsonschema` for the verdict
     whenever the predicate says no (or does not exist) and for the message."""
 
@@ -650,7 +651,7 @@ class ToolContract:
     def __init__(self, document: Mapping[str, Any]) -> None:
         self.schemas: dict[str, Any] = {"input": document["input"], "output": document.get("output")}
         self.parameters: Mapping[str, str] = document.get("parameters", {})
-        self._checks: dict[str, _SchemaCheck] = {}
+        self._checks: dict[str, SchemaCheck] = {}
 
     @classmethod
     def of(cls, text: str) -> ToolContract:
@@ -664,7 +665,7 @@ class ToolContract:
         """None when `value` fits the schema of `direction`, else a one-line reason naming where and which rule."""
         check = self._checks.get(direction)
         if check is None:
-            check = self._checks[direction] = _SchemaCheck(self.schemas[direction])
+            check = self._checks[direction] = SchemaCheck(self.schemas[direction])
         error = check.problem(value)
         if error is None:
             return None
@@ -828,7 +829,7 @@ class GeneratedClient:
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> CallToolResult:
         """Send the given arguments by their wire names, exactly as given (with `extra`, more of them
-        where the schema invites them), once they fit the tool's input schema; raise on failure.
+        where the schema allows them), once they fit the tool's input schema; raise on failure.
         A model (a root union's member) is sent as it dumps by wire names."""
         from mcp import MCPError
         from mcp.types import TextContent

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven, ToolResult
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Literal
 
     from mcp.types import GetPromptResult, ReadResourceResult
@@ -82,6 +83,7 @@ class EverythingClient(GeneratedClient):
         self,
         *,
         message: str,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> ToolResult:
         """Echo Tool
 
@@ -91,6 +93,7 @@ class EverythingClient(GeneratedClient):
 
         Args:
             message: Message to echo.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.echo import _CONTRACT
 
@@ -100,6 +103,7 @@ class EverythingClient(GeneratedClient):
             {
                 "message": message,
             },
+            extra=extra,
         )
 
     async def get_annotated_message(
@@ -107,6 +111,7 @@ class EverythingClient(GeneratedClient):
         *,
         message_type: Literal["error", "success", "debug"],
         include_image: bool | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> ToolResult:
         """Get Annotated Message Tool
 
@@ -117,6 +122,7 @@ class EverythingClient(GeneratedClient):
         Args:
             message_type: Type of message to demonstrate different annotation patterns. Sent as 'messageType'.
             include_image: Whether to include an example image. Sent as 'includeImage'. Server default: false. Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.get_annotated_message import _CONTRACT
 
@@ -127,23 +133,32 @@ class EverythingClient(GeneratedClient):
                 "includeImage": include_image,
                 "messageType": message_type,
             },
+            extra=extra,
         )
 
-    async def get_env(self) -> ToolResult:
+    async def get_env(
+        self,
+        *,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+    ) -> ToolResult:
         """Print Environment Tool
 
         Returns all environment variables, helpful for debugging MCP server configuration
 
         Calls the tool 'get-env'.
+
+        Args:
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.get_env import _CONTRACT
 
-        return await self._call("get-env", _CONTRACT, {})
+        return await self._call("get-env", _CONTRACT, {}, extra=extra)
 
     async def get_resource_links(
         self,
         *,
         count: float | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> ToolResult:
         """Get Resource Links Tool
 
@@ -153,6 +168,7 @@ class EverythingClient(GeneratedClient):
 
         Args:
             count: Number of resource links to return (1-10). Server default: 3. Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.get_resource_links import _CONTRACT
 
@@ -162,6 +178,7 @@ class EverythingClient(GeneratedClient):
             {
                 "count": count,
             },
+            extra=extra,
         )
 
     async def get_resource_reference(
@@ -169,6 +186,7 @@ class EverythingClient(GeneratedClient):
         *,
         resource_id: float | NotGiven = NOT_GIVEN,
         resource_type: Literal["Text", "Blob"] | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> ToolResult:
         """Get Resource Reference Tool
 
@@ -179,6 +197,7 @@ class EverythingClient(GeneratedClient):
         Args:
             resource_id: ID of the text resource to fetch. Sent as 'resourceId'. Server default: 1. Optional.
             resource_type: Sent as 'resourceType'. Server default: \"Text\". Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.get_resource_reference import _CONTRACT
 
@@ -189,23 +208,32 @@ class EverythingClient(GeneratedClient):
                 "resourceId": resource_id,
                 "resourceType": resource_type,
             },
+            extra=extra,
         )
 
-    async def get_roots_list(self) -> ToolResult:
+    async def get_roots_list(
+        self,
+        *,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+    ) -> ToolResult:
         """Get Roots List Tool
 
         Lists the current MCP roots provided by the client. Demonstrates the roots protocol capability even though this server doesn't access files.
 
         Calls the tool 'get-roots-list'.
+
+        Args:
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.get_roots_list import _CONTRACT
 
-        return await self._call("get-roots-list", _CONTRACT, {})
+        return await self._call("get-roots-list", _CONTRACT, {}, extra=extra)
 
     async def get_structured_content(
         self,
         *,
         location: Literal["New York", "Chicago", "Los Angeles"],
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> GetStructuredContentOutput:
         """Get Structured Content Tool
 
@@ -215,6 +243,7 @@ class EverythingClient(GeneratedClient):
 
         Args:
             location: Choose city.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.get_structured_content import _CONTRACT, GetStructuredContentOutput
 
@@ -225,6 +254,7 @@ class EverythingClient(GeneratedClient):
                 "location": location,
             },
             GetStructuredContentOutput,
+            extra=extra,
         )
 
     async def get_sum(
@@ -232,6 +262,7 @@ class EverythingClient(GeneratedClient):
         *,
         a: float,
         b: float,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> ToolResult:
         """Get Sum Tool
 
@@ -242,6 +273,7 @@ class EverythingClient(GeneratedClient):
         Args:
             a: First number.
             b: Second number.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.get_sum import _CONTRACT
 
@@ -252,18 +284,26 @@ class EverythingClient(GeneratedClient):
                 "a": a,
                 "b": b,
             },
+            extra=extra,
         )
 
-    async def get_tiny_image(self) -> ToolResult:
+    async def get_tiny_image(
+        self,
+        *,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+    ) -> ToolResult:
         """Get Tiny Image Tool
 
         Returns a tiny MCP logo image.
 
         Calls the tool 'get-tiny-image'.
+
+        Args:
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.get_tiny_image import _CONTRACT
 
-        return await self._call("get-tiny-image", _CONTRACT, {})
+        return await self._call("get-tiny-image", _CONTRACT, {}, extra=extra)
 
     async def gzip_file_as_resource(
         self,
@@ -271,6 +311,7 @@ class EverythingClient(GeneratedClient):
         data: str | NotGiven = NOT_GIVEN,
         name: str | NotGiven = NOT_GIVEN,
         output_type: Literal["resourceLink", "resource"] | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> ToolResult:
         """GZip File as Resource Tool
 
@@ -282,6 +323,7 @@ class EverythingClient(GeneratedClient):
             data: URL or data URI of the file content to compress. Server default: \"https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md\". Optional.
             name: Name of the output file. Server default: \"README.md.gz\". Optional.
             output_type: How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object. Sent as 'outputType'. Server default: \"resourceLink\". Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.gzip_file_as_resource import _CONTRACT
 
@@ -293,6 +335,7 @@ class EverythingClient(GeneratedClient):
                 "name": name,
                 "outputType": output_type,
             },
+            extra=extra,
         )
 
     async def simulate_research_query(
@@ -300,6 +343,7 @@ class EverythingClient(GeneratedClient):
         *,
         topic: str,
         ambiguous: bool | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> ToolResult:
         """Simulate Research Query
 
@@ -310,6 +354,7 @@ class EverythingClient(GeneratedClient):
         Args:
             topic: The research topic to investigate.
             ambiguous: Simulate an ambiguous query that requires clarification (triggers input_required status). Server default: false. Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.simulate_research_query import _CONTRACT
 
@@ -320,46 +365,69 @@ class EverythingClient(GeneratedClient):
                 "ambiguous": ambiguous,
                 "topic": topic,
             },
+            extra=extra,
         )
 
-    async def toggle_simulated_logging(self) -> ToolResult:
+    async def toggle_simulated_logging(
+        self,
+        *,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+    ) -> ToolResult:
         """Toggle Simulated Logging
 
         Toggles simulated, random-leveled logging on or off.
 
         Calls the tool 'toggle-simulated-logging'.
+
+        Args:
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.toggle_simulated_logging import _CONTRACT
 
-        return await self._call("toggle-simulated-logging", _CONTRACT, {})
+        return await self._call("toggle-simulated-logging", _CONTRACT, {}, extra=extra)
 
-    async def toggle_subscriber_updates(self) -> ToolResult:
+    async def toggle_subscriber_updates(
+        self,
+        *,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+    ) -> ToolResult:
         """Toggle Subscriber Updates
 
         Toggles simulated resource subscription updates on or off.
 
         Calls the tool 'toggle-subscriber-updates'.
+
+        Args:
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.toggle_subscriber_updates import _CONTRACT
 
-        return await self._call("toggle-subscriber-updates", _CONTRACT, {})
+        return await self._call("toggle-subscriber-updates", _CONTRACT, {}, extra=extra)
 
-    async def trigger_elicitation_request(self) -> ToolResult:
+    async def trigger_elicitation_request(
+        self,
+        *,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+    ) -> ToolResult:
         """Trigger Elicitation Request Tool
 
         Trigger a Request from the Server for User Elicitation
 
         Calls the tool 'trigger-elicitation-request'.
+
+        Args:
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.trigger_elicitation_request import _CONTRACT
 
-        return await self._call("trigger-elicitation-request", _CONTRACT, {})
+        return await self._call("trigger-elicitation-request", _CONTRACT, {}, extra=extra)
 
     async def trigger_long_running_operation(
         self,
         *,
         duration: float | NotGiven = NOT_GIVEN,
         steps: float | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> ToolResult:
         """Trigger Long Running Operation Tool
 
@@ -370,6 +438,7 @@ class EverythingClient(GeneratedClient):
         Args:
             duration: Duration of the operation in seconds. Server default: 10. Optional.
             steps: Number of steps in the operation. Server default: 5. Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.trigger_long_running_operation import _CONTRACT
 
@@ -380,6 +449,7 @@ class EverythingClient(GeneratedClient):
                 "duration": duration,
                 "steps": steps,
             },
+            extra=extra,
         )
 
     async def trigger_sampling_request(
@@ -387,6 +457,7 @@ class EverythingClient(GeneratedClient):
         *,
         prompt: str,
         max_tokens: float | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> ToolResult:
         """Trigger Sampling Request Tool
 
@@ -397,6 +468,7 @@ class EverythingClient(GeneratedClient):
         Args:
             prompt: The prompt to send to the LLM.
             max_tokens: Maximum number of tokens to generate. Sent as 'maxTokens'. Server default: 100. Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.trigger_sampling_request import _CONTRACT
 
@@ -407,6 +479,7 @@ class EverythingClient(GeneratedClient):
                 "maxTokens": max_tokens,
                 "prompt": prompt,
             },
+            extra=extra,
         )
 
     async def trigger_url_elicitation(
@@ -416,6 +489,7 @@ class EverythingClient(GeneratedClient):
         elicitation_id: str | NotGiven = NOT_GIVEN,
         error_path: bool | NotGiven = NOT_GIVEN,
         message: str | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> ToolResult:
         """Trigger URL Elicitation Tool
 
@@ -428,6 +502,7 @@ class EverythingClient(GeneratedClient):
             elicitation_id: Optional explicit elicitation ID. Defaults to a random UUID. Sent as 'elicitationId'. Optional.
             error_path: Controls which elicitation mechanism is used. When false (default), sends an elicitation/create request (request path). When true, throws a UrlElicitationRequiredError (MCP error code -32042) so the client handles the URL elicitation via the error path rather than waiting for a response. To clear the error, satisfy the prerequisite and retry this call with the same arguments; the retry ignores errorPath and proceeds, so the client does not loop on the same error. Sent as 'errorPath'. Server default: false. Optional.
             message: Message shown to the user before opening the URL. Server default: \"Please open the link to complete this action.\". Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.trigger_url_elicitation import _CONTRACT
 
@@ -440,6 +515,7 @@ class EverythingClient(GeneratedClient):
                 "message": message,
                 "url": url,
             },
+            extra=extra,
         )
 
     async def read_architecture_md(self) -> ReadResourceResult:

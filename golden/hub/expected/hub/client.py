@@ -59,7 +59,6 @@ class Hub(GeneratedHub):
                 "title": "add_noteArguments",
                 "type": "object",
             },
-            load_input_model=SiblingImport("notes.models", "AddNoteInput"),
             output_schema={
                 "properties": {
                     "id": {"title": "Id", "type": "integer"},
@@ -95,7 +94,6 @@ class Hub(GeneratedHub):
                 "title": "searchArguments",
                 "type": "object",
             },
-            load_input_model=SiblingImport("notes.models", "SearchInput"),
             output_schema={
                 "$defs": {
                     "Note": {
@@ -139,7 +137,6 @@ class Hub(GeneratedHub):
                 "title": "celsius_to_fahrenheitArguments",
                 "type": "object",
             },
-            load_input_model=SiblingImport("weather.models", "CelsiusToFahrenheitInput"),
             output_schema={
                 "properties": {"result": {"title": "Result", "type": "number"}},
                 "required": ["result"],
@@ -177,7 +174,6 @@ class Hub(GeneratedHub):
                 "title": "get_forecastArguments",
                 "type": "object",
             },
-            load_input_model=SiblingImport("weather.models", "GetForecastInput"),
             output_schema={
                 "$defs": {
                     "Units": {"enum": ["metric", "imperial"], "title": "Units", "type": "string"}
@@ -215,7 +211,6 @@ class Hub(GeneratedHub):
                 "title": "searchArguments",
                 "type": "object",
             },
-            load_input_model=SiblingImport("weather.models", "SearchInput"),
             output_schema={
                 "properties": {
                     "result": {"items": {"type": "string"}, "title": "Result", "type": "array"}
@@ -246,7 +241,6 @@ class Hub(GeneratedHub):
                 "title": "send_alertArguments",
                 "type": "object",
             },
-            load_input_model=SiblingImport("weather.models", "SendAlertInput"),
             output_schema={
                 "properties": {"result": {"title": "Result", "type": "string"}},
                 "required": ["result"],

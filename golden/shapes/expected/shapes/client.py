@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven, ToolResult
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from pydantic import StringConstraints
     from typing import Annotated, Any, Union
 
@@ -68,6 +69,7 @@ class ShapesClient(GeneratedClient):
             dict[Annotated[str, StringConstraints(pattern="^[a-z]+$")], str] | NotGiven
         ) = NOT_GIVEN,
         mode: str | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> LabelOutput:
         """Keys constrained by patternProperties and propertyNames; an optional string that is not nullable.
 
@@ -77,6 +79,7 @@ class ShapesClient(GeneratedClient):
             flags: Optional.
             labels: Optional.
             mode: Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.label import _CONTRACT, LabelOutput
 
@@ -89,6 +92,7 @@ class ShapesClient(GeneratedClient):
                 "mode": mode,
             },
             LabelOutput,
+            extra=extra,
         )
 
     async def legacy(
@@ -111,6 +115,7 @@ class ShapesClient(GeneratedClient):
         self,
         *,
         direct: str | NestInputDirectArray,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> Union["NestOutputA", "NestOutputB"]:
         """A string or a short list; returns lists of lists, each other's items (titled A and B).
 
@@ -118,6 +123,7 @@ class ShapesClient(GeneratedClient):
 
         Args:
             direct: Required.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.nest import _CONTRACT, NestOutput
 
@@ -128,6 +134,7 @@ class ShapesClient(GeneratedClient):
                 "direct": direct,
             },
             NestOutput,
+            extra=extra,
         )
         return output.root
 
@@ -152,6 +159,7 @@ class ShapesClient(GeneratedClient):
         self,
         *,
         text: str,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> dict[str, int]:
         """Count each word of a text.
 
@@ -159,6 +167,7 @@ class ShapesClient(GeneratedClient):
 
         Args:
             text: Required.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.word_counts import _CONTRACT, WordCountsOutput
 
@@ -169,5 +178,6 @@ class ShapesClient(GeneratedClient):
                 "text": text,
             },
             WordCountsOutput,
+            extra=extra,
         )
         return output.root

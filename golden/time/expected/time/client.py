@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven, ToolResult
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
 
     from mcp.types import GetPromptResult, ReadResourceResult
     from ._models.convert_time import ConvertTimeOutput
@@ -41,6 +42,7 @@ class TimeClient(GeneratedClient):
         source_timezone: str,
         target_timezone: str,
         time: str,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> ConvertTimeOutput:
         """Convert time between timezones
 
@@ -50,6 +52,7 @@ class TimeClient(GeneratedClient):
             source_timezone: Source IANA timezone name (e.g., 'America/New_York', 'Europe/London'). Use 'Etc/UTC' as local timezone if no source timezone provided by the user.
             target_timezone: Target IANA timezone name (e.g., 'Asia/Tokyo', 'America/San_Francisco'). Use 'Etc/UTC' as local timezone if no target timezone provided by the user.
             time: Time to convert in 24-hour format (HH:MM).
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.convert_time import _CONTRACT, ConvertTimeOutput
 
@@ -62,12 +65,14 @@ class TimeClient(GeneratedClient):
                 "time": time,
             },
             ConvertTimeOutput,
+            extra=extra,
         )
 
     async def get_current_time(
         self,
         *,
         timezone: str,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> GetCurrentTimeOutput:
         """Get current time in a specific timezone
 
@@ -75,6 +80,7 @@ class TimeClient(GeneratedClient):
 
         Args:
             timezone: IANA timezone name (e.g., 'America/New_York', 'Europe/London'). Use 'Etc/UTC' as local timezone if no timezone provided by the user.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.get_current_time import _CONTRACT, GetCurrentTimeOutput
 
@@ -85,4 +91,5 @@ class TimeClient(GeneratedClient):
                 "timezone": timezone,
             },
             GetCurrentTimeOutput,
+            extra=extra,
         )

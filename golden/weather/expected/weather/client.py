@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven, ToolResult
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Literal
 
     from mcp.types import GetPromptResult, ReadResourceResult
@@ -44,6 +45,7 @@ class WeatherClient(GeneratedClient):
         self,
         *,
         celsius: float,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> float:
         """Convert a temperature from Celsius to Fahrenheit.
 
@@ -51,6 +53,7 @@ class WeatherClient(GeneratedClient):
 
         Args:
             celsius: Required.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.celsius_to_fahrenheit import _CONTRACT, CelsiusToFahrenheitOutput
 
@@ -61,6 +64,7 @@ class WeatherClient(GeneratedClient):
                 "celsius": celsius,
             },
             CelsiusToFahrenheitOutput,
+            extra=extra,
         )
         return output.result
 
@@ -70,6 +74,7 @@ class WeatherClient(GeneratedClient):
         city: str,
         days: int | NotGiven = NOT_GIVEN,
         units: Literal["metric", "imperial"] | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> GetForecastOutput:
         """Get the forecast for a city.
 
@@ -79,6 +84,7 @@ class WeatherClient(GeneratedClient):
             city: City name, e.g. 'Oslo'.
             days: How many days ahead. Server default: 1. Optional.
             units: Server default: \"metric\". Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.get_forecast import _CONTRACT, GetForecastOutput
 
@@ -91,12 +97,14 @@ class WeatherClient(GeneratedClient):
                 "units": units,
             },
             GetForecastOutput,
+            extra=extra,
         )
 
     async def search(
         self,
         *,
         query: str,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> list[str]:
         """Find the cities with a forecast whose name contains the query.
 
@@ -104,6 +112,7 @@ class WeatherClient(GeneratedClient):
 
         Args:
             query: Part of a city name, in any case.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.search import _CONTRACT, SearchOutput
 
@@ -114,6 +123,7 @@ class WeatherClient(GeneratedClient):
                 "query": query,
             },
             SearchOutput,
+            extra=extra,
         )
         return output.result
 
@@ -122,6 +132,7 @@ class WeatherClient(GeneratedClient):
         *,
         message: str,
         severity: int | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> str:
         """Raise an alert; fails for an empty message.
 
@@ -130,6 +141,7 @@ class WeatherClient(GeneratedClient):
         Args:
             message: Required.
             severity: Server default: 1. Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
         """
         from ._models.send_alert import _CONTRACT, SendAlertOutput
 
@@ -141,6 +153,7 @@ class WeatherClient(GeneratedClient):
                 "severity": severity,
             },
             SendAlertOutput,
+            extra=extra,
         )
         return output.result
 

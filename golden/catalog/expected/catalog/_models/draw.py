@@ -41,6 +41,7 @@ class DrawInputShape1(BaseModel):
 
 class DrawInput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )

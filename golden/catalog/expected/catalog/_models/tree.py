@@ -19,6 +19,7 @@ class TreeInputNode(BaseModel):
 
 class TreeInput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )

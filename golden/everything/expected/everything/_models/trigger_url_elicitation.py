@@ -9,6 +9,7 @@ from pydantic.alias_generators import to_camel
 
 class TriggerUrlElicitationInput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )

@@ -16,6 +16,7 @@ NestInputDirectArray = TypeAliasType(
 
 class NestInput(BaseModel):
     model_config = ConfigDict(
+        extra="allow",
         populate_by_name=True,
         alias_generator=to_camel,
     )
