@@ -576,8 +576,7 @@ def _tool_spec(
             input_kind="untyped",
             untyped_reason=untyped,
         )
-    model = _model_class(where, wire, input_model, classes)
-    input_kind, parameters = _input_parameters(where, wire, tool["inputSchema"], input_model, model)
+    input_kind, parameters = _input_parameters(where, wire, tool["inputSchema"], input_model, classes)
     schema = tool["inputSchema"]
     invites = input_kind == "keywords" and (
         schema.get("additionalProperties", False) is not False or bool(schema.get("patternProperties"))
@@ -622,16 +621,26 @@ def _tool_spec(
 
 
 def _input_parameters(
-    where: str, wire: str, schema: JSON, name: str, model: _ModelClass
+    where: str, wire: str, schema: JSON, name: str, classes: Mapping[str, _ModelClass]
 ) -> tuple[InputKind, tuple[Parameter, ...]]:
     """The method's parameters: one keyword argument per field when the input model is one object
     (its root's `properties`, or the fields an `allOf` merged into it), else one `arguments`
-    parameter of the model's type (the root's value for a union or a map)."""
+    parameter of the model's type (the root's value for a union or a map), narrowed to the members
+    an object can be: arguments are always one."""
+    model = _model_class(where, wire, name, classes)
     local_schema = Document(schema).local()
     properties: dict[str, Any] = local_schema.get("properties", {})
     if model.is_root or any(base != "BaseModel" for base in model.bases):
-        annotation = _annotation_text(model.fields["root"][1]) if model.is_root else name
-        shape = "a map" if model.is_root and annotation.startswith("dict[") else "not one object"
+        annotation = name
+        if model.is_root:
+            members = _object_members(model.fields["root"][1], classes, frozenset())
+            if not members:
+                raise StubgenError(
+                    f"{where}tool {wire!r}: /inputSchema: arguments are sent as an object, and no object fits "
+                    f"the type of the schema's root ({_annotation_text(model.fields['root'][1])})"
+                )
+            annotation = " | ".join(_annotation_text(member) for member in members)
+        shape = "a map" if annotation.startswith("dict[") else "not one object"
         description = f"The tool's arguments as one value: its input schema's root is {shape}."
         argument = Parameter("arguments", "arguments", annotation, required=True, description=description)
         return "model", (argument,)
@@ -658,6 +667,38 @@ def _input_parameters(
         )
     parameters.sort(key=lambda parameter: not parameter.required)
     return "keywords", tuple(parameters)
+
+
+def _object_members(annotation: ast.expr, classes: Mapping[str, _ModelClass], seen: frozenset[str]) -> list[ast.expr]:
+    """The members of a union annotation (or the annotation itself) a JSON object can be: a `dict`, `Any`,
+    a model class, or a root model whose own root can be one (`seen` stops a recursive one)."""
+    members: list[ast.expr] = []
+    for member in _union_members(annotation):
+        if isinstance(member, ast.Subscript) and ast.unparse(member.value) in ("dict", "Dict", "Mapping"):
+            members.append(member)
+            continue
+        name = member.id if isinstance(member, ast.Name) else member.value if isinstance(member, ast.Constant) else None
+        if name == "Any":
+            members.append(member)
+            continue
+        model = classes.get(name) if isinstance(name, str) else None
+        if model is None or not model.bases or name in seen:
+            continue
+        if not model.is_root or _object_members(model.fields["root"][1], classes, seen | {str(name)}):
+            members.append(member)
+    return members
+
+
+def _union_members(annotation: ast.expr) -> list[ast.expr]:
+    """`A | B`, `Union[A, B]` and `Optional[A]` as their members; `Annotated[A, ...]` as `A`'s."""
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return [*_union_members(annotation.left), *_union_members(annotation.right)]
+    if isinstance(annotation, ast.Subscript) and ast.unparse(annotation.value) in ("Union", "Optional", "Annotated"):
+        parts = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+        if ast.unparse(annotation.value) == "Annotated":
+            parts = parts[:1]
+        return [member for part in parts for member in _union_members(part)]
+    return [annotation]
 
 
 def _model_class(where: str, tool: str, name: str, classes: Mapping[str, _ModelClass]) -> _ModelClass:
