@@ -114,6 +114,9 @@ def test_an_input_no_object_fits_gets_an_untyped_method(generated: tuple[Path, s
         "fits the type of the schema's root (float); its method takes `arguments: dict[str, Any]` "
         "(`generate --strict` makes this an error)"
     ) in warnings.splitlines()
+    client = (folder / "demo" / "client.py").read_text()
+    method = client.split("    async def const_floats(", 1)[1].split("    async def ", 1)[0]
+    assert "arguments: dict[str, Any],\n    ) -> CallToolResult:" in method
 
 
 def test_an_input_that_may_be_an_object_or_an_array_takes_the_object(generated: tuple[Path, str, str]) -> None:
