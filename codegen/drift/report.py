@@ -212,11 +212,8 @@ def render_markdown(findings: Sequence[Finding], ignored: int = 0, unchecked: Ma
 def render_github(findings: Sequence[Finding], unchecked: Mapping[str, str] | None = None) -> str:
     """Workflow commands: breaking as `::error`, dangerous as `::warning`, safe as `::notice`; with
     `--usage`, a breaking change nothing uses is a warning, and each use of one is an error at its line.
-    A server that could not be checked is an `::error` with the reason."""
-    lines = [
-        f"::error title={_gh_property(f'drift: server {server} not checked')}::{_gh_data(reason)}"
-        for server, reason in (unchecked or {}).items()
-    ]
+    A server that could not be checked is an `::error` with the reason, after the findings."""
+    lines = []
     for item in _bulk(findings):
         finding = item.first
         title = _gh_property(f"{finding.rule}: {item.entity}")
@@ -236,6 +233,8 @@ def render_github(findings: Sequence[Finding], unchecked: Mapping[str, str] | No
             for site in sorted({site for each in item.findings for site in each.callers or ()}):
                 where = f"file={_gh_property(site.path)},line={site.line},col={site.column + 1}"
                 lines.append(f"::error {where},title={title}::{_gh_data('uses a changed entity: ' + item.message)}")
+    for server, reason in (unchecked or {}).items():
+        lines.append(f"::error title={_gh_property(f'drift: server {server} not checked')}::{_gh_data(reason)}")
     return "".join(line + "\n" for line in lines)
 
 
