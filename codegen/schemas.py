@@ -44,6 +44,17 @@ DEFINITIONS = ("$defs", "definitions")
 
 DATA_KEYWORDS = frozenset({"const", "enum", "examples", "default", "example"})
 """Keywords whose value is instance data, where a `$ref` key is just data."""
+VALUE_KEYWORDS = frozenset({
+    "$schema", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor",
+    "$comment", "$vocabulary", "type", "format", "pattern", "required", "dependentRequired",
+    "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength",
+    "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties",
+    "title", "description", "deprecated", "readOnly", "writeOnly", "contentEncoding", "contentMediaType",
+    "nullable",
+})  # fmt: skip
+"""Keywords whose value is a name, a number, a flag or a list of names: no schema inside."""
+KEYWORDS = SCHEMA_MAPS | SCHEMA_LISTS | SCHEMA_VALUES | DATA_KEYWORDS | VALUE_KEYWORDS
+"""JSON Schema's own keywords (drafts 4 to 2020-12, but `$id`) and OpenAPI's `nullable`."""
 
 Path = tuple[str | int, ...]
 """A JSON pointer as its parts."""
@@ -114,6 +125,16 @@ def is_schema_position(keyword: str) -> bool:
     return keyword in SCHEMA_MAPS or keyword in SCHEMA_LISTS or keyword in SCHEMA_VALUES
 
 
+def is_namespace(definition: Any) -> bool:
+    """Whether a definition is a namespace of further definitions (`definitions: {v2: {User: {...}}}`):
+    an object with no keyword of JSON Schema, whose entries are then definitions whatever their names."""
+    return (
+        isinstance(definition, dict)
+        and bool(definition)
+        and not any(key in KEYWORDS or key in _IDS for key in definition)
+    )
+
+
 def pointer_path(reference: Any) -> Path | None:
     """The parts of a local JSON pointer reference as `as_reference` writes it (`#`, `#/a/b`), or None."""
     if not isinstance(reference, str) or not reference.startswith("#"):
@@ -151,23 +172,22 @@ def schema_at(root: Any, path: Path) -> Any:
     names nothing, `NOT_A_SCHEMA` when it names instance data (`enum`, `examples`...), an unknown
     keyword's value or anything else no validator reads as a schema of this document.
 
-    A definition may be a namespace of further definitions (`#/definitions/v2/User`): under `$defs`
-    or `definitions`, a name that is no keyword of JSON Schema names a nested definition.
+    A definition may be a namespace of further definitions (`#/definitions/v2/User`, `is_namespace`).
     """
     node = root
     holds = "schema"  # what `node` is: a schema, a definition, a map of names, a list of schemas, or a value
     for part in path:
-        node = _step(node, part)
+        parent, node = node, _step(node, part)
         if node is _MISSING:
             return _MISSING
+        if holds == "definition" and is_namespace(parent):
+            continue  # an entry of a namespace is a definition too
         if holds in ("schema", "definition"):
             name = str(part)
             if name in SCHEMA_MAPS:
                 holds = "definitions" if name in DEFINITIONS else "map"
             elif name in SCHEMA_LISTS or name in SCHEMA_VALUES:
                 holds = "schema" if isinstance(node, dict | bool) else "list"
-            elif holds == "definition" and name not in DATA_KEYWORDS:
-                holds = "definition"
             else:
                 holds = "value"
         elif holds in ("map", "list"):

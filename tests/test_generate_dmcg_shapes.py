@@ -133,9 +133,15 @@ def test_an_override_of_another_type_is_one_class_of_its_own(generated: tuple[Pa
         assert type(override).__mro__[1].__name__ == "BaseModel"
 
 
-def test_a_namespaced_definition_is_generated(generated: tuple[Path, str, str]) -> None:
+def test_a_namespaced_definition_is_generated_and_checked(generated: tuple[Path, str, str]) -> None:
+    """Main refused it; the contract the client checks calls against keeps the namespaced definition."""
     with imported(generated[0]) as demo:
         assert demo.models.NamespacedInput(user={"id": 3}).user.id == 3
+        import demo._models.namespaced as module  # type: ignore[import-not-found]
+
+        contract = demo._runtime.ToolContract.of(module._CONTRACT)
+        assert contract.problem("input", {"user": {"id": 3}}) is None
+        assert "'x' is not of type 'integer'" in contract.problem("input", {"user": {"id": "x"}})
 
 
 class imported:

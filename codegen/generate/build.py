@@ -53,7 +53,7 @@ from codegen.generate.spec import (
     ToolSpec,
 )
 from codegen.identifiers import CLIENT_MEMBERS, Named, assign_names, class_name, escape, model_stems, package_name
-from codegen.schemas import MISSING, Document, follow
+from codegen.schemas import DEFINITIONS, MISSING, Document, follow, is_namespace
 from codegen.snapshot import JSON, Snapshot
 
 __all__ = ["LINE_LENGTH", "PackagePlan", "build_package", "header", "plan_package"]
@@ -401,7 +401,7 @@ _ANNOTATIONS = frozenset(
 )
 """Keywords no instance can fail: left out of the contract, whose size is then the rules' alone (a
 megabyte description stays in the docstrings, not in every models module)."""
-_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas"})
 _DATA = frozenset({"const", "enum", "required", "dependentRequired"})
 _BASE_URI = frozenset({"$id", "id"})
 """Keywords the models never see but a validator needs: references are resolved against them."""
@@ -409,7 +409,8 @@ _BASE_URI = frozenset({"$id", "id"})
 
 def _for_validation(schema: Any) -> Any:
     """The schema's JSON Schema keywords without its annotations (`SCHEMA_KEYWORDS`, as the models
-    see them); names in maps of schemas and values in data keywords are kept."""
+    see them); names in maps of schemas, the definitions in a namespace of them (`is_namespace`) and
+    values in data keywords are kept."""
     if isinstance(schema, list):
         return [_for_validation(item) for item in schema]
     if not isinstance(schema, dict):
@@ -420,11 +421,21 @@ def _for_validation(schema: Any) -> Any:
             continue  # no extension keyword reaches the package; `$id` does, as relative references need it
         if key in _DATA:
             kept[key] = value
+        elif key in DEFINITIONS and isinstance(value, dict):
+            kept[key] = {name: _definition_for_validation(inner) for name, inner in value.items()}
         elif key in _SCHEMA_MAPS and isinstance(value, dict):
             kept[key] = {name: _for_validation(inner) for name, inner in value.items()}
         else:
             kept[key] = _for_validation(value)
     return kept
+
+
+def _definition_for_validation(definition: Any) -> Any:
+    if not is_namespace(definition):
+        return _for_validation(definition)
+    return {
+        name: _definition_for_validation(inner) for name, inner in definition.items() if isinstance(inner, dict | bool)
+    }
 
 
 def _used_names(spec: ToolSpec) -> set[str]:

@@ -22,11 +22,11 @@ from codegen.generate.cache import compact_json
 from codegen.generate.formatting import LINE_LENGTH, black_mode, literal
 from codegen.schemas import (
     DATA_KEYWORDS,
+    KEYWORDS,
     MAX_REF_DEPTH,
     MISSING,
-    SCHEMA_LISTS,
     SCHEMA_MAPS,
-    SCHEMA_VALUES,
+    VALUE_KEYWORDS,
     Document,
     follow,
     subschemas,
@@ -469,16 +469,7 @@ def one_line(text: str) -> str:
     return " ".join(text.split()).split(" Reason: ")[0][:500]
 
 
-_VALUE_KEYWORDS = frozenset({
-    "$schema", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor",
-    "$comment", "$vocabulary", "type", "format", "pattern", "required", "dependentRequired",
-    "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength",
-    "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties",
-    "title", "description", "deprecated", "readOnly", "writeOnly", "contentEncoding", "contentMediaType",
-    "nullable",
-})  # fmt: skip
-"""Keywords whose value is a name, a number, a flag or a list of names: no schema inside."""
-SCHEMA_KEYWORDS = SCHEMA_MAPS | SCHEMA_LISTS | SCHEMA_VALUES | DATA_KEYWORDS | _VALUE_KEYWORDS
+SCHEMA_KEYWORDS = KEYWORDS
 """Every keyword datamodel-code-generator is shown: JSON Schema's own (drafts 4 to 2020-12) and OpenAPI's
 `nullable`, which only adds None. Anything else is dropped, so no catalog can name what the generated
 code imports, subclasses, decorates or types a field with: datamodel-code-generator acts on its own
@@ -525,7 +516,7 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
             continue
         elif key in ("description", "title") and isinstance(value, str) and len(value) > MAX_TEXT:
             result[key] = _cut(value)
-        elif key in DATA_KEYWORDS or key in _VALUE_KEYWORDS:
+        elif key in DATA_KEYWORDS or key in VALUE_KEYWORDS:
             result[key] = value
         elif key in SCHEMA_MAPS and isinstance(value, dict):
             result[key] = {name: for_datamodel(inner, output_root) for name, inner in value.items()}
