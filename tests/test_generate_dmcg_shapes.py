@@ -116,14 +116,14 @@ def test_an_input_no_object_fits_gets_an_untyped_method(generated: tuple[Path, s
     ) in warnings.splitlines()
     client = (folder / "demo" / "client.py").read_text()
     method = client.split("    async def const_floats(", 1)[1].split("    async def ", 1)[0]
-    assert "arguments: dict[str, Any],\n    ) -> CallToolResult:" in method
+    assert "arguments: dict[str, Any],\n    ) -> ToolResult:" in method
 
 
 def test_an_input_that_may_be_an_object_or_an_array_takes_the_object(generated: tuple[Path, str, str]) -> None:
     with imported(generated[0]) as demo:
         assert demo.ObjectOrArrayInputObjectOrArrayInput(name="x").name == "x"
     client = (generated[0] / "demo" / "client.py").read_text()
-    assert "arguments: ObjectOrArrayInputObjectOrArrayInput,\n    ) -> CallToolResult:" in client
+    assert "arguments: ObjectOrArrayInputObjectOrArrayInput,\n    ) -> ToolResult:" in client
 
 
 def test_an_override_of_another_type_is_one_class_of_its_own(generated: tuple[Path, str, str]) -> None:

@@ -137,7 +137,7 @@ async def test_a_46_tool_mcpserver_with_a_map_output_generates_typed_and_calls(t
     generate_package(snapshot, tmp_path)
     client = (tmp_path / "sheets" / "client.py").read_text()
     assert "    async def count_values(self) -> dict[str, int]:" in client
-    assert "CallToolResult" not in client.split("class SheetsClient", 1)[1]
+    assert "ToolResult" not in client.split("class SheetsClient", 1)[1]  # every tool typed
     caller = tmp_path / "caller.py"
     caller.write_text(
         "from mcp import StdioServerParameters\n\nfrom sheets import SheetsClient\n\n\n"
