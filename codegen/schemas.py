@@ -31,11 +31,30 @@ MAX_REF_DEPTH = 100
 """Most references followed one inside another. Well above any real schema's nesting, and low
 enough that following them never reaches Python's recursion limit."""
 
-SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"})
 """Keywords whose value maps names (never keywords themselves) to schemas."""
+SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
+"""Keywords whose value is a list of schemas (`items` only up to draft 2019-09)."""
+SCHEMA_VALUES = frozenset({
+    "items", "additionalItems", "additionalProperties", "unevaluatedItems", "unevaluatedProperties",
+    "not", "if", "then", "else", "contains", "propertyNames", "contentSchema",
+})  # fmt: skip
+"""Keywords whose value is one schema."""
+DEFINITIONS = ("$defs", "definitions")
 
 DATA_KEYWORDS = frozenset({"const", "enum", "examples", "default", "example"})
 """Keywords whose value is instance data, where a `$ref` key is just data."""
+VALUE_KEYWORDS = frozenset({
+    "$schema", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor",
+    "$comment", "$vocabulary", "type", "format", "pattern", "required", "dependentRequired",
+    "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength",
+    "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties",
+    "title", "description", "deprecated", "readOnly", "writeOnly", "contentEncoding", "contentMediaType",
+    "nullable",
+})  # fmt: skip
+"""Keywords whose value is a name, a number, a flag or a list of names: no schema inside."""
+KEYWORDS = SCHEMA_MAPS | SCHEMA_LISTS | SCHEMA_VALUES | DATA_KEYWORDS | VALUE_KEYWORDS
+"""JSON Schema's own keywords (drafts 4 to 2020-12, but `$id`) and OpenAPI's `nullable`."""
 
 Path = tuple[str | int, ...]
 """A JSON pointer as its parts."""
@@ -51,6 +70,18 @@ class BudgetExceeded(Exception):
         super().__init__(reason)
         self.path = path
         self.reason = reason
+
+    @classmethod
+    def too_many_nodes(cls, path: Path = ()) -> BudgetExceeded:
+        return cls(path, f"stands for more than {MAX_NODES:,} schema objects once its references are followed")
+
+    @classmethod
+    def too_deep(cls, path: Path = ()) -> BudgetExceeded:
+        return cls(path, f"follows more than {MAX_REF_DEPTH} references one inside another")
+
+    @classmethod
+    def too_nested(cls) -> BudgetExceeded:
+        return cls((), "nests schemas too deeply to follow")
 
 
 @dataclass(frozen=True)
@@ -86,30 +117,92 @@ def subschemas(schema: Any, path: Path = ()) -> Iterator[tuple[Path, dict[str, A
 
 
 _MISSING: Any = object()
+_NOT_A_SCHEMA: Any = object()
+
+
+def is_schema_position(keyword: str) -> bool:
+    """Whether a keyword of a schema holds schemas (directly, in a list or in a map of names)."""
+    return keyword in SCHEMA_MAPS or keyword in SCHEMA_LISTS or keyword in SCHEMA_VALUES
+
+
+def is_namespace(definition: Any) -> bool:
+    """Whether a definition is a namespace of further definitions (`definitions: {v2: {User: {...}}}`):
+    an object with no keyword of JSON Schema, whose entries are then definitions whatever their names."""
+    return (
+        isinstance(definition, dict)
+        and bool(definition)
+        and not any(key in KEYWORDS or key in _IDS for key in definition)
+    )
+
+
+def pointer_path(reference: Any) -> Path | None:
+    """The parts of a local JSON pointer reference as `as_reference` writes it (`#`, `#/a/b`), or None."""
+    if not isinstance(reference, str) or not reference.startswith("#"):
+        return None
+    if reference in ("#", "#/"):
+        return ()
+    if not reference.startswith("#/"):
+        return None
+    return tuple(part.replace("~1", "/").replace("~0", "~") for part in reference[2:].split("/"))
+
+
+def _step(node: Any, part: str | int) -> Any:
+    if isinstance(node, dict) and part in node:
+        return node[part]
+    if isinstance(node, list) and str(part).isdigit() and int(part) < len(node):
+        return node[int(part)]
+    return _MISSING
 
 
 def follow(root: Any, reference: Any) -> Any:
     """The value a local JSON pointer reference (`#`, `#/a/b`) names in `root`, or `MISSING`."""
-    if not isinstance(reference, str) or not reference.startswith("#"):
-        return _MISSING
-    if reference in ("#", "#/"):
-        return root
-    if not reference.startswith("#/"):
+    path = pointer_path(reference)
+    if path is None:
         return _MISSING
     node = root
-    for raw in reference[2:].split("/"):
-        part = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
+    for part in path:
+        node = _step(node, part)
+        if node is _MISSING:
+            break
+    return node
+
+
+def schema_at(root: Any, path: Path) -> Any:
+    """The schema at `path` in `root`, reached through schema positions only; `MISSING` when the path
+    names nothing, `NOT_A_SCHEMA` when it names instance data (`enum`, `examples`...), an unknown
+    keyword's value or anything else no validator reads as a schema of this document.
+
+    A definition may be a namespace of further definitions (`#/definitions/v2/User`, `is_namespace`).
+    """
+    node = root
+    holds = "schema"  # what `node` is: a schema, a definition, a map of names, a list of schemas, or a value
+    for part in path:
+        parent, node = node, _step(node, part)
+        if node is _MISSING:
             return _MISSING
+        if holds == "definition" and is_namespace(parent):
+            continue  # an entry of a namespace is a definition too
+        if holds in ("schema", "definition"):
+            name = str(part)
+            if name in SCHEMA_MAPS:
+                holds = "definitions" if name in DEFINITIONS else "map"
+            elif name in SCHEMA_LISTS or name in SCHEMA_VALUES:
+                holds = "schema" if isinstance(node, dict | bool) else "list"
+            else:
+                holds = "value"
+        elif holds in ("map", "list"):
+            holds = "schema"
+        elif holds == "definitions":
+            holds = "definition"
+    if holds not in ("schema", "definition") or not isinstance(node, dict | bool):
+        return _NOT_A_SCHEMA
     return node
 
 
 MISSING = _MISSING
-"""What `follow` returns for a reference that names nothing."""
+"""What `follow` and `schema_at` return for a reference that names nothing."""
+NOT_A_SCHEMA = _NOT_A_SCHEMA
+"""What `schema_at` returns for a path to a value that is not in schema position."""
 
 
 def as_reference(path: Path) -> str:
@@ -208,7 +301,7 @@ class Document:
                 reference.target
                 for reference in self.references
                 if reference.target is not None
-                and not (len(reference.target) == 2 and reference.target[0] in _DEFINITIONS)
+                and not (len(reference.target) == 2 and reference.target[0] in DEFINITIONS)
             },
             key=lambda path: [str(part) for part in path],
         )
@@ -224,7 +317,7 @@ class Document:
                 name = f"{stem}{count}"
             target = follow(local, as_reference(path))
             if not path:  # the root itself: its definitions stay where they are
-                target = {key: value for key, value in target.items() if key not in _DEFINITIONS}
+                target = {key: value for key, value in target.items() if key not in DEFINITIONS}
             definitions[name] = target
             moved[as_reference(path)] = as_reference(("$defs", name))
         return _moved({**local, "$defs": definitions}, moved)
@@ -236,10 +329,9 @@ class Document:
         try:
             return _Expansion(local).size(local, (), ())
         except RecursionError:
-            raise BudgetExceeded((), "nests schemas too deeply to follow") from None
+            raise BudgetExceeded.too_nested() from None
 
 
-_DEFINITIONS = ("$defs", "definitions")
 _IDS = ("$id", "id")
 """A schema's own identifier: `id` up to draft-04. (A property named `id` is under `properties`, never a keyword.)"""
 
@@ -291,15 +383,10 @@ def _resolve(
         return Reference(path, text, None, "outside" if outside else "dangling")
     place = places.get(id(target)) if isinstance(target, dict) else None
     if place is None and isinstance(target, bool) and text.startswith("#/"):
-        place = _pointer_path(unquote(text))
+        place = pointer_path(unquote(text))
     if place is None:
         return Reference(path, text, None, "dangling")
     return Reference(path, text, place, None)
-
-
-def _pointer_path(text: str) -> Path:
-    """The parts of a local JSON pointer reference (`#/a/b`), already percent-decoded."""
-    return tuple(part.replace("~1", "/").replace("~0", "~") for part in text[2:].split("/"))
 
 
 def _rewritten(node: Any, path: Path, rewrites: dict[Path, str]) -> Any:
@@ -346,16 +433,14 @@ class _Expansion:
             elif isinstance(value, dict | list):
                 total += self.size(value, (*path, key), following)
             if total > MAX_NODES:
-                raise BudgetExceeded(
-                    path, f"stands for more than {MAX_NODES:,} schema objects once its references are followed"
-                )
+                raise BudgetExceeded.too_many_nodes(path)
         return total
 
     def _target(self, reference: str, path: Path, following: tuple[str, ...]) -> int:
         if reference not in self.sizes:
             if len(following) >= MAX_REF_DEPTH:
-                raise BudgetExceeded(path, f"follows more than {MAX_REF_DEPTH} references one inside another")
+                raise BudgetExceeded.too_deep(path)
             target = follow(self.root, reference)
-            where = _pointer_path(reference) if reference.startswith("#/") else ()
+            where = pointer_path(reference) or ()
             self.sizes[reference] = 0 if target is MISSING else self.size(target, where, (*following, reference))
         return self.sizes[reference]

@@ -108,9 +108,31 @@ def test_live_drift_claims_no_drift_only_for_the_servers_it_checked(tmp_path: Pa
     assert result.exit_code == 2
     assert "error: server 'broken'" in result.stderr
     assert result.stdout == (
-        "no drift in the servers checked (0 breaking, 0 dangerous, 0 safe)\n"
-        "not checked (see the errors above): broken\n"
+        "0 breaking, 0 dangerous, 0 safe in the servers checked\nnot checked (see the errors above): broken\n"
     )
     markdown = run_cli("drift", "--config", config, "--format", "markdown")
     assert "No changes to the committed catalogs" not in markdown.stdout
     assert "Not checked (the errors are in the job's log): `broken`" in markdown.stdout
+
+
+def test_live_drift_json_and_annotations_name_the_servers_not_checked_and_why(
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Red before: the JSON report listed findings only, so a failed server read as a clean one."""
+    config = drift_project(tmp_path, monkeypatch, run_cli)
+    monkeypatch.setenv("DRIFT_CATALOG", "v1")
+    shutil.copy(tmp_path / "snapshots" / "drifty.json", tmp_path / "snapshots" / "broken.json")
+    result = run_cli("drift", "--config", config, "--format", "json")
+    assert result.exit_code == 2
+    report = json.loads(result.stdout)
+    assert report["findings"] == [] and report["summary"]["breaking"] == 0
+    [unchecked] = report["unchecked"]
+    assert unchecked["server"] == "broken"
+    assert unchecked["reason"].startswith("server 'broken': ")
+    assert f"error: {unchecked['reason']}" in result.stderr.splitlines()
+    github = run_cli("drift", "--config", config, "--format", "github")
+    assert github.exit_code == 2
+    assert github.stdout.startswith("::error title=drift%3A server broken not checked::server 'broken': ")
+    monkeypatch.setenv("DRIFT_CATALOG", "v1")
+    clean = run_cli("drift", "drifty", "--config", config, "--format", "json")
+    assert clean.exit_code == 0 and json.loads(clean.stdout)["unchecked"] == []

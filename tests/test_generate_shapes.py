@@ -5,6 +5,8 @@ same tools, type-checked with `mypy --strict` by tests/test_generate_golden.py.)
 from __future__ import annotations
 
 import dataclasses
+import re
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,9 @@ from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import SERVERS
 
 SHAPES_SERVER = SERVERS / "shapes_server.py"
+MYPY = [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", "--cache-dir"]
+MYPY += [str(Path(__file__).resolve().parent.parent / ".mypy_cache")]
+"""`mypy --strict` with the project's cache: pydantic and mcp, most of the work, are checked once per checkout."""
 
 
 async def test_root_shapes_are_typed_and_called_over_stdio(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -121,3 +126,41 @@ def test_strict_in_the_config_makes_an_untyped_tool_an_error(
     result = run_cli("generate", "--no-cache")
     assert result.exit_code == 2
     assert "strict must be true or false, not 'yes'" in result.stderr
+
+
+async def test_a_46_tool_mcpserver_with_a_map_output_generates_typed_and_calls(tmp_path: Path) -> None:
+    """Issue 12's spreadsheet server: one of its 46 tools returns `dict[str, int]`, which main could
+    not generate at all; every method is typed, the map's returns `dict[str, int]`, and the package
+    passes `mypy --strict` beside a caller that uses the map as one."""
+    server = SERVERS / "spreadsheet_server.py"
+    snapshot = await snapshot_server(ServerConfig(name="sheets", command=sys.executable, args=(str(server),)))
+    assert len(snapshot.tools) == 46
+    generate_package(snapshot, tmp_path)
+    client = (tmp_path / "sheets" / "client.py").read_text()
+    assert re.search(r"async def count_values\(\s*self[^)]*\)\s*-> dict\[str, int\]:", client)
+    assert "ToolResult" not in client.split("class SheetsClient", 1)[1]  # every tool typed
+    caller = tmp_path / "caller.py"
+    caller.write_text(
+        "from mcp import StdioServerParameters\n\nfrom sheets import SheetsClient\n\n\n"
+        "async def most_common(parameters: StdioServerParameters) -> str:\n"
+        "    async with SheetsClient.connect(parameters) as sheets:\n"
+        "        counts: dict[str, int] = await sheets.count_values()\n"
+        "        width: int = await sheets.column_width_07(sheet='s', column=2)\n"
+        "        return max(counts, key=lambda value: counts[value] + width)\n"
+    )
+    checked = subprocess.run([*MYPY, "sheets", str(caller)], cwd=tmp_path, capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import sheets  # type: ignore[import-not-found]
+        from mcp import StdioServerParameters
+
+        package: Any = sheets
+        async with package.SheetsClient.connect(StdioServerParameters(command=sys.executable, args=[str(server)])) as s:
+            assert await s.count_values() == {"red": 2, "blue": 1}
+            assert await s.column_width_07(sheet="s", column=2) == 27
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [name for name in sys.modules if name == "sheets" or name.startswith("sheets.")]:
+            del sys.modules[name]

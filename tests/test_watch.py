@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import shutil
 import signal
 import subprocess
 import sys
@@ -184,8 +185,8 @@ def test_a_notified_burst_is_published_once_with_the_whole_catalog(
     assert tool_names(snapshot) == ["add_tools", "beta", "gamma"]
     assert json.loads(snapshot.read_text(encoding="utf-8"))["protocolVersion"] == era
     client = (tmp_path / "clients" / "changing" / "client.py").read_text(encoding="utf-8")
-    assert "    async def beta(\n        self,\n        *,\n        text: str,\n    )" in client
-    assert "    async def gamma(\n        self,\n        *,\n        text: str,\n    )" in client
+    assert "    async def beta(\n        self,\n        *,\n        text: str,\n" in client
+    assert "    async def gamma(\n        self,\n        *,\n        text: str,\n" in client
 
 
 def test_a_server_without_list_changed_is_polled_and_compared_with_the_committed_snapshot(
@@ -211,7 +212,11 @@ def test_a_server_without_list_changed_is_polled_and_compared_with_the_committed
     assert "tool-added  changing: tool alpha (severity set in config; the rule's own is safe)" in stdout
     assert tool_names(snapshot) == ["add_tools", "alpha", "beta"]
     assert "async def beta(" in (tmp_path / "clients" / "changing" / "client.py").read_text(encoding="utf-8")
-    assert stderr.count("hub: generated clients/hub") == 2, "the hub follows every published change"
+    # The package missing beside the committed snapshot is built from it first, the hub with it.
+    assert stderr.startswith(
+        "changing: built clients/changing from snapshots/changing.json\nhub: generated clients/hub\n"
+    )
+    assert stderr.count("hub: generated clients/hub") == 3, "the hub follows every published change"
     assert '"changing__beta"' in (tmp_path / "clients" / "hub" / "client.py").read_text(encoding="utf-8")
 
 
@@ -314,3 +319,40 @@ def test_a_missing_or_stale_package_is_built_when_watching_starts(
     assert code == 0, stderr
     assert stderr.rstrip().splitlines()[-1] == "stopped after 0 published changes"
     assert run_cli("generate", "--check", "--config", config).exit_code == 0
+
+
+def test_an_unreachable_server_still_gets_its_package_and_a_stale_hub_refreshed_at_start(
+    tmp_path: Path, changing: ChangingServer, run_cli
+) -> None:
+    """Red before: the package was built only once the server answered, and a stale hub never."""
+    project(tmp_path, changing.url, hub=True)
+    config = tmp_path / "pyproject.toml"
+    assert run_cli("sync", "--config", config).exit_code == 0
+    changing.kill()
+    for removed in ("changing", "hub"):
+        shutil.rmtree(tmp_path / "clients" / removed)
+        watcher = Watcher(tmp_path, "--interval", "60")
+        expected = {"changing": "changing: built clients/changing from snapshots/changing.json"}
+        expected["hub"] = "hub: generated clients/hub"
+        assert watcher.wait_for(expected[removed]).strip() == expected[removed]
+        watcher.wait_for("changing: reconnecting in ")
+        watcher.process.send_signal(signal.SIGINT)
+        code, _stdout, stderr = watcher.finish()
+        assert code == 0, stderr
+        assert not [line for line in stderr.splitlines() if line in expected.values() and line != expected[removed]]
+        assert run_cli("generate", "--check", "--config", config).exit_code == 0
+
+
+def test_a_current_package_and_hub_are_left_alone_at_start(tmp_path: Path, changing: ChangingServer, run_cli) -> None:
+    project(tmp_path, changing.url, hub=True)
+    config = tmp_path / "pyproject.toml"
+    assert run_cli("sync", "--config", config).exit_code == 0
+    before = {path: path.stat().st_mtime_ns for path in (tmp_path / "clients").rglob("*.py")}
+
+    watcher = Watcher(tmp_path, "--interval", "60")
+    watcher.wait_for("changing: watching")
+    watcher.process.send_signal(signal.SIGINT)
+    code, _stdout, stderr = watcher.finish()
+    assert code == 0, stderr
+    assert "built" not in stderr and "hub:" not in stderr
+    assert {path: path.stat().st_mtime_ns for path in (tmp_path / "clients").rglob("*.py")} == before

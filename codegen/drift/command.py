@@ -134,7 +134,7 @@ def drift(
         old, new = load_snapshot(old_path), load_snapshot(new_path)
         config = load_project(config_path, servers_file)
         shown = ((report_path(new_path), new), (report_path(old_path), old))
-        return _finish([_Compared(new.server, old, new, shown)], config, _policy(config), reporting, unchecked=[])
+        return _finish([_Compared(new.server, old, new, shown)], config, _policy(config), reporting, unchecked={})
 
     config = load_project(config_path, servers_file)
     policy = _policy(config)
@@ -146,11 +146,13 @@ def drift(
 
     selected = apply_overrides(config.select(targets), protocol, connect_timeout, request_timeout)
     committed: dict[str, Snapshot] = {}
+    unchecked = {}  # each server that could not be compared, and why
     for server in selected:  # an unreadable snapshot is that server's failure, not the whole run's
         try:
             committed[server.name] = load_snapshot(config.snapshot_path(server.name))
         except StubgenError as error:
             click.echo(f"error: {error}", err=True)
+            unchecked[server.name] = str(error)
     comparable = [server for server in selected if server.name in committed]
 
     from codegen.snapshot.discovery import snapshot_servers  # the SDK's transports load only when needed
@@ -162,12 +164,12 @@ def drift(
         result = results[server.name]
         if isinstance(result, StubgenError):
             click.echo(f"error: {result}", err=True)
+            unchecked[server.name] = str(result)
             continue
         warn_missing_methods(result)
         fresh[server.name] = result
         old = committed[server.name]
         compared.append(_Compared(server.name, old, result, ((report_path(config.snapshot_path(server.name)), old),)))
-    unchecked = [server.name for server in selected if server.name not in fresh]
     code = _finish(compared, config, policy, reporting, unchecked)
     if update:
         for name, snapshot in sorted(fresh.items()):
@@ -187,14 +189,14 @@ def _without_entries(snapshot: Snapshot) -> Snapshot:
     return dataclasses.replace(snapshot, tools=(), resources=(), resource_templates=(), prompts=())
 
 
-def _against_ref(config: ProjectConfig, targets: tuple[str, ...], name: str) -> tuple[list[_Compared], list[str]]:
+def _against_ref(config: ProjectConfig, targets: tuple[str, ...], name: str) -> tuple[list[_Compared], dict[str, str]]:
     """Each selected server's committed snapshot against its version at the git ref `name`; a snapshot
     the ref does not have is a new server (everything in it added), one the working tree lost is a
     deleted one (everything removed)."""
     selected = config.select(targets)
     ref = GitRef.resolve(name, config.snapshots)
     compared: list[_Compared] = []
-    unchecked: list[str] = []
+    unchecked: dict[str, str] = {}
     for server in selected:
         path = config.snapshot_path(server.name)
         shown = report_path(path)
@@ -204,7 +206,7 @@ def _against_ref(config: ProjectConfig, targets: tuple[str, ...], name: str) -> 
             current = load_snapshot(path) if path.exists() or base is None else None
         except StubgenError as error:
             click.echo(f"error: {error}", err=True)
-            unchecked.append(server.name)
+            unchecked[server.name] = str(error)
             continue
         if base is None:
             assert current is not None
@@ -223,10 +225,14 @@ def _policy(config: ProjectConfig) -> DriftPolicy:
 
 
 def _finish(
-    compared: list[_Compared], config: ProjectConfig, policy: DriftPolicy, reporting: _Reporting, unchecked: list[str]
+    compared: list[_Compared],
+    config: ProjectConfig,
+    policy: DriftPolicy,
+    reporting: _Reporting,
+    unchecked: dict[str, str],
 ) -> int:
     """Compare, apply the ignore list and the project's severities, find uses (`--usage`), print the
-    report (naming the servers that could not be checked) and write the `--output` copies, and turn
+    report (naming the servers that could not be checked, and why) and write the `--output` copies, and turn
     it into the exit code: 2 when any server could not be checked."""
     findings = [
         finding

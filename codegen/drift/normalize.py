@@ -12,7 +12,16 @@ import hashlib
 import json
 from typing import Any
 
-from codegen.schemas import MAX_NODES, MAX_REF_DEPTH, BudgetExceeded, Document
+from codegen.schemas import (
+    MAX_NODES,
+    MAX_REF_DEPTH,
+    MISSING,
+    NOT_A_SCHEMA,
+    BudgetExceeded,
+    Document,
+    pointer_path,
+    schema_at,
+)
 
 JSON = dict[str, Any]
 
@@ -68,7 +77,7 @@ def normalize_schema(schema: Any) -> JSON:
         try:
             return _Normalizer(local).run(local, ())
         except RecursionError:
-            raise BudgetExceeded((), "nests schemas too deeply to follow") from None
+            raise BudgetExceeded.too_nested() from None
     except BudgetExceeded as error:
         digest = hashlib.sha256(canonical(schema).encode("utf-8", "surrogatepass")).hexdigest()[:16]
         return {"$uncomparable": f"{error.reason} (schema sha256 {digest})"}
@@ -82,9 +91,7 @@ class _Normalizer:
     def run(self, node: Any, stack: tuple[str, ...]) -> JSON:
         self.visited += 1
         if self.visited > MAX_NODES:
-            raise BudgetExceeded(
-                (), f"stands for more than {MAX_NODES:,} schema objects once its references are followed"
-            )
+            raise BudgetExceeded.too_many_nodes()
         if node is True:
             return {}
         if node is False:
@@ -115,51 +122,17 @@ class _Normalizer:
     def _reference(self, node: JSON, stack: tuple[str, ...]) -> JSON:
         ref = node.pop("$ref")
         siblings = self.run(node, stack) if node else {}
-        if not isinstance(ref, str) or not ref.startswith("#"):
-            return {**siblings, "$unresolved": ref}
         if ref in stack:
             return {**siblings, "$recursive": len(stack) - stack.index(ref)}
-        target = _follow(self.root, ref)
-        if target is _MISSING:
+        path = pointer_path(ref)
+        target = MISSING if path is None else schema_at(self.root, path)
+        if target is MISSING or target is NOT_A_SCHEMA:  # never read as a schema: instance data, extensions
             return {**siblings, "$unresolved": ref}
         if len(stack) >= MAX_REF_DEPTH:
-            raise BudgetExceeded((), f"follows more than {MAX_REF_DEPTH} references one inside another")
+            raise BudgetExceeded.too_deep()
         expanded = self.run(target, (*stack, ref))
         merged = merge(expanded, siblings)
         return _canonicalize(merged) if merged is not None else {**siblings, "allOf": [expanded]}
-
-
-_MISSING = object()
-
-
-_DEFINITIONS = ("$defs", "definitions")
-_SCHEMA_KEYWORDS = frozenset((*_DEFINITIONS, *_SCHEMA_MAPS, *_SCHEMA_LISTS, *_SCHEMA_VALUES))
-
-
-def _follow(root: Any, ref: str) -> Any:
-    """Follow a local JSON pointer (`#/$defs/Item`, `#`), or return `_MISSING`.
-
-    A pointer that steps into a keyword that holds no schema (instance data, or an extension keyword
-    such as `x-python-import`) is not followed: that text is never read as a schema.
-    """
-    target = root
-    if ref in ("#", "#/"):
-        return target
-    if not ref.startswith("#/"):
-        return _MISSING
-    in_schema = True  # `target` is a schema, whose keys are keywords (not names or indexes)
-    for raw in ref[2:].split("/"):
-        part = raw.replace("~1", "/").replace("~0", "~")
-        if in_schema and part not in _SCHEMA_KEYWORDS:
-            return _MISSING
-        if isinstance(target, dict) and part in target:
-            target = target[part]
-        elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
-            target = target[int(part)]
-        else:
-            return _MISSING
-        in_schema = not in_schema or (part in _SCHEMA_VALUES and isinstance(target, dict | bool))
-    return target
 
 
 def _canonicalize(node: JSON) -> JSON:

@@ -62,7 +62,7 @@ def render(
     findings: Sequence[Finding],
     fmt: str,
     ignored: int = 0,
-    unchecked: Sequence[str] = (),
+    unchecked: Mapping[str, str] | None = None,
     *,
     servers: Sequence[str] = (),
     files: SnapshotFiles | None = None,
@@ -70,33 +70,35 @@ def render(
     severities: Mapping[str, Severity] | None = None,
     ignore_list: tuple[str, int] | None = None,
 ) -> str:
-    """The whole report as one string ending in a newline (empty for `github` with no findings).
+    """The whole report as one string ending in a newline (empty for `github` with nothing to say).
 
-    `unchecked` names servers that could not be compared (each already reported as an error): the
-    text, Markdown and JUnit reports then never claim there is no drift. JSON, annotations and SARIF
-    list findings only. SARIF locates findings in `files` (an unused ignore entry at `ignore_list`, the
+    `unchecked` maps each server that could not be compared to why (each already reported as an
+    error): no report then claims there is no drift; JSON and annotations give the reasons, SARIF
+    lists findings only. SARIF locates findings in `files` (an unused ignore entry at `ignore_list`, the
     config file and line where the ignore list starts) and describes every rule at its project
     severity (`severities`); JUnit has a suite per compared server (`servers`) and fails the
     findings at or above `threshold`.
     """
+    unchecked = dict(sorted((unchecked or {}).items()))
     if fmt == "sarif":
         return render_sarif(findings, files or {}, severities or {}, ignore_list)
     if fmt == "junit":
-        return render_junit(findings, servers, unchecked, threshold)
+        return render_junit(findings, servers, list(unchecked), threshold)
     if fmt == "json":
-        return render_json(findings, ignored)
+        return render_json(findings, ignored, unchecked)
     if fmt == "markdown":
         return render_markdown(findings, ignored, unchecked)
     if fmt == "github":
-        return render_github(findings)
+        return render_github(findings, unchecked)
     return render_text(findings, ignored, unchecked)
 
 
-def render_json(findings: Sequence[Finding], ignored: int = 0) -> str:
+def render_json(findings: Sequence[Finding], ignored: int = 0, unchecked: Mapping[str, str] | None = None) -> str:
     document = {
         "format": REPORT_FORMAT,
         "findings": [finding.to_json() for finding in findings],
         "summary": summary(findings, ignored),
+        "unchecked": [{"server": server, "reason": reason} for server, reason in (unchecked or {}).items()],
     }
     # ASCII only: a terminal escape, a bidi control or U+2028 in a value stays a JSON escape
     return json.dumps(document, indent=2, sort_keys=True) + "\n"
@@ -113,16 +115,21 @@ def _entity(finding: Finding) -> str:
     return f"{server}{finding.kind} {finding.name}"
 
 
-def _unchecked_line(unchecked: Sequence[str]) -> str:
+def _unchecked_line(unchecked: Mapping[str, str]) -> str:
     return f"not checked (see the errors above): {', '.join(unchecked)}"
 
 
-def render_text(findings: Sequence[Finding], ignored: int = 0, unchecked: Sequence[str] = ()) -> str:
+def render_text(findings: Sequence[Finding], ignored: int = 0, unchecked: Mapping[str, str] | None = None) -> str:
     """Grouped by severity, worst first; styled with ANSI codes that `click.echo` strips off a terminal."""
+    unchecked = unchecked or {}
     lines: list[str] = []
     if not findings:
-        scope = " in the servers checked" if unchecked else ""
-        lines.append(f"no drift{scope} ({_summary_line(findings, ignored)})")
+        # After a failure, "no drift" would read as a verdict on every server: only the counts are said.
+        lines.append(
+            f"{_summary_line(findings, ignored)} in the servers checked"
+            if unchecked
+            else f"no drift ({_summary_line(findings, ignored)})"
+        )
     for severity in Severity:
         group = [finding for finding in findings if finding.severity is severity]
         if not group:
@@ -158,16 +165,16 @@ def render_text(findings: Sequence[Finding], ignored: int = 0, unchecked: Sequen
     return "\n".join(lines) + "\n"
 
 
-def render_markdown(findings: Sequence[Finding], ignored: int = 0, unchecked: Sequence[str] = ()) -> str:
+def render_markdown(findings: Sequence[Finding], ignored: int = 0, unchecked: Mapping[str, str] | None = None) -> str:
     """A pull-request comment: a summary heading, then one table per severity; safe changes folded."""
+    unchecked = unchecked or {}
     lines = [f"### MCP catalog drift: {_summary_line(findings, ignored)}", ""]
     if unchecked:
         names = ", ".join(_md_code(name) for name in unchecked)
         lines += [f"Not checked (the errors are in the job's log): {names}", ""]
     if not findings:
-        lines.append(
-            "No changes to the catalogs that were checked." if unchecked else "No changes to the committed catalogs."
-        )
+        if not unchecked:
+            lines.append("No changes to the committed catalogs.")
         return "\n".join(lines) + "\n"
     for severity in Severity:
         group = [finding for finding in findings if finding.severity is severity]
@@ -202,9 +209,10 @@ def render_markdown(findings: Sequence[Finding], ignored: int = 0, unchecked: Se
     return "\n".join(lines)
 
 
-def render_github(findings: Sequence[Finding]) -> str:
+def render_github(findings: Sequence[Finding], unchecked: Mapping[str, str] | None = None) -> str:
     """Workflow commands: breaking as `::error`, dangerous as `::warning`, safe as `::notice`; with
-    `--usage`, a breaking change nothing uses is a warning, and each use of one is an error at its line."""
+    `--usage`, a breaking change nothing uses is a warning, and each use of one is an error at its line.
+    A server that could not be checked is an `::error` with the reason, after the findings."""
     lines = []
     for item in _bulk(findings):
         finding = item.first
@@ -225,6 +233,8 @@ def render_github(findings: Sequence[Finding]) -> str:
             for site in sorted({site for each in item.findings for site in each.callers or ()}):
                 where = f"file={_gh_property(site.path)},line={site.line},col={site.column + 1}"
                 lines.append(f"::error {where},title={title}::{_gh_data('uses a changed entity: ' + item.message)}")
+    for server, reason in (unchecked or {}).items():
+        lines.append(f"::error title={_gh_property(f'drift: server {server} not checked')}::{_gh_data(reason)}")
     return "".join(line + "\n" for line in lines)
 
 

@@ -53,7 +53,7 @@ from codegen.generate.spec import (
     ToolSpec,
 )
 from codegen.identifiers import CLIENT_MEMBERS, Named, assign_names, class_name, escape, model_stems, package_name
-from codegen.schemas import MISSING, Document, follow
+from codegen.schemas import DEFINITIONS, MISSING, Document, follow, is_namespace
 from codegen.snapshot import JSON, Snapshot
 
 __all__ = ["LINE_LENGTH", "PackagePlan", "build_package", "header", "plan_package"]
@@ -403,7 +403,7 @@ _ANNOTATIONS = frozenset(
 )
 """Keywords no instance can fail: left out of the contract, whose size is then the rules' alone (a
 megabyte description stays in the docstrings, not in every models module)."""
-_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas"})
 _DATA = frozenset({"const", "enum", "required", "dependentRequired"})
 _BASE_URI = frozenset({"$id", "id"})
 """Keywords the models never see but a validator needs: references are resolved against them."""
@@ -411,7 +411,8 @@ _BASE_URI = frozenset({"$id", "id"})
 
 def _for_validation(schema: Any) -> Any:
     """The schema's JSON Schema keywords without its annotations (`SCHEMA_KEYWORDS`, as the models
-    see them); names in maps of schemas and values in data keywords are kept."""
+    see them); names in maps of schemas, the definitions in a namespace of them (`is_namespace`) and
+    values in data keywords are kept."""
     if isinstance(schema, list):
         return [_for_validation(item) for item in schema]
     if not isinstance(schema, dict):
@@ -422,11 +423,21 @@ def _for_validation(schema: Any) -> Any:
             continue  # no extension keyword reaches the package; `$id` does, as relative references need it
         if key in _DATA:
             kept[key] = value
+        elif key in DEFINITIONS and isinstance(value, dict):
+            kept[key] = {name: _definition_for_validation(inner) for name, inner in value.items()}
         elif key in _SCHEMA_MAPS and isinstance(value, dict):
             kept[key] = {name: _for_validation(inner) for name, inner in value.items()}
         else:
             kept[key] = _for_validation(value)
     return kept
+
+
+def _definition_for_validation(definition: Any) -> Any:
+    if not is_namespace(definition):
+        return _for_validation(definition)
+    return {
+        name: _definition_for_validation(inner) for name, inner in definition.items() if isinstance(inner, dict | bool)
+    }
 
 
 def _used_names(spec: ToolSpec) -> set[str]:
@@ -608,7 +619,7 @@ def _tool_spec(
             untyped_reason=untyped,
         )
     model = _model_class(where, wire, input_model, classes)
-    input_kind, parameters = _input_parameters(where, wire, tool["inputSchema"], input_model, model)
+    input_kind, parameters = _input_parameters(where, wire, tool["inputSchema"], input_model, classes)
     extra = extra_annotation = None
     root = Document(tool["inputSchema"]).local()
     if input_kind == "keywords" and _takes_more(root):
@@ -663,16 +674,26 @@ def _takes_more(schema: JSON) -> bool:
 
 
 def _input_parameters(
-    where: str, wire: str, schema: JSON, name: str, model: _ModelClass
+    where: str, wire: str, schema: JSON, name: str, classes: Mapping[str, _ModelClass]
 ) -> tuple[InputKind, tuple[Parameter, ...]]:
     """The method's parameters: one keyword argument per field when the input model is one object
     (its root's `properties`, or the fields an `allOf` merged into it), else one `arguments`
-    parameter of the model's type (the root's value for a union or a map)."""
+    parameter of the model's type (the root's value for a union or a map), narrowed to the members
+    an object can be: arguments are always one."""
+    model = _model_class(where, wire, name, classes)
     local_schema = Document(schema).local()
     properties: dict[str, Any] = local_schema.get("properties", {})
     if model.is_root or any(base != "BaseModel" for base in model.bases):
-        annotation = _annotation_text(model.fields["root"][1]) if model.is_root else name
-        shape = "a map" if model.is_root and annotation.startswith("dict[") else "not one object"
+        annotation = name
+        if model.is_root:
+            members = _object_members(model.fields["root"][1], classes, frozenset())
+            if not members:
+                raise StubgenError(
+                    f"{where}tool {wire!r}: /inputSchema: arguments are sent as an object, and no object fits "
+                    f"the type of the schema's root ({_annotation_text(model.fields['root'][1])})"
+                )
+            annotation = " | ".join(_annotation_text(member) for member in members)
+        shape = "a map" if annotation.startswith("dict[") else "not one object"
         description = f"The tool's arguments as one value: its input schema's root is {shape}."
         argument = Parameter("arguments", "arguments", annotation, required=True, description=description)
         return "model", (argument,)
@@ -699,6 +720,38 @@ def _input_parameters(
         )
     parameters.sort(key=lambda parameter: not parameter.required)
     return "keywords", tuple(parameters)
+
+
+def _object_members(annotation: ast.expr, classes: Mapping[str, _ModelClass], seen: frozenset[str]) -> list[ast.expr]:
+    """The members of a union annotation (or the annotation itself) a JSON object can be: a `dict`, `Any`,
+    a model class, or a root model whose own root can be one (`seen` stops a recursive one)."""
+    members: list[ast.expr] = []
+    for member in _union_members(annotation):
+        if isinstance(member, ast.Subscript) and ast.unparse(member.value) in ("dict", "Dict", "Mapping"):
+            members.append(member)
+            continue
+        name = member.id if isinstance(member, ast.Name) else member.value if isinstance(member, ast.Constant) else None
+        if name == "Any":
+            members.append(member)
+            continue
+        model = classes.get(name) if isinstance(name, str) else None
+        if model is None or not model.bases or name in seen:
+            continue
+        if not model.is_root or _object_members(model.fields["root"][1], classes, seen | {str(name)}):
+            members.append(member)
+    return members
+
+
+def _union_members(annotation: ast.expr) -> list[ast.expr]:
+    """`A | B`, `Union[A, B]` and `Optional[A]` as their members; `Annotated[A, ...]` as `A`'s."""
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return [*_union_members(annotation.left), *_union_members(annotation.right)]
+    if isinstance(annotation, ast.Subscript) and ast.unparse(annotation.value) in ("Union", "Optional", "Annotated"):
+        parts = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+        if ast.unparse(annotation.value) == "Annotated":
+            parts = parts[:1]
+        return [member for part in parts for member in _union_members(part)]
+    return [annotation]
 
 
 def _model_class(where: str, tool: str, name: str, classes: Mapping[str, _ModelClass]) -> _ModelClass:

@@ -254,6 +254,15 @@ def _check_server(source: bytes, name: str, method_names: Mapping[str, str], out
     return diff_trees(files, read_tree(target), _label(target))
 
 
+def hub_is_stale(config: ProjectConfig, out_dir: Path, cache: Cache) -> bool:
+    """Whether the hub under `out_dir` is not what the committed snapshots give, proven as `--check`
+    proves it; a snapshot that cannot be read counts as stale, so publishing the hub reports it."""
+    try:
+        return bool(_check_hub(hub_sources(config), out_dir, cache))
+    except StubgenError:
+        return True
+
+
 def _check_hub(hub: HubSources, out_dir: Path, cache: Cache) -> str:
     """The hub's diff, proven as a server's package is (`_check_server`): from its snapshots' bytes
     and the generator, else rendered."""

@@ -23,8 +23,8 @@ from pydantic_core import SchemaError, SchemaValidator, core_schema
 
 from codegen.errors import StubgenError
 from codegen.generate.cache import compact_json
-from codegen.generate.modelgen import SCHEMA_MAPS, for_datamodel, is_schema_position
-from codegen.schemas import BudgetExceeded, Document, as_reference, subschemas
+from codegen.generate.modelgen import for_datamodel
+from codegen.schemas import NOT_A_SCHEMA, BudgetExceeded, Document, pointer_path, schema_at, subschemas
 from codegen.snapshot import JSON, Snapshot
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -115,7 +115,8 @@ def _check_schema(where: str, key: str, sent: JSON) -> None:
     schema = for_datamodel(sent, None)
     _check_patterns(where, key, schema)
     document = Document(sent)  # resolved as sent: `$id`s are not handed to datamodel-code-generator
-    for reference in document.references:
+    # A reference outside the document is named first: it is the one thing the server has to change.
+    for reference in sorted(document.references, key=lambda reference: reference.problem != "outside"):
         at = f"{where}{pointer(key, *reference.path, '$ref')}"
         if reference.problem == "outside":
             raise StubgenError(
@@ -123,15 +124,11 @@ def _check_schema(where: str, key: str, sent: JSON) -> None:
                 "(no network, no files), so the server has to put the definition under $defs"
             )
         if reference.problem == "dangling" and isinstance(reference.text, str) and reference.text.startswith("#"):
-            problem = (
-                _reference_problem(sent, reference.text) or "points at nothing in the schema (a dangling reference)"
-            )
-            raise StubgenError(f"{at}: {shown(reference.text)} {problem}")
+            raise StubgenError(f"{at}: {shown(reference.text)} {_reference_problem(sent, reference.text)}")
         if reference.problem is not None:
             raise StubgenError(f"{at}: {reference.problem}")
-        into = _reference_problem(sent, as_reference(reference.target or ()))
-        if into is not None:
-            raise StubgenError(f"{at}: {shown(reference.text)} {into}")
+        if schema_at(sent, reference.target or ()) is NOT_A_SCHEMA:
+            raise StubgenError(f"{at}: {shown(reference.text)} {_NOT_A_SCHEMA}")
     try:
         document.expanded_size()
     except BudgetExceeded as error:
@@ -153,36 +150,16 @@ def _check_schema(where: str, key: str, sent: JSON) -> None:
         raise StubgenError(f"{where}/{key}: not a usable JSON Schema ({type(error).__name__})") from None
 
 
-def _reference_problem(root: JSON, reference: str) -> str | None:
-    """Why a local reference (`#` or `#/a/b`) names no schema of this document, or None when it does.
+_DANGLING = "points at nothing in the schema (a dangling reference)"
+_NOT_A_SCHEMA = "points into instance data or a keyword mcp-stubgen does not read, not at a schema"
 
-    The pointer must reach its schema through schema positions only: one into `examples`, `enum` or
-    any other value would have datamodel-code-generator read instance data, extension keywords
-    included, as a schema.
-    """
-    fragment = unquote(reference[1:])
-    if fragment == "":
-        return None
-    if not fragment.startswith("/"):
-        return "points at nothing in the schema (a dangling reference)"
-    node: Any = root
-    holds = "schema"  # what `node` is: a schema, a map of names to schemas, a list of schemas, or a value
-    for part in fragment[1:].split("/"):
-        part = part.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return "points at nothing in the schema (a dangling reference)"
-        if holds == "schema":
-            holds = "map" if part in SCHEMA_MAPS else "list" if is_schema_position(part) else "value"
-            holds = "schema" if holds == "list" and isinstance(node, dict | bool) else holds
-        elif holds in ("map", "list"):
-            holds = "schema"
-    if holds != "schema" or not isinstance(node, dict | bool):
-        return "points into instance data or a keyword mcp-stubgen does not read, not at a schema"
-    return None
+
+def _reference_problem(root: JSON, reference: str) -> str:
+    """Why a local reference no validator resolves names no schema: nothing is there, or what is there
+    is no schema (one into `examples`, `enum` or an unknown keyword would have datamodel-code-generator
+    read instance data, extension keywords included, as a schema)."""
+    path = pointer_path(unquote(reference))
+    return _NOT_A_SCHEMA if path is not None and schema_at(root, path) is NOT_A_SCHEMA else _DANGLING
 
 
 def _schema_path(schema: Any, location: tuple[int | str, ...]) -> list[object]:

@@ -20,7 +20,17 @@ from typing import Any
 from codegen.errors import StubgenError
 from codegen.generate.cache import compact_json
 from codegen.generate.formatting import LINE_LENGTH, black_mode, literal
-from codegen.schemas import MAX_REF_DEPTH, MISSING, Document, follow
+from codegen.schemas import (
+    DATA_KEYWORDS,
+    KEYWORDS,
+    MAX_REF_DEPTH,
+    MISSING,
+    SCHEMA_MAPS,
+    VALUE_KEYWORDS,
+    Document,
+    follow,
+    subschemas,
+)
 from codegen.snapshot import JSON
 
 HEADER_PLACEHOLDER = "# mcp-stubgen: header"
@@ -91,11 +101,11 @@ def model_source(server: str, job: ModelJob) -> str:
     tool = job.tool
     entry: JSON = {
         "name": job.stem,
-        "inputSchema": _root(for_datamodel(Document(tool["inputSchema"]).with_definitions(), None)),
+        "inputSchema": _root(_merged_overrides(for_datamodel(Document(tool["inputSchema"]).with_definitions(), None))),
     }
     if "outputSchema" in tool:
         output = Document(tool["outputSchema"]).with_definitions()
-        entry["outputSchema"] = _root(for_datamodel(output, output))
+        entry["outputSchema"] = _root(_merged_overrides(for_datamodel(output, output)))
     where = f"server {server!r}: tool {tool['name']!r}"
     try:
         source = _run(entry)
@@ -378,6 +388,48 @@ def _root(schema: JSON) -> JSON:
     return {"type": "object", "additionalProperties": True, **schema}
 
 
+_TEXT_KEYWORDS = frozenset({"title", "description", "examples", "example", "default", "deprecated", "$comment"})
+
+
+def _merged_overrides(schema: JSON) -> JSON:
+    """The schema (a fresh copy, from `for_datamodel`) with each `allOf` that extends one `$ref` and
+    gives one of its properties another schema holding a copy of the definition instead of the
+    reference.
+
+    datamodel-code-generator makes such an `allOf` a subclass of the referenced model that overrides
+    the property, and when the two types disagree (`items: str` in the base, `items: list` in the
+    subclass) `mypy --strict` rejects the override. With no reference among its parts, the `allOf`
+    becomes one class of its own, its parts merged.
+    """
+    for _, node in subschemas(schema):
+        parts = node.get("allOf")
+        if not isinstance(parts, list):
+            continue
+        references = [index for index, part in enumerate(parts) if isinstance(part, dict) and "$ref" in part]
+        if len(references) != 1 or set(parts[references[0]]) != {"$ref"}:
+            continue
+        base = follow(schema, parts[references[0]]["$ref"])
+        inherited = base.get("properties") if isinstance(base, dict) else None
+        if not isinstance(inherited, dict):
+            continue
+        overrides = [node.get("properties"), *(part.get("properties") for part in parts if isinstance(part, dict))]
+        if any(
+            name in inherited and _shape(own[name]) != _shape(inherited[name])
+            for own in overrides
+            if isinstance(own, dict) and own is not inherited
+            for name in own
+        ):
+            parts[references[0]] = dict(base)
+    return schema
+
+
+def _shape(schema: Any) -> str:
+    """A property's schema without the words in it, as comparable text."""
+    if isinstance(schema, dict):
+        schema = {key: value for key, value in schema.items() if key not in _TEXT_KEYWORDS}
+    return compact_json(schema)
+
+
 def _run(entry: JSON) -> object:
     from datamodel_code_generator import generate
 
@@ -405,35 +457,12 @@ def one_line(text: str) -> str:
     return " ".join(text.split()).split(" Reason: ")[0][:500]
 
 
-SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"})
-"""Keywords whose value maps names (never keywords themselves) to schemas."""
-_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
-_SCHEMA_VALUES = frozenset({
-    "items", "additionalItems", "additionalProperties", "unevaluatedItems", "unevaluatedProperties",
-    "not", "if", "then", "else", "contains", "propertyNames", "contentSchema",
-})  # fmt: skip
-DATA_KEYWORDS = frozenset({"const", "enum", "examples", "default", "example"})
-"""Keywords whose value is instance data, handed over as it is."""
-_VALUE_KEYWORDS = frozenset({
-    "$schema", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor",
-    "$comment", "$vocabulary", "type", "format", "pattern", "required", "dependentRequired",
-    "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength",
-    "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties",
-    "title", "description", "deprecated", "readOnly", "writeOnly", "contentEncoding", "contentMediaType",
-    "nullable",
-})  # fmt: skip
-"""Keywords whose value is a name, a number, a flag or a list of names: no schema inside."""
-SCHEMA_KEYWORDS = SCHEMA_MAPS | _SCHEMA_LISTS | _SCHEMA_VALUES | DATA_KEYWORDS | _VALUE_KEYWORDS
+SCHEMA_KEYWORDS = KEYWORDS
 """Every keyword datamodel-code-generator is shown: JSON Schema's own (drafts 4 to 2020-12) and OpenAPI's
 `nullable`, which only adds None. Anything else is dropped, so no catalog can name what the generated
 code imports, subclasses, decorates or types a field with: datamodel-code-generator acts on its own
 extensions (`customTypePath`, `customBasePath`, `x-python-type`, `x-python-import`, `x-is-base-class`,
 `default_factory`, ...) and more arrive with each release; the snapshot keeps them as the server sent them."""
-
-
-def is_schema_position(keyword: str) -> bool:
-    """Whether a keyword of a schema holds schemas (directly, in a list or in a map of names)."""
-    return keyword in SCHEMA_MAPS or keyword in _SCHEMA_LISTS or keyword in _SCHEMA_VALUES
 
 
 MAX_TEXT = 2000
@@ -475,7 +504,7 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
             continue
         elif key in ("description", "title") and isinstance(value, str) and len(value) > MAX_TEXT:
             result[key] = _cut(value)
-        elif key in DATA_KEYWORDS or key in _VALUE_KEYWORDS:
+        elif key in DATA_KEYWORDS or key in VALUE_KEYWORDS:
             result[key] = value
         elif key in SCHEMA_MAPS and isinstance(value, dict):
             result[key] = {name: for_datamodel(inner, output_root) for name, inner in value.items()}

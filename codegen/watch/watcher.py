@@ -28,7 +28,7 @@ from codegen.config import ProjectConfig, ServerConfig
 from codegen.drift import DriftPolicy, apply_ignores, apply_severities, compare_snapshots, render, sort_findings
 from codegen.errors import StubgenError
 from codegen.generate import Cache, generate_package, package_dir
-from codegen.generate.command import method_names_for, strict_setting
+from codegen.generate.command import hub_is_stale, method_names_for, strict_setting
 from codegen.options import report, shown_path
 from codegen.snapshot import Snapshot, write_snapshot
 from codegen.snapshot.command import warn_missing_methods
@@ -154,12 +154,14 @@ class Watcher:
         self._stop = anyio.CancelScope()
         with self._stop:
             async with anyio.create_task_group() as group:
-                group.start_soon(self._stop_on_signal)
+                await group.start(self._stop_on_signal)
+                await anyio.to_thread.run_sync(self._build_stale)
                 for server in self._servers:
                     group.start_soon(self._watch, server)
 
-    async def _stop_on_signal(self) -> None:
+    async def _stop_on_signal(self, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            task_status.started()
             async for _ in signals:
                 self._stop.cancel()
                 return
@@ -257,8 +259,6 @@ class Watcher:
         if current is not None and current.canonical_bytes() == data:
             if first:
                 report(f"{server.name}: catalog matches {shown_path(self._config.snapshot_path(server.name))}")
-                async with self._publishing:
-                    await anyio.to_thread.run_sync(self._build_if_stale, server, current)
             return
         if self._rejected.get(server.name) == data:
             return
@@ -275,14 +275,34 @@ class Watcher:
         if self._max_changes is not None and self.changes >= self._max_changes:
             self._stop.cancel()
 
-    def _build_if_stale(self, server: ServerConfig, snapshot: Snapshot) -> None:
-        """Build the package of an unchanged catalog when it is missing or stale (and then the hub):
-        only a change publishes otherwise, so a checkout without its generated code would stay so."""
+    def _build_stale(self) -> None:
+        """Before any server is reached, build each missing or stale package from its committed
+        snapshot, then a stale hub: only a change publishes otherwise, so a checkout without its
+        generated code (or with it edited) would stay so, for as long as a server is unreachable too."""
         output = self._config.output
         if output is None:
             return
-        target = package_dir(snapshot, output)
         cache = Cache.default()
+        try:
+            for server in self._servers:
+                snapshot = self._published.get(server.name)
+                if snapshot is not None:
+                    self._build(server, snapshot, output, cache)
+            snapshots = [self._config.snapshot_path(name) for name in self._config.servers]
+            # The hub is made from every configured server's snapshot (not from the packages); one
+            # without a snapshot yet gets the hub rebuilt with its first listing.
+            if (
+                self._config.hub
+                and all(path.exists() for path in snapshots)
+                and hub_is_stale(self._config, output, cache)
+            ):
+                publish_hub(self._config, output, cache)
+        finally:
+            cache.trim()
+
+    def _build(self, server: ServerConfig, snapshot: Snapshot, output: Path, cache: Cache) -> None:
+        """Build one server's package from its committed snapshot if it is missing or stale."""
+        target = package_dir(snapshot, output)
         try:
             # Leaves a package this generator rendered from these bytes and nobody edited untouched.
             result = generate_package(
@@ -294,11 +314,10 @@ class Watcher:
         except OSError as error:
             report(f"error: server {server.name!r}: cannot write {shown_path(target)} ({error.strerror or error})")
             return
-        if not result.changed:
-            return
-        report(f"{server.name}: built {shown_path(target)} from {shown_path(self._config.snapshot_path(server.name))}")
-        if self._config.hub:
-            publish_hub(self._config, output, cache)
+        if result.changed:
+            report(
+                f"{server.name}: built {shown_path(target)} from {shown_path(self._config.snapshot_path(server.name))}"
+            )
 
     def _publish(self, server: ServerConfig, old: Snapshot | None, new: Snapshot) -> bool:
         """Report the drift, then render and publish the package and the snapshot together; False on failure."""

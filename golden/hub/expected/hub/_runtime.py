@@ -825,12 +825,14 @@ class GeneratedClient:
         self,
         tool: str,
         contract: str,
-        arguments: Mapping[str, object] | BaseModel,
+        arguments: Mapping[Any, object] | BaseModel,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> CallToolResult:
         """Send the given arguments by their wire names, exactly as given (with `extra`, more of them
         where the schema allows them), once they fit the tool's input schema; raise on failure.
-        A model (a root union's member) is sent as it dumps by wire names."""
+        A model (a root union's member) is sent as it dumps by wire names. Keys are typed `Any`: a map
+        whose names a `propertyNames` enum lists is a `dict[Literal[...], X]`, which no
+        `Mapping[str, ...]` accepts (a mapping's key type is invariant)."""
         from mcp import MCPError
         from mcp.types import TextContent
 
@@ -881,7 +883,7 @@ class GeneratedClient:
         self,
         tool: str,
         contract: str,
-        arguments: Mapping[str, object] | BaseModel,
+        arguments: Mapping[Any, object] | BaseModel,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> ToolResult:
         """Call a tool and return its result with every content block; a tool whose output schema no
@@ -898,7 +900,7 @@ class GeneratedClient:
         self,
         tool: str,
         contract: str,
-        arguments: Mapping[str, object] | BaseModel,
+        arguments: Mapping[Any, object] | BaseModel,
         output_model: type[OutputT],
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
     ) -> OutputT:
