@@ -8,26 +8,39 @@ many tools the server has.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven, ToolResult
+from ._runtime import (
+    NOT_GIVEN,
+    CallOptions,
+    GeneratedClient,
+    NotGiven,
+    RequestOptions,
+    SyncClient,
+    ToolResult,
+)
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
     from typing import Any, Literal
 
+    from mcp import StdioServerParameters
+    from mcp.client import Transport
     from mcp.types import GetPromptResult, ReadResourceResult
     from ._models.draw import DrawInputPoint, DrawInputShape, DrawInputShape1, DrawOutput
     from ._models.math_multiply import MathMultiplyOutput
     from ._models.tree import TreeInputNode, TreeOutput
 
-__all__ = ["CatalogClient"]
+__all__ = ["CatalogClient", "CatalogSyncClient"]
 
 
 class CatalogClient(GeneratedClient):
     """Hostile-ish catalog.
 
     Wrap a connected `mcp.Client` (or `ClientSession`) with `CatalogClient(client)`, or
-    open one with `async with CatalogClient.connect(server) as client:`.
+    open one with `async with CatalogClient.connect(server) as client:`; for code with no
+    event loop, `with CatalogClient.connect_sync(server) as client:` opens its sync twin.
+    Every method takes `call_options` last: a timeout, a progress callback, request `_meta`.
     """
 
     server_name = "catalog"
@@ -45,11 +58,20 @@ class CatalogClient(GeneratedClient):
     }
     parse_text_json = True
 
+    @classmethod
+    def connect_sync(
+        cls, server: StdioServerParameters | str | Transport, **client_options: Any
+    ) -> AbstractContextManager[CatalogSyncClient]:
+        """Connect as `connect` does (the same options and handlers), for code with no event loop: the
+        session runs on a private event loop thread, which stops when the block ends."""
+        return CatalogSyncClient._open(cls.connect(server, **client_options))
+
     async def api_get_user(
         self,
         *,
         per_page: int | NotGiven = NOT_GIVEN,
         user_id: str | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Dashed, upper case.
 
@@ -68,25 +90,44 @@ class CatalogClient(GeneratedClient):
                 "perPage": per_page,
                 "user-id": user_id,
             },
+            call_options=call_options,
         )
 
-    async def class_(self) -> ToolResult:
+    async def class_(
+        self,
+        *,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
         """A keyword as a tool name.
 
         Calls the tool 'class'.
         """
         from ._models.class_ import _CONTRACT
 
-        return await self._call("class", _CONTRACT, {})
+        return await self._call(
+            "class",
+            _CONTRACT,
+            {},
+            call_options=call_options,
+        )
 
-    async def connect_(self) -> ToolResult:
+    async def connect_(
+        self,
+        *,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
         """Clashes with the wrapper's own member.
 
         Calls the tool 'connect'.
         """
         from ._models.connect_ import _CONTRACT
 
-        return await self._call("connect", _CONTRACT, {})
+        return await self._call(
+            "connect",
+            _CONTRACT,
+            {},
+            call_options=call_options,
+        )
 
     async def draw(
         self,
@@ -99,6 +140,7 @@ class CatalogClient(GeneratedClient):
         points: list[DrawInputPoint] | NotGiven = NOT_GIVEN,
         style: Literal["solid", "dashed"] | NotGiven = NOT_GIVEN,
         tags: list[Any] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> DrawOutput:
         """anyOf/oneOf with const discriminators.
 
@@ -130,12 +172,14 @@ class CatalogClient(GeneratedClient):
                 "tags": tags,
             },
             DrawOutput,
+            call_options=call_options,
         )
 
     async def get_user(
         self,
         *,
         name: str,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Same name after conversion.
 
@@ -152,6 +196,7 @@ class CatalogClient(GeneratedClient):
             {
                 "name": name,
             },
+            call_options=call_options,
         )
 
     async def get_user_2(
@@ -163,6 +208,7 @@ class CatalogClient(GeneratedClient):
         class_: str | None | NotGiven = NOT_GIVEN,
         model_config: str | NotGiven = NOT_GIVEN,
         self_: bool | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Get a user
 
@@ -193,6 +239,7 @@ class CatalogClient(GeneratedClient):
                 "model_config": model_config,
                 "self": self_,
             },
+            call_options=call_options,
         )
 
     async def math_multiply(
@@ -200,6 +247,7 @@ class CatalogClient(GeneratedClient):
         *,
         a: float,
         b: float,
+        call_options: CallOptions | None = None,
     ) -> float:
         """Multiply two numbers.
 
@@ -219,22 +267,33 @@ class CatalogClient(GeneratedClient):
                 "b": b,
             },
             MathMultiplyOutput,
+            call_options=call_options,
         )
         return output.result
 
-    async def self_(self) -> ToolResult:
+    async def self_(
+        self,
+        *,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
         """Call the tool.
 
         Calls the tool 'self'.
         """
         from ._models.self_ import _CONTRACT
 
-        return await self._call("self", _CONTRACT, {})
+        return await self._call(
+            "self",
+            _CONTRACT,
+            {},
+            call_options=call_options,
+        )
 
     async def tree(
         self,
         *,
         root: TreeInputNode,
+        call_options: CallOptions | None = None,
     ) -> TreeOutput:
         """Recursive definitions.
 
@@ -252,27 +311,43 @@ class CatalogClient(GeneratedClient):
                 "root": root,
             },
             TreeOutput,
+            call_options=call_options,
         )
 
-    async def read_app_config(self) -> ReadResourceResult:
+    async def read_app_config(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
         """Read the resource.
 
         Reads 'config://app'.
         """
-        return await self._read("config://app")
+        return await self._read(
+            "config://app",
+            call_options,
+        )
 
-    async def read_readme(self) -> ReadResourceResult:
+    async def read_readme(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
         """The README.
 
         Reads 'file:///readme.md' (text/markdown).
         """
-        return await self._read("file:///readme.md")
+        return await self._read(
+            "file:///readme.md",
+            call_options,
+        )
 
     async def read_search(
         self,
         *,
         q: str | NotGiven = NOT_GIVEN,
         limit: str | NotGiven = NOT_GIVEN,
+        call_options: RequestOptions | None = None,
     ) -> ReadResourceResult:
         """Read a resource from the template.
 
@@ -288,6 +363,7 @@ class CatalogClient(GeneratedClient):
                 "limit": limit,
                 "q": q,
             },
+            call_options,
         )
 
     async def read_user_post(
@@ -295,6 +371,7 @@ class CatalogClient(GeneratedClient):
         *,
         user_id: str,
         post_id: str,
+        call_options: RequestOptions | None = None,
     ) -> ReadResourceResult:
         """One post.
 
@@ -310,14 +387,23 @@ class CatalogClient(GeneratedClient):
                 "post.id": post_id,
                 "user_id": user_id,
             },
+            call_options,
         )
 
-    async def prompt_greet(self) -> GetPromptResult:
+    async def prompt_greet(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> GetPromptResult:
         """Get the prompt.
 
         Gets the prompt 'greet'.
         """
-        return await self._prompt("greet", {})
+        return await self._prompt(
+            "greet",
+            {},
+            call_options,
+        )
 
     async def prompt_review_code(
         self,
@@ -325,6 +411,7 @@ class CatalogClient(GeneratedClient):
         code: str,
         from_: str | NotGiven = NOT_GIVEN,
         language: str | NotGiven = NOT_GIVEN,
+        call_options: RequestOptions | None = None,
     ) -> GetPromptResult:
         """Review code.\"\"\"
 
@@ -342,4 +429,341 @@ class CatalogClient(GeneratedClient):
                 "from": from_,
                 "language": language,
             },
+            call_options,
+        )
+
+
+class CatalogSyncClient(SyncClient[CatalogClient]):
+    """Hostile-ish catalog.
+
+    The synchronous twin of `CatalogClient`: the same methods, each blocking until its
+    answer. Open one with `with CatalogClient.connect_sync(server) as client:`.
+    """
+
+    def api_get_user(
+        self,
+        *,
+        per_page: int | NotGiven = NOT_GIVEN,
+        user_id: str | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Dashed, upper case.
+
+        Calls the tool 'API-get-user'.
+
+        Args:
+            per_page: Sent as 'perPage'. Server default: 20. Optional.
+            user_id: Sent as 'user-id'. Optional.
+        """
+        return self._run(
+            self.async_client.api_get_user(
+                per_page=per_page,
+                user_id=user_id,
+                call_options=call_options,
+            )
+        )
+
+    def class_(
+        self,
+        *,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """A keyword as a tool name.
+
+        Calls the tool 'class'.
+        """
+        return self._run(
+            self.async_client.class_(
+                call_options=call_options,
+            )
+        )
+
+    def connect_(
+        self,
+        *,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Clashes with the wrapper's own member.
+
+        Calls the tool 'connect'.
+        """
+        return self._run(
+            self.async_client.connect_(
+                call_options=call_options,
+            )
+        )
+
+    def draw(
+        self,
+        *,
+        shape: DrawInputShape | DrawInputShape1,
+        big: int | NotGiven = NOT_GIVEN,
+        color: Literal["red", "green", '"blue"\''] | None | NotGiven = NOT_GIVEN,
+        flag: bool | str | NotGiven = NOT_GIVEN,
+        layer: int | None | NotGiven = NOT_GIVEN,
+        points: list[DrawInputPoint] | NotGiven = NOT_GIVEN,
+        style: Literal["solid", "dashed"] | NotGiven = NOT_GIVEN,
+        tags: list[Any] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> DrawOutput:
+        """anyOf/oneOf with const discriminators.
+
+        Calls the tool 'draw'.
+
+        Args:
+            shape: Required.
+            big: Server default: 9007199254740991. Optional.
+            color: Server default: null. Optional.
+            flag: Optional.
+            layer: Optional.
+            points: Optional.
+            style: Line style; ends with a quote\". Server default: \"solid\". Optional.
+            tags: Optional.
+        """
+        return self._run(
+            self.async_client.draw(
+                shape=shape,
+                big=big,
+                color=color,
+                flag=flag,
+                layer=layer,
+                points=points,
+                style=style,
+                tags=tags,
+                call_options=call_options,
+            )
+        )
+
+    def get_user(
+        self,
+        *,
+        name: str,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Same name after conversion.
+
+        Calls the tool 'get_user'.
+
+        Args:
+            name: Required.
+        """
+        return self._run(
+            self.async_client.get_user(
+                name=name,
+                call_options=call_options,
+            )
+        )
+
+    def get_user_2(
+        self,
+        *,
+        from_: str,
+        id_: int,
+        meta: dict[str, str] | NotGiven = NOT_GIVEN,
+        class_: str | None | NotGiven = NOT_GIVEN,
+        model_config: str | NotGiven = NOT_GIVEN,
+        self_: bool | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Get a user
+
+        Fetch a user.
+
+        Says \"\"\"hi\"\"\" and \\ backslash \x0d and \u2028 line.
+
+        Calls the tool 'get-user'.
+
+        Args:
+            from_: Start date. Sent as 'from'.
+            id_: The user's id. Sent as 'id'.
+            meta: Sent as '$meta'. Optional.
+            class_: Sent as 'class'. Optional.
+            model_config: Optional.
+            self_: Sent as 'self'. Server default: false. Optional.
+        """
+        return self._run(
+            self.async_client.get_user_2(
+                from_=from_,
+                id_=id_,
+                meta=meta,
+                class_=class_,
+                model_config=model_config,
+                self_=self_,
+                call_options=call_options,
+            )
+        )
+
+    def math_multiply(
+        self,
+        *,
+        a: float,
+        b: float,
+        call_options: CallOptions | None = None,
+    ) -> float:
+        """Multiply two numbers.
+
+        Calls the tool 'math.multiply'.
+
+        Args:
+            a: Required.
+            b: Required.
+        """
+        return self._run(
+            self.async_client.math_multiply(
+                a=a,
+                b=b,
+                call_options=call_options,
+            )
+        )
+
+    def self_(
+        self,
+        *,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Call the tool.
+
+        Calls the tool 'self'.
+        """
+        return self._run(
+            self.async_client.self_(
+                call_options=call_options,
+            )
+        )
+
+    def tree(
+        self,
+        *,
+        root: TreeInputNode,
+        call_options: CallOptions | None = None,
+    ) -> TreeOutput:
+        """Recursive definitions.
+
+        Calls the tool 'tree'.
+
+        Args:
+            root: Required.
+        """
+        return self._run(
+            self.async_client.tree(
+                root=root,
+                call_options=call_options,
+            )
+        )
+
+    def read_app_config(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """Read the resource.
+
+        Reads 'config://app'.
+        """
+        return self._run(
+            self.async_client.read_app_config(
+                call_options=call_options,
+            )
+        )
+
+    def read_readme(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """The README.
+
+        Reads 'file:///readme.md' (text/markdown).
+        """
+        return self._run(
+            self.async_client.read_readme(
+                call_options=call_options,
+            )
+        )
+
+    def read_search(
+        self,
+        *,
+        q: str | NotGiven = NOT_GIVEN,
+        limit: str | NotGiven = NOT_GIVEN,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """Read a resource from the template.
+
+        Expands and reads 'search://items{?q,limit}'.
+
+        Args:
+            q: Optional.
+            limit: Optional.
+        """
+        return self._run(
+            self.async_client.read_search(
+                q=q,
+                limit=limit,
+                call_options=call_options,
+            )
+        )
+
+    def read_user_post(
+        self,
+        *,
+        user_id: str,
+        post_id: str,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """One post.
+
+        Expands and reads 'users://{user_id}/posts/{post.id}'.
+
+        Args:
+            user_id: Required.
+            post_id: Sent as 'post.id'.
+        """
+        return self._run(
+            self.async_client.read_user_post(
+                user_id=user_id,
+                post_id=post_id,
+                call_options=call_options,
+            )
+        )
+
+    def prompt_greet(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> GetPromptResult:
+        """Get the prompt.
+
+        Gets the prompt 'greet'.
+        """
+        return self._run(
+            self.async_client.prompt_greet(
+                call_options=call_options,
+            )
+        )
+
+    def prompt_review_code(
+        self,
+        *,
+        code: str,
+        from_: str | NotGiven = NOT_GIVEN,
+        language: str | NotGiven = NOT_GIVEN,
+        call_options: RequestOptions | None = None,
+    ) -> GetPromptResult:
+        """Review code.\"\"\"
+
+        Gets the prompt 'review-code'.
+
+        Args:
+            code: Required.
+            from_: Sent as 'from'. Optional.
+            language: Language. Optional.
+        """
+        return self._run(
+            self.async_client.prompt_review_code(
+                code=code,
+                from_=from_,
+                language=language,
+                call_options=call_options,
+            )
         )

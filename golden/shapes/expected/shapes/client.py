@@ -8,14 +8,25 @@ many tools the server has.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven, ToolResult
+from ._runtime import (
+    NOT_GIVEN,
+    CallOptions,
+    GeneratedClient,
+    NotGiven,
+    RequestOptions,
+    SyncClient,
+    ToolResult,
+)
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
     from pydantic import StringConstraints
     from typing import Annotated, Any, Union
 
+    from mcp import StdioServerParameters
+    from mcp.client import Transport
     from mcp.types import GetPromptResult, ReadResourceResult
     from ._models.find import FindInputFindInput, FindInputFindInput1, FindOutput
     from ._models.label import LabelOutput
@@ -23,14 +34,16 @@ if TYPE_CHECKING:
     from ._models.total import TotalOutput
     from ._models.word_counts import WordCountsOutput
 
-__all__ = ["ShapesClient"]
+__all__ = ["ShapesClient", "ShapesSyncClient"]
 
 
 class ShapesClient(GeneratedClient):
     """A typed client for one MCP server.
 
     Wrap a connected `mcp.Client` (or `ClientSession`) with `ShapesClient(client)`, or
-    open one with `async with ShapesClient.connect(server) as client:`.
+    open one with `async with ShapesClient.connect(server) as client:`; for code with no
+    event loop, `with ShapesClient.connect_sync(server) as client:` opens its sync twin.
+    Every method takes `call_options` last: a timeout, a progress callback, request `_meta`.
     """
 
     server_name = "shapes"
@@ -44,10 +57,19 @@ class ShapesClient(GeneratedClient):
         "word_counts": "8f415107080263a2",
     }
 
+    @classmethod
+    def connect_sync(
+        cls, server: StdioServerParameters | str | Transport, **client_options: Any
+    ) -> AbstractContextManager[ShapesSyncClient]:
+        """Connect as `connect` does (the same options and handlers), for code with no event loop: the
+        session runs on a private event loop thread, which stops when the block ends."""
+        return ShapesSyncClient._open(cls.connect(server, **client_options))
+
     async def find(
         self,
         *,
         arguments: FindInputFindInput | FindInputFindInput1,
+        call_options: CallOptions | None = None,
     ) -> FindOutput:
         """Find a record by id or by name; returns the arguments as received.
 
@@ -58,7 +80,13 @@ class ShapesClient(GeneratedClient):
         """
         from ._models.find import _CONTRACT, FindOutput
 
-        return await self._call_structured("find", _CONTRACT, arguments, FindOutput)
+        return await self._call_structured(
+            "find",
+            _CONTRACT,
+            arguments,
+            FindOutput,
+            call_options=call_options,
+        )
 
     async def label(
         self,
@@ -68,6 +96,7 @@ class ShapesClient(GeneratedClient):
             dict[Annotated[str, StringConstraints(pattern="^[a-z]+$")], str] | NotGiven
         ) = NOT_GIVEN,
         mode: str | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> LabelOutput:
         """Keys constrained by patternProperties and propertyNames; an optional string that is not nullable.
 
@@ -89,12 +118,14 @@ class ShapesClient(GeneratedClient):
                 "mode": mode,
             },
             LabelOutput,
+            call_options=call_options,
         )
 
     async def legacy(
         self,
         *,
         arguments: dict[str, Any],
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Declares a string as its arguments, as no typed method can send.
 
@@ -105,12 +136,18 @@ class ShapesClient(GeneratedClient):
         """
         from ._models.legacy import _CONTRACT
 
-        return await self._call("legacy", _CONTRACT, arguments)
+        return await self._call(
+            "legacy",
+            _CONTRACT,
+            arguments,
+            call_options=call_options,
+        )
 
     async def nest(
         self,
         *,
         direct: str | NestInputDirectArray,
+        call_options: CallOptions | None = None,
     ) -> Union["NestOutputA", "NestOutputB"]:
         """A string or a short list; returns lists of lists, each other's items (titled A and B).
 
@@ -128,6 +165,7 @@ class ShapesClient(GeneratedClient):
                 "direct": direct,
             },
             NestOutput,
+            call_options=call_options,
         )
         return output.root
 
@@ -135,6 +173,7 @@ class ShapesClient(GeneratedClient):
         self,
         *,
         arguments: dict[str, float],
+        call_options: CallOptions | None = None,
     ) -> float:
         """Add up named amounts.
 
@@ -145,13 +184,20 @@ class ShapesClient(GeneratedClient):
         """
         from ._models.total import _CONTRACT, TotalOutput
 
-        output = await self._call_structured("total", _CONTRACT, arguments, TotalOutput)
+        output = await self._call_structured(
+            "total",
+            _CONTRACT,
+            arguments,
+            TotalOutput,
+            call_options=call_options,
+        )
         return output.result
 
     async def word_counts(
         self,
         *,
         text: str,
+        call_options: CallOptions | None = None,
     ) -> dict[str, int]:
         """Count each word of a text.
 
@@ -169,5 +215,142 @@ class ShapesClient(GeneratedClient):
                 "text": text,
             },
             WordCountsOutput,
+            call_options=call_options,
         )
         return output.root
+
+
+class ShapesSyncClient(SyncClient[ShapesClient]):
+    """A typed client for one MCP server.
+
+    The synchronous twin of `ShapesClient`: the same methods, each blocking until its
+    answer. Open one with `with ShapesClient.connect_sync(server) as client:`.
+    """
+
+    def find(
+        self,
+        *,
+        arguments: FindInputFindInput | FindInputFindInput1,
+        call_options: CallOptions | None = None,
+    ) -> FindOutput:
+        """Find a record by id or by name; returns the arguments as received.
+
+        Calls the tool 'find'.
+
+        Args:
+            arguments: The tool's arguments as one value: its input schema's root is not one object.
+        """
+        return self._run(
+            self.async_client.find(
+                arguments=arguments,
+                call_options=call_options,
+            )
+        )
+
+    def label(
+        self,
+        *,
+        flags: dict[Annotated[str, StringConstraints(pattern="^x-")], bool] | NotGiven = NOT_GIVEN,
+        labels: (
+            dict[Annotated[str, StringConstraints(pattern="^[a-z]+$")], str] | NotGiven
+        ) = NOT_GIVEN,
+        mode: str | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> LabelOutput:
+        """Keys constrained by patternProperties and propertyNames; an optional string that is not nullable.
+
+        Calls the tool 'label'.
+
+        Args:
+            flags: Optional.
+            labels: Optional.
+            mode: Optional.
+        """
+        return self._run(
+            self.async_client.label(
+                flags=flags,
+                labels=labels,
+                mode=mode,
+                call_options=call_options,
+            )
+        )
+
+    def legacy(
+        self,
+        *,
+        arguments: dict[str, Any],
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Declares a string as its arguments, as no typed method can send.
+
+        Calls the tool 'legacy'.
+
+        Args:
+            arguments: Any arguments, checked against the tool's JSON Schema when called: mcp-stubgen could not type this tool (/inputSchema/type: arguments are sent as an object, and the schema says 'string').
+        """
+        return self._run(
+            self.async_client.legacy(
+                arguments=arguments,
+                call_options=call_options,
+            )
+        )
+
+    def nest(
+        self,
+        *,
+        direct: str | NestInputDirectArray,
+        call_options: CallOptions | None = None,
+    ) -> Union["NestOutputA", "NestOutputB"]:
+        """A string or a short list; returns lists of lists, each other's items (titled A and B).
+
+        Calls the tool 'nest'.
+
+        Args:
+            direct: Required.
+        """
+        return self._run(
+            self.async_client.nest(
+                direct=direct,
+                call_options=call_options,
+            )
+        )
+
+    def total(
+        self,
+        *,
+        arguments: dict[str, float],
+        call_options: CallOptions | None = None,
+    ) -> float:
+        """Add up named amounts.
+
+        Calls the tool 'total'.
+
+        Args:
+            arguments: The tool's arguments as one value: its input schema's root is a map.
+        """
+        return self._run(
+            self.async_client.total(
+                arguments=arguments,
+                call_options=call_options,
+            )
+        )
+
+    def word_counts(
+        self,
+        *,
+        text: str,
+        call_options: CallOptions | None = None,
+    ) -> dict[str, int]:
+        """Count each word of a text.
+
+        Calls the tool 'word_counts'.
+
+        Args:
+            text: Required.
+        """
+        return self._run(
+            self.async_client.word_counts(
+                text=text,
+                call_options=call_options,
+            )
+        )

@@ -8,27 +8,40 @@ many tools the server has.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven, ToolResult
+from ._runtime import (
+    NOT_GIVEN,
+    CallOptions,
+    GeneratedClient,
+    NotGiven,
+    RequestOptions,
+    SyncClient,
+    ToolResult,
+)
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
     from typing import Literal
 
+    from mcp import StdioServerParameters
+    from mcp.client import Transport
     from mcp.types import GetPromptResult, ReadResourceResult
     from ._models.celsius_to_fahrenheit import CelsiusToFahrenheitOutput
     from ._models.get_forecast import GetForecastOutput
     from ._models.search import SearchOutput
     from ._models.send_alert import SendAlertOutput
 
-__all__ = ["WeatherClient"]
+__all__ = ["WeatherClient", "WeatherSyncClient"]
 
 
 class WeatherClient(GeneratedClient):
     """Forecasts for any city, in either unit.
 
     Wrap a connected `mcp.Client` (or `ClientSession`) with `WeatherClient(client)`, or
-    open one with `async with WeatherClient.connect(server) as client:`.
+    open one with `async with WeatherClient.connect(server) as client:`; for code with no
+    event loop, `with WeatherClient.connect_sync(server) as client:` opens its sync twin.
+    Every method takes `call_options` last: a timeout, a progress callback, request `_meta`.
     """
 
     server_name = "weather"
@@ -40,10 +53,19 @@ class WeatherClient(GeneratedClient):
         "send_alert": "0f00b640d0b4885f",
     }
 
+    @classmethod
+    def connect_sync(
+        cls, server: StdioServerParameters | str | Transport, **client_options: Any
+    ) -> AbstractContextManager[WeatherSyncClient]:
+        """Connect as `connect` does (the same options and handlers), for code with no event loop: the
+        session runs on a private event loop thread, which stops when the block ends."""
+        return WeatherSyncClient._open(cls.connect(server, **client_options))
+
     async def celsius_to_fahrenheit(
         self,
         *,
         celsius: float,
+        call_options: CallOptions | None = None,
     ) -> float:
         """Convert a temperature from Celsius to Fahrenheit.
 
@@ -61,6 +83,7 @@ class WeatherClient(GeneratedClient):
                 "celsius": celsius,
             },
             CelsiusToFahrenheitOutput,
+            call_options=call_options,
         )
         return output.result
 
@@ -70,6 +93,7 @@ class WeatherClient(GeneratedClient):
         city: str,
         days: int | NotGiven = NOT_GIVEN,
         units: Literal["metric", "imperial"] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> GetForecastOutput:
         """Get the forecast for a city.
 
@@ -91,12 +115,14 @@ class WeatherClient(GeneratedClient):
                 "units": units,
             },
             GetForecastOutput,
+            call_options=call_options,
         )
 
     async def search(
         self,
         *,
         query: str,
+        call_options: CallOptions | None = None,
     ) -> list[str]:
         """Find the cities with a forecast whose name contains the query.
 
@@ -114,6 +140,7 @@ class WeatherClient(GeneratedClient):
                 "query": query,
             },
             SearchOutput,
+            call_options=call_options,
         )
         return output.result
 
@@ -122,6 +149,7 @@ class WeatherClient(GeneratedClient):
         *,
         message: str,
         severity: int | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> str:
         """Raise an alert; fails for an empty message.
 
@@ -141,20 +169,29 @@ class WeatherClient(GeneratedClient):
                 "severity": severity,
             },
             SendAlertOutput,
+            call_options=call_options,
         )
         return output.result
 
-    async def read_stations(self) -> ReadResourceResult:
+    async def read_stations(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
         """All weather stations.
 
         Reads 'weather://stations' (application/json).
         """
-        return await self._read("weather://stations")
+        return await self._read(
+            "weather://stations",
+            call_options,
+        )
 
     async def read_latest_reading(
         self,
         *,
         station_id: str,
+        call_options: RequestOptions | None = None,
     ) -> ReadResourceResult:
         """The latest reading of one station.
 
@@ -168,6 +205,7 @@ class WeatherClient(GeneratedClient):
             {
                 "station_id": station_id,
             },
+            call_options,
         )
 
     async def prompt_packing_list(
@@ -175,6 +213,7 @@ class WeatherClient(GeneratedClient):
         *,
         city: str,
         days: str | NotGiven = NOT_GIVEN,
+        call_options: RequestOptions | None = None,
     ) -> GetPromptResult:
         """Ask for a packing list for a trip.
 
@@ -190,4 +229,160 @@ class WeatherClient(GeneratedClient):
                 "city": city,
                 "days": days,
             },
+            call_options,
+        )
+
+
+class WeatherSyncClient(SyncClient[WeatherClient]):
+    """Forecasts for any city, in either unit.
+
+    The synchronous twin of `WeatherClient`: the same methods, each blocking until its
+    answer. Open one with `with WeatherClient.connect_sync(server) as client:`.
+    """
+
+    def celsius_to_fahrenheit(
+        self,
+        *,
+        celsius: float,
+        call_options: CallOptions | None = None,
+    ) -> float:
+        """Convert a temperature from Celsius to Fahrenheit.
+
+        Calls the tool 'celsius_to_fahrenheit'.
+
+        Args:
+            celsius: Required.
+        """
+        return self._run(
+            self.async_client.celsius_to_fahrenheit(
+                celsius=celsius,
+                call_options=call_options,
+            )
+        )
+
+    def get_forecast(
+        self,
+        *,
+        city: str,
+        days: int | NotGiven = NOT_GIVEN,
+        units: Literal["metric", "imperial"] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> GetForecastOutput:
+        """Get the forecast for a city.
+
+        Calls the tool 'get_forecast'.
+
+        Args:
+            city: City name, e.g. 'Oslo'.
+            days: How many days ahead. Server default: 1. Optional.
+            units: Server default: \"metric\". Optional.
+        """
+        return self._run(
+            self.async_client.get_forecast(
+                city=city,
+                days=days,
+                units=units,
+                call_options=call_options,
+            )
+        )
+
+    def search(
+        self,
+        *,
+        query: str,
+        call_options: CallOptions | None = None,
+    ) -> list[str]:
+        """Find the cities with a forecast whose name contains the query.
+
+        Calls the tool 'search'.
+
+        Args:
+            query: Part of a city name, in any case.
+        """
+        return self._run(
+            self.async_client.search(
+                query=query,
+                call_options=call_options,
+            )
+        )
+
+    def send_alert(
+        self,
+        *,
+        message: str,
+        severity: int | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> str:
+        """Raise an alert; fails for an empty message.
+
+        Calls the tool 'send_alert'.
+
+        Args:
+            message: Required.
+            severity: Server default: 1. Optional.
+        """
+        return self._run(
+            self.async_client.send_alert(
+                message=message,
+                severity=severity,
+                call_options=call_options,
+            )
+        )
+
+    def read_stations(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """All weather stations.
+
+        Reads 'weather://stations' (application/json).
+        """
+        return self._run(
+            self.async_client.read_stations(
+                call_options=call_options,
+            )
+        )
+
+    def read_latest_reading(
+        self,
+        *,
+        station_id: str,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """The latest reading of one station.
+
+        Expands and reads 'weather://stations/{station_id}/latest' (text/plain).
+
+        Args:
+            station_id: Required.
+        """
+        return self._run(
+            self.async_client.read_latest_reading(
+                station_id=station_id,
+                call_options=call_options,
+            )
+        )
+
+    def prompt_packing_list(
+        self,
+        *,
+        city: str,
+        days: str | NotGiven = NOT_GIVEN,
+        call_options: RequestOptions | None = None,
+    ) -> GetPromptResult:
+        """Ask for a packing list for a trip.
+
+        Gets the prompt 'packing_list'.
+
+        Args:
+            city: Required.
+            days: Optional.
+        """
+        return self._run(
+            self.async_client.prompt_packing_list(
+                city=city,
+                days=days,
+                call_options=call_options,
+            )
         )
