@@ -70,6 +70,16 @@ async def test_progress_and_meta_reach_the_caller_and_the_server(progress: Modul
         # the tool's own `call_options` parameter is `call_options_` in Python, `call_options` on the wire
         assert await client.echo_options(call_options_="mine", call_options={"timeout": 5}) == "mine"
 
+        # with `parse_text_json` a call goes through the session's `send_request`, and keeps its options
+        client.parse_text_json = True
+        seen.clear()
+        assert await client.count(steps=2, call_options={"on_progress": on_progress, "timeout": 10}) == 2
+        assert seen == [(1, 2, "step 1"), (2, 2, "step 2")]
+        meta = json.loads(await client.request_meta(call_options={"meta": {"trace": "via-session"}}))
+        assert meta["trace"] == "via-session"
+        with pytest.raises(progress.RequestTimeoutError):
+            await client.wait(label="session-timeout", call_options={"timeout": 0.3})
+
 
 async def test_cancelling_the_task_or_a_timeout_cancels_the_call_on_the_server(progress: ModuleType) -> None:
     async with progress.ProgressClient.connect(PARAMETERS) as client:
