@@ -18,14 +18,22 @@ from codegen.errors import StubgenError
 from codegen.runtime._hub_catalog import HUB_SEPARATOR as HUB_SEPARATOR
 from codegen.runtime._hub_catalog import SEARCH_TOOLS, qualified_name
 
-RESERVED_WORDS = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins)) | {"self"}
-"""Names a generated parameter or method never takes: rebinding them would confuse readers and linters."""
+CALL_OPTIONS = "call_options"
+"""The keyword-only parameter, last in every generated method, taking the SDK's per-call options."""
+
+RESERVED_WORDS = (
+    frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins)) | {"self", CALL_OPTIONS}
+)
+"""Names a generated parameter or method never takes: rebinding them would confuse readers and linters,
+and a tool's parameter named `call_options` would hide the per-call options."""
 
 CLIENT_MEMBERS = frozenset(
     {
         "connect",
+        "connect_sync",
         "verify",
         "mcp_client",
+        "async_client",
         "server_name",
         "tool_fingerprints",
         "snapshot_fingerprint",
@@ -34,7 +42,7 @@ CLIENT_MEMBERS = frozenset(
         *(name for name in dir(object) if name.startswith("__")),
     }
 )
-"""Public members of the runtime's `GeneratedClient`; a test keeps this in step with the runtime file."""
+"""Public members of the runtime's `GeneratedClient` and `SyncClient`; a test keeps this in step with the runtime file."""
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _MAX_LENGTH = 80
@@ -167,6 +175,9 @@ HUB_MEMBERS = frozenset(
         "call",
         "clients",
         "connect",
+        "connect_sync",
+        "hub",
+        "sync_client_classes",
         "client_classes",
         "connect_from_config",
         "difference",
@@ -188,7 +199,8 @@ HUB_MEMBERS = frozenset(
         *(name for name in dir(object) if name.startswith("__")),
     }
 )
-"""Public members of the runtime's `GeneratedHub` and the names `Hub.connect` binds; a test keeps them in step."""
+"""Public members of the runtime's `GeneratedHub` and `GeneratedSyncHub`, and the names `Hub.connect` binds;
+a test keeps them in step."""
 
 
 @dataclass(frozen=True)

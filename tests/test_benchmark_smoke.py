@@ -22,7 +22,8 @@ def test_smoke_run_prints_the_table() -> None:
     assert "generate --check, up to date, empty cache" in figures
     assert "generate --check, up to date, warm cache" in figures
     assert "snapshot, 8 servers starting in 0.5 s" in figures
-    assert len(figures) == 11
+    assert "200 sync client calls" in figures
+    assert len(figures) == 12
     assert "peak memory of a cold 10-tool generate" in result.stdout
 
 

@@ -51,7 +51,8 @@ def test_wrapper_members_and_builtins_are_escaped() -> None:
 
 def test_client_members_cover_the_runtime_base_class() -> None:
     public = {name for name in vars(_runtime.GeneratedClient) if not name.startswith("_")} | {"mcp_client"}
-    assert public <= CLIENT_MEMBERS
+    sync_public = {name for name in vars(_runtime.SyncClient) if not name.startswith("_")} | {"async_client"}
+    assert public | sync_public | {"connect_sync"} <= CLIENT_MEMBERS
 
 
 def test_renames_that_collide_name_both_tools() -> None:
@@ -123,14 +124,15 @@ def test_errors_name_the_tool_and_what_to_do() -> None:
 
 def test_runtime_imports_only_mcp_pydantic_and_the_standard_library() -> None:
     """Plus what those two bring and a generated package may rely on: `pydantic_core` (the JSON
-    encoding of dates and the like) and `jsonschema` (the runtime's validator, loaded by name)."""
+    encoding of dates and the like), `anyio` (the SDK's async layer: a per-call timeout) and
+    `jsonschema` (the runtime's validator, loaded by name)."""
     import sys
 
-    tree = ast.parse(Path(_runtime.__file__).read_text(encoding="utf-8"))
     roots = {
         (node.module or "").split(".")[0] if isinstance(node, ast.ImportFrom) else alias.name.split(".")[0]
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import | ast.ImportFrom)
+        for name in ("_runtime.py", "_loop_thread.py")  # the runtime files copied into every package
+        for node in ast.walk(ast.parse(Path(_runtime.__file__).with_name(name).read_text(encoding="utf-8")))
+        if isinstance(node, ast.Import) or (isinstance(node, ast.ImportFrom) and node.level == 0)
         for alias in node.names
     }
-    assert roots - {"mcp", "pydantic", "pydantic_core", "__future__"} <= set(sys.stdlib_module_names)
+    assert roots - {"mcp", "pydantic", "pydantic_core", "anyio", "__future__"} <= set(sys.stdlib_module_names)

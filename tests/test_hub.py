@@ -31,7 +31,7 @@ from codegen.generate.hub import build_hub, hub_dir, render_hub
 from codegen.generate.publish import diff_trees, publish, read_tree
 from codegen.generate.render import python_literal
 from codegen.identifiers import HUB_MEMBERS, qualified_tools
-from codegen.runtime._hub_runtime import GeneratedHub
+from codegen.runtime._hub_runtime import GeneratedHub, GeneratedSyncHub
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot
 from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import REPO, SERVERS, free_port, wait_for_port, write_config
@@ -269,7 +269,8 @@ def test_qualified_names_are_mapped_shortened_and_checked_deterministically() ->
 
 def test_server_attributes_never_take_the_hubs_own_members() -> None:
     public = {name for name in dir(GeneratedHub) if not name.startswith("_")} | {"clients"}
-    assert public <= HUB_MEMBERS
+    sync_public = {name for name in dir(GeneratedSyncHub) if not name.startswith("_")} | {"hub"}
+    assert public | sync_public | {"connect_sync"} <= HUB_MEMBERS
     snapshots = [
         parse_snapshot(json.dumps(snapshot_document(name, {"x": None})).encode(), name) for name in ("call", "tools")
     ]
@@ -317,7 +318,7 @@ def test_generate_writes_the_hub_from_every_configured_snapshot_and_check_guards
     # naming one server still rebuilds the hub over both
     first = run_cli("generate", "weather")
     assert first.exit_code == 0, first.stderr
-    assert "generated clients/hub (6 file(s) written, 0 removed)" in first.stderr
+    assert "generated clients/hub (7 file(s) written, 0 removed)" in first.stderr
     assert read_tree(tmp_path / "clients" / "hub") == read_tree(HUB_CASE / "expected" / "hub")
 
     assert run_cli("generate").exit_code == 0

@@ -213,15 +213,13 @@ def build_package(
         if spec.extra:
             model_imports.setdefault("collections.abc", set()).add("Mapping")
 
-    client_class = class_name(snapshot.server, "Client")
-    if client_class in owners or any(client_class in names for names in model_imports.values()):
-        client_class = escape(
-            client_class + "_", {*owners, *(name for names in model_imports.values() for name in names)}
-        )
+    models = {*owners, *(name for names in model_imports.values() for name in names)}
+    client_class, sync_class = (escape(class_name(snapshot.server, kind), models) for kind in ("Client", "SyncClient"))
     return PackageSpec(
         server=snapshot.server,
         package=package_name(snapshot.server),
         class_name=client_class,
+        sync_class_name=sync_class,
         header=header(snapshot),
         snapshot_fingerprint=snapshot.fingerprint,
         instructions=snapshot.instructions,

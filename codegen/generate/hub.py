@@ -34,7 +34,7 @@ __all__ = [
     "render_hub",
 ]
 
-HUB_RUNTIME_FILES = ("_hub_catalog.py", "_hub_runtime.py", "_runtime.py")
+HUB_RUNTIME_FILES = ("_hub_catalog.py", "_hub_runtime.py", "_loop_thread.py", "_runtime.py")
 """The runtime modules copied verbatim into every hub package."""
 
 
@@ -53,6 +53,7 @@ class HubServer:
     """The hub attribute and `Hub.connect` keyword for this server's client."""
     package: str
     client_class: str
+    sync_client_class: str
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]], settings: HubSet
                 f"hub: server {snapshot.server!r} would generate the package {HUB_PACKAGE!r}, which is the hub's own "
                 "folder; rename the server id"
             )
-        for name in (package.package, package.class_name):
+        for name in (package.package, package.class_name, package.sync_class_name):
             if name in owners:
                 raise StubgenError(
                     f"hub: servers {owners[name]!r} and {snapshot.server!r} both generate {name!r}; "
@@ -131,6 +132,7 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]], settings: HubSet
             attribute=hub_attribute(server),
             package=package.package,
             client_class=package.class_name,
+            sync_client_class=package.sync_class_name,
         )
         for server, (_, package) in by_server.items()
     }

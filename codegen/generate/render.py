@@ -28,12 +28,24 @@ from codegen.generate.formatting import black_mode, literal, quoted
 from codegen.generate.headers import header_lines, with_header
 from codegen.generate.modelgen import HEADER_PLACEHOLDER
 from codegen.generate.parallel import map_batches
-from codegen.generate.spec import Import, ModelModule, PackageSpec, Parameter, ToolSpec
+from codegen.generate.spec import (
+    Import,
+    ModelModule,
+    PackageSpec,
+    Parameter,
+    PromptSpec,
+    ResourceSpec,
+    TemplateSpec,
+    ToolSpec,
+)
+from codegen.identifiers import CALL_OPTIONS
 
 if TYPE_CHECKING:
     pass
 
 RUNTIME_FILE = "_runtime.py"
+LOOP_THREAD_FILE = "_loop_thread.py"
+"""The sync clients' loop thread, copied into every package and the hub: their sync twins share it."""
 CONTRACT_NAME = "_CONTRACT"
 """The name each tool's models module gives its contract; the client's methods pass it to the runtime."""
 CONTRACT_DOC = "The tool's schemas from the snapshot: what the runtime checks arguments and results against."
@@ -121,6 +133,7 @@ def jinja_environment() -> jinja2.Environment:
     environment.filters["docstring"] = docstring
     environment.filters["parameter_doc"] = parameter_doc
     environment.globals["model_import"] = model_import
+    environment.globals["call_options"] = CALL_OPTIONS
     return environment
 
 
@@ -136,33 +149,34 @@ def _helpers() -> Any:
     return jinja_environment().get_template("helpers.jinja").module
 
 
-def tool_member(tool: ToolSpec) -> str:
-    """A tool's client method as the template writes it, before black."""
-    return str(_helpers().tool_method(tool))
+def tool_member(tool: ToolSpec, sync: bool = False) -> str:
+    """A tool's client method (or, `sync`, its sync twin's) as the template writes it, before black."""
+    return str(_helpers().tool_method(tool, sync))
 
 
 def tool_pieces(tool: ToolSpec, model_imports: Import) -> list[tuple[PieceKind, str]]:
-    """The pieces of client.py that only this tool decides (its method and its models' import), for
+    """The pieces of client.py that only this tool decides (its two methods and its models' import), for
     formatting beside its models (a tool whose annotations use none of its models has no import)."""
+    members: list[tuple[PieceKind, str]] = [("member", tool_member(tool)), ("member", tool_member(tool, True))]
     if not model_imports.names:
-        return [("member", tool_member(tool))]
-    return [("member", tool_member(tool)), ("import", model_import(model_imports) + "\n")]
+        return members
+    return [*members, ("import", model_import(model_imports) + "\n")]
 
 
-def runtime_source() -> bytes:
-    """The runtime helpers, byte for byte as shipped with mcp-stubgen."""
-    return files("codegen.runtime").joinpath(RUNTIME_FILE).read_bytes()
+def runtime_source(name: str = RUNTIME_FILE) -> bytes:
+    """A runtime helpers file, byte for byte as shipped with mcp-stubgen."""
+    return files("codegen.runtime").joinpath(name).read_bytes()
 
 
 PieceKind = Literal["module", "import", "member"]
 _TYPING_INDENT = "    "
-_CONTEXTS: dict[PieceKind, tuple[str, str]] = {
-    "member": ("class _:\n", f"{_TYPING_INDENT}async def "),
-    "import": ("if TYPE_CHECKING:\n", f"{_TYPING_INDENT}from "),
+_CONTEXTS: dict[PieceKind, tuple[str, tuple[str, ...]]] = {
+    "member": ("class _:\n", (f"{_TYPING_INDENT}async def ", f"{_TYPING_INDENT}def ")),
+    "import": ("if TYPE_CHECKING:\n", (f"{_TYPING_INDENT}from ",)),
 }
 """A batch of members or imports is formatted inside the block it sits in, so line lengths count
-its indentation, and split where each piece's first statement starts: only a member's `async def`
-and an import's `from` sit at that indentation (bodies, docstrings and continuations sit deeper)."""
+its indentation, and split where each piece's first statement starts: only a member's `def` or
+`async def` and an import's `from` sit at that indentation (bodies, docstrings and continuations sit deeper)."""
 
 
 def black_pieces(kind: PieceKind, sources: Sequence[str]) -> list[str]:
@@ -247,6 +261,10 @@ def _head_pieces(head: str) -> list[tuple[PieceKind, str]]:
     ]
 
 
+def _by_method(entry: ResourceSpec | TemplateSpec | PromptSpec) -> str:
+    return entry.method
+
+
 def model_module_file(module: ModelModule) -> bytes:
     """A tool's models module: datamodel-code-generator's output under the tool's own header."""
     first, _, body = module.source.partition("\n")
@@ -261,18 +279,35 @@ def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str
     cache = cache or Cache.disabled()
     templates = jinja_environment()
     helpers = _helpers()
-    members = [
-        *(tool_member(tool) for tool in sorted(package.tools, key=lambda tool: tool.method)),
-        *(helpers.resource_method(entry) for entry in sorted(package.resources, key=lambda entry: entry.method)),
-        *(helpers.template_method(entry) for entry in sorted(package.templates, key=lambda entry: entry.method)),
-        *(helpers.prompt_method(entry) for entry in sorted(package.prompts, key=lambda entry: entry.method)),
-    ]
+
+    def members(sync: bool) -> list[tuple[PieceKind, str]]:
+        return [
+            ("member", str(member))
+            for member in [
+                *(tool_member(tool, sync) for tool in sorted(package.tools, key=lambda tool: tool.method)),
+                *(helpers.resource_method(entry, sync) for entry in sorted(package.resources, key=_by_method)),
+                *(helpers.template_method(entry, sync) for entry in sorted(package.templates, key=_by_method)),
+                *(helpers.prompt_method(entry, sync) for entry in sorted(package.prompts, key=_by_method)),
+            ]
+        ]
+
     head = _head_pieces(templates.get_template("client.py.jinja").render(package=package))
-    pieces = formatted([*head, *(("member", str(member)) for member in members)], cache)
-    head_text, methods = pieces[: len(head)], pieces[len(head) :]
+    async_members, sync_members = members(False), members(True)
+    sync_head: tuple[PieceKind, str] = ("module", str(helpers.sync_class(package)))
+    pieces = formatted([*head, *async_members, sync_head, *sync_members], cache)
+    head_text = pieces[: len(head)]
+    async_methods = pieces[len(head) : len(head) + len(async_members)]
+    sync_head_text, *sync_methods = pieces[len(head) + len(async_members) :]
     if len(head) > 1:
         head_text[-1] = "\n" + head_text[-1]  # the blank line after the `if TYPE_CHECKING:` block
-    client = "".join([*head_text, *("\n" + method for method in methods)])
+    client = "".join(
+        [
+            *head_text,
+            *("\n" + method for method in async_methods),
+            "\n\n" + sync_head_text,
+            *("\n" + method for method in sync_methods),
+        ]
+    )
 
     def package_file(template: str) -> bytes:
         return with_header(package.header, templates.get_template(template).render(package=package))
@@ -283,6 +318,7 @@ def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str
         "models.py": package_file("models.py.jinja"),
         "_models/__init__.py": package_file("models_package.py.jinja"),
         RUNTIME_FILE: runtime_source(),
+        LOOP_THREAD_FILE: runtime_source(LOOP_THREAD_FILE),
         "py.typed": b"",
     }
     for module in package.model_modules:

@@ -110,6 +110,8 @@ class PackageSpec:
     server: str
     package: str
     class_name: str
+    sync_class_name: str
+    """The client's sync twin, in the same module (`WeatherSyncClient`)."""
     header: str
     snapshot_fingerprint: str
     instructions: str | None

@@ -10,11 +10,14 @@ from typing import TYPE_CHECKING
 from . import models
 from ._runtime import (
     NOT_GIVEN,
+    CallOptions,
     CatalogDriftError,
     MissingHandlerError,
     NoStructuredContentError,
     NotGiven,
     PaginationError,
+    RequestOptions,
+    RequestTimeoutError,
     StubgenClientError,
     ToolArgumentsError,
     ToolContentError,
@@ -23,7 +26,7 @@ from ._runtime import (
     ToolResultError,
     UnknownToolError,
 )
-from .client import CatalogClient
+from .client import CatalogClient, CatalogSyncClient
 
 if TYPE_CHECKING:
     from .models import (
@@ -47,8 +50,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ApiGetUserInput",
+    "CallOptions",
     "CatalogClient",
     "CatalogDriftError",
+    "CatalogSyncClient",
     "ClassInput",
     "ConnectInput",
     "DrawInput",
@@ -65,6 +70,8 @@ __all__ = [
     "NOT_GIVEN",
     "NotGiven",
     "PaginationError",
+    "RequestOptions",
+    "RequestTimeoutError",
     "SelfInput",
     "StubgenClientError",
     "ToolArgumentsError",

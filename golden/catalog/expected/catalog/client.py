@@ -8,27 +8,40 @@ many tools the server has.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven, ToolResult
+from ._runtime import (
+    NOT_GIVEN,
+    CallOptions,
+    GeneratedClient,
+    NotGiven,
+    RequestOptions,
+    SyncClient,
+    ToolResult,
+)
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
     from collections.abc import Mapping
     from typing import Any, Literal
 
+    from mcp import StdioServerParameters
+    from mcp.client import Transport
     from mcp.types import GetPromptResult, ReadResourceResult
     from ._models.draw import DrawInputPoint, DrawInputShape, DrawInputShape1, DrawOutput
     from ._models.math_multiply import MathMultiplyOutput
     from ._models.tree import TreeInputNode, TreeOutput
 
-__all__ = ["CatalogClient"]
+__all__ = ["CatalogClient", "CatalogSyncClient"]
 
 
 class CatalogClient(GeneratedClient):
     """Hostile-ish catalog.
 
     Wrap a connected `mcp.Client` (or `ClientSession`) with `CatalogClient(client)`, or
-    open one with `async with CatalogClient.connect(server) as client:`.
+    open one with `async with CatalogClient.connect(server) as client:`; for code with no
+    event loop, `with CatalogClient.connect_sync(server) as client:` opens its sync twin.
+    Every method takes `call_options` last: a timeout, a progress callback, request `_meta`.
     """
 
     server_name = "catalog"
@@ -46,12 +59,21 @@ class CatalogClient(GeneratedClient):
     }
     parse_text_json = True
 
+    @classmethod
+    def connect_sync(
+        cls, server: StdioServerParameters | str | Transport, **client_options: Any
+    ) -> AbstractContextManager[CatalogSyncClient]:
+        """Connect as `connect` does (the same options and handlers), for code with no event loop: the
+        session runs on a private event loop thread, which stops when the block ends."""
+        return CatalogSyncClient._open(cls.connect(server, **client_options))
+
     async def api_get_user(
         self,
         *,
         per_page: int | NotGiven = NOT_GIVEN,
         user_id: str | NotGiven = NOT_GIVEN,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Dashed, upper case.
 
@@ -72,12 +94,14 @@ class CatalogClient(GeneratedClient):
                 "user-id": user_id,
             },
             extra=extra,
+            call_options=call_options,
         )
 
     async def class_(
         self,
         *,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """A keyword as a tool name.
 
@@ -88,12 +112,19 @@ class CatalogClient(GeneratedClient):
         """
         from ._models.class_ import _CONTRACT
 
-        return await self._call("class", _CONTRACT, {}, extra=extra)
+        return await self._call(
+            "class",
+            _CONTRACT,
+            {},
+            extra=extra,
+            call_options=call_options,
+        )
 
     async def connect_(
         self,
         *,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Clashes with the wrapper's own member.
 
@@ -104,7 +135,13 @@ class CatalogClient(GeneratedClient):
         """
         from ._models.connect_ import _CONTRACT
 
-        return await self._call("connect", _CONTRACT, {}, extra=extra)
+        return await self._call(
+            "connect",
+            _CONTRACT,
+            {},
+            extra=extra,
+            call_options=call_options,
+        )
 
     async def draw(
         self,
@@ -118,6 +155,7 @@ class CatalogClient(GeneratedClient):
         style: Literal["solid", "dashed"] | NotGiven = NOT_GIVEN,
         tags: list[Any] | NotGiven = NOT_GIVEN,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> DrawOutput:
         """anyOf/oneOf with const discriminators.
 
@@ -151,6 +189,7 @@ class CatalogClient(GeneratedClient):
             },
             DrawOutput,
             extra=extra,
+            call_options=call_options,
         )
 
     async def get_user(
@@ -158,6 +197,7 @@ class CatalogClient(GeneratedClient):
         *,
         name: str,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Same name after conversion.
 
@@ -176,6 +216,7 @@ class CatalogClient(GeneratedClient):
                 "name": name,
             },
             extra=extra,
+            call_options=call_options,
         )
 
     async def get_user_2(
@@ -188,6 +229,7 @@ class CatalogClient(GeneratedClient):
         model_config: str | NotGiven = NOT_GIVEN,
         self_: bool | NotGiven = NOT_GIVEN,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Get a user
 
@@ -220,6 +262,7 @@ class CatalogClient(GeneratedClient):
                 "self": self_,
             },
             extra=extra,
+            call_options=call_options,
         )
 
     async def math_multiply(
@@ -228,6 +271,7 @@ class CatalogClient(GeneratedClient):
         a: float,
         b: float,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> float:
         """Multiply two numbers.
 
@@ -249,6 +293,7 @@ class CatalogClient(GeneratedClient):
             },
             MathMultiplyOutput,
             extra=extra,
+            call_options=call_options,
         )
         return output.result
 
@@ -256,6 +301,7 @@ class CatalogClient(GeneratedClient):
         self,
         *,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Call the tool.
 
@@ -266,13 +312,20 @@ class CatalogClient(GeneratedClient):
         """
         from ._models.self_ import _CONTRACT
 
-        return await self._call("self", _CONTRACT, {}, extra=extra)
+        return await self._call(
+            "self",
+            _CONTRACT,
+            {},
+            extra=extra,
+            call_options=call_options,
+        )
 
     async def tree(
         self,
         *,
         root: TreeInputNode,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> TreeOutput:
         """Recursive definitions.
 
@@ -292,27 +345,43 @@ class CatalogClient(GeneratedClient):
             },
             TreeOutput,
             extra=extra,
+            call_options=call_options,
         )
 
-    async def read_app_config(self) -> ReadResourceResult:
+    async def read_app_config(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
         """Read the resource.
 
         Reads 'config://app'.
         """
-        return await self._read("config://app")
+        return await self._read(
+            "config://app",
+            call_options,
+        )
 
-    async def read_readme(self) -> ReadResourceResult:
+    async def read_readme(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
         """The README.
 
         Reads 'file:///readme.md' (text/markdown).
         """
-        return await self._read("file:///readme.md")
+        return await self._read(
+            "file:///readme.md",
+            call_options,
+        )
 
     async def read_search(
         self,
         *,
         q: str | NotGiven = NOT_GIVEN,
         limit: str | NotGiven = NOT_GIVEN,
+        call_options: RequestOptions | None = None,
     ) -> ReadResourceResult:
         """Read a resource from the template.
 
@@ -328,6 +397,7 @@ class CatalogClient(GeneratedClient):
                 "limit": limit,
                 "q": q,
             },
+            call_options,
         )
 
     async def read_user_post(
@@ -335,6 +405,7 @@ class CatalogClient(GeneratedClient):
         *,
         user_id: str,
         post_id: str,
+        call_options: RequestOptions | None = None,
     ) -> ReadResourceResult:
         """One post.
 
@@ -350,14 +421,23 @@ class CatalogClient(GeneratedClient):
                 "post.id": post_id,
                 "user_id": user_id,
             },
+            call_options,
         )
 
-    async def prompt_greet(self) -> GetPromptResult:
+    async def prompt_greet(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> GetPromptResult:
         """Get the prompt.
 
         Gets the prompt 'greet'.
         """
-        return await self._prompt("greet", {})
+        return await self._prompt(
+            "greet",
+            {},
+            call_options,
+        )
 
     async def prompt_review_code(
         self,
@@ -365,6 +445,7 @@ class CatalogClient(GeneratedClient):
         code: str,
         from_: str | NotGiven = NOT_GIVEN,
         language: str | NotGiven = NOT_GIVEN,
+        call_options: RequestOptions | None = None,
     ) -> GetPromptResult:
         """Review code.\"\"\"
 
@@ -382,4 +463,374 @@ class CatalogClient(GeneratedClient):
                 "from": from_,
                 "language": language,
             },
+            call_options,
+        )
+
+
+class CatalogSyncClient(SyncClient[CatalogClient]):
+    """Hostile-ish catalog.
+
+    The synchronous twin of `CatalogClient`: the same methods, each blocking until its
+    answer. Open one with `with CatalogClient.connect_sync(server) as client:`.
+    """
+
+    def api_get_user(
+        self,
+        *,
+        per_page: int | NotGiven = NOT_GIVEN,
+        user_id: str | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Dashed, upper case.
+
+        Calls the tool 'API-get-user'.
+
+        Args:
+            per_page: Sent as 'perPage'. Server default: 20. Optional.
+            user_id: Sent as 'user-id'. Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.api_get_user(
+                per_page=per_page,
+                user_id=user_id,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def class_(
+        self,
+        *,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """A keyword as a tool name.
+
+        Calls the tool 'class'.
+
+        Args:
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.class_(
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def connect_(
+        self,
+        *,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Clashes with the wrapper's own member.
+
+        Calls the tool 'connect'.
+
+        Args:
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.connect_(
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def draw(
+        self,
+        *,
+        shape: DrawInputShape | DrawInputShape1,
+        big: int | NotGiven = NOT_GIVEN,
+        color: Literal["red", "green", '"blue"\''] | None | NotGiven = NOT_GIVEN,
+        flag: bool | str | NotGiven = NOT_GIVEN,
+        layer: int | None | NotGiven = NOT_GIVEN,
+        points: list[DrawInputPoint] | NotGiven = NOT_GIVEN,
+        style: Literal["solid", "dashed"] | NotGiven = NOT_GIVEN,
+        tags: list[Any] | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> DrawOutput:
+        """anyOf/oneOf with const discriminators.
+
+        Calls the tool 'draw'.
+
+        Args:
+            shape: Required.
+            big: Server default: 9007199254740991. Optional.
+            color: Server default: null. Optional.
+            flag: Optional.
+            layer: Optional.
+            points: Optional.
+            style: Line style; ends with a quote\". Server default: \"solid\". Optional.
+            tags: Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.draw(
+                shape=shape,
+                big=big,
+                color=color,
+                flag=flag,
+                layer=layer,
+                points=points,
+                style=style,
+                tags=tags,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def get_user(
+        self,
+        *,
+        name: str,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Same name after conversion.
+
+        Calls the tool 'get_user'.
+
+        Args:
+            name: Required.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.get_user(
+                name=name,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def get_user_2(
+        self,
+        *,
+        from_: str,
+        id_: int,
+        meta: dict[str, str] | NotGiven = NOT_GIVEN,
+        class_: str | None | NotGiven = NOT_GIVEN,
+        model_config: str | NotGiven = NOT_GIVEN,
+        self_: bool | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Get a user
+
+        Fetch a user.
+
+        Says \"\"\"hi\"\"\" and \\ backslash \x0d and \u2028 line.
+
+        Calls the tool 'get-user'.
+
+        Args:
+            from_: Start date. Sent as 'from'.
+            id_: The user's id. Sent as 'id'.
+            meta: Sent as '$meta'. Optional.
+            class_: Sent as 'class'. Optional.
+            model_config: Optional.
+            self_: Sent as 'self'. Server default: false. Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.get_user_2(
+                from_=from_,
+                id_=id_,
+                meta=meta,
+                class_=class_,
+                model_config=model_config,
+                self_=self_,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def math_multiply(
+        self,
+        *,
+        a: float,
+        b: float,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> float:
+        """Multiply two numbers.
+
+        Calls the tool 'math.multiply'.
+
+        Args:
+            a: Required.
+            b: Required.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.math_multiply(
+                a=a,
+                b=b,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def self_(
+        self,
+        *,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Call the tool.
+
+        Calls the tool 'self'.
+
+        Args:
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.self_(
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def tree(
+        self,
+        *,
+        root: TreeInputNode,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> TreeOutput:
+        """Recursive definitions.
+
+        Calls the tool 'tree'.
+
+        Args:
+            root: Required.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.tree(
+                root=root,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def read_app_config(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """Read the resource.
+
+        Reads 'config://app'.
+        """
+        return self._run(
+            self.async_client.read_app_config(
+                call_options=call_options,
+            )
+        )
+
+    def read_readme(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """The README.
+
+        Reads 'file:///readme.md' (text/markdown).
+        """
+        return self._run(
+            self.async_client.read_readme(
+                call_options=call_options,
+            )
+        )
+
+    def read_search(
+        self,
+        *,
+        q: str | NotGiven = NOT_GIVEN,
+        limit: str | NotGiven = NOT_GIVEN,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """Read a resource from the template.
+
+        Expands and reads 'search://items{?q,limit}'.
+
+        Args:
+            q: Optional.
+            limit: Optional.
+        """
+        return self._run(
+            self.async_client.read_search(
+                q=q,
+                limit=limit,
+                call_options=call_options,
+            )
+        )
+
+    def read_user_post(
+        self,
+        *,
+        user_id: str,
+        post_id: str,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """One post.
+
+        Expands and reads 'users://{user_id}/posts/{post.id}'.
+
+        Args:
+            user_id: Required.
+            post_id: Sent as 'post.id'.
+        """
+        return self._run(
+            self.async_client.read_user_post(
+                user_id=user_id,
+                post_id=post_id,
+                call_options=call_options,
+            )
+        )
+
+    def prompt_greet(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> GetPromptResult:
+        """Get the prompt.
+
+        Gets the prompt 'greet'.
+        """
+        return self._run(
+            self.async_client.prompt_greet(
+                call_options=call_options,
+            )
+        )
+
+    def prompt_review_code(
+        self,
+        *,
+        code: str,
+        from_: str | NotGiven = NOT_GIVEN,
+        language: str | NotGiven = NOT_GIVEN,
+        call_options: RequestOptions | None = None,
+    ) -> GetPromptResult:
+        """Review code.\"\"\"
+
+        Gets the prompt 'review-code'.
+
+        Args:
+            code: Required.
+            from_: Sent as 'from'. Optional.
+            language: Language. Optional.
+        """
+        return self._run(
+            self.async_client.prompt_review_code(
+                code=code,
+                from_=from_,
+                language=language,
+                call_options=call_options,
+            )
         )

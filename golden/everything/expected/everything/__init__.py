@@ -10,11 +10,14 @@ from typing import TYPE_CHECKING
 from . import models
 from ._runtime import (
     NOT_GIVEN,
+    CallOptions,
     CatalogDriftError,
     MissingHandlerError,
     NoStructuredContentError,
     NotGiven,
     PaginationError,
+    RequestOptions,
+    RequestTimeoutError,
     StubgenClientError,
     ToolArgumentsError,
     ToolContentError,
@@ -23,7 +26,7 @@ from ._runtime import (
     ToolResultError,
     UnknownToolError,
 )
-from .client import EverythingClient
+from .client import EverythingClient, EverythingSyncClient
 
 if TYPE_CHECKING:
     from .models import (
@@ -48,9 +51,11 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "CallOptions",
     "CatalogDriftError",
     "EchoInput",
     "EverythingClient",
+    "EverythingSyncClient",
     "GetAnnotatedMessageInput",
     "GetEnvInput",
     "GetResourceLinksInput",
@@ -66,6 +71,8 @@ __all__ = [
     "NOT_GIVEN",
     "NotGiven",
     "PaginationError",
+    "RequestOptions",
+    "RequestTimeoutError",
     "SimulateResearchQueryInput",
     "StubgenClientError",
     "ToggleSimulatedLoggingInput",

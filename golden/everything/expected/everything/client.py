@@ -8,18 +8,29 @@ many tools the server has.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven, ToolResult
+from ._runtime import (
+    NOT_GIVEN,
+    CallOptions,
+    GeneratedClient,
+    NotGiven,
+    RequestOptions,
+    SyncClient,
+    ToolResult,
+)
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
     from collections.abc import Mapping
     from typing import Literal
 
+    from mcp import StdioServerParameters
+    from mcp.client import Transport
     from mcp.types import GetPromptResult, ReadResourceResult
     from ._models.get_structured_content import GetStructuredContentOutput
 
-__all__ = ["EverythingClient"]
+__all__ = ["EverythingClient", "EverythingSyncClient"]
 
 
 class EverythingClient(GeneratedClient):
@@ -53,7 +64,9 @@ class EverythingClient(GeneratedClient):
     If asked about server instructions, respond with \"🎉 Server instructions are working! This response proves the client properly passed server instructions to the LLM. This demonstrates MCP's instructions feature in action.\"
 
     Wrap a connected `mcp.Client` (or `ClientSession`) with `EverythingClient(client)`, or
-    open one with `async with EverythingClient.connect(server) as client:`.
+    open one with `async with EverythingClient.connect(server) as client:`; for code with no
+    event loop, `with EverythingClient.connect_sync(server) as client:` opens its sync twin.
+    Every method takes `call_options` last: a timeout, a progress callback, request `_meta`.
     """
 
     server_name = "everything"
@@ -79,11 +92,20 @@ class EverythingClient(GeneratedClient):
     }
     client_capabilities = ("elicitation", "roots", "sampling")
 
+    @classmethod
+    def connect_sync(
+        cls, server: StdioServerParameters | str | Transport, **client_options: Any
+    ) -> AbstractContextManager[EverythingSyncClient]:
+        """Connect as `connect` does (the same options and handlers), for code with no event loop: the
+        session runs on a private event loop thread, which stops when the block ends."""
+        return EverythingSyncClient._open(cls.connect(server, **client_options))
+
     async def echo(
         self,
         *,
         message: str,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Echo Tool
 
@@ -104,6 +126,7 @@ class EverythingClient(GeneratedClient):
                 "message": message,
             },
             extra=extra,
+            call_options=call_options,
         )
 
     async def get_annotated_message(
@@ -112,6 +135,7 @@ class EverythingClient(GeneratedClient):
         message_type: Literal["error", "success", "debug"],
         include_image: bool | NotGiven = NOT_GIVEN,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Get Annotated Message Tool
 
@@ -134,12 +158,14 @@ class EverythingClient(GeneratedClient):
                 "messageType": message_type,
             },
             extra=extra,
+            call_options=call_options,
         )
 
     async def get_env(
         self,
         *,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Print Environment Tool
 
@@ -152,13 +178,20 @@ class EverythingClient(GeneratedClient):
         """
         from ._models.get_env import _CONTRACT
 
-        return await self._call("get-env", _CONTRACT, {}, extra=extra)
+        return await self._call(
+            "get-env",
+            _CONTRACT,
+            {},
+            extra=extra,
+            call_options=call_options,
+        )
 
     async def get_resource_links(
         self,
         *,
         count: float | NotGiven = NOT_GIVEN,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Get Resource Links Tool
 
@@ -179,6 +212,7 @@ class EverythingClient(GeneratedClient):
                 "count": count,
             },
             extra=extra,
+            call_options=call_options,
         )
 
     async def get_resource_reference(
@@ -187,6 +221,7 @@ class EverythingClient(GeneratedClient):
         resource_id: float | NotGiven = NOT_GIVEN,
         resource_type: Literal["Text", "Blob"] | NotGiven = NOT_GIVEN,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Get Resource Reference Tool
 
@@ -209,12 +244,14 @@ class EverythingClient(GeneratedClient):
                 "resourceType": resource_type,
             },
             extra=extra,
+            call_options=call_options,
         )
 
     async def get_roots_list(
         self,
         *,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Get Roots List Tool
 
@@ -227,13 +264,20 @@ class EverythingClient(GeneratedClient):
         """
         from ._models.get_roots_list import _CONTRACT
 
-        return await self._call("get-roots-list", _CONTRACT, {}, extra=extra)
+        return await self._call(
+            "get-roots-list",
+            _CONTRACT,
+            {},
+            extra=extra,
+            call_options=call_options,
+        )
 
     async def get_structured_content(
         self,
         *,
         location: Literal["New York", "Chicago", "Los Angeles"],
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> GetStructuredContentOutput:
         """Get Structured Content Tool
 
@@ -255,6 +299,7 @@ class EverythingClient(GeneratedClient):
             },
             GetStructuredContentOutput,
             extra=extra,
+            call_options=call_options,
         )
 
     async def get_sum(
@@ -263,6 +308,7 @@ class EverythingClient(GeneratedClient):
         a: float,
         b: float,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Get Sum Tool
 
@@ -285,12 +331,14 @@ class EverythingClient(GeneratedClient):
                 "b": b,
             },
             extra=extra,
+            call_options=call_options,
         )
 
     async def get_tiny_image(
         self,
         *,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Get Tiny Image Tool
 
@@ -303,7 +351,13 @@ class EverythingClient(GeneratedClient):
         """
         from ._models.get_tiny_image import _CONTRACT
 
-        return await self._call("get-tiny-image", _CONTRACT, {}, extra=extra)
+        return await self._call(
+            "get-tiny-image",
+            _CONTRACT,
+            {},
+            extra=extra,
+            call_options=call_options,
+        )
 
     async def gzip_file_as_resource(
         self,
@@ -312,6 +366,7 @@ class EverythingClient(GeneratedClient):
         name: str | NotGiven = NOT_GIVEN,
         output_type: Literal["resourceLink", "resource"] | NotGiven = NOT_GIVEN,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """GZip File as Resource Tool
 
@@ -336,6 +391,7 @@ class EverythingClient(GeneratedClient):
                 "outputType": output_type,
             },
             extra=extra,
+            call_options=call_options,
         )
 
     async def simulate_research_query(
@@ -344,6 +400,7 @@ class EverythingClient(GeneratedClient):
         topic: str,
         ambiguous: bool | NotGiven = NOT_GIVEN,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Simulate Research Query
 
@@ -366,12 +423,14 @@ class EverythingClient(GeneratedClient):
                 "topic": topic,
             },
             extra=extra,
+            call_options=call_options,
         )
 
     async def toggle_simulated_logging(
         self,
         *,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Toggle Simulated Logging
 
@@ -384,12 +443,19 @@ class EverythingClient(GeneratedClient):
         """
         from ._models.toggle_simulated_logging import _CONTRACT
 
-        return await self._call("toggle-simulated-logging", _CONTRACT, {}, extra=extra)
+        return await self._call(
+            "toggle-simulated-logging",
+            _CONTRACT,
+            {},
+            extra=extra,
+            call_options=call_options,
+        )
 
     async def toggle_subscriber_updates(
         self,
         *,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Toggle Subscriber Updates
 
@@ -402,12 +468,19 @@ class EverythingClient(GeneratedClient):
         """
         from ._models.toggle_subscriber_updates import _CONTRACT
 
-        return await self._call("toggle-subscriber-updates", _CONTRACT, {}, extra=extra)
+        return await self._call(
+            "toggle-subscriber-updates",
+            _CONTRACT,
+            {},
+            extra=extra,
+            call_options=call_options,
+        )
 
     async def trigger_elicitation_request(
         self,
         *,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Trigger Elicitation Request Tool
 
@@ -420,7 +493,13 @@ class EverythingClient(GeneratedClient):
         """
         from ._models.trigger_elicitation_request import _CONTRACT
 
-        return await self._call("trigger-elicitation-request", _CONTRACT, {}, extra=extra)
+        return await self._call(
+            "trigger-elicitation-request",
+            _CONTRACT,
+            {},
+            extra=extra,
+            call_options=call_options,
+        )
 
     async def trigger_long_running_operation(
         self,
@@ -428,6 +507,7 @@ class EverythingClient(GeneratedClient):
         duration: float | NotGiven = NOT_GIVEN,
         steps: float | NotGiven = NOT_GIVEN,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Trigger Long Running Operation Tool
 
@@ -450,6 +530,7 @@ class EverythingClient(GeneratedClient):
                 "steps": steps,
             },
             extra=extra,
+            call_options=call_options,
         )
 
     async def trigger_sampling_request(
@@ -458,6 +539,7 @@ class EverythingClient(GeneratedClient):
         prompt: str,
         max_tokens: float | NotGiven = NOT_GIVEN,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Trigger Sampling Request Tool
 
@@ -480,6 +562,7 @@ class EverythingClient(GeneratedClient):
                 "prompt": prompt,
             },
             extra=extra,
+            call_options=call_options,
         )
 
     async def trigger_url_elicitation(
@@ -490,6 +573,7 @@ class EverythingClient(GeneratedClient):
         error_path: bool | NotGiven = NOT_GIVEN,
         message: str | NotGiven = NOT_GIVEN,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Trigger URL Elicitation Tool
 
@@ -516,61 +600,112 @@ class EverythingClient(GeneratedClient):
                 "url": url,
             },
             extra=extra,
+            call_options=call_options,
         )
 
-    async def read_architecture_md(self) -> ReadResourceResult:
+    async def read_architecture_md(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
         """Static document file exposed from /docs: architecture.md
 
         Reads 'demo://resource/static/document/architecture.md' (text/markdown).
         """
-        return await self._read("demo://resource/static/document/architecture.md")
+        return await self._read(
+            "demo://resource/static/document/architecture.md",
+            call_options,
+        )
 
-    async def read_extension_md(self) -> ReadResourceResult:
+    async def read_extension_md(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
         """Static document file exposed from /docs: extension.md
 
         Reads 'demo://resource/static/document/extension.md' (text/markdown).
         """
-        return await self._read("demo://resource/static/document/extension.md")
+        return await self._read(
+            "demo://resource/static/document/extension.md",
+            call_options,
+        )
 
-    async def read_features_md(self) -> ReadResourceResult:
+    async def read_features_md(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
         """Static document file exposed from /docs: features.md
 
         Reads 'demo://resource/static/document/features.md' (text/markdown).
         """
-        return await self._read("demo://resource/static/document/features.md")
+        return await self._read(
+            "demo://resource/static/document/features.md",
+            call_options,
+        )
 
-    async def read_how_it_works_md(self) -> ReadResourceResult:
+    async def read_how_it_works_md(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
         """Static document file exposed from /docs: how-it-works.md
 
         Reads 'demo://resource/static/document/how-it-works.md' (text/markdown).
         """
-        return await self._read("demo://resource/static/document/how-it-works.md")
+        return await self._read(
+            "demo://resource/static/document/how-it-works.md",
+            call_options,
+        )
 
-    async def read_instructions_md(self) -> ReadResourceResult:
+    async def read_instructions_md(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
         """Static document file exposed from /docs: instructions.md
 
         Reads 'demo://resource/static/document/instructions.md' (text/markdown).
         """
-        return await self._read("demo://resource/static/document/instructions.md")
+        return await self._read(
+            "demo://resource/static/document/instructions.md",
+            call_options,
+        )
 
-    async def read_startup_md(self) -> ReadResourceResult:
+    async def read_startup_md(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
         """Static document file exposed from /docs: startup.md
 
         Reads 'demo://resource/static/document/startup.md' (text/markdown).
         """
-        return await self._read("demo://resource/static/document/startup.md")
+        return await self._read(
+            "demo://resource/static/document/startup.md",
+            call_options,
+        )
 
-    async def read_structure_md(self) -> ReadResourceResult:
+    async def read_structure_md(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
         """Static document file exposed from /docs: structure.md
 
         Reads 'demo://resource/static/document/structure.md' (text/markdown).
         """
-        return await self._read("demo://resource/static/document/structure.md")
+        return await self._read(
+            "demo://resource/static/document/structure.md",
+            call_options,
+        )
 
     async def read_dynamic_blob_resource(
         self,
         *,
         resource_id: str,
+        call_options: RequestOptions | None = None,
     ) -> ReadResourceResult:
         """Binary (base64) dynamic resource fabricated from the {resourceId} variable, which must be an integer.
 
@@ -584,12 +719,14 @@ class EverythingClient(GeneratedClient):
             {
                 "resourceId": resource_id,
             },
+            call_options,
         )
 
     async def read_dynamic_text_resource(
         self,
         *,
         resource_id: str,
+        call_options: RequestOptions | None = None,
     ) -> ReadResourceResult:
         """Plaintext dynamic resource fabricated from the {resourceId} variable, which must be an integer.
 
@@ -603,6 +740,7 @@ class EverythingClient(GeneratedClient):
             {
                 "resourceId": resource_id,
             },
+            call_options,
         )
 
     async def prompt_args_prompt(
@@ -610,6 +748,7 @@ class EverythingClient(GeneratedClient):
         *,
         city: str,
         state: str | NotGiven = NOT_GIVEN,
+        call_options: RequestOptions | None = None,
     ) -> GetPromptResult:
         """A prompt with two arguments, one required and one optional
 
@@ -625,6 +764,7 @@ class EverythingClient(GeneratedClient):
                 "city": city,
                 "state": state,
             },
+            call_options,
         )
 
     async def prompt_completable_prompt(
@@ -632,6 +772,7 @@ class EverythingClient(GeneratedClient):
         *,
         department: str,
         name: str,
+        call_options: RequestOptions | None = None,
     ) -> GetPromptResult:
         """First argument choice narrows values for second argument.
 
@@ -647,6 +788,7 @@ class EverythingClient(GeneratedClient):
                 "department": department,
                 "name": name,
             },
+            call_options,
         )
 
     async def prompt_resource_prompt(
@@ -654,6 +796,7 @@ class EverythingClient(GeneratedClient):
         *,
         resource_id: str,
         resource_type: str,
+        call_options: RequestOptions | None = None,
     ) -> GetPromptResult:
         """A prompt that includes an embedded resource reference
 
@@ -669,11 +812,724 @@ class EverythingClient(GeneratedClient):
                 "resourceId": resource_id,
                 "resourceType": resource_type,
             },
+            call_options,
         )
 
-    async def prompt_simple_prompt(self) -> GetPromptResult:
+    async def prompt_simple_prompt(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> GetPromptResult:
         """A prompt with no arguments
 
         Gets the prompt 'simple-prompt'.
         """
-        return await self._prompt("simple-prompt", {})
+        return await self._prompt(
+            "simple-prompt",
+            {},
+            call_options,
+        )
+
+
+class EverythingSyncClient(SyncClient[EverythingClient]):
+    """# Everything Server – Server Instructions
+
+    Audience: These instructions are written for an LLM or autonomous agent integrating with the Everything MCP Server.
+    Follow them to use, extend, and troubleshoot the server safely and effectively.
+
+    ## Cross-Feature Relationships
+
+    - Use `get-roots-list` to see client workspace roots before file operations
+    - `gzip-file-as-resource` creates session-scoped resources accessible only during the current session
+    - Enable `toggle-simulated-logging` before debugging to see server log messages
+    - Enable `toggle-subscriber-updates` to receive periodic resource update notifications
+
+    ## Constraints & Limitations
+
+    - `gzip-file-as-resource`: Max fetch size controlled by `GZIP_MAX_FETCH_SIZE` (default 10MB), timeout by `GZIP_MAX_FETCH_TIME_MILLIS` (default 30s), allowed domains by `GZIP_ALLOWED_DOMAINS`
+    - Session resources are ephemeral and lost when the session ends
+    - Sampling requests (`trigger-sampling-request`) require client sampling capability
+    - Elicitation requests (`trigger-elicitation-request`) require client elicitation capability
+
+    ## Operational Patterns
+
+    - For long operations, use `trigger-long-running-operation` which sends progress notifications
+    - Prefer reading resources before calling mutating tools
+    - Check `get-roots-list` output to understand the client's workspace context
+
+    ## Easter Egg
+
+    If asked about server instructions, respond with \"🎉 Server instructions are working! This response proves the client properly passed server instructions to the LLM. This demonstrates MCP's instructions feature in action.\"
+
+    The synchronous twin of `EverythingClient`: the same methods, each blocking until its
+    answer. Open one with `with EverythingClient.connect_sync(server) as client:`.
+    """
+
+    def echo(
+        self,
+        *,
+        message: str,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Echo Tool
+
+        Echoes back the input string
+
+        Calls the tool 'echo'.
+
+        Args:
+            message: Message to echo.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.echo(
+                message=message,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def get_annotated_message(
+        self,
+        *,
+        message_type: Literal["error", "success", "debug"],
+        include_image: bool | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Get Annotated Message Tool
+
+        Demonstrates how annotations can be used to provide metadata about content.
+
+        Calls the tool 'get-annotated-message'.
+
+        Args:
+            message_type: Type of message to demonstrate different annotation patterns. Sent as 'messageType'.
+            include_image: Whether to include an example image. Sent as 'includeImage'. Server default: false. Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.get_annotated_message(
+                message_type=message_type,
+                include_image=include_image,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def get_env(
+        self,
+        *,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Print Environment Tool
+
+        Returns all environment variables, helpful for debugging MCP server configuration
+
+        Calls the tool 'get-env'.
+
+        Args:
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.get_env(
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def get_resource_links(
+        self,
+        *,
+        count: float | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Get Resource Links Tool
+
+        Returns up to ten resource links that reference different types of resources
+
+        Calls the tool 'get-resource-links'.
+
+        Args:
+            count: Number of resource links to return (1-10). Server default: 3. Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.get_resource_links(
+                count=count,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def get_resource_reference(
+        self,
+        *,
+        resource_id: float | NotGiven = NOT_GIVEN,
+        resource_type: Literal["Text", "Blob"] | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Get Resource Reference Tool
+
+        Returns a resource reference that can be used by MCP clients
+
+        Calls the tool 'get-resource-reference'.
+
+        Args:
+            resource_id: ID of the text resource to fetch. Sent as 'resourceId'. Server default: 1. Optional.
+            resource_type: Sent as 'resourceType'. Server default: \"Text\". Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.get_resource_reference(
+                resource_id=resource_id,
+                resource_type=resource_type,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def get_roots_list(
+        self,
+        *,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Get Roots List Tool
+
+        Lists the current MCP roots provided by the client. Demonstrates the roots protocol capability even though this server doesn't access files.
+
+        Calls the tool 'get-roots-list'.
+
+        Args:
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.get_roots_list(
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def get_structured_content(
+        self,
+        *,
+        location: Literal["New York", "Chicago", "Los Angeles"],
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> GetStructuredContentOutput:
+        """Get Structured Content Tool
+
+        Returns structured content along with an output schema for client data validation
+
+        Calls the tool 'get-structured-content'.
+
+        Args:
+            location: Choose city.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.get_structured_content(
+                location=location,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def get_sum(
+        self,
+        *,
+        a: float,
+        b: float,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Get Sum Tool
+
+        Returns the sum of two numbers
+
+        Calls the tool 'get-sum'.
+
+        Args:
+            a: First number.
+            b: Second number.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.get_sum(
+                a=a,
+                b=b,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def get_tiny_image(
+        self,
+        *,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Get Tiny Image Tool
+
+        Returns a tiny MCP logo image.
+
+        Calls the tool 'get-tiny-image'.
+
+        Args:
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.get_tiny_image(
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def gzip_file_as_resource(
+        self,
+        *,
+        data: str | NotGiven = NOT_GIVEN,
+        name: str | NotGiven = NOT_GIVEN,
+        output_type: Literal["resourceLink", "resource"] | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """GZip File as Resource Tool
+
+        Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session.
+
+        Calls the tool 'gzip-file-as-resource'.
+
+        Args:
+            data: URL or data URI of the file content to compress. Server default: \"https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md\". Optional.
+            name: Name of the output file. Server default: \"README.md.gz\". Optional.
+            output_type: How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object. Sent as 'outputType'. Server default: \"resourceLink\". Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.gzip_file_as_resource(
+                data=data,
+                name=name,
+                output_type=output_type,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def simulate_research_query(
+        self,
+        *,
+        topic: str,
+        ambiguous: bool | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Simulate Research Query
+
+        Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.
+
+        Calls the tool 'simulate-research-query'.
+
+        Args:
+            topic: The research topic to investigate.
+            ambiguous: Simulate an ambiguous query that requires clarification (triggers input_required status). Server default: false. Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.simulate_research_query(
+                topic=topic,
+                ambiguous=ambiguous,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def toggle_simulated_logging(
+        self,
+        *,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Toggle Simulated Logging
+
+        Toggles simulated, random-leveled logging on or off.
+
+        Calls the tool 'toggle-simulated-logging'.
+
+        Args:
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.toggle_simulated_logging(
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def toggle_subscriber_updates(
+        self,
+        *,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Toggle Subscriber Updates
+
+        Toggles simulated resource subscription updates on or off.
+
+        Calls the tool 'toggle-subscriber-updates'.
+
+        Args:
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.toggle_subscriber_updates(
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def trigger_elicitation_request(
+        self,
+        *,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Trigger Elicitation Request Tool
+
+        Trigger a Request from the Server for User Elicitation
+
+        Calls the tool 'trigger-elicitation-request'.
+
+        Args:
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.trigger_elicitation_request(
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def trigger_long_running_operation(
+        self,
+        *,
+        duration: float | NotGiven = NOT_GIVEN,
+        steps: float | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Trigger Long Running Operation Tool
+
+        Demonstrates a long running operation with progress updates.
+
+        Calls the tool 'trigger-long-running-operation'.
+
+        Args:
+            duration: Duration of the operation in seconds. Server default: 10. Optional.
+            steps: Number of steps in the operation. Server default: 5. Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.trigger_long_running_operation(
+                duration=duration,
+                steps=steps,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def trigger_sampling_request(
+        self,
+        *,
+        prompt: str,
+        max_tokens: float | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Trigger Sampling Request Tool
+
+        Trigger a Request from the Server for LLM Sampling
+
+        Calls the tool 'trigger-sampling-request'.
+
+        Args:
+            prompt: The prompt to send to the LLM.
+            max_tokens: Maximum number of tokens to generate. Sent as 'maxTokens'. Server default: 100. Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.trigger_sampling_request(
+                prompt=prompt,
+                max_tokens=max_tokens,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def trigger_url_elicitation(
+        self,
+        *,
+        url: str,
+        elicitation_id: str | NotGiven = NOT_GIVEN,
+        error_path: bool | NotGiven = NOT_GIVEN,
+        message: str | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Trigger URL Elicitation Tool
+
+        Trigger a URL elicitation so the client can direct the user to a browser flow. Supports two mechanisms: the request path (elicitation/create, default) which awaits the user's response, and the error path (UrlElicitationRequiredError, -32042) which signals the client to handle URL elicitation via the error response. Set errorPath=true to use the error path.
+
+        Calls the tool 'trigger-url-elicitation'.
+
+        Args:
+            url: The URL the user should open.
+            elicitation_id: Optional explicit elicitation ID. Defaults to a random UUID. Sent as 'elicitationId'. Optional.
+            error_path: Controls which elicitation mechanism is used. When false (default), sends an elicitation/create request (request path). When true, throws a UrlElicitationRequiredError (MCP error code -32042) so the client handles the URL elicitation via the error path rather than waiting for a response. To clear the error, satisfy the prerequisite and retry this call with the same arguments; the retry ignores errorPath and proceeds, so the client does not loop on the same error. Sent as 'errorPath'. Server default: false. Optional.
+            message: Message shown to the user before opening the URL. Server default: \"Please open the link to complete this action.\". Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.trigger_url_elicitation(
+                url=url,
+                elicitation_id=elicitation_id,
+                error_path=error_path,
+                message=message,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def read_architecture_md(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """Static document file exposed from /docs: architecture.md
+
+        Reads 'demo://resource/static/document/architecture.md' (text/markdown).
+        """
+        return self._run(
+            self.async_client.read_architecture_md(
+                call_options=call_options,
+            )
+        )
+
+    def read_extension_md(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """Static document file exposed from /docs: extension.md
+
+        Reads 'demo://resource/static/document/extension.md' (text/markdown).
+        """
+        return self._run(
+            self.async_client.read_extension_md(
+                call_options=call_options,
+            )
+        )
+
+    def read_features_md(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """Static document file exposed from /docs: features.md
+
+        Reads 'demo://resource/static/document/features.md' (text/markdown).
+        """
+        return self._run(
+            self.async_client.read_features_md(
+                call_options=call_options,
+            )
+        )
+
+    def read_how_it_works_md(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """Static document file exposed from /docs: how-it-works.md
+
+        Reads 'demo://resource/static/document/how-it-works.md' (text/markdown).
+        """
+        return self._run(
+            self.async_client.read_how_it_works_md(
+                call_options=call_options,
+            )
+        )
+
+    def read_instructions_md(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """Static document file exposed from /docs: instructions.md
+
+        Reads 'demo://resource/static/document/instructions.md' (text/markdown).
+        """
+        return self._run(
+            self.async_client.read_instructions_md(
+                call_options=call_options,
+            )
+        )
+
+    def read_startup_md(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """Static document file exposed from /docs: startup.md
+
+        Reads 'demo://resource/static/document/startup.md' (text/markdown).
+        """
+        return self._run(
+            self.async_client.read_startup_md(
+                call_options=call_options,
+            )
+        )
+
+    def read_structure_md(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """Static document file exposed from /docs: structure.md
+
+        Reads 'demo://resource/static/document/structure.md' (text/markdown).
+        """
+        return self._run(
+            self.async_client.read_structure_md(
+                call_options=call_options,
+            )
+        )
+
+    def read_dynamic_blob_resource(
+        self,
+        *,
+        resource_id: str,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """Binary (base64) dynamic resource fabricated from the {resourceId} variable, which must be an integer.
+
+        Expands and reads 'demo://resource/dynamic/blob/{resourceId}' (application/octet-stream).
+
+        Args:
+            resource_id: Sent as 'resourceId'.
+        """
+        return self._run(
+            self.async_client.read_dynamic_blob_resource(
+                resource_id=resource_id,
+                call_options=call_options,
+            )
+        )
+
+    def read_dynamic_text_resource(
+        self,
+        *,
+        resource_id: str,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """Plaintext dynamic resource fabricated from the {resourceId} variable, which must be an integer.
+
+        Expands and reads 'demo://resource/dynamic/text/{resourceId}' (text/plain).
+
+        Args:
+            resource_id: Sent as 'resourceId'.
+        """
+        return self._run(
+            self.async_client.read_dynamic_text_resource(
+                resource_id=resource_id,
+                call_options=call_options,
+            )
+        )
+
+    def prompt_args_prompt(
+        self,
+        *,
+        city: str,
+        state: str | NotGiven = NOT_GIVEN,
+        call_options: RequestOptions | None = None,
+    ) -> GetPromptResult:
+        """A prompt with two arguments, one required and one optional
+
+        Gets the prompt 'args-prompt'.
+
+        Args:
+            city: Name of the city.
+            state: Optional.
+        """
+        return self._run(
+            self.async_client.prompt_args_prompt(
+                city=city,
+                state=state,
+                call_options=call_options,
+            )
+        )
+
+    def prompt_completable_prompt(
+        self,
+        *,
+        department: str,
+        name: str,
+        call_options: RequestOptions | None = None,
+    ) -> GetPromptResult:
+        """First argument choice narrows values for second argument.
+
+        Gets the prompt 'completable-prompt'.
+
+        Args:
+            department: Choose the department.
+            name: Choose a team member to lead the selected department.
+        """
+        return self._run(
+            self.async_client.prompt_completable_prompt(
+                department=department,
+                name=name,
+                call_options=call_options,
+            )
+        )
+
+    def prompt_resource_prompt(
+        self,
+        *,
+        resource_id: str,
+        resource_type: str,
+        call_options: RequestOptions | None = None,
+    ) -> GetPromptResult:
+        """A prompt that includes an embedded resource reference
+
+        Gets the prompt 'resource-prompt'.
+
+        Args:
+            resource_id: ID of the text resource to fetch. Sent as 'resourceId'.
+            resource_type: Type of resource to fetch. Sent as 'resourceType'.
+        """
+        return self._run(
+            self.async_client.prompt_resource_prompt(
+                resource_id=resource_id,
+                resource_type=resource_type,
+                call_options=call_options,
+            )
+        )
+
+    def prompt_simple_prompt(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> GetPromptResult:
+        """A prompt with no arguments
+
+        Gets the prompt 'simple-prompt'.
+        """
+        return self._run(
+            self.async_client.prompt_simple_prompt(
+                call_options=call_options,
+            )
+        )

@@ -4,7 +4,7 @@
 
 from ._hub_catalog import HubTool, ToolFilter, ToolFormat, tool_result
 from ._hub_runtime import ArgumentsError, HubError, PaginationError, UnknownQualifiedToolError
-from .client import Hub
+from .client import Hub, SyncHub
 
 __all__ = [
     "ArgumentsError",
@@ -12,6 +12,7 @@ __all__ = [
     "HubError",
     "HubTool",
     "PaginationError",
+    "SyncHub",
     "ToolFilter",
     "ToolFormat",
     "UnknownQualifiedToolError",

@@ -18,8 +18,8 @@ import functools
 import importlib
 import json
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, Generic, ParamSpec, Protocol, Self, TypeVar
@@ -38,6 +38,7 @@ from ._hub_catalog import (
     selected,
     tool_definition,
 )
+from ._loop_thread import LoopThread
 from ._runtime import SchemaCheck
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ __all__ = [
     "Catalog",
     "CatalogDifference",
     "GeneratedHub",
+    "GeneratedSyncHub",
     "HubError",
     "HubTool",
     "ListChanged",
@@ -61,6 +63,7 @@ __all__ = [
 
 P = ParamSpec("P")
 R = TypeVar("R")
+HubT = TypeVar("HubT", bound="GeneratedHub")
 
 SEARCH_LIMIT = 5
 """How many tools `search_tools` returns when the agent does not say."""
@@ -428,6 +431,44 @@ class GeneratedHub:
             while True:
                 await signal.wait()
                 await self.relist(client)
+
+
+class GeneratedSyncHub(Generic[HubT]):
+    """The base of the generated `SyncHub`: the async hub, run on a private event loop thread, with
+    each connected server's sync client as an attribute; `call`, `verify` and `relist` block until
+    answered. The catalog methods, which never wait on a server, are the async hub's: `.hub`.
+    """
+
+    sync_client_classes: ClassVar[Mapping[str, Callable[[], Callable[[Any, LoopThread], object]]]] = {}
+    """Each client attribute's generated sync client class, imported when asked for."""
+
+    def __init__(self, hub: HubT, loop: LoopThread) -> None:
+        self.hub = hub
+        self._loop = loop
+        for name, client in hub.clients.items():
+            setattr(self, name, self.sync_client_classes[name]()(client, loop))
+
+    @classmethod
+    @contextmanager
+    def _open(cls, connection: AbstractAsyncContextManager[HubT]) -> Iterator[Self]:
+        """Enter the hub's `connect(...)` on a new loop thread; leaving closes both."""
+        loop = LoopThread()
+        try:
+            yield cls(loop.enter(connection), loop)
+        finally:
+            loop.close()
+
+    def call(self, qualified_name: str, arguments: Mapping[str, Any] | None = None) -> CallToolResult:
+        """`Hub.call`: validate, then call the tool on the server that owns it."""
+        return self._loop.run(self.hub.call(qualified_name, arguments))
+
+    def verify(self) -> CatalogDifference:
+        """`Hub.verify`: check every server's live tools against its snapshot."""
+        return self._loop.run(self.hub.verify())
+
+    def relist(self, client: str) -> None:
+        """`Hub.relist`: list one server's tools again."""
+        self._loop.run(self.hub.relist(client))
 
 
 Opener = Callable[..., AbstractAsyncContextManager[Any]]

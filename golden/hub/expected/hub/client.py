@@ -7,19 +7,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ._hub_catalog import Filters, HubTool
-from ._hub_runtime import GeneratedHub, SiblingImport
+from ._hub_runtime import GeneratedHub, GeneratedSyncHub, SiblingImport
 
 if TYPE_CHECKING:
-    from contextlib import AbstractAsyncContextManager
+    from contextlib import AbstractAsyncContextManager, AbstractContextManager
     from typing import Self
 
     from mcp import StdioServerParameters
     from mcp.client import Transport
 
-    from ..notes import NotesClient
-    from ..weather import WeatherClient
+    from ..notes import NotesClient, NotesSyncClient
+    from ..weather import WeatherClient, WeatherSyncClient
 
-__all__ = ["Hub"]
+__all__ = ["Hub", "SyncHub"]
 
 
 class Hub(GeneratedHub):
@@ -27,7 +27,8 @@ class Hub(GeneratedHub):
 
     Open a connection to every server with `async with Hub.connect(<server>=..., ...) as hub:`, or
     wrap typed clients you already opened with `Hub(<server>=..., ...)`, one keyword per server.
-    `hub.call(name, arguments)` routes a qualified name through `tools`, an explicit table.
+    `hub.call(name, arguments)` routes a qualified name through `tools`, an explicit table. For
+    code with no event loop, `with Hub.connect_sync(<server>=..., ...) as hub:` opens a `SyncHub`.
     """
 
     separator = "__"
@@ -296,3 +297,40 @@ class Hub(GeneratedHub):
             "weather": (WeatherClient.connect, weather),
         }
         return cls._open(targets, timeout, filters, client_options)
+
+    @classmethod
+    def connect_sync(
+        cls,
+        *,
+        notes: StdioServerParameters | str | Transport | None = None,
+        weather: StdioServerParameters | str | Transport | None = None,
+        timeout: float = 30.0,
+        filters: Filters = None,
+        **client_options: Any,
+    ) -> AbstractContextManager[SyncHub]:
+        """Connect as `connect` does, for code with no event loop: the hub runs on a private event
+        loop thread, which stops when the block ends."""
+        return SyncHub._open(
+            cls.connect(
+                notes=notes,
+                weather=weather,
+                timeout=timeout,
+                filters=filters,
+                **client_options,
+            )
+        )
+
+
+class SyncHub(GeneratedSyncHub[Hub]):
+    """The synchronous twin of `Hub`: each connected server's sync client as an attribute, and `call`,
+    `verify` and `relist` blocking until answered; the catalog methods are the async hub's (`.hub`).
+    Open one with `with Hub.connect_sync(<server>=..., ...) as hub:`.
+    """
+
+    sync_client_classes = {
+        "notes": SiblingImport("notes", "NotesSyncClient"),
+        "weather": SiblingImport("weather", "WeatherSyncClient"),
+    }
+
+    notes: NotesSyncClient
+    weather: WeatherSyncClient

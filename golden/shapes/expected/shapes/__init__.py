@@ -10,11 +10,14 @@ from typing import TYPE_CHECKING
 from . import models
 from ._runtime import (
     NOT_GIVEN,
+    CallOptions,
     CatalogDriftError,
     MissingHandlerError,
     NoStructuredContentError,
     NotGiven,
     PaginationError,
+    RequestOptions,
+    RequestTimeoutError,
     StubgenClientError,
     ToolArgumentsError,
     ToolContentError,
@@ -23,7 +26,7 @@ from ._runtime import (
     ToolResultError,
     UnknownToolError,
 )
-from .client import ShapesClient
+from .client import ShapesClient, ShapesSyncClient
 
 if TYPE_CHECKING:
     from .models import (
@@ -46,6 +49,7 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "CallOptions",
     "CatalogDriftError",
     "FindInput",
     "FindInputFindInput",
@@ -64,7 +68,10 @@ __all__ = [
     "NOT_GIVEN",
     "NotGiven",
     "PaginationError",
+    "RequestOptions",
+    "RequestTimeoutError",
     "ShapesClient",
+    "ShapesSyncClient",
     "StubgenClientError",
     "ToolArgumentsError",
     "ToolContentError",

@@ -8,15 +8,26 @@ many tools the server has.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven, ToolResult
+from ._runtime import (
+    NOT_GIVEN,
+    CallOptions,
+    GeneratedClient,
+    NotGiven,
+    RequestOptions,
+    SyncClient,
+    ToolResult,
+)
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
     from collections.abc import Mapping
     from pydantic import StringConstraints
     from typing import Annotated, Any, Union
 
+    from mcp import StdioServerParameters
+    from mcp.client import Transport
     from mcp.types import GetPromptResult, ReadResourceResult
     from ._models.find import FindInputFindInput, FindInputFindInput1, FindOutput
     from ._models.label import LabelOutput
@@ -24,14 +35,16 @@ if TYPE_CHECKING:
     from ._models.total import TotalOutput
     from ._models.word_counts import WordCountsOutput
 
-__all__ = ["ShapesClient"]
+__all__ = ["ShapesClient", "ShapesSyncClient"]
 
 
 class ShapesClient(GeneratedClient):
     """A typed client for one MCP server.
 
     Wrap a connected `mcp.Client` (or `ClientSession`) with `ShapesClient(client)`, or
-    open one with `async with ShapesClient.connect(server) as client:`.
+    open one with `async with ShapesClient.connect(server) as client:`; for code with no
+    event loop, `with ShapesClient.connect_sync(server) as client:` opens its sync twin.
+    Every method takes `call_options` last: a timeout, a progress callback, request `_meta`.
     """
 
     server_name = "shapes"
@@ -45,10 +58,19 @@ class ShapesClient(GeneratedClient):
         "word_counts": "8f415107080263a2",
     }
 
+    @classmethod
+    def connect_sync(
+        cls, server: StdioServerParameters | str | Transport, **client_options: Any
+    ) -> AbstractContextManager[ShapesSyncClient]:
+        """Connect as `connect` does (the same options and handlers), for code with no event loop: the
+        session runs on a private event loop thread, which stops when the block ends."""
+        return ShapesSyncClient._open(cls.connect(server, **client_options))
+
     async def find(
         self,
         *,
         arguments: FindInputFindInput | FindInputFindInput1,
+        call_options: CallOptions | None = None,
     ) -> FindOutput:
         """Find a record by id or by name; returns the arguments as received.
 
@@ -59,7 +81,13 @@ class ShapesClient(GeneratedClient):
         """
         from ._models.find import _CONTRACT, FindOutput
 
-        return await self._call_structured("find", _CONTRACT, arguments, FindOutput)
+        return await self._call_structured(
+            "find",
+            _CONTRACT,
+            arguments,
+            FindOutput,
+            call_options=call_options,
+        )
 
     async def label(
         self,
@@ -70,6 +98,7 @@ class ShapesClient(GeneratedClient):
         ) = NOT_GIVEN,
         mode: str | NotGiven = NOT_GIVEN,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> LabelOutput:
         """Keys constrained by patternProperties and propertyNames; an optional string that is not nullable.
 
@@ -93,12 +122,14 @@ class ShapesClient(GeneratedClient):
             },
             LabelOutput,
             extra=extra,
+            call_options=call_options,
         )
 
     async def legacy(
         self,
         *,
         arguments: dict[str, Any],
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Declares a string as its arguments, as no typed method can send.
 
@@ -109,13 +140,19 @@ class ShapesClient(GeneratedClient):
         """
         from ._models.legacy import _CONTRACT
 
-        return await self._call("legacy", _CONTRACT, arguments)
+        return await self._call(
+            "legacy",
+            _CONTRACT,
+            arguments,
+            call_options=call_options,
+        )
 
     async def nest(
         self,
         *,
         direct: str | NestInputDirectArray,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> Union["NestOutputA", "NestOutputB"]:
         """A string or a short list; returns lists of lists, each other's items (titled A and B).
 
@@ -135,6 +172,7 @@ class ShapesClient(GeneratedClient):
             },
             NestOutput,
             extra=extra,
+            call_options=call_options,
         )
         return output.root
 
@@ -142,6 +180,7 @@ class ShapesClient(GeneratedClient):
         self,
         *,
         arguments: dict[str, float],
+        call_options: CallOptions | None = None,
     ) -> float:
         """Add up named amounts.
 
@@ -152,7 +191,13 @@ class ShapesClient(GeneratedClient):
         """
         from ._models.total import _CONTRACT, TotalOutput
 
-        output = await self._call_structured("total", _CONTRACT, arguments, TotalOutput)
+        output = await self._call_structured(
+            "total",
+            _CONTRACT,
+            arguments,
+            TotalOutput,
+            call_options=call_options,
+        )
         return output.result
 
     async def word_counts(
@@ -160,6 +205,7 @@ class ShapesClient(GeneratedClient):
         *,
         text: str,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> dict[str, int]:
         """Count each word of a text.
 
@@ -179,5 +225,151 @@ class ShapesClient(GeneratedClient):
             },
             WordCountsOutput,
             extra=extra,
+            call_options=call_options,
         )
         return output.root
+
+
+class ShapesSyncClient(SyncClient[ShapesClient]):
+    """A typed client for one MCP server.
+
+    The synchronous twin of `ShapesClient`: the same methods, each blocking until its
+    answer. Open one with `with ShapesClient.connect_sync(server) as client:`.
+    """
+
+    def find(
+        self,
+        *,
+        arguments: FindInputFindInput | FindInputFindInput1,
+        call_options: CallOptions | None = None,
+    ) -> FindOutput:
+        """Find a record by id or by name; returns the arguments as received.
+
+        Calls the tool 'find'.
+
+        Args:
+            arguments: The tool's arguments as one value: its input schema's root is not one object.
+        """
+        return self._run(
+            self.async_client.find(
+                arguments=arguments,
+                call_options=call_options,
+            )
+        )
+
+    def label(
+        self,
+        *,
+        flags: dict[Annotated[str, StringConstraints(pattern="^x-")], bool] | NotGiven = NOT_GIVEN,
+        labels: (
+            dict[Annotated[str, StringConstraints(pattern="^[a-z]+$")], str] | NotGiven
+        ) = NOT_GIVEN,
+        mode: str | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> LabelOutput:
+        """Keys constrained by patternProperties and propertyNames; an optional string that is not nullable.
+
+        Calls the tool 'label'.
+
+        Args:
+            flags: Optional.
+            labels: Optional.
+            mode: Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.label(
+                flags=flags,
+                labels=labels,
+                mode=mode,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def legacy(
+        self,
+        *,
+        arguments: dict[str, Any],
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Declares a string as its arguments, as no typed method can send.
+
+        Calls the tool 'legacy'.
+
+        Args:
+            arguments: Any arguments, checked against the tool's JSON Schema when called: mcp-stubgen could not type this tool (/inputSchema/type: arguments are sent as an object, and the schema says 'string').
+        """
+        return self._run(
+            self.async_client.legacy(
+                arguments=arguments,
+                call_options=call_options,
+            )
+        )
+
+    def nest(
+        self,
+        *,
+        direct: str | NestInputDirectArray,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> Union["NestOutputA", "NestOutputB"]:
+        """A string or a short list; returns lists of lists, each other's items (titled A and B).
+
+        Calls the tool 'nest'.
+
+        Args:
+            direct: Required.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.nest(
+                direct=direct,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def total(
+        self,
+        *,
+        arguments: dict[str, float],
+        call_options: CallOptions | None = None,
+    ) -> float:
+        """Add up named amounts.
+
+        Calls the tool 'total'.
+
+        Args:
+            arguments: The tool's arguments as one value: its input schema's root is a map.
+        """
+        return self._run(
+            self.async_client.total(
+                arguments=arguments,
+                call_options=call_options,
+            )
+        )
+
+    def word_counts(
+        self,
+        *,
+        text: str,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> dict[str, int]:
+        """Count each word of a text.
+
+        Calls the tool 'word_counts'.
+
+        Args:
+            text: Required.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.word_counts(
+                text=text,
+                extra=extra,
+                call_options=call_options,
+            )
+        )

@@ -10,11 +10,14 @@ from typing import TYPE_CHECKING
 from . import models
 from ._runtime import (
     NOT_GIVEN,
+    CallOptions,
     CatalogDriftError,
     MissingHandlerError,
     NoStructuredContentError,
     NotGiven,
     PaginationError,
+    RequestOptions,
+    RequestTimeoutError,
     StubgenClientError,
     ToolArgumentsError,
     ToolContentError,
@@ -23,7 +26,7 @@ from ._runtime import (
     ToolResultError,
     UnknownToolError,
 )
-from .client import TimeClient
+from .client import TimeClient, TimeSyncClient
 
 if TYPE_CHECKING:
     from .models import (
@@ -35,6 +38,7 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "CallOptions",
     "CatalogDriftError",
     "ConvertTimeInput",
     "ConvertTimeOutput",
@@ -46,8 +50,11 @@ __all__ = [
     "NOT_GIVEN",
     "NotGiven",
     "PaginationError",
+    "RequestOptions",
+    "RequestTimeoutError",
     "StubgenClientError",
     "TimeClient",
+    "TimeSyncClient",
     "ToolArgumentsError",
     "ToolContentError",
     "ToolError",

@@ -24,15 +24,18 @@ import importlib
 import json
 import re
 import sys
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, Self, TypeVar
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Literal, Self, TypedDict, TypeVar, cast
 from urllib.parse import unquote
+
+from ._loop_thread import LoopThread
 
 if TYPE_CHECKING:
     from mcp import Client, ClientSession, StdioServerParameters
     from mcp.client import Transport
     from mcp.client.session import ElicitationFnT, ListRootsFnT, LoggingFnT, SamplingFnT
+    from mcp.shared.dispatcher import ProgressFnT
     from mcp.types import (
         AudioContent,
         CallToolResult,
@@ -41,6 +44,7 @@ if TYPE_CHECKING:
         GetPromptResult,
         ImageContent,
         ReadResourceResult,
+        RequestParamsMeta,
         ResourceLink,
         Tool,
     )
@@ -48,14 +52,20 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NOT_GIVEN",
+    "CallOptions",
     "CatalogDriftError",
     "GeneratedClient",
+    "LoopThread",
     "MissingHandlerError",
     "NoStructuredContentError",
     "NotGiven",
     "PaginationError",
+    "ProgressCallback",
+    "RequestOptions",
+    "RequestTimeoutError",
     "SchemaCheck",
     "StubgenClientError",
+    "SyncClient",
     "ToolArgumentsError",
     "ToolContentError",
     "ToolContract",
@@ -70,11 +80,14 @@ __all__ = [
 ]
 
 OutputT = TypeVar("OutputT", bound="BaseModel")
+T = TypeVar("T")
+ClientT = TypeVar("ClientT")
 
 _INVALID_PARAMS = -32602
 _NO_STRUCTURED_CONTENT = "has an output schema but did not return structured content"
 """What the SDK's `call_tool` raises (a `RuntimeError`) for a tool that declares an output schema and sends none."""
 _METHOD_NOT_FOUND = -32601
+_REQUEST_TIMEOUT = -32001
 
 MAX_PAGES: Final = 1000
 """`verify()` lists at most this many pages, the same limit `mcp-stubgen snapshot` applies by default."""
@@ -100,8 +113,40 @@ class NotGiven:
 NOT_GIVEN: Final = NotGiven()
 
 
+ProgressCallback = Callable[[float, float | None, str | None], Awaitable[None] | None]
+"""Called with (progress, total, message) for each `notifications/progress` of the call; may be async."""
+
+
+class RequestOptions(TypedDict, total=False):
+    """Per-call options of a resource or prompt method, passed as `call_options={...}`."""
+
+    timeout: float
+    """Seconds to wait for the answer; then `RequestTimeoutError`, and the server is sent `notifications/cancelled`."""
+    meta: Mapping[str, Any]
+    """The request's `_meta`, sent as given (a trace id, a progress token of your own)."""
+
+
+class CallOptions(RequestOptions, total=False):
+    """Per-call options of a tool method, passed as `call_options={...}`; cancelling the calling task
+    sends the server `notifications/cancelled` (the SDK does it), so cancellation needs no option."""
+
+    on_progress: ProgressCallback
+    """Receives the tool's `notifications/progress`; a sync client calls it on its loop thread."""
+
+
 class StubgenClientError(Exception):
     """Base of the errors a generated client raises on top of the SDK's own."""
+
+
+class RequestTimeoutError(StubgenClientError, TimeoutError):
+    """No answer within the call's `timeout`; the server was told to stop (`notifications/cancelled`)."""
+
+    def __init__(self, server: str, request: str, timeout: float) -> None:
+        self.server = server
+        self.timeout = timeout
+        super().__init__(
+            f"server {server!r}: {request} got no answer within {timeout:g} s (call_options timeout); it was cancelled"
+        )
 
 
 class ToolError(StubgenClientError):
@@ -827,6 +872,7 @@ class GeneratedClient:
         contract: str,
         arguments: Mapping[Any, object] | BaseModel,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> CallToolResult:
         """Send the given arguments by their wire names, exactly as given (with `extra`, more of them
         where the schema allows them), once they fit the tool's input schema; raise on failure.
@@ -851,12 +897,17 @@ class GeneratedClient:
             raise ToolArgumentsError(tool, problem)
         try:
             if self.parse_text_json and terms.schemas["output"] is not None:
-                result = await self._send_unchecked(tool, payload)
+                result = await self._send_unchecked(tool, payload, call_options or {})
+            elif call_options:
+                timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
+                result = await self.mcp_client.call_tool(tool, payload, timeout, progress, meta=_meta(call_options))
             else:
                 result = await self.mcp_client.call_tool(tool, payload)
         except MCPError as error:
             if error.code in (_INVALID_PARAMS, _METHOD_NOT_FOUND) and _is_unknown_tool(error.message):
                 raise UnknownToolError(self.server_name, tool, error.message) from error
+            if error.code == _REQUEST_TIMEOUT and call_options and "timeout" in call_options:
+                raise RequestTimeoutError(self.server_name, f"tool {tool!r}", call_options["timeout"]) from None
             raise
         except RuntimeError as error:  # the SDK's own check, which keeps the result from us
             if _NO_STRUCTURED_CONTENT in str(error):
@@ -869,15 +920,16 @@ class GeneratedClient:
             raise ToolError(tool, result.content)
         return result
 
-    async def _send_unchecked(self, tool: str, payload: dict[str, Any]) -> CallToolResult:
+    async def _send_unchecked(self, tool: str, payload: dict[str, Any], call_options: CallOptions) -> CallToolResult:
         """`tools/call` without the SDK's output check, which refuses a result without
         `structuredContent` before its JSON text can be read; the runtime checks the output itself."""
         from mcp import Client
         from mcp.types import CallToolRequest, CallToolRequestParams, CallToolResult
 
         session = self.mcp_client.session if isinstance(self.mcp_client, Client) else self.mcp_client
-        request = CallToolRequest(params=CallToolRequestParams(name=tool, arguments=payload))
-        return await session.send_request(request, CallToolResult)
+        params = CallToolRequestParams(name=tool, arguments=payload, _meta=_meta(call_options))
+        timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
+        return await session.send_request(CallToolRequest(params=params), CallToolResult, timeout, None, progress)
 
     async def _call(
         self,
@@ -885,10 +937,11 @@ class GeneratedClient:
         contract: str,
         arguments: Mapping[Any, object] | BaseModel,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ToolResult:
         """Call a tool and return its result with every content block; a tool whose output schema no
         model could be made from (an untyped tool) still has its `structuredContent` checked."""
-        result = await self._send(tool, contract, arguments, extra)
+        result = await self._send(tool, contract, arguments, extra, call_options)
         terms = ToolContract.of(contract)
         if terms.schemas["output"] is not None and result.structured_content is not None:
             problem = terms.problem("output", result.structured_content)
@@ -903,6 +956,7 @@ class GeneratedClient:
         arguments: Mapping[Any, object] | BaseModel,
         output_model: type[OutputT],
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> OutputT:
         """Call a tool with an output schema and return its `structuredContent` as the output model,
         once it fits the schema: values are never changed, and one the schema allows but the model's
@@ -910,7 +964,7 @@ class GeneratedClient:
         `structuredContent` is an error, or, with `parse_text_json`, read from its one JSON text block."""
         from pydantic import ValidationError
 
-        result = await self._send(tool, contract, arguments, extra)
+        result = await self._send(tool, contract, arguments, extra, call_options)
         content = result.structured_content
         if content is None:
             if not self.parse_text_json:
@@ -926,18 +980,93 @@ class GeneratedClient:
                 return output_model.model_construct(content)
             return output_model.model_construct(**content)
 
-    async def _read(self, uri: str) -> ReadResourceResult:
+    async def _read(self, uri: str, call_options: RequestOptions | None = None) -> ReadResourceResult:
         """Read a static resource by its URI."""
-        return await self.mcp_client.read_resource(uri)
+        return await self._request(
+            f"resource {uri!r}", call_options, lambda meta: self.mcp_client.read_resource(uri, meta=meta)
+        )
 
-    async def _read_template(self, template: str, variables: Mapping[str, str | NotGiven]) -> ReadResourceResult:
+    async def _read_template(
+        self, template: str, variables: Mapping[str, str | NotGiven], call_options: RequestOptions | None = None
+    ) -> ReadResourceResult:
         """Expand a resource template (RFC 6570, by the SDK) with the given variables and read the result."""
         from mcp.shared.uri_template import UriTemplate
 
         given = {name: value for name, value in variables.items() if not isinstance(value, NotGiven)}
-        return await self.mcp_client.read_resource(UriTemplate.parse(template).expand(given))
+        uri = UriTemplate.parse(template).expand(given)
+        return await self._request(
+            f"resource {uri!r}", call_options, lambda meta: self.mcp_client.read_resource(uri, meta=meta)
+        )
 
-    async def _prompt(self, prompt: str, arguments: Mapping[str, str | NotGiven]) -> GetPromptResult:
+    async def _prompt(
+        self, prompt: str, arguments: Mapping[str, str | NotGiven], call_options: RequestOptions | None = None
+    ) -> GetPromptResult:
         """Get a prompt, sending only the arguments that were given."""
         given = {name: value for name, value in arguments.items() if not isinstance(value, NotGiven)}
-        return await self.mcp_client.get_prompt(prompt, given)
+        return await self._request(
+            f"prompt {prompt!r}", call_options, lambda meta: self.mcp_client.get_prompt(prompt, given, meta=meta)
+        )
+
+    async def _request(
+        self,
+        request: str,
+        call_options: RequestOptions | None,
+        send: Callable[[RequestParamsMeta | None], Awaitable[T]],
+    ) -> T:
+        """Send a request whose SDK method takes no timeout: the deadline cancels it, and the SDK tells
+        the server so (`notifications/cancelled`), as it does for a tool call's own timeout."""
+        if not call_options:
+            return await send(None)
+        meta, timeout = _meta(call_options), call_options.get("timeout")
+        if timeout is None:
+            return await send(meta)
+        import anyio
+
+        try:
+            with anyio.fail_after(timeout):
+                return await send(meta)
+        except TimeoutError:
+            raise RequestTimeoutError(self.server_name, request, timeout) from None
+
+
+def _meta(options: RequestOptions) -> RequestParamsMeta | None:
+    meta = options.get("meta")
+    return cast("RequestParamsMeta", dict(meta)) if meta is not None else None
+
+
+def _progress(callback: ProgressCallback | None) -> ProgressFnT | None:
+    """The caller's progress callback, sync or async, as the SDK's (async) one."""
+    if callback is None:
+        return None
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        outcome = callback(progress, total, message)
+        if outcome is not None:
+            await outcome
+
+    return on_progress
+
+
+class SyncClient(Generic[ClientT]):
+    """The base of every generated sync client: its async twin, run on a private event loop thread.
+
+    Each generated method has the signature, types and docstring of the async client's method of
+    the same name, and runs it with `_run`; so both clients behave the same, errors included.
+    """
+
+    def __init__(self, async_client: ClientT, loop: LoopThread) -> None:
+        self.async_client = async_client
+        self._loop = loop
+
+    @classmethod
+    @contextmanager
+    def _open(cls, connection: AbstractAsyncContextManager[ClientT]) -> Iterator[Self]:
+        """Enter an async client's `connect(...)` on a new loop thread; leaving closes both."""
+        loop = LoopThread()
+        try:
+            yield cls(loop.enter(connection), loop)
+        finally:
+            loop.close()
+
+    def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        return self._loop.run(coroutine)

@@ -8,25 +8,38 @@ many tools the server has.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven, ToolResult
+from ._runtime import (
+    NOT_GIVEN,
+    CallOptions,
+    GeneratedClient,
+    NotGiven,
+    RequestOptions,
+    SyncClient,
+    ToolResult,
+)
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
     from collections.abc import Mapping
 
+    from mcp import StdioServerParameters
+    from mcp.client import Transport
     from mcp.types import GetPromptResult, ReadResourceResult
     from ._models.convert_time import ConvertTimeOutput
     from ._models.get_current_time import GetCurrentTimeOutput
 
-__all__ = ["TimeClient"]
+__all__ = ["TimeClient", "TimeSyncClient"]
 
 
 class TimeClient(GeneratedClient):
     """A typed client for one MCP server.
 
     Wrap a connected `mcp.Client` (or `ClientSession`) with `TimeClient(client)`, or
-    open one with `async with TimeClient.connect(server) as client:`.
+    open one with `async with TimeClient.connect(server) as client:`; for code with no
+    event loop, `with TimeClient.connect_sync(server) as client:` opens its sync twin.
+    Every method takes `call_options` last: a timeout, a progress callback, request `_meta`.
     """
 
     server_name = "time"
@@ -36,6 +49,14 @@ class TimeClient(GeneratedClient):
         "get_current_time": "ac6167fb0ed90fdc",
     }
 
+    @classmethod
+    def connect_sync(
+        cls, server: StdioServerParameters | str | Transport, **client_options: Any
+    ) -> AbstractContextManager[TimeSyncClient]:
+        """Connect as `connect` does (the same options and handlers), for code with no event loop: the
+        session runs on a private event loop thread, which stops when the block ends."""
+        return TimeSyncClient._open(cls.connect(server, **client_options))
+
     async def convert_time(
         self,
         *,
@@ -43,6 +64,7 @@ class TimeClient(GeneratedClient):
         target_timezone: str,
         time: str,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> ConvertTimeOutput:
         """Convert time between timezones
 
@@ -66,6 +88,7 @@ class TimeClient(GeneratedClient):
             },
             ConvertTimeOutput,
             extra=extra,
+            call_options=call_options,
         )
 
     async def get_current_time(
@@ -73,6 +96,7 @@ class TimeClient(GeneratedClient):
         *,
         timezone: str,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> GetCurrentTimeOutput:
         """Get current time in a specific timezone
 
@@ -92,4 +116,65 @@ class TimeClient(GeneratedClient):
             },
             GetCurrentTimeOutput,
             extra=extra,
+            call_options=call_options,
+        )
+
+
+class TimeSyncClient(SyncClient[TimeClient]):
+    """A typed client for one MCP server.
+
+    The synchronous twin of `TimeClient`: the same methods, each blocking until its
+    answer. Open one with `with TimeClient.connect_sync(server) as client:`.
+    """
+
+    def convert_time(
+        self,
+        *,
+        source_timezone: str,
+        target_timezone: str,
+        time: str,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ConvertTimeOutput:
+        """Convert time between timezones
+
+        Calls the tool 'convert_time'.
+
+        Args:
+            source_timezone: Source IANA timezone name (e.g., 'America/New_York', 'Europe/London'). Use 'Etc/UTC' as local timezone if no source timezone provided by the user.
+            target_timezone: Target IANA timezone name (e.g., 'Asia/Tokyo', 'America/San_Francisco'). Use 'Etc/UTC' as local timezone if no target timezone provided by the user.
+            time: Time to convert in 24-hour format (HH:MM).
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.convert_time(
+                source_timezone=source_timezone,
+                target_timezone=target_timezone,
+                time=time,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def get_current_time(
+        self,
+        *,
+        timezone: str,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> GetCurrentTimeOutput:
+        """Get current time in a specific timezone
+
+        Calls the tool 'get_current_time'.
+
+        Args:
+            timezone: IANA timezone name (e.g., 'America/New_York', 'Europe/London'). Use 'Etc/UTC' as local timezone if no timezone provided by the user.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.get_current_time(
+                timezone=timezone,
+                extra=extra,
+                call_options=call_options,
+            )
         )

@@ -10,11 +10,14 @@ from typing import TYPE_CHECKING
 from . import models
 from ._runtime import (
     NOT_GIVEN,
+    CallOptions,
     CatalogDriftError,
     MissingHandlerError,
     NoStructuredContentError,
     NotGiven,
     PaginationError,
+    RequestOptions,
+    RequestTimeoutError,
     StubgenClientError,
     ToolArgumentsError,
     ToolContentError,
@@ -23,7 +26,7 @@ from ._runtime import (
     ToolResultError,
     UnknownToolError,
 )
-from .client import WeatherClient
+from .client import WeatherClient, WeatherSyncClient
 
 if TYPE_CHECKING:
     from .models import (
@@ -38,6 +41,7 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "CallOptions",
     "CatalogDriftError",
     "CelsiusToFahrenheitInput",
     "CelsiusToFahrenheitOutput",
@@ -48,6 +52,8 @@ __all__ = [
     "NOT_GIVEN",
     "NotGiven",
     "PaginationError",
+    "RequestOptions",
+    "RequestTimeoutError",
     "SearchInput",
     "SearchOutput",
     "SendAlertInput",
@@ -60,6 +66,7 @@ __all__ = [
     "ToolResultError",
     "UnknownToolError",
     "WeatherClient",
+    "WeatherSyncClient",
 ]
 
 

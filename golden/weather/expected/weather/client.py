@@ -8,28 +8,41 @@ many tools the server has.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven, ToolResult
+from ._runtime import (
+    NOT_GIVEN,
+    CallOptions,
+    GeneratedClient,
+    NotGiven,
+    RequestOptions,
+    SyncClient,
+    ToolResult,
+)
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
     from collections.abc import Mapping
     from typing import Literal
 
+    from mcp import StdioServerParameters
+    from mcp.client import Transport
     from mcp.types import GetPromptResult, ReadResourceResult
     from ._models.celsius_to_fahrenheit import CelsiusToFahrenheitOutput
     from ._models.get_forecast import GetForecastOutput
     from ._models.search import SearchOutput
     from ._models.send_alert import SendAlertOutput
 
-__all__ = ["WeatherClient"]
+__all__ = ["WeatherClient", "WeatherSyncClient"]
 
 
 class WeatherClient(GeneratedClient):
     """Forecasts for any city, in either unit.
 
     Wrap a connected `mcp.Client` (or `ClientSession`) with `WeatherClient(client)`, or
-    open one with `async with WeatherClient.connect(server) as client:`.
+    open one with `async with WeatherClient.connect(server) as client:`; for code with no
+    event loop, `with WeatherClient.connect_sync(server) as client:` opens its sync twin.
+    Every method takes `call_options` last: a timeout, a progress callback, request `_meta`.
     """
 
     server_name = "weather"
@@ -41,11 +54,20 @@ class WeatherClient(GeneratedClient):
         "send_alert": "0f00b640d0b4885f",
     }
 
+    @classmethod
+    def connect_sync(
+        cls, server: StdioServerParameters | str | Transport, **client_options: Any
+    ) -> AbstractContextManager[WeatherSyncClient]:
+        """Connect as `connect` does (the same options and handlers), for code with no event loop: the
+        session runs on a private event loop thread, which stops when the block ends."""
+        return WeatherSyncClient._open(cls.connect(server, **client_options))
+
     async def celsius_to_fahrenheit(
         self,
         *,
         celsius: float,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> float:
         """Convert a temperature from Celsius to Fahrenheit.
 
@@ -65,6 +87,7 @@ class WeatherClient(GeneratedClient):
             },
             CelsiusToFahrenheitOutput,
             extra=extra,
+            call_options=call_options,
         )
         return output.result
 
@@ -75,6 +98,7 @@ class WeatherClient(GeneratedClient):
         days: int | NotGiven = NOT_GIVEN,
         units: Literal["metric", "imperial"] | NotGiven = NOT_GIVEN,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> GetForecastOutput:
         """Get the forecast for a city.
 
@@ -98,6 +122,7 @@ class WeatherClient(GeneratedClient):
             },
             GetForecastOutput,
             extra=extra,
+            call_options=call_options,
         )
 
     async def search(
@@ -105,6 +130,7 @@ class WeatherClient(GeneratedClient):
         *,
         query: str,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> list[str]:
         """Find the cities with a forecast whose name contains the query.
 
@@ -124,6 +150,7 @@ class WeatherClient(GeneratedClient):
             },
             SearchOutput,
             extra=extra,
+            call_options=call_options,
         )
         return output.result
 
@@ -133,6 +160,7 @@ class WeatherClient(GeneratedClient):
         message: str,
         severity: int | NotGiven = NOT_GIVEN,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
     ) -> str:
         """Raise an alert; fails for an empty message.
 
@@ -154,20 +182,29 @@ class WeatherClient(GeneratedClient):
             },
             SendAlertOutput,
             extra=extra,
+            call_options=call_options,
         )
         return output.result
 
-    async def read_stations(self) -> ReadResourceResult:
+    async def read_stations(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
         """All weather stations.
 
         Reads 'weather://stations' (application/json).
         """
-        return await self._read("weather://stations")
+        return await self._read(
+            "weather://stations",
+            call_options,
+        )
 
     async def read_latest_reading(
         self,
         *,
         station_id: str,
+        call_options: RequestOptions | None = None,
     ) -> ReadResourceResult:
         """The latest reading of one station.
 
@@ -181,6 +218,7 @@ class WeatherClient(GeneratedClient):
             {
                 "station_id": station_id,
             },
+            call_options,
         )
 
     async def prompt_packing_list(
@@ -188,6 +226,7 @@ class WeatherClient(GeneratedClient):
         *,
         city: str,
         days: str | NotGiven = NOT_GIVEN,
+        call_options: RequestOptions | None = None,
     ) -> GetPromptResult:
         """Ask for a packing list for a trip.
 
@@ -203,4 +242,172 @@ class WeatherClient(GeneratedClient):
                 "city": city,
                 "days": days,
             },
+            call_options,
+        )
+
+
+class WeatherSyncClient(SyncClient[WeatherClient]):
+    """Forecasts for any city, in either unit.
+
+    The synchronous twin of `WeatherClient`: the same methods, each blocking until its
+    answer. Open one with `with WeatherClient.connect_sync(server) as client:`.
+    """
+
+    def celsius_to_fahrenheit(
+        self,
+        *,
+        celsius: float,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> float:
+        """Convert a temperature from Celsius to Fahrenheit.
+
+        Calls the tool 'celsius_to_fahrenheit'.
+
+        Args:
+            celsius: Required.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.celsius_to_fahrenheit(
+                celsius=celsius,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def get_forecast(
+        self,
+        *,
+        city: str,
+        days: int | NotGiven = NOT_GIVEN,
+        units: Literal["metric", "imperial"] | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> GetForecastOutput:
+        """Get the forecast for a city.
+
+        Calls the tool 'get_forecast'.
+
+        Args:
+            city: City name, e.g. 'Oslo'.
+            days: How many days ahead. Server default: 1. Optional.
+            units: Server default: \"metric\". Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.get_forecast(
+                city=city,
+                days=days,
+                units=units,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def search(
+        self,
+        *,
+        query: str,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> list[str]:
+        """Find the cities with a forecast whose name contains the query.
+
+        Calls the tool 'search'.
+
+        Args:
+            query: Part of a city name, in any case.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.search(
+                query=query,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def send_alert(
+        self,
+        *,
+        message: str,
+        severity: int | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> str:
+        """Raise an alert; fails for an empty message.
+
+        Calls the tool 'send_alert'.
+
+        Args:
+            message: Required.
+            severity: Server default: 1. Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.send_alert(
+                message=message,
+                severity=severity,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def read_stations(
+        self,
+        *,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """All weather stations.
+
+        Reads 'weather://stations' (application/json).
+        """
+        return self._run(
+            self.async_client.read_stations(
+                call_options=call_options,
+            )
+        )
+
+    def read_latest_reading(
+        self,
+        *,
+        station_id: str,
+        call_options: RequestOptions | None = None,
+    ) -> ReadResourceResult:
+        """The latest reading of one station.
+
+        Expands and reads 'weather://stations/{station_id}/latest' (text/plain).
+
+        Args:
+            station_id: Required.
+        """
+        return self._run(
+            self.async_client.read_latest_reading(
+                station_id=station_id,
+                call_options=call_options,
+            )
+        )
+
+    def prompt_packing_list(
+        self,
+        *,
+        city: str,
+        days: str | NotGiven = NOT_GIVEN,
+        call_options: RequestOptions | None = None,
+    ) -> GetPromptResult:
+        """Ask for a packing list for a trip.
+
+        Gets the prompt 'packing_list'.
+
+        Args:
+            city: Required.
+            days: Optional.
+        """
+        return self._run(
+            self.async_client.prompt_packing_list(
+                city=city,
+                days=days,
+                call_options=call_options,
+            )
         )

@@ -1,0 +1,211 @@
+"""Generated clients' sync twin and per-call options (issue 16), against a real server over stdio
+that reports progress, honours cancellation and shows the request's `_meta`."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from mcp import StdioServerParameters
+
+from codegen.config import ServerConfig
+from codegen.generate import generate_package
+from codegen.generate.hub import hub_dir, render_hub
+from codegen.generate.publish import publish
+from codegen.snapshot.discovery import snapshot_server
+from tests.regen_goldens import GOLDEN, hub_case_snapshots
+
+SERVER = Path(__file__).parent / "servers" / "progress_server.py"
+EXAMPLES = Path(__file__).parent.parent / "examples"
+PARAMETERS = StdioServerParameters(command=sys.executable, args=[str(SERVER)])
+
+
+@pytest.fixture(scope="module")
+def progress(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    """The generated package of the progress server, imported once for the module."""
+    folder = tmp_path_factory.mktemp("call-control")
+    config = ServerConfig(name="progress", command=sys.executable, args=(str(SERVER),))
+    generate_package(asyncio.run(snapshot_server(config)), folder)
+    sys.path.insert(0, str(folder))
+    try:
+        yield importlib.import_module("progress")
+    finally:
+        sys.path.remove(str(folder))
+        for name in [module for module in sys.modules if module.split(".")[0] == "progress"]:
+            del sys.modules[name]
+
+
+async def cancelled_labels(client: Any, label: str) -> list[str]:
+    """The server's cancelled calls, once `label` is among them (its handler may lag the notification)."""
+    for _ in range(100):
+        labels: list[str] = await client.cancellations()
+        if label in labels:
+            return labels
+        await asyncio.sleep(0.05)
+    return labels
+
+
+async def test_progress_and_meta_reach_the_caller_and_the_server(progress: ModuleType) -> None:
+    seen: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(value: float, total: float | None, message: str | None) -> None:
+        seen.append((value, total, message))
+
+    async with progress.ProgressClient.connect(PARAMETERS) as client:
+        assert await client.count(steps=3, call_options={"on_progress": on_progress}) == 3
+        assert await client.count(steps=2, call_options={"on_progress": lambda *update: seen.append(update)}) == 2
+        assert seen == [(1, 3, "step 1"), (2, 3, "step 2"), (3, 3, "step 3"), (1, 2, "step 1"), (2, 2, "step 2")]
+
+        meta = json.loads(await client.request_meta(call_options={"meta": {"trace": "abc-123", "tenant": 7}}))
+        assert {"trace": "abc-123", "tenant": 7}.items() <= meta.items()
+        # the tool's own `call_options` parameter is `call_options_` in Python, `call_options` on the wire
+        assert await client.echo_options(call_options_="mine", call_options={"timeout": 5}) == "mine"
+
+        # with `parse_text_json` a call goes through the session's `send_request`, and keeps its options
+        client.parse_text_json = True
+        seen.clear()
+        assert await client.count(steps=2, call_options={"on_progress": on_progress, "timeout": 10}) == 2
+        assert seen == [(1, 2, "step 1"), (2, 2, "step 2")]
+        meta = json.loads(await client.request_meta(call_options={"meta": {"trace": "via-session"}}))
+        assert meta["trace"] == "via-session"
+        with pytest.raises(progress.RequestTimeoutError):
+            await client.wait(label="session-timeout", call_options={"timeout": 0.3})
+
+
+async def test_cancelling_the_task_or_a_timeout_cancels_the_call_on_the_server(progress: ModuleType) -> None:
+    async with progress.ProgressClient.connect(PARAMETERS) as client:
+        started = asyncio.Event()
+        call = asyncio.create_task(
+            client.wait(label="cancelled-task", call_options={"on_progress": lambda *_: started.set()})
+        )
+        await asyncio.wait_for(started.wait(), 10)
+        call.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await call
+        assert "cancelled-task" in await cancelled_labels(client, "cancelled-task")
+
+        with pytest.raises(progress.RequestTimeoutError, match=r"tool 'wait' got no answer within 0.5 s") as raised:
+            await client.wait(label="timed-out", call_options={"timeout": 0.5})
+        assert raised.value.timeout == 0.5
+        assert isinstance(raised.value, TimeoutError)
+        assert "timed-out" in await cancelled_labels(client, "timed-out")
+        with pytest.raises(progress.RequestTimeoutError, match=r"resource 'progress://slow' got no answer"):
+            await client.read_slow(call_options={"timeout": 0.3})
+        assert await client.count(steps=1, call_options={"timeout": 10}) == 1  # the session is still fine
+
+
+@pytest.fixture(scope="module")
+def sync_client(progress: ModuleType) -> Iterator[Any]:
+    """One sync client for the module's sync tests: it needs no event loop, so tests on any loop share it."""
+    with progress.ProgressClient.connect_sync(PARAMETERS) as client:
+        assert isinstance(client, progress.ProgressSyncClient)
+        loop_thread = client._loop.thread
+        yield client
+    assert not loop_thread.is_alive()  # leaving the block stopped the private loop thread
+
+
+def test_the_sync_client_has_the_same_methods_errors_and_options(progress: ModuleType, sync_client: Any) -> None:
+    seen: list[tuple[float, float | None, str | None]] = []
+    assert sync_client.count(steps=2, call_options={"on_progress": lambda *update: seen.append(update)}) == 2
+    assert seen == [(1, 2, "step 1"), (2, 2, "step 2")]
+    assert sync_client.echo_options(call_options_="sync") == "sync"
+    with pytest.raises(progress.ToolArgumentsError, match="nothing was sent"):
+        sync_client.count(steps="three")
+    with pytest.raises(progress.RequestTimeoutError):
+        sync_client.wait(label="sync-timeout", call_options={"timeout": 0.3})
+    for _ in range(100):
+        if "sync-timeout" in sync_client.cancellations():
+            break
+        time.sleep(0.05)
+    assert "sync-timeout" in sync_client.cancellations()
+
+
+async def test_the_sync_client_works_inside_a_running_event_loop(sync_client: Any) -> None:
+    """Called on a thread whose event loop is running (a notebook, an async app): its own loop thread
+    answers, so it blocks this loop for the call's duration but never waits for itself."""
+    asyncio.get_running_loop()
+    assert sync_client.count(steps=2) == 2
+
+
+def test_calling_the_sync_client_on_its_own_loop_thread_raises_instead_of_deadlocking(sync_client: Any) -> None:
+    errors: list[BaseException] = []
+
+    def call_again(*_: object) -> None:  # a progress callback runs on the client's loop thread
+        try:
+            sync_client.count(steps=1)
+        except RuntimeError as error:
+            errors.append(error)
+
+    assert sync_client.count(steps=1, call_options={"on_progress": call_again}) == 1
+    assert len(errors) == 1 and "its own event loop thread" in str(errors[0])
+
+
+def test_the_sync_hub_calls_by_qualified_name_and_through_each_servers_sync_client(tmp_path: Path) -> None:
+    for snapshot in hub_case_snapshots():
+        generate_package(snapshot, tmp_path / "synchub")
+    publish(render_hub([(snapshot, {}) for snapshot in hub_case_snapshots()]), hub_dir(tmp_path / "synchub"))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        hub_module = importlib.import_module("synchub.hub")
+        weather, notes = (StdioServerParameters(command=sys.executable, args=[str(EXAMPLES / name)]) for name in ("weather_server.py", "notes_server.py"))  # fmt: skip
+        with hub_module.Hub.connect_sync(weather=weather, notes=notes) as hub:
+            assert isinstance(hub, hub_module.SyncHub)
+            assert hub.call("weather__search", {"query": "OS"}).structured_content == {"result": ["Oslo"]}
+            assert type(hub.weather).__name__ == "WeatherSyncClient"
+            assert hub.weather.search(query="ber", call_options={"timeout": 10}) == ["Berlin"]
+            assert [note.id for note in hub.notes.search(text="coffee").notes] == [2]
+            assert hub.verify().removed == ()
+            assert "weather__get_forecast" in hub.hub.live_tools
+            loop_thread = hub._loop.thread
+        assert not loop_thread.is_alive()
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [module for module in sys.modules if module.split(".")[0] == "synchub"]:
+            del sys.modules[name]
+
+
+TYPED_CALLER = """
+from weather import GetForecastOutput, WeatherClient
+
+
+def forecast(server: str) -> GetForecastOutput:
+    with WeatherClient.connect_sync(server) as weather:
+        weather.read_stations(call_options={"timeout": 1.0, "meta": {"trace": "t"}})
+        return weather.get_forecast(
+            city="Oslo", call_options={"timeout": 5.0, "on_progress": lambda done, total, message: None}
+        )
+
+
+def wrong(server: str) -> None:
+    with WeatherClient.connect_sync(server) as weather:
+        weather.read_stations(call_options={"on_progress": print})
+        weather.get_forecast(city="Oslo", call_options={"timeout": "soon"})
+        weather.get_forecast(city="Oslo", days=2, call_options=None).missing
+"""
+
+
+def test_the_sync_client_and_call_options_are_typed_for_mypy_strict(tmp_path: Path) -> None:
+    caller = tmp_path / "caller.py"
+    caller.write_text(TYPED_CALLER, encoding="utf-8")
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", str(caller)],
+        capture_output=True,
+        text=True,
+        cwd=GOLDEN.parent,  # the mypy cache the goldens' own check uses
+        env={"MYPYPATH": str(GOLDEN / "weather" / "expected"), "PATH": ""},
+        timeout=300,
+    )
+    errors = [line.split(": error: ")[1] for line in checked.stdout.splitlines() if ": error: " in line]
+    assert len(errors) == 3, checked.stdout
+    assert '"read_stations"' in errors[0] and 'expected "RequestOptions | None"' in errors[0]  # no on_progress
+    assert '"get_forecast"' in errors[1] and 'expected "CallOptions | None"' in errors[1]  # a timeout is a float
+    assert '"GetForecastOutput" has no attribute "missing"' in errors[2]
