@@ -22,9 +22,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import click
 from pydantic.alias_generators import to_camel
 
+from codegen import console
 from codegen.errors import StubgenError
 from codegen.generate.cache import Cache, cache_key, compact_json
 from codegen.generate.formatting import LINE_LENGTH, literal
@@ -179,10 +179,8 @@ def build_package(
             message = f"{where}tool {shown(spec.wire)}: {spec.untyped_reason}"
             if strict:
                 raise StubgenError(message)
-            click.echo(
-                f"warning: {message}; its method takes `arguments: dict[str, Any]` "
-                "(`generate --strict` makes this an error)",
-                err=True,
+            console.warn(
+                f"{message}; its method takes `arguments: dict[str, Any]` (`generate --strict` makes this an error)"
             )
         for name in classes:
             if name in owners:

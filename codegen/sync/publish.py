@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from codegen import console
 from codegen.config import ProjectConfig
 from codegen.errors import StubgenError
 from codegen.generate import Cache, Published, package_dir, render_snapshot
@@ -13,7 +14,7 @@ from codegen.generate.command import hub_inputs
 from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.proof import remember_rendered
 from codegen.generate.publish import publish
-from codegen.options import report, shown_path
+from codegen.options import shown_path
 from codegen.snapshot import Snapshot
 
 
@@ -47,7 +48,9 @@ def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
         inputs, settings = hub_inputs(config)
         result = publish(render_hub(inputs, cache, settings), hub_dir(output))
     except StubgenError as error:
-        report(f"error: {error}")
+        console.error(str(error))
+        console.emit(None, "error", error=str(error), package=shown_path(hub_dir(output)))
         return False
-    report(f"hub: {'generated' if result.changed else 'up to date:'} {shown_path(result.path)}")
+    console.note(f"hub: {'generated' if result.changed else 'up to date:'} {shown_path(result.path)}")
+    console.emit(None, "generated" if result.changed else "unchanged", package=shown_path(result.path))
     return True
