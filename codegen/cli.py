@@ -27,6 +27,8 @@ class _LazyGroup(click.Group):
         "sync": "codegen.sync.command:sync",
         "drift": "codegen.drift.command:drift",
         "watch": "codegen.watch.command:watch",
+        "inspect": "codegen.view.command:inspect",
+        "list": "codegen.view.command:list_servers",
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

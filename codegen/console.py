@@ -74,8 +74,10 @@ def error(message: str) -> None:
 
 
 def result(text: str, nl: bool = True) -> None:
-    """A command's result on stdout, printed even with `--quiet` (it is what was asked for)."""
-    click.echo(text, nl=nl, color=colour())
+    """A command's result for people on stdout, printed even with `--quiet` (it is what was asked
+    for); with `--format json` the JSON objects carry it instead, so stdout holds only JSON lines."""
+    if _settings.json_command is None:
+        click.echo(text, nl=nl, color=colour())
 
 
 def emit(server: str | None, status: str, **fields: Any) -> None:

@@ -200,14 +200,13 @@ def generate(
         checked: list[tuple[Path | None, bytes | None, Path, str]] = []
         for path, method_names in sources:
             source = read_snapshot_bytes(path)
-            checked.append((path, source, *_check_server(source, str(path), method_names, out_dir, cache)))
+            checked.append((path, source, *check_server(source, str(path), method_names, out_dir, cache)))
         if hub is not None:
-            checked.append((None, None, *_check_hub(hub, out_dir, cache)))
+            checked.append((None, None, *check_hub(hub, out_dir, cache)))
         stale = 0
         for snapshot_file, checked_bytes, target, diff in checked:
             stale += bool(diff)
-            if not console.json_lines():
-                console.result(diff, nl=False)
+            console.result(diff, nl=False)
             details = {"diff": diff} if diff else {}
             state = "stale" if diff else "current"
             console.emit(_server_of(checked_bytes), state, **_where(snapshot_file, target), **details)
@@ -265,7 +264,7 @@ def _server_of(source: bytes | None) -> str | None:
     return server if isinstance(server, str) else None
 
 
-def _check_server(
+def check_server(
     source: bytes, name: str, method_names: Mapping[str, str], out_dir: Path, cache: Cache
 ) -> tuple[Path, str]:
     """A server's package folder and the diff from it to what its snapshot bytes `source` (read
@@ -281,8 +280,8 @@ def _check_server(
     return target, diff_trees(files, read_tree(target), _label(target))
 
 
-def _check_hub(hub: HubSources, out_dir: Path, cache: Cache) -> tuple[Path, str]:
-    """The hub's folder and diff, proven as a server's package is (`_check_server`): from its
+def check_hub(hub: HubSources, out_dir: Path, cache: Cache) -> tuple[Path, str]:
+    """The hub's folder and diff, proven as a server's package is (`check_server`): from its
     snapshots' bytes and the generator, else rendered."""
     source = _hub_source(hub)
     target = hub_dir(out_dir)

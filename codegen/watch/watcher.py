@@ -335,8 +335,7 @@ class Watcher:
             )
             findings = sort_findings(apply_severities(filtered.kept, self._policy.severities))
             ignored = len(filtered.ignored)
-            if not console.json_lines():
-                console.result(render(findings, "text", ignored), nl=False)
+            console.result(render(findings, "text", ignored), nl=False)
         drift = {
             "first": old is None,
             "findings": [finding.to_json() for finding in findings],
