@@ -43,6 +43,10 @@ Sources = list[tuple[Path, Mapping[str, str]]]
 """Snapshot files with their method-name overrides, read only when their package must be rendered."""
 
 
+Packages = list[tuple[Path, Mapping[str, str], Mapping[str, str]]]
+"""Snapshot files with their method-name overrides and stated renames, one per package to render."""
+
+
 HubSources = tuple[Sources, HubSettings]
 """The hub's snapshot files and how it names and selects their tools."""
 
@@ -126,14 +130,15 @@ def strict_setting(config: ProjectConfig) -> bool:
 
 def _sources(
     targets: tuple[str, ...], out: Path | None, config_path: Path | None, servers_file: Path | None, with_hub: bool
-) -> tuple[Sources, Path, HubSources | None, bool]:
+) -> tuple[Packages, Path, HubSources | None, bool]:
     """The snapshot files to render, the output folder, the hub's snapshot files when a hub is
     wanted, and the config's `strict`."""
     if targets and all(target.endswith(".json") for target in targets):
         if out is None:
             raise click.UsageError("generating from snapshot files needs --out DIR")
         sources: Sources = [(Path(target), {}) for target in targets]
-        return sources, out, (sources, HubSettings()) if with_hub else None, False
+        packages: Packages = [(path, {}, {}) for path, _ in sources]
+        return packages, out, (sources, HubSettings()) if with_hub else None, False
     if any(target.endswith(".json") for target in targets):
         raise click.UsageError("give either server ids from the config or snapshot .json files, not both")
     config = load_project(config_path, servers_file)
@@ -142,7 +147,10 @@ def _sources(
         raise StubgenError(f"{config.source or config.root}: set `output` under [tool.mcp-stubgen] or pass --out DIR")
     servers = config.select(targets)
     return (
-        [(config.snapshot_path(server.name), method_names_for(config, server.name)) for server in servers],
+        [
+            (config.snapshot_path(server.name), method_names_for(config, server.name), config.renames(server.name))
+            for server in servers
+        ],
         out_dir,
         hub_sources(config) if config.hub or with_hub else None,
         strict_setting(config),
@@ -198,9 +206,9 @@ def generate(
     cache = cache_for(no_cache)
     if check:
         checked: list[tuple[Path | None, bytes | None, Path, str]] = []
-        for path, method_names in sources:
+        for path, method_names, renames in sources:
             source = read_snapshot_bytes(path)
-            checked.append((path, source, *check_server(source, str(path), method_names, out_dir, cache)))
+            checked.append((path, source, *check_server(source, str(path), method_names, out_dir, cache, renames)))
         if hub is not None:
             checked.append((None, None, *check_hub(hub, out_dir, cache)))
         stale = 0
@@ -218,26 +226,26 @@ def generate(
     recover_output(out_dir)
     # Everything is rendered before anything is published, so a failing server leaves every package as it was;
     # a package (or hub) this generator rendered from these very snapshot bytes, untouched since, is not even parsed.
-    rendered: list[tuple[Path | None, Path, dict[str, bytes] | None, bytes, Mapping[str, str]]] = []
-    for path, method_names in sources:
+    rendered: list[tuple[Path | None, Path, dict[str, bytes] | None, bytes, Mapping[str, str], Mapping[str, str]]] = []
+    for path, method_names, renames in sources:
         source = read_snapshot_bytes(path)
         # A package proven current may hold untyped tools, which --strict must still refuse: render it.
-        unchanged = None if strict else rendered_before(source, method_names, out_dir, cache)
+        unchanged = None if strict else rendered_before(source, method_names, out_dir, cache, renames)
         if unchanged is not None:
-            rendered.append((path, unchanged, None, source, method_names))
+            rendered.append((path, unchanged, None, source, method_names, renames))
             continue
         snapshot = parse_snapshot(source, str(path))
-        package = render_snapshot(snapshot, method_names, cache, strict)
-        rendered.append((path, package_dir(snapshot, out_dir), package, source, method_names))
+        package = render_snapshot(snapshot, method_names, cache, strict, renames)
+        rendered.append((path, package_dir(snapshot, out_dir), package, source, method_names, renames))
     if hub is not None:
         source = _hub_source(hub)
         unchanged = rendered_before(source, {}, out_dir, cache)
         files = render_hub(_load_hub(hub[0]), cache, hub[1]) if unchanged is None else None
-        rendered.append((None, unchanged or hub_dir(out_dir), files, source, {}))
-    for snapshot_file, target, files, snapshot_bytes, method_names in rendered:
+        rendered.append((None, unchanged or hub_dir(out_dir), files, source, {}, {}))
+    for snapshot_file, target, files, snapshot_bytes, method_names, renames in rendered:
         result = publish(files, target) if files is not None else None
         if files is not None:
-            remember_rendered(snapshot_bytes, method_names, target, files, cache)
+            remember_rendered(snapshot_bytes, method_names, target, files, cache, renames)
         server = _server_of(snapshot_bytes if snapshot_file is not None else None)
         if result is not None and result.changed:
             detail = f"{len(result.written)} file(s) written, {len(result.removed)} removed"
@@ -265,18 +273,23 @@ def _server_of(source: bytes | None) -> str | None:
 
 
 def check_server(
-    source: bytes, name: str, method_names: Mapping[str, str], out_dir: Path, cache: Cache
+    source: bytes,
+    name: str,
+    method_names: Mapping[str, str],
+    out_dir: Path,
+    cache: Cache,
+    renames: Mapping[str, str] | None = None,
 ) -> tuple[Path, str]:
     """A server's package folder and the diff from it to what its snapshot bytes `source` (read
     from the file `name`) produce; empty when current. Proven from the snapshot and the generator
     only (`proof.rendered_before`), else rendered: never from what the committed files say about themselves."""
-    proven = rendered_before(source, method_names, out_dir, cache)
+    proven = rendered_before(source, method_names, out_dir, cache, renames)
     if proven is not None:
         return proven, ""
     snapshot = parse_snapshot(source, name)
     target = package_dir(snapshot, out_dir)
-    files = render_snapshot(snapshot, method_names, cache)
-    remember_rendered(source, method_names, target, files, cache)
+    files = render_snapshot(snapshot, method_names, cache, renames=renames)
+    remember_rendered(source, method_names, target, files, cache, renames)
     return target, diff_trees(files, read_tree(target), _label(target))
 
 

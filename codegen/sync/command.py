@@ -9,7 +9,7 @@ import click
 from codegen import console
 from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
 from codegen.generate import Published
-from codegen.generate.command import cache_for, cache_option, method_names_for, strict_setting
+from codegen.generate.command import cache_for, cache_option
 from codegen.generate.publish import recover_output
 from codegen.options import apply_overrides, config_options, connection_options, load_project, shown_path
 from codegen.snapshot import Snapshot
@@ -48,10 +48,7 @@ def sync(
     published: dict[str, Published] = {}
 
     def write(path: Path, snapshot: Snapshot) -> bool:
-        method_names = method_names_for(config, snapshot.server)
-        published[snapshot.server] = publish_with_snapshot(
-            snapshot, method_names, path, output, cache, strict_setting(config)
-        )
+        published[snapshot.server] = publish_with_snapshot(snapshot, config, path, output, cache)
         return published[snapshot.server].snapshot_changed
 
     taken = take_snapshots(config, selected, write=write)

@@ -3,14 +3,13 @@ and `watch` share, so an interrupted run leaves every server either fully old or
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 
 from codegen import console
 from codegen.config import ProjectConfig
 from codegen.errors import StubgenError
 from codegen.generate import Cache, Published, package_dir, render_snapshot
-from codegen.generate.command import hub_inputs
+from codegen.generate.command import hub_inputs, method_names_for, strict_setting
 from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.proof import remember_rendered
 from codegen.generate.publish import publish
@@ -19,12 +18,13 @@ from codegen.snapshot import Snapshot
 
 
 def publish_with_snapshot(
-    snapshot: Snapshot, method_names: Mapping[str, str], path: Path, output: Path, cache: Cache, strict: bool
+    snapshot: Snapshot, config: ProjectConfig, path: Path, output: Path, cache: Cache
 ) -> Published:
-    """Render a server's package and publish it and its snapshot file as one step (`sync` and `watch`),
-    so neither is ever new beside the other's old version; raises `StubgenError`. `strict` refuses a
-    tool no models can be generated for instead of giving it an untyped method."""
-    files = render_snapshot(snapshot, method_names, cache, strict)
+    """Render a server's package (with the config's method names, renames and `strict`) and publish
+    it and its snapshot file as one step (`sync` and `watch`), so neither is ever new beside the
+    other's old version; raises `StubgenError`."""
+    method_names, renames = method_names_for(config, snapshot.server), config.renames(snapshot.server)
+    files = render_snapshot(snapshot, method_names, cache, strict_setting(config), renames)
     target = package_dir(snapshot, output)
     source = snapshot.canonical_bytes()
     try:
@@ -34,7 +34,7 @@ def publish_with_snapshot(
             f"server {snapshot.server!r}: cannot write {target} and {path} ({error.strerror or error}); "
             "check the folders' permissions"
         ) from None
-    remember_rendered(source, method_names, target, files, cache)
+    remember_rendered(source, method_names, target, files, cache, renames)
     return result
 
 

@@ -70,6 +70,10 @@ def catalog_json(snapshot: Snapshot, package: PackageSpec) -> dict[str, Any]:
             }
             for tool in _by_wire(package.tools)
         ],
+        "aliases": [
+            {"method": alias.method, "old_name": alias.old_wire, "calls": alias.tool.method}
+            for alias in package.aliases
+        ],
         "resources": [
             {
                 "uri": resource.uri,
@@ -166,6 +170,10 @@ def catalog_text(snapshot: Snapshot, package: PackageSpec, source: str) -> str:
         lines += _described(tool.description, tool.parameters)
         if tool.extra:
             lines.append(f"      {tool.extra}: more arguments by wire name, as the schema allows")
+    if package.aliases:
+        lines += _section("deprecated aliases of renamed tools", len(package.aliases))
+        for alias in package.aliases:
+            lines.append(f"  {alias.method}  (old tool {_quoted(alias.old_wire)}) -> calls {alias.tool.method}")
     lines += _section("resources", len(package.resources))
     for resource in sorted(package.resources, key=lambda resource: resource.uri):
         mime = f"  {one_line(resource.mime_type)}" if resource.mime_type else ""

@@ -42,7 +42,11 @@ def inspect(targets: tuple[str, ...], config_path: Path | None, servers_file: Pa
     for number, (path, server) in enumerate(sources):
         try:
             snapshot = parse_snapshot(read_snapshot_bytes(path), str(path))
-            package = build_package(snapshot, method_names_for(config, server) if server is not None else {}, cache)
+            package = (
+                build_package(snapshot, method_names_for(config, server), cache, renames=config.renames(server))
+                if config is not None and server is not None
+                else build_package(snapshot, {}, cache)
+            )
         except StubgenError as error:
             failed += 1
             console.error(str(error))
@@ -115,8 +119,10 @@ def _list_server(config: ProjectConfig, name: str, cache: Cache) -> None:
             state = "unchecked" if target.is_dir() else "missing"
         else:
             target = package_dir(snapshot, output)
-            method_names = method_names_for(config, name)
-            state = _package_state(target, lambda: check_server(source, str(path), method_names, output, cache)[1])
+            method_names, renames = method_names_for(config, name), config.renames(name)
+            state = _package_state(
+                target, lambda: check_server(source, str(path), method_names, output, cache, renames)[1]
+            )
         details |= {"package": shown_path(target), "package_state": state}
         line += f"; package {shown_path(target)} {state}"
     console.result(line)

@@ -301,7 +301,12 @@ class Watcher:
         try:
             # Leaves a package this generator rendered from these bytes and nobody edited untouched.
             result = generate_package(
-                snapshot, output, method_names_for(self._config, server.name), cache, strict_setting(self._config)
+                snapshot,
+                output,
+                method_names_for(self._config, server.name),
+                cache,
+                strict_setting(self._config),
+                self._config.renames(server.name),
             )
         except StubgenError as error:
             _failed(server.name, str(error))
@@ -356,9 +361,7 @@ class Watcher:
         cache = Cache.default()
         try:
             try:
-                result = publish_with_snapshot(
-                    new, method_names_for(self._config, name), path, output, cache, strict_setting(self._config)
-                )
+                result = publish_with_snapshot(new, self._config, path, output, cache)
             except StubgenError as error:
                 _failed(name, str(error))
                 return False

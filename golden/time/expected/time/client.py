@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from typing_extensions import deprecated as _deprecated
+
 from ._runtime import NOT_GIVEN, GeneratedClient, NotGiven, ToolResult
 
 if TYPE_CHECKING:
@@ -85,4 +87,21 @@ class TimeClient(GeneratedClient):
                 "timezone": timezone,
             },
             GetCurrentTimeOutput,
+        )
+
+    @_deprecated(
+        "The server renamed the tool 'current_time' to 'get_current_time'; call get_current_time() instead.",
+    )
+    async def current_time(
+        self,
+        *,
+        timezone: str,
+    ) -> GetCurrentTimeOutput:
+        """Deprecated: call `get_current_time`, which this calls.
+
+        The server renamed the tool 'current_time' to 'get_current_time'; this
+        method keeps the old name while the config's `renames` states the rename.
+        """
+        return await self.get_current_time(
+            timezone=timezone,
         )
