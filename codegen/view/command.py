@@ -52,8 +52,7 @@ def inspect(targets: tuple[str, ...], config_path: Path | None, servers_file: Pa
             console.error(str(error))
             console.emit(server, "error", error=str(error), snapshot=shown_path(path))
             continue
-        if not console.json_lines():
-            console.result(("\n" if number else "") + catalog_text(snapshot, package, shown_path(path)), nl=False)
+        console.result(("\n" if number else "") + catalog_text(snapshot, package, shown_path(path)), nl=False)
         console.emit(snapshot.server, "ok", snapshot=shown_path(path), **catalog_json(snapshot, package))
     return EXIT_ERROR if failed else EXIT_OK
 
@@ -120,9 +119,13 @@ def _list_server(config: ProjectConfig, name: str, cache: Cache) -> None:
         else:
             target = package_dir(snapshot, output)
             method_names, renames = method_names_for(config, name), config.renames(name)
-            state = _package_state(
-                target, lambda: check_server(source, str(path), method_names, output, cache, renames)[1]
-            )
+            try:
+                state = _package_state(
+                    target, lambda: check_server(source, str(path), method_names, output, cache, renames)[1]
+                )
+            except StubgenError as error:  # a snapshot the generator refuses: its package cannot be proven
+                details["error"] = str(error)
+                state = "unchecked"
         details |= {"package": shown_path(target), "package_state": state}
         line += f"; package {shown_path(target)} {state}"
     console.result(line)
