@@ -63,14 +63,14 @@ def test_inspect_a_snapshot_file(run_cli, monkeypatch) -> None:  # type: ignore[
 
 def test_inspect_shows_wire_names_badges_and_escapes_server_text(run_cli) -> None:  # type: ignore[no-untyped-def]
     catalog = run_cli("inspect", GOLDEN / "catalog" / "snapshot.json").stdout
-    assert '  api_get_user  (tool "API-get-user") -> CallToolResult  [destructive] [open-world]\n' in catalog
+    assert '  api_get_user  (tool "API-get-user") -> ToolResult  [destructive] [open-world]\n' in catalog
     assert '      per_page: int  default 20  (wire "perPage")\n' in catalog
     assert '      from_: str  required  (wire "from")\n' in catalog
     # The description holds a carriage return and U+2028: both shown escaped, on the one line.
     assert "\\r and \\u2028 line." in catalog
     assert all(line.isprintable() for line in catalog.splitlines())
     everything = run_cli("inspect", GOLDEN / "everything" / "snapshot.json").stdout
-    assert "  echo -> CallToolResult  [read-only] [idempotent]\n      title: Echo Tool\n" in everything
+    assert "  echo -> ToolResult  [read-only] [idempotent]\n      title: Echo Tool\n" in everything
     instructions = next(line for line in everything.splitlines() if line.startswith("  instructions: "))
     assert instructions.endswith("…") and len(instructions) < 200  # long text is cut; JSON has it whole
 
