@@ -10,14 +10,16 @@ from typing import ClassVar
 
 import click
 
-from codegen import __version__
+from codegen import __version__, console
 from codegen.errors import EXIT_ERROR, EXIT_INTERRUPTED, StubgenError, one_line
 from codegen.redact import scrub_logs
 
 
 class _LazyGroup(click.Group):
     """Imports a command's module only when that command runs, so `--help` and `--version` stay fast
-    (the generator pulls in datamodel-code-generator and black, discovery the SDK's transports)."""
+    (the generator pulls in datamodel-code-generator and black, discovery the SDK's transports).
+
+    Every command also takes `-q/--quiet` (as the group does), added here so none can miss it."""
 
     commands_by_name: ClassVar[dict[str, str]] = {
         "snapshot": "codegen.snapshot.command:snapshot",
@@ -25,6 +27,8 @@ class _LazyGroup(click.Group):
         "sync": "codegen.sync.command:sync",
         "drift": "codegen.drift.command:drift",
         "watch": "codegen.watch.command:watch",
+        "inspect": "codegen.view.command:inspect",
+        "list": "codegen.view.command:list_servers",
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -37,17 +41,22 @@ class _LazyGroup(click.Group):
         module_name, attribute = target.split(":")
         command = getattr(importlib.import_module(module_name), attribute)
         assert isinstance(command, click.Command)
+        if not any(parameter.name == "quiet" for parameter in command.params):
+            console.quiet_option(command)
         return command
 
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="mcp-stubgen")
 @click.option("-v", "--verbose", is_flag=True, help="Show details of failures (never secrets).")
+@console.quiet_option
 @click.pass_context
 def cli(context: click.Context, verbose: bool) -> None:
     """Snapshot MCP servers, generate typed clients from the snapshots, and report catalog drift."""
     context.ensure_object(dict)
     context.obj["verbose"] = verbose
+    # Inherited by every command's context: click.echo then styles (or strips) as the environment asks.
+    context.color = console.colour()
     logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING, format="%(name)s: %(message)s")
     # The SDK's and httpx's records quote what a server sent (a stdout line, a header): every record
     # is scrubbed of secrets and escaped before it is written, ours or not.
@@ -61,20 +70,20 @@ def cli(context: click.Context, verbose: bool) -> None:
 def main(argv: list[str] | None = None) -> None:
     """Entry point: turns expected failures into one line and a documented exit code."""
     verbose = "-v" in (argv or sys.argv[1:]) or "--verbose" in (argv or sys.argv[1:])
+    console.begin()
     try:
         exit_code = cli.main(args=argv, prog_name="mcp-stubgen", standalone_mode=False)
     except StubgenError as error:
-        click.echo(f"error: {error}", err=True)
-        sys.exit(error.exit_code)
-    except click.exceptions.Abort:
+        _fail(str(error), error.exit_code)
+    except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("interrupted; files already written are left as they were", err=True)
-        sys.exit(EXIT_INTERRUPTED)
-    except KeyboardInterrupt:
-        click.echo("interrupted; files already written are left as they were", err=True)
+        console.emit(None, "interrupted", exit_code=EXIT_INTERRUPTED)
         sys.exit(EXIT_INTERRUPTED)
     except click.ClickException as error:
         error.show()
-        sys.exit(EXIT_ERROR if error.exit_code == 1 else error.exit_code)
+        code = EXIT_ERROR if error.exit_code == 1 else error.exit_code
+        console.emit(None, "error", error=one_line(error.format_message()), exit_code=code)
+        sys.exit(code)
     except Exception as error:  # a bug of ours: still one line, details behind -v
         if verbose:
             raise
@@ -83,6 +92,13 @@ def main(argv: list[str] | None = None) -> None:
         )
         sys.exit(EXIT_ERROR)
     sys.exit(exit_code if isinstance(exit_code, int) else 0)
+
+
+def _fail(message: str, exit_code: int) -> None:
+    """A failure of the whole run: one line on stderr, and with `--format json` one object on stdout."""
+    console.error(message)
+    console.emit(None, "error", error=message, exit_code=exit_code)
+    sys.exit(exit_code)
 
 
 if __name__ == "__main__":

@@ -91,6 +91,10 @@ class ProjectConfig:
     def snapshot_path(self, server: str) -> Path:
         return self.snapshots / f"{server}.json"
 
+    def renames(self, server: str) -> dict[str, str]:
+        """`[tool.mcp-stubgen.renames.<server>]`: old name -> new name, as drift and the generator read it."""
+        return stated_renames(self.settings, str(self.source or "config")).get(server, {})
+
     def select(self, names: tuple[str, ...]) -> list[ServerConfig]:
         """The named servers (all of them when none is named), in a stable order."""
         if not names:
@@ -104,6 +108,23 @@ class ProjectConfig:
             known = ", ".join(sorted(self.servers)) or "none"
             raise StubgenError(f"unknown server {unknown[0]!r} (configured: {known})")
         return [self.servers[name] for name in names]
+
+
+def stated_renames(settings: Mapping[str, Any], where: str) -> dict[str, dict[str, str]]:
+    """The `renames` table of a raw `[tool.mcp-stubgen]` table: server -> {old name: new name}.
+
+    Drift reports each entry as a rename; the generator keeps a renamed tool's old method name as
+    a deprecated alias of the new one, until the entry is removed."""
+    raw_renames = settings.get("renames", {})
+    if not isinstance(raw_renames, dict):
+        raise StubgenError(f"{where}: [tool.mcp-stubgen.renames] must be a table of servers")
+    renames: dict[str, dict[str, str]] = {}
+    for server, table in raw_renames.items():
+        label = f"{where}: [tool.mcp-stubgen.renames.{server}]"
+        if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
+            raise StubgenError(f'{label} must map old names to new names, e.g. old_tool = "new_tool"')
+        renames[server] = dict(table)
+    return renames
 
 
 def find_pyproject(start: Path) -> Path | None:

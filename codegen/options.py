@@ -1,5 +1,5 @@
-"""Options and output helpers every command shares: the project config, connection overrides,
-progress lines on stderr and paths shown relative to the working directory."""
+"""Options and output helpers every command shares: the project config, connection overrides and
+paths shown relative to the working directory (what is printed where is `codegen.console`'s)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 import click
 
+from codegen import console
 from codegen.config import ProjectConfig, ServerConfig, Timeouts, load_config, validate_protocol
 
 _Command = TypeVar("_Command", bound=Callable[..., Any])
@@ -59,15 +60,11 @@ def apply_overrides(
     return result
 
 
-def report(message: str) -> None:
-    click.echo(message, err=True)
-
-
 def load_project(config_path: Path | None, servers_file: Path | None) -> ProjectConfig:
     """The project's config, with what reading it set aside (a disabled server, another client's keys) reported."""
     config = load_config(config_path, servers_file)
     for notice in config.notices:
-        report(f"note: {notice}")
+        console.note(f"note: {notice}")
     return config
 
 

@@ -1,12 +1,14 @@
 """Refresh every golden package: `python -m tests.regen_goldens` (then review and commit the diff).
 
-Each `golden/<case>/` holds `snapshot.json` and, under `expected/`, the package generated from it.
+Each `golden/<case>/` holds `snapshot.json` and, under `expected/`, the package generated from it
+(with the renames in `renames.json`, old tool name -> new, when the case has one).
 `golden/hub/` holds several servers' snapshots under `snapshots/` and, under `expected/hub/`, the
 hub package over them (their own packages are generated afresh when the hub is type-checked).
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -25,6 +27,12 @@ def cases() -> list[Path]:
     return sorted(path.parent for path in GOLDEN.glob("*/snapshot.json"))
 
 
+def case_renames(case: Path) -> dict[str, str]:
+    """The case's stated renames (`[tool.mcp-stubgen.renames.<server>]`), kept as deprecated aliases."""
+    path = case / "renames.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
 def hub_case_snapshots(case: Path = HUB_CASE) -> list[Snapshot]:
     return [load_snapshot(path) for path in sorted((case / "snapshots").glob("*.json"))]
 
@@ -36,7 +44,7 @@ def hub_case_tree(case: Path = HUB_CASE) -> dict[str, bytes]:
 
 def main() -> int:
     for case in cases():
-        result = generate_package(load_snapshot(case / "snapshot.json"), case / "expected")
+        result = generate_package(load_snapshot(case / "snapshot.json"), case / "expected", renames=case_renames(case))
         state = "updated" if result.changed else "unchanged"
         print(f"{case.name}: {state} ({result.path.relative_to(GOLDEN.parent)})")
     result = publish(hub_case_tree(), hub_dir(HUB_CASE / "expected"))

@@ -13,7 +13,7 @@ import pytest
 from codegen.generate import package_dir, render_snapshot
 from codegen.generate.publish import diff_trees, read_tree
 from codegen.snapshot import load_snapshot
-from tests.regen_goldens import GOLDEN, REGEN_COMMAND, cases
+from tests.regen_goldens import GOLDEN, REGEN_COMMAND, case_renames, cases
 
 CASES = cases()
 
@@ -27,7 +27,7 @@ def test_golden_tree_matches(case: Path) -> None:
     snapshot = load_snapshot(case / "snapshot.json")
     expected = read_tree(package_dir(snapshot, case / "expected"))
     assert expected, f"{case.name} has no expected package; run `{REGEN_COMMAND}`"
-    diff = diff_trees(render_snapshot(snapshot), expected, f"golden/{case.name}/expected")
+    diff = diff_trees(render_snapshot(snapshot, renames=case_renames(case)), expected, f"golden/{case.name}/expected")
     assert not diff, f"generated output differs from the golden files; refresh with `{REGEN_COMMAND}`\n{diff}"
     assert set(read_tree(case / "expected")) == {f"{snapshot.server}/{name}" for name in expected}
 

@@ -16,7 +16,7 @@ from codegen.generate.formatting import LINE_LENGTH
 from codegen.generate.render import PieceKind, black_pieces, model_import, tool_member
 from codegen.generate.spec import Import, PackageSpec
 from codegen.snapshot import Snapshot, load_snapshot
-from tests.regen_goldens import cases
+from tests.regen_goldens import case_renames, cases
 
 CASES = cases()
 
@@ -31,6 +31,7 @@ def members_and_imports(package: PackageSpec) -> tuple[list[str], list[str]]:
             *(str(helpers.resource_method(entry, sync)) for entry in package.resources),
             *(str(helpers.template_method(entry, sync)) for entry in package.templates),
             *(str(helpers.prompt_method(entry, sync)) for entry in package.prompts),
+            *(str(helpers.alias_method(alias, sync)) for alias in package.aliases),
         ]
     ]
     imports = [model_import(entry) + "\n" for entry in package.model_imports if entry.module.startswith(".")]
@@ -41,7 +42,9 @@ def members_and_imports(package: PackageSpec) -> tuple[list[str], list[str]]:
 def test_a_batch_formats_to_the_same_bytes_as_its_pieces_one_by_one(case: Path) -> None:
     if not (case / "snapshot.json").exists():
         pytest.skip("a hub case has no single snapshot")
-    members, imports = members_and_imports(build_package(load_snapshot(case / "snapshot.json")))
+    members, imports = members_and_imports(
+        build_package(load_snapshot(case / "snapshot.json"), renames=case_renames(case))
+    )
     for kind, pieces in (("member", members), ("import", imports)):
         assert pieces
         assert black_pieces(kind, pieces) == [black_pieces(kind, [piece])[0] for piece in pieces]  # type: ignore[arg-type]
@@ -53,7 +56,7 @@ def test_the_template_writes_black_layout_so_black_changes_nothing(case: Path) -
     only lines too long for the template's fixed layout (a long import) are left to black."""
     if not (case / "snapshot.json").exists():
         pytest.skip("a hub case has no single snapshot")
-    members, _ = members_and_imports(build_package(load_snapshot(case / "snapshot.json")))
+    members, _ = members_and_imports(build_package(load_snapshot(case / "snapshot.json"), renames=case_renames(case)))
     changed = 0
     for member in members:
         after = black_pieces("member", [member])[0]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from codegen import console
 from codegen.config import ProjectConfig
 from codegen.drift.compare import compare_snapshots
 from codegen.drift.findings import Finding, Severity, fails_gate, sort_findings
@@ -180,7 +181,7 @@ def drift(
                 click.echo(f"error: server {name!r}: cannot write {path} ({error.strerror})", err=True)
                 code = EXIT_ERROR
                 continue
-            click.echo(f"{name}: {'updated' if changed else 'unchanged'} {shown_path(path)}", err=True)
+            console.note(f"{name}: {'updated' if changed else 'unchanged'} {shown_path(path)}")
     return code
 
 
@@ -210,10 +211,10 @@ def _against_ref(config: ProjectConfig, targets: tuple[str, ...], name: str) -> 
             continue
         if base is None:
             assert current is not None
-            click.echo(f"note: {server.name}: {name} has no {shown} (a new server); its entries are added", err=True)
+            console.note(f"note: {server.name}: {name} has no {shown} (a new server); its entries are added")
             base = _without_entries(current)
         if current is None:
-            click.echo(f"note: {server.name}: {shown} was deleted since {name}; its entries are removed", err=True)
+            console.note(f"note: {server.name}: {shown} was deleted since {name}; its entries are removed")
             current = _without_entries(base)
         files = ((shown, current),) if path.exists() else ()
         compared.append(_Compared(server.name, base, current, files))

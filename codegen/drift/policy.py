@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from codegen.config import stated_renames
 from codegen.drift.findings import RULES, Finding, Severity
 from codegen.errors import StubgenError
 
@@ -48,15 +49,7 @@ class DriftPolicy:
 
 def parse_policy(settings: Mapping[str, Any], where: str = "config") -> DriftPolicy:
     """Read `renames`, `drift.ignore` and `drift.severity` from the raw `[tool.mcp-stubgen]` table."""
-    raw_renames = settings.get("renames", {})
-    if not isinstance(raw_renames, dict):
-        raise StubgenError(f"{where}: [tool.mcp-stubgen.renames] must be a table of servers")
-    renames: dict[str, dict[str, str]] = {}
-    for server, table in raw_renames.items():
-        label = f"{where}: [tool.mcp-stubgen.renames.{server}]"
-        if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
-            raise StubgenError(f'{label} must map old names to new names, e.g. old_tool = "new_tool"')
-        renames[server] = dict(table)
+    renames = stated_renames(settings, where)
     drift = settings.get("drift", {})
     if not isinstance(drift, dict):
         raise StubgenError(f"{where}: [tool.mcp-stubgen.drift] must be a table")

@@ -26,14 +26,16 @@ def render_snapshot(
     method_names: Mapping[str, str] | None = None,
     cache: Cache | None = None,
     strict: bool = False,
+    renames: Mapping[str, str] | None = None,
 ) -> dict[str, bytes]:
     """Every file of the snapshot's package, by relative path, without touching the disk.
 
     `cache` (default: none) reuses pieces of earlier runs; the bytes are the same either way.
     `strict` makes a tool no models can be generated for an error rather than an untyped method.
+    `renames` (old tool name -> new) keeps each renamed tool's old method as a deprecated alias.
     """
     cache = cache or Cache.disabled()  # one for both stages: the renderer finds what the builder formatted
-    return render_package(build_package(snapshot, method_names, cache, strict), cache)
+    return render_package(build_package(snapshot, method_names, cache, strict, renames), cache)
 
 
 def generate_package(
@@ -42,6 +44,7 @@ def generate_package(
     method_names: Mapping[str, str] | None = None,
     cache: Cache | None = None,
     strict: bool = False,
+    renames: Mapping[str, str] | None = None,
 ) -> Published:
     """Render the snapshot's package and publish it atomically under `out_dir`; raises StubgenError.
 
@@ -51,11 +54,11 @@ def generate_package(
     """
     cache = cache or Cache.disabled()
     source = snapshot.canonical_bytes()
-    unchanged = None if strict else rendered_before(source, method_names, out_dir, cache)
+    unchanged = None if strict else rendered_before(source, method_names, out_dir, cache, renames)
     if unchanged is not None:
         return Published(unchanged, False, (), ())
     target = package_dir(snapshot, out_dir)
-    files = render_snapshot(snapshot, method_names, cache, strict)
+    files = render_snapshot(snapshot, method_names, cache, strict, renames)
     result = publish(files, target)
-    remember_rendered(source, method_names, target, files, cache)
+    remember_rendered(source, method_names, target, files, cache, renames)
     return result

@@ -22,9 +22,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import click
 from pydantic.alias_generators import to_camel
 
+from codegen import console
 from codegen.errors import StubgenError
 from codegen.generate.cache import Cache, cache_key, compact_json
 from codegen.generate.formatting import LINE_LENGTH, literal
@@ -41,6 +41,7 @@ from codegen.generate.modelgen import (
 from codegen.generate.parallel import map_batches
 from codegen.generate.render import PieceKind, formatted_pieces, piece_key, tool_pieces
 from codegen.generate.spec import (
+    AliasSpec,
     Import,
     InputKind,
     ModelModule,
@@ -160,12 +161,14 @@ def build_package(
     method_names: Mapping[str, str] | None = None,
     cache: Cache | None = None,
     strict: bool = False,
+    renames: Mapping[str, str] | None = None,
 ) -> PackageSpec:
     """Turn a snapshot into the intermediate model; `method_names` maps a tool's wire name to a chosen method name.
 
     `cache` (default: none) holds tools' models modules from earlier runs, by content. A tool no
     models can be generated for gets an untyped method and one warning line on stderr; `strict`
-    makes it an error instead.
+    makes it an error instead. `renames` (old tool name -> new) keeps each renamed tool's old
+    method name as a deprecated alias (`renamed_aliases`).
     """
     cache = cache or Cache.disabled()
     plan = plan_package(snapshot, method_names)
@@ -181,10 +184,8 @@ def build_package(
             message = f"{where}tool {shown(spec.wire)}: {spec.untyped_reason}"
             if strict:
                 raise StubgenError(message)
-            click.echo(
-                f"warning: {message}; its method takes `arguments: dict[str, Any]` "
-                "(`generate --strict` makes this an error)",
-                err=True,
+            console.warn(
+                f"{message}; its method takes `arguments: dict[str, Any]` (`generate --strict` makes this an error)"
             )
         for name in classes:
             if name in owners:
@@ -215,6 +216,7 @@ def build_package(
 
     models = {*owners, *(name for names in model_imports.values() for name in names)}
     client_class, sync_class = (escape(class_name(snapshot.server, kind), models) for kind in ("Client", "SyncClient"))
+    aliases = renamed_aliases(plan, tool_specs, method_names or {}, renames or {})
     return PackageSpec(
         server=snapshot.server,
         package=package_name(snapshot.server),
@@ -239,7 +241,46 @@ def build_package(
         model_imports=tuple(Import(module, tuple(sorted(names))) for module, names in sorted(model_imports.items())),
         model_names=tuple(sorted(owners)),
         model_modules=tuple(sorted(modules, key=lambda module: module.module)),
+        aliases=aliases,
     )
+
+
+def renamed_aliases(
+    plan: PackagePlan, tools: Sequence[ToolSpec], method_names: Mapping[str, str], renames: Mapping[str, str]
+) -> tuple[AliasSpec, ...]:
+    """A deprecated alias for each stated rename of a tool in this catalog: the method the old name
+    would have alone (or its `method_names` choice), calling the new tool's method.
+
+    An entry whose new name is not a tool here (a prompt's or resource's rename, or a stale entry), or
+    whose old tool is still listed, gets none; nor does one whose old method name is the new one's
+    (`getUser` to `get-user`). An old name another member already has is a warning, and no alias."""
+    where = f"server {plan.snapshot.server!r}: "
+    by_wire = {tool.wire: tool for tool in tools}
+    taken = {
+        *CLIENT_MEMBERS,
+        *(tool.method for tool in tools),
+        *(named.python for named in (*plan.resource_names, *plan.template_names, *plan.prompt_names)),
+    }
+    aliases: list[AliasSpec] = []
+    for old, new in sorted(renames.items()):
+        tool = by_wire.get(new)
+        if tool is None or old in by_wire:
+            continue
+        chosen = {old: method_names[old]} if old in method_names else None
+        [named] = assign_names(
+            [old], fallback="tool", taken=CLIENT_MEMBERS, method_names=chosen, kind="tool", where=where
+        )
+        if named.python == tool.method:
+            continue
+        if named.python in taken:
+            console.warn(
+                f"{where}renames: the old name {shown(old)} of tool {shown(new)} would be the method "
+                f"{named.python!r}, which another member has; no alias is kept for it"
+            )
+            continue
+        taken.add(named.python)
+        aliases.append(AliasSpec(method=named.python, old_wire=old, tool=tool))
+    return tuple(sorted(aliases, key=lambda alias: alias.method))
 
 
 _Parts = tuple[str, tuple[str, ...], dict[str, str], ToolSpec]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import click
 
+from codegen import console
 from codegen.config import ProjectConfig
 from codegen.errors import EXIT_FINDINGS, EXIT_OK, StubgenError
 from codegen.generate import Cache, package_dir, render_snapshot
@@ -39,6 +41,10 @@ Inputs = list[tuple[Snapshot, Mapping[str, str]]]
 
 Sources = list[tuple[Path, Mapping[str, str]]]
 """Snapshot files with their method-name overrides, read only when their package must be rendered."""
+
+
+Packages = list[tuple[Path, Mapping[str, str], Mapping[str, str]]]
+"""Snapshot files with their method-name overrides and stated renames, one per package to render."""
 
 
 HubSources = tuple[Sources, HubSettings]
@@ -124,14 +130,15 @@ def strict_setting(config: ProjectConfig) -> bool:
 
 def _sources(
     targets: tuple[str, ...], out: Path | None, config_path: Path | None, servers_file: Path | None, with_hub: bool
-) -> tuple[Sources, Path, HubSources | None, bool]:
+) -> tuple[Packages, Path, HubSources | None, bool]:
     """The snapshot files to render, the output folder, the hub's snapshot files when a hub is
     wanted, and the config's `strict`."""
     if targets and all(target.endswith(".json") for target in targets):
         if out is None:
             raise click.UsageError("generating from snapshot files needs --out DIR")
         sources: Sources = [(Path(target), {}) for target in targets]
-        return sources, out, (sources, HubSettings()) if with_hub else None, False
+        packages: Packages = [(path, {}, {}) for path, _ in sources]
+        return packages, out, (sources, HubSettings()) if with_hub else None, False
     if any(target.endswith(".json") for target in targets):
         raise click.UsageError("give either server ids from the config or snapshot .json files, not both")
     config = load_project(config_path, servers_file)
@@ -140,7 +147,10 @@ def _sources(
         raise StubgenError(f"{config.source or config.root}: set `output` under [tool.mcp-stubgen] or pass --out DIR")
     servers = config.select(targets)
     return (
-        [(config.snapshot_path(server.name), method_names_for(config, server.name)) for server in servers],
+        [
+            (config.snapshot_path(server.name), method_names_for(config, server.name), config.renames(server.name))
+            for server in servers
+        ],
         out_dir,
         hub_sources(config) if config.hub or with_hub else None,
         strict_setting(config),
@@ -179,6 +189,7 @@ def cache_for(no_cache: bool) -> Cache:
 )
 @cache_option
 @config_options
+@console.format_option
 def generate(
     targets: tuple[str, ...],
     out: Path | None,
@@ -194,82 +205,110 @@ def generate(
     strict = strict or strict_flag
     cache = cache_for(no_cache)
     if check:
-        stale = 0
-        diffs = [
-            _check_server(read_snapshot_bytes(path), str(path), method_names, out_dir, cache)
-            for path, method_names in sources
-        ]
+        checked: list[tuple[Path | None, bytes | None, Path, str]] = []
+        for path, method_names, renames in sources:
+            source = read_snapshot_bytes(path)
+            checked.append((path, source, *check_server(source, str(path), method_names, out_dir, cache, renames)))
         if hub is not None:
-            diffs.append(_check_hub(hub, out_dir, cache))
-        for diff in diffs:
-            if diff:
-                stale += 1
-                click.echo(diff, nl=False)
+            checked.append((None, None, *check_hub(hub, out_dir, cache)))
+        stale = 0
+        for snapshot_file, checked_bytes, target, diff in checked:
+            stale += bool(diff)
+            console.result(diff, nl=False)
+            details = {"diff": diff} if diff else {}
+            state = "stale" if diff else "current"
+            console.emit(_server_of(checked_bytes), state, **_where(snapshot_file, target), **details)
         if stale:
-            click.echo(f"{stale} generated package(s) out of date; run `mcp-stubgen generate`", err=True)
+            console.note(f"{stale} generated package(s) out of date; run `mcp-stubgen generate`")
             return EXIT_FINDINGS
-        click.echo(f"{len(diffs)} generated package(s) up to date", err=True)
+        console.note(f"{len(checked)} generated package(s) up to date")
         return EXIT_OK
     recover_output(out_dir)
     # Everything is rendered before anything is published, so a failing server leaves every package as it was;
     # a package (or hub) this generator rendered from these very snapshot bytes, untouched since, is not even parsed.
-    rendered: list[tuple[Path, dict[str, bytes] | None, bytes, Mapping[str, str]]] = []
-    for path, method_names in sources:
+    rendered: list[tuple[Path | None, Path, dict[str, bytes] | None, bytes, Mapping[str, str], Mapping[str, str]]] = []
+    for path, method_names, renames in sources:
         source = read_snapshot_bytes(path)
         # A package proven current may hold untyped tools, which --strict must still refuse: render it.
-        unchanged = None if strict else rendered_before(source, method_names, out_dir, cache)
+        unchanged = None if strict else rendered_before(source, method_names, out_dir, cache, renames)
         if unchanged is not None:
-            rendered.append((unchanged, None, source, method_names))
+            rendered.append((path, unchanged, None, source, method_names, renames))
             continue
         snapshot = parse_snapshot(source, str(path))
-        package = render_snapshot(snapshot, method_names, cache, strict)
-        rendered.append((package_dir(snapshot, out_dir), package, source, method_names))
+        package = render_snapshot(snapshot, method_names, cache, strict, renames)
+        rendered.append((path, package_dir(snapshot, out_dir), package, source, method_names, renames))
     if hub is not None:
         source = _hub_source(hub)
         unchanged = rendered_before(source, {}, out_dir, cache)
         files = render_hub(_load_hub(hub[0]), cache, hub[1]) if unchanged is None else None
-        rendered.append((unchanged or hub_dir(out_dir), files, source, {}))
-    for target, files, snapshot_bytes, method_names in rendered:
+        rendered.append((None, unchanged or hub_dir(out_dir), files, source, {}, {}))
+    for snapshot_file, target, files, snapshot_bytes, method_names, renames in rendered:
         result = publish(files, target) if files is not None else None
         if files is not None:
-            remember_rendered(snapshot_bytes, method_names, target, files, cache)
+            remember_rendered(snapshot_bytes, method_names, target, files, cache, renames)
+        server = _server_of(snapshot_bytes if snapshot_file is not None else None)
         if result is not None and result.changed:
             detail = f"{len(result.written)} file(s) written, {len(result.removed)} removed"
-            click.echo(f"generated {shown_path(target)} ({detail})", err=True)
+            console.note(f"generated {shown_path(target)} ({detail})")
+            changes = {"written": list(result.written), "removed": list(result.removed)}
+            console.emit(server, "generated", **_where(snapshot_file, target), **changes)
         else:
-            click.echo(f"{shown_path(target)} is up to date", err=True)
+            console.note(f"{shown_path(target)} is up to date")
+            console.emit(server, "unchanged", **_where(snapshot_file, target))
     return EXIT_OK
 
 
-def _check_server(source: bytes, name: str, method_names: Mapping[str, str], out_dir: Path, cache: Cache) -> str:
-    """The diff from a server's committed package to what its snapshot bytes `source` (read from the
-    file `name`) produce; empty when current. Proven from the snapshot and the generator only
-    (`proof.rendered_before`), else rendered: never from what the committed files say about themselves."""
-    if rendered_before(source, method_names, out_dir, cache) is not None:
-        return ""
+def _where(snapshot: Path | None, package: Path) -> dict[str, str | None]:
+    """The `snapshot` and `package` keys of a `--format json` object (no snapshot for the hub)."""
+    return {"snapshot": shown_path(snapshot) if snapshot is not None else None, "package": _label(package)}
+
+
+def _server_of(source: bytes | None) -> str | None:
+    """The server id a `--format json` object names: the snapshot's own `server` (read only in that
+    mode, and from bytes already rendered or proven to render); None for the hub."""
+    if source is None or not console.json_lines():
+        return None
+    server = json.loads(source).get("server")
+    return server if isinstance(server, str) else None
+
+
+def check_server(
+    source: bytes,
+    name: str,
+    method_names: Mapping[str, str],
+    out_dir: Path,
+    cache: Cache,
+    renames: Mapping[str, str] | None = None,
+) -> tuple[Path, str]:
+    """A server's package folder and the diff from it to what its snapshot bytes `source` (read
+    from the file `name`) produce; empty when current. Proven from the snapshot and the generator
+    only (`proof.rendered_before`), else rendered: never from what the committed files say about themselves."""
+    proven = rendered_before(source, method_names, out_dir, cache, renames)
+    if proven is not None:
+        return proven, ""
     snapshot = parse_snapshot(source, name)
     target = package_dir(snapshot, out_dir)
-    files = render_snapshot(snapshot, method_names, cache)
-    remember_rendered(source, method_names, target, files, cache)
-    return diff_trees(files, read_tree(target), _label(target))
+    files = render_snapshot(snapshot, method_names, cache, renames=renames)
+    remember_rendered(source, method_names, target, files, cache, renames)
+    return target, diff_trees(files, read_tree(target), _label(target))
 
 
 def hub_is_stale(config: ProjectConfig, out_dir: Path, cache: Cache) -> bool:
     """Whether the hub under `out_dir` is not what the committed snapshots give, proven as `--check`
     proves it; a snapshot that cannot be read counts as stale, so publishing the hub reports it."""
     try:
-        return bool(_check_hub(hub_sources(config), out_dir, cache))
+        return bool(check_hub(hub_sources(config), out_dir, cache)[1])
     except StubgenError:
         return True
 
 
-def _check_hub(hub: HubSources, out_dir: Path, cache: Cache) -> str:
-    """The hub's diff, proven as a server's package is (`_check_server`): from its snapshots' bytes
-    and the generator, else rendered."""
+def check_hub(hub: HubSources, out_dir: Path, cache: Cache) -> tuple[Path, str]:
+    """The hub's folder and diff, proven as a server's package is (`check_server`): from its
+    snapshots' bytes and the generator, else rendered."""
     source = _hub_source(hub)
-    if rendered_before(source, {}, out_dir, cache) is not None:
-        return ""
     target = hub_dir(out_dir)
+    if rendered_before(source, {}, out_dir, cache) is not None:
+        return target, ""
     files = render_hub(_load_hub(hub[0]), cache, hub[1])
     remember_rendered(source, {}, target, files, cache)
-    return diff_trees(files, read_tree(target), _label(target))
+    return target, diff_trees(files, read_tree(target), _label(target))

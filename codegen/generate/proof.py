@@ -26,8 +26,10 @@ from codegen.generate.publish import read_tree
 __all__ = ["hub_source", "remember_rendered", "rendered_before", "tree_digest"]
 
 
-def _record_key(source: bytes, method_names: Mapping[str, str] | None) -> str:
+def _record_key(source: bytes, method_names: Mapping[str, str] | None, renames: Mapping[str, str] | None) -> str:
     overrides = json.dumps(sorted((method_names or {}).items()), ensure_ascii=False)
+    if renames:  # the deprecated aliases they keep are part of the package
+        overrides += json.dumps(sorted(renames.items()), ensure_ascii=False)
     return cache_key("rendered-from", hashlib.sha256(source).hexdigest(), overrides)
 
 
@@ -49,21 +51,32 @@ def hub_source(snapshots: Sequence[tuple[bytes, Mapping[str, str]]], settings: A
 
 
 def remember_rendered(
-    source: bytes, method_names: Mapping[str, str] | None, folder: Path, files: Mapping[str, bytes], cache: Cache
+    source: bytes,
+    method_names: Mapping[str, str] | None,
+    folder: Path,
+    files: Mapping[str, bytes],
+    cache: Cache,
+    renames: Mapping[str, str] | None = None,
 ) -> None:
-    """Record that this generator rendered the snapshot bytes `source` (or a `hub_source`) into exactly
-    `files`, for the folder `folder`."""
-    cache.put(_record_key(source, method_names), json.dumps([folder.name, tree_digest(files)]))
+    """Record that this generator rendered the snapshot bytes `source` (or a `hub_source`) with these
+    method names and renames into exactly `files`, for the folder `folder`."""
+    cache.put(_record_key(source, method_names, renames), json.dumps([folder.name, tree_digest(files)]))
 
 
-def rendered_before(source: bytes, method_names: Mapping[str, str] | None, out_dir: Path, cache: Cache) -> Path | None:
+def rendered_before(
+    source: bytes,
+    method_names: Mapping[str, str] | None,
+    out_dir: Path,
+    cache: Cache,
+    renames: Mapping[str, str] | None = None,
+) -> Path | None:
     """The package folder under `out_dir` when this generator rendered `source` into it and it holds
     exactly that tree now, else None ("not proven": render to find out).
 
     A hand edit, a new or missing file, or a symlink changes the tree. A record damaged by hand is a
     miss, like any unreadable cache entry.
     """
-    record = cache.get(_record_key(source, method_names))
+    record = cache.get(_record_key(source, method_names, renames))
     try:
         name, digest = json.loads(record or "null")
     except (ValueError, TypeError):

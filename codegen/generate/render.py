@@ -174,9 +174,11 @@ _CONTEXTS: dict[PieceKind, tuple[str, tuple[str, ...]]] = {
     "member": ("class _:\n", (f"{_TYPING_INDENT}async def ", f"{_TYPING_INDENT}def ")),
     "import": ("if TYPE_CHECKING:\n", (f"{_TYPING_INDENT}from ",)),
 }
+_DECORATOR = f"{_TYPING_INDENT}@"
 """A batch of members or imports is formatted inside the block it sits in, so line lengths count
-its indentation, and split where each piece's first statement starts: only a member's `def` or
-`async def` and an import's `from` sit at that indentation (bodies, docstrings and continuations sit deeper)."""
+its indentation, and split where each piece's first statement starts: only a member's decorator,
+`def` or `async def` (and a decorator's closing bracket) and an import's `from` sit at that indentation
+(bodies, docstrings and continuations sit deeper)."""
 
 
 def black_pieces(kind: PieceKind, sources: Sequence[str]) -> list[str]:
@@ -195,9 +197,17 @@ def black_pieces(kind: PieceKind, sources: Sequence[str]) -> list[str]:
     context, start = _CONTEXTS[kind]
     text = black.format_str(context + "\n".join(sources), mode=black_mode())
     pieces: list[list[str]] = []
+    decorators = False
+    """Whether the piece being read holds only its decorators so far (a deprecated alias's)."""
     for line in text[len(context) :].splitlines(keepends=True):
-        if line.startswith(start):
-            pieces.append([])
+        if line.startswith(_DECORATOR):
+            if not decorators:
+                pieces.append([])
+            decorators = True
+        elif line.startswith(start):
+            if not decorators:
+                pieces.append([])
+            decorators = False
         pieces[-1].append(line)
     assert len(pieces) == len(sources), f"black merged or split {kind} pieces"
     return ["".join(piece).rstrip("\n") + "\n" for piece in pieces]
@@ -288,6 +298,7 @@ def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str
                 *(helpers.resource_method(entry, sync) for entry in sorted(package.resources, key=_by_method)),
                 *(helpers.template_method(entry, sync) for entry in sorted(package.templates, key=_by_method)),
                 *(helpers.prompt_method(entry, sync) for entry in sorted(package.prompts, key=_by_method)),
+                *(helpers.alias_method(alias, sync) for alias in package.aliases),
             ]
         ]
 

@@ -58,6 +58,16 @@ class ToolSpec:
 
 
 @dataclass(frozen=True)
+class AliasSpec:
+    """A renamed tool's old method name, kept while the config's `renames` states the rename: a
+    deprecated method (PEP 702, so type checkers flag its callers) that calls the new tool's method."""
+
+    method: str
+    old_wire: str
+    tool: ToolSpec
+
+
+@dataclass(frozen=True)
 class ResourceSpec:
     method: str
     uri: str
@@ -128,3 +138,4 @@ class PackageSpec:
     model_names: tuple[str, ...]
     """Every model class of every tool, re-exported (lazily) from `models.py` and the package."""
     model_modules: tuple[ModelModule, ...]
+    aliases: tuple[AliasSpec, ...] = ()

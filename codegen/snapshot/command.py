@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from codegen import console
 from codegen.config import (
     SERVER_ID,
     ProjectConfig,
@@ -16,7 +17,7 @@ from codegen.config import (
     parse_server,
 )
 from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
-from codegen.options import apply_overrides, config_options, connection_options, load_project, report, shown_path
+from codegen.options import apply_overrides, config_options, connection_options, load_project, shown_path
 from codegen.snapshot import Snapshot, write_snapshot
 
 
@@ -34,10 +35,20 @@ def describe(snapshot: Snapshot) -> str:
 def warn_missing_methods(snapshot: Snapshot) -> None:
     """One warning line per list method the server declared but does not implement."""
     for method in snapshot.missing_methods:
-        report(
-            f"warning: server {snapshot.server!r}: {method} is declared but not implemented "
+        console.warn(
+            f"server {snapshot.server!r}: {method} is declared but not implemented "
             "(-32601 Method not found); recorded as empty"
         )
+
+
+def counts(snapshot: Snapshot) -> dict[str, int]:
+    """How many entries of each kind a snapshot lists, as `--format json` objects give them."""
+    return {
+        "tools": len(snapshot.tools),
+        "resources": len(snapshot.resources),
+        "templates": len(snapshot.resource_templates),
+        "prompts": len(snapshot.prompts),
+    }
 
 
 def take_snapshots(
@@ -45,38 +56,47 @@ def take_snapshots(
     servers: list[ServerConfig],
     out: Path | None = None,
     write: Callable[[Path, Snapshot], bool] = write_snapshot,
+    announce: Callable[[Snapshot, Path, bool], None] | None = None,
 ) -> dict[str, Snapshot]:
-    """Discover the servers concurrently and write each snapshot as it arrives; failures are reported.
+    """Discover the servers concurrently and write each snapshot as it arrives; failures are reported
+    (with `--format json`, as one object each).
 
     `write` stores a snapshot at its path and says whether the file changed; it may refuse by
-    raising `StubgenError` (sync publishes the package together with it). Returns the snapshots
-    that were written; the caller decides the exit code from the missing ones.
+    raising `StubgenError` (sync publishes the package together with it). `announce` is told of
+    each snapshot written, with its path and whether the file changed. Returns the snapshots that
+    were written; the caller decides the exit code from the missing ones.
     """
     taken: dict[str, Snapshot] = {}
     targets = {server.name: out or config.snapshot_path(server.name) for server in servers}
 
+    def failed(name: str, message: str) -> None:
+        console.error(message)
+        console.emit(name, "error", error=message, snapshot=shown_path(targets[name]))
+
     def done(name: str, result: Snapshot | StubgenError) -> None:
         if isinstance(result, StubgenError):
-            report(f"error: {result}")
+            failed(name, str(result))
             return
         warn_missing_methods(result)
         path = targets[name]
         try:
             changed = write(path, result)
         except StubgenError as error:
-            report(f"error: {error}")
+            failed(name, str(error))
             return
         except OSError as error:
-            report(f"error: server {name!r}: cannot write {path} ({error.strerror}); check the folder's permissions")
+            failed(name, f"server {name!r}: cannot write {path} ({error.strerror}); check the folder's permissions")
             return
         taken[name] = result
         state = "wrote" if changed else "unchanged"
-        report(f"{name}: {state} {shown_path(path)} ({describe(result)})")
+        console.note(f"{name}: {state} {shown_path(path)} ({describe(result)})")
+        if announce is not None:
+            announce(result, path, changed)
 
     from codegen.snapshot.discovery import snapshot_servers  # the SDK's transports load only when needed
 
     if sys.stderr.isatty():
-        report(f"snapshotting {', '.join(server.name for server in servers)} ...")
+        console.note(f"snapshotting {', '.join(server.name for server in servers)} ...")
     snapshot_servers(servers, done)
     return taken
 
@@ -101,6 +121,7 @@ class _SnapshotCommand(click.Command):
 )
 @config_options
 @connection_options
+@console.format_option
 def snapshot(
     servers: tuple[str, ...],
     name: str | None,
@@ -124,7 +145,7 @@ def snapshot(
         name = derived_server_id(servers)
         if name is None:
             raise click.UsageError(f"cannot tell a server id from the command {servers[0]!r}; pass --name NAME")
-        report(f"note: no --name given; calling the server {name!r} (from its command)")
+        console.note(f"note: no --name given; calling the server {name!r} (from its command)")
     if name is not None:
         config = ProjectConfig(root=Path.cwd(), source=None, snapshots=Path.cwd(), output=None, servers={})
         selected = [ad_hoc_server(name, servers, url, headers)]
@@ -135,8 +156,19 @@ def snapshot(
         config = load_project(config_path, servers_file)
         selected = config.select(servers)
     selected = apply_overrides(selected, protocol, connect_timeout, request_timeout)
-    taken = take_snapshots(config, selected, out)
+    taken = take_snapshots(config, selected, out, announce=_announce)
     return EXIT_OK if len(taken) == len(selected) else EXIT_ERROR
+
+
+def _announce(snapshot: Snapshot, path: Path, changed: bool) -> None:
+    console.emit(
+        snapshot.server,
+        "wrote" if changed else "unchanged",
+        snapshot=shown_path(path),
+        counts=counts(snapshot),
+        protocol=snapshot.protocol_version,
+        missing_methods=list(snapshot.missing_methods),
+    )
 
 
 _LAUNCHER = re.compile(r"(?:npx|bunx|pnpx|uvx|pipx|uv|npm|pnpm|yarn|bun|deno|node|docker|podman|python[0-9.]*|py)")

@@ -6,13 +6,14 @@ from pathlib import Path
 
 import click
 
+from codegen import console
 from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
 from codegen.generate import Published
-from codegen.generate.command import cache_for, cache_option, method_names_for, strict_setting
+from codegen.generate.command import cache_for, cache_option
 from codegen.generate.publish import recover_output
-from codegen.options import apply_overrides, config_options, connection_options, load_project, report, shown_path
+from codegen.options import apply_overrides, config_options, connection_options, load_project, shown_path
 from codegen.snapshot import Snapshot
-from codegen.snapshot.command import take_snapshots
+from codegen.snapshot.command import counts, take_snapshots
 from codegen.sync.publish import publish_hub, publish_with_snapshot
 
 
@@ -21,6 +22,7 @@ from codegen.sync.publish import publish_hub, publish_with_snapshot
 @config_options
 @connection_options
 @cache_option
+@console.format_option
 def sync(
     servers: tuple[str, ...],
     config_path: Path | None,
@@ -46,16 +48,21 @@ def sync(
     published: dict[str, Published] = {}
 
     def write(path: Path, snapshot: Snapshot) -> bool:
-        method_names = method_names_for(config, snapshot.server)
-        published[snapshot.server] = publish_with_snapshot(
-            snapshot, method_names, path, output, cache, strict_setting(config)
-        )
+        published[snapshot.server] = publish_with_snapshot(snapshot, config, path, output, cache)
         return published[snapshot.server].snapshot_changed
 
     taken = take_snapshots(config, selected, write=write)
     for name in sorted(taken):
-        state = "generated" if published[name].changed else "up to date:"
-        report(f"{name}: {state} {shown_path(published[name].path)}")
+        result = published[name]
+        console.note(f"{name}: {'generated' if result.changed else 'up to date:'} {shown_path(result.path)}")
+        console.emit(
+            name,
+            "generated" if result.changed else "unchanged",
+            snapshot=shown_path(config.snapshot_path(name)),
+            snapshot_changed=result.snapshot_changed,
+            package=shown_path(result.path),
+            counts=counts(taken[name]),
+        )
     failed = len(selected) - len(taken)
     if config.hub and not publish_hub(config, output, cache):
         failed += 1

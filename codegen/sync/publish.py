@@ -3,27 +3,28 @@ and `watch` share, so an interrupted run leaves every server either fully old or
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 
+from codegen import console
 from codegen.config import ProjectConfig
 from codegen.errors import StubgenError
 from codegen.generate import Cache, Published, package_dir, render_snapshot
-from codegen.generate.command import hub_inputs
+from codegen.generate.command import hub_inputs, method_names_for, strict_setting
 from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.proof import remember_rendered
 from codegen.generate.publish import publish
-from codegen.options import report, shown_path
+from codegen.options import shown_path
 from codegen.snapshot import Snapshot
 
 
 def publish_with_snapshot(
-    snapshot: Snapshot, method_names: Mapping[str, str], path: Path, output: Path, cache: Cache, strict: bool
+    snapshot: Snapshot, config: ProjectConfig, path: Path, output: Path, cache: Cache
 ) -> Published:
-    """Render a server's package and publish it and its snapshot file as one step (`sync` and `watch`),
-    so neither is ever new beside the other's old version; raises `StubgenError`. `strict` refuses a
-    tool no models can be generated for instead of giving it an untyped method."""
-    files = render_snapshot(snapshot, method_names, cache, strict)
+    """Render a server's package (with the config's method names, renames and `strict`) and publish
+    it and its snapshot file as one step (`sync` and `watch`), so neither is ever new beside the
+    other's old version; raises `StubgenError`."""
+    method_names, renames = method_names_for(config, snapshot.server), config.renames(snapshot.server)
+    files = render_snapshot(snapshot, method_names, cache, strict_setting(config), renames)
     target = package_dir(snapshot, output)
     source = snapshot.canonical_bytes()
     try:
@@ -33,7 +34,7 @@ def publish_with_snapshot(
             f"server {snapshot.server!r}: cannot write {target} and {path} ({error.strerror or error}); "
             "check the folders' permissions"
         ) from None
-    remember_rendered(source, method_names, target, files, cache)
+    remember_rendered(source, method_names, target, files, cache, renames)
     return result
 
 
@@ -47,7 +48,9 @@ def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
         inputs, settings = hub_inputs(config)
         result = publish(render_hub(inputs, cache, settings), hub_dir(output))
     except StubgenError as error:
-        report(f"error: {error}")
+        console.error(str(error))
+        console.emit(None, "error", error=str(error), package=shown_path(hub_dir(output)))
         return False
-    report(f"hub: {'generated' if result.changed else 'up to date:'} {shown_path(result.path)}")
+    console.note(f"hub: {'generated' if result.changed else 'up to date:'} {shown_path(result.path)}")
+    console.emit(None, "generated" if result.changed else "unchanged", package=shown_path(result.path))
     return True

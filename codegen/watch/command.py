@@ -6,13 +6,14 @@ from pathlib import Path
 
 import click
 
+from codegen import console
 from codegen.config import ProjectConfig, ServerConfig, expand_secrets, server_environment
 from codegen.drift import parse_policy
 from codegen.errors import EXIT_OK
 from codegen.generate.cache import default_max_bytes
 from codegen.generate.command import method_names_for
 from codegen.generate.publish import recover_output
-from codegen.options import apply_overrides, config_options, connection_options, load_project, report
+from codegen.options import apply_overrides, config_options, connection_options, load_project
 from codegen.snapshot import Snapshot, load_snapshot
 
 
@@ -33,6 +34,7 @@ from codegen.snapshot import Snapshot, load_snapshot
 )
 @config_options
 @connection_options
+@console.format_option
 def watch(
     servers: tuple[str, ...],
     interval: float,
@@ -68,7 +70,8 @@ def watch(
 
     watcher = Watcher(config, policy, selected, committed, interval, max_changes)
     watcher.run()
-    report(f"stopped after {watcher.changes} published change{'' if watcher.changes == 1 else 's'}")
+    console.note(f"stopped after {watcher.changes} published change{'' if watcher.changes == 1 else 's'}")
+    console.emit(None, "stopped", changes=watcher.changes)
     return EXIT_OK
 
 

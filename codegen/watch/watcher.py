@@ -16,7 +16,6 @@ from pathlib import Path
 
 import anyio
 import anyio.abc
-import click
 import mcp_types
 from mcp import Client, MCPError
 from mcp.client.session import IncomingMessage
@@ -24,12 +23,22 @@ from mcp.client.subscriptions import SubscriptionLost
 from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from codegen import console
 from codegen.config import ProjectConfig, ServerConfig
-from codegen.drift import DriftPolicy, apply_ignores, apply_severities, compare_snapshots, render, sort_findings
+from codegen.drift import (
+    DriftPolicy,
+    Finding,
+    apply_ignores,
+    apply_severities,
+    compare_snapshots,
+    render,
+    sort_findings,
+)
+from codegen.drift.report import summary
 from codegen.errors import StubgenError
 from codegen.generate import Cache, generate_package, package_dir
 from codegen.generate.command import hub_is_stale, method_names_for, strict_setting
-from codegen.options import report, shown_path
+from codegen.options import shown_path
 from codegen.snapshot import Snapshot, write_snapshot
 from codegen.snapshot.command import warn_missing_methods
 from codegen.snapshot.discovery import connect, list_catalog
@@ -175,9 +184,10 @@ class Watcher:
                 async with connect(server, changes.handle) as client:
                     await self._session(client, server, changes, backoff)
             except StubgenError as error:
-                report(f"error: {error}")
+                _failed(server.name, str(error))
             delay = backoff.next()
-            report(f"{server.name}: reconnecting in {delay:g}s")
+            console.note(f"{server.name}: reconnecting in {delay:g}s")
+            console.emit(server.name, "reconnecting", delay=delay)
             await anyio.sleep(delay)
 
     async def _session(self, client: Client, server: ServerConfig, changes: _Changes, backoff: _Backoff) -> None:
@@ -190,7 +200,10 @@ class Watcher:
             changes.clear()
             await self._refresh(client, server, first=True)
             backoff.reset()
-            report(f"{server.name}: watching ({plan.describe(modern, self._interval)})")
+            console.note(f"{server.name}: watching ({plan.describe(modern, self._interval)})")
+            console.emit(
+                server.name, "watching", notified=list(plan.notified), poll=self._interval if plan.poll else None
+            )
             while True:
                 with anyio.move_on_after(self._interval):
                     await changes.wait()
@@ -258,7 +271,9 @@ class Watcher:
         current = self._published.get(server.name)
         if current is not None and current.canonical_bytes() == data:
             if first:
-                report(f"{server.name}: catalog matches {shown_path(self._config.snapshot_path(server.name))}")
+                path = shown_path(self._config.snapshot_path(server.name))
+                console.note(f"{server.name}: catalog matches {path}")
+                console.emit(server.name, "current", snapshot=path)
             return
         if self._rejected.get(server.name) == data:
             return
@@ -306,59 +321,80 @@ class Watcher:
         try:
             # Leaves a package this generator rendered from these bytes and nobody edited untouched.
             result = generate_package(
-                snapshot, output, method_names_for(self._config, server.name), cache, strict_setting(self._config)
+                snapshot,
+                output,
+                method_names_for(self._config, server.name),
+                cache,
+                strict_setting(self._config),
+                self._config.renames(server.name),
             )
         except StubgenError as error:
-            report(f"error: {error}")
+            _failed(server.name, str(error))
             return
         except OSError as error:
-            report(f"error: server {server.name!r}: cannot write {shown_path(target)} ({error.strerror or error})")
-            return
-        if result.changed:
-            report(
-                f"{server.name}: built {shown_path(target)} from {shown_path(self._config.snapshot_path(server.name))}"
+            _failed(
+                server.name, f"server {server.name!r}: cannot write {shown_path(target)} ({error.strerror or error})"
             )
+            return
+        if not result.changed:
+            return
+        path = shown_path(self._config.snapshot_path(server.name))
+        console.note(f"{server.name}: built {shown_path(target)} from {path}")
+        console.emit(server.name, "built", snapshot=path, package=shown_path(target))
 
     def _publish(self, server: ServerConfig, old: Snapshot | None, new: Snapshot) -> bool:
         """Report the drift, then render and publish the package and the snapshot together; False on failure."""
         name = server.name
         path = self._config.snapshot_path(name)
         warn_missing_methods(new)
+        findings: list[Finding] = []
+        ignored = 0
         if old is None:
-            report(f"{name}: no committed snapshot at {shown_path(path)}; writing the first one")
+            console.note(f"{name}: no committed snapshot at {shown_path(path)}; writing the first one")
         else:
-            report(f"{name}: catalog changed")
+            console.note(f"{name}: catalog changed")
             filtered = apply_ignores(
                 compare_snapshots(old, new, self._policy.renames_for(name)), self._policy.ignores, [name]
             )
-            kept = apply_severities(filtered.kept, self._policy.severities)
-            click.echo(render(sort_findings(kept), "text", len(filtered.ignored)), nl=False)
+            findings = sort_findings(apply_severities(filtered.kept, self._policy.severities))
+            ignored = len(filtered.ignored)
+            console.result(render(findings, "text", ignored), nl=False)
+        drift = {
+            "first": old is None,
+            "findings": [finding.to_json() for finding in findings],
+            "summary": summary(findings, ignored),
+        }
         output = self._config.output
         if output is None:
             try:
                 _write(path, new)
             except StubgenError as error:
-                report(f"error: {error}")
+                _failed(name, str(error))
                 return False
-            report(f"{name}: wrote {shown_path(path)}")
+            console.note(f"{name}: wrote {shown_path(path)}")
+            console.emit(name, "published", snapshot=shown_path(path), package=None, **drift)
             return True
         # The cache `generate` uses, so a change re-generates the changed tools' models, not every
         # tool's; a fresh one per publication, so a long watch does not keep every piece in memory.
         cache = Cache.default()
         try:
             try:
-                result = publish_with_snapshot(
-                    new, method_names_for(self._config, name), path, output, cache, strict_setting(self._config)
-                )
+                result = publish_with_snapshot(new, self._config, path, output, cache)
             except StubgenError as error:
-                report(f"error: {error}")
+                _failed(name, str(error))
                 return False
-            report(f"{name}: wrote {shown_path(path)} and regenerated {shown_path(result.path)}")
+            console.note(f"{name}: wrote {shown_path(path)} and regenerated {shown_path(result.path)}")
+            console.emit(name, "published", snapshot=shown_path(path), package=shown_path(result.path), **drift)
             if self._config.hub:  # the server's own files are published either way; a hub error is reported
                 publish_hub(self._config, output, cache)
             return True
         finally:
             cache.trim()
+
+
+def _failed(server: str, message: str) -> None:
+    console.error(message)
+    console.emit(server, "error", error=message)
 
 
 def _write(path: Path, snapshot: Snapshot) -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from typing_extensions import deprecated as _deprecated
+
 from ._runtime import (
     NOT_GIVEN,
     CallOptions,
@@ -119,6 +121,27 @@ class TimeClient(GeneratedClient):
             call_options=call_options,
         )
 
+    @_deprecated(
+        "The server renamed the tool 'current_time' to 'get_current_time'; call get_current_time() instead.",
+    )
+    async def current_time(
+        self,
+        *,
+        timezone: str,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> GetCurrentTimeOutput:
+        """Deprecated: call `get_current_time`, which this calls.
+
+        The server renamed the tool 'current_time' to 'get_current_time'; this
+        method keeps the old name while the config's `renames` states the rename.
+        """
+        return await self.get_current_time(
+            timezone=timezone,
+            extra=extra,
+            call_options=call_options,
+        )
+
 
 class TimeSyncClient(SyncClient[TimeClient]):
     """A typed client for one MCP server.
@@ -170,6 +193,29 @@ class TimeSyncClient(SyncClient[TimeClient]):
         Args:
             timezone: IANA timezone name (e.g., 'America/New_York', 'Europe/London'). Use 'Etc/UTC' as local timezone if no timezone provided by the user.
             extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._run(
+            self.async_client.get_current_time(
+                timezone=timezone,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    @_deprecated(
+        "The server renamed the tool 'current_time' to 'get_current_time'; call get_current_time() instead.",
+    )
+    def current_time(
+        self,
+        *,
+        timezone: str,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> GetCurrentTimeOutput:
+        """Deprecated: call `get_current_time`, which this calls.
+
+        The server renamed the tool 'current_time' to 'get_current_time'; this
+        method keeps the old name while the config's `renames` states the rename.
         """
         return self._run(
             self.async_client.get_current_time(

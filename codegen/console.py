@@ -1,0 +1,122 @@
+"""Where every command's output goes, so `--quiet`, `--format json`, `NO_COLOR` and `FORCE_COLOR`
+mean the same thing for every command.
+
+stderr carries lines for people: progress, notes and warnings (silenced by `--quiet`) and errors
+(always). stdout carries a command's result (a drift report, a `--check` diff, a catalog view) and,
+with `--format json`, one JSON object per line (JSON Lines) whose shape `JSON_FORMAT` versions.
+
+The settings are the process's, not a click context's: `watch` prints from worker threads, which
+have no click context.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import click
+
+JSON_FORMAT = 1
+"""Version of the JSON Lines shape of `snapshot`, `generate`, `sync`, `watch`, `inspect` and `list`;
+bumped only on an incompatible change (a key removed or changing meaning), not when keys are added."""
+
+
+@dataclass
+class _Settings:
+    quiet: bool = False
+    json_command: str | None = None
+    """The running command's name when its results are JSON lines on stdout."""
+
+
+_settings = _Settings()
+
+
+def begin() -> None:
+    """Forget the previous invocation's settings (tests run several in one process)."""
+    global _settings
+    _settings = _Settings()
+
+
+def colour() -> bool | None:
+    """What the environment asks for: `NO_COLOR` (any non-empty value) turns colour off, even on a
+    terminal; `FORCE_COLOR` (any non-empty value) turns it on, even in a pipe or a CI log; `NO_COLOR`
+    wins when both are set. None: colour only on a terminal, click's own rule."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return None
+
+
+def quiet() -> bool:
+    return _settings.quiet
+
+
+def json_lines() -> bool:
+    return _settings.json_command is not None
+
+
+def note(message: str) -> None:
+    """A line for people on stderr: progress, what was written, a note or a warning."""
+    if not _settings.quiet:
+        click.echo(message, err=True, color=colour())
+
+
+def warn(message: str) -> None:
+    note(f"warning: {message}")
+
+
+def error(message: str) -> None:
+    """An error line on stderr, printed even with `--quiet`."""
+    click.echo(f"error: {message}", err=True, color=colour())
+
+
+def result(text: str, nl: bool = True) -> None:
+    """A command's result for people on stdout, printed even with `--quiet` (it is what was asked
+    for); with `--format json` the JSON objects carry it instead, so stdout holds only JSON lines."""
+    if _settings.json_command is None:
+        click.echo(text, nl=nl, color=colour())
+
+
+def emit(server: str | None, status: str, **fields: Any) -> None:
+    """One JSON object on its own line on stdout, when the command runs with `--format json`.
+
+    Every object has `format`, `command`, `server` (a server id, or null) and `status`; the rest
+    depends on the command and status. ASCII only, so server text cannot reach the terminal raw."""
+    if _settings.json_command is None:
+        return
+    document = {"format": JSON_FORMAT, "command": _settings.json_command, "server": server, "status": status}
+    click.echo(json.dumps({**document, **fields}, sort_keys=True), color=False)
+
+
+def _set_quiet(context: click.Context, parameter: click.Parameter, value: bool) -> None:
+    if value:
+        _settings.quiet = True
+
+
+def _set_format(context: click.Context, parameter: click.Parameter, value: str) -> None:
+    if value == "json":
+        _settings.json_command = context.command.name
+
+
+quiet_option = click.option(
+    "-q",
+    "--quiet",
+    is_flag=True,
+    expose_value=False,
+    callback=_set_quiet,
+    help="Print only errors on stderr (results on stdout are still printed).",
+)
+
+format_option = click.option(
+    "--format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_set_format,
+    help="json: also print one JSON object per line on stdout (see docs/cli.md for the shape).",
+)

@@ -1,0 +1,154 @@
+"""`mcp-stubgen inspect` and `mcp-stubgen list`: what a user reads about a catalog and a project,
+from golden snapshots and from the example server's own snapshot."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import EXAMPLE_SERVER, write_config
+from tests.regen_goldens import GOLDEN
+
+PY = sys.executable
+
+WEATHER_VIEW = """\
+weather  (snapshot.json)
+  server weather 1.0.0, protocol 2026-07-28; client WeatherClient in package weather
+  instructions: Forecasts for any city, in either unit.
+
+tools (4)
+  celsius_to_fahrenheit -> float  [destructive] [open-world]
+      Convert a temperature from Celsius to Fahrenheit.
+      celsius: float  required
+      extra: more arguments by wire name, as the schema allows
+  get_forecast -> GetForecastOutput  [destructive] [open-world]
+      Get the forecast for a city.
+      city: str  required
+      days: int  default 1
+      units: Literal["metric", "imperial"]  default "metric"
+      extra: more arguments by wire name, as the schema allows
+  search -> list[str]  [destructive] [open-world]
+      Find the cities with a forecast whose name contains the query.
+      query: str  required
+      extra: more arguments by wire name, as the schema allows
+  send_alert -> str  [destructive] [open-world]
+      Raise an alert; fails for an empty message.
+      message: str  required
+      severity: int  default 1
+      extra: more arguments by wire name, as the schema allows
+
+resources (1)
+  read_stations  weather://stations  application/json
+      All weather stations.
+
+templates (1)
+  read_latest_reading  weather://stations/{station_id}/latest  text/plain
+      The latest reading of one station.
+      station_id: str  required
+
+prompts (1)
+  prompt_packing_list  (prompt "packing_list")
+      Ask for a packing list for a trip.
+      city: str  required
+      days: str
+"""
+
+
+def test_inspect_a_snapshot_file(run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(GOLDEN / "weather")
+    result = run_cli("inspect", "snapshot.json")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == WEATHER_VIEW
+
+
+def test_inspect_shows_wire_names_badges_and_escapes_server_text(run_cli) -> None:  # type: ignore[no-untyped-def]
+    catalog = run_cli("inspect", GOLDEN / "catalog" / "snapshot.json").stdout
+    assert '  api_get_user  (tool "API-get-user") -> ToolResult  [destructive] [open-world]\n' in catalog
+    assert '      per_page: int  default 20  (wire "perPage")\n' in catalog
+    assert '      from_: str  required  (wire "from")\n' in catalog
+    # The description holds a carriage return and U+2028: both shown escaped, on the one line.
+    assert "\\r and \\u2028 line." in catalog
+    assert all(line.isprintable() for line in catalog.splitlines())
+    everything = run_cli("inspect", GOLDEN / "everything" / "snapshot.json").stdout
+    assert "  echo -> ToolResult  [read-only] [idempotent]\n      title: Echo Tool\n" in everything
+    instructions = next(line for line in everything.splitlines() if line.startswith("  instructions: "))
+    assert instructions.endswith("…") and len(instructions) < 200  # long text is cut; JSON has it whole
+
+
+def test_inspect_json_has_every_field_whole(run_cli) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("inspect", GOLDEN / "everything" / "snapshot.json", "--format", "json")
+    [view] = [json.loads(line) for line in result.stdout.splitlines()]
+    snapshot = json.loads((GOLDEN / "everything" / "snapshot.json").read_text())
+    assert (view["format"], view["command"], view["server"], view["status"]) == (1, "inspect", "everything", "ok")
+    assert view["instructions"] == snapshot["instructions"]
+    tools = {tool["name"]: tool for tool in view["tools"]}
+    assert set(tools) == {tool["name"] for tool in snapshot["tools"]}
+    message = tools["get-annotated-message"]
+    assert message["method"] == "get_annotated_message" and message["badges"] == ["read-only", "idempotent"]
+    first = message["parameters"][0]
+    assert (first["python"], first["wire"], first["required"]) == ("message_type", "messageType", True)
+    assert tools["get-structured-content"]["returns"] == "GetStructuredContentOutput"
+    assert len(view["resources"]) == len(snapshot["resources"])
+    assert len(view["templates"]) == len(snapshot["resourceTemplates"])
+    assert len(view["prompts"]) == len(snapshot["prompts"])
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_cli) -> Path:  # type: ignore[no-untyped-def]
+    """The example weather server snapshotted live, and `notes`, configured but never snapshotted."""
+    write_config(
+        tmp_path,
+        '[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\n\n'
+        f"[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(PY)}\nargs = [{json.dumps(str(EXAMPLE_SERVER))}]\n\n"
+        '[tool.mcp-stubgen.servers.notes]\ncommand = "notes-server"\n\n'
+        '[tool.mcp-stubgen.method_names.weather]\nsearch = "find_city"\n',
+    )
+    monkeypatch.chdir(tmp_path)
+    assert run_cli("snapshot", "weather").exit_code == 0
+    return tmp_path
+
+
+def test_inspect_a_configured_server_uses_its_method_names(project: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("inspect", "weather")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("weather  (snaps/weather.json)\n")
+    assert '  find_city  (tool "search") -> list[str]  [destructive] [open-world]\n' in result.stdout
+    missing = run_cli("inspect")  # every configured server: notes has no snapshot
+    assert missing.exit_code == 2
+    assert "weather  (snaps/weather.json)" in missing.stdout
+    assert "error: " in missing.stderr and "snaps/notes.json: no such snapshot" in missing.stderr
+    unknown = run_cli("inspect", "nowhere")
+    assert (unknown.exit_code, unknown.stderr) == (2, "error: unknown server 'nowhere' (configured: notes, weather)\n")
+
+
+def test_list_shows_missing_current_and_stale(project: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    before = run_cli("list")
+    assert before.exit_code == 0, before.stderr
+    assert before.stdout == (
+        "notes: snapshot snaps/notes.json missing; package clients/notes missing\n"
+        "weather: snapshot snaps/weather.json (4 tools, 1 resource, 1 template, 1 prompt; protocol 2026-07-28); "
+        "package clients/weather missing\n"
+    )
+    assert run_cli("generate", "weather").exit_code == 0
+    current = [json.loads(line) for line in run_cli("list", "--format", "json").stdout.splitlines()]
+    assert current[1] == {
+        "format": 1,
+        "command": "list",
+        "server": "weather",
+        "status": "ok",
+        "snapshot": "snaps/weather.json",
+        "snapshot_state": "present",
+        "counts": {"tools": 4, "resources": 1, "templates": 1, "prompts": 1},
+        "package": "clients/weather",
+        "package_state": "current",
+    }
+    client = project / "clients" / "weather" / "client.py"
+    client.write_text(client.read_text() + "# edited\n")
+    assert "package clients/weather stale" in run_cli("list").stdout
+    shutil.rmtree(project / "clients" / "weather")
+    (project / "snaps" / "weather.json").write_text("{not json")
+    assert "weather: snapshot snaps/weather.json invalid; package clients/weather missing" in run_cli("list").stdout
