@@ -75,7 +75,8 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any
 def test_each_reference_form_is_a_typed_argument(package: tuple[str, Any], signature: str) -> None:
     client, _ = package
     extra = "extra: Mapping[str, object] | NotGiven = NOT_GIVEN,"  # the roots leave more keys allowed
-    assert f"        *,\n        {signature}\n        {extra}\n    ) -> ToolResult:" in client
+    options = "call_options: CallOptions | None = None,"
+    assert f"        *,\n        {signature}\n        {extra}\n        {options}\n    ) -> ToolResult:" in client
 
 
 def test_the_referenced_models_validate(package: tuple[str, Any]) -> None:
