@@ -102,7 +102,10 @@ def test_every_shape_passes_mypy_strict(generated: tuple[Path, str, str]) -> Non
 
 def test_a_map_keyed_by_an_enum_is_passed_and_returned_as_that_dict(generated: tuple[Path, str, str]) -> None:
     client = (generated[0] / "demo" / "client.py").read_text()
-    assert 'arguments: dict[Literal["a", "b"], str],\n    ) -> dict[Literal["a", "b"], str]:' in client
+    assert (
+        'arguments: dict[Literal["a", "b"], str],\n        call_options: CallOptions | None = None,\n    ) -> dict[Literal["a", "b"], str]:'
+        in client
+    )
 
 
 def test_an_input_no_object_fits_gets_an_untyped_method(generated: tuple[Path, str, str]) -> None:
@@ -116,14 +119,19 @@ def test_an_input_no_object_fits_gets_an_untyped_method(generated: tuple[Path, s
     ) in warnings.splitlines()
     client = (folder / "demo" / "client.py").read_text()
     method = client.split("    async def const_floats(", 1)[1].split("    async def ", 1)[0]
-    assert "arguments: dict[str, Any],\n    ) -> ToolResult:" in method
+    assert (
+        "arguments: dict[str, Any],\n        call_options: CallOptions | None = None,\n    ) -> ToolResult:" in method
+    )
 
 
 def test_an_input_that_may_be_an_object_or_an_array_takes_the_object(generated: tuple[Path, str, str]) -> None:
     with imported(generated[0]) as demo:
         assert demo.ObjectOrArrayInputObjectOrArrayInput(name="x").name == "x"
     client = (generated[0] / "demo" / "client.py").read_text()
-    assert "arguments: ObjectOrArrayInputObjectOrArrayInput,\n    ) -> ToolResult:" in client
+    assert (
+        "arguments: ObjectOrArrayInputObjectOrArrayInput,\n        call_options: CallOptions | None = None,\n    ) -> ToolResult:"
+        in client
+    )
 
 
 def test_an_override_of_another_type_is_one_class_of_its_own(generated: tuple[Path, str, str]) -> None:

@@ -33,8 +33,10 @@ def test_a_ten_megabyte_description_is_cut_for_the_models_not_lost() -> None:
     client = files["client.py"].decode()
     assert f"[cut: {TEN_MB:,} characters in the snapshot]" in models
     assert len(models) < 2 * MAX_TEXT + 2000
-    assert client.count(f"[cut: {TEN_MB:,} characters in the snapshot]") == 2  # the summary and the argument
-    assert MAX_DOCSTRING_TEXT < len(client) < 3 * MAX_DOCSTRING_TEXT
+    assert (
+        client.count(f"[cut: {TEN_MB:,} characters in the snapshot]") == 4
+    )  # the summary and the argument, in the client and its sync twin
+    assert MAX_DOCSTRING_TEXT < len(client) < 5 * MAX_DOCSTRING_TEXT  # two methods of two docstrings
 
 
 def test_a_short_description_is_kept_whole() -> None:
@@ -54,9 +56,9 @@ def test_the_empty_schema_is_a_tool_without_parameters(tmp_path: Path) -> None:
     client = (tmp_path / "empty" / "client.py").read_text()
     assert (
         "async def anything(\n        self,\n        *,\n"
-        "        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,\n    ) -> AnythingOutput:"
+        "        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,\n        call_options: CallOptions | None = None,\n    ) -> AnythingOutput:"
     ) in client
-    assert '"anything", _CONTRACT, {}, AnythingOutput, extra=extra' in client
+    assert '"anything",\n            _CONTRACT,\n            {},\n            AnythingOutput,\n            extra=extra,' in client
     sys.path.insert(0, str(tmp_path))
     try:
         models = importlib.import_module("empty.models")
@@ -73,7 +75,7 @@ def test_an_untyped_root_with_properties_gets_its_arguments() -> None:
     tool = {"name": "t", "inputSchema": {"properties": {"x": {"type": "integer"}}, "required": ["x"]}}
     assert (
         "    async def t(\n        self,\n        *,\n        x: int,\n"
-        "        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,\n    ) -> ToolResult:\n"
+        "        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,\n        call_options: CallOptions | None = None,\n    ) -> ToolResult:\n"
         in render_snapshot(snapshot(tool))["client.py"].decode()
     )
 

@@ -35,11 +35,20 @@ async def test_root_shapes_are_typed_and_called_over_stdio(tmp_path: Path, capsy
         "schema says 'string'; its method takes `arguments: dict[str, Any]` (`generate --strict` makes this an error)"
     ]
     client = (tmp_path / "shapes" / "client.py").read_text()
-    assert "        arguments: dict[str, Any],\n    ) -> ToolResult:" in client
+    assert (
+        "        arguments: dict[str, Any],\n        call_options: CallOptions | None = None,\n    ) -> ToolResult:"
+        in client
+    )
     assert "mcp-stubgen could not type this tool (/inputSchema/type: arguments are sent as an object" in client
     assert "    ) -> dict[str, int]:" in client
-    assert "        arguments: FindInputFindInput | FindInputFindInput1,\n    ) -> FindOutput:" in client
-    assert "        arguments: dict[str, float],\n    ) -> float:" in client
+    assert (
+        "        arguments: FindInputFindInput | FindInputFindInput1,\n        call_options: CallOptions | None = None,\n    ) -> FindOutput:"
+        in client
+    )
+    assert (
+        "        arguments: dict[str, float],\n        call_options: CallOptions | None = None,\n    ) -> float:"
+        in client
+    )
 
     sys.path.insert(0, str(tmp_path))
     try:

@@ -327,7 +327,9 @@ def test_watch_keeps_the_cache_within_its_bound(tmp_path: Path) -> None:
     )
     assert watched.returncode == 0, watched.stderr
     assert "raw: wrote mcp/snapshots/raw.json and regenerated clients/raw" in watched.stderr
-    assert cache_size(folder) <= 800_000
+    # watch trims after each publication (its build at start is one): the bound holds, though the
+    # last publication may leave the folder above the 80% an eviction trims down to
+    assert cache_size(folder) <= 1024 * 1024
 
 
 def test_a_bad_cache_bound_is_one_line(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -93,8 +93,8 @@ def toml(value: object) -> str:
 
 
 def client_class(module: ModuleType) -> Any:
-    """The one class a generated `client` module exports."""
-    (name,) = module.__all__
+    """The async client class a generated `client` module exports (its sync twin is the other)."""
+    (name,) = (name for name in module.__all__ if not name.endswith("SyncClient"))
     return getattr(module, name)
 
 
