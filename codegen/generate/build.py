@@ -36,6 +36,7 @@ from codegen.generate.modelgen import (
     ModelJob,
     model_source,
     one_line,
+    parsed,
     untyped_source,
 )
 from codegen.generate.parallel import map_batches
@@ -523,7 +524,7 @@ def _check_tool(where: str, tool: JSON) -> None:
 
 def _read_models(source: str) -> tuple[dict[str, _ModelClass], dict[str, str]]:
     """The classes (and type aliases) models.py defines, with their fields by wire name, and the names it imports."""
-    tree = ast.parse(source)
+    tree = parsed(source)
     classes: dict[str, _ModelClass] = {}
     imported: dict[str, str] = {}
     aliases: dict[str, str] = {}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -122,6 +123,14 @@ def model_source(server: str, job: ModelJob) -> str:
     return _prefixed_classes(_none_defaults_admit_none(_annotated_constraints(source)), job.stem)
 
 
+@functools.lru_cache(maxsize=4)
+def parsed(source: str) -> ast.Module:
+    """`ast.parse`, shared by the passes over one models module and the reading of it: a pass that
+    changes nothing hands the next one the same text, which is then not parsed again. No caller
+    changes a tree it is given."""
+    return ast.parse(source)
+
+
 _CONSTRAINED = {"constr": ("str", "StringConstraints"), "conint": ("int", "Field"), "confloat": ("float", "Field")}
 """pydantic's `constr(...)`-style calls and the `Annotated` form each becomes."""
 
@@ -135,7 +144,7 @@ def _annotated_constraints(source: str) -> str:
     """
     if not any(f"{name}(" in source for name in _CONSTRAINED):
         return source
-    tree = ast.parse(source)
+    tree = parsed(source)
     calls = [
         node
         for node in ast.walk(tree)
@@ -171,7 +180,7 @@ def _none_defaults_admit_none(source: str) -> str:
     same either way, as pydantic does not validate defaults."""
     if "= None" not in source and "Field(None" not in source:
         return source
-    tree = ast.parse(source)
+    tree = parsed(source)
     ends: list[tuple[int, int]] = []
     for node in _statements(tree.body):
         if not (isinstance(node, ast.AnnAssign) and node.value is not None and _defaults_to_none(node.value)):
@@ -227,7 +236,7 @@ def _admits_none(annotation: ast.expr) -> bool:
 
 def _with_import(source: str, module: str, names: set[str]) -> str:
     """The module with `names` added to its `from <module> import ...` (made after `__future__` if none)."""
-    tree = ast.parse(source)
+    tree = parsed(source)
     lines = source.splitlines(keepends=True)
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and node.module == module and not node.level:
@@ -283,7 +292,7 @@ def _prefixed_classes(source: str, stem: str) -> str:
     `models` module and the client. The tool's stem is unique in the package, so the prefix makes
     the name unique without looking at any other tool, and a cached module stays exact.
     """
-    tree = ast.parse(source)
+    tree = parsed(source)
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
     taken = {node.name for node in classes}
     renamed: dict[str, str] = {}
@@ -351,7 +360,7 @@ def _through_import_aliases(source: str) -> str:
     """
     if "_aliased" not in source:
         return source
-    tree = ast.parse(source)
+    tree = parsed(source)
     bound: set[str] = set()
     aliases: dict[str, str] = {}
     for node in ast.walk(tree):
