@@ -216,6 +216,18 @@ class Document:
     def __init__(self, root: Any) -> None:
         self.root = root
 
+    @classmethod
+    def of(cls, root: Any) -> Document:
+        """The document of `root`, shared with the last few callers that asked for the same object:
+        a tool's schema is checked, turned into models and read for its method's parameters in a
+        row, and its references are then resolved once. (Schemas are never changed in place.)"""
+        document = _RECENT.get(id(root))
+        if document is None or document.root is not root:  # held here, so an id names one object
+            if len(_RECENT) >= _RECENT_MAX:
+                del _RECENT[next(iter(_RECENT))]
+            document = _RECENT[id(root)] = cls(root)
+        return document
+
     @functools.cached_property
     def references(self) -> tuple[Reference, ...]:
         """Every `$ref` in schema position, resolved the way a validator resolves it.
@@ -224,6 +236,9 @@ class Document:
         as draft-07 reads it (an `$id` of `#name` naming its schema) resolves that way."""
         if not isinstance(self.root, dict) or not _mentions_ref(self.root):
             return ()
+        pointers = self._pointers_only()
+        if pointers is not None:
+            return pointers
         from referencing.jsonschema import DRAFT7, DRAFT202012, specification_with
 
         dialect = self.root.get("$schema")
@@ -234,6 +249,30 @@ class Document:
             return found
         older = {reference.path: reference for reference in self._resolved(DRAFT7)}
         return tuple(older[reference.path] if reference.problem == "dangling" else reference for reference in found)
+
+    def _pointers_only(self) -> tuple[Reference, ...] | None:
+        """The references, when every one is a JSON pointer (`#`, `#/...`) to a schema, in a document
+        with no `$id` (draft-04: `id`) or anchor: each then names what its pointer names from the
+        root, in every draft, as `_resolved` finds, without building a registry (which was most of
+        a typical tool's time in this module). None for any other document, which `_resolved` reads."""
+        nodes = list(subschemas(self.root))
+        places: dict[int, Path] = {}
+        for path, node in nodes:
+            if any(isinstance(node.get(key), str) for key in _NAMING):
+                return None
+            places.setdefault(id(node), path)
+        found = []
+        for path, node in nodes:
+            if "$ref" not in node:
+                continue
+            text = node["$ref"]
+            if not isinstance(text, str) or not (text == "#" or (text.startswith("#/") and text != "#/")):
+                return None
+            target = follow(self.root, unquote(text))
+            if not isinstance(target, dict) or id(target) not in places:
+                return None
+            found.append(Reference(path, text, places[id(target)], None))
+        return tuple(sorted(found, key=lambda reference: [str(part) for part in reference.path]))
 
     def _resolved(self, specification: Any) -> tuple[Reference, ...]:
         from referencing import Registry
@@ -277,6 +316,10 @@ class Document:
         """The document with every reference that resolves written as a JSON pointer from its root,
         and the `$id`s (draft-04: `id`) that made them relative dropped: what `follow` and
         datamodel-code-generator read. A reference that does not resolve is left as written."""
+        return self._local
+
+    @functools.cached_property
+    def _local(self) -> Any:
         if not self.references:
             return self.root
         rewrites = {
@@ -332,8 +375,14 @@ class Document:
             raise BudgetExceeded.too_nested() from None
 
 
+_RECENT: dict[int, Document] = {}
+_RECENT_MAX = 8
+"""Documents kept for `Document.of`: a tool's input and output schemas, with room to spare."""
+
 _IDS = ("$id", "id")
 """A schema's own identifier: `id` up to draft-04. (A property named `id` is under `properties`, never a keyword.)"""
+_NAMING = (*_IDS, "$anchor", "$dynamicAnchor")
+"""Keywords that give a schema a name or a base URI other than its place in the document."""
 
 
 def _moved(node: Any, moved: dict[str, str]) -> Any:

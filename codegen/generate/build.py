@@ -36,6 +36,7 @@ from codegen.generate.modelgen import (
     ModelJob,
     model_source,
     one_line,
+    parsed,
     untyped_source,
 )
 from codegen.generate.parallel import map_batches
@@ -177,7 +178,7 @@ def build_package(
     tool_specs: list[ToolSpec] = []
     owners: dict[str, str] = {}
     model_imports: dict[str, set[str]] = {}
-    for tool, (source, classes, imported, spec) in zip(
+    for tool, (source, classes, imported, spec, contract) in zip(
         plan.tools, _tool_parts(snapshot.server, plan.tools, cache), strict=True
     ):
         if spec.untyped_reason is not None:
@@ -202,7 +203,7 @@ def build_package(
                 tool_fingerprint=tool.fingerprint,
                 classes=tuple(sorted(classes)),
                 source=source,
-                contract=_contract(tool.tool, spec),
+                contract=contract,
             )
         )
         own = _own_import(spec, classes)
@@ -283,8 +284,9 @@ def renamed_aliases(
     return tuple(sorted(aliases, key=lambda alias: alias.method))
 
 
-_Parts = tuple[str, tuple[str, ...], dict[str, str], ToolSpec]
-"""A tool's models module, its classes, the names it imports (name -> module) and its method's spec."""
+_Parts = tuple[str, tuple[str, ...], dict[str, str], ToolSpec, str]
+"""A tool's models module, its classes, the names it imports (name -> module), its method's spec and
+its contract (`_contract`)."""
 
 
 def _tool_parts(server: str, tools: Sequence[ToolPlan], cache: Cache) -> list[_Parts]:
@@ -348,7 +350,8 @@ def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built |
             built.append(str(error))
             continue
         pieces = tool_pieces(spec, _own_import(spec, models))
-        built.append((job, source, _dump_parts(tuple(models), imported, spec), pieces))
+        parts = _dump_parts(tuple(models), imported, spec, _contract(job.tool.tool, spec))
+        built.append((job, source, parts, pieces))
     texts = iter(formatted_pieces([piece for entry in built if not isinstance(entry, str) for piece in entry[3]]))
     store = Cache(folder)
     outcomes: list[_Built | str] = []
@@ -409,10 +412,12 @@ def _own_import(spec: ToolSpec, classes: Mapping[str, object] | Sequence[str]) -
     return Import(f"._models.{spec.module}", tuple(sorted(_used_names(spec) & set(classes))))
 
 
-def _dump_parts(classes: tuple[str, ...], imported: Mapping[str, str], spec: ToolSpec) -> str:
-    """What a tool's models module tells the client (its classes, its imports, the method's spec), for
-    the cache: reading it back skips parsing the module, the slowest step of a cached run."""
-    return json.dumps({"classes": classes, "imported": imported, "spec": asdict(spec)}, ensure_ascii=False)
+def _dump_parts(classes: tuple[str, ...], imported: Mapping[str, str], spec: ToolSpec, contract: str) -> str:
+    """What a tool's models module tells the client (its classes, its imports, the method's spec) and
+    its contract, for the cache: reading it back skips parsing the module, the slowest step of a
+    cached run, and the parent never walks a schema for the contract (the workers made it)."""
+    document = {"classes": classes, "imported": imported, "spec": asdict(spec), "contract": contract}
+    return json.dumps(document, ensure_ascii=False)
 
 
 def _load_parts(source: str | None, text: str | None) -> _Parts:
@@ -420,7 +425,13 @@ def _load_parts(source: str | None, text: str | None) -> _Parts:
     document = json.loads(text)
     spec = document["spec"]
     parameters = tuple(Parameter(**parameter) for parameter in spec.pop("parameters"))
-    return source, tuple(document["classes"]), document["imported"], ToolSpec(**spec, parameters=parameters)
+    return (
+        source,
+        tuple(document["classes"]),
+        document["imported"],
+        ToolSpec(**spec, parameters=parameters),
+        document["contract"],
+    )
 
 
 def _contract(tool: JSON, spec: ToolSpec) -> str:
@@ -513,7 +524,7 @@ def _check_tool(where: str, tool: JSON) -> None:
 
 def _read_models(source: str) -> tuple[dict[str, _ModelClass], dict[str, str]]:
     """The classes (and type aliases) models.py defines, with their fields by wire name, and the names it imports."""
-    tree = ast.parse(source)
+    tree = parsed(source)
     classes: dict[str, _ModelClass] = {}
     imported: dict[str, str] = {}
     aliases: dict[str, str] = {}
@@ -660,7 +671,7 @@ def _tool_spec(
     model = _model_class(where, wire, input_model, classes)
     input_kind, parameters = _input_parameters(where, wire, tool["inputSchema"], input_model, classes)
     extra = extra_annotation = None
-    root = Document(tool["inputSchema"]).local()
+    root = Document.of(tool["inputSchema"]).local()
     if input_kind == "keywords" and _takes_more(root):
         extra = escape("extra", {parameter.python for parameter in parameters})
         values = "object"  # what keys matching `patternProperties` hold has types of its own
@@ -720,7 +731,7 @@ def _input_parameters(
     parameter of the model's type (the root's value for a union or a map), narrowed to the members
     an object can be: arguments are always one."""
     model = _model_class(where, wire, name, classes)
-    local_schema = Document(schema).local()
+    local_schema = Document.of(schema).local()
     properties: dict[str, Any] = local_schema.get("properties", {})
     if model.is_root or any(base != "BaseModel" for base in model.bases):
         annotation = name

@@ -114,7 +114,7 @@ def _check_schema(where: str, key: str, sent: JSON) -> None:
     against the schema as the server sent it (so one into a dropped keyword says so)."""
     schema = for_datamodel(sent, None)
     _check_patterns(where, key, schema)
-    document = Document(sent)  # resolved as sent: `$id`s are not handed to datamodel-code-generator
+    document = Document.of(sent)  # resolved as sent: `$id`s are not handed to datamodel-code-generator
     # A reference outside the document is named first: it is the one thing the server has to change.
     for reference in sorted(document.references, key=lambda reference: reference.problem != "outside"):
         at = f"{where}{pointer(key, *reference.path, '$ref')}"

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,10 +103,12 @@ def model_source(server: str, job: ModelJob) -> str:
     tool = job.tool
     entry: JSON = {
         "name": job.stem,
-        "inputSchema": _root(_merged_overrides(for_datamodel(Document(tool["inputSchema"]).with_definitions(), None))),
+        "inputSchema": _root(
+            _merged_overrides(for_datamodel(Document.of(tool["inputSchema"]).with_definitions(), None))
+        ),
     }
     if "outputSchema" in tool:
-        output = Document(tool["outputSchema"]).with_definitions()
+        output = Document.of(tool["outputSchema"]).with_definitions()
         entry["outputSchema"] = _root(_merged_overrides(for_datamodel(output, output)))
     where = f"server {server!r}: tool {tool['name']!r}"
     try:
@@ -117,6 +121,14 @@ def model_source(server: str, job: ModelJob) -> str:
         raise StubgenError(f"{where}: datamodel-code-generator returned no single module")
     source = _through_import_aliases(source.rstrip("\n") + "\n")
     return _prefixed_classes(_none_defaults_admit_none(_annotated_constraints(source)), job.stem)
+
+
+@functools.lru_cache(maxsize=4)
+def parsed(source: str) -> ast.Module:
+    """`ast.parse`, shared by the passes over one models module and the reading of it: a pass that
+    changes nothing hands the next one the same text, which is then not parsed again. No caller
+    changes a tree it is given."""
+    return ast.parse(source)
 
 
 _CONSTRAINED = {"constr": ("str", "StringConstraints"), "conint": ("int", "Field"), "confloat": ("float", "Field")}
@@ -132,7 +144,7 @@ def _annotated_constraints(source: str) -> str:
     """
     if not any(f"{name}(" in source for name in _CONSTRAINED):
         return source
-    tree = ast.parse(source)
+    tree = parsed(source)
     calls = [
         node
         for node in ast.walk(tree)
@@ -168,9 +180,9 @@ def _none_defaults_admit_none(source: str) -> str:
     same either way, as pydantic does not validate defaults."""
     if "= None" not in source and "Field(None" not in source:
         return source
-    tree = ast.parse(source)
+    tree = parsed(source)
     ends: list[tuple[int, int]] = []
-    for node in ast.walk(tree):
+    for node in _statements(tree.body):
         if not (isinstance(node, ast.AnnAssign) and node.value is not None and _defaults_to_none(node.value)):
             continue
         if not _admits_none(node.annotation):
@@ -184,6 +196,17 @@ def _none_defaults_admit_none(source: str) -> str:
     import black
 
     return black.format_str("".join(lines), mode=black_mode())
+
+
+def _statements(body: list[Any]) -> Iterator[ast.AST]:
+    """Every statement of a module, nested ones too: a field is a statement, so this finds each one
+    without walking every expression of the module (`ast.walk` took most of this pass's time)."""
+    for statement in body:
+        yield statement
+        for block in ("body", "orelse", "finalbody", "handlers", "cases"):
+            inner = getattr(statement, block, None)
+            if isinstance(inner, list):
+                yield from _statements(inner)
 
 
 def _defaults_to_none(value: ast.expr) -> bool:
@@ -213,7 +236,7 @@ def _admits_none(annotation: ast.expr) -> bool:
 
 def _with_import(source: str, module: str, names: set[str]) -> str:
     """The module with `names` added to its `from <module> import ...` (made after `__future__` if none)."""
-    tree = ast.parse(source)
+    tree = parsed(source)
     lines = source.splitlines(keepends=True)
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and node.module == module and not node.level:
@@ -269,7 +292,7 @@ def _prefixed_classes(source: str, stem: str) -> str:
     `models` module and the client. The tool's stem is unique in the package, so the prefix makes
     the name unique without looking at any other tool, and a cached module stays exact.
     """
-    tree = ast.parse(source)
+    tree = parsed(source)
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
     taken = {node.name for node in classes}
     renamed: dict[str, str] = {}
@@ -337,7 +360,7 @@ def _through_import_aliases(source: str) -> str:
     """
     if "_aliased" not in source:
         return source
-    tree = ast.parse(source)
+    tree = parsed(source)
     bound: set[str] = set()
     aliases: dict[str, str] = {}
     for node in ast.walk(tree):

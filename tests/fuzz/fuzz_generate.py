@@ -13,7 +13,7 @@ hypothesis with a fixed seed, so a run is reproducible. Each is classified:
 
 Crashes are grouped by signature (exception type and where it was raised); the first few are shrunk
 to a small catalog and printed as JSON. Exit status 1 when there is any crash or injection.
-Not a timing test: it runs for minutes; the suite runs it with `--count 20` as a smoke test.
+Not a timing test: it runs for minutes; the suite runs it with `--count 10` as a smoke test.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
 from codegen.snapshot import JSON
-from tests.hostile.corpus import MARKER
+from tests.hostile.corpus import MARKER, extension_keywords
 from tests.hostile.strategies import catalogs
 from tests.hostile.verdict import Verdict, generate_one, import_packages
 
@@ -52,12 +52,26 @@ class Tally:
     examples: dict[str, tuple[Verdict, JSON]] = field(default_factory=dict)
     """The first catalog seen for each crash or injection signature."""
     by_signature: Counter[str] = field(default_factory=Counter)
+    with_extensions: int = 0
+    """Catalogs carrying at least one of datamodel-code-generator's extension keywords: the run
+    says how many, so a run that tried none of them cannot pass for one that did."""
 
     def add(self, verdict: Verdict, document: JSON) -> None:
         self.counts[verdict.kind] += 1
+        self.with_extensions += _has_extension_keyword(document, frozenset(extension_keywords()))
         if verdict.kind in ("crash", "injection"):
             self.by_signature[verdict.signature] += 1
             self.examples.setdefault(verdict.signature, (verdict, document))
+
+
+def _has_extension_keyword(value: Any, keywords: frozenset[str]) -> bool:
+    if isinstance(value, dict):
+        return any(key in keywords for key in value) or any(
+            _has_extension_keyword(inner, keywords) for inner in value.values()
+        )
+    if isinstance(value, list):
+        return any(_has_extension_keyword(inner, keywords) for inner in value)
+    return False
 
 
 def judge(document: JSON, out: Path, package: str) -> Verdict:
@@ -192,6 +206,7 @@ def report(tally: Tally, work: Path, show: int, budget: int) -> None:
     print(f"clean error: {counts['error']}")
     print(f"crash:       {counts['crash']}")
     print(f"injection:   {counts['injection']}")
+    print(f"with extension keywords: {tally.with_extensions}")
     for number, (signature, hits) in enumerate(tally.by_signature.most_common()):
         verdict, document = tally.examples[signature]
         print(f"\n{verdict.kind} x{hits}: {signature}\n  {verdict.detail[:300]!r}", flush=True)

@@ -58,7 +58,7 @@ TYPES = ["string", "integer", "number", "boolean", "null", "array", "object"]
 FORMATS = ["uri", "date-time", "date", "time", "uuid", "ipv4", "ipv6", "hostname", "byte", "regex", "duration"]
 FORMATS += ["email", "idn-email", "ulid"]
 """Formats datamodel-code-generator maps to a type; the last three would need optional packages, so
-modelgen keeps them `str` (`tests/test_hostile_schemas.py` pins it)."""
+modelgen keeps them `str` (`tests/hostile/test_schemas.py` pins it)."""
 
 
 IDENTIFIERS = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,12}", fullmatch=True)

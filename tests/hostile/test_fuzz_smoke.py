@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parent / "fuzz" / "fuzz_generate.py"
+SCRIPT = Path(__file__).resolve().parents[1] / "fuzz" / "fuzz_generate.py"
 
 
 def test_a_short_fuzz_run_has_no_crash_and_no_injection(tmp_path: Path) -> None:
@@ -24,3 +24,4 @@ def test_a_short_fuzz_run_has_no_crash_and_no_injection(tmp_path: Path) -> None:
     assert counts["crash"] == 0 and counts["injection"] == 0, result.stdout
     assert counts["catalogs"] == 10 == counts["generated"] + counts["clean error"], result.stdout
     assert counts["generated"] > 0, result.stdout
+    assert counts["with extension keywords"] > 0, result.stdout  # the keywords that choose code were tried
