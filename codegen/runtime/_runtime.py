@@ -696,6 +696,9 @@ class ToolContract:
     def __init__(self, document: Mapping[str, Any]) -> None:
         self.schemas: dict[str, Any] = {"input": document["input"], "output": document.get("output")}
         self.parameters: Mapping[str, str] = document.get("parameters", {})
+        self.unresolved_output: bool = document.get("unresolved_output", False)
+        """The server's output schema holds references that name nothing in it, which the contract
+        leaves out: the SDK's own check of it would fail on every result."""
         self._checks: dict[str, SchemaCheck] = {}
 
     @classmethod
@@ -896,7 +899,7 @@ class GeneratedClient:
         if problem is not None:
             raise ToolArgumentsError(tool, problem)
         try:
-            if self.parse_text_json and terms.schemas["output"] is not None:
+            if terms.schemas["output"] is not None and (self.parse_text_json or terms.unresolved_output):
                 result = await self._send_unchecked(tool, payload, call_options or {})
             elif call_options:
                 timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
