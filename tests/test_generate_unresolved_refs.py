@@ -100,3 +100,40 @@ async def test_untyped_tools_are_generated_type_checked_and_reach_the_server(  #
         sys.path.remove(str(tmp_path))
         for name in [name for name in sys.modules if name == "refs" or name.startswith("refs.")]:
             del sys.modules[name]
+
+
+def test_the_runtime_never_fetches_a_reference(tmp_path: Path) -> None:
+    """A schema the runtime meets as sent (a hub's tool, listed live or from its snapshot) may name a
+    URL: jsonschema's default registry fetched it on every check. The runtime resolves within the
+    schema only; the value at that place is left to the server."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from codegen.runtime._hub_catalog import HubTool
+    from codegen.runtime._hub_runtime import Catalog
+    from codegen.runtime._runtime import ToolContract
+
+    fetched: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            fetched.append(self.path)
+            body = b'{"type": "string"}'
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    with ThreadingHTTPServer(("127.0.0.1", 0), Handler) as server:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{server.server_address[1]}/x.json"
+        schema = {"type": "object", "properties": {"a": {"$ref": url}, "b": {"type": "integer"}}}
+        contract = ToolContract({"input": schema})
+        assert contract.problem("input", {"a": 1, "b": 2}) is None
+        hub_tool = HubTool("s__t", "s", "s", "t", None, schema)
+        Catalog({"s__t": hub_tool}).check(hub_tool, {"a": 1, "b": 2})
+        server.shutdown()
+    assert fetched == []

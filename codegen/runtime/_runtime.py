@@ -674,12 +674,21 @@ class SchemaCheck:
             return None
         jsonschema: Any = importlib.import_module("jsonschema")  # untyped, and loaded only when needed
         if self._validator is None:
-            validator_class = jsonschema.validators.validator_for(self.schema, default=jsonschema.Draft202012Validator)
-            self._validator = validator_class(self.schema)
+            self._validator = offline_validator(self.schema)
         try:
             return jsonschema.exceptions.best_match(self._validator.iter_errors(value))
         except Exception as error:  # a schema jsonschema cannot apply (a bad pattern, an unknown type)
             return None if self.fast is None else error
+
+
+def offline_validator(schema: Any) -> Any:
+    """A `jsonschema` validator for the schema's dialect (2020-12 when it names none) that resolves
+    references within the schema only: `jsonschema`'s default fetches any URL a `$ref` names."""
+    jsonschema: Any = importlib.import_module("jsonschema")  # untyped, and loaded only when needed
+    registry = importlib.import_module("referencing").Registry()  # the dialects' metaschemas are added to it
+    return jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)(
+        schema, registry=registry
+    )
 
 
 def _clip(text: str, limit: int = 300) -> str:
