@@ -329,6 +329,18 @@ class Document:
         }
         return _rewritten(self.root, (), rewrites)
 
+    def without_unresolved(self) -> Any:
+        """The document with every `$ref` that names nothing in it (one outside the document or to
+        nothing) dropped, so its place accepts what the rest of its schema accepts: what a validator
+        may apply without fetching anything, leaving that value for the server to judge."""
+        dropped = {reference.path for reference in self.unresolved}
+        return _without_references(self.root, (), dropped) if dropped else self.root
+
+    @property
+    def unresolved(self) -> tuple[Reference, ...]:
+        """The references that name nothing in the document: outside it, or to nothing."""
+        return tuple(reference for reference in self.references if reference.problem in ("outside", "dangling"))
+
     def with_definitions(self) -> Any:
         """`local`, with every schema a reference names moved up to a top-level definition.
 
@@ -455,6 +467,26 @@ def _rewritten(node: Any, path: Path, rewrites: dict[Path, str]) -> Any:
             result[key] = {name: _rewritten(inner, (*path, key, name), rewrites) for name, inner in value.items()}
         else:
             result[key] = _rewritten(value, (*path, key), rewrites)
+    return result
+
+
+def _without_references(node: Any, path: Path, dropped: set[Path]) -> Any:
+    if isinstance(node, list):
+        return [_without_references(inner, (*path, index), dropped) for index, inner in enumerate(node)]
+    if not isinstance(node, dict):
+        return node
+    result: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "$ref" and path in dropped:
+            continue
+        if key in DATA_KEYWORDS:
+            result[key] = value
+        elif key in SCHEMA_MAPS and isinstance(value, dict):
+            result[key] = {
+                name: _without_references(inner, (*path, key, name), dropped) for name, inner in value.items()
+            }
+        else:
+            result[key] = _without_references(value, (*path, key), dropped)
     return result
 
 

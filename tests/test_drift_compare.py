@@ -15,6 +15,14 @@ def test_changed_unresolvable_ref_is_uncomparable() -> None:
     assert rules(inputs({"$ref": "#/$defs/Missing"}, {"$ref": "#/$defs/Missing"})) == []
 
 
+def test_a_tool_with_a_reference_to_nothing_still_compares_its_other_arguments() -> None:
+    """Such a tool is generated untyped now, and drift reads its schema as any other."""
+    key, limit = {"$ref": "#nope"}, {"type": "integer"}
+    before, after = obj({"key": key, "limit": limit}), obj({"key": key, "limit": {"type": "string"}})
+    assert rules((snap((tool(inp=before),)), snap((tool(inp=after),)))) == ["in-type-narrowed"]
+    assert rules(inputs({"$ref": "#nope"}, {"$ref": "#other"})) == ["schema-uncomparable"]
+
+
 def test_recursive_schema_change_inside_the_cycle_is_found() -> None:
     def tree(leaf: dict[str, object]) -> dict[str, object]:
         node = obj({"value": leaf, "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}})

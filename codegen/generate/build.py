@@ -342,10 +342,10 @@ def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built |
     built: list[tuple[_ToolJob, str, str, list[tuple[PieceKind, str]]] | str] = []
     for job in jobs:
         try:
-            source = job.source
+            source, untypable = job.source, None
             if source is None:  # a cached module passed the checks when it was made
-                check_tool_schemas(job.server, job.tool.tool)
-            source, models, imported, spec = _typed_or_untyped(job.server, job.tool, source)
+                untypable = check_tool_schemas(job.server, job.tool.tool)
+            source, models, imported, spec = _typed_or_untyped(job.server, job.tool, source, untypable)
         except StubgenError as error:
             built.append(str(error))
             continue
@@ -372,13 +372,16 @@ def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built |
 
 
 def _typed_or_untyped(
-    server: str, tool: ToolPlan, source: str | None
+    server: str, tool: ToolPlan, source: str | None, untypable: str | None = None
 ) -> tuple[str, dict[str, _ModelClass], dict[str, str], ToolSpec]:
-    """A tool's models module and method spec; a schema that passed the checks but that no models
-    can be generated from (or no method typed from) gets the untyped module (`untyped_source`), so
-    one such tool never blocks its server. `build_package` turns that into an error under `strict`."""
+    """A tool's models module and method spec; a schema the checks found untypable (`untypable`, the
+    reason) or that no models can be generated from (or no method typed from) gets the untyped module
+    (`untyped_source`), so one such tool never blocks its server. `build_package` turns that into an
+    error under `strict`."""
     where = f"server {server!r}: "
     try:
+        if untypable is not None:
+            raise StubgenError(untypable)
         kind = tool.tool["inputSchema"].get("type", "object")
         if "object" not in (kind if isinstance(kind, list) else [kind]):
             raise StubgenError(f"/inputSchema/type: arguments are sent as an object, and the schema says {kind!r}")
@@ -435,15 +438,25 @@ def _load_parts(source: str | None, text: str | None) -> _Parts:
 
 
 def _contract(tool: JSON, spec: ToolSpec) -> str:
-    """What the runtime checks a call against: the tool's schemas exactly as the snapshot holds them,
-    and each keyword parameter's Python name by wire name (for its messages), as compact ASCII JSON."""
+    """What the runtime checks a call against: the tool's schemas as the snapshot holds them, and each
+    keyword parameter's Python name by wire name (for its messages), as compact ASCII JSON.
+
+    An untyped tool's references to nothing or outside its schema are left out (`without_unresolved`):
+    the runtime never fetches one nor fails on one, and the server judges that value; when its output
+    schema held one, `unresolved_output` tells the runtime to skip the SDK's check of the result."""
     keywords = spec.parameters if spec.input_kind == "keywords" else ()
+
+    def rules(schema: Any) -> Any:
+        return _for_validation(Document.of(schema).without_unresolved() if spec.untyped_reason else schema)
+
     document: JSON = {
-        "input": _for_validation(tool["inputSchema"]),
+        "input": rules(tool["inputSchema"]),
         "parameters": {parameter.wire: parameter.python for parameter in keywords},
     }
     if "outputSchema" in tool:
-        document["output"] = _for_validation(tool["outputSchema"])
+        document["output"] = rules(tool["outputSchema"])
+        if spec.untyped_reason and Document.of(tool["outputSchema"]).unresolved:
+            document["unresolved_output"] = True
     text = json.dumps(document, sort_keys=True, separators=(",", ":"), allow_nan=False)
     return text.replace("'", "\\u0027")  # one kind of quote: the literal is then the one black keeps
 
@@ -651,6 +664,8 @@ def _tool_spec(
             "Any arguments, checked against the tool's JSON Schema when called: mcp-stubgen could not "
             f"type this tool ({untyped})."
         )
+        if any(Document.of(tool[key]).unresolved for key in ("inputSchema", "outputSchema") if key in tool):
+            note += " A reference that names nothing in the schema is not checked: the server judges that value."
         argument = Parameter("arguments", "arguments", "dict[str, Any]", required=True, description=note)
         return ToolSpec(
             wire=wire,

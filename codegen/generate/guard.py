@@ -48,13 +48,18 @@ def check_text(snapshot: Snapshot) -> None:
                 )
 
 
-def check_tool_schemas(server: str, tool: JSON) -> None:
-    """Raise `StubgenError` for the first thing in a tool's schemas no safe models can be generated
-    from: a reference outside the schema or to nothing, a pattern no engine compiles, invalid JSON Schema."""
+def check_tool_schemas(server: str, tool: JSON) -> str | None:
+    """Raise `StubgenError` for the first thing in a tool's schemas no safe package can be generated
+    from (a reference into instance data, a pattern no engine compiles, invalid JSON Schema, past the
+    work budget); return why no models can be typed from them (a reference outside the schema or to
+    nothing), which gives the tool the untyped method, or None."""
+    untypable: str | None = None
     for key in ("inputSchema", "outputSchema"):
         schema = tool.get(key)
         if isinstance(schema, dict):
-            _check_schema(f"server {shown(server)}: tool {shown(tool['name'])}: ", key, schema)
+            problem = _check_schema(f"server {shown(server)}: tool {shown(tool['name'])}: ", key, schema)
+            untypable = untypable or problem
+    return untypable
 
 
 def _has_surrogate(value: Any) -> bool:
@@ -109,26 +114,33 @@ def _strings(value: Any, path: tuple[object, ...]) -> Iterator[tuple[tuple[objec
             yield from _strings(inner, (*path, index))
 
 
-def _check_schema(where: str, key: str, sent: JSON) -> None:
+def _check_schema(where: str, key: str, sent: JSON) -> str | None:
     """Check the schema as datamodel-code-generator will get it (no extension keyword), its references
-    against the schema as the server sent it (so one into a dropped keyword says so)."""
+    against the schema as the server sent it (so one into a dropped keyword says so); return why a
+    reference leaves it untypable (`check_tool_schemas`), or None."""
     schema = for_datamodel(sent, None)
     _check_patterns(where, key, schema)
     document = Document.of(sent)  # resolved as sent: `$id`s are not handed to datamodel-code-generator
+    untypable: str | None = None
     # A reference outside the document is named first: it is the one thing the server has to change.
     for reference in sorted(document.references, key=lambda reference: reference.problem != "outside"):
-        at = f"{where}{pointer(key, *reference.path, '$ref')}"
+        at = pointer(key, *reference.path, "$ref")
         if reference.problem == "outside":
-            raise StubgenError(
+            untypable = untypable or (
                 f"{at}: {shown(reference.text)} points outside the schema; mcp-stubgen never fetches a reference "
                 "(no network, no files), so the server has to put the definition under $defs"
             )
-        if reference.problem == "dangling" and isinstance(reference.text, str) and reference.text.startswith("#"):
-            raise StubgenError(f"{at}: {shown(reference.text)} {_reference_problem(sent, reference.text)}")
+            continue
+        if reference.problem == "dangling" and isinstance(reference.text, str):
+            problem = _reference_problem(sent, reference.text)
+            if problem == _DANGLING:
+                untypable = untypable or f"{at}: {shown(reference.text)} {problem}"
+                continue
+            raise StubgenError(f"{where}{at}: {shown(reference.text)} {problem}")
         if reference.problem is not None:
-            raise StubgenError(f"{at}: {reference.problem}")
+            raise StubgenError(f"{where}{at}: {reference.problem}")
         if schema_at(sent, reference.target or ()) is NOT_A_SCHEMA:
-            raise StubgenError(f"{at}: {shown(reference.text)} {_NOT_A_SCHEMA}")
+            raise StubgenError(f"{where}{at}: {shown(reference.text)} {_NOT_A_SCHEMA}")
     try:
         document.expanded_size()
     except BudgetExceeded as error:
@@ -148,6 +160,7 @@ def _check_schema(where: str, key: str, sent: JSON) -> None:
         ) from None
     except (RecursionError, ValueError, Error) as error:
         raise StubgenError(f"{where}/{key}: not a usable JSON Schema ({type(error).__name__})") from None
+    return untypable
 
 
 _DANGLING = "points at nothing in the schema (a dangling reference)"

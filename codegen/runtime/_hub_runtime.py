@@ -39,7 +39,7 @@ from ._hub_catalog import (
     tool_definition,
 )
 from ._loop_thread import LoopThread
-from ._runtime import SchemaCheck
+from ._runtime import SchemaCheck, offline_validator
 
 if TYPE_CHECKING:
     from mcp import Client, ClientSession
@@ -144,7 +144,7 @@ class Catalog:
         if check is None:
             check = self._checks[tool.qualified_name] = SchemaCheck(tool.input_schema)
         if check.problem(arguments) is not None:
-            _check_with_jsonschema(tool, _validator(tool.input_schema), arguments)
+            _check_with_jsonschema(tool, offline_validator(tool.input_schema), arguments)
 
 
 _SNAPSHOT_CATALOGS: dict[type[GeneratedHub], Catalog] = {}
@@ -327,7 +327,7 @@ class GeneratedHub:
         from mcp.types import CallToolResult, TextContent
 
         meta = search_tool(SEARCH_LIMIT)
-        _check_with_jsonschema(meta, _validator(meta.input_schema), arguments)
+        _check_with_jsonschema(meta, offline_validator(meta.input_schema), arguments)
         found = self.shortlist(arguments["query"], arguments.get("limit", SEARCH_LIMIT))
         definitions = [tool_definition(tool) for tool in found]
         text = json.dumps(definitions, ensure_ascii=False)
@@ -595,12 +595,6 @@ def _allowed(hub: GeneratedHub, name: str) -> bool:
 
 def _by_name(tool: HubTool) -> str:
     return tool.qualified_name
-
-
-def _validator(schema: Mapping[str, Any]) -> Any:
-    """A `jsonschema` validator for the schema's dialect (2020-12 when it names none)."""
-    jsonschema: Any = importlib.import_module("jsonschema")  # untyped; `mcp` depends on it
-    return jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)(schema)
 
 
 def _check_with_jsonschema(tool: HubTool, validator: Any, arguments: Mapping[str, Any]) -> None:

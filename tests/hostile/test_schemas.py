@@ -31,7 +31,7 @@ def obj(**properties: Any) -> dict[str, Any]:
     return {"type": "object", "properties": properties}
 
 
-REFUSED = [
+UNTYPABLE = [
     (
         "dangling",
         obj(a={"$ref": "#/$defs/Nope"}),
@@ -41,6 +41,10 @@ REFUSED = [
     ("remote", obj(a={"$ref": "http://127.0.0.1:9/s.json"}), r"/properties/a/\$ref: .* points outside the schema"),
     ("file", obj(a={"$ref": "/etc/passwd"}), r"/properties/a/\$ref: '/etc/passwd' points outside the schema"),
     ("relative", obj(a={"$ref": "defs.json#/A"}), r"/properties/a/\$ref: 'defs.json#/A' points outside"),
+]
+"""References that name nothing in the schema: an untyped method by default, an error under `--strict`."""
+
+REFUSED = [
     ("ref-not-string", obj(a={"$ref": 5}), r"/inputSchema/properties/a/\$ref: must be a string, not int"),
     ("not-a-schema", {"type": "object", "properties": "hello"}, r"/inputSchema/properties: must be an object"),
     ("type-number", obj(a={"type": 5}), r"/inputSchema/properties/a/type: not valid JSON Schema"),
@@ -107,6 +111,27 @@ def test_malformed_schema_is_one_line_exit_2_and_nothing_written(
     assert len(lines) == 1 and lines[0].startswith("error: server 'srv': tool 't': /inputSchema"), result.stderr
     assert re.search(pattern, lines[0]), lines[0]
     assert digest(previous_package) == before
+
+
+@pytest.mark.parametrize(("case", "schema", "pattern"), UNTYPABLE, ids=[case for case, _, _ in UNTYPABLE])
+def test_a_reference_to_nothing_is_untyped_or_under_strict_one_line_exit_2(
+    case: str, schema: Any, pattern: str, tmp_path: Path, previous_package: Path, run_cli
+) -> None:  # type: ignore[no-untyped-def]
+    import re
+
+    before = digest(previous_package)
+    snapshot = write_snapshot(tmp_path, [{"name": "t", "inputSchema": schema}])
+    result = run_cli("generate", snapshot, "--out", previous_package, "--strict")
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: server 'srv': tool 't': /inputSchema"), result.stderr
+    assert re.search(pattern, lines[0]), lines[0]
+    assert digest(previous_package) == before
+    result = run_cli("generate", snapshot, "--out", previous_package)
+    assert result.exit_code == 0
+    [warning, _] = result.stderr.splitlines()
+    assert warning.startswith("warning: server 'srv': tool 't': /inputSchema") and re.search(pattern, warning)
+    assert "arguments: dict[str, Any]," in (previous_package / "srv" / "client.py").read_text()
 
 
 def test_duplicate_tool_names_in_a_hand_edited_snapshot(tmp_path: Path, previous_package: Path, run_cli) -> None:  # type: ignore[no-untyped-def]

@@ -674,12 +674,21 @@ class SchemaCheck:
             return None
         jsonschema: Any = importlib.import_module("jsonschema")  # untyped, and loaded only when needed
         if self._validator is None:
-            validator_class = jsonschema.validators.validator_for(self.schema, default=jsonschema.Draft202012Validator)
-            self._validator = validator_class(self.schema)
+            self._validator = offline_validator(self.schema)
         try:
             return jsonschema.exceptions.best_match(self._validator.iter_errors(value))
         except Exception as error:  # a schema jsonschema cannot apply (a bad pattern, an unknown type)
             return None if self.fast is None else error
+
+
+def offline_validator(schema: Any) -> Any:
+    """A `jsonschema` validator for the schema's dialect (2020-12 when it names none) that resolves
+    references within the schema only: `jsonschema`'s default fetches any URL a `$ref` names."""
+    jsonschema: Any = importlib.import_module("jsonschema")  # untyped, and loaded only when needed
+    registry = importlib.import_module("referencing").Registry()  # the dialects' metaschemas are added to it
+    return jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)(
+        schema, registry=registry
+    )
 
 
 def _clip(text: str, limit: int = 300) -> str:
@@ -696,6 +705,9 @@ class ToolContract:
     def __init__(self, document: Mapping[str, Any]) -> None:
         self.schemas: dict[str, Any] = {"input": document["input"], "output": document.get("output")}
         self.parameters: Mapping[str, str] = document.get("parameters", {})
+        self.unresolved_output: bool = document.get("unresolved_output", False)
+        """The server's output schema holds references that name nothing in it, which the contract
+        leaves out: the SDK's own check of it would fail on every result."""
         self._checks: dict[str, SchemaCheck] = {}
 
     @classmethod
@@ -896,7 +908,7 @@ class GeneratedClient:
         if problem is not None:
             raise ToolArgumentsError(tool, problem)
         try:
-            if self.parse_text_json and terms.schemas["output"] is not None:
+            if terms.schemas["output"] is not None and (self.parse_text_json or terms.unresolved_output):
                 result = await self._send_unchecked(tool, payload, call_options or {})
             elif call_options:
                 timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))

@@ -1,0 +1,139 @@
+"""A reference that names nothing in its schema (`#nope`) or points outside it (a URL, another file)
+no longer blocks the server (issue 12): the tool gets the untyped method with one warning line, the
+other tools stay typed, `--strict` keeps the error, and a call reaches a real server with its
+arguments unchanged, the reference left for the server to judge and never fetched."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import StdioServerParameters
+
+from codegen.config import ServerConfig
+from codegen.snapshot import write_snapshot
+from codegen.snapshot.discovery import snapshot_server
+from tests.conftest import SERVERS
+from tests.test_generate_shapes import MYPY
+
+SERVER = SERVERS / "unresolved_refs_server.py"
+UNTYPED = "; its method takes `arguments: dict[str, Any]` (`generate --strict` makes this an error)"
+DANGLING = "server 'refs': tool 'lookup': /inputSchema/properties/key/$ref: '#nope' points at nothing in the schema (a dangling reference)"  # fmt: skip
+OUTSIDE = (
+    "server 'refs': tool 'fetch': /inputSchema/properties/target/$ref: 'https://example.com/x.json' points outside "
+    "the schema; mcp-stubgen never fetches a reference (no network, no files), so the server has to put the "
+    "definition under $defs"
+)
+
+
+@pytest.fixture(scope="module")
+def snapshot_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import anyio
+
+    snapshot = anyio.run(snapshot_server, ServerConfig(name="refs", command=sys.executable, args=(str(SERVER),)))
+    path = tmp_path_factory.mktemp("snap") / "refs.json"
+    write_snapshot(path, snapshot)
+    return path
+
+
+def test_strict_keeps_the_error_and_writes_nothing(run_cli, snapshot_file: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("generate", snapshot_file, "--out", tmp_path / "out", "--strict", "--no-cache")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [f"error: {OUTSIDE}"]
+    assert not (tmp_path / "out").exists()
+    lookup_only = snapshot_file.read_text().replace("https://example.com/x.json", "#/$defs/Nope")
+    (tmp_path / "lookup.json").write_text(lookup_only)
+    result = run_cli("generate", tmp_path / "lookup.json", "--out", tmp_path / "out", "--strict", "--no-cache")
+    assert result.stderr.splitlines()[0].startswith("error: server 'refs': tool 'fetch': ")
+    assert "'#/$defs/Nope' points at nothing in the schema (a dangling reference)" in result.stderr
+
+
+async def test_untyped_tools_are_generated_type_checked_and_reach_the_server(  # type: ignore[no-untyped-def]
+    run_cli, snapshot_file: Path, tmp_path: Path
+) -> None:
+    result = run_cli("generate", snapshot_file, "--out", tmp_path, "--no-cache")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines()[:2] == [f"warning: {OUTSIDE}{UNTYPED}", f"warning: {DANGLING}{UNTYPED}"]
+    client = (tmp_path / "refs" / "client.py").read_text()
+    assert "    async def echo(\n        self,\n        *,\n        text: str," in client
+    for tool in ("lookup", "fetch"):
+        assert f"    async def {tool}(\n        self,\n        *,\n        arguments: dict[str, Any]," in client
+    assert "could not type this tool (/inputSchema/properties/key/$ref: '#nope' points at nothing" in client
+    assert "A reference that names nothing in the schema is not checked: the server judges that value." in client
+    [contract] = [
+        line
+        for line in (tmp_path / "refs" / "_models" / "fetch.py").read_text().splitlines()
+        if line.startswith("_CONTRACT = ")
+    ]
+    assert (
+        contract
+        == """_CONTRACT = '{"input":{"properties":{"target":{}},"type":"object"},"output":{"properties":{"received":{}},"type":"object"},"parameters":{},"unresolved_output":true}'"""
+    )
+
+    (tmp_path / "use.py").write_text(
+        "from refs import RefsClient\n\n\nasync def use(server: RefsClient) -> str:\n"
+        "    result = await server.lookup(arguments={'key': 1})\n    return (await server.echo(text=result.text)).received.__class__.__name__\n"
+    )  # fmt: skip
+    checked = subprocess.run([*MYPY, "refs", "use.py"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert checked.returncode == 0, checked.stdout[-3000:]
+
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import refs  # type: ignore[import-not-found]
+
+        package: Any = refs
+        parameters = StdioServerParameters(command=sys.executable, args=[str(SERVER)])
+        async with package.RefsClient.connect(parameters) as server:
+            key = {"any": ["shape", 1, None]}
+            assert (await server.lookup(arguments={"key": key, "limit": 3})).raw.structured_content == {
+                "received": {"key": key, "limit": 3}
+            }
+            with pytest.raises(package.ToolArgumentsError, match=r"'x' is not of type 'integer'.*nothing was sent"):
+                await server.lookup(arguments={"key": 1, "limit": "x"})
+            fetched = await server.fetch(arguments={"target": "https://example.com/x.json"})
+            assert fetched.raw.structured_content == {"received": {"target": "https://example.com/x.json"}}
+            assert (await server.echo(text="hi")).received == {"text": "hi"}
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [name for name in sys.modules if name == "refs" or name.startswith("refs.")]:
+            del sys.modules[name]
+
+
+def test_the_runtime_never_fetches_a_reference(tmp_path: Path) -> None:
+    """A schema the runtime meets as sent (a hub's tool, listed live or from its snapshot) may name a
+    URL: jsonschema's default registry fetched it on every check. The runtime resolves within the
+    schema only; the value at that place is left to the server."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from codegen.runtime._hub_catalog import HubTool
+    from codegen.runtime._hub_runtime import Catalog
+    from codegen.runtime._runtime import ToolContract
+
+    fetched: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            fetched.append(self.path)
+            body = b'{"type": "string"}'
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    with ThreadingHTTPServer(("127.0.0.1", 0), Handler) as server:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{server.server_address[1]}/x.json"
+        schema = {"type": "object", "properties": {"a": {"$ref": url}, "b": {"type": "integer"}}}
+        contract = ToolContract({"input": schema})
+        assert contract.problem("input", {"a": 1, "b": 2}) is None
+        hub_tool = HubTool("s__t", "s", "s", "t", None, schema)
+        Catalog({"s__t": hub_tool}).check(hub_tool, {"a": 1, "b": 2})
+        server.shutdown()
+    assert fetched == []
