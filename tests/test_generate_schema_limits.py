@@ -58,7 +58,10 @@ def test_the_empty_schema_is_a_tool_without_parameters(tmp_path: Path) -> None:
         "async def anything(\n        self,\n        *,\n"
         "        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,\n        call_options: CallOptions | None = None,\n    ) -> AnythingOutput:"
     ) in client
-    assert '"anything",\n            _CONTRACT,\n            {},\n            AnythingOutput,\n            extra=extra,' in client
+    assert (
+        '"anything",\n            _CONTRACT,\n            {},\n            AnythingOutput,\n            extra=extra,'
+        in client
+    )
     sys.path.insert(0, str(tmp_path))
     try:
         models = importlib.import_module("empty.models")
