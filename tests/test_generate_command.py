@@ -61,7 +61,7 @@ def test_a_schema_that_cannot_be_generated_is_one_line_and_leaves_the_old_packag
     broken["tools"][1]["inputSchema"]["properties"]["city"] = {"$ref": "#/$defs/Nowhere"}
     (tmp_path / "broken.json").write_text(json.dumps(broken))
 
-    result = run_cli("generate", tmp_path / "broken.json", "--out", tmp_path / "out")
+    result = run_cli("generate", tmp_path / "broken.json", "--out", tmp_path / "out", "--strict")
 
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1

@@ -168,9 +168,14 @@ def test_a_server_error_message_is_one_printable_line(tmp_path: Path, run_cli) -
 def test_a_generate_error_quoting_server_text_is_one_printable_line(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     schema = obj({HOSTILE: {"$ref": "#/$defs/Missing"}})
     write_snapshot(tmp_path / "demo.json", snap((tool("t", schema),)))
-    result = run_cli("generate", tmp_path / "demo.json", "--out", tmp_path / "out")
+    result = run_cli("generate", tmp_path / "demo.json", "--out", tmp_path / "out", "--strict")
     assert result.exit_code == 2
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert_printable_lines(result.stderr)
+    # without --strict the tool is generated untyped, and the warning quoting it is one line too
+    result = run_cli("generate", tmp_path / "demo.json", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.stderr
+    assert [line.startswith("warning: ") for line in result.stderr.splitlines()] == [True, False], result.stderr
     assert_printable_lines(result.stderr)
 
 
