@@ -684,7 +684,7 @@ def _tool_spec(
             untyped_reason=untyped,
         )
     model = _model_class(where, wire, input_model, classes)
-    input_kind, parameters = _input_parameters(where, wire, tool["inputSchema"], input_model, classes)
+    input_kind, parameters = _input_parameters(where, wire, tool["inputSchema"], input_model, model, classes)
     extra = extra_annotation = None
     root = Document.of(tool["inputSchema"]).local()
     if input_kind == "keywords" and _takes_more(root):
@@ -739,13 +739,12 @@ def _takes_more(schema: JSON) -> bool:
 
 
 def _input_parameters(
-    where: str, wire: str, schema: JSON, name: str, classes: Mapping[str, _ModelClass]
+    where: str, wire: str, schema: JSON, name: str, model: _ModelClass, classes: Mapping[str, _ModelClass]
 ) -> tuple[InputKind, tuple[Parameter, ...]]:
     """The method's parameters: one keyword argument per field when the input model is one object
     (its root's `properties`, or the fields an `allOf` merged into it), else one `arguments`
     parameter of the model's type (the root's value for a union or a map), narrowed to the members
     an object can be: arguments are always one."""
-    model = _model_class(where, wire, name, classes)
     local_schema = Document.of(schema).local()
     properties: dict[str, Any] = local_schema.get("properties", {})
     if model.is_root or any(base != "BaseModel" for base in model.bases):
