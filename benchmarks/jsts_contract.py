@@ -53,7 +53,7 @@ from mcp.types import CallToolResult  # noqa: E402
 
 from codegen.errors import StubgenError  # noqa: E402
 from codegen.generate import render_snapshot  # noqa: E402
-from codegen.identifiers import package_name  # noqa: E402
+from codegen.identifiers import CALL_OPTIONS, package_name  # noqa: E402
 from codegen.snapshot import Snapshot  # noqa: E402
 
 SUITE = Path("/work/shared/external-schemas/jsts/draft2020-12")
@@ -265,7 +265,8 @@ def as_call(
     """The keyword arguments that send `arguments` through `in_<index>`, and what the wire should
     then carry; None when the method has no way to pass them (an undeclared key and no `extra`).
     Parameter names are the generator's own (`assign_names`), as a caller reads them in the signature."""
-    accepted = set(inspect.signature(getattr(client, f"in_{index}")).parameters)
+    # every method also takes the per-call options last; they are not the tool's arguments
+    accepted = set(inspect.signature(getattr(client, f"in_{index}")).parameters) - {CALL_OPTIONS}
     if accepted == {"arguments"}:  # a root union, a map or an untyped tool: one argument, sent whole
         return {"arguments": arguments}, arguments
     package = type(client).__module__.rpartition(".")[0]

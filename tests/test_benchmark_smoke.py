@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -43,3 +44,41 @@ def test_hub_smoke_run_prints_every_figure() -> None:
         "import the hub over 5 servers (20 tools)",
         "import one server's package",
     ]
+
+
+def test_contract_benchmark_calls_every_method_shape(tmp_path: Path) -> None:
+    """benchmarks/jsts_contract.py on a two-group suite of this test's own, in the suite's format: a
+    map root (the method takes `arguments`) and an open root with properties (keywords and `extra`).
+    Both must agree with jsonschema on every instance; a method signature the script misreads (the
+    per-call options taken for `extra`, say) shows as false rejects."""
+    groups = [
+        {
+            "description": "a map root",
+            "schema": {"propertyNames": {"maxLength": 3}},
+            "tests": [
+                {"description": "short names", "data": {"f": {}, "foo": {}}, "valid": True},
+                {"description": "a long name", "data": {"foooo": {}}, "valid": False},
+                {"description": "no names", "data": {}, "valid": True},
+            ],
+        },
+        {
+            "description": "an open root with a property",
+            "schema": {"properties": {"a": {"type": "integer"}}},
+            "tests": [
+                {"description": "declared and more", "data": {"a": 1, "b": "x"}, "valid": True},
+                {"description": "declared, wrong type", "data": {"a": "1"}, "valid": False},
+            ],
+        },
+    ]
+    (tmp_path / "propertyNames.json").write_text(json.dumps(groups))
+    result = subprocess.run(
+        [sys.executable, "benchmarks/jsts_contract.py", "--suite", str(tmp_path), "--show", "5"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "false accepts 0, false rejects 0, changed 0" in result.stdout, result.stdout
+    assert "tools that failed to generate: 0" in result.stdout, result.stdout
+    assert "agreement 100.00%" in result.stdout, result.stdout
