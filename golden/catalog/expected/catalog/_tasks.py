@@ -8,8 +8,9 @@ until the task ends; a task waiting for the client's input (`input_required`) as
 for one task, typed with the tool's result; the generated clients run a `required` tool through it
 transparently.
 
-This file is copied verbatim into each generated package and the hub, and imports only `mcp`, the
-package's `_runtime` and the standard library. Do not edit the copy: run `mcp-stubgen sync` to refresh it.
+This file is copied verbatim into each generated package and the hub, and imports only `mcp` (and
+`anyio`, which it brings), the package's `_runtime` and the standard library. Do not edit the copy:
+run `mcp-stubgen sync` to refresh it.
 """
 
 from __future__ import annotations
