@@ -1,12 +1,14 @@
 """Task tools (issue 16): a tool whose `execution.taskSupport` is `required` or `optional` runs as an
 MCP task (`tools/call` with `task`, `tasks/get`, `tasks/result`, `tasks/cancel`), against the real
 `server-everything` over stdio, whose `simulate-research-query` only runs as a task (four stages of a
-second each; `ambiguous` makes it ask the client a question through `tasks/result`)."""
+second each; `ambiguous` makes it ask the client a question through `tasks/result`), and against
+`servers/task_server.py`, whose task tools have output schemas."""
 
 from __future__ import annotations
 
 import asyncio
 import importlib
+import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,17 +19,19 @@ import pytest
 from mcp import StdioServerParameters
 from mcp.types import ElicitResult, ListRootsResult, ListTasksRequest, ListTasksResult
 
+from codegen.config import ServerConfig
 from codegen.generate import generate_package
 from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.publish import publish
 from codegen.snapshot import load_snapshot
+from codegen.snapshot.discovery import snapshot_server
 from tests.regen_goldens import GOLDEN
 
+TASK_SERVER = Path(__file__).parent / "servers" / "task_server.py"
 EVERYTHING = load_snapshot(GOLDEN / "everything" / "snapshot.json")
-CATALOG = load_snapshot(GOLDEN / "catalog" / "snapshot.json")
 
 
-async def declines_sampling(context: Any, params: Any) -> Any:
+async def never_samples(context: Any, params: Any) -> Any:
     raise AssertionError("the research tool asks no sampling")
 
 
@@ -40,7 +44,7 @@ async def no_roots(context: Any) -> ListRootsResult:
 
 
 HANDLERS = {
-    "sampling_callback": declines_sampling,
+    "sampling_callback": never_samples,
     "elicitation_callback": picks_historical,
     "list_roots_callback": no_roots,
 }
@@ -52,10 +56,13 @@ OUT = "taskpackages"
 
 @pytest.fixture(scope="module")
 def packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """The everything and catalog packages as the golden snapshots generate them, and a hub over everything."""
+    """The everything and catalog golden packages (what their snapshots generate, as test_generate_golden
+    proves), the task server's package and a hub over everything."""
     folder = tmp_path_factory.mktemp("tasks")
-    generate_package(EVERYTHING, folder / OUT)
-    generate_package(CATALOG, folder / OUT)
+    for case in ("everything", "catalog"):
+        shutil.copytree(GOLDEN / case / "expected" / case, folder / OUT / case)
+    config = ServerConfig(name="typed_tasks", command=sys.executable, args=(str(TASK_SERVER),))
+    generate_package(asyncio.run(snapshot_server(config)), folder / OUT)
     publish(render_hub([(EVERYTHING, {})]), hub_dir(folder / OUT))
     sys.path.insert(0, str(folder))
     try:
@@ -130,6 +137,48 @@ def test_a_required_tool_runs_as_a_task_from_its_method_and_the_hub_and_a_handle
     assert clarified.text.startswith("# Research Report: python (historical)\n")
 
 
+@pytest.fixture(scope="module")
+def typed(packages: None) -> Iterator[Any]:
+    """The task server's generated sync client, connected once for the module."""
+    parameters = StdioServerParameters(command=sys.executable, args=[str(TASK_SERVER)])
+    with package("typed_tasks").TypedTasksClient.connect_sync(parameters) as client:
+        yield client
+
+
+def test_task_results_are_typed_with_the_tools_output_model_and_polled_as_the_task_asks(typed: Any) -> None:
+    models = package("typed_tasks")
+
+    async def scenario() -> tuple[Any, Any, Any, float, float]:
+        client = typed.async_client
+        handle = await client.start_forecast(city="Oslo", days=2)
+        forecast = await handle.result()
+        plain = await client.forecast(city="Bergen", days=1)  # `optional`: the method calls it plainly
+        product = await client.multiply(a=2, b=3)  # `required`: the method runs it as a task
+        started = await client.start_multiply(a=2, b=4)
+        return handle, forecast, plain, product, await started.result()
+
+    handle, forecast, plain, product, started = typed._run(scenario())
+
+    assert isinstance(forecast, models.ForecastOutput)
+    assert (forecast.city, forecast.highs) == ("Oslo", [20.5, 21.5])
+    assert isinstance(plain, models.ForecastOutput) and plain.highs == [20.5]
+    assert (product, started) == (6, 8)  # the wrapped primitive's value, as `multiply` returns it
+    # the task asked for a poll every 50 ms and worked for 500 ms: polled far more than once a second
+    assert handle.task.status == "completed"
+    assert int(handle.task.status_message.split()[1]) >= 3
+
+
+def test_a_task_that_fails_or_breaks_its_output_schema_raises_what_its_method_would(typed: Any) -> None:
+    models = package("typed_tasks")
+
+    with pytest.raises(models.ToolError, match="tool 'multiply' failed: negative products are not supported"):
+        typed.multiply(a=-1, b=2)
+    handle = typed.start_forecast(city="Atlantis", days=1)
+    assert isinstance(handle, models.SyncTaskHandle)
+    with pytest.raises(models.ToolResultError, match=r"tool 'forecast' returned a result that does not match"):
+        handle.result()
+
+
 def test_a_started_task_cancelled_by_the_sync_handle_raises_task_cancelled_on_result(
     everything: ModuleType, research: Any
 ) -> None:
@@ -174,16 +223,24 @@ def test_cancelling_the_waiting_coroutine_or_a_timeout_cancels_the_task_on_the_s
 
 
 def test_task_methods_on_a_server_without_task_support_raise_one_clear_error(packages: None, time_server: str) -> None:
+    """Before anything is sent: on a 2025 server without the `tasks` capability (the legacy raw
+    server), and on a 2026-07-28 one (`mcp-server-time`), where tasks are an extension."""
     catalog = package("catalog")
-    with catalog.CatalogClient.connect_sync(StdioServerParameters(command=time_server)) as client:
-        # `math.multiply` only runs as a task; `draw` may, when started as one
-        with pytest.raises(catalog.TaskSupportError) as required:
-            client.math_multiply(a=2, b=3)
-        with pytest.raises(catalog.TaskSupportError) as optional:
-            client.start_draw(shape={"kind": "circle", "radius": 1})
+    legacy = StdioServerParameters(
+        command=sys.executable, args=[str(Path(__file__).parent / "servers" / "raw_server.py")]
+    )
+    # `draw` may run as a task, when started as one; `math.multiply` only runs as one
+    with catalog.CatalogClient.connect_sync(legacy) as client, pytest.raises(catalog.TaskSupportError) as optional:
+        client.start_draw(shape={"kind": "circle", "radius": 1})
+    modern = StdioServerParameters(command=time_server)
+    with catalog.CatalogClient.connect_sync(modern) as client, pytest.raises(catalog.TaskSupportError) as required:
+        client.math_multiply(a=2, b=3)
+    assert str(optional.value) == (
+        "server 'catalog': tool 'draw' runs as a task, but its capabilities do not offer task-augmented "
+        "tools/call (`tasks.requests.tools.call`); nothing was sent"
+    )
     assert str(required.value) == (
         "server 'catalog': tool 'math.multiply' runs as a task, but its capabilities do not offer task-augmented "
         "tools/call (`tasks.requests.tools.call`) on protocol 2026-07-28, which moves tasks to the "
         "io.modelcontextprotocol/tasks extension that this client does not speak; nothing was sent"
     )
-    assert "tool 'draw' runs as a task" in str(optional.value)

@@ -59,17 +59,20 @@ def test_client_members_cover_the_runtime_base_class() -> None:
 
 def test_a_task_tools_start_method_never_takes_another_members_name() -> None:
     """`start_<method>` is named after every other member: a tool already called `start_research`
-    keeps its name, and the task tool's start method steps aside; a forbidden tool gets none."""
+    keeps its name, and the task tool's start method steps aside; a forbidden tool gets none, nor
+    does one whose `taskSupport` is no value the spec defines."""
     tools = [
         {"name": "research", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}},
         {"name": "start_research", "inputSchema": {"type": "object"}},
         {"name": "plain", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "forbidden"}},
+        {"name": "odd", "inputSchema": {"type": "object"}, "execution": {"taskSupport": 'required"\nimport os'}},
     ]
     plan = plan_package(snapshot_of({"server": "tasks", "tools": tools}))
     assert {tool.named.python: tool.start_method for tool in plan.tools} == {
         "research": "start_research_",
         "start_research": None,
         "plain": None,
+        "odd": None,  # only the spec's values count, so no catalog text reaches the client as a task mode
     }
 
 
