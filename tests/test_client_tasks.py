@@ -168,7 +168,7 @@ def test_task_results_are_typed_with_the_tools_output_model_and_polled_as_the_ta
     assert int(handle.task.status_message.split()[1]) >= 3
 
 
-def test_a_task_that_fails_or_breaks_its_output_schema_raises_what_its_method_would(typed: Any) -> None:
+def test_a_task_that_fails_breaks_its_output_schema_or_is_not_created_raises_one_clear_error(typed: Any) -> None:
     models = package("typed_tasks")
 
     with pytest.raises(models.ToolError, match="tool 'multiply' failed: negative products are not supported"):
@@ -177,6 +177,12 @@ def test_a_task_that_fails_or_breaks_its_output_schema_raises_what_its_method_wo
     assert isinstance(handle, models.SyncTaskHandle)
     with pytest.raises(models.ToolResultError, match=r"tool 'forecast' returned a result that does not match"):
         handle.result()
+    with pytest.raises(models.TaskSupportError) as plain:
+        typed.start_clock()
+    assert str(plain.value) == (
+        "server 'typed_tasks': tool 'clock' runs as a task, but the server answered with a plain result instead "
+        "of a task: the tool ran, but a task handle has no result to give; call the tool's own method instead"
+    )
 
 
 def test_a_started_task_cancelled_by_the_sync_handle_raises_task_cancelled_on_result(

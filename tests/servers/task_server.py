@@ -50,11 +50,19 @@ TOOLS: list[dict[str, Any]] = [
         },
         "execution": {"taskSupport": "required"},
     },
+    {
+        "name": "clock",
+        "description": "The time; lists itself as able to run as a task, but answers `tools/call` plainly.",
+        "inputSchema": {"type": "object"},
+        "execution": {"taskSupport": "optional"},
+    },
 ]
 
 
 def outcome(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """The tool's `CallToolResult`; the city `Atlantis` breaks `forecast`'s output schema."""
+    if name == "clock":
+        return {"content": [{"type": "text", "text": "12:00"}]}
     if name == "forecast":
         highs: Any = [20.5 + day for day in range(arguments["days"])]
         if arguments["city"] == "Atlantis":
@@ -127,7 +135,7 @@ def handle(request_id: Any, method: str, params: dict[str, Any]) -> None:
         answer(request_id, {"tools": TOOLS})
     elif method == "tools/call":
         name, arguments = params["name"], params.get("arguments") or {}
-        if "task" not in params:
+        if "task" not in params or name == "clock":
             if name == "multiply":
                 fail(request_id, -32601, "tool multiply requires task augmentation (taskSupport: 'required')")
             else:

@@ -60,7 +60,7 @@ class TaskSupportError(StubgenClientError):
     def __init__(self, server: str, tool: str, reason: str) -> None:
         self.server = server
         self.tool = tool
-        super().__init__(f"server {server!r}: tool {tool!r} runs as a task, but {reason}; nothing was sent")
+        super().__init__(f"server {server!r}: tool {tool!r} runs as a task, but {reason}")
 
 
 class TaskCancelledError(StubgenClientError):
@@ -220,7 +220,7 @@ def require_tasks(session: ClientSession, server: str, tool: str) -> None:
                 f" on protocol {session.protocol_version}, which moves tasks to the io.modelcontextprotocol/tasks"
                 " extension that this client does not speak"
             )
-        raise TaskSupportError(server, tool, reason)
+        raise TaskSupportError(server, tool, reason + "; nothing was sent")
 
 
 async def start_task(
@@ -256,7 +256,8 @@ async def start_task(
         raise TaskSupportError(
             server,
             tool,
-            "the server answered with a plain result instead of a task (it ran the tool; its result is lost)",
+            "the server answered with a plain result instead of a task: the tool ran, but a task handle has no "
+            "result to give; call the tool's own method instead",
         )
     task = CreateTaskResult.model_validate(raw, by_name=False).task
     return TaskHandle(session, server, tool, task, _unchanged)
