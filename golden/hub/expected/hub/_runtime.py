@@ -32,7 +32,7 @@ from urllib.parse import unquote
 from ._loop_thread import LoopThread
 
 if TYPE_CHECKING:
-    from mcp import Client, ClientSession, StdioServerParameters
+    from mcp import Client, ClientSession, MCPError, StdioServerParameters
     from mcp.client import Transport
     from mcp.client.session import ElicitationFnT, ListRootsFnT, LoggingFnT, SamplingFnT
     from mcp.shared.dispatcher import ProgressFnT
@@ -910,16 +910,20 @@ class GeneratedClient:
             else:
                 result = await self.mcp_client.call_tool(tool, payload)
         except MCPError as error:
-            if error.code in (_INVALID_PARAMS, _METHOD_NOT_FOUND) and _is_unknown_tool(error.message):
-                raise UnknownToolError(self.server_name, tool, error.message) from error
-            if error.code == _REQUEST_TIMEOUT and call_options and "timeout" in call_options:
-                raise RequestTimeoutError(self.server_name, f"tool {tool!r}", call_options["timeout"]) from None
+            self._raise_for(tool, error, call_options)
             raise
         except RuntimeError as error:  # the SDK's own check, which keeps the result from us
             if _NO_STRUCTURED_CONTENT in str(error):
                 raise NoStructuredContentError(self.server_name, tool) from None
             raise
         return self._accepted(tool, result)
+
+    def _raise_for(self, tool: str, error: MCPError, call_options: CallOptions | None) -> None:
+        """Raise the client's own error for the SDK's `error` to a call of `tool`, if it has one."""
+        if error.code in (_INVALID_PARAMS, _METHOD_NOT_FOUND) and _is_unknown_tool(error.message):
+            raise UnknownToolError(self.server_name, tool, error.message) from error
+        if error.code == _REQUEST_TIMEOUT and call_options and "timeout" in call_options:
+            raise RequestTimeoutError(self.server_name, f"tool {tool!r}", call_options["timeout"]) from None
 
     def _payload(
         self,
@@ -994,14 +998,26 @@ class GeneratedClient:
         extra: Mapping[str, object] | NotGiven,
         call_options: CallOptions | None,
     ) -> TaskHandle[CallToolResult]:
+        from mcp import MCPError
+
         from ._tasks import start_task
 
         payload = self._payload(tool, contract, arguments, extra)
         options = call_options or {}
         timeout, progress = options.get("timeout"), _progress(options.get("on_progress"))
-        return await start_task(
-            self._session(), self.server_name, tool, payload, timeout=timeout, progress=progress, meta=_meta(options)
-        )
+        try:
+            return await start_task(
+                self._session(),
+                self.server_name,
+                tool,
+                payload,
+                timeout=timeout,
+                progress=progress,
+                meta=_meta(options),
+            )
+        except MCPError as error:
+            self._raise_for(tool, error, call_options)
+            raise
 
     async def _start(
         self,
