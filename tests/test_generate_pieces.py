@@ -85,7 +85,9 @@ def test_each_tools_method_and_import_are_formatted_once_beside_its_models(monke
     assert 0 < imports < len(snapshot.tools)
     # each method twice (the client's and its sync twin's), a task tool's `start_...` method too; the
     # modules: the head around the imports, the twin's class
-    task_tools = sum(tool.get("execution", {}).get("taskSupport") in ("optional", "required") for tool in snapshot.tools)
+    task_tools = sum(
+        tool.get("execution", {}).get("taskSupport") in ("optional", "required") for tool in snapshot.tools
+    )
     members = 2 * (len(snapshot.tools) + task_tools + helpers_members)
     assert formatted == {"member": members, "import": imports, "module": 3}
     assert files == render_snapshot(snapshot, cache=Cache.disabled())
