@@ -35,7 +35,6 @@ __all__ = [
     "TaskHandle",
     "TaskSupport",
     "TaskSupportError",
-    "require_tasks",
     "run_task",
     "start_task",
 ]
@@ -208,7 +207,7 @@ class SyncTaskHandle(Generic[T]):
         return self._loop.run(self.async_handle.result(timeout))
 
 
-def require_tasks(session: ClientSession, server: str, tool: str) -> None:
+def _require_tasks(session: ClientSession, server: str, tool: str) -> None:
     """`TaskSupportError` unless the server's capabilities offer task-augmented `tools/call`."""
     capabilities = session.server_capabilities
     tasks = capabilities.tasks if capabilities is not None else None
@@ -242,7 +241,7 @@ async def start_task(
     """
     from mcp.types import CallToolRequest, CallToolRequestParams, CreateTaskResult, TaskMetadata
 
-    require_tasks(session, server, tool)
+    _require_tasks(session, server, tool)
     params = CallToolRequestParams(name=tool, arguments=arguments, task=TaskMetadata(), _meta=meta)
     data = CallToolRequest(params=params).model_dump(by_alias=True, mode="json", exclude_none=True)
     options: DispatchOptions = {}
