@@ -39,6 +39,7 @@ CLIENT_MEMBERS = frozenset(
         "snapshot_fingerprint",
         "client_capabilities",
         "parse_text_json",
+        "tool_task_support",
         *(name for name in dir(object) if name.startswith("__")),
     }
 )
@@ -142,6 +143,16 @@ def assign_names(
         chosen[wire] = candidate
         owners[candidate] = wire
     return [Named(wire, chosen[wire]) for wire in wire_names]
+
+
+START_PREFIX = "start_"
+"""What a task tool's second method is called: `start_` and its method's name (`start_research`)."""
+
+
+def start_method_names(methods: Sequence[str], taken: Iterable[str]) -> list[str]:
+    """The `start_<method>` name of each task tool's method, given after every other member is named,
+    so a task tool never takes a name another member had; a clash gets a trailing `_`."""
+    return [named.python for named in assign_names(methods, fallback="tool", prefix=START_PREFIX, taken=taken)]
 
 
 def class_name(name: str, suffix: str) -> str:

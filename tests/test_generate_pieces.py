@@ -13,7 +13,7 @@ from codegen.generate import parallel, render, render_snapshot
 from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
 from codegen.generate.formatting import LINE_LENGTH
-from codegen.generate.render import PieceKind, black_pieces, model_import, tool_member
+from codegen.generate.render import PieceKind, black_pieces, model_import, tool_members
 from codegen.generate.spec import Import, PackageSpec
 from codegen.snapshot import Snapshot, load_snapshot
 from tests.regen_goldens import case_renames, cases
@@ -27,7 +27,7 @@ def members_and_imports(package: PackageSpec) -> tuple[list[str], list[str]]:
         member
         for sync in (False, True)
         for member in [
-            *(tool_member(tool, sync) for tool in package.tools),
+            *(member for tool in package.tools for member in tool_members(tool, sync)),
             *(str(helpers.resource_method(entry, sync)) for entry in package.resources),
             *(str(helpers.template_method(entry, sync)) for entry in package.templates),
             *(str(helpers.prompt_method(entry, sync)) for entry in package.prompts),
@@ -83,8 +83,12 @@ def test_each_tools_method_and_import_are_formatted_once_beside_its_models(monke
     # a tool whose annotations use none of its models (no output schema, plain parameters) has no import
     imports = sum(line.startswith("    from ._models.") for line in files["client.py"].decode().splitlines())
     assert 0 < imports < len(snapshot.tools)
-    # each method twice (the client's and its sync twin's); the modules: the head around the imports, the twin's class
-    members = 2 * (len(snapshot.tools) + helpers_members)
+    # each method twice (the client's and its sync twin's), a task tool's `start_...` method too; the
+    # modules: the head around the imports, the twin's class
+    task_tools = sum(
+        tool.get("execution", {}).get("taskSupport") in ("optional", "required") for tool in snapshot.tools
+    )
+    members = 2 * (len(snapshot.tools) + task_tools + helpers_members)
     assert formatted == {"member": members, "import": imports, "module": 3}
     assert files == render_snapshot(snapshot, cache=Cache.disabled())
 

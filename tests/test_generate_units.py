@@ -9,11 +9,13 @@ import pytest
 from mcp.types import TextContent, Tool
 
 from codegen.errors import StubgenError
+from codegen.generate.build import plan_package
 from codegen.generate.formatting import literal
 from codegen.generate.render import docstring
 from codegen.identifiers import CLIENT_MEMBERS, assign_names, package_name, snake_case
 from codegen.runtime import _runtime
 from codegen.snapshot import canonical_json_bytes, fingerprint, load_snapshot
+from tests.hostile.strategies import snapshot_of
 from tests.regen_goldens import cases
 
 
@@ -53,6 +55,25 @@ def test_client_members_cover_the_runtime_base_class() -> None:
     public = {name for name in vars(_runtime.GeneratedClient) if not name.startswith("_")} | {"mcp_client"}
     sync_public = {name for name in vars(_runtime.SyncClient) if not name.startswith("_")} | {"async_client"}
     assert public | sync_public | {"connect_sync"} <= CLIENT_MEMBERS
+
+
+def test_a_task_tools_start_method_never_takes_another_members_name() -> None:
+    """`start_<method>` is named after every other member: a tool already called `start_research`
+    keeps its name, and the task tool's start method steps aside; a forbidden tool gets none, nor
+    does one whose `taskSupport` is no value the spec defines."""
+    tools = [
+        {"name": "research", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}},
+        {"name": "start_research", "inputSchema": {"type": "object"}},
+        {"name": "plain", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "forbidden"}},
+        {"name": "odd", "inputSchema": {"type": "object"}, "execution": {"taskSupport": 'required"\nimport os'}},
+    ]
+    plan = plan_package(snapshot_of({"server": "tasks", "tools": tools}))
+    assert {tool.named.python: tool.start_method for tool in plan.tools} == {
+        "research": "start_research_",
+        "start_research": None,
+        "plain": None,
+        "odd": None,  # only the spec's values count, so no catalog text reaches the client as a task mode
+    }
 
 
 def test_renames_that_collide_name_both_tools() -> None:
@@ -130,7 +151,7 @@ def test_runtime_imports_only_mcp_pydantic_and_the_standard_library() -> None:
 
     roots = {
         (node.module or "").split(".")[0] if isinstance(node, ast.ImportFrom) else alias.name.split(".")[0]
-        for name in ("_runtime.py", "_loop_thread.py")  # the runtime files copied into every package
+        for name in ("_runtime.py", "_loop_thread.py", "_tasks.py")  # the runtime files copied into every package
         for node in ast.walk(ast.parse(Path(_runtime.__file__).with_name(name).read_text(encoding="utf-8")))
         if isinstance(node, ast.Import) or (isinstance(node, ast.ImportFrom) and node.level == 0)
         for alias in node.names

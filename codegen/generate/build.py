@@ -51,10 +51,20 @@ from codegen.generate.spec import (
     Parameter,
     PromptSpec,
     ResourceSpec,
+    TaskSupport,
     TemplateSpec,
     ToolSpec,
 )
-from codegen.identifiers import CLIENT_MEMBERS, Named, assign_names, class_name, escape, model_stems, package_name
+from codegen.identifiers import (
+    CLIENT_MEMBERS,
+    Named,
+    assign_names,
+    class_name,
+    escape,
+    model_stems,
+    package_name,
+    start_method_names,
+)
 from codegen.schemas import DEFINITIONS, MISSING, Document, follow, is_namespace
 from codegen.snapshot import JSON, Snapshot
 
@@ -74,6 +84,8 @@ class ToolPlan:
     named: Named
     stem: str
     fingerprint: str
+    start_method: str | None = None
+    """The name of the method starting the tool as a task, for a tool that may run as one."""
 
 
 @dataclass(frozen=True)
@@ -126,11 +138,14 @@ def plan_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = No
     prompt_names = assign_names(
         [entry["name"] for entry in snapshot.prompts], fallback="prompt", prefix="prompt_", taken=taken
     )
+    taken |= {named.python for named in prompt_names}
+    task_methods = [named.python for tool, named in zip(tools, tool_names, strict=True) if task_support(tool)]
+    start_methods = dict(zip(task_methods, start_method_names(task_methods, taken), strict=True))
     stems = model_stems([named.python for named in tool_names])
     plans = []
     for tool, named, stem in zip(tools, tool_names, stems, strict=True):
         tool_fingerprint = snapshot.tool_fingerprints[tool["name"]]
-        plans.append(ToolPlan(tool, named, stem, tool_fingerprint))
+        plans.append(ToolPlan(tool, named, stem, tool_fingerprint, start_methods.get(named.python)))
     return PackagePlan(
         snapshot=snapshot,
         tools=tuple(plans),
@@ -260,6 +275,7 @@ def renamed_aliases(
     taken = {
         *CLIENT_MEMBERS,
         *(tool.method for tool in tools),
+        *(tool.start_method for tool in tools if tool.start_method),
         *(named.python for named in (*plan.resource_names, *plan.template_names, *plan.prompt_names)),
     }
     aliases: list[AliasSpec] = []
@@ -295,7 +311,8 @@ def _tool_parts(server: str, tools: Sequence[ToolPlan], cache: Cache) -> list[_P
     texts = [compact_json(tool.tool) for tool in tools]
     source_keys = [cache_key("models", tool.stem, text) for tool, text in zip(tools, texts, strict=True)]
     spec_keys = [
-        cache_key("tool-spec", text, tool.named.python, tool.stem) for tool, text in zip(tools, texts, strict=True)
+        cache_key("tool-spec", text, tool.named.python, tool.stem, tool.start_method or "")
+        for tool, text in zip(tools, texts, strict=True)
     ]
     sources = [cache.get(key) for key in source_keys]
     specs = [cache.get(key) for key in spec_keys]
@@ -682,6 +699,8 @@ def _tool_spec(
             fingerprint=plan.fingerprint,
             input_kind="untyped",
             untyped_reason=untyped,
+            task_support=task_support(tool),
+            start_method=plan.start_method,
         )
     model = _model_class(where, wire, input_model, classes)
     input_kind, parameters = _input_parameters(where, wire, tool["inputSchema"], input_model, model, classes)
@@ -729,7 +748,21 @@ def _tool_spec(
         input_kind=input_kind,
         extra=extra,
         extra_annotation=extra_annotation,
+        task_support=task_support(tool),
+        start_method=plan.start_method,
     )
+
+
+def task_support(tool: JSON) -> TaskSupport | None:
+    """The tool's `execution.taskSupport` when it lets the tool run as a task, else None (`forbidden`,
+    absent, or a value the spec does not define)."""
+    execution = tool.get("execution")
+    value = execution.get("taskSupport") if isinstance(execution, dict) else None
+    if value == "optional":
+        return "optional"
+    if value == "required":
+        return "required"
+    return None
 
 
 def _takes_more(schema: JSON) -> bool:

@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 RUNTIME_FILE = "_runtime.py"
 LOOP_THREAD_FILE = "_loop_thread.py"
 """The sync clients' loop thread, copied into every package and the hub: their sync twins share it."""
+TASKS_FILE = "_tasks.py"
+"""Task-augmented tool calls (`TaskHandle`), copied into every package and the hub."""
 CONTRACT_NAME = "_CONTRACT"
 """The name each tool's models module gives its contract; the client's methods pass it to the runtime."""
 CONTRACT_DOC = "The tool's schemas from the snapshot: what the runtime checks arguments and results against."
@@ -154,10 +156,20 @@ def tool_member(tool: ToolSpec, sync: bool = False) -> str:
     return str(_helpers().tool_method(tool, sync))
 
 
+def tool_members(tool: ToolSpec, sync: bool = False) -> list[str]:
+    """A tool's client methods, async or (`sync`) sync: its method and, for a task tool, its `start_...` method."""
+    members = [tool_member(tool, sync)]
+    if tool.start_method:
+        members.append(str(_helpers().task_method(tool, sync)))
+    return members
+
+
 def tool_pieces(tool: ToolSpec, model_imports: Import) -> list[tuple[PieceKind, str]]:
     """The pieces of client.py that only this tool decides (its two methods and its models' import), for
     formatting beside its models (a tool whose annotations use none of its models has no import)."""
-    members: list[tuple[PieceKind, str]] = [("member", tool_member(tool)), ("member", tool_member(tool, True))]
+    members: list[tuple[PieceKind, str]] = [
+        ("member", member) for sync in (False, True) for member in tool_members(tool, sync)
+    ]
     if not model_imports.names:
         return members
     return [*members, ("import", model_import(model_imports) + "\n")]
@@ -294,7 +306,11 @@ def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str
         return [
             ("member", str(member))
             for member in [
-                *(tool_member(tool, sync) for tool in sorted(package.tools, key=lambda tool: tool.method)),
+                *(
+                    member
+                    for tool in sorted(package.tools, key=lambda tool: tool.method)
+                    for member in tool_members(tool, sync)
+                ),
                 *(helpers.resource_method(entry, sync) for entry in sorted(package.resources, key=_by_method)),
                 *(helpers.template_method(entry, sync) for entry in sorted(package.templates, key=_by_method)),
                 *(helpers.prompt_method(entry, sync) for entry in sorted(package.prompts, key=_by_method)),
@@ -330,6 +346,7 @@ def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str
         "_models/__init__.py": package_file("models_package.py.jinja"),
         RUNTIME_FILE: runtime_source(),
         LOOP_THREAD_FILE: runtime_source(LOOP_THREAD_FILE),
+        TASKS_FILE: runtime_source(TASKS_FILE),
         "py.typed": b"",
     }
     for module in package.model_modules:

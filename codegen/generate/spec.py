@@ -14,6 +14,8 @@ OutputKind = Literal["result", "model", "value"]
 """`result`: no output schema, the runtime's `ToolResult` (typed content blocks, the SDK's result as `raw`); `model`: the output model; `value`: an unwrapped
 primitive, or a root model's value (a map, a union, an array)."""
 
+TaskSupport = Literal["optional", "required"]
+
 InputKind = Literal["keywords", "model", "untyped"]
 """`keywords`: one keyword argument per property; `model`: one `arguments` parameter holding the input
 model (or, for a root model, its value); `untyped`: `arguments: dict[str, Any]`, checked against the
@@ -55,6 +57,10 @@ class ToolSpec:
     beyond its properties (unless `additionalProperties: false` closes it, JSON Schema allows them); else None."""
     extra_annotation: str | None = None
     """`extra`'s type: `Mapping[str, <the additionalProperties' type>]`, `object` where no one type fits."""
+    task_support: TaskSupport | None = None
+    """The tool's `execution.taskSupport` when it may run as a task: a `required` tool's method runs it
+    as one, and either gets `start_method`, returning a task handle."""
+    start_method: str | None = None
 
 
 @dataclass(frozen=True)

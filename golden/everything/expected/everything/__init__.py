@@ -26,6 +26,7 @@ from ._runtime import (
     ToolResultError,
     UnknownToolError,
 )
+from ._tasks import SyncTaskHandle, TaskCancelledError, TaskHandle, TaskSupportError
 from .client import EverythingClient, EverythingSyncClient
 
 if TYPE_CHECKING:
@@ -75,6 +76,10 @@ __all__ = [
     "RequestTimeoutError",
     "SimulateResearchQueryInput",
     "StubgenClientError",
+    "SyncTaskHandle",
+    "TaskCancelledError",
+    "TaskHandle",
+    "TaskSupportError",
     "ToggleSimulatedLoggingInput",
     "ToggleSubscriberUpdatesInput",
     "ToolArgumentsError",

@@ -19,6 +19,7 @@ from ._runtime import (
     SyncClient,
     ToolResult,
 )
+from ._tasks import SyncTaskHandle, TaskHandle
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
@@ -91,6 +92,9 @@ class EverythingClient(GeneratedClient):
         "trigger-url-elicitation": "f0d33b0e8101f838",
     }
     client_capabilities = ("elicitation", "roots", "sampling")
+    tool_task_support = {
+        "simulate-research-query": "required",
+    }
 
     @classmethod
     def connect_sync(
@@ -406,7 +410,7 @@ class EverythingClient(GeneratedClient):
 
         Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.
 
-        Calls the tool 'simulate-research-query'.
+        Calls the tool 'simulate-research-query' as a task (its `execution.taskSupport` is required) and waits for its result.
 
         Args:
             topic: The research topic to investigate.
@@ -416,6 +420,40 @@ class EverythingClient(GeneratedClient):
         from ._models.simulate_research_query import _CONTRACT
 
         return await self._call(
+            "simulate-research-query",
+            _CONTRACT,
+            {
+                "ambiguous": ambiguous,
+                "topic": topic,
+            },
+            extra=extra,
+            call_options=call_options,
+        )
+
+    async def start_simulate_research_query(
+        self,
+        *,
+        topic: str,
+        ambiguous: bool | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> TaskHandle[ToolResult]:
+        """Simulate Research Query
+
+        Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.
+
+        Starts the tool 'simulate-research-query' as a task (its `execution.taskSupport` is required):
+        the handle's `result()` waits for it and returns what `simulate_research_query` returns, and
+        `status()` and `cancel()` follow and stop it.
+
+        Args:
+            topic: The research topic to investigate.
+            ambiguous: Simulate an ambiguous query that requires clarification (triggers input_required status). Server default: false. Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        from ._models.simulate_research_query import _CONTRACT
+
+        return await self._start(
             "simulate-research-query",
             _CONTRACT,
             {
@@ -1133,7 +1171,7 @@ class EverythingSyncClient(SyncClient[EverythingClient]):
 
         Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.
 
-        Calls the tool 'simulate-research-query'.
+        Calls the tool 'simulate-research-query' as a task (its `execution.taskSupport` is required) and waits for its result.
 
         Args:
             topic: The research topic to investigate.
@@ -1142,6 +1180,36 @@ class EverythingSyncClient(SyncClient[EverythingClient]):
         """
         return self._run(
             self.async_client.simulate_research_query(
+                topic=topic,
+                ambiguous=ambiguous,
+                extra=extra,
+                call_options=call_options,
+            )
+        )
+
+    def start_simulate_research_query(
+        self,
+        *,
+        topic: str,
+        ambiguous: bool | NotGiven = NOT_GIVEN,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> SyncTaskHandle[ToolResult]:
+        """Simulate Research Query
+
+        Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.
+
+        Starts the tool 'simulate-research-query' as a task (its `execution.taskSupport` is required):
+        the handle's `result()` waits for it and returns what `simulate_research_query` returns, and
+        `status()` and `cancel()` follow and stop it.
+
+        Args:
+            topic: The research topic to investigate.
+            ambiguous: Simulate an ambiguous query that requires clarification (triggers input_required status). Server default: false. Optional.
+            extra: More arguments by wire name, as the schema allows them. Optional.
+        """
+        return self._task(
+            self.async_client.start_simulate_research_query(
                 topic=topic,
                 ambiguous=ambiguous,
                 extra=extra,

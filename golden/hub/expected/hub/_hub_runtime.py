@@ -45,6 +45,9 @@ if TYPE_CHECKING:
     from mcp import Client, ClientSession
     from mcp.types import CallToolResult, Tool
 
+    from ._runtime import CallOptions
+    from ._tasks import TaskSupport
+
 __all__ = [
     "ArgumentsError",
     "Catalog",
@@ -119,7 +122,12 @@ class _Connected(Protocol):
     @property
     def mcp_client(self) -> Client | ClientSession: ...
 
+    @property
+    def tool_task_support(self) -> Mapping[str, TaskSupport]: ...
+
     async def verify(self) -> None: ...
+
+    async def _run_task(self, tool: str, payload: dict[str, Any], call_options: CallOptions) -> CallToolResult: ...
 
 
 class Catalog:
@@ -310,8 +318,9 @@ class GeneratedHub:
         argument and the schema rule it breaks) for arguments the schema rejects, before anything is
         sent: nothing is converted (`"1"` is not an integer) and nothing is dropped (a key the schema
         allows is sent; one it closes out is refused). The server's result comes back as it is,
-        `isError` included, so an agent can show the model what went wrong. `search_tools` is
-        answered by the hub itself.
+        `isError` included, so an agent can show the model what went wrong. A tool that runs only
+        as a task (`execution.taskSupport: required`) is run as one, and its result returned the
+        same way. `search_tools` is answered by the hub itself.
         """
         if qualified_name == SEARCH_TOOLS:
             return self._search_tools(dict(arguments or {}))
@@ -320,7 +329,10 @@ class GeneratedHub:
             raise UnknownQualifiedToolError(qualified_name, sorted(self.live_tools))
         payload = dict(arguments or {})
         self.live_catalog.check(route, payload)
-        return await self.clients[route.client].mcp_client.call_tool(route.tool, payload)
+        client = self.clients[route.client]
+        if client.tool_task_support.get(route.tool) == "required":
+            return await client._run_task(route.tool, payload, {})
+        return await client.mcp_client.call_tool(route.tool, payload)
 
     def _search_tools(self, arguments: dict[str, Any]) -> CallToolResult:
         """The matching tools' definitions, as the result of the `search_tools` meta-tool."""

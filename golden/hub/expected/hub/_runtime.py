@@ -32,7 +32,7 @@ from urllib.parse import unquote
 from ._loop_thread import LoopThread
 
 if TYPE_CHECKING:
-    from mcp import Client, ClientSession, StdioServerParameters
+    from mcp import Client, ClientSession, MCPError, StdioServerParameters
     from mcp.client import Transport
     from mcp.client.session import ElicitationFnT, ListRootsFnT, LoggingFnT, SamplingFnT
     from mcp.shared.dispatcher import ProgressFnT
@@ -49,6 +49,8 @@ if TYPE_CHECKING:
         Tool,
     )
     from pydantic import BaseModel
+
+    from ._tasks import SyncTaskHandle, TaskHandle, TaskSupport
 
 __all__ = [
     "NOT_GIVEN",
@@ -785,6 +787,8 @@ class GeneratedClient:
     """The client capabilities the snapshot's handshake declared; `connect` needs a handler for each."""
     parse_text_json: ClassVar[bool] = False
     """Read a structured result from its one JSON text block when the server sends no `structuredContent`."""
+    tool_task_support: ClassVar[Mapping[str, TaskSupport]] = {}
+    """The tools that may run as a task (`execution.taskSupport`); a `required` one always does."""
 
     def __init__(self, client: Client | ClientSession) -> None:
         self.mcp_client = client
@@ -892,8 +896,43 @@ class GeneratedClient:
         whose names a `propertyNames` enum lists is a `dict[Literal[...], X]`, which no
         `Mapping[str, ...]` accepts (a mapping's key type is invariant)."""
         from mcp import MCPError
-        from mcp.types import TextContent
 
+        payload = self._payload(tool, contract, arguments, extra)
+        terms = ToolContract.of(contract)
+        try:
+            if self.tool_task_support.get(tool) == "required":
+                result = await self._run_task(tool, payload, call_options or {})
+            elif terms.schemas["output"] is not None and (self.parse_text_json or terms.unresolved_output):
+                result = await self._send_unchecked(tool, payload, call_options or {})
+            elif call_options:
+                timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
+                result = await self.mcp_client.call_tool(tool, payload, timeout, progress, meta=_meta(call_options))
+            else:
+                result = await self.mcp_client.call_tool(tool, payload)
+        except MCPError as error:
+            self._raise_for(tool, error, call_options)
+            raise
+        except RuntimeError as error:  # the SDK's own check, which keeps the result from us
+            if _NO_STRUCTURED_CONTENT in str(error):
+                raise NoStructuredContentError(self.server_name, tool) from None
+            raise
+        return self._accepted(tool, result)
+
+    def _raise_for(self, tool: str, error: MCPError, call_options: CallOptions | None) -> None:
+        """Raise the client's own error for the SDK's `error` to a call of `tool`, if it has one."""
+        if error.code in (_INVALID_PARAMS, _METHOD_NOT_FOUND) and _is_unknown_tool(error.message):
+            raise UnknownToolError(self.server_name, tool, error.message) from error
+        if error.code == _REQUEST_TIMEOUT and call_options and "timeout" in call_options:
+            raise RequestTimeoutError(self.server_name, f"tool {tool!r}", call_options["timeout"]) from None
+
+    def _payload(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        extra: Mapping[str, object] | NotGiven,
+    ) -> dict[str, Any]:
+        """The arguments to send by wire name, once they fit the tool's input schema."""
         given = arguments if isinstance(arguments, Mapping) else _as_json(arguments)
         payload = {name: _as_json(value) for name, value in given.items() if value is not NOT_GIVEN}
         terms = ToolContract.of(contract)
@@ -907,24 +946,12 @@ class GeneratedClient:
         problem = terms.problem("input", payload)
         if problem is not None:
             raise ToolArgumentsError(tool, problem)
-        try:
-            if terms.schemas["output"] is not None and (self.parse_text_json or terms.unresolved_output):
-                result = await self._send_unchecked(tool, payload, call_options or {})
-            elif call_options:
-                timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
-                result = await self.mcp_client.call_tool(tool, payload, timeout, progress, meta=_meta(call_options))
-            else:
-                result = await self.mcp_client.call_tool(tool, payload)
-        except MCPError as error:
-            if error.code in (_INVALID_PARAMS, _METHOD_NOT_FOUND) and _is_unknown_tool(error.message):
-                raise UnknownToolError(self.server_name, tool, error.message) from error
-            if error.code == _REQUEST_TIMEOUT and call_options and "timeout" in call_options:
-                raise RequestTimeoutError(self.server_name, f"tool {tool!r}", call_options["timeout"]) from None
-            raise
-        except RuntimeError as error:  # the SDK's own check, which keeps the result from us
-            if _NO_STRUCTURED_CONTENT in str(error):
-                raise NoStructuredContentError(self.server_name, tool) from None
-            raise
+        return payload
+
+    def _accepted(self, tool: str, result: CallToolResult) -> CallToolResult:
+        """The result, unless the server reported the tool failing (`ToolError`) or not known."""
+        from mcp.types import TextContent
+
         if result.is_error:
             texts = [block.text for block in result.content if isinstance(block, TextContent)]
             if len(texts) == 1 and texts[0].lower().startswith("unknown tool"):
@@ -935,13 +962,87 @@ class GeneratedClient:
     async def _send_unchecked(self, tool: str, payload: dict[str, Any], call_options: CallOptions) -> CallToolResult:
         """`tools/call` without the SDK's output check, which refuses a result without
         `structuredContent` before its JSON text can be read; the runtime checks the output itself."""
-        from mcp import Client
         from mcp.types import CallToolRequest, CallToolRequestParams, CallToolResult
 
-        session = self.mcp_client.session if isinstance(self.mcp_client, Client) else self.mcp_client
+        session = self._session()
         params = CallToolRequestParams(name=tool, arguments=payload, _meta=_meta(call_options))
         timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
         return await session.send_request(CallToolRequest(params=params), CallToolResult, timeout, None, progress)
+
+    def _session(self) -> ClientSession:
+        from mcp import Client
+
+        return self.mcp_client.session if isinstance(self.mcp_client, Client) else self.mcp_client
+
+    async def _run_task(self, tool: str, payload: dict[str, Any], call_options: CallOptions) -> CallToolResult:
+        """Run a tool as a task to its end (what a `required` tool's method does) and return its result
+        as the server gave it; the call's timeout bounds the whole run, and cancelling it cancels the task."""
+        from ._tasks import run_task
+
+        timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
+        return await run_task(
+            self._session(),
+            self.server_name,
+            tool,
+            payload,
+            timeout=timeout,
+            progress=progress,
+            meta=_meta(call_options),
+        )
+
+    async def _start_task(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        extra: Mapping[str, object] | NotGiven,
+        call_options: CallOptions | None,
+    ) -> TaskHandle[CallToolResult]:
+        from mcp import MCPError
+
+        from ._tasks import start_task
+
+        payload = self._payload(tool, contract, arguments, extra)
+        options = call_options or {}
+        timeout, progress = options.get("timeout"), _progress(options.get("on_progress"))
+        try:
+            return await start_task(
+                self._session(),
+                self.server_name,
+                tool,
+                payload,
+                timeout=timeout,
+                progress=progress,
+                meta=_meta(options),
+            )
+        except MCPError as error:
+            self._raise_for(tool, error, call_options)
+            raise
+
+    async def _start(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> TaskHandle[ToolResult]:
+        """Start a tool as a task; its handle's result is what `_call` returns, checked the same way."""
+        handle = await self._start_task(tool, contract, arguments, extra, call_options)
+        return handle._then(lambda result: self._tool_result(tool, contract, self._accepted(tool, result)))
+
+    async def _start_structured(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        output_model: type[OutputT],
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> TaskHandle[OutputT]:
+        """Start a tool with an output schema as a task; its handle's result is what `_call_structured` returns."""
+        handle = await self._start_task(tool, contract, arguments, extra, call_options)
+        return handle._then(lambda result: self._structured(tool, contract, self._accepted(tool, result), output_model))
 
     async def _call(
         self,
@@ -953,7 +1054,9 @@ class GeneratedClient:
     ) -> ToolResult:
         """Call a tool and return its result with every content block; a tool whose output schema no
         model could be made from (an untyped tool) still has its `structuredContent` checked."""
-        result = await self._send(tool, contract, arguments, extra, call_options)
+        return self._tool_result(tool, contract, await self._send(tool, contract, arguments, extra, call_options))
+
+    def _tool_result(self, tool: str, contract: str, result: CallToolResult) -> ToolResult:
         terms = ToolContract.of(contract)
         if terms.schemas["output"] is not None and result.structured_content is not None:
             problem = terms.problem("output", result.structured_content)
@@ -974,9 +1077,12 @@ class GeneratedClient:
         once it fits the schema: values are never changed, and one the schema allows but the model's
         types cannot hold is returned as it came rather than refused. A result without
         `structuredContent` is an error, or, with `parse_text_json`, read from its one JSON text block."""
+        result = await self._send(tool, contract, arguments, extra, call_options)
+        return self._structured(tool, contract, result, output_model)
+
+    def _structured(self, tool: str, contract: str, result: CallToolResult, output_model: type[OutputT]) -> OutputT:
         from pydantic import ValidationError
 
-        result = await self._send(tool, contract, arguments, extra, call_options)
         content = result.structured_content
         if content is None:
             if not self.parse_text_json:
@@ -1082,3 +1188,9 @@ class SyncClient(Generic[ClientT]):
 
     def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         return self._loop.run(coroutine)
+
+    def _task(self, start: Coroutine[Any, Any, TaskHandle[T]]) -> SyncTaskHandle[T]:
+        """Start a task with the async client's `start_...` method; its handle blocks as this client does."""
+        from ._tasks import SyncTaskHandle
+
+        return SyncTaskHandle(self._run(start), self._loop)

@@ -26,6 +26,7 @@ from ._runtime import (
     ToolResultError,
     UnknownToolError,
 )
+from ._tasks import SyncTaskHandle, TaskCancelledError, TaskHandle, TaskSupportError
 from .client import ShapesClient, ShapesSyncClient
 
 if TYPE_CHECKING:
@@ -73,6 +74,10 @@ __all__ = [
     "ShapesClient",
     "ShapesSyncClient",
     "StubgenClientError",
+    "SyncTaskHandle",
+    "TaskCancelledError",
+    "TaskHandle",
+    "TaskSupportError",
     "ToolArgumentsError",
     "ToolContentError",
     "ToolError",

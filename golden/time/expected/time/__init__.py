@@ -26,6 +26,7 @@ from ._runtime import (
     ToolResultError,
     UnknownToolError,
 )
+from ._tasks import SyncTaskHandle, TaskCancelledError, TaskHandle, TaskSupportError
 from .client import TimeClient, TimeSyncClient
 
 if TYPE_CHECKING:
@@ -53,6 +54,10 @@ __all__ = [
     "RequestOptions",
     "RequestTimeoutError",
     "StubgenClientError",
+    "SyncTaskHandle",
+    "TaskCancelledError",
+    "TaskHandle",
+    "TaskSupportError",
     "TimeClient",
     "TimeSyncClient",
     "ToolArgumentsError",

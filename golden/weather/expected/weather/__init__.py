@@ -26,6 +26,7 @@ from ._runtime import (
     ToolResultError,
     UnknownToolError,
 )
+from ._tasks import SyncTaskHandle, TaskCancelledError, TaskHandle, TaskSupportError
 from .client import WeatherClient, WeatherSyncClient
 
 if TYPE_CHECKING:
@@ -59,6 +60,10 @@ __all__ = [
     "SendAlertInput",
     "SendAlertOutput",
     "StubgenClientError",
+    "SyncTaskHandle",
+    "TaskCancelledError",
+    "TaskHandle",
+    "TaskSupportError",
     "ToolArgumentsError",
     "ToolContentError",
     "ToolError",
