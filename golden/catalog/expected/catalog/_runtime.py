@@ -29,7 +29,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager, context
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Literal, Self, TypedDict, TypeVar, cast
 from urllib.parse import unquote
 
-from ._loop_thread import LoopThread
+from ._loop_thread import SessionLoop
 
 if TYPE_CHECKING:
     from mcp import Client, ClientSession, MCPError, StdioServerParameters
@@ -57,7 +57,6 @@ __all__ = [
     "CallOptions",
     "CatalogDriftError",
     "GeneratedClient",
-    "LoopThread",
     "MissingHandlerError",
     "NoStructuredContentError",
     "NotGiven",
@@ -66,6 +65,7 @@ __all__ = [
     "RequestOptions",
     "RequestTimeoutError",
     "SchemaCheck",
+    "SessionLoop",
     "StubgenClientError",
     "SyncClient",
     "ToolArgumentsError",
@@ -1166,21 +1166,21 @@ def _progress(callback: ProgressCallback | None) -> ProgressFnT | None:
 
 
 class SyncClient(Generic[ClientT]):
-    """The base of every generated sync client: its async twin, run on a private event loop thread.
+    """The base of every generated sync client: its async twin, run on a private event loop (`SessionLoop`).
 
     Each generated method has the signature, types and docstring of the async client's method of
     the same name, and runs it with `_run`; so both clients behave the same, errors included.
     """
 
-    def __init__(self, async_client: ClientT, loop: LoopThread) -> None:
+    def __init__(self, async_client: ClientT, loop: SessionLoop) -> None:
         self.async_client = async_client
         self._loop = loop
 
     @classmethod
     @contextmanager
     def _open(cls, connection: AbstractAsyncContextManager[ClientT]) -> Iterator[Self]:
-        """Enter an async client's `connect(...)` on a new loop thread; leaving closes both."""
-        loop = LoopThread()
+        """Enter an async client's `connect(...)` on a new private loop; leaving closes both."""
+        loop = SessionLoop()
         try:
             yield cls(loop.enter(connection), loop)
         finally:
