@@ -234,20 +234,27 @@ def call_rows(work: Path, calls: int, runs: int) -> list[Row]:
 
     server = Server("echo", on_list_tools=list_tools, on_call_tool=call_tool)
 
-    async def measure(generated: bool) -> float:
+    async def measure() -> tuple[float, float]:
+        """The generated method's calls and `client.call_tool`'s on one connection, in alternating
+        blocks of 500, so both sides share the same moments of load (whole runs in turn let a load
+        that came or went between them decide the ratio)."""
+        spent = [0.0, 0.0]
         async with Client(server) as client:
             typed = EchoClient(client)
             # Both sides warm up first: the models' one-time import and build belong to the
             # "first use" row, not to the steady cost of a call.
             await client.call_tool("echo", {"text": "warm", "times": 1})
             await typed.echo(text="warm", times=1)
-            start = time.perf_counter()
-            for _ in range(calls):
-                if generated:
+            for _ in range(max(1, calls // 500)):
+                start = time.perf_counter()
+                for _ in range(min(calls, 500)):
                     await typed.echo(text="hello", times=2)
-                else:
+                middle = time.perf_counter()
+                for _ in range(min(calls, 500)):
                     await client.call_tool("echo", {"text": "hello", "times": 2})
-            return time.perf_counter() - start
+                spent[0] += middle - start
+                spent[1] += time.perf_counter() - middle
+        return spent[0], spent[1]
 
     def measure_sync() -> tuple[float, float]:
         """The sync client's calls and the async method's, in alternating blocks of 500 in one run, so
@@ -283,7 +290,8 @@ def call_rows(work: Path, calls: int, runs: int) -> list[Row]:
             runner.run(asyncio.wait_for(holder, 30))
         return spent[0], spent[1]
 
-    typed, raw = paired(runs, lambda: anyio.run(measure, True), lambda: anyio.run(measure, False))
+    typed_runs = [anyio.run(measure) for _ in range(runs)]
+    typed, raw = (statistics.median(run[side] for run in typed_runs) for side in (0, 1))
     sync_runs = [measure_sync() for _ in range(runs)]
     sync, typed_again = (statistics.median(run[side] for run in sync_runs) for side in (0, 1))
     return [
