@@ -133,7 +133,7 @@ class CallOptions(RequestOptions, total=False):
     sends the server `notifications/cancelled` (the SDK does it), so cancellation needs no option."""
 
     on_progress: ProgressCallback
-    """Receives the tool's `notifications/progress`; a sync client calls it on its loop thread."""
+    """Receives the tool's `notifications/progress`; a sync client calls it on its event loop."""
 
 
 class StubgenClientError(Exception):
