@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 import importlib
 import json
+import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +17,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from mcp import StdioServerParameters
+from mcp import StdioServerParameters, types
 
 from codegen.config import ServerConfig
 from codegen.generate import generate_package
@@ -23,6 +25,7 @@ from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.publish import publish
 from codegen.snapshot.discovery import snapshot_server
 from tests.regen_goldens import GOLDEN, hub_case_snapshots
+from tests.servers import progress_server
 
 SERVER = Path(__file__).parent / "servers" / "progress_server.py"
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -108,9 +111,9 @@ def sync_client(progress: ModuleType) -> Iterator[Any]:
     """One sync client for the module's sync tests: it needs no event loop, so tests on any loop share it."""
     with progress.ProgressClient.connect_sync(PARAMETERS) as client:
         assert isinstance(client, progress.ProgressSyncClient)
-        loop_thread = client._loop.thread
         yield client
-    assert not loop_thread.is_alive()  # leaving the block stopped the private loop thread
+        loop_thread = client._loop.thread
+    assert loop_thread is None or not loop_thread.is_alive()  # leaving the block stopped its loop's thread
 
 
 def test_the_sync_client_has_the_same_methods_errors_and_options(progress: ModuleType, sync_client: Any) -> None:
@@ -130,23 +133,102 @@ def test_the_sync_client_has_the_same_methods_errors_and_options(progress: Modul
 
 
 async def test_the_sync_client_works_inside_a_running_event_loop(sync_client: Any) -> None:
-    """Called on a thread whose event loop is running (a notebook, an async app): its own loop thread
-    answers, so it blocks this loop for the call's duration but never waits for itself."""
+    """Called on a thread whose event loop is running (a notebook, an async app): its loop moves to a
+    thread of its own, so the call blocks this loop for its duration but never waits for itself."""
     asyncio.get_running_loop()
     assert sync_client.count(steps=2) == 2
+    assert sync_client._loop.thread.is_alive()
 
 
-def test_calling_the_sync_client_on_its_own_loop_thread_raises_instead_of_deadlocking(sync_client: Any) -> None:
+async def sampled(_context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+    reply = f"answered on {threading.current_thread().name}"
+    return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=reply), model="m")
+
+
+def test_the_sync_client_runs_its_loop_in_the_calling_thread(progress: ModuleType) -> None:
+    """With no event loop in the calling thread, each call runs the client's loop right there: progress
+    callbacks and handlers run in the caller's thread, what the server sends between calls is read at
+    the next call, and Ctrl-C cancels the call on the server before raising `KeyboardInterrupt`."""
+    logged: list[object] = []
+
+    async def on_log(params: types.LoggingMessageNotificationParams) -> None:
+        logged.append(params.data)
+
+    caller = threading.current_thread()
+    with progress.ProgressClient.connect_sync(
+        PARAMETERS, mode="legacy", logging_callback=on_log, sampling_callback=sampled
+    ) as client:
+        threads: list[threading.Thread] = []
+        assert client.count(steps=2, call_options={"on_progress": lambda *_: threads.append(threading.current_thread())}) == 2  # fmt: skip
+        assert threads == [caller, caller]
+        assert client.ask(question="ready?") == f"answered on {caller.name}"
+
+        assert client.log_later(message="between calls", seconds=0.05) == "scheduled"
+        time.sleep(0.5)  # the server has sent it, but nothing reads it while no call runs
+        assert logged == []
+        assert client.count(steps=1) == 1
+        assert logged == ["between calls"]
+
+        def interrupt(*_: object) -> None:  # as Ctrl-C does, once the server has the call
+            signal.raise_signal(signal.SIGINT)
+
+        with pytest.raises(KeyboardInterrupt):
+            client.wait(label="interrupted", call_options={"on_progress": interrupt})
+        for _ in range(100):
+            if "interrupted" in client.cancellations():
+                break
+            time.sleep(0.05)
+        assert "interrupted" in client.cancellations()
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        assert client._loop.thread is None  # every call ran in this thread
+
+
+def test_a_second_thread_calling_meanwhile_moves_the_loop_to_its_own_thread(progress: ModuleType) -> None:
+    """Two threads calling one sync client of an in-process server at once: the second call does not
+    wait for the first (the loop moves to a thread of its own), and both get their answers."""
+    with progress.ProgressClient.connect_sync(progress_server.server) as client:
+        assert client.count(steps=1) == 1
+        assert client._loop.thread is None
+        started, answers = threading.Event(), []
+        first = threading.Thread(
+            target=lambda: answers.append(
+                client.wait(label="first", seconds=1.5, call_options={"on_progress": lambda *_: started.set()})
+            )
+        )
+        first.start()
+        assert started.wait(10)
+        assert client.count(steps=3) == 3
+        assert answers == []  # the first call is still running
+        first.join(10)
+        assert answers == ["done"]
+        loop_thread = client._loop.thread
+        assert loop_thread.is_alive()
+        assert client.echo_options(call_options_="after") == "after"
+    assert not loop_thread.is_alive()
+
+
+def test_calling_the_sync_client_on_its_own_loop_raises_instead_of_deadlocking(progress: ModuleType) -> None:
+    """A progress callback runs on the client's loop (in the calling thread, or on the loop's own
+    thread once it moved there); calling the client again from it raises instead of waiting forever."""
     errors: list[BaseException] = []
 
-    def call_again(*_: object) -> None:  # a progress callback runs on the client's loop thread
+    def call_again(*_: object) -> None:
         try:
-            sync_client.count(steps=1)
+            client.count(steps=1)
         except RuntimeError as error:
             errors.append(error)
 
-    assert sync_client.count(steps=1, call_options={"on_progress": call_again}) == 1
-    assert len(errors) == 1 and "its own event loop thread" in str(errors[0])
+    async def from_a_running_loop() -> int:
+        count: int = client.count(steps=1, call_options={"on_progress": call_again})
+        return count
+
+    with progress.ProgressClient.connect_sync(progress_server.server) as client:
+        assert client.count(steps=1, call_options={"on_progress": call_again}) == 1
+        assert client._loop.thread is None
+        assert asyncio.run(from_a_running_loop()) == 1
+        assert client._loop.thread is not None
+    assert len(errors) == 2
+    assert all("a sync client was called on its own event loop" in str(error) for error in errors)
 
 
 def test_the_sync_hub_calls_by_qualified_name_and_through_each_servers_sync_client(tmp_path: Path) -> None:

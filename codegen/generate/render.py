@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 RUNTIME_FILE = "_runtime.py"
 LOOP_THREAD_FILE = "_loop_thread.py"
-"""The sync clients' loop thread, copied into every package and the hub: their sync twins share it."""
+"""The sync clients' private event loop, copied into every package and the hub: their sync twins share it."""
 TASKS_FILE = "_tasks.py"
 """Task-augmented tool calls (`TaskHandle`), copied into every package and the hub."""
 CONTRACT_NAME = "_CONTRACT"

@@ -38,7 +38,7 @@ from ._hub_catalog import (
     selected,
     tool_definition,
 )
-from ._loop_thread import LoopThread
+from ._loop_thread import SessionLoop
 from ._runtime import SchemaCheck, offline_validator
 
 if TYPE_CHECKING:
@@ -449,12 +449,15 @@ class GeneratedSyncHub(Generic[HubT]):
     """The base of the generated `SyncHub`: the async hub, run on a private event loop thread, with
     each connected server's sync client as an attribute; `call`, `verify` and `relist` block until
     answered. The catalog methods, which never wait on a server, are the async hub's: `.hub`.
+
+    Unlike a lone sync client's loop, the hub's runs on its own thread from the start: it follows
+    each server's `list_changed` between calls, so its live catalog is current when read.
     """
 
-    sync_client_classes: ClassVar[Mapping[str, Callable[[], Callable[[Any, LoopThread], object]]]] = {}
+    sync_client_classes: ClassVar[Mapping[str, Callable[[], Callable[[Any, SessionLoop], object]]]] = {}
     """Each client attribute's generated sync client class, imported when asked for."""
 
-    def __init__(self, hub: HubT, loop: LoopThread) -> None:
+    def __init__(self, hub: HubT, loop: SessionLoop) -> None:
         self.hub = hub
         self._loop = loop
         for name, client in hub.clients.items():
@@ -464,7 +467,7 @@ class GeneratedSyncHub(Generic[HubT]):
     @contextmanager
     def _open(cls, connection: AbstractAsyncContextManager[HubT]) -> Iterator[Self]:
         """Enter the hub's `connect(...)` on a new loop thread; leaving closes both."""
-        loop = LoopThread()
+        loop = SessionLoop(threaded=True)
         try:
             yield cls(loop.enter(connection), loop)
         finally:

@@ -2,18 +2,25 @@
 (issue 16: per-call options). Runs over stdio.
 
 `wait` reports progress once it has started, so a client knows the call arrived, then sleeps until
-cancelled; `cancellations` lists the labels of the calls the server saw cancelled.
+cancelled; `cancellations` lists the labels of the calls the server saw cancelled. `log_later` sends
+a log message after its call has returned (on the legacy handshake, whose log messages need no
+request), and `ask` asks the client to sample a message within its call.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import warnings
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.types import SamplingMessage, TextContent
 
+warnings.filterwarnings("ignore", message="The (logging|sampling) capability is deprecated")  # legacy-era tools
 server = MCPServer("progress", version="1.0.0")
 cancelled: list[str] = []
+later: set[asyncio.Task[None]] = set()
 
 
 @server.tool(description="Count to `steps`, reporting progress after each step.")
@@ -47,6 +54,27 @@ def request_meta(ctx: Context) -> str:
 @server.tool(description="Echo a parameter whose name is the generated methods' own `call_options`.")
 def echo_options(call_options: str) -> str:
     return call_options
+
+
+@server.tool(description="Return at once, then send the log message `message` after `seconds`.")
+async def log_later(message: str, seconds: float, ctx: Context) -> str:
+    session = ctx.session
+
+    async def send() -> None:
+        await anyio.sleep(seconds)
+        await session.send_log_message(level="info", data=message)
+
+    task = asyncio.get_running_loop().create_task(send())
+    later.add(task)
+    task.add_done_callback(later.discard)
+    return "scheduled"
+
+
+@server.tool(description="Ask the client to sample a reply to `question`, and return its text.")
+async def ask(question: str, ctx: Context) -> str:
+    message = SamplingMessage(role="user", content=TextContent(type="text", text=question))
+    reply = await ctx.session.create_message(messages=[message], max_tokens=10)
+    return reply.content.text if isinstance(reply.content, TextContent) else ""
 
 
 @server.resource("progress://slow", description="A resource that takes a minute.")

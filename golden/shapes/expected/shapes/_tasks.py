@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from mcp.shared.dispatcher import ProgressFnT
     from mcp.types import CallToolResult, RequestParamsMeta, Task
 
-    from ._loop_thread import LoopThread
+    from ._loop_thread import SessionLoop
 
 __all__ = [
     "SyncTaskHandle",
@@ -178,7 +178,7 @@ class SyncTaskHandle(Generic[T]):
 
     __slots__ = ("_loop", "async_handle")
 
-    def __init__(self, async_handle: TaskHandle[T], loop: LoopThread) -> None:
+    def __init__(self, async_handle: TaskHandle[T], loop: SessionLoop) -> None:
         self.async_handle = async_handle
         self._loop = loop
 

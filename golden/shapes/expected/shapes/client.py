@@ -63,7 +63,7 @@ class ShapesClient(GeneratedClient):
         cls, server: StdioServerParameters | str | Transport, **client_options: Any
     ) -> AbstractContextManager[ShapesSyncClient]:
         """Connect as `connect` does (the same options and handlers), for code with no event loop: the
-        session runs on a private event loop thread, which stops when the block ends."""
+        session runs on a private event loop, which closes when the block ends."""
         return ShapesSyncClient._open(cls.connect(server, **client_options))
 
     async def find(
