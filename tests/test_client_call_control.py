@@ -291,3 +291,42 @@ def test_the_sync_client_and_call_options_are_typed_for_mypy_strict(tmp_path: Pa
     assert '"read_stations"' in errors[0] and 'expected "RequestOptions | None"' in errors[0]  # no on_progress
     assert '"get_forecast"' in errors[1] and 'expected "CallOptions | None"' in errors[1]  # a timeout is a float
     assert '"GetForecastOutput" has no attribute "missing"' in errors[2]
+
+
+async def test_hub_call_takes_the_generated_methods_call_options(tmp_path: Path) -> None:
+    """`hub.call` (and its sync twin) carries progress, `_meta` and a timeout to the owning server,
+    and a timeout raises the same `RequestTimeoutError` and cancels the call there."""
+    snapshot = await snapshot_server(ServerConfig(name="progress", command=sys.executable, args=(str(SERVER),)))
+    generate_package(snapshot, tmp_path / "optionshub")
+    publish(render_hub([(snapshot, {})]), hub_dir(tmp_path / "optionshub"))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        hub_module = importlib.import_module("optionshub.hub")
+        seen: list[tuple[float, float | None, str | None]] = []
+        async with hub_module.Hub.connect(progress=PARAMETERS) as hub:
+            counted = await hub.call(
+                "progress__count", {"steps": 2}, call_options={"on_progress": lambda *u: seen.append(u)}
+            )
+            assert counted.structured_content == {"result": 2}
+            assert seen == [(1, 2, "step 1"), (2, 2, "step 2")]
+            echoed = await hub.call("progress__request_meta", {}, call_options={"meta": {"trace": "via-hub"}})
+            assert json.loads(echoed.structured_content["result"])["trace"] == "via-hub"
+            with pytest.raises(
+                hub_module.RequestTimeoutError, match=r"'progress': tool 'wait' got no answer within 0.3 s"
+            ):
+                await hub.call("progress__wait", {"label": "hub-timeout"}, call_options={"timeout": 0.3})
+            assert "hub-timeout" in await cancelled_labels(hub.progress, "hub-timeout")
+
+        def sync_side() -> None:
+            with hub_module.Hub.connect_sync(progress=PARAMETERS) as sync_hub:
+                with pytest.raises(hub_module.RequestTimeoutError):
+                    sync_hub.call("progress__wait", {"label": "sync-hub-timeout"}, call_options={"timeout": 0.3})
+                assert sync_hub.call(
+                    "progress__count", {"steps": 1}, call_options={"timeout": 10}
+                ).structured_content == {"result": 1}
+
+        await asyncio.to_thread(sync_side)
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [module for module in sys.modules if module.split(".")[0] == "optionshub"]:
+            del sys.modules[name]

@@ -4,14 +4,17 @@
 
 from ._hub_catalog import HubTool, ToolFilter, ToolFormat, tool_result
 from ._hub_runtime import ArgumentsError, HubError, PaginationError, UnknownQualifiedToolError
+from ._runtime import CallOptions, RequestTimeoutError
 from .client import Hub, SyncHub
 
 __all__ = [
     "ArgumentsError",
+    "CallOptions",
     "Hub",
     "HubError",
     "HubTool",
     "PaginationError",
+    "RequestTimeoutError",
     "SyncHub",
     "ToolFilter",
     "ToolFormat",

@@ -39,7 +39,7 @@ from ._hub_catalog import (
     tool_definition,
 )
 from ._loop_thread import SessionLoop
-from ._runtime import SchemaCheck, offline_validator
+from ._runtime import _REQUEST_TIMEOUT, RequestTimeoutError, SchemaCheck, _meta, _progress, offline_validator
 
 if TYPE_CHECKING:
     from mcp import Client, ClientSession
@@ -311,7 +311,13 @@ class GeneratedHub:
         """The `search_tools` meta-tool, to offer in place of the full list; `hub.call` answers it."""
         return tool_definition(search_tool(SEARCH_LIMIT), format)
 
-    async def call(self, qualified_name: str, arguments: Mapping[str, Any] | None = None) -> CallToolResult:
+    async def call(
+        self,
+        qualified_name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        call_options: CallOptions | None = None,
+    ) -> CallToolResult:
         """Check `arguments` against the tool's JSON Schema, then send them, as given, to the server that owns it.
 
         Raises `UnknownQualifiedToolError` for a name not in the catalog and `ArgumentsError` (each
@@ -320,7 +326,8 @@ class GeneratedHub:
         allows is sent; one it closes out is refused). The server's result comes back as it is,
         `isError` included, so an agent can show the model what went wrong. A tool that runs only
         as a task (`execution.taskSupport: required`) is run as one, and its result returned the
-        same way. `search_tools` is answered by the hub itself.
+        same way. `search_tools` is answered by the hub itself. `call_options` are a generated
+        method's: a timeout (`RequestTimeoutError`), a progress callback, request `_meta`.
         """
         if qualified_name == SEARCH_TOOLS:
             return self._search_tools(dict(arguments or {}))
@@ -330,9 +337,18 @@ class GeneratedHub:
         payload = dict(arguments or {})
         self.live_catalog.check(route, payload)
         client = self.clients[route.client]
+        options: CallOptions = call_options or {}
         if client.tool_task_support.get(route.tool) == "required":
-            return await client._run_task(route.tool, payload, {})
-        return await client.mcp_client.call_tool(route.tool, payload)
+            return await client._run_task(route.tool, payload, options)
+        timeout, progress = options.get("timeout"), _progress(options.get("on_progress"))
+        try:
+            return await client.mcp_client.call_tool(route.tool, payload, timeout, progress, meta=_meta(options))
+        except Exception as error:
+            from mcp import MCPError
+
+            if isinstance(error, MCPError) and error.code == _REQUEST_TIMEOUT and timeout is not None:
+                raise RequestTimeoutError(route.client, f"tool {route.tool!r}", timeout) from None
+            raise
 
     def _search_tools(self, arguments: dict[str, Any]) -> CallToolResult:
         """The matching tools' definitions, as the result of the `search_tools` meta-tool."""
@@ -473,9 +489,15 @@ class GeneratedSyncHub(Generic[HubT]):
         finally:
             loop.close()
 
-    def call(self, qualified_name: str, arguments: Mapping[str, Any] | None = None) -> CallToolResult:
+    def call(
+        self,
+        qualified_name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        call_options: CallOptions | None = None,
+    ) -> CallToolResult:
         """`Hub.call`: validate, then call the tool on the server that owns it."""
-        return self._loop.run(self.hub.call(qualified_name, arguments))
+        return self._loop.run(self.hub.call(qualified_name, arguments, call_options=call_options))
 
     def verify(self) -> CatalogDifference:
         """`Hub.verify`: check every server's live tools against its snapshot."""
