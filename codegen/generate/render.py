@@ -165,11 +165,10 @@ def tool_members(tool: ToolSpec, sync: bool = False) -> list[str]:
 
 
 def tool_pieces(tool: ToolSpec, model_imports: Import) -> list[tuple[PieceKind, str]]:
-    """The pieces of client.py that only this tool decides (its two methods and its models' import), for
-    formatting beside its models (a tool whose annotations use none of its models has no import)."""
-    members: list[tuple[PieceKind, str]] = [
-        ("member", member) for sync in (False, True) for member in tool_members(tool, sync)
-    ]
+    """The pieces of client.py that only this tool decides and black formats (its async methods and its
+    models' import), for formatting beside its models (a tool whose annotations use none of its models has no
+    import). Its methods' sync twins are derived from the formatted methods (`sync_twin`), not formatted again."""
+    members: list[tuple[PieceKind, str]] = [("member", member) for member in tool_members(tool)]
     if not model_imports.names:
         return members
     return [*members, ("import", model_import(model_imports) + "\n")]
@@ -191,6 +190,34 @@ _DECORATOR = f"{_TYPING_INDENT}@"
 its indentation, and split where each piece's first statement starts: only a member's decorator,
 `def` or `async def` (and a decorator's closing bracket) and an import's `from` sit at that indentation
 (bodies, docstrings and continuations sit deeper)."""
+
+
+_DOCSTRING_END = f'{_TYPING_INDENT * 2}"""\n'
+_ASYNC_DEF = f"{_TYPING_INDENT}async def "
+_SYNC_DEF = f"{_TYPING_INDENT}def "
+
+
+def _body_start(method: str) -> int:
+    """Where a method's body starts: right after the line that closes its docstring. Every method's
+    docstring ends with its closing quotes on a line of their own (black keeps them there), and no
+    line before that is those quotes alone: the `docstring` filter escapes every quote in the text."""
+    end = method.find("\n" + _DOCSTRING_END)
+    assert end >= 0, "a client method ends its docstring with closing quotes on their own line"
+    return end + 1 + len(_DOCSTRING_END)
+
+
+def sync_twin(formatted_method: str, twin: str) -> str:
+    """A sync twin as black would format it, from its async method as black formatted it and the twin
+    as the template writes it (`tool_member(..., sync=True)`), without running black again.
+
+    The two share their decorators, signature and docstring, which black lays out alike whatever the
+    keyword before `def`: a signature always splits at its parameters (the template ends them with a
+    trailing comma), and what follows is the same text at the same indentation. The twin's body, one
+    call forwarding every argument by keyword, is written in black's own layout, which black keeps
+    (a test holds derived twins to black's formatting of the whole twin)."""
+    head = formatted_method[: _body_start(formatted_method)]
+    keyword = 0 if head.startswith(_ASYNC_DEF) else head.index("\n" + _ASYNC_DEF) + 1  # after its decorators
+    return head[:keyword] + _SYNC_DEF + head[keyword + len(_ASYNC_DEF) :] + twin[_body_start(twin) :]
 
 
 def black_pieces(kind: PieceKind, sources: Sequence[str]) -> list[str]:
@@ -319,12 +346,13 @@ def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str
         ]
 
     head = _head_pieces(templates.get_template("client.py.jinja").render(package=package))
-    async_members, sync_members = members(False), members(True)
+    async_members = members(False)
     sync_head: tuple[PieceKind, str] = ("module", str(helpers.sync_class(package)))
-    pieces = formatted([*head, *async_members, sync_head, *sync_members], cache)
+    pieces = formatted([*head, *async_members, sync_head], cache)
     head_text = pieces[: len(head)]
     async_methods = pieces[len(head) : len(head) + len(async_members)]
-    sync_head_text, *sync_methods = pieces[len(head) + len(async_members) :]
+    sync_head_text = pieces[-1]
+    sync_methods = [sync_twin(method, twin) for method, (_, twin) in zip(async_methods, members(True), strict=True)]
     if len(head) > 1:
         head_text[-1] = "\n" + head_text[-1]  # the blank line after the `if TYPE_CHECKING:` block
     client = "".join(
