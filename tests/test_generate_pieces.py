@@ -15,7 +15,7 @@ from codegen.generate import parallel, render, render_snapshot
 from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
 from codegen.generate.formatting import LINE_LENGTH
-from codegen.generate.render import PieceKind, black_batch, black_leaves_alone, model_import, sync_twin, tool_members
+from codegen.generate.render import PieceKind, black_batch, black_leaves_alone, model_import, tool_members
 from codegen.generate.spec import Import, PackageSpec
 from codegen.snapshot import JSON, Snapshot, load_snapshot
 from tests.hostile.strategies import catalogs, snapshot_of
@@ -70,67 +70,6 @@ def test_the_template_writes_black_layout_so_black_changes_nothing(case: Path) -
     assert changed <= 2  # one method with a long annotation, and its sync twin
 
 
-def twin_pairs(package: PackageSpec) -> list[tuple[str, str]]:
-    """(async method, sync twin) as the template writes them, for every member of the client."""
-    helpers = render._helpers()
-    tools = [pair for tool in package.tools for pair in zip(tool_members(tool), tool_members(tool, True), strict=True)]
-    return tools + [
-        (str(write(entry, False)), str(write(entry, True)))
-        for write, entries in (
-            (helpers.resource_method, package.resources),
-            (helpers.template_method, package.templates),
-            (helpers.prompt_method, package.prompts),
-            (helpers.alias_method, package.aliases),
-        )
-        for entry in entries
-    ]
-
-
-@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
-def test_a_sync_twin_derived_from_its_formatted_method_is_what_black_writes_for_it(case: Path) -> None:
-    """The twin is not formatted on its own (it cost a second black call per method): its head is its
-    formatted async method's, its body the template's; black on the whole twin gives the same bytes."""
-    if not (case / "snapshot.json").exists():
-        pytest.skip("a hub case has no single snapshot")
-    pairs = twin_pairs(build_package(load_snapshot(case / "snapshot.json"), renames=case_renames(case)))
-    assert pairs
-    methods = black_batch("member", [method for method, _ in pairs])
-    twins = black_batch("member", [twin for _, twin in pairs])
-    assert [sync_twin(method, twin) for method, (_, twin) in zip(methods, pairs, strict=True)] == twins
-
-
-def test_a_derived_twin_keeps_what_black_does_to_long_names_annotations_and_hostile_text() -> None:
-    """Names and annotations past the line length (black splits the annotation, not the name), quotes,
-    backslashes and `async def` inside descriptions and a renamed tool's old name."""
-    long = "x" * 120
-    properties = {
-        f"{long}_{index}": {"type": "string", "enum": [f"value-{value}-{long[:30]}" for value in range(4)]}
-        for index in range(2)
-    }
-    tricky = 'Ends with a quote "\\\n    async def evil(self):\n        """\n    def also(self):'
-    snapshot = Snapshot(
-        server="twins",
-        protocol_version="2025-06-18",
-        capabilities={"tools": {}},
-        tools=(
-            {
-                "name": f"tool-{long}",
-                "description": tricky,
-                "inputSchema": {"type": "object", "properties": properties, "required": [f"{long}_0"]},
-                "outputSchema": {"type": "object", "properties": {"v": {"type": "string", "enum": [long, tricky]}}},
-            },
-            {"name": "plain", "description": '"', "inputSchema": {"type": "object"}},
-        ),
-    )
-    package = build_package(snapshot, renames={f"    async def old{long}": "plain"})
-    assert package.aliases
-    pairs = twin_pairs(package)
-    methods = black_batch("member", [method for method, _ in pairs])
-    twins = black_batch("member", [twin for _, twin in pairs])
-    assert any(len(line) > LINE_LENGTH for twin in twins for line in twin.splitlines())
-    assert [sync_twin(method, twin) for method, (_, twin) in zip(methods, pairs, strict=True)] == twins
-
-
 def test_each_tools_method_and_import_are_formatted_once_beside_its_models(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "_workers", lambda: 1)  # in-process, so every black call is counted
     formatted: Counter[str] = Counter()
@@ -147,12 +86,12 @@ def test_each_tools_method_and_import_are_formatted_once_beside_its_models(monke
     # a tool whose annotations use none of its models (no output schema, plain parameters) has no import
     imports = sum(line.startswith("    from ._models.") for line in files["client.py"].decode().splitlines())
     assert 0 < imports < len(snapshot.tools)
-    # each method once (its sync twin is derived from it), a task tool's `start_...` method too; the
+    # each method twice (the client's and its sync twin's), a task tool's `start_...` method too; the
     # modules: the head around the imports, the twin's class
     task_tools = sum(
         tool.get("execution", {}).get("taskSupport") in ("optional", "required") for tool in snapshot.tools
     )
-    members = len(snapshot.tools) + task_tools + helpers_members
+    members = 2 * (len(snapshot.tools) + task_tools + helpers_members)
     assert formatted == {"member": members, "import": imports, "module": 3}
     assert files == render_snapshot(snapshot, cache=Cache.disabled())
 
@@ -195,8 +134,8 @@ def test_model_imports_are_the_lines_the_template_writes() -> None:
 
 
 def members_left_alone(package: PackageSpec) -> list[str]:
-    """Every method and twin of the package that `black_leaves_alone` passes unformatted."""
-    return [member for pair in twin_pairs(package) for member in pair if black_leaves_alone(member)]
+    """Every method and sync twin of the package that `black_leaves_alone` passes unformatted."""
+    return [member for member in members_and_imports(package)[0] if black_leaves_alone(member)]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
@@ -205,7 +144,7 @@ def test_a_method_passed_without_black_is_what_black_writes(case: Path) -> None:
         pytest.skip("a hub case has no single snapshot")
     package = build_package(load_snapshot(case / "snapshot.json"), renames=case_renames(case))
     alone = members_left_alone(package)
-    assert len(alone) >= len(twin_pairs(package))  # most methods skip black
+    assert len(alone) > len(members_and_imports(package)[0]) / 2  # most methods skip black
     assert black_batch("member", alone) == alone
 
 
