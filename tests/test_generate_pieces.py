@@ -15,7 +15,7 @@ from codegen.generate import parallel, render, render_snapshot
 from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
 from codegen.generate.formatting import LINE_LENGTH
-from codegen.generate.render import PieceKind, black_batch, black_leaves_alone, model_import, tool_members
+from codegen.generate.render import PieceKind, black_batch, black_leaves_alone, black_pieces, model_import, tool_members
 from codegen.generate.spec import Import, PackageSpec
 from codegen.snapshot import JSON, Snapshot, load_snapshot
 from tests.hostile.strategies import catalogs, snapshot_of
@@ -146,6 +146,20 @@ def test_a_method_passed_without_black_is_what_black_writes(case: Path) -> None:
     alone = members_left_alone(package)
     assert len(alone) > len(members_and_imports(package)[0]) / 2  # most methods skip black
     assert black_batch("member", alone) == alone
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_a_model_import_passed_without_black_is_what_black_writes(case: Path) -> None:
+    if not (case / "snapshot.json").exists():
+        pytest.skip("a hub case has no single snapshot")
+    _, imports = members_and_imports(build_package(load_snapshot(case / "snapshot.json"), renames=case_renames(case)))
+    assert black_pieces("import", imports) == black_batch("import", imports)
+
+
+def test_a_model_import_too_long_for_one_line_goes_to_black() -> None:
+    entry = Import("._models.tool", tuple(f"ToolOutputPart{index}" for index in range(8)))
+    line = model_import(entry) + "\n"
+    assert black_pieces("import", [line]) == black_batch("import", [line]) != [line]
 
 
 def test_catalog_text_black_would_respell_sends_its_method_through_black() -> None:

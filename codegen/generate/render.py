@@ -245,11 +245,15 @@ def black_pieces(kind: PieceKind, sources: Sequence[str]) -> list[str]:
         import black
 
         return [black.format_str(source, mode=black_mode()) for source in sources]
-    if kind == "member":
-        settled = [black_leaves_alone(source) for source in sources]
-        rest = iter(black_batch(kind, [source for source, done in zip(sources, settled, strict=True) if not done]))
-        return [source if done else next(rest) for source, done in zip(sources, settled, strict=True)]
-    return black_batch(kind, sources)
+    settled = [black_leaves_alone(source) if kind == "member" else _import_fits(source) for source in sources]
+    rest = iter(black_batch(kind, [source for source, done in zip(sources, settled, strict=True) if not done]))
+    return [source if done else next(rest) for source, done in zip(sources, settled, strict=True)]
+
+
+def _import_fits(line: str) -> bool:
+    """Whether black would leave a model import (`model_import`) as written: one line of ASCII names
+    that fits; a longer one black wraps in parentheses."""
+    return line.isascii() and line.endswith("\n") and line.count("\n") == 1 and len(line) <= LINE_LENGTH + 1
 
 
 def black_batch(kind: PieceKind, sources: Sequence[str]) -> list[str]:
