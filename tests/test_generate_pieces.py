@@ -156,10 +156,18 @@ def test_a_model_import_passed_without_black_is_what_black_writes(case: Path) ->
     assert black_pieces("import", imports) == black_batch("import", imports)
 
 
-def test_a_model_import_too_long_for_one_line_goes_to_black() -> None:
-    entry = Import("._models.tool", tuple(f"ToolOutputPart{index}" for index in range(8)))
-    line = model_import(entry) + "\n"
-    assert black_pieces("import", [line]) == black_batch("import", [line]) != [line]
+def test_a_model_import_too_long_for_one_line_is_split_as_black_splits_it() -> None:
+    imports = [
+        model_import(Import("._models.tool", tuple(f"ToolOutputPart{index}" for index in range(count)))) + "\n"
+        for count in (1, 3, 4, 8)
+    ]
+    imports.append(model_import(Import("._models.tool", ("X" * 120,))) + "\n")
+    imports.append(model_import(Import(f"._models.{'m' * 100}", ("Short", "Names"))) + "\n")
+    formatted = black_batch("import", imports)
+    too_long = [len(line) > LINE_LENGTH + 1 for line in imports]
+    assert [text != line for text, line in zip(formatted, imports, strict=True)] == too_long
+    assert 0 < sum(too_long) < len(imports)
+    assert black_pieces("import", imports) == formatted
 
 
 def test_catalog_text_black_would_respell_sends_its_method_through_black() -> None:

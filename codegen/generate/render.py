@@ -245,15 +245,27 @@ def black_pieces(kind: PieceKind, sources: Sequence[str]) -> list[str]:
         import black
 
         return [black.format_str(source, mode=black_mode()) for source in sources]
-    settled = [black_leaves_alone(source) if kind == "member" else _import_fits(source) for source in sources]
-    rest = iter(black_batch(kind, [source for source, done in zip(sources, settled, strict=True) if not done]))
-    return [source if done else next(rest) for source, done in zip(sources, settled, strict=True)]
+    if kind == "member":
+        written = [source if black_leaves_alone(source) else None for source in sources]
+    else:
+        written = [_formatted_import(source) for source in sources]
+    rest = iter(black_batch(kind, [source for source, text in zip(sources, written, strict=True) if text is None]))
+    return [text if text is not None else next(rest) for text in written]
 
 
-def _import_fits(line: str) -> bool:
-    """Whether black would leave a model import (`model_import`) as written: one line of ASCII names
-    that fits; a longer one black wraps in parentheses."""
-    return line.isascii() and line.endswith("\n") and line.count("\n") == 1 and len(line) <= LINE_LENGTH + 1
+def _formatted_import(line: str) -> str | None:
+    """A model import (`model_import`) as black writes it, or None to leave it to black: the line as it
+    is when it fits, else its names one per line in parentheses with a trailing comma, the only way
+    black splits an import. The names are identifiers; anything past ASCII goes to black (display width)."""
+    if not (line.isascii() and line.endswith("\n") and line.count("\n") == 1):
+        return None
+    if len(line) <= LINE_LENGTH + 1:
+        return line
+    statement, separator, names = line.rstrip("\n").partition(" import ")
+    if not separator or not all(name.isidentifier() for name in names.split(", ")):
+        return None
+    listed = "".join(f"{_TYPING_INDENT * 2}{name},\n" for name in names.split(", "))
+    return f"{statement} import (\n{listed}{_TYPING_INDENT})\n"
 
 
 def black_batch(kind: PieceKind, sources: Sequence[str]) -> list[str]:
