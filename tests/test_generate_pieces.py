@@ -8,14 +8,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
+from codegen.errors import StubgenError
 from codegen.generate import parallel, render, render_snapshot
 from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
 from codegen.generate.formatting import LINE_LENGTH
-from codegen.generate.render import PieceKind, black_pieces, model_import, tool_members
+from codegen.generate.render import PieceKind, black_batch, black_leaves_alone, black_pieces, model_import, tool_members
 from codegen.generate.spec import Import, PackageSpec
-from codegen.snapshot import Snapshot, load_snapshot
+from codegen.snapshot import JSON, Snapshot, load_snapshot
+from tests.hostile.strategies import catalogs, snapshot_of
 from tests.regen_goldens import case_renames, cases
 
 CASES = cases()
@@ -47,7 +50,7 @@ def test_a_batch_formats_to_the_same_bytes_as_its_pieces_one_by_one(case: Path) 
     )
     for kind, pieces in (("member", members), ("import", imports)):
         assert pieces
-        assert black_pieces(kind, pieces) == [black_pieces(kind, [piece])[0] for piece in pieces]  # type: ignore[arg-type]
+        assert black_batch(kind, pieces) == [black_batch(kind, [piece])[0] for piece in pieces]  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
@@ -59,7 +62,7 @@ def test_the_template_writes_black_layout_so_black_changes_nothing(case: Path) -
     members, _ = members_and_imports(build_package(load_snapshot(case / "snapshot.json"), renames=case_renames(case)))
     changed = 0
     for member in members:
-        after = black_pieces("member", [member])[0]
+        after = black_batch("member", [member])[0]
         if after != member:
             changed += 1
             rewritten = set(member.splitlines()) - set(after.splitlines())
@@ -128,3 +131,84 @@ def test_server_instructions_cannot_pose_as_the_clients_model_imports(tmp_path: 
 def test_model_imports_are_the_lines_the_template_writes() -> None:
     entry = Import("._models.tool", ("ToolInput", "ToolOutput"))
     assert model_import(entry) == "    from ._models.tool import ToolInput, ToolOutput"
+
+
+def members_left_alone(package: PackageSpec) -> list[str]:
+    """Every method and sync twin of the package that `black_leaves_alone` passes unformatted."""
+    return [member for member in members_and_imports(package)[0] if black_leaves_alone(member)]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_a_method_passed_without_black_is_what_black_writes(case: Path) -> None:
+    if not (case / "snapshot.json").exists():
+        pytest.skip("a hub case has no single snapshot")
+    package = build_package(load_snapshot(case / "snapshot.json"), renames=case_renames(case))
+    alone = members_left_alone(package)
+    assert len(alone) > len(members_and_imports(package)[0]) / 2  # most methods skip black
+    assert black_batch("member", alone) == alone
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_a_model_import_passed_without_black_is_what_black_writes(case: Path) -> None:
+    if not (case / "snapshot.json").exists():
+        pytest.skip("a hub case has no single snapshot")
+    _, imports = members_and_imports(build_package(load_snapshot(case / "snapshot.json"), renames=case_renames(case)))
+    assert black_pieces("import", imports) == black_batch("import", imports)
+
+
+def test_a_model_import_too_long_for_one_line_is_split_as_black_splits_it() -> None:
+    imports = [
+        model_import(Import("._models.tool", tuple(f"ToolOutputPart{index}" for index in range(count)))) + "\n"
+        for count in (1, 3, 4, 8)
+    ]
+    imports.append(model_import(Import("._models.tool", ("X" * 120,))) + "\n")
+    imports.append(model_import(Import(f"._models.{'m' * 100}", ("Short", "Names"))) + "\n")
+    formatted = black_batch("import", imports)
+    too_long = [len(line) > LINE_LENGTH + 1 for line in imports]
+    assert [text != line for text, line in zip(formatted, imports, strict=True)] == too_long
+    assert 0 < sum(too_long) < len(imports)
+    assert black_pieces("import", imports) == formatted
+
+
+def test_catalog_text_black_would_respell_sends_its_method_through_black() -> None:
+    """Catalog text of the kinds `_BLACK_REWRITES` names, or too long, in a method: black changes a
+    string holding both quotes, so such a method must not skip it; the other kinds are refused as
+    cheaply, whether or not black would change them there."""
+    rewritten = {
+        "quotes": {"name": "it's \"quoted", "inputSchema": {"type": "object"}},
+    }
+    others = {
+        "wide": {"name": "名前", "inputSchema": {"type": "object"}},
+        "exponent": {"name": "v1e+5", "inputSchema": {"type": "object"}},
+        "long": {"name": "long", "inputSchema": {"type": "object", "properties": {"x" * 95: {"type": "string"}}}},
+    }
+    snapshot = Snapshot(
+        server="respelled",
+        protocol_version="2025-06-18",
+        capabilities={"tools": {}},
+        tools=tuple([*rewritten.values(), *others.values()]),
+    )
+    package = build_package(snapshot)
+    by_wire = {tool.wire: tool_members(tool)[0] for tool in package.tools}
+    for tool in [*rewritten.values(), *others.values()]:
+        assert not black_leaves_alone(by_wire[tool["name"]]), tool["name"]
+    for tool in rewritten.values():
+        method = by_wire[tool["name"]]
+        assert black_batch("member", [method])[0] != method, tool["name"]
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
+)
+@given(catalogs())
+def test_on_hostile_catalogs_a_method_passed_without_black_is_what_black_writes(document: JSON) -> None:
+    try:
+        package = build_package(snapshot_of(document))
+    except StubgenError:
+        return
+    alone = members_left_alone(package)
+    assert black_batch("member", alone) == alone

@@ -7,8 +7,8 @@ black runs on the client piece by piece (its head, then each method in its class
 piece cached by content, so one changed tool reformats one method. Pieces of a kind are formatted in
 batches, one black call per batch, spread over the cores; a tool's method and its import are
 formatted right after its models, in the same worker (`codegen.generate.build`). The templates write
-methods in black's own layout, so black, which formats a second time whenever its first pass changed
-anything, usually needs one pass. The facades (`__init__.py`, `models.py`) are written in the
+methods in black's own layout, so a method black would leave alone (`black_leaves_alone`) skips it:
+the bytes are black's either way, at a fraction of the cost. The facades (`__init__.py`, `models.py`) are written in the
 exploded one-item-per-line form black itself leaves alone, and a test holds every generated file to
 being a black fixed point. black is imported only when a piece is not cached.
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections.abc import Sequence
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any, Literal
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import jinja2
 
 from codegen.generate.cache import Cache, cache_key
-from codegen.generate.formatting import black_mode, literal, quoted
+from codegen.generate.formatting import LINE_LENGTH, black_mode, literal, quoted
 from codegen.generate.headers import header_lines, with_header
 from codegen.generate.modelgen import HEADER_PLACEHOLDER
 from codegen.generate.parallel import map_batches
@@ -165,8 +166,9 @@ def tool_members(tool: ToolSpec, sync: bool = False) -> list[str]:
 
 
 def tool_pieces(tool: ToolSpec, model_imports: Import) -> list[tuple[PieceKind, str]]:
-    """The pieces of client.py that only this tool decides (its two methods and its models' import), for
-    formatting beside its models (a tool whose annotations use none of its models has no import)."""
+    """The pieces of client.py that only this tool decides (its methods, their sync twins and its
+    models' import), for formatting beside its models (a tool whose annotations use none of its models
+    has no import)."""
     members: list[tuple[PieceKind, str]] = [
         ("member", member) for sync in (False, True) for member in tool_members(tool, sync)
     ]
@@ -193,6 +195,43 @@ its indentation, and split where each piece's first statement starts: only a mem
 (bodies, docstrings and continuations sit deeper)."""
 
 
+_DOCSTRING_END = f'{_TYPING_INDENT * 2}"""\n'
+
+
+def _body_start(method: str) -> int:
+    """Where a method's body starts: right after the line that closes its docstring. Every method's
+    docstring ends with its closing quotes on a line of their own (black keeps them there), and no
+    line before that is those quotes alone: the `docstring` filter escapes every quote in the text."""
+    end = method.find("\n" + _DOCSTRING_END)
+    assert end >= 0, "a client method ends its docstring with closing quotes on their own line"
+    return end + 1 + len(_DOCSTRING_END)
+
+
+_DOCSTRING_START = f'\n{_TYPING_INDENT * 2}"""'
+_BLACK_REWRITES = re.compile(r"'|, ?[)\]]|\*\*|\d[eE][+-]?\d|\d[jJ]|\b0[xXoObB]|[^\x00-\x7f]")
+"""Code black may respell even when every line fits: a single-quoted string (black may swap its quotes),
+a trailing comma inside an annotation's brackets (black explodes them), a power operator (black hugs
+it), a number in exponent, complex or prefixed form (black respells it), text past ASCII (black
+counts display width, not characters)."""
+
+
+def black_leaves_alone(method: str) -> bool:
+    """Whether black would return this method as the template wrote it, told without running black
+    (black of the methods and their sync twins took half as long as datamodel-code-generator per tool).
+
+    The template writes black's layout (one item per line with a trailing comma, black's blank lines),
+    the `docstring` filter writes text black keeps (every line stripped, every quote and backslash
+    escaped, every unprintable as an escape, the closing quotes on their own line), annotations are
+    `ast.unparse`d with black's quotes; so what is left for black is catalog text in the code: a line
+    too long, or one of `_BLACK_REWRITES`. A method with any of them is formatted by black. A test
+    holds this to black's own answer on every golden case and on generated hostile catalogs."""
+    start = method.find(_DOCSTRING_START)
+    if start < 0 or not method.startswith(_TYPING_INDENT) or not method.endswith("\n") or method.endswith("\n\n"):
+        return False
+    code = method[: start + 1] + method[_body_start(method) :]
+    return all(len(line) <= LINE_LENGTH for line in code.splitlines()) and _BLACK_REWRITES.search(code) is None
+
+
 def black_pieces(kind: PieceKind, sources: Sequence[str]) -> list[str]:
     """black each piece as it would be formatted alone: modules one by one, members and imports in one call.
 
@@ -202,10 +241,40 @@ def black_pieces(kind: PieceKind, sources: Sequence[str]) -> list[str]:
     """
     if not sources:
         return []
+    if kind == "module":
+        import black
+
+        return [black.format_str(source, mode=black_mode()) for source in sources]
+    if kind == "member":
+        written = [source if black_leaves_alone(source) else None for source in sources]
+    else:
+        written = [_formatted_import(source) for source in sources]
+    rest = iter(black_batch(kind, [source for source, text in zip(sources, written, strict=True) if text is None]))
+    return [text if text is not None else next(rest) for text in written]
+
+
+def _formatted_import(line: str) -> str | None:
+    """A model import (`model_import`) as black writes it, or None to leave it to black: the line as it
+    is when it fits, else its names one per line in parentheses with a trailing comma, the only way
+    black splits an import. The names are identifiers; anything past ASCII goes to black (display width)."""
+    if not (line.isascii() and line.endswith("\n") and line.count("\n") == 1):
+        return None
+    if len(line) <= LINE_LENGTH + 1:
+        return line
+    statement, separator, names = line.rstrip("\n").partition(" import ")
+    if not separator or not all(name.isidentifier() for name in names.split(", ")):
+        return None
+    listed = "".join(f"{_TYPING_INDENT * 2}{name},\n" for name in names.split(", "))
+    return f"{statement} import (\n{listed}{_TYPING_INDENT})\n"
+
+
+def black_batch(kind: PieceKind, sources: Sequence[str]) -> list[str]:
+    """black a batch of members or imports in one call, split back into pieces (what black alone makes
+    of them: `black_pieces` skips the members it would leave alone)."""
+    if not sources:
+        return []
     import black
 
-    if kind == "module":
-        return [black.format_str(source, mode=black_mode()) for source in sources]
     context, start = _CONTEXTS[kind]
     text = black.format_str(context + "\n".join(sources), mode=black_mode())
     pieces: list[list[str]] = []
