@@ -23,6 +23,8 @@ REPO = Path(__file__).resolve().parent.parent
 SERVERS = Path(__file__).resolve().parent / "servers"
 EXAMPLE_SERVER = REPO / "examples" / "weather_server.py"
 NPM_SERVERS = Path(__file__).resolve().parent / "npm"
+TEST_DEPS = REPO / ".test-deps"
+"""What the tests install on first use (git-ignored): servers that cannot share our environment, locks."""
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -134,8 +136,12 @@ def npm_server(binary_name: str) -> Path:
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip(f"node and npm are not installed; {binary_name} needs them")
     binary = NPM_SERVERS / "node_modules" / ".bin" / binary_name
-    if not binary.exists():
-        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--silent"], cwd=NPM_SERVERS, check=True, timeout=600)
+    TEST_DEPS.mkdir(exist_ok=True)
+    with FileLock(TEST_DEPS / "npm.lock"):  # parallel workers install once
+        if not binary.exists():
+            subprocess.run(
+                ["npm", "ci", "--no-audit", "--no-fund", "--silent"], cwd=NPM_SERVERS, check=True, timeout=600
+            )
     return binary
 
 
@@ -148,8 +154,6 @@ def time_server() -> str:
     return str(script)
 
 
-TEST_DEPS = REPO / ".test-deps"
-"""Servers whose dependencies cannot share our environment, in a venv of their own (git-ignored)."""
 MCP1_SERVERS = TEST_DEPS / "mcp1-servers"
 MCP1_REQUIREMENTS = ("mcp-server-sqlite==2025.4.25", "mcp-server-duckdb==1.1.0", "mcp==1.30.0", "duckdb==2.0.1")
 """Both servers need mcp 1.x, which conflicts with our mcp 2.x, and agree on everything else: one venv
