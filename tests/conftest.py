@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from codegen.cli import main
 
@@ -22,6 +23,18 @@ REPO = Path(__file__).resolve().parent.parent
 SERVERS = Path(__file__).resolve().parent / "servers"
 EXAMPLE_SERVER = REPO / "examples" / "weather_server.py"
 NPM_SERVERS = Path(__file__).resolve().parent / "npm"
+TEST_DEPS = REPO / ".test-deps"
+"""What the tests install on first use (git-ignored): servers that cannot share our environment, locks."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_mypy_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every `mypy` a test runs reads and writes one cache (one per xdist worker, so no two processes
+    write it at once): the standard library, pydantic and mcp are analysed once, not in every run.
+    Generated files are still checked afresh: mypy rechecks any module whose source changed."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MYPY_CACHE_DIR", str(tmp_path_factory.mktemp("mypy-cache")))
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -123,8 +136,12 @@ def npm_server(binary_name: str) -> Path:
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip(f"node and npm are not installed; {binary_name} needs them")
     binary = NPM_SERVERS / "node_modules" / ".bin" / binary_name
-    if not binary.exists():
-        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--silent"], cwd=NPM_SERVERS, check=True, timeout=600)
+    TEST_DEPS.mkdir(exist_ok=True)
+    with FileLock(TEST_DEPS / "npm.lock"):  # parallel workers install once
+        if not binary.exists():
+            subprocess.run(
+                ["npm", "ci", "--no-audit", "--no-fund", "--silent"], cwd=NPM_SERVERS, check=True, timeout=600
+            )
     return binary
 
 
@@ -137,46 +154,49 @@ def time_server() -> str:
     return str(script)
 
 
-TEST_DEPS = REPO / ".test-deps"
-"""Servers whose dependencies cannot share our environment, each in a venv of its own (git-ignored)."""
-SQLITE_REQUIREMENTS = ("mcp-server-sqlite==2025.4.25", "mcp==1.30.0")
-DUCKDB_REQUIREMENTS = ("mcp-server-duckdb==1.1.0", "mcp==1.30.0", "duckdb==2.0.1")
+MCP1_SERVERS = TEST_DEPS / "mcp1-servers"
+MCP1_REQUIREMENTS = ("mcp-server-sqlite==2025.4.25", "mcp-server-duckdb==1.1.0", "mcp==1.30.0", "duckdb==2.0.1")
+"""Both servers need mcp 1.x, which conflicts with our mcp 2.x, and agree on everything else: one venv
+and one install serve both."""
 
 
 @pytest.fixture(scope="session")
 def sqlite_server() -> Path:
     """`mcp-server-sqlite` from PyPI: it needs mcp 1.x, which conflicts with our mcp 2.x."""
-    return isolated_console_script("mcp-server-sqlite", SQLITE_REQUIREMENTS)
+    return mcp1_console_script("mcp-server-sqlite")
 
 
 @pytest.fixture(scope="session")
 def duckdb_server() -> Path:
     """`mcp-server-duckdb` from PyPI, on mcp 1.x like sqlite; it too declares resources without templates."""
-    return isolated_console_script("mcp-server-duckdb", DUCKDB_REQUIREMENTS)
+    return mcp1_console_script("mcp-server-duckdb")
 
 
-def isolated_console_script(name: str, requirements: tuple[str, ...]) -> Path:
-    """A console script installed from the registry into `.test-deps/<name>/`, built on first use and
-    reused while `requirements` stay the same; an interrupted install is redone."""
-    folder = TEST_DEPS / name
-    script = folder / ("Scripts" if os.name == "nt" else "bin") / name
-    stamp = folder / "installed.txt"
-    wanted = "\n".join(requirements) + "\n"
-    if script.exists() and stamp.exists() and stamp.read_text(encoding="utf-8") == wanted:
-        return script
-    shutil.rmtree(folder, ignore_errors=True)
-    subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True, timeout=300)
-    python = folder / ("Scripts" if os.name == "nt" else "bin") / "python"
-    install = subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *requirements],
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    if install.returncode != 0:
-        pytest.fail(f"cannot install {' '.join(requirements)} into {folder}: {install.stderr[-2000:]}")
-    stamp.write_text(wanted, encoding="utf-8")
-    return script
+def mcp1_console_script(name: str) -> Path:
+    """A console script from the venv of `MCP1_REQUIREMENTS`, built on first use and reused while they
+    stay the same; an interrupted install is redone. A file lock makes parallel workers build it once."""
+    bin_folder = MCP1_SERVERS / ("Scripts" if os.name == "nt" else "bin")
+    stamp = MCP1_SERVERS / "installed.txt"
+    wanted = "\n".join(MCP1_REQUIREMENTS) + "\n"
+    TEST_DEPS.mkdir(exist_ok=True)
+    with FileLock(TEST_DEPS / "mcp1-servers.lock"):
+        if not (stamp.exists() and stamp.read_text(encoding="utf-8") == wanted):
+            shutil.rmtree(MCP1_SERVERS, ignore_errors=True)
+            # No pip of its own: our pip installs into it (`--python`), which saves seeding one.
+            subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(MCP1_SERVERS)], check=True, timeout=300)
+            install = subprocess.run(
+                [sys.executable, "-m", "pip", "--python", str(bin_folder / "python"), "install", "-q",
+                 "--disable-pip-version-check", *MCP1_REQUIREMENTS],
+                capture_output=True,
+                text=True,
+                timeout=900,
+            )  # fmt: skip
+            if install.returncode != 0:
+                pytest.fail(
+                    f"cannot install {' '.join(MCP1_REQUIREMENTS)} into {MCP1_SERVERS}: {install.stderr[-2000:]}"
+                )
+            stamp.write_text(wanted, encoding="utf-8")
+    return bin_folder / name
 
 
 def write_config(folder: Path, body: str) -> Path:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -282,8 +283,12 @@ def test_the_sync_client_and_call_options_are_typed_for_mypy_strict(tmp_path: Pa
         [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", str(caller)],
         capture_output=True,
         text=True,
-        cwd=GOLDEN.parent,  # the mypy cache the goldens' own check uses
-        env={"MYPYPATH": str(GOLDEN / "weather" / "expected"), "PATH": ""},
+        cwd=GOLDEN.parent,
+        env={
+            "MYPYPATH": str(GOLDEN / "weather" / "expected"),
+            "PATH": "",
+            "MYPY_CACHE_DIR": os.environ["MYPY_CACHE_DIR"],
+        },
         timeout=300,
     )
     errors = [line.split(": error: ")[1] for line in checked.stdout.splitlines() if ": error: " in line]

@@ -4,6 +4,7 @@ the strings are sent as given and the fields by their wire names."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -51,8 +52,8 @@ def test_formatted_string_parameters_take_the_string_the_wire_takes(tmp_path: Pa
         [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", str(caller)],
         capture_output=True,
         text=True,
-        cwd=GOLDEN.parent,  # the mypy cache the goldens' own check uses
-        env={"MYPYPATH": path, "PATH": ""},
+        cwd=GOLDEN.parent,
+        env={"MYPYPATH": path, "PATH": "", "MYPY_CACHE_DIR": os.environ["MYPY_CACHE_DIR"]},
         timeout=300,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr

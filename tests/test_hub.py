@@ -395,8 +395,7 @@ def test_hub_golden_passes_mypy_strict_beside_freshly_generated_server_packages(
     shutil.copytree(hub_dir(HUB_CASE / "expected"), hub_dir(expected))
     result = subprocess.run(
         [
-            PY, "-m", "mypy", "--strict", "--config-file", "/dev/null", "--cache-dir", str(tmp_path / "cache"),
-            "--explicit-package-bases", "-p", "expected",
+            PY, "-m", "mypy", "--strict", "--config-file", "/dev/null", "--explicit-package-bases", "-p", "expected",
         ],
         capture_output=True,
         text=True,

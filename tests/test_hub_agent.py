@@ -28,7 +28,7 @@ from codegen.generate import generate_package
 from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.publish import publish
 from codegen.snapshot import Snapshot, parse_snapshot
-from codegen.snapshot.discovery import snapshot_server
+from codegen.snapshot.discovery import snapshot_server, snapshot_servers
 from tests.conftest import REPO, SERVERS, free_port, npm_server, wait_for_port, write_config
 from tests.regen_goldens import HUB_CASE, hub_case_snapshots
 from tests.shortlist_eval import TASKS
@@ -79,11 +79,11 @@ def forget(package: str) -> None:
 def real_snapshots(tmp_path_factory: pytest.TempPathFactory) -> list[Snapshot]:
     scratch = tmp_path_factory.mktemp("servers")
     servers = real_servers(scratch)
-
-    async def snapshot_all() -> list[Snapshot]:
-        return [await snapshot_server(servers[name]) for name in sorted(servers)]
-
-    return anyio.run(snapshot_all)
+    # Concurrently, as `sync` does: the servers start side by side instead of one after another.
+    results = snapshot_servers([servers[name] for name in sorted(servers)])
+    snapshots = [result for result in results.values() if isinstance(result, Snapshot)]
+    assert len(snapshots) == len(servers), results
+    return snapshots
 
 
 @pytest.fixture(scope="module")
