@@ -143,7 +143,11 @@ def tool_methods(client: type) -> list[tuple[str, Any]]:
     """The client's tool methods, each with the tool's wire name, which its docstring names."""
     found: list[tuple[str, Any]] = []
     for member in vars(client).values():
-        called = re.search(r"^\s*Calls the tool '(.+)'\.$", getattr(member, "__doc__", None) or "", re.M)
+        called = re.search(
+            r"^\s*Calls the tool '(.+?)'(?: as a task \(.+\) and waits for its result)?\.$",
+            getattr(member, "__doc__", None) or "",
+            re.M,
+        )
         if inspect.iscoroutinefunction(member) and called:
             found.append((called[1], member))
     return found

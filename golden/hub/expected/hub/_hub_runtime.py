@@ -340,8 +340,11 @@ class GeneratedHub:
         options: CallOptions = call_options or {}
         if client.tool_task_support.get(route.tool) == "required":
             return await client._run_task(route.tool, payload, options)
-        timeout, progress = options.get("timeout"), _progress(options.get("on_progress"))
+        timeout = options.get("timeout")
         try:
+            if not options:
+                return await client.mcp_client.call_tool(route.tool, payload)
+            progress = _progress(options.get("on_progress"))
             return await client.mcp_client.call_tool(route.tool, payload, timeout, progress, meta=_meta(options))
         except Exception as error:
             from mcp import MCPError
