@@ -40,7 +40,7 @@ from codegen.generate.modelgen import (
     untyped_source,
 )
 from codegen.generate.parallel import map_batches
-from codegen.generate.render import PieceKind, formatted_pieces, piece_key, tool_pieces
+from codegen.generate.render import PieceKind, formatted_pieces, formatted_without_black, piece_key, tool_pieces
 from codegen.generate.spec import (
     AliasSpec,
     Import,
@@ -347,13 +347,14 @@ class _Built:
     spec: str
     """`_dump_parts`: what the models module tells the client, so a cached run never parses it."""
     pieces: tuple[tuple[str, str], ...]
-    """(cache key, text) of everything built: the models module, the spec, the method and the import
-    as black formats them (the renderer looks the last two up by their unformatted text)."""
+    """(cache key, text) of everything built: the models module, the spec, and the methods and import
+    black had to format (the renderer looks those up by their unformatted text; the rest it writes as
+    they are, `formatted_without_black`)."""
 
 
 def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built | str]:
-    """Build a batch of tools (in a worker): models and spec one by one, then every method and import
-    of the batch formatted in one black call per kind, each text stored in the cache folder (in
+    """Build a batch of tools (in a worker): models and spec one by one, then the methods and imports
+    of the batch that black has to format, in one black call per kind, each text stored in the cache folder (in
     parallel, by the workers, rather than one file at a time by the parent). A failure is its
     one-line message."""
     built: list[tuple[_ToolJob, str, str, list[tuple[PieceKind, str]]] | str] = []
@@ -366,7 +367,9 @@ def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built |
         except StubgenError as error:
             built.append(str(error))
             continue
-        pieces = tool_pieces(spec, _own_import(spec, models))
+        pieces = [
+            piece for piece in tool_pieces(spec, _own_import(spec, models)) if formatted_without_black(*piece) is None
+        ]
         parts = _dump_parts(tuple(models), imported, spec, _contract(job.tool.tool, spec))
         built.append((job, source, parts, pieces))
     texts = iter(formatted_pieces([piece for entry in built if not isinstance(entry, str) for piece in entry[3]]))

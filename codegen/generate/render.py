@@ -245,12 +245,19 @@ def black_pieces(kind: PieceKind, sources: Sequence[str]) -> list[str]:
         import black
 
         return [black.format_str(source, mode=black_mode()) for source in sources]
-    if kind == "member":
-        written = [source if black_leaves_alone(source) else None for source in sources]
-    else:
-        written = [_formatted_import(source) for source in sources]
+    written = [formatted_without_black(kind, source) for source in sources]
     rest = iter(black_batch(kind, [source for source, text in zip(sources, written, strict=True) if text is None]))
     return [text if text is not None else next(rest) for text in written]
+
+
+def formatted_without_black(kind: PieceKind, source: str) -> str | None:
+    """A member or model import as black writes it, when that is known without black (and so needs no
+    cache entry either); None for a piece black has to format."""
+    if kind == "member":
+        return source if black_leaves_alone(source) else None
+    if kind == "import":
+        return _formatted_import(source)
+    return None
 
 
 def _formatted_import(line: str) -> str | None:
@@ -298,11 +305,13 @@ _KINDS: tuple[PieceKind, ...] = ("module", "import", "member")
 
 
 def formatted(pieces: Sequence[tuple[PieceKind, str]], cache: Cache) -> list[str]:
-    """black each (kind, source) piece, from the cache when an identical piece was formatted before,
-    the rest in batches over the cores."""
-    keys = [piece_key(kind, source) for kind, source in pieces]
-    results: list[str | None] = [cache.get(key) for key in keys]
-    missing = [index for index, result in enumerate(results) if result is None]
+    """black each (kind, source) piece: as it is when black would leave it so, else from the cache when
+    an identical piece was formatted before, the rest in batches over the cores."""
+    results = [formatted_without_black(kind, source) for kind, source in pieces]
+    keys = {index: piece_key(*pieces[index]) for index, text in enumerate(results) if text is None}
+    for index, key in keys.items():
+        results[index] = cache.get(key)
+    missing = [index for index in keys if results[index] is None]
     for index, text in zip(missing, map_batches(formatted_pieces, [pieces[index] for index in missing]), strict=True):
         results[index] = text
         cache.put(keys[index], text)
