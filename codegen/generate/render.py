@@ -245,9 +245,7 @@ def black_pieces(kind: PieceKind, sources: Sequence[str]) -> list[str]:
         import black
 
         return [black.format_str(source, mode=black_mode()) for source in sources]
-    written = [formatted_without_black(kind, source) for source in sources]
-    rest = iter(black_batch(kind, [source for source, text in zip(sources, written, strict=True) if text is None]))
-    return [text if text is not None else next(rest) for text in written]
+    return black_batch(kind, sources)
 
 
 def formatted_without_black(kind: PieceKind, source: str) -> str | None:
@@ -277,7 +275,7 @@ def _formatted_import(line: str) -> str | None:
 
 def black_batch(kind: PieceKind, sources: Sequence[str]) -> list[str]:
     """black a batch of members or imports in one call, split back into pieces (what black alone makes
-    of them: `black_pieces` skips the members it would leave alone)."""
+    of each)."""
     if not sources:
         return []
     import black
