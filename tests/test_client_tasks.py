@@ -108,7 +108,10 @@ def test_a_required_tool_runs_as_a_task_from_its_method_and_the_hub_and_a_handle
 
     async def through_the_hub() -> Any:
         parameters = StdioServerParameters(command=str(everything_server))
-        async with package("hub").Hub.connect(everything=parameters, **HANDLERS) as hub:
+        hub_module = package("hub")
+        async with hub_module.Hub.connect(everything=parameters, **HANDLERS) as hub:
+            with pytest.raises(hub_module.RequestTimeoutError, match=r"'everything': tool 'simulate-research-query'"):
+                await hub.call("everything__simulate-research-query", {"topic": "late"}, call_options={"timeout": 0.3})
             return await hub.call("everything__simulate-research-query", {"topic": "hub"})
 
     async def scenario() -> tuple[Any, Any, tuple[Any, list[str]], Any]:

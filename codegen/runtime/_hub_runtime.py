@@ -338,18 +338,23 @@ class GeneratedHub:
         self.live_catalog.check(route, payload)
         client = self.clients[route.client]
         options: CallOptions = call_options or {}
-        if client.tool_task_support.get(route.tool) == "required":
-            return await client._run_task(route.tool, payload, options)
         timeout = options.get("timeout")
         try:
+            if client.tool_task_support.get(route.tool) == "required":
+                return await client._run_task(route.tool, payload, options)
             if not options:
                 return await client.mcp_client.call_tool(route.tool, payload)
             progress = _progress(options.get("on_progress"))
             return await client.mcp_client.call_tool(route.tool, payload, timeout, progress, meta=_meta(options))
         except Exception as error:
+            # The hub's own `RequestTimeoutError`, whichever way the call timed out: the SDK's request
+            # timeout, or a task run raising its server package's copy of the class (a `TimeoutError`).
             from mcp import MCPError
 
-            if isinstance(error, MCPError) and error.code == _REQUEST_TIMEOUT and timeout is not None:
+            timed_out = isinstance(error, TimeoutError) or (
+                isinstance(error, MCPError) and error.code == _REQUEST_TIMEOUT
+            )
+            if timed_out and timeout is not None:
                 raise RequestTimeoutError(route.client, f"tool {route.tool!r}", timeout) from None
             raise
 
