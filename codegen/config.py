@@ -95,6 +95,16 @@ class ProjectConfig:
         """`[tool.mcp-stubgen.renames.<server>]`: old name -> new name, as drift and the generator read it."""
         return stated_renames(self.settings, str(self.source or "config")).get(server, {})
 
+    def method_names(self, server: str) -> dict[str, str]:
+        """`[tool.mcp-stubgen.method_names.<server>]`: tool wire name -> Python method name."""
+        table = self.settings.get("method_names", {})
+        method_names = table.get(server, {}) if isinstance(table, dict) else None
+        if not isinstance(method_names, dict) or not all(isinstance(value, str) for value in method_names.values()):
+            raise StubgenError(
+                f"{self.source}: [tool.mcp-stubgen.method_names.{server}] must map tool names to method names"
+            )
+        return method_names
+
     def select(self, names: tuple[str, ...]) -> list[ServerConfig]:
         """The named servers (all of them when none is named), in a stable order."""
         if not names:

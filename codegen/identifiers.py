@@ -12,11 +12,15 @@ import keyword
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Literal
 
 from codegen.errors import StubgenError
 from codegen.runtime._hub_catalog import HUB_SEPARATOR as HUB_SEPARATOR
 from codegen.runtime._hub_catalog import SEARCH_TOOLS, qualified_name
+
+if TYPE_CHECKING:
+    from codegen.snapshot import Snapshot
 
 CALL_OPTIONS = "call_options"
 """The keyword-only parameter, last in every generated method, taking the SDK's per-call options."""
@@ -99,11 +103,13 @@ def assign_names(
     method_names: Mapping[str, str] | None = None,
     kind: str = "name",
     where: str = "",
+    kept: Mapping[str, str] | None = None,
 ) -> list[Named]:
     """Give each wire name a unique snake_case identifier, deterministically.
 
-    A name that is already the clean identifier keeps it; the others are then handled in sorted order
-    and get `_2`, `_3`, ... on a collision, so adding a tool never method_names one that was already exact.
+    Explicit renames (`method_names`) come first, then the names `kept` from an earlier package
+    (`plan_names`) while they are free; of the rest, a name that is already the clean identifier keeps
+    it, and the others are handled in sorted order and get `_2`, `_3`, ... on a collision.
     An explicit rename that collides with another name cannot be resolved and is an error naming both.
     `labels` gives the text to name an item after when its key is not its name (a resource's URI).
     """
@@ -124,6 +130,10 @@ def assign_names(
             )
         chosen[wire] = python
         owners[python] = wire
+    for wire, python in sorted((kept or {}).items()):
+        if wire in wire_names and wire not in chosen and python not in owners and python not in reserved:
+            chosen[wire] = python
+            owners[python] = wire
     bases = {
         wire: escape(prefix + snake_case(labels.get(wire, wire), fallback), reserved)
         for wire in wire_names
@@ -148,11 +158,160 @@ def assign_names(
 START_PREFIX = "start_"
 """What a task tool's second method is called: `start_` and its method's name (`start_research`)."""
 
+TaskSupport = Literal["optional", "required"]
 
-def start_method_names(methods: Sequence[str], taken: Iterable[str]) -> list[str]:
-    """The `start_<method>` name of each task tool's method, given after every other member is named,
-    so a task tool never takes a name another member had; a clash gets a trailing `_`."""
-    return [named.python for named in assign_names(methods, fallback="tool", prefix=START_PREFIX, taken=taken)]
+
+def task_support(tool: Mapping[str, Any]) -> TaskSupport | None:
+    """The tool's `execution.taskSupport` when it lets the tool run as a task, else None (`forbidden`,
+    absent, or a value the spec does not define)."""
+    execution = tool.get("execution")
+    value = execution.get("taskSupport") if isinstance(execution, dict) else None
+    if value == "optional":
+        return "optional"
+    if value == "required":
+        return "required"
+    return None
+
+
+NAME_KINDS = ("tools", "resources", "resourceTemplates", "prompts", "taskStarters")
+"""The members of a package that have names, as a snapshot's `pythonNames` record keys them: tools
+by name, resources by URI, templates by URI template, prompts by name, task starters by tool name."""
+
+NameRecord = Mapping[str, Mapping[str, str]]
+"""Kind (`NAME_KINDS`) -> catalog key -> the Python name the package gives it."""
+
+
+@dataclass(frozen=True)
+class NamePlan:
+    """Every Python name a server's package gives, by kind, in catalog order."""
+
+    tools: tuple[Named, ...]
+    resources: tuple[Named, ...]
+    templates: tuple[Named, ...]
+    prompts: tuple[Named, ...]
+    starters: tuple[Named, ...]
+    """`start_*` methods, keyed by the wire name of the task tool they start."""
+
+    def by_kind(self) -> dict[str, tuple[Named, ...]]:
+        return dict(
+            zip(NAME_KINDS, (self.tools, self.resources, self.templates, self.prompts, self.starters), strict=True)
+        )
+
+    def record(self) -> dict[str, dict[str, str]]:
+        """The plan as a snapshot's `pythonNames` record holds it; kinds without members left out."""
+        return {kind: {named.wire: named.python for named in names} for kind, names in self.by_kind().items() if names}
+
+    def targets(self) -> dict[str, tuple[str, str]]:
+        """Python name -> (kind, catalog key) of what a call by that name reaches."""
+        return {named.python: (kind, named.wire) for kind, names in self.by_kind().items() for named in names}
+
+
+def plan_names(
+    snapshot: Snapshot, method_names: Mapping[str, str] | None = None, record: NameRecord | None = None
+) -> NamePlan:
+    """The name of every tool method, resource and template reader, prompt and task starter of a package.
+
+    A name a package gave is a contract with the code calling it, so the names in `record` (by
+    default the snapshot's own `pythonNames`, which `keep_names` carried over from the snapshot the
+    committed package was generated from) stay with their entities while those exist; only
+    `method_names` (tool name -> method name, the user's explicit choice) takes a name from one.
+    New entities get what is left, as the naming rules would have them, whatever order they are listed in.
+    """
+    where = f"server {snapshot.server!r}: "
+    method_names = method_names or {}
+    record = snapshot.python_names if record is None else record
+    tool_wires = [tool["name"] for tool in snapshot.tools]
+    existing = {
+        "tools": set(tool_wires),
+        "resources": {entry["uri"] for entry in snapshot.resources},
+        "resourceTemplates": {entry["uriTemplate"] for entry in snapshot.resource_templates},
+        "prompts": {entry["name"] for entry in snapshot.prompts},
+        "taskStarters": {tool["name"] for tool in snapshot.tools if task_support(tool)},
+    }
+    used = {python for wire, python in method_names.items() if wire in existing["tools"]}
+    kept: dict[str, dict[str, str]] = {}
+    for kind in NAME_KINDS:
+        kept[kind] = {}
+        for key, python in sorted(record.get(kind, {}).items()):
+            if key not in existing[kind] or (kind == "tools" and key in method_names) or python in used:
+                continue
+            if python.isascii() and python.isidentifier() and python not in RESERVED_WORDS | CLIENT_MEMBERS:
+                kept[kind][key] = python
+                used.add(python)
+    kept_names = {python for names in kept.values() for python in names.values()}
+
+    def others(kind: str) -> set[str]:
+        """Names kept for other kinds: a new tool never takes the name a resource reader had."""
+        return kept_names - set(kept[kind].values())
+
+    tool_names = assign_names(
+        tool_wires,
+        fallback="tool",
+        taken=CLIENT_MEMBERS | others("tools"),
+        method_names=method_names,
+        kind="tool",
+        where=where,
+        kept=kept["tools"],
+    )
+    taken = set(CLIENT_MEMBERS) | {named.python for named in tool_names}
+    resource_names = assign_names(
+        [entry["uri"] for entry in snapshot.resources],
+        labels={entry["uri"]: entry["name"] for entry in snapshot.resources},
+        fallback="resource",
+        prefix="read_",
+        taken=taken | others("resources"),
+        kept=kept["resources"],
+    )
+    taken |= {named.python for named in resource_names}
+    template_names = assign_names(
+        [entry["uriTemplate"] for entry in snapshot.resource_templates],
+        labels={entry["uriTemplate"]: entry["name"] for entry in snapshot.resource_templates},
+        fallback="template",
+        prefix="read_",
+        taken=taken | others("resourceTemplates"),
+        kept=kept["resourceTemplates"],
+    )
+    taken |= {named.python for named in template_names}
+    prompt_names = assign_names(
+        [entry["name"] for entry in snapshot.prompts],
+        fallback="prompt",
+        prefix="prompt_",
+        taken=taken | others("prompts"),
+        kept=kept["prompts"],
+    )
+    taken |= {named.python for named in prompt_names}
+    # After every other member, so a task tool's starter never takes a name another member had.
+    methods = {named.wire: named.python for named in tool_names}
+    task_tools = [wire for wire in tool_wires if wire in existing["taskStarters"]]
+    starters = assign_names(
+        task_tools,
+        labels={wire: methods[wire] for wire in task_tools},
+        fallback="tool",
+        prefix=START_PREFIX,
+        taken=taken | others("taskStarters"),
+        kept=kept["taskStarters"],
+    )
+    return NamePlan(
+        tuple(tool_names), tuple(resource_names), tuple(template_names), tuple(prompt_names), tuple(starters)
+    )
+
+
+def keep_names(previous: Snapshot | None, snapshot: Snapshot, method_names: Mapping[str, str] | None) -> Snapshot:
+    """`snapshot` (fresh from the server) carrying the names the package of `previous` (the committed
+    snapshot it replaces) gave, as its `pythonNames` record; no record when the naming rules alone
+    give the same names, so most snapshots never hold one.
+
+    This is what makes names stable: a fresh clone and an incremental run both generate from the
+    committed snapshot, record included, and `generate --check` proves the package from it alone.
+    """
+    if previous is None:
+        return snapshot
+    try:
+        carried = plan_names(snapshot, method_names, plan_names(previous, method_names).record())
+        fresh = plan_names(snapshot, method_names, {})
+    except StubgenError:  # an unusable `method_names` entry: generate will say so; keep what was recorded
+        return replace(snapshot, python_names=previous.python_names)
+    return replace(snapshot, python_names=carried.record() if carried != fresh else {})
 
 
 def class_name(name: str, suffix: str) -> str:

@@ -21,6 +21,7 @@ from codegen.drift.report import FORMATS, render
 from codegen.drift.usage import Usage, scan_usage
 from codegen.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, StubgenError
 from codegen.fsutil import atomic_write_bytes
+from codegen.identifiers import keep_names
 from codegen.options import apply_overrides, config_options, connection_options, load_project, shown_path
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot, write_snapshot
 from codegen.snapshot.command import warn_missing_methods
@@ -168,8 +169,9 @@ def drift(
             unchecked[server.name] = str(result)
             continue
         warn_missing_methods(result)
-        fresh[server.name] = result
         old = committed[server.name]
+        result = keep_names(old, result, config.method_names(server.name))
+        fresh[server.name] = result
         compared.append(_Compared(server.name, old, result, ((report_path(config.snapshot_path(server.name)), old),)))
     code = _finish(compared, config, policy, reporting, unchecked)
     if update:

@@ -51,7 +51,6 @@ from codegen.generate.spec import (
     Parameter,
     PromptSpec,
     ResourceSpec,
-    TaskSupport,
     TemplateSpec,
     ToolSpec,
 )
@@ -63,7 +62,8 @@ from codegen.identifiers import (
     escape,
     model_stems,
     package_name,
-    start_method_names,
+    plan_names,
+    task_support,
 )
 from codegen.schemas import DEFINITIONS, MISSING, Document, follow, is_namespace
 from codegen.snapshot import JSON, Snapshot
@@ -110,48 +110,20 @@ def plan_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = No
         _check_tool(where, tool)
     check_text(snapshot)
 
-    tool_names = assign_names(
-        [tool["name"] for tool in tools],
-        fallback="tool",
-        taken=CLIENT_MEMBERS,
-        method_names=method_names,
-        kind="tool",
-        where=where,
-    )
-    taken = set(CLIENT_MEMBERS) | {named.python for named in tool_names}
-    resource_names = assign_names(
-        [entry["uri"] for entry in snapshot.resources],
-        labels={entry["uri"]: entry["name"] for entry in snapshot.resources},
-        fallback="resource",
-        prefix="read_",
-        taken=taken,
-    )
-    taken |= {named.python for named in resource_names}
-    template_names = assign_names(
-        [entry["uriTemplate"] for entry in snapshot.resource_templates],
-        labels={entry["uriTemplate"]: entry["name"] for entry in snapshot.resource_templates},
-        fallback="template",
-        prefix="read_",
-        taken=taken,
-    )
-    taken |= {named.python for named in template_names}
-    prompt_names = assign_names(
-        [entry["name"] for entry in snapshot.prompts], fallback="prompt", prefix="prompt_", taken=taken
-    )
-    taken |= {named.python for named in prompt_names}
-    task_methods = [named.python for tool, named in zip(tools, tool_names, strict=True) if task_support(tool)]
-    start_methods = dict(zip(task_methods, start_method_names(task_methods, taken), strict=True))
+    names = plan_names(snapshot, method_names)
+    tool_names = names.tools
+    start_methods = {named.wire: named.python for named in names.starters}
     stems = model_stems([named.python for named in tool_names])
     plans = []
     for tool, named, stem in zip(tools, tool_names, stems, strict=True):
         tool_fingerprint = snapshot.tool_fingerprints[tool["name"]]
-        plans.append(ToolPlan(tool, named, stem, tool_fingerprint, start_methods.get(named.python)))
+        plans.append(ToolPlan(tool, named, stem, tool_fingerprint, start_methods.get(named.wire)))
     return PackagePlan(
         snapshot=snapshot,
         tools=tuple(plans),
-        resource_names=tuple(resource_names),
-        template_names=tuple(template_names),
-        prompt_names=tuple(prompt_names),
+        resource_names=names.resources,
+        template_names=names.templates,
+        prompt_names=names.prompts,
     )
 
 
@@ -754,18 +726,6 @@ def _tool_spec(
         task_support=task_support(tool),
         start_method=plan.start_method,
     )
-
-
-def task_support(tool: JSON) -> TaskSupport | None:
-    """The tool's `execution.taskSupport` when it lets the tool run as a task, else None (`forbidden`,
-    absent, or a value the spec does not define)."""
-    execution = tool.get("execution")
-    value = execution.get("taskSupport") if isinstance(execution, dict) else None
-    if value == "optional":
-        return "optional"
-    if value == "required":
-        return "required"
-    return None
 
 
 def _takes_more(schema: JSON) -> bool:

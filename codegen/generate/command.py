@@ -24,15 +24,7 @@ from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot, read_snaps
 
 def method_names_for(config: ProjectConfig | None, server: str) -> Mapping[str, str]:
     """`[tool.mcp-stubgen.method_names.<server>]`: tool wire name -> Python method name."""
-    if config is None:
-        return {}
-    table = config.settings.get("method_names", {})
-    method_names = table.get(server, {}) if isinstance(table, dict) else None
-    if not isinstance(method_names, dict) or not all(isinstance(value, str) for value in method_names.values()):
-        raise StubgenError(
-            f"{config.source}: [tool.mcp-stubgen.method_names.{server}] must map tool names to method names"
-        )
-    return method_names
+    return {} if config is None else config.method_names(server)
 
 
 Inputs = list[tuple[Snapshot, Mapping[str, str]]]

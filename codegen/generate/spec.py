@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from codegen.identifiers import TaskSupport
+
 OutputKind = Literal["result", "model", "value"]
 """`result`: no output schema, the runtime's `ToolResult` (typed content blocks, the SDK's result as `raw`); `model`: the output model; `value`: an unwrapped
 primitive, or a root model's value (a map, a union, an array)."""
-
-TaskSupport = Literal["optional", "required"]
 
 InputKind = Literal["keywords", "model", "untyped"]
 """`keywords`: one keyword argument per property; `model`: one `arguments` parameter holding the input

@@ -17,8 +17,9 @@ from codegen.config import (
     parse_server,
 )
 from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
+from codegen.identifiers import keep_names
 from codegen.options import apply_overrides, config_options, connection_options, load_project, shown_path
-from codegen.snapshot import Snapshot, write_snapshot
+from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
 
 
 def describe(snapshot: Snapshot) -> str:
@@ -80,6 +81,7 @@ def take_snapshots(
         warn_missing_methods(result)
         path = targets[name]
         try:
+            result = keep_names(_committed(path), result, config.method_names(name))
             changed = write(path, result)
         except StubgenError as error:
             failed(name, str(error))
@@ -99,6 +101,14 @@ def take_snapshots(
         console.note(f"snapshotting {', '.join(server.name for server in servers)} ...")
     snapshot_servers(servers, done)
     return taken
+
+
+def _committed(path: Path) -> Snapshot | None:
+    """The snapshot a new one replaces, for the names its package gave; None when there is none to read."""
+    try:
+        return load_snapshot(path)
+    except StubgenError:
+        return None
 
 
 class _SnapshotCommand(click.Command):

@@ -11,7 +11,8 @@ import functools
 import hashlib
 import json
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from json.encoder import encode_basestring
 from operator import itemgetter
 from pathlib import Path
@@ -23,14 +24,15 @@ from pydantic_core import from_json
 from codegen.errors import StubgenError
 from codegen.fsutil import atomic_write_bytes
 
-SNAPSHOT_FORMAT = 3
+SNAPSHOT_FORMAT = 4
 """The newest format this version reads and writes; bumped whenever a snapshot written by this
 version could be misread by an older one. A snapshot is written in the oldest format that holds it:
-format 2 only adds `missingMethods`, format 3 `clientCapabilities` and `parseTextJson`, so a
-snapshot without them stays format 1, byte for byte, and an older mcp-stubgen given a newer file
-says to upgrade instead of misreading or half-refusing it."""
+format 2 only adds `missingMethods`, format 3 `clientCapabilities` and `parseTextJson`, format 4
+`pythonNames`, so a snapshot without them stays format 1, byte for byte, and an older mcp-stubgen
+given a newer file says to upgrade instead of misreading or half-refusing it."""
 _FIRST_FORMAT_WITH_MISSING_METHODS = 2
 _FIRST_FORMAT_WITH_CLIENT_SETTINGS = 3
+_FIRST_FORMAT_WITH_PYTHON_NAMES = 4
 
 JSON = dict[str, Any]
 
@@ -67,15 +69,27 @@ class PromptEntry(_WireEntry):
     name: str
 
 
+class PythonNames(BaseModel):
+    """The names a generated package gave, kept so they stay with their entities (`identifiers.plan_names`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tools: dict[str, str] = {}
+    resources: dict[str, str] = {}
+    resourceTemplates: dict[str, str] = {}
+    prompts: dict[str, str] = {}
+    taskStarters: dict[str, str] = {}
+
+
 class SnapshotFile(BaseModel):
     """The on-disk shape; `snapshot.schema.json` is generated from this model."""
 
     model_config = ConfigDict(extra="forbid", title="mcp-stubgen snapshot")
 
-    format: Literal[1, 2, 3] = Field(
+    format: Literal[1, 2, 3, 4] = Field(
         description=(
-            "Snapshot format version: 3 when `clientCapabilities` or `parseTextJson` is present, "
-            "else 2 when `missingMethods` is, else 1."
+            "Snapshot format version: 4 when `pythonNames` is present, else 3 when `clientCapabilities` or "
+            "`parseTextJson` is, else 2 when `missingMethods` is, else 1."
         )
     )
     server: str = Field(description="The id this project gives the server (its key in the config).")
@@ -106,6 +120,15 @@ class SnapshotFile(BaseModel):
         description=(
             "The server's `parse_text_json` setting: the generated client reads a result from its one JSON "
             "text block when a tool with an `outputSchema` sends no `structuredContent`. Absent when false."
+        ),
+    )
+    pythonNames: PythonNames = Field(
+        default=PythonNames(),
+        description=(
+            "The Python names the committed package gave its tools, resources, templates, prompts and task "
+            "starters (by name, URI, URI template, name and tool name), carried over from the snapshot this "
+            "one replaced so that each name keeps calling the same entity. Absent when the naming rules "
+            "alone give the same names."
         ),
     )
 
@@ -221,6 +244,8 @@ class Snapshot:
     """The client capabilities declared in the handshake that listed this catalog, sorted."""
     parse_text_json: bool = False
     """Whether the generated client falls back to a JSON text block for a missing `structuredContent`."""
+    python_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """The names the package gives, where they differ from what the naming rules alone give (`pythonNames`)."""
 
     def __post_init__(self) -> None:
         self._hold(copy_entries=True)
@@ -248,6 +273,7 @@ class Snapshot:
         missing_methods: tuple[str, ...] = (),
         client_capabilities: tuple[str, ...] = (),
         parse_text_json: bool = False,
+        python_names: Mapping[str, Mapping[str, str]] | None = None,
     ) -> Snapshot:
         """A snapshot of entries already held as a reader of the file sees them: plain JSON, keys
         sorted all the way down (`sorted_entries`), shared with nobody.
@@ -270,6 +296,7 @@ class Snapshot:
             "missing_methods": missing_methods,
             "client_capabilities": client_capabilities,
             "parse_text_json": parse_text_json,
+            "python_names": python_names or {},
         }
         for name, value in values.items():
             object.__setattr__(snapshot, name, value)
@@ -287,6 +314,8 @@ class Snapshot:
         object.__setattr__(self, "prompts", _sorted_unique(self.server, "prompt", self.prompts, "name"))
         object.__setattr__(self, "missing_methods", tuple(sorted(set(self.missing_methods))))
         object.__setattr__(self, "client_capabilities", tuple(sorted(set(self.client_capabilities))))
+        names = {kind: dict(sorted(entries.items())) for kind, entries in sorted(self.python_names.items()) if entries}
+        object.__setattr__(self, "python_names", names)
         # Hold the entries exactly as a reader of the file will see them (keys sorted all the way
         # down, nothing shared with the caller), so what is generated from a fresh snapshot equals
         # what is generated from its file.
@@ -301,7 +330,9 @@ class Snapshot:
                 object.__setattr__(self, attribute, tuple(document[key]))
 
     def to_json(self) -> JSON:
-        if self.client_capabilities or self.parse_text_json:
+        if self.python_names:
+            version = _FIRST_FORMAT_WITH_PYTHON_NAMES
+        elif self.client_capabilities or self.parse_text_json:
             version = _FIRST_FORMAT_WITH_CLIENT_SETTINGS
         else:
             version = _FIRST_FORMAT_WITH_MISSING_METHODS if self.missing_methods else 1
@@ -325,6 +356,8 @@ class Snapshot:
             document["clientCapabilities"] = list(self.client_capabilities)
         if self.parse_text_json:
             document["parseTextJson"] = True
+        if self.python_names:
+            document["pythonNames"] = {kind: dict(entries) for kind, entries in self.python_names.items()}
         return document
 
     def canonical_bytes(self) -> bytes:
@@ -455,6 +488,7 @@ def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
         missing_methods=tuple(document.get("missingMethods", ())),
         client_capabilities=tuple(document.get("clientCapabilities", ())),
         parse_text_json=document.get("parseTextJson", False),
+        python_names=document.get("pythonNames", {}),
     )
 
 

@@ -38,6 +38,7 @@ from codegen.drift.report import summary
 from codegen.errors import StubgenError
 from codegen.generate import Cache, generate_package, package_dir
 from codegen.generate.command import hub_is_stale, method_names_for, strict_setting
+from codegen.identifiers import keep_names
 from codegen.options import shown_path
 from codegen.snapshot import Snapshot, write_snapshot
 from codegen.snapshot.command import warn_missing_methods
@@ -266,9 +267,9 @@ class Watcher:
 
     async def _refresh(self, client: Client, server: ServerConfig, *, first: bool = False) -> None:
         """Re-list the whole catalog and publish it if it differs from the last published one."""
-        snapshot = await list_catalog(client, server)
-        data = snapshot.canonical_bytes()
         current = self._published.get(server.name)
+        snapshot = keep_names(current, await list_catalog(client, server), self._config.method_names(server.name))
+        data = snapshot.canonical_bytes()
         if current is not None and current.canonical_bytes() == data:
             if first:
                 path = shown_path(self._config.snapshot_path(server.name))

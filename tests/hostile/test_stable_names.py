@@ -1,0 +1,70 @@
+"""Method names are a contract (issue 22): a server that adds `get_user`, `start_research` and
+`read_config` beside its `get-user` tool, `research` task tool and `config` resource must not move
+the application's unchanged calls to the newcomers. Against a real stdio server, through `sync`."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import SERVERS, write_config
+
+PY = sys.executable
+GROWING = SERVERS / "growing_server.py"
+
+CALLS = """
+import sys
+from mcp import StdioServerParameters
+from clients.grow import GrowClient
+
+with GrowClient.connect_sync(StdioServerParameters(command=sys.executable, args=sys.argv[1:])) as client:
+    print(client.get_user(user="7").text)
+    print(client.start_research(topic="tides").task_id)
+    print(client.read_config().contents[0].text)
+    print(client.get_user_2(user="7").text)
+"""
+"""The application: three lines written against the first package, and one for a newcomer."""
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and "__pycache__" not in path.parts
+    }
+
+
+def test_names_stay_with_their_entities_when_the_server_adds_lookalikes(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    state = tmp_path / "state"
+    state.mkdir()
+    write_config(
+        tmp_path,
+        '[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\n'
+        f"[tool.mcp-stubgen.servers.grow]\ncommand = {json.dumps(PY)}\nargs = {json.dumps([str(GROWING), str(state)])}\n",
+    )
+    assert run_cli("sync").exit_code == 0
+    (state / "grown").touch()
+    synced = run_cli("sync")
+    assert synced.exit_code == 0, synced.stderr
+
+    app = tmp_path / "app.py"
+    app.write_text(CALLS, encoding="utf-8")
+    ran = subprocess.run([PY, str(app), str(GROWING), str(state)], cwd=tmp_path, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines() == [
+        "called get-user",
+        "task-of-research",
+        "read config://app",
+        "called get_user",
+    ]
+
+    # A fresh clone (the package deleted, regenerated from the committed snapshot) agrees, and --check holds.
+    synced_tree = tree(tmp_path / "clients")
+    assert run_cli("generate", "--check").exit_code == 0
+    shutil.rmtree(tmp_path / "clients")
+    assert run_cli("generate", "--no-cache").exit_code == 0
+    assert tree(tmp_path / "clients") == synced_tree
