@@ -50,7 +50,10 @@ def answer(request_id: Any, result: dict[str, Any]) -> None:
 def handle(state: Path, request_id: Any, method: str, params: dict[str, Any]) -> None:
     if method == "initialize":
         capabilities = {"tools": {}, "resources": {}, "tasks": {"requests": {"tools": {"call": {}}}}}
-        answer(request_id, {"protocolVersion": VERSION, "capabilities": capabilities, "serverInfo": {"name": "grow", "version": "1"}})
+        answer(
+            request_id,
+            {"protocolVersion": VERSION, "capabilities": capabilities, "serverInfo": {"name": "grow", "version": "1"}},
+        )
     elif method == "tools/list":
         grown = GROWN if (state / "grown").exists() else []
         answer(request_id, {"tools": grown + ORIGINAL})  # the newcomers first: listing order must not matter
