@@ -208,7 +208,7 @@ client_capabilities = ["sampling"]
     result = run_cli("drift", "--config", config, "--format", "json", "--fail-on", "dangerous")
     assert result.exit_code == 1, result.stderr
     findings = {(finding["rule"], finding["name"]): finding for finding in json.loads(result.stdout)["findings"]}
-    assert set(findings) == {("client-capabilities-changed", "strict_json"), ("tool-added", "sampled")}
+    assert set(findings) == {("client-capabilities-changed", "strict_json"), ("tool-added-destructive", "sampled")}
     changed = findings["client-capabilities-changed", "strict_json"]
     assert (changed["severity"], changed["old"], changed["new"]) == ("dangerous", [], ["sampling"])
     assert changed["message"].startswith(

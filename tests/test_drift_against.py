@@ -101,8 +101,8 @@ def test_sarif_paths_are_relative_to_the_repository_from_any_folder(  # type: ig
 def test_a_server_new_since_the_ref_is_reported_as_added(run_cli, repo: Path) -> None:  # type: ignore[no-untyped-def]
     save(repo, "extra", snap((tool("fresh"),)))
     result = run_cli("drift", "--against", "main", "--fail-on", "any")
-    assert result.exit_code == 1  # safe findings only, failing with --fail-on any
-    assert "tool-added  extra: tool fresh" in result.stdout
+    assert result.exit_code == 1
+    assert "tool-added-destructive  extra: tool fresh" in result.stdout
     assert "note: extra: main has no mcp/snapshots/extra.json (a new server); its entries are added" in result.stderr
     assert "error" not in result.stderr
     assert run_cli("drift", "--against", "main").exit_code == 0

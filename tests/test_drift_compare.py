@@ -157,7 +157,7 @@ def test_tools_merged_into_one_are_not_a_rename() -> None:
     )
     found = compare_snapshots(snap(tabs), snap((merged,)))
     assert sorted((f.rule, f.name) for f in found) == [
-        ("tool-added", "browser_tabs"),
+        ("tool-added-destructive", "browser_tabs"),
         *sorted(("tool-removed", str(t["name"])) for t in tabs),
     ]
 
@@ -170,7 +170,7 @@ def test_a_tool_kept_as_deprecated_beside_its_successor_is_not_renamed() -> None
         tool("read_text_file", schema, description="Read a file."),
     )
     found = compare_snapshots(snap(old), snap(new))
-    assert sorted(f.rule for f in found) == ["description-changed", "tool-added"]
+    assert sorted(f.rule for f in found) == ["description-changed", "tool-added-destructive"]
     # once the old one is gone, its shape-equal successor is its rename
     assert _renames(old, new[1:]) == [("read_file", "read_text_file")]
 

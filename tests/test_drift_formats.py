@@ -103,7 +103,7 @@ def test_junit_names_a_clean_server_and_escapes_server_text(run_cli, tmp_path: P
     assert [case.get("name") for case in ElementTree.fromstring(clean.stdout).iter("testcase")] == ["no drift"]
     result = run_cli("drift", *pair(tmp_path, OLD, hostile), "--format", "junit")
     ElementTree.fromstring(result.stdout)  # still well-formed XML: control characters are escaped
-    assert "tool-added: tool ev\\x1b[2J\\x00il" in result.stdout
+    assert "tool-added-destructive: tool ev\\x1b[2J\\x00il" in result.stdout
 
 
 def test_output_writes_more_formats_from_one_run(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -98,7 +98,7 @@ def test_everything_renames_are_found_and_nothing_else_is_called_one() -> None:
         "simple_prompt": "simple-prompt",
     }
     assert sorted(f.name for f in findings if f.rule == "tool-removed") == ["sampleLLM", "zip"]
-    assert sorted(f.name for f in findings if f.rule == "tool-added") == [
+    assert sorted(f.name for f in findings if f.rule == "tool-added-destructive") == [
         "gzip-file-as-resource",
         "simulate-research-query",
         "toggle-simulated-logging",
@@ -137,10 +137,10 @@ EVERYTHING_TOOLS = {
     "trigger-long-running-operation": {RENAMED, REWORDED, TITLED},
     "sampleLLM": {("tool-removed", "breaking")},
     "zip": {("tool-removed", "breaking")},
-    "gzip-file-as-resource": {("tool-added", "safe")},
-    "simulate-research-query": {("tool-added", "safe")},
-    "toggle-simulated-logging": {("tool-added", "safe")},
-    "toggle-subscriber-updates": {("tool-added", "safe")},
+    "gzip-file-as-resource": {("tool-added-destructive", "dangerous")},
+    "simulate-research-query": {("tool-added-destructive", "dangerous")},
+    "toggle-simulated-logging": {("tool-added-destructive", "dangerous")},
+    "toggle-subscriber-updates": {("tool-added-destructive", "dangerous")},
 }  # fmt: skip
 
 

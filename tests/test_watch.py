@@ -179,9 +179,9 @@ def test_a_notified_burst_is_published_once_with_the_whole_catalog(
     assert stderr.count("changing: catalog changed") == 1
     assert "changing: wrote snapshots/changing.json and regenerated clients/changing" in stderr
     assert stderr.rstrip().endswith("stopped after 1 published change")
-    assert "tool-added  changing: tool beta" in stdout
-    assert "tool-added  changing: tool gamma" in stdout
-    assert "0 breaking, 0 dangerous, 2 safe" in stdout
+    assert "tool-added-destructive  changing: tool beta" in stdout  # no hints: the cautious defaults
+    assert "tool-added-destructive  changing: tool gamma" in stdout
+    assert "0 breaking, 2 dangerous, 0 safe" in stdout
     assert tool_names(snapshot) == ["add_tools", "beta", "gamma"]
     assert json.loads(snapshot.read_text(encoding="utf-8"))["protocolVersion"] == era
     client = (tmp_path / "clients" / "changing" / "client.py").read_text(encoding="utf-8")
@@ -192,7 +192,7 @@ def test_a_notified_burst_is_published_once_with_the_whole_catalog(
 def test_a_server_without_list_changed_is_polled_and_compared_with_the_committed_snapshot(
     tmp_path: Path, polled: ChangingServer, run_cli
 ) -> None:
-    severity = '[tool.mcp-stubgen.drift.severity]\ntool-added = "dangerous"\n'  # reported as drift reports it
+    severity = '[tool.mcp-stubgen.drift.severity]\ntool-added-destructive = "safe"\n'  # reported as drift reports it
     snapshot = project(tmp_path, polled.url, extra=severity, hub=True)
     assert run_cli("snapshot", "--config", tmp_path / "pyproject.toml").exit_code == 0
     polled.add_tools("alpha")  # while nobody watches: found on start, against the committed snapshot
@@ -209,7 +209,9 @@ def test_a_server_without_list_changed_is_polled_and_compared_with_the_committed
     assert time.monotonic() - added < 5, "the poll every 0.5s should have found beta within a few seconds"
     assert stdout.count("tool-added") == 2
     assert stdout.index("tool alpha") < stdout.index("tool beta")
-    assert "tool-added  changing: tool alpha (severity set in config; the rule's own is safe)" in stdout
+    assert (
+        "tool-added-destructive  changing: tool alpha (severity set in config; the rule's own is dangerous)" in stdout
+    )
     assert tool_names(snapshot) == ["add_tools", "alpha", "beta"]
     assert "async def beta(" in (tmp_path / "clients" / "changing" / "client.py").read_text(encoding="utf-8")
     # The package missing beside the committed snapshot is built from it first, the hub with it.
@@ -241,7 +243,7 @@ def test_a_restarted_server_is_reconnected_and_its_later_change_published(
 
     assert code == 0, stderr
     assert error.count("\n") == 1, "one line per event"
-    assert "tool-added  changing: tool delta" in stdout
+    assert "tool-added-destructive  changing: tool delta" in stdout
     assert tool_names(snapshot) == ["add_tools", "delta"]
     assert token not in stdout + stderr
     assert "Traceback" not in stderr

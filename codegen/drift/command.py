@@ -240,7 +240,9 @@ def _finish(
     findings = [
         finding
         for pair in compared
-        for finding in compare_snapshots(pair.old, pair.new, policy.renames_for(pair.server))
+        for finding in compare_snapshots(
+            pair.old, pair.new, policy.renames_for(pair.server), config.method_names(pair.server)
+        )
     ]
     servers = [pair.server for pair in compared]
     filtered = apply_ignores(findings, policy.ignores, servers)

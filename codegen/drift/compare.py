@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codegen.drift.findings import Finding, Kind, pointer, sort_findings
+from codegen.drift.names import retargeted_names
 from codegen.drift.normalize import JSON, canonical, normalize_schema, strip_text
 from codegen.drift.renames import Rename, find_renames, schema_features
 from codegen.drift.schema import Direction, compare_schema
 from codegen.snapshot import Snapshot
+from codegen.snapshot.audit import catalog_findings
 
 HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
 """The MCP spec's defaults: an absent hint means the cautious value."""
@@ -84,8 +86,14 @@ class _Collector:
         self.findings.append(Finding(rule, kind, name, message, path, old, new, old_name, self.server, similarity))
 
 
-def compare_snapshots(old: Snapshot, new: Snapshot, renames: Mapping[str, str] | None = None) -> list[Finding]:
-    """Every finding between two snapshots of one server, sorted; `renames` maps old to new names."""
+def compare_snapshots(
+    old: Snapshot,
+    new: Snapshot,
+    renames: Mapping[str, str] | None = None,
+    method_names: Mapping[str, str] | None = None,
+) -> list[Finding]:
+    """Every finding between two snapshots of one server, sorted; `renames` maps old to new names,
+    `method_names` is the config's choice of method names for the server (`method-retargeted`)."""
     out = _Collector(new.server)
     stated = dict(renames or {})
     _compare_server(old, new, out)
@@ -93,7 +101,42 @@ def compare_snapshots(old: Snapshot, new: Snapshot, renames: Mapping[str, str] |
     _compare_kind(out, "resource", old.resources, new.resources, "uri", stated)
     _compare_templates(out, old.resource_templates, new.resource_templates)
     _compare_kind(out, "prompt", old.prompts, new.prompts, "name", stated)
+    _audit_new_text(old, new, out)
+    renamed = {(found.kind, found.old_name): found.name for found in out.findings if found.rule.endswith("-renamed")}
+    retargeted_names(old, new, method_names, renamed, out.add)
     return sort_findings(out.findings)
+
+
+def _audit_new_text(old: Snapshot, new: Snapshot, out: _Collector) -> None:
+    """What the catalog-text audit finds in the new snapshot and did not find in the same entity
+    before: an added or changed entry, or changed instructions, that reads like a prompt injection."""
+    before = set(catalog_findings(old))
+    for found in catalog_findings(new):
+        if found not in before:
+            message = (
+                f"{found.kind} text at {found.where} reads like a prompt injection ({found.finding.kind}): review it"
+            )
+            out.add(
+                f"text-{found.finding.kind}", found.kind, found.name, message, found.where, None, found.finding.excerpt
+            )
+
+
+def _added_rule(kind: Kind, name: str, entry: JSON) -> tuple[str, str]:
+    """The rule and message for an added entry: a new tool that its hints (or their cautious defaults)
+    make destructive or open-world has its own, dangerous rule, since hosts may offer it at once."""
+    if kind == "tool":
+        hints = entry.get("annotations") or {}
+        if not _hint(hints, "readOnlyHint") and _hint(hints, "destructiveHint"):
+            return (
+                "tool-added-destructive",
+                f"tool {name!r} was added; its hints (or their absence) say it may destroy data",
+            )
+        if _hint(hints, "openWorldHint"):
+            return (
+                "tool-added-open-world",
+                f"tool {name!r} was added; its hints (or their absence) say it reaches an open world",
+            )
+    return f"{kind}-added", f"{kind} {name!r} was added"
 
 
 def _compare_server(old: Snapshot, new: Snapshot, out: _Collector) -> None:
@@ -195,7 +238,8 @@ def _compare_kind(
     for name in sorted(removed):
         out.add(f"{kind}-removed", kind, name, f"{kind} {name!r} was removed", old=removed[name])
     for name in sorted(added):
-        out.add(f"{kind}-added", kind, name, f"{kind} {name!r} was added", new=added[name])
+        rule, message = _added_rule(kind, name, added[name])
+        out.add(rule, kind, name, message, new=added[name])
 
 
 def _report_rename(out: _Collector, kind: Kind, rename: Rename) -> None:

@@ -106,13 +106,22 @@ EXTENSIONS: dict[str, Severity] = {
     "in-bound-impossible": B,
     "list-method-appeared": S,
     "client-capabilities-changed": D,
+    "method-retargeted": B,
+    "tool-added-destructive": D,
+    "tool-added-open-world": D,
+    "text-model-instruction": D,
+    "text-credential-request": D,
+    "text-invisible-character": D,
+    "text-system-markup": D,
 }
 """Rules the catalog has no row for: renames of prompts and resources are reported once like
 `tool-renamed`, additions of every kind like `tool-added`, and an ignore entry that matches nothing is
 reported so ignores do not rot; annotation hints moving toward more trust, `execution.taskSupport`
 judged by meaning, `serverInfo` changes, input bounds that leave almost nothing valid, a list
-method the old snapshot recorded as missing (-32601) that the server now implements, and a change
-of the client capabilities the snapshot was taken declaring (the catalog may differ by them)."""
+method the old snapshot recorded as missing (-32601) that the server now implements, a change
+of the client capabilities the snapshot was taken declaring (the catalog may differ by them), a
+generated method name that would call another entity, new tools whose hints let them destroy data or
+reach an open world, and catalog text that reads like a prompt injection (`codegen.runtime._audit`)."""
 
 RULES: dict[str, Severity] = {**CATALOG, **EXTENSIONS}
 

@@ -75,6 +75,13 @@ RULE_HELP: dict[str, str] = {
     "task-support-widened": "A tool allows more ways to be called (execution.taskSupport).",
     "task-support-narrowed": "A tool allows fewer ways to be called (execution.taskSupport).",
     "server-info-changed": "The server's name, title or version changed.",
+    "method-retargeted": "A generated method name would now call a different tool, resource or prompt.",
+    "tool-added-destructive": "A new tool that its hints (or their absence) say may destroy data.",
+    "tool-added-open-world": "A new tool that its hints (or their absence) say reaches an open world.",
+    "text-model-instruction": "New catalog text gives the model instructions (ignore previous, call this first, hide it).",
+    "text-credential-request": "New catalog text asks for a password, API key, token or other secret.",
+    "text-invisible-character": "New catalog text holds invisible characters (Unicode tags, bidi controls, zero-width).",
+    "text-system-markup": "New catalog text imitates system-prompt markup (<system>, <|im_start|>, [INST]).",
     "client-capabilities-changed": (
         "The snapshot was taken declaring other client capabilities: tools listed only to such clients appear or vanish."
     ),

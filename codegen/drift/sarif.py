@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -27,6 +28,16 @@ _LISTS = {
     "prompt": ("prompts", "name"),
 }
 """Each kind's list in the snapshot file, and the key that names an entry."""
+
+_BRACKET = re.compile(r"(\\*)([\[\]])")
+
+
+def _plain(text: str) -> str:
+    """Text (which quotes server text: names, descriptions) as a SARIF plain-text message: each
+    square bracket escaped, and the backslashes before one doubled, so no tool named
+    `[click](https://…)` becomes a link in code scanning (SARIF 2.1.0, 3.11.6)."""
+    return _BRACKET.sub(lambda match: match[1] * 2 + "\\" + match[2], text)
+
 
 SnapshotFiles = Mapping[str, Sequence[tuple[str, Snapshot]]]
 """server -> the snapshot files its findings can point at (path as shown, contents), preferred first."""
@@ -53,7 +64,7 @@ def render_sarif(
             "ruleId": finding.rule,
             "ruleIndex": rule_ids.index(finding.rule),
             "level": level,
-            "message": {"text": text},
+            "message": {"text": _plain(text)},
             "locations": [where] if where else [],
             "partialFingerprints": {"mcpStubgenFinding/v1": _fingerprint(finding)},
             "properties": {"severity": finding.severity.value, "server": finding.server, "kind": finding.kind},
@@ -67,7 +78,7 @@ def render_sarif(
                 results.append(
                     {
                         **result,
-                        "message": {"text": f"uses {_entity(finding)}, which changed: {finding.message}"},
+                        "message": {"text": _plain(f"uses {_entity(finding)}, which changed: {finding.message}")},
                         "locations": [_call_site(site)],
                         "relatedLocations": [where] if where else [],
                         "partialFingerprints": {"mcpStubgenFinding/v1": _fingerprint(finding, site)},

@@ -110,6 +110,7 @@ def _client(server: str, versions: Sequence[Snapshot], method_names: Mapping[str
         except StubgenError as error:
             raise StubgenError(f"--usage: cannot name the methods of {server!r}'s client: {error}") from None
         named: list[tuple[Kind, str, str]] = [("tool", tool.named.wire, tool.named.python) for tool in plan.tools]
+        named += [("tool", tool.named.wire, tool.start_method) for tool in plan.tools if tool.start_method]
         named += [("resource", item.wire, item.python) for item in plan.resource_names]
         named += [("template", item.wire, item.python) for item in plan.template_names]
         named += [("prompt", item.wire, item.python) for item in plan.prompt_names]

@@ -16,10 +16,11 @@ from codegen.config import (
     ServerConfig,
     parse_server,
 )
-from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
+from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError, one_line
 from codegen.identifiers import keep_names
 from codegen.options import apply_overrides, config_options, connection_options, load_project, shown_path
 from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
+from codegen.snapshot.audit import catalog_findings
 
 
 def describe(snapshot: Snapshot) -> str:
@@ -91,7 +92,11 @@ def take_snapshots(
             return
         taken[name] = result
         state = "wrote" if changed else "unchanged"
-        console.note(f"{name}: {state} {shown_path(path)} ({describe(result)})")
+        flagged = catalog_findings(result)
+        audit = f"; {len(flagged)} text(s) read like a prompt injection" if flagged else ""
+        console.note(f"{name}: {state} {shown_path(path)} ({describe(result)}{audit})")
+        for found in flagged:
+            console.warn(one_line(f"server {name!r}: {found.describe()}; review it before using this server"))
         if announce is not None:
             announce(result, path, changed)
 

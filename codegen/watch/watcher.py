@@ -355,7 +355,9 @@ class Watcher:
         else:
             console.note(f"{name}: catalog changed")
             filtered = apply_ignores(
-                compare_snapshots(old, new, self._policy.renames_for(name)), self._policy.ignores, [name]
+                compare_snapshots(old, new, self._policy.renames_for(name), self._config.method_names(name)),
+                self._policy.ignores,
+                [name],
             )
             findings = sort_findings(apply_severities(filtered.kept, self._policy.severities))
             ignored = len(filtered.ignored)

@@ -190,7 +190,8 @@ def test_drift_reports_keep_server_text_on_one_printable_line(fmt: str, tmp_path
     assert_printable_lines(result.stdout)
     assert not {"\u2028", "\u202e", "\x9b"} & set(result.stdout)
     if fmt == "github":
-        assert len(result.stdout.splitlines()) == 3  # one annotation per finding, none injected
+        # one annotation per finding, none injected: three changes, and the audit's two invisible characters
+        assert len(result.stdout.splitlines()) == 5
     if fmt == "json":
         assert HOSTILE in [finding["new"] for finding in json.loads(result.stdout)["findings"]]
 
@@ -205,4 +206,6 @@ def test_markdown_report_cannot_mention_or_link(tmp_path: Path, run_cli) -> None
     row = next(line for line in out.splitlines() if "tool-added" in line)
     cells = [cell.strip() for cell in row.strip("| ").split(" | ")]
     assert cells[1] == "``` demo: tool @octocat https://evil.example `` ` x ```"
-    assert cells[3] == "``` tool '@octocat https://evil.example `` ` x' was added ```"
+    assert cells[3] == (
+        "``` tool '@octocat https://evil.example `` ` x' was added; its hints (or their absence) say it may destroy data ```"
+    )

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from codegen.snapshot import Snapshot, write_snapshot
 from tests.conftest import SERVERS, write_config
 
 PY = sys.executable
@@ -68,3 +69,30 @@ def test_names_stay_with_their_entities_when_the_server_adds_lookalikes(tmp_path
     shutil.rmtree(tmp_path / "clients")
     assert run_cli("generate", "--no-cache").exit_code == 0
     assert tree(tmp_path / "clients") == synced_tree
+
+
+def test_drift_reports_a_name_that_would_call_another_entity_with_its_call_sites(
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """A snapshot that does not carry the names (an older mcp-stubgen wrote it, or a hand edited it) would
+    give `get_user` to the newcomer: drift says so, with the line that would call it."""
+    monkeypatch.chdir(tmp_path)
+    write_config(tmp_path, '[tool.mcp-stubgen]\nsnapshots = "snaps"\n')
+    base = {"server": "grow", "protocol_version": "2025-11-25", "capabilities": {"tools": {}}}
+    schema = {"type": "object", "properties": {"user": {"type": "string"}}}
+    write_snapshot(tmp_path / "old.json", Snapshot(**base, tools=({"name": "get-user", "inputSchema": schema},)))
+    deleting = {"name": "get_user", "inputSchema": schema, "annotations": {"destructiveHint": True}}
+    write_snapshot(
+        tmp_path / "new.json", Snapshot(**base, tools=(deleting, {"name": "get-user", "inputSchema": schema}))
+    )
+    (tmp_path / "app.py").write_text(
+        "from clients.grow import GrowClient\n\n\nasync def main(client: GrowClient) -> None:\n"
+        '    await client.get_user(user="7")\n',
+        encoding="utf-8",
+    )
+    result = run_cli("drift", "old.json", "new.json", "--usage", "app.py", "--format", "json")
+    assert result.exit_code == 1, result.stderr
+    [finding] = [item for item in json.loads(result.stdout)["findings"] if item["rule"] == "method-retargeted"]
+    assert (finding["severity"], finding["kind"], finding["name"]) == ("breaking", "tool", "get-user")
+    assert (finding["old"], finding["new"]) == ("tool 'get-user'", "tool 'get_user'")
+    assert finding["callers"] == [{"path": "app.py", "line": 5}]

@@ -1,0 +1,54 @@
+"""`method-retargeted`: a Python name of the generated client that would now call another entity.
+
+The generator keeps a name with its entity (`identifiers.plan_names`, from the snapshot's
+`pythonNames`), so this fires only when that promise cannot hold: the entity is gone and a newcomer
+takes its name, a `method_names` entry gives it away, or the new snapshot was not written by a
+version that carries names. Either way the same line of application code now calls something else,
+with a signature that may well type-check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from codegen.drift.findings import Kind
+from codegen.errors import StubgenError
+from codegen.identifiers import plan_names
+from codegen.snapshot import Snapshot
+
+_KIND: dict[str, tuple[Kind, str]] = {
+    "tools": ("tool", "tool {!r}"),
+    "resources": ("resource", "resource {!r}"),
+    "resourceTemplates": ("template", "template {!r}"),
+    "prompts": ("prompt", "prompt {!r}"),
+    "taskStarters": ("tool", "tool {!r} started as a task"),
+}
+"""A name plan's kind as drift names the entity, and how a message describes what a name reaches."""
+
+
+def retargeted_names(
+    old: Snapshot,
+    new: Snapshot,
+    method_names: Mapping[str, str] | None,
+    renamed: Mapping[tuple[Kind, str | None], str],
+    add: Callable[..., None],
+) -> None:
+    """Report each name of the old client that the new one gives to a different entity, as
+    `add(rule, kind, name, message, path, old, new)` about the entity the name used to reach.
+    `renamed` maps (kind, old name) to the new name of each entity found renamed: a name that follows
+    its entity to the new name reaches the same entity, and `*-renamed` already says so."""
+    try:
+        before, after = plan_names(old, method_names).targets(), plan_names(new, method_names).targets()
+    except StubgenError:  # a catalog or `method_names` the generator refuses: it says so itself
+        return
+    for python, target in sorted(before.items()):
+        moved = after.get(python)
+        if moved is None or moved == target:
+            continue
+        kind, key = target
+        if moved[0] == kind and renamed.get((_KIND[kind][0], key)) == moved[1]:
+            continue
+        was = _KIND[kind][1].format(key)
+        now = _KIND[moved[0]][1].format(moved[1])
+        message = f"`{python}` called {was} and would now call {now}; code calling `{python}` reaches the other one"
+        add("method-retargeted", _KIND[kind][0], key, message, "", was, now)

@@ -1,0 +1,81 @@
+"""The catalog-text audit (`codegen.runtime._audit`) over a whole snapshot: every text a server
+wrote for a model to read, in its tools, resources, templates, prompts and instructions.
+
+`snapshot` names what it finds in its summary; `drift` reports what a change brought in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from codegen.runtime._audit import TextFinding, audit_text, audit_tool
+from codegen.snapshot.format import Snapshot
+
+EntityKind = Literal["server", "tool", "resource", "template", "prompt"]
+
+_ENTRY_TEXT_KEYS = ("name", "title", "description")
+
+
+@dataclass(frozen=True)
+class CatalogFinding:
+    """One suspicious passage and the entity it is in (`where` is a JSON pointer into the entity)."""
+
+    kind: EntityKind
+    name: str
+    where: str
+    finding: TextFinding
+
+    def describe(self) -> str:
+        """One line: the entity, the place, the kind of finding and the excerpt."""
+        return f"{self.kind} {self.name!r} {self.where}: {self.finding.kind}: {self.finding.excerpt}"
+
+
+def _entry_texts(entry: Mapping[str, Any], keys: tuple[str, ...]) -> Iterator[tuple[str, str]]:
+    for key in keys:
+        if isinstance(entry.get(key), str):
+            yield key, entry[key]
+
+
+def _prompt_texts(prompt: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    yield from _entry_texts(prompt, _ENTRY_TEXT_KEYS)
+    arguments = prompt.get("arguments")
+    for index, argument in enumerate(arguments if isinstance(arguments, list) else []):
+        if isinstance(argument, Mapping):
+            for key, text in _entry_texts(argument, _ENTRY_TEXT_KEYS):
+                yield f"arguments/{index}/{key}", text
+
+
+def entity_findings(kind: EntityKind, entry: Mapping[str, Any]) -> list[tuple[str, TextFinding]]:
+    """(JSON pointer, finding) for every suspicious passage in one catalog entry."""
+    if kind == "tool":
+        return [(f"/{where}", finding) for where, finding in audit_tool(entry)]
+    if kind == "prompt":
+        texts = list(_prompt_texts(entry))
+    else:
+        texts = list(_entry_texts(entry, (*_ENTRY_TEXT_KEYS, "uri" if kind == "resource" else "uriTemplate")))
+    return [(f"/{where}", finding) for where, text in texts for finding in audit_text(text)]
+
+
+ENTRIES: tuple[tuple[EntityKind, str, str], ...] = (
+    ("tool", "tools", "name"),
+    ("resource", "resources", "uri"),
+    ("template", "resource_templates", "uriTemplate"),
+    ("prompt", "prompts", "name"),
+)
+"""Each kind of entry: its kind, the snapshot attribute listing it, the key naming it."""
+
+
+def catalog_findings(snapshot: Snapshot) -> list[CatalogFinding]:
+    """Every finding in the snapshot, in catalog order: instructions first, then each kind's entries."""
+    found = [
+        CatalogFinding("server", snapshot.server, "/instructions", finding)
+        for finding in audit_text(snapshot.instructions or "")
+    ]
+    for kind, attribute, key in ENTRIES:
+        for entry in getattr(snapshot, attribute):
+            found += [
+                CatalogFinding(kind, entry[key], where, finding) for where, finding in entity_findings(kind, entry)
+            ]
+    return found
