@@ -11,6 +11,7 @@ import builtins
 import keyword
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
@@ -387,9 +388,16 @@ def hub_attribute(server: str) -> str:
     return escape(package_name(server), HUB_MEMBERS)
 
 
-def qualified_tools(catalog: Mapping[str, Sequence[str]], separator: str = HUB_SEPARATOR) -> list[QualifiedTool]:
+def qualified_tools(
+    catalog: Mapping[str, Sequence[str]],
+    separator: str = HUB_SEPARATOR,
+    methods: Mapping[str, Mapping[str, str]] | None = None,
+) -> list[QualifiedTool]:
     """Every server's tools under their qualified names, sorted by name; two tools sharing one is an error.
 
+    Tools of one server whose names map alike (`car.rental` and `car_rental`) are named after their
+    client methods instead (`methods`: server -> tool -> method, from the package's name plan), which
+    are unique and stay with their tools (`plan_names`), so neither takes the other's name later.
     The name is only a label: the hub routes it by looking it up in a table that keeps the server id
     and the tool's own name, so mapping characters or shortening never changes what is called.
     """
@@ -399,14 +407,29 @@ def qualified_tools(catalog: Mapping[str, Sequence[str]], separator: str = HUB_S
         )
     owners: dict[str, QualifiedTool] = {}
     for server in sorted(catalog):
-        for tool in sorted(catalog[server]):
-            qualified = QualifiedTool(qualified_name(server, tool, separator), server, tool)
+        tools = sorted(catalog[server])
+        plain = {tool: qualified_name(server, tool, separator) for tool in tools}
+        alike = {name for name, count in Counter(plain.values()).items() if count > 1}
+        named = (methods or {}).get(server)
+        if alike and named is None:
+            named = {entry.wire: entry.python for entry in assign_names(tools, fallback="tool", taken=CLIENT_MEMBERS)}
+        for tool in tools:
+            name = plain[tool]
+            if name in alike and named is not None:
+                name = qualified_name(server, named.get(tool, tool), separator)
+            qualified = QualifiedTool(name, server, tool)
             if qualified.qualified_name == SEARCH_TOOLS:
                 raise StubgenError(
                     f"hub: tool {tool!r} of server {server!r} gets the qualified name {SEARCH_TOOLS!r}, which is the "
                     "hub's own meta-tool; rename the server id or choose another hub_separator"
                 )
             other = owners.get(qualified.qualified_name)
+            if other is not None and other.server == server:
+                raise StubgenError(
+                    f"hub: tools {other.tool!r} and {tool!r} of server {server!r} both get the qualified name "
+                    f"{qualified.qualified_name!r}; give one of them another method name under "
+                    f"[tool.mcp-stubgen.method_names.{server}]"
+                )
             if other is not None:
                 raise StubgenError(
                     f"hub: tool {other.tool!r} of server {other.server!r} and tool {tool!r} of server {server!r} "

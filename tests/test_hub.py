@@ -225,9 +225,9 @@ def write_snapshots(folder: Path, *documents: dict[str, Any]) -> list[Path]:
     ("documents", "message"),
     [
         (
-            [snapshot_document("a", {"b.c": None, "b_c": None})],
-            "error: hub: tool 'b.c' of server 'a' and tool 'b_c' of server 'a' both get the qualified name "
-            "'a__b_c'; rename one of the server ids or choose another hub_separator",
+            [snapshot_document("a", {"b__c": None}), snapshot_document("a__b", {"c": None})],
+            "error: hub: tool 'b__c' of server 'a' and tool 'c' of server 'a__b' both get the qualified name "
+            "'a__b__c'; rename one of the server ids or choose another hub_separator",
         ),
         (
             [snapshot_document("hub", {"search": None})],
@@ -260,6 +260,9 @@ def test_qualified_names_are_mapped_shortened_and_checked_deterministically() ->
     assert qualified_tools({long_server: [long_tool]})[0].qualified_name == shortened
     assert qualified_tools({long_server: [long_tool + "x"]})[0].qualified_name != shortened
     assert [tool.qualified_name for tool in qualified_tools({"9lives": ["x"]}, ".")] == ["_9lives.x"]
+    # one server's tools that map alike are named after their (unique, stable) client methods
+    alike = qualified_tools({"a": ["b.c", "b_c"]}, methods={"a": {"b.c": "b_c", "b_c": "b_c_2"}})
+    assert [(tool.qualified_name, tool.tool) for tool in alike] == [("a__b_c", "b.c"), ("a__b_c_2", "b_c")]
     with pytest.raises(StubgenError, match="gets the qualified name 'search_tools', which is the hub's own meta-tool"):
         qualified_tools({"search": ["tools"]}, "_")
     with pytest.raises(StubgenError) as bad_separator:

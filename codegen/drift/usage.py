@@ -20,8 +20,8 @@ from pathlib import Path
 from codegen.drift.findings import CallSite, Finding, Kind
 from codegen.drift.gitref import report_path
 from codegen.errors import StubgenError
-from codegen.identifiers import HUB_PACKAGE, package_name
-from codegen.runtime._hub_catalog import HUB_SEPARATOR, qualified_name
+from codegen.identifiers import HUB_PACKAGE, package_name, qualified_tools
+from codegen.runtime._hub_catalog import HUB_SEPARATOR
 from codegen.snapshot import Snapshot
 
 Entity = tuple[str, Kind, str]
@@ -57,6 +57,8 @@ class _Client:
     server: str
     package: str
     members: Mapping[str, set[tuple[Kind, str]]]
+    hub_names: set[tuple[str, str]]
+    """(qualified name, tool) of each tool through the hub, in any catalog version."""
 
 
 def scan_usage(
@@ -69,14 +71,10 @@ def scan_usage(
     """Uses of every server's entities in the Python files under `paths` (files or folders), except
     under `skip` (the generated packages). `snapshots` are each server's old and new catalogs,
     `method_names` the config's `[tool.mcp-stubgen.method_names]`."""
-    clients = [_client(server, versions, method_names.get(server, {})) for server, versions in snapshots.items()]
-    hub_names = {
-        qualified_name(client.server, wire, separator): (client.server, wire)
-        for client in clients
-        for kinds in client.members.values()
-        for kind, wire in kinds
-        if kind == "tool"
-    }
+    clients = [
+        _client(server, versions, method_names.get(server, {}), separator) for server, versions in snapshots.items()
+    ]
+    hub_names = {qualified: (client.server, wire) for client in clients for qualified, wire in client.hub_names}
     usage = Usage(frozenset(client.server for client in clients))
     skipped = [folder.resolve() for folder in skip]
     for file in _python_files(paths, skipped):
@@ -99,11 +97,12 @@ def scan_usage(
     return usage
 
 
-def _client(server: str, versions: Sequence[Snapshot], method_names: Mapping[str, str]) -> _Client:
-    """The members a server's generated client has, for any of its catalog versions."""
+def _client(server: str, versions: Sequence[Snapshot], method_names: Mapping[str, str], separator: str) -> _Client:
+    """The members a server's generated client has, and its tools' names in the hub, for any of its catalog versions."""
     from codegen.generate.build import plan_package  # the generator loads only when --usage is given
 
     members: dict[str, set[tuple[Kind, str]]] = {}
+    hub_names: set[tuple[str, str]] = set()
     for snapshot in versions:
         try:
             plan = plan_package(snapshot, method_names)
@@ -116,7 +115,12 @@ def _client(server: str, versions: Sequence[Snapshot], method_names: Mapping[str
         named += [("prompt", item.wire, item.python) for item in plan.prompt_names]
         for kind, wire, python in named:
             members.setdefault(python, set()).add((kind, wire))
-    return _Client(server, package_name(server), members)
+        methods = {tool.named.wire: tool.named.python for tool in plan.tools}
+        hub_names |= {
+            (qualified.qualified_name, qualified.tool)
+            for qualified in qualified_tools({server: list(methods)}, separator, {server: methods})
+        }
+    return _Client(server, package_name(server), members, hub_names)
 
 
 def _python_files(paths: Sequence[Path], skipped: Sequence[Path]) -> Iterator[Path]:

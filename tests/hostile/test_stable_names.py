@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from codegen.identifiers import keep_names
 from codegen.snapshot import Snapshot, write_snapshot
 from tests.conftest import SERVERS, write_config
 
@@ -96,3 +97,40 @@ def test_drift_reports_a_name_that_would_call_another_entity_with_its_call_sites
     assert (finding["severity"], finding["kind"], finding["name"]) == ("breaking", "tool", "get-user")
     assert (finding["old"], finding["new"]) == ("tool 'get-user'", "tool 'get_user'")
     assert finding["callers"] == [{"path": "app.py", "line": 5}]
+
+
+HUB_TOOLS = """
+from clients.hub import Hub
+
+print({name: tool.tool for name, tool in Hub.tools.items()})
+"""
+
+
+def test_hub_names_one_servers_lookalike_tools_apart_and_keeps_each_name_with_its_tool(
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """`car.rental` and `car_rental` are both legal MCP names that map to one hub name: the later one
+    takes a suffix, as client methods do, instead of `generate` stopping with advice that cannot help."""
+    monkeypatch.chdir(tmp_path)
+    write_config(
+        tmp_path,
+        '[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\nhub = true\n'
+        f'[tool.mcp-stubgen.servers.rent]\ncommand = {json.dumps(PY)}\nargs = ["unused.py"]\n',
+    )
+    base = {"server": "rent", "protocol_version": "2025-11-25", "capabilities": {"tools": {}}}
+    dotted = {"name": "car.rental", "description": "Rent a car.", "inputSchema": {"type": "object"}}
+    first = Snapshot(**base, tools=(dotted,))
+    write_snapshot(tmp_path / "snaps" / "rent.json", first)
+    assert run_cli("generate").exit_code == 0
+
+    def hub_tools() -> str:
+        shown = subprocess.run([PY, "-c", HUB_TOOLS], cwd=tmp_path, capture_output=True, text=True)
+        assert shown.returncode == 0, shown.stderr
+        return shown.stdout.strip()
+
+    assert hub_tools() == "{'rent__car_rental': 'car.rental'}"
+    plain = {"name": "car_rental", "description": "Cancel every rental.", "inputSchema": {"type": "object"}}
+    write_snapshot(tmp_path / "snaps" / "rent.json", keep_names(first, Snapshot(**base, tools=(dotted, plain)), {}))
+    result = run_cli("generate")
+    assert result.exit_code == 0, result.stderr
+    assert hub_tools() == "{'rent__car_rental': 'car.rental', 'rent__car_rental_2': 'car_rental'}"
