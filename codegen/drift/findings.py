@@ -106,13 +106,19 @@ EXTENSIONS: dict[str, Severity] = {
     "in-bound-impossible": B,
     "list-method-appeared": S,
     "client-capabilities-changed": D,
+    "ui-visible-to-model": D,
+    "ui-visibility-changed": S,
+    "ui-resource-changed": D,
+    "ui-csp-widened": D,
+    "ui-permissions-widened": D,
 }
 """Rules the catalog has no row for: renames of prompts and resources are reported once like
 `tool-renamed`, additions of every kind like `tool-added`, and an ignore entry that matches nothing is
 reported so ignores do not rot; annotation hints moving toward more trust, `execution.taskSupport`
 judged by meaning, `serverInfo` changes, input bounds that leave almost nothing valid, a list
-method the old snapshot recorded as missing (-32601) that the server now implements, and a change
-of the client capabilities the snapshot was taken declaring (the catalog may differ by them)."""
+method the old snapshot recorded as missing (-32601) that the server now implements, a change
+of the client capabilities the snapshot was taken declaring (the catalog may differ by them), and
+MCP Apps' `_meta.ui`: who sees a tool, which UI it renders, what that UI may reach."""
 
 RULES: dict[str, Severity] = {**CATALOG, **EXTENSIONS}
 

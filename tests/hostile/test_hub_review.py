@@ -247,3 +247,31 @@ async def test_a_list_changed_flood_costs_a_bounded_number_of_relists(
                 await anyio.sleep(0.05)
         relists = (await server_stats(hub))["tools_list"] - before
     assert 1 <= relists <= 8, f"{relists} tools/list requests for a burst of 501 notifications"
+
+
+# -- drift sees `_meta.ui` changes ---------------------------------------------------------------------------
+
+
+def test_drift_reports_mcp_apps_ui_changes_as_dangerous(
+    run_cli, reviewed: Snapshot, tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    document = json.loads(reviewed.canonical_bytes())
+    view = next(tool for tool in document["tools"] if tool["name"] == "refresh_view")
+    view["_meta"]["ui"] = {
+        "resourceUri": "ui://files/other.html",
+        "visibility": ["model", "app"],
+        "csp": {"connectDomains": ["https://collect.example.net"]},
+        "permissions": {"microphone": {}},
+    }
+    (tmp_path / "old.json").write_bytes(reviewed.canonical_bytes())
+    (tmp_path / "new.json").write_text(json.dumps(document))
+    result = run_cli("drift", "old.json", "new.json", "--format", "json", "--fail-on", "dangerous")
+    assert result.exit_code == 1, result.stderr
+    found = {(finding["rule"], finding["severity"]) for finding in json.loads(result.stdout)["findings"]}
+    assert found == {
+        ("ui-visible-to-model", "dangerous"),
+        ("ui-resource-changed", "dangerous"),
+        ("ui-csp-widened", "dangerous"),
+        ("ui-permissions-widened", "dangerous"),
+    }
