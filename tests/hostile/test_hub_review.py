@@ -90,7 +90,7 @@ def test_configured_hub_filters_apply_to_every_live_view_and_call(run_cli, tmp_p
     monkeypatch.chdir(tmp_path)
     write_config(
         tmp_path,
-        '[tool.mcp-stubgen]\noutput = "filteredhub"\nhub = true\n'
+        '[tool.mcp-stubgen]\noutput = "filteredhub"\nhub = true\nhub_live_tools = "callable"\n'
         f"[tool.mcp-stubgen.servers.acct]\ncommand = {json.dumps(PY)}\n"
         f'args = [{json.dumps(str(REVIEW))}, "--catalog", "reviewed"]\n'
         '[tool.mcp-stubgen.hub_filters.acct]\nexclude = ["delete_all"]\n',
@@ -101,6 +101,7 @@ def test_configured_hub_filters_apply_to_every_live_view_and_call(run_cli, tmp_p
         hub_module = importlib.import_module("filteredhub.hub")
         Hub = hub_module.Hub
         assert "acct__delete_all" not in Hub.tools
+        assert Hub.configured_live_tools == "callable"
 
         async def scenario() -> None:
             async with Hub.connect(acct=review_server()) as hub:
@@ -124,6 +125,12 @@ def test_configured_hub_filters_apply_to_every_live_view_and_call(run_cli, tmp_p
                     await hub.call("acct__read_file", {"path": "a"})
 
         anyio.run(scenario)
+        pyproject = (tmp_path / "pyproject.toml").read_text()
+        (tmp_path / "pyproject.toml").write_text(pyproject.replace('"callable"', '"all"'))
+        bad = run_cli("generate")
+        assert bad.exit_code == 2 and bad.stderr.strip().endswith(
+            "pyproject.toml: hub_live_tools must be one of 'ignore', 'callable', 'offer', not 'all'"
+        )
     finally:
         sys.path.remove(str(tmp_path))
         for module in [module for module in sys.modules if module.split(".")[0] == "filteredhub"]:
