@@ -29,7 +29,7 @@ PROTOCOLS = ("auto", "legacy")
 _URL_TRANSPORTS = {"http": "http", "streamable-http": "http", "streamableHttp": "http", "sse": "sse"}
 _PROJECT_KEYS = frozenset({
     "snapshots", "output", "servers_file", "hub", "connect_timeout", "request_timeout", "max_pages",
-    "servers", "method_names", "renames", "drift", "hub_separator", "hub_filters", "strict",
+    "servers", "method_names", "renames", "drift", "hub_separator", "hub_filters", "hub_live_tools", "strict",
 })  # fmt: skip
 _SERVER_KEYS = frozenset({
     "command", "args", "env", "cwd", "url", "headers", "protocol", "type",

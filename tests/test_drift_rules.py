@@ -22,6 +22,11 @@ INT: dict[str, Any] = {"type": "integer"}
 N: dict[str, Any] = {"type": "number"}
 
 
+def ui(**fields: Any) -> dict[str, Any]:
+    """A `_meta` carrying MCP Apps' `ui` object."""
+    return {"ui": fields}
+
+
 def tools(*before: dict[str, Any]) -> Callable[..., Pair]:
     return lambda *after: (snap(before), snap(after))
 
@@ -375,6 +380,37 @@ CASES: dict[str, tuple[Pair, Pair]] = {
         (snap(missing=("resources/templates/list",)), snap(templates=(TPL,))),
         # still missing, or not listed at all because the capability went away
         (snap(missing=("resources/templates/list",)), snap(missing=("resources/templates/list",), templates=())),
+    ),
+    "ui-visible-to-model": (
+        tools(tool(_meta=ui(visibility=["app"])))(tool(_meta=ui(visibility=["model", "app"]))),
+        # still app-only; the rest of `_meta` is volatile
+        tools(tool(_meta=ui(visibility=["app"])))(tool(_meta={**ui(visibility=["app"]), "progressToken": 1})),
+    ),
+    "ui-visibility-changed": (
+        tools(tool())(tool(_meta=ui(visibility=["app"]))),
+        tools(tool(_meta=ui(visibility=["model"])))(tool(_meta=ui(visibility=["model"]))),
+    ),
+    "ui-resource-changed": (
+        tools(tool(_meta=ui(resourceUri="ui://a/view.html")))(tool(_meta=ui(resourceUri="ui://b/view.html"))),
+        # the older flat key, moved into `ui`
+        tools(tool(_meta={"ui/resourceUri": "ui://a/view.html"}))(tool(_meta=ui(resourceUri="ui://a/view.html"))),
+    ),
+    "ui-csp-widened": (
+        (
+            snap(resources=({**RES, "_meta": ui(csp={"connectDomains": ["https://api.example.com"]})},)),
+            snap(
+                resources=({**RES, "_meta": ui(csp={"connectDomains": ["https://api.example.com", "https://x.io"]})},)
+            ),
+        ),
+        # narrowed: fewer domains
+        (
+            snap(resources=({**RES, "_meta": ui(csp={"resourceDomains": ["https://cdn.example.com"]})},)),
+            snap(resources=({**RES, "_meta": ui(csp={"resourceDomains": []})},)),
+        ),
+    ),
+    "ui-permissions-widened": (
+        tools(tool(_meta=ui(permissions={})))(tool(_meta=ui(permissions={"camera": {}}))),
+        tools(tool(_meta=ui(permissions={"camera": {}, "microphone": {}})))(tool(_meta=ui(permissions={"camera": {}}))),
     ),
 }
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from codegen.drift.apps import compare_ui
 from codegen.drift.findings import Finding, Kind, pointer, sort_findings
 from codegen.drift.names import retargeted_names
 from codegen.drift.normalize import JSON, canonical, normalize_schema, strip_text
@@ -265,6 +266,7 @@ def _compare_entry(out: _Collector, kind: Kind, old: JSON, new: JSON, name: str,
         add(described, message, "/description", old.get("description"), new.get("description"))
     if old.get("title") != new.get("title"):
         add("title-changed", f"{kind} title changed", "/title", old.get("title"), new.get("title"))
+    compare_ui(kind, old.get("_meta"), new.get("_meta"), add)
     handled = {"name", "description", "title", *_VOLATILE_ENTRY_KEYS}
     if kind == "tool":
         handled |= {"inputSchema", "outputSchema", "annotations", "execution"}

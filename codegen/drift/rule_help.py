@@ -85,4 +85,9 @@ RULE_HELP: dict[str, str] = {
     "client-capabilities-changed": (
         "The snapshot was taken declaring other client capabilities: tools listed only to such clients appear or vanish."
     ),
+    "ui-visible-to-model": "A tool that was for the app only (MCP Apps `_meta.ui.visibility`) is now shown to the model.",
+    "ui-visibility-changed": "A tool's MCP Apps `_meta.ui.visibility` changed without newly reaching the model.",
+    "ui-resource-changed": "The UI resource a tool or resource renders (`_meta.ui.resourceUri`) changed.",
+    "ui-csp-widened": "An MCP Apps UI's content security policy allows new domains.",
+    "ui-permissions-widened": "An MCP Apps UI asks for new iframe permissions (camera, microphone, ...).",
 }

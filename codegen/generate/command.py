@@ -19,6 +19,7 @@ from codegen.generate.publish import diff_trees, publish, read_tree, recover_out
 from codegen.identifiers import HUB_SEPARATOR
 from codegen.options import config_options, load_project, shown_path
 from codegen.runtime._hub_catalog import HINT_DEFAULTS, ToolFilter
+from codegen.runtime._hub_runtime import LIVE_TOOLS
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot, read_snapshot_bytes
 
 
@@ -44,7 +45,8 @@ HubSources = tuple[Sources, HubSettings]
 
 
 def hub_settings(config: ProjectConfig | None) -> HubSettings:
-    """`hub_separator` and `[tool.mcp-stubgen.hub_filters.<server>]` (`include`, `exclude`, `annotations`)."""
+    """`hub_separator`, `[tool.mcp-stubgen.hub_filters.<server>]` (`include`, `exclude`, `annotations`)
+    and `hub_live_tools`."""
     if config is None:
         return HubSettings()
     where = config.source or config.root
@@ -57,7 +59,12 @@ def hub_settings(config: ProjectConfig | None) -> HubSettings:
     filters = {
         server: _tool_filter(raw, f"{where}: [tool.mcp-stubgen.hub_filters.{server}]") for server, raw in table.items()
     }
-    return HubSettings(separator=separator, filters=dict(sorted(filters.items())))
+    live_tools = config.settings.get("hub_live_tools", "ignore")
+    if live_tools not in LIVE_TOOLS:
+        raise StubgenError(
+            f"{where}: hub_live_tools must be one of {', '.join(map(repr, LIVE_TOOLS))}, not {live_tools!r}"
+        )
+    return HubSettings(separator=separator, filters=dict(sorted(filters.items())), live_tools=live_tools)
 
 
 def _tool_filter(raw: Any, where: str) -> ToolFilter:
@@ -109,7 +116,7 @@ def _hub_source(hub: HubSources) -> bytes:
         snapshots = [(read_snapshot_bytes(path), method_names) for path, method_names in sources]
     except StubgenError as error:
         raise StubgenError(f"hub: {error}") from None
-    return hub_source(snapshots, [settings.separator, filters])
+    return hub_source(snapshots, [settings.separator, filters, settings.live_tools])
 
 
 def strict_setting(config: ProjectConfig) -> bool:

@@ -21,7 +21,8 @@ from codegen.generate.cache import Cache
 from codegen.generate.render import formatted, jinja_environment, python_literal
 from codegen.generate.spec import PackageSpec
 from codegen.identifiers import HUB_PACKAGE, HUB_SEPARATOR, hub_attribute, qualified_tools
-from codegen.runtime._hub_catalog import ToolFilter
+from codegen.runtime._hub_catalog import ToolFilter, model_visible
+from codegen.runtime._hub_runtime import LiveTools
 from codegen.snapshot import Snapshot, fingerprint
 
 __all__ = [
@@ -34,16 +35,19 @@ __all__ = [
     "render_hub",
 ]
 
-HUB_RUNTIME_FILES = ("_hub_catalog.py", "_hub_runtime.py", "_loop_thread.py", "_runtime.py", "_tasks.py")
+HUB_RUNTIME_FILES = ("_audit.py", "_hub_catalog.py", "_hub_runtime.py", "_loop_thread.py", "_runtime.py", "_tasks.py")
 """The runtime modules copied verbatim into every hub package."""
 
 
 @dataclass(frozen=True)
 class HubSettings:
-    """How the hub names and selects tools: `hub_separator` and `[tool.mcp-stubgen.hub_filters.<server>]`."""
+    """How the hub names and selects tools: `hub_separator`, `[tool.mcp-stubgen.hub_filters.<server>]`
+    and `hub_live_tools`."""
 
     separator: str = HUB_SEPARATOR
     filters: Mapping[str, ToolFilter] = field(default_factory=dict)
+    live_tools: LiveTools = "ignore"
+    """What a connected hub does with tools a server adds after the snapshot (the run-time default)."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,8 @@ class HubToolSpec:
     """The snapshot's output JSON Schema as a Python literal, if the tool declares one."""
     annotations: str | None
     """The tool's annotations as a Python literal, if it has any."""
+    app_only: bool
+    """The server hides it from the model (MCP Apps `_meta.ui.visibility`)."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,9 @@ class HubSpec:
     separator: str
     servers: tuple[HubServer, ...]
     tools: tuple[HubToolSpec, ...]
+    filters: tuple[tuple[str, str], ...]
+    """Each filtered server's id and its `ToolFilter(...)` as a Python expression, sorted, for the run time."""
+    live_tools: LiveTools
 
 
 def hub_dir(out_dir: Path) -> Path:
@@ -178,6 +187,7 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]], settings: HubSet
                 input_schema=python_literal(raw["inputSchema"]),
                 output_schema=python_literal(raw["outputSchema"]) if "outputSchema" in raw else None,
                 annotations=python_literal(raw["annotations"]) if raw.get("annotations") else None,
+                app_only=not model_visible(raw.get("_meta")),
             )
         )
     fingerprints = {server: snapshot.fingerprint for server, (snapshot, _) in by_server.items()}
@@ -191,6 +201,16 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]], settings: HubSet
         separator=settings.separator,
         servers=tuple(servers[name] for name in sorted(servers)),
         tools=tuple(tools),
+        filters=tuple((server, _filter_expression(settings.filters[server])) for server in sorted(settings.filters)),
+        live_tools=settings.live_tools,
+    )
+
+
+def _filter_expression(rule: ToolFilter) -> str:
+    """The filter as the generated hub builds it again at run time."""
+    return (
+        f"ToolFilter(include={python_literal(list(rule.include))}, exclude={python_literal(list(rule.exclude))}, "
+        f"annotations={python_literal(dict(sorted(rule.annotations.items())))})"
     )
 
 

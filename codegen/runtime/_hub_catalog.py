@@ -32,6 +32,7 @@ __all__ = [
     "SearchIndex",
     "ToolFilter",
     "ToolFormat",
+    "model_visible",
     "names_only",
     "openai_strict_schema",
     "qualified_name",
@@ -99,6 +100,17 @@ class HubTool:
     output_schema: Mapping[str, Any] | None = None
     annotations: Mapping[str, Any] = field(default_factory=dict)
     """The tool's annotations as on the wire (`readOnlyHint`, ...)."""
+    app_only: bool = False
+    """The server hides it from the model (MCP Apps `_meta.ui.visibility` without `"model"`): it is
+    left out of every list a model sees, and stays callable from code."""
+
+
+def model_visible(meta: Any) -> bool:
+    """Whether a tool with this `_meta` may be shown to a model: MCP Apps' `ui.visibility` lists the
+    audiences (`"model"`, `"app"`), and a tool that does not say is visible to both."""
+    ui = meta.get("ui") if isinstance(meta, Mapping) else None
+    visibility = ui.get("visibility") if isinstance(ui, Mapping) else None
+    return not isinstance(visibility, list) or "model" in visibility
 
 
 # -- filters ------------------------------------------------------------------------------------------

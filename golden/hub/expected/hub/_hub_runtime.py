@@ -20,9 +20,9 @@ import json
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, Generic, ParamSpec, Protocol, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, Generic, Literal, ParamSpec, Protocol, Self, TypeVar
 
 from ._hub_catalog import (
     HUB_SEPARATOR,
@@ -32,6 +32,7 @@ from ._hub_catalog import (
     SearchIndex,
     ToolFilter,
     ToolFormat,
+    model_visible,
     names_only,
     qualified_name,
     search_tool,
@@ -39,7 +40,15 @@ from ._hub_catalog import (
     tool_definition,
 )
 from ._loop_thread import SessionLoop
-from ._runtime import _REQUEST_TIMEOUT, RequestTimeoutError, SchemaCheck, _meta, _progress, offline_validator
+from ._runtime import (
+    _REQUEST_TIMEOUT,
+    RequestTimeoutError,
+    SchemaCheck,
+    _meta,
+    _progress,
+    offline_validator,
+    tool_fingerprint,
+)
 
 if TYPE_CHECKING:
     from mcp import Client, ClientSession
@@ -56,7 +65,9 @@ __all__ = [
     "GeneratedSyncHub",
     "HubError",
     "HubTool",
+    "LeftOut",
     "ListChanged",
+    "LiveTools",
     "PaginationError",
     "SiblingImport",
     "ToolFilter",
@@ -72,6 +83,16 @@ SEARCH_LIMIT = 5
 """How many tools `search_tools` returns when the agent does not say."""
 MAX_PAGES = 1000
 """A server's `tools/list` is read to at most this many pages, the limit `mcp-stubgen snapshot` applies."""
+SETTLE_SECONDS = 0.2
+"""How long a burst of change notifications may go on before the hub re-lists once (as `watch` settles)."""
+RELIST_INTERVAL = 1.0
+"""The fewest seconds between two re-lists of one server, however often it says its tools changed."""
+
+LiveTools = Literal["ignore", "callable", "offer"]
+"""What a connected hub does with a tool its server adds after the snapshot: `ignore` refuses to call
+it (naming this option), `callable` lets `hub.call` call it but shows it to no model, and `offer`
+also offers it to the model when the catalog-text audit finds nothing in it."""
+LIVE_TOOLS: tuple[LiveTools, ...] = ("ignore", "callable", "offer")
 
 
 class HubError(Exception):
@@ -87,10 +108,16 @@ class PaginationError(HubError):
 
 
 class UnknownQualifiedToolError(HubError, LookupError):
-    """A qualified name that is not in the hub's catalog (or was filtered out, or removed by its server)."""
+    """A qualified name the hub cannot offer or call: not in its catalog, or left out for a `reason`
+    (its filters, its server not connected or no longer listing it, a tool added live)."""
 
-    def __init__(self, name: str, known: Sequence[str]) -> None:
+    def __init__(self, name: str, known: Sequence[str], reason: str | None = None) -> None:
         self.name = name
+        self.reason = reason
+        if reason is not None:
+            self.suggestions: tuple[str, ...] = ()
+            super().__init__(f"the hub cannot offer or call {name!r}: {reason}")
+            return
         self.suggestions = tuple(difflib.get_close_matches(name, known, n=3))
         hint = f"; did you mean {', '.join(repr(match) for match in self.suggestions)}?" if self.suggestions else ""
         super().__init__(f"the hub has no tool {name!r}{hint} (it has {len(known)} tools: see Hub.tools)")
@@ -113,6 +140,13 @@ class SiblingImport:
     name: str
 
     def __call__(self) -> Any:
+        if "." not in (__package__ or ""):
+            folder = Path(__file__).resolve().parent.parent.name
+            raise HubError(
+                f"hub: the hub was imported as the top-level package {__package__!r}, so it cannot import the "
+                f"servers' packages beside it; put the folder that holds {folder!r} on sys.path and import "
+                f"`from {folder}.{__package__} import Hub`"
+            )
         return getattr(importlib.import_module(f"..{self.module}", __package__), self.name)
 
 
@@ -125,6 +159,9 @@ class _Connected(Protocol):
     @property
     def tool_task_support(self) -> Mapping[str, TaskSupport]: ...
 
+    @property
+    def tool_fingerprints(self) -> Mapping[str, str]: ...
+
     async def verify(self) -> None: ...
 
     async def _run_task(self, tool: str, payload: dict[str, Any], call_options: CallOptions) -> CallToolResult: ...
@@ -132,12 +169,17 @@ class _Connected(Protocol):
 
 class Catalog:
     """A set of hub tools and, built on first use, the index `shortlist` searches and each tool's
-    compiled input schema."""
+    compiled input schema; `reasons` say why a name the hub knows is not in it."""
 
-    def __init__(self, tools: Mapping[str, HubTool]) -> None:
+    def __init__(self, tools: Mapping[str, HubTool], reasons: Mapping[str, str] | None = None) -> None:
         self.tools = dict(tools)
+        self.reasons = dict(reasons or {})
         self._index: SearchIndex | None = None
         self._checks: dict[str, SchemaCheck] = {}
+
+    def unknown(self, name: str) -> UnknownQualifiedToolError:
+        """The error for a name not in this catalog: why it was left out, or the closest names."""
+        return UnknownQualifiedToolError(name, sorted(self.tools), self.reasons.get(name))
 
     @property
     def index(self) -> SearchIndex:
@@ -159,21 +201,27 @@ _SNAPSHOT_CATALOGS: dict[type[GeneratedHub], Catalog] = {}
 
 
 def _snapshot_catalog(hub_class: type[GeneratedHub]) -> Catalog:
-    """The class's catalog, built once, so its search index is too."""
+    """The class's catalog of what a model may be shown, built once, so its search index is too."""
     if hub_class not in _SNAPSHOT_CATALOGS:
-        _SNAPSHOT_CATALOGS[hub_class] = Catalog(hub_class.tools)
+        shown = {name: tool for name, tool in hub_class.tools.items() if not tool.app_only}
+        hidden = {name: _APP_ONLY for name, tool in hub_class.tools.items() if tool.app_only}
+        _SNAPSHOT_CATALOGS[hub_class] = Catalog(shown, hidden)
     return _SNAPSHOT_CATALOGS[hub_class]
 
 
+_APP_ONLY = "its server shows it to apps only, not to the model (MCP Apps `_meta.ui.visibility`); call it from code"
+
+
 class _CatalogMethod(Generic[P, R]):
-    """A method over the catalog: the snapshot's on the class (nothing connected), the live one on a hub."""
+    """A method over what a model may be shown: the snapshot's on the class (nothing connected), the
+    live one on a hub."""
 
     def __init__(self, function: Callable[Concatenate[Catalog, P], R]) -> None:
         self.function = function
         self.__doc__ = function.__doc__
 
     def __get__(self, hub: GeneratedHub | None, hub_class: type[GeneratedHub]) -> Callable[P, R]:
-        catalog = _snapshot_catalog(hub_class) if hub is None else hub.live_catalog
+        catalog = _snapshot_catalog(hub_class) if hub is None else hub.model_catalog
 
         @functools.wraps(self.function)
         def bound(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -196,14 +244,23 @@ class GeneratedHub:
     """What the qualified names join server and tool with (`hub_separator`); names tools a server adds live."""
     client_classes: ClassVar[Mapping[str, Callable[[], Callable[[Any], _Connected]]]] = {}
     """Each client attribute's generated client class, imported when asked for."""
+    configured_filters: ClassVar[Mapping[str, ToolFilter]] = {}
+    """The config's `[tool.mcp-stubgen.hub_filters.<server>]` by server id: they left tools out of
+    `tools` when the hub was generated, and leave the same tools out of what servers list live."""
+    configured_live_tools: ClassVar[LiveTools] = "ignore"
+    """The config's `hub_live_tools`: what a connected hub does with tools a server adds (see `LiveTools`)."""
 
-    def __init__(self, clients: Mapping[str, _Connected | None], filters: Filters = None) -> None:
+    def __init__(
+        self, clients: Mapping[str, _Connected | None], filters: Filters = None, live_tools: LiveTools | None = None
+    ) -> None:
         self.clients: Mapping[str, _Connected] = {
             name: client for name, client in clients.items() if client is not None
         }
         self.filters = filters
-        tools = selected((tool for tool in self.tools.values() if tool.client in self.clients), filters)
-        self.live_catalog = Catalog({tool.qualified_name: tool for tool in tools})
+        self.live_tools_mode = _live_tools_mode(live_tools, self.configured_live_tools)
+        self._views: dict[str, _ServerView] = {}
+        self._difference = CatalogDifference(added=(), removed=())
+        self._rebuild()
 
     @classmethod
     def _open(
@@ -212,17 +269,26 @@ class GeneratedHub:
         timeout: float,
         filters: Filters,
         client_options: Mapping[str, Any],
+        live_tools: LiveTools | None = None,
     ) -> AbstractAsyncContextManager[Self]:
         """Connect the targets given concurrently, then keep the hub's live catalog in step until exit."""
+        _live_tools_mode(live_tools, cls.configured_live_tools)  # a bad value fails here, before any server starts
 
         @asynccontextmanager
         async def connected() -> AsyncIterator[Self]:
             async with open_servers(targets, timeout, client_options) as (clients, signals):
-                hub = cls(**clients, filters=filters)
+                hub = cls(**clients, filters=filters, live_tools=live_tools)
                 async with hub.following_list_changes(signals):
                     yield hub
 
         return connected()
+
+    @classmethod
+    def _connector(cls, client: str) -> Opener:
+        """The `connect` of a server's generated client, imported from the package beside the hub."""
+        client_class: Any = cls.client_classes[client]()
+        opener: Opener = client_class.connect
+        return opener
 
     @classmethod
     def connect_from_config(
@@ -232,6 +298,7 @@ class GeneratedHub:
         servers: Collection[str] | None = None,
         timeout: float = 30.0,
         filters: Filters = None,
+        live_tools: LiveTools | None = None,
     ) -> AbstractAsyncContextManager[Self]:
         """Connect the hub's servers (or the `servers` ids given) as the project's config launches them.
 
@@ -274,11 +341,13 @@ class GeneratedHub:
             for attribute, server in cls.servers.items()
             if server in wanted
         }
-        return cls._open(targets, timeout, filters, {})
+        return cls._open(targets, timeout, filters, {}, live_tools)
 
     @property
     def live_tools(self) -> Mapping[str, HubTool]:
-        """The tools this hub can call: its connected servers' tools that its filters let through."""
+        """The tools this hub can call: its connected servers' tools that its filters let through
+        (and those they added live, as `live_tools_mode` allows); `tool_definitions` and `shortlist`
+        offer the model those of them it may be shown."""
         return self.live_catalog.tools
 
     @_CatalogMethod
@@ -293,8 +362,13 @@ class GeneratedHub:
         """Every tool (or those `filters` and `names` select), sorted by name, in the chosen API's shape.
 
         On the class it lists the snapshots' catalog, before anything connects; on a connected hub
-        the live one. See `tool_definition` for the formats and `strict`.
+        the live one. Tools a server shows only to apps are left out. A name in `names` the catalog
+        lacks raises `UnknownQualifiedToolError` with the closest names. See `tool_definition` for
+        the formats and `strict`.
         """
+        unknown = sorted(set(names or ()) - set(catalog.tools))
+        if unknown:
+            raise catalog.unknown(unknown[0])
         tools = names_only(selected(catalog.tools.values(), filters), names)
         return [tool_definition(tool, format, strict=strict) for tool in sorted(tools, key=_by_name)]
 
@@ -333,7 +407,7 @@ class GeneratedHub:
             return self._search_tools(dict(arguments or {}))
         route = self.live_tools.get(qualified_name)
         if route is None:
-            raise UnknownQualifiedToolError(qualified_name, sorted(self.live_tools))
+            raise self.live_catalog.unknown(qualified_name)
         payload = dict(arguments or {})
         self.live_catalog.check(route, payload)
         client = self.clients[route.client]
@@ -373,8 +447,9 @@ class GeneratedHub:
         """Check every server's live tools against its snapshot; raises that client's `CatalogDriftError`.
 
         The live catalog is re-listed first, and the tools the servers offer beyond their snapshots
-        come back as the difference (a vanished or changed generated tool raises). A server whose
-        paging never ends raises `PaginationError`, with the page limit `snapshot` applies.
+        come back as the difference, with those the hub leaves out and why (a vanished or changed
+        generated tool raises). A server whose paging never ends raises `PaginationError`, with the
+        page limit `snapshot` applies.
         """
         for name in sorted(self.clients):
             await self.relist(name)
@@ -385,44 +460,143 @@ class GeneratedHub:
     # -- the live catalog ---------------------------------------------------------------------------
 
     def difference(self) -> CatalogDifference:
-        """The live catalog beside the snapshots' catalog, over the connected servers."""
-        snapshot = {name for name, tool in self.tools.items() if tool.client in self.clients}
-        return CatalogDifference(
-            added=tuple(sorted(set(self.live_tools) - snapshot)),
-            removed=tuple(sorted(name for name in snapshot - set(self.live_tools) if _allowed(self, name))),
-        )
+        """The live catalog beside the snapshots' catalog, over the connected servers, as last listed."""
+        return self._difference
 
     async def relist(self, client: str) -> None:
         """List one server's tools again and make them its part of the live catalog.
 
-        A tool the snapshot has keeps its generated input model; one the server added is named like
-        the generator names tools, and its arguments are checked against its live JSON Schema. A
+        A tool the snapshot has keeps its snapshot definition and route, whatever the server lists
+        now (a changed definition is reported in `difference().changed`). A tool the server added
+        is named like the generator names tools and handled as `live_tools_mode` says; one whose
+        qualified name a snapshot tool (or an earlier added tool) has is left out and reported. A
         tool the server no longer lists leaves the catalog, so calling it raises the unknown-tool
-        error. An added tool whose name another tool already has is left out.
+        error. The hub's configured filters and its run-time filters apply to all of them.
         """
         listed = await _list_all_tools(self.clients[client].mcp_client, self.servers[client])
+        self._views[client] = self._view(client, listed)
+        self._rebuild()
+
+    def _view(self, client: str, listed: Sequence[Tool]) -> _ServerView:
+        """One server's listing beside its snapshot tools."""
         generated = {tool.tool: tool for tool in self.tools.values() if tool.client == client}
-        others = {name: tool for name, tool in self.live_tools.items() if tool.client != client}
-        for live in listed:
-            tool = generated.get(live.name)
-            if tool is None:
-                tool = HubTool(
-                    qualified_name=qualified_name(self.servers[client], live.name, self.separator),
-                    server=self.servers[client],
-                    client=client,
-                    tool=live.name,
-                    description=live.description,
-                    input_schema=live.input_schema,
-                    title=live.title,
-                    output_schema=live.output_schema,
-                    annotations=live.annotations.model_dump(by_alias=True, exclude_none=True)
-                    if live.annotations
-                    else {},
+        live = {tool.name: tool for tool in reversed(listed)}  # a name listed twice: its first entry
+        expected = self.clients[client].tool_fingerprints
+        added = []
+        for name in sorted(set(live) - set(generated)):
+            wire = live[name].model_dump(by_alias=True, exclude_none=True, mode="json")
+            tool = HubTool(
+                qualified_name=qualified_name(self.servers[client], name, self.separator),
+                server=self.servers[client],
+                client=client,
+                tool=name,
+                description=live[name].description,
+                input_schema=live[name].input_schema,
+                title=live[name].title,
+                output_schema=live[name].output_schema,
+                annotations=wire.get("annotations", {}),
+                app_only=not model_visible(wire.get("_meta")),
+            )
+            offering = self.live_tools_mode == "offer" and not tool.app_only
+            added.append((tool, _audit_findings(wire) if offering else ()))
+        return _ServerView(
+            # a server may hide a reviewed tool from the model later, never show one it hid
+            present=tuple(
+                tool if tool.app_only or model_visible(live[name].meta) else replace(tool, app_only=True)
+                for name, tool in generated.items()
+                if name in live
+            ),
+            missing=tuple(tool for name, tool in generated.items() if name not in live),
+            changed=tuple(
+                tool.qualified_name
+                for name, tool in generated.items()
+                if name in live and name in expected and expected[name] != tool_fingerprint(live[name])
+            ),
+            added=tuple(added),
+        )
+
+    def _rebuild(self) -> None:
+        """What the hub calls, what it shows the model, and why it leaves out what it leaves out,
+        from each connected server's latest listing (its snapshot tools until it is listed)."""
+        callable_tools: dict[str, HubTool] = {}
+        shown: dict[str, HubTool] = {}
+        reasons: dict[str, str] = {}
+        hidden: dict[str, str] = {}
+        added: list[str] = []
+        removed: list[str] = []
+        changed: list[str] = []
+        left_out: list[LeftOut] = []
+        for tool in self.tools.values():
+            if tool.client not in self.clients:
+                reasons[tool.qualified_name] = (
+                    f"its server {tool.server!r} is not connected; connect it with "
+                    f"Hub.connect({tool.client}=...) (or pass its client to Hub(...))"
                 )
-            if tool.qualified_name not in others:
-                others[tool.qualified_name] = tool
-        kept = selected((tool for tool in others.values()), self.filters)
-        self.live_catalog = Catalog({tool.qualified_name: tool for tool in sorted(kept, key=_by_name)})
+        taken = {*self.tools, SEARCH_TOOLS}
+        for client in sorted(self.clients):
+            snapshot_tools = tuple(tool for tool in self.tools.values() if tool.client == client)
+            view = self._views.get(client, _ServerView(present=snapshot_tools))
+            changed.extend(view.changed)
+            for tool in view.missing:
+                if self._allows(tool):
+                    removed.append(tool.qualified_name)
+                    reasons[tool.qualified_name] = f"its server {tool.server!r} no longer lists it"
+            for tool in view.present:
+                if not self._allows(tool):
+                    reasons[tool.qualified_name] = _FILTERED
+                    continue
+                callable_tools[tool.qualified_name] = tool
+                if tool.app_only:
+                    hidden[tool.qualified_name] = _APP_ONLY
+                else:
+                    shown[tool.qualified_name] = tool
+            for tool, findings in view.added:
+                name = tool.qualified_name
+                if not self._allows(tool):
+                    reasons[name] = _FILTERED
+                    continue
+                if name in taken:
+                    if name in self.tools:
+                        owner = f"the snapshot's tool {self.tools[name].tool!r}, which keeps it"
+                    else:
+                        owner = "another tool's"
+                    left_out.append(LeftOut(tool.server, tool.tool, f"its qualified name {name!r} is {owner}"))
+                    continue
+                taken.add(name)
+                added.append(name)
+                if self.live_tools_mode == "ignore":
+                    reasons[name] = (
+                        f"server {tool.server!r} added it after the hub's snapshot, so it was never reviewed; "
+                        "to call tools added live pass live_tools='callable' (or 'offer') to Hub.connect, or set "
+                        "hub_live_tools in [tool.mcp-stubgen]; or run `mcp-stubgen sync` to review it"
+                    )
+                    continue
+                callable_tools[name] = tool
+                if self.live_tools_mode == "callable":
+                    hidden[name] = "it was added live, and live_tools='callable' calls such tools without offering them"
+                elif tool.app_only:
+                    hidden[name] = _APP_ONLY
+                elif findings:
+                    reason = f"not offered to the model: the catalog-text audit found {'; '.join(findings)}"
+                    left_out.append(LeftOut(tool.server, tool.tool, reason))
+                    hidden[name] = reason
+                else:
+                    shown[name] = tool
+        self.live_catalog = Catalog(dict(sorted(callable_tools.items())), reasons)
+        self.model_catalog = Catalog(dict(sorted(shown.items())), {**reasons, **hidden})
+        self._difference = CatalogDifference(
+            added=tuple(sorted(added)),
+            removed=tuple(sorted(removed)),
+            changed=tuple(sorted(changed)),
+            left_out=tuple(left_out),
+        )
+
+    def _allows(self, tool: HubTool) -> bool:
+        """Whether the hub's configured filters and its run-time filters both let the tool through."""
+        configured = self.configured_filters.get(tool.server)
+        if configured is not None and not configured.allows(tool.tool, tool.annotations):
+            return False
+        return bool(selected([tool], self.filters))
 
     @asynccontextmanager
     async def following_list_changes(self, signals: Mapping[str, ListChanged]) -> AsyncIterator[None]:
@@ -430,7 +604,8 @@ class GeneratedHub:
 
         A server says its tools changed with `notifications/tools/list_changed` (which `signals`
         catch through each client's message handler) or, from protocol 2026-07-28, on a
-        `subscriptions/listen` stream; the notification carries nothing, so the hub re-lists.
+        `subscriptions/listen` stream; the notification carries nothing, so the hub re-lists, once
+        a burst has settled and at most once per `RELIST_INTERVAL` seconds.
         """
         import anyio
 
@@ -443,6 +618,7 @@ class GeneratedHub:
                 group.cancel_scope.cancel()
 
     async def _follow(self, client: str, signal: ListChanged, *, task_status: Any) -> None:
+        import anyio
         from mcp.client.subscriptions import ListenNotSupportedError
 
         sdk_client = self.clients[client].mcp_client
@@ -459,14 +635,28 @@ class GeneratedHub:
             async with sdk_client.listen(tools_list_changed=True) as subscription:
                 await self.relist(client)  # after subscribing, so a change in between is not missed
                 task_status.started()
-                async for _event in subscription:
-                    await self.relist(client)
+                async with anyio.create_task_group() as group:
+                    group.start_soon(self._relist_on_change, client, signal)
+                    async for _event in subscription:
+                        signal.set()
+                    group.cancel_scope.cancel()
         except ListenNotSupportedError:  # an older protocol: the legacy notification
             await self.relist(client)
             task_status.started()
-            while True:
-                await signal.wait()
-                await self.relist(client)
+            await self._relist_on_change(client, signal)
+
+    async def _relist_on_change(self, client: str, signal: ListChanged) -> None:
+        """Re-list after each burst of change signals has settled, at most once per `RELIST_INTERVAL`:
+        a server that floods the hub with notifications costs it a bounded number of listings."""
+        import anyio
+
+        last = anyio.current_time()
+        while True:
+            await signal.wait()
+            await anyio.sleep(max(SETTLE_SECONDS, last + RELIST_INTERVAL - anyio.current_time()))
+            signal.clear()  # what arrived while settling is covered by this listing
+            last = anyio.current_time()
+            await self.relist(client)
 
 
 class GeneratedSyncHub(Generic[HubT]):
@@ -574,11 +764,44 @@ async def open_servers(
 
 
 @dataclass(frozen=True)
+class LeftOut:
+    """A tool a server lists that the hub does not offer, and why."""
+
+    server: str
+    tool: str
+    """The tool's own name on its server."""
+    reason: str
+
+
+@dataclass(frozen=True)
 class CatalogDifference:
-    """Qualified names the connected servers offer beyond their snapshots, and snapshot tools they dropped."""
+    """The connected servers' tools beside their snapshots, by qualified name."""
 
     added: tuple[str, ...]
+    """Tools beyond the snapshots that the hub's filters let through (callable as `live_tools_mode` says)."""
     removed: tuple[str, ...]
+    """Snapshot tools the servers no longer list."""
+    changed: tuple[str, ...] = ()
+    """Snapshot tools whose live definition (description, annotations, schemas, ...) differs from the
+    snapshot's; the hub keeps offering the snapshot's."""
+    left_out: tuple[LeftOut, ...] = ()
+    """Tools a server lists that the hub does not offer: a name a snapshot tool has, text the audit flags."""
+
+
+@dataclass(frozen=True)
+class _ServerView:
+    """One server's latest listing beside its snapshot tools."""
+
+    present: tuple[HubTool, ...]
+    """Its snapshot tools that it still lists, as generated."""
+    missing: tuple[HubTool, ...] = ()
+    changed: tuple[str, ...] = ()
+    """Qualified names of its snapshot tools whose live definition differs from the snapshot's."""
+    added: tuple[tuple[HubTool, tuple[str, ...]], ...] = ()
+    """Its tools beyond the snapshot, by name, each with the audit's findings when it would be offered."""
+
+
+_FILTERED = "the hub's filters leave it out (`hub_filters` in the config, or the `filters` given to the hub)"
 
 
 class ListChanged:
@@ -601,6 +824,17 @@ class ListChanged:
             self._event.set()
         if self._handler is not None:
             await self._handler(message)
+
+    def set(self) -> None:
+        """A change signalled another way (a `subscriptions/listen` event)."""
+        self._event.set()
+
+    def clear(self) -> None:
+        """Forget the changes signalled so far: the listing about to start covers them."""
+        import anyio
+
+        if self._event.is_set():
+            self._event = anyio.Event()
 
     async def wait(self) -> None:
         """Until the next notification since the last wait returned."""
@@ -634,8 +868,19 @@ async def _list_all_tools(client: Client | ClientSession, server: str) -> list[T
     raise PaginationError(server, f"still had more after {MAX_PAGES} pages")
 
 
-def _allowed(hub: GeneratedHub, name: str) -> bool:
-    return bool(selected([hub.tools[name]], hub.filters))
+def _live_tools_mode(given: LiveTools | None, configured: LiveTools) -> LiveTools:
+    """The `live_tools` given at run time, else the configured one; anything else is a `ValueError`."""
+    mode = configured if given is None else given
+    if mode not in LIVE_TOOLS:
+        raise ValueError(f"hub: live_tools must be one of {', '.join(map(repr, LIVE_TOOLS))}, not {mode!r}")
+    return mode
+
+
+def _audit_findings(tool: Mapping[str, Any]) -> tuple[str, ...]:
+    """What the catalog-text audit finds in a tool's text, one line each (where, kind, excerpt)."""
+    from ._audit import audit_tool
+
+    return tuple(f"{where}: {finding.kind} ({finding.excerpt})" for where, finding in audit_tool(tool))
 
 
 def _by_name(tool: HubTool) -> str:

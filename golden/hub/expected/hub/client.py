@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ._hub_catalog import Filters, HubTool
-from ._hub_runtime import GeneratedHub, GeneratedSyncHub, SiblingImport
+from ._hub_runtime import GeneratedHub, GeneratedSyncHub, LiveTools, SiblingImport
 
 if TYPE_CHECKING:
     from contextlib import AbstractAsyncContextManager, AbstractContextManager
@@ -32,6 +32,7 @@ class Hub(GeneratedHub):
     """
 
     separator = "__"
+    configured_live_tools = "ignore"
     servers = {
         "notes": "notes",
         "weather": "weather",
@@ -260,6 +261,7 @@ class Hub(GeneratedHub):
         notes: NotesClient | None = None,
         weather: WeatherClient | None = None,
         filters: Filters = None,
+        live_tools: LiveTools | None = None,
     ) -> None:
         super().__init__(
             {
@@ -267,6 +269,7 @@ class Hub(GeneratedHub):
                 "weather": weather,
             },
             filters,
+            live_tools,
         )
         if notes is not None:
             self.notes = notes
@@ -281,22 +284,21 @@ class Hub(GeneratedHub):
         weather: StdioServerParameters | str | Transport | None = None,
         timeout: float = 30.0,
         filters: Filters = None,
+        live_tools: LiveTools | None = None,
         **client_options: Any,
     ) -> AbstractAsyncContextManager[Self]:
         """Connect the servers given (any subset) concurrently with `mcp.Client(server, **client_options)`.
 
         Each must connect within `timeout` seconds, or none stays open and `HubError` names it; all
-        close on exit. While open, the hub follows each server's tool list (`live_tools`): tools
-        a server adds can be called, tools it removes cannot.
+        close on exit. While open, the hub follows each server's tool list (`hub.live_tools`): tools
+        it removes cannot be called, and tools it adds are handled as `live_tools` says
+        (`ignore`, `callable` or `offer`; the config's `hub_live_tools` when not given).
         """
-        from ..notes import NotesClient
-        from ..weather import WeatherClient
-
         targets = {
-            "notes": (NotesClient.connect, notes),
-            "weather": (WeatherClient.connect, weather),
+            "notes": (cls._connector("notes"), notes),
+            "weather": (cls._connector("weather"), weather),
         }
-        return cls._open(targets, timeout, filters, client_options)
+        return cls._open(targets, timeout, filters, client_options, live_tools)
 
     @classmethod
     def connect_sync(
@@ -306,6 +308,7 @@ class Hub(GeneratedHub):
         weather: StdioServerParameters | str | Transport | None = None,
         timeout: float = 30.0,
         filters: Filters = None,
+        live_tools: LiveTools | None = None,
         **client_options: Any,
     ) -> AbstractContextManager[SyncHub]:
         """Connect as `connect` does, for code with no event loop: the hub runs on a private event
@@ -316,6 +319,7 @@ class Hub(GeneratedHub):
                 weather=weather,
                 timeout=timeout,
                 filters=filters,
+                live_tools=live_tools,
                 **client_options,
             )
         )

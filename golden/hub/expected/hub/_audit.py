@@ -1,0 +1,233 @@
+"""An audit of catalog text: what a server wrote for the model to read, checked for the marks of a
+prompt injection before anyone trusts it.
+
+Four kinds of finding, each a pattern honest catalogs do not need: instructions aimed at the model
+("ignore previous instructions", "always call this first", "do not tell the user"), requests for the
+caller's credentials, invisible characters (Unicode tags U+E0000-E007F, bidi controls, zero-width
+characters), and markup that imitates a system prompt (`<system>`, `<|im_start|>`, `[INST]`,
+`### System:`). `mcp-stubgen drift` and `snapshot` report findings at generate time; a generated hub
+calls the same functions at run time before it offers a tool added live. Every pattern has bounded
+gaps, so a check takes time linear in the text whatever a server sends.
+
+This file imports only the standard library.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+__all__ = ["TextFinding", "audit_text", "audit_tool"]
+
+
+@dataclass(frozen=True)
+class TextFinding:
+    """One suspicious passage: its kind and a short, printable excerpt."""
+
+    kind: str
+    """"model-instruction", "credential-request", "invisible-character" or "system-markup"."""
+    excerpt: str
+    """A short excerpt; invisible and non-printable characters are shown as \\uXXXX escapes."""
+
+
+MODEL_INSTRUCTION: Final = "model-instruction"
+CREDENTIAL_REQUEST: Final = "credential-request"
+INVISIBLE_CHARACTER: Final = "invisible-character"
+SYSTEM_MARKUP: Final = "system-markup"
+
+_GAP = r"[^.\n]{0,40}?"
+"""Up to 40 characters within one sentence: enough for "the user's", bounded so matching stays linear."""
+
+_MODEL_INSTRUCTION = re.compile(
+    r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?"
+    r"(?:previous|prior|above|earlier|preceding|former|other|system)\s+"
+    r"(?:instructions?|prompts?|messages?|rules?|directions?|directives?|guidelines?|context|guidance)"
+    r"|\bignore\s+previous\b"
+    r"|\balways\s+(?:call|use|run|invoke|execute)\s+this\b" + _GAP + r"\bfirst\b"
+    r"|\bbefore\s+(?:calling\s+|using\s+|running\s+|invoking\s+)?(?:any|all|every)\s+other\s+tools?\b"
+    r"|\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|mention|reveal|show|disclose)\b" + _GAP + r"\buser\b"
+    r"|\bwithout\s+(?:telling|informing|notifying|asking)\s+the\s+user\b"
+    r"|\b(?:keep|hide)\s+this\s+(?:secret\s+|hidden\s+)?from\s+the\s+user\b"
+    r"|\byou\s+are\s+now\s+(?:a|an|in)\b"
+    r"|\bnew\s+instructions\s*:",
+    re.IGNORECASE,
+)
+_SECRET = (
+    r"(?:passwords?|passphrases?|passcodes?|api[\s_-]?keys?|secret(?:\s+keys?)?|private[\s_-]?keys?|ssh[\s_-]?keys?"
+    r"|(?:access|auth|authentication|bearer|session|refresh|oauth|github|personal\s+access)[\s_-]?tokens?"
+    r"|credentials|seed\s+phrase|recovery\s+phrase|mnemonic|session\s+cookies?)"
+)
+_CREDENTIAL_REQUEST = re.compile(
+    r"\b(?:pass|provide|include|send|enter|supply|give|share|put|paste|attach|append|add|read|copy|forward)\b"
+    + _GAP
+    + r"\b"
+    + _SECRET
+    + r"\b"
+    + r"|\b(?:your|the\s+user'?s)\s+"
+    + _SECRET
+    + r"\b"
+    + _GAP
+    + r"\b(?:here|in\s+this\s+(?:field|parameter|argument)|as\s+(?:the\s+)?(?:argument|parameter|value))\b"
+    + r"|~/\.ssh\b|\bid_(?:rsa|ed25519|ecdsa)\b|~/\.aws/credentials|~/\.netrc\b",
+    re.IGNORECASE,
+)
+_SYSTEM_MARKUP = re.compile(
+    r"<\|[a-z_]{2,40}\|>"
+    r"|</?\s*(?:system|system[_-]prompt|instructions?|important|admin|assistant)\s*>"
+    r"|\[/?INST\]|<</?SYS>>"
+    r"|(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|instructions?|assistant)[ \t]*(?:prompt[ \t]*)?:",
+    re.IGNORECASE,
+)
+
+_ZERO_WIDTH_JOINER: Final = "\u200d"
+_BLACK_FLAG: Final = "\U0001f3f4"
+_CANCEL_TAG: Final = "\U000e007f"
+_FLAG_TAG = re.compile("\U0001f3f4[\U000e0030-\U000e0039\U000e0061-\U000e007a]{2,7}\U000e007f")
+"""A subdivision flag (England is U+1F3F4 then "gbeng" in tag letters then CANCEL TAG): the one honest
+use of tag characters, kept out of the findings."""
+
+
+def _is_invisible(char: str) -> bool:
+    """Characters that render as nothing or reorder what is shown: Unicode tags, bidi controls,
+    zero-width characters and the other format characters (category Cf), and the variation selectors
+    that can carry hidden bytes after an emoji."""
+    code = ord(char)
+    if 0xE0000 <= code <= 0xE007F or 0xE0100 <= code <= 0xE01EF:
+        return True
+    if code in (0x115F, 0x1160, 0x3164, 0xFFA0, 0x180E):  # Hangul fillers, Mongolian vowel separator
+        return True
+    return unicodedata.category(char) == "Cf"
+
+
+def _is_pictograph(char: str) -> bool:
+    return unicodedata.category(char) == "So" or char == "\ufe0f"
+
+
+def _invisible_positions(text: str) -> list[int]:
+    """Indexes of invisible characters, leaving out the honest ones: a zero-width joiner between two
+    emoji (a family, a profession) and the tags of a subdivision flag."""
+    flag_spans = [match.span() for match in _FLAG_TAG.finditer(text)] if _BLACK_FLAG in text else []
+    positions = []
+    for index, char in enumerate(text):
+        if not _is_invisible(char):
+            continue
+        if (
+            char == _ZERO_WIDTH_JOINER
+            and 0 < index < len(text) - 1
+            and _is_pictograph(text[index - 1])
+            and _is_pictograph(text[index + 1])
+        ):
+            continue
+        if any(start < index < end for start, end in flag_spans):
+            continue
+        positions.append(index)
+    return positions
+
+
+def _shown(text: str) -> str:
+    """`text` on one printable line: every invisible or non-printable character as its escape."""
+    return "".join(char if char.isprintable() and not _is_invisible(char) else _escape(char) for char in text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\u{code:04X}" if code <= 0xFFFF else f"\\U{code:08X}"
+
+
+def _excerpt(text: str, start: int, end: int, margin: int = 20, longest: int = 100) -> str:
+    """The passage `text[start:end]` with a little context, shown in at most `longest` characters."""
+    before = max(0, start - margin)
+    after = min(len(text), end + margin)
+    shown = _shown(text[before:after])
+    cut = len(shown) > longest
+    return ("…" if before else "") + shown[:longest] + ("…" if cut or after < len(text) else "")
+
+
+def _runs(positions: list[int]) -> Iterator[tuple[int, int]]:
+    """Consecutive positions as (start, end) spans: a hidden message is one finding, not one per character."""
+    start = previous = -2
+    for index in positions:
+        if index != previous + 1:
+            if start >= 0:
+                yield start, previous + 1
+            start = index
+        previous = index
+    if start >= 0:
+        yield start, previous + 1
+
+
+def audit_text(text: str) -> list[TextFinding]:
+    """Every finding in one piece of catalog text, in the order they occur within each kind.
+
+    Words are matched after NFKC normalisation and with invisible characters removed, so neither
+    full-width letters nor a zero-width space inside "ig\u200bnore" hides an instruction (the
+    invisible character is a finding of its own)."""
+    findings = []
+    for start, end in _runs(_invisible_positions(text)):
+        findings.append(TextFinding(INVISIBLE_CHARACTER, _excerpt(text, start, end)))
+    visible = unicodedata.normalize("NFKC", "".join(char for char in text if not _is_invisible(char)))
+    for kind, pattern in (
+        (MODEL_INSTRUCTION, _MODEL_INSTRUCTION),
+        (CREDENTIAL_REQUEST, _CREDENTIAL_REQUEST),
+        (SYSTEM_MARKUP, _SYSTEM_MARKUP),
+    ):
+        for match in pattern.finditer(visible):
+            findings.append(TextFinding(kind, _excerpt(visible, match.start(), match.end())))
+    return findings
+
+
+def _pointer_token(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+_SCHEMA_TEXT_KEYS: Final = ("title", "description")
+
+
+def _schema_texts(schema: Any, where: str) -> Iterator[tuple[str, str]]:
+    """Every `title`, `description` and string `enum` member in a JSON Schema, with its location.
+    Walked with an explicit stack: a server's schema may be nested deeper than Python's recursion limit."""
+    stack: list[tuple[Any, str]] = [(schema, where)]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                if not isinstance(key, str):
+                    continue
+                child = f"{path}/{_pointer_token(key)}"
+                if key in _SCHEMA_TEXT_KEYS and isinstance(value, str):
+                    yield child, value
+                elif key == "enum" and isinstance(value, list):
+                    for index, member in enumerate(value):
+                        if isinstance(member, str):
+                            yield f"{child}/{index}", member
+                elif isinstance(value, Mapping | list):
+                    stack.append((value, child))
+        elif isinstance(node, list):
+            for index, item in enumerate(node):
+                if isinstance(item, Mapping | list):
+                    stack.append((item, f"{path}/{index}"))
+
+
+def _tool_texts(tool: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    for key in ("name", "title", "description"):
+        value = tool.get(key)
+        if isinstance(value, str):
+            yield key, value
+    annotations = tool.get("annotations")
+    if isinstance(annotations, Mapping) and isinstance(annotations.get("title"), str):
+        yield "annotations/title", annotations["title"]
+    for key in ("inputSchema", "outputSchema"):
+        schema = tool.get(key)
+        if isinstance(schema, Mapping):
+            found = sorted(_schema_texts(schema, key))
+            yield from found
+
+
+def audit_tool(tool: Mapping[str, Any]) -> list[tuple[str, TextFinding]]:
+    """Findings in every text of one tool definition (`tools/list` shape), each with where it was:
+    "name", "title", "description", "annotations/title", or a JSON-pointer-like path into a schema
+    such as "inputSchema/properties/note/description"."""
+    return [(where, finding) for where, text in _tool_texts(tool) for finding in audit_text(text)]

@@ -1,0 +1,91 @@
+"""The hub's edges a new user meets (issue 28): a misspelt name in `tool_definitions(names=...)`, a
+call to a tool whose server is not connected, and a hub imported as a top-level module."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import StdioServerParameters
+
+from codegen.generate import generate_package
+from codegen.generate.hub import hub_dir, render_hub
+from codegen.generate.publish import publish
+from tests.conftest import REPO
+from tests.regen_goldens import hub_case_snapshots
+
+PY = sys.executable
+NOTES = REPO / "examples" / "notes_server.py"
+
+
+def generate(out: Path) -> None:
+    snapshots = hub_case_snapshots()
+    for snapshot in snapshots:
+        generate_package(snapshot, out)
+    publish(render_hub([(snapshot, {}) for snapshot in snapshots]), hub_dir(out))
+
+
+@pytest.fixture
+def edgehub(tmp_path: Path) -> Iterator[Any]:
+    """The golden hub case (notes and weather) generated under `<tmp>/edgehub/`, imported."""
+    generate(tmp_path / "edgehub")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        yield importlib.import_module("edgehub.hub")
+    finally:
+        sys.path.remove(str(tmp_path))
+        for module in [module for module in sys.modules if module.split(".")[0] == "edgehub"]:
+            del sys.modules[module]
+
+
+def test_an_unknown_name_in_tool_definitions_raises_with_the_closest_names(edgehub: Any) -> None:
+    Hub = edgehub.Hub
+    with pytest.raises(edgehub.UnknownQualifiedToolError) as unknown:
+        Hub.tool_definitions("openai", names=["weather__get_forecast", "weather__get_forcast"])
+    assert unknown.value.suggestions[0] == "weather__get_forecast"
+    assert str(unknown.value).startswith(
+        "the hub has no tool 'weather__get_forcast'; did you mean 'weather__get_forecast'"
+    )
+    known = Hub.tool_definitions("openai", names=["weather__get_forecast", "notes__search"])
+    assert [tool["function"]["name"] for tool in known] == ["notes__search", "weather__get_forecast"]
+
+
+async def test_calling_a_tool_of_a_server_not_connected_says_so(edgehub: Any) -> None:
+    async with edgehub.Hub.connect(notes=StdioServerParameters(command=PY, args=[str(NOTES)])) as hub:
+        with pytest.raises(edgehub.UnknownQualifiedToolError) as missing:
+            await hub.call("weather__search", {"query": "os"})
+        assert str(missing.value) == (
+            "the hub cannot offer or call 'weather__search': its server 'weather' is not connected; "
+            "connect it with Hub.connect(weather=...) (or pass its client to Hub(...))"
+        )
+        with pytest.raises(edgehub.UnknownQualifiedToolError, match="'weather' is not connected"):
+            hub.tool_definitions(names=["weather__search"])
+
+
+def test_a_hub_imported_as_a_top_level_module_says_how_to_import_it(tmp_path: Path) -> None:
+    out = tmp_path / "clients"
+    generate(out)
+    script = (
+        "import sys\n"
+        "from hub import Hub, HubError\n"
+        "print(len(Hub.tool_definitions()), Hub.shortlist('weather in Oslo', 1)[0].qualified_name)\n"
+        "for connect in (Hub.connect, Hub.connect_sync):\n"
+        "    try:\n"
+        "        connect(weather=sys.executable)\n"
+        "    except HubError as error:\n"
+        "        print(error)\n"
+    )
+    environment = {**os.environ, "PYTHONPATH": str(out)}
+    run = subprocess.run([PY, "-c", script], capture_output=True, text=True, env=environment, timeout=60)
+    assert run.returncode == 0, run.stderr
+    expected = (
+        "hub: the hub was imported as the top-level package 'hub', so it cannot import the servers' packages "
+        "beside it; put the folder that holds 'clients' on sys.path and import `from clients.hub import Hub`"
+    )
+    assert run.stdout.splitlines() == ["6 weather__get_forecast", expected, expected]
