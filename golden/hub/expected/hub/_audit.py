@@ -58,20 +58,20 @@ _MODEL_INSTRUCTION = re.compile(
 _SECRET = (
     r"(?:passwords?|passphrases?|passcodes?|api[\s_-]?keys?|secret(?:\s+keys?)?|private[\s_-]?keys?|ssh[\s_-]?keys?"
     r"|(?:access|auth|authentication|bearer|session|refresh|oauth|github|personal\s+access)[\s_-]?tokens?"
-    r"|credentials|seed\s+phrase|recovery\s+phrase|mnemonic|session\s+cookies?)"
+    r"|credentials|seed\s+phrase|recovery\s+phrase|mnemonic|session\s+cookies?"
+    r"|~?/?\.ssh/?|id_(?:rsa|ed25519|ecdsa)|\.aws/credentials|\.netrc)"
 )
 _CREDENTIAL_REQUEST = re.compile(
     r"\b(?:pass|provide|include|send|enter|supply|give|share|put|paste|attach|append|add|read|copy|forward)\b"
     + _GAP
-    + r"\b"
+    + r"(?<!\w)"
     + _SECRET
-    + r"\b"
+    + r"(?!\w)"
     + r"|\b(?:your|the\s+user'?s)\s+"
     + _SECRET
     + r"\b"
     + _GAP
-    + r"\b(?:here|in\s+this\s+(?:field|parameter|argument)|as\s+(?:the\s+)?(?:argument|parameter|value))\b"
-    + r"|~/\.ssh\b|\bid_(?:rsa|ed25519|ecdsa)\b|~/\.aws/credentials|~/\.netrc\b",
+    + r"\b(?:here|in\s+this\s+(?:field|parameter|argument)|as\s+(?:the\s+)?(?:argument|parameter|value))\b",
     re.IGNORECASE,
 )
 _SYSTEM_MARKUP = re.compile(
