@@ -1,7 +1,9 @@
 """A hand-written JSON-RPC stdio server that speaks only the legacy handshake, and can misbehave.
 
 It exists because the SDK's own servers always answer `server/discover`; this one answers it with
--32601 like pre-2026 servers do, and each `--mode` breaks the protocol in one specific way.
+-32601 like pre-2026 servers do, and each `--mode` breaks the protocol in one specific way. Mode
+`dual-era` speaks both eras the way some SDKs' servers do: it answers `server/discover`, and still
+answers a later `initialize` as a legacy server, on the same connection.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import time
 from urllib.parse import quote
 
 LEGACY_VERSION = "2025-06-18"
+MODERN_VERSION = "2026-07-28"
+PROTOCOL_META = "io.modelcontextprotocol/protocolVersion"
 PAGE_SIZE = 2
 
 
@@ -41,7 +45,13 @@ def send(message: dict[str, object]) -> None:
     sys.stdout.flush()
 
 
+_modern_request = False
+"""Whether the request being answered carries 2026-07-28 `_meta` (mode `dual-era` only)."""
+
+
 def answer(request_id: object, result: dict[str, object]) -> None:
+    if _modern_request:  # the fields every 2026-07-28 result has
+        result = {"resultType": "complete", "ttlMs": 0, "cacheScope": "public", **result}
     send({"jsonrpc": "2.0", "id": request_id, "result": result})
 
 
@@ -73,7 +83,13 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
     assert isinstance(params, dict)
     if request_id is None:  # a notification
         return
-    if method == "server/discover":
+    global _modern_request
+    _modern_request = mode == "dual-era" and PROTOCOL_META in (params.get("_meta") or {})
+    if method == "server/discover" and mode == "dual-era":
+        meta = {"io.modelcontextprotocol/serverInfo": {"name": "raw-dual", "version": "0.3.0"}}
+        capabilities = {"tools": {"listChanged": True}, "prompts": {}}
+        answer(request_id, {"supportedVersions": [MODERN_VERSION], "capabilities": capabilities, "_meta": meta})
+    elif method == "server/discover":
         if mode == "noisy-probe":
             sys.stderr.write("warning: unrelated noise while probing server/discover\n")
             sys.stderr.flush()
@@ -148,6 +164,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", default="legacy")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds slow-handshake and slow-list wait")
+    parser.add_argument("--log", help="a file to append the method of every message received to, one a line")
+    parser.add_argument("--start-delay", type=float, default=0.0, help="seconds to wait before reading stdin")
     options = parser.parse_args()
     mode = options.mode
     if mode == "leak-secret":
@@ -170,9 +188,14 @@ def main() -> None:
         sys.exit(3)
     if mode == "hang":
         time.sleep(3600)
+    time.sleep(options.start_delay)
     for line in sys.stdin:
         if line.strip():
-            handle(mode, json.loads(line), options.delay)
+            message = json.loads(line)
+            if options.log:
+                with open(options.log, "a", encoding="utf-8") as log:
+                    log.write(f"{message.get('method')}\n")
+            handle(mode, message, options.delay)
 
 
 if __name__ == "__main__":
