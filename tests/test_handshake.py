@@ -4,12 +4,14 @@ does not depend on how fast a server starts, and `connect_timeout` bounds the ha
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import EXAMPLE_SERVER, SERVERS, write_config
+from tests.test_watch import Watcher
 
 PY = sys.executable
 RAW_SERVER = SERVERS / "raw_server.py"
@@ -122,3 +124,63 @@ def test_a_server_that_starts_after_the_sdks_probe_deadline_records_the_same_byt
     assert json.loads((tmp_path / "slow.json").read_text())["protocolVersion"] == "2026-07-28"
     assert (tmp_path / "slow.json").read_bytes() == (tmp_path / "fast.json").read_bytes()
     assert "initialize" not in log.read_text().split()
+
+
+def raw_project(folder: Path, mode: str) -> Path:
+    """A project of the legacy raw server in `mode`, with packages; returns its config."""
+    return write_config(
+        folder,
+        f"""[tool.mcp-stubgen]
+snapshots = "snapshots"
+output = "clients"
+
+[tool.mcp-stubgen.servers.raw]
+command = {json.dumps(PY)}
+args = [{json.dumps(str(RAW_SERVER))}, "--mode", "{mode}"]
+""",
+    )
+
+
+def test_an_empty_listing_never_replaces_a_committed_catalog_unasked(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    raw_project(tmp_path, "legacy")
+    assert run_cli("sync").exit_code == 0
+    snapshot, package = tmp_path / "snapshots" / "raw.json", tmp_path / "clients" / "raw"
+    committed, client = snapshot.read_bytes(), (package / "client.py").read_bytes()
+
+    raw_project(tmp_path, "empty")
+    for command in ("sync", "snapshot"):
+        result = run_cli(command)
+        assert result.exit_code == 2, result.stderr
+        assert one_line(result.stderr) == (
+            "error: server 'raw': the server listed no tools, resources, templates or prompts, where the committed "
+            "snapshot has 5 tools, 0 resources, 0 templates, 1 prompt (snapshots/raw.json); nothing was written, so "
+            "the committed files are kept (pass --allow-empty if it really is empty now)"
+        )
+        assert snapshot.read_bytes() == committed and (package / "client.py").read_bytes() == client
+
+    watcher = Watcher(tmp_path, "--interval", "60")
+    refused = watcher.wait_for("error: ")
+    watcher.process.send_signal(signal.SIGINT)
+    code, _stdout, stderr = watcher.finish()
+    assert code == 0, stderr
+    assert "the server listed no tools" in refused and refused.rstrip().endswith("not published, still watching")
+    assert snapshot.read_bytes() == committed and (package / "client.py").read_bytes() == client
+
+    allowed = run_cli("snapshot", "--allow-empty")
+    assert allowed.exit_code == 0, allowed.stderr
+    assert json.loads(snapshot.read_text())["tools"] == []
+
+
+def test_a_snapshot_that_loses_server_info_is_refused_unasked(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "dual.json"
+    server = ("--", PY, RAW_SERVER, "--mode")
+    assert run_cli("snapshot", "--name", "dual", "--out", out, *server, "dual-era").exit_code == 0
+    committed = out.read_bytes()
+    anonymous = run_cli("snapshot", "--name", "dual", "--out", out, *server, "dual-era-anonymous")
+    assert anonymous.exit_code == 2
+    assert "the server sent no serverInfo, which the committed snapshot records" in one_line(anonymous.stderr)
+    assert out.read_bytes() == committed
+    allowed = run_cli("snapshot", "--name", "dual", "--out", out, "--allow-empty", *server, "dual-era-anonymous")
+    assert allowed.exit_code == 0, allowed.stderr
+    assert "serverInfo" not in json.loads(out.read_text())

@@ -3,7 +3,8 @@
 It exists because the SDK's own servers always answer `server/discover`; this one answers it with
 -32601 like pre-2026 servers do, and each `--mode` breaks the protocol in one specific way. Mode
 `dual-era` speaks both eras the way some SDKs' servers do: it answers `server/discover`, and still
-answers a later `initialize` as a legacy server, on the same connection.
+answers a later `initialize` as a legacy server, on the same connection (`dual-era-anonymous`: with
+no `serverInfo`). Mode `empty` declares no capabilities, so it lists nothing.
 """
 
 from __future__ import annotations
@@ -84,11 +85,13 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
     if request_id is None:  # a notification
         return
     global _modern_request
-    _modern_request = mode == "dual-era" and PROTOCOL_META in (params.get("_meta") or {})
-    if method == "server/discover" and mode == "dual-era":
-        meta = {"io.modelcontextprotocol/serverInfo": {"name": "raw-dual", "version": "0.3.0"}}
+    _modern_request = mode.startswith("dual-era") and PROTOCOL_META in (params.get("_meta") or {})
+    if method == "server/discover" and mode in ("dual-era", "dual-era-anonymous"):
         capabilities = {"tools": {"listChanged": True}, "prompts": {}}
-        answer(request_id, {"supportedVersions": [MODERN_VERSION], "capabilities": capabilities, "_meta": meta})
+        result: dict[str, object] = {"supportedVersions": [MODERN_VERSION], "capabilities": capabilities}
+        if mode == "dual-era":  # the serverInfo stamp is optional in 2026-07-28
+            result["_meta"] = {"io.modelcontextprotocol/serverInfo": {"name": "raw-dual", "version": "0.3.0"}}
+        answer(request_id, result)
     elif method == "server/discover":
         if mode == "noisy-probe":
             sys.stderr.write("warning: unrelated noise while probing server/discover\n")
@@ -114,7 +117,7 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
             request_id,
             {
                 "protocolVersion": LEGACY_VERSION,
-                "capabilities": {"tools": {"listChanged": True}, "prompts": {}},
+                "capabilities": {} if mode == "empty" else {"tools": {"listChanged": True}, "prompts": {}},
                 "serverInfo": {"name": "raw-legacy", "version": "0.3.0"},
                 "instructions": f"Your key is {os.environ.get('API_KEY')}."
                 if mode == "echo-secret-catalog"
