@@ -127,7 +127,7 @@ def take_snapshots(
 
     if sys.stderr.isatty():
         console.note(f"snapshotting {', '.join(server.name for server in servers)} ...")
-    snapshot_servers(servers, done)
+    snapshot_servers(servers, done, console.warn)
     return taken
 
 

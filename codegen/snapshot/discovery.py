@@ -28,6 +28,7 @@ from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.dispatcher import CallOptions
+from mcp.shared.inbound import find_invalid_x_mcp_header
 from mcp.types import (
     CreateMessageRequestParams,
     DiscoverRequest,
@@ -39,6 +40,9 @@ from mcp.types import (
     InitializeRequestParams,
     InitializeResult,
     ListRootsResult,
+    ListToolsRequest,
+    ListToolsResult,
+    PaginatedRequestParams,
 )
 from mcp_types import CONNECTION_CLOSED, INVALID_REQUEST, METHOD_NOT_FOUND, REQUEST_TIMEOUT
 from mcp_types.version import (
@@ -70,7 +74,14 @@ class _Listing:
 
 
 _TOOLS = _Listing(
-    "tools/list", lambda client, cursor: client.list_tools(cursor=cursor, cache_mode="bypass"), "tools", "tools"
+    "tools/list",
+    # The session's own request, not `Client.list_tools`: that drops a tool whose `x-mcp-header`
+    # annotations are invalid without a word, and `list_catalog` says which it drops and why.
+    lambda client, cursor: client.session.send_request(
+        ListToolsRequest(params=PaginatedRequestParams(cursor=cursor)), ListToolsResult
+    ),
+    "tools",
+    "tools",
 )
 _RESOURCES = _Listing(
     "resources/list",
@@ -89,10 +100,18 @@ _PROMPTS = _Listing(
 )
 
 
-async def snapshot_server(server: ServerConfig) -> Snapshot:
+Warn = Callable[[str], None]
+"""Told each warning line of a listing (a tool dropped for invalid `x-mcp-header` annotations)."""
+
+
+def _ignore(_line: str) -> None:
+    return None
+
+
+async def snapshot_server(server: ServerConfig, warn: Warn = _ignore) -> Snapshot:
     """Connect, negotiate and list everything the server declares; raise `StubgenError` on failure."""
     async with connect(server) as client:
-        return await list_catalog(client, server)
+        return await list_catalog(client, server, warn)
 
 
 @asynccontextmanager
@@ -295,10 +314,12 @@ _diagnostics: ContextVar[_Diagnostics | None] = ContextVar("_diagnostics", defau
 """The diagnostics of the connection `connect` opened in this task, for `_list_all` to mark."""
 
 
-async def list_catalog(client: Client, server: ServerConfig) -> Snapshot:
+async def list_catalog(client: Client, server: ServerConfig, warn: Warn = _ignore) -> Snapshot:
     """The catalog of a connected client, listed under `server`'s name, paging and time limits.
 
-    A catalog that repeats one of the server's secrets is refused, so it never reaches a snapshot."""
+    A catalog that repeats one of the server's secrets is refused, so it never reaches a snapshot.
+    On a 2026-07-28 session a tool whose `x-mcp-header` annotations are invalid is left out, as the
+    spec tells clients to do, with a warning line (SEP-2243)."""
     capabilities = client.server_capabilities
     declared = [
         (_TOOLS, capabilities.tools is not None),
@@ -313,6 +334,8 @@ async def list_catalog(client: Client, server: ServerConfig) -> Snapshot:
         if entries is None:
             missing.append(listing.method)
         listed[listing.method] = entries or []
+    if client.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        listed[_TOOLS.method] = _valid_header_tools(server, listed[_TOOLS.method], warn)
     info = client.server_info
     snapshot = Snapshot.of_sorted_entries(
         server=server.name,
@@ -330,6 +353,20 @@ async def list_catalog(client: Client, server: ServerConfig) -> Snapshot:
     )
     _secrets_of(server).refuse_in_catalog(server.name, snapshot.to_json())
     return snapshot
+
+
+def _valid_header_tools(server: ServerConfig, tools: list[JSON], warn: Warn) -> list[JSON]:
+    kept = []
+    for tool in tools:
+        reason = find_invalid_x_mcp_header(tool.get("inputSchema"))
+        if reason is None:
+            kept.append(tool)
+        else:
+            warn(
+                f"server {server.name!r}: tool {tool['name']!r} left out: its x-mcp-header annotations are "
+                f"invalid ({reason}), and protocol 2026-07-28 has clients drop such a tool"
+            )
+    return kept
 
 
 def _transport(server: ServerConfig, env: dict[str, str], headers: dict[str, str], diagnostics: _Diagnostics) -> Any:
@@ -532,14 +569,16 @@ def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
 
 
 async def snapshot_all(
-    servers: Sequence[ServerConfig], on_done: Callable[[str, Snapshot | StubgenError], None] | None = None
+    servers: Sequence[ServerConfig],
+    on_done: Callable[[str, Snapshot | StubgenError], None] | None = None,
+    warn: Warn = _ignore,
 ) -> dict[str, Snapshot | StubgenError]:
     """Snapshot servers concurrently; one failing server does not stop the others."""
     results: dict[str, Snapshot | StubgenError] = {}
 
     async def one(server: ServerConfig) -> None:
         try:
-            result: Snapshot | StubgenError = await snapshot_server(server)
+            result: Snapshot | StubgenError = await snapshot_server(server, warn)
         except StubgenError as error:
             result = error
         results[server.name] = result
@@ -553,7 +592,9 @@ async def snapshot_all(
 
 
 def snapshot_servers(
-    servers: Sequence[ServerConfig], on_done: Callable[[str, Snapshot | StubgenError], None] | None = None
+    servers: Sequence[ServerConfig],
+    on_done: Callable[[str, Snapshot | StubgenError], None] | None = None,
+    warn: Warn = _ignore,
 ) -> dict[str, Snapshot | StubgenError]:
     """Synchronous entry point for the command line."""
-    return anyio.run(snapshot_all, servers, on_done)
+    return anyio.run(snapshot_all, servers, on_done, warn)

@@ -266,7 +266,7 @@ class Watcher:
 
     async def _refresh(self, client: Client, server: ServerConfig, *, first: bool = False) -> None:
         """Re-list the whole catalog and publish it if it differs from the last published one."""
-        snapshot = await list_catalog(client, server)
+        snapshot = await list_catalog(client, server, console.warn)
         data = snapshot.canonical_bytes()
         current = self._published.get(server.name)
         if current is not None and current.canonical_bytes() == data:

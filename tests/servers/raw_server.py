@@ -56,8 +56,11 @@ def answer(request_id: object, result: dict[str, object]) -> None:
     send({"jsonrpc": "2.0", "id": request_id, "result": result})
 
 
-def fail(request_id: object, code: int, message: str) -> None:
-    send({"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}})
+def fail(request_id: object, code: int, message: str, data: object = None) -> None:
+    error: dict[str, object] = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
+    send({"jsonrpc": "2.0", "id": request_id, "error": error})
 
 
 def tools_page(mode: str, cursor: str | None) -> dict[str, object]:
@@ -155,6 +158,15 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
             fail(request_id, -32601, "Method not found")
             return
         answer(request_id, tools_page(mode, params.get("cursor")))  # type: ignore[arg-type]
+    elif method == "tools/call":  # `alpha` fails with a JSON-RPC error, the others echo their value
+        arguments = params.get("arguments") or {}
+        assert isinstance(arguments, dict)
+        if params.get("name") == "alpha":
+            fail(request_id, -32603, "database unavailable", {"retry_after": 5})
+        else:
+            answer(
+                request_id, {"content": [{"type": "text", "text": f"{params.get('name')}: {arguments.get('value')}"}]}
+            )
     elif method == "prompts/list":
         answer(request_id, {"prompts": [{"name": "summarize", "arguments": [{"name": "text", "required": True}]}]})
     elif method == "ping":
