@@ -146,7 +146,7 @@ def test_a_tool_with_invalid_header_annotations_is_left_out_with_a_warning(
         "2026-07-28 has clients drop such a tool"
     ) in stderr
     snapshot = json.loads((tmp_path / "snapshots" / "headers.json").read_text())
-    assert [tool["name"] for tool in snapshot["tools"]] == ["count", "query"]
+    assert [tool["name"] for tool in snapshot["tools"]] == ["confirm", "count", "query"]
 
 
 def test_mirrored_parameters_are_sent_as_headers_from_the_first_call(
@@ -172,3 +172,26 @@ def test_mirrored_parameters_are_sent_as_headers_from_the_first_call(
     requests = log.read_text().splitlines()
     assert [line for line in requests if line.startswith("tools/")] == ["tools/call 200"] * 3, requests
     assert not [line for line in requests if not line.endswith((" 200", " 202"))], requests
+
+
+async def test_input_required_is_answered_on_the_sessions_own_path(
+    tmp_path: Path, header_server: tuple[str, Path], header_project: tuple[str, str]
+) -> None:
+    """`parse_text_json` calls go through the session's `send_request`, not `mcp.Client.call_tool`:
+    a server that needs input first (SEP-2322) still gets it from the `connect` handler."""
+    from mcp import types
+
+    url, _log = header_server
+    asked: list[str] = []
+
+    async def answer(_context: object, params: types.ElicitRequestParams) -> types.ElicitResult:
+        asked.append(params.message)
+        return types.ElicitResult(action="accept", content={"yes": True})
+
+    package = imported(tmp_path / "clients", "headers")
+    try:
+        async with package.HeadersClient.connect(url, elicitation_callback=answer) as client:
+            assert (await client.confirm(action="deploy")).confirmed is True
+    finally:
+        forget(tmp_path / "clients", "headers")
+    assert asked == ["Go on with deploy?"]

@@ -5,7 +5,10 @@ without the header is refused with HTTP 400 and -32020.
 - `query` mirrors `region` into `Mcp-Param-Region` and answers with text;
 - `count` mirrors `region` too, declares an output schema and answers with JSON text only (no
   `structuredContent`), so a client reads it with `parse_text_json`;
-- `broken` annotates a `number` parameter, which the spec does not allow: clients drop the tool.
+- `broken` annotates a `number` parameter, which the spec does not allow: clients drop the tool;
+- `confirm` declares an output schema and answers with JSON text only too, but first asks the client
+  to confirm (`input_required`, SEP-2322: an elicitation embedded in the result, answered by
+  calling again with the answer).
 
 Every HTTP request is appended to the `--log` file as `<Mcp-Method header> <status>`.
 
@@ -41,6 +44,12 @@ TOOLS = [
         output_schema={"type": "object", "properties": {"rows": {"type": "integer"}}, "required": ["rows"]},
     ),
     types.Tool(
+        name="confirm",
+        description="Ask the user before going on.",
+        input_schema={"type": "object", "properties": {"action": {"type": "string"}}, "required": ["action"]},
+        output_schema={"type": "object", "properties": {"confirmed": {"type": "boolean"}}, "required": ["confirmed"]},
+    ),
+    types.Tool(
         name="broken",
         description="Its header annotation is on a number, which the spec forbids.",
         input_schema={"type": "object", "properties": {"limit": {"type": "number", "x-mcp-header": "Limit"}}},
@@ -56,8 +65,20 @@ def build_server() -> Server[Any]:
 
     async def call_tool(
         _context: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    ) -> types.CallToolResult | types.InputRequiredResult:
         arguments = params.arguments or {}
+        if params.name == "confirm":
+            answer = (params.input_responses or {}).get("proceed")
+            if not isinstance(answer, types.ElicitResult) or params.request_state != "asked":
+                question = types.ElicitRequest(
+                    params=types.ElicitRequestFormParams(
+                        message=f"Go on with {arguments['action']}?",
+                        requested_schema={"type": "object", "properties": {"yes": {"type": "boolean"}}},
+                    )
+                )
+                return types.InputRequiredResult(input_requests={"proceed": question}, request_state="asked")
+            confirmed = answer.action == "accept" and bool((answer.content or {}).get("yes"))
+            return types.CallToolResult(content=[types.TextContent(text=json.dumps({"confirmed": confirmed}))])
         if params.name == "count":
             text = json.dumps({"rows": len(str(arguments["region"]))})
         else:
