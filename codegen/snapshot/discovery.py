@@ -522,9 +522,10 @@ def _http_status_message(server: ServerConfig, status: int) -> str:
 def _cause(server: ServerConfig, leaf: BaseException) -> str:
     name = f"server {server.name!r}"
     if isinstance(leaf, TimeoutError):
+        legacy = ' (protocol = "legacy" for one that ignores server/discover)' if server.protocol == "auto" else ""
         return (
             f"{name}: no answer to the handshake within {server.timeouts.connect:g}s; "
-            "check that it is an MCP server, or raise connect_timeout"
+            f"check that it is an MCP server{legacy}, or raise connect_timeout"
         )
     if isinstance(leaf, httpx2.HTTPStatusError):
         return _http_status_message(server, leaf.response.status_code)
