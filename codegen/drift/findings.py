@@ -118,6 +118,9 @@ EXTENSIONS: dict[str, Severity] = {
     "ui-resource-changed": D,
     "ui-csp-widened": D,
     "ui-permissions-widened": D,
+    "in-header-added": D,
+    "in-header-removed": D,
+    "in-header-changed": D,
 }
 """Rules the catalog has no row for: renames of prompts and resources are reported once like
 `tool-renamed`, additions of every kind like `tool-added`, and an ignore entry that matches nothing is
@@ -126,8 +129,9 @@ judged by meaning, `serverInfo` changes, input bounds that leave almost nothing 
 method the old snapshot recorded as missing (-32601) that the server now implements, a change
 of the client capabilities the snapshot was taken declaring (the catalog may differ by them), a
 generated method name that would call another entity, new tools whose hints let them destroy data or
-reach an open world, catalog text that reads like a prompt injection (`codegen.runtime._audit`), and
-MCP Apps' `_meta.ui`: who sees a tool, which UI it renders, what that UI may reach."""
+reach an open world, catalog text that reads like a prompt injection (`codegen.runtime._audit`),
+MCP Apps' `_meta.ui` (who sees a tool, which UI it renders, what that UI may reach), and an
+argument's `x-mcp-header` annotation (SEP-2243) added, removed or renamed."""
 
 RULES: dict[str, Severity] = {**CATALOG, **EXTENSIONS}
 

@@ -82,6 +82,9 @@ RULE_HELP: dict[str, str] = {
     "text-credential-request": "New catalog text asks for a password, API key, token or other secret.",
     "text-invisible-character": "New catalog text holds invisible characters (Unicode tags, bidi controls, zero-width).",
     "text-system-markup": "New catalog text imitates system-prompt markup (<system>, <|im_start|>, [INST]).",
+    "in-header-added": "An argument is now mirrored into an Mcp-Param-* header (x-mcp-header), which the server checks.",
+    "in-header-removed": "An argument is no longer mirrored into an Mcp-Param-* header (x-mcp-header).",
+    "in-header-changed": "An argument is mirrored into an Mcp-Param-* header of another name (x-mcp-header).",
     "client-capabilities-changed": (
         "The snapshot was taken declaring other client capabilities: tools listed only to such clients appear or vanish."
     ),
