@@ -411,6 +411,7 @@ CASES: dict[str, tuple[Pair, Pair]] = {
     "ui-permissions-widened": (
         tools(tool(_meta=ui(permissions={})))(tool(_meta=ui(permissions={"camera": {}}))),
         tools(tool(_meta=ui(permissions={"camera": {}, "microphone": {}})))(tool(_meta=ui(permissions={"camera": {}}))),
+    ),
     # SEP-2243: an argument mirrored into an `Mcp-Param-*` header; the near miss is an output field's
     "in-header-added": (inputs(S, {**S, "x-mcp-header": "Region"}), outputs(S, {**S, "x-mcp-header": "Region"})),
     "in-header-removed": (
