@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 from codegen.identifiers import hub_attribute, package_name
-from tests.conftest import write_config
+from tests.conftest import EXAMPLE_SERVER, REPO, SERVERS, write_config
 from tests.regen_goldens import GOLDEN
 
 WEATHER = GOLDEN / "weather" / "snapshot.json"
@@ -49,3 +54,158 @@ def test_a_server_id_with_digits_gives_that_package_class_and_hub_keyword(run_cl
     assert "class Context7Client(" in (tmp_path / "clients" / "context7" / "client.py").read_text()
     hub_client = (tmp_path / "clients" / "hub" / "client.py").read_text()
     assert "context7: Context7Client" in hub_client and "context_7" not in hub_client
+
+
+PY = sys.executable
+RAW = str(SERVERS / "raw_server.py")
+
+
+def two_servers(folder: Path, second: str = "", hub: bool = True) -> None:
+    """`weather` (the example server) and `legacy` (the raw server, with `second` as its extra args)."""
+    args = json.dumps([RAW, *second.split()])
+    write_config(
+        folder,
+        f'[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\nhub = {str(hub).lower()}\n\n'
+        f"[tool.mcp-stubgen.servers.legacy]\ncommand = {json.dumps(PY)}\nargs = {args}\n\n"
+        f"[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(PY)}\nargs = [{json.dumps(str(EXAMPLE_SERVER))}]\n",
+    )
+
+
+def test_generate_and_check_go_on_past_a_server_without_a_snapshot(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path)
+    (tmp_path / "snaps").mkdir()
+    (tmp_path / "snaps" / "weather.json").write_bytes(WEATHER.read_bytes())
+
+    generated = run_cli("generate", "--format", "json")
+
+    assert generated.exit_code == 2
+    missing = "snaps/legacy.json: no such snapshot; run `mcp-stubgen snapshot` first"
+    assert generated.stderr.splitlines() == [
+        f"error: {missing}",
+        "weather: generated clients/weather (12 file(s) written, 0 removed)",
+        "hub: generated clients/hub (8 file(s) written, 0 removed)",
+        f"error: hub: built without 'legacy': {missing}",
+    ]
+    objects = [json.loads(line) for line in generated.stdout.splitlines()]
+    assert [(item["server"], item["status"]) for item in objects] == [
+        ("legacy", "error"),
+        ("weather", "generated"),
+        (None, "generated"),
+        (None, "error"),
+    ]
+    assert objects[0]["error"] == missing
+    assert (tmp_path / "clients" / "weather" / "client.py").is_file()
+    assert "WeatherClient" in (tmp_path / "clients" / "hub" / "client.py").read_text()
+
+    checked = run_cli("generate", "--check")
+    assert checked.exit_code == 2
+    assert checked.stdout == ""
+    assert checked.stderr.splitlines() == [
+        f"error: {missing}",
+        f"error: hub: built without 'legacy': {missing}",
+        "2 generated package(s) up to date; 2 could not be checked",
+    ]
+
+
+def test_sync_builds_the_hub_from_the_servers_that_started(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path, "--mode crash-start")
+
+    result = run_cli("sync")
+
+    assert result.exit_code == 2
+    assert "error: server 'legacy': the server closed the connection during start-up" in result.stderr
+    assert result.stderr.splitlines()[-2:] == [
+        "hub: generated clients/hub (8 file(s) written, 0 removed)",
+        "error: hub: built without 'legacy': snaps/legacy.json: no such snapshot; run `mcp-stubgen snapshot` first",
+    ]
+    imported = subprocess.run(
+        [PY, "-c", "from clients.hub import Hub; print(sorted(Hub.tools))"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "'weather__get_forecast'" in imported.stdout and "legacy__" not in imported.stdout
+
+
+def test_ctrl_c_after_a_server_was_published_says_what_was_published(tmp_path: Path) -> None:
+    two_servers(tmp_path, "--mode hang")
+    process = subprocess.Popen(
+        [PY, "-m", "codegen.cli", "sync"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    timer = threading.Timer(120, process.kill)
+    timer.start()
+    try:
+        assert process.stderr is not None
+        lines = []
+        for line in process.stderr:
+            lines.append(line)
+            if line.startswith("weather: generated"):
+                break
+        process.send_signal(signal.SIGINT)
+        lines.append(process.communicate(timeout=30)[1])
+    finally:
+        timer.cancel()
+        process.kill()
+    stderr = "".join(lines)
+    assert process.returncode == 130, stderr
+    assert "weather: generated clients/weather (12 file(s) written, 0 removed)\n" in stderr
+    assert (
+        "published before the interrupt: weather (snapshot and package each); "
+        "the hub was not regenerated (run `mcp-stubgen generate`)\n"
+    ) in stderr
+    assert "Traceback" not in stderr
+
+
+def test_a_start_up_failure_shows_its_first_error_line(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path, "--mode usage-after-error", hub=False)
+
+    result = run_cli("snapshot", "legacy")
+
+    assert result.exit_code == 2
+    assert "its first error line: Error: unable to create kubernetes target provider: no current-context; " in (
+        result.stderr
+    )
+    assert "its last stderr lines: --flag-15 string   what flag 15 does | " in result.stderr
+
+
+def test_an_ad_hoc_command_that_is_missing_does_not_mention_a_config(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+
+    result = run_cli("snapshot", "--name", "time", "--", "uvx", "mcp-server-time")
+
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: server 'time': command 'uvx' not found; install it, or give the program's full path\n"
+    )
+
+
+def test_a_misspelt_command_names_the_closest_one(run_cli) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("snapshto")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == "Error: No such command 'snapshto'. Did you mean 'snapshot'?"
+
+
+def test_verbose_works_after_the_command_as_quiet_does(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`-v` after the command turns on debug records, as it does before the command."""
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path, hub=False)
+    for args in (["-v", "snapshot", "weather"], ["snapshot", "weather", "-v"], ["snapshot", "-q", "-v", "weather"]):
+        result = subprocess.run(
+            [PY, "-m", "codegen.cli", *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+        )
+        assert result.returncode == 0, result.stderr
+        assert "asyncio: Using selector" in result.stderr, (args, result.stderr)
