@@ -209,3 +209,41 @@ def test_verbose_works_after_the_command_as_quiet_does(tmp_path: Path, monkeypat
         )
         assert result.returncode == 0, result.stderr
         assert "asyncio: Using selector" in result.stderr, (args, result.stderr)
+
+
+def test_without_a_usable_config_the_error_says_what_was_found(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    project = tmp_path / "project"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    outside = run_cli("sync")  # no pyproject.toml here or above (tmp_path has none either)
+    assert outside.exit_code == 2
+    assert outside.stderr == (
+        "error: no pyproject.toml in the working directory or any folder above it; create one "
+        "(see docs/configuration.md) or pass --config FILE, and set `output` under [tool.mcp-stubgen] to sync\n"
+    )
+
+    (project / "pyproject.toml").write_text('[tool.mcp_stubgen]\noutput = "clients"\n')
+    misspelt = run_cli("sync")
+    assert misspelt.exit_code == 2
+    assert misspelt.stderr == (
+        "error: pyproject.toml: found [tool.mcp_stubgen], but the table is [tool.mcp-stubgen]; rename it\n"
+    )
+
+    (project / "pyproject.toml").write_text('[project]\nname = "demo"\n')
+    no_table = run_cli("list")
+    assert no_table.exit_code == 2
+    assert no_table.stderr == (
+        "error: pyproject.toml: no [tool.mcp-stubgen] table; add one and configure servers under "
+        "[tool.mcp-stubgen.servers]\n"
+    )
+
+    (project / "pyproject.toml").unlink()
+    (project / "pyproject.toml").mkdir()
+    folder = run_cli("generate", "--format", "json")
+    assert folder.exit_code == 2
+    message = (
+        "pyproject.toml is a folder, but [tool.mcp-stubgen] is read from a pyproject.toml file; "
+        "rename the folder, or pass --config FILE"
+    )
+    assert folder.stderr == f"error: {message}\n"
+    assert json.loads(folder.stdout)["error"] == message

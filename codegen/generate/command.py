@@ -178,7 +178,7 @@ def _sources(
     config = load_project(config_path, servers_file)
     out_dir = out or config.output
     if out_dir is None:
-        raise StubgenError(f"{config.source or config.root}: set `output` under [tool.mcp-stubgen] or pass --out DIR")
+        raise config.missing("set `output` under [tool.mcp-stubgen] or pass --out DIR")
     servers = config.select(targets)
     return (
         [

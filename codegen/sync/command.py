@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from codegen import console
-from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
+from codegen.errors import EXIT_ERROR, EXIT_OK
 from codegen.generate import Published
 from codegen.generate.command import announce_package, cache_for, cache_option
 from codegen.generate.publish import recover_output
@@ -40,7 +40,7 @@ def sync(
     config = load_project(config_path, servers_file)
     output = config.output
     if output is None:
-        raise StubgenError(f"{config.source or config.root}: set `output` under [tool.mcp-stubgen] to sync")
+        raise config.missing("set `output` under [tool.mcp-stubgen] to sync")
     selected = apply_overrides(config.select(servers), protocol, connect_timeout, request_timeout)
     # The cache `generate` uses: an unchanged tool's models are not generated again on every sync.
     cache = cache_for(no_cache)
