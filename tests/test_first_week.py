@@ -95,6 +95,7 @@ def test_generate_and_check_go_on_past_a_server_without_a_snapshot(run_cli, tmp_
         (None, "error"),
     ]
     assert objects[0]["error"] == missing
+    assert objects[3]["package"] == "clients/hub" and objects[3]["error"].startswith("hub: built without 'legacy'")
     assert (tmp_path / "clients" / "weather" / "client.py").is_file()
     assert "WeatherClient" in (tmp_path / "clients" / "hub" / "client.py").read_text()
 

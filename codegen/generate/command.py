@@ -294,7 +294,7 @@ def generate(
         else:
             console.emit(server, "unchanged", **_where(item.snapshot, item.target))
     for message in lacking:
-        failed += _failed(None, None, StubgenError(message))
+        failed += _failed(None, None, StubgenError(message), hub_dir(out_dir))
     return EXIT_ERROR if failed else EXIT_OK
 
 
@@ -322,11 +322,13 @@ def announce_package(server: str, target: Path, published: Published | None) -> 
         console.note(f"{server}: unchanged {shown_path(target)}")
 
 
-def _failed(server: str | None, snapshot: Path | None, error: StubgenError) -> int:
+def _failed(server: str | None, snapshot: Path | None, error: StubgenError, hub: Path | None = None) -> int:
     """One server's (or, with no server, the hub's) failure: one line and one JSON object, and the run
     goes on; returns 1, to count it."""
     console.error(str(error))
     where = {"snapshot": shown_path(snapshot)} if snapshot is not None else {}
+    if hub is not None:
+        where["package"] = _label(hub)
     console.emit(server, "error", error=str(error), **where)
     return 1
 
@@ -358,7 +360,7 @@ def _check(sources: Packages, out_dir: Path, hub: HubSources | None, cache: Cach
         details = {"diff": diff} if diff else {}
         console.emit(server, "stale" if diff else "current", **_where(snapshot_file, target), **details)
     for message in lacking:
-        failed += _failed(None, None, StubgenError(message))
+        failed += _failed(None, None, StubgenError(message), hub_dir(out_dir))
     could_not = f"; {failed} could not be checked" if failed else ""
     if stale:
         console.note(f"{stale} generated package(s) out of date{could_not}; run `mcp-stubgen generate`")
