@@ -95,7 +95,9 @@ def test_sarif_paths_are_relative_to_the_repository_from_any_folder(  # type: ig
     (finding,) = json.loads(result.stdout)["runs"][0]["results"]
     assert finding["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "mcp/snapshots/demo.json"
     annotation = run_cli("drift", "--against", "main", "--format", "github").stdout
-    assert annotation.startswith("::error file=mcp/snapshots/demo.json,line=1,title=tool-removed%3A demo%3A tool gone::")
+    assert annotation.startswith(
+        "::error file=mcp/snapshots/demo.json,line=1,title=tool-removed%3A demo%3A tool gone::"
+    )
 
 
 def test_a_server_new_since_the_ref_is_reported_as_added(run_cli, repo: Path) -> None:  # type: ignore[no-untyped-def]
