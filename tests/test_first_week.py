@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
+from codegen.config import load_config
 from codegen.identifiers import hub_attribute, package_name
 from tests.conftest import EXAMPLE_SERVER, REPO, SERVERS, write_config
 from tests.regen_goldens import GOLDEN
@@ -248,3 +251,40 @@ def test_without_a_usable_config_the_error_says_what_was_found(run_cli, tmp_path
     )
     assert folder.stderr == f"error: {message}\n"
     assert json.loads(folder.stdout)["error"] == message
+
+
+def test_the_quick_start_names_every_folder_sync_writes() -> None:
+    """The README's quick start says what `mcp-stubgen sync` does with this repository's own config."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    quick_start = readme.split("## Quick start\n", 1)[1].split("\n## ", 1)[0]
+    config = load_config(REPO / "pyproject.toml")
+    assert config.output is not None
+    output = config.output.relative_to(REPO).as_posix()
+    written = {f"{output}/{package_name(server)}/" for server in config.servers} | (
+        {f"{output}/hub/"} if config.hub else set()
+    )
+    named = set(re.findall(rf"`({re.escape(output)}/\w+/)`", " ".join(quick_start.split())))
+    assert named == written
+    assert {f"`{config.servers[server].args[0]}`" for server in config.servers} <= set(
+        re.findall(r"`[^`]+`", quick_start)
+    )
+
+
+def test_the_generate_snippet_runs_the_way_the_readme_says(tmp_path: Path) -> None:
+    """The README says where its Generate snippet runs; run it exactly so, beside freshly generated clients."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    tour = readme.split("### Generate\n", 1)[1].split("\n### ", 1)[0]
+    (instruction,) = re.findall(r"\(`(cd examples && [^`]+)`", " ".join(tour.split()))
+    snippet = re.search(r"```python\n(.*?)```", tour, re.DOTALL)
+    assert snippet is not None
+    examples = tmp_path / "examples"
+    shutil.copytree(REPO / "examples", examples, ignore=shutil.ignore_patterns("clients", "snapshots"))
+    shutil.copytree(GOLDEN / "weather" / "expected" / "weather", examples / "clients" / "weather")
+    script = snippet.group(1).replace("\n", "\n    ")
+    (examples / "your_script.py").write_text(
+        f"import asyncio\n\n\nasync def main() -> None:\n    {script}\n    print(forecast.city)\n\nasyncio.run(main())\n"
+    )
+    env = {**os.environ, "PATH": f"{Path(PY).parent}{os.pathsep}{os.environ['PATH']}"}
+    result = subprocess.run(instruction, shell=True, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "Oslo\n"
