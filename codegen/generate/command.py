@@ -36,10 +36,6 @@ def method_names_for(config: ProjectConfig | None, server: str) -> Mapping[str, 
     return method_names
 
 
-Inputs = list[tuple[Snapshot, Mapping[str, str]]]
-"""Snapshots with their method-name overrides, one per package to render."""
-
-
 Sources = list[tuple[Path, Mapping[str, str]]]
 """Snapshot files with their method-name overrides, read only when their package must be rendered."""
 
@@ -313,7 +309,7 @@ class _Rendered:
 
 
 def announce_package(server: str, target: Path, published: Published | None) -> None:
-    """A package's line, in the words `generate`, `sync` and `watch` share: `<server>: generated <folder>
+    """A package's line, in the words `generate` and `sync` share: `<server>: generated <folder>
     (what changed)`, or `<server>: unchanged <folder>`, as a snapshot's line says it."""
     if published is not None and published.changed:
         detail = f"{len(published.written)} file(s) written, {len(published.removed)} removed"
