@@ -288,3 +288,19 @@ def test_the_generate_snippet_runs_the_way_the_readme_says(tmp_path: Path) -> No
     result = subprocess.run(instruction, shell=True, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout == "Oslo\n"
+
+
+def test_error_lines_show_paths_relative_to_the_working_directory(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path, hub=False)
+    missing = "snaps/{}.json: no such snapshot; run `mcp-stubgen snapshot` first"
+
+    drift = run_cli("drift", "weather")
+    assert drift.exit_code == 2
+    assert drift.stderr.splitlines()[0] == f"error: {missing.format('weather')}"
+
+    listed = run_cli("generate", "legacy", "--format", "json")
+    assert listed.exit_code == 2
+    assert listed.stderr == f"error: {missing.format('legacy')}\n"
+    assert json.loads(listed.stdout)["error"] == missing.format("legacy")
+    assert str(tmp_path) not in listed.stdout + drift.stderr
