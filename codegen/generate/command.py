@@ -360,7 +360,7 @@ def _check(sources: Packages, out_dir: Path, hub: HubSources | None, cache: Cach
     could_not = f"; {failed} could not be checked" if failed else ""
     if stale:
         console.note(f"{stale} generated package(s) out of date{could_not}; run `mcp-stubgen generate`")
-    else:
+    elif current:
         console.note(f"{current} generated package(s) up to date{could_not}")
     return EXIT_ERROR if failed else EXIT_FINDINGS if stale else EXIT_OK
 
