@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import logging
 import sys
@@ -34,6 +35,16 @@ class _LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(self.commands_by_name)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """A misspelt command names the closest one, as a misspelt option does."""
+        name = args[0] if args else ""
+        if name not in self.commands_by_name and not name.startswith("-") and not ctx.resilient_parsing:
+            close = difflib.get_close_matches(name, self.commands_by_name, n=1)
+            ctx.fail(f"No such command {name!r}." + (f" Did you mean {close[0]!r}?" if close else ""))
+        return super().resolve_command(ctx, args)
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = self.commands_by_name.get(cmd_name)
         if target is None:
@@ -43,28 +54,50 @@ class _LazyGroup(click.Group):
         assert isinstance(command, click.Command)
         if not any(parameter.name == "quiet" for parameter in command.params):
             console.quiet_option(command)
+            _verbose_option(command)
         return command
+
+
+def _verbose_logging(verbose: bool) -> None:
+    logging.getLogger().setLevel(logging.DEBUG if verbose else logging.WARNING)
+    # The SDK logs a traceback for every stdout line a server gets wrong; our own one-line errors
+    # say what matters, and -v brings the SDK's detail back.
+    logging.getLogger("mcp").setLevel(logging.NOTSET if verbose else logging.CRITICAL)
+
+
+def _set_verbose(context: click.Context, parameter: click.Parameter, value: bool) -> None:
+    """`-v` before the command is read before logging is set up (the group's callback reads it from
+    `meta`, which every context shares); after the command, it turns the details on at once."""
+    if value:
+        context.meta["verbose"] = True
+        if context.parent is not None:
+            _verbose_logging(True)
+
+
+_verbose_option = click.option(
+    "-v",
+    "--verbose",
+    is_flag=True,
+    expose_value=False,
+    callback=_set_verbose,
+    help="Show details of failures (never secrets).",
+)
 
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="mcp-stubgen")
-@click.option("-v", "--verbose", is_flag=True, help="Show details of failures (never secrets).")
+@_verbose_option
 @console.quiet_option
 @click.pass_context
-def cli(context: click.Context, verbose: bool) -> None:
+def cli(context: click.Context) -> None:
     """Snapshot MCP servers, generate typed clients from the snapshots, and report catalog drift."""
-    context.ensure_object(dict)
-    context.obj["verbose"] = verbose
     # Inherited by every command's context: click.echo then styles (or strips) as the environment asks.
     context.color = console.colour()
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING, format="%(name)s: %(message)s")
+    logging.basicConfig(format="%(name)s: %(message)s")
     # The SDK's and httpx's records quote what a server sent (a stdout line, a header): every record
     # is scrubbed of secrets and escaped before it is written, ours or not.
     scrub_logs()
-    if not verbose:
-        # The SDK logs a traceback for every stdout line a server gets wrong; our own one-line
-        # errors say what matters, and -v brings the SDK's detail back.
-        logging.getLogger("mcp").setLevel(logging.CRITICAL)
+    _verbose_logging(bool(context.meta.get("verbose")))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -87,6 +87,20 @@ class ProjectConfig:
     """The raw `[tool.mcp-stubgen]` table, for sections owned by one stage (`renames`, `drift`)."""
     notices: tuple[str, ...] = ()
     """What reading the config set aside (a disabled server, another client's keys), for the user to see."""
+    has_table: bool = True
+    """Whether `source` has a `[tool.mcp-stubgen]` table at all (an empty one counts)."""
+
+    def missing(self, what: str) -> StubgenError:
+        """The error for a setting the project lacks (`what`: "set `output` under [tool.mcp-stubgen]
+        to sync"), saying what was found where the config was looked for."""
+        if self.source is None:
+            return StubgenError(
+                "no pyproject.toml in the working directory or any folder above it; create one "
+                f"(see docs/configuration.md) or pass --config FILE, and {what}"
+            )
+        if not self.has_table:
+            return StubgenError(f"{self.source}: no [tool.mcp-stubgen] table; add one and {what}")
+        return StubgenError(f"{self.source}: {what}")
 
     def snapshot_path(self, server: str) -> Path:
         return self.snapshots / f"{server}.json"
@@ -109,9 +123,7 @@ class ProjectConfig:
         """The named servers (all of them when none is named), in a stable order."""
         if not names:
             if not self.servers:
-                raise StubgenError(
-                    f"{self.source or self.root}: no servers configured under [tool.mcp-stubgen.servers]"
-                )
+                raise self.missing("configure servers under [tool.mcp-stubgen.servers]")
             return [self.servers[name] for name in sorted(self.servers)]
         unknown = [name for name in names if name not in self.servers]
         if unknown:
@@ -142,6 +154,11 @@ def find_pyproject(start: Path) -> Path | None:
         candidate = folder / "pyproject.toml"
         if candidate.is_file():
             return candidate
+        if candidate.is_dir():
+            raise StubgenError(
+                f"{candidate} is a folder, but [tool.mcp-stubgen] is read from a pyproject.toml file; "
+                "rename the folder, or pass --config FILE"
+            )
     return None
 
 
@@ -149,6 +166,7 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
     """Read the project's config; `path` overrides the search for the nearest pyproject.toml."""
     source = path if path is not None else find_pyproject(start or Path.cwd())
     table: dict[str, Any] = {}
+    tools: Any = {}
     if source is not None:
         try:
             document = tomllib.loads(source.read_text(encoding="utf-8"))
@@ -156,7 +174,10 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
             raise StubgenError(f"{source}: config file not found") from None
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
             raise StubgenError(f"{source}: cannot read config ({error})") from None
-        table = document.get("tool", {}).get("mcp-stubgen", {}) if source.suffix == ".toml" else {}
+        tools = document.get("tool", {}) if source.suffix == ".toml" else {}
+        if isinstance(tools, dict) and "mcp-stubgen" not in tools:
+            _reject_misspelt_table(tools, source)
+        table = tools.get("mcp-stubgen", {}) if isinstance(tools, dict) else {}
         if not isinstance(table, dict):
             raise StubgenError(f"{source}: [tool.mcp-stubgen] must be a table")
     root = (source.parent if source is not None else (start or Path.cwd())).resolve()
@@ -191,7 +212,16 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
         hub=_boolean(table.get("hub", False), f"{where}: hub"),
         settings=table,
         notices=tuple(notices),
+        has_table=isinstance(tools, dict) and "mcp-stubgen" in tools,
     )
+
+
+def _reject_misspelt_table(tools: Mapping[str, Any], source: Path) -> None:
+    """`[tool.mcp_stubgen]` or `[tool.mcpstubgen]` is our table misspelt: an error, never a config silently unread."""
+    spelt = {re.sub(r"[^a-z]", "", name.lower()): name for name in tools}
+    close = spelt.get("mcpstubgen") or next(iter(difflib.get_close_matches("mcp-stubgen", list(tools), n=1)), None)
+    if close is not None:
+        raise StubgenError(f"{source}: found [tool.{close}], but the table is [tool.mcp-stubgen]; rename it")
 
 
 def _check_distinct_outputs(servers: Mapping[str, ServerConfig], where: str) -> None:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import click
@@ -70,7 +72,20 @@ def warn(message: str) -> None:
 
 def error(message: str) -> None:
     """An error line on stderr, printed even with `--quiet`."""
-    click.echo(f"error: {message}", err=True, color=colour())
+    click.echo(f"error: {relative_paths(message)}", err=True, color=colour())
+
+
+def relative_paths(message: str) -> str:
+    """`message` with paths under the working directory shown relative to it, as every other line
+    shows paths (`snaps/notes.json`, not `/home/me/project/snaps/notes.json`); the working directory
+    itself is `.`."""
+    for folder in dict.fromkeys((str(Path.cwd()), str(Path.cwd().resolve()))):
+        if folder == os.sep:
+            continue
+        boundary = r"(?<![\w./-])" + re.escape(folder)
+        message = re.sub(boundary + re.escape(os.sep) + r"(?=[\w.-])", "", message)
+        message = re.sub(boundary + r"(?![\w./-])", ".", message)
+    return message
 
 
 def result(text: str, nl: bool = True) -> None:
@@ -88,6 +103,8 @@ def emit(server: str | None, status: str, **fields: Any) -> None:
     if _settings.json_command is None:
         return
     document = {"format": JSON_FORMAT, "command": _settings.json_command, "server": server, "status": status}
+    if isinstance(fields.get("error"), str):
+        fields["error"] = relative_paths(fields["error"])
     click.echo(json.dumps({**document, **fields}, sort_keys=True), color=False)
 
 

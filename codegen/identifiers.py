@@ -321,9 +321,18 @@ def class_name(name: str, suffix: str) -> str:
     return pascal_case(name, "Server") + suffix
 
 
+_ID_BOUNDARY = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z0-9])(?=[A-Z][a-z])")
+"""Where a server id splits into words: at separators and camelCase humps, never beside a digit
+(`context7`, `k8s`, `ec2` stay whole)."""
+
+
 def package_name(server: str) -> str:
-    """The generated package's folder and import name for a server id."""
-    return escape(snake_case(server, "server"))
+    """The generated package's folder and import name for a server id: the id in snake_case, its
+    digits kept where they are (`context7` -> `context7`, `mcpServerTime` -> `mcp_server_time`)."""
+    ascii_name = unicodedata.normalize("NFKD", server).encode("ascii", "ignore").decode("ascii")
+    text = "_".join(word.lower() for word in _ID_BOUNDARY.split(ascii_name) if word)[:_MAX_LENGTH].strip("_")
+    text = text or "server"
+    return escape(f"server_{text}" if text[0].isdigit() else text)
 
 
 def model_stems(method_names: Sequence[str]) -> list[str]:

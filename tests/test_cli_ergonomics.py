@@ -56,12 +56,12 @@ def test_generate_and_sync_print_paths_relative_to_the_working_directory(tmp_pat
     monkeypatch.chdir(tmp_path)
     generated = run_cli("generate")
     assert generated.exit_code == 0, generated.stderr
-    assert generated.stderr.startswith("generated clients/weather ("), generated.stderr
+    assert generated.stderr.startswith("weather: generated clients/weather ("), generated.stderr
     synced = run_cli("sync")
     assert synced.exit_code == 0, synced.stderr
-    assert "weather: up to date: clients/weather" in synced.stderr
+    assert "weather: unchanged clients/weather" in synced.stderr
     again = run_cli("generate")
-    assert again.stderr == "clients/weather is up to date\n"
+    assert again.stderr == "weather: unchanged clients/weather\n"
 
 
 def drift_project(tmp_path: Path, monkeypatch, run_cli) -> Path:  # type: ignore[no-untyped-def]

@@ -143,7 +143,7 @@ def test_watch_json_is_one_object_per_event(tmp_path: Path) -> None:
 
 
 def test_quiet_prints_errors_only_wherever_it_is_given(project: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
-    assert run_cli("generate", "weather").stderr.startswith("generated clients/weather")
+    assert run_cli("generate", "weather").stderr.startswith("weather: generated clients/weather")
     for args in (("generate", "weather", "-q"), ("-q", "generate", "weather"), ("generate", "weather", "--quiet")):
         result = run_cli(*args)
         assert (result.exit_code, result.stderr, result.stdout) == (0, "", "")

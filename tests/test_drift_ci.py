@@ -20,6 +20,7 @@ import jsonschema
 import pytest
 import yaml
 
+from codegen.snapshot import load_snapshot
 from tests.conftest import EXAMPLE_SERVER, REPO, write_config
 from tests.test_drift_formats import sarif_schema
 
@@ -118,8 +119,16 @@ def _evaluate(expression: str, inputs: Mapping[str, str], outputs: Mapping[str, 
     return outputs.get(match.group(1), {}).get(match.group(2), "")
 
 
-def run_action(workspace: Path, temp: Path, cache: Path, **given: str) -> ActionRun:
-    action: dict[str, Any] = yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))
+def run_action(
+    workspace: Path,
+    temp: Path,
+    cache: Path,
+    action_path: Path = REPO,
+    runner_env: Mapping[str, str] | None = None,
+    **given: str,
+) -> ActionRun:
+    """Run the action checked out at `action_path` with the `given` inputs; `runner_env` adds to the runner's environment."""
+    action: dict[str, Any] = yaml.safe_load((action_path / "action.yml").read_text(encoding="utf-8"))
     inputs = {name: str(spec.get("default", "")) for name, spec in action["inputs"].items()}
     assert set(given) <= set(inputs), f"not inputs of the action: {set(given) - set(inputs)}"
     inputs |= given
@@ -143,11 +152,12 @@ def run_action(workspace: Path, temp: Path, cache: Path, **given: str) -> Action
         env = environment(
             RUNNER_TEMP=str(temp),
             GITHUB_WORKSPACE=str(workspace),
-            GITHUB_ACTION_PATH=str(REPO),
+            GITHUB_ACTION_PATH=str(action_path),
             GITHUB_STEP_SUMMARY=str(temp / "summary.md"),
             GITHUB_OUTPUT=str(output_file),
             GITHUB_PATH=str(temp / "path"),
             MCP_STUBGEN_CACHE_DIR=str(cache),
+            **(runner_env or {}),
             **{key: substitute(str(value)) for key, value in step.get("env", {}).items()},
         )
         env["PATH"] = os.pathsep.join([*path_additions, env["PATH"]])
@@ -195,7 +205,13 @@ def test_the_action_fails_on_breaking_drift_and_a_stale_package(project: Path, t
     assert run.summary.endswith(
         "Generated packages: **out of date**; run `mcp-stubgen generate` and commit the result (the diff is in the job's log).\n"
     )
-    assert "::error title=tool-removed%3A weather%3A tool retired::tool 'retired' was removed" in run.log
+    assert ",title=tool-removed%3A weather%3A tool retired::tool 'retired' was removed" in run.log
+    annotation = next(line for line in run.log.splitlines() if "tool retired::" in line)
+    # the line of the tool's entry in the snapshot as written (canonically: tools sorted by name)
+    canonical = load_snapshot(project / "mcp" / "snapshots" / "weather.json").canonical_bytes().decode().splitlines()
+    retired_at = canonical.index('      "name": "retired"') - 3
+    assert canonical[retired_at - 1] == "    {"
+    assert annotation.startswith(f"::error file=mcp/snapshots/weather.json,line={retired_at},")
     assert "::error::MCP catalog drift at or above the fail-on threshold" in run.log
     ((action, arguments),) = run.uses
     assert action.startswith("github/codeql-action/upload-sarif@")
@@ -254,6 +270,54 @@ def test_the_action_reports_a_run_that_could_not_start(project: Path, tmp_path: 
     assert run.exit_code == 2, run.log
     assert run.summary.startswith("### MCP catalog drift could not run (exit 2); the errors are in the job's log\n")
     assert "has unknown key 'ignroe'; did you mean 'ignore'?" in run.log
+
+
+def action_checkout(folder: Path, version: str) -> Path:
+    """The action as a workflow's `uses: OWNER/mcp-stubgen@TAG` checks it out, at a version no index has."""
+    shutil.copytree(
+        REPO,
+        folder,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv*", "node_modules", ".test-deps", "build", "*.egg-info", "__pycache__", ".*_cache", "golden",
+            "benchmarks", "tests", "clients", "snapshots",
+        ),
+    )  # fmt: skip
+    pyproject = folder / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")
+    pyproject.write_text(text.replace('\nversion = "', f'\nversion = "{version}"  # was "', 1), encoding="utf-8")
+    return folder
+
+
+def test_the_action_installs_its_own_checkout_or_a_release_from_the_index(
+    project: Path, tmp_path: Path, cache: Path
+) -> None:
+    """By default the tool's version is the action's tag, whatever the newest release is; `install:
+    index` installs the `version` asked for from the package index."""
+    write_config(project, OFFLINE_CONFIG)
+    given = {"against": "HEAD", "check-generated": "false"}
+    action = action_checkout(tmp_path / "action", "0.1.0.post7")
+    own = run_action(project, tmp_path / "runner", cache, action, **given)
+    assert own.exit_code == 0, own.log
+    assert "mcp-stubgen, version 0.1.0.post7" in own.log
+    installed = (tmp_path / "runner" / "mcp-stubgen-venv").glob("lib/python*/site-packages/mcp_stubgen-*.dist-info")
+    (dist_info,) = installed
+    assert json.loads((dist_info / "direct_url.json").read_text())["url"] == action.as_uri()
+
+    # a release on an index (here a folder of wheels the runner's pip is pointed at)
+    release = action_checkout(tmp_path / "release", "0.1.0.post8")
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(wheels), str(release)],
+        check=True,
+        capture_output=True,
+    )
+    links = " ".join(filter(None, [os.environ.get("PIP_FIND_LINKS"), str(wheels)]))
+    indexed = run_action(
+        project, tmp_path / "runner2", cache, action, runner_env={"PIP_FIND_LINKS": links}, install="index",
+        version="0.1.0.post8", **given,
+    )  # fmt: skip
+    assert indexed.exit_code == 0, indexed.log
+    assert "mcp-stubgen, version 0.1.0.post8" in indexed.log
 
 
 def test_the_workflow_uses_the_local_action() -> None:

@@ -86,9 +86,20 @@ def test_markdown_report(run_cli, tmp_path: Path) -> None:  # type: ignore[no-un
 
 
 def test_github_annotations(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    lines = run_cli("drift", *files(tmp_path, BEFORE, MIXED), "--format", "github").stdout.splitlines()
+    old, new = files(tmp_path, BEFORE, MIXED)
+    lines = run_cli("drift", old, new, "--format", "github").stdout.splitlines()
     assert [line.split(" ", 1)[0] for line in lines] == ["::error", "::warning", "::notice"]
-    assert lines[0] == "::error title=tool-removed%3A demo%3A tool gone::tool 'gone' was removed"
+    # each annotation marks the snapshot line SARIF points at: the removed tool in the old file, the
+    # changed description in the new one
+    text = old.read_text().splitlines()
+    name_at = text.index('      "name": "gone"')
+    removed_at = max(index for index in range(name_at) if text[index] == "    {") + 1  # the tool's opening brace
+    assert lines[0] == (
+        f"::error file=old.json,line={removed_at},title=tool-removed%3A demo%3A tool gone::tool 'gone' was removed"
+    )
+    where = dict(part.split("=", 1) for part in lines[1].split(" ", 1)[1].split("::")[0].split(",")[:2])
+    assert where["file"] == "new.json"  # as SARIF shows it
+    assert new.read_text().splitlines()[int(where["line"]) - 1].strip().startswith('"description": "Adds; also')
 
 
 def test_no_drift(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -197,3 +208,42 @@ def test_bulk_removals_are_one_line_with_exact_counts_in_json(run_cli, tmp_path:
     assert len(run_cli("drift", old, new, "--format", "github").stdout.splitlines()) == 1
     report = json.loads(run_cli("drift", old, new, "--format", "json").stdout)
     assert len(report["findings"]) == 100 and report["summary"]["breaking"] == 100
+
+
+def test_an_ignore_with_a_server_and_no_name_covers_the_rule_across_that_server(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A server that emits list defaults in a new order on every start (mcp-atlassian) trips
+    `in-default-changed` on every tool: one entry covers them all, and only that rule."""
+
+    def tools(order: list[str], description: str = "Lists.") -> Snapshot:
+        listed = {"type": "array", "items": S, "default": order}
+        return snap(tuple(tool(name, obj({"fields": listed}), description=description) for name in ("a", "b", "c")))
+
+    write_config(
+        tmp_path,
+        """[[tool.mcp-stubgen.drift.ignore]]
+rule = "in-default-changed"
+server = "demo"
+reason = "the server emits list defaults in random order"
+""",
+    )
+    old, new = files(tmp_path, tools(["x", "y"]), tools(["y", "x"], description="Lists all."))
+    report = json.loads(run_cli("drift", old, new, "--format", "json", "--fail-on", "never").stdout)
+    assert [(f["rule"], f["name"]) for f in report["findings"]] == [
+        ("description-changed", "a"),
+        ("description-changed", "b"),
+        ("description-changed", "c"),
+    ]
+    assert report["summary"]["ignored"] == 3
+
+    unused = json.loads(run_cli("drift", old, old, "--format", "json", "--fail-on", "never").stdout)
+    assert [f["message"] for f in unused["findings"]] == [
+        "ignore entry for in-default-changed across server 'demo' matched nothing; remove it "
+        "(reason was: the server emits list defaults in random order)"
+    ]
+
+
+def test_an_ignore_needs_a_name_or_a_server(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    write_config(tmp_path, '[[tool.mcp-stubgen.drift.ignore]]\nrule = "tool-removed"\nreason = "r"\n')
+    result = run_cli("drift", *files(tmp_path, BEFORE, BEFORE))
+    assert result.exit_code == 2
+    assert "give `name` (one entity), or `server` alone to ignore the rule across that server" in result.stderr

@@ -112,7 +112,8 @@ def test_output_writes_more_formats_from_one_run(run_cli, tmp_path: Path) -> Non
         "--output", "markdown=summary.md", "--output", "junit=out/junit.xml", "--output", "text=drift.txt",
     )  # fmt: skip
     assert result.exit_code == 1
-    assert result.stdout.startswith("::error title=tool-removed")
+    assert result.stdout.startswith("::error file=")
+    assert ",title=tool-removed" in result.stdout.splitlines()[0]
     validate_sarif(json.loads((tmp_path / "out" / "drift.sarif").read_text()))
     assert (tmp_path / "summary.md").read_text().startswith("### MCP catalog drift: 1 breaking, 2 dangerous, 1 safe")
     ElementTree.parse(tmp_path / "out" / "junit.xml")

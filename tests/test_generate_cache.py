@@ -90,7 +90,7 @@ def test_generate_unchanged_and_one_changed_write_the_cold_bytes(tmp_path: Path)
     assert cli(before, "--out", tmp_path / "out", cache=cache).returncode == 0
     first = read_tree(tmp_path / "out")
     again = cli(before, "--out", tmp_path / "out", cache=cache)
-    assert again.returncode == 0 and "is up to date" in again.stderr
+    assert again.returncode == 0 and "bench: unchanged " in again.stderr
     assert read_tree(tmp_path / "out") == first
 
     assert cli(after, "--out", tmp_path / "out", cache=cache).returncode == 0
@@ -170,7 +170,7 @@ def test_an_unchanged_package_is_proven_from_the_snapshot_bytes_without_parsing(
     (tmp_path / "out" / "catalog" / "__pycache__").mkdir()
     (tmp_path / "out" / "catalog" / "__pycache__" / "client.cpython-311.pyc").write_bytes(b"bytecode")
     again = run_cli("generate", snapshot, "--out", tmp_path / "out")
-    assert again.exit_code == 0 and "is up to date" in again.stderr
+    assert again.exit_code == 0 and "catalog: unchanged " in again.stderr
     assert read_tree(tmp_path / "out") == written
 
 

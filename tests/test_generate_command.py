@@ -35,7 +35,7 @@ def test_generate_from_config_writes_the_package_and_is_idempotent(run_cli, tmp_
 
     stamp = (package / "client.py").stat().st_mtime_ns
     again = run_cli("generate", "weather", "--config", config)
-    assert again.exit_code == 0 and "up to date" in again.stderr
+    assert again.exit_code == 0 and "weather: unchanged " in again.stderr
     assert (package / "client.py").stat().st_mtime_ns == stamp
     assert run_cli("generate", "--check", "--config", config).exit_code == 0
 

@@ -47,7 +47,7 @@ def test_sync_writes_snapshot_and_an_importable_package(tmp_path: Path, run_cli,
     again = run_cli("sync", "weather")
     assert again.exit_code == 0, again.stderr
     assert "weather: unchanged snaps/weather.json" in again.stderr
-    assert "weather: up to date: clients/weather" in again.stderr
+    assert "weather: unchanged clients/weather" in again.stderr
     assert tree_digest(package) == before
 
     check = run_cli("generate", "--check")

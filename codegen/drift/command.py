@@ -153,7 +153,7 @@ def drift(
         try:
             committed[server.name] = load_snapshot(config.snapshot_path(server.name))
         except StubgenError as error:
-            click.echo(f"error: {error}", err=True)
+            console.error(str(error))
             unchecked[server.name] = str(error)
     comparable = [server for server in selected if server.name in committed]
 
@@ -165,7 +165,7 @@ def drift(
     for server in comparable:
         result = results[server.name]
         if isinstance(result, StubgenError):
-            click.echo(f"error: {result}", err=True)
+            console.error(str(result))
             unchecked[server.name] = str(result)
             continue
         warn_missing_methods(result)
@@ -180,7 +180,7 @@ def drift(
             try:
                 changed = write_snapshot(path, snapshot)
             except OSError as error:
-                click.echo(f"error: server {name!r}: cannot write {path} ({error.strerror})", err=True)
+                console.error(f"server {name!r}: cannot write {path} ({error.strerror})")
                 code = EXIT_ERROR
                 continue
             console.note(f"{name}: {'updated' if changed else 'unchanged'} {shown_path(path)}")
@@ -208,7 +208,7 @@ def _against_ref(config: ProjectConfig, targets: tuple[str, ...], name: str) -> 
             base = parse_snapshot(base_bytes, f"{name}:{shown}") if base_bytes is not None else None
             current = load_snapshot(path) if path.exists() or base is None else None
         except StubgenError as error:
-            click.echo(f"error: {error}", err=True)
+            console.error(str(error))
             unchecked[server.name] = str(error)
             continue
         if base is None:
@@ -272,7 +272,7 @@ def _finish(
         try:
             atomic_write_bytes(path, click.unstyle(report(fmt)).encode("utf-8"))  # a file gets no colours
         except OSError as error:
-            click.echo(f"error: cannot write the {fmt} report to {path} ({error.strerror})", err=True)
+            console.error(f"cannot write the {fmt} report to {path} ({error.strerror})")
             code = EXIT_ERROR
     return code
 

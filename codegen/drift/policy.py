@@ -1,8 +1,9 @@
 """The drift sections of `[tool.mcp-stubgen]`: reviewed renames, the ignore list and per-rule severities.
 
-An ignore is a decision someone made about one finding, so each entry names a rule and an entity and
-must say why; an entry that no longer matches anything is reported (`ignore-unused`) so the list
-shrinks when the reason goes away instead of silently hiding the next change.
+An ignore is a decision someone made about one finding, so each entry names a rule and an entity (or,
+for a server whose own nondeterminism trips a rule everywhere, the whole server) and must say why; an
+entry that no longer matches anything is reported (`ignore-unused`) so the list shrinks when the
+reason goes away instead of silently hiding the next change.
 """
 
 from __future__ import annotations
@@ -23,16 +24,20 @@ _IGNORE_KEYS = frozenset({"rule", "name", "server", "reason"})
 @dataclass(frozen=True)
 class Ignore:
     rule: str
-    name: str
+    name: str | None
+    """None: every entity of `server` (a server whose own nondeterminism trips the rule on every tool)."""
     reason: str
     server: str | None = None
 
     def matches(self, finding: Finding) -> bool:
         return (
             finding.rule == self.rule
-            and self.name in (finding.name, finding.old_name)
+            and (self.name is None or self.name in (finding.name, finding.old_name))
             and (self.server is None or self.server == finding.server)
         )
+
+    def describe(self) -> str:
+        return f"on {self.name!r}" if self.name is not None else f"across server {self.server!r}"
 
 
 @dataclass(frozen=True)
@@ -102,19 +107,25 @@ def apply_severities(findings: Iterable[Finding], severities: Mapping[str, Sever
 
 def _parse_ignore(raw: Any, where: str) -> Ignore:
     if not isinstance(raw, dict):
-        raise StubgenError(f"{where}: must be a table with rule, name and reason")
+        raise StubgenError(f"{where}: must be a table with rule, name (or server) and reason")
     unknown = sorted(set(raw) - _IGNORE_KEYS)
     if unknown:
         raise StubgenError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_IGNORE_KEYS))})")
-    for key in ("rule", "name", "reason"):
+    for key in ("rule", "reason"):
         if not isinstance(raw.get(key), str) or not raw[key].strip():
             raise StubgenError(f"{where}: `{key}` is required and must be a non-empty string")
     if raw["rule"] not in RULES or raw["rule"] == "ignore-unused":
         raise StubgenError(f"{where}: unknown rule {raw['rule']!r}; see the rule table in docs/drift.md")
-    server = raw.get("server")
-    if server is not None and not isinstance(server, str):
-        raise StubgenError(f"{where}: `server` must be a string")
-    return Ignore(raw["rule"], raw["name"], raw["reason"], server)
+    server, name = raw.get("server"), raw.get("name")
+    if server is not None and (not isinstance(server, str) or not server.strip()):
+        raise StubgenError(f"{where}: `server` must be a non-empty string")
+    if name is None and server is None:
+        raise StubgenError(
+            f"{where}: give `name` (one entity), or `server` alone to ignore the rule across that server"
+        )
+    if name is not None and (not isinstance(name, str) or not name.strip()):
+        raise StubgenError(f"{where}: `name` must be a non-empty string")
+    return Ignore(raw["rule"], name, raw["reason"], server)
 
 
 @dataclass(frozen=True)
@@ -139,7 +150,7 @@ def apply_ignores(findings: Iterable[Finding], ignores: Iterable[Ignore], server
         if index in used or (entry.server is not None and entry.server not in compared):
             continue
         message = (
-            f"ignore entry for {entry.rule} on {entry.name!r} matched nothing; remove it (reason was: {entry.reason})"
+            f"ignore entry for {entry.rule} {entry.describe()} matched nothing; remove it (reason was: {entry.reason})"
         )
         kept.append(
             Finding(

@@ -19,7 +19,7 @@ import click
 
 from codegen.drift.findings import RULES, Finding, Severity
 from codegen.drift.junit import render_junit
-from codegen.drift.sarif import SnapshotFiles, render_sarif
+from codegen.drift.sarif import SnapshotFiles, render_sarif, snapshot_lines
 from codegen.errors import one_line
 
 REPORT_FORMAT = 1
@@ -89,7 +89,7 @@ def render(
     if fmt == "markdown":
         return render_markdown(findings, ignored, unchecked)
     if fmt == "github":
-        return render_github(findings, unchecked)
+        return render_github(findings, unchecked, files or {}, ignore_list)
     return render_text(findings, ignored, unchecked)
 
 
@@ -209,11 +209,18 @@ def render_markdown(findings: Sequence[Finding], ignored: int = 0, unchecked: Ma
     return "\n".join(lines)
 
 
-def render_github(findings: Sequence[Finding], unchecked: Mapping[str, str] | None = None) -> str:
-    """Workflow commands: breaking as `::error`, dangerous as `::warning`, safe as `::notice`; with
-    `--usage`, a breaking change nothing uses is a warning, and each use of one is an error at its line.
-    A server that could not be checked is an `::error` with the reason, after the findings."""
+def render_github(
+    findings: Sequence[Finding],
+    unchecked: Mapping[str, str] | None = None,
+    files: SnapshotFiles | None = None,
+    ignore_list: tuple[str, int] | None = None,
+) -> str:
+    """Workflow commands: breaking as `::error`, dangerous as `::warning`, safe as `::notice`, each at
+    the snapshot line SARIF points at (`files`); with `--usage`, a breaking change nothing uses is a
+    warning, and each use of one is an error at its line. A server that could not be checked is an
+    `::error` with the reason, after the findings."""
     lines = []
+    locate = snapshot_lines(files or {}, ignore_list)
     for item in _bulk(findings):
         finding = item.first
         title = _gh_property(f"{finding.rule}: {item.entity}")
@@ -228,7 +235,9 @@ def render_github(findings: Sequence[Finding], unchecked: Mapping[str, str] | No
         level = _ANNOTATION[finding.severity]
         if finding.severity is Severity.BREAKING and all(each.unused for each in item.findings):
             level = "warning"
-        lines.append(f"::{level} title={title}::{_gh_data(message)}")
+        found = locate(finding)
+        at = f"file={_gh_property(found[0])},line={found[1]}," if found is not None else ""
+        lines.append(f"::{level} {at}title={title}::{_gh_data(message)}")
         if finding.severity is Severity.BREAKING:
             for site in sorted({site for each in item.findings for site in each.callers or ()}):
                 where = f"file={_gh_property(site.path)},line={site.line},col={site.column + 1}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from codegen import __version__
@@ -178,6 +178,23 @@ class _Locator:
             }
             self._layouts[id(snapshot)] = (lines, entities)
         return self._layouts[id(snapshot)]
+
+
+def snapshot_lines(
+    files: SnapshotFiles, ignore_list: tuple[str, int] | None = None
+) -> Callable[[Finding], tuple[str, int] | None]:
+    """Where each finding is written (file as shown, line), as its SARIF result points: GitHub
+    annotations point there too, so they mark the snapshot's line in a pull request's diff."""
+    located = _Locator(files, ignore_list)
+
+    def where(finding: Finding) -> tuple[str, int] | None:
+        found = located.find(finding)
+        if found is None:
+            return None
+        location = found["physicalLocation"]
+        return str(location["artifactLocation"]["uri"]), int(location["region"]["startLine"])
+
+    return where
 
 
 def _physical(path: str, line: int) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -11,16 +12,16 @@ import click
 
 from codegen import console
 from codegen.config import ProjectConfig
-from codegen.errors import EXIT_FINDINGS, EXIT_OK, StubgenError
-from codegen.generate import Cache, package_dir, render_snapshot
+from codegen.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, StubgenError
+from codegen.generate import Cache, Published, package_dir, render_snapshot
 from codegen.generate.hub import HubSettings, hub_dir, render_hub
 from codegen.generate.proof import hub_source, remember_rendered, rendered_before
 from codegen.generate.publish import diff_trees, publish, read_tree, recover_output
-from codegen.identifiers import HUB_SEPARATOR
+from codegen.identifiers import HUB_PACKAGE, HUB_SEPARATOR
 from codegen.options import config_options, load_project, shown_path
 from codegen.runtime._hub_catalog import HINT_DEFAULTS, ToolFilter
 from codegen.runtime._hub_runtime import LIVE_TOOLS
-from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot, read_snapshot_bytes
+from codegen.snapshot import Snapshot, parse_snapshot, read_snapshot_bytes
 
 
 def method_names_for(config: ProjectConfig | None, server: str) -> Mapping[str, str]:
@@ -28,16 +29,13 @@ def method_names_for(config: ProjectConfig | None, server: str) -> Mapping[str, 
     return {} if config is None else config.method_names(server)
 
 
-Inputs = list[tuple[Snapshot, Mapping[str, str]]]
-"""Snapshots with their method-name overrides, one per package to render."""
-
-
 Sources = list[tuple[Path, Mapping[str, str]]]
 """Snapshot files with their method-name overrides, read only when their package must be rendered."""
 
 
-Packages = list[tuple[Path, Mapping[str, str], Mapping[str, str]]]
-"""Snapshot files with their method-name overrides and stated renames, one per package to render."""
+Packages = list[tuple[str | None, Path, Mapping[str, str], Mapping[str, str]]]
+"""Server ids (None for a snapshot file given by path) with their snapshot files, method-name overrides
+and stated renames, one per package to render."""
 
 
 HubSources = tuple[Sources, HubSettings]
@@ -92,30 +90,62 @@ def hub_sources(config: ProjectConfig) -> HubSources:
     return sources, hub_settings(config)
 
 
-def hub_inputs(config: ProjectConfig) -> tuple[Inputs, HubSettings]:
-    """The hub's servers, parsed: `sync` renders the hub right after writing their snapshots."""
-    sources, settings = hub_sources(config)
-    return _load_hub(sources), settings
+@dataclass(frozen=True)
+class HubBuild:
+    """The hub as the snapshots on disk give it: built from every server whose snapshot can be read
+    and parsed, so one missing server does not leave the rest without a hub."""
+
+    target: Path
+    files: dict[str, bytes] | None
+    """None when the folder is proven to be what these very snapshots render (`proof.rendered_before`)."""
+    source: bytes
+    """The proof key of what it was built from (`proof.hub_source`)."""
+    lacking: tuple[str, ...]
+    """One message per server left out, naming it and why (its snapshot is missing or invalid)."""
 
 
-def _load_hub(sources: Sources) -> Inputs:
-    try:
-        return [(load_snapshot(path), method_names) for path, method_names in sources]
-    except StubgenError as error:
-        raise StubgenError(f"hub: {error}") from None
-
-
-def _hub_source(hub: HubSources) -> bytes:
-    """What the hub is rendered from (`proof.hub_source`): its servers' snapshot files and its settings."""
+def build_hub(hub: HubSources, out_dir: Path, cache: Cache) -> HubBuild:
+    """The hub over the servers that have a usable snapshot, rendered unless proven unchanged;
+    raises `StubgenError` when no hub can be built at all."""
     sources, settings = hub
+    readable: list[tuple[Path, bytes, Mapping[str, str]]] = []
+    lacking: list[str] = []
+    for path, method_names in sources:
+        try:
+            readable.append((path, read_snapshot_bytes(path), method_names))
+        except StubgenError as error:
+            lacking.append(_lacks(path, error))
+    target = hub_dir(out_dir)
+    source = _hub_key([(data, method_names) for _, data, method_names in readable], settings)
+    if rendered_before(source, {}, out_dir, cache) is not None:
+        return HubBuild(target, None, source, tuple(lacking))
+    parsed: list[tuple[Snapshot, Mapping[str, str], bytes]] = []
+    for path, data, method_names in readable:
+        try:
+            parsed.append((parse_snapshot(data, str(path)), method_names, data))
+        except StubgenError as error:
+            lacking.append(_lacks(path, error))
+    if len(parsed) < len(readable):
+        source = _hub_key([(data, method_names) for _, method_names, data in parsed], settings)
+    try:
+        files = render_hub([(snapshot, method_names) for snapshot, method_names, _ in parsed], cache, settings)
+    except StubgenError as error:
+        message = str(error)
+        raise StubgenError(message if message.startswith("hub: ") else f"hub: {message}") from None
+    return HubBuild(target, files, source, tuple(lacking))
+
+
+def _lacks(path: Path, error: StubgenError) -> str:
+    """The line saying the hub was built without a server: its snapshot file is named `<server>.json`."""
+    return f"hub: built without {path.stem!r}: {error}"
+
+
+def _hub_key(snapshots: list[tuple[bytes, Mapping[str, str]]], settings: HubSettings) -> bytes:
+    """What the hub is rendered from (`proof.hub_source`): its servers' snapshot bytes and its settings."""
     filters = {
         server: [list(rule.include), list(rule.exclude), sorted(rule.annotations.items())]
         for server, rule in settings.filters.items()
     }
-    try:
-        snapshots = [(read_snapshot_bytes(path), method_names) for path, method_names in sources]
-    except StubgenError as error:
-        raise StubgenError(f"hub: {error}") from None
     return hub_source(snapshots, [settings.separator, filters, settings.live_tools])
 
 
@@ -136,18 +166,23 @@ def _sources(
         if out is None:
             raise click.UsageError("generating from snapshot files needs --out DIR")
         sources: Sources = [(Path(target), {}) for target in targets]
-        packages: Packages = [(path, {}, {}) for path, _ in sources]
+        packages: Packages = [(None, path, {}, {}) for path, _ in sources]
         return packages, out, (sources, HubSettings()) if with_hub else None, False
     if any(target.endswith(".json") for target in targets):
         raise click.UsageError("give either server ids from the config or snapshot .json files, not both")
     config = load_project(config_path, servers_file)
     out_dir = out or config.output
     if out_dir is None:
-        raise StubgenError(f"{config.source or config.root}: set `output` under [tool.mcp-stubgen] or pass --out DIR")
+        raise config.missing("set `output` under [tool.mcp-stubgen] or pass --out DIR")
     servers = config.select(targets)
     return (
         [
-            (config.snapshot_path(server.name), method_names_for(config, server.name), config.renames(server.name))
+            (
+                server.name,
+                config.snapshot_path(server.name),
+                method_names_for(config, server.name),
+                config.renames(server.name),
+            )
             for server in servers
         ],
         out_dir,
@@ -199,62 +234,134 @@ def generate(
     config_path: Path | None,
     servers_file: Path | None,
 ) -> int:
-    """Generate a typed client package per server from its snapshot (SERVER ids, or SNAPSHOT.json files)."""
+    """Generate a typed client package per server from its snapshot (SERVER ids, or SNAPSHOT.json files).
+
+    Every server that can be is generated (or checked); each failure is one line, and the run then exits 2.
+    """
     sources, out_dir, hub, strict = _sources(targets, out, config_path, servers_file, with_hub)
     strict = strict or strict_flag
     cache = cache_for(no_cache)
     if check:
-        checked: list[tuple[Path | None, bytes | None, Path, str]] = []
-        for path, method_names, renames in sources:
-            source = read_snapshot_bytes(path)
-            checked.append((path, source, *check_server(source, str(path), method_names, out_dir, cache, renames)))
-        if hub is not None:
-            checked.append((None, None, *check_hub(hub, out_dir, cache)))
-        stale = 0
-        for snapshot_file, checked_bytes, target, diff in checked:
-            stale += bool(diff)
-            console.result(diff, nl=False)
-            details = {"diff": diff} if diff else {}
-            state = "stale" if diff else "current"
-            console.emit(_server_of(checked_bytes), state, **_where(snapshot_file, target), **details)
-        if stale:
-            console.note(f"{stale} generated package(s) out of date; run `mcp-stubgen generate`")
-            return EXIT_FINDINGS
-        console.note(f"{len(checked)} generated package(s) up to date")
-        return EXIT_OK
+        return _check(sources, out_dir, hub, cache)
     recover_output(out_dir)
-    # Everything is rendered before anything is published, so a failing server leaves every package as it was;
-    # a package (or hub) this generator rendered from these very snapshot bytes, untouched since, is not even parsed.
-    rendered: list[tuple[Path | None, Path, dict[str, bytes] | None, bytes, Mapping[str, str], Mapping[str, str]]] = []
-    for path, method_names, renames in sources:
-        source = read_snapshot_bytes(path)
-        # A package proven current may hold untyped tools, which --strict must still refuse: render it.
-        unchanged = None if strict else rendered_before(source, method_names, out_dir, cache, renames)
-        if unchanged is not None:
-            rendered.append((path, unchanged, None, source, method_names, renames))
+    failed = 0
+    # Every package is rendered before any is published; a server that fails is reported and left as it was.
+    rendered: list[_Rendered] = []
+    for server, path, method_names, renames in sources:
+        try:
+            source = read_snapshot_bytes(path)
+            # A package proven current may hold untyped tools, which --strict must still refuse: render it.
+            unchanged = None if strict else rendered_before(source, method_names, out_dir, cache, renames)
+            if unchanged is not None:
+                rendered.append(_Rendered(server, path, unchanged, None, source, method_names, renames))
+                continue
+            snapshot = parse_snapshot(source, str(path))
+            package = render_snapshot(snapshot, method_names, cache, strict, renames)
+        except StubgenError as error:
+            failed += _failed(server or path.stem, path, error)
             continue
-        snapshot = parse_snapshot(source, str(path))
-        package = render_snapshot(snapshot, method_names, cache, strict, renames)
-        rendered.append((path, package_dir(snapshot, out_dir), package, source, method_names, renames))
+        target = package_dir(snapshot, out_dir)
+        if hub is not None and target == hub_dir(out_dir):
+            continue  # a server named like the hub: the hub's own error names it
+        rendered.append(_Rendered(server or snapshot.server, path, target, package, source, method_names, renames))
+    lacking: tuple[str, ...] = ()
     if hub is not None:
-        source = _hub_source(hub)
-        unchanged = rendered_before(source, {}, out_dir, cache)
-        files = render_hub(_load_hub(hub[0]), cache, hub[1]) if unchanged is None else None
-        rendered.append((None, unchanged or hub_dir(out_dir), files, source, {}, {}))
-    for snapshot_file, target, files, snapshot_bytes, method_names, renames in rendered:
-        result = publish(files, target) if files is not None else None
-        if files is not None:
-            remember_rendered(snapshot_bytes, method_names, target, files, cache, renames)
-        server = _server_of(snapshot_bytes if snapshot_file is not None else None)
-        if result is not None and result.changed:
-            detail = f"{len(result.written)} file(s) written, {len(result.removed)} removed"
-            console.note(f"generated {shown_path(target)} ({detail})")
-            changes = {"written": list(result.written), "removed": list(result.removed)}
-            console.emit(server, "generated", **_where(snapshot_file, target), **changes)
+        try:
+            built = build_hub(hub, out_dir, cache)
+        except StubgenError as error:
+            failed += _failed(None, None, error)
         else:
-            console.note(f"{shown_path(target)} is up to date")
-            console.emit(server, "unchanged", **_where(snapshot_file, target))
-    return EXIT_OK
+            rendered.append(_Rendered(None, None, built.target, built.files, built.source, {}, {}))
+            lacking = built.lacking
+    for item in rendered:
+        server = item.server or (_server_of(item.source) if item.snapshot is not None else None)
+        try:
+            result = publish(item.files, item.target) if item.files is not None else None
+        except StubgenError as error:
+            failed += _failed(server, item.snapshot, error)
+            continue
+        if item.files is not None:
+            remember_rendered(item.source, item.method_names, item.target, item.files, cache, item.renames)
+        announce_package(HUB_PACKAGE if item.snapshot is None else server or item.snapshot.stem, item.target, result)
+        if result is not None and result.changed:
+            changes = {"written": list(result.written), "removed": list(result.removed)}
+            console.emit(server, "generated", **_where(item.snapshot, item.target), **changes)
+        else:
+            console.emit(server, "unchanged", **_where(item.snapshot, item.target))
+    for message in lacking:
+        failed += _failed(None, None, StubgenError(message), hub_dir(out_dir))
+    return EXIT_ERROR if failed else EXIT_OK
+
+
+@dataclass(frozen=True)
+class _Rendered:
+    """A package ready to publish: `files` is None when the folder is proven current."""
+
+    server: str | None
+    """The configured server id; None for the hub, and for a snapshot file given by path until it is read."""
+    snapshot: Path | None
+    target: Path
+    files: dict[str, bytes] | None
+    source: bytes
+    method_names: Mapping[str, str]
+    renames: Mapping[str, str]
+
+
+def announce_package(server: str, target: Path, published: Published | None) -> None:
+    """A package's line, in the words `generate` and `sync` share: `<server>: generated <folder>
+    (what changed)`, or `<server>: unchanged <folder>`, as a snapshot's line says it."""
+    if published is not None and published.changed:
+        detail = f"{len(published.written)} file(s) written, {len(published.removed)} removed"
+        console.note(f"{server}: generated {shown_path(target)} ({detail})")
+    else:
+        console.note(f"{server}: unchanged {shown_path(target)}")
+
+
+def _failed(server: str | None, snapshot: Path | None, error: StubgenError, hub: Path | None = None) -> int:
+    """One server's (or, with no server, the hub's) failure: one line and one JSON object, and the run
+    goes on; returns 1, to count it."""
+    console.error(str(error))
+    where = {"snapshot": shown_path(snapshot)} if snapshot is not None else {}
+    if hub is not None:
+        where["package"] = _label(hub)
+    console.emit(server, "error", error=str(error), **where)
+    return 1
+
+
+def _check(sources: Packages, out_dir: Path, hub: HubSources | None, cache: Cache) -> int:
+    """`generate --check`: a diff per stale package on stdout; every package that can be is checked."""
+    stale = current = failed = 0
+    checked: list[tuple[str | None, Path | None, Path, str]] = []
+    for server, path, method_names, renames in sources:
+        try:
+            source = read_snapshot_bytes(path)
+            target, diff = check_server(source, str(path), method_names, out_dir, cache, renames)
+        except StubgenError as error:
+            failed += _failed(server or path.stem, path, error)
+            continue
+        checked.append((server or _server_of(source), path, target, diff))
+    lacking: tuple[str, ...] = ()
+    if hub is not None:
+        try:
+            target, diff, lacking = check_hub(hub, out_dir, cache)
+        except StubgenError as error:
+            failed += _failed(None, None, error)
+        else:
+            checked.append((None, None, target, diff))
+    for server, snapshot_file, target, diff in checked:
+        stale += bool(diff)
+        current += not diff
+        console.result(diff, nl=False)
+        details = {"diff": diff} if diff else {}
+        console.emit(server, "stale" if diff else "current", **_where(snapshot_file, target), **details)
+    for message in lacking:
+        failed += _failed(None, None, StubgenError(message), hub_dir(out_dir))
+    could_not = f"; {failed} could not be checked" if failed else ""
+    if stale:
+        console.note(f"{stale} generated package(s) out of date{could_not}; run `mcp-stubgen generate`")
+    elif current:
+        console.note(f"{current} generated package(s) up to date{could_not}")
+    return EXIT_ERROR if failed else EXIT_FINDINGS if stale else EXIT_OK
 
 
 def _where(snapshot: Path | None, package: Path) -> dict[str, str | None]:
@@ -262,11 +369,8 @@ def _where(snapshot: Path | None, package: Path) -> dict[str, str | None]:
     return {"snapshot": shown_path(snapshot) if snapshot is not None else None, "package": _label(package)}
 
 
-def _server_of(source: bytes | None) -> str | None:
-    """The server id a `--format json` object names: the snapshot's own `server` (read only in that
-    mode, and from bytes already rendered or proven to render); None for the hub."""
-    if source is None or not console.json_lines():
-        return None
+def _server_of(source: bytes) -> str | None:
+    """The server a snapshot file given by path names (the config names its own servers)."""
     server = json.loads(source).get("server")
     return server if isinstance(server, str) else None
 
@@ -294,20 +398,19 @@ def check_server(
 
 def hub_is_stale(config: ProjectConfig, out_dir: Path, cache: Cache) -> bool:
     """Whether the hub under `out_dir` is not what the committed snapshots give, proven as `--check`
-    proves it; a snapshot that cannot be read counts as stale, so publishing the hub reports it."""
+    proves it; a hub that lacks a server counts as stale, so publishing the hub reports it."""
     try:
-        return bool(check_hub(hub_sources(config), out_dir, cache)[1])
+        _target, diff, lacking = check_hub(hub_sources(config), out_dir, cache)
     except StubgenError:
         return True
+    return bool(diff or lacking)
 
 
-def check_hub(hub: HubSources, out_dir: Path, cache: Cache) -> tuple[Path, str]:
-    """The hub's folder and diff, proven as a server's package is (`check_server`): from its
-    snapshots' bytes and the generator, else rendered."""
-    source = _hub_source(hub)
-    target = hub_dir(out_dir)
-    if rendered_before(source, {}, out_dir, cache) is not None:
-        return target, ""
-    files = render_hub(_load_hub(hub[0]), cache, hub[1])
-    remember_rendered(source, {}, target, files, cache)
-    return target, diff_trees(files, read_tree(target), _label(target))
+def check_hub(hub: HubSources, out_dir: Path, cache: Cache) -> tuple[Path, str, tuple[str, ...]]:
+    """The hub's folder, its diff, and the servers it lacks, proven as a server's package is
+    (`check_server`): from its snapshots' bytes and the generator, else rendered."""
+    built = build_hub(hub, out_dir, cache)
+    if built.files is None:
+        return built.target, "", built.lacking
+    remember_rendered(built.source, {}, built.target, built.files, cache)
+    return built.target, diff_trees(built.files, read_tree(built.target), _label(built.target)), built.lacking

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -416,7 +417,7 @@ def _not_runnable(server: str, command: str, env: dict[str, str]) -> str:
                 f"server {server!r}: command {command!r} ({candidate}) is not executable; "
                 f"make it so (`chmod +x {candidate}`) or run it through its interpreter (e.g. command = python)"
             )
-    return f"server {server!r}: command {command!r} not found; install it or fix `command` in the config"
+    return f"server {server!r}: command {command!r} not found; install it, or give the program's full path"
 
 
 async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> list[JSON] | None:
@@ -510,8 +511,7 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         message = _http_status_message(server, diagnostics.http_status)
     else:
         message = _cause(server, leaf)
-    tail = _stderr_tail(diagnostics, secrets) if server.command is not None else ""
-    return f"{message}; its last stderr lines: {tail}" if tail else message
+    return message + (_stderr_tail(diagnostics, secrets) if server.command is not None else "")
 
 
 def _http_status_message(server: ServerConfig, status: int) -> str:
@@ -541,7 +541,7 @@ def _cause(server: ServerConfig, leaf: BaseException) -> str:
     if isinstance(leaf, MCPError):
         return f"{name}: handshake failed: {leaf.error.message} (code {leaf.error.code})"
     if isinstance(leaf, OSError) and server.command is not None:
-        return f"{name}: cannot start {server.command!r} ({leaf.strerror or leaf}); fix `command` in the config"
+        return f"{name}: cannot start {server.command!r} ({leaf.strerror or leaf}); check that the command is a program"
     if server.command is not None:
         return f"{name}: the server exited or broke the protocol during start-up ({_describe(leaf)})"
     return f"{name}: {_describe(leaf)}"
@@ -560,14 +560,28 @@ def _describe(error: BaseException) -> str:
 
 
 def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
-    """The last lines the server wrote to stderr since the last request, scrubbed before they are
-    split or cut, so no part of a secret survives at a line break or the cut."""
+    """What the server wrote to stderr since the last request, to append to the error: its first
+    error-looking line when the last lines leave it out (a cause printed before pages of usage text),
+    then the last lines; scrubbed before they are split or cut, so no part of a secret survives at a
+    line break or the cut."""
     with contextlib.suppress(OSError, ValueError):
         diagnostics.stderr_log.seek(diagnostics.stderr_start)
         text = secrets.scrub(diagnostics.stderr_log.read())
         lines = [line.strip() for line in text.splitlines() if line.strip()]
-        return " | ".join(lines[-STDERR_TAIL_LINES:])[-STDERR_TAIL_CHARACTERS:]
+        if not lines:
+            return ""
+        earlier = (line for line in lines[:-STDERR_TAIL_LINES] if _ERROR_LINE.search(line))
+        first_error = next(earlier, None)
+        cause = f"; its first error line: {first_error[: STDERR_TAIL_CHARACTERS // 2]}" if first_error else ""
+        return f"{cause}; its last stderr lines: " + " | ".join(lines[-STDERR_TAIL_LINES:])[-STDERR_TAIL_CHARACTERS:]
     return ""
+
+
+_ERROR_LINE = re.compile(
+    r"\b(?:error|fatal|panic|exception|traceback|failed|failure|unable|cannot|can't|denied|invalid|missing)\b",
+    re.IGNORECASE,
+)
+"""A stderr line that looks like the cause of a failure rather than usage or progress text."""
 
 
 async def snapshot_all(

@@ -7,9 +7,9 @@ from pathlib import Path
 import click
 
 from codegen import console
-from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
+from codegen.errors import EXIT_ERROR, EXIT_OK
 from codegen.generate import Published
-from codegen.generate.command import cache_for, cache_option
+from codegen.generate.command import announce_package, cache_for, cache_option
 from codegen.generate.publish import recover_output
 from codegen.options import apply_overrides, config_options, connection_options, load_project, shown_path
 from codegen.snapshot import Snapshot
@@ -42,7 +42,7 @@ def sync(
     config = load_project(config_path, servers_file)
     output = config.output
     if output is None:
-        raise StubgenError(f"{config.source or config.root}: set `output` under [tool.mcp-stubgen] to sync")
+        raise config.missing("set `output` under [tool.mcp-stubgen] to sync")
     selected = apply_overrides(config.select(servers), protocol, connect_timeout, request_timeout)
     # The cache `generate` uses: an unchanged tool's models are not generated again on every sync.
     cache = cache_for(no_cache)
@@ -53,18 +53,26 @@ def sync(
         published[snapshot.server] = publish_with_snapshot(snapshot, config, path, output, cache)
         return published[snapshot.server].snapshot_changed
 
-    taken = take_snapshots(config, selected, write=write, allow_empty=allow_empty)
-    for name in sorted(taken):
-        result = published[name]
-        console.note(f"{name}: {'generated' if result.changed else 'up to date:'} {shown_path(result.path)}")
+    def announce(snapshot: Snapshot, path: Path, changed: bool) -> None:
+        """Each server's package line as soon as it is published, so an interrupted run shows what it published."""
+        result = published[snapshot.server]
+        announce_package(snapshot.server, result.path, result)
         console.emit(
-            name,
+            snapshot.server,
             "generated" if result.changed else "unchanged",
-            snapshot=shown_path(config.snapshot_path(name)),
-            snapshot_changed=result.snapshot_changed,
+            snapshot=shown_path(path),
+            snapshot_changed=changed,
             package=shown_path(result.path),
-            counts=counts(taken[name]),
+            counts=counts(snapshot),
         )
+
+    try:
+        taken = take_snapshots(config, selected, write=write, announce=announce, allow_empty=allow_empty)
+    except KeyboardInterrupt:
+        done = ", ".join(sorted(published)) or "nothing"
+        hub = "; the hub was not regenerated (run `mcp-stubgen generate`)" if config.hub and published else ""
+        click.echo(f"published before the interrupt: {done} (snapshot and package each){hub}", err=True)
+        raise
     failed = len(selected) - len(taken)
     if config.hub and not publish_hub(config, output, cache):
         failed += 1

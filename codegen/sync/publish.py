@@ -9,10 +9,11 @@ from codegen import console
 from codegen.config import ProjectConfig
 from codegen.errors import StubgenError
 from codegen.generate import Cache, Published, package_dir, render_snapshot
-from codegen.generate.command import hub_inputs, method_names_for, strict_setting
-from codegen.generate.hub import hub_dir, render_hub
+from codegen.generate.command import announce_package, build_hub, hub_sources, method_names_for, strict_setting
+from codegen.generate.hub import hub_dir
 from codegen.generate.proof import remember_rendered
 from codegen.generate.publish import publish
+from codegen.identifiers import HUB_PACKAGE
 from codegen.options import shown_path
 from codegen.snapshot import Snapshot
 
@@ -39,18 +40,25 @@ def publish_with_snapshot(
 
 
 def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
-    """Regenerate the hub from every snapshot now on disk and report it; False when it could not be.
+    """Regenerate the hub from every snapshot now on disk and report it; False when it could not be
+    built, or lacks a server.
 
     A server that could not be snapshotted or published keeps its previous snapshot and package, so
-    the hub is still built from what is committed.
+    the hub is still built from what is committed; one that never had a snapshot is left out, and said so.
     """
     try:
-        inputs, settings = hub_inputs(config)
-        result = publish(render_hub(inputs, cache, settings), hub_dir(output))
+        built = build_hub(hub_sources(config), output, cache)
+        result = publish(built.files, built.target) if built.files is not None else None
     except StubgenError as error:
         console.error(str(error))
         console.emit(None, "error", error=str(error), package=shown_path(hub_dir(output)))
         return False
-    console.note(f"hub: {'generated' if result.changed else 'up to date:'} {shown_path(result.path)}")
-    console.emit(None, "generated" if result.changed else "unchanged", package=shown_path(result.path))
-    return True
+    if built.files is not None:
+        remember_rendered(built.source, {}, built.target, built.files, cache)
+    announce_package(HUB_PACKAGE, built.target, result)
+    changed = result is not None and result.changed
+    console.emit(None, "generated" if changed else "unchanged", package=shown_path(built.target))
+    for message in built.lacking:
+        console.error(message)
+        console.emit(None, "error", error=message, package=shown_path(built.target))
+    return not built.lacking

@@ -136,7 +136,7 @@ def test_a_kill_inside_the_package_swap_is_repaired_by_the_next_run(
         write_snapshot(snapshot, demo_snapshot("alpha"))
     again = run_cli("generate", snapshot, "--out", out)
     assert again.exit_code == 0, again.stderr
-    assert again.stderr == f"{out / 'demo'} is up to date\n"
+    assert again.stderr == f"demo: unchanged {out / 'demo'}\n"
     assert leftovers(out) == []
     if expected is not None:
         assert tree(out / "demo") == expected
@@ -247,7 +247,7 @@ def test_a_failed_or_interrupted_sync_leaves_snapshot_and_package_both_old(
             patch.setattr(publish_module, "_swap", swap_then_fail)
         result = run_cli("sync")
     assert result.exit_code == exit_code
-    package, snapshot = tmp_path / "clients" / "paging", tmp_path / "snaps" / "paging.json"
+    package, snapshot = "clients/paging", "snaps/paging.json"  # relative to the working directory
     assert message.format(package=package, snapshot=snapshot) in result.stderr
     assert_fully_old(tmp_path, synced, run_cli)
 
@@ -312,7 +312,7 @@ def test_watch_publishes_snapshot_and_package_together(tmp_path: Path, run_cli, 
         process.kill()
     stderr = "".join(lines)
     assert process.returncode == 0, stderr
-    package, snapshot = tmp_path / "clients" / "paging", tmp_path / "snaps" / "paging.json"
+    package, snapshot = "clients/paging", "snaps/paging.json"  # relative to the working directory
     assert f"error: server 'paging': cannot write {package} and {snapshot} (Input/output error)" in stderr
     assert_fully_old(tmp_path, synced, run_cli)
 

@@ -201,6 +201,11 @@ def main() -> None:
     if mode == "crash-start":
         sys.stderr.write("fatal: missing configuration file settings.ini\n")
         sys.exit(3)
+    if mode == "usage-after-error":  # kubernetes-mcp-server: the cause first, then pages of usage text
+        sys.stderr.write("Error: unable to create kubernetes target provider: no current-context\n")
+        sys.stderr.write("Usage:\n  kubernetes-mcp-server [flags]\n\nFlags:\n")
+        sys.stderr.writelines(f"  --flag-{number} string   what flag {number} does\n" for number in range(20))
+        sys.exit(1)
     if mode == "hang":
         time.sleep(3600)
     time.sleep(options.start_delay)

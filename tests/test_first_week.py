@@ -1,0 +1,306 @@
+"""What a new user met in their first week (issue 28): names, messages, partial failures."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from codegen.config import load_config
+from codegen.identifiers import hub_attribute, package_name
+from tests.conftest import EXAMPLE_SERVER, REPO, SERVERS, write_config
+from tests.regen_goldens import GOLDEN
+
+WEATHER = GOLDEN / "weather" / "snapshot.json"
+
+
+def renamed_snapshot(folder: Path, server: str) -> Path:
+    """The weather golden snapshot under another server id."""
+    document = json.loads(WEATHER.read_text(encoding="utf-8"))
+    document["server"] = server
+    path = folder / f"{server}.json"
+    path.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return path
+
+
+def test_digits_stay_where_the_server_id_has_them() -> None:
+    assert [package_name(server) for server in ("context7", "k8s", "ec2", "EC2", "mcp-server-time")] == [
+        "context7",
+        "k8s",
+        "ec2",
+        "ec2",
+        "mcp_server_time",
+    ]
+    assert package_name("ec2Client") == "ec2_client"
+    assert hub_attribute("context7") == "context7"
+
+
+def test_a_server_id_with_digits_gives_that_package_class_and_hub_keyword(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    write_config(tmp_path, '[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\nhub = true\n\n'
+                 '[tool.mcp-stubgen.servers.context7]\ncommand = "context7-mcp"\n')  # fmt: skip
+    (tmp_path / "snaps").mkdir()
+    renamed_snapshot(tmp_path / "snaps", "context7")
+
+    result = run_cli("generate", "--config", tmp_path / "pyproject.toml")
+
+    assert result.exit_code == 0, result.stderr
+    assert sorted(path.name for path in (tmp_path / "clients").iterdir() if not path.name.startswith("_")) == [
+        "context7",
+        "hub",
+    ]
+    assert "class Context7Client(" in (tmp_path / "clients" / "context7" / "client.py").read_text()
+    hub_client = (tmp_path / "clients" / "hub" / "client.py").read_text()
+    assert "context7: Context7Client" in hub_client and "context_7" not in hub_client
+
+
+PY = sys.executable
+RAW = str(SERVERS / "raw_server.py")
+
+
+def two_servers(folder: Path, second: str = "", hub: bool = True) -> None:
+    """`weather` (the example server) and `legacy` (the raw server, with `second` as its extra args)."""
+    args = json.dumps([RAW, *second.split()])
+    write_config(
+        folder,
+        f'[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\nhub = {str(hub).lower()}\n\n'
+        f"[tool.mcp-stubgen.servers.legacy]\ncommand = {json.dumps(PY)}\nargs = {args}\n\n"
+        f"[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(PY)}\nargs = [{json.dumps(str(EXAMPLE_SERVER))}]\n",
+    )
+
+
+def test_generate_and_check_go_on_past_a_server_without_a_snapshot(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path)
+    (tmp_path / "snaps").mkdir()
+    (tmp_path / "snaps" / "weather.json").write_bytes(WEATHER.read_bytes())
+
+    generated = run_cli("generate", "--format", "json")
+
+    assert generated.exit_code == 2
+    missing = "snaps/legacy.json: no such snapshot; run `mcp-stubgen snapshot` first"
+    assert generated.stderr.splitlines() == [
+        f"error: {missing}",
+        "weather: generated clients/weather (12 file(s) written, 0 removed)",
+        "hub: generated clients/hub (8 file(s) written, 0 removed)",
+        f"error: hub: built without 'legacy': {missing}",
+    ]
+    objects = [json.loads(line) for line in generated.stdout.splitlines()]
+    assert [(item["server"], item["status"]) for item in objects] == [
+        ("legacy", "error"),
+        ("weather", "generated"),
+        (None, "generated"),
+        (None, "error"),
+    ]
+    assert objects[0]["error"] == missing
+    assert objects[3]["package"] == "clients/hub" and objects[3]["error"].startswith("hub: built without 'legacy'")
+    assert (tmp_path / "clients" / "weather" / "client.py").is_file()
+    assert "WeatherClient" in (tmp_path / "clients" / "hub" / "client.py").read_text()
+
+    checked = run_cli("generate", "--check")
+    assert checked.exit_code == 2
+    assert checked.stdout == ""
+    assert checked.stderr.splitlines() == [
+        f"error: {missing}",
+        f"error: hub: built without 'legacy': {missing}",
+        "2 generated package(s) up to date; 2 could not be checked",
+    ]
+
+
+def test_sync_builds_the_hub_from_the_servers_that_started(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path, "--mode crash-start")
+
+    result = run_cli("sync")
+
+    assert result.exit_code == 2
+    assert "error: server 'legacy': the server closed the connection during start-up" in result.stderr
+    assert result.stderr.splitlines()[-2:] == [
+        "hub: generated clients/hub (8 file(s) written, 0 removed)",
+        "error: hub: built without 'legacy': snaps/legacy.json: no such snapshot; run `mcp-stubgen snapshot` first",
+    ]
+    imported = subprocess.run(
+        [PY, "-c", "from clients.hub import Hub; print(sorted(Hub.tools))"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "'weather__get_forecast'" in imported.stdout and "legacy__" not in imported.stdout
+
+
+def test_ctrl_c_after_a_server_was_published_says_what_was_published(tmp_path: Path) -> None:
+    two_servers(tmp_path, "--mode hang")
+    process = subprocess.Popen(
+        [PY, "-m", "codegen.cli", "sync"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    timer = threading.Timer(120, process.kill)
+    timer.start()
+    try:
+        assert process.stderr is not None
+        lines = []
+        for line in process.stderr:
+            lines.append(line)
+            if line.startswith("weather: generated"):
+                break
+        process.send_signal(signal.SIGINT)
+        lines.append(process.communicate(timeout=30)[1])
+    finally:
+        timer.cancel()
+        process.kill()
+    stderr = "".join(lines)
+    assert process.returncode == 130, stderr
+    assert "weather: generated clients/weather (12 file(s) written, 0 removed)\n" in stderr
+    assert (
+        "published before the interrupt: weather (snapshot and package each); "
+        "the hub was not regenerated (run `mcp-stubgen generate`)\n"
+    ) in stderr
+    assert "Traceback" not in stderr
+
+
+def test_a_start_up_failure_shows_its_first_error_line(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path, "--mode usage-after-error", hub=False)
+
+    result = run_cli("snapshot", "legacy")
+
+    assert result.exit_code == 2
+    assert "its first error line: Error: unable to create kubernetes target provider: no current-context; " in (
+        result.stderr
+    )
+    assert "its last stderr lines: --flag-15 string   what flag 15 does | " in result.stderr
+
+
+def test_an_ad_hoc_command_that_is_missing_does_not_mention_a_config(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+
+    result = run_cli("snapshot", "--name", "time", "--", "uvx", "mcp-server-time")
+
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: server 'time': command 'uvx' not found; install it, or give the program's full path\n"
+    )
+
+
+def test_a_misspelt_command_names_the_closest_one(run_cli) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("snapshto")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == "Error: No such command 'snapshto'. Did you mean 'snapshot'?"
+
+
+def test_verbose_works_after_the_command_as_quiet_does(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`-v` after the command turns on debug records, as it does before the command."""
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path, hub=False)
+    for args in (["-v", "snapshot", "weather"], ["snapshot", "weather", "-v"], ["snapshot", "-q", "-v", "weather"]):
+        result = subprocess.run(
+            [PY, "-m", "codegen.cli", *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+        )
+        assert result.returncode == 0, result.stderr
+        assert "asyncio: Using selector" in result.stderr, (args, result.stderr)
+
+
+def test_without_a_usable_config_the_error_says_what_was_found(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    project = tmp_path / "project"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    outside = run_cli("sync")  # no pyproject.toml here or above (tmp_path has none either)
+    assert outside.exit_code == 2
+    assert outside.stderr == (
+        "error: no pyproject.toml in the working directory or any folder above it; create one "
+        "(see docs/configuration.md) or pass --config FILE, and set `output` under [tool.mcp-stubgen] to sync\n"
+    )
+
+    (project / "pyproject.toml").write_text('[tool.mcp_stubgen]\noutput = "clients"\n')
+    misspelt = run_cli("sync")
+    assert misspelt.exit_code == 2
+    assert misspelt.stderr == (
+        "error: pyproject.toml: found [tool.mcp_stubgen], but the table is [tool.mcp-stubgen]; rename it\n"
+    )
+
+    (project / "pyproject.toml").write_text('[project]\nname = "demo"\n')
+    no_table = run_cli("list")
+    assert no_table.exit_code == 2
+    assert no_table.stderr == (
+        "error: pyproject.toml: no [tool.mcp-stubgen] table; add one and configure servers under "
+        "[tool.mcp-stubgen.servers]\n"
+    )
+
+    (project / "pyproject.toml").unlink()
+    (project / "pyproject.toml").mkdir()
+    folder = run_cli("generate", "--format", "json")
+    assert folder.exit_code == 2
+    message = (
+        "pyproject.toml is a folder, but [tool.mcp-stubgen] is read from a pyproject.toml file; "
+        "rename the folder, or pass --config FILE"
+    )
+    assert folder.stderr == f"error: {message}\n"
+    assert json.loads(folder.stdout)["error"] == message
+
+
+def test_the_quick_start_names_every_folder_sync_writes() -> None:
+    """The README's quick start says what `mcp-stubgen sync` does with this repository's own config."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    quick_start = readme.split("## Quick start\n", 1)[1].split("\n## ", 1)[0]
+    config = load_config(REPO / "pyproject.toml")
+    assert config.output is not None
+    output = config.output.relative_to(REPO).as_posix()
+    written = {f"{output}/{package_name(server)}/" for server in config.servers} | (
+        {f"{output}/hub/"} if config.hub else set()
+    )
+    named = set(re.findall(rf"`({re.escape(output)}/\w+/)`", " ".join(quick_start.split())))
+    assert named == written
+    assert {f"`{config.servers[server].args[0]}`" for server in config.servers} <= set(
+        re.findall(r"`[^`]+`", quick_start)
+    )
+
+
+def test_the_generate_snippet_runs_the_way_the_readme_says(tmp_path: Path) -> None:
+    """The README says where its Generate snippet runs; run it exactly so, beside freshly generated clients."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    tour = readme.split("### Generate\n", 1)[1].split("\n### ", 1)[0]
+    (instruction,) = re.findall(r"\(`(cd examples && [^`]+)`", " ".join(tour.split()))
+    snippet = re.search(r"```python\n(.*?)```", tour, re.DOTALL)
+    assert snippet is not None
+    examples = tmp_path / "examples"
+    shutil.copytree(REPO / "examples", examples, ignore=shutil.ignore_patterns("clients", "snapshots"))
+    shutil.copytree(GOLDEN / "weather" / "expected" / "weather", examples / "clients" / "weather")
+    script = snippet.group(1).replace("\n", "\n    ")
+    (examples / "your_script.py").write_text(
+        f"import asyncio\n\n\nasync def main() -> None:\n    {script}\n    print(forecast.city)\n\nasyncio.run(main())\n"
+    )
+    env = {**os.environ, "PATH": f"{Path(PY).parent}{os.pathsep}{os.environ['PATH']}"}
+    result = subprocess.run(instruction, shell=True, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "Oslo\n"
+
+
+def test_error_lines_show_paths_relative_to_the_working_directory(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path, hub=False)
+    missing = "snaps/{}.json: no such snapshot; run `mcp-stubgen snapshot` first"
+
+    drift = run_cli("drift", "weather")
+    assert drift.exit_code == 2
+    assert drift.stderr.splitlines()[0] == f"error: {missing.format('weather')}"
+
+    listed = run_cli("generate", "legacy", "--format", "json")
+    assert listed.exit_code == 2
+    assert listed.stderr == f"error: {missing.format('legacy')}\n"
+    assert json.loads(listed.stdout)["error"] == missing.format("legacy")
+    assert str(tmp_path) not in listed.stdout + drift.stderr
