@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp import StdioServerParameters
 
 from codegen.config import ServerConfig
 from codegen.generate import generate_package
@@ -20,6 +21,7 @@ from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import SERVERS
 
 CONTRACT_SERVER = SERVERS / "contract_server.py"
+TASK_SERVER = SERVERS / "task_server.py"
 BACKTRACKS = "a" * 40 + "!"
 """41 characters on which Python's `re` backtracks for years under `^([a-z]+ ?)*$` and `^(a+)+$`."""
 
@@ -97,3 +99,23 @@ def test_a_backtracking_pattern_cannot_freeze_a_client_or_a_hub(contract_package
     assert seen["client result without"] == "ToolResultError"
     assert seen["client result with"] != "returned" and seen["hub result with"] != "returned"
     assert seen["hub result without"] == "returned"  # a hub returns what the server sent when it lists no schema
+
+
+async def test_a_400_digit_poll_interval_is_clamped_and_a_timeout_still_ends_the_wait(tmp_path: Path) -> None:
+    """A task asking to be polled every 10**400 ms: the wait is clamped (to a minute), so the caller's
+    timeout ends it with the client's own `RequestTimeoutError`, not a raw `OverflowError`."""
+    import importlib
+
+    snapshot = await snapshot_server(ServerConfig(name="tasks", command=sys.executable, args=(str(TASK_SERVER),)))
+    generate_package(snapshot, tmp_path / "pollpkgs")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        tasks = importlib.import_module("pollpkgs.tasks")
+        server = StdioServerParameters(command=sys.executable, args=[str(TASK_SERVER), "--poll-ms", "9" * 400])
+        async with tasks.TasksClient.connect(server) as client:
+            with pytest.raises(tasks.RequestTimeoutError, match=r"tool 'multiply' got no answer within 1 s"):
+                await client.multiply(a=2, b=3, call_options={"timeout": 1})
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [name for name in sys.modules if name.split(".")[0] == "pollpkgs"]:
+            del sys.modules[name]
