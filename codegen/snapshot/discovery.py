@@ -10,9 +10,11 @@ does a catalog (`codegen/redact.py`).
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -29,7 +31,7 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CreateMessageRequestParams, ElicitRequestParams, ErrorData, ListRootsResult
 from mcp_types import CONNECTION_CLOSED, INVALID_REQUEST, METHOD_NOT_FOUND
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticSerializationError
 
 from codegen.config import ServerConfig, expand_secrets, server_environment
@@ -101,6 +103,9 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
             if isinstance(message, Exception) and TOO_DEEP in str(message):
                 diagnostics.too_deep = True
                 session.cancel()
+            if isinstance(message, Exception) and NUMBER_OUT_OF_RANGE in str(message):
+                diagnostics.long_number = _long_number(server, message)
+                session.cancel()
             if message_handler is not None:
                 await message_handler(message)
 
@@ -119,6 +124,8 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
                     yield client
             if diagnostics.too_deep:
                 raise StubgenError(_too_deep(server))
+            if diagnostics.long_number:
+                raise StubgenError(diagnostics.long_number)
             if session.cancelled_caught:
                 raise TimeoutError
         except Exception as error:  # every failure of a server becomes one clear line
@@ -168,6 +175,8 @@ class _Diagnostics:
     `server/discover` probe's, say) is not mistaken for the cause of a later failure."""
     too_deep: bool = False
     """The server sent a message nested too deeply for the SDK to read."""
+    long_number: str = ""
+    """Why the server's message with an integer longer than the SDK reads was dropped, where known."""
 
     def mark_request(self) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -307,6 +316,7 @@ async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> 
             raise StubgenError(
                 f"server {server.name!r}: {listing.method} failed: {error.error.message} (code {error.error.code})"
             ) from None
+        _refuse_non_finite(server, listing, page)
         entries.extend(_page_entries(page, listing))
         cursor = page.next_cursor
         if cursor is None:
@@ -321,6 +331,105 @@ async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> 
         f"server {server.name!r}: {listing.method} still had more after {server.max_pages} pages; "
         "raise max_pages in the config if the catalog really is that large"
     )
+
+
+NUMBER_OUT_OF_RANGE = "number out of range"
+"""What pydantic-core's JSON parser (the MCP SDK's) says of an integer longer than Python reads
+(`sys.get_int_max_str_digits()`, 4,300 digits); the SDK then drops the message, and its request
+would run into its timeout."""
+
+
+class _LongInteger(str):
+    """An integer's digits, kept as text: Python refuses to read more than its digit limit."""
+
+
+def _long_number(server: ServerConfig, error: Exception) -> str:
+    """One line for a message the SDK dropped for an integer too long to read, naming the tool and the
+    JSON pointer when the message is at hand (pydantic keeps a JSON text it could not parse)."""
+    limit = sys.get_int_max_str_digits() or math.inf
+    problem = f"an integer longer than the {limit:,} digits Python reads"
+    where = ""
+    raw = error.errors()[0].get("input") if isinstance(error, ValidationError) and error.errors() else None
+    if isinstance(raw, str):
+        with contextlib.suppress(ValueError, RecursionError):
+            message = json.loads(raw, parse_int=lambda text: _LongInteger(text) if len(text) > limit else int(text))
+            found = next(_paths_to(message, lambda value: isinstance(value, _LongInteger), ()), None)
+            if found is not None:
+                where, digits = _entry_and_pointer(message, found[0]), len(found[1].lstrip("-"))
+                problem = f"an integer of {digits:,} digits, more than the {limit:,} Python reads"
+    return f"server {server.name!r}: {where}{problem}; the server has to send a smaller number"
+
+
+def _paths_to(value: Any, wanted: Callable[[Any], bool], path: tuple[str | int, ...]) -> Any:
+    """(path, value) for each value of a JSON document (or pydantic model: by wire names) that is `wanted`."""
+    if isinstance(value, BaseModel):
+        fields = type(value).model_fields
+        items: Any = [(fields[name].alias or name, item) for name, item in vars(value).items() if name in fields]
+        items += list((value.model_extra or {}).items())
+    elif isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        if wanted(value):
+            yield path, value
+        return
+    for key, item in items:
+        yield from _paths_to(item, wanted, (*path, key))
+
+
+_ENTRY_NAMES = ("name", "uriTemplate", "uri_template", "uri")
+"""What names a list entry, as JSON and as the SDK's model spell it."""
+
+
+def _entry_and_pointer(message: Any, path: tuple[str | int, ...]) -> str:
+    """`tool 'x' /inputSchema/...: ` for a path into a list result's entry, else the message's own pointer."""
+    if len(path) > 3 and path[0] == "result" and isinstance(path[2], int):
+        entry = message["result"][path[1]][path[2]]
+        names = [entry.get(key) if isinstance(entry, dict) else getattr(entry, key, None) for key in _ENTRY_NAMES]
+        name = next((name for name in names if isinstance(name, str)), "")
+        kind = {"tools": "tool", "resources": "resource", "resourceTemplates": "template", "prompts": "prompt"}
+        return f"{kind.get(str(path[1]), 'entry')} {name!r} {_pointer(path[3:])}: "
+    return f"{_pointer(path)}: "
+
+
+def _pointer(parts: tuple[str | int, ...]) -> str:
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
+
+
+def _any_non_finite(value: Any) -> bool:
+    """Whether a non-finite float is anywhere in a value: a loop, not `_paths_to`, since every page
+    of every catalog goes through it."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif kind is float:
+            if not math.isfinite(item):
+                return True
+        elif isinstance(item, BaseModel):
+            stack.extend(vars(item).values())
+            stack.extend((item.model_extra or {}).values())
+    return False
+
+
+def _refuse_non_finite(server: ServerConfig, listing: _Listing, page: Any) -> None:
+    """A number too large for a float (`1e999`) is infinite once read, and JSON has no infinity: the
+    snapshot would hold `null` in its place. Refused, naming the entry and the JSON pointer."""
+    items = {listing.wire_items: getattr(page, listing.items)}
+    if not _any_non_finite(items):
+        return
+    found = next(_paths_to(items, lambda value: isinstance(value, float) and not math.isfinite(value), ()), None)
+    if found is not None:
+        where = _entry_and_pointer({"result": items}, ("result", *found[0]))
+        raise StubgenError(
+            f"server {server.name!r}: {listing.method}: {where}a number too large for a float ({found[1]}), which "
+            "JSON cannot hold; the server has to send a finite number"
+        )
 
 
 def _too_deep(server: ServerConfig) -> str:

@@ -36,6 +36,10 @@ def deep_tool(levels: int) -> dict[str, object]:
     return {"name": "deep", "inputSchema": schema}
 
 
+def obj_with_maximum(bound: object) -> dict[str, object]:
+    return {"type": "object", "properties": {"count": {"type": "integer", "maximum": bound}}}
+
+
 def send(message: dict[str, object]) -> None:
     sys.stdout.write(json.dumps(message) + "\n")
     sys.stdout.flush()
@@ -113,6 +117,13 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
             return
         if mode == "deep-schema":  # over the 200 levels the SDK's JSON parser reads in one message
             answer(request_id, {"tools": [deep_tool(150)]})
+            return
+        if mode in ("long-integer", "infinite-maximum"):  # numbers Python cannot hold as sent
+            number = "9" * 5000 if mode == "long-integer" else "1e999"
+            bounded = {"name": "bounded", "inputSchema": obj_with_maximum("NUMBER")}
+            line = json.dumps({"jsonrpc": "2.0", "id": request_id, "result": {"tools": [tool("plain"), bounded]}})
+            sys.stdout.write(line.replace('"NUMBER"', number) + "\n")
+            sys.stdout.flush()
             return
         if mode == "invalid-result":
             answer(request_id, {"tools": [{"name": "broken", "inputSchema": {"type": "object", "properties": []}}]})
