@@ -37,7 +37,16 @@ from pydantic_core import PydanticSerializationError
 from codegen.config import ServerConfig, expand_secrets, server_environment
 from codegen.errors import StubgenError
 from codegen.redact import Secrets
-from codegen.snapshot.format import JSON, MAX_NESTING, TOO_DEEP, Snapshot, sorted_copy, sorted_entries
+from codegen.snapshot.format import (
+    JSON,
+    MAX_NESTING,
+    TOO_DEEP,
+    Snapshot,
+    find_in_json,
+    is_non_finite,
+    sorted_copy,
+    sorted_entries,
+)
 
 STDERR_TAIL_LINES = 5
 STDERR_TAIL_CHARACTERS = 600
@@ -353,41 +362,18 @@ def _long_number(server: ServerConfig, error: Exception) -> str:
     if isinstance(raw, str):
         with contextlib.suppress(ValueError, RecursionError):
             message = json.loads(raw, parse_int=lambda text: _LongInteger(text) if len(text) > limit else int(text))
-            found = next(_paths_to(message, lambda value: isinstance(value, _LongInteger), ()), None)
+            found = find_in_json(message, lambda value: isinstance(value, _LongInteger))
             if found is not None:
                 where, digits = _entry_and_pointer(message, found[0]), len(found[1].lstrip("-"))
                 problem = f"an integer of {digits:,} digits, more than the {limit:,} Python reads"
     return f"server {server.name!r}: {where}{problem}; the server has to send a smaller number"
 
 
-def _paths_to(value: Any, wanted: Callable[[Any], bool], path: tuple[str | int, ...]) -> Any:
-    """(path, value) for each value of a JSON document (or pydantic model: by wire names) that is `wanted`."""
-    if isinstance(value, BaseModel):
-        fields = type(value).model_fields
-        items: Any = [(fields[name].alias or name, item) for name, item in vars(value).items() if name in fields]
-        items += list((value.model_extra or {}).items())
-    elif isinstance(value, dict):
-        items = value.items()
-    elif isinstance(value, list):
-        items = enumerate(value)
-    else:
-        if wanted(value):
-            yield path, value
-        return
-    for key, item in items:
-        yield from _paths_to(item, wanted, (*path, key))
-
-
-_ENTRY_NAMES = ("name", "uriTemplate", "uri_template", "uri")
-"""What names a list entry, as JSON and as the SDK's model spell it."""
-
-
 def _entry_and_pointer(message: Any, path: tuple[str | int, ...]) -> str:
     """`tool 'x' /inputSchema/...: ` for a path into a list result's entry, else the message's own pointer."""
     if len(path) > 3 and path[0] == "result" and isinstance(path[2], int):
         entry = message["result"][path[1]][path[2]]
-        names = [entry.get(key) if isinstance(entry, dict) else getattr(entry, key, None) for key in _ENTRY_NAMES]
-        name = next((name for name in names if isinstance(name, str)), "")
+        name = next((entry[key] for key in ("name", "uriTemplate", "uri") if isinstance(entry.get(key), str)), "")
         kind = {"tools": "tool", "resources": "resource", "resourceTemplates": "template", "prompts": "prompt"}
         return f"{kind.get(str(path[1]), 'entry')} {name!r} {_pointer(path[3:])}: "
     return f"{_pointer(path)}: "
@@ -420,10 +406,11 @@ def _any_non_finite(value: Any) -> bool:
 def _refuse_non_finite(server: ServerConfig, listing: _Listing, page: Any) -> None:
     """A number too large for a float (`1e999`) is infinite once read, and JSON has no infinity: the
     snapshot would hold `null` in its place. Refused, naming the entry and the JSON pointer."""
-    items = {listing.wire_items: getattr(page, listing.items)}
-    if not _any_non_finite(items):
+    entries = getattr(page, listing.items)
+    if not _any_non_finite(entries):
         return
-    found = next(_paths_to(items, lambda value: isinstance(value, float) and not math.isfinite(value), ()), None)
+    items = {listing.wire_items: [entry.model_dump(by_alias=True, exclude_none=True) for entry in entries]}
+    found = find_in_json(items, is_non_finite)
     if found is not None:
         where = _entry_and_pointer({"result": items}, ("result", *found[0]))
         raise StubgenError(
