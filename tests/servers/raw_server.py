@@ -7,6 +7,7 @@ It exists because the SDK's own servers always answer `server/discover`; this on
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
 import sys
@@ -34,6 +35,17 @@ def deep_tool(levels: int) -> dict[str, object]:
     for _ in range(levels):
         schema = {"type": "object", "properties": {"inner": schema}}
     return {"name": "deep", "inputSchema": schema}
+
+
+ECHOES = {
+    "echo-secret-catalog": lambda key: key,
+    "echo-secret-base64": lambda key: base64.b64encode(key.encode()).decode(),
+    "echo-secret-in-base64": lambda key: base64.urlsafe_b64encode(f"user=bob;key={key};".encode()).decode(),
+    "echo-secret-hex": lambda key: key.encode().hex(),
+    "echo-secret-reversed": lambda key: key[::-1],
+    "echo-secret-zero-width": lambda key: "\u200b".join(key),
+}
+"""The `--mode`s that put the server's API key into its instructions, and how each spells it."""
 
 
 def obj_with_maximum(bound: object) -> dict[str, object]:
@@ -104,8 +116,8 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
                 "protocolVersion": LEGACY_VERSION,
                 "capabilities": {"tools": {"listChanged": True}, "prompts": {}},
                 "serverInfo": {"name": "raw-legacy", "version": "0.3.0"},
-                "instructions": f"Your key is {os.environ.get('API_KEY')}."
-                if mode == "echo-secret-catalog"
+                "instructions": f"Your key is {ECHOES[mode](os.environ.get('API_KEY', ''))}."
+                if mode in ECHOES
                 else "A legacy server for tests.",
             },
         )
