@@ -547,7 +547,8 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
     `mypy --strict`, and a model default missing a required key would fail every validation that
     omits the field. A `const` object or array that is not required gets `= None` without `| None`;
     the same value as `enum: [value]` (equal in JSON Schema) gets `| None`. A keyword outside
-    `SCHEMA_KEYWORDS` is dropped.
+    `SCHEMA_KEYWORDS` is dropped, and so is a pattern pydantic's Rust engine cannot compile
+    (`linear_pattern`).
     """
     if isinstance(schema, list):
         return [for_datamodel(item, output_root) for item in schema]
@@ -557,6 +558,10 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
     for key, value in schema.items():
         if key not in SCHEMA_KEYWORDS or (key == "default" and not _keeps_default(schema, output_root)):
             continue
+        if key == "pattern" and isinstance(value, str) and not linear_pattern(value):
+            continue
+        if key == "patternProperties" and isinstance(value, dict):
+            value = {name: inner for name, inner in value.items() if linear_pattern(name)}
         if key == "const" and isinstance(value, dict | list):
             result["enum"] = [value]
         elif key == "enum" and isinstance(schema.get("const"), dict | list):
@@ -575,6 +580,21 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
     ):
         result["additionalProperties"] = True  # the model keeps keys it has no field for; the schema judges them
     return result
+
+
+@functools.lru_cache(maxsize=1024)
+def linear_pattern(pattern: str) -> bool:
+    """Whether pydantic's Rust engine, which matches in linear time, compiles the pattern. One it
+    cannot (lookaround, backreferences) is left out of the models, as the runtime leaves it to the
+    server: in the models pydantic would match it with Python's backtracking `re`, and a server's
+    `^(a+)+(?<!b)$` could hold the caller's process for years on one result."""
+    from pydantic_core import SchemaError, SchemaValidator, core_schema
+
+    try:
+        SchemaValidator(core_schema.str_schema(pattern=pattern))
+    except SchemaError:
+        return False
+    return True
 
 
 def _keeps_default(schema: dict[str, Any], output_root: Any) -> bool:

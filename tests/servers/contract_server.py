@@ -90,6 +90,7 @@ FAMILIES: dict[str, dict[str, Any]] = {
         {
             "words": {"type": "string", "pattern": "^([a-z]+ ?)*$"},
             "letters": {"type": "string", "pattern": "^(a+)+$"},
+            "tail": {"type": "string", "pattern": "^(a+)+(?<!b)$"},  # a lookbehind: only Python's engine compiles it
             "counts": {
                 "type": "object",
                 "patternProperties": {"^(a+)+$": {"type": "integer"}},
