@@ -1,14 +1,16 @@
 """Secrets of a server's `env` and `headers`: kept out of everything we print and every snapshot.
 
 A secret is searched for in every spelling a program is likely to print it in (as is, JSON-escaped,
-as a Python `repr`, URL-encoded), also when a line break splits it. Error messages and log records
-are scrubbed of every value of at least `SCRUB_MIN_LENGTH` characters; a catalog is refused only for
-a value that can really be a secret (`is_secret`), since `env` also carries plain settings such as
-`1`, `true`, `production` or a port, which a catalog may well mention.
+as a Python `repr`, URL-encoded), also when a line break or zero-width characters split it. Error
+messages and log records are scrubbed of every value of at least `SCRUB_MIN_LENGTH` characters; a
+catalog is refused only for a value that can really be a secret (`is_secret`), since `env` also
+carries plain settings such as `1`, `true`, `production` or a port, which a catalog may well mention.
+Such a value is also searched for encoded (`encodings`: base64, URL-safe base64, hex, reversed).
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import re
@@ -23,8 +25,14 @@ SCRUB_MIN_LENGTH = 3
 SECRET_MIN_LENGTH = 8
 """A catalog is refused only for a value (or a word of one) at least this long with a letter and a digit."""
 MASK = "***"
-_LINE_BREAK = r"(?:[ \t]*\r?\n[ \t]*)?"
-"""Allowed between any two characters of a secret: a program that wraps long lines splits it."""
+_ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
+"""Characters that show as nothing: a secret with them inside still reads as the secret."""
+_WITHOUT_ZERO_WIDTH = str.maketrans("", "", _ZERO_WIDTH)
+_LINE_BREAK = rf"(?:[ \t]*\r?\n[ \t]*)?[{_ZERO_WIDTH}]*"
+"""Allowed between any two characters of a secret: a program that wraps long lines splits it, and
+zero-width characters hide in it."""
+_BASE64_CORE = 12
+"""The shortest run of base64 characters searched for inside a longer base64 text."""
 
 
 def is_secret(value: str) -> bool:
@@ -50,6 +58,24 @@ def spellings(value: str) -> set[str]:
     }
 
 
+def encodings(value: str) -> set[str]:
+    """The ways a server may echo a secret encoded: base64 and URL-safe base64 (with and without
+    padding, and the part that does not depend on its position inside longer base64 text), hex in
+    either case, and reversed."""
+    data = value.encode()
+    forms = {data.hex(), data.hex().upper(), value[::-1]}
+    for encode in (base64.b64encode, base64.urlsafe_b64encode):
+        whole = encode(data).decode("ascii")
+        forms |= {whole, whole.rstrip("=")}
+        for offset in (1, 2):  # after 1 or 2 bytes of something else, the groups shift
+            core = encode(b"\0" * offset + data).decode("ascii")[4:-4]
+            if len(core) >= _BASE64_CORE:
+                forms.add(core)
+        if len(whole) - 4 >= _BASE64_CORE:
+            forms.add(whole[:-4])  # followed by more: the last group changes
+    return forms
+
+
 class Secrets:
     """The expanded `env` and `headers` values of one server."""
 
@@ -57,10 +83,11 @@ class Secrets:
         values = list(values)
         words = {word for value in values for word in value.split() if is_secret(word)}
         refused = {value for value in values if is_secret(value)} | words
-        self._refused_forms = frozenset(form for value in refused for form in spellings(value))
+        encoded = {form for value in refused for form in encodings(value)}
+        self._refused_forms = frozenset({form for value in refused for form in spellings(value)} | encoded)
         scrubbed = {value for value in values if len(value) >= SCRUB_MIN_LENGTH} | words
         self.key = frozenset(scrubbed)
-        forms = sorted({form for value in scrubbed for form in spellings(value)}, key=len, reverse=True)
+        forms = sorted({form for value in scrubbed for form in spellings(value)} | encoded, key=len, reverse=True)
         self._pattern = (
             re.compile("|".join(_LINE_BREAK.join(re.escape(char) for char in form) for form in forms))
             if forms
@@ -77,7 +104,7 @@ class Secrets:
         field by its JSON pointer and never the value: a snapshot is committed and shared."""
         if not self._refused_forms:
             return
-        text = json.dumps(document, ensure_ascii=False)  # one search of the whole text finds most catalogs clean
+        text = json.dumps(document, ensure_ascii=False).translate(_WITHOUT_ZERO_WIDTH)  # one search finds most clean
         if not any(json.dumps(form, ensure_ascii=False)[1:-1] in text for form in self._refused_forms):
             return
         where = _first_pointer(document, self._refused_forms)
@@ -92,11 +119,11 @@ class Secrets:
 def _first_pointer(value: Any, forms: frozenset[str], path: str = "") -> str | None:
     """The JSON pointer of the first key or string that contains one of `forms`."""
     if isinstance(value, str):
-        return path if any(form in value for form in forms) else None
+        return path if any(form in value.translate(_WITHOUT_ZERO_WIDTH) for form in forms) else None
     if isinstance(value, dict):
         for key in sorted(value):
             here = f"{path}/{key.replace('~', '~0').replace('/', '~1')}"
-            if any(form in key for form in forms):
+            if any(form in key.translate(_WITHOUT_ZERO_WIDTH) for form in forms):
                 return here
             found = _first_pointer(value[key], forms, here)
             if found is not None:

@@ -13,10 +13,12 @@ from __future__ import annotations
 import ast
 import dataclasses
 import os
+import stat
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from codegen.console import warn
 from codegen.drift.findings import CallSite, Finding, Kind
 from codegen.drift.gitref import report_path
 from codegen.errors import StubgenError
@@ -28,6 +30,9 @@ Entity = tuple[str, Kind, str]
 """(server, kind, wire name): what a finding is about and what a use reaches."""
 
 _SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules", "site-packages"})
+MAX_SOURCE_BYTES = 10_000_000
+"""A larger `.py` file is skipped, with a warning naming it: no hand-written module is near this size,
+and a file that never ends (a link to `/dev/zero`) must not be read until memory runs out."""
 
 
 @dataclass
@@ -78,7 +83,10 @@ def scan_usage(
     usage = Usage(frozenset(client.server for client in clients))
     skipped = [folder.resolve() for folder in skip]
     for file in _python_files(paths, skipped):
-        tree = _parse(file)
+        source = _source(file)
+        if source is None:
+            continue
+        tree = _parse(file, source)
         shown = report_path(file)
         imported = _imported_components(tree)
         reachable = clients if HUB_PACKAGE in imported else [c for c in clients if c.package in imported]
@@ -125,9 +133,7 @@ def _client(server: str, versions: Sequence[Snapshot], method_names: Mapping[str
 
 def _python_files(paths: Sequence[Path], skipped: Sequence[Path]) -> Iterator[Path]:
     for path in paths:
-        if path.is_file():
-            yield path
-        elif path.is_dir():
+        if path.is_dir():
             for folder, folders, files in os.walk(path):
                 here = Path(folder).resolve()
                 if any(here == skip or skip in here.parents for skip in skipped):
@@ -137,17 +143,41 @@ def _python_files(paths: Sequence[Path], skipped: Sequence[Path]) -> Iterator[Pa
                     name for name in folders if not name.startswith(".") and name not in _SKIPPED_FOLDERS
                 )
                 yield from (Path(folder) / name for name in sorted(files) if name.endswith(".py"))
+        elif path.exists():
+            yield path
         else:
             raise StubgenError(f"--usage {path}: no such file or folder")
 
 
-def _parse(file: Path) -> ast.Module:
-    """A source file's tree; one that cannot be read or parsed is an error, since a use hidden in it
-    would let a breaking change through."""
+def _source(file: Path) -> bytes | None:
+    """A source file's bytes, or None (and a warning naming it) for one that is not a regular file (a
+    FIFO, a device, a link to one) or is larger than `MAX_SOURCE_BYTES`. A file that cannot be read
+    is an error, since a use hidden in it would let a breaking change through. Opened without
+    blocking and checked again once open, so a file swapped for a FIFO meanwhile cannot hang the scan."""
     try:
-        return ast.parse(file.read_bytes(), filename=str(file))
+        if stat.S_ISREG(os.stat(file).st_mode):
+            descriptor = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            with os.fdopen(descriptor, "rb") as handle:
+                regular = stat.S_ISREG(os.fstat(descriptor).st_mode)
+                source = handle.read(MAX_SOURCE_BYTES + 1) if regular else b""
+        else:
+            regular = False
     except OSError as error:
         raise StubgenError(f"--usage: cannot read {file} ({error.strerror})") from None
+    if not regular:
+        warn(f"--usage: skipped {file}: not a regular file; uses in it are not found")
+        return None
+    if len(source) > MAX_SOURCE_BYTES:
+        warn(f"--usage: skipped {file}: larger than {MAX_SOURCE_BYTES:,} bytes; uses in it are not found")
+        return None
+    return source
+
+
+def _parse(file: Path, source: bytes) -> ast.Module:
+    """A source file's tree; one that cannot be parsed is an error, since a use hidden in it would let
+    a breaking change through."""
+    try:
+        return ast.parse(source, filename=str(file))
     except (SyntaxError, ValueError) as error:
         line = getattr(error, "lineno", None)
         where = f"{file}:{line}" if line else str(file)

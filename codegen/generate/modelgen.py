@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import builtins
 import functools
+import re
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -120,7 +121,7 @@ def model_source(server: str, job: ModelJob) -> str:
     if not isinstance(source, str):
         raise StubgenError(f"{where}: datamodel-code-generator returned no single module")
     source = _through_import_aliases(source.rstrip("\n") + "\n")
-    return _prefixed_classes(_none_defaults_admit_none(_annotated_constraints(source)), job.stem)
+    return _prefixed_classes(_none_defaults_admit_none(_typed_bare_generics(_annotated_constraints(source))), job.stem)
 
 
 @functools.lru_cache(maxsize=4)
@@ -171,6 +172,41 @@ def _annotated_constraints(source: str) -> str:
     import black
 
     return black.format_str(text, mode=black_mode())
+
+
+_BARE_GENERICS = {"list": "[Any]", "dict": "[str, Any]"}
+"""A generic datamodel-code-generator writes without type arguments, and the arguments it gets."""
+_BARE_GENERIC = re.compile(r"\b(?:list|dict)\b(?!\[)")
+
+
+def _typed_bare_generics(source: str) -> str:
+    """The module with every bare `list` (and `dict`) in a class base or a field annotation given its
+    type arguments, `list[Any]`: datamodel-code-generator loses the element type of an array whose
+    `items` refer back to it (`items: {"$ref": "#"}`), and `mypy --strict` rejects a bare `list`.
+    The tool's JSON Schema, which the runtime checks every value against, still holds the rest."""
+    if not _BARE_GENERIC.search(source):
+        return source
+    places: list[ast.expr] = []
+    for statement in _statements(parsed(source).body):
+        if isinstance(statement, ast.ClassDef):
+            places += statement.bases
+        elif isinstance(statement, ast.AnnAssign):
+            places.append(statement.annotation)
+    nodes = [node for place in places for node in ast.walk(place)]
+    typed = {id(node.value) for node in nodes if isinstance(node, ast.Subscript)}
+    bare = [
+        node for node in nodes if isinstance(node, ast.Name) and node.id in _BARE_GENERICS and id(node) not in typed
+    ]
+    if not bare:
+        return source
+    lines = source.splitlines(keepends=True)
+    for node in sorted(bare, key=lambda node: (node.lineno, node.col_offset), reverse=True):
+        text = lines[node.lineno - 1].encode()
+        column = node.end_col_offset or node.col_offset
+        lines[node.lineno - 1] = (text[:column] + _BARE_GENERICS[node.id].encode() + text[column:]).decode()
+    import black
+
+    return black.format_str(_with_import("".join(lines), "typing", {"Any"}), mode=black_mode())
 
 
 def _none_defaults_admit_none(source: str) -> str:
@@ -511,7 +547,8 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
     `mypy --strict`, and a model default missing a required key would fail every validation that
     omits the field. A `const` object or array that is not required gets `= None` without `| None`;
     the same value as `enum: [value]` (equal in JSON Schema) gets `| None`. A keyword outside
-    `SCHEMA_KEYWORDS` is dropped.
+    `SCHEMA_KEYWORDS` is dropped, and so is a pattern pydantic's Rust engine cannot compile
+    (`linear_pattern`).
     """
     if isinstance(schema, list):
         return [for_datamodel(item, output_root) for item in schema]
@@ -521,6 +558,10 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
     for key, value in schema.items():
         if key not in SCHEMA_KEYWORDS or (key == "default" and not _keeps_default(schema, output_root)):
             continue
+        if key == "pattern" and isinstance(value, str) and not linear_pattern(value):
+            continue
+        if key == "patternProperties" and isinstance(value, dict):
+            value = {name: inner for name, inner in value.items() if linear_pattern(name)}
         if key == "const" and isinstance(value, dict | list):
             result["enum"] = [value]
         elif key == "enum" and isinstance(schema.get("const"), dict | list):
@@ -539,6 +580,21 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
     ):
         result["additionalProperties"] = True  # the model keeps keys it has no field for; the schema judges them
     return result
+
+
+@functools.lru_cache(maxsize=1024)
+def linear_pattern(pattern: str) -> bool:
+    """Whether pydantic's Rust engine, which matches in linear time, compiles the pattern. One it
+    cannot (lookaround, backreferences) is left out of the models, as the runtime leaves it to the
+    server: in the models pydantic would match it with Python's backtracking `re`, and a server's
+    `^(a+)+(?<!b)$` could hold the caller's process for years on one result."""
+    from pydantic_core import SchemaError, SchemaValidator, core_schema
+
+    try:
+        SchemaValidator(core_schema.str_schema(pattern=pattern))
+    except SchemaError:
+        return False
+    return True
 
 
 def _keeps_default(schema: dict[str, Any], output_root: Any) -> bool:

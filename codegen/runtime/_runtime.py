@@ -23,9 +23,8 @@ import functools
 import hashlib
 import importlib
 import json
-import re
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Literal, NoReturn, Self, TypedDict, TypeVar, cast
 from urllib.parse import unquote
@@ -578,8 +577,8 @@ class _Compiler:
         return self._size(limit, dict, False)
 
     def keyword_pattern(self, pattern: Any, schema: Any) -> Check:
-        search = _regex(pattern).search
-        return lambda value: not isinstance(value, str) or search(value) is not None
+        _text(pattern)
+        return lambda value: not isinstance(value, str) or _matches(pattern, value) is not False
 
     def keyword_uniqueItems(self, unique: Any, schema: Any) -> Check:
         if unique is not True:
@@ -622,22 +621,22 @@ class _Compiler:
         return properties_fit
 
     def keyword_patternProperties(self, patterns: Any, schema: Any) -> Check:
-        checks = tuple((_regex(pattern).search, self.compile(inner)) for pattern, inner in patterns.items())
+        checks = tuple((pattern, self.compile(inner)) for pattern, inner in patterns.items())
         return lambda value: (
             not isinstance(value, dict)
-            or all(check(item) for name, item in value.items() for search, check in checks if search(name))
+            or all(check(item) for name, item in value.items() for pattern, check in checks if _matches(pattern, name))
         )
 
     def keyword_additionalProperties(self, extra: Any, schema: Any) -> Check:
         declared = frozenset(schema.get("properties", {}))
-        searches = tuple(_regex(pattern).search for pattern in schema.get("patternProperties", {}))
+        patterns = tuple(schema.get("patternProperties", {}))
         check = self.compile(extra)
 
         def additional_fit(value: Any) -> bool:
             if not isinstance(value, dict):
                 return True
             for name, item in value.items():
-                if name in declared or any(search(name) for search in searches):
+                if name in declared or _matched_by_any(patterns, name):
                     continue
                 if not check(item):
                     return False
@@ -708,11 +707,50 @@ def _every(checks: tuple[Check, ...]) -> Check:
     return every_fits
 
 
-def _regex(pattern: str) -> re.Pattern[str]:
+def _text(pattern: Any) -> None:
+    if not isinstance(pattern, str):
+        raise _NotCompiled("a pattern that is not a string")
+
+
+PATTERN_TEXT_LIMIT: Final = 100_000
+"""The longest string (or property name) checked against a `pattern` (or `patternProperties`) here;
+a longer one is left to the server, so no check costs more than one linear pass over this many characters."""
+
+
+@functools.lru_cache(maxsize=1024)
+def _linear_regex(pattern: str) -> Any:
+    """A matcher for a server-chosen pattern in pydantic-core's Rust engine, whose time is linear in
+    the text (Python's `re` backtracks: `^(a+)+$` takes years on 41 characters, holding the event
+    loop), or None for a pattern that engine cannot compile (lookaround, backreferences): the server
+    checks that one."""
+    from pydantic_core import CoreConfig, SchemaError, SchemaValidator, core_schema
+
     try:
-        return re.compile(pattern)
-    except re.error:
-        raise _NotCompiled(f"a pattern Python cannot compile: {pattern!r}") from None
+        return SchemaValidator(core_schema.str_schema(pattern=pattern), CoreConfig(regex_engine="rust-regex"))
+    except SchemaError:
+        return None
+
+
+def _matches(pattern: str, text: str) -> bool | None:
+    """Whether `pattern` matches somewhere in `text` (as JSON Schema reads a pattern), or None when it is
+    not checked here: a pattern the Rust engine cannot compile, a text past `PATTERN_TEXT_LIMIT`, or
+    one that is not valid Unicode (a lone surrogate, which the engine cannot take)."""
+    matcher = _linear_regex(pattern)
+    if matcher is None or len(text) > PATTERN_TEXT_LIMIT:
+        return None
+    if matcher.isinstance_python(text):
+        return True
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return None
+    return False
+
+
+def _matched_by_any(patterns: Iterable[str], name: str) -> bool:
+    """Whether a property name is one `patternProperties` may cover (one an unchecked pattern may match
+    counts: the server judges it), so `additionalProperties` does not apply to it."""
+    return any(_matches(pattern, name) is not False for pattern in patterns)
 
 
 class SchemaCheck:
@@ -749,11 +787,115 @@ class SchemaCheck:
 
 def offline_validator(schema: Any) -> Any:
     """A `jsonschema` validator for the schema's dialect (2020-12 when it names none) that resolves
-    references within the schema only: `jsonschema`'s default fetches any URL a `$ref` names."""
+    references within the schema only: `jsonschema`'s default fetches any URL a `$ref` names. Its
+    patterns run in linear time (`_linear_keywords`)."""
     jsonschema: Any = importlib.import_module("jsonschema")  # untyped, and loaded only when needed
     registry = importlib.import_module("referencing").Registry()  # the dialects' metaschemas are added to it
-    return jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)(
-        schema, registry=registry
+    dialect = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    return _linear_keywords(dialect)(schema, registry=registry)
+
+
+@functools.cache
+def _linear_keywords(dialect: Any) -> Any:
+    """`dialect` with each keyword that applies a server-chosen regular expression (`pattern`,
+    `patternProperties`, and `additionalProperties` and 2020-12's `unevaluatedProperties`, which
+    skip the names `patternProperties` covers) matching through `_matches`, in linear time. A match
+    `_matches` leaves open never makes a refusal. The same messages as `jsonschema`'s own."""
+    jsonschema: Any = importlib.import_module("jsonschema")
+    error = jsonschema.ValidationError
+
+    def fits(errors: Iterator[Any]) -> bool:
+        return next(errors, None) is None
+
+    def pattern(validator: Any, pattern: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        if validator.is_type(instance, "string") and _matches(pattern, instance) is False:
+            yield error(f"{instance!r} does not match {pattern!r}")
+
+    def pattern_properties(validator: Any, patterns: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        if validator.is_type(instance, "object"):
+            for pattern, inner in patterns.items():
+                for name, item in instance.items():
+                    if _matches(pattern, name):
+                        yield from validator.descend(item, inner, path=name, schema_path=pattern)
+
+    def additional_properties(validator: Any, extra: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        if not validator.is_type(instance, "object"):
+            return
+        declared, patterns = schema.get("properties", {}), tuple(schema.get("patternProperties", {}))
+        extras = sorted(name for name in instance if name not in declared and not _matched_by_any(patterns, name))
+        if validator.is_type(extra, "object"):
+            for name in extras:
+                yield from validator.descend(instance[name], extra, path=name)
+        elif not extra and extras:
+            names, verb = ", ".join(map(repr, extras)), "was" if len(extras) == 1 else "were"
+            if patterns:
+                verb = "does" if len(extras) == 1 else "do"
+                yield error(f"{names} {verb} not match any of the regexes: {', '.join(map(repr, sorted(patterns)))}")
+            else:
+                yield error(f"Additional properties are not allowed ({names} {verb} unexpected)")
+
+    def evaluated(validator: Any, instance: Any, schema: Any) -> set[str]:
+        """The names of `instance` that `schema` evaluates, as `jsonschema`'s
+        `find_evaluated_property_keys_by_schema` finds them."""
+        if validator.is_type(schema, "boolean"):
+            return set()
+        names: set[str] = set()
+        for keyword in ("$ref", "$dynamicRef"):
+            if (reference := schema.get(keyword)) is not None:
+                resolved = validator._resolver.lookup(reference)
+                scoped = validator.evolve(schema=resolved.contents, _resolver=resolved.resolver)
+                names |= evaluated(scoped, instance, resolved.contents)
+        if validator.is_type(properties := schema.get("properties"), "object"):
+            names |= properties.keys() & instance.keys()
+        for keyword in ("additionalProperties", "unevaluatedProperties"):
+            if (inner := schema.get(keyword)) is not None:
+                names.update(name for name, item in instance.items() if fits(validator.descend(item, inner)))
+        names.update(name for name in instance if _matched_by_any(tuple(schema.get("patternProperties", ())), name))
+        for name, inner in schema.get("dependentSchemas", {}).items():
+            if name in instance:
+                names |= evaluated(validator, instance, inner)
+        for keyword in ("allOf", "oneOf", "anyOf"):
+            for inner in schema.get(keyword, []):
+                if fits(validator.descend(instance, inner)):
+                    names |= evaluated(validator, instance, inner)
+        if "if" in schema:
+            if validator.evolve(schema=schema["if"]).is_valid(instance):
+                names |= evaluated(validator, instance, schema["if"]) | evaluated(
+                    validator, instance, schema.get("then", {})
+                )
+            else:
+                names |= evaluated(validator, instance, schema.get("else", {}))
+        return names
+
+    def unevaluated_properties(validator: Any, unevaluated: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        if not validator.is_type(instance, "object"):
+            return
+        seen = evaluated(validator, instance, schema)
+        wrong = [
+            name
+            for name, item in instance.items()
+            if name not in seen and not fits(validator.descend(item, unevaluated, path=name, schema_path=name))
+        ]
+        if wrong:
+            verb = "was" if len(wrong) == 1 else "were"
+            if unevaluated is False:
+                names = ", ".join(map(repr, sorted(wrong)))
+                yield error(f"Unevaluated properties are not allowed ({names} {verb} unexpected)")
+            else:
+                names = ", ".join(map(repr, wrong))
+                yield error(
+                    f"Unevaluated properties are not valid under the given schema ({names} {verb} unevaluated and invalid)"
+                )
+
+    replaced = {
+        "pattern": pattern,
+        "patternProperties": pattern_properties,
+        "additionalProperties": additional_properties,
+    }
+    if dialect.VALIDATORS.get("unevaluatedProperties") is jsonschema._keywords.unevaluatedProperties:
+        replaced["unevaluatedProperties"] = unevaluated_properties  # 2019-09's differs; its own is kept
+    return jsonschema.validators.extend(
+        dialect, {name: check for name, check in replaced.items() if name in dialect.VALIDATORS}
     )
 
 
@@ -860,6 +1002,25 @@ def _is_unknown_tool(message: str) -> bool:
     return "unknown tool" in lowered or "tool not found" in lowered or ("not found" in lowered and "tool" in lowered)
 
 
+def _check_outputs_in_linear_time(client: Client | ClientSession) -> None:
+    """Have the SDK check each result against the tool's live output schema with `offline_validator`:
+    its own `jsonschema` validator runs a server-chosen `pattern` in Python's backtracking `re`, and one
+    result can hold the event loop for years. The SDK still checks the schema and caches by tool."""
+    session: Any = getattr(client, "session", client)  # an opened `mcp.Client` holds its `ClientSession`
+    build = getattr(session, "_output_schema_validator", None)
+    if build is None:  # a stand-in session, which checks no output schema
+        return
+    linear: dict[str, tuple[Any, Any]] = {}
+
+    def output_schema_validator(name: str, output_schema: dict[str, Any]) -> Any:
+        sdk_validator = build(name, output_schema)
+        if name not in linear or linear[name][0] is not sdk_validator:
+            linear[name] = (sdk_validator, offline_validator(output_schema))
+        return linear[name][1]
+
+    session._output_schema_validator = output_schema_validator
+
+
 class GeneratedClient:
     """The base of every generated client: holds a connected SDK client and does the calling.
 
@@ -882,6 +1043,7 @@ class GeneratedClient:
 
     def __init__(self, client: Client | ClientSession) -> None:
         self.mcp_client = client
+        _check_outputs_in_linear_time(client)
 
     @classmethod
     def connect(

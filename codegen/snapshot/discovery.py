@@ -10,10 +10,12 @@ does a catalog (`codegen/redact.py`).
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import os
 import re
 import shutil
+import sys
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -52,13 +54,22 @@ from mcp_types.version import (
     LATEST_MODERN_VERSION,
     MODERN_PROTOCOL_VERSIONS,
 )
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticSerializationError
 
 from codegen.config import ServerConfig, expand_secrets, server_environment
 from codegen.errors import StubgenError
 from codegen.redact import Secrets
-from codegen.snapshot.format import JSON, MAX_NESTING, TOO_DEEP, Snapshot, sorted_copy, sorted_entries
+from codegen.snapshot.format import (
+    JSON,
+    MAX_NESTING,
+    TOO_DEEP,
+    Snapshot,
+    find_in_json,
+    is_non_finite,
+    sorted_copy,
+    sorted_entries,
+)
 
 STDERR_TAIL_LINES = 5
 STDERR_TAIL_CHARACTERS = 600
@@ -139,6 +150,9 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
             if isinstance(message, Exception) and TOO_DEEP in str(message):
                 diagnostics.too_deep = True
                 session.cancel()
+            if isinstance(message, Exception) and NUMBER_OUT_OF_RANGE in str(message):
+                diagnostics.long_number = _long_number(server, message)
+                session.cancel()
             if message_handler is not None:
                 await message_handler(message)
 
@@ -160,6 +174,8 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
                     yield client
             if diagnostics.too_deep:
                 raise StubgenError(_too_deep(server))
+            if diagnostics.long_number:
+                raise StubgenError(diagnostics.long_number)
             if session.cancelled_caught:
                 raise TimeoutError
         except Exception as error:  # every failure of a server becomes one clear line
@@ -301,6 +317,8 @@ class _Diagnostics:
     `server/discover` probe's, say) is not mistaken for the cause of a later failure."""
     too_deep: bool = False
     """The server sent a message nested too deeply for the SDK to read."""
+    long_number: str = ""
+    """Why the server's message with an integer longer than the SDK reads was dropped, where known."""
 
     def mark_request(self) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -459,6 +477,7 @@ async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> 
             raise StubgenError(
                 f"server {server.name!r}: {listing.method} failed: {error.error.message} (code {error.error.code})"
             ) from None
+        _refuse_non_finite(server, listing, page)
         entries.extend(_page_entries(page, listing))
         cursor = page.next_cursor
         if cursor is None:
@@ -473,6 +492,83 @@ async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> 
         f"server {server.name!r}: {listing.method} still had more after {server.max_pages} pages; "
         "raise max_pages in the config if the catalog really is that large"
     )
+
+
+NUMBER_OUT_OF_RANGE = "number out of range"
+"""What pydantic-core's JSON parser (the MCP SDK's) says of an integer longer than Python reads
+(`sys.get_int_max_str_digits()`, 4,300 digits); the SDK then drops the message, and its request
+would run into its timeout."""
+
+
+class _LongInteger(str):
+    """An integer's digits, kept as text: Python refuses to read more than its digit limit."""
+
+
+def _long_number(server: ServerConfig, error: Exception) -> str:
+    """One line for a message the SDK dropped for an integer too long to read, naming the tool and the
+    JSON pointer when the message is at hand (pydantic keeps a JSON text it could not parse)."""
+    limit = sys.get_int_max_str_digits() or math.inf
+    problem = f"an integer longer than the {limit:,} digits Python reads"
+    where = ""
+    raw = error.errors()[0].get("input") if isinstance(error, ValidationError) and error.errors() else None
+    if isinstance(raw, str):
+        with contextlib.suppress(ValueError, RecursionError):
+            message = json.loads(raw, parse_int=lambda text: _LongInteger(text) if len(text) > limit else int(text))
+            found = find_in_json(message, lambda value: isinstance(value, _LongInteger))
+            if found is not None:
+                where, digits = _entry_and_pointer(message, found[0]), len(found[1].lstrip("-"))
+                problem = f"an integer of {digits:,} digits, more than the {limit:,} Python reads"
+    return f"server {server.name!r}: {where}{problem}; the server has to send a smaller number"
+
+
+def _entry_and_pointer(message: Any, path: tuple[str | int, ...]) -> str:
+    """`tool 'x' /inputSchema/...: ` for a path into a list result's entry, else the message's own pointer."""
+    if len(path) > 3 and path[0] == "result" and isinstance(path[2], int):
+        entry = message["result"][path[1]][path[2]]
+        name = next((entry[key] for key in ("name", "uriTemplate", "uri") if isinstance(entry.get(key), str)), "")
+        kind = {"tools": "tool", "resources": "resource", "resourceTemplates": "template", "prompts": "prompt"}
+        return f"{kind.get(str(path[1]), 'entry')} {name!r} {_pointer(path[3:])}: "
+    return f"{_pointer(path)}: "
+
+
+def _pointer(parts: tuple[str | int, ...]) -> str:
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
+
+
+def _any_non_finite(value: Any) -> bool:
+    """Whether a non-finite float is anywhere in a value: a loop, not `_paths_to`, since every page
+    of every catalog goes through it."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif kind is float:
+            if not math.isfinite(item):
+                return True
+        elif isinstance(item, BaseModel):
+            stack.extend(vars(item).values())
+            stack.extend((item.model_extra or {}).values())
+    return False
+
+
+def _refuse_non_finite(server: ServerConfig, listing: _Listing, page: Any) -> None:
+    """A number too large for a float (`1e999`) is infinite once read, and JSON has no infinity: the
+    snapshot would hold `null` in its place. Refused, naming the entry and the JSON pointer."""
+    entries = getattr(page, listing.items)
+    if not _any_non_finite(entries):
+        return
+    items = {listing.wire_items: [entry.model_dump(by_alias=True, exclude_none=True) for entry in entries]}
+    found = find_in_json(items, is_non_finite)
+    if found is not None:
+        where = _entry_and_pointer({"result": items}, ("result", *found[0]))
+        raise StubgenError(
+            f"server {server.name!r}: {listing.method}: {where}a number too large for a float ({found[1]}), which "
+            "JSON cannot hold; the server has to send a finite number"
+        )
 
 
 def _too_deep(server: ServerConfig) -> str:

@@ -11,7 +11,7 @@ import functools
 import hashlib
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring
 from operator import itemgetter
@@ -475,21 +475,50 @@ def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
         first = error.errors()[0]
         where = "/".join(str(part) for part in first["loc"])
         raise StubgenError(f"{source}: invalid snapshot at /{where}: {first['msg']}") from None
-    return Snapshot(
-        server=document["server"],
-        protocol_version=document["protocolVersion"],
-        capabilities=document["capabilities"],
-        server_info=document.get("serverInfo"),
-        instructions=document.get("instructions"),
-        tools=tuple(document.get("tools", ())),
-        resources=tuple(document.get("resources", ())),
-        resource_templates=tuple(document.get("resourceTemplates", ())),
-        prompts=tuple(document.get("prompts", ())),
-        missing_methods=tuple(document.get("missingMethods", ())),
-        client_capabilities=tuple(document.get("clientCapabilities", ())),
-        parse_text_json=document.get("parseTextJson", False),
-        python_names=document.get("pythonNames", {}),
-    )
+    try:
+        return Snapshot(
+            server=document["server"],
+            protocol_version=document["protocolVersion"],
+            capabilities=document["capabilities"],
+            server_info=document.get("serverInfo"),
+            instructions=document.get("instructions"),
+            tools=tuple(document.get("tools", ())),
+            resources=tuple(document.get("resources", ())),
+            resource_templates=tuple(document.get("resourceTemplates", ())),
+            prompts=tuple(document.get("prompts", ())),
+            missing_methods=tuple(document.get("missingMethods", ())),
+            client_capabilities=tuple(document.get("clientCapabilities", ())),
+            parse_text_json=document.get("parseTextJson", False),
+            python_names=document.get("pythonNames", {}),
+        )
+    except ValueError:  # the canonical JSON of a number JSON cannot hold, found only when it fails
+        found = find_in_json(document, is_non_finite)
+        if found is None:
+            raise
+        where = "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in found[0])
+        raise StubgenError(
+            f"{source}: {where}: a number too large for a float ({found[1]}), which JSON cannot hold and no "
+            "MCP server can send; fix the file or re-run `mcp-stubgen snapshot`"
+        ) from None
+
+
+def is_non_finite(value: Any) -> bool:
+    """A float JSON cannot hold: `1e999` reads as infinity, and `json.dumps` then fails (or pydantic writes `null`)."""
+    return isinstance(value, float) and not math.isfinite(value)
+
+
+def find_in_json(document: Any, wanted: Callable[[Any], bool]) -> tuple[tuple[str | int, ...], Any] | None:
+    """The path to the first value in a JSON document that is `wanted`, and the value, or None."""
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), document)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(((*path, key), item) for key, item in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend(((*path, index), item) for index, item in reversed(list(enumerate(value))))
+        elif wanted(value):
+            return path, value
+    return None
 
 
 def _load_json(text: str | bytes) -> Any:

@@ -109,6 +109,33 @@ def test_a_catalog_that_echoes_a_secret_is_not_written(
     assert_no_part_of_the_secret(result.stdout + result.stderr)
 
 
+@pytest.mark.parametrize(
+    "mode",
+    [
+        "echo-secret-base64",
+        "echo-secret-in-base64",
+        "echo-secret-hex",
+        "echo-secret-reversed",
+        "echo-secret-zero-width",
+    ],
+)
+def test_a_secret_echoed_encoded_is_refused_too(
+    mode: str,
+    tmp_path: Path,
+    run_cli,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Base64 (whole, or inside a longer URL-safe base64 text), hex, reversed, or with a zero-width
+    space between every character: the catalog is refused as when the key is echoed as is."""
+    raw_project(tmp_path, mode, monkeypatch)
+    result = run_cli("snapshot")
+    assert result.exit_code == 2, result.stderr
+    assert "server 'raw': the catalog contains the value of one of its `env` or `headers` secrets at /instructions" in (
+        result.stderr
+    )
+    assert not (tmp_path / "snaps").exists()
+
+
 def test_watch_refuses_a_catalog_that_echoes_a_secret(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     raw_project(tmp_path, "echo-secret-catalog", monkeypatch)
     watcher = subprocess.Popen(

@@ -85,6 +85,19 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "open_root": _object({"name": {"type": "string"}}, additionalProperties={"type": "integer"}),
     # a closed root: its method has no `extra`
     "closed_root": _object({"name": {"type": "string"}}, additionalProperties=False),
+    # patterns that backtrack for years in Python's `re` on a 41-character text (tests/hostile/test_runtime_checks.py)
+    "backtracking": _object(
+        {
+            "words": {"type": "string", "pattern": "^([a-z]+ ?)*$"},
+            "letters": {"type": "string", "pattern": "^(a+)+$"},
+            "tail": {"type": "string", "pattern": "^(a+)+(?<!b)$"},  # a lookbehind: only Python's engine compiles it
+            "counts": {
+                "type": "object",
+                "patternProperties": {"^(a+)+$": {"type": "integer"}},
+                "additionalProperties": False,
+            },
+        }
+    ),
 }
 
 TOOLS = [

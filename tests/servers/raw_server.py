@@ -10,6 +10,7 @@ no `serverInfo`). Mode `empty` declares no capabilities, so it lists nothing.
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
 import sys
@@ -39,6 +40,21 @@ def deep_tool(levels: int) -> dict[str, object]:
     for _ in range(levels):
         schema = {"type": "object", "properties": {"inner": schema}}
     return {"name": "deep", "inputSchema": schema}
+
+
+ECHOES = {
+    "echo-secret-catalog": lambda key: key,
+    "echo-secret-base64": lambda key: base64.b64encode(key.encode()).decode(),
+    "echo-secret-in-base64": lambda key: base64.urlsafe_b64encode(f"user=bob;key={key};".encode()).decode(),
+    "echo-secret-hex": lambda key: key.encode().hex(),
+    "echo-secret-reversed": lambda key: key[::-1],
+    "echo-secret-zero-width": lambda key: "\u200b".join(key),
+}
+"""The `--mode`s that put the server's API key into its instructions, and how each spells it."""
+
+
+def obj_with_maximum(bound: object) -> dict[str, object]:
+    return {"type": "object", "properties": {"count": {"type": "integer", "maximum": bound}}}
 
 
 def send(message: dict[str, object]) -> None:
@@ -122,8 +138,8 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
                 "protocolVersion": LEGACY_VERSION,
                 "capabilities": {} if mode == "empty" else {"tools": {"listChanged": True}, "prompts": {}},
                 "serverInfo": {"name": "raw-legacy", "version": "0.3.0"},
-                "instructions": f"Your key is {os.environ.get('API_KEY')}."
-                if mode == "echo-secret-catalog"
+                "instructions": f"Your key is {ECHOES[mode](os.environ.get('API_KEY', ''))}."
+                if mode in ECHOES
                 else "A legacy server for tests.",
             },
         )
@@ -135,6 +151,13 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
             return
         if mode == "deep-schema":  # over the 200 levels the SDK's JSON parser reads in one message
             answer(request_id, {"tools": [deep_tool(150)]})
+            return
+        if mode in ("long-integer", "infinite-maximum"):  # numbers Python cannot hold as sent
+            number = "9" * 5000 if mode == "long-integer" else "1e999"
+            bounded = {"name": "bounded", "inputSchema": obj_with_maximum("NUMBER")}
+            line = json.dumps({"jsonrpc": "2.0", "id": request_id, "result": {"tools": [tool("plain"), bounded]}})
+            sys.stdout.write(line.replace('"NUMBER"', number) + "\n")
+            sys.stdout.flush()
             return
         if mode == "invalid-result":
             answer(request_id, {"tools": [{"name": "broken", "inputSchema": {"type": "object", "properties": []}}]})

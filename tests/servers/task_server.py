@@ -4,7 +4,7 @@ output schemas, which `server-everything`'s task tool does not: typed task resul
 It exists because the Python SDK's servers do not implement tasks. Each task works for
 `TASK_SECONDS` and asks to be polled every `POLL_MS`; its status message counts the `tasks/get`
 requests seen, so a test can tell that the client honoured the interval. `tasks/result` is answered
-once the task has ended, as the spec has it.
+once the task has ended, as the spec has it. `--poll-ms N` asks for another interval (any integer).
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ class Task:
             "createdAt": stamp,
             "lastUpdatedAt": stamp,
             "ttl": 60_000,
-            "pollInterval": POLL_MS,
+            "pollInterval": int(sys.argv[sys.argv.index("--poll-ms") + 1]) if "--poll-ms" in sys.argv else POLL_MS,
         }
 
 

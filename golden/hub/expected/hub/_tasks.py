@@ -49,6 +49,9 @@ DEFAULT_POLL_INTERVAL: Final = 1.0
 """Seconds between two `tasks/get` when the task gives no `pollInterval`."""
 MIN_POLL_INTERVAL: Final = 0.01
 """The shortest wait between two polls, whatever `pollInterval` says, so a polling loop never spins."""
+MAX_POLL_INTERVAL_MS: Final = 60_000
+"""The longest wait between two polls, whatever `pollInterval` says: a server's 400-digit interval is
+clamped as an integer, before any division could overflow a float."""
 CANCEL_WAIT: Final = 5.0
 """Seconds a timed-out or cancelled wait gives `tasks/cancel` to be answered before giving up on it."""
 
@@ -149,7 +152,8 @@ class TaskHandle(Generic[T]):
 
         task = self.task
         while task.status == "working":
-            interval = DEFAULT_POLL_INTERVAL if task.poll_interval is None else task.poll_interval / 1000
+            asked = task.poll_interval
+            interval = DEFAULT_POLL_INTERVAL if asked is None else min(asked, MAX_POLL_INTERVAL_MS) / 1000
             await anyio.sleep(max(interval, MIN_POLL_INTERVAL))
             task = await self.status()
         if task.status == "cancelled":
