@@ -12,7 +12,7 @@ import threading
 import warnings
 import webbrowser
 from collections.abc import Generator
-from typing import Literal
+from typing import Literal, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 import anyio
@@ -23,19 +23,22 @@ from mcp.client.auth.extensions.client_credentials import (
     PrivateKeyJWTOAuthProvider,
     SignedJWTParameters,
 )
-from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata
+from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
 from mcp.shared.exceptions import MCPDeprecationWarning
 from pydantic import AnyUrl
 
 from codegen import console
 from codegen.config import AuthConfig, ServerConfig, expand_secrets
 from codegen.errors import StubgenError
-from codegen.runtime._auth import REGISTERED, AuthError, StoredAuthMixin, StoredEntry, StoredTokens, TokenStore, origin
+from codegen.redact import Secrets
+from codegen.runtime._auth import REGISTERED, StoredAuthMixin, StoredEntry, StoredTokens, TokenStore, origin
+from codegen.runtime._runtime import AuthError
 
 INTERACTIVE_VARIABLE = "MCP_STUBGEN_INTERACTIVE"
 """`1` lets a run without a terminal open the browser (`BROWSER` chooses which); `0` never does."""
 CALLBACK_TIMEOUT = 300.0
 """Seconds `auth login` waits for the browser to come back to the loopback redirect."""
+_Tokens = TypeVar("_Tokens", OAuthToken, OAuthToken | None)
 _VARIABLE_NAME = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)")
 
 
@@ -103,7 +106,7 @@ def _client_credentials(server: ServerConfig, auth: AuthConfig, store: TokenStor
     assert server.url is not None
     client_id = _expanded(server, "client_id", auth.client_id)
     issuer = _optional(server, auth.issuer)
-    storage = StoredTokens(store, server.name, server.url, client_id)
+    storage = _ScrubbedTokens(store, server.name, server.url, client_id)
     provider: StoredAuthMixin
     if auth.client_auth == "private_key_jwt":
         assertion = SignedJWTParameters(
@@ -130,7 +133,7 @@ def _client_credentials(server: ServerConfig, auth: AuthConfig, store: TokenStor
 def _browser(server: ServerConfig, auth: AuthConfig, store: TokenStore) -> httpx2.Auth:
     assert server.url is not None
     client_id = _optional(server, auth.client_id)
-    storage = StoredTokens(store, server.name, server.url, client_id or REGISTERED)
+    storage = _ScrubbedTokens(store, server.name, server.url, client_id or REGISTERED)
     entry = store.find(server.url, storage.client)
     allowed, why_not = interactive()
     if not allowed and (entry is None or entry.tokens is None):
@@ -188,6 +191,27 @@ def _needs_browser(server: ServerConfig, why_not: str) -> str:
         f"server {server.name!r}: OAuth authorization needs a browser, and this run cannot open one ({why_not}); "
         f"{what}; or run `mcp-stubgen auth login {server.name}` where a browser can open"
     )
+
+
+class _ScrubbedTokens(StoredTokens):
+    """The store, with every token and client secret it hands out or takes kept out of log records
+    (`-v` shows the SDK's and httpx's)."""
+
+    async def get_tokens(self) -> OAuthToken | None:
+        return _scrubbed(await super().get_tokens())
+
+    async def set_tokens(self, tokens: OAuthToken) -> None:
+        await super().set_tokens(_scrubbed(tokens))
+
+    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
+        Secrets([client_info.client_secret or ""])
+        await super().set_client_info(client_info)
+
+
+def _scrubbed(tokens: _Tokens) -> _Tokens:
+    if tokens is not None:
+        Secrets([tokens.access_token, tokens.refresh_token or ""])  # remembered by the log scrubber
+    return tokens
 
 
 class _Browser(StoredAuthMixin):

@@ -16,9 +16,9 @@ import json
 import os
 import sys
 import tempfile
-import time
 from collections.abc import AsyncGenerator
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,6 +26,8 @@ from urllib.parse import urlsplit
 import httpx2
 from mcp.client.auth import OAuthClientProvider, OAuthFlowError
 from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
+
+from ._runtime import AuthError
 
 STORE_VARIABLE = "MCP_STUBGEN_TOKEN_STORE"
 """`file` keeps tokens in the 0600 file even when a keyring is available; `keyring` requires one."""
@@ -35,13 +37,9 @@ REGISTERED = "registered"
 """The client identity of a client the authorization server registered for us (its id comes later)."""
 
 
-class AuthError(Exception):
-    """An OAuth step failed for a server: the message names the server, the step and what to do."""
-
-    def __init__(self, server: str, step: str, advice: str) -> None:
-        super().__init__(f"server {server!r}: OAuth {step} failed: {advice}")
-        self.server = server
-        self.step = step
+def _now() -> float:
+    """Seconds since the epoch (not `time.time`: a generated package may itself be named `time`)."""
+    return datetime.now().timestamp()
 
 
 def config_dir() -> Path:
@@ -197,7 +195,7 @@ class StoredTokens:
             return None
         token = OAuthToken.model_validate(entry.tokens)
         if entry.expires_at is not None:
-            token.expires_in = max(0, int(entry.expires_at - time.time()))
+            token.expires_in = max(0, int(entry.expires_at - _now()))
         return token
 
     async def set_tokens(self, tokens: OAuthToken) -> None:
@@ -205,7 +203,7 @@ class StoredTokens:
         entry.server = self.server
         entry.tokens = tokens.model_dump(mode="json", exclude_none=True)
         entry.scope = tokens.scope
-        entry.expires_at = time.time() + tokens.expires_in if tokens.expires_in is not None else None
+        entry.expires_at = _now() + tokens.expires_in if tokens.expires_in is not None else None
         self.store.save(entry)
 
     async def get_client_info(self) -> OAuthClientInformationFull | None:

@@ -37,7 +37,7 @@ from codegen.auth.providers import auth_for, secret_values
 from codegen.config import ServerConfig, expand_secrets, server_environment
 from codegen.errors import StubgenError
 from codegen.redact import Secrets
-from codegen.runtime._auth import AuthError
+from codegen.runtime._runtime import AuthError
 from codegen.snapshot.format import JSON, MAX_NESTING, TOO_DEEP, Snapshot, sorted_copy, sorted_entries
 
 STDERR_TAIL_LINES = 5
@@ -373,7 +373,7 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         message = leaf.message
     elif isinstance(leaf, AuthError):
         message = str(leaf)
-    elif diagnostics.token_refused is not None:
+    elif diagnostics.token_refused is not None and server.auth is not None:
         message = _token_refused_message(server, diagnostics.token_refused)
     elif diagnostics.http_status is not None:
         message = _http_status_message(server, diagnostics.http_status)
@@ -390,10 +390,11 @@ def _token_refused_message(server: ServerConfig, error: str) -> str:
             f"server {server.name!r}: OAuth insufficient scope: the token lacks a scope the server asks for; "
             "add it to `scopes` in the server's auth config and run `mcp-stubgen auth login` again"
         )
-    return (
-        f"server {server.name!r}: the server refused the token it was sent ({error}); "
-        f"run `mcp-stubgen auth login {server.name}` again, or check the token or client credentials in its auth config"
-    )
+    if server.auth is not None and server.auth.mode == "token":
+        advice = "check the token its auth.token reads from the environment"
+    else:
+        advice = f"run `mcp-stubgen auth login {server.name}` again, or check the client credentials in its auth config"
+    return f"server {server.name!r}: the server refused the token it was sent ({error}); {advice}"
 
 
 def _http_status_message(server: ServerConfig, status: int) -> str:

@@ -109,6 +109,7 @@ def issue(client_id: str, resource: str | None, scope: str | None) -> Response:
     grant = {"client_id": client_id, "resource": resource, "scope": scope, "issued": time.time()}
     tokens[access] = grant
     refresh_tokens[refresh] = grant
+    log({"path": "issued", "access_token": access, "refresh_token": refresh})
     body = {"access_token": access, "token_type": "Bearer", "expires_in": options.expires_in, "refresh_token": refresh}
     if scope:
         body["scope"] = scope

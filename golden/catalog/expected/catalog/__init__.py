@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from . import models
 from ._runtime import (
     NOT_GIVEN,
+    AuthError,
     CallOptions,
     CatalogDriftError,
     MissingHandlerError,
@@ -25,6 +26,8 @@ from ._runtime import (
     ToolResult,
     ToolResultError,
     UnknownToolError,
+    authorized_transport,
+    stored_auth,
 )
 from ._tasks import SyncTaskHandle, TaskCancelledError, TaskHandle, TaskSupportError
 from .client import CatalogClient, CatalogSyncClient
@@ -51,6 +54,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ApiGetUserInput",
+    "AuthError",
+    "authorized_transport",
     "CallOptions",
     "CatalogClient",
     "CatalogDriftError",
@@ -74,6 +79,7 @@ __all__ = [
     "RequestOptions",
     "RequestTimeoutError",
     "SelfInput",
+    "stored_auth",
     "StubgenClientError",
     "SyncTaskHandle",
     "TaskCancelledError",

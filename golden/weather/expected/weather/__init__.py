@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from . import models
 from ._runtime import (
     NOT_GIVEN,
+    AuthError,
     CallOptions,
     CatalogDriftError,
     MissingHandlerError,
@@ -25,6 +26,8 @@ from ._runtime import (
     ToolResult,
     ToolResultError,
     UnknownToolError,
+    authorized_transport,
+    stored_auth,
 )
 from ._tasks import SyncTaskHandle, TaskCancelledError, TaskHandle, TaskSupportError
 from .client import WeatherClient, WeatherSyncClient
@@ -42,6 +45,8 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "AuthError",
+    "authorized_transport",
     "CallOptions",
     "CatalogDriftError",
     "CelsiusToFahrenheitInput",
@@ -59,6 +64,7 @@ __all__ = [
     "SearchOutput",
     "SendAlertInput",
     "SendAlertOutput",
+    "stored_auth",
     "StubgenClientError",
     "SyncTaskHandle",
     "TaskCancelledError",

@@ -1,0 +1,319 @@
+"""OAuth against a real protected server on 127.0.0.1 (`tests/servers/oauth_server.py`, its own
+authorization server): client credentials and a token from the environment (the CI paths), login
+through a browser stand-in, refresh, a refused resource, the generated client's `connect(auth=)`,
+and that no token or secret reaches a file we write or any output."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx2
+import pytest
+
+from tests.conftest import SERVERS, free_port, wait_for_port, write_config
+
+STANDIN = Path(__file__).resolve().parent / "browser_standin.py"
+CLIENT_SECRET = "ci-secret-7f3a9c2e"
+
+
+@contextmanager
+def oauth_server(folder: Path, *options: str) -> Iterator[tuple[str, Path]]:
+    """The protected server on a free port; yields its MCP URL and the log of what reached it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    log = folder / "server-log.jsonl"
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, str(SERVERS / "oauth_server.py"), str(port), str(log), *options],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}/mcp", log
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def server_log(log: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
+
+
+@pytest.fixture(autouse=True)
+def token_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A token store of the test's own, in the file (never the developer's keyring); no CI, no browser."""
+    folder = tmp_path / "user-config"
+    monkeypatch.setenv("MCP_STUBGEN_CONFIG_DIR", str(folder))
+    monkeypatch.setenv("MCP_STUBGEN_TOKEN_STORE", "file")
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv("MCP_STUBGEN_INTERACTIVE", raising=False)
+    monkeypatch.setenv("CI_SECRET", CLIENT_SECRET)
+    return folder
+
+
+@pytest.fixture
+def browser(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A person at a browser who consents: the stand-in follows the redirect to our loopback callback."""
+    monkeypatch.setenv("MCP_STUBGEN_INTERACTIVE", "1")
+    monkeypatch.setenv("BROWSER", f"{sys.executable} {STANDIN} %s")
+
+
+def project(folder: Path, url: str, auth: str, output: bool = False) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    write_config(
+        folder,
+        "[tool.mcp-stubgen]\n"
+        + ('output = "clients"\n' if output else "")
+        + f'[tool.mcp-stubgen.servers.remote]\nurl = "{url}"\n[tool.mcp-stubgen.servers.remote.auth]\n{auth}\n',
+    )
+    return folder
+
+
+CLIENT_CREDENTIALS = 'client_id = "ci-client"\nclient_secret = "${CI_SECRET}"'
+
+
+def test_client_credentials_snapshot_requests_a_token_for_the_server_and_stores_it(
+    tmp_path: Path, run_cli, token_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with oauth_server(tmp_path / "server") as (url, log):
+        folder = project(tmp_path / "project", url, CLIENT_CREDENTIALS)
+        monkeypatch.chdir(folder)
+        result = run_cli("snapshot")
+        assert result.exit_code == 0, result.stderr
+        assert json.loads((folder / "mcp/snapshots/remote.json").read_text())["tools"][0]["name"] == "echo"
+        token_requests = [entry for entry in server_log(log) if entry["path"] == "/token"]
+        assert token_requests == [
+            {"path": "/token", "grant_type": "client_credentials", "resource": url, "scope": "mcp"}
+        ]
+        again = run_cli("snapshot")
+        assert again.exit_code == 0, again.stderr
+        assert len([entry for entry in server_log(log) if entry["path"] == "/token"]) == 1  # the stored token is reused
+    store = token_store / "tokens.json"
+    assert stat.S_IMODE(store.stat().st_mode) == 0o600
+    assert stat.S_IMODE(token_store.stat().st_mode) == 0o700
+
+
+def test_token_from_the_environment_is_sent_and_nothing_is_stored(
+    tmp_path: Path, run_cli, token_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with oauth_server(tmp_path / "server") as (url, log):
+        issued = httpx2.post(
+            url.replace("/mcp", "/token"),
+            data={"grant_type": "client_credentials", "resource": url},
+            auth=("ci-client", CLIENT_SECRET),
+        ).json()["access_token"]
+        monkeypatch.setenv("REMOTE_TOKEN", issued)
+        folder = project(tmp_path / "project", url, 'token = "${REMOTE_TOKEN}"')
+        monkeypatch.chdir(folder)
+        result = run_cli("snapshot")
+        assert result.exit_code == 0, result.stderr
+        assert {entry.get("token") for entry in server_log(log) if entry["path"] == "/mcp"} == {issued}
+    assert not (token_store / "tokens.json").exists()
+
+
+def test_a_run_that_needs_a_browser_in_ci_fails_at_once_naming_the_variable(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CI", "true")
+    with oauth_server(tmp_path / "server") as (url, log):
+        folder = project(tmp_path / "project", url, 'mode = "browser"\ntoken = "${REMOTE_TOKEN}"')
+        monkeypatch.chdir(folder)
+        result = run_cli("snapshot")
+        assert result.exit_code == 2
+        assert result.stderr.count("\n") == 1
+        assert "server 'remote'" in result.stderr and "needs a browser" in result.stderr
+        assert "export REMOTE_TOKEN" in result.stderr and "CI is set" in result.stderr
+        assert server_log(log) == []  # at once: nothing was sent
+
+
+def test_login_with_the_browser_then_status_snapshot_in_ci_and_logout(
+    tmp_path: Path, run_cli, browser: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with oauth_server(tmp_path / "server") as (url, log):
+        folder = project(tmp_path / "project", url, 'mode = "browser"')
+        monkeypatch.chdir(folder)
+        login = run_cli("auth", "login", "remote")
+        assert login.exit_code == 0, login.stderr
+        assert "remote: logged in" in login.stderr
+        entries = server_log(log)
+        registered = next(entry for entry in entries if entry["path"] == "/register")
+        (redirect,) = registered["redirect_uris"]  # type: ignore[misc]
+        assert redirect.startswith("http://127.0.0.1:") and redirect.endswith("/callback")
+        authorize = next(entry for entry in entries if entry["path"] == "/authorize")
+        assert authorize["resource"] == url and authorize["redirect_uri"] == redirect
+
+        status = run_cli("auth", "status")
+        assert status.exit_code == 0
+        assert status.stdout.startswith("remote: browser; logged in (registered client); scopes: mcp; expires in ")
+
+        monkeypatch.setenv("CI", "true")  # CI uses what the login stored, without a browser
+        monkeypatch.delenv("MCP_STUBGEN_INTERACTIVE")
+        snapshot = run_cli("snapshot")
+        assert snapshot.exit_code == 0, snapshot.stderr
+        assert len([entry for entry in server_log(log) if entry["path"] == "/authorize"]) == 1
+
+        logout = run_cli("auth", "logout", "remote")
+        assert logout.exit_code == 0 and "remote: logged out" in logout.stderr
+        assert "not logged in" in run_cli("auth", "status").stdout
+        after = run_cli("snapshot")
+        assert after.exit_code == 2 and "needs a browser" in after.stderr
+
+
+def test_an_expired_token_is_refreshed_without_asking(
+    tmp_path: Path, run_cli, browser: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with oauth_server(tmp_path / "server", "--expires-in", "1") as (url, log):
+        folder = project(tmp_path / "project", url, 'mode = "browser"')
+        monkeypatch.chdir(folder)
+        assert run_cli("auth", "login", "remote").exit_code == 0
+        time.sleep(1.5)  # the token the login stored has expired
+        assert "expired; refreshed on next use" in run_cli("auth", "status").stdout
+        monkeypatch.setenv("CI", "true")
+        monkeypatch.delenv("MCP_STUBGEN_INTERACTIVE")
+        result = run_cli("snapshot")
+        assert result.exit_code == 0, result.stderr
+        grants = [entry["grant_type"] for entry in server_log(log) if entry["path"] == "/token"]
+        assert grants[0] == "authorization_code" and "refresh_token" in grants[1:]
+        assert len([entry for entry in server_log(log) if entry["path"] == "/authorize"]) == 1
+
+
+def test_a_server_whose_metadata_names_another_resource_gets_no_token(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with oauth_server(tmp_path / "server", "--resource", "http://127.0.0.1:9/elsewhere") as (url, log):
+        folder = project(tmp_path / "project", url, CLIENT_CREDENTIALS)
+        monkeypatch.chdir(folder)
+        result = run_cli("snapshot")
+        assert result.exit_code == 2
+        assert result.stderr.startswith("error: server 'remote': OAuth metadata discovery failed: Protected resource")
+        assert "does not match" in result.stderr
+        entries = server_log(log)
+        assert not [entry for entry in entries if entry["path"] == "/token"]
+        assert not [entry for entry in entries if entry["path"] == "/mcp" and entry["token"]]
+
+
+def test_a_refused_token_or_secret_is_never_reported_as_a_wrong_url(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with oauth_server(tmp_path / "server") as (url, _):
+        monkeypatch.setenv("REMOTE_TOKEN", "at-not-issued-1234")
+        folder = project(tmp_path / "token", url, 'token = "${REMOTE_TOKEN}"')
+        monkeypatch.chdir(folder)
+        refused = run_cli("snapshot")
+        assert refused.exit_code == 2
+        assert "refused the token it was sent (HTTP 401)" in refused.stderr
+        assert "check the token its auth.token reads" in refused.stderr
+        monkeypatch.setenv("CI_SECRET", "wrong-secret-1234")
+        folder = project(tmp_path / "secret", url, CLIENT_CREDENTIALS)
+        monkeypatch.chdir(folder)
+        wrong = run_cli("snapshot")
+        assert wrong.exit_code == 2
+        assert "OAuth token exchange failed" in wrong.stderr and "check the client credentials" in wrong.stderr
+        for result in (refused, wrong):
+            assert "check the URL" not in result.stderr and "wrong-secret-1234" not in result.stderr
+
+
+def test_auth_config_is_checked_when_it_is_loaded(tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    cases = {
+        'mode = "client_credentials"\nclient_id = "x"': 'client_auth "client_secret_basic" needs client_secret',
+        'mode = "token"': 'mode "token" needs token',
+        'clinet_id = "x"': "unknown key 'clinet_id'; did you mean 'client_id'?",
+        'mode = "device"': "mode must be one of browser, client_credentials, token",
+    }
+    for number, (auth, message) in enumerate(cases.items()):
+        folder = project(tmp_path / str(number), "http://127.0.0.1:9/mcp", auth)
+        monkeypatch.chdir(folder)
+        result = run_cli("list")
+        assert result.exit_code == 2 and message in result.stderr, result.stderr
+        assert "[tool.mcp-stubgen.servers.remote].auth" in result.stderr
+
+
+def test_no_token_or_secret_reaches_a_file_we_write_or_any_output(
+    tmp_path: Path, run_cli, browser: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outputs: list[str] = []
+    with oauth_server(tmp_path / "server", "--expires-in", "1") as (url, log):
+        folder = project(tmp_path / "project", url, CLIENT_CREDENTIALS, output=True)
+        (folder / "pyproject.toml").write_text(
+            (folder / "pyproject.toml").read_text()
+            + f'[tool.mcp-stubgen.servers.interactive]\nurl = "{url}"\nauth = {{ mode = "browser" }}\n'
+        )
+        monkeypatch.chdir(folder)
+        for args in (
+            ("-v", "auth", "login", "interactive"),
+            ("-v", "sync"),
+            ("-v", "snapshot", "--format", "json"),
+            ("-v", "drift", "--format", "json"),
+            ("-v", "drift", "--format", "sarif", "--output", "junit=drift.xml"),
+            ("-v", "auth", "status", "--format", "json"),
+            ("-v", "list", "--format", "json"),
+        ):
+            time.sleep(1.1)  # every run refreshes an expired token
+            result = run_cli(*args)
+            assert result.exit_code in (0, 1), (args, result.stderr)
+            outputs += [result.stdout, result.stderr]
+        issued = [entry for entry in server_log(log) if entry["path"] == "issued"]
+    secrets = {CLIENT_SECRET} | {str(entry[key]) for entry in issued for key in ("access_token", "refresh_token")}
+    assert len(secrets) > 6  # logins, client credentials and refreshes all issued tokens
+    written = [path for path in folder.rglob("*") if path.is_file()]
+    assert any(path.name == "client.py" for path in written) and any(path.suffix == ".json" for path in written)
+    for secret in secrets:
+        for path in written:
+            assert secret not in path.read_text(encoding="utf-8", errors="replace"), (secret, path)
+        for text in outputs:
+            assert secret not in text
+
+
+def test_generated_client_connects_with_the_stored_login(
+    tmp_path: Path, run_cli, browser: None, token_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with oauth_server(tmp_path / "server", "--expires-in", "2") as (url, log):
+        folder = project(tmp_path / "project", url, 'mode = "browser"', output=True)
+        monkeypatch.chdir(folder)
+        assert run_cli("auth", "login", "remote").exit_code == 0
+        assert run_cli("sync").exit_code == 0
+        time.sleep(2.5)  # the app meets an expired token: stored_auth refreshes it
+        script = (
+            "import asyncio\n"
+            "from remote import RemoteClient, stored_auth\n"
+            "async def main():\n"
+            f"    async with RemoteClient.connect({url!r}, auth=stored_auth('remote')) as client:\n"
+            "        print(await client.echo(text='hello'))\n"
+            "asyncio.run(main())\n"
+        )
+        environment = {**os.environ, "PYTHONPATH": str(folder / "clients")}
+        run = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, env=environment, timeout=120
+        )
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.strip() == "hello"
+        grants = [entry["grant_type"] for entry in server_log(log) if entry["path"] == "/token"]
+        assert grants.count("refresh_token") >= 1
+        # Another origin never gets the token: the app's auth is bound to the URL it was stored for.
+        other = (
+            "import asyncio, httpx2\nfrom remote import stored_auth\n"
+            "seen = []\n"
+            "def answer(request):\n"
+            "    if request.url.host == 'elsewhere.example':\n"
+            "        seen.append(request.headers.get('authorization'))\n"
+            "    return httpx2.Response(200)\n"
+            "async def main():\n"
+            "    transport = httpx2.MockTransport(answer)\n"
+            "    async with httpx2.AsyncClient(auth=stored_auth('remote'), transport=transport) as http:\n"
+            "        await http.get('http://elsewhere.example/mcp')\n"
+            "    print(seen)\n"
+            "asyncio.run(main())\n"
+        )
+        elsewhere = subprocess.run(
+            [sys.executable, "-c", other], capture_output=True, text=True, env=environment, timeout=120
+        )
+        assert elsewhere.returncode == 0, elsewhere.stderr
+        assert elsewhere.stdout.strip() == "[None]"
