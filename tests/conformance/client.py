@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib
 import json
 import os
@@ -24,8 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
+import httpx2
 from mcp.client.context import ClientRequestContext
+from mcp.shared.auth import AuthorizationCodeResult
 from mcp.types import (
     CreateMessageRequestParams,
     CreateMessageResult,
@@ -37,7 +41,7 @@ from mcp.types import (
 )
 
 from codegen.cli import main as stubgen
-from codegen.identifiers import class_name, package_name
+from codegen.identifiers import class_name, package_name, snake_case
 from codegen.snapshot.format import load_snapshot
 
 
@@ -58,8 +62,15 @@ class Run:
     snapshot_path: Path
     url: str
     context: Mapping[str, Any]
+    server: str
 
     def connect(self, **handlers: Any) -> Any:
+        """Connect the generated client; a protected server with the tokens `snapshot` stored."""
+        if self.server.startswith("auth-"):
+            browser = BrowserStandIn()
+            handlers["auth"] = self.package.stored_auth(
+                self.server, redirect_handler=browser.open, callback_handler=browser.come_back
+            )
         return self.client_class.connect(self.url, **handlers)
 
 
@@ -189,7 +200,39 @@ SCENARIOS: dict[str, Scenario] = {
     "elicitation-sep1034-client-defaults": Scenario(elicitation_defaults, ("elicitation",)),
     "sep-2322-client-request-state": Scenario(request_state, ("elicitation",)),
 }
-AUTH_SCENARIO = Scenario(initialize)
+
+
+class BrowserStandIn:
+    """A person who consents, for the generated client's re-authorization (a scope step-up): opens the
+    authorization URL and reads the code from the authorization server's redirect."""
+
+    def __init__(self) -> None:
+        self.result: AuthorizationCodeResult | None = None
+
+    async def open(self, url: str) -> None:
+        async with httpx2.AsyncClient(timeout=30) as http:
+            answer = await http.get(url)
+        query = {key: values[0] for key, values in parse_qs(urlsplit(answer.headers["location"]).query).items()}
+        self.result = AuthorizationCodeResult(code=query["code"], state=query.get("state"), iss=query.get("iss"))
+
+    async def come_back(self) -> AuthorizationCodeResult:
+        assert self.result is not None, "the browser was not opened"
+        return self.result
+
+
+async def call_first_tool(run: Run) -> None:
+    """List the tools, then call the first through its generated method, as an application would; the
+    call's own outcome is the server's business (some scenarios answer it with an error)."""
+    snapshot = load_snapshot(run.snapshot_path)
+    async with run.connect() as client:
+        await client.verify()
+        if snapshot.tools:
+            method = getattr(client, snake_case(snapshot.tools[0]["name"], "tool"))
+            with contextlib.suppress(run.package.StubgenClientError):
+                await method()
+
+
+AUTH_SCENARIO = Scenario(call_first_tool)
 """Every `auth/*` scenario: a protected server to snapshot and then call (issue 24)."""
 
 
@@ -198,7 +241,42 @@ def server_id(scenario: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]", "-", scenario)
 
 
-def write_config(workdir: Path, server: str, url: str, capabilities: tuple[str, ...]) -> Path:
+BROWSER_STANDIN = Path(__file__).resolve().parent.parent / "browser_standin.py"
+CIMD_URL = "https://conformance-test.local/client-metadata.json"
+"""The client ID metadata document URL the runner's authorization servers accept (auth/basic-cimd)."""
+
+
+def auth_table(scenario: str, context: Mapping[str, Any]) -> list[str]:
+    """The `[auth]` table a user would write for the scenario's server, its secrets read from
+    variables this command exports from the runner's context, as CI would from its secrets."""
+    if not scenario.startswith("auth/"):
+        return []
+    secrets = {
+        "CONFORMANCE_CLIENT_SECRET": context.get("client_secret"),
+        "CONFORMANCE_PRIVATE_KEY": context.get("private_key_pem"),
+    }
+    os.environ.update({name: value for name, value in secrets.items() if value})
+    table: dict[str, str] = {}
+    if context.get("client_id"):
+        table["client_id"] = context["client_id"]
+    if context.get("client_secret"):
+        table["client_secret"] = "${CONFORMANCE_CLIENT_SECRET}"
+    if scenario.startswith("auth/client-credentials-"):
+        table["mode"] = "client_credentials"
+        if context.get("private_key_pem"):
+            table |= {
+                "private_key": "${CONFORMANCE_PRIVATE_KEY}",
+                "signing_algorithm": context.get("signing_algorithm", "ES256"),
+            }
+    else:
+        table |= {"mode": "browser", "client_metadata_url": CIMD_URL}
+        # The browser, with no person to click: it follows the redirect back to the loopback callback.
+        os.environ["MCP_STUBGEN_INTERACTIVE"] = "1"
+        os.environ["BROWSER"] = f"{sys.executable} {BROWSER_STANDIN} %s"
+    return [f"{key} = {json.dumps(value)}" for key, value in table.items()]
+
+
+def write_config(workdir: Path, server: str, url: str, capabilities: tuple[str, ...], auth: list[str]) -> Path:
     config = workdir / "pyproject.toml"
     lines = [
         "[tool.mcp-stubgen]",
@@ -209,6 +287,8 @@ def write_config(workdir: Path, server: str, url: str, capabilities: tuple[str, 
     ]
     if capabilities:
         lines.append(f"client_capabilities = {json.dumps(list(capabilities))}")
+    if auth:
+        lines += [f"[tool.mcp-stubgen.servers.{server}.auth]", *auth]
     config.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return config
 
@@ -236,7 +316,12 @@ def main() -> None:
     server = server_id(scenario_name)
     workdir: Path = options.workdir.resolve()
     workdir.mkdir(parents=True, exist_ok=True)
-    config = write_config(workdir, server, options.url, scenario.client_capabilities)
+    # The token store of this run alone, in a file (never the keyring of whoever runs the tests).
+    os.environ["MCP_STUBGEN_CONFIG_DIR"] = str(workdir / "user-config")
+    os.environ["MCP_STUBGEN_TOKEN_STORE"] = "file"
+    config = write_config(
+        workdir, server, options.url, scenario.client_capabilities, auth_table(scenario_name, context)
+    )
 
     pin = ["--protocol", options.protocol] if options.protocol else []
     run_cli("snapshot", "--config", str(config), *pin, server)
@@ -245,7 +330,7 @@ def main() -> None:
     sys.path.insert(0, str(workdir / "clients"))
     package = importlib.import_module(package_name(server))
     client_class = getattr(package, class_name(server, "Client"))
-    run = Run(client_class, package, workdir / "snapshots" / f"{server}.json", options.url, context)
+    run = Run(client_class, package, workdir / "snapshots" / f"{server}.json", options.url, context, server)
     asyncio.run(scenario.perform(run))
 
 

@@ -30,15 +30,15 @@ PREVIOUS = "2025-11-25"
 @dataclass(frozen=True)
 class Case:
     scenario: str
-    version: str
-    """The runner's `--spec-version`: the wire its mock server speaks."""
+    version: str | None
+    """The runner's `--spec-version`: the wire its mock server speaks (None: an extension scenario's own)."""
     pinned: bool = False
     """Snapshot with `--protocol <version>` instead of the default `auto`."""
 
 
-def case(scenario: str, version: str, pinned: bool = False, xfail: str | None = None) -> object:
+def case(scenario: str, version: str | None, pinned: bool = False, xfail: str | None = None) -> object:
     marks = [pytest.mark.xfail(strict=False, reason=xfail)] if xfail else []
-    label = f"{scenario}@{version}{'-pinned' if pinned else ''}"
+    label = f"{scenario}@{version or 'extension'}{'-pinned' if pinned else ''}"
     return pytest.param(Case(scenario, version, pinned), id=label, marks=marks)
 
 
@@ -49,7 +49,6 @@ NO_RESULT_TYPE = (
     "says to read as complete (sep-2322-default-result-type-complete; issue 23)"
 )
 NO_HEADER_PRIMING = "handshake: a generated client sends no Mcp-Param-* headers until it lists tools (issue 23)"
-OAUTH = "OAuth: issue 24"
 
 REQUIRED_AT_LATEST = (
     "tools_call",
@@ -89,6 +88,8 @@ AUTH_AT_LATEST = (
     "auth/metadata-issuer-mismatch",
 )
 """The `auth/*` client scenarios of `--requirements 2026-07-28`."""
+CLIENT_CREDENTIALS = ("auth/client-credentials-basic", "auth/client-credentials-jwt")
+"""The OAuth client credentials extension's scenarios: the CI path, without a browser."""
 
 KNOWN_FAILURES = {
     ("sep-2322-client-request-state", False): NO_RESULT_TYPE,
@@ -107,7 +108,8 @@ CASES = [
         for scenario in ("initialize", "tools_call", "elicitation-sep1034-client-defaults")
         for pinned in (False, True)
     ),
-    *(case(scenario, LATEST, xfail=OAUTH) for scenario in AUTH_AT_LATEST),
+    *(case(scenario, LATEST) for scenario in AUTH_AT_LATEST),
+    *(case(scenario, None) for scenario in CLIENT_CREDENTIALS),
 ]
 
 
@@ -131,7 +133,7 @@ def run_runner(*args: str, cwd: Path, timeout: float = 180) -> tuple[int, str]:
 @pytest.mark.parametrize("case", CASES)
 def test_scenario(case: Case, tmp_path: Path) -> None:
     command = [sys.executable, str(CLIENT), "--workdir", str(tmp_path / "work")]
-    if case.pinned:
+    if case.pinned and case.version is not None:
         command += ["--protocol", case.version]
     results = tmp_path / "results"
     # The runner splits --command on spaces and hands it to a shell (with the server URL appended).
@@ -141,8 +143,7 @@ def test_scenario(case: Case, tmp_path: Path) -> None:
         shlex.join(command),
         "--scenario",
         case.scenario,
-        "--spec-version",
-        case.version,
+        *(["--spec-version", case.version] if case.version else []),
         "--timeout",
         "120000",
         "--output-dir",

@@ -16,7 +16,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 import httpx2
 from mcp.client.auth import OAuthClientProvider, OAuthFlowError
-from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
+from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
 
 from ._runtime import AuthError
 
@@ -281,31 +281,42 @@ def _advice(step: str, error: Exception) -> str:
     return f"{detail}; {what_to_do}"
 
 
-class _LoginRequired(StoredAuthMixin):
-    """A provider for an application: it refreshes what `auth login` stored but cannot open a browser."""
+class _StoredLogin(StoredAuthMixin):
+    """A provider for an application: it refreshes what `auth login` stored, and authorizes again
+    (a lost grant, a scope step-up) only through handlers the application gives."""
 
     async def _perform_authorization(self) -> httpx2.Request:
-        self.step = "authorization"
-        raise AuthError(
-            self.server_name,
-            "authorization",
-            f"no usable token is stored; run `mcp-stubgen auth login {self.server_name}` and retry",
-        )
+        if self.context.redirect_handler is None:
+            self.step = "authorization"
+            raise AuthError(
+                self.server_name,
+                "authorization",
+                f"the stored token is not enough; run `mcp-stubgen auth login {self.server_name}` and retry",
+            )
+        return await super()._perform_authorization()
 
 
-def stored_auth(server: str, *, store: TokenStore | None = None) -> httpx2.Auth:
+def stored_auth(
+    server: str,
+    *,
+    redirect_handler: Callable[[str], Awaitable[None]] | None = None,
+    callback_handler: Callable[[], Awaitable[AuthorizationCodeResult]] | None = None,
+    store: TokenStore | None = None,
+) -> httpx2.Auth:
     """An `httpx2.Auth` for `server` (its mcp-stubgen id) that uses and refreshes the tokens
     `mcp-stubgen auth login` stored; pass it to a generated client's `connect(url, auth=...)`.
 
-    Raises `AuthError` now when nothing is stored for the server, and during a request when the
-    stored token can be neither used nor refreshed."""
+    Authorizing again (the server asks for more scopes, the grant was revoked) needs a person: an
+    application that has one gives the SDK's `redirect_handler` and `callback_handler`, which then
+    answer on the stored registration's redirect URI; without them that raises `AuthError`. Raises
+    `AuthError` now when nothing is stored for the server."""
     store = store or TokenStore()
     entries = [entry for entry in store.entries() if entry.server == server and entry.tokens is not None]
     if not entries:
         raise AuthError(server, "authorization", f"nothing is stored; run `mcp-stubgen auth login {server}` first")
     entry = entries[0]
     info = OAuthClientInformationFull.model_validate(entry.client_info) if entry.client_info else None
-    provider = _LoginRequired(
+    provider = _StoredLogin(
         server_url=entry.url,
         client_metadata=OAuthClientMetadata(
             redirect_uris=info.redirect_uris if info is not None else None,
@@ -313,6 +324,8 @@ def stored_auth(server: str, *, store: TokenStore | None = None) -> httpx2.Auth:
             scope=entry.scope,
         ),
         storage=StoredTokens(store, server, entry.url, entry.client),
+        redirect_handler=redirect_handler,
+        callback_handler=callback_handler,
     )
     provider.server_name = server
     return provider

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from mcp.client import Transport
     from mcp.client._transport import TransportStreams
     from mcp.client.session import ElicitationFnT, ListRootsFnT, LoggingFnT, SamplingFnT
+    from mcp.shared.auth import AuthorizationCodeResult
     from mcp.shared.dispatcher import ProgressFnT
     from mcp.types import (
         AudioContent,
@@ -1249,12 +1250,18 @@ async def authorized_transport(url: str, auth: httpx2.Auth) -> AsyncIterator[Tra
         yield streams
 
 
-def stored_auth(server: str) -> httpx2.Auth:
+def stored_auth(
+    server: str,
+    *,
+    redirect_handler: Callable[[str], Awaitable[None]] | None = None,
+    callback_handler: Callable[[], Awaitable[AuthorizationCodeResult]] | None = None,
+) -> httpx2.Auth:
     """The OAuth tokens `mcp-stubgen auth login SERVER` stored, refreshed as they expire, for
-    `connect(url, auth=stored_auth("weather"))` (`_auth.stored_auth`, imported only when used)."""
+    `connect(url, auth=stored_auth("weather"))`; the handlers, where a person can authorize again
+    (see `_auth.stored_auth`, imported only when used)."""
     from ._auth import stored_auth as load
 
-    return load(server)
+    return load(server, redirect_handler=redirect_handler, callback_handler=callback_handler)
 
 
 class SyncClient(Generic[ClientT]):
