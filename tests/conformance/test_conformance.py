@@ -88,6 +88,15 @@ AUTH_AT_LATEST = (
     "auth/metadata-issuer-mismatch",
 )
 """The `auth/*` client scenarios of `--requirements 2026-07-28`."""
+REFUSALS = {
+    "auth/resource-mismatch": "OAuth metadata discovery failed: Protected resource https://evil.example.com/mcp",
+    "auth/metadata-issuer-mismatch": "OAuth metadata discovery failed: Authorization server metadata issuer mismatch",
+    "auth/iss-wrong-issuer": "OAuth authorization failed: Authorization response iss mismatch",
+    "auth/iss-unexpected": "OAuth authorization failed: Authorization response iss mismatch",
+    "auth/iss-supported-missing": "OAuth authorization failed: Authorization response missing iss",
+    "auth/scope-retry-limit": "OAuth insufficient scope",
+}
+"""The scenarios a conforming client refuses, and the step its one error line must name."""
 CLIENT_CREDENTIALS = ("auth/client-credentials-basic", "auth/client-credentials-jwt")
 """The OAuth client credentials extension's scenarios: the CI path, without a browser."""
 
@@ -161,6 +170,11 @@ def test_scenario(case: Case, tmp_path: Path) -> None:
     assert checks, f"the scenario reported no checks:\n{output}"
     assert not failed, "\n".join(failed) + f"\n\n{output}"
     assert exit_code == 0, output
+    if case.scenario.startswith("auth/"):
+        assert "check the URL" not in output
+        refusal = REFUSALS.get(case.scenario)
+        if refusal is not None:
+            assert f"error: server '{case.scenario.replace('/', '-')}': {refusal}" in output, output
 
 
 def test_every_required_client_scenario_is_driven(tmp_path: Path) -> None:

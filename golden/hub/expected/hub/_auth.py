@@ -263,20 +263,25 @@ class StoredAuthMixin(OAuthClientProvider):
             except AuthError:
                 raise
             except Exception as error:
-                raise AuthError(self.server_name, self.step, _advice(self.step, error)) from None
+                raise AuthError(self.server_name, self.step, _advice(self.server_name, self.step, error)) from None
             if outgoing is not request:
                 self.step = self._step_of(outgoing)
             response = yield outgoing
 
 
-def _advice(step: str, error: Exception) -> str:
+def _advice(server: str, step: str, error: Exception) -> str:
+    """The SDK's reason, and what to do: a refusal for safety (another server's name in the metadata
+    or the redirect) is for the server's operator to fix; nothing was sent to the stranger."""
     detail = str(error).strip().splitlines()[0][:300] if str(error).strip() else type(error).__name__
+    if "mismatch" in detail or "does not match" in detail or "missing iss" in detail:
+        return f"{detail}; refused for safety (no token or secret went to the server named), ask the server's operator"
+    login = f"run `mcp-stubgen auth login {server}` again"
     what_to_do = {
         "metadata discovery": "check that the server's OAuth metadata is published and names this URL",
         "registration": "set a pre-registered client_id (and client_secret) in the server's auth config",
-        "authorization": "run `mcp-stubgen auth login` for this server again",
-        "token exchange": "check the client credentials in the server's auth config",
-        "refresh": "run `mcp-stubgen auth login` for this server again",
+        "authorization": login,
+        "token exchange": "check the client credentials in the server's auth config, or " + login,
+        "refresh": login,
     }.get(step, "check the server's auth config")
     return f"{detail}; {what_to_do}"
 
