@@ -15,8 +15,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import anyio
 import httpx2
 import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 
 from tests.conftest import SERVERS, free_port, wait_for_port, write_config
 
@@ -317,3 +320,52 @@ def test_generated_client_connects_with_the_stored_login(
         )
         assert elsewhere.returncode == 0, elsewhere.stderr
         assert elsewhere.stdout.strip() == "[None]"
+
+
+def test_watch_refreshes_the_token_in_a_long_session(tmp_path: Path, token_store: Path) -> None:
+    """The token expires every second; `watch` polls for minutes in real use. Each poll after an
+    expiry refreshes the token (never a new client credentials grant while the refresh token
+    works), and a change made long after the first token expired is still published."""
+    with oauth_server(tmp_path / "server", "--expires-in", "1", "--polled") as (url, log):
+        folder = project(tmp_path / "project", url, CLIENT_CREDENTIALS)
+        environment = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+        first = [sys.executable, "-m", "codegen.cli", "snapshot"]
+        assert subprocess.run(first, cwd=folder, env=environment, capture_output=True, timeout=120).returncode == 0
+        watcher = subprocess.Popen(
+            [sys.executable, "-m", "codegen.cli", "watch", "--interval", "0.3", "--max-changes", "1"],
+            cwd=folder,
+            env=environment,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and watcher.poll() is None:
+                grants = [entry["grant_type"] for entry in server_log(log) if entry["path"] == "/token"]
+                if grants.count("refresh_token") >= 2:
+                    break
+                time.sleep(0.2)
+            assert grants.count("refresh_token") >= 2, grants
+            token = httpx2.post(
+                url.replace("/mcp", "/token"),
+                data={"grant_type": "client_credentials"},
+                auth=("ci-client", CLIENT_SECRET),
+            ).json()["access_token"]
+
+            async def add_tool() -> None:
+                http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"})
+                async with http, Client(streamable_http_client(url, http_client=http)) as client:
+                    await client.call_tool("add_tools", {"names": ["second"]})
+
+            anyio.run(add_tool)
+            _, stderr = watcher.communicate(timeout=60)
+        finally:
+            watcher.kill()
+        assert watcher.returncode == 0, stderr
+        assert "remote:" in stderr and "stopped after 1 published change" in stderr
+        tools = json.loads((folder / "mcp/snapshots/remote.json").read_text())["tools"]
+        assert [tool["name"] for tool in tools] == ["add_tools", "first", "second"]
+        grants = [entry["grant_type"] for entry in server_log(log) if entry["path"] == "/token"]
+        # The snapshot's grant and the test's own: watch used the stored token and only refreshed it.
+        assert grants[0] == "client_credentials" and grants.count("client_credentials") == 2

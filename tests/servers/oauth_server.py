@@ -1,7 +1,7 @@
 """An MCP server behind OAuth 2.1, with its own minimal authorization server, on 127.0.0.1.
 
 Usage: oauth_server.py PORT LOG [--expires-in N] [--resource URL] [--required-scope S]
-    [--client-secret SECRET] [--public-key PEM_FILE]
+    [--client-secret SECRET] [--public-key PEM_FILE] [--polled]
 
 It publishes protected resource metadata (RFC 9728) and authorization server metadata (RFC 8414),
 registers clients dynamically, runs the authorization code grant with PKCE (the authorize endpoint
@@ -9,6 +9,8 @@ redirects straight back, as a browser whose user consents would), the client cre
 (`ci-client` with client_secret_basic, or with a private_key_jwt assertion signed by the key whose
 public half is `--public-key`) and refresh. `/mcp` takes only an unexpired token issued for its
 resource. Every request is appended to LOG as one JSON line, so tests can see what reached it.
+With `--polled` the MCP server is `changing_server.py`'s without `listChanged` (`watch` polls it,
+and its `add_tools` tool changes its catalog) instead of the one-tool `echo` server.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ parser.add_argument("--resource")
 parser.add_argument("--required-scope")
 parser.add_argument("--client-secret", default="ci-secret-7f3a9c2e")
 parser.add_argument("--public-key")
+parser.add_argument("--polled", action="store_true")
 options = parser.parse_args()
 
 BASE = f"http://127.0.0.1:{options.port}"
@@ -166,7 +169,12 @@ def challenge(status: int, error: str | None = None) -> Response:
     return Response(status_code=status, headers={"WWW-Authenticate": value})
 
 
-app = server.streamable_http_app(host="127.0.0.1")
+if options.polled:
+    from changing_server import build_server  # this script's folder is on the import path
+
+    app = build_server(False, ["first"]).streamable_http_app(host="127.0.0.1")
+else:
+    app = server.streamable_http_app(host="127.0.0.1")
 app.router.routes[0:0] = [
     Route("/.well-known/oauth-protected-resource/mcp", resource_metadata),
     Route("/.well-known/oauth-protected-resource", resource_metadata),
