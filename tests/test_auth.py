@@ -369,3 +369,18 @@ def test_watch_refreshes_the_token_in_a_long_session(tmp_path: Path, token_store
         grants = [entry["grant_type"] for entry in server_log(log) if entry["path"] == "/token"]
         # The snapshot's grant and the test's own: watch used the stored token and only refreshed it.
         assert grants[0] == "client_credentials" and grants.count("client_credentials") == 2
+
+
+def test_a_scope_step_up_at_connect_keeps_the_protocol_the_server_speaks(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server wants a scope its first challenge did not name: the flow asks again for both, and
+    the snapshot records 2026-07-28, not the `initialize` fallback of a probe that got a 403."""
+    with oauth_server(tmp_path / "server", "--required-scope", "admin") as (url, log):
+        folder = project(tmp_path / "project", url, CLIENT_CREDENTIALS)
+        monkeypatch.chdir(folder)
+        result = run_cli("snapshot")
+        assert result.exit_code == 0, result.stderr
+        assert json.loads((folder / "mcp/snapshots/remote.json").read_text())["protocolVersion"] == "2026-07-28"
+        scopes = [entry["scope"] for entry in server_log(log) if entry["path"] == "/token"]
+        assert scopes == ["mcp", "mcp admin"]

@@ -252,21 +252,35 @@ class StoredAuthMixin(OAuthClientProvider):
         return self.step
 
     async def _auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        """The SDK's flow, each failure labelled with its step. A request the server answers
+        `insufficient_scope` right after the flow got its first token is run through the flow once
+        more, which steps the scope up: the SDK steps up only on the first answer, so the request
+        (a `server/discover` probe) would otherwise fail and the handshake fall back to `initialize`."""
         flow = super()._auth_flow(request)
         response: httpx2.Response | None = None
         self.step = "metadata discovery"
+        authorized = stepped_up = False
         while True:
             try:
                 outgoing = await (flow.__anext__() if response is None else flow.asend(response))
             except StopAsyncIteration:
-                return
+                if not (authorized and not stepped_up and _insufficient_scope(response)):
+                    return
+                flow, response, stepped_up = super()._auth_flow(request), None, True
+                continue
             except AuthError:
                 raise
             except Exception as error:
                 raise AuthError(self.server_name, self.step, _advice(self.server_name, self.step, error)) from None
             if outgoing is not request:
                 self.step = self._step_of(outgoing)
+                authorized = True
             response = yield outgoing
+
+
+def _insufficient_scope(response: httpx2.Response | None) -> bool:
+    challenge = response.headers.get("www-authenticate", "") if response is not None else ""
+    return response is not None and response.status_code == 403 and "insufficient_scope" in challenge
 
 
 def _advice(server: str, step: str, error: Exception) -> str:
