@@ -11,6 +11,7 @@ import stat
 import subprocess
 import sys
 import time
+import types
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -384,3 +385,49 @@ def test_a_scope_step_up_at_connect_keeps_the_protocol_the_server_speaks(
         assert json.loads((folder / "mcp/snapshots/remote.json").read_text())["protocolVersion"] == "2026-07-28"
         scopes = [entry["scope"] for entry in server_log(log) if entry["path"] == "/token"]
         assert scopes == ["mcp", "mcp admin"]
+
+
+def test_list_and_auth_status_show_the_login_and_a_keyring_keeps_tokens_out_of_the_file(
+    tmp_path: Path, run_cli, token_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a usable keyring the tokens go there; the file keeps only what `auth status` shows."""
+    kept: dict[tuple[str, str], str] = {}
+    backend = types.SimpleNamespace(priority=1)
+    keyring = types.SimpleNamespace(
+        get_keyring=lambda: backend,
+        get_password=lambda service, key: kept.get((service, key)),
+        set_password=lambda service, key, value: kept.__setitem__((service, key), value),
+        delete_password=lambda service, key: kept.pop((service, key)),
+    )
+    monkeypatch.setitem(sys.modules, "keyring", keyring)
+    monkeypatch.delenv("MCP_STUBGEN_TOKEN_STORE")
+    with oauth_server(tmp_path / "server") as (url, log):
+        folder = project(tmp_path / "project", url, CLIENT_CREDENTIALS)
+        monkeypatch.chdir(folder)
+        assert "auth client_credentials; not logged in" in run_cli("list").stdout
+        assert run_cli("snapshot").exit_code == 0
+        issued = next(entry for entry in server_log(log) if entry["path"] == "issued")
+        listed = run_cli("list", "--format", "json")
+        assert json.loads(listed.stdout.splitlines()[0])["auth"].startswith(
+            "client_credentials; logged in (client ci-client); scopes: mcp; expires in 59m"
+        )
+        status = run_cli("auth", "status", "--format", "json")
+        assert json.loads(status.stdout)["scopes"] == ["mcp"]
+        assert "tokens are stored in the OS keyring" in status.stderr
+    assert any(str(issued["access_token"]) in value for value in kept.values())
+    assert str(issued["access_token"]) not in (token_store / "tokens.json").read_text()
+    assert run_cli("auth", "logout").exit_code == 0
+    assert kept == {}
+
+
+def test_auth_login_names_a_server_without_an_auth_table(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_config(tmp_path, '[tool.mcp-stubgen.servers.plain]\nurl = "http://127.0.0.1:9/mcp"\n')
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("auth", "login", "plain")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: server 'plain' has no [tool.mcp-stubgen.servers.plain.auth] table; add one to use OAuth "
+        "(see docs/authentication.md)\n"
+    )

@@ -84,27 +84,30 @@ def status(servers: tuple[str, ...], config_path: Path | None, servers_file: Pat
     store = TokenStore()
     for server in _oauth_servers(config.select(servers), named=bool(servers)):
         assert server.auth is not None
-        entries = [entry for entry in _entries(store, server) if entry.tokens is not None]
-        details: dict[str, Any]
-        if server.auth.mode == "token":
-            state, details = "token from the environment (nothing stored)", {"stored": False}
-        elif not entries:
-            state, details = f"not logged in; run `mcp-stubgen auth login {server.name}`", {"stored": False}
-        else:
-            entry = entries[0]
-            expiry = _expiry(entry)
-            client = "registered client" if entry.client == REGISTERED else f"client {entry.client}"
-            state = f"logged in ({client}); scopes: {entry.scope or 'none stated'}; {expiry}"
-            details = {
-                "stored": True,
-                "client": entry.client,
-                "scopes": (entry.scope or "").split(),
-                "expires_at": entry.expires_at,
-            }
+        state, details = login_state(server, store)
         console.result(f"{server.name}: {server.auth.mode}; {state}")
         console.emit(server.name, "ok", mode=server.auth.mode, **details)
     console.note(f"tokens are stored in {store.location}")
     return EXIT_OK
+
+
+def login_state(server: ServerConfig, store: TokenStore) -> tuple[str, dict[str, Any]]:
+    """What is stored for a server with an `auth` table, for people and as JSON; never a token."""
+    assert server.auth is not None
+    entries = [entry for entry in _entries(store, server) if entry.tokens is not None]
+    if server.auth.mode == "token":
+        return "token from the environment (nothing stored)", {"stored": False}
+    if not entries:
+        return f"not logged in; run `mcp-stubgen auth login {server.name}`", {"stored": False}
+    entry = entries[0]
+    client = "registered client" if entry.client == REGISTERED else f"client {entry.client}"
+    details = {
+        "stored": True,
+        "client": entry.client,
+        "scopes": (entry.scope or "").split(),
+        "expires_at": entry.expires_at,
+    }
+    return f"logged in ({client}); scopes: {entry.scope or 'none stated'}; {_expiry(entry)}", details
 
 
 def _expiry(entry: StoredEntry) -> str:
