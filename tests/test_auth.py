@@ -29,11 +29,11 @@ CLIENT_SECRET = "ci-secret-7f3a9c2e"
 
 
 @contextmanager
-def oauth_server(folder: Path, *options: str) -> Iterator[tuple[str, Path]]:
-    """The protected server on a free port; yields its MCP URL and the log of what reached it."""
+def oauth_server(folder: Path, *options: str, port: int | None = None) -> Iterator[tuple[str, Path]]:
+    """The protected server on a free port (or `port`); yields its MCP URL and the log of what reached it."""
     folder.mkdir(parents=True, exist_ok=True)
     log = folder / "server-log.jsonl"
-    port = free_port()
+    port = port or free_port()
     process = subprocess.Popen(
         [sys.executable, str(SERVERS / "oauth_server.py"), str(port), str(log), *options],
         stdout=subprocess.DEVNULL,
@@ -431,3 +431,30 @@ def test_auth_login_names_a_server_without_an_auth_table(
         "error: server 'plain' has no [tool.mcp-stubgen.servers.plain.auth] table; add one to use OAuth "
         "(see docs/authentication.md)\n"
     )
+
+
+def test_a_refused_refresh_in_ci_names_the_variable_to_set(
+    tmp_path: Path, run_cli, browser: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server forgot every grant (restarted), the stored token has expired: the refresh is
+    refused, and with no browser the line says what to set instead of trying one."""
+    port = free_port()
+    folder = project(
+        tmp_path / "project", f"http://127.0.0.1:{port}/mcp", 'mode = "browser"\ntoken = "${REMOTE_TOKEN}"'
+    )
+    monkeypatch.chdir(folder)
+    with oauth_server(tmp_path / "before", "--expires-in", "1", port=port):
+        assert run_cli("auth", "login", "remote").exit_code == 0
+    time.sleep(1.1)
+    monkeypatch.setenv("CI", "true")
+    monkeypatch.delenv("MCP_STUBGEN_INTERACTIVE")
+    with oauth_server(tmp_path / "after", port=port) as (_, log):
+        result = run_cli("snapshot")
+        grants = [entry["grant_type"] for entry in server_log(log) if entry["path"] == "/token"]
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: server 'remote': OAuth authorization failed: the stored login no longer works, and a new one needs "
+        "a browser, and this run cannot open one (CI is set); export REMOTE_TOKEN (the token its auth.token reads); "
+        "or run `mcp-stubgen auth login remote` where a browser can open\n"
+    )
+    assert grants == ["refresh_token"]

@@ -137,8 +137,8 @@ def _browser(server: ServerConfig, auth: AuthConfig, store: TokenStore) -> httpx
     entry = store.find(server.url, storage.client)
     allowed, why_not = interactive()
     if not allowed and (entry is None or entry.tokens is None):
-        raise StubgenError(_needs_browser(server, why_not))
-    callback = LoopbackCallback(server.name, auth.redirect_port or _stored_port(entry), allowed, why_not, server)
+        raise StubgenError(f"server {server.name!r}: OAuth authorization {_needs_browser(server, why_not)}")
+    callback = LoopbackCallback(server, auth.redirect_port or _stored_port(entry), allowed, why_not)
     redirect = [AnyUrl(callback.redirect_uri)]
     provider = _Browser(
         server_url=server.url,
@@ -176,6 +176,7 @@ def _stored_port(entry: StoredEntry | None) -> int:
 
 
 def _needs_browser(server: ServerConfig, why_not: str) -> str:
+    """What to do where a login is needed and no browser can open: the variable to set, by name."""
     auth = server.auth
     assert auth is not None
     named = _VARIABLE_NAME.findall(auth.token or "")
@@ -188,7 +189,7 @@ def _needs_browser(server: ServerConfig, why_not: str) -> str:
             f"{variable}, or configure client credentials"
         )
     return (
-        f"server {server.name!r}: OAuth authorization needs a browser, and this run cannot open one ({why_not}); "
+        f"needs a browser, and this run cannot open one ({why_not}); "
         f"{what}; or run `mcp-stubgen auth login {server.name}` where a browser can open"
     )
 
@@ -249,8 +250,8 @@ class LoopbackCallback:
     """The redirect target `http://127.0.0.1:<port>/callback`: opens the browser on the authorization
     URL, then waits for the browser to come back with the code."""
 
-    def __init__(self, server: str, port: int, allowed: bool, why_not: str, config: ServerConfig) -> None:
-        self.server, self.allowed, self.why_not, self.config = server, allowed, why_not, config
+    def __init__(self, config: ServerConfig, port: int, allowed: bool, why_not: str) -> None:
+        self.server, self.config, self.allowed, self.why_not = config.name, config, allowed, why_not
         self.port = port or _free_port()
         self._listener: anyio.abc.SocketListener | None = None
 
@@ -260,7 +261,9 @@ class LoopbackCallback:
 
     async def open_browser(self, url: str) -> None:
         if not self.allowed:
-            raise StubgenError(_needs_browser(self.config, self.why_not))
+            # The stored grant stopped working (a refresh was refused) where no browser can open.
+            advice = _needs_browser(self.config, self.why_not)
+            raise AuthError(self.server, "authorization", f"the stored login no longer works, and a new one {advice}")
         try:
             listening = socket.create_server(("127.0.0.1", self.port))
             self._listener = await anyio.abc.SocketListener.from_socket(listening)
