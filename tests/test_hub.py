@@ -318,7 +318,7 @@ def test_generate_writes_the_hub_from_every_configured_snapshot_and_check_guards
     # naming one server still rebuilds the hub over both
     first = run_cli("generate", "weather")
     assert first.exit_code == 0, first.stderr
-    assert "generated clients/hub (8 file(s) written, 0 removed)" in first.stderr
+    assert "generated clients/hub (9 file(s) written, 0 removed)" in first.stderr
     assert read_tree(tmp_path / "clients" / "hub") == read_tree(HUB_CASE / "expected" / "hub")
 
     assert run_cli("generate").exit_code == 0
