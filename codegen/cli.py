@@ -30,6 +30,7 @@ class _LazyGroup(click.Group):
         "watch": "codegen.watch.command:watch",
         "inspect": "codegen.view.command:inspect",
         "list": "codegen.view.command:list_servers",
+        "auth": "codegen.auth.command:auth",
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -33,7 +33,7 @@ _PROJECT_KEYS = frozenset({
 })  # fmt: skip
 _SERVER_KEYS = frozenset({
     "command", "args", "env", "cwd", "url", "headers", "protocol", "type",
-    "connect_timeout", "request_timeout", "max_pages", "client_capabilities", "parse_text_json",
+    "connect_timeout", "request_timeout", "max_pages", "client_capabilities", "parse_text_json", "auth",
 })  # fmt: skip
 CLIENT_CAPABILITIES = ("elicitation", "roots", "sampling")
 """What a server's config may declare in the handshake: some servers list tools only to clients that do."""
@@ -45,6 +45,40 @@ class Timeouts:
 
     connect: float = 30.0
     request: float = 30.0
+
+
+AUTH_MODES = ("browser", "client_credentials", "token")
+CLIENT_AUTH_METHODS = ("client_secret_basic", "client_secret_post", "private_key_jwt", "none")
+_AUTH_KEYS = frozenset({
+    "mode", "client_id", "client_secret", "client_auth", "private_key", "signing_algorithm", "token",
+    "scopes", "issuer", "redirect_port", "client_metadata_url",
+})  # fmt: skip
+
+
+@dataclass(frozen=True)
+class AuthConfig:
+    """`[tool.mcp-stubgen.servers.<id>.auth]`: how to get an OAuth token for a URL server. Values keep
+    their `${VAR}`s until connect time, like `headers` (`expand_secrets`)."""
+
+    mode: str = "browser"
+    """`browser` (authorization code + PKCE through a loopback redirect), `client_credentials`, or
+    `token` (a bearer token from the environment)."""
+    client_id: str | None = None
+    """A pre-registered client; without one, `browser` registers a client dynamically."""
+    client_secret: str | None = None
+    client_auth: str = "client_secret_basic"
+    """How the client authenticates at the token endpoint (`private_key_jwt` signs with `private_key`)."""
+    private_key: str | None = None
+    signing_algorithm: str = "RS256"
+    token: str | None = None
+    """`token` mode's token; in `browser` mode the token to use where no browser can open (CI), when set."""
+    scopes: tuple[str, ...] = ()
+    issuer: str | None = None
+    """The authorization server pre-registered credentials belong to: they are sent nowhere else."""
+    redirect_port: int = 0
+    """The loopback redirect's port; 0: the one the stored registration used, else any free port."""
+    client_metadata_url: str | None = None
+    """An https URL of a client ID metadata document, used as the client id where the server supports it."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +106,8 @@ class ServerConfig:
     parse_text_json: bool = False
     """Read a tool's result from its one JSON text block when it declares an `outputSchema` but sends
     no `structuredContent`; recorded in the snapshot, so the generated client does it."""
+    auth: AuthConfig | None = None
+    """OAuth for a URL server (`codegen/auth/`); None: only `headers` authenticate it."""
 
 
 @dataclass(frozen=True)
@@ -305,6 +341,59 @@ def parse_server(
             settings.get("client_capabilities", []), f"{where}: client_capabilities"
         ),
         parse_text_json=_boolean(settings.get("parse_text_json", False), f"{where}: parse_text_json"),
+        auth=_auth(settings["auth"], f"{where}.auth", url is not None) if "auth" in settings else None,
+    )
+
+
+def _auth(value: Any, where: str, has_url: bool) -> AuthConfig:
+    """Checked as a whole at load time: a mode missing what it needs is a config error, not a failed login."""
+    if not isinstance(value, dict):
+        raise StubgenError(f"{where}: expected a table (mode, client_id, client_secret, token, scopes, ...)")
+    _reject_unknown_keys(value, _AUTH_KEYS, where)
+    if not has_url:
+        raise StubgenError(f"{where}: OAuth is for `url` servers; a stdio server takes its credentials in `env`")
+    text = {
+        key: _string(value[key], f"{where}: {key}") for key in _AUTH_KEYS - {"scopes", "redirect_port"} if key in value
+    }
+    if "mode" in text:
+        mode = text["mode"]
+    elif "client_secret" in text or "private_key" in text:
+        mode = "client_credentials"
+    else:
+        mode = "token" if "token" in text and "client_id" not in text else "browser"
+    if mode not in AUTH_MODES:
+        raise StubgenError(f"{where}: mode must be one of {', '.join(AUTH_MODES)}, not {mode!r}")
+    client_auth = text.get("client_auth", "private_key_jwt" if "private_key" in text else "client_secret_basic")
+    if client_auth not in CLIENT_AUTH_METHODS:
+        raise StubgenError(f"{where}: client_auth must be one of {', '.join(CLIENT_AUTH_METHODS)}, not {client_auth!r}")
+    if mode == "token" and "token" not in text:
+        raise StubgenError(f'{where}: mode "token" needs token = "${{VARIABLE}}"')
+    if mode == "client_credentials":
+        if "client_id" not in text:
+            raise StubgenError(f'{where}: mode "client_credentials" needs client_id (e.g. "${{MY_CLIENT_ID}}")')
+        needed = "private_key" if client_auth == "private_key_jwt" else "client_secret"
+        if needed not in text:
+            raise StubgenError(f'{where}: client_auth "{client_auth}" needs {needed} (e.g. "${{MY_{needed.upper()}}}")')
+    if "client_secret" in text and "client_id" not in text:
+        raise StubgenError(f"{where}: client_secret needs the client_id it belongs to")
+    for key in ("issuer", "client_metadata_url"):
+        if key in text and not re.match(r"^(https?://|\$\{)", text[key]):
+            raise StubgenError(f"{where}: {key} must be an http(s) URL")
+    port = value.get("redirect_port", 0)
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise StubgenError(f"{where}: redirect_port must be a port number (0: any free port)")
+    return AuthConfig(
+        mode=mode,
+        client_id=text.get("client_id"),
+        client_secret=text.get("client_secret"),
+        client_auth=client_auth,
+        private_key=text.get("private_key"),
+        signing_algorithm=text.get("signing_algorithm", "RS256"),
+        token=text.get("token"),
+        scopes=tuple(_strings(value.get("scopes", []), f"{where}: scopes")),
+        issuer=text.get("issuer"),
+        redirect_port=port,
+        client_metadata_url=text.get("client_metadata_url"),
     )
 
 

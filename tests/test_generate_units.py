@@ -146,14 +146,15 @@ def test_errors_name_the_tool_and_what_to_do() -> None:
 def test_runtime_imports_only_mcp_pydantic_and_the_standard_library() -> None:
     """Plus what those two bring and a generated package may rely on: `pydantic_core` (the JSON
     encoding of dates and the like), `anyio` (the SDK's async layer: a per-call timeout) and
-    `jsonschema` (the runtime's validator, loaded by name)."""
+    `jsonschema` (the runtime's validator, loaded by name) and `httpx2` (the SDK's HTTP client, which
+    OAuth authenticates)."""
     import sys
 
     roots = {
         (node.module or "").split(".")[0] if isinstance(node, ast.ImportFrom) else alias.name.split(".")[0]
-        for name in ("_runtime.py", "_loop_thread.py", "_tasks.py")  # the runtime files copied into every package
+        for name in ("_runtime.py", "_loop_thread.py", "_tasks.py", "_auth.py")  # copied into every package
         for node in ast.walk(ast.parse(Path(_runtime.__file__).with_name(name).read_text(encoding="utf-8")))
         if isinstance(node, ast.Import) or (isinstance(node, ast.ImportFrom) and node.level == 0)
         for alias in node.names
     }
-    assert roots - {"mcp", "pydantic", "pydantic_core", "anyio", "__future__"} <= set(sys.stdlib_module_names)
+    assert roots - {"mcp", "pydantic", "pydantic_core", "anyio", "httpx2", "__future__"} <= set(sys.stdlib_module_names)

@@ -35,7 +35,15 @@ __all__ = [
     "render_hub",
 ]
 
-HUB_RUNTIME_FILES = ("_audit.py", "_hub_catalog.py", "_hub_runtime.py", "_loop_thread.py", "_runtime.py", "_tasks.py")
+HUB_RUNTIME_FILES = (
+    "_audit.py",
+    "_auth.py",
+    "_hub_catalog.py",
+    "_hub_runtime.py",
+    "_loop_thread.py",
+    "_runtime.py",
+    "_tasks.py",
+)
 """The runtime modules copied verbatim into every hub package."""
 
 

@@ -49,6 +49,8 @@ LOOP_THREAD_FILE = "_loop_thread.py"
 """The sync clients' private event loop, copied into every package and the hub: their sync twins share it."""
 TASKS_FILE = "_tasks.py"
 """Task-augmented tool calls (`TaskHandle`), copied into every package and the hub."""
+AUTH_FILE = "_auth.py"
+"""OAuth: the token store `mcp-stubgen auth login` writes and `stored_auth`, copied into every package and the hub."""
 CONTRACT_NAME = "_CONTRACT"
 """The name each tool's models module gives its contract; the client's methods pass it to the runtime."""
 CONTRACT_DOC = "The tool's schemas from the snapshot: what the runtime checks arguments and results against."
@@ -423,6 +425,7 @@ def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str
         RUNTIME_FILE: runtime_source(),
         LOOP_THREAD_FILE: runtime_source(LOOP_THREAD_FILE),
         TASKS_FILE: runtime_source(TASKS_FILE),
+        AUTH_FILE: runtime_source(AUTH_FILE),
         "py.typed": b"",
     }
     for module in package.model_modules:

@@ -32,9 +32,12 @@ from urllib.parse import unquote
 from ._loop_thread import SessionLoop
 
 if TYPE_CHECKING:
+    import httpx2
     from mcp import Client, ClientSession, MCPError, StdioServerParameters
     from mcp.client import Transport
+    from mcp.client._transport import TransportStreams
     from mcp.client.session import ElicitationFnT, ListRootsFnT, LoggingFnT, SamplingFnT
+    from mcp.shared.auth import AuthorizationCodeResult
     from mcp.shared.dispatcher import ProgressFnT
     from mcp.types import (
         AudioContent,
@@ -59,6 +62,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NOT_GIVEN",
+    "AuthError",
     "CallOptions",
     "CatalogDriftError",
     "GeneratedClient",
@@ -81,9 +85,11 @@ __all__ = [
     "ToolResult",
     "ToolResultError",
     "UnknownToolError",
+    "authorized_transport",
     "canonical_json_bytes",
     "fingerprint",
     "load_model",
+    "stored_auth",
     "tool_fingerprint",
 ]
 
@@ -273,6 +279,15 @@ class UnknownToolError(CatalogDriftError):
     def __init__(self, server: str, tool: str, reply: str) -> None:
         super().__init__(server, missing=(tool,), detail=f"it does not know tool {tool!r}: {reply}")
         self.tool = tool
+
+
+class AuthError(StubgenClientError):
+    """An OAuth step failed for a server: the message names the server, the step and what to do."""
+
+    def __init__(self, server: str, step: str, advice: str) -> None:
+        super().__init__(f"server {server!r}: OAuth {step} failed: {advice}")
+        self.server = server
+        self.step = step
 
 
 class ToolResult:
@@ -1054,9 +1069,13 @@ class GeneratedClient:
         elicitation_callback: ElicitationFnT | None = None,
         list_roots_callback: ListRootsFnT | None = None,
         logging_callback: LoggingFnT | None = None,
+        auth: httpx2.Auth | None = None,
         **client_options: Any,
     ) -> AbstractAsyncContextManager[Self]:
         """Connect with `mcp.Client(server, ...)` and wrap it; the connection closes on exit.
+
+        `auth` authenticates a URL server's HTTP requests: the SDK's OAuth providers, or
+        `stored_auth(server_id)` for the tokens `mcp-stubgen auth login` stored.
 
         The handlers are `mcp.Client`'s: giving one declares its capability in the handshake and
         answers the server's requests (`sampling/createMessage`, `elicitation/create`, `roots/list`;
@@ -1080,6 +1099,10 @@ class GeneratedClient:
             name, handler = handlers[capability]
             if handler is None:
                 raise MissingHandlerError(cls.server_name, capability, name)
+        if auth is not None:
+            if not isinstance(server, str):
+                raise TypeError(f"{cls.server_name}: auth= needs the server's URL, not {type(server).__name__}")
+            server = authorized_transport(server, auth)
 
         @asynccontextmanager
         async def connected() -> AsyncIterator[Self]:
@@ -1504,6 +1527,35 @@ def _call_tool_answer() -> TypeAdapter[CallToolResult | InputRequiredResult]:
     from pydantic import TypeAdapter
 
     return TypeAdapter(CallToolResult | InputRequiredResult)
+
+
+@asynccontextmanager
+async def authorized_transport(url: str, auth: httpx2.Auth) -> AsyncIterator[TransportStreams]:
+    """Streamable HTTP to `url` with every request authenticated by `auth`: what `connect(url,
+    auth=...)` opens, and what a hub's `connect(weather=authorized_transport(url, auth))` takes."""
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    timeout = httpx2.Timeout(30.0, read=300.0)
+    async with (
+        httpx2.AsyncClient(auth=auth, timeout=timeout) as http,
+        streamable_http_client(url, http_client=http) as streams,
+    ):
+        yield streams
+
+
+def stored_auth(
+    server: str,
+    *,
+    redirect_handler: Callable[[str], Awaitable[None]] | None = None,
+    callback_handler: Callable[[], Awaitable[AuthorizationCodeResult]] | None = None,
+) -> httpx2.Auth:
+    """The OAuth tokens `mcp-stubgen auth login SERVER` stored, refreshed as they expire, for
+    `connect(url, auth=stored_auth("weather"))`; the handlers, where a person can authorize again
+    (see `_auth.stored_auth`, imported only when used)."""
+    from ._auth import stored_auth as load
+
+    return load(server, redirect_handler=redirect_handler, callback_handler=callback_handler)
 
 
 class SyncClient(Generic[ClientT]):

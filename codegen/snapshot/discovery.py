@@ -57,9 +57,11 @@ from mcp_types.version import (
 from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticSerializationError
 
+from codegen.auth.providers import auth_for, secret_values
 from codegen.config import ServerConfig, expand_secrets, server_environment
 from codegen.errors import StubgenError
 from codegen.redact import Secrets
+from codegen.runtime._runtime import AuthError
 from codegen.snapshot.format import (
     JSON,
     MAX_NESTING,
@@ -137,6 +139,7 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
     env = server_environment(server)
     headers = expand_secrets(server.headers, server.name, "headers")
     secrets = _secrets_of(server)
+    auth = auth_for(server)
     with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as stderr_log:
         diagnostics = _Diagnostics(stderr_log)
         current = _diagnostics.set(diagnostics)
@@ -158,7 +161,7 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
 
         try:
             client = Client(
-                _transport(server, env, headers, diagnostics),
+                _transport(server, env, headers, diagnostics, auth),
                 # Given a version, the SDK adopts a made-up discovery result for it without asking
                 # the server; `_negotiate` then asks, and adopts the server's answer instead.
                 mode=_probe_version(server.protocol),
@@ -303,7 +306,7 @@ def _declared_capabilities(names: Sequence[str]) -> dict[str, Any]:
 def _secrets_of(server: ServerConfig) -> Secrets:
     env = server_environment(server)
     headers = expand_secrets(server.headers, server.name, "headers")
-    return Secrets([*env.values(), *headers.values()])
+    return Secrets([*env.values(), *headers.values(), *secret_values(server)])
 
 
 @dataclass
@@ -312,6 +315,8 @@ class _Diagnostics:
 
     stderr_log: TextIO
     http_status: int | None = None
+    token_refused: str | None = None
+    """The `WWW-Authenticate` error (or the status) of a 401/403 answer to a request that carried a token."""
     stderr_start: int = 0
     """Where the stderr worth showing begins: at the last request, so earlier noise (the
     `server/discover` probe's, say) is not mistaken for the cause of a later failure."""
@@ -327,6 +332,10 @@ class _Diagnostics:
     async def record_response(self, response: httpx2.Response) -> None:
         if response.status_code >= 400:
             self.http_status = response.status_code
+        if response.status_code in (401, 403) and "authorization" in response.request.headers:
+            challenge = response.headers.get("www-authenticate", "")
+            found = re.search(r'error="?([A-Za-z_]+)', challenge)
+            self.token_refused = found.group(1) if found else f"HTTP {response.status_code}"
 
 
 _diagnostics: ContextVar[_Diagnostics | None] = ContextVar("_diagnostics", default=None)
@@ -389,7 +398,13 @@ def _valid_header_tools(server: ServerConfig, tools: list[JSON], warn: Warn) -> 
     return kept
 
 
-def _transport(server: ServerConfig, env: dict[str, str], headers: dict[str, str], diagnostics: _Diagnostics) -> Any:
+def _transport(
+    server: ServerConfig,
+    env: dict[str, str],
+    headers: dict[str, str],
+    diagnostics: _Diagnostics,
+    oauth: httpx2.Auth | None = None,
+) -> Any:
     if server.command is not None:
         command = server.command
         if shutil.which(command, path=_search_path(env)) is None:
@@ -405,7 +420,7 @@ def _transport(server: ServerConfig, env: dict[str, str], headers: dict[str, str
     ) -> httpx2.AsyncClient:
         timeout = httpx2.Timeout(server.timeouts.request, connect=server.timeouts.connect)
         hooks = {"response": [diagnostics.record_response]}
-        return httpx2.AsyncClient(headers=headers, timeout=timeout, auth=auth, event_hooks=hooks)
+        return httpx2.AsyncClient(headers=headers, timeout=timeout, auth=oauth or auth, event_hooks=hooks)
 
     if server.transport == "sse":
         return sse_client(server.url, headers=headers or None, httpx_client_factory=http_client)
@@ -603,11 +618,29 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
     leaf = _leaf(error)
     if isinstance(leaf, StubgenError):
         message = leaf.message
+    elif isinstance(leaf, AuthError):
+        message = str(leaf)
+    elif diagnostics.token_refused is not None and server.auth is not None:
+        message = _token_refused_message(server, diagnostics.token_refused)
     elif diagnostics.http_status is not None:
         message = _http_status_message(server, diagnostics.http_status)
     else:
         message = _cause(server, leaf)
     return message + (_stderr_tail(diagnostics, secrets) if server.command is not None else "")
+
+
+def _token_refused_message(server: ServerConfig, error: str) -> str:
+    """A 401/403 to a request that carried a token: the credentials, never the URL, are the problem."""
+    if error == "insufficient_scope":
+        return (
+            f"server {server.name!r}: OAuth insufficient scope: the token lacks a scope the server asks for; "
+            "add it to `scopes` in the server's auth config and run `mcp-stubgen auth login` again"
+        )
+    if server.auth is not None and server.auth.mode == "token":
+        advice = "check the token its auth.token reads from the environment"
+    else:
+        advice = f"run `mcp-stubgen auth login {server.name}` again, or check the client credentials in its auth config"
+    return f"server {server.name!r}: the server refused the token it was sent ({error}); {advice}"
 
 
 def _http_status_message(server: ServerConfig, status: int) -> str:

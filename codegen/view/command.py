@@ -128,6 +128,14 @@ def _list_server(config: ProjectConfig, name: str, cache: Cache) -> None:
                 state = "unchecked"
         details |= {"package": shown_path(target), "package_state": state}
         line += f"; package {shown_path(target)} {state}"
+    server = config.servers[name]
+    if server.auth is not None:  # OAuth: what `auth status` shows, so a missing login is seen before a run needs it
+        from codegen.auth.command import login_state
+        from codegen.runtime._auth import TokenStore
+
+        auth_state, _ = login_state(server, TokenStore())
+        details["auth"] = f"{server.auth.mode}; {auth_state}"
+        line += f"; auth {details['auth']}"
     console.result(line)
     console.emit(name, "ok", **details)
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from . import models
 from ._runtime import (
     NOT_GIVEN,
+    AuthError,
     CallOptions,
     CatalogDriftError,
     MissingHandlerError,
@@ -26,6 +27,8 @@ from ._runtime import (
     ToolResult,
     ToolResultError,
     UnknownToolError,
+    authorized_transport,
+    stored_auth,
 )
 from ._tasks import SyncTaskHandle, TaskCancelledError, TaskHandle, TaskSupportError
 from .client import CatalogClient, CatalogSyncClient
@@ -52,6 +55,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ApiGetUserInput",
+    "AuthError",
+    "authorized_transport",
     "CallOptions",
     "CatalogClient",
     "CatalogDriftError",
@@ -76,6 +81,7 @@ __all__ = [
     "RequestTimeoutError",
     "SelfInput",
     "ServerError",
+    "stored_auth",
     "StubgenClientError",
     "SyncTaskHandle",
     "TaskCancelledError",

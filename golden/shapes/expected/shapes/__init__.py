@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from . import models
 from ._runtime import (
     NOT_GIVEN,
+    AuthError,
     CallOptions,
     CatalogDriftError,
     MissingHandlerError,
@@ -26,6 +27,8 @@ from ._runtime import (
     ToolResult,
     ToolResultError,
     UnknownToolError,
+    authorized_transport,
+    stored_auth,
 )
 from ._tasks import SyncTaskHandle, TaskCancelledError, TaskHandle, TaskSupportError
 from .client import ShapesClient, ShapesSyncClient
@@ -51,6 +54,8 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "AuthError",
+    "authorized_transport",
     "CallOptions",
     "CatalogDriftError",
     "FindInput",
@@ -75,6 +80,7 @@ __all__ = [
     "ServerError",
     "ShapesClient",
     "ShapesSyncClient",
+    "stored_auth",
     "StubgenClientError",
     "SyncTaskHandle",
     "TaskCancelledError",

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from . import models
 from ._runtime import (
     NOT_GIVEN,
+    AuthError,
     CallOptions,
     CatalogDriftError,
     MissingHandlerError,
@@ -26,6 +27,8 @@ from ._runtime import (
     ToolResult,
     ToolResultError,
     UnknownToolError,
+    authorized_transport,
+    stored_auth,
 )
 from ._tasks import SyncTaskHandle, TaskCancelledError, TaskHandle, TaskSupportError
 from .client import WeatherClient, WeatherSyncClient
@@ -43,6 +46,8 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "AuthError",
+    "authorized_transport",
     "CallOptions",
     "CatalogDriftError",
     "CelsiusToFahrenheitInput",
@@ -61,6 +66,7 @@ __all__ = [
     "SendAlertInput",
     "SendAlertOutput",
     "ServerError",
+    "stored_auth",
     "StubgenClientError",
     "SyncTaskHandle",
     "TaskCancelledError",

@@ -1,0 +1,460 @@
+"""OAuth against a real protected server on 127.0.0.1 (`tests/servers/oauth_server.py`, its own
+authorization server): client credentials and a token from the environment (the CI paths), login
+through a browser stand-in, refresh, a refused resource, the generated client's `connect(auth=)`,
+and that no token or secret reaches a file we write or any output."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+import time
+import types
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import anyio
+import httpx2
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from tests.conftest import SERVERS, free_port, wait_for_port, write_config
+
+STANDIN = Path(__file__).resolve().parent / "browser_standin.py"
+CLIENT_SECRET = "ci-secret-7f3a9c2e"
+
+
+@contextmanager
+def oauth_server(folder: Path, *options: str, port: int | None = None) -> Iterator[tuple[str, Path]]:
+    """The protected server on a free port (or `port`); yields its MCP URL and the log of what reached it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    log = folder / "server-log.jsonl"
+    port = port or free_port()
+    process = subprocess.Popen(
+        [sys.executable, str(SERVERS / "oauth_server.py"), str(port), str(log), *options],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}/mcp", log
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def server_log(log: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
+
+
+@pytest.fixture(autouse=True)
+def token_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A token store of the test's own, in the file (never the developer's keyring); no CI, no browser."""
+    folder = tmp_path / "user-config"
+    monkeypatch.setenv("MCP_STUBGEN_CONFIG_DIR", str(folder))
+    monkeypatch.setenv("MCP_STUBGEN_TOKEN_STORE", "file")
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv("MCP_STUBGEN_INTERACTIVE", raising=False)
+    monkeypatch.setenv("CI_SECRET", CLIENT_SECRET)
+    return folder
+
+
+@pytest.fixture
+def browser(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A person at a browser who consents: the stand-in follows the redirect to our loopback callback."""
+    monkeypatch.setenv("MCP_STUBGEN_INTERACTIVE", "1")
+    monkeypatch.setenv("BROWSER", f"{sys.executable} {STANDIN} %s")
+
+
+def project(folder: Path, url: str, auth: str, output: bool = False) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    write_config(
+        folder,
+        "[tool.mcp-stubgen]\n"
+        + ('output = "clients"\n' if output else "")
+        + f'[tool.mcp-stubgen.servers.remote]\nurl = "{url}"\n[tool.mcp-stubgen.servers.remote.auth]\n{auth}\n',
+    )
+    return folder
+
+
+CLIENT_CREDENTIALS = 'client_id = "ci-client"\nclient_secret = "${CI_SECRET}"'
+
+
+def test_client_credentials_snapshot_requests_a_token_for_the_server_and_stores_it(
+    tmp_path: Path, run_cli, token_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with oauth_server(tmp_path / "server") as (url, log):
+        folder = project(tmp_path / "project", url, CLIENT_CREDENTIALS)
+        monkeypatch.chdir(folder)
+        result = run_cli("snapshot")
+        assert result.exit_code == 0, result.stderr
+        assert json.loads((folder / "mcp/snapshots/remote.json").read_text())["tools"][0]["name"] == "echo"
+        token_requests = [entry for entry in server_log(log) if entry["path"] == "/token"]
+        assert token_requests == [
+            {"path": "/token", "grant_type": "client_credentials", "resource": url, "scope": "mcp"}
+        ]
+        again = run_cli("snapshot")
+        assert again.exit_code == 0, again.stderr
+        assert len([entry for entry in server_log(log) if entry["path"] == "/token"]) == 1  # the stored token is reused
+    store = token_store / "tokens.json"
+    assert stat.S_IMODE(store.stat().st_mode) == 0o600
+    assert stat.S_IMODE(token_store.stat().st_mode) == 0o700
+
+
+def test_token_from_the_environment_is_sent_and_nothing_is_stored(
+    tmp_path: Path, run_cli, token_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with oauth_server(tmp_path / "server") as (url, log):
+        issued = httpx2.post(
+            url.replace("/mcp", "/token"),
+            data={"grant_type": "client_credentials", "resource": url},
+            auth=("ci-client", CLIENT_SECRET),
+        ).json()["access_token"]
+        monkeypatch.setenv("REMOTE_TOKEN", issued)
+        folder = project(tmp_path / "project", url, 'token = "${REMOTE_TOKEN}"')
+        monkeypatch.chdir(folder)
+        result = run_cli("snapshot")
+        assert result.exit_code == 0, result.stderr
+        assert {entry.get("token") for entry in server_log(log) if entry["path"] == "/mcp"} == {issued}
+    assert not (token_store / "tokens.json").exists()
+
+
+def test_a_run_that_needs_a_browser_in_ci_fails_at_once_naming_the_variable(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CI", "true")
+    with oauth_server(tmp_path / "server") as (url, log):
+        folder = project(tmp_path / "project", url, 'mode = "browser"\ntoken = "${REMOTE_TOKEN}"')
+        monkeypatch.chdir(folder)
+        result = run_cli("snapshot")
+        assert result.exit_code == 2
+        assert result.stderr.count("\n") == 1
+        assert "server 'remote'" in result.stderr and "needs a browser" in result.stderr
+        assert "export REMOTE_TOKEN" in result.stderr and "CI is set" in result.stderr
+        assert server_log(log) == []  # at once: nothing was sent
+
+
+def test_login_with_the_browser_then_status_snapshot_in_ci_and_logout(
+    tmp_path: Path, run_cli, browser: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with oauth_server(tmp_path / "server") as (url, log):
+        folder = project(tmp_path / "project", url, 'mode = "browser"')
+        monkeypatch.chdir(folder)
+        login = run_cli("auth", "login", "remote")
+        assert login.exit_code == 0, login.stderr
+        assert "remote: logged in" in login.stderr
+        entries = server_log(log)
+        registered = next(entry for entry in entries if entry["path"] == "/register")
+        (redirect,) = registered["redirect_uris"]  # type: ignore[misc]
+        assert redirect.startswith("http://127.0.0.1:") and redirect.endswith("/callback")
+        authorize = next(entry for entry in entries if entry["path"] == "/authorize")
+        assert authorize["resource"] == url and authorize["redirect_uri"] == redirect
+
+        status = run_cli("auth", "status")
+        assert status.exit_code == 0
+        assert status.stdout.startswith("remote: browser; logged in (registered client); scopes: mcp; expires in ")
+
+        monkeypatch.setenv("CI", "true")  # CI uses what the login stored, without a browser
+        monkeypatch.delenv("MCP_STUBGEN_INTERACTIVE")
+        snapshot = run_cli("snapshot")
+        assert snapshot.exit_code == 0, snapshot.stderr
+        assert len([entry for entry in server_log(log) if entry["path"] == "/authorize"]) == 1
+
+        logout = run_cli("auth", "logout", "remote")
+        assert logout.exit_code == 0 and "remote: logged out" in logout.stderr
+        assert "not logged in" in run_cli("auth", "status").stdout
+        after = run_cli("snapshot")
+        assert after.exit_code == 2 and "needs a browser" in after.stderr
+
+
+def test_an_expired_token_is_refreshed_without_asking(
+    tmp_path: Path, run_cli, browser: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with oauth_server(tmp_path / "server", "--expires-in", "1") as (url, log):
+        folder = project(tmp_path / "project", url, 'mode = "browser"')
+        monkeypatch.chdir(folder)
+        assert run_cli("auth", "login", "remote").exit_code == 0
+        time.sleep(1.5)  # the token the login stored has expired
+        assert "expired; refreshed on next use" in run_cli("auth", "status").stdout
+        monkeypatch.setenv("CI", "true")
+        monkeypatch.delenv("MCP_STUBGEN_INTERACTIVE")
+        result = run_cli("snapshot")
+        assert result.exit_code == 0, result.stderr
+        grants = [entry["grant_type"] for entry in server_log(log) if entry["path"] == "/token"]
+        assert grants[0] == "authorization_code" and "refresh_token" in grants[1:]
+        assert len([entry for entry in server_log(log) if entry["path"] == "/authorize"]) == 1
+
+
+def test_a_server_whose_metadata_names_another_resource_gets_no_token(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with oauth_server(tmp_path / "server", "--resource", "http://127.0.0.1:9/elsewhere") as (url, log):
+        folder = project(tmp_path / "project", url, CLIENT_CREDENTIALS)
+        monkeypatch.chdir(folder)
+        result = run_cli("snapshot")
+        assert result.exit_code == 2
+        assert result.stderr.startswith("error: server 'remote': OAuth metadata discovery failed: Protected resource")
+        assert "does not match" in result.stderr
+        entries = server_log(log)
+        assert not [entry for entry in entries if entry["path"] == "/token"]
+        assert not [entry for entry in entries if entry["path"] == "/mcp" and entry["token"]]
+
+
+def test_a_refused_token_or_secret_is_never_reported_as_a_wrong_url(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with oauth_server(tmp_path / "server") as (url, _):
+        monkeypatch.setenv("REMOTE_TOKEN", "at-not-issued-1234")
+        folder = project(tmp_path / "token", url, 'token = "${REMOTE_TOKEN}"')
+        monkeypatch.chdir(folder)
+        refused = run_cli("snapshot")
+        assert refused.exit_code == 2
+        assert "refused the token it was sent (HTTP 401)" in refused.stderr
+        assert "check the token its auth.token reads" in refused.stderr
+        monkeypatch.setenv("CI_SECRET", "wrong-secret-1234")
+        folder = project(tmp_path / "secret", url, CLIENT_CREDENTIALS)
+        monkeypatch.chdir(folder)
+        wrong = run_cli("snapshot")
+        assert wrong.exit_code == 2
+        assert "OAuth token exchange failed" in wrong.stderr and "check the client credentials" in wrong.stderr
+        for result in (refused, wrong):
+            assert "check the URL" not in result.stderr and "wrong-secret-1234" not in result.stderr
+
+
+def test_auth_config_is_checked_when_it_is_loaded(tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    cases = {
+        'mode = "client_credentials"\nclient_id = "x"': 'client_auth "client_secret_basic" needs client_secret',
+        'mode = "token"': 'mode "token" needs token',
+        'clinet_id = "x"': "unknown key 'clinet_id'; did you mean 'client_id'?",
+        'mode = "device"': "mode must be one of browser, client_credentials, token",
+    }
+    for number, (auth, message) in enumerate(cases.items()):
+        folder = project(tmp_path / str(number), "http://127.0.0.1:9/mcp", auth)
+        monkeypatch.chdir(folder)
+        result = run_cli("list")
+        assert result.exit_code == 2 and message in result.stderr, result.stderr
+        assert "[tool.mcp-stubgen.servers.remote].auth" in result.stderr
+
+
+def test_no_token_or_secret_reaches_a_file_we_write_or_any_output(
+    tmp_path: Path, run_cli, browser: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outputs: list[str] = []
+    with oauth_server(tmp_path / "server", "--expires-in", "1") as (url, log):
+        folder = project(tmp_path / "project", url, CLIENT_CREDENTIALS, output=True)
+        (folder / "pyproject.toml").write_text(
+            (folder / "pyproject.toml").read_text()
+            + f'[tool.mcp-stubgen.servers.interactive]\nurl = "{url}"\nauth = {{ mode = "browser" }}\n'
+        )
+        monkeypatch.chdir(folder)
+        for args in (
+            ("-v", "auth", "login", "interactive"),
+            ("-v", "sync"),
+            ("-v", "snapshot", "--format", "json"),
+            ("-v", "drift", "--format", "json"),
+            ("-v", "drift", "--format", "sarif", "--output", "junit=drift.xml"),
+            ("-v", "auth", "status", "--format", "json"),
+            ("-v", "list", "--format", "json"),
+        ):
+            time.sleep(1.1)  # every run refreshes an expired token
+            result = run_cli(*args)
+            assert result.exit_code in (0, 1), (args, result.stderr)
+            outputs += [result.stdout, result.stderr]
+        issued = [entry for entry in server_log(log) if entry["path"] == "issued"]
+    secrets = {CLIENT_SECRET} | {str(entry[key]) for entry in issued for key in ("access_token", "refresh_token")}
+    assert len(secrets) > 6  # logins, client credentials and refreshes all issued tokens
+    written = [path for path in folder.rglob("*") if path.is_file()]
+    assert any(path.name == "client.py" for path in written) and any(path.suffix == ".json" for path in written)
+    for secret in secrets:
+        for path in written:
+            assert secret not in path.read_text(encoding="utf-8", errors="replace"), (secret, path)
+        for text in outputs:
+            assert secret not in text
+
+
+def test_generated_client_connects_with_the_stored_login(
+    tmp_path: Path, run_cli, browser: None, token_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with oauth_server(tmp_path / "server", "--expires-in", "2") as (url, log):
+        folder = project(tmp_path / "project", url, 'mode = "browser"', output=True)
+        monkeypatch.chdir(folder)
+        assert run_cli("auth", "login", "remote").exit_code == 0
+        assert run_cli("sync").exit_code == 0
+        time.sleep(2.5)  # the app meets an expired token: stored_auth refreshes it
+        script = (
+            "import asyncio\n"
+            "from remote import RemoteClient, stored_auth\n"
+            "async def main():\n"
+            f"    async with RemoteClient.connect({url!r}, auth=stored_auth('remote')) as client:\n"
+            "        print(await client.echo(text='hello'))\n"
+            "asyncio.run(main())\n"
+        )
+        environment = {**os.environ, "PYTHONPATH": str(folder / "clients")}
+        run = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, env=environment, timeout=120
+        )
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.strip() == "hello"
+        grants = [entry["grant_type"] for entry in server_log(log) if entry["path"] == "/token"]
+        assert grants.count("refresh_token") >= 1
+        # Another origin never gets the token: the app's auth is bound to the URL it was stored for.
+        other = (
+            "import asyncio, httpx2\nfrom remote import stored_auth\n"
+            "seen = []\n"
+            "def answer(request):\n"
+            "    if request.url.host == 'elsewhere.example':\n"
+            "        seen.append(request.headers.get('authorization'))\n"
+            "    return httpx2.Response(200)\n"
+            "async def main():\n"
+            "    transport = httpx2.MockTransport(answer)\n"
+            "    async with httpx2.AsyncClient(auth=stored_auth('remote'), transport=transport) as http:\n"
+            "        await http.get('http://elsewhere.example/mcp')\n"
+            "    print(seen)\n"
+            "asyncio.run(main())\n"
+        )
+        elsewhere = subprocess.run(
+            [sys.executable, "-c", other], capture_output=True, text=True, env=environment, timeout=120
+        )
+        assert elsewhere.returncode == 0, elsewhere.stderr
+        assert elsewhere.stdout.strip() == "[None]"
+
+
+def test_watch_refreshes_the_token_in_a_long_session(tmp_path: Path, token_store: Path) -> None:
+    """The token expires every second; `watch` polls for minutes in real use. Each poll after an
+    expiry refreshes the token (never a new client credentials grant while the refresh token
+    works), and a change made long after the first token expired is still published."""
+    with oauth_server(tmp_path / "server", "--expires-in", "1", "--polled") as (url, log):
+        folder = project(tmp_path / "project", url, CLIENT_CREDENTIALS)
+        environment = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+        first = [sys.executable, "-m", "codegen.cli", "snapshot"]
+        assert subprocess.run(first, cwd=folder, env=environment, capture_output=True, timeout=120).returncode == 0
+        watcher = subprocess.Popen(
+            [sys.executable, "-m", "codegen.cli", "watch", "--interval", "0.3", "--max-changes", "1"],
+            cwd=folder,
+            env=environment,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and watcher.poll() is None:
+                grants = [entry["grant_type"] for entry in server_log(log) if entry["path"] == "/token"]
+                if grants.count("refresh_token") >= 2:
+                    break
+                time.sleep(0.2)
+            assert grants.count("refresh_token") >= 2, grants
+            token = httpx2.post(
+                url.replace("/mcp", "/token"),
+                data={"grant_type": "client_credentials"},
+                auth=("ci-client", CLIENT_SECRET),
+            ).json()["access_token"]
+
+            async def add_tool() -> None:
+                http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"})
+                async with http, Client(streamable_http_client(url, http_client=http)) as client:
+                    await client.call_tool("add_tools", {"names": ["second"]})
+
+            anyio.run(add_tool)
+            _, stderr = watcher.communicate(timeout=60)
+        finally:
+            watcher.kill()
+        assert watcher.returncode == 0, stderr
+        assert "remote:" in stderr and "stopped after 1 published change" in stderr
+        tools = json.loads((folder / "mcp/snapshots/remote.json").read_text())["tools"]
+        assert [tool["name"] for tool in tools] == ["add_tools", "first", "second"]
+        grants = [entry["grant_type"] for entry in server_log(log) if entry["path"] == "/token"]
+        # The snapshot's grant and the test's own: watch used the stored token and only refreshed it.
+        assert grants[0] == "client_credentials" and grants.count("client_credentials") == 2
+
+
+def test_a_scope_step_up_at_connect_keeps_the_protocol_the_server_speaks(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server wants a scope its first challenge did not name: the flow asks again for both, and
+    the snapshot records 2026-07-28, not the `initialize` fallback of a probe that got a 403."""
+    with oauth_server(tmp_path / "server", "--required-scope", "admin") as (url, log):
+        folder = project(tmp_path / "project", url, CLIENT_CREDENTIALS)
+        monkeypatch.chdir(folder)
+        result = run_cli("snapshot")
+        assert result.exit_code == 0, result.stderr
+        assert json.loads((folder / "mcp/snapshots/remote.json").read_text())["protocolVersion"] == "2026-07-28"
+        scopes = [entry["scope"] for entry in server_log(log) if entry["path"] == "/token"]
+        assert scopes == ["mcp", "mcp admin"]
+
+
+def test_list_and_auth_status_show_the_login_and_a_keyring_keeps_tokens_out_of_the_file(
+    tmp_path: Path, run_cli, token_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a usable keyring the tokens go there; the file keeps only what `auth status` shows."""
+    kept: dict[tuple[str, str], str] = {}
+    backend = types.SimpleNamespace(priority=1)
+    keyring = types.SimpleNamespace(
+        get_keyring=lambda: backend,
+        get_password=lambda service, key: kept.get((service, key)),
+        set_password=lambda service, key, value: kept.__setitem__((service, key), value),
+        delete_password=lambda service, key: kept.pop((service, key)),
+    )
+    monkeypatch.setitem(sys.modules, "keyring", keyring)
+    monkeypatch.delenv("MCP_STUBGEN_TOKEN_STORE")
+    with oauth_server(tmp_path / "server") as (url, log):
+        folder = project(tmp_path / "project", url, CLIENT_CREDENTIALS)
+        monkeypatch.chdir(folder)
+        assert "auth client_credentials; not logged in" in run_cli("list").stdout
+        assert run_cli("snapshot").exit_code == 0
+        issued = next(entry for entry in server_log(log) if entry["path"] == "issued")
+        listed = run_cli("list", "--format", "json")
+        assert json.loads(listed.stdout.splitlines()[0])["auth"].startswith(
+            "client_credentials; logged in (client ci-client); scopes: mcp; expires in 59m"
+        )
+        status = run_cli("auth", "status", "--format", "json")
+        assert json.loads(status.stdout)["scopes"] == ["mcp"]
+        assert "tokens are stored in the OS keyring" in status.stderr
+    assert any(str(issued["access_token"]) in value for value in kept.values())
+    assert str(issued["access_token"]) not in (token_store / "tokens.json").read_text()
+    assert run_cli("auth", "logout").exit_code == 0
+    assert kept == {}
+
+
+def test_auth_login_names_a_server_without_an_auth_table(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_config(tmp_path, '[tool.mcp-stubgen.servers.plain]\nurl = "http://127.0.0.1:9/mcp"\n')
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("auth", "login", "plain")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: server 'plain' has no [tool.mcp-stubgen.servers.plain.auth] table; add one to use OAuth "
+        "(see docs/authentication.md)\n"
+    )
+
+
+def test_a_refused_refresh_in_ci_names_the_variable_to_set(
+    tmp_path: Path, run_cli, browser: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server forgot every grant (restarted), the stored token has expired: the refresh is
+    refused, and with no browser the line says what to set instead of trying one."""
+    port = free_port()
+    folder = project(
+        tmp_path / "project", f"http://127.0.0.1:{port}/mcp", 'mode = "browser"\ntoken = "${REMOTE_TOKEN}"'
+    )
+    monkeypatch.chdir(folder)
+    with oauth_server(tmp_path / "before", "--expires-in", "1", port=port):
+        assert run_cli("auth", "login", "remote").exit_code == 0
+    time.sleep(1.1)
+    monkeypatch.setenv("CI", "true")
+    monkeypatch.delenv("MCP_STUBGEN_INTERACTIVE")
+    with oauth_server(tmp_path / "after", port=port) as (_, log):
+        result = run_cli("snapshot")
+        grants = [entry["grant_type"] for entry in server_log(log) if entry["path"] == "/token"]
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: server 'remote': OAuth authorization failed: the stored login no longer works, and a new one needs "
+        "a browser, and this run cannot open one (CI is set); export REMOTE_TOKEN (the token its auth.token reads); "
+        "or run `mcp-stubgen auth login remote` where a browser can open\n"
+    )
+    assert grants == ["refresh_token"]
