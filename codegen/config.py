@@ -280,10 +280,11 @@ def validate_protocol(value: Any, where: str) -> str:
     protocol = _string(value, where)
     if protocol in PROTOCOLS:
         return protocol
-    from mcp_types.version import MODERN_PROTOCOL_VERSIONS  # importing mcp_types takes 0.2 s: only when needed
+    # importing mcp_types takes 0.2 s: only when needed
+    from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
-    if protocol not in MODERN_PROTOCOL_VERSIONS:
-        versions = ", ".join(MODERN_PROTOCOL_VERSIONS)
+    if protocol not in (*MODERN_PROTOCOL_VERSIONS, *HANDSHAKE_PROTOCOL_VERSIONS):
+        versions = ", ".join((*MODERN_PROTOCOL_VERSIONS, *reversed(HANDSHAKE_PROTOCOL_VERSIONS)))
         raise StubgenError(f"{where}: expected auto, legacy or a protocol version ({versions}), not {protocol!r}")
     return protocol
 

@@ -334,6 +334,16 @@ CASES: dict[str, tuple[Pair, Pair]] = {
         # still missing, or not listed at all because the capability went away
         (snap(missing=("resources/templates/list",)), snap(missing=("resources/templates/list",), templates=())),
     ),
+    # SEP-2243: an argument mirrored into an `Mcp-Param-*` header; the near miss is an output field's
+    "in-header-added": (inputs(S, {**S, "x-mcp-header": "Region"}), outputs(S, {**S, "x-mcp-header": "Region"})),
+    "in-header-removed": (
+        inputs({**S, "x-mcp-header": "Region"}, S),
+        inputs({**S, "x-mcp-header": "Region"}, {**S, "x-mcp-header": "Region", "title": "R"}),
+    ),
+    "in-header-changed": (
+        inputs({**S, "x-mcp-header": "Region"}, {**S, "x-mcp-header": "Zone"}),
+        inputs({**S, "x-mcp-header": "Region"}, {**S, "x-mcp-header": "Region"}),
+    ),
 }
 
 
@@ -406,3 +416,10 @@ def test_drift_doc_json_example_is_what_drift_writes() -> None:
     new = snap((tool("find_stations", stations),))
     old, new = (replace(snapshot, server="weather") for snapshot in (old, new))
     assert json.loads(render(compare_snapshots(old, new), "json")) == example
+
+
+def test_a_header_annotation_change_is_judged_not_left_uncomparable() -> None:
+    """SEP-2243's `x-mcp-header` was an unknown keyword, reported as breaking `schema-uncomparable`."""
+    for rule in ("in-header-added", "in-header-removed", "in-header-changed"):
+        trigger, _ = CASES[rule]
+        assert rules(trigger) == [rule]

@@ -106,13 +106,17 @@ EXTENSIONS: dict[str, Severity] = {
     "in-bound-impossible": B,
     "list-method-appeared": S,
     "client-capabilities-changed": D,
+    "in-header-added": D,
+    "in-header-removed": D,
+    "in-header-changed": D,
 }
 """Rules the catalog has no row for: renames of prompts and resources are reported once like
 `tool-renamed`, additions of every kind like `tool-added`, and an ignore entry that matches nothing is
 reported so ignores do not rot; annotation hints moving toward more trust, `execution.taskSupport`
 judged by meaning, `serverInfo` changes, input bounds that leave almost nothing valid, a list
-method the old snapshot recorded as missing (-32601) that the server now implements, and a change
-of the client capabilities the snapshot was taken declaring (the catalog may differ by them)."""
+method the old snapshot recorded as missing (-32601) that the server now implements, a change
+of the client capabilities the snapshot was taken declaring (the catalog may differ by them), and
+an argument's `x-mcp-header` annotation (SEP-2243) added, removed or renamed."""
 
 RULES: dict[str, Severity] = {**CATALOG, **EXTENSIONS}
 

@@ -75,6 +75,9 @@ RULE_HELP: dict[str, str] = {
     "task-support-widened": "A tool allows more ways to be called (execution.taskSupport).",
     "task-support-narrowed": "A tool allows fewer ways to be called (execution.taskSupport).",
     "server-info-changed": "The server's name, title or version changed.",
+    "in-header-added": "An argument is now mirrored into an Mcp-Param-* header (x-mcp-header), which the server checks.",
+    "in-header-removed": "An argument is no longer mirrored into an Mcp-Param-* header (x-mcp-header).",
+    "in-header-changed": "An argument is mirrored into an Mcp-Param-* header of another name (x-mcp-header).",
     "client-capabilities-changed": (
         "The snapshot was taken declaring other client capabilities: tools listed only to such clients appear or vanish."
     ),

@@ -23,7 +23,7 @@ _HANDLED = frozenset(
     {
         "type", "nullable", "enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
         "multipleOf", "uniqueItems", "pattern", "format", "properties", "required",
-        "additionalProperties", "items", "anyOf", "oneOf", "default",
+        "additionalProperties", "items", "anyOf", "oneOf", "default", "x-mcp-header",
         *LOWER_BOUNDS, *UPPER_BOUNDS, *TEXT_KEYS,
     }
 )  # fmt: skip
@@ -106,9 +106,29 @@ class _Comparator:
         self._items(old, new, path)
         self._any_of(old, new, path)
         self._one_of(old, new, path)
+        self._header(old, new, path)
         for key in sorted((set(old) | set(new)) - _HANDLED):
             if old.get(key) != new.get(key) and key not in _MARKERS:
                 self.uncomparable(pointer_join(path, key), old.get(key), new.get(key), f"keyword `{key}` changed")
+
+    def _header(self, old: JSON, new: JSON, path: str) -> None:
+        """An argument's `x-mcp-header` (SEP-2243): the server checks the header against the body, so
+        a client listing an older schema has its first call refused (400, -32020) until it lists the
+        tools again, and proxies routing on the header see it come or go. Outputs have no headers."""
+        before, after = old.get("x-mcp-header"), new.get("x-mcp-header")
+        if before == after or not self.writes:
+            return
+        where = pointer_join(path, "x-mcp-header")
+        if before is None:
+            self.emit("in-header-added", where, None, after, f"now mirrored into the header Mcp-Param-{after}")
+        elif after is None:
+            self.emit(
+                "in-header-removed", where, before, None, f"no longer mirrored into the header Mcp-Param-{before}"
+            )
+        else:
+            self.emit(
+                "in-header-changed", where, before, after, f"mirrored into Mcp-Param-{after}, was Mcp-Param-{before}"
+            )
 
     def _types(self, old: JSON, new: JSON, path: str) -> bool:
         """Compare accepted JSON types; return True when they no longer overlap at all."""

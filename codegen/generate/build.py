@@ -243,6 +243,7 @@ def build_package(
         instructions=snapshot.instructions,
         client_capabilities=snapshot.client_capabilities,
         parse_text_json=snapshot.parse_text_json,
+        protocol_version=snapshot.protocol_version,
         tools=tuple(tool_specs),
         resources=tuple(
             _resource_spec(entry, named) for entry, named in zip(snapshot.resources, plan.resource_names, strict=True)
@@ -477,8 +478,24 @@ def _contract(tool: JSON, spec: ToolSpec) -> str:
         document["output"] = rules(tool["outputSchema"])
         if spec.untyped_reason and Document.of(tool["outputSchema"]).unresolved:
             document["unresolved_output"] = True
+    headers = _mirrored_headers(tool["inputSchema"])
+    if headers:
+        document["headers"] = headers
     text = json.dumps(document, sort_keys=True, separators=(",", ":"), allow_nan=False)
     return text.replace("'", "\\u0027")  # one kind of quote: the literal is then the one black keeps
+
+
+def _mirrored_headers(schema: Any) -> list[list[Any]]:
+    """Each parameter a 2026-07-28 client mirrors into an `Mcp-Param-*` header (`x-mcp-header`,
+    SEP-2243): its path of property names and its header's name, sorted. None for annotations the
+    spec calls invalid: discovery drops such a tool, and a listing of it mirrors nothing either."""
+    if "x-mcp-header" not in json.dumps(schema):  # importing the SDK takes seconds: only when needed
+        return []
+    from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
+
+    if find_invalid_x_mcp_header(schema) is not None:
+        return []
+    return sorted([list(path), token] for path, token in x_mcp_header_map(schema).items())
 
 
 _ANNOTATIONS = frozenset(

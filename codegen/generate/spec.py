@@ -135,6 +135,8 @@ class PackageSpec:
     """Declared in the snapshot's handshake: the client's `connect` requires a handler for each."""
     parse_text_json: bool
     """The snapshot's `parseTextJson`: a structured result may be read from its JSON text."""
+    protocol_version: str
+    """The protocol the snapshot recorded, which the client's `connect` speaks."""
     tools: tuple[ToolSpec, ...]
     resources: tuple[ResourceSpec, ...]
     templates: tuple[TemplateSpec, ...]

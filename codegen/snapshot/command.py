@@ -18,7 +18,7 @@ from codegen.config import (
 )
 from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
 from codegen.options import apply_overrides, config_options, connection_options, load_project, shown_path
-from codegen.snapshot import Snapshot, write_snapshot
+from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
 
 
 def describe(snapshot: Snapshot) -> str:
@@ -51,20 +51,46 @@ def counts(snapshot: Snapshot) -> dict[str, int]:
     }
 
 
+def emptied(old: Snapshot, new: Snapshot) -> str | None:
+    """Why `new` must not replace the committed `old` unasked: it lists nothing where `old` listed
+    something, or lost the server's `serverInfo`. Either is far likelier a server that did not start
+    properly (or a listing that came back empty) than a server that really is empty now."""
+    if any(counts(old).values()) and not any(counts(new).values()):
+        listed = describe(old).partition(";")[0]
+        return f"the server listed no tools, resources, templates or prompts, where the committed snapshot has {listed}"
+    if old.server_info is not None and new.server_info is None:
+        return "the server sent no serverInfo, which the committed snapshot records"
+    return None
+
+
+def refuse_emptied(path: Path, snapshot: Snapshot, remedy: str) -> None:
+    """Raise `StubgenError` when `snapshot` would empty the snapshot committed at `path` (`emptied`);
+    a missing or unreadable file has nothing to lose."""
+    try:
+        old = load_snapshot(path)
+    except StubgenError:
+        return
+    reason = emptied(old, snapshot)
+    if reason is not None:
+        raise StubgenError(f"server {snapshot.server!r}: {reason} ({shown_path(path)}); nothing was written, {remedy}")
+
+
 def take_snapshots(
     config: ProjectConfig,
     servers: list[ServerConfig],
     out: Path | None = None,
     write: Callable[[Path, Snapshot], bool] = write_snapshot,
     announce: Callable[[Snapshot, Path, bool], None] | None = None,
+    allow_empty: bool = False,
 ) -> dict[str, Snapshot]:
     """Discover the servers concurrently and write each snapshot as it arrives; failures are reported
     (with `--format json`, as one object each).
 
     `write` stores a snapshot at its path and says whether the file changed; it may refuse by
     raising `StubgenError` (sync publishes the package together with it). `announce` is told of
-    each snapshot written, with its path and whether the file changed. Returns the snapshots that
-    were written; the caller decides the exit code from the missing ones.
+    each snapshot written, with its path and whether the file changed. A snapshot that would empty
+    the committed one (`emptied`) is refused unless `allow_empty`. Returns the snapshots that were
+    written; the caller decides the exit code from the missing ones.
     """
     taken: dict[str, Snapshot] = {}
     targets = {server.name: out or config.snapshot_path(server.name) for server in servers}
@@ -80,6 +106,10 @@ def take_snapshots(
         warn_missing_methods(result)
         path = targets[name]
         try:
+            if not allow_empty:
+                refuse_emptied(
+                    path, result, "so the committed files are kept (pass --allow-empty if it really is empty now)"
+                )
             changed = write(path, result)
         except StubgenError as error:
             failed(name, str(error))
@@ -97,8 +127,15 @@ def take_snapshots(
 
     if sys.stderr.isatty():
         console.note(f"snapshotting {', '.join(server.name for server in servers)} ...")
-    snapshot_servers(servers, done)
+    snapshot_servers(servers, done, console.warn)
     return taken
+
+
+allow_empty_option = click.option(
+    "--allow-empty",
+    is_flag=True,
+    help="Write a snapshot that lists nothing, or has no serverInfo, over a committed one that does.",
+)
 
 
 class _SnapshotCommand(click.Command):
@@ -121,6 +158,7 @@ class _SnapshotCommand(click.Command):
 )
 @config_options
 @connection_options
+@allow_empty_option
 @console.format_option
 def snapshot(
     servers: tuple[str, ...],
@@ -133,6 +171,7 @@ def snapshot(
     protocol: str | None,
     connect_timeout: float | None,
     request_timeout: float | None,
+    allow_empty: bool,
 ) -> int:
     """Discover servers and write one canonical JSON snapshot per server.
 
@@ -156,7 +195,7 @@ def snapshot(
         config = load_project(config_path, servers_file)
         selected = config.select(servers)
     selected = apply_overrides(selected, protocol, connect_timeout, request_timeout)
-    taken = take_snapshots(config, selected, out, announce=_announce)
+    taken = take_snapshots(config, selected, out, announce=_announce, allow_empty=allow_empty)
     return EXIT_OK if len(taken) == len(selected) else EXIT_ERROR
 
 

@@ -23,12 +23,34 @@ from typing import Any, TextIO
 import anyio
 import httpx2
 from mcp import Client, MCPError, StdioServerParameters
-from mcp.client.session import ClientRequestContext, IncomingMessage, MessageHandlerFnT
+from mcp.client.session import ClientRequestContext, ClientSession, IncomingMessage, MessageHandlerFnT
 from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from mcp.types import CreateMessageRequestParams, ElicitRequestParams, ErrorData, ListRootsResult
-from mcp_types import CONNECTION_CLOSED, INVALID_REQUEST, METHOD_NOT_FOUND
+from mcp.shared.dispatcher import CallOptions
+from mcp.shared.inbound import find_invalid_x_mcp_header
+from mcp.types import (
+    CreateMessageRequestParams,
+    DiscoverRequest,
+    DiscoverResult,
+    ElicitRequestParams,
+    ErrorData,
+    InitializedNotification,
+    InitializeRequest,
+    InitializeRequestParams,
+    InitializeResult,
+    ListRootsResult,
+    ListToolsRequest,
+    ListToolsResult,
+    PaginatedRequestParams,
+)
+from mcp_types import CONNECTION_CLOSED, INVALID_REQUEST, METHOD_NOT_FOUND, REQUEST_TIMEOUT
+from mcp_types.version import (
+    HANDSHAKE_PROTOCOL_VERSIONS,
+    LATEST_HANDSHAKE_VERSION,
+    LATEST_MODERN_VERSION,
+    MODERN_PROTOCOL_VERSIONS,
+)
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
@@ -52,7 +74,14 @@ class _Listing:
 
 
 _TOOLS = _Listing(
-    "tools/list", lambda client, cursor: client.list_tools(cursor=cursor, cache_mode="bypass"), "tools", "tools"
+    "tools/list",
+    # The session's own request, not `Client.list_tools`: that drops a tool whose `x-mcp-header`
+    # annotations are invalid without a word, and `list_catalog` says which it drops and why.
+    lambda client, cursor: client.session.send_request(
+        ListToolsRequest(params=PaginatedRequestParams(cursor=cursor)), ListToolsResult
+    ),
+    "tools",
+    "tools",
 )
 _RESOURCES = _Listing(
     "resources/list",
@@ -71,10 +100,18 @@ _PROMPTS = _Listing(
 )
 
 
-async def snapshot_server(server: ServerConfig) -> Snapshot:
+Warn = Callable[[str], None]
+"""Told each warning line of a listing (a tool dropped for invalid `x-mcp-header` annotations)."""
+
+
+def _ignore(_line: str) -> None:
+    return None
+
+
+async def snapshot_server(server: ServerConfig, warn: Warn = _ignore) -> Snapshot:
     """Connect, negotiate and list everything the server declares; raise `StubgenError` on failure."""
     async with connect(server) as client:
-        return await list_catalog(client, server)
+        return await list_catalog(client, server, warn)
 
 
 @asynccontextmanager
@@ -107,7 +144,9 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
         try:
             client = Client(
                 _transport(server, env, headers, diagnostics),
-                mode=server.protocol,
+                # A version pin makes the SDK adopt a made-up discovery result without asking the
+                # server; `_negotiate` then asks it, and replaces that result with the answer.
+                mode=_probe_version(server.protocol),
                 cache=None,
                 read_timeout_seconds=server.timeouts.request,
                 message_handler=on_message,
@@ -115,6 +154,7 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
             )
             with session:
                 async with client:
+                    await _negotiate(client.session, server)
                     session.deadline = math.inf
                     yield client
             if diagnostics.too_deep:
@@ -125,6 +165,98 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
             raise StubgenError(secrets.scrub(_explain(server, error, diagnostics, secrets))) from None
         finally:
             _diagnostics.reset(current)
+
+
+def _probe_version(protocol: str) -> str:
+    """The protocol `mcp.Client` is told to adopt before `_negotiate` asks the server: a pinned
+    modern version, else the newest (its made-up discovery result is replaced either way)."""
+    return protocol if protocol in MODERN_PROTOCOL_VERSIONS else LATEST_MODERN_VERSION
+
+
+class _NotModern(Exception):
+    """The server answered `server/discover` in a way that says it does not speak a 2026 protocol."""
+
+
+async def _negotiate(session: ClientSession, server: ServerConfig) -> None:
+    """Ask the server which protocol it speaks, as `server.protocol` says, and adopt its answer.
+
+    `auto` sends `server/discover` and falls back to `initialize` when the server answers it with an
+    error (pre-2026 servers answer -32601 or -32602); a modern pin sends `server/discover` alone, and
+    `legacy` or a dated pin `initialize` alone. Each waits up to `connect_timeout`, not the SDK's
+    fixed 10 s probe or `request_timeout`: a server that starts slowly is recorded as one that starts
+    fast, and no answer at all is a timeout, never a fallback, so `initialize` is sent at most once.
+    """
+    protocol = server.protocol
+    if protocol == "legacy" or protocol in HANDSHAKE_PROTOCOL_VERSIONS:
+        await _initialize(session, server, None if protocol == "legacy" else protocol)
+        return
+    try:
+        result = await _discover(session, server)
+    except _NotModern as refusal:
+        if protocol != "auto":
+            raise StubgenError(_not_spoken(server, protocol, str(refusal))) from None
+        await _initialize(session, server, None)
+        return
+    session.adopt(result)
+
+
+async def _discover(session: ClientSession, server: ServerConfig) -> DiscoverResult:
+    """`server/discover`, sent with the envelope of the version `mcp.Client` adopted (`_probe_version`)."""
+    try:
+        result = await session.send_request(
+            DiscoverRequest(), DiscoverResult, request_read_timeout_seconds=server.timeouts.connect
+        )
+    except MCPError as error:
+        if error.code == REQUEST_TIMEOUT:
+            raise TimeoutError from None
+        if error.code == CONNECTION_CLOSED:
+            raise
+        raise _NotModern(f"server/discover: {error.error.message} (code {error.error.code})") from None
+    except ValidationError:
+        raise _NotModern("its server/discover result is not valid MCP") from None
+    if not set(result.supported_versions) & set(MODERN_PROTOCOL_VERSIONS):
+        raise _NotModern(f"server/discover offers only {', '.join(result.supported_versions)}")
+    return result
+
+
+async def _initialize(session: ClientSession, server: ServerConfig, pinned: str | None) -> None:
+    """The legacy handshake, proposing `pinned` (else the newest dated version); a pinned version
+    the server answers with another is an error.
+
+    Sent on the session's raw request path: after the made-up 2026 adoption the session would stamp
+    it with 2026 `_meta` and headers, which a legacy HTTP server may refuse."""
+    proposed = pinned or LATEST_HANDSHAKE_VERSION
+    params = InitializeRequestParams(
+        protocol_version=proposed,
+        capabilities=session._build_capabilities(proposed),
+        client_info=session._client_info,
+    )
+    data = InitializeRequest(params=params).model_dump(by_alias=True, mode="json", exclude_none=True)
+    options: CallOptions = {"timeout": server.timeouts.connect, "cancel_on_abandon": False}
+    try:
+        raw = await session._dispatcher.send_raw_request("initialize", data["params"], options)
+    except MCPError as error:
+        if error.code == REQUEST_TIMEOUT:
+            raise TimeoutError from None
+        raise
+    result = InitializeResult.model_validate(raw, by_name=False)
+    answered = result.protocol_version
+    if pinned is not None and answered != pinned:
+        raise StubgenError(_not_spoken(server, pinned, f"it answered initialize with {answered}"))
+    if answered not in HANDSHAKE_PROTOCOL_VERSIONS:
+        raise StubgenError(
+            f"server {server.name!r}: answered initialize with protocol {answered!r}, which mcp-stubgen does "
+            "not know; pin a version it speaks with `protocol` in the config"
+        )
+    session.adopt(result)
+    await session.send_notification(InitializedNotification())
+
+
+def _not_spoken(server: ServerConfig, protocol: str, why: str) -> str:
+    return (
+        f"server {server.name!r}: does not speak the pinned protocol {protocol} ({why}); "
+        'pin a version it speaks, or set protocol = "auto"'
+    )
 
 
 async def _refuse_sampling(context: ClientRequestContext, params: CreateMessageRequestParams) -> ErrorData:
@@ -182,10 +314,12 @@ _diagnostics: ContextVar[_Diagnostics | None] = ContextVar("_diagnostics", defau
 """The diagnostics of the connection `connect` opened in this task, for `_list_all` to mark."""
 
 
-async def list_catalog(client: Client, server: ServerConfig) -> Snapshot:
+async def list_catalog(client: Client, server: ServerConfig, warn: Warn = _ignore) -> Snapshot:
     """The catalog of a connected client, listed under `server`'s name, paging and time limits.
 
-    A catalog that repeats one of the server's secrets is refused, so it never reaches a snapshot."""
+    A catalog that repeats one of the server's secrets is refused, so it never reaches a snapshot.
+    On a 2026-07-28 session a tool whose `x-mcp-header` annotations are invalid is left out, as the
+    spec tells clients to do, with a warning line (SEP-2243)."""
     capabilities = client.server_capabilities
     declared = [
         (_TOOLS, capabilities.tools is not None),
@@ -200,6 +334,8 @@ async def list_catalog(client: Client, server: ServerConfig) -> Snapshot:
         if entries is None:
             missing.append(listing.method)
         listed[listing.method] = entries or []
+    if client.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        listed[_TOOLS.method] = _valid_header_tools(server, listed[_TOOLS.method], warn)
     info = client.server_info
     snapshot = Snapshot.of_sorted_entries(
         server=server.name,
@@ -217,6 +353,20 @@ async def list_catalog(client: Client, server: ServerConfig) -> Snapshot:
     )
     _secrets_of(server).refuse_in_catalog(server.name, snapshot.to_json())
     return snapshot
+
+
+def _valid_header_tools(server: ServerConfig, tools: list[JSON], warn: Warn) -> list[JSON]:
+    kept = []
+    for tool in tools:
+        reason = find_invalid_x_mcp_header(tool.get("inputSchema"))
+        if reason is None:
+            kept.append(tool)
+        else:
+            warn(
+                f"server {server.name!r}: tool {tool['name']!r} left out: its x-mcp-header annotations are "
+                f"invalid ({reason}), and protocol 2026-07-28 has clients drop such a tool"
+            )
+    return kept
 
 
 def _transport(server: ServerConfig, env: dict[str, str], headers: dict[str, str], diagnostics: _Diagnostics) -> Any:
@@ -372,9 +522,10 @@ def _http_status_message(server: ServerConfig, status: int) -> str:
 def _cause(server: ServerConfig, leaf: BaseException) -> str:
     name = f"server {server.name!r}"
     if isinstance(leaf, TimeoutError):
+        legacy = ' (protocol = "legacy" for one that ignores server/discover)' if server.protocol == "auto" else ""
         return (
             f"{name}: no answer to the handshake within {server.timeouts.connect:g}s; "
-            "check that it is an MCP server, or raise connect_timeout"
+            f"check that it is an MCP server{legacy}, or raise connect_timeout"
         )
     if isinstance(leaf, httpx2.HTTPStatusError):
         return _http_status_message(server, leaf.response.status_code)
@@ -419,14 +570,16 @@ def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
 
 
 async def snapshot_all(
-    servers: Sequence[ServerConfig], on_done: Callable[[str, Snapshot | StubgenError], None] | None = None
+    servers: Sequence[ServerConfig],
+    on_done: Callable[[str, Snapshot | StubgenError], None] | None = None,
+    warn: Warn = _ignore,
 ) -> dict[str, Snapshot | StubgenError]:
     """Snapshot servers concurrently; one failing server does not stop the others."""
     results: dict[str, Snapshot | StubgenError] = {}
 
     async def one(server: ServerConfig) -> None:
         try:
-            result: Snapshot | StubgenError = await snapshot_server(server)
+            result: Snapshot | StubgenError = await snapshot_server(server, warn)
         except StubgenError as error:
             result = error
         results[server.name] = result
@@ -440,7 +593,9 @@ async def snapshot_all(
 
 
 def snapshot_servers(
-    servers: Sequence[ServerConfig], on_done: Callable[[str, Snapshot | StubgenError], None] | None = None
+    servers: Sequence[ServerConfig],
+    on_done: Callable[[str, Snapshot | StubgenError], None] | None = None,
+    warn: Warn = _ignore,
 ) -> dict[str, Snapshot | StubgenError]:
     """Synchronous entry point for the command line."""
-    return anyio.run(snapshot_all, servers, on_done)
+    return anyio.run(snapshot_all, servers, on_done, warn)

@@ -13,7 +13,7 @@ from codegen.generate.command import cache_for, cache_option
 from codegen.generate.publish import recover_output
 from codegen.options import apply_overrides, config_options, connection_options, load_project, shown_path
 from codegen.snapshot import Snapshot
-from codegen.snapshot.command import counts, take_snapshots
+from codegen.snapshot.command import allow_empty_option, counts, take_snapshots
 from codegen.sync.publish import publish_hub, publish_with_snapshot
 
 
@@ -21,6 +21,7 @@ from codegen.sync.publish import publish_hub, publish_with_snapshot
 @click.argument("servers", nargs=-1)
 @config_options
 @connection_options
+@allow_empty_option
 @cache_option
 @console.format_option
 def sync(
@@ -30,6 +31,7 @@ def sync(
     protocol: str | None,
     connect_timeout: float | None,
     request_timeout: float | None,
+    allow_empty: bool,
     no_cache: bool,
 ) -> int:
     """Snapshot the configured servers, then regenerate their packages.
@@ -51,7 +53,7 @@ def sync(
         published[snapshot.server] = publish_with_snapshot(snapshot, config, path, output, cache)
         return published[snapshot.server].snapshot_changed
 
-    taken = take_snapshots(config, selected, write=write)
+    taken = take_snapshots(config, selected, write=write, allow_empty=allow_empty)
     for name in sorted(taken):
         result = published[name]
         console.note(f"{name}: {'generated' if result.changed else 'up to date:'} {shown_path(result.path)}")

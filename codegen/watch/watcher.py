@@ -40,7 +40,7 @@ from codegen.generate import Cache, generate_package, package_dir
 from codegen.generate.command import hub_is_stale, method_names_for, strict_setting
 from codegen.options import shown_path
 from codegen.snapshot import Snapshot, write_snapshot
-from codegen.snapshot.command import warn_missing_methods
+from codegen.snapshot.command import emptied, warn_missing_methods
 from codegen.snapshot.discovery import connect, list_catalog
 from codegen.sync.publish import publish_hub, publish_with_snapshot
 
@@ -266,7 +266,7 @@ class Watcher:
 
     async def _refresh(self, client: Client, server: ServerConfig, *, first: bool = False) -> None:
         """Re-list the whole catalog and publish it if it differs from the last published one."""
-        snapshot = await list_catalog(client, server)
+        snapshot = await list_catalog(client, server, console.warn)
         data = snapshot.canonical_bytes()
         current = self._published.get(server.name)
         if current is not None and current.canonical_bytes() == data:
@@ -346,6 +346,10 @@ class Watcher:
         """Report the drift, then render and publish the package and the snapshot together; False on failure."""
         name = server.name
         path = self._config.snapshot_path(name)
+        reason = emptied(old, new) if old is not None else None
+        if reason is not None:  # a watch never empties a committed snapshot or deletes a package
+            _failed(name, f"server {name!r}: {reason} ({shown_path(path)}); not published, still watching")
+            return False
         warn_missing_methods(new)
         findings: list[Finding] = []
         ignored = 0

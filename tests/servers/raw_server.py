@@ -1,7 +1,10 @@
 """A hand-written JSON-RPC stdio server that speaks only the legacy handshake, and can misbehave.
 
 It exists because the SDK's own servers always answer `server/discover`; this one answers it with
--32601 like pre-2026 servers do, and each `--mode` breaks the protocol in one specific way.
+-32601 like pre-2026 servers do, and each `--mode` breaks the protocol in one specific way. Mode
+`dual-era` speaks both eras the way some SDKs' servers do: it answers `server/discover`, and still
+answers a later `initialize` as a legacy server, on the same connection (`dual-era-anonymous`: with
+no `serverInfo`). Mode `empty` declares no capabilities, so it lists nothing.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ import time
 from urllib.parse import quote
 
 LEGACY_VERSION = "2025-06-18"
+MODERN_VERSION = "2026-07-28"
+PROTOCOL_META = "io.modelcontextprotocol/protocolVersion"
 PAGE_SIZE = 2
 
 
@@ -41,12 +46,21 @@ def send(message: dict[str, object]) -> None:
     sys.stdout.flush()
 
 
+_modern_request = False
+"""Whether the request being answered carries 2026-07-28 `_meta` (mode `dual-era` only)."""
+
+
 def answer(request_id: object, result: dict[str, object]) -> None:
+    if _modern_request:  # the fields every 2026-07-28 result has
+        result = {"resultType": "complete", "ttlMs": 0, "cacheScope": "public", **result}
     send({"jsonrpc": "2.0", "id": request_id, "result": result})
 
 
-def fail(request_id: object, code: int, message: str) -> None:
-    send({"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}})
+def fail(request_id: object, code: int, message: str, data: object = None) -> None:
+    error: dict[str, object] = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
+    send({"jsonrpc": "2.0", "id": request_id, "error": error})
 
 
 def tools_page(mode: str, cursor: str | None) -> dict[str, object]:
@@ -73,7 +87,15 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
     assert isinstance(params, dict)
     if request_id is None:  # a notification
         return
-    if method == "server/discover":
+    global _modern_request
+    _modern_request = mode.startswith("dual-era") and PROTOCOL_META in (params.get("_meta") or {})
+    if method == "server/discover" and mode in ("dual-era", "dual-era-anonymous"):
+        capabilities = {"tools": {"listChanged": True}, "prompts": {}}
+        result: dict[str, object] = {"supportedVersions": [MODERN_VERSION], "capabilities": capabilities}
+        if mode == "dual-era":  # the serverInfo stamp is optional in 2026-07-28
+            result["_meta"] = {"io.modelcontextprotocol/serverInfo": {"name": "raw-dual", "version": "0.3.0"}}
+        answer(request_id, result)
+    elif method == "server/discover":
         if mode == "noisy-probe":
             sys.stderr.write("warning: unrelated noise while probing server/discover\n")
             sys.stderr.flush()
@@ -98,7 +120,7 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
             request_id,
             {
                 "protocolVersion": LEGACY_VERSION,
-                "capabilities": {"tools": {"listChanged": True}, "prompts": {}},
+                "capabilities": {} if mode == "empty" else {"tools": {"listChanged": True}, "prompts": {}},
                 "serverInfo": {"name": "raw-legacy", "version": "0.3.0"},
                 "instructions": f"Your key is {os.environ.get('API_KEY')}."
                 if mode == "echo-secret-catalog"
@@ -136,6 +158,15 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
             fail(request_id, -32601, "Method not found")
             return
         answer(request_id, tools_page(mode, params.get("cursor")))  # type: ignore[arg-type]
+    elif method == "tools/call":  # `alpha` fails with a JSON-RPC error, the others echo their value
+        arguments = params.get("arguments") or {}
+        assert isinstance(arguments, dict)
+        if params.get("name") == "alpha":
+            fail(request_id, -32603, "database unavailable", {"retry_after": 5})
+        else:
+            answer(
+                request_id, {"content": [{"type": "text", "text": f"{params.get('name')}: {arguments.get('value')}"}]}
+            )
     elif method == "prompts/list":
         answer(request_id, {"prompts": [{"name": "summarize", "arguments": [{"name": "text", "required": True}]}]})
     elif method == "ping":
@@ -148,6 +179,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", default="legacy")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds slow-handshake and slow-list wait")
+    parser.add_argument("--log", help="a file to append the method of every message received to, one a line")
+    parser.add_argument("--start-delay", type=float, default=0.0, help="seconds to wait before reading stdin")
     options = parser.parse_args()
     mode = options.mode
     if mode == "leak-secret":
@@ -170,9 +203,14 @@ def main() -> None:
         sys.exit(3)
     if mode == "hang":
         time.sleep(3600)
+    time.sleep(options.start_delay)
     for line in sys.stdin:
         if line.strip():
-            handle(mode, json.loads(line), options.delay)
+            message = json.loads(line)
+            if options.log:
+                with open(options.log, "a", encoding="utf-8") as log:
+                    log.write(f"{message.get('method')}\n")
+            handle(mode, message, options.delay)
 
 
 if __name__ == "__main__":

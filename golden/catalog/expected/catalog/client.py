@@ -46,6 +46,7 @@ class CatalogClient(GeneratedClient):
     """
 
     server_name = "catalog"
+    protocol_version = "2025-11-25"
     snapshot_fingerprint = "03d30c863117e0a7"
     tool_fingerprints = {
         "API-get-user": "c9b9964cbf26f579",

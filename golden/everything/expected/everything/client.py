@@ -71,6 +71,7 @@ class EverythingClient(GeneratedClient):
     """
 
     server_name = "everything"
+    protocol_version = "2025-11-25"
     snapshot_fingerprint = "bda199c3d9862e6a"
     tool_fingerprints = {
         "echo": "1c4a46df9082cd20",

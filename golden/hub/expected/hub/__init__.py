@@ -4,7 +4,7 @@
 
 from ._hub_catalog import HubTool, ToolFilter, ToolFormat, tool_result
 from ._hub_runtime import ArgumentsError, HubError, PaginationError, UnknownQualifiedToolError
-from ._runtime import CallOptions, RequestTimeoutError
+from ._runtime import CallOptions, RequestTimeoutError, ServerError
 from .client import Hub, SyncHub
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "HubTool",
     "PaginationError",
     "RequestTimeoutError",
+    "ServerError",
     "SyncHub",
     "ToolFilter",
     "ToolFormat",

@@ -39,7 +39,15 @@ from ._hub_catalog import (
     tool_definition,
 )
 from ._loop_thread import SessionLoop
-from ._runtime import _REQUEST_TIMEOUT, RequestTimeoutError, SchemaCheck, _meta, _progress, offline_validator
+from ._runtime import (
+    _REQUEST_TIMEOUT,
+    RequestTimeoutError,
+    SchemaCheck,
+    ServerError,
+    _meta,
+    _progress,
+    offline_validator,
+)
 
 if TYPE_CHECKING:
     from mcp import Client, ClientSession
@@ -327,7 +335,8 @@ class GeneratedHub:
         `isError` included, so an agent can show the model what went wrong. A tool that runs only
         as a task (`execution.taskSupport: required`) is run as one, and its result returned the
         same way. `search_tools` is answered by the hub itself. `call_options` are a generated
-        method's: a timeout (`RequestTimeoutError`), a progress callback, request `_meta`.
+        method's: a timeout (`RequestTimeoutError`), a progress callback, request `_meta`. A server that
+        answers with a JSON-RPC error instead of a result raises `ServerError` (its `code`, `message`, `data`).
         """
         if qualified_name == SEARCH_TOOLS:
             return self._search_tools(dict(arguments or {}))
@@ -356,6 +365,9 @@ class GeneratedHub:
             )
             if timed_out and timeout is not None:
                 raise RequestTimeoutError(route.client, f"tool {route.tool!r}", timeout) from None
+            if isinstance(error, MCPError):
+                code, message, data = error.code, error.message, error.error.data
+                raise ServerError(route.client, f"tool {route.tool!r}", code, message, data) from error
             raise
 
     def _search_tools(self, arguments: dict[str, Any]) -> CallToolResult:

@@ -19,6 +19,7 @@ so the fast check can never refuse what `jsonschema` accepts.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import json
@@ -26,7 +27,7 @@ import re
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Literal, Self, TypedDict, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Literal, NoReturn, Self, TypedDict, TypeVar, cast
 from urllib.parse import unquote
 
 from ._loop_thread import SessionLoop
@@ -43,12 +44,17 @@ if TYPE_CHECKING:
         EmbeddedResource,
         GetPromptResult,
         ImageContent,
+        InputRequest,
+        InputRequiredResult,
+        InputResponse,
+        InputResponses,
         ReadResourceResult,
         RequestParamsMeta,
         ResourceLink,
         Tool,
     )
-    from pydantic import BaseModel
+    from mcp_types import ErrorData
+    from pydantic import BaseModel, TypeAdapter
 
     from ._tasks import SyncTaskHandle, TaskHandle, TaskSupport
 
@@ -65,6 +71,7 @@ __all__ = [
     "RequestOptions",
     "RequestTimeoutError",
     "SchemaCheck",
+    "ServerError",
     "SessionLoop",
     "StubgenClientError",
     "SyncClient",
@@ -83,13 +90,17 @@ __all__ = [
 
 OutputT = TypeVar("OutputT", bound="BaseModel")
 T = TypeVar("T")
-ClientT = TypeVar("ClientT")
+ClientT = TypeVar("ClientT", bound="GeneratedClient")
 
 _INVALID_PARAMS = -32602
 _NO_STRUCTURED_CONTENT = "has an output schema but did not return structured content"
 """What the SDK's `call_tool` raises (a `RuntimeError`) for a tool that declares an output schema and sends none."""
 _METHOD_NOT_FOUND = -32601
 _REQUEST_TIMEOUT = -32001
+_HEADER_MISMATCH = -32020
+"""The server refused a `tools/call` whose `Mcp-Param-*` headers do not match its arguments (SEP-2243)."""
+_INPUT_REQUIRED_MAX_ROUNDS = 10
+"""`mcp.Client`'s default `input_required_max_rounds`, for a client that wraps a bare `ClientSession`."""
 
 MAX_PAGES: Final = 1000
 """`verify()` lists at most this many pages, the same limit `mcp-stubgen snapshot` applies by default."""
@@ -149,6 +160,20 @@ class RequestTimeoutError(StubgenClientError, TimeoutError):
         super().__init__(
             f"server {server!r}: {request} got no answer within {timeout:g} s (call_options timeout); it was cancelled"
         )
+
+
+class ServerError(StubgenClientError):
+    """The server answered a request with a JSON-RPC error instead of a result (or the SDK ended the
+    request: -32000 the connection closed, -32001 its own `read_timeout_seconds` ran out).
+
+    `code`, `message` and `data` are the error's; the SDK's `MCPError` is its `__cause__`."""
+
+    def __init__(self, server: str, request: str, code: int, message: str, data: Any = None) -> None:
+        self.server = server
+        self.code = code
+        self.message = message
+        self.data = data
+        super().__init__(f"server {server!r}: {request} failed: {message} (code {code})")
 
 
 class ToolError(StubgenClientError):
@@ -747,6 +772,11 @@ class ToolContract:
         self.unresolved_output: bool = document.get("unresolved_output", False)
         """The server's output schema holds references that name nothing in it, which the contract
         leaves out: the SDK's own check of it would fail on every result."""
+        self.headers: tuple[tuple[tuple[str, ...], str], ...] = tuple(
+            (tuple(path), token) for path, token in document.get("headers", ())
+        )
+        """The parameters mirrored into `Mcp-Param-*` headers (`x-mcp-header`, SEP-2243): each one's
+        path of property names and its header's name. The schemas keep only what validates."""
         self._checks: dict[str, SchemaCheck] = {}
 
     @classmethod
@@ -756,6 +786,21 @@ class ToolContract:
         if contract is None:
             contract = cls._loaded[text] = cls(json.loads(text))
         return contract
+
+    def listed_input_schema(self) -> dict[str, Any]:
+        """The input schema as a listing gives it to the SDK: with its `x-mcp-header` annotations."""
+        schema = self.schemas["input"]
+        if not isinstance(schema, dict):
+            return {"type": "object"}
+        if not self.headers:
+            return schema
+        annotated: dict[str, Any] = json.loads(json.dumps(schema))
+        for path, token in self.headers:
+            node = annotated
+            for name in path:
+                node = node["properties"][name]
+            node["x-mcp-header"] = token
+        return annotated
 
     def problem(self, direction: Direction, value: Any) -> str | None:
         """None when `value` fits the schema of `direction`, else a one-line reason naming where and which rule."""
@@ -829,6 +874,9 @@ class GeneratedClient:
     """Read a structured result from its one JSON text block when the server sends no `structuredContent`."""
     tool_task_support: ClassVar[Mapping[str, TaskSupport]] = {}
     """The tools that may run as a task (`execution.taskSupport`); a `required` one always does."""
+    protocol_version: ClassVar[str] = ""
+    """The protocol the snapshot recorded: `connect` speaks a dated (pre-2026) one with the legacy
+    handshake, without first probing `server/discover`."""
 
     def __init__(self, client: Client | ClientSession) -> None:
         self.mcp_client = client
@@ -850,9 +898,14 @@ class GeneratedClient:
         answers the server's requests (`sampling/createMessage`, `elicitation/create`, `roots/list`;
         `logging_callback` hears log messages). Each capability the snapshot was taken declaring
         needs its handler (`MissingHandlerError`), since the server lists some tools only then.
+        The handshake is the one the snapshot recorded (`mode="legacy"` for a dated protocol,
+        else `"auto"`), unless `mode=` is given.
         """
 
         from mcp import Client
+        from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+
+        client_options.setdefault("mode", "legacy" if cls.protocol_version in HANDSHAKE_PROTOCOL_VERSIONS else "auto")
 
         handlers = {
             "sampling": ("sampling_callback", sampling_callback),
@@ -937,6 +990,7 @@ class GeneratedClient:
         `Mapping[str, ...]` accepts (a mapping's key type is invariant)."""
         payload = self._payload(tool, contract, arguments, extra)
         terms = ToolContract.of(contract)
+        self._prime(tool, terms)
         try:
             if self.tool_task_support.get(tool) == "required":
                 result = await self._run_task(tool, payload, call_options or {})
@@ -959,12 +1013,30 @@ class GeneratedClient:
             raise
         return self._accepted(tool, result)
 
-    def _raise_for(self, tool: str, error: MCPError, call_options: CallOptions | None) -> None:
-        """Raise the client's own error for the SDK's `error` to a call of `tool`, if it has one."""
+    def _raise_for(self, tool: str, error: MCPError, call_options: CallOptions | None) -> NoReturn:
+        """Raise the client's own error for the SDK's `error` to a call of `tool`."""
         if error.code in (_INVALID_PARAMS, _METHOD_NOT_FOUND) and _is_unknown_tool(error.message):
             raise UnknownToolError(self.server_name, tool, error.message) from error
         if error.code == _REQUEST_TIMEOUT and call_options and "timeout" in call_options:
             raise RequestTimeoutError(self.server_name, f"tool {tool!r}", call_options["timeout"]) from None
+        raise ServerError(self.server_name, f"tool {tool!r}", error.code, error.message, error.error.data) from error
+
+    def _prime(self, tool: str, terms: ToolContract) -> None:
+        """Give the SDK session the tool as the snapshot lists it, unless a listing already did: its
+        `x-mcp-header` parameters are then mirrored into `Mcp-Param-*` headers from the first call
+        (else the server refuses the call, and the SDK lists every tool and sends it again).
+
+        It is given no output schema: the runtime checks the result against the snapshot's, and
+        the SDK, which lists every tool on a call of a tool it has not seen listed, lists none."""
+        from mcp import ClientSession
+
+        session = self._session()
+        if not isinstance(session, ClientSession) or tool in session._tool_output_schemas:
+            return
+        from mcp.types import ListToolsResult, Tool
+
+        listed = Tool(name=tool, input_schema=terms.listed_input_schema())
+        session._absorb_tool_listing(ListToolsResult(tools=[listed]), complete=False)
 
     def _payload(
         self,
@@ -1006,13 +1078,56 @@ class GeneratedClient:
 
     async def _send_unchecked(self, tool: str, payload: dict[str, Any], call_options: CallOptions) -> CallToolResult:
         """`tools/call` without the SDK's output check, which refuses a result without
-        `structuredContent` before its JSON text can be read; the runtime checks the output itself."""
-        from mcp.types import CallToolRequest, CallToolRequestParams, CallToolResult
+        `structuredContent` before its JSON text can be read; the runtime checks the output itself.
+
+        Otherwise it does what `mcp.Client.call_tool` does: a server that needs input first
+        (`input_required`, SEP-2322) has its requests answered by the `connect` handlers and the call
+        sent again with the answers, and a call the server refuses for its `Mcp-Param-*` headers
+        (-32020) is sent once more after the tools are listed again."""
+        from mcp import MCPError
+        from mcp.client._input_required import run_input_required_driver
+        from mcp.client.session import ClientRequestContext
+        from mcp.types import CallToolRequest, CallToolRequestParams, InputRequiredResult
 
         session = self._session()
-        params = CallToolRequestParams(name=tool, arguments=payload, _meta=_meta(call_options))
         timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
-        return await session.send_request(CallToolRequest(params=params), CallToolResult, timeout, None, progress)
+
+        async def send(responses: InputResponses | None, state: str | None) -> CallToolResult | InputRequiredResult:
+            params = CallToolRequestParams(
+                name=tool, arguments=payload, input_responses=responses, request_state=state, _meta=_meta(call_options)
+            )
+            request = CallToolRequest(params=params)
+            try:
+                return await session.send_request(request, _call_tool_answer(), timeout, None, progress)
+            except MCPError as error:
+                if error.code != _HEADER_MISMATCH:
+                    raise
+            await self._list_until(tool)
+            return await session.send_request(request, _call_tool_answer(), timeout, None, progress)
+
+        async def answer(key: str, request: InputRequest) -> InputResponse | ErrorData:
+            meta = request.params.meta if request.params else None
+            return await session.dispatch_input_request(
+                ClientRequestContext(session=session, request_id=key, meta=meta), request
+            )
+
+        first = await send(None, None)
+        if not isinstance(first, InputRequiredResult):
+            return first
+        rounds = getattr(self.mcp_client, "input_required_max_rounds", _INPUT_REQUIRED_MAX_ROUNDS)
+        return await run_input_required_driver(first, dispatch=answer, retry=send, max_rounds=rounds)
+
+    async def _list_until(self, tool: str) -> None:
+        """List the tools again, page by page, until `tool` is listed: the session then knows its current schema."""
+        from mcp.types import PaginatedRequestParams
+
+        session = self._session()
+        cursor: str | None = None
+        for _ in range(MAX_PAGES):
+            page = await session.list_tools(params=PaginatedRequestParams(cursor=cursor))
+            cursor = page.next_cursor
+            if cursor is None or any(listed.name == tool for listed in page.tools):
+                return
 
     def _session(self) -> ClientSession:
         from mcp import Client
@@ -1048,6 +1163,7 @@ class GeneratedClient:
         from ._tasks import start_task
 
         payload = self._payload(tool, contract, arguments, extra)
+        self._prime(tool, ToolContract.of(contract))
         options = call_options or {}
         timeout, progress = options.get("timeout"), _progress(options.get("on_progress"))
         try:
@@ -1062,7 +1178,6 @@ class GeneratedClient:
             )
         except MCPError as error:
             self._raise_for(tool, error, call_options)
-            raise
 
     async def _start(
         self,
@@ -1103,6 +1218,8 @@ class GeneratedClient:
 
     def _tool_result(self, tool: str, contract: str, result: CallToolResult) -> ToolResult:
         terms = ToolContract.of(contract)
+        if terms.schemas["output"] is not None and result.structured_content is None and not self.parse_text_json:
+            raise NoStructuredContentError(self.server_name, tool)
         if terms.schemas["output"] is not None and result.structured_content is not None:
             problem = terms.problem("output", result.structured_content)
             if problem is not None:
@@ -1179,19 +1296,23 @@ class GeneratedClient:
         send: Callable[[RequestParamsMeta | None], Awaitable[T]],
     ) -> T:
         """Send a request whose SDK method takes no timeout: the deadline cancels it, and the SDK tells
-        the server so (`notifications/cancelled`), as it does for a tool call's own timeout."""
-        if not call_options:
-            return await send(None)
-        meta, timeout = _meta(call_options), call_options.get("timeout")
-        if timeout is None:
-            return await send(meta)
-        import anyio
+        the server so (`notifications/cancelled`), as it does for a tool call's own timeout. A
+        JSON-RPC error answer raises `ServerError`."""
+        from mcp import MCPError
 
+        meta, timeout = (_meta(call_options), call_options.get("timeout")) if call_options else (None, None)
         try:
-            with anyio.fail_after(timeout):
+            if timeout is None:
                 return await send(meta)
-        except TimeoutError:
-            raise RequestTimeoutError(self.server_name, request, timeout) from None
+            import anyio
+
+            try:
+                with anyio.fail_after(timeout):
+                    return await send(meta)
+            except TimeoutError:
+                raise RequestTimeoutError(self.server_name, request, timeout) from None
+        except MCPError as error:
+            raise ServerError(self.server_name, request, error.code, error.message, error.error.data) from error
 
 
 def _meta(options: RequestOptions) -> RequestParamsMeta | None:
@@ -1210,6 +1331,15 @@ def _progress(callback: ProgressCallback | None) -> ProgressFnT | None:
             await outcome
 
     return on_progress
+
+
+@functools.cache
+def _call_tool_answer() -> TypeAdapter[CallToolResult | InputRequiredResult]:
+    """What a `tools/call` may be answered with since 2026-07-28, made on first use."""
+    from mcp.types import CallToolResult, InputRequiredResult
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(CallToolResult | InputRequiredResult)
 
 
 class SyncClient(Generic[ClientT]):
@@ -1235,6 +1365,14 @@ class SyncClient(Generic[ClientT]):
 
     def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         return self._loop.run(coroutine)
+
+    def verify(self, *, max_pages: int = MAX_PAGES) -> None:
+        """List the live server's tools and raise `CatalogDriftError` if any generated tool changed or vanished.
+
+        A server whose paging never ends (a repeated cursor, more than `max_pages` pages) raises
+        `PaginationError` instead of listing forever.
+        """
+        self._run(self.async_client.verify(max_pages=max_pages))
 
     def _task(self, start: Coroutine[Any, Any, TaskHandle[T]]) -> SyncTaskHandle[T]:
         """Start a task with the async client's `start_...` method; its handle blocks as this client does."""

@@ -48,6 +48,7 @@ class ShapesClient(GeneratedClient):
     """
 
     server_name = "shapes"
+    protocol_version = "2025-11-25"
     snapshot_fingerprint = "d595caa5d6dd47cf"
     tool_fingerprints = {
         "find": "e00fc120033271e2",

@@ -45,6 +45,7 @@ class TimeClient(GeneratedClient):
     """
 
     server_name = "time"
+    protocol_version = "2026-07-28"
     snapshot_fingerprint = "0b4eec6f4fd25b75"
     tool_fingerprints = {
         "convert_time": "2da82bb39022a4e8",

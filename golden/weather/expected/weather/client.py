@@ -46,6 +46,7 @@ class WeatherClient(GeneratedClient):
     """
 
     server_name = "weather"
+    protocol_version = "2026-07-28"
     snapshot_fingerprint = "1f56258a99330760"
     tool_fingerprints = {
         "celsius_to_fahrenheit": "bf4e516b2c1b7ce8",

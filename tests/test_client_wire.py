@@ -1,0 +1,197 @@
+"""What a generated client sends and raises on the wire: the handshake its snapshot recorded,
+`Mcp-Param-*` headers from the first call (SEP-2243), JSON-RPC errors as the client's `ServerError`,
+against real servers (a legacy stdio server, a Streamable HTTP server on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from mcp import StdioServerParameters
+
+from tests.conftest import SERVERS, free_port, wait_for_port, write_config
+
+PY = sys.executable
+RAW_SERVER = SERVERS / "raw_server.py"
+HEADER_SERVER = SERVERS / "header_server.py"
+
+
+def imported(folder: Path, package: str) -> ModuleType:
+    sys.path.insert(0, str(folder))
+    return importlib.import_module(package)
+
+
+def forget(folder: Path, *packages: str) -> None:
+    sys.path.remove(str(folder))
+    for name in [module for module in sys.modules if module.split(".")[0] in packages]:
+        del sys.modules[name]
+
+
+@pytest.fixture
+def legacy(tmp_path: Path, run_cli, monkeypatch) -> Iterator[ModuleType]:  # type: ignore[no-untyped-def]
+    """The legacy raw server's package and hub, synced into `clients/`, imported."""
+    monkeypatch.chdir(tmp_path)
+    write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen]
+snapshots = "snapshots"
+output = "clients"
+hub = true
+
+[tool.mcp-stubgen.servers.raw]
+command = {json.dumps(PY)}
+args = [{json.dumps(str(RAW_SERVER))}]
+""",
+    )
+    result = run_cli("sync")
+    assert result.exit_code == 0, result.stderr
+    sys.path.insert(0, str(tmp_path))  # the hub is imported from its folder's parent: `clients.hub`
+    yield imported(tmp_path / "clients", "raw")
+    forget(tmp_path / "clients", "raw")
+    forget(tmp_path, "clients")
+
+
+def raw_server(log: Path) -> StdioServerParameters:
+    return StdioServerParameters(command=PY, args=[str(RAW_SERVER), "--log", str(log)])
+
+
+async def test_a_client_of_a_legacy_snapshot_connects_without_probing_server_discover(
+    legacy: ModuleType, tmp_path: Path
+) -> None:
+    log = tmp_path / "methods.log"
+    async with legacy.RawClient.connect(raw_server(log)) as client:
+        assert client.mcp_client.protocol_version == "2025-06-18"
+        assert (await client.bravo(value="x")).text == "bravo: x"
+    assert log.read_text().split()[:2] == ["initialize", "notifications/initialized"]
+    assert "server/discover" not in log.read_text()
+
+
+async def test_a_json_rpc_error_answer_raises_the_clients_server_error(legacy: ModuleType, tmp_path: Path) -> None:
+    async with legacy.RawClient.connect(raw_server(tmp_path / "log")) as client:
+        with pytest.raises(legacy.ServerError) as raised:
+            await client.alpha(value="x")
+    error = raised.value
+    assert isinstance(error, legacy.StubgenClientError)
+    assert (error.code, error.message, error.data) == (-32603, "database unavailable", {"retry_after": 5})
+    assert str(error) == "server 'raw': tool 'alpha' failed: database unavailable (code -32603)"
+
+    hub = importlib.import_module("clients.hub")
+    async with hub.Hub.connect(raw=raw_server(tmp_path / "hub.log")) as connected:
+        with pytest.raises(hub.ServerError, match=r"tool 'alpha' failed: database unavailable") as from_hub:
+            await connected.call("raw__alpha", {"value": "x"})
+        assert from_hub.value.code == -32603
+
+
+def test_the_sync_client_raises_the_same_error_and_verifies(legacy: ModuleType, tmp_path: Path) -> None:
+    with legacy.RawClient.connect_sync(raw_server(tmp_path / "log")) as client:
+        with pytest.raises(legacy.ServerError) as raised:
+            client.alpha(value="x")
+        assert raised.value.data == {"retry_after": 5}
+        client.verify()  # the live tools are the snapshot's
+        type(client.async_client).tool_fingerprints = {**client.async_client.tool_fingerprints, "zulu": "0" * 16}
+        with pytest.raises(legacy.CatalogDriftError, match=r"missing tools: 'zulu'"):
+            client.verify()
+
+
+@pytest.fixture
+def header_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """The header server on a free loopback port; yields its URL and its request log."""
+    port, log = free_port(), tmp_path / "requests.log"
+    process = subprocess.Popen(
+        [PY, str(HEADER_SERVER), str(port), "--log", str(log)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}/mcp", log
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture
+def header_project(tmp_path: Path, run_cli, monkeypatch, header_server: tuple[str, Path]) -> Iterator[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    """The header server synced with `parse_text_json`; yields its URL and what `sync` printed."""
+    url, _log = header_server
+    monkeypatch.chdir(tmp_path)
+    write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen]
+snapshots = "snapshots"
+output = "clients"
+
+[tool.mcp-stubgen.servers.headers]
+url = "{url}"
+parse_text_json = true
+""",
+    )
+    result = run_cli("sync")
+    assert result.exit_code == 0, result.stderr
+    yield url, result.stderr
+
+
+def test_a_tool_with_invalid_header_annotations_is_left_out_with_a_warning(
+    tmp_path: Path, header_project: tuple[str, str]
+) -> None:
+    _url, stderr = header_project
+    assert (
+        "warning: server 'headers': tool 'broken' left out: its x-mcp-header annotations are invalid (property "
+        "'limit': x-mcp-header is only permitted on integer/string/boolean properties (got 'number')), and protocol "
+        "2026-07-28 has clients drop such a tool"
+    ) in stderr
+    snapshot = json.loads((tmp_path / "snapshots" / "headers.json").read_text())
+    assert [tool["name"] for tool in snapshot["tools"]] == ["confirm", "count", "query"]
+
+
+def test_mirrored_parameters_are_sent_as_headers_from_the_first_call(
+    tmp_path: Path, header_server: tuple[str, Path], header_project: tuple[str, str]
+) -> None:
+    """Right after `connect`, on the SDK's call path and on the session's own (`parse_text_json`),
+    async and sync: no call is refused for a missing `Mcp-Param-Region`, and no tools are listed."""
+    url, log = header_server
+    package = imported(tmp_path / "clients", "headers")
+    try:
+
+        async def calls() -> None:
+            async with package.HeadersClient.connect(url) as client:
+                log.write_text("")
+                assert (await client.query(region="eu-west", sql="select 1")).text == "query in eu-west"
+                assert (await client.count(region="eu")).rows == 2
+
+        asyncio.run(calls())
+        with package.HeadersClient.connect_sync(url) as sync_client:
+            assert sync_client.count(region="us").rows == 2
+    finally:
+        forget(tmp_path / "clients", "headers")
+    requests = log.read_text().splitlines()
+    assert [line for line in requests if line.startswith("tools/")] == ["tools/call 200"] * 3, requests
+    assert not [line for line in requests if not line.endswith((" 200", " 202"))], requests
+
+
+async def test_input_required_is_answered_on_the_sessions_own_path(
+    tmp_path: Path, header_server: tuple[str, Path], header_project: tuple[str, str]
+) -> None:
+    """`parse_text_json` calls go through the session's `send_request`, not `mcp.Client.call_tool`:
+    a server that needs input first (SEP-2322) still gets it from the `connect` handler."""
+    from mcp import types
+
+    url, _log = header_server
+    asked: list[str] = []
+
+    async def answer(_context: object, params: types.ElicitRequestParams) -> types.ElicitResult:
+        asked.append(params.message)
+        return types.ElicitResult(action="accept", content={"yes": True})
+
+    package = imported(tmp_path / "clients", "headers")
+    try:
+        async with package.HeadersClient.connect(url, elicitation_callback=answer) as client:
+            assert (await client.confirm(action="deploy")).confirmed is True
+    finally:
+        forget(tmp_path / "clients", "headers")
+    assert asked == ["Go on with deploy?"]

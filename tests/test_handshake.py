@@ -1,0 +1,186 @@
+"""The handshake discovery records: a pinned protocol is asked of the server, the recorded protocol
+does not depend on how fast a server starts, and `connect_timeout` bounds the handshake."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import EXAMPLE_SERVER, SERVERS, write_config
+from tests.test_watch import Watcher
+
+PY = sys.executable
+RAW_SERVER = SERVERS / "raw_server.py"
+
+
+def one_line(stderr: str) -> str:
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, stderr
+    assert "Traceback" not in stderr
+    return lines[0]
+
+
+def test_a_pinned_modern_protocol_asks_the_server_and_records_its_catalog(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    auto = run_cli("snapshot", "--name", "weather", "--out", tmp_path / "auto.json", "--", PY, EXAMPLE_SERVER)
+    assert auto.exit_code == 0, auto.stderr
+    pinned = run_cli(
+        "snapshot", "--name", "weather", "--protocol", "2026-07-28", "--out", tmp_path / "pinned.json",
+        "--", PY, EXAMPLE_SERVER,
+    )  # fmt: skip
+    assert pinned.exit_code == 0, pinned.stderr
+    assert "(4 tools, 1 resource, 1 template, 1 prompt; protocol 2026-07-28)" in pinned.stderr
+    document = json.loads((tmp_path / "pinned.json").read_text())
+    assert document["serverInfo"] == {"name": "weather", "version": "1.0.0"}
+    assert document["capabilities"]["tools"] is not None
+    assert (tmp_path / "pinned.json").read_bytes() == (tmp_path / "auto.json").read_bytes()
+
+
+def test_a_pin_in_the_config_is_asked_too(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen]
+snapshots = "snaps"
+[tool.mcp-stubgen.servers.weather]
+command = {json.dumps(PY)}
+args = [{json.dumps(str(EXAMPLE_SERVER))}]
+protocol = "2026-07-28"
+""",
+    )
+    result = run_cli("snapshot")
+    assert result.exit_code == 0, result.stderr
+    document = json.loads((tmp_path / "snaps" / "weather.json").read_text())
+    assert len(document["tools"]) == 4 and document["protocolVersion"] == "2026-07-28"
+
+
+def test_a_legacy_server_does_not_speak_a_pinned_modern_protocol(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "legacy.json"
+    result = run_cli("snapshot", "--name", "legacy", "--protocol", "2026-07-28", "--out", out, "--", PY, RAW_SERVER)
+    assert result.exit_code == 2
+    line = one_line(result.stderr)
+    assert line.startswith("error: server 'legacy': does not speak the pinned protocol 2026-07-28 (server/discover:")
+    assert "-32601" in line and 'set protocol = "auto"' in line
+    assert not out.exists()
+
+
+def test_a_dated_pin_sends_initialize_with_that_version(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    spoken = run_cli(
+        "snapshot", "--name", "legacy", "--protocol", "2025-06-18", "--out", tmp_path / "a.json", "--", PY, RAW_SERVER
+    )
+    assert spoken.exit_code == 0, spoken.stderr
+    assert json.loads((tmp_path / "a.json").read_text())["protocolVersion"] == "2025-06-18"
+    other = run_cli(
+        "snapshot", "--name", "legacy", "--protocol", "2025-11-25", "--out", tmp_path / "b.json", "--", PY, RAW_SERVER
+    )
+    assert other.exit_code == 2
+    assert "does not speak the pinned protocol 2025-11-25 (it answered initialize with 2025-06-18)" in one_line(
+        other.stderr
+    )
+
+
+def test_a_fallback_sends_initialize_once(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    log = tmp_path / "methods.log"
+    result = run_cli(
+        "snapshot", "--name", "legacy", "--out", tmp_path / "l.json", "--", PY, RAW_SERVER, "--log", log
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    methods = log.read_text().split()
+    assert methods[:3] == ["server/discover", "initialize", "notifications/initialized"]
+    assert methods.count("initialize") == 1 and methods.count("server/discover") == 1
+
+
+def test_connect_timeout_above_request_timeout_bounds_the_handshake(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """The handshake waits `connect_timeout`, not `request_timeout`; a later list call still waits the latter."""
+    out = tmp_path / "slow.json"
+    command = ("--", PY, RAW_SERVER, "--mode", "slow-handshake", "--delay", "2")
+    timeouts = ("--connect-timeout", "20", "--request-timeout", "0.5")
+    result = run_cli("snapshot", "--name", "slow", *timeouts, "--out", out, *command)
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(out.read_text())["protocolVersion"] == "2025-06-18"
+
+    too_short = run_cli("snapshot", "--name", "slow", "--connect-timeout", "1", "--out", out, *command)
+    assert too_short.exit_code == 2
+    assert "no answer to the handshake within 1s" in one_line(too_short.stderr.split("; its last stderr")[0])
+
+
+@pytest.mark.slow
+def test_a_server_that_starts_after_the_sdks_probe_deadline_records_the_same_bytes(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """The SDK gives up on `server/discover` after 10 s and sends `initialize`, which a server that
+    speaks both eras answers as a legacy one: one that reads stdin only after 11 s must still be
+    recorded as speaking 2026-07-28, byte for byte as when it starts at once, with one handshake."""
+    server = ("--", PY, RAW_SERVER, "--mode", "dual-era")
+    fast = run_cli("snapshot", "--name", "dual", "--out", tmp_path / "fast.json", *server)
+    assert fast.exit_code == 0, fast.stderr
+    log = tmp_path / "methods.log"
+    slow = run_cli(
+        "snapshot", "--name", "dual", "--connect-timeout", "60", "--out", tmp_path / "slow.json",
+        *server, "--start-delay", "11", "--log", log,
+    )  # fmt: skip
+    assert slow.exit_code == 0, slow.stderr
+    assert json.loads((tmp_path / "slow.json").read_text())["protocolVersion"] == "2026-07-28"
+    assert (tmp_path / "slow.json").read_bytes() == (tmp_path / "fast.json").read_bytes()
+    assert "initialize" not in log.read_text().split()
+
+
+def raw_project(folder: Path, mode: str) -> Path:
+    """A project of the legacy raw server in `mode`, with packages; returns its config."""
+    return write_config(
+        folder,
+        f"""[tool.mcp-stubgen]
+snapshots = "snapshots"
+output = "clients"
+
+[tool.mcp-stubgen.servers.raw]
+command = {json.dumps(PY)}
+args = [{json.dumps(str(RAW_SERVER))}, "--mode", "{mode}"]
+""",
+    )
+
+
+def test_an_empty_listing_never_replaces_a_committed_catalog_unasked(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    raw_project(tmp_path, "legacy")
+    assert run_cli("sync").exit_code == 0
+    snapshot, package = tmp_path / "snapshots" / "raw.json", tmp_path / "clients" / "raw"
+    committed, client = snapshot.read_bytes(), (package / "client.py").read_bytes()
+
+    raw_project(tmp_path, "empty")
+    for command in ("sync", "snapshot"):
+        result = run_cli(command)
+        assert result.exit_code == 2, result.stderr
+        assert one_line(result.stderr) == (
+            "error: server 'raw': the server listed no tools, resources, templates or prompts, where the committed "
+            "snapshot has 5 tools, 0 resources, 0 templates, 1 prompt (snapshots/raw.json); nothing was written, so "
+            "the committed files are kept (pass --allow-empty if it really is empty now)"
+        )
+        assert snapshot.read_bytes() == committed and (package / "client.py").read_bytes() == client
+
+    watcher = Watcher(tmp_path, "--interval", "60")
+    refused = watcher.wait_for("error: ")
+    watcher.process.send_signal(signal.SIGINT)
+    code, _stdout, stderr = watcher.finish()
+    assert code == 0, stderr
+    assert "the server listed no tools" in refused and refused.rstrip().endswith("not published, still watching")
+    assert snapshot.read_bytes() == committed and (package / "client.py").read_bytes() == client
+
+    allowed = run_cli("snapshot", "--allow-empty")
+    assert allowed.exit_code == 0, allowed.stderr
+    assert json.loads(snapshot.read_text())["tools"] == []
+
+
+def test_a_snapshot_that_loses_server_info_is_refused_unasked(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "dual.json"
+    server = ("--", PY, RAW_SERVER, "--mode")
+    assert run_cli("snapshot", "--name", "dual", "--out", out, *server, "dual-era").exit_code == 0
+    committed = out.read_bytes()
+    anonymous = run_cli("snapshot", "--name", "dual", "--out", out, *server, "dual-era-anonymous")
+    assert anonymous.exit_code == 2
+    assert "the server sent no serverInfo, which the committed snapshot records" in one_line(anonymous.stderr)
+    assert out.read_bytes() == committed
+    allowed = run_cli("snapshot", "--name", "dual", "--out", out, "--allow-empty", *server, "dual-era-anonymous")
+    assert allowed.exit_code == 0, allowed.stderr
+    assert "serverInfo" not in json.loads(out.read_text())
