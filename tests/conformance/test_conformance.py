@@ -41,8 +41,8 @@ NO_RESULT_TYPE = (
     "says to read as complete (sep-2322-default-result-type-complete; issue 23)"
 )
 NO_FALLBACK_ON_400 = (
-    "handshake: auto stops at a legacy HTTP server that answers server/discover with HTTP 400 "
-    "instead of sending initialize (issue 23)"
+    "handshake: auto stops at a legacy HTTP server that answers server/discover with HTTP 400 (the TypeScript "
+    "SDK's: -32000 Unsupported protocol version) instead of sending initialize (issue 23)"
 )
 NO_VERSION_RETRY = (
     "handshake: a server/discover refused with -32022 Unsupported protocol version (HTTP 400) is not retried "
