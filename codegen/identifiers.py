@@ -40,6 +40,7 @@ CLIENT_MEMBERS = frozenset(
         "client_capabilities",
         "parse_text_json",
         "tool_task_support",
+        "protocol_version",
         *(name for name in dir(object) if name.startswith("__")),
     }
 )

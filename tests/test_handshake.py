@@ -155,7 +155,7 @@ def test_an_empty_listing_never_replaces_a_committed_catalog_unasked(tmp_path: P
         assert one_line(result.stderr) == (
             "error: server 'raw': the server listed no tools, resources, templates or prompts, where the committed "
             "snapshot has 5 tools, 0 resources, 0 templates, 1 prompt (snapshots/raw.json); nothing was written, so "
-            "the committed files are kept (pass --allow-empty if it really is empty now)"
+            "the committed files are kept (pass --allow-empty to write it anyway)"
         )
         assert snapshot.read_bytes() == committed and (package / "client.py").read_bytes() == client
 

@@ -63,16 +63,21 @@ def emptied(old: Snapshot, new: Snapshot) -> str | None:
     return None
 
 
-def refuse_emptied(path: Path, snapshot: Snapshot, remedy: str) -> None:
+def refuse_emptied(path: Path, snapshot: Snapshot) -> None:
     """Raise `StubgenError` when `snapshot` would empty the snapshot committed at `path` (`emptied`);
     a missing or unreadable file has nothing to lose."""
+    if any(counts(snapshot).values()) and snapshot.server_info is not None:
+        return  # nothing it could lose: the committed file is not even read
     try:
         old = load_snapshot(path)
     except StubgenError:
         return
     reason = emptied(old, snapshot)
     if reason is not None:
-        raise StubgenError(f"server {snapshot.server!r}: {reason} ({shown_path(path)}); nothing was written, {remedy}")
+        raise StubgenError(
+            f"server {snapshot.server!r}: {reason} ({shown_path(path)}); nothing was written, so the committed "
+            "files are kept (pass --allow-empty to write it anyway)"
+        )
 
 
 def take_snapshots(
@@ -107,9 +112,7 @@ def take_snapshots(
         path = targets[name]
         try:
             if not allow_empty:
-                refuse_emptied(
-                    path, result, "so the committed files are kept (pass --allow-empty if it really is empty now)"
-                )
+                refuse_emptied(path, result)
             changed = write(path, result)
         except StubgenError as error:
             failed(name, str(error))

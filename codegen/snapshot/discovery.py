@@ -144,8 +144,8 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
         try:
             client = Client(
                 _transport(server, env, headers, diagnostics),
-                # A version pin makes the SDK adopt a made-up discovery result without asking the
-                # server; `_negotiate` then asks it, and replaces that result with the answer.
+                # Given a version, the SDK adopts a made-up discovery result for it without asking
+                # the server; `_negotiate` then asks, and adopts the server's answer instead.
                 mode=_probe_version(server.protocol),
                 cache=None,
                 read_timeout_seconds=server.timeouts.request,
@@ -361,11 +361,12 @@ def _valid_header_tools(server: ServerConfig, tools: list[JSON], warn: Warn) -> 
         reason = find_invalid_x_mcp_header(tool.get("inputSchema"))
         if reason is None:
             kept.append(tool)
-        else:
-            warn(
-                f"server {server.name!r}: tool {tool['name']!r} left out: its x-mcp-header annotations are "
-                f"invalid ({reason}), and protocol 2026-07-28 has clients drop such a tool"
-            )
+            continue
+        line = (
+            f"server {server.name!r}: tool {tool['name']!r} left out: its x-mcp-header annotations are "
+            f"invalid ({reason}), and protocol 2026-07-28 has clients drop such a tool"
+        )
+        warn(_secrets_of(server).scrub(line))
     return kept
 
 

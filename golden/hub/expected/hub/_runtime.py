@@ -42,6 +42,7 @@ if TYPE_CHECKING:
         CallToolResult,
         ContentBlock,
         EmbeddedResource,
+        ErrorData,
         GetPromptResult,
         ImageContent,
         InputRequest,
@@ -53,7 +54,6 @@ if TYPE_CHECKING:
         ResourceLink,
         Tool,
     )
-    from mcp_types import ErrorData
     from pydantic import BaseModel, TypeAdapter
 
     from ._tasks import SyncTaskHandle, TaskHandle, TaskSupport
@@ -100,6 +100,8 @@ _REQUEST_TIMEOUT = -32001
 _HEADER_MISMATCH = -32020
 """The server refused a `tools/call` whose `Mcp-Param-*` headers do not match its arguments (SEP-2243)."""
 _INPUT_REQUIRED_MAX_ROUNDS = 10
+_FIRST_MODERN_PROTOCOL = "2026-07-28"
+"""Protocol versions are dates: one before this is spoken with the `initialize` handshake."""
 """`mcp.Client`'s default `input_required_max_rounds`, for a client that wraps a bare `ClientSession`."""
 
 MAX_PAGES: Final = 1000
@@ -903,9 +905,9 @@ class GeneratedClient:
         """
 
         from mcp import Client
-        from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
-        client_options.setdefault("mode", "legacy" if cls.protocol_version in HANDSHAKE_PROTOCOL_VERSIONS else "auto")
+        dated = "" < cls.protocol_version < _FIRST_MODERN_PROTOCOL
+        client_options.setdefault("mode", "legacy" if dated else "auto")
 
         handlers = {
             "sampling": ("sampling_callback", sampling_callback),
