@@ -171,9 +171,15 @@ class Catalog:
     """A set of hub tools and, built on first use, the index `shortlist` searches and each tool's
     compiled input schema; `reasons` say why a name the hub knows is not in it."""
 
-    def __init__(self, tools: Mapping[str, HubTool], reasons: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        tools: Mapping[str, HubTool],
+        reasons: Mapping[str, str] | None = None,
+        about: Mapping[str, str] | None = None,
+    ) -> None:
         self.tools = dict(tools)
         self.reasons = dict(reasons or {})
+        self.about = dict(about or {})
         self._index: SearchIndex | None = None
         self._checks: dict[str, SchemaCheck] = {}
 
@@ -184,7 +190,7 @@ class Catalog:
     @property
     def index(self) -> SearchIndex:
         if self._index is None:
-            self._index = SearchIndex(self.tools.values())
+            self._index = SearchIndex(self.tools.values(), self.about)
         return self._index
 
     def check(self, tool: HubTool, arguments: Mapping[str, Any]) -> None:
@@ -205,7 +211,7 @@ def _snapshot_catalog(hub_class: type[GeneratedHub]) -> Catalog:
     if hub_class not in _SNAPSHOT_CATALOGS:
         shown = {name: tool for name, tool in hub_class.tools.items() if not tool.app_only}
         hidden = {name: _APP_ONLY for name, tool in hub_class.tools.items() if tool.app_only}
-        _SNAPSHOT_CATALOGS[hub_class] = Catalog(shown, hidden)
+        _SNAPSHOT_CATALOGS[hub_class] = Catalog(shown, hidden, hub_class.server_about)
     return _SNAPSHOT_CATALOGS[hub_class]
 
 
@@ -239,6 +245,8 @@ class GeneratedHub:
 
     tools: ClassVar[Mapping[str, HubTool]] = {}
     servers: ClassVar[Mapping[str, str]] = {}
+    server_about: ClassVar[Mapping[str, str]] = {}
+    """Each server's own words about itself (title, description, instructions), which the shortlist searches."""
     """Each client attribute's server id."""
     separator: ClassVar[str] = HUB_SEPARATOR
     """What the qualified names join server and tool with (`hub_separator`); names tools a server adds live."""
@@ -582,8 +590,8 @@ class GeneratedHub:
                     hidden[name] = reason
                 else:
                     shown[name] = tool
-        self.live_catalog = Catalog(dict(sorted(callable_tools.items())), reasons)
-        self.model_catalog = Catalog(dict(sorted(shown.items())), {**reasons, **hidden})
+        self.live_catalog = Catalog(dict(sorted(callable_tools.items())), reasons, self.server_about)
+        self.model_catalog = Catalog(dict(sorted(shown.items())), {**reasons, **hidden}, self.server_about)
         self._difference = CatalogDifference(
             added=tuple(sorted(added)),
             removed=tuple(sorted(removed)),
