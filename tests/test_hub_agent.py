@@ -261,7 +261,7 @@ async def test_search_tools_round_trip_and_filtered_tools_are_refused(notes_and_
         assert not found.is_error
         tools = found.structured_content["tools"]
         assert tools[0]["name"] == "weather__get_forecast" and len(tools) == 2
-        assert json.loads(found.content[0].text) == tools
+        assert json.loads(found.content[0].text) == found.structured_content
         # the agent calls what it found, with the schema it was given
         forecast = await hub.call(tools[0]["name"], {"city": "Oslo"})
         assert forecast.structured_content["temperature"] == 22.5

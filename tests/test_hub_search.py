@@ -8,8 +8,12 @@ ships: both must keep their floor, so a ranking change that only helps the suite
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -90,3 +94,57 @@ def test_bfcl_held_out_split_keeps_its_floor() -> None:
     assert held_out.questions == 1053
     assert held_out.hits[1] >= 0.66, held_out.hits
     assert held_out.hits[5] >= 0.86, held_out.hits
+
+
+async def test_search_tools_answers_at_each_detail_grouped_by_server(held_out_hub: Any) -> None:
+    hub = held_out_hub(**{tool.client: object() for tool in held_out_hub.tools.values()})
+    query = {"query": "open this address in a browser tab", "limit": 5}
+    answers = {
+        detail: await hub.call("search_tools", {**query, "detail": detail}) for detail in ("names", "summaries", "full")
+    }
+    full = answers["full"].structured_content
+    names = [entry["name"] for entry in full["tools"]]
+    assert len(names) == 5 and "playwright__browser_navigate" in names
+    assert full["tools"] == [next(d for d in held_out_hub.tool_definitions() if d["name"] == name) for name in names]
+    assert answers["names"].structured_content["tools"] == [{"name": name} for name in names]
+    navigate = held_out_hub.describe("playwright__browser_navigate")
+    assert {"name": "playwright__browser_navigate", "summary": "Navigate to a URL"} in answers[
+        "summaries"
+    ].structured_content["tools"], navigate.description
+    # every level groups the same tools by server, servers in the order of their best tool
+    for answer in answers.values():
+        grouped = answer.structured_content["servers"]
+        assert [name for group in grouped for name in group["tools"]] == sorted(
+            names,
+            key=lambda name: ([group["server"] for group in grouped].index(name.split("__")[0]), names.index(name)),
+        )
+        assert json.loads(answer.content[0].text) == answer.structured_content
+
+    described = await hub.call("search_tools", {"query": "fetch a page", "names": ["fetch__fetch"], "detail": "full"})
+    assert described.structured_content["tools"] == held_out_hub.tool_definitions(names=["fetch__fetch"])
+    with pytest.raises(LookupError, match="fetch__fetchh"):
+        await hub.call("search_tools", {"query": "x", "names": ["fetch__fetchh"]})
+
+
+def test_definitions_and_search_answers_keep_their_bytes_across_processes(held_out_hub: Any) -> None:
+    """A provider's prompt cache survives only if the tool list is the same bytes on every run."""
+    package_root = Path(sys.modules[held_out_hub.__module__].__file__ or "").parents[2]
+    script = (
+        "import json, asyncio\n"
+        "from heldouthub.hub import Hub\n"
+        "hub = Hub(**{tool.client: object() for tool in Hub.tools.values()})\n"
+        "found = asyncio.run(hub.call('search_tools', {'query': 'list the files in a folder', 'detail': 'summaries'}))\n"
+        "print(json.dumps([Hub.tool_definitions(f) for f in ('openai', 'anthropic', 'gemini')]))\n"
+        "print(found.content[0].text)\n"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            cwd=package_root,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            check=True,
+        ).stdout
+        for seed in ("0", "1", "12345")
+    }
+    assert len(outputs) == 1

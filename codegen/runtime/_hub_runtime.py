@@ -35,6 +35,7 @@ from ._hub_catalog import (
     model_visible,
     names_only,
     qualified_name,
+    search_result,
     search_tool,
     selected,
     tool_definition,
@@ -388,6 +389,16 @@ class GeneratedHub:
         allowed = {tool.qualified_name for tool in selected(catalog.tools.values(), filters)}
         return catalog.index.search(query, limit, lambda tool: tool.qualified_name in allowed)
 
+    @_CatalogMethod
+    def describe(catalog: Catalog, name: str) -> HubTool:
+        """The tool with this qualified name, to show in full (`tool_definition`) after a search that
+        gave only names or summaries; `UnknownQualifiedToolError` (with the closest names, or why it
+        is left out) for a name the catalog lacks."""
+        tool = catalog.tools.get(name)
+        if tool is None:
+            raise catalog.unknown(name)
+        return tool
+
     @staticmethod
     def search_tool_definition(format: ToolFormat = "default") -> dict[str, Any]:
         """The `search_tools` meta-tool, to offer in place of the full list; `hub.call` answers it."""
@@ -446,10 +457,13 @@ class GeneratedHub:
 
         meta = search_tool(SEARCH_LIMIT)
         _check_with_jsonschema(meta, offline_validator(meta.input_schema), arguments)
-        found = self.shortlist(arguments["query"], arguments.get("limit", SEARCH_LIMIT))
-        definitions = [tool_definition(tool) for tool in found]
-        text = json.dumps(definitions, ensure_ascii=False)
-        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content={"tools": definitions})
+        if "names" in arguments:
+            found = [self.describe(name) for name in dict.fromkeys(arguments["names"])]
+        else:
+            found = self.shortlist(arguments["query"], arguments.get("limit", SEARCH_LIMIT))
+        result = search_result(found, arguments.get("detail", "full"))
+        text = json.dumps(result, ensure_ascii=False)
+        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=result)
 
     async def verify(self) -> CatalogDifference:
         """Check every server's live tools against its snapshot; raises that client's `CatalogDriftError`.

@@ -27,9 +27,11 @@ if TYPE_CHECKING:
 __all__ = [
     "HINT_DEFAULTS",
     "HUB_SEPARATOR",
+    "SEARCH_DETAILS",
     "SEARCH_TOOLS",
     "Filters",
     "HubTool",
+    "SearchDetail",
     "SearchIndex",
     "ToolFilter",
     "ToolFormat",
@@ -37,8 +39,10 @@ __all__ = [
     "names_only",
     "openai_strict_schema",
     "qualified_name",
+    "search_result",
     "search_tool",
     "selected",
+    "summary",
     "terms",
     "tool_definition",
     "tool_result",
@@ -236,6 +240,34 @@ def tool_definition(tool: HubTool, format: ToolFormat = "default", *, strict: bo
     raise ValueError(f"unknown tool format {format!r}; use one of default, openai, anthropic, gemini, mcp")
 
 
+SearchDetail = Literal["names", "summaries", "full"]
+SEARCH_DETAILS: tuple[SearchDetail, ...] = ("names", "summaries", "full")
+"""How much of each tool `search_tools` returns: its name, its name and one line, or its whole definition."""
+
+
+def summary(tool: HubTool) -> str:
+    """The first sentence of the tool's description (or its title): what it does, in one line."""
+    text = (tool.description or tool.title or "").strip()
+    return _SENTENCE_END.split(text, maxsplit=1)[0]
+
+
+def search_result(tools: Sequence[HubTool], detail: SearchDetail = "full") -> dict[str, Any]:
+    """What `search_tools` answers: the tools best first at the chosen detail, and the same tools
+    grouped by server (servers in the order of their best tool), so an agent sees where each lives."""
+    entries = []
+    for tool in tools:
+        if detail == "full":
+            entries.append(tool_definition(tool))
+        elif detail == "summaries":
+            entries.append({"name": tool.qualified_name, "summary": summary(tool)})
+        else:
+            entries.append({"name": tool.qualified_name})
+    servers: dict[str, list[str]] = {}
+    for tool in tools:
+        servers.setdefault(tool.server, []).append(tool.qualified_name)
+    return {"tools": entries, "servers": [{"server": server, "tools": names} for server, names in servers.items()]}
+
+
 def search_tool(limit: int) -> HubTool:
     """The `search_tools` meta-tool as a catalog entry, so every format renders it like any other tool."""
     return HubTool(
@@ -245,13 +277,25 @@ def search_tool(limit: int) -> HubTool:
         tool=SEARCH_TOOLS,
         description=(
             "Find the tools for a task among the hub's tools. Describe the task in plain words; the result "
-            "lists the best matching tools with their input schemas, which you can call next."
+            "lists the best matching tools, best first and grouped by server, with their input schemas "
+            "(detail 'full'), a one-line summary ('summaries') or only their names ('names'). Tools you "
+            "already know by name can be asked for in 'names', to get their definitions."
         ),
         input_schema={
             "type": "object",
             "properties": {
                 "query": {"type": "string", "description": "The task, in plain words."},
                 "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": f"At most; {limit} if unset."},
+                "detail": {
+                    "type": "string",
+                    "enum": list(SEARCH_DETAILS),
+                    "description": "How much of each tool to return; 'full' if unset.",
+                },
+                "names": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "Tools to describe by name in place of a search (the query then only says why).",
+                },
             },
             "required": ["query"],
         },
@@ -479,12 +523,16 @@ class SearchIndex:
     per catalog (on the first query); a query scores only the tools that share a term with it,
     reading at most the best `_SCANNED` of each term's postings, so its cost does not grow with the
     size of the catalog. A tool's score grows with the share of the query's words it matches, and
-    two query words in a row that are two words in a row of its name count once more.
+    two query words in a row that are two words in a row of its name count once more. The server's
+    words raise its tools that match the query; its other tools follow all tools that match.
     """
 
     def __init__(self, tools: Iterable[HubTool], about: Mapping[str, str] | None = None) -> None:
         self.tools = sorted(tools, key=lambda tool: tool.qualified_name)
         servers = {tool.server for tool in self.tools}
+        self.by_server: dict[str, list[int]] = {server: [] for server in servers}
+        for position, tool in enumerate(self.tools):
+            self.by_server[tool.server].append(position)
         server_terms = {server: set(terms(f"{server} {(about or {}).get(server, '')}")) for server in servers}
         frequencies: list[dict[str, float]] = []
         lengths: list[float] = []
@@ -552,13 +600,18 @@ class SearchIndex:
             for server, found_terms in self.about.items()
         }
         total = sum(weights.values()) or 1.0
-        for position in scores:  # only tools that match the query themselves: the server's words rank, never find
+        for position in scores:
             bonus, share = about[self.tools[position].server]
             covered = min(matched.get(position, 0.0) + share, total) / total
             scores[position] = (scores[position] + bonus) * covered**_COVERAGE
         ranked = heapq.nsmallest(
             len(scores) if keep is not None else limit, scores, key=lambda position: (-scores[position], position)
         )
+        # then the other tools of the servers whose own words match: they follow every tool that matches itself
+        servers = sorted((-bonus, server) for server, (bonus, _) in about.items() if bonus > 0)
+        ranked += [position for _, server in servers for position in self.by_server[server] if position not in scores][
+            : len(self.tools) if keep is not None else max(0, limit - len(ranked))
+        ]
         tools = [self.tools[position] for position in ranked]
         return [tool for tool in tools if keep is None or keep(tool)][:limit]
 
