@@ -373,6 +373,8 @@ HUB_MEMBERS = frozenset(
         "relist",
         "separator",
         "search_tool_definition",
+        "server_about",
+        "describe",
         "shortlist",
         "tool_definitions",
         "tools",

@@ -209,7 +209,9 @@ def test_the_shortlist_finds_the_tool_for_tasks_phrased_as_users_ask(real_hub: A
             misses.append((task, expected, first_five))
     answered = 1 - len(misses) / len(TASKS)
     assert len(TASKS) >= 55
-    assert answered >= 0.93, f"{answered:.0%} within five; missed:\n" + "\n".join(map(str, misses))
+    # 49 of 59 since the synonym groups that echoed this set's wording went (issue 25); a floor against
+    # regression only: tests/test_hub_search.py measures on requests and catalogs nobody tuned for
+    assert answered >= 0.83, f"{answered:.0%} within five; missed:\n" + "\n".join(map(str, misses))
     # deterministic, and the same from the class and from a hub over every server
     clients = {tool.client: object() for tool in Hub.tools.values()}
     assert Hub.shortlist("open a bug report about the crash") == Hub(**clients).shortlist(
@@ -262,7 +264,7 @@ async def test_search_tools_round_trip_and_filtered_tools_are_refused(notes_and_
         assert not found.is_error
         tools = found.structured_content["tools"]
         assert tools[0]["name"] == "weather__get_forecast" and len(tools) == 2
-        assert json.loads(found.content[0].text) == tools
+        assert json.loads(found.content[0].text) == found.structured_content
         # the agent calls what it found, with the schema it was given
         forecast = await hub.call(tools[0]["name"], {"city": "Oslo"})
         assert forecast.structured_content["temperature"] == 22.5

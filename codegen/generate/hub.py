@@ -66,6 +66,8 @@ class HubServer:
     package: str
     client_class: str
     sync_client_class: str
+    about: str
+    """The server's own words about itself (title, description, instructions), which the shortlist searches."""
 
 
 @dataclass(frozen=True)
@@ -150,8 +152,9 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]], settings: HubSet
             package=package.package,
             client_class=package.class_name,
             sync_client_class=package.sync_class_name,
+            about=_about(snapshot),
         )
-        for server, (_, package) in by_server.items()
+        for server, (snapshot, package) in by_server.items()
     }
     attributes: dict[str, str] = {}
     for hub_server in servers.values():
@@ -212,6 +215,13 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]], settings: HubSet
         filters=tuple((server, _filter_expression(settings.filters[server])) for server in sorted(settings.filters)),
         live_tools=settings.live_tools,
     )
+
+
+def _about(snapshot: Snapshot) -> str:
+    """What the server says about itself: its title and description from the handshake, and its instructions."""
+    info = snapshot.server_info if isinstance(snapshot.server_info, dict) else {}
+    parts = [info.get("title"), info.get("description"), snapshot.instructions]
+    return " ".join(part for part in parts if isinstance(part, str) and part)
 
 
 def _filter_expression(rule: ToolFilter) -> str:

@@ -12,6 +12,7 @@ import fnmatch
 import functools
 import hashlib
 import heapq
+import itertools
 import json
 import math
 import re
@@ -26,9 +27,11 @@ if TYPE_CHECKING:
 __all__ = [
     "HINT_DEFAULTS",
     "HUB_SEPARATOR",
+    "SEARCH_DETAILS",
     "SEARCH_TOOLS",
     "Filters",
     "HubTool",
+    "SearchDetail",
     "SearchIndex",
     "ToolFilter",
     "ToolFormat",
@@ -36,8 +39,10 @@ __all__ = [
     "names_only",
     "openai_strict_schema",
     "qualified_name",
+    "search_result",
     "search_tool",
     "selected",
+    "summary",
     "terms",
     "tool_definition",
     "tool_result",
@@ -235,6 +240,34 @@ def tool_definition(tool: HubTool, format: ToolFormat = "default", *, strict: bo
     raise ValueError(f"unknown tool format {format!r}; use one of default, openai, anthropic, gemini, mcp")
 
 
+SearchDetail = Literal["names", "summaries", "full"]
+SEARCH_DETAILS: tuple[SearchDetail, ...] = ("names", "summaries", "full")
+"""How much of each tool `search_tools` returns: its name, its name and one line, or its whole definition."""
+
+
+def summary(tool: HubTool) -> str:
+    """The first sentence of the tool's description (or its title): what it does, in one line."""
+    text = (tool.description or tool.title or "").strip()
+    return _SENTENCE_END.split(text, maxsplit=1)[0]
+
+
+def search_result(tools: Sequence[HubTool], detail: SearchDetail = "full") -> dict[str, Any]:
+    """What `search_tools` answers: the tools best first at the chosen detail, and the same tools
+    grouped by server (servers in the order of their best tool), so an agent sees where each lives."""
+    entries = []
+    for tool in tools:
+        if detail == "full":
+            entries.append(tool_definition(tool))
+        elif detail == "summaries":
+            entries.append({"name": tool.qualified_name, "summary": summary(tool)})
+        else:
+            entries.append({"name": tool.qualified_name})
+    servers: dict[str, list[str]] = {}
+    for tool in tools:
+        servers.setdefault(tool.server, []).append(tool.qualified_name)
+    return {"tools": entries, "servers": [{"server": server, "tools": names} for server, names in servers.items()]}
+
+
 def search_tool(limit: int) -> HubTool:
     """The `search_tools` meta-tool as a catalog entry, so every format renders it like any other tool."""
     return HubTool(
@@ -244,13 +277,25 @@ def search_tool(limit: int) -> HubTool:
         tool=SEARCH_TOOLS,
         description=(
             "Find the tools for a task among the hub's tools. Describe the task in plain words; the result "
-            "lists the best matching tools with their input schemas, which you can call next."
+            "lists the best matching tools, best first and grouped by server, with their input schemas "
+            "(detail 'full'), a one-line summary ('summaries') or only their names ('names'). Tools you "
+            "already know by name can be asked for in 'names', to get their definitions."
         ),
         input_schema={
             "type": "object",
             "properties": {
                 "query": {"type": "string", "description": "The task, in plain words."},
                 "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": f"At most; {limit} if unset."},
+                "detail": {
+                    "type": "string",
+                    "enum": list(SEARCH_DETAILS),
+                    "description": "How much of each tool to return; 'full' if unset.",
+                },
+                "names": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "Tools to describe by name in place of a search (the query then only says why).",
+                },
             },
             "required": ["query"],
         },
@@ -325,56 +370,51 @@ def tool_result(
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _STOPWORDS = frozenset(
     str.split(
-        "a about an and any are as at be by can could do does for from has have i if in into is it its me my no not of on "
-        "or our please so some than that the their them then there these this those to us was we what when which "
-        "who will with would you your"
+        "a about also an and any are as at be by can could do does for from has have how i if in into is it its "
+        "just like me my need no not of on or our please so some than that the their them then there these this "
+        "those to us want was we what when which who will with would you your"
     )
 )
 _SYNONYMS = [
-    "create add new make open start submit post raise register insert record propose",
-    "write save store overwrite put",
-    "get fetch read show view display retrieve see look detail info inspect open",
-    "list enumerate browse all",
-    "multiple many several batch bulk simultaneously once together",
-    "search find query lookup locate look discover",
-    "update edit change modify set alter rename replace close reopen",
-    "delete remove erase drop destroy forget clear",
-    "issue bug ticket problem crash defect report",
-    "pull pr merge request",
-    "repository repo project codebase",
-    "directory folder dir",
-    "file document doc",
-    "comment reply note remark",
-    "message text string say",
-    "entity node person thing fact memory remember know",
-    "observation fact detail note",
-    "relation link relationship connection",
-    "convert translate transform",
-    "time clock hour timezone zone",
-    "image picture photo logo media",
-    "compress zip gzip archive",
-    "forecast weather rain temperature",
-    "alert warn warning notify notification",
-    "sum add total plus",
-    "environment env variable",
-    "toggle turn switch enable disable",
-    "commit push upload",
-    "branch fork",
-    "review approve",
-    "size big large",
-    "research investigate study",
-    "long run running task operation",
-    "echo repeat back",
+    "create add new make",
+    "write save store",
+    "get fetch read show view display retrieve",
+    "list enumerate",
+    "search find query lookup locate",
+    "update edit change modify alter",
+    "delete remove erase",
+    "directory folder",
+    "file document",
+    "image picture photo",
+    "convert transform",
 ]
-"""Words a user and a tool's author use for the same thing; a query word also finds its group at lower weight."""
+"""General English words for the same action or thing; a query word also finds its group at lower weight.
+Nothing here may come from an evaluation set's wording: the catalog's own text and statistics do the rest."""
 
-_FIELD_WEIGHTS = {"name": 3.0, "server": 1.0, "title": 2.0, "description": 1.0, "parameter": 1.0, "parameter_text": 0.5}
+_FIELD_WEIGHTS = {
+    "name": 3.0,
+    "title": 2.0,
+    "description": 1.0,
+    "summary": 1.0,
+    "parameter": 1.0,
+    "parameter_text": 0.5,
+}
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n")
+"""Where a description's first sentence ends: it says what the tool does, the rest how (`summary` counts it again)."""
+_SERVER_WEIGHT = 0.5
+"""Each word of the server's id, title, description and instructions, once, for each of its tools."""
+_PHRASE_WEIGHT = 1.0
+"""Two query words in a row that are two words in a row of a tool's name (`compound interest`)."""
 _SYNONYM_WEIGHT = 0.5
 _SYNONYMS_WEIGHT = 0.75
+_COVERAGE = 1.0
+"""How strongly a tool that matches more of the query's distinct words beats one that matches a few often."""
 _K1, _B = 1.2, 0.75
 _SCANNED = 1000
 """How much of a term's posting list a query reads, best contributions first: a word in thousands of
 tools (`get`, `create`) ranks none of them, and reading all of it would cost milliseconds."""
+_SCHEMA_DEPTH = 4
+"""How deep nested parameter objects are read for names, descriptions and enum values."""
 
 
 @functools.lru_cache(maxsize=65536)
@@ -410,15 +450,27 @@ _ABBREVIATIONS = {
 """Short forms written out, in tool text and queries alike, so `repo` is `repository` at full weight."""
 
 
+@functools.lru_cache(maxsize=65536)
+def _word_terms(word: str) -> tuple[str, ...]:
+    lowered = word.lower()
+    parts = _ABBREVIATIONS.get(_stem(lowered), lowered).split()
+    # `s` of "what's" is no word, and a number is a value to pass, not a word for what a tool does
+    return tuple(_stem(part) for part in parts if len(part) > 1 and part not in _STOPWORDS and not part.isdigit())
+
+
 def terms(text: str) -> list[str]:
     """The text's words, split on case and separators, lowercased and stemmed, without stopwords."""
-    found: list[str] = []
-    for word in _WORD.findall(text):
-        lowered = word.lower()
-        for part in _ABBREVIATIONS.get(_stem(lowered), lowered).split():
-            if len(part) > 1 and part not in _STOPWORDS:  # `s` and `t` of "what's", "won't"
-                found.append(_stem(part))
-    return found
+    return [term for word in _WORD.findall(text) for term in _word_terms(word)]
+
+
+def _phrases(found: Sequence[str]) -> list[str]:
+    """Each pair of neighbouring terms, as one term of its own."""
+    return [f"{first} {second}" for first, second in itertools.pairwise(found)]
+
+
+def _idf(count: int, documents: int) -> float:
+    """BM25's inverse document frequency: a word few of the catalog's tools use says more."""
+    return math.log(1 + (count - documents + 0.5) / (documents + 0.5))
 
 
 def _synonym_table() -> dict[str, frozenset[str]]:
@@ -433,76 +485,135 @@ def _synonym_table() -> dict[str, frozenset[str]]:
 _SYNONYM_TABLE = _synonym_table()
 
 
+def _schema_text(schema: Any, names: list[str], text: list[str], depth: int) -> None:
+    """The names of a schema's properties, and their titles, descriptions and string enum values, nested ones too."""
+    if depth > _SCHEMA_DEPTH or not isinstance(schema, Mapping):
+        return
+    properties = schema.get("properties")
+    for name, value in properties.items() if isinstance(properties, Mapping) else ():
+        names.append(str(name))
+        if isinstance(value, Mapping):
+            text.extend(str(value[key]) for key in ("title", "description") if isinstance(value.get(key), str))
+            enum = value.get("enum")
+            text.extend(item for item in enum if isinstance(item, str)) if isinstance(enum, list) else None
+            _schema_text(value, names, text, depth + 1)
+    for key in ("items", "additionalProperties"):
+        _schema_text(schema.get(key), names, text, depth + 1)
+
+
 def _fields(tool: HubTool) -> dict[str, str]:
-    properties = tool.input_schema.get("properties")
-    properties = properties if isinstance(properties, Mapping) else {}
-    parameter_text = [
-        str(value.get(key, ""))
-        for value in properties.values()
-        if isinstance(value, Mapping)
-        for key in ("title", "description")
-    ]
+    names: list[str] = []
+    text: list[str] = []
+    _schema_text(tool.input_schema, names, text, 0)
     return {
         "name": tool.tool,
-        "server": tool.server,
         "title": tool.title or "",
         "description": tool.description or "",
-        "parameter": " ".join(str(name) for name in properties),
-        "parameter_text": " ".join(parameter_text),
+        "summary": _SENTENCE_END.split(tool.description or "", maxsplit=1)[0],
+        "parameter": " ".join(names),
+        "parameter_text": " ".join(text),
     }
 
 
 class SearchIndex:
-    """BM25F over each tool's name, server, title, description and parameters: offline and deterministic.
+    """BM25F over each tool's name, title, description and parameters, and its server's words about
+    itself (`about`, by server id: title, description, instructions): offline and deterministic.
 
-    Built once per catalog (on the first query); a query scores only the tools that share a term with
-    it, reading at most the best `_SCANNED` of each term's postings, so its cost does not grow with
-    the size of the catalog.
+    Word statistics come from the catalog itself (a word most tools share weighs little). Built once
+    per catalog (on the first query); a query scores only the tools that share a term with it,
+    reading at most the best `_SCANNED` of each term's postings, so its cost does not grow with the
+    size of the catalog. A tool's score grows with the share of the query's words it matches, and
+    two query words in a row that are two words in a row of its name count once more. The server's
+    words raise its tools that match the query; its other tools follow all tools that match.
     """
 
-    def __init__(self, tools: Iterable[HubTool]) -> None:
+    def __init__(self, tools: Iterable[HubTool], about: Mapping[str, str] | None = None) -> None:
         self.tools = sorted(tools, key=lambda tool: tool.qualified_name)
+        servers = {tool.server for tool in self.tools}
+        self.by_server: dict[str, list[int]] = {server: [] for server in servers}
+        for position, tool in enumerate(self.tools):
+            self.by_server[tool.server].append(position)
+        server_terms = {server: set(terms(f"{server} {(about or {}).get(server, '')}")) for server in servers}
         frequencies: list[dict[str, float]] = []
+        lengths: list[float] = []
         for tool in self.tools:
             weighted: dict[str, float] = {}
             for field_name, text in _fields(tool).items():
-                for term in terms(text):
-                    weighted[term] = weighted.get(term, 0.0) + _FIELD_WEIGHTS[field_name]
+                field_weight = _FIELD_WEIGHTS[field_name]
+                found = terms(text)
+                for term in found:
+                    weighted[term] = weighted.get(term, 0.0) + field_weight
+                if field_name == "name":
+                    for phrase in _phrases(found):
+                        weighted[phrase] = weighted.get(phrase, 0.0) + _PHRASE_WEIGHT
+            lengths.append(sum(weighted.values()))
             frequencies.append(weighted)
-        lengths = [sum(weighted.values()) for weighted in frequencies]
-        average = sum(lengths) / len(lengths) if lengths else 1.0
+        average = (sum(lengths) / len(lengths) if lengths else 1.0) or 1.0
         documents: dict[str, int] = {}
         for weighted in frequencies:
             for term in weighted:
                 documents[term] = documents.get(term, 0) + 1
         count = len(self.tools)
+        sizes = {server: sum(tool.server == server for tool in self.tools) for server in servers}
+        server_documents: dict[str, int] = {}
+        for server, found_terms in server_terms.items():
+            for term in found_terms:
+                server_documents[term] = server_documents.get(term, 0) + sizes[server]
+        self.about: dict[str, dict[str, float]] = {
+            server: {
+                term: _SERVER_WEIGHT * _idf(count, min(count, documents.get(term, 0) + server_documents[term]))
+                for term in found_terms
+            }
+            for server, found_terms in server_terms.items()
+        }
         self.postings: dict[str, list[tuple[int, float]]] = {}
         for position, weighted in enumerate(frequencies):
-            norm = _K1 * (1 - _B + _B * lengths[position] / (average or 1.0))
+            norm = _K1 * (1 - _B + _B * lengths[position] / average)
             for term, frequency in weighted.items():
-                idf = math.log(1 + (count - documents[term] + 0.5) / (documents[term] + 0.5))
+                idf = _idf(count, documents[term])
                 self.postings.setdefault(term, []).append((position, idf * frequency * (_K1 + 1) / (frequency + norm)))
         for postings in self.postings.values():
             postings.sort(key=lambda posting: (-posting[1], posting[0]))
 
     def search(self, query: str, limit: int, keep: Callable[[HubTool], bool] | None = None) -> list[HubTool]:
         """The best `limit` tools for the query that `keep` accepts, best first; ties go by name."""
-        weights: dict[str, float] = {}
-        for term in terms(query):
-            weights[term] = 1.0
+        found = terms(query)
+        weights = dict.fromkeys(found, 1.0)
         for term in list(weights):
             for synonym in _SYNONYM_TABLE.get(term, ()):
                 if weights.get(synonym, 0.0) < 1.0:  # several query words for one thing add up, a little
                     weights[synonym] = min(_SYNONYMS_WEIGHT, weights.get(synonym, 0.0) + _SYNONYM_WEIGHT)
         scores: dict[int, float] = {}
+        matched: dict[int, float] = {}
         for term, weight in weights.items():
             for position, contribution in self.postings.get(term, ())[:_SCANNED]:
                 scores[position] = scores.get(position, 0.0) + weight * contribution
+                matched[position] = matched.get(position, 0.0) + weight
+        for phrase in dict.fromkeys(_phrases(found)):
+            for position, contribution in self.postings.get(phrase, ())[:_SCANNED]:
+                scores[position] = scores.get(position, 0.0) + contribution
+        about = {  # what the query shares with each server's words about itself, and how much of the query it is
+            server: (
+                sum(weight * found_terms[term] for term, weight in weights.items() if term in found_terms),
+                sum(weight for term, weight in weights.items() if term in found_terms),
+            )
+            for server, found_terms in self.about.items()
+        }
+        total = sum(weights.values()) or 1.0
+        for position in scores:
+            bonus, share = about[self.tools[position].server]
+            covered = min(matched.get(position, 0.0) + share, total) / total
+            scores[position] = (scores[position] + bonus) * covered**_COVERAGE
         ranked = heapq.nsmallest(
             len(scores) if keep is not None else limit, scores, key=lambda position: (-scores[position], position)
         )
-        found = [self.tools[position] for position in ranked]
-        return [tool for tool in found if keep is None or keep(tool)][:limit]
+        # then the other tools of the servers whose own words match: they follow every tool that matches itself
+        servers = sorted((-bonus, server) for server, (bonus, _) in about.items() if bonus > 0)
+        ranked += [position for _, server in servers for position in self.by_server[server] if position not in scores][
+            : len(self.tools) if keep is not None else max(0, limit - len(ranked))
+        ]
+        tools = [self.tools[position] for position in ranked]
+        return [tool for tool in tools if keep is None or keep(tool)][:limit]
 
 
 def names_only(tools: Iterable[HubTool], names: Collection[str] | None) -> list[HubTool]:

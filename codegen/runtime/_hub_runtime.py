@@ -35,6 +35,7 @@ from ._hub_catalog import (
     model_visible,
     names_only,
     qualified_name,
+    search_result,
     search_tool,
     selected,
     tool_definition,
@@ -172,9 +173,15 @@ class Catalog:
     """A set of hub tools and, built on first use, the index `shortlist` searches and each tool's
     compiled input schema; `reasons` say why a name the hub knows is not in it."""
 
-    def __init__(self, tools: Mapping[str, HubTool], reasons: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        tools: Mapping[str, HubTool],
+        reasons: Mapping[str, str] | None = None,
+        about: Mapping[str, str] | None = None,
+    ) -> None:
         self.tools = dict(tools)
         self.reasons = dict(reasons or {})
+        self.about = dict(about or {})
         self._index: SearchIndex | None = None
         self._checks: dict[str, SchemaCheck] = {}
 
@@ -185,7 +192,7 @@ class Catalog:
     @property
     def index(self) -> SearchIndex:
         if self._index is None:
-            self._index = SearchIndex(self.tools.values())
+            self._index = SearchIndex(self.tools.values(), self.about)
         return self._index
 
     def check(self, tool: HubTool, arguments: Mapping[str, Any]) -> None:
@@ -206,7 +213,7 @@ def _snapshot_catalog(hub_class: type[GeneratedHub]) -> Catalog:
     if hub_class not in _SNAPSHOT_CATALOGS:
         shown = {name: tool for name, tool in hub_class.tools.items() if not tool.app_only}
         hidden = {name: _APP_ONLY for name, tool in hub_class.tools.items() if tool.app_only}
-        _SNAPSHOT_CATALOGS[hub_class] = Catalog(shown, hidden)
+        _SNAPSHOT_CATALOGS[hub_class] = Catalog(shown, hidden, hub_class.server_about)
     return _SNAPSHOT_CATALOGS[hub_class]
 
 
@@ -240,6 +247,8 @@ class GeneratedHub:
 
     tools: ClassVar[Mapping[str, HubTool]] = {}
     servers: ClassVar[Mapping[str, str]] = {}
+    server_about: ClassVar[Mapping[str, str]] = {}
+    """Each server's own words about itself (title, description, instructions), which the shortlist searches."""
     """Each client attribute's server id."""
     separator: ClassVar[str] = HUB_SEPARATOR
     """What the qualified names join server and tool with (`hub_separator`); names tools a server adds live."""
@@ -381,6 +390,16 @@ class GeneratedHub:
         allowed = {tool.qualified_name for tool in selected(catalog.tools.values(), filters)}
         return catalog.index.search(query, limit, lambda tool: tool.qualified_name in allowed)
 
+    @_CatalogMethod
+    def describe(catalog: Catalog, name: str) -> HubTool:
+        """The tool with this qualified name, to show in full (`tool_definition`) after a search that
+        gave only names or summaries; `UnknownQualifiedToolError` (with the closest names, or why it
+        is left out) for a name the catalog lacks."""
+        tool = catalog.tools.get(name)
+        if tool is None:
+            raise catalog.unknown(name)
+        return tool
+
     @staticmethod
     def search_tool_definition(format: ToolFormat = "default") -> dict[str, Any]:
         """The `search_tools` meta-tool, to offer in place of the full list; `hub.call` answers it."""
@@ -443,10 +462,13 @@ class GeneratedHub:
 
         meta = search_tool(SEARCH_LIMIT)
         _check_with_jsonschema(meta, offline_validator(meta.input_schema), arguments)
-        found = self.shortlist(arguments["query"], arguments.get("limit", SEARCH_LIMIT))
-        definitions = [tool_definition(tool) for tool in found]
-        text = json.dumps(definitions, ensure_ascii=False)
-        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content={"tools": definitions})
+        if "names" in arguments:
+            found = [self.describe(name) for name in dict.fromkeys(arguments["names"])]
+        else:
+            found = self.shortlist(arguments["query"], arguments.get("limit", SEARCH_LIMIT))
+        result = search_result(found, arguments.get("detail", "full"))
+        text = json.dumps(result, ensure_ascii=False)
+        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=result)
 
     async def verify(self) -> CatalogDifference:
         """Check every server's live tools against its snapshot; raises that client's `CatalogDriftError`.
@@ -587,8 +609,8 @@ class GeneratedHub:
                     hidden[name] = reason
                 else:
                     shown[name] = tool
-        self.live_catalog = Catalog(dict(sorted(callable_tools.items())), reasons)
-        self.model_catalog = Catalog(dict(sorted(shown.items())), {**reasons, **hidden})
+        self.live_catalog = Catalog(dict(sorted(callable_tools.items())), reasons, self.server_about)
+        self.model_catalog = Catalog(dict(sorted(shown.items())), {**reasons, **hidden}, self.server_about)
         self._difference = CatalogDifference(
             added=tuple(sorted(added)),
             removed=tuple(sorted(removed)),

@@ -37,6 +37,10 @@ class Hub(GeneratedHub):
         "notes": "notes",
         "weather": "weather",
     }
+    server_about = {
+        "notes": "A small notebook: search notes by text and tag, add new ones.",
+        "weather": "Forecasts for any city, in either unit.",
+    }
     client_classes = {
         "notes": SiblingImport("notes", "NotesClient"),
         "weather": SiblingImport("weather", "WeatherClient"),

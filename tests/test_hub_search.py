@@ -1,0 +1,150 @@
+"""The shortlist on requests and catalogs it was not developed on (issue 25).
+
+`tests/held_out_tasks.py` over a hub generated from real servers' snapshots, and the held-out split
+of the public BFCL v4 benchmark (`benchmarks/bfcl_shortlist.py`), whose data the `bfcl-eval` package
+ships: both must keep their floor, so a ranking change that only helps the suite's own tasks fails.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.bfcl_shortlist import INSTALL, load, score
+from codegen.generate import generate_package
+from codegen.generate.hub import hub_dir, render_hub
+from codegen.generate.publish import publish
+from codegen.runtime._hub_catalog import HubTool, SearchIndex
+from codegen.snapshot import load_snapshot
+from tests.conftest import REPO
+from tests.held_out_tasks import TASKS
+from tests.test_hub_agent import forget, import_hub
+
+CATALOGS = [
+    REPO / "golden" / "everything" / "snapshot.json",
+    REPO / "golden" / "time" / "snapshot.json",
+    REPO / "golden" / "hub" / "snapshots" / "weather.json",
+    REPO / "golden" / "hub" / "snapshots" / "notes.json",
+    REPO / "tests" / "fixtures" / "history" / "filesystem-2025.11.25.json",
+    REPO / "tests" / "fixtures" / "catalogs" / "fetch.json",
+    REPO / "tests" / "fixtures" / "catalogs" / "playwright.json",
+]
+
+
+@pytest.fixture(scope="module")
+def held_out_hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The hub over the held-out catalogs, generated and imported as `heldouthub.hub`."""
+    out = tmp_path_factory.mktemp("generated") / "heldouthub"
+    snapshots = [load_snapshot(path) for path in CATALOGS]
+    for snapshot in snapshots:
+        generate_package(snapshot, out)
+    publish(render_hub([(snapshot, {}) for snapshot in snapshots]), hub_dir(out))
+    yield import_hub(out, "heldouthub").Hub
+    forget("heldouthub")
+
+
+def test_requests_written_before_ranking_find_their_tool_in_the_first_five(held_out_hub: Any) -> None:
+    misses = []
+    for task, expected in TASKS:
+        assert set(expected) <= set(held_out_hub.tools), expected
+        first_five = [tool.qualified_name for tool in held_out_hub.shortlist(task, 5)]
+        if not set(expected) & set(first_five):
+            misses.append((task, expected, first_five))
+    # measured once the ranking was done, never tuned against: 20 of 26 (the ranking before issue 25: 21)
+    assert len(TASKS) == 26
+    assert len(misses) <= 6, "missed within five:\n" + "\n".join(map(str, misses))
+
+
+def test_what_a_server_says_about_itself_reaches_its_tools() -> None:
+    """A tool whose own text never says "browser" is found for a request about the browser when its
+    server's instructions say what it drives."""
+
+    def tool(server: str, name: str, description: str) -> HubTool:
+        return HubTool(f"{server}__{name}", server, server, name, description, {"type": "object"})
+
+    tools = [tool("pages", "open", "Open the URL given."), tool("docs", "open", "Open a document by its path.")]
+    about = {"pages": "Drives a real web browser: navigate, click, type."}
+    assert [found.qualified_name for found in SearchIndex(tools, about).search("open this in the browser", 2)] == [
+        "pages__open",
+        "docs__open",
+    ]
+    assert [found.qualified_name for found in SearchIndex(tools).search("open this in the browser", 2)] == [
+        "docs__open",
+        "pages__open",
+    ]
+
+
+def test_bfcl_held_out_split_keeps_its_floor() -> None:
+    """BFCL v4 `live_multiple`, never used to develop the ranking: all 894 functions of both splits
+    in one catalog, each question's function among the first one and five."""
+    if importlib.util.find_spec("bfcl_eval") is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"bfcl-eval is missing: {INSTALL}")
+        pytest.skip(f"bfcl-eval is not installed: {INSTALL}")
+    tools, questions = load()
+    held_out = score(SearchIndex(tools), questions["live_multiple"])
+    assert held_out.questions == 1053
+    assert held_out.hits[1] >= 0.66, held_out.hits
+    assert held_out.hits[5] >= 0.86, held_out.hits
+
+
+async def test_search_tools_answers_at_each_detail_grouped_by_server(held_out_hub: Any) -> None:
+    hub = held_out_hub(**{tool.client: object() for tool in held_out_hub.tools.values()})
+    query = {"query": "open this address in a browser tab", "limit": 5}
+    answers = {
+        detail: await hub.call("search_tools", {**query, "detail": detail}) for detail in ("names", "summaries", "full")
+    }
+    full = answers["full"].structured_content
+    names = [entry["name"] for entry in full["tools"]]
+    assert len(names) == 5 and "playwright__browser_navigate" in names
+    assert full["tools"] == [next(d for d in held_out_hub.tool_definitions() if d["name"] == name) for name in names]
+    assert answers["names"].structured_content["tools"] == [{"name": name} for name in names]
+    navigate = held_out_hub.describe("playwright__browser_navigate")
+    assert {"name": "playwright__browser_navigate", "summary": "Navigate to a URL"} in answers[
+        "summaries"
+    ].structured_content["tools"], navigate.description
+    # every level groups the same tools by server, servers in the order of their best tool
+    for answer in answers.values():
+        grouped = answer.structured_content["servers"]
+        assert [name for group in grouped for name in group["tools"]] == sorted(
+            names,
+            key=lambda name: ([group["server"] for group in grouped].index(name.split("__")[0]), names.index(name)),
+        )
+        assert json.loads(answer.content[0].text) == answer.structured_content
+
+    described = await hub.call("search_tools", {"query": "fetch a page", "names": ["fetch__fetch"], "detail": "full"})
+    assert described.structured_content["tools"] == held_out_hub.tool_definitions(names=["fetch__fetch"])
+    with pytest.raises(LookupError, match="fetch__fetchh"):
+        await hub.call("search_tools", {"query": "x", "names": ["fetch__fetchh"]})
+
+
+def test_definitions_and_search_answers_keep_their_bytes_across_processes(held_out_hub: Any) -> None:
+    """A provider's prompt cache survives only if the tool list is the same bytes on every run."""
+    package_root = Path(sys.modules[held_out_hub.__module__].__file__ or "").parents[2]
+    script = (
+        "import json, asyncio\n"
+        "from heldouthub.hub import Hub\n"
+        "hub = Hub(**{tool.client: object() for tool in Hub.tools.values()})\n"
+        "found = asyncio.run(hub.call('search_tools', {'query': 'list the files in a folder', 'detail': 'summaries'}))\n"
+        "print(json.dumps([Hub.tool_definitions(f) for f in ('openai', 'anthropic', 'gemini')]))\n"
+        "print(found.content[0].text)\n"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            cwd=package_root,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            check=True,
+        ).stdout
+        for seed in ("0", "1", "12345")
+    }
+    assert len(outputs) == 1
