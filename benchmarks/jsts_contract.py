@@ -53,6 +53,7 @@ from mcp.types import CallToolResult  # noqa: E402
 
 from codegen.errors import StubgenError  # noqa: E402
 from codegen.generate import render_snapshot  # noqa: E402
+from codegen.generate.runtime_folder import publish_runtime  # noqa: E402
 from codegen.identifiers import CALL_OPTIONS, package_name  # noqa: E402
 from codegen.snapshot import Snapshot  # noqa: E402
 
@@ -232,16 +233,21 @@ def load_groups(suite: Path, keywords: list[str] | None) -> Iterator[tuple[str, 
         yield keyword, groups, skipped
 
 
+OUTPUT = "contracts"
+"""The output folder under the work folder, imported as a package: its packages share its runtime."""
+
+
 def generate(work: Path, server: str, tools: list[dict[str, Any]]) -> Any:
     """Generate one package from the tools and import it."""
     snapshot = Snapshot(server=server, protocol_version="2025-06-18", capabilities={"tools": {}}, tools=tuple(tools))
     files = render_snapshot(snapshot)
-    folder = work / package_name(server)
+    folder = work / OUTPUT / package_name(server)
     for relative, content in files.items():
         target = folder / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content)
-    module = importlib.import_module(folder.name)
+    publish_runtime(work / OUTPUT)
+    module = importlib.import_module(f"{OUTPUT}.{folder.name}")
     return next(getattr(module, name) for name in module.__all__ if name.endswith("Client"))
 
 

@@ -161,15 +161,15 @@ def generate_rows(work: Path, count: int, runs: int, targets: bool) -> tuple[lis
     own, workers = (int(part) for part in peak.rsplit("PEAK ", 1)[1].split())
     memory = f"peak memory of a cold {count}-tool generate: main process {own / 1024:.0f} MiB, largest worker {workers / 1024:.0f} MiB"
 
-    import_package = [PYTHON, "-c", "import bench"]
+    import_package = [PYTHON, "-c", "import out.bench"]
     import_bare = [PYTHON, "-c", "import bare_models"]
     first_use = [PYTHON, "-c", _FIRST_USE]
     package_import, bare_import = paired(
         runs,
-        lambda: timed(import_package, cwd=work / "out", accept=(0,)),
+        lambda: timed(import_package, cwd=work, accept=(0,)),
         lambda: timed(import_bare, cwd=work, accept=(0,)),
     )
-    use = median(runs, lambda: timed(first_use, cwd=work / "out", accept=(0,)))
+    use = median(runs, lambda: timed(first_use, cwd=work, accept=(0,)))
 
     def target(text: str, check: Callable[[float, float], bool]) -> tuple[str, Callable[[float, float], bool]]:
         return (text, check) if targets else ("(info)", lambda v, r: True)
@@ -187,8 +187,8 @@ def generate_rows(work: Path, count: int, runs: int, targets: bool) -> tuple[lis
 
 
 _FIRST_USE = """
-import bench
-from bench import models
+import out.bench
+from out.bench import models
 model = models.__all__[0]
 cls = getattr(models, model)
 try:
@@ -224,8 +224,8 @@ def call_rows(work: Path, calls: int, runs: int) -> list[Row]:
         Snapshot(server="echo", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=(ECHO,)),
         work / "calls",
     )
-    sys.path.insert(0, str(work / "calls"))
-    from echo import EchoClient  # type: ignore[import-not-found]
+    sys.path.insert(0, str(work))
+    from calls.echo import EchoClient  # type: ignore[import-not-found]
 
     async def call_tool(_context: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         text = str((params.arguments or {}).get("text", ""))

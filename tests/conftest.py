@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import signal
@@ -13,6 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from filelock import FileLock
@@ -229,3 +231,21 @@ def interrupt_cli(*args: str, cwd: Path, after: float = 2.0, until: Callable[[],
     _out, err = process.communicate(timeout=30)
     assert process.returncode == 130, err
     assert b"interrupted" in err and b"Traceback" not in err
+
+
+def import_generated(out: Path, module: str) -> ModuleType:
+    """Import `module` (`weather`, `weather.models`) of a package generated into the output folder `out`.
+
+    A generated package imports its folder's runtime relatively (`.._mcp_runtime`), so it is imported
+    as a subpackage of the folder, `<out.name>.<module>`, with the folder's parent on the path."""
+    if str(out.parent) not in sys.path:
+        sys.path.insert(0, str(out.parent))
+    return importlib.import_module(f"{out.name}.{module}")
+
+
+def forget_generated(out: Path) -> None:
+    """Undo `import_generated`: the folder's parent leaves the path and its modules are forgotten."""
+    if str(out.parent) in sys.path:
+        sys.path.remove(str(out.parent))
+    for name in [name for name in sys.modules if name.split(".")[0] == out.name]:
+        del sys.modules[name]

@@ -35,9 +35,9 @@ def test_hub_smoke_run_prints_every_figure() -> None:
     assert result.returncode == 0, result.stderr[-3000:]
     figures = [line.split(" | ")[0].lstrip("| ") for line in result.stdout.splitlines()[2:]]
     assert figures == [
-        "shortlist, 44 tools (golden servers): median",
-        "shortlist, 44 tools: 95th percentile",
-        "search index build, 44 tools (first query only)",
+        "shortlist, 40 tools (golden servers): median",
+        "shortlist, 40 tools: 95th percentile",
+        "search index build, 40 tools (first query only)",
         "shortlist, 1,000 tools: median",
         "shortlist, 1,000 tools: 95th percentile",
         "search index build, 1,000 tools (first query only)",

@@ -141,7 +141,10 @@ def test_server_instructions_cannot_pose_as_the_clients_model_imports(tmp_path: 
     assert "evil" not in head.lower()
     assert "    from ._models.evil import Evil\n" in body  # kept as text, inside the docstring
     namespace: dict[str, object] = {}
-    exec(compile(client.replace("from ._runtime", "from codegen.runtime._runtime"), "client.py", "exec"), namespace)
+    exec(
+        compile(client.replace("from .._mcp_runtime._runtime", "from codegen.runtime._runtime"), "client.py", "exec"),
+        namespace,
+    )
     assert "from ._models.evil import Evil" in str(getattr(namespace["PosingClient"], "__doc__", ""))
 
 

@@ -23,6 +23,7 @@ import anyio
 import pytest
 from mcp import StdioServerParameters
 
+from codegen.generate.runtime_folder import RUNTIME_PACKAGE
 from tests.conftest import npm_server, write_config
 from tests.hostile.corpus import run_mypy
 
@@ -76,7 +77,8 @@ def synced(
     snapshots = {path.stem: json.loads(path.read_text()) for path in (project / "snaps").glob("*.json")}
     sys.path.insert(0, str(project))
     try:
-        modules = [importlib.import_module(f"{OUTPUT}.{path.name}.client") for path in (project / OUTPUT).iterdir()]
+        packages = [path for path in (project / OUTPUT).iterdir() if path.name != RUNTIME_PACKAGE]
+        modules = [importlib.import_module(f"{OUTPUT}.{path.name}.client") for path in packages]
         clients = {client.server_name: client for client in map(client_class, modules)}
         yield Synced(project, result.stderr, snapshots, clients)
     finally:
@@ -110,7 +112,7 @@ def test_one_sync_writes_a_snapshot_and_a_package_for_every_server(synced: Synce
 
 
 def test_every_generated_package_passes_mypy_strict(synced: Synced) -> None:
-    packages = sorted((synced.project / OUTPUT).iterdir())
+    packages = sorted(path for path in (synced.project / OUTPUT).iterdir() if path.name != RUNTIME_PACKAGE)
     assert len(packages) == len(SERVERS)
     assert run_mypy(packages, synced.project / OUTPUT) == ""
 

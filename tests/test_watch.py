@@ -309,7 +309,7 @@ def test_a_missing_or_stale_package_is_built_when_watching_starts(
     config = tmp_path / "pyproject.toml"
     assert run_cli("snapshot", "--config", config).exit_code == 0  # snapshots, and no packages
     assert run_cli("generate", "other", "--config", config).exit_code == 0
-    (tmp_path / "clients" / "other" / "_runtime.py").write_text("# edited by hand\n", encoding="utf-8")
+    (tmp_path / "clients" / "other" / "models.py").write_text("# edited by hand\n", encoding="utf-8")
 
     watcher = Watcher(tmp_path, "--interval", "60")
     built = {watcher.wait_for(": built clients/").strip() for _ in range(2)}  # in either order

@@ -15,7 +15,8 @@ from codegen.errors import EXIT_FINDINGS, EXIT_OK, StubgenError
 from codegen.generate import Cache, package_dir, render_snapshot
 from codegen.generate.hub import HubSettings, hub_dir, render_hub
 from codegen.generate.proof import hub_source, remember_rendered, rendered_before
-from codegen.generate.publish import diff_trees, publish, read_tree, recover_output
+from codegen.generate.publish import Published, diff_trees, publish, read_tree, recover_output
+from codegen.generate.runtime_folder import check_runtime, publish_runtime, runtime_dir
 from codegen.identifiers import HUB_SEPARATOR
 from codegen.options import config_options, load_project, shown_path
 from codegen.runtime._hub_catalog import HINT_DEFAULTS, ToolFilter
@@ -211,6 +212,9 @@ def generate(
             checked.append((path, source, *check_server(source, str(path), method_names, out_dir, cache, renames)))
         if hub is not None:
             checked.append((None, None, *check_hub(hub, out_dir, cache)))
+        runtime_folder, runtime_diff = check_runtime(out_dir, _label(runtime_dir(out_dir)), hub is not None)
+        if runtime_diff:  # named only when stale, as `generate` names it only when it writes it
+            checked.append((None, None, runtime_folder, runtime_diff))
         stale = 0
         for snapshot_file, checked_bytes, target, diff in checked:
             stale += bool(diff)
@@ -242,20 +246,28 @@ def generate(
         unchanged = rendered_before(source, {}, out_dir, cache)
         files = render_hub(_load_hub(hub[0]), cache, hub[1]) if unchanged is None else None
         rendered.append((None, unchanged or hub_dir(out_dir), files, source, {}, {}))
+    # The runtime goes first, so no package ever imports a runtime older than itself.
+    runtime = publish_runtime(out_dir, with_hub=hub is not None)
     for snapshot_file, target, files, snapshot_bytes, method_names, renames in rendered:
         result = publish(files, target) if files is not None else None
         if files is not None:
             remember_rendered(snapshot_bytes, method_names, target, files, cache, renames)
-        server = _server_of(snapshot_bytes if snapshot_file is not None else None)
-        if result is not None and result.changed:
-            detail = f"{len(result.written)} file(s) written, {len(result.removed)} removed"
-            console.note(f"generated {shown_path(target)} ({detail})")
-            changes = {"written": list(result.written), "removed": list(result.removed)}
-            console.emit(server, "generated", **_where(snapshot_file, target), **changes)
-        else:
-            console.note(f"{shown_path(target)} is up to date")
-            console.emit(server, "unchanged", **_where(snapshot_file, target))
+        _report(snapshot_file, target, result, _server_of(snapshot_bytes if snapshot_file is not None else None))
+    if runtime.changed:  # said only when it changed: it follows the generator, not any snapshot
+        _report(None, runtime.path, runtime, None)
     return EXIT_OK
+
+
+def _report(snapshot_file: Path | None, target: Path, result: Published | None, server: str | None) -> None:
+    """Say what publishing one folder did (`result`; None when it was proven current without rendering)."""
+    if result is not None and result.changed:
+        detail = f"{len(result.written)} file(s) written, {len(result.removed)} removed"
+        console.note(f"generated {shown_path(target)} ({detail})")
+        changes = {"written": list(result.written), "removed": list(result.removed)}
+        console.emit(server, "generated", **_where(snapshot_file, target), **changes)
+    else:
+        console.note(f"{shown_path(target)} is up to date")
+        console.emit(server, "unchanged", **_where(snapshot_file, target))
 
 
 def _where(snapshot: Path | None, package: Path) -> dict[str, str | None]:

@@ -44,11 +44,6 @@ from codegen.identifiers import CALL_OPTIONS
 if TYPE_CHECKING:
     pass
 
-RUNTIME_FILE = "_runtime.py"
-LOOP_THREAD_FILE = "_loop_thread.py"
-"""The sync clients' private event loop, copied into every package and the hub: their sync twins share it."""
-TASKS_FILE = "_tasks.py"
-"""Task-augmented tool calls (`TaskHandle`), copied into every package and the hub."""
 CONTRACT_NAME = "_CONTRACT"
 """The name each tool's models module gives its contract; the client's methods pass it to the runtime."""
 CONTRACT_DOC = "The tool's schemas from the snapshot: what the runtime checks arguments and results against."
@@ -175,11 +170,6 @@ def tool_pieces(tool: ToolSpec, model_imports: Import) -> list[tuple[PieceKind, 
     if not model_imports.names:
         return members
     return [*members, ("import", model_import(model_imports) + "\n")]
-
-
-def runtime_source(name: str = RUNTIME_FILE) -> bytes:
-    """A runtime helpers file, byte for byte as shipped with mcp-stubgen."""
-    return files("codegen.runtime").joinpath(name).read_bytes()
 
 
 PieceKind = Literal["module", "import", "member"]
@@ -373,7 +363,8 @@ def model_module_file(module: ModelModule) -> bytes:
 
 
 def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str, bytes]:
-    """Every file of the package, by path relative to the package folder."""
+    """Every file of the package, by path relative to the package folder (the runtime it imports is the
+    output folder's, `runtime_folder`)."""
     cache = cache or Cache.disabled()
     templates = jinja_environment()
     helpers = _helpers()
@@ -420,9 +411,6 @@ def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str
         "client.py": with_header(package.header, client),
         "models.py": package_file("models.py.jinja"),
         "_models/__init__.py": package_file("models_package.py.jinja"),
-        RUNTIME_FILE: runtime_source(),
-        LOOP_THREAD_FILE: runtime_source(LOOP_THREAD_FILE),
-        TASKS_FILE: runtime_source(TASKS_FILE),
         "py.typed": b"",
     }
     for module in package.model_modules:

@@ -1,6 +1,6 @@
 """Helpers shared by every client that mcp-stubgen generates.
 
-This file is copied verbatim into each generated package, so it imports only `mcp`, `pydantic`, what
+This file is copied verbatim into each output folder's runtime (`_mcp_runtime/`), so it imports only `mcp`, `pydantic`, what
 they bring (`jsonschema`, `pydantic_core`) and the standard library. Do not edit the copy: run
 `mcp-stubgen sync` to refresh it.
 

@@ -10,9 +10,10 @@ from codegen.config import ProjectConfig
 from codegen.errors import StubgenError
 from codegen.generate import Cache, Published, package_dir, render_snapshot
 from codegen.generate.command import hub_inputs, method_names_for, strict_setting
-from codegen.generate.hub import hub_dir, render_hub
+from codegen.generate.hub import generate_hub, hub_dir
 from codegen.generate.proof import remember_rendered
 from codegen.generate.publish import publish
+from codegen.generate.runtime_folder import publish_runtime
 from codegen.options import shown_path
 from codegen.snapshot import Snapshot
 
@@ -28,6 +29,7 @@ def publish_with_snapshot(
     target = package_dir(snapshot, output)
     source = snapshot.canonical_bytes()
     try:
+        publish_runtime(output)
         result = publish(files, target, (path, source))
     except OSError as error:
         raise StubgenError(
@@ -46,7 +48,7 @@ def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
     """
     try:
         inputs, settings = hub_inputs(config)
-        result = publish(render_hub(inputs, cache, settings), hub_dir(output))
+        result = generate_hub(inputs, output, cache, settings)
     except StubgenError as error:
         console.error(str(error))
         console.emit(None, "error", error=str(error), package=shown_path(hub_dir(output)))

@@ -16,6 +16,7 @@ import pytest
 from codegen.generate import render_snapshot
 from codegen.generate.formatting import black_mode
 from codegen.generate.publish import publish
+from codegen.generate.runtime_folder import publish_runtime
 from codegen.snapshot import Snapshot
 from tests.hostile.corpus import run_mypy
 
@@ -199,11 +200,12 @@ def test_odd_but_usable_schemas_generate(
     captured = capfd.readouterr()
     assert captured.out == captured.err == ""
     publish(files, tmp_path / "odd_srv")
-    monkeypatch.syspath_prepend(str(tmp_path))
+    publish_runtime(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path.parent))
     try:
-        importlib.import_module("odd_srv").TInput.model_rebuild()
+        importlib.import_module(f"{tmp_path.name}.odd_srv").TInput.model_rebuild()
     finally:
-        for module in [name for name in sys.modules if name == "odd_srv" or name.startswith("odd_srv.")]:
+        for module in [name for name in sys.modules if name.split(".")[0] == tmp_path.name]:
             del sys.modules[module]
 
 
@@ -248,11 +250,12 @@ def test_a_format_needing_an_optional_package_still_imports(
     tool = {"name": "t", "inputSchema": obj(a={"type": "string", "format": string_format})}
     snapshot = Snapshot(server="formats", protocol_version="2025-06-18", capabilities={}, tools=(tool,))
     publish(render_snapshot(snapshot), tmp_path / "formats")
-    monkeypatch.syspath_prepend(str(tmp_path))
+    publish_runtime(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path.parent))
     try:
-        importlib.import_module("formats").TInput.model_rebuild()
+        importlib.import_module(f"{tmp_path.name}.formats").TInput.model_rebuild()
     finally:
-        for module in [name for name in sys.modules if name == "formats" or name.startswith("formats.")]:
+        for module in [name for name in sys.modules if name.split(".")[0] == tmp_path.name]:
             del sys.modules[module]
 
 
@@ -291,12 +294,13 @@ def test_a_property_named_like_an_import_beside_a_titled_definition_imports(
         if path.startswith("_models/"):
             assert black.format_str(data.decode(), mode=black_mode()) == data.decode(), path
     publish(files, tmp_path / "field_srv")
-    monkeypatch.syspath_prepend(str(tmp_path))
+    publish_runtime(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path.parent))
     try:
-        package = importlib.import_module("field_srv")
+        package = importlib.import_module(f"{tmp_path.name}.field_srv")
         arguments = package.TInput.model_validate({"row": {name: "x", "kind": "a"}, "short": "s"})
         assert arguments.model_dump(by_alias=True, exclude_none=True)["row"][name] == "x"
         package.TOutput.model_rebuild()
     finally:
-        for module in [name for name in sys.modules if name == "field_srv" or name.startswith("field_srv.")]:
+        for module in [name for name in sys.modules if name.split(".")[0] == tmp_path.name]:
             del sys.modules[module]

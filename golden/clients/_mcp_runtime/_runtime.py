@@ -1,0 +1,1243 @@
+"""Helpers shared by every client that mcp-stubgen generates.
+
+This file is copied verbatim into each output folder's runtime (`_mcp_runtime/`), so it imports only `mcp`, `pydantic`, what
+they bring (`jsonschema`, `pydantic_core`) and the standard library. Do not edit the copy: run
+`mcp-stubgen sync` to refresh it.
+
+`mcp` and `pydantic` are imported where they are used, not at the top: importing `mcp` takes
+seconds and `pydantic` a tenth of one, and importing a generated package should cost neither (an
+application loads `mcp` once it connects, `pydantic` once a tool's models are first used).
+
+A tool's own JSON Schema is the contract, not its models: the exact arguments about to be sent and
+the exact `structuredContent` received are checked against the schemas in the snapshot
+(`ToolContract`), and the models only give the caller types and names. Each schema is compiled on
+the tool's first call into a fast check of the keywords tools use; a schema with keywords it does
+not compile (`unevaluated*`, `$dynamicRef`, embedded `$id`s, another dialect) is checked by
+`jsonschema` alone. When the fast check says no, `jsonschema` gives the verdict and the message,
+so the fast check can never refuse what `jsonschema` accepts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import re
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Literal, Self, TypedDict, TypeVar, cast
+from urllib.parse import unquote
+
+from ._loop_thread import SessionLoop
+
+if TYPE_CHECKING:
+    from mcp import Client, ClientSession, MCPError, StdioServerParameters
+    from mcp.client import Transport
+    from mcp.client.session import ElicitationFnT, ListRootsFnT, LoggingFnT, SamplingFnT
+    from mcp.shared.dispatcher import ProgressFnT
+    from mcp.types import (
+        AudioContent,
+        CallToolResult,
+        ContentBlock,
+        EmbeddedResource,
+        GetPromptResult,
+        ImageContent,
+        ReadResourceResult,
+        RequestParamsMeta,
+        ResourceLink,
+        Tool,
+    )
+    from pydantic import BaseModel
+
+    from ._tasks import SyncTaskHandle, TaskHandle, TaskSupport
+
+__all__ = [
+    "NOT_GIVEN",
+    "CallOptions",
+    "CatalogDriftError",
+    "GeneratedClient",
+    "MissingHandlerError",
+    "NoStructuredContentError",
+    "NotGiven",
+    "PaginationError",
+    "ProgressCallback",
+    "RequestOptions",
+    "RequestTimeoutError",
+    "SchemaCheck",
+    "SessionLoop",
+    "StubgenClientError",
+    "SyncClient",
+    "ToolArgumentsError",
+    "ToolContentError",
+    "ToolContract",
+    "ToolError",
+    "ToolResult",
+    "ToolResultError",
+    "UnknownToolError",
+    "canonical_json_bytes",
+    "fingerprint",
+    "load_model",
+    "tool_fingerprint",
+]
+
+OutputT = TypeVar("OutputT", bound="BaseModel")
+T = TypeVar("T")
+ClientT = TypeVar("ClientT")
+
+_INVALID_PARAMS = -32602
+_NO_STRUCTURED_CONTENT = "has an output schema but did not return structured content"
+"""What the SDK's `call_tool` raises (a `RuntimeError`) for a tool that declares an output schema and sends none."""
+_METHOD_NOT_FOUND = -32601
+_REQUEST_TIMEOUT = -32001
+
+MAX_PAGES: Final = 1000
+"""`verify()` lists at most this many pages, the same limit `mcp-stubgen snapshot` applies by default."""
+
+
+class NotGiven:
+    """The default of every optional parameter, so "not given" stays distinct from an explicit `None`."""
+
+    _instance: ClassVar[NotGiven | None] = None
+
+    def __new__(cls) -> NotGiven:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return "NOT_GIVEN"
+
+
+NOT_GIVEN: Final = NotGiven()
+
+
+ProgressCallback = Callable[[float, float | None, str | None], Awaitable[None] | None]
+"""Called with (progress, total, message) for each `notifications/progress` of the call; may be async."""
+
+
+class RequestOptions(TypedDict, total=False):
+    """Per-call options of a resource or prompt method, passed as `call_options={...}`."""
+
+    timeout: float
+    """Seconds to wait for the answer; then `RequestTimeoutError`, and the server is sent `notifications/cancelled`."""
+    meta: Mapping[str, Any]
+    """The request's `_meta`, sent as given (a trace id, a progress token of your own)."""
+
+
+class CallOptions(RequestOptions, total=False):
+    """Per-call options of a tool method, passed as `call_options={...}`; cancelling the calling task
+    sends the server `notifications/cancelled` (the SDK does it), so cancellation needs no option."""
+
+    on_progress: ProgressCallback
+    """Receives the tool's `notifications/progress`; a sync client calls it on its event loop."""
+
+
+class StubgenClientError(Exception):
+    """Base of the errors a generated client raises on top of the SDK's own."""
+
+
+class RequestTimeoutError(StubgenClientError, TimeoutError):
+    """No answer within the call's `timeout`; the server was told to stop (`notifications/cancelled`)."""
+
+    def __init__(self, server: str, request: str, timeout: float) -> None:
+        self.server = server
+        self.timeout = timeout
+        super().__init__(
+            f"server {server!r}: {request} got no answer within {timeout:g} s (call_options timeout); it was cancelled"
+        )
+
+
+class ToolError(StubgenClientError):
+    """The server ran the tool and reported a failure (`isError: true`)."""
+
+    def __init__(self, tool: str, content: Sequence[ContentBlock]) -> None:
+        from mcp.types import TextContent
+
+        self.tool = tool
+        self.content = list(content)
+        text = " ".join(block.text for block in self.content if isinstance(block, TextContent))
+        super().__init__(f"tool {tool!r} failed: {text}" if text else f"tool {tool!r} failed")
+
+
+class ToolResultError(StubgenClientError):
+    """The server's result does not match the output schema the client was generated from."""
+
+    def __init__(self, tool: str, reason: str) -> None:
+        self.tool = tool
+        super().__init__(
+            f"tool {tool!r} returned a result that does not match its snapshot's output schema: {reason}; "
+            "if the server changed, run `mcp-stubgen sync`"
+        )
+
+
+class NoStructuredContentError(ToolResultError):
+    """The tool declares an output schema, but the server sent no `structuredContent` to read it from."""
+
+    def __init__(self, server: str, tool: str) -> None:
+        self.tool = tool
+        StubgenClientError.__init__(
+            self,
+            f"tool {tool!r} declares an outputSchema but its result has no structuredContent; if server "
+            f"{server!r} sends the result as JSON text instead, set `parse_text_json = true` in its config "
+            "and run `mcp-stubgen sync`",
+        )
+
+
+class ToolContentError(StubgenClientError, ValueError):
+    """A result's content is not what it was read as: `.json()` of anything but one JSON text block."""
+
+    def __init__(self, tool: str, reason: str) -> None:
+        self.tool = tool
+        super().__init__(f"tool {tool!r}: {reason}")
+
+
+class MissingHandlerError(StubgenClientError, TypeError):
+    """The client was generated from a catalog listed to a client declaring a capability, and `connect`
+    was given no handler for it: the server would not list the tools that need it."""
+
+    def __init__(self, server: str, capability: str, handler: str) -> None:
+        super().__init__(
+            f"server {server!r} was snapshotted declaring the client capability {capability!r}, so this client "
+            f"has tools the server lists only to clients that declare it: pass {handler}= to connect()"
+        )
+
+
+class ToolArgumentsError(StubgenClientError, ValueError):
+    """The arguments do not match the tool's input schema, so the call was not sent."""
+
+    def __init__(self, tool: str, reason: str) -> None:
+        self.tool = tool
+        super().__init__(f"tool {tool!r}: {reason}; nothing was sent")
+
+
+class CatalogDriftError(StubgenClientError):
+    """The live server's catalog no longer matches the snapshot the client was generated from."""
+
+    def __init__(
+        self, server: str, missing: Sequence[str] = (), drifted: Sequence[str] = (), detail: str | None = None
+    ) -> None:
+        self.server = server
+        self.missing = tuple(missing)
+        self.drifted = tuple(drifted)
+        if detail is None:
+            parts = []
+            if self.missing:
+                parts.append("missing tools: " + ", ".join(repr(name) for name in self.missing))
+            if self.drifted:
+                parts.append("changed tools: " + ", ".join(repr(name) for name in self.drifted))
+            detail = "; ".join(parts)
+        super().__init__(f"server {server!r} changed since the client was generated ({detail}); run `mcp-stubgen sync`")
+
+
+class PaginationError(StubgenClientError):
+    """The server's `tools/list` paging does not end: a cursor came back twice, or the pages ran past the limit."""
+
+    def __init__(self, server: str, reason: str) -> None:
+        self.server = server
+        super().__init__(f"server {server!r}: tools/list {reason}, so its catalog cannot be verified")
+
+
+class UnknownToolError(CatalogDriftError):
+    """The server answered a call with "unknown tool": the tool was removed or renamed."""
+
+    def __init__(self, server: str, tool: str, reply: str) -> None:
+        super().__init__(server, missing=(tool,), detail=f"it does not know tool {tool!r}: {reply}")
+        self.tool = tool
+
+
+class ToolResult:
+    """What a tool without an output schema returns: its content blocks, typed by kind, and the SDK's
+    `CallToolResult` as `raw` (for `_meta`, or a `structuredContent` no schema describes)."""
+
+    __slots__ = ("raw", "tool")
+
+    def __init__(self, tool: str, raw: CallToolResult) -> None:
+        self.tool = tool
+        self.raw = raw
+
+    def __repr__(self) -> str:
+        kinds = ", ".join(block.type for block in self.raw.content)
+        return f"ToolResult(tool={self.tool!r}, content=[{kinds}])"
+
+    @property
+    def content(self) -> list[ContentBlock]:
+        """Every block, in the server's order."""
+        return self.raw.content
+
+    @property
+    def text(self) -> str:
+        """The text blocks' text, joined by newlines ("" when there is none)."""
+        from mcp.types import TextContent
+
+        return "\n".join(block.text for block in self.raw.content if isinstance(block, TextContent))
+
+    @property
+    def images(self) -> list[ImageContent]:
+        from mcp.types import ImageContent
+
+        return [block for block in self.raw.content if isinstance(block, ImageContent)]
+
+    @property
+    def audio(self) -> list[AudioContent]:
+        from mcp.types import AudioContent
+
+        return [block for block in self.raw.content if isinstance(block, AudioContent)]
+
+    @property
+    def resources(self) -> list[EmbeddedResource]:
+        """The embedded resources (their contents sent inline)."""
+        from mcp.types import EmbeddedResource
+
+        return [block for block in self.raw.content if isinstance(block, EmbeddedResource)]
+
+    @property
+    def resource_links(self) -> list[ResourceLink]:
+        """Links to resources the caller may read."""
+        from mcp.types import ResourceLink
+
+        return [block for block in self.raw.content if isinstance(block, ResourceLink)]
+
+    def json(self) -> Any:
+        """The value of the result's one text block, parsed as JSON; `ToolContentError` when the
+        result is not exactly one text block or its text is not JSON."""
+        from mcp.types import TextContent
+
+        blocks = self.raw.content
+        if len(blocks) != 1 or not isinstance(blocks[0], TextContent):
+            kinds = ", ".join(block.type for block in blocks) or "none"
+            raise ToolContentError(self.tool, f"expected one JSON text block, got {len(blocks)} block(s) ({kinds})")
+        try:
+            return json.loads(blocks[0].text)
+        except ValueError as error:
+            raise ToolContentError(self.tool, f"its text is not JSON ({error}): {_clip(blocks[0].text, 80)}") from None
+
+
+def canonical_json_bytes(value: Any) -> bytes:
+    """Byte-identical to mcp-stubgen's snapshot encoding, so fingerprints agree with the generator's."""
+    text = json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False)
+    return (text + "\n").encode("utf-8", errors="backslashreplace")
+
+
+def fingerprint(value: Any) -> str:
+    """A short content hash of any JSON value, independent of key order."""
+    return hashlib.sha256(canonical_json_bytes(value)).hexdigest()[:16]
+
+
+def tool_fingerprint(tool: Tool) -> str:
+    """The fingerprint of a live tool, computed over its wire form exactly as the snapshot stores it."""
+    return fingerprint(tool.model_dump(by_alias=True, exclude_none=True, mode="json"))
+
+
+def load_model(facade: str, modules: Mapping[str, str], name: str) -> object:
+    """A model class for a facade module's `__getattr__`: import its tool's module, remember the class.
+
+    `facade` is the facade's `__name__` (`<package>.models`); `modules` maps class name -> tool module.
+    """
+    module = modules.get(name)
+    if module is None:
+        raise AttributeError(f"module {facade!r} has no attribute {name!r}")
+    package = facade.rpartition(".")[0]
+    value = getattr(importlib.import_module(f"{package}._models.{module}"), name)
+    setattr(sys.modules[facade], name, value)
+    return value
+
+
+def _lone_exception(error: BaseException) -> BaseException:
+    """The exception inside (nested) groups of exactly one, else the error itself."""
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    return error
+
+
+Check = Callable[[Any], bool]
+Direction = Literal["input", "output"]
+
+_DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+_ANNOTATIONS = frozenset(
+    {"$schema", "$comment", "$defs", "definitions", "title", "description", "default", "examples", "format",
+     "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema",
+     "minContains", "maxContains", "then", "else"}
+)  # fmt: skip
+"""Keywords that never fail an instance by themselves (or are read by the keyword they belong to)."""
+
+_OBJECT_KEYWORDS = frozenset({"type", "properties", "required"})
+"""The keywords `_Compiler._object` checks together, for a schema whose `type` is `object`."""
+
+_NOT_COMPILED = frozenset({"$dynamicRef", "$dynamicAnchor", "$anchor", "$id", "$recursiveRef", "$vocabulary"})
+_NOT_COMPILED_KEYWORDS = frozenset({"unevaluatedProperties", "unevaluatedItems"})
+
+
+class _NotCompiled(Exception):
+    """The schema uses something the fast check does not do; `jsonschema` checks it alone."""
+
+
+def _json_key(value: Any) -> Any:
+    """A hashable key equal for equal JSON values: `1` and `1.0` are one number, `true` is not `1`."""
+    if value is True or value is False:
+        return ("boolean", value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return ("array", tuple(_json_key(item) for item in value))
+    if isinstance(value, dict):
+        return ("object", frozenset((name, _json_key(item)) for name, item in value.items()))
+    return value
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+_JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
+"""The types `_as_json` returns as they are: `_send` skips the call for them."""
+
+_NUMBERS = frozenset({int, float})
+"""The types of JSON numbers as checked values hold them: the runtime checks JSON it decoded or
+built (`_as_json`), so a number is exactly an `int` or a `float`, and `bool` is not one."""
+
+
+def _number(limit: Any) -> None:
+    if not _is_number(limit):
+        raise _NotCompiled("a bound that is not a number")
+
+
+_TYPES: dict[str, Check] = {
+    "object": lambda value: isinstance(value, dict),
+    "array": lambda value: isinstance(value, list),
+    "string": lambda value: isinstance(value, str),
+    "number": _is_number,
+    "integer": lambda value: (
+        (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float) and value.is_integer())
+    ),
+    "boolean": lambda value: isinstance(value, bool),
+    "null": lambda value: value is None,
+}
+
+
+class _Compiler:
+    """Turns one JSON Schema (2020-12) into a predicate made of closures: `keyword_<name>` compiles
+    the keyword `<name>` (`$ref` is `keyword_ref`); a keyword without one is an annotation."""
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self.references: dict[str, Check] = {}
+
+    def compile(self, schema: Any) -> Check:
+        if schema is True or schema == {}:
+            return lambda value: True
+        if schema is False:
+            return lambda value: False
+        if not isinstance(schema, dict):
+            raise _NotCompiled("a schema that is neither an object nor a boolean")
+        checks: list[Check] = []
+        fused: frozenset[str] = frozenset()
+        if schema.get("type") == "object" and ("properties" in schema or "required" in schema):
+            checks.append(self._object(schema.get("properties", {}), schema.get("required", ())))
+            fused = _OBJECT_KEYWORDS
+        for keyword, argument in schema.items():
+            if keyword in _NOT_COMPILED_KEYWORDS or (keyword in _NOT_COMPILED and schema is not self.root):
+                raise _NotCompiled(keyword)
+            if keyword in _ANNOTATIONS or keyword in _NOT_COMPILED or keyword in fused:
+                continue
+            method = getattr(self, "keyword_" + keyword.removeprefix("$"), None)
+            if method is not None:
+                checks.append(method(argument, schema))
+        if not checks:
+            return lambda value: True
+        if len(checks) == 1:
+            return checks[0]
+        return _every(tuple(checks))
+
+    def _object(self, properties: Any, names: Any) -> Check:
+        """`type: object` with its `properties` and `required` in one check: the shape of nearly every
+        tool's schema, checked on every call, costs one function call instead of four."""
+        checks = tuple((name, self.compile(inner)) for name, inner in properties.items())
+        required = tuple(names)
+
+        def object_fits(value: Any) -> bool:
+            if not isinstance(value, dict):
+                return False
+            for name, check in checks:
+                if name in value and not check(value[name]):
+                    return False
+            for name in required:  # noqa: SIM110 - a loop costs half of all() over a generator
+                if name not in value:
+                    return False
+            return True
+
+        return object_fits
+
+    def keyword_ref(self, reference: Any, schema: Any) -> Check:
+        if not isinstance(reference, str) or not (reference == "#" or reference.startswith("#/")):
+            raise _NotCompiled("a reference by anchor or outside the schema")
+        if reference not in self.references:
+            self.references[reference] = lambda value: False  # a cycle sees the final check through the dict
+            self.references[reference] = self.compile(self._target(reference))
+        references = self.references
+        return lambda value: references[reference](value)
+
+    def _target(self, reference: str) -> Any:
+        node = self.root
+        for part in unquote(reference[1:]).split("/")[1:]:
+            part = part.replace("~1", "/").replace("~0", "~")
+            if isinstance(node, dict) and part in node:
+                node = node[part]
+            elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+                node = node[int(part)]
+            else:
+                raise _NotCompiled(f"the reference {reference!r} points at nothing")
+        return node
+
+    def keyword_type(self, names: Any, schema: Any) -> Check:
+        tests = tuple(_TYPES[name] for name in ([names] if isinstance(names, str) else names))
+        if len(tests) == 1:
+            return tests[0]
+        return lambda value: any(test(value) for test in tests)
+
+    def keyword_enum(self, values: Any, schema: Any) -> Check:
+        keys = frozenset(_json_key(value) for value in values)
+        return lambda value: _json_key(value) in keys
+
+    def keyword_const(self, constant: Any, schema: Any) -> Check:
+        key = _json_key(constant)
+        return lambda value: _json_key(value) == key
+
+    def keyword_minimum(self, limit: Any, schema: Any) -> Check:
+        _number(limit)
+        return lambda value: type(value) not in _NUMBERS or value >= limit
+
+    def keyword_maximum(self, limit: Any, schema: Any) -> Check:
+        _number(limit)
+        return lambda value: type(value) not in _NUMBERS or value <= limit
+
+    def keyword_exclusiveMinimum(self, limit: Any, schema: Any) -> Check:
+        _number(limit)
+        return lambda value: type(value) not in _NUMBERS or value > limit
+
+    def keyword_exclusiveMaximum(self, limit: Any, schema: Any) -> Check:
+        _number(limit)
+        return lambda value: type(value) not in _NUMBERS or value < limit
+
+    def keyword_multipleOf(self, divisor: Any, schema: Any) -> Check:
+        if not isinstance(divisor, int) or isinstance(divisor, bool):
+            raise _NotCompiled("a fractional multipleOf")  # float arithmetic is jsonschema's to get right
+        return lambda value: not _is_number(value) or (isinstance(value, int) and value % divisor == 0)
+
+    def _size(self, limit: Any, kind: type[str | list[Any] | dict[str, Any]], at_least: bool) -> Check:
+        if at_least:
+            return lambda value: not isinstance(value, kind) or len(value) >= limit
+        return lambda value: not isinstance(value, kind) or len(value) <= limit
+
+    def keyword_minLength(self, limit: Any, schema: Any) -> Check:
+        return self._size(limit, str, True)
+
+    def keyword_maxLength(self, limit: Any, schema: Any) -> Check:
+        return self._size(limit, str, False)
+
+    def keyword_minItems(self, limit: Any, schema: Any) -> Check:
+        return self._size(limit, list, True)
+
+    def keyword_maxItems(self, limit: Any, schema: Any) -> Check:
+        return self._size(limit, list, False)
+
+    def keyword_minProperties(self, limit: Any, schema: Any) -> Check:
+        return self._size(limit, dict, True)
+
+    def keyword_maxProperties(self, limit: Any, schema: Any) -> Check:
+        return self._size(limit, dict, False)
+
+    def keyword_pattern(self, pattern: Any, schema: Any) -> Check:
+        search = _regex(pattern).search
+        return lambda value: not isinstance(value, str) or search(value) is not None
+
+    def keyword_uniqueItems(self, unique: Any, schema: Any) -> Check:
+        if unique is not True:
+            return lambda value: True
+        return lambda value: not isinstance(value, list) or len({_json_key(item) for item in value}) == len(value)
+
+    def keyword_required(self, names: Any, schema: Any) -> Check:
+        required = tuple(names)
+
+        def required_fit(value: Any) -> bool:
+            if isinstance(value, dict):
+                for name in required:
+                    if name not in value:
+                        return False
+            return True
+
+        return required_fit
+
+    def keyword_dependentRequired(self, dependencies: Any, schema: Any) -> Check:
+        pairs = tuple((name, tuple(needed)) for name, needed in dependencies.items())
+        return lambda value: (
+            not isinstance(value, dict)
+            or all(all(other in value for other in needed) for name, needed in pairs if name in value)
+        )
+
+    def keyword_dependentSchemas(self, dependencies: Any, schema: Any) -> Check:
+        pairs = tuple((name, self.compile(inner)) for name, inner in dependencies.items())
+        return lambda value: not isinstance(value, dict) or all(check(value) for name, check in pairs if name in value)
+
+    def keyword_properties(self, properties: Any, schema: Any) -> Check:
+        checks = tuple((name, self.compile(inner)) for name, inner in properties.items())
+
+        def properties_fit(value: Any) -> bool:
+            if isinstance(value, dict):
+                for name, check in checks:
+                    if name in value and not check(value[name]):
+                        return False
+            return True
+
+        return properties_fit
+
+    def keyword_patternProperties(self, patterns: Any, schema: Any) -> Check:
+        checks = tuple((_regex(pattern).search, self.compile(inner)) for pattern, inner in patterns.items())
+        return lambda value: (
+            not isinstance(value, dict)
+            or all(check(item) for name, item in value.items() for search, check in checks if search(name))
+        )
+
+    def keyword_additionalProperties(self, extra: Any, schema: Any) -> Check:
+        declared = frozenset(schema.get("properties", {}))
+        searches = tuple(_regex(pattern).search for pattern in schema.get("patternProperties", {}))
+        check = self.compile(extra)
+
+        def additional_fit(value: Any) -> bool:
+            if not isinstance(value, dict):
+                return True
+            for name, item in value.items():
+                if name in declared or any(search(name) for search in searches):
+                    continue
+                if not check(item):
+                    return False
+            return True
+
+        return additional_fit
+
+    def keyword_propertyNames(self, names: Any, schema: Any) -> Check:
+        check = self.compile(names)
+        return lambda value: not isinstance(value, dict) or all(check(name) for name in value)
+
+    def keyword_prefixItems(self, prefix: Any, schema: Any) -> Check:
+        checks = tuple(self.compile(inner) for inner in prefix)
+        return lambda value: (
+            not isinstance(value, list) or all(check(item) for check, item in zip(checks, value, strict=False))
+        )
+
+    def keyword_items(self, items: Any, schema: Any) -> Check:
+        start = len(schema.get("prefixItems", ()))
+        check = self.compile(items)
+        return lambda value: not isinstance(value, list) or all(check(item) for item in value[start:])
+
+    def keyword_contains(self, contains: Any, schema: Any) -> Check:
+        check = self.compile(contains)
+        least, most = schema.get("minContains", 1), schema.get("maxContains")
+
+        def contains_fit(value: Any) -> bool:
+            if not isinstance(value, list):
+                return True
+            matches = sum(1 for item in value if check(item))
+            return matches >= least and (most is None or matches <= most)
+
+        return contains_fit
+
+    def keyword_allOf(self, branches: Any, schema: Any) -> Check:
+        return _every(tuple(self.compile(branch) for branch in branches))
+
+    def keyword_anyOf(self, branches: Any, schema: Any) -> Check:
+        checks = tuple(self.compile(branch) for branch in branches)
+        return lambda value: any(check(value) for check in checks)
+
+    def keyword_oneOf(self, branches: Any, schema: Any) -> Check:
+        checks = tuple(self.compile(branch) for branch in branches)
+        return lambda value: sum(1 for check in checks if check(value)) == 1
+
+    def keyword_not(self, negated: Any, schema: Any) -> Check:
+        check = self.compile(negated)
+        return lambda value: not check(value)
+
+    def keyword_if(self, condition: Any, schema: Any) -> Check:
+        test = self.compile(condition)
+        then = self.compile(schema.get("then", True))
+        otherwise = self.compile(schema.get("else", True))
+        return lambda value: then(value) if test(value) else otherwise(value)
+
+
+def _every(checks: tuple[Check, ...]) -> Check:
+    if len(checks) == 2:  # the commonest case (a type and one bound), without the loop
+        first, second = checks
+        return lambda value: first(value) and second(value)
+
+    def every_fits(value: Any) -> bool:
+        for check in checks:  # noqa: SIM110 - a loop costs half of all() over a generator
+            if not check(value):
+                return False
+        return True
+
+    return every_fits
+
+
+def _regex(pattern: str) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern)
+    except re.error:
+        raise _NotCompiled(f"a pattern Python cannot compile: {pattern!r}") from None
+
+
+class SchemaCheck:
+    """One schema's check: the compiled predicate when there is one, `jsonschema` for the verdict
+    whenever the predicate says no (or does not exist) and for the message."""
+
+    def __init__(self, schema: Any) -> None:
+        self.schema = schema
+        self.fast: Check | None = None
+        dialect = schema.get("$schema", _DIALECT_2020_12) if isinstance(schema, dict) else _DIALECT_2020_12
+        if dialect.rstrip("#") == _DIALECT_2020_12:
+            try:
+                self.fast = _Compiler(schema).compile(schema)
+            except (_NotCompiled, KeyError, TypeError, AttributeError):
+                self.fast = None  # an odd schema: jsonschema knows how to treat it
+        self._validator: Any = None
+
+    def problem(self, value: Any) -> Any:
+        """None when the value fits the schema, else `jsonschema`'s best error (or a crash's message)."""
+        if self.fast is not None and self.fast(value):
+            return None
+        return self.verdict(value)
+
+    def verdict(self, value: Any) -> Any:
+        """`jsonschema`'s best error for a value the fast check refused or could not check (None if it fits)."""
+        jsonschema: Any = importlib.import_module("jsonschema")  # untyped, and loaded only when needed
+        if self._validator is None:
+            self._validator = offline_validator(self.schema)
+        try:
+            return jsonschema.exceptions.best_match(self._validator.iter_errors(value))
+        except Exception as error:  # a schema jsonschema cannot apply (a bad pattern, an unknown type)
+            return None if self.fast is None else error
+
+
+def offline_validator(schema: Any) -> Any:
+    """A `jsonschema` validator for the schema's dialect (2020-12 when it names none) that resolves
+    references within the schema only: `jsonschema`'s default fetches any URL a `$ref` names."""
+    jsonschema: Any = importlib.import_module("jsonschema")  # untyped, and loaded only when needed
+    registry = importlib.import_module("referencing").Registry()  # the dialects' metaschemas are added to it
+    return jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)(
+        schema, registry=registry
+    )
+
+
+def _clip(text: str, limit: int = 300) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class ToolContract:
+    """One tool's schemas from the snapshot and its parameters' Python names, read from the JSON text
+    its models module holds; each schema is compiled on first use."""
+
+    _loaded: ClassVar[dict[str, ToolContract]] = {}
+
+    def __init__(self, document: Mapping[str, Any]) -> None:
+        self.schemas: dict[str, Any] = {"input": document["input"], "output": document.get("output")}
+        self.parameters: Mapping[str, str] = document.get("parameters", {})
+        self.unresolved_output: bool = document.get("unresolved_output", False)
+        """The server's output schema holds references that name nothing in it, which the contract
+        leaves out: the SDK's own check of it would fail on every result."""
+        self._checks: dict[str, SchemaCheck] = {}
+
+    @classmethod
+    def of(cls, text: str) -> ToolContract:
+        """The contract for a models module's JSON text, parsed once per process."""
+        contract = cls._loaded.get(text)
+        if contract is None:
+            contract = cls._loaded[text] = cls(json.loads(text))
+        return contract
+
+    def problem(self, direction: Direction, value: Any) -> str | None:
+        """None when `value` fits the schema of `direction`, else a one-line reason naming where and which rule."""
+        check = self._checks.get(direction)
+        if check is None:
+            check = self._checks[direction] = SchemaCheck(self.schemas[direction])
+        fast = check.fast
+        if fast is not None and fast(value):  # SchemaCheck.problem's first step, inlined: every call takes it
+            return None
+        error = check.verdict(value)
+        if error is None:
+            return None
+        if isinstance(error, Exception) and not hasattr(error, "schema_path"):
+            return _clip(f"its {direction} schema cannot be applied here: {error}")
+        path = list(error.absolute_path)
+        rule = "/" + "/".join(str(part) for part in error.absolute_schema_path)
+        if direction == "input" and path:
+            wire = str(path[0])
+            python = self.parameters.get(wire)
+            where = f"argument {python}" if python is not None else f"extra argument {wire!r}"
+            if python is not None and python != wire:
+                where += f" (sent as {wire!r})"
+            if len(path) > 1:
+                where += " at " + "".join(f"[{part!r}]" for part in path[1:])
+        else:
+            where = "".join(f"[{part!r}]" for part in path) or "the " + (
+                "arguments" if direction == "input" else "result"
+            )
+        return _clip(f"{where}: {error.message} (schema rule {rule})")
+
+
+def _as_json(value: Any) -> Any:
+    """A caller's value as the JSON it stands for, changing nothing that already is JSON: a model
+    becomes what it was given (by wire names, unset fields left out), a tuple a list, anything else
+    pydantic can encode (dates, UUIDs, URLs, enums) its JSON form."""
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    if kind is dict:
+        return {name: _as_json(item) for name, item in value.items()}
+    if kind is list or kind is tuple:
+        return [_as_json(item) for item in value]
+    from pydantic import BaseModel
+    from pydantic_core import to_jsonable_python
+
+    if isinstance(value, BaseModel):
+        return _as_json(value.model_dump(mode="json", by_alias=True, exclude_unset=True))
+    if isinstance(value, Mapping):
+        return {name: _as_json(item) for name, item in value.items()}
+    return to_jsonable_python(value, by_alias=True)
+
+
+def _is_unknown_tool(message: str) -> bool:
+    lowered = message.lower()
+    return "unknown tool" in lowered or "tool not found" in lowered or ("not found" in lowered and "tool" in lowered)
+
+
+class GeneratedClient:
+    """The base of every generated client: holds a connected SDK client and does the calling.
+
+    Generated subclasses add one typed method per tool, resource, template and prompt; the
+    helpers here validate arguments before anything is sent and results before they are returned.
+    """
+
+    server_name: ClassVar[str] = ""
+    snapshot_fingerprint: ClassVar[str] = ""
+    tool_fingerprints: ClassVar[Mapping[str, str]] = {}
+    client_capabilities: ClassVar[tuple[str, ...]] = ()
+    """The client capabilities the snapshot's handshake declared; `connect` needs a handler for each."""
+    parse_text_json: ClassVar[bool] = False
+    """Read a structured result from its one JSON text block when the server sends no `structuredContent`."""
+    tool_task_support: ClassVar[Mapping[str, TaskSupport]] = {}
+    """The tools that may run as a task (`execution.taskSupport`); a `required` one always does."""
+
+    def __init__(self, client: Client | ClientSession) -> None:
+        self.mcp_client = client
+
+    @classmethod
+    def connect(
+        cls,
+        server: StdioServerParameters | str | Transport,
+        *,
+        sampling_callback: SamplingFnT | None = None,
+        elicitation_callback: ElicitationFnT | None = None,
+        list_roots_callback: ListRootsFnT | None = None,
+        logging_callback: LoggingFnT | None = None,
+        **client_options: Any,
+    ) -> AbstractAsyncContextManager[Self]:
+        """Connect with `mcp.Client(server, ...)` and wrap it; the connection closes on exit.
+
+        The handlers are `mcp.Client`'s: giving one declares its capability in the handshake and
+        answers the server's requests (`sampling/createMessage`, `elicitation/create`, `roots/list`;
+        `logging_callback` hears log messages). Each capability the snapshot was taken declaring
+        needs its handler (`MissingHandlerError`), since the server lists some tools only then.
+        """
+
+        from mcp import Client
+
+        handlers = {
+            "sampling": ("sampling_callback", sampling_callback),
+            "elicitation": ("elicitation_callback", elicitation_callback),
+            "roots": ("list_roots_callback", list_roots_callback),
+        }
+        for capability in cls.client_capabilities:
+            name, handler = handlers[capability]
+            if handler is None:
+                raise MissingHandlerError(cls.server_name, capability, name)
+
+        @asynccontextmanager
+        async def connected() -> AsyncIterator[Self]:
+            try:
+                async with Client(
+                    server,
+                    sampling_callback=sampling_callback,
+                    elicitation_callback=elicitation_callback,
+                    list_roots_callback=list_roots_callback,
+                    logging_callback=logging_callback,
+                    **client_options,
+                ) as client:
+                    yield cls(client)
+            except BaseExceptionGroup as group:
+                # The SDK's task groups wrap whatever leaves the block, a `ToolError` of the caller's
+                # own included; a lone exception reaches the caller as itself, so `except` finds it.
+                lone = _lone_exception(group)
+                if lone is group:
+                    raise
+                raise lone from lone.__cause__
+
+        return connected()
+
+    async def verify(self, *, max_pages: int = MAX_PAGES) -> None:
+        """List the live server's tools and raise `CatalogDriftError` if any generated tool changed or vanished.
+
+        A server whose paging never ends (a repeated cursor, more than `max_pages` pages) raises
+        `PaginationError` instead of listing forever.
+        """
+        from mcp import Client
+        from mcp.types import PaginatedRequestParams
+
+        live: dict[str, str] = {}
+        cursor: str | None = None
+        seen_cursors: set[str] = set()
+        for _ in range(max_pages):
+            if isinstance(self.mcp_client, Client):
+                page = await self.mcp_client.list_tools(cursor=cursor, cache_mode="bypass")
+            else:
+                page = await self.mcp_client.list_tools(params=PaginatedRequestParams(cursor=cursor))
+            for tool in page.tools:
+                live[tool.name] = tool_fingerprint(tool)
+            cursor = page.next_cursor
+            if cursor is None:
+                break
+            if cursor in seen_cursors:
+                raise PaginationError(self.server_name, f"returned cursor {cursor[:40]!r} twice (its paging loops)")
+            seen_cursors.add(cursor)
+        else:
+            raise PaginationError(
+                self.server_name, f"still had more after {max_pages} pages (pass a larger verify(max_pages=...))"
+            )
+        missing = sorted(name for name in self.tool_fingerprints if name not in live)
+        drifted = sorted(
+            name for name, expected in self.tool_fingerprints.items() if name in live and live[name] != expected
+        )
+        if missing or drifted:
+            raise CatalogDriftError(self.server_name, missing=missing, drifted=drifted)
+
+    async def _send(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> CallToolResult:
+        """Send the given arguments by their wire names, exactly as given (with `extra`, more of them
+        where the schema allows them), once they fit the tool's input schema; raise on failure.
+        A model (a root union's member) is sent as it dumps by wire names. Keys are typed `Any`: a map
+        whose names a `propertyNames` enum lists is a `dict[Literal[...], X]`, which no
+        `Mapping[str, ...]` accepts (a mapping's key type is invariant)."""
+        payload = self._payload(tool, contract, arguments, extra)
+        terms = ToolContract.of(contract)
+        try:
+            if self.tool_task_support.get(tool) == "required":
+                result = await self._run_task(tool, payload, call_options or {})
+            elif terms.schemas["output"] is not None and (self.parse_text_json or terms.unresolved_output):
+                result = await self._send_unchecked(tool, payload, call_options or {})
+            elif call_options:
+                timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
+                result = await self.mcp_client.call_tool(tool, payload, timeout, progress, meta=_meta(call_options))
+            else:
+                result = await self.mcp_client.call_tool(tool, payload)
+        except RuntimeError as error:  # the SDK's own check, which keeps the result from us
+            if _NO_STRUCTURED_CONTENT in str(error):
+                raise NoStructuredContentError(self.server_name, tool) from None
+            raise
+        except Exception as error:
+            from mcp import MCPError  # imported here, not on the way of every call
+
+            if isinstance(error, MCPError):
+                self._raise_for(tool, error, call_options)
+            raise
+        return self._accepted(tool, result)
+
+    def _raise_for(self, tool: str, error: MCPError, call_options: CallOptions | None) -> None:
+        """Raise the client's own error for the SDK's `error` to a call of `tool`, if it has one."""
+        if error.code in (_INVALID_PARAMS, _METHOD_NOT_FOUND) and _is_unknown_tool(error.message):
+            raise UnknownToolError(self.server_name, tool, error.message) from error
+        if error.code == _REQUEST_TIMEOUT and call_options and "timeout" in call_options:
+            raise RequestTimeoutError(self.server_name, f"tool {tool!r}", call_options["timeout"]) from None
+
+    def _payload(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        extra: Mapping[str, object] | NotGiven,
+    ) -> dict[str, Any]:
+        """The arguments to send by wire name, once they fit the tool's input schema."""
+        given = arguments if type(arguments) is dict or isinstance(arguments, Mapping) else _as_json(arguments)
+        payload = {
+            name: value if type(value) in _JSON_SCALARS else _as_json(value)
+            for name, value in given.items()
+            if value is not NOT_GIVEN
+        }
+        terms = ToolContract.of(contract)
+        if not isinstance(extra, NotGiven):
+            for name, value in extra.items():
+                if name in terms.parameters:
+                    raise ToolArgumentsError(
+                        tool, f"extra argument {name!r} is the parameter {terms.parameters[name]}: pass it by that name"
+                    )
+                payload[name] = _as_json(value)
+        problem = terms.problem("input", payload)
+        if problem is not None:
+            raise ToolArgumentsError(tool, problem)
+        return payload
+
+    def _accepted(self, tool: str, result: CallToolResult) -> CallToolResult:
+        """The result, unless the server reported the tool failing (`ToolError`) or not known."""
+        if result.is_error:
+            from mcp.types import TextContent
+
+            texts = [block.text for block in result.content if isinstance(block, TextContent)]
+            if len(texts) == 1 and texts[0].lower().startswith("unknown tool"):
+                raise UnknownToolError(self.server_name, tool, texts[0])
+            raise ToolError(tool, result.content)
+        return result
+
+    async def _send_unchecked(self, tool: str, payload: dict[str, Any], call_options: CallOptions) -> CallToolResult:
+        """`tools/call` without the SDK's output check, which refuses a result without
+        `structuredContent` before its JSON text can be read; the runtime checks the output itself."""
+        from mcp.types import CallToolRequest, CallToolRequestParams, CallToolResult
+
+        session = self._session()
+        params = CallToolRequestParams(name=tool, arguments=payload, _meta=_meta(call_options))
+        timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
+        return await session.send_request(CallToolRequest(params=params), CallToolResult, timeout, None, progress)
+
+    def _session(self) -> ClientSession:
+        from mcp import Client
+
+        return self.mcp_client.session if isinstance(self.mcp_client, Client) else self.mcp_client
+
+    async def _run_task(self, tool: str, payload: dict[str, Any], call_options: CallOptions) -> CallToolResult:
+        """Run a tool as a task to its end (what a `required` tool's method does) and return its result
+        as the server gave it; the call's timeout bounds the whole run, and cancelling it cancels the task."""
+        from ._tasks import run_task
+
+        timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
+        return await run_task(
+            self._session(),
+            self.server_name,
+            tool,
+            payload,
+            timeout=timeout,
+            progress=progress,
+            meta=_meta(call_options),
+        )
+
+    async def _start_task(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        extra: Mapping[str, object] | NotGiven,
+        call_options: CallOptions | None,
+    ) -> TaskHandle[CallToolResult]:
+        from mcp import MCPError
+
+        from ._tasks import start_task
+
+        payload = self._payload(tool, contract, arguments, extra)
+        options = call_options or {}
+        timeout, progress = options.get("timeout"), _progress(options.get("on_progress"))
+        try:
+            return await start_task(
+                self._session(),
+                self.server_name,
+                tool,
+                payload,
+                timeout=timeout,
+                progress=progress,
+                meta=_meta(options),
+            )
+        except MCPError as error:
+            self._raise_for(tool, error, call_options)
+            raise
+
+    async def _start(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> TaskHandle[ToolResult]:
+        """Start a tool as a task; its handle's result is what `_call` returns, checked the same way."""
+        handle = await self._start_task(tool, contract, arguments, extra, call_options)
+        return handle._then(lambda result: self._tool_result(tool, contract, self._accepted(tool, result)))
+
+    async def _start_structured(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        output_model: type[OutputT],
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> TaskHandle[OutputT]:
+        """Start a tool with an output schema as a task; its handle's result is what `_call_structured` returns."""
+        handle = await self._start_task(tool, contract, arguments, extra, call_options)
+        return handle._then(lambda result: self._structured(tool, contract, self._accepted(tool, result), output_model))
+
+    async def _call(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Call a tool and return its result with every content block; a tool whose output schema no
+        model could be made from (an untyped tool) still has its `structuredContent` checked."""
+        return self._tool_result(tool, contract, await self._send(tool, contract, arguments, extra, call_options))
+
+    def _tool_result(self, tool: str, contract: str, result: CallToolResult) -> ToolResult:
+        terms = ToolContract.of(contract)
+        if terms.schemas["output"] is not None and result.structured_content is not None:
+            problem = terms.problem("output", result.structured_content)
+            if problem is not None:
+                raise ToolResultError(tool, problem)
+        return ToolResult(tool, result)
+
+    async def _call_structured(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        output_model: type[OutputT],
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> OutputT:
+        """Call a tool with an output schema and return its `structuredContent` as the output model,
+        once it fits the schema: values are never changed, and one the schema allows but the model's
+        types cannot hold is returned as it came rather than refused. A result without
+        `structuredContent` is an error, or, with `parse_text_json`, read from its one JSON text block."""
+        result = await self._send(tool, contract, arguments, extra, call_options)
+        return self._structured(tool, contract, result, output_model)
+
+    def _structured(self, tool: str, contract: str, result: CallToolResult, output_model: type[OutputT]) -> OutputT:
+        content = result.structured_content
+        if content is None:
+            if not self.parse_text_json:
+                raise NoStructuredContentError(self.server_name, tool)
+            content = ToolResult(tool, result).json()
+        problem = ToolContract.of(contract).problem("output", content)
+        if problem is not None:
+            raise ToolResultError(tool, problem)
+        try:  # `model_validate` without its wrapper, which only checks arguments this call does not pass
+            return cast("OutputT", output_model.__pydantic_validator__.validate_python(content))
+        except Exception as error:
+            from pydantic import ValidationError  # imported here, not on the way of every call
+
+            if not isinstance(error, ValidationError):
+                raise
+            if getattr(output_model, "__pydantic_root_model__", False):
+                return output_model.model_construct(content)
+            return output_model.model_construct(**content)
+
+    async def _read(self, uri: str, call_options: RequestOptions | None = None) -> ReadResourceResult:
+        """Read a static resource by its URI."""
+        return await self._request(
+            f"resource {uri!r}", call_options, lambda meta: self.mcp_client.read_resource(uri, meta=meta)
+        )
+
+    async def _read_template(
+        self, template: str, variables: Mapping[str, str | NotGiven], call_options: RequestOptions | None = None
+    ) -> ReadResourceResult:
+        """Expand a resource template (RFC 6570, by the SDK) with the given variables and read the result."""
+        from mcp.shared.uri_template import UriTemplate
+
+        given = {name: value for name, value in variables.items() if not isinstance(value, NotGiven)}
+        uri = UriTemplate.parse(template).expand(given)
+        return await self._request(
+            f"resource {uri!r}", call_options, lambda meta: self.mcp_client.read_resource(uri, meta=meta)
+        )
+
+    async def _prompt(
+        self, prompt: str, arguments: Mapping[str, str | NotGiven], call_options: RequestOptions | None = None
+    ) -> GetPromptResult:
+        """Get a prompt, sending only the arguments that were given."""
+        given = {name: value for name, value in arguments.items() if not isinstance(value, NotGiven)}
+        return await self._request(
+            f"prompt {prompt!r}", call_options, lambda meta: self.mcp_client.get_prompt(prompt, given, meta=meta)
+        )
+
+    async def _request(
+        self,
+        request: str,
+        call_options: RequestOptions | None,
+        send: Callable[[RequestParamsMeta | None], Awaitable[T]],
+    ) -> T:
+        """Send a request whose SDK method takes no timeout: the deadline cancels it, and the SDK tells
+        the server so (`notifications/cancelled`), as it does for a tool call's own timeout."""
+        if not call_options:
+            return await send(None)
+        meta, timeout = _meta(call_options), call_options.get("timeout")
+        if timeout is None:
+            return await send(meta)
+        import anyio
+
+        try:
+            with anyio.fail_after(timeout):
+                return await send(meta)
+        except TimeoutError:
+            raise RequestTimeoutError(self.server_name, request, timeout) from None
+
+
+def _meta(options: RequestOptions) -> RequestParamsMeta | None:
+    meta = options.get("meta")
+    return cast("RequestParamsMeta", dict(meta)) if meta is not None else None
+
+
+def _progress(callback: ProgressCallback | None) -> ProgressFnT | None:
+    """The caller's progress callback, sync or async, as the SDK's (async) one."""
+    if callback is None:
+        return None
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        outcome = callback(progress, total, message)
+        if outcome is not None:
+            await outcome
+
+    return on_progress
+
+
+class SyncClient(Generic[ClientT]):
+    """The base of every generated sync client: its async twin, run on a private event loop (`SessionLoop`).
+
+    Each generated method has the signature, types and docstring of the async client's method of
+    the same name, and runs it with `_run`; so both clients behave the same, errors included.
+    """
+
+    def __init__(self, async_client: ClientT, loop: SessionLoop) -> None:
+        self.async_client = async_client
+        self._loop = loop
+
+    @classmethod
+    @contextmanager
+    def _open(cls, connection: AbstractAsyncContextManager[ClientT]) -> Iterator[Self]:
+        """Enter an async client's `connect(...)` on a new private loop; leaving closes both."""
+        loop = SessionLoop()
+        try:
+            yield cls(loop.enter(connection), loop)
+        finally:
+            loop.close()
+
+    def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        return self._loop.run(coroutine)
+
+    def _task(self, start: Coroutine[Any, Any, TaskHandle[T]]) -> SyncTaskHandle[T]:
+        """Start a task with the async client's `start_...` method; its handle blocks as this client does."""
+        from ._tasks import SyncTaskHandle
+
+        return SyncTaskHandle(self._run(start), self._loop)
