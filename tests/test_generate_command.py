@@ -35,6 +35,7 @@ def test_generate_from_config_writes_the_package_and_is_idempotent(run_cli, tmp_
         "__init__.py",
         "_loop_thread.py",
         "_runtime.py",
+        "_schema_check.py",
         "_tasks.py",
     }
 

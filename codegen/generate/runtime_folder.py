@@ -17,7 +17,7 @@ from codegen.identifiers import HUB_PACKAGE
 RUNTIME_PACKAGE = "_mcp_runtime"
 """The runtime's folder and import name under the output folder; a server's package name never starts
 with an underscore, so none can clash with it."""
-CORE_FILES = ("__init__.py", "_loop_thread.py", "_runtime.py", "_tasks.py")
+CORE_FILES = ("__init__.py", "_loop_thread.py", "_runtime.py", "_schema_check.py", "_tasks.py")
 """What every generated package imports."""
 HUB_FILES = ("_hub_catalog.py", "_hub_runtime.py")
 """What only the hub imports."""

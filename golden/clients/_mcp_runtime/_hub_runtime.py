@@ -39,7 +39,8 @@ from ._hub_catalog import (
     tool_definition,
 )
 from ._loop_thread import SessionLoop
-from ._runtime import _REQUEST_TIMEOUT, RequestTimeoutError, SchemaCheck, _meta, _progress, offline_validator
+from ._runtime import _REQUEST_TIMEOUT, RequestTimeoutError, _meta, _progress
+from ._schema_check import SchemaCheck, offline_validator
 
 if TYPE_CHECKING:
     from mcp import Client, ClientSession
