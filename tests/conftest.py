@@ -22,6 +22,21 @@ from filelock import FileLock
 from codegen.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
+
+THIRD_PARTY_SERVERS = frozenset({"everything_server", "memory_server", "time_server", "sqlite_server", "duckdb_server"})
+"""The fixtures that start a third-party server (npm or PyPI): a test using one is `real_server`."""
+SLOW_FAMILIES = ("real_server", "generated_mypy", "conformance")
+"""The markers (registered in pyproject.toml) that make a test `slow`: `-m "not slow"` is the fast lane."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if THIRD_PARTY_SERVERS & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.real_server)
+        if any(item.get_closest_marker(name) for name in SLOW_FAMILIES):
+            item.add_marker(pytest.mark.slow)
+
+
 SERVERS = Path(__file__).resolve().parent / "servers"
 EXAMPLE_SERVER = REPO / "examples" / "weather_server.py"
 NPM_SERVERS = Path(__file__).resolve().parent / "npm"

@@ -269,6 +269,7 @@ def wrong(server: str) -> None:
 """
 
 
+@pytest.mark.generated_mypy
 def test_the_sync_client_and_call_options_are_typed_for_mypy_strict(tmp_path: Path) -> None:
     caller = tmp_path / "caller.py"
     caller.write_text(TYPED_CALLER, encoding="utf-8")

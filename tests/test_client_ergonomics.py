@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.regen_goldens import GOLDEN
 
 CALLER = """
@@ -42,6 +44,7 @@ print(GetResourceReferenceInput(resource_id=3, resource_type="Text").model_dump(
 """
 
 
+@pytest.mark.generated_mypy
 def test_formatted_string_parameters_take_the_string_the_wire_takes(tmp_path: Path) -> None:
     caller = tmp_path / "caller.py"
     caller.write_text(CALLER, encoding="utf-8")

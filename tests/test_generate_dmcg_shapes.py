@@ -65,6 +65,9 @@ TOOLS = {
 }
 
 
+pytestmark = pytest.mark.generated_mypy  # every test reads the module's one mypy run
+
+
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
     """The package's folder, the warnings `generate` printed, and `mypy --strict`'s output on the package."""

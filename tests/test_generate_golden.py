@@ -46,6 +46,7 @@ def test_the_output_folder_holds_one_runtime_the_files_of_codegen_runtime_byte_f
     assert not copies
 
 
+@pytest.mark.generated_mypy
 def test_goldens_pass_mypy_strict(tmp_path: Path) -> None:
     # A cache of its own, as other tests type-check other packages named `clients`.
     result = subprocess.run(

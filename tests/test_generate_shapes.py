@@ -125,6 +125,7 @@ def test_strict_in_the_config_makes_an_untyped_tool_an_error(
     assert "strict must be true or false, not 'yes'" in result.stderr
 
 
+@pytest.mark.generated_mypy
 async def test_a_46_tool_mcpserver_with_a_map_output_generates_typed_and_calls(tmp_path: Path) -> None:
     """Issue 12's spreadsheet server: one of its 46 tools returns `dict[str, int]`, which main could
     not generate at all; every method is typed, the map's returns `dict[str, int]`, and the package

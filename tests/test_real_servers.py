@@ -111,6 +111,7 @@ def test_one_sync_writes_a_snapshot_and_a_package_for_every_server(synced: Synce
     }  # fmt: skip
 
 
+@pytest.mark.generated_mypy
 def test_every_generated_package_passes_mypy_strict(synced: Synced) -> None:
     packages = sorted(path for path in (synced.project / OUTPUT).iterdir() if path.name != RUNTIME_PACKAGE)
     assert len(packages) == len(SERVERS)

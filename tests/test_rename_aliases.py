@@ -60,6 +60,7 @@ def weather_package(generated: Path) -> Iterator[Any]:
         forget_generated(generated / "clients")
 
 
+@pytest.mark.generated_mypy
 def test_mypy_flags_a_caller_of_the_alias_and_not_of_the_new_name(generated: Path) -> None:
     (generated / "caller.py").write_text(
         "from clients.weather import WeatherClient, GetForecastOutput\n\n\n"

@@ -255,13 +255,17 @@ snapshots = "snapshots"
 
 [tool.mcp-stubgen.servers.paging]
 command = "{Path(sys.executable).as_posix()}"
-args = ["{PAGING_SERVER.as_posix()}"]
+args = ["{PAGING_SERVER.as_posix()}", "8", "{(tmp_path / "lists.log").as_posix()}"]
 """,
     )
     watcher = Watcher(tmp_path, "--interval", "0.3")
     watcher.wait_for("paging: wrote snapshots/paging.json")  # no `output`: the snapshot alone
     watcher.wait_for("paging: watching (polling every 0.3s)")
-    time.sleep(0.5)  # a poll or two, unchanged: nothing is written
+    listed = len((tmp_path / "lists.log").read_text().splitlines())
+    deadline = time.monotonic() + TIMEOUT
+    while len((tmp_path / "lists.log").read_text().splitlines()) < listed + 2:  # two polls, unchanged
+        assert time.monotonic() < deadline, "watch never polled the server"
+        time.sleep(0.05)
     watcher.process.send_signal(signal.SIGINT)
     code, stdout, stderr = watcher.finish()
 

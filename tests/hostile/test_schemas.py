@@ -209,6 +209,7 @@ def test_odd_but_usable_schemas_generate(
             del sys.modules[module]
 
 
+@pytest.mark.generated_mypy
 def test_optional_const_objects_and_arrays_type_check(tmp_path: Path) -> None:
     """Found by the property test's mypy sample: the package imported and validated, but `mypy --strict`
     rejected `a: dict[str, str] = None` (an optional `const` object or array)."""
@@ -218,6 +219,7 @@ def test_optional_const_objects_and_arrays_type_check(tmp_path: Path) -> None:
     assert run_mypy([tmp_path / "consts"], tmp_path) == ""
 
 
+@pytest.mark.generated_mypy
 def test_output_defaults_that_do_not_fit_their_schema_are_dropped(tmp_path: Path) -> None:
     """Found by the property test's mypy sample: `mypy --strict` rejected `x: str = 5` (an output
     `default` of another type). A default that does not fit its schema is dropped; one that fits is kept."""

@@ -51,6 +51,7 @@ def test_strict_keeps_the_error_and_writes_nothing(run_cli, snapshot_file: Path,
     assert "'#/$defs/Nope' points at nothing in the schema (a dangling reference)" in result.stderr
 
 
+@pytest.mark.generated_mypy
 async def test_untyped_tools_are_generated_type_checked_and_reach_the_server(  # type: ignore[no-untyped-def]
     run_cli, snapshot_file: Path, tmp_path: Path
 ) -> None:
