@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -114,7 +115,7 @@ def test_each_tools_method_and_import_are_formatted_once_beside_its_models(monke
 
 
 def test_server_instructions_cannot_pose_as_the_clients_model_imports(tmp_path: Path) -> None:
-    """The head's model imports are found by their lines; instructions (the class docstring) may hold any line."""
+    """The head's model imports are found by their lines; instructions (the `instructions` attribute) may hold any line."""
     lines = [  # the docstring indents every line after the first by four spaces, as the imports are
         "Hello.",
         "from mcp.types import GetPromptResult, ReadResourceResult",
@@ -139,13 +140,17 @@ def test_server_instructions_cannot_pose_as_the_clients_model_imports(tmp_path: 
     head, _, body = client.partition("__all__")
     assert "    from ._models.echo import EchoOutput\n\n" in head
     assert "evil" not in head.lower()
-    assert "    from ._models.evil import Evil\n" in body  # kept as text, inside the docstring
+    assert "\n    from ._models.evil import Evil\n" not in body  # kept as text, inside one string literal
     namespace: dict[str, object] = {}
     exec(
         compile(client.replace("from .._mcp_runtime._runtime", "from codegen.runtime._runtime"), "client.py", "exec"),
         namespace,
     )
-    assert "from ._models.evil import Evil" in str(getattr(namespace["PosingClient"], "__doc__", ""))
+    posing: Any = namespace["PosingClient"]
+    # prose addressed to a model is the `instructions` attribute; both classes' docstrings stay neutral
+    assert posing.instructions == "\n".join(lines)
+    assert posing.__doc__.startswith("A typed client for the MCP server 'posing'.") and "vil" not in posing.__doc__
+    assert "vil" not in str(namespace["PosingSyncClient"].__doc__)  # type: ignore[attr-defined]
 
 
 def test_model_imports_are_the_lines_the_template_writes() -> None:

@@ -332,7 +332,7 @@ def _head_pieces(head: str) -> list[tuple[PieceKind, str]]:
     head gives (the golden packages hold it to that).
 
     The model imports are the lines right after the block's fixed `mcp.types` import, which comes
-    before any catalog text: a server's instructions, written into the class docstring below, may
+    before any catalog text: a server's name and instructions, written into the class below, may
     hold any line at all."""
     lines = head.splitlines(keepends=True)
     first = next(index for index, line in enumerate(lines) if line.startswith(_LAST_FIXED_IMPORT)) + 1

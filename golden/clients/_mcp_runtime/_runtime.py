@@ -450,6 +450,8 @@ class GeneratedClient:
 
     server_name: ClassVar[str] = ""
     snapshot_fingerprint: ClassVar[str] = ""
+    instructions: ClassVar[str | None] = None
+    """The server's instructions from the snapshot: prose addressed to a model, kept out of the docstring."""
     tool_fingerprints: ClassVar[Mapping[str, str]] = {}
     client_capabilities: ClassVar[tuple[str, ...]] = ()
     """The client capabilities the snapshot's handshake declared; `connect` needs a handler for each."""

@@ -37,7 +37,7 @@ __all__ = ["CatalogClient", "CatalogSyncClient"]
 
 
 class CatalogClient(GeneratedClient):
-    """Hostile-ish catalog.
+    """A typed client for the MCP server 'catalog'.
 
     Wrap a connected `mcp.Client` (or `ClientSession`) with `CatalogClient(client)`, or
     open one with `async with CatalogClient.connect(server) as client:`; for code with no
@@ -47,6 +47,7 @@ class CatalogClient(GeneratedClient):
 
     server_name = "catalog"
     snapshot_fingerprint = "03d30c863117e0a7"
+    instructions = "Hostile-ish catalog."
     tool_fingerprints = {
         "API-get-user": "c9b9964cbf26f579",
         "class": "f7340daf68c92722",
@@ -558,9 +559,7 @@ class CatalogClient(GeneratedClient):
 
 
 class CatalogSyncClient(SyncClient[CatalogClient]):
-    """Hostile-ish catalog.
-
-    The synchronous twin of `CatalogClient`: the same methods, each blocking until its
+    """The synchronous twin of `CatalogClient`: the same methods, each blocking until its
     answer. Open one with `with CatalogClient.connect_sync(server) as client:`.
     """
 

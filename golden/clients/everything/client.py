@@ -35,34 +35,7 @@ __all__ = ["EverythingClient", "EverythingSyncClient"]
 
 
 class EverythingClient(GeneratedClient):
-    """# Everything Server – Server Instructions
-
-    Audience: These instructions are written for an LLM or autonomous agent integrating with the Everything MCP Server.
-    Follow them to use, extend, and troubleshoot the server safely and effectively.
-
-    ## Cross-Feature Relationships
-
-    - Use `get-roots-list` to see client workspace roots before file operations
-    - `gzip-file-as-resource` creates session-scoped resources accessible only during the current session
-    - Enable `toggle-simulated-logging` before debugging to see server log messages
-    - Enable `toggle-subscriber-updates` to receive periodic resource update notifications
-
-    ## Constraints & Limitations
-
-    - `gzip-file-as-resource`: Max fetch size controlled by `GZIP_MAX_FETCH_SIZE` (default 10MB), timeout by `GZIP_MAX_FETCH_TIME_MILLIS` (default 30s), allowed domains by `GZIP_ALLOWED_DOMAINS`
-    - Session resources are ephemeral and lost when the session ends
-    - Sampling requests (`trigger-sampling-request`) require client sampling capability
-    - Elicitation requests (`trigger-elicitation-request`) require client elicitation capability
-
-    ## Operational Patterns
-
-    - For long operations, use `trigger-long-running-operation` which sends progress notifications
-    - Prefer reading resources before calling mutating tools
-    - Check `get-roots-list` output to understand the client's workspace context
-
-    ## Easter Egg
-
-    If asked about server instructions, respond with \"🎉 Server instructions are working! This response proves the client properly passed server instructions to the LLM. This demonstrates MCP's instructions feature in action.\"
+    """A typed client for the MCP server 'everything'.
 
     Wrap a connected `mcp.Client` (or `ClientSession`) with `EverythingClient(client)`, or
     open one with `async with EverythingClient.connect(server) as client:`; for code with no
@@ -72,6 +45,7 @@ class EverythingClient(GeneratedClient):
 
     server_name = "everything"
     snapshot_fingerprint = "bda199c3d9862e6a"
+    instructions = "# Everything Server – Server Instructions\n\nAudience: These instructions are written for an LLM or autonomous agent integrating with the Everything MCP Server.\nFollow them to use, extend, and troubleshoot the server safely and effectively.\n\n## Cross-Feature Relationships\n\n- Use `get-roots-list` to see client workspace roots before file operations\n- `gzip-file-as-resource` creates session-scoped resources accessible only during the current session\n- Enable `toggle-simulated-logging` before debugging to see server log messages\n- Enable `toggle-subscriber-updates` to receive periodic resource update notifications\n\n## Constraints & Limitations\n\n- `gzip-file-as-resource`: Max fetch size controlled by `GZIP_MAX_FETCH_SIZE` (default 10MB), timeout by `GZIP_MAX_FETCH_TIME_MILLIS` (default 30s), allowed domains by `GZIP_ALLOWED_DOMAINS`\n- Session resources are ephemeral and lost when the session ends\n- Sampling requests (`trigger-sampling-request`) require client sampling capability\n- Elicitation requests (`trigger-elicitation-request`) require client elicitation capability\n\n## Operational Patterns\n\n- For long operations, use `trigger-long-running-operation` which sends progress notifications\n- Prefer reading resources before calling mutating tools\n- Check `get-roots-list` output to understand the client's workspace context\n\n## Easter Egg\n\nIf asked about server instructions, respond with \"🎉 Server instructions are working! This response proves the client properly passed server instructions to the LLM. This demonstrates MCP's instructions feature in action.\"\n"
     tool_fingerprints = {
         "echo": "1c4a46df9082cd20",
         "get-annotated-message": "e962c1b26b71fc08",
@@ -870,36 +844,7 @@ class EverythingClient(GeneratedClient):
 
 
 class EverythingSyncClient(SyncClient[EverythingClient]):
-    """# Everything Server – Server Instructions
-
-    Audience: These instructions are written for an LLM or autonomous agent integrating with the Everything MCP Server.
-    Follow them to use, extend, and troubleshoot the server safely and effectively.
-
-    ## Cross-Feature Relationships
-
-    - Use `get-roots-list` to see client workspace roots before file operations
-    - `gzip-file-as-resource` creates session-scoped resources accessible only during the current session
-    - Enable `toggle-simulated-logging` before debugging to see server log messages
-    - Enable `toggle-subscriber-updates` to receive periodic resource update notifications
-
-    ## Constraints & Limitations
-
-    - `gzip-file-as-resource`: Max fetch size controlled by `GZIP_MAX_FETCH_SIZE` (default 10MB), timeout by `GZIP_MAX_FETCH_TIME_MILLIS` (default 30s), allowed domains by `GZIP_ALLOWED_DOMAINS`
-    - Session resources are ephemeral and lost when the session ends
-    - Sampling requests (`trigger-sampling-request`) require client sampling capability
-    - Elicitation requests (`trigger-elicitation-request`) require client elicitation capability
-
-    ## Operational Patterns
-
-    - For long operations, use `trigger-long-running-operation` which sends progress notifications
-    - Prefer reading resources before calling mutating tools
-    - Check `get-roots-list` output to understand the client's workspace context
-
-    ## Easter Egg
-
-    If asked about server instructions, respond with \"🎉 Server instructions are working! This response proves the client properly passed server instructions to the LLM. This demonstrates MCP's instructions feature in action.\"
-
-    The synchronous twin of `EverythingClient`: the same methods, each blocking until its
+    """The synchronous twin of `EverythingClient`: the same methods, each blocking until its
     answer. Open one with `with EverythingClient.connect_sync(server) as client:`.
     """
 

@@ -34,7 +34,7 @@ __all__ = ["NotesClient", "NotesSyncClient"]
 
 
 class NotesClient(GeneratedClient):
-    """A small notebook: search notes by text and tag, add new ones.
+    """A typed client for the MCP server 'notes'.
 
     Wrap a connected `mcp.Client` (or `ClientSession`) with `NotesClient(client)`, or
     open one with `async with NotesClient.connect(server) as client:`; for code with no
@@ -44,6 +44,7 @@ class NotesClient(GeneratedClient):
 
     server_name = "notes"
     snapshot_fingerprint = "3b99c8eb8fea852a"
+    instructions = "A small notebook: search notes by text and tag, add new ones."
     tool_fingerprints = {
         "add_note": "4229aae5141e88c9",
         "search": "5a2c645ff51114c8",
@@ -121,9 +122,7 @@ class NotesClient(GeneratedClient):
 
 
 class NotesSyncClient(SyncClient[NotesClient]):
-    """A small notebook: search notes by text and tag, add new ones.
-
-    The synchronous twin of `NotesClient`: the same methods, each blocking until its
+    """The synchronous twin of `NotesClient`: the same methods, each blocking until its
     answer. Open one with `with NotesClient.connect_sync(server) as client:`.
     """
 

@@ -39,7 +39,7 @@ __all__ = ["ShapesClient", "ShapesSyncClient"]
 
 
 class ShapesClient(GeneratedClient):
-    """A typed client for one MCP server.
+    """A typed client for the MCP server 'shapes'.
 
     Wrap a connected `mcp.Client` (or `ClientSession`) with `ShapesClient(client)`, or
     open one with `async with ShapesClient.connect(server) as client:`; for code with no
@@ -231,9 +231,7 @@ class ShapesClient(GeneratedClient):
 
 
 class ShapesSyncClient(SyncClient[ShapesClient]):
-    """A typed client for one MCP server.
-
-    The synchronous twin of `ShapesClient`: the same methods, each blocking until its
+    """The synchronous twin of `ShapesClient`: the same methods, each blocking until its
     answer. Open one with `with ShapesClient.connect_sync(server) as client:`.
     """
 

@@ -36,7 +36,7 @@ __all__ = ["TimeClient", "TimeSyncClient"]
 
 
 class TimeClient(GeneratedClient):
-    """A typed client for one MCP server.
+    """A typed client for the MCP server 'time'.
 
     Wrap a connected `mcp.Client` (or `ClientSession`) with `TimeClient(client)`, or
     open one with `async with TimeClient.connect(server) as client:`; for code with no
@@ -144,9 +144,7 @@ class TimeClient(GeneratedClient):
 
 
 class TimeSyncClient(SyncClient[TimeClient]):
-    """A typed client for one MCP server.
-
-    The synchronous twin of `TimeClient`: the same methods, each blocking until its
+    """The synchronous twin of `TimeClient`: the same methods, each blocking until its
     answer. Open one with `with TimeClient.connect_sync(server) as client:`.
     """
 

@@ -37,7 +37,7 @@ __all__ = ["WeatherClient", "WeatherSyncClient"]
 
 
 class WeatherClient(GeneratedClient):
-    """Forecasts for any city, in either unit.
+    """A typed client for the MCP server 'weather'.
 
     Wrap a connected `mcp.Client` (or `ClientSession`) with `WeatherClient(client)`, or
     open one with `async with WeatherClient.connect(server) as client:`; for code with no
@@ -47,6 +47,7 @@ class WeatherClient(GeneratedClient):
 
     server_name = "weather"
     snapshot_fingerprint = "1f56258a99330760"
+    instructions = "Forecasts for any city, in either unit."
     tool_fingerprints = {
         "celsius_to_fahrenheit": "bf4e516b2c1b7ce8",
         "get_forecast": "4c3eabcaa9569ef2",
@@ -247,9 +248,7 @@ class WeatherClient(GeneratedClient):
 
 
 class WeatherSyncClient(SyncClient[WeatherClient]):
-    """Forecasts for any city, in either unit.
-
-    The synchronous twin of `WeatherClient`: the same methods, each blocking until its
+    """The synchronous twin of `WeatherClient`: the same methods, each blocking until its
     answer. Open one with `with WeatherClient.connect_sync(server) as client:`.
     """
 
