@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from codegen.generate import render_snapshot
+from codegen.generate.formatting import LINE_LENGTH
 from codegen.generate.publish import diff_trees, read_tree
 from codegen.generate.runtime_folder import RUNTIME_PACKAGE, runtime_files
 from codegen.snapshot import load_snapshot
@@ -140,3 +141,23 @@ def test_importing_a_package_loads_neither_pydantic_nor_mcp_until_a_model_is_use
         timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _ruff(*arguments: str) -> subprocess.CompletedProcess[str]:
+    """ruff as a user runs it on the output folder: its default rules, nothing of this repository's
+    configuration (`--isolated`), at the generator's fixed line length."""
+    command = [sys.executable, "-m", "ruff", *arguments, "--isolated", "--line-length", str(LINE_LENGTH)]
+    return subprocess.run(command, capture_output=True, text=True, cwd=OUTPUT, timeout=120)
+
+
+def test_generated_files_pass_ruff_format_and_the_facades_ruffs_default_rules() -> None:
+    """Every generated file is what `ruff format` writes; each package's `__init__.py` and
+    `models.py` pass `ruff check` with its default rules (imports sorted, `__all__` in RUF022's order).
+    The runtime is mcp-stubgen's own source, linted with the repository (`.ci/run`)."""
+    generated = [path.name for path in OUTPUT.iterdir() if path.name != RUNTIME_PACKAGE]
+    formatted = _ruff("format", "--check", *generated)
+    assert formatted.returncode == 0, formatted.stdout + formatted.stderr
+    facades = [str(path.relative_to(OUTPUT)) for name in generated for path in (OUTPUT / name).glob("*.py")]
+    facades = [path for path in facades if path.endswith(("/__init__.py", "/models.py"))]
+    checked = _ruff("check", *facades)
+    assert checked.returncode == 0, checked.stdout + checked.stderr

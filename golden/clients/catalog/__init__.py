@@ -7,7 +7,6 @@ The models are re-exported lazily: a model's tool module is imported the first t
 
 from typing import TYPE_CHECKING
 
-from . import models
 from .._mcp_runtime._runtime import (
     NOT_GIVEN,
     CallOptions,
@@ -27,6 +26,7 @@ from .._mcp_runtime._runtime import (
     UnknownToolError,
 )
 from .._mcp_runtime._tasks import SyncTaskHandle, TaskCancelledError, TaskHandle, TaskSupportError
+from . import models
 from .client import CatalogClient, CatalogSyncClient
 
 if TYPE_CHECKING:
@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "NOT_GIVEN",
     "ApiGetUserInput",
     "CallOptions",
     "CatalogClient",
@@ -68,7 +69,6 @@ __all__ = [
     "MathMultiplyOutput",
     "MissingHandlerError",
     "NoStructuredContentError",
-    "NOT_GIVEN",
     "NotGiven",
     "PaginationError",
     "RequestOptions",

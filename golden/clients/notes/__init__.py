@@ -7,7 +7,6 @@ The models are re-exported lazily: a model's tool module is imported the first t
 
 from typing import TYPE_CHECKING
 
-from . import models
 from .._mcp_runtime._runtime import (
     NOT_GIVEN,
     CallOptions,
@@ -27,6 +26,7 @@ from .._mcp_runtime._runtime import (
     UnknownToolError,
 )
 from .._mcp_runtime._tasks import SyncTaskHandle, TaskCancelledError, TaskHandle, TaskSupportError
+from . import models
 from .client import NotesClient, NotesSyncClient
 
 if TYPE_CHECKING:
@@ -39,16 +39,16 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "NOT_GIVEN",
     "AddNoteInput",
     "AddNoteOutput",
     "CallOptions",
     "CatalogDriftError",
     "MissingHandlerError",
     "NoStructuredContentError",
-    "NOT_GIVEN",
+    "NotGiven",
     "NotesClient",
     "NotesSyncClient",
-    "NotGiven",
     "PaginationError",
     "RequestOptions",
     "RequestTimeoutError",
