@@ -146,7 +146,7 @@ def test_importing_a_package_loads_neither_pydantic_nor_mcp_until_a_model_is_use
 def _ruff(*arguments: str) -> subprocess.CompletedProcess[str]:
     """ruff as a user runs it on the output folder: its default rules, nothing of this repository's
     configuration (`--isolated`), at the generator's fixed line length."""
-    command = [sys.executable, "-m", "ruff", *arguments, "--isolated", "--line-length", str(LINE_LENGTH)]
+    command = [sys.executable, "-m", "ruff", *arguments, "--isolated", "--no-cache", "--line-length", str(LINE_LENGTH)]
     return subprocess.run(command, capture_output=True, text=True, cwd=OUTPUT, timeout=120)
 
 
