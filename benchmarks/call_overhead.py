@@ -35,12 +35,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="mcp-stubgen-overhead-") as work:
         generate_package(
             Snapshot(server="echo", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=(ECHO,)),
-            Path(work),
+            Path(work) / "overhead",
         )
         sys.path.insert(0, work)
-        from echo import EchoClient, EchoSyncClient  # type: ignore[import-not-found]
-        from echo._runtime import SessionLoop  # type: ignore[import-not-found]
         from mcp import types
+        from overhead._mcp_runtime._runtime import SessionLoop  # type: ignore[import-not-found]
+        from overhead.echo import EchoClient, EchoSyncClient  # type: ignore[import-not-found]
 
         result = types.CallToolResult(
             content=[types.TextContent(type="text", text="hello")], structured_content={"echo": "hello", "count": 1}

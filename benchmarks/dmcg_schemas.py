@@ -27,6 +27,7 @@ from codegen.errors import StubgenError  # noqa: E402
 from codegen.generate import Cache  # noqa: E402
 from codegen.generate.build import build_package  # noqa: E402
 from codegen.generate.render import render_package  # noqa: E402
+from codegen.generate.runtime_folder import publish_runtime  # noqa: E402
 from codegen.snapshot import Snapshot  # noqa: E402
 
 DEFAULT_SCHEMAS = ROOT.parent / "shared" / "external-schemas" / "dmcg"
@@ -122,18 +123,22 @@ def main() -> None:
         generated = {
             f"s{index:03d}": name for index, (name, outcome, _, _) in enumerate(results) if outcome == "generated"
         }
+        publish_runtime(out)
+        packages = [f"{out.name}.{package}" for package in generated]  # they import the folder's runtime relatively
         imported = subprocess.run(
-            [sys.executable, "-c", IMPORT_ALL, *generated], cwd=out, capture_output=True, text=True, check=True
+            [sys.executable, "-c", IMPORT_ALL, *packages], cwd=out.parent, capture_output=True, text=True, check=True
         )
-        import_failures: dict[str, str] = json.loads(imported.stdout)
+        import_failures: dict[str, str] = {
+            package.rpartition(".")[2]: error for package, error in json.loads(imported.stdout).items()
+        }
         checked = subprocess.run(
-            [sys.executable, "-m", "mypy", "--strict", "--no-incremental", *(f"-p{package}" for package in generated)],
-            cwd=out,
+            [sys.executable, "-m", "mypy", "--strict", "--no-incremental", *(f"-p{package}" for package in packages)],
+            cwd=out.parent,
             capture_output=True,
             text=True,
         )
         mypy_failures = collections.Counter(
-            line.split("/")[0] for line in checked.stdout.splitlines() if re.match(r"s\d{3}/.*: error:", line)
+            line.split("/")[1] for line in checked.stdout.splitlines() if re.match(r"[^/]+/s\d{3}/.*: error:", line)
         )
     refused = collections.Counter(reason(detail) for _, outcome, detail, _ in results if outcome == "refused")
     skipped = collections.Counter(detail for _, outcome, detail, _ in results if outcome == "skipped")

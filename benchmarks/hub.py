@@ -22,8 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.catalog import make_tools  # noqa: E402
 from codegen.generate import Cache, generate_package  # noqa: E402
-from codegen.generate.hub import hub_dir, render_hub  # noqa: E402
-from codegen.generate.publish import publish  # noqa: E402
+from codegen.generate.hub import generate_hub  # noqa: E402
 from codegen.identifiers import package_name  # noqa: E402
 from codegen.runtime._hub_catalog import HubTool, SearchIndex  # noqa: E402
 from codegen.snapshot import load_snapshot  # noqa: E402
@@ -75,7 +74,7 @@ def import_time(work: Path, servers: int, runs: int) -> tuple[float, float]:
     cache = Cache(work / "cache")
     for snapshot in snapshots:
         generate_package(snapshot, out, cache=cache)
-    publish(render_hub([(snapshot, {}) for snapshot in snapshots], cache), hub_dir(out))
+    generate_hub([(snapshot, {}) for snapshot in snapshots], out, cache)
 
     def timed(module: str) -> float:
         started = time.perf_counter()

@@ -1,6 +1,12 @@
 """Does a generated client accept exactly what a tool's JSON Schema accepts, and send exactly what it was given?
 
-`python benchmarks/jsts_contract.py [--suite DIR] [--keyword NAME ...] [--show N]`
+`python benchmarks/jsts_contract.py SUITE_DIR [--keyword NAME ...] [--show N]`, where SUITE_DIR is the
+JSON-Schema-Test-Suite's `tests/draft2020-12` folder (a checkout of json-schema-org/JSON-Schema-Test-Suite).
+
+What it compares against is `jsonschema` (`Draft202012Validator`), which is also the generated
+runtime's own fallback (the fast check defers to it whenever it says no): agreement shows that the
+fast check and the client's handling of arguments and results add no disagreement of their own,
+not that `jsonschema` itself follows the specification everywhere.
 
 Every group of the JSON-Schema-Test-Suite's draft 2020-12 files (`format` left out: it is the
 server's to check) becomes tools of generated packages, placed two ways:
@@ -25,7 +31,9 @@ exactly when `jsonschema` says it is valid, and the returned model dumps back to
 value (numbers compared by value, as JSON Schema does: `1` and `1.0` are one number; `true` is not `1`).
 
 Groups with a reference outside their document (a remote `$ref`, the meta-schema) are skipped, as
-a generated client never fetches one. The suite is read where it lies; nothing is copied.
+a generated client never fetches one. What a placement cannot express is counted and printed, not
+judged: in `root`, the instances that are not objects and the groups whose root has another type.
+The suite is read where it lies; nothing is copied.
 """
 
 from __future__ import annotations
@@ -53,10 +61,10 @@ from mcp.types import CallToolResult  # noqa: E402
 
 from codegen.errors import StubgenError  # noqa: E402
 from codegen.generate import render_snapshot  # noqa: E402
+from codegen.generate.runtime_folder import publish_runtime  # noqa: E402
 from codegen.identifiers import CALL_OPTIONS, package_name  # noqa: E402
 from codegen.snapshot import Snapshot  # noqa: E402
 
-SUITE = Path("/work/shared/external-schemas/jsts/draft2020-12")
 LEFT_OUT = frozenset({"format"})
 """Keyword files left to the server: `format` is an annotation unless a validator opts in."""
 
@@ -232,16 +240,21 @@ def load_groups(suite: Path, keywords: list[str] | None) -> Iterator[tuple[str, 
         yield keyword, groups, skipped
 
 
+OUTPUT = "contracts"
+"""The output folder under the work folder, imported as a package: its packages share its runtime."""
+
+
 def generate(work: Path, server: str, tools: list[dict[str, Any]]) -> Any:
     """Generate one package from the tools and import it."""
     snapshot = Snapshot(server=server, protocol_version="2025-06-18", capabilities={"tools": {}}, tools=tuple(tools))
     files = render_snapshot(snapshot)
-    folder = work / package_name(server)
+    folder = work / OUTPUT / package_name(server)
     for relative, content in files.items():
         target = folder / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content)
-    module = importlib.import_module(folder.name)
+    publish_runtime(work / OUTPUT)
+    module = importlib.import_module(f"{OUTPUT}.{folder.name}")
     return next(getattr(module, name) for name in module.__all__ if name.endswith("Client"))
 
 
@@ -337,6 +350,7 @@ async def measure(suite: Path, keywords: list[str] | None, show: int) -> int:
     failed: list[str] = []
     skipped_total = 0
     unjudged = 0
+    inexpressible = 0
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         sys.path.insert(0, str(work))
@@ -344,6 +358,8 @@ async def measure(suite: Path, keywords: list[str] | None, show: int) -> int:
             skipped_total += skipped
             for placement, place in PLACEMENTS.items():
                 placed = [(index, place(schema), tests) for index, schema, tests in groups]
+                left_out = sum(len(tests) for _, schema, tests in placed if schema is None)
+                inexpressible += left_out * len(DIRECTIONS)
                 placed = [(index, schema, tests) for index, schema, tests in placed if schema is not None]
                 for direction in DIRECTIONS:
                     clients = _clients(work, keyword, f"{direction}_{placement}", direction, placed, failed)
@@ -353,6 +369,7 @@ async def measure(suite: Path, keywords: list[str] | None, show: int) -> int:
                         for test in tests:
                             arguments = instance_arguments(placement, test["data"])
                             if arguments is None:
+                                inexpressible += 1
                                 continue
                             try:
                                 valid = validator.is_valid(arguments)
@@ -374,7 +391,7 @@ async def measure(suite: Path, keywords: list[str] | None, show: int) -> int:
                                 f"{verdict} {direction} ({placement}) {keyword}[{index}] {case.description!r}: "
                                 f"{json.dumps(case.data)[:80]} -> {detail}"
                             )
-    return report(tallies, failed, skipped_total, unjudged, show)
+    return report(tallies, failed, skipped_total, unjudged, inexpressible, show)
 
 
 def _clients(
@@ -404,7 +421,9 @@ def _connected(client_class: Any) -> tuple[Any, RecordingSession]:
     return client_class(session), session
 
 
-def report(tallies: dict[tuple[str, str], Tally], failed: list[str], skipped: int, unjudged: int, show: int) -> int:
+def report(
+    tallies: dict[tuple[str, str], Tally], failed: list[str], skipped: int, unjudged: int, inexpressible: int, show: int
+) -> int:
     """One row per keyword and direction that disagrees anywhere, then totals per direction and overall."""
     rows = [("keyword", "direction", "instances", "agree", "false accepts", "false rejects", "changed", "not generated")]  # fmt: skip
     totals: dict[str, Tally] = {}
@@ -428,6 +447,9 @@ def report(tallies: dict[tuple[str, str], Tally], failed: list[str], skipped: in
     )
     print(f"groups skipped for references outside their document: {skipped}")
     print(f"instances jsonschema cannot judge (a pattern Python's re cannot compile), left out: {unjudged}")
+    print(
+        f"instances a placement cannot express (in `root`: not an object, or a root of another type), left out: {inexpressible}"
+    )
     print(f"tools that failed to generate: {len(failed)} ({every.not_generated} instances not judged)")
     for line in failed[:show]:
         print(f"  {line[:300]}")
@@ -452,7 +474,7 @@ def _row(keyword: str, direction: str, tally: Tally) -> tuple[str, ...]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--suite", type=Path, default=SUITE, help="the suite's draft2020-12 folder")
+    parser.add_argument("suite", type=Path, help="the JSON-Schema-Test-Suite's tests/draft2020-12 folder")
     parser.add_argument("--keyword", action="append", help="only this keyword file (repeatable)")
     parser.add_argument("--show", type=int, default=0, help="print this many disagreements")
     arguments = parser.parse_args()

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -59,46 +59,91 @@ print(f"PEAK {own} {workers}", file=sys.stderr)
 """
 
 
+@dataclass(frozen=True)
+class Sample:
+    """One command's wall time and CPU time: the CPU of the process and of every worker it started
+    (user plus system, from `RUSAGE_CHILDREN`), so a generate that forks a worker per core shows
+    what it costs beside a baseline that runs in one process."""
+
+    wall: float
+    cpu: float
+
+
 @dataclass
 class Row:
     figure: str
-    value: float
+    value: float | Sample
     baseline: str
-    base: float
+    base: float | Sample
     target: str
     check: Callable[[float, float], bool]
 
     def cells(self, assess: bool) -> list[str]:
-        ratio = self.value / self.base if self.base else float("inf")
-        met = ("met" if self.check(self.value, ratio) else "NOT met") if assess and self.target != "(info)" else "-"
-        return [self.figure, _seconds(self.value), self.baseline, _seconds(self.base), f"{ratio:.3f}", self.target, met]
+        value, base = _wall(self.value), _wall(self.base)
+        ratio = value / base if base else float("inf")
+        met = ("met" if self.check(value, ratio) else "NOT met") if assess and self.target != "(info)" else "-"
+        return [
+            self.figure, _seconds(value), _cpu(self.value), self.baseline, _seconds(base), _cpu(self.base),
+            f"{ratio:.3f}", self.target, met,
+        ]  # fmt: skip
+
+
+def _wall(value: float | Sample) -> float:
+    return value.wall if isinstance(value, Sample) else value
+
+
+def _cpu(value: float | Sample) -> str:
+    """CPU seconds, for the rows measured as commands (the in-process rows have none)."""
+    return _seconds(value.cpu) if isinstance(value, Sample) else "-"
 
 
 def _seconds(value: float) -> str:
     return f"{value * 1000:.1f} ms" if value < 1 else f"{value:.2f} s"
 
 
-def median(runs: int, measure: Callable[[], float]) -> float:
-    return statistics.median(measure() for _ in range(runs))
+Measured = TypeVar("Measured", float, Sample)
 
 
-def paired(runs: int, ours: Callable[[], float], baseline: Callable[[], float]) -> tuple[float, float]:
-    """Medians of both sides, measured in turn (ours, baseline, ours, ...): a load that comes or goes
-    during the run slows both alike instead of whichever side happened to run then."""
-    pairs = [(ours(), baseline()) for _ in range(runs)]
-    return statistics.median(pair[0] for pair in pairs), statistics.median(pair[1] for pair in pairs)
+def _middle(values: list[Measured]) -> Measured:
+    """The median of floats, or of samples' wall and CPU times each."""
+    if isinstance(values[0], Sample):
+        samples = [value for value in values if isinstance(value, Sample)]
+        return Sample(statistics.median(s.wall for s in samples), statistics.median(s.cpu for s in samples))
+    return statistics.median(values)
+
+
+def median(runs: int, measure: Callable[[], Measured]) -> Measured:
+    return _middle([measure() for _ in range(runs)])
+
+
+def paired(runs: int, ours: Callable[[], Measured], baseline: Callable[[], Measured]) -> tuple[Measured, Measured]:
+    """Medians of both sides, measured in turn, and each pair in the other order than the one before
+    (ours then baseline, baseline then ours, ...): a load that comes or goes during the run slows both
+    alike, and neither side always runs first (a warm disk cache, a CPU that has just turbo-boosted)."""
+    mine: list[Measured] = []
+    theirs: list[Measured] = []
+    for run in range(runs):
+        if run % 2 == 0:
+            mine.append(ours())
+            theirs.append(baseline())
+        else:
+            theirs.append(baseline())
+            mine.append(ours())
+    return _middle(mine), _middle(theirs)
 
 
 def timed(
     command: list[str], env: dict[str, str] | None = None, cwd: Path | None = None, accept: tuple[int, ...] = (0, 1)
-) -> float:
-    """Wall time of one command; `accept` lists the exit codes that count as a run (`--check` exits 1)."""
+) -> Sample:
+    """Wall and CPU time of one command; `accept` lists the exit codes that count as a run (`--check` exits 1)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=cwd)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if result.returncode not in accept:
         raise SystemExit(f"{command[:4]} failed:\n{result.stderr[-2000:]}")
-    return elapsed
+    return Sample(elapsed, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
 
 
 def snapshot_of(tools: list[dict[str, Any]]) -> Snapshot:
@@ -118,13 +163,13 @@ def generate_rows(work: Path, count: int, runs: int, targets: bool) -> tuple[lis
     (work / "tools.json").write_text(json.dumps(tools))
     env = dict(os.environ)
 
-    def bare() -> float:
+    def bare() -> Sample:
         return timed([PYTHON, "-c", BARE_DCG, str(work / "tools.json"), str(work / "bare_models.py")])
 
     def fresh_cache() -> dict[str, str]:
         return {**env, "MCP_STUBGEN_CACHE_DIR": tempfile.mkdtemp(dir=work)}
 
-    def cold() -> float:
+    def cold() -> Sample:
         shutil.rmtree(work / "out", ignore_errors=True)
         return timed(generate_command(snap, work / "out"), fresh_cache())
 
@@ -141,7 +186,7 @@ def generate_rows(work: Path, count: int, runs: int, targets: bool) -> tuple[lis
     one = work / "one.json"
     write_snapshot(one, snapshot_of(changed(tools, 1)))
 
-    def one_changed() -> float:
+    def one_changed() -> Sample:
         """Each run from a copy of the warm cache: a run that kept the changed tool in the cache would
         let the next one skip the very work this row measures."""
         shutil.rmtree(work / "inc", ignore_errors=True)
@@ -161,15 +206,15 @@ def generate_rows(work: Path, count: int, runs: int, targets: bool) -> tuple[lis
     own, workers = (int(part) for part in peak.rsplit("PEAK ", 1)[1].split())
     memory = f"peak memory of a cold {count}-tool generate: main process {own / 1024:.0f} MiB, largest worker {workers / 1024:.0f} MiB"
 
-    import_package = [PYTHON, "-c", "import bench"]
+    import_package = [PYTHON, "-c", "import out.bench"]
     import_bare = [PYTHON, "-c", "import bare_models"]
     first_use = [PYTHON, "-c", _FIRST_USE]
     package_import, bare_import = paired(
         runs,
-        lambda: timed(import_package, cwd=work / "out", accept=(0,)),
+        lambda: timed(import_package, cwd=work, accept=(0,)),
         lambda: timed(import_bare, cwd=work, accept=(0,)),
     )
-    use = median(runs, lambda: timed(first_use, cwd=work / "out", accept=(0,)))
+    use = median(runs, lambda: timed(first_use, cwd=work, accept=(0,)))
 
     def target(text: str, check: Callable[[float, float], bool]) -> tuple[str, Callable[[float, float], bool]]:
         return (text, check) if targets else ("(info)", lambda v, r: True)
@@ -187,8 +232,8 @@ def generate_rows(work: Path, count: int, runs: int, targets: bool) -> tuple[lis
 
 
 _FIRST_USE = """
-import bench
-from bench import models
+import out.bench
+from out.bench import models
 model = models.__all__[0]
 cls = getattr(models, model)
 try:
@@ -224,8 +269,8 @@ def call_rows(work: Path, calls: int, runs: int) -> list[Row]:
         Snapshot(server="echo", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=(ECHO,)),
         work / "calls",
     )
-    sys.path.insert(0, str(work / "calls"))
-    from echo import EchoClient  # type: ignore[import-not-found]
+    sys.path.insert(0, str(work))
+    from calls.echo import EchoClient  # type: ignore[import-not-found]
 
     async def call_tool(_context: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         text = str((params.arguments or {}).get("text", ""))
@@ -383,7 +428,17 @@ def snapshot_rows(count: int, runs: int) -> list[Row]:
 
 
 def table(rows: list[Row], assess: bool) -> str:
-    header = ["figure", "value", "baseline", "baseline value", "ratio", "target", "status"]
+    header = [
+        "figure",
+        "value",
+        "CPU",
+        "baseline",
+        "baseline value",
+        "baseline CPU",
+        "ratio (wall)",
+        "target",
+        "status",
+    ]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row.cells(assess)) + " |" for row in rows]
     return "\n".join(lines)

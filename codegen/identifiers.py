@@ -42,6 +42,7 @@ CLIENT_MEMBERS = frozenset(
         "server_name",
         "tool_fingerprints",
         "snapshot_fingerprint",
+        "instructions",
         "client_capabilities",
         "parse_text_json",
         "tool_task_support",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import signal
@@ -13,6 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from filelock import FileLock
@@ -20,6 +22,21 @@ from filelock import FileLock
 from codegen.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
+
+THIRD_PARTY_SERVERS = frozenset({"everything_server", "memory_server", "time_server", "sqlite_server", "duckdb_server"})
+"""The fixtures that start a third-party server (npm or PyPI): a test using one is `real_server`."""
+SLOW_FAMILIES = ("real_server", "generated_mypy", "conformance")
+"""The markers (registered in pyproject.toml) that make a test `slow`: `-m "not slow"` is the fast lane."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if THIRD_PARTY_SERVERS & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.real_server)
+        if any(item.get_closest_marker(name) for name in SLOW_FAMILIES):
+            item.add_marker(pytest.mark.slow)
+
+
 SERVERS = Path(__file__).resolve().parent / "servers"
 EXAMPLE_SERVER = REPO / "examples" / "weather_server.py"
 NPM_SERVERS = Path(__file__).resolve().parent / "npm"
@@ -229,3 +246,21 @@ def interrupt_cli(*args: str, cwd: Path, after: float = 2.0, until: Callable[[],
     _out, err = process.communicate(timeout=30)
     assert process.returncode == 130, err
     assert b"interrupted" in err and b"Traceback" not in err
+
+
+def import_generated(out: Path, module: str) -> ModuleType:
+    """Import `module` (`weather`, `weather.models`) of a package generated into the output folder `out`.
+
+    A generated package imports its folder's runtime relatively (`.._mcp_runtime`), so it is imported
+    as a subpackage of the folder, `<out.name>.<module>`, with the folder's parent on the path."""
+    if str(out.parent) not in sys.path:
+        sys.path.insert(0, str(out.parent))
+    return importlib.import_module(f"{out.name}.{module}")
+
+
+def forget_generated(out: Path) -> None:
+    """Undo `import_generated`: the folder's parent leaves the path and its modules are forgotten."""
+    if str(out.parent) in sys.path:
+        sys.path.remove(str(out.parent))
+    for name in [name for name in sys.modules if name.split(".")[0] == out.name]:
+        del sys.modules[name]

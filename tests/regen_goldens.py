@@ -1,25 +1,29 @@
-"""Refresh every golden package: `python -m tests.regen_goldens` (then review and commit the diff).
+"""Refresh the golden output folder: `python -m tests.regen_goldens` (then review and commit the diff).
 
-Each `golden/<case>/` holds `snapshot.json` and, under `expected/`, the package generated from it
-(with the renames in `renames.json`, old tool name -> new, when the case has one).
-`golden/hub/` holds several servers' snapshots under `snapshots/` and, under `expected/hub/`, the
-hub package over them (their own packages are generated afresh when the hub is type-checked).
+Each `golden/<case>/` holds a server's `snapshot.json` (and `renames.json`, old tool name -> new, when
+the case has one). `golden/clients/` is the one output folder `generate` writes for all of them, as a
+project's would be: one package per case, the hub over the `HUB_SERVERS` cases, and the runtime they
+share once, `golden/clients/_mcp_runtime/` (the files of `codegen/runtime/`, byte for byte).
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
-from codegen.generate import generate_package
-from codegen.generate.hub import hub_dir, render_hub
-from codegen.generate.publish import publish
+from codegen.generate import generate_package, package_dir
+from codegen.generate.hub import generate_hub, hub_dir, render_hub
+from codegen.generate.runtime_folder import runtime_dir
 from codegen.snapshot import Snapshot, load_snapshot
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+OUTPUT = GOLDEN / "clients"
+"""The golden output folder: import its packages as `clients.<package>` with `golden/` on the path."""
 REGEN_COMMAND = "python -m tests.regen_goldens"
-HUB_CASE = GOLDEN / "hub"
+HUB_SERVERS = ("notes", "weather")
+"""The cases the golden hub is generated over."""
 
 
 def cases() -> list[Path]:
@@ -33,23 +37,31 @@ def case_renames(case: Path) -> dict[str, str]:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
-def hub_case_snapshots(case: Path = HUB_CASE) -> list[Snapshot]:
-    return [load_snapshot(path) for path in sorted((case / "snapshots").glob("*.json"))]
+def case_package(case: Path) -> Path:
+    """The case's golden package folder under `OUTPUT`."""
+    return package_dir(load_snapshot(case / "snapshot.json"), OUTPUT)
 
 
-def hub_case_tree(case: Path = HUB_CASE) -> dict[str, bytes]:
+def hub_case_snapshots() -> list[Snapshot]:
+    return [load_snapshot(GOLDEN / name / "snapshot.json") for name in HUB_SERVERS]
+
+
+def hub_case_tree() -> dict[str, bytes]:
     """The hub package that `generate --hub` writes for the hub case's snapshots."""
-    return render_hub([(snapshot, {}) for snapshot in hub_case_snapshots(case)])
+    return render_hub([(snapshot, {}) for snapshot in hub_case_snapshots()])
 
 
 def main() -> int:
+    expected = {runtime_dir(OUTPUT), hub_dir(OUTPUT)}
     for case in cases():
-        result = generate_package(load_snapshot(case / "snapshot.json"), case / "expected", renames=case_renames(case))
-        state = "updated" if result.changed else "unchanged"
-        print(f"{case.name}: {state} ({result.path.relative_to(GOLDEN.parent)})")
-    result = publish(hub_case_tree(), hub_dir(HUB_CASE / "expected"))
-    state = "updated" if result.changed else "unchanged"
-    print(f"hub: {state} ({result.path.relative_to(GOLDEN.parent)})")
+        result = generate_package(load_snapshot(case / "snapshot.json"), OUTPUT, renames=case_renames(case))
+        expected.add(result.path)
+        print(f"{case.name}: {'updated' if result.changed else 'unchanged'} ({result.path.relative_to(GOLDEN.parent)})")
+    result = generate_hub([(snapshot, {}) for snapshot in hub_case_snapshots()], OUTPUT)
+    print(f"hub: {'updated' if result.changed else 'unchanged'} ({result.path.relative_to(GOLDEN.parent)})")
+    for stale in sorted(set(OUTPUT.iterdir()) - expected):
+        shutil.rmtree(stale)
+        print(f"removed {stale.relative_to(GOLDEN.parent)} (no case generates it)")
     return 0
 
 

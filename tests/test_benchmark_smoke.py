@@ -16,8 +16,12 @@ def test_smoke_run_prints_the_table() -> None:
     )
     assert result.returncode == 0, result.stderr[-3000:]
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("| figure | value | baseline |"), result.stdout
-    figures = [line.split(" | ")[0].lstrip("| ") for line in lines[2:] if line.startswith("| ")]
+    assert lines[0].startswith("| figure | value | CPU | baseline | baseline value | baseline CPU |"), result.stdout
+    rows = [line.split(" | ") for line in lines[2:] if line.startswith("| ")]
+    figures = [row[0].lstrip("| ") for row in rows]
+    # every generate row prints CPU (the command and its workers) beside wall, for both sides
+    generate_rows = [row for row in rows if row[0].lstrip("| ").startswith("generate")]
+    assert generate_rows and all(row[2] != "-" and row[5] != "-" for row in generate_rows), result.stdout
     assert "generate, 10 tools, nothing cached" in figures
     assert "generate again, catalog unchanged" in figures
     assert "generate --check, up to date, empty cache" in figures
@@ -35,9 +39,9 @@ def test_hub_smoke_run_prints_every_figure() -> None:
     assert result.returncode == 0, result.stderr[-3000:]
     figures = [line.split(" | ")[0].lstrip("| ") for line in result.stdout.splitlines()[2:]]
     assert figures == [
-        "shortlist, 44 tools (golden servers): median",
-        "shortlist, 44 tools: 95th percentile",
-        "search index build, 44 tools (first query only)",
+        "shortlist, 40 tools (golden servers): median",
+        "shortlist, 40 tools: 95th percentile",
+        "search index build, 40 tools (first query only)",
         "shortlist, 1,000 tools: median",
         "shortlist, 1,000 tools: 95th percentile",
         "search index build, 1,000 tools (first query only)",
@@ -59,6 +63,7 @@ def test_contract_benchmark_calls_every_method_shape(tmp_path: Path) -> None:
                 {"description": "short names", "data": {"f": {}, "foo": {}}, "valid": True},
                 {"description": "a long name", "data": {"foooo": {}}, "valid": False},
                 {"description": "no names", "data": {}, "valid": True},
+                {"description": "not an object", "data": 12, "valid": True},
             ],
         },
         {
@@ -72,7 +77,7 @@ def test_contract_benchmark_calls_every_method_shape(tmp_path: Path) -> None:
     ]
     (tmp_path / "propertyNames.json").write_text(json.dumps(groups))
     result = subprocess.run(
-        [sys.executable, "benchmarks/jsts_contract.py", "--suite", str(tmp_path), "--show", "5"],
+        [sys.executable, "benchmarks/jsts_contract.py", str(tmp_path), "--show", "5"],
         capture_output=True,
         text=True,
         cwd=REPO,
@@ -82,3 +87,5 @@ def test_contract_benchmark_calls_every_method_shape(tmp_path: Path) -> None:
     assert "false accepts 0, false rejects 0, changed 0" in result.stdout, result.stdout
     assert "tools that failed to generate: 0" in result.stdout, result.stdout
     assert "agreement 100.00%" in result.stdout, result.stdout
+    # 12 is an instance of the `value` placement, but no tool's arguments at the root: counted, not judged
+    assert "a root of another type), left out: 2" in result.stdout, result.stdout

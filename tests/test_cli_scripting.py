@@ -83,10 +83,12 @@ def test_a_failed_run_is_one_json_object_with_its_exit_code(project: Path, run_c
 def test_generate_and_check_as_json(project: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     generated = run_cli("generate", "weather", "--format", "json")
     assert generated.exit_code == 0, generated.stderr
-    [item] = lines(generated.stdout)
+    item, runtime = lines(generated.stdout)
     assert item["status"] == "generated" and item["server"] == "weather"
     assert (item["snapshot"], item["package"]) == ("snaps/weather.json", "clients/weather")
     assert "client.py" in item["written"] and item["removed"] == []
+    # the folder's runtime, named when written: it belongs to no server
+    assert (runtime["server"], runtime["snapshot"], runtime["package"]) == (None, None, "clients/_mcp_runtime")
     assert lines(run_cli("generate", "weather", "--format", "json").stdout)[0]["status"] == "unchanged"
 
     current = run_cli("generate", "weather", "--check", "--format", "json")

@@ -4,7 +4,6 @@ that reports progress, honours cancellation and shows the request's `_meta`."""
 from __future__ import annotations
 
 import asyncio
-import importlib
 import json
 import os
 import signal
@@ -22,9 +21,9 @@ from mcp import StdioServerParameters, types
 
 from codegen.config import ServerConfig
 from codegen.generate import generate_package
-from codegen.generate.hub import hub_dir, render_hub
-from codegen.generate.publish import publish
+from codegen.generate.hub import generate_hub
 from codegen.snapshot.discovery import snapshot_server
+from tests.conftest import forget_generated, import_generated
 from tests.regen_goldens import GOLDEN, hub_case_snapshots
 from tests.servers import progress_server
 
@@ -39,13 +38,10 @@ def progress(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     folder = tmp_path_factory.mktemp("call-control")
     config = ServerConfig(name="progress", command=sys.executable, args=(str(SERVER),))
     generate_package(asyncio.run(snapshot_server(config)), folder)
-    sys.path.insert(0, str(folder))
     try:
-        yield importlib.import_module("progress")
+        yield import_generated(folder, "progress")
     finally:
-        sys.path.remove(str(folder))
-        for name in [module for module in sys.modules if module.split(".")[0] == "progress"]:
-            del sys.modules[name]
+        forget_generated(folder)
 
 
 async def cancelled_labels(client: Any, label: str) -> list[str]:
@@ -235,10 +231,9 @@ def test_calling_the_sync_client_on_its_own_loop_raises_instead_of_deadlocking(p
 def test_the_sync_hub_calls_by_qualified_name_and_through_each_servers_sync_client(tmp_path: Path) -> None:
     for snapshot in hub_case_snapshots():
         generate_package(snapshot, tmp_path / "synchub")
-    publish(render_hub([(snapshot, {}) for snapshot in hub_case_snapshots()]), hub_dir(tmp_path / "synchub"))
-    sys.path.insert(0, str(tmp_path))
+    generate_hub([(snapshot, {}) for snapshot in hub_case_snapshots()], tmp_path / "synchub")
     try:
-        hub_module = importlib.import_module("synchub.hub")
+        hub_module = import_generated(tmp_path / "synchub", "hub")
         weather, notes = (StdioServerParameters(command=sys.executable, args=[str(EXAMPLES / name)]) for name in ("weather_server.py", "notes_server.py"))  # fmt: skip
         with hub_module.Hub.connect_sync(weather=weather, notes=notes) as hub:
             assert isinstance(hub, hub_module.SyncHub)
@@ -251,13 +246,11 @@ def test_the_sync_hub_calls_by_qualified_name_and_through_each_servers_sync_clie
             loop_thread = hub._loop.thread
         assert not loop_thread.is_alive()
     finally:
-        sys.path.remove(str(tmp_path))
-        for name in [module for module in sys.modules if module.split(".")[0] == "synchub"]:
-            del sys.modules[name]
+        forget_generated(tmp_path / "synchub")
 
 
 TYPED_CALLER = """
-from weather import GetForecastOutput, WeatherClient
+from clients.weather import GetForecastOutput, WeatherClient
 
 
 def forecast(server: str) -> GetForecastOutput:
@@ -276,6 +269,7 @@ def wrong(server: str) -> None:
 """
 
 
+@pytest.mark.generated_mypy
 def test_the_sync_client_and_call_options_are_typed_for_mypy_strict(tmp_path: Path) -> None:
     caller = tmp_path / "caller.py"
     caller.write_text(TYPED_CALLER, encoding="utf-8")
@@ -285,7 +279,7 @@ def test_the_sync_client_and_call_options_are_typed_for_mypy_strict(tmp_path: Pa
         text=True,
         cwd=GOLDEN.parent,
         env={
-            "MYPYPATH": str(GOLDEN / "weather" / "expected"),
+            "MYPYPATH": str(GOLDEN),
             "PATH": "",
             "MYPY_CACHE_DIR": os.environ["MYPY_CACHE_DIR"],
         },
@@ -303,10 +297,9 @@ async def test_hub_call_takes_the_generated_methods_call_options(tmp_path: Path)
     and a timeout raises the same `RequestTimeoutError` and cancels the call there."""
     snapshot = await snapshot_server(ServerConfig(name="progress", command=sys.executable, args=(str(SERVER),)))
     generate_package(snapshot, tmp_path / "optionshub")
-    publish(render_hub([(snapshot, {})]), hub_dir(tmp_path / "optionshub"))
-    sys.path.insert(0, str(tmp_path))
+    generate_hub([(snapshot, {})], tmp_path / "optionshub")
     try:
-        hub_module = importlib.import_module("optionshub.hub")
+        hub_module = import_generated(tmp_path / "optionshub", "hub")
         seen: list[tuple[float, float | None, str | None]] = []
         async with hub_module.Hub.connect(progress=PARAMETERS) as hub:
             counted = await hub.call(
@@ -332,6 +325,4 @@ async def test_hub_call_takes_the_generated_methods_call_options(tmp_path: Path)
 
         await asyncio.to_thread(sync_side)
     finally:
-        sys.path.remove(str(tmp_path))
-        for name in [module for module in sys.modules if module.split(".")[0] == "optionshub"]:
-            del sys.modules[name]
+        forget_generated(tmp_path / "optionshub")

@@ -4,7 +4,6 @@ servers over stdio, then calls through the packages it wrote."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 from collections.abc import Iterator
@@ -24,7 +23,7 @@ from mcp.types import (
     TextContent,
 )
 
-from tests.conftest import NPM_SERVERS, SERVERS, write_config
+from tests.conftest import NPM_SERVERS, SERVERS, forget_generated, import_generated, write_config
 
 TEXT_JSON_SERVER = SERVERS / "text_json_server.py"
 EVERYTHING = NPM_SERVERS / "node_modules" / ".bin" / "mcp-server-everything"
@@ -70,14 +69,11 @@ client_capabilities = ["sampling", "roots"]
     with pytest.raises(SystemExit) as exit_:
         main(["sync", "--config", str(folder / "pyproject.toml")])
     assert exit_.value.code == 0
-    sys.path.insert(0, str(folder / "clients"))
     names = ("lenient", "strict_json", "plain", "declared")
     try:
-        yield folder, {name: importlib.import_module(name) for name in names}
+        yield folder, {name: import_generated(folder / "clients", name) for name in names}
     finally:
-        sys.path.remove(str(folder / "clients"))
-        for module in [module for module in sys.modules if module.split(".")[0] in names]:
-            del sys.modules[module]
+        forget_generated(folder / "clients")
 
 
 def stdio(script: Path) -> StdioServerParameters:

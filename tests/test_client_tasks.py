@@ -21,11 +21,10 @@ from mcp.types import ElicitResult, ListRootsResult, ListTasksRequest, ListTasks
 
 from codegen.config import ServerConfig
 from codegen.generate import generate_package
-from codegen.generate.hub import hub_dir, render_hub
-from codegen.generate.publish import publish
+from codegen.generate.hub import generate_hub
 from codegen.snapshot import load_snapshot
 from codegen.snapshot.discovery import snapshot_server
-from tests.regen_goldens import GOLDEN
+from tests.regen_goldens import GOLDEN, OUTPUT
 
 TASK_SERVER = Path(__file__).parent / "servers" / "task_server.py"
 EVERYTHING = load_snapshot(GOLDEN / "everything" / "snapshot.json")
@@ -60,10 +59,10 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     proves), the task server's package and a hub over everything."""
     folder = tmp_path_factory.mktemp("tasks")
     for case in ("everything", "catalog"):
-        shutil.copytree(GOLDEN / case / "expected" / case, folder / OUT / case)
+        shutil.copytree(OUTPUT / case, folder / OUT / case)
     config = ServerConfig(name="typed_tasks", command=sys.executable, args=(str(TASK_SERVER),))
     generate_package(asyncio.run(snapshot_server(config)), folder / OUT)
-    publish(render_hub([(EVERYTHING, {})]), hub_dir(folder / OUT))
+    generate_hub([(EVERYTHING, {})], folder / OUT)
     sys.path.insert(0, str(folder))
     try:
         yield

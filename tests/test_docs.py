@@ -218,7 +218,8 @@ def test_every_python_example_is_run() -> None:
 @pytest.mark.parametrize(("page", "body"), _client_snippets(), ids=lambda value: getattr(value, "name", "python"))
 def test_client_snippet_runs_against_the_example_server(page: Path, body: str, tmp_path: Path) -> None:
     """Run from `examples/` as the snippet's launch command assumes, with the golden weather package."""
-    shutil.copytree(REPO / "golden" / "weather" / "expected" / "weather", tmp_path / "clients" / "weather")
+    for folder in ("weather", "_mcp_runtime"):
+        shutil.copytree(REPO / "golden" / "clients" / folder, tmp_path / "clients" / folder)
     script = tmp_path / "snippet.py"
     script.write_text(
         f"import asyncio\n\n\nasync def main() -> None:\n{textwrap.indent(body, '    ')}\n\nasyncio.run(main())\n",

@@ -5,6 +5,7 @@ type-checked with one `mypy --strict` run (benchmarks/dmcg_schemas.py runs all 4
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import subprocess
 import sys
@@ -64,17 +65,20 @@ TOOLS = {
 }
 
 
+pytestmark = pytest.mark.generated_mypy  # every test reads the module's one mypy run
+
+
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
     """The package's folder, the warnings `generate` printed, and `mypy --strict`'s output on the package."""
-    out = tmp_path_factory.mktemp("dmcg")
+    out = tmp_path_factory.mktemp("dmcg") / "dmcgclients"
     tools = tuple(tool(name, inputs, outputs) for name, (inputs, outputs) in TOOLS.items())
     stderr = io.StringIO()
     with contextlib.redirect_stderr(stderr):
         generate_package(snap(tools), out)
     checked = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", "-p", "demo"],
-        cwd=out,
+        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", "-p", out.name],
+        cwd=out.parent,
         capture_output=True,
         text=True,
     )
@@ -131,27 +135,26 @@ def test_a_namespaced_definition_is_generated_and_checked(generated: tuple[Path,
     """Main refused it; the contract the client checks calls against keeps the namespaced definition."""
     with imported(generated[0]) as demo:
         assert demo.models.NamespacedInput(user={"id": 3}).user.id == 3
-        import demo._models.namespaced as module  # type: ignore[import-not-found]
+        module = importlib.import_module("dmcgclients.demo._models.namespaced")
 
-        contract = demo._runtime.ToolContract.of(module._CONTRACT)
+        contract = importlib.import_module("dmcgclients._mcp_runtime._runtime").ToolContract.of(module._CONTRACT)
         assert contract.problem("input", {"user": {"id": 3}}) is None
         assert "'x' is not of type 'integer'" in contract.problem("input", {"user": {"id": "x"}})
 
 
 class imported:
-    """The generated `demo` package, imported from `folder` and forgotten afterwards."""
+    """The generated `demo` package, imported from the output folder `folder` and forgotten afterwards."""
 
     def __init__(self, folder: Path) -> None:
-        self.folder = str(folder)
+        self.folder = folder
 
     def __enter__(self) -> Any:
-        sys.path.insert(0, self.folder)
-        import demo  # type: ignore[import-not-found]
-        import demo.models  # type: ignore[import-not-found]
-
+        sys.path.insert(0, str(self.folder.parent))
+        demo = importlib.import_module(f"{self.folder.name}.demo")
+        importlib.import_module(f"{self.folder.name}.demo.models")
         return demo
 
     def __exit__(self, *_: object) -> None:
-        sys.path.remove(self.folder)
-        for name in [name for name in sys.modules if name == "demo" or name.startswith("demo.")]:
+        sys.path.remove(str(self.folder.parent))
+        for name in [name for name in sys.modules if name.split(".")[0] == self.folder.name]:
             del sys.modules[name]

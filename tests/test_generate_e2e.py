@@ -5,7 +5,6 @@ Servers run as subprocesses over stdio and over Streamable HTTP on 127.0.0.1.
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,26 +18,20 @@ from codegen.config import ServerConfig
 from codegen.generate import generate_package
 from codegen.snapshot import Snapshot
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import EXAMPLE_SERVER, SERVERS
+from tests.conftest import EXAMPLE_SERVER, SERVERS, forget_generated, import_generated
 
 
 @pytest.fixture
 def import_package(tmp_path: Path) -> Iterator[Any]:
     """Generate a snapshot's package into a temporary folder and import it; forget it afterwards."""
-    imported: list[str] = []
 
     def load(snapshot: Snapshot) -> ModuleType:
-        result = generate_package(snapshot, tmp_path)
-        imported.append(result.path.name)
-        return importlib.import_module(result.path.name)
+        return import_generated(tmp_path, generate_package(snapshot, tmp_path).path.name)
 
-    sys.path.insert(0, str(tmp_path))
     try:
         yield load
     finally:
-        sys.path.remove(str(tmp_path))
-        for name in [module for module in sys.modules if module.split(".")[0] in imported]:
-            del sys.modules[name]
+        forget_generated(tmp_path)
 
 
 def stdio(script: Path) -> StdioServerParameters:

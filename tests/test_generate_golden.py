@@ -1,4 +1,5 @@
-"""Golden packages: regenerated trees match byte for byte, type-check strictly, and `--check` guards them."""
+"""Golden packages: regenerated trees match byte for byte, share one runtime, type-check strictly, and
+`--check` guards them."""
 
 from __future__ import annotations
 
@@ -10,32 +11,45 @@ from pathlib import Path
 
 import pytest
 
-from codegen.generate import package_dir, render_snapshot
+from codegen.generate import render_snapshot
+from codegen.generate.formatting import LINE_LENGTH
 from codegen.generate.publish import diff_trees, read_tree
+from codegen.generate.runtime_folder import RUNTIME_PACKAGE, runtime_files
 from codegen.snapshot import load_snapshot
-from tests.regen_goldens import GOLDEN, REGEN_COMMAND, case_renames, cases
+from tests.regen_goldens import GOLDEN, OUTPUT, REGEN_COMMAND, case_package, case_renames, cases
 
 CASES = cases()
 
 
 def test_every_expected_case_is_present() -> None:
-    assert {case.name for case in CASES} >= {"catalog", "everything", "shapes", "time", "weather"}
+    assert {case.name for case in CASES} >= {"catalog", "everything", "notes", "shapes", "time", "weather"}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_golden_tree_matches(case: Path) -> None:
     snapshot = load_snapshot(case / "snapshot.json")
-    expected = read_tree(package_dir(snapshot, case / "expected"))
+    folder = case_package(case)
+    expected = read_tree(folder)
     assert expected, f"{case.name} has no expected package; run `{REGEN_COMMAND}`"
-    diff = diff_trees(render_snapshot(snapshot, renames=case_renames(case)), expected, f"golden/{case.name}/expected")
+    label = folder.relative_to(GOLDEN.parent).as_posix()
+    diff = diff_trees(render_snapshot(snapshot, renames=case_renames(case)), expected, label)
     assert not diff, f"generated output differs from the golden files; refresh with `{REGEN_COMMAND}`\n{diff}"
-    assert set(read_tree(case / "expected")) == {f"{snapshot.server}/{name}" for name in expected}
 
 
+def test_the_output_folder_holds_one_runtime_the_files_of_codegen_runtime_byte_for_byte() -> None:
+    """No package carries a runtime of its own: the folder's one `_mcp_runtime/` is mcp-stubgen's."""
+    shipped = Path(__file__).resolve().parent.parent / "codegen" / "runtime"
+    assert read_tree(OUTPUT / RUNTIME_PACKAGE) == runtime_files(with_hub=True)
+    assert runtime_files(with_hub=True) == {path.name: path.read_bytes() for path in shipped.glob("*.py")}
+    packages = {case_package(case).name for case in CASES} | {"hub", RUNTIME_PACKAGE}
+    assert {path.name for path in OUTPUT.iterdir()} == packages
+    copies = [path for path in OUTPUT.rglob("_runtime.py") if path.parent.name != RUNTIME_PACKAGE]
+    assert not copies
+
+
+@pytest.mark.generated_mypy
 def test_goldens_pass_mypy_strict(tmp_path: Path) -> None:
-    folders = [str(package_dir(load_snapshot(case / "snapshot.json"), case / "expected")) for case in CASES]
-    # A cache of its own: the `time` golden shadows the standard library's `time`, which would make
-    # the suite's shared mypy cache stale for every other run.
+    # A cache of its own, as other tests type-check other packages named `clients`.
     result = subprocess.run(
         [
             sys.executable,
@@ -46,42 +60,66 @@ def test_goldens_pass_mypy_strict(tmp_path: Path) -> None:
             "/dev/null",
             "--cache-dir",
             str(tmp_path),
-            *folders,
+            "-p",
+            OUTPUT.name,
         ],
         capture_output=True,
         text=True,
-        cwd=GOLDEN.parent,
+        cwd=GOLDEN,
         timeout=300,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+_SHARED_CLASSES = """
+import clients.hub, clients.notes, clients.weather
+for name in ("ToolError", "RequestTimeoutError", "ToolResult", "CallOptions", "CatalogDriftError"):
+    assert getattr(clients.weather, name) is getattr(clients.notes, name), name
+assert clients.hub.RequestTimeoutError is clients.weather.RequestTimeoutError
+assert clients.hub.CallOptions is clients.notes.CallOptions
+try:
+    raise clients.notes.ToolError("add_note", [])
+except clients.weather.ToolError as error:
+    print("caught", type(error).__module__)
+"""
+
+
+def test_packages_and_the_hub_in_one_folder_share_one_class_per_error() -> None:
+    """`except clients.weather.ToolError` catches what `clients.notes` raises, and the hub's
+    `RequestTimeoutError` is the packages' own."""
+    result = subprocess.run(
+        [sys.executable, "-c", _SHARED_CLASSES], capture_output=True, text=True, cwd=GOLDEN, timeout=120
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout == "caught clients._mcp_runtime._runtime\n"
+
+
 def test_check_passes_on_goldens_and_fails_with_a_diff_after_a_snapshot_edit(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     case = GOLDEN / "weather"
-    assert run_cli("generate", case / "snapshot.json", "--out", case / "expected", "--check").exit_code == 0
+    assert run_cli("generate", case / "snapshot.json", "--out", OUTPUT, "--check").exit_code == 0
 
     edited = json.loads((case / "snapshot.json").read_text(encoding="utf-8"))
     edited["tools"][0]["description"] = "Convert, now with a new description."
     (tmp_path / "snapshot.json").write_text(json.dumps(edited), encoding="utf-8")
-    shutil.copytree(case / "expected", tmp_path / "expected")
-    before = read_tree(tmp_path / "expected")
+    shutil.copytree(OUTPUT, tmp_path / "clients")
+    before = read_tree(tmp_path / "clients")
 
-    result = run_cli("generate", tmp_path / "snapshot.json", "--out", tmp_path / "expected", "--check")
+    result = run_cli("generate", tmp_path / "snapshot.json", "--out", tmp_path / "clients", "--check")
 
     assert result.exit_code == 1
     changed = result.stdout.splitlines()
     assert any(line.startswith("+") and "Convert, now with a new description." in line for line in changed)
     assert any(line.startswith("-") and "Convert a temperature from Celsius to Fahrenheit." in line for line in changed)
     assert "out of date" in result.stderr
-    assert read_tree(tmp_path / "expected") == before
+    assert read_tree(tmp_path / "clients") == before
 
 
 _IMPORT_PROBE = """
 import sys
-import weather
-from weather import NOT_GIVEN, CatalogDriftError, WeatherClient, client, models
+import clients.weather
+from clients.weather import NOT_GIVEN, CatalogDriftError, WeatherClient, client, models
 assert "pydantic" not in sys.modules and "mcp" not in sys.modules, "imported on package import"
-from weather import GetForecastInput
+from clients.weather import GetForecastInput
 assert "pydantic" in sys.modules and "mcp" not in sys.modules
 try:
     GetForecastInput.model_validate({"city": 5})
@@ -99,7 +137,27 @@ def test_importing_a_package_loads_neither_pydantic_nor_mcp_until_a_model_is_use
         [sys.executable, "-c", _IMPORT_PROBE],
         capture_output=True,
         text=True,
-        cwd=GOLDEN / "weather" / "expected",
+        cwd=GOLDEN,
         timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _ruff(*arguments: str) -> subprocess.CompletedProcess[str]:
+    """ruff as a user runs it on the output folder: its default rules, nothing of this repository's
+    configuration (`--isolated`), at the generator's fixed line length."""
+    command = [sys.executable, "-m", "ruff", *arguments, "--isolated", "--no-cache", "--line-length", str(LINE_LENGTH)]
+    return subprocess.run(command, capture_output=True, text=True, cwd=OUTPUT, timeout=120)
+
+
+def test_generated_files_pass_ruff_format_and_the_facades_ruffs_default_rules() -> None:
+    """Every generated file is what `ruff format` writes; each package's `__init__.py` and
+    `models.py` pass `ruff check` with its default rules (imports sorted, `__all__` in RUF022's order).
+    The runtime is mcp-stubgen's own source, linted with the repository (`.ci/run`)."""
+    generated = [path.name for path in OUTPUT.iterdir() if path.name != RUNTIME_PACKAGE]
+    formatted = _ruff("format", "--check", *generated)
+    assert formatted.returncode == 0, formatted.stdout + formatted.stderr
+    facades = [str(path.relative_to(OUTPUT)) for name in generated for path in (OUTPUT / name).glob("*.py")]
+    facades = [path for path in facades if path.endswith(("/__init__.py", "/models.py"))]
+    checked = _ruff("check", *facades)
+    assert checked.returncode == 0, checked.stdout + checked.stderr

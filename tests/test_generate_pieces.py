@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -50,8 +51,6 @@ def members_and_imports(package: PackageSpec) -> tuple[list[str], list[str]]:
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_a_batch_formats_to_the_same_bytes_as_its_pieces_one_by_one(case: Path) -> None:
-    if not (case / "snapshot.json").exists():
-        pytest.skip("a hub case has no single snapshot")
     members, imports = members_and_imports(
         build_package(load_snapshot(case / "snapshot.json"), renames=case_renames(case))
     )
@@ -64,8 +63,6 @@ def test_a_batch_formats_to_the_same_bytes_as_its_pieces_one_by_one(case: Path) 
 def test_the_template_writes_black_layout_so_black_changes_nothing(case: Path) -> None:
     """black formats in two passes when it changes anything, so a method it leaves alone costs half;
     only lines too long for the template's fixed layout (a long import) are left to black."""
-    if not (case / "snapshot.json").exists():
-        pytest.skip("a hub case has no single snapshot")
     members, _ = members_and_imports(build_package(load_snapshot(case / "snapshot.json"), renames=case_renames(case)))
     changed = 0
     for member in members:
@@ -77,7 +74,11 @@ def test_the_template_writes_black_layout_so_black_changes_nothing(case: Path) -
     assert changed <= 2  # one method with a long annotation, and its sync twin
 
 
+@pytest.mark.performance_guard
 def test_each_tools_method_and_import_are_formatted_once_beside_its_models(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A performance guard, not a behaviour test: it counts `black_pieces` calls (no piece formatted
+    twice, methods black would leave alone never formatted), which the output cannot show; what the
+    user sees is held by its last line and the golden trees."""
     monkeypatch.setattr(parallel, "_workers", lambda: 1)  # in-process, so every black call is counted
     formatted: Counter[str] = Counter()
     seen: Counter[tuple[PieceKind, str]] = Counter()
@@ -114,7 +115,7 @@ def test_each_tools_method_and_import_are_formatted_once_beside_its_models(monke
 
 
 def test_server_instructions_cannot_pose_as_the_clients_model_imports(tmp_path: Path) -> None:
-    """The head's model imports are found by their lines; instructions (the class docstring) may hold any line."""
+    """The head's model imports are found by their lines; instructions (the `instructions` attribute) may hold any line."""
     lines = [  # the docstring indents every line after the first by four spaces, as the imports are
         "Hello.",
         "from mcp.types import GetPromptResult, ReadResourceResult",
@@ -139,10 +140,17 @@ def test_server_instructions_cannot_pose_as_the_clients_model_imports(tmp_path: 
     head, _, body = client.partition("__all__")
     assert "    from ._models.echo import EchoOutput\n\n" in head
     assert "evil" not in head.lower()
-    assert "    from ._models.evil import Evil\n" in body  # kept as text, inside the docstring
+    assert "\n    from ._models.evil import Evil\n" not in body  # kept as text, inside one string literal
     namespace: dict[str, object] = {}
-    exec(compile(client.replace("from ._runtime", "from codegen.runtime._runtime"), "client.py", "exec"), namespace)
-    assert "from ._models.evil import Evil" in str(getattr(namespace["PosingClient"], "__doc__", ""))
+    exec(
+        compile(client.replace("from .._mcp_runtime._runtime", "from codegen.runtime._runtime"), "client.py", "exec"),
+        namespace,
+    )
+    posing: Any = namespace["PosingClient"]
+    # prose addressed to a model is the `instructions` attribute; both classes' docstrings stay neutral
+    assert posing.instructions == "\n".join(lines)
+    assert posing.__doc__.startswith("A typed client for the MCP server 'posing'.") and "vil" not in posing.__doc__
+    assert "vil" not in str(namespace["PosingSyncClient"].__doc__)  # type: ignore[attr-defined]
 
 
 def test_model_imports_are_the_lines_the_template_writes() -> None:
@@ -157,8 +165,6 @@ def members_left_alone(package: PackageSpec) -> list[str]:
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_a_method_passed_without_black_is_what_black_writes(case: Path) -> None:
-    if not (case / "snapshot.json").exists():
-        pytest.skip("a hub case has no single snapshot")
     package = build_package(load_snapshot(case / "snapshot.json"), renames=case_renames(case))
     alone = members_left_alone(package)
     assert len(alone) > len(members_and_imports(package)[0]) / 2  # most methods skip black
@@ -167,8 +173,6 @@ def test_a_method_passed_without_black_is_what_black_writes(case: Path) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_a_model_import_passed_without_black_is_what_black_writes(case: Path) -> None:
-    if not (case / "snapshot.json").exists():
-        pytest.skip("a hub case has no single snapshot")
     _, imports = members_and_imports(build_package(load_snapshot(case / "snapshot.json"), renames=case_renames(case)))
     assert [formatted_without_black("import", line) for line in imports] == black_batch("import", imports)
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +9,7 @@ from codegen.generate import generate_package, render_snapshot
 from codegen.generate.modelgen import MAX_TEXT
 from codegen.generate.render import MAX_DOCSTRING_TEXT
 from codegen.snapshot import Snapshot
+from tests.conftest import forget_generated, import_generated
 
 TEN_MB = 10 * 1024 * 1024
 
@@ -62,16 +61,13 @@ def test_the_empty_schema_is_a_tool_without_parameters(tmp_path: Path) -> None:
         '"anything",\n            _CONTRACT,\n            {},\n            AnythingOutput,\n            extra=extra,'
         in client
     )
-    sys.path.insert(0, str(tmp_path))
     try:
-        models = importlib.import_module("empty.models")
+        models = import_generated(tmp_path, "empty.models")
         assert models.AnythingInput.model_validate({}).model_dump(exclude_unset=True) == {}
         output = models.AnythingOutput.model_validate({"count": 3, "nested": {"a": [1]}})
         assert output.model_dump() == {"count": 3, "nested": {"a": [1]}}
     finally:
-        sys.path.remove(str(tmp_path))
-        for name in [name for name in sys.modules if name == "empty" or name.startswith("empty.")]:
-            del sys.modules[name]
+        forget_generated(tmp_path)
 
 
 def test_an_untyped_root_with_properties_gets_its_arguments() -> None:
@@ -90,12 +86,9 @@ def test_five_thousand_properties_become_keyword_arguments_that_validate(tmp_pat
     generate_package(snapshot(wide, server="wide"), tmp_path)
     client = (tmp_path / "wide" / "client.py").read_text(encoding="utf-8")
     assert "field_0: int," in client and "field_4999: int | NotGiven = NOT_GIVEN" in client
-    sys.path.insert(0, str(tmp_path))
     try:
-        models = importlib.import_module("wide.models")
+        models = import_generated(tmp_path, "wide.models")
         given = models.WideInput(field_0=1, field_4999=3)
         assert given.model_dump(exclude_unset=True) == {"field_0": 1, "field_4999": 3}
     finally:
-        sys.path.remove(str(tmp_path))
-        for name in [name for name in sys.modules if name == "wide" or name.startswith("wide.")]:
-            del sys.modules[name]
+        forget_generated(tmp_path)

@@ -16,7 +16,7 @@ import pytest
 from codegen.config import ServerConfig
 from codegen.generate import generate_package
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import SERVERS
+from tests.conftest import SERVERS, forget_generated, import_generated
 
 SHAPES_SERVER = SERVERS / "shapes_server.py"
 MYPY = [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null"]
@@ -47,13 +47,10 @@ async def test_root_shapes_are_typed_and_called_over_stdio(tmp_path: Path, capsy
         "        arguments: dict[str, float],\n        call_options: CallOptions | None = None,\n    ) -> float:"
         in client
     )
-
-    sys.path.insert(0, str(tmp_path))
     try:
-        import shapes  # type: ignore[import-not-found]
         from mcp import StdioServerParameters
 
-        package: Any = shapes
+        package: Any = import_generated(tmp_path, "shapes")
         parameters = StdioServerParameters(command=sys.executable, args=[str(SHAPES_SERVER)])
         async with package.ShapesClient.connect(parameters) as server:
             assert await server.word_counts(text="a b a") == {"a": 2, "b": 1}
@@ -64,9 +61,7 @@ async def test_root_shapes_are_typed_and_called_over_stdio(tmp_path: Path, capsy
             with pytest.raises(package.ToolArgumentsError, match=r"is not of type 'string'.*nothing was sent"):
                 await server.legacy(arguments={"a": 1})
     finally:
-        sys.path.remove(str(tmp_path))
-        for name in [name for name in sys.modules if name == "shapes" or name.startswith("shapes.")]:
-            del sys.modules[name]
+        forget_generated(tmp_path)
 
 
 def test_two_tools_sharing_a_titled_model_both_generate(tmp_path: Path) -> None:
@@ -82,18 +77,13 @@ def test_two_tools_sharing_a_titled_model_both_generate(tmp_path: Path) -> None:
     generate_package(
         snap((tool("count", obj({"options": options})), tool("search", obj({"options": options})))), tmp_path
     )
-    sys.path.insert(0, str(tmp_path))
     try:
-        import demo.models  # type: ignore[import-not-found]
-
-        models: Any = demo.models
+        models: Any = import_generated(tmp_path, "demo.models")
         assert models.CountOptions is not models.SearchOptions
         assert models.CountOptions(limit=2, Options="x").model_dump(by_alias=True) == {"limit": 2, "Options": "x"}
         assert models.CountInput(options={"limit": 1}).options == models.CountOptions(limit=1)
     finally:
-        sys.path.remove(str(tmp_path))
-        for name in [name for name in sys.modules if name == "demo" or name.startswith("demo.")]:
-            del sys.modules[name]
+        forget_generated(tmp_path)
 
 
 def test_strict_makes_an_untyped_tool_an_error(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -135,6 +125,7 @@ def test_strict_in_the_config_makes_an_untyped_tool_an_error(
     assert "strict must be true or false, not 'yes'" in result.stderr
 
 
+@pytest.mark.generated_mypy
 async def test_a_46_tool_mcpserver_with_a_map_output_generates_typed_and_calls(tmp_path: Path) -> None:
     """Issue 12's spreadsheet server: one of its 46 tools returns `dict[str, int]`, which main could
     not generate at all; every method is typed, the map's returns `dict[str, int]`, and the package
@@ -148,26 +139,23 @@ async def test_a_46_tool_mcpserver_with_a_map_output_generates_typed_and_calls(t
     assert "ToolResult" not in client.split("class SheetsClient", 1)[1]  # every tool typed
     caller = tmp_path / "caller.py"
     caller.write_text(
-        "from mcp import StdioServerParameters\n\nfrom sheets import SheetsClient\n\n\n"
+        f"from mcp import StdioServerParameters\n\nfrom {tmp_path.name}.sheets import SheetsClient\n\n\n"
         "async def most_common(parameters: StdioServerParameters) -> str:\n"
         "    async with SheetsClient.connect(parameters) as sheets:\n"
         "        counts: dict[str, int] = await sheets.count_values()\n"
         "        width: int = await sheets.column_width_07(sheet='s', column=2)\n"
         "        return max(counts, key=lambda value: counts[value] + width)\n"
     )
-    checked = subprocess.run([*MYPY, "sheets", str(caller)], cwd=tmp_path, capture_output=True, text=True)
+    checked = subprocess.run(
+        [*MYPY, "--explicit-package-bases", "-p", tmp_path.name], cwd=tmp_path.parent, capture_output=True, text=True
+    )
     assert checked.returncode == 0, checked.stdout + checked.stderr
-
-    sys.path.insert(0, str(tmp_path))
     try:
-        import sheets  # type: ignore[import-not-found]
         from mcp import StdioServerParameters
 
-        package: Any = sheets
+        package: Any = import_generated(tmp_path, "sheets")
         async with package.SheetsClient.connect(StdioServerParameters(command=sys.executable, args=[str(server)])) as s:
             assert await s.count_values() == {"red": 2, "blue": 1}
             assert await s.column_width_07(sheet="s", column=2) == 27
     finally:
-        sys.path.remove(str(tmp_path))
-        for name in [name for name in sys.modules if name == "sheets" or name.startswith("sheets.")]:
-            del sys.modules[name]
+        forget_generated(tmp_path)

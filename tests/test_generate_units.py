@@ -152,7 +152,13 @@ def test_runtime_imports_only_mcp_pydantic_and_the_standard_library() -> None:
 
     roots = {
         (node.module or "").split(".")[0] if isinstance(node, ast.ImportFrom) else alias.name.split(".")[0]
-        for name in ("_runtime.py", "_loop_thread.py", "_tasks.py", "_auth.py")  # copied into every package
+        for name in (
+            "_runtime.py",
+            "_schema_check.py",
+            "_loop_thread.py",
+            "_tasks.py",
+            "_auth.py",
+        )  # the runtime every generated package imports
         for node in ast.walk(ast.parse(Path(_runtime.__file__).with_name(name).read_text(encoding="utf-8")))
         if isinstance(node, ast.Import) or (isinstance(node, ast.ImportFrom) and node.level == 0)
         for alias in node.names

@@ -25,12 +25,11 @@ from mcp.types import Tool
 
 from codegen.config import ServerConfig
 from codegen.generate import generate_package
-from codegen.generate.hub import hub_dir, render_hub
-from codegen.generate.publish import publish
+from codegen.generate.hub import generate_hub
 from codegen.snapshot import Snapshot, parse_snapshot
 from codegen.snapshot.discovery import snapshot_server, snapshot_servers
 from tests.conftest import REPO, SERVERS, free_port, npm_server, wait_for_port, write_config
-from tests.regen_goldens import HUB_CASE, hub_case_snapshots
+from tests.regen_goldens import GOLDEN, OUTPUT, hub_case_snapshots
 from tests.shortlist_eval import TASKS
 
 PY = sys.executable
@@ -92,13 +91,13 @@ def real_hub(real_snapshots: list[Snapshot], tmp_path_factory: pytest.TempPathFa
     out = tmp_path_factory.mktemp("generated") / "realhub"
     for snapshot in real_snapshots:
         generate_package(snapshot, out)
-    publish(render_hub([(snapshot, {}) for snapshot in real_snapshots]), hub_dir(out))
+    generate_hub([(snapshot, {}) for snapshot in real_snapshots], out)
     yield import_hub(out, "realhub")
     forget("realhub")
 
 
 def test_every_qualified_name_is_accepted_by_openai_anthropic_gemini_and_mcp(real_hub: Any) -> None:
-    golden_client = (HUB_CASE / "expected" / "hub" / "client.py").read_text()
+    golden_client = (OUTPUT / "hub" / "client.py").read_text()
     golden_names = re.findall(r'^        "([^"]+)": HubTool\(', golden_client, re.M)
     real_names = list(real_hub.Hub.tools)
     assert len(golden_names) == 6 and len(real_names) == 70
@@ -153,7 +152,7 @@ def test_config_filters_and_separator_shape_the_generated_hub(run_cli, tmp_path:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "snaps").mkdir()
     for name in ("notes", "weather"):
-        shutil.copy(HUB_CASE / "snapshots" / f"{name}.json", tmp_path / "snaps" / f"{name}.json")
+        shutil.copy(GOLDEN / name / "snapshot.json", tmp_path / "snaps" / f"{name}.json")
     servers = "".join(f'[tool.mcp-stubgen.servers.{name}]\ncommand = "unused"\n' for name in ("notes", "weather"))
     write_config(
         tmp_path,
@@ -242,7 +241,7 @@ def notes_and_weather(tmp_path: Path) -> Iterator[Any]:
     snapshots = hub_case_snapshots()
     for snapshot in snapshots:
         generate_package(snapshot, out)
-    publish(render_hub([(snapshot, {}) for snapshot in snapshots]), hub_dir(out))
+    generate_hub([(snapshot, {}) for snapshot in snapshots], out)
     yield import_hub(out, "agenthub")
     forget("agenthub")
 
@@ -357,7 +356,7 @@ async def test_the_live_catalog_follows_list_changed(changing_server: str, tmp_p
     snapshot = parse_snapshot(json.dumps(document).encode(), "changing")
     out = tmp_path / f"livehub_{mode}"
     generate_package(snapshot, out)
-    publish(render_hub([(snapshot, {})]), hub_dir(out))
+    generate_hub([(snapshot, {})], out)
     hub_module = import_hub(out, out.name)
     try:
         Hub = hub_module.Hub

@@ -4,7 +4,6 @@ time (with a DeprecationWarning), and it goes away with the entry."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import shutil
 import subprocess
@@ -16,7 +15,7 @@ from typing import Any
 import pytest
 from mcp import StdioServerParameters
 
-from tests.conftest import EXAMPLE_SERVER, write_config
+from tests.conftest import EXAMPLE_SERVER, forget_generated, import_generated, write_config
 from tests.regen_goldens import GOLDEN
 
 PY = sys.executable
@@ -55,18 +54,16 @@ def generated(tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def weather_package(generated: Path) -> Iterator[Any]:
-    sys.path.insert(0, str(generated / "clients"))
     try:
-        yield importlib.import_module("weather")
+        yield import_generated(generated / "clients", "weather")
     finally:
-        sys.path.remove(str(generated / "clients"))
-        for name in [module for module in sys.modules if module.split(".")[0] == "weather"]:
-            del sys.modules[name]
+        forget_generated(generated / "clients")
 
 
+@pytest.mark.generated_mypy
 def test_mypy_flags_a_caller_of_the_alias_and_not_of_the_new_name(generated: Path) -> None:
     (generated / "caller.py").write_text(
-        "from weather import WeatherClient, GetForecastOutput\n\n\n"
+        "from clients.weather import WeatherClient, GetForecastOutput\n\n\n"
         "async def old(client: WeatherClient) -> GetForecastOutput:\n"
         '    return await client.forecast(city="Oslo")\n\n\n'
         "async def new(client: WeatherClient) -> GetForecastOutput:\n"
@@ -80,14 +77,14 @@ def test_mypy_flags_a_caller_of_the_alias_and_not_of_the_new_name(generated: Pat
         capture_output=True,
         text=True,
         cwd=generated,
-        env={"MYPYPATH": str(generated / "clients"), "PATH": "/usr/bin:/bin"},
+        env={"MYPYPATH": str(generated), "PATH": "/usr/bin:/bin"},
         timeout=300,
     )
     errors = [line for line in result.stdout.splitlines() if ": error:" in line]
     assert errors == [
-        "caller.py:5: error: function weather.client.WeatherClient.forecast is deprecated: The server renamed the tool "
+        "caller.py:5: error: function clients.weather.client.WeatherClient.forecast is deprecated: The server renamed the tool "
         "'forecast' to 'get_forecast'; call get_forecast() instead.  [deprecated]",
-        "caller.py:13: error: function weather.client.WeatherClient.old_name is deprecated: The server renamed the "
+        "caller.py:13: error: function clients.weather.client.WeatherClient.old_name is deprecated: The server renamed the "
         "tool 'old\"name\\n' to 'send_alert'; call send_alert() instead.  [deprecated]",
     ], result.stdout
 

@@ -22,8 +22,7 @@ from mcp import StdioServerParameters
 
 from codegen.config import ServerConfig
 from codegen.generate import generate_package
-from codegen.generate.hub import hub_dir, render_hub
-from codegen.generate.publish import publish
+from codegen.generate.hub import generate_hub
 from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import SERVERS
 
@@ -94,7 +93,7 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     folder = tmp_path_factory.mktemp("contract")
     snapshot = anyio.run(snapshot_server, ServerConfig(name="contract", command=sys.executable, args=(str(SERVER),)))
     generate_package(snapshot, folder / "contracts")
-    publish(render_hub([(snapshot, {})]), hub_dir(folder / "contracts"))
+    generate_hub([(snapshot, {})], folder / "contracts")
     sys.path.insert(0, str(folder))
     try:
         yield
@@ -289,8 +288,8 @@ async def test_the_hub_sends_a_call_exactly_when_the_schema_allows_it_and_byte_f
 
 _LAZY_PROBE = """
 import sys
-from weather import WeatherClient
-from weather._runtime import ToolContract
+from clients.weather import WeatherClient
+from clients._mcp_runtime._runtime import ToolContract
 assert "jsonschema" not in sys.modules and not ToolContract._loaded, "a validator was loaded on import"
 
 import asyncio
@@ -308,6 +307,6 @@ assert "jsonschema" not in sys.modules, "valid calls need no jsonschema"
 
 
 def test_importing_a_package_loads_no_validator_until_a_tool_is_called() -> None:
-    golden = Path(__file__).resolve().parent.parent / "golden" / "weather" / "expected"
+    golden = Path(__file__).resolve().parent.parent / "golden"
     result = subprocess.run([sys.executable, "-c", _LAZY_PROBE], capture_output=True, text=True, cwd=golden)
     assert result.returncode == 0, result.stderr

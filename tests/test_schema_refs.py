@@ -3,8 +3,6 @@ zod-to-json-schema, `$anchor`, `#`, nested `$defs`, `$id`-relative, draft-07 `$i
 
 from __future__ import annotations
 
-import importlib
-import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,6 +10,7 @@ import pytest
 
 from codegen.generate import generate_package
 from codegen.schemas import Document
+from tests.conftest import forget_generated, import_generated
 from tests.drift_helpers import obj, snap, tool
 
 S = {"type": "string"}
@@ -52,13 +51,10 @@ TOOLS = (
 def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
     out = tmp_path_factory.mktemp("refs")
     generate_package(snap(TOOLS), out)
-    sys.path.insert(0, str(out))
     try:
-        yield (out / "demo" / "client.py").read_text(), importlib.import_module("demo.models")
+        yield (out / "demo" / "client.py").read_text(), import_generated(out, "demo.models")
     finally:
-        sys.path.remove(str(out))
-        for name in [name for name in sys.modules if name == "demo" or name.startswith("demo.")]:
-            del sys.modules[name]
+        forget_generated(out)
 
 
 @pytest.mark.parametrize(

@@ -257,13 +257,17 @@ snapshots = "snapshots"
 
 [tool.mcp-stubgen.servers.paging]
 command = "{Path(sys.executable).as_posix()}"
-args = ["{PAGING_SERVER.as_posix()}"]
+args = ["{PAGING_SERVER.as_posix()}", "8", "{(tmp_path / "lists.log").as_posix()}"]
 """,
     )
     watcher = Watcher(tmp_path, "--interval", "0.3")
     watcher.wait_for("paging: wrote snapshots/paging.json")  # no `output`: the snapshot alone
     watcher.wait_for("paging: watching (polling every 0.3s)")
-    time.sleep(0.5)  # a poll or two, unchanged: nothing is written
+    listed = len((tmp_path / "lists.log").read_text().splitlines())
+    deadline = time.monotonic() + TIMEOUT
+    while len((tmp_path / "lists.log").read_text().splitlines()) < listed + 2:  # two polls, unchanged
+        assert time.monotonic() < deadline, "watch never polled the server"
+        time.sleep(0.05)
     watcher.process.send_signal(signal.SIGINT)
     code, stdout, stderr = watcher.finish()
 
@@ -311,7 +315,7 @@ def test_a_missing_or_stale_package_is_built_when_watching_starts(
     config = tmp_path / "pyproject.toml"
     assert run_cli("snapshot", "--config", config).exit_code == 0  # snapshots, and no packages
     assert run_cli("generate", "other", "--config", config).exit_code == 0
-    (tmp_path / "clients" / "other" / "_runtime.py").write_text("# edited by hand\n", encoding="utf-8")
+    (tmp_path / "clients" / "other" / "models.py").write_text("# edited by hand\n", encoding="utf-8")
 
     watcher = Watcher(tmp_path, "--interval", "60")
     built = {watcher.wait_for(": built clients/").strip() for _ in range(2)}  # in either order

@@ -10,6 +10,7 @@ from codegen.generate.cache import Cache
 from codegen.generate.proof import remember_rendered, rendered_before
 from codegen.generate.publish import Published, publish
 from codegen.generate.render import render_package
+from codegen.generate.runtime_folder import publish_runtime
 from codegen.identifiers import package_name
 from codegen.snapshot import Snapshot
 
@@ -46,7 +47,8 @@ def generate_package(
     strict: bool = False,
     renames: Mapping[str, str] | None = None,
 ) -> Published:
-    """Render the snapshot's package and publish it atomically under `out_dir`; raises StubgenError.
+    """Render the snapshot's package and publish it atomically under `out_dir`, beside the folder's
+    runtime (written first, so the package never imports one older than itself); raises StubgenError.
 
     With a cache, a package this very generator wrote before and nobody edited since is left as it
     is without rendering anything (`proof.rendered_before`); not when `strict`, since such a package
@@ -54,6 +56,7 @@ def generate_package(
     """
     cache = cache or Cache.disabled()
     source = snapshot.canonical_bytes()
+    publish_runtime(out_dir)
     unchanged = None if strict else rendered_before(source, method_names, out_dir, cache, renames)
     if unchanged is not None:
         return Published(unchanged, False, (), ())

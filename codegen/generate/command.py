@@ -17,6 +17,7 @@ from codegen.generate import Cache, Published, package_dir, render_snapshot
 from codegen.generate.hub import HubSettings, hub_dir, render_hub
 from codegen.generate.proof import hub_source, remember_rendered, rendered_before
 from codegen.generate.publish import diff_trees, publish, read_tree, recover_output
+from codegen.generate.runtime_folder import RUNTIME_PACKAGE, check_runtime, publish_runtime, runtime_dir
 from codegen.identifiers import HUB_PACKAGE, HUB_SEPARATOR
 from codegen.options import config_options, load_project, shown_path
 from codegen.runtime._hub_catalog import HINT_DEFAULTS, ToolFilter
@@ -273,6 +274,18 @@ def generate(
         else:
             rendered.append(_Rendered(None, None, built.target, built.files, built.source, {}, {}))
             lacking = built.lacking
+    if rendered:
+        # The runtime goes first, so no package ever imports a runtime older than itself.
+        with_hub = any(item.snapshot is None for item in rendered)
+        try:
+            runtime = publish_runtime(out_dir, with_hub=with_hub)
+        except StubgenError as error:  # no package is published beside a runtime that could not be
+            _failed(None, None, error, runtime_dir(out_dir))
+            return EXIT_ERROR
+        if runtime.changed:  # said only when it changed: it follows the generator, not any snapshot
+            announce_package(RUNTIME_PACKAGE, runtime.path, runtime)
+            changes = {"written": list(runtime.written), "removed": list(runtime.removed)}
+            console.emit(None, "generated", **_where(None, runtime.path), **changes)
     for item in rendered:
         server = item.server or (_server_of(item.source) if item.snapshot is not None else None)
         try:
@@ -348,6 +361,9 @@ def _check(sources: Packages, out_dir: Path, hub: HubSources | None, cache: Cach
             failed += _failed(None, None, error)
         else:
             checked.append((None, None, target, diff))
+    runtime_folder, runtime_diff = check_runtime(out_dir, _label(runtime_dir(out_dir)), hub is not None)
+    if runtime_diff:  # named only when stale, as `generate` names it only when it writes it
+        checked.append((None, None, runtime_folder, runtime_diff))
     for server, snapshot_file, target, diff in checked:
         stale += bool(diff)
         current += not diff

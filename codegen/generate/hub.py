@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib.resources import files
 from pathlib import Path
 
 from codegen import __version__
 from codegen.errors import StubgenError
 from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
+from codegen.generate.publish import Published, publish
 from codegen.generate.render import formatted, jinja_environment, python_literal
+from codegen.generate.runtime_folder import publish_runtime
 from codegen.generate.spec import PackageSpec
 from codegen.identifiers import HUB_PACKAGE, HUB_SEPARATOR, hub_attribute, qualified_tools
 from codegen.runtime._hub_catalog import ToolFilter, model_visible
@@ -31,20 +32,10 @@ __all__ = [
     "HubSpec",
     "HubToolSpec",
     "build_hub",
+    "generate_hub",
     "hub_dir",
     "render_hub",
 ]
-
-HUB_RUNTIME_FILES = (
-    "_audit.py",
-    "_auth.py",
-    "_hub_catalog.py",
-    "_hub_runtime.py",
-    "_loop_thread.py",
-    "_runtime.py",
-    "_tasks.py",
-)
-"""The runtime modules copied verbatim into every hub package."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +108,19 @@ def render_hub(
     cache = cache or Cache.disabled()
     packages = [(snapshot, build_package(snapshot, method_names, cache)) for snapshot, method_names in servers]
     return render_hub_package(build_hub(packages, settings), cache)
+
+
+def generate_hub(
+    servers: Sequence[tuple[Snapshot, Mapping[str, str]]],
+    out_dir: Path,
+    cache: Cache | None = None,
+    settings: HubSettings = HubSettings(),
+) -> Published:
+    """Render the hub over these servers and publish it under `out_dir`, after the folder's runtime
+    with the hub's modules; raises StubgenError."""
+    files = render_hub(servers, cache, settings)
+    publish_runtime(out_dir, with_hub=True)
+    return publish(files, hub_dir(out_dir))
 
 
 def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]], settings: HubSettings = HubSettings()) -> HubSpec:
@@ -232,13 +236,9 @@ def _filter_expression(rule: ToolFilter) -> str:
     )
 
 
-def hub_runtime_sources() -> dict[str, bytes]:
-    """The hub's runtime modules, byte for byte as shipped with mcp-stubgen, by file name."""
-    return {name: files("codegen.runtime").joinpath(name).read_bytes() for name in HUB_RUNTIME_FILES}
-
-
 def render_hub_package(hub: HubSpec, cache: Cache | None = None) -> dict[str, bytes]:
-    """The hub package's files: `client.py` (the `Hub` class), `__init__.py`, its runtime and `py.typed`."""
+    """The hub package's files: `client.py` (the `Hub` class), `__init__.py` and `py.typed` (its runtime
+    is the output folder's, with the hub's modules: `runtime_folder`)."""
     templates = jinja_environment()
     rendered = {
         "__init__.py": templates.get_template("hub_init.py.jinja").render(hub=hub),
@@ -246,6 +246,5 @@ def render_hub_package(hub: HubSpec, cache: Cache | None = None) -> dict[str, by
     }
     sources = formatted([("module", source) for source in rendered.values()], cache or Cache.disabled())
     output = {name: source.encode("utf-8") for name, source in zip(rendered, sources, strict=True)}
-    output.update(hub_runtime_sources())
     output["py.typed"] = b""
     return dict(sorted(output.items()))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -44,13 +44,6 @@ from codegen.identifiers import CALL_OPTIONS
 if TYPE_CHECKING:
     pass
 
-RUNTIME_FILE = "_runtime.py"
-LOOP_THREAD_FILE = "_loop_thread.py"
-"""The sync clients' private event loop, copied into every package and the hub: their sync twins share it."""
-TASKS_FILE = "_tasks.py"
-"""Task-augmented tool calls (`TaskHandle`), copied into every package and the hub."""
-AUTH_FILE = "_auth.py"
-"""OAuth: the token store `mcp-stubgen auth login` writes and `stored_auth`, copied into every package and the hub."""
 CONTRACT_NAME = "_CONTRACT"
 """The name each tool's models module gives its contract; the client's methods pass it to the runtime."""
 CONTRACT_DOC = "The tool's schemas from the snapshot: what the runtime checks arguments and results against."
@@ -105,6 +98,17 @@ def python_literal(value: Any) -> str:
     raise TypeError(f"not a JSON value: {value!r}")
 
 
+def all_sorted(names: Iterable[str]) -> list[str]:
+    """Names in the order ruff's RUF022 keeps `__all__` in (isort style): constants, then classes, then
+    the rest, each in natural order (`Get2` before `Get10`), so a user's linter finds nothing to sort."""
+
+    def key(name: str) -> tuple[int, list[tuple[int, int | str]]]:
+        kind = 0 if name.isupper() else 1 if name[:1].isupper() else 2
+        return kind, [(1, int(part)) if part.isdigit() else (0, part) for part in re.split(r"(\d+)", name)]
+
+    return sorted(names, key=key)
+
+
 def parameter_doc(parameter: Parameter) -> str:
     """One parameter's docstring entry: its description, wire name when it differs, default, optionality."""
     parts = []
@@ -137,6 +141,7 @@ def jinja_environment() -> jinja2.Environment:
     environment.filters["quoted"] = quoted
     environment.filters["docstring"] = docstring
     environment.filters["parameter_doc"] = parameter_doc
+    environment.filters["all_sorted"] = all_sorted
     environment.globals["model_import"] = model_import
     environment.globals["call_options"] = CALL_OPTIONS
     return environment
@@ -177,11 +182,6 @@ def tool_pieces(tool: ToolSpec, model_imports: Import) -> list[tuple[PieceKind, 
     if not model_imports.names:
         return members
     return [*members, ("import", model_import(model_imports) + "\n")]
-
-
-def runtime_source(name: str = RUNTIME_FILE) -> bytes:
-    """A runtime helpers file, byte for byte as shipped with mcp-stubgen."""
-    return files("codegen.runtime").joinpath(name).read_bytes()
 
 
 PieceKind = Literal["module", "import", "member"]
@@ -344,7 +344,7 @@ def _head_pieces(head: str) -> list[tuple[PieceKind, str]]:
     head gives (the golden packages hold it to that).
 
     The model imports are the lines right after the block's fixed `mcp.types` import, which comes
-    before any catalog text: a server's instructions, written into the class docstring below, may
+    before any catalog text: a server's name and instructions, written into the class below, may
     hold any line at all."""
     lines = head.splitlines(keepends=True)
     first = next(index for index, line in enumerate(lines) if line.startswith(_LAST_FIXED_IMPORT)) + 1
@@ -375,7 +375,8 @@ def model_module_file(module: ModelModule) -> bytes:
 
 
 def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str, bytes]:
-    """Every file of the package, by path relative to the package folder."""
+    """Every file of the package, by path relative to the package folder (the runtime it imports is the
+    output folder's, `runtime_folder`)."""
     cache = cache or Cache.disabled()
     templates = jinja_environment()
     helpers = _helpers()
@@ -422,10 +423,6 @@ def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str
         "client.py": with_header(package.header, client),
         "models.py": package_file("models.py.jinja"),
         "_models/__init__.py": package_file("models_package.py.jinja"),
-        RUNTIME_FILE: runtime_source(),
-        LOOP_THREAD_FILE: runtime_source(LOOP_THREAD_FILE),
-        TASKS_FILE: runtime_source(TASKS_FILE),
-        AUTH_FILE: runtime_source(AUTH_FILE),
         "py.typed": b"",
     }
     for module in package.model_modules:

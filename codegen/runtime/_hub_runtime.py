@@ -1,6 +1,6 @@
 """Helpers for the hub that mcp-stubgen generates over several servers' typed clients.
 
-This file is copied verbatim into the generated hub package, so it imports only `mcp`, `pydantic`,
+This file is copied verbatim into `_mcp_runtime/` beside a hub, so it imports only `mcp`, `pydantic`,
 `jsonschema` (which `mcp` brings), the standard library and its siblings `_hub_catalog.py` and
 `_runtime.py` (the server packages' runtime, for its compiled schema checks). Do not edit
 the copy: run `mcp-stubgen sync` to refresh it.
@@ -41,16 +41,8 @@ from ._hub_catalog import (
     tool_definition,
 )
 from ._loop_thread import SessionLoop
-from ._runtime import (
-    _REQUEST_TIMEOUT,
-    RequestTimeoutError,
-    SchemaCheck,
-    ServerError,
-    _meta,
-    _progress,
-    offline_validator,
-    tool_fingerprint,
-)
+from ._runtime import _REQUEST_TIMEOUT, RequestTimeoutError, ServerError, _meta, _progress, tool_fingerprint
+from ._schema_check import SchemaCheck, offline_validator
 
 if TYPE_CHECKING:
     from mcp import Client, ClientSession
@@ -442,14 +434,9 @@ class GeneratedHub:
             progress = _progress(options.get("on_progress"))
             return await client.mcp_client.call_tool(route.tool, payload, timeout, progress, meta=_meta(options))
         except Exception as error:
-            # The hub's own `RequestTimeoutError`, whichever way the call timed out: the SDK's request
-            # timeout, or a task run raising its server package's copy of the class (a `TimeoutError`).
             from mcp import MCPError
 
-            timed_out = isinstance(error, TimeoutError) or (
-                isinstance(error, MCPError) and error.code == _REQUEST_TIMEOUT
-            )
-            if timed_out and timeout is not None:
+            if isinstance(error, MCPError) and error.code == _REQUEST_TIMEOUT and timeout is not None:
                 raise RequestTimeoutError(route.client, f"tool {route.tool!r}", timeout) from None
             if isinstance(error, MCPError):
                 code, message, data = error.code, error.message, error.error.data

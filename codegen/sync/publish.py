@@ -13,6 +13,7 @@ from codegen.generate.command import announce_package, build_hub, hub_sources, m
 from codegen.generate.hub import hub_dir
 from codegen.generate.proof import remember_rendered
 from codegen.generate.publish import publish
+from codegen.generate.runtime_folder import publish_runtime
 from codegen.identifiers import HUB_PACKAGE
 from codegen.options import shown_path
 from codegen.snapshot import Snapshot
@@ -29,6 +30,7 @@ def publish_with_snapshot(
     target = package_dir(snapshot, output)
     source = snapshot.canonical_bytes()
     try:
+        publish_runtime(output)
         result = publish(files, target, (path, source))
     except OSError as error:
         raise StubgenError(
@@ -48,6 +50,7 @@ def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
     """
     try:
         built = build_hub(hub_sources(config), output, cache)
+        publish_runtime(output, with_hub=True)
         result = publish(built.files, built.target) if built.files is not None else None
     except StubgenError as error:
         console.error(str(error))

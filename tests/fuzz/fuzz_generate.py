@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
+from codegen.generate.runtime_folder import publish_runtime
 from codegen.snapshot import JSON
 from tests.hostile.corpus import MARKER, extension_keywords
 from tests.hostile.strategies import catalogs
@@ -80,20 +81,21 @@ def judge(document: JSON, out: Path, package: str) -> Verdict:
     verdict = generate_one(document, out, package)
     if verdict.kind != "generated" or verdict.package is None:
         return verdict
-    sys.path.insert(0, str(out))
+    publish_runtime(out)
+    sys.path[:0] = [str(out.parent), str(out)]  # the output folder's packages, and the payload module
     here = Path.cwd()
     os.chdir(out)
     try:
-        module = importlib.import_module(package)
-        importlib.import_module(f"{package}.client")
+        module = importlib.import_module(f"{out.name}.{package}")
+        importlib.import_module(f"{out.name}.{package}.client")
         for member in module.__all__:
             getattr(module, member)
     except BaseException as error:  # whatever the import raises is the finding
         verdict = Verdict("crash", f"import fails with {type(error).__name__}", str(error)[:500])
     finally:
         os.chdir(here)
-        sys.path.remove(str(out))
-        for name in [name for name in sys.modules if name == package or name.startswith(f"{package}.")]:
+        del sys.path[:2]
+        for name in [name for name in sys.modules if name.split(".")[0] == out.name]:
             del sys.modules[name]
         shutil.rmtree(out / package)
     if (out / MARKER).exists():

@@ -18,6 +18,7 @@ from pathlib import Path
 from codegen.errors import StubgenError
 from codegen.generate import package_dir, render_snapshot
 from codegen.generate.publish import publish
+from codegen.generate.runtime_folder import publish_runtime
 from codegen.identifiers import CLIENT_MEMBERS
 from codegen.snapshot import JSON, Snapshot
 
@@ -314,13 +315,14 @@ def import_all(packages: Sequence[Path], out: Path, outcome: Outcome) -> None:
     if not packages:
         return
     (out / f"{PAYLOAD_MODULE}.py").write_text(PAYLOAD_MODULE_SOURCE)
+    publish_runtime(out)
     result = subprocess.run(
-        [sys.executable, "-c", IMPORT_CHECK, *(path.name for path in packages)],
+        [sys.executable, "-c", IMPORT_CHECK, *(f"{out.name}.{path.name}" for path in packages)],
         cwd=out,
         capture_output=True,
         text=True,
         timeout=600,
-        env={**os.environ, "PYTHONPATH": str(out)},
+        env={**os.environ, "PYTHONPATH": os.pathsep.join((str(out.parent), str(out)))},
     )
     if result.returncode != 0:
         outcome.crashes.append(f"import check failed: {result.stderr[-2000:]}")
@@ -331,10 +333,13 @@ def import_all(packages: Sequence[Path], out: Path, outcome: Outcome) -> None:
 
 
 def run_mypy(packages: Sequence[Path], out: Path) -> str:
-    """`mypy --strict` over several packages in one run; returns its report when it fails."""
+    """`mypy --strict` over several packages of the output folder `out` (and its runtime) in one run;
+    returns its report when it fails."""
+    publish_runtime(out)
+    names = [argument for path in packages for argument in ("-p", f"{out.name}.{path.name}")]
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", *(path.name for path in packages)],
-        cwd=out,
+        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", *names],
+        cwd=out.parent,
         capture_output=True,
         text=True,
         timeout=600,

@@ -13,6 +13,7 @@ from codegen.snapshot import Snapshot
 from tests.hostile.corpus import INJECTIONS, NAMES, PAYLOADS, catalog, chunks, generate_all, import_all, run_mypy
 
 
+@pytest.mark.generated_mypy
 def test_every_payload_in_every_position(tmp_path: Path) -> None:
     """Eight payloads to a catalog, each as a tool/property/prompt/resource name and as every text;
     hostile server ids too. All of them generate: none of this is a reason to refuse a catalog."""

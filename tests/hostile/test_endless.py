@@ -22,8 +22,7 @@ from mcp import StdioServerParameters
 
 from codegen.config import ServerConfig
 from codegen.generate import Cache, generate_package
-from codegen.generate.hub import hub_dir, render_hub
-from codegen.generate.publish import publish
+from codegen.generate.hub import generate_hub
 from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import REPO, SERVERS, write_config
 from tests.servers.raw_server import deep_tool
@@ -43,7 +42,7 @@ def raw_packages(tmp_path: Path) -> Iterator[Any]:
     snapshot = anyio.run(snapshot_server, ServerConfig(name="raw", command=PY, args=(RAW,)))
     out = tmp_path / "endless"
     generate_package(snapshot, out)
-    publish(render_hub([(snapshot, {})]), hub_dir(out))
+    generate_hub([(snapshot, {})], out)
     sys.path.insert(0, str(tmp_path))
     try:
         yield importlib.import_module("endless.raw"), importlib.import_module("endless.hub")

@@ -10,6 +10,7 @@ catalog without those keywords gives.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -21,6 +22,7 @@ import pytest
 from codegen.drift import compare_snapshots
 from codegen.generate import package_dir, render_snapshot
 from codegen.generate.publish import publish
+from codegen.generate.runtime_folder import publish_runtime
 from codegen.snapshot import SNAPSHOT_FORMAT, Snapshot, parse_snapshot
 from tests.drift_helpers import obj, snap, tool
 from tests.hostile.corpus import EXTENSION_VALUES, MARKER, PAYLOAD_MODULE, PAYLOAD_MODULE_SOURCE, extension_keywords
@@ -107,14 +109,15 @@ def import_in_a_fresh_interpreter(snapshot: Snapshot, files: dict[str, bytes], o
     model's JSON Schema in a new interpreter; the marker module must not have run."""
     target = package_dir(snapshot, out)
     publish(files, target)
+    publish_runtime(out)
     (out / f"{PAYLOAD_MODULE}.py").write_text(PAYLOAD_MODULE_SOURCE)
     result = subprocess.run(
-        [sys.executable, "-c", IMPORT_EVERYTHING, target.name],
+        [sys.executable, "-c", IMPORT_EVERYTHING, f"{out.name}.{target.name}"],
         cwd=out,
         capture_output=True,
         text=True,
         timeout=120,
-        env={"PYTHONPATH": str(out), "PATH": "/usr/bin:/bin"},
+        env={"PYTHONPATH": os.pathsep.join((str(out.parent), str(out))), "PATH": "/usr/bin:/bin"},
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert not (out / MARKER).exists()

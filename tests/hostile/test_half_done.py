@@ -171,7 +171,7 @@ def test_publishing_leaves_nothing_behind(tmp_path: Path, run_cli) -> None:  # t
         write_snapshot(snapshot, demo_snapshot(*tools))
         assert run_cli("generate", snapshot, "--out", out).exit_code == 0
         assert leftovers(out, tmp_path) == []
-    assert sorted(path.name for path in out.iterdir()) == ["demo"]
+    assert sorted(path.name for path in out.iterdir()) == ["_mcp_runtime", "demo"]
 
 
 # --- sync and watch publish each server's snapshot and package together ---

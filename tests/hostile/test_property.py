@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from codegen.snapshot import JSON
@@ -24,6 +25,7 @@ EXAMPLES = 30
 MYPY_SAMPLE = 3
 
 
+@pytest.mark.generated_mypy
 def test_random_catalogs_generate_importable_packages_or_fail_in_one_line(tmp_path: Path) -> None:
     generated: list[tuple[Path, JSON]] = []
     refused: list[str] = []

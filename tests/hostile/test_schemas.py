@@ -17,6 +17,7 @@ import pytest
 from codegen.generate import render_snapshot
 from codegen.generate.formatting import black_mode
 from codegen.generate.publish import publish
+from codegen.generate.runtime_folder import publish_runtime
 from codegen.snapshot import Snapshot
 from tests.hostile.corpus import run_mypy
 
@@ -187,14 +188,16 @@ def test_odd_but_usable_schemas_generate(
     captured = capfd.readouterr()
     assert captured.out == captured.err == ""
     publish(files, tmp_path / "odd_srv")
-    monkeypatch.syspath_prepend(str(tmp_path))
+    publish_runtime(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path.parent))
     try:
-        importlib.import_module("odd_srv").TInput.model_rebuild()
+        importlib.import_module(f"{tmp_path.name}.odd_srv").TInput.model_rebuild()
     finally:
-        for module in [name for name in sys.modules if name == "odd_srv" or name.startswith("odd_srv.")]:
+        for module in [name for name in sys.modules if name.split(".")[0] == tmp_path.name]:
             del sys.modules[module]
 
 
+@pytest.mark.generated_mypy
 def test_optional_const_objects_and_arrays_type_check(tmp_path: Path) -> None:
     """Found by the property test's mypy sample: the package imported and validated, but `mypy --strict`
     rejected `a: dict[str, str] = None` (an optional `const` object or array)."""
@@ -204,6 +207,7 @@ def test_optional_const_objects_and_arrays_type_check(tmp_path: Path) -> None:
     assert run_mypy([tmp_path / "consts"], tmp_path) == ""
 
 
+@pytest.mark.generated_mypy
 def test_output_defaults_that_do_not_fit_their_schema_are_dropped(tmp_path: Path) -> None:
     """Found by the property test's mypy sample: `mypy --strict` rejected `x: str = 5` (an output
     `default` of another type). A default that does not fit its schema is dropped; one that fits is kept."""
@@ -236,11 +240,12 @@ def test_a_format_needing_an_optional_package_still_imports(
     tool = {"name": "t", "inputSchema": obj(a={"type": "string", "format": string_format})}
     snapshot = Snapshot(server="formats", protocol_version="2025-06-18", capabilities={}, tools=(tool,))
     publish(render_snapshot(snapshot), tmp_path / "formats")
-    monkeypatch.syspath_prepend(str(tmp_path))
+    publish_runtime(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path.parent))
     try:
-        importlib.import_module("formats").TInput.model_rebuild()
+        importlib.import_module(f"{tmp_path.name}.formats").TInput.model_rebuild()
     finally:
-        for module in [name for name in sys.modules if name == "formats" or name.startswith("formats.")]:
+        for module in [name for name in sys.modules if name.split(".")[0] == tmp_path.name]:
             del sys.modules[module]
 
 
@@ -279,14 +284,15 @@ def test_a_property_named_like_an_import_beside_a_titled_definition_imports(
         if path.startswith("_models/"):
             assert black.format_str(data.decode(), mode=black_mode()) == data.decode(), path
     publish(files, tmp_path / "field_srv")
-    monkeypatch.syspath_prepend(str(tmp_path))
+    publish_runtime(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path.parent))
     try:
-        package = importlib.import_module("field_srv")
+        package = importlib.import_module(f"{tmp_path.name}.field_srv")
         arguments = package.TInput.model_validate({"row": {name: "x", "kind": "a"}, "short": "s"})
         assert arguments.model_dump(by_alias=True, exclude_none=True)["row"][name] == "x"
         package.TOutput.model_rebuild()
     finally:
-        for module in [name for name in sys.modules if name == "field_srv" or name.startswith("field_srv.")]:
+        for module in [name for name in sys.modules if name.split(".")[0] == tmp_path.name]:
             del sys.modules[module]
 
 

@@ -16,7 +16,7 @@ from mcp import StdioServerParameters
 from codegen.config import ServerConfig
 from codegen.snapshot import write_snapshot
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import SERVERS
+from tests.conftest import SERVERS, forget_generated, import_generated
 from tests.test_generate_shapes import MYPY
 
 SERVER = SERVERS / "unresolved_refs_server.py"
@@ -51,6 +51,7 @@ def test_strict_keeps_the_error_and_writes_nothing(run_cli, snapshot_file: Path,
     assert "'#/$defs/Nope' points at nothing in the schema (a dangling reference)" in result.stderr
 
 
+@pytest.mark.generated_mypy
 async def test_untyped_tools_are_generated_type_checked_and_reach_the_server(  # type: ignore[no-untyped-def]
     run_cli, snapshot_file: Path, tmp_path: Path
 ) -> None:
@@ -74,17 +75,19 @@ async def test_untyped_tools_are_generated_type_checked_and_reach_the_server(  #
     )
 
     (tmp_path / "use.py").write_text(
-        "from refs import RefsClient\n\n\nasync def use(server: RefsClient) -> str:\n"
+        f"from {tmp_path.name}.refs import RefsClient\n\n\nasync def use(server: RefsClient) -> str:\n"
         "    result = await server.lookup(arguments={'key': 1})\n    return (await server.echo(text=result.text)).received.__class__.__name__\n"
     )  # fmt: skip
-    checked = subprocess.run([*MYPY, "refs", "use.py"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    checked = subprocess.run(
+        [*MYPY, "--explicit-package-bases", "-p", tmp_path.name],
+        cwd=tmp_path.parent,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert checked.returncode == 0, checked.stdout[-3000:]
-
-    sys.path.insert(0, str(tmp_path))
     try:
-        import refs  # type: ignore[import-not-found]
-
-        package: Any = refs
+        package: Any = import_generated(tmp_path, "refs")
         parameters = StdioServerParameters(command=sys.executable, args=[str(SERVER)])
         async with package.RefsClient.connect(parameters) as server:
             key = {"any": ["shape", 1, None]}
@@ -97,9 +100,7 @@ async def test_untyped_tools_are_generated_type_checked_and_reach_the_server(  #
             assert fetched.raw.structured_content == {"received": {"target": "https://example.com/x.json"}}
             assert (await server.echo(text="hi")).received == {"text": "hi"}
     finally:
-        sys.path.remove(str(tmp_path))
-        for name in [name for name in sys.modules if name == "refs" or name.startswith("refs.")]:
-            del sys.modules[name]
+        forget_generated(tmp_path)
 
 
 def test_the_runtime_never_fetches_a_reference(tmp_path: Path) -> None:

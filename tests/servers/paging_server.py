@@ -23,7 +23,8 @@ def _page(items: list[Any], params: types.PaginatedRequestParams | None) -> tupl
     return items[start:end], (str(end) if end < len(items) else None)
 
 
-def build_server(tool_count: int = 8) -> Server[Any]:
+def build_server(tool_count: int = 8, list_log: str | None = None) -> Server[Any]:
+    """`list_log`: a file that gets one line each time a client starts listing the tools (a poll)."""
     tools = [
         types.Tool(
             name=f"tool-{index:03d}",
@@ -44,6 +45,9 @@ def build_server(tool_count: int = 8) -> Server[Any]:
     prompts = [types.Prompt(name=f"prompt-{index}", description=f"Prompt {index}.") for index in range(5)]
 
     async def list_tools(_context: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        if list_log is not None and (params is None or not params.cursor):
+            with open(list_log, "a", encoding="utf-8") as log:
+                log.write("tools/list\n")
         page, cursor = _page(tools, params)
         return types.ListToolsResult(tools=page, next_cursor=cursor)
 
@@ -71,11 +75,11 @@ def build_server(tool_count: int = 8) -> Server[Any]:
     )
 
 
-async def _serve(tool_count: int) -> None:
-    server = build_server(tool_count)
+async def _serve(tool_count: int, list_log: str | None) -> None:
+    server = build_server(tool_count, list_log)
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
 if __name__ == "__main__":
-    anyio.run(_serve, int(sys.argv[1]) if len(sys.argv) > 1 else 8)
+    anyio.run(_serve, int(sys.argv[1]) if len(sys.argv) > 1 else 8, sys.argv[2] if len(sys.argv) > 2 else None)

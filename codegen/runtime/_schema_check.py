@@ -1,0 +1,529 @@
+"""The runtime's JSON Schema check: each schema compiled once into a predicate of closures, with
+`jsonschema` giving the verdict and the message whenever the predicate says no (or cannot be made).
+
+Copied verbatim into the output folder's `_mcp_runtime/` with the rest of the runtime; it imports only
+the standard library, and `jsonschema` and `pydantic_core` (for patterns) where they are used.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Final
+from urllib.parse import unquote
+
+Check = Callable[[Any], bool]
+
+_DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+_ANNOTATIONS = frozenset(
+    {"$schema", "$comment", "$defs", "definitions", "title", "description", "default", "examples", "format",
+     "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema",
+     "minContains", "maxContains", "then", "else"}
+)  # fmt: skip
+"""Keywords that never fail an instance by themselves (or are read by the keyword they belong to)."""
+
+_OBJECT_KEYWORDS = frozenset({"type", "properties", "required"})
+"""The keywords `_Compiler._object` checks together, for a schema whose `type` is `object`."""
+
+_NOT_COMPILED = frozenset({"$dynamicRef", "$dynamicAnchor", "$anchor", "$id", "$recursiveRef", "$vocabulary"})
+_NOT_COMPILED_KEYWORDS = frozenset({"unevaluatedProperties", "unevaluatedItems"})
+
+
+class _NotCompiled(Exception):
+    """The schema uses something the fast check does not do; `jsonschema` checks it alone."""
+
+
+def _json_key(value: Any) -> Any:
+    """A hashable key equal for equal JSON values: `1` and `1.0` are one number, `true` is not `1`."""
+    if value is True or value is False:
+        return ("boolean", value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return ("array", tuple(_json_key(item) for item in value))
+    if isinstance(value, dict):
+        return ("object", frozenset((name, _json_key(item)) for name, item in value.items()))
+    return value
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+_NUMBERS = frozenset({int, float})
+"""The types of JSON numbers as checked values hold them: the runtime checks JSON it decoded or
+built (`_as_json`), so a number is exactly an `int` or a `float`, and `bool` is not one."""
+
+
+def _number(limit: Any) -> None:
+    if not _is_number(limit):
+        raise _NotCompiled("a bound that is not a number")
+
+
+_TYPES: dict[str, Check] = {
+    "object": lambda value: isinstance(value, dict),
+    "array": lambda value: isinstance(value, list),
+    "string": lambda value: isinstance(value, str),
+    "number": _is_number,
+    "integer": lambda value: (
+        (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float) and value.is_integer())
+    ),
+    "boolean": lambda value: isinstance(value, bool),
+    "null": lambda value: value is None,
+}
+
+
+class _Compiler:
+    """Turns one JSON Schema (2020-12) into a predicate made of closures: `keyword_<name>` compiles
+    the keyword `<name>` (`$ref` is `keyword_ref`); a keyword without one is an annotation."""
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self.references: dict[str, Check] = {}
+
+    def compile(self, schema: Any) -> Check:
+        if schema is True or schema == {}:
+            return lambda value: True
+        if schema is False:
+            return lambda value: False
+        if not isinstance(schema, dict):
+            raise _NotCompiled("a schema that is neither an object nor a boolean")
+        checks: list[Check] = []
+        fused: frozenset[str] = frozenset()
+        if schema.get("type") == "object" and ("properties" in schema or "required" in schema):
+            checks.append(self._object(schema.get("properties", {}), schema.get("required", ())))
+            fused = _OBJECT_KEYWORDS
+        for keyword, argument in schema.items():
+            if keyword in _NOT_COMPILED_KEYWORDS or (keyword in _NOT_COMPILED and schema is not self.root):
+                raise _NotCompiled(keyword)
+            if keyword in _ANNOTATIONS or keyword in _NOT_COMPILED or keyword in fused:
+                continue
+            method = getattr(self, "keyword_" + keyword.removeprefix("$"), None)
+            if method is not None:
+                checks.append(method(argument, schema))
+        if not checks:
+            return lambda value: True
+        if len(checks) == 1:
+            return checks[0]
+        return _every(tuple(checks))
+
+    def _object(self, properties: Any, names: Any) -> Check:
+        """`type: object` with its `properties` and `required` in one check: the shape of nearly every
+        tool's schema, checked on every call, costs one function call instead of four."""
+        checks = tuple((name, self.compile(inner)) for name, inner in properties.items())
+        required = tuple(names)
+
+        def object_fits(value: Any) -> bool:
+            if not isinstance(value, dict):
+                return False
+            for name, check in checks:
+                if name in value and not check(value[name]):
+                    return False
+            for name in required:  # noqa: SIM110 - a loop costs half of all() over a generator
+                if name not in value:
+                    return False
+            return True
+
+        return object_fits
+
+    def keyword_ref(self, reference: Any, schema: Any) -> Check:
+        if not isinstance(reference, str) or not (reference == "#" or reference.startswith("#/")):
+            raise _NotCompiled("a reference by anchor or outside the schema")
+        if reference not in self.references:
+            self.references[reference] = lambda value: False  # a cycle sees the final check through the dict
+            self.references[reference] = self.compile(self._target(reference))
+        references = self.references
+        return lambda value: references[reference](value)
+
+    def _target(self, reference: str) -> Any:
+        node = self.root
+        for part in unquote(reference[1:]).split("/")[1:]:
+            part = part.replace("~1", "/").replace("~0", "~")
+            if isinstance(node, dict) and part in node:
+                node = node[part]
+            elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+                node = node[int(part)]
+            else:
+                raise _NotCompiled(f"the reference {reference!r} points at nothing")
+        return node
+
+    def keyword_type(self, names: Any, schema: Any) -> Check:
+        tests = tuple(_TYPES[name] for name in ([names] if isinstance(names, str) else names))
+        if len(tests) == 1:
+            return tests[0]
+        return lambda value: any(test(value) for test in tests)
+
+    def keyword_enum(self, values: Any, schema: Any) -> Check:
+        keys = frozenset(_json_key(value) for value in values)
+        return lambda value: _json_key(value) in keys
+
+    def keyword_const(self, constant: Any, schema: Any) -> Check:
+        key = _json_key(constant)
+        return lambda value: _json_key(value) == key
+
+    def keyword_minimum(self, limit: Any, schema: Any) -> Check:
+        _number(limit)
+        return lambda value: type(value) not in _NUMBERS or value >= limit
+
+    def keyword_maximum(self, limit: Any, schema: Any) -> Check:
+        _number(limit)
+        return lambda value: type(value) not in _NUMBERS or value <= limit
+
+    def keyword_exclusiveMinimum(self, limit: Any, schema: Any) -> Check:
+        _number(limit)
+        return lambda value: type(value) not in _NUMBERS or value > limit
+
+    def keyword_exclusiveMaximum(self, limit: Any, schema: Any) -> Check:
+        _number(limit)
+        return lambda value: type(value) not in _NUMBERS or value < limit
+
+    def keyword_multipleOf(self, divisor: Any, schema: Any) -> Check:
+        if not isinstance(divisor, int) or isinstance(divisor, bool):
+            raise _NotCompiled("a fractional multipleOf")  # float arithmetic is jsonschema's to get right
+        return lambda value: not _is_number(value) or (isinstance(value, int) and value % divisor == 0)
+
+    def _size(self, limit: Any, kind: type[str | list[Any] | dict[str, Any]], at_least: bool) -> Check:
+        if at_least:
+            return lambda value: not isinstance(value, kind) or len(value) >= limit
+        return lambda value: not isinstance(value, kind) or len(value) <= limit
+
+    def keyword_minLength(self, limit: Any, schema: Any) -> Check:
+        return self._size(limit, str, True)
+
+    def keyword_maxLength(self, limit: Any, schema: Any) -> Check:
+        return self._size(limit, str, False)
+
+    def keyword_minItems(self, limit: Any, schema: Any) -> Check:
+        return self._size(limit, list, True)
+
+    def keyword_maxItems(self, limit: Any, schema: Any) -> Check:
+        return self._size(limit, list, False)
+
+    def keyword_minProperties(self, limit: Any, schema: Any) -> Check:
+        return self._size(limit, dict, True)
+
+    def keyword_maxProperties(self, limit: Any, schema: Any) -> Check:
+        return self._size(limit, dict, False)
+
+    def keyword_pattern(self, pattern: Any, schema: Any) -> Check:
+        _text(pattern)
+        return lambda value: not isinstance(value, str) or _matches(pattern, value) is not False
+
+    def keyword_uniqueItems(self, unique: Any, schema: Any) -> Check:
+        if unique is not True:
+            return lambda value: True
+        return lambda value: not isinstance(value, list) or len({_json_key(item) for item in value}) == len(value)
+
+    def keyword_required(self, names: Any, schema: Any) -> Check:
+        required = tuple(names)
+
+        def required_fit(value: Any) -> bool:
+            if isinstance(value, dict):
+                for name in required:
+                    if name not in value:
+                        return False
+            return True
+
+        return required_fit
+
+    def keyword_dependentRequired(self, dependencies: Any, schema: Any) -> Check:
+        pairs = tuple((name, tuple(needed)) for name, needed in dependencies.items())
+        return lambda value: (
+            not isinstance(value, dict)
+            or all(all(other in value for other in needed) for name, needed in pairs if name in value)
+        )
+
+    def keyword_dependentSchemas(self, dependencies: Any, schema: Any) -> Check:
+        pairs = tuple((name, self.compile(inner)) for name, inner in dependencies.items())
+        return lambda value: not isinstance(value, dict) or all(check(value) for name, check in pairs if name in value)
+
+    def keyword_properties(self, properties: Any, schema: Any) -> Check:
+        checks = tuple((name, self.compile(inner)) for name, inner in properties.items())
+
+        def properties_fit(value: Any) -> bool:
+            if isinstance(value, dict):
+                for name, check in checks:
+                    if name in value and not check(value[name]):
+                        return False
+            return True
+
+        return properties_fit
+
+    def keyword_patternProperties(self, patterns: Any, schema: Any) -> Check:
+        checks = tuple((pattern, self.compile(inner)) for pattern, inner in patterns.items())
+        return lambda value: (
+            not isinstance(value, dict)
+            or all(check(item) for name, item in value.items() for pattern, check in checks if _matches(pattern, name))
+        )
+
+    def keyword_additionalProperties(self, extra: Any, schema: Any) -> Check:
+        declared = frozenset(schema.get("properties", {}))
+        patterns = tuple(schema.get("patternProperties", {}))
+        check = self.compile(extra)
+
+        def additional_fit(value: Any) -> bool:
+            if not isinstance(value, dict):
+                return True
+            for name, item in value.items():
+                if name in declared or _matched_by_any(patterns, name):
+                    continue
+                if not check(item):
+                    return False
+            return True
+
+        return additional_fit
+
+    def keyword_propertyNames(self, names: Any, schema: Any) -> Check:
+        check = self.compile(names)
+        return lambda value: not isinstance(value, dict) or all(check(name) for name in value)
+
+    def keyword_prefixItems(self, prefix: Any, schema: Any) -> Check:
+        checks = tuple(self.compile(inner) for inner in prefix)
+        return lambda value: (
+            not isinstance(value, list) or all(check(item) for check, item in zip(checks, value, strict=False))
+        )
+
+    def keyword_items(self, items: Any, schema: Any) -> Check:
+        start = len(schema.get("prefixItems", ()))
+        check = self.compile(items)
+        return lambda value: not isinstance(value, list) or all(check(item) for item in value[start:])
+
+    def keyword_contains(self, contains: Any, schema: Any) -> Check:
+        check = self.compile(contains)
+        least, most = schema.get("minContains", 1), schema.get("maxContains")
+
+        def contains_fit(value: Any) -> bool:
+            if not isinstance(value, list):
+                return True
+            matches = sum(1 for item in value if check(item))
+            return matches >= least and (most is None or matches <= most)
+
+        return contains_fit
+
+    def keyword_allOf(self, branches: Any, schema: Any) -> Check:
+        return _every(tuple(self.compile(branch) for branch in branches))
+
+    def keyword_anyOf(self, branches: Any, schema: Any) -> Check:
+        checks = tuple(self.compile(branch) for branch in branches)
+        return lambda value: any(check(value) for check in checks)
+
+    def keyword_oneOf(self, branches: Any, schema: Any) -> Check:
+        checks = tuple(self.compile(branch) for branch in branches)
+        return lambda value: sum(1 for check in checks if check(value)) == 1
+
+    def keyword_not(self, negated: Any, schema: Any) -> Check:
+        check = self.compile(negated)
+        return lambda value: not check(value)
+
+    def keyword_if(self, condition: Any, schema: Any) -> Check:
+        test = self.compile(condition)
+        then = self.compile(schema.get("then", True))
+        otherwise = self.compile(schema.get("else", True))
+        return lambda value: then(value) if test(value) else otherwise(value)
+
+
+def _every(checks: tuple[Check, ...]) -> Check:
+    if len(checks) == 2:  # the commonest case (a type and one bound), without the loop
+        first, second = checks
+        return lambda value: first(value) and second(value)
+
+    def every_fits(value: Any) -> bool:
+        for check in checks:  # noqa: SIM110 - a loop costs half of all() over a generator
+            if not check(value):
+                return False
+        return True
+
+    return every_fits
+
+
+def _text(pattern: Any) -> None:
+    if not isinstance(pattern, str):
+        raise _NotCompiled("a pattern that is not a string")
+
+
+PATTERN_TEXT_LIMIT: Final = 100_000
+"""The longest string (or property name) checked against a `pattern` (or `patternProperties`) here;
+a longer one is left to the server, so no check costs more than one linear pass over this many characters."""
+
+
+@functools.lru_cache(maxsize=1024)
+def _linear_regex(pattern: str) -> Any:
+    """A matcher for a server-chosen pattern in pydantic-core's Rust engine, whose time is linear in
+    the text (Python's `re` backtracks: `^(a+)+$` takes years on 41 characters, holding the event
+    loop), or None for a pattern that engine cannot compile (lookaround, backreferences): the server
+    checks that one."""
+    from pydantic_core import CoreConfig, SchemaError, SchemaValidator, core_schema
+
+    try:
+        return SchemaValidator(core_schema.str_schema(pattern=pattern), CoreConfig(regex_engine="rust-regex"))
+    except SchemaError:
+        return None
+
+
+def _matches(pattern: str, text: str) -> bool | None:
+    """Whether `pattern` matches somewhere in `text` (as JSON Schema reads a pattern), or None when it is
+    not checked here: a pattern the Rust engine cannot compile, a text past `PATTERN_TEXT_LIMIT`, or
+    one that is not valid Unicode (a lone surrogate, which the engine cannot take)."""
+    matcher = _linear_regex(pattern)
+    if matcher is None or len(text) > PATTERN_TEXT_LIMIT:
+        return None
+    if matcher.isinstance_python(text):
+        return True
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return None
+    return False
+
+
+def _matched_by_any(patterns: Iterable[str], name: str) -> bool:
+    """Whether a property name is one `patternProperties` may cover (one an unchecked pattern may match
+    counts: the server judges it), so `additionalProperties` does not apply to it."""
+    return any(_matches(pattern, name) is not False for pattern in patterns)
+
+
+class SchemaCheck:
+    """One schema's check: the compiled predicate when there is one, `jsonschema` for the verdict
+    whenever the predicate says no (or does not exist) and for the message."""
+
+    def __init__(self, schema: Any) -> None:
+        self.schema = schema
+        self.fast: Check | None = None
+        dialect = schema.get("$schema", _DIALECT_2020_12) if isinstance(schema, dict) else _DIALECT_2020_12
+        if dialect.rstrip("#") == _DIALECT_2020_12:
+            try:
+                self.fast = _Compiler(schema).compile(schema)
+            except (_NotCompiled, KeyError, TypeError, AttributeError):
+                self.fast = None  # an odd schema: jsonschema knows how to treat it
+        self._validator: Any = None
+
+    def problem(self, value: Any) -> Any:
+        """None when the value fits the schema, else `jsonschema`'s best error (or a crash's message)."""
+        if self.fast is not None and self.fast(value):
+            return None
+        return self.verdict(value)
+
+    def verdict(self, value: Any) -> Any:
+        """`jsonschema`'s best error for a value the fast check refused or could not check (None if it fits)."""
+        jsonschema: Any = importlib.import_module("jsonschema")  # untyped, and loaded only when needed
+        if self._validator is None:
+            self._validator = offline_validator(self.schema)
+        try:
+            return jsonschema.exceptions.best_match(self._validator.iter_errors(value))
+        except Exception as error:  # a schema jsonschema cannot apply (a bad pattern, an unknown type)
+            return None if self.fast is None else error
+
+
+def offline_validator(schema: Any) -> Any:
+    """A `jsonschema` validator for the schema's dialect (2020-12 when it names none) that resolves
+    references within the schema only: `jsonschema`'s default fetches any URL a `$ref` names. Its
+    patterns run in linear time (`_linear_keywords`)."""
+    jsonschema: Any = importlib.import_module("jsonschema")  # untyped, and loaded only when needed
+    registry = importlib.import_module("referencing").Registry()  # the dialects' metaschemas are added to it
+    dialect = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    return _linear_keywords(dialect)(schema, registry=registry)
+
+
+@functools.cache
+def _linear_keywords(dialect: Any) -> Any:
+    """`dialect` with each keyword that applies a server-chosen regular expression (`pattern`,
+    `patternProperties`, and `additionalProperties` and 2020-12's `unevaluatedProperties`, which
+    skip the names `patternProperties` covers) matching through `_matches`, in linear time. A match
+    `_matches` leaves open never makes a refusal. The same messages as `jsonschema`'s own."""
+    jsonschema: Any = importlib.import_module("jsonschema")
+    error = jsonschema.ValidationError
+
+    def fits(errors: Iterator[Any]) -> bool:
+        return next(errors, None) is None
+
+    def pattern(validator: Any, pattern: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        if validator.is_type(instance, "string") and _matches(pattern, instance) is False:
+            yield error(f"{instance!r} does not match {pattern!r}")
+
+    def pattern_properties(validator: Any, patterns: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        if validator.is_type(instance, "object"):
+            for pattern, inner in patterns.items():
+                for name, item in instance.items():
+                    if _matches(pattern, name):
+                        yield from validator.descend(item, inner, path=name, schema_path=pattern)
+
+    def additional_properties(validator: Any, extra: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        if not validator.is_type(instance, "object"):
+            return
+        declared, patterns = schema.get("properties", {}), tuple(schema.get("patternProperties", {}))
+        extras = sorted(name for name in instance if name not in declared and not _matched_by_any(patterns, name))
+        if validator.is_type(extra, "object"):
+            for name in extras:
+                yield from validator.descend(instance[name], extra, path=name)
+        elif not extra and extras:
+            names, verb = ", ".join(map(repr, extras)), "was" if len(extras) == 1 else "were"
+            if patterns:
+                verb = "does" if len(extras) == 1 else "do"
+                yield error(f"{names} {verb} not match any of the regexes: {', '.join(map(repr, sorted(patterns)))}")
+            else:
+                yield error(f"Additional properties are not allowed ({names} {verb} unexpected)")
+
+    def evaluated(validator: Any, instance: Any, schema: Any) -> set[str]:
+        """The names of `instance` that `schema` evaluates, as `jsonschema`'s
+        `find_evaluated_property_keys_by_schema` finds them."""
+        if validator.is_type(schema, "boolean"):
+            return set()
+        names: set[str] = set()
+        for keyword in ("$ref", "$dynamicRef"):
+            if (reference := schema.get(keyword)) is not None:
+                resolved = validator._resolver.lookup(reference)
+                scoped = validator.evolve(schema=resolved.contents, _resolver=resolved.resolver)
+                names |= evaluated(scoped, instance, resolved.contents)
+        if validator.is_type(properties := schema.get("properties"), "object"):
+            names |= properties.keys() & instance.keys()
+        for keyword in ("additionalProperties", "unevaluatedProperties"):
+            if (inner := schema.get(keyword)) is not None:
+                names.update(name for name, item in instance.items() if fits(validator.descend(item, inner)))
+        names.update(name for name in instance if _matched_by_any(tuple(schema.get("patternProperties", ())), name))
+        for name, inner in schema.get("dependentSchemas", {}).items():
+            if name in instance:
+                names |= evaluated(validator, instance, inner)
+        for keyword in ("allOf", "oneOf", "anyOf"):
+            for inner in schema.get(keyword, []):
+                if fits(validator.descend(instance, inner)):
+                    names |= evaluated(validator, instance, inner)
+        if "if" in schema:
+            if validator.evolve(schema=schema["if"]).is_valid(instance):
+                names |= evaluated(validator, instance, schema["if"]) | evaluated(
+                    validator, instance, schema.get("then", {})
+                )
+            else:
+                names |= evaluated(validator, instance, schema.get("else", {}))
+        return names
+
+    def unevaluated_properties(validator: Any, unevaluated: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        if not validator.is_type(instance, "object"):
+            return
+        seen = evaluated(validator, instance, schema)
+        wrong = [
+            name
+            for name, item in instance.items()
+            if name not in seen and not fits(validator.descend(item, unevaluated, path=name, schema_path=name))
+        ]
+        if wrong:
+            verb = "was" if len(wrong) == 1 else "were"
+            if unevaluated is False:
+                names = ", ".join(map(repr, sorted(wrong)))
+                yield error(f"Unevaluated properties are not allowed ({names} {verb} unexpected)")
+            else:
+                names = ", ".join(map(repr, wrong))
+                yield error(
+                    f"Unevaluated properties are not valid under the given schema ({names} {verb} unevaluated and invalid)"
+                )
+
+    replaced = {
+        "pattern": pattern,
+        "patternProperties": pattern_properties,
+        "additionalProperties": additional_properties,
+    }
+    if dialect.VALIDATORS.get("unevaluatedProperties") is jsonschema._keywords.unevaluatedProperties:
+        replaced["unevaluatedProperties"] = unevaluated_properties  # 2019-09's differs; its own is kept
+    return jsonschema.validators.extend(
+        dialect, {name: check for name, check in replaced.items() if name in dialect.VALIDATORS}
+    )

@@ -1,0 +1,1085 @@
+"""Helpers shared by every client that mcp-stubgen generates.
+
+This file is copied verbatim into each output folder's runtime (`_mcp_runtime/`), so it imports only `mcp`, `pydantic`, what
+they bring (`jsonschema`, `pydantic_core`) and the standard library. Do not edit the copy: run
+`mcp-stubgen sync` to refresh it.
+
+`mcp` and `pydantic` are imported where they are used, not at the top: importing `mcp` takes
+seconds and `pydantic` a tenth of one, and importing a generated package should cost neither (an
+application loads `mcp` once it connects, `pydantic` once a tool's models are first used).
+
+A tool's own JSON Schema is the contract, not its models: the exact arguments about to be sent and
+the exact `structuredContent` received are checked against the schemas in the snapshot
+(`ToolContract`), and the models only give the caller types and names. Each schema is compiled on
+the tool's first call into a fast check of the keywords tools use; a schema with keywords it does
+not compile (`unevaluated*`, `$dynamicRef`, embedded `$id`s, another dialect) is checked by
+`jsonschema` alone. When the fast check says no, `jsonschema` gives the verdict and the message,
+so the fast check can never refuse what `jsonschema` accepts.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib
+import json
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Literal, NoReturn, Self, TypedDict, TypeVar, cast
+
+from ._loop_thread import SessionLoop
+from ._schema_check import SchemaCheck, offline_validator
+
+if TYPE_CHECKING:
+    import httpx2
+    from mcp import Client, ClientSession, MCPError, StdioServerParameters
+    from mcp.client import Transport
+    from mcp.client._transport import TransportStreams
+    from mcp.client.session import ElicitationFnT, ListRootsFnT, LoggingFnT, SamplingFnT
+    from mcp.shared.auth import AuthorizationCodeResult
+    from mcp.shared.dispatcher import ProgressFnT
+    from mcp.types import (
+        AudioContent,
+        CallToolResult,
+        ContentBlock,
+        EmbeddedResource,
+        ErrorData,
+        GetPromptResult,
+        ImageContent,
+        InputRequest,
+        InputRequiredResult,
+        InputResponse,
+        InputResponses,
+        ReadResourceResult,
+        RequestParamsMeta,
+        ResourceLink,
+        Tool,
+    )
+    from pydantic import BaseModel, TypeAdapter
+
+    from ._tasks import SyncTaskHandle, TaskHandle, TaskSupport
+
+__all__ = [
+    "NOT_GIVEN",
+    "AuthError",
+    "CallOptions",
+    "CatalogDriftError",
+    "GeneratedClient",
+    "MissingHandlerError",
+    "NoStructuredContentError",
+    "NotGiven",
+    "PaginationError",
+    "ProgressCallback",
+    "RequestOptions",
+    "RequestTimeoutError",
+    "SchemaCheck",
+    "ServerError",
+    "SessionLoop",
+    "StubgenClientError",
+    "SyncClient",
+    "ToolArgumentsError",
+    "ToolContentError",
+    "ToolContract",
+    "ToolError",
+    "ToolResult",
+    "ToolResultError",
+    "UnknownToolError",
+    "authorized_transport",
+    "canonical_json_bytes",
+    "fingerprint",
+    "load_model",
+    "stored_auth",
+    "tool_fingerprint",
+]
+
+OutputT = TypeVar("OutputT", bound="BaseModel")
+T = TypeVar("T")
+ClientT = TypeVar("ClientT", bound="GeneratedClient")
+
+_INVALID_PARAMS = -32602
+_NO_STRUCTURED_CONTENT = "has an output schema but did not return structured content"
+"""What the SDK's `call_tool` raises (a `RuntimeError`) for a tool that declares an output schema and sends none."""
+_METHOD_NOT_FOUND = -32601
+_REQUEST_TIMEOUT = -32001
+_HEADER_MISMATCH = -32020
+"""The server refused a `tools/call` whose `Mcp-Param-*` headers do not match its arguments (SEP-2243)."""
+_INPUT_REQUIRED_MAX_ROUNDS = 10
+_FIRST_MODERN_PROTOCOL = "2026-07-28"
+"""Protocol versions are dates: one before this is spoken with the `initialize` handshake."""
+"""`mcp.Client`'s default `input_required_max_rounds`, for a client that wraps a bare `ClientSession`."""
+
+MAX_PAGES: Final = 1000
+"""`verify()` lists at most this many pages, the same limit `mcp-stubgen snapshot` applies by default."""
+
+
+class NotGiven:
+    """The default of every optional parameter, so "not given" stays distinct from an explicit `None`."""
+
+    _instance: ClassVar[NotGiven | None] = None
+
+    def __new__(cls) -> NotGiven:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return "NOT_GIVEN"
+
+
+NOT_GIVEN: Final = NotGiven()
+
+
+ProgressCallback = Callable[[float, float | None, str | None], Awaitable[None] | None]
+"""Called with (progress, total, message) for each `notifications/progress` of the call; may be async."""
+
+
+class RequestOptions(TypedDict, total=False):
+    """Per-call options of a resource or prompt method, passed as `call_options={...}`."""
+
+    timeout: float
+    """Seconds to wait for the answer; then `RequestTimeoutError`, and the server is sent `notifications/cancelled`."""
+    meta: Mapping[str, Any]
+    """The request's `_meta`, sent as given (a trace id, a progress token of your own)."""
+
+
+class CallOptions(RequestOptions, total=False):
+    """Per-call options of a tool method, passed as `call_options={...}`; cancelling the calling task
+    sends the server `notifications/cancelled` (the SDK does it), so cancellation needs no option."""
+
+    on_progress: ProgressCallback
+    """Receives the tool's `notifications/progress`; a sync client calls it on its event loop."""
+
+
+class StubgenClientError(Exception):
+    """Base of the errors a generated client raises on top of the SDK's own."""
+
+
+class RequestTimeoutError(StubgenClientError, TimeoutError):
+    """No answer within the call's `timeout`; the server was told to stop (`notifications/cancelled`)."""
+
+    def __init__(self, server: str, request: str, timeout: float) -> None:
+        self.server = server
+        self.timeout = timeout
+        super().__init__(
+            f"server {server!r}: {request} got no answer within {timeout:g} s (call_options timeout); it was cancelled"
+        )
+
+
+class ServerError(StubgenClientError):
+    """The server answered a request with a JSON-RPC error instead of a result (or the SDK ended the
+    request: -32000 the connection closed, -32001 its own `read_timeout_seconds` ran out).
+
+    `code`, `message` and `data` are the error's; the SDK's `MCPError` is its `__cause__`."""
+
+    def __init__(self, server: str, request: str, code: int, message: str, data: Any = None) -> None:
+        self.server = server
+        self.code = code
+        self.message = message
+        self.data = data
+        super().__init__(f"server {server!r}: {request} failed: {message} (code {code})")
+
+
+class ToolError(StubgenClientError):
+    """The server ran the tool and reported a failure (`isError: true`)."""
+
+    def __init__(self, tool: str, content: Sequence[ContentBlock]) -> None:
+        from mcp.types import TextContent
+
+        self.tool = tool
+        self.content = list(content)
+        text = " ".join(block.text for block in self.content if isinstance(block, TextContent))
+        super().__init__(f"tool {tool!r} failed: {text}" if text else f"tool {tool!r} failed")
+
+
+class ToolResultError(StubgenClientError):
+    """The server's result does not match the output schema the client was generated from."""
+
+    def __init__(self, tool: str, reason: str) -> None:
+        self.tool = tool
+        super().__init__(
+            f"tool {tool!r} returned a result that does not match its snapshot's output schema: {reason}; "
+            "if the server changed, run `mcp-stubgen sync`"
+        )
+
+
+class NoStructuredContentError(ToolResultError):
+    """The tool declares an output schema, but the server sent no `structuredContent` to read it from."""
+
+    def __init__(self, server: str, tool: str) -> None:
+        self.tool = tool
+        StubgenClientError.__init__(
+            self,
+            f"tool {tool!r} declares an outputSchema but its result has no structuredContent; if server "
+            f"{server!r} sends the result as JSON text instead, set `parse_text_json = true` in its config "
+            "and run `mcp-stubgen sync`",
+        )
+
+
+class ToolContentError(StubgenClientError, ValueError):
+    """A result's content is not what it was read as: `.json()` of anything but one JSON text block."""
+
+    def __init__(self, tool: str, reason: str) -> None:
+        self.tool = tool
+        super().__init__(f"tool {tool!r}: {reason}")
+
+
+class MissingHandlerError(StubgenClientError, TypeError):
+    """The client was generated from a catalog listed to a client declaring a capability, and `connect`
+    was given no handler for it: the server would not list the tools that need it."""
+
+    def __init__(self, server: str, capability: str, handler: str) -> None:
+        super().__init__(
+            f"server {server!r} was snapshotted declaring the client capability {capability!r}, so this client "
+            f"has tools the server lists only to clients that declare it: pass {handler}= to connect()"
+        )
+
+
+class ToolArgumentsError(StubgenClientError, ValueError):
+    """The arguments do not match the tool's input schema, so the call was not sent."""
+
+    def __init__(self, tool: str, reason: str) -> None:
+        self.tool = tool
+        super().__init__(f"tool {tool!r}: {reason}; nothing was sent")
+
+
+class CatalogDriftError(StubgenClientError):
+    """The live server's catalog no longer matches the snapshot the client was generated from."""
+
+    def __init__(
+        self, server: str, missing: Sequence[str] = (), drifted: Sequence[str] = (), detail: str | None = None
+    ) -> None:
+        self.server = server
+        self.missing = tuple(missing)
+        self.drifted = tuple(drifted)
+        if detail is None:
+            parts = []
+            if self.missing:
+                parts.append("missing tools: " + ", ".join(repr(name) for name in self.missing))
+            if self.drifted:
+                parts.append("changed tools: " + ", ".join(repr(name) for name in self.drifted))
+            detail = "; ".join(parts)
+        super().__init__(f"server {server!r} changed since the client was generated ({detail}); run `mcp-stubgen sync`")
+
+
+class PaginationError(StubgenClientError):
+    """The server's `tools/list` paging does not end: a cursor came back twice, or the pages ran past the limit."""
+
+    def __init__(self, server: str, reason: str) -> None:
+        self.server = server
+        super().__init__(f"server {server!r}: tools/list {reason}, so its catalog cannot be verified")
+
+
+class UnknownToolError(CatalogDriftError):
+    """The server answered a call with "unknown tool": the tool was removed or renamed."""
+
+    def __init__(self, server: str, tool: str, reply: str) -> None:
+        super().__init__(server, missing=(tool,), detail=f"it does not know tool {tool!r}: {reply}")
+        self.tool = tool
+
+
+class AuthError(StubgenClientError):
+    """An OAuth step failed for a server: the message names the server, the step and what to do."""
+
+    def __init__(self, server: str, step: str, advice: str) -> None:
+        super().__init__(f"server {server!r}: OAuth {step} failed: {advice}")
+        self.server = server
+        self.step = step
+
+
+class ToolResult:
+    """What a tool without an output schema returns: its content blocks, typed by kind, and the SDK's
+    `CallToolResult` as `raw` (for `_meta`, or a `structuredContent` no schema describes)."""
+
+    __slots__ = ("raw", "tool")
+
+    def __init__(self, tool: str, raw: CallToolResult) -> None:
+        self.tool = tool
+        self.raw = raw
+
+    def __repr__(self) -> str:
+        kinds = ", ".join(block.type for block in self.raw.content)
+        return f"ToolResult(tool={self.tool!r}, content=[{kinds}])"
+
+    @property
+    def content(self) -> list[ContentBlock]:
+        """Every block, in the server's order."""
+        return self.raw.content
+
+    @property
+    def text(self) -> str:
+        """The text blocks' text, joined by newlines ("" when there is none)."""
+        from mcp.types import TextContent
+
+        return "\n".join(block.text for block in self.raw.content if isinstance(block, TextContent))
+
+    @property
+    def images(self) -> list[ImageContent]:
+        from mcp.types import ImageContent
+
+        return [block for block in self.raw.content if isinstance(block, ImageContent)]
+
+    @property
+    def audio(self) -> list[AudioContent]:
+        from mcp.types import AudioContent
+
+        return [block for block in self.raw.content if isinstance(block, AudioContent)]
+
+    @property
+    def resources(self) -> list[EmbeddedResource]:
+        """The embedded resources (their contents sent inline)."""
+        from mcp.types import EmbeddedResource
+
+        return [block for block in self.raw.content if isinstance(block, EmbeddedResource)]
+
+    @property
+    def resource_links(self) -> list[ResourceLink]:
+        """Links to resources the caller may read."""
+        from mcp.types import ResourceLink
+
+        return [block for block in self.raw.content if isinstance(block, ResourceLink)]
+
+    def json(self) -> Any:
+        """The value of the result's one text block, parsed as JSON; `ToolContentError` when the
+        result is not exactly one text block or its text is not JSON."""
+        from mcp.types import TextContent
+
+        blocks = self.raw.content
+        if len(blocks) != 1 or not isinstance(blocks[0], TextContent):
+            kinds = ", ".join(block.type for block in blocks) or "none"
+            raise ToolContentError(self.tool, f"expected one JSON text block, got {len(blocks)} block(s) ({kinds})")
+        try:
+            return json.loads(blocks[0].text)
+        except ValueError as error:
+            raise ToolContentError(self.tool, f"its text is not JSON ({error}): {_clip(blocks[0].text, 80)}") from None
+
+
+def canonical_json_bytes(value: Any) -> bytes:
+    """Byte-identical to mcp-stubgen's snapshot encoding, so fingerprints agree with the generator's."""
+    text = json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False)
+    return (text + "\n").encode("utf-8", errors="backslashreplace")
+
+
+def fingerprint(value: Any) -> str:
+    """A short content hash of any JSON value, independent of key order."""
+    return hashlib.sha256(canonical_json_bytes(value)).hexdigest()[:16]
+
+
+def tool_fingerprint(tool: Tool) -> str:
+    """The fingerprint of a live tool, computed over its wire form exactly as the snapshot stores it."""
+    return fingerprint(tool.model_dump(by_alias=True, exclude_none=True, mode="json"))
+
+
+def load_model(facade: str, modules: Mapping[str, str], name: str) -> object:
+    """A model class for a facade module's `__getattr__`: import its tool's module, remember the class.
+
+    `facade` is the facade's `__name__` (`<package>.models`); `modules` maps class name -> tool module.
+    """
+    module = modules.get(name)
+    if module is None:
+        raise AttributeError(f"module {facade!r} has no attribute {name!r}")
+    package = facade.rpartition(".")[0]
+    value = getattr(importlib.import_module(f"{package}._models.{module}"), name)
+    setattr(sys.modules[facade], name, value)
+    return value
+
+
+def _lone_exception(error: BaseException) -> BaseException:
+    """The exception inside (nested) groups of exactly one, else the error itself."""
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    return error
+
+
+Direction = Literal["input", "output"]
+
+_JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
+"""The types `_as_json` returns as they are: `_send` skips the call for them."""
+
+
+def _clip(text: str, limit: int = 300) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class ToolContract:
+    """One tool's schemas from the snapshot and its parameters' Python names, read from the JSON text
+    its models module holds; each schema is compiled on first use."""
+
+    _loaded: ClassVar[dict[str, ToolContract]] = {}
+
+    def __init__(self, document: Mapping[str, Any]) -> None:
+        self.schemas: dict[str, Any] = {"input": document["input"], "output": document.get("output")}
+        self.parameters: Mapping[str, str] = document.get("parameters", {})
+        self.unresolved_output: bool = document.get("unresolved_output", False)
+        """The server's output schema holds references that name nothing in it, which the contract
+        leaves out: the SDK's own check of it would fail on every result."""
+        self.headers: tuple[tuple[tuple[str, ...], str], ...] = tuple(
+            (tuple(path), token) for path, token in document.get("headers", ())
+        )
+        """The parameters mirrored into `Mcp-Param-*` headers (`x-mcp-header`, SEP-2243): each one's
+        path of property names and its header's name. The schemas keep only what validates."""
+        self._checks: dict[str, SchemaCheck] = {}
+
+    @classmethod
+    def of(cls, text: str) -> ToolContract:
+        """The contract for a models module's JSON text, parsed once per process."""
+        contract = cls._loaded.get(text)
+        if contract is None:
+            contract = cls._loaded[text] = cls(json.loads(text))
+        return contract
+
+    def listed_input_schema(self) -> dict[str, Any]:
+        """The input schema as a listing gives it to the SDK: with its `x-mcp-header` annotations."""
+        schema = self.schemas["input"]
+        if not isinstance(schema, dict):
+            return {"type": "object"}
+        if not self.headers:
+            return schema
+        annotated: dict[str, Any] = json.loads(json.dumps(schema))
+        for path, token in self.headers:
+            node = annotated
+            for name in path:
+                node = node["properties"][name]
+            node["x-mcp-header"] = token
+        return annotated
+
+    def problem(self, direction: Direction, value: Any) -> str | None:
+        """None when `value` fits the schema of `direction`, else a one-line reason naming where and which rule."""
+        check = self._checks.get(direction)
+        if check is None:
+            check = self._checks[direction] = SchemaCheck(self.schemas[direction])
+        fast = check.fast
+        if fast is not None and fast(value):  # SchemaCheck.problem's first step, inlined: every call takes it
+            return None
+        error = check.verdict(value)
+        if error is None:
+            return None
+        if isinstance(error, Exception) and not hasattr(error, "schema_path"):
+            return _clip(f"its {direction} schema cannot be applied here: {error}")
+        path = list(error.absolute_path)
+        rule = "/" + "/".join(str(part) for part in error.absolute_schema_path)
+        if direction == "input" and path:
+            wire = str(path[0])
+            python = self.parameters.get(wire)
+            where = f"argument {python}" if python is not None else f"extra argument {wire!r}"
+            if python is not None and python != wire:
+                where += f" (sent as {wire!r})"
+            if len(path) > 1:
+                where += " at " + "".join(f"[{part!r}]" for part in path[1:])
+        else:
+            where = "".join(f"[{part!r}]" for part in path) or "the " + (
+                "arguments" if direction == "input" else "result"
+            )
+        return _clip(f"{where}: {error.message} (schema rule {rule})")
+
+
+def _as_json(value: Any) -> Any:
+    """A caller's value as the JSON it stands for, changing nothing that already is JSON: a model
+    becomes what it was given (by wire names, unset fields left out), a tuple a list, anything else
+    pydantic can encode (dates, UUIDs, URLs, enums) its JSON form."""
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    if kind is dict:
+        return {name: _as_json(item) for name, item in value.items()}
+    if kind is list or kind is tuple:
+        return [_as_json(item) for item in value]
+    from pydantic import BaseModel
+    from pydantic_core import to_jsonable_python
+
+    if isinstance(value, BaseModel):
+        return _as_json(value.model_dump(mode="json", by_alias=True, exclude_unset=True))
+    if isinstance(value, Mapping):
+        return {name: _as_json(item) for name, item in value.items()}
+    return to_jsonable_python(value, by_alias=True)
+
+
+def _is_unknown_tool(message: str) -> bool:
+    lowered = message.lower()
+    return "unknown tool" in lowered or "tool not found" in lowered or ("not found" in lowered and "tool" in lowered)
+
+
+def _check_outputs_in_linear_time(client: Client | ClientSession) -> None:
+    """Have the SDK check each result against the tool's live output schema with `offline_validator`:
+    its own `jsonschema` validator runs a server-chosen `pattern` in Python's backtracking `re`, and one
+    result can hold the event loop for years. The SDK still checks the schema and caches by tool."""
+    session: Any = getattr(client, "session", client)  # an opened `mcp.Client` holds its `ClientSession`
+    build = getattr(session, "_output_schema_validator", None)
+    if build is None:  # a stand-in session, which checks no output schema
+        return
+    linear: dict[str, tuple[Any, Any]] = {}
+
+    def output_schema_validator(name: str, output_schema: dict[str, Any]) -> Any:
+        sdk_validator = build(name, output_schema)
+        if name not in linear or linear[name][0] is not sdk_validator:
+            linear[name] = (sdk_validator, offline_validator(output_schema))
+        return linear[name][1]
+
+    session._output_schema_validator = output_schema_validator
+
+
+class GeneratedClient:
+    """The base of every generated client: holds a connected SDK client and does the calling.
+
+    Generated subclasses add one typed method per tool, resource, template and prompt; the
+    helpers here validate arguments before anything is sent and results before they are returned.
+    """
+
+    server_name: ClassVar[str] = ""
+    snapshot_fingerprint: ClassVar[str] = ""
+    instructions: ClassVar[str | None] = None
+    """The server's instructions from the snapshot: prose addressed to a model, kept out of the docstring."""
+    tool_fingerprints: ClassVar[Mapping[str, str]] = {}
+    client_capabilities: ClassVar[tuple[str, ...]] = ()
+    """The client capabilities the snapshot's handshake declared; `connect` needs a handler for each."""
+    parse_text_json: ClassVar[bool] = False
+    """Read a structured result from its one JSON text block when the server sends no `structuredContent`."""
+    tool_task_support: ClassVar[Mapping[str, TaskSupport]] = {}
+    """The tools that may run as a task (`execution.taskSupport`); a `required` one always does."""
+    protocol_version: ClassVar[str] = ""
+    """The protocol the snapshot recorded: `connect` speaks a dated (pre-2026) one with the legacy
+    handshake, without first probing `server/discover`."""
+
+    def __init__(self, client: Client | ClientSession) -> None:
+        self.mcp_client = client
+        _check_outputs_in_linear_time(client)
+
+    @classmethod
+    def connect(
+        cls,
+        server: StdioServerParameters | str | Transport,
+        *,
+        sampling_callback: SamplingFnT | None = None,
+        elicitation_callback: ElicitationFnT | None = None,
+        list_roots_callback: ListRootsFnT | None = None,
+        logging_callback: LoggingFnT | None = None,
+        auth: httpx2.Auth | None = None,
+        **client_options: Any,
+    ) -> AbstractAsyncContextManager[Self]:
+        """Connect with `mcp.Client(server, ...)` and wrap it; the connection closes on exit.
+
+        `auth` authenticates a URL server's HTTP requests: the SDK's OAuth providers, or
+        `stored_auth(server_id)` for the tokens `mcp-stubgen auth login` stored.
+
+        The handlers are `mcp.Client`'s: giving one declares its capability in the handshake and
+        answers the server's requests (`sampling/createMessage`, `elicitation/create`, `roots/list`;
+        `logging_callback` hears log messages). Each capability the snapshot was taken declaring
+        needs its handler (`MissingHandlerError`), since the server lists some tools only then.
+        The handshake is the one the snapshot recorded (`mode="legacy"` for a dated protocol,
+        else `"auto"`), unless `mode=` is given.
+        """
+
+        from mcp import Client
+
+        dated = "" < cls.protocol_version < _FIRST_MODERN_PROTOCOL
+        client_options.setdefault("mode", "legacy" if dated else "auto")
+
+        handlers = {
+            "sampling": ("sampling_callback", sampling_callback),
+            "elicitation": ("elicitation_callback", elicitation_callback),
+            "roots": ("list_roots_callback", list_roots_callback),
+        }
+        for capability in cls.client_capabilities:
+            name, handler = handlers[capability]
+            if handler is None:
+                raise MissingHandlerError(cls.server_name, capability, name)
+        if auth is not None:
+            if not isinstance(server, str):
+                raise TypeError(f"{cls.server_name}: auth= needs the server's URL, not {type(server).__name__}")
+            server = authorized_transport(server, auth)
+
+        @asynccontextmanager
+        async def connected() -> AsyncIterator[Self]:
+            try:
+                async with Client(
+                    server,
+                    sampling_callback=sampling_callback,
+                    elicitation_callback=elicitation_callback,
+                    list_roots_callback=list_roots_callback,
+                    logging_callback=logging_callback,
+                    **client_options,
+                ) as client:
+                    yield cls(client)
+            except BaseExceptionGroup as group:
+                # The SDK's task groups wrap whatever leaves the block, a `ToolError` of the caller's
+                # own included; a lone exception reaches the caller as itself, so `except` finds it.
+                lone = _lone_exception(group)
+                if lone is group:
+                    raise
+                raise lone from lone.__cause__
+
+        return connected()
+
+    async def verify(self, *, max_pages: int = MAX_PAGES) -> None:
+        """List the live server's tools and raise `CatalogDriftError` if any generated tool changed or vanished.
+
+        A server whose paging never ends (a repeated cursor, more than `max_pages` pages) raises
+        `PaginationError` instead of listing forever.
+        """
+        from mcp import Client
+        from mcp.types import PaginatedRequestParams
+
+        live: dict[str, str] = {}
+        cursor: str | None = None
+        seen_cursors: set[str] = set()
+        for _ in range(max_pages):
+            if isinstance(self.mcp_client, Client):
+                page = await self.mcp_client.list_tools(cursor=cursor, cache_mode="bypass")
+            else:
+                page = await self.mcp_client.list_tools(params=PaginatedRequestParams(cursor=cursor))
+            for tool in page.tools:
+                live[tool.name] = tool_fingerprint(tool)
+            cursor = page.next_cursor
+            if cursor is None:
+                break
+            if cursor in seen_cursors:
+                raise PaginationError(self.server_name, f"returned cursor {cursor[:40]!r} twice (its paging loops)")
+            seen_cursors.add(cursor)
+        else:
+            raise PaginationError(
+                self.server_name, f"still had more after {max_pages} pages (pass a larger verify(max_pages=...))"
+            )
+        missing = sorted(name for name in self.tool_fingerprints if name not in live)
+        drifted = sorted(
+            name for name, expected in self.tool_fingerprints.items() if name in live and live[name] != expected
+        )
+        if missing or drifted:
+            raise CatalogDriftError(self.server_name, missing=missing, drifted=drifted)
+
+    async def _send(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> CallToolResult:
+        """Send the given arguments by their wire names, exactly as given (with `extra`, more of them
+        where the schema allows them), once they fit the tool's input schema; raise on failure.
+        A model (a root union's member) is sent as it dumps by wire names. Keys are typed `Any`: a map
+        whose names a `propertyNames` enum lists is a `dict[Literal[...], X]`, which no
+        `Mapping[str, ...]` accepts (a mapping's key type is invariant)."""
+        payload = self._payload(tool, contract, arguments, extra)
+        terms = ToolContract.of(contract)
+        self._prime(tool, terms)
+        try:
+            if self.tool_task_support.get(tool) == "required":
+                result = await self._run_task(tool, payload, call_options or {})
+            elif terms.schemas["output"] is not None and (self.parse_text_json or terms.unresolved_output):
+                result = await self._send_unchecked(tool, payload, call_options or {})
+            elif call_options:
+                timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
+                result = await self.mcp_client.call_tool(tool, payload, timeout, progress, meta=_meta(call_options))
+            else:
+                result = await self.mcp_client.call_tool(tool, payload)
+        except RuntimeError as error:  # the SDK's own check, which keeps the result from us
+            if _NO_STRUCTURED_CONTENT in str(error):
+                raise NoStructuredContentError(self.server_name, tool) from None
+            raise
+        except Exception as error:
+            from mcp import MCPError  # imported here, not on the way of every call
+
+            if isinstance(error, MCPError):
+                self._raise_for(tool, error, call_options)
+            raise
+        return self._accepted(tool, result)
+
+    def _raise_for(self, tool: str, error: MCPError, call_options: CallOptions | None) -> NoReturn:
+        """Raise the client's own error for the SDK's `error` to a call of `tool`."""
+        if error.code in (_INVALID_PARAMS, _METHOD_NOT_FOUND) and _is_unknown_tool(error.message):
+            raise UnknownToolError(self.server_name, tool, error.message) from error
+        if error.code == _REQUEST_TIMEOUT and call_options and "timeout" in call_options:
+            raise RequestTimeoutError(self.server_name, f"tool {tool!r}", call_options["timeout"]) from None
+        raise ServerError(self.server_name, f"tool {tool!r}", error.code, error.message, error.error.data) from error
+
+    def _prime(self, tool: str, terms: ToolContract) -> None:
+        """Give the SDK session the tool as the snapshot lists it, unless a listing already did: its
+        `x-mcp-header` parameters are then mirrored into `Mcp-Param-*` headers from the first call
+        (else the server refuses the call, and the SDK lists every tool and sends it again).
+
+        It is given no output schema: the runtime checks the result against the snapshot's, and
+        the SDK, which lists every tool on a call of a tool it has not seen listed, lists none."""
+        from mcp import ClientSession
+
+        session = self._session()
+        if not isinstance(session, ClientSession) or tool in session._tool_output_schemas:
+            return
+        from mcp.types import ListToolsResult, Tool
+
+        listed = Tool(name=tool, input_schema=terms.listed_input_schema())
+        session._absorb_tool_listing(ListToolsResult(tools=[listed]), complete=False)
+
+    def _payload(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        extra: Mapping[str, object] | NotGiven,
+    ) -> dict[str, Any]:
+        """The arguments to send by wire name, once they fit the tool's input schema."""
+        given = arguments if type(arguments) is dict or isinstance(arguments, Mapping) else _as_json(arguments)
+        payload = {
+            name: value if type(value) in _JSON_SCALARS else _as_json(value)
+            for name, value in given.items()
+            if value is not NOT_GIVEN
+        }
+        terms = ToolContract.of(contract)
+        if not isinstance(extra, NotGiven):
+            for name, value in extra.items():
+                if name in terms.parameters:
+                    raise ToolArgumentsError(
+                        tool, f"extra argument {name!r} is the parameter {terms.parameters[name]}: pass it by that name"
+                    )
+                payload[name] = _as_json(value)
+        problem = terms.problem("input", payload)
+        if problem is not None:
+            raise ToolArgumentsError(tool, problem)
+        return payload
+
+    def _accepted(self, tool: str, result: CallToolResult) -> CallToolResult:
+        """The result, unless the server reported the tool failing (`ToolError`) or not known."""
+        if result.is_error:
+            from mcp.types import TextContent
+
+            texts = [block.text for block in result.content if isinstance(block, TextContent)]
+            if len(texts) == 1 and texts[0].lower().startswith("unknown tool"):
+                raise UnknownToolError(self.server_name, tool, texts[0])
+            raise ToolError(tool, result.content)
+        return result
+
+    async def _send_unchecked(self, tool: str, payload: dict[str, Any], call_options: CallOptions) -> CallToolResult:
+        """`tools/call` without the SDK's output check, which refuses a result without
+        `structuredContent` before its JSON text can be read; the runtime checks the output itself.
+
+        Otherwise it does what `mcp.Client.call_tool` does: a server that needs input first
+        (`input_required`, SEP-2322) has its requests answered by the `connect` handlers and the call
+        sent again with the answers, and a call the server refuses for its `Mcp-Param-*` headers
+        (-32020) is sent once more after the tools are listed again."""
+        from mcp import MCPError
+        from mcp.client._input_required import run_input_required_driver
+        from mcp.client.session import ClientRequestContext
+        from mcp.types import CallToolRequest, CallToolRequestParams, InputRequiredResult
+
+        session = self._session()
+        timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
+
+        async def send(responses: InputResponses | None, state: str | None) -> CallToolResult | InputRequiredResult:
+            params = CallToolRequestParams(
+                name=tool, arguments=payload, input_responses=responses, request_state=state, _meta=_meta(call_options)
+            )
+            request = CallToolRequest(params=params)
+            try:
+                return await session.send_request(request, _call_tool_answer(), timeout, None, progress)
+            except MCPError as error:
+                if error.code != _HEADER_MISMATCH:
+                    raise
+            await self._list_until(tool)
+            return await session.send_request(request, _call_tool_answer(), timeout, None, progress)
+
+        async def answer(key: str, request: InputRequest) -> InputResponse | ErrorData:
+            meta = request.params.meta if request.params else None
+            return await session.dispatch_input_request(
+                ClientRequestContext(session=session, request_id=key, meta=meta), request
+            )
+
+        first = await send(None, None)
+        if not isinstance(first, InputRequiredResult):
+            return first
+        rounds = getattr(self.mcp_client, "input_required_max_rounds", _INPUT_REQUIRED_MAX_ROUNDS)
+        return await run_input_required_driver(first, dispatch=answer, retry=send, max_rounds=rounds)
+
+    async def _list_until(self, tool: str) -> None:
+        """List the tools again, page by page, until `tool` is listed: the session then knows its current schema."""
+        from mcp.types import PaginatedRequestParams
+
+        session = self._session()
+        cursor: str | None = None
+        for _ in range(MAX_PAGES):
+            page = await session.list_tools(params=PaginatedRequestParams(cursor=cursor))
+            cursor = page.next_cursor
+            if cursor is None or any(listed.name == tool for listed in page.tools):
+                return
+
+    def _session(self) -> ClientSession:
+        from mcp import Client
+
+        return self.mcp_client.session if isinstance(self.mcp_client, Client) else self.mcp_client
+
+    async def _run_task(self, tool: str, payload: dict[str, Any], call_options: CallOptions) -> CallToolResult:
+        """Run a tool as a task to its end (what a `required` tool's method does) and return its result
+        as the server gave it; the call's timeout bounds the whole run, and cancelling it cancels the task."""
+        from ._tasks import run_task
+
+        timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
+        return await run_task(
+            self._session(),
+            self.server_name,
+            tool,
+            payload,
+            timeout=timeout,
+            progress=progress,
+            meta=_meta(call_options),
+        )
+
+    async def _start_task(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        extra: Mapping[str, object] | NotGiven,
+        call_options: CallOptions | None,
+    ) -> TaskHandle[CallToolResult]:
+        from mcp import MCPError
+
+        from ._tasks import start_task
+
+        payload = self._payload(tool, contract, arguments, extra)
+        self._prime(tool, ToolContract.of(contract))
+        options = call_options or {}
+        timeout, progress = options.get("timeout"), _progress(options.get("on_progress"))
+        try:
+            return await start_task(
+                self._session(),
+                self.server_name,
+                tool,
+                payload,
+                timeout=timeout,
+                progress=progress,
+                meta=_meta(options),
+            )
+        except MCPError as error:
+            self._raise_for(tool, error, call_options)
+
+    async def _start(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> TaskHandle[ToolResult]:
+        """Start a tool as a task; its handle's result is what `_call` returns, checked the same way."""
+        handle = await self._start_task(tool, contract, arguments, extra, call_options)
+        return handle._then(lambda result: self._tool_result(tool, contract, self._accepted(tool, result)))
+
+    async def _start_structured(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        output_model: type[OutputT],
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> TaskHandle[OutputT]:
+        """Start a tool with an output schema as a task; its handle's result is what `_call_structured` returns."""
+        handle = await self._start_task(tool, contract, arguments, extra, call_options)
+        return handle._then(lambda result: self._structured(tool, contract, self._accepted(tool, result), output_model))
+
+    async def _call(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> ToolResult:
+        """Call a tool and return its result with every content block; a tool whose output schema no
+        model could be made from (an untyped tool) still has its `structuredContent` checked."""
+        return self._tool_result(tool, contract, await self._send(tool, contract, arguments, extra, call_options))
+
+    def _tool_result(self, tool: str, contract: str, result: CallToolResult) -> ToolResult:
+        terms = ToolContract.of(contract)
+        if terms.schemas["output"] is not None and result.structured_content is None and not self.parse_text_json:
+            raise NoStructuredContentError(self.server_name, tool)
+        if terms.schemas["output"] is not None and result.structured_content is not None:
+            problem = terms.problem("output", result.structured_content)
+            if problem is not None:
+                raise ToolResultError(tool, problem)
+        return ToolResult(tool, result)
+
+    async def _call_structured(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        output_model: type[OutputT],
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> OutputT:
+        """Call a tool with an output schema and return its `structuredContent` as the output model,
+        once it fits the schema: values are never changed, and one the schema allows but the model's
+        types cannot hold is returned as it came rather than refused. A result without
+        `structuredContent` is an error, or, with `parse_text_json`, read from its one JSON text block."""
+        result = await self._send(tool, contract, arguments, extra, call_options)
+        return self._structured(tool, contract, result, output_model)
+
+    def _structured(self, tool: str, contract: str, result: CallToolResult, output_model: type[OutputT]) -> OutputT:
+        content = result.structured_content
+        if content is None:
+            if not self.parse_text_json:
+                raise NoStructuredContentError(self.server_name, tool)
+            content = ToolResult(tool, result).json()
+        problem = ToolContract.of(contract).problem("output", content)
+        if problem is not None:
+            raise ToolResultError(tool, problem)
+        try:  # `model_validate` without its wrapper, which only checks arguments this call does not pass
+            return cast("OutputT", output_model.__pydantic_validator__.validate_python(content))
+        except Exception as error:
+            from pydantic import ValidationError  # imported here, not on the way of every call
+
+            if not isinstance(error, ValidationError):
+                raise
+            if getattr(output_model, "__pydantic_root_model__", False):
+                return output_model.model_construct(content)
+            return output_model.model_construct(**content)
+
+    async def _read(self, uri: str, call_options: RequestOptions | None = None) -> ReadResourceResult:
+        """Read a static resource by its URI."""
+        return await self._request(
+            f"resource {uri!r}", call_options, lambda meta: self.mcp_client.read_resource(uri, meta=meta)
+        )
+
+    async def _read_template(
+        self, template: str, variables: Mapping[str, str | NotGiven], call_options: RequestOptions | None = None
+    ) -> ReadResourceResult:
+        """Expand a resource template (RFC 6570, by the SDK) with the given variables and read the result."""
+        from mcp.shared.uri_template import UriTemplate
+
+        given = {name: value for name, value in variables.items() if not isinstance(value, NotGiven)}
+        uri = UriTemplate.parse(template).expand(given)
+        return await self._request(
+            f"resource {uri!r}", call_options, lambda meta: self.mcp_client.read_resource(uri, meta=meta)
+        )
+
+    async def _prompt(
+        self, prompt: str, arguments: Mapping[str, str | NotGiven], call_options: RequestOptions | None = None
+    ) -> GetPromptResult:
+        """Get a prompt, sending only the arguments that were given."""
+        given = {name: value for name, value in arguments.items() if not isinstance(value, NotGiven)}
+        return await self._request(
+            f"prompt {prompt!r}", call_options, lambda meta: self.mcp_client.get_prompt(prompt, given, meta=meta)
+        )
+
+    async def _request(
+        self,
+        request: str,
+        call_options: RequestOptions | None,
+        send: Callable[[RequestParamsMeta | None], Awaitable[T]],
+    ) -> T:
+        """Send a request whose SDK method takes no timeout: the deadline cancels it, and the SDK tells
+        the server so (`notifications/cancelled`), as it does for a tool call's own timeout. A
+        JSON-RPC error answer raises `ServerError`."""
+        from mcp import MCPError
+
+        meta, timeout = (_meta(call_options), call_options.get("timeout")) if call_options else (None, None)
+        try:
+            if timeout is None:
+                return await send(meta)
+            import anyio
+
+            try:
+                with anyio.fail_after(timeout):
+                    return await send(meta)
+            except TimeoutError:
+                raise RequestTimeoutError(self.server_name, request, timeout) from None
+        except MCPError as error:
+            raise ServerError(self.server_name, request, error.code, error.message, error.error.data) from error
+
+
+def _meta(options: RequestOptions) -> RequestParamsMeta | None:
+    meta = options.get("meta")
+    return cast("RequestParamsMeta", dict(meta)) if meta is not None else None
+
+
+def _progress(callback: ProgressCallback | None) -> ProgressFnT | None:
+    """The caller's progress callback, sync or async, as the SDK's (async) one."""
+    if callback is None:
+        return None
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        outcome = callback(progress, total, message)
+        if outcome is not None:
+            await outcome
+
+    return on_progress
+
+
+@functools.cache
+def _call_tool_answer() -> TypeAdapter[CallToolResult | InputRequiredResult]:
+    """What a `tools/call` may be answered with since 2026-07-28, made on first use."""
+    from mcp.types import CallToolResult, InputRequiredResult
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(CallToolResult | InputRequiredResult)
+
+
+@asynccontextmanager
+async def authorized_transport(url: str, auth: httpx2.Auth) -> AsyncIterator[TransportStreams]:
+    """Streamable HTTP to `url` with every request authenticated by `auth`: what `connect(url,
+    auth=...)` opens, and what a hub's `connect(weather=authorized_transport(url, auth))` takes."""
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    timeout = httpx2.Timeout(30.0, read=300.0)
+    async with (
+        httpx2.AsyncClient(auth=auth, timeout=timeout) as http,
+        streamable_http_client(url, http_client=http) as streams,
+    ):
+        yield streams
+
+
+def stored_auth(
+    server: str,
+    *,
+    redirect_handler: Callable[[str], Awaitable[None]] | None = None,
+    callback_handler: Callable[[], Awaitable[AuthorizationCodeResult]] | None = None,
+) -> httpx2.Auth:
+    """The OAuth tokens `mcp-stubgen auth login SERVER` stored, refreshed as they expire, for
+    `connect(url, auth=stored_auth("weather"))`; the handlers, where a person can authorize again
+    (see `_auth.stored_auth`, imported only when used)."""
+    from ._auth import stored_auth as load
+
+    return load(server, redirect_handler=redirect_handler, callback_handler=callback_handler)
+
+
+class SyncClient(Generic[ClientT]):
+    """The base of every generated sync client: its async twin, run on a private event loop (`SessionLoop`).
+
+    Each generated method has the signature, types and docstring of the async client's method of
+    the same name, and runs it with `_run`; so both clients behave the same, errors included.
+    """
+
+    def __init__(self, async_client: ClientT, loop: SessionLoop) -> None:
+        self.async_client = async_client
+        self._loop = loop
+
+    @classmethod
+    @contextmanager
+    def _open(cls, connection: AbstractAsyncContextManager[ClientT]) -> Iterator[Self]:
+        """Enter an async client's `connect(...)` on a new private loop; leaving closes both."""
+        loop = SessionLoop()
+        try:
+            yield cls(loop.enter(connection), loop)
+        finally:
+            loop.close()
+
+    def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        return self._loop.run(coroutine)
+
+    def verify(self, *, max_pages: int = MAX_PAGES) -> None:
+        """List the live server's tools and raise `CatalogDriftError` if any generated tool changed or vanished.
+
+        A server whose paging never ends (a repeated cursor, more than `max_pages` pages) raises
+        `PaginationError` instead of listing forever.
+        """
+        self._run(self.async_client.verify(max_pages=max_pages))
+
+    def _task(self, start: Coroutine[Any, Any, TaskHandle[T]]) -> SyncTaskHandle[T]:
+        """Start a task with the async client's `start_...` method; its handle blocks as this client does."""
+        from ._tasks import SyncTaskHandle
+
+        return SyncTaskHandle(self._run(start), self._loop)
