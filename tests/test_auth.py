@@ -287,13 +287,13 @@ def test_generated_client_connects_with_the_stored_login(
         time.sleep(2.5)  # the app meets an expired token: stored_auth refreshes it
         script = (
             "import asyncio\n"
-            "from remote import RemoteClient, stored_auth\n"
+            "from clients.remote import RemoteClient, stored_auth\n"
             "async def main():\n"
             f"    async with RemoteClient.connect({url!r}, auth=stored_auth('remote')) as client:\n"
             "        print(await client.echo(text='hello'))\n"
             "asyncio.run(main())\n"
         )
-        environment = {**os.environ, "PYTHONPATH": str(folder / "clients")}
+        environment = {**os.environ, "PYTHONPATH": str(folder)}  # import through the output folder
         run = subprocess.run(
             [sys.executable, "-c", script], capture_output=True, text=True, env=environment, timeout=120
         )
@@ -303,7 +303,7 @@ def test_generated_client_connects_with_the_stored_login(
         assert grants.count("refresh_token") >= 1
         # Another origin never gets the token: the app's auth is bound to the URL it was stored for.
         other = (
-            "import asyncio, httpx2\nfrom remote import stored_auth\n"
+            "import asyncio, httpx2\nfrom clients.remote import stored_auth\n"
             "seen = []\n"
             "def answer(request):\n"
             "    if request.url.host == 'elsewhere.example':\n"

@@ -16,22 +16,11 @@ from types import ModuleType
 import pytest
 from mcp import StdioServerParameters
 
-from tests.conftest import SERVERS, free_port, wait_for_port, write_config
+from tests.conftest import SERVERS, forget_generated, free_port, import_generated, wait_for_port, write_config
 
 PY = sys.executable
 RAW_SERVER = SERVERS / "raw_server.py"
 HEADER_SERVER = SERVERS / "header_server.py"
-
-
-def imported(folder: Path, package: str) -> ModuleType:
-    sys.path.insert(0, str(folder))
-    return importlib.import_module(package)
-
-
-def forget(folder: Path, *packages: str) -> None:
-    sys.path.remove(str(folder))
-    for name in [module for module in sys.modules if module.split(".")[0] in packages]:
-        del sys.modules[name]
 
 
 @pytest.fixture
@@ -52,10 +41,8 @@ args = [{json.dumps(str(RAW_SERVER))}]
     )
     result = run_cli("sync")
     assert result.exit_code == 0, result.stderr
-    sys.path.insert(0, str(tmp_path))  # the hub is imported from its folder's parent: `clients.hub`
-    yield imported(tmp_path / "clients", "raw")
-    forget(tmp_path / "clients", "raw")
-    forget(tmp_path, "clients")
+    yield import_generated(tmp_path / "clients", "raw")  # `clients.raw`, beside `clients.hub`
+    forget_generated(tmp_path / "clients")
 
 
 def raw_server(log: Path) -> StdioServerParameters:
@@ -155,7 +142,7 @@ def test_mirrored_parameters_are_sent_as_headers_from_the_first_call(
     """Right after `connect`, on the SDK's call path and on the session's own (`parse_text_json`),
     async and sync: no call is refused for a missing `Mcp-Param-Region`, and no tools are listed."""
     url, log = header_server
-    package = imported(tmp_path / "clients", "headers")
+    package = import_generated(tmp_path / "clients", "headers")
     try:
 
         async def calls() -> None:
@@ -168,7 +155,7 @@ def test_mirrored_parameters_are_sent_as_headers_from_the_first_call(
         with package.HeadersClient.connect_sync(url) as sync_client:
             assert sync_client.count(region="us").rows == 2
     finally:
-        forget(tmp_path / "clients", "headers")
+        forget_generated(tmp_path / "clients")
     requests = log.read_text().splitlines()
     assert [line for line in requests if line.startswith("tools/")] == ["tools/call 200"] * 3, requests
     assert not [line for line in requests if not line.endswith((" 200", " 202"))], requests
@@ -188,10 +175,10 @@ async def test_input_required_is_answered_on_the_sessions_own_path(
         asked.append(params.message)
         return types.ElicitResult(action="accept", content={"yes": True})
 
-    package = imported(tmp_path / "clients", "headers")
+    package = import_generated(tmp_path / "clients", "headers")
     try:
         async with package.HeadersClient.connect(url, elicitation_callback=answer) as client:
             assert (await client.confirm(action="deploy")).confirmed is True
     finally:
-        forget(tmp_path / "clients", "headers")
+        forget_generated(tmp_path / "clients")
     assert asked == ["Go on with deploy?"]

@@ -86,8 +86,9 @@ def test_generate_and_check_go_on_past_a_server_without_a_snapshot(run_cli, tmp_
     missing = "snaps/legacy.json: no such snapshot; run `mcp-stubgen snapshot` first"
     assert generated.stderr.splitlines() == [
         f"error: {missing}",
-        "weather: generated clients/weather (12 file(s) written, 0 removed)",
-        "hub: generated clients/hub (8 file(s) written, 0 removed)",
+        "weather: generated clients/weather (9 file(s) written, 0 removed)",
+        "hub: generated clients/hub (3 file(s) written, 0 removed)",
+        "_mcp_runtime: generated clients/_mcp_runtime (9 file(s) written, 0 removed)",
         f"error: hub: built without 'legacy': {missing}",
     ]
     objects = [json.loads(line) for line in generated.stdout.splitlines()]
@@ -95,10 +96,11 @@ def test_generate_and_check_go_on_past_a_server_without_a_snapshot(run_cli, tmp_
         ("legacy", "error"),
         ("weather", "generated"),
         (None, "generated"),
+        (None, "generated"),  # the output folder's runtime
         (None, "error"),
     ]
     assert objects[0]["error"] == missing
-    assert objects[3]["package"] == "clients/hub" and objects[3]["error"].startswith("hub: built without 'legacy'")
+    assert objects[4]["package"] == "clients/hub" and objects[4]["error"].startswith("hub: built without 'legacy'")
     assert (tmp_path / "clients" / "weather" / "client.py").is_file()
     assert "WeatherClient" in (tmp_path / "clients" / "hub" / "client.py").read_text()
 
@@ -121,7 +123,7 @@ def test_sync_builds_the_hub_from_the_servers_that_started(run_cli, tmp_path: Pa
     assert result.exit_code == 2
     assert "error: server 'legacy': the server closed the connection during start-up" in result.stderr
     assert result.stderr.splitlines()[-2:] == [
-        "hub: generated clients/hub (8 file(s) written, 0 removed)",
+        "hub: generated clients/hub (3 file(s) written, 0 removed)",
         "error: hub: built without 'legacy': snaps/legacy.json: no such snapshot; run `mcp-stubgen snapshot` first",
     ]
     imported = subprocess.run(
@@ -160,7 +162,7 @@ def test_ctrl_c_after_a_server_was_published_says_what_was_published(tmp_path: P
         process.kill()
     stderr = "".join(lines)
     assert process.returncode == 130, stderr
-    assert "weather: generated clients/weather (12 file(s) written, 0 removed)\n" in stderr
+    assert "weather: generated clients/weather (9 file(s) written, 0 removed)\n" in stderr
     assert (
         "published before the interrupt: weather (snapshot and package each); "
         "the hub was not regenerated (run `mcp-stubgen generate`)\n"
@@ -279,7 +281,8 @@ def test_the_generate_snippet_runs_the_way_the_readme_says(tmp_path: Path) -> No
     assert snippet is not None
     examples = tmp_path / "examples"
     shutil.copytree(REPO / "examples", examples, ignore=shutil.ignore_patterns("clients", "snapshots"))
-    shutil.copytree(GOLDEN / "weather" / "expected" / "weather", examples / "clients" / "weather")
+    for package in ("weather", "_mcp_runtime"):  # the package and its output folder's runtime
+        shutil.copytree(GOLDEN / "clients" / package, examples / "clients" / package)
     script = snippet.group(1).replace("\n", "\n    ")
     (examples / "your_script.py").write_text(
         f"import asyncio\n\n\nasync def main() -> None:\n    {script}\n    print(forecast.city)\n\nasyncio.run(main())\n"

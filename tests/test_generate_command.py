@@ -33,6 +33,7 @@ def test_generate_from_config_writes_the_package_and_is_idempotent(run_cli, tmp_
     # No hub in the folder: the runtime ships without the hub's modules.
     assert set(read_tree(tmp_path / "clients" / "_mcp_runtime")) == {
         "__init__.py",
+        "_auth.py",
         "_loop_thread.py",
         "_runtime.py",
         "_schema_check.py",

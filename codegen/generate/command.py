@@ -282,10 +282,6 @@ def generate(
         except StubgenError as error:  # no package is published beside a runtime that could not be
             _failed(None, None, error, runtime_dir(out_dir))
             return EXIT_ERROR
-        if runtime.changed:  # said only when it changed: it follows the generator, not any snapshot
-            announce_package(RUNTIME_PACKAGE, runtime.path, runtime)
-            changes = {"written": list(runtime.written), "removed": list(runtime.removed)}
-            console.emit(None, "generated", **_where(None, runtime.path), **changes)
     for item in rendered:
         server = item.server or (_server_of(item.source) if item.snapshot is not None else None)
         try:
@@ -301,6 +297,10 @@ def generate(
             console.emit(server, "generated", **_where(item.snapshot, item.target), **changes)
         else:
             console.emit(server, "unchanged", **_where(item.snapshot, item.target))
+    if rendered and runtime.changed:  # said only when it changed: it follows the generator, not any snapshot
+        announce_package(RUNTIME_PACKAGE, runtime.path, runtime)
+        changes = {"written": list(runtime.written), "removed": list(runtime.removed)}
+        console.emit(None, "generated", **_where(None, runtime.path), **changes)
     for message in lacking:
         failed += _failed(None, None, StubgenError(message), hub_dir(out_dir))
     return EXIT_ERROR if failed else EXIT_OK
@@ -361,9 +361,10 @@ def _check(sources: Packages, out_dir: Path, hub: HubSources | None, cache: Cach
             failed += _failed(None, None, error)
         else:
             checked.append((None, None, target, diff))
-    runtime_folder, runtime_diff = check_runtime(out_dir, _label(runtime_dir(out_dir)), hub is not None)
-    if runtime_diff:  # named only when stale, as `generate` names it only when it writes it
-        checked.append((None, None, runtime_folder, runtime_diff))
+    if checked:  # the packages' runtime, named only when stale, as `generate` names it only when it writes it
+        runtime_folder, runtime_diff = check_runtime(out_dir, _label(runtime_dir(out_dir)), hub is not None)
+        if runtime_diff:
+            checked.append((None, None, runtime_folder, runtime_diff))
     for server, snapshot_file, target, diff in checked:
         stale += bool(diff)
         current += not diff

@@ -327,8 +327,9 @@ def main() -> None:
     run_cli("snapshot", "--config", str(config), *pin, server)
     run_cli("generate", "--config", str(config), server)
 
-    sys.path.insert(0, str(workdir / "clients"))
-    package = importlib.import_module(package_name(server))
+    # A generated package imports its output folder's runtime relatively: import it through the folder.
+    sys.path.insert(0, str(workdir))
+    package = importlib.import_module(f"clients.{package_name(server)}")
     client_class = getattr(package, class_name(server, "Client"))
     run = Run(client_class, package, workdir / "snapshots" / f"{server}.json", options.url, context, server)
     asyncio.run(scenario.perform(run))

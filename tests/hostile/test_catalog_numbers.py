@@ -6,7 +6,6 @@ holding one is a clear error too. And arrays of themselves (datamodel-code-gener
 
 from __future__ import annotations
 
-import importlib
 import json
 import subprocess
 import sys
@@ -15,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from codegen.generate import generate_package
-from tests.conftest import SERVERS
+from tests.conftest import SERVERS, forget_generated, import_generated
 from tests.drift_helpers import snap, tool
 
 RAW = str(SERVERS / "raw_server.py")
@@ -72,22 +71,21 @@ NESTED = {
 }
 
 
+@pytest.mark.generated_mypy
 def test_arrays_of_themselves_generate_mypy_strict_clean_types(tmp_path: Path) -> None:
     tools = (tool("nest", out=ARRAY_OF_ITSELF), tool("pair", out=PAIR_OF_ITSELF), tool("grow", NESTED, NESTED))
     generate_package(snap(tools), tmp_path)
+    # The package imports its output folder's runtime relatively: checked and imported through the folder.
     checked = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", "-p", "demo"],
-        cwd=tmp_path,
+        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", "-p", f"{tmp_path.name}.demo"],
+        cwd=tmp_path.parent,
         capture_output=True,
         text=True,
     )
     assert "Success: no issues found" in checked.stdout, checked.stdout
-    sys.path.insert(0, str(tmp_path))
     try:
-        models = importlib.import_module("demo.models")
+        models = import_generated(tmp_path, "demo.models")
         assert models.NestOutput.model_validate([[], [[]]]).model_dump() == [[], [[]]]
         assert models.GrowInput.model_validate({"tree": [[[]]]}).tree == [[[]]]
     finally:
-        sys.path.remove(str(tmp_path))
-        for name in [name for name in sys.modules if name.split(".")[0] == "demo"]:
-            del sys.modules[name]
+        forget_generated(tmp_path)
