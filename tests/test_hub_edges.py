@@ -15,8 +15,7 @@ import pytest
 from mcp import StdioServerParameters
 
 from codegen.generate import generate_package
-from codegen.generate.hub import hub_dir, render_hub
-from codegen.generate.publish import publish
+from codegen.generate.hub import generate_hub
 from tests.conftest import REPO
 from tests.regen_goldens import hub_case_snapshots
 
@@ -28,7 +27,7 @@ def generate(out: Path) -> None:
     snapshots = hub_case_snapshots()
     for snapshot in snapshots:
         generate_package(snapshot, out)
-    publish(render_hub([(snapshot, {}) for snapshot in snapshots]), hub_dir(out))
+    generate_hub([(snapshot, {}) for snapshot in snapshots], out)
 
 
 @pytest.fixture

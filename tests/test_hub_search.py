@@ -20,8 +20,7 @@ import pytest
 
 from benchmarks.bfcl_shortlist import INSTALL, load, score
 from codegen.generate import generate_package
-from codegen.generate.hub import hub_dir, render_hub
-from codegen.generate.publish import publish
+from codegen.generate.hub import generate_hub
 from codegen.runtime._hub_catalog import HubTool, SearchIndex
 from codegen.snapshot import load_snapshot
 from tests.conftest import REPO
@@ -31,8 +30,8 @@ from tests.test_hub_agent import forget, import_hub
 CATALOGS = [
     REPO / "golden" / "everything" / "snapshot.json",
     REPO / "golden" / "time" / "snapshot.json",
-    REPO / "golden" / "hub" / "snapshots" / "weather.json",
-    REPO / "golden" / "hub" / "snapshots" / "notes.json",
+    REPO / "golden" / "weather" / "snapshot.json",
+    REPO / "golden" / "notes" / "snapshot.json",
     REPO / "tests" / "fixtures" / "history" / "filesystem-2025.11.25.json",
     REPO / "tests" / "fixtures" / "catalogs" / "fetch.json",
     REPO / "tests" / "fixtures" / "catalogs" / "playwright.json",
@@ -46,7 +45,7 @@ def held_out_hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     snapshots = [load_snapshot(path) for path in CATALOGS]
     for snapshot in snapshots:
         generate_package(snapshot, out)
-    publish(render_hub([(snapshot, {}) for snapshot in snapshots]), hub_dir(out))
+    generate_hub([(snapshot, {}) for snapshot in snapshots], out)
     yield import_hub(out, "heldouthub").Hub
     forget("heldouthub")
 

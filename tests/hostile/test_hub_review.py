@@ -24,8 +24,7 @@ from mcp import StdioServerParameters
 
 from codegen.config import ServerConfig
 from codegen.generate import generate_package
-from codegen.generate.hub import HubSettings, hub_dir, render_hub
-from codegen.generate.publish import publish
+from codegen.generate.hub import HubSettings, generate_hub
 from codegen.snapshot import Snapshot
 from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import SERVERS, write_config
@@ -54,7 +53,7 @@ def make_hub(tmp_path: Path) -> Iterator[Any]:
     def make(name: str, snapshot: Snapshot, settings: HubSettings | None = None) -> Any:
         out = tmp_path / name
         generate_package(snapshot, out)
-        publish(render_hub([(snapshot, {})], settings=settings or HubSettings()), hub_dir(out))
+        generate_hub([(snapshot, {})], out, settings=settings or HubSettings())
         names.append(name)
         return importlib.import_module(f"{name}.hub")
 

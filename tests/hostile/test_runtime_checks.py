@@ -15,8 +15,7 @@ from mcp import StdioServerParameters
 
 from codegen.config import ServerConfig
 from codegen.generate import generate_package
-from codegen.generate.hub import hub_dir, render_hub
-from codegen.generate.publish import publish
+from codegen.generate.hub import generate_hub
 from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import SERVERS
 
@@ -74,7 +73,7 @@ def contract_packages(tmp_path_factory: pytest.TempPathFactory) -> Path:
     config = ServerConfig(name="contract", command=sys.executable, args=(str(CONTRACT_SERVER),))
     snapshot = anyio.run(snapshot_server, config)
     generate_package(snapshot, folder / "contracts")
-    publish(render_hub([(snapshot, {})]), hub_dir(folder / "contracts"))
+    generate_hub([(snapshot, {})], folder / "contracts")
     return folder
 
 
