@@ -86,8 +86,8 @@ def test_generate_and_check_go_on_past_a_server_without_a_snapshot(run_cli, tmp_
     missing = "snaps/legacy.json: no such snapshot; run `mcp-stubgen snapshot` first"
     assert generated.stderr.splitlines() == [
         f"error: {missing}",
-        "weather: generated clients/weather (12 file(s) written, 0 removed)",
-        "hub: generated clients/hub (8 file(s) written, 0 removed)",
+        "weather: generated clients/weather (13 file(s) written, 0 removed)",
+        "hub: generated clients/hub (10 file(s) written, 0 removed)",
         f"error: hub: built without 'legacy': {missing}",
     ]
     objects = [json.loads(line) for line in generated.stdout.splitlines()]
@@ -121,7 +121,7 @@ def test_sync_builds_the_hub_from_the_servers_that_started(run_cli, tmp_path: Pa
     assert result.exit_code == 2
     assert "error: server 'legacy': the server closed the connection during start-up" in result.stderr
     assert result.stderr.splitlines()[-2:] == [
-        "hub: generated clients/hub (8 file(s) written, 0 removed)",
+        "hub: generated clients/hub (10 file(s) written, 0 removed)",
         "error: hub: built without 'legacy': snaps/legacy.json: no such snapshot; run `mcp-stubgen snapshot` first",
     ]
     imported = subprocess.run(
@@ -160,7 +160,7 @@ def test_ctrl_c_after_a_server_was_published_says_what_was_published(tmp_path: P
         process.kill()
     stderr = "".join(lines)
     assert process.returncode == 130, stderr
-    assert "weather: generated clients/weather (12 file(s) written, 0 removed)\n" in stderr
+    assert "weather: generated clients/weather (13 file(s) written, 0 removed)\n" in stderr
     assert (
         "published before the interrupt: weather (snapshot and package each); "
         "the hub was not regenerated (run `mcp-stubgen generate`)\n"

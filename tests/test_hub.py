@@ -324,7 +324,7 @@ def test_generate_writes_the_hub_from_every_configured_snapshot_and_check_guards
     # naming one server still rebuilds the hub over both
     first = run_cli("generate", "weather")
     assert first.exit_code == 0, first.stderr
-    assert "generated clients/hub (9 file(s) written, 0 removed)" in first.stderr
+    assert "generated clients/hub (10 file(s) written, 0 removed)" in first.stderr
     assert read_tree(tmp_path / "clients" / "hub") == read_tree(HUB_CASE / "expected" / "hub")
 
     assert run_cli("generate").exit_code == 0
@@ -376,7 +376,7 @@ def test_sync_writes_an_importable_hub(run_cli, tmp_path: Path, monkeypatch: pyt
     write_config(tmp_path, f'[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\nhub = true\n{servers}')
     result = run_cli("sync")
     assert result.exit_code == 0, result.stderr
-    assert result.stderr.strip().splitlines()[-1] == "hub: generated clients/hub (8 file(s) written, 0 removed)"
+    assert result.stderr.strip().splitlines()[-1] == "hub: generated clients/hub (10 file(s) written, 0 removed)"
     assert read_tree(tmp_path / "clients" / "hub") == read_tree(HUB_CASE / "expected" / "hub")
     again = run_cli("sync", "notes")
     assert again.stderr.strip().splitlines()[-1] == "hub: unchanged clients/hub"

@@ -100,14 +100,16 @@ ClientT = TypeVar("ClientT", bound="GeneratedClient")
 _INVALID_PARAMS = -32602
 _NO_STRUCTURED_CONTENT = "has an output schema but did not return structured content"
 """What the SDK's `call_tool` raises (a `RuntimeError`) for a tool that declares an output schema and sends none."""
+_OFF_LIVE_SCHEMA = "Invalid structured content returned by tool"
+"""What it raises (a `RuntimeError`) for structured content its live listing's output schema rejects."""
 _METHOD_NOT_FOUND = -32601
 _REQUEST_TIMEOUT = -32001
 _HEADER_MISMATCH = -32020
 """The server refused a `tools/call` whose `Mcp-Param-*` headers do not match its arguments (SEP-2243)."""
 _INPUT_REQUIRED_MAX_ROUNDS = 10
+"""`mcp.Client`'s default `input_required_max_rounds`, for a client that wraps a bare `ClientSession`."""
 _FIRST_MODERN_PROTOCOL = "2026-07-28"
 """Protocol versions are dates: one before this is spoken with the `initialize` handshake."""
-"""`mcp.Client`'s default `input_required_max_rounds`, for a client that wraps a bare `ClientSession`."""
 
 MAX_PAGES: Final = 1000
 """`verify()` lists at most this many pages, the same limit `mcp-stubgen snapshot` applies by default."""
@@ -1191,6 +1193,10 @@ class GeneratedClient:
         except RuntimeError as error:  # the SDK's own check, which keeps the result from us
             if _NO_STRUCTURED_CONTENT in str(error):
                 raise NoStructuredContentError(self.server_name, tool) from None
+            if str(error).startswith(_OFF_LIVE_SCHEMA):
+                # the cause is jsonschema's error, whose one-line message leaves out the schema and instance
+                reason = getattr(error.__cause__, "message", None) or str(error).splitlines()[0]
+                raise ToolResultError(tool, f"the output schema the server lists rejects it ({reason})") from None
             raise
         except Exception as error:
             from mcp import MCPError  # imported here, not on the way of every call
