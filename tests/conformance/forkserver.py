@@ -18,6 +18,7 @@ command goes away (the runner timed out) is killed with everything it started.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import select
@@ -50,6 +51,18 @@ def serve(address: str) -> None:
     """Fork one client per connection, one at a time; each test worker runs one scenario at a time."""
     sys.path.insert(0, str(CLIENT.parent.parent.parent))
     import tests.conformance.client as client  # imported once, before any fork
+
+    # And what `snapshot` and `generate` import on first use.
+    for module in (
+        "black",
+        "datamodel_code_generator",
+        "codegen.snapshot.command",
+        "codegen.snapshot.discovery",
+        "codegen.generate.command",
+        "codegen.generate.modelgen",
+        "codegen.generate.render",
+    ):
+        importlib.import_module(module)
 
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(address)
