@@ -3,8 +3,10 @@
 For every scenario the runner (`@modelcontextprotocol/conformance`, pinned in tests/npm) starts its
 mock server and runs `tests/conformance/client.py`, which snapshots that server with
 `mcp-stubgen snapshot`, generates a package with `mcp-stubgen generate`, and performs the scenario
-through the generated client; the runner then judges what reached its server. Scenarios run one at
-a time: this module runs whole on one worker, and each test runs one scenario.
+through the generated client; the runner then judges what reached its server. Each test runs one
+scenario, and each worker one test at a time; each class is one xdist scope, so the family spreads
+over the workers. The client command is forked by a per-worker server that imported it once
+(`forkserver.py`).
 """
 
 from __future__ import annotations
