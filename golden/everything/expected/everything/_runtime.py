@@ -1038,6 +1038,26 @@ def _check_outputs_in_linear_time(client: Client | ClientSession) -> None:
     session._output_schema_validator = output_schema_validator
 
 
+def _read_absent_result_type_as_complete(client: Client | ClientSession) -> None:
+    """Give a 2026-07-28 `tools/call` result without `resultType` the `"complete"` SEP-2322 says it
+    means, before the SDK checks it: mcp 2.3.0's check of the 2026-07-28 schema requires the field
+    and refuses the result. Every call stays on the SDK's own path; only that one absent field is filled."""
+    session: Any = getattr(client, "session", client)  # an opened `mcp.Client` holds its `ClientSession`
+    dispatcher = getattr(session, "_dispatcher", None)
+    if dispatcher is None:  # a stand-in session, which checks no result
+        return
+    send_raw_request = dispatcher.send_raw_request
+
+    async def with_result_type(method: str, params: Any, options: Any = None, **more: Any) -> Any:
+        raw = await send_raw_request(method, params, options, **more)
+        modern = (session.protocol_version or "") >= _FIRST_MODERN_PROTOCOL
+        if method == "tools/call" and modern and isinstance(raw, dict) and "resultType" not in raw:
+            raw["resultType"] = "complete"
+        return raw
+
+    dispatcher.send_raw_request = with_result_type
+
+
 class GeneratedClient:
     """The base of every generated client: holds a connected SDK client and does the calling.
 
@@ -1061,6 +1081,7 @@ class GeneratedClient:
     def __init__(self, client: Client | ClientSession) -> None:
         self.mcp_client = client
         _check_outputs_in_linear_time(client)
+        _read_absent_result_type_as_complete(client)
 
     @classmethod
     def connect(
