@@ -182,3 +182,40 @@ async def test_input_required_is_answered_on_the_sessions_own_path(
     finally:
         forget_generated(tmp_path / "clients")
     assert asked == ["Go on with deploy?"]
+
+
+def test_a_tools_call_result_without_result_type_is_read_as_complete(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """SEP-2322: a 2026-07-28 `tools/call` result that omits `resultType` is complete; the SDK's own
+    `call_tool` refuses it, and the generated client (on that path, async and sync) returns it."""
+    port, log = free_port(), tmp_path / "requests.log"
+    process = subprocess.Popen(
+        [PY, str(SERVERS / "modern_http_server.py"), str(port), "--log", str(log)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, process)
+        url = f"http://127.0.0.1:{port}/mcp"
+        monkeypatch.chdir(tmp_path)
+        write_config(
+            tmp_path, f'[tool.mcp-stubgen]\noutput = "clients"\n[tool.mcp-stubgen.servers.modern]\nurl = "{url}"\n'
+        )
+        result = run_cli("sync")
+        assert result.exit_code == 0, result.stderr
+        package = imported(tmp_path / "clients", "modern")
+        try:
+
+            async def call() -> None:
+                async with package.ModernClient.connect(url) as client:
+                    assert client.mcp_client.protocol_version == "2026-07-28"
+                    assert (await client.add(a=2, b=3)).text == "5"
+
+            asyncio.run(call())
+            with package.ModernClient.connect_sync(url) as sync_client:
+                assert sync_client.add(a=4, b=5).text == "9"
+        finally:
+            forget(tmp_path / "clients", "modern")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    assert log.read_text().count("tools/call 2026-07-28") == 2

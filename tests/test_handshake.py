@@ -4,17 +4,22 @@ does not depend on how fast a server starts, and `connect_timeout` bounds the ha
 from __future__ import annotations
 
 import json
+import os
 import signal
+import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXAMPLE_SERVER, SERVERS, write_config
+from tests.conftest import EXAMPLE_SERVER, SERVERS, free_port, npm_server, wait_for_port, write_config
 from tests.test_watch import Watcher
 
 PY = sys.executable
 RAW_SERVER = SERVERS / "raw_server.py"
+MODERN_HTTP_SERVER = SERVERS / "modern_http_server.py"
 
 
 def one_line(stderr: str) -> str:
@@ -184,3 +189,63 @@ def test_a_snapshot_that_loses_server_info_is_refused_unasked(tmp_path: Path, ru
     allowed = run_cli("snapshot", "--name", "dual", "--out", out, "--allow-empty", *server, "dual-era-anonymous")
     assert allowed.exit_code == 0, allowed.stderr
     assert "serverInfo" not in json.loads(out.read_text())
+
+
+@contextmanager
+def http_server(command: list[str], port: int, env: dict[str, str] | None = None) -> Iterator[str]:
+    """`command` listening on 127.0.0.1:`port`; yields its `/mcp` URL."""
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    try:
+        wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_auto_falls_back_to_initialize_when_server_discover_is_answered_with_http_400(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """TypeScript SDK servers answer a request before `initialize` with HTTP 400 and -32000 (the
+    code the SDK also uses for a closed connection): that is the server's answer, so `auto` falls back."""
+    port = free_port()
+    everything = [str(npm_server("mcp-server-everything")), "streamableHttp"]
+    with http_server(everything, port, {**os.environ, "PORT": str(port)}) as url:
+        result = run_cli("snapshot", "--name", "everything", "--url", url, "--out", tmp_path / "e.json")
+        assert result.exit_code == 0, result.stderr
+    document = json.loads((tmp_path / "e.json").read_text())
+    assert document["protocolVersion"] == "2025-11-25"
+    assert document["serverInfo"]["name"] and any(tool["name"] == "echo" for tool in document["tools"])
+
+
+@pytest.mark.parametrize("pin", [(), ("--protocol", "2026-07-28")], ids=["auto", "pinned"])
+def test_a_discover_refused_as_unsupported_is_retried_with_a_version_the_server_lists(
+    tmp_path: Path,
+    run_cli,  # type: ignore[no-untyped-def]
+    pin: tuple[str, ...],
+) -> None:
+    port, log = free_port(), tmp_path / "requests.log"
+    server = [PY, str(MODERN_HTTP_SERVER), str(port), "--log", str(log), "--refuse-first", "2026-07-28"]
+    with http_server(server, port) as url:
+        result = run_cli("snapshot", "--name", "modern", "--url", url, *pin, "--out", tmp_path / "m.json")
+    assert result.exit_code == 0, result.stderr
+    document = json.loads((tmp_path / "m.json").read_text())
+    assert document["protocolVersion"] == "2026-07-28" and [tool["name"] for tool in document["tools"]] == ["add"]
+    assert log.read_text().splitlines()[:3] == [
+        "server/discover 2026-07-28",
+        "server/discover 2026-07-28",
+        "tools/list 2026-07-28",
+    ]
+
+
+def test_a_pin_the_server_does_not_list_as_supported_fails_in_one_line(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    port, log = free_port(), tmp_path / "requests.log"
+    server = [PY, str(MODERN_HTTP_SERVER), str(port), "--log", str(log), "--refuse-first", "2025-11-25"]
+    with http_server(server, port) as url:
+        result = run_cli(
+            "snapshot", "--name", "modern", "--url", url, "--protocol", "2026-07-28", "--out", tmp_path / "m.json"
+        )
+    assert result.exit_code == 2
+    assert one_line(result.stderr) == (
+        "error: server 'modern': does not speak the pinned protocol 2026-07-28 (server/discover: Unsupported "
+        'protocol version (code -32022)); pin a version it speaks, or set protocol = "auto"'
+    )
+    assert log.read_text().split() == ["server/discover", "2026-07-28"]

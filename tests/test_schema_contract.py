@@ -198,6 +198,22 @@ async def test_a_refusal_names_the_parameter_and_the_schema_rule(contract_packag
         )
 
 
+async def test_a_result_the_live_output_schema_rejects_is_the_clients_result_error(contract_package: Any) -> None:
+    """Once a live listing gave the SDK the tool's output schema, the SDK checks a result before the
+    runtime does and raises a bare `RuntimeError`: the caller still gets the client's `ToolResultError`."""
+    async with contract_package.ContractClient.connect(
+        StdioServerParameters(command=sys.executable, args=[str(SERVER)])
+    ) as client:
+        await client.verify()
+        with pytest.raises(contract_package.ToolResultError) as result:
+            await client.get_no_coercion(reply={"count": "1"})
+        assert str(result.value) == (
+            "tool 'get_no_coercion' returned a result that does not match its snapshot's output schema: "
+            "the output schema the server lists rejects it ('1' is not of type 'integer'); "
+            "if the server changed, run `mcp-stubgen sync`"
+        )
+
+
 async def test_more_arguments_go_through_extra_where_the_schema_allows_them(contract_package: Any) -> None:
     async with contract_package.ContractClient.connect(
         StdioServerParameters(command=sys.executable, args=[str(SERVER)])

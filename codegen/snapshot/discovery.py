@@ -47,7 +47,14 @@ from mcp.types import (
     ListToolsResult,
     PaginatedRequestParams,
 )
-from mcp_types import CONNECTION_CLOSED, INVALID_REQUEST, METHOD_NOT_FOUND, REQUEST_TIMEOUT
+from mcp_types import (
+    CONNECTION_CLOSED,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    REQUEST_TIMEOUT,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    UnsupportedProtocolVersionErrorData,
+)
 from mcp_types.version import (
     HANDSHAKE_PROTOCOL_VERSIONS,
     LATEST_HANDSHAKE_VERSION,
@@ -221,22 +228,46 @@ async def _negotiate(session: ClientSession, server: ServerConfig) -> None:
 
 
 async def _discover(session: ClientSession, server: ServerConfig) -> DiscoverResult:
-    """`server/discover`, sent with the envelope of the version `mcp.Client` adopted (`_probe_version`)."""
+    """`server/discover`, sent with the envelope of the version `mcp.Client` adopted (`_probe_version`).
+
+    A refusal with -32022 that lists that version among the server's supported ones is answered by
+    sending it once more, as the spec and the SDK do (the only 2026 version the SDK speaks is the
+    one already sent). A JSON-RPC error in an HTTP error answer is the server's answer even with
+    code -32000, which is also the SDK's own "connection closed" (TypeScript SDK servers answer a
+    request they do not know how to route that way)."""
+    diagnostics = _diagnostics.get()
+    for attempt in range(2):
+        if diagnostics is not None:
+            diagnostics.http_status = None
+        try:
+            result = await session.send_request(
+                DiscoverRequest(), DiscoverResult, request_read_timeout_seconds=server.timeouts.connect
+            )
+        except MCPError as error:
+            if error.code == REQUEST_TIMEOUT:
+                raise TimeoutError from None
+            answered_over_http = diagnostics is not None and diagnostics.http_status is not None
+            if error.code == CONNECTION_CLOSED and not answered_over_http:
+                raise
+            if attempt == 0 and session.protocol_version in _supported_by(error):
+                continue
+            raise _NotModern(f"server/discover: {error.error.message} (code {error.error.code})") from None
+        except ValidationError:
+            raise _NotModern("its server/discover result is not valid MCP") from None
+        if not set(result.supported_versions) & set(MODERN_PROTOCOL_VERSIONS):
+            raise _NotModern(f"server/discover offers only {', '.join(result.supported_versions)}")
+        return result
+    raise AssertionError("unreachable: the second attempt returns or raises")
+
+
+def _supported_by(error: MCPError) -> list[str]:
+    """The versions a -32022 "Unsupported protocol version" refusal lists, else none."""
+    if error.code != UNSUPPORTED_PROTOCOL_VERSION:
+        return []
     try:
-        result = await session.send_request(
-            DiscoverRequest(), DiscoverResult, request_read_timeout_seconds=server.timeouts.connect
-        )
-    except MCPError as error:
-        if error.code == REQUEST_TIMEOUT:
-            raise TimeoutError from None
-        if error.code == CONNECTION_CLOSED:
-            raise
-        raise _NotModern(f"server/discover: {error.error.message} (code {error.error.code})") from None
+        return UnsupportedProtocolVersionErrorData.model_validate(error.error.data).supported
     except ValidationError:
-        raise _NotModern("its server/discover result is not valid MCP") from None
-    if not set(result.supported_versions) & set(MODERN_PROTOCOL_VERSIONS):
-        raise _NotModern(f"server/discover offers only {', '.join(result.supported_versions)}")
-    return result
+        return []
 
 
 async def _initialize(session: ClientSession, server: ServerConfig, pinned: str | None) -> None:

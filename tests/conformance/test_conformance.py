@@ -3,15 +3,20 @@
 For every scenario the runner (`@modelcontextprotocol/conformance`, pinned in tests/npm) starts its
 mock server and runs `tests/conformance/client.py`, which snapshots that server with
 `mcp-stubgen snapshot`, generates a package with `mcp-stubgen generate`, and performs the scenario
-through the generated client; the runner then judges what reached its server. Scenarios run one at
-a time: this module runs whole on one worker, and each test runs one scenario.
+through the generated client; the runner then judges what reached its server. Each test runs one
+scenario, and each worker one test at a time; each class is one xdist scope, so the family spreads
+over the workers. The client command is forked by a per-worker server that imported it once
+(`forkserver.py`).
 """
 
 from __future__ import annotations
 
 import json
 import shlex
+import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,7 +27,7 @@ from tests.conftest import npm_server
 
 pytestmark = pytest.mark.conformance
 
-CLIENT = Path(__file__).with_name("client.py")
+FORKSERVER = Path(__file__).with_name("forkserver.py")
 LATEST = "2026-07-28"
 PREVIOUS = "2025-11-25"
 
@@ -36,19 +41,6 @@ class Case:
     """Snapshot with `--protocol <version>` instead of the default `auto`."""
 
 
-NO_RESULT_TYPE = (
-    "mcp 2.3.0's Client.call_tool refuses a 2026-07-28 tools/call result without resultType, which SEP-2322 "
-    "says to read as complete (sep-2322-default-result-type-complete; issue 23)"
-)
-NO_FALLBACK_ON_400 = (
-    "handshake: auto stops at a legacy HTTP server that answers server/discover with HTTP 400 (the TypeScript "
-    "SDK's: -32000 Unsupported protocol version) instead of sending initialize (issue 23)"
-)
-NO_VERSION_RETRY = (
-    "handshake: a server/discover refused with -32022 Unsupported protocol version (HTTP 400) is not retried "
-    "with a version the server lists as supported (issue 23)"
-)
-
 REQUIRED_AT_LATEST = (
     "tools_call",
     "request-metadata",
@@ -59,7 +51,7 @@ REQUIRED_AT_LATEST = (
     "json-schema-ref-no-deref",
 )
 """The non-auth client scenarios of `--requirements 2026-07-28`."""
-AUTH_AT_LATEST = (
+AUTH_DISCOVERY_AT_LATEST = (
     "auth/metadata-default",
     "auth/metadata-var1",
     "auth/metadata-var2",
@@ -70,22 +62,27 @@ AUTH_AT_LATEST = (
     "auth/scope-omitted-when-undefined",
     "auth/scope-step-up",
     "auth/scope-retry-limit",
+    "auth/resource-mismatch",
+    "auth/authorization-server-migration",
+    "auth/metadata-issuer-mismatch",
+)
+"""The `auth/*` client scenarios of `--requirements 2026-07-28` about finding the authorization server and scopes."""
+AUTH_TOKENS_AT_LATEST = (
     "auth/token-endpoint-auth-basic",
     "auth/token-endpoint-auth-post",
     "auth/token-endpoint-auth-none",
     "auth/pre-registration",
-    "auth/resource-mismatch",
     "auth/offline-access-scope",
     "auth/offline-access-not-supported",
-    "auth/authorization-server-migration",
     "auth/iss-supported",
     "auth/iss-not-advertised",
     "auth/iss-supported-missing",
     "auth/iss-wrong-issuer",
     "auth/iss-unexpected",
     "auth/iss-normalized",
-    "auth/metadata-issuer-mismatch",
 )
+"""The other `auth/*` client scenarios of `--requirements 2026-07-28`: the token endpoint and `iss`."""
+AUTH_AT_LATEST = (*AUTH_DISCOVERY_AT_LATEST, *AUTH_TOKENS_AT_LATEST)
 """The `auth/*` client scenarios of `--requirements 2026-07-28`."""
 REFUSALS = {
     "auth/resource-mismatch": "OAuth metadata discovery failed: Protected resource https://evil.example.com/mcp",
@@ -101,27 +98,48 @@ CLIENT_CREDENTIALS = ("auth/client-credentials-basic", "auth/client-credentials-
 AT_PREVIOUS = ("initialize", "tools_call", "elicitation-sep1034-client-defaults")
 """The 2025-11-25 client scenarios issue 23 asks for."""
 
-EXPECTED_FAILURES = {
-    ("sep-2322-client-request-state", LATEST, False): NO_RESULT_TYPE,
-    ("sep-2322-client-request-state", LATEST, True): NO_RESULT_TYPE,
-    ("request-metadata", LATEST, False): NO_VERSION_RETRY,
-    ("request-metadata", LATEST, True): NO_VERSION_RETRY,
-    ("tools_call", PREVIOUS, False): NO_FALLBACK_ON_400,
-    ("elicitation-sep1034-client-defaults", PREVIOUS, False): NO_FALLBACK_ON_400,
-}
+EXPECTED_FAILURES: dict[tuple[str, str | None, bool], str] = {}
 """Why a case fails today: a bug the named issue fixes. They are xfail, not strict, so a fix merged
 in any order turns them into XPASS; then delete the entry."""
 
-CASES = [
+PROTOCOL_CASES = [
     *(
         Case(scenario, LATEST, pinned)
         for scenario in (*REQUIRED_AT_LATEST, "json-schema-2020-12-preservation")
         for pinned in (False, True)
     ),
     *(Case(scenario, PREVIOUS, pinned) for scenario in AT_PREVIOUS for pinned in (False, True)),
-    *(Case(scenario, LATEST) for scenario in AUTH_AT_LATEST),
     *(Case(scenario, None) for scenario in CLIENT_CREDENTIALS),
 ]
+
+
+@pytest.fixture(scope="session")
+def shared_generate_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("conformance-generate-cache")
+
+
+@pytest.fixture(autouse=True)
+def isolated_generate_cache(shared_generate_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scenarios on a worker share one generate cache, as a user's runs do: most scenarios'
+    catalogs repeat (every pinned case's is its default case's), so `generate` mostly reads pieces.
+    No other test reads it, and `generate`'s cache has its own tests (tests/test_generate_cache.py)."""
+    monkeypatch.setenv("MCP_STUBGEN_CACHE_DIR", str(shared_generate_cache))
+
+
+@pytest.fixture(scope="session")
+def client_forkserver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """This worker's fork server of the client command (`forkserver.py`); yields its socket."""
+    address = str(tmp_path_factory.mktemp("forkserver") / "socket")
+    server = subprocess.Popen([sys.executable, str(FORKSERVER), "serve", address])
+    try:
+        deadline = time.monotonic() + 60
+        while not Path(address).exists():
+            assert server.poll() is None and time.monotonic() < deadline, "the client fork server did not start"
+            time.sleep(0.05)
+        yield address
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 def params(cases: list[Case]) -> list[object]:
@@ -154,9 +172,9 @@ def run_runner(*args: str, cwd: Path, timeout: float = 180) -> tuple[int, str]:
     return completed.returncode, f"{completed.stdout}{completed.stderr}"
 
 
-@pytest.mark.parametrize("case", params(CASES))
-def test_scenario(case: Case, tmp_path: Path) -> None:
-    command = [sys.executable, str(CLIENT), "--workdir", str(tmp_path / "work")]
+def perform(case: Case, tmp_path: Path, forkserver: str) -> None:
+    """Run one scenario through the runner and assert that every check it reports passed."""
+    command = [sys.executable, "-I", "-S", str(FORKSERVER), "run", forkserver, "--workdir", str(tmp_path / "work")]
     if case.pinned and case.version is not None:
         command += ["--protocol", case.version]
     results = tmp_path / "results"
@@ -190,6 +208,28 @@ def test_scenario(case: Case, tmp_path: Path) -> None:
         refusal = REFUSALS.get(case.scenario)
         if refusal is not None:
             assert f"error: server '{case.scenario.replace('/', '-')}': {refusal}" in output, output
+
+
+# Each class is one xdist scope (`--dist loadscope`), so the family spreads over the workers while
+# each worker runs one scenario at a time: at most as many at once as there are workers.
+
+
+class TestProtocolScenarios:
+    @pytest.mark.parametrize("case", params(PROTOCOL_CASES))
+    def test_scenario(self, case: Case, tmp_path: Path, client_forkserver: str) -> None:
+        perform(case, tmp_path, client_forkserver)
+
+
+class TestAuthorizationDiscoveryScenarios:
+    @pytest.mark.parametrize("case", params([Case(scenario, LATEST) for scenario in AUTH_DISCOVERY_AT_LATEST]))
+    def test_scenario(self, case: Case, tmp_path: Path, client_forkserver: str) -> None:
+        perform(case, tmp_path, client_forkserver)
+
+
+class TestAuthorizationTokenScenarios:
+    @pytest.mark.parametrize("case", params([Case(scenario, LATEST) for scenario in AUTH_TOKENS_AT_LATEST]))
+    def test_scenario(self, case: Case, tmp_path: Path, client_forkserver: str) -> None:
+        perform(case, tmp_path, client_forkserver)
 
 
 def test_every_required_client_scenario_is_driven(tmp_path: Path) -> None:

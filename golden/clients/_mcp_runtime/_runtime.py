@@ -100,14 +100,16 @@ ClientT = TypeVar("ClientT", bound="GeneratedClient")
 _INVALID_PARAMS = -32602
 _NO_STRUCTURED_CONTENT = "has an output schema but did not return structured content"
 """What the SDK's `call_tool` raises (a `RuntimeError`) for a tool that declares an output schema and sends none."""
+_OFF_LIVE_SCHEMA = "Invalid structured content returned by tool"
+"""What it raises (a `RuntimeError`) for structured content its live listing's output schema rejects."""
 _METHOD_NOT_FOUND = -32601
 _REQUEST_TIMEOUT = -32001
 _HEADER_MISMATCH = -32020
 """The server refused a `tools/call` whose `Mcp-Param-*` headers do not match its arguments (SEP-2243)."""
 _INPUT_REQUIRED_MAX_ROUNDS = 10
+"""`mcp.Client`'s default `input_required_max_rounds`, for a client that wraps a bare `ClientSession`."""
 _FIRST_MODERN_PROTOCOL = "2026-07-28"
 """Protocol versions are dates: one before this is spoken with the `initialize` handshake."""
-"""`mcp.Client`'s default `input_required_max_rounds`, for a client that wraps a bare `ClientSession`."""
 
 MAX_PAGES: Final = 1000
 """`verify()` lists at most this many pages, the same limit `mcp-stubgen snapshot` applies by default."""
@@ -522,6 +524,26 @@ def _check_outputs_in_linear_time(client: Client | ClientSession) -> None:
     session._output_schema_validator = output_schema_validator
 
 
+def _read_absent_result_type_as_complete(client: Client | ClientSession) -> None:
+    """Give a 2026-07-28 `tools/call` result without `resultType` the `"complete"` SEP-2322 says it
+    means, before the SDK checks it: mcp 2.3.0's check of the 2026-07-28 schema requires the field
+    and refuses the result. Every call stays on the SDK's own path; only that one absent field is filled."""
+    session: Any = getattr(client, "session", client)  # an opened `mcp.Client` holds its `ClientSession`
+    dispatcher = getattr(session, "_dispatcher", None)
+    if dispatcher is None:  # a stand-in session, which checks no result
+        return
+    send_raw_request = dispatcher.send_raw_request
+
+    async def with_result_type(method: str, params: Any, options: Any = None, **more: Any) -> Any:
+        raw = await send_raw_request(method, params, options, **more)
+        modern = (session.protocol_version or "") >= _FIRST_MODERN_PROTOCOL
+        if method == "tools/call" and modern and isinstance(raw, dict) and "resultType" not in raw:
+            raw["resultType"] = "complete"
+        return raw
+
+    dispatcher.send_raw_request = with_result_type
+
+
 class GeneratedClient:
     """The base of every generated client: holds a connected SDK client and does the calling.
 
@@ -547,6 +569,7 @@ class GeneratedClient:
     def __init__(self, client: Client | ClientSession) -> None:
         self.mcp_client = client
         _check_outputs_in_linear_time(client)
+        _read_absent_result_type_as_complete(client)
 
     @classmethod
     def connect(
@@ -679,6 +702,10 @@ class GeneratedClient:
         except RuntimeError as error:  # the SDK's own check, which keeps the result from us
             if _NO_STRUCTURED_CONTENT in str(error):
                 raise NoStructuredContentError(self.server_name, tool) from None
+            if str(error).startswith(_OFF_LIVE_SCHEMA):
+                # the cause is jsonschema's error, whose one-line message leaves out the schema and instance
+                reason = getattr(error.__cause__, "message", None) or str(error).splitlines()[0]
+                raise ToolResultError(tool, f"the output schema the server lists rejects it ({reason})") from None
             raise
         except Exception as error:
             from mcp import MCPError  # imported here, not on the way of every call

@@ -1,0 +1,100 @@
+"""A hand-written 2026-07-28 server over Streamable HTTP (stateless, JSON answers), for what the
+SDK's own servers never do:
+
+- `--refuse-first VERSION,...` answers the first request with HTTP 400 and -32022 "Unsupported
+  protocol version", listing those versions as supported (as the conformance runner's
+  `request-metadata` server does); every later request is answered;
+- its one tool, `add`, answers `tools/call` without `resultType`, which SEP-2322 says a client
+  reads as `complete` (as the runner's `sep-2322-client-request-state` server does).
+
+Every request is appended to the `--log` file as `<method> <MCP-Protocol-Version header>`.
+
+    python modern_http_server.py PORT --log FILE [--refuse-first VERSION,...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+VERSION = "2026-07-28"
+CACHE = {"resultType": "complete", "ttlMs": 0, "cacheScope": "private"}
+ADD = {
+    "name": "add",
+    "description": "Add two integers.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+        "required": ["a", "b"],
+    },
+}
+
+
+def result_of(method: str, params: dict[str, Any]) -> dict[str, Any] | None:
+    if method == "server/discover":
+        return {
+            **CACHE,
+            "supportedVersions": [VERSION],
+            "capabilities": {"tools": {}},
+            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "modern", "version": "1.0.0"}},
+        }
+    if method == "tools/list":
+        return {**CACHE, "tools": [ADD]}
+    if method == "tools/call" and params.get("name") == "add":
+        arguments = params.get("arguments") or {}
+        return {"content": [{"type": "text", "text": str(arguments["a"] + arguments["b"])}]}
+    return None
+
+
+def serve(port: int, log: Path, refuse_first: list[str]) -> None:
+    refusals = [refuse_first] if refuse_first else []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            request = json.loads(self.rfile.read(int(self.headers["content-length"])))
+            header = self.headers.get("mcp-protocol-version", "-")
+            with log.open("a", encoding="utf-8") as file:
+                file.write(f"{request.get('method')} {header}\n")
+            if "id" not in request:
+                self.answer(202, None)
+            elif refusals:
+                error = {"code": -32022, "message": "Unsupported protocol version"}
+                error["data"] = {"supported": refusals.pop(), "requested": header}
+                self.answer(400, {"jsonrpc": "2.0", "id": request["id"], "error": error})
+            elif (result := result_of(request["method"], request.get("params") or {})) is not None:
+                self.answer(200, {"jsonrpc": "2.0", "id": request["id"], "result": result})
+            else:
+                error = {"code": -32601, "message": f"Method not found: {request['method']}"}
+                self.answer(200, {"jsonrpc": "2.0", "id": request["id"], "error": error})
+
+        def do_GET(self) -> None:
+            self.answer(405, None)
+
+        def do_DELETE(self) -> None:
+            self.answer(405, None)
+
+        def answer(self, status: int, body: dict[str, Any] | None) -> None:
+            data = json.dumps(body).encode() if body is not None else b""
+            self.send_response(status)
+            if body is not None:
+                self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            return None
+
+    ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("port", type=int)
+    parser.add_argument("--log", type=Path, required=True)
+    parser.add_argument("--refuse-first", type=lambda value: value.split(","), default=[])
+    options = parser.parse_args()
+    serve(options.port, options.log, options.refuse_first)
