@@ -202,7 +202,7 @@ def test_a_tools_call_result_without_result_type_is_read_as_complete(tmp_path: P
         )
         result = run_cli("sync")
         assert result.exit_code == 0, result.stderr
-        package = imported(tmp_path / "clients", "modern")
+        package = import_generated(tmp_path / "clients", "modern")
         try:
 
             async def call() -> None:
@@ -214,7 +214,7 @@ def test_a_tools_call_result_without_result_type_is_read_as_complete(tmp_path: P
             with package.ModernClient.connect_sync(url) as sync_client:
                 assert sync_client.add(a=4, b=5).text == "9"
         finally:
-            forget(tmp_path / "clients", "modern")
+            forget_generated(tmp_path / "clients")
     finally:
         process.terminate()
         process.wait(timeout=10)
