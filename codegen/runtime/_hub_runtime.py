@@ -134,13 +134,6 @@ class SiblingImport:
     name: str
 
     def __call__(self) -> Any:
-        if "." not in (__package__ or ""):
-            folder = Path(__file__).resolve().parent.parent.name
-            raise HubError(
-                f"hub: the hub was imported as the top-level package {__package__!r}, so it cannot import the "
-                f"servers' packages beside it; put the folder that holds {folder!r} on sys.path and import "
-                f"`from {folder}.{__package__} import Hub`"
-            )
         return getattr(importlib.import_module(f"..{self.module}", __package__), self.name)
 
 

@@ -2,6 +2,16 @@
 # Do not edit: run `mcp-stubgen sync` (or `mcp-stubgen generate`) to refresh it.
 """The hub over 2 server(s): `Hub`, its catalog entries, filters and errors."""
 
+try:
+    from .. import _mcp_runtime as _mcp_runtime
+except ImportError:  # imported as a top-level package, where `..` leads nowhere
+    if "." in __name__:
+        raise
+    raise ImportError(
+        f"{__name__!r} was imported as a top-level package, so it cannot import the runtime its output "
+        "folder shares: put the folder's parent on sys.path and import it through the folder "
+        f"(`from <folder>.{__name__} import ...`)"
+    ) from None
 from .._mcp_runtime._hub_catalog import HubTool, ToolFilter, ToolFormat, tool_result
 from .._mcp_runtime._hub_runtime import (
     ArgumentsError,

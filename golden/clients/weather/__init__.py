@@ -7,6 +7,16 @@ The models are re-exported lazily: a model's tool module is imported the first t
 
 from typing import TYPE_CHECKING
 
+try:
+    from .. import _mcp_runtime as _mcp_runtime
+except ImportError:  # imported as a top-level package, where `..` leads nowhere
+    if "." in __name__:
+        raise
+    raise ImportError(
+        f"{__name__!r} was imported as a top-level package, so it cannot import the runtime its output "
+        "folder shares: put the folder's parent on sys.path and import it through the folder "
+        f"(`from <folder>.{__name__} import ...`)"
+    ) from None
 from .._mcp_runtime._runtime import (
     NOT_GIVEN,
     AuthError,
