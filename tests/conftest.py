@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -264,3 +265,23 @@ def forget_generated(out: Path) -> None:
         sys.path.remove(str(out.parent))
     for name in [name for name in sys.modules if name.split(".")[0] == out.name]:
         del sys.modules[name]
+
+
+def interrupt_after_line(process: subprocess.Popen[str], prefix: str) -> str:
+    """Read `process`'s stderr until a line starts with `prefix`, press Ctrl-C, and return everything
+    it printed; the process is killed after two minutes whatever happens, so a hang fails the test."""
+    timer = threading.Timer(120, process.kill)
+    timer.start()
+    try:
+        assert process.stderr is not None
+        lines = []
+        for line in process.stderr:
+            lines.append(line)
+            if line.startswith(prefix):
+                break
+        process.send_signal(signal.SIGINT)
+        lines.append(process.communicate(timeout=30)[1])
+    finally:
+        timer.cancel()
+        process.kill()
+    return "".join(lines)

@@ -6,15 +6,13 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 from codegen.config import load_config
 from codegen.identifiers import hub_attribute, package_name
-from tests.conftest import EXAMPLE_SERVER, REPO, SERVERS, write_config
+from tests.conftest import EXAMPLE_SERVER, REPO, SERVERS, interrupt_after_line, write_config
 from tests.regen_goldens import GOLDEN
 
 WEATHER = GOLDEN / "weather" / "snapshot.json"
@@ -146,21 +144,7 @@ def test_ctrl_c_after_a_server_was_published_says_what_was_published(tmp_path: P
         text=True,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
-    timer = threading.Timer(120, process.kill)
-    timer.start()
-    try:
-        assert process.stderr is not None
-        lines = []
-        for line in process.stderr:
-            lines.append(line)
-            if line.startswith("weather: generated"):
-                break
-        process.send_signal(signal.SIGINT)
-        lines.append(process.communicate(timeout=30)[1])
-    finally:
-        timer.cancel()
-        process.kill()
-    stderr = "".join(lines)
+    stderr = interrupt_after_line(process, "weather: generated")
     assert process.returncode == 130, stderr
     assert "weather: generated clients/weather (9 file(s) written, 0 removed)\n" in stderr
     assert (

@@ -11,13 +11,12 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 
 from codegen.snapshot import Snapshot, write_snapshot
-from tests.conftest import REPO, SERVERS, interrupt_cli, write_config
+from tests.conftest import REPO, SERVERS, interrupt_after_line, interrupt_cli, write_config
 
 PY = sys.executable
 RAW = str(SERVERS / "raw_server.py")
@@ -296,21 +295,7 @@ def test_watch_publishes_snapshot_and_package_together(tmp_path: Path, run_cli, 
         stderr=subprocess.PIPE,
         text=True,
     )
-    timer = threading.Timer(120, process.kill)
-    timer.start()
-    try:
-        assert process.stderr is not None
-        lines = []
-        for line in process.stderr:
-            lines.append(line)
-            if line.startswith("paging: watching"):
-                break
-        process.send_signal(signal.SIGINT)
-        lines.append(process.communicate(timeout=30)[1])
-    finally:
-        timer.cancel()
-        process.kill()
-    stderr = "".join(lines)
+    stderr = interrupt_after_line(process, "paging: watching")
     assert process.returncode == 0, stderr
     package, snapshot = "clients/paging", "snaps/paging.json"  # relative to the working directory
     assert f"error: server 'paging': cannot write {package} and {snapshot} (Input/output error)" in stderr
