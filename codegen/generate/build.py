@@ -513,12 +513,11 @@ def _definition_for_validation(definition: Any) -> Any:
 
 
 def _used_names(spec: ToolSpec) -> set[str]:
-    """Every name the tool's method annotations and body refer to."""
+    """Every name the tool's method annotations refer to (its body imports the models it uses itself)."""
     annotations = (
         *(parameter.annotation for parameter in spec.parameters),
         spec.extra_annotation or "None",
         spec.return_annotation,
-        spec.output_model or "None",
     )
     return {name for annotation in annotations for name in _names_in(annotation)}
 
@@ -893,8 +892,10 @@ def _strip_none(annotation: ast.expr, nullable: bool) -> str:
 
 def _annotation_text(annotation: ast.expr) -> str:
     """An annotation as source, its strings in the quotes black prefers (`ast.unparse` picks single
-    ones): black then has nothing to change in the method that writes it."""
-    text = ast.unparse(annotation)
+    ones): black then has nothing to change in the method that writes it. It is written in the form a
+    user's linter asks for (ruff's UP007, UP037): the client postpones annotations, so a forward
+    reference needs no quotes, and `X | Y` spells a union."""
+    text = ast.unparse(_modern_annotation(annotation))
     if "'" not in text:
         return text
     strings = [token for token in tokenize.generate_tokens(io.StringIO(text).readline) if token.type == tokenize.STRING]
@@ -904,6 +905,32 @@ def _annotation_text(annotation: ast.expr) -> str:
         if isinstance(value, str):
             text = text[:start] + literal(value) + text[end:]
     return text
+
+
+def _modern_annotation(node: ast.expr) -> ast.expr:
+    """`Union[A, B]` as `A | B`, `Optional[A]` as `A | None`, a quoted forward reference unquoted;
+    `Literal` values and `Annotated` metadata are left as they are."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+        return ast.Name(node.value)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return ast.BinOp(_modern_annotation(node.left), ast.BitOr(), _modern_annotation(node.right))
+    if not isinstance(node, ast.Subscript) or not isinstance(node.value, ast.Name) or node.value.id == "Literal":
+        return node
+    items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+    if node.value.id == "Annotated":
+        items[0] = _modern_annotation(items[0])
+    elif node.value.id in ("Union", "Optional"):
+        members = [_modern_annotation(item) for item in items]
+        if node.value.id == "Optional":
+            members.append(ast.Constant(None))
+        union = members[0]
+        for member in members[1:]:
+            union = ast.BinOp(union, ast.BitOr(), member)
+        return union
+    else:
+        items = [_modern_annotation(item) for item in items]
+    slice_: ast.expr = ast.Tuple(items) if isinstance(node.slice, ast.Tuple) else items[0]
+    return ast.Subscript(node.value, slice_)
 
 
 def _text(value: Any) -> str | None:
