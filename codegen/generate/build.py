@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import ast
 import functools
-import io
 import json
-import tokenize
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -27,13 +25,14 @@ from pydantic.alias_generators import to_camel
 from codegen import console
 from codegen.errors import StubgenError
 from codegen.generate.cache import Cache, cache_key, compact_json
-from codegen.generate.formatting import LINE_LENGTH, literal
+from codegen.generate.formatting import LINE_LENGTH
 from codegen.generate.guard import check_text, check_tool_schemas, pointer, shown
 from codegen.generate.headers import header_lines
 from codegen.generate.modelgen import (
     SCHEMA_KEYWORDS,
     UNTYPED_REASON,
     ModelJob,
+    annotation_text,
     model_source,
     one_line,
     parsed,
@@ -513,12 +512,11 @@ def _definition_for_validation(definition: Any) -> Any:
 
 
 def _used_names(spec: ToolSpec) -> set[str]:
-    """Every name the tool's method annotations and body refer to."""
+    """Every name the tool's method annotations refer to (its body imports the models it uses itself)."""
     annotations = (
         *(parameter.annotation for parameter in spec.parameters),
         spec.extra_annotation or "None",
         spec.return_annotation,
-        spec.output_model or "None",
     )
     return {name for annotation in annotations for name in _names_in(annotation)}
 
@@ -702,7 +700,7 @@ def _tool_spec(
         extra = escape("extra", {parameter.python for parameter in parameters})
         values = "object"  # what keys matching `patternProperties` hold has types of its own
         if model.extra is not None and not root.get("patternProperties"):
-            values = _annotation_text(model.extra)
+            values = annotation_text(model.extra)
         extra_annotation = f"Mapping[str, {values}]"
 
     output_kind: OutputKind = "result"
@@ -716,11 +714,11 @@ def _tool_spec(
         if output.is_root:
             output_kind = "value"
             output_field, annotation_node = output.fields["root"]
-            return_annotation = _annotation_text(annotation_node)
+            return_annotation = annotation_text(annotation_node)
         elif _wraps_primitive(wire, output_schema) and "result" in output.fields:
             output_kind = "value"
             output_field, annotation_node = output.fields["result"]
-            return_annotation = _annotation_text(annotation_node)
+            return_annotation = annotation_text(annotation_node)
         else:
             output_kind = "model"
             return_annotation = output_model
@@ -767,9 +765,9 @@ def _input_parameters(
             if not members:
                 raise StubgenError(
                     f"{where}tool {wire!r}: /inputSchema: arguments are sent as an object, and no object fits "
-                    f"the type of the schema's root ({_annotation_text(model.fields['root'][1])})"
+                    f"the type of the schema's root ({annotation_text(model.fields['root'][1])})"
                 )
-            annotation = " | ".join(_annotation_text(member) for member in members)
+            annotation = " | ".join(annotation_text(member) for member in members)
         shape = "a map" if annotation.startswith("dict[") else "not one object"
         description = f"The tool's arguments as one value: its input schema's root is {shape}."
         argument = Parameter("arguments", "arguments", annotation, required=True, description=description)
@@ -888,22 +886,7 @@ def _strip_none(annotation: ast.expr, nullable: bool) -> str:
     if not nullable:
         kept = [member for member in members if not (isinstance(member, ast.Constant) and member.value is None)]
         members = kept or members
-    return " | ".join(_annotation_text(member) for member in members)
-
-
-def _annotation_text(annotation: ast.expr) -> str:
-    """An annotation as source, its strings in the quotes black prefers (`ast.unparse` picks single
-    ones): black then has nothing to change in the method that writes it."""
-    text = ast.unparse(annotation)
-    if "'" not in text:
-        return text
-    strings = [token for token in tokenize.generate_tokens(io.StringIO(text).readline) if token.type == tokenize.STRING]
-    for token in reversed(strings):
-        (_, start), (_, end) = token.start, token.end
-        value = ast.literal_eval(token.string)
-        if isinstance(value, str):
-            text = text[:start] + literal(value) + text[end:]
-    return text
+    return " | ".join(annotation_text(member) for member in members)
 
 
 def _text(value: Any) -> str | None:

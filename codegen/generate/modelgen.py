@@ -14,9 +14,11 @@ from __future__ import annotations
 import ast
 import builtins
 import functools
+import io
 import re
+import tokenize
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,7 +123,8 @@ def model_source(server: str, job: ModelJob) -> str:
     if not isinstance(source, str):
         raise StubgenError(f"{where}: datamodel-code-generator returned no single module")
     source = _through_import_aliases(source.rstrip("\n") + "\n")
-    return _prefixed_classes(_none_defaults_admit_none(_typed_bare_generics(_annotated_constraints(source))), job.stem)
+    source = _none_defaults_admit_none(_typed_bare_generics(_annotated_constraints(source)))
+    return _prefixed_classes(_modern_annotations(source), job.stem)
 
 
 @functools.lru_cache(maxsize=4)
@@ -158,8 +161,10 @@ def _annotated_constraints(source: str) -> str:
         starts.append(starts[-1] + len(line.encode()))
     data = source.encode()
     needed = {"Annotated"}
+    replaced: set[str] = set()
     for call in sorted(calls, key=lambda node: (node.lineno, node.col_offset), reverse=True):
         assert isinstance(call.func, ast.Name)
+        replaced.add(call.func.id)
         base, constraints = _CONSTRAINED[call.func.id]
         needed.add(constraints)
         arguments = ", ".join(ast.get_source_segment(source, keyword) or "" for keyword in call.keywords)
@@ -167,8 +172,8 @@ def _annotated_constraints(source: str) -> str:
         end = starts[(call.end_lineno or call.lineno) - 1] + (call.end_col_offset or call.col_offset)
         data = data[:start] + f"Annotated[{base}, {constraints}({arguments})]".encode() + data[end:]
     text = data.decode()
-    for module in ("typing", "pydantic"):
-        text = _with_import(text, module, {name for name in needed if (name == "Annotated") == (module == "typing")})
+    text = _with_import(text, "typing", {"Annotated"})
+    text = _with_import(text, "pydantic", needed - {"Annotated"}, without=replaced)
     import black
 
     return black.format_str(text, mode=black_mode())
@@ -270,8 +275,9 @@ def _admits_none(annotation: ast.expr) -> bool:
     return False
 
 
-def _with_import(source: str, module: str, names: set[str]) -> str:
-    """The module with `names` added to its `from <module> import ...` (made after `__future__` if none)."""
+def _with_import(source: str, module: str, names: set[str], without: Iterable[str] = ()) -> str:
+    """The module with `names` added to its `from <module> import ...` (made after `__future__` if none),
+    and the names `without` (which nothing uses any more) taken out of it."""
     tree = parsed(source)
     lines = source.splitlines(keepends=True)
     for node in tree.body:
@@ -279,14 +285,99 @@ def _with_import(source: str, module: str, names: set[str]) -> str:
             present = {
                 alias.name if alias.asname is None else f"{alias.name} as {alias.asname}" for alias in node.names
             }
-            merged = ", ".join(sorted(present | names))
+            merged = ", ".join(sorted((present | names) - set(without)))
             end = node.end_lineno or node.lineno
-            return "".join([*lines[: node.lineno - 1], f"from {module} import {merged}\n", *lines[end:]])
+            statement = [f"from {module} import {merged}\n"] if merged else []
+            return "".join([*lines[: node.lineno - 1], *statement, *lines[end:]])
     future = next(
         (node for node in tree.body if isinstance(node, ast.ImportFrom) and node.module == "__future__"), None
     )
     at = (future.end_lineno or future.lineno) if future is not None else 0
     return "".join([*lines[:at], "\n" if at else "", f"from {module} import {', '.join(sorted(names))}\n", *lines[at:]])
+
+
+def annotation_text(annotation: ast.expr) -> str:
+    """An annotation as source, its strings in the quotes black prefers (`ast.unparse` picks single
+    ones): black then has nothing to change in the method that writes it. It is written in the form a
+    user's linter asks for (ruff's UP007, UP037): the client postpones annotations, so a forward
+    reference needs no quotes, and `X | Y` spells a union."""
+    return _black_quoted(ast.unparse(_modern_annotation(annotation)))
+
+
+def _black_quoted(text: str) -> str:
+    """Source `ast.unparse` wrote, its strings in black's double quotes."""
+    if "'" not in text:
+        return text
+    strings = [token for token in tokenize.generate_tokens(io.StringIO(text).readline) if token.type == tokenize.STRING]
+    for token in reversed(strings):
+        (_, start), (_, end) = token.start, token.end
+        value = ast.literal_eval(token.string)
+        if isinstance(value, str):
+            text = text[:start] + literal(value) + text[end:]
+    return text
+
+
+def _modern_annotation(node: ast.expr) -> ast.expr:
+    """`Union[A, B]` as `A | B`, `Optional[A]` as `A | None`, a quoted forward reference unquoted;
+    `Literal` values and `Annotated` metadata are left as they are."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+        return ast.Name(node.value)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return ast.BinOp(_modern_annotation(node.left), ast.BitOr(), _modern_annotation(node.right))
+    if not isinstance(node, ast.Subscript) or not isinstance(node.value, ast.Name) or node.value.id == "Literal":
+        return node
+    items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+    if node.value.id == "Annotated":
+        items[0] = _modern_annotation(items[0])
+    elif node.value.id in ("Union", "Optional"):
+        members = [_modern_annotation(item) for item in items]
+        if node.value.id == "Optional":
+            members.append(ast.Constant(None))
+        union = members[0]
+        for member in members[1:]:
+            union = ast.BinOp(union, ast.BitOr(), member)
+        return union
+    else:
+        items = [_modern_annotation(item) for item in items]
+    slice_: ast.expr = ast.Tuple(items) if isinstance(node.slice, ast.Tuple) else items[0]
+    return ast.Subscript(node.value, slice_)
+
+
+def _modern_annotations(source: str) -> str:
+    """The module with each field's annotation in the form a user's linter asks for (ruff's UP007,
+    UP037): `A | B` for datamodel-code-generator's `Union["A", "B"]`, which the module's postponed
+    annotations make the same type. Class bases keep theirs: they are evaluated when the class is made.
+    An annotation `ast.unparse` would respell otherwise (a raw string, say) is left as it is."""
+    if "Union[" not in source and "Optional[" not in source and '["' not in source:
+        return source
+    starts = [0]
+    for line in source.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line.encode()))
+    data = source.encode()
+    places = [
+        statement.annotation
+        for node in parsed(source).body
+        if isinstance(node, ast.ClassDef)
+        for statement in node.body
+        if isinstance(statement, ast.AnnAssign) and statement.annotation.end_lineno == statement.annotation.lineno
+    ]
+    changed = False
+    for annotation in sorted(places, key=lambda node: node.lineno, reverse=True):
+        start = starts[annotation.lineno - 1] + annotation.col_offset
+        end = starts[annotation.lineno - 1] + (annotation.end_col_offset or annotation.col_offset)
+        written = data[start:end].decode()
+        modern = annotation_text(annotation)
+        if modern != written and _black_quoted(ast.unparse(annotation)) == written:
+            data = data[:start] + modern.encode() + data[end:]
+            changed = True
+    if not changed:
+        return source
+    text = data.decode()
+    used = {node.id for node in ast.walk(ast.parse(text)) if isinstance(node, ast.Name)}
+    text = _with_import(text, "typing", set(), without={"Union", "Optional"} - used)
+    import black
+
+    return black.format_str(text, mode=black_mode())
 
 
 UNTYPED_REASON = "UNTYPED_REASON"

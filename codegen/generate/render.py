@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+import sys
 from collections.abc import Iterable, Sequence
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any, Literal
@@ -143,6 +144,8 @@ def jinja_environment() -> jinja2.Environment:
     environment.filters["parameter_doc"] = parameter_doc
     environment.filters["all_sorted"] = all_sorted
     environment.globals["model_import"] = model_import
+    environment.globals["runtime_names"] = runtime_names
+    environment.globals["type_checking_imports"] = type_checking_imports
     environment.globals["call_options"] = CALL_OPTIONS
     return environment
 
@@ -151,6 +154,51 @@ def model_import(entry: Import) -> str:
     """One `from ._models.<tool> import ...` line of the client's `if TYPE_CHECKING:` block, indented
     as there: the template writes it, and a worker formats it beside the tool's models."""
     return f"{_TYPING_INDENT}from {entry.module} import {', '.join(entry.names)}"
+
+
+def runtime_names(package: PackageSpec) -> list[str]:
+    """The runtime names the client's code uses, in isort's order, so a user's linter finds no unused import."""
+    entries: list[ToolSpec | TemplateSpec | PromptSpec] = [*package.tools, *package.templates, *package.prompts]
+    optional = any(tool.extra for tool in package.tools) or any(
+        not parameter.required for entry in entries for parameter in entry.parameters
+    )
+    reads = bool(package.resources or package.templates or package.prompts)
+    used = {
+        "NOT_GIVEN": optional,
+        "CallOptions": bool(package.tools),
+        "GeneratedClient": True,
+        "NotGiven": optional,
+        "RequestOptions": reads,
+        "SyncClient": True,
+        "ToolResult": any(tool.output_kind == "result" for tool in package.tools),
+    }
+    return [name for name, needed in used.items() if needed]
+
+
+def type_checking_imports(package: PackageSpec) -> list[str]:
+    """The absolute imports of the client's `if TYPE_CHECKING:` block, indented, sorted and grouped
+    (standard library, then third party) as isort writes them; the model imports follow them."""
+    imports: dict[str, set[str]] = {
+        "collections.abc": {"Mapping"},
+        "contextlib": {"AbstractContextManager"},
+        "mcp": {"StdioServerParameters"},
+        "mcp.client": {"Transport"},
+    }
+    mcp_types = {
+        "GetPromptResult": bool(package.prompts),
+        "ReadResourceResult": bool(package.resources or package.templates),
+    }
+    if any(mcp_types.values()):
+        imports["mcp.types"] = {name for name, needed in mcp_types.items() if needed}
+    for entry in package.model_imports:
+        if not entry.module.startswith("."):
+            imports.setdefault(entry.module, set()).update(entry.names)
+    standard = [module for module in sorted(imports) if module.partition(".")[0] in sys.stdlib_module_names]
+    third_party = [module for module in sorted(imports) if module not in standard]
+    lines = [f"{_TYPING_INDENT}from {module} import {', '.join(sorted(imports[module]))}" for module in standard]
+    lines.append("")
+    lines.extend(f"{_TYPING_INDENT}from {module} import {', '.join(sorted(imports[module]))}" for module in third_party)
+    return lines
 
 
 @functools.cache
@@ -332,30 +380,29 @@ def formatted_pieces(pieces: Sequence[tuple[PieceKind, str]]) -> list[str]:
     return results
 
 
-_LAST_FIXED_IMPORT = f"{_TYPING_INDENT}from mcp.types import "
 _MODEL_IMPORT = f"{_TYPING_INDENT}from ._models."
 
 
 def _head_pieces(head: str) -> list[tuple[PieceKind, str]]:
     """The client's head as black pieces: the model imports (one per tool, the last lines of its
-    `if TYPE_CHECKING:` block) each on their own, the text before and after them as modules, so one
-    changed tool does not reformat a thousand imports. black formats statements one by one, and the
-    blank line after the block is the template's, so the joined pieces are what formatting the whole
-    head gives (the golden packages hold it to that).
+    `if TYPE_CHECKING:` block, after a blank line) each on their own, the text before and after them
+    as modules, so one changed tool does not reformat a thousand imports. black formats statements one
+    by one, and the blank lines around the model imports are the template's, so the joined pieces are
+    what formatting the whole head gives (the golden packages hold it to that).
 
-    The model imports are the lines right after the block's fixed `mcp.types` import, which comes
-    before any catalog text: a server's name and instructions, written into the class below, may
-    hold any line at all."""
+    The model imports are looked for only before `__all__`, which comes before any catalog text: a
+    server's name and instructions, written into the class below, may hold any line at all."""
     lines = head.splitlines(keepends=True)
-    first = next(index for index, line in enumerate(lines) if line.startswith(_LAST_FIXED_IMPORT)) + 1
+    end = next(index for index, line in enumerate(lines) if line.startswith("__all__ = "))
+    first = next((index for index in range(end) if lines[index].startswith(_MODEL_IMPORT)), None)
+    if first is None:
+        return [("module", head)]
     last = first
     while lines[last].startswith(_MODEL_IMPORT):
         last += 1
-    if last == first:
-        return [("module", head)]
-    assert lines[last] == "\n", "a blank line ends the `if TYPE_CHECKING:` block"
+    assert lines[first - 1] == lines[last] == "\n", "blank lines surround the model imports"
     return [
-        ("module", "".join(lines[:first])),
+        ("module", "".join(lines[: first - 1])),
         *(("import", line) for line in lines[first:last]),
         ("module", "".join(lines[last + 1 :])),
     ]
@@ -404,8 +451,9 @@ def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str
     head_text = pieces[: len(head)]
     async_methods = pieces[len(head) : len(head) + len(async_members)]
     sync_head_text, *sync_methods = pieces[len(head) + len(async_members) :]
-    if len(head) > 1:
-        head_text[-1] = "\n" + head_text[-1]  # the blank line after the `if TYPE_CHECKING:` block
+    if len(head) > 1:  # the blank lines before the model imports and after the `if TYPE_CHECKING:` block
+        head_text[0] += "\n"
+        head_text[-1] = "\n" + head_text[-1]
     client = "".join(
         [
             *head_text,

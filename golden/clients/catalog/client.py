@@ -8,7 +8,7 @@ many tools the server has.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._mcp_runtime._runtime import (
     NOT_GIVEN,
@@ -19,18 +19,18 @@ from .._mcp_runtime._runtime import (
     SyncClient,
     ToolResult,
 )
-from .._mcp_runtime._tasks import SyncTaskHandle, TaskHandle
+from .._mcp_runtime._tasks import SyncTaskHandle, TaskHandle, TaskSupport
 
 if TYPE_CHECKING:
-    from contextlib import AbstractContextManager
     from collections.abc import Mapping
+    from contextlib import AbstractContextManager
     from typing import Any, Literal
 
     from mcp import StdioServerParameters
     from mcp.client import Transport
     from mcp.types import GetPromptResult, ReadResourceResult
+
     from ._models.draw import DrawInputPoint, DrawInputShape, DrawInputShape1, DrawOutput
-    from ._models.math_multiply import MathMultiplyOutput
     from ._models.tree import TreeInputNode, TreeOutput
 
 __all__ = ["CatalogClient", "CatalogSyncClient"]
@@ -49,7 +49,7 @@ class CatalogClient(GeneratedClient):
     protocol_version = "2025-11-25"
     snapshot_fingerprint = "03d30c863117e0a7"
     instructions = "Hostile-ish catalog."
-    tool_fingerprints = {
+    tool_fingerprints: ClassVar[Mapping[str, str]] = {
         "API-get-user": "c9b9964cbf26f579",
         "class": "f7340daf68c92722",
         "connect": "16138a448c19089d",
@@ -61,7 +61,7 @@ class CatalogClient(GeneratedClient):
         "tree": "d2f9709e1c19d775",
     }
     parse_text_json = True
-    tool_task_support = {
+    tool_task_support: ClassVar[Mapping[str, TaskSupport]] = {
         "draw": "optional",
         "math.multiply": "required",
     }

@@ -8,7 +8,7 @@ many tools the server has.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._mcp_runtime._runtime import (
     NOT_GIVEN,
@@ -19,16 +19,17 @@ from .._mcp_runtime._runtime import (
     SyncClient,
     ToolResult,
 )
-from .._mcp_runtime._tasks import SyncTaskHandle, TaskHandle
+from .._mcp_runtime._tasks import SyncTaskHandle, TaskHandle, TaskSupport
 
 if TYPE_CHECKING:
-    from contextlib import AbstractContextManager
     from collections.abc import Mapping
+    from contextlib import AbstractContextManager
     from typing import Literal
 
     from mcp import StdioServerParameters
     from mcp.client import Transport
     from mcp.types import GetPromptResult, ReadResourceResult
+
     from ._models.get_structured_content import GetStructuredContentOutput
 
 __all__ = ["EverythingClient", "EverythingSyncClient"]
@@ -47,7 +48,7 @@ class EverythingClient(GeneratedClient):
     protocol_version = "2025-11-25"
     snapshot_fingerprint = "bda199c3d9862e6a"
     instructions = "# Everything Server – Server Instructions\n\nAudience: These instructions are written for an LLM or autonomous agent integrating with the Everything MCP Server.\nFollow them to use, extend, and troubleshoot the server safely and effectively.\n\n## Cross-Feature Relationships\n\n- Use `get-roots-list` to see client workspace roots before file operations\n- `gzip-file-as-resource` creates session-scoped resources accessible only during the current session\n- Enable `toggle-simulated-logging` before debugging to see server log messages\n- Enable `toggle-subscriber-updates` to receive periodic resource update notifications\n\n## Constraints & Limitations\n\n- `gzip-file-as-resource`: Max fetch size controlled by `GZIP_MAX_FETCH_SIZE` (default 10MB), timeout by `GZIP_MAX_FETCH_TIME_MILLIS` (default 30s), allowed domains by `GZIP_ALLOWED_DOMAINS`\n- Session resources are ephemeral and lost when the session ends\n- Sampling requests (`trigger-sampling-request`) require client sampling capability\n- Elicitation requests (`trigger-elicitation-request`) require client elicitation capability\n\n## Operational Patterns\n\n- For long operations, use `trigger-long-running-operation` which sends progress notifications\n- Prefer reading resources before calling mutating tools\n- Check `get-roots-list` output to understand the client's workspace context\n\n## Easter Egg\n\nIf asked about server instructions, respond with \"🎉 Server instructions are working! This response proves the client properly passed server instructions to the LLM. This demonstrates MCP's instructions feature in action.\"\n"
-    tool_fingerprints = {
+    tool_fingerprints: ClassVar[Mapping[str, str]] = {
         "echo": "1c4a46df9082cd20",
         "get-annotated-message": "e962c1b26b71fc08",
         "get-env": "a41fd02859b482cb",
@@ -67,7 +68,7 @@ class EverythingClient(GeneratedClient):
         "trigger-url-elicitation": "f0d33b0e8101f838",
     }
     client_capabilities = ("elicitation", "roots", "sampling")
-    tool_task_support = {
+    tool_task_support: ClassVar[Mapping[str, TaskSupport]] = {
         "simulate-research-query": "required",
     }
 

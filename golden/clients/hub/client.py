@@ -4,12 +4,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._mcp_runtime._hub_catalog import Filters, HubTool
 from .._mcp_runtime._hub_runtime import GeneratedHub, GeneratedSyncHub, LiveTools, SiblingImport
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from contextlib import AbstractAsyncContextManager, AbstractContextManager
     from typing import Self
 
@@ -33,19 +34,19 @@ class Hub(GeneratedHub):
 
     separator = "__"
     configured_live_tools = "ignore"
-    servers = {
+    servers: ClassVar[Mapping[str, str]] = {
         "notes": "notes",
         "weather": "weather",
     }
-    server_about = {
+    server_about: ClassVar[Mapping[str, str]] = {
         "notes": "A small notebook: search notes by text and tag, add new ones.",
         "weather": "Forecasts for any city, in either unit.",
     }
-    client_classes = {
+    client_classes: ClassVar[Mapping[str, SiblingImport]] = {
         "notes": SiblingImport("notes", "NotesClient"),
         "weather": SiblingImport("weather", "WeatherClient"),
     }
-    tools = {
+    tools: ClassVar[Mapping[str, HubTool]] = {
         "notes__add_note": HubTool(
             qualified_name="notes__add_note",
             server="notes",
@@ -335,7 +336,7 @@ class SyncHub(GeneratedSyncHub[Hub]):
     Open one with `with Hub.connect_sync(<server>=..., ...) as hub:`.
     """
 
-    sync_client_classes = {
+    sync_client_classes: ClassVar[Mapping[str, SiblingImport]] = {
         "notes": SiblingImport("notes", "NotesSyncClient"),
         "weather": SiblingImport("weather", "WeatherSyncClient"),
     }

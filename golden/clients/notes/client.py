@@ -8,25 +8,17 @@ many tools the server has.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from .._mcp_runtime._runtime import (
-    NOT_GIVEN,
-    CallOptions,
-    GeneratedClient,
-    NotGiven,
-    RequestOptions,
-    SyncClient,
-    ToolResult,
-)
+from .._mcp_runtime._runtime import NOT_GIVEN, CallOptions, GeneratedClient, NotGiven, SyncClient
 
 if TYPE_CHECKING:
-    from contextlib import AbstractContextManager
     from collections.abc import Mapping
+    from contextlib import AbstractContextManager
 
     from mcp import StdioServerParameters
     from mcp.client import Transport
-    from mcp.types import GetPromptResult, ReadResourceResult
+
     from ._models.add_note import AddNoteOutput
     from ._models.search import SearchOutput
 
@@ -46,7 +38,7 @@ class NotesClient(GeneratedClient):
     protocol_version = "2026-07-28"
     snapshot_fingerprint = "3b99c8eb8fea852a"
     instructions = "A small notebook: search notes by text and tag, add new ones."
-    tool_fingerprints = {
+    tool_fingerprints: ClassVar[Mapping[str, str]] = {
         "add_note": "4229aae5141e88c9",
         "search": "5a2c645ff51114c8",
     }

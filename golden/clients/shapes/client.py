@@ -8,32 +8,29 @@ many tools the server has.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._mcp_runtime._runtime import (
     NOT_GIVEN,
     CallOptions,
     GeneratedClient,
     NotGiven,
-    RequestOptions,
     SyncClient,
     ToolResult,
 )
 
 if TYPE_CHECKING:
-    from contextlib import AbstractContextManager
     from collections.abc import Mapping
-    from pydantic import StringConstraints
-    from typing import Annotated, Any, Union
+    from contextlib import AbstractContextManager
+    from typing import Annotated, Any
 
     from mcp import StdioServerParameters
     from mcp.client import Transport
-    from mcp.types import GetPromptResult, ReadResourceResult
+    from pydantic import StringConstraints
+
     from ._models.find import FindInputFindInput, FindInputFindInput1, FindOutput
     from ._models.label import LabelOutput
-    from ._models.nest import NestInputDirectArray, NestOutput, NestOutputA, NestOutputB
-    from ._models.total import TotalOutput
-    from ._models.word_counts import WordCountsOutput
+    from ._models.nest import NestInputDirectArray, NestOutputA, NestOutputB
 
 __all__ = ["ShapesClient", "ShapesSyncClient"]
 
@@ -50,7 +47,7 @@ class ShapesClient(GeneratedClient):
     server_name = "shapes"
     protocol_version = "2025-11-25"
     snapshot_fingerprint = "d595caa5d6dd47cf"
-    tool_fingerprints = {
+    tool_fingerprints: ClassVar[Mapping[str, str]] = {
         "find": "e00fc120033271e2",
         "label": "84444656ece862c4",
         "legacy": "aca23f7b7f1fd555",
@@ -154,7 +151,7 @@ class ShapesClient(GeneratedClient):
         direct: str | NestInputDirectArray,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
         call_options: CallOptions | None = None,
-    ) -> Union["NestOutputA", "NestOutputB"]:
+    ) -> NestOutputA | NestOutputB:
         """A string or a short list; returns lists of lists, each other's items (titled A and B).
 
         Calls the tool 'nest'.
@@ -313,7 +310,7 @@ class ShapesSyncClient(SyncClient[ShapesClient]):
         direct: str | NestInputDirectArray,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
         call_options: CallOptions | None = None,
-    ) -> Union["NestOutputA", "NestOutputB"]:
+    ) -> NestOutputA | NestOutputB:
         """A string or a short list; returns lists of lists, each other's items (titled A and B).
 
         Calls the tool 'nest'.

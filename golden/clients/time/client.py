@@ -8,27 +8,19 @@ many tools the server has.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from typing_extensions import deprecated as _deprecated
 
-from .._mcp_runtime._runtime import (
-    NOT_GIVEN,
-    CallOptions,
-    GeneratedClient,
-    NotGiven,
-    RequestOptions,
-    SyncClient,
-    ToolResult,
-)
+from .._mcp_runtime._runtime import NOT_GIVEN, CallOptions, GeneratedClient, NotGiven, SyncClient
 
 if TYPE_CHECKING:
-    from contextlib import AbstractContextManager
     from collections.abc import Mapping
+    from contextlib import AbstractContextManager
 
     from mcp import StdioServerParameters
     from mcp.client import Transport
-    from mcp.types import GetPromptResult, ReadResourceResult
+
     from ._models.convert_time import ConvertTimeOutput
     from ._models.get_current_time import GetCurrentTimeOutput
 
@@ -47,7 +39,7 @@ class TimeClient(GeneratedClient):
     server_name = "time"
     protocol_version = "2026-07-28"
     snapshot_fingerprint = "0b4eec6f4fd25b75"
-    tool_fingerprints = {
+    tool_fingerprints: ClassVar[Mapping[str, str]] = {
         "convert_time": "2da82bb39022a4e8",
         "get_current_time": "ac6167fb0ed90fdc",
     }

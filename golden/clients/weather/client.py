@@ -8,7 +8,7 @@ many tools the server has.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._mcp_runtime._runtime import (
     NOT_GIVEN,
@@ -17,21 +17,18 @@ from .._mcp_runtime._runtime import (
     NotGiven,
     RequestOptions,
     SyncClient,
-    ToolResult,
 )
 
 if TYPE_CHECKING:
-    from contextlib import AbstractContextManager
     from collections.abc import Mapping
+    from contextlib import AbstractContextManager
     from typing import Literal
 
     from mcp import StdioServerParameters
     from mcp.client import Transport
     from mcp.types import GetPromptResult, ReadResourceResult
-    from ._models.celsius_to_fahrenheit import CelsiusToFahrenheitOutput
+
     from ._models.get_forecast import GetForecastOutput
-    from ._models.search import SearchOutput
-    from ._models.send_alert import SendAlertOutput
 
 __all__ = ["WeatherClient", "WeatherSyncClient"]
 
@@ -49,7 +46,7 @@ class WeatherClient(GeneratedClient):
     protocol_version = "2026-07-28"
     snapshot_fingerprint = "1f56258a99330760"
     instructions = "Forecasts for any city, in either unit."
-    tool_fingerprints = {
+    tool_fingerprints: ClassVar[Mapping[str, str]] = {
         "celsius_to_fahrenheit": "bf4e516b2c1b7ce8",
         "get_forecast": "4c3eabcaa9569ef2",
         "search": "8d08d607556eff81",

@@ -24,11 +24,11 @@ class NestInput(BaseModel):
 
 
 class NestOutput(RootModel[Union["NestOutputA", "NestOutputB"]]):
-    root: Union["NestOutputA", "NestOutputB"] = Field(..., title="NestOutput")
+    root: NestOutputA | NestOutputB = Field(..., title="NestOutput")
 
 
 class NestOutputA(RootModel[list["NestOutputB"]]):
-    root: list["NestOutputB"] = Field(..., title="NestOutputA")
+    root: list[NestOutputB] = Field(..., title="NestOutputA")
 
 
 class NestOutputB(RootModel[list[NestOutputA]]):
