@@ -150,14 +150,6 @@ def _hub_key(snapshots: list[tuple[bytes, Mapping[str, str]]], settings: HubSett
     return hub_source(snapshots, [settings.separator, filters, settings.live_tools])
 
 
-def strict_setting(config: ProjectConfig) -> bool:
-    """`strict = true` under [tool.mcp-stubgen]: a tool no models can be generated for is an error."""
-    value = config.settings.get("strict", False)
-    if not isinstance(value, bool):
-        raise StubgenError(f"{config.source}: [tool.mcp-stubgen] strict must be true or false, not {value!r}")
-    return value
-
-
 def _sources(
     targets: tuple[str, ...], out: Path | None, config_path: Path | None, servers_file: Path | None, with_hub: bool
 ) -> tuple[Packages, Path, HubSources | None, bool]:
@@ -188,7 +180,7 @@ def _sources(
         ],
         out_dir,
         hub_sources(config) if config.hub or with_hub else None,
-        strict_setting(config),
+        config.strict,
     )
 
 
