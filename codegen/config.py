@@ -29,7 +29,7 @@ PROTOCOLS = ("auto", "legacy")
 _URL_TRANSPORTS = {"http": "http", "streamable-http": "http", "streamableHttp": "http", "sse": "sse"}
 _PROJECT_KEYS = frozenset({
     "snapshots", "output", "servers_file", "hub", "connect_timeout", "request_timeout", "max_pages",
-    "servers", "method_names", "renames", "drift", "hub_separator", "hub_filters", "hub_live_tools", "strict",
+    "servers", "method_names", "renames", "drift", "hub_separator", "hub_filters", "hub_live_tools", "strict", "sync_client",
 })  # fmt: skip
 _SERVER_KEYS = frozenset({
     "command", "args", "env", "cwd", "url", "headers", "protocol", "type",
@@ -128,6 +128,8 @@ class ProjectConfig:
     strict: bool = False
     """`strict = true`: a tool no models can be generated for is an error, not an untyped method."""
     method_name_tables: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    sync_client: bool = True
+    """`sync_client = false`: generated packages have no sync twin (`<Server>SyncClient`, `connect_sync`)."""
     """`[tool.mcp-stubgen.method_names]`: server -> {tool wire name: Python method name}."""
 
     def missing(self, what: str) -> StubgenError:
@@ -237,6 +239,10 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
     _check_distinct_outputs(servers, where)
 
     output = table.get("output")
+    if table.get("sync_client") is False and table.get("hub") is True:
+        raise StubgenError(
+            f"{where}: sync_client = false cannot go with hub = true (the hub's sync twin uses each package's); drop one"
+        )
     return ProjectConfig(
         root=root,
         source=source,
@@ -249,6 +255,7 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
         has_table=isinstance(tools, dict) and "mcp-stubgen" in tools,
         strict=_boolean(table.get("strict", False), f"{where}: strict"),
         method_name_tables=_method_name_tables(table.get("method_names", {}), where),
+        sync_client=_boolean(table.get("sync_client", True), f"{where}: sync_client"),
     )
 
 

@@ -398,20 +398,21 @@ def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str
         ]
 
     head = _head_pieces(templates.get_template("client.py.jinja").render(package=package))
-    async_members, sync_members = members(False), members(True)
-    sync_head: tuple[PieceKind, str] = ("module", str(helpers.sync_class(package)))
-    pieces = formatted([*head, *async_members, sync_head, *sync_members], cache)
+    async_members = members(False)
+    sync_twin: list[tuple[PieceKind, str]] = (
+        [("module", str(helpers.sync_class(package))), *members(True)] if package.sync_client else []
+    )
+    pieces = formatted([*head, *async_members, *sync_twin], cache)
     head_text = pieces[: len(head)]
     async_methods = pieces[len(head) : len(head) + len(async_members)]
-    sync_head_text, *sync_methods = pieces[len(head) + len(async_members) :]
+    sync_twin_text = pieces[len(head) + len(async_members) :]
     if len(head) > 1:
         head_text[-1] = "\n" + head_text[-1]  # the blank line after the `if TYPE_CHECKING:` block
     client = "".join(
         [
             *head_text,
             *("\n" + method for method in async_methods),
-            "\n\n" + sync_head_text,
-            *("\n" + method for method in sync_methods),
+            *("\n\n" + text if index == 0 else "\n" + text for index, text in enumerate(sync_twin_text)),
         ]
     )
 

@@ -26,7 +26,7 @@ def publish_with_snapshot(
     it and its snapshot file as one step (`sync` and `watch`), so neither is ever new beside the
     other's old version; raises `StubgenError`."""
     method_names, renames = method_names_for(config, snapshot.server), config.renames(snapshot.server)
-    files = render_snapshot(snapshot, method_names, cache, config.strict, renames)
+    files = render_snapshot(snapshot, method_names, cache, config.strict, renames, config.sync_client)
     target = package_dir(snapshot, output)
     source = snapshot.canonical_bytes()
     try:
@@ -37,7 +37,7 @@ def publish_with_snapshot(
             f"server {snapshot.server!r}: cannot write {target} and {path} ({error.strerror or error}); "
             "check the folders' permissions"
         ) from None
-    remember_rendered(source, method_names, target, files, cache, renames)
+    remember_rendered(source, method_names, target, files, cache, renames, config.sync_client)
     return result
 
 

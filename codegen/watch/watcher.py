@@ -330,6 +330,7 @@ class Watcher:
                 cache,
                 self._config.strict,
                 self._config.renames(server.name),
+                self._config.sync_client,
             )
         except StubgenError as error:
             _failed(server.name, str(error))
