@@ -29,7 +29,7 @@ PROTOCOLS = ("auto", "legacy")
 _URL_TRANSPORTS = {"http": "http", "streamable-http": "http", "streamableHttp": "http", "sse": "sse"}
 _PROJECT_KEYS = frozenset({
     "snapshots", "output", "servers_file", "hub", "connect_timeout", "request_timeout", "max_pages",
-    "servers", "method_names", "renames", "drift", "hub_separator", "hub_filters", "hub_live_tools", "strict",
+    "servers", "method_names", "renames", "drift", "hub_separator", "hub_filters", "hub_live_tools", "strict", "sync_client",
 })  # fmt: skip
 _SERVER_KEYS = frozenset({
     "command", "args", "env", "cwd", "url", "headers", "protocol", "type",
@@ -125,6 +125,12 @@ class ProjectConfig:
     """What reading the config set aside (a disabled server, another client's keys), for the user to see."""
     has_table: bool = True
     """Whether `source` has a `[tool.mcp-stubgen]` table at all (an empty one counts)."""
+    strict: bool = False
+    """`strict = true`: a tool no models can be generated for is an error, not an untyped method."""
+    method_name_tables: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    sync_client: bool = True
+    """`sync_client = false`: generated packages have no sync twin (`<Server>SyncClient`, `connect_sync`)."""
+    """`[tool.mcp-stubgen.method_names]`: server -> {tool wire name: Python method name}."""
 
     def missing(self, what: str) -> StubgenError:
         """The error for a setting the project lacks (`what`: "set `output` under [tool.mcp-stubgen]
@@ -147,13 +153,7 @@ class ProjectConfig:
 
     def method_names(self, server: str) -> dict[str, str]:
         """`[tool.mcp-stubgen.method_names.<server>]`: tool wire name -> Python method name."""
-        table = self.settings.get("method_names", {})
-        method_names = table.get(server, {}) if isinstance(table, dict) else None
-        if not isinstance(method_names, dict) or not all(isinstance(value, str) for value in method_names.values()):
-            raise StubgenError(
-                f"{self.source}: [tool.mcp-stubgen.method_names.{server}] must map tool names to method names"
-            )
-        return method_names
+        return dict(self.method_name_tables.get(server, {}))
 
     def select(self, names: tuple[str, ...]) -> list[ServerConfig]:
         """The named servers (all of them when none is named), in a stable order."""
@@ -219,7 +219,7 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
     root = (source.parent if source is not None else (start or Path.cwd())).resolve()
     where = str(source) if source is not None else "config"
     _reject_unknown_keys(table, _PROJECT_KEYS, f"{where}: [tool.mcp-stubgen]")
-    for section in ("method_names", "renames", "drift"):  # their contents are checked by the stage that reads them
+    for section in ("method_names", "renames", "drift"):  # renames, drift: checked by their stage
         if not isinstance(table.get(section, {}), dict):
             raise StubgenError(f"{where}: [tool.mcp-stubgen.{section}] must be a table")
 
@@ -239,6 +239,10 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
     _check_distinct_outputs(servers, where)
 
     output = table.get("output")
+    if table.get("sync_client") is False and table.get("hub") is True:
+        raise StubgenError(
+            f"{where}: sync_client = false cannot go with hub = true (the hub's sync twin uses each package's); drop one"
+        )
     return ProjectConfig(
         root=root,
         source=source,
@@ -249,7 +253,22 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
         settings=table,
         notices=tuple(notices),
         has_table=isinstance(tools, dict) and "mcp-stubgen" in tools,
+        strict=_boolean(table.get("strict", False), f"{where}: strict"),
+        method_name_tables=_method_name_tables(table.get("method_names", {}), where),
+        sync_client=_boolean(table.get("sync_client", True), f"{where}: sync_client"),
     )
+
+
+def _method_name_tables(raw: Mapping[str, Any], where: str) -> dict[str, dict[str, str]]:
+    """`[tool.mcp-stubgen.method_names]`, checked at load time so every command reports a bad entry."""
+    tables = {}
+    for server, table in raw.items():
+        if not isinstance(table, dict) or not all(isinstance(value, str) for value in table.values()):
+            raise StubgenError(
+                f'{where}: [tool.mcp-stubgen.method_names.{server}] must map tool names to method names, e.g. get_forecast = "forecast"'
+            )
+        tables[server] = dict(table)
+    return tables
 
 
 def _reject_misspelt_table(tools: Mapping[str, Any], source: Path) -> None:

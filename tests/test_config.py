@@ -157,3 +157,26 @@ def test_env_file_values_are_secrets_too(tmp_path: Path, run_cli, monkeypatch) -
     assert result.exit_code == 2
     assert "server 'leaky'" in result.stderr and "API_KEY=***" in result.stderr
     assert secret not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    ("body", "pattern"),
+    [
+        ('strict = "yes"\n', r"pyproject.toml: strict: expected true or false"),
+        (
+            "[tool.mcp-stubgen.method_names]\nweather = 1\n",
+            r"pyproject.toml: \[tool.mcp-stubgen.method_names.weather\] must map tool names to method names",
+        ),
+    ],
+)
+@pytest.mark.parametrize("command", ["snapshot", "generate", "sync", "drift"])
+def test_generate_settings_are_checked_by_every_command(  # type: ignore[no-untyped-def]
+    command: str, body: str, pattern: str, tmp_path: Path, run_cli
+) -> None:
+    """A bad generate setting is reported when the config is read, not only once `generate` runs."""
+    config = write_config(
+        tmp_path, f"[tool.mcp-stubgen]\n{body}[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(PY)}\n"
+    )
+    result = run_cli(command, "--config", config)
+    assert result.exit_code == 2
+    assert re.search(pattern, one_error_line(result.stderr)), result.stderr

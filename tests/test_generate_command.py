@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+
 from codegen.generate import generate_package
+from codegen.generate.formatting import LINE_LENGTH
 from codegen.generate.publish import read_tree
 from codegen.snapshot import load_snapshot
 from tests.conftest import write_config
@@ -160,3 +166,48 @@ def test_check_reports_a_runtime_another_generator_wrote_and_generate_replaces_i
     mixed = run_cli("generate", "--check", "--no-cache", "--config", config)
     assert mixed.exit_code == 1 and "--- a/clients/notes/client.py" in mixed.stdout
     assert "_mcp_runtime" not in mixed.stdout
+
+
+@pytest.mark.generated_mypy
+def test_sync_client_false_leaves_out_the_sync_twin(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    config = project(tmp_path)
+    config.write_text(config.read_text().replace("[tool.mcp-stubgen]\n", "[tool.mcp-stubgen]\nsync_client = false\n"))
+    assert run_cli("generate", "--config", config).exit_code == 0
+    package = tmp_path / "clients" / "weather"
+    client = (package / "client.py").read_text()
+    assert "class WeatherClient(" in client
+    assert "WeatherSyncClient" not in client and "connect_sync" not in client
+    exported = ast.literal_eval(
+        next(node.value for node in ast.parse((package / "__init__.py").read_text()).body
+             if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "__all__")
+    )  # fmt: skip
+    assert "WeatherClient" in exported and not [name for name in exported if "Sync" in name]
+    assert run_cli("generate", "--check", "--config", config).exit_code == 0
+    typed = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", "-p", "clients"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    assert typed.returncode == 0, typed.stdout + typed.stderr
+    # nothing the twin needed is left imported: a user's ruff finds no unused import
+    linted = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", "--line-length", str(LINE_LENGTH), "clients/weather"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+
+    # Turning the twin back on makes the package stale, and generate writes it back.
+    config.write_text(config.read_text().replace("sync_client = false\n", ""))
+    assert run_cli("generate", "--check", "--config", config).exit_code == 1
+    assert run_cli("generate", "--config", config).exit_code == 0
+    assert "class WeatherSyncClient(" in (package / "client.py").read_text()
+
+
+def test_sync_client_false_cannot_go_with_the_hub(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    config = project(tmp_path)
+    config.write_text(
+        config.read_text().replace("[tool.mcp-stubgen]\n", "[tool.mcp-stubgen]\nsync_client = false\nhub = true\n")
+    )
+    result = run_cli("generate", "--config", config)
+    assert result.exit_code == 2
+    assert "sync_client = false cannot go with hub = true" in result.stderr
+    assert not (tmp_path / "clients").exists()

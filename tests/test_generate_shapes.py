@@ -122,7 +122,7 @@ def test_strict_in_the_config_makes_an_untyped_tool_an_error(
     )
     result = run_cli("generate", "--no-cache")
     assert result.exit_code == 2
-    assert "strict must be true or false, not 'yes'" in result.stderr
+    assert "pyproject.toml: strict: expected true or false" in result.stderr
 
 
 @pytest.mark.generated_mypy

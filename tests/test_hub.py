@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 from mcp import StdioServerParameters
 from mcp.types import CallToolResult
 
-from codegen.config import ServerConfig
+from codegen.config import ServerConfig, load_config
 from codegen.errors import StubgenError
-from codegen.generate import command, generate_package
+from codegen.generate import Cache, command, generate_package
 from codegen.generate.build import build_package
 from codegen.generate.hub import build_hub, hub_dir, render_hub
 from codegen.generate.hub import generate_hub as write_hub
@@ -380,6 +380,9 @@ def test_sync_writes_an_importable_hub(run_cli, tmp_path: Path, monkeypatch: pyt
     assert read_tree(tmp_path / "clients" / "hub") == read_tree(OUTPUT / "hub")
     again = run_cli("sync", "notes")
     assert again.stderr.strip().splitlines()[-1] == "hub: unchanged clients/hub"
+    # sync recorded the hub as current, as generate does: --check proves it from the record, rendering nothing
+    config = load_config(tmp_path / "pyproject.toml")
+    assert command.build_hub(command.hub_sources(config), tmp_path / "clients", Cache.default()).files is None
 
     imported = subprocess.run(
         [PY, "-c", "from clients.hub import Hub; print(sorted(Hub.tools))"],

@@ -28,15 +28,17 @@ def render_snapshot(
     cache: Cache | None = None,
     strict: bool = False,
     renames: Mapping[str, str] | None = None,
+    sync_client: bool = True,
 ) -> dict[str, bytes]:
     """Every file of the snapshot's package, by relative path, without touching the disk.
 
     `cache` (default: none) reuses pieces of earlier runs; the bytes are the same either way.
     `strict` makes a tool no models can be generated for an error rather than an untyped method.
     `renames` (old tool name -> new) keeps each renamed tool's old method as a deprecated alias.
+    `sync_client=False` leaves out the sync twin (`<Server>SyncClient` and `connect_sync`).
     """
     cache = cache or Cache.disabled()  # one for both stages: the renderer finds what the builder formatted
-    return render_package(build_package(snapshot, method_names, cache, strict, renames), cache)
+    return render_package(build_package(snapshot, method_names, cache, strict, renames, sync_client), cache)
 
 
 def generate_package(
@@ -46,6 +48,7 @@ def generate_package(
     cache: Cache | None = None,
     strict: bool = False,
     renames: Mapping[str, str] | None = None,
+    sync_client: bool = True,
 ) -> Published:
     """Render the snapshot's package and publish it atomically under `out_dir`, beside the folder's
     runtime (written first, so the package never imports one older than itself); raises StubgenError.
@@ -57,11 +60,11 @@ def generate_package(
     cache = cache or Cache.disabled()
     source = snapshot.canonical_bytes()
     publish_runtime(out_dir)
-    unchanged = None if strict else rendered_before(source, method_names, out_dir, cache, renames)
+    unchanged = None if strict else rendered_before(source, method_names, out_dir, cache, renames, sync_client)
     if unchanged is not None:
         return Published(unchanged, False, (), ())
     target = package_dir(snapshot, out_dir)
-    files = render_snapshot(snapshot, method_names, cache, strict, renames)
+    files = render_snapshot(snapshot, method_names, cache, strict, renames, sync_client)
     result = publish(files, target)
-    remember_rendered(source, method_names, target, files, cache, renames)
+    remember_rendered(source, method_names, target, files, cache, renames, sync_client)
     return result

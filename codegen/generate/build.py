@@ -149,13 +149,14 @@ def build_package(
     cache: Cache | None = None,
     strict: bool = False,
     renames: Mapping[str, str] | None = None,
+    sync_client: bool = True,
 ) -> PackageSpec:
     """Turn a snapshot into the intermediate model; `method_names` maps a tool's wire name to a chosen method name.
 
     `cache` (default: none) holds tools' models modules from earlier runs, by content. A tool no
     models can be generated for gets an untyped method and one warning line on stderr; `strict`
     makes it an error instead. `renames` (old tool name -> new) keeps each renamed tool's old
-    method name as a deprecated alias (`renamed_aliases`).
+    method name as a deprecated alias (`renamed_aliases`). `sync_client=False` leaves out the sync twin.
     """
     cache = cache or Cache.disabled()
     plan = plan_package(snapshot, method_names)
@@ -230,6 +231,7 @@ def build_package(
         model_names=tuple(sorted(owners)),
         model_modules=tuple(sorted(modules, key=lambda module: module.module)),
         aliases=aliases,
+        sync_client=sync_client,
     )
 
 

@@ -150,25 +150,17 @@ def _hub_key(snapshots: list[tuple[bytes, Mapping[str, str]]], settings: HubSett
     return hub_source(snapshots, [settings.separator, filters, settings.live_tools])
 
 
-def strict_setting(config: ProjectConfig) -> bool:
-    """`strict = true` under [tool.mcp-stubgen]: a tool no models can be generated for is an error."""
-    value = config.settings.get("strict", False)
-    if not isinstance(value, bool):
-        raise StubgenError(f"{config.source}: [tool.mcp-stubgen] strict must be true or false, not {value!r}")
-    return value
-
-
 def _sources(
     targets: tuple[str, ...], out: Path | None, config_path: Path | None, servers_file: Path | None, with_hub: bool
-) -> tuple[Packages, Path, HubSources | None, bool]:
+) -> tuple[Packages, Path, HubSources | None, bool, bool]:
     """The snapshot files to render, the output folder, the hub's snapshot files when a hub is
-    wanted, and the config's `strict`."""
+    wanted, and the config's `strict` and `sync_client`."""
     if targets and all(target.endswith(".json") for target in targets):
         if out is None:
             raise click.UsageError("generating from snapshot files needs --out DIR")
         sources: Sources = [(Path(target), {}) for target in targets]
         packages: Packages = [(None, path, {}, {}) for path, _ in sources]
-        return packages, out, (sources, HubSettings()) if with_hub else None, False
+        return packages, out, (sources, HubSettings()) if with_hub else None, False, True
     if any(target.endswith(".json") for target in targets):
         raise click.UsageError("give either server ids from the config or snapshot .json files, not both")
     config = load_project(config_path, servers_file)
@@ -176,6 +168,8 @@ def _sources(
     if out_dir is None:
         raise config.missing("set `output` under [tool.mcp-stubgen] or pass --out DIR")
     servers = config.select(targets)
+    if with_hub and not config.sync_client:
+        raise config.missing("remove `sync_client = false` to write the hub (its sync twin uses each package's)")
     return (
         [
             (
@@ -188,7 +182,8 @@ def _sources(
         ],
         out_dir,
         hub_sources(config) if config.hub or with_hub else None,
-        strict_setting(config),
+        config.strict,
+        config.sync_client,
     )
 
 
@@ -239,11 +234,11 @@ def generate(
 
     Every server that can be is generated (or checked); each failure is one line, and the run then exits 2.
     """
-    sources, out_dir, hub, strict = _sources(targets, out, config_path, servers_file, with_hub)
+    sources, out_dir, hub, strict, sync_client = _sources(targets, out, config_path, servers_file, with_hub)
     strict = strict or strict_flag
     cache = cache_for(no_cache)
     if check:
-        return _check(sources, out_dir, hub, cache)
+        return _check(sources, out_dir, hub, cache, sync_client)
     recover_output(out_dir)
     failed = 0
     # Every package is rendered before any is published; a server that fails is reported and left as it was.
@@ -252,12 +247,12 @@ def generate(
         try:
             source = read_snapshot_bytes(path)
             # A package proven current may hold untyped tools, which --strict must still refuse: render it.
-            unchanged = None if strict else rendered_before(source, method_names, out_dir, cache, renames)
+            unchanged = None if strict else rendered_before(source, method_names, out_dir, cache, renames, sync_client)
             if unchanged is not None:
                 rendered.append(_Rendered(server, path, unchanged, None, source, method_names, renames))
                 continue
             snapshot = parse_snapshot(source, str(path))
-            package = render_snapshot(snapshot, method_names, cache, strict, renames)
+            package = render_snapshot(snapshot, method_names, cache, strict, renames, sync_client)
         except StubgenError as error:
             failed += _failed(server or path.stem, path, error)
             continue
@@ -290,7 +285,8 @@ def generate(
             failed += _failed(server, item.snapshot, error)
             continue
         if item.files is not None:
-            remember_rendered(item.source, item.method_names, item.target, item.files, cache, item.renames)
+            sync_twin = sync_client or item.snapshot is None  # the hub's record has no such setting
+            remember_rendered(item.source, item.method_names, item.target, item.files, cache, item.renames, sync_twin)
         announce_package(HUB_PACKAGE if item.snapshot is None else server or item.snapshot.stem, item.target, result)
         if result is not None and result.changed:
             changes = {"written": list(result.written), "removed": list(result.removed)}
@@ -341,14 +337,14 @@ def _failed(server: str | None, snapshot: Path | None, error: StubgenError, hub:
     return 1
 
 
-def _check(sources: Packages, out_dir: Path, hub: HubSources | None, cache: Cache) -> int:
+def _check(sources: Packages, out_dir: Path, hub: HubSources | None, cache: Cache, sync_client: bool) -> int:
     """`generate --check`: a diff per stale package on stdout; every package that can be is checked."""
     stale = current = failed = 0
     checked: list[tuple[str | None, Path | None, Path, str]] = []
     for server, path, method_names, renames in sources:
         try:
             source = read_snapshot_bytes(path)
-            target, diff = check_server(source, str(path), method_names, out_dir, cache, renames)
+            target, diff = check_server(source, str(path), method_names, out_dir, cache, renames, sync_client)
         except StubgenError as error:
             failed += _failed(server or path.stem, path, error)
             continue
@@ -399,17 +395,18 @@ def check_server(
     out_dir: Path,
     cache: Cache,
     renames: Mapping[str, str] | None = None,
+    sync_client: bool = True,
 ) -> tuple[Path, str]:
     """A server's package folder and the diff from it to what its snapshot bytes `source` (read
     from the file `name`) produce; empty when current. Proven from the snapshot and the generator
     only (`proof.rendered_before`), else rendered: never from what the committed files say about themselves."""
-    proven = rendered_before(source, method_names, out_dir, cache, renames)
+    proven = rendered_before(source, method_names, out_dir, cache, renames, sync_client)
     if proven is not None:
         return proven, ""
     snapshot = parse_snapshot(source, name)
     target = package_dir(snapshot, out_dir)
-    files = render_snapshot(snapshot, method_names, cache, renames=renames)
-    remember_rendered(source, method_names, target, files, cache, renames)
+    files = render_snapshot(snapshot, method_names, cache, renames=renames, sync_client=sync_client)
+    remember_rendered(source, method_names, target, files, cache, renames, sync_client)
     return target, diff_trees(files, read_tree(target), _label(target))
 
 

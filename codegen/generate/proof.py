@@ -26,10 +26,14 @@ from codegen.generate.publish import read_tree
 __all__ = ["hub_source", "remember_rendered", "rendered_before", "tree_digest"]
 
 
-def _record_key(source: bytes, method_names: Mapping[str, str] | None, renames: Mapping[str, str] | None) -> str:
+def _record_key(
+    source: bytes, method_names: Mapping[str, str] | None, renames: Mapping[str, str] | None, sync_client: bool
+) -> str:
     overrides = json.dumps(sorted((method_names or {}).items()), ensure_ascii=False)
     if renames:  # the deprecated aliases they keep are part of the package
         overrides += json.dumps(sorted(renames.items()), ensure_ascii=False)
+    if not sync_client:
+        overrides += "\0no sync client"
     return cache_key("rendered-from", hashlib.sha256(source).hexdigest(), overrides)
 
 
@@ -57,10 +61,11 @@ def remember_rendered(
     files: Mapping[str, bytes],
     cache: Cache,
     renames: Mapping[str, str] | None = None,
+    sync_client: bool = True,
 ) -> None:
     """Record that this generator rendered the snapshot bytes `source` (or a `hub_source`) with these
-    method names and renames into exactly `files`, for the folder `folder`."""
-    cache.put(_record_key(source, method_names, renames), json.dumps([folder.name, tree_digest(files)]))
+    method names, renames and sync twin (or none) into exactly `files`, for the folder `folder`."""
+    cache.put(_record_key(source, method_names, renames, sync_client), json.dumps([folder.name, tree_digest(files)]))
 
 
 def rendered_before(
@@ -69,6 +74,7 @@ def rendered_before(
     out_dir: Path,
     cache: Cache,
     renames: Mapping[str, str] | None = None,
+    sync_client: bool = True,
 ) -> Path | None:
     """The package folder under `out_dir` when this generator rendered `source` into it and it holds
     exactly that tree now, else None ("not proven": render to find out).
@@ -76,7 +82,7 @@ def rendered_before(
     A hand edit, a new or missing file, or a symlink changes the tree. A record damaged by hand is a
     miss, like any unreadable cache entry.
     """
-    record = cache.get(_record_key(source, method_names, renames))
+    record = cache.get(_record_key(source, method_names, renames, sync_client))
     try:
         name, digest = json.loads(record or "null")
     except (ValueError, TypeError):

@@ -145,6 +145,7 @@ def jinja_environment() -> jinja2.Environment:
     environment.filters["all_sorted"] = all_sorted
     environment.globals["model_import"] = model_import
     environment.globals["runtime_names"] = runtime_names
+    environment.globals["typing_names"] = typing_names
     environment.globals["type_checking_imports"] = type_checking_imports
     environment.globals["call_options"] = CALL_OPTIONS
     return environment
@@ -169,10 +170,23 @@ def runtime_names(package: PackageSpec) -> list[str]:
         "GeneratedClient": True,
         "NotGiven": optional,
         "RequestOptions": reads,
-        "SyncClient": True,
+        "SyncClient": package.sync_client,
         "ToolResult": any(tool.output_kind == "result" for tool in package.tools),
     }
     return [name for name, needed in used.items() if needed]
+
+
+def typing_names(package: PackageSpec) -> list[str]:
+    """The `typing` names the client's code uses: `Any` only where a signature has it (the sync
+    twin's `connect_sync` always does), so a user's linter finds no unused import."""
+    entries: list[ToolSpec | TemplateSpec | PromptSpec] = [*package.tools, *package.templates, *package.prompts]
+    annotations = [
+        *(parameter.annotation for entry in entries for parameter in entry.parameters),
+        *(tool.return_annotation for tool in package.tools),
+        *(tool.extra_annotation or "" for tool in package.tools),
+    ]
+    uses_any = package.sync_client or any(re.search(r"\bAny\b", text) for text in annotations)
+    return ["TYPE_CHECKING", *(["Any"] if uses_any else []), "ClassVar"]
 
 
 def type_checking_imports(package: PackageSpec) -> list[str]:
@@ -180,10 +194,11 @@ def type_checking_imports(package: PackageSpec) -> list[str]:
     (standard library, then third party) as isort writes them; the model imports follow them."""
     imports: dict[str, set[str]] = {
         "collections.abc": {"Mapping"},
-        "contextlib": {"AbstractContextManager"},
-        "mcp": {"StdioServerParameters"},
-        "mcp.client": {"Transport"},
     }
+    if package.sync_client:  # what `connect_sync` takes and returns
+        imports["contextlib"] = {"AbstractContextManager"}
+        imports["mcp"] = {"StdioServerParameters"}
+        imports["mcp.client"] = {"Transport"}
     mcp_types = {
         "GetPromptResult": bool(package.prompts),
         "ReadResourceResult": bool(package.resources or package.templates),
@@ -196,8 +211,11 @@ def type_checking_imports(package: PackageSpec) -> list[str]:
     standard = [module for module in sorted(imports) if module.partition(".")[0] in sys.stdlib_module_names]
     third_party = [module for module in sorted(imports) if module not in standard]
     lines = [f"{_TYPING_INDENT}from {module} import {', '.join(sorted(imports[module]))}" for module in standard]
-    lines.append("")
-    lines.extend(f"{_TYPING_INDENT}from {module} import {', '.join(sorted(imports[module]))}" for module in third_party)
+    if third_party:
+        lines.append("")
+        lines.extend(
+            f"{_TYPING_INDENT}from {module} import {', '.join(sorted(imports[module]))}" for module in third_party
+        )
     return lines
 
 
@@ -445,12 +463,14 @@ def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str
         ]
 
     head = _head_pieces(templates.get_template("client.py.jinja").render(package=package))
-    async_members, sync_members = members(False), members(True)
-    sync_head: tuple[PieceKind, str] = ("module", str(helpers.sync_class(package)))
-    pieces = formatted([*head, *async_members, sync_head, *sync_members], cache)
+    async_members = members(False)
+    sync_twin: list[tuple[PieceKind, str]] = (
+        [("module", str(helpers.sync_class(package))), *members(True)] if package.sync_client else []
+    )
+    pieces = formatted([*head, *async_members, *sync_twin], cache)
     head_text = pieces[: len(head)]
     async_methods = pieces[len(head) : len(head) + len(async_members)]
-    sync_head_text, *sync_methods = pieces[len(head) + len(async_members) :]
+    sync_twin_text = pieces[len(head) + len(async_members) :]
     if len(head) > 1:  # the blank lines before the model imports and after the `if TYPE_CHECKING:` block
         head_text[0] += "\n"
         head_text[-1] = "\n" + head_text[-1]
@@ -458,8 +478,7 @@ def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str
         [
             *head_text,
             *("\n" + method for method in async_methods),
-            "\n\n" + sync_head_text,
-            *("\n" + method for method in sync_methods),
+            *("\n\n" + text if index == 0 else "\n" + text for index, text in enumerate(sync_twin_text)),
         ]
     )
 

@@ -147,3 +147,5 @@ class PackageSpec:
     """Every model class of every tool, re-exported (lazily) from `models.py` and the package."""
     model_modules: tuple[ModelModule, ...]
     aliases: tuple[AliasSpec, ...] = ()
+    sync_client: bool = True
+    """Whether client.py has the sync twin (`sync_class_name`) and `connect_sync`."""

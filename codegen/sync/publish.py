@@ -9,7 +9,7 @@ from codegen import console
 from codegen.config import ProjectConfig
 from codegen.errors import StubgenError
 from codegen.generate import Cache, Published, package_dir, render_snapshot
-from codegen.generate.command import announce_package, build_hub, hub_sources, method_names_for, strict_setting
+from codegen.generate.command import announce_package, build_hub, hub_sources, method_names_for
 from codegen.generate.hub import hub_dir
 from codegen.generate.proof import remember_rendered
 from codegen.generate.publish import publish
@@ -26,7 +26,7 @@ def publish_with_snapshot(
     it and its snapshot file as one step (`sync` and `watch`), so neither is ever new beside the
     other's old version; raises `StubgenError`."""
     method_names, renames = method_names_for(config, snapshot.server), config.renames(snapshot.server)
-    files = render_snapshot(snapshot, method_names, cache, strict_setting(config), renames)
+    files = render_snapshot(snapshot, method_names, cache, config.strict, renames, config.sync_client)
     target = package_dir(snapshot, output)
     source = snapshot.canonical_bytes()
     try:
@@ -37,7 +37,7 @@ def publish_with_snapshot(
             f"server {snapshot.server!r}: cannot write {target} and {path} ({error.strerror or error}); "
             "check the folders' permissions"
         ) from None
-    remember_rendered(source, method_names, target, files, cache, renames)
+    remember_rendered(source, method_names, target, files, cache, renames, config.sync_client)
     return result
 
 

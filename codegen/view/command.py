@@ -121,7 +121,10 @@ def _list_server(config: ProjectConfig, name: str, cache: Cache) -> None:
             method_names, renames = method_names_for(config, name), config.renames(name)
             try:
                 state = _package_state(
-                    target, lambda: check_server(source, str(path), method_names, output, cache, renames)[1]
+                    target,
+                    lambda: check_server(source, str(path), method_names, output, cache, renames, config.sync_client)[
+                        1
+                    ],
                 )
             except StubgenError as error:  # a snapshot the generator refuses: its package cannot be proven
                 details["error"] = str(error)

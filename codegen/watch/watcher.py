@@ -37,7 +37,7 @@ from codegen.drift import (
 from codegen.drift.report import summary
 from codegen.errors import StubgenError
 from codegen.generate import Cache, generate_package, package_dir
-from codegen.generate.command import hub_is_stale, method_names_for, strict_setting
+from codegen.generate.command import hub_is_stale, method_names_for
 from codegen.identifiers import keep_names
 from codegen.options import shown_path
 from codegen.snapshot import Snapshot, write_snapshot
@@ -328,8 +328,9 @@ class Watcher:
                 output,
                 method_names_for(self._config, server.name),
                 cache,
-                strict_setting(self._config),
+                self._config.strict,
                 self._config.renames(server.name),
+                self._config.sync_client,
             )
         except StubgenError as error:
             _failed(server.name, str(error))
