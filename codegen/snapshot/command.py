@@ -65,14 +65,10 @@ def emptied(old: Snapshot, new: Snapshot) -> str | None:
     return None
 
 
-def refuse_emptied(path: Path, snapshot: Snapshot) -> None:
-    """Raise `StubgenError` when `snapshot` would empty the snapshot committed at `path` (`emptied`);
-    a missing or unreadable file has nothing to lose."""
-    if any(counts(snapshot).values()) and snapshot.server_info is not None:
-        return  # nothing it could lose: the committed file is not even read
-    try:
-        old = load_snapshot(path)
-    except StubgenError:
+def refuse_emptied(path: Path, old: Snapshot | None, snapshot: Snapshot) -> None:
+    """Raise `StubgenError` when `snapshot` would empty `old`, the snapshot committed at `path`
+    (`emptied`); None (a missing or unreadable file) has nothing to lose."""
+    if old is None:
         return
     reason = emptied(old, snapshot)
     if reason is not None:
@@ -113,9 +109,10 @@ def take_snapshots(
         warn_missing_methods(result)
         path = targets[name]
         try:
-            result = keep_names(_committed(path), result, config.method_names(name))
+            committed = _committed(path)  # read once: for the names its package gave, and what it would lose
+            result = keep_names(committed, result, config.method_names(name))
             if not allow_empty:
-                refuse_emptied(path, result)
+                refuse_emptied(path, committed, result)
             changed = write(path, result)
         except StubgenError as error:
             failed(name, str(error))
