@@ -6,7 +6,7 @@ filters here, so escaping is decided in one place rather than in each template.
 black runs on the client piece by piece (its head, then each method in its class's context), each
 piece cached by content, so one changed tool reformats one method. Pieces of a kind are formatted in
 batches, one black call per batch, spread over the cores; a tool's method and its import are
-formatted right after its models, in the same worker (`codegen.generate.build`). The templates write
+formatted right after its models, in the same worker (`codegen.generate.tool_workers`). The templates write
 methods in black's own layout, so a method black would leave alone (`black_leaves_alone`) skips it:
 the bytes are black's either way, at a fraction of the cost. The facades (`__init__.py`, `models.py`) are written in the
 exploded one-item-per-line form black itself leaves alone, and a test holds every generated file to

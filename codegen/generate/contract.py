@@ -1,0 +1,96 @@
+"""The runtime contract of a tool: what the generated client checks a call and its result against
+(the tool's schemas without annotations, and its parameters' Python names), as compact JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from codegen.generate.modelgen import SCHEMA_KEYWORDS
+from codegen.generate.spec import ToolSpec
+from codegen.schemas import DEFINITIONS, Document, is_namespace
+from codegen.snapshot import JSON
+
+__all__ = ["contract"]
+
+
+def contract(tool: JSON, spec: ToolSpec) -> str:
+    """What the runtime checks a call against: the tool's schemas as the snapshot holds them, and each
+    keyword parameter's Python name by wire name (for its messages), as compact ASCII JSON.
+
+    An untyped tool's references to nothing or outside its schema are left out (`without_unresolved`):
+    the runtime never fetches one nor fails on one, and the server judges that value; when its output
+    schema held one, `unresolved_output` tells the runtime to skip the SDK's check of the result."""
+    keywords = spec.parameters if spec.input_kind == "keywords" else ()
+
+    def rules(schema: Any) -> Any:
+        return _for_validation(Document.of(schema).without_unresolved() if spec.untyped_reason else schema)
+
+    document: JSON = {
+        "input": rules(tool["inputSchema"]),
+        "parameters": {parameter.wire: parameter.python for parameter in keywords},
+    }
+    if "outputSchema" in tool:
+        document["output"] = rules(tool["outputSchema"])
+        if spec.untyped_reason and Document.of(tool["outputSchema"]).unresolved:
+            document["unresolved_output"] = True
+    headers = _mirrored_headers(tool["inputSchema"])
+    if headers:
+        document["headers"] = headers
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return text.replace("'", "\\u0027")  # one kind of quote: the literal is then the one black keeps
+
+
+def _mirrored_headers(schema: Any) -> list[list[Any]]:
+    """Each parameter a 2026-07-28 client mirrors into an `Mcp-Param-*` header (`x-mcp-header`,
+    SEP-2243): its path of property names and its header's name, sorted. None for annotations the
+    spec calls invalid: discovery drops such a tool, and a listing of it mirrors nothing either."""
+    if "x-mcp-header" not in json.dumps(schema):  # importing the SDK takes seconds: only when needed
+        return []
+    from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
+
+    if find_invalid_x_mcp_header(schema) is not None:
+        return []
+    return sorted([list(path), token] for path, token in x_mcp_header_map(schema).items())
+
+
+_ANNOTATIONS = frozenset(
+    {"title", "description", "$comment", "examples", "example", "default", "deprecated", "readOnly", "writeOnly"}
+)
+"""Keywords no instance can fail: left out of the contract, whose size is then the rules' alone (a
+megabyte description stays in the docstrings, not in every models module)."""
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas"})
+_DATA = frozenset({"const", "enum", "required", "dependentRequired"})
+_BASE_URI = frozenset({"$id", "id"})
+"""Keywords the models never see but a validator needs: references are resolved against them."""
+
+
+def _for_validation(schema: Any) -> Any:
+    """The schema's JSON Schema keywords without its annotations (`SCHEMA_KEYWORDS`, as the models
+    see them); names in maps of schemas, the definitions in a namespace of them (`is_namespace`) and
+    values in data keywords are kept."""
+    if isinstance(schema, list):
+        return [_for_validation(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    kept: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _ANNOTATIONS or (key not in SCHEMA_KEYWORDS and key not in _BASE_URI):
+            continue  # no extension keyword reaches the package; `$id` does, as relative references need it
+        if key in _DATA:
+            kept[key] = value
+        elif key in DEFINITIONS and isinstance(value, dict):
+            kept[key] = {name: _definition_for_validation(inner) for name, inner in value.items()}
+        elif key in _SCHEMA_MAPS and isinstance(value, dict):
+            kept[key] = {name: _for_validation(inner) for name, inner in value.items()}
+        else:
+            kept[key] = _for_validation(value)
+    return kept
+
+
+def _definition_for_validation(definition: Any) -> Any:
+    if not is_namespace(definition):
+        return _for_validation(definition)
+    return {
+        name: _definition_for_validation(inner) for name, inner in definition.items() if isinstance(inner, dict | bool)
+    }

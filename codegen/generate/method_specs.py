@@ -1,0 +1,353 @@
+"""Catalog entry -> the spec of its client method: a tool's from its schemas and the models read back
+(`model_reader`), a resource's, template's and prompt's from the entry alone."""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from codegen.errors import StubgenError
+from codegen.generate.guard import shown
+from codegen.generate.model_reader import ModelClass, names_in
+from codegen.generate.modelgen import annotation_text, one_line
+from codegen.generate.package_plan import ToolPlan
+from codegen.generate.spec import (
+    Import,
+    InputKind,
+    OutputKind,
+    Parameter,
+    PromptSpec,
+    ResourceSpec,
+    TemplateSpec,
+    ToolSpec,
+)
+from codegen.identifiers import Named, assign_names, escape, task_support
+from codegen.schemas import MISSING, Document, follow
+from codegen.snapshot import JSON
+
+__all__ = ["Untypable", "own_import", "prompt_spec", "resource_spec", "template_spec", "tool_spec", "used_names"]
+
+
+class Untypable(StubgenError):
+    """Why no typed method can be made for a tool, as its reason alone (a JSON pointer into its
+    schemas, then what is wrong): the tool gets the untyped method instead, or, under `strict`, the
+    error naming its server and tool (`build_package`)."""
+
+
+def own_import(spec: ToolSpec, classes: Mapping[str, object] | Sequence[str]) -> Import:
+    """The client's import of this tool's own models: the classes its method's annotations use."""
+    return Import(f"._models.{spec.module}", tuple(sorted(used_names(spec) & set(classes))))
+
+
+def used_names(spec: ToolSpec) -> set[str]:
+    """Every name the tool's method annotations refer to (its body imports the models it uses itself)."""
+    annotations = (
+        *(parameter.annotation for parameter in spec.parameters),
+        spec.extra_annotation or "None",
+        spec.return_annotation,
+    )
+    return {name for annotation in annotations for name in names_in(annotation)}
+
+
+def tool_spec(plan: ToolPlan, module: str, classes: Mapping[str, ModelClass], untyped: str | None = None) -> ToolSpec:
+    """The method's spec; `untyped` is why the tool's module holds no models, for an untyped tool.
+    Raises `Untypable` when the models give no typed method."""
+    tool, stem = plan.tool, plan.stem
+    wire = tool["name"]
+    input_model = f"{stem}Input"
+    if untyped is not None:
+        note = (
+            "Any arguments, checked against the tool's JSON Schema when called: mcp-stubgen could not "
+            f"type this tool ({untyped})."
+        )
+        if any(Document.of(tool[key]).unresolved for key in ("inputSchema", "outputSchema") if key in tool):
+            note += " A reference that names nothing in the schema is not checked: the server judges that value."
+        argument = Parameter("arguments", "arguments", "dict[str, Any]", required=True, description=note)
+        return ToolSpec(
+            wire=wire,
+            method=plan.named.python,
+            module=module,
+            title=_text(tool.get("title")),
+            description=_text(tool.get("description")),
+            input_model=input_model,
+            output_kind="result",
+            output_model=None,
+            output_field=None,
+            return_annotation="ToolResult",
+            parameters=(argument,),
+            fingerprint=plan.fingerprint,
+            input_kind="untyped",
+            untyped_reason=untyped,
+            task_support=task_support(tool),
+            start_method=plan.start_method,
+        )
+    model = _model_class(input_model, classes)
+    input_kind, parameters = _input_parameters(tool["inputSchema"], input_model, model, classes)
+    extra = extra_annotation = None
+    root = Document.of(tool["inputSchema"]).local()
+    if input_kind == "keywords" and _takes_more(root):
+        extra = escape("extra", {parameter.python for parameter in parameters})
+        values = "object"  # what keys matching `patternProperties` hold has types of its own
+        if model.extra is not None and not root.get("patternProperties"):
+            values = annotation_text(model.extra)
+        extra_annotation = f"Mapping[str, {values}]"
+
+    output_kind: OutputKind = "result"
+    output_model: str | None = None
+    output_field: str | None = None
+    return_annotation = "ToolResult"
+    if "outputSchema" in tool:
+        output_schema = tool["outputSchema"]
+        output_model = f"{stem}Output"
+        output = _model_class(output_model, classes)
+        if output.is_root:
+            output_kind = "value"
+            output_field, annotation_node = output.fields["root"]
+            return_annotation = annotation_text(annotation_node)
+        elif _wraps_primitive(wire, output_schema) and "result" in output.fields:
+            output_kind = "value"
+            output_field, annotation_node = output.fields["result"]
+            return_annotation = annotation_text(annotation_node)
+        else:
+            output_kind = "model"
+            return_annotation = output_model
+    return ToolSpec(
+        wire=wire,
+        method=plan.named.python,
+        module=module,
+        title=_text(tool.get("title")),
+        description=_text(tool.get("description")),
+        input_model=input_model,
+        output_kind=output_kind,
+        output_model=output_model,
+        output_field=output_field,
+        return_annotation=return_annotation,
+        parameters=parameters,
+        fingerprint=plan.fingerprint,
+        input_kind=input_kind,
+        extra=extra,
+        extra_annotation=extra_annotation,
+        task_support=task_support(tool),
+        start_method=plan.start_method,
+    )
+
+
+def _takes_more(schema: JSON) -> bool:
+    """Whether the input schema's root allows keys beyond its `properties`: JSON Schema allows them
+    unless `additionalProperties: false` closes the root (and no `patternProperties` opens it again)."""
+    return schema.get("additionalProperties", True) is not False or bool(schema.get("patternProperties"))
+
+
+def _input_parameters(
+    schema: JSON, name: str, model: ModelClass, classes: Mapping[str, ModelClass]
+) -> tuple[InputKind, tuple[Parameter, ...]]:
+    """The method's parameters: one keyword argument per field when the input model is one object
+    (its root's `properties`, or the fields an `allOf` merged into it), else one `arguments`
+    parameter of the model's type (the root's value for a union or a map), narrowed to the members
+    an object can be: arguments are always one."""
+    local_schema = Document.of(schema).local()
+    properties: dict[str, Any] = local_schema.get("properties", {})
+    if model.is_root or any(base != "BaseModel" for base in model.bases):
+        annotation = name
+        if model.is_root:
+            members = _object_members(model.fields["root"][1], classes, frozenset())
+            if not members:
+                raise Untypable(
+                    "/inputSchema: arguments are sent as an object, and no object fits "
+                    f"the type of the schema's root ({annotation_text(model.fields['root'][1])})"
+                )
+            annotation = " | ".join(annotation_text(member) for member in members)
+        shape = "a map" if annotation.startswith("dict[") else "not one object"
+        description = f"The tool's arguments as one value: its input schema's root is {shape}."
+        argument = Parameter("arguments", "arguments", annotation, required=True, description=description)
+        return "model", (argument,)
+    if set(model.fields) == set(properties):
+        required = set(local_schema.get("required", []))
+    else:  # an `allOf` (or `$ref`) root that datamodel-code-generator merged into one class
+        properties = {name: {} for name in model.fields}
+        required = set(model.required)
+    param_names = assign_names(sorted(properties), fallback="arg", kind="property")
+    parameters = []
+    for param in param_names:
+        prop = properties[param.wire]
+        nullable = _may_be_null(prop, local_schema, set()) if prop != {} else True
+        annotation = _strip_none(model.fields[param.wire][1], nullable=nullable)
+        parameters.append(
+            Parameter(
+                python=param.python,
+                wire=param.wire,
+                annotation=annotation,
+                required=param.wire in required,
+                description=_text(prop.get("description")) if isinstance(prop, dict) else None,
+                default=_default_text(prop),
+            )
+        )
+    parameters.sort(key=lambda parameter: not parameter.required)
+    return "keywords", tuple(parameters)
+
+
+def _object_members(annotation: ast.expr, classes: Mapping[str, ModelClass], seen: frozenset[str]) -> list[ast.expr]:
+    """The members of a union annotation (or the annotation itself) a JSON object can be: a `dict`, `Any`,
+    a model class, or a root model whose own root can be one (`seen` stops a recursive one)."""
+    members: list[ast.expr] = []
+    for member in _union_members(annotation):
+        if isinstance(member, ast.Subscript) and ast.unparse(member.value) in ("dict", "Dict", "Mapping"):
+            members.append(member)
+            continue
+        name = member.id if isinstance(member, ast.Name) else member.value if isinstance(member, ast.Constant) else None
+        if name == "Any":
+            members.append(member)
+            continue
+        model = classes.get(name) if isinstance(name, str) else None
+        if model is None or not model.bases or name in seen:
+            continue
+        if not model.is_root or _object_members(model.fields["root"][1], classes, seen | {str(name)}):
+            members.append(member)
+    return members
+
+
+def _union_members(annotation: ast.expr) -> list[ast.expr]:
+    """`A | B`, `Union[A, B]` and `Optional[A]` as their members; `Annotated[A, ...]` as `A`'s."""
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return [*_union_members(annotation.left), *_union_members(annotation.right)]
+    if isinstance(annotation, ast.Subscript) and ast.unparse(annotation.value) in ("Union", "Optional", "Annotated"):
+        parts = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+        if ast.unparse(annotation.value) == "Annotated":
+            parts = parts[:1]
+        return [member for part in parts for member in _union_members(part)]
+    return [annotation]
+
+
+def _model_class(name: str, classes: Mapping[str, ModelClass]) -> ModelClass:
+    """The class generated for one tool schema."""
+    model = classes.get(name)
+    if model is None:
+        key = "inputSchema" if name.endswith("Input") else "outputSchema"
+        raise Untypable(f"/{key}: datamodel-code-generator made no model {name!r} for it")
+    return model
+
+
+def _wraps_primitive(tool: str, schema: JSON) -> bool:
+    """MCPServer titles a wrapped primitive `<tool>Output`; FastMCP marks it with `x-fastmcp-wrap-result`."""
+    properties = schema.get("properties", {})
+    if set(properties) != {"result"} or schema.get("required") != ["result"]:
+        return False
+    return schema.get("x-fastmcp-wrap-result") is True or schema.get("title") == f"{tool}Output"
+
+
+def _may_be_null(schema: Any, root: JSON, seen: set[str]) -> bool:
+    """Whether a property schema admits `null`; unknown or unresolvable cases count as nullable."""
+    if not isinstance(schema, dict):
+        return schema is not False
+    kind = schema.get("type")
+    if kind == "null" or (isinstance(kind, list) and "null" in kind) or schema.get("nullable") is True:
+        return True
+    if "const" in schema:
+        return schema["const"] is None
+    if isinstance(schema.get("enum"), list):
+        return None in schema["enum"]
+    for key in ("anyOf", "oneOf"):
+        if isinstance(schema.get(key), list) and any(_may_be_null(branch, root, seen) for branch in schema[key]):
+            return True
+    if isinstance(schema.get("allOf"), list) and schema["allOf"]:
+        return all(_may_be_null(branch, root, seen) for branch in schema["allOf"])
+    reference = schema.get("$ref")
+    if isinstance(reference, str):
+        if reference in seen:
+            return False
+        target = follow(root, reference)
+        return target is MISSING or _may_be_null(target, root, seen | {reference})
+    return kind is None and not any(key in schema for key in ("anyOf", "oneOf", "allOf", "properties", "items"))
+
+
+def _strip_none(annotation: ast.expr, nullable: bool) -> str:
+    """Drop the `| None` datamodel-code-generator adds to optional fields when the schema itself forbids null."""
+    members: list[ast.expr] = []
+
+    def flatten(node: ast.expr) -> None:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            flatten(node.left)
+            flatten(node.right)
+        else:
+            members.append(node)
+
+    flatten(annotation)
+    if not nullable:
+        kept = [member for member in members if not (isinstance(member, ast.Constant) and member.value is None)]
+        members = kept or members
+    return " | ".join(annotation_text(member) for member in members)
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _default_text(schema: Any) -> str | None:
+    if not isinstance(schema, dict) or "default" not in schema:
+        return None
+    return json.dumps(schema["default"], sort_keys=True, ensure_ascii=False)
+
+
+def resource_spec(entry: JSON, named: Named) -> ResourceSpec:
+    return ResourceSpec(
+        method=named.python,
+        uri=entry["uri"],
+        name=entry["name"],
+        description=_text(entry.get("description")),
+        mime_type=_text(entry.get("mimeType")),
+    )
+
+
+def template_spec(where: str, entry: JSON, named: Named) -> TemplateSpec:
+    from mcp.shared.uri_template import InvalidUriTemplate, UriTemplate  # importing `mcp` takes a second
+
+    try:
+        template = UriTemplate.parse(entry["uriTemplate"])
+    except InvalidUriTemplate as error:
+        raise StubgenError(f"{where}resource template {shown(entry['name'])}: {one_line(str(error))}") from None
+    optional = template.query_variable_names
+    variables = assign_names(template.variable_names, fallback="var", kind="variable", where=where)
+    parameters = sorted(
+        (
+            Parameter(
+                python=variable.python, wire=variable.wire, annotation="str", required=variable.wire not in optional
+            )
+            for variable in variables
+        ),
+        key=lambda parameter: not parameter.required,
+    )
+    return TemplateSpec(
+        method=named.python,
+        uri_template=entry["uriTemplate"],
+        name=entry["name"],
+        description=_text(entry.get("description")),
+        mime_type=_text(entry.get("mimeType")),
+        parameters=tuple(parameters),
+    )
+
+
+def prompt_spec(where: str, entry: JSON, named: Named) -> PromptSpec:
+    arguments = [argument for argument in entry.get("arguments") or [] if isinstance(argument, dict)]
+    by_name = {str(argument.get("name", "")): argument for argument in arguments}
+    names = assign_names(sorted(by_name), fallback="arg", kind="argument", where=f"{where}prompt {entry['name']!r}: ")
+    parameters = sorted(
+        (
+            Parameter(
+                python=argument.python,
+                wire=argument.wire,
+                annotation="str",
+                required=by_name[argument.wire].get("required") is True,
+                description=_text(by_name[argument.wire].get("description")),
+            )
+            for argument in names
+        ),
+        key=lambda parameter: not parameter.required,
+    )
+    return PromptSpec(
+        method=named.python,
+        wire=entry["name"],
+        description=_text(entry.get("description")),
+        parameters=tuple(parameters),
+    )

@@ -1,0 +1,160 @@
+"""Reading a tool's generated models module back with `ast`: its classes, their fields by wire name,
+and the names it imports, so the client's annotations are exactly the types the models declare."""
+
+from __future__ import annotations
+
+import ast
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from pydantic.alias_generators import to_camel
+
+from codegen.generate.modelgen import UNTYPED_REASON, parsed
+
+__all__ = ["ModelClass", "names_in", "read_models", "untyped_reason"]
+
+
+@dataclass(frozen=True)
+class ModelClass:
+    fields: Mapping[str, tuple[str, ast.expr]]
+    """Wire name -> (Python attribute name, annotation)."""
+    required: frozenset[str]
+    """Wire names of the fields without a default."""
+    bases: tuple[str, ...]
+    """The base classes as written (`BaseModel`, `RootModel[...]`, another model)."""
+    extra: ast.expr | None = None
+    """The type of the values of keys it has no field for (`__pydantic_extra__: dict[str, <this>]`), if typed."""
+
+    @property
+    def is_root(self) -> bool:
+        """A `RootModel`: its value is `root`, whatever the schema's root is (a map, a union, an array...)."""
+        return any(base.startswith("RootModel") for base in self.bases)
+
+
+def untyped_reason(source: str) -> str | None:
+    """The reason an untyped tool's module records, or None for a typed module."""
+    if UNTYPED_REASON not in source:
+        return None
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and [ast.unparse(target) for target in node.targets] == [UNTYPED_REASON]:
+            value = ast.literal_eval(node.value)
+            return str(value)
+    return None
+
+
+def read_models(source: str) -> tuple[dict[str, ModelClass], dict[str, str]]:
+    """The classes (and type aliases) models.py defines, with their fields by wire name, and the names it imports."""
+    tree = parsed(source)
+    classes: dict[str, ModelClass] = {}
+    imported: dict[str, str] = {}
+    aliases: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.module != "__future__" and not node.level:
+            for alias in node.names:
+                imported[alias.name] = node.module
+                if alias.asname:
+                    aliases[alias.asname] = alias.name
+        elif isinstance(node, ast.ClassDef):
+            fields: dict[str, tuple[str, ast.expr]] = {}
+            required: set[str] = set()
+            extra: ast.expr | None = None
+            for statement in node.body:
+                values = _extra_values(statement) if isinstance(statement, ast.Assign | ast.AnnAssign) else None
+                if values is not None:
+                    extra = _unalias(values, aliases)
+                elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+                    wire = _wire_name(statement, aliases)
+                    fields[wire] = (statement.target.id, _unalias(statement.annotation, aliases))
+                    if _has_no_default(statement):
+                        required.add(wire)
+            bases = tuple(ast.unparse(base) for base in node.bases)
+            classes[node.name] = ModelClass(fields, frozenset(required), bases, extra)
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call)
+            and ast.unparse(node.value.func) == "TypeAliasType"
+        ):  # a recursive alias, used in annotations like a class
+            classes[node.targets[0].id] = ModelClass({}, frozenset(), ())
+    return classes, imported
+
+
+def _extra_values(statement: ast.Assign | ast.AnnAssign) -> ast.expr | None:
+    """`X` of `__pydantic_extra__: dict[str, X]`, or of `__annotations__ = {"__pydantic_extra__": Dict[str, X]}`
+    as datamodel-code-generator writes it; None for any other statement."""
+    if isinstance(statement, ast.AnnAssign):
+        if not (isinstance(statement.target, ast.Name) and statement.target.id == "__pydantic_extra__"):
+            return None
+        annotation: ast.expr | None = statement.annotation
+    else:
+        targets, value = statement.targets, statement.value
+        if not (len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id == "__annotations__"):
+            return None
+        if not isinstance(value, ast.Dict):
+            return None
+        annotation = next(
+            (item for key, item in zip(value.keys, value.values, strict=True)
+             if isinstance(key, ast.Constant) and key.value == "__pydantic_extra__"),
+            None,
+        )  # fmt: skip
+    if isinstance(annotation, ast.Subscript) and isinstance(annotation.slice, ast.Tuple):
+        pair = annotation.slice.elts
+        return pair[1] if len(pair) == 2 else None
+    return None
+
+
+def _has_no_default(statement: ast.AnnAssign) -> bool:
+    """`x: int` or `x: int = Field(..., ...)`: a field the caller must give."""
+    value = statement.value
+    if value is None:
+        return True
+    if isinstance(value, ast.Call) and value.args:
+        return isinstance(value.args[0], ast.Constant) and value.args[0].value is Ellipsis
+    return False
+
+
+def _unalias(annotation: ast.expr, aliases: Mapping[str, str]) -> ast.expr:
+    """The annotation with imports' original names: models.py aliases `Literal` when a field is named
+    `Literal`, but the client, which has no such field, imports and writes plain `Literal`."""
+    if not aliases:
+        return annotation
+    copy = ast.parse(ast.unparse(annotation), mode="eval").body
+    for node in ast.walk(copy):
+        if isinstance(node, ast.Name) and node.id in aliases:
+            node.id = aliases[node.id]
+    return copy
+
+
+def _wire_name(statement: ast.AnnAssign, aliases: Mapping[str, str]) -> str:
+    """The field's `alias=`, else the alias its model's `alias_generator=to_camel` gives it (modelgen
+    sets that generator on every model); `Field` may itself be imported under an alias (`Field as
+    Field_aliased`, when a property is named `Field`)."""
+    assert isinstance(statement.target, ast.Name)
+    value = statement.value
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and aliases.get(value.func.id, value.func.id) == "Field"
+    ):
+        for keyword in value.keywords:
+            if (
+                keyword.arg == "alias"
+                and isinstance(keyword.value, ast.Constant)
+                and isinstance(keyword.value.value, str)
+            ):
+                return keyword.value.value
+    return to_camel(statement.target.id)
+
+
+@functools.lru_cache(maxsize=4096)
+def names_in(annotation: str) -> frozenset[str]:
+    """The names an annotation refers to; memoized, as a large catalog repeats the same few thousand."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(annotation, mode="eval")):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+            names.add(node.value)  # a forward reference, `Union["A", "B"]`, as a recursive root model writes it
+    return frozenset(names)

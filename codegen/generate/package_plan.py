@@ -1,0 +1,93 @@
+"""Every name in a package, planned before anything is generated: the catalog's checks, then a clean,
+unique Python name for each tool, resource, template and prompt (`codegen.identifiers`) and each
+tool's models-module stem."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from codegen.errors import StubgenError
+from codegen.generate.guard import check_text, pointer
+from codegen.generate.headers import header_lines
+from codegen.identifiers import Named, model_stems, plan_names
+from codegen.snapshot import JSON, Snapshot
+
+__all__ = ["PackagePlan", "ToolPlan", "header", "plan_package"]
+
+
+def header(snapshot: Snapshot) -> str:
+    """The fixed first lines of every rendered file: generator version and snapshot fingerprint, nothing variable."""
+    return header_lines(f"snapshot {snapshot.fingerprint}")
+
+
+@dataclass(frozen=True)
+class ToolPlan:
+    """One tool's names, known without generating anything."""
+
+    tool: JSON
+    named: Named
+    stem: str
+    fingerprint: str
+    start_method: str | None = None
+    """The name of the method starting the tool as a task, for a tool that may run as one."""
+
+
+@dataclass(frozen=True)
+class PackagePlan:
+    """Every name in the package, known without generating anything."""
+
+    snapshot: Snapshot
+    tools: tuple[ToolPlan, ...]
+    resource_names: tuple[Named, ...]
+    template_names: tuple[Named, ...]
+    prompt_names: tuple[Named, ...]
+
+
+def plan_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = None) -> PackagePlan:
+    """Names for every tool, resource, template and prompt, after the catalog checks.
+
+    (Each tool's schemas are checked where its models are built, `_build_tools`.)
+    """
+    where = f"server {snapshot.server!r}: "
+    tools = snapshot.tools
+    for tool in tools:
+        check_tool(where, tool)
+    check_text(snapshot)
+
+    names = plan_names(snapshot, method_names)
+    tool_names = names.tools
+    start_methods = {named.wire: named.python for named in names.starters}
+    stems = model_stems([named.python for named in tool_names])
+    plans = []
+    for tool, named, stem in zip(tools, tool_names, stems, strict=True):
+        tool_fingerprint = snapshot.tool_fingerprints[tool["name"]]
+        plans.append(ToolPlan(tool, named, stem, tool_fingerprint, start_methods.get(named.wire)))
+    return PackagePlan(
+        snapshot=snapshot,
+        tools=tuple(plans),
+        resource_names=names.resources,
+        template_names=names.templates,
+        prompt_names=names.prompts,
+    )
+
+
+def check_tool(where: str, tool: JSON) -> None:
+    """Reject schemas no client can be generated from, naming the tool and a JSON pointer into it."""
+    name = tool["name"]
+    for key in ("inputSchema", "outputSchema"):
+        if key not in tool:
+            continue
+        schema = tool[key]
+        if not isinstance(schema, dict):
+            raise StubgenError(f"{where}tool {name!r}: /{key}: must be a JSON Schema object")
+        properties = schema.get("properties", {})
+        if not isinstance(properties, dict):
+            raise StubgenError(f"{where}tool {name!r}: /{key}/properties: must be an object")
+        for property_name, property_schema in properties.items():
+            if not isinstance(property_schema, dict | bool):
+                at = pointer(key, "properties", property_name)
+                raise StubgenError(f"{where}tool {name!r}: {at}: must be a JSON Schema")
+        required = schema.get("required", [])
+        if not isinstance(required, list) or not all(isinstance(item, str) for item in required):
+            raise StubgenError(f"{where}tool {name!r}: /{key}/required: must be a list of property names")

@@ -1,0 +1,179 @@
+"""Building tools' models and method specs in batches over the cores, each piece cached by content.
+
+A tool's part of the package depends on that tool alone, so tools are built in batches spread over
+the cores (`parallel.map_batches`). The worker that builds a tool also formats the two pieces of
+client.py only that tool decides (its method and its import), so a cold run goes through the cores
+once rather than once for models and again for black; the renderer then finds them in the cache.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+from codegen.errors import StubgenError
+from codegen.generate.cache import Cache, cache_key, compact_json
+from codegen.generate.contract import contract
+from codegen.generate.guard import check_tool_schemas
+from codegen.generate.method_specs import Untypable, own_import, tool_spec
+from codegen.generate.model_reader import ModelClass, read_models, untyped_reason
+from codegen.generate.modelgen import ModelJob, model_source, one_line, untyped_source
+from codegen.generate.package_plan import ToolPlan
+from codegen.generate.parallel import map_batches
+from codegen.generate.render import PieceKind, formatted_pieces, formatted_without_black, piece_key, tool_pieces
+from codegen.generate.spec import Parameter, ToolSpec
+
+__all__ = ["ToolParts", "tool_parts"]
+
+
+class ToolParts(NamedTuple):
+    """One tool as built: what `build_package` assembles the package from."""
+
+    source: str
+    """The tool's models module (`modelgen.model_source`, or `untyped_source`)."""
+    classes: tuple[str, ...]
+    imported: dict[str, str]
+    """The names the models module imports, name -> module."""
+    spec: ToolSpec
+    contract: str
+    """What the runtime checks calls against (`contract.contract`)."""
+
+
+def tool_parts(server: str, tools: Sequence[ToolPlan], cache: Cache) -> list[ToolParts]:
+    """Each tool's parts, from the cache or built in batches over the cores; the first failing tool
+    (in catalog order) is the `StubgenError` raised."""
+    texts = [compact_json(tool.tool) for tool in tools]
+    source_keys = [cache_key("models", tool.stem, text) for tool, text in zip(tools, texts, strict=True)]
+    spec_keys = [
+        cache_key("tool-spec", text, tool.named.python, tool.stem, tool.start_method or "")
+        for tool, text in zip(tools, texts, strict=True)
+    ]
+    sources = [cache.get(key) for key in source_keys]
+    specs = [cache.get(key) for key in spec_keys]
+    missing = [index for index, spec in enumerate(specs) if spec is None or sources[index] is None]
+    jobs = [_ToolJob(server, tools[index], sources[index], source_keys[index], spec_keys[index]) for index in missing]
+    for index, outcome in zip(missing, map_batches(functools.partial(_build_tools, cache.folder), jobs), strict=True):
+        if isinstance(outcome, str):
+            raise StubgenError(outcome)
+        sources[index], specs[index] = outcome.source, outcome.spec
+        for key, text in outcome.pieces:
+            cache.remember(key, text)
+    return [_load_parts(source, spec) for source, spec in zip(sources, specs, strict=True)]
+
+
+@dataclass(frozen=True)
+class _ToolJob:
+    """What a worker needs to build one tool: its plan, its models module when that is cached, and
+    the cache keys its texts are stored under."""
+
+    server: str
+    tool: ToolPlan
+    source: str | None
+    source_key: str
+    spec_key: str
+
+
+@dataclass(frozen=True)
+class _Built:
+    """One tool as a worker built it and stored it in the cache folder, for the parent's memory."""
+
+    source: str
+    spec: str
+    """`_dump_parts`: what the models module tells the client, so a cached run never parses it."""
+    pieces: tuple[tuple[str, str], ...]
+    """(cache key, text) of everything built: the models module, the spec, and the methods and import
+    black had to format (the renderer looks those up by their unformatted text; the rest it writes as
+    they are, `formatted_without_black`)."""
+
+
+def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built | str]:
+    """Build a batch of tools (in a worker): models and spec one by one, then the methods and imports
+    of the batch that black has to format, in one black call per kind, each text stored in the cache folder (in
+    parallel, by the workers, rather than one file at a time by the parent). A failure is its
+    one-line message."""
+    built: list[tuple[_ToolJob, str, str, list[tuple[PieceKind, str]]] | str] = []
+    for job in jobs:
+        try:
+            source, untypable = job.source, None
+            if source is None:  # a cached module passed the checks when it was made
+                untypable = check_tool_schemas(job.server, job.tool.tool)
+            source, models, imported, spec = typed_or_untyped(job.server, job.tool, source, untypable)
+        except StubgenError as error:
+            built.append(str(error))
+            continue
+        pieces = [
+            piece for piece in tool_pieces(spec, own_import(spec, models)) if formatted_without_black(*piece) is None
+        ]
+        parts = _dump_parts(tuple(models), imported, spec, contract(job.tool.tool, spec))
+        built.append((job, source, parts, pieces))
+    texts = iter(formatted_pieces([piece for entry in built if not isinstance(entry, str) for piece in entry[3]]))
+    store = Cache(folder)
+    outcomes: list[_Built | str] = []
+    for entry in built:
+        if isinstance(entry, str):
+            outcomes.append(entry)
+            continue
+        job, source, parts, pieces = entry
+        made = (
+            (job.source_key, source),
+            (job.spec_key, parts),
+            *((piece_key(*piece), next(texts)) for piece in pieces),
+        )
+        for key, text in made:
+            store.put(key, text)
+        outcomes.append(_Built(source, parts, made))
+    return outcomes
+
+
+def typed_or_untyped(
+    server: str, tool: ToolPlan, source: str | None, untypable: str | None = None
+) -> tuple[str, dict[str, ModelClass], dict[str, str], ToolSpec]:
+    """A tool's models module and method spec; a schema the checks found untypable (`untypable`, the
+    reason) or that no models can be generated from (or no method typed from) gets the untyped module
+    (`untyped_source`), so one such tool never blocks its server. `build_package` turns that into an
+    error under `strict`."""
+    try:
+        if untypable is not None:
+            raise Untypable(untypable)
+        kind = tool.tool["inputSchema"].get("type", "object")
+        if "object" not in (kind if isinstance(kind, list) else [kind]):
+            raise Untypable(f"/inputSchema/type: arguments are sent as an object, and the schema says {kind!r}")
+        if source is None:
+            source = model_source(server, ModelJob(tool.tool, tool.stem))
+        models, imported = read_models(source)
+        return source, models, imported, tool_spec(tool, tool.named.python, models, untyped_reason(source))
+    except Untypable as error:
+        reason = error.message
+    except StubgenError as error:  # datamodel-code-generator refused the schema; modelgen's message names the tool
+        reason = error.message.removeprefix(f"server {server!r}: tool {tool.tool['name']!r}: ")
+    except Exception as error:  # datamodel-code-generator failing on a schema it accepted
+        reason = f"datamodel-code-generator failed ({type(error).__name__}: {one_line(str(error))})"
+    source = untyped_source(ModelJob(tool.tool, tool.stem), reason)
+    models, imported = read_models(source)
+    return source, models, imported, tool_spec(tool, tool.named.python, models, reason)
+
+
+def _dump_parts(classes: tuple[str, ...], imported: Mapping[str, str], spec: ToolSpec, contract: str) -> str:
+    """What a tool's models module tells the client (its classes, its imports, the method's spec) and
+    its contract, for the cache: reading it back skips parsing the module, the slowest step of a
+    cached run, and the parent never walks a schema for the contract (the workers made it)."""
+    document = {"classes": classes, "imported": imported, "spec": asdict(spec), "contract": contract}
+    return json.dumps(document, ensure_ascii=False)
+
+
+def _load_parts(source: str | None, text: str | None) -> ToolParts:
+    assert source is not None and text is not None, "every tool was found in the cache or built"
+    document = json.loads(text)
+    spec = document["spec"]
+    parameters = tuple(Parameter(**parameter) for parameter in spec.pop("parameters"))
+    return ToolParts(
+        source=source,
+        classes=tuple(document["classes"]),
+        imported=document["imported"],
+        spec=ToolSpec(**spec, parameters=parameters),
+        contract=document["contract"],
+    )
