@@ -26,10 +26,10 @@ from codegen.config import ServerConfig, load_config
 from codegen.errors import StubgenError
 from codegen.generate import Cache, command, generate_package
 from codegen.generate.build import build_package
+from codegen.generate.escaping import python_literal
 from codegen.generate.hub import build_hub, hub_dir, render_hub
 from codegen.generate.hub import generate_hub as write_hub
 from codegen.generate.publish import diff_trees, read_tree
-from codegen.generate.render import python_literal
 from codegen.identifiers import HUB_MEMBERS, qualified_tools
 from codegen.runtime._hub_runtime import GeneratedHub, GeneratedSyncHub
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot

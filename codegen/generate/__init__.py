@@ -37,8 +37,9 @@ def render_snapshot(
     `renames` (old tool name -> new) keeps each renamed tool's old method as a deprecated alias.
     `sync_client=False` leaves out the sync twin (`<Server>SyncClient` and `connect_sync`).
     """
-    cache = cache or Cache.disabled()  # one for both stages: the renderer finds what the builder formatted
-    return render_package(build_package(snapshot, method_names, cache, strict, renames, sync_client), cache)
+    cache = cache or Cache.disabled()
+    package = build_package(snapshot, method_names, cache, strict, renames, sync_client)
+    return render_package(package, cache)
 
 
 def generate_package(

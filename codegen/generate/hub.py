@@ -17,10 +17,12 @@ from codegen import __version__
 from codegen.errors import StubgenError
 from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
+from codegen.generate.escaping import python_literal
+from codegen.generate.piecewise_black import formatted
 from codegen.generate.publish import Published, publish
-from codegen.generate.render import formatted, jinja_environment, python_literal
 from codegen.generate.runtime_folder import publish_runtime
 from codegen.generate.spec import PackageSpec
+from codegen.generate.templating import jinja_environment
 from codegen.identifiers import HUB_PACKAGE, HUB_SEPARATOR, hub_attribute, qualified_tools
 from codegen.runtime._hub_catalog import ToolFilter, model_visible
 from codegen.runtime._hub_runtime import LiveTools

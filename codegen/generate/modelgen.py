@@ -24,7 +24,8 @@ from typing import Any
 
 from codegen.errors import StubgenError
 from codegen.generate.cache import compact_json
-from codegen.generate.formatting import LINE_LENGTH, black_mode, literal
+from codegen.generate.escaping import literal
+from codegen.generate.formatting import LINE_LENGTH, black_mode
 from codegen.schemas import (
     DATA_KEYWORDS,
     KEYWORDS,
