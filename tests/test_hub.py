@@ -24,7 +24,7 @@ from mcp.types import CallToolResult
 
 from codegen.config import ServerConfig, load_config
 from codegen.errors import StubgenError
-from codegen.generate import Cache, command, generate_package
+from codegen.generate import Cache, generate_package, hub_build, pipeline
 from codegen.generate.build import build_package
 from codegen.generate.escaping import python_literal
 from codegen.generate.hub import build_hub, hub_dir, render_hub
@@ -337,7 +337,8 @@ def test_generate_writes_the_hub_from_every_configured_snapshot_and_check_guards
         raise AssertionError(f"{path} was parsed")
 
     with monkeypatch.context() as patched:
-        patched.setattr(command, "parse_snapshot", no_parsing)
+        patched.setattr(pipeline, "parse_snapshot", no_parsing)
+        patched.setattr(hub_build, "parse_snapshot", no_parsing)
         unchanged = run_cli("generate")
     assert unchanged.exit_code == 0, unchanged.stderr
     assert unchanged.stderr.count(": unchanged clients/") == 3
@@ -382,7 +383,10 @@ def test_sync_writes_an_importable_hub(run_cli, tmp_path: Path, monkeypatch: pyt
     assert again.stderr.strip().splitlines()[-1] == "hub: unchanged clients/hub"
     # sync recorded the hub as current, as generate does: --check proves it from the record, rendering nothing
     config = load_config(tmp_path / "pyproject.toml")
-    assert command.build_hub(command.hub_sources(config), tmp_path / "clients", Cache.default()).files is None
+    assert (
+        hub_build.hub_rendered(hub_build.hub_sources(config), tmp_path / "clients", Cache.default()).rendered.files
+        is None
+    )
 
     imported = subprocess.run(
         [PY, "-c", "from clients.hub import Hub; print(sorted(Hub.tools))"],
