@@ -58,9 +58,7 @@ def test_the_layout_has_the_stages_the_docs_name() -> None:
 def test_no_stage_imports_another_stages_command_module() -> None:
     found = _cross_stage_command_imports()
     new = sorted(found - set(STILL_SHARED_FROM_A_COMMAND))
-    assert not new, (
-        f"{new}: a stage imports another stage's CLI module; move what they share into a module of its own"
-    )
+    assert not new, f"{new}: a stage imports another stage's CLI module; move what they share into a module of its own"
     assert not any(importer == "generate" or imported == "generate" for importer, imported in found)
     gone = sorted(set(STILL_SHARED_FROM_A_COMMAND) - found)
     assert not gone, f"{gone} no longer import a CLI module: drop them from STILL_SHARED_FROM_A_COMMAND"
