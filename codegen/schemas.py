@@ -55,6 +55,16 @@ VALUE_KEYWORDS = frozenset({
 """Keywords whose value is a name, a number, a flag or a list of names: no schema inside."""
 KEYWORDS = SCHEMA_MAPS | SCHEMA_LISTS | SCHEMA_VALUES | DATA_KEYWORDS | VALUE_KEYWORDS
 """JSON Schema's own keywords (drafts 4 to 2020-12, but `$id`) and OpenAPI's `nullable`."""
+ID_KEYWORDS = frozenset({"$id", "id"})
+"""Keywords naming a schema's base URI (`id` up to draft 4): its references are resolved against it."""
+ANNOTATIONS = frozenset({
+    "title", "description", "$comment", "examples", "example", "default", "deprecated", "readOnly", "writeOnly",
+})  # fmt: skip
+"""Keywords no instance can fail: text for people and models, examples, the server's default, flags."""
+COMBINATORS = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not", "if"})
+"""Keywords that give a schema its meaning through other schemas."""
+LOWER_BOUNDS = frozenset({"minimum", "minLength", "minItems", "minProperties", "minContains"})
+UPPER_BOUNDS = frozenset({"maximum", "maxLength", "maxItems", "maxProperties", "maxContains"})
 
 Path = tuple[str | int, ...]
 """A JSON pointer as its parts."""
@@ -131,7 +141,7 @@ def is_namespace(definition: Any) -> bool:
     return (
         isinstance(definition, dict)
         and bool(definition)
-        and not any(key in KEYWORDS or key in _IDS for key in definition)
+        and not any(key in KEYWORDS or key in ID_KEYWORDS for key in definition)
     )
 
 
@@ -391,9 +401,8 @@ _RECENT: dict[int, Document] = {}
 _RECENT_MAX = 8
 """Documents kept for `Document.of`: a tool's input and output schemas, with room to spare."""
 
-_IDS = ("$id", "id")
 """A schema's own identifier: `id` up to draft-04. (A property named `id` is under `properties`, never a keyword.)"""
-_NAMING = (*_IDS, "$anchor", "$dynamicAnchor")
+_NAMING = ID_KEYWORDS | {"$anchor", "$dynamicAnchor"}
 """Keywords that give a schema a name or a base URI other than its place in the document."""
 
 
@@ -457,7 +466,7 @@ def _rewritten(node: Any, path: Path, rewrites: dict[Path, str]) -> Any:
         return node
     result: dict[str, Any] = {}
     for key, value in node.items():
-        if key in _IDS and isinstance(value, str):
+        if key in ID_KEYWORDS and isinstance(value, str):
             continue
         if key == "$ref" and path in rewrites:
             result[key] = rewrites[path]
