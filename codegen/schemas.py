@@ -16,7 +16,7 @@ working for hours.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
@@ -124,6 +124,25 @@ def subschemas(schema: Any, path: Path = ()) -> Iterator[tuple[Path, dict[str, A
                 yield from subschemas(inner, (*path, key, name))
         else:
             yield from subschemas(value, (*path, key))
+
+
+def rebuilt(schema: Any, edit: Callable[[Path, dict[str, Any]], dict[str, Any]], path: Path = ()) -> Any:
+    """A copy of `schema` in which every object in schema position (`subschemas`' walk) is first
+    passed through `edit(path, object)`, then has its own subschemas rebuilt; instance data is copied
+    as it is."""
+    if isinstance(schema, list):
+        return [rebuilt(inner, edit, (*path, index)) for index, inner in enumerate(schema)]
+    if not isinstance(schema, dict):
+        return schema
+    result: dict[str, Any] = {}
+    for key, value in edit(path, schema).items():
+        if key in DATA_KEYWORDS:
+            result[key] = value
+        elif key in SCHEMA_MAPS and isinstance(value, dict):
+            result[key] = {name: rebuilt(inner, edit, (*path, key, name)) for name, inner in value.items()}
+        else:
+            result[key] = rebuilt(value, edit, (*path, key))
+    return result
 
 
 _MISSING: Any = object()
@@ -337,14 +356,23 @@ class Document:
             for reference in self.references
             if reference.target is not None
         }
-        return _rewritten(self.root, (), rewrites)
+
+        def rewrite(path: Path, node: dict[str, Any]) -> dict[str, Any]:
+            kept = {key: value for key, value in node.items() if not (key in ID_KEYWORDS and isinstance(value, str))}
+            return {**kept, "$ref": rewrites[path]} if "$ref" in kept and path in rewrites else kept
+
+        return rebuilt(self.root, rewrite)
 
     def without_unresolved(self) -> Any:
         """The document with every `$ref` that names nothing in it (one outside the document or to
         nothing) dropped, so its place accepts what the rest of its schema accepts: what a validator
         may apply without fetching anything, leaving that value for the server to judge."""
         dropped = {reference.path for reference in self.unresolved}
-        return _without_references(self.root, (), dropped) if dropped else self.root
+
+        def drop(path: Path, node: dict[str, Any]) -> dict[str, Any]:
+            return {key: value for key, value in node.items() if key != "$ref" or path not in dropped}
+
+        return rebuilt(self.root, drop) if dropped else self.root
 
     @property
     def unresolved(self) -> tuple[Reference, ...]:
@@ -385,7 +413,12 @@ class Document:
                 target = {key: value for key, value in target.items() if key not in DEFINITIONS}
             definitions[name] = target
             moved[as_reference(path)] = as_reference(("$defs", name))
-        return _moved({**local, "$defs": definitions}, moved)
+
+        def move(_: Path, node: dict[str, Any]) -> dict[str, Any]:
+            reference = node.get("$ref")
+            return {**node, "$ref": moved.get(reference, reference)} if isinstance(reference, str) else node
+
+        return rebuilt({**local, "$defs": definitions}, move)
 
     def expanded_size(self) -> int:
         """How many schema objects the local document stands for with its references followed (a
@@ -404,25 +437,6 @@ _RECENT_MAX = 8
 """A schema's own identifier: `id` up to draft-04. (A property named `id` is under `properties`, never a keyword.)"""
 _NAMING = ID_KEYWORDS | {"$anchor", "$dynamicAnchor"}
 """Keywords that give a schema a name or a base URI other than its place in the document."""
-
-
-def _moved(node: Any, moved: dict[str, str]) -> Any:
-    """The schema with each reference in `moved` pointing at its new place."""
-    if isinstance(node, list):
-        return [_moved(inner, moved) for inner in node]
-    if not isinstance(node, dict):
-        return node
-    result: dict[str, Any] = {}
-    for key, value in node.items():
-        if key == "$ref" and isinstance(value, str):
-            result[key] = moved.get(value, value)
-        elif key in DATA_KEYWORDS:
-            result[key] = value
-        elif key in SCHEMA_MAPS and isinstance(value, dict):
-            result[key] = {name: _moved(inner, moved) for name, inner in value.items()}
-        else:
-            result[key] = _moved(value, moved)
-    return result
 
 
 def _mentions_ref(root: dict[str, Any]) -> bool:
@@ -457,46 +471,6 @@ def _resolve(
     if place is None:
         return Reference(path, text, None, "dangling")
     return Reference(path, text, place, None)
-
-
-def _rewritten(node: Any, path: Path, rewrites: dict[Path, str]) -> Any:
-    if isinstance(node, list):
-        return [_rewritten(inner, (*path, index), rewrites) for index, inner in enumerate(node)]
-    if not isinstance(node, dict):
-        return node
-    result: dict[str, Any] = {}
-    for key, value in node.items():
-        if key in ID_KEYWORDS and isinstance(value, str):
-            continue
-        if key == "$ref" and path in rewrites:
-            result[key] = rewrites[path]
-        elif key in DATA_KEYWORDS:
-            result[key] = value
-        elif key in SCHEMA_MAPS and isinstance(value, dict):
-            result[key] = {name: _rewritten(inner, (*path, key, name), rewrites) for name, inner in value.items()}
-        else:
-            result[key] = _rewritten(value, (*path, key), rewrites)
-    return result
-
-
-def _without_references(node: Any, path: Path, dropped: set[Path]) -> Any:
-    if isinstance(node, list):
-        return [_without_references(inner, (*path, index), dropped) for index, inner in enumerate(node)]
-    if not isinstance(node, dict):
-        return node
-    result: dict[str, Any] = {}
-    for key, value in node.items():
-        if key == "$ref" and path in dropped:
-            continue
-        if key in DATA_KEYWORDS:
-            result[key] = value
-        elif key in SCHEMA_MAPS and isinstance(value, dict):
-            result[key] = {
-                name: _without_references(inner, (*path, key, name), dropped) for name, inner in value.items()
-            }
-        else:
-            result[key] = _without_references(value, (*path, key), dropped)
-    return result
 
 
 class _Expansion:
