@@ -32,7 +32,7 @@ from codegen.generate.hub import generate_hub as write_hub
 from codegen.generate.publish import diff_trees, read_tree
 from codegen.identifiers import HUB_MEMBERS, qualified_tools
 from codegen.runtime._hub_runtime import GeneratedHub, GeneratedSyncHub
-from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot
+from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot, write_snapshot
 from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import REPO, SERVERS, free_port, wait_for_port, write_config
 from tests.regen_goldens import GOLDEN, OUTPUT, REGEN_COMMAND, hub_case_snapshots, hub_case_tree
@@ -396,6 +396,26 @@ def test_sync_writes_an_importable_hub(run_cli, tmp_path: Path, monkeypatch: pyt
         check=True,
     )
     assert "'notes__search'" in imported.stdout and "'weather__search'" in imported.stdout
+
+
+def test_a_hub_generated_from_python_is_recorded_as_current(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """`generate_hub` goes through the pipeline every command uses, so it records the hub as current
+    as `generate` and `sync` do: the next `--check` proves it from the snapshots' bytes, rendering nothing."""
+    (tmp_path / "snaps").mkdir()
+    snapshots = [load_snapshot(GOLDEN / name / "snapshot.json") for name in ("notes", "weather")]
+    for snapshot in snapshots:
+        write_snapshot(tmp_path / "snaps" / f"{snapshot.server}.json", snapshot)
+        generate_package(snapshot, tmp_path / "clients", cache=Cache.default())
+    write_hub([(snapshot, {}) for snapshot in snapshots], tmp_path / "clients", Cache.default())
+    servers = "".join(f'[tool.mcp-stubgen.servers.{name}]\ncommand = "unused"\n' for name in ("notes", "weather"))
+    config = write_config(
+        tmp_path, f'[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\nhub = true\n{servers}'
+    )
+    hub = hub_build.hub_sources(load_config(config))
+    assert hub_build.hub_rendered(hub, tmp_path / "clients", Cache.default()).rendered.files is None
+    check = run_cli("generate", "--check", "--config", config)
+    assert check.exit_code == 0, check.stdout
+    assert "3 generated package(s) up to date" in check.stderr
 
 
 def test_hub_golden_matches() -> None:
