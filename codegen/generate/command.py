@@ -56,6 +56,7 @@ class Targets:
 def _targets(
     targets: tuple[str, ...], out: Path | None, config_path: Path | None, servers_file: Path | None, with_hub: bool
 ) -> Targets:
+    """Snapshot files given by path (with --out), or the config's servers, named or all."""
     if targets and all(target.endswith(".json") for target in targets):
         if out is None:
             raise click.UsageError("generating from snapshot files needs --out DIR")
