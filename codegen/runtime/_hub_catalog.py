@@ -503,7 +503,7 @@ _ABBREVIATIONS = {
 
 @functools.lru_cache(maxsize=65536)
 def _word_terms(word: str) -> tuple[str, ...]:
-    if "\u3040" <= word[0] and _IDEOGRAPHS_ONLY.fullmatch(word):
+    if _IDEOGRAPHS_ONLY.fullmatch(word):
         return (word,) if len(word) == 1 else tuple(first + second for first, second in itertools.pairwise(word))
     lowered = word.lower()
     parts = _ABBREVIATIONS.get(_stem(lowered), lowered).split()

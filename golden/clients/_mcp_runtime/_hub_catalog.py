@@ -368,12 +368,22 @@ def tool_result(
 
 # -- shortlist ----------------------------------------------------------------------------------------
 
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_IDEOGRAPHS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+"""Kana, Han and Hangul: scripts whose words a space does not reliably end, searched by character pairs."""
+_IDEOGRAPHS_ONLY = re.compile(f"[{_IDEOGRAPHS}]+")
+_WORD = re.compile(
+    rf"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|[{_IDEOGRAPHS}]+|(?:(?![{_IDEOGRAPHS}])[^\W\d_])+"
+)
+"""A word: split on case (`getUserName`, `HTTPServer`) and separators; letters of any script."""
 _STOPWORDS = frozenset(
     str.split(
         "a about also an and any are as at be by can could do does for from has have how i if in into is it its "
         "just like me my need no not of on or our please so some than that the their them then there these this "
-        "those to us want was we what when which who will with would you your"
+        "those to us want was we what when which who will with would you your "
+        # pronouns, auxiliaries and courtesies: a conversational request is full of them
+        "am been being but did doing had having he her hers herself him himself his hey hi itself kindly let "
+        "lets might must myself nor ok okay ours ourselves really same shall she should sure thank thanks they "
+        "theirs themselves too very were whom whose why yet yours yourself"
     )
 )
 _SYNONYMS = [
@@ -493,6 +503,8 @@ _ABBREVIATIONS = {
 
 @functools.lru_cache(maxsize=65536)
 def _word_terms(word: str) -> tuple[str, ...]:
+    if _IDEOGRAPHS_ONLY.fullmatch(word):
+        return (word,) if len(word) == 1 else tuple(first + second for first, second in itertools.pairwise(word))
     lowered = word.lower()
     parts = _ABBREVIATIONS.get(_stem(lowered), lowered).split()
     # `s` of "what's" is no word, and a number is a value to pass, not a word for what a tool does
@@ -500,7 +512,11 @@ def _word_terms(word: str) -> tuple[str, ...]:
 
 
 def terms(text: str) -> list[str]:
-    """The text's words, split on case and separators, lowercased and stemmed, without stopwords."""
+    """The text's words, split on case and separators, lowercased and stemmed, without stopwords; accents
+    dropped (`café` is `cafe`), and Kana, Han and Hangul as overlapping character pairs."""
+    if not text.isascii():
+        decomposed = unicodedata.normalize("NFKD", text)
+        text = unicodedata.normalize("NFC", "".join(char for char in decomposed if not unicodedata.combining(char)))
     return [term for word in _WORD.findall(text) for term in _word_terms(word)]
 
 
