@@ -81,6 +81,64 @@ def test_what_a_server_says_about_itself_reaches_its_tools() -> None:
     ]
 
 
+def _tool(name: str, description: str, properties: dict[str, Any] | None = None) -> HubTool:
+    schema = {"type": "object", "properties": properties or {}}
+    return HubTool(f"demo__{name}", "demo", "demo", name, description, schema)
+
+
+def _ranked(tools: list[HubTool], query: str) -> list[str]:
+    return [found.tool for found in SearchIndex(tools).search(query, len(tools))]
+
+
+def test_a_word_the_catalog_lacks_finds_the_words_it_is_a_form_or_a_typo_of() -> None:
+    tools = [
+        _tool("forecast", "The weather forecast for a city."),
+        _tool("weight", "Convert a weight between units."),
+        _tool("health", "Check the health of a service."),
+        _tool("search", "Search the catalog."),
+    ]
+    assert _ranked(tools, "will the wheather be nice")[0] == "forecast"  # one letter added
+    assert _ranked(tools, "how much does my parcel weigh")[0] == "weight"  # begins the catalog's word
+    assert _ranked(tools, "is the service healthy")[0] == "health"  # begins with the catalog's word
+    # too short to tell a typo from another word: `tiger` does not find `timer`
+    assert SearchIndex([_tool("timer", "Start a timer.")]).search("tiger", 5) == []
+
+
+def test_an_opening_question_word_and_a_value_ask_for_the_parameter_they_name() -> None:
+    tools = [
+        _tool("treaty_text", "The text of a treaty.", {"treaty": {"type": "string"}}),
+        _tool("treaty_date", "A treaty.", {"treaty": {"type": "string"}, "date": {"type": "string"}}),
+        _tool("treaty_parties", "A treaty.", {"treaty": {"type": "string"}, "person": {"type": "string"}}),
+        _tool("page_text", "The text of a page.", {"name": {"type": "string"}}),
+        _tool("page_text_at", "The text of a page.", {"url": {"type": "string"}}),
+    ]
+    assert _ranked(tools, "When was the treaty signed?")[0] == "treaty_date"
+    assert _ranked(tools, "Who signed the treaty?")[0] == "treaty_parties"
+    assert _ranked(tools, "the treaty signed on March 3rd")[0] == "treaty_date"
+    # a question word inside a sentence opens no question: "who" here asks for nobody
+    assert _ranked(tools, "the treaty text for a reader who likes history")[0] == "treaty_text"
+    assert _ranked(tools, "the text of https://example.org/about")[0] == "page_text_at"
+
+
+def test_words_of_every_script_are_searched() -> None:
+    tools = [
+        _tool("cafe", "Find a café nearby."),
+        _tool("weather", "查询城市的天气预报"),
+        _tool("news", "오늘의 뉴스 검색"),
+        _tool("translate", "Переводит текст"),
+    ]
+    assert _ranked(tools, "cafe near me")[0] == "cafe"
+    assert _ranked(tools, "北京明天的天气")[0] == "weather"
+    assert _ranked(tools, "뉴스 보여줘")[0] == "news"
+    assert _ranked(tools, "текст")[0] == "translate"
+
+
+def test_the_issues_own_requests_find_their_tool_in_the_first_five(held_out_hub: Any) -> None:
+    for task, expected in TASKS[:3]:
+        first_five = [tool.qualified_name for tool in held_out_hub.shortlist(task, 5)]
+        assert set(expected) & set(first_five), (task, first_five)
+
+
 def test_bfcl_held_out_split_keeps_its_floor() -> None:
     """BFCL v4 `live_multiple`, never used to develop the ranking: all 894 functions of both splits
     in one catalog, each question's function among the first one and five."""

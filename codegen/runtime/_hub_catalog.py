@@ -717,6 +717,8 @@ class SearchIndex:
                 found.add(term[:end])
         if len(term) >= _TYPO_LENGTH:
             for deleted in {term, *(term[:cut] + term[cut + 1 :] for cut in range(len(term)))}:
+                if deleted in self.postings and _one_edit(term, deleted):  # a letter too many
+                    found.add(deleted)
                 found.update(word for word in self.misspelt.get(deleted, ()) if _one_edit(term, word))
         return sorted(found, key=lambda candidate: (abs(len(candidate) - len(term)), candidate))[:_VARIANTS]
 
