@@ -117,7 +117,9 @@ def table(splits: tuple[str, ...] = SPLITS) -> list[str]:
     for name, asked in rows:
         result = score(index, asked)
         hits = " | ".join(f"{result.hits[k]:.3f}" for k in (1, 5, 10))
-        lines.append(f"| {LABELS.get(name, name)} | {result.questions} | {hits} | {result.median_seconds * 1000:.2f} ms |")
+        lines.append(
+            f"| {LABELS.get(name, name)} | {result.questions} | {hits} | {result.median_seconds * 1000:.2f} ms |"
+        )
     return lines
 
 
