@@ -102,6 +102,11 @@ def test_a_word_the_catalog_lacks_finds_the_words_it_is_a_form_or_a_typo_of() ->
     assert _ranked(tools, "is the service healthy")[0] == "health"  # begins with the catalog's word
     # too short to tell a typo from another word: `tiger` does not find `timer`
     assert SearchIndex([_tool("timer", "Start a timer.")]).search("tiger", 5) == []
+    # one word in the request that is two in the catalog, and two that are one
+    profile = [_tool("first", "Set the colour."), _tool("second", "Set the user's name.")]
+    assert _ranked(profile, "set my username")[0] == "second"
+    calendar = [_tool("first", "Set the calendar's colour."), _tool("second", "Set the calendar's timezone.")]
+    assert _ranked(calendar, "set the calendar's time zone")[0] == "second"
 
 
 def test_an_opening_question_word_and_a_value_ask_for_the_parameter_they_name() -> None:

@@ -463,6 +463,10 @@ _VARIANT_LENGTH = 5
 _VARIANT_SHARE = 0.6
 _VARIANTS = 3
 _TYPO_LENGTH = 6
+_COMPOUND_WEIGHT = 1.0
+"""Two query words in a row that are one catalog word (`time zone`, `timezone`)."""
+_PART_LENGTH = 3
+"""The shortest part of a word the catalog lacks that is matched as a catalog word of its own."""
 """The shortest words matched one letter apart: shorter ones are too often two real words (`tiger`, `timer`)."""
 _SCHEMA_DEPTH = 4
 """How deep nested parameter objects are read for names, descriptions and enum values."""
@@ -659,6 +663,10 @@ class SearchIndex:
             if term not in self.postings:  # a word no tool uses: the catalog's words it is a form or a typo of
                 for variant in self._variants(term):
                     weights[variant] = max(weights.get(variant, 0.0), _VARIANT_WEIGHT)
+        for first, second in itertools.pairwise(_WORD.findall(query)):  # `time zone` is the catalog's `timezone`
+            for joined in _word_terms(first + second.lower()):
+                if joined in self.postings:
+                    weights[joined] = max(weights.get(joined, 0.0), _COMPOUND_WEIGHT)
         for question in _QUESTION.findall(query):  # what a question asks for is what the tool returns
             for asked in terms(_QUESTIONS[" ".join(question.lower().split())]):
                 weights[asked] = max(weights.get(asked, 0.0), _QUESTION_WEIGHT)
@@ -715,6 +723,10 @@ class SearchIndex:
         for end in range(len(term) - 1, _VARIANT_LENGTH - 2, -1):
             if end >= _VARIANT_SHARE * len(term) and term[:end] in self.postings:
                 found.add(term[:end])
+        for cut in range(_PART_LENGTH, len(term) - _PART_LENGTH + 1) if len(term) >= 2 * _PART_LENGTH + 1 else ():
+            # `username` is `user` and `name`
+            if term[:cut] in self.postings and term[cut:] in self.postings:
+                found.update((term[:cut], term[cut:]))
         if len(term) >= _TYPO_LENGTH:
             for deleted in {term, *(term[:cut] + term[cut + 1 :] for cut in range(len(term)))}:
                 if deleted in self.postings and _one_edit(term, deleted):  # a letter too many
