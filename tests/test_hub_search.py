@@ -24,7 +24,7 @@ from codegen.generate.hub import generate_hub
 from codegen.runtime._hub_catalog import HubTool, SearchIndex
 from codegen.snapshot import load_snapshot
 from tests.conftest import REPO
-from tests.held_out_tasks import TASKS
+from tests.held_out_tasks import LATER_TASKS, TASKS
 from tests.test_hub_agent import forget, import_hub
 
 CATALOGS = [
@@ -57,9 +57,24 @@ def test_requests_written_before_ranking_find_their_tool_in_the_first_five(held_
         first_five = [tool.qualified_name for tool in held_out_hub.shortlist(task, 5)]
         if not set(expected) & set(first_five):
             misses.append((task, expected, first_five))
-    # measured once the ranking was done, never tuned against: 20 of 26 (the ranking before issue 25: 21)
+    # 20 of 26 when first measured (the ranking before issue 25: 21); 22 since the second change
+    # ('grab' joined get/fetch in the general-English table after the first look at the issue's own request)
     assert len(TASKS) == 26
-    assert len(misses) <= 6, "missed within five:\n" + "\n".join(map(str, misses))
+    assert len(misses) <= 4, "missed within five:\n" + "\n".join(map(str, misses))
+
+
+def test_requests_written_before_the_second_ranking_change_find_their_tool_in_the_first_five(
+    held_out_hub: Any,
+) -> None:
+    misses = []
+    for task, expected in LATER_TASKS:
+        assert set(expected) <= set(held_out_hub.tools), expected
+        first_five = [tool.qualified_name for tool in held_out_hub.shortlist(task, 5)]
+        if not set(expected) & set(first_five):
+            misses.append((task, expected, first_five))
+    # measured once, when the ranking was done: 24 of 33 (the ranking before: 23)
+    assert len(LATER_TASKS) == 33
+    assert len(misses) <= 9, "missed within five:\n" + "\n".join(map(str, misses))
 
 
 def test_what_a_server_says_about_itself_reaches_its_tools() -> None:
@@ -144,18 +159,25 @@ def test_the_issues_own_requests_find_their_tool_in_the_first_five(held_out_hub:
         assert set(expected) & set(first_five), (task, first_five)
 
 
-def test_bfcl_held_out_split_keeps_its_floor() -> None:
-    """BFCL v4 `live_multiple`, never used to develop the ranking: all 894 functions of both splits
-    in one catalog, each question's function among the first one and five."""
+def test_bfcl_splits_keep_their_floors() -> None:
+    """BFCL v4: all 894 functions of both splits in one catalog, each question's function among the
+    first one, five and ten. `live_multiple` was never used to develop the ranking (held out);
+    `multiple` was (in-sample). Floors at what the ranking holds, so a regression fails."""
     if importlib.util.find_spec("bfcl_eval") is None:
         if os.environ.get("CI"):
             pytest.fail(f"bfcl-eval is missing: {INSTALL}")
         pytest.skip(f"bfcl-eval is not installed: {INSTALL}")
     tools, questions = load()
-    held_out = score(SearchIndex(tools), questions["live_multiple"])
+    index = SearchIndex(tools)
+    held_out = score(index, questions["live_multiple"])
     assert held_out.questions == 1053
-    assert held_out.hits[1] >= 0.66, held_out.hits
-    assert held_out.hits[5] >= 0.86, held_out.hits
+    assert held_out.hits[1] >= 0.69, held_out.hits  # 0.692
+    assert held_out.hits[5] >= 0.875, held_out.hits  # 0.879
+    assert held_out.hits[10] >= 0.92, held_out.hits  # 0.924
+    in_sample = score(index, questions["multiple"])
+    assert in_sample.questions == 200
+    assert in_sample.hits[1] >= 0.82, in_sample.hits  # 0.825
+    assert in_sample.hits[5] >= 0.96, in_sample.hits  # 0.965
 
 
 async def test_search_tools_answers_at_each_detail_grouped_by_server(held_out_hub: Any) -> None:

@@ -457,7 +457,7 @@ _K1, _B = 1.2, 0.75
 _SCANNED = 1000
 """How much of a term's posting list a query reads, best contributions first: a word in thousands of
 tools (`get`, `create`) ranks none of them, and reading all of it would cost milliseconds."""
-_VARIANT_WEIGHT = 0.5
+_VARIANT_WEIGHT = 0.3
 """A catalog word found for a query word the catalog lacks (another form of it, or its typo)."""
 _VARIANT_LENGTH = 5
 _VARIANT_SHARE = 0.6
