@@ -89,5 +89,6 @@ LATER_TASKS: list[tuple[str, tuple[str, ...]]] = [
     ("which roots did the client give you", ("everything__get-roots-list",)),
     ("ask the user to fill in a form", ("everything__trigger-elicitation-request",)),
 ]
-"""More requests over the same hub, written from its tool lists by the second ranking change
-(BM25F with catalog statistics) before that ranking was run on any of them, and never tuned against."""
+"""More requests over the same hub, written from its tool lists and committed before the ranking of
+issue 25's second round (unknown words, question words, value formats) was run on any of them;
+measured once it was done, never tuned against."""
