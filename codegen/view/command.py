@@ -131,7 +131,7 @@ def _list_server(config: ProjectConfig, name: str, cache: Cache) -> None:
         line += f"; package {shown_path(target)} {state}"
     server = config.servers[name]
     if server.auth is not None:  # OAuth: what `auth status` shows, so a missing login is seen before a run needs it
-        from codegen.auth.command import login_state
+        from codegen.auth.state import login_state
         from codegen.runtime._auth import TokenStore
 
         auth_state, _ = login_state(server, TokenStore())
