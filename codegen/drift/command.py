@@ -24,7 +24,7 @@ from codegen.fsutil import atomic_write_bytes
 from codegen.identifiers import keep_names
 from codegen.options import apply_overrides, config_options, connection_options, load_project, shown_path
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot, write_snapshot
-from codegen.snapshot.command import warn_missing_methods
+from codegen.snapshot.summary import warn_missing_methods
 
 FAIL_ON = {"breaking": Severity.BREAKING, "dangerous": Severity.DANGEROUS, "any": Severity.SAFE, "never": None}
 

@@ -20,7 +20,8 @@ from codegen.options import (
     shown_path,
 )
 from codegen.snapshot import Snapshot
-from codegen.snapshot.command import allow_empty_option, counts, take_snapshots
+from codegen.snapshot.command import allow_empty_option, take_snapshots
+from codegen.snapshot.summary import counts
 from codegen.sync.publish import publish_hub, publish_with_snapshot
 
 

@@ -20,7 +20,7 @@ from codegen.generate.pipeline import PackageInputs, package_dir, package_label,
 from codegen.identifiers import package_name
 from codegen.options import cache_for, config_options, load_project, shown_path
 from codegen.snapshot import Snapshot, parse_snapshot, read_snapshot_bytes
-from codegen.snapshot.command import counts, describe
+from codegen.snapshot.summary import counts, describe
 from codegen.view.catalog import catalog_json, catalog_text
 
 
