@@ -1,13 +1,15 @@
 """`run_code`: model-written scripts type-checked against the code-mode stubs, then run in the Monty sandbox.
 
-The bundled example servers run over stdio behind a relay that counts the JSON-RPC requests that
-reach them, so "nothing was sent" is read at the server.
+The bundled example servers (and `tests/servers/ledger_server.py`, whose tools carry hints) run over
+stdio behind a relay that counts the JSON-RPC requests that reach them, so "nothing was sent" is
+read at the server. `run_code` is the generated package's, from the runtime copied beside it.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import subprocess
 import sys
 import textwrap
 from collections.abc import AsyncIterator, Iterator
@@ -19,120 +21,63 @@ import pytest
 from mcp import StdioServerParameters
 
 from codegen.config import ServerConfig
-from codegen.generate import generate_package
-from codegen.generate.hub import generate_hub as write_hub
-from codegen.runtime import _sandbox
-from codegen.runtime._sandbox import Limits, ScriptFailed, ScriptRejected, ToolCall, run_code
+from codegen.snapshot import write_snapshot
 from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import REPO, SERVERS
 
 pytest.importorskip("pydantic_monty")
 
 PY = sys.executable
-EXAMPLES = {"weather": REPO / "examples" / "weather_server.py", "notes": REPO / "examples" / "notes_server.py"}
+SERVERS_USED = {
+    "weather": REPO / "examples" / "weather_server.py",
+    "notes": REPO / "examples" / "notes_server.py",
+    "ledger": SERVERS / "ledger_server.py",
+}
 RELAY = SERVERS / "counting_relay.py"
-
-WEATHER_STUB = '''
-from typing import Literal, TypedDict
-
-class GetForecastResult(TypedDict):
-    city: str
-    temperature: float
-    conditions: str
-    units: Literal["metric", "imperial"]
-
-async def get_forecast(*, city: str, days: int = 1, units: Literal["metric", "imperial"] = "metric") -> GetForecastResult:
-    """Get the forecast for a city."""
-    ...
-
-async def search(*, query: str) -> list[str]:
-    """Find the cities with a forecast whose name contains the query."""
-    ...
-
-async def send_alert(*, message: str, severity: int = 1) -> str:
-    """Raise an alert; fails for an empty message."""
-    ...
-'''
-NOTES_STUB = '''
-from typing import TypedDict
-
-class Note(TypedDict):
-    id: int
-    title: str
-    tags: list[str]
-
-class SearchResult(TypedDict):
-    text: str
-    tag: str | None
-    notes: list[Note]
-
-async def search(*, text: str, tag: str | None = None) -> SearchResult:
-    """Find notes whose title contains the text, optionally only those with a tag."""
-    ...
-'''
-
-
-class Surface:
-    """A hand-written code-mode surface of the contract's shape, until the generated one lands."""
-
-    @staticmethod
-    def stubs() -> dict[str, str]:
-        return {"weather": WEATHER_STUB, "notes": NOTES_STUB}
-
-    @staticmethod
-    def functions(hub: Any) -> dict[str, Any]:
-        def bound(qualified: str, unwrap: bool) -> Any:
-            async def call(**arguments: Any) -> Any:
-                result = await hub.call(qualified, arguments)
-                if result.is_error:
-                    raise RuntimeError(result.content[0].text)
-                content = result.structured_content
-                return content["result"] if unwrap else content
-
-            return call
-
-        return {
-            "weather.get_forecast": bound("weather__get_forecast", False),
-            "weather.search": bound("weather__search", True),
-            "weather.send_alert": bound("weather__send_alert", True),
-            "notes.search": bound("notes__search", False),
-        }
-
-    @staticmethod
-    def hints() -> dict[str, dict[str, bool | None]]:
-        # the example servers give no hints: MCP's defaults make each tool destructive and open-world,
-        # except where this surface says otherwise
-        return {
-            "weather.get_forecast": {"read_only": True, "destructive": False, "open_world": False},
-            "weather.search": {"read_only": True, "destructive": False, "open_world": False},
-            "weather.send_alert": {"read_only": None, "destructive": None, "open_world": None},
-            "notes.search": {"read_only": True, "destructive": False, "open_world": False},
-        }
 
 
 @pytest.fixture(scope="module")
-def hub_module(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """The examples' packages and hub, generated once for the module and imported as `sandboxed.hub`."""
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The servers' packages, hub and code-mode package, generated once for the module by the command
+    line (`generate --hub --code-mode`) and imported as `sandboxed`."""
     import anyio
 
-    async def snapshots() -> list[Any]:
-        return [
-            await snapshot_server(ServerConfig(name=name, command=PY, args=(str(script),)))
-            for name, script in EXAMPLES.items()
-        ]
+    work = tmp_path_factory.mktemp("generated")
 
-    out = tmp_path_factory.mktemp("generated") / "sandboxed"
+    async def snapshots() -> list[Path]:
+        paths = []
+        for name, script in SERVERS_USED.items():
+            path = work / f"{name}.json"
+            write_snapshot(path, await snapshot_server(ServerConfig(name=name, command=PY, args=(str(script),))))
+            paths.append(path)
+        return paths
+
     taken = anyio.run(snapshots)
-    for snapshot in taken:
-        generate_package(snapshot, out)
-    write_hub([(snapshot, {}) for snapshot in taken], out)
-    sys.path.insert(0, str(out.parent))
+    command = [
+        PY,
+        "-m",
+        "codegen",
+        "generate",
+        "--hub",
+        "--code-mode",
+        "--out",
+        str(work / "sandboxed"),
+        *map(str, taken),
+    ]
+    subprocess.run(command, check=True, capture_output=True, cwd=REPO)
+    sys.path.insert(0, str(work))
     try:
-        yield importlib.import_module("sandboxed.hub")
+        yield importlib.import_module("sandboxed.code_mode"), importlib.import_module("sandboxed.hub")
     finally:
-        sys.path.remove(str(out.parent))
+        sys.path.remove(str(work))
         for module in [module for module in sys.modules if module.split(".")[0] == "sandboxed"]:
             del sys.modules[module]
+
+
+@pytest.fixture(scope="module")
+def code_mode(generated: tuple[Any, Any]) -> Any:
+    """The generated `code_mode` package: `run_code` and its types come from the runtime it ships."""
+    return generated[0]
 
 
 class Wire:
@@ -143,20 +88,23 @@ class Wire:
 
     def params(self, name: str) -> StdioServerParameters:
         counts = self.folder / f"{name}.json"
-        return StdioServerParameters(command=PY, args=[str(RELAY), str(counts), PY, str(EXAMPLES[name])])
+        return StdioServerParameters(command=PY, args=[str(RELAY), str(counts), PY, str(SERVERS_USED[name])])
 
     def calls(self, name: str) -> int:
+        """How many `tools/call` requests reached the server."""
         return int(json.loads((self.folder / f"{name}.json").read_text()).get("tools/call", 0))
 
 
 @pytest.fixture
-def connect(hub_module: Any, tmp_path: Path) -> Any:
-    """Connects the hub to both examples behind relays (in the test's own task, as anyio needs)."""
+def connect(generated: tuple[Any, Any], tmp_path: Path) -> Any:
+    """Connects the hub to servers behind relays, both examples unless named (in the test's own task,
+    as anyio needs)."""
 
     @asynccontextmanager
-    async def connected() -> AsyncIterator[tuple[Any, Wire]]:
+    async def connected(*names: str) -> AsyncIterator[tuple[Any, Wire]]:
         wire = Wire(tmp_path)
-        async with hub_module.Hub.connect(weather=wire.params("weather"), notes=wire.params("notes")) as hub:
+        servers = {name: wire.params(name) for name in names or ("weather", "notes")}
+        async with generated[1].Hub.connect(**servers) as hub:
             yield hub, wire
 
     return connected
@@ -166,7 +114,7 @@ def script(source: str) -> str:
     return textwrap.dedent(source).strip() + "\n"
 
 
-async def test_a_script_runs_end_to_end_and_returns_typed_results(connect: Any) -> None:
+async def test_a_script_runs_end_to_end_and_returns_typed_results(code_mode: Any, connect: Any) -> None:
     async with connect() as (hub, wire):
         code = script(
             """
@@ -184,7 +132,7 @@ async def test_a_script_runs_end_to_end_and_returns_typed_results(connect: Any) 
             }
             """
         )
-        result = await run_code(code, hub=hub, surface=Surface)
+        result = await code_mode.run_code(code, hub=hub, approve="allow")
 
         assert result.value == {
             "warm": ["New York", "Oslo"],
@@ -199,6 +147,26 @@ async def test_a_script_runs_end_to_end_and_returns_typed_results(connect: Any) 
         ]
         assert all(call.seconds > 0 and call.detail == "" for call in result.calls)
         assert (wire.calls("weather"), wire.calls("notes")) == (3, 1)
+
+
+async def test_a_tools_error_reaches_the_script_as_an_exception_it_can_catch(code_mode: Any, connect: Any) -> None:
+    async with connect() as (hub, wire):
+        code = script(
+            """
+            import weather
+
+            try:
+                await weather.send_alert(message="")
+                outcome = "sent"
+            except RuntimeError as error:
+                outcome = str(error)
+            outcome
+            """
+        )
+        result = await code_mode.run_code(code, hub=hub, approve="allow")
+        assert result.value == "weather.send_alert: the tool reported an error: Error executing tool send_alert"
+        assert [(call.outcome, call.detail) for call in result.calls] == [("error", result.value)]
+        assert wire.calls("weather") == 1
 
 
 WRONG_SCRIPTS = {
@@ -223,72 +191,92 @@ WRONG_SCRIPTS = {
 
 @pytest.mark.parametrize("case", sorted(WRONG_SCRIPTS))
 async def test_a_wrong_script_is_rejected_with_the_checkers_message_and_nothing_reaches_a_server(
-    connect: Any, case: str
+    code_mode: Any, connect: Any, case: str
 ) -> None:
     async with connect() as (hub, wire):
         # a correct call first in the same script: a rejected script runs no line of it
         code, message = WRONG_SCRIPTS[case]
         code = "import notes\nawait notes.search(text='x')\n" + code
-        with pytest.raises(ScriptRejected) as rejected:
-            await run_code(code, hub=hub, surface=Surface)
+        with pytest.raises(code_mode.ScriptRejected) as rejected:
+            await code_mode.run_code(code, hub=hub, approve="allow")
         assert message in str(rejected.value)
         assert str(rejected.value).startswith("main.py:")
         assert rejected.value.calls == ()
         assert (wire.calls("weather"), wire.calls("notes")) == (0, 0)
 
 
-async def test_the_approval_policy_is_asked_before_a_destructive_or_open_world_call(
-    connect: Any,
-) -> None:
-    async with connect() as (hub, wire):
-        code = script(
-            """
-            import weather
+LEDGER_SCRIPT = script(
+    """
+    import ledger
 
-            try:
-                sent = await weather.send_alert(message="storm")
-            except RuntimeError as error:
-                sent = str(error)
-            [await weather.search(query="ber"), sent]
-            """
-        )
-        asked: list[ToolCall] = []
+    def attempt(name: str, error: RuntimeError) -> str:
+        return f"{name}: " + str(error).split(": ", 1)[1]
 
-        denied = await run_code(code, hub=hub, surface=Surface)  # the default policy denies
-        assert denied.value[0] == ["Berlin"]
-        assert denied.value[1].startswith(
-            "weather.send_alert: not approved: the policy denies destructive and open-world"
-        )
-        assert [call.outcome for call in denied.calls] == ["denied", "ok"]
-        assert wire.calls("weather") == 1  # only the read-only, closed-world search
+    outcomes = [await ledger.balance(account="alice")]
+    try:
+        outcomes.append(await ledger.exchange_rate(source="EUR", target="USD"))
+    except RuntimeError as error:
+        outcomes.append(attempt("rate", error))
+    try:
+        outcomes.append(await ledger.transfer(source="alice", target="bob", amount=5))
+    except RuntimeError as error:
+        outcomes.append(attempt("transfer", error))
+    outcomes
+    """
+)
 
-        async def refuse(call: ToolCall) -> bool:
-            asked.append(call)
-            return False
 
-        refused = await run_code(code, hub=hub, surface=Surface, approve="ask", ask=refuse)
-        assert "refused when asked; nothing was sent" in refused.value[1]
-        assert [(call.tool, dict(call.arguments), call.destructive, call.open_world) for call in asked] == [
-            ("weather.send_alert", {"message": "storm"}, True, True)
+async def test_the_approval_policy_decides_destructive_and_open_world_calls_only(code_mode: Any, connect: Any) -> None:
+    async with connect("ledger") as (hub, wire):
+        # the default denies: the read-only, closed-world balance runs, nothing else is sent
+        denied = await code_mode.run_code(LEDGER_SCRIPT, hub=hub)
+        assert denied.value == [
+            100,
+            "rate: not approved: the policy denies open-world calls; nothing was sent",
+            "transfer: not approved: the policy denies destructive calls; nothing was sent",
         ]
-        assert wire.calls("weather") == 2
+        assert [(call.tool, call.outcome) for call in denied.calls] == [
+            ("ledger.balance", "ok"),
+            ("ledger.exchange_rate", "denied"),
+            ("ledger.transfer", "denied"),
+        ]
+        assert wire.calls("ledger") == 1
 
-        allowed = await run_code(code, hub=hub, surface=Surface, approve="ask", ask=lambda call: True)
-        assert allowed.value == [["Berlin"], "alert sent (1): storm"]
-        assert wire.calls("weather") == 4
+        asked: list[Any] = []
 
-        def by_tool(call: ToolCall) -> Any:
-            return "allow" if call.arguments.get("message") == "calm" else "deny"
+        async def only_reads(call: Any) -> bool:
+            asked.append(call)
+            return call.read_only
 
-        chosen = await run_code(code.replace("storm", "calm"), hub=hub, surface=Surface, approve=by_tool)
-        assert chosen.value[1] == "alert sent (1): calm"
+        mixed = await code_mode.run_code(LEDGER_SCRIPT, hub=hub, approve="ask", ask=only_reads)
+        assert mixed.value == [
+            100,
+            1.1,
+            "transfer: not approved: the destructive call was refused when asked; nothing was sent",
+        ]
+        assert [
+            (call.tool, dict(call.arguments), call.read_only, call.destructive, call.open_world) for call in asked
+        ] == [
+            ("ledger.exchange_rate", {"source": "EUR", "target": "USD"}, True, False, True),
+            ("ledger.transfer", {"source": "alice", "target": "bob", "amount": 5}, False, True, False),
+        ]
+        assert wire.calls("ledger") == 3
 
-        unanswered = await run_code(code, hub=hub, surface=Surface, approve="ask")
-        assert "run_code was given no ask callback" in unanswered.value[1]
-        assert wire.calls("weather") == 7
+        unanswered = await code_mode.run_code(LEDGER_SCRIPT, hub=hub, approve="ask")
+        assert unanswered.value[2] == (
+            "transfer: not approved: the policy asks before destructive calls and run_code was given "
+            "no ask callback; nothing was sent"
+        )
+
+        def by_tool(call: Any) -> str:
+            return "allow" if call.tool == "ledger.transfer" else "deny"
+
+        chosen = await code_mode.run_code(LEDGER_SCRIPT, hub=hub, approve=by_tool)
+        assert chosen.value == [100, "rate: not approved: the policy denies open-world calls; nothing was sent", 95]
+        assert wire.calls("ledger") == 6
 
 
-async def test_the_call_past_the_cap_fails_inside_the_script_and_is_not_sent(connect: Any) -> None:
+async def test_the_call_past_the_cap_fails_inside_the_script_and_is_not_sent(code_mode: Any, connect: Any) -> None:
     async with connect() as (hub, wire):
         code = script(
             """
@@ -300,8 +288,8 @@ async def test_the_call_past_the_cap_fails_inside_the_script_and_is_not_sent(con
             found
             """
         )
-        with pytest.raises(ScriptFailed) as failed:
-            await run_code(code, hub=hub, surface=Surface, max_calls=2)
+        with pytest.raises(code_mode.ScriptFailed) as failed:
+            await code_mode.run_code(code, hub=hub, approve="allow", max_calls=2)
         assert "RuntimeError: weather.search: call cap reached: this run may make 2 calls (max_calls)" in str(
             failed.value
         )
@@ -313,56 +301,60 @@ async def test_the_call_past_the_cap_fails_inside_the_script_and_is_not_sent(con
         assert wire.calls("weather") == 2
 
 
-async def test_a_script_that_never_ends_is_stopped_by_the_time_limit(connect: Any) -> None:
+async def test_a_script_that_never_ends_is_stopped_by_the_time_limit(code_mode: Any, connect: Any) -> None:
     async with connect() as (hub, wire):
         code = "import weather\nawait weather.search(query='o')\nwhile True:\n    pass\n"
-        with pytest.raises(ScriptFailed) as failed:
-            await run_code(code, hub=hub, surface=Surface, limits=Limits(seconds=0.5))
+        with pytest.raises(code_mode.ScriptFailed) as failed:
+            await code_mode.run_code(code, hub=hub, approve="allow", limits=code_mode.Limits(seconds=0.5))
         assert "TimeoutError" in str(failed.value)
         assert [call.outcome for call in failed.value.calls] == ["ok"]
         assert wire.calls("weather") == 1
 
 
-async def test_a_script_that_allocates_without_end_is_stopped_by_the_memory_limit(
-    connect: Any,
-) -> None:
-    async with connect() as (hub, _):
-        code = "chunks = []\nwhile True:\n    chunks.append('x' * 1_000_000)\n"
-        with pytest.raises(ScriptFailed) as failed:
-            await run_code(code, hub=hub, surface=Surface, limits=Limits(memory_bytes=20_000_000))
-        assert "MemoryError" in str(failed.value)
+async def test_a_script_that_allocates_without_end_is_stopped_by_the_memory_limit(code_mode: Any) -> None:
+    code = "chunks = []\nwhile True:\n    chunks.append('x' * 1_000_000)\n"
+    with pytest.raises(code_mode.ScriptFailed) as failed:
+        await code_mode.run_code(code, hub=None, limits=code_mode.Limits(memory_bytes=20_000_000))
+    assert "MemoryError" in str(failed.value)
 
 
 async def test_credentials_do_not_enter_the_sandbox(
-    connect: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    code_mode: Any, connect: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    token = "sk-test-4f1c9a"
+    monkeypatch.setenv("WEATHER_API_TOKEN", token)
+    (tmp_path / "token.txt").write_text(token)
+    attempts = {
+        "environ": "import os\nos.environ['WEATHER_API_TOKEN']",
+        "getenv": "import os\nos.getenv('WEATHER_API_TOKEN')",
+        "file": f"open({str(tmp_path / 'token.txt')!r}).read()",
+        "proc": "from pathlib import Path\nPath('/proc/self/environ').read_text()",
+        "hub": "hub",
+        "subprocess": "import subprocess",
+        "function internals": "import weather\nweather.search.__globals__",
+    }
     async with connect() as (hub, wire):
-        token = "sk-test-4f1c9a"
-        monkeypatch.setenv("WEATHER_API_TOKEN", token)
-        (tmp_path / "token.txt").write_text(token)
-        attempts = {
-            "environ": "import os\nos.environ['WEATHER_API_TOKEN']",
-            "getenv": "import os\nos.getenv('WEATHER_API_TOKEN')",
-            "file": f"open({str(tmp_path / 'token.txt')!r}).read()",
-            "proc": "from pathlib import Path\nPath('/proc/self/environ').read_text()",
-            "hub": "hub",
-            "subprocess": "import subprocess",
-        }
         for name, code in attempts.items():
             try:
-                result = await run_code(code, hub=hub, surface=Surface)
-            except (ScriptFailed, ScriptRejected) as error:
+                result = await code_mode.run_code(code, hub=hub, approve="allow")
+            except (code_mode.ScriptFailed, code_mode.ScriptRejected) as error:
                 assert token not in str(error), name
             else:
                 pytest.fail(f"{name}: the script read {result.value!r}")
         assert wire.calls("weather") == 0
 
 
-async def test_a_missing_sandbox_names_the_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_generated_packages_import_no_sandbox_until_a_script_runs(generated: tuple[Any, Any]) -> None:
+    folder = Path(generated[0].__file__).parent.parent.parent
+    probe = "import sys, sandboxed.code_mode, sandboxed.hub; print('pydantic_monty' in sys.modules)"
+    imported = subprocess.run([PY, "-c", probe], capture_output=True, text=True, cwd=folder, check=True)
+    assert imported.stdout == "False\n"
+
+
+async def test_a_missing_sandbox_names_the_extra_to_install(code_mode: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "pydantic_monty", None)
     with pytest.raises(ImportError) as missing:
-        await run_code("1", hub=None, surface=Surface)
+        await code_mode.run_code("1", hub=None)
     assert str(missing.value) == (
         "run_code needs the Monty sandbox: pip install 'mcp-stubgen[sandbox]' (or pip install pydantic-monty)"
     )
-    assert isinstance(missing.value, _sandbox.SandboxUnavailableError)

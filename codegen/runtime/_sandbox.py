@@ -26,7 +26,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Literal, Protocol, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 __all__ = [
     "Approve",
@@ -60,6 +60,7 @@ class ToolCall:
     open_world: bool
 
 
+Outcome: TypeAlias = Literal["ok", "error", "denied", "over_cap"]
 Approve: TypeAlias = Decision | Callable[[ToolCall], Decision | Awaitable[Decision]]
 Ask: TypeAlias = Callable[[ToolCall], bool | Awaitable[bool]]
 
@@ -81,11 +82,11 @@ class CallRecord:
 
     tool: str
     arguments: Mapping[str, Any]
-    outcome: Literal["ok", "error", "denied", "over_cap"]
+    outcome: Outcome
     """`ok`: the tool answered; `error`: the call raised (schema refusal, tool error, server error);
     `denied` and `over_cap`: nothing was sent."""
     detail: str
-    """The error the script saw, empty for `ok`."""
+    """The error message the script saw, empty for `ok`."""
     seconds: float
 
 
@@ -118,14 +119,6 @@ class ScriptFailed(SandboxError):
     """The script raised, or went over a limit; `calls` says what it had already done."""
 
 
-class CodeSurface(Protocol):
-    """What a generated `code_mode` package offers the sandbox."""
-
-    def stubs(self) -> dict[str, str]: ...
-    def functions(self, hub: Any) -> dict[str, Callable[..., Awaitable[Any]]]: ...
-    def hints(self) -> Mapping[str, Any]: ...
-
-
 async def run_code(
     code: str,
     *,
@@ -134,7 +127,6 @@ async def run_code(
     approve: Approve = "deny",
     ask: Ask | None = None,
     max_calls: int = 50,
-    surface: CodeSurface | ModuleType | None = None,
 ) -> RunResult:
     """Type-check `code` against the code-mode stubs, then run it in the Monty sandbox with each stub
     function answered by the hub.
@@ -143,12 +135,12 @@ async def run_code(
     hints is both, as MCP defines): `"allow"`, `"deny"` or `"ask"` (the `ask` callback decides, and
     without one the call is denied), or a function of the `ToolCall` returning one of them. A
     denied call, and every call past `max_calls`, raises `RuntimeError` inside the script and sends
-    nothing. `surface` is the generated `code_mode` package (found beside this runtime when
-    not given). Raises `ScriptRejected` (nothing ran) or `ScriptFailed` (with the calls made).
+    nothing. The stubs, functions and hints are the `code_mode` package's beside this runtime.
+    Raises `ScriptRejected` (nothing ran) or `ScriptFailed` (with the calls made).
     """
     monty = _import_monty()
     limits = limits or Limits()
-    surface = surface or _sibling_code_mode()
+    surface = _sibling_code_mode()
     stubs = surface.stubs()
     functions = surface.functions(hub)
     hints = surface.hints()
@@ -229,28 +221,32 @@ class _Run:
         """Decide on one call and start it; what the script's call returns (a future, or an exception)."""
         call = self.tool_call(name, kwargs)
         if args:
-            detail = "positional arguments are not accepted: pass each one by name; nothing was sent"
-            self.log.append(CallRecord(name, call.arguments, "error", detail, 0.0))
-            return {"exc_type": "TypeError", "message": f"{name}: {detail}"}
+            return self.unsent(call, "error", "TypeError", "positional arguments are not accepted: pass each by name")
         if self.started >= self.max_calls:
-            detail = f"call cap reached: this run may make {self.max_calls} calls (max_calls); nothing was sent"
-            self.log.append(CallRecord(name, call.arguments, "over_cap", detail, 0.0))
-            return {"exc_type": "RuntimeError", "message": f"{name}: {detail}"}
+            return self.unsent(
+                call,
+                "over_cap",
+                "RuntimeError",
+                f"call cap reached: this run may make {self.max_calls} calls (max_calls)",
+            )
         refusal = await self.refusal(call)
         if refusal is not None:
-            self.log.append(CallRecord(name, call.arguments, "denied", refusal, 0.0))
-            return {"exc_type": "RuntimeError", "message": f"{name}: {refusal}"}
+            return self.unsent(call, "denied", "RuntimeError", f"not approved: {refusal}")
         self.started += 1
         self.pending[call_id] = asyncio.create_task(self.call(call))
         return {"future": ...}
 
+    def unsent(self, call: ToolCall, outcome: Outcome, exc_type: str, reason: str) -> dict[str, Any]:
+        """Log a call that is not sent; the exception the script's call raises instead."""
+        message = f"{call.tool}: {reason}; nothing was sent"
+        self.log.append(CallRecord(call.tool, call.arguments, outcome, message, 0.0))
+        return {"exc_type": exc_type, "message": message}
+
     def tool_call(self, name: str, kwargs: Mapping[str, Any]) -> ToolCall:
         hint = self.hints.get(name)
-        read_only = bool(_hint(hint, "read_only", False))
-        # MCP's defaults: a tool that does not say is destructive (unless read-only) and open-world
-        destructive = not read_only and bool(_hint(hint, "destructive", True))
-        open_world = bool(_hint(hint, "open_world", True))
-        return ToolCall(name, dict(kwargs), read_only, destructive, open_world)
+        if hint is None:  # MCP's defaults for a tool that says nothing
+            return ToolCall(name, dict(kwargs), read_only=False, destructive=True, open_world=True)
+        return ToolCall(name, dict(kwargs), hint.read_only, hint.destructive, hint.open_world)
 
     async def refusal(self, call: ToolCall) -> str | None:
         """Why the policy refuses this call, or None to run it."""
@@ -268,39 +264,30 @@ class _Run:
             granted = self.ask(call)
             if inspect.isawaitable(granted):
                 granted = await granted
-            return None if granted else f"not approved: the {kind} call was refused when asked; nothing was sent"
+            return None if granted else f"the {kind} call was refused when asked"
         if decision == "ask":
-            return f"not approved: the policy asks before {kind} calls and run_code was given no ask callback; nothing was sent"
+            return f"the policy asks before {kind} calls and run_code was given no ask callback"
         if decision == "deny":
-            return f"not approved: the policy denies {kind} calls; nothing was sent"
-        return f"not approved: the policy answered {decision!r}, not 'allow', 'deny' or 'ask'; nothing was sent"
+            return f"the policy denies {kind} calls"
+        return f"the policy answered {decision!r}, not 'allow', 'deny' or 'ask'"
 
     async def call(self, call: ToolCall) -> dict[str, Any]:
         """Run one approved call through its code-mode function; the settled answer for the script."""
-        function = self.functions.get(call.tool)
+        function = self.functions[call.tool]  # the sandbox's modules hold exactly these names
         started = time.perf_counter()
-        if function is None:  # the type check knows every stub function; this is a stub without one
-            detail = "no code-mode function for it; run mcp-stubgen sync"
-            self.log.append(CallRecord(call.tool, call.arguments, "error", detail, 0.0))
-            return {"exc_type": "NameError", "message": f"{call.tool}: {detail}"}
         try:
             value = await function(**call.arguments)
         except Exception as error:
-            detail = f"{type(error).__name__}: {error}"
+            # code mode's own errors name the function already (`weather.search: the tool reported ...`)
+            detail = str(error) if str(error).startswith(f"{call.tool}: ") else f"{call.tool}: {error}"
             self.log.append(CallRecord(call.tool, call.arguments, "error", detail, time.perf_counter() - started))
-            return {"exc_type": _sandbox_exception(error), "message": f"{call.tool}: {detail}"}
+            return {"exc_type": _sandbox_exception(error), "message": detail}
         self.log.append(CallRecord(call.tool, call.arguments, "ok", "", time.perf_counter() - started))
         return {"return_value": value}
 
     def cancel_pending(self) -> None:
         for task in self.pending.values():
             task.cancel()
-
-
-def _hint(hint: Any, name: str, default: bool) -> Any:
-    """A hint from the code-mode surface's hints, given as a mapping or as attributes; None means unknown."""
-    value = hint.get(name) if isinstance(hint, Mapping) else getattr(hint, name, None)
-    return default if value is None else value
 
 
 def _sandbox_exception(error: Exception) -> str:
@@ -330,7 +317,13 @@ def _import_monty() -> ModuleType:
 
 def _sibling_code_mode() -> ModuleType:
     """The `code_mode` package generated beside this runtime folder."""
-    parent = (__package__ or "").rpartition(".")[0]
-    if not parent:
-        raise SandboxError("run_code was given no surface and this runtime is not inside an output folder")
-    return importlib.import_module(f"{parent}.code_mode")
+    name = f"{(__package__ or '').rpartition('.')[0]}.code_mode"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:
+            raise
+        raise SandboxError(
+            f"run_code needs the code-mode package {name}: set code_mode = true under [tool.mcp-stubgen] "
+            "(or generate --code-mode) and run mcp-stubgen sync"
+        ) from None
