@@ -501,14 +501,7 @@ def render_code_mode(
     tools = [stub.tool for server in built for stub in server.tools]
     templates = jinja_environment()
     for server in built:
-        about = f"\n\n{_escaped(server.about)}" if server.about.strip() else ""
-        doc = (
-            f'"""The tools of the MCP server {docstring(repr(server.server))}: `import {server.module}`, '
-            f"then `await {server.module}.<function>(...)`.{about}\n\n"
-            'Every function raises `ToolCallError` when the tool reports an error.\n"""'
-        )
-        merged = merge_stubs([stub.stub for stub in server.tools]) if server.tools else ""
-        files[f"{server.module}.pyi"] = f"{header}\n{doc}\n\n{merged}".encode()
+        files[f"{server.module}.pyi"] = f"{header}\n{server_stub(server)}".encode()
         for stub in server.tools:
             files[f"servers/{server.module}/{stub.tool.function}.pyi"] = stub.stub.encode()
     context = {"header": header, "servers": built, "tools": tools, "index_line": index_line}
@@ -530,6 +523,23 @@ def render_code_mode(
     ).encode()
     files["py.typed"] = b""
     return dict(sorted(files.items()))
+
+
+def server_stub(server: CodeModeServer) -> str:
+    """A server module's stub (`<module>.pyi` without the header): its docstring, then its tools' stubs merged."""
+    about = f"\n\n{_escaped(server.about)}" if server.about.strip() else ""
+    doc = (
+        f'"""The tools of the MCP server {docstring(repr(server.server))}: `import {server.module}`, '
+        f"then `await {server.module}.<function>(...)`.{about}\n\n"
+        'Every function raises `ToolCallError` when the tool reports an error.\n"""'
+    )
+    return f"{doc}\n\n{merge_stubs([stub.stub for stub in server.tools])}" if server.tools else f"{doc}\n"
+
+
+def module_stubs(servers: Sequence[tuple[Snapshot, Mapping[str, str]]], settings: HubSettings) -> dict[str, str]:
+    """Module name -> its stub, as `<output>/code_mode/<module>.pyi` holds it (less the header): what
+    scripts are type-checked against."""
+    return {server.module: server_stub(server) for server in build_servers(servers, settings)}
 
 
 def _tool_json(tool: CodeModeTool) -> dict[str, Any]:
