@@ -7,9 +7,10 @@ A scripted agent (no model: fixed code strings) over two generated hubs with cod
 - real catalogs, the snapshots the tests use: server-everything and mcp-server-time (`golden/`),
   fetch and Playwright (`tests/fixtures/catalogs/`), with the two examples.
 
-It prints, per hub, the tokens a model reads: every tool definition (`Hub.tool_definitions`, the
-Anthropic format, as JSON) against the code-mode surface (all stubs; `AGENTS.md` with `index.md`, what
-an agent reads first; one `search_tools` answer). Tokens are counted as `generate` reports them
+It prints, per hub, the tokens a model reads: every tool definition (as `tools/list` gives them, output
+schemas included, and as a model's tool list takes them, `Hub.tool_definitions("anthropic")`, which
+has no output schemas) against the code-mode surface (all stubs, result types included; `AGENTS.md`
+with `index.md`, what an agent reads first; one `search_tools` answer). Tokens are counted as `generate` reports them
 (tiktoken's `o200k_base` when installed, else the documented approximation in
 `codegen/generate/code_mode.py`). Then, for the example servers: the time from the `run_code` call to
 its result for each script beside the same calls made directly by `hub.call`, the time to reject a
@@ -37,6 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from codegen.generate.code_mode import count_tokens  # noqa: E402
+from codegen.snapshot import load_snapshot  # noqa: E402
 
 PYTHON = sys.executable
 EXAMPLES = {"weather": ROOT / "examples" / "weather_server.py", "notes": ROOT / "examples" / "notes_server.py"}
@@ -98,16 +100,22 @@ def generate(snapshots: list[Path], out: Path) -> tuple[Any, Any]:
     return importlib.import_module(f"{out.name}.code_mode"), importlib.import_module(f"{out.name}.hub")
 
 
-def token_rows(label: str, code_mode: Any, hub_module: Any) -> tuple[list[tuple[str, int]], str]:
+def token_rows(label: str, code_mode: Any, hub_module: Any, snapshots: list[Path]) -> tuple[list[tuple[str, int]], str]:
     """The token figures of one hub, and how they were counted."""
     folder = Path(code_mode.__file__).parent
-    definitions, method = count_tokens(json.dumps(hub_module.Hub.tool_definitions("anthropic"), ensure_ascii=False))
+    listed = [tool for path in snapshots for tool in load_snapshot(path).tools]
+    definitions, method = count_tokens(json.dumps(listed, ensure_ascii=False))
+    sent = hub_module.Hub.tool_definitions("anthropic")
     stubs = "".join(code_mode.stubs().values())
     first_read = (folder / "AGENTS.md").read_text() + (folder / "index.md").read_text()
     found = code_mode.search_tools(TASK, detail="stubs", limit=5)
     rows = [
-        (f"{label}: every tool definition ({len(hub_module.Hub.tools)} tools)", definitions),
-        (f"{label}: every stub", count_tokens(stubs)[0]),
+        (f"{label}: every tool definition as tools/list gives it ({len(listed)} tools)", definitions),
+        (
+            f"{label}: every tool definition in a model's tool list (Anthropic format)",
+            count_tokens(json.dumps(sent))[0],
+        ),
+        (f"{label}: every stub (all `<module>.pyi`)", count_tokens(stubs)[0]),
         (f"{label}: AGENTS.md and index.md", count_tokens(first_read)[0]),
         (f"{label}: search_tools({TASK!r}), 5 stubs", count_tokens(found)[0]),
     ]
@@ -192,11 +200,11 @@ def measure(runs: int, real_catalogs: bool = True) -> tuple[list[tuple[str, int]
     with tempfile.TemporaryDirectory(prefix="mcp-stubgen-code-mode-") as work:
         folder = Path(work)
         examples = generate(EXAMPLE_SNAPSHOTS, folder / "examples_out" / "bench_examples")
-        tokens, method = token_rows("examples", *examples)
+        tokens, method = token_rows("examples", *examples, EXAMPLE_SNAPSHOTS)
         timings = asyncio.run(example_timings(*examples, runs, folder))
         if real_catalogs:
             real = generate(REAL_SNAPSHOTS, folder / "real_out" / "bench_real")
-            tokens += token_rows("real catalogs", *real)[0]
+            tokens += token_rows("real catalogs", *real, REAL_SNAPSHOTS)[0]
             timings.append(asyncio.run(real_timing(real[0], runs)))
     wrong = [timing for timing in timings if timing.figure.startswith("run_code rejects") and timing.requests]
     if wrong:

@@ -99,7 +99,7 @@ def test_code_mode_smoke_run_prints_tokens_and_sends_nothing_for_a_wrong_script(
     assert result.returncode == 0, result.stderr[-3000:]
     rows = [line.split(" | ") for line in result.stdout.splitlines() if line.startswith("| ") and "---" not in line]
     figures = {row[0].lstrip("| "): row[1:] for row in rows}
-    assert "real catalogs: every tool definition (51 tools)" in figures
+    assert "real catalogs: every tool definition as tools/list gives it (51 tools)" in figures
     assert "examples: AGENTS.md and index.md" in figures
     assert figures["run_code: four calls, three at once"][-1] == "4 |"
     rejected = [cells for figure, cells in figures.items() if figure.startswith("run_code rejects")]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -149,23 +150,35 @@ async def test_a_script_runs_end_to_end_and_returns_typed_results(code_mode: Any
         assert (wire.calls("weather"), wire.calls("notes")) == (3, 1)
 
 
-async def test_a_tools_error_reaches_the_script_as_an_exception_it_can_catch(code_mode: Any, connect: Any) -> None:
+async def test_a_tools_error_and_a_schema_refusal_reach_the_script_as_exceptions_it_can_catch(
+    code_mode: Any, connect: Any
+) -> None:
     async with connect() as (hub, wire):
         code = script(
             """
             import weather
 
+            outcomes = []
             try:
                 await weather.send_alert(message="")
-                outcome = "sent"
             except RuntimeError as error:
-                outcome = str(error)
-            outcome
+                outcomes.append(str(error))
+            try:
+                await weather.get_forecast(city="Oslo", days=30)
+            except ValueError as error:
+                outcomes.append(str(error))
+            outcomes
             """
         )
         result = await code_mode.run_code(code, hub=hub, approve="allow")
-        assert result.value == "weather.send_alert: the tool reported an error: Error executing tool send_alert"
-        assert [(call.outcome, call.detail) for call in result.calls] == [("error", result.value)]
+        assert result.value[0] == "weather.send_alert: the tool reported an error: Error executing tool send_alert"
+        # days has `maximum: 7` in its schema, which no type says: the hub refuses it before sending
+        assert result.value[1].startswith("weather.get_forecast: weather__get_forecast: invalid arguments: days: 30")
+        assert result.value[1].endswith("nothing was sent")
+        assert [(call.outcome, call.detail) for call in result.calls] == [
+            ("error", result.value[0]),
+            ("error", result.value[1]),
+        ]
         assert wire.calls("weather") == 1
 
 
@@ -357,4 +370,46 @@ async def test_a_missing_sandbox_names_the_extra_to_install(code_mode: Any, monk
         await code_mode.run_code("1", hub=None)
     assert str(missing.value) == (
         "run_code needs the Monty sandbox: pip install 'mcp-stubgen[sandbox]' (or pip install pydantic-monty)"
+    )
+
+
+def test_the_documented_sandbox_example_runs_against_the_bundled_servers(tmp_path: Path) -> None:
+    page = (REPO / "docs" / "code-mode.md").read_text(encoding="utf-8")
+    section = page[page.index("## Running model-written scripts in a sandbox") :]
+    start = section.index("```python\n") + len("```python\n")
+    (tmp_path / "sandbox_demo.py").write_text(section[start : section.index("```\n", start)], encoding="utf-8")
+    printed = section[section.index("```text\n") + len("```text\n") :]
+    printed = printed[: printed.index("```\n")]
+    snapshots = [REPO / "golden" / name / "snapshot.json" for name in ("weather", "notes")]
+    command = [PY, "-m", "codegen", "generate", "--hub", "--code-mode", "--out", str(tmp_path / "clients")]
+    subprocess.run([*command, *map(str, snapshots)], check=True, capture_output=True, cwd=REPO)
+
+    result = subprocess.run(
+        [PY, str(tmp_path / "sandbox_demo.py")],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == printed
+
+
+async def test_without_the_code_mode_package_run_code_says_how_to_generate_it(tmp_path: Path) -> None:
+    snapshot = REPO / "golden" / "weather" / "snapshot.json"
+    command = [PY, "-m", "codegen", "generate", "--hub", "--out", str(tmp_path / "plain"), str(snapshot)]
+    subprocess.run(command, check=True, capture_output=True, cwd=REPO)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        sandbox = importlib.import_module("plain._mcp_runtime._sandbox")
+        with pytest.raises(sandbox.SandboxError) as missing:
+            await sandbox.run_code("1", hub=None)
+    finally:
+        sys.path.remove(str(tmp_path))
+        for module in [module for module in sys.modules if module.split(".")[0] == "plain"]:
+            del sys.modules[module]
+    assert str(missing.value) == (
+        "run_code needs the code-mode package plain.code_mode: set code_mode = true under [tool.mcp-stubgen] "
+        "(or generate --code-mode) and run mcp-stubgen sync"
     )
