@@ -202,20 +202,20 @@ WRONG_SCRIPTS = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(WRONG_SCRIPTS))
 async def test_a_wrong_script_is_rejected_with_the_checkers_message_and_nothing_reaches_a_server(
-    code_mode: Any, connect: Any, case: str
+    code_mode: Any, connect: Any
 ) -> None:
     async with connect() as (hub, wire):
-        # a correct call first in the same script: a rejected script runs no line of it
-        code, message = WRONG_SCRIPTS[case]
-        code = "import notes\nawait notes.search(text='x')\n" + code
-        with pytest.raises(code_mode.ScriptRejected) as rejected:
-            await code_mode.run_code(code, hub=hub, approve="allow")
-        assert message in str(rejected.value)
-        assert str(rejected.value).startswith("main.py:")
-        assert rejected.value.calls == ()
-        assert (wire.calls("weather"), wire.calls("notes")) == (0, 0)
+        for case, (code, message) in WRONG_SCRIPTS.items():
+            # a correct call first in the same script: a rejected script runs no line of it
+            with pytest.raises(code_mode.ScriptRejected) as rejected:
+                await code_mode.run_code(
+                    "import notes\nawait notes.search(text='x')\n" + code, hub=hub, approve="allow"
+                )
+            assert message in str(rejected.value), case
+            assert str(rejected.value).startswith("main.py:"), case
+            assert rejected.value.calls == (), case
+            assert (wire.calls("weather"), wire.calls("notes")) == (0, 0), case
 
 
 LEDGER_SCRIPT = script(
@@ -332,7 +332,7 @@ async def test_a_script_that_allocates_without_end_is_stopped_by_the_memory_limi
 
 
 async def test_credentials_do_not_enter_the_sandbox(
-    code_mode: Any, connect: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    code_mode: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     token = "sk-test-4f1c9a"
     monkeypatch.setenv("WEATHER_API_TOKEN", token)
@@ -346,15 +346,13 @@ async def test_credentials_do_not_enter_the_sandbox(
         "subprocess": "import subprocess",
         "function internals": "import weather\nweather.search.__globals__",
     }
-    async with connect() as (hub, wire):
-        for name, code in attempts.items():
-            try:
-                result = await code_mode.run_code(code, hub=hub, approve="allow")
-            except (code_mode.ScriptFailed, code_mode.ScriptRejected) as error:
-                assert token not in str(error), name
-            else:
-                pytest.fail(f"{name}: the script read {result.value!r}")
-        assert wire.calls("weather") == 0
+    for name, code in attempts.items():
+        try:
+            result = await code_mode.run_code(code, hub=object(), approve="allow")
+        except (code_mode.ScriptFailed, code_mode.ScriptRejected) as error:
+            assert token not in str(error), name
+        else:
+            pytest.fail(f"{name}: the script read {result.value!r}")
 
 
 def test_the_generated_packages_import_no_sandbox_until_a_script_runs(generated: tuple[Any, Any]) -> None:
