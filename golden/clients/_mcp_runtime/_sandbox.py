@@ -23,7 +23,8 @@ import asyncio
 import importlib
 import inspect
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Literal, TypeAlias
@@ -164,7 +165,9 @@ async def run_code(
             "max_suspensions": 4 * max_calls + 100,
         },
     }
-    with monty.Monty() as pool, pool.checkout(**checkout) as session:
+    # Entered and left on worker threads: leaving waits for the worker's current step, at most the
+    # time limit, which must not hold the event loop (the hub's servers) when the caller cancels.
+    async with _on_threads(monty.Monty()) as pool, _on_threads(pool.checkout(**checkout)) as session:
         try:
             # the checker asks for the stubs of the modules the script imports, then checks it whole
             # before its first line runs, so a rejection comes before any call
@@ -178,6 +181,16 @@ async def run_code(
         finally:
             run.cancel_pending()
         return RunResult(step.output, tuple(run.log), printed.output)
+
+
+@asynccontextmanager
+async def _on_threads(manager: Any) -> AsyncIterator[Any]:
+    """A blocking context manager entered and exited on worker threads."""
+    entered = await asyncio.to_thread(manager.__enter__)
+    try:
+        yield entered
+    finally:
+        await asyncio.to_thread(manager.__exit__, None, None, None)
 
 
 class _Run:
