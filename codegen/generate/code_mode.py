@@ -319,6 +319,8 @@ def _tool_stub(
     root = input_schema if isinstance(input_schema, dict) else {}
     target = follow(root, root["$ref"]) if isinstance(root.get("$ref"), str) else root
     properties = target.get("properties") if isinstance(target, dict) else None
+    if isinstance(target, dict) and properties is None and target.get("type") == "object":
+        properties = {}  # any object: the function takes no arguments
     parameters: dict[str, str] | None = None
     lines, docs = [], []
     if isinstance(target, dict) and isinstance(properties, dict):
@@ -331,7 +333,8 @@ def _tool_stub(
         for named in names:
             annotation = builder.annotation(properties[named.wire], root, stem + pascal_case(named.wire, "Arg"))
             lines.append(f"    {named.python}: {annotation}{'' if named.wire in required else ' = ...'},")
-            docs.append(_parameter_doc(named.python, named.wire, properties[named.wire], named.wire in required))
+            doc = _parameter_doc(named.python, named.wire, properties[named.wire], named.wire in required)
+            docs += [doc] if doc is not None else []
     else:
         lines.append("    arguments: dict[str, Any],")
         docs.append("arguments: The whole arguments object (the input schema's root is not one object).")
@@ -350,8 +353,14 @@ def _tool_stub(
     if docs:
         sections.append("Args:\n" + "\n".join(_indent(_escaped(doc), "    ") for doc in docs))
     sections.append(f"Returns {shape}.\nHints: {hints.words()}.")
-    signature = f"async def {route.function}(\n    *,\n" + "\n".join(lines) + f"\n) -> {returns}:"
-    function_source = f'{signature}\n    """{_indent(chr(10).join([*sections[:1], "", *sections[1:]]) if sections else "", "    ").lstrip()}\n    """'
+    parameter_lines = "".join(f"{line}\n" for line in lines)
+    signature = (
+        f"async def {route.function}(\n    *,\n{parameter_lines}) -> {returns}:"
+        if lines
+        else f"async def {route.function}() -> {returns}:"
+    )
+    lines_of_doc = [sections[0], "", *sections[1:]] if len(sections) > 1 and description else sections
+    function_source = f'{signature}\n    """{_indent(chr(10).join(lines_of_doc), "    ").lstrip()}\n    """'
     used = [types.classes[name] for name in builder.used]
     names_used = typing_names(*(line for line in lines), returns).union(*(names for _, names in used))
     head = [f"from typing import {', '.join(sorted(names_used))}"] if names_used else []
@@ -375,7 +384,9 @@ def _tool_stub(
     return _ToolStub(tool, stub, definition)
 
 
-def _parameter_doc(python: str, wire: str, schema: Any, required: bool) -> str:
+def _parameter_doc(python: str, wire: str, schema: Any, required: bool) -> str | None:
+    """A parameter's line under `Args:`: its description, wire name, default and optionality; None
+    for a required one with nothing more to say."""
     parts = []
     text = schema.get("description") if isinstance(schema, dict) else None
     if isinstance(text, str) and text.strip():
@@ -386,7 +397,7 @@ def _parameter_doc(python: str, wire: str, schema: Any, required: bool) -> str:
         parts.append(f"Default: {json.dumps(schema['default'], ensure_ascii=False)}.")
     if not required:
         parts.append("Optional.")
-    return f"{python}: {' '.join(parts) or 'Required.'}"
+    return f"{python}: {' '.join(parts)}" if parts else None
 
 
 def _one_line(raw: Mapping[str, Any]) -> str:
