@@ -460,3 +460,19 @@ def test_token_report_counts_definitions_and_stubs_per_server() -> None:
     assert [row["server"] for row in rows] == ["notes", "weather"]
     for row in rows:
         assert 0 < row["stubs"] < row["definitions"]
+
+
+def test_the_documented_example_runs_in_process(generated: Path) -> None:
+    page = (REPO / "docs" / "code-mode.md").read_text(encoding="utf-8")
+    start = page.index("```python\n") + len("```python\n")
+    (generated / "demo.py").write_text(page[start : page.index("```\n", start)], encoding="utf-8")
+    result = subprocess.run(
+        [PY, str(generated / "demo.py")],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(generated)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["weather.get_forecast", "71.7 sunny", "['Pack an umbrella for Oslo']"]
