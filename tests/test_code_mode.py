@@ -24,10 +24,10 @@ from mcp import StdioServerParameters
 
 from codegen.generate.code_mode import module_name, render_code_mode, token_report
 from codegen.generate.hub import HubSettings
-from codegen.generate.publish import read_tree
+from codegen.generate.publish import diff_trees, read_tree
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot
 from tests.conftest import REPO, write_config
-from tests.regen_goldens import GOLDEN
+from tests.regen_goldens import GOLDEN, OUTPUT, REGEN_COMMAND, code_mode_case_tree
 
 PY = sys.executable
 WEATHER = REPO / "examples" / "weather_server.py"
@@ -149,6 +149,12 @@ def test_stubs_type_every_shape_a_model_needs_to_read() -> None:
     # each tool's own stub holds what it uses, and the server's stub is them merged
     assert "class OtherNode" in files["servers/shapes/other.pyi"].decode()
     assert "class Node" not in files["servers/shapes/other.pyi"].decode()
+
+
+def test_code_mode_golden_matches() -> None:
+    folder = OUTPUT / "code_mode"
+    diff = diff_trees(code_mode_case_tree(), read_tree(folder), folder.relative_to(REPO).as_posix())
+    assert not diff, f"the code-mode golden differs; refresh with `{REGEN_COMMAND}`\n{diff}"
 
 
 def test_rendering_is_deterministic_whatever_the_order() -> None:

@@ -260,8 +260,7 @@ def _typed_dict(name: str, fields: Sequence[tuple[str, str, str | None]], descri
 
 
 def _escaped(text: str) -> str:
-    """Catalog text for a docstring: escaped by the renderer's filter, runs of blank lines made one
-    (a stub's blocks are separated by two)."""
+    """Catalog text for a docstring: escaped by the renderer's filter, runs of blank lines made one."""
     return re.sub(r"\n{3,}", "\n\n", docstring(text))
 
 
@@ -364,7 +363,7 @@ def _tool_stub(
     used = [types.classes[name] for name in builder.used]
     names_used = typing_names(*(line for line in lines), returns).union(*(names for _, names in used))
     head = [f"from typing import {', '.join(sorted(names_used))}"] if names_used else []
-    stub = "\n\n\n".join([*head, *(source for source, _ in used), function_source]) + "\n"
+    stub = merge_stubs([*head, *(source for source, _ in used), function_source])
     tool = CodeModeTool(
         name=f"{route.module}.{route.function}",
         module=route.module,
