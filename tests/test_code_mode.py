@@ -256,6 +256,13 @@ def test_generate_writes_the_code_mode_package_and_check_guards_it(run_cli, proj
     )
     check = run_cli("generate", "--check")
     assert check.exit_code == 0, check.stdout
+    tokens = [json.loads(line) for line in run_cli("generate", "--format", "json", "--no-cache").stdout.splitlines()]
+    assert not [line for line in tokens if line["status"] == "tokens"]  # nothing written, nothing reported
+    (folder / "index.md").unlink()
+    written = [json.loads(line) for line in run_cli("generate", "--format", "json").stdout.splitlines()]
+    report = {line["server"]: line for line in written if line["status"] == "tokens"}
+    assert sorted(report) == ["notes", "weather"] and report["weather"]["tools"] == 4
+    assert 0 < report["weather"]["stubs"] < report["weather"]["definitions"]
     with (folder / "servers" / "weather" / "search.pyi").open("a") as stub:
         stub.write("# edited\n")
     stale = run_cli("generate", "--check")

@@ -582,6 +582,7 @@ class CodeModeBuild:
     source: bytes
     servers: tuple[tuple[Snapshot, Mapping[str, str]], ...] = ()
     """The parsed snapshots, when rendered (for the token report)."""
+    settings: HubSettings = field(default_factory=HubSettings)
 
 
 def build_code_mode(
@@ -618,7 +619,7 @@ def build_code_mode(
     except StubgenError as error:
         message = str(error)
         raise StubgenError(message if message.startswith("code mode: ") else f"code mode: {message}") from None
-    return CodeModeBuild(target, files, source, tuple(servers))
+    return CodeModeBuild(target, files, source, tuple(servers), settings)
 
 
 def remember(build: CodeModeBuild, cache: Cache) -> None:
@@ -661,14 +662,12 @@ def token_report(servers: Sequence[tuple[Snapshot, Mapping[str, str]]], settings
     return rows
 
 
-def report_tokens(build: CodeModeBuild, settings: HubSettings) -> None:
-    """When the package was rendered: each server's tool definitions beside its stub, in tokens, one
-    line each on stderr (and a `tokens` object with `--format json`)."""
+def report_tokens(build: CodeModeBuild) -> None:
+    """Each server's tool definitions beside its stub, in tokens, one line each on stderr (and a
+    `tokens` object with `--format json`): said when the package is written."""
     from codegen import console
 
-    if build.files is None:
-        return
-    for row in token_report(build.servers, settings):
+    for row in token_report(build.servers, build.settings):
         share = f"{row['stubs'] / row['definitions']:.0%}" if row["definitions"] else "-"
         console.note(
             f"code mode: {row['server']}: {row['tools']} tool(s): definitions {row['definitions']:,} tokens, "
