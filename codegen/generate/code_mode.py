@@ -41,12 +41,23 @@ from codegen.runtime._hub_catalog import HINT_DEFAULTS, HubTool, ToolFilter, mod
 from codegen.schemas import MISSING, BudgetExceeded, Document, follow
 from codegen.snapshot import Snapshot, fingerprint, read_snapshot_bytes
 
-__all__ = ["CODE_MODE_PACKAGE", "CodeModeBuild", "build_code_mode", "code_mode_dir", "render_code_mode", "token_report"]
+__all__ = [
+    "CODE_MODE_PACKAGE",
+    "CodeModeBuild",
+    "build_code_mode",
+    "code_mode_dir",
+    "module_name",
+    "module_stubs",
+    "remember",
+    "render_code_mode",
+    "report_tokens",
+    "token_report",
+]
 
 CODE_MODE_PACKAGE = "code_mode"
 """The package's folder and import name under the output folder."""
 
-PACKAGE_NAMES = frozenset({"describe", "functions", "hints", "search_tools", "servers", "stubs", "use_hub"})
+PACKAGE_NAMES = frozenset({"describe", "functions", "hints", "run_code", "search_tools", "servers", "stubs", "use_hub"})
 """Names of the package's own members (and its `servers/` folder), which no server module may take."""
 TYPING_NAMES = frozenset({"Any", "Literal", "NotRequired", "TypedDict"})
 _MAX_DEPTH = 40
@@ -101,7 +112,7 @@ class _ToolTypes:
         self.renamed = renamed
         self.used: list[str] = []
         """The classes this tool's stub needs, each after the classes it uses."""
-        self.refs: dict[str, str] = {}
+        self.refs: dict[tuple[int, str], str] = {}
 
     def annotation(self, schema: Any, root: Any, name: str, depth: int = 0) -> str:
         if depth > _MAX_DEPTH or not isinstance(schema, dict) or not schema:
@@ -178,17 +189,18 @@ class _ToolTypes:
         return class_name
 
     def _reference(self, reference: str, root: Any, depth: int) -> str:
-        if reference in self.refs:
-            return self.refs[reference]
+        key = (id(root), reference)  # the input and the output schema are two documents
+        if key in self.refs:
+            return self.refs[key]
         target = follow(root, reference)
         if target is MISSING or not isinstance(target, dict):
             return "Any"
         name = pascal_case(reference.rsplit("/", 1)[-1] or "Root", "Type")
         if _is_object(target):
-            class_name = self.refs[reference] = self._class_name(name)  # a recursive reference names it
+            class_name = self.refs[key] = self._class_name(name)  # a recursive reference names it
             return self._object(target, root, name, depth + 1, class_name)
-        self.refs[reference] = "Any"  # a recursive reference to anything else is `Any`
-        annotation = self.refs[reference] = self.annotation(target, root, name, depth + 1)
+        self.refs[key] = "Any"  # a recursive reference to anything else is `Any`
+        annotation = self.refs[key] = self.annotation(target, root, name, depth + 1)
         return annotation
 
     def _class_name(self, name: str) -> str:
