@@ -41,12 +41,23 @@ from codegen.runtime._hub_catalog import HINT_DEFAULTS, HubTool, ToolFilter, mod
 from codegen.schemas import MISSING, BudgetExceeded, Document, follow
 from codegen.snapshot import Snapshot, fingerprint, read_snapshot_bytes
 
-__all__ = ["CODE_MODE_PACKAGE", "CodeModeBuild", "build_code_mode", "code_mode_dir", "render_code_mode", "token_report"]
+__all__ = [
+    "CODE_MODE_PACKAGE",
+    "CodeModeBuild",
+    "build_code_mode",
+    "code_mode_dir",
+    "module_name",
+    "module_stubs",
+    "remember",
+    "render_code_mode",
+    "report_tokens",
+    "token_report",
+]
 
 CODE_MODE_PACKAGE = "code_mode"
 """The package's folder and import name under the output folder."""
 
-PACKAGE_NAMES = frozenset({"describe", "functions", "hints", "search_tools", "servers", "stubs", "use_hub"})
+PACKAGE_NAMES = frozenset({"describe", "functions", "hints", "run_code", "search_tools", "servers", "stubs", "use_hub"})
 """Names of the package's own members (and its `servers/` folder), which no server module may take."""
 TYPING_NAMES = frozenset({"Any", "Literal", "NotRequired", "TypedDict"})
 _MAX_DEPTH = 40
@@ -101,7 +112,7 @@ class _ToolTypes:
         self.renamed = renamed
         self.used: list[str] = []
         """The classes this tool's stub needs, each after the classes it uses."""
-        self.refs: dict[str, str] = {}
+        self.refs: dict[tuple[int, str], str] = {}
 
     def annotation(self, schema: Any, root: Any, name: str, depth: int = 0) -> str:
         if depth > _MAX_DEPTH or not isinstance(schema, dict) or not schema:
@@ -178,17 +189,18 @@ class _ToolTypes:
         return class_name
 
     def _reference(self, reference: str, root: Any, depth: int) -> str:
-        if reference in self.refs:
-            return self.refs[reference]
+        key = (id(root), reference)  # the input and the output schema are two documents
+        if key in self.refs:
+            return self.refs[key]
         target = follow(root, reference)
         if target is MISSING or not isinstance(target, dict):
             return "Any"
         name = pascal_case(reference.rsplit("/", 1)[-1] or "Root", "Type")
         if _is_object(target):
-            class_name = self.refs[reference] = self._class_name(name)  # a recursive reference names it
+            class_name = self.refs[key] = self._class_name(name)  # a recursive reference names it
             return self._object(target, root, name, depth + 1, class_name)
-        self.refs[reference] = "Any"  # a recursive reference to anything else is `Any`
-        annotation = self.refs[reference] = self.annotation(target, root, name, depth + 1)
+        self.refs[key] = "Any"  # a recursive reference to anything else is `Any`
+        annotation = self.refs[key] = self.annotation(target, root, name, depth + 1)
         return annotation
 
     def _class_name(self, name: str) -> str:
@@ -260,8 +272,7 @@ def _typed_dict(name: str, fields: Sequence[tuple[str, str, str | None]], descri
 
 
 def _escaped(text: str) -> str:
-    """Catalog text for a docstring: escaped by the renderer's filter, runs of blank lines made one
-    (a stub's blocks are separated by two)."""
+    """Catalog text for a docstring: escaped by the renderer's filter, runs of blank lines made one."""
     return re.sub(r"\n{3,}", "\n\n", docstring(text))
 
 
@@ -319,6 +330,8 @@ def _tool_stub(
     root = input_schema if isinstance(input_schema, dict) else {}
     target = follow(root, root["$ref"]) if isinstance(root.get("$ref"), str) else root
     properties = target.get("properties") if isinstance(target, dict) else None
+    if isinstance(target, dict) and properties is None and target.get("type") == "object":
+        properties = {}  # any object: the function takes no arguments
     parameters: dict[str, str] | None = None
     lines, docs = [], []
     if isinstance(target, dict) and isinstance(properties, dict):
@@ -331,7 +344,8 @@ def _tool_stub(
         for named in names:
             annotation = builder.annotation(properties[named.wire], root, stem + pascal_case(named.wire, "Arg"))
             lines.append(f"    {named.python}: {annotation}{'' if named.wire in required else ' = ...'},")
-            docs.append(_parameter_doc(named.python, named.wire, properties[named.wire], named.wire in required))
+            doc = _parameter_doc(named.python, named.wire, properties[named.wire], named.wire in required)
+            docs += [doc] if doc is not None else []
     else:
         lines.append("    arguments: dict[str, Any],")
         docs.append("arguments: The whole arguments object (the input schema's root is not one object).")
@@ -350,12 +364,18 @@ def _tool_stub(
     if docs:
         sections.append("Args:\n" + "\n".join(_indent(_escaped(doc), "    ") for doc in docs))
     sections.append(f"Returns {shape}.\nHints: {hints.words()}.")
-    signature = f"async def {route.function}(\n    *,\n" + "\n".join(lines) + f"\n) -> {returns}:"
-    function_source = f'{signature}\n    """{_indent(chr(10).join([*sections[:1], "", *sections[1:]]) if sections else "", "    ").lstrip()}\n    """'
+    parameter_lines = "".join(f"{line}\n" for line in lines)
+    signature = (
+        f"async def {route.function}(\n    *,\n{parameter_lines}) -> {returns}:"
+        if lines
+        else f"async def {route.function}() -> {returns}:"
+    )
+    lines_of_doc = [sections[0], "", *sections[1:]] if len(sections) > 1 and description else sections
+    function_source = f'{signature}\n    """{_indent(chr(10).join(lines_of_doc), "    ").lstrip()}\n    """'
     used = [types.classes[name] for name in builder.used]
     names_used = typing_names(*(line for line in lines), returns).union(*(names for _, names in used))
     head = [f"from typing import {', '.join(sorted(names_used))}"] if names_used else []
-    stub = "\n\n\n".join([*head, *(source for source, _ in used), function_source]) + "\n"
+    stub = merge_stubs([*head, *(source for source, _ in used), function_source])
     tool = CodeModeTool(
         name=f"{route.module}.{route.function}",
         module=route.module,
@@ -375,7 +395,9 @@ def _tool_stub(
     return _ToolStub(tool, stub, definition)
 
 
-def _parameter_doc(python: str, wire: str, schema: Any, required: bool) -> str:
+def _parameter_doc(python: str, wire: str, schema: Any, required: bool) -> str | None:
+    """A parameter's line under `Args:`: its description, wire name, default and optionality; None
+    for a required one with nothing more to say."""
     parts = []
     text = schema.get("description") if isinstance(schema, dict) else None
     if isinstance(text, str) and text.strip():
@@ -386,7 +408,7 @@ def _parameter_doc(python: str, wire: str, schema: Any, required: bool) -> str:
         parts.append(f"Default: {json.dumps(schema['default'], ensure_ascii=False)}.")
     if not required:
         parts.append("Optional.")
-    return f"{python}: {' '.join(parts) or 'Required.'}"
+    return f"{python}: {' '.join(parts)}" if parts else None
 
 
 def _one_line(raw: Mapping[str, Any]) -> str:
@@ -572,6 +594,7 @@ class CodeModeBuild:
     source: bytes
     servers: tuple[tuple[Snapshot, Mapping[str, str]], ...] = ()
     """The parsed snapshots, when rendered (for the token report)."""
+    settings: HubSettings = field(default_factory=HubSettings)
 
 
 def build_code_mode(
@@ -608,7 +631,7 @@ def build_code_mode(
     except StubgenError as error:
         message = str(error)
         raise StubgenError(message if message.startswith("code mode: ") else f"code mode: {message}") from None
-    return CodeModeBuild(target, files, source, tuple(servers))
+    return CodeModeBuild(target, files, source, tuple(servers), settings)
 
 
 def remember(build: CodeModeBuild, cache: Cache) -> None:
@@ -651,14 +674,12 @@ def token_report(servers: Sequence[tuple[Snapshot, Mapping[str, str]]], settings
     return rows
 
 
-def report_tokens(build: CodeModeBuild, settings: HubSettings) -> None:
-    """When the package was rendered: each server's tool definitions beside its stub, in tokens, one
-    line each on stderr (and a `tokens` object with `--format json`)."""
+def report_tokens(build: CodeModeBuild) -> None:
+    """Each server's tool definitions beside its stub, in tokens, one line each on stderr (and a
+    `tokens` object with `--format json`): said when the package is written."""
     from codegen import console
 
-    if build.files is None:
-        return
-    for row in token_report(build.servers, settings):
+    for row in token_report(build.servers, build.settings):
         share = f"{row['stubs'] / row['definitions']:.0%}" if row["definitions"] else "-"
         console.note(
             f"code mode: {row['server']}: {row['tools']} tool(s): definitions {row['definitions']:,} tokens, "

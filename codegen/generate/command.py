@@ -321,14 +321,14 @@ def generate(
         if result is not None and result.changed:
             changes = {"written": list(result.written), "removed": list(result.removed)}
             console.emit(server, "generated", **_where(item.snapshot, item.target), **changes)
+            if code is not None and item.target == code.target:
+                report_tokens(code)
         else:
             console.emit(server, "unchanged", **_where(item.snapshot, item.target))
     if rendered and runtime.changed:  # said only when it changed: it follows the generator, not any snapshot
         announce_package(RUNTIME_PACKAGE, runtime.path, runtime)
         changes = {"written": list(runtime.written), "removed": list(runtime.removed)}
         console.emit(None, "generated", **_where(None, runtime.path), **changes)
-    if hub is not None and code_mode and code is not None:
-        report_tokens(code, hub[1])
     for message in lacking:
         failed += _failed(None, None, StubgenError(message), hub_dir(out_dir))
     return EXIT_ERROR if failed else EXIT_OK
@@ -454,13 +454,15 @@ def check_server(
 
 
 def hub_is_stale(config: ProjectConfig, out_dir: Path, cache: Cache) -> bool:
-    """Whether the hub under `out_dir` is not what the committed snapshots give, proven as `--check`
-    proves it; a hub that lacks a server counts as stale, so publishing the hub reports it."""
+    """Whether the hub under `out_dir` (or, with `code_mode = true`, the code-mode package beside it) is
+    not what the committed snapshots give, proven as `--check` proves it; a hub that lacks a server
+    counts as stale, so publishing the hub reports it."""
     try:
         _target, diff, lacking = check_hub(hub_sources(config), out_dir, cache)
+        code = build_code_mode(*hub_sources(config), out_dir, cache) if config.code_mode else None
     except StubgenError:
         return True
-    return bool(diff or lacking)
+    return bool(diff or lacking) or (code is not None and code.files != read_tree(code.target))
 
 
 def check_hub(hub: HubSources, out_dir: Path, cache: Cache) -> tuple[Path, str, tuple[str, ...]]:

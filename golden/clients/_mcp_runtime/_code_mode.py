@@ -278,17 +278,20 @@ def _text(result: CallToolResult) -> str:
     return "\n".join(_block_text(block) for block in result.content)
 
 
-_TYPING_IMPORT = re.compile(r"^from typing import (?P<names>.+)$", re.MULTILINE)
+_TYPING_IMPORT = re.compile(r"^from typing import (?P<names>.+)$")
+_BLOCK_START = re.compile(r"\n(?=class |async def |from typing import |\w+ = TypedDict\()")
+"""Where a stub's top-level blocks start: every other line of a block is indented (docstrings
+included) or closes a bracket."""
 
 
 def merge_stubs(stubs: Sequence[str]) -> str:
     """Several function stubs of one module (`servers/<module>/<function>.pyi`) as one stub: one
-    `typing` import of every name they use, then each block (a type or a function, separated by a
-    blank line) once, in order. The generator writes each server's stub with it too."""
+    `typing` import of every name they use, then each block (a type or a function) once, in order,
+    a blank line apart as in any `.pyi`. The generator writes each server's stub with it too."""
     names: set[str] = set()
     blocks: list[str] = []
     for stub in stubs:
-        for block in stub.split("\n\n\n"):
+        for block in _BLOCK_START.split(stub):
             block = block.strip("\n")
             match = _TYPING_IMPORT.fullmatch(block)
             if match:
@@ -296,4 +299,4 @@ def merge_stubs(stubs: Sequence[str]) -> str:
             elif block and block not in blocks:
                 blocks.append(block)
     head = [f"from typing import {', '.join(sorted(names))}"] if names else []
-    return "\n\n\n".join(head + blocks) + "\n"
+    return "\n\n".join(head + blocks) + "\n"
