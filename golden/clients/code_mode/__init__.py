@@ -6,7 +6,8 @@
 `with use_hub(hub): await notes.<function>(...)`. The stubs (`<module>.pyi`) are what
 a type checker and a model read; `stubs()`, `functions(hub)` and `hints()` give a sandbox the same
 surface (the contract is in `_mcp_runtime/_code_mode.py`), and `search_tools` and `describe`
-show the stubs of the tools a task needs.
+show the stubs of the tools a task needs. `run_code(code, hub=hub)` type-checks a script against
+the stubs and runs it in the Monty sandbox (`pip install 'mcp-stubgen[sandbox]'`).
 """
 
 from __future__ import annotations
@@ -23,15 +24,31 @@ from .._mcp_runtime._code_mode import (
     ToolHints,
     use_hub,
 )
+from .._mcp_runtime._sandbox import (
+    CallRecord,
+    Limits,
+    RunResult,
+    ScriptFailed,
+    ScriptRejected,
+    ToolCall,
+    run_code,
+)
 from ..hub import Hub
 
 __all__ = [
+    "CallRecord",
+    "Limits",
     "NoHubError",
+    "RunResult",
+    "ScriptFailed",
+    "ScriptRejected",
+    "ToolCall",
     "ToolCallError",
     "ToolHints",
     "describe",
     "functions",
     "hints",
+    "run_code",
     "search_tools",
     "stubs",
     "use_hub",
