@@ -149,6 +149,15 @@ async def test_a_script_runs_end_to_end_and_returns_typed_results(code_mode: Any
         assert all(call.seconds > 0 and call.detail == "" for call in result.calls)
         assert (wire.calls("weather"), wire.calls("notes")) == (3, 1)
 
+        # a call the script starts and never awaits is cancelled when the script ends, and logged so
+        unawaited = await code_mode.run_code(
+            "import weather\nstarted = weather.search(query='o')\n'done'\n", hub=hub, approve="allow"
+        )
+        assert unawaited.value == "done"
+        assert [(call.tool, call.outcome, call.detail) for call in unawaited.calls] == [
+            ("weather.search", "error", "weather.search: the script ended before the call answered")
+        ]
+
 
 async def test_a_tools_error_and_a_schema_refusal_reach_the_script_as_exceptions_it_can_catch(
     code_mode: Any, connect: Any

@@ -14,7 +14,8 @@ destructive and open-world tools, then the code-mode function bound to the hub's
 the arguments against the tool's JSON Schema before sending).
 
 Monty's synchronous pool is driven here step by step, each step on a worker thread, and the calls
-run as tasks on the caller's event loop: its asyncio pool can abort the interpreter at exit.
+run as tasks on the caller's event loop: Monty's asyncio pool (`AsyncMonty`, pydantic-monty 1.4)
+leaves a Rust runtime that can abort a short-lived interpreter at exit.
 """
 
 from __future__ import annotations
@@ -84,8 +85,8 @@ class CallRecord:
     tool: str
     arguments: Mapping[str, Any]
     outcome: Outcome
-    """`ok`: the tool answered; `error`: the call raised (schema refusal, tool error, server error);
-    `denied` and `over_cap`: nothing was sent."""
+    """`ok`: the tool answered; `error`: the call raised (schema refusal, tool error, server error)
+    or the script ended before it answered; `denied` and `over_cap`: nothing was sent."""
     detail: str
     """The error message the script saw, empty for `ok`."""
     seconds: float
@@ -174,13 +175,14 @@ async def run_code(
             step = await asyncio.to_thread(session.feed_start, code, print_callback=printed)
             while not isinstance(step, monty.MontyComplete):
                 step = await run.answer(monty, step)
+            value = step.output  # converted on access, which can fail too
         except (monty.MontyTypingError, monty.MontySyntaxError) as error:
             raise ScriptRejected(_message(error), tuple(run.log), printed.output) from None
         except monty.MontyError as error:
             raise ScriptFailed(_message(error), tuple(run.log), printed.output) from None
         finally:
             run.cancel_pending()
-        return RunResult(step.output, tuple(run.log), printed.output)
+        return RunResult(value, tuple(run.log), printed.output)
 
 
 @asynccontextmanager
@@ -246,7 +248,13 @@ class _Run:
         if refusal is not None:
             return self.unsent(call, "denied", "RuntimeError", f"not approved: {refusal}")
         self.started += 1
-        self.pending[call_id] = asyncio.create_task(self.call(call))
+        # the log keeps the order calls were made in; this line stands until the call answers
+        self.log.append(
+            CallRecord(
+                call.tool, call.arguments, "error", f"{call.tool}: the script ended before the call answered", 0.0
+            )
+        )
+        self.pending[call_id] = asyncio.create_task(self.call(call, len(self.log) - 1))
         return {"future": ...}
 
     def unsent(self, call: ToolCall, outcome: Outcome, exc_type: str, reason: str) -> dict[str, Any]:
@@ -284,8 +292,9 @@ class _Run:
             return f"the policy denies {kind} calls"
         return f"the policy answered {decision!r}, not 'allow', 'deny' or 'ask'"
 
-    async def call(self, call: ToolCall) -> dict[str, Any]:
-        """Run one approved call through its code-mode function; the settled answer for the script."""
+    async def call(self, call: ToolCall, line: int) -> dict[str, Any]:
+        """Run one approved call through its code-mode function, fill in its log line; the settled
+        answer for the script."""
         function = self.functions[call.tool]  # the sandbox's modules hold exactly these names
         started = time.perf_counter()
         try:
@@ -293,9 +302,9 @@ class _Run:
         except Exception as error:
             # code mode's own errors name the function already (`weather.search: the tool reported ...`)
             detail = str(error) if str(error).startswith(f"{call.tool}: ") else f"{call.tool}: {error}"
-            self.log.append(CallRecord(call.tool, call.arguments, "error", detail, time.perf_counter() - started))
+            self.log[line] = CallRecord(call.tool, call.arguments, "error", detail, time.perf_counter() - started)
             return {"exc_type": _sandbox_exception(error), "message": detail}
-        self.log.append(CallRecord(call.tool, call.arguments, "ok", "", time.perf_counter() - started))
+        self.log[line] = CallRecord(call.tool, call.arguments, "ok", "", time.perf_counter() - started)
         return {"return_value": value}
 
     def cancel_pending(self) -> None:
