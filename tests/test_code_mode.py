@@ -465,6 +465,9 @@ def test_drift_names_the_saved_scripts_a_catalog_change_breaks(run_cli, project:
     }
     assert not any("notes.py" in line for line in broken)
     assert any("imperial" in line for line in broken) and any("conditions" in line for line in broken)
+    (project / "app").mkdir()
+    used = run_cli("drift", "snaps/weather.json", new, "--usage", "app")  # the saved scripts are uses too
+    assert "      used at agent_scripts/alert.py:3" in used.stdout.splitlines()
     assert run_cli("drift", "snaps/weather.json", "snaps/weather.json").exit_code == 0
 
 
