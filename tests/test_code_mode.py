@@ -326,6 +326,12 @@ async def test_in_process_functions_call_the_bundled_servers_through_the_hub(gen
                 code_mode.ToolCallError, match="the tool reported an error: Error executing tool send_alert"
             ):
                 await weather.send_alert(message="")
+            try:  # what a script written for the sandbox catches works in process too
+                await weather.send_alert(message="")
+            except RuntimeError as error:
+                assert isinstance(error, code_mode.ToolCallError)
+            else:
+                pytest.fail("send_alert with an empty message did not raise")
         bound = code_mode.functions(hub)
         assert sorted(bound) == [
             "notes.add_note", "notes.search", "weather.celsius_to_fahrenheit", "weather.get_forecast",

@@ -553,7 +553,7 @@ def server_stub(server: CodeModeServer) -> str:
     doc = (
         f'"""The tools of the MCP server {docstring(repr(server.server))}: `import {server.module}`, '
         f"then `await {server.module}.<function>(...)`.{about}\n\n"
-        'Every function raises `ToolCallError` when the tool reports an error.\n"""'
+        'Every function raises `RuntimeError` when the tool reports an error.\n"""'
     )
     return f"{doc}\n\n{merge_stubs([stub.stub for stub in server.tools])}" if server.tools else f"{doc}\n"
 

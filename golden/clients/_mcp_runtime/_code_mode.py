@@ -22,7 +22,7 @@ A call checks its keywords (an unknown one is a `TypeError`, nothing sent), then
 the arguments against the tool's JSON Schema (`ArgumentsError`, nothing sent, nothing coerced).
 It returns the tool's `structuredContent` (the typed dict of the stub), the wrapped value for a
 tool whose server wraps a plain value as `{"result": ...}`, or the result's text for a tool with no
-output schema; a result marked `isError` raises `ToolCallError` with the server's text.
+output schema; a result marked `isError` raises `ToolCallError` (a `RuntimeError`) with the server's text.
 """
 
 from __future__ import annotations
@@ -61,8 +61,9 @@ SearchDetail = Literal["names", "summaries", "stubs"]
 SEARCH_DETAILS: tuple[SearchDetail, ...] = ("names", "summaries", "stubs")
 
 
-class ToolCallError(Exception):
-    """The tool ran and reported an error (`isError`): its text is the message."""
+class ToolCallError(RuntimeError):
+    """The tool ran and reported an error (`isError`): its text is the message. A `RuntimeError`, as
+    the sandbox reports it, so `except RuntimeError` works the same in both targets."""
 
     def __init__(self, name: str, text: str) -> None:
         self.name = name

@@ -4,7 +4,7 @@
 
 A small notebook: search notes by text and tag, add new ones.
 
-Every function raises `ToolCallError` when the tool reports an error.
+Every function raises `RuntimeError` when the tool reports an error.
 """
 
 from typing import TypedDict

@@ -4,7 +4,7 @@
 
 Forecasts for any city, in either unit.
 
-Every function raises `ToolCallError` when the tool reports an error.
+Every function raises `RuntimeError` when the tool reports an error.
 """
 
 from typing import Literal, TypedDict
