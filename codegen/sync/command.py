@@ -14,6 +14,7 @@ from codegen.generate.publish import recover_output
 from codegen.options import apply_overrides, config_options, connection_options, load_project, shown_path
 from codegen.snapshot import Snapshot
 from codegen.snapshot.command import allow_empty_option, counts, take_snapshots
+from codegen.sync.freshness import Freshness
 from codegen.sync.publish import publish_hub, publish_with_snapshot
 
 
@@ -23,6 +24,11 @@ from codegen.sync.publish import publish_hub, publish_with_snapshot
 @connection_options
 @allow_empty_option
 @cache_option
+@click.option(
+    "--refresh",
+    is_flag=True,
+    help="List every server again, even one whose last listing is still fresh by its ttlMs.",
+)
 @console.format_option
 def sync(
     servers: tuple[str, ...],
@@ -33,11 +39,14 @@ def sync(
     request_timeout: float | None,
     allow_empty: bool,
     no_cache: bool,
+    refresh: bool,
 ) -> int:
     """Snapshot the configured servers, then regenerate their packages.
 
     Each server's package is rendered, then published together with its snapshot: a failure or an
-    interruption leaves every server's snapshot and package both as they were or both new.
+    interruption leaves every server's snapshot and package both as they were or both new. A server
+    that said (protocol 2026-07-28 `ttlMs`) its last listing stays fresh is not listed again until
+    then, unless --refresh is given.
     """
     config = load_project(config_path, servers_file)
     output = config.output
@@ -67,7 +76,9 @@ def sync(
         )
 
     try:
-        taken = take_snapshots(config, selected, write=write, announce=announce, allow_empty=allow_empty)
+        taken = take_snapshots(
+            config, selected, write=write, announce=announce, allow_empty=allow_empty, freshness=Freshness(refresh)
+        )
     except KeyboardInterrupt:
         done = ", ".join(sorted(published)) or "nothing"
         hub = "; the hub was not regenerated (run `mcp-stubgen generate`)" if config.hub and published else ""
