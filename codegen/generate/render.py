@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import jinja2
 
-from codegen.generate.cache import Cache, cache_key, default_cache_dir
+from codegen.cache_dir import default_cache_dir
+from codegen.generate.cache import Cache, cache_key
 from codegen.generate.formatting import LINE_LENGTH, black_mode, literal, quoted
 from codegen.generate.headers import header_lines, with_header
 from codegen.generate.modelgen import HEADER_PLACEHOLDER

@@ -144,9 +144,8 @@ def take_snapshots(
 
     by_name = {server.name: server for server in servers}
     fresh_until: dict[str, float] = {}
-    reused = _still_fresh(servers, targets, freshness) if freshness is not None else {}
+    reused = start_servers(servers, targets, freshness)
     listed = [server for server in servers if server.name not in reused]
-    start_early(listed)
     for name, (committed, left) in reused.items():
         console.note(f"{name}: the server's listing is fresh for {left:.0f}s more (its ttlMs); not listed again")
         done(name, committed)
@@ -161,16 +160,20 @@ def take_snapshots(
     return taken
 
 
-def _still_fresh(
-    servers: list[ServerConfig], targets: dict[str, Path], freshness: Freshness
+def start_servers(
+    servers: list[ServerConfig], targets: dict[str, Path], freshness: Freshness | None = None
 ) -> dict[str, tuple[Snapshot, float]]:
-    """The committed snapshots whose listing the server said is still fresh, with the seconds left."""
+    """Start the stdio servers that are to be listed (`stdio.start_early`: one already started is not
+    started again), and return the committed snapshots `freshness` says need no listing, with the
+    seconds their listing stays fresh. `sync` calls it before it loads the generator, so the servers'
+    start-up also runs beside that."""
     reused = {}
     for server in servers:
-        left = freshness.fresh_for(server, targets[server.name])
+        left = freshness.fresh_for(server, targets[server.name]) if freshness is not None else 0.0
         committed = _committed(targets[server.name]) if left > 0 else None
         if committed is not None:
             reused[server.name] = (committed, left)
+    start_early([server for server in servers if server.name not in reused])
     return reused
 
 

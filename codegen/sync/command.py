@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from codegen import console
 from codegen.errors import EXIT_ERROR, EXIT_OK
-from codegen.generate import Published
-from codegen.generate.command import announce_package, cache_for, cache_option
-from codegen.generate.publish import recover_output
-from codegen.options import apply_overrides, config_options, connection_options, load_project, shown_path
+from codegen.options import (
+    apply_overrides,
+    cache_option,
+    config_options,
+    connection_options,
+    load_project,
+    shown_path,
+)
 from codegen.snapshot import Snapshot
-from codegen.snapshot.command import allow_empty_option, counts, take_snapshots
+from codegen.snapshot.command import allow_empty_option, counts, start_servers, take_snapshots
 from codegen.sync.freshness import Freshness
-from codegen.sync.publish import publish_hub, publish_with_snapshot
+
+if TYPE_CHECKING:
+    from codegen.generate import Published
 
 
 @click.command()
@@ -53,6 +60,13 @@ def sync(
     if output is None:
         raise config.missing("set `output` under [tool.mcp-stubgen] to sync")
     selected = apply_overrides(config.select(servers), protocol, connect_timeout, request_timeout)
+    freshness = Freshness(refresh)
+    start_servers(selected, {server.name: config.snapshot_path(server.name) for server in selected}, freshness)
+    # Only now the generator: the servers start while it and the SDK load.
+    from codegen.generate.command import announce_package, cache_for
+    from codegen.generate.publish import recover_output
+    from codegen.sync.publish import publish_hub, publish_with_snapshot
+
     # The cache `generate` uses: an unchanged tool's models are not generated again on every sync.
     cache = cache_for(no_cache)
     recover_output(output)
@@ -77,7 +91,7 @@ def sync(
 
     try:
         taken = take_snapshots(
-            config, selected, write=write, announce=announce, allow_empty=allow_empty, freshness=Freshness(refresh)
+            config, selected, write=write, announce=announce, allow_empty=allow_empty, freshness=freshness
         )
     except KeyboardInterrupt:
         done = ", ".join(sorted(published)) or "nothing"

@@ -19,10 +19,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from codegen import __version__
+from codegen.cache_dir import default_cache_dir
 from codegen.config import ServerConfig, Timeouts, expand_secrets, server_environment
 from codegen.errors import StubgenError
 from codegen.fsutil import atomic_write_bytes
-from codegen.generate.cache import default_cache_dir
 
 _FOLDER = "listings-v1"
 
