@@ -174,3 +174,38 @@ def test_a_listing_is_reused_only_while_fresh_and_unedited(tmp_path: Path, run_c
     assert edited.exit_code == 0, edited.stderr
     assert requests.read_text().splitlines().count("tools/list") == 2
     assert b"Echo the text." in snapshot.read_bytes()
+
+
+_OBSERVED_SYNC = """
+import sys
+from codegen.snapshot import stdio
+
+start = stdio.start
+
+def observed(*args, **kwargs):
+    print("at start:", *sorted(name for name in ("mcp", "codegen.generate") if name in sys.modules))
+    return start(*args, **kwargs)
+
+stdio.start = observed
+from codegen.cli import main
+try:
+    main(["sync"])
+finally:
+    print("loaded:", *sorted(name for name in ("black", "datamodel_code_generator") if name in sys.modules))
+"""
+
+
+def test_servers_start_before_the_sdk_loads_and_an_unchanged_sync_renders_nothing(tmp_path: Path) -> None:
+    """The server is started before the MCP SDK and the generator are imported, so its start-up runs
+    beside theirs; a sync whose package is proven unchanged loads neither black nor datamodel-code-generator."""
+    project(tmp_path, server_table("weather", str(EXAMPLE_SERVER)))
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    runs = [
+        subprocess.run([PY, "-c", _OBSERVED_SYNC], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+        for _ in range(2)
+    ]
+    for run in runs:
+        assert run.returncode == 0, run.stderr
+        assert "at start:\n" in run.stdout, run.stdout
+    assert "weather: unchanged clients/weather" in runs[1].stderr
+    assert "loaded:\n" in runs[1].stdout, runs[1].stdout
