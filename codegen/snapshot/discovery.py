@@ -460,6 +460,17 @@ def _transport(
         if started is None:
             if shutil.which(server.command, path=search_path(env)) is None:
                 raise StubgenError(_not_runnable(server.name, server.command, env))
+            if sys.platform == "win32":  # the SDK's transport, which puts the server in a Windows job object
+                from mcp.client.stdio import StdioServerParameters, stdio_client
+
+                parameters = StdioServerParameters(
+                    command=server.command,
+                    args=list(server.args),
+                    env=env or None,
+                    cwd=server.cwd,
+                    encoding_error_handler="replace",
+                )
+                return stdio_client(parameters, errlog=diagnostics.stderr_log)
             started = start(server, env, diagnostics.stderr_log)
         return stdio_transport(started)
     assert server.url is not None

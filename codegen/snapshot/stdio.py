@@ -78,7 +78,10 @@ _started: dict[str, StdioProcess] = {}
 def start_early(servers: list[ServerConfig]) -> None:
     """Start the stdio servers now, for `connect` to claim once the SDK is imported. Best effort: a
     server that cannot be started here (a missing program, an unset variable) is left for `connect`,
-    which reports why; one never claimed is stopped when the command exits."""
+    which reports why; one never claimed is stopped when the command exits. Not on Windows, where
+    `connect` starts each server through the SDK."""
+    if sys.platform == "win32":
+        return
     if not _started:
         atexit.register(_stop_unclaimed)
     for server in servers:
