@@ -61,6 +61,7 @@ def start(server: ServerConfig, env: dict[str, str], stderr_log: TextIO) -> Stdi
     cwd = str(server.cwd) if server.cwd is not None else None
     process = subprocess.Popen(
         argv,
+        bufsize=0,  # unbuffered: closing stdin never waits on a lock a blocked write holds
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=stderr_log,
@@ -184,8 +185,9 @@ async def stdio_transport(started: StdioProcess, errors: str = "replace") -> Asy
                 pass
 
     def write(data: bytes) -> None:
-        stdin.write(data)
-        stdin.flush()
+        view = memoryview(data)
+        while view:
+            view = view[stdin.write(view) or 0 :]
 
     async def stdin_writer() -> None:
         try:
@@ -203,14 +205,17 @@ async def stdio_transport(started: StdioProcess, errors: str = "replace") -> Asy
         write_stream.close()
         with anyio.move_on_after(0.5):
             await writer_done.wait()
-        with suppress(OSError, ValueError):
-            stdin.close()
-        if not await exited(GRACE_SECONDS):
+        if writer_done.is_set():  # else the server is not reading: closing its stdin tells it nothing
+            with suppress(OSError, ValueError):
+                stdin.close()
+        if not writer_done.is_set() or not await exited(GRACE_SECONDS):
             _signal_group(process, signal.SIGTERM)
             if not await exited(GRACE_SECONDS):
                 _signal_group(process, signal.SIGKILL)
                 await exited(GRACE_SECONDS)
         pipe.close()
+        with suppress(OSError, ValueError):
+            stdin.close()
         for stream in (read_stream, write_stream, read_writer, write_reader):
             await stream.aclose()
         started.stderr_log.flush()
