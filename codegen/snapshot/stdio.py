@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import atexit
 import codecs
+import logging
 import os
 import shutil
 import signal
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
 
 INHERITED_ENVIRONMENT = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
 """What a stdio server inherits besides its own `env`, as the SDK's `stdio_client` passes on POSIX."""
+
+_sdk_log = logging.getLogger("mcp.client.stdio")
+"""The SDK's transport logger: `-v` shows its records (scrubbed), quiet runs silence every `mcp` logger."""
 
 GRACE_SECONDS = 2.0
 """How long a server may take to exit once its stdin is closed, and again after SIGTERM."""
@@ -166,6 +170,7 @@ async def stdio_transport(started: StdioProcess, errors: str = "replace") -> Asy
         try:
             return SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False))
         except ValueError as error:
+            _sdk_log.exception("Failed to parse JSONRPC message from server")  # as the SDK's own transport logs it
             return error
 
     async def stdout_reader() -> None:
