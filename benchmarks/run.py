@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import json
 import os
 import resource
@@ -428,6 +429,17 @@ def snapshot_rows(count: int, runs: int) -> list[Row]:
     ]  # fmt: skip
 
 
+def code_mode_row(runs: int) -> Row:
+    """A script of four calls run by `run_code` (type check, sandbox, calls over stdio) beside the same
+    calls by `hub.call` (`benchmarks/code_mode.py` has the token and wrong-script figures); it stops
+    the run when a wrong script sends anything."""
+    from benchmarks.code_mode import measure
+
+    timing = next(t for t in measure(runs, real_catalogs=False)[2] if t.figure == "run_code: four calls, three at once")
+    assert timing.baseline_seconds is not None
+    return Row(timing.figure, timing.seconds, timing.baseline, timing.baseline_seconds, "(info)", lambda v, r: True)
+
+
 def table(rows: list[Row], assess: bool) -> str:
     header = [
         "figure",
@@ -479,11 +491,23 @@ def main() -> int:
             rows += call_rows(work, calls, runs)
             rows.append(drift_row(work, count, runs))
             rows += snapshot_rows(count, runs)
+            rows.append(code_mode_row(runs))
         if not options.smoke and not options.generate_only:  # the smoke run installs no peer
             rows += peer_rows(work, runs)
     print(table(rows, assess=not options.smoke))
     print(f"\n{memory}; maxrss of this process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+    print_bfcl_shortlist()
     return 0
+
+
+def print_bfcl_shortlist() -> None:
+    """The hub shortlist's quality on BFCL v4 (issue 25), when the data's package is installed."""
+    from benchmarks import bfcl_shortlist
+
+    if importlib.util.find_spec("bfcl_eval") is None:
+        print(f"\nBFCL v4 shortlist: not measured, bfcl-eval is not installed ({bfcl_shortlist.INSTALL})")
+        return
+    print("\n" + "\n".join(bfcl_shortlist.table()))
 
 
 if __name__ == "__main__":
