@@ -20,7 +20,7 @@ from codegen.generate.proof import hub_source, remember_rendered, rendered_befor
 from codegen.generate.publish import diff_trees, publish, read_tree, recover_output
 from codegen.generate.runtime_folder import RUNTIME_PACKAGE, check_runtime, publish_runtime, runtime_dir
 from codegen.identifiers import HUB_SEPARATOR
-from codegen.options import config_options, load_project, shown_path
+from codegen.options import cache_option, config_options, load_project, shown_path
 from codegen.runtime._hub_catalog import HINT_DEFAULTS, ToolFilter
 from codegen.runtime._hub_runtime import LIVE_TOOLS
 from codegen.snapshot import Snapshot, parse_snapshot, read_snapshot_bytes
@@ -196,13 +196,6 @@ def _sources(
         config.sync_client,
         code_mode or config.code_mode,
     )
-
-
-cache_option = click.option(
-    "--no-cache",
-    is_flag=True,
-    help="Neither read nor write the cache of generated pieces (MCP_STUBGEN_CACHE_DIR, else the user cache folder).",
-)
 
 
 def _label(target: Path) -> str:

@@ -12,7 +12,7 @@ from codegen.generate import Cache, Published, package_dir, render_snapshot
 from codegen.generate.code_mode import build_code_mode, code_mode_dir, remember
 from codegen.generate.command import announce_package, build_hub, hub_sources, method_names_for
 from codegen.generate.hub import hub_dir
-from codegen.generate.proof import remember_rendered
+from codegen.generate.proof import remember_rendered, rendered_before
 from codegen.generate.publish import publish
 from codegen.generate.runtime_folder import publish_runtime
 from codegen.identifiers import HUB_PACKAGE
@@ -27,11 +27,18 @@ def publish_with_snapshot(
     it and its snapshot file as one step (`sync` and `watch`), so neither is ever new beside the
     other's old version; raises `StubgenError`."""
     method_names, renames = method_names_for(config, snapshot.server), config.renames(snapshot.server)
-    files = render_snapshot(snapshot, method_names, cache, config.strict, renames, config.sync_client)
     target = package_dir(snapshot, output)
     source = snapshot.canonical_bytes()
+    # As `generate` does, a package proven to be what these snapshot bytes render, beside a snapshot file
+    # that holds them, is not rendered again; a strict run renders, to refuse untyped tools.
+    files = None
+    proven = not config.strict and _holds(path, source)
+    if not proven or rendered_before(source, method_names, output, cache, renames, config.sync_client) != target:
+        files = render_snapshot(snapshot, method_names, cache, config.strict, renames, config.sync_client)
     try:
         publish_runtime(output)
+        if files is None:
+            return Published(target, False, (), ())
         result = publish(files, target, (path, source))
     except OSError as error:
         raise StubgenError(
@@ -40,6 +47,13 @@ def publish_with_snapshot(
         ) from None
     remember_rendered(source, method_names, target, files, cache, renames, config.sync_client)
     return result
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    try:
+        return path.read_bytes() == data
+    except OSError:
+        return False
 
 
 def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
