@@ -209,9 +209,10 @@ def _client_snippets() -> list[tuple[Path, str]]:
 
 
 def test_every_python_example_is_run() -> None:
-    """Snippets (top-level `async with`) run below; the one whole script is the hub demo run by test_hub."""
+    """Snippets (top-level `async with`) run below; the whole scripts are hub.md's agent loops, run by
+    test_hub (the first) and test_hub_providers (the deferred-loading ones)."""
     scripts = [(page, body) for page, body in _blocks("python") if "asyncio.run(" in body]
-    assert [page.name for page, _ in scripts] == ["hub.md"]
+    assert {page.name for page, _ in scripts} == {"hub.md"} and len(scripts) == 4
     assert _client_snippets()
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
@@ -348,3 +349,49 @@ def test_two_hubs_built_apart_give_byte_identical_request_bodies(tmp_path: Path)
         "weather__search",
         "search_tools",
     ]
+
+
+DEMO_OUTPUT = {
+    "anthropic": [
+        "['notes__search', 'search_tools']",
+        "{'type': 'tool_reference', 'tool_name': 'weather__get_forecast'}",
+        "sunny, 22.5 degrees",
+    ],
+    "openai": [
+        "[('namespace', 'weather'), ('namespace', 'notes'), ('tool_search', None)]",
+        "[('weather', ['get_forecast', 'celsius_to_fahrenheit', 'send_alert'])]",
+        "sunny, 22.5 degrees",
+    ],
+    "gemini": [
+        "['weather__get_forecast', 'weather__search', 'weather__celsius_to_fahrenheit', 'weather__send_alert']",
+        "sunny, 22.5 degrees",
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def demo_clients(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The golden hub case generated as `clients/`, as `mcp-stubgen sync` writes it for the documented loops."""
+    root = tmp_path_factory.mktemp("demo")
+    generate(root / "clients")
+    return root
+
+
+@pytest.mark.parametrize("provider", list(DEMO_OUTPUT))
+def test_the_documented_deferred_loading_loops_run_against_the_bundled_servers(
+    provider: str, demo_clients: Path
+) -> None:
+    page = (REPO / "docs" / "hub.md").read_text(encoding="utf-8")
+    scripts = [body for body in re.findall(r"```python\n(.*?)```\n", page, re.S) if "deferred_tools(" in body]
+    script = next(body for body in scripts if f'deferred_tools("{provider}"' in body)
+    (demo_clients / f"{provider}_demo.py").write_text(script, encoding="utf-8")
+    result = subprocess.run(
+        [PY, str(demo_clients / f"{provider}_demo.py")],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(demo_clients)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == DEMO_OUTPUT[provider]
