@@ -314,6 +314,18 @@ def test_unknown_provider_or_pinned_tool_is_refused_before_anything_connects(hub
         asyncio.run(Hub.deferred_tools("anthropic").answer({"id": "t", "name": "weather__search", "input": {}}))
 
 
+def test_filters_leave_tools_out_of_the_request_and_of_every_search(hub_module: Any) -> None:
+    no_alerts = hub_module.ToolFilter(exclude=["send_alert"])
+    deferred = hub_module.Hub.deferred_tools("anthropic", filters={"weather": no_alerts})
+    offered = {tool["name"] for tool in deferred.tools}
+    assert "weather__send_alert" not in offered and {"weather__get_forecast", "notes__add_note"} <= offered
+    search = {"id": "t", "name": "search_tools", "input": {"query": "raise an alert or get a forecast"}}
+    unfiltered = asyncio.run(hub_module.Hub.deferred_tools("anthropic").answer(search))["content"]
+    assert "weather__send_alert" in [part["tool_name"] for part in unfiltered]
+    found = [part["tool_name"] for part in asyncio.run(deferred.answer(search))["content"]]
+    assert "weather__get_forecast" in found and "weather__send_alert" not in found
+
+
 _BODIES = """
 import asyncio, json
 from clients.hub import Hub

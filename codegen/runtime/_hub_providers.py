@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from mcp.types import CallToolResult
 
     from ._hub_runtime import Catalog
+    from ._schema_check import SchemaCheck
 
 __all__ = ["PROVIDERS", "DeferredTools", "DeferredToolsMethod", "Provider", "anthropic_tool"]
 
@@ -125,11 +126,26 @@ class DeferredTools:
             ),
             input_schema=_SEARCH_PARAMETERS,
         )
+        self._search_check: SchemaCheck | None = None
+        self._request_tools: list[dict[str, Any]] | None = None
 
     @property
     def tools(self) -> list[dict[str, Any]]:
         """The request's `tools`: pinned tools first (by name), then the search, then the deferred rest
-        (OpenAI: the search last, after one namespace per server, those holding pinned tools first)."""
+        (OpenAI: the search last, after one namespace per server, those holding pinned tools first).
+
+        Anthropic's and OpenAI's are built once (the same list on every turn); Gemini's grow with
+        what the searches found."""
+        if self.provider == "gemini":
+            names = [*self.pinned, SEARCH_TOOLS, *self.loaded]
+            tools = {**self._offered, SEARCH_TOOLS: self._search_tool}
+            return [{"functionDeclarations": [tool_definition(tools[name], "gemini") for name in names]}]
+        if self._request_tools is None:
+            self._request_tools = self._deferred_tools()
+        return list(self._request_tools)
+
+    def _deferred_tools(self) -> list[dict[str, Any]]:
+        """Anthropic's or OpenAI's tools, all of them, the deferred ones marked."""
         if self.provider == "anthropic":
             pinned = [anthropic_tool(self._offered[name]) for name in self.pinned]
             deferred = [
@@ -138,18 +154,14 @@ class DeferredTools:
                 if name not in self.pinned
             ]
             return [*pinned, tool_definition(self._search_tool, "anthropic"), *deferred]
-        if self.provider == "openai":
-            search = tool_definition(self._search_tool, "openai")["function"]
-            client_search = {
-                "type": "tool_search",
-                "execution": "client",
-                "description": search["description"],
-                "parameters": search["parameters"],
-            }
-            return [*self._namespaces(self._offered.values(), request=True), client_search]
-        names = [*self.pinned, SEARCH_TOOLS, *self.loaded]
-        tools = {**self._offered, SEARCH_TOOLS: self._search_tool}
-        return [{"functionDeclarations": [tool_definition(tools[name], "gemini") for name in names]}]
+        search = tool_definition(self._search_tool, "openai")["function"]
+        client_search = {
+            "type": "tool_search",
+            "execution": "client",
+            "description": search["description"],
+            "parameters": search["parameters"],
+        }
+        return [*self._namespaces(self._offered.values(), request=True), client_search]
 
     async def answer(self, call: Any) -> dict[str, Any]:
         """What goes back for the model's call: the tools a search found, or the result of the tool it called.
@@ -201,12 +213,16 @@ class DeferredTools:
         """The tools a search finds, best first, among those the filters let through and not pinned
         (those are loaded already); or why the search's arguments do not fit its schema."""
         from ._hub_runtime import ArgumentsError, _check_with_jsonschema
-        from ._schema_check import offline_validator
+        from ._schema_check import SchemaCheck, offline_validator
 
-        try:
-            _check_with_jsonschema(self._search_tool, offline_validator(_SEARCH_PARAMETERS), arguments)
-        except ArgumentsError as error:
-            return str(error)
+        if self._search_check is None:
+            self._search_check = SchemaCheck(_SEARCH_PARAMETERS)
+
+        if self._search_check.problem(arguments) is not None:
+            try:
+                _check_with_jsonschema(self._search_tool, offline_validator(_SEARCH_PARAMETERS), arguments)
+            except ArgumentsError as error:
+                return str(error)
         searchable = {name for name in self._offered if name not in self.pinned}
         limit = arguments.get("limit", self.limit)
         return self._catalog.index.search(arguments["query"], limit, lambda tool: tool.qualified_name in searchable)
