@@ -40,7 +40,7 @@ from ._hub_catalog import (
     selected,
     tool_definition,
 )
-from ._hub_providers import DeferredTools, DeferredToolsMethod, Provider
+from ._hub_providers import DeferredTools, DeferredToolsMethod, Provider, anthropic_tool
 from ._loop_thread import SessionLoop
 from ._runtime import _REQUEST_TIMEOUT, RequestTimeoutError, ServerError, _meta, _progress, tool_fingerprint
 from ._schema_check import SchemaCheck, offline_validator
@@ -384,6 +384,8 @@ class GeneratedHub:
         if unknown:
             raise catalog.unknown(unknown[0])
         tools = names_only(selected(catalog.tools.values(), filters), names)
+        if format == "anthropic":  # with the schemas' examples as `input_examples`, as Anthropic takes them
+            return [anthropic_tool(tool) for tool in sorted(tools, key=_by_name)]
         return [tool_definition(tool, format, strict=strict) for tool in sorted(tools, key=_by_name)]
 
     @_CatalogMethod

@@ -2,7 +2,8 @@
 
 Anthropic and OpenAI load a deferred tool's definition only when a tool search finds it, so a request
 can offer hundreds of tools for the price of a few. This file is copied verbatim into `_mcp_runtime/`
-beside the hub; it imports only the standard library and its siblings, so importing the hub stays cheap.
+beside the hub; it imports only the standard library and its siblings (and `mcp` and `jsonschema` where
+they are used, as `_hub_runtime.py` does), so importing the hub stays cheap.
 
 - Anthropic (Messages API): every tool with `defer_loading: true` but the pinned ones, and a custom
   `search_tools` tool the hub answers with `tool_reference` blocks, one per tool found.
