@@ -28,6 +28,7 @@ from anthropic.types import (
     ToolResultBlockParam,
     ToolUseBlock,
 )
+from anthropic.types.beta import BetaToolParam, BetaToolReferenceBlockParam, BetaToolResultBlockParam
 from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
 from google.genai import types as genai
 from mcp import StdioServerParameters
@@ -111,16 +112,21 @@ def anthropic_model(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_anthropic_request(request: dict[str, Any]) -> None:
+    """The request as the Messages API's types take it, and each tool and tool result as the beta API's too."""
     fits(MessageCreateParamsNonStreaming, request)
     for tool in request["tools"]:
         fits(ToolParam, tool)
+        fits(BetaToolParam, tool)
     for message in request["messages"]:
         fits(MessageParam, message)
         for block in message["content"] if isinstance(message["content"], list) else ():
             if block["type"] == "tool_result":
                 fits(ToolResultBlockParam, block)
+                fits(BetaToolResultBlockParam, block)
                 for part in block["content"]:
                     fits(ToolReferenceBlockParam if part["type"] == "tool_reference" else TextBlockParam, part)
+                    if part["type"] == "tool_reference":
+                        fits(BetaToolReferenceBlockParam, part)
 
 
 async def test_anthropic_defers_all_but_pinned_tools_and_answers_its_search_with_tool_references(
