@@ -428,6 +428,17 @@ def snapshot_rows(count: int, runs: int) -> list[Row]:
     ]  # fmt: skip
 
 
+def code_mode_row(runs: int) -> Row:
+    """A script of four calls run by `run_code` (type check, sandbox, calls over stdio) beside the same
+    calls by `hub.call` (`benchmarks/code_mode.py` has the token and wrong-script figures); it stops
+    the run when a wrong script sends anything."""
+    from benchmarks.code_mode import measure
+
+    timing = next(t for t in measure(runs, real_catalogs=False)[2] if t.figure == "run_code: four calls, three at once")
+    assert timing.baseline_seconds is not None
+    return Row(timing.figure, timing.seconds, timing.baseline, timing.baseline_seconds, "(info)", lambda v, r: True)
+
+
 def table(rows: list[Row], assess: bool) -> str:
     header = [
         "figure",
@@ -468,6 +479,7 @@ def main() -> int:
             rows += call_rows(work, calls, runs)
             rows.append(drift_row(work, count, runs))
             rows += snapshot_rows(count, runs)
+            rows.append(code_mode_row(runs))
     print(table(rows, assess=not options.smoke))
     print(f"\n{memory}; maxrss of this process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
     print_bfcl_shortlist()

@@ -9,6 +9,7 @@ from codegen import console
 from codegen.config import ProjectConfig
 from codegen.errors import StubgenError
 from codegen.generate import Cache, Published, package_dir, render_snapshot
+from codegen.generate.code_mode import build_code_mode, code_mode_dir, remember
 from codegen.generate.command import announce_package, build_hub, hub_sources, method_names_for
 from codegen.generate.hub import hub_dir
 from codegen.generate.proof import remember_rendered
@@ -64,4 +65,21 @@ def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
     for message in built.lacking:
         console.error(message)
         console.emit(None, "error", error=message, package=shown_path(built.target))
-    return not built.lacking
+    return not built.lacking and (not config.code_mode or publish_code_mode(config, output, cache))
+
+
+def publish_code_mode(config: ProjectConfig, output: Path, cache: Cache) -> bool:
+    """Regenerate `<output>/code_mode/` from the snapshots on disk, as the hub is; False when it could not be."""
+    sources, settings = hub_sources(config)
+    try:
+        built = build_code_mode(sources, settings, output, cache)
+        result = publish(built.files, built.target) if built.files is not None else None
+    except StubgenError as error:
+        console.error(str(error))
+        console.emit(None, "error", error=str(error), package=shown_path(code_mode_dir(output)))
+        return False
+    remember(built, cache)
+    announce_package(built.target.name, built.target, result)
+    changed = result is not None and result.changed
+    console.emit(None, "generated" if changed else "unchanged", package=shown_path(built.target))
+    return True
