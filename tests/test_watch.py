@@ -339,7 +339,7 @@ def test_an_unreachable_server_still_gets_its_package_and_a_stale_hub_refreshed_
         shutil.rmtree(tmp_path / "clients" / removed)
         watcher = Watcher(tmp_path, "--interval", "60")
         expected = {"changing": "changing: built clients/changing from snapshots/changing.json"}
-        expected["hub"] = "hub: generated clients/hub (3 file(s) written, 0 removed)"
+        expected["hub"] = "hub: generated clients/hub (4 file(s) written, 0 removed)"
         assert watcher.wait_for(expected[removed]).strip() == expected[removed]
         watcher.wait_for("changing: reconnecting in ")
         watcher.process.send_signal(signal.SIGINT)
