@@ -219,7 +219,7 @@ def test_a_server_without_list_changed_is_polled_and_compared_with_the_committed
         "changing: built clients/changing from snapshots/changing.json\nhub: generated clients/hub ("
     )
     assert stderr.count("hub: generated clients/hub") == 3, "the hub follows every published change"
-    assert '"changing__beta"' in (tmp_path / "clients" / "hub" / "client.py").read_text(encoding="utf-8")
+    assert '"changing__beta"' in (tmp_path / "clients" / "hub" / "catalog.json").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("protocol", ["auto", "legacy"])

@@ -10,7 +10,7 @@ from codegen.generate.cache import Cache
 from codegen.generate.proof import remember_rendered, rendered_before
 from codegen.generate.publish import Published, publish
 from codegen.generate.render import render_package
-from codegen.generate.runtime_folder import publish_runtime
+from codegen.generate.runtime_folder import prune_runtime, publish_runtime
 from codegen.identifiers import package_name
 from codegen.snapshot import Snapshot
 
@@ -59,12 +59,14 @@ def generate_package(
     """
     cache = cache or Cache.disabled()
     source = snapshot.canonical_bytes()
-    publish_runtime(out_dir)
     unchanged = None if strict else rendered_before(source, method_names, out_dir, cache, renames, sync_client)
     if unchanged is not None:
+        publish_runtime(out_dir)
         return Published(unchanged, False, (), ())
     target = package_dir(snapshot, out_dir)
     files = render_snapshot(snapshot, method_names, cache, strict, renames, sync_client)
+    runtime = publish_runtime(out_dir, coming=[files])
     result = publish(files, target)
+    prune_runtime(out_dir, runtime)
     remember_rendered(source, method_names, target, files, cache, renames, sync_client)
     return result

@@ -17,7 +17,7 @@ from codegen.generate import Cache, Published, package_dir, render_snapshot
 from codegen.generate.hub import HubSettings, hub_dir, render_hub
 from codegen.generate.proof import hub_source, remember_rendered, rendered_before
 from codegen.generate.publish import diff_trees, publish, read_tree, recover_output
-from codegen.generate.runtime_folder import RUNTIME_PACKAGE, check_runtime, publish_runtime, runtime_dir
+from codegen.generate.runtime_folder import RUNTIME_PACKAGE, check_runtime, prune_runtime, publish_runtime, runtime_dir
 from codegen.identifiers import HUB_PACKAGE, HUB_SEPARATOR
 from codegen.options import config_options, load_project, shown_path
 from codegen.runtime._hub_catalog import HINT_DEFAULTS, ToolFilter
@@ -272,8 +272,9 @@ def generate(
     if rendered:
         # The runtime goes first, so no package ever imports a runtime older than itself.
         with_hub = any(item.snapshot is None for item in rendered)
+        coming = [item.files for item in rendered if item.files is not None]
         try:
-            runtime = publish_runtime(out_dir, with_hub=with_hub)
+            runtime = publish_runtime(out_dir, with_hub, coming)
         except StubgenError as error:  # no package is published beside a runtime that could not be
             _failed(None, None, error, runtime_dir(out_dir))
             return EXIT_ERROR
@@ -293,10 +294,11 @@ def generate(
             console.emit(server, "generated", **_where(item.snapshot, item.target), **changes)
         else:
             console.emit(server, "unchanged", **_where(item.snapshot, item.target))
-    if rendered and runtime.changed:  # said only when it changed: it follows the generator, not any snapshot
-        announce_package(RUNTIME_PACKAGE, runtime.path, runtime)
-        changes = {"written": list(runtime.written), "removed": list(runtime.removed)}
-        console.emit(None, "generated", **_where(None, runtime.path), **changes)
+    if rendered:
+        try:
+            announce_runtime(prune_runtime(out_dir, runtime))
+        except StubgenError as error:
+            failed += _failed(None, None, error, runtime_dir(out_dir))
     for message in lacking:
         failed += _failed(None, None, StubgenError(message), hub_dir(out_dir))
     return EXIT_ERROR if failed else EXIT_OK
@@ -324,6 +326,15 @@ def announce_package(server: str, target: Path, published: Published | None) -> 
         console.note(f"{server}: generated {shown_path(target)} ({detail})")
     else:
         console.note(f"{server}: unchanged {shown_path(target)}")
+
+
+def announce_runtime(runtime: Published) -> None:
+    """The output folder's runtime line, only when it changed: it follows the generator and the
+    packages' needs, not any snapshot."""
+    if runtime.changed:
+        announce_package(RUNTIME_PACKAGE, runtime.path, runtime)
+        changes = {"written": list(runtime.written), "removed": list(runtime.removed)}
+        console.emit(None, "generated", **_where(None, runtime.path), **changes)
 
 
 def _failed(server: str | None, snapshot: Path | None, error: StubgenError, hub: Path | None = None) -> int:

@@ -9,11 +9,11 @@ from codegen import console
 from codegen.config import ProjectConfig
 from codegen.errors import StubgenError
 from codegen.generate import Cache, Published, package_dir, render_snapshot
-from codegen.generate.command import announce_package, build_hub, hub_sources, method_names_for
+from codegen.generate.command import announce_package, announce_runtime, build_hub, hub_sources, method_names_for
 from codegen.generate.hub import hub_dir
 from codegen.generate.proof import remember_rendered
 from codegen.generate.publish import publish
-from codegen.generate.runtime_folder import publish_runtime
+from codegen.generate.runtime_folder import prune_runtime, publish_runtime
 from codegen.identifiers import HUB_PACKAGE
 from codegen.options import shown_path
 from codegen.snapshot import Snapshot
@@ -30,8 +30,9 @@ def publish_with_snapshot(
     target = package_dir(snapshot, output)
     source = snapshot.canonical_bytes()
     try:
-        publish_runtime(output)
+        runtime = publish_runtime(output, coming=[files])
         result = publish(files, target, (path, source))
+        announce_runtime(prune_runtime(output, runtime))
     except OSError as error:
         raise StubgenError(
             f"server {snapshot.server!r}: cannot write {target} and {path} ({error.strerror or error}); "
@@ -50,7 +51,7 @@ def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
     """
     try:
         built = build_hub(hub_sources(config), output, cache)
-        publish_runtime(output, with_hub=True)
+        announce_runtime(publish_runtime(output, with_hub=True))
         result = publish(built.files, built.target) if built.files is not None else None
     except StubgenError as error:
         console.error(str(error))
