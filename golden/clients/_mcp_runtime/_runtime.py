@@ -507,13 +507,18 @@ def _is_unknown_tool(message: str) -> bool:
     return "unknown tool" in lowered or "tool not found" in lowered or ("not found" in lowered and "tool" in lowered)
 
 
+_ADJUSTED = "_mcp_stubgen_adjusted"
+"""Marks a hook a generated client put on the SDK session it wraps, so wrapping that session again
+(a client per request over one connection) does not nest the hook one level deeper each time."""
+
+
 def _check_outputs_in_linear_time(client: Client | ClientSession) -> None:
     """Have the SDK check each result against the tool's live output schema with `offline_validator`:
     its own `jsonschema` validator runs a server-chosen `pattern` in Python's backtracking `re`, and one
     result can hold the event loop for years. The SDK still checks the schema and caches by tool."""
     session: Any = getattr(client, "session", client)  # an opened `mcp.Client` holds its `ClientSession`
     build = getattr(session, "_output_schema_validator", None)
-    if build is None:  # a stand-in session, which checks no output schema
+    if build is None or getattr(build, _ADJUSTED, False):  # a stand-in session, or one already adjusted
         return
     linear: dict[str, tuple[Any, Any]] = {}
 
@@ -523,6 +528,7 @@ def _check_outputs_in_linear_time(client: Client | ClientSession) -> None:
             linear[name] = (sdk_validator, offline_validator(output_schema))
         return linear[name][1]
 
+    setattr(output_schema_validator, _ADJUSTED, True)
     session._output_schema_validator = output_schema_validator
 
 
@@ -532,7 +538,7 @@ def _read_absent_result_type_as_complete(client: Client | ClientSession) -> None
     and refuses the result. Every call stays on the SDK's own path; only that one absent field is filled."""
     session: Any = getattr(client, "session", client)  # an opened `mcp.Client` holds its `ClientSession`
     dispatcher = getattr(session, "_dispatcher", None)
-    if dispatcher is None:  # a stand-in session, which checks no result
+    if dispatcher is None or getattr(dispatcher.send_raw_request, _ADJUSTED, False):  # a stand-in, or done
         return
     send_raw_request = dispatcher.send_raw_request
 
@@ -543,6 +549,7 @@ def _read_absent_result_type_as_complete(client: Client | ClientSession) -> None
             raw["resultType"] = "complete"
         return raw
 
+    setattr(with_result_type, _ADJUSTED, True)
     dispatcher.send_raw_request = with_result_type
 
 
