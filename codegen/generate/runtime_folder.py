@@ -54,8 +54,8 @@ def tasks_used(out_dir: Path) -> bool:
     Only a package folder's own regular `__init__.py` is read, never through a symlink, and only as
     far as that import could be."""
     for folder in sorted(out_dir.iterdir()) if out_dir.is_dir() else ():
-        if folder.name == RUNTIME_PACKAGE or folder.is_symlink():
-            continue
+        if folder.name == RUNTIME_PACKAGE or folder.name.startswith(".") or folder.is_symlink():
+            continue  # the runtime itself, a publication's staging or retired folder, a link
         try:
             descriptor = os.open(folder / "__init__.py", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         except OSError:
