@@ -73,3 +73,10 @@ def shown_path(path: Path) -> str:
         return str(path.resolve().relative_to(Path.cwd()))
     except ValueError:
         return str(path)
+
+
+cache_option = click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Neither read nor write the cache of generated pieces (MCP_STUBGEN_CACHE_DIR, else the user cache folder).",
+)

@@ -43,7 +43,7 @@ def test_the_output_folder_holds_one_runtime_the_files_of_codegen_runtime_byte_f
     assert runtime_files(with_hub=True, with_tasks=True) == {
         path.name: path.read_bytes() for path in shipped.glob("*.py")
     }
-    packages = {case_package(case).name for case in CASES} | {"hub", RUNTIME_PACKAGE}
+    packages = {case_package(case).name for case in CASES} | {"hub", "code_mode", RUNTIME_PACKAGE}
     assert {path.name for path in OUTPUT.iterdir()} == packages
     copies = [path for path in OUTPUT.rglob("_runtime.py") if path.parent.name != RUNTIME_PACKAGE]
     assert not copies

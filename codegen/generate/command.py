@@ -14,12 +14,13 @@ from codegen import console
 from codegen.config import ProjectConfig
 from codegen.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, StubgenError
 from codegen.generate import Cache, Published, package_dir, render_snapshot
+from codegen.generate.code_mode import CodeModeBuild, build_code_mode, code_mode_dir, remember, report_tokens
 from codegen.generate.hub import HubSettings, hub_dir, render_hub
 from codegen.generate.proof import hub_source, remember_rendered, rendered_before
 from codegen.generate.publish import diff_trees, publish, read_tree, recover_output
 from codegen.generate.runtime_folder import RUNTIME_PACKAGE, check_runtime, prune_runtime, publish_runtime, runtime_dir
-from codegen.identifiers import HUB_PACKAGE, HUB_SEPARATOR
-from codegen.options import config_options, load_project, shown_path
+from codegen.identifiers import HUB_SEPARATOR
+from codegen.options import cache_option, config_options, load_project, shown_path
 from codegen.runtime._hub_catalog import HINT_DEFAULTS, ToolFilter
 from codegen.runtime._hub_runtime import LIVE_TOOLS
 from codegen.snapshot import Snapshot, parse_snapshot, read_snapshot_bytes
@@ -151,16 +152,23 @@ def _hub_key(snapshots: list[tuple[bytes, Mapping[str, str]]], settings: HubSett
 
 
 def _sources(
-    targets: tuple[str, ...], out: Path | None, config_path: Path | None, servers_file: Path | None, with_hub: bool
-) -> tuple[Packages, Path, HubSources | None, bool, bool]:
+    targets: tuple[str, ...],
+    out: Path | None,
+    config_path: Path | None,
+    servers_file: Path | None,
+    with_hub: bool,
+    code_mode: bool = False,
+) -> tuple[Packages, Path, HubSources | None, bool, bool, bool]:
     """The snapshot files to render, the output folder, the hub's snapshot files when a hub is
-    wanted, and the config's `strict` and `sync_client`."""
+    wanted, the config's `strict` and `sync_client`, and whether code mode is wanted."""
     if targets and all(target.endswith(".json") for target in targets):
         if out is None:
             raise click.UsageError("generating from snapshot files needs --out DIR")
+        if code_mode and not with_hub:
+            raise click.UsageError("--code-mode calls every tool through the hub: pass --hub as well")
         sources: Sources = [(Path(target), {}) for target in targets]
         packages: Packages = [(None, path, {}, {}) for path, _ in sources]
-        return packages, out, (sources, HubSettings()) if with_hub else None, False, True
+        return packages, out, (sources, HubSettings()) if with_hub else None, False, True, code_mode
     if any(target.endswith(".json") for target in targets):
         raise click.UsageError("give either server ids from the config or snapshot .json files, not both")
     config = load_project(config_path, servers_file)
@@ -170,6 +178,8 @@ def _sources(
     servers = config.select(targets)
     if with_hub and not config.sync_client:
         raise config.missing("remove `sync_client = false` to write the hub (its sync twin uses each package's)")
+    if code_mode and not (config.hub or with_hub):
+        raise config.missing("set `hub = true` (or pass --hub): --code-mode calls every tool through the hub")
     return (
         [
             (
@@ -184,14 +194,8 @@ def _sources(
         hub_sources(config) if config.hub or with_hub else None,
         config.strict,
         config.sync_client,
+        code_mode or config.code_mode,
     )
-
-
-cache_option = click.option(
-    "--no-cache",
-    is_flag=True,
-    help="Neither read nor write the cache of generated pieces (MCP_STUBGEN_CACHE_DIR, else the user cache folder).",
-)
 
 
 def _label(target: Path) -> str:
@@ -217,6 +221,12 @@ def cache_for(no_cache: bool) -> Cache:
     is_flag=True,
     help="A tool no models can be generated for is an error, not a method taking a dict (`strict = true`).",
 )
+@click.option(
+    "--code-mode",
+    "code_mode_flag",
+    is_flag=True,
+    help="Also write the code-mode package, typed stubs for agents that write code (`code_mode = true`; needs the hub).",
+)
 @cache_option
 @config_options
 @console.format_option
@@ -226,6 +236,7 @@ def generate(
     check: bool,
     with_hub: bool,
     strict_flag: bool,
+    code_mode_flag: bool,
     no_cache: bool,
     config_path: Path | None,
     servers_file: Path | None,
@@ -234,11 +245,13 @@ def generate(
 
     Every server that can be is generated (or checked); each failure is one line, and the run then exits 2.
     """
-    sources, out_dir, hub, strict, sync_client = _sources(targets, out, config_path, servers_file, with_hub)
+    sources, out_dir, hub, strict, sync_client, code_mode = _sources(
+        targets, out, config_path, servers_file, with_hub, code_mode_flag
+    )
     strict = strict or strict_flag
     cache = cache_for(no_cache)
     if check:
-        return _check(sources, out_dir, hub, cache, sync_client)
+        return _check(sources, out_dir, hub, cache, sync_client, code_mode)
     recover_output(out_dir)
     failed = 0
     # Every package is rendered before any is published; a server that fails is reported and left as it was.
@@ -269,6 +282,14 @@ def generate(
         else:
             rendered.append(_Rendered(None, None, built.target, built.files, built.source, {}, {}))
             lacking = built.lacking
+    code: CodeModeBuild | None = None
+    if hub is not None and code_mode:
+        try:
+            code = build_code_mode(*hub, out_dir, cache)
+        except StubgenError as error:
+            failed += _failed(None, None, error, code_mode_dir(out_dir))
+        else:
+            rendered.append(_Rendered(None, None, code.target, code.files, code.source, {}, {}))
     if rendered:
         # The runtime goes first, so no package ever imports a runtime older than itself.
         with_hub = any(item.snapshot is None for item in rendered)
@@ -288,10 +309,14 @@ def generate(
         if item.files is not None:
             sync_twin = sync_client or item.snapshot is None  # the hub's record has no such setting
             remember_rendered(item.source, item.method_names, item.target, item.files, cache, item.renames, sync_twin)
-        announce_package(HUB_PACKAGE if item.snapshot is None else server or item.snapshot.stem, item.target, result)
+        announce_package(
+            item.target.name if item.snapshot is None else server or item.snapshot.stem, item.target, result
+        )
         if result is not None and result.changed:
             changes = {"written": list(result.written), "removed": list(result.removed)}
             console.emit(server, "generated", **_where(item.snapshot, item.target), **changes)
+            if code is not None and item.target == code.target:
+                report_tokens(code)
         else:
             console.emit(server, "unchanged", **_where(item.snapshot, item.target))
     if rendered:
@@ -348,7 +373,9 @@ def _failed(server: str | None, snapshot: Path | None, error: StubgenError, hub:
     return 1
 
 
-def _check(sources: Packages, out_dir: Path, hub: HubSources | None, cache: Cache, sync_client: bool) -> int:
+def _check(
+    sources: Packages, out_dir: Path, hub: HubSources | None, cache: Cache, sync_client: bool, code_mode: bool = False
+) -> int:
     """`generate --check`: a diff per stale package on stdout; every package that can be is checked."""
     stale = current = failed = 0
     checked: list[tuple[str | None, Path | None, Path, str]] = []
@@ -368,6 +395,15 @@ def _check(sources: Packages, out_dir: Path, hub: HubSources | None, cache: Cach
             failed += _failed(None, None, error)
         else:
             checked.append((None, None, target, diff))
+    if hub is not None and code_mode:
+        try:
+            code = build_code_mode(*hub, out_dir, cache)
+        except StubgenError as error:
+            failed += _failed(None, None, error, code_mode_dir(out_dir))
+        else:
+            diff = "" if code.files is None else diff_trees(code.files, read_tree(code.target), _label(code.target))
+            remember(code, cache)
+            checked.append((None, None, code.target, diff))
     if checked:  # the packages' runtime, named only when stale, as `generate` names it only when it writes it
         runtime_folder, runtime_diff = check_runtime(out_dir, _label(runtime_dir(out_dir)), hub is not None)
         if runtime_diff:
@@ -422,13 +458,15 @@ def check_server(
 
 
 def hub_is_stale(config: ProjectConfig, out_dir: Path, cache: Cache) -> bool:
-    """Whether the hub under `out_dir` is not what the committed snapshots give, proven as `--check`
-    proves it; a hub that lacks a server counts as stale, so publishing the hub reports it."""
+    """Whether the hub under `out_dir` (or, with `code_mode = true`, the code-mode package beside it) is
+    not what the committed snapshots give, proven as `--check` proves it; a hub that lacks a server
+    counts as stale, so publishing the hub reports it."""
     try:
         _target, diff, lacking = check_hub(hub_sources(config), out_dir, cache)
+        code = build_code_mode(*hub_sources(config), out_dir, cache) if config.code_mode else None
     except StubgenError:
         return True
-    return bool(diff or lacking)
+    return bool(diff or lacking) or (code is not None and code.files != read_tree(code.target))
 
 
 def check_hub(hub: HubSources, out_dir: Path, cache: Cache) -> tuple[Path, str, tuple[str, ...]]:

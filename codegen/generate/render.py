@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import jinja2
 
+from codegen.cache_dir import default_cache_dir
 from codegen.generate.cache import Cache, cache_key
 from codegen.generate.formatting import LINE_LENGTH, black_mode, literal, quoted
 from codegen.generate.headers import header_lines, with_header
@@ -40,6 +41,7 @@ from codegen.generate.spec import (
     TemplateSpec,
     ToolSpec,
 )
+from codegen.generate.template_cache import TemplateBytecodeCache
 from codegen.identifiers import CALL_OPTIONS
 
 if TYPE_CHECKING:
@@ -129,7 +131,8 @@ def parameter_doc(parameter: Parameter) -> str:
 def jinja_environment() -> jinja2.Environment:
     """The one strict Jinja environment every template renders in: undefined names fail, and
     catalog text reaches code only through the `literal`, `quoted`, `docstring` and `parameter_doc` filters.
-    Made once per process, so each template is compiled once however many packages are rendered."""
+    Made once per process, so each template is compiled once however many packages are rendered, and
+    its compiled code is kept in the user's cache folder for the next run (`template_cache`)."""
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(files("codegen.templates"))),
         undefined=jinja2.StrictUndefined,
@@ -137,6 +140,7 @@ def jinja_environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         autoescape=False,
+        bytecode_cache=TemplateBytecodeCache(default_cache_dir()),
     )
     environment.filters["literal"] = literal
     environment.filters["quoted"] = quoted

@@ -25,8 +25,8 @@ CORE_FILES = ("__init__.py", "_auth.py", "_loop_thread.py", "_runtime.py", "_sch
 """What every generated package imports."""
 TASK_FILES = ("_tasks.py",)
 """What only a package with a tool that may run as a task (`execution.taskSupport`) imports."""
-HUB_FILES = ("_audit.py", "_hub_catalog.py", "_hub_runtime.py")
-"""What only the hub imports."""
+HUB_FILES = ("_audit.py", "_code_mode.py", "_hub_catalog.py", "_hub_providers.py", "_hub_runtime.py", "_sandbox.py")
+"""What only the hub (and the code-mode package beside it) imports."""
 TASKS_IMPORT = b"\nfrom .._mcp_runtime._tasks import "
 """The line of a package's `__init__.py` that imports the task machinery, which it has when the package does."""
 _INIT_READ = 1 << 16

@@ -9,9 +9,10 @@ from codegen import console
 from codegen.config import ProjectConfig
 from codegen.errors import StubgenError
 from codegen.generate import Cache, Published, package_dir, render_snapshot
+from codegen.generate.code_mode import build_code_mode, code_mode_dir, remember
 from codegen.generate.command import announce_package, announce_runtime, build_hub, hub_sources, method_names_for
 from codegen.generate.hub import hub_dir
-from codegen.generate.proof import remember_rendered
+from codegen.generate.proof import remember_rendered, rendered_before
 from codegen.generate.publish import publish
 from codegen.generate.runtime_folder import prune_runtime, publish_runtime
 from codegen.identifiers import HUB_PACKAGE
@@ -26,11 +27,19 @@ def publish_with_snapshot(
     it and its snapshot file as one step (`sync` and `watch`), so neither is ever new beside the
     other's old version; raises `StubgenError`."""
     method_names, renames = method_names_for(config, snapshot.server), config.renames(snapshot.server)
-    files = render_snapshot(snapshot, method_names, cache, config.strict, renames, config.sync_client)
     target = package_dir(snapshot, output)
     source = snapshot.canonical_bytes()
+    # As `generate` does, a package proven to be what these snapshot bytes render, beside a snapshot file
+    # that holds them, is not rendered again; a strict run renders, to refuse untyped tools.
+    files = None
+    proven = not config.strict and _holds(path, source)
+    if not proven or rendered_before(source, method_names, output, cache, renames, config.sync_client) != target:
+        files = render_snapshot(snapshot, method_names, cache, config.strict, renames, config.sync_client)
     try:
-        runtime = publish_runtime(output, coming=[files])
+        runtime = publish_runtime(output, coming=[] if files is None else [files])
+        if files is None:
+            announce_runtime(runtime)
+            return Published(target, False, (), ())
         result = publish(files, target, (path, source))
         announce_runtime(prune_runtime(output, runtime))
     except OSError as error:
@@ -40,6 +49,13 @@ def publish_with_snapshot(
         ) from None
     remember_rendered(source, method_names, target, files, cache, renames, config.sync_client)
     return result
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    try:
+        return path.read_bytes() == data
+    except OSError:
+        return False
 
 
 def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
@@ -65,4 +81,21 @@ def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
     for message in built.lacking:
         console.error(message)
         console.emit(None, "error", error=message, package=shown_path(built.target))
-    return not built.lacking
+    return not built.lacking and (not config.code_mode or publish_code_mode(config, output, cache))
+
+
+def publish_code_mode(config: ProjectConfig, output: Path, cache: Cache) -> bool:
+    """Regenerate `<output>/code_mode/` from the snapshots on disk, as the hub is; False when it could not be."""
+    sources, settings = hub_sources(config)
+    try:
+        built = build_code_mode(sources, settings, output, cache)
+        result = publish(built.files, built.target) if built.files is not None else None
+    except StubgenError as error:
+        console.error(str(error))
+        console.emit(None, "error", error=str(error), package=shown_path(code_mode_dir(output)))
+        return False
+    remember(built, cache)
+    announce_package(built.target.name, built.target, result)
+    changed = result is not None and result.changed
+    console.emit(None, "generated" if changed else "unchanged", package=shown_path(built.target))
+    return True
