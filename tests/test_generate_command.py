@@ -110,22 +110,24 @@ def test_the_runtime_holds_the_task_machinery_only_while_a_package_in_the_folder
 
 def test_a_package_that_stops_needing_tasks_keeps_them_until_it_is_published(tmp_path: Path) -> None:
     """The runtime is published before the packages: it keeps the task machinery an old package
-    still imports while the new one is not in place (here it cannot be: the folder's `client.py` is
-    not the generator's), and drops it once no package imports it."""
+    still imports while the new one is not in place (here it cannot be: the folder was edited by
+    hand, so it is not replaced), and drops it once no package imports it."""
     out = tmp_path / "clients"
     generate_package(load_snapshot(EVERYTHING), out)
     untasked = json.loads(EVERYTHING.read_text())
     for tool in untasked["tools"]:
         tool.pop("execution", None)
     snapshot = parse_snapshot(json.dumps(untasked).encode(), "everything")
-    client = out / "everything" / "client.py"
-    generated = client.read_bytes()
+    client, init = out / "everything" / "client.py", out / "everything" / "__init__.py"
+    generated = client.read_bytes(), init.read_bytes()
     client.write_text("# my own code\n")
+    init.write_bytes(b"# edited by hand\n" + generated[1])
     with pytest.raises(StubgenError):
         generate_package(snapshot, out)
     assert (out / "_mcp_runtime" / "_tasks.py").exists()  # what everything/__init__.py still imports
 
-    client.write_bytes(generated)
+    client.write_bytes(generated[0])
+    init.write_bytes(generated[1])
     generate_package(snapshot, out)
     assert not (out / "_mcp_runtime" / "_tasks.py").exists()
     assert b"_tasks" not in (out / "everything" / "__init__.py").read_bytes()
