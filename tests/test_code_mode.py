@@ -271,6 +271,25 @@ def test_generate_writes_the_code_mode_package_and_check_guards_it(run_cli, proj
     assert "generated clients/code_mode (1 file(s) written, 0 removed)" in run_cli("generate").stderr
 
 
+def test_the_runtime_holds_code_modes_files_only_while_the_code_mode_package_is_there(run_cli, project: Path) -> None:  # type: ignore[no-untyped-def]
+    """A hub without code mode ships no code-mode contract or sandbox; turning code mode on brings them
+    into the folder's runtime, and `--check` reports a runtime that lacks them."""
+    config = project / "pyproject.toml"
+    config.write_text(config.read_text().replace("code_mode = true\n", ""))
+    runtime = project / "clients" / "_mcp_runtime"
+    assert run_cli("generate").exit_code == 0
+    assert not {"_code_mode.py", "_sandbox.py"} & set(read_tree(runtime))
+    config.write_text(config.read_text().replace("hub = true\n", "hub = true\ncode_mode = true\n"))
+    assert run_cli("generate", "--check").exit_code == 1  # the code-mode package is missing
+    turned_on = run_cli("generate")
+    assert turned_on.exit_code == 0, turned_on.stderr
+    assert "_mcp_runtime: generated clients/_mcp_runtime (2 file(s) written, 0 removed)" in turned_on.stderr
+    assert {"_code_mode.py", "_sandbox.py"} <= set(read_tree(runtime))
+    (runtime / "_sandbox.py").unlink()
+    stale = run_cli("generate", "--check")
+    assert stale.exit_code == 1 and "_mcp_runtime/_sandbox.py" in stale.stdout
+
+
 def test_code_mode_needs_the_hub(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.chdir(tmp_path)
     write_config(tmp_path, '[tool.mcp-stubgen]\noutput = "clients"\ncode_mode = true\n')

@@ -14,7 +14,7 @@ import pytest
 from codegen.generate import render_snapshot
 from codegen.generate.formatting import LINE_LENGTH
 from codegen.generate.publish import diff_trees, read_tree
-from codegen.generate.runtime_folder import RUNTIME_PACKAGE, runtime_files
+from codegen.generate.runtime_folder import OPTIONAL_FILES, RUNTIME_PACKAGE, runtime_files
 from codegen.snapshot import load_snapshot
 from tests.regen_goldens import GOLDEN, OUTPUT, REGEN_COMMAND, case_package, case_renames, cases
 
@@ -39,8 +39,8 @@ def test_golden_tree_matches(case: Path) -> None:
 def test_the_output_folder_holds_one_runtime_the_files_of_codegen_runtime_byte_for_byte() -> None:
     """No package carries a runtime of its own: the folder's one `_mcp_runtime/` is mcp-stubgen's."""
     shipped = Path(__file__).resolve().parent.parent / "codegen" / "runtime"
-    assert read_tree(OUTPUT / RUNTIME_PACKAGE) == runtime_files(with_hub=True, with_tasks=True)
-    assert runtime_files(with_hub=True, with_tasks=True) == {
+    assert read_tree(OUTPUT / RUNTIME_PACKAGE) == runtime_files(with_hub=True, optional=OPTIONAL_FILES)
+    assert runtime_files(with_hub=True, optional=OPTIONAL_FILES) == {
         path.name: path.read_bytes() for path in shipped.glob("*.py")
     }
     packages = {case_package(case).name for case in CASES} | {"hub", "code_mode", RUNTIME_PACKAGE}

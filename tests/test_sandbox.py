@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -405,8 +406,9 @@ def test_the_documented_sandbox_example_runs_against_the_bundled_servers(tmp_pat
 
 async def test_without_the_code_mode_package_run_code_says_how_to_generate_it(tmp_path: Path) -> None:
     snapshot = REPO / "golden" / "weather" / "snapshot.json"
-    command = [PY, "-m", "codegen", "generate", "--hub", "--out", str(tmp_path / "plain"), str(snapshot)]
+    command = [PY, "-m", "codegen", "generate", "--hub", "--code-mode", "--out", str(tmp_path / "plain"), str(snapshot)]
     subprocess.run(command, check=True, capture_output=True, cwd=REPO)
+    shutil.rmtree(tmp_path / "plain" / "code_mode")  # removed by hand; the runtime keeps _sandbox.py until a generate
     sys.path.insert(0, str(tmp_path))
     try:
         sandbox = importlib.import_module("plain._mcp_runtime._sandbox")

@@ -94,7 +94,10 @@ def publish_code_mode(config: ProjectConfig, output: Path, cache: Cache) -> bool
     try:
         pairs = [(server.snapshot, server.method_names) for server in hub.servers]
         built = build_code_mode(pairs, hub.settings, output, cache)
+        coming = [] if built.rendered.files is None else [built.rendered.files]
+        runtime = publish_runtime(output, with_hub=True, coming=coming)  # with code mode's runtime files
         result = publish_rendered(built.rendered, cache)
+        announce_runtime(prune_runtime(output, runtime))
     except StubgenError as error:
         console.error(str(error))
         console.emit(None, "error", error=str(error), package=shown_path(code_mode_dir(output)))
