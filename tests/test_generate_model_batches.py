@@ -94,3 +94,19 @@ def test_a_schema_that_fails_in_a_batch_is_reported_by_tool_and_the_others_are_t
     models = _models(files)
     alone = _models(render_snapshot(_snapshot([_plain(3)])))
     assert models["search_03.py"] == alone["search_03.py"]
+
+
+def test_catalog_text_that_looks_like_a_fingerprint_stand_in_is_written_as_given() -> None:
+    """The client's head is formatted with stand-ins for its fingerprints (`~` and 15 digits); text
+    of the catalog's own that looks the same stays, and the fingerprints are the real ones."""
+    snapshot = Snapshot(
+        server="batch",
+        protocol_version="2026-07-28",
+        capabilities={"tools": {}},
+        tools=(_plain(0),),
+        instructions="Say ~000000000000001 and ~000000000000000.",
+    )
+    client = render_snapshot(snapshot)["client.py"].decode()
+    assert 'instructions = "Say ~000000000000001 and ~000000000000000."' in client
+    assert f'snapshot_fingerprint = "{snapshot.fingerprint}"' in client
+    assert f'"search_00": "{snapshot.tool_fingerprints["search_00"]}",' in client

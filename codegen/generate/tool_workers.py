@@ -25,7 +25,15 @@ from codegen.generate.model_reader import ModelClass, read_models, untyped_reaso
 from codegen.generate.modelgen import ModelJob, model_source, one_line, untyped_source
 from codegen.generate.package_plan import ToolPlan
 from codegen.generate.parallel import map_batches
-from codegen.generate.render import PieceKind, formatted_pieces, formatted_without_black, piece_key, tool_pieces
+from codegen.generate.render import (
+    PieceKind,
+    formatted_pieces,
+    formatted_without_black,
+    members_entry,
+    members_key,
+    piece_key,
+    tool_pieces,
+)
 from codegen.generate.spec import Parameter, ToolSpec
 from codegen.snapshot import JSON
 
@@ -104,7 +112,7 @@ def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built |
         except StubgenError as error:
             checked.append(error)
     sources = _grouped(jobs, checked)
-    built: list[tuple[_ToolJob, str, str, list[tuple[PieceKind, str]]] | str] = []
+    built: list[tuple[_ToolJob, str, str, ToolSpec, list[tuple[PieceKind, str, str | None]]] | str] = []
     for job, untypable, source in zip(jobs, checked, sources, strict=True):
         if isinstance(untypable, StubgenError):
             built.append(str(untypable))
@@ -115,22 +123,31 @@ def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built |
             built.append(str(error))
             continue
         pieces = [
-            piece for piece in tool_pieces(spec, own_import(spec, models)) if formatted_without_black(*piece) is None
+            (kind, text, formatted_without_black(kind, text))
+            for kind, text in tool_pieces(spec, own_import(spec, models))
         ]
         parts = _dump_parts(tuple(models), imported, spec, contract(job.tool.tool, spec))
-        built.append((job, source, parts, pieces))
-    texts = iter(formatted_pieces([piece for entry in built if not isinstance(entry, str) for piece in entry[3]]))
+        built.append((job, source, parts, spec, pieces))
+    unformatted = [
+        (kind, text) for entry in built if not isinstance(entry, str) for kind, text, alone in entry[4] if alone is None
+    ]
+    texts = iter(formatted_pieces(unformatted))
     store = Cache(folder)
     outcomes: list[_Built | str] = []
     for entry in built:
         if isinstance(entry, str):
             outcomes.append(entry)
             continue
-        job, source, parts, pieces = entry
+        job, source, parts, spec, pieces = entry
+        final: list[tuple[PieceKind, str, str, bool]] = []
+        for kind, text, alone in pieces:  # (kind, unformatted, formatted, whether black made it)
+            final.append((kind, text, next(texts), True) if alone is None else (kind, text, alone, False))
+        members = [formatted for kind, _, formatted, _ in final if kind == "member"]
         made = (
             (job.source_key, source),
             (job.spec_key, parts),
-            *((piece_key(*piece), next(texts)) for piece in pieces),
+            (members_key(spec), members_entry(spec, members)),
+            *((piece_key(kind, text), formatted) for kind, text, formatted, black in final if black),
         )
         for key, text in made:
             store.put(key, text)
