@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import json
 import os
 import resource
@@ -516,7 +517,18 @@ def main() -> int:
             rows += snapshot_rows(count, runs)
     print(table(rows, assess=not options.smoke))
     print(f"\n{memory}; maxrss of this process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+    print_bfcl_shortlist()
     return 0
+
+
+def print_bfcl_shortlist() -> None:
+    """The hub shortlist's quality on BFCL v4 (issue 25), when the data's package is installed."""
+    from benchmarks import bfcl_shortlist
+
+    if importlib.util.find_spec("bfcl_eval") is None:
+        print(f"\nBFCL v4 shortlist: not measured, bfcl-eval is not installed ({bfcl_shortlist.INSTALL})")
+        return
+    print("\n" + "\n".join(bfcl_shortlist.table()))
 
 
 if __name__ == "__main__":

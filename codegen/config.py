@@ -14,10 +14,14 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codegen.errors import StubgenError
-from codegen.identifiers import package_name
+from codegen.identifiers import HUB_SEPARATOR, package_name
+from codegen.runtime._hub_catalog import HINT_DEFAULTS, ToolFilter
+
+if TYPE_CHECKING:
+    from codegen.runtime._hub_runtime import LiveTools
 
 SERVER_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
 _VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
@@ -37,6 +41,17 @@ _SERVER_KEYS = frozenset({
 })  # fmt: skip
 CLIENT_CAPABILITIES = ("elicitation", "roots", "sampling")
 """What a server's config may declare in the handshake: some servers list tools only to clients that do."""
+
+
+@dataclass(frozen=True)
+class HubSettings:
+    """How the hub names and selects tools: `hub_separator`, `[tool.mcp-stubgen.hub_filters.<server>]`
+    and `hub_live_tools`."""
+
+    separator: str = HUB_SEPARATOR
+    filters: Mapping[str, ToolFilter] = field(default_factory=dict)
+    live_tools: LiveTools = "ignore"
+    """What a connected hub does with tools a server adds after the snapshot (the run-time default)."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +146,9 @@ class ProjectConfig:
     sync_client: bool = True
     """`sync_client = false`: generated packages have no sync twin (`<Server>SyncClient`, `connect_sync`)."""
     """`[tool.mcp-stubgen.method_names]`: server -> {tool wire name: Python method name}."""
+    rename_tables: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """`[tool.mcp-stubgen.renames]`: server -> {old name: new name}."""
+    hub_settings: HubSettings = HubSettings()
 
     def missing(self, what: str) -> StubgenError:
         """The error for a setting the project lacks (`what`: "set `output` under [tool.mcp-stubgen]
@@ -149,7 +167,7 @@ class ProjectConfig:
 
     def renames(self, server: str) -> dict[str, str]:
         """`[tool.mcp-stubgen.renames.<server>]`: old name -> new name, as drift and the generator read it."""
-        return stated_renames(self.settings, str(self.source or "config")).get(server, {})
+        return dict(self.rename_tables.get(server, {}))
 
     def method_names(self, server: str) -> dict[str, str]:
         """`[tool.mcp-stubgen.method_names.<server>]`: tool wire name -> Python method name."""
@@ -219,7 +237,7 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
     root = (source.parent if source is not None else (start or Path.cwd())).resolve()
     where = str(source) if source is not None else "config"
     _reject_unknown_keys(table, _PROJECT_KEYS, f"{where}: [tool.mcp-stubgen]")
-    for section in ("method_names", "renames", "drift"):  # renames, drift: checked by their stage
+    for section in ("method_names", "renames", "drift"):  # drift: checked by its stage
         if not isinstance(table.get(section, {}), dict):
             raise StubgenError(f"{where}: [tool.mcp-stubgen.{section}] must be a table")
 
@@ -256,6 +274,51 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
         strict=_boolean(table.get("strict", False), f"{where}: strict"),
         method_name_tables=_method_name_tables(table.get("method_names", {}), where),
         sync_client=_boolean(table.get("sync_client", True), f"{where}: sync_client"),
+        rename_tables=stated_renames(table, where),
+        hub_settings=_hub_settings(table, where),
+    )
+
+
+def _hub_settings(table: Mapping[str, Any], where: str) -> HubSettings:
+    """`hub_separator`, `[tool.mcp-stubgen.hub_filters.<server>]` (`include`, `exclude`, `annotations`)
+    and `hub_live_tools`, checked at load time so every command reports a bad one."""
+    separator = table.get("hub_separator", HUB_SEPARATOR)
+    if not isinstance(separator, str):
+        raise StubgenError(f"{where}: hub_separator must be a string such as {HUB_SEPARATOR!r}")
+    raw_filters = table.get("hub_filters", {})
+    if not isinstance(raw_filters, dict):
+        raise StubgenError(f"{where}: [tool.mcp-stubgen.hub_filters] must be a table of servers")
+    filters = {
+        server: _tool_filter(raw, f"{where}: [tool.mcp-stubgen.hub_filters.{server}]")
+        for server, raw in sorted(raw_filters.items())
+    }
+    live_tools = table.get("hub_live_tools", "ignore")
+    if live_tools != "ignore":
+        from codegen.runtime._hub_runtime import LIVE_TOOLS  # the hub's runtime loads only when it is set
+
+        if live_tools not in LIVE_TOOLS:
+            raise StubgenError(
+                f"{where}: hub_live_tools must be one of {', '.join(map(repr, LIVE_TOOLS))}, not {live_tools!r}"
+            )
+    return HubSettings(separator=separator, filters=filters, live_tools=live_tools)
+
+
+def _tool_filter(raw: Any, where: str) -> ToolFilter:
+    if not isinstance(raw, dict) or not set(raw) <= {"include", "exclude", "annotations"}:
+        raise StubgenError(f"{where}: must be a table of `include`, `exclude` and `annotations`")
+    for key in ("include", "exclude"):
+        patterns = raw.get(key, [])
+        if not isinstance(patterns, list) or not all(isinstance(pattern, str) for pattern in patterns):
+            raise StubgenError(f'{where}: {key} must be a list of glob patterns on tool names, e.g. ["get_*"]')
+    annotations = raw.get("annotations", {})
+    if (
+        not isinstance(annotations, dict)
+        or not set(annotations) <= set(HINT_DEFAULTS)
+        or not all(isinstance(value, bool) for value in annotations.values())
+    ):
+        raise StubgenError(f"{where}: annotations must map hints ({', '.join(sorted(HINT_DEFAULTS))}) to true or false")
+    return ToolFilter(
+        include=tuple(raw.get("include", ())), exclude=tuple(raw.get("exclude", ())), annotations=annotations
     )
 
 

@@ -6,12 +6,15 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from codegen import console
 from codegen.config import ProjectConfig, ServerConfig, Timeouts, load_config, validate_protocol
+
+if TYPE_CHECKING:
+    from codegen.generate.cache import Cache
 
 _Command = TypeVar("_Command", bound=Callable[..., Any])
 
@@ -73,3 +76,19 @@ def shown_path(path: Path) -> str:
         return str(path.resolve().relative_to(Path.cwd()))
     except ValueError:
         return str(path)
+
+
+cache_option = click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Neither read nor write the cache of generated pieces (MCP_STUBGEN_CACHE_DIR, else the user cache folder).",
+)
+
+
+def cache_for(no_cache: bool) -> Cache:
+    """The running command's cache, trimmed to its size bound when the command ends, however it ends."""
+    from codegen.generate.cache import Cache  # the generator loads only for the commands that generate
+
+    cache = Cache.disabled() if no_cache else Cache.default()
+    click.get_current_context().call_on_close(cache.trim)
+    return cache

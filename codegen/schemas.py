@@ -16,7 +16,7 @@ working for hours.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
@@ -55,6 +55,16 @@ VALUE_KEYWORDS = frozenset({
 """Keywords whose value is a name, a number, a flag or a list of names: no schema inside."""
 KEYWORDS = SCHEMA_MAPS | SCHEMA_LISTS | SCHEMA_VALUES | DATA_KEYWORDS | VALUE_KEYWORDS
 """JSON Schema's own keywords (drafts 4 to 2020-12, but `$id`) and OpenAPI's `nullable`."""
+ID_KEYWORDS = frozenset({"$id", "id"})
+"""Keywords naming a schema's base URI (`id` up to draft 4): its references are resolved against it."""
+ANNOTATIONS = frozenset({
+    "title", "description", "$comment", "examples", "example", "default", "deprecated", "readOnly", "writeOnly",
+})  # fmt: skip
+"""Keywords no instance can fail: text for people and models, examples, the server's default, flags."""
+COMBINATORS = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not", "if"})
+"""Keywords that give a schema its meaning through other schemas."""
+LOWER_BOUNDS = frozenset({"minimum", "minLength", "minItems", "minProperties", "minContains"})
+UPPER_BOUNDS = frozenset({"maximum", "maxLength", "maxItems", "maxProperties", "maxContains"})
 
 Path = tuple[str | int, ...]
 """A JSON pointer as its parts."""
@@ -116,6 +126,25 @@ def subschemas(schema: Any, path: Path = ()) -> Iterator[tuple[Path, dict[str, A
             yield from subschemas(value, (*path, key))
 
 
+def rebuilt(schema: Any, edit: Callable[[Path, dict[str, Any]], dict[str, Any]], path: Path = ()) -> Any:
+    """A copy of `schema` in which every object in schema position (`subschemas`' walk) is first
+    passed through `edit(path, object)`, then has its own subschemas rebuilt; instance data is copied
+    as it is."""
+    if isinstance(schema, list):
+        return [rebuilt(inner, edit, (*path, index)) for index, inner in enumerate(schema)]
+    if not isinstance(schema, dict):
+        return schema
+    result: dict[str, Any] = {}
+    for key, value in edit(path, schema).items():
+        if key in DATA_KEYWORDS:
+            result[key] = value
+        elif key in SCHEMA_MAPS and isinstance(value, dict):
+            result[key] = {name: rebuilt(inner, edit, (*path, key, name)) for name, inner in value.items()}
+        else:
+            result[key] = rebuilt(value, edit, (*path, key))
+    return result
+
+
 _MISSING: Any = object()
 _NOT_A_SCHEMA: Any = object()
 
@@ -131,7 +160,7 @@ def is_namespace(definition: Any) -> bool:
     return (
         isinstance(definition, dict)
         and bool(definition)
-        and not any(key in KEYWORDS or key in _IDS for key in definition)
+        and not any(key in KEYWORDS or key in ID_KEYWORDS for key in definition)
     )
 
 
@@ -327,14 +356,23 @@ class Document:
             for reference in self.references
             if reference.target is not None
         }
-        return _rewritten(self.root, (), rewrites)
+
+        def rewrite(path: Path, node: dict[str, Any]) -> dict[str, Any]:
+            kept = {key: value for key, value in node.items() if not (key in ID_KEYWORDS and isinstance(value, str))}
+            return {**kept, "$ref": rewrites[path]} if "$ref" in kept and path in rewrites else kept
+
+        return rebuilt(self.root, rewrite)
 
     def without_unresolved(self) -> Any:
         """The document with every `$ref` that names nothing in it (one outside the document or to
         nothing) dropped, so its place accepts what the rest of its schema accepts: what a validator
         may apply without fetching anything, leaving that value for the server to judge."""
         dropped = {reference.path for reference in self.unresolved}
-        return _without_references(self.root, (), dropped) if dropped else self.root
+
+        def drop(path: Path, node: dict[str, Any]) -> dict[str, Any]:
+            return {key: value for key, value in node.items() if key != "$ref" or path not in dropped}
+
+        return rebuilt(self.root, drop) if dropped else self.root
 
     @property
     def unresolved(self) -> tuple[Reference, ...]:
@@ -375,7 +413,12 @@ class Document:
                 target = {key: value for key, value in target.items() if key not in DEFINITIONS}
             definitions[name] = target
             moved[as_reference(path)] = as_reference(("$defs", name))
-        return _moved({**local, "$defs": definitions}, moved)
+
+        def move(_: Path, node: dict[str, Any]) -> dict[str, Any]:
+            reference = node.get("$ref")
+            return {**node, "$ref": moved.get(reference, reference)} if isinstance(reference, str) else node
+
+        return rebuilt({**local, "$defs": definitions}, move)
 
     def expanded_size(self) -> int:
         """How many schema objects the local document stands for with its references followed (a
@@ -391,29 +434,9 @@ _RECENT: dict[int, Document] = {}
 _RECENT_MAX = 8
 """Documents kept for `Document.of`: a tool's input and output schemas, with room to spare."""
 
-_IDS = ("$id", "id")
 """A schema's own identifier: `id` up to draft-04. (A property named `id` is under `properties`, never a keyword.)"""
-_NAMING = (*_IDS, "$anchor", "$dynamicAnchor")
+_NAMING = ID_KEYWORDS | {"$anchor", "$dynamicAnchor"}
 """Keywords that give a schema a name or a base URI other than its place in the document."""
-
-
-def _moved(node: Any, moved: dict[str, str]) -> Any:
-    """The schema with each reference in `moved` pointing at its new place."""
-    if isinstance(node, list):
-        return [_moved(inner, moved) for inner in node]
-    if not isinstance(node, dict):
-        return node
-    result: dict[str, Any] = {}
-    for key, value in node.items():
-        if key == "$ref" and isinstance(value, str):
-            result[key] = moved.get(value, value)
-        elif key in DATA_KEYWORDS:
-            result[key] = value
-        elif key in SCHEMA_MAPS and isinstance(value, dict):
-            result[key] = {name: _moved(inner, moved) for name, inner in value.items()}
-        else:
-            result[key] = _moved(value, moved)
-    return result
 
 
 def _mentions_ref(root: dict[str, Any]) -> bool:
@@ -448,46 +471,6 @@ def _resolve(
     if place is None:
         return Reference(path, text, None, "dangling")
     return Reference(path, text, place, None)
-
-
-def _rewritten(node: Any, path: Path, rewrites: dict[Path, str]) -> Any:
-    if isinstance(node, list):
-        return [_rewritten(inner, (*path, index), rewrites) for index, inner in enumerate(node)]
-    if not isinstance(node, dict):
-        return node
-    result: dict[str, Any] = {}
-    for key, value in node.items():
-        if key in _IDS and isinstance(value, str):
-            continue
-        if key == "$ref" and path in rewrites:
-            result[key] = rewrites[path]
-        elif key in DATA_KEYWORDS:
-            result[key] = value
-        elif key in SCHEMA_MAPS and isinstance(value, dict):
-            result[key] = {name: _rewritten(inner, (*path, key, name), rewrites) for name, inner in value.items()}
-        else:
-            result[key] = _rewritten(value, (*path, key), rewrites)
-    return result
-
-
-def _without_references(node: Any, path: Path, dropped: set[Path]) -> Any:
-    if isinstance(node, list):
-        return [_without_references(inner, (*path, index), dropped) for index, inner in enumerate(node)]
-    if not isinstance(node, dict):
-        return node
-    result: dict[str, Any] = {}
-    for key, value in node.items():
-        if key == "$ref" and path in dropped:
-            continue
-        if key in DATA_KEYWORDS:
-            result[key] = value
-        elif key in SCHEMA_MAPS and isinstance(value, dict):
-            result[key] = {
-                name: _without_references(inner, (*path, key, name), dropped) for name, inner in value.items()
-            }
-        else:
-            result[key] = _without_references(value, (*path, key), dropped)
-    return result
 
 
 class _Expansion:

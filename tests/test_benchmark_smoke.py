@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -17,7 +18,7 @@ def test_smoke_run_prints_the_table() -> None:
     assert result.returncode == 0, result.stderr[-3000:]
     lines = result.stdout.splitlines()
     assert lines[0].startswith("| figure | value | CPU | baseline | baseline value | baseline CPU |"), result.stdout
-    rows = [line.split(" | ") for line in lines[2:] if line.startswith("| ")]
+    rows = [line.split(" | ") for line in lines[2 : lines.index("")] if line.startswith("| ")]
     figures = [row[0].lstrip("| ") for row in rows]
     # every generate row prints CPU (the command and its workers) beside wall, for both sides
     generate_rows = [row for row in rows if row[0].lstrip("| ").startswith("generate")]
@@ -30,6 +31,11 @@ def test_smoke_run_prints_the_table() -> None:
     assert "200 sync client calls" in figures
     assert len(figures) == 12
     assert "peak memory of a cold 10-tool generate" in result.stdout
+    # and the shortlist's quality on BFCL v4, each split labelled in-sample or held out (issue 25)
+    if importlib.util.find_spec("bfcl_eval") is not None:
+        bfcl = lines[next(i for i, line in enumerate(lines) if line.startswith("BFCL v4")) + 3 :]
+        labels = [line.split(" | ")[0].lstrip("| ") for line in bfcl if line.startswith("| ")]
+        assert labels == ["multiple (in-sample)", "live_multiple (held out)", "all"], result.stdout
 
 
 def test_hub_smoke_run_prints_every_figure() -> None:

@@ -167,6 +167,16 @@ def test_env_file_values_are_secrets_too(tmp_path: Path, run_cli, monkeypatch) -
             "[tool.mcp-stubgen.method_names]\nweather = 1\n",
             r"pyproject.toml: \[tool.mcp-stubgen.method_names.weather\] must map tool names to method names",
         ),
+        ("hub_separator = 1\n", r"pyproject.toml: hub_separator must be a string such as '__'"),
+        ('hub_live_tools = "all"\n', r"pyproject.toml: hub_live_tools must be one of 'ignore', 'callable', 'offer'"),
+        (
+            '[tool.mcp-stubgen.hub_filters.weather]\ninclude = "get_*"\n',
+            r"pyproject.toml: \[tool.mcp-stubgen.hub_filters.weather\]: include must be a list of glob patterns",
+        ),
+        (
+            "[tool.mcp-stubgen.renames]\nweather = 1\n",
+            r"pyproject.toml: \[tool.mcp-stubgen.renames.weather\] must map old names to new names",
+        ),
     ],
 )
 @pytest.mark.parametrize("command", ["snapshot", "generate", "sync", "drift"])

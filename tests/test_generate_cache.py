@@ -17,9 +17,9 @@ import black
 import pytest
 
 from benchmarks.catalog import changed, make_tools
-from codegen.generate import Cache, command, generate_package, render_snapshot
+from codegen.generate import Cache, generate_package, pipeline, render_snapshot
 from codegen.generate.formatting import black_mode
-from codegen.generate.proof import rendered_before
+from codegen.generate.proof import RenderKey, rendered_before
 from codegen.generate.publish import read_tree
 from codegen.generate.runtime_folder import RUNTIME_PACKAGE
 from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
@@ -167,7 +167,7 @@ def test_an_unchanged_package_is_proven_from_the_snapshot_bytes_without_parsing(
     def no_parsing(*_: object) -> None:
         raise AssertionError("an unchanged package was parsed")
 
-    monkeypatch.setattr(command, "parse_snapshot", no_parsing)
+    monkeypatch.setattr(pipeline, "parse_snapshot", no_parsing)
     (tmp_path / "out" / "catalog" / "__pycache__").mkdir()
     (tmp_path / "out" / "catalog" / "__pycache__" / "client.cpython-311.pyc").write_bytes(b"bytecode")
     again = run_cli("generate", snapshot, "--out", tmp_path / "out")
@@ -182,7 +182,7 @@ def test_anything_but_the_same_bytes_into_the_same_tree_is_not_proven_unchanged(
     out = tmp_path / "out"
     published = generate_package(snapshot, out, cache=cache)
     source, method_names = snapshot.canonical_bytes(), {}
-    assert rendered_before(source, method_names, out, cache) == published.path
+    assert rendered_before(RenderKey(source, method_names), out, cache) == published.path
     if change == "edit":
         (published.path / "models.py").write_text("# edited\n")
     elif change == "extra":
@@ -200,7 +200,7 @@ def test_anything_but_the_same_bytes_into_the_same_tree_is_not_proven_unchanged(
         cache = Cache(tmp_path / "cache")  # a new run: nothing in memory
     else:
         cache = Cache.disabled()
-    assert rendered_before(source, method_names, out, cache) is None
+    assert rendered_before(RenderKey(source, method_names), out, cache) is None
 
 
 def test_resource_templates_parse_alike_from_the_cache(tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
 """client.py is formatted in pieces: batches split back exactly, the template already writes black's
-layout, each tool's pieces are formatted once (beside its models), and catalog text cannot pose as a piece."""
+layout, each piece is formatted once, and catalog text cannot pose as a piece."""
 
 from __future__ import annotations
 
@@ -12,19 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from codegen.errors import StubgenError
-from codegen.generate import parallel, render, render_snapshot
+from codegen.generate import parallel, piecewise_black, render_snapshot, templating
 from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
 from codegen.generate.formatting import LINE_LENGTH
-from codegen.generate.render import (
-    PieceKind,
-    black_batch,
-    black_leaves_alone,
-    formatted_without_black,
-    model_import,
-    tool_members,
-)
+from codegen.generate.piecewise_black import PieceKind, black_batch, black_leaves_alone, formatted_without_black
 from codegen.generate.spec import Import, PackageSpec
+from codegen.generate.templating import model_import, tool_members
 from codegen.snapshot import JSON, Snapshot, load_snapshot
 from tests.hostile.strategies import catalogs, snapshot_of
 from tests.regen_goldens import case_renames, cases
@@ -33,7 +27,7 @@ CASES = cases()
 
 
 def members_and_imports(package: PackageSpec) -> tuple[list[str], list[str]]:
-    helpers = render._helpers()
+    helpers = templating.method_macros()
     members = [
         member
         for sync in (False, True)
@@ -75,21 +69,21 @@ def test_the_template_writes_black_layout_so_black_changes_nothing(case: Path) -
 
 
 @pytest.mark.performance_guard
-def test_each_tools_method_and_import_are_formatted_once_beside_its_models(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_tools_method_and_import_are_formatted_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """A performance guard, not a behaviour test: it counts `black_pieces` calls (no piece formatted
     twice, methods black would leave alone never formatted), which the output cannot show; what the
     user sees is held by its last line and the golden trees."""
     monkeypatch.setattr(parallel, "_workers", lambda: 1)  # in-process, so every black call is counted
     formatted: Counter[str] = Counter()
     seen: Counter[tuple[PieceKind, str]] = Counter()
-    original = render.black_pieces
+    original = piecewise_black.black_pieces
 
     def counting(kind: PieceKind, sources: Sequence[str]) -> list[str]:
         formatted.update(kind for _ in sources)
         seen.update((kind, source) for source in sources)
         return original(kind, sources)
 
-    monkeypatch.setattr(render, "black_pieces", counting)
+    monkeypatch.setattr(piecewise_black, "black_pieces", counting)
     snapshot = load_snapshot(Path("golden/catalog/snapshot.json"))
     files = render_snapshot(snapshot)
     helpers_members = len(snapshot.resources) + len(snapshot.resource_templates) + len(snapshot.prompts)
@@ -107,7 +101,7 @@ def test_each_tools_method_and_import_are_formatted_once_beside_its_models(monke
     ]
     assert len(written) == members + 1  # and the client's `connect_sync`
     # a piece black would leave as it is (`formatted_without_black`) never reaches it; every other
-    # piece reaches it once, in the worker that built its tool or in the renderer, never in both
+    # piece reaches it once, in the renderer
     assert max(seen.values()) == 1
     assert formatted["module"] == 3 and formatted["import"] == 0
     assert 0 < formatted["member"] < members

@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from codegen.generate import generate_package, render_snapshot
+from codegen.generate.escaping import MAX_DOCSTRING_TEXT
 from codegen.generate.modelgen import MAX_TEXT
-from codegen.generate.render import MAX_DOCSTRING_TEXT
 from codegen.snapshot import Snapshot
 from tests.conftest import forget_generated, import_generated
 

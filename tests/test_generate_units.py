@@ -10,8 +10,7 @@ from mcp.types import TextContent, Tool
 
 from codegen.errors import StubgenError
 from codegen.generate.build import plan_package
-from codegen.generate.formatting import literal
-from codegen.generate.render import docstring
+from codegen.generate.escaping import docstring, literal
 from codegen.identifiers import CLIENT_MEMBERS, assign_names, package_name, snake_case
 from codegen.runtime import _runtime
 from codegen.snapshot import canonical_json_bytes, fingerprint, load_snapshot

@@ -24,15 +24,15 @@ from mcp.types import CallToolResult
 
 from codegen.config import ServerConfig, load_config
 from codegen.errors import StubgenError
-from codegen.generate import Cache, command, generate_package
+from codegen.generate import Cache, generate_package, hub_build, pipeline
 from codegen.generate.build import build_package
+from codegen.generate.escaping import python_literal
 from codegen.generate.hub import build_hub, hub_dir, render_hub
 from codegen.generate.hub import generate_hub as write_hub
 from codegen.generate.publish import diff_trees, read_tree
-from codegen.generate.render import python_literal
 from codegen.identifiers import HUB_MEMBERS, qualified_tools
 from codegen.runtime._hub_runtime import GeneratedHub, GeneratedSyncHub
-from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot
+from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot, write_snapshot
 from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import REPO, SERVERS, free_port, wait_for_port, write_config
 from tests.regen_goldens import GOLDEN, OUTPUT, REGEN_COMMAND, hub_case_snapshots, hub_case_tree
@@ -337,7 +337,8 @@ def test_generate_writes_the_hub_from_every_configured_snapshot_and_check_guards
         raise AssertionError(f"{path} was parsed")
 
     with monkeypatch.context() as patched:
-        patched.setattr(command, "parse_snapshot", no_parsing)
+        patched.setattr(pipeline, "parse_snapshot", no_parsing)
+        patched.setattr(hub_build, "parse_snapshot", no_parsing)
         unchanged = run_cli("generate")
     assert unchanged.exit_code == 0, unchanged.stderr
     assert unchanged.stderr.count(": unchanged clients/") == 3
@@ -382,7 +383,10 @@ def test_sync_writes_an_importable_hub(run_cli, tmp_path: Path, monkeypatch: pyt
     assert again.stderr.strip().splitlines()[-1] == "hub: unchanged clients/hub"
     # sync recorded the hub as current, as generate does: --check proves it from the record, rendering nothing
     config = load_config(tmp_path / "pyproject.toml")
-    assert command.build_hub(command.hub_sources(config), tmp_path / "clients", Cache.default()).files is None
+    assert (
+        hub_build.hub_rendered(hub_build.hub_sources(config), tmp_path / "clients", Cache.default()).rendered.files
+        is None
+    )
 
     imported = subprocess.run(
         [PY, "-c", "from clients.hub import Hub; print(sorted(Hub.tools))"],
@@ -392,6 +396,26 @@ def test_sync_writes_an_importable_hub(run_cli, tmp_path: Path, monkeypatch: pyt
         check=True,
     )
     assert "'notes__search'" in imported.stdout and "'weather__search'" in imported.stdout
+
+
+def test_a_hub_generated_from_python_is_recorded_as_current(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """`generate_hub` goes through the pipeline every command uses, so it records the hub as current
+    as `generate` and `sync` do: the next `--check` proves it from the snapshots' bytes, rendering nothing."""
+    (tmp_path / "snaps").mkdir()
+    snapshots = [load_snapshot(GOLDEN / name / "snapshot.json") for name in ("notes", "weather")]
+    for snapshot in snapshots:
+        write_snapshot(tmp_path / "snaps" / f"{snapshot.server}.json", snapshot)
+        generate_package(snapshot, tmp_path / "clients", cache=Cache.default())
+    write_hub([(snapshot, {}) for snapshot in snapshots], tmp_path / "clients", Cache.default())
+    servers = "".join(f'[tool.mcp-stubgen.servers.{name}]\ncommand = "unused"\n' for name in ("notes", "weather"))
+    config = write_config(
+        tmp_path, f'[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\nhub = true\n{servers}'
+    )
+    hub = hub_build.hub_sources(load_config(config))
+    assert hub_build.hub_rendered(hub, tmp_path / "clients", Cache.default()).rendered.files is None
+    check = run_cli("generate", "--check", "--config", config)
+    assert check.exit_code == 0, check.stdout
+    assert "3 generated package(s) up to date" in check.stderr
 
 
 def test_hub_golden_matches() -> None:

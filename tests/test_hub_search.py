@@ -24,7 +24,7 @@ from codegen.generate.hub import generate_hub
 from codegen.runtime._hub_catalog import HubTool, SearchIndex
 from codegen.snapshot import load_snapshot
 from tests.conftest import REPO
-from tests.held_out_tasks import TASKS
+from tests.held_out_tasks import LATER_TASKS, TASKS
 from tests.test_hub_agent import forget, import_hub
 
 CATALOGS = [
@@ -57,9 +57,24 @@ def test_requests_written_before_ranking_find_their_tool_in_the_first_five(held_
         first_five = [tool.qualified_name for tool in held_out_hub.shortlist(task, 5)]
         if not set(expected) & set(first_five):
             misses.append((task, expected, first_five))
-    # measured once the ranking was done, never tuned against: 20 of 26 (the ranking before issue 25: 21)
+    # 20 of 26 when first measured (the ranking before issue 25: 21); 22 since the second change
+    # ('grab' joined get/fetch in the general-English table after the first look at the issue's own request)
     assert len(TASKS) == 26
-    assert len(misses) <= 6, "missed within five:\n" + "\n".join(map(str, misses))
+    assert len(misses) <= 4, "missed within five:\n" + "\n".join(map(str, misses))
+
+
+def test_requests_written_before_the_second_ranking_change_find_their_tool_in_the_first_five(
+    held_out_hub: Any,
+) -> None:
+    misses = []
+    for task, expected in LATER_TASKS:
+        assert set(expected) <= set(held_out_hub.tools), expected
+        first_five = [tool.qualified_name for tool in held_out_hub.shortlist(task, 5)]
+        if not set(expected) & set(first_five):
+            misses.append((task, expected, first_five))
+    # measured once, when the ranking was done: 24 of 33 (the ranking before: 23)
+    assert len(LATER_TASKS) == 33
+    assert len(misses) <= 9, "missed within five:\n" + "\n".join(map(str, misses))
 
 
 def test_what_a_server_says_about_itself_reaches_its_tools() -> None:
@@ -81,18 +96,88 @@ def test_what_a_server_says_about_itself_reaches_its_tools() -> None:
     ]
 
 
-def test_bfcl_held_out_split_keeps_its_floor() -> None:
-    """BFCL v4 `live_multiple`, never used to develop the ranking: all 894 functions of both splits
-    in one catalog, each question's function among the first one and five."""
+def _tool(name: str, description: str, properties: dict[str, Any] | None = None) -> HubTool:
+    schema = {"type": "object", "properties": properties or {}}
+    return HubTool(f"demo__{name}", "demo", "demo", name, description, schema)
+
+
+def _ranked(tools: list[HubTool], query: str) -> list[str]:
+    return [found.tool for found in SearchIndex(tools).search(query, len(tools))]
+
+
+def test_a_word_the_catalog_lacks_finds_the_words_it_is_a_form_or_a_typo_of() -> None:
+    tools = [
+        _tool("forecast", "The weather forecast for a city."),
+        _tool("weight", "Convert a weight between units."),
+        _tool("health", "Check the health of a service."),
+        _tool("search", "Search the catalog."),
+    ]
+    assert _ranked(tools, "will the wheather be nice")[0] == "forecast"  # one letter added
+    assert _ranked(tools, "how much does my parcel weigh")[0] == "weight"  # begins the catalog's word
+    assert _ranked(tools, "is the service healthy")[0] == "health"  # begins with the catalog's word
+    # too short to tell a typo from another word: `tiger` does not find `timer`
+    assert SearchIndex([_tool("timer", "Start a timer.")]).search("tiger", 5) == []
+    # one word in the request that is two in the catalog, and two that are one
+    profile = [_tool("first", "Set the colour."), _tool("second", "Set the user's name.")]
+    assert _ranked(profile, "set my username")[0] == "second"
+    calendar = [_tool("first", "Set the calendar's colour."), _tool("second", "Set the calendar's timezone.")]
+    assert _ranked(calendar, "set the calendar's time zone")[0] == "second"
+
+
+def test_an_opening_question_word_and_a_value_ask_for_the_parameter_they_name() -> None:
+    tools = [
+        _tool("treaty_text", "The text of a treaty.", {"treaty": {"type": "string"}}),
+        _tool("treaty_date", "A treaty.", {"treaty": {"type": "string"}, "date": {"type": "string"}}),
+        _tool("treaty_parties", "A treaty.", {"treaty": {"type": "string"}, "person": {"type": "string"}}),
+        _tool("page_text", "The text of a page.", {"name": {"type": "string"}}),
+        _tool("page_text_at", "The text of a page.", {"url": {"type": "string"}}),
+    ]
+    assert _ranked(tools, "When was the treaty signed?")[0] == "treaty_date"
+    assert _ranked(tools, "Who signed the treaty?")[0] == "treaty_parties"
+    assert _ranked(tools, "the treaty signed on March 3rd")[0] == "treaty_date"
+    # a question word inside a sentence opens no question: "who" here asks for nobody
+    assert _ranked(tools, "the treaty text for a reader who likes history")[0] == "treaty_text"
+    assert _ranked(tools, "the text of https://example.org/about")[0] == "page_text_at"
+
+
+def test_words_of_every_script_are_searched() -> None:
+    tools = [
+        _tool("cafe", "Find a café nearby."),
+        _tool("weather", "查询城市的天气预报"),
+        _tool("news", "오늘의 뉴스 검색"),
+        _tool("translate", "Переводит текст"),
+    ]
+    assert _ranked(tools, "cafe near me")[0] == "cafe"
+    assert _ranked(tools, "北京明天的天气")[0] == "weather"
+    assert _ranked(tools, "뉴스 보여줘")[0] == "news"
+    assert _ranked(tools, "текст")[0] == "translate"
+
+
+def test_the_issues_own_requests_find_their_tool_in_the_first_five(held_out_hub: Any) -> None:
+    for task, expected in TASKS[:3]:
+        first_five = [tool.qualified_name for tool in held_out_hub.shortlist(task, 5)]
+        assert set(expected) & set(first_five), (task, first_five)
+
+
+def test_bfcl_splits_keep_their_floors() -> None:
+    """BFCL v4: all 894 functions of both splits in one catalog, each question's function among the
+    first one, five and ten. `live_multiple` was never used to develop the ranking (held out);
+    `multiple` was (in-sample). Floors at what the ranking holds, so a regression fails."""
     if importlib.util.find_spec("bfcl_eval") is None:
         if os.environ.get("CI"):
             pytest.fail(f"bfcl-eval is missing: {INSTALL}")
         pytest.skip(f"bfcl-eval is not installed: {INSTALL}")
     tools, questions = load()
-    held_out = score(SearchIndex(tools), questions["live_multiple"])
+    index = SearchIndex(tools)
+    held_out = score(index, questions["live_multiple"])
     assert held_out.questions == 1053
-    assert held_out.hits[1] >= 0.66, held_out.hits
-    assert held_out.hits[5] >= 0.86, held_out.hits
+    assert held_out.hits[1] >= 0.69, held_out.hits  # 0.692
+    assert held_out.hits[5] >= 0.875, held_out.hits  # 0.879
+    assert held_out.hits[10] >= 0.92, held_out.hits  # 0.924
+    in_sample = score(index, questions["multiple"])
+    assert in_sample.questions == 200
+    assert in_sample.hits[1] >= 0.82, in_sample.hits  # 0.825
+    assert in_sample.hits[5] >= 0.96, in_sample.hits  # 0.965
 
 
 async def test_search_tools_answers_at_each_detail_grouped_by_server(held_out_hub: Any) -> None:

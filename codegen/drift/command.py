@@ -290,12 +290,10 @@ def _ignore_list(config: ProjectConfig) -> tuple[str, int] | None:
 
 
 def _scan(paths: Sequence[Path], compared: list[_Compared], config: ProjectConfig) -> Usage:
-    from codegen.generate.command import hub_settings, method_names_for
-
     return scan_usage(
         paths,
         {pair.server: (pair.old, pair.new) for pair in compared},
-        {pair.server: method_names_for(config, pair.server) for pair in compared},
-        hub_settings(config).separator,
+        {pair.server: config.method_names(pair.server) for pair in compared},
+        config.hub_settings.separator,
         skip=[config.output] if config.output is not None else [],
     )

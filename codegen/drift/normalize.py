@@ -13,10 +13,17 @@ import json
 from typing import Any
 
 from codegen.schemas import (
+    ANNOTATIONS,
+    DEFINITIONS,
+    LOWER_BOUNDS,
     MAX_NODES,
     MAX_REF_DEPTH,
     MISSING,
     NOT_A_SCHEMA,
+    SCHEMA_LISTS,
+    SCHEMA_MAPS,
+    SCHEMA_VALUES,
+    UPPER_BOUNDS,
     BudgetExceeded,
     Document,
     pointer_path,
@@ -25,21 +32,15 @@ from codegen.schemas import (
 
 JSON = dict[str, Any]
 
-TEXT_KEYS = frozenset({"title", "description", "examples", "example", "deprecated", "readOnly", "writeOnly"})
-"""Read by people and models, not by validators: a change is `schema-text-changed`."""
+TEXT_KEYS = ANNOTATIONS - {"$comment", "default"}
+"""Read by people and models, not by validators: a change is `schema-text-changed` (`default` is
+compared on its own; `$comment` is bookkeeping)."""
 
-VOLATILE_KEYS = frozenset({"$schema", "$id", "$comment", "$defs", "definitions"})
+VOLATILE_KEYS = frozenset({"$schema", "$id", "$comment", *DEFINITIONS})
 """Generator bookkeeping; `$defs` are inlined where they are referenced."""
 
-LOWER_BOUNDS = frozenset({"minimum", "minLength", "minItems", "minProperties", "minContains"})
-UPPER_BOUNDS = frozenset({"maximum", "maxLength", "maxItems", "maxProperties", "maxContains"})
-
-_SCHEMA_MAPS = ("properties", "patternProperties", "dependentSchemas")
-_SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
-_SCHEMA_VALUES = (
-    "items", "additionalProperties", "additionalItems", "unevaluatedProperties", "unevaluatedItems",
-    "not", "if", "then", "else", "contains", "propertyNames",
-)  # fmt: skip
+_SCHEMA_MAPS = SCHEMA_MAPS - {*DEFINITIONS, "dependencies"}
+_SCHEMA_VALUES = SCHEMA_VALUES - {"contentSchema"}
 
 _DEFAULTS: dict[str, tuple[Any, ...]] = {
     "additionalProperties": ({}, True),
@@ -109,14 +110,12 @@ class _Normalizer:
     def _child(self, key: str, value: Any, stack: tuple[str, ...]) -> Any:
         if key in _SCHEMA_MAPS and isinstance(value, dict):
             return {name: self.run(sub, stack) for name, sub in value.items()}
-        if key in _SCHEMA_LISTS and isinstance(value, list):
+        if key in SCHEMA_LISTS and isinstance(value, list):  # `items` too, in its draft-07 tuple form
             return [self.run(sub, stack) for sub in value]
         if key == "additionalProperties" and isinstance(value, bool):
             return value  # `false` means closed, which the comparator judges as such
         if key in _SCHEMA_VALUES and isinstance(value, bool | dict):
             return self.run(value, stack)
-        if key == "items" and isinstance(value, list):  # draft-07 tuple form
-            return [self.run(sub, stack) for sub in value]
         return value
 
     def _reference(self, node: JSON, stack: tuple[str, ...]) -> JSON:
@@ -301,7 +300,7 @@ def strip_text(schema: Any) -> Any:
             continue
         if key in _SCHEMA_MAPS and isinstance(value, dict):
             out[key] = {name: strip_text(sub) for name, sub in value.items()}
-        elif key in (*_SCHEMA_LISTS, "items") and isinstance(value, list):
+        elif key in SCHEMA_LISTS and isinstance(value, list):
             out[key] = [strip_text(sub) for sub in value]
         elif key in _SCHEMA_VALUES:
             out[key] = strip_text(value)

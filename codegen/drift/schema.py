@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import Any, Literal, TypeGuard
 
 from codegen.drift.findings import pointer
-from codegen.drift.normalize import JSON, LOWER_BOUNDS, TEXT_KEYS, UPPER_BOUNDS, canonical
+from codegen.drift.normalize import JSON, TEXT_KEYS, canonical
+from codegen.schemas import LOWER_BOUNDS, UPPER_BOUNDS
 
 Direction = Literal["in", "out"]
 Emit = Callable[[str, str, Any, Any, str], None]

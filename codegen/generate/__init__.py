@@ -5,40 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
-from codegen.generate.proof import remember_rendered, rendered_before
-from codegen.generate.publish import Published, publish
-from codegen.generate.render import render_package
+from codegen.generate.pipeline import PackageInputs, package_dir, publish_rendered, render_current, render_snapshot
+from codegen.generate.publish import Published
 from codegen.generate.runtime_folder import publish_runtime
-from codegen.identifiers import package_name
 from codegen.snapshot import Snapshot
 
 __all__ = ["Cache", "Published", "generate_package", "package_dir", "render_snapshot"]
-
-
-def package_dir(snapshot: Snapshot, out_dir: Path) -> Path:
-    """The folder a snapshot's package lives in: the server id in snake_case, under `out_dir`."""
-    return out_dir / package_name(snapshot.server)
-
-
-def render_snapshot(
-    snapshot: Snapshot,
-    method_names: Mapping[str, str] | None = None,
-    cache: Cache | None = None,
-    strict: bool = False,
-    renames: Mapping[str, str] | None = None,
-    sync_client: bool = True,
-) -> dict[str, bytes]:
-    """Every file of the snapshot's package, by relative path, without touching the disk.
-
-    `cache` (default: none) reuses pieces of earlier runs; the bytes are the same either way.
-    `strict` makes a tool no models can be generated for an error rather than an untyped method.
-    `renames` (old tool name -> new) keeps each renamed tool's old method as a deprecated alias.
-    `sync_client=False` leaves out the sync twin (`<Server>SyncClient` and `connect_sync`).
-    """
-    cache = cache or Cache.disabled()  # one for both stages: the renderer finds what the builder formatted
-    return render_package(build_package(snapshot, method_names, cache, strict, renames, sync_client), cache)
 
 
 def generate_package(
@@ -58,13 +31,8 @@ def generate_package(
     may hold untyped tools that `strict` must refuse.
     """
     cache = cache or Cache.disabled()
-    source = snapshot.canonical_bytes()
+    inputs = PackageInputs(
+        snapshot.canonical_bytes(), snapshot.server, method_names or {}, renames or {}, sync_client, strict
+    )
     publish_runtime(out_dir)
-    unchanged = None if strict else rendered_before(source, method_names, out_dir, cache, renames, sync_client)
-    if unchanged is not None:
-        return Published(unchanged, False, (), ())
-    target = package_dir(snapshot, out_dir)
-    files = render_snapshot(snapshot, method_names, cache, strict, renames, sync_client)
-    result = publish(files, target)
-    remember_rendered(source, method_names, target, files, cache, renames, sync_client)
-    return result
+    return publish_rendered(render_current(inputs, out_dir, cache, snapshot), cache)

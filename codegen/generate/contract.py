@@ -6,9 +6,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from codegen.generate.modelgen import SCHEMA_KEYWORDS
 from codegen.generate.spec import ToolSpec
-from codegen.schemas import DEFINITIONS, Document, is_namespace
+from codegen.schemas import (
+    ANNOTATIONS,
+    DATA_KEYWORDS,
+    DEFINITIONS,
+    ID_KEYWORDS,
+    KEYWORDS,
+    SCHEMA_MAPS,
+    Document,
+    is_namespace,
+)
 from codegen.snapshot import JSON
 
 __all__ = ["contract"]
@@ -54,19 +62,14 @@ def _mirrored_headers(schema: Any) -> list[list[Any]]:
     return sorted([list(path), token] for path, token in x_mcp_header_map(schema).items())
 
 
-_ANNOTATIONS = frozenset(
-    {"title", "description", "$comment", "examples", "example", "default", "deprecated", "readOnly", "writeOnly"}
-)
-"""Keywords no instance can fail: left out of the contract, whose size is then the rules' alone (a
-megabyte description stays in the docstrings, not in every models module)."""
-_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas"})
-_DATA = frozenset({"const", "enum", "required", "dependentRequired"})
-_BASE_URI = frozenset({"$id", "id"})
-"""Keywords the models never see but a validator needs: references are resolved against them."""
+_SCHEMA_MAPS = SCHEMA_MAPS - {*DEFINITIONS, "dependencies"}
+"""Maps of names to schemas whose names are kept as they are (definitions: `_definition_for_validation`)."""
+_DATA = (DATA_KEYWORDS - ANNOTATIONS) | {"required", "dependentRequired"}
+"""Values kept as they are: instance data, and lists of property names."""
 
 
 def _for_validation(schema: Any) -> Any:
-    """The schema's JSON Schema keywords without its annotations (`SCHEMA_KEYWORDS`, as the models
+    """The schema's JSON Schema keywords without its annotations (`KEYWORDS`, as the models
     see them); names in maps of schemas, the definitions in a namespace of them (`is_namespace`) and
     values in data keywords are kept."""
     if isinstance(schema, list):
@@ -75,8 +78,11 @@ def _for_validation(schema: Any) -> Any:
         return schema
     kept: dict[str, Any] = {}
     for key, value in schema.items():
-        if key in _ANNOTATIONS or (key not in SCHEMA_KEYWORDS and key not in _BASE_URI):
-            continue  # no extension keyword reaches the package; `$id` does, as relative references need it
+        if key in ANNOTATIONS or (key not in KEYWORDS and key not in ID_KEYWORDS):
+            # Annotations are left out, so the contract's size is its rules' alone (a megabyte
+            # description stays in the docstrings); no extension keyword reaches the package; `$id`
+            # does, as relative references need it.
+            continue
         if key in _DATA:
             kept[key] = value
         elif key in DEFINITIONS and isinstance(value, dict):

@@ -10,18 +10,23 @@ so it is always generated from the same snapshots as they are.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from codegen import __version__
+from codegen.config import HubSettings
 from codegen.errors import StubgenError
 from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
-from codegen.generate.publish import Published, publish
-from codegen.generate.render import formatted, jinja_environment, python_literal
+from codegen.generate.escaping import python_literal
+from codegen.generate.piecewise_black import formatted
+from codegen.generate.pipeline import Rendered, publish_rendered
+from codegen.generate.proof import RenderKey, hub_source
+from codegen.generate.publish import Published
 from codegen.generate.runtime_folder import publish_runtime
 from codegen.generate.spec import PackageSpec
-from codegen.identifiers import HUB_PACKAGE, HUB_SEPARATOR, hub_attribute, qualified_tools
+from codegen.generate.templating import jinja_environment
+from codegen.identifiers import HUB_PACKAGE, hub_attribute, qualified_tools
 from codegen.runtime._hub_catalog import ToolFilter, model_visible
 from codegen.runtime._hub_runtime import LiveTools
 from codegen.snapshot import Snapshot, fingerprint
@@ -36,17 +41,6 @@ __all__ = [
     "hub_dir",
     "render_hub",
 ]
-
-
-@dataclass(frozen=True)
-class HubSettings:
-    """How the hub names and selects tools: `hub_separator`, `[tool.mcp-stubgen.hub_filters.<server>]`
-    and `hub_live_tools`."""
-
-    separator: str = HUB_SEPARATOR
-    filters: Mapping[str, ToolFilter] = field(default_factory=dict)
-    live_tools: LiveTools = "ignore"
-    """What a connected hub does with tools a server adds after the snapshot (the run-time default)."""
 
 
 @dataclass(frozen=True)
@@ -117,10 +111,12 @@ def generate_hub(
     settings: HubSettings = HubSettings(),
 ) -> Published:
     """Render the hub over these servers and publish it under `out_dir`, after the folder's runtime
-    with the hub's modules; raises StubgenError."""
+    with the hub's modules, and record it as current; raises StubgenError."""
+    cache = cache or Cache.disabled()
     files = render_hub(servers, cache, settings)
+    key = RenderKey(hub_source([(snapshot.canonical_bytes(), names) for snapshot, names in servers], settings))
     publish_runtime(out_dir, with_hub=True)
-    return publish(files, hub_dir(out_dir))
+    return publish_rendered(Rendered(hub_dir(out_dir), files, key), cache)
 
 
 def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]], settings: HubSettings = HubSettings()) -> HubSpec:

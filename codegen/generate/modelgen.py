@@ -25,8 +25,11 @@ from typing import Any
 
 from codegen.errors import StubgenError
 from codegen.generate.cache import compact_json
-from codegen.generate.formatting import LINE_LENGTH, black_mode, literal
+from codegen.generate.escaping import literal
+from codegen.generate.formatting import LINE_LENGTH, black_mode
 from codegen.schemas import (
+    ANNOTATIONS,
+    COMBINATORS,
     DATA_KEYWORDS,
     KEYWORDS,
     MAX_REF_DEPTH,
@@ -536,9 +539,6 @@ def _through_import_aliases(source: str) -> str:
     return black.format_str("".join(lines), mode=black_mode())
 
 
-_COMBINATORS = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not", "if"})
-
-
 def _root(schema: JSON) -> JSON:
     """A tool schema's root with what its missing `type` implies made explicit.
 
@@ -548,12 +548,12 @@ def _root(schema: JSON) -> JSON:
     output keeps the fields it was not told about. A root that combines or references schemas is
     left alone.
     """
-    if "type" in schema or _COMBINATORS & schema.keys():
+    if "type" in schema or COMBINATORS & schema.keys():
         return schema
     return {"type": "object", "additionalProperties": True, **schema}
 
 
-_TEXT_KEYWORDS = frozenset({"title", "description", "examples", "example", "default", "deprecated", "$comment"})
+_TEXT_KEYWORDS = ANNOTATIONS - {"readOnly", "writeOnly"}
 
 
 def _merged_overrides(schema: JSON) -> JSON:

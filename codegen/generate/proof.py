@@ -18,23 +18,35 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, NamedTuple
 
 from codegen.generate.cache import Cache, cache_key
 from codegen.generate.publish import read_tree
 
-__all__ = ["hub_source", "remember_rendered", "rendered_before", "tree_digest"]
+if TYPE_CHECKING:
+    from codegen.config import HubSettings
+
+__all__ = ["RenderKey", "hub_source", "remember_rendered", "rendered_before", "tree_digest"]
 
 
-def _record_key(
-    source: bytes, method_names: Mapping[str, str] | None, renames: Mapping[str, str] | None, sync_client: bool
-) -> str:
-    overrides = json.dumps(sorted((method_names or {}).items()), ensure_ascii=False)
-    if renames:  # the deprecated aliases they keep are part of the package
-        overrides += json.dumps(sorted(renames.items()), ensure_ascii=False)
-    if not sync_client:
+class RenderKey(NamedTuple):
+    """Everything a package is rendered from, and so what its record is kept under: the snapshot
+    bytes (or a `hub_source`) and the settings that change the package."""
+
+    source: bytes
+    method_names: Mapping[str, str] | None = None
+    renames: Mapping[str, str] | None = None
+    """Stated renames: the deprecated aliases they keep are part of the package."""
+    sync_client: bool = True
+
+
+def _record_key(key: RenderKey) -> str:
+    overrides = json.dumps(sorted((key.method_names or {}).items()), ensure_ascii=False)
+    if key.renames:
+        overrides += json.dumps(sorted(key.renames.items()), ensure_ascii=False)
+    if not key.sync_client:
         overrides += "\0no sync client"
-    return cache_key("rendered-from", hashlib.sha256(source).hexdigest(), overrides)
+    return cache_key("rendered-from", hashlib.sha256(key.source).hexdigest(), overrides)
 
 
 def tree_digest(files: Mapping[str, bytes | None]) -> str:
@@ -46,43 +58,32 @@ def tree_digest(files: Mapping[str, bytes | None]) -> str:
     return digest.hexdigest()
 
 
-def hub_source(snapshots: Sequence[tuple[bytes, Mapping[str, str]]], settings: Any) -> bytes:
-    """What the hub is rendered from, as one text to key its record with: its settings (a JSON value),
-    then each server's snapshot bytes, hashed, with its method names."""
-    parts = [settings]
+def hub_source(snapshots: Sequence[tuple[bytes, Mapping[str, str]]], settings: HubSettings) -> bytes:
+    """What the hub is rendered from, as one text to key its record with: its settings, then each
+    server's snapshot bytes, hashed, with its method names."""
+    filters = {
+        server: [list(rule.include), list(rule.exclude), sorted(rule.annotations.items())]
+        for server, rule in settings.filters.items()
+    }
+    parts: list[object] = [[settings.separator, filters, settings.live_tools]]
     parts += [[hashlib.sha256(source).hexdigest(), sorted(method_names.items())] for source, method_names in snapshots]
     return b"hub\0" + json.dumps(parts, ensure_ascii=False).encode("utf-8")
 
 
-def remember_rendered(
-    source: bytes,
-    method_names: Mapping[str, str] | None,
-    folder: Path,
-    files: Mapping[str, bytes],
-    cache: Cache,
-    renames: Mapping[str, str] | None = None,
-    sync_client: bool = True,
-) -> None:
-    """Record that this generator rendered the snapshot bytes `source` (or a `hub_source`) with these
-    method names, renames and sync twin (or none) into exactly `files`, for the folder `folder`."""
-    cache.put(_record_key(source, method_names, renames, sync_client), json.dumps([folder.name, tree_digest(files)]))
+def remember_rendered(key: RenderKey, folder: Path, files: Mapping[str, bytes], cache: Cache) -> None:
+    """Record that this generator rendered `key` (snapshot bytes or a `hub_source`, method names,
+    renames, sync twin or none) into exactly `files`, for the folder `folder`."""
+    cache.put(_record_key(key), json.dumps([folder.name, tree_digest(files)]))
 
 
-def rendered_before(
-    source: bytes,
-    method_names: Mapping[str, str] | None,
-    out_dir: Path,
-    cache: Cache,
-    renames: Mapping[str, str] | None = None,
-    sync_client: bool = True,
-) -> Path | None:
-    """The package folder under `out_dir` when this generator rendered `source` into it and it holds
+def rendered_before(key: RenderKey, out_dir: Path, cache: Cache) -> Path | None:
+    """The package folder under `out_dir` when this generator rendered `key` into it and it holds
     exactly that tree now, else None ("not proven": render to find out).
 
     A hand edit, a new or missing file, or a symlink changes the tree. A record damaged by hand is a
     miss, like any unreadable cache entry.
     """
-    record = cache.get(_record_key(source, method_names, renames, sync_client))
+    record = cache.get(_record_key(key))
     try:
         name, digest = json.loads(record or "null")
     except (ValueError, TypeError):

@@ -1,9 +1,8 @@
 """Building tools' models and method specs in batches over the cores, each piece cached by content.
 
 A tool's part of the package depends on that tool alone, so tools are built in batches spread over
-the cores (`parallel.map_batches`). The worker that builds a tool also formats the two pieces of
-client.py only that tool decides (its method and its import), so a cold run goes through the cores
-once rather than once for models and again for black; the renderer then finds them in the cache.
+the cores (`parallel.map_batches`). Workers build specs, never text: the renderer formats the client
+(`codegen.generate.render`) from the finished `PackageSpec` it is handed.
 """
 
 from __future__ import annotations
@@ -19,21 +18,12 @@ from codegen.errors import StubgenError
 from codegen.generate.cache import Cache, cache_key, compact_json
 from codegen.generate.contract import contract
 from codegen.generate.guard import check_tool_schemas
-from codegen.generate.method_specs import Untypable, own_import, tool_spec
+from codegen.generate.method_specs import Untypable, tool_spec
 from codegen.generate.model_batches import grouped_sources
 from codegen.generate.model_reader import ModelClass, read_models, untyped_reason
 from codegen.generate.modelgen import ModelJob, model_source, one_line, untyped_source
 from codegen.generate.package_plan import ToolPlan
 from codegen.generate.parallel import map_batches
-from codegen.generate.render import (
-    PieceKind,
-    formatted_pieces,
-    formatted_without_black,
-    members_entry,
-    members_key,
-    piece_key,
-    tool_pieces,
-)
 from codegen.generate.spec import Parameter, ToolSpec
 from codegen.snapshot import JSON
 
@@ -70,8 +60,8 @@ def tool_parts(server: str, tools: Sequence[ToolPlan], cache: Cache) -> list[Too
         if isinstance(outcome, str):
             raise StubgenError(outcome)
         sources[index], specs[index] = outcome.source, outcome.spec
-        for key, text in outcome.pieces:
-            cache.remember(key, text)
+        cache.remember(source_keys[index], outcome.source)
+        cache.remember(spec_keys[index], outcome.spec)
     return [_load_parts(source, spec) for source, spec in zip(sources, specs, strict=True)]
 
 
@@ -94,64 +84,33 @@ class _Built:
     source: str
     spec: str
     """`_dump_parts`: what the models module tells the client, so a cached run never parses it."""
-    pieces: tuple[tuple[str, str], ...]
-    """(cache key, text) of everything built: the models module, the spec, and the methods and import
-    black had to format (the renderer looks those up by their unformatted text; the rest it writes as
-    they are, `formatted_without_black`)."""
 
 
 def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built | str]:
-    """Build a batch of tools (in a worker): models and spec one by one, then the methods and imports
-    of the batch that black has to format, in one black call per kind, each text stored in the cache folder (in
-    parallel, by the workers, rather than one file at a time by the parent). A failure is its
-    one-line message."""
+    """Build a batch of tools (in a worker): models, spec and contract, each text stored in the cache
+    folder (in parallel, by the workers, rather than one file at a time by the parent). A failure is
+    its one-line message."""
     checked: list[str | StubgenError | None] = []
     for job in jobs:
         try:  # a cached module passed the checks when it was made
             checked.append(None if job.source is not None else check_tool_schemas(job.server, job.tool.tool))
         except StubgenError as error:
             checked.append(error)
-    sources = _grouped(jobs, checked)
-    built: list[tuple[_ToolJob, str, str, ToolSpec, list[tuple[PieceKind, str, str | None]]] | str] = []
-    for job, untypable, source in zip(jobs, checked, sources, strict=True):
-        if isinstance(untypable, StubgenError):
-            built.append(str(untypable))
-            continue
-        try:
-            source, models, imported, spec = typed_or_untyped(job.server, job.tool, source, untypable)
-        except StubgenError as error:
-            built.append(str(error))
-            continue
-        pieces = [
-            (kind, text, formatted_without_black(kind, text))
-            for kind, text in tool_pieces(spec, own_import(spec, models))
-        ]
-        parts = _dump_parts(tuple(models), imported, spec, contract(job.tool.tool, spec))
-        built.append((job, source, parts, spec, pieces))
-    unformatted = [
-        (kind, text) for entry in built if not isinstance(entry, str) for kind, text, alone in entry[4] if alone is None
-    ]
-    texts = iter(formatted_pieces(unformatted))
     store = Cache(folder)
     outcomes: list[_Built | str] = []
-    for entry in built:
-        if isinstance(entry, str):
-            outcomes.append(entry)
+    for job, untypable, source in zip(jobs, checked, _grouped(jobs, checked), strict=True):
+        if isinstance(untypable, StubgenError):
+            outcomes.append(str(untypable))
             continue
-        job, source, parts, spec, pieces = entry
-        final: list[tuple[PieceKind, str, str, bool]] = []
-        for kind, text, alone in pieces:  # (kind, unformatted, formatted, whether black made it)
-            final.append((kind, text, next(texts), True) if alone is None else (kind, text, alone, False))
-        members = [formatted for kind, _, formatted, _ in final if kind == "member"]
-        made = (
-            (job.source_key, source),
-            (job.spec_key, parts),
-            (members_key(spec), members_entry(spec, members)),
-            *((piece_key(kind, text), formatted) for kind, text, formatted, black in final if black),
-        )
-        for key, text in made:
-            store.put(key, text)
-        outcomes.append(_Built(source, parts, made))
+        try:
+            typed = typed_or_untyped(job.server, job.tool, source, untypable)
+        except StubgenError as error:
+            outcomes.append(str(error))
+            continue
+        parts = _dump_parts(tuple(typed.models), typed.imported, typed.spec, contract(job.tool.tool, typed.spec))
+        store.put(job.source_key, typed.source)
+        store.put(job.spec_key, parts)
+        outcomes.append(_Built(typed.source, parts))
     return outcomes
 
 
@@ -176,9 +135,16 @@ def _takes_object(tool: JSON) -> bool:
     return "object" in (kind if isinstance(kind, list) else [kind])
 
 
-def typed_or_untyped(
-    server: str, tool: ToolPlan, source: str | None, untypable: str | None = None
-) -> tuple[str, dict[str, ModelClass], dict[str, str], ToolSpec]:
+class _Typed(NamedTuple):
+    """A tool's models module, read back, and its method's spec."""
+
+    source: str
+    models: dict[str, ModelClass]
+    imported: dict[str, str]
+    spec: ToolSpec
+
+
+def typed_or_untyped(server: str, tool: ToolPlan, source: str | None, untypable: str | None = None) -> _Typed:
     """A tool's models module and method spec; a schema the checks found untypable (`untypable`, the
     reason) or that no models can be generated from (or no method typed from) gets the untyped module
     (`untyped_source`), so one such tool never blocks its server. `build_package` turns that into an
@@ -192,7 +158,7 @@ def typed_or_untyped(
         if source is None:
             source = model_source(server, ModelJob(tool.tool, tool.stem))
         models, imported = read_models(source)
-        return source, models, imported, tool_spec(tool, tool.named.python, models, untyped_reason(source))
+        return _Typed(source, models, imported, tool_spec(tool, tool.named.python, models, untyped_reason(source)))
     except Untypable as error:
         reason = error.message
     except StubgenError as error:  # datamodel-code-generator refused the schema; modelgen's message names the tool
@@ -201,7 +167,7 @@ def typed_or_untyped(
         reason = f"datamodel-code-generator failed ({type(error).__name__}: {one_line(str(error))})"
     source = untyped_source(ModelJob(tool.tool, tool.stem), reason)
     models, imported = read_models(source)
-    return source, models, imported, tool_spec(tool, tool.named.python, models, reason)
+    return _Typed(source, models, imported, tool_spec(tool, tool.named.python, models, reason))
 
 
 def _dump_parts(classes: tuple[str, ...], imported: Mapping[str, str], spec: ToolSpec, contract: str) -> str:

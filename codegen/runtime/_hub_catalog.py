@@ -7,6 +7,7 @@ from the catalog before anything connects, and importing the hub stays cheap.
 
 from __future__ import annotations
 
+import bisect
 import copy
 import fnmatch
 import functools
@@ -367,18 +368,28 @@ def tool_result(
 
 # -- shortlist ----------------------------------------------------------------------------------------
 
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_IDEOGRAPHS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+"""Kana, Han and Hangul: scripts whose words a space does not reliably end, searched by character pairs."""
+_IDEOGRAPHS_ONLY = re.compile(f"[{_IDEOGRAPHS}]+")
+_WORD = re.compile(
+    rf"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|[{_IDEOGRAPHS}]+|(?:(?![{_IDEOGRAPHS}])[^\W\d_])+"
+)
+"""A word: split on case (`getUserName`, `HTTPServer`) and separators; letters of any script."""
 _STOPWORDS = frozenset(
     str.split(
         "a about also an and any are as at be by can could do does for from has have how i if in into is it its "
         "just like me my need no not of on or our please so some than that the their them then there these this "
-        "those to us want was we what when which who will with would you your"
+        "those to us want was we what when which who will with would you your "
+        # pronouns, auxiliaries and courtesies: a conversational request is full of them
+        "am been being but did doing had having he her hers herself him himself his hey hi itself kindly let "
+        "lets might must myself nor ok okay ours ourselves really same shall she should sure thank thanks they "
+        "theirs themselves too very were whom whose why yet yours yourself"
     )
 )
 _SYNONYMS = [
     "create add new make",
     "write save store",
-    "get fetch read show view display retrieve",
+    "get fetch grab read show view display retrieve",
     "list enumerate",
     "search find query lookup locate",
     "update edit change modify alter",
@@ -390,6 +401,39 @@ _SYNONYMS = [
 ]
 """General English words for the same action or thing; a query word also finds its group at lower weight.
 Nothing here may come from an evaluation set's wording: the catalog's own text and statistics do the rest."""
+
+_QUESTIONS = {
+    "when": "date time",
+    "where": "location place",
+    "who": "person name",
+    "whom": "person name",
+    "whose": "person name owner",
+    "how much": "amount price cost",
+    "how long": "duration length time",
+    "how far": "distance",
+    "how old": "age",
+}
+"""General English: what a question word asks for, when it opens a question."""
+_QUESTION = re.compile(
+    r"(?:^|[.!?;:]\s+)((?:" + "|".join(sorted(_QUESTIONS, key=len, reverse=True)).replace(" ", r"\s+") + r"))\b",
+    re.IGNORECASE,
+)
+_QUESTION_WEIGHT = 0.5
+_MONTHS = "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+_VALUES = [
+    (re.compile(r"\bhttps?://|\bwww\.|\b[\w-]+\.(?:com|org|net|io|dev)\b", re.IGNORECASE), "url"),
+    (re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.]+\b"), "email"),
+    (
+        re.compile(
+            rf"\b\d{{4}}-\d\d-\d\d\b|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b|\b(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
+            rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b|\b(?:today|tomorrow|yesterday)\b",
+            re.IGNORECASE,
+        ),
+        "date",
+    ),
+    (re.compile(r"\b\d{1,2}(?::\d\d)?\s*(?:[ap]\.?m\b\.?)|\b\d{1,2}:\d\d\b", re.IGNORECASE), "time"),
+]
+"""Values in a request and the kind of parameter that takes them: general formats, not any catalog's words."""
 
 _FIELD_WEIGHTS = {
     "name": 3.0,
@@ -413,6 +457,17 @@ _K1, _B = 1.2, 0.75
 _SCANNED = 1000
 """How much of a term's posting list a query reads, best contributions first: a word in thousands of
 tools (`get`, `create`) ranks none of them, and reading all of it would cost milliseconds."""
+_VARIANT_WEIGHT = 0.3
+"""A catalog word found for a query word the catalog lacks (another form of it, or its typo)."""
+_VARIANT_LENGTH = 5
+_VARIANT_SHARE = 0.6
+_VARIANTS = 3
+_TYPO_LENGTH = 6
+_COMPOUND_WEIGHT = 1.0
+"""Two query words in a row that are one catalog word (`time zone`, `timezone`)."""
+_PART_LENGTH = 3
+"""The shortest part of a word the catalog lacks that is matched as a catalog word of its own."""
+"""The shortest words matched one letter apart: shorter ones are too often two real words (`tiger`, `timer`)."""
 _SCHEMA_DEPTH = 4
 """How deep nested parameter objects are read for names, descriptions and enum values."""
 
@@ -452,6 +507,8 @@ _ABBREVIATIONS = {
 
 @functools.lru_cache(maxsize=65536)
 def _word_terms(word: str) -> tuple[str, ...]:
+    if _IDEOGRAPHS_ONLY.fullmatch(word):
+        return (word,) if len(word) == 1 else tuple(first + second for first, second in itertools.pairwise(word))
     lowered = word.lower()
     parts = _ABBREVIATIONS.get(_stem(lowered), lowered).split()
     # `s` of "what's" is no word, and a number is a value to pass, not a word for what a tool does
@@ -459,8 +516,23 @@ def _word_terms(word: str) -> tuple[str, ...]:
 
 
 def terms(text: str) -> list[str]:
-    """The text's words, split on case and separators, lowercased and stemmed, without stopwords."""
+    """The text's words, split on case and separators, lowercased and stemmed, without stopwords; accents
+    dropped (`café` is `cafe`), and Kana, Han and Hangul as overlapping character pairs."""
+    if not text.isascii():
+        decomposed = unicodedata.normalize("NFKD", text)
+        text = unicodedata.normalize("NFC", "".join(char for char in decomposed if not unicodedata.combining(char)))
     return [term for word in _WORD.findall(text) for term in _word_terms(word)]
+
+
+def _one_edit(first: str, second: str) -> bool:
+    """Whether two different words are one letter added, left out, changed or two swapped apart, the first letters alike."""
+    if first[0] != second[0] or abs(len(first) - len(second)) > 1 or first == second:
+        return False
+    start = next(
+        (i for i, (a, b) in enumerate(zip(first, second, strict=False)) if a != b), min(len(first), len(second))
+    )
+    a, b = first[start:], second[start:]
+    return a[1:] == b[1:] or a[1:] == b or a == b[1:] or (a[:2] == b[1::-1] and a[2:] == b[2:])
 
 
 def _phrases(found: Sequence[str]) -> list[str]:
@@ -574,11 +646,34 @@ class SearchIndex:
                 self.postings.setdefault(term, []).append((position, idf * frequency * (_K1 + 1) / (frequency + norm)))
         for postings in self.postings.values():
             postings.sort(key=lambda posting: (-posting[1], posting[0]))
+        self.vocabulary = sorted(term for term in self.postings if " " not in term)
+        self.misspelt: dict[str, list[str]] = {}
+        """Each catalog word with one letter left out, and the words it came from: a query word one
+        letter away from a catalog word (a typo) finds it."""
+        for term in self.vocabulary:
+            if len(term) >= _TYPO_LENGTH:
+                for deleted in dict.fromkeys(term[:cut] + term[cut + 1 :] for cut in range(len(term))):
+                    self.misspelt.setdefault(deleted, []).append(term)
 
     def search(self, query: str, limit: int, keep: Callable[[HubTool], bool] | None = None) -> list[HubTool]:
         """The best `limit` tools for the query that `keep` accepts, best first; ties go by name."""
         found = terms(query)
         weights = dict.fromkeys(found, 1.0)
+        for term in found:
+            if term not in self.postings:  # a word no tool uses: the catalog's words it is a form or a typo of
+                for variant in self._variants(term):
+                    weights[variant] = max(weights.get(variant, 0.0), _VARIANT_WEIGHT)
+        for first, second in itertools.pairwise(_WORD.findall(query)):  # `time zone` is the catalog's `timezone`
+            for joined in _word_terms(first + second.lower()):
+                if joined in self.postings:
+                    weights[joined] = max(weights.get(joined, 0.0), _COMPOUND_WEIGHT)
+        for question in _QUESTION.findall(query):  # what a question asks for is what the tool returns
+            for asked in terms(_QUESTIONS[" ".join(question.lower().split())]):
+                weights[asked] = max(weights.get(asked, 0.0), _QUESTION_WEIGHT)
+        for pattern, kind in _VALUES:  # a value the request gives says which parameter the tool takes
+            if pattern.search(query):
+                for asked in terms(kind):
+                    weights[asked] = max(weights.get(asked, 0.0), _QUESTION_WEIGHT)
         for term in list(weights):
             for synonym in _SYNONYM_TABLE.get(term, ()):
                 if weights.get(synonym, 0.0) < 1.0:  # several query words for one thing add up, a little
@@ -614,6 +709,30 @@ class SearchIndex:
         ]
         tools = [self.tools[position] for position in ranked]
         return [tool for tool in tools if keep is None or keep(tool)][:limit]
+
+    def _variants(self, term: str) -> list[str]:
+        """The catalog's words that a word it lacks is likely another form of: one begins with the other
+        (`weigh`, `weight`; `healthy`, `health`), or they are one letter apart (`acceleeration`)."""
+        if len(term) < _VARIANT_LENGTH - 1:
+            return []
+        found: set[str] = set()
+        start = bisect.bisect_left(self.vocabulary, term)
+        for candidate in self.vocabulary[start : start + _VARIANTS]:
+            if candidate.startswith(term) and len(term) >= _VARIANT_SHARE * len(candidate):
+                found.add(candidate)
+        for end in range(len(term) - 1, _VARIANT_LENGTH - 2, -1):
+            if end >= _VARIANT_SHARE * len(term) and term[:end] in self.postings:
+                found.add(term[:end])
+        for cut in range(_PART_LENGTH, len(term) - _PART_LENGTH + 1) if len(term) >= 2 * _PART_LENGTH + 1 else ():
+            # `username` is `user` and `name`
+            if term[:cut] in self.postings and term[cut:] in self.postings:
+                found.update((term[:cut], term[cut:]))
+        if len(term) >= _TYPO_LENGTH:
+            for deleted in {term, *(term[:cut] + term[cut + 1 :] for cut in range(len(term)))}:
+                if deleted in self.postings and _one_edit(term, deleted):  # a letter too many
+                    found.add(deleted)
+                found.update(word for word in self.misspelt.get(deleted, ()) if _one_edit(term, word))
+        return sorted(found, key=lambda candidate: (abs(len(candidate) - len(term)), candidate))[:_VARIANTS]
 
 
 def names_only(tools: Iterable[HubTool], names: Collection[str] | None) -> list[HubTool]:

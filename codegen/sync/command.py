@@ -8,10 +8,17 @@ import click
 
 from codegen import console
 from codegen.errors import EXIT_ERROR, EXIT_OK
-from codegen.generate import Published
-from codegen.generate.command import announce_package, cache_for, cache_option
-from codegen.generate.publish import recover_output
-from codegen.options import apply_overrides, config_options, connection_options, load_project, shown_path
+from codegen.generate.pipeline import announce_package
+from codegen.generate.publish import Published, recover_output
+from codegen.options import (
+    apply_overrides,
+    cache_for,
+    cache_option,
+    config_options,
+    connection_options,
+    load_project,
+    shown_path,
+)
 from codegen.snapshot import Snapshot
 from codegen.snapshot.command import allow_empty_option, counts, take_snapshots
 from codegen.sync.publish import publish_hub, publish_with_snapshot
@@ -56,7 +63,7 @@ def sync(
     def announce(snapshot: Snapshot, path: Path, changed: bool) -> None:
         """Each server's package line as soon as it is published, so an interrupted run shows what it published."""
         result = published[snapshot.server]
-        announce_package(snapshot.server, result.path, result)
+        announce_package(snapshot.server, result)
         console.emit(
             snapshot.server,
             "generated" if result.changed else "unchanged",

@@ -8,11 +8,11 @@ from pathlib import Path
 from codegen import console
 from codegen.config import ProjectConfig
 from codegen.errors import StubgenError
-from codegen.generate import Cache, Published, package_dir, render_snapshot
-from codegen.generate.command import announce_package, build_hub, hub_sources, method_names_for
+from codegen.generate.cache import Cache
 from codegen.generate.hub import hub_dir
-from codegen.generate.proof import remember_rendered
-from codegen.generate.publish import publish
+from codegen.generate.hub_build import hub_rendered, hub_sources
+from codegen.generate.pipeline import PackageInputs, announce_package, publish_rendered, render_current
+from codegen.generate.publish import Published
 from codegen.generate.runtime_folder import publish_runtime
 from codegen.identifiers import HUB_PACKAGE
 from codegen.options import shown_path
@@ -25,20 +25,24 @@ def publish_with_snapshot(
     """Render a server's package (with the config's method names, renames and `strict`) and publish
     it and its snapshot file as one step (`sync` and `watch`), so neither is ever new beside the
     other's old version; raises `StubgenError`."""
-    method_names, renames = method_names_for(config, snapshot.server), config.renames(snapshot.server)
-    files = render_snapshot(snapshot, method_names, cache, config.strict, renames, config.sync_client)
-    target = package_dir(snapshot, output)
     source = snapshot.canonical_bytes()
+    inputs = PackageInputs(
+        source,
+        str(path),
+        config.method_names(snapshot.server),
+        config.renames(snapshot.server),
+        config.sync_client,
+        config.strict,
+    )
+    rendered = render_current(inputs, output, cache, snapshot, prove=False)
     try:
         publish_runtime(output)
-        result = publish(files, target, (path, source))
+        return publish_rendered(rendered, cache, (path, source))
     except OSError as error:
         raise StubgenError(
-            f"server {snapshot.server!r}: cannot write {target} and {path} ({error.strerror or error}); "
+            f"server {snapshot.server!r}: cannot write {rendered.target} and {path} ({error.strerror or error}); "
             "check the folders' permissions"
         ) from None
-    remember_rendered(source, method_names, target, files, cache, renames, config.sync_client)
-    return result
 
 
 def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
@@ -49,19 +53,16 @@ def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
     the hub is still built from what is committed; one that never had a snapshot is left out, and said so.
     """
     try:
-        built = build_hub(hub_sources(config), output, cache)
+        built = hub_rendered(hub_sources(config), output, cache)
         publish_runtime(output, with_hub=True)
-        result = publish(built.files, built.target) if built.files is not None else None
+        result = publish_rendered(built.rendered, cache)
     except StubgenError as error:
         console.error(str(error))
         console.emit(None, "error", error=str(error), package=shown_path(hub_dir(output)))
         return False
-    if built.files is not None:
-        remember_rendered(built.source, {}, built.target, built.files, cache)
-    announce_package(HUB_PACKAGE, built.target, result)
-    changed = result is not None and result.changed
-    console.emit(None, "generated" if changed else "unchanged", package=shown_path(built.target))
+    announce_package(HUB_PACKAGE, result)
+    console.emit(None, "generated" if result.changed else "unchanged", package=shown_path(result.path))
     for message in built.lacking:
         console.error(message)
-        console.emit(None, "error", error=message, package=shown_path(built.target))
+        console.emit(None, "error", error=message, package=shown_path(result.path))
     return not built.lacking

@@ -12,12 +12,13 @@ import click
 from codegen import console
 from codegen.config import SERVER_ID, ProjectConfig
 from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
-from codegen.generate import Cache, package_dir
 from codegen.generate.build import build_package
-from codegen.generate.command import cache_for, check_hub, check_server, hub_sources, method_names_for
+from codegen.generate.cache import Cache
 from codegen.generate.hub import hub_dir
+from codegen.generate.hub_build import hub_rendered, hub_sources
+from codegen.generate.pipeline import PackageInputs, package_dir, package_label, render_current, stale_diff
 from codegen.identifiers import package_name
-from codegen.options import config_options, load_project, shown_path
+from codegen.options import cache_for, config_options, load_project, shown_path
 from codegen.snapshot import Snapshot, parse_snapshot, read_snapshot_bytes
 from codegen.snapshot.command import counts, describe
 from codegen.view.catalog import catalog_json, catalog_text
@@ -43,7 +44,7 @@ def inspect(targets: tuple[str, ...], config_path: Path | None, servers_file: Pa
         try:
             snapshot = parse_snapshot(read_snapshot_bytes(path), str(path))
             package = (
-                build_package(snapshot, method_names_for(config, server), cache, renames=config.renames(server))
+                build_package(snapshot, config.method_names(server), cache, renames=config.renames(server))
                 if config is not None and server is not None
                 else build_package(snapshot, {}, cache)
             )
@@ -87,7 +88,7 @@ def list_servers(config_path: Path | None, servers_file: Path | None) -> int:
     if config.hub and config.output is not None:
         target = hub_dir(config.output)
         try:
-            state = _package_state(target, lambda: check_hub(hub_sources(config), target.parent, cache)[1])
+            state = _package_state(target, lambda: _hub_diff(config, target.parent, cache))
         except StubgenError:
             state = "unchecked"
         console.result(f"hub: package {shown_path(target)} {state}")
@@ -118,14 +119,11 @@ def _list_server(config: ProjectConfig, name: str, cache: Cache) -> None:
             state = "unchecked" if target.is_dir() else "missing"
         else:
             target = package_dir(snapshot, output)
-            method_names, renames = method_names_for(config, name), config.renames(name)
+            inputs = PackageInputs(
+                source, str(path), config.method_names(name), config.renames(name), config.sync_client
+            )
             try:
-                state = _package_state(
-                    target,
-                    lambda: check_server(source, str(path), method_names, output, cache, renames, config.sync_client)[
-                        1
-                    ],
-                )
+                state = _package_state(target, lambda: _package_diff(inputs, snapshot, output, cache))
             except StubgenError as error:  # a snapshot the generator refuses: its package cannot be proven
                 details["error"] = str(error)
                 state = "unchecked"
@@ -148,3 +146,15 @@ def _package_state(target: Path, diff: Callable[[], str]) -> str:
     if not target.is_dir():
         return "missing"
     return "stale" if diff() else "current"
+
+
+def _package_diff(inputs: PackageInputs, snapshot: Snapshot, output: Path, cache: Cache) -> str:
+    """The `--check` diff of a server's package: proven from its snapshot's bytes, else rendered."""
+    rendered = render_current(inputs, output, cache, snapshot)
+    return stale_diff(rendered, cache, package_label(rendered.target))
+
+
+def _hub_diff(config: ProjectConfig, output: Path, cache: Cache) -> str:
+    """The `--check` diff of the hub: proven from its snapshots' bytes, else rendered."""
+    rendered = hub_rendered(hub_sources(config), output, cache).rendered
+    return stale_diff(rendered, cache, package_label(rendered.target))

@@ -11,7 +11,6 @@ from codegen.config import ProjectConfig, ServerConfig, expand_secrets, server_e
 from codegen.drift import parse_policy
 from codegen.errors import EXIT_OK
 from codegen.generate.cache import default_max_bytes
-from codegen.generate.command import method_names_for
 from codegen.generate.publish import recover_output
 from codegen.options import apply_overrides, config_options, connection_options, load_project
 from codegen.snapshot import Snapshot, load_snapshot
@@ -60,7 +59,6 @@ def watch(
         # Configuration mistakes fail now, once, rather than on every reconnection attempt.
         server_environment(server)
         expand_secrets(server.headers, server.name, "headers")
-        method_names_for(config, server.name)
     default_max_bytes()
     if config.output is not None:
         recover_output(config.output)

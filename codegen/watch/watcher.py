@@ -37,7 +37,7 @@ from codegen.drift import (
 from codegen.drift.report import summary
 from codegen.errors import StubgenError
 from codegen.generate import Cache, generate_package, package_dir
-from codegen.generate.command import hub_is_stale, method_names_for
+from codegen.generate.hub_build import hub_is_stale
 from codegen.identifiers import keep_names
 from codegen.options import shown_path
 from codegen.snapshot import Snapshot, write_snapshot
@@ -326,7 +326,7 @@ class Watcher:
             result = generate_package(
                 snapshot,
                 output,
-                method_names_for(self._config, server.name),
+                self._config.method_names(server.name),
                 cache,
                 self._config.strict,
                 self._config.renames(server.name),

@@ -1,0 +1,101 @@
+"""The hub as the committed snapshots give it: which snapshot files and settings it is rendered from,
+and its render through the pipeline (proven current from their bytes, else rendered), for
+`generate`, `generate --check`, `sync`, `watch` and `view` alike."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from codegen.config import HubSettings, ProjectConfig
+from codegen.errors import StubgenError
+from codegen.generate.cache import Cache
+from codegen.generate.hub import hub_dir, render_hub
+from codegen.generate.pipeline import Rendered, stale_diff
+from codegen.generate.proof import RenderKey, hub_source, rendered_before
+from codegen.snapshot import Snapshot, parse_snapshot, read_snapshot_bytes
+
+__all__ = ["HubBuild", "HubInput", "HubSources", "hub_is_stale", "hub_key", "hub_rendered", "hub_sources"]
+
+
+@dataclass(frozen=True)
+class HubInput:
+    """One server the hub covers: its snapshot file and its method-name overrides."""
+
+    snapshot: Path
+    method_names: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class HubSources:
+    """The hub's snapshot files and how it names and selects their tools."""
+
+    servers: tuple[HubInput, ...]
+    settings: HubSettings = HubSettings()
+
+
+def hub_sources(config: ProjectConfig) -> HubSources:
+    """Every configured server's committed snapshot: the hub covers all of them, whichever were named."""
+    servers = tuple(HubInput(config.snapshot_path(name), config.method_names(name)) for name in sorted(config.servers))
+    return HubSources(servers, config.hub_settings)
+
+
+def hub_key(snapshots: Sequence[tuple[bytes, Mapping[str, str]]], settings: HubSettings) -> RenderKey:
+    """What the hub's record is kept under: its servers' snapshot bytes and method names, its settings."""
+    return RenderKey(hub_source(snapshots, settings))
+
+
+@dataclass(frozen=True)
+class HubBuild:
+    """The hub as the snapshots on disk give it: built from every server whose snapshot can be read
+    and parsed, so one missing server does not leave the rest without a hub."""
+
+    rendered: Rendered
+    lacking: tuple[str, ...]
+    """One message per server left out, naming it and why (its snapshot is missing or invalid)."""
+
+
+def hub_rendered(hub: HubSources, out_dir: Path, cache: Cache) -> HubBuild:
+    """The hub over the servers that have a usable snapshot, rendered unless proven unchanged;
+    raises `StubgenError` when no hub can be built at all."""
+    readable: list[tuple[HubInput, bytes]] = []
+    lacking: list[str] = []
+    for server in hub.servers:
+        try:
+            readable.append((server, read_snapshot_bytes(server.snapshot)))
+        except StubgenError as error:
+            lacking.append(_lacks(server.snapshot, error))
+    target = hub_dir(out_dir)
+    key = hub_key([(data, server.method_names) for server, data in readable], hub.settings)
+    if rendered_before(key, out_dir, cache) is not None:
+        return HubBuild(Rendered(target, None, key), tuple(lacking))
+    parsed: list[tuple[Snapshot, HubInput, bytes]] = []
+    for server, data in readable:
+        try:
+            parsed.append((parse_snapshot(data, str(server.snapshot)), server, data))
+        except StubgenError as error:
+            lacking.append(_lacks(server.snapshot, error))
+    if len(parsed) < len(readable):
+        key = hub_key([(data, server.method_names) for _, server, data in parsed], hub.settings)
+    try:
+        files = render_hub([(snapshot, server.method_names) for snapshot, server, _ in parsed], cache, hub.settings)
+    except StubgenError as error:
+        message = str(error)
+        raise StubgenError(message if message.startswith("hub: ") else f"hub: {message}") from None
+    return HubBuild(Rendered(target, files, key), tuple(lacking))
+
+
+def _lacks(path: Path, error: StubgenError) -> str:
+    """The line saying the hub was built without a server: its snapshot file is named `<server>.json`."""
+    return f"hub: built without {path.stem!r}: {error}"
+
+
+def hub_is_stale(config: ProjectConfig, out_dir: Path, cache: Cache) -> bool:
+    """Whether the hub under `out_dir` is not what the committed snapshots give, proven as `--check`
+    proves it; a hub that lacks a server counts as stale, so publishing the hub reports it."""
+    try:
+        built = hub_rendered(hub_sources(config), out_dir, cache)
+    except StubgenError:
+        return True
+    return bool(built.lacking or stale_diff(built.rendered, cache, built.rendered.target.name))

@@ -1,0 +1,137 @@
+"""The one sequence every command turns a snapshot into a package folder by: prove current, else
+render; publish; record as current. `generate`, `generate --check`, `sync`, `watch` and `view` all
+go through here, so a package one of them wrote is proven current by every other (`proof`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from codegen import console
+from codegen.generate.build import build_package
+from codegen.generate.cache import Cache
+from codegen.generate.proof import RenderKey, remember_rendered, rendered_before
+from codegen.generate.publish import Published, diff_trees, publish, read_tree
+from codegen.generate.render import render_package
+from codegen.identifiers import package_name
+from codegen.options import shown_path
+from codegen.snapshot import Snapshot, parse_snapshot
+
+__all__ = [
+    "PackageInputs",
+    "Rendered",
+    "announce_package",
+    "package_dir",
+    "package_label",
+    "publish_rendered",
+    "render_current",
+    "render_snapshot",
+    "stale_diff",
+]
+
+
+def package_dir(snapshot: Snapshot, out_dir: Path) -> Path:
+    """The folder a snapshot's package lives in: the server id in snake_case, under `out_dir`."""
+    return out_dir / package_name(snapshot.server)
+
+
+def render_snapshot(
+    snapshot: Snapshot,
+    method_names: Mapping[str, str] | None = None,
+    cache: Cache | None = None,
+    strict: bool = False,
+    renames: Mapping[str, str] | None = None,
+    sync_client: bool = True,
+) -> dict[str, bytes]:
+    """Every file of the snapshot's package, by relative path, without touching the disk.
+
+    `cache` (default: none) reuses pieces of earlier runs; the bytes are the same either way.
+    `strict` makes a tool no models can be generated for an error rather than an untyped method.
+    `renames` (old tool name -> new) keeps each renamed tool's old method as a deprecated alias.
+    `sync_client=False` leaves out the sync twin (`<Server>SyncClient` and `connect_sync`).
+    """
+    cache = cache or Cache.disabled()
+    package = build_package(snapshot, method_names, cache, strict, renames, sync_client)
+    return render_package(package, cache)
+
+
+@dataclass(frozen=True)
+class PackageInputs:
+    """One server's package as its config gives it: the snapshot bytes and the settings that change it."""
+
+    source: bytes
+    """The snapshot file's bytes."""
+    origin: str
+    """Where they were read from, for a parse error's message."""
+    method_names: Mapping[str, str]
+    renames: Mapping[str, str]
+    sync_client: bool = True
+    strict: bool = False
+
+    @property
+    def key(self) -> RenderKey:
+        return RenderKey(self.source, self.method_names, self.renames, self.sync_client)
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A package ready to publish or compare: `files` is None when its folder is proven current."""
+
+    target: Path
+    files: dict[str, bytes] | None
+    key: RenderKey
+    """What it was rendered from: its record is kept under this once it is published or compared."""
+
+
+def render_current(
+    inputs: PackageInputs, out_dir: Path, cache: Cache, snapshot: Snapshot | None = None, prove: bool = True
+) -> Rendered:
+    """The package proven current from its inputs and the generator (`proof.rendered_before`), else
+    rendered; `snapshot` is the parsed `inputs.source` when the caller has it. `strict` always
+    renders: a package proven current may hold untyped tools, which `strict` must refuse; so does
+    `prove=False`, for a package published together with its snapshot file (`sync`). Raises
+    `StubgenError`."""
+    if prove and not inputs.strict:
+        proven = rendered_before(inputs.key, out_dir, cache)
+        if proven is not None:
+            return Rendered(proven, None, inputs.key)
+    snapshot = snapshot or parse_snapshot(inputs.source, inputs.origin)
+    files = render_snapshot(snapshot, inputs.method_names, cache, inputs.strict, inputs.renames, inputs.sync_client)
+    return Rendered(package_dir(snapshot, out_dir), files, inputs.key)
+
+
+def publish_rendered(rendered: Rendered, cache: Cache, snapshot_file: tuple[Path, bytes] | None = None) -> Published:
+    """Publish a rendered package atomically (with `snapshot_file`, path and bytes, in the same step),
+    then record it as current; a package proven current is left as it is."""
+    if rendered.files is None:
+        return Published(rendered.target, False, (), ())
+    result = publish(rendered.files, rendered.target, snapshot_file)
+    remember_rendered(rendered.key, rendered.target, rendered.files, cache)
+    return result
+
+
+def stale_diff(rendered: Rendered, cache: Cache, label: str) -> str:
+    """The diff from the package folder to what was rendered (`label` names the folder in it), empty
+    when current; what was rendered is recorded, so the next check proves it without rendering."""
+    if rendered.files is None:
+        return ""
+    remember_rendered(rendered.key, rendered.target, rendered.files, cache)
+    return diff_trees(rendered.files, read_tree(rendered.target), label)
+
+
+def package_label(target: Path) -> str:
+    """A package folder as a diff names it: relative to the working directory, so the diff applies there."""
+    return Path(shown_path(target)).as_posix()
+
+
+def announce_package(server: str, published: Published) -> None:
+    """A package's line, in the words `generate` and `sync` share: `<server>: generated <folder>
+    (what changed)`, or `<server>: unchanged <folder>`, as a snapshot's line says it."""
+    target = published.path
+    if published.changed:
+        detail = f"{len(published.written)} file(s) written, {len(published.removed)} removed"
+        console.note(f"{server}: generated {shown_path(target)} ({detail})")
+    else:
+        console.note(f"{server}: unchanged {shown_path(target)}")

@@ -1,0 +1,157 @@
+"""The one strict Jinja environment the templates render in, and what they call: the escaping
+filters, the import lists a client needs, and the macros of `helpers.jinja` for one method each."""
+
+from __future__ import annotations
+
+import functools
+import re
+import sys
+from collections.abc import Iterable
+from importlib.resources import files
+from typing import Any
+
+import jinja2
+
+from codegen.generate.escaping import docstring, literal, quoted
+from codegen.generate.piecewise_black import INDENT
+from codegen.generate.spec import Import, PackageSpec, Parameter, PromptSpec, TemplateSpec, ToolSpec
+from codegen.identifiers import CALL_OPTIONS
+
+__all__ = ["jinja_environment", "method_macros", "model_import", "tool_members"]
+
+
+def all_sorted(names: Iterable[str]) -> list[str]:
+    """Names in the order ruff's RUF022 keeps `__all__` in (isort style): constants, then classes, then
+    the rest, each in natural order (`Get2` before `Get10`), so a user's linter finds nothing to sort."""
+
+    def key(name: str) -> tuple[int, list[tuple[int, int | str]]]:
+        kind = 0 if name.isupper() else 1 if name[:1].isupper() else 2
+        return kind, [(1, int(part)) if part.isdigit() else (0, part) for part in re.split(r"(\d+)", name)]
+
+    return sorted(names, key=key)
+
+
+def parameter_doc(parameter: Parameter) -> str:
+    """One parameter's docstring entry: its description, wire name when it differs, default, optionality."""
+    parts = []
+    if parameter.description:
+        text = docstring(parameter.description)
+        parts.append(text if text.endswith((".", "!", "?")) else text + ".")
+    if parameter.wire != parameter.python:
+        parts.append(f"Sent as {docstring(quoted(parameter.wire))}.")
+    if parameter.default is not None:
+        parts.append(f"Server default: {docstring(parameter.default)}.")
+    if not parameter.required:
+        parts.append("Optional.")
+    return " ".join(parts) or "Required."
+
+
+@functools.cache
+def jinja_environment() -> jinja2.Environment:
+    """The one strict Jinja environment every template renders in: undefined names fail, and
+    catalog text reaches code only through the `literal`, `quoted`, `docstring` and `parameter_doc` filters.
+    Made once per process, so each template is compiled once however many packages are rendered."""
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(files("codegen.templates"))),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    environment.filters["literal"] = literal
+    environment.filters["quoted"] = quoted
+    environment.filters["docstring"] = docstring
+    environment.filters["parameter_doc"] = parameter_doc
+    environment.filters["all_sorted"] = all_sorted
+    environment.globals["model_import"] = model_import
+    environment.globals["runtime_names"] = runtime_names
+    environment.globals["typing_names"] = typing_names
+    environment.globals["type_checking_imports"] = type_checking_imports
+    environment.globals["call_options"] = CALL_OPTIONS
+    return environment
+
+
+def model_import(entry: Import) -> str:
+    """One `from ._models.<tool> import ...` line of the client's `if TYPE_CHECKING:` block, indented
+    as there: the template writes it, and a worker formats it beside the tool's models."""
+    return f"{INDENT}from {entry.module} import {', '.join(entry.names)}"
+
+
+def runtime_names(package: PackageSpec) -> list[str]:
+    """The runtime names the client's code uses, in isort's order, so a user's linter finds no unused import."""
+    entries: list[ToolSpec | TemplateSpec | PromptSpec] = [*package.tools, *package.templates, *package.prompts]
+    optional = any(tool.extra for tool in package.tools) or any(
+        not parameter.required for entry in entries for parameter in entry.parameters
+    )
+    reads = bool(package.resources or package.templates or package.prompts)
+    used = {
+        "NOT_GIVEN": optional,
+        "CallOptions": bool(package.tools),
+        "GeneratedClient": True,
+        "NotGiven": optional,
+        "RequestOptions": reads,
+        "SyncClient": package.sync_client,
+        "ToolResult": any(tool.output_kind == "result" for tool in package.tools),
+    }
+    return [name for name, needed in used.items() if needed]
+
+
+def typing_names(package: PackageSpec) -> list[str]:
+    """The `typing` names the client's code uses: `Any` only where a signature has it (the sync
+    twin's `connect_sync` always does), so a user's linter finds no unused import."""
+    entries: list[ToolSpec | TemplateSpec | PromptSpec] = [*package.tools, *package.templates, *package.prompts]
+    annotations = [
+        *(parameter.annotation for entry in entries for parameter in entry.parameters),
+        *(tool.return_annotation for tool in package.tools),
+        *(tool.extra_annotation or "" for tool in package.tools),
+    ]
+    uses_any = package.sync_client or any(re.search(r"\bAny\b", text) for text in annotations)
+    return ["TYPE_CHECKING", *(["Any"] if uses_any else []), "ClassVar"]
+
+
+def type_checking_imports(package: PackageSpec) -> list[str]:
+    """The absolute imports of the client's `if TYPE_CHECKING:` block, indented, sorted and grouped
+    (standard library, then third party) as isort writes them; the model imports follow them."""
+    imports: dict[str, set[str]] = {
+        "collections.abc": {"Mapping"},
+    }
+    if package.sync_client:  # what `connect_sync` takes and returns
+        imports["contextlib"] = {"AbstractContextManager"}
+        imports["mcp"] = {"StdioServerParameters"}
+        imports["mcp.client"] = {"Transport"}
+    mcp_types = {
+        "GetPromptResult": bool(package.prompts),
+        "ReadResourceResult": bool(package.resources or package.templates),
+    }
+    if any(mcp_types.values()):
+        imports["mcp.types"] = {name for name, needed in mcp_types.items() if needed}
+    for entry in package.model_imports:
+        if not entry.module.startswith("."):
+            imports.setdefault(entry.module, set()).update(entry.names)
+    standard = [module for module in sorted(imports) if module.partition(".")[0] in sys.stdlib_module_names]
+    third_party = [module for module in sorted(imports) if module not in standard]
+    lines = [f"{INDENT}from {module} import {', '.join(sorted(imports[module]))}" for module in standard]
+    if third_party:
+        lines.append("")
+        lines.extend(f"{INDENT}from {module} import {', '.join(sorted(imports[module]))}" for module in third_party)
+    return lines
+
+
+@functools.cache
+def method_macros() -> Any:
+    """The macros of `helpers.jinja`, one per kind of client method (loaded once per process)."""
+    return jinja_environment().get_template("helpers.jinja").module
+
+
+def tool_member(tool: ToolSpec, sync: bool = False) -> str:
+    """A tool's client method (or, `sync`, its sync twin's) as the template writes it, before black."""
+    return str(method_macros().tool_method(tool, sync))
+
+
+def tool_members(tool: ToolSpec, sync: bool = False) -> list[str]:
+    """A tool's client methods, async or (`sync`) sync: its method and, for a task tool, its `start_...` method."""
+    members = [tool_member(tool, sync)]
+    if tool.start_method:
+        members.append(str(method_macros().task_method(tool, sync)))
+    return members
