@@ -1,4 +1,5 @@
-"""The performance benchmark of issue 5: `python benchmarks/run.py [--smoke] [--runs N] [--tools N] [--generate-only]`.
+"""The performance benchmark of issue 5: `python benchmarks/run.py [--smoke] [--runs N] [--tools N] [--generate-only]`
+(`--peer-only`: one catalog end to end against mcporter, `benchmarks/peer_sync.py`).
 
 Every figure is measured beside its baseline in the same run (medians over `--runs`), so a busy
 machine slows both sides alike. `--smoke` runs the 10-tool catalog once and only prints the table.
@@ -470,6 +471,17 @@ def many_rows(work: Path, runs: int) -> list[Row]:
     ]  # fmt: skip
 
 
+def code_mode_row(runs: int) -> Row:
+    """A script of four calls run by `run_code` (type check, sandbox, calls over stdio) beside the same
+    calls by `hub.call` (`benchmarks/code_mode.py` has the token and wrong-script figures); it stops
+    the run when a wrong script sends anything."""
+    from benchmarks.code_mode import measure
+
+    timing = next(t for t in measure(runs, real_catalogs=False)[2] if t.figure == "run_code: four calls, three at once")
+    assert timing.baseline_seconds is not None
+    return Row(timing.figure, timing.seconds, timing.baseline, timing.baseline_seconds, "(info)", lambda v, r: True)
+
+
 def table(rows: list[Row], assess: bool) -> str:
     header = [
         "figure",
@@ -487,6 +499,13 @@ def table(rows: list[Row], assess: bool) -> str:
     return "\n".join(lines)
 
 
+def peer_rows(work: Path, runs: int) -> list[Row]:
+    from benchmarks.peer_sync import peer_rows as rows  # it imports this module
+
+    (work / "peer").mkdir()
+    return rows(work / "peer", runs)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--smoke", action="store_true", help="10 tools, one run, no verdicts (for CI).")
@@ -495,6 +514,7 @@ def main() -> int:
     parser.add_argument("--generate-only", action="store_true", help="Only the generate rows of the large catalog.")
     parser.add_argument("--calls-only", action="store_true", help="Only the 10,000-call rows (async and sync).")
     parser.add_argument("--many-only", action="store_true", help="Only the rows over 16 packages and a hub.")
+    parser.add_argument("--peer-only", action="store_true", help="Only the one-catalog rows against mcporter.")
     options = parser.parse_args()
     count, runs, calls = (10, 1, 200) if options.smoke else (options.tools, options.runs, 10_000)
     rows: list[Row] = []
@@ -506,6 +526,9 @@ def main() -> int:
         if options.many_only:
             print(table(many_rows(work, runs), assess=True))
             return 0
+        if options.peer_only:
+            print(table(peer_rows(work, runs), assess=True))
+            return 0
         for size in [count] if options.smoke or options.generate_only else [10, 100, count]:
             (work / str(size)).mkdir()
             size_rows, memory = generate_rows(work / str(size), size, runs, targets=size == count)
@@ -515,6 +538,9 @@ def main() -> int:
             rows += call_rows(work, calls, runs)
             rows.append(drift_row(work, count, runs))
             rows += snapshot_rows(count, runs)
+            rows.append(code_mode_row(runs))
+        if not options.smoke and not options.generate_only:  # the smoke run installs no peer
+            rows += peer_rows(work, runs)
     print(table(rows, assess=not options.smoke))
     print(f"\n{memory}; maxrss of this process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
     print_bfcl_shortlist()

@@ -31,6 +31,7 @@ class _LazyGroup(click.Group):
         "inspect": "codegen.view.command:inspect",
         "list": "codegen.view.command:list_servers",
         "auth": "codegen.auth.command:auth",
+        "check-scripts": "codegen.scripts.command:check_scripts_command",
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

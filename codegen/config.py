@@ -34,6 +34,7 @@ _URL_TRANSPORTS = {"http": "http", "streamable-http": "http", "streamableHttp": 
 _PROJECT_KEYS = frozenset({
     "snapshots", "output", "servers_file", "hub", "connect_timeout", "request_timeout", "max_pages",
     "servers", "method_names", "renames", "drift", "hub_separator", "hub_filters", "hub_live_tools", "strict", "sync_client",
+    "code_mode", "scripts",
 })  # fmt: skip
 _SERVER_KEYS = frozenset({
     "command", "args", "env", "cwd", "url", "headers", "protocol", "type",
@@ -149,6 +150,10 @@ class ProjectConfig:
     rename_tables: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     """`[tool.mcp-stubgen.renames]`: server -> {old name: new name}."""
     hub_settings: HubSettings = HubSettings()
+    code_mode: bool = False
+    """`code_mode = true`: `generate` also writes `<output>/code_mode/` (needs `hub = true`)."""
+    scripts: Path | None = None
+    """`scripts = "agent_scripts"`: the saved code-mode scripts `check-scripts` and `drift` check."""
 
     def missing(self, what: str) -> StubgenError:
         """The error for a setting the project lacks (`what`: "set `output` under [tool.mcp-stubgen]
@@ -261,6 +266,12 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
         raise StubgenError(
             f"{where}: sync_client = false cannot go with hub = true (the hub's sync twin uses each package's); drop one"
         )
+    code_mode = _boolean(table.get("code_mode", False), f"{where}: code_mode")
+    if code_mode and table.get("hub") is not True:
+        raise StubgenError(
+            f"{where}: code_mode = true needs hub = true (code mode calls every tool through the hub); add hub = true"
+        )
+    scripts = table.get("scripts")
     return ProjectConfig(
         root=root,
         source=source,
@@ -276,6 +287,8 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
         sync_client=_boolean(table.get("sync_client", True), f"{where}: sync_client"),
         rename_tables=stated_renames(table, where),
         hub_settings=_hub_settings(table, where),
+        code_mode=code_mode,
+        scripts=root / _string(scripts, f"{where}: scripts") if scripts is not None else None,
     )
 
 

@@ -362,6 +362,7 @@ HUB_MEMBERS = frozenset(
         "sync_client_classes",
         "client_classes",
         "connect_from_config",
+        "deferred_tools",
         "difference",
         "filters",
         "following_list_changes",

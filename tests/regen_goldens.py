@@ -2,7 +2,8 @@
 
 Each `golden/<case>/` holds a server's `snapshot.json` (and `renames.json`, old tool name -> new, when
 the case has one). `golden/clients/` is the one output folder `generate` writes for all of them, as a
-project's would be: one package per case, the hub over the `HUB_SERVERS` cases, and the runtime they
+project's would be: one package per case, the hub and the code-mode package over the `HUB_SERVERS`
+cases, and the runtime they
 share once, `golden/clients/_mcp_runtime/` (the files of `codegen/runtime/`, byte for byte).
 """
 
@@ -14,7 +15,9 @@ import sys
 from pathlib import Path
 
 from codegen.generate import generate_package, package_dir
-from codegen.generate.hub import generate_hub, hub_dir, render_hub
+from codegen.generate.code_mode import code_mode_dir, render_code_mode
+from codegen.generate.hub import HubSettings, generate_hub, hub_dir, render_hub
+from codegen.generate.publish import publish
 from codegen.generate.runtime_folder import runtime_dir
 from codegen.snapshot import Snapshot, load_snapshot
 
@@ -51,14 +54,21 @@ def hub_case_tree() -> dict[str, bytes]:
     return render_hub([(snapshot, {}) for snapshot in hub_case_snapshots()])
 
 
+def code_mode_case_tree() -> dict[str, bytes]:
+    """The code-mode package that `generate --hub --code-mode` writes for the hub case's snapshots."""
+    return render_code_mode([(snapshot, {}) for snapshot in hub_case_snapshots()], HubSettings())
+
+
 def main() -> int:
-    expected = {runtime_dir(OUTPUT), hub_dir(OUTPUT)}
+    expected = {runtime_dir(OUTPUT), hub_dir(OUTPUT), code_mode_dir(OUTPUT)}
     for case in cases():
         result = generate_package(load_snapshot(case / "snapshot.json"), OUTPUT, renames=case_renames(case))
         expected.add(result.path)
         print(f"{case.name}: {'updated' if result.changed else 'unchanged'} ({result.path.relative_to(GOLDEN.parent)})")
     result = generate_hub([(snapshot, {}) for snapshot in hub_case_snapshots()], OUTPUT)
     print(f"hub: {'updated' if result.changed else 'unchanged'} ({result.path.relative_to(GOLDEN.parent)})")
+    result = publish(code_mode_case_tree(), code_mode_dir(OUTPUT))
+    print(f"code_mode: {'updated' if result.changed else 'unchanged'} ({result.path.relative_to(GOLDEN.parent)})")
     for stale in sorted(set(OUTPUT.iterdir()) - expected):
         shutil.rmtree(stale)
         print(f"removed {stale.relative_to(GOLDEN.parent)} (no case generates it)")

@@ -33,7 +33,8 @@ def test_smoke_run_prints_the_table() -> None:
     assert "200 sync client calls" in figures
     assert "generate --check, 16 packages and a hub (132 tools), warm cache" in figures
     assert "generate, 16 packages and a hub (132 tools): the hub alone" in figures
-    assert len(figures) == 14
+    assert "run_code: four calls, three at once" in figures
+    assert len(figures) == 15
     assert "peak memory of a cold 10-tool generate" in result.stdout
     # and the shortlist's quality on BFCL v4, each split labelled in-sample or held out (issue 25)
     if importlib.util.find_spec("bfcl_eval") is not None:
@@ -99,3 +100,17 @@ def test_contract_benchmark_calls_every_method_shape(tmp_path: Path) -> None:
     assert "agreement 100.00%" in result.stdout, result.stdout
     # 12 is an instance of the `value` placement, but no tool's arguments at the root: counted, not judged
     assert "a root of another type), left out: 2" in result.stdout, result.stdout
+
+
+def test_code_mode_smoke_run_prints_tokens_and_sends_nothing_for_a_wrong_script() -> None:
+    result = subprocess.run(
+        [sys.executable, "benchmarks/code_mode.py", "--smoke"], capture_output=True, text=True, cwd=REPO, timeout=600
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    rows = [line.split(" | ") for line in result.stdout.splitlines() if line.startswith("| ") and "---" not in line]
+    figures = {row[0].lstrip("| "): row[1:] for row in rows}
+    assert "real catalogs: every tool definition as tools/list gives it (51 tools)" in figures
+    assert "examples: AGENTS.md and index.md" in figures
+    assert figures["run_code: four calls, three at once"][-1] == "4 |"
+    rejected = [cells for figure, cells in figures.items() if figure.startswith("run_code rejects")]
+    assert len(rejected) == 5 and all(cells[-1] == "0 |" for cells in rejected), result.stdout

@@ -35,7 +35,7 @@ def one_error_line(stderr: str) -> str:
             r"\[tool.mcp-stubgen\]: unknown key 'snapshot'; did you mean 'snapshots'\?",
         ),
         ("[tool.mcp-stubgen]\nhubb = true\n", r"unknown key 'hubb'; did you mean 'hub'\?"),
-        ("[tool.mcp-stubgen]\nzzz = 1\n", r"unknown key 'zzz'; known keys: connect_timeout, drift, hub, "),
+        ("[tool.mcp-stubgen]\nzzz = 1\n", r"unknown key 'zzz'; known keys: code_mode, connect_timeout, drift, hub, "),
         (
             '[tool.mcp-stubgen.servers.a]\ncomand = "x"\n',
             r"servers.a\]: unknown key 'comand'; did you mean 'command'\?",

@@ -209,9 +209,11 @@ def _client_snippets() -> list[tuple[Path, str]]:
 
 
 def test_every_python_example_is_run() -> None:
-    """Snippets (top-level `async with`) run below; the one whole script is the hub demo run by test_hub."""
+    """Snippets (top-level `async with`) run below; the whole scripts are the hub demo run by test_hub,
+    the deferred-loading loops run by test_hub_providers, and the code-mode examples run by
+    test_code_mode (in process) and test_sandbox (in the sandbox)."""
     scripts = [(page, body) for page, body in _blocks("python") if "asyncio.run(" in body]
-    assert [page.name for page, _ in scripts] == ["hub.md"]
+    assert [page.name for page, _ in scripts] == ["code-mode.md", "code-mode.md", *["hub.md"] * 4]
     assert _client_snippets()
 
 

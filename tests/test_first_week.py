@@ -86,7 +86,7 @@ def test_generate_and_check_go_on_past_a_server_without_a_snapshot(run_cli, tmp_
         f"error: {missing}",
         "weather: generated clients/weather (9 file(s) written, 0 removed)",
         "hub: generated clients/hub (3 file(s) written, 0 removed)",
-        "_mcp_runtime: generated clients/_mcp_runtime (9 file(s) written, 0 removed)",
+        "_mcp_runtime: generated clients/_mcp_runtime (12 file(s) written, 0 removed)",
         f"error: hub: built without 'legacy': {missing}",
     ]
     objects = [json.loads(line) for line in generated.stdout.splitlines()]

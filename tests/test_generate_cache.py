@@ -203,6 +203,22 @@ def test_anything_but_the_same_bytes_into_the_same_tree_is_not_proven_unchanged(
     assert rendered_before(RenderKey(source, method_names), out, cache) is None
 
 
+def test_compiled_templates_are_cached_and_a_damaged_entry_is_compiled_again(tmp_path: Path) -> None:
+    """The templates' compiled code is kept in the cache folder; garbage in its place gives the same
+    package, exit 0, and is replaced by good code."""
+    snapshot = GOLDEN / "weather" / "snapshot.json"
+    cache = tmp_path / "cache"
+    assert cli(snapshot, "--out", tmp_path / "first", "--no-cache", cache=cache).returncode == 0
+    compiled = sorted((cache / "templates-v1").iterdir())
+    assert compiled, "no compiled template was cached"
+    for entry in compiled:
+        entry.write_bytes(b"\x00garbage" * 10)
+    again = cli(snapshot, "--out", tmp_path / "second", "--no-cache", cache=cache)
+    assert again.returncode == 0, again.stderr
+    assert read_tree(tmp_path / "second") == read_tree(tmp_path / "first")
+    assert all(not entry.read_bytes().startswith(b"\x00garbage") for entry in compiled)
+
+
 def test_resource_templates_parse_alike_from_the_cache(tmp_path: Path) -> None:
     """A template's variables are cached by its text (parsing it imports the MCP SDK, most of a warm
     hub's generate): a cached run writes the same methods and refuses a bad template alike."""

@@ -13,14 +13,10 @@ CODEGEN = REPO / "codegen"
 STAGES = sorted(path.name for path in CODEGEN.iterdir() if (path / "command.py").is_file())
 
 STILL_SHARED_FROM_A_COMMAND = {
-    ("drift", "snapshot"): "warn_missing_methods",
-    ("sync", "snapshot"): "take_snapshots, counts and allow_empty_option",
-    ("view", "auth"): "login_state",
-    ("view", "snapshot"): "counts and describe",
-    ("watch", "snapshot"): "emptied and warn_missing_methods",
+    ("sync", "snapshot"): "take_snapshots and allow_empty_option",
 }
 """Imports from another stage's CLI module that remain, each waiting for its helpers to move out of
-`snapshot/command.py` (whose `take_snapshots` another change is rewriting) or `auth/command.py`.
+`snapshot/command.py`, whose `take_snapshots` another change is rewriting.
 The list only shrinks: a new entry fails the test."""
 
 

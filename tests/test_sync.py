@@ -114,3 +114,98 @@ def test_sync_needs_an_output_folder(tmp_path: Path, run_cli) -> None:  # type: 
     result = run_cli("sync", "--config", config)
     assert result.exit_code == 2
     assert "set `output` under [tool.mcp-stubgen] to sync" in result.stderr
+
+
+def test_a_sync_within_the_servers_ttl_sends_no_list_request(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A server that says its listing stays fresh for a minute (2026-07-28 `ttlMs`) is not listed again
+    by a sync within that minute, the snapshot stays byte-identical and free of times, and `--refresh`
+    lists it again."""
+    monkeypatch.chdir(tmp_path)
+    requests = tmp_path / "requests.txt"
+    project(tmp_path, server_table("ttl", str(SERVERS / "ttl_server.py"), str(requests), "60000"))
+    first = run_cli("sync")
+    assert first.exit_code == 0, first.stderr
+    assert requests.read_text().splitlines().count("tools/list") == 1
+    snapshot = (tmp_path / "snaps" / "ttl.json").read_bytes()
+    assert b"ttl" not in snapshot.replace(b'"ttl"', b"") and b"fresh" not in snapshot
+
+    requests.write_text("")
+    again = run_cli("sync")
+    assert again.exit_code == 0, again.stderr
+    assert requests.read_text() == ""  # not started, not listed
+    assert "ttl: the server's listing is fresh for" in again.stderr
+    assert "ttl: unchanged snaps/ttl.json" in again.stderr
+    assert "ttl: unchanged clients/ttl" in again.stderr
+    assert (tmp_path / "snaps" / "ttl.json").read_bytes() == snapshot
+
+    refreshed = run_cli("sync", "--refresh")
+    assert refreshed.exit_code == 0, refreshed.stderr
+    assert requests.read_text().splitlines().count("tools/list") == 1
+    assert "fresh for" not in refreshed.stderr
+
+
+def test_a_listing_is_reused_only_while_fresh_and_unedited(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """No TTL (0) means every sync lists; an edited snapshot or a damaged record is listed again, never an error."""
+    monkeypatch.chdir(tmp_path)
+    requests = tmp_path / "requests.txt"
+    project(
+        tmp_path,
+        server_table("stale", str(SERVERS / "ttl_server.py"), str(requests), "0")
+        + server_table("fresh", str(SERVERS / "ttl_server.py"), str(requests), "60000"),
+    )
+    assert run_cli("sync").exit_code == 0
+    requests.write_text("")
+    again = run_cli("sync")
+    assert again.exit_code == 0, again.stderr
+    assert requests.read_text().splitlines().count("tools/list") == 1  # the server with no TTL only
+
+    records = list(Path(os.environ["MCP_STUBGEN_CACHE_DIR"]).glob("listings-*/*.json"))
+    assert len(records) == 1  # the server with no TTL has none
+    records[0].write_text("{not json")
+    requests.write_text("")
+    damaged = run_cli("sync")
+    assert damaged.exit_code == 0, damaged.stderr
+    assert requests.read_text().splitlines().count("tools/list") == 2
+
+    snapshot = tmp_path / "snaps" / "fresh.json"
+    snapshot.write_bytes(snapshot.read_bytes().replace(b"Echo the text.", b"Edited."))
+    requests.write_text("")
+    edited = run_cli("sync")
+    assert edited.exit_code == 0, edited.stderr
+    assert requests.read_text().splitlines().count("tools/list") == 2
+    assert b"Echo the text." in snapshot.read_bytes()
+
+
+_OBSERVED_SYNC = """
+import sys
+from codegen.snapshot import stdio
+
+start = stdio.start
+
+def observed(*args, **kwargs):
+    print("at start:", *sorted(name for name in ("mcp", "codegen.generate") if name in sys.modules))
+    return start(*args, **kwargs)
+
+stdio.start = observed
+from codegen.cli import main
+try:
+    main(["sync"])
+finally:
+    print("loaded:", *sorted(name for name in ("black", "datamodel_code_generator") if name in sys.modules))
+"""
+
+
+def test_servers_start_before_the_sdk_loads_and_an_unchanged_sync_renders_nothing(tmp_path: Path) -> None:
+    """The server is started before the MCP SDK and the generator are imported, so its start-up runs
+    beside theirs; a sync whose package is proven unchanged loads neither black nor datamodel-code-generator."""
+    project(tmp_path, server_table("weather", str(EXAMPLE_SERVER)))
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    runs = [
+        subprocess.run([PY, "-c", _OBSERVED_SYNC], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+        for _ in range(2)
+    ]
+    for run in runs:
+        assert run.returncode == 0, run.stderr
+        assert "at start:\n" in run.stdout, run.stdout
+    assert "weather: unchanged clients/weather" in runs[1].stderr
+    assert "loaded:\n" in runs[1].stdout, runs[1].stdout

@@ -5,18 +5,17 @@
 from __future__ import annotations
 
 import dataclasses
-import time
 from pathlib import Path
-from typing import Any
 
 import anyio
 import click
 
 from codegen import console
+from codegen.auth.state import login_state, stored_entries
 from codegen.config import ServerConfig
 from codegen.errors import EXIT_OK, StubgenError
 from codegen.options import config_options, load_project
-from codegen.runtime._auth import REGISTERED, StoredEntry, TokenStore
+from codegen.runtime._auth import TokenStore
 
 
 @click.group("auth")
@@ -36,10 +35,6 @@ def _oauth_servers(servers: list[ServerConfig], named: bool) -> list[ServerConfi
     return chosen
 
 
-def _entries(store: TokenStore, server: ServerConfig) -> list[StoredEntry]:
-    return [entry for entry in store.entries() if entry.server == server.name and entry.url == server.url]
-
-
 @auth.command("login")
 @click.argument("server_name", metavar="SERVER")
 @config_options
@@ -53,7 +48,7 @@ def login(server_name: str, config_path: Path | None, servers_file: Path | None)
             f"server {server.name!r}: its auth mode is token (from the environment); there is nothing to log in to"
         )
     store = TokenStore()
-    for entry in _entries(store, server):
+    for entry in stored_entries(store, server):
         entry.tokens = entry.scope = entry.expires_at = None  # a login starts afresh; a registration is kept
         store.save(entry)
     # The browser is what a login is for: the token a CI run would use instead does not apply.
@@ -66,7 +61,7 @@ def login(server_name: str, config_path: Path | None, servers_file: Path | None)
             pass
 
     anyio.run(handshake)
-    stored = [entry for entry in _entries(store, server) if entry.tokens is not None]
+    stored = [entry for entry in stored_entries(store, server) if entry.tokens is not None]
     scope = stored[0].scope if stored else None
     console.note(
         f"{server.name}: logged in; tokens stored in {store.location}" + (f" (scopes: {scope})" if scope else "")
@@ -89,37 +84,6 @@ def status(servers: tuple[str, ...], config_path: Path | None, servers_file: Pat
         console.emit(server.name, "ok", mode=server.auth.mode, **details)
     console.note(f"tokens are stored in {store.location}")
     return EXIT_OK
-
-
-def login_state(server: ServerConfig, store: TokenStore) -> tuple[str, dict[str, Any]]:
-    """What is stored for a server with an `auth` table, for people and as JSON; never a token."""
-    assert server.auth is not None
-    entries = [entry for entry in _entries(store, server) if entry.tokens is not None]
-    if server.auth.mode == "token":
-        return "token from the environment (nothing stored)", {"stored": False}
-    if not entries:
-        return f"not logged in; run `mcp-stubgen auth login {server.name}`", {"stored": False}
-    entry = entries[0]
-    client = "registered client" if entry.client == REGISTERED else f"client {entry.client}"
-    details = {
-        "stored": True,
-        "client": entry.client,
-        "scopes": (entry.scope or "").split(),
-        "expires_at": entry.expires_at,
-    }
-    return f"logged in ({client}); scopes: {entry.scope or 'none stated'}; {_expiry(entry)}", details
-
-
-def _expiry(entry: StoredEntry) -> str:
-    refreshable = entry.tokens is not None and "refresh_token" in entry.tokens
-    if entry.expires_at is None:
-        return "no expiry stated"
-    left = entry.expires_at - time.time()
-    if left <= 0:
-        return "expired; " + ("refreshed on next use" if refreshable else "log in again")
-    minutes = int(left // 60)
-    span = f"{minutes // 60}h {minutes % 60}m" if minutes >= 60 else f"{minutes}m" if minutes else f"{int(left)}s"
-    return f"expires in {span}" + ("; refreshed on next use after that" if refreshable else "")
 
 
 @auth.command("logout")

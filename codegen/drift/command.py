@@ -24,7 +24,7 @@ from codegen.fsutil import atomic_write_bytes
 from codegen.identifiers import keep_names
 from codegen.options import apply_overrides, config_options, connection_options, load_project, shown_path
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot, write_snapshot
-from codegen.snapshot.command import warn_missing_methods
+from codegen.snapshot.summary import warn_missing_methods
 
 FAIL_ON = {"breaking": Severity.BREAKING, "dangerous": Severity.DANGEROUS, "any": Severity.SAFE, "never": None}
 
@@ -247,8 +247,9 @@ def _finish(
     servers = [pair.server for pair in compared]
     filtered = apply_ignores(findings, policy.ignores, servers)
     kept = apply_severities(filtered.kept, policy.severities)
-    if reporting.usage:
-        kept = _scan(reporting.usage, compared, config).attach(kept)
+    if reporting.usage:  # saved code-mode scripts use what they call, as application code does
+        scripts = (config.scripts,) if config.scripts is not None and config.scripts.is_dir() else ()
+        kept = _scan(reporting.usage + scripts, compared, config).attach(kept)
     kept = sort_findings(kept)
     files = {pair.server: pair.files for pair in compared}
     ignore_list = _ignore_list(config) if any(finding.rule == "ignore-unused" for finding in kept) else None
@@ -268,6 +269,12 @@ def _finish(
 
     click.echo(report(reporting.fmt), nl=False)
     code = EXIT_ERROR if unchecked else exit_code(kept, reporting.fail_on)
+    if (
+        config.scripts is not None
+        and _scripts_broken(config.scripts, compared, config)
+        and reporting.fail_on != "never"
+    ):
+        code = max(code, EXIT_FINDINGS)
     for fmt, path in reporting.outputs:
         try:
             atomic_write_bytes(path, click.unstyle(report(fmt)).encode("utf-8"))  # a file gets no colours
@@ -287,6 +294,20 @@ def _ignore_list(config: ProjectConfig) -> tuple[str, int] | None:
         return None
     line = next((number for number, text in enumerate(lines, 1) if "drift.ignore" in text), 1)
     return report_path(config.source), line
+
+
+def _scripts_broken(folder: Path, compared: list[_Compared], config: ProjectConfig) -> bool:
+    """Name the saved code-mode scripts (`scripts` in the config) the change breaks, on stderr; whether any."""
+    from codegen.scripts.drift import broken_scripts, describe
+
+    try:
+        broken = broken_scripts(folder, {pair.server: (pair.old, pair.new) for pair in compared}, config)
+    except StubgenError as error:
+        console.warn(f"drift: the saved scripts were not checked: {error}")
+        return False
+    for line in describe(broken):
+        console.error(line)
+    return bool(broken)
 
 
 def _scan(paths: Sequence[Path], compared: list[_Compared], config: ProjectConfig) -> Usage:

@@ -24,10 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from codegen import __version__
+from codegen.cache_dir import default_cache_dir
 from codegen.errors import StubgenError
 
-CACHE_ENV = "MCP_STUBGEN_CACHE_DIR"
-"""Overrides the cache folder; otherwise `$XDG_CACHE_HOME/mcp-stubgen` (default `~/.cache/mcp-stubgen`)."""
 CACHE_SIZE_ENV = "MCP_STUBGEN_CACHE_MAX_MB"
 """Overrides the cache's size bound, in megabytes (10**6 bytes)."""
 DEFAULT_MAX_MB = 200
@@ -53,16 +52,6 @@ def default_max_bytes() -> int:
 def _on_disk(size: int) -> int:
     """An entry's size as the bound counts it: whole 4 KiB blocks, as a disk stores small files."""
     return -(-size // _BLOCK) * _BLOCK or _BLOCK
-
-
-def default_cache_dir() -> Path:
-    """`MCP_STUBGEN_CACHE_DIR`, else the XDG user cache folder, so nothing lands in the project."""
-    override = os.environ.get(CACHE_ENV)
-    if override:
-        return Path(override)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
-    return base / "mcp-stubgen"
 
 
 @cache

@@ -12,6 +12,7 @@ import click
 from codegen import console
 from codegen.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, StubgenError
 from codegen.generate.cache import Cache
+from codegen.generate.code_mode import CodeModeBuild, build_code_mode, code_mode_dir, report_tokens
 from codegen.generate.hub import hub_dir
 from codegen.generate.hub_build import HubInput, HubSources, hub_rendered, hub_sources
 from codegen.generate.pipeline import (
@@ -25,7 +26,6 @@ from codegen.generate.pipeline import (
 )
 from codegen.generate.publish import recover_output
 from codegen.generate.runtime_folder import RUNTIME_PACKAGE, check_runtime, publish_runtime, runtime_dir
-from codegen.identifiers import HUB_PACKAGE
 from codegen.options import cache_for, cache_option, config_options, load_project, shown_path
 from codegen.snapshot import read_snapshot_bytes
 
@@ -51,18 +51,26 @@ class Targets:
     hub: HubSources | None
     strict: bool = False
     sync_client: bool = True
+    code_mode: bool = False
 
 
 def _targets(
-    targets: tuple[str, ...], out: Path | None, config_path: Path | None, servers_file: Path | None, with_hub: bool
+    targets: tuple[str, ...],
+    out: Path | None,
+    config_path: Path | None,
+    servers_file: Path | None,
+    with_hub: bool,
+    code_mode: bool = False,
 ) -> Targets:
     """Snapshot files given by path (with --out), or the config's servers, named or all."""
     if targets and all(target.endswith(".json") for target in targets):
         if out is None:
             raise click.UsageError("generating from snapshot files needs --out DIR")
+        if code_mode and not with_hub:
+            raise click.UsageError("--code-mode calls every tool through the hub: pass --hub as well")
         paths = [Path(target) for target in targets]
         hub = HubSources(tuple(HubInput(path, {}) for path in paths)) if with_hub else None
-        return Targets(tuple(PackageSource(None, path, {}, {}) for path in paths), out, hub)
+        return Targets(tuple(PackageSource(None, path, {}, {}) for path in paths), out, hub, code_mode=code_mode)
     if any(target.endswith(".json") for target in targets):
         raise click.UsageError("give either server ids from the config or snapshot .json files, not both")
     config = load_project(config_path, servers_file)
@@ -72,6 +80,8 @@ def _targets(
     servers = config.select(targets)
     if with_hub and not config.sync_client:
         raise config.missing("remove `sync_client = false` to write the hub (its sync twin uses each package's)")
+    if code_mode and not (config.hub or with_hub):
+        raise config.missing("set `hub = true` (or pass --hub): --code-mode calls every tool through the hub")
     packages = tuple(
         PackageSource(
             server.name,
@@ -82,7 +92,7 @@ def _targets(
         for server in servers
     )
     hub = hub_sources(config) if config.hub or with_hub else None
-    return Targets(packages, out_dir, hub, config.strict, config.sync_client)
+    return Targets(packages, out_dir, hub, config.strict, config.sync_client, code_mode or config.code_mode)
 
 
 @click.command("generate")
@@ -96,6 +106,12 @@ def _targets(
     is_flag=True,
     help="A tool no models can be generated for is an error, not a method taking a dict (`strict = true`).",
 )
+@click.option(
+    "--code-mode",
+    "code_mode_flag",
+    is_flag=True,
+    help="Also write the code-mode package, typed stubs for agents that write code (`code_mode = true`; needs the hub).",
+)
 @cache_option
 @config_options
 @console.format_option
@@ -105,6 +121,7 @@ def generate(
     check: bool,
     with_hub: bool,
     strict_flag: bool,
+    code_mode_flag: bool,
     no_cache: bool,
     config_path: Path | None,
     servers_file: Path | None,
@@ -113,7 +130,7 @@ def generate(
 
     Every server that can be is generated (or checked); each failure is one line, and the run then exits 2.
     """
-    run = _targets(targets, out, config_path, servers_file, with_hub)
+    run = _targets(targets, out, config_path, servers_file, with_hub, code_mode_flag)
     strict = run.strict or strict_flag
     cache = cache_for(no_cache)
     if check:
@@ -142,6 +159,14 @@ def generate(
         else:
             ready.append(_Ready(None, None, built.rendered))
             lacking = built.lacking
+    code: CodeModeBuild | None = None
+    if run.hub is not None and run.code_mode:
+        try:
+            code = _code_mode(run.hub, out_dir, cache)
+        except StubgenError as error:
+            failed += _failed(None, None, error, code_mode_dir(out_dir))
+        else:
+            ready.append(_Ready(None, None, code.rendered))
     if ready:
         # The runtime goes first, so no package ever imports a runtime older than itself.
         try:
@@ -155,10 +180,12 @@ def generate(
         except StubgenError as error:
             failed += _failed(item.server, item.snapshot, error)
             continue
-        announce_package(HUB_PACKAGE if item.snapshot is None else item.server or item.snapshot.stem, result)
+        announce_package(result.path.name if item.snapshot is None else item.server or item.snapshot.stem, result)
         if result.changed:
             changes = {"written": list(result.written), "removed": list(result.removed)}
             console.emit(item.server, "generated", **_where(item.snapshot, result.path), **changes)
+            if code is not None and result.path == code.target:
+                report_tokens(code)
         else:
             console.emit(item.server, "unchanged", **_where(item.snapshot, result.path))
     if ready and runtime.changed:  # said only when it changed: it follows the generator, not any snapshot
@@ -229,6 +256,14 @@ def _check(run: Targets, cache: Cache) -> int:
             target = built.rendered.target
             checked.append(_Checked(None, None, target, stale_diff(built.rendered, cache, package_label(target))))
             lacking = built.lacking
+    if run.hub is not None and run.code_mode:
+        try:
+            code = _code_mode(run.hub, run.out_dir, cache)
+        except StubgenError as error:
+            failed += _failed(None, None, error, code_mode_dir(run.out_dir))
+        else:
+            diff = stale_diff(code.rendered, cache, package_label(code.target))
+            checked.append(_Checked(None, None, code.target, diff))
     if checked:  # the packages' runtime, named only when stale, as `generate` names it only when it writes it
         runtime_folder = runtime_dir(run.out_dir)
         runtime_diff = check_runtime(run.out_dir, package_label(runtime_folder), run.hub is not None)[1]
@@ -259,3 +294,10 @@ def _server_of(source: bytes) -> str | None:
     """The server a snapshot file given by path names (the config names its own servers)."""
     server = json.loads(source).get("server")
     return server if isinstance(server, str) else None
+
+
+def _code_mode(hub: HubSources, out_dir: Path, cache: Cache) -> CodeModeBuild:
+    """The code-mode package over the hub's servers, rendered unless proven unchanged."""
+    return build_code_mode(
+        [(server.snapshot, server.method_names) for server in hub.servers], hub.settings, out_dir, cache
+    )

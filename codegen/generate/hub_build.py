@@ -14,6 +14,7 @@ from codegen.generate.cache import Cache
 from codegen.generate.hub import hub_dir, render_hub
 from codegen.generate.pipeline import Rendered, stale_diff
 from codegen.generate.proof import RenderKey, hub_source, rendered_before
+from codegen.generate.publish import read_tree
 from codegen.snapshot import Snapshot, parse_snapshot, read_snapshot_bytes
 
 __all__ = ["HubBuild", "HubInput", "HubSources", "hub_is_stale", "hub_key", "hub_rendered", "hub_sources"]
@@ -92,10 +93,18 @@ def _lacks(path: Path, error: StubgenError) -> str:
 
 
 def hub_is_stale(config: ProjectConfig, out_dir: Path, cache: Cache) -> bool:
-    """Whether the hub under `out_dir` is not what the committed snapshots give, proven as `--check`
-    proves it; a hub that lacks a server counts as stale, so publishing the hub reports it."""
+    """Whether the hub under `out_dir` (or, with `code_mode = true`, the code-mode package beside it) is
+    not what the committed snapshots give, proven as `--check` proves it; a hub that lacks a server
+    counts as stale, so publishing the hub reports it."""
+    from codegen.generate.code_mode import build_code_mode
+
+    hub = hub_sources(config)
     try:
-        built = hub_rendered(hub_sources(config), out_dir, cache)
+        built = hub_rendered(hub, out_dir, cache)
+        pairs = [(server.snapshot, server.method_names) for server in hub.servers]
+        code = build_code_mode(pairs, hub.settings, out_dir, cache) if config.code_mode else None
     except StubgenError:
         return True
-    return bool(built.lacking or stale_diff(built.rendered, cache, built.rendered.target.name))
+    if built.lacking or stale_diff(built.rendered, cache, built.rendered.target.name):
+        return True
+    return code is not None and code.files != read_tree(code.target)

@@ -19,8 +19,8 @@ RUNTIME_PACKAGE = "_mcp_runtime"
 with an underscore, so none can clash with it."""
 CORE_FILES = ("__init__.py", "_auth.py", "_loop_thread.py", "_runtime.py", "_schema_check.py", "_tasks.py")
 """What every generated package imports."""
-HUB_FILES = ("_audit.py", "_hub_catalog.py", "_hub_runtime.py")
-"""What only the hub imports."""
+HUB_FILES = ("_audit.py", "_code_mode.py", "_hub_catalog.py", "_hub_providers.py", "_hub_runtime.py", "_sandbox.py")
+"""What only the hub (and the code-mode package beside it) imports."""
 
 
 def runtime_dir(out_dir: Path) -> Path:

@@ -12,9 +12,11 @@ from typing import Any
 
 import jinja2
 
+from codegen.cache_dir import default_cache_dir
 from codegen.generate.escaping import docstring, literal, quoted
 from codegen.generate.piecewise_black import INDENT
 from codegen.generate.spec import Import, PackageSpec, Parameter, PromptSpec, TemplateSpec, ToolSpec
+from codegen.generate.template_cache import TemplateBytecodeCache
 from codegen.identifiers import CALL_OPTIONS
 
 __all__ = ["jinja_environment", "method_macros", "model_import", "tool_members"]
@@ -50,7 +52,8 @@ def parameter_doc(parameter: Parameter) -> str:
 def jinja_environment() -> jinja2.Environment:
     """The one strict Jinja environment every template renders in: undefined names fail, and
     catalog text reaches code only through the `literal`, `quoted`, `docstring` and `parameter_doc` filters.
-    Made once per process, so each template is compiled once however many packages are rendered."""
+    Made once per process, so each template is compiled once however many packages are rendered, and
+    its compiled code is kept in the user's cache folder for the next run (`template_cache`)."""
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(files("codegen.templates"))),
         undefined=jinja2.StrictUndefined,
@@ -58,6 +61,7 @@ def jinja_environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         autoescape=False,
+        bytecode_cache=TemplateBytecodeCache(default_cache_dir()),
     )
     environment.filters["literal"] = literal
     environment.filters["quoted"] = quoted

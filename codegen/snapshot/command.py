@@ -6,6 +6,7 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -21,48 +22,11 @@ from codegen.identifiers import keep_names
 from codegen.options import apply_overrides, config_options, connection_options, load_project, shown_path
 from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
 from codegen.snapshot.audit import catalog_findings
+from codegen.snapshot.stdio import start_early
+from codegen.snapshot.summary import counts, describe, emptied, warn_missing_methods
 
-
-def describe(snapshot: Snapshot) -> str:
-    counts = [
-        (len(snapshot.tools), "tool"),
-        (len(snapshot.resources), "resource"),
-        (len(snapshot.resource_templates), "template"),
-        (len(snapshot.prompts), "prompt"),
-    ]
-    listed = ", ".join(f"{count} {noun}{'' if count == 1 else 's'}" for count, noun in counts)
-    return f"{listed}; protocol {snapshot.protocol_version}"
-
-
-def warn_missing_methods(snapshot: Snapshot) -> None:
-    """One warning line per list method the server declared but does not implement."""
-    for method in snapshot.missing_methods:
-        console.warn(
-            f"server {snapshot.server!r}: {method} is declared but not implemented "
-            "(-32601 Method not found); recorded as empty"
-        )
-
-
-def counts(snapshot: Snapshot) -> dict[str, int]:
-    """How many entries of each kind a snapshot lists, as `--format json` objects give them."""
-    return {
-        "tools": len(snapshot.tools),
-        "resources": len(snapshot.resources),
-        "templates": len(snapshot.resource_templates),
-        "prompts": len(snapshot.prompts),
-    }
-
-
-def emptied(old: Snapshot, new: Snapshot) -> str | None:
-    """Why `new` must not replace the committed `old` unasked: it lists nothing where `old` listed
-    something, or lost the server's `serverInfo`. Either is far likelier a server that did not start
-    properly (or a listing that came back empty) than a server that really is empty now."""
-    if any(counts(old).values()) and not any(counts(new).values()):
-        listed = describe(old).partition(";")[0]
-        return f"the server listed no tools, resources, templates or prompts, where the committed snapshot has {listed}"
-    if old.server_info is not None and new.server_info is None:
-        return "the server sent no serverInfo, which the committed snapshot records"
-    return None
+if TYPE_CHECKING:
+    from codegen.sync.freshness import Freshness
 
 
 def refuse_emptied(path: Path, old: Snapshot | None, snapshot: Snapshot) -> None:
@@ -85,9 +49,14 @@ def take_snapshots(
     write: Callable[[Path, Snapshot], bool] = write_snapshot,
     announce: Callable[[Snapshot, Path, bool], None] | None = None,
     allow_empty: bool = False,
+    freshness: Freshness | None = None,
 ) -> dict[str, Snapshot]:
     """Discover the servers concurrently and write each snapshot as it arrives; failures are reported
-    (with `--format json`, as one object each).
+    (with `--format json`, as one object each). Stdio servers are started first, so their start-up
+    runs beside the SDK's import.
+
+    With `freshness` (`sync`), a server whose last listing is still fresh by its own `ttlMs` is not
+    started or listed: its committed snapshot is written again as it is; every new listing is recorded.
 
     `write` stores a snapshot at its path and says whether the file changed; it may refuse by
     raising `StubgenError` (sync publishes the package together with it). `announce` is told of
@@ -114,6 +83,8 @@ def take_snapshots(
             if not allow_empty:
                 refuse_emptied(path, committed, result)
             changed = write(path, result)
+            if freshness is not None and name not in reused:
+                freshness.remember(by_name[name], path, fresh_until.get(name))
         except StubgenError as error:
             failed(name, str(error))
             return
@@ -130,12 +101,39 @@ def take_snapshots(
         if announce is not None:
             announce(result, path, changed)
 
+    by_name = {server.name: server for server in servers}
+    fresh_until: dict[str, float] = {}
+    reused = start_servers(servers, targets, freshness)
+    listed = [server for server in servers if server.name not in reused]
+    for name, (committed, left) in reused.items():
+        console.note(f"{name}: the server's listing is fresh for {left:.0f}s more (its ttlMs); not listed again")
+        done(name, committed)
+
+    if not listed:
+        return taken
     from codegen.snapshot.discovery import snapshot_servers  # the SDK's transports load only when needed
 
     if sys.stderr.isatty():
-        console.note(f"snapshotting {', '.join(server.name for server in servers)} ...")
-    snapshot_servers(servers, done, console.warn)
+        console.note(f"snapshotting {', '.join(server.name for server in listed)} ...")
+    snapshot_servers(listed, done, console.warn, fresh_until.__setitem__)
     return taken
+
+
+def start_servers(
+    servers: list[ServerConfig], targets: dict[str, Path], freshness: Freshness | None = None
+) -> dict[str, tuple[Snapshot, float]]:
+    """Start the stdio servers that are to be listed (`stdio.start_early`: one already started is not
+    started again), and return the committed snapshots `freshness` says need no listing, with the
+    seconds their listing stays fresh. `sync` calls it before it loads the generator, so the servers'
+    start-up also runs beside that."""
+    reused = {}
+    for server in servers:
+        left = freshness.fresh_for(server, targets[server.name]) if freshness is not None else 0.0
+        committed = _committed(targets[server.name]) if left > 0 else None
+        if committed is not None:
+            reused[server.name] = (committed, left)
+    start_early([server for server in servers if server.name not in reused])
+    return reused
 
 
 def _committed(path: Path) -> Snapshot | None:

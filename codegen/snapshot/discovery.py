@@ -17,6 +17,7 @@ import re
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -25,10 +26,9 @@ from typing import Any, TextIO
 
 import anyio
 import httpx2
-from mcp import Client, MCPError, StdioServerParameters
+from mcp import Client, MCPError
 from mcp.client.session import ClientRequestContext, ClientSession, IncomingMessage, MessageHandlerFnT
 from mcp.client.sse import sse_client
-from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.dispatcher import CallOptions
 from mcp.shared.inbound import find_invalid_x_mcp_header
@@ -79,6 +79,7 @@ from codegen.snapshot.format import (
     sorted_copy,
     sorted_entries,
 )
+from codegen.snapshot.stdio import StdioProcess, claim, search_path, start, stdio_transport
 
 STDERR_TAIL_LINES = 5
 STDERR_TAIL_CHARACTERS = 600
@@ -131,8 +132,16 @@ def _ignore(_line: str) -> None:
 
 async def snapshot_server(server: ServerConfig, warn: Warn = _ignore) -> Snapshot:
     """Connect, negotiate and list everything the server declares; raise `StubgenError` on failure."""
+    return (await _snapshot_and_ttl(server, warn))[0]
+
+
+async def _snapshot_and_ttl(server: ServerConfig, warn: Warn) -> tuple[Snapshot, float]:
+    """The snapshot, and for how many seconds the server said all of it stays fresh: the shortest
+    `ttlMs` of its `server/discover` result and of every page listed (0: any of them may change now)."""
+    ttls: list[int] = []
     async with connect(server) as client:
-        return await list_catalog(client, server, warn)
+        snapshot = await list_catalog(client, server, warn, ttls)
+    return snapshot, min(ttls, default=0) / 1000
 
 
 @asynccontextmanager
@@ -147,7 +156,9 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
     headers = expand_secrets(server.headers, server.name, "headers")
     secrets = _secrets_of(server)
     auth = auth_for(server)
-    with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as stderr_log:
+    started = claim(server, env) if server.command is not None else None
+    stderr_file = started.stderr_log if started is not None else None
+    with stderr_file or tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as stderr_log:
         diagnostics = _Diagnostics(stderr_log)
         current = _diagnostics.set(diagnostics)
         # One scope around the whole session keeps anyio's scopes nested; its deadline covers
@@ -168,7 +179,7 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
 
         try:
             client = Client(
-                _transport(server, env, headers, diagnostics, auth),
+                _transport(server, env, headers, diagnostics, auth, started),
                 # Given a version, the SDK adopts a made-up discovery result for it without asking
                 # the server; `_negotiate` then asks, and adopts the server's answer instead.
                 mode=_probe_version(server.protocol),
@@ -373,8 +384,13 @@ _diagnostics: ContextVar[_Diagnostics | None] = ContextVar("_diagnostics", defau
 """The diagnostics of the connection `connect` opened in this task, for `_list_all` to mark."""
 
 
-async def list_catalog(client: Client, server: ServerConfig, warn: Warn = _ignore) -> Snapshot:
+async def list_catalog(
+    client: Client, server: ServerConfig, warn: Warn = _ignore, ttls: list[int] | None = None
+) -> Snapshot:
     """The catalog of a connected client, listed under `server`'s name, paging and time limits.
+
+    `ttls` is told the 2026-07-28 `ttlMs` of the discovery result and of every page (0 for a legacy
+    session, which has none), for `sync` to know how long the catalog may be taken as unchanged.
 
     A catalog that repeats one of the server's secrets is refused, so it never reaches a snapshot.
     On a 2026-07-28 session a tool whose `x-mcp-header` annotations are invalid is left out, as the
@@ -388,8 +404,11 @@ async def list_catalog(client: Client, server: ServerConfig, warn: Warn = _ignor
     ]
     listed: dict[str, list[JSON]] = {}
     missing: list[str] = []
+    discovered = client.session.discover_result
+    collected = [] if ttls is None else ttls
+    collected.append(discovered.ttl_ms if discovered is not None else 0)
     for listing, is_declared in declared:
-        entries = await _list_all(client, server, listing) if is_declared else []
+        entries = await _list_all(client, server, listing, collected) if is_declared else []
         if entries is None:
             missing.append(listing.method)
         listed[listing.method] = entries or []
@@ -435,15 +454,25 @@ def _transport(
     headers: dict[str, str],
     diagnostics: _Diagnostics,
     oauth: httpx2.Auth | None = None,
+    started: StdioProcess | None = None,
 ) -> Any:
     if server.command is not None:
-        command = server.command
-        if shutil.which(command, path=_search_path(env)) is None:
-            raise StubgenError(_not_runnable(server.name, command, env))
-        parameters = StdioServerParameters(
-            command=command, args=list(server.args), env=env or None, cwd=server.cwd, encoding_error_handler="replace"
-        )
-        return stdio_client(parameters, errlog=diagnostics.stderr_log)
+        if started is None:
+            if shutil.which(server.command, path=search_path(env)) is None:
+                raise StubgenError(_not_runnable(server.name, server.command, env))
+            if sys.platform == "win32":  # the SDK's transport, which puts the server in a Windows job object
+                from mcp.client.stdio import StdioServerParameters, stdio_client
+
+                parameters = StdioServerParameters(
+                    command=server.command,
+                    args=list(server.args),
+                    env=env or None,
+                    cwd=server.cwd,
+                    encoding_error_handler="replace",
+                )
+                return stdio_client(parameters, errlog=diagnostics.stderr_log)
+            started = start(server, env, diagnostics.stderr_log)
+        return stdio_transport(started)
     assert server.url is not None
 
     def http_client(
@@ -465,16 +494,12 @@ async def _streamable_http(url: str, http: httpx2.AsyncClient) -> AsyncIterator[
         yield streams
 
 
-def _search_path(env: dict[str, str]) -> str | None:
-    return env.get("PATH", os.environ.get("PATH"))
-
-
 def _not_runnable(server: str, command: str, env: dict[str, str]) -> str:
     """Why `shutil.which` found no program: a file that is there but not executable says so."""
     if os.path.dirname(command):
         candidates = [command]
     else:
-        candidates = [os.path.join(folder, command) for folder in (_search_path(env) or "").split(os.pathsep) if folder]
+        candidates = [os.path.join(folder, command) for folder in (search_path(env) or "").split(os.pathsep) if folder]
     for candidate in candidates:
         if os.path.isfile(candidate):
             return (
@@ -484,8 +509,9 @@ def _not_runnable(server: str, command: str, env: dict[str, str]) -> str:
     return f"server {server!r}: command {command!r} not found; install it, or give the program's full path"
 
 
-async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> list[JSON] | None:
-    """Every page of one list method, in order; a repeated cursor or too many pages is an error.
+async def _list_all(client: Client, server: ServerConfig, listing: _Listing, ttls: list[int]) -> list[JSON] | None:
+    """Every page of one list method, in order, each page's `ttlMs` told to `ttls`; a repeated cursor
+    or too many pages is an error.
 
     None when the server answers the first page with -32601: it declared the capability but does
     not implement this method (mcp 1.x servers with `resources` but no templates do that)."""
@@ -524,6 +550,7 @@ async def _list_all(client: Client, server: ServerConfig, listing: _Listing) -> 
                 f"server {server.name!r}: {listing.method} failed: {error.error.message} (code {error.error.code})"
             ) from None
         _refuse_non_finite(server, listing, page)
+        ttls.append(getattr(page, "ttl_ms", 0))
         entries.extend(_page_entries(page, listing))
         cursor = page.next_cursor
         if cursor is None:
@@ -748,16 +775,22 @@ async def snapshot_all(
     servers: Sequence[ServerConfig],
     on_done: Callable[[str, Snapshot | StubgenError], None] | None = None,
     warn: Warn = _ignore,
+    on_fresh: Callable[[str, float], None] | None = None,
 ) -> dict[str, Snapshot | StubgenError]:
-    """Snapshot servers concurrently; one failing server does not stop the others."""
+    """Snapshot servers concurrently; one failing server does not stop the others. `on_fresh` is told,
+    before `on_done`, until when (seconds since the epoch) a server said its listing stays fresh."""
     results: dict[str, Snapshot | StubgenError] = {}
 
     async def one(server: ServerConfig) -> None:
+        listed_at = time.time()
+        result: Snapshot | StubgenError
         try:
-            result: Snapshot | StubgenError = await snapshot_server(server, warn)
+            result, ttl = await _snapshot_and_ttl(server, warn)
         except StubgenError as error:
-            result = error
+            result, ttl = error, 0.0
         results[server.name] = result
+        if on_fresh is not None and ttl > 0:
+            on_fresh(server.name, listed_at + ttl)
         if on_done is not None:
             on_done(server.name, result)
 
@@ -771,6 +804,7 @@ def snapshot_servers(
     servers: Sequence[ServerConfig],
     on_done: Callable[[str, Snapshot | StubgenError], None] | None = None,
     warn: Warn = _ignore,
+    on_fresh: Callable[[str, float], None] | None = None,
 ) -> dict[str, Snapshot | StubgenError]:
     """Synchronous entry point for the command line."""
-    return anyio.run(snapshot_all, servers, on_done, warn)
+    return anyio.run(snapshot_all, servers, on_done, warn, on_fresh)

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from codegen import console
 from codegen.errors import EXIT_ERROR, EXIT_OK
-from codegen.generate.pipeline import announce_package
-from codegen.generate.publish import Published, recover_output
 from codegen.options import (
     apply_overrides,
     cache_for,
@@ -20,8 +19,12 @@ from codegen.options import (
     shown_path,
 )
 from codegen.snapshot import Snapshot
-from codegen.snapshot.command import allow_empty_option, counts, take_snapshots
-from codegen.sync.publish import publish_hub, publish_with_snapshot
+from codegen.snapshot.command import allow_empty_option, start_servers, take_snapshots
+from codegen.snapshot.summary import counts
+from codegen.sync.freshness import Freshness
+
+if TYPE_CHECKING:
+    from codegen.generate import Published
 
 
 @click.command()
@@ -30,6 +33,11 @@ from codegen.sync.publish import publish_hub, publish_with_snapshot
 @connection_options
 @allow_empty_option
 @cache_option
+@click.option(
+    "--refresh",
+    is_flag=True,
+    help="List every server again, even one whose last listing is still fresh by its ttlMs.",
+)
 @console.format_option
 def sync(
     servers: tuple[str, ...],
@@ -40,17 +48,27 @@ def sync(
     request_timeout: float | None,
     allow_empty: bool,
     no_cache: bool,
+    refresh: bool,
 ) -> int:
     """Snapshot the configured servers, then regenerate their packages.
 
     Each server's package is rendered, then published together with its snapshot: a failure or an
-    interruption leaves every server's snapshot and package both as they were or both new.
+    interruption leaves every server's snapshot and package both as they were or both new. A server
+    that said (protocol 2026-07-28 `ttlMs`) its last listing stays fresh is not listed again until
+    then, unless --refresh is given.
     """
     config = load_project(config_path, servers_file)
     output = config.output
     if output is None:
         raise config.missing("set `output` under [tool.mcp-stubgen] to sync")
     selected = apply_overrides(config.select(servers), protocol, connect_timeout, request_timeout)
+    freshness = Freshness(refresh)
+    start_servers(selected, {server.name: config.snapshot_path(server.name) for server in selected}, freshness)
+    # Only now the generator: the servers start while it and the SDK load.
+    from codegen.generate.pipeline import announce_package
+    from codegen.generate.publish import recover_output
+    from codegen.sync.publish import publish_hub, publish_with_snapshot
+
     # The cache `generate` uses: an unchanged tool's models are not generated again on every sync.
     cache = cache_for(no_cache)
     recover_output(output)
@@ -74,7 +92,9 @@ def sync(
         )
 
     try:
-        taken = take_snapshots(config, selected, write=write, announce=announce, allow_empty=allow_empty)
+        taken = take_snapshots(
+            config, selected, write=write, announce=announce, allow_empty=allow_empty, freshness=freshness
+        )
     except KeyboardInterrupt:
         done = ", ".join(sorted(published)) or "nothing"
         hub = "; the hub was not regenerated (run `mcp-stubgen generate`)" if config.hub and published else ""

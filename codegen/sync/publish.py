@@ -9,12 +9,12 @@ from codegen import console
 from codegen.config import ProjectConfig
 from codegen.errors import StubgenError
 from codegen.generate.cache import Cache
+from codegen.generate.code_mode import build_code_mode, code_mode_dir
 from codegen.generate.hub import hub_dir
 from codegen.generate.hub_build import hub_rendered, hub_sources
-from codegen.generate.pipeline import PackageInputs, announce_package, publish_rendered, render_current
+from codegen.generate.pipeline import PackageInputs, announce_package, package_dir, publish_rendered, render_current
 from codegen.generate.publish import Published
 from codegen.generate.runtime_folder import publish_runtime
-from codegen.identifiers import HUB_PACKAGE
 from codegen.options import shown_path
 from codegen.snapshot import Snapshot
 
@@ -34,7 +34,11 @@ def publish_with_snapshot(
         config.sync_client,
         config.strict,
     )
-    rendered = render_current(inputs, output, cache, snapshot, prove=False)
+    # As `generate` does, a package proven to be what these snapshot bytes render, beside a snapshot file
+    # that holds them, is not rendered again (`render_current`: a strict run renders, to refuse untyped tools).
+    rendered = render_current(inputs, output, cache, snapshot, prove=_holds(path, source))
+    if rendered.files is None and rendered.target != package_dir(snapshot, output):
+        rendered = render_current(inputs, output, cache, snapshot, prove=False)
     try:
         publish_runtime(output)
         return publish_rendered(rendered, cache, (path, source))
@@ -43,6 +47,13 @@ def publish_with_snapshot(
             f"server {snapshot.server!r}: cannot write {rendered.target} and {path} ({error.strerror or error}); "
             "check the folders' permissions"
         ) from None
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    try:
+        return path.read_bytes() == data
+    except OSError:
+        return False
 
 
 def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
@@ -60,9 +71,25 @@ def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
         console.error(str(error))
         console.emit(None, "error", error=str(error), package=shown_path(hub_dir(output)))
         return False
-    announce_package(HUB_PACKAGE, result)
+    announce_package(result.path.name, result)
     console.emit(None, "generated" if result.changed else "unchanged", package=shown_path(result.path))
     for message in built.lacking:
         console.error(message)
         console.emit(None, "error", error=message, package=shown_path(result.path))
-    return not built.lacking
+    return not built.lacking and (not config.code_mode or publish_code_mode(config, output, cache))
+
+
+def publish_code_mode(config: ProjectConfig, output: Path, cache: Cache) -> bool:
+    """Regenerate `<output>/code_mode/` from the snapshots on disk, as the hub is; False when it could not be."""
+    hub = hub_sources(config)
+    try:
+        pairs = [(server.snapshot, server.method_names) for server in hub.servers]
+        built = build_code_mode(pairs, hub.settings, output, cache)
+        result = publish_rendered(built.rendered, cache)
+    except StubgenError as error:
+        console.error(str(error))
+        console.emit(None, "error", error=str(error), package=shown_path(code_mode_dir(output)))
+        return False
+    announce_package(result.path.name, result)
+    console.emit(None, "generated" if result.changed else "unchanged", package=shown_path(result.path))
+    return True

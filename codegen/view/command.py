@@ -20,7 +20,7 @@ from codegen.generate.pipeline import PackageInputs, package_dir, package_label,
 from codegen.identifiers import package_name
 from codegen.options import cache_for, config_options, load_project, shown_path
 from codegen.snapshot import Snapshot, parse_snapshot, read_snapshot_bytes
-from codegen.snapshot.command import counts, describe
+from codegen.snapshot.summary import counts, describe
 from codegen.view.catalog import catalog_json, catalog_text
 
 
@@ -131,7 +131,7 @@ def _list_server(config: ProjectConfig, name: str, cache: Cache) -> None:
         line += f"; package {shown_path(target)} {state}"
     server = config.servers[name]
     if server.auth is not None:  # OAuth: what `auth status` shows, so a missing login is seen before a run needs it
-        from codegen.auth.command import login_state
+        from codegen.auth.state import login_state
         from codegen.runtime._auth import TokenStore
 
         auth_state, _ = login_state(server, TokenStore())

@@ -41,8 +41,8 @@ from codegen.generate.hub_build import hub_is_stale
 from codegen.identifiers import keep_names
 from codegen.options import shown_path
 from codegen.snapshot import Snapshot, write_snapshot
-from codegen.snapshot.command import emptied, warn_missing_methods
 from codegen.snapshot.discovery import connect, list_catalog
+from codegen.snapshot.summary import emptied, warn_missing_methods
 from codegen.sync.publish import publish_hub, publish_with_snapshot
 
 BACKOFF_FIRST = 1.0

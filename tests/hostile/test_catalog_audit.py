@@ -20,9 +20,7 @@ PY = sys.executable
 GROWING = SERVERS / "growing_server.py"
 
 HONEST_CATALOGS = sorted(
-    path
-    for path in [*REPO.glob("golden/**/*.json"), *REPO.glob("tests/fixtures/history/*.json")]
-    if path.name != "renames.json"
+    path for path in [*REPO.glob("golden/*/snapshot.json"), *REPO.glob("tests/fixtures/history/*.json")]
 )
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.generate.cache import CACHE_ENV
+from codegen.cache_dir import CACHE_ENV
 from tests.conftest import write_config
 from tests.regen_goldens import GOLDEN
 

@@ -187,11 +187,15 @@ def test_ctrl_c_during_sync_leaves_snapshots_and_packages_byte_for_byte(tmp_path
     assert len(before) >= 10
 
     # The raw server now lists a different catalog, slowly; weather answers at once.
+    hanging = tmp_path / "hanging"
     sync_project(
         tmp_path,
-        server_table("raw", RAW, "--mode", "hang-after-handshake") + server_table("weather", str(EXAMPLE_SERVER)),
+        server_table(
+            "raw", RAW, "--mode", "hang-after-handshake", env=f"RAW_SERVER_HANGING_FILE = {json.dumps(str(hanging))}"
+        )
+        + server_table("weather", str(EXAMPLE_SERVER)),
     )
-    interrupt_cli("sync", cwd=tmp_path)
+    interrupt_cli("sync", cwd=tmp_path, until=hanging.exists)
     assert tree_digest(tmp_path / "snaps", tmp_path / "clients") == before
     leftovers = [path.name for path in (tmp_path / "clients").iterdir() if path.name.startswith(".")]
     assert leftovers == []

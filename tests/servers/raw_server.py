@@ -163,6 +163,8 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
             answer(request_id, {"tools": [{"name": "broken", "inputSchema": {"type": "object", "properties": []}}]})
             return
         if mode == "hang-after-handshake":
+            if os.environ.get("RAW_SERVER_HANGING_FILE"):  # tells a test the client is now waiting here
+                open(os.environ["RAW_SERVER_HANGING_FILE"], "w").close()
             time.sleep(3600)
         if mode == "slow-list" and not params.get("cursor"):
             time.sleep(delay)

@@ -1,8 +1,8 @@
 """Helpers for the hub that mcp-stubgen generates over several servers' typed clients.
 
 This file is copied verbatim into `_mcp_runtime/` beside a hub, so it imports only `mcp`, `pydantic`,
-`jsonschema` (which `mcp` brings), the standard library and its siblings `_hub_catalog.py` and
-`_runtime.py` (the server packages' runtime, for its compiled schema checks). Do not edit
+`jsonschema` (which `mcp` brings), the standard library and its siblings `_hub_catalog.py`,
+`_hub_providers.py` and `_runtime.py` (the server packages' runtime, for its compiled schema checks). Do not edit
 the copy: run `mcp-stubgen sync` to refresh it.
 
 `jsonschema` and `mcp` are imported where they are used, as in each server package's `_runtime.py`:
@@ -40,6 +40,7 @@ from ._hub_catalog import (
     selected,
     tool_definition,
 )
+from ._hub_providers import DeferredTools, DeferredToolsMethod, Provider, anthropic_tool
 from ._loop_thread import SessionLoop
 from ._runtime import _REQUEST_TIMEOUT, RequestTimeoutError, ServerError, _meta, _progress, tool_fingerprint
 from ._schema_check import SchemaCheck, offline_validator
@@ -223,6 +224,24 @@ class _CatalogMethod(Generic[P, R]):
         return bound
 
 
+class _DeferredToolsDescriptor:
+    """`deferred_tools`: over the snapshot's catalog on the class (it answers searches only), over the
+    live one on a connected hub (which also runs the tools the model calls)."""
+
+    def __get__(self, hub: GeneratedHub | None, hub_class: type[GeneratedHub]) -> DeferredToolsMethod:
+        catalog = _snapshot_catalog(hub_class) if hub is None else hub.model_catalog
+        call = None if hub is None else hub.call
+
+        def deferred_tools(
+            provider: Provider, *, pinned: Collection[str] = (), filters: Filters = None, limit: int = SEARCH_LIMIT
+        ) -> DeferredTools:
+            """The request's tools in the provider's deferred-loading form (Anthropic, OpenAI; Gemini
+            declares what searches found), and `answer(call)` for the model's search and tool calls."""
+            return DeferredTools(catalog, call, provider, pinned=pinned, filters=filters, limit=limit)
+
+        return deferred_tools
+
+
 class GeneratedHub:
     """The base of the generated `Hub`: the catalog lookup, argument validation and routing.
 
@@ -365,6 +384,8 @@ class GeneratedHub:
         if unknown:
             raise catalog.unknown(unknown[0])
         tools = names_only(selected(catalog.tools.values(), filters), names)
+        if format == "anthropic":  # with the schemas' examples as `input_examples`, as Anthropic takes them
+            return [anthropic_tool(tool) for tool in sorted(tools, key=_by_name)]
         return [tool_definition(tool, format, strict=strict) for tool in sorted(tools, key=_by_name)]
 
     @_CatalogMethod
@@ -384,6 +405,8 @@ class GeneratedHub:
         if tool is None:
             raise catalog.unknown(name)
         return tool
+
+    deferred_tools = _DeferredToolsDescriptor()
 
     @staticmethod
     def search_tool_definition(format: ToolFormat = "default") -> dict[str, Any]:

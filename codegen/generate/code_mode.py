@@ -1,0 +1,691 @@
+"""Code mode: the hub's tools as a typed Python API written for a model to read, `<output>/code_mode/`.
+
+With `code_mode = true` (or `generate --code-mode`) `generate` writes, beside the hub, one compact
+stub per server (`<module>.pyi`: one `async def` per tool, keyword-only parameters, `Literal`
+enums, `TypedDict` inputs and results, a docstring with the description, the hints and the result
+shape), the same stub one tool at a time (`servers/<module>/<function>.pyi`), an `index.md` with a
+line per tool, an `AGENTS.md` for coding agents, the tools' routes as data (`tools.json`), and
+modules that bind the stubs' functions to the hub (`<module>.py`, `__init__.py`; the run time is
+`_mcp_runtime/_code_mode.py`, whose docstring holds the contract with the sandbox).
+
+The stubs are written here from the snapshots' JSON Schemas, not from the pydantic models: a
+model reads `TypedDict`s and `Literal`s, and a sandbox's type checker needs nothing else. Names
+come from `codegen.identifiers` (the client's method names and parameter names), every free text
+goes through the renderer's `docstring` filter, and every key through `literal`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import keyword
+import math
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codegen import __version__
+from codegen.errors import StubgenError
+from codegen.generate.cache import Cache
+from codegen.generate.escaping import docstring, literal
+from codegen.generate.headers import DO_NOT_EDIT
+from codegen.generate.hub import HubSettings
+from codegen.generate.piecewise_black import formatted
+from codegen.generate.pipeline import Rendered
+from codegen.generate.proof import RenderKey, hub_source, remember_rendered, rendered_before
+from codegen.generate.templating import jinja_environment
+from codegen.identifiers import assign_names, escape, package_name, pascal_case, plan_names, qualified_tools
+from codegen.runtime._code_mode import CodeModeTool, ResultKind, ToolHints, index_line, merge_stubs
+from codegen.runtime._hub_catalog import HINT_DEFAULTS, HubTool, ToolFilter, model_visible, summary
+from codegen.schemas import MISSING, BudgetExceeded, Document, follow
+from codegen.snapshot import Snapshot, fingerprint, read_snapshot_bytes
+
+__all__ = [
+    "CODE_MODE_PACKAGE",
+    "CodeModeBuild",
+    "build_code_mode",
+    "code_mode_dir",
+    "module_name",
+    "module_stubs",
+    "remember",
+    "render_code_mode",
+    "report_tokens",
+    "token_report",
+]
+
+CODE_MODE_PACKAGE = "code_mode"
+"""The package's folder and import name under the output folder."""
+
+PACKAGE_NAMES = frozenset({"describe", "functions", "hints", "run_code", "search_tools", "servers", "stubs", "use_hub"})
+"""Names of the package's own members (and its `servers/` folder), which no server module may take."""
+TYPING_NAMES = frozenset({"Any", "Literal", "NotRequired", "TypedDict"})
+_MAX_DEPTH = 40
+"""Schemas nested deeper than this (without a named type in between) are typed `Any`."""
+
+
+def code_mode_dir(out_dir: Path) -> Path:
+    return out_dir / CODE_MODE_PACKAGE
+
+
+def module_name(server: str) -> str:
+    """The module a server's tools are imported as, in the sandbox and in-process: its package name,
+    escaped away from the standard library's modules (a server `time` is `time_`) and the package's members."""
+    return escape(package_name(server), PACKAGE_NAMES | set(sys.stdlib_module_names))
+
+
+# -- types from JSON Schema ---------------------------------------------------------------------------
+
+_STRING = re.compile(r'"(?:\\.|[^"\\])*"' + r"|'(?:\\.|[^'\\])*'")
+
+
+def typing_names(*annotations: str) -> set[str]:
+    """The `typing` names some annotations use (their string literals left out)."""
+    text = _STRING.sub("", " ".join(annotations))
+    return {name for name in TYPING_NAMES if re.search(rf"\b{name}\b", text)}
+
+
+@dataclass
+class _Types:
+    """The TypedDicts one server's stubs declare, by class name: their source and the `typing` names
+    they use. Tools share them, so one server's stub declares each once."""
+
+    classes: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)
+
+
+class _Clash(Exception):
+    """Two schemas of one server would give one class name different bodies: the tool (`stem`) that
+    came second names its class after itself."""
+
+    def __init__(self, stem: str, name: str) -> None:
+        super().__init__(name)
+        self.key = (stem, name)
+
+
+class _ToolTypes:
+    """Annotations for one tool's schemas; a `$ref` to an object names a TypedDict after its
+    definition (`Note`), an inline object after where it is (`GetForecastResult`)."""
+
+    def __init__(self, types: _Types, stem: str, renamed: Mapping[tuple[str, str], str]) -> None:
+        self.types = types
+        self.stem = stem
+        self.renamed = renamed
+        self.used: list[str] = []
+        """The classes this tool's stub needs, each after the classes it uses."""
+        self.refs: dict[tuple[int, str], str] = {}
+
+    def annotation(self, schema: Any, root: Any, name: str, depth: int = 0) -> str:
+        if depth > _MAX_DEPTH or not isinstance(schema, dict) or not schema:
+            return "Any"
+        reference = schema.get("$ref")
+        if isinstance(reference, str):
+            return self._reference(reference, root, depth)
+        if "const" in schema:
+            return self._literal([schema["const"]]) or "Any"
+        if isinstance(schema.get("enum"), list):
+            return self._literal(schema["enum"]) or self._base(schema, root, name, depth)
+        for key in ("anyOf", "oneOf"):
+            if isinstance(schema.get(key), list) and schema[key]:
+                members = [
+                    self.annotation(member, root, f"{name}{index}" if index > 1 else name, depth + 1)
+                    for index, member in enumerate(schema[key], 1)
+                ]
+                return _union(members + (["None"] if schema.get("nullable") is True else []))
+        all_of = schema.get("allOf")
+        if isinstance(all_of, list) and len(all_of) == 1 and not schema.get("properties"):
+            return self.annotation(all_of[0], root, name, depth + 1)
+        if isinstance(all_of, list) and all_of:
+            merged = _merged_objects(schema, root)
+            return self._object(merged, root, name, depth) if merged is not None else "Any"
+        return self._base(schema, root, name, depth)
+
+    def _base(self, schema: dict[str, Any], root: Any, name: str, depth: int) -> str:
+        kinds = schema.get("type")
+        if isinstance(kinds, str):
+            kinds = [kinds]
+        if not isinstance(kinds, list) or not kinds:
+            kinds = ["object"] if "properties" in schema else []
+        members = [self._kind(kind, schema, root, name, depth) for kind in kinds]
+        if schema.get("nullable") is True:
+            members.append("None")
+        return _union(members) if members else "Any"
+
+    def _kind(self, kind: Any, schema: dict[str, Any], root: Any, name: str, depth: int) -> str:
+        simple = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "null": "None"}
+        if kind in simple:
+            return simple[kind]
+        if kind == "array":
+            items = schema.get("items")
+            return (
+                f"list[{self.annotation(items, root, name + 'Item', depth + 1) if isinstance(items, dict) else 'Any'}]"
+            )
+        if kind == "object":
+            return self._object(schema, root, name, depth)
+        return "Any"
+
+    def _object(self, schema: dict[str, Any], root: Any, name: str, depth: int, class_name: str | None = None) -> str:
+        properties = schema.get("properties")
+        if not isinstance(properties, dict) or not properties:
+            extra = schema.get("additionalProperties")
+            value = self.annotation(extra, root, name + "Value", depth + 1) if isinstance(extra, dict) else "Any"
+            return f"dict[str, {value}]"
+        class_name = class_name or self._class_name(name)
+        required = {key for key in schema.get("required", []) if isinstance(key, str)}
+        fields = []
+        for key in sorted(properties):
+            annotation = self.annotation(properties[key], root, name + pascal_case(key, "Field"), depth + 1)
+            if key not in required:
+                annotation = f"NotRequired[{annotation}]"
+            description = properties[key].get("description") if isinstance(properties[key], dict) else None
+            fields.append((key, annotation, description if isinstance(description, str) else None))
+        source = _typed_dict(class_name, fields, schema.get("description"))
+        names = frozenset(typing_names(*(annotation for _, annotation, _ in fields)) | {"TypedDict"})
+        existing = self.types.classes.get(class_name)
+        if existing is not None and existing[0] != source:
+            raise _Clash(self.stem, name)
+        self.types.classes[class_name] = (source, names)
+        if class_name not in self.used:
+            self.used.append(class_name)
+        return class_name
+
+    def _reference(self, reference: str, root: Any, depth: int) -> str:
+        key = (id(root), reference)  # the input and the output schema are two documents
+        if key in self.refs:
+            return self.refs[key]
+        target = follow(root, reference)
+        if target is MISSING or not isinstance(target, dict):
+            return "Any"
+        name = pascal_case(reference.rsplit("/", 1)[-1] or "Root", "Type")
+        if _is_object(target):
+            class_name = self.refs[key] = self._class_name(name)  # a recursive reference names it
+            return self._object(target, root, name, depth + 1, class_name)
+        self.refs[key] = "Any"  # a recursive reference to anything else is `Any`
+        annotation = self.refs[key] = self.annotation(target, root, name, depth + 1)
+        return annotation
+
+    def _class_name(self, name: str) -> str:
+        return self.renamed.get((self.stem, name)) or escape(name, TYPING_NAMES)
+
+    def _literal(self, values: Sequence[Any]) -> str | None:
+        written = []
+        for value in values:
+            if value is None or isinstance(value, bool):
+                written.append(repr(value))
+            elif isinstance(value, int):
+                written.append(str(value))
+            elif isinstance(value, str):
+                written.append(literal(value))
+            else:
+                return None
+        members = [text for text in dict.fromkeys(written) if text != "None"]
+        parts = [f"Literal[{', '.join(members)}]"] if members else []
+        return _union(parts + (["None"] if "None" in written else [])) or None
+
+
+def _union(members: Sequence[str]) -> str:
+    unique = list(dict.fromkeys(members))
+    if "Any" in unique:
+        return "Any"
+    if "None" in unique:  # last, as people write it
+        unique = [member for member in unique if member != "None"] + ["None"]
+    return " | ".join(unique)
+
+
+def _is_object(schema: dict[str, Any]) -> bool:
+    properties = schema.get("properties")
+    return isinstance(properties, dict) and bool(properties) and schema.get("type", "object") in ("object", ["object"])
+
+
+def _merged_objects(schema: dict[str, Any], root: Any) -> dict[str, Any] | None:
+    """An `allOf` of objects as one object (their properties and required keys together), or None."""
+    properties = dict(schema.get("properties") or {})
+    required = [key for key in schema.get("required") or [] if isinstance(key, str)]
+    for member in schema["allOf"]:
+        seen: set[str] = set()
+        while isinstance(member, dict) and isinstance(member.get("$ref"), str) and member["$ref"] not in seen:
+            seen.add(member["$ref"])
+            member = follow(root, member["$ref"])
+        if not isinstance(member, dict) or not isinstance(member.get("properties"), dict):
+            return None
+        properties.update(member["properties"])
+        required += [key for key in member.get("required", []) if isinstance(key, str)]
+    return {"type": "object", "properties": properties, "required": sorted(set(required))}
+
+
+def _typed_dict(name: str, fields: Sequence[tuple[str, str, str | None]], description: Any) -> str:
+    """A TypedDict's source: class syntax when every key is a plain identifier, else the functional
+    form, whose keys are string literals (`from`, `$meta`, `x-id`)."""
+    if not all(
+        key.isascii() and key.isidentifier() and not keyword.iskeyword(key) and not key.startswith("__")
+        for key, _, _ in fields
+    ):
+        items = "".join(f"\n        {literal(key)}: {annotation}," for key, annotation, _ in fields)
+        return f'{name} = TypedDict(\n    "{name}",\n    {{{items}\n    }},\n)'
+    lines = [f"class {name}(TypedDict):"]
+    if isinstance(description, str) and description.strip():
+        lines.append(_indent(f'"""{_escaped(description)}"""', "    "))
+    for key, annotation, text in fields:
+        lines.append(f"    {key}: {annotation}")
+        if text and text.strip():
+            lines.append(_indent(f'"""{_escaped(text)}"""', "    "))
+    return "\n".join(lines)
+
+
+def _escaped(text: str) -> str:
+    """Catalog text for a docstring: escaped by the renderer's filter, runs of blank lines made one."""
+    return re.sub(r"\n{3,}", "\n\n", docstring(text))
+
+
+def _indent(text: str, prefix: str) -> str:
+    return "\n".join(prefix + line if line else "" for line in text.split("\n"))
+
+
+# -- one tool -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _ToolStub:
+    tool: CodeModeTool
+    stub: str
+    """`servers/<module>/<function>.pyi`: the function and the types it uses."""
+    definition: dict[str, Any]
+    """The tool as `tools/list` gives it, for the token report."""
+
+
+def _hints(tool: Mapping[str, Any], qualified: str) -> ToolHints:
+    annotations = tool.get("annotations") or {}
+
+    def hint(key: str) -> bool:
+        value = annotations.get(key, HINT_DEFAULTS[key])
+        return value if isinstance(value, bool) else HINT_DEFAULTS[key]
+
+    read_only = hint("readOnlyHint")
+    return ToolHints(qualified, read_only, not read_only and hint("destructiveHint"), hint("openWorldHint"))
+
+
+def _wraps_value(tool: Mapping[str, Any], schema: Mapping[str, Any]) -> bool:
+    """MCPServer titles a wrapped primitive `<tool>Output`; FastMCP marks it with `x-fastmcp-wrap-result`."""
+    properties = schema.get("properties", {})
+    if not isinstance(properties, dict) or set(properties) != {"result"} or schema.get("required") != ["result"]:
+        return False
+    return schema.get("x-fastmcp-wrap-result") is True or schema.get("title") == f"{tool['name']}Output"
+
+
+@dataclass(frozen=True)
+class _Route:
+    server: str
+    module: str
+    function: str
+    qualified_name: str
+
+
+def _tool_stub(
+    route: _Route, raw: Mapping[str, Any], types: _Types, renamed: Mapping[tuple[str, str], str]
+) -> _ToolStub:
+    """One tool's function stub with the classes it uses (declared into `types`)."""
+    stem = pascal_case(route.function, "Tool")
+    builder = _ToolTypes(types, stem, renamed)
+    where = f"server {route.server!r}: tool {raw['name']!r}: "
+    input_schema, output_schema = _local(raw.get("inputSchema")), _local(raw.get("outputSchema"))
+    root = input_schema if isinstance(input_schema, dict) else {}
+    target = follow(root, root["$ref"]) if isinstance(root.get("$ref"), str) else root
+    properties = target.get("properties") if isinstance(target, dict) else None
+    if isinstance(target, dict) and properties is None and target.get("type") == "object":
+        properties = {}  # any object: the function takes no arguments
+    parameters: dict[str, str] | None = None
+    lines, docs = [], []
+    if isinstance(target, dict) and isinstance(properties, dict):
+        required = {key for key in target.get("required", []) if isinstance(key, str)}
+        names = sorted(
+            assign_names(sorted(properties), fallback="arg", kind="property", where=where),
+            key=lambda named: named.wire not in required,
+        )
+        parameters = {named.python: named.wire for named in names}
+        for named in names:
+            annotation = builder.annotation(properties[named.wire], root, stem + pascal_case(named.wire, "Arg"))
+            lines.append(f"    {named.python}: {annotation}{'' if named.wire in required else ' = ...'},")
+            doc = _parameter_doc(named.python, named.wire, properties[named.wire], named.wire in required)
+            docs += [doc] if doc is not None else []
+    else:
+        lines.append("    arguments: dict[str, Any],")
+        docs.append("arguments: The whole arguments object (the input schema's root is not one object).")
+    result: ResultKind = "text"
+    returns, shape = "str", "the text of the tool's result (it declares no output schema)"
+    if isinstance(output_schema, dict) and output_schema:
+        if _wraps_value(raw, output_schema):
+            result, shape = "value", "the tool's result value (its server sends it wrapped as `result`)"
+            returns = builder.annotation(output_schema["properties"]["result"], output_schema, stem + "Result")
+        else:
+            result, shape = "structured", "the tool's structured result"
+            returns = builder.annotation(output_schema, output_schema, stem + "Result")
+    hints = _hints(raw, route.qualified_name)
+    description = raw.get("description") or raw.get("title")
+    sections = [_escaped(description)] if isinstance(description, str) and description.strip() else []
+    if docs:
+        sections.append("Args:\n" + "\n".join(_indent(_escaped(doc), "    ") for doc in docs))
+    sections.append(f"Returns {shape}.\nHints: {hints.words()}.")
+    parameter_lines = "".join(f"{line}\n" for line in lines)
+    signature = (
+        f"async def {route.function}(\n    *,\n{parameter_lines}) -> {returns}:"
+        if lines
+        else f"async def {route.function}() -> {returns}:"
+    )
+    lines_of_doc = [sections[0], "", *sections[1:]] if len(sections) > 1 and description else sections
+    function_source = f'{signature}\n    """{_indent(chr(10).join(lines_of_doc), "    ").lstrip()}\n    """'
+    used = [types.classes[name] for name in builder.used]
+    names_used = typing_names(*(line for line in lines), returns).union(*(names for _, names in used))
+    head = [f"from typing import {', '.join(sorted(names_used))}"] if names_used else []
+    stub = merge_stubs([*head, *(source for source, _ in used), function_source])
+    tool = CodeModeTool(
+        name=f"{route.module}.{route.function}",
+        module=route.module,
+        function=route.function,
+        server=route.server,
+        tool=raw["name"],
+        parameters=parameters,
+        result=result,
+        summary=_one_line(raw),
+        hints=hints,
+    )
+    definition = {
+        key: raw[key]
+        for key in ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
+        if key in raw
+    }
+    return _ToolStub(tool, stub, definition)
+
+
+def _parameter_doc(python: str, wire: str, schema: Any, required: bool) -> str | None:
+    """A parameter's line under `Args:`: its description, wire name, default and optionality; None
+    for a required one with nothing more to say."""
+    parts = []
+    text = schema.get("description") if isinstance(schema, dict) else None
+    if isinstance(text, str) and text.strip():
+        parts.append(text.strip() if text.strip().endswith((".", "!", "?")) else text.strip() + ".")
+    if wire != python:
+        parts.append(f"Sent as {wire!r}.")
+    if isinstance(schema, dict) and "default" in schema:
+        parts.append(f"Default: {json.dumps(schema['default'], ensure_ascii=False)}.")
+    if not required:
+        parts.append("Optional.")
+    return f"{python}: {' '.join(parts)}" if parts else None
+
+
+def _one_line(raw: Mapping[str, Any]) -> str:
+    """The tool's summary on one line of at most 160 characters, as `index.md` shows it."""
+    text = summary(HubTool("", "", "", "", raw.get("description"), {}, title=raw.get("title")))
+    text = " ".join(text.split()).replace("`", "'")
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def _local(schema: Any) -> Any:
+    """The schema with every `$ref` a local JSON pointer; one past the work budget is left untyped."""
+    if not isinstance(schema, dict):
+        return schema
+    document = Document.of(schema)
+    try:
+        document.expanded_size()
+    except BudgetExceeded:
+        return {}
+    return document.local()
+
+
+# -- the package ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CodeModeServer:
+    server: str
+    module: str
+    about: str
+    """The server's own words about itself (title, description, instructions)."""
+    tools: tuple[_ToolStub, ...]
+
+
+def build_servers(
+    servers: Sequence[tuple[Snapshot, Mapping[str, str]]], settings: HubSettings
+) -> tuple[CodeModeServer, ...]:
+    """Every server's stubs: its tools the hub's filters let through and it shows to models, named as
+    its client names them, routed by the hub's qualified names."""
+    by_server = {snapshot.server: (snapshot, method_names) for snapshot, method_names in servers}
+    modules: dict[str, str] = {}
+    for server in sorted(by_server):
+        module = module_name(server)
+        other = next((name for name, taken in modules.items() if taken == module), None)
+        if other is not None:
+            raise StubgenError(
+                f"code mode: servers {other!r} and {server!r} would both be the module {module!r}; rename one"
+            )
+        modules[server] = module
+    catalog: dict[str, list[str]] = {}
+    functions: dict[str, dict[str, str]] = {}
+    for server, (snapshot, method_names) in by_server.items():
+        rule = settings.filters.get(server, ToolFilter())
+        catalog[server] = [
+            tool["name"]
+            for tool in snapshot.tools
+            if rule.allows(tool["name"], tool.get("annotations") or {}) and model_visible(tool.get("_meta"))
+        ]
+        functions[server] = {named.wire: named.python for named in plan_names(snapshot, method_names).tools}
+    routes = {
+        (entry.server, entry.tool): _Route(
+            entry.server, modules[entry.server], functions[entry.server][entry.tool], entry.qualified_name
+        )
+        for entry in qualified_tools(catalog, settings.separator, functions)
+    }
+    built = []
+    for server in sorted(by_server):
+        snapshot = by_server[server][0]
+        raw = {tool["name"]: tool for tool in snapshot.tools}
+        wanted = sorted(catalog[server], key=lambda name: functions[server][name])
+        info = snapshot.server_info if isinstance(snapshot.server_info, dict) else {}
+        parts = (info.get("title"), info.get("description"), snapshot.instructions)
+        about = " ".join(part for part in parts if isinstance(part, str) and part)
+        built.append(CodeModeServer(server, modules[server], about, _server_stubs(server, wanted, raw, routes)))
+    return tuple(built)
+
+
+def _server_stubs(
+    server: str,
+    wanted: Sequence[str],
+    raw: Mapping[str, Mapping[str, Any]],
+    routes: Mapping[tuple[str, str], _Route],
+) -> tuple[_ToolStub, ...]:
+    """The tools' stubs. Where a tool's class would be another tool's under the same name but
+    different, it takes the later tool's name as a prefix (then a number)."""
+    renamed: dict[tuple[str, str], str] = {}
+    for _ in range(1000):
+        types = _Types()
+        try:
+            return tuple(_tool_stub(routes[(server, name)], raw[name], types, renamed) for name in wanted)
+        except _Clash as clash:
+            stem, name = clash.key
+            current = renamed.get(clash.key)
+            if current is None:
+                renamed[clash.key] = stem + name
+            else:
+                count = int(re.sub(r"^.*?(\d*)$", r"\1", current) or 1) + 1
+                renamed[clash.key] = f"{stem}{name}{count}"
+    raise StubgenError(f"code mode: server {server!r}: cannot name its tools' types apart")
+
+
+def render_code_mode(
+    servers: Sequence[tuple[Snapshot, Mapping[str, str]]], settings: HubSettings, cache: Cache | None = None
+) -> dict[str, bytes]:
+    """Every file of `<output>/code_mode/`, by relative path."""
+    built = build_servers(servers, settings)
+    fingerprints = {snapshot.server: snapshot.fingerprint for snapshot, _ in servers}
+    header = (
+        f"# Generated by mcp-stubgen {__version__} from the snapshots of {len(fingerprints)} server(s) "
+        f"(combined fingerprint {fingerprint(fingerprints)}).\n{DO_NOT_EDIT}"
+    )
+    files: dict[str, bytes] = {}
+    tools = [stub.tool for server in built for stub in server.tools]
+    templates = jinja_environment()
+    for server in built:
+        files[f"{server.module}.pyi"] = f"{header}\n{server_stub(server)}".encode()
+        for stub in server.tools:
+            files[f"servers/{server.module}/{stub.tool.function}.pyi"] = stub.stub.encode()
+    context = {"header": header, "servers": built, "tools": tools, "index_line": index_line}
+    sources = {
+        "__init__.py": templates.get_template("code_mode_init.py.jinja").render(**context),
+        **{
+            f"{server.module}.py": templates.get_template("code_mode_module.py.jinja").render(server=server, **context)
+            for server in built
+        },
+    }
+    for name, source in zip(
+        sources, formatted([("module", source) for source in sources.values()], cache or Cache.disabled()), strict=True
+    ):
+        files[name] = source.encode()
+    files["index.md"] = templates.get_template("code_mode_index.md.jinja").render(**context).encode()
+    files["AGENTS.md"] = templates.get_template("code_mode_agents.md.jinja").render(**context).encode()
+    files["tools.json"] = (
+        json.dumps([_tool_json(tool) for tool in tools], ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    ).encode()
+    files["py.typed"] = b""
+    return dict(sorted(files.items()))
+
+
+def server_stub(server: CodeModeServer) -> str:
+    """A server module's stub (`<module>.pyi` without the header): its docstring, then its tools' stubs merged."""
+    about = f"\n\n{_escaped(server.about)}" if server.about.strip() else ""
+    doc = (
+        f'"""The tools of the MCP server {docstring(repr(server.server))}: `import {server.module}`, '
+        f"then `await {server.module}.<function>(...)`.{about}\n\n"
+        'Every function raises `RuntimeError` when the tool reports an error.\n"""'
+    )
+    return f"{doc}\n\n{merge_stubs([stub.stub for stub in server.tools])}" if server.tools else f"{doc}\n"
+
+
+def module_stubs(servers: Sequence[tuple[Snapshot, Mapping[str, str]]], settings: HubSettings) -> dict[str, str]:
+    """Module name -> its stub, as `<output>/code_mode/<module>.pyi` holds it (less the header): what
+    scripts are type-checked against."""
+    return {server.module: server_stub(server) for server in build_servers(servers, settings)}
+
+
+def _tool_json(tool: CodeModeTool) -> dict[str, Any]:
+    hints = {
+        "read_only": tool.hints.read_only,
+        "destructive": tool.hints.destructive,
+        "open_world": tool.hints.open_world,
+    }
+    return {
+        "module": tool.module,
+        "function": tool.function,
+        "server": tool.server,
+        "tool": tool.tool,
+        "qualified_name": tool.hints.qualified_name,
+        "parameters": dict(tool.parameters) if tool.parameters is not None else None,
+        "result": tool.result,
+        "summary": tool.summary,
+        "hints": hints,
+    }
+
+
+# -- building, proving, reporting ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CodeModeBuild:
+    target: Path
+    files: dict[str, bytes] | None
+    """None when the folder is proven to be what these snapshots render."""
+    source: bytes
+    servers: tuple[tuple[Snapshot, Mapping[str, str]], ...] = ()
+    """The parsed snapshots, when rendered (for the token report)."""
+    settings: HubSettings = field(default_factory=HubSettings)
+
+    @property
+    def rendered(self) -> Rendered:
+        """The package as the pipeline publishes or compares it."""
+        return Rendered(self.target, self.files, RenderKey(self.source))
+
+
+def build_code_mode(
+    sources: Sequence[tuple[Path, Mapping[str, str]]], settings: HubSettings, out_dir: Path, cache: Cache
+) -> CodeModeBuild:
+    """The code-mode package over the servers whose snapshot can be read (as the hub is built), rendered
+    unless proven unchanged; raises `StubgenError` when there is none."""
+    from codegen.snapshot import parse_snapshot
+
+    readable = []
+    for path, method_names in sources:
+        try:
+            readable.append((path, read_snapshot_bytes(path), method_names))
+        except StubgenError:
+            continue  # the hub's own lines name every server it lacks
+    source = b"code-mode\0" + hub_source([(data, names) for _, data, names in readable], settings)
+    target = code_mode_dir(out_dir)
+    if rendered_before(RenderKey(source), out_dir, cache) is not None:
+        return CodeModeBuild(target, None, source)
+    servers = []
+    for path, data, method_names in readable:
+        try:
+            servers.append((parse_snapshot(data, str(path)), method_names))
+        except StubgenError:
+            continue
+    if not servers:
+        raise StubgenError("code mode: no server has a usable snapshot; run `mcp-stubgen snapshot` first")
+    try:
+        files = render_code_mode(servers, settings, cache)
+    except StubgenError as error:
+        message = str(error)
+        raise StubgenError(message if message.startswith("code mode: ") else f"code mode: {message}") from None
+    return CodeModeBuild(target, files, source, tuple(servers), settings)
+
+
+def remember(build: CodeModeBuild, cache: Cache) -> None:
+    if build.files is not None:
+        remember_rendered(RenderKey(build.source), build.target, build.files, cache)
+
+
+# -- the token report ----------------------------------------------------------------------------------
+
+
+def count_tokens(text: str) -> tuple[int, str]:
+    """Tokens in `text` and how they were counted: tiktoken's `o200k_base` when it is installed and
+    has its encoding at hand, else an approximation (every run of letters or digits counts one token
+    per four characters, every other visible character one)."""
+    try:
+        encoding = importlib.import_module("tiktoken").get_encoding("o200k_base")
+        return len(encoding.encode(text)), "tiktoken o200k_base"
+    except Exception:  # not installed, or no encoding file offline: the documented approximation
+        pieces = re.findall(r"[A-Za-z0-9]+|\S", text)
+        return sum(math.ceil(len(piece) / 4) for piece in pieces), "approximate"
+
+
+def token_report(servers: Sequence[tuple[Snapshot, Mapping[str, str]]], settings: HubSettings) -> list[dict[str, Any]]:
+    """Per server: its tool definitions (as `tools/list` gives them, JSON) and its stub, in tokens."""
+    rows = []
+    for server in build_servers(servers, settings):
+        definitions = json.dumps([stub.definition for stub in server.tools], ensure_ascii=False)
+        stub = merge_stubs([stub.stub for stub in server.tools]) if server.tools else ""
+        tool_tokens, method = count_tokens(definitions)
+        stub_tokens, _ = count_tokens(stub)
+        rows.append(
+            {
+                "server": server.server,
+                "tools": len(server.tools),
+                "definitions": tool_tokens,
+                "stubs": stub_tokens,
+                "counted": method,
+            }
+        )
+    return rows
+
+
+def report_tokens(build: CodeModeBuild) -> None:
+    """Each server's tool definitions beside its stub, in tokens, one line each on stderr (and a
+    `tokens` object with `--format json`): said when the package is written."""
+    from codegen import console
+
+    for row in token_report(build.servers, build.settings):
+        share = f"{row['stubs'] / row['definitions']:.0%}" if row["definitions"] else "-"
+        console.note(
+            f"code mode: {row['server']}: {row['tools']} tool(s): definitions {row['definitions']:,} tokens, "
+            f"stubs {row['stubs']:,} tokens ({share}; {row['counted']})"
+        )
+        console.emit(row["server"], "tokens", **{key: value for key, value in row.items() if key != "server"})

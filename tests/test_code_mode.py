@@ -1,0 +1,500 @@
+"""Code mode: typed stubs for agents that write code, the in-process target over the bundled servers,
+discovery, saved scripts and the drift that breaks them.
+
+Stubs are rendered from real and hand-made catalogs and type-checked with mypy; the in-process
+target calls the bundled example servers over stdio through a generated hub; `check-scripts` and
+`drift` run through the CLI against a real catalog change.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import StdioServerParameters
+
+from codegen.generate.code_mode import module_name, render_code_mode, token_report
+from codegen.generate.hub import HubSettings
+from codegen.generate.publish import diff_trees, read_tree
+from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot
+from tests.conftest import REPO, write_config
+from tests.regen_goldens import GOLDEN, OUTPUT, REGEN_COMMAND, code_mode_case_tree
+
+PY = sys.executable
+WEATHER = REPO / "examples" / "weather_server.py"
+NOTES = REPO / "examples" / "notes_server.py"
+HAS_MONTY = importlib.util.find_spec("pydantic_monty") is not None
+
+
+def golden_snapshots() -> list[tuple[Snapshot, dict[str, str]]]:
+    return [(load_snapshot(GOLDEN / name / "snapshot.json"), {}) for name in ("notes", "weather")]
+
+
+def catalog(server: str, tools: list[dict[str, Any]], instructions: str | None = None) -> Snapshot:
+    document = {
+        "format": 1,
+        "server": server,
+        "protocolVersion": "2025-06-18",
+        "capabilities": {"tools": {}},
+        "tools": tools,
+        **({"instructions": instructions} if instructions is not None else {}),
+    }
+    return parse_snapshot(json.dumps(document).encode(), f"{server}.json")
+
+
+SHAPES = [
+    {
+        "name": "find",
+        "description": "Find nodes.",
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "from": {"type": "string", "description": "Where to start."},
+                "class": {"enum": ["a", "b"]},
+                "filters": {
+                    "type": "object",
+                    "properties": {"tag": {"type": "string"}, "limit": {"type": "integer"}},
+                    "required": ["tag"],
+                },
+                "node": {"$ref": "#/$defs/Node"},
+                "choice": {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]},
+                "blob": {},
+                "both": {"allOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]},
+                "mode": {"const": "fast"},
+                "ratio": {"type": ["number", "null"]},
+                "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "x-weird": {"type": "boolean", "default": False},
+            },
+            "required": ["from", "class"],
+            "$defs": {
+                "Node": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string"},
+                        "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+                    },
+                    "required": ["name"],
+                },
+                "A": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
+                "B": {"type": "object", "properties": {"b": {"type": "string"}}},
+            },
+        },
+        "outputSchema": {
+            "type": "object",
+            "properties": {
+                "$meta": {"type": "string"},
+                "items": {
+                    "type": "array",
+                    "items": {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]},
+                },
+            },
+            "required": ["items"],
+        },
+    },
+    {
+        "name": "other",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"node": {"$ref": "#/$defs/Node"}},
+            "$defs": {"Node": {"type": "object", "properties": {"size": {"type": "integer"}}, "required": ["size"]}},
+        },
+    },
+    {"name": "ping", "inputSchema": {"type": "object"}},
+    {
+        "name": "raw",
+        "inputSchema": {"anyOf": [{"type": "object"}, {"type": "object", "properties": {"q": {"type": "string"}}}]},
+    },
+]
+
+
+def test_stubs_type_every_shape_a_model_needs_to_read() -> None:
+    files = render_code_mode([(catalog("shapes", SHAPES), {})], HubSettings())
+    stub = files["shapes.pyi"].decode()
+    for line in [
+        "class Node(TypedDict):\n    children: NotRequired[list[Node]]\n    name: str",
+        "class OtherNode(TypedDict):\n    size: int",  # another tool's `Node`: named after that tool
+        "class FindBoth(TypedDict):\n    a: int\n    b: NotRequired[str]",  # an allOf, merged
+        "class FindFilters(TypedDict):\n    limit: NotRequired[int]\n    tag: str",
+        'FindResult = TypedDict(\n    "FindResult",\n    {\n        "$meta": NotRequired[str],\n'
+        '        "items": list[FindResultItemsItem],\n    },\n)',
+        'async def find(\n    *,\n    class_: Literal["a", "b"],\n    from_: str,\n    blob: Any = ...,\n',
+        "    choice: str | int | None = ...,\n",
+        "    counts: dict[str, int] = ...,\n",
+        '    mode: Literal["fast"] = ...,\n',
+        "    ratio: float | None = ...,\n",
+        "    x_weird: bool = ...,\n) -> FindResult:",
+        "        from_: Where to start. Sent as 'from'.",
+        "        x_weird: Sent as 'x-weird'. Default: false. Optional.",
+        "    Hints: read-only, closed-world.",
+        "async def other(\n    *,\n    node: OtherNode = ...,\n) -> str:",
+        "Returns the text of the tool's result (it declares no output schema).",
+        "async def ping() -> str:",
+        "async def raw(\n    *,\n    arguments: dict[str, Any],\n) -> str:",
+        "    Hints: destructive, open-world.",
+    ]:
+        assert line in stub, line
+    routes = {entry["function"]: entry for entry in json.loads(files["tools.json"])}
+    assert routes["find"]["parameters"]["from_"] == "from" and routes["raw"]["parameters"] is None
+    assert routes["find"]["hints"] == {"read_only": True, "destructive": False, "open_world": False}
+    # each tool's own stub holds what it uses, and the server's stub is them merged
+    assert "class OtherNode" in files["servers/shapes/other.pyi"].decode()
+    assert "class Node" not in files["servers/shapes/other.pyi"].decode()
+
+
+def test_code_mode_golden_matches() -> None:
+    folder = OUTPUT / "code_mode"
+    diff = diff_trees(code_mode_case_tree(), read_tree(folder), folder.relative_to(REPO).as_posix())
+    assert not diff, f"the code-mode golden differs; refresh with `{REGEN_COMMAND}`\n{diff}"
+
+
+def test_rendering_is_deterministic_whatever_the_order() -> None:
+    snapshots = golden_snapshots()
+    first = render_code_mode(snapshots, HubSettings())
+    assert render_code_mode(list(reversed(snapshots)), HubSettings()) == first
+    code = "from codegen.generate.code_mode import render_code_mode as r; from codegen.generate.hub import HubSettings;"
+    code += "from codegen.snapshot import load_snapshot as l; import hashlib, sys;"
+    code += "f = r([(l(sys.argv[1] + '/' + n + '/snapshot.json'), {}) for n in ('notes', 'weather')], HubSettings());"
+    code += "print(hashlib.sha256(repr(sorted(f.items())).encode()).hexdigest())"
+    digests = {
+        subprocess.run(
+            [PY, "-c", code, str(GOLDEN)], env={**os.environ, "PYTHONHASHSEED": seed}, capture_output=True, text=True
+        ).stdout
+        for seed in ("1", "2")
+    }
+    assert len(digests) == 1
+
+
+HOSTILE = '"""); import os; os.system("boom") #\n\n\n\nclass Evil: pass\n\\'
+
+
+def test_hostile_catalog_text_stays_in_docstrings_and_literals() -> None:
+    tools = [
+        {
+            "name": 'x"); import os; ("',
+            "description": HOSTILE,
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    'a"b': {"type": "string", "description": HOSTILE},
+                    "mode": {"enum": ['"; import os; "', "\\\n"]},
+                    "nested": {
+                        "type": "object",
+                        "description": HOSTILE,
+                        "properties": {"k": {"type": "string", "description": HOSTILE}},
+                    },
+                },
+            },
+            "outputSchema": {"type": "object", "properties": {"}); import os #": {"type": "string"}}},
+        }
+    ]
+    files = render_code_mode([(catalog("os", tools, instructions=HOSTILE), {})], HubSettings())
+    assert module_name("os") == "os_" and "os_.pyi" in files  # never the standard library's `os`
+    for name, data in files.items():
+        if not name.endswith((".py", ".pyi")):
+            continue
+        tree = ast.parse(data.decode(), filename=name)
+        imported = [
+            alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import | ast.ImportFrom)
+            for alias in node.names
+        ]
+        assert "os" not in imported and "system" not in {getattr(node, "attr", None) for node in ast.walk(tree)}, name
+        assert not any(isinstance(node, ast.ClassDef) and node.name == "Evil" for node in ast.walk(tree)), name
+    stub = ast.parse(files["os_.pyi"].decode())
+    function = next(node for node in stub.body if isinstance(node, ast.AsyncFunctionDef))
+    assert HOSTILE.split("\n")[0] in (ast.get_docstring(function) or "")
+    index = files["index.md"].decode()
+    assert len([line for line in index.splitlines() if line.startswith("- `os_.")]) == 1
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project over the two bundled servers, their golden snapshots committed, code mode on."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "snaps").mkdir()
+    for name in ("notes", "weather"):
+        (tmp_path / "snaps" / f"{name}.json").write_bytes((GOLDEN / name / "snapshot.json").read_bytes())
+    servers = "".join(
+        f"[tool.mcp-stubgen.servers.{name}]\ncommand = {json.dumps(PY)}\nargs = [{json.dumps(str(script))}]\n"
+        for name, script in (("notes", NOTES), ("weather", WEATHER))
+    )
+    write_config(
+        tmp_path,
+        '[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\nhub = true\ncode_mode = true\n'
+        f'scripts = "agent_scripts"\n{servers}',
+    )
+    (tmp_path / "agent_scripts").mkdir()
+    return tmp_path
+
+
+def test_generate_writes_the_code_mode_package_and_check_guards_it(run_cli, project: Path) -> None:  # type: ignore[no-untyped-def]
+    first = run_cli("generate")
+    assert first.exit_code == 0, first.stderr
+    assert "code_mode: generated clients/code_mode (15 file(s) written, 0 removed)" in first.stderr
+    assert "code mode: weather: 4 tool(s): definitions " in first.stderr
+    folder = project / "clients" / "code_mode"
+    assert sorted(read_tree(folder)) == [
+        "AGENTS.md", "__init__.py", "index.md", "notes.py", "notes.pyi", "py.typed", "servers/notes/add_note.pyi",
+        "servers/notes/search.pyi", "servers/weather/celsius_to_fahrenheit.pyi", "servers/weather/get_forecast.pyi",
+        "servers/weather/search.pyi", "servers/weather/send_alert.pyi", "tools.json", "weather.py", "weather.pyi",
+    ]  # fmt: skip
+    assert read_tree(folder) == render_code_mode(golden_snapshots(), HubSettings())
+    assert (
+        "- `weather.get_forecast` - Get the forecast for a city. (destructive, open-world)"
+        in (folder / "index.md").read_text()
+    )
+    check = run_cli("generate", "--check")
+    assert check.exit_code == 0, check.stdout
+    tokens = [json.loads(line) for line in run_cli("generate", "--format", "json", "--no-cache").stdout.splitlines()]
+    assert not [line for line in tokens if line["status"] == "tokens"]  # nothing written, nothing reported
+    (folder / "index.md").unlink()
+    written = [json.loads(line) for line in run_cli("generate", "--format", "json").stdout.splitlines()]
+    report = {line["server"]: line for line in written if line["status"] == "tokens"}
+    assert sorted(report) == ["notes", "weather"] and report["weather"]["tools"] == 4
+    assert 0 < report["weather"]["stubs"] < report["weather"]["definitions"]
+    with (folder / "servers" / "weather" / "search.pyi").open("a") as stub:
+        stub.write("# edited\n")
+    stale = run_cli("generate", "--check")
+    assert stale.exit_code == 1
+    assert "+++ b/clients/code_mode/servers/weather/search.pyi" in stale.stdout
+    assert "generated clients/code_mode (1 file(s) written, 0 removed)" in run_cli("generate").stderr
+
+
+def test_code_mode_needs_the_hub(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    write_config(tmp_path, '[tool.mcp-stubgen]\noutput = "clients"\ncode_mode = true\n')
+    result = run_cli("generate")
+    assert result.exit_code == 2
+    assert result.stderr.strip().endswith(
+        "pyproject.toml: code_mode = true needs hub = true (code mode calls every tool through the hub); add hub = true"
+    )
+    write_config(tmp_path, '[tool.mcp-stubgen]\noutput = "clients"\n[tool.mcp-stubgen.servers.a]\ncommand = "x"\n')
+    flag = run_cli("generate", "--code-mode")
+    assert flag.exit_code == 2
+    assert "set `hub = true` (or pass --hub): --code-mode calls every tool through the hub" in flag.stderr
+    assert "Traceback" not in result.stderr + flag.stderr
+
+
+@pytest.fixture
+def generated(project: Path) -> Iterator[Path]:
+    """The project generated (by a real `mcp-stubgen` process), its output importable as `clients`."""
+    subprocess.run([PY, "-m", "codegen", "generate"], cwd=project, check=True, capture_output=True)
+    sys.path.insert(0, str(project))
+    try:
+        yield project
+    finally:
+        sys.path.remove(str(project))
+        for module in [module for module in sys.modules if module.split(".")[0] == "clients"]:
+            del sys.modules[module]
+
+
+async def test_in_process_functions_call_the_bundled_servers_through_the_hub(generated: Path) -> None:
+    code_mode = importlib.import_module("clients.code_mode")
+    hub_package = importlib.import_module("clients.hub")
+    weather, notes = (importlib.import_module(f"clients.code_mode.{name}") for name in ("weather", "notes"))
+    with pytest.raises(code_mode.NoHubError, match="inside `with use_hub"):
+        await weather.get_forecast(city="Oslo")
+    servers = {
+        name: StdioServerParameters(command=PY, args=[str(script)])
+        for name, script in (("notes", NOTES), ("weather", WEATHER))
+    }
+    async with hub_package.Hub.connect(**servers) as hub:
+        with code_mode.use_hub(hub):
+            assert await weather.get_forecast(city="Oslo", days=2) == {
+                "city": "Oslo", "temperature": 23.5, "conditions": "sunny", "units": "metric",
+            }  # fmt: skip
+            assert await weather.search(query="o") == ["New York", "Oslo"]  # the wrapped value
+            assert (await notes.search(text="oslo"))["notes"][0]["title"] == "Pack an umbrella for Oslo"
+            with pytest.raises(TypeError, match=r"unexpected keyword argument 'town'; it takes city, days, units"):
+                await weather.get_forecast(town="Oslo")
+            with pytest.raises(hub_package.ArgumentsError, match="nothing was sent"):
+                await weather.get_forecast(city="Oslo", units="kelvin")
+            with pytest.raises(hub_package.ArgumentsError):
+                await weather.get_forecast(city="Oslo", days="2")  # nothing coerced
+            with pytest.raises(
+                code_mode.ToolCallError, match="the tool reported an error: Error executing tool send_alert"
+            ):
+                await weather.send_alert(message="")
+            try:  # what a script written for the sandbox catches works in process too
+                await weather.send_alert(message="")
+            except RuntimeError as error:
+                assert isinstance(error, code_mode.ToolCallError)
+            else:
+                pytest.fail("send_alert with an empty message did not raise")
+        bound = code_mode.functions(hub)
+        assert sorted(bound) == [
+            "notes.add_note", "notes.search", "weather.celsius_to_fahrenheit", "weather.get_forecast",
+            "weather.search", "weather.send_alert",
+        ]  # fmt: skip
+        assert await bound["weather.celsius_to_fahrenheit"](celsius=100) == 212.0
+    assert code_mode.hints()["weather.send_alert"] == code_mode.ToolHints("weather__send_alert", False, True, True)
+    assert code_mode.stubs()["weather"] == (generated / "clients" / "code_mode" / "weather.pyi").read_text()
+
+
+def test_search_tools_and_describe_return_stubs_grouped_by_module(generated: Path) -> None:
+    code_mode = importlib.import_module("clients.code_mode")
+    found = code_mode.search_tools("forecast for a city", limit=2)
+    assert found.startswith("# module weather: import weather\nfrom typing import Literal, TypedDict\n")
+    assert "async def get_forecast(" in found and "class GetForecastResult(TypedDict):" in found
+    assert "notes" not in found.split("\n", 1)[0]
+    summaries = code_mode.search_tools("add a note", detail="summaries", limit=1)
+    assert summaries == "- `notes.add_note` - Add a note and return it with its new id. (destructive, open-world)\n"
+    # best first, each server's tools together
+    assert code_mode.search_tools("search", detail="names", limit=3) == "weather.search\nnotes.search\nnotes.add_note\n"
+    one = code_mode.describe("notes__add_note")
+    assert one == code_mode.describe("notes.add_note")
+    assert "async def add_note(" in one and "async def search(" not in one
+    with pytest.raises(LookupError, match=r"no function 'weather.get_forcast'; did you mean 'weather.get_forecast'"):
+        code_mode.describe("weather.get_forcast")
+
+
+WRONG_SCRIPT = """import weather
+
+forecast = await weather.get_forecast(city="Oslo", units="kelvin")
+forecast["temp"]
+"""
+GOOD_SCRIPT = """import notes
+import weather
+
+forecast = await weather.get_forecast(city="Oslo", units="imperial")
+hits = await notes.search(text="oslo")
+[forecast["temperature"], [note["title"] for note in hits["notes"]]]
+"""
+
+
+@pytest.mark.generated_mypy
+def test_the_stubs_pass_mypy_strict_and_type_the_callers(generated: Path) -> None:
+    (generated / "good.py").write_text(
+        "from clients.code_mode import notes, weather\n\n\nasync def main() -> float:\n"
+        '    forecast = await weather.get_forecast(city="Oslo")\n'
+        '    titles: list[str] = [note["title"] for note in (await notes.search(text="x"))["notes"]]\n'
+        '    return forecast["temperature"] + len(titles)\n'
+    )
+    strict = subprocess.run(
+        [PY, "-m", "mypy", "--strict", "-p", "clients.code_mode", "-m", "good"],
+        cwd=generated,
+        capture_output=True,
+        text=True,
+    )
+    assert strict.returncode == 0, strict.stdout
+    shapes = generated / "shapes"
+    for name, data in render_code_mode([(catalog("shapes", SHAPES), {})], HubSettings()).items():
+        if name.endswith(".pyi"):
+            (shapes / name).parent.mkdir(parents=True, exist_ok=True)
+            (shapes / name).write_bytes(data)
+    checked = subprocess.run([PY, "-m", "mypy", "--strict", str(shapes)], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout
+
+
+@pytest.mark.generated_mypy
+@pytest.mark.parametrize(
+    "checker",
+    [
+        "mypy",
+        pytest.param("pydantic-monty", marks=pytest.mark.skipif(not HAS_MONTY, reason="pydantic-monty not installed")),
+    ],
+)
+def test_check_scripts_reports_file_and_line_and_exits_1(run_cli, project: Path, checker: str) -> None:  # type: ignore[no-untyped-def]
+    (project / "agent_scripts" / "good.py").write_text(GOOD_SCRIPT)
+    assert run_cli("check-scripts", "--checker", checker).exit_code == 0
+    (project / "agent_scripts" / "wrong.py").write_text(WRONG_SCRIPT)
+    result = run_cli("check-scripts", "--checker", checker)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert [line.split(":")[:2] for line in lines] == [["agent_scripts/wrong.py", "3"], ["agent_scripts/wrong.py", "4"]]
+    assert "kelvin" in lines[0] and "temp" in lines[1]
+    assert f"1 of 2 script(s) in agent_scripts fail the type check ({checker})" in result.stderr
+
+
+def test_check_scripts_without_a_folder_or_a_checker_says_what_to_do(  # type: ignore[no-untyped-def]
+    run_cli, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    missing = run_cli("check-scripts", "nowhere")
+    assert missing.exit_code == 2
+    assert "nowhere: no such folder of scripts" in missing.stderr
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *args: None)
+    none = run_cli("check-scripts")
+    assert none.exit_code == 2
+    assert none.stderr.strip() == (
+        "error: check-scripts: no type checker is installed; "
+        "install pydantic-monty (`pip install pydantic-monty`) or mypy (`pip install mypy`)"
+    )
+
+
+def changed_weather(folder: Path) -> Path:
+    """The weather catalog after a release that removes a tool, renames an argument, drops an enum
+    value and a result key."""
+    document = json.loads((GOLDEN / "weather" / "snapshot.json").read_text())
+    tools = {tool["name"]: tool for tool in document["tools"]}
+    forecast = tools["get_forecast"]
+    forecast["inputSchema"]["$defs"]["Units"]["enum"] = ["metric"]
+    del forecast["outputSchema"]["properties"]["conditions"]
+    forecast["outputSchema"]["required"].remove("conditions")
+    alert = tools["send_alert"]["inputSchema"]
+    alert["properties"]["text"] = alert["properties"].pop("message")
+    alert["required"] = ["text"]
+    document["tools"] = [tool for tool in document["tools"] if tool["name"] != "search"]
+    path = folder / "new-weather.json"
+    path.write_text(json.dumps(document))
+    return path
+
+
+@pytest.mark.generated_mypy
+def test_drift_names_the_saved_scripts_a_catalog_change_breaks(run_cli, project: Path) -> None:  # type: ignore[no-untyped-def]
+    scripts = project / "agent_scripts"
+    (scripts / "forecast.py").write_text(
+        'import weather\n\nforecast = await weather.get_forecast(city="Oslo", units="imperial")\nforecast["conditions"]\n'
+    )
+    (scripts / "alert.py").write_text('import weather\n\nawait weather.send_alert(message="storm")\n')
+    (scripts / "cities.py").write_text('import weather\n\nawait weather.search(query="o")\n')
+    (scripts / "notes.py").write_text('import notes\n\nawait notes.search(text="o")\n')  # untouched by the change
+    new = changed_weather(project)
+    result = run_cli("drift", "snaps/weather.json", new)
+    assert result.exit_code == 1
+    broken = [line for line in result.stderr.splitlines() if line.endswith("(a saved script this change breaks)")]
+    assert {line.split(":")[1] + ":" + line.split(":")[2] for line in broken} == {
+        " agent_scripts/alert.py:3",
+        " agent_scripts/cities.py:3",
+        " agent_scripts/forecast.py:3",
+        " agent_scripts/forecast.py:4",
+    }
+    assert not any("notes.py" in line for line in broken)
+    assert any("imperial" in line for line in broken) and any("conditions" in line for line in broken)
+    (project / "app").mkdir()
+    used = run_cli("drift", "snaps/weather.json", new, "--usage", "app")  # the saved scripts are uses too
+    assert "      used at agent_scripts/alert.py:3" in used.stdout.splitlines()
+    assert run_cli("drift", "snaps/weather.json", "snaps/weather.json").exit_code == 0
+
+
+def test_token_report_counts_definitions_and_stubs_per_server() -> None:
+    rows = token_report(golden_snapshots(), HubSettings())
+    assert [row["server"] for row in rows] == ["notes", "weather"]
+    for row in rows:
+        assert 0 < row["stubs"] < row["definitions"]
+
+
+def test_the_documented_example_runs_in_process(generated: Path) -> None:
+    page = (REPO / "docs" / "code-mode.md").read_text(encoding="utf-8")
+    start = page.index("```python\n") + len("```python\n")
+    (generated / "demo.py").write_text(page[start : page.index("```\n", start)], encoding="utf-8")
+    result = subprocess.run(
+        [PY, str(generated / "demo.py")],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(generated)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["weather.get_forecast", "71.7 sunny", "['Pack an umbrella for Oslo']"]
