@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from codegen import console
 from codegen.generate import render_snapshot
 from codegen.snapshot import Snapshot
 
@@ -81,6 +82,7 @@ def _too_deep(depth: int = 200) -> dict[str, Any]:
 def test_a_schema_that_fails_in_a_batch_is_reported_by_tool_and_the_others_are_typed(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    console.begin()  # an earlier in-process command of this worker may have left `--quiet` on
     tools = [_plain(index) for index in range(20)]
     tools.insert(7, {"name": "nested_too_deep", "inputSchema": _object(rows=_too_deep())})
     files = render_snapshot(_snapshot(tools))
