@@ -92,3 +92,10 @@ def cache_for(no_cache: bool) -> Cache:
     cache = Cache.disabled() if no_cache else Cache.default()
     click.get_current_context().call_on_close(cache.trim)
     return cache
+
+
+allow_empty_option = click.option(
+    "--allow-empty",
+    is_flag=True,
+    help="Write a snapshot that lists nothing, or has no serverInfo, over a committed one that does.",
+)

@@ -26,16 +26,41 @@ REPO = Path(__file__).resolve().parent.parent
 
 THIRD_PARTY_SERVERS = frozenset({"everything_server", "memory_server", "time_server", "sqlite_server", "duckdb_server"})
 """The fixtures that start a third-party server (npm or PyPI): a test using one is `real_server`."""
-SLOW_FAMILIES = ("real_server", "generated_mypy", "conformance")
+SLOW_FAMILIES = ("real_server", "generated_mypy", "conformance", "expensive")
 """The markers (registered in pyproject.toml) that make a test `slow`: `-m "not slow"` is the fast lane."""
+EXPENSIVE = Path(__file__).with_name("expensive.txt")
+"""The test functions marked `expensive`, one `path::function` a line."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    expensive = {
+        line for line in EXPENSIVE.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")
+    }
+    found: set[str] = set()
     for item in items:
         if THIRD_PARTY_SERVERS & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.real_server)
+        function = item.nodeid.split("[")[0]
+        if function in expensive:
+            item.add_marker(pytest.mark.expensive)
+            found.add(function)
         if any(item.get_closest_marker(name) for name in SLOW_FAMILIES):
             item.add_marker(pytest.mark.slow)
+    modules = {item.nodeid.split("::")[0]: getattr(item, "module", None) for item in items}
+    stale = sorted(
+        name
+        for name in expensive - found
+        if name.split("::")[0] in modules and not _defines(modules[name.split("::")[0]], name.split("::")[1:])
+    )
+    if stale:
+        raise pytest.UsageError(f"{EXPENSIVE.name} names tests that do not exist (any more): {', '.join(stale)}")
+
+
+def _defines(module: object, path: list[str]) -> bool:
+    """Whether the test module defines the test function (or `Class::function`) named by `path`."""
+    for name in path:
+        module = getattr(module, name, None)
+    return callable(module)
 
 
 SERVERS = Path(__file__).resolve().parent / "servers"

@@ -48,7 +48,7 @@ def test_hub_smoke_run_prints_every_figure() -> None:
         [sys.executable, "benchmarks/hub.py", "--smoke"], capture_output=True, text=True, cwd=REPO, timeout=600
     )
     assert result.returncode == 0, result.stderr[-3000:]
-    figures = [line.split(" | ")[0].lstrip("| ") for line in result.stdout.splitlines()[2:]]
+    figures = [line.split(" | ")[0].lstrip("| ") for line in result.stdout.splitlines()[2:] if line.startswith("| ")]
     assert figures == [
         "shortlist, 40 tools (golden servers): median",
         "shortlist, 40 tools: 95th percentile",
@@ -58,7 +58,11 @@ def test_hub_smoke_run_prints_every_figure() -> None:
         "search index build, 1,000 tools (first query only)",
         "import the hub over 5 servers (20 tools)",
         "import one server's package",
+        "generate --hub over 2 real catalogs (6 tools), packages present",
+        "import the hub over 2 real catalogs (6 tools)",
+        "import the hub over 2 real catalogs (6 tools) and list its tool definitions",
     ]
+    assert "The hub over 2 real catalogs (6 tools): " in result.stdout and "catalog.json" in result.stdout
 
 
 def test_contract_benchmark_calls_every_method_shape(tmp_path: Path) -> None:

@@ -16,7 +16,8 @@ from types import ModuleType
 import pytest
 from mcp import StdioServerParameters
 
-from tests.conftest import SERVERS, forget_generated, free_port, import_generated, wait_for_port, write_config
+from tests.conftest import REPO, SERVERS, forget_generated, free_port, import_generated, wait_for_port, write_config
+from tests.regen_goldens import OUTPUT
 
 PY = sys.executable
 RAW_SERVER = SERVERS / "raw_server.py"
@@ -219,3 +220,20 @@ def test_a_tools_call_result_without_result_type_is_read_as_complete(tmp_path: P
         process.terminate()
         process.wait(timeout=10)
     assert log.read_text().count("tools/call 2026-07-28") == 2
+
+
+async def test_wrapping_one_connected_client_again_and_again_leaves_its_calls_as_they_were() -> None:
+    """A generated client adjusts the SDK session it wraps (linear-time output checks, SEP-2322's
+    `resultType`) once: an application that wraps one connection per request, thousands of times,
+    calls as cheaply as the first wrapper did, where each wrapper used to nest the session's hooks
+    one level deeper until a call died of recursion."""
+    weather = import_generated(OUTPUT, "weather")
+    try:
+        server = StdioServerParameters(command=PY, args=[str(REPO / "examples" / "weather_server.py")])
+        async with weather.WeatherClient.connect(server) as client:
+            wrappers = [weather.WeatherClient(client.mcp_client) for _ in range(3000)]
+            forecast = await wrappers[-1].get_forecast(city="Oslo", days=1)
+            assert (forecast.city, forecast.units) == ("Oslo", "metric")
+            assert (await client.get_forecast(city="Rome", days=2)).city == "Rome"
+    finally:
+        forget_generated(OUTPUT)

@@ -11,11 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from codegen.errors import StubgenError
 from codegen.generate import generate_package
 from codegen.generate.formatting import LINE_LENGTH
+from codegen.generate.hub import generate_hub
 from codegen.generate.publish import read_tree
-from codegen.snapshot import load_snapshot
+from codegen.snapshot import load_snapshot, parse_snapshot
 from tests.conftest import write_config
+from tests.hostile.corpus import run_mypy
 from tests.regen_goldens import GOLDEN, OUTPUT
 
 WEATHER = GOLDEN / "weather" / "snapshot.json"
@@ -43,14 +46,119 @@ def test_generate_from_config_writes_the_package_and_is_idempotent(run_cli, tmp_
         "_loop_thread.py",
         "_runtime.py",
         "_schema_check.py",
-        "_tasks.py",
-    }
+    }  # nor the task machinery: no weather tool may run as a task
 
     stamp = (package / "client.py").stat().st_mtime_ns
     again = run_cli("generate", "weather", "--config", config)
     assert again.exit_code == 0 and "weather: unchanged " in again.stderr
     assert (package / "client.py").stat().st_mtime_ns == stamp
     assert run_cli("generate", "--check", "--config", config).exit_code == 0
+
+
+EVERYTHING = GOLDEN / "everything" / "snapshot.json"
+"""Its `trigger-long-running-operation` may run as a task (`execution.taskSupport`)."""
+_IMPORT_WITHOUT_TASKS = """
+import sys
+from clients.weather import WeatherClient, WeatherSyncClient, ToolError
+assert not [name for name in sys.modules if name.endswith("._tasks")], "task machinery imported"
+"""
+
+
+def test_the_runtime_holds_the_task_machinery_only_while_a_package_in_the_folder_needs_it(  # type: ignore[no-untyped-def]
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`_tasks.py` comes with the first package that has a tool that may run as a task and goes with
+    the last; a package without one imports nothing of it, and `--check` reports a runtime that lacks
+    it or holds it for nobody."""
+    monkeypatch.chdir(tmp_path)
+    config = project(tmp_path)
+    runtime = tmp_path / "clients" / "_mcp_runtime"
+    assert run_cli("generate").exit_code == 0
+    assert "_tasks.py" not in read_tree(runtime)
+    assert not [
+        name for name, data in read_tree(tmp_path / "clients" / "weather").items() if b"_tasks" in (data or b"")
+    ]
+    imported = subprocess.run(
+        [sys.executable, "-c", _IMPORT_WITHOUT_TASKS], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert imported.returncode == 0, imported.stderr
+
+    # a server with a task tool joins the folder: the runtime gains the task machinery, and says so
+    shutil.copy(EVERYTHING, tmp_path / "snaps" / "everything.json")
+    config.write_text(config.read_text() + '\n[tool.mcp-stubgen.servers.everything]\ncommand = "python"\n')
+    added = run_cli("generate")
+    assert added.exit_code == 0, added.stderr
+    assert "_mcp_runtime: generated clients/_mcp_runtime (1 file(s) written, 0 removed)" in added.stderr.splitlines()
+    assert "_tasks.py" in read_tree(runtime)
+    assert run_cli("generate", "--check").exit_code == 0
+
+    (runtime / "_tasks.py").unlink()
+    lacking = run_cli("generate", "--check")
+    assert lacking.exit_code == 1 and "+++ b/clients/_mcp_runtime/_tasks.py" in lacking.stdout
+    assert "generated clients/_mcp_runtime (1 file(s) written, 0 removed)" in run_cli("generate", "everything").stderr
+
+    # the last such package leaves the folder: the runtime holding `_tasks.py` for nobody is stale
+    config.write_text(config.read_text().replace('[tool.mcp-stubgen.servers.everything]\ncommand = "python"\n', ""))
+    shutil.rmtree(tmp_path / "clients" / "everything")
+    left_over = run_cli("generate", "--check")
+    assert left_over.exit_code == 1 and "--- a/clients/_mcp_runtime/_tasks.py" in left_over.stdout
+    removed = run_cli("generate")
+    assert "_mcp_runtime: generated clients/_mcp_runtime (0 file(s) written, 1 removed)" in removed.stderr.splitlines()
+    assert "_tasks.py" not in read_tree(runtime)
+    assert run_cli("generate", "--check").exit_code == 0
+
+
+def test_a_package_that_stops_needing_tasks_keeps_them_until_it_is_published(tmp_path: Path) -> None:
+    """The runtime is published before the packages: it keeps the task machinery an old package
+    still imports while the new one is not in place (here it cannot be: the folder was edited by
+    hand, so it is not replaced), and drops it once no package imports it."""
+    out = tmp_path / "clients"
+    generate_package(load_snapshot(EVERYTHING), out)
+    untasked = json.loads(EVERYTHING.read_text())
+    for tool in untasked["tools"]:
+        tool.pop("execution", None)
+    snapshot = parse_snapshot(json.dumps(untasked).encode(), "everything")
+    client, init = out / "everything" / "client.py", out / "everything" / "__init__.py"
+    generated = client.read_bytes(), init.read_bytes()
+    client.write_text("# my own code\n")
+    init.write_bytes(b"# edited by hand\n" + generated[1])
+    with pytest.raises(StubgenError):
+        generate_package(snapshot, out)
+    assert (out / "_mcp_runtime" / "_tasks.py").exists()  # what everything/__init__.py still imports
+
+    client.write_bytes(generated[0])
+    init.write_bytes(generated[1])
+    generate_package(snapshot, out)
+    assert not (out / "_mcp_runtime" / "_tasks.py").exists()
+    assert b"_tasks" not in (out / "everything" / "__init__.py").read_bytes()
+
+
+def test_what_the_runtime_holds_is_never_read_through_a_symlink(tmp_path: Path) -> None:
+    """A folder (or an `__init__.py`) linked into the output folder is not a package of it: what it
+    points at, whatever it says, never decides what the runtime holds."""
+    out, elsewhere = tmp_path / "clients", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "__init__.py").write_text("# Generated by mcp-stubgen\nfrom .._mcp_runtime._tasks import TaskHandle\n")
+    generate_package(load_snapshot(WEATHER), out)
+    (out / "linked").symlink_to(elsewhere)
+    (out / "with_linked_init").mkdir()
+    (out / "with_linked_init" / "__init__.py").symlink_to(elsewhere / "__init__.py")
+    generate_package(load_snapshot(WEATHER), out)
+    assert "_tasks.py" not in read_tree(out / "_mcp_runtime")
+
+
+@pytest.mark.generated_mypy
+def test_a_folder_without_task_tools_passes_mypy_strict_without_the_task_machinery(tmp_path: Path) -> None:
+    """Packages and a hub with no tool that may run as a task, and a runtime without `_tasks.py`:
+    nothing in the folder refers to it, not even for type checking (the golden folder, which has
+    such tools, is `test_generate_golden.py::test_goldens_pass_mypy_strict`)."""
+    out = tmp_path / "notasks"
+    snapshots = [load_snapshot(WEATHER), load_snapshot(GOLDEN / "notes" / "snapshot.json")]
+    for snapshot in snapshots:
+        generate_package(snapshot, out)
+    generate_hub([(snapshot, {}) for snapshot in snapshots], out)
+    assert "_tasks.py" not in read_tree(out / "_mcp_runtime") and "_hub_runtime.py" in read_tree(out / "_mcp_runtime")
+    assert run_mypy(sorted(path for path in out.iterdir() if path.name != "_mcp_runtime"), out) == ""
 
 
 def test_stale_files_go_and_nothing_outside_the_package_is_touched(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

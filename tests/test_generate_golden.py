@@ -39,8 +39,10 @@ def test_golden_tree_matches(case: Path) -> None:
 def test_the_output_folder_holds_one_runtime_the_files_of_codegen_runtime_byte_for_byte() -> None:
     """No package carries a runtime of its own: the folder's one `_mcp_runtime/` is mcp-stubgen's."""
     shipped = Path(__file__).resolve().parent.parent / "codegen" / "runtime"
-    assert read_tree(OUTPUT / RUNTIME_PACKAGE) == runtime_files(with_hub=True)
-    assert runtime_files(with_hub=True) == {path.name: path.read_bytes() for path in shipped.glob("*.py")}
+    assert read_tree(OUTPUT / RUNTIME_PACKAGE) == runtime_files(with_hub=True, with_tasks=True)
+    assert runtime_files(with_hub=True, with_tasks=True) == {
+        path.name: path.read_bytes() for path in shipped.glob("*.py")
+    }
     packages = {case_package(case).name for case in CASES} | {"hub", "code_mode", RUNTIME_PACKAGE}
     assert {path.name for path in OUTPUT.iterdir()} == packages
     copies = [path for path in OUTPUT.rglob("_runtime.py") if path.parent.name != RUNTIME_PACKAGE]

@@ -297,6 +297,7 @@ def test_untrusted_catalog_text_stays_data(generate_hub: Any, tmp_path: Path) ->
     assert (tool.description, tool.title) == (hostile, hostile)
     assert tool.input_schema == document["tools"][0]["inputSchema"]
     assert (tool.annotations, tool.output_schema) == ({"title": hostile, hostile: True}, {hostile: {}})
+    assert "__import__" not in (tmp_path / "hostile" / "hub" / "client.py").read_text()  # the catalog is data
 
 
 json_values = st.recursive(
@@ -324,7 +325,7 @@ def test_generate_writes_the_hub_from_every_configured_snapshot_and_check_guards
     # naming one server still rebuilds the hub over both
     first = run_cli("generate", "weather")
     assert first.exit_code == 0, first.stderr
-    assert "generated clients/hub (3 file(s) written, 0 removed)" in first.stderr
+    assert "generated clients/hub (4 file(s) written, 0 removed)" in first.stderr
     assert read_tree(tmp_path / "clients" / "hub") == read_tree(OUTPUT / "hub")
 
     assert run_cli("generate").exit_code == 0
@@ -352,8 +353,9 @@ def test_generate_writes_the_hub_from_every_configured_snapshot_and_check_guards
     (tmp_path / "snaps" / "notes.json").write_text(json.dumps(edited))
     stale = run_cli("generate", "--check")
     assert stale.exit_code == 1
-    assert "/clients/hub/client.py" in stale.stdout
-    assert '+            description="Search the notebook.",' in stale.stdout
+    assert "/clients/hub/client.py" in stale.stdout  # its header's fingerprint
+    assert "+++ b/clients/hub/catalog.json" in stale.stdout  # one line per tool: the diff names the one edited
+    assert '\n+{"client":"notes","description":"Search the notebook.",' in stale.stdout
 
     # a server without a snapshot: the hub is built from the others, and says which one it lacks
     (tmp_path / "snaps" / "notes.json").unlink()
@@ -361,11 +363,11 @@ def test_generate_writes_the_hub_from_every_configured_snapshot_and_check_guards
     assert missing.exit_code == 2
     assert missing.stderr.splitlines() == [
         "weather: unchanged clients/weather",
-        "hub: generated clients/hub (2 file(s) written, 0 removed)",
+        "hub: generated clients/hub (3 file(s) written, 0 removed)",
         "error: hub: built without 'notes': snaps/notes.json: no such snapshot; run `mcp-stubgen snapshot` first",
     ]
-    assert "weather__get_forecast" in (tmp_path / "clients" / "hub" / "client.py").read_text()
-    assert "notes__" not in (tmp_path / "clients" / "hub" / "client.py").read_text()
+    assert "weather__get_forecast" in (tmp_path / "clients" / "hub" / "catalog.json").read_text()
+    assert "notes__" not in (tmp_path / "clients" / "hub" / "catalog.json").read_text()
 
 
 def test_sync_writes_an_importable_hub(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
@@ -377,7 +379,7 @@ def test_sync_writes_an_importable_hub(run_cli, tmp_path: Path, monkeypatch: pyt
     write_config(tmp_path, f'[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\nhub = true\n{servers}')
     result = run_cli("sync")
     assert result.exit_code == 0, result.stderr
-    assert result.stderr.strip().splitlines()[-1] == "hub: generated clients/hub (3 file(s) written, 0 removed)"
+    assert result.stderr.strip().splitlines()[-1] == "hub: generated clients/hub (4 file(s) written, 0 removed)"
     assert read_tree(tmp_path / "clients" / "hub") == read_tree(OUTPUT / "hub")
     again = run_cli("sync", "notes")
     assert again.stderr.strip().splitlines()[-1] == "hub: unchanged clients/hub"
@@ -456,6 +458,33 @@ def test_importing_the_hub_loads_no_validator_and_no_server_package_until_a_tool
     jsonschema, as importing a server package does not; checking a call's arguments loads
     jsonschema alone and reports every problem at once, with its schema rule."""
     result = subprocess.run([PY, "-c", _HUB_IMPORT_PROBE], capture_output=True, text=True, cwd=GOLDEN, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+_CATALOG_READ_PROBE = """
+import sys
+opened = []
+sys.addaudithook(lambda event, args: opened.append(args[0]) if event == "open" and str(args[0]).endswith("catalog.json") else None)
+from clients.hub import Hub
+assert opened == [], f"importing the hub read {opened}"
+assert [tool["name"] for tool in Hub.tool_definitions()] == list(Hub.tools) and len(Hub.tools) == 6
+assert Hub.tools["weather__get_forecast"].input_schema["required"] == ["city"]
+Hub.shortlist("forecast")
+assert len(opened) == 1, f"the catalog was read more than once: {opened}"
+"""
+
+
+def test_the_hub_keeps_its_catalog_as_canonical_json_read_once_on_first_use() -> None:
+    """The hub's `client.py` holds no tool and no schema: `catalog.json` does, one compact line per
+    tool with sorted keys, and the hub reads it once, when its catalog is first used, not on import."""
+    catalog = (OUTPUT / "hub" / "catalog.json").read_text(encoding="utf-8")
+    tools = json.loads(catalog)["tools"]
+    lines = [json.dumps(tool, sort_keys=True, separators=(",", ":"), ensure_ascii=False) for tool in tools]
+    assert catalog == '{"format":1,"tools":[\n' + ",\n".join(lines) + "\n]}\n"
+    client = (OUTPUT / "hub" / "client.py").read_text()
+    assert not [tool["qualified_name"] for tool in tools if tool["qualified_name"] in client]
+    assert "input_schema" not in client and '"properties"' not in client
+    result = subprocess.run([PY, "-c", _CATALOG_READ_PROBE], capture_output=True, text=True, cwd=GOLDEN, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
 
 

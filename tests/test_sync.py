@@ -38,6 +38,8 @@ def test_sync_writes_snapshot_and_an_importable_package(tmp_path: Path, run_cli,
     assert first.exit_code == 0, first.stderr
     assert "weather: wrote snaps/weather.json" in first.stderr
     assert "weather: generated clients/weather" in first.stderr
+    # the folder's runtime is named as generate names it, when it is written
+    assert "_mcp_runtime: generated clients/_mcp_runtime (5 file(s) written, 0 removed)" in first.stderr.splitlines()
     package = tmp_path / "clients" / "weather"
     assert {"__init__.py", "client.py", "models.py", "py.typed"} <= set(tree_digest(package))
     before = tree_digest(package)
@@ -48,6 +50,7 @@ def test_sync_writes_snapshot_and_an_importable_package(tmp_path: Path, run_cli,
     assert again.exit_code == 0, again.stderr
     assert "weather: unchanged snaps/weather.json" in again.stderr
     assert "weather: unchanged clients/weather" in again.stderr
+    assert "_mcp_runtime" not in again.stderr  # said only when it changed
     assert tree_digest(package) == before
 
     check = run_cli("generate", "--check")

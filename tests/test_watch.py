@@ -216,10 +216,12 @@ def test_a_server_without_list_changed_is_polled_and_compared_with_the_committed
     assert "async def beta(" in (tmp_path / "clients" / "changing" / "client.py").read_text(encoding="utf-8")
     # The package missing beside the committed snapshot is built from it first, the hub with it.
     assert stderr.startswith(
-        "changing: built clients/changing from snapshots/changing.json\nhub: generated clients/hub ("
+        "changing: built clients/changing from snapshots/changing.json\n"
+        "_mcp_runtime: generated clients/_mcp_runtime (6 file(s) written, 0 removed)\n"  # the hub's modules
+        "hub: generated clients/hub ("
     )
     assert stderr.count("hub: generated clients/hub") == 3, "the hub follows every published change"
-    assert '"changing__beta"' in (tmp_path / "clients" / "hub" / "client.py").read_text(encoding="utf-8")
+    assert '"changing__beta"' in (tmp_path / "clients" / "hub" / "catalog.json").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("protocol", ["auto", "legacy"])
@@ -339,7 +341,7 @@ def test_an_unreachable_server_still_gets_its_package_and_a_stale_hub_refreshed_
         shutil.rmtree(tmp_path / "clients" / removed)
         watcher = Watcher(tmp_path, "--interval", "60")
         expected = {"changing": "changing: built clients/changing from snapshots/changing.json"}
-        expected["hub"] = "hub: generated clients/hub (3 file(s) written, 0 removed)"
+        expected["hub"] = "hub: generated clients/hub (4 file(s) written, 0 removed)"
         assert watcher.wait_for(expected[removed]).strip() == expected[removed]
         watcher.wait_for("changing: reconnecting in ")
         watcher.process.send_signal(signal.SIGINT)

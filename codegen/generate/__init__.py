@@ -8,7 +8,7 @@ from pathlib import Path
 from codegen.generate.cache import Cache
 from codegen.generate.pipeline import PackageInputs, package_dir, publish_rendered, render_current, render_snapshot
 from codegen.generate.publish import Published
-from codegen.generate.runtime_folder import publish_runtime
+from codegen.generate.runtime_folder import prune_runtime, publish_runtime
 from codegen.snapshot import Snapshot
 
 __all__ = ["Cache", "Published", "generate_package", "package_dir", "render_snapshot"]
@@ -34,5 +34,8 @@ def generate_package(
     inputs = PackageInputs(
         snapshot.canonical_bytes(), snapshot.server, method_names or {}, renames or {}, sync_client, strict
     )
-    publish_runtime(out_dir)
-    return publish_rendered(render_current(inputs, out_dir, cache, snapshot), cache)
+    rendered = render_current(inputs, out_dir, cache, snapshot)
+    runtime = publish_runtime(out_dir, coming=[] if rendered.files is None else [rendered.files])
+    result = publish_rendered(rendered, cache)
+    prune_runtime(out_dir, runtime)
+    return result

@@ -19,13 +19,14 @@ from codegen.generate.pipeline import (
     PackageInputs,
     Rendered,
     announce_package,
+    announce_runtime,
     package_label,
     publish_rendered,
     render_current,
     stale_diff,
 )
 from codegen.generate.publish import recover_output
-from codegen.generate.runtime_folder import RUNTIME_PACKAGE, check_runtime, publish_runtime, runtime_dir
+from codegen.generate.runtime_folder import check_runtime, prune_runtime, publish_runtime, runtime_dir
 from codegen.options import cache_for, cache_option, config_options, load_project, shown_path
 from codegen.snapshot import read_snapshot_bytes
 
@@ -170,7 +171,9 @@ def generate(
     if ready:
         # The runtime goes first, so no package ever imports a runtime older than itself.
         try:
-            runtime = publish_runtime(out_dir, with_hub=any(item.snapshot is None for item in ready))
+            with_hub = any(item.snapshot is None for item in ready)
+            coming = [item.rendered.files for item in ready if item.rendered.files is not None]
+            runtime = publish_runtime(out_dir, with_hub, coming)
         except StubgenError as error:  # no package is published beside a runtime that could not be
             _failed(None, None, error, runtime_dir(out_dir))
             return EXIT_ERROR
@@ -188,10 +191,11 @@ def generate(
                 report_tokens(code)
         else:
             console.emit(item.server, "unchanged", **_where(item.snapshot, result.path))
-    if ready and runtime.changed:  # said only when it changed: it follows the generator, not any snapshot
-        announce_package(RUNTIME_PACKAGE, runtime)
-        changes = {"written": list(runtime.written), "removed": list(runtime.removed)}
-        console.emit(None, "generated", **_where(None, runtime.path), **changes)
+    if ready:
+        try:
+            announce_runtime(prune_runtime(out_dir, runtime))
+        except StubgenError as error:
+            failed += _failed(None, None, error, runtime_dir(out_dir))
     for message in lacking:
         failed += _failed(None, None, StubgenError(message), hub_dir(out_dir))
     return EXIT_ERROR if failed else EXIT_OK

@@ -9,6 +9,7 @@ so it is always generated from the same snapshots as they are.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +28,7 @@ from codegen.generate.runtime_folder import publish_runtime
 from codegen.generate.spec import PackageSpec
 from codegen.generate.templating import jinja_environment
 from codegen.identifiers import HUB_PACKAGE, hub_attribute, qualified_tools
-from codegen.runtime._hub_catalog import ToolFilter, model_visible
+from codegen.runtime._hub_catalog import CATALOG_FILE, CATALOG_FORMAT, HubTool, ToolFilter, model_visible
 from codegen.runtime._hub_runtime import LiveTools
 from codegen.snapshot import Snapshot, fingerprint
 
@@ -35,8 +36,8 @@ __all__ = [
     "HubServer",
     "HubSettings",
     "HubSpec",
-    "HubToolSpec",
     "build_hub",
+    "catalog_json",
     "generate_hub",
     "hub_dir",
     "render_hub",
@@ -56,29 +57,12 @@ class HubServer:
 
 
 @dataclass(frozen=True)
-class HubToolSpec:
-    qualified_name: str
-    server: str
-    attribute: str
-    wire: str
-    description: str | None
-    title: str | None
-    input_schema: str
-    """The snapshot's input JSON Schema as a Python literal."""
-    output_schema: str | None
-    """The snapshot's output JSON Schema as a Python literal, if the tool declares one."""
-    annotations: str | None
-    """The tool's annotations as a Python literal, if it has any."""
-    app_only: bool
-    """The server hides it from the model (MCP Apps `_meta.ui.visibility`)."""
-
-
-@dataclass(frozen=True)
 class HubSpec:
     header: str
     separator: str
     servers: tuple[HubServer, ...]
-    tools: tuple[HubToolSpec, ...]
+    tools: tuple[HubTool, ...]
+    """The catalog as the generated hub loads it from its `catalog.json` (`catalog_json`)."""
     filters: tuple[tuple[str, str], ...]
     """Each filtered server's id and its `ToolFilter(...)` as a Python expression, sorted, for the run time."""
     live_tools: LiveTools
@@ -188,16 +172,16 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]], settings: HubSet
         raw = next(tool for tool in snapshot.tools if tool["name"] == qualified.tool)
         hub_server = servers[qualified.server]
         tools.append(
-            HubToolSpec(
+            HubTool(
                 qualified_name=qualified.qualified_name,
                 server=qualified.server,
-                attribute=hub_server.attribute,
-                wire=qualified.tool,
+                client=hub_server.attribute,
+                tool=qualified.tool,
                 description=raw.get("description"),
+                input_schema=raw["inputSchema"],
                 title=spec.title,
-                input_schema=python_literal(raw["inputSchema"]),
-                output_schema=python_literal(raw["outputSchema"]) if "outputSchema" in raw else None,
-                annotations=python_literal(raw["annotations"]) if raw.get("annotations") else None,
+                output_schema=raw.get("outputSchema"),
+                annotations=raw.get("annotations") or {},
                 app_only=not model_visible(raw.get("_meta")),
             )
         )
@@ -232,9 +216,41 @@ def _filter_expression(rule: ToolFilter) -> str:
     )
 
 
+def catalog_json(tools: Sequence[HubTool]) -> bytes:
+    """The hub's `catalog.json`: canonical JSON (sorted keys, no spaces, UTF-8, a trailing newline),
+    one tool a line in the hub's order so a diff names the tools that changed, each with `HubTool`'s
+    fields by name and those at their default left out. `json.dumps` writes every catalog string as
+    a JSON string: the file is data that no catalog can turn into code."""
+    lines = [
+        json.dumps(_catalog_entry(tool), sort_keys=True, separators=(",", ":"), ensure_ascii=False) for tool in tools
+    ]
+    body = "[\n" + ",\n".join(lines) + "\n]" if lines else "[]"
+    return f'{{"format":{CATALOG_FORMAT},"tools":{body}}}\n'.encode()
+
+
+def _catalog_entry(tool: HubTool) -> dict[str, object]:
+    entry: dict[str, object] = {
+        "qualified_name": tool.qualified_name,
+        "server": tool.server,
+        "client": tool.client,
+        "tool": tool.tool,
+        "description": tool.description,
+        "input_schema": tool.input_schema,
+    }
+    if tool.title is not None:
+        entry["title"] = tool.title
+    if tool.output_schema is not None:
+        entry["output_schema"] = tool.output_schema
+    if tool.annotations:
+        entry["annotations"] = tool.annotations
+    if tool.app_only:
+        entry["app_only"] = True
+    return entry
+
+
 def render_hub_package(hub: HubSpec, cache: Cache | None = None) -> dict[str, bytes]:
-    """The hub package's files: `client.py` (the `Hub` class), `__init__.py` and `py.typed` (its runtime
-    is the output folder's, with the hub's modules: `runtime_folder`)."""
+    """The hub package's files: `client.py` (the `Hub` class), its tools as data (`catalog.json`),
+    `__init__.py` and `py.typed` (its runtime is the output folder's, with the hub's modules: `runtime_folder`)."""
     templates = jinja_environment()
     rendered = {
         "__init__.py": templates.get_template("hub_init.py.jinja").render(hub=hub),
@@ -242,5 +258,6 @@ def render_hub_package(hub: HubSpec, cache: Cache | None = None) -> dict[str, by
     }
     sources = formatted([("module", source) for source in rendered.values()], cache or Cache.disabled())
     output = {name: source.encode("utf-8") for name, source in zip(rendered, sources, strict=True)}
+    output[CATALOG_FILE] = catalog_json(hub.tools)
     output["py.typed"] = b""
     return dict(sorted(output.items()))

@@ -15,6 +15,7 @@ from codegen.generate.cache import Cache
 from codegen.generate.proof import RenderKey, remember_rendered, rendered_before
 from codegen.generate.publish import Published, diff_trees, publish, read_tree
 from codegen.generate.render import render_package
+from codegen.generate.runtime_folder import RUNTIME_PACKAGE
 from codegen.identifiers import package_name
 from codegen.options import shown_path
 from codegen.snapshot import Snapshot, parse_snapshot
@@ -23,6 +24,7 @@ __all__ = [
     "PackageInputs",
     "Rendered",
     "announce_package",
+    "announce_runtime",
     "package_dir",
     "package_label",
     "publish_rendered",
@@ -135,3 +137,12 @@ def announce_package(server: str, published: Published) -> None:
         console.note(f"{server}: generated {shown_path(target)} ({detail})")
     else:
         console.note(f"{server}: unchanged {shown_path(target)}")
+
+
+def announce_runtime(runtime: Published) -> None:
+    """The output folder's runtime line, only when it changed: it follows the generator and the
+    packages' needs, not any snapshot."""
+    if runtime.changed:
+        announce_package(RUNTIME_PACKAGE, runtime)
+        changes = {"written": list(runtime.written), "removed": list(runtime.removed)}
+        console.emit(None, "generated", snapshot=None, package=package_label(runtime.path), **changes)

@@ -2,12 +2,16 @@
 
 The packages and the hub import it relatively (`from .._mcp_runtime._runtime import ...`), so packages
 that live side by side share one class per error, one `ToolResult`, one `CallOptions`. It holds the
-files of `codegen/runtime/` byte for byte, and only those the folder's packages use: the hub's modules
-only when the folder holds a hub.
+files of `codegen/runtime/` byte for byte, and only those the folder's packages use: the task
+machinery only when a package imports it (one of its tools may run as a task), the hub's modules only
+when the folder holds a hub.
 """
 
 from __future__ import annotations
 
+import os
+import stat
+from collections.abc import Iterable, Mapping
 from importlib.resources import files
 from pathlib import Path
 
@@ -17,20 +21,49 @@ from codegen.identifiers import HUB_PACKAGE
 RUNTIME_PACKAGE = "_mcp_runtime"
 """The runtime's folder and import name under the output folder; a server's package name never starts
 with an underscore, so none can clash with it."""
-CORE_FILES = ("__init__.py", "_auth.py", "_loop_thread.py", "_runtime.py", "_schema_check.py", "_tasks.py")
+CORE_FILES = ("__init__.py", "_auth.py", "_loop_thread.py", "_runtime.py", "_schema_check.py")
 """What every generated package imports."""
+TASK_FILES = ("_tasks.py",)
+"""What only a package with a tool that may run as a task (`execution.taskSupport`) imports."""
 HUB_FILES = ("_audit.py", "_code_mode.py", "_hub_catalog.py", "_hub_providers.py", "_hub_runtime.py", "_sandbox.py")
 """What only the hub (and the code-mode package beside it) imports."""
+TASKS_IMPORT = b"\nfrom .._mcp_runtime._tasks import "
+"""The line of a package's `__init__.py` that imports the task machinery, which it has when the package does."""
+_INIT_READ = 1 << 16
+"""How much of a package's `__init__.py` is read for that line, which comes before any per-tool name."""
 
 
 def runtime_dir(out_dir: Path) -> Path:
     return out_dir / RUNTIME_PACKAGE
 
 
-def runtime_files(with_hub: bool) -> dict[str, bytes]:
+def runtime_files(with_hub: bool, with_tasks: bool) -> dict[str, bytes]:
     """The runtime folder's files, byte for byte as shipped with mcp-stubgen, by file name."""
-    names = CORE_FILES + HUB_FILES if with_hub else CORE_FILES
+    names = CORE_FILES + (TASK_FILES if with_tasks else ()) + (HUB_FILES if with_hub else ())
     return {name: files("codegen.runtime").joinpath(name).read_bytes() for name in sorted(names)}
+
+
+def uses_tasks(package: Mapping[str, bytes]) -> bool:
+    """Whether a package's files (by relative path) import the runtime's task machinery."""
+    return TASKS_IMPORT in package.get("__init__.py", b"")[:_INIT_READ]
+
+
+def tasks_used(out_dir: Path) -> bool:
+    """Whether a generated package in the output folder imports the runtime's task machinery.
+
+    Only a package folder's own regular `__init__.py` is read, never through a symlink, and only as
+    far as that import could be."""
+    for folder in sorted(out_dir.iterdir()) if out_dir.is_dir() else ():
+        if folder.name == RUNTIME_PACKAGE or folder.name.startswith(".") or folder.is_symlink():
+            continue  # the runtime itself, a publication's staging or retired folder, a link
+        try:
+            descriptor = os.open(folder / "__init__.py", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            continue
+        with open(descriptor, "rb") as init:
+            if stat.S_ISREG(os.fstat(descriptor).st_mode) and uses_tasks({"__init__.py": init.read(_INIT_READ)}):
+                return True
+    return False
 
 
 def holds_hub(out_dir: Path) -> bool:
@@ -43,13 +76,33 @@ def holds_hub(out_dir: Path) -> bool:
         return False
 
 
-def publish_runtime(out_dir: Path, with_hub: bool = False) -> Published:
+def publish_runtime(out_dir: Path, with_hub: bool = False, coming: Iterable[Mapping[str, bytes]] = ()) -> Published:
     """Write the folder's runtime (atomically, like a package): with the hub's modules when `with_hub`
-    or when the folder already holds a hub."""
-    return publish(runtime_files(with_hub or holds_hub(out_dir)), runtime_dir(out_dir))
+    or when the folder already holds a hub, and with the task machinery when a package in the folder
+    or one of the package trees `coming` (about to be published there) imports it.
+
+    Published before the packages, it serves both their old and their new files, so a package that
+    fails to publish still finds what it imports; once they are published, `publish_runtime(out_dir)`
+    again drops what none of them imports any more."""
+    with_tasks = any(uses_tasks(package) for package in coming) or tasks_used(out_dir)
+    return publish(runtime_files(with_hub or holds_hub(out_dir), with_tasks), runtime_dir(out_dir))
 
 
 def check_runtime(out_dir: Path, label: str, with_hub: bool = False) -> tuple[Path, str]:
-    """The runtime folder and the diff from it to what this generator ships; empty when current."""
+    """The runtime folder and the diff from it to what this generator ships for the packages in the
+    folder; empty when current."""
     target = runtime_dir(out_dir)
-    return target, diff_trees(runtime_files(with_hub or holds_hub(out_dir)), read_tree(target), label)
+    expected = runtime_files(with_hub or holds_hub(out_dir), tasks_used(out_dir))
+    return target, diff_trees(expected, read_tree(target), label)
+
+
+def prune_runtime(out_dir: Path, published: Published) -> Published:
+    """Once the packages are published: the runtime without what none of them imports any more
+    (`publish_runtime(out_dir)`), and what `published` (its publication before them) and this one
+    changed together."""
+    pruned = publish_runtime(out_dir)
+    if not published.changed:
+        return pruned
+    removed = {*published.removed, *pruned.removed}
+    written = sorted({*published.written, *pruned.written} - removed)
+    return Published(pruned.path, True, tuple(written), tuple(sorted(removed)))

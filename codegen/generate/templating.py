@@ -89,13 +89,15 @@ def runtime_names(package: PackageSpec) -> list[str]:
         not parameter.required for entry in entries for parameter in entry.parameters
     )
     reads = bool(package.resources or package.templates or package.prompts)
+    tasks = any(tool.task_support for tool in package.tools)  # then the bases are `_tasks`' (`TaskClient`)
     used = {
         "NOT_GIVEN": optional,
         "CallOptions": bool(package.tools),
-        "GeneratedClient": True,
+        "GeneratedClient": not tasks,
         "NotGiven": optional,
         "RequestOptions": reads,
-        "SyncClient": package.sync_client,
+        "SyncClient": package.sync_client and not tasks,
+        "TaskSupport": tasks,
         "ToolResult": any(tool.output_kind == "result" for tool in package.tools),
     }
     return [name for name, needed in used.items() if needed]

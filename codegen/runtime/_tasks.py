@@ -8,32 +8,50 @@ until the task ends; a task waiting for the client's input (`input_required`) as
 for one task, typed with the tool's result; the generated clients run a `required` tool through it
 transparently.
 
-This file is copied verbatim into each generated package and the hub, and imports only `mcp` (and
-`anyio`, which it brings), the package's `_runtime` and the standard library. Do not edit the copy:
-run `mcp-stubgen sync` to refresh it.
+A generated client with such tools is a `TaskClient` (its sync twin a `SyncTaskClient`): the
+output folder's runtime holds this file only when one of its packages has such a tool, and
+`_runtime.py` never imports it, so a package without one loads no task machinery.
+
+This file is copied verbatim into the output folder's runtime (`_mcp_runtime/`), and imports only
+`mcp` (and `anyio`, which it brings), its sibling `_runtime` and the standard library. Do not edit
+the copy: run `mcp-stubgen sync` to refresh it.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final, Generic, Literal, TypeVar
+from collections.abc import Callable, Coroutine, Mapping
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
-from ._runtime import RequestTimeoutError, StubgenClientError
+from ._runtime import (
+    NOT_GIVEN,
+    GeneratedClient,
+    NotGiven,
+    RequestTimeoutError,
+    StubgenClientError,
+    SyncClient,
+    ToolContract,
+    ToolResult,
+    _meta,
+    _progress,
+)
 
 if TYPE_CHECKING:
     from mcp import ClientSession
     from mcp.shared.dispatcher import CallOptions as DispatchOptions
     from mcp.shared.dispatcher import ProgressFnT
     from mcp.types import CallToolResult, RequestParamsMeta, Task
+    from pydantic import BaseModel
 
     from ._loop_thread import SessionLoop
+    from ._runtime import CallOptions
 
 __all__ = [
+    "SyncTaskClient",
     "SyncTaskHandle",
     "TaskCancelledError",
+    "TaskClient",
     "TaskHandle",
-    "TaskSupport",
     "TaskSupportError",
     "run_task",
     "start_task",
@@ -41,9 +59,8 @@ __all__ = [
 
 T = TypeVar("T")
 U = TypeVar("U")
-
-TaskSupport = Literal["optional", "required"]
-"""A tool's `execution.taskSupport` when it may run as a task (`forbidden`, the default, may not)."""
+OutputT = TypeVar("OutputT", bound="BaseModel")
+TaskClientT = TypeVar("TaskClientT", bound="TaskClient")
 
 DEFAULT_POLL_INTERVAL: Final = 1.0
 """Seconds between two `tasks/get` when the task gives no `pollInterval`."""
@@ -291,3 +308,82 @@ async def run_task(
 
 def _unchanged(result: CallToolResult) -> CallToolResult:
     return result
+
+
+class TaskClient(GeneratedClient):
+    """The base of a generated client with tools that may run as tasks: their `start_<tool>`
+    methods, and a `required` tool's plain method, which runs it as a task to its end."""
+
+    async def _run_task(self, tool: str, payload: dict[str, Any], call_options: CallOptions) -> CallToolResult:
+        """Run a tool as a task to its end (what a `required` tool's method does) and return its result
+        as the server gave it; the call's timeout bounds the whole run, and cancelling it cancels the task."""
+        timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
+        return await run_task(
+            self._session(),
+            self.server_name,
+            tool,
+            payload,
+            timeout=timeout,
+            progress=progress,
+            meta=_meta(call_options),
+        )
+
+    async def _start_task(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        extra: Mapping[str, object] | NotGiven,
+        call_options: CallOptions | None,
+    ) -> TaskHandle[CallToolResult]:
+        from mcp import MCPError
+
+        payload = self._payload(tool, contract, arguments, extra)
+        self._prime(tool, ToolContract.of(contract))
+        options = call_options or {}
+        timeout, progress = options.get("timeout"), _progress(options.get("on_progress"))
+        try:
+            return await start_task(
+                self._session(),
+                self.server_name,
+                tool,
+                payload,
+                timeout=timeout,
+                progress=progress,
+                meta=_meta(options),
+            )
+        except MCPError as error:
+            self._raise_for(tool, error, call_options)
+
+    async def _start(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> TaskHandle[ToolResult]:
+        """Start a tool as a task; its handle's result is what `_call` returns, checked the same way."""
+        handle = await self._start_task(tool, contract, arguments, extra, call_options)
+        return handle._then(lambda result: self._tool_result(tool, contract, self._accepted(tool, result)))
+
+    async def _start_structured(
+        self,
+        tool: str,
+        contract: str,
+        arguments: Mapping[Any, object] | BaseModel,
+        output_model: type[OutputT],
+        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
+        call_options: CallOptions | None = None,
+    ) -> TaskHandle[OutputT]:
+        """Start a tool with an output schema as a task; its handle's result is what `_call_structured` returns."""
+        handle = await self._start_task(tool, contract, arguments, extra, call_options)
+        return handle._then(lambda result: self._structured(tool, contract, self._accepted(tool, result), output_model))
+
+
+class SyncTaskClient(SyncClient[TaskClientT]):
+    """The base of a `TaskClient`'s sync twin: its `start_<tool>` methods return handles that block."""
+
+    def _task(self, start: Coroutine[Any, Any, TaskHandle[T]]) -> SyncTaskHandle[T]:
+        """Start a task with the async client's `start_...` method; its handle blocks as this client does."""
+        return SyncTaskHandle(self._run(start), self._loop)

@@ -10,6 +10,7 @@ import click
 from codegen import console
 from codegen.errors import EXIT_ERROR, EXIT_OK
 from codegen.options import (
+    allow_empty_option,
     apply_overrides,
     cache_for,
     cache_option,
@@ -19,8 +20,8 @@ from codegen.options import (
     shown_path,
 )
 from codegen.snapshot import Snapshot
-from codegen.snapshot.command import allow_empty_option, start_servers, take_snapshots
 from codegen.snapshot.summary import counts
+from codegen.snapshot.take import start_servers, take_snapshots
 from codegen.sync.freshness import Freshness
 
 if TYPE_CHECKING:

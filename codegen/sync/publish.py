@@ -12,9 +12,16 @@ from codegen.generate.cache import Cache
 from codegen.generate.code_mode import build_code_mode, code_mode_dir
 from codegen.generate.hub import hub_dir
 from codegen.generate.hub_build import hub_rendered, hub_sources
-from codegen.generate.pipeline import PackageInputs, announce_package, package_dir, publish_rendered, render_current
+from codegen.generate.pipeline import (
+    PackageInputs,
+    announce_package,
+    announce_runtime,
+    package_dir,
+    publish_rendered,
+    render_current,
+)
 from codegen.generate.publish import Published
-from codegen.generate.runtime_folder import publish_runtime
+from codegen.generate.runtime_folder import prune_runtime, publish_runtime
 from codegen.options import shown_path
 from codegen.snapshot import Snapshot
 
@@ -40,8 +47,10 @@ def publish_with_snapshot(
     if rendered.files is None and rendered.target != package_dir(snapshot, output):
         rendered = render_current(inputs, output, cache, snapshot, prove=False)
     try:
-        publish_runtime(output)
-        return publish_rendered(rendered, cache, (path, source))
+        runtime = publish_runtime(output, coming=[] if rendered.files is None else [rendered.files])
+        result = publish_rendered(rendered, cache, (path, source))
+        announce_runtime(prune_runtime(output, runtime))
+        return result
     except OSError as error:
         raise StubgenError(
             f"server {snapshot.server!r}: cannot write {rendered.target} and {path} ({error.strerror or error}); "
@@ -65,7 +74,7 @@ def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
     """
     try:
         built = hub_rendered(hub_sources(config), output, cache)
-        publish_runtime(output, with_hub=True)
+        announce_runtime(publish_runtime(output, with_hub=True))
         result = publish_rendered(built.rendered, cache)
     except StubgenError as error:
         console.error(str(error))

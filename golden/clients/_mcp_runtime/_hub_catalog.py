@@ -18,7 +18,7 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -26,16 +26,20 @@ if TYPE_CHECKING:
     from mcp.types import CallToolResult
 
 __all__ = [
+    "CATALOG_FILE",
+    "CATALOG_FORMAT",
     "HINT_DEFAULTS",
     "HUB_SEPARATOR",
     "SEARCH_DETAILS",
     "SEARCH_TOOLS",
+    "CatalogFile",
     "Filters",
     "HubTool",
     "SearchDetail",
     "SearchIndex",
     "ToolFilter",
     "ToolFormat",
+    "catalog_tools",
     "model_visible",
     "names_only",
     "openai_strict_schema",
@@ -109,6 +113,60 @@ class HubTool:
     app_only: bool = False
     """The server hides it from the model (MCP Apps `_meta.ui.visibility` without `"model"`): it is
     left out of every list a model sees, and stays callable from code."""
+
+
+CATALOG_FILE = "catalog.json"
+"""The file in a generated hub's package that holds its tools as data (`CatalogFile` reads it)."""
+CATALOG_FORMAT = 1
+"""The version of that file's layout: `{"format": 1, "tools": [<HubTool's fields>, ...]}`."""
+
+
+class CatalogFile(Mapping[str, HubTool]):
+    """A generated hub's tools by qualified name, read from the `catalog.json` in its package on first
+    use: importing the hub reads and compiles no schema, and the catalog stays data, never code."""
+
+    def __init__(self, package: str) -> None:
+        self.package = package
+        self._tools: dict[str, HubTool] | None = None
+
+    def _loaded(self) -> dict[str, HubTool]:
+        if self._tools is None:
+            from importlib.resources import files
+
+            self._tools = catalog_tools(files(self.package).joinpath(CATALOG_FILE).read_text(encoding="utf-8"))
+        return self._tools
+
+    def __getitem__(self, name: str) -> HubTool:
+        return self._loaded()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._loaded())
+
+    def __len__(self) -> int:
+        return len(self._loaded())
+
+    def keys(self) -> KeysView[str]:
+        return self._loaded().keys()
+
+    def items(self) -> ItemsView[str, HubTool]:
+        return self._loaded().items()
+
+    def values(self) -> ValuesView[HubTool]:
+        return self._loaded().values()
+
+    def __repr__(self) -> str:
+        return f"CatalogFile({self.package!r})"
+
+
+def catalog_tools(text: str) -> dict[str, HubTool]:
+    """The tools of a hub's `catalog.json`, by qualified name, in the file's order; each entry holds
+    `HubTool`'s fields by name, those at their default left out."""
+    document = json.loads(text)
+    if not isinstance(document, dict) or document.get("format") != CATALOG_FORMAT:
+        raise ValueError(
+            f"{CATALOG_FILE} is not format {CATALOG_FORMAT}: run `mcp-stubgen generate` to refresh the hub"
+        )
+    return {entry["qualified_name"]: HubTool(**entry) for entry in document["tools"]}
 
 
 def model_visible(meta: Any) -> bool:

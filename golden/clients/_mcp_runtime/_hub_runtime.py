@@ -49,8 +49,7 @@ if TYPE_CHECKING:
     from mcp import Client, ClientSession
     from mcp.types import CallToolResult, Tool
 
-    from ._runtime import CallOptions
-    from ._tasks import TaskSupport
+    from ._runtime import CallOptions, TaskSupport
 
 __all__ = [
     "ArgumentsError",

@@ -58,8 +58,6 @@ if TYPE_CHECKING:
     )
     from pydantic import BaseModel, TypeAdapter
 
-    from ._tasks import SyncTaskHandle, TaskHandle, TaskSupport
-
 __all__ = [
     "NOT_GIVEN",
     "AuthError",
@@ -78,6 +76,7 @@ __all__ = [
     "SessionLoop",
     "StubgenClientError",
     "SyncClient",
+    "TaskSupport",
     "ToolArgumentsError",
     "ToolContentError",
     "ToolContract",
@@ -96,6 +95,9 @@ __all__ = [
 OutputT = TypeVar("OutputT", bound="BaseModel")
 T = TypeVar("T")
 ClientT = TypeVar("ClientT", bound="GeneratedClient")
+
+TaskSupport = Literal["optional", "required"]
+"""A tool's `execution.taskSupport` when it may run as a task (`forbidden`, the default, may not)."""
 
 _INVALID_PARAMS = -32602
 _NO_STRUCTURED_CONTENT = "has an output schema but did not return structured content"
@@ -505,13 +507,18 @@ def _is_unknown_tool(message: str) -> bool:
     return "unknown tool" in lowered or "tool not found" in lowered or ("not found" in lowered and "tool" in lowered)
 
 
+_ADJUSTED = "_mcp_stubgen_adjusted"
+"""Marks a hook a generated client put on the SDK session it wraps, so wrapping that session again
+(a client per request over one connection) does not nest the hook one level deeper each time."""
+
+
 def _check_outputs_in_linear_time(client: Client | ClientSession) -> None:
     """Have the SDK check each result against the tool's live output schema with `offline_validator`:
     its own `jsonschema` validator runs a server-chosen `pattern` in Python's backtracking `re`, and one
     result can hold the event loop for years. The SDK still checks the schema and caches by tool."""
     session: Any = getattr(client, "session", client)  # an opened `mcp.Client` holds its `ClientSession`
     build = getattr(session, "_output_schema_validator", None)
-    if build is None:  # a stand-in session, which checks no output schema
+    if build is None or getattr(build, _ADJUSTED, False):  # a stand-in session, or one already adjusted
         return
     linear: dict[str, tuple[Any, Any]] = {}
 
@@ -521,6 +528,7 @@ def _check_outputs_in_linear_time(client: Client | ClientSession) -> None:
             linear[name] = (sdk_validator, offline_validator(output_schema))
         return linear[name][1]
 
+    setattr(output_schema_validator, _ADJUSTED, True)
     session._output_schema_validator = output_schema_validator
 
 
@@ -530,7 +538,7 @@ def _read_absent_result_type_as_complete(client: Client | ClientSession) -> None
     and refuses the result. Every call stays on the SDK's own path; only that one absent field is filled."""
     session: Any = getattr(client, "session", client)  # an opened `mcp.Client` holds its `ClientSession`
     dispatcher = getattr(session, "_dispatcher", None)
-    if dispatcher is None:  # a stand-in session, which checks no result
+    if dispatcher is None or getattr(dispatcher.send_raw_request, _ADJUSTED, False):  # a stand-in, or done
         return
     send_raw_request = dispatcher.send_raw_request
 
@@ -541,6 +549,7 @@ def _read_absent_result_type_as_complete(client: Client | ClientSession) -> None
             raw["resultType"] = "complete"
         return raw
 
+    setattr(with_result_type, _ADJUSTED, True)
     dispatcher.send_raw_request = with_result_type
 
 
@@ -837,74 +846,9 @@ class GeneratedClient:
         return self.mcp_client.session if isinstance(self.mcp_client, Client) else self.mcp_client
 
     async def _run_task(self, tool: str, payload: dict[str, Any], call_options: CallOptions) -> CallToolResult:
-        """Run a tool as a task to its end (what a `required` tool's method does) and return its result
-        as the server gave it; the call's timeout bounds the whole run, and cancelling it cancels the task."""
-        from ._tasks import run_task
-
-        timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
-        return await run_task(
-            self._session(),
-            self.server_name,
-            tool,
-            payload,
-            timeout=timeout,
-            progress=progress,
-            meta=_meta(call_options),
-        )
-
-    async def _start_task(
-        self,
-        tool: str,
-        contract: str,
-        arguments: Mapping[Any, object] | BaseModel,
-        extra: Mapping[str, object] | NotGiven,
-        call_options: CallOptions | None,
-    ) -> TaskHandle[CallToolResult]:
-        from mcp import MCPError
-
-        from ._tasks import start_task
-
-        payload = self._payload(tool, contract, arguments, extra)
-        self._prime(tool, ToolContract.of(contract))
-        options = call_options or {}
-        timeout, progress = options.get("timeout"), _progress(options.get("on_progress"))
-        try:
-            return await start_task(
-                self._session(),
-                self.server_name,
-                tool,
-                payload,
-                timeout=timeout,
-                progress=progress,
-                meta=_meta(options),
-            )
-        except MCPError as error:
-            self._raise_for(tool, error, call_options)
-
-    async def _start(
-        self,
-        tool: str,
-        contract: str,
-        arguments: Mapping[Any, object] | BaseModel,
-        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
-        call_options: CallOptions | None = None,
-    ) -> TaskHandle[ToolResult]:
-        """Start a tool as a task; its handle's result is what `_call` returns, checked the same way."""
-        handle = await self._start_task(tool, contract, arguments, extra, call_options)
-        return handle._then(lambda result: self._tool_result(tool, contract, self._accepted(tool, result)))
-
-    async def _start_structured(
-        self,
-        tool: str,
-        contract: str,
-        arguments: Mapping[Any, object] | BaseModel,
-        output_model: type[OutputT],
-        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
-        call_options: CallOptions | None = None,
-    ) -> TaskHandle[OutputT]:
-        """Start a tool with an output schema as a task; its handle's result is what `_call_structured` returns."""
-        handle = await self._start_task(tool, contract, arguments, extra, call_options)
-        return handle._then(lambda result: self._structured(tool, contract, self._accepted(tool, result), output_model))
+        """Run a `required` tool as a task to its end. Only a client with tools that may run as tasks
+        lists them in `tool_task_support`, and its base, `_tasks.TaskClient`, does this."""
+        raise NotImplementedError(f"{type(self).__name__} has no tool that runs as a task")
 
     async def _call(
         self,
@@ -1104,9 +1048,3 @@ class SyncClient(Generic[ClientT]):
         `PaginationError` instead of listing forever.
         """
         self._run(self.async_client.verify(max_pages=max_pages))
-
-    def _task(self, start: Coroutine[Any, Any, TaskHandle[T]]) -> SyncTaskHandle[T]:
-        """Start a task with the async client's `start_...` method; its handle blocks as this client does."""
-        from ._tasks import SyncTaskHandle
-
-        return SyncTaskHandle(self._run(start), self._loop)

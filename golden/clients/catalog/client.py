@@ -13,13 +13,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .._mcp_runtime._runtime import (
     NOT_GIVEN,
     CallOptions,
-    GeneratedClient,
     NotGiven,
     RequestOptions,
-    SyncClient,
+    TaskSupport,
     ToolResult,
 )
-from .._mcp_runtime._tasks import SyncTaskHandle, TaskHandle, TaskSupport
+from .._mcp_runtime._tasks import SyncTaskClient, SyncTaskHandle, TaskClient, TaskHandle
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -36,7 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["CatalogClient", "CatalogSyncClient"]
 
 
-class CatalogClient(GeneratedClient):
+class CatalogClient(TaskClient):
     """A typed client for the MCP server 'catalog'.
 
     Wrap a connected `mcp.Client` (or `ClientSession`) with `CatalogClient(client)`, or
@@ -559,7 +558,7 @@ class CatalogClient(GeneratedClient):
         )
 
 
-class CatalogSyncClient(SyncClient[CatalogClient]):
+class CatalogSyncClient(SyncTaskClient[CatalogClient]):
     """The synchronous twin of `CatalogClient`: the same methods, each blocking until its
     answer. Open one with `with CatalogClient.connect_sync(server) as client:`.
     """

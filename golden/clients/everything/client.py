@@ -13,13 +13,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .._mcp_runtime._runtime import (
     NOT_GIVEN,
     CallOptions,
-    GeneratedClient,
     NotGiven,
     RequestOptions,
-    SyncClient,
+    TaskSupport,
     ToolResult,
 )
-from .._mcp_runtime._tasks import SyncTaskHandle, TaskHandle, TaskSupport
+from .._mcp_runtime._tasks import SyncTaskClient, SyncTaskHandle, TaskClient, TaskHandle
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -35,7 +34,7 @@ if TYPE_CHECKING:
 __all__ = ["EverythingClient", "EverythingSyncClient"]
 
 
-class EverythingClient(GeneratedClient):
+class EverythingClient(TaskClient):
     """A typed client for the MCP server 'everything'.
 
     Wrap a connected `mcp.Client` (or `ClientSession`) with `EverythingClient(client)`, or
@@ -845,7 +844,7 @@ class EverythingClient(GeneratedClient):
         )
 
 
-class EverythingSyncClient(SyncClient[EverythingClient]):
+class EverythingSyncClient(SyncTaskClient[EverythingClient]):
     """The synchronous twin of `EverythingClient`: the same methods, each blocking until its
     answer. Open one with `with EverythingClient.connect_sync(server) as client:`.
     """

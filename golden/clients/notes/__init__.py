@@ -39,7 +39,6 @@ from .._mcp_runtime._runtime import (
     authorized_transport,
     stored_auth,
 )
-from .._mcp_runtime._tasks import SyncTaskHandle, TaskCancelledError, TaskHandle, TaskSupportError
 from . import models
 from .client import NotesClient, NotesSyncClient
 
@@ -72,10 +71,6 @@ __all__ = [
     "SearchOutputNote",
     "ServerError",
     "StubgenClientError",
-    "SyncTaskHandle",
-    "TaskCancelledError",
-    "TaskHandle",
-    "TaskSupportError",
     "ToolArgumentsError",
     "ToolContentError",
     "ToolError",

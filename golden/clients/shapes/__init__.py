@@ -39,7 +39,6 @@ from .._mcp_runtime._runtime import (
     authorized_transport,
     stored_auth,
 )
-from .._mcp_runtime._tasks import SyncTaskHandle, TaskCancelledError, TaskHandle, TaskSupportError
 from . import models
 from .client import ShapesClient, ShapesSyncClient
 
@@ -90,10 +89,6 @@ __all__ = [
     "ShapesClient",
     "ShapesSyncClient",
     "StubgenClientError",
-    "SyncTaskHandle",
-    "TaskCancelledError",
-    "TaskHandle",
-    "TaskSupportError",
     "ToolArgumentsError",
     "ToolContentError",
     "ToolError",

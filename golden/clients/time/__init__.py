@@ -39,7 +39,6 @@ from .._mcp_runtime._runtime import (
     authorized_transport,
     stored_auth,
 )
-from .._mcp_runtime._tasks import SyncTaskHandle, TaskCancelledError, TaskHandle, TaskSupportError
 from . import models
 from .client import TimeClient, TimeSyncClient
 
@@ -70,10 +69,6 @@ __all__ = [
     "RequestTimeoutError",
     "ServerError",
     "StubgenClientError",
-    "SyncTaskHandle",
-    "TaskCancelledError",
-    "TaskHandle",
-    "TaskSupportError",
     "TimeClient",
     "TimeSyncClient",
     "ToolArgumentsError",

@@ -39,7 +39,6 @@ from .._mcp_runtime._runtime import (
     authorized_transport,
     stored_auth,
 )
-from .._mcp_runtime._tasks import SyncTaskHandle, TaskCancelledError, TaskHandle, TaskSupportError
 from . import models
 from .client import WeatherClient, WeatherSyncClient
 
@@ -76,10 +75,6 @@ __all__ = [
     "SendAlertOutput",
     "ServerError",
     "StubgenClientError",
-    "SyncTaskHandle",
-    "TaskCancelledError",
-    "TaskHandle",
-    "TaskSupportError",
     "ToolArgumentsError",
     "ToolContentError",
     "ToolError",
