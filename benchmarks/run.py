@@ -429,6 +429,48 @@ def snapshot_rows(count: int, runs: int) -> list[Row]:
     ]  # fmt: skip
 
 
+MANY_SOURCES = [
+    *sorted((ROOT / "golden").glob("*/snapshot.json")),
+    *sorted((ROOT / "tests" / "fixtures" / "catalogs").glob("*.json")),
+]
+"""The real catalogs the tests use (the golden cases' and the fixtures'), each configured twice."""
+
+
+def many_rows(work: Path, runs: int) -> list[Row]:
+    """`generate --check` over 16 packages and a hub with a warm cache, and `generate` of the hub alone
+    once its servers' packages exist: absolute targets (a CI job checks many servers at once)."""
+    import dataclasses
+
+    project = work / "many"
+    (project / "snaps").mkdir(parents=True)
+    names = []
+    for copy in ("", "_2"):
+        for source in MANY_SOURCES:
+            snapshot = load_snapshot(source)
+            name = f"{snapshot.server}{copy}"
+            names.append(name)
+            write_snapshot(project / "snaps" / f"{name}.json", dataclasses.replace(snapshot, server=name))
+    servers = "".join(f'[tool.mcp-stubgen.servers.{name}]\ncommand = "true"\n' for name in names)
+    config = f'[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\nhub = true\n{servers}'
+    (project / "pyproject.toml").write_text(config)
+    env = {**os.environ, "MCP_STUBGEN_CACHE_DIR": str(work / "many-cache")}
+    command = [PYTHON, "-m", "codegen.cli", "generate"]
+    timed(command, env, cwd=project, accept=(0,))
+
+    def hub_alone() -> Sample:
+        shutil.rmtree(project / "clients" / "hub")
+        return timed(command, env, cwd=project, accept=(0,))
+
+    check = median(runs, lambda: timed([*command, "--check"], env, cwd=project, accept=(0,)))
+    hub = median(runs, hub_alone)
+    tools = sum(len(load_snapshot(project / "snaps" / f"{name}.json").tools) for name in names)
+    label = f"{len(names)} packages and a hub ({tools} tools)"
+    return [
+        Row(f"generate --check, {label}, warm cache", check, "(absolute)", 2.0, "< 2 s", lambda v, r: v < 2.0),
+        Row(f"generate, {label}: the hub alone", hub, "(absolute)", 2.0, "< 2 s", lambda v, r: v < 2.0),
+    ]  # fmt: skip
+
+
 def code_mode_row(runs: int) -> Row:
     """A script of four calls run by `run_code` (type check, sandbox, calls over stdio) beside the same
     calls by `hub.call` (`benchmarks/code_mode.py` has the token and wrong-script figures); it stops
@@ -471,6 +513,7 @@ def main() -> int:
     parser.add_argument("--tools", type=int, default=1000, help="Catalog size of the large rows.")
     parser.add_argument("--generate-only", action="store_true", help="Only the generate rows of the large catalog.")
     parser.add_argument("--calls-only", action="store_true", help="Only the 10,000-call rows (async and sync).")
+    parser.add_argument("--many-only", action="store_true", help="Only the rows over 16 packages and a hub.")
     parser.add_argument("--peer-only", action="store_true", help="Only the one-catalog rows against mcporter.")
     options = parser.parse_args()
     count, runs, calls = (10, 1, 200) if options.smoke else (options.tools, options.runs, 10_000)
@@ -480,6 +523,9 @@ def main() -> int:
         if options.calls_only:
             print(table(call_rows(work, calls, runs), assess=True))
             return 0
+        if options.many_only:
+            print(table(many_rows(work, runs), assess=True))
+            return 0
         if options.peer_only:
             print(table(peer_rows(work, runs), assess=True))
             return 0
@@ -488,6 +534,7 @@ def main() -> int:
             size_rows, memory = generate_rows(work / str(size), size, runs, targets=size == count)
             rows += size_rows
         if not options.generate_only:
+            rows += many_rows(work, runs)
             rows += call_rows(work, calls, runs)
             rows.append(drift_row(work, count, runs))
             rows += snapshot_rows(count, runs)

@@ -217,3 +217,34 @@ def test_compiled_templates_are_cached_and_a_damaged_entry_is_compiled_again(tmp
     assert again.returncode == 0, again.stderr
     assert read_tree(tmp_path / "second") == read_tree(tmp_path / "first")
     assert all(not entry.read_bytes().startswith(b"\x00garbage") for entry in compiled)
+
+
+def test_resource_templates_parse_alike_from_the_cache(tmp_path: Path) -> None:
+    """A template's variables are cached by its text (parsing it imports the MCP SDK, most of a warm
+    hub's generate): a cached run writes the same methods and refuses a bad template alike."""
+    from codegen.errors import StubgenError
+
+    template = {"name": "file", "uriTemplate": "file:///{path}{?mode,depth}", "description": "A file."}
+    snapshot = Snapshot(
+        server="files",
+        protocol_version="2026-07-28",
+        capabilities={"resources": {}},
+        resource_templates=(template,),
+    )
+    cache = Cache(tmp_path / "cache")
+    cold = render_snapshot(snapshot, cache=cache)
+    assert render_snapshot(snapshot, cache=Cache(tmp_path / "cache")) == cold == render_snapshot(snapshot)
+    assert "path: str,\n" in cold["client.py"].decode()
+    broken = Snapshot(
+        server="files",
+        protocol_version="2026-07-28",
+        capabilities={"resources": {}},
+        resource_templates=({"name": "bad", "uriTemplate": "file:///{path"},),
+    )
+    messages = []
+    for _ in range(2):
+        with pytest.raises(StubgenError) as raised:
+            render_snapshot(broken, cache=Cache(tmp_path / "cache"))
+        messages.append(raised.value.message)
+    assert messages[0] == messages[1]
+    assert messages[0].startswith("server 'files': resource template 'bad': ")

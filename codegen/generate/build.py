@@ -103,7 +103,7 @@ def build_package(
             resource_spec(entry, named) for entry, named in zip(snapshot.resources, plan.resource_names, strict=True)
         ),
         templates=tuple(
-            template_spec(where, entry, named)
+            template_spec(where, entry, named, cache)
             for entry, named in zip(snapshot.resource_templates, plan.template_names, strict=True)
         ),
         prompts=tuple(

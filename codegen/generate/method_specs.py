@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from codegen.errors import StubgenError
+from codegen.generate.cache import Cache, cache_key
 from codegen.generate.guard import shown
 from codegen.generate.model_reader import ModelClass, names_in
 from codegen.generate.modelgen import annotation_text, one_line
@@ -300,15 +301,12 @@ def resource_spec(entry: JSON, named: Named) -> ResourceSpec:
     )
 
 
-def template_spec(where: str, entry: JSON, named: Named) -> TemplateSpec:
-    from mcp.shared.uri_template import InvalidUriTemplate, UriTemplate  # importing `mcp` takes a second
-
-    try:
-        template = UriTemplate.parse(entry["uriTemplate"])
-    except InvalidUriTemplate as error:
-        raise StubgenError(f"{where}resource template {shown(entry['name'])}: {one_line(str(error))}") from None
-    optional = template.query_variable_names
-    variables = assign_names(template.variable_names, fallback="var", kind="variable", where=where)
+def template_spec(where: str, entry: JSON, named: Named, cache: Cache) -> TemplateSpec:
+    parsed = _template_variables(entry["uriTemplate"], cache)
+    if isinstance(parsed, str):
+        raise StubgenError(f"{where}resource template {shown(entry['name'])}: {parsed}")
+    names, optional = parsed
+    variables = assign_names(names, fallback="var", kind="variable", where=where)
     parameters = sorted(
         (
             Parameter(
@@ -326,6 +324,31 @@ def template_spec(where: str, entry: JSON, named: Named) -> TemplateSpec:
         mime_type=_text(entry.get("mimeType")),
         parameters=tuple(parameters),
     )
+
+
+def _template_variables(uri_template: str, cache: Cache) -> tuple[list[str], set[str]] | str:
+    """A URI template's variables and those of them its query holds (optional), as the MCP SDK parses
+    it, or why it cannot; cached by the template's text, since importing the SDK to parse it took most
+    of a warm generate of a hub."""
+    from importlib import metadata
+
+    key = cache_key("uri-template", metadata.version("mcp"), uri_template)
+    text = cache.get(key)
+    if text is None:
+        from mcp.shared.uri_template import InvalidUriTemplate, UriTemplate  # importing `mcp` takes a second
+
+        try:
+            template = UriTemplate.parse(uri_template)
+        except InvalidUriTemplate as error:
+            document: JSON = {"error": one_line(str(error))}
+        else:
+            document = {"variables": list(template.variable_names), "optional": sorted(template.query_variable_names)}
+        text = json.dumps(document)
+        cache.put(key, text)
+    document = json.loads(text)
+    if "error" in document:
+        return str(document["error"])
+    return list(document["variables"]), set(document["optional"])
 
 
 def prompt_spec(where: str, entry: JSON, named: Named) -> PromptSpec:

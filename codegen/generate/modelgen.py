@@ -1,12 +1,13 @@
-"""Per-tool models: one datamodel-code-generator call per tool.
+"""Per-tool models: datamodel-code-generator's module for one tool, made ready for the package.
 
 Each tool's models are a module of their own, made from that tool's schemas and model stem alone, so
 a tool's module never depends on which other tools exist: a cached module is exactly what a cold run
 would write, an unchanged tool costs nothing to regenerate, and importing the package does not build
 every model up front.
 
-datamodel-code-generator is imported only when a module has to be generated, so a run whose
-modules are all cached never loads it.
+Tools are generated many per call and split back (`codegen.generate.model_batches`); a tool no
+group could make is made alone here. datamodel-code-generator is imported only when a module has to
+be generated, so a run whose modules are all cached never loads it.
 """
 
 from __future__ import annotations
@@ -107,6 +108,23 @@ def model_source(server: str, job: ModelJob) -> str:
     from datamodel_code_generator import Error
 
     tool = job.tool
+    entry = datamodel_entry(job)
+    where = f"server {server!r}: tool {tool['name']!r}"
+    try:
+        source = run_datamodel([entry])
+    except Error as error:
+        raise StubgenError(
+            f"{where}: {_locate_failure(entry) or f'cannot generate models: {one_line(str(error))}'}"
+        ) from None
+    if not isinstance(source, str):
+        raise StubgenError(f"{where}: datamodel-code-generator returned no single module")
+    return finished_source(source, job.stem)
+
+
+def datamodel_entry(job: ModelJob) -> JSON:
+    """The tool as datamodel-code-generator is shown it: named by its model stem, schemas prepared
+    (`for_datamodel`, `_merged_overrides`, `_root`)."""
+    tool = job.tool
     entry: JSON = {
         "name": job.stem,
         "inputSchema": _root(
@@ -116,18 +134,15 @@ def model_source(server: str, job: ModelJob) -> str:
     if "outputSchema" in tool:
         output = Document.of(tool["outputSchema"]).with_definitions()
         entry["outputSchema"] = _root(_merged_overrides(for_datamodel(output, output)))
-    where = f"server {server!r}: tool {tool['name']!r}"
-    try:
-        source = _run(entry)
-    except Error as error:
-        raise StubgenError(
-            f"{where}: {_locate_failure(entry) or f'cannot generate models: {one_line(str(error))}'}"
-        ) from None
-    if not isinstance(source, str):
-        raise StubgenError(f"{where}: datamodel-code-generator returned no single module")
+    return entry
+
+
+def finished_source(source: str, stem: str) -> str:
+    """datamodel-code-generator's module for one tool with the passes that make it import, type-check
+    and lint clean, and every class named after the tool's stem."""
     source = _through_import_aliases(source.rstrip("\n") + "\n")
     source = _none_defaults_admit_none(_typed_bare_generics(_annotated_constraints(source)))
-    return _prefixed_classes(_modern_annotations(source), job.stem)
+    return _prefixed_classes(_modern_annotations(source), stem)
 
 
 @functools.lru_cache(maxsize=4)
@@ -580,12 +595,13 @@ def _shape(schema: Any) -> str:
     return compact_json(schema)
 
 
-def _run(entry: JSON) -> object:
+def run_datamodel(entries: list[JSON]) -> object:
+    """datamodel-code-generator on these tools: one module (a str) holding every tool's models."""
     from datamodel_code_generator import generate
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return generate([entry], **datamodel_options())
+        return generate(entries, **datamodel_options())
 
 
 def _locate_failure(entry: JSON) -> str | None:
@@ -596,7 +612,9 @@ def _locate_failure(entry: JSON) -> str | None:
         if key not in entry:
             continue
         try:
-            _run({"name": entry["name"], "inputSchema": entry[key] if key == "inputSchema" else {"type": "object"}})
+            run_datamodel(
+                [{"name": entry["name"], "inputSchema": entry[key] if key == "inputSchema" else {"type": "object"}}]
+            )
         except Error as error:
             return f"/{key}: {one_line(str(error))}"
     return None

@@ -7,12 +7,23 @@ itself leaves alone, and a test holds every generated file to being a black fixe
 
 from __future__ import annotations
 
+import dataclasses
+import re
+from collections.abc import Mapping
+
 from codegen.generate.cache import Cache
 from codegen.generate.escaping import literal, quoted
 from codegen.generate.headers import header_lines, with_header
 from codegen.generate.modelgen import HEADER_PLACEHOLDER
-from codegen.generate.piecewise_black import PieceKind, formatted, head_pieces
-from codegen.generate.spec import ModelModule, PackageSpec, PromptSpec, ResourceSpec, TemplateSpec
+from codegen.generate.piecewise_black import (
+    PieceKind,
+    cached_members,
+    formatted,
+    head_pieces,
+    members_entry,
+    members_key,
+)
+from codegen.generate.spec import ModelModule, PackageSpec, PromptSpec, ResourceSpec, TemplateSpec, ToolSpec
 from codegen.generate.templating import jinja_environment, method_macros, tool_members
 
 __all__ = ["CONTRACT_DOC", "CONTRACT_NAME", "model_module_file", "render_package"]
@@ -36,6 +47,54 @@ def model_module_file(module: ModelModule) -> bytes:
     return with_header(header_lines(title), body.rstrip("\n") + "\n" + contract)
 
 
+def _stand_in(index: int) -> str:
+    """What the client's head holds before black in place of a fingerprint (all are 16 hex digits):
+    as long, and told apart by its number."""
+    return f"~{index:015d}"
+
+
+def _with_stand_in_fingerprints(package: PackageSpec) -> PackageSpec | None:
+    """The package with each fingerprint the client's head writes (the snapshot's, then the tools')
+    replaced by a stand-in, so that the head's formatting depends on the catalog's names, not on its
+    contents, and a changed tool finds it in the cache (black of a 1,000-tool head took half a
+    second); None when a fingerprint is not 16 characters long (the head is then formatted as it is)."""
+    fingerprints = [package.snapshot_fingerprint, *(tool.fingerprint for tool in package.tools)]
+    if any(len(fingerprint) != len(_stand_in(0)) for fingerprint in fingerprints):
+        return None
+    tools = tuple(
+        dataclasses.replace(tool, fingerprint=_stand_in(index + 1)) for index, tool in enumerate(package.tools)
+    )
+    return dataclasses.replace(package, snapshot_fingerprint=_stand_in(0), tools=tools)
+
+
+_STAND_IN = re.compile(r"~\d{15}")
+
+
+def _real_fingerprints(package: PackageSpec, head: list[str]) -> list[str] | None:
+    """The formatted head with the real fingerprints in place of the stand-ins; None when the head
+    holds any stand-in other than once (catalog text that looks like one)."""
+    values = [package.snapshot_fingerprint, *(tool.fingerprint for tool in package.tools)]
+    found = [match for piece in head for match in _STAND_IN.findall(piece)]
+    if sorted(found) != [_stand_in(index) for index in range(len(values))]:
+        return None
+    return [_STAND_IN.sub(lambda match: values[int(match[0][1:])], piece) for piece in head]
+
+
+def _remember_members(
+    tools: list[ToolSpec], ready: Mapping[str, object], methods: list[str], sync_start: int, cache: Cache
+) -> None:
+    """Cache each tool's formatted methods that were not cached (`cached_members`): the tools' come
+    first among the class's methods (`methods`) and among its sync twin's (from `sync_start`, after
+    the twin's class line), in the same order and number."""
+    at = 0
+    for tool in tools:
+        count = 2 if tool.start_method else 1
+        if ready[tool.method] is None:
+            texts = [*methods[at : at + count], *methods[sync_start + at : sync_start + at + count]]
+            cache.put(members_key(tool), members_entry(tool, texts))
+        at += count
+
+
 def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str, bytes]:
     """Every file of the package, by path relative to the package folder (the runtime it imports is the
     output folder's, `runtime_folder`)."""
@@ -43,28 +102,47 @@ def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str
     templates = jinja_environment()
     helpers = method_macros()
 
-    def members(sync: bool) -> list[tuple[PieceKind, str]]:
-        return [
+    tools = sorted(package.tools, key=lambda tool: tool.method)
+    ready = {tool.method: cached_members(tool, cache) for tool in tools}
+
+    def members(sync: bool) -> list[str | tuple[PieceKind, str]]:
+        """The class's methods: a tool's formatted ones when the cache has them, else pieces to format."""
+        slots: list[str | tuple[PieceKind, str]] = []
+        for tool in tools:
+            known = ready[tool.method]
+            slots += (
+                known[1 if sync else 0]
+                if known is not None
+                else [("member", text) for text in tool_members(tool, sync)]
+            )
+        slots += [
             ("member", str(member))
             for member in [
-                *(
-                    member
-                    for tool in sorted(package.tools, key=lambda tool: tool.method)
-                    for member in tool_members(tool, sync)
-                ),
                 *(helpers.resource_method(entry, sync) for entry in sorted(package.resources, key=_by_method)),
                 *(helpers.template_method(entry, sync) for entry in sorted(package.templates, key=_by_method)),
                 *(helpers.prompt_method(entry, sync) for entry in sorted(package.prompts, key=_by_method)),
                 *(helpers.alias_method(alias, sync) for alias in package.aliases),
             ]
         ]
+        return slots
 
-    head = head_pieces(templates.get_template("client.py.jinja").render(package=package))
+    stand_in = _with_stand_in_fingerprints(package)
+    head = head_pieces(templates.get_template("client.py.jinja").render(package=stand_in or package))
     async_members = members(False)
-    sync_twin: list[tuple[PieceKind, str]] = (
+    sync_twin: list[str | tuple[PieceKind, str]] = (
         [("module", str(helpers.sync_class(package))), *members(True)] if package.sync_client else []
     )
-    pieces = formatted([*head, *async_members, *sync_twin], cache)
+    slots = [*head, *async_members, *sync_twin]
+    texts = iter(formatted([slot for slot in slots if not isinstance(slot, str)], cache))
+    pieces = [slot if isinstance(slot, str) else next(texts) for slot in slots]
+    if stand_in is not None:
+        real = _real_fingerprints(package, pieces[: len(head)])
+        if real is None:  # catalog text holds the stand-in itself: format the head as it is
+            head = head_pieces(templates.get_template("client.py.jinja").render(package=package))
+            real = formatted(head, cache)
+        pieces[: len(head)] = real
+    if package.sync_client:
+        _remember_members(tools, ready, pieces[len(head) :], len(async_members) + 1, cache)
     head_text = pieces[: len(head)]
     async_methods = pieces[len(head) : len(head) + len(async_members)]
     sync_twin_text = pieces[len(head) + len(async_members) :]

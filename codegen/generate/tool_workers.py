@@ -19,11 +19,13 @@ from codegen.generate.cache import Cache, cache_key, compact_json
 from codegen.generate.contract import contract
 from codegen.generate.guard import check_tool_schemas
 from codegen.generate.method_specs import Untypable, tool_spec
+from codegen.generate.model_batches import grouped_sources
 from codegen.generate.model_reader import ModelClass, read_models, untyped_reason
 from codegen.generate.modelgen import ModelJob, model_source, one_line, untyped_source
 from codegen.generate.package_plan import ToolPlan
 from codegen.generate.parallel import map_batches
 from codegen.generate.spec import Parameter, ToolSpec
+from codegen.snapshot import JSON
 
 __all__ = ["ToolParts", "tool_parts"]
 
@@ -88,13 +90,19 @@ def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built |
     """Build a batch of tools (in a worker): models, spec and contract, each text stored in the cache
     folder (in parallel, by the workers, rather than one file at a time by the parent). A failure is
     its one-line message."""
+    checked: list[str | StubgenError | None] = []
+    for job in jobs:
+        try:  # a cached module passed the checks when it was made
+            checked.append(None if job.source is not None else check_tool_schemas(job.server, job.tool.tool))
+        except StubgenError as error:
+            checked.append(error)
     store = Cache(folder)
     outcomes: list[_Built | str] = []
-    for job in jobs:
+    for job, untypable, source in zip(jobs, checked, _grouped(jobs, checked), strict=True):
+        if isinstance(untypable, StubgenError):
+            outcomes.append(str(untypable))
+            continue
         try:
-            source, untypable = job.source, None
-            if source is None:  # a cached module passed the checks when it was made
-                untypable = check_tool_schemas(job.server, job.tool.tool)
             typed = typed_or_untyped(job.server, job.tool, source, untypable)
         except StubgenError as error:
             outcomes.append(str(error))
@@ -104,6 +112,27 @@ def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built |
         store.put(job.spec_key, parts)
         outcomes.append(_Built(typed.source, parts))
     return outcomes
+
+
+def _grouped(jobs: Sequence[_ToolJob], checked: Sequence[str | StubgenError | None]) -> list[str | None]:
+    """Each job's models module: the cached one, or made with others in one datamodel-code-generator
+    call (`model_batches`); None for one to make alone (`typed_or_untyped`), as an untypable tool's is."""
+    sources = [job.source for job in jobs]
+    wanted = [
+        index
+        for index, (job, untypable) in enumerate(zip(jobs, checked, strict=True))
+        if job.source is None and untypable is None and _takes_object(job.tool.tool)
+    ]
+    made = grouped_sources([ModelJob(jobs[index].tool.tool, jobs[index].tool.stem) for index in wanted])
+    for index, source in zip(wanted, made, strict=True):
+        sources[index] = source
+    return sources
+
+
+def _takes_object(tool: JSON) -> bool:
+    """Whether the input schema's `type` allows an object: arguments are always one."""
+    kind = tool["inputSchema"].get("type", "object")
+    return "object" in (kind if isinstance(kind, list) else [kind])
 
 
 class _Typed(NamedTuple):
@@ -123,8 +152,8 @@ def typed_or_untyped(server: str, tool: ToolPlan, source: str | None, untypable:
     try:
         if untypable is not None:
             raise Untypable(untypable)
-        kind = tool.tool["inputSchema"].get("type", "object")
-        if "object" not in (kind if isinstance(kind, list) else [kind]):
+        if not _takes_object(tool.tool):
+            kind = tool.tool["inputSchema"].get("type", "object")
             raise Untypable(f"/inputSchema/type: arguments are sent as an object, and the schema says {kind!r}")
         if source is None:
             source = model_source(server, ModelJob(tool.tool, tool.stem))

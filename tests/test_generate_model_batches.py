@@ -1,0 +1,114 @@
+"""Tools' models are generated many per datamodel-code-generator call and split back per tool: each
+tool's module is byte for byte the module it gets when its catalog holds nothing else."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from codegen import console
+from codegen.generate import render_snapshot
+from codegen.snapshot import Snapshot
+
+
+def _object(**properties: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties}
+
+
+def _snapshot(tools: list[dict[str, Any]]) -> Snapshot:
+    return Snapshot(server="batch", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tuple(tools))
+
+
+def _models(files: dict[str, bytes]) -> dict[str, str]:
+    """Each tool's models module without the header, whose fingerprint names the whole snapshot."""
+    prefix = "_models/"
+    return {
+        name.removeprefix(prefix): data.decode().split("\nfrom __future__", 1)[1]
+        for name, data in files.items()
+        if name.startswith(prefix) and not name.endswith("__init__.py")
+    }
+
+
+def _plain(index: int) -> dict[str, Any]:
+    paging = _object(cursor={"type": ["string", "null"]}, limit={"type": "integer", "minimum": 1})
+    schema = {**_object(query={"type": "string"}, paging={"$ref": "#/$defs/Paging"}), "$defs": {"Paging": paging}}
+    return {"name": f"search_{index:02d}", "inputSchema": schema, "outputSchema": _object(total={"type": "integer"})}
+
+
+# `mix_a` and `mix_b` both have an `allOf` model datamodel-code-generator names after their property
+# (`Shared`; in one call the second would be `Shared1`), which only the tool's stem tells apart; the
+# classes of `get` and `get_user` start alike (`GetUser...`, `GetUserInput`).
+COLLIDING = [
+    {"name": "get", "inputSchema": _object(user=_object(id={"type": "string"}))},
+    {"name": "get_user", "inputSchema": _object(id={"type": "integer"})},
+    *(
+        {
+            "name": name,
+            "inputSchema": _object(shared={"allOf": [_object(a={"type": "string"}), _object(b={"type": "integer"})]}),
+        }
+        for name in ("mix_a", "mix_b")
+    ),
+    *(_plain(index) for index in range(14)),
+]
+
+
+def test_tools_whose_class_names_would_collide_in_one_call_get_the_models_they_get_alone() -> None:
+    together = _models(render_snapshot(_snapshot(COLLIDING)))
+    assert len(together) == len(COLLIDING)
+    for tool in COLLIDING:
+        [(module, alone)] = _models(render_snapshot(_snapshot([tool]))).items()
+        assert together[module] == alone, tool["name"]
+    assert "class GetInputUser(BaseModel)" in together["get.py"]
+    assert "class MixBShared(BaseModel)" in together["mix_b.py"]  # not MixBShared1
+
+
+def test_the_catalog_order_and_neighbours_do_not_change_a_tools_models() -> None:
+    forward = _models(render_snapshot(_snapshot(COLLIDING)))
+    assert _models(render_snapshot(_snapshot(COLLIDING[::-1]))) == forward
+    assert _models(render_snapshot(_snapshot(COLLIDING[4:]))) == {
+        module: text for module, text in forward.items() if module.startswith("search_")
+    }
+
+
+def _too_deep(depth: int = 200) -> dict[str, Any]:
+    """Arrays nested past what datamodel-code-generator can parse (it raises an error for the schema)."""
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(depth):
+        schema = {"type": "array", "items": schema}
+    return schema
+
+
+def test_a_schema_that_fails_in_a_batch_is_reported_by_tool_and_the_others_are_typed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    console.begin()  # an earlier in-process command of this worker may have left `--quiet` on
+    tools = [_plain(index) for index in range(20)]
+    tools.insert(7, {"name": "nested_too_deep", "inputSchema": _object(rows=_too_deep())})
+    files = render_snapshot(_snapshot(tools))
+    warning = capsys.readouterr().err
+    assert "tool 'nested_too_deep': /inputSchema: Schema nesting is too deep to generate" in warning
+    assert warning.count("tool '") == 1
+    client = files["client.py"].decode()
+    assert "async def nested_too_deep(\n        self,\n        *,\n        arguments: dict[str, Any]," in client
+    for index in range(20):
+        assert f") -> Search{index:02d}Output:" in client
+    models = _models(files)
+    alone = _models(render_snapshot(_snapshot([_plain(3)])))
+    assert models["search_03.py"] == alone["search_03.py"]
+
+
+def test_catalog_text_that_looks_like_a_fingerprint_stand_in_is_written_as_given() -> None:
+    """The client's head is formatted with stand-ins for its fingerprints (`~` and 15 digits); text
+    of the catalog's own that looks the same stays, and the fingerprints are the real ones."""
+    snapshot = Snapshot(
+        server="batch",
+        protocol_version="2026-07-28",
+        capabilities={"tools": {}},
+        tools=(_plain(0),),
+        instructions="Say ~000000000000001 and ~000000000000000.",
+    )
+    client = render_snapshot(snapshot)["client.py"].decode()
+    assert 'instructions = "Say ~000000000000001 and ~000000000000000."' in client
+    assert f'snapshot_fingerprint = "{snapshot.fingerprint}"' in client
+    assert f'"search_00": "{snapshot.tool_fingerprints["search_00"]}",' in client
