@@ -10,11 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codegen import console
-from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
 from codegen.generate.proof import RenderKey, remember_rendered, rendered_before
 from codegen.generate.publish import Published, diff_trees, publish, read_tree
-from codegen.generate.render import render_package
 from codegen.generate.runtime_folder import RUNTIME_PACKAGE
 from codegen.identifiers import package_name
 from codegen.options import shown_path
@@ -54,6 +52,9 @@ def render_snapshot(
     `renames` (old tool name -> new) keeps each renamed tool's old method as a deprecated alias.
     `sync_client=False` leaves out the sync twin (`<Server>SyncClient` and `connect_sync`).
     """
+    from codegen.generate.build import build_package  # not needed by a package proven current
+    from codegen.generate.render import render_package
+
     cache = cache or Cache.disabled()
     package = build_package(snapshot, method_names, cache, strict, renames, sync_client)
     return render_package(package, cache)
