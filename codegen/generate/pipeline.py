@@ -88,6 +88,19 @@ class Rendered:
     """What it was rendered from: its record is kept under this once it is published or compared."""
 
 
+def load_renderer() -> None:
+    """Import what rendering a package from nothing loads: the builder and renderer, black, and
+    datamodel-code-generator, whose parser and model modules load on first use (so it generates one
+    small model). `sync` calls it while its servers start when a package is new: the imports run beside
+    the servers' start-up rather than after their answers, and the forked workers inherit them."""
+    import black  # noqa: F401
+
+    from codegen.generate import build, render  # noqa: F401
+    from codegen.generate.modelgen import run_datamodel
+
+    run_datamodel([{"name": "warm_up", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}])
+
+
 def render_current(
     inputs: PackageInputs, out_dir: Path, cache: Cache, snapshot: Snapshot | None = None, prove: bool = True
 ) -> Rendered:

@@ -186,7 +186,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                     result = await list_catalog(peer, server, warn, ttls)
                 except Exception as error:
                     result, ttls = _failure(server, error, diagnostics, secrets), []
-                session.close_input()
+                await session.close_input()
                 yield result, min(ttls, default=0) / 1000
         finally:
             _diagnostics.reset(current)

@@ -425,10 +425,14 @@ class StdioSession:
                     self._received(line)
         self._end(RemoteError(CONNECTION_CLOSED, "Connection closed"))
 
-    def close_input(self) -> None:
-        """Begin the spec's shutdown: close the server's stdin, so it exits while the caller goes on."""
+    async def close_input(self) -> None:
+        """Begin the spec's shutdown: close the server's stdin, so it exits while the caller goes on
+        (the pipe closes on the loop's next turn, which this waits for: the caller may not yield)."""
+        import anyio
+
         if self._stdin is not None and self._stdin.get_write_buffer_size() == 0:
             self._stdin.close()
+            await anyio.sleep(0)
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[StdioSession]:
@@ -451,7 +455,7 @@ class StdioSession:
             yield self
         finally:
             with anyio.CancelScope(shield=True):
-                self.close_input()
+                await self.close_input()
                 stdin_closed = self._stdin.is_closing()
                 if not stdin_closed:  # the server is not reading: closing its stdin tells it nothing
                     self._stdin.abort()
