@@ -89,16 +89,22 @@ class Rendered:
 
 
 def load_renderer() -> None:
-    """Import what rendering a package from nothing loads: the builder and renderer, black, and
-    datamodel-code-generator, whose parser and model modules load on first use (so it generates one
-    small model). `sync` calls it while its servers start when a package is new: the imports run beside
-    the servers' start-up rather than after their answers, and the forked workers inherit them."""
+    """Load what rendering a package from nothing loads: the builder, black, the package's templates
+    (compiled, unless the template cache has them), and datamodel-code-generator, whose parser and
+    model modules load on first use (so it generates one small model). `sync` calls it while its
+    servers start when a package is new: this runs beside the servers' start-up rather than after
+    their answers, and the forked workers inherit it."""
     import black  # noqa: F401
 
-    from codegen.generate import build, render  # noqa: F401
+    from codegen.generate import build  # noqa: F401
     from codegen.generate.modelgen import run_datamodel
+    from codegen.generate.templating import jinja_environment
 
     run_datamodel([{"name": "warm_up", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}])
+    templates = jinja_environment()
+    for name in templates.list_templates(extensions=["jinja"]):
+        if not name.startswith(("hub_", "code_mode_")):  # the hub's and code mode's
+            templates.get_template(name)
 
 
 def render_current(
