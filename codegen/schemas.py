@@ -215,6 +215,33 @@ def rebuilt(
     return copy(schema, path) if isinstance(schema, _CONTAINERS) else schema
 
 
+APPLIED_MAPS = SCHEMA_MAPS - {*DEFINITIONS, "dependencies"}
+APPLIED_VALUES = SCHEMA_VALUES - {"contentSchema"}
+
+
+def applied(node: dict[str, Any], apply: Callable[[str, Any], Any]) -> dict[str, Any]:
+    """`node` with each subschema a validator applies to the instance itself, one level down,
+    replaced by `apply(keyword, subschema)`: the entries of `properties`, `patternProperties` and
+    `dependentSchemas` (`APPLIED_MAPS`), the members of a list of schemas, a schema-valued keyword's
+    object or boolean (`APPLIED_VALUES`). What no validator applies this way is kept as it is:
+    definitions (reached through `$ref`), `contentSchema` (an annotation on decoded content),
+    draft-07's `dependencies` (whose entries may be lists of names), unknown keywords, data.
+
+    The step of a walk that reads a schema as a validator does (drift's normal form), where `walk`
+    and `rebuilt` visit every place a reference could hide."""
+    result: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in APPLIED_MAPS and isinstance(value, dict):
+            result[key] = {name: apply(key, inner) for name, inner in value.items()}
+        elif key in SCHEMA_LISTS and isinstance(value, list):  # `items` too, in its draft-07 tuple form
+            result[key] = [apply(key, inner) for inner in value]
+        elif key in APPLIED_VALUES and isinstance(value, bool | dict):
+            result[key] = apply(key, value)
+        else:
+            result[key] = value
+    return result
+
+
 _CONTAINERS = (dict, list)
 """What a walk goes into: anything else in a schema is a name, a number or a flag."""
 
