@@ -364,7 +364,7 @@ class Document:
 
         A document without `$schema` is read as the current draft; a reference that resolves only
         as draft-07 reads it (an `$id` of `#name` naming its schema) resolves that way."""
-        if not isinstance(self.root, dict) or not _mentions_ref(self.root):
+        if not any("$ref" in node for _, node in self._nodes):  # most tool schemas: nothing to resolve
             return ()
         pointers = self._pointers_only()
         if pointers is not None:
@@ -380,17 +380,27 @@ class Document:
         older = {reference.path: reference for reference in self._resolved(DRAFT7)}
         return tuple(older[reference.path] if reference.problem == "dangling" else reference for reference in found)
 
+    @functools.cached_property
+    def _nodes(self) -> list[tuple[Path, dict[str, Any]]]:
+        return subschemas(self.root) if isinstance(self.root, dict) else []
+
+    @functools.cached_property
+    def _places(self) -> dict[int, Path]:
+        """Where each object in schema position is (its first place, for one met twice)."""
+        places: dict[int, Path] = {}
+        for path, node in self._nodes:
+            places.setdefault(id(node), path)
+        return places
+
     def _pointers_only(self) -> tuple[Reference, ...] | None:
         """The references, when every one is a JSON pointer (`#`, `#/...`) to a schema, in a document
         with no `$id` (draft-04: `id`) or anchor: each then names what its pointer names from the
         root, in every draft, as `_resolved` finds, without building a registry (which was most of
         a typical tool's time in this module). None for any other document, which `_resolved` reads."""
-        nodes = list(subschemas(self.root))
-        places: dict[int, Path] = {}
-        for path, node in nodes:
-            if any(isinstance(node.get(key), str) for key in _NAMING):
-                return None
-            places.setdefault(id(node), path)
+        nodes = self._nodes
+        if any(isinstance(node.get(key), str) for _, node in nodes for key in _NAMING):
+            return None
+        places = self._places
         found = []
         for path, node in nodes:
             if "$ref" not in node:
@@ -408,9 +418,7 @@ class Document:
         from referencing import Registry
         from referencing.exceptions import Unresolvable
 
-        places: dict[int, Path] = {}
-        for path, node in subschemas(self.root):
-            places.setdefault(id(node), path)
+        places = self._places
         resource = specification.create_resource(self.root)
         try:
             base = resource.id() or _BASE
@@ -534,20 +542,6 @@ _RECENT_MAX = 8
 """A schema's own identifier: `id` up to draft-04. (A property named `id` is under `properties`, never a keyword.)"""
 _NAMING = ID_KEYWORDS | {"$anchor", "$dynamicAnchor"}
 """Keywords that give a schema a name or a base URI other than its place in the document."""
-
-
-def _mentions_ref(root: dict[str, Any]) -> bool:
-    """Whether `$ref` appears anywhere: most tool schemas have none, and need no resolving at all."""
-    stack: list[Any] = [root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            if "$ref" in node:
-                return True
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return False
 
 
 def _resolve(
