@@ -109,7 +109,7 @@ Visit = Callable[[Path, dict[str, Any]], "Visit | None"]
 """What `walk` calls on each object in schema position; it returns the `Visit` for the object's own
 subschemas (itself, another carrying what holds below the object, or None to leave them out)."""
 
-FOLLOWED = DATA_KEYWORDS | {"$ref"}
+_FOLLOWED = DATA_KEYWORDS | {"$ref"}
 """What a walk that follows references leaves out: instance data, and `$ref`, which it follows instead."""
 
 
@@ -139,7 +139,7 @@ def walk(
         below = visit(path, node)
         if below is not None:
             for key, value in node.items():
-                if key in skip or not isinstance(value, _CONTAINERS):
+                if not isinstance(value, _CONTAINERS) or key in skip:
                     continue
                 if key in SCHEMA_MAPS and isinstance(value, dict):
                     for name, inner in value.items():
@@ -192,7 +192,7 @@ def rebuilt(
         if result is node:
             result = dict(node)
         for key, value in result.items():
-            if key in skip or not isinstance(value, _CONTAINERS):
+            if not isinstance(value, _CONTAINERS) or key in skip:
                 continue
             if namespaces and key in DEFINITIONS and isinstance(value, dict):
                 result[key] = {name: definition(inner, (*path, key, name)) for name, inner in value.items()}
@@ -443,7 +443,7 @@ class Document:
 
             return visit
 
-        walk(self.root, within(registry.resolver(base)), skip=FOLLOWED)
+        walk(self.root, within(registry.resolver(base)), skip=_FOLLOWED)
         return tuple(sorted(found, key=lambda reference: [str(part) for part in reference.path]))
 
     def local(self) -> Any:
@@ -591,7 +591,7 @@ class _Expansion:
             if total - before.pop() > MAX_NODES:
                 raise BudgetExceeded.too_many_nodes(at)
 
-        walk(node, visit, path, skip=FOLLOWED, leave=leave)
+        walk(node, visit, path, skip=_FOLLOWED, leave=leave)
         return total
 
     def _target(self, reference: str, path: Path, following: tuple[str, ...]) -> int:
