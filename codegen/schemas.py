@@ -364,7 +364,7 @@ class Document:
 
         A document without `$schema` is read as the current draft; a reference that resolves only
         as draft-07 reads it (an `$id` of `#name` naming its schema) resolves that way."""
-        if not any("$ref" in node for _, node in self._nodes):  # most tool schemas: nothing to resolve
+        if not isinstance(self.root, dict) or not _mentions_ref(self.root):
             return ()
         pointers = self._pointers_only()
         if pointers is not None:
@@ -542,6 +542,21 @@ _RECENT_MAX = 8
 """A schema's own identifier: `id` up to draft-04. (A property named `id` is under `properties`, never a keyword.)"""
 _NAMING = ID_KEYWORDS | {"$anchor", "$dynamicAnchor"}
 """Keywords that give a schema a name or a base URI other than its place in the document."""
+
+
+def _mentions_ref(root: dict[str, Any]) -> bool:
+    """Whether `$ref` appears anywhere: most tool schemas have none, and need no resolving at all.
+    (A scan of every key, instance data's too, which costs less than walking the schema.)"""
+    stack: list[Any] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return True
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
 
 
 def _resolve(
