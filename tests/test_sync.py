@@ -212,3 +212,30 @@ def test_servers_start_before_the_sdk_loads_and_an_unchanged_sync_renders_nothin
         assert "at start:\n" in run.stdout, run.stdout
     assert "weather: unchanged clients/weather" in runs[1].stderr
     assert "loaded:\n" in runs[1].stdout, runs[1].stdout
+
+
+def test_sync_of_a_stdio_server_does_not_import_the_mcp_sdk(tmp_path: Path) -> None:
+    """Listing a stdio server needs no SDK (`snapshot/stdio.py` speaks JSON-RPC, `snapshot/wire.py` reads
+    the results as the SDK would); the SDK's import was most of a warm sync's CPU. A cold sync (the
+    example's resource template is parsed) does not import it either; a warm one loads no generator,
+    renderer or formatter, since its package is proven current."""
+    project(tmp_path, server_table("weather", str(EXAMPLE_SERVER)))
+    heavy = ("mcp", "mcp_types", "httpx2", "jinja2", "black", "datamodel_code_generator")
+    report = (
+        "import atexit, sys\n"
+        f"atexit.register(lambda: print('imported:', [name for name in {heavy!r} if name in sys.modules], file=sys.stderr))\n"
+        "from codegen.cli import main\n"
+        "main(['sync'])\n"
+    )
+    env = {**os.environ, "MCP_STUBGEN_CACHE_DIR": str(tmp_path / "cache")}
+
+    def imported() -> list[str]:
+        result = subprocess.run([PY, "-c", report], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
+        assert result.returncode == 0, result.stderr
+        line = next(line for line in result.stderr.splitlines() if line.startswith("imported: "))
+        return list(json.loads(line.removeprefix("imported: ").replace("'", '"')))
+
+    cold = imported()
+    assert "mcp" not in cold and "mcp_types" not in cold and "httpx2" not in cold, cold
+    assert (tmp_path / "clients" / "weather" / "client.py").exists()
+    assert imported() == []

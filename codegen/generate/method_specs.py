@@ -4,8 +4,12 @@
 from __future__ import annotations
 
 import ast
+import importlib
+import importlib.util
 import json
+import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from codegen.errors import StubgenError
@@ -335,11 +339,10 @@ def _template_variables(uri_template: str, cache: Cache) -> tuple[list[str], set
     key = cache_key("uri-template", metadata.version("mcp"), uri_template)
     text = cache.get(key)
     if text is None:
-        from mcp.shared.uri_template import InvalidUriTemplate, UriTemplate  # importing `mcp` takes a second
-
+        uri_templates = _sdk_uri_template()
         try:
-            template = UriTemplate.parse(uri_template)
-        except InvalidUriTemplate as error:
+            template = uri_templates.UriTemplate.parse(uri_template)
+        except uri_templates.InvalidUriTemplate as error:
             document: JSON = {"error": one_line(str(error))}
         else:
             document = {"variables": list(template.variable_names), "optional": sorted(template.query_variable_names)}
@@ -349,6 +352,24 @@ def _template_variables(uri_template: str, cache: Cache) -> tuple[list[str], set
     if "error" in document:
         return str(document["error"])
     return list(document["variables"]), set(document["optional"])
+
+
+def _sdk_uri_template() -> Any:
+    """The MCP SDK's `mcp.shared.uri_template`, which needs only the standard library, loaded on its
+    own when the SDK is not imported yet: importing it by name runs `mcp/__init__`, which loads the
+    SDK's client and server (about a second of a cold `sync`)."""
+    if "mcp" in sys.modules:
+        return importlib.import_module("mcp.shared.uri_template")
+    alone = "codegen._sdk_uri_template"  # its own name: `mcp.shared` and `mcp` stay unimported
+    if alone not in sys.modules:
+        found = importlib.util.find_spec("mcp")
+        assert found is not None and found.origin is not None
+        path = Path(found.origin).parent / "shared" / "uri_template.py"
+        spec = importlib.util.spec_from_file_location(alone, path)
+        assert spec is not None and spec.loader is not None
+        sys.modules[alone] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules[alone])
+    return sys.modules[alone]
 
 
 def prompt_spec(where: str, entry: JSON, named: Named) -> PromptSpec:

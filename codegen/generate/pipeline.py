@@ -10,11 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codegen import console
-from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
 from codegen.generate.proof import RenderKey, remember_rendered, rendered_before
 from codegen.generate.publish import Published, diff_trees, publish, read_tree
-from codegen.generate.render import render_package
 from codegen.generate.runtime_folder import RUNTIME_PACKAGE
 from codegen.identifiers import package_name
 from codegen.options import shown_path
@@ -54,6 +52,9 @@ def render_snapshot(
     `renames` (old tool name -> new) keeps each renamed tool's old method as a deprecated alias.
     `sync_client=False` leaves out the sync twin (`<Server>SyncClient` and `connect_sync`).
     """
+    from codegen.generate.build import build_package  # not needed by a package proven current
+    from codegen.generate.render import render_package
+
     cache = cache or Cache.disabled()
     package = build_package(snapshot, method_names, cache, strict, renames, sync_client)
     return render_package(package, cache)
@@ -85,6 +86,25 @@ class Rendered:
     files: dict[str, bytes] | None
     key: RenderKey
     """What it was rendered from: its record is kept under this once it is published or compared."""
+
+
+def load_renderer() -> None:
+    """Load what rendering a package from nothing loads: the builder, black, the package's templates
+    (compiled, unless the template cache has them), and datamodel-code-generator, whose parser and
+    model modules load on first use (so it generates one small model). `sync` calls it while its
+    servers start when a package is new: this runs beside the servers' start-up rather than after
+    their answers, and the forked workers inherit it."""
+    import black  # noqa: F401
+
+    from codegen.generate import build  # noqa: F401
+    from codegen.generate.modelgen import run_datamodel
+    from codegen.generate.templating import jinja_environment
+
+    run_datamodel([{"name": "warm_up", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}])
+    templates = jinja_environment()
+    for name in templates.list_templates(extensions=["jinja"]):
+        if not name.startswith(("hub_", "code_mode_")):  # the hub's and code mode's
+            templates.get_template(name)
 
 
 def render_current(

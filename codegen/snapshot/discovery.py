@@ -5,6 +5,11 @@ followed, and a repeating cursor or an endless listing is an error rather than a
 A declared list method the server does not implement (-32601) is recorded as missing, not fatal.
 Error messages name the server and what to do, and never contain `env` or `headers` values; nor
 does a catalog (`codegen/redact.py`).
+
+A stdio server is listed over `stdio.StdioSession`, JSON-RPC without the MCP SDK, its results read
+as the SDK reads them (`wire.py`); an HTTP server (and any server on Windows) through the SDK's
+`Client`. The handshake's rules and the listing are written once, over `_Peer`, for both. `connect`
+gives the SDK's `Client` over either transport to the commands that keep a session (`watch`, the hub).
 """
 
 from __future__ import annotations
@@ -22,53 +27,15 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 import anyio
-import httpx2
-from mcp import Client, MCPError
-from mcp.client.session import ClientRequestContext, ClientSession, IncomingMessage, MessageHandlerFnT
-from mcp.client.sse import sse_client
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared.dispatcher import CallOptions
-from mcp.shared.inbound import find_invalid_x_mcp_header
-from mcp.types import (
-    CreateMessageRequestParams,
-    DiscoverRequest,
-    DiscoverResult,
-    ElicitRequestParams,
-    ErrorData,
-    InitializedNotification,
-    InitializeRequest,
-    InitializeRequestParams,
-    InitializeResult,
-    ListRootsResult,
-    ListToolsRequest,
-    ListToolsResult,
-    PaginatedRequestParams,
-)
-from mcp_types import (
-    CONNECTION_CLOSED,
-    INVALID_REQUEST,
-    METHOD_NOT_FOUND,
-    REQUEST_TIMEOUT,
-    UNSUPPORTED_PROTOCOL_VERSION,
-    UnsupportedProtocolVersionErrorData,
-)
-from mcp_types.version import (
-    HANDSHAKE_PROTOCOL_VERSIONS,
-    LATEST_HANDSHAKE_VERSION,
-    LATEST_MODERN_VERSION,
-    MODERN_PROTOCOL_VERSIONS,
-)
-from pydantic import BaseModel, ValidationError
-from pydantic_core import PydanticSerializationError
+from pydantic import ValidationError
 
-from codegen.auth.providers import auth_for, secret_values
 from codegen.config import ServerConfig, expand_secrets, server_environment
 from codegen.errors import StubgenError
 from codegen.redact import Secrets
-from codegen.runtime._runtime import AuthError
+from codegen.snapshot import wire
 from codegen.snapshot.format import (
     JSON,
     MAX_NESTING,
@@ -79,7 +46,23 @@ from codegen.snapshot.format import (
     sorted_copy,
     sorted_entries,
 )
-from codegen.snapshot.stdio import StdioProcess, claim, search_path, start, stdio_transport
+from codegen.snapshot.stdio import StdioProcess, StdioSession, Unreadable, claim, search_path, start, stdio_transport
+from codegen.snapshot.wire import (
+    CONNECTION_CLOSED,
+    HANDSHAKE_PROTOCOL_VERSIONS,
+    LATEST_HANDSHAKE_VERSION,
+    LATEST_MODERN_VERSION,
+    METHOD_NOT_FOUND,
+    MODERN_PROTOCOL_VERSIONS,
+    REQUEST_TIMEOUT,
+    RemoteError,
+)
+
+if TYPE_CHECKING:
+    import httpx2
+    from mcp import Client
+    from mcp.client.session import ClientRequestContext, IncomingMessage, MessageHandlerFnT
+    from mcp.types import CreateMessageRequestParams, ElicitRequestParams, ErrorData, ListRootsResult
 
 STDERR_TAIL_LINES = 5
 STDERR_TAIL_CHARACTERS = 600
@@ -88,38 +71,58 @@ STDERR_TAIL_CHARACTERS = 600
 @dataclass(frozen=True)
 class _Listing:
     method: str
-    call: Callable[[Client, str | None], Awaitable[Any]]
+    capability: str
+    """The server capability that declares it."""
     items: str
-    """The attribute of the result page that holds the entries."""
-    wire_items: str
-    """The same, as the page's JSON names it."""
+    """The attribute of the SDK's result page that holds the entries."""
 
 
-_TOOLS = _Listing(
-    "tools/list",
-    # The session's own request, not `Client.list_tools`: that drops a tool whose `x-mcp-header`
-    # annotations are invalid without a word, and `list_catalog` says which it drops and why.
-    lambda client, cursor: client.session.send_request(
-        ListToolsRequest(params=PaginatedRequestParams(cursor=cursor)), ListToolsResult
-    ),
-    "tools",
-    "tools",
-)
-_RESOURCES = _Listing(
-    "resources/list",
-    lambda client, cursor: client.list_resources(cursor=cursor, cache_mode="bypass"),
-    "resources",
-    "resources",
-)
-_TEMPLATES = _Listing(
-    "resources/templates/list",
-    lambda client, cursor: client.list_resource_templates(cursor=cursor, cache_mode="bypass"),
-    "resource_templates",
-    "resourceTemplates",
-)
-_PROMPTS = _Listing(
-    "prompts/list", lambda client, cursor: client.list_prompts(cursor=cursor, cache_mode="bypass"), "prompts", "prompts"
-)
+_TOOLS = _Listing("tools/list", "tools", "tools")
+_RESOURCES = _Listing("resources/list", "resources", "resources")
+_TEMPLATES = _Listing("resources/templates/list", "resources", "resource_templates")
+_PROMPTS = _Listing("prompts/list", "prompts", "prompts")
+
+
+@dataclass(frozen=True)
+class _Page:
+    entries: list[Any]
+    next_cursor: str | None
+    ttl_ms: int
+    keys_sorted: bool = False
+    """Whether every object's keys are already sorted, as `Snapshot.of_sorted_entries` takes them."""
+
+
+class _Peer(Protocol):
+    """A connection to a server as the handshake and the listing use it, whichever way it speaks.
+
+    Failures are `RemoteError` (an error answer, or the connection closing), pydantic's
+    `ValidationError` (a result that is not valid MCP), and `TimeoutError`."""
+
+    @property
+    def protocol_version(self) -> str: ...
+    @property
+    def capabilities(self) -> JSON: ...
+    @property
+    def server_info(self) -> JSON | None: ...
+    @property
+    def instructions(self) -> str | None: ...
+    @property
+    def discover_ttl_ms(self) -> int:
+        """The `server/discover` result's `ttlMs`; 0 on a legacy session."""
+
+    async def discover(self, version: str, timeout: float) -> JSON:
+        """`server/discover` in `version`'s envelope: the result as the SDK's model dumps it."""
+
+    async def initialize(self, version: str, timeout: float) -> JSON:
+        """`initialize` proposing `version`, unstamped: the result as the SDK's model dumps it."""
+
+    def adopt_discovered(self, result: JSON) -> None:
+        """Speak the newest modern version the discover result offers from now on."""
+
+    async def adopt_initialized(self, result: JSON) -> None:
+        """Speak the version `initialize` answered with, after telling the server it is initialized."""
+
+    async def list_page(self, listing: _Listing, cursor: str | None) -> _Page: ...
 
 
 Warn = Callable[[str], None]
@@ -132,33 +135,98 @@ def _ignore(_line: str) -> None:
 
 async def snapshot_server(server: ServerConfig, warn: Warn = _ignore) -> Snapshot:
     """Connect, negotiate and list everything the server declares; raise `StubgenError` on failure."""
-    return (await _snapshot_and_ttl(server, warn))[0]
+    async with _listed(server, warn) as (result, _ttl):
+        if isinstance(result, StubgenError):
+            raise result
+        return result
 
 
-async def _snapshot_and_ttl(server: ServerConfig, warn: Warn) -> tuple[Snapshot, float]:
-    """The snapshot, and for how many seconds the server said all of it stays fresh: the shortest
-    `ttlMs` of its `server/discover` result and of every page listed (0: any of them may change now)."""
+@asynccontextmanager
+async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snapshot | StubgenError, float]]:
+    """The snapshot (or why there is none), and for how many seconds the server said all of it stays
+    fresh: the shortest `ttlMs` of its `server/discover` result and of every page listed (0: any of
+    them may change now).
+
+    A stdio server's stdin is closed before this yields, and the caller's work runs while it exits;
+    leaving waits for it (and terminates it if it lingers)."""
     ttls: list[int] = []
-    async with connect(server) as client:
-        snapshot = await list_catalog(client, server, warn, ttls)
-    return snapshot, min(ttls, default=0) / 1000
+    if server.command is None or sys.platform == "win32":
+        try:
+            async with connect(server) as client:
+                snapshot = await list_catalog(client, server, warn, ttls)
+        except StubgenError as error:
+            yield error, 0.0
+            return
+        yield snapshot, min(ttls, default=0) / 1000
+        return
+    try:
+        env = server_environment(server)
+        secrets = _secrets_of(server)
+    except StubgenError as error:
+        yield error, 0.0
+        return
+    started = claim(server, env)
+    with started.stderr_log if started is not None else _stderr_file() as stderr_log:
+        diagnostics = _Diagnostics(stderr_log)
+        current = _diagnostics.set(diagnostics)
+        try:
+            if started is None:
+                try:
+                    started = _start(server, env, stderr_log)
+                except Exception as error:
+                    yield _failure(server, error, diagnostics, secrets), 0.0
+                    return
+            session = StdioSession(started, wire.client_capabilities(server.client_capabilities))
+            async with session.running():
+                peer = _StdioPeer(session)
+                result: Snapshot | StubgenError
+                try:
+                    with anyio.fail_after(server.timeouts.connect):  # start-up and the handshake
+                        await _negotiate(peer, server)
+                    result = await list_catalog(peer, server, warn, ttls)
+                except Exception as error:
+                    result, ttls = _failure(server, error, diagnostics, secrets), []
+                await session.close_input()
+                yield result, min(ttls, default=0) / 1000
+        finally:
+            _diagnostics.reset(current)
+
+
+def _stderr_file() -> TextIO:
+    return tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
+
+
+def _start(server: ServerConfig, env: dict[str, str], stderr_log: TextIO) -> StdioProcess:
+    assert server.command is not None
+    if shutil.which(server.command, path=search_path(env)) is None:
+        raise StubgenError(_not_runnable(server.name, server.command, env))
+    return start(server, env, stderr_log)
+
+
+def _failure(server: ServerConfig, error: BaseException, diagnostics: _Diagnostics, secrets: Secrets) -> StubgenError:
+    """One line for a failure of the connection, naming the server and showing no secret."""
+    return StubgenError(secrets.scrub(_explain(server, error, diagnostics, secrets)))
 
 
 @asynccontextmanager
 async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | None = None) -> AsyncIterator[Client]:
-    """A connected, negotiated client; a failure of the connection, the caller's own work inside
-    included, becomes one `StubgenError` line that names the server and never shows a secret.
+    """The SDK's connected, negotiated `Client`; a failure of the connection, the caller's own work
+    inside included, becomes one `StubgenError` line that names the server and never shows a secret.
 
-    Shared by one-shot discovery and `watch`, which holds the session open and hears the
-    server's change notifications through `message_handler`.
+    For the commands that hold a session open (`watch` hears the server's change notifications
+    through `message_handler`; the hub calls tools), and for discovery over HTTP.
     """
+    from mcp import Client
+
+    from codegen.auth.providers import auth_for
+
     env = server_environment(server)
     headers = expand_secrets(server.headers, server.name, "headers")
     secrets = _secrets_of(server)
     auth = auth_for(server)
     started = claim(server, env) if server.command is not None else None
     stderr_file = started.stderr_log if started is not None else None
-    with stderr_file or tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as stderr_log:
+    with stderr_file or _stderr_file() as stderr_log:
         diagnostics = _Diagnostics(stderr_log)
         current = _diagnostics.set(diagnostics)
         # One scope around the whole session keeps anyio's scopes nested; its deadline covers
@@ -172,7 +240,7 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
                 diagnostics.too_deep = True
                 session.cancel()
             if isinstance(message, Exception) and NUMBER_OUT_OF_RANGE in str(message):
-                diagnostics.long_number = _long_number(server, message)
+                diagnostics.long_number = _long_number(server, _unread_text(message))
                 session.cancel()
             if message_handler is not None:
                 await message_handler(message)
@@ -190,7 +258,7 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
             )
             with session:
                 async with client:
-                    await _negotiate(client.session, server)
+                    await _negotiate(_SdkPeer(client), server)
                     session.deadline = math.inf
                     yield client
             if diagnostics.too_deep:
@@ -200,14 +268,14 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
             if session.cancelled_caught:
                 raise TimeoutError
         except Exception as error:  # every failure of a server becomes one clear line
-            raise StubgenError(secrets.scrub(_explain(server, error, diagnostics, secrets))) from None
+            raise _failure(server, error, diagnostics, secrets) from None
         finally:
             _diagnostics.reset(current)
 
 
 def _probe_version(protocol: str) -> str:
-    """The protocol `mcp.Client` is told to adopt before `_negotiate` asks the server: a pinned
-    modern version, else the newest (its made-up discovery result is replaced either way)."""
+    """The protocol `server/discover` is first sent in: a pinned modern version, else the newest (the
+    SDK's `Client` adopts a made-up discovery result for it, replaced once the server answers)."""
     return protocol if protocol in MODERN_PROTOCOL_VERSIONS else LATEST_MODERN_VERSION
 
 
@@ -215,7 +283,7 @@ class _NotModern(Exception):
     """The server answered `server/discover` in a way that says it does not speak a 2026 protocol."""
 
 
-async def _negotiate(session: ClientSession, server: ServerConfig) -> None:
+async def _negotiate(peer: _Peer, server: ServerConfig) -> None:
     """Ask the server which protocol it speaks, as `server.protocol` says, and adopt its answer.
 
     `auto` sends `server/discover` and falls back to `initialize` when the server answers it with an
@@ -226,20 +294,20 @@ async def _negotiate(session: ClientSession, server: ServerConfig) -> None:
     """
     protocol = server.protocol
     if protocol == "legacy" or protocol in HANDSHAKE_PROTOCOL_VERSIONS:
-        await _initialize(session, server, None if protocol == "legacy" else protocol)
+        await _initialize(peer, server, None if protocol == "legacy" else protocol)
         return
     try:
-        result = await _discover(session, server)
+        result = await _discover(peer, server)
     except _NotModern as refusal:
         if protocol != "auto":
             raise StubgenError(_not_spoken(server, protocol, str(refusal))) from None
-        await _initialize(session, server, None)
+        await _initialize(peer, server, None)
         return
-    session.adopt(result)
+    peer.adopt_discovered(result)
 
 
-async def _discover(session: ClientSession, server: ServerConfig) -> DiscoverResult:
-    """`server/discover`, sent with the envelope of the version `mcp.Client` adopted (`_probe_version`).
+async def _discover(peer: _Peer, server: ServerConfig) -> JSON:
+    """`server/discover`, sent with the envelope of the probe version (`_probe_version`).
 
     A refusal with -32022 that lists that version among the server's supported ones is answered by
     sending it once more, as the spec and the SDK do (the only 2026 version the SDK speaks is the
@@ -247,62 +315,42 @@ async def _discover(session: ClientSession, server: ServerConfig) -> DiscoverRes
     code -32000, which is also the SDK's own "connection closed" (TypeScript SDK servers answer a
     request they do not know how to route that way)."""
     diagnostics = _diagnostics.get()
+    version = _probe_version(server.protocol)
     for attempt in range(2):
         if diagnostics is not None:
             diagnostics.http_status = None
         try:
-            result = await session.send_request(
-                DiscoverRequest(), DiscoverResult, request_read_timeout_seconds=server.timeouts.connect
-            )
-        except MCPError as error:
+            result = await peer.discover(version, server.timeouts.connect)
+        except RemoteError as error:
             if error.code == REQUEST_TIMEOUT:
                 raise TimeoutError from None
             answered_over_http = diagnostics is not None and diagnostics.http_status is not None
             if error.code == CONNECTION_CLOSED and not answered_over_http:
                 raise
-            if attempt == 0 and session.protocol_version in _supported_by(error):
+            if attempt == 0 and version in wire.supported_versions(error):
                 continue
-            raise _NotModern(f"server/discover: {error.error.message} (code {error.error.code})") from None
+            raise _NotModern(f"server/discover: {error.message} (code {error.code})") from None
         except ValidationError:
             raise _NotModern("its server/discover result is not valid MCP") from None
-        if not set(result.supported_versions) & set(MODERN_PROTOCOL_VERSIONS):
-            raise _NotModern(f"server/discover offers only {', '.join(result.supported_versions)}")
+        if not set(result["supportedVersions"]) & set(MODERN_PROTOCOL_VERSIONS):
+            raise _NotModern(f"server/discover offers only {', '.join(result['supportedVersions'])}")
         return result
     raise AssertionError("unreachable: the second attempt returns or raises")
 
 
-def _supported_by(error: MCPError) -> list[str]:
-    """The versions a -32022 "Unsupported protocol version" refusal lists, else none."""
-    if error.code != UNSUPPORTED_PROTOCOL_VERSION:
-        return []
-    try:
-        return UnsupportedProtocolVersionErrorData.model_validate(error.error.data).supported
-    except ValidationError:
-        return []
-
-
-async def _initialize(session: ClientSession, server: ServerConfig, pinned: str | None) -> None:
+async def _initialize(peer: _Peer, server: ServerConfig, pinned: str | None) -> None:
     """The legacy handshake, proposing `pinned` (else the newest dated version); a pinned version
     the server answers with another is an error.
 
-    Sent on the session's raw request path: after the made-up 2026 adoption the session would stamp
-    it with 2026 `_meta` and headers, which a legacy HTTP server may refuse."""
-    proposed = pinned or LATEST_HANDSHAKE_VERSION
-    params = InitializeRequestParams(
-        protocol_version=proposed,
-        capabilities=session._build_capabilities(proposed),
-        client_info=session._client_info,
-    )
-    data = InitializeRequest(params=params).model_dump(by_alias=True, mode="json", exclude_none=True)
-    options: CallOptions = {"timeout": server.timeouts.connect, "cancel_on_abandon": False}
+    Sent unstamped: after the made-up 2026 adoption the SDK's session would stamp it with 2026
+    `_meta` and headers, which a legacy HTTP server may refuse."""
     try:
-        raw = await session._dispatcher.send_raw_request("initialize", data["params"], options)
-    except MCPError as error:
+        result = await peer.initialize(pinned or LATEST_HANDSHAKE_VERSION, server.timeouts.connect)
+    except RemoteError as error:
         if error.code == REQUEST_TIMEOUT:
             raise TimeoutError from None
         raise
-    result = InitializeResult.model_validate(raw, by_name=False)
-    answered = result.protocol_version
+    answered = result["protocolVersion"]
     if pinned is not None and answered != pinned:
         raise StubgenError(_not_spoken(server, pinned, f"it answered initialize with {answered}"))
     if answered not in HANDSHAKE_PROTOCOL_VERSIONS:
@@ -310,8 +358,7 @@ async def _initialize(session: ClientSession, server: ServerConfig, pinned: str 
             f"server {server.name!r}: answered initialize with protocol {answered!r}, which mcp-stubgen does "
             "not know; pin a version it speaks with `protocol` in the config"
         )
-    session.adopt(result)
-    await session.send_notification(InitializedNotification())
+    await peer.adopt_initialized(result)
 
 
 def _not_spoken(server: ServerConfig, protocol: str, why: str) -> str:
@@ -321,22 +368,180 @@ def _not_spoken(server: ServerConfig, protocol: str, why: str) -> str:
     )
 
 
+class _StdioPeer:
+    """A stdio server spoken to without the SDK (`StdioSession`), its results read as the SDK reads them."""
+
+    def __init__(self, session: StdioSession) -> None:
+        self._session = session
+        self.protocol_version = ""
+        self.capabilities: JSON = {}
+        self.server_info: JSON | None = None
+        self.instructions: str | None = None
+        self.discover_ttl_ms = 0
+
+    async def discover(self, version: str, timeout: float) -> JSON:
+        self._session.use_modern(version, wire.CLIENT_INFO)
+        return wire.discover_result(version, await self._session.request("server/discover", None, timeout))
+
+    async def initialize(self, version: str, timeout: float) -> JSON:
+        params = {
+            "protocolVersion": version,
+            "capabilities": self._session.capabilities,
+            "clientInfo": wire.CLIENT_INFO,
+        }
+        return wire.initialize_result(await self._session.request("initialize", params, timeout))
+
+    def adopt_discovered(self, result: JSON) -> None:
+        self.protocol_version = [
+            version for version in MODERN_PROTOCOL_VERSIONS if version in result["supportedVersions"]
+        ][-1]
+        self._session.use_modern(self.protocol_version, wire.CLIENT_INFO)
+        self.capabilities = result["capabilities"]
+        self.server_info = wire.stamped_server_info(result)
+        self.instructions = result.get("instructions")
+        self.discover_ttl_ms = result["ttlMs"]
+
+    async def adopt_initialized(self, result: JSON) -> None:
+        self._session.use_legacy()
+        self.protocol_version = result["protocolVersion"]
+        self.capabilities = result["capabilities"]
+        self.server_info = result["serverInfo"]
+        self.instructions = result.get("instructions")
+        self.discover_ttl_ms = 0
+        self._session.notify("notifications/initialized")
+
+    async def list_page(self, listing: _Listing, cursor: str | None) -> _Page:
+        result = await self._session.request(listing.method, {"cursor": cursor} if cursor is not None else None)
+        entries, next_cursor, ttl_ms = wire.page(listing.method, self.protocol_version, result)
+        return _Page(entries, next_cursor, ttl_ms)
+
+
+class _SdkPeer:
+    """The SDK's `Client` (over HTTP, or stdio on Windows, and the sessions `connect` hands out)."""
+
+    def __init__(self, client: Client) -> None:
+        self._client = client
+        self._adopted: Any = None
+
+    @property
+    def protocol_version(self) -> str:
+        return self._client.protocol_version
+
+    @property
+    def capabilities(self) -> JSON:
+        dumped: JSON = self._client.server_capabilities.model_dump(by_alias=True, exclude_none=True, mode="json")
+        return dumped
+
+    @property
+    def server_info(self) -> JSON | None:
+        info = self._client.server_info
+        return info.model_dump(by_alias=True, exclude_none=True, mode="json") if info is not None else None
+
+    @property
+    def instructions(self) -> str | None:
+        return self._client.instructions
+
+    @property
+    def discover_ttl_ms(self) -> int:
+        discovered = self._client.session.discover_result
+        return discovered.ttl_ms if discovered is not None else 0
+
+    async def discover(self, version: str, timeout: float) -> JSON:
+        from mcp import MCPError
+        from mcp.types import DiscoverRequest, DiscoverResult
+
+        try:
+            self._adopted = await self._client.session.send_request(
+                DiscoverRequest(), DiscoverResult, request_read_timeout_seconds=timeout
+            )
+        except MCPError as error:
+            raise RemoteError(error.error.code, error.error.message, error.error.data) from None
+        dumped: JSON = self._adopted.model_dump(by_alias=True, exclude_none=True, mode="json")
+        return dumped
+
+    async def initialize(self, version: str, timeout: float) -> JSON:
+        from mcp import MCPError
+        from mcp.shared.dispatcher import CallOptions
+        from mcp.types import InitializeRequest, InitializeRequestParams, InitializeResult
+
+        session = self._client.session
+        params = InitializeRequestParams(
+            protocol_version=version,
+            capabilities=session._build_capabilities(version),
+            client_info=session._client_info,
+        )
+        data = InitializeRequest(params=params).model_dump(by_alias=True, mode="json", exclude_none=True)
+        options: CallOptions = {"timeout": timeout, "cancel_on_abandon": False}
+        try:
+            raw = await session._dispatcher.send_raw_request("initialize", data["params"], options)
+        except MCPError as error:
+            raise RemoteError(error.error.code, error.error.message, error.error.data) from None
+        self._adopted = InitializeResult.model_validate(raw, by_name=False)
+        dumped: JSON = self._adopted.model_dump(by_alias=True, exclude_none=True, mode="json")
+        return dumped
+
+    def adopt_discovered(self, result: JSON) -> None:
+        self._client.session.adopt(self._adopted)
+
+    async def adopt_initialized(self, result: JSON) -> None:
+        from mcp.types import InitializedNotification
+
+        self._client.session.adopt(self._adopted)
+        await self._client.session.send_notification(InitializedNotification())
+
+    async def list_page(self, listing: _Listing, cursor: str | None) -> _Page:
+        from mcp import MCPError
+
+        try:
+            page = await self._call(listing, cursor)
+        except MCPError as error:
+            raise RemoteError(error.error.code, error.error.message, error.error.data) from None
+        entries = getattr(page, listing.items)
+        ttl_ms = getattr(page, "ttl_ms", 0)
+        if _any_non_finite(entries):  # as read, for `_refuse_non_finite` to name (JSON text would hold null)
+            dumped = [entry.model_dump(by_alias=True, exclude_none=True) for entry in entries]
+            return _Page(dumped, page.next_cursor, ttl_ms)
+        return _Page(_page_entries(page, listing), page.next_cursor, ttl_ms, keys_sorted=True)
+
+    def _call(self, listing: _Listing, cursor: str | None) -> Awaitable[Any]:
+        client = self._client
+        if listing is _TOOLS:
+            from mcp.types import ListToolsRequest, ListToolsResult, PaginatedRequestParams
+
+            # The session's own request, not `Client.list_tools`: that drops a tool whose `x-mcp-header`
+            # annotations are invalid without a word, and `list_catalog` says which it drops and why.
+            request = ListToolsRequest(params=PaginatedRequestParams(cursor=cursor))
+            return client.session.send_request(request, ListToolsResult)
+        if listing is _RESOURCES:
+            return client.list_resources(cursor=cursor, cache_mode="bypass")
+        if listing is _TEMPLATES:
+            return client.list_resource_templates(cursor=cursor, cache_mode="bypass")
+        return client.list_prompts(cursor=cursor, cache_mode="bypass")
+
+
 async def _refuse_sampling(context: ClientRequestContext, params: CreateMessageRequestParams) -> ErrorData:
-    return ErrorData(code=INVALID_REQUEST, message="mcp-stubgen only lists the catalog; it does not sample")
+    from mcp.types import ErrorData
+
+    return ErrorData(code=wire.INVALID_REQUEST, message="mcp-stubgen only lists the catalog; it does not sample")
 
 
 async def _refuse_elicitation(context: ClientRequestContext, params: ElicitRequestParams) -> ErrorData:
-    return ErrorData(code=INVALID_REQUEST, message="mcp-stubgen only lists the catalog; it asks no user")
+    from mcp.types import ErrorData
+
+    return ErrorData(code=wire.INVALID_REQUEST, message="mcp-stubgen only lists the catalog; it asks no user")
 
 
 async def _no_roots(context: ClientRequestContext) -> ListRootsResult:
+    from mcp.types import ListRootsResult
+
     return ListRootsResult(roots=[])
 
 
 def _declared_capabilities(names: Sequence[str]) -> dict[str, Any]:
     """`mcp.Client` declares a capability when it is given its handler, in `server/discover` and in
     `initialize` alike: discovery declares the configured ones with handlers that answer the server
-    honestly (no sampling, no user to ask, no roots), so it sees the catalog the application will."""
+    honestly (no sampling, no user to ask, no roots), so it sees the catalog the application will.
+    `StdioSession` answers as these do."""
     handlers: dict[str, tuple[str, Any]] = {
         "sampling": ("sampling_callback", _refuse_sampling),
         "elicitation": ("elicitation_callback", _refuse_elicitation),
@@ -348,7 +553,12 @@ def _declared_capabilities(names: Sequence[str]) -> dict[str, Any]:
 def _secrets_of(server: ServerConfig) -> Secrets:
     env = server_environment(server)
     headers = expand_secrets(server.headers, server.name, "headers")
-    return Secrets([*env.values(), *headers.values(), *secret_values(server)])
+    values = [*env.values(), *headers.values()]
+    if server.auth is not None:
+        from codegen.auth.providers import secret_values
+
+        values += secret_values(server)
+    return Secrets(values)
 
 
 @dataclass
@@ -381,11 +591,11 @@ class _Diagnostics:
 
 
 _diagnostics: ContextVar[_Diagnostics | None] = ContextVar("_diagnostics", default=None)
-"""The diagnostics of the connection `connect` opened in this task, for `_list_all` to mark."""
+"""The diagnostics of the connection opened in this task, for `_list_all` to mark."""
 
 
 async def list_catalog(
-    client: Client, server: ServerConfig, warn: Warn = _ignore, ttls: list[int] | None = None
+    client: Client | _StdioPeer, server: ServerConfig, warn: Warn = _ignore, ttls: list[int] | None = None
 ) -> Snapshot:
     """The catalog of a connected client, listed under `server`'s name, paging and time limits.
 
@@ -395,32 +605,25 @@ async def list_catalog(
     A catalog that repeats one of the server's secrets is refused, so it never reaches a snapshot.
     On a 2026-07-28 session a tool whose `x-mcp-header` annotations are invalid is left out, as the
     spec tells clients to do, with a warning line (SEP-2243)."""
-    capabilities = client.server_capabilities
-    declared = [
-        (_TOOLS, capabilities.tools is not None),
-        (_RESOURCES, capabilities.resources is not None),
-        (_TEMPLATES, capabilities.resources is not None),
-        (_PROMPTS, capabilities.prompts is not None),
-    ]
+    peer: _Peer = client if isinstance(client, _StdioPeer) else _SdkPeer(client)
+    capabilities = peer.capabilities
     listed: dict[str, list[JSON]] = {}
     missing: list[str] = []
-    discovered = client.session.discover_result
     collected = [] if ttls is None else ttls
-    collected.append(discovered.ttl_ms if discovered is not None else 0)
-    for listing, is_declared in declared:
-        entries = await _list_all(client, server, listing, collected) if is_declared else []
+    collected.append(peer.discover_ttl_ms)
+    for listing in (_TOOLS, _RESOURCES, _TEMPLATES, _PROMPTS):
+        entries = await _list_all(peer, server, listing, collected) if listing.capability in capabilities else []
         if entries is None:
             missing.append(listing.method)
         listed[listing.method] = entries or []
-    if client.protocol_version in MODERN_PROTOCOL_VERSIONS:
+    if peer.protocol_version in MODERN_PROTOCOL_VERSIONS:
         listed[_TOOLS.method] = _valid_header_tools(server, listed[_TOOLS.method], warn)
-    info = client.server_info
     snapshot = Snapshot.of_sorted_entries(
         server=server.name,
-        protocol_version=client.protocol_version,
-        capabilities=capabilities.model_dump(by_alias=True, exclude_none=True, mode="json"),
-        server_info=info.model_dump(by_alias=True, exclude_none=True, mode="json") if info is not None else None,
-        instructions=client.instructions,
+        protocol_version=peer.protocol_version,
+        capabilities=capabilities,
+        server_info=peer.server_info,
+        instructions=peer.instructions,
         tools=tuple(listed[_TOOLS.method]),
         resources=tuple(listed[_RESOURCES.method]),
         resource_templates=tuple(listed[_TEMPLATES.method]),
@@ -433,10 +636,21 @@ async def list_catalog(
     return snapshot
 
 
+X_MCP_HEADER = "x-mcp-header"
+
+
 def _valid_header_tools(server: ServerConfig, tools: list[JSON], warn: Warn) -> list[JSON]:
+    """The tools whose `x-mcp-header` annotations the SDK finds valid; one without any such key,
+    almost every tool, is valid without asking it (and without importing it)."""
     kept = []
     for tool in tools:
-        reason = find_invalid_x_mcp_header(tool.get("inputSchema"))
+        schema = tool.get("inputSchema")
+        if not _mentions_key(schema, X_MCP_HEADER):
+            kept.append(tool)
+            continue
+        from mcp.shared.inbound import find_invalid_x_mcp_header
+
+        reason = find_invalid_x_mcp_header(schema)
         if reason is None:
             kept.append(tool)
             continue
@@ -446,6 +660,20 @@ def _valid_header_tools(server: ServerConfig, tools: list[JSON], warn: Warn) -> 
         )
         warn(_secrets_of(server).scrub(line))
     return kept
+
+
+def _mentions_key(value: Any, key: str) -> bool:
+    """Whether any object inside `value` has `key`."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is dict:
+            if key in item:
+                return True
+            stack.extend(item.values())
+        elif type(item) is list:
+            stack.extend(item)
+    return False
 
 
 def _transport(
@@ -458,9 +686,9 @@ def _transport(
 ) -> Any:
     if server.command is not None:
         if started is None:
-            if shutil.which(server.command, path=search_path(env)) is None:
-                raise StubgenError(_not_runnable(server.name, server.command, env))
             if sys.platform == "win32":  # the SDK's transport, which puts the server in a Windows job object
+                if shutil.which(server.command, path=search_path(env)) is None:
+                    raise StubgenError(_not_runnable(server.name, server.command, env))
                 from mcp.client.stdio import StdioServerParameters, stdio_client
 
                 parameters = StdioServerParameters(
@@ -471,9 +699,11 @@ def _transport(
                     encoding_error_handler="replace",
                 )
                 return stdio_client(parameters, errlog=diagnostics.stderr_log)
-            started = start(server, env, diagnostics.stderr_log)
+            started = _start(server, env, diagnostics.stderr_log)
         return stdio_transport(started)
     assert server.url is not None
+    import httpx2
+    from mcp.client.sse import sse_client
 
     def http_client(
         headers: dict[str, str] | None = None, timeout: httpx2.Timeout | None = None, auth: httpx2.Auth | None = None
@@ -490,6 +720,8 @@ def _transport(
 @asynccontextmanager
 async def _streamable_http(url: str, http: httpx2.AsyncClient) -> AsyncIterator[Any]:
     """The SDK leaves a client it is handed open; this transport owns and closes it."""
+    from mcp.client.streamable_http import streamable_http_client
+
     async with http, streamable_http_client(url, http_client=http) as streams:
         yield streams
 
@@ -509,7 +741,7 @@ def _not_runnable(server: str, command: str, env: dict[str, str]) -> str:
     return f"server {server!r}: command {command!r} not found; install it, or give the program's full path"
 
 
-async def _list_all(client: Client, server: ServerConfig, listing: _Listing, ttls: list[int]) -> list[JSON] | None:
+async def _list_all(peer: _Peer, server: ServerConfig, listing: _Listing, ttls: list[int]) -> list[JSON] | None:
     """Every page of one list method, in order, each page's `ttlMs` told to `ttls`; a repeated cursor
     or too many pages is an error.
 
@@ -524,7 +756,7 @@ async def _list_all(client: Client, server: ServerConfig, listing: _Listing, ttl
             diagnostics.mark_request()
         try:
             with anyio.fail_after(server.timeouts.request):
-                page = await listing.call(client, cursor)
+                page = await peer.list_page(listing, cursor)
         except TimeoutError:
             raise StubgenError(
                 f"server {server.name!r}: {listing.method} did not answer within {server.timeouts.request:g}s; "
@@ -537,21 +769,21 @@ async def _list_all(client: Client, server: ServerConfig, listing: _Listing, ttl
                 f"server {server.name!r}: {listing.method} returned a result that is not valid MCP "
                 f"(/{pointer}: {first['msg']}); the server has to fix its catalog"
             ) from None
-        except MCPError as error:
-            if error.error.code == CONNECTION_CLOSED:
+        except RemoteError as error:
+            if error.code == CONNECTION_CLOSED:
                 raise StubgenError(
                     f"server {server.name!r}: the server closed the connection during {listing.method}"
                 ) from None
-            if error.error.code == METHOD_NOT_FOUND and cursor is None:
+            if error.code == METHOD_NOT_FOUND and cursor is None:
                 return None
-            if TOO_DEEP in error.error.message:  # Streamable HTTP reports the unreadable answer as an error
+            if TOO_DEEP in error.message:  # Streamable HTTP reports the unreadable answer as an error
                 raise StubgenError(_too_deep(server)) from None
             raise StubgenError(
-                f"server {server.name!r}: {listing.method} failed: {error.error.message} (code {error.error.code})"
+                f"server {server.name!r}: {listing.method} failed: {error.message} (code {error.code})"
             ) from None
-        _refuse_non_finite(server, listing, page)
-        ttls.append(getattr(page, "ttl_ms", 0))
-        entries.extend(_page_entries(page, listing))
+        _refuse_non_finite(server, listing, page.entries)
+        ttls.append(page.ttl_ms)
+        entries.extend(page.entries if page.keys_sorted else sorted_copy(page.entries))
         cursor = page.next_cursor
         if cursor is None:
             return entries
@@ -577,14 +809,19 @@ class _LongInteger(str):
     """An integer's digits, kept as text: Python refuses to read more than its digit limit."""
 
 
-def _long_number(server: ServerConfig, error: Exception) -> str:
-    """One line for a message the SDK dropped for an integer too long to read, naming the tool and the
-    JSON pointer when the message is at hand (pydantic keeps a JSON text it could not parse)."""
+def _unread_text(error: Exception) -> str | None:
+    """The JSON text the SDK could not read, which pydantic keeps in its error."""
+    raw = error.errors()[0].get("input") if isinstance(error, ValidationError) and error.errors() else None
+    return raw if isinstance(raw, str) else None
+
+
+def _long_number(server: ServerConfig, raw: str | None) -> str:
+    """One line for a message dropped for an integer too long to read, naming the tool and the JSON
+    pointer when the message's text is at hand."""
     limit = sys.get_int_max_str_digits() or math.inf
     problem = f"an integer longer than the {limit:,} digits Python reads"
     where = ""
-    raw = error.errors()[0].get("input") if isinstance(error, ValidationError) and error.errors() else None
-    if isinstance(raw, str):
+    if raw is not None:
         with contextlib.suppress(ValueError, RecursionError):
             message = json.loads(raw, parse_int=lambda text: _LongInteger(text) if len(text) > limit else int(text))
             found = find_in_json(message, lambda value: isinstance(value, _LongInteger))
@@ -622,19 +859,18 @@ def _any_non_finite(value: Any) -> bool:
         elif kind is float:
             if not math.isfinite(item):
                 return True
-        elif isinstance(item, BaseModel):
+        elif hasattr(item, "model_extra"):  # one of the SDK's models
             stack.extend(vars(item).values())
             stack.extend((item.model_extra or {}).values())
     return False
 
 
-def _refuse_non_finite(server: ServerConfig, listing: _Listing, page: Any) -> None:
+def _refuse_non_finite(server: ServerConfig, listing: _Listing, entries: list[Any]) -> None:
     """A number too large for a float (`1e999`) is infinite once read, and JSON has no infinity: the
     snapshot would hold `null` in its place. Refused, naming the entry and the JSON pointer."""
-    entries = getattr(page, listing.items)
     if not _any_non_finite(entries):
         return
-    items = {listing.wire_items: [entry.model_dump(by_alias=True, exclude_none=True) for entry in entries]}
+    items = {wire.LIST_ITEMS[listing.method]: entries}
     found = find_in_json(items, is_non_finite)
     if found is not None:
         where = _entry_and_pointer({"result": items}, ("result", *found[0]))
@@ -652,14 +888,16 @@ def _too_deep(server: ServerConfig) -> str:
 
 
 def _page_entries(page: Any, listing: _Listing) -> list[JSON]:
-    """A page's entries as wire JSON with keys sorted all the way down, as `Snapshot.of_sorted_entries`
-    takes them.
+    """A page of the SDK's models as wire JSON with keys sorted all the way down, as
+    `Snapshot.of_sorted_entries` takes them.
 
     pydantic writes the page as JSON text and one decode sorts every object's keys as it builds it:
     a `model_dump` per entry followed by the snapshot's own sorted copy builds every object twice,
     which for a thousand tools was most of what discovery added to the SDK's own listing. Text that
     cannot be UTF-8 JSON (a lone surrogate) takes the per-entry way, with the same result.
     """
+    from pydantic_core import PydanticSerializationError
+
     try:
         text = page.model_dump_json(include={listing.items}, by_alias=True, exclude_none=True)
     except PydanticSerializationError:
@@ -668,7 +906,9 @@ def _page_entries(page: Any, listing: _Listing) -> list[JSON]:
         ]
         entries: list[JSON] = sorted_copy(dumped)
         return entries
-    return sorted_entries(text, listing.wire_items)
+    return sorted_entries(
+        text.replace(f'"{listing.items}":', f'"{wire.LIST_ITEMS[listing.method]}":', 1), wire.LIST_ITEMS[listing.method]
+    )
 
 
 def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnostics, secrets: Secrets) -> str:
@@ -676,7 +916,9 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
     leaf = _leaf(error)
     if isinstance(leaf, StubgenError):
         message = leaf.message
-    elif isinstance(leaf, AuthError):
+    elif isinstance(leaf, Unreadable):
+        message = _too_deep(server) if leaf.reason == TOO_DEEP else _long_number(server, leaf.line)
+    elif server.auth is not None and _is_auth_error(leaf):
         message = str(leaf)
     elif diagnostics.token_refused is not None and server.auth is not None:
         message = _token_refused_message(server, diagnostics.token_refused)
@@ -715,23 +957,43 @@ def _cause(server: ServerConfig, leaf: BaseException) -> str:
             f"{name}: no answer to the handshake within {server.timeouts.connect:g}s; "
             f"check that it is an MCP server{legacy}, or raise connect_timeout"
         )
-    if isinstance(leaf, httpx2.HTTPStatusError):
-        return _http_status_message(server, leaf.response.status_code)
-    if isinstance(leaf, httpx2.ConnectError):
-        return f"{name}: cannot connect to {server.url}; is the server running?"
-    if isinstance(leaf, httpx2.RemoteProtocolError):
-        return f"{name}: {server.url} closed the connection without answering; check the server's logs"
-    if isinstance(leaf, httpx2.TransportError):
-        return f"{name}: connection to {server.url} failed ({type(leaf).__name__}); is the server running?"
-    if isinstance(leaf, MCPError) and leaf.error.code == CONNECTION_CLOSED:
+    if server.url is not None:
+        import httpx2
+
+        if isinstance(leaf, httpx2.HTTPStatusError):
+            return _http_status_message(server, leaf.response.status_code)
+        if isinstance(leaf, httpx2.ConnectError):
+            return f"{name}: cannot connect to {server.url}; is the server running?"
+        if isinstance(leaf, httpx2.RemoteProtocolError):
+            return f"{name}: {server.url} closed the connection without answering; check the server's logs"
+        if isinstance(leaf, httpx2.TransportError):
+            return f"{name}: connection to {server.url} failed ({type(leaf).__name__}); is the server running?"
+    code, text = _error_answer(leaf)
+    if code == CONNECTION_CLOSED:
         return f"{name}: the server closed the connection during start-up; check that `command` starts an MCP server"
-    if isinstance(leaf, MCPError):
-        return f"{name}: handshake failed: {leaf.error.message} (code {leaf.error.code})"
+    if code is not None:
+        return f"{name}: handshake failed: {text} (code {code})"
     if isinstance(leaf, OSError) and server.command is not None:
         return f"{name}: cannot start {server.command!r} ({leaf.strerror or leaf}); check that the command is a program"
     if server.command is not None:
         return f"{name}: the server exited or broke the protocol during start-up ({_describe(leaf)})"
     return f"{name}: {_describe(leaf)}"
+
+
+def _is_auth_error(error: BaseException) -> bool:
+    from codegen.runtime._runtime import AuthError
+
+    return isinstance(error, AuthError)
+
+
+def _error_answer(error: BaseException) -> tuple[int | None, str]:
+    """The code and message of a JSON-RPC error answer, ours or the SDK's (imported only if it is)."""
+    if isinstance(error, RemoteError):
+        return error.code, error.message
+    sdk_errors = sys.modules.get("mcp.shared.exceptions")
+    if sdk_errors is not None and isinstance(error, sdk_errors.MCPError):
+        return error.error.code, error.error.message
+    return None, ""
 
 
 def _leaf(error: BaseException) -> BaseException:
@@ -778,21 +1040,18 @@ async def snapshot_all(
     on_fresh: Callable[[str, float], None] | None = None,
 ) -> dict[str, Snapshot | StubgenError]:
     """Snapshot servers concurrently; one failing server does not stop the others. `on_fresh` is told,
-    before `on_done`, until when (seconds since the epoch) a server said its listing stays fresh."""
+    before `on_done`, until when (seconds since the epoch) a server said its listing stays fresh.
+    `on_done` runs while a stdio server exits (its stdin already closed)."""
     results: dict[str, Snapshot | StubgenError] = {}
 
     async def one(server: ServerConfig) -> None:
         listed_at = time.time()
-        result: Snapshot | StubgenError
-        try:
-            result, ttl = await _snapshot_and_ttl(server, warn)
-        except StubgenError as error:
-            result, ttl = error, 0.0
-        results[server.name] = result
-        if on_fresh is not None and ttl > 0:
-            on_fresh(server.name, listed_at + ttl)
-        if on_done is not None:
-            on_done(server.name, result)
+        async with _listed(server, warn) as (result, ttl):
+            results[server.name] = result
+            if on_fresh is not None and ttl > 0:
+                on_fresh(server.name, listed_at + ttl)
+            if on_done is not None:
+                on_done(server.name, result)
 
     async with anyio.create_task_group() as group:
         for server in servers:

@@ -6,6 +6,10 @@ importing the MCP SDK here, so `snapshot` and `sync` start their servers before 
 library until a connection opens. The transport follows the SDK's `stdio_client`: newline-delimited
 JSON-RPC, the server in its own process group, and the spec's shutdown (close stdin, wait, then
 terminate and kill the group).
+
+Discovery speaks to a stdio server through `StdioSession`, JSON-RPC without the SDK (whose import
+would cost more than the rest of a `sync` with a warm cache); `stdio_transport` gives the SDK's
+`Client` the same pipes, for the commands that hold a session open and call tools (`watch`, the hub).
 """
 
 from __future__ import annotations
@@ -213,24 +217,13 @@ async def stdio_transport(started: StdioProcess, errors: str = "replace") -> Asy
         if writer_done.is_set():  # else the server is not reading: closing its stdin tells it nothing
             with suppress(OSError, ValueError):
                 stdin.close()
-        if not writer_done.is_set() or not await exited(GRACE_SECONDS):
-            _signal_group(process, signal.SIGTERM)
-            if not await exited(GRACE_SECONDS):
-                _signal_group(process, signal.SIGKILL)
-                await exited(GRACE_SECONDS)
+        await _shut_down(process, stdin_closed=writer_done.is_set())
         pipe.close()
         with suppress(OSError, ValueError):
             stdin.close()
         for stream in (read_stream, write_stream, read_writer, write_reader):
             await stream.aclose()
         started.stderr_log.flush()
-
-    async def exited(seconds: float) -> bool:
-        with anyio.move_on_after(seconds):
-            while process.poll() is None:
-                await anyio.sleep(0.01)
-            return True
-        return False
 
     async with anyio.create_task_group() as group:
         group.start_soon(stdout_reader)
@@ -241,3 +234,234 @@ async def stdio_transport(started: StdioProcess, errors: str = "replace") -> Asy
             with anyio.CancelScope(shield=True):
                 await stop()
             group.cancel_scope.cancel()
+
+
+async def _shut_down(process: subprocess.Popen[bytes], stdin_closed: bool) -> None:
+    """The rest of the spec's shutdown once stdin is closed (or cannot be): wait, then terminate and
+    kill the server's group."""
+    if not stdin_closed or not await _exited(process, GRACE_SECONDS):
+        _signal_group(process, signal.SIGTERM)
+        if not await _exited(process, GRACE_SECONDS):
+            _signal_group(process, signal.SIGKILL)
+            await _exited(process, GRACE_SECONDS)
+
+
+async def _exited(process: subprocess.Popen[bytes], seconds: float) -> bool:
+    import anyio
+
+    with anyio.move_on_after(seconds):
+        while process.poll() is None:
+            await anyio.sleep(0.01)
+        return True
+    return False
+
+
+class Unreadable(Exception):
+    """The server sent a line the SDK's JSON parser refuses for a reason worth naming (nested too
+    deeply, an integer too long); the session ends, as the SDK's would."""
+
+    def __init__(self, reason: str, line: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.line = line
+
+
+_UNREADABLE_REASONS = ("recursion limit exceeded", "number out of range")
+"""What pydantic-core's JSON parser (the SDK's) says of the lines that end a session."""
+
+
+class StdioSession:
+    """JSON-RPC 2.0 over a started server's pipes, for discovery: requests matched to answers by id,
+    the server's own requests answered as the SDK's `Client` answers them (given discovery's
+    handlers), its notifications and unreadable lines skipped. After `use_modern(version)` every
+    request carries the 2026-07-28 `_meta` envelope, as the SDK stamps it.
+
+    Lines are parsed by pydantic-core, the SDK's parser, so a line fails here exactly when it fails
+    there. Only the standard library, anyio and pydantic-core are imported."""
+
+    def __init__(self, started: StdioProcess, capabilities: dict[str, Any], errors: str = "replace") -> None:
+        self.started = started
+        self.capabilities = capabilities
+        self._errors = errors
+        self._pending: dict[int, Any] = {}
+        self._next_id = 1
+        self._ended: BaseException | None = None
+        self._meta: dict[str, Any] | None = None
+        self._stdin: Any = None
+        self._stdout_pipe: Any = None
+
+    def use_modern(self, version: str, client_info: dict[str, Any]) -> None:
+        self._meta = {
+            "io.modelcontextprotocol/protocolVersion": version,
+            "io.modelcontextprotocol/clientInfo": client_info,
+            "io.modelcontextprotocol/clientCapabilities": self.capabilities,
+        }
+
+    def use_legacy(self) -> None:
+        self._meta = None
+
+    async def request(self, method: str, params: dict[str, Any] | None = None, timeout: float | None = None) -> Any:
+        """The result of `method`; raises `RemoteError` for an error answer or the connection ending,
+        `TimeoutError` after `timeout` seconds, `Unreadable` when the session ended on such a line."""
+        import asyncio
+
+        import anyio
+
+        from codegen.snapshot.wire import CONNECTION_CLOSED, RemoteError
+
+        if self._meta is not None and method not in ("initialize",):
+            params = {**(params or {}), "_meta": self._meta}
+        request_id = self._next_id
+        self._next_id += 1
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if params:
+            message["params"] = params
+        if self._ended is not None:
+            raise self._ended
+        answer = asyncio.get_running_loop().create_future()
+        self._pending[request_id] = answer
+        try:
+            if not self._write(message):
+                raise RemoteError(CONNECTION_CLOSED, "Connection closed")
+            with anyio.fail_after(timeout):
+                return await answer
+        finally:
+            self._pending.pop(request_id, None)
+
+    def notify(self, method: str) -> None:
+        self._write({"jsonrpc": "2.0", "method": method})
+
+    def _write(self, message: dict[str, Any]) -> bool:
+        """Queue a line for the server; False once its stdin is gone. The pipe's transport buffers
+        what the server has not read yet, so a server that stops reading never blocks the loop."""
+        import json
+
+        if self._stdin is None or self._stdin.is_closing():
+            return False
+        text = json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n"
+        try:
+            self._stdin.write(text.encode("utf-8", self._errors))
+        except (OSError, RuntimeError):
+            return False
+        return True
+
+    def _end(self, error: BaseException) -> None:
+        """No answer will come: every waiting request fails with `error`, as will every later one."""
+        if self._ended is None:
+            self._ended = error
+        for answer in self._pending.values():
+            if not answer.done():
+                answer.set_exception(error)
+
+    def _received(self, line: str) -> None:
+        from pydantic_core import from_json
+
+        if not line.strip():
+            return
+        try:
+            message = from_json(line)
+        except ValueError as unparsed:
+            reason = next((reason for reason in _UNREADABLE_REASONS if reason in str(unparsed)), None)
+            if reason is not None:
+                self._end(Unreadable(reason, line))
+            else:
+                shown = line if len(line) <= 200 else line[:200] + "..."
+                _sdk_log.error("Failed to parse JSONRPC message from server: %s: %r", unparsed, shown)
+            return
+        if type(message) is not dict or message.get("jsonrpc") != "2.0":
+            return
+        if "method" in message:
+            if type(message["method"]) is str and type(message.get("id")) in (int, str):
+                self._answer(message["id"], message["method"])
+            return  # a notification: discovery has no use for any
+        request_id = message.get("id")
+        answer = self._pending.get(request_id) if type(request_id) is int else None
+        if answer is None or answer.done():
+            return
+        from codegen.snapshot.wire import RemoteError
+
+        result, refusal = message.get("result"), message.get("error")
+        if type(result) is dict and "error" not in message:
+            answer.set_result(result)
+        elif type(refusal) is dict and type(refusal.get("code")) is int and type(refusal.get("message")) is str:
+            answer.set_exception(RemoteError(refusal["code"], refusal["message"], refusal.get("data")))
+
+    def _answer(self, request_id: Any, method: str) -> None:
+        """What the SDK's `Client` answers, with discovery's handlers for the declared capabilities
+        (`discovery._declared_capabilities`) and its defaults for the rest."""
+        from codegen.snapshot.wire import INVALID_REQUEST, METHOD_NOT_FOUND
+
+        declared = self.capabilities
+        result: dict[str, Any] | None = None
+        if method == "ping":
+            result = {}
+        elif method == "roots/list" and "roots" in declared:
+            result = {"roots": []}
+        elif method == "roots/list":
+            refusal = (INVALID_REQUEST, "List roots not supported")
+        elif method == "sampling/createMessage":
+            sampling = "mcp-stubgen only lists the catalog; it does not sample"
+            refusal = (INVALID_REQUEST, sampling if "sampling" in declared else "Sampling not supported")
+        elif method == "elicitation/create":
+            elicitation = "mcp-stubgen only lists the catalog; it asks no user"
+            refusal = (INVALID_REQUEST, elicitation if "elicitation" in declared else "Elicitation not supported")
+        else:
+            refusal = (METHOD_NOT_FOUND, "Method not found")
+        if result is not None:
+            self._write({"jsonrpc": "2.0", "id": request_id, "result": result})
+        else:
+            self._write({"jsonrpc": "2.0", "id": request_id, "error": {"code": refusal[0], "message": refusal[1]}})
+
+    async def _read(self, stdout: Any) -> None:
+        from codegen.snapshot.wire import CONNECTION_CLOSED, RemoteError
+
+        decoder = codecs.getincrementaldecoder("utf-8")(self._errors)
+        buffer = ""
+        with suppress(OSError):
+            while chunk := await stdout.read(1 << 16):
+                lines = (buffer + decoder.decode(chunk)).split("\n")
+                buffer = lines.pop()
+                for line in lines:
+                    self._received(line)
+        self._end(RemoteError(CONNECTION_CLOSED, "Connection closed"))
+
+    async def close_input(self) -> None:
+        """Begin the spec's shutdown: close the server's stdin, so it exits while the caller goes on
+        (the pipe closes on the loop's next turn, which this waits for: the caller may not yield)."""
+        import anyio
+
+        if self._stdin is not None and self._stdin.get_write_buffer_size() == 0:
+            self._stdin.close()
+            await anyio.sleep(0)
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[StdioSession]:
+        """The session over the server's pipes; on the way out, however the session ended, the
+        server is stopped (stdin closed, then terminated and killed if it lingers)."""
+        import asyncio
+
+        import anyio
+
+        process = self.started.process
+        assert process.stdin is not None and process.stdout is not None
+        loop = asyncio.get_running_loop()
+        stdout = asyncio.StreamReader()
+        self._stdout_pipe, _ = await loop.connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(stdout), process.stdout
+        )
+        self._stdin, _ = await loop.connect_write_pipe(asyncio.Protocol, process.stdin)
+        reader = asyncio.ensure_future(self._read(stdout))
+        try:
+            yield self
+        finally:
+            with anyio.CancelScope(shield=True):
+                await self.close_input()
+                stdin_closed = self._stdin.is_closing()
+                if not stdin_closed:  # the server is not reading: closing its stdin tells it nothing
+                    self._stdin.abort()
+                await _shut_down(process, stdin_closed)
+                reader.cancel()
+                with suppress(BaseException):
+                    await reader
+                self._stdout_pipe.close()
+                self.started.stderr_log.flush()

@@ -9,6 +9,7 @@ import click
 
 from codegen import console
 from codegen.errors import EXIT_ERROR, EXIT_OK
+from codegen.identifiers import package_name
 from codegen.options import (
     allow_empty_option,
     apply_overrides,
@@ -65,10 +66,13 @@ def sync(
     selected = apply_overrides(config.select(servers), protocol, connect_timeout, request_timeout)
     freshness = Freshness(refresh)
     start_servers(selected, {server.name: config.snapshot_path(server.name) for server in selected}, freshness)
-    # Only now the generator: the servers start while it and the SDK load.
-    from codegen.generate.pipeline import announce_package
+    # Only now the generator: the servers start while it loads.
+    from codegen.generate.pipeline import announce_package, load_renderer
     from codegen.generate.publish import recover_output
     from codegen.sync.publish import publish_hub, publish_with_snapshot
+
+    if any(not (output / package_name(server.name)).exists() for server in selected):
+        load_renderer()  # a package will be rendered from nothing: load the renderer while the servers start
 
     # The cache `generate` uses: an unchanged tool's models are not generated again on every sync.
     cache = cache_for(no_cache)

@@ -9,9 +9,6 @@ from codegen import console
 from codegen.config import ProjectConfig
 from codegen.errors import StubgenError
 from codegen.generate.cache import Cache
-from codegen.generate.code_mode import build_code_mode, code_mode_dir
-from codegen.generate.hub import hub_dir
-from codegen.generate.hub_build import hub_rendered, hub_sources
 from codegen.generate.pipeline import (
     PackageInputs,
     announce_package,
@@ -72,6 +69,9 @@ def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
     A server that could not be snapshotted or published keeps its previous snapshot and package, so
     the hub is still built from what is committed; one that never had a snapshot is left out, and said so.
     """
+    from codegen.generate.hub import hub_dir  # the hub's modules load only for a project with a hub
+    from codegen.generate.hub_build import hub_rendered, hub_sources
+
     try:
         built = hub_rendered(hub_sources(config), output, cache)
         announce_runtime(publish_runtime(output, with_hub=True))
@@ -90,6 +90,9 @@ def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
 
 def publish_code_mode(config: ProjectConfig, output: Path, cache: Cache) -> bool:
     """Regenerate `<output>/code_mode/` from the snapshots on disk, as the hub is; False when it could not be."""
+    from codegen.generate.code_mode import build_code_mode, code_mode_dir
+    from codegen.generate.hub_build import hub_sources
+
     hub = hub_sources(config)
     try:
         pairs = [(server.snapshot, server.method_names) for server in hub.servers]
