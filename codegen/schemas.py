@@ -16,7 +16,7 @@ working for hours.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
@@ -105,44 +105,145 @@ class Reference:
     problem: str | None
 
 
-def subschemas(schema: Any, path: Path = ()) -> Iterator[tuple[Path, dict[str, Any]]]:
-    """Every object in schema position (not inside `const`, `enum`, `default`...), with the path to it.
+Visit = Callable[[Path, dict[str, Any]], "Visit | None"]
+"""What `walk` calls on each object in schema position; it returns the `Visit` for the object's own
+subschemas (itself, another carrying what holds below the object, or None to leave them out)."""
 
-    Unknown keywords are walked too: a reference under one is still read by some tool."""
-    if isinstance(schema, list):
-        for index, inner in enumerate(schema):
-            yield from subschemas(inner, (*path, index))
-        return
-    if not isinstance(schema, dict):
-        return
-    yield path, schema
-    for key, value in schema.items():
-        if key in DATA_KEYWORDS:
-            continue
-        if key in SCHEMA_MAPS and isinstance(value, dict):
-            for name, inner in value.items():
-                yield from subschemas(inner, (*path, key, name))
-        else:
-            yield from subschemas(value, (*path, key))
+_FOLLOWED = DATA_KEYWORDS | {"$ref"}
+"""What a walk that follows references leaves out: instance data, and `$ref`, which it follows instead."""
 
 
-def rebuilt(schema: Any, edit: Callable[[Path, dict[str, Any]], dict[str, Any]], path: Path = ()) -> Any:
-    """A copy of `schema` in which every object in schema position (`subschemas`' walk) is first
-    passed through `edit(path, object)`, then has its own subschemas rebuilt; instance data is copied
-    as it is."""
-    if isinstance(schema, list):
-        return [rebuilt(inner, edit, (*path, index)) for index, inner in enumerate(schema)]
-    if not isinstance(schema, dict):
-        return schema
+def walk(
+    schema: Any,
+    visit: Visit,
+    path: Path = (),
+    *,
+    skip: frozenset[str] = DATA_KEYWORDS,
+    leave: Callable[[Path, dict[str, Any]], None] | None = None,
+) -> None:
+    """The one walk over a schema: `visit(path, object)` on every object in schema position, parents
+    first, and `leave(path, object)` once its subschemas are walked. The values of the keywords in
+    `skip` (by default instance data: `const`, `enum`, `default`...) are not walked; every other
+    keyword's are, unknown keywords' too (a reference under one is still read by some tool), with
+    each map of names (`SCHEMA_MAPS`) walked by name.
+
+    What `visit` returns visits the object's subschemas, so a walk carries state down (a base URI an
+    `$id` sets) by returning another `Visit`, and leaves a subtree out by returning None."""
+
+    def walked(node: Any, path: Path, visit: Visit) -> None:
+        if isinstance(node, list):
+            for index, inner in enumerate(node):
+                if isinstance(inner, _CONTAINERS):
+                    walked(inner, (*path, index), visit)
+            return
+        below = visit(path, node)
+        if below is not None:
+            for key, value in node.items():
+                if not isinstance(value, _CONTAINERS) or key in skip:
+                    continue
+                if key in SCHEMA_MAPS and isinstance(value, dict):
+                    for name, inner in value.items():
+                        if isinstance(inner, _CONTAINERS):
+                            walked(inner, (*path, key, name), below)
+                else:
+                    walked(value, (*path, key), below)
+        if leave is not None:
+            leave(path, node)
+
+    if isinstance(schema, _CONTAINERS):
+        walked(schema, path, visit)
+
+
+def subschemas(schema: Any, path: Path = ()) -> list[tuple[Path, dict[str, Any]]]:
+    """Every object in schema position (not inside `const`, `enum`, `default`...), with the path to
+    it, parents first: `walk`'s visits."""
+    found: list[tuple[Path, dict[str, Any]]] = []
+
+    def visit(at: Path, node: dict[str, Any]) -> Visit:
+        found.append((at, node))
+        return visit
+
+    walk(schema, visit, path)
+    return found
+
+
+def rebuilt(
+    schema: Any,
+    edit: Callable[[Path, dict[str, Any]], dict[str, Any]],
+    path: Path = (),
+    *,
+    skip: frozenset[str] = DATA_KEYWORDS,
+    namespaces: bool = False,
+) -> Any:
+    """A copy of `schema` in which every object in schema position (`walk`'s) is first passed through
+    `edit(path, object)` (which returns the object itself or a new one it may not keep), then has its
+    own subschemas rebuilt; the values of `skip` (instance data by default) are copied as they are.
+
+    With `namespaces`, a namespace of definitions (`is_namespace`) is not an object `edit` sees: its
+    entries are definitions, rebuilt in turn, and what is no schema in it is left out."""
+
+    def copy(node: Any, path: Path) -> Any:
+        if isinstance(node, list):
+            return [
+                copy(inner, (*path, index)) if isinstance(inner, _CONTAINERS) else inner
+                for index, inner in enumerate(node)
+            ]
+        result = edit(path, node)
+        if result is node:
+            result = dict(node)
+        for key, value in result.items():
+            if not isinstance(value, _CONTAINERS) or key in skip:
+                continue
+            if namespaces and key in DEFINITIONS and isinstance(value, dict):
+                result[key] = {name: definition(inner, (*path, key, name)) for name, inner in value.items()}
+            elif key in SCHEMA_MAPS and isinstance(value, dict):
+                result[key] = named = dict(value)
+                for name, inner in value.items():
+                    if isinstance(inner, _CONTAINERS):
+                        named[name] = copy(inner, (*path, key, name))
+            else:
+                result[key] = copy(value, (*path, key))
+        return result
+
+    def definition(node: Any, path: Path) -> Any:
+        if not is_namespace(node):
+            return copy(node, path) if isinstance(node, _CONTAINERS) else node
+        return {
+            name: definition(inner, (*path, name)) for name, inner in node.items() if isinstance(inner, dict | bool)
+        }
+
+    return copy(schema, path) if isinstance(schema, _CONTAINERS) else schema
+
+
+APPLIED_MAPS = SCHEMA_MAPS - {*DEFINITIONS, "dependencies"}
+APPLIED_VALUES = SCHEMA_VALUES - {"contentSchema"}
+
+
+def applied(node: dict[str, Any], apply: Callable[[str, Any], Any]) -> dict[str, Any]:
+    """`node` with each subschema a validator applies to the instance itself, one level down,
+    replaced by `apply(keyword, subschema)`: the entries of `properties`, `patternProperties` and
+    `dependentSchemas` (`APPLIED_MAPS`), the members of a list of schemas, a schema-valued keyword's
+    object or boolean (`APPLIED_VALUES`). What no validator applies this way is kept as it is:
+    definitions (reached through `$ref`), `contentSchema` (an annotation on decoded content),
+    draft-07's `dependencies` (whose entries may be lists of names), unknown keywords, data.
+
+    The step of a walk that reads a schema as a validator does (drift's normal form), where `walk`
+    and `rebuilt` visit every place a reference could hide."""
     result: dict[str, Any] = {}
-    for key, value in edit(path, schema).items():
-        if key in DATA_KEYWORDS:
-            result[key] = value
-        elif key in SCHEMA_MAPS and isinstance(value, dict):
-            result[key] = {name: rebuilt(inner, edit, (*path, key, name)) for name, inner in value.items()}
+    for key, value in node.items():
+        if key in APPLIED_MAPS and isinstance(value, dict):
+            result[key] = {name: apply(key, inner) for name, inner in value.items()}
+        elif key in SCHEMA_LISTS and isinstance(value, list):  # `items` too, in its draft-07 tuple form
+            result[key] = [apply(key, inner) for inner in value]
+        elif key in APPLIED_VALUES and isinstance(value, bool | dict):
+            result[key] = apply(key, value)
         else:
-            result[key] = rebuilt(value, edit, (*path, key))
+            result[key] = value
     return result
+
+
+_CONTAINERS = (dict, list)
+"""What a walk goes into: anything else in a schema is a name, a number or a flag."""
 
 
 _MISSING: Any = object()
@@ -279,17 +380,27 @@ class Document:
         older = {reference.path: reference for reference in self._resolved(DRAFT7)}
         return tuple(older[reference.path] if reference.problem == "dangling" else reference for reference in found)
 
+    @functools.cached_property
+    def _nodes(self) -> list[tuple[Path, dict[str, Any]]]:
+        return subschemas(self.root) if isinstance(self.root, dict) else []
+
+    @functools.cached_property
+    def _places(self) -> dict[int, Path]:
+        """Where each object in schema position is (its first place, for one met twice)."""
+        places: dict[int, Path] = {}
+        for path, node in self._nodes:
+            places.setdefault(id(node), path)
+        return places
+
     def _pointers_only(self) -> tuple[Reference, ...] | None:
         """The references, when every one is a JSON pointer (`#`, `#/...`) to a schema, in a document
         with no `$id` (draft-04: `id`) or anchor: each then names what its pointer names from the
         root, in every draft, as `_resolved` finds, without building a registry (which was most of
         a typical tool's time in this module). None for any other document, which `_resolved` reads."""
-        nodes = list(subschemas(self.root))
-        places: dict[int, Path] = {}
-        for path, node in nodes:
-            if any(isinstance(node.get(key), str) for key in _NAMING):
-                return None
-            places.setdefault(id(node), path)
+        nodes = self._nodes
+        if any(isinstance(node.get(key), str) for _, node in nodes for key in _NAMING):
+            return None
+        places = self._places
         found = []
         for path, node in nodes:
             if "$ref" not in node:
@@ -307,9 +418,7 @@ class Document:
         from referencing import Registry
         from referencing.exceptions import Unresolvable
 
-        places: dict[int, Path] = {}
-        for path, node in subschemas(self.root):
-            places.setdefault(id(node), path)
+        places = self._places
         resource = specification.create_resource(self.root)
         try:
             base = resource.id() or _BASE
@@ -320,25 +429,21 @@ class Document:
         except Exception:  # a subschema the draft cannot read: references into it stay unresolved
             registry = Registry().with_resource(base, resource)
         found: list[Reference] = []
-        stack: list[tuple[Path, Any, Any]] = [((), self.root, registry.resolver(base))]
-        while stack:
-            path, node, resolver = stack.pop()
-            if isinstance(node, list):
-                stack.extend(((*path, index), inner, resolver) for index, inner in enumerate(node))
-                continue
-            if not isinstance(node, dict):
-                continue
-            if node is not self.root and isinstance(node.get("$id"), str):
-                resolver = resolver.in_subresource(specification.create_resource(node))
-            if "$ref" in node:
-                found.append(_resolve(path, node["$ref"], resolver, places, Unresolvable, self.root))
-            for key, value in node.items():
-                if key in DATA_KEYWORDS or key == "$ref":
-                    continue
-                if key in SCHEMA_MAPS and isinstance(value, dict):
-                    stack.extend(((*path, key, name), inner, resolver) for name, inner in value.items())
-                else:
-                    stack.append(((*path, key), value, resolver))
+
+        def within(resolver: Any) -> Visit:
+            """The visit of the subschemas `resolver` resolves references in: until the next `$id`."""
+
+            def visit(path: Path, node: dict[str, Any]) -> Visit:
+                inner = resolver
+                if node is not self.root and isinstance(node.get("$id"), str):
+                    inner = resolver.in_subresource(specification.create_resource(node))
+                if "$ref" in node:
+                    found.append(_resolve(path, node["$ref"], inner, places, Unresolvable, self.root))
+                return visit if inner is resolver else within(inner)
+
+            return visit
+
+        walk(self.root, within(registry.resolver(base)), skip=_FOLLOWED)
         return tuple(sorted(found, key=lambda reference: [str(part) for part in reference.path]))
 
     def local(self) -> Any:
@@ -440,7 +545,8 @@ _NAMING = ID_KEYWORDS | {"$anchor", "$dynamicAnchor"}
 
 
 def _mentions_ref(root: dict[str, Any]) -> bool:
-    """Whether `$ref` appears anywhere: most tool schemas have none, and need no resolving at all."""
+    """Whether `$ref` appears anywhere: most tool schemas have none, and need no resolving at all.
+    (A scan of every key, instance data's too, which costs less than walking the schema.)"""
     stack: list[Any] = [root]
     while stack:
         node = stack.pop()
@@ -481,23 +587,26 @@ class _Expansion:
         self.sizes: dict[str, int] = {}
 
     def size(self, node: Any, path: Path, following: tuple[str, ...]) -> int:
-        if isinstance(node, list):
-            return sum(self.size(inner, (*path, index), following) for index, inner in enumerate(node))
-        if not isinstance(node, dict):
-            return 0
-        total = 1
-        reference = node.get("$ref")
-        if isinstance(reference, str) and reference not in following:
-            total += self._target(reference, path, following)
-        for key, value in node.items():
-            if key in DATA_KEYWORDS or key == "$ref":
-                continue
-            if key in SCHEMA_MAPS and isinstance(value, dict):
-                total += sum(self.size(inner, (*path, key, name), following) for name, inner in value.items())
-            elif isinstance(value, dict | list):
-                total += self.size(value, (*path, key), following)
-            if total > MAX_NODES:
-                raise BudgetExceeded.too_many_nodes(path)
+        """The schema objects `node` stands for, each reference in it followed unless it is already
+        being followed (`following`); past `MAX_NODES`, the first subschema found to stand for more
+        is where it went over."""
+        total = 0
+        before: list[int] = []  # the count when each object on the way down was reached
+
+        def visit(at: Path, inner: dict[str, Any]) -> Visit:
+            nonlocal total
+            before.append(total)
+            total += 1
+            reference = inner.get("$ref")
+            if isinstance(reference, str) and reference not in following:
+                total += self._target(reference, at, following)
+            return visit
+
+        def leave(at: Path, _: dict[str, Any]) -> None:
+            if total - before.pop() > MAX_NODES:
+                raise BudgetExceeded.too_many_nodes(at)
+
+        walk(node, visit, path, skip=_FOLLOWED, leave=leave)
         return total
 
     def _target(self, reference: str, path: Path, following: tuple[str, ...]) -> int:

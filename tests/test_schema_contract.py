@@ -60,6 +60,11 @@ CASES: list[tuple[str, dict[str, Any], bool]] = [
     ("dependent_required", {"card": "x"}, False),
     ("dependent_schemas", {"card": "x", "cvc": "123"}, True),
     ("dependent_schemas", {"card": "x"}, False),
+    # draft-07's `dependencies`, which the contract emptied: a call breaking them left the client
+    ("legacy_dependencies", {"card": "x", "billing": "y"}, True),
+    ("legacy_dependencies", {"billing": "y", "cvc": "1", "card": "x"}, True),
+    ("legacy_dependencies", {"card": "x"}, False),
+    ("legacy_dependencies", {"cvc": "1"}, False),
     ("if_then_else", {"country": "US", "postcode": "12345"}, True),
     ("if_then_else", {"country": "US", "postcode": "abc"}, False),
     ("if_then_else", {"country": "NO", "postcode": "0150 Oslo"}, True),

@@ -20,12 +20,10 @@ from codegen.schemas import (
     MAX_REF_DEPTH,
     MISSING,
     NOT_A_SCHEMA,
-    SCHEMA_LISTS,
-    SCHEMA_MAPS,
-    SCHEMA_VALUES,
     UPPER_BOUNDS,
     BudgetExceeded,
     Document,
+    applied,
     pointer_path,
     schema_at,
 )
@@ -38,9 +36,6 @@ compared on its own; `$comment` is bookkeeping)."""
 
 VOLATILE_KEYS = frozenset({"$schema", "$id", "$comment", *DEFINITIONS})
 """Generator bookkeeping; `$defs` are inlined where they are referenced."""
-
-_SCHEMA_MAPS = SCHEMA_MAPS - {*DEFINITIONS, "dependencies"}
-_SCHEMA_VALUES = SCHEMA_VALUES - {"contentSchema"}
 
 _DEFAULTS: dict[str, tuple[Any, ...]] = {
     "additionalProperties": ({}, True),
@@ -102,21 +97,13 @@ class _Normalizer:
         node = {key: value for key, value in node.items() if key not in VOLATILE_KEYS}
         if "$ref" in node:
             return self._reference(node, stack)
-        out: JSON = {}
-        for key, value in node.items():
-            out[key] = self._child(key, value, stack)
-        return _canonicalize(out)
 
-    def _child(self, key: str, value: Any, stack: tuple[str, ...]) -> Any:
-        if key in _SCHEMA_MAPS and isinstance(value, dict):
-            return {name: self.run(sub, stack) for name, sub in value.items()}
-        if key in SCHEMA_LISTS and isinstance(value, list):  # `items` too, in its draft-07 tuple form
-            return [self.run(sub, stack) for sub in value]
-        if key == "additionalProperties" and isinstance(value, bool):
-            return value  # `false` means closed, which the comparator judges as such
-        if key in _SCHEMA_VALUES and isinstance(value, bool | dict):
+        def child(key: str, value: Any) -> Any:
+            if key == "additionalProperties" and isinstance(value, bool):
+                return value  # `false` means closed, which the comparator judges as such
             return self.run(value, stack)
-        return value
+
+        return _canonicalize(applied(node, child))
 
     def _reference(self, node: JSON, stack: tuple[str, ...]) -> JSON:
         ref = node.pop("$ref")
@@ -294,16 +281,5 @@ def strip_text(schema: Any) -> Any:
     Walks keywords, not keys: a property *named* `title` or `description` is kept."""
     if not isinstance(schema, dict):
         return schema
-    out: JSON = {}
-    for key, value in schema.items():
-        if key in TEXT_KEYS or key == "default":
-            continue
-        if key in _SCHEMA_MAPS and isinstance(value, dict):
-            out[key] = {name: strip_text(sub) for name, sub in value.items()}
-        elif key in SCHEMA_LISTS and isinstance(value, list):
-            out[key] = [strip_text(sub) for sub in value]
-        elif key in _SCHEMA_VALUES:
-            out[key] = strip_text(value)
-        else:
-            out[key] = value
-    return out
+    kept = {key: value for key, value in schema.items() if key not in TEXT_KEYS and key != "default"}
+    return applied(kept, lambda _, inner: strip_text(inner))

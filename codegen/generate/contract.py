@@ -10,12 +10,11 @@ from codegen.generate.spec import ToolSpec
 from codegen.schemas import (
     ANNOTATIONS,
     DATA_KEYWORDS,
-    DEFINITIONS,
     ID_KEYWORDS,
     KEYWORDS,
-    SCHEMA_MAPS,
     Document,
-    is_namespace,
+    Path,
+    rebuilt,
 )
 from codegen.snapshot import JSON
 
@@ -62,8 +61,6 @@ def _mirrored_headers(schema: Any) -> list[list[Any]]:
     return sorted([list(path), token] for path, token in x_mcp_header_map(schema).items())
 
 
-_SCHEMA_MAPS = SCHEMA_MAPS - {*DEFINITIONS, "dependencies"}
-"""Maps of names to schemas whose names are kept as they are (definitions: `_definition_for_validation`)."""
 _DATA = (DATA_KEYWORDS - ANNOTATIONS) | {"required", "dependentRequired"}
 """Values kept as they are: instance data, and lists of property names."""
 
@@ -72,31 +69,13 @@ def _for_validation(schema: Any) -> Any:
     """The schema's JSON Schema keywords without its annotations (`KEYWORDS`, as the models
     see them); names in maps of schemas, the definitions in a namespace of them (`is_namespace`) and
     values in data keywords are kept."""
-    if isinstance(schema, list):
-        return [_for_validation(item) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    kept: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key in ANNOTATIONS or (key not in KEYWORDS and key not in ID_KEYWORDS):
-            # Annotations are left out, so the contract's size is its rules' alone (a megabyte
-            # description stays in the docstrings); no extension keyword reaches the package; `$id`
-            # does, as relative references need it.
-            continue
-        if key in _DATA:
-            kept[key] = value
-        elif key in DEFINITIONS and isinstance(value, dict):
-            kept[key] = {name: _definition_for_validation(inner) for name, inner in value.items()}
-        elif key in _SCHEMA_MAPS and isinstance(value, dict):
-            kept[key] = {name: _for_validation(inner) for name, inner in value.items()}
-        else:
-            kept[key] = _for_validation(value)
-    return kept
+    return rebuilt(schema, _rules, skip=_DATA, namespaces=True)
 
 
-def _definition_for_validation(definition: Any) -> Any:
-    if not is_namespace(definition):
-        return _for_validation(definition)
+def _rules(_: Path, node: dict[str, Any]) -> dict[str, Any]:
+    # Annotations are left out, so the contract's size is its rules' alone (a megabyte description
+    # stays in the docstrings); no extension keyword reaches the package; `$id` does, as relative
+    # references need it.
     return {
-        name: _definition_for_validation(inner) for name, inner in definition.items() if isinstance(inner, dict | bool)
+        key: value for key, value in node.items() if key not in ANNOTATIONS and (key in KEYWORDS or key in ID_KEYWORDS)
     }

@@ -34,10 +34,11 @@ from codegen.schemas import (
     KEYWORDS,
     MAX_REF_DEPTH,
     MISSING,
-    SCHEMA_MAPS,
     VALUE_KEYWORDS,
     Document,
+    Path,
     follow,
+    rebuilt,
     subschemas,
 )
 from codegen.snapshot import JSON
@@ -659,36 +660,36 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
     `SCHEMA_KEYWORDS` is dropped, and so is a pattern pydantic's Rust engine cannot compile
     (`linear_pattern`).
     """
-    if isinstance(schema, list):
-        return [for_datamodel(item, output_root) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    result: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key not in SCHEMA_KEYWORDS or (key == "default" and not _keeps_default(schema, output_root)):
-            continue
-        if key == "pattern" and isinstance(value, str) and not linear_pattern(value):
-            continue
-        if key == "patternProperties" and isinstance(value, dict):
-            value = {name: inner for name, inner in value.items() if linear_pattern(name)}
-        if key == "const" and isinstance(value, dict | list):
-            result["enum"] = [value]
-        elif key == "enum" and isinstance(schema.get("const"), dict | list):
-            continue
-        elif key in ("description", "title") and isinstance(value, str) and len(value) > MAX_TEXT:
-            result[key] = _cut(value)
-        elif key in DATA_KEYWORDS or key in VALUE_KEYWORDS:
-            result[key] = value
-        elif key in SCHEMA_MAPS and isinstance(value, dict):
-            result[key] = {name: for_datamodel(inner, output_root) for name, inner in value.items()}
-        else:
-            result[key] = for_datamodel(value, output_root)
-    if (result.get("type") == "object" or "properties" in result) and (
-        "additionalProperties" not in result
-        or (result["additionalProperties"] is False and "patternProperties" in result)
-    ):
-        result["additionalProperties"] = True  # the model keeps keys it has no field for; the schema judges them
-    return result
+
+    def edit(_: Path, node: dict[str, Any]) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key, value in node.items():
+            if key not in SCHEMA_KEYWORDS or (key == "default" and not _keeps_default(node, output_root)):
+                continue
+            if key == "pattern" and isinstance(value, str) and not linear_pattern(value):
+                continue
+            if key == "patternProperties" and isinstance(value, dict):
+                value = {name: inner for name, inner in value.items() if linear_pattern(name)}
+            if key == "const" and isinstance(value, dict | list):
+                result["enum"] = [value]
+            elif key == "enum" and isinstance(node.get("const"), dict | list):
+                continue
+            elif key in ("description", "title") and isinstance(value, str) and len(value) > MAX_TEXT:
+                result[key] = _cut(value)
+            else:
+                result[key] = value
+        if (result.get("type") == "object" or "properties" in result) and (
+            "additionalProperties" not in result
+            or (result["additionalProperties"] is False and "patternProperties" in result)
+        ):
+            result["additionalProperties"] = True  # the model keeps keys it has no field for; the schema judges them
+        return result
+
+    return rebuilt(schema, edit, skip=_NOT_SCHEMAS)
+
+
+_NOT_SCHEMAS = DATA_KEYWORDS | VALUE_KEYWORDS
+"""What `for_datamodel` copies without walking: instance data, and names, numbers and flags."""
 
 
 @functools.lru_cache(maxsize=1024)

@@ -3,6 +3,7 @@
 
 Copied verbatim into the output folder's `_mcp_runtime/` with the rest of the runtime; it imports only
 the standard library, and `jsonschema` and `pydantic_core` (for patterns) where they are used.
+So it reads schemas itself, not through mcp-stubgen's walker (`codegen/schemas.py`), which is not shipped.
 """
 
 from __future__ import annotations

@@ -66,6 +66,11 @@ FAMILIES: dict[str, dict[str, Any]] = {
         {"card": {"type": "string"}, "cvc": {"type": "string"}},
         dependentSchemas={"card": {"required": ["cvc"]}},
     ),
+    "legacy_dependencies": _object(
+        {"card": {"type": "string"}, "billing": {"type": "string"}, "cvc": {"type": "string"}},
+        **{"$schema": "http://json-schema.org/draft-07/schema#"},
+        dependencies={"card": ["billing"], "cvc": {"required": ["card"]}},
+    ),
     "if_then_else": _object(
         {"country": {"type": "string"}, "postcode": {"type": "string"}},
         **{

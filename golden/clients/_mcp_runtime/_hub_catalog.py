@@ -244,6 +244,7 @@ def openai_strict_schema(schema: Mapping[str, Any]) -> dict[str, Any] | None:
     return strict if _make_strict(strict) else None
 
 
+# The runtime walks schemas itself: it ships without mcp-stubgen, so codegen/schemas.py's walker is not there.
 def _make_strict(node: Any) -> bool:
     if isinstance(node, list):
         return all(_make_strict(item) for item in node)

@@ -1,0 +1,147 @@
+"""The one walk over JSON Schemas (`codegen/schemas.py`): what it visits, and what the walks built on
+it (the models' and the contract's schemas, reference resolution, the work budget) get from it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from codegen.schemas import (
+    DATA_KEYWORDS,
+    MAX_NODES,
+    VALUE_KEYWORDS,
+    BudgetExceeded,
+    Document,
+    Path,
+    Visit,
+    applied,
+    rebuilt,
+    subschemas,
+    walk,
+)
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"a": {"type": "string", "enum": [{"type": "data"}]}, "b": {"$ref": "#/$defs/B"}},
+    "dependentRequired": {"a": ["b"]},
+    "default": {"properties": {}},
+    "x-extension": {"$ref": "#/$defs/B"},
+    "$defs": {"B": {"anyOf": [{"type": "integer"}, True]}},
+}
+
+
+def test_walk_visits_objects_in_schema_position_parents_first_and_no_instance_data() -> None:
+    assert [path for path, _ in subschemas(SCHEMA)] == [
+        (),
+        ("properties", "a"),
+        ("properties", "b"),
+        ("dependentRequired",),  # a map of names, walked as a value: only `skip` leaves it out
+        ("x-extension",),  # a reference under an unknown keyword is still read by some tool
+        ("$defs", "B"),
+        ("$defs", "B", "anyOf", 0),
+    ]
+
+
+def test_walk_leaves_out_what_skip_names() -> None:
+    visited: list[Path] = []
+
+    def visit(path: Path, _: dict[str, Any]) -> Visit:
+        visited.append(path)
+        return visit
+
+    walk(SCHEMA, visit, skip=DATA_KEYWORDS | VALUE_KEYWORDS)
+    assert ("dependentRequired",) not in visited
+    assert ("properties", "a") in visited
+
+
+def test_a_visit_carries_state_down_and_prunes_and_leave_comes_after_the_subschemas() -> None:
+    seen: list[tuple[Path, int]] = []
+    left: list[Path] = []
+
+    def at_depth(depth: int) -> Visit:
+        def visit(path: Path, node: dict[str, Any]) -> Visit | None:
+            seen.append((path, depth))
+            return None if "anyOf" in node else at_depth(depth + 1)
+
+        return visit
+
+    walk(SCHEMA, at_depth(0), leave=lambda path, _: left.append(path))
+    assert (("properties", "b"), 1) in seen
+    assert (("$defs", "B"), 1) in seen
+    assert not any(path[:3] == ("$defs", "B", "anyOf") for path, _ in seen)  # pruned below `anyOf`
+    assert left[-1] == ()  # the root is left last
+    assert left.index(("properties", "a")) < left.index(())
+
+
+def test_rebuilt_passes_every_visited_object_through_edit_and_copies_the_rest() -> None:
+    edited: list[Path] = []
+
+    def mark(path: Path, node: dict[str, Any]) -> dict[str, Any]:
+        edited.append(path)
+        return {**node, "seen": True}
+
+    copy = rebuilt(SCHEMA, mark)
+    assert edited == [path for path, _ in subschemas(SCHEMA)]
+    assert copy["properties"]["a"] == {"type": "string", "enum": [{"type": "data"}], "seen": True}
+    assert copy["default"] == {"properties": {}}  # instance data, as it was
+    assert SCHEMA["properties"]["a"] == {"type": "string", "enum": [{"type": "data"}]}  # nothing changed in place
+
+
+def test_rebuilt_copies_what_skip_names_unwalked() -> None:
+    """A map of names (`dependentRequired`) seen as a schema would lose its names to an edit that
+    keeps only keywords."""
+
+    def keywords_only(_: Path, node: dict[str, Any]) -> dict[str, Any]:
+        return {key: value for key, value in node.items() if not key.startswith(("a", "x-"))}
+
+    assert rebuilt(SCHEMA, keywords_only)["dependentRequired"] == {}
+    kept = rebuilt(SCHEMA, keywords_only, skip=DATA_KEYWORDS | VALUE_KEYWORDS)
+    assert kept["dependentRequired"] == {"a": ["b"]}
+
+
+def test_rebuilt_with_namespaces_keeps_a_namespace_of_definitions() -> None:
+    schema = {"definitions": {"v2": {"User": {"type": "object", "title": "U"}, "note": "not a schema"}}}
+
+    def untitled(_: Path, node: dict[str, Any]) -> dict[str, Any]:
+        return {key: value for key, value in node.items() if key in ("type", "definitions")}
+
+    assert rebuilt(schema, untitled) == {"definitions": {"v2": {}}}
+    assert rebuilt(schema, untitled, namespaces=True) == {"definitions": {"v2": {"User": {"type": "object"}}}}
+
+
+def test_references_are_resolved_once_each_under_the_base_an_id_sets() -> None:
+    schema = {
+        "$id": "https://example.com/root",
+        "properties": {"p": {"$ref": "item"}},
+        "$defs": {
+            "item": {"$id": "item", "properties": {"q": {"$ref": "#/$defs/inner"}}, "$defs": {"inner": {}}},
+        },
+    }
+    references = Document(schema).references
+    assert [(reference.path, reference.target) for reference in references] == [
+        (("$defs", "item", "properties", "q"), ("$defs", "item", "$defs", "inner")),  # relative to `item`'s $id
+        (("properties", "p"), ("$defs", "item")),
+    ]
+
+
+def test_the_budget_names_the_first_subschema_that_stands_for_too_much() -> None:
+    wide = {"properties": {f"p{index}": {} for index in range(MAX_NODES)}}
+    with pytest.raises(BudgetExceeded) as raised:
+        Document({"properties": {"small": {}, "wide": wide}}).expanded_size()
+    assert raised.value.path == ("properties", "wide")
+
+
+def test_a_recursive_reference_is_followed_once_on_each_way_down() -> None:
+    schema = {"$defs": {"node": {"properties": {"next": {"$ref": "#/$defs/node"}}}}, "$ref": "#/$defs/node"}
+    # the root and its target `node` with `next` (3); `node` in place, with `next` and its target
+    # (`node` with `next`, whose reference is then already being followed) (4)
+    assert Document(schema).expanded_size() == 7
+
+
+def test_applied_replaces_only_what_a_validator_applies() -> None:
+    replaced = applied(SCHEMA | {"contentSchema": {"type": "string"}}, lambda key, _: key)
+    assert replaced["properties"] == {"a": "properties", "b": "properties"}
+    assert replaced["$defs"] == SCHEMA["$defs"]  # reached through `$ref`, not applied
+    assert replaced["x-extension"] == SCHEMA["x-extension"]
+    assert replaced["contentSchema"] == {"type": "string"}
