@@ -11,6 +11,7 @@ from pathlib import Path
 
 from codegen import console
 from codegen.generate.cache import Cache
+from codegen.generate.parallel import fewer_collections
 from codegen.generate.proof import RenderKey, remember_rendered, rendered_before
 from codegen.generate.publish import Published, diff_trees, publish, read_tree
 from codegen.generate.runtime_folder import RUNTIME_PACKAGE
@@ -56,8 +57,9 @@ def render_snapshot(
     from codegen.generate.render import render_package
 
     cache = cache or Cache.disabled()
-    package = build_package(snapshot, method_names, cache, strict, renames, sync_client)
-    return render_package(package, cache)
+    with fewer_collections():
+        package = build_package(snapshot, method_names, cache, strict, renames, sync_client)
+        return render_package(package, cache)
 
 
 @dataclass(frozen=True)
