@@ -373,6 +373,10 @@ def _modern_annotation(node: ast.expr) -> ast.expr:
     return ast.Subscript(node.value, slice_)
 
 
+_RESPELT = ("Union", "Optional", '"', "'")
+"""What an annotation `_modern_annotation` respells holds: a union by name, or a quoted name."""
+
+
 def _modern_annotations(source: str) -> str:
     """The module with each field's annotation in the form a user's linter asks for (ruff's UP007,
     UP037): `A | B` for datamodel-code-generator's `Union["A", "B"]`, which the module's postponed
@@ -396,6 +400,8 @@ def _modern_annotations(source: str) -> str:
         start = starts[annotation.lineno - 1] + annotation.col_offset
         end = starts[annotation.lineno - 1] + (annotation.end_col_offset or annotation.col_offset)
         written = data[start:end].decode()
+        if not any(mark in written for mark in _RESPELT):
+            continue
         modern = annotation_text(annotation)
         if modern != written and _black_quoted(ast.unparse(annotation)) == written:
             data = data[:start] + modern.encode() + data[end:]
