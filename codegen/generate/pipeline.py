@@ -11,7 +11,6 @@ from pathlib import Path
 
 from codegen import console
 from codegen.generate.cache import Cache
-from codegen.generate.parallel import fewer_collections
 from codegen.generate.proof import RenderKey, remember_rendered, rendered_before
 from codegen.generate.publish import Published, diff_trees, publish, read_tree
 from codegen.generate.runtime_folder import RUNTIME_PACKAGE
@@ -54,6 +53,7 @@ def render_snapshot(
     `sync_client=False` leaves out the sync twin (`<Server>SyncClient` and `connect_sync`).
     """
     from codegen.generate.build import build_package  # not needed by a package proven current
+    from codegen.generate.parallel import fewer_collections
     from codegen.generate.render import render_package
 
     cache = cache or Cache.disabled()
