@@ -79,15 +79,31 @@ class Row:
     base: float | Sample
     target: str
     check: Callable[[float, float], bool]
+    judged: str = "wall"
+    """Which ratio the target judges: "wall", "CPU" (a cold generate's workers use every core where
+    its baseline uses one, so its target is stated in CPU), or "both" (the larger)."""
 
     def cells(self, assess: bool) -> list[str]:
         value, base = _wall(self.value), _wall(self.base)
         ratio = value / base if base else float("inf")
-        met = ("met" if self.check(value, ratio) else "NOT met") if assess and self.target != "(info)" else "-"
+        cpu_ratio = _cpu_ratio(self.value, self.base)
+        ratios = {"wall": ratio, "CPU": cpu_ratio or ratio, "both": max(ratio, cpu_ratio or ratio)}
+        met = (
+            ("met" if self.check(value, ratios[self.judged]) else "NOT met")
+            if assess and self.target != "(info)"
+            else "-"
+        )
         return [
             self.figure, _seconds(value), _cpu(self.value), self.baseline, _seconds(base), _cpu(self.base),
-            f"{ratio:.3f}", self.target, met,
+            f"{ratio:.3f}", "-" if cpu_ratio is None else f"{cpu_ratio:.3f}", self.target, met,
         ]  # fmt: skip
+
+
+def _cpu_ratio(value: float | Sample, base: float | Sample) -> float | None:
+    """CPU over the baseline's CPU, for two rows measured as commands."""
+    if isinstance(value, Sample) and isinstance(base, Sample) and base.cpu:
+        return value.cpu / base.cpu
+    return None
 
 
 def _wall(value: float | Sample) -> float:
@@ -222,11 +238,11 @@ def generate_rows(work: Path, count: int, runs: int, targets: bool) -> tuple[lis
         return (text, check) if targets else ("(info)", lambda v, r: True)
 
     rows = [
-        Row(f"generate, {count} tools, nothing cached", cold_time, "bare datamodel-code-generator", baseline, *target("<= 1.0", lambda v, r: r <= 1.0)),
+        Row(f"generate, {count} tools, nothing cached", cold_time, "bare datamodel-code-generator", baseline, *target("<= 1.0 (CPU)", lambda v, r: r <= 1.0), judged="CPU"),
         Row("generate again, catalog unchanged", warm, "cold generate", cold_time, *target("<= 0.05", lambda v, r: r <= 0.05)),
-        Row("generate --check, up to date, empty cache", check_cold, "bare datamodel-code-generator", check_baseline, *target("<= 1.0", lambda v, r: r <= 1.0)),
+        Row("generate --check, up to date, empty cache", check_cold, "bare datamodel-code-generator", check_baseline, *target("<= 1.0 (CPU)", lambda v, r: r <= 1.0), judged="CPU"),
         Row("generate --check, up to date, warm cache", check_warm, "bare datamodel-code-generator", baseline, *target("<= 0.1", lambda v, r: r <= 0.1)),
-        Row("generate, one tool changed", incremental, "cold generate", cold_time, *target("<= 0.1", lambda v, r: r <= 0.1)),
+        Row("generate, one tool changed", incremental, "cold generate", cold_time, *target("<= 0.1 (wall and CPU)", lambda v, r: r <= 0.1), judged="both"),
         Row("import the generated package", package_import, "import the bare DCG module", bare_import, *target("<= 0.2", lambda v, r: r <= 0.2)),
         Row("import + first use of one tool's models", use, "import the bare DCG module", bare_import, "(info)", lambda v, r: True),
     ]  # fmt: skip
@@ -491,6 +507,7 @@ def table(rows: list[Row], assess: bool) -> str:
         "baseline value",
         "baseline CPU",
         "ratio (wall)",
+        "ratio (CPU)",
         "target",
         "status",
     ]

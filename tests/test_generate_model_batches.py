@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from codegen import console
-from codegen.generate import render_snapshot
+from codegen.generate import model_batches, render_snapshot
 from codegen.snapshot import Snapshot
 
 
@@ -70,6 +70,34 @@ def test_the_catalog_order_and_neighbours_do_not_change_a_tools_models() -> None
     assert _models(render_snapshot(_snapshot(COLLIDING[4:]))) == {
         module: text for module, text in forward.items() if module.startswith("search_")
     }
+
+
+REWRITTEN = {
+    "const_default": _object(ratio={"const": 1.5}),
+    "recursive_array": {"type": "array", "items": {"$ref": "#"}},
+    "pattern_keys": {"type": "object", "patternProperties": {"^name": {"type": "string"}}},
+    "self_union": {"type": ["array", "string"], "minItems": 1, "items": {"$ref": "#"}},
+}
+"""Shapes from datamodel-code-generator's tests whose modules `modelgen`'s passes rewrite: a `const`
+number not required (its `= None` gets `| None`), an array of itself (a bare `list`), keys a pattern
+constrains (`constr(...)`), and a union with itself (`Union["A", ...]`)."""
+
+
+def test_a_package_made_in_groups_is_the_package_made_tool_by_tool(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every file, the client's annotations included: the first group is plain (read where it was
+    cut), the second holds the tools the passes rewrite (each finished and read on its own)."""
+    rewritten = [
+        {"name": name, "inputSchema": _object(value=schema), "outputSchema": schema}
+        for name, schema in REWRITTEN.items()
+    ]
+    tools = [*(_plain(index) for index in range(18)), *rewritten]
+    grouped = render_snapshot(_snapshot(tools))
+    monkeypatch.setattr(model_batches, "GROUP_SIZE", 1)
+    alone = render_snapshot(_snapshot(tools))
+    assert grouped.keys() == alone.keys()
+    for name, data in alone.items():
+        assert grouped[name] == data, name
+    assert "Annotated[str, StringConstraints(pattern=" in _models(alone)["pattern_keys.py"]
 
 
 def _too_deep(depth: int = 200) -> dict[str, Any]:

@@ -16,6 +16,12 @@ A group's module can be cut only where nothing in it mixes tools, which is check
   tool; so does an error, which the call per tool then reports for the tool that has it.
 - Each tool's module takes the group's header, its statements in the group's order with the blank
   lines the group has before each, and the group's imports of the names those statements use.
+
+The group's module is parsed once. When `modelgen`'s passes change nothing in it, they change nothing
+in any tool's module (`modelgen.cleaned_source`), whose classes all start with its stem already
+(`modelgen.finished_source` renames no other), so each module is final as cut and is read off the
+group's syntax tree (`model_reader.read_statements`) rather than parsed again, once to be finished and
+once to be read.
 """
 
 from __future__ import annotations
@@ -23,9 +29,11 @@ from __future__ import annotations
 import ast
 import contextlib
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from codegen.generate.cache import compact_json
-from codegen.generate.modelgen import ModelJob, datamodel_entry, finished_source, run_datamodel
+from codegen.generate.model_reader import ReadModels, read_statements
+from codegen.generate.modelgen import ModelJob, cleaned_source, datamodel_entry, finished_source, parsed, run_datamodel
 from codegen.snapshot import JSON
 
 GROUP_SIZE = 16
@@ -38,11 +46,19 @@ _MIXING = ('"allOf"',)
 """Schema text that makes a class named after something other than the tool, kept out of groups."""
 
 
-def grouped_sources(jobs: Sequence[ModelJob]) -> list[str | None]:
+class Made(NamedTuple):
+    """One tool's models module made in a group, and what it defines and imports when that was read
+    off the group's syntax tree (None: read the module)."""
+
+    source: str
+    read: ReadModels | None
+
+
+def grouped_sources(jobs: Sequence[ModelJob]) -> list[Made | None]:
     """Each tool's models module, as `modelgen.model_source` would write it, made in groups; None for a
     tool no group could make (it is then made alone, where an error names it)."""
     entries = [datamodel_entry(job) for job in jobs]
-    sources: list[str | None] = [None] * len(jobs)
+    made: list[Made | None] = [None] * len(jobs)
     for group in _groups(jobs, entries):
         if len(group) < 2:
             continue
@@ -50,13 +66,23 @@ def grouped_sources(jobs: Sequence[ModelJob]) -> list[str | None]:
             module = run_datamodel([entries[index] for index in group])
         except Exception:  # one call per tool says which tool, and how
             continue
-        parts = split_module(module, [jobs[index].stem for index in group]) if isinstance(module, str) else None
+        if not isinstance(module, str):
+            continue
+        module = module.rstrip("\n") + "\n"
+        parts = split_module(module, [jobs[index].stem for index in group])
         if parts is None:
             continue
-        for index, part in zip(group, parts, strict=True):
+        try:
+            clean = cleaned_source(module) == module
+        except Exception:
+            clean = False
+        for index, (source, body) in zip(group, parts, strict=True):
+            if clean:
+                made[index] = Made(source, read_statements(body))
+                continue
             with contextlib.suppress(Exception):  # made alone, the same failure is reported for its tool
-                sources[index] = finished_source(part, jobs[index].stem)
-    return sources
+                made[index] = Made(finished_source(source, jobs[index].stem), None)
+    return made
 
 
 def _groups(jobs: Sequence[ModelJob], entries: Sequence[JSON]) -> list[list[int]]:
@@ -77,10 +103,18 @@ def _groups(jobs: Sequence[ModelJob], entries: Sequence[JSON]) -> list[list[int]
     return groups
 
 
-def split_module(module: str, stems: Sequence[str]) -> list[str] | None:
+class Part(NamedTuple):
+    """One tool's module cut from a group's, and its top-level statements as `read_statements` reads
+    them: its imports (made for it) and its own statements (the group's nodes)."""
+
+    source: str
+    body: list[ast.stmt]
+
+
+def split_module(module: str, stems: Sequence[str]) -> list[Part] | None:
     """The group's module cut into one module per stem, or None where it cannot be cut safely."""
     try:
-        tree = ast.parse(module)
+        tree = parsed(module)
     except SyntaxError:
         return None
     lines = module.rstrip("\n").split("\n")
@@ -99,6 +133,7 @@ def split_module(module: str, stems: Sequence[str]) -> list[str] | None:
     bound = {alias.name.split(".")[0] for statement in imports for alias in statement.names}
 
     parts: list[list[str]] = [[] for _ in stems]
+    owned: list[list[ast.stmt]] = [[] for _ in stems]
     used: list[set[str]] = [set(_ALWAYS_IMPORTED) for _ in stems]
     last: dict[int, ast.stmt] = {}
     """Each tool's latest statement so far."""
@@ -121,13 +156,16 @@ def split_module(module: str, stems: Sequence[str]) -> list[str] | None:
         previous = last[owner] = statement
         end = statement.end_lineno or statement.lineno
         parts[owner].append("\n".join([*gap, *lines[statement.lineno - 1 : end]]))
+        owned[owner].append(statement)
         used[owner].update(node.id for node in ast.walk(statement) if isinstance(node, ast.Name) and node.id in bound)
     if any(not part for part in parts):
         return None
     head = lines[: imports[0].lineno - 1]
     return [
-        "\n".join([*head, *_imports(lines, imports, names), *part]) + "\n"
-        for part, names in zip(parts, used, strict=True)
+        Part(
+            "\n".join([*head, *_imports(lines, imports, names), *part]) + "\n", [*_import_nodes(imports, names), *mine]
+        )
+        for part, mine, names in zip(parts, owned, used, strict=True)
     ]
 
 
@@ -162,6 +200,19 @@ def _imports(lines: list[str], imports: Sequence[ast.Import | ast.ImportFrom], u
         else:
             sections[-1].extend(f"import {name}" for name in kept)
     return "\n\n".join("\n".join(section) for section in sections if section).split("\n")
+
+
+def _import_nodes(imports: Sequence[ast.Import | ast.ImportFrom], used: set[str]) -> list[ast.stmt]:
+    """The `from` imports `_imports` writes for a tool, as the syntax tree its lines parse to (plain
+    imports and `__future__` are not read, `read_statements` skips them)."""
+    nodes: list[ast.stmt] = []
+    for statement in imports:
+        if not isinstance(statement, ast.ImportFrom) or statement.module == "__future__":
+            continue
+        kept = [alias for alias in statement.names if alias.name.split(".")[0] in used]
+        if kept:
+            nodes.append(ast.ImportFrom(module=statement.module, names=kept, level=statement.level))
+    return nodes
 
 
 def _defined_name(statement: ast.stmt) -> str | None:

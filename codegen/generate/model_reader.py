@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from pydantic.alias_generators import to_camel
 
 from codegen.generate.modelgen import UNTYPED_REASON, parsed
 
-__all__ = ["ModelClass", "names_in", "read_models", "untyped_reason"]
+__all__ = ["ModelClass", "ReadModels", "names_in", "read_models", "read_statements", "untyped_reason"]
 
 
 @dataclass(frozen=True)
@@ -43,13 +43,22 @@ def untyped_reason(source: str) -> str | None:
     return None
 
 
-def read_models(source: str) -> tuple[dict[str, ModelClass], dict[str, str]]:
+ReadModels = tuple[dict[str, ModelClass], dict[str, str]]
+"""A models module's classes by name and the names it imports (name -> module)."""
+
+
+def read_models(source: str) -> ReadModels:
     """The classes (and type aliases) models.py defines, with their fields by wire name, and the names it imports."""
-    tree = parsed(source)
+    return read_statements(parsed(source).body)
+
+
+def read_statements(body: Iterable[ast.stmt]) -> ReadModels:
+    """`read_models` of a module's top-level statements; line numbers play no part, so a tool's
+    statements can be read where they were parsed, in the module of a group of tools (`model_batches`)."""
     classes: dict[str, ModelClass] = {}
     imported: dict[str, str] = {}
     aliases: dict[str, str] = {}
-    for node in tree.body:
+    for node in body:
         if isinstance(node, ast.ImportFrom) and node.module and node.module != "__future__" and not node.level:
             for alias in node.names:
                 imported[alias.name] = node.module

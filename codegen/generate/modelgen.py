@@ -27,6 +27,7 @@ from codegen.errors import StubgenError
 from codegen.generate.cache import compact_json
 from codegen.generate.escaping import literal
 from codegen.generate.formatting import LINE_LENGTH, black_mode
+from codegen.generate.parallel import MAX_BATCH
 from codegen.schemas import (
     ANNOTATIONS,
     COMBINATORS,
@@ -141,16 +142,26 @@ def datamodel_entry(job: ModelJob) -> JSON:
 def finished_source(source: str, stem: str) -> str:
     """datamodel-code-generator's module for one tool with the passes that make it import, type-check
     and lint clean, and every class named after the tool's stem."""
+    return _prefixed_classes(cleaned_source(source), stem)
+
+
+def cleaned_source(source: str) -> str:
+    """The module with the passes that make it import, type-check and lint clean. Each rewrites
+    statement by statement (a field's annotation or default, a class's bases, a call in an annotation),
+    besides the uses of an import the module aliases: in a module that aliases no import, a pass that
+    changes nothing in the whole changes nothing in any module made of some of its statements
+    (`model_batches`)."""
     source = _through_import_aliases(source.rstrip("\n") + "\n")
     source = _none_defaults_admit_none(_typed_bare_generics(_annotated_constraints(source)))
-    return _prefixed_classes(_modern_annotations(source), stem)
+    return _modern_annotations(source)
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=4 * MAX_BATCH)
 def parsed(source: str) -> ast.Module:
     """`ast.parse`, shared by the passes over one models module and the reading of it: a pass that
-    changes nothing hands the next one the same text, which is then not parsed again. No caller
-    changes a tree it is given."""
+    changes nothing hands the next one the same text, which is then not parsed again. A worker reads
+    a batch's modules back after making them all (`tool_workers`), so the cache holds a few trees per
+    tool of a batch (about 100 KiB each). No caller changes a tree it is given."""
     return ast.parse(source)
 
 
@@ -362,6 +373,10 @@ def _modern_annotation(node: ast.expr) -> ast.expr:
     return ast.Subscript(node.value, slice_)
 
 
+_RESPELT = ("Union", "Optional", '"', "'")
+"""What an annotation `_modern_annotation` respells holds: a union by name, or a quoted name."""
+
+
 def _modern_annotations(source: str) -> str:
     """The module with each field's annotation in the form a user's linter asks for (ruff's UP007,
     UP037): `A | B` for datamodel-code-generator's `Union["A", "B"]`, which the module's postponed
@@ -385,6 +400,8 @@ def _modern_annotations(source: str) -> str:
         start = starts[annotation.lineno - 1] + annotation.col_offset
         end = starts[annotation.lineno - 1] + (annotation.end_col_offset or annotation.col_offset)
         written = data[start:end].decode()
+        if not any(mark in written for mark in _RESPELT):
+            continue
         modern = annotation_text(annotation)
         if modern != written and _black_quoted(ast.unparse(annotation)) == written:
             data = data[:start] + modern.encode() + data[end:]
@@ -603,6 +620,12 @@ def run_datamodel(entries: list[JSON]) -> object:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return generate(entries, **datamodel_options())
+
+
+def load_datamodel() -> None:
+    """Make one empty model, so that what datamodel-code-generator loads on its first call (about 150
+    modules, 0.4 s of CPU) is loaded in this process, once, and shared by the workers forked from it."""
+    run_datamodel([{"name": "Load", "inputSchema": {"type": "object"}}])
 
 
 def _locate_failure(entry: JSON) -> str | None:

@@ -53,11 +53,13 @@ def render_snapshot(
     `sync_client=False` leaves out the sync twin (`<Server>SyncClient` and `connect_sync`).
     """
     from codegen.generate.build import build_package  # not needed by a package proven current
+    from codegen.generate.parallel import fewer_collections
     from codegen.generate.render import render_package
 
     cache = cache or Cache.disabled()
-    package = build_package(snapshot, method_names, cache, strict, renames, sync_client)
-    return render_package(package, cache)
+    with fewer_collections():
+        package = build_package(snapshot, method_names, cache, strict, renames, sync_client)
+        return render_package(package, cache)
 
 
 @dataclass(frozen=True)

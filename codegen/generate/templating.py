@@ -22,13 +22,16 @@ from codegen.identifiers import CALL_OPTIONS
 __all__ = ["jinja_environment", "method_macros", "model_import", "tool_members"]
 
 
+_NUMBERS = re.compile(r"(\d+)")
+
+
 def all_sorted(names: Iterable[str]) -> list[str]:
     """Names in the order ruff's RUF022 keeps `__all__` in (isort style): constants, then classes, then
     the rest, each in natural order (`Get2` before `Get10`), so a user's linter finds nothing to sort."""
 
     def key(name: str) -> tuple[int, list[tuple[int, int | str]]]:
         kind = 0 if name.isupper() else 1 if name[:1].isupper() else 2
-        return kind, [(1, int(part)) if part.isdigit() else (0, part) for part in re.split(r"(\d+)", name)]
+        return kind, [(1, int(part)) if part.isdigit() else (0, part) for part in _NUMBERS.split(name)]
 
     return sorted(names, key=key)
 

@@ -20,8 +20,8 @@ from codegen.generate.contract import contract
 from codegen.generate.guard import check_tool_schemas
 from codegen.generate.method_specs import Untypable, tool_spec
 from codegen.generate.model_batches import grouped_sources
-from codegen.generate.model_reader import ModelClass, read_models, untyped_reason
-from codegen.generate.modelgen import ModelJob, model_source, one_line, untyped_source
+from codegen.generate.model_reader import ModelClass, ReadModels, read_models, untyped_reason
+from codegen.generate.modelgen import ModelJob, load_datamodel, model_source, one_line, untyped_source
 from codegen.generate.package_plan import ToolPlan
 from codegen.generate.parallel import map_batches
 from codegen.generate.spec import Parameter, ToolSpec
@@ -56,7 +56,9 @@ def tool_parts(server: str, tools: Sequence[ToolPlan], cache: Cache) -> list[Too
     specs = [cache.get(key) for key in spec_keys]
     missing = [index for index, spec in enumerate(specs) if spec is None or sources[index] is None]
     jobs = [_ToolJob(server, tools[index], sources[index], source_keys[index], spec_keys[index]) for index in missing]
-    for index, outcome in zip(missing, map_batches(functools.partial(_build_tools, cache.folder), jobs), strict=True):
+    making = any(job.source is None for job in jobs)
+    outcomes = map_batches(functools.partial(_build_tools, cache.folder), jobs, load_datamodel if making else None)
+    for index, outcome in zip(missing, outcomes, strict=True):
         if isinstance(outcome, str):
             raise StubgenError(outcome)
         sources[index], specs[index] = outcome.source, outcome.spec
@@ -98,12 +100,12 @@ def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built |
             checked.append(error)
     store = Cache(folder)
     outcomes: list[_Built | str] = []
-    for job, untypable, source in zip(jobs, checked, _grouped(jobs, checked), strict=True):
+    for job, untypable, (source, read) in zip(jobs, checked, _grouped(jobs, checked), strict=True):
         if isinstance(untypable, StubgenError):
             outcomes.append(str(untypable))
             continue
         try:
-            typed = typed_or_untyped(job.server, job.tool, source, untypable)
+            typed = typed_or_untyped(job.server, job.tool, source, untypable, read)
         except StubgenError as error:
             outcomes.append(str(error))
             continue
@@ -114,18 +116,22 @@ def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built |
     return outcomes
 
 
-def _grouped(jobs: Sequence[_ToolJob], checked: Sequence[str | StubgenError | None]) -> list[str | None]:
+def _grouped(
+    jobs: Sequence[_ToolJob], checked: Sequence[str | StubgenError | None]
+) -> list[tuple[str | None, ReadModels | None]]:
     """Each job's models module: the cached one, or made with others in one datamodel-code-generator
-    call (`model_batches`); None for one to make alone (`typed_or_untyped`), as an untypable tool's is."""
-    sources = [job.source for job in jobs]
+    call (`model_batches`, with what it defines when that was read there already); None for one to
+    make alone (`typed_or_untyped`), as an untypable tool's is."""
+    sources: list[tuple[str | None, ReadModels | None]] = [(job.source, None) for job in jobs]
     wanted = [
         index
         for index, (job, untypable) in enumerate(zip(jobs, checked, strict=True))
         if job.source is None and untypable is None and _takes_object(job.tool.tool)
     ]
     made = grouped_sources([ModelJob(jobs[index].tool.tool, jobs[index].tool.stem) for index in wanted])
-    for index, source in zip(wanted, made, strict=True):
-        sources[index] = source
+    for index, grouped in zip(wanted, made, strict=True):
+        if grouped is not None:
+            sources[index] = grouped
     return sources
 
 
@@ -144,11 +150,13 @@ class _Typed(NamedTuple):
     spec: ToolSpec
 
 
-def typed_or_untyped(server: str, tool: ToolPlan, source: str | None, untypable: str | None = None) -> _Typed:
+def typed_or_untyped(
+    server: str, tool: ToolPlan, source: str | None, untypable: str | None = None, read: ReadModels | None = None
+) -> _Typed:
     """A tool's models module and method spec; a schema the checks found untypable (`untypable`, the
     reason) or that no models can be generated from (or no method typed from) gets the untyped module
     (`untyped_source`), so one such tool never blocks its server. `build_package` turns that into an
-    error under `strict`."""
+    error under `strict`. `read` is what `source` defines and imports, when that is known already."""
     try:
         if untypable is not None:
             raise Untypable(untypable)
@@ -156,8 +164,8 @@ def typed_or_untyped(server: str, tool: ToolPlan, source: str | None, untypable:
             kind = tool.tool["inputSchema"].get("type", "object")
             raise Untypable(f"/inputSchema/type: arguments are sent as an object, and the schema says {kind!r}")
         if source is None:
-            source = model_source(server, ModelJob(tool.tool, tool.stem))
-        models, imported = read_models(source)
+            source, read = model_source(server, ModelJob(tool.tool, tool.stem)), None
+        models, imported = read if read is not None else read_models(source)
         return _Typed(source, models, imported, tool_spec(tool, tool.named.python, models, untyped_reason(source)))
     except Untypable as error:
         reason = error.message
