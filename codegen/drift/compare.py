@@ -111,15 +111,9 @@ def compare_snapshots(
 def _audit_new_text(old: Snapshot, new: Snapshot, out: _Collector) -> None:
     """What the catalog-text audit finds in the new snapshot and did not find in the same entity
     before: an added or changed entry, or changed instructions, that reads like a prompt injection."""
-    before = set(catalog_findings(old))
-    for found in catalog_findings(new):
-        if found not in before:
-            message = (
-                f"{found.kind} text at {found.where} reads like a prompt injection ({found.finding.kind}): review it"
-            )
-            out.add(
-                f"text-{found.finding.kind}", found.kind, found.name, message, found.where, None, found.finding.excerpt
-            )
+    for found in catalog_findings(new, since=old):
+        message = f"{found.kind} text at {found.where} reads like a prompt injection ({found.finding.kind}): review it"
+        out.add(f"text-{found.finding.kind}", found.kind, found.name, message, found.where, None, found.finding.excerpt)
 
 
 def _added_rule(kind: Kind, name: str, entry: JSON) -> tuple[str, str]:

@@ -67,15 +67,31 @@ ENTRIES: tuple[tuple[EntityKind, str, str], ...] = (
 """Each kind of entry: its kind, the snapshot attribute listing it, the key naming it."""
 
 
-def catalog_findings(snapshot: Snapshot) -> list[CatalogFinding]:
-    """Every finding in the snapshot, in catalog order: instructions first, then each kind's entries."""
-    found = [
-        CatalogFinding("server", snapshot.server, "/instructions", finding)
-        for finding in audit_text(snapshot.instructions or "")
-    ]
+def catalog_findings(snapshot: Snapshot, since: Snapshot | None = None) -> list[CatalogFinding]:
+    """Every finding in the snapshot, in catalog order: instructions first, then each kind's entries.
+
+    With `since`, only the findings that snapshot did not have in the same entity at the same place:
+    an entry whose definition did not change is not read again, so drift over a large catalog audits
+    only what moved."""
+    found = []
+    earlier = since.instructions if since is not None and since.server == snapshot.server else None
+    if since is None or earlier != snapshot.instructions:
+        before = set(audit_text(earlier or ""))
+        found += [
+            CatalogFinding("server", snapshot.server, "/instructions", finding)
+            for finding in audit_text(snapshot.instructions or "")
+            if finding not in before
+        ]
     for kind, attribute, key in ENTRIES:
+        previous = {} if since is None else {entry[key]: entry for entry in getattr(since, attribute)}
         for entry in getattr(snapshot, attribute):
+            was = previous.get(entry[key])
+            if was == entry:
+                continue
+            seen = set() if was is None else set(entity_findings(kind, was))
             found += [
-                CatalogFinding(kind, entry[key], where, finding) for where, finding in entity_findings(kind, entry)
+                CatalogFinding(kind, entry[key], where, finding)
+                for where, finding in entity_findings(kind, entry)
+                if (where, finding) not in seen
             ]
     return found
