@@ -22,15 +22,17 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from codegen.runtime._hub_catalog import _WORD, HubTool, SearchIndex, qualified_name  # noqa: E402
 
+T = TypeVar("T")
 SPLITS = ("multiple", "live_multiple")
 """Development split first, held-out split second."""
 INSTALL = "pip install --no-deps bfcl-eval==2026.3.23"
@@ -142,23 +144,26 @@ def score(
 LABELS = {"multiple": "multiple (in-sample)", "live_multiple": "live_multiple (held out)"}
 
 
+def timed(make: Callable[[], T]) -> tuple[T, float, float]:
+    """What `make` returns, with the wall and CPU seconds it took."""
+    started, started_cpu = time.perf_counter(), time.process_time()
+    made = make()
+    return made, time.perf_counter() - started, time.process_time() - started_cpu
+
+
 def table(splits: tuple[str, ...] = SPLITS, hybrid: bool = False) -> list[str]:
     """The BFCL rows: the index build, then hit@1, hit@5, hit@10 and the median query time per split
     (with `all` when both splits are asked for), each split labelled in-sample or held out; `hybrid`
     fuses in the embedding model's ranking, after timing the embedding of every tool."""
     tools, questions = load()
-    started, started_cpu = time.perf_counter(), time.process_time()
-    index = SearchIndex(tools)
-    build, build_cpu = time.perf_counter() - started, time.process_time() - started_cpu
+    index, build, build_cpu = timed(lambda: SearchIndex(tools))
     heading = (
         f"BFCL v4, {len(tools)} functions pooled into one catalog; "
         f"index build {build * 1000:.1f} ms wall, {build_cpu * 1000:.1f} ms CPU"
     )
     fusion = None
     if hybrid:
-        started, started_cpu = time.perf_counter(), time.process_time()
-        fusion = Hybrid(index)
-        embedded, embedded_cpu = time.perf_counter() - started, time.process_time() - started_cpu
+        fusion, embedded, embedded_cpu = timed(lambda: Hybrid(index))
         heading = (
             f"BFCL v4, hybrid ({EMBEDDING_MODEL} {fusion.model.__version__} fused with the lexical ranking), "
             f"{len(tools)} functions; embedding them {embedded:.1f} s wall, {embedded_cpu:.1f} s CPU"
