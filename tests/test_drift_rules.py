@@ -501,3 +501,26 @@ def test_a_header_annotation_change_is_judged_not_left_uncomparable() -> None:
     for rule in ("in-header-added", "in-header-removed", "in-header-changed"):
         trigger, _ = CASES[rule]
         assert rules(trigger) == [rule]
+
+
+@pytest.mark.parametrize(
+    "position",
+    [
+        pytest.param(lambda ref: {"dependencies": {"a": ref}}, id="draft-07 dependencies"),
+        pytest.param(lambda ref: {"properties": {"a": {"type": "string", "contentSchema": ref}}}, id="contentSchema"),
+    ],
+)
+def test_a_change_behind_a_reference_the_comparator_reads_as_data_is_reported(
+    position: Callable[[dict[str, Any]], dict[str, Any]],
+) -> None:
+    """Draft-07 `dependencies` and `contentSchema` are compared as data; a definition referenced only
+    from there used to change unseen, because the `$ref` text itself stayed the same."""
+
+    def schema(definition: dict[str, Any], name: str = "X") -> dict[str, Any]:
+        return {"type": "object", **position({"$ref": f"#/$defs/{name}"}), "$defs": {name: definition}}
+
+    def drift(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+        return rules((snap((tool(inp=before),)), snap((tool(inp=after),))))
+
+    assert drift(schema({"required": ["b"]}), schema({"required": ["c"]})) == ["schema-uncomparable"]
+    assert drift(schema({"required": ["b"]}), schema({"required": ["b"]}, name="Y")) == []
