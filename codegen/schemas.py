@@ -242,6 +242,26 @@ def applied(node: dict[str, Any], apply: Callable[[str, Any], Any]) -> dict[str,
     return result
 
 
+def unapplied(node: dict[str, Any], apply: Callable[[str, Any], Any]) -> dict[str, Any]:
+    """`node` with each subschema `applied` keeps as it is, definitions aside, replaced by
+    `apply(keyword, subschema)`: the schema entries of draft-07's `dependencies` (its lists of names
+    stay) and `contentSchema`. For a walk that compares those as a whole, as data, but must still see
+    what their references point to (drift's normal form)."""
+    result = dict(node)
+    for key, value in node.items():
+        if key in _UNAPPLIED_MAPS and isinstance(value, dict):
+            result[key] = {
+                name: apply(key, inner) if isinstance(inner, bool | dict) else inner for name, inner in value.items()
+            }
+        elif key in _UNAPPLIED_VALUES and isinstance(value, bool | dict):
+            result[key] = apply(key, value)
+    return result
+
+
+_UNAPPLIED_MAPS = SCHEMA_MAPS - APPLIED_MAPS - set(DEFINITIONS)
+_UNAPPLIED_VALUES = SCHEMA_VALUES - APPLIED_VALUES
+
+
 _CONTAINERS = (dict, list)
 """What a walk goes into: anything else in a schema is a name, a number or a flag."""
 

@@ -18,6 +18,7 @@ from codegen.schemas import (
     applied,
     rebuilt,
     subschemas,
+    unapplied,
     walk,
 )
 
@@ -145,3 +146,12 @@ def test_applied_replaces_only_what_a_validator_applies() -> None:
     assert replaced["$defs"] == SCHEMA["$defs"]  # reached through `$ref`, not applied
     assert replaced["x-extension"] == SCHEMA["x-extension"]
     assert replaced["contentSchema"] == {"type": "string"}
+
+
+def test_unapplied_replaces_what_applied_keeps_but_definitions_and_lists_of_names() -> None:
+    node = SCHEMA | {"contentSchema": {"type": "string"}, "dependencies": {"a": {"required": ["b"]}, "c": ["d"]}}
+    replaced = unapplied(node, lambda key, _: key)
+    assert replaced["contentSchema"] == "contentSchema"
+    assert replaced["dependencies"] == {"a": "dependencies", "c": ["d"]}
+    assert replaced["$defs"] == SCHEMA["$defs"]
+    assert replaced["properties"] == SCHEMA["properties"]

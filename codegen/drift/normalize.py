@@ -14,29 +14,22 @@ from typing import Any
 
 from codegen.schemas import (
     ANNOTATIONS,
-    APPLIED_MAPS,
-    APPLIED_VALUES,
     DEFINITIONS,
     LOWER_BOUNDS,
     MAX_NODES,
     MAX_REF_DEPTH,
     MISSING,
     NOT_A_SCHEMA,
-    SCHEMA_MAPS,
-    SCHEMA_VALUES,
     UPPER_BOUNDS,
     BudgetExceeded,
     Document,
     applied,
     pointer_path,
     schema_at,
+    unapplied,
 )
 
 JSON = dict[str, Any]
-
-COMPARED_AS_DATA = (SCHEMA_MAPS - APPLIED_MAPS - set(DEFINITIONS)) | (SCHEMA_VALUES - APPLIED_VALUES)
-"""Schema positions the comparator reads as data (draft-07 `dependencies`, `contentSchema`): still
-normalised, so a change behind a `$ref` in one shows as a change of its keyword."""
 
 TEXT_KEYS = ANNOTATIONS - {"$comment", "default"}
 """Read by people and models, not by validators: a change is `schema-text-changed` (`default` is
@@ -111,17 +104,7 @@ class _Normalizer:
                 return value  # `false` means closed, which the comparator judges as such
             return self.run(value, stack)
 
-        normal = applied(node, child)
-        for key in COMPARED_AS_DATA.intersection(normal):
-            value = normal[key]
-            if key in SCHEMA_MAPS and isinstance(value, dict):
-                normal[key] = {
-                    name: child(key, inner) if isinstance(inner, dict | bool) else inner
-                    for name, inner in value.items()
-                }
-            elif isinstance(value, dict | bool):
-                normal[key] = child(key, value)
-        return _canonicalize(normal)
+        return _canonicalize(unapplied(applied(node, child), child))
 
     def _reference(self, node: JSON, stack: tuple[str, ...]) -> JSON:
         ref = node.pop("$ref")
