@@ -9,6 +9,7 @@ import importlib.util
 import json
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,7 @@ def tool_spec(plan: ToolPlan, module: str, classes: Mapping[str, ModelClass], un
     tool, stem = plan.tool, plan.stem
     wire = tool["name"]
     input_model = f"{stem}Input"
+    extra = extra_annotation = None
     if untyped is not None:
         note = (
             "Any arguments, checked against the tool's JSON Schema when called: mcp-stubgen could not "
@@ -69,55 +71,22 @@ def tool_spec(plan: ToolPlan, module: str, classes: Mapping[str, ModelClass], un
         )
         if any(Document.of(tool[key]).unresolved for key in ("inputSchema", "outputSchema") if key in tool):
             note += " A reference that names nothing in the schema is not checked: the server judges that value."
-        argument = Parameter("arguments", "arguments", "dict[str, Any]", required=True, description=note)
-        return ToolSpec(
-            wire=wire,
-            method=plan.named.python,
-            module=module,
-            title=_text(tool.get("title")),
-            description=_text(tool.get("description")),
-            input_model=input_model,
-            output_kind="result",
-            output_model=None,
-            output_field=None,
-            return_annotation="ToolResult",
-            parameters=(argument,),
-            fingerprint=plan.fingerprint,
-            input_kind="untyped",
-            untyped_reason=untyped,
-            task_support=task_support(tool),
-            start_method=plan.start_method,
+        input_kind: InputKind = "untyped"
+        parameters: tuple[Parameter, ...] = (
+            Parameter("arguments", "arguments", "dict[str, Any]", required=True, description=note),
         )
-    model = _model_class(input_model, classes)
-    input_kind, parameters = _input_parameters(tool["inputSchema"], input_model, model, classes)
-    extra = extra_annotation = None
-    root = Document.of(tool["inputSchema"]).local()
-    if input_kind == "keywords" and _takes_more(root):
-        extra = escape("extra", {parameter.python for parameter in parameters})
-        values = "object"  # what keys matching `patternProperties` hold has types of its own
-        if model.extra is not None and not root.get("patternProperties"):
-            values = annotation_text(model.extra)
-        extra_annotation = f"Mapping[str, {values}]"
-
-    output_kind: OutputKind = "result"
-    output_model: str | None = None
-    output_field: str | None = None
-    return_annotation = "ToolResult"
-    if "outputSchema" in tool:
-        output_schema = tool["outputSchema"]
-        output_model = f"{stem}Output"
-        output = _model_class(output_model, classes)
-        if output.is_root:
-            output_kind = "value"
-            output_field, annotation_node = output.fields["root"]
-            return_annotation = annotation_text(annotation_node)
-        elif _wraps_primitive(wire, output_schema) and "result" in output.fields:
-            output_kind = "value"
-            output_field, annotation_node = output.fields["result"]
-            return_annotation = annotation_text(annotation_node)
-        else:
-            output_kind = "model"
-            return_annotation = output_model
+        output = _UNTYPED_OUTPUT
+    else:
+        model = _model_class(input_model, classes)
+        input_kind, parameters = _input_parameters(tool["inputSchema"], input_model, model, classes)
+        root = Document.of(tool["inputSchema"]).local()
+        if input_kind == "keywords" and _takes_more(root):
+            extra = escape("extra", {parameter.python for parameter in parameters})
+            values = "object"  # what keys matching `patternProperties` hold has types of its own
+            if model.extra is not None and not root.get("patternProperties"):
+                values = annotation_text(model.extra)
+            extra_annotation = f"Mapping[str, {values}]"
+        output = _output(tool, wire, stem, classes)
     return ToolSpec(
         wire=wire,
         method=plan.named.python,
@@ -125,18 +94,46 @@ def tool_spec(plan: ToolPlan, module: str, classes: Mapping[str, ModelClass], un
         title=_text(tool.get("title")),
         description=_text(tool.get("description")),
         input_model=input_model,
-        output_kind=output_kind,
-        output_model=output_model,
-        output_field=output_field,
-        return_annotation=return_annotation,
+        output_kind=output.kind,
+        output_model=output.model,
+        output_field=output.field,
+        return_annotation=output.annotation,
         parameters=parameters,
         fingerprint=plan.fingerprint,
         input_kind=input_kind,
+        untyped_reason=untyped,
         extra=extra,
         extra_annotation=extra_annotation,
         task_support=task_support(tool),
         start_method=plan.start_method,
     )
+
+
+@dataclass(frozen=True)
+class _Output:
+    """What the method returns: the result itself, a model, or one value read off the model."""
+
+    kind: OutputKind
+    model: str | None
+    field: str | None
+    annotation: str
+
+
+_UNTYPED_OUTPUT = _Output("result", None, None, "ToolResult")
+
+
+def _output(tool: JSON, wire: str, stem: str, classes: Mapping[str, ModelClass]) -> _Output:
+    if "outputSchema" not in tool:
+        return _UNTYPED_OUTPUT
+    name = f"{stem}Output"
+    output = _model_class(name, classes)
+    if output.is_root:
+        field, annotation_node = output.fields["root"]
+        return _Output("value", name, field, annotation_text(annotation_node))
+    if _wraps_primitive(wire, tool["outputSchema"]) and "result" in output.fields:
+        field, annotation_node = output.fields["result"]
+        return _Output("value", name, field, annotation_text(annotation_node))
+    return _Output("model", name, None, name)
 
 
 def _takes_more(schema: JSON) -> bool:
