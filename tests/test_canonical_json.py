@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 
@@ -65,3 +66,22 @@ def test_a_snapshots_bytes_and_fingerprints_encode_each_tool_once_and_still_matc
     )
     assert snapshot.canonical_bytes() == stdlib(snapshot.to_json())
     assert snapshot.tool_fingerprints == {str(tool["name"]): fingerprint(tool) for tool in tools}
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"minimum": 1e-05, "maximum": 1e16, "default": 5e-324, "multipleOf": 0.1},
+        {"const": 10**30, "enum": [-0.0, 1.0, 1e22, 123456789.123]},
+        {"description": '\x00\x1f\x7f\u2028 "quoted" back\\slash é 😀 \t\n'},
+        {"items": [[], {}, [{}], {"a": []}], "z": None, "a": True},
+        {"description": "lone \ud800 surrogate"},
+    ],
+)
+def test_tool_fingerprints_match_json_dumps_where_a_faster_encoder_would_differ(schema: dict[str, object]) -> None:
+    """A snapshot encodes its tools in Rust where that gives the standard library's text: numbers it
+    writes another way, and text it cannot write, must still hash as `json.dumps` writes them."""
+    tool = {"name": "t", "inputSchema": {"type": "object", **schema}}
+    snapshot = Snapshot(server="s", protocol_version="2025-06-18", capabilities={}, tools=(tool,))
+    assert snapshot.tool_fingerprints == {"t": hashlib.sha256(stdlib(tool)).hexdigest()[:16]}
+    assert snapshot.canonical_bytes() == stdlib(snapshot.to_json())

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from mcp.types import TextContent, Tool
 
 from codegen.errors import StubgenError
 from codegen.generate.build import plan_package
 from codegen.generate.escaping import docstring, literal
+from codegen.generate.templating import all_sorted
 from codegen.identifiers import CLIENT_MEMBERS, assign_names, package_name, snake_case
 from codegen.runtime import _runtime
 from codegen.snapshot import canonical_json_bytes, fingerprint, load_snapshot
@@ -163,3 +167,20 @@ def test_runtime_imports_only_mcp_pydantic_and_the_standard_library() -> None:
         for alias in node.names
     }
     assert roots - {"mcp", "pydantic", "pydantic_core", "anyio", "httpx2", "__future__"} <= set(sys.stdlib_module_names)
+
+
+def _ruf022_key(name: str) -> tuple[int, list[tuple[int, int | str]]]:
+    """RUF022's (isort-style) order, spelled out: constants, classes, the rest; digit runs as numbers."""
+    kind = 0 if name.isupper() else 1 if name[:1].isupper() else 2
+    return kind, [(1, int(part)) if part.isdigit() else (0, part) for part in re.split(r"(\d+)", name)]
+
+
+NAME_PARTS = st.sampled_from(["A", "a", "Get", "get", "_", "USER", "x", "0", "1", "2", "9", "10", "007", "99", "100"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(NAME_PARTS, min_size=1, max_size=6).map("".join), max_size=30))
+def test_all_sorted_keeps_ruffs_order(names: list[str]) -> None:
+    """`__all__` is written in RUF022's order (the golden packages pass `ruff check`), however its
+    names mix cases, digit runs of any length and leading zeros."""
+    assert all_sorted(names) == sorted(names, key=_ruf022_key)

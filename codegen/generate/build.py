@@ -75,10 +75,11 @@ def build_package(
                 contract=contract,
             )
         )
-        own = own_import(spec, classes)
+        used = used_names(spec)
+        own = own_import(spec, used, classes)
         if own.names:
             model_imports.setdefault(own.module, set()).update(own.names)
-        for name in used_names(spec) - set(classes):
+        for name in used - set(classes):
             if name in imported:
                 model_imports.setdefault(imported[name], set()).add(name)
         if spec.extra:

@@ -21,11 +21,11 @@ from functools import cache
 from importlib import metadata
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
 
 from codegen import __version__
 from codegen.cache_dir import default_cache_dir
 from codegen.errors import StubgenError
+from codegen.snapshot.format import compact_json as compact_json  # the cache keys' text of a JSON value
 
 CACHE_SIZE_ENV = "MCP_STUBGEN_CACHE_MAX_MB"
 """Overrides the cache's size bound, in megabytes (10**6 bytes)."""
@@ -72,12 +72,6 @@ def _source_digest() -> str:
     for shared in ("identifiers.py", "schemas.py"):
         digest.update(files("codegen").joinpath(shared).read_bytes())
     return digest.hexdigest()
-
-
-def compact_json(value: Any) -> str:
-    """A key-order-independent text of a JSON value for cache keys: the C encoder, many times faster
-    than the indented canonical form a fingerprint hashes."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
 def cache_key(kind: str, *parts: str) -> str:

@@ -36,8 +36,8 @@ def check_text(snapshot: Snapshot) -> None:
     """Raise `StubgenError` for the first lone surrogate anywhere in the catalog: no server can send
     one, and no generated file could hold it."""
     where = f"server {shown(snapshot.server)}: "
-    for label, value in _entries(snapshot):
-        if not _has_surrogate(value):
+    for label, value, text in _entries(snapshot):
+        if not _has_surrogate(text):
             continue
         for path, text in _strings(value, ()):
             surrogate = _SURROGATE.search(text)
@@ -62,10 +62,10 @@ def check_tool_schemas(server: str, tool: JSON) -> str | None:
     return untypable
 
 
-def _has_surrogate(value: Any) -> bool:
-    """Whether a lone surrogate hides anywhere in a JSON value: one fast encode, before any slow walk."""
+def _has_surrogate(text: str) -> bool:
+    """Whether a lone surrogate hides anywhere in a JSON value's `compact_json`: one fast encode, before any slow walk."""
     try:
-        compact_json(value).encode("utf-8")
+        text.encode("utf-8")
     except UnicodeEncodeError:
         return True
     return False
@@ -87,18 +87,22 @@ def pointer(*parts: object) -> str:
     return "".join(f"/{part}" for part in escaped)
 
 
-def _entries(snapshot: Snapshot) -> Iterator[tuple[str, Any]]:
-    yield "", {"server": snapshot.server, "serverInfo": snapshot.server_info, "instructions": snapshot.instructions}
-    yield "", {"protocolVersion": snapshot.protocol_version, "capabilities": snapshot.capabilities}
-    for tool in snapshot.tools:
-        yield f"tool {shown(tool['name'])}: ", tool
+def _entries(snapshot: Snapshot) -> Iterator[tuple[str, Any, str]]:
+    """Each part of the catalog with its `compact_json` (a tool's made once, by the snapshot)."""
+    for value in (
+        {"server": snapshot.server, "serverInfo": snapshot.server_info, "instructions": snapshot.instructions},
+        {"protocolVersion": snapshot.protocol_version, "capabilities": snapshot.capabilities},
+    ):
+        yield "", value, compact_json(value)
+    for tool, text in zip(snapshot.tools, snapshot.compact_tools, strict=True):
+        yield f"tool {shown(tool['name'])}: ", tool, text
     for kind, entries, key in (
         ("resource", snapshot.resources, "uri"),
         ("resource template", snapshot.resource_templates, "uriTemplate"),
         ("prompt", snapshot.prompts, "name"),
     ):
         for entry in entries:
-            yield f"{kind} {shown(entry[key])}: ", entry
+            yield f"{kind} {shown(entry[key])}: ", entry, compact_json(entry)
 
 
 def _strings(value: Any, path: tuple[object, ...]) -> Iterator[tuple[tuple[object, ...], str]]:

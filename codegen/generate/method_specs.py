@@ -42,9 +42,10 @@ class Untypable(StubgenError):
     error naming its server and tool (`build_package`)."""
 
 
-def own_import(spec: ToolSpec, classes: Mapping[str, object] | Sequence[str]) -> Import:
-    """The client's import of this tool's own models: the classes its method's annotations use."""
-    return Import(f"._models.{spec.module}", tuple(sorted(used_names(spec) & set(classes))))
+def own_import(spec: ToolSpec, used: set[str], classes: Mapping[str, object] | Sequence[str]) -> Import:
+    """The client's import of this tool's own models: the classes its method's annotations use (`used`,
+    its `used_names`)."""
+    return Import(f"._models.{spec.module}", tuple(sorted(used & set(classes))))
 
 
 def used_names(spec: ToolSpec) -> set[str]:

@@ -29,6 +29,8 @@ class ToolPlan:
     named: Named
     stem: str
     fingerprint: str
+    compact: str
+    """The tool's `compact_json` (`Snapshot.compact_tools`): what its cache keys are made of."""
     start_method: str | None = None
     """The name of the method starting the tool as a task, for a tool that may run as one."""
 
@@ -59,10 +61,11 @@ def plan_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = No
     tool_names = names.tools
     start_methods = {named.wire: named.python for named in names.starters}
     stems = model_stems([named.python for named in tool_names])
-    plans = []
-    for tool, named, stem in zip(tools, tool_names, stems, strict=True):
-        tool_fingerprint = snapshot.tool_fingerprints[tool["name"]]
-        plans.append(ToolPlan(tool, named, stem, tool_fingerprint, start_methods.get(named.wire)))
+    fingerprints = snapshot.tool_fingerprints
+    plans = [
+        ToolPlan(tool, named, stem, fingerprints[tool["name"]], compact, start_methods.get(named.wire))
+        for tool, named, stem, compact in zip(tools, tool_names, stems, snapshot.compact_tools, strict=True)
+    ]
     return PackagePlan(
         snapshot=snapshot,
         tools=tuple(plans),

@@ -88,6 +88,8 @@ class Rendered:
     files: dict[str, bytes] | None
     key: RenderKey
     """What it was rendered from: its record is kept under this once it is published or compared."""
+    server: str | None = None
+    """The server its snapshot names, when the snapshot was parsed to render it."""
 
 
 def load_renderer() -> None:
@@ -123,7 +125,7 @@ def render_current(
             return Rendered(proven, None, inputs.key)
     snapshot = snapshot or parse_snapshot(inputs.source, inputs.origin)
     files = render_snapshot(snapshot, inputs.method_names, cache, inputs.strict, inputs.renames, inputs.sync_client)
-    return Rendered(package_dir(snapshot, out_dir), files, inputs.key)
+    return Rendered(package_dir(snapshot, out_dir), files, inputs.key, snapshot.server)
 
 
 def publish_rendered(rendered: Rendered, cache: Cache, snapshot_file: tuple[Path, bytes] | None = None) -> Published:

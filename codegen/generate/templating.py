@@ -28,12 +28,21 @@ _NUMBERS = re.compile(r"(\d+)")
 def all_sorted(names: Iterable[str]) -> list[str]:
     """Names in the order ruff's RUF022 keeps `__all__` in (isort style): constants, then classes, then
     the rest, each in natural order (`Get2` before `Get10`), so a user's linter finds nothing to sort."""
+    return sorted(names, key=_natural_key)
 
-    def key(name: str) -> tuple[int, list[tuple[int, int | str]]]:
-        kind = 0 if name.isupper() else 1 if name[:1].isupper() else 2
-        return kind, [(1, int(part)) if part.isdigit() else (0, part) for part in _NUMBERS.split(name)]
 
-    return sorted(names, key=key)
+def _natural_key(name: str) -> str:
+    """`all_sorted`'s order as one string, compared in C (a thousand tools' `__all__` is 8,000 names): the
+    kind, then the text and number runs apart, each separated by `\\0` (below every character of a name),
+    each number as its digit count then its digits, so that a shorter number sorts first."""
+    kind = "0" if name.isupper() else "1" if name[:1].isupper() else "2"
+    runs = _NUMBERS.split(name)
+    runs[1::2] = [_number_key(str(int(digits))) for digits in runs[1::2]]
+    return kind + "\0".join(runs)
+
+
+def _number_key(digits: str) -> str:
+    return chr(len(digits) + 1) + digits
 
 
 def parameter_doc(parameter: Parameter) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from codegen.errors import StubgenError
-from codegen.generate.cache import Cache, cache_key, compact_json
+from codegen.generate.cache import Cache, cache_key
 from codegen.generate.contract import contract
 from codegen.generate.guard import check_tool_schemas
 from codegen.generate.method_specs import Untypable, tool_spec
@@ -46,11 +46,9 @@ class ToolParts(NamedTuple):
 def tool_parts(server: str, tools: Sequence[ToolPlan], cache: Cache) -> list[ToolParts]:
     """Each tool's parts, from the cache or built in batches over the cores; the first failing tool
     (in catalog order) is the `StubgenError` raised."""
-    texts = [compact_json(tool.tool) for tool in tools]
-    source_keys = [cache_key("models", tool.stem, text) for tool, text in zip(tools, texts, strict=True)]
+    source_keys = [cache_key("models", tool.stem, tool.compact) for tool in tools]
     spec_keys = [
-        cache_key("tool-spec", text, tool.named.python, tool.stem, tool.start_method or "")
-        for tool, text in zip(tools, texts, strict=True)
+        cache_key("tool-spec", tool.compact, tool.named.python, tool.stem, tool.start_method or "") for tool in tools
     ]
     sources = [cache.get(key) for key in source_keys]
     specs = [cache.get(key) for key in spec_keys]
