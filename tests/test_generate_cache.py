@@ -101,6 +101,28 @@ def test_generate_unchanged_and_one_changed_write_the_cold_bytes(tmp_path: Path)
     assert read_tree(tmp_path / "out") == read_tree(tmp_path / "cold")
 
 
+def test_a_changed_tool_refused_in_an_incremental_run_is_reported_as_in_a_cold_one(tmp_path: Path) -> None:
+    """An incremental run makes a changed tool's models beside its own process (`parallel.warm_up`): a
+    schema refused there is the same one line and exit code as in a cold run, and nothing is written."""
+    tools = make_tools(TOOLS)
+    broken = copy.deepcopy(tools)
+    broken[3]["inputSchema"]["properties"]["code"] = {"$ref": "#/properties/code/examples/0", "examples": [{}]}
+    before, after = tmp_path / "before.json", tmp_path / "after.json"
+    write_snapshot(before, bench_snapshot(tools))
+    write_snapshot(after, bench_snapshot(broken))
+    cache = tmp_path / "cache"
+    assert cli(before, "--out", tmp_path / "out", cache=cache).returncode == 0
+    first = read_tree(tmp_path / "out")
+
+    incremental = cli(after, "--out", tmp_path / "out", cache=cache)
+    cold = cli(after, "--out", tmp_path / "cold", cache=tmp_path / "fresh-cache")
+    assert incremental.returncode == cold.returncode == 2
+    assert incremental.stderr == cold.stderr
+    assert f"tool {broken[3]['name']!r}: /inputSchema/properties/code/$ref: " in incremental.stderr
+    assert "Traceback" not in incremental.stderr
+    assert read_tree(tmp_path / "out") == first
+
+
 def test_a_hand_edit_is_regenerated_even_with_everything_cached(tmp_path: Path) -> None:
     snapshot = tmp_path / "snapshot.json"
     write_snapshot(snapshot, load_snapshot(CATALOG))

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from codegen.errors import StubgenError
 from codegen.snapshot import (
@@ -16,7 +18,7 @@ from codegen.snapshot import (
     parse_snapshot,
     write_snapshot,
 )
-from codegen.snapshot.file_schema import snapshot_json_schema
+from codegen.snapshot.file_schema import SnapshotFile, first_error, snapshot_json_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_FILE = ROOT / "codegen" / "snapshot" / "snapshot.schema.json"
@@ -168,3 +170,80 @@ def test_golden_snapshots_are_canonical() -> None:
     assert paths
     for path in paths:
         assert load_snapshot(path).canonical_bytes() == path.read_bytes(), path
+
+
+def test_a_hand_edited_file_reads_as_its_canonical_form(tmp_path: Path) -> None:
+    """Keys out of order, other spacing, numbers pydantic-core writes another way: the snapshot read
+    holds what the canonical file would give, and the same fingerprints."""
+    original = make(tools=(tool("alpha", description="First.", annotations={"x": 1e-05, "y": 1e16}), tool("zeta")))
+    document = json.loads(original.canonical_bytes())
+    edited = json.dumps({key: document[key] for key in reversed(document)}, indent=4, ensure_ascii=True)
+    loaded = parse_snapshot(edited.replace('"name": "zeta", ', ""), "x.json")
+    assert loaded == original
+    assert loaded.canonical_bytes() == original.canonical_bytes()
+    assert loaded.tool_fingerprints == original.tool_fingerprints
+    assert [list(entry) for entry in loaded.tools] == [sorted(entry) for entry in loaded.tools]
+
+
+_ANY_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=3),
+    lambda children: st.lists(children, max_size=2) | st.dictionaries(st.text(max_size=3), children, max_size=2),
+    max_leaves=4,
+)
+_TEXT = st.text(max_size=2)
+_OBJECT = st.dictionaries(_TEXT, _ANY_JSON, max_size=2)
+_ENTRIES = {
+    "tools": st.fixed_dictionaries({"name": _TEXT, "inputSchema": _OBJECT}, optional={"other": _ANY_JSON}),
+    "resources": st.fixed_dictionaries({"name": _TEXT, "uri": _TEXT}),
+    "resourceTemplates": st.fixed_dictionaries({"name": _TEXT, "uriTemplate": _TEXT}),
+    "prompts": st.fixed_dictionaries({"name": _TEXT}, optional={"arguments": _ANY_JSON}),
+}
+_NAMES = st.dictionaries(_TEXT, _TEXT, max_size=2)
+_SNAPSHOT_FILES = st.fixed_dictionaries(
+    {"format": st.sampled_from([1, 2, 3, 4]), "server": _TEXT, "protocolVersion": _TEXT, "capabilities": _OBJECT},
+    optional={
+        "serverInfo": _OBJECT | st.none(),
+        "instructions": _TEXT | st.none(),
+        "missingMethods": st.lists(_TEXT, max_size=2),
+        "clientCapabilities": st.lists(st.sampled_from(["elicitation", "roots", "sampling"]), max_size=2),
+        "parseTextJson": st.booleans(),
+        "pythonNames": st.fixed_dictionaries({}, optional=dict.fromkeys(["tools", "prompts", "taskStarters"], _NAMES)),
+        **{key: st.lists(entry, min_size=1, max_size=2) for key, entry in _ENTRIES.items()},
+    },
+)
+
+_SNAPSHOT_FILE_KEYS = sorted(SnapshotFile.model_fields)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_SNAPSHOT_FILES, st.data())
+def test_a_document_is_refused_exactly_when_the_file_model_refuses_it(
+    document: dict[str, object], data: st.DataObject
+) -> None:
+    """Plainly valid files skip loading pydantic's models; every other document is judged by them, so
+    the same documents fail, with the model's message. A valid file is broken in one place: a key of
+    the file, of an entry or of a `pythonNames` table, removed, added or given another value."""
+    places: list[dict[str, object]] = [document]
+    for value in document.values():
+        places += [item for item in (value if isinstance(value, list) else [value]) if isinstance(item, dict)]
+    names = document.get("pythonNames")
+    if isinstance(names, dict):
+        places += [table for table in names.values() if isinstance(table, dict)]
+    place = data.draw(st.sampled_from(places) | st.just(document))
+    keys = [*_SNAPSHOT_FILE_KEYS, "other"] if place is document else [*sorted(place), "other"]
+    key = data.draw(st.sampled_from(keys))
+    if key != "format" or place is not document:  # a bad format has messages of its own
+        if data.draw(st.booleans()):
+            place[key] = data.draw(_ANY_JSON | _TEXT | _OBJECT | st.lists(_TEXT | _ANY_JSON, min_size=1, max_size=2))
+        else:
+            place.pop(key, None)
+    problem = first_error(document)
+    try:
+        parse_snapshot(json.dumps(document), "x.json")
+    except StubgenError as error:
+        if problem is None:
+            assert "listed twice" in str(error)
+        else:
+            assert str(error) == str(StubgenError(f"x.json: invalid snapshot {problem}"))
+    else:
+        assert problem is None

@@ -109,6 +109,10 @@ class Cache:
         assert self.folder is not None
         return self.folder / _LAYOUT / key[:2] / key[2:]
 
+    def holds_entries(self) -> bool:
+        """Whether the folder holds entries of this layout: not when it is new, emptied or disabled."""
+        return self.folder is not None and (self.folder / _LAYOUT).is_dir()
+
     def get(self, key: str) -> str | None:
         made = self._made.get(key)
         if made is not None or self.folder is None:

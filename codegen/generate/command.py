@@ -15,6 +15,7 @@ from codegen.generate.cache import Cache
 from codegen.generate.code_mode import CodeModeBuild, build_code_mode, code_mode_dir, report_tokens
 from codegen.generate.hub import hub_dir
 from codegen.generate.hub_build import HubInput, HubSources, hub_rendered, hub_sources
+from codegen.generate.parallel import warm_workers
 from codegen.generate.pipeline import (
     PackageInputs,
     Rendered,
@@ -134,8 +135,12 @@ def generate(
     run = _targets(targets, out, config_path, servers_file, with_hub, code_mode_flag)
     strict = run.strict or strict_flag
     cache = cache_for(no_cache)
-    if check:
-        return _check(run, cache)
+    with warm_workers():
+        return _check(run, cache) if check else _generate(run, cache, strict)
+
+
+def _generate(run: Targets, cache: Cache, strict: bool) -> int:
+    """`generate` without --check: render every package that is not proven current, then publish them."""
     out_dir = run.out_dir
     recover_output(out_dir)
     failed = 0

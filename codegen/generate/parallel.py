@@ -13,9 +13,11 @@ import contextlib
 import gc
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.connection import Connection
 from typing import TypeVar
 
 Item = TypeVar("Item")
@@ -82,12 +84,98 @@ def map_batches(
     """
     workers = min(_workers(), len(items) // (MIN_PARALLEL_ITEMS // 2) or 1)
     if workers < 2 or len(items) < MIN_PARALLEL_ITEMS or "fork" not in multiprocessing.get_all_start_methods():
-        return [
-            result for start in range(0, len(items), MAX_BATCH) for result in function(items[start : start + MAX_BATCH])
-        ]
+        warm = _warm.get(prepare) if items and prepare is not None else None
+        done = warm.run(function, items) if warm is not None else None
+        return done if done is not None else _in_batches(function, items)
     size = min(MAX_BATCH, -(-len(items) // (workers * 4)))
     batches = [items[start : start + size] for start in range(0, len(items), size)]
     if prepare is not None:
         prepare()
     with fewer_collections(), ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
         return [result for batch in pool.map(function, batches) for result in batch]
+
+
+def _in_batches(function: Callable[[Sequence[Item]], list[Result]], items: Sequence[Item]) -> list[Result]:
+    return [
+        result for start in range(0, len(items), MAX_BATCH) for result in function(items[start : start + MAX_BATCH])
+    ]
+
+
+class _WarmWorker:
+    """A worker forked early that runs a `prepare` (imports datamodel-code-generator) while this process
+    reads and plans, then does the small jobs `map_batches` would do in-process with that `prepare`.
+    With one tool changed in a thousand, those imports were a third of the run, one core idle."""
+
+    def __init__(self, prepare: Callable[[], object]) -> None:
+        context = multiprocessing.get_context("fork")
+        self._connection, theirs = context.Pipe()
+        self._process = context.Process(target=_serve, args=(theirs, prepare), daemon=True)
+        self._process.start()
+        theirs.close()
+
+    def run(self, function: Callable[[Sequence[Item]], list[Result]], items: Sequence[Item]) -> list[Result] | None:
+        """`function` over `items` in the worker; None when it failed there or the worker is gone: the
+        caller then does the work itself, so a failure is raised (and reported) as in-process."""
+        try:
+            self._connection.send((function, items))
+            results: list[Result] | None = self._connection.recv()
+        except Exception:  # gone, or what was sent or answered does not pickle
+            return None
+        return results
+
+    def stop(self) -> None:
+        self._connection.close()
+        self._process.kill()
+        self._process.join()
+
+
+def _serve(connection: Connection, prepare: Callable[[], object]) -> None:
+    """The warm worker: `prepare`, then each (function, items) sent, answered with the results, or None
+    when it fails, until the connection closes. A failing `prepare` ends it quietly: the parent then does
+    the work itself, and reports the failure."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it stops this one
+    try:
+        prepare()
+    except Exception:
+        return
+    with fewer_collections():
+        while True:
+            try:
+                function, items = connection.recv()
+            except (OSError, EOFError):
+                return
+            try:
+                results: list[object] | None = _in_batches(function, items)
+            except Exception:
+                results = None
+            try:
+                connection.send(results)
+            except Exception:  # an answer that does not pickle: the parent does the work itself
+                return
+
+
+_warm: dict[Callable[[], object], _WarmWorker] = {}
+_warm_scopes = 0
+
+
+@contextlib.contextmanager
+def warm_workers() -> Iterator[None]:
+    """A command's scope for `warm_up`: workers it starts serve every package the command renders, so
+    each `prepare` runs once, and all are stopped at the end."""
+    global _warm_scopes
+    _warm_scopes += 1
+    try:
+        yield
+    finally:
+        _warm_scopes -= 1
+        if _warm_scopes == 0:
+            for worker in _warm.values():
+                worker.stop()
+            _warm.clear()
+
+
+def warm_up(prepare: Callable[[], object]) -> None:
+    """Fork a worker that runs `prepare` now, beside this process, and then does the in-process-sized
+    work `map_batches` is given with that `prepare` (`_WarmWorker`); only inside `warm_workers`, once."""
+    if _warm_scopes and prepare not in _warm and "fork" in multiprocessing.get_all_start_methods():
+        _warm[prepare] = _WarmWorker(prepare)

@@ -1,0 +1,58 @@
+"""Work done beside the generating process gives what in-process work gives: a command's warm worker
+does the small jobs it was started for, and whatever goes wrong there is done again in-process."""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Sequence
+
+from codegen.generate.parallel import map_batches, warm_up, warm_workers
+
+
+def _prepare() -> None:
+    """What a warm worker loads before its first job (here: nothing)."""
+
+
+def _failing_prepare() -> None:
+    raise RuntimeError("cannot load")
+
+
+def _with_process(items: Sequence[int]) -> list[tuple[int, int]]:
+    return [(item, os.getpid()) for item in items]
+
+
+def _failing_elsewhere(parent: int, items: Sequence[int]) -> list[int]:
+    if os.getpid() != parent:
+        raise RuntimeError("fails outside the parent")
+    return [item * 2 for item in items]
+
+
+def test_a_warm_worker_does_the_small_jobs_it_was_started_for_within_its_commands_scope() -> None:
+    with warm_workers():
+        warm_up(_prepare)
+        first = map_batches(_with_process, [1, 2, 3], _prepare)
+        second = map_batches(_with_process, [4], _prepare)
+        unprepared = map_batches(_with_process, [5], None)
+    after = map_batches(_with_process, [6], _prepare)
+    assert [item for item, _ in first + second] == [1, 2, 3, 4]
+    workers = {pid for _, pid in first + second}
+    assert len(workers) == 1 and os.getpid() not in workers, "one worker beside this process did both jobs"
+    assert unprepared == [(5, os.getpid())], "work for which no worker was warmed up stays here"
+    assert after == [(6, os.getpid())], "the worker ends with its command"
+
+
+def test_warming_up_outside_a_commands_scope_starts_nothing() -> None:
+    warm_up(_prepare)
+    assert map_batches(_with_process, [1], _prepare) == [(1, os.getpid())]
+
+
+def test_a_job_failing_in_the_worker_or_a_worker_that_cannot_load_leaves_the_work_to_this_process() -> None:
+    failing = functools.partial(_failing_elsewhere, os.getpid())
+    with warm_workers():
+        warm_up(_prepare)
+        assert map_batches(failing, [1, 2], _prepare) == [2, 4]
+        assert map_batches(failing, [3], _prepare) == [6], "the worker served on after a failure"
+    with warm_workers():
+        warm_up(_failing_prepare)
+        assert map_batches(_with_process, [1], _failing_prepare) == [(1, os.getpid())]
