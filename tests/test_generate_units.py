@@ -14,6 +14,7 @@ from mcp.types import TextContent, Tool
 from codegen.errors import StubgenError
 from codegen.generate.build import plan_package
 from codegen.generate.escaping import docstring, literal
+from codegen.generate.model_reader import names_in
 from codegen.generate.templating import all_sorted
 from codegen.identifiers import CLIENT_MEMBERS, assign_names, package_name, snake_case
 from codegen.runtime import _runtime
@@ -184,3 +185,37 @@ def test_all_sorted_keeps_ruffs_order(names: list[str]) -> None:
     """`__all__` is written in RUF022's order (the golden packages pass `ruff check`), however its
     names mix cases, digit runs of any length and leading zeros."""
     assert all_sorted(names) == sorted(names, key=_ruf022_key)
+
+
+def _parsed_names(annotation: str) -> frozenset[str]:
+    """The names in an annotation as its syntax tree has them (forward references included)."""
+    tree = ast.walk(ast.parse(annotation, mode="eval"))
+    return frozenset(
+        node.id if isinstance(node, ast.Name) else node.value
+        for node in tree
+        if isinstance(node, ast.Name)
+        or (isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier())
+    )
+
+
+_ANNOTATIONS = st.recursive(
+    st.sampled_from(
+        ["int", "None", "True", "Get10Input", "_", "match", "list", "x1", "ünï", "ﬁle", "typing.Any", "'Fwd'"]
+    )
+    | st.integers(-10, 10**6).map(str)
+    | st.sampled_from(["1.5", "1e5", "0x1F", "1_000", "'a b'"]),
+    lambda inner: (
+        st.tuples(inner, inner).map(" | ".join)
+        | st.tuples(
+            st.sampled_from(["list", "dict", "Literal", "Annotated"]), st.lists(inner, min_size=1, max_size=3)
+        ).map(lambda parts: f"{parts[0]}[{', '.join(parts[1])}]")
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_ANNOTATIONS)
+def test_the_names_an_annotation_uses_are_the_ones_its_syntax_tree_holds(annotation: str) -> None:
+    """The client imports exactly the models its annotations name, however they are read."""
+    assert names_in(annotation) == _parsed_names(annotation)

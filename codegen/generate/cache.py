@@ -92,7 +92,7 @@ class Cache:
         self.folder = folder
         self.max_bytes = max_bytes
         self._made: dict[str, str] = {}
-        self._read: set[Path] = set()
+        self._read: set[str] = set()
         """Entries read from disk this run: `trim` marks them used."""
         self._written = 0
         """Bytes this run (its workers included) stored, as the bound counts them."""
@@ -117,9 +117,10 @@ class Cache:
         made = self._made.get(key)
         if made is not None or self.folder is None:
             return made
-        path = self._path(key)
+        path = os.path.join(self.folder, _LAYOUT, key[:2], key[2:])  # not pathlib: 3,000 reads a run
         try:
-            text = path.read_text(encoding="utf-8", errors="surrogatepass")
+            with open(path, encoding="utf-8", errors="surrogatepass") as entry:
+                text = entry.read()
         except (OSError, UnicodeError):
             return None
         self._read.add(path)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 import functools
+import keyword
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -157,9 +159,20 @@ def _wire_name(statement: ast.AnnAssign, aliases: Mapping[str, str]) -> str:
     return to_camel(statement.target.id)
 
 
+_TOKEN = re.compile(r"\d[\w.]*|[^\W\d]\w*")
+"""A number (skipped) or a name, in an annotation of names, brackets, commas, `|` and numbers."""
+_PLAIN = re.compile(r"[\w\[\], |-]*")
+
+
 @functools.lru_cache(maxsize=4096)
 def names_in(annotation: str) -> frozenset[str]:
-    """The names an annotation refers to; memoized, as a large catalog repeats the same few thousand."""
+    """The names an annotation refers to; memoized, as a large catalog repeats the same few thousand.
+    One of only ASCII names, numbers, brackets, commas and `|` (most are) is read by a regular
+    expression: a thousand tools' annotations took 0.1 s to parse."""
+    if annotation.isascii() and _PLAIN.fullmatch(annotation):
+        return frozenset(
+            token for token in _TOKEN.findall(annotation) if not token[0].isdigit() and not keyword.iskeyword(token)
+        )
     names: set[str] = set()
     for node in ast.walk(ast.parse(annotation, mode="eval")):
         if isinstance(node, ast.Name):

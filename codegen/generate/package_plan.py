@@ -4,6 +4,7 @@ tool's models-module stem."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -29,8 +30,9 @@ class ToolPlan:
     named: Named
     stem: str
     fingerprint: str
-    compact: str
-    """The tool's `compact_json` (`Snapshot.compact_tools`): what its cache keys are made of."""
+    content: str
+    """A hash of the tool's `compact_json` (`Snapshot.compact_tools`), for its cache keys: hashing a
+    thousand tools' text once is cheaper than writing it into two keys each."""
     start_method: str | None = None
     """The name of the method starting the tool as a task, for a tool that may run as one."""
 
@@ -63,7 +65,7 @@ def plan_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = No
     stems = model_stems([named.python for named in tool_names])
     fingerprints = snapshot.tool_fingerprints
     plans = [
-        ToolPlan(tool, named, stem, fingerprints[tool["name"]], compact, start_methods.get(named.wire))
+        ToolPlan(tool, named, stem, fingerprints[tool["name"]], _digest(compact), start_methods.get(named.wire))
         for tool, named, stem, compact in zip(tools, tool_names, stems, snapshot.compact_tools, strict=True)
     ]
     return PackagePlan(
@@ -73,6 +75,10 @@ def plan_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = No
         template_names=names.templates,
         prompt_names=names.prompts,
     )
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def check_tool(where: str, tool: JSON) -> None:

@@ -79,8 +79,8 @@ def jinja_environment() -> jinja2.Environment:
     environment.filters["quoted"] = quoted
     environment.filters["docstring"] = docstring
     environment.filters["parameter_doc"] = parameter_doc
-    environment.filters["all_sorted"] = all_sorted
     environment.globals["model_import"] = model_import
+    environment.globals["package_exports"] = package_exports
     environment.globals["runtime_names"] = runtime_names
     environment.globals["typing_names"] = typing_names
     environment.globals["type_checking_imports"] = type_checking_imports
@@ -92,6 +92,30 @@ def model_import(entry: Import) -> str:
     """One `from ._models.<tool> import ...` line of the client's `if TYPE_CHECKING:` block, indented
     as there: the template writes it, and a worker formats it beside the tool's models."""
     return f"{INDENT}from {entry.module} import {', '.join(entry.names)}"
+
+
+_INIT_EXPORTS = (
+    *("NOT_GIVEN", "AuthError", "CallOptions", "CatalogDriftError", "MissingHandlerError", "NoStructuredContentError"),
+    *("NotGiven", "PaginationError", "RequestOptions", "RequestTimeoutError", "ServerError", "StubgenClientError"),
+    *("SyncTaskHandle", "TaskCancelledError", "TaskHandle", "TaskSupportError", "ToolArgumentsError"),
+    *("ToolContentError", "ToolError", "ToolResult", "ToolResultError", "UnknownToolError", "authorized_transport"),
+    "stored_auth",
+)
+"""What a package's `__init__.py` re-exports from the runtime, whatever the catalog."""
+_TASK_EXPORTS = ("SyncTaskHandle", "TaskCancelledError", "TaskHandle", "TaskSupportError")
+
+
+def package_exports(package: PackageSpec) -> list[str]:
+    """The `__all__` of a package's `__init__.py`: the runtime's names it re-exports, the client classes
+    and every model, less the sync twin's and the tasks' names where the package has none, in
+    `all_sorted` order. In Python, not Jinja filters: a thousand tools' models are 8,000 names."""
+    dropped = set()
+    if not package.sync_client:
+        dropped |= {"SyncTaskHandle", package.sync_class_name}
+    if not any(tool.task_support for tool in package.tools):
+        dropped |= set(_TASK_EXPORTS)
+    names = [*_INIT_EXPORTS, package.class_name, package.sync_class_name, *package.model_names]
+    return all_sorted(name for name in names if name not in dropped)
 
 
 def runtime_names(package: PackageSpec) -> list[str]:

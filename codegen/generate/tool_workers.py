@@ -46,9 +46,9 @@ class ToolParts(NamedTuple):
 def tool_parts(server: str, tools: Sequence[ToolPlan], cache: Cache) -> list[ToolParts]:
     """Each tool's parts, from the cache or built in batches over the cores; the first failing tool
     (in catalog order) is the `StubgenError` raised."""
-    source_keys = [cache_key("models", tool.stem, tool.compact) for tool in tools]
+    source_keys = [cache_key("models", tool.stem, tool.content) for tool in tools]
     spec_keys = [
-        cache_key("tool-spec", tool.compact, tool.named.python, tool.stem, tool.start_method or "") for tool in tools
+        cache_key("tool-spec", tool.content, tool.named.python, tool.stem, tool.start_method or "") for tool in tools
     ]
     sources = [cache.get(key) for key in source_keys]
     specs = [cache.get(key) for key in spec_keys]
