@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.run import PYTHON, Row, Sample, paired, table  # noqa: E402
+from benchmarks.run import PYTHON, Row, Sample, installed_like, paired, table  # noqa: E402
 
 MCPORTER = "mcporter@0.12.3"
 PEERS = ROOT / "benchmarks" / ".peers"
@@ -96,14 +96,6 @@ def timed_all(command: list[str], env: dict[str, str] | None = None, cwd: Path |
     return Sample(elapsed, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
 
 
-def _installed_like(env: dict[str, str], work: Path) -> dict[str, str]:
-    """Our side runs with its bytecode cached, as an installed package's is (pip compiles it), not
-    recompiling every module from source as a shell with `PYTHONDONTWRITEBYTECODE` would; the cache
-    goes to the work folder, so the source tree stays as it is. The first (unmeasured) sync writes it."""
-    return {**{key: value for key, value in env.items() if key != "PYTHONDONTWRITEBYTECODE"},
-            "PYTHONPYCACHEPREFIX": str(work / "pycache")}  # fmt: skip
-
-
 def _project(folder: Path, ttl_ms: int = 0) -> Path:
     """A project syncing the replayed catalog; with `ttl_ms` the server declares its listings fresh that long."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -125,7 +117,7 @@ def peer_rows(work: Path, runs: int) -> list[Row]:
         json.dumps({"mcpServers": {"everything": {"command": PYTHON, "args": [str(REPLAY), str(CATALOG)]}}})
     )
     sync = [PYTHON, "-m", "codegen.cli", "sync"]
-    env = _installed_like({**os.environ, "PYTHONPATH": str(ROOT)}, work)
+    env = installed_like({**os.environ, "PYTHONPATH": str(ROOT)}, work)
 
     def peer() -> Sample:
         shutil.rmtree(work / "ts", ignore_errors=True)
