@@ -153,6 +153,21 @@ def test_words_of_every_script_are_searched() -> None:
     assert _ranked(tools, "текст")[0] == "translate"
 
 
+def test_words_a_conversation_wraps_a_request_in_find_nothing() -> None:
+    tools = [
+        _tool("contact_support", "Open a help desk ticket with the support team.", {"topic": {"type": "string"}}),
+        _tool("current_weather", "The current weather in a city.", {"city": {"type": "string"}}),
+        _tool("quiz", "Tell a trivia question you may know the answer to."),
+    ]
+    # `help`, `know` and `tell` ask the assistant; only `weather` says what for
+    assert (
+        _ranked(tools, "Can you help me? I want to know the weather in Oslo, tell me please.")[0] == "current_weather"
+    )
+    assert (
+        _ranked(tools, "I'm curious, could you help: lastly, what's the weather like in Lima?")[0] == "current_weather"
+    )
+
+
 def test_the_issues_own_requests_find_their_tool_in_the_first_five(held_out_hub: Any) -> None:
     for task, expected in TASKS[:3]:
         first_five = [tool.qualified_name for tool in held_out_hub.shortlist(task, 5)]

@@ -442,7 +442,10 @@ _STOPWORDS = frozenset(
         # pronouns, auxiliaries and courtesies: a conversational request is full of them
         "am been being but did doing had having he her hers herself him himself his hey hi itself kindly let "
         "lets might must myself nor ok okay ours ourselves really same shall she should sure thank thanks they "
-        "theirs themselves too very were whom whose why yet yours yourself"
+        "theirs themselves too very were whom whose why yet yours yourself "
+        # what a conversation wraps a request in: asking for help, saying one is curious, ordering its steps
+        "actually additionally assist assistance besides curious finally furthermore hello help im interested "
+        "imagine know lastly maybe meanwhile moreover perhaps tell wonder wondering"
     )
 )
 _SYNONYMS = [
