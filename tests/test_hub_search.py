@@ -168,6 +168,22 @@ def test_words_a_conversation_wraps_a_request_in_find_nothing() -> None:
     )
 
 
+def test_a_request_that_names_a_tool_finds_it_first() -> None:
+    tools = [
+        _tool("get_current_time", "The time now in a timezone.", {"timezone": {"type": "string"}}),
+        _tool("time_zone_current_time", "The current time in a time zone.", {"time_zone": {"type": "string"}}),
+        _tool("getWeather", "The weather in a city."),
+        _tool("weather_now", "The current weather now in a city."),
+    ]
+    assert _ranked(tools, "use get_current_time for the current time in the Asia/Tokyo time zone")[0] == (
+        "get_current_time"
+    )
+    assert _ranked(tools, "Call getWeather: what is the current weather now in Oslo?")[0] == "getWeather"
+    assert _ranked(tools, "demo__getWeather for the current weather now in Oslo")[0] == "getWeather"
+    # a name of one word is only a word
+    assert _ranked([*tools, _tool("now", "Anything.")], "the current weather now")[0] == "weather_now"
+
+
 def test_the_issues_own_requests_find_their_tool_in_the_first_five(held_out_hub: Any) -> None:
     for task, expected in TASKS[:3]:
         first_five = [tool.qualified_name for tool in held_out_hub.shortlist(task, 5)]
