@@ -76,7 +76,8 @@ def _question_text(entry: dict[str, Any]) -> str:
     return " ".join(turn["content"] for turn in entry["question"][0] if turn["role"] == "user")
 
 
-def _normalised(text: str) -> str:
+def normalised(text: str) -> str:
+    """A question's words, lowercased: two questions that differ only in case and punctuation are one."""
     return " ".join(re.findall(r"\w+", text.lower()))
 
 
@@ -99,7 +100,7 @@ def _catalog(
             for function in entry["function"]:
                 functions.setdefault(function["name"], function)
             text = _question_text(entry)
-            if _normalised(text) in leave_out:
+            if normalised(text) in leave_out:
                 continue
             called = sorted({name for call in answers[entry["id"]] for name in call})
             if one_answer and len(called) != 1:
@@ -121,7 +122,7 @@ def load_dev() -> tuple[list[HubTool], dict[str, list[Question]]]:
     """The development catalog: the functions of BFCL's other single-turn sets pooled (not one of
     `live_multiple`'s), and their questions grouped as `DEV_GROUPS`, without any question whose
     normalised text is also a `live_multiple` question (only those texts are read, to leave them out)."""
-    held_out = {_normalised(_question_text(entry)) for entry in _lines(data_dir() / "BFCL_v4_live_multiple.json")}
+    held_out = {normalised(_question_text(entry)) for entry in _lines(data_dir() / "BFCL_v4_live_multiple.json")}
     sources = [source for group in DEV_GROUPS.values() for source in group]
     tools, by_source = _catalog(sources, held_out, one_answer=False)
     return tools, {

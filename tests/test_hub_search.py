@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks.bfcl_shortlist import INSTALL, load, score
+from benchmarks.bfcl_shortlist import INSTALL, load, load_dev, normalised, score
 from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
 from codegen.runtime._hub_catalog import HubTool, SearchIndex
@@ -202,13 +202,38 @@ def test_bfcl_splits_keep_their_floors() -> None:
     index = SearchIndex(tools)
     held_out = score(index, questions["live_multiple"])
     assert held_out.questions == 1053
-    assert held_out.hits[1] >= 0.69, held_out.hits  # 0.692
-    assert held_out.hits[5] >= 0.875, held_out.hits  # 0.879
-    assert held_out.hits[10] >= 0.92, held_out.hits  # 0.924
+    assert held_out.hits[1] >= 0.69, held_out.hits  # 0.694
+    assert held_out.hits[5] >= 0.88, held_out.hits  # 0.882
+    assert held_out.hits[10] >= 0.92, held_out.hits  # 0.925
     in_sample = score(index, questions["multiple"])
     assert in_sample.questions == 200
     assert in_sample.hits[1] >= 0.82, in_sample.hits  # 0.825
     assert in_sample.hits[5] >= 0.96, in_sample.hits  # 0.965
+
+
+def test_bfcl_development_split_keeps_its_floor_and_asks_nothing_held_out() -> None:
+    """The development split (`--split dev`): BFCL's other single-turn sets over a catalog of their
+    own functions, none of its questions a `live_multiple` question. In-sample: floors so a regression fails."""
+    if importlib.util.find_spec("bfcl_eval") is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"bfcl-eval is missing: {INSTALL}")
+        pytest.skip(f"bfcl-eval is not installed: {INSTALL}")
+    tools, questions = load_dev()
+    asked = {normalised(question.text) for group in questions.values() for question in group}
+    held_out = {normalised(question.text) for question in load()[1]["live_multiple"]}
+    assert asked and not asked & held_out
+    assert {tool.qualified_name for tool in tools} >= {
+        question.answer for group in questions.values() for question in group
+    }
+    index = SearchIndex(tools)
+    live = score(index, questions["dev_live"])
+    assert live.questions == 314
+    assert live.hits[1] >= 0.505, live.hits  # 0.510
+    assert live.hits[5] >= 0.825, live.hits  # 0.831
+    written = score(index, questions["dev_synthetic"])
+    assert written.questions == 1246
+    assert written.hits[1] >= 0.605, written.hits  # 0.611
+    assert written.hits[5] >= 0.89, written.hits  # 0.896
 
 
 async def test_search_tools_answers_at_each_detail_grouped_by_server(held_out_hub: Any) -> None:
