@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import functools
 import os
+import subprocess
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from codegen.generate.parallel import map_batches, warm_up, warm_workers
 
@@ -56,3 +59,28 @@ def test_a_job_failing_in_the_worker_or_a_worker_that_cannot_load_leaves_the_wor
     with warm_workers():
         warm_up(_failing_prepare)
         assert map_batches(_with_process, [1], _failing_prepare) == [(1, os.getpid())]
+
+
+_KILLED_WITH_A_WORKER = """
+import os, signal, sys
+from codegen.generate.parallel import warm_up, warm_workers
+def prepare():
+    pass
+with warm_workers():
+    warm_up(prepare)
+    print("started", flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_killed_commands_worker_ends_with_it() -> None:
+    """A command killed (by a signal, as a CI job's timeout does) leaves no worker behind holding its
+    output open: whoever waits for that output is not kept waiting."""
+    done = subprocess.run(
+        [sys.executable, "-c", _KILLED_WITH_A_WORKER],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    assert done.returncode == -9 and done.stdout == "started\n"

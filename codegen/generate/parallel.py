@@ -109,7 +109,7 @@ class _WarmWorker:
     def __init__(self, prepare: Callable[[], object]) -> None:
         context = multiprocessing.get_context("fork")
         self._connection, theirs = context.Pipe()
-        self._process = context.Process(target=_serve, args=(theirs, prepare), daemon=True)
+        self._process = context.Process(target=_serve, args=(theirs, self._connection, prepare), daemon=True)
         self._process.start()
         theirs.close()
 
@@ -129,10 +129,11 @@ class _WarmWorker:
         self._process.join()
 
 
-def _serve(connection: Connection, prepare: Callable[[], object]) -> None:
+def _serve(connection: Connection, parents: Connection, prepare: Callable[[], object]) -> None:
     """The warm worker: `prepare`, then each (function, items) sent, answered with the results, or None
-    when it fails, until the connection closes. A failing `prepare` ends it quietly: the parent then does
+    when it fails, until the connection closes (the parent ends, is killed or stops it). A failing `prepare` ends it quietly: the parent then does
     the work itself, and reports the failure."""
+    parents.close()  # the parent's end, forked along: once the parent is gone, even killed, `recv` ends
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it stops this one
     try:
         prepare()
