@@ -669,8 +669,8 @@ def double_quoted(source: str) -> str | None:
             pieces += [source[done : match.end("single") - 1], '"', body, '"']
             done = match.end()
     quoted = "".join([*pieces, source[done:]])
-    try:
-        parsed(quoted)
+    try:  # parsed as the module's readers parse it, ending in one newline, so they find it parsed
+        parsed(quoted.rstrip("\n") + "\n")
     except (SyntaxError, ValueError):
         return None
     return quoted
