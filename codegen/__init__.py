@@ -1,8 +1,5 @@
 """mcp-stubgen: snapshot a live MCP server, generate a typed client from the snapshot, report drift."""
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("mcp-stubgen")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.0.0"
+__version__ = "0.1.0"
+"""The one statement of the version (pyproject.toml reads it from here): every command imports this
+package, and asking `importlib.metadata` instead cost about 50 ms before a `sync` could start its servers."""

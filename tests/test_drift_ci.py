@@ -282,9 +282,9 @@ def action_checkout(folder: Path, version: str) -> Path:
             "benchmarks", "tests", "clients", "snapshots",
         ),
     )  # fmt: skip
-    pyproject = folder / "pyproject.toml"
-    text = pyproject.read_text(encoding="utf-8")
-    pyproject.write_text(text.replace('\nversion = "', f'\nversion = "{version}"  # was "', 1), encoding="utf-8")
+    stated = folder / "codegen" / "__init__.py"  # the one statement of the version (pyproject.toml reads it)
+    text = stated.read_text(encoding="utf-8")
+    stated.write_text(text.replace('\n__version__ = "', f'\n__version__ = "{version}"  # was "', 1), encoding="utf-8")
     return folder
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks.bfcl_shortlist import INSTALL, load, score
+from benchmarks.bfcl_shortlist import INSTALL, load, load_dev, normalised, score
 from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
 from codegen.runtime._hub_catalog import HubTool, SearchIndex
@@ -153,6 +153,37 @@ def test_words_of_every_script_are_searched() -> None:
     assert _ranked(tools, "текст")[0] == "translate"
 
 
+def test_words_a_conversation_wraps_a_request_in_find_nothing() -> None:
+    tools = [
+        _tool("contact_support", "Open a help desk ticket with the support team.", {"topic": {"type": "string"}}),
+        _tool("current_weather", "The current weather in a city.", {"city": {"type": "string"}}),
+        _tool("quiz", "Tell a trivia question you may know the answer to."),
+    ]
+    # `help`, `know` and `tell` ask the assistant; only `weather` says what for
+    assert (
+        _ranked(tools, "Can you help me? I want to know the weather in Oslo, tell me please.")[0] == "current_weather"
+    )
+    assert (
+        _ranked(tools, "I'm curious, could you help: lastly, what's the weather like in Lima?")[0] == "current_weather"
+    )
+
+
+def test_a_request_that_names_a_tool_finds_it_first() -> None:
+    tools = [
+        _tool("get_current_time", "The time now in a timezone.", {"timezone": {"type": "string"}}),
+        _tool("time_zone_current_time", "The current time in a time zone.", {"time_zone": {"type": "string"}}),
+        _tool("getWeather", "The weather in a city."),
+        _tool("weather_now", "The current weather now in a city."),
+    ]
+    assert _ranked(tools, "use get_current_time for the current time in the Asia/Tokyo time zone")[0] == (
+        "get_current_time"
+    )
+    assert _ranked(tools, "Call getWeather: what is the current weather now in Oslo?")[0] == "getWeather"
+    assert _ranked(tools, "demo__getWeather for the current weather now in Oslo")[0] == "getWeather"
+    # a name of one word is only a word
+    assert _ranked([*tools, _tool("now", "Anything.")], "the current weather now")[0] == "weather_now"
+
+
 def test_the_issues_own_requests_find_their_tool_in_the_first_five(held_out_hub: Any) -> None:
     for task, expected in TASKS[:3]:
         first_five = [tool.qualified_name for tool in held_out_hub.shortlist(task, 5)]
@@ -171,13 +202,38 @@ def test_bfcl_splits_keep_their_floors() -> None:
     index = SearchIndex(tools)
     held_out = score(index, questions["live_multiple"])
     assert held_out.questions == 1053
-    assert held_out.hits[1] >= 0.69, held_out.hits  # 0.692
-    assert held_out.hits[5] >= 0.875, held_out.hits  # 0.879
-    assert held_out.hits[10] >= 0.92, held_out.hits  # 0.924
+    assert held_out.hits[1] >= 0.69, held_out.hits  # 0.694
+    assert held_out.hits[5] >= 0.88, held_out.hits  # 0.882
+    assert held_out.hits[10] >= 0.92, held_out.hits  # 0.925
     in_sample = score(index, questions["multiple"])
     assert in_sample.questions == 200
     assert in_sample.hits[1] >= 0.82, in_sample.hits  # 0.825
     assert in_sample.hits[5] >= 0.96, in_sample.hits  # 0.965
+
+
+def test_bfcl_development_split_keeps_its_floor_and_asks_nothing_held_out() -> None:
+    """The development split (`--split dev`): BFCL's other single-turn sets over a catalog of their
+    own functions, none of its questions a `live_multiple` question. In-sample: floors so a regression fails."""
+    if importlib.util.find_spec("bfcl_eval") is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"bfcl-eval is missing: {INSTALL}")
+        pytest.skip(f"bfcl-eval is not installed: {INSTALL}")
+    tools, questions = load_dev()
+    asked = {normalised(question.text) for group in questions.values() for question in group}
+    held_out = {normalised(question.text) for question in load()[1]["live_multiple"]}
+    assert asked and not asked & held_out
+    assert {tool.qualified_name for tool in tools} >= {
+        question.answer for group in questions.values() for question in group
+    }
+    index = SearchIndex(tools)
+    live = score(index, questions["dev_live"])
+    assert live.questions == 314
+    assert live.hits[1] >= 0.505, live.hits  # 0.510
+    assert live.hits[5] >= 0.825, live.hits  # 0.831
+    written = score(index, questions["dev_synthetic"])
+    assert written.questions == 1246
+    assert written.hits[1] >= 0.605, written.hits  # 0.611
+    assert written.hits[5] >= 0.89, written.hits  # 0.896
 
 
 async def test_search_tools_answers_at_each_detail_grouped_by_server(held_out_hub: Any) -> None:

@@ -14,9 +14,9 @@ from codegen.snapshot import (
     canonical_json_bytes,
     load_snapshot,
     parse_snapshot,
-    snapshot_json_schema,
     write_snapshot,
 )
+from codegen.snapshot.file_schema import snapshot_json_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_FILE = ROOT / "codegen" / "snapshot" / "snapshot.schema.json"
@@ -158,7 +158,7 @@ def test_published_json_schema_matches_the_model() -> None:
     published = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
     assert published == snapshot_json_schema(), (
         "codegen/snapshot/snapshot.schema.json is stale; refresh it with: "
-        "python -c 'import json; from codegen.snapshot import snapshot_json_schema as s; "
+        "python -c 'import json; from codegen.snapshot.file_schema import snapshot_json_schema as s; "
         "print(json.dumps(s(), indent=2, sort_keys=True))' > codegen/snapshot/snapshot.schema.json"
     )
 

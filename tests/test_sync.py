@@ -214,6 +214,30 @@ def test_servers_start_before_the_sdk_loads_and_an_unchanged_sync_renders_nothin
     assert "loaded:\n" in runs[1].stdout, runs[1].stdout
 
 
+def test_sync_starts_a_stdio_server_before_loading_pydantic(tmp_path: Path) -> None:
+    """The server's start-up (about a second for a Python or Node server) runs beside everything sync
+    loads after starting it; pydantic (snapshot validation) and `importlib.metadata` cost about 0.15 s
+    before the first server could start."""
+    project(tmp_path, server_table("weather", str(EXAMPLE_SERVER)))
+    report = (
+        "import subprocess, sys\n"
+        "start = subprocess.Popen.__init__\n"
+        "def first(self, *args, **kwargs):\n"
+        "    subprocess.Popen.__init__ = start\n"
+        "    loaded = [name for name in ('pydantic', 'pydantic_core', 'importlib.metadata') if name in sys.modules]\n"
+        "    print('loaded at the first start:', loaded, file=sys.stderr)\n"
+        "    start(self, *args, **kwargs)\n"
+        "subprocess.Popen.__init__ = first\n"
+        "from codegen.cli import main\n"
+        "main(['sync'])\n"
+    )
+    env = {**os.environ, "MCP_STUBGEN_CACHE_DIR": str(tmp_path / "cache")}
+    result = subprocess.run([PY, "-c", report], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "loaded at the first start: []" in result.stderr.splitlines(), result.stderr
+    assert (tmp_path / "clients" / "weather" / "client.py").exists()
+
+
 def test_sync_of_a_stdio_server_does_not_import_the_mcp_sdk(tmp_path: Path) -> None:
     """Listing a stdio server needs no SDK (`snapshot/stdio.py` speaks JSON-RPC, `snapshot/wire.py` reads
     the results as the SDK would); the SDK's import was most of a warm sync's CPU. A cold sync (the

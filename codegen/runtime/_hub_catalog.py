@@ -442,7 +442,10 @@ _STOPWORDS = frozenset(
         # pronouns, auxiliaries and courtesies: a conversational request is full of them
         "am been being but did doing had having he her hers herself him himself his hey hi itself kindly let "
         "lets might must myself nor ok okay ours ourselves really same shall she should sure thank thanks they "
-        "theirs themselves too very were whom whose why yet yours yourself"
+        "theirs themselves too very were whom whose why yet yours yourself "
+        # what a conversation wraps a request in: asking for help, saying one is curious, ordering its steps
+        "actually additionally assist assistance besides curious finally furthermore hello help im interested "
+        "imagine know lastly maybe meanwhile moreover perhaps tell wonder wondering"
     )
 )
 _SYNONYMS = [
@@ -502,6 +505,8 @@ _FIELD_WEIGHTS = {
     "parameter": 1.0,
     "parameter_text": 0.5,
 }
+_NAME = re.compile(r"[A-Za-z_][\w.-]*[\w]")
+"""A token that may be a tool's name as written: words joined by `_`, `.` or `-`, or in camelCase."""
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n")
 """Where a description's first sentence ends: it says what the tool does, the rest how (`summary` counts it again)."""
 _SERVER_WEIGHT = 0.5
@@ -655,7 +660,8 @@ class SearchIndex:
     reading at most the best `_SCANNED` of each term's postings, so its cost does not grow with the
     size of the catalog. A tool's score grows with the share of the query's words it matches, and
     two query words in a row that are two words in a row of its name count once more. The server's
-    words raise its tools that match the query; its other tools follow all tools that match.
+    words raise its tools that match the query; its other tools follow all tools that match. A tool
+    the request names (`get_current_time`, `getCurrentTime`, its qualified name) comes first.
     """
 
     def __init__(self, tools: Iterable[HubTool], about: Mapping[str, str] | None = None) -> None:
@@ -705,6 +711,13 @@ class SearchIndex:
                 self.postings.setdefault(term, []).append((position, idf * frequency * (_K1 + 1) / (frequency + norm)))
         for postings in self.postings.values():
             postings.sort(key=lambda posting: (-posting[1], posting[0]))
+        self.named: dict[str, list[int]] = {}
+        """Each tool's name and qualified name, lowercased, and the tools that have it: a request may
+        name the tool it wants (`use get_current_time`). A name of one word is a word, not a name."""
+        for position, tool in enumerate(self.tools):
+            for name in dict.fromkeys((tool.tool, tool.qualified_name)):
+                if len(_WORD.findall(name)) > 1:
+                    self.named.setdefault(name.lower(), []).append(position)
         self.vocabulary = sorted(term for term in self.postings if " " not in term)
         self.misspelt: dict[str, list[str]] = {}
         """Each catalog word with one letter left out, and the words it came from: a query word one
@@ -758,6 +771,10 @@ class SearchIndex:
             bonus, share = about[self.tools[position].server]
             covered = min(matched.get(position, 0.0) + share, total) / total
             scores[position] = (scores[position] + bonus) * covered**_COVERAGE
+        named = {position: None for token in _NAME.findall(query) for position in self.named.get(token.lower(), ())}
+        top = max(scores.values(), default=0.0)
+        for position in named:  # a tool the request names is what it asks for
+            scores[position] = scores.get(position, 0.0) + top
         ranked = heapq.nsmallest(
             len(scores) if keep is not None else limit, scores, key=lambda position: (-scores[position], position)
         )

@@ -10,7 +10,6 @@ from codegen.snapshot.format import (
     load_snapshot,
     parse_snapshot,
     read_snapshot_bytes,
-    snapshot_json_schema,
     write_snapshot,
 )
 
@@ -23,6 +22,5 @@ __all__ = [
     "load_snapshot",
     "parse_snapshot",
     "read_snapshot_bytes",
-    "snapshot_json_schema",
     "write_snapshot",
 ]

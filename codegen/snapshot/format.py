@@ -16,10 +16,7 @@ from dataclasses import dataclass, field
 from json.encoder import encode_basestring
 from operator import itemgetter
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from pydantic_core import from_json
+from typing import Any
 
 from codegen.errors import StubgenError
 from codegen.fsutil import atomic_write_bytes
@@ -42,99 +39,6 @@ catalog (the MCP SDK's JSON parser, pydantic-core's, refuses a message nested ov
 not far beyond it Python's own parser and encoder run out of stack."""
 TOO_DEEP = "recursion limit exceeded"
 """What pydantic-core's JSON parser, the MCP SDK's too, says of a text nested over `MAX_NESTING` levels."""
-
-
-class _WireEntry(BaseModel):
-    """An entry as the server sent it; unknown keys are kept, only the keys we index by are checked."""
-
-    model_config = ConfigDict(extra="allow")
-
-
-class ToolEntry(_WireEntry):
-    name: str
-    inputSchema: JSON
-
-
-class ResourceEntry(_WireEntry):
-    uri: str
-    name: str
-
-
-class ResourceTemplateEntry(_WireEntry):
-    uriTemplate: str
-    name: str
-
-
-class PromptEntry(_WireEntry):
-    name: str
-
-
-class PythonNames(BaseModel):
-    """The names a generated package gave, kept so they stay with their entities (`identifiers.plan_names`)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    tools: dict[str, str] = {}
-    resources: dict[str, str] = {}
-    resourceTemplates: dict[str, str] = {}
-    prompts: dict[str, str] = {}
-    taskStarters: dict[str, str] = {}
-
-
-class SnapshotFile(BaseModel):
-    """The on-disk shape; `snapshot.schema.json` is generated from this model."""
-
-    model_config = ConfigDict(extra="forbid", title="mcp-stubgen snapshot")
-
-    format: Literal[1, 2, 3, 4] = Field(
-        description=(
-            "Snapshot format version: 4 when `pythonNames` is present, else 3 when `clientCapabilities` or "
-            "`parseTextJson` is, else 2 when `missingMethods` is, else 1."
-        )
-    )
-    server: str = Field(description="The id this project gives the server (its key in the config).")
-    protocolVersion: str
-    serverInfo: JSON | None = None
-    capabilities: JSON
-    instructions: str | None = None
-    tools: list[ToolEntry] = []
-    resources: list[ResourceEntry] = []
-    resourceTemplates: list[ResourceTemplateEntry] = []
-    prompts: list[PromptEntry] = []
-    missingMethods: list[str] = Field(
-        default=[],
-        description=(
-            "List methods the server declared (through its capabilities) but answered with -32601 Method "
-            "not found; their entries are recorded as empty. Absent when there are none."
-        ),
-    )
-    clientCapabilities: list[Literal["elicitation", "roots", "sampling"]] = Field(
-        default=[],
-        description=(
-            "Client capabilities declared in the handshake (the server's `client_capabilities` in the "
-            "config): some servers list tools only to clients that declare them. Absent when none."
-        ),
-    )
-    parseTextJson: bool = Field(
-        default=False,
-        description=(
-            "The server's `parse_text_json` setting: the generated client reads a result from its one JSON "
-            "text block when a tool with an `outputSchema` sends no `structuredContent`. Absent when false."
-        ),
-    )
-    pythonNames: PythonNames = Field(
-        default=PythonNames(),
-        description=(
-            "The Python names the committed package gave its tools, resources, templates, prompts and task "
-            "starters (by name, URI, URI template, name and tool name), carried over from the snapshot this "
-            "one replaced so that each name keeps calling the same entity. Absent when the naming rules "
-            "alone give the same names."
-        ),
-    )
-
-
-def snapshot_json_schema() -> JSON:
-    return SnapshotFile.model_json_schema()
 
 
 def canonical_json_bytes(value: Any) -> bytes:
@@ -469,12 +373,11 @@ def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
             f"{source}: unknown snapshot format {version!r} (expected 1 to {SNAPSHOT_FORMAT}); "
             "re-run `mcp-stubgen snapshot`"
         )
-    try:
-        SnapshotFile.model_validate(document)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = "/".join(str(part) for part in first["loc"])
-        raise StubgenError(f"{source}: invalid snapshot at /{where}: {first['msg']}") from None
+    from codegen.snapshot.file_schema import first_error  # pydantic loads once a snapshot is read
+
+    problem = first_error(document)
+    if problem is not None:
+        raise StubgenError(f"{source}: invalid snapshot {problem}")
     try:
         return Snapshot(
             server=document["server"],
@@ -529,6 +432,8 @@ def _load_json(text: str | bytes) -> Any:
     library's; what it refuses for another reason goes to `json.loads`, for the error users know or
     for what only that reads (a lone surrogate escape), and is then measured level by level.
     """
+    from pydantic_core import from_json
+
     try:
         return from_json(text)
     except ValueError as error:

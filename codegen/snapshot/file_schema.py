@@ -1,0 +1,117 @@
+"""The snapshot file's shape as pydantic models: what `parse_snapshot` validates a file against, and
+what `snapshot.schema.json` is generated from.
+
+Kept apart from `format` so that a command can start its servers before pydantic is imported
+(about 0.1 s): the models load only once a snapshot is read.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from codegen.snapshot.format import JSON
+
+
+class _WireEntry(BaseModel):
+    """An entry as the server sent it; unknown keys are kept, only the keys we index by are checked."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class ToolEntry(_WireEntry):
+    name: str
+    inputSchema: JSON
+
+
+class ResourceEntry(_WireEntry):
+    uri: str
+    name: str
+
+
+class ResourceTemplateEntry(_WireEntry):
+    uriTemplate: str
+    name: str
+
+
+class PromptEntry(_WireEntry):
+    name: str
+
+
+class PythonNames(BaseModel):
+    """The names a generated package gave, kept so they stay with their entities (`identifiers.plan_names`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tools: dict[str, str] = {}
+    resources: dict[str, str] = {}
+    resourceTemplates: dict[str, str] = {}
+    prompts: dict[str, str] = {}
+    taskStarters: dict[str, str] = {}
+
+
+class SnapshotFile(BaseModel):
+    """The on-disk shape; `snapshot.schema.json` is generated from this model."""
+
+    model_config = ConfigDict(extra="forbid", title="mcp-stubgen snapshot")
+
+    format: Literal[1, 2, 3, 4] = Field(
+        description=(
+            "Snapshot format version: 4 when `pythonNames` is present, else 3 when `clientCapabilities` or "
+            "`parseTextJson` is, else 2 when `missingMethods` is, else 1."
+        )
+    )
+    server: str = Field(description="The id this project gives the server (its key in the config).")
+    protocolVersion: str
+    serverInfo: JSON | None = None
+    capabilities: JSON
+    instructions: str | None = None
+    tools: list[ToolEntry] = []
+    resources: list[ResourceEntry] = []
+    resourceTemplates: list[ResourceTemplateEntry] = []
+    prompts: list[PromptEntry] = []
+    missingMethods: list[str] = Field(
+        default=[],
+        description=(
+            "List methods the server declared (through its capabilities) but answered with -32601 Method "
+            "not found; their entries are recorded as empty. Absent when there are none."
+        ),
+    )
+    clientCapabilities: list[Literal["elicitation", "roots", "sampling"]] = Field(
+        default=[],
+        description=(
+            "Client capabilities declared in the handshake (the server's `client_capabilities` in the "
+            "config): some servers list tools only to clients that declare them. Absent when none."
+        ),
+    )
+    parseTextJson: bool = Field(
+        default=False,
+        description=(
+            "The server's `parse_text_json` setting: the generated client reads a result from its one JSON "
+            "text block when a tool with an `outputSchema` sends no `structuredContent`. Absent when false."
+        ),
+    )
+    pythonNames: PythonNames = Field(
+        default=PythonNames(),
+        description=(
+            "The Python names the committed package gave its tools, resources, templates, prompts and task "
+            "starters (by name, URI, URI template, name and tool name), carried over from the snapshot this "
+            "one replaced so that each name keeps calling the same entity. Absent when the naming rules "
+            "alone give the same names."
+        ),
+    )
+
+
+def snapshot_json_schema() -> JSON:
+    return SnapshotFile.model_json_schema()
+
+
+def first_error(document: JSON) -> str | None:
+    """Where and why `document` is not a snapshot file (`at /pointer: message`), or None when it is one."""
+    try:
+        SnapshotFile.model_validate(document)
+    except ValidationError as error:
+        first = error.errors()[0]
+        return f"at /{'/'.join(str(part) for part in first['loc'])}: {first['msg']}"
+    return None
