@@ -556,8 +556,10 @@ class Document:
 
 
 _RECENT: dict[int, Document] = {}
-_RECENT_MAX = 8
-"""Documents kept for `Document.of`: a tool's input and output schemas, with room to spare."""
+_RECENT_MAX = 64
+"""Documents kept for `Document.of`: the input and output schemas of a worker's batch of tools (16),
+which are checked, made into models and read for their methods phase by phase, with room to spare.
+With room for one tool's only, each schema's references were resolved three times."""
 
 """A schema's own identifier: `id` up to draft-04. (A property named `id` is under `properties`, never a keyword.)"""
 _NAMING = ID_KEYWORDS | {"$anchor", "$dynamicAnchor"}

@@ -148,3 +148,60 @@ def test_catalog_text_that_looks_like_a_fingerprint_stand_in_is_written_as_given
     assert 'instructions = "Say ~000000000000001 and ~000000000000000."' in client
     assert f'snapshot_fingerprint = "{snapshot.fingerprint}"' in client
     assert f'"search_00": "{snapshot.tool_fingerprints["search_00"]}",' in client
+
+
+QUOTED_TEXTS = [
+    "it's",
+    'say "hi"',
+    "both ' and \"",
+    "ends in a backslash \\",
+    "a \\' escaped quote",
+    "# not a comment, 'quoted'",
+    "'''triple''' and \"\"\"triple\"\"\"",
+    "ünïcödé 'ﬁeld' \uff02",
+    "a\ttab",
+    "a\rcarriage return",
+    "line\\\ncontinued",
+    "if'a'",
+]
+
+
+@pytest.mark.parametrize("text", QUOTED_TEXTS)
+def test_strings_are_double_quoted_as_datamodel_code_generator_quotes_them(text: str) -> None:
+    """The models module's strings get double quotes by a scan of its own (datamodel-code-generator's
+    `use_double_quotes` walks every token of the module); the module is the one that option writes,
+    byte for byte, whatever quotes, backslashes, tabs or comment marks the catalog's text holds."""
+    import warnings
+
+    from datamodel_code_generator import generate
+
+    from codegen.generate.modelgen import ModelJob, datamodel_entry, datamodel_options, run_datamodel
+
+    tool = {
+        "name": "quoted",
+        "description": text,
+        "inputSchema": {
+            **_object(
+                value={"type": "string", "description": text, "enum": [text, "plain"]},
+                pattern={"type": "string", "pattern": "^[a-z']+$"},
+            ),
+            "title": text,
+        },
+        "outputSchema": _object(note={"type": "string", "description": text}),
+    }
+    entries = [datamodel_entry(ModelJob(tool, "Quoted"))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = generate(entries, **datamodel_options(), use_double_quotes=True)
+    assert run_datamodel(entries) == expected
+
+
+def test_a_module_the_quote_scan_cannot_vouch_for_gets_datamodel_code_generators_own_pass() -> None:
+    """`double_quoted` declines (and datamodel-code-generator quotes the module itself) where a token
+    round trip would respell the module or the scan cannot tell a string from a name."""
+    from codegen.generate.modelgen import double_quoted
+
+    declined = ["x = 1 + \\\n    2\n", "x = f'{a}'\n", "x = 'a'\ty = 1\n", "if'a' in x:\n    pass\n", "x = ('a'\n"]
+    assert [double_quoted(source) for source in declined] == [None] * len(declined)
+    source = "x = 'a'  # it's\ny = '\"'\nz = rb'c'\nw = '\\\\'\n"
+    assert double_quoted(source) == "x = \"a\"  # it's\ny = '\"'\nz = rb\"c\"\nw = '\\\\'\n"

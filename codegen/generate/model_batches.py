@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import re
+import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -131,6 +133,7 @@ def split_module(module: str, stems: Sequence[str]) -> list[Part] | None:
     if any(statement.end_lineno != statement.lineno for statement in imports):
         return None  # a wrapped import might fit on one line with fewer names
     bound = {alias.name.split(".")[0] for statement in imports for alias in statement.names}
+    mentions = re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(bound)))})\b")
 
     parts: list[list[str]] = [[] for _ in stems]
     owned: list[list[ast.stmt]] = [[] for _ in stems]
@@ -155,9 +158,14 @@ def split_module(module: str, stems: Sequence[str]) -> list[Part] | None:
             return None
         previous = last[owner] = statement
         end = statement.end_lineno or statement.lineno
-        parts[owner].append("\n".join([*gap, *lines[statement.lineno - 1 : end]]))
+        text = "\n".join(lines[statement.lineno - 1 : end])
+        parts[owner].append("\n".join([*gap, text]))
         owned[owner].append(statement)
-        used[owner].update(node.id for node in ast.walk(statement) if isinstance(node, ast.Name) and node.id in bound)
+        named = _mentioned(mentions, text)
+        if not named <= used[owner]:  # a statement that names only imports its tool uses already: no walk
+            used[owner].update(
+                node.id for node in ast.walk(statement) if isinstance(node, ast.Name) and node.id in named
+            )
     if any(not part for part in parts):
         return None
     head = lines[: imports[0].lineno - 1]
@@ -167,6 +175,12 @@ def split_module(module: str, stems: Sequence[str]) -> list[Part] | None:
         )
         for part, mine, names in zip(parts, owned, used, strict=True)
     ]
+
+
+def _mentioned(mentions: re.Pattern[str], text: str) -> set[str]:
+    """The imported names a statement's text mentions as words: every name it uses, and maybe more
+    (in its strings). Python reads a name in its NFKC form, so other text is read in that form too."""
+    return set(mentions.findall(text if text.isascii() else unicodedata.normalize("NFKC", text)))
 
 
 def _spaced_alike(

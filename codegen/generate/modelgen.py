@@ -69,7 +69,6 @@ def datamodel_options() -> dict[str, Any]:
         "custom_file_header": HEADER_PLACEHOLDER,
         "formatters": [Formatter.BUILTIN],
         "builtin_format_line_length": LINE_LENGTH,
-        "use_double_quotes": True,
         "naming_strategy": NamingStrategy.ParentPrefixed,
         "enum_field_as_literal": LiteralType.All,
         "strict_nullable": True,
@@ -373,8 +372,19 @@ def _modern_annotation(node: ast.expr) -> ast.expr:
     return ast.Subscript(node.value, slice_)
 
 
-_RESPELT = ("Union", "Optional", '"', "'")
-"""What an annotation `_modern_annotation` respells holds: a union by name, or a quoted name."""
+def _respelt(node: ast.expr) -> bool:
+    """Whether `_modern_annotation` changes an annotation: it holds a union by name, or a quoted name
+    outside `Literal` and `Annotated`'s metadata. Most do not, and are then never written back out."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and node.value.isidentifier()
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _respelt(node.left) or _respelt(node.right)
+    if not isinstance(node, ast.Subscript) or not isinstance(node.value, ast.Name) or node.value.id == "Literal":
+        return False
+    if node.value.id in ("Union", "Optional"):
+        return True
+    items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+    return any(_respelt(item) for item in (items[:1] if node.value.id == "Annotated" else items))
 
 
 def _modern_annotations(source: str) -> str:
@@ -397,11 +407,11 @@ def _modern_annotations(source: str) -> str:
     ]
     changed = False
     for annotation in sorted(places, key=lambda node: node.lineno, reverse=True):
+        if not _respelt(annotation):
+            continue
         start = starts[annotation.lineno - 1] + annotation.col_offset
         end = starts[annotation.lineno - 1] + (annotation.end_col_offset or annotation.col_offset)
         written = data[start:end].decode()
-        if not any(mark in written for mark in _RESPELT):
-            continue
         modern = annotation_text(annotation)
         if modern != written and _black_quoted(ast.unparse(annotation)) == written:
             data = data[:start] + modern.encode() + data[end:]
@@ -614,12 +624,56 @@ def _shape(schema: Any) -> str:
 
 
 def run_datamodel(entries: list[JSON]) -> object:
-    """datamodel-code-generator on these tools: one module (a str) holding every tool's models."""
+    """datamodel-code-generator on these tools: one module (a str) holding every tool's models, its
+    strings in double quotes (`double_quoted`, or datamodel-code-generator's own `use_double_quotes`
+    for a module that cannot vouch for)."""
     from datamodel_code_generator import generate
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return generate(entries, **datamodel_options())
+        source = generate(entries, **datamodel_options())
+        quoted = double_quoted(source) if isinstance(source, str) else None
+        return quoted if quoted is not None else generate(entries, **datamodel_options(), use_double_quotes=True)
+
+
+_PREFIX = r"(?<![\w'\"])[rRbBuU]{0,2}"
+_LITERALS = re.compile(
+    r"#[^\n]*"
+    rf"|{_PREFIX}(?:'''(?:[^\\]|\\.)*?'''|\"\"\"(?:[^\\]|\\.)*?\"\"\"|\"(?:[^\"\\\n]|\\[^\n])*\")"
+    rf"|(?P<single>{_PREFIX}')(?P<body>(?:[^'\\\n]|\\[^\n])*)'"
+    r"|(?P<stray>['\"])",
+    re.DOTALL,
+)
+"""A comment; a string in triple quotes or double quotes; a string in single quotes (`single`, its
+prefix and quote, then its `body`); or a quote that starts no string this scan reads (one right after
+a name, as in `if'a'` or an f-string)."""
+
+
+def double_quoted(source: str) -> str | None:
+    """The module with each `'...'` string whose body holds no `"` and does not end in a backslash
+    written `"..."`: what datamodel-code-generator's `use_double_quotes` makes of it, without the pass
+    over every token of the module that took an eighth of its time. None where the two could differ:
+    a module that does not parse (which it leaves unformatted), one its tokens' round trip respells
+    (tabs, form feeds, carriage returns, backslash continuations), one this scan cannot read."""
+    if any(mark in source for mark in ("\t", "\f", "\r", "\\\n")):
+        return None
+    pieces: list[str] = []
+    done = 0
+    if "'" in source:
+        for match in _LITERALS.finditer(source):
+            if match["stray"] is not None:
+                return None
+            body = match["body"]
+            if body is None or '"' in body or body.endswith("\\"):
+                continue
+            pieces += [source[done : match.end("single") - 1], '"', body, '"']
+            done = match.end()
+    quoted = "".join([*pieces, source[done:]])
+    try:  # parsed as the module's readers parse it, ending in one newline, so they find it parsed
+        parsed(quoted.rstrip("\n") + "\n")
+    except (SyntaxError, ValueError):
+        return None
+    return quoted
 
 
 def load_datamodel() -> None:
