@@ -412,23 +412,8 @@ def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
         if problem is not None:
             raise StubgenError(f"{source}: invalid snapshot {problem}")
     try:
-        if _sorted_all_the_way(document):
-            return Snapshot.of_sorted_entries(
-                server=document["server"],
-                protocol_version=document["protocolVersion"],
-                capabilities=document["capabilities"],
-                server_info=document.get("serverInfo"),
-                instructions=document.get("instructions"),
-                tools=tuple(document.get("tools", ())),
-                resources=tuple(document.get("resources", ())),
-                resource_templates=tuple(document.get("resourceTemplates", ())),
-                prompts=tuple(document.get("prompts", ())),
-                missing_methods=tuple(document.get("missingMethods", ())),
-                client_capabilities=tuple(document.get("clientCapabilities", ())),
-                parse_text_json=document.get("parseTextJson", False),
-                python_names=document.get("pythonNames", {}),
-            )
-        return Snapshot(
+        build = Snapshot.of_sorted_entries if _sorted_all_the_way(document) else Snapshot
+        return build(
             server=document["server"],
             protocol_version=document["protocolVersion"],
             capabilities=document["capabilities"],
