@@ -131,8 +131,8 @@ class _WarmWorker:
 
 def _serve(connection: Connection, parents: Connection, prepare: Callable[[], object]) -> None:
     """The warm worker: `prepare`, then each (function, items) sent, answered with the results, or None
-    when it fails, until the connection closes (the parent ends, is killed or stops it). A failing `prepare` ends it quietly: the parent then does
-    the work itself, and reports the failure."""
+    when it fails, until the connection closes (the parent ends, is killed or stops it). A failing
+    `prepare` ends it quietly: the parent then does the work itself, and reports the failure."""
     parents.close()  # the parent's end, forked along: once the parent is gone, even killed, `recv` ends
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it stops this one
     try:

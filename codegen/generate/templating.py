@@ -81,6 +81,7 @@ def jinja_environment() -> jinja2.Environment:
     environment.filters["parameter_doc"] = parameter_doc
     environment.globals["model_import"] = model_import
     environment.globals["package_exports"] = package_exports
+    environment.globals["runtime_exports"] = RUNTIME_EXPORTS
     environment.globals["runtime_names"] = runtime_names
     environment.globals["typing_names"] = typing_names
     environment.globals["type_checking_imports"] = type_checking_imports
@@ -94,15 +95,16 @@ def model_import(entry: Import) -> str:
     return f"{INDENT}from {entry.module} import {', '.join(entry.names)}"
 
 
-_INIT_EXPORTS = (
+RUNTIME_EXPORTS = (
     *("NOT_GIVEN", "AuthError", "CallOptions", "CatalogDriftError", "MissingHandlerError", "NoStructuredContentError"),
     *("NotGiven", "PaginationError", "RequestOptions", "RequestTimeoutError", "ServerError", "StubgenClientError"),
-    *("SyncTaskHandle", "TaskCancelledError", "TaskHandle", "TaskSupportError", "ToolArgumentsError"),
-    *("ToolContentError", "ToolError", "ToolResult", "ToolResultError", "UnknownToolError", "authorized_transport"),
-    "stored_auth",
+    *("ToolArgumentsError", "ToolContentError", "ToolError", "ToolResult", "ToolResultError", "UnknownToolError"),
+    *("authorized_transport", "stored_auth"),
 )
-"""What a package's `__init__.py` re-exports from the runtime, whatever the catalog."""
+"""What a package's `__init__.py` imports from the runtime's `_runtime` and re-exports, whatever the
+catalog, in isort's order."""
 _TASK_EXPORTS = ("SyncTaskHandle", "TaskCancelledError", "TaskHandle", "TaskSupportError")
+"""What it re-exports from the runtime's `_tasks` when a tool supports tasks."""
 
 
 def package_exports(package: PackageSpec) -> list[str]:
@@ -114,7 +116,7 @@ def package_exports(package: PackageSpec) -> list[str]:
         dropped |= {"SyncTaskHandle", package.sync_class_name}
     if not any(tool.task_support for tool in package.tools):
         dropped |= set(_TASK_EXPORTS)
-    names = [*_INIT_EXPORTS, package.class_name, package.sync_class_name, *package.model_names]
+    names = [*RUNTIME_EXPORTS, *_TASK_EXPORTS, package.class_name, package.sync_class_name, *package.model_names]
     return all_sorted(name for name in names if name not in dropped)
 
 
