@@ -651,6 +651,24 @@ def _fields(tool: HubTool) -> dict[str, str]:
     }
 
 
+@dataclass(frozen=True)
+class Scored:
+    """What `SearchIndex.scored` found for one query."""
+
+    scores: dict[int, float]
+    """Each tool (by position) that shares a term with the query, and its score."""
+    about: dict[str, tuple[float, float]]
+    """By server: what the query shares with the server's words about itself, and how much of the query it is."""
+    weights: dict[str, float]
+    """The query's terms and the terms found for them (variants, synonyms, what a question asks for), weighted."""
+    found: list[str]
+    """The query's own terms, in order."""
+    matched: dict[int, float]
+    """Each tool's matched weight of `weights`."""
+    named: dict[int, None]
+    """The tools the query names."""
+
+
 class SearchIndex:
     """BM25F over each tool's name, title, description and parameters, and its server's words about
     itself (`about`, by server id: title, description, instructions): offline and deterministic.
@@ -729,6 +747,25 @@ class SearchIndex:
 
     def search(self, query: str, limit: int, keep: Callable[[HubTool], bool] | None = None) -> list[HubTool]:
         """The best `limit` tools for the query that `keep` accepts, best first; ties go by name."""
+        scored = self.scored(query)
+        scores, about = scored.scores, scored.about
+        ranked = self.lexical(scored, len(scores) if keep is not None else limit)
+        # then the other tools of the servers whose own words match: they follow every tool that matches itself
+        servers = sorted((-bonus, server) for server, (bonus, _) in about.items() if bonus > 0)
+        ranked += [position for _, server in servers for position in self.by_server[server] if position not in scores][
+            : len(self.tools) if keep is not None else max(0, limit - len(ranked))
+        ]
+        tools = [self.tools[position] for position in ranked]
+        return [tool for tool in tools if keep is None or keep(tool)][:limit]
+
+    @staticmethod
+    def lexical(scored: Scored, count: int) -> list[int]:
+        """The first `count` tools by their lexical score, best first; ties go by name."""
+        scores = scored.scores
+        return heapq.nsmallest(count, scores, key=lambda position: (-scores[position], position))
+
+    def scored(self, query: str) -> Scored:
+        """Every tool that shares a term with the query, by position, with its score."""
         found = terms(query)
         weights = dict.fromkeys(found, 1.0)
         for term in found:
@@ -775,16 +812,7 @@ class SearchIndex:
         top = max(scores.values(), default=0.0)
         for position in named:  # a tool the request names is what it asks for
             scores[position] = scores.get(position, 0.0) + top
-        ranked = heapq.nsmallest(
-            len(scores) if keep is not None else limit, scores, key=lambda position: (-scores[position], position)
-        )
-        # then the other tools of the servers whose own words match: they follow every tool that matches itself
-        servers = sorted((-bonus, server) for server, (bonus, _) in about.items() if bonus > 0)
-        ranked += [position for _, server in servers for position in self.by_server[server] if position not in scores][
-            : len(self.tools) if keep is not None else max(0, limit - len(ranked))
-        ]
-        tools = [self.tools[position] for position in ranked]
-        return [tool for tool in tools if keep is None or keep(tool)][:limit]
+        return Scored(scores, about, weights, found, matched, named)
 
     def _variants(self, term: str) -> list[str]:
         """The catalog's words that a word it lacks is likely another form of: one begins with the other
