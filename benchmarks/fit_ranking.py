@@ -22,9 +22,7 @@ from __future__ import annotations
 import argparse
 import math
 import operator
-import re
 import sys
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,143 +31,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bfcl_shortlist import Question, load, load_dev  # noqa: E402
-from codegen.runtime._hub_catalog import _B, _K1, HubTool, Scored, SearchIndex, _fields, _idf, terms  # noqa: E402
+from codegen.runtime._hub_catalog import _RERANK_FEATURES, _RERANK_WEIGHTS, _RERANKED, HubTool, SearchIndex  # noqa: E402
 
 PENALTIES = (0.001, 0.003, 0.01, 0.03, 0.1)
+SHIPPED_PENALTY = 0.03
+"""The penalty of the shipped `_RERANK_WEIGHTS`: the rule above picked it (`main` prints the table)."""
 FOLDS = 5
 ITERATIONS = 300
 MEMORY = 8
 TOLERANCE = 1e-9
-
-
-RERANKED = 5
-"""How many of the lexical ranking's first tools the model reorders: which tool comes first, never which five."""
-FIELDS = ("name", "description", "summary", "parameter", "parameter_text")
-"""The index's fields read apart (BFCL's functions have no titles, so a title's weight could not be fitted)."""
-FEATURES = (
-    "relative_score", "log_score", "reciprocal_rank", "log_rank",
-    *(f"bm25_{name}" for name in FIELDS),
-    "weighted_coverage", "coverage", "coverage_in_name", "name_covered", "name_all_covered", "idf_coverage",
-    "rare_coverage", "max_idf_in_name", "log_parameters", "log_required", "log_description_length",
-    "number_and_numeric_parameter", "number_and_no_numeric_parameter", "coverage_in_parameter_names",
-    "name_in_sequence", "name_first_word", "named", "coverage_in_summary", "enum_value_given",
-    "required_named", "coverage_in_description",
-)  # fmt: skip
-NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
-NUMERIC_TYPES = frozenset({"integer", "number", "float", "int", "double", "long"})
-
-
-@dataclass(frozen=True)
-class Profile:
-    """What the model reads of one tool beside the index: its terms per field, its parameters' shape."""
-
-    fields: dict[str, Counter[str]]
-    anywhere: frozenset[str]
-    name: tuple[str, ...]
-    parameters: int
-    required: tuple[frozenset[str], ...]
-    """The terms of each required parameter's name."""
-    numeric: bool
-    """Whether a top-level parameter takes a number."""
-    enums: tuple[frozenset[str], ...]
-    """The terms of each top-level string enum value."""
-
-    @classmethod
-    def of(cls, tool: HubTool) -> Profile:
-        fields = {name: Counter(terms(text)) for name, text in _fields(tool).items()}
-        schema = tool.input_schema if isinstance(tool.input_schema, Mapping) else {}
-        properties = schema.get("properties")
-        properties = properties if isinstance(properties, Mapping) else {}
-        required = schema.get("required")
-        values = [value for value in properties.values() if isinstance(value, Mapping)]
-        enums = [item for value in values if isinstance(value.get("enum"), list) for item in value["enum"]]
-        return cls(
-            fields=fields,
-            anywhere=frozenset(term for counts in fields.values() for term in counts),
-            name=tuple(terms(tool.tool)),
-            parameters=len(properties),
-            required=tuple(
-                frozenset(found)
-                for name in (required if isinstance(required, list) else ())
-                if (found := terms(str(name)))
-            ),
-            numeric=any(value.get("type") in NUMERIC_TYPES for value in values),
-            enums=tuple(frozenset(found) for item in enums if isinstance(item, str) and (found := terms(item))),
-        )
-
-
-def _contains(found: Sequence[str], part: Sequence[str]) -> bool:
-    """Whether `part` occurs in `found` as consecutive terms."""
-    return any(list(found[start : start + len(part)]) == list(part) for start in range(len(found) - len(part) + 1))
-
-
-class Features:
-    """`FEATURES` of the lexical ranking's first tools for a query, over one catalog's index."""
-
-    def __init__(self, index: SearchIndex) -> None:
-        self.index = index
-        self.profiles = [Profile.of(tool) for tool in index.tools]
-        count = len(self.profiles) or 1
-        self.field_average = {
-            name: math.fsum(sum(profile.fields[name].values()) for profile in self.profiles) / count or 1.0
-            for name in FIELDS
-        }
-
-    def rows(self, query: str, scored: Scored, ranked: Sequence[int]) -> list[list[float]]:
-        """One row of `FEATURES` per tool of `ranked` (the lexical ranking's first tools, in its order)."""
-        postings, scores, weights, count = self.index.postings, scored.scores, scored.weights, len(self.profiles)
-        top = scores[ranked[0]] if ranked else 1.0
-        asked = list(dict.fromkeys(scored.found))
-        asked_set = set(asked)
-        share = 1.0 / (len(asked_set) or 1)
-        idf = {term: _idf(count, len(postings.get(term, ()))) for term in asked}
-        idf_total = sum(idf.values()) or 1.0
-        rare = {term for term in asked if idf[term] > math.log(1 + count / 20)}
-        has_number = NUMBER.search(query) is not None
-        total = sum(weights.values()) or 1.0
-        rows = []
-        for place, position in enumerate(ranked):
-            profile = self.profiles[position]
-            score = scores[position]
-            row = [score / top if top else 0.0, math.log1p(score), 1.0 / (1 + place), math.log(1 + place)]
-            for field_name in FIELDS:
-                counts = profile.fields[field_name]
-                norm = _K1 * (1 - _B + _B * sum(counts.values()) / self.field_average[field_name])
-                row.append(
-                    sum(
-                        weight * _idf(count, len(postings[term])) * counts[term] * (_K1 + 1) / (counts[term] + norm)
-                        for term, weight in weights.items()
-                        if term in counts
-                    )
-                )
-            name = set(profile.name)
-            in_name = asked_set & name
-            covered = asked_set & profile.anywhere
-            row += [
-                scored.matched.get(position, 0.0) / total,
-                len(covered) * share,
-                len(in_name) * share,
-                len(in_name) / (len(name) or 1),
-                float(bool(name) and name <= asked_set),
-                sum(idf[term] for term in covered) / idf_total,
-                len(rare & profile.anywhere) / (len(rare) or 1),
-                max((idf[term] for term in in_name), default=0.0),
-                math.log1p(profile.parameters),
-                math.log1p(len(profile.required)),
-                math.log1p(sum(profile.fields["description"].values())),
-                float(has_number and profile.numeric),
-                float(has_number and not profile.numeric),
-                len(asked_set & set(profile.fields["parameter"])) * share,
-                float(len(profile.name) > 1 and _contains(scored.found, profile.name)),
-                float(bool(profile.name) and profile.name[0] in asked_set),
-                float(position in scored.named),
-                len(asked_set & set(profile.fields["summary"])) * share,
-                float(any(value <= asked_set for value in profile.enums)),
-                sum(1 for names in profile.required if names & asked_set) / (len(profile.required) or 1),
-                len(asked_set & set(profile.fields["description"])) * share,
-            ]
-            rows.append(row)
-        return rows
 
 
 @dataclass(frozen=True)
@@ -188,7 +58,6 @@ def examples(tools_and_questions: tuple[list[HubTool], dict[str, list[Question]]
     """One example per distinct question text of each group, in the data's order."""
     tools, questions = tools_and_questions
     index = SearchIndex(tools)
-    features = Features(index)
     made = []
     for group, asked in questions.items():
         answers: dict[str, list[str]] = {}
@@ -196,8 +65,8 @@ def examples(tools_and_questions: tuple[list[HubTool], dict[str, list[Question]]
             answers.setdefault(question.text, []).append(question.answer)
         for text, wanted in answers.items():
             scored = index.scored(text)
-            head = index.lexical(scored, RERANKED)
-            rows = features.rows(text, scored, head)
+            head = index.lexical(scored, _RERANKED)
+            rows = index.features(text, scored, head)
             names = tuple(index.tools[position].qualified_name for position in head)
             named = tuple(position in scored.named for position in head)
             made.append(Example(group, tuple(wanted), names, tuple(map(tuple, rows)), named))
@@ -325,7 +194,7 @@ def fit(chosen: Sequence[Example], penalty: float) -> list[float]:
 
 
 def as_table(weights: Sequence[float]) -> dict[str, float]:
-    return dict(zip(FEATURES, weights, strict=True))
+    return dict(zip(_RERANK_FEATURES, weights, strict=True))
 
 
 def cross_validated(chosen: Sequence[Example], penalty: float) -> dict[str, tuple[int, int]]:
@@ -347,8 +216,18 @@ def _row(label: str, found: Mapping[str, tuple[int, int]]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.parse_args()
+    parser.add_argument(
+        "--check", action="store_true", help="Only refit at the shipped penalty; exit 1 if the weights differ."
+    )
+    options = parser.parse_args()
     development = examples(load_dev())
+    if options.check:
+        refitted = as_table(fit(development, SHIPPED_PENALTY))
+        if refitted != _RERANK_WEIGHTS:
+            print(f"fit_ranking: the development split fits other weights than the shipped ones:\n{refitted!r}")
+            return 1
+        print("fit_ranking: the shipped weights are what the development split fits")
+        return 0
     tools, questions = load()
     in_sample = examples((tools, {"multiple": questions["multiple"]}))
     lexical = hits_at_one(development, None)
@@ -366,7 +245,7 @@ def main() -> int:
     if chosen is None:
         print("no penalty keeps multiple's hit@1: nothing to ship")
         return 0
-    print(f"chosen penalty {chosen[0]} (the smallest that keeps multiple's hit@1); its weights:")
+    print(f"chosen penalty {chosen[0]} (the smallest that keeps multiple's hit@1); `_RERANK_WEIGHTS`:")
     print(as_table(chosen[1]))
     return 0
 
