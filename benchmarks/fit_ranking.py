@@ -1,20 +1,20 @@
-"""Learning to rank on the development split (issue 25): `python benchmarks/fit_ranking.py`.
+"""The shortlist's learned model (issue 25): `python benchmarks/fit_ranking.py [--check]`.
 
-Tried, and not shipped: it did not pay (`benchmarks/README.md` has the figures). This script keeps the
-experiment reproducible. A linear model reorders the shortlist's first five tools (so hit@5 and
-beyond cannot change) from `FEATURES`: the lexical ranking's score and place, BM25 per field, how
-much of the query a tool covers, and the tool's shape against the query's values. It is fitted on
+A linear model puts the shortlist's first five tools in its order (so hit@5 and beyond cannot
+change), from the runtime's `_RERANK_FEATURES` (`SearchIndex.features`): the lexical ranking's score
+and place, BM25 per field, how much of the query a tool covers, and the tool's shape against the
+query's values. This script fits the runtime's `_RERANK_WEIGHTS`, on
 BFCL v4's development split (`bfcl_shortlist.py --split dev`: 1,560 questions over their own 1,011
 functions, none a `live_multiple` question; `live_multiple` is read only to leave its questions out)
 as a listwise softmax (the chance each of the five is the answer) with an L2 penalty on standardised
 features, by L-BFGS in plain Python (no numpy: the same floats on every run), then scaled back to
-the raw features and rounded to four significant digits, as a runtime would ship them.
+the raw features and rounded to four significant digits, the constants the runtime ships.
 
 It prints, for each penalty, the development split's hit@1 under 5-fold cross-validation (folds by
 question) beside the lexical ranking's, and `multiple`'s hit@1 with the model fitted on all of the
-development split. The rule set before looking: ship the smallest penalty whose `multiple` hit@1 does
-not fall below the lexical ranking's (`multiple` is the other development set); with none, nothing
-ships, and it says so.
+development split, then the weights of the smallest penalty whose `multiple` hit@1 does not fall
+below the lexical ranking's (`multiple` is the other development set). `--check` refits at the
+shipped penalty alone and exits 1 when the weights differ from the shipped ones.
 """
 
 from __future__ import annotations

@@ -750,7 +750,8 @@ class SearchIndex:
     size of the catalog. A tool's score grows with the share of the query's words it matches, and
     two query words in a row that are two words in a row of its name count once more. The server's
     words raise its tools that match the query; its other tools follow all tools that match. A tool
-    the request names (`get_current_time`, `getCurrentTime`, its qualified name) comes first.
+    the request names (`get_current_time`, `getCurrentTime`, its qualified name) comes first. Then a
+    learned linear model (`_RERANK_WEIGHTS`) puts the first `_RERANKED` in its order.
     """
 
     def __init__(self, tools: Iterable[HubTool], about: Mapping[str, str] | None = None) -> None:
@@ -856,7 +857,7 @@ class SearchIndex:
         top = scores[ranked[0]] if ranked else 1.0
         asked = set(scored.found)
         idf = {term: _idf(count, len(self.postings.get(term, ()))) for term in asked}
-        idf_total = sum(idf.values()) or 1.0
+        idf_total = math.fsum(idf.values()) or 1.0
         rows = []
         for place, position in enumerate(ranked):
             profile = self._profile(position)
@@ -864,8 +865,8 @@ class SearchIndex:
             for field_name in _RERANK_FIELDS:  # BM25 of the query's weighted terms in this field alone
                 counts = profile.fields[field_name]
                 norm = _K1 * (1 - _B + _B * sum(counts.values()) / self.field_average[field_name])
-                row.append(
-                    sum(
+                row.append(  # summed exactly: the same float whatever order the terms come in
+                    math.fsum(
                         weight
                         * _idf(count, len(self.postings[term]))
                         * counts[term]
@@ -877,7 +878,7 @@ class SearchIndex:
                 )
             name = set(profile.fields["name"])
             row += [
-                sum(idf[term] for term in asked & profile.anywhere) / idf_total,
+                math.fsum(idf[term] for term in asked & profile.anywhere) / idf_total,
                 len(asked & name) / (len(name) or 1),
                 math.log1p(profile.parameters),
                 math.log1p(len(profile.required)),
@@ -916,7 +917,7 @@ class SearchIndex:
                 for asked in terms(kind):
                     weights[asked] = max(weights.get(asked, 0.0), _QUESTION_WEIGHT)
         for term in list(weights):
-            for synonym in _SYNONYM_TABLE.get(term, ()):
+            for synonym in sorted(_SYNONYM_TABLE.get(term, ())):  # in one order: the scores are sums of floats
                 if weights.get(synonym, 0.0) < 1.0:  # several query words for one thing add up, a little
                     weights[synonym] = min(_SYNONYMS_WEIGHT, weights.get(synonym, 0.0) + _SYNONYM_WEIGHT)
         scores: dict[int, float] = {}
