@@ -569,6 +569,7 @@ _RERANK_WEIGHTS: dict[str, float] = {
 """The learned model: a weight per feature, the tool's score their sum over its features. Fitted on BFCL
 v4's development split alone (never on `live_multiple`) by `python benchmarks/fit_ranking.py`, which
 prints these numbers and refits them byte for byte."""
+_WEIGHT_VECTOR = tuple(_RERANK_WEIGHTS[name] for name in _RERANK_FEATURES)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -970,9 +971,6 @@ class SearchIndex:
                     found.add(deleted)
                 found.update(word for word in self.misspelt.get(deleted, ()) if _one_edit(term, word))
         return sorted(found, key=lambda candidate: (abs(len(candidate) - len(term)), candidate))[:_VARIANTS]
-
-
-_WEIGHT_VECTOR = tuple(_RERANK_WEIGHTS.get(name, 0.0) for name in _RERANK_FEATURES)
 
 
 def names_only(tools: Iterable[HubTool], names: Collection[str] | None) -> list[HubTool]:
