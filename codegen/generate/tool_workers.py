@@ -33,7 +33,7 @@ MODELS_WORTH_FORKING = 20_000
 """Tool definitions (bytes of compact JSON) whose models are made in-process below this: forked
 workers cost about 0.1 s of CPU more (pages copied on write, more and smaller datamodel-code-generator
 calls), about what making 10-20 KB of tools' models costs (17 small tools, 11 KB: 0.08 s of CPU
-in-process, 0.17 s and more wall in two workers)."""
+in-process, 0.17 s of CPU and more wall over two workers)."""
 
 
 class ToolParts(NamedTuple):
