@@ -10,7 +10,6 @@ per item (one black call for a batch of methods).
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
 import multiprocessing
 import os
@@ -33,31 +32,28 @@ whole length (16 tools' models and methods take about half a second), while each
 only a pickled round trip of a millisecond or so."""
 
 
-MAX_UNCOLLECTED = 1_000_000
-"""Objects allocated (and still alive) since the last collection past which one runs between two
-batches while generating: about 200 MB of what 1,000 tools leave in reference cycles over two
-workers is under it, so a run of that size never collects, and a larger one is held near it."""
+YOUNG_COLLECTION_THRESHOLD = 10_000
+"""Allocations between collections of the youngest generation while generating (Python's default is
+700): a models module's syntax tree alone is thousands of objects, so the default ran a collection
+every few hundred nodes, and every tenth of those promoted the survivors toward a full collection."""
 
 _collecting = threading.Lock()
 _depth = 0
-_enabled = gc.isenabled()
+_thresholds: tuple[int, int, int] = gc.get_threshold()
 
 
 @contextlib.contextmanager
 def fewer_collections() -> Iterator[None]:
-    """Collect garbage only between batches, and only once much has piled up, while generating:
-    everything alive on entry (the imported modules, the snapshot) is frozen, so no collection scans
-    it again (nor, in a forked worker, copies its pages by scanning them), automatic collections are
-    off, and one runs between two batches once `MAX_UNCOLLECTED` objects were allocated since the last.
-    datamodel-code-generator collects every 100,000 allocations during a call unless collections are
-    off, and those collections, scanning what it builds again and again, were about a tenth of a cold
-    generate's CPU; almost everything a run allocates is freed by reference counting anyway.
+    """Collect garbage less often while generating: everything alive on entry (the imported modules,
+    the snapshot) is frozen, so no collection scans it again (nor, in a forked worker, copies its
+    pages by scanning them), and the youngest generation is collected every
+    `YOUNG_COLLECTION_THRESHOLD` allocations. Collections took a seventh of a cold generate's CPU.
     Re-entrant and thread-safe: the outermost exit restores Python's settings."""
-    global _depth, _enabled
+    global _depth, _thresholds
     with _collecting:
         if _depth == 0:
-            _enabled = gc.isenabled()
-            gc.disable()
+            _thresholds = gc.get_threshold()
+            gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, *_thresholds[1:])
         _depth += 1
         gc.freeze()
     try:
@@ -67,16 +63,7 @@ def fewer_collections() -> Iterator[None]:
             _depth -= 1
             if _depth == 0:
                 gc.unfreeze()
-                if _enabled:
-                    gc.enable()
-
-
-def _collected(function: Callable[[Sequence[Item]], list[Result]], items: Sequence[Item]) -> list[Result]:
-    """`function(items)`, then a collection if `MAX_UNCOLLECTED` objects piled up (`fewer_collections`)."""
-    results = function(items)
-    if gc.get_count()[0] > MAX_UNCOLLECTED:
-        gc.collect()
-    return results
+                gc.set_threshold(*_thresholds)
 
 
 def _workers() -> int:
@@ -111,14 +98,12 @@ def map_batches(
     if prepare is not None:
         prepare()
     with fewer_collections(), ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        return [result for batch in pool.map(functools.partial(_collected, function), batches) for result in batch]
+        return [result for batch in pool.map(function, batches) for result in batch]
 
 
 def _in_batches(function: Callable[[Sequence[Item]], list[Result]], items: Sequence[Item]) -> list[Result]:
     return [
-        result
-        for start in range(0, len(items), MAX_BATCH)
-        for result in _collected(function, items[start : start + MAX_BATCH])
+        result for start in range(0, len(items), MAX_BATCH) for result in function(items[start : start + MAX_BATCH])
     ]
 
 
