@@ -70,6 +70,7 @@ async def test_a_tools_models_module_is_imported_on_its_first_call_and_an_unknow
     models = sys.modules["clients.weather._models"]
     assert "clients.weather._models.get_forecast" not in sys.modules
     assert not hasattr(models, "no_such_tool")
+    assert not hasattr(models, "get_forecast.nothing") and not hasattr(models, "")
     with pytest.raises(AttributeError, match=r"module 'clients.weather._models' has no attribute 'no_such_tool'"):
         models.no_such_tool  # noqa: B018 - the attribute access is what is tested
     async with weather.WeatherClient.connect(WEATHER_SERVER) as client:

@@ -399,11 +399,12 @@ def load_tool_module(package: str, name: str) -> ModuleType:
     The import makes it an attribute of `_models`, so every later call finds it with one lookup
     and comes here no more. A name that is no module there is an `AttributeError`, as for any module.
     """
-    try:
-        return importlib.import_module(f"{package}.{name}")
-    except ModuleNotFoundError as error:
-        if error.name != f"{package}.{name}":
-            raise
+    if name.isidentifier():
+        try:
+            return importlib.import_module(f"{package}.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"{package}.{name}":
+                raise
     raise AttributeError(f"module {package!r} has no attribute {name!r}")
 
 
