@@ -49,10 +49,10 @@ source = generate(Path(sys.argv[1]).read_text(), input_file_type=InputFileType.M
 Path(sys.argv[2]).write_text(source)
 """
 PEAK = """
-import resource, runpy, sys
-sys.argv = ["mcp-stubgen", *sys.argv[1:]]
+import resource, sys
+from codegen.cli import main
 try:
-    runpy.run_module("codegen.cli", run_name="__main__")
+    main(sys.argv[1:])  # not the console script's `run`: that ends the process before the figures print
 except SystemExit:
     pass
 own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

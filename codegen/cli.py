@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import atexit
 import difflib
 import importlib
 import logging
+import os
 import sys
-from typing import ClassVar
+import threading
+from typing import ClassVar, NoReturn
 
 import click
 
@@ -129,6 +132,34 @@ def main(argv: list[str] | None = None) -> None:
     sys.exit(exit_code if isinstance(exit_code, int) else 0)
 
 
+def run() -> NoReturn:
+    """The `mcp-stubgen` console script and `python -m codegen`: `main`, then the process ends as soon
+    as its exit handlers have run and its output is flushed, without the interpreter's teardown of
+    every module and object first (0.15-0.4 s after a cold `sync` or `generate`, most of it a full
+    garbage collection of what datamodel-code-generator, pydantic and black loaded). While another
+    thread still runs, or the output cannot be flushed, Python's own exit ends it, as before."""
+    code: str | int | None = 0
+    try:
+        main()
+    except SystemExit as done:
+        code = done.code
+    if not isinstance(code, int) or _threads_running():
+        sys.exit(code)
+    atexit._run_exitfuncs()  # stops unclaimed servers, ends workers, flushes logs; they do not run twice
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed pipe: Python's exit reports it with its own exit code
+        sys.exit(code)
+    os._exit(code)
+
+
+def _threads_running() -> bool:
+    """Whether a thread Python's exit would wait for is alive."""
+    main_thread = threading.main_thread()
+    return any(thread is not main_thread and not thread.daemon for thread in threading.enumerate())
+
+
 def _fail(message: str, exit_code: int) -> None:
     """A failure of the whole run: one line on stderr, and with `--format json` one object on stdout."""
     console.error(message)
@@ -137,4 +168,4 @@ def _fail(message: str, exit_code: int) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run()

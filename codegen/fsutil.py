@@ -8,10 +8,12 @@ import tempfile
 from pathlib import Path
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> bool:
+def atomic_write_bytes(path: Path, data: bytes, durable: bool = True) -> bool:
     """Write `data` to `path` through a temporary file and a rename; return False when unchanged.
 
-    Leaving an identical file alone keeps its mtime, so build tools see no change.
+    Leaving an identical file alone keeps its mtime, so build tools see no change. `durable=False`
+    skips the wait for the disk (an fsync, about 5 ms) for a file that can always be made again, a
+    cache entry: after a crash it may be empty or torn, and its reader takes that as a miss.
     """
     try:
         if path.read_bytes() == data:
@@ -24,8 +26,9 @@ def atomic_write_bytes(path: Path, data: bytes) -> bool:
         os.fchmod(fd, file_mode(path))
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

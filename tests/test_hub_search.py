@@ -19,9 +19,10 @@ from typing import Any
 import pytest
 
 from benchmarks.bfcl_shortlist import INSTALL, load, load_dev, normalised, score
+from benchmarks.fit_ranking import SHIPPED_PENALTY, as_table, examples, fit
 from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
-from codegen.runtime._hub_catalog import HubTool, SearchIndex
+from codegen.runtime._hub_catalog import _RERANK_WEIGHTS, HubTool, SearchIndex
 from codegen.snapshot import load_snapshot
 from tests.conftest import REPO
 from tests.held_out_tasks import LATER_TASKS, TASKS
@@ -202,7 +203,7 @@ def test_bfcl_splits_keep_their_floors() -> None:
     index = SearchIndex(tools)
     held_out = score(index, questions["live_multiple"])
     assert held_out.questions == 1053
-    assert held_out.hits[1] >= 0.69, held_out.hits  # 0.694
+    assert held_out.hits[1] >= 0.705, held_out.hits  # 0.710 (0.694 before the learned model)
     assert held_out.hits[5] >= 0.88, held_out.hits  # 0.882
     assert held_out.hits[10] >= 0.92, held_out.hits  # 0.925
     in_sample = score(index, questions["multiple"])
@@ -228,12 +229,51 @@ def test_bfcl_development_split_keeps_its_floor_and_asks_nothing_held_out() -> N
     index = SearchIndex(tools)
     live = score(index, questions["dev_live"])
     assert live.questions == 314
-    assert live.hits[1] >= 0.505, live.hits  # 0.510
+    assert live.hits[1] >= 0.52, live.hits  # 0.522 (0.510 before the learned model; 0.522 under cross-validation)
     assert live.hits[5] >= 0.825, live.hits  # 0.831
     written = score(index, questions["dev_synthetic"])
     assert written.questions == 1246
-    assert written.hits[1] >= 0.605, written.hits  # 0.611
+    assert written.hits[1] >= 0.615, (
+        written.hits
+    )  # 0.620 (0.611 before the learned model; 0.619 under cross-validation)
     assert written.hits[5] >= 0.89, written.hits  # 0.896
+
+
+def _needs_bfcl() -> None:
+    if importlib.util.find_spec("bfcl_eval") is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"bfcl-eval is missing: {INSTALL}")
+        pytest.skip(f"bfcl-eval is not installed: {INSTALL}")
+
+
+def test_the_learned_model_puts_first_the_tool_a_requests_rare_words_and_values_fit() -> None:
+    """Misses of the lexical ranking on the development split's user-contributed questions (fixed on
+    main's ranking: a car rental, a Java timeout, a Java test method, another fetch tool came first):
+    the tool whose rare words, name and parameters the request fits was second to fifth. The learned
+    model reorders the lexical ranking's first five, so it comes first; which five does not change."""
+    _needs_bfcl()
+    tools, questions = load_dev()
+    index = SearchIndex(tools)
+    requests = {
+        "Make the volume 20": "bfcl__set_volume",
+        "set a timer for 10 seconds using the timeout command. You should use timeout 10.": (
+            "bfcl__cmd_controller_execute"
+        ),
+        'is vs code running, using the command tasklist /FI "IMAGENAME eq Code.exe"': "bfcl__cmd_controller_execute",
+        "retrieve data from 'https://api.example.com/v1/data' with a limit of 50 items?": "bfcl__requests_get",
+    }
+    for request, expected in requests.items():
+        assert [tool.qualified_name for tool in index.search(request, 1)] == [expected], request
+    for question in questions["dev_live"][:100]:
+        lexical = [index.tools[position].qualified_name for position in index.lexical(index.scored(question.text), 10)]
+        found = [tool.qualified_name for tool in index.search(question.text, 10)]
+        assert set(found[:5]) == set(lexical[:5]) and found[5:] == lexical[5:], question.text
+
+
+def test_the_shipped_weights_are_what_the_fitting_script_fits() -> None:
+    """`_RERANK_WEIGHTS` are `benchmarks/fit_ranking.py`'s fit on the development split, to the digit."""
+    _needs_bfcl()
+    assert as_table(fit(examples(load_dev()), SHIPPED_PENALTY)) == _RERANK_WEIGHTS
 
 
 async def test_search_tools_answers_at_each_detail_grouped_by_server(held_out_hub: Any) -> None:

@@ -263,3 +263,60 @@ def test_sync_of_a_stdio_server_does_not_import_the_mcp_sdk(tmp_path: Path) -> N
     assert "mcp" not in cold and "mcp_types" not in cold and "httpx2" not in cold, cold
     assert (tmp_path / "clients" / "weather" / "client.py").exists()
     assert imported() == []
+
+
+_RUN_AS_THE_COMMAND = """
+import atexit, os, sys, time
+from codegen import cli
+from codegen.generate import pipeline
+
+class TornDown:
+    def __del__(self):
+        print("torn down", file=sys.stderr, flush=True)
+
+kept = TornDown()  # a global of __main__: only the interpreter's teardown deletes it
+atexit.register(print, "exit handlers ran", file=sys.stderr, flush=True)
+started = os.environ.get("STARTED")
+if started:
+    def cannot_load():
+        while not os.path.exists(started):  # the server has started and said so
+            time.sleep(0.01)
+        raise RuntimeError("the renderer cannot load")
+
+    pipeline.load_renderer = cannot_load
+sys.argv = ["mcp-stubgen", *sys.argv[1:]]
+cli.run()
+"""
+
+_SLEEPER = "import os, sys, time; open(sys.argv[1] + '.tmp', 'w').write(str(os.getpid())); os.rename(sys.argv[1] + '.tmp', sys.argv[1]); time.sleep(600)"
+"""A server that never answers and never exits by itself: it ends only when it is killed."""
+
+
+def test_the_command_ends_without_the_interpreters_teardown_after_its_exit_handlers(tmp_path: Path) -> None:
+    """`mcp-stubgen` (`cli.run`) ends its process once its exit handlers have run and its output is
+    flushed: the interpreter's teardown of every object was 0.15-0.4 s of a cold sync. The handlers
+    still run (they stop a server no session claimed: nothing is left running), the output is all
+    there and the exit code is the command's."""
+    project(tmp_path, server_table("weather", str(EXAMPLE_SERVER)))
+    env = {**os.environ, "MCP_STUBGEN_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run(
+        [PY, "-c", _RUN_AS_THE_COMMAND, "sync", "--format", "json"],
+        cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line)["status"] for line in done.stdout.splitlines()] == ["generated", "generated"]
+    assert done.stderr.splitlines()[-1] == "exit handlers ran"
+    assert "torn down" not in done.stderr
+
+    started = tmp_path / "sleeper.pid"
+    (tmp_path / "failing").mkdir()
+    project(tmp_path / "failing", server_table("sleeper", "-c", _SLEEPER, str(started)))
+    failed = subprocess.run(
+        [PY, "-c", _RUN_AS_THE_COMMAND, "sync"],
+        cwd=tmp_path / "failing", capture_output=True, text=True, env={**env, "STARTED": str(started)}, timeout=120,
+    )  # fmt: skip
+    assert failed.returncode == 2, failed.stderr
+    assert "internal error: RuntimeError: the renderer cannot load" in failed.stderr
+    assert "torn down" not in failed.stderr
+    server = int(started.read_text())
+    assert not Path(f"/proc/{server}").exists() or "State:\tZ" in Path(f"/proc/{server}/status").read_text()

@@ -33,6 +33,8 @@ class ToolPlan:
     content: str
     """A hash of the tool's `compact_json` (`Snapshot.compact_tools`), for its cache keys: hashing a
     thousand tools' text once is cheaper than writing it into two keys each."""
+    size: int
+    """The length of the tool's `compact_json`: about how much work making its models is."""
     start_method: str | None = None
     """The name of the method starting the tool as a task, for a tool that may run as one."""
 
@@ -65,7 +67,9 @@ def plan_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = No
     stems = model_stems([named.python for named in tool_names])
     fingerprints = snapshot.tool_fingerprints
     plans = [
-        ToolPlan(tool, named, stem, fingerprints[tool["name"]], _digest(compact), start_methods.get(named.wire))
+        ToolPlan(
+            tool, named, stem, fingerprints[tool["name"]], _digest(compact), len(compact), start_methods.get(named.wire)
+        )
         for tool, named, stem, compact in zip(tools, tool_names, stems, snapshot.compact_tools, strict=True)
     ]
     return PackagePlan(

@@ -75,15 +75,18 @@ def map_batches(
     function: Callable[[Sequence[Item]], list[Result]],
     items: Sequence[Item],
     prepare: Callable[[], object] | None = None,
+    small: bool = False,
 ) -> list[Result]:
     """`function(items)`, computed batch by batch and in order, using every core when there is enough work.
 
     `function` maps a batch to one result per item and must be a module-level function (or a
     `functools.partial` of one); exceptions propagate as they would in-process. `prepare` runs once in
     this process before any worker is forked, to load what every worker would otherwise load itself.
+    `small`: the caller knows the work is too little to pay for forking workers, however many items
+    it comes in (a warm worker still takes it).
     """
     workers = min(_workers(), len(items) // (MIN_PARALLEL_ITEMS // 2) or 1)
-    if workers < 2 or len(items) < MIN_PARALLEL_ITEMS or "fork" not in multiprocessing.get_all_start_methods():
+    if small or workers < 2 or len(items) < MIN_PARALLEL_ITEMS or "fork" not in multiprocessing.get_all_start_methods():
         warm = _warm.get(prepare) if items and prepare is not None else None
         done = warm.run(function, items) if warm is not None else None
         return done if done is not None else _in_batches(function, items)

@@ -39,4 +39,4 @@ class TemplateBytecodeCache(BytecodeCache):
 
     def dump_bytecode(self, bucket: Bucket) -> None:
         with contextlib.suppress(OSError):
-            atomic_write_bytes(self.folder / bucket.key, bucket.bytecode_to_string())
+            atomic_write_bytes(self.folder / bucket.key, bucket.bytecode_to_string(), durable=False)

@@ -29,6 +29,12 @@ from codegen.snapshot import JSON
 
 __all__ = ["ToolParts", "tool_parts"]
 
+MODELS_WORTH_FORKING = 20_000
+"""Tool definitions (bytes of compact JSON) whose models are made in-process below this: forked
+workers cost about 0.1 s of CPU more (pages copied on write, more and smaller datamodel-code-generator
+calls), about what making 10-20 KB of tools' models costs (17 small tools, 11 KB: 0.08 s of CPU
+in-process, 0.17 s of CPU and more wall over two workers)."""
+
 
 class ToolParts(NamedTuple):
     """One tool as built: what `build_package` assembles the package from."""
@@ -54,8 +60,10 @@ def tool_parts(server: str, tools: Sequence[ToolPlan], cache: Cache) -> list[Too
     specs = [cache.get(key) for key in spec_keys]
     missing = [index for index, spec in enumerate(specs) if spec is None or sources[index] is None]
     jobs = [_ToolJob(server, tools[index], sources[index], source_keys[index], spec_keys[index]) for index in missing]
-    making = any(job.source is None for job in jobs)
-    outcomes = map_batches(functools.partial(_build_tools, cache.folder), jobs, load_datamodel if making else None)
+    making = sum(job.tool.size for job in jobs if job.source is None)
+    small = making < MODELS_WORTH_FORKING
+    build = functools.partial(_build_tools, cache.folder)
+    outcomes = map_batches(build, jobs, load_datamodel if making else None, small)
     for index, outcome in zip(missing, outcomes, strict=True):
         if isinstance(outcome, str):
             raise StubgenError(outcome)

@@ -71,4 +71,4 @@ class Freshness:
                 return
             content = {"freshUntil": fresh_until, "sha256": hashlib.sha256(snapshot.read_bytes()).hexdigest()}
             record.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_bytes(record, json.dumps(content).encode())
+            atomic_write_bytes(record, json.dumps(content).encode(), durable=False)

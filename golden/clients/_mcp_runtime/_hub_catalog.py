@@ -16,8 +16,10 @@ import heapq
 import itertools
 import json
 import math
+import operator
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Collection, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -534,6 +536,40 @@ _PART_LENGTH = 3
 """The shortest words matched one letter apart: shorter ones are too often two real words (`tiger`, `timer`)."""
 _SCHEMA_DEPTH = 4
 """How deep nested parameter objects are read for names, descriptions and enum values."""
+_RERANKED = 5
+"""How many of the lexical ranking's first tools the learned model reorders: it changes which tool
+comes first, never which five come first."""
+_RERANK_FIELDS = ("name", "description", "summary", "parameter", "parameter_text")
+"""The fields scored apart for the learned model (BFCL's functions, which it was fitted on, have no titles)."""
+_RERANK_FEATURES = (
+    "relative_score", "log_score", "reciprocal_rank", *(f"bm25_{name}" for name in _RERANK_FIELDS),
+    "idf_coverage", "name_covered", "log_parameters", "log_required", "log_description_length",
+    "enum_value_given", "required_named", "named", "coverage_in_parameter_names",
+)  # fmt: skip
+"""What the learned model reads of a query and one of its first tools (`SearchIndex.features`)."""
+_RERANK_WEIGHTS: dict[str, float] = {
+    "relative_score": 1.564,
+    "log_score": 0.5628,
+    "reciprocal_rank": 0.2809,
+    "bm25_name": -0.0003207,
+    "bm25_description": 0.03053,
+    "bm25_summary": 0.03768,
+    "bm25_parameter": 0.009163,
+    "bm25_parameter_text": 0.02052,
+    "idf_coverage": 1.825,
+    "name_covered": 0.7186,
+    "log_parameters": -0.4667,
+    "log_required": -0.6263,
+    "log_description_length": -0.4627,
+    "enum_value_given": 0.5786,
+    "required_named": 0.2469,
+    "named": 1.259,
+    "coverage_in_parameter_names": 1.03,
+}
+"""The learned model: a weight per feature, the tool's score their sum over its features. Fitted on BFCL
+v4's development split alone (never on `live_multiple`) by `python benchmarks/fit_ranking.py`, which
+prints these numbers and refits them byte for byte."""
+_WEIGHT_VECTOR = tuple(_RERANK_WEIGHTS[name] for name in _RERANK_FEATURES)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -651,6 +687,60 @@ def _fields(tool: HubTool) -> dict[str, str]:
     }
 
 
+@dataclass(frozen=True)
+class Scored:
+    """What `SearchIndex.scored` found for one query."""
+
+    scores: dict[int, float]
+    """Each tool (by position) that shares a term with the query, and its score."""
+    about: dict[str, tuple[float, float]]
+    """By server: what the query shares with the server's words about itself, and how much of the query it is."""
+    weights: dict[str, float]
+    """The query's terms and the terms found for them (variants, synonyms, what a question asks for), weighted."""
+    found: list[str]
+    """The query's own terms, in order."""
+    matched: dict[int, float]
+    """Each tool's matched weight of `weights`."""
+    named: dict[int, None]
+    """The tools the query names."""
+
+
+@dataclass(frozen=True)
+class _Profile:
+    """What the learned model reads of one tool beside the index: its terms per field, its parameters."""
+
+    fields: dict[str, Counter[str]]
+    anywhere: frozenset[str]
+    parameters: int
+    required: tuple[frozenset[str], ...]
+    """The terms of each required parameter's name."""
+    enums: tuple[frozenset[str], ...]
+    """The terms of each string enum value of a parameter."""
+
+    @classmethod
+    def of(cls, tool: HubTool) -> _Profile:
+        fields = {name: Counter(terms(text)) for name, text in _fields(tool).items()}
+        properties = tool.input_schema.get("properties")
+        values = (
+            [value for value in properties.values() if isinstance(value, Mapping)]
+            if isinstance(properties, Mapping)
+            else []
+        )
+        required = tool.input_schema.get("required")
+        enums = [item for value in values if isinstance(value.get("enum"), list) for item in value["enum"]]
+        return cls(
+            fields=fields,
+            anywhere=frozenset(term for counts in fields.values() for term in counts),
+            parameters=len(properties) if isinstance(properties, Mapping) else 0,
+            required=tuple(
+                frozenset(found)
+                for name in (required if isinstance(required, list) else ())
+                if (found := terms(str(name)))
+            ),
+            enums=tuple(frozenset(found) for item in enums if isinstance(item, str) and (found := terms(item))),
+        )
+
+
 class SearchIndex:
     """BM25F over each tool's name, title, description and parameters, and its server's words about
     itself (`about`, by server id: title, description, instructions): offline and deterministic.
@@ -661,7 +751,8 @@ class SearchIndex:
     size of the catalog. A tool's score grows with the share of the query's words it matches, and
     two query words in a row that are two words in a row of its name count once more. The server's
     words raise its tools that match the query; its other tools follow all tools that match. A tool
-    the request names (`get_current_time`, `getCurrentTime`, its qualified name) comes first.
+    the request names (`get_current_time`, `getCurrentTime`, its qualified name) comes first. Then a
+    learned linear model (`_RERANK_WEIGHTS`) puts the first `_RERANKED` in its order.
     """
 
     def __init__(self, tools: Iterable[HubTool], about: Mapping[str, str] | None = None) -> None:
@@ -673,11 +764,13 @@ class SearchIndex:
         server_terms = {server: set(terms(f"{server} {(about or {}).get(server, '')}")) for server in servers}
         frequencies: list[dict[str, float]] = []
         lengths: list[float] = []
+        field_lengths = dict.fromkeys(_FIELD_WEIGHTS, 0)
         for tool in self.tools:
             weighted: dict[str, float] = {}
             for field_name, text in _fields(tool).items():
                 field_weight = _FIELD_WEIGHTS[field_name]
                 found = terms(text)
+                field_lengths[field_name] += len(found)
                 for term in found:
                     weighted[term] = weighted.get(term, 0.0) + field_weight
                 if field_name == "name":
@@ -686,6 +779,11 @@ class SearchIndex:
             lengths.append(sum(weighted.values()))
             frequencies.append(weighted)
         average = (sum(lengths) / len(lengths) if lengths else 1.0) or 1.0
+        self.field_average = {
+            name: (length / len(self.tools) if self.tools else 0.0) or 1.0 for name, length in field_lengths.items()
+        }
+        self.profiles: dict[int, _Profile] = {}
+        """What the learned model reads of each tool, made when the tool is first among a query's first five."""
         documents: dict[str, int] = {}
         for weighted in frequencies:
             for term in weighted:
@@ -729,6 +827,79 @@ class SearchIndex:
 
     def search(self, query: str, limit: int, keep: Callable[[HubTool], bool] | None = None) -> list[HubTool]:
         """The best `limit` tools for the query that `keep` accepts, best first; ties go by name."""
+        scored = self.scored(query)
+        scores, about = scored.scores, scored.about
+        ranked = self.lexical(scored, len(scores) if keep is not None else max(limit, _RERANKED))
+        # then the other tools of the servers whose own words match: they follow every tool that matches itself
+        servers = sorted((-bonus, server) for server, (bonus, _) in about.items() if bonus > 0)
+        ranked += [position for _, server in servers for position in self.by_server[server] if position not in scores][
+            : len(self.tools) if keep is not None else max(0, max(limit, _RERANKED) - len(ranked))
+        ]
+        kept = [position for position in ranked if keep is None or keep(self.tools[position])]
+        head = [position for position in kept[:_RERANKED] if position in scores]
+        kept[: len(head)] = self.reranked(query, scored, head)
+        return [self.tools[position] for position in kept[:limit]]
+
+    @staticmethod
+    def lexical(scored: Scored, count: int) -> list[int]:
+        """The first `count` tools by their lexical score, best first; ties go by name."""
+        scores = scored.scores
+        return heapq.nsmallest(count, scores, key=lambda position: (-scores[position], position))
+
+    def reranked(self, query: str, scored: Scored, head: Sequence[int]) -> list[int]:
+        """The lexical ranking's first tools in the learned model's order; a tool the request names stays first."""
+        learned = [sum(map(operator.mul, _WEIGHT_VECTOR, row)) for row in self.features(query, scored, head)]
+        order = sorted(range(len(head)), key=lambda place: (head[place] not in scored.named, -learned[place], place))
+        return [head[place] for place in order]
+
+    def features(self, query: str, scored: Scored, ranked: Sequence[int]) -> list[list[float]]:
+        """`_RERANK_FEATURES` of each of the lexical ranking's first tools (`ranked`, in its order)."""
+        scores, weights, count = scored.scores, scored.weights, len(self.tools)
+        top = scores[ranked[0]] if ranked else 1.0
+        asked = set(scored.found)
+        idf = {term: _idf(count, len(self.postings.get(term, ()))) for term in asked}
+        idf_total = math.fsum(idf.values()) or 1.0
+        rows = []
+        for place, position in enumerate(ranked):
+            profile = self._profile(position)
+            row = [scores[position] / top if top else 0.0, math.log1p(scores[position]), 1.0 / (1 + place)]
+            for field_name in _RERANK_FIELDS:  # BM25 of the query's weighted terms in this field alone
+                counts = profile.fields[field_name]
+                norm = _K1 * (1 - _B + _B * sum(counts.values()) / self.field_average[field_name])
+                row.append(  # summed exactly: the same float whatever order the terms come in
+                    math.fsum(
+                        weight
+                        * _idf(count, len(self.postings[term]))
+                        * counts[term]
+                        * (_K1 + 1)
+                        / (counts[term] + norm)
+                        for term, weight in weights.items()
+                        if term in counts
+                    )
+                )
+            name = set(profile.fields["name"])
+            row += [
+                math.fsum(idf[term] for term in asked & profile.anywhere) / idf_total,
+                len(asked & name) / (len(name) or 1),
+                math.log1p(profile.parameters),
+                math.log1p(len(profile.required)),
+                math.log1p(sum(profile.fields["description"].values())),
+                float(any(value <= asked for value in profile.enums)),
+                sum(1 for names in profile.required if names & asked) / (len(profile.required) or 1),
+                float(position in scored.named),
+                len(asked & set(profile.fields["parameter"])) / (len(asked) or 1),
+            ]
+            rows.append(row)
+        return rows
+
+    def _profile(self, position: int) -> _Profile:
+        profile = self.profiles.get(position)
+        if profile is None:
+            profile = self.profiles[position] = _Profile.of(self.tools[position])
+        return profile
+
+    def scored(self, query: str) -> Scored:
+        """Every tool that shares a term with the query, by position, with its score."""
         found = terms(query)
         weights = dict.fromkeys(found, 1.0)
         for term in found:
@@ -747,7 +918,7 @@ class SearchIndex:
                 for asked in terms(kind):
                     weights[asked] = max(weights.get(asked, 0.0), _QUESTION_WEIGHT)
         for term in list(weights):
-            for synonym in _SYNONYM_TABLE.get(term, ()):
+            for synonym in sorted(_SYNONYM_TABLE.get(term, ())):  # in one order: the scores are sums of floats
                 if weights.get(synonym, 0.0) < 1.0:  # several query words for one thing add up, a little
                     weights[synonym] = min(_SYNONYMS_WEIGHT, weights.get(synonym, 0.0) + _SYNONYM_WEIGHT)
         scores: dict[int, float] = {}
@@ -775,16 +946,7 @@ class SearchIndex:
         top = max(scores.values(), default=0.0)
         for position in named:  # a tool the request names is what it asks for
             scores[position] = scores.get(position, 0.0) + top
-        ranked = heapq.nsmallest(
-            len(scores) if keep is not None else limit, scores, key=lambda position: (-scores[position], position)
-        )
-        # then the other tools of the servers whose own words match: they follow every tool that matches itself
-        servers = sorted((-bonus, server) for server, (bonus, _) in about.items() if bonus > 0)
-        ranked += [position for _, server in servers for position in self.by_server[server] if position not in scores][
-            : len(self.tools) if keep is not None else max(0, limit - len(ranked))
-        ]
-        tools = [self.tools[position] for position in ranked]
-        return [tool for tool in tools if keep is None or keep(tool)][:limit]
+        return Scored(scores, about, weights, found, matched, named)
 
     def _variants(self, term: str) -> list[str]:
         """The catalog's words that a word it lacks is likely another form of: one begins with the other
