@@ -133,3 +133,33 @@ def test_the_fast_type_check_agrees_with_jsonschema_on_numbers(schema: dict[str,
     check = SchemaCheck(schema)
     assert check.fast is not None
     assert check.fast(value) is jsonschema.Draft202012Validator(schema).is_valid(value)
+
+
+async def test_a_tool_named_after_what_the_models_package_imports_reaches_its_own_module(tmp_path: Path) -> None:
+    """`_models/__init__.py` binds names of its own; a tool's module under one of them
+    (`load_tool_module`, `ModuleType` as a module name) must still be what its method finds."""
+    from mcp import Client
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("clash")
+
+    @server.tool()
+    def load_tool_module(name: str) -> dict[str, str]:
+        return {"loaded": name.upper()}
+
+    snapshot_path = tmp_path / "clash.json"
+    async with Client(server, cache=None) as client:
+        from codegen.config import ServerConfig
+        from codegen.snapshot import write_snapshot
+        from codegen.snapshot.discovery import list_catalog
+
+        write_snapshot(snapshot_path, await list_catalog(client, ServerConfig(name="clash", command="unused")))
+    out = tmp_path / "named_clash"
+    generate_package(load_snapshot(snapshot_path), out)
+    try:
+        clash = import_generated(out, "clash")
+        async with Client(server, cache=None) as client:
+            result = await clash.ClashClient(client).load_tool_module(name="weather")
+        assert result == {"loaded": "WEATHER"}
+    finally:
+        forget_generated(out)
