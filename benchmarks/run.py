@@ -283,20 +283,10 @@ ECHO = {
 }
 
 
-def call_rows(work: Path, calls: int, runs: int) -> list[Row]:
-    """10,000 calls through a generated method vs `client.call_tool`, and through its sync twin vs the
-    async method, against an in-process server (the sync client runs it on its own event loop)."""
-    from mcp import Client, types
+def echo_server() -> Any:
+    """The in-process server the call rows talk to: `ECHO`, answered at once with structured content."""
+    from mcp import types
     from mcp.server.lowlevel import Server
-
-    from codegen.generate import generate_package
-
-    generate_package(
-        Snapshot(server="echo", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=(ECHO,)),
-        work / "calls",
-    )
-    sys.path.insert(0, str(work))
-    from calls.echo import EchoClient  # type: ignore[import-not-found]
 
     async def call_tool(_context: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         text = str((params.arguments or {}).get("text", ""))
@@ -307,7 +297,24 @@ def call_rows(work: Path, calls: int, runs: int) -> list[Row]:
     async def list_tools(_context: Any, _params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[types.Tool.model_validate(ECHO)])
 
-    server = Server("echo", on_list_tools=list_tools, on_call_tool=call_tool)
+    return Server("echo", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def call_rows(work: Path, calls: int, runs: int) -> list[Row]:
+    """10,000 calls through a generated method vs `client.call_tool`, and through its sync twin vs the
+    async method, against an in-process server (the sync client runs it on its own event loop)."""
+    from mcp import Client
+
+    from codegen.generate import generate_package
+
+    generate_package(
+        Snapshot(server="echo", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=(ECHO,)),
+        work / "calls",
+    )
+    sys.path.insert(0, str(work))
+    from calls.echo import EchoClient  # type: ignore[import-not-found]
+
+    server = echo_server()
 
     async def measure() -> tuple[float, float]:
         """The generated method's calls and `client.call_tool`'s on one connection, in alternating

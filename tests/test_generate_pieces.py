@@ -138,10 +138,8 @@ def test_server_instructions_cannot_pose_as_the_clients_model_imports(tmp_path: 
     assert "evil" not in head.lower()
     assert "\n    from ._models.evil import Evil\n" not in body  # kept as text, inside one string literal
     namespace: dict[str, object] = {}
-    exec(
-        compile(client.replace("from .._mcp_runtime._runtime", "from codegen.runtime._runtime"), "client.py", "exec"),
-        namespace,
-    )
+    source = client.replace("from .._mcp_runtime._runtime", "from codegen.runtime._runtime")
+    exec(compile(source.replace("from . import _models\n", ""), "client.py", "exec"), namespace)  # no package here
     posing: Any = namespace["PosingClient"]
     # prose addressed to a model is the `instructions` attribute; both classes' docstrings stay neutral
     assert posing.instructions == "\n".join(lines)

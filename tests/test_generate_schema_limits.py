@@ -58,8 +58,8 @@ def test_the_empty_schema_is_a_tool_without_parameters(tmp_path: Path) -> None:
         "        extra: Mapping[str, object] | NotGiven = NOT_GIVEN,\n        call_options: CallOptions | None = None,\n    ) -> AnythingOutput:"
     ) in client
     assert (
-        '"anything",\n            _CONTRACT,\n            {},\n            AnythingOutput,\n            extra=extra,'
-        in client
+        '"anything",\n            _models.anything._CONTRACT,\n            {},\n            _models.anything.AnythingOutput,\n'
+        "            extra=extra," in client
     )
     try:
         models = import_generated(tmp_path, "empty.models")

@@ -166,7 +166,7 @@ def tool_methods(client: type) -> list[tuple[str, Any]]:
 
 
 def models_module(method: Any) -> str:
-    (module,) = set(re.findall(r"from \._models\.(\w+) import", inspect.getsource(method)))
+    (module,) = set(re.findall(r"\b_models\.(\w+)\._CONTRACT\b", inspect.getsource(method)))
     return module
 
 

@@ -26,6 +26,7 @@ import json
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Literal, NoReturn, Self, TypedDict, TypeVar, cast
 
 from ._loop_thread import SessionLoop
@@ -88,6 +89,7 @@ __all__ = [
     "canonical_json_bytes",
     "fingerprint",
     "load_model",
+    "load_tool_module",
     "stored_auth",
     "tool_fingerprint",
 ]
@@ -391,6 +393,21 @@ def load_model(facade: str, modules: Mapping[str, str], name: str) -> object:
     return value
 
 
+def load_tool_module(package: str, name: str) -> ModuleType:
+    """A tool's models module for `_models/__init__.py`'s `__getattr__`, imported on the tool's first call.
+
+    The import makes it an attribute of `_models`, so every later call finds it with one lookup
+    and comes here no more. A name that is no module there is an `AttributeError`, as for any module.
+    """
+    if name.isidentifier():
+        try:
+            return importlib.import_module(f"{package}.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"{package}.{name}":
+                raise
+    raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+
 def _lone_exception(error: BaseException) -> BaseException:
     """The exception inside (nested) groups of exactly one, else the error itself."""
     while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
@@ -685,7 +702,7 @@ class GeneratedClient:
     async def _send(
         self,
         tool: str,
-        contract: str,
+        terms: ToolContract,
         arguments: Mapping[Any, object] | BaseModel,
         extra: Mapping[str, object] | NotGiven = NOT_GIVEN,
         call_options: CallOptions | None = None,
@@ -695,8 +712,7 @@ class GeneratedClient:
         A model (a root union's member) is sent as it dumps by wire names. Keys are typed `Any`: a map
         whose names a `propertyNames` enum lists is a `dict[Literal[...], X]`, which no
         `Mapping[str, ...]` accepts (a mapping's key type is invariant)."""
-        payload = self._payload(tool, contract, arguments, extra)
-        terms = ToolContract.of(contract)
+        payload = self._payload(tool, terms, arguments, extra)
         self._prime(tool, terms)
         try:
             if self.tool_task_support.get(tool) == "required":
@@ -722,7 +738,7 @@ class GeneratedClient:
             if isinstance(error, MCPError):
                 self._raise_for(tool, error, call_options)
             raise
-        return self._accepted(tool, result)
+        return self._accepted(tool, result) if result.is_error else result
 
     def _raise_for(self, tool: str, error: MCPError, call_options: CallOptions | None) -> NoReturn:
         """Raise the client's own error for the SDK's `error` to a call of `tool`."""
@@ -739,10 +755,12 @@ class GeneratedClient:
 
         It is given no output schema: the runtime checks the result against the snapshot's, and
         the SDK, which lists every tool on a call of a tool it has not seen listed, lists none."""
+        session = self._session()
+        if tool in getattr(session, "_tool_output_schemas", ()):  # every call after the first takes this way out
+            return
         from mcp import ClientSession
 
-        session = self._session()
-        if not isinstance(session, ClientSession) or tool in session._tool_output_schemas:
+        if not isinstance(session, ClientSession):
             return
         from mcp.types import ListToolsResult, Tool
 
@@ -752,18 +770,16 @@ class GeneratedClient:
     def _payload(
         self,
         tool: str,
-        contract: str,
+        terms: ToolContract,
         arguments: Mapping[Any, object] | BaseModel,
         extra: Mapping[str, object] | NotGiven,
     ) -> dict[str, Any]:
         """The arguments to send by wire name, once they fit the tool's input schema."""
         given = arguments if type(arguments) is dict or isinstance(arguments, Mapping) else _as_json(arguments)
-        payload = {
-            name: value if type(value) in _JSON_SCALARS else _as_json(value)
-            for name, value in given.items()
-            if value is not NOT_GIVEN
-        }
-        terms = ToolContract.of(contract)
+        payload: dict[str, Any] = {}
+        for name, value in given.items():  # a loop, not a comprehension: no frame of its own on every call
+            if value is not NOT_GIVEN:
+                payload[name] = value if type(value) in _JSON_SCALARS else _as_json(value)
         if not isinstance(extra, NotGiven):
             for name, value in extra.items():
                 if name in terms.parameters:
@@ -841,9 +857,11 @@ class GeneratedClient:
                 return
 
     def _session(self) -> ClientSession:
-        from mcp import Client
-
-        return self.mcp_client.session if isinstance(self.mcp_client, Client) else self.mcp_client
+        """The SDK session: the one an opened `mcp.Client` holds, or the `ClientSession` wrapped itself
+        (read without importing `mcp.Client` to test which: every call asks)."""
+        client: Any = self.mcp_client
+        session: ClientSession = getattr(client, "session", client)
+        return session
 
     async def _run_task(self, tool: str, payload: dict[str, Any], call_options: CallOptions) -> CallToolResult:
         """Run a `required` tool as a task to its end. Only a client with tools that may run as tasks
@@ -860,10 +878,10 @@ class GeneratedClient:
     ) -> ToolResult:
         """Call a tool and return its result with every content block; a tool whose output schema no
         model could be made from (an untyped tool) still has its `structuredContent` checked."""
-        return self._tool_result(tool, contract, await self._send(tool, contract, arguments, extra, call_options))
-
-    def _tool_result(self, tool: str, contract: str, result: CallToolResult) -> ToolResult:
         terms = ToolContract.of(contract)
+        return self._tool_result(tool, terms, await self._send(tool, terms, arguments, extra, call_options))
+
+    def _tool_result(self, tool: str, terms: ToolContract, result: CallToolResult) -> ToolResult:
         if terms.schemas["output"] is not None and result.structured_content is None and not self.parse_text_json:
             raise NoStructuredContentError(self.server_name, tool)
         if terms.schemas["output"] is not None and result.structured_content is not None:
@@ -885,20 +903,24 @@ class GeneratedClient:
         once it fits the schema: values are never changed, and one the schema allows but the model's
         types cannot hold is returned as it came rather than refused. A result without
         `structuredContent` is an error, or, with `parse_text_json`, read from its one JSON text block."""
-        result = await self._send(tool, contract, arguments, extra, call_options)
-        return self._structured(tool, contract, result, output_model)
+        terms = ToolContract.of(contract)
+        result = await self._send(tool, terms, arguments, extra, call_options)
+        return self._structured(tool, terms, result, output_model)
 
-    def _structured(self, tool: str, contract: str, result: CallToolResult, output_model: type[OutputT]) -> OutputT:
+    def _structured(
+        self, tool: str, terms: ToolContract, result: CallToolResult, output_model: type[OutputT]
+    ) -> OutputT:
         content = result.structured_content
         if content is None:
             if not self.parse_text_json:
                 raise NoStructuredContentError(self.server_name, tool)
             content = ToolResult(tool, result).json()
-        problem = ToolContract.of(contract).problem("output", content)
+        problem = terms.problem("output", content)
         if problem is not None:
             raise ToolResultError(tool, problem)
         try:  # `model_validate` without its wrapper, which only checks arguments this call does not pass
-            return cast("OutputT", output_model.__pydantic_validator__.validate_python(content))
+            model: OutputT = output_model.__pydantic_validator__.validate_python(content)
+            return model
         except Exception as error:
             from pydantic import ValidationError  # imported here, not on the way of every call
 

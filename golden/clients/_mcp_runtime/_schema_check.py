@@ -66,9 +66,11 @@ _TYPES: dict[str, Check] = {
     "object": lambda value: isinstance(value, dict),
     "array": lambda value: isinstance(value, list),
     "string": lambda value: isinstance(value, str),
-    "number": _is_number,
+    "number": lambda value: type(value) in _NUMBERS or _is_number(value),  # the exact types first: one test
     "integer": lambda value: (
-        (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float) and value.is_integer())
+        type(value) is int
+        or (isinstance(value, int) and not isinstance(value, bool))
+        or (isinstance(value, float) and value.is_integer())
     ),
     "boolean": lambda value: isinstance(value, bool),
     "null": lambda value: value is None,

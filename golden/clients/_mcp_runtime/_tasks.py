@@ -338,8 +338,9 @@ class TaskClient(GeneratedClient):
     ) -> TaskHandle[CallToolResult]:
         from mcp import MCPError
 
-        payload = self._payload(tool, contract, arguments, extra)
-        self._prime(tool, ToolContract.of(contract))
+        terms = ToolContract.of(contract)
+        payload = self._payload(tool, terms, arguments, extra)
+        self._prime(tool, terms)
         options = call_options or {}
         timeout, progress = options.get("timeout"), _progress(options.get("on_progress"))
         try:
@@ -365,7 +366,8 @@ class TaskClient(GeneratedClient):
     ) -> TaskHandle[ToolResult]:
         """Start a tool as a task; its handle's result is what `_call` returns, checked the same way."""
         handle = await self._start_task(tool, contract, arguments, extra, call_options)
-        return handle._then(lambda result: self._tool_result(tool, contract, self._accepted(tool, result)))
+        terms = ToolContract.of(contract)
+        return handle._then(lambda result: self._tool_result(tool, terms, self._accepted(tool, result)))
 
     async def _start_structured(
         self,
@@ -378,7 +380,8 @@ class TaskClient(GeneratedClient):
     ) -> TaskHandle[OutputT]:
         """Start a tool with an output schema as a task; its handle's result is what `_call_structured` returns."""
         handle = await self._start_task(tool, contract, arguments, extra, call_options)
-        return handle._then(lambda result: self._structured(tool, contract, self._accepted(tool, result), output_model))
+        terms = ToolContract.of(contract)
+        return handle._then(lambda result: self._structured(tool, terms, self._accepted(tool, result), output_model))
 
 
 class SyncTaskClient(SyncClient[TaskClientT]):

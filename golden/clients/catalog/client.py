@@ -2,8 +2,8 @@
 # Do not edit: run `mcp-stubgen sync` (or `mcp-stubgen generate`) to refresh it.
 """The typed client for the `catalog` MCP server, generated from its snapshot.
 
-Each method imports its tool's models on first use, so importing the client stays cheap however
-many tools the server has.
+Each method imports its tool's models on first use (through `_models`), so importing the client
+stays cheap however many tools the server has.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from .._mcp_runtime._runtime import (
     ToolResult,
 )
 from .._mcp_runtime._tasks import SyncTaskClient, SyncTaskHandle, TaskClient, TaskHandle
+from . import _models
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -90,11 +91,9 @@ class CatalogClient(TaskClient):
             user_id: Sent as 'user-id'. Optional.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.api_get_user import _CONTRACT
-
         return await self._call(
             "API-get-user",
-            _CONTRACT,
+            _models.api_get_user._CONTRACT,
             {
                 "perPage": per_page,
                 "user-id": user_id,
@@ -116,11 +115,9 @@ class CatalogClient(TaskClient):
         Args:
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.class_ import _CONTRACT
-
         return await self._call(
             "class",
-            _CONTRACT,
+            _models.class_._CONTRACT,
             {},
             extra=extra,
             call_options=call_options,
@@ -139,11 +136,9 @@ class CatalogClient(TaskClient):
         Args:
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.connect_ import _CONTRACT
-
         return await self._call(
             "connect",
-            _CONTRACT,
+            _models.connect_._CONTRACT,
             {},
             extra=extra,
             call_options=call_options,
@@ -178,11 +173,9 @@ class CatalogClient(TaskClient):
             tags: Optional.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.draw import _CONTRACT, DrawOutput
-
         return await self._call_structured(
             "draw",
-            _CONTRACT,
+            _models.draw._CONTRACT,
             {
                 "big": big,
                 "color": color,
@@ -193,7 +186,7 @@ class CatalogClient(TaskClient):
                 "style": style,
                 "tags": tags,
             },
-            DrawOutput,
+            _models.draw.DrawOutput,
             extra=extra,
             call_options=call_options,
         )
@@ -229,11 +222,9 @@ class CatalogClient(TaskClient):
             tags: Optional.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.draw import _CONTRACT, DrawOutput
-
         return await self._start_structured(
             "draw",
-            _CONTRACT,
+            _models.draw._CONTRACT,
             {
                 "big": big,
                 "color": color,
@@ -244,7 +235,7 @@ class CatalogClient(TaskClient):
                 "style": style,
                 "tags": tags,
             },
-            DrawOutput,
+            _models.draw.DrawOutput,
             extra=extra,
             call_options=call_options,
         )
@@ -264,11 +255,9 @@ class CatalogClient(TaskClient):
             name: Required.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.get_user import _CONTRACT
-
         return await self._call(
             "get_user",
-            _CONTRACT,
+            _models.get_user._CONTRACT,
             {
                 "name": name,
             },
@@ -305,11 +294,9 @@ class CatalogClient(TaskClient):
             self_: Sent as 'self'. Server default: false. Optional.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.get_user_2 import _CONTRACT
-
         return await self._call(
             "get-user",
-            _CONTRACT,
+            _models.get_user_2._CONTRACT,
             {
                 "$meta": meta,
                 "class": class_,
@@ -339,16 +326,14 @@ class CatalogClient(TaskClient):
             b: Required.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.math_multiply import _CONTRACT, MathMultiplyOutput
-
         output = await self._call_structured(
             "math.multiply",
-            _CONTRACT,
+            _models.math_multiply._CONTRACT,
             {
                 "a": a,
                 "b": b,
             },
-            MathMultiplyOutput,
+            _models.math_multiply.MathMultiplyOutput,
             extra=extra,
             call_options=call_options,
         )
@@ -373,16 +358,14 @@ class CatalogClient(TaskClient):
             b: Required.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.math_multiply import _CONTRACT, MathMultiplyOutput
-
         handle = await self._start_structured(
             "math.multiply",
-            _CONTRACT,
+            _models.math_multiply._CONTRACT,
             {
                 "a": a,
                 "b": b,
             },
-            MathMultiplyOutput,
+            _models.math_multiply.MathMultiplyOutput,
             extra=extra,
             call_options=call_options,
         )
@@ -401,11 +384,9 @@ class CatalogClient(TaskClient):
         Args:
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.self_ import _CONTRACT
-
         return await self._call(
             "self",
-            _CONTRACT,
+            _models.self_._CONTRACT,
             {},
             extra=extra,
             call_options=call_options,
@@ -426,15 +407,13 @@ class CatalogClient(TaskClient):
             root: Required.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.tree import _CONTRACT, TreeOutput
-
         return await self._call_structured(
             "tree",
-            _CONTRACT,
+            _models.tree._CONTRACT,
             {
                 "root": root,
             },
-            TreeOutput,
+            _models.tree.TreeOutput,
             extra=extra,
             call_options=call_options,
         )

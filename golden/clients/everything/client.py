@@ -2,8 +2,8 @@
 # Do not edit: run `mcp-stubgen sync` (or `mcp-stubgen generate`) to refresh it.
 """The typed client for the `everything` MCP server, generated from its snapshot.
 
-Each method imports its tool's models on first use, so importing the client stays cheap however
-many tools the server has.
+Each method imports its tool's models on first use (through `_models`), so importing the client
+stays cheap however many tools the server has.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from .._mcp_runtime._runtime import (
     ToolResult,
 )
 from .._mcp_runtime._tasks import SyncTaskClient, SyncTaskHandle, TaskClient, TaskHandle
+from . import _models
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -96,11 +97,9 @@ class EverythingClient(TaskClient):
             message: Message to echo.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.echo import _CONTRACT
-
         return await self._call(
             "echo",
-            _CONTRACT,
+            _models.echo._CONTRACT,
             {
                 "message": message,
             },
@@ -127,11 +126,9 @@ class EverythingClient(TaskClient):
             include_image: Whether to include an example image. Sent as 'includeImage'. Server default: false. Optional.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.get_annotated_message import _CONTRACT
-
         return await self._call(
             "get-annotated-message",
-            _CONTRACT,
+            _models.get_annotated_message._CONTRACT,
             {
                 "includeImage": include_image,
                 "messageType": message_type,
@@ -155,11 +152,9 @@ class EverythingClient(TaskClient):
         Args:
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.get_env import _CONTRACT
-
         return await self._call(
             "get-env",
-            _CONTRACT,
+            _models.get_env._CONTRACT,
             {},
             extra=extra,
             call_options=call_options,
@@ -182,11 +177,9 @@ class EverythingClient(TaskClient):
             count: Number of resource links to return (1-10). Server default: 3. Optional.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.get_resource_links import _CONTRACT
-
         return await self._call(
             "get-resource-links",
-            _CONTRACT,
+            _models.get_resource_links._CONTRACT,
             {
                 "count": count,
             },
@@ -213,11 +206,9 @@ class EverythingClient(TaskClient):
             resource_type: Sent as 'resourceType'. Server default: \"Text\". Optional.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.get_resource_reference import _CONTRACT
-
         return await self._call(
             "get-resource-reference",
-            _CONTRACT,
+            _models.get_resource_reference._CONTRACT,
             {
                 "resourceId": resource_id,
                 "resourceType": resource_type,
@@ -241,11 +232,9 @@ class EverythingClient(TaskClient):
         Args:
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.get_roots_list import _CONTRACT
-
         return await self._call(
             "get-roots-list",
-            _CONTRACT,
+            _models.get_roots_list._CONTRACT,
             {},
             extra=extra,
             call_options=call_options,
@@ -268,15 +257,13 @@ class EverythingClient(TaskClient):
             location: Choose city.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.get_structured_content import _CONTRACT, GetStructuredContentOutput
-
         return await self._call_structured(
             "get-structured-content",
-            _CONTRACT,
+            _models.get_structured_content._CONTRACT,
             {
                 "location": location,
             },
-            GetStructuredContentOutput,
+            _models.get_structured_content.GetStructuredContentOutput,
             extra=extra,
             call_options=call_options,
         )
@@ -300,11 +287,9 @@ class EverythingClient(TaskClient):
             b: Second number.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.get_sum import _CONTRACT
-
         return await self._call(
             "get-sum",
-            _CONTRACT,
+            _models.get_sum._CONTRACT,
             {
                 "a": a,
                 "b": b,
@@ -328,11 +313,9 @@ class EverythingClient(TaskClient):
         Args:
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.get_tiny_image import _CONTRACT
-
         return await self._call(
             "get-tiny-image",
-            _CONTRACT,
+            _models.get_tiny_image._CONTRACT,
             {},
             extra=extra,
             call_options=call_options,
@@ -359,11 +342,9 @@ class EverythingClient(TaskClient):
             output_type: How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object. Sent as 'outputType'. Server default: \"resourceLink\". Optional.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.gzip_file_as_resource import _CONTRACT
-
         return await self._call(
             "gzip-file-as-resource",
-            _CONTRACT,
+            _models.gzip_file_as_resource._CONTRACT,
             {
                 "data": data,
                 "name": name,
@@ -392,11 +373,9 @@ class EverythingClient(TaskClient):
             ambiguous: Simulate an ambiguous query that requires clarification (triggers input_required status). Server default: false. Optional.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.simulate_research_query import _CONTRACT
-
         return await self._call(
             "simulate-research-query",
-            _CONTRACT,
+            _models.simulate_research_query._CONTRACT,
             {
                 "ambiguous": ambiguous,
                 "topic": topic,
@@ -426,11 +405,9 @@ class EverythingClient(TaskClient):
             ambiguous: Simulate an ambiguous query that requires clarification (triggers input_required status). Server default: false. Optional.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.simulate_research_query import _CONTRACT
-
         return await self._start(
             "simulate-research-query",
-            _CONTRACT,
+            _models.simulate_research_query._CONTRACT,
             {
                 "ambiguous": ambiguous,
                 "topic": topic,
@@ -454,11 +431,9 @@ class EverythingClient(TaskClient):
         Args:
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.toggle_simulated_logging import _CONTRACT
-
         return await self._call(
             "toggle-simulated-logging",
-            _CONTRACT,
+            _models.toggle_simulated_logging._CONTRACT,
             {},
             extra=extra,
             call_options=call_options,
@@ -479,11 +454,9 @@ class EverythingClient(TaskClient):
         Args:
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.toggle_subscriber_updates import _CONTRACT
-
         return await self._call(
             "toggle-subscriber-updates",
-            _CONTRACT,
+            _models.toggle_subscriber_updates._CONTRACT,
             {},
             extra=extra,
             call_options=call_options,
@@ -504,11 +477,9 @@ class EverythingClient(TaskClient):
         Args:
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.trigger_elicitation_request import _CONTRACT
-
         return await self._call(
             "trigger-elicitation-request",
-            _CONTRACT,
+            _models.trigger_elicitation_request._CONTRACT,
             {},
             extra=extra,
             call_options=call_options,
@@ -533,11 +504,9 @@ class EverythingClient(TaskClient):
             steps: Number of steps in the operation. Server default: 5. Optional.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.trigger_long_running_operation import _CONTRACT
-
         return await self._call(
             "trigger-long-running-operation",
-            _CONTRACT,
+            _models.trigger_long_running_operation._CONTRACT,
             {
                 "duration": duration,
                 "steps": steps,
@@ -565,11 +534,9 @@ class EverythingClient(TaskClient):
             max_tokens: Maximum number of tokens to generate. Sent as 'maxTokens'. Server default: 100. Optional.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.trigger_sampling_request import _CONTRACT
-
         return await self._call(
             "trigger-sampling-request",
-            _CONTRACT,
+            _models.trigger_sampling_request._CONTRACT,
             {
                 "maxTokens": max_tokens,
                 "prompt": prompt,
@@ -601,11 +568,9 @@ class EverythingClient(TaskClient):
             message: Message shown to the user before opening the URL. Server default: \"Please open the link to complete this action.\". Optional.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.trigger_url_elicitation import _CONTRACT
-
         return await self._call(
             "trigger-url-elicitation",
-            _CONTRACT,
+            _models.trigger_url_elicitation._CONTRACT,
             {
                 "elicitationId": elicitation_id,
                 "errorPath": error_path,

@@ -2,8 +2,8 @@
 # Do not edit: run `mcp-stubgen sync` (or `mcp-stubgen generate`) to refresh it.
 """The typed client for the `notes` MCP server, generated from its snapshot.
 
-Each method imports its tool's models on first use, so importing the client stays cheap however
-many tools the server has.
+Each method imports its tool's models on first use (through `_models`), so importing the client
+stays cheap however many tools the server has.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._mcp_runtime._runtime import NOT_GIVEN, CallOptions, GeneratedClient, NotGiven, SyncClient
+from . import _models
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -68,16 +69,14 @@ class NotesClient(GeneratedClient):
             tags: Server default: null. Optional.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.add_note import _CONTRACT, AddNoteOutput
-
         return await self._call_structured(
             "add_note",
-            _CONTRACT,
+            _models.add_note._CONTRACT,
             {
                 "tags": tags,
                 "title": title,
             },
-            AddNoteOutput,
+            _models.add_note.AddNoteOutput,
             extra=extra,
             call_options=call_options,
         )
@@ -99,16 +98,14 @@ class NotesClient(GeneratedClient):
             tag: Only notes with this tag. Server default: null. Optional.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.search import _CONTRACT, SearchOutput
-
         return await self._call_structured(
             "search",
-            _CONTRACT,
+            _models.search._CONTRACT,
             {
                 "tag": tag,
                 "text": text,
             },
-            SearchOutput,
+            _models.search.SearchOutput,
             extra=extra,
             call_options=call_options,
         )

@@ -2,8 +2,8 @@
 # Do not edit: run `mcp-stubgen sync` (or `mcp-stubgen generate`) to refresh it.
 """The typed client for the `shapes` MCP server, generated from its snapshot.
 
-Each method imports its tool's models on first use, so importing the client stays cheap however
-many tools the server has.
+Each method imports its tool's models on first use (through `_models`), so importing the client
+stays cheap however many tools the server has.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from .._mcp_runtime._runtime import (
     SyncClient,
     ToolResult,
 )
+from . import _models
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -77,13 +78,11 @@ class ShapesClient(GeneratedClient):
         Args:
             arguments: The tool's arguments as one value: its input schema's root is not one object.
         """
-        from ._models.find import _CONTRACT, FindOutput
-
         return await self._call_structured(
             "find",
-            _CONTRACT,
+            _models.find._CONTRACT,
             arguments,
-            FindOutput,
+            _models.find.FindOutput,
             call_options=call_options,
         )
 
@@ -108,17 +107,15 @@ class ShapesClient(GeneratedClient):
             mode: Optional.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.label import _CONTRACT, LabelOutput
-
         return await self._call_structured(
             "label",
-            _CONTRACT,
+            _models.label._CONTRACT,
             {
                 "flags": flags,
                 "labels": labels,
                 "mode": mode,
             },
-            LabelOutput,
+            _models.label.LabelOutput,
             extra=extra,
             call_options=call_options,
         )
@@ -136,11 +133,9 @@ class ShapesClient(GeneratedClient):
         Args:
             arguments: Any arguments, checked against the tool's JSON Schema when called: mcp-stubgen could not type this tool (/inputSchema/type: arguments are sent as an object, and the schema says 'string').
         """
-        from ._models.legacy import _CONTRACT
-
         return await self._call(
             "legacy",
-            _CONTRACT,
+            _models.legacy._CONTRACT,
             arguments,
             call_options=call_options,
         )
@@ -160,15 +155,13 @@ class ShapesClient(GeneratedClient):
             direct: Required.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.nest import _CONTRACT, NestOutput
-
         output = await self._call_structured(
             "nest",
-            _CONTRACT,
+            _models.nest._CONTRACT,
             {
                 "direct": direct,
             },
-            NestOutput,
+            _models.nest.NestOutput,
             extra=extra,
             call_options=call_options,
         )
@@ -187,13 +180,11 @@ class ShapesClient(GeneratedClient):
         Args:
             arguments: The tool's arguments as one value: its input schema's root is a map.
         """
-        from ._models.total import _CONTRACT, TotalOutput
-
         output = await self._call_structured(
             "total",
-            _CONTRACT,
+            _models.total._CONTRACT,
             arguments,
-            TotalOutput,
+            _models.total.TotalOutput,
             call_options=call_options,
         )
         return output.result
@@ -213,15 +204,13 @@ class ShapesClient(GeneratedClient):
             text: Required.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.word_counts import _CONTRACT, WordCountsOutput
-
         output = await self._call_structured(
             "word_counts",
-            _CONTRACT,
+            _models.word_counts._CONTRACT,
             {
                 "text": text,
             },
-            WordCountsOutput,
+            _models.word_counts.WordCountsOutput,
             extra=extra,
             call_options=call_options,
         )

@@ -2,8 +2,8 @@
 # Do not edit: run `mcp-stubgen sync` (or `mcp-stubgen generate`) to refresh it.
 """The typed client for the `time` MCP server, generated from its snapshot.
 
-Each method imports its tool's models on first use, so importing the client stays cheap however
-many tools the server has.
+Each method imports its tool's models on first use (through `_models`), so importing the client
+stays cheap however many tools the server has.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from typing_extensions import deprecated as _deprecated
 
 from .._mcp_runtime._runtime import NOT_GIVEN, CallOptions, GeneratedClient, NotGiven, SyncClient
+from . import _models
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -71,17 +72,15 @@ class TimeClient(GeneratedClient):
             time: Time to convert in 24-hour format (HH:MM).
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.convert_time import _CONTRACT, ConvertTimeOutput
-
         return await self._call_structured(
             "convert_time",
-            _CONTRACT,
+            _models.convert_time._CONTRACT,
             {
                 "source_timezone": source_timezone,
                 "target_timezone": target_timezone,
                 "time": time,
             },
-            ConvertTimeOutput,
+            _models.convert_time.ConvertTimeOutput,
             extra=extra,
             call_options=call_options,
         )
@@ -101,15 +100,13 @@ class TimeClient(GeneratedClient):
             timezone: IANA timezone name (e.g., 'America/New_York', 'Europe/London'). Use 'Etc/UTC' as local timezone if no timezone provided by the user.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.get_current_time import _CONTRACT, GetCurrentTimeOutput
-
         return await self._call_structured(
             "get_current_time",
-            _CONTRACT,
+            _models.get_current_time._CONTRACT,
             {
                 "timezone": timezone,
             },
-            GetCurrentTimeOutput,
+            _models.get_current_time.GetCurrentTimeOutput,
             extra=extra,
             call_options=call_options,
         )

@@ -2,8 +2,8 @@
 # Do not edit: run `mcp-stubgen sync` (or `mcp-stubgen generate`) to refresh it.
 """The typed client for the `weather` MCP server, generated from its snapshot.
 
-Each method imports its tool's models on first use, so importing the client stays cheap however
-many tools the server has.
+Each method imports its tool's models on first use (through `_models`), so importing the client
+stays cheap however many tools the server has.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from .._mcp_runtime._runtime import (
     RequestOptions,
     SyncClient,
 )
+from . import _models
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -76,15 +77,13 @@ class WeatherClient(GeneratedClient):
             celsius: Required.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.celsius_to_fahrenheit import _CONTRACT, CelsiusToFahrenheitOutput
-
         output = await self._call_structured(
             "celsius_to_fahrenheit",
-            _CONTRACT,
+            _models.celsius_to_fahrenheit._CONTRACT,
             {
                 "celsius": celsius,
             },
-            CelsiusToFahrenheitOutput,
+            _models.celsius_to_fahrenheit.CelsiusToFahrenheitOutput,
             extra=extra,
             call_options=call_options,
         )
@@ -109,17 +108,15 @@ class WeatherClient(GeneratedClient):
             units: Server default: \"metric\". Optional.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.get_forecast import _CONTRACT, GetForecastOutput
-
         return await self._call_structured(
             "get_forecast",
-            _CONTRACT,
+            _models.get_forecast._CONTRACT,
             {
                 "city": city,
                 "days": days,
                 "units": units,
             },
-            GetForecastOutput,
+            _models.get_forecast.GetForecastOutput,
             extra=extra,
             call_options=call_options,
         )
@@ -139,15 +136,13 @@ class WeatherClient(GeneratedClient):
             query: Part of a city name, in any case.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.search import _CONTRACT, SearchOutput
-
         output = await self._call_structured(
             "search",
-            _CONTRACT,
+            _models.search._CONTRACT,
             {
                 "query": query,
             },
-            SearchOutput,
+            _models.search.SearchOutput,
             extra=extra,
             call_options=call_options,
         )
@@ -170,16 +165,14 @@ class WeatherClient(GeneratedClient):
             severity: Server default: 1. Optional.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        from ._models.send_alert import _CONTRACT, SendAlertOutput
-
         output = await self._call_structured(
             "send_alert",
-            _CONTRACT,
+            _models.send_alert._CONTRACT,
             {
                 "message": message,
                 "severity": severity,
             },
-            SendAlertOutput,
+            _models.send_alert.SendAlertOutput,
             extra=extra,
             call_options=call_options,
         )

@@ -1,0 +1,165 @@
+"""What a generated method does on each call after its first, against the example weather server over
+stdio: it reaches its tool's models module through `_models` and runs no import of its own (an
+import statement in the method cost every call more than the rest of the client's own work), and
+every check it makes is the one its own snapshot's schemas ask for."""
+
+from __future__ import annotations
+
+import builtins
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from mcp import StdioServerParameters
+
+from codegen.generate import generate_package
+from codegen.snapshot import load_snapshot
+from tests.conftest import REPO, forget_generated, import_generated
+from tests.regen_goldens import GOLDEN, OUTPUT
+
+WEATHER_SERVER = StdioServerParameters(command=sys.executable, args=[str(REPO / "examples" / "weather_server.py")])
+
+
+@pytest.fixture
+def weather() -> Iterator[ModuleType]:
+    """The golden weather package, imported afresh (`clients.weather`)."""
+    forget_generated(OUTPUT)
+    try:
+        yield import_generated(OUTPUT, "weather")
+    finally:
+        forget_generated(OUTPUT)
+
+
+def imports_from(prefix: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every import statement run from now on by a module whose name starts with `prefix`."""
+    seen: list[str] = []
+    original = builtins.__import__
+
+    def recording(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
+        importer = (globals or {}).get("__name__", "")
+        if importer.startswith(prefix):
+            seen.append(f"{importer}: {'.' * level}{name} {list(fromlist or ())}")
+        return original(name, globals, locals, fromlist, level)
+
+    monkeypatch.setattr(builtins, "__import__", recording)
+    return seen
+
+
+async def test_after_its_first_call_a_method_runs_no_import_of_the_package_or_its_runtime(
+    weather: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with weather.WeatherClient.connect(WEATHER_SERVER) as client:
+        await client.get_forecast(city="Oslo", days=1)
+        await client.celsius_to_fahrenheit(celsius=20)
+        seen = imports_from("clients.", monkeypatch)
+        forecast = await client.get_forecast(city="Rome", days=2)
+        fahrenheit = await client.celsius_to_fahrenheit(celsius=100)
+        with pytest.raises(weather.ToolArgumentsError, match=r"argument days: 9 is greater than the maximum of 7"):
+            await client.get_forecast(city="Rome", days=9)
+    assert (forecast.city, forecast.temperature, fahrenheit) == ("Rome", 23.5, 212.0)
+    assert seen == []
+
+
+async def test_a_tools_models_module_is_imported_on_its_first_call_and_an_unknown_name_is_no_attribute(
+    weather: ModuleType,
+) -> None:
+    models = sys.modules["clients.weather._models"]
+    assert "clients.weather._models.get_forecast" not in sys.modules
+    assert not hasattr(models, "no_such_tool")
+    assert not hasattr(models, "get_forecast.nothing") and not hasattr(models, "")
+    with pytest.raises(AttributeError, match=r"module 'clients.weather._models' has no attribute 'no_such_tool'"):
+        models.no_such_tool  # noqa: B018 - the attribute access is what is tested
+    async with weather.WeatherClient.connect(WEATHER_SERVER) as client:
+        assert (await client.get_forecast(city="Oslo")).city == "Oslo"
+    assert models.get_forecast is sys.modules["clients.weather._models.get_forecast"]
+    assert "clients.weather._models.search" not in sys.modules
+
+
+async def test_a_client_wrapping_a_bare_client_session_calls_and_checks_as_one_wrapping_the_client(
+    weather: ModuleType,
+) -> None:
+    async with weather.WeatherClient.connect(WEATHER_SERVER) as client:
+        session_client = weather.WeatherClient(client.mcp_client.session)
+        assert (await session_client.get_forecast(city="Oslo", days=3)).temperature == 24.5
+        with pytest.raises(weather.ToolArgumentsError, match=r"argument days: 0 is less than the minimum of 1"):
+            await session_client.get_forecast(city="Oslo", days=0)
+
+
+@pytest.fixture
+def weather_before(tmp_path: Path) -> Iterator[ModuleType]:
+    """The weather package generated from an older snapshot, where `get_forecast`'s temperature was an
+    integer, imported beside the golden one (as `schema_before.weather`)."""
+    document = json.loads((GOLDEN / "weather" / "snapshot.json").read_text(encoding="utf-8"))
+    (forecast,) = [tool for tool in document["tools"] if tool["name"] == "get_forecast"]
+    forecast["outputSchema"]["properties"]["temperature"]["type"] = "integer"
+    (tmp_path / "before.json").write_text(json.dumps(document), encoding="utf-8")
+    out = tmp_path / "schema_before"
+    generate_package(load_snapshot(tmp_path / "before.json"), out)
+    try:
+        yield import_generated(out, "weather")
+    finally:
+        forget_generated(out)
+
+
+async def test_each_package_checks_a_result_against_its_own_snapshots_schema_call_after_call(
+    weather: ModuleType, weather_before: ModuleType
+) -> None:
+    """The schemas are compiled once per schema text: two generations of one tool in one process
+    keep their own checks, whichever was called first and however often."""
+    async with weather.WeatherClient.connect(WEATHER_SERVER) as client:
+        before = weather_before.WeatherClient(client.mcp_client)
+        for _ in range(3):
+            with pytest.raises(
+                weather_before.ToolResultError, match=r"\['temperature'\]: 22.5 is not of type 'integer'"
+            ):
+                await before.get_forecast(city="Oslo")
+            assert (await client.get_forecast(city="Oslo")).temperature == 22.5
+
+
+@pytest.mark.parametrize("schema", [{"type": "integer"}, {"type": "number"}, {"type": ["integer", "string"]}])
+@pytest.mark.parametrize("value", [0, 7, -3, 2**70, 2.0, 2.5, True, False, None, "2", [2], {"n": 2}])
+def test_the_fast_type_check_agrees_with_jsonschema_on_numbers(schema: dict[str, Any], value: Any) -> None:
+    """Each call's checks test a number's exact type first; what that shortcut settles (an `int`, a
+    `float` for a number) is what `jsonschema` decides too, and the rest (a whole float as an
+    integer, `bool`) is left to the full check."""
+    import jsonschema
+
+    from codegen.runtime._schema_check import SchemaCheck
+
+    check = SchemaCheck(schema)
+    assert check.fast is not None
+    assert check.fast(value) is jsonschema.Draft202012Validator(schema).is_valid(value)
+
+
+async def test_a_tool_named_after_what_the_models_package_imports_reaches_its_own_module(tmp_path: Path) -> None:
+    """`_models/__init__.py` binds names of its own; a tool's module under one of them
+    (`load_tool_module`, `ModuleType` as a module name) must still be what its method finds."""
+    from mcp import Client
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("clash")
+
+    @server.tool()
+    def load_tool_module(name: str) -> dict[str, str]:
+        return {"loaded": name.upper()}
+
+    snapshot_path = tmp_path / "clash.json"
+    async with Client(server, cache=None) as client:
+        from codegen.config import ServerConfig
+        from codegen.snapshot import write_snapshot
+        from codegen.snapshot.discovery import list_catalog
+
+        write_snapshot(snapshot_path, await list_catalog(client, ServerConfig(name="clash", command="unused")))
+    out = tmp_path / "named_clash"
+    generate_package(load_snapshot(snapshot_path), out)
+    try:
+        clash = import_generated(out, "clash")
+        async with Client(server, cache=None) as client:
+            result = await clash.ClashClient(client).load_tool_module(name="weather")
+        assert result == {"loaded": "WEATHER"}
+    finally:
+        forget_generated(out)
