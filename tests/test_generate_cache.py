@@ -74,6 +74,37 @@ def test_cached_and_incremental_runs_equal_cold_runs(source: str, tmp_path: Path
     assert incremental == render_snapshot(after)
 
 
+def entries(folder: Path) -> dict[Path, bytes]:
+    """Every entry in a cache folder (its shards, not its ledger), by path."""
+    return {path: path.read_bytes() for path in folder.glob("v1/*/*")}
+
+
+@pytest.mark.performance_guard
+def test_a_tool_is_one_cache_entry_read_back_whole_by_the_next_run(tmp_path: Path) -> None:
+    """A tool's models, spec, contract and formatted methods are one entry (creating a file cost more
+    than anything else in storing a piece), and a run with nothing in memory reads them back to the
+    cold bytes without storing anything again."""
+    snapshot = bench_snapshot(make_tools(TOOLS))
+    cold = render_snapshot(snapshot, cache=Cache(tmp_path / "cache"))
+    stored = entries(tmp_path / "cache")
+    tool_entries = [data for data in stored.values() if data.startswith(b'{"classes": ')]
+    assert len(tool_entries) == TOOLS
+    assert len(stored) - TOOLS <= 3, "beside the tools' entries, only the client's head pieces"
+    assert render_snapshot(snapshot, cache=Cache(tmp_path / "cache")) == cold == render_snapshot(snapshot)
+    assert entries(tmp_path / "cache") == stored
+
+
+@pytest.mark.parametrize("damage", ["cut short", "garbage", "empty"])
+def test_a_damaged_tool_entry_is_built_again(tmp_path: Path, damage: str) -> None:
+    snapshot = bench_snapshot(make_tools(TOOLS))
+    cold = render_snapshot(snapshot, cache=Cache(tmp_path / "cache"))
+    damaged = {path: data for path, data in entries(tmp_path / "cache").items() if data.startswith(b'{"classes": ')}
+    for path, data in damaged.items():
+        path.write_bytes({"cut short": data[: len(data) - 7], "garbage": b"\x00garbage\n", "empty": b""}[damage])
+    assert render_snapshot(snapshot, cache=Cache(tmp_path / "cache")) == cold
+    assert render_snapshot(snapshot, cache=Cache(tmp_path / "cache")) == cold
+
+
 def cli(*args: str | Path, cache: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "codegen.cli", "generate", *map(str, args)],

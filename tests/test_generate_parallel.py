@@ -4,14 +4,17 @@ does the small jobs it was started for, and whatever goes wrong there is done ag
 from __future__ import annotations
 
 import functools
+import gc
 import os
 import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
+
 from benchmarks.catalog import make_tools
-from codegen.generate.parallel import map_batches, warm_up, warm_workers
+from codegen.generate.parallel import MIN_PARALLEL_ITEMS, YOUNG_COLLECTION_THRESHOLD, map_batches, warm_up, warm_workers
 from codegen.snapshot import Snapshot, write_snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,6 +30,10 @@ def _failing_prepare() -> None:
 
 def _with_process(items: Sequence[int]) -> list[tuple[int, int]]:
     return [(item, os.getpid()) for item in items]
+
+
+def _collection_threshold(items: Sequence[int]) -> list[int]:
+    return [gc.get_threshold()[0] for _ in items]
 
 
 def _failing_elsewhere(parent: int, items: Sequence[int]) -> list[int]:
@@ -88,6 +95,16 @@ def test_a_killed_commands_worker_ends_with_it() -> None:
         cwd=ROOT,
     )
     assert done.returncode == -9 and done.stdout == "started\n"
+
+
+@pytest.mark.performance_guard
+@pytest.mark.parametrize("count", [1, MIN_PARALLEL_ITEMS - 1, 4 * MIN_PARALLEL_ITEMS])
+def test_work_in_this_process_collects_garbage_as_seldom_as_a_workers(count: int) -> None:
+    """A small job (a hub's servers, or any job on one core) ran with Python's default collections,
+    a seventh of generating's CPU, while work sent to a pool's workers ran with fewer."""
+    before = gc.get_threshold()
+    assert set(map_batches(_collection_threshold, list(range(count)))) == {YOUNG_COLLECTION_THRESHOLD}
+    assert gc.get_threshold() == before
 
 
 _COUNTING_FORKS = """

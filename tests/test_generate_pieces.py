@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from codegen.errors import StubgenError
-from codegen.generate import parallel, piecewise_black, render_snapshot, templating
+from codegen.generate import parallel, piecewise_black, render_snapshot, templating, tool_workers
 from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
 from codegen.generate.formatting import LINE_LENGTH
@@ -70,8 +70,9 @@ def test_the_template_writes_black_layout_so_black_changes_nothing(case: Path) -
 
 @pytest.mark.performance_guard
 def test_each_tools_method_and_import_are_formatted_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A performance guard, not a behaviour test: it counts `black_pieces` calls (no piece formatted
-    twice, methods black would leave alone never formatted), which the output cannot show; what the
+    """A performance guard, not a behaviour test: it counts the pieces black formats, the client's in
+    `black_pieces` and each tool's methods where the tool is built (`tool_workers`): no piece formatted
+    twice, methods black would leave alone never formatted, which the output cannot show; what the
     user sees is held by its last line and the golden trees."""
     monkeypatch.setattr(parallel, "_workers", lambda: 1)  # in-process, so every black call is counted
     formatted: Counter[str] = Counter()
@@ -84,6 +85,7 @@ def test_each_tools_method_and_import_are_formatted_once(monkeypatch: pytest.Mon
         return original(kind, sources)
 
     monkeypatch.setattr(piecewise_black, "black_pieces", counting)
+    monkeypatch.setattr(tool_workers, "black_batch", counting)
     snapshot = load_snapshot(Path("golden/catalog/snapshot.json"))
     files = render_snapshot(snapshot)
     helpers_members = len(snapshot.resources) + len(snapshot.resource_templates) + len(snapshot.prompts)
@@ -101,7 +103,7 @@ def test_each_tools_method_and_import_are_formatted_once(monkeypatch: pytest.Mon
     ]
     assert len(written) == members + 1  # and the client's `connect_sync`
     # a piece black would leave as it is (`formatted_without_black`) never reaches it; every other
-    # piece reaches it once, in the renderer
+    # piece reaches it once, in the renderer or (a tool's methods) where the tool is built
     assert max(seen.values()) == 1
     assert formatted["module"] == 3 and formatted["import"] == 0
     assert 0 < formatted["member"] < members

@@ -105,10 +105,6 @@ class Cache:
     def default(cls) -> Cache:
         return cls(default_cache_dir(), default_max_bytes())
 
-    def _path(self, key: str) -> Path:
-        assert self.folder is not None
-        return self.folder / _LAYOUT / key[:2] / key[2:]
-
     def holds_entries(self) -> bool:
         """Whether the folder holds entries of this layout: not when it is new, emptied or disabled."""
         return self.folder is not None and (self.folder / _LAYOUT).is_dir()
@@ -131,20 +127,28 @@ class Cache:
         self._made[key] = text
         self._written += _on_disk(len(text))
 
+    def hold(self, key: str, text: str) -> None:
+        """Hold a piece for the rest of the run that is stored inside another entry, not under its own key."""
+        self._made[key] = text
+
     def put(self, key: str, text: str) -> None:
-        """Store atomically; a read-only or full disk only costs the next run its speed."""
+        """Store atomically; a read-only or full disk only costs the next run its speed. A shard folder
+        is made only when the entry cannot be created without it (a `mkdir` per entry was measurable)."""
         self._made[key] = text
         if self.folder is None:
             return
-        path = self._path(key)
+        shard = os.path.join(self.folder, _LAYOUT, key[:2])
         data = text.encode("utf-8", "surrogatepass")
         with contextlib.suppress(OSError):
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=path.parent)
+            try:
+                fd, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=shard)
+            except FileNotFoundError:
+                os.makedirs(shard, exist_ok=True)
+                fd, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=shard)
             try:
                 with os.fdopen(fd, "wb") as handle:
                     handle.write(data)
-                os.replace(temporary, path)
+                os.replace(temporary, os.path.join(shard, key[2:]))
             except BaseException:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(temporary)

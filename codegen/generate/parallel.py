@@ -89,7 +89,10 @@ def map_batches(
     if small or workers < 2 or len(items) < MIN_PARALLEL_ITEMS or "fork" not in multiprocessing.get_all_start_methods():
         warm = _warm.get(prepare) if items and prepare is not None else None
         done = warm.run(function, items) if warm is not None else None
-        return done if done is not None else _in_batches(function, items)
+        if done is not None:
+            return done
+        with fewer_collections():  # as the workers do: a hub's or a one-core machine's tools are built here
+            return _in_batches(function, items)
     size = min(MAX_BATCH, -(-len(items) // (workers * 4)))
     batches = [items[start : start + size] for start in range(0, len(items), size)]
     if prepare is not None:

@@ -1,15 +1,17 @@
-"""Building tools' models and method specs in batches over the cores, each piece cached by content.
+"""Building tools' models, method specs and client methods in batches over the cores, cached by content.
 
 A tool's part of the package depends on that tool alone, so tools are built in batches spread over
-the cores (`parallel.map_batches`). Workers build specs, never text: the renderer formats the client
-(`codegen.generate.render`) from the finished `PackageSpec` it is handed.
+the cores (`parallel.map_batches`), and each is cached as one entry (`_entry`): creating a file was
+the costliest step of storing a piece, and a tool's pieces are always wanted together. Workers also
+format each tool's client methods, which depend on its spec alone; the renderer
+(`codegen.generate.render`) finds them in the cache and formats the rest of the client.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -24,10 +26,12 @@ from codegen.generate.model_reader import ModelClass, ReadModels, read_models, u
 from codegen.generate.modelgen import ModelJob, load_datamodel, model_source, one_line, untyped_source
 from codegen.generate.package_plan import ToolPlan
 from codegen.generate.parallel import map_batches
+from codegen.generate.piecewise_black import black_batch, formatted_without_black, members_entry, members_key
 from codegen.generate.spec import Parameter, ToolSpec
+from codegen.generate.templating import method_macros, tool_members
 from codegen.snapshot import JSON
 
-__all__ = ["ToolParts", "tool_parts"]
+__all__ = ["ToolParts", "load_builders", "tool_key", "tool_parts"]
 
 MODELS_WORTH_FORKING = 20_000
 """Tool definitions (bytes of compact JSON) whose models are made in-process below this: forked
@@ -51,88 +55,112 @@ class ToolParts(NamedTuple):
 
 def tool_parts(server: str, tools: Sequence[ToolPlan], cache: Cache) -> list[ToolParts]:
     """Each tool's parts, from the cache or built in batches over the cores; the first failing tool
-    (in catalog order) is the `StubgenError` raised."""
-    source_keys = [cache_key("models", tool.stem, tool.content) for tool in tools]
-    spec_keys = [
-        cache_key("tool-spec", tool.content, tool.named.python, tool.stem, tool.start_method or "") for tool in tools
-    ]
-    sources = [cache.get(key) for key in source_keys]
-    specs = [cache.get(key) for key in spec_keys]
-    missing = [index for index, spec in enumerate(specs) if spec is None or sources[index] is None]
-    jobs = [_ToolJob(server, tools[index], sources[index], source_keys[index], spec_keys[index]) for index in missing]
-    making = sum(job.tool.size for job in jobs if job.source is None)
-    small = making < MODELS_WORTH_FORKING
+    (in catalog order) is the `StubgenError` raised. Each tool's formatted client methods are held in
+    `cache` for the renderer (`piecewise_black.cached_members`)."""
+    keys = [tool_key(tool) for tool in tools]
+    entries = [_read_entry(cache.get(key)) for key in keys]
+    missing = [index for index, entry in enumerate(entries) if entry is None]
+    jobs = [_ToolJob(server, tools[index], keys[index]) for index in missing]
+    small = sum(job.tool.size for job in jobs) < MODELS_WORTH_FORKING
     build = functools.partial(_build_tools, cache.folder)
-    outcomes = map_batches(build, jobs, load_datamodel if making else None, small)
+    outcomes = map_batches(build, jobs, load_builders if jobs else None, small)
     for index, outcome in zip(missing, outcomes, strict=True):
-        if isinstance(outcome, str):
-            raise StubgenError(outcome)
-        sources[index], specs[index] = outcome.source, outcome.spec
-        cache.remember(source_keys[index], outcome.source)
-        cache.remember(spec_keys[index], outcome.spec)
-    return [_load_parts(source, spec) for source, spec in zip(sources, specs, strict=True)]
+        if isinstance(outcome, _Refused):
+            raise StubgenError(outcome.message)
+        cache.remember(keys[index], outcome)
+        entries[index] = _read_entry(outcome)
+    parts: list[ToolParts] = []
+    for entry in entries:
+        assert entry is not None, "every tool was found in the cache or built"
+        tool, members = entry
+        cache.hold(members_key(tool.spec), members)
+        parts.append(tool)
+    return parts
+
+
+def tool_key(tool: ToolPlan) -> str:
+    """Where a tool's entry is cached: by everything its models, spec and methods are made from."""
+    return cache_key("tool", tool.stem, tool.content, tool.named.python, tool.start_method or "")
+
+
+def load_builders() -> None:
+    """Load what building a tool loads (datamodel-code-generator, the method templates) in this process
+    once, before workers are forked from it."""
+    load_datamodel()
+    method_macros()
 
 
 @dataclass(frozen=True)
 class _ToolJob:
-    """What a worker needs to build one tool: its plan, its models module when that is cached, and
-    the cache keys its texts are stored under."""
+    """What a worker needs to build one tool: its plan and the cache key its entry is stored under."""
 
     server: str
     tool: ToolPlan
-    source: str | None
-    source_key: str
-    spec_key: str
+    key: str
 
 
-@dataclass(frozen=True)
-class _Built:
-    """One tool as a worker built it and stored it in the cache folder, for the parent's memory."""
+class _Refused(NamedTuple):
+    """A tool no package can be built with: the one-line message `tool_parts` raises."""
 
-    source: str
-    spec: str
-    """`_dump_parts`: what the models module tells the client, so a cached run never parses it."""
+    message: str
 
 
-def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[_Built | str]:
-    """Build a batch of tools (in a worker): models, spec and contract, each text stored in the cache
-    folder (in parallel, by the workers, rather than one file at a time by the parent). A failure is
-    its one-line message."""
+def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[str | _Refused]:
+    """Build a batch of tools (in a worker): models, spec, contract and formatted client methods, stored
+    in the cache folder as one entry per tool (`_entry`; by the workers, in parallel, rather than one
+    file at a time by the parent). A refused tool is its one-line message."""
     checked: list[str | StubgenError | None] = []
     for job in jobs:
-        try:  # a cached module passed the checks when it was made
-            checked.append(None if job.source is not None else check_tool_schemas(job.server, job.tool.tool))
+        try:
+            checked.append(check_tool_schemas(job.server, job.tool.tool))
         except StubgenError as error:
             checked.append(error)
-    store = Cache(folder)
-    outcomes: list[_Built | str] = []
+    built: list[tuple[_ToolJob, _Typed] | _Refused] = []
     for job, untypable, (source, read) in zip(jobs, checked, _grouped(jobs, checked), strict=True):
         if isinstance(untypable, StubgenError):
-            outcomes.append(str(untypable))
+            built.append(_Refused(str(untypable)))
             continue
         try:
-            typed = typed_or_untyped(job.server, job.tool, source, untypable, read)
+            built.append((job, typed_or_untyped(job.server, job.tool, source, untypable, read)))
         except StubgenError as error:
-            outcomes.append(str(error))
+            built.append(_Refused(str(error)))
+    typed = [outcome for outcome in built if not isinstance(outcome, _Refused)]
+    members = iter(_formatted_members([tool.spec for _, tool in typed]))
+    store = Cache(folder)
+    outcomes: list[str | _Refused] = []
+    for outcome in built:
+        if isinstance(outcome, _Refused):
+            outcomes.append(outcome)
             continue
-        parts = _dump_parts(tuple(typed.models), typed.imported, typed.spec, contract(job.tool.tool, typed.spec))
-        store.put(job.source_key, typed.source)
-        store.put(job.spec_key, parts)
-        outcomes.append(_Built(typed.source, parts))
+        job, tool = outcome
+        entry = _entry(tool, contract(job.tool.tool, tool.spec), next(members))
+        store.put(job.key, entry)
+        outcomes.append(entry)
     return outcomes
+
+
+def _formatted_members(specs: Sequence[ToolSpec]) -> list[str]:
+    """Each tool's client methods and their sync twins as black writes them (`members_entry`), those
+    black would not leave alone formatted in one black call for the batch."""
+    methods = [[*tool_members(spec), *tool_members(spec, sync=True)] for spec in specs]
+    pieces = [method for tool in methods for method in tool]
+    known = [formatted_without_black("member", piece) for piece in pieces]
+    blacked = iter(black_batch("member", [piece for piece, text in zip(pieces, known, strict=True) if text is None]))
+    done = iter([text if text is not None else next(blacked) for text in known])
+    return [members_entry(spec, [next(done) for _ in tool]) for spec, tool in zip(specs, methods, strict=True)]
 
 
 def _grouped(
     jobs: Sequence[_ToolJob], checked: Sequence[str | StubgenError | None]
 ) -> list[tuple[str | None, ReadModels | None]]:
-    """Each job's models module: the cached one, or made with others in one datamodel-code-generator
-    call (`model_batches`, with what it defines when that was read there already); None for one to
-    make alone (`typed_or_untyped`), as an untypable tool's is."""
-    sources: list[tuple[str | None, ReadModels | None]] = [(job.source, None) for job in jobs]
+    """Each job's models module, made with others in one datamodel-code-generator call
+    (`model_batches`, with what it defines when that was read there already); None for one to make
+    alone (`typed_or_untyped`), as an untypable tool's is."""
+    sources: list[tuple[str | None, ReadModels | None]] = [(None, None) for _ in jobs]
     wanted = [
         index
         for index, (job, untypable) in enumerate(zip(jobs, checked, strict=True))
-        if job.source is None and untypable is None and _takes_object(job.tool.tool)
+        if untypable is None and _takes_object(job.tool.tool)
     ]
     made = grouped_sources([ModelJob(jobs[index].tool.tool, jobs[index].tool.stem) for index in wanted])
     for index, grouped in zip(wanted, made, strict=True):
@@ -184,23 +212,40 @@ def typed_or_untyped(
     return _Typed(source, models, imported, tool_spec(tool, tool.named.python, models, reason))
 
 
-def _dump_parts(classes: tuple[str, ...], imported: Mapping[str, str], spec: ToolSpec, contract: str) -> str:
-    """What a tool's models module tells the client (its classes, its imports, the method's spec) and
-    its contract, for the cache: reading it back skips parsing the module, the slowest step of a
-    cached run, and the parent never walks a schema for the contract (the workers made it)."""
-    document = {"classes": classes, "imported": imported, "spec": asdict(spec), "contract": contract}
-    return json.dumps(document, ensure_ascii=False)
+def _entry(tool: _Typed, contract: str, members: str) -> str:
+    """A tool's cache entry: a line of JSON with what its models module tells the client (its classes,
+    its imports, the method's spec) and its contract, so a cached run never parses the module nor
+    walks a schema, and the module's length; a line with its formatted methods (`members_entry`: JSON
+    writes no raw line break); then the module itself."""
+    document = {
+        "classes": tuple(tool.models),
+        "imported": tool.imported,
+        "spec": asdict(tool.spec),
+        "contract": contract,
+        "source_length": len(tool.source),
+    }
+    return f"{json.dumps(document, ensure_ascii=False)}\n{members}\n{tool.source}"
 
 
-def _load_parts(source: str | None, text: str | None) -> ToolParts:
-    assert source is not None and text is not None, "every tool was found in the cache or built"
-    document = json.loads(text)
-    spec = document["spec"]
-    parameters = tuple(Parameter(**parameter) for parameter in spec.pop("parameters"))
-    return ToolParts(
-        source=source,
-        classes=tuple(document["classes"]),
-        imported=document["imported"],
-        spec=ToolSpec(**spec, parameters=parameters),
-        contract=document["contract"],
-    )
+def _read_entry(text: str | None) -> tuple[ToolParts, str] | None:
+    """A tool's parts and its formatted methods' entry from `_entry`'s text; None for no entry, or one
+    that cannot be read or is cut short (damaged on disk): the tool is then built again."""
+    if text is None:
+        return None
+    try:
+        head, members, source = text.split("\n", 2)
+        document = json.loads(head)
+        if document["source_length"] != len(source):
+            return None
+        spec = document["spec"]
+        parameters = tuple(Parameter(**parameter) for parameter in spec.pop("parameters"))
+        parts = ToolParts(
+            source=source,
+            classes=tuple(document["classes"]),
+            imported=document["imported"],
+            spec=ToolSpec(**spec, parameters=parameters),
+            contract=document["contract"],
+        )
+    except (ValueError, KeyError, TypeError):
+        return None
+    return parts, members
