@@ -79,8 +79,9 @@ def generate_one(job: tuple[int, str, str]) -> tuple[str, str, str, list[str]]:
         return path.name, "skipped", "not a JSON object", []
     try:
         snapshot = snapshot_for(index, path, schema)
-        spec = build_package(snapshot, cache=Cache.disabled())
-        files = render_package(spec)
+        cache = Cache.disabled()  # holds what the build made for the render, writes nothing
+        spec = build_package(snapshot, cache=cache)
+        files = render_package(spec, cache)
     except StubgenError as error:
         return path.name, "refused", str(error), []
     except Exception as error:  # a bug: counted, never hidden

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping
 
 from codegen.generate.cache import Cache
 from codegen.generate.escaping import literal, quoted
@@ -20,11 +19,9 @@ from codegen.generate.piecewise_black import (
     cached_members,
     formatted,
     head_pieces,
-    members_entry,
-    members_key,
 )
-from codegen.generate.spec import ModelModule, PackageSpec, PromptSpec, ResourceSpec, TemplateSpec, ToolSpec
-from codegen.generate.templating import jinja_environment, method_macros, tool_members
+from codegen.generate.spec import ModelModule, PackageSpec, PromptSpec, ResourceSpec, TemplateSpec
+from codegen.generate.templating import jinja_environment, method_macros
 
 __all__ = ["CONTRACT_DOC", "CONTRACT_NAME", "model_module_file", "render_package"]
 
@@ -80,21 +77,6 @@ def _real_fingerprints(package: PackageSpec, head: list[str]) -> list[str] | Non
     return [_STAND_IN.sub(lambda match: values[int(match[0][1:])], piece) for piece in head]
 
 
-def _remember_members(
-    tools: list[ToolSpec], ready: Mapping[str, object], methods: list[str], sync_start: int, cache: Cache
-) -> None:
-    """Cache each tool's formatted methods that were not cached (`cached_members`): the tools' come
-    first among the class's methods (`methods`) and among its sync twin's (from `sync_start`, after
-    the twin's class line), in the same order and number."""
-    at = 0
-    for tool in tools:
-        count = 2 if tool.start_method else 1
-        if ready[tool.method] is None:
-            texts = [*methods[at : at + count], *methods[sync_start + at : sync_start + at + count]]
-            cache.put(members_key(tool), members_entry(tool, texts))
-        at += count
-
-
 def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str, bytes]:
     """Every file of the package, by path relative to the package folder (the runtime it imports is the
     output folder's, `runtime_folder`)."""
@@ -106,15 +88,12 @@ def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str
     ready = {tool.method: cached_members(tool, cache) for tool in tools}
 
     def members(sync: bool) -> list[str | tuple[PieceKind, str]]:
-        """The class's methods: a tool's formatted ones when the cache has them, else pieces to format."""
+        """The class's methods: each tool's as the workers formatted them, then the other members' pieces."""
         slots: list[str | tuple[PieceKind, str]] = []
         for tool in tools:
             known = ready[tool.method]
-            slots += (
-                known[1 if sync else 0]
-                if known is not None
-                else [("member", text) for text in tool_members(tool, sync)]
-            )
+            assert known is not None, "build_package holds every tool's formatted methods in the cache it is given"
+            slots += known[1 if sync else 0]
         slots += [
             ("member", str(member))
             for member in [
@@ -141,8 +120,6 @@ def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str
             head = head_pieces(templates.get_template("client.py.jinja").render(package=package))
             real = formatted(head, cache)
         pieces[: len(head)] = real
-    if package.sync_client:
-        _remember_members(tools, ready, pieces[len(head) :], len(async_members) + 1, cache)
     head_text = pieces[: len(head)]
     async_methods = pieces[len(head) : len(head) + len(async_members)]
     sync_twin_text = pieces[len(head) + len(async_members) :]
