@@ -92,3 +92,85 @@ LATER_TASKS: list[tuple[str, tuple[str, ...]]] = [
 """More requests over the same hub, written from its tool lists and committed before the ranking of
 issue 25's second round (unknown words, question words, value formats) was run on any of them;
 measured once it was done, never tuned against."""
+
+THIRD_TASKS: list[tuple[str, tuple[str, ...]]] = [
+    # memory (a knowledge graph)
+    (
+        "I keep forgetting things, can you remember that Alice works at Acme?",
+        ("memory__create_entities", "memory__add_observations", "memory__create_relations", "notes__add_note"),
+    ),
+    ("what do you remember about my sister Jane", ("memory__search_nodes", "memory__open_nodes")),
+    ("forget everything you know about Bob", ("memory__delete_entities",)),
+    ("show me everything you've stored in your memory", ("memory__read_graph",)),
+    ("link Paris to France as its capital", ("memory__create_relations",)),
+    ("Tom no longer likes coffee, drop that fact", ("memory__delete_observations",)),
+    ("add to what you know about Project Apollo that it launched in 1969", ("memory__add_observations",)),
+    # github
+    ("report a bug on the octocat/hello-world project saying the login page crashes", ("github__create_issue",)),
+    ("what's the status of issue 42 in our repo", ("github__get_issue",)),
+    ("leave a comment on ticket 17 saying thanks", ("github__add_issue_comment",)),
+    ("open a PR from my feature branch into main", ("github__create_pull_request",)),
+    ("merge pull request 8", ("github__merge_pull_request",)),
+    ("find GitHub projects about weather apps", ("github__search_repositories",)),
+    ("close issue 5", ("github__update_issue",)),
+    ("make a copy of someone else's repository under my account", ("github__fork_repository",)),
+    ("which files did pull request 12 change", ("github__get_pull_request_files",)),
+    ("find people on GitHub named Linus", ("github__search_users",)),
+    ("start a new project on GitHub called recipes", ("github__create_repository",)),
+    ("have the CI checks passed on PR 30", ("github__get_pull_request_status",)),
+    ("approve pull request 3", ("github__create_pull_request_review",)),
+    ("where is the function parse_config used in code on GitHub", ("github__search_code",)),
+    ("get the README from the github repo torvalds/linux", ("github__get_file_contents",)),
+    (
+        "Hey, could you check which pull requests are still waiting on our repo?",
+        ("github__list_pull_requests",),
+    ),
+    # git (a local repository)
+    (
+        "what have I changed since my last commit",
+        ("git__git_status", "git__git_diff_unstaged", "git__git_diff_staged", "git__git_diff"),
+    ),
+    ("save my work with the message fix typo", ("git__git_commit",)),
+    ("show the history of this repository", ("git__git_log", "github__list_commits")),
+    ("switch to the release branch", ("git__git_checkout",)),
+    ("unstage all my files", ("git__git_reset",)),
+    ("include report.md in the next commit", ("git__git_add",)),
+    ("which branches are there", ("git__git_branch",)),
+    ("start a new branch called experiment", ("git__git_create_branch", "github__create_branch")),
+    ("show me commit abc123", ("git__git_show",)),
+    # sqlite
+    ("what tables are in my database", ("sqlite__list_tables",)),
+    ("show me all customers from Ohio in the database", ("sqlite__read_query",)),
+    ("what columns does the orders table have", ("sqlite__describe_table",)),
+    ("add a row for a new customer named Ana", ("sqlite__write_query",)),
+    ("set up a table to keep track of invoices", ("sqlite__create_table",)),
+    ("jot down a business finding: sales dip in July", ("sqlite__append_insight", "notes__add_note")),
+    # sequential thinking
+    ("think this problem through step by step before answering", ("sequential_thinking__sequentialthinking",)),
+    # a browser: Chrome DevTools, and Playwright where it can do the same
+    (
+        "why is this website so slow to load",
+        ("chrome_devtools__performance_start_trace", "chrome_devtools__performance_analyze_insight"),
+    ),
+    ("check my site for accessibility problems", ("chrome_devtools__lighthouse_audit",)),
+    ("record a video of the page", ("chrome_devtools__screencast_start",)),
+    ("reload the page", ("chrome_devtools__navigate_page", "playwright__browser_navigate")),
+    ("which tabs do I have open", ("chrome_devtools__list_pages", "playwright__browser_tabs")),
+    ("double-click the photo", ("chrome_devtools__click", "playwright__browser_click")),
+    ("pretend I'm on a slow 3G phone connection", ("chrome_devtools__emulate",)),
+    ("what fonts and colours does the header use", ("chrome_devtools__get_css_styles",)),
+    ("find out why the page uses so much memory", ("chrome_devtools__take_heapsnapshot",)),
+    ("close this tab", ("chrome_devtools__close_page", "playwright__browser_tabs", "playwright__browser_close")),
+    ("pretend I'm in London so the site shows local results", ("chrome_devtools__emulate",)),
+    # filesystem, weather, time
+    ("rename report.docx to final.docx", ("filesystem__move_file",)),
+    ("what's the weather looking like this weekend in Oslo", ("weather__get_forecast",)),
+    ("What time is it in Tokyo right now?", ("time__get_current_time",)),
+    ("delete the line about the password in config.txt", ("filesystem__edit_file",)),
+]
+"""A third round (issue 25, branch `realtasks`), over the hub enlarged by six more real servers'
+catalogs in `tests/fixtures/catalogs/`: `@modelcontextprotocol/server-memory` 2026.8.31,
+`@modelcontextprotocol/server-github` 2025.4.8 and `@modelcontextprotocol/server-sequential-thinking`
+2026.8.31 (npm, as `tests/npm` pins them), `mcp-server-git` 2026.10.19 and `mcp-server-sqlite`
+2025.4.25 (PyPI, under `mcp` 1.30.0) and `chrome-devtools-mcp` 1.11.0 (npm). Written from the tool
+lists, phrased as a user would, and committed before the shortlist was run on any of them."""
