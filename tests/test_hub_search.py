@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -25,7 +26,7 @@ from codegen.generate.hub import generate_hub
 from codegen.runtime._hub_catalog import _RERANK_WEIGHTS, HubTool, SearchIndex
 from codegen.snapshot import load_snapshot
 from tests.conftest import REPO
-from tests.held_out_tasks import LATER_TASKS, TASKS
+from tests.held_out_tasks import LATER_TASKS, TASKS, THIRD_TASKS
 from tests.test_hub_agent import forget, import_hub
 
 CATALOGS = [
@@ -37,6 +38,11 @@ CATALOGS = [
     REPO / "tests" / "fixtures" / "catalogs" / "fetch.json",
     REPO / "tests" / "fixtures" / "catalogs" / "playwright.json",
 ]
+MORE_CATALOGS = [
+    REPO / "tests" / "fixtures" / "catalogs" / f"{server}.json"
+    for server in ("memory", "github", "sequential_thinking", "git", "sqlite", "chrome_devtools")
+]
+"""Six more real servers (`tests/held_out_tasks.py` names their packages): the third and later rounds' hub."""
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +55,44 @@ def held_out_hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     generate_hub([(snapshot, {}) for snapshot in snapshots], out)
     yield import_hub(out, "heldouthub").Hub
     forget("heldouthub")
+
+
+@pytest.fixture(scope="module")
+def enlarged_hub(held_out_hub: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The hub over all 13 real catalogs, imported as `enlargedhub.hub`: the held-out hub's folder
+    with the six more servers' packages generated into it, and the hub over all of them."""
+    out = tmp_path_factory.mktemp("generated") / "enlargedhub"
+    shutil.copytree(Path(sys.modules[held_out_hub.__module__].__file__ or "").parents[1], out)
+    more = [load_snapshot(path) for path in MORE_CATALOGS]
+    for snapshot in more:
+        generate_package(snapshot, out)
+    generate_hub([(snapshot, {}) for snapshot in [*map(load_snapshot, CATALOGS), *more]], out)
+    yield import_hub(out, "enlargedhub").Hub
+    forget("enlargedhub")
+
+
+def _answered(hub: Any, tasks: list[tuple[str, tuple[str, ...]]]) -> tuple[int, list[Any]]:
+    """How many tasks find one of their tools in the first five, and the misses."""
+    misses = []
+    for task, expected in tasks:
+        assert set(expected) <= set(hub.tools), expected
+        first_five = [tool.qualified_name for tool in hub.shortlist(task, 5)]
+        if not set(expected) & set(first_five):
+            misses.append((task, expected, first_five))
+    return len(tasks) - len(misses), misses
+
+
+def test_each_round_over_the_enlarged_hub_keeps_its_floor(enlarged_hub: Any) -> None:
+    """Every round over the 151 tools of 13 real servers: floors at what the ranking reaches, so a
+    regression fails. The third round was measured once before the ranking changed (39 of 54 in the
+    first five) and then used to find what failed: in-sample since."""
+    assert len(THIRD_TASKS) == 54
+    floors = {"TASKS": (TASKS, 20), "LATER_TASKS": (LATER_TASKS, 24), "THIRD_TASKS": (THIRD_TASKS, 42)}
+    for name, (tasks, floor) in floors.items():
+        answered, misses = _answered(enlarged_hub, tasks)
+        assert answered >= floor, f"{name}: {answered} of {len(tasks)} within five; missed:\n" + "\n".join(
+            map(str, misses)
+        )
 
 
 def test_requests_written_before_ranking_find_their_tool_in_the_first_five(held_out_hub: Any) -> None:
@@ -139,6 +183,69 @@ def test_an_opening_question_word_and_a_value_ask_for_the_parameter_they_name() 
     # a question word inside a sentence opens no question: "who" here asks for nobody
     assert _ranked(tools, "the treaty text for a reader who likes history")[0] == "treaty_text"
     assert _ranked(tools, "the text of https://example.org/about")[0] == "page_text_at"
+
+
+def test_a_file_name_in_a_request_asks_for_a_file_path() -> None:
+    """A file's name (`budget.xlsx`, `todo.txt`) is a value, as a URL or a date is: it asks for a tool
+    that takes a file's path, though the request never says "file" (a third-round miss, issue 25)."""
+    tools = [
+        _tool("head", "The first lines of a file.", {"path": {"type": "string", "description": "Where the file is."}}),
+        _tool("server_logs", "The server's recent log lines.", {"count": {"type": "integer"}}),
+        _tool("stage", "Add changes to the next commit.", {"paths": {"type": "array", "description": "Files to add."}}),
+    ]
+    assert _ranked(tools, "what's in budget.xlsx")[0] == "head"
+    assert _ranked(tools, "show me todo.txt")[0] == "head"
+
+
+def test_a_word_the_catalog_says_only_in_other_words_finds_them_at_its_own_weight() -> None:
+    """`folder` is in no tool, `directory` is: the general-English table's word stands for the
+    request's in full, not at a synonym's half weight beside words every tool has (a miss once
+    the hub held more servers whose tools create things, issue 25)."""
+    tools = [
+        _tool("create_directory", "Create a directory.", {"path": {"type": "string"}}),
+        _tool("create_entities", "Create new entities, each with a name.", {"entities": {"type": "array"}}),
+        _tool("add_note", "Add a new note.", {"text": {"type": "string"}}),
+    ]
+    assert _ranked(tools, "make a new folder called archive")[0] == "create_directory"
+    assert _ranked(tools, "a new folder")[0] == "create_directory"
+
+
+def test_a_long_text_a_server_gives_about_itself_says_each_word_less() -> None:
+    """A server whose instructions run to pages mentions many things in passing; one that says in a
+    line what it is should win a request about that thing (issue 25: the `everything` server's 197
+    words of instructions raised its tools for requests about other servers)."""
+
+    def tool(server: str, description: str) -> HubTool:
+        return HubTool(f"{server}__open", server, server, "open", description, {"type": "object"})
+
+    tools = [tool("web", "Open the given address."), tool("docs", "Open the given document.")]
+    about = {
+        "web": "Browses web pages.",
+        "docs": "Reads documents. " + " ".join(f"topic{number}" for number in range(150)) + " It also lists pages.",
+    }
+    assert [found.qualified_name for found in SearchIndex(tools, about).search("open the page", 2)] == [
+        "web__open",
+        "docs__open",
+    ]
+
+
+def test_general_english_words_for_dropping_remembering_and_a_history() -> None:
+    """Third-round misses (issue 25) whose words are general English for the catalog's: `drop` is
+    `delete`, `remember` is `memory`, a `history` is a `log`."""
+    graph = [
+        _tool("delete_observations", "Delete observations from entities.", {"observations": {"type": "array"}}),
+        _tool("add_observations", "Add observations to entities.", {"observations": {"type": "array"}}),
+        _tool("drag_and_drop", "Drag an element and drop it onto another.", {"target": {"type": "string"}}),
+    ]
+    assert _ranked(graph, "Tom no longer likes coffee, drop that observation")[0] == "delete_observations"
+    repository = [
+        _tool("log", "Shows the commit logs.", {"max_count": {"type": "integer"}}),
+        _tool("status", "Shows the working tree status."),
+        _tool("show", "Shows the contents of a commit.", {"revision": {"type": "string"}}),
+    ]
+    assert _ranked(repository, "show the history of this repository")[0] == "log"
+    memory = [_tool("search_nodes", "Search the memory for facts about a person.")]
+    assert _ranked(memory, "what do you remember about Jane") == ["search_nodes"]
 
 
 def test_words_of_every_script_are_searched() -> None:
