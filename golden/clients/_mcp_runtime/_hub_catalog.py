@@ -453,11 +453,13 @@ _STOPWORDS = frozenset(
 _SYNONYMS = [
     "create add new make",
     "write save store",
+    "remember memory recall memorize",
+    "history log",
     "get fetch grab read show view display retrieve",
     "list enumerate",
     "search find query lookup locate",
     "update edit change modify alter",
-    "delete remove erase",
+    "delete remove erase drop discard",
     "directory folder",
     "file document",
     "image picture photo",
@@ -484,6 +486,11 @@ _QUESTION = re.compile(
 )
 _QUESTION_WEIGHT = 0.5
 _MONTHS = "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+_EXTENSIONS = (
+    "txt|md|csv|tsv|json|jsonl|xml|ya?ml|toml|ini|cfg|conf|log|pdf|docx?|xlsx?|pptx?|odt|rtf|html?|css|js|ts|py|"
+    "java|c|cpp|h|go|rs|rb|php|sh|sql|db|sqlite|png|jpe?g|gif|svg|webp|bmp|mp3|wav|mp4|mov|avi|zip|tar|gz|tgz"
+)
+"""Common file name endings: `report.md`, `budget.xlsx` name a file, whatever the catalog."""
 _VALUES = [
     (re.compile(r"\bhttps?://|\bwww\.|\b[\w-]+\.(?:com|org|net|io|dev)\b", re.IGNORECASE), "url"),
     (re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.]+\b"), "email"),
@@ -496,6 +503,7 @@ _VALUES = [
         "date",
     ),
     (re.compile(r"\b\d{1,2}(?::\d\d)?\s*(?:[ap]\.?m\b\.?)|\b\d{1,2}:\d\d\b", re.IGNORECASE), "time"),
+    (re.compile(rf"\b[\w-]+\.(?:{_EXTENSIONS})\b", re.IGNORECASE), "file path"),
 ]
 """Values in a request and the kind of parameter that takes them: general formats, not any catalog's words."""
 
@@ -548,23 +556,23 @@ _RERANK_FEATURES = (
 )  # fmt: skip
 """What the learned model reads of a query and one of its first tools (`SearchIndex.features`)."""
 _RERANK_WEIGHTS: dict[str, float] = {
-    "relative_score": 1.564,
-    "log_score": 0.5628,
-    "reciprocal_rank": 0.2809,
-    "bm25_name": -0.0003207,
-    "bm25_description": 0.03053,
+    "relative_score": 1.549,
+    "log_score": 0.564,
+    "reciprocal_rank": 0.2923,
+    "bm25_name": 0.000148,
+    "bm25_description": 0.03057,
     "bm25_summary": 0.03768,
-    "bm25_parameter": 0.009163,
-    "bm25_parameter_text": 0.02052,
-    "idf_coverage": 1.825,
-    "name_covered": 0.7186,
-    "log_parameters": -0.4667,
-    "log_required": -0.6263,
-    "log_description_length": -0.4627,
-    "enum_value_given": 0.5786,
-    "required_named": 0.2469,
-    "named": 1.259,
-    "coverage_in_parameter_names": 1.03,
+    "bm25_parameter": 0.00979,
+    "bm25_parameter_text": 0.02036,
+    "idf_coverage": 1.824,
+    "name_covered": 0.718,
+    "log_parameters": -0.4646,
+    "log_required": -0.6309,
+    "log_description_length": -0.4642,
+    "enum_value_given": 0.5795,
+    "required_named": 0.2367,
+    "named": 1.257,
+    "coverage_in_parameter_names": 1.057,
 }
 """The learned model: a weight per feature, the tool's score their sum over its features. Fitted on BFCL
 v4's development split alone (never on `live_multiple`) by `python benchmarks/fit_ranking.py`, which
@@ -761,7 +769,8 @@ class SearchIndex:
         self.by_server: dict[str, list[int]] = {server: [] for server in servers}
         for position, tool in enumerate(self.tools):
             self.by_server[tool.server].append(position)
-        server_terms = {server: set(terms(f"{server} {(about or {}).get(server, '')}")) for server in servers}
+        server_words = {server: terms(f"{server} {(about or {}).get(server, '')}") for server in servers}
+        server_terms = {server: set(words) for server, words in server_words.items()}
         frequencies: list[dict[str, float]] = []
         lengths: list[float] = []
         field_lengths = dict.fromkeys(_FIELD_WEIGHTS, 0)
@@ -794,9 +803,16 @@ class SearchIndex:
         for server, found_terms in server_terms.items():
             for term in found_terms:
                 server_documents[term] = server_documents.get(term, 0) + sizes[server]
+        # a long text about a server says each thing in it less (BM25's length normalisation, never above one)
+        saturation = {
+            server: min(1.0, (_K1 + 1) / (1 + _K1 * (1 - _B + _B * len(words) / average)))
+            for server, words in server_words.items()
+        }
         self.about: dict[str, dict[str, float]] = {
             server: {
-                term: _SERVER_WEIGHT * _idf(count, min(count, documents.get(term, 0) + server_documents[term]))
+                term: _SERVER_WEIGHT
+                * saturation[server]
+                * _idf(count, min(count, documents.get(term, 0) + server_documents[term]))
                 for term in found_terms
             }
             for server, found_terms in server_terms.items()
@@ -919,7 +935,9 @@ class SearchIndex:
                     weights[asked] = max(weights.get(asked, 0.0), _QUESTION_WEIGHT)
         for term in list(weights):
             for synonym in sorted(_SYNONYM_TABLE.get(term, ())):  # in one order: the scores are sums of floats
-                if weights.get(synonym, 0.0) < 1.0:  # several query words for one thing add up, a little
+                if term not in self.postings:  # the catalog says it only in other words: they stand for it
+                    weights[synonym] = max(weights.get(synonym, 0.0), weights[term])
+                elif weights.get(synonym, 0.0) < 1.0:  # several query words for one thing add up, a little
                     weights[synonym] = min(_SYNONYMS_WEIGHT, weights.get(synonym, 0.0) + _SYNONYM_WEIGHT)
         scores: dict[int, float] = {}
         matched: dict[int, float] = {}
