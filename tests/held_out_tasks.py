@@ -174,3 +174,59 @@ catalogs in `tests/fixtures/catalogs/`: `@modelcontextprotocol/server-memory` 20
 2026.8.31 (npm, as `tests/npm` pins them), `mcp-server-git` 2026.10.19 and `mcp-server-sqlite`
 2025.4.25 (PyPI, under `mcp` 1.30.0) and `chrome-devtools-mcp` 1.11.0 (npm). Written from the tool
 lists, phrased as a user would, and committed before the shortlist was run on any of them."""
+
+FOURTH_TASKS: list[tuple[str, tuple[str, ...]]] = [
+    # memory
+    (
+        "could you stash a fact for later: my flight is on the 3rd",
+        ("memory__create_entities", "memory__add_observations", "notes__add_note"),
+    ),
+    ("how is Alice related to Bob", ("memory__search_nodes", "memory__open_nodes", "memory__read_graph")),
+    # github
+    ("reopen issue 88 on GitHub", ("github__update_issue",)),
+    ("list the open bugs in the octo/app repo", ("github__list_issues", "github__search_issues")),
+    (
+        "what did reviewers say about pull request 14",
+        ("github__get_pull_request_reviews", "github__get_pull_request_comments"),
+    ),
+    (
+        "upload three files to the docs folder of my GitHub repo in one go",
+        ("github__push_files", "github__create_or_update_file"),
+    ),
+    # git
+    ("what did I change in the files I already staged", ("git__git_diff_staged",)),
+    ("show the last five commits", ("git__git_log", "github__list_commits")),
+    ("throw away what I staged", ("git__git_reset",)),
+    # sqlite
+    ("Quick question: how many orders came in last month?", ("sqlite__read_query",)),
+    ("remove all rows where the price is zero", ("sqlite__write_query",)),
+    # sequential thinking
+    ("help me plan a tricky migration one step at a time", ("sequential_thinking__sequentialthinking",)),
+    # a browser
+    (
+        "fill in the username and password fields and tick remember me",
+        ("chrome_devtools__fill_form", "playwright__browser_fill_form"),
+    ),
+    ("how good is my page's SEO", ("chrome_devtools__lighthouse_audit",)),
+    ("stop recording the screen", ("chrome_devtools__screencast_stop",)),
+    (
+        "make the page look like it's on an iPhone",
+        ("chrome_devtools__emulate", "chrome_devtools__resize_page", "playwright__browser_resize"),
+    ),
+    ("hit the Escape key", ("chrome_devtools__press_key", "playwright__browser_press_key")),
+    ("switch over to the second tab", ("chrome_devtools__select_page", "playwright__browser_tabs")),
+    (
+        "grab the text of https://example.org/news",
+        ("fetch__fetch", "playwright__browser_navigate", "chrome_devtools__navigate_page"),
+    ),
+    # filesystem, weather, time
+    (
+        "show me what's in the photos folder along with how big each file is",
+        ("filesystem__list_directory_with_sizes",),
+    ),
+    ("what will the weather be like in Lisbon on Monday", ("weather__get_forecast",)),
+    ("what time is it in Sydney when it's noon in London", ("time__convert_time",)),
+]
+"""A fourth round over the same 13 servers, written after the ranking's changes from the third
+round's misses and committed before the shortlist was run on any of them: measured once, never
+tuned against."""
