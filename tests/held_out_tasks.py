@@ -169,7 +169,8 @@ THIRD_TASKS: list[tuple[str, tuple[str, ...]]] = [
     ("delete the line about the password in config.txt", ("filesystem__edit_file",)),
 ]
 """A third round (issue 25, branch `realtasks`), over the hub enlarged by six more real servers'
-catalogs in `tests/fixtures/catalogs/`: `@modelcontextprotocol/server-memory` 2026.8.31,
+catalogs in `tests/fixtures/catalogs/more/` (a folder of their own: the benchmarks read every catalog in
+`tests/fixtures/catalogs/` as a fixed set): `@modelcontextprotocol/server-memory` 2026.8.31,
 `@modelcontextprotocol/server-github` 2025.4.8 and `@modelcontextprotocol/server-sequential-thinking`
 2026.8.31 (npm, as `tests/npm` pins them), `mcp-server-git` 2026.10.19 and `mcp-server-sqlite`
 2025.4.25 (PyPI, under `mcp` 1.30.0) and `chrome-devtools-mcp` 1.11.0 (npm). Written from the tool

@@ -39,7 +39,7 @@ CATALOGS = [
     REPO / "tests" / "fixtures" / "catalogs" / "playwright.json",
 ]
 MORE_CATALOGS = [
-    REPO / "tests" / "fixtures" / "catalogs" / f"{server}.json"
+    REPO / "tests" / "fixtures" / "catalogs" / "more" / f"{server}.json"
     for server in ("memory", "github", "sequential_thinking", "git", "sqlite", "chrome_devtools")
 ]
 """Six more real servers (`tests/held_out_tasks.py` names their packages): the third and later rounds' hub."""
