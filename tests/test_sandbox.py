@@ -7,6 +7,7 @@ read at the server. `run_code` is the generated package's, from the runtime copi
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import json
 import os
@@ -150,14 +151,45 @@ async def test_a_script_runs_end_to_end_and_returns_typed_results(code_mode: Any
         assert all(call.seconds > 0 and call.detail == "" for call in result.calls)
         assert (wire.calls("weather"), wire.calls("notes")) == (3, 1)
 
-        # a call the script starts and never awaits is cancelled when the script ends, and logged so
+
+class UnansweredCalls:
+    """The hub, but a call answers only when it is cancelled: how a slow server looks to a script
+    that ends first, however fast or loaded the machine is."""
+
+    def __init__(self, hub: Any) -> None:
+        self.hub = hub
+        self.started: list[str] = []
+        self.cancelled: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.hub, name)
+
+    async def call(self, name: str, arguments: Any) -> Any:
+        self.started.append(name)
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            self.cancelled.append(name)
+            raise
+        raise AssertionError("an unanswered call never answers")
+
+
+async def test_a_call_the_script_never_awaits_is_cancelled_when_the_script_ends(code_mode: Any, connect: Any) -> None:
+    async with connect("weather") as (hub, wire):
+        held = UnansweredCalls(hub)
         unawaited = await code_mode.run_code(
-            "import weather\nstarted = weather.search(query='o')\n'done'\n", hub=hub, approve="allow"
+            "import weather\nstarted = weather.search(query='o')\n'done'\n", hub=held, approve="allow"
         )
         assert unawaited.value == "done"
         assert [(call.tool, call.outcome, call.detail) for call in unawaited.calls] == [
             ("weather.search", "error", "weather.search: the script ended before the call answered")
         ]
+        for _ in range(10):  # a cancelled task finishes on the loop's next turns
+            await asyncio.sleep(0)
+        # the call started (the script's next step yields to the loop), then was cancelled: nothing
+        # is left running after run_code returns, and nothing reached the server
+        assert held.started == held.cancelled == ["weather__search"]
+        assert wire.calls("weather") == 0
 
 
 async def test_a_tools_error_and_a_schema_refusal_reach_the_script_as_exceptions_it_can_catch(
