@@ -236,5 +236,8 @@ FOURTH_TASKS: list[tuple[str, tuple[str, ...]]] = [
     ("what time is it in Sydney when it's noon in London", ("time__convert_time",)),
 ]
 """A fourth round over the same 13 servers, written after the ranking's changes from the third
-round's misses and committed before the shortlist was run on any of them: measured once, never
-tuned against."""
+round's misses and committed before the shortlist was run on any of them: measured once there, 17 of
+22 in the first five. Then its misses and the third round's remaining ones were used to change the
+ranking (branch `realtasks2`: a server's id as a word of its tools, indefinite pronouns as stopwords,
+`how big`/`how large` asking for a size, forget/delete, link/relation and phone/mobile as general
+English), so it is in-sample since: 18 of 22 (the third round 46 of 54)."""

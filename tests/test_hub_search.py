@@ -85,14 +85,15 @@ def _answered(hub: Any, tasks: list[tuple[str, tuple[str, ...]]]) -> tuple[int, 
 def test_each_round_over_the_enlarged_hub_keeps_its_floor(enlarged_hub: Any) -> None:
     """Every round over the 151 tools of 13 real servers: floors at what the ranking reaches, so a
     regression fails. The third round was measured once before the ranking changed (39 of 54 in the
-    first five) and then used to find what failed: in-sample since (42 after). The fourth was written
-    after those changes and measured once on them: 17 of 22 (main's ranking before them: 15)."""
+    first five) and then used to find what failed: in-sample since (42 after, 46 after branch
+    `realtasks2`). The fourth was written after those changes and measured once on them: 17 of 22
+    (main's ranking before them: 15); its misses were then used too, so it is in-sample since (18)."""
     assert (len(THIRD_TASKS), len(FOURTH_TASKS)) == (54, 22)
     floors = {
         "TASKS": (TASKS, 20),  # 18 of 26 before the third round's changes; 22 over the first seven servers
-        "LATER_TASKS": (LATER_TASKS, 24),  # 23 of 33 before
-        "THIRD_TASKS": (THIRD_TASKS, 42),
-        "FOURTH_TASKS": (FOURTH_TASKS, 17),
+        "LATER_TASKS": (LATER_TASKS, 25),  # 23 of 33 before the third round's changes, 24 before the fourth's
+        "THIRD_TASKS": (THIRD_TASKS, 46),
+        "FOURTH_TASKS": (FOURTH_TASKS, 18),
     }
     for name, (tasks, floor) in floors.items():
         answered, misses = _answered(enlarged_hub, tasks)
@@ -252,6 +253,44 @@ def test_general_english_words_for_dropping_remembering_and_a_history() -> None:
     assert _ranked(repository, "show the history of this repository")[0] == "log"
     memory = [_tool("search_nodes", "Search the memory for facts about a person.")]
     assert _ranked(memory, "what do you remember about Jane") == ["search_nodes"]
+
+
+def test_a_servers_own_name_finds_its_tools_among_those_that_match(enlarged_hub: Any) -> None:
+    """Third-round misses (issue 25): the `memory` server's tools say only "entities" and "knowledge
+    graph", so they followed every tool that matched a word of the request in passing (a form's
+    "remember me", a log's dates); its name is a word of each of its tools now. A server named by a
+    word that stands for anything (`everything`) is not found by that word: a stopword."""
+
+    def first_five(request: str) -> list[str]:
+        return [tool.qualified_name for tool in enlarged_hub.shortlist(request, 5)]
+
+    assert {"memory__search_nodes", "memory__open_nodes"} & set(first_five("what do you remember about my sister Jane"))
+    assert "memory__read_graph" in first_five("show me everything you've stored in your memory")
+    assert "filesystem__directory_tree" in first_five("give me a nested view of everything under src")
+
+
+def test_general_english_words_for_forgetting_linking_phones_and_size() -> None:
+    """Third- and fourth-round misses (issue 25) whose words are general English for the catalog's:
+    to `forget` is to delete, to `link` is to relate, a `phone` is `mobile`, `how big` asks for a size."""
+    graph = [
+        _tool("delete_entities", "Delete entities and their relations.", {"entityNames": {"type": "array"}}),
+        _tool("create_relations", "Create relations between entities.", {"relations": {"type": "array"}}),
+        _tool("open_nodes", "Open nodes by their names.", {"names": {"type": "array"}}),
+        _tool("resource_links", "Return links to resources.", {"count": {"type": "integer"}}),
+    ]
+    assert _ranked(graph, "forget all you know about Bob")[0] == "delete_entities"
+    assert "create_relations" in _ranked(graph, "link Paris to France as its capital")[:2]  # beside the links
+    page = [
+        _tool("emulate", "Emulate features of the page.", {"viewport": {"type": "string", "description": "mobile"}}),
+        _tool("reload", "Reload the page.", {"url": {"type": "string"}}),
+    ]
+    assert _ranked(page, "make the page look like it's on an iPhone")[0] == "emulate"
+    files = [
+        _tool("file_info", "Metadata of a file: its size and times.", {"path": {"type": "string"}}),
+        _tool("screencast", "Record a video of the screen.", {"path": {"type": "string"}}),
+    ]
+    assert "file_info" in _ranked(files, "how large is the video in my downloads")
+    assert "file_info" in _ranked(files, "how big is the video in my downloads")
 
 
 def test_words_of_every_script_are_searched() -> None:
