@@ -347,7 +347,9 @@ def test_watch_refreshes_the_token_in_a_long_session(tmp_path: Path, token_store
                 if grants.count("refresh_token") >= 2:
                     break
                 time.sleep(0.2)
-            assert grants.count("refresh_token") >= 2, grants
+            if grants.count("refresh_token") < 2:  # say why: the watcher's own words, if it ended
+                watcher.kill()
+                pytest.fail(f"refreshes {grants} by exit {watcher.wait()}; watch said: {watcher.stderr.read()}")
             token = httpx2.post(
                 url.replace("/mcp", "/token"),
                 data={"grant_type": "client_credentials"},
