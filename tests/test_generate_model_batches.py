@@ -205,3 +205,36 @@ def test_a_module_the_quote_scan_cannot_vouch_for_gets_datamodel_code_generators
     assert [double_quoted(source) for source in declined] == [None] * len(declined)
     source = "x = 'a'  # it's\ny = '\"'\nz = rb'c'\nw = '\\\\'\n"
     assert double_quoted(source) == "x = \"a\"  # it's\ny = '\"'\nz = rb\"c\"\nw = '\\\\'\n"
+
+
+def _down(depth: int) -> int:
+    return 0 if depth == 0 else 1 + _down(depth - 1)
+
+
+def _recursions_across_chunk_boundaries() -> int:
+    """Recursions from 1 to 400 calls deep, 20 times each: about three of CPython's 16 KB data-stack
+    chunks, so every depth past a boundary crosses it on the way down and back up."""
+    return sum(_down(depth) for depth in range(1, 401) for _ in range(20))
+
+
+def _page_faults(work: Any) -> int:
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    work()
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="counts the kernel's page faults")
+def test_datamodel_code_generator_runs_on_a_data_stack_chunk_of_its_own() -> None:
+    """A recursion that keeps crossing a data-stack chunk's boundary has CPython map a fresh chunk
+    (and fault its page in) each time it crosses and unmap it when it returns; datamodel-code-generator
+    did that about a hundred times a tool in the workers. Under `_with_stack_room`, which every call of
+    it goes through, the same recursions stay inside one chunk."""
+    from codegen.generate import modelgen
+
+    crossing = _page_faults(_recursions_across_chunk_boundaries)
+    roomy = _page_faults(lambda: modelgen._with_stack_room(_recursions_across_chunk_boundaries))
+    assert crossing > 2_000, crossing  # the chunk's page, faulted in again after each unmap
+    assert roomy < 200, roomy
+    assert modelgen._with_stack_room(_down, 300) == 300
