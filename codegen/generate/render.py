@@ -77,10 +77,10 @@ def _real_fingerprints(package: PackageSpec, head: list[str]) -> list[str] | Non
     return [_STAND_IN.sub(lambda match: values[int(match[0][1:])], piece) for piece in head]
 
 
-def render_package(package: PackageSpec, cache: Cache | None = None) -> dict[str, bytes]:
+def render_package(package: PackageSpec, cache: Cache) -> dict[str, bytes]:
     """Every file of the package, by path relative to the package folder (the runtime it imports is the
-    output folder's, `runtime_folder`)."""
-    cache = cache or Cache.disabled()
+    output folder's, `runtime_folder`), its tools' formatted methods taken from `cache`, which the
+    build that made them holds them in."""
     templates = jinja_environment()
     helpers = method_macros()
 

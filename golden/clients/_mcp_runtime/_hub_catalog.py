@@ -722,8 +722,6 @@ class Scored:
     """The query's terms and the terms found for them (variants, synonyms, what a question asks for), weighted."""
     found: list[str]
     """The query's own terms, in order."""
-    matched: dict[int, float]
-    """Each tool's matched weight of `weights`."""
     named: dict[int, None]
     """The tools the query names."""
 
@@ -982,7 +980,7 @@ class SearchIndex:
         top = max(scores.values(), default=0.0)
         for position in named:  # a tool the request names is what it asks for
             scores[position] = scores.get(position, 0.0) + top
-        return Scored(scores, about, weights, found, matched, named)
+        return Scored(scores, about, weights, found, named)
 
     def _variants(self, term: str) -> list[str]:
         """The catalog's words that a word it lacks is likely another form of: one begins with the other
