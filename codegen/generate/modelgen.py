@@ -157,7 +157,7 @@ def cleaned_source(source: str) -> str:
     (`model_batches`)."""
     source = _through_import_aliases(source.rstrip("\n") + "\n")
     source = _none_defaults_admit_none(_typed_bare_generics(_annotated_constraints(source)))
-    return _modern_annotations(source)
+    return _black_overlong(_builtin_extras_dict(_modern_annotations(source)))
 
 
 @functools.lru_cache(maxsize=4 * MAX_BATCH)
@@ -431,6 +431,49 @@ def _modern_annotations(source: str) -> str:
     return black.format_str(text, mode=black_mode())
 
 
+_TYPED_EXTRAS = re.compile(r"^( +__annotations__ = \{\n +\"__pydantic_extra__\": )Dict\[", re.MULTILINE)
+"""datamodel-code-generator's typed extras, `__annotations__ = {"__pydantic_extra__": Dict[str, X]}`."""
+
+
+def _builtin_extras_dict(source: str) -> str:
+    """The module with typed extras written `dict[str, X]`: datamodel-code-generator spells them with
+    `typing.Dict` (an object with `properties` and an `additionalProperties` schema), which ruff's
+    default rules reject (UP006, UP035). The dict is evaluated when the class is made, where the
+    builtin `dict[...]` is the same type."""
+    if "__annotations__ = {" not in source:
+        return source
+    text = _TYPED_EXTRAS.sub(r"\1dict[", source)
+    if text == source:
+        return source
+    if any(isinstance(node, ast.Name) and node.id == "Dict" for node in ast.walk(parsed(text))):
+        return text
+    import black
+
+    return black.format_str(_with_import(text, "typing", set(), without={"Dict"}), mode=black_mode())
+
+
+_LONE_STRING = re.compile(r"""\s*(?:\w+=)?[rRbBuU]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')[,)]*""")
+"""A line that is one string, perhaps a keyword's value, then commas or closing brackets: black
+cannot shorten it."""
+
+
+def _black_overlong(source: str) -> str:
+    """The module through black when a line of it may be too long for black and is not one string.
+
+    datamodel-code-generator's own formatter leaves a long annotation on one line (a `Literal` of many
+    values, a long `list[...] | None`), which black and `ruff format` split, so the package failed
+    `ruff format --check`. Most modules' long lines are descriptions, which black leaves as they are:
+    those modules are not formatted again. A character is at most two columns wide for black."""
+    for line in source.split("\n"):
+        if (len(line) > LINE_LENGTH or (2 * len(line) > LINE_LENGTH and not line.isascii())) and not (
+            line.lstrip().startswith("#") or _LONE_STRING.fullmatch(line)
+        ):
+            import black
+
+            return black.format_str(source, mode=black_mode())
+    return source
+
+
 UNTYPED_REASON = "UNTYPED_REASON"
 """The constant of an untyped tool's module holding why no models could be generated for it."""
 
@@ -675,11 +718,13 @@ a name, as in `if'a'` or an f-string)."""
 
 
 def double_quoted(source: str) -> str | None:
-    """The module with each `'...'` string whose body holds no `"` and does not end in a backslash
-    written `"..."`: what datamodel-code-generator's `use_double_quotes` makes of it, without the pass
-    over every token of the module that took an eighth of its time. None where the two could differ:
-    a module that does not parse (which it leaves unformatted), one its tokens' round trip respells
-    (tabs, form feeds, carriage returns, backslash continuations), one this scan cannot read."""
+    """The module with each `'...'` string in the quotes black gives it: `"..."` unless that takes
+    more backslashes (`_black_requoted`), as datamodel-code-generator's `use_double_quotes` writes
+    most of them, without its pass over every token of the module that took an eighth of its time
+    (that option also keeps `'...'` where both take as many backslashes, or the body ends in one,
+    which black and `ruff format` rewrite). None where this scan cannot vouch for the module: one
+    that does not parse (which it leaves unformatted), one its tokens' round trip respells (tabs, form
+    feeds, carriage returns, backslash continuations), one this scan cannot read."""
     if any(mark in source for mark in ("\t", "\f", "\r", "\\\n")):
         return None
     pieces: list[str] = []
@@ -689,7 +734,7 @@ def double_quoted(source: str) -> str | None:
             if match["stray"] is not None:
                 return None
             body = match["body"]
-            if body is None or '"' in body or body.endswith("\\"):
+            if body is None or (body := _black_requoted(body, raw="r" in match["single"].lower())) is None:
                 continue
             pieces += [source[done : match.end("single") - 1], '"', body, '"']
             done = match.end()
@@ -699,6 +744,28 @@ def double_quoted(source: str) -> str | None:
     except (SyntaxError, ValueError):
         return None
     return quoted
+
+
+def _black_requoted(body: str, raw: bool) -> str | None:
+    """The body of a `'...'` string written for `"..."`, as black rewrites it: escaped `'` unescaped,
+    `"` escaped; None where black keeps the single quotes: that takes more backslashes than the body
+    has (an escaped `"` counting none), or a raw string holds a `"` it could not escape."""
+    if raw:
+        return body if body.count('"') == body.count('\\"') else None
+    if '"' not in body and "\\'" not in body:  # most: nothing to escape or unescape
+        return body
+    written: list[str] = []
+    escaped_quotes = 0
+    characters = iter(body)
+    for character in characters:
+        if character == "\\":
+            escaped = next(characters)
+            escaped_quotes += escaped == '"'
+            written.append("'" if escaped == "'" else '\\"' if escaped == '"' else character + escaped)
+        else:
+            written.append('\\"' if character == '"' else character)
+    quoted = "".join(written)
+    return quoted if quoted.count("\\") <= body.count("\\") - escaped_quotes else None
 
 
 def load_datamodel() -> None:

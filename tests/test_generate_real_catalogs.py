@@ -1,0 +1,84 @@
+"""Tools of real npm servers' catalogs (snapshotted offline into `tests/fixtures/catalogs/more/`) whose
+models main generated unclean under a user's `ruff`: datamodel-code-generator's own formatter left a
+long annotation on one line (a `Literal` of many values, a long `list[...] | None`) and a description
+holding both kinds of quotes in single quotes, which `ruff format` (and black) rewrite, and typed
+extras spelt with `typing.Dict`, which ruff's default rules reject. Each tool is copied from its
+server's snapshot as it is, into one package."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from codegen.generate import generate_package
+from codegen.generate.formatting import LINE_LENGTH
+from codegen.snapshot import Snapshot, load_snapshot
+from tests.conftest import REPO
+
+MORE = REPO / "tests" / "fixtures" / "catalogs" / "more"
+PICKED = {
+    "browser": ("browser_press_key",),  # @agent-infra/mcp-server-browser: a `Literal` of 39 key names
+    "firecrawl": ("firecrawl_parse",),  # firecrawl-mcp: `list[Literal[...]] | None`
+    "chart": ("generate_organization_chart",),  # @antv/mcp-server-chart: a long class name in `list[...] | None`
+    "supabase": ("create_project",),  # @supabase/mcp-server-supabase: a `Literal` of 16 regions with a `Field`
+    "azure": ("marketplace_product_list", "pricing_get"),  # @azure/mcp: `"` and `'` in one description
+    "onmcp": ("landing_pages_generate",),  # 0nmcp: an object with properties and `additionalProperties: {}`
+}
+
+
+def picked_snapshot() -> Snapshot:
+    catalogs = {server: load_snapshot(MORE / f"{server}.json") for server in PICKED}
+    tools = [
+        entry
+        for server, names in PICKED.items()
+        for entry in catalogs[server].tools
+        if entry["name"] in names
+    ]  # fmt: skip
+    assert sorted(entry["name"] for entry in tools) == sorted(name for names in PICKED.values() for name in names)
+    tools.sort(key=lambda entry: str(entry["name"]))
+    return Snapshot(server="picked", protocol_version="2025-11-25", capabilities={"tools": {}}, tools=tuple(tools))
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("real") / "realclients"
+    generate_package(picked_snapshot(), out)
+    return out / "picked"
+
+
+def ruff(package: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    """ruff as a user runs it: its default rules, nothing of this repository's configuration."""
+    command = [sys.executable, "-m", "ruff", *arguments, "--isolated", "--no-cache", "--line-length", str(LINE_LENGTH)]
+    return subprocess.run([*command, package.name], capture_output=True, text=True, cwd=package.parent, timeout=120)
+
+
+def test_the_models_of_real_tools_are_what_ruff_format_writes(package: Path) -> None:
+    formatted = ruff(package, "format", "--check")
+    assert formatted.returncode == 0, formatted.stdout + formatted.stderr
+
+
+def test_the_models_of_real_tools_pass_ruffs_default_rules(package: Path) -> None:
+    checked = ruff(package, "check")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_typed_extras_are_a_builtin_dict_and_still_typed(package: Path) -> None:
+    source = (package / "_models" / "landing_pages_generate.py").read_text(encoding="utf-8")
+    assert '"__pydantic_extra__": dict[str, Any]' in source
+    assert re.search(r"\bDict\b", source) is None, source
+
+
+@pytest.mark.generated_mypy
+def test_the_package_of_real_tools_passes_mypy_strict(package: Path) -> None:
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", "-p", f"{package.parent.name}.picked"],
+        cwd=package.parent.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
