@@ -3,7 +3,7 @@ models main generated unclean under a user's `ruff`: datamodel-code-generator's 
 long annotation on one line (a `Literal` of many values, a long `list[...] | None`) and a description
 holding both kinds of quotes in single quotes, which `ruff format` (and black) rewrite, and typed
 extras spelt with `typing.Dict`, which ruff's default rules reject. Each tool is copied from its
-server's snapshot as it is, into one package."""
+server's snapshot as it is, into one package, beside one of our own (`WIDE`)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,31 @@ PICKED = {
     "onmcp": ("landing_pages_generate",),  # 0nmcp: an object with properties and `additionalProperties: {}`
 }
 
+WIDE = {
+    "name": "pick_city",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "city": {
+                "type": "string",
+                "enum": [
+                    "東京都庁",
+                    "大阪府庁",
+                    "京都府庁",
+                    "北海道庁",
+                    "沖縄県庁",
+                    "福岡県庁",
+                    "愛知県庁",
+                    "広島県庁",
+                ],
+            }
+        },
+        "required": ["city"],
+    },
+}
+"""Under `LINE_LENGTH` characters on one line, over it in the columns black and ruff count (two for
+each East Asian wide character)."""
+
 
 def picked_snapshot() -> Snapshot:
     catalogs = {server: load_snapshot(MORE / f"{server}.json") for server in PICKED}
@@ -39,6 +64,7 @@ def picked_snapshot() -> Snapshot:
         if entry["name"] in names
     ]  # fmt: skip
     assert sorted(entry["name"] for entry in tools) == sorted(name for names in PICKED.values() for name in names)
+    tools.append(WIDE)
     tools.sort(key=lambda entry: str(entry["name"]))
     return Snapshot(server="picked", protocol_version="2025-11-25", capabilities={"tools": {}}, tools=tuple(tools))
 

@@ -18,6 +18,7 @@ import functools
 import io
 import re
 import tokenize
+import unicodedata
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -463,15 +464,23 @@ def _black_overlong(source: str) -> str:
     datamodel-code-generator's own formatter leaves a long annotation on one line (a `Literal` of many
     values, a long `list[...] | None`), which black and `ruff format` split, so the package failed
     `ruff format --check`. Most modules' long lines are descriptions, which black leaves as they are:
-    those modules are not formatted again. A character is at most two columns wide for black."""
+    those modules are not formatted again."""
     for line in source.split("\n"):
-        if (len(line) > LINE_LENGTH or (2 * len(line) > LINE_LENGTH and not line.isascii())) and not (
-            line.lstrip().startswith("#") or _LONE_STRING.fullmatch(line)
-        ):
+        if _may_be_too_wide(line) and not (line.lstrip().startswith("#") or _LONE_STRING.fullmatch(line)):
             import black
 
             return black.format_str(source, mode=black_mode())
     return source
+
+
+def _may_be_too_wide(line: str) -> bool:
+    """Whether black may find the line longer than `LINE_LENGTH`: black counts an East Asian wide
+    character as two columns (and a combining one as none, which this counts as one)."""
+    if len(line) > LINE_LENGTH:
+        return True
+    if line.isascii() or 2 * len(line) <= LINE_LENGTH:
+        return False
+    return sum(2 if unicodedata.east_asian_width(character) in "WF" else 1 for character in line) > LINE_LENGTH
 
 
 UNTYPED_REASON = "UNTYPED_REASON"
