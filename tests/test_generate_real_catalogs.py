@@ -1,8 +1,9 @@
 """Tools of real npm servers' catalogs (snapshotted offline into `tests/fixtures/catalogs/more/`) whose
 models main generated unclean under a user's `ruff`: datamodel-code-generator's own formatter left a
 long annotation on one line (a `Literal` of many values, a long `list[...] | None`) and a description
-holding both kinds of quotes in single quotes, which `ruff format` (and black) rewrite, and typed
-extras spelt with `typing.Dict`, which ruff's default rules reject. Each tool is copied from its
+holding both kinds of quotes in single quotes, or a field's value in parentheses black does not
+write, which `ruff format` (and black) rewrite; typed extras spelt with `typing.Dict` and a union of
+`Literal`s, which ruff's default rules reject (UP006, UP035, PYI030). Each tool is copied from its
 server's snapshot as it is, into one package, beside one of our own (`WIDE`)."""
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ PICKED = {
     "supabase": ("create_project",),  # @supabase/mcp-server-supabase: a `Literal` of 16 regions with a `Field`
     "azure": ("marketplace_product_list", "pricing_get"),  # @azure/mcp: `"` and `'` in one description
     "onmcp": ("landing_pages_generate",),  # 0nmcp: an object with properties and `additionalProperties: {}`
+    "kubernetes": ("kubectl_rollout",),  # mcp-server-kubernetes: `x: Literal[...] = (` where black hugs `Field(`
+    "mongodb": ("find",),  # mongodb-mcp-server: an `anyOf` of six `const`s, `Literal[1] | Literal[-1] | ...`
 }
 
 WIDE = {
@@ -90,6 +93,12 @@ def test_the_models_of_real_tools_are_what_ruff_format_writes(package: Path) -> 
 def test_the_models_of_real_tools_pass_ruffs_default_rules(package: Path) -> None:
     checked = ruff(package, "check")
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_a_union_of_literals_is_one_literal_in_the_model_and_the_method(package: Path) -> None:
+    values = 'Literal[1, -1, "asc", "desc", "ascending", "descending"] | FindInputSort'
+    assert values in (package / "_models" / "find.py").read_text(encoding="utf-8")
+    assert values in (package / "client.py").read_text(encoding="utf-8")
 
 
 def test_typed_extras_are_a_builtin_dict_and_still_typed(package: Path) -> None:

@@ -22,7 +22,7 @@ import unicodedata
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeGuard, TypeVar
 
 from codegen.errors import StubgenError
 from codegen.generate.cache import compact_json
@@ -158,7 +158,7 @@ def cleaned_source(source: str) -> str:
     (`model_batches`)."""
     source = _through_import_aliases(source.rstrip("\n") + "\n")
     source = _none_defaults_admit_none(_typed_bare_generics(_annotated_constraints(source)))
-    return _black_overlong(_builtin_extras_dict(_modern_annotations(source)))
+    return _black_overlong(_builtin_extras_dict(_single_literals(_modern_annotations(source))))
 
 
 @functools.lru_cache(maxsize=4 * MAX_BATCH)
@@ -358,7 +358,7 @@ def _modern_annotation(node: ast.expr) -> ast.expr:
     if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
         return ast.Name(node.value)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return ast.BinOp(_modern_annotation(node.left), ast.BitOr(), _modern_annotation(node.right))
+        return _union([_modern_annotation(node.left), _modern_annotation(node.right)])
     if not isinstance(node, ast.Subscript) or not isinstance(node.value, ast.Name) or node.value.id == "Literal":
         return node
     items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -368,14 +368,86 @@ def _modern_annotation(node: ast.expr) -> ast.expr:
         members = [_modern_annotation(item) for item in items]
         if node.value.id == "Optional":
             members.append(ast.Constant(None))
-        union = members[0]
-        for member in members[1:]:
-            union = ast.BinOp(union, ast.BitOr(), member)
-        return union
+        return _union(members)
     else:
         items = [_modern_annotation(item) for item in items]
     slice_: ast.expr = ast.Tuple(items) if isinstance(node.slice, ast.Tuple) else items[0]
     return ast.Subscript(node.value, slice_)
+
+
+def _union(members: list[ast.expr]) -> ast.expr:
+    """`A | B | ...`, with the values of all its `Literal` members in one `Literal` where the first
+    stood: datamodel-code-generator writes an `anyOf` of `const`s as `Literal[1] | Literal[-1]`,
+    which ruff's default rules reject (PYI030). The same values, so the same type."""
+    flat = [part for member in members for part in _union_members(member)]
+    literals = [part for part in flat if _is_literal(part)]
+    if len(literals) > 1:
+        values = [value for part in literals for value in _subscripts(part)]
+        merged = ast.Subscript(ast.Name("Literal"), ast.Tuple(values))
+        flat = [
+            merged if part is literals[0] else part for part in flat if part is literals[0] or not _is_literal(part)
+        ]
+    union = flat[0]
+    for member in flat[1:]:
+        union = ast.BinOp(union, ast.BitOr(), member)
+    return union
+
+
+def _union_members(node: ast.expr) -> list[ast.expr]:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _union_members(node.left) + _union_members(node.right)
+    return [node]
+
+
+def _is_literal(node: ast.expr) -> TypeGuard[ast.Subscript]:
+    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "Literal"
+
+
+def _subscripts(node: ast.Subscript) -> list[ast.expr]:
+    return list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+
+
+def _literal_union(node: ast.expr) -> bool:
+    """Whether an annotation holds a union of two `Literal`s or more, which `_union` writes as one."""
+    members = _union_members(node)
+    if sum(map(_is_literal, members)) > 1:
+        return True
+    return any(
+        _literal_union(item)
+        for member in members
+        if isinstance(member, ast.Subscript) and not _is_literal(member)
+        for item in _subscripts(member)
+    )
+
+
+_LITERAL_AFTER_UNION = re.compile(r"\]\s*\|\s*Literal\[")
+
+
+def _single_literals(source: str) -> str:
+    """The module with each field's union of `Literal`s as one `Literal` (`_union`), its annotation
+    on one line or many; black then lays it out."""
+    if not _LITERAL_AFTER_UNION.search(source):
+        return source
+    places = [
+        statement.annotation
+        for node in parsed(source).body
+        if isinstance(node, ast.ClassDef)
+        for statement in node.body
+        if isinstance(statement, ast.AnnAssign) and _literal_union(statement.annotation)
+    ]
+    if not places:
+        return source
+    starts = [0]
+    for line in source.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line.encode()))
+    data = source.encode()
+    for annotation in sorted(places, key=lambda node: node.lineno, reverse=True):
+        start = starts[annotation.lineno - 1] + annotation.col_offset
+        end = starts[(annotation.end_lineno or annotation.lineno) - 1] + (annotation.end_col_offset or 0)
+        data = data[:start] + annotation_text(annotation).encode() + data[end:]
+    import black
+
+    return black.format_str(data.decode(), mode=black_mode())
 
 
 def _respelt(node: ast.expr) -> bool:
@@ -459,14 +531,17 @@ cannot shorten it."""
 
 
 def _black_overlong(source: str) -> str:
-    """The module through black when a line of it may be too long for black and is not one string.
-
-    datamodel-code-generator's own formatter leaves a long annotation on one line (a `Literal` of many
-    values, a long `list[...] | None`), which black and `ruff format` split, so the package failed
-    `ruff format --check`. Most modules' long lines are descriptions, which black leaves as they are:
-    those modules are not formatted again."""
+    """The module through black where datamodel-code-generator's own formatter may have laid out a
+    line otherwise than black: a line that may be too long for black and is not one string, or a
+    field whose value it put in parentheses of its own (`x: Literal[...] = (` where black writes
+    `x: Literal[...] = Field(`, the line fitting). It leaves a long annotation on one line (a
+    `Literal` of many values, a long `list[...] | None`), which black and `ruff format` split, so
+    the package failed `ruff format --check`. Most modules' long lines are descriptions, which black
+    leaves as they are: those modules are not formatted again."""
     for line in source.split("\n"):
-        if _may_be_too_wide(line) and not (line.lstrip().startswith("#") or _LONE_STRING.fullmatch(line)):
+        if line.endswith(" = (") or (
+            _may_be_too_wide(line) and not (line.lstrip().startswith("#") or _LONE_STRING.fullmatch(line))
+        ):
             import black
 
             return black.format_str(source, mode=black_mode())
