@@ -4,7 +4,20 @@ long annotation on one line (a `Literal` of many values, a long `list[...] | Non
 holding both kinds of quotes in single quotes, or a field's value in parentheses black does not
 write, which `ruff format` (and black) rewrite; typed extras spelt with `typing.Dict` and a union of
 `Literal`s, which ruff's default rules reject (UP006, UP035, PYI030). Each tool is copied from its
-server's snapshot as it is, into one package, beside one of our own (`WIDE`)."""
+server's snapshot as it is, into one package, beside one of our own (`WIDE`).
+
+The fixtures were made by `mcp-stubgen snapshot --name <id> -- <command>` on 2026-12-02, each server
+installed with `npm install --ignore-scripts` and listing with no network access (fake credentials
+where it asks for one to start): `onmcp` (`0nmcp` 4.22.0), `azure` (`@azure/mcp` 2.0.5,
+`azmcp server start --mode all`), `photoshop` (`00bx-photoshop-mcp` 1.1.2: its Python server
+`mcp/ps-mcp.py`, under `mcp` 1.x, as its npm launcher only prints that installation is incomplete),
+`supabase` (`@supabase/mcp-server-supabase` 0.13.0 with `--access-token` and `--features` leaving out
+`docs`, which fetches a schema), `chart` (`@antv/mcp-server-chart` 0.9.10), `firecrawl`
+(`firecrawl-mcp` 3.26.0), `browser` (`@agent-infra/mcp-server-browser` 1.2.29 `--headless`), `tavily`
+(`tavily-mcp` 0.2.22), `jira` (`@aashari/mcp-server-atlassian-jira` 3.3.0), `context7`
+(`@upstash/context7-mcp` 4.1.1), `exa` (`exa-mcp-server` 3.4.1), `desktop`
+(`@wonderwhy-er/desktop-commander` 0.2.52), `mongodb` (`mongodb-mcp-server` 3.0.4), `kubernetes`
+(`mcp-server-kubernetes` 4.1.7) and `sentry` (`@sentry/mcp-server` 0.39.0 `--access-token=...`)."""
 
 from __future__ import annotations
 
