@@ -35,7 +35,15 @@ from typing import NamedTuple
 
 from codegen.generate.cache import compact_json
 from codegen.generate.model_reader import ReadModels, read_statements
-from codegen.generate.modelgen import ModelJob, cleaned_source, datamodel_entry, finished_source, parsed, run_datamodel
+from codegen.generate.modelgen import (
+    ModelJob,
+    cleaned_source,
+    datamodel_entry,
+    finished_source,
+    laid_out_otherwise,
+    parsed,
+    run_datamodel,
+)
 from codegen.snapshot import JSON
 
 GROUP_SIZE = 16
@@ -74,8 +82,8 @@ def grouped_sources(jobs: Sequence[ModelJob]) -> list[Made | None]:
         parts = split_module(module, [jobs[index].stem for index in group])
         if parts is None:
             continue
-        try:
-            clean = cleaned_source(module) == module
+        try:  # a module black would lay out otherwise is finished tool by tool, black on those that need it
+            clean = not laid_out_otherwise(module) and cleaned_source(module) == module
         except Exception:
             clean = False
         for index, (source, body) in zip(group, parts, strict=True):
