@@ -106,6 +106,11 @@ _NO_STRUCTURED_CONTENT = "has an output schema but did not return structured con
 """What the SDK's `call_tool` raises (a `RuntimeError`) for a tool that declares an output schema and sends none."""
 _OFF_LIVE_SCHEMA = "Invalid structured content returned by tool"
 """What it raises (a `RuntimeError`) for structured content its live listing's output schema rejects."""
+_LIVE_SCHEMA_UNUSABLE = "Invalid schema for tool"
+"""What it raises (a `RuntimeError`) when its live listing's output schema cannot be applied (a `$ref` to nothing)."""
+_NOT_MCP = -32700
+"""The code of the `ServerError` for an answer that is not valid MCP: JSON-RPC's parse error, which the
+SDK's Streamable HTTP transport already gives an answer it cannot parse."""
 _METHOD_NOT_FOUND = -32601
 _REQUEST_TIMEOUT = -32001
 _HEADER_MISMATCH = -32020
@@ -474,8 +479,11 @@ class ToolContract:
         if check is None:
             check = self._checks[direction] = SchemaCheck(self.schemas[direction])
         fast = check.fast
-        if fast is not None and fast(value):  # SchemaCheck.problem's first step, inlined: every call takes it
-            return None
+        try:
+            if fast is not None and fast(value):  # SchemaCheck.problem's first step, inlined: every call takes it
+                return None
+        except RecursionError:  # a `$ref` cycle that never reaches a type: the verdict says so
+            pass
         error = check.verdict(value)
         if error is None:
             return None
@@ -676,10 +684,16 @@ class GeneratedClient:
         cursor: str | None = None
         seen_cursors: set[str] = set()
         for _ in range(max_pages):
-            if isinstance(self.mcp_client, Client):
-                page = await self.mcp_client.list_tools(cursor=cursor, cache_mode="bypass")
-            else:
-                page = await self.mcp_client.list_tools(params=PaginatedRequestParams(cursor=cursor))
+            try:
+                if isinstance(self.mcp_client, Client):
+                    page = await self.mcp_client.list_tools(cursor=cursor, cache_mode="bypass")
+                else:
+                    page = await self.mcp_client.list_tools(params=PaginatedRequestParams(cursor=cursor))
+            except Exception as error:
+                refused = _server_error(self.server_name, "tools/list", error)
+                if refused is None:
+                    raise
+                raise refused from error
             for tool in page.tools:
                 live[tool.name] = tool_fingerprint(tool)
             cursor = page.next_cursor
@@ -724,19 +738,14 @@ class GeneratedClient:
                 result = await self.mcp_client.call_tool(tool, payload, timeout, progress, meta=_meta(call_options))
             else:
                 result = await self.mcp_client.call_tool(tool, payload)
-        except RuntimeError as error:  # the SDK's own check, which keeps the result from us
-            if _NO_STRUCTURED_CONTENT in str(error):
-                raise NoStructuredContentError(self.server_name, tool) from None
-            if str(error).startswith(_OFF_LIVE_SCHEMA):
-                # the cause is jsonschema's error, whose one-line message leaves out the schema and instance
-                reason = getattr(error.__cause__, "message", None) or str(error).splitlines()[0]
-                raise ToolResultError(tool, f"the output schema the server lists rejects it ({reason})") from None
-            raise
         except Exception as error:
             from mcp import MCPError  # imported here, not on the way of every call
 
             if isinstance(error, MCPError):
                 self._raise_for(tool, error, call_options)
+            refused = _result_error(self.server_name, tool, error)
+            if refused is not None:
+                raise refused from None
             raise
         return self._accepted(tool, result) if result.is_error else result
 
@@ -981,6 +990,63 @@ class GeneratedClient:
                 raise RequestTimeoutError(self.server_name, request, timeout) from None
         except MCPError as error:
             raise ServerError(self.server_name, request, error.code, error.message, error.error.data) from error
+        except Exception as error:
+            refused = _not_mcp(self.server_name, request, error)
+            if refused is None:
+                raise
+            raise refused from error
+
+
+def _result_error(server: str, tool: str, error: Exception) -> StubgenClientError | None:
+    """The client's own error for what the SDK raised about a `tools/call` result, if it is that: its
+    check against the live listing's output schema (a `RuntimeError`, which keeps the result from us)
+    or a result that is not valid MCP."""
+    if not isinstance(error, RuntimeError):
+        return _not_mcp(server, f"tool {tool!r}", error)
+    message = str(error)
+    if _NO_STRUCTURED_CONTENT in message:
+        return NoStructuredContentError(server, tool)
+    if message.startswith(_OFF_LIVE_SCHEMA):
+        # the cause is jsonschema's error, whose one-line message leaves out the schema and instance
+        reason = getattr(error.__cause__, "message", None) or message.splitlines()[0]
+        return ToolResultError(tool, f"the output schema the server lists rejects it ({reason})")
+    if message.startswith(_LIVE_SCHEMA_UNUSABLE):
+        reason = _clip(message.partition(": ")[2], 200)
+        return ToolResultError(tool, f"the output schema the server lists cannot be applied ({reason})")
+    return None
+
+
+def _server_error(server: str, request: str, error: Exception) -> ServerError | None:
+    """`ServerError` for what the SDK raised when a request failed on the server's side: a JSON-RPC
+    error answer (its `MCPError`, also the connection closing), or an answer that is not valid MCP."""
+    from mcp import MCPError
+
+    if isinstance(error, MCPError):
+        return ServerError(server, request, error.code, error.message, error.error.data)
+    return _not_mcp(server, request, error)
+
+
+def _not_mcp(server: str, request: str, error: Exception) -> ServerError | None:
+    """`ServerError` for an answer the SDK's models refuse (pydantic's `ValidationError`): not valid MCP,
+    such as a content block of a type MCP does not have. It names where, and what was found there."""
+    from pydantic import ValidationError
+
+    if not isinstance(error, ValidationError):
+        return None
+    problems = error.errors()
+    where: list[Any] = []  # the locations' common start: where the value that fits nothing is
+    for parts in zip(*(problem["loc"] for problem in problems), strict=False):
+        if any(part != parts[0] for part in parts):
+            break
+        where.append(parts[0])
+    pointer = "/" + "/".join(str(part) for part in where)
+    if len(problems) == 1:
+        found = problems[0]["msg"]
+    else:  # one problem per shape a union allows: the value there fits none of them
+        # a field a shape misses names the value itself (its location: the value's, the shape's, the field)
+        value = next((item["input"] for item in problems if len(item["loc"]) == len(where) + 2), None)
+        found = ("it" if value is None else _clip(repr(value), 80)) + " is none of the shapes MCP allows there"
+    return ServerError(server, request, _NOT_MCP, f"its answer is not valid MCP ({pointer}: {found})")
 
 
 def _meta(options: RequestOptions) -> RequestParamsMeta | None:

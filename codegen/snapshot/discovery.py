@@ -831,6 +831,31 @@ def _long_number(server: ServerConfig, raw: str | None) -> str:
     return f"server {server.name!r}: {where}{problem}; the server has to send a smaller number"
 
 
+def _unreadable(server: ServerConfig, unread: Unreadable) -> str:
+    """One line for an answer the MCP SDK's JSON parser refuses though Python's reads it, naming the
+    entry and the JSON pointer of a string that holds a lone UTF-16 surrogate, where one does."""
+    with contextlib.suppress(ValueError, RecursionError):
+        message = json.loads(unread.line)
+        found = find_in_json(message, _has_lone_surrogate)
+        if found is not None:
+            return (
+                f"server {server.name!r}: {_entry_and_pointer(message, found[0])}a string holds a lone UTF-16 "
+                "surrogate (half of a character, such as an emoji cut in two), which the MCP SDK cannot read; "
+                "the server has to send whole characters"
+            )
+    return f"server {server.name!r}: sent an answer the MCP SDK cannot read ({unread.reason}); the server has to fix it"
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def _entry_and_pointer(message: Any, path: tuple[str | int, ...]) -> str:
     """`tool 'x' /inputSchema/...: ` for a path into a list result's entry, else the message's own pointer."""
     if len(path) > 3 and path[0] == "result" and isinstance(path[2], int):
@@ -916,8 +941,12 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
     leaf = _leaf(error)
     if isinstance(leaf, StubgenError):
         message = leaf.message
+    elif isinstance(leaf, Unreadable) and leaf.reason == TOO_DEEP:
+        message = _too_deep(server)
+    elif isinstance(leaf, Unreadable) and leaf.reason == NUMBER_OUT_OF_RANGE:
+        message = _long_number(server, leaf.line)
     elif isinstance(leaf, Unreadable):
-        message = _too_deep(server) if leaf.reason == TOO_DEEP else _long_number(server, leaf.line)
+        message = _unreadable(server, leaf)
     elif server.auth is not None and _is_auth_error(leaf):
         message = str(leaf)
     elif diagnostics.token_refused is not None and server.auth is not None:

@@ -364,7 +364,7 @@ class StdioSession:
             reason = next((reason for reason in _UNREADABLE_REASONS if reason in str(unparsed)), None)
             if reason is not None:
                 self._end(Unreadable(reason, line))
-            else:
+            elif not self._refuse_unreadable_answer(line, unparsed):
                 shown = line if len(line) <= 200 else line[:200] + "..."
                 _sdk_log.error("Failed to parse JSONRPC message from server: %s: %r", unparsed, shown)
             return
@@ -385,6 +385,23 @@ class StdioSession:
             answer.set_result(result)
         elif type(refusal) is dict and type(refusal.get("code")) is int and type(refusal.get("message")) is str:
             answer.set_exception(RemoteError(refusal["code"], refusal["message"], refusal.get("data")))
+
+    def _refuse_unreadable_answer(self, line: str, unparsed: ValueError) -> bool:
+        """Fail the request a line answers when the SDK's parser refuses it but Python's reads it (a
+        string holding a lone UTF-16 surrogate, half an emoji a JavaScript server cut in two): the SDK
+        drops such a line, and its request would wait out its timeout, as if the server were slow."""
+        import json
+
+        try:
+            message = json.loads(line)
+        except (ValueError, RecursionError):
+            return False
+        request_id = message.get("id") if type(message) is dict else None
+        answer = self._pending.get(request_id) if type(request_id) is int else None
+        if answer is None or answer.done():
+            return False
+        answer.set_exception(Unreadable(str(unparsed).splitlines()[0], line))
+        return True
 
     def _answer(self, request_id: Any, method: str) -> None:
         """What the SDK's `Client` answers, with discovery's handlers for the declared capabilities

@@ -1,0 +1,206 @@
+"""What a live server sends once it is past the handshake, against a generated client (async and
+sync), a connected hub and `snapshot`: every failure is the runtime's own typed error (never the
+SDK's raw pydantic, `RuntimeError` or `ExceptionGroup`), one bad answer never ends a hub's session,
+and nothing waits out a timeout that an answer already decided.
+
+Every case talks to `tests/servers/hostile_server.py` over stdio (and Streamable HTTP where the
+transport reads the answer differently); the packages are generated from its well-behaved catalog,
+and `looping` from the catalog with a `$ref` cycle."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import StdioServerParameters
+
+from codegen.config import ServerConfig
+from codegen.generate import generate_package
+from codegen.generate.hub import generate_hub
+from codegen.snapshot.discovery import snapshot_server
+from tests.conftest import SERVERS
+
+PY = sys.executable
+HOSTILE = str(SERVERS / "hostile_server.py")
+NOT_MCP = r"failed: its answer is not valid MCP \(/content/0: \{'type': 'video', .*\} is none of the shapes MCP allows there\) \(code -32700\)"
+
+
+def hostile(mode: str, *more: str) -> StdioServerParameters:
+    return StdioServerParameters(command=PY, args=[HOSTILE, "--mode", mode, *more])
+
+
+@pytest.fixture(scope="module")
+def packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """`live.hostile` (the well-behaved catalog), `live.looping` (with the `$ref` cycle) and `live.hub`
+    over `hostile`, generated from live snapshots; forgotten afterwards."""
+    folder = tmp_path_factory.mktemp("live")
+    plain = anyio.run(snapshot_server, ServerConfig(name="hostile", command=PY, args=(HOSTILE,)))
+    looping = anyio.run(
+        snapshot_server, ServerConfig(name="looping", command=PY, args=(HOSTILE, "--mode", "ref-cycle"))
+    )
+    generate_package(plain, folder / "live")
+    generate_package(looping, folder / "live")
+    generate_hub([(plain, {})], folder / "live")
+    sys.path.insert(0, str(folder))
+    try:
+        yield tuple(importlib.import_module(f"live.{name}") for name in ("hostile", "looping", "hub"))
+    finally:
+        sys.path.remove(str(folder))
+        for module in [module for module in sys.modules if module.split(".")[0] == "live"]:
+            del sys.modules[module]
+
+
+@pytest.fixture
+def hostile_http() -> Iterator[str]:
+    """The `unknown-block` server over Streamable HTTP on 127.0.0.1."""
+    process = subprocess.Popen(
+        [PY, HOSTILE, "--mode", "unknown-block", "--http", "0"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None
+        port = int(process.stdout.readline().split()[-1])
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+async def test_a_result_that_is_not_valid_mcp_is_a_server_error(packages: Any, hostile_http: str) -> None:
+    """A content block of a type MCP does not have: the SDK's models refuse the result with a raw
+    pydantic `ValidationError`; the client, its sync twin and the hub raise `ServerError` naming
+    where, over stdio and Streamable HTTP."""
+    client_package, _looping, hub_package = packages
+    with anyio.fail_after(30):
+        for server in (hostile("unknown-block"), hostile_http):
+            async with client_package.HostileClient.connect(server) as client:
+                with pytest.raises(client_package.ServerError, match=NOT_MCP) as refused:
+                    await client.echo(text="hi")
+                assert refused.value.code == -32700 and refused.value.server == "hostile"
+            async with hub_package.Hub.connect(hostile=server) as hub:
+                with pytest.raises(hub_package.ServerError, match=NOT_MCP):
+                    await hub.call("hostile__echo", {"text": "hi"})
+        with (
+            client_package.HostileClient.connect_sync(hostile("unknown-block")) as sync_client,
+            pytest.raises(client_package.ServerError, match=NOT_MCP),
+        ):
+            sync_client.echo(text="hi")
+
+
+async def test_a_result_the_live_output_schema_refuses_is_a_typed_error_from_the_hub(packages: Any) -> None:
+    """Once the hub has listed a tool, the SDK checks its results against the live output schema and
+    raises a bare `RuntimeError`; the hub raises the clients' `ToolResultError` (and
+    `NoStructuredContentError`), as a generated client does, also for a live schema that cannot be
+    applied (a `$ref` to nothing), which the client meets once `verify()` listed the tools."""
+    client_package, _looping, hub_package = packages
+    with anyio.fail_after(30):
+        for mode, error, message in (
+            ("off-schema", client_package.ToolResultError, r"the output schema the server lists rejects it"),
+            ("no-structured", client_package.NoStructuredContentError, r"has no structuredContent"),
+            (
+                "dangling-output",
+                client_package.ToolResultError,
+                r"the output schema the server lists cannot be applied",
+            ),
+        ):
+            async with hub_package.Hub.connect(hostile=hostile(mode)) as hub:
+                with pytest.raises(error, match=message) as refused:
+                    await hub.call("hostile__count", {})
+                assert refused.value.tool == "count"
+        async with client_package.HostileClient.connect(hostile("dangling-output")) as client:
+            assert (await client.count()).n == 3  # checked against the snapshot's schema
+            with pytest.raises(client_package.CatalogDriftError):
+                await client.verify()
+            with pytest.raises(client_package.ToolResultError, match=r"cannot be applied \(PointerToNowhere"):
+                await client.count()
+
+
+async def test_an_error_leaving_the_hub_block_is_itself(packages: Any) -> None:
+    """A server that exits mid-call: `hub.call`'s `ServerError` reaches an `except` around the
+    `async with Hub.connect(...)` block as itself, as a generated client's does, not in the hub's
+    `ExceptionGroup`."""
+    client_package, _looping, hub_package = packages
+    with anyio.fail_after(30):
+        with pytest.raises(hub_package.ServerError, match=r"tool 'echo' failed: Connection closed \(code -32000\)"):
+            async with hub_package.Hub.connect(hostile=hostile("exit-mid-call")) as hub:
+                await hub.call("hostile__echo", {"text": "hi"})
+        with pytest.raises(client_package.ServerError, match=r"Connection closed"):
+            async with client_package.HostileClient.connect(hostile("exit-mid-call")) as client:
+                await client.echo(text="hi")
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
+        ("relist-fails", r"catalog backend unavailable \(code -32603\)"),
+        ("relist-invalid", r"its answer is not valid MCP \(/tools/0/inputSchema/properties: .*\) \(code -32700\)"),
+    ],
+    ids=["error-answer", "not-mcp"],
+)
+async def test_a_relist_that_fails_keeps_the_hub_connected(
+    packages: Any, mode: str, reason: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A server says its tools changed, then answers `tools/list` with an error or a result that is
+    not valid MCP: the hub keeps the server's last listing and goes on calling (a background re-list
+    used to end the whole hub session with a raw `MCPError` or `ValidationError`); `verify()` of the
+    hub and of a client raise `ServerError`."""
+    client_package, _looping, hub_package = packages
+    with anyio.fail_after(30), caplog.at_level(logging.WARNING):
+        async with hub_package.Hub.connect(hostile=hostile(mode)) as hub:
+            await hub.call("hostile__echo", {"text": "a"})  # the server says its tools changed
+            await anyio.sleep(1.5)  # past the hub's settling and re-list interval
+            again = await hub.call("hostile__echo", {"text": "b"})
+            assert again.content[0].text == "b"
+            assert "hostile__echo" in hub.live_tools
+            with pytest.raises(hub_package.ServerError, match=rf"server 'hostile': tools/list failed: {reason}"):
+                await hub.verify()
+        assert any("keeping the tools it listed before" in record.getMessage() for record in caplog.records)
+        async with client_package.HostileClient.connect(hostile(mode)) as client:
+            await client.verify()
+            with pytest.raises(client_package.ServerError, match=rf"tools/list failed: {reason}"):
+                await client.verify()
+
+
+async def test_a_ref_cycle_is_refused_with_a_typed_error_not_a_recursion_error(packages: Any) -> None:
+    """A schema whose `$ref`s only lead to each other (`a` to `b` to `a`) never reaches a type: the
+    runtime's compiled check (and `jsonschema`) recursed until a raw `RecursionError`. The client
+    (for a snapshot tool) and the hub (for a tool added live) refuse the call, naming the tool;
+    nothing is sent."""
+    _hostile, looping, hub_package = packages
+    with anyio.fail_after(30):
+        async with looping.LoopingClient.connect(hostile("ref-cycle")) as client:
+            with pytest.raises(looping.ToolArgumentsError, match=r"tool 'loop': its input schema cannot be applied"):
+                await client.loop(arguments={"text": "x"})
+        async with hub_package.Hub.connect(hostile=hostile("ref-cycle"), live_tools="callable") as hub:
+            assert "hostile__loop" in hub.difference().added
+            with pytest.raises(hub_package.ArgumentsError, match=r"hostile__loop: its input schema cannot be applied"):
+                await hub.call("hostile__loop", {"text": "x"})
+
+
+def test_a_lone_surrogate_in_a_catalog_is_named_not_a_timeout(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """A JavaScript server that cut an emoji in half sends a lone UTF-16 surrogate (`\\ud83d`), which
+    the SDK's JSON parser refuses: the listing waited out `request_timeout` and then advised raising
+    it. Now one line names the tool and the JSON pointer at once, and the previous file is kept."""
+    previous = tmp_path / "lone.json"
+    previous.write_bytes(b"{}\n")
+    started = time.monotonic()
+    result = run_cli(
+        "snapshot", "--name", "lone", "--out", previous, "--request-timeout", "20",
+        "--", PY, HOSTILE, "--mode", "lone-surrogate",
+    )  # fmt: skip
+    assert result.exit_code == 2
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert lines == [
+        "error: server 'lone': tool 'echo' /description: a string holds a lone UTF-16 surrogate (half of a "
+        "character, such as an emoji cut in two), which the MCP SDK cannot read; the server has to send whole "
+        "characters"
+    ], result.stderr
+    assert time.monotonic() - started < 10
+    assert previous.read_bytes() == b"{}\n"
