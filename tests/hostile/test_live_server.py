@@ -139,6 +139,37 @@ async def test_an_error_leaving_the_hub_block_is_itself(packages: Any) -> None:
 @pytest.mark.parametrize(
     ("mode", "reason"),
     [
+        ("initialize-error", r"license expired \(code -32603\)"),
+        ("exit-at-start", r"Connection closed \(code -32000\)"),
+        ("unknown-version", r"Unsupported protocol version from the server: 2099-01-01 \(code -32022\)"),
+    ],
+    ids=["error-answer", "exit", "unknown-version"],
+)
+async def test_a_handshake_the_server_fails_is_a_server_error(packages: Any, mode: str, reason: str) -> None:
+    """A server that answers `initialize` with an error, exits before answering, or answers with a
+    protocol version nobody knows: the client's `connect` raised the SDK's raw `MCPError` or
+    `RuntimeError`; now the client's `ServerError` (sync twin too), and the hub's `HubError` names it."""
+    client_package, _looping, hub_package = packages
+    expected = rf"^server 'hostile': the handshake failed: {reason}$"
+    with anyio.fail_after(30):
+        with pytest.raises(client_package.ServerError, match=expected):
+            async with client_package.HostileClient.connect(hostile(mode)):
+                pass
+        with pytest.raises(
+            hub_package.HubError, match=r"could not connect \(ServerError: server 'hostile': the handshake"
+        ):
+            async with hub_package.Hub.connect(hostile=hostile(mode)):
+                pass
+    with (
+        pytest.raises(client_package.ServerError, match=expected),
+        client_package.HostileClient.connect_sync(hostile(mode)),
+    ):
+        pass
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
         ("relist-fails", r"catalog backend unavailable \(code -32603\)"),
         ("relist-invalid", r"its answer is not valid MCP \(/tools/0/inputSchema/properties: .*\) \(code -32700\)"),
     ],

@@ -108,6 +108,11 @@ class Hostile:
         params = message.get("params") or {}
         if request_id is None:
             return []
+        if method == "initialize" and self.mode == "initialize-error":
+            error = {"code": -32603, "message": "license expired"}
+            return [{"jsonrpc": "2.0", "id": request_id, "error": error}]
+        if method == "initialize" and self.mode == "exit-at-start":
+            os._exit(3)
         if method == "initialize":
             version = "2099-01-01" if self.mode == "unknown-version" else VERSION
             result: dict[str, Any] = {

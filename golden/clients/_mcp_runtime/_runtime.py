@@ -108,6 +108,10 @@ _OFF_LIVE_SCHEMA = "Invalid structured content returned by tool"
 """What it raises (a `RuntimeError`) for structured content its live listing's output schema rejects."""
 _LIVE_SCHEMA_UNUSABLE = "Invalid schema for tool"
 """What it raises (a `RuntimeError`) when its live listing's output schema cannot be applied (a `$ref` to nothing)."""
+_UNSPOKEN_VERSION = "Unsupported protocol version from the server"
+"""What it raises (a `RuntimeError`) when `initialize` is answered with a protocol version it does not speak."""
+_UNSUPPORTED_PROTOCOL_VERSION = -32022
+"""The protocol's code for a version one side does not speak (2026-07-28)."""
 _NOT_MCP = -32700
 """The code of the `ServerError` for an answer that is not valid MCP: JSON-RPC's parse error, which the
 SDK's Streamable HTTP transport already gives an answer it cannot parse."""
@@ -651,6 +655,7 @@ class GeneratedClient:
 
         @asynccontextmanager
         async def connected() -> AsyncIterator[Self]:
+            connecting = True
             try:
                 async with Client(
                     server,
@@ -660,12 +665,16 @@ class GeneratedClient:
                     logging_callback=logging_callback,
                     **client_options,
                 ) as client:
+                    connecting = False
                     yield cls(client)
-            except BaseExceptionGroup as group:
+            except BaseException as error:
                 # The SDK's task groups wrap whatever leaves the block, a `ToolError` of the caller's
                 # own included; a lone exception reaches the caller as itself, so `except` finds it.
-                lone = _lone_exception(group)
-                if lone is group:
+                lone = _lone_exception(error)
+                refused = _handshake_error(cls.server_name, lone) if connecting else None
+                if refused is not None:
+                    raise refused from lone
+                if lone is error:
                     raise
                 raise lone from lone.__cause__
 
@@ -1014,6 +1023,15 @@ def _result_error(server: str, tool: str, error: Exception) -> StubgenClientErro
         reason = _clip(message.partition(": ")[2], 200)
         return ToolResultError(tool, f"the output schema the server lists cannot be applied ({reason})")
     return None
+
+
+def _handshake_error(server: str, error: BaseException) -> ServerError | None:
+    """`ServerError` for what the SDK raised while connecting, where the server is the cause: an error
+    answer to the handshake (or the connection closing), an answer that is not valid MCP, or a
+    protocol version the SDK does not speak."""
+    if isinstance(error, RuntimeError) and str(error).startswith(_UNSPOKEN_VERSION):
+        return ServerError(server, "the handshake", _UNSUPPORTED_PROTOCOL_VERSION, str(error))
+    return _server_error(server, "the handshake", error) if isinstance(error, Exception) else None
 
 
 def _server_error(server: str, request: str, error: Exception) -> ServerError | None:
