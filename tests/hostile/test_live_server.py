@@ -30,6 +30,7 @@ from tests.conftest import SERVERS
 
 PY = sys.executable
 HOSTILE = str(SERVERS / "hostile_server.py")
+TASKS = str(SERVERS / "task_server.py")
 NOT_MCP = r"failed: its answer is not valid MCP \(/content/0: \{'type': 'video', .*\} is none of the shapes MCP allows there\) \(code -32700\)"
 
 
@@ -39,19 +40,22 @@ def hostile(mode: str, *more: str) -> StdioServerParameters:
 
 @pytest.fixture(scope="module")
 def packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """`live.hostile` (the well-behaved catalog), `live.looping` (with the `$ref` cycle) and `live.hub`
-    over `hostile`, generated from live snapshots; forgotten afterwards."""
+    """`live.hostile` (the well-behaved catalog), `live.looping` (with the `$ref` cycle), `live.hub`
+    over `hostile` and `live.tasks` (tests/servers/task_server.py), generated from live snapshots;
+    forgotten afterwards."""
     folder = tmp_path_factory.mktemp("live")
     plain = anyio.run(snapshot_server, ServerConfig(name="hostile", command=PY, args=(HOSTILE,)))
     looping = anyio.run(
         snapshot_server, ServerConfig(name="looping", command=PY, args=(HOSTILE, "--mode", "ref-cycle"))
     )
+    tasks = anyio.run(snapshot_server, ServerConfig(name="tasks", command=PY, args=(TASKS,)))
     generate_package(plain, folder / "live")
     generate_package(looping, folder / "live")
+    generate_package(tasks, folder / "live")
     generate_hub([(plain, {})], folder / "live")
     sys.path.insert(0, str(folder))
     try:
-        yield tuple(importlib.import_module(f"live.{name}") for name in ("hostile", "looping", "hub"))
+        yield tuple(importlib.import_module(f"live.{name}") for name in ("hostile", "looping", "hub", "tasks"))
     finally:
         sys.path.remove(str(folder))
         for module in [module for module in sys.modules if module.split(".")[0] == "live"]:
@@ -77,7 +81,7 @@ async def test_a_result_that_is_not_valid_mcp_is_a_server_error(packages: Any, h
     """A content block of a type MCP does not have: the SDK's models refuse the result with a raw
     pydantic `ValidationError`; the client, its sync twin and the hub raise `ServerError` naming
     where, over stdio and Streamable HTTP."""
-    client_package, _looping, hub_package = packages
+    client_package, _looping, hub_package, _tasks = packages
     with anyio.fail_after(30):
         for server in (hostile("unknown-block"), hostile_http):
             async with client_package.HostileClient.connect(server) as client:
@@ -99,7 +103,7 @@ async def test_a_result_the_live_output_schema_refuses_is_a_typed_error_from_the
     raises a bare `RuntimeError`; the hub raises the clients' `ToolResultError` (and
     `NoStructuredContentError`), as a generated client does, also for a live schema that cannot be
     applied (a `$ref` to nothing), which the client meets once `verify()` listed the tools."""
-    client_package, _looping, hub_package = packages
+    client_package, _looping, hub_package, _tasks = packages
     with anyio.fail_after(30):
         for mode, error, message in (
             ("off-schema", client_package.ToolResultError, r"the output schema the server lists rejects it"),
@@ -126,7 +130,7 @@ async def test_an_error_leaving_the_hub_block_is_itself(packages: Any) -> None:
     """A server that exits mid-call: `hub.call`'s `ServerError` reaches an `except` around the
     `async with Hub.connect(...)` block as itself, as a generated client's does, not in the hub's
     `ExceptionGroup`."""
-    client_package, _looping, hub_package = packages
+    client_package, _looping, hub_package, _tasks = packages
     with anyio.fail_after(30):
         with pytest.raises(hub_package.ServerError, match=r"tool 'echo' failed: Connection closed \(code -32000\)"):
             async with hub_package.Hub.connect(hostile=hostile("exit-mid-call")) as hub:
@@ -134,6 +138,17 @@ async def test_an_error_leaving_the_hub_block_is_itself(packages: Any) -> None:
         with pytest.raises(client_package.ServerError, match=r"Connection closed"):
             async with client_package.HostileClient.connect(hostile("exit-mid-call")) as client:
                 await client.echo(text="hi")
+
+
+async def test_lines_that_are_not_json_rpc_before_the_handshake_are_skipped(packages: Any) -> None:
+    """A server that prints a banner, a broken object and a JSON array to stdout before it speaks
+    JSON-RPC: the client and the hub skip them (the SDK logs each) and connect."""
+    client_package, _looping, hub_package, _tasks = packages
+    with anyio.fail_after(30):
+        async with client_package.HostileClient.connect(hostile("garbage-first")) as client:
+            assert (await client.echo(text="hi")).text == "hi"
+        async with hub_package.Hub.connect(hostile=hostile("garbage-first")) as hub:
+            assert (await hub.call("hostile__echo", {"text": "hi"})).content[0].text == "hi"
 
 
 @pytest.mark.parametrize(
@@ -149,7 +164,7 @@ async def test_a_handshake_the_server_fails_is_a_server_error(packages: Any, mod
     """A server that answers `initialize` with an error, exits before answering, or answers with a
     protocol version nobody knows: the client's `connect` raised the SDK's raw `MCPError` or
     `RuntimeError`; now the client's `ServerError` (sync twin too), and the hub's `HubError` names it."""
-    client_package, _looping, hub_package = packages
+    client_package, _looping, hub_package, _tasks = packages
     expected = rf"^server 'hostile': the handshake failed: {reason}$"
     with anyio.fail_after(30):
         with pytest.raises(client_package.ServerError, match=expected):
@@ -182,7 +197,7 @@ async def test_a_relist_that_fails_keeps_the_hub_connected(
     not valid MCP: the hub keeps the server's last listing and goes on calling (a background re-list
     used to end the whole hub session with a raw `MCPError` or `ValidationError`); `verify()` of the
     hub and of a client raise `ServerError`."""
-    client_package, _looping, hub_package = packages
+    client_package, _looping, hub_package, _tasks = packages
     with anyio.fail_after(30), caplog.at_level(logging.WARNING):
         async with hub_package.Hub.connect(hostile=hostile(mode)) as hub:
             await hub.call("hostile__echo", {"text": "a"})  # the server says its tools changed
@@ -204,7 +219,7 @@ async def test_a_ref_cycle_is_refused_with_a_typed_error_not_a_recursion_error(p
     runtime's compiled check (and `jsonschema`) recursed until a raw `RecursionError`. The client
     (for a snapshot tool) and the hub (for a tool added live) refuse the call, naming the tool;
     nothing is sent."""
-    _hostile, looping, hub_package = packages
+    _hostile, looping, hub_package, _tasks = packages
     with anyio.fail_after(30):
         async with looping.LoopingClient.connect(hostile("ref-cycle")) as client:
             with pytest.raises(looping.ToolArgumentsError, match=r"tool 'loop': its input schema cannot be applied"):
@@ -235,3 +250,28 @@ def test_a_lone_surrogate_in_a_catalog_is_named_not_a_timeout(tmp_path: Path, ru
     ], result.stderr
     assert time.monotonic() - started < 10
     assert previous.read_bytes() == b"{}\n"
+
+
+@pytest.mark.parametrize(
+    ("flag", "reason"),
+    [
+        ("--forget-tasks", r"tasks/get of task 'task-1' failed: no task 'task-1' \(code -32602\)"),
+        (
+            "--bad-status",
+            r"tasks/get of task 'task-1' failed: its answer is not valid MCP \(/status: .*\) \(code -32700\)",
+        ),
+    ],
+    ids=["error-answer", "not-mcp"],
+)
+async def test_a_task_the_server_answers_badly_about_is_a_server_error(packages: Any, flag: str, reason: str) -> None:
+    """A server that forgets a running task, or reports a status MCP does not have: waiting on the
+    task's handle raised the SDK's raw `MCPError` or pydantic's `ValidationError`; now `ServerError`,
+    as the method of a tool that only runs as a task raises."""
+    tasks = packages[3]
+    with anyio.fail_after(30):
+        async with tasks.TasksClient.connect(StdioServerParameters(command=PY, args=[TASKS, flag])) as client:
+            handle = await client.start_forecast(city="Oslo", days=2)
+            with pytest.raises(tasks.ServerError, match=rf"^server 'tasks': {reason}$"):
+                await handle.result(timeout=20)
+            with pytest.raises(tasks.ServerError, match=r"tasks/get of task 'task-2' failed"):
+                await client.multiply(a=2, b=3)

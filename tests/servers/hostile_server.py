@@ -161,6 +161,9 @@ class Hostile:
 
 
 def serve_stdio(server: Hostile) -> None:
+    if server.mode == "garbage-first":  # a server that logs to stdout before it speaks JSON-RPC
+        sys.stdout.write("Starting hostile server v1.0...\n{not json\n[1, 2]\n")
+        sys.stdout.flush()
     for line in sys.stdin:
         if line.strip():
             for reply in server.respond(json.loads(line)):
