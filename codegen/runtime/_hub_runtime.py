@@ -43,6 +43,7 @@ from ._hub_catalog import (
 from ._hub_providers import DeferredTools, DeferredToolsMethod, Provider, anthropic_tool
 from ._loop_thread import SessionLoop
 from ._runtime import (
+    _METHOD_NOT_FOUND,
     _REQUEST_TIMEOUT,
     RequestTimeoutError,
     ServerError,
@@ -928,6 +929,8 @@ async def _list_all_tools(client: Client | ClientSession, server: str) -> list[T
             refused = _server_error(server, "tools/list", error)
             if refused is None:
                 raise
+            if refused.code == _METHOD_NOT_FOUND and cursor is None:  # declared, not implemented: no
+                return []  # tools, as `mcp-stubgen snapshot` records it
             raise refused from error
         tools.extend(page.tools)
         cursor = page.next_cursor

@@ -702,6 +702,8 @@ class GeneratedClient:
                 refused = _server_error(self.server_name, "tools/list", error)
                 if refused is None:
                     raise
+                if refused.code == _METHOD_NOT_FOUND and cursor is None:  # declared, not implemented:
+                    break  # no tools, as `mcp-stubgen snapshot` records it
                 raise refused from error
             for tool in page.tools:
                 live[tool.name] = tool_fingerprint(tool)

@@ -10,7 +10,9 @@ and `looping` from the catalog with a `$ref` cycle."""
 from __future__ import annotations
 
 import importlib
+import json
 import logging
+import re
 import subprocess
 import sys
 import time
@@ -41,21 +43,27 @@ def hostile(mode: str, *more: str) -> StdioServerParameters:
 @pytest.fixture(scope="module")
 def packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """`live.hostile` (the well-behaved catalog), `live.looping` (with the `$ref` cycle), `live.hub`
-    over `hostile` and `live.tasks` (tests/servers/task_server.py), generated from live snapshots;
-    forgotten afterwards."""
+    over `hostile` and `unlisted`, `live.tasks` (tests/servers/task_server.py) and `live.unlisted`
+    (`tools/list` declared but answered with -32601), generated from live snapshots; forgotten afterwards."""
     folder = tmp_path_factory.mktemp("live")
     plain = anyio.run(snapshot_server, ServerConfig(name="hostile", command=PY, args=(HOSTILE,)))
     looping = anyio.run(
         snapshot_server, ServerConfig(name="looping", command=PY, args=(HOSTILE, "--mode", "ref-cycle"))
     )
     tasks = anyio.run(snapshot_server, ServerConfig(name="tasks", command=PY, args=(TASKS,)))
+    unlisted = anyio.run(
+        snapshot_server, ServerConfig(name="unlisted", command=PY, args=(HOSTILE, "--mode", "tools-not-implemented"))
+    )
+    generate_package(unlisted, folder / "live")
     generate_package(plain, folder / "live")
     generate_package(looping, folder / "live")
     generate_package(tasks, folder / "live")
-    generate_hub([(plain, {})], folder / "live")
+    generate_hub([(plain, {}), (unlisted, {})], folder / "live")
     sys.path.insert(0, str(folder))
     try:
-        yield tuple(importlib.import_module(f"live.{name}") for name in ("hostile", "looping", "hub", "tasks"))
+        yield tuple(
+            importlib.import_module(f"live.{name}") for name in ("hostile", "looping", "hub", "tasks", "unlisted")
+        )
     finally:
         sys.path.remove(str(folder))
         for module in [module for module in sys.modules if module.split(".")[0] == "live"]:
@@ -81,7 +89,7 @@ async def test_a_result_that_is_not_valid_mcp_is_a_server_error(packages: Any, h
     """A content block of a type MCP does not have: the SDK's models refuse the result with a raw
     pydantic `ValidationError`; the client, its sync twin and the hub raise `ServerError` naming
     where, over stdio and Streamable HTTP."""
-    client_package, _looping, hub_package, _tasks = packages
+    client_package, _looping, hub_package, *_others = packages
     with anyio.fail_after(30):
         for server in (hostile("unknown-block"), hostile_http):
             async with client_package.HostileClient.connect(server) as client:
@@ -103,7 +111,7 @@ async def test_a_result_the_live_output_schema_refuses_is_a_typed_error_from_the
     raises a bare `RuntimeError`; the hub raises the clients' `ToolResultError` (and
     `NoStructuredContentError`), as a generated client does, also for a live schema that cannot be
     applied (a `$ref` to nothing), which the client meets once `verify()` listed the tools."""
-    client_package, _looping, hub_package, _tasks = packages
+    client_package, _looping, hub_package, *_others = packages
     with anyio.fail_after(30):
         for mode, error, message in (
             ("off-schema", client_package.ToolResultError, r"the output schema the server lists rejects it"),
@@ -130,7 +138,7 @@ async def test_an_error_leaving_the_hub_block_is_itself(packages: Any) -> None:
     """A server that exits mid-call: `hub.call`'s `ServerError` reaches an `except` around the
     `async with Hub.connect(...)` block as itself, as a generated client's does, not in the hub's
     `ExceptionGroup`."""
-    client_package, _looping, hub_package, _tasks = packages
+    client_package, _looping, hub_package, *_others = packages
     with anyio.fail_after(30):
         with pytest.raises(hub_package.ServerError, match=r"tool 'echo' failed: Connection closed \(code -32000\)"):
             async with hub_package.Hub.connect(hostile=hostile("exit-mid-call")) as hub:
@@ -143,7 +151,7 @@ async def test_an_error_leaving_the_hub_block_is_itself(packages: Any) -> None:
 async def test_lines_that_are_not_json_rpc_before_the_handshake_are_skipped(packages: Any) -> None:
     """A server that prints a banner, a broken object and a JSON array to stdout before it speaks
     JSON-RPC: the client and the hub skip them (the SDK logs each) and connect."""
-    client_package, _looping, hub_package, _tasks = packages
+    client_package, _looping, hub_package, *_others = packages
     with anyio.fail_after(30):
         async with client_package.HostileClient.connect(hostile("garbage-first")) as client:
             assert (await client.echo(text="hi")).text == "hi"
@@ -164,7 +172,7 @@ async def test_a_handshake_the_server_fails_is_a_server_error(packages: Any, mod
     """A server that answers `initialize` with an error, exits before answering, or answers with a
     protocol version nobody knows: the client's `connect` raised the SDK's raw `MCPError` or
     `RuntimeError`; now the client's `ServerError` (sync twin too), and the hub's `HubError` names it."""
-    client_package, _looping, hub_package, _tasks = packages
+    client_package, _looping, hub_package, *_others = packages
     expected = rf"^server 'hostile': the handshake failed: {reason}$"
     with anyio.fail_after(30):
         with pytest.raises(client_package.ServerError, match=expected):
@@ -197,7 +205,7 @@ async def test_a_relist_that_fails_keeps_the_hub_connected(
     not valid MCP: the hub keeps the server's last listing and goes on calling (a background re-list
     used to end the whole hub session with a raw `MCPError` or `ValidationError`); `verify()` of the
     hub and of a client raise `ServerError`."""
-    client_package, _looping, hub_package, _tasks = packages
+    client_package, _looping, hub_package, *_others = packages
     with anyio.fail_after(30), caplog.at_level(logging.WARNING):
         async with hub_package.Hub.connect(hostile=hostile(mode)) as hub:
             await hub.call("hostile__echo", {"text": "a"})  # the server says its tools changed
@@ -219,7 +227,7 @@ async def test_a_ref_cycle_is_refused_with_a_typed_error_not_a_recursion_error(p
     runtime's compiled check (and `jsonschema`) recursed until a raw `RecursionError`. The client
     (for a snapshot tool) and the hub (for a tool added live) refuse the call, naming the tool;
     nothing is sent."""
-    _hostile, looping, hub_package, _tasks = packages
+    _hostile, looping, hub_package, *_others = packages
     with anyio.fail_after(30):
         async with looping.LoopingClient.connect(hostile("ref-cycle")) as client:
             with pytest.raises(looping.ToolArgumentsError, match=r"tool 'loop': its input schema cannot be applied"):
@@ -275,3 +283,56 @@ async def test_a_task_the_server_answers_badly_about_is_a_server_error(packages:
                 await handle.result(timeout=20)
             with pytest.raises(tasks.ServerError, match=r"tasks/get of task 'task-2' failed"):
                 await client.multiply(a=2, b=3)
+
+
+async def test_a_declared_tools_list_the_server_does_not_implement_lists_no_tools(packages: Any) -> None:
+    """`snapshot` records a declared `tools/list` answered with -32601 as empty (`missingMethods`);
+    the client's `verify()` and a hub connecting to that server failed on the same answer (the hub
+    could not connect at all). Both read it as no tools now, as `snapshot` does."""
+    _hostile, _looping, hub_package, _tasks, unlisted = packages
+    server = hostile("tools-not-implemented")
+    with anyio.fail_after(30):
+        async with unlisted.UnlistedClient.connect(server) as client:
+            await client.verify()
+        async with hub_package.Hub.connect(unlisted=server, hostile=hostile("plain")) as hub:
+            assert not [name for name in hub.live_tools if name.startswith("unlisted__")]
+            assert (await hub.call("hostile__echo", {"text": "hi"})).content[0].text == "hi"
+            assert (await hub.verify()).removed == ()
+
+
+async def test_a_second_answer_a_flood_mid_call_and_is_error_with_structured_content(packages: Any) -> None:
+    """What was right already, kept so: a call answered twice returns the first answer; 500
+    `list_changed` notifications before an answer delay nothing; `isError` with `structuredContent`
+    the schema refuses is the tool's failure (`ToolError`), and the hub returns it as it came."""
+    client_package, _looping, hub_package, *_others = packages
+    with anyio.fail_after(30):
+        for mode in ("answer-twice", "flood-mid-call"):
+            async with client_package.HostileClient.connect(hostile(mode)) as client:
+                assert [(await client.echo(text=text)).text for text in ("a", "b")] == ["a", "b"]
+            async with hub_package.Hub.connect(hostile=hostile(mode)) as hub:
+                assert (await hub.call("hostile__echo", {"text": "a"})).content[0].text == "a"
+        async with client_package.HostileClient.connect(hostile("error-with-structured")) as client:
+            with pytest.raises(client_package.ToolError, match=r"tool 'count' failed: no count today"):
+                await client.count()
+        async with hub_package.Hub.connect(hostile=hostile("error-with-structured")) as hub:
+            failed = await hub.call("hostile__count", {})
+            assert failed.is_error and failed.structured_content == {"n": "not a number"}
+
+
+@pytest.mark.parametrize("mode", ["bad-discover", "discover-unknown", "discover-null"])
+def test_a_malformed_server_discover_answer_falls_back_or_fails_a_pin_in_one_line(
+    mode: str, tmp_path: Path, run_cli
+) -> None:  # type: ignore[no-untyped-def]
+    """`server/discover` answered with a string for `supportedVersions`, only an unknown version, or
+    `null` capabilities: `auto` falls back to `initialize`, and a 2026-07-28 pin fails in one line."""
+    out = tmp_path / "d.json"
+    command = ("--", PY, HOSTILE, "--mode", mode)
+    assert run_cli("snapshot", "--name", "d", "--out", out, *command).exit_code == 0
+    assert json.loads(out.read_text())["protocolVersion"] == "2025-06-18"
+    pinned = run_cli("snapshot", "--name", "d", "--out", tmp_path / "pinned.json", "--protocol", "2026-07-28", *command)
+    assert pinned.exit_code == 2 and not (tmp_path / "pinned.json").exists()
+    assert re.fullmatch(
+        r"error: server 'd': does not speak the pinned protocol 2026-07-28 \((its server/discover result is not "
+        r"valid MCP|server/discover offers only 2099-01-01)\); pin a version it speaks, or set protocol = \"auto\"\n",
+        pinned.stderr,
+    ), pinned.stderr
