@@ -582,6 +582,41 @@ def _read_absent_result_type_as_complete(client: Client | ClientSession) -> None
     dispatcher.send_raw_request = with_result_type
 
 
+def _fail_unreadable_answers(client: Client | ClientSession) -> None:
+    """Fail a request at once when its answer is a line the SDK's JSON parser refuses though it is
+    JSON (a string holding a lone UTF-16 surrogate, half an emoji; an integer past Python's digit
+    limit; nesting past the parser's depth): the SDK's stdio transport drops such a line, and the
+    request would wait for ever, or until its timeout. Python's own parser finds which request the
+    line answers; that request gets a -32700 error answer, which the caller sees as `ServerError`."""
+    session: Any = getattr(client, "session", client)  # an opened `mcp.Client` holds its `ClientSession`
+    dispatcher = getattr(session, "_dispatcher", None)
+    observe = getattr(dispatcher, "on_stream_exception", None)
+    if dispatcher is None or not hasattr(dispatcher, "_pending") or getattr(observe, _ADJUSTED, False):
+        return
+
+    async def on_stream_exception(error: Exception) -> None:
+        from pydantic import ValidationError
+
+        problems = error.errors() if isinstance(error, ValidationError) else []
+        line = problems[0].get("input") if len(problems) == 1 else None
+        if isinstance(line, str | bytes):
+            try:
+                answer = json.loads(line, parse_int=lambda digits: int(digits) if len(digits) < 4000 else 0)
+            except (ValueError, RecursionError):
+                answer = None
+            request_id = answer.get("id") if isinstance(answer, dict) and "method" not in answer else None
+            if type(request_id) in (int, str) and request_id in dispatcher._pending:
+                from mcp.types import ErrorData
+
+                message = f"its answer is not JSON the MCP SDK reads ({_clip(problems[0]['msg'], 200)})"
+                dispatcher._resolve_pending(request_id, ErrorData(code=_NOT_MCP, message=message))
+        if observe is not None:
+            await observe(error)
+
+    setattr(on_stream_exception, _ADJUSTED, True)
+    dispatcher.on_stream_exception = on_stream_exception
+
+
 class GeneratedClient:
     """The base of every generated client: holds a connected SDK client and does the calling.
 
@@ -608,6 +643,7 @@ class GeneratedClient:
         self.mcp_client = client
         _check_outputs_in_linear_time(client)
         _read_absent_result_type_as_complete(client)
+        _fail_unreadable_answers(client)
 
     @classmethod
     def connect(

@@ -238,6 +238,30 @@ async def test_a_ref_cycle_is_refused_with_a_typed_error_not_a_recursion_error(p
                 await hub.call("hostile__loop", {"text": "x"})
 
 
+async def test_an_answer_the_sdk_cannot_read_fails_its_call_at_once(packages: Any) -> None:
+    """A result holding half an emoji (a lone UTF-16 surrogate) or an integer of 5,001 digits: the
+    SDK's stdio transport drops the line, and the call waited for ever (a hub's first listing until
+    its connect timeout). Now the call fails at once with `ServerError` -32700, in the async and the
+    sync client, and a hub's listing likewise."""
+    client_package, _looping, hub_package, *_others = packages
+    unreadable = r"its answer is not JSON the MCP SDK reads \(Invalid JSON: .*\) \(code -32700\)$"
+    with anyio.fail_after(30):
+        async with client_package.HostileClient.connect(hostile("lone-surrogate")) as client:
+            with pytest.raises(client_package.ServerError, match=rf"tool 'echo' failed: {unreadable}"):
+                await client.echo(text="hi")
+        async with client_package.HostileClient.connect(hostile("long-integer")) as client:
+            with pytest.raises(client_package.ServerError, match=rf"tool 'count' failed: {unreadable}"):
+                await client.count()
+        with pytest.raises(client_package.ServerError, match=rf"tools/list failed: {unreadable}"):
+            async with hub_package.Hub.connect(hostile=hostile("lone-surrogate"), timeout=20):
+                pass
+    with (
+        client_package.HostileClient.connect_sync(hostile("lone-surrogate")) as sync_client,
+        pytest.raises(client_package.ServerError, match=unreadable),
+    ):
+        sync_client.echo(text="hi")
+
+
 def test_a_lone_surrogate_in_a_catalog_is_named_not_a_timeout(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     """A JavaScript server that cut an emoji in half sends a lone UTF-16 surrogate (`\\ud83d`), which
     the SDK's JSON parser refuses: the listing waited out `request_timeout` and then advised raising

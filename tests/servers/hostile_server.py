@@ -21,6 +21,7 @@ It speaks the legacy handshake (it answers `server/discover` with -32601) and li
 - `relist-fails`, `relist-invalid`: every `tools/list` after the first is an error answer, or not
   valid MCP; each `tools/call` (and, with `--notify`, the first listing) says the tools changed.
 - `lone-surrogate`: `echo`'s description and results end in half an emoji (`\\ud83d`).
+- `long-integer`: `count` returns an `n` of 5,001 digits.
 - `bad-discover`, `discover-unknown`, `discover-null`: `server/discover` answered with a string for
   `supportedVersions`, only version 2099-01-01, or `null` capabilities.
 
@@ -84,6 +85,8 @@ class Hostile:
                         "structuredContent": {"n": "not a number"}}  # fmt: skip
             if self.mode == "off-schema":
                 return {"content": [{"type": "text", "text": '{"n": "three"}'}], "structuredContent": {"n": "three"}}
+            if self.mode == "long-integer":  # more digits than Python (and the SDK's parser) reads by default
+                return {"content": [{"type": "text", "text": "a big count"}], "structuredContent": {"n": 10**5000}}
             if self.mode == "no-structured":
                 return {"content": [{"type": "text", "text": '{"n": 3}'}]}
             return {"content": [{"type": "text", "text": '{"n": 3}'}], "structuredContent": {"n": 3}}
@@ -198,6 +201,7 @@ def serve_http(server: Hostile, port: int) -> None:
 
 
 def main() -> None:
+    sys.set_int_max_str_digits(0)  # `long-integer` writes one
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", default="plain")
     parser.add_argument(
