@@ -240,7 +240,11 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
                 diagnostics.too_deep = True
                 session.cancel()
             if isinstance(message, Exception) and NUMBER_OUT_OF_RANGE in str(message):
-                diagnostics.long_number = _long_number(server, _unread_text(message))
+                diagnostics.unreadable = _long_number(server, _unread_text(message))
+                session.cancel()
+            surrogate = _lone_surrogate(server, _unread_text(message)) if isinstance(message, Exception) else None
+            if surrogate is not None:
+                diagnostics.unreadable = surrogate
                 session.cancel()
             if message_handler is not None:
                 await message_handler(message)
@@ -263,8 +267,8 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
                     yield client
             if diagnostics.too_deep:
                 raise StubgenError(_too_deep(server))
-            if diagnostics.long_number:
-                raise StubgenError(diagnostics.long_number)
+            if diagnostics.unreadable:
+                raise StubgenError(diagnostics.unreadable)
             if session.cancelled_caught:
                 raise TimeoutError
         except Exception as error:  # every failure of a server becomes one clear line
@@ -574,8 +578,9 @@ class _Diagnostics:
     `server/discover` probe's, say) is not mistaken for the cause of a later failure."""
     too_deep: bool = False
     """The server sent a message nested too deeply for the SDK to read."""
-    long_number: str = ""
-    """Why the server's message with an integer longer than the SDK reads was dropped, where known."""
+    unreadable: str = ""
+    """Why the server's message the SDK could not read (an integer longer than it reads, a lone
+    surrogate) was dropped, where known."""
 
     def mark_request(self) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -832,10 +837,20 @@ def _long_number(server: ServerConfig, raw: str | None) -> str:
 
 
 def _unreadable(server: ServerConfig, unread: Unreadable) -> str:
-    """One line for an answer the MCP SDK's JSON parser refuses though Python's reads it, naming the
-    entry and the JSON pointer of a string that holds a lone UTF-16 surrogate, where one does."""
+    """One line for an answer the MCP SDK's JSON parser refuses though Python's reads it."""
+    surrogate = _lone_surrogate(server, unread.line)
+    if surrogate is not None:
+        return surrogate
+    return f"server {server.name!r}: sent an answer the MCP SDK cannot read ({unread.reason}); the server has to fix it"
+
+
+def _lone_surrogate(server: ServerConfig, raw: str | None) -> str | None:
+    """One line naming the entry and the JSON pointer of a string holding a lone UTF-16 surrogate in a
+    message's JSON text, if one does (the SDK's parser refuses it, Python's reads it)."""
+    if raw is None:
+        return None
     with contextlib.suppress(ValueError, RecursionError):
-        message = json.loads(unread.line)
+        message = json.loads(raw)
         found = find_in_json(message, _has_lone_surrogate)
         if found is not None:
             return (
@@ -843,7 +858,7 @@ def _unreadable(server: ServerConfig, unread: Unreadable) -> str:
                 "surrogate (half of a character, such as an emoji cut in two), which the MCP SDK cannot read; "
                 "the server has to send whole characters"
             )
-    return f"server {server.name!r}: sent an answer the MCP SDK cannot read ({unread.reason}); the server has to fix it"
+    return None
 
 
 def _has_lone_surrogate(value: Any) -> bool:

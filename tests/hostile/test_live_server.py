@@ -309,6 +309,20 @@ async def test_a_task_the_server_answers_badly_about_is_a_server_error(packages:
                 await client.multiply(a=2, b=3)
 
 
+async def test_a_lone_surrogate_in_a_watched_catalog_is_named_not_a_timeout() -> None:
+    """The same catalog through the session `watch` and `Hub.connect_from_config` hold open (the SDK's
+    `Client` over mcp-stubgen's stdio transport): one line naming the tool at once, not
+    `tools/list did not answer within 30s`."""
+    from codegen.errors import StubgenError
+    from codegen.snapshot.discovery import connect, list_catalog
+
+    server = ServerConfig(name="lone", command=PY, args=(HOSTILE, "--mode", "lone-surrogate"))
+    with anyio.fail_after(20), pytest.raises(StubgenError) as refused:
+        async with connect(server) as client:
+            await list_catalog(client, server)
+    assert str(refused.value).startswith("server 'lone': tool 'echo' /description: a string holds a lone UTF-16")
+
+
 async def test_a_declared_tools_list_the_server_does_not_implement_lists_no_tools(packages: Any) -> None:
     """`snapshot` records a declared `tools/list` answered with -32601 as empty (`missingMethods`);
     the client's `verify()` and a hub connecting to that server failed on the same answer (the hub
