@@ -33,6 +33,7 @@ from tests.conftest import SERVERS
 PY = sys.executable
 HOSTILE = str(SERVERS / "hostile_server.py")
 TASKS = str(SERVERS / "task_server.py")
+RAW = str(SERVERS / "raw_server.py")
 NOT_MCP = r"failed: its answer is not valid MCP \(/content/0: \{'type': 'video', .*\} is none of the shapes MCP allows there\) \(code -32700\)"
 
 
@@ -43,8 +44,9 @@ def hostile(mode: str, *more: str) -> StdioServerParameters:
 @pytest.fixture(scope="module")
 def packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """`live.hostile` (the well-behaved catalog), `live.looping` (with the `$ref` cycle), `live.hub`
-    over `hostile` and `unlisted`, `live.tasks` (tests/servers/task_server.py) and `live.unlisted`
-    (`tools/list` declared but answered with -32601), generated from live snapshots; forgotten afterwards."""
+    over `hostile`, `unlisted` and `dual`, `live.tasks` (tests/servers/task_server.py) and `live.unlisted`
+    (`tools/list` declared but answered with -32601) and `live.dual` (raw_server.py's 2026-07-28 server
+    without `subscriptions/listen`), generated from live snapshots; forgotten afterwards."""
     folder = tmp_path_factory.mktemp("live")
     plain = anyio.run(snapshot_server, ServerConfig(name="hostile", command=PY, args=(HOSTILE,)))
     looping = anyio.run(
@@ -55,10 +57,12 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         snapshot_server, ServerConfig(name="unlisted", command=PY, args=(HOSTILE, "--mode", "tools-not-implemented"))
     )
     generate_package(unlisted, folder / "live")
+    dual = anyio.run(snapshot_server, ServerConfig(name="dual", command=PY, args=(RAW, "--mode", "dual-era")))
+    generate_package(dual, folder / "live")
     generate_package(plain, folder / "live")
     generate_package(looping, folder / "live")
     generate_package(tasks, folder / "live")
-    generate_hub([(plain, {}), (unlisted, {})], folder / "live")
+    generate_hub([(plain, {}), (unlisted, {}), (dual, {})], folder / "live")
     sys.path.insert(0, str(folder))
     try:
         yield tuple(
@@ -374,3 +378,37 @@ def test_a_malformed_server_discover_answer_falls_back_or_fails_a_pin_in_one_lin
         r"valid MCP|server/discover offers only 2099-01-01)\); pin a version it speaks, or set protocol = \"auto\"\n",
         pinned.stderr,
     ), pinned.stderr
+
+
+async def test_a_hub_follows_a_server_that_refuses_subscriptions_listen_by_its_notifications(
+    packages: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A 2026-07-28 server that declares `tools.listChanged` but answers `subscriptions/listen` with
+    -32601: the hub could not connect at all (the SDK's raw `MCPError`). Now it connects, logs why,
+    and follows the server's `list_changed` notifications instead."""
+    hub_package = packages[2]
+    server = StdioServerParameters(command=PY, args=[RAW, "--mode", "dual-era"])
+    with anyio.fail_after(30), caplog.at_level(logging.WARNING):
+        async with hub_package.Hub.connect(dual=server) as hub:
+            assert (await hub.call("dual__bravo", {"value": "x"})).content[0].text == "bravo: x"
+    assert any("subscriptions/listen was refused" in record.getMessage() for record in caplog.records)
+
+
+def test_watch_polls_a_server_that_refuses_subscriptions_listen(tmp_path: Path) -> None:
+    """The same server under `watch`: every session failed on the refused stream and reconnected, so
+    the catalog was never listed, compared or published. Now it is polled, with one warning line."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mcp-stubgen]\nsnapshots = "snaps"\n[tool.mcp-stubgen.servers.dual]\n'
+        f'command = {json.dumps(PY)}\nargs = [{json.dumps(RAW)}, "--mode", "dual-era"]\n'
+    )
+    watched = subprocess.run(
+        [PY, "-m", "codegen", "watch", "--max-changes", "1", "--interval", "1"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert watched.returncode == 0, watched.stderr
+    assert "warning: server 'dual': declares listChanged but does not implement subscriptions/listen" in watched.stderr
+    assert "dual: watching (polling every 1s)" in watched.stderr
+    assert json.loads((tmp_path / "snaps" / "dual.json").read_text())["protocolVersion"] == "2026-07-28"

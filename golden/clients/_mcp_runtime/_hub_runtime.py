@@ -677,7 +677,8 @@ class GeneratedHub:
 
     async def _follow(self, client: str, signal: ListChanged, *, task_status: Any) -> None:
         import anyio
-        from mcp.client.subscriptions import ListenNotSupportedError
+        from mcp import MCPError
+        from mcp.client.subscriptions import ListenNotSupportedError, SubscriptionLost
 
         sdk_client = self.clients[client].mcp_client
         capabilities = sdk_client.server_capabilities
@@ -689,18 +690,32 @@ class GeneratedHub:
             await self.relist(client)
             task_status.started()
             return
+        started = False
         try:
             async with sdk_client.listen(tools_list_changed=True) as subscription:
                 await self.relist(client)  # after subscribing, so a change in between is not missed
                 task_status.started()
+                started = True
                 async with anyio.create_task_group() as group:
                     group.start_soon(self._relist_on_change, client, signal)
                     async for _event in subscription:
                         signal.set()
                     group.cancel_scope.cancel()
-        except ListenNotSupportedError:  # an older protocol: the legacy notification
-            await self.relist(client)
-            task_status.started()
+        except (ListenNotSupportedError, MCPError, SubscriptionLost) as error:
+            # An older protocol, or a server that refuses the stream (-32601) or drops it: the legacy
+            # notification, which such a server may still send; its refusal must not end the hub.
+            if not isinstance(error, ListenNotSupportedError):
+                import logging
+
+                logging.getLogger(__name__).warning(
+                    "hub: server %r: subscriptions/listen %s (%s); following its tools/list_changed notifications",
+                    self.servers[client],
+                    "was lost" if started else "was refused",
+                    error,
+                )
+            if not started:
+                await self.relist(client)
+                task_status.started()
             await self._relist_on_change(client, signal)
 
     async def _relist_on_change(self, client: str, signal: ListChanged) -> None:
