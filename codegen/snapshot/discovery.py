@@ -54,6 +54,7 @@ from codegen.snapshot.wire import (
     LATEST_MODERN_VERSION,
     METHOD_NOT_FOUND,
     MODERN_PROTOCOL_VERSIONS,
+    NEITHER_RESULT_NOR_ERROR,
     REQUEST_TIMEOUT,
     RemoteError,
 )
@@ -245,6 +246,9 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
             surrogate = _lone_surrogate(server, _unread_text(message)) if isinstance(message, Exception) else None
             if surrogate is not None:
                 diagnostics.unreadable = surrogate
+                session.cancel()
+            if isinstance(message, Exception) and _neither_result_nor_error(message):
+                diagnostics.unreadable = f"server {server.name!r}: {NEITHER_RESULT_NOR_ERROR}; the server has to fix it"
                 session.cancel()
             if message_handler is not None:
                 await message_handler(message)
@@ -834,6 +838,14 @@ def _long_number(server: ServerConfig, raw: str | None) -> str:
                 where, digits = _entry_and_pointer(message, found[0]), len(found[1].lstrip("-"))
                 problem = f"an integer of {digits:,} digits, more than the {limit:,} Python reads"
     return f"server {server.name!r}: {where}{problem}; the server has to send a smaller number"
+
+
+def _neither_result_nor_error(error: Exception) -> bool:
+    """Whether the SDK dropped an answer to a request that holds neither a result object nor an error
+    (`"result": null`): pydantic keeps what the line held in its error."""
+    problems = error.errors() if isinstance(error, ValidationError) else []
+    held = problems[0].get("input") if problems else None
+    return isinstance(held, dict) and "id" in held and "method" not in held
 
 
 def _unreadable(server: ServerConfig, unread: Unreadable) -> str:

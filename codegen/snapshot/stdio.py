@@ -395,13 +395,15 @@ class StdioSession:
         answer = self._pending.get(request_id) if type(request_id) is int else None
         if answer is None or answer.done():
             return
-        from codegen.snapshot.wire import RemoteError
+        from codegen.snapshot.wire import NEITHER_RESULT_NOR_ERROR, NOT_AN_ANSWER, RemoteError
 
         result, refusal = message.get("result"), message.get("error")
         if type(result) is dict and "error" not in message:
             answer.set_result(result)
         elif type(refusal) is dict and type(refusal.get("code")) is int and type(refusal.get("message")) is str:
             answer.set_exception(RemoteError(refusal["code"], refusal["message"], refusal.get("data")))
+        else:  # the SDK drops such an answer, and its request would wait out its timeout
+            answer.set_exception(RemoteError(NOT_AN_ANSWER, NEITHER_RESULT_NOR_ERROR))
 
     def _refuse_unreadable_answer(self, line: str, unparsed: ValueError) -> bool:
         """Fail the request a line answers when the SDK's parser refuses it but Python's reads it (a

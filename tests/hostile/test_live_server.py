@@ -243,9 +243,9 @@ async def test_a_ref_cycle_is_refused_with_a_typed_error_not_a_recursion_error(p
 
 
 async def test_an_answer_the_sdk_cannot_read_fails_its_call_at_once(packages: Any) -> None:
-    """A result holding half an emoji (a lone UTF-16 surrogate) or an integer of 5,001 digits: the
-    SDK's stdio transport drops the line, and the call waited for ever (a hub's first listing until
-    its connect timeout). Now the call fails at once with `ServerError` -32700, in the async and the
+    """A result holding half an emoji (a lone UTF-16 surrogate) or an integer of 5,001 digits, or an
+    answer with `"result": null`: the SDK's stdio transport drops the line, and the call waited for
+    ever (a hub's first listing until its connect timeout). Now the call fails at once with `ServerError` -32700, in the async and the
     sync client, and a hub's listing likewise."""
     client_package, _looping, hub_package, *_others = packages
     unreadable = r"its answer is not JSON the MCP SDK reads \(Invalid JSON: .*\) \(code -32700\)$"
@@ -256,6 +256,10 @@ async def test_an_answer_the_sdk_cannot_read_fails_its_call_at_once(packages: An
         async with client_package.HostileClient.connect(hostile("long-integer")) as client:
             with pytest.raises(client_package.ServerError, match=rf"tool 'count' failed: {unreadable}"):
                 await client.count()
+        async with client_package.HostileClient.connect(hostile("null-call")) as client:
+            neither = r"its answer holds neither a result object nor an error \(code -32700\)"
+            with pytest.raises(client_package.ServerError, match=rf"tool 'echo' failed: {neither}"):
+                await client.echo(text="hi")
         with pytest.raises(client_package.ServerError, match=rf"tools/list failed: {unreadable}"):
             async with hub_package.Hub.connect(hostile=hostile("lone-surrogate"), timeout=20):
                 pass
@@ -313,10 +317,23 @@ async def test_a_task_the_server_answers_badly_about_is_a_server_error(packages:
                 await client.multiply(a=2, b=3)
 
 
+def test_an_answer_neither_result_nor_error_fails_the_snapshot_at_once(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """`tools/list` answered with `"result": null`: discovery, like the SDK, dropped the answer, and
+    the listing waited out `request_timeout` to advise raising it. Now one line at once."""
+    result = run_cli(
+        "snapshot", "--name", "n", "--out", tmp_path / "n.json", "--request-timeout", "20",
+        "--", PY, HOSTILE, "--mode", "null-list",
+    )  # fmt: skip
+    assert result.exit_code == 2 and not (tmp_path / "n.json").exists()
+    assert result.stderr == (
+        "error: server 'n': tools/list failed: its answer holds neither a result object nor an error (code -32700)\n"
+    )
+
+
 async def test_a_lone_surrogate_in_a_watched_catalog_is_named_not_a_timeout() -> None:
-    """The same catalog through the session `watch` and `Hub.connect_from_config` hold open (the SDK's
-    `Client` over mcp-stubgen's stdio transport): one line naming the tool at once, not
-    `tools/list did not answer within 30s`."""
+    """The same catalog (and an answer with `"result": null`) through the session `watch` and
+    `Hub.connect_from_config` hold open (the SDK's `Client` over mcp-stubgen's stdio transport): one
+    line at once, naming the tool, not `tools/list did not answer within 30s`."""
     from codegen.errors import StubgenError
     from codegen.snapshot.discovery import connect, list_catalog
 
@@ -325,6 +342,14 @@ async def test_a_lone_surrogate_in_a_watched_catalog_is_named_not_a_timeout() ->
         async with connect(server) as client:
             await list_catalog(client, server)
     assert str(refused.value).startswith("server 'lone': tool 'echo' /description: a string holds a lone UTF-16")
+    server = ServerConfig(name="n", command=PY, args=(HOSTILE, "--mode", "null-list"))
+    with anyio.fail_after(20), pytest.raises(StubgenError) as refused:
+        async with connect(server) as client:
+            await list_catalog(client, server)
+    assert (
+        str(refused.value)
+        == "server 'n': its answer holds neither a result object nor an error; the server has to fix it"
+    )
 
 
 async def test_a_declared_tools_list_the_server_does_not_implement_lists_no_tools(packages: Any) -> None:

@@ -22,6 +22,7 @@ It speaks the legacy handshake (it answers `server/discover` with -32601) and li
   valid MCP; each `tools/call` (and, with `--notify`, the first listing) says the tools changed.
 - `lone-surrogate`: `echo`'s description and results end in half an emoji (`\\ud83d`).
 - `long-integer`: `count` returns an `n` of 5,001 digits.
+- `null-list`, `null-call`: `tools/list` (or `tools/call`) is answered with `"result": null`.
 - `bad-discover`, `discover-unknown`, `discover-null`: `server/discover` answered with a string for
   `supportedVersions`, only version 2099-01-01, or `null` capabilities.
 
@@ -117,6 +118,8 @@ class Hostile:
                 "capabilities": None if self.mode == "discover-null" else {"tools": {}},
                 "resultType": "complete", "ttlMs": 0, "cacheScope": "public",
             }  # fmt: skip
+        elif method in ("tools/list", "tools/call") and self.mode == f"null-{str(method).split('/')[1]}":
+            return [{"jsonrpc": "2.0", "id": request_id, "result": None}]  # neither a result object nor an error
         elif method == "tools/list" and self.mode == "tools-not-implemented":  # declared, never implemented
             return [{"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "Method not found"}}]
         elif method == "tools/list":

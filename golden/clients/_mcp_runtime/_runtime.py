@@ -583,11 +583,12 @@ def _read_absent_result_type_as_complete(client: Client | ClientSession) -> None
 
 
 def _fail_unreadable_answers(client: Client | ClientSession) -> None:
-    """Fail a request at once when its answer is a line the SDK's JSON parser refuses though it is
-    JSON (a string holding a lone UTF-16 surrogate, half an emoji; an integer past Python's digit
-    limit; nesting past the parser's depth): the SDK's stdio transport drops such a line, and the
-    request would wait for ever, or until its timeout. Python's own parser finds which request the
-    line answers; that request gets a -32700 error answer, which the caller sees as `ServerError`."""
+    """Fail a request at once when its answer is a line the SDK cannot read: JSON its parser refuses
+    (a string holding a lone UTF-16 surrogate, half an emoji; an integer past Python's digit limit;
+    nesting past the parser's depth), or an answer that is neither a result object nor an error
+    (`"result": null`). The SDK's stdio transport drops such a line, and the request would wait for
+    ever, or until its timeout. Python's own parser finds which request the line answers; that
+    request gets a -32700 error answer, which the caller sees as `ServerError`."""
     session: Any = getattr(client, "session", client)  # an opened `mcp.Client` holds its `ClientSession`
     dispatcher = getattr(session, "_dispatcher", None)
     observe = getattr(dispatcher, "on_stream_exception", None)
@@ -598,18 +599,22 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
         from pydantic import ValidationError
 
         problems = error.errors() if isinstance(error, ValidationError) else []
-        line = problems[0].get("input") if len(problems) == 1 else None
-        if isinstance(line, str | bytes):
+        read = problems[0].get("input") if problems else None  # the line, or what it held once parsed
+        answer = read
+        if isinstance(read, str | bytes):
             try:
-                answer = json.loads(line, parse_int=lambda digits: int(digits) if len(digits) < 4000 else 0)
+                answer = json.loads(read, parse_int=lambda digits: int(digits) if len(digits) < 4000 else 0)
             except (ValueError, RecursionError):
                 answer = None
-            request_id = answer.get("id") if isinstance(answer, dict) and "method" not in answer else None
-            if type(request_id) in (int, str) and request_id in dispatcher._pending:
-                from mcp.types import ErrorData
+        request_id = answer.get("id") if isinstance(answer, dict) and "method" not in answer else None
+        if type(request_id) in (int, str) and request_id in dispatcher._pending:
+            from mcp.types import ErrorData
 
+            if isinstance(read, str | bytes):
                 message = f"its answer is not JSON the MCP SDK reads ({_clip(problems[0]['msg'], 200)})"
-                dispatcher._resolve_pending(request_id, ErrorData(code=_NOT_MCP, message=message))
+            else:
+                message = "its answer holds neither a result object nor an error"
+            dispatcher._resolve_pending(request_id, ErrorData(code=_NOT_MCP, message=message))
         if observe is not None:
             await observe(error)
 
