@@ -158,7 +158,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
         except StubgenError as error:
             yield error, 0.0
             return
-        yield snapshot, min(ttls, default=0) / 1000
+        yield snapshot, _fresh_seconds(ttls)
         return
     try:
         env = server_environment(server)
@@ -188,9 +188,16 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                 except Exception as error:
                     result, ttls = _failure(server, error, diagnostics, secrets), []
                 await session.close_input()
-                yield result, min(ttls, default=0) / 1000
+                yield result, _fresh_seconds(ttls)
         finally:
             _diagnostics.reset(current)
+
+
+def _fresh_seconds(ttls: list[int]) -> float:
+    """How long the server said all of its listing stays fresh, at most a day (`wire.MAX_TTL_MS`, as the
+    SDK's own response cache caps it): a `ttlMs` of 10**15 must not keep `sync` from listing a
+    server for millennia, nor one of 10**400 overflow a float."""
+    return min(min(ttls, default=0), wire.MAX_TTL_MS) / 1000
 
 
 def _stderr_file() -> TextIO:

@@ -28,7 +28,7 @@ from codegen.config import ServerConfig
 from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import SERVERS
+from tests.conftest import SERVERS, write_config
 
 PY = sys.executable
 HOSTILE = str(SERVERS / "hostile_server.py")
@@ -437,3 +437,27 @@ def test_watch_polls_a_server_that_refuses_subscriptions_listen(tmp_path: Path) 
     assert "warning: server 'dual': declares listChanged but does not implement subscriptions/listen" in watched.stderr
     assert "dual: watching (polling every 1s)" in watched.stderr
     assert json.loads((tmp_path / "snaps" / "dual.json").read_text())["protocolVersion"] == "2026-07-28"
+
+
+@pytest.mark.parametrize("ttl_ms", [10**15, 10**400], ids=["millennia", "400-digits"])
+def test_a_servers_ttl_keeps_a_listing_fresh_for_a_day_at_most(
+    ttl_ms: int, tmp_path: Path, run_cli, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """A 2026-07-28 server may say how long its listing stays fresh (`ttlMs`): 10**15 ms kept `sync`
+    from listing it for 31,700 years, and 10**400 ended `sync` in an internal error (a float
+    overflow). Now at most a day, as the SDK's own response cache caps it."""
+    monkeypatch.chdir(tmp_path)
+    table = f"command = {json.dumps(PY)}\nargs = {json.dumps([str(SERVERS / 'ttl_server.py'), 'requests.txt', str(ttl_ms)])}\n"
+    write_config(
+        tmp_path,
+        f'[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\n[tool.mcp-stubgen.servers.ttl]\n{table}',
+    )
+    first = run_cli("sync")
+    assert first.exit_code == 0, first.stderr
+    again = run_cli("sync")
+    assert again.exit_code == 0, again.stderr
+    fresh = re.search(
+        r"ttl: the server's listing is fresh for (\d+)s more \(its ttlMs\); not listed again", again.stderr
+    )
+    assert fresh is not None, again.stderr
+    assert 86_000 < int(fresh[1]) <= 86_400
