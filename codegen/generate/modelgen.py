@@ -150,14 +150,25 @@ def finished_source(source: str, stem: str) -> str:
 
 
 def cleaned_source(source: str) -> str:
-    """The module with the passes that make it import, type-check and lint clean. Each rewrites
-    statement by statement (a field's annotation or default, a class's bases, a call in an annotation),
-    besides the uses of an import the module aliases: in a module that aliases no import, a pass that
-    changes nothing in the whole changes nothing in any module made of some of its statements
-    (`model_batches`)."""
+    """The module with the passes that make it import, type-check and lint clean (`rewritten_source`),
+    formatted by black where the built-in formatter may not have written what black would
+    (`needs_black`)."""
+    source = rewritten_source(source)
+    if not needs_black(source):
+        return source
+    import black
+
+    return black.format_str(source, mode=black_mode())
+
+
+def rewritten_source(source: str) -> str:
+    """The module with the passes that rewrite it. Each rewrites statement by statement (a field's
+    annotation or default, a class's bases, a call in an annotation), besides the uses of an import the
+    module aliases: in a module that aliases no import, a pass that changes nothing in the whole changes
+    nothing in any module made of some of its statements (`model_batches`)."""
     source = _through_import_aliases(source.rstrip("\n") + "\n")
     source = _none_defaults_admit_none(_typed_bare_generics(_annotated_constraints(source)))
-    return _black_where_builtin_differs(_modern_annotations(source))
+    return _modern_annotations(source)
 
 
 _LONE_STRING = re.compile(r"[ ]*(?:\w+=)?[rRbBuU]{0,2}(?:\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'),?")
@@ -166,30 +177,25 @@ _UNION_MEMBER_LINE = re.compile(r"^[ ]+\| ", re.MULTILINE)
 """A line that starts with a union's next member: the built-in formatter splits some unions that fit."""
 
 
-def _black_where_builtin_differs(source: str) -> str:
-    """The module formatted by black where datamodel-code-generator's built-in formatter may have
-    written what black would not: a line it left longer than `LINE_LENGTH` (a long `Literal`, a
-    `Field(...)` call or a dict default, which black wraps; excel-mcp-server's models had each) other
-    than a comment or a lone string, which black leaves long too; a union split one member a line,
-    which black joins where it fits (server-notion's class bases); or a string holding both quotes,
-    which black may quote the other way (`double_quoted` leaves it). Every generated file must be a
-    black fixed point; black costs a few milliseconds a module, so a module with neither is left as
-    it is. A line's width is bounded by twice its length where it is not ASCII (black counts wide
-    characters twice)."""
-    if (
-        "\\'" not in source
-        and not _UNION_MEMBER_LINE.search(source)
-        and not any(
+def needs_black(source: str) -> bool:
+    """Whether datamodel-code-generator's built-in formatter may have written the module otherwise
+    than black would: a line it left longer than `LINE_LENGTH` (a long `Literal`, a `Field(...)` call or
+    a dict default, which black wraps; excel-mcp-server's models had each) other than a comment or a
+    lone string, which black leaves long too; a union split one member a line, which black joins where
+    it fits (server-notion's class bases); or a string holding both quotes, which black may quote the
+    other way (`double_quoted` leaves it). Every generated file must be a black fixed point; black
+    costs a few milliseconds a module, so only such a module is formatted. A line's width is bounded
+    by twice its length where it is not ASCII (black counts wide characters twice)."""
+    return (
+        "\\'" in source
+        or _UNION_MEMBER_LINE.search(source) is not None
+        or any(
             (len(line) if line.isascii() else 2 * len(line)) > LINE_LENGTH
             and not line.lstrip().startswith("#")
             and not _LONE_STRING.fullmatch(line)
             for line in source.split("\n")
         )
-    ):
-        return source
-    import black
-
-    return black.format_str(source, mode=black_mode())
+    )
 
 
 @functools.lru_cache(maxsize=4 * MAX_BATCH)
