@@ -145,9 +145,9 @@ class ProjectConfig:
     strict: bool = False
     """`strict = true`: a tool no models can be generated for is an error, not an untyped method."""
     method_name_tables: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """`[tool.mcp-stubgen.method_names]`: server -> {tool wire name: Python method name}."""
     sync_client: bool = True
     """`sync_client = false`: generated packages have no sync twin (`<Server>SyncClient`, `connect_sync`)."""
-    """`[tool.mcp-stubgen.method_names]`: server -> {tool wire name: Python method name}."""
     rename_tables: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     """`[tool.mcp-stubgen.renames]`: server -> {old name: new name}."""
     hub_settings: HubSettings = HubSettings()
