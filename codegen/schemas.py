@@ -561,7 +561,6 @@ _RECENT_MAX = 64
 which are checked, made into models and read for their methods phase by phase, with room to spare.
 With room for one tool's only, each schema's references were resolved three times."""
 
-"""A schema's own identifier: `id` up to draft-04. (A property named `id` is under `properties`, never a keyword.)"""
 _NAMING = ID_KEYWORDS | {"$anchor", "$dynamicAnchor"}
 """Keywords that give a schema a name or a base URI other than its place in the document."""
 

@@ -552,11 +552,11 @@ _VARIANT_LENGTH = 5
 _VARIANT_SHARE = 0.6
 _VARIANTS = 3
 _TYPO_LENGTH = 6
+"""The shortest words matched one letter apart: shorter ones are too often two real words (`tiger`, `timer`)."""
 _COMPOUND_WEIGHT = 1.0
 """Two query words in a row that are one catalog word (`time zone`, `timezone`)."""
 _PART_LENGTH = 3
 """The shortest part of a word the catalog lacks that is matched as a catalog word of its own."""
-"""The shortest words matched one letter apart: shorter ones are too often two real words (`tiger`, `timer`)."""
 _SCHEMA_DEPTH = 4
 """How deep nested parameter objects are read for names, descriptions and enum values."""
 _RERANKED = 5

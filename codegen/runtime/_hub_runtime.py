@@ -268,9 +268,9 @@ class GeneratedHub:
 
     tools: ClassVar[Mapping[str, HubTool]] = {}
     servers: ClassVar[Mapping[str, str]] = {}
+    """Each client attribute's server id."""
     server_about: ClassVar[Mapping[str, str]] = {}
     """Each server's own words about itself (title, description, instructions), which the shortlist searches."""
-    """Each client attribute's server id."""
     separator: ClassVar[str] = HUB_SEPARATOR
     """What the qualified names join server and tool with (`hub_separator`); names tools a server adds live."""
     client_classes: ClassVar[Mapping[str, Callable[[], Callable[[Any], _Connected]]]] = {}

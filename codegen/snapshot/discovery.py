@@ -46,7 +46,16 @@ from codegen.snapshot.format import (
     sorted_copy,
     sorted_entries,
 )
-from codegen.snapshot.stdio import StdioProcess, StdioSession, Unreadable, claim, search_path, start, stdio_transport
+from codegen.snapshot.stdio import (
+    FIXED_HASH_SEED,
+    StdioProcess,
+    StdioSession,
+    Unreadable,
+    claim,
+    search_path,
+    start,
+    stdio_transport,
+)
 from codegen.snapshot.wire import (
     CONNECTION_CLOSED,
     HANDSHAKE_PROTOCOL_VERSIONS,
@@ -710,7 +719,7 @@ def _transport(
                 parameters = StdioServerParameters(
                     command=server.command,
                     args=list(server.args),
-                    env=env or None,
+                    env=FIXED_HASH_SEED | env,
                     cwd=server.cwd,
                     encoding_error_handler="replace",
                 )

@@ -36,6 +36,10 @@ if TYPE_CHECKING:
 
 INHERITED_ENVIRONMENT = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
 """What a stdio server inherits besides its own `env`, as the SDK's `stdio_client` passes on POSIX."""
+FIXED_HASH_SEED = {"PYTHONHASHSEED": "0"}
+"""Set for every stdio server below its own `env`: a Python server that lists a set's items (mcp-atlassian
+joins its default `fields` from one) lists them in one order on every start, so its snapshot is
+byte-identical and live drift reports no change that is only a new hash seed."""
 
 _sdk_log = logging.getLogger("mcp.client.stdio")
 """The SDK's transport logger: `-v` shows its records (scrubbed), quiet runs silence every `mcp` logger."""
@@ -73,7 +77,7 @@ def start(server: ServerConfig, env: dict[str, str], stderr_log: TextIO) -> Stdi
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=stderr_log,
-        env=inherited | env,
+        env=inherited | FIXED_HASH_SEED | env,
         cwd=cwd,
         start_new_session=sys.platform != "win32",
     )

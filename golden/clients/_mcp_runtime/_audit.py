@@ -66,7 +66,7 @@ _CREDENTIAL_REQUEST = re.compile(
     + _GAP
     + r"(?<!\w)"
     + _SECRET
-    + r"(?!\w)"
+    + r"(?!\w)(?![\s_-]*protect)"  # "add password protection" names a feature, not a secret to send
     + r"|\b(?:your|the\s+user'?s)\s+"
     + _SECRET
     + r"\b"
