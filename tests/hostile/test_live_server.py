@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from codegen.config import ServerConfig
 from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import SERVERS, write_config
+from tests.conftest import SERVERS, free_port, write_config
 
 PY = sys.executable
 HOSTILE = str(SERVERS / "hostile_server.py")
@@ -74,12 +75,10 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
             del sys.modules[module]
 
 
-@pytest.fixture
-def hostile_http() -> Iterator[str]:
-    """The `unknown-block` server over Streamable HTTP on 127.0.0.1."""
-    process = subprocess.Popen(
-        [PY, HOSTILE, "--mode", "unknown-block", "--http", "0"], stdout=subprocess.PIPE, text=True
-    )
+@contextmanager
+def over_http(mode: str) -> Iterator[str]:
+    """The hostile server in `mode` over Streamable HTTP on 127.0.0.1: its URL."""
+    process = subprocess.Popen([PY, HOSTILE, "--mode", mode, "--http", "0"], stdout=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None
         port = int(process.stdout.readline().split()[-1])
@@ -87,6 +86,13 @@ def hostile_http() -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(10)
+
+
+@pytest.fixture
+def hostile_http() -> Iterator[str]:
+    """The `unknown-block` server over Streamable HTTP on 127.0.0.1."""
+    with over_http("unknown-block") as url:
+        yield url
 
 
 async def test_a_result_that_is_not_valid_mcp_is_a_server_error(packages: Any, hostile_http: str) -> None:
@@ -161,6 +167,21 @@ async def test_lines_that_are_not_json_rpc_before_the_handshake_are_skipped(pack
             assert (await client.echo(text="hi")).text == "hi"
         async with hub_package.Hub.connect(hostile=hostile("garbage-first")) as hub:
             assert (await hub.call("hostile__echo", {"text": "hi"})).content[0].text == "hi"
+
+
+async def test_an_http_server_gone_mid_call_or_not_there_is_a_server_error(packages: Any) -> None:
+    """Over Streamable HTTP the transport's own failure ended the client's block with httpx's raw
+    `RemoteProtocolError` (a server that exits mid-call) or `ConnectError` (nothing listening); now
+    the client's `ServerError` with -32000, as over stdio."""
+    client_package, *_others = packages
+    with anyio.fail_after(30):
+        with over_http("exit-mid-call") as url, pytest.raises(client_package.ServerError) as closed:
+            async with client_package.HostileClient.connect(url) as client:
+                await client.echo(text="hi")
+        assert closed.value.code == -32000 and closed.value.server == "hostile"
+        with pytest.raises(client_package.ServerError, match=r"^server 'hostile': the handshake failed: ConnectError"):
+            async with client_package.HostileClient.connect(f"http://127.0.0.1:{free_port()}/mcp"):
+                pass
 
 
 @pytest.mark.parametrize(

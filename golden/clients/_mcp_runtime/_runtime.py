@@ -117,6 +117,7 @@ _NOT_MCP = -32700
 SDK's Streamable HTTP transport already gives an answer it cannot parse."""
 _METHOD_NOT_FOUND = -32601
 _REQUEST_TIMEOUT = -32001
+_CONNECTION_CLOSED = -32000
 _HEADER_MISMATCH = -32020
 """The server refused a `tools/call` whose `Mcp-Param-*` headers do not match its arguments (SEP-2243)."""
 _INPUT_REQUIRED_MAX_ROUNDS = 10
@@ -712,7 +713,10 @@ class GeneratedClient:
                 # The SDK's task groups wrap whatever leaves the block, a `ToolError` of the caller's
                 # own included; a lone exception reaches the caller as itself, so `except` finds it.
                 lone = _lone_exception(error)
-                refused = _handshake_error(cls.server_name, lone) if connecting else None
+                if connecting:
+                    refused = _handshake_error(cls.server_name, lone)
+                else:  # the HTTP transport's own failure (the server gone mid-call) ends the block
+                    refused = _connection_error(cls.server_name, "the connection", lone)
                 if refused is not None:
                     raise refused from lone
                 if lone is error:
@@ -1074,7 +1078,19 @@ def _handshake_error(server: str, error: BaseException) -> ServerError | None:
     protocol version the SDK does not speak."""
     if isinstance(error, RuntimeError) and str(error).startswith(_UNSPOKEN_VERSION):
         return ServerError(server, "the handshake", _UNSUPPORTED_PROTOCOL_VERSION, str(error))
-    return _server_error(server, "the handshake", error) if isinstance(error, Exception) else None
+    if not isinstance(error, Exception):
+        return None
+    return _server_error(server, "the handshake", error) or _connection_error(server, "the handshake", error)
+
+
+def _connection_error(server: str, request: str, error: BaseException) -> ServerError | None:
+    """`ServerError` (-32000, as the SDK reports a closed connection) for a failure of the HTTP
+    transport itself (refused, dropped, disconnected without an answer): httpx's own error otherwise
+    reaches the caller. httpx is not imported to ask: without it loaded, no error can be one of its."""
+    httpx = sys.modules.get("httpx2")
+    if httpx is None or not isinstance(error, httpx.TransportError):
+        return None
+    return ServerError(server, request, _CONNECTION_CLOSED, f"{type(error).__name__}: {error}")
 
 
 def _server_error(server: str, request: str, error: Exception) -> ServerError | None:
