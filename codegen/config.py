@@ -27,6 +27,7 @@ SERVER_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
 _VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 """`${VAR}`, VS Code's `${env:VAR}`, and `${VAR:-default}` (the default when VAR is unset or empty)."""
 _INPUT_VARIABLE = re.compile(r"\$\{input:[^}]*\}")
+_ANY_VARIABLE = re.compile(r"\$\{[^}]*\}")
 _FOREIGN_KEYS = ("alwaysAllow", "autoApprove", "timeout")
 """Keys of other MCP clients' servers files that mean nothing to discovery (tool approval, their own timeouts)."""
 PROTOCOLS = ("auto", "legacy")
@@ -539,6 +540,16 @@ def _read_servers_file(path: Path, defaults: Mapping[str, Any], notices: list[st
             ignored = sorted(key for key in _FOREIGN_KEYS if key in raw)
             if ignored:
                 notices.append(f"{where}: ignoring {', '.join(ignored)} (settings of other MCP clients)")
+            arguments = raw.get("args")
+            launch = [raw.get("command"), *(arguments if isinstance(arguments, list) else [])]
+            unexpanded = sorted(
+                {found for text in launch if isinstance(text, str) for found in _ANY_VARIABLE.findall(text)}
+            )
+            if unexpanded:  # Claude Code expands them there; a server handed one as written may just hang
+                notices.append(
+                    f"{where}: command and args are passed as written, {', '.join(unexpanded)} included "
+                    "(mcp-stubgen expands variables in env and headers only: pass the value through env)"
+                )
             if "envFile" in raw:
                 listed = _string(raw["envFile"], f"{where}: envFile").replace("${workspaceFolder}", str(workspace))
                 env_file = workspace / listed

@@ -35,13 +35,21 @@ _BASE64_CORE = 12
 """The shortest run of base64 characters searched for inside a longer base64 text."""
 
 
+_SETTING_WORD = re.compile(r"[^\W\d_]+|\d{1,2}")
+"""A word of a plain setting: letters alone, or a number of one or two digits."""
+_WORD_SEPARATORS = re.compile(r"[\W_]+")
+
+
 def is_secret(value: str) -> bool:
     """Whether a value is long and mixed enough to be a credential: numbers, flags and plain words
-    (`8080`, `true`, `production`, `application/json`) are not, API keys and tokens are."""
+    (`8080`, `true`, `production`, `application/json`) are not, nor words joined with small numbers
+    (a cloud region, `us-east-1`, which awslabs' servers echo in their catalogs); API keys and
+    tokens are."""
     return (
         len(value) >= SECRET_MIN_LENGTH
         and any(char.isalpha() for char in value)
         and any(char.isdigit() for char in value)
+        and not all(_SETTING_WORD.fullmatch(word) for word in _WORD_SEPARATORS.split(value) if word)
     )
 
 

@@ -144,6 +144,21 @@ def test_servers_file_errors(server: dict[str, object], pattern: str, tmp_path: 
     assert re.search(pattern, one_error_line(result.stderr)), result.stderr
 
 
+def test_a_variable_in_a_servers_files_args_is_named_as_passed_as_written(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Claude Code expands `${VAR}` in `args`; mcp-stubgen does not (jupyter-mcp-server, handed
+    `--jupyter-token ${TOKEN}` as written, never answered the handshake), so it says so."""
+    monkeypatch.chdir(tmp_path)
+    server = {"command": "jupyter-mcp-server", "args": ["start", "--jupyter-token", "${TOKEN}", "${env:HOME}/nb"]}
+    (tmp_path / ".mcp.json").write_text(json.dumps({"mcpServers": {"jup": server}}), encoding="utf-8")
+    write_config(tmp_path, '[tool.mcp-stubgen]\nsnapshots = "snaps"\nservers_file = ".mcp.json"\n')
+    result = run_cli("list")
+    assert result.exit_code == 0, result.stderr
+    assert (
+        ".mcp.json: server 'jup': command and args are passed as written, ${TOKEN}, ${env:HOME} included "
+        "(mcp-stubgen expands variables in env and headers only: pass the value through env)"
+    ) in result.stderr
+
+
 def test_env_file_values_are_secrets_too(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A value read from `envFile` reaches the server and is scrubbed from what its stderr shows."""
     monkeypatch.chdir(tmp_path)

@@ -164,3 +164,16 @@ def test_generated_files_pass_ruff_format_and_ruffs_default_rules() -> None:
     assert any(path.endswith("/client.py") for path in modules) and any("/_models/" in path for path in modules)
     checked = _ruff("check", *modules)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_ruff_sorts_the_imports_alike_in_a_project_with_the_default_snapshots_folder(tmp_path: Path) -> None:
+    """A project with the default `snapshots = "mcp/snapshots"` has a folder `mcp/` at its root,
+    which makes ruff (like isort) count `mcp` as first party, but not `mcp.client`: the clients and
+    the hub import from `mcp.client...` alone, so their imports are sorted either way."""
+    (tmp_path / "mcp" / "snapshots").mkdir(parents=True)
+    clients = [path.name for path in OUTPUT.iterdir() if path.name != RUNTIME_PACKAGE]
+    for name in clients:
+        shutil.copytree(OUTPUT / name, tmp_path / "clients" / name)
+    command = [sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", "--line-length", str(LINE_LENGTH)]
+    checked = subprocess.run([*command, "clients"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -12,7 +12,8 @@ import pytest
 
 from codegen import console
 from codegen.generate import model_batches, render_snapshot
-from codegen.snapshot import Snapshot
+from codegen.snapshot import Snapshot, load_snapshot
+from tests.conftest import REPO
 
 
 def _object(**properties: Any) -> dict[str, Any]:
@@ -100,6 +101,18 @@ def test_a_package_made_in_groups_is_the_package_made_tool_by_tool(monkeypatch: 
     for name, data in alone.items():
         assert grouped[name] == data, name
     assert "Annotated[str, StringConstraints(pattern=" in _models(alone)["pattern_keys.py"]
+
+
+def test_a_real_catalog_whose_models_black_reformats_is_made_in_groups_as_tool_by_tool(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """excel-mcp-server's tools, some of whose modules the built-in formatter leaves for black
+    (`modelgen.needs_black`) beside ones it does not: a group holding both gives each tool's module
+    as made alone."""
+    tools = load_snapshot(REPO / "tests" / "fixtures" / "catalogs" / "more" / "excel.json").tools[:20]
+    grouped = render_snapshot(_snapshot(list(tools)))
+    monkeypatch.setattr(model_batches, "GROUP_SIZE", 1)
+    assert render_snapshot(_snapshot(list(tools))) == grouped
 
 
 def _too_deep(depth: int = 200) -> dict[str, Any]:

@@ -85,6 +85,21 @@ def test_sse_transport_from_the_config(tmp_path: Path, run_cli, weather_sse: str
     ]
 
 
+def test_a_python_server_that_lists_a_sets_items_is_snapshotted_byte_for_byte_alike(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """A set's order follows the server process's hash seed (mcp-atlassian's default `fields`
+    changed on every start, and live drift reported it as dangerous): stdio servers are started with
+    a fixed `PYTHONHASHSEED`, so three snapshots are one."""
+    command = ["--", PY, SERVERS / "raw_server.py", "--mode", "set-order"]
+    snapshots = []
+    for run in range(3):
+        out = tmp_path / f"raw{run}.json"
+        result = run_cli("snapshot", "--name", "raw", "--out", out, *command)
+        assert result.exit_code == 0, result.stderr
+        snapshots.append(out.read_bytes())
+    assert "Default fields: " in snapshots[0].decode()
+    assert snapshots[1] == snapshots[0] and snapshots[2] == snapshots[0]
+
+
 def test_legacy_only_server_falls_back_to_initialize_and_pages(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "legacy.json"
     result = run_cli("snapshot", "--name", "legacy", "--out", out, "--", PY, SERVERS / "raw_server.py")

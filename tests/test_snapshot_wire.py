@@ -14,6 +14,7 @@ from typing import Any
 
 import mcp_types
 import pytest
+from mcp.client import caching
 from mcp.client.session import DEFAULT_CLIENT_INFO, _clamp_inbound_ttl, _later_revision_fields
 from mcp_types import jsonrpc, version
 from mcp_types.methods import validate_server_result
@@ -47,6 +48,7 @@ def test_constants_are_the_sdks() -> None:
     )
     assert {code: getattr(wire, code) for code in codes} == {code: getattr(jsonrpc, code) for code in codes}
     assert wire.SERVER_INFO_META_KEY == mcp_types.SERVER_INFO_META_KEY
+    assert wire.MAX_TTL_MS == caching.MAX_TTL_MS
     assert DEFAULT_CLIENT_INFO.model_dump(by_alias=True, exclude_none=True, mode="json") == wire.CLIENT_INFO
     assert set(wire.LIST_ITEMS) == set(MODELS)
 

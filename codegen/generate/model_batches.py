@@ -18,10 +18,10 @@ A group's module can be cut only where nothing in it mixes tools, which is check
   lines the group has before each, and the group's imports of the names those statements use.
 
 The group's module is parsed once. When `modelgen`'s passes change nothing in it, they change nothing
-in any tool's module (`modelgen.cleaned_source`), whose classes all start with its stem already
-(`modelgen.finished_source` renames no other), so each module is final as cut and is read off the
-group's syntax tree (`model_reader.read_statements`) rather than parsed again, once to be finished and
-once to be read.
+in any tool's module (`modelgen.rewritten_source`), whose classes all start with its stem already
+(`modelgen.finished_source` renames no other), so each module black has nothing to do for
+(`modelgen.needs_black`) is final as cut and is read off the group's syntax tree
+(`model_reader.read_statements`) rather than parsed again, once to be finished and once to be read.
 """
 
 from __future__ import annotations
@@ -37,11 +37,11 @@ from codegen.generate.cache import compact_json
 from codegen.generate.model_reader import ReadModels, read_statements
 from codegen.generate.modelgen import (
     ModelJob,
-    cleaned_source,
     datamodel_entry,
     finished_source,
-    laid_out_otherwise,
+    needs_black,
     parsed,
+    rewritten_source,
     run_datamodel,
 )
 from codegen.snapshot import JSON
@@ -82,12 +82,12 @@ def grouped_sources(jobs: Sequence[ModelJob]) -> list[Made | None]:
         parts = split_module(module, [jobs[index].stem for index in group])
         if parts is None:
             continue
-        try:  # a module black would lay out otherwise is finished tool by tool, black on those that need it
-            clean = not laid_out_otherwise(module) and cleaned_source(module) == module
+        try:
+            clean = rewritten_source(module) == module
         except Exception:
             clean = False
         for index, (source, body) in zip(group, parts, strict=True):
-            if clean:
+            if clean and not needs_black(source):
                 made[index] = Made(source, read_statements(body))
                 continue
             with contextlib.suppress(Exception):  # made alone, the same failure is reported for its tool

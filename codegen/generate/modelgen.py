@@ -151,14 +151,63 @@ def finished_source(source: str, stem: str) -> str:
 
 
 def cleaned_source(source: str) -> str:
-    """The module with the passes that make it import, type-check and lint clean. Each rewrites
-    statement by statement (a field's annotation or default, a class's bases, a call in an annotation),
-    besides the uses of an import the module aliases: in a module that aliases no import, a pass that
-    changes nothing in the whole changes nothing in any module made of some of its statements
-    (`model_batches`)."""
+    """The module with the passes that make it import, type-check and lint clean (`rewritten_source`),
+    formatted by black where the built-in formatter may not have written what black would
+    (`needs_black`)."""
+    source = rewritten_source(source)
+    if not needs_black(source):
+        return source
+    import black
+
+    return black.format_str(source, mode=black_mode())
+
+
+def rewritten_source(source: str) -> str:
+    """The module with the passes that rewrite it. Each rewrites statement by statement (a field's
+    annotation or default, a class's bases, a call in an annotation), besides the uses of an import the
+    module aliases: in a module that aliases no import, a pass that changes nothing in the whole changes
+    nothing in any module made of some of its statements (`model_batches`)."""
     source = _through_import_aliases(source.rstrip("\n") + "\n")
     source = _none_defaults_admit_none(_typed_bare_generics(_annotated_constraints(source)))
-    return _black_overlong(_builtin_extras_dict(_single_literals(_modern_annotations(source))))
+    return _builtin_extras_dict(_single_literals(_modern_annotations(source)))
+
+
+_LONE_STRING = re.compile(r"""\s*(?:\w+=)?[rRbBuU]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')[,)]*""")
+"""A line holding one string (a call's argument, maybe by keyword), then commas or closing brackets:
+black leaves it long when it is."""
+_UNION_MEMBER_LINE = re.compile(r"^[ ]+\| ", re.MULTILINE)
+"""A line that starts with a union's next member: the built-in formatter splits some unions that fit."""
+
+
+def needs_black(source: str) -> bool:
+    """Whether datamodel-code-generator's built-in formatter may have written the module otherwise
+    than black would: a line that may be longer than `LINE_LENGTH` for black (a long `Literal`, a
+    `Field(...)` call or a dict default, which black wraps; excel-mcp-server's models had each) other
+    than a comment or a lone string, which black leaves long too; a union split one member a line,
+    which black joins where it fits (server-notion's class bases); a field's value in parentheses of
+    its own (`x: Literal[...] = (`, where black may write `x: Literal[...] = Field(`:
+    mcp-server-kubernetes' kubectl_rollout); or a string holding both quotes that `double_quoted`
+    could not requote. Every generated file must be a black fixed point; black costs a few
+    milliseconds a module, so only such a module is formatted."""
+    return (
+        "\\'" in source
+        or _UNION_MEMBER_LINE.search(source) is not None
+        or any(
+            line.endswith(" = (")
+            or (_may_be_too_wide(line) and not (line.lstrip().startswith("#") or _LONE_STRING.fullmatch(line)))
+            for line in source.split("\n")
+        )
+    )
+
+
+def _may_be_too_wide(line: str) -> bool:
+    """Whether black may find the line longer than `LINE_LENGTH`: black counts an East Asian wide
+    character as two columns (and a combining one as none, which this counts as one)."""
+    if len(line) > LINE_LENGTH:
+        return True
+    if line.isascii() or 2 * len(line) <= LINE_LENGTH:
+        return False
+    return sum(2 if unicodedata.east_asian_width(character) in "WF" else 1 for character in line) > LINE_LENGTH
 
 
 @functools.lru_cache(maxsize=4 * MAX_BATCH)
@@ -523,46 +572,6 @@ def _builtin_extras_dict(source: str) -> str:
     import black
 
     return black.format_str(_with_import(text, "typing", set(), without={"Dict"}), mode=black_mode())
-
-
-_LONE_STRING = re.compile(r"""\s*(?:\w+=)?[rRbBuU]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')[,)]*""")
-"""A line that is one string, perhaps a keyword's value, then commas or closing brackets: black
-cannot shorten it."""
-
-
-def _black_overlong(source: str) -> str:
-    """The module through black where datamodel-code-generator's own formatter may have laid it out
-    otherwise than black (`laid_out_otherwise`), so that it passes `ruff format --check`."""
-    if not laid_out_otherwise(source):
-        return source
-    import black
-
-    return black.format_str(source, mode=black_mode())
-
-
-def laid_out_otherwise(source: str) -> bool:
-    """Whether datamodel-code-generator's own formatter may have laid a models module out otherwise than
-    black: it leaves a long annotation on one line (a `Literal` of many values, a long
-    `list[...] | None`), which black splits, and puts a field's value in parentheses of its own
-    (`x: Literal[...] = (`) where black may write `x: Literal[...] = Field(`. So: a line that may be
-    too long for black and is not one string (most long lines are descriptions, which black leaves as
-    they are), or such parentheses. Few real tools' modules are either, the benchmark's none."""
-    for line in source.split("\n"):
-        if line.endswith(" = (") or (
-            _may_be_too_wide(line) and not (line.lstrip().startswith("#") or _LONE_STRING.fullmatch(line))
-        ):
-            return True
-    return False
-
-
-def _may_be_too_wide(line: str) -> bool:
-    """Whether black may find the line longer than `LINE_LENGTH`: black counts an East Asian wide
-    character as two columns (and a combining one as none, which this counts as one)."""
-    if len(line) > LINE_LENGTH:
-        return True
-    if line.isascii() or 2 * len(line) <= LINE_LENGTH:
-        return False
-    return sum(2 if unicodedata.east_asian_width(character) in "WF" else 1 for character in line) > LINE_LENGTH
 
 
 UNTYPED_REASON = "UNTYPED_REASON"
@@ -938,6 +947,9 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
                 result[key] = _cut(value)
             else:
                 result[key] = value
+        for key in ("anyOf", "oneOf"):
+            if isinstance(result.get(key), list):
+                result[key] = _literals_merged(result[key])
         if (result.get("type") == "object" or "properties" in result) and (
             "additionalProperties" not in result
             or (result["additionalProperties"] is False and "patternProperties" in result)
@@ -950,6 +962,38 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
 
 _NOT_SCHEMAS = DATA_KEYWORDS | VALUE_KEYWORDS
 """What `for_datamodel` copies without walking: instance data, and names, numbers and flags."""
+
+_PLAIN_ENUM_KEYS = frozenset({"enum", "type", "description"})
+
+
+def _literals_merged(branches: list[Any]) -> list[Any]:
+    """The branches of an `anyOf` or `oneOf` with the plain `enum`s of one `type` made one.
+
+    datamodel-code-generator writes each such branch as a `Literal` of its own, and
+    `Literal["a"] | Literal["b"]` is what ruff's PYI030 (a default rule) reports in the package
+    (excel-mcp-server's `icon_set`); one `Literal` of both values is the same type. The tool's own
+    schema, which the runtime checks every value against, keeps its branches.
+    """
+    merged: list[Any] = []
+    first: dict[Any, int] = {}
+    for branch in branches:
+        plain = (
+            isinstance(branch, dict)
+            and isinstance(branch.get("enum"), list)
+            and branch.keys() <= _PLAIN_ENUM_KEYS
+            and isinstance(branch.get("type", ""), str)
+        )
+        if not plain:
+            merged.append(branch)
+        elif branch.get("type") in first:
+            at = first[branch.get("type")]
+            values = merged[at]["enum"]
+            seen = set(map(compact_json, values))
+            merged[at] = {**merged[at], "enum": [*values, *(v for v in branch["enum"] if compact_json(v) not in seen)]}
+        else:
+            first[branch.get("type")] = len(merged)
+            merged.append(branch)
+    return merged
 
 
 @functools.lru_cache(maxsize=1024)

@@ -12,6 +12,7 @@ import re
 
 from codegen.generate.cache import Cache
 from codegen.generate.escaping import literal, quoted
+from codegen.generate.formatting import LINE_LENGTH, black_mode
 from codegen.generate.headers import header_lines, with_header
 from codegen.generate.modelgen import HEADER_PLACEHOLDER
 from codegen.generate.piecewise_black import (
@@ -40,8 +41,23 @@ def model_module_file(module: ModelModule) -> bytes:
     first, _, body = module.source.partition("\n")
     assert first == HEADER_PLACEHOLDER, "datamodel-code-generator did not start with the header placeholder"
     title = f"tool {quoted(module.tool)} (fingerprint {module.tool_fingerprint})"
-    contract = f'\n\n{CONTRACT_NAME} = {literal(module.contract)}\n"""{CONTRACT_DOC}"""\n'
+    contract = f'\n\n{_assignment(CONTRACT_NAME, literal(module.contract))}\n"""{CONTRACT_DOC}"""\n'
     return with_header(header_lines(title), body.rstrip("\n") + "\n" + contract)
+
+
+def _assignment(name: str, value: str) -> str:
+    """`name = value` as black writes it: a value too long for the line but not for a line of its own
+    is wrapped in parentheses (a contract of 89 to 96 characters, as arxiv-mcp-server's `list_watches`
+    has); a longer one stays on the line, which black cannot shorten. black counts a wide character
+    twice, so a short line that is not ASCII is left to black itself (rare, and only then loaded)."""
+    line = f"{name} = {value}"
+    if len(value) + 4 > LINE_LENGTH or (line.isascii() and len(line) <= LINE_LENGTH):
+        return line
+    if not line.isascii():
+        import black
+
+        return black.format_str(line, mode=black_mode()).rstrip("\n")
+    return f"{name} = (\n    {value}\n)"
 
 
 def _stand_in(index: int) -> str:

@@ -162,8 +162,10 @@ def type_checking_imports(package: PackageSpec) -> list[str]:
     }
     if package.sync_client:  # what `connect_sync` takes and returns
         imports["contextlib"] = {"AbstractContextManager"}
-        imports["mcp"] = {"StdioServerParameters"}
         imports["mcp.client"] = {"Transport"}
+        # not `from mcp import`: a project's own `mcp/` folder (the default `mcp/snapshots`) makes
+        # isort and ruff count `mcp` as first party, and `mcp.client` not, and sort them apart
+        imports["mcp.client.stdio"] = {"StdioServerParameters"}
     mcp_types = {
         "GetPromptResult": bool(package.prompts),
         "ReadResourceResult": bool(package.resources or package.templates),

@@ -42,7 +42,18 @@ from ._hub_catalog import (
 )
 from ._hub_providers import DeferredTools, DeferredToolsMethod, Provider, anthropic_tool
 from ._loop_thread import SessionLoop
-from ._runtime import _REQUEST_TIMEOUT, RequestTimeoutError, ServerError, _meta, _progress, tool_fingerprint
+from ._runtime import (
+    _METHOD_NOT_FOUND,
+    _REQUEST_TIMEOUT,
+    RequestTimeoutError,
+    ServerError,
+    _lone_exception,
+    _meta,
+    _progress,
+    _result_error,
+    _server_error,
+    tool_fingerprint,
+)
 from ._schema_check import SchemaCheck, offline_validator
 
 if TYPE_CHECKING:
@@ -186,8 +197,15 @@ class Catalog:
         check = self._checks.get(tool.qualified_name)
         if check is None:
             check = self._checks[tool.qualified_name] = SchemaCheck(tool.input_schema)
-        if check.problem(arguments) is not None:
-            _check_with_jsonschema(tool, offline_validator(tool.input_schema), arguments)
+        problem = check.problem(arguments)
+        if problem is None:
+            return
+        if isinstance(problem, Exception) and not hasattr(problem, "schema_path"):  # a crash, not a refusal
+            reason = " ".join(str(problem).split())[:200]
+            raise ArgumentsError(
+                f"{tool.qualified_name}: its input schema cannot be applied ({reason}); nothing was sent"
+            )
+        _check_with_jsonschema(tool, offline_validator(tool.input_schema), arguments)
 
 
 _SNAPSHOT_CATALOGS: dict[type[GeneratedHub], Catalog] = {}
@@ -289,10 +307,18 @@ class GeneratedHub:
 
         @asynccontextmanager
         async def connected() -> AsyncIterator[Self]:
-            async with open_servers(targets, timeout, client_options) as (clients, signals):
-                hub = cls(**clients, filters=filters, live_tools=live_tools)
-                async with hub.following_list_changes(signals):
-                    yield hub
+            try:
+                async with open_servers(targets, timeout, client_options) as (clients, signals):
+                    hub = cls(**clients, filters=filters, live_tools=live_tools)
+                    async with hub.following_list_changes(signals):
+                        yield hub
+            except BaseExceptionGroup as group:
+                # as a generated client's `connect` does: what leaves the block in the hub's task
+                # groups alone (a `ServerError` of `hub.call`) reaches the caller as itself
+                lone = _lone_exception(group)
+                if lone is group:
+                    raise
+                raise lone from lone.__cause__
 
         return connected()
 
@@ -456,6 +482,9 @@ class GeneratedHub:
             if isinstance(error, MCPError):
                 code, message, data = error.code, error.message, error.error.data
                 raise ServerError(route.client, f"tool {route.tool!r}", code, message, data) from error
+            refused = _result_error(route.client, route.tool, error)
+            if refused is not None:
+                raise refused from None
             raise
 
     def _search_tools(self, arguments: dict[str, Any]) -> CallToolResult:
@@ -648,7 +677,8 @@ class GeneratedHub:
 
     async def _follow(self, client: str, signal: ListChanged, *, task_status: Any) -> None:
         import anyio
-        from mcp.client.subscriptions import ListenNotSupportedError
+        from mcp import MCPError
+        from mcp.client.subscriptions import ListenNotSupportedError, SubscriptionLost
 
         sdk_client = self.clients[client].mcp_client
         capabilities = sdk_client.server_capabilities
@@ -660,23 +690,39 @@ class GeneratedHub:
             await self.relist(client)
             task_status.started()
             return
+        started = False
         try:
             async with sdk_client.listen(tools_list_changed=True) as subscription:
                 await self.relist(client)  # after subscribing, so a change in between is not missed
                 task_status.started()
+                started = True
                 async with anyio.create_task_group() as group:
                     group.start_soon(self._relist_on_change, client, signal)
                     async for _event in subscription:
                         signal.set()
                     group.cancel_scope.cancel()
-        except ListenNotSupportedError:  # an older protocol: the legacy notification
-            await self.relist(client)
-            task_status.started()
+        except (ListenNotSupportedError, MCPError, SubscriptionLost) as error:
+            # An older protocol, or a server that refuses the stream (-32601) or drops it: the legacy
+            # notification, which such a server may still send; its refusal must not end the hub.
+            if not isinstance(error, ListenNotSupportedError):
+                import logging
+
+                logging.getLogger(__name__).warning(
+                    "hub: server %r: subscriptions/listen %s (%s); following its tools/list_changed notifications",
+                    self.servers[client],
+                    "was lost" if started else "was refused",
+                    error,
+                )
+            if not started:
+                await self.relist(client)
+                task_status.started()
             await self._relist_on_change(client, signal)
 
     async def _relist_on_change(self, client: str, signal: ListChanged) -> None:
         """Re-list after each burst of change signals has settled, at most once per `RELIST_INTERVAL`:
-        a server that floods the hub with notifications costs it a bounded number of listings."""
+        a server that floods the hub with notifications costs it a bounded number of listings. A
+        listing that fails keeps the server's last one (and is logged): one server's bad answer must
+        not end the hub's session with every server; `verify()` lists again and raises it."""
         import anyio
 
         last = anyio.current_time()
@@ -685,7 +731,12 @@ class GeneratedHub:
             await anyio.sleep(max(SETTLE_SECONDS, last + RELIST_INTERVAL - anyio.current_time()))
             signal.clear()  # what arrived while settling is covered by this listing
             last = anyio.current_time()
-            await self.relist(client)
+            try:
+                await self.relist(client)
+            except (ServerError, PaginationError) as error:
+                import logging
+
+                logging.getLogger(__name__).warning("hub: %s; keeping the tools it listed before", error)
 
 
 class GeneratedSyncHub(Generic[HubT]):
@@ -875,7 +926,8 @@ class ListChanged:
 
 async def _list_all_tools(client: Client | ClientSession, server: str) -> list[Tool]:
     """Every tool the server lists now, page by page, bypassing the client's response cache; paging
-    that does not end (a repeated cursor, more than `MAX_PAGES` pages) raises `PaginationError`."""
+    that does not end (a repeated cursor, more than `MAX_PAGES` pages) raises `PaginationError`, an
+    error answer or one that is not valid MCP `ServerError`."""
     from mcp import Client
     from mcp.types import PaginatedRequestParams
 
@@ -883,10 +935,18 @@ async def _list_all_tools(client: Client | ClientSession, server: str) -> list[T
     cursor: str | None = None
     seen_cursors: set[str] = set()
     for _ in range(MAX_PAGES):
-        if isinstance(client, Client):
-            page = await client.list_tools(cursor=cursor, cache_mode="bypass")
-        else:
-            page = await client.list_tools(params=PaginatedRequestParams(cursor=cursor))
+        try:
+            if isinstance(client, Client):
+                page = await client.list_tools(cursor=cursor, cache_mode="bypass")
+            else:
+                page = await client.list_tools(params=PaginatedRequestParams(cursor=cursor))
+        except Exception as error:
+            refused = _server_error(server, "tools/list", error)
+            if refused is None:
+                raise
+            if refused.code == _METHOD_NOT_FOUND and cursor is None:  # declared, not implemented: no
+                return []  # tools, as `mcp-stubgen snapshot` records it
+            raise refused from error
         tools.extend(page.tools)
         cursor = page.next_cursor
         if cursor is None:

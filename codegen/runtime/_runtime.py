@@ -106,8 +106,18 @@ _NO_STRUCTURED_CONTENT = "has an output schema but did not return structured con
 """What the SDK's `call_tool` raises (a `RuntimeError`) for a tool that declares an output schema and sends none."""
 _OFF_LIVE_SCHEMA = "Invalid structured content returned by tool"
 """What it raises (a `RuntimeError`) for structured content its live listing's output schema rejects."""
+_LIVE_SCHEMA_UNUSABLE = "Invalid schema for tool"
+"""What it raises (a `RuntimeError`) when its live listing's output schema cannot be applied (a `$ref` to nothing)."""
+_UNSPOKEN_VERSION = "Unsupported protocol version from the server"
+"""What it raises (a `RuntimeError`) when `initialize` is answered with a protocol version it does not speak."""
+_UNSUPPORTED_PROTOCOL_VERSION = -32022
+"""The protocol's code for a version one side does not speak (2026-07-28)."""
+_NOT_MCP = -32700
+"""The code of the `ServerError` for an answer that is not valid MCP: JSON-RPC's parse error, which the
+SDK's Streamable HTTP transport already gives an answer it cannot parse."""
 _METHOD_NOT_FOUND = -32601
 _REQUEST_TIMEOUT = -32001
+_CONNECTION_CLOSED = -32000
 _HEADER_MISMATCH = -32020
 """The server refused a `tools/call` whose `Mcp-Param-*` headers do not match its arguments (SEP-2243)."""
 _INPUT_REQUIRED_MAX_ROUNDS = 10
@@ -474,8 +484,11 @@ class ToolContract:
         if check is None:
             check = self._checks[direction] = SchemaCheck(self.schemas[direction])
         fast = check.fast
-        if fast is not None and fast(value):  # SchemaCheck.problem's first step, inlined: every call takes it
-            return None
+        try:
+            if fast is not None and fast(value):  # SchemaCheck.problem's first step, inlined: every call takes it
+                return None
+        except RecursionError:  # a `$ref` cycle that never reaches a type: the verdict says so
+            pass
         error = check.verdict(value)
         if error is None:
             return None
@@ -570,6 +583,46 @@ def _read_absent_result_type_as_complete(client: Client | ClientSession) -> None
     dispatcher.send_raw_request = with_result_type
 
 
+def _fail_unreadable_answers(client: Client | ClientSession) -> None:
+    """Fail a request at once when its answer is a line the SDK cannot read: JSON its parser refuses
+    (a string holding a lone UTF-16 surrogate, half an emoji; an integer past Python's digit limit;
+    nesting past the parser's depth), or an answer that is neither a result object nor an error
+    (`"result": null`). The SDK's stdio transport drops such a line, and the request would wait for
+    ever, or until its timeout. Python's own parser finds which request the line answers; that
+    request gets a -32700 error answer, which the caller sees as `ServerError`."""
+    session: Any = getattr(client, "session", client)  # an opened `mcp.Client` holds its `ClientSession`
+    dispatcher = getattr(session, "_dispatcher", None)
+    observe = getattr(dispatcher, "on_stream_exception", None)
+    if dispatcher is None or not hasattr(dispatcher, "_pending") or getattr(observe, _ADJUSTED, False):
+        return
+
+    async def on_stream_exception(error: Exception) -> None:
+        from pydantic import ValidationError
+
+        problems = error.errors() if isinstance(error, ValidationError) else []
+        read = problems[0].get("input") if problems else None  # the line, or what it held once parsed
+        answer = read
+        if isinstance(read, str | bytes):
+            try:
+                answer = json.loads(read, parse_int=lambda digits: int(digits) if len(digits) < 4000 else 0)
+            except (ValueError, RecursionError):
+                answer = None
+        request_id = answer.get("id") if isinstance(answer, dict) and "method" not in answer else None
+        if type(request_id) in (int, str) and request_id in dispatcher._pending:
+            from mcp.types import ErrorData
+
+            if isinstance(read, str | bytes):
+                message = f"its answer is not JSON the MCP SDK reads ({_clip(problems[0]['msg'], 200)})"
+            else:
+                message = "its answer holds neither a result object nor an error"
+            dispatcher._resolve_pending(request_id, ErrorData(code=_NOT_MCP, message=message))
+        if observe is not None:
+            await observe(error)
+
+    setattr(on_stream_exception, _ADJUSTED, True)
+    dispatcher.on_stream_exception = on_stream_exception
+
+
 class GeneratedClient:
     """The base of every generated client: holds a connected SDK client and does the calling.
 
@@ -596,6 +649,7 @@ class GeneratedClient:
         self.mcp_client = client
         _check_outputs_in_linear_time(client)
         _read_absent_result_type_as_complete(client)
+        _fail_unreadable_answers(client)
 
     @classmethod
     def connect(
@@ -643,6 +697,7 @@ class GeneratedClient:
 
         @asynccontextmanager
         async def connected() -> AsyncIterator[Self]:
+            connecting = True
             try:
                 async with Client(
                     server,
@@ -652,12 +707,19 @@ class GeneratedClient:
                     logging_callback=logging_callback,
                     **client_options,
                 ) as client:
+                    connecting = False
                     yield cls(client)
-            except BaseExceptionGroup as group:
+            except BaseException as error:
                 # The SDK's task groups wrap whatever leaves the block, a `ToolError` of the caller's
                 # own included; a lone exception reaches the caller as itself, so `except` finds it.
-                lone = _lone_exception(group)
-                if lone is group:
+                lone = _lone_exception(error)
+                if connecting:
+                    refused = _handshake_error(cls.server_name, lone)
+                else:  # the HTTP transport's own failure (the server gone mid-call) ends the block
+                    refused = _connection_error(cls.server_name, "the connection", lone)
+                if refused is not None:
+                    raise refused from lone
+                if lone is error:
                     raise
                 raise lone from lone.__cause__
 
@@ -676,10 +738,18 @@ class GeneratedClient:
         cursor: str | None = None
         seen_cursors: set[str] = set()
         for _ in range(max_pages):
-            if isinstance(self.mcp_client, Client):
-                page = await self.mcp_client.list_tools(cursor=cursor, cache_mode="bypass")
-            else:
-                page = await self.mcp_client.list_tools(params=PaginatedRequestParams(cursor=cursor))
+            try:
+                if isinstance(self.mcp_client, Client):
+                    page = await self.mcp_client.list_tools(cursor=cursor, cache_mode="bypass")
+                else:
+                    page = await self.mcp_client.list_tools(params=PaginatedRequestParams(cursor=cursor))
+            except Exception as error:
+                refused = _server_error(self.server_name, "tools/list", error)
+                if refused is None:
+                    raise
+                if refused.code == _METHOD_NOT_FOUND and cursor is None:  # declared, not implemented:
+                    break  # no tools, as `mcp-stubgen snapshot` records it
+                raise refused from error
             for tool in page.tools:
                 live[tool.name] = tool_fingerprint(tool)
             cursor = page.next_cursor
@@ -724,19 +794,14 @@ class GeneratedClient:
                 result = await self.mcp_client.call_tool(tool, payload, timeout, progress, meta=_meta(call_options))
             else:
                 result = await self.mcp_client.call_tool(tool, payload)
-        except RuntimeError as error:  # the SDK's own check, which keeps the result from us
-            if _NO_STRUCTURED_CONTENT in str(error):
-                raise NoStructuredContentError(self.server_name, tool) from None
-            if str(error).startswith(_OFF_LIVE_SCHEMA):
-                # the cause is jsonschema's error, whose one-line message leaves out the schema and instance
-                reason = getattr(error.__cause__, "message", None) or str(error).splitlines()[0]
-                raise ToolResultError(tool, f"the output schema the server lists rejects it ({reason})") from None
-            raise
         except Exception as error:
             from mcp import MCPError  # imported here, not on the way of every call
 
             if isinstance(error, MCPError):
                 self._raise_for(tool, error, call_options)
+            refused = _result_error(self.server_name, tool, error)
+            if refused is not None:
+                raise refused from None
             raise
         return self._accepted(tool, result) if result.is_error else result
 
@@ -981,6 +1046,84 @@ class GeneratedClient:
                 raise RequestTimeoutError(self.server_name, request, timeout) from None
         except MCPError as error:
             raise ServerError(self.server_name, request, error.code, error.message, error.error.data) from error
+        except Exception as error:
+            refused = _not_mcp(self.server_name, request, error)
+            if refused is None:
+                raise
+            raise refused from error
+
+
+def _result_error(server: str, tool: str, error: Exception) -> StubgenClientError | None:
+    """The client's own error for what the SDK raised about a `tools/call` result, if it is that: its
+    check against the live listing's output schema (a `RuntimeError`, which keeps the result from us)
+    or a result that is not valid MCP."""
+    if not isinstance(error, RuntimeError):
+        return _not_mcp(server, f"tool {tool!r}", error)
+    message = str(error)
+    if _NO_STRUCTURED_CONTENT in message:
+        return NoStructuredContentError(server, tool)
+    if message.startswith(_OFF_LIVE_SCHEMA):
+        # the cause is jsonschema's error, whose one-line message leaves out the schema and instance
+        reason = getattr(error.__cause__, "message", None) or message.splitlines()[0]
+        return ToolResultError(tool, f"the output schema the server lists rejects it ({reason})")
+    if message.startswith(_LIVE_SCHEMA_UNUSABLE):
+        reason = _clip(message.partition(": ")[2], 200)
+        return ToolResultError(tool, f"the output schema the server lists cannot be applied ({reason})")
+    return None
+
+
+def _handshake_error(server: str, error: BaseException) -> ServerError | None:
+    """`ServerError` for what the SDK raised while connecting, where the server is the cause: an error
+    answer to the handshake (or the connection closing), an answer that is not valid MCP, or a
+    protocol version the SDK does not speak."""
+    if isinstance(error, RuntimeError) and str(error).startswith(_UNSPOKEN_VERSION):
+        return ServerError(server, "the handshake", _UNSUPPORTED_PROTOCOL_VERSION, str(error))
+    if not isinstance(error, Exception):
+        return None
+    return _server_error(server, "the handshake", error) or _connection_error(server, "the handshake", error)
+
+
+def _connection_error(server: str, request: str, error: BaseException) -> ServerError | None:
+    """`ServerError` (-32000, as the SDK reports a closed connection) for a failure of the HTTP
+    transport itself (refused, dropped, disconnected without an answer): httpx's own error otherwise
+    reaches the caller. httpx is not imported to ask: without it loaded, no error can be one of its."""
+    httpx = sys.modules.get("httpx2")
+    if httpx is None or not isinstance(error, httpx.TransportError):
+        return None
+    return ServerError(server, request, _CONNECTION_CLOSED, f"{type(error).__name__}: {error}")
+
+
+def _server_error(server: str, request: str, error: Exception) -> ServerError | None:
+    """`ServerError` for what the SDK raised when a request failed on the server's side: a JSON-RPC
+    error answer (its `MCPError`, also the connection closing), or an answer that is not valid MCP."""
+    from mcp import MCPError
+
+    if isinstance(error, MCPError):
+        return ServerError(server, request, error.code, error.message, error.error.data)
+    return _not_mcp(server, request, error)
+
+
+def _not_mcp(server: str, request: str, error: Exception) -> ServerError | None:
+    """`ServerError` for an answer the SDK's models refuse (pydantic's `ValidationError`): not valid MCP,
+    such as a content block of a type MCP does not have. It names where, and what was found there."""
+    from pydantic import ValidationError
+
+    if not isinstance(error, ValidationError):
+        return None
+    problems = error.errors()
+    where: list[Any] = []  # the locations' common start: where the value that fits nothing is
+    for parts in zip(*(problem["loc"] for problem in problems), strict=False):
+        if any(part != parts[0] for part in parts):
+            break
+        where.append(parts[0])
+    pointer = "/" + "/".join(str(part) for part in where)
+    if len(problems) == 1:
+        found = problems[0]["msg"]
+    else:  # one problem per shape a union allows: the value there fits none of them
+        # a field a shape misses names the value itself (its location: the value's, the shape's, the field)
+        value = next((item["input"] for item in problems if len(item["loc"]) == len(where) + 2), None)
+        found = ("it" if value is None else _clip(repr(value), 80)) + " is none of the shapes MCP allows there"
+    return ServerError(server, request, _NOT_MCP, f"its answer is not valid MCP ({pointer}: {found})")
 
 
 def _meta(options: RequestOptions) -> RequestParamsMeta | None:

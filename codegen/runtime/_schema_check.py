@@ -403,8 +403,11 @@ class SchemaCheck:
 
     def problem(self, value: Any) -> Any:
         """None when the value fits the schema, else `jsonschema`'s best error (or a crash's message)."""
-        if self.fast is not None and self.fast(value):
-            return None
+        try:
+            if self.fast is not None and self.fast(value):
+                return None
+        except RecursionError:  # a `$ref` cycle that never reaches a type (`jsonschema` crashes on it too)
+            pass
         return self.verdict(value)
 
     def verdict(self, value: Any) -> Any:

@@ -46,7 +46,16 @@ from codegen.snapshot.format import (
     sorted_copy,
     sorted_entries,
 )
-from codegen.snapshot.stdio import StdioProcess, StdioSession, Unreadable, claim, search_path, start, stdio_transport
+from codegen.snapshot.stdio import (
+    FIXED_HASH_SEED,
+    StdioProcess,
+    StdioSession,
+    Unreadable,
+    claim,
+    search_path,
+    start,
+    stdio_transport,
+)
 from codegen.snapshot.wire import (
     CONNECTION_CLOSED,
     HANDSHAKE_PROTOCOL_VERSIONS,
@@ -54,6 +63,7 @@ from codegen.snapshot.wire import (
     LATEST_MODERN_VERSION,
     METHOD_NOT_FOUND,
     MODERN_PROTOCOL_VERSIONS,
+    NEITHER_RESULT_NOR_ERROR,
     REQUEST_TIMEOUT,
     RemoteError,
 )
@@ -157,7 +167,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
         except StubgenError as error:
             yield error, 0.0
             return
-        yield snapshot, min(ttls, default=0) / 1000
+        yield snapshot, _fresh_seconds(ttls)
         return
     try:
         env = server_environment(server)
@@ -188,9 +198,16 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                     diagnostics.stray_stdout = tuple(session.stray)
                     result, ttls = _failure(server, error, diagnostics, secrets), []
                 await session.close_input()
-                yield result, min(ttls, default=0) / 1000
+                yield result, _fresh_seconds(ttls)
         finally:
             _diagnostics.reset(current)
+
+
+def _fresh_seconds(ttls: list[int]) -> float:
+    """How long the server said all of its listing stays fresh, at most a day (`wire.MAX_TTL_MS`, as the
+    SDK's own response cache caps it): a `ttlMs` of 10**15 must not keep `sync` from listing a
+    server for millennia, nor one of 10**400 overflow a float."""
+    return min(min(ttls, default=0), wire.MAX_TTL_MS) / 1000
 
 
 def _stderr_file() -> TextIO:
@@ -241,7 +258,14 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
                 diagnostics.too_deep = True
                 session.cancel()
             if isinstance(message, Exception) and NUMBER_OUT_OF_RANGE in str(message):
-                diagnostics.long_number = _long_number(server, _unread_text(message))
+                diagnostics.unreadable = _long_number(server, _unread_text(message))
+                session.cancel()
+            surrogate = _lone_surrogate(server, _unread_text(message)) if isinstance(message, Exception) else None
+            if surrogate is not None:
+                diagnostics.unreadable = surrogate
+                session.cancel()
+            if isinstance(message, Exception) and _neither_result_nor_error(message):
+                diagnostics.unreadable = f"server {server.name!r}: {NEITHER_RESULT_NOR_ERROR}; the server has to fix it"
                 session.cancel()
             if message_handler is not None:
                 await message_handler(message)
@@ -264,8 +288,8 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
                     yield client
             if diagnostics.too_deep:
                 raise StubgenError(_too_deep(server))
-            if diagnostics.long_number:
-                raise StubgenError(diagnostics.long_number)
+            if diagnostics.unreadable:
+                raise StubgenError(diagnostics.unreadable)
             if session.cancelled_caught:
                 raise TimeoutError
         except Exception as error:  # every failure of a server becomes one clear line
@@ -575,8 +599,9 @@ class _Diagnostics:
     `server/discover` probe's, say) is not mistaken for the cause of a later failure."""
     too_deep: bool = False
     """The server sent a message nested too deeply for the SDK to read."""
-    long_number: str = ""
-    """Why the server's message with an integer longer than the SDK reads was dropped, where known."""
+    unreadable: str = ""
+    """Why the server's message the SDK could not read (an integer longer than it reads, a lone
+    surrogate) was dropped, where known."""
     stray_stdout: tuple[str, ...] = ()
     """The last lines a stdio server wrote to stdout that are not JSON-RPC (`StdioSession.stray`)."""
 
@@ -697,7 +722,7 @@ def _transport(
                 parameters = StdioServerParameters(
                     command=server.command,
                     args=list(server.args),
-                    env=env or None,
+                    env=FIXED_HASH_SEED | env,
                     cwd=server.cwd,
                     encoding_error_handler="replace",
                 )
@@ -834,6 +859,49 @@ def _long_number(server: ServerConfig, raw: str | None) -> str:
     return f"server {server.name!r}: {where}{problem}; the server has to send a smaller number"
 
 
+def _neither_result_nor_error(error: Exception) -> bool:
+    """Whether the SDK dropped an answer to a request that holds neither a result object nor an error
+    (`"result": null`): pydantic keeps what the line held in its error."""
+    problems = error.errors() if isinstance(error, ValidationError) else []
+    held = problems[0].get("input") if problems else None
+    return isinstance(held, dict) and "id" in held and "method" not in held
+
+
+def _unreadable(server: ServerConfig, unread: Unreadable) -> str:
+    """One line for an answer the MCP SDK's JSON parser refuses though Python's reads it."""
+    surrogate = _lone_surrogate(server, unread.line)
+    if surrogate is not None:
+        return surrogate
+    return f"server {server.name!r}: sent an answer the MCP SDK cannot read ({unread.reason}); the server has to fix it"
+
+
+def _lone_surrogate(server: ServerConfig, raw: str | None) -> str | None:
+    """One line naming the entry and the JSON pointer of a string holding a lone UTF-16 surrogate in a
+    message's JSON text, if one does (the SDK's parser refuses it, Python's reads it)."""
+    if raw is None:
+        return None
+    with contextlib.suppress(ValueError, RecursionError):
+        message = json.loads(raw)
+        found = find_in_json(message, _has_lone_surrogate)
+        if found is not None:
+            return (
+                f"server {server.name!r}: {_entry_and_pointer(message, found[0])}a string holds a lone UTF-16 "
+                "surrogate (half of a character, such as an emoji cut in two), which the MCP SDK cannot read; "
+                "the server has to send whole characters"
+            )
+    return None
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def _entry_and_pointer(message: Any, path: tuple[str | int, ...]) -> str:
     """`tool 'x' /inputSchema/...: ` for a path into a list result's entry, else the message's own pointer."""
     if len(path) > 3 and path[0] == "result" and isinstance(path[2], int):
@@ -919,8 +987,12 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
     leaf = _leaf(error)
     if isinstance(leaf, StubgenError):
         message = leaf.message
+    elif isinstance(leaf, Unreadable) and leaf.reason == TOO_DEEP:
+        message = _too_deep(server)
+    elif isinstance(leaf, Unreadable) and leaf.reason == NUMBER_OUT_OF_RANGE:
+        message = _long_number(server, leaf.line)
     elif isinstance(leaf, Unreadable):
-        message = _too_deep(server) if leaf.reason == TOO_DEEP else _long_number(server, leaf.line)
+        message = _unreadable(server, leaf)
     elif server.auth is not None and _is_auth_error(leaf):
         message = str(leaf)
     elif diagnostics.token_refused is not None and server.auth is not None:

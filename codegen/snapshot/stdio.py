@@ -37,6 +37,10 @@ if TYPE_CHECKING:
 
 INHERITED_ENVIRONMENT = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
 """What a stdio server inherits besides its own `env`, as the SDK's `stdio_client` passes on POSIX."""
+FIXED_HASH_SEED = {"PYTHONHASHSEED": "0"}
+"""Set for every stdio server below its own `env`: a Python server that lists a set's items (mcp-atlassian
+joins its default `fields` from one) lists them in one order on every start, so its snapshot is
+byte-identical and live drift reports no change that is only a new hash seed."""
 
 _sdk_log = logging.getLogger("mcp.client.stdio")
 """The SDK's transport logger: `-v` shows its records (scrubbed), quiet runs silence every `mcp` logger."""
@@ -80,7 +84,7 @@ def start(server: ServerConfig, env: dict[str, str], stderr_log: TextIO) -> Stdi
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=stderr_log,
-        env=inherited | env,
+        env=inherited | FIXED_HASH_SEED | env,
         cwd=cwd,
         start_new_session=sys.platform != "win32",
     )
@@ -185,14 +189,11 @@ async def stdio_transport(started: StdioProcess, errors: str = "replace") -> Asy
             return error
 
     async def stdout_reader() -> None:
-        decoder = codecs.getincrementaldecoder("utf-8")(errors)
-        buffer = ""
+        lines = _Lines(errors)
         try:
             async with read_writer:
                 while chunk := await stdout.read(1 << 16):
-                    lines = (buffer + decoder.decode(chunk)).split("\n")
-                    buffer = lines.pop()
-                    for line in lines:
+                    for line in lines.feed(chunk):
                         await read_writer.send(parse(line))
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
             pass  # the session is gone
@@ -241,6 +242,26 @@ async def stdio_transport(started: StdioProcess, errors: str = "replace") -> Asy
             with anyio.CancelScope(shield=True):
                 await stop()
             group.cancel_scope.cancel()
+
+
+class _Lines:
+    """A server's stdout cut into lines, in time linear in its length: the start of a line not yet
+    ended is kept in pieces and joined once, when its end arrives (joining it again with every 64 KB
+    read made a 30 MB answer take seconds, and a 50 MB one longer than any timeout)."""
+
+    def __init__(self, errors: str) -> None:
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors)
+        self._pieces: list[str] = []
+
+    def feed(self, chunk: bytes) -> list[str]:
+        """The lines `chunk` ends, without their newlines."""
+        text = self._decoder.decode(chunk)
+        self._pieces.append(text)
+        if "\n" not in text:
+            return []
+        lines = "".join(self._pieces).split("\n")
+        self._pieces = [lines.pop()]
+        return lines
 
 
 async def _shut_down(process: subprocess.Popen[bytes], stdin_closed: bool) -> None:
@@ -374,7 +395,7 @@ class StdioSession:
             reason = next((reason for reason in _UNREADABLE_REASONS if reason in str(unparsed)), None)
             if reason is not None:
                 self._end(Unreadable(reason, line))
-            else:
+            elif not self._refuse_unreadable_answer(line, unparsed):
                 shown = line if len(line) <= 200 else line[:200] + "..."
                 self.stray.append(line.strip() if len(line) <= STRAY_CHARACTERS else f"({len(line):,} characters)")
                 _sdk_log.error("Failed to parse JSONRPC message from server: %s: %r", unparsed, shown)
@@ -389,13 +410,32 @@ class StdioSession:
         answer = self._pending.get(request_id) if type(request_id) is int else None
         if answer is None or answer.done():
             return
-        from codegen.snapshot.wire import RemoteError
+        from codegen.snapshot.wire import NEITHER_RESULT_NOR_ERROR, NOT_AN_ANSWER, RemoteError
 
         result, refusal = message.get("result"), message.get("error")
         if type(result) is dict and "error" not in message:
             answer.set_result(result)
         elif type(refusal) is dict and type(refusal.get("code")) is int and type(refusal.get("message")) is str:
             answer.set_exception(RemoteError(refusal["code"], refusal["message"], refusal.get("data")))
+        else:  # the SDK drops such an answer, and its request would wait out its timeout
+            answer.set_exception(RemoteError(NOT_AN_ANSWER, NEITHER_RESULT_NOR_ERROR))
+
+    def _refuse_unreadable_answer(self, line: str, unparsed: ValueError) -> bool:
+        """Fail the request a line answers when the SDK's parser refuses it but Python's reads it (a
+        string holding a lone UTF-16 surrogate, half an emoji a JavaScript server cut in two): the SDK
+        drops such a line, and its request would wait out its timeout, as if the server were slow."""
+        import json
+
+        try:
+            message = json.loads(line)
+        except (ValueError, RecursionError):
+            return False
+        request_id = message.get("id") if type(message) is dict else None
+        answer = self._pending.get(request_id) if type(request_id) is int else None
+        if answer is None or answer.done():
+            return False
+        answer.set_exception(Unreadable(str(unparsed).splitlines()[0], line))
+        return True
 
     def _answer(self, request_id: Any, method: str) -> None:
         """What the SDK's `Client` answers, with discovery's handlers for the declared capabilities
@@ -426,13 +466,10 @@ class StdioSession:
     async def _read(self, stdout: Any) -> None:
         from codegen.snapshot.wire import CONNECTION_CLOSED, RemoteError
 
-        decoder = codecs.getincrementaldecoder("utf-8")(self._errors)
-        buffer = ""
+        lines = _Lines(self._errors)
         with suppress(OSError):
             while chunk := await stdout.read(1 << 16):
-                lines = (buffer + decoder.decode(chunk)).split("\n")
-                buffer = lines.pop()
-                for line in lines:
+                for line in lines.feed(chunk):
                     self._received(line)
         self._end(RemoteError(CONNECTION_CLOSED, "Connection closed"))
 

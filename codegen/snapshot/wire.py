@@ -31,8 +31,14 @@ REQUEST_TIMEOUT = -32001
 UNSUPPORTED_PROTOCOL_VERSION = -32022
 INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601
+NOT_AN_ANSWER = -32700
+"""The code of the error an answer that is neither a result object nor an error stands for: JSON-RPC's
+parse error, as the generated clients' runtime gives it."""
+NEITHER_RESULT_NOR_ERROR = "its answer holds neither a result object nor an error"
 
 SERVER_INFO_META_KEY = "io.modelcontextprotocol/serverInfo"
+MAX_TTL_MS = 24 * 60 * 60 * 1000
+"""The longest a listing is taken as fresh, whatever `ttlMs` says: the SDK's response cache's cap."""
 
 CLIENT_INFO = {"name": "mcp", "version": "0.1.0"}
 """The `clientInfo` the SDK's `Client` sends when it is given none, as discovery always sent it."""

@@ -195,9 +195,10 @@ class Watcher:
         plan = _Plan.of(client.server_capabilities)
         modern = client.protocol_version in MODERN_PROTOCOL_VERSIONS
         async with anyio.create_task_group() as group:
-            if modern and plan.notified:
-                # Subscribed before the first listing, so a change between the two is not missed.
-                await group.start(self._listen, client, server, plan.notified, changes)
+            # Subscribed before the first listing, so a change between the two is not missed; a server
+            # that refuses the stream is polled instead.
+            if modern and plan.notified and not await group.start(self._listen, client, server, plan.notified, changes):
+                plan = _Plan((), poll=True)
             changes.clear()
             await self._refresh(client, server, first=True)
             backoff.reset()
@@ -224,22 +225,33 @@ class Watcher:
         kinds: tuple[str, ...],
         changes: _Changes,
         *,
-        task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
+        task_status: anyio.abc.TaskStatus[bool] = anyio.TASK_STATUS_IGNORED,
     ) -> None:
-        """Raise the flag for every event of the 2026-07-28 listen stream; its end ends the session."""
+        """Raise the flag for every event of the 2026-07-28 listen stream; its end ends the session.
+        Started with False, and over at once, when the server does not implement the stream (-32601)
+        though it declares `listChanged`: the session polls it instead."""
         name = f"server {server.name!r}"
+        listening = False
         try:
             async with client.listen(
                 tools_list_changed="tools" in kinds,
                 prompts_list_changed="prompts" in kinds,
                 resources_list_changed="resources" in kinds,
             ) as subscription:
-                task_status.started()
+                task_status.started(True)
+                listening = True
                 async for _event in subscription:
                     changes.set()
         except SubscriptionLost:
             raise StubgenError(f"{name}: the connection dropped (subscriptions/listen stream lost)") from None
         except MCPError as error:
+            if error.error.code == mcp_types.METHOD_NOT_FOUND and not listening:
+                console.warn(
+                    f"{name}: declares listChanged but does not implement subscriptions/listen "
+                    f"({error.error.message}); polling it every {self._interval:g}s instead"
+                )
+                task_status.started(False)
+                return
             raise StubgenError(
                 f"{name}: subscriptions/listen failed: {error.error.message} (code {error.error.code})"
             ) from None

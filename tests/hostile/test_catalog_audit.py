@@ -20,7 +20,12 @@ PY = sys.executable
 GROWING = SERVERS / "growing_server.py"
 
 HONEST_CATALOGS = sorted(
-    path for path in [*REPO.glob("golden/*/snapshot.json"), *REPO.glob("tests/fixtures/history/*.json")]
+    path
+    for path in [
+        *REPO.glob("golden/*/snapshot.json"),
+        *REPO.glob("tests/fixtures/history/*.json"),
+        *REPO.glob("tests/fixtures/catalogs/**/*.json"),
+    ]
 )
 
 
@@ -98,6 +103,8 @@ def test_honest_text_that_looks_close_gives_no_finding() -> None:
         "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f",
         "Lists the system processes.",
         "Use markdown headings (### Notes) in the body.",
+        "Add password protection to a Word document.",  # office-word-mcp-server's protect_document
+        "Add a password-protected sheet.",
     ]
     assert [audit_text(text) for text in honest] == [[] for _ in honest]
 

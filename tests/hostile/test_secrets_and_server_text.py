@@ -136,6 +136,30 @@ def test_a_secret_echoed_encoded_is_refused_too(
     assert not (tmp_path / "snaps").exists()
 
 
+def test_a_catalog_that_echoes_a_region_from_env_is_written(
+    tmp_path: Path,
+    run_cli,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """awslabs' servers take `AWS_REGION` in `env` and name it in their instructions and schemas;
+    a region is a setting, not a secret, so the snapshot is written."""
+    monkeypatch.chdir(tmp_path)
+    write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen]
+snapshots = "snaps"
+output = "clients"
+[tool.mcp-stubgen.servers.raw]
+command = {json.dumps(PY)}
+args = [{json.dumps(RAW)}, "--mode", "echo-secret-catalog"]
+env = {{ API_KEY = "eu-central-1" }}
+""",
+    )
+    result = run_cli("snapshot")
+    assert result.exit_code == 0, result.stderr
+    assert "Your key is eu-central-1." in (tmp_path / "snaps" / "raw.json").read_text(encoding="utf-8")
+
+
 def test_watch_refuses_a_catalog_that_echoes_a_secret(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     raw_project(tmp_path, "echo-secret-catalog", monkeypatch)
     watcher = subprocess.Popen(
@@ -163,6 +187,9 @@ def test_plain_settings_in_env_are_not_secrets() -> None:
     are judged one by one, so `Bearer <token>` refuses the token."""
     assert [value for value in ("1", "true", "8080", "production", "application/json") if is_secret(value)] == []
     assert is_secret("sk-live-4f9a2c7e") and is_secret(SECRET)
+    # words joined with small numbers are a setting (a cloud region), a word of both or a long number is not
+    assert [value for value in ("us-east-1", "eu-central-2", "us-gov-west-1") if is_secret(value)] == []
+    assert is_secret("Password-2024") and is_secret("tok3n-abcdef12") and is_secret("AKIA1234567890")
     secrets = Secrets(["Bearer tok3n-abcdef12", "true", "production"])
     secrets.refuse_in_catalog("demo", {"description": "production; true; Bearer scheme"})  # no error
     with pytest.raises(Exception, match=r"server 'demo': .* at /tools/0/inputSchema/properties/tok~1en"):

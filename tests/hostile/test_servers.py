@@ -153,19 +153,17 @@ def test_slow_server_just_under_and_just_over_the_limit(
         assert time.monotonic() - started < 6
 
 
-def test_a_50_mb_stdout_line_is_a_handshake_timeout_within_the_limit(previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
-    """The SDK reads stdout line by line and is slow on a huge one, so the handshake's answer never
-    arrives in time: the user sees the connect-timeout line, not a hang or a memory blow-up."""
-    started = time.monotonic()
+def test_a_50_mb_stdout_line_is_skipped_and_the_snapshot_written(previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """A 50 MB line that is not JSON-RPC before the handshake's answer is skipped like any other: the
+    server's stdout is cut into lines in linear time (joining the line's start again with every read
+    made it quadratic, minutes for such a line, which then ended as a handshake timeout)."""
     result = run_cli(
-        "snapshot", "--name", "raw", "--out", previous, "--connect-timeout", "1",
+        "snapshot", "--name", "raw", "--out", previous, "--connect-timeout", "5",
         "--", PY, RAW, "--mode", "huge-line",
     )  # fmt: skip
-    elapsed = time.monotonic() - started
-    assert result.exit_code == 2
-    assert re.search(r"no answer to the handshake within 1s", one_error_line(result.stderr))
-    assert previous.read_bytes() == PREVIOUS
-    assert elapsed < 5, f"took {elapsed:.1f}s with a 1s connect timeout"
+    assert result.exit_code == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(json.loads(previous.read_text())["tools"]) == 5
 
 
 def server_table(name: str, *args: str, env: str = "") -> str:

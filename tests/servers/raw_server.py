@@ -53,6 +53,10 @@ ECHOES = {
 """The `--mode`s that put the server's API key into its instructions, and how each spells it."""
 
 
+FIELDS = {"summary", "status", "assignee", "reporter", "priority", "labels", "created", "updated"}
+"""Mode `set-order`'s instructions list these in the order the set iterates in."""
+
+
 def obj_with_maximum(bound: object) -> dict[str, object]:
     return {"type": "object", "properties": {"count": {"type": "integer", "maximum": bound}}}
 
@@ -140,6 +144,9 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
                 "serverInfo": {"name": "raw-legacy", "version": "0.3.0"},
                 "instructions": f"Your key is {ECHOES[mode](os.environ.get('API_KEY', ''))}."
                 if mode in ECHOES
+                # a set's order follows the process's hash seed, as mcp-atlassian's default `fields` do
+                else f"Default fields: {','.join(FIELDS)}."
+                if mode == "set-order"
                 else "A legacy server for tests.",
             },
         )

@@ -5,6 +5,8 @@ It exists because the Python SDK's servers do not implement tasks. Each task wor
 `TASK_SECONDS` and asks to be polled every `POLL_MS`; its status message counts the `tasks/get`
 requests seen, so a test can tell that the client honoured the interval. `tasks/result` is answered
 once the task has ended, as the spec has it. `--poll-ms N` asks for another interval (any integer).
+`--forget-tasks` answers every `tasks/get` with an error, as a restarted server would; `--bad-status`
+with a status MCP does not have.
 """
 
 from __future__ import annotations
@@ -146,7 +148,11 @@ def handle(request_id: Any, method: str, params: dict[str, Any]) -> None:
         answer(request_id, {"task": task.wire()})
     elif method in ("tasks/get", "tasks/result", "tasks/cancel"):
         task = tasks.get(params.get("taskId", ""))
-        if task is None:
+        if method == "tasks/get" and "--forget-tasks" in sys.argv:  # a server restarted since the task began
+            fail(request_id, -32602, f"no task {params.get('taskId')!r}")
+        elif method == "tasks/get" and "--bad-status" in sys.argv and task is not None:
+            answer(request_id, {**task.wire(), "status": "exploded"})
+        elif task is None:
             fail(request_id, -32602, f"no task {params.get('taskId')!r}")
         elif method == "tasks/get":
             task.polls += 1

@@ -66,7 +66,7 @@ _CREDENTIAL_REQUEST = re.compile(
     + _GAP
     + r"(?<!\w)"
     + _SECRET
-    + r"(?!\w)"
+    + r"(?!\w)(?![\s_-]*protect)"  # "add password protection" names a feature, not a secret to send
     + r"|\b(?:your|the\s+user'?s)\s+"
     + _SECRET
     + r"\b"
@@ -109,6 +109,8 @@ def _is_pictograph(char: str) -> bool:
 def _invisible_positions(text: str) -> list[int]:
     """Indexes of invisible characters, leaving out the honest ones: a zero-width joiner between two
     emoji (a family, a profession) and the tags of a subdivision flag."""
+    if text.isascii():  # no ASCII character is invisible: most text, checked at C speed
+        return []
     flag_spans = [match.span() for match in _FLAG_TAG.finditer(text)] if _BLACK_FLAG in text else []
     positions = []
     for index, char in enumerate(text):
@@ -168,7 +170,9 @@ def audit_text(text: str) -> list[TextFinding]:
     findings = []
     for start, end in _runs(_invisible_positions(text)):
         findings.append(TextFinding(INVISIBLE_CHARACTER, _excerpt(text, start, end)))
-    visible = unicodedata.normalize("NFKC", "".join(char for char in text if not _is_invisible(char)))
+    visible = (
+        text if text.isascii() else unicodedata.normalize("NFKC", "".join(c for c in text if not _is_invisible(c)))
+    )
     for kind, pattern in (
         (MODEL_INSTRUCTION, _MODEL_INSTRUCTION),
         (CREDENTIAL_REQUEST, _CREDENTIAL_REQUEST),

@@ -28,12 +28,14 @@ from ._runtime import (
     GeneratedClient,
     NotGiven,
     RequestTimeoutError,
+    ServerError,
     StubgenClientError,
     SyncClient,
     ToolContract,
     ToolResult,
     _meta,
     _progress,
+    _server_error,
 )
 
 if TYPE_CHECKING:
@@ -59,6 +61,7 @@ __all__ = [
 
 T = TypeVar("T")
 U = TypeVar("U")
+R = TypeVar("R", bound="BaseModel")
 OutputT = TypeVar("OutputT", bound="BaseModel")
 TaskClientT = TypeVar("TaskClientT", bound="TaskClient")
 
@@ -130,7 +133,7 @@ class TaskHandle(Generic[T]):
         from mcp.types import GetTaskRequest, GetTaskRequestParams, GetTaskResult
 
         request = GetTaskRequest(params=GetTaskRequestParams(task_id=self.task_id))
-        self.task = await self._session.send_request(request, GetTaskResult)
+        self.task = await self._request(request, GetTaskResult)
         return self.task
 
     async def cancel(self) -> Task:
@@ -138,8 +141,18 @@ class TaskHandle(Generic[T]):
         from mcp.types import CancelTaskRequest, CancelTaskRequestParams, CancelTaskResult
 
         request = CancelTaskRequest(params=CancelTaskRequestParams(task_id=self.task_id))
-        self.task = await self._session.send_request(request, CancelTaskResult)
+        self.task = await self._request(request, CancelTaskResult)
         return self.task
+
+    async def _request(self, request: Any, result_type: type[R]) -> R:
+        """A request about the task; an error answer, or one that is not valid MCP, raises `ServerError`."""
+        try:
+            return await self._session.send_request(request, result_type)
+        except Exception as error:
+            refused = _server_error(self._server, f"{request.method} of task {self.task_id!r}", error)
+            if refused is None:
+                raise
+            raise refused from error
 
     async def result(self, timeout: float | None = None) -> T:
         """Wait for the task to end and return the tool's result, typed and checked as its method's is.
@@ -176,16 +189,15 @@ class TaskHandle(Generic[T]):
         if task.status == "cancelled":
             raise TaskCancelledError(self._server, self.tool, task)
         request = GetTaskPayloadRequest(params=GetTaskPayloadRequestParams(task_id=self.task_id))
-        return await self._session.send_request(request, CallToolResult)
+        return await self._request(request, CallToolResult)
 
     async def _cancel_quietly(self) -> None:
         """`tasks/cancel` on the way out of an abandoned wait: shielded from the cancellation that
         ended the wait, bounded in time, and silent when the task has already ended."""
         import anyio
-        from mcp import MCPError
 
         # An error means the task ended on its own, or the server forgot it: nothing is left to cancel.
-        with anyio.CancelScope(shield=True), anyio.move_on_after(CANCEL_WAIT), contextlib.suppress(MCPError):
+        with anyio.CancelScope(shield=True), anyio.move_on_after(CANCEL_WAIT), contextlib.suppress(ServerError):
             await self.cancel()
 
     def _then(self, read: Callable[[T], U]) -> TaskHandle[U]:

@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from contextlib import AbstractContextManager
     from typing import Any, Literal
 
-    from mcp import StdioServerParameters
     from mcp.client import Transport
+    from mcp.client.stdio import StdioServerParameters
     from mcp.types import GetPromptResult, ReadResourceResult
 
     from ._models.draw import DrawInputPoint, DrawInputShape, DrawInputShape1, DrawOutput

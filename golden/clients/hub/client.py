@@ -14,8 +14,8 @@ if TYPE_CHECKING:
     from contextlib import AbstractAsyncContextManager, AbstractContextManager
     from typing import Self
 
-    from mcp import StdioServerParameters
     from mcp.client import Transport
+    from mcp.client.stdio import StdioServerParameters
 
     from ..notes import NotesClient, NotesSyncClient
     from ..weather import WeatherClient, WeatherSyncClient

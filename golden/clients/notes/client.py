@@ -17,8 +17,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from contextlib import AbstractContextManager
 
-    from mcp import StdioServerParameters
     from mcp.client import Transport
+    from mcp.client.stdio import StdioServerParameters
 
     from ._models.add_note import AddNoteOutput
     from ._models.search import SearchOutput

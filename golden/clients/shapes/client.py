@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from contextlib import AbstractContextManager
     from typing import Annotated, Any
 
-    from mcp import StdioServerParameters
     from mcp.client import Transport
+    from mcp.client.stdio import StdioServerParameters
     from pydantic import StringConstraints
 
     from ._models.find import FindInputFindInput, FindInputFindInput1, FindOutput

@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from contextlib import AbstractContextManager
 
-    from mcp import StdioServerParameters
     from mcp.client import Transport
+    from mcp.client.stdio import StdioServerParameters
 
     from ._models.convert_time import ConvertTimeOutput
     from ._models.get_current_time import GetCurrentTimeOutput

@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from contextlib import AbstractContextManager
     from typing import Literal
 
-    from mcp import StdioServerParameters
     from mcp.client import Transport
+    from mcp.client.stdio import StdioServerParameters
     from mcp.types import GetPromptResult, ReadResourceResult
 
     from ._models.get_forecast import GetForecastOutput
