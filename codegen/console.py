@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,9 @@ class _Settings:
     quiet: bool = False
     json_command: str | None = None
     """The running command's name when its results are JSON lines on stdout."""
+    warned: set[str] = field(default_factory=set)
+    """The warnings printed so far: one the command meets again (a hub renders its servers' packages
+    once more; `watch` regenerates) says nothing new, and is not printed twice."""
 
 
 _settings = _Settings()
@@ -67,7 +70,9 @@ def note(message: str) -> None:
 
 
 def warn(message: str) -> None:
-    note(f"warning: {message}")
+    if message not in _settings.warned:
+        _settings.warned.add(message)
+        note(f"warning: {message}")
 
 
 def error(message: str) -> None:

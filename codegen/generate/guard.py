@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import unquote
 
@@ -24,7 +24,18 @@ from pydantic_core import SchemaError, SchemaValidator, core_schema
 from codegen.errors import StubgenError
 from codegen.generate.cache import compact_json
 from codegen.generate.modelgen import for_datamodel
-from codegen.schemas import NOT_A_SCHEMA, BudgetExceeded, Document, pointer_path, schema_at, subschemas
+from codegen.schemas import (
+    ANNOTATIONS,
+    KEYWORDS,
+    NOT_A_SCHEMA,
+    BudgetExceeded,
+    Document,
+    Path,
+    Reference,
+    pointer_path,
+    schema_at,
+    subschemas,
+)
 from codegen.snapshot import JSON, Snapshot
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -145,6 +156,11 @@ def _check_schema(where: str, key: str, sent: JSON) -> str | None:
             raise StubgenError(f"{where}{at}: {reference.problem}")
         if schema_at(sent, reference.target or ()) is NOT_A_SCHEMA:
             raise StubgenError(f"{where}{at}: {shown(reference.text)} {_NOT_A_SCHEMA}")
+    targets = {reference.path: reference.target for reference in document.references}
+    for reference in document.references:
+        if reference.target is not None and _reaches_no_type(sent, reference, targets):
+            untypable = untypable or f"{pointer(key, *reference.path, '$ref')}: {shown(reference.text)} {_CYCLE}"
+            break
     try:
         document.expanded_size()
     except BudgetExceeded as error:
@@ -168,6 +184,30 @@ def _check_schema(where: str, key: str, sent: JSON) -> str | None:
 
 
 _DANGLING = "points at nothing in the schema (a dangling reference)"
+_CYCLE = "leads into a cycle of references that never reaches a type (each schema on it is only a $ref)"
+
+
+def _reaches_no_type(root: JSON, start: Reference, targets: Mapping[Path, Path | None]) -> bool:
+    """Whether following `start` leads only through schemas that are nothing but a `$ref` (annotations
+    aside) back to one already passed: no instance can be typed, or checked, against such a loop, and
+    datamodel-code-generator fails on it with a parse error of its own output. `targets`: where each
+    `$ref` of the schema, by the path of the schema holding it, points."""
+    passed = {start.path}
+    at = start.target
+    while at is not None and at in targets and _only_a_reference(schema_at(root, at)):
+        if at in passed:
+            return True
+        passed.add(at)
+        at = targets[at]
+    return False
+
+
+def _only_a_reference(schema: Any) -> bool:
+    return isinstance(schema, dict) and all(
+        key == "$ref" or key in ANNOTATIONS or key not in KEYWORDS for key in schema
+    )
+
+
 _NOT_A_SCHEMA = "points into instance data or a keyword mcp-stubgen does not read, not at a schema"
 
 

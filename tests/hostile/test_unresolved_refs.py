@@ -14,7 +14,7 @@ import pytest
 from mcp import StdioServerParameters
 
 from codegen.config import ServerConfig
-from codegen.snapshot import write_snapshot
+from codegen.snapshot import Snapshot, write_snapshot
 from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import SERVERS, forget_generated, import_generated
 from tests.test_generate_shapes import MYPY
@@ -138,3 +138,32 @@ def test_the_runtime_never_fetches_a_reference(tmp_path: Path) -> None:
         Catalog({"s__t": hub_tool}).check(hub_tool, {"a": 1, "b": 2})
         server.shutdown()
     assert fetched == []
+
+
+def test_a_cycle_of_references_is_one_warning_naming_it_and_strict_refuses_it(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A schema whose references only lead to each other (`A` is `$ref B`, `B` is `$ref A`) types
+    nothing: the tool gets the untyped method with one line saying so, not datamodel-code-generator's
+    parse error of its own output, and a hub, which renders the package again, does not say it twice."""
+    cycle = {"A": {"$ref": "#/$defs/B", "description": "one"}, "B": {"$ref": "#/$defs/A"}}
+    tools = (
+        {"name": "loop", "inputSchema": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": cycle}},
+        {"name": "plain", "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}},
+    )
+    snapshot = tmp_path / "cyc.json"
+    write_snapshot(
+        snapshot, Snapshot(server="cyc", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tools)
+    )
+    result = run_cli("generate", snapshot, "--out", tmp_path / "out", "--hub", "--no-cache")
+    assert result.exit_code == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
+    assert warnings == [
+        "warning: server 'cyc': tool 'loop': /inputSchema/$defs/A/$ref: '#/$defs/B' leads into a cycle of references "
+        f"that never reaches a type (each schema on it is only a $ref){UNTYPED}"
+    ]
+    client = (tmp_path / "out" / "cyc" / "client.py").read_text()
+    assert "    async def loop(\n        self,\n        *,\n        arguments: dict[str, Any]," in client
+    assert "    async def plain(\n        self,\n        *,\n        x: str" in client
+    strict = run_cli("generate", snapshot, "--out", tmp_path / "strict", "--strict", "--no-cache")
+    assert strict.exit_code == 2
+    assert strict.stderr.splitlines() == [warnings[0].replace("warning: ", "error: ").removesuffix(UNTYPED)]
+    assert not (tmp_path / "strict").exists()
