@@ -23,6 +23,21 @@ def test_ad_hoc_snapshot_without_name_takes_it_from_the_command(tmp_path: Path, 
     assert json.loads((tmp_path / "weather_server.json").read_text())["server"] == "weather_server"
 
 
+def test_ad_hoc_snapshot_of_a_packages_entry_point_is_named_after_the_package(
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """`node node_modules/@antv/mcp-server-chart/build/index.js` is `mcp-server-chart` (it was
+    `node_modules`: the `@` of the scope's folder was taken for a version's)."""
+    entry = tmp_path / "node_modules" / "@acme" / "weather-mcp" / "build" / "index.py"
+    entry.parent.mkdir(parents=True)
+    shutil.copy(EXAMPLE_SERVER, entry)
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("snapshot", "--", PY, "node_modules/@acme/weather-mcp/build/index.py")
+    assert result.exit_code == 0, result.stderr
+    assert "note: no --name given; calling the server 'weather-mcp' (from its command)" in result.stderr
+    assert json.loads((tmp_path / "weather-mcp.json").read_text())["server"] == "weather-mcp"
+
+
 def test_ad_hoc_snapshot_asks_for_a_name_it_cannot_tell(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.chdir(tmp_path)
     result = run_cli("snapshot", "--", "node", "build/index.js")

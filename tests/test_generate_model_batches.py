@@ -3,7 +3,9 @@ tool's module is byte for byte the module it gets when its catalog holds nothing
 
 from __future__ import annotations
 
+import io
 import sys
+import tokenize
 from typing import Any
 
 import pytest
@@ -180,10 +182,12 @@ QUOTED_TEXTS = [
 
 
 @pytest.mark.parametrize("text", QUOTED_TEXTS)
-def test_strings_are_double_quoted_as_datamodel_code_generator_quotes_them(text: str) -> None:
-    """The models module's strings get double quotes by a scan of its own (datamodel-code-generator's
-    `use_double_quotes` walks every token of the module); the module is the one that option writes,
-    byte for byte, whatever quotes, backslashes, tabs or comment marks the catalog's text holds."""
+def test_strings_are_quoted_as_black_quotes_them(text: str) -> None:
+    """The models module's strings get black's quotes by a scan of its own (datamodel-code-generator's
+    `use_double_quotes` walks every token of the module, and keeps single quotes where black would not:
+    a body ending in a backslash, or as many backslashes either way); the module is the one that
+    option writes with each string as black quotes it, byte for byte, whatever quotes, backslashes,
+    tabs or comment marks the catalog's text holds."""
     import warnings
 
     from datamodel_code_generator import generate
@@ -206,7 +210,22 @@ def test_strings_are_double_quoted_as_datamodel_code_generator_quotes_them(text:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         expected = generate(entries, **datamodel_options(), use_double_quotes=True)
-    assert run_datamodel(entries) == expected
+    assert run_datamodel(entries) == black_quoted(expected)
+
+
+def black_quoted(module: str) -> str:
+    """Each string of a module in the quotes black gives it (black's own `normalize_string_quotes`)."""
+    from black.strings import normalize_string_quotes
+
+    lines = module.splitlines(keepends=True)
+    strings = [
+        found for found in tokenize.generate_tokens(io.StringIO(module).readline) if found.type == tokenize.STRING
+    ]
+    for found in reversed(strings):
+        (row, start), (end_row, end) = found.start, found.end
+        assert row == end_row
+        lines[row - 1] = lines[row - 1][:start] + normalize_string_quotes(found.string) + lines[row - 1][end:]
+    return "".join(lines)
 
 
 def test_a_module_the_quote_scan_cannot_vouch_for_gets_datamodel_code_generators_own_pass() -> None:
@@ -217,7 +236,7 @@ def test_a_module_the_quote_scan_cannot_vouch_for_gets_datamodel_code_generators
     declined = ["x = 1 + \\\n    2\n", "x = f'{a}'\n", "x = 'a'\ty = 1\n", "if'a' in x:\n    pass\n", "x = ('a'\n"]
     assert [double_quoted(source) for source in declined] == [None] * len(declined)
     source = "x = 'a'  # it's\ny = '\"'\nz = rb'c'\nw = '\\\\'\n"
-    assert double_quoted(source) == "x = \"a\"  # it's\ny = '\"'\nz = rb\"c\"\nw = '\\\\'\n"
+    assert double_quoted(source) == 'x = "a"  # it\'s\ny = \'"\'\nz = rb"c"\nw = "\\\\"\n'
 
 
 def _down(depth: int) -> int:

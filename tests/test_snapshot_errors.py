@@ -44,6 +44,12 @@ def assert_one_line_error(stderr: str, pattern: str) -> None:
     ("mode", "pattern"),
     [
         ("crash-start", r"closed the connection during start-up.*last stderr lines: fatal: missing configuration"),
+        (
+            "stdout-banner-exit",
+            r"closed the connection during start-up; check that `command` starts an MCP server; its stdout lines "
+            r"that are not JSON-RPC: example-mcp v1.0 \| To complete installation: \| example-mcp-install \| "
+            r"Installation not complete. Run: example-mcp-install$",
+        ),
         ("hang", r"no answer to the handshake within 1s"),
         ("bad-json", r"no answer to the handshake within 1s"),
         ("mismatched-id", r"no answer to the handshake within 1s"),
@@ -179,6 +185,7 @@ env = {{ API_KEY = "${{PLANTED_SECRET}}" }}
         result = run_cli(*args)
         assert result.exit_code == 2
         assert "server 'leaky'" in result.stderr and "API_KEY=***" in result.stderr
+        assert "not JSON-RPC: logging in with ***;" in result.stderr
         assert "server 'guarded'" in result.stderr and "HTTP 401" in result.stderr
         assert secret not in result.stdout + result.stderr
     assert any(headers.get("Authorization") == f"Bearer {secret}" for headers in seen), "the header was sent"

@@ -18,10 +18,11 @@ import functools
 import io
 import re
 import tokenize
+import unicodedata
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeGuard, TypeVar
 
 from codegen.errors import StubgenError
 from codegen.generate.cache import compact_json
@@ -168,34 +169,45 @@ def rewritten_source(source: str) -> str:
     nothing in any module made of some of its statements (`model_batches`)."""
     source = _through_import_aliases(source.rstrip("\n") + "\n")
     source = _none_defaults_admit_none(_typed_bare_generics(_annotated_constraints(source)))
-    return _modern_annotations(source)
+    return _builtin_extras_dict(_single_literals(_modern_annotations(source)))
 
 
-_LONE_STRING = re.compile(r"[ ]*(?:\w+=)?[rRbBuU]{0,2}(?:\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'),?")
-"""A line holding one string (a call's argument, maybe by keyword): black leaves it long when it is."""
+_LONE_STRING = re.compile(r"""\s*(?:\w+=)?[rRbBuU]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')[,)]*""")
+"""A line holding one string (a call's argument, maybe by keyword), then commas or closing brackets:
+black leaves it long when it is."""
 _UNION_MEMBER_LINE = re.compile(r"^[ ]+\| ", re.MULTILINE)
 """A line that starts with a union's next member: the built-in formatter splits some unions that fit."""
 
 
 def needs_black(source: str) -> bool:
     """Whether datamodel-code-generator's built-in formatter may have written the module otherwise
-    than black would: a line it left longer than `LINE_LENGTH` (a long `Literal`, a `Field(...)` call or
-    a dict default, which black wraps; excel-mcp-server's models had each) other than a comment or a
-    lone string, which black leaves long too; a union split one member a line, which black joins where
-    it fits (server-notion's class bases); or a string holding both quotes, which black may quote the
-    other way (`double_quoted` leaves it). Every generated file must be a black fixed point; black
-    costs a few milliseconds a module, so only such a module is formatted. A line's width is bounded
-    by twice its length where it is not ASCII (black counts wide characters twice)."""
+    than black would: a line that may be longer than `LINE_LENGTH` for black (a long `Literal`, a
+    `Field(...)` call or a dict default, which black wraps; excel-mcp-server's models had each) other
+    than a comment or a lone string, which black leaves long too; a union split one member a line,
+    which black joins where it fits (server-notion's class bases); a field's value in parentheses of
+    its own (`x: Literal[...] = (`, where black may write `x: Literal[...] = Field(`:
+    mcp-server-kubernetes' kubectl_rollout); or a string holding both quotes that `double_quoted`
+    could not requote. Every generated file must be a black fixed point; black costs a few
+    milliseconds a module, so only such a module is formatted."""
     return (
         "\\'" in source
         or _UNION_MEMBER_LINE.search(source) is not None
         or any(
-            (len(line) if line.isascii() else 2 * len(line)) > LINE_LENGTH
-            and not line.lstrip().startswith("#")
-            and not _LONE_STRING.fullmatch(line)
+            line.endswith(" = (")
+            or (_may_be_too_wide(line) and not (line.lstrip().startswith("#") or _LONE_STRING.fullmatch(line)))
             for line in source.split("\n")
         )
     )
+
+
+def _may_be_too_wide(line: str) -> bool:
+    """Whether black may find the line longer than `LINE_LENGTH`: black counts an East Asian wide
+    character as two columns (and a combining one as none, which this counts as one)."""
+    if len(line) > LINE_LENGTH:
+        return True
+    if line.isascii() or 2 * len(line) <= LINE_LENGTH:
+        return False
+    return sum(2 if unicodedata.east_asian_width(character) in "WF" else 1 for character in line) > LINE_LENGTH
 
 
 @functools.lru_cache(maxsize=4 * MAX_BATCH)
@@ -395,7 +407,7 @@ def _modern_annotation(node: ast.expr) -> ast.expr:
     if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
         return ast.Name(node.value)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return ast.BinOp(_modern_annotation(node.left), ast.BitOr(), _modern_annotation(node.right))
+        return _union([_modern_annotation(node.left), _modern_annotation(node.right)])
     if not isinstance(node, ast.Subscript) or not isinstance(node.value, ast.Name) or node.value.id == "Literal":
         return node
     items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -405,14 +417,86 @@ def _modern_annotation(node: ast.expr) -> ast.expr:
         members = [_modern_annotation(item) for item in items]
         if node.value.id == "Optional":
             members.append(ast.Constant(None))
-        union = members[0]
-        for member in members[1:]:
-            union = ast.BinOp(union, ast.BitOr(), member)
-        return union
+        return _union(members)
     else:
         items = [_modern_annotation(item) for item in items]
     slice_: ast.expr = ast.Tuple(items) if isinstance(node.slice, ast.Tuple) else items[0]
     return ast.Subscript(node.value, slice_)
+
+
+def _union(members: list[ast.expr]) -> ast.expr:
+    """`A | B | ...`, with the values of all its `Literal` members in one `Literal` where the first
+    stood: datamodel-code-generator writes an `anyOf` of `const`s as `Literal[1] | Literal[-1]`,
+    which ruff's default rules reject (PYI030). The same values, so the same type."""
+    flat = [part for member in members for part in _union_members(member)]
+    literals = [part for part in flat if _is_literal(part)]
+    if len(literals) > 1:
+        values = [value for part in literals for value in _subscripts(part)]
+        merged = ast.Subscript(ast.Name("Literal"), ast.Tuple(values))
+        flat = [
+            merged if part is literals[0] else part for part in flat if part is literals[0] or not _is_literal(part)
+        ]
+    union = flat[0]
+    for member in flat[1:]:
+        union = ast.BinOp(union, ast.BitOr(), member)
+    return union
+
+
+def _union_members(node: ast.expr) -> list[ast.expr]:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _union_members(node.left) + _union_members(node.right)
+    return [node]
+
+
+def _is_literal(node: ast.expr) -> TypeGuard[ast.Subscript]:
+    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "Literal"
+
+
+def _subscripts(node: ast.Subscript) -> list[ast.expr]:
+    return list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+
+
+def _literal_union(node: ast.expr) -> bool:
+    """Whether an annotation holds a union of two `Literal`s or more, which `_union` writes as one."""
+    members = _union_members(node)
+    if sum(map(_is_literal, members)) > 1:
+        return True
+    return any(
+        _literal_union(item)
+        for member in members
+        if isinstance(member, ast.Subscript) and not _is_literal(member)
+        for item in _subscripts(member)
+    )
+
+
+_LITERAL_AFTER_UNION = re.compile(r"\]\s*\|\s*Literal\[")
+
+
+def _single_literals(source: str) -> str:
+    """The module with each field's union of `Literal`s as one `Literal` (`_union`), its annotation
+    on one line or many; black then lays it out."""
+    if not _LITERAL_AFTER_UNION.search(source):
+        return source
+    places = [
+        statement.annotation
+        for node in parsed(source).body
+        if isinstance(node, ast.ClassDef)
+        for statement in node.body
+        if isinstance(statement, ast.AnnAssign) and _literal_union(statement.annotation)
+    ]
+    if not places:
+        return source
+    starts = [0]
+    for line in source.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line.encode()))
+    data = source.encode()
+    for annotation in sorted(places, key=lambda node: node.lineno, reverse=True):
+        start = starts[annotation.lineno - 1] + annotation.col_offset
+        end = starts[(annotation.end_lineno or annotation.lineno) - 1] + (annotation.end_col_offset or 0)
+        data = data[:start] + annotation_text(annotation).encode() + data[end:]
+    import black
+
+    return black.format_str(data.decode(), mode=black_mode())
 
 
 def _respelt(node: ast.expr) -> bool:
@@ -467,6 +551,27 @@ def _modern_annotations(source: str) -> str:
     import black
 
     return black.format_str(text, mode=black_mode())
+
+
+_TYPED_EXTRAS = re.compile(r"^( +__annotations__ = \{\n +\"__pydantic_extra__\": )Dict\[", re.MULTILINE)
+"""datamodel-code-generator's typed extras, `__annotations__ = {"__pydantic_extra__": Dict[str, X]}`."""
+
+
+def _builtin_extras_dict(source: str) -> str:
+    """The module with typed extras written `dict[str, X]`: datamodel-code-generator spells them with
+    `typing.Dict` (an object with `properties` and an `additionalProperties` schema), which ruff's
+    default rules reject (UP006, UP035). The dict is evaluated when the class is made, where the
+    builtin `dict[...]` is the same type."""
+    if "__annotations__ = {" not in source:
+        return source
+    text = _TYPED_EXTRAS.sub(r"\1dict[", source)
+    if text == source:
+        return source
+    if any(isinstance(node, ast.Name) and node.id == "Dict" for node in ast.walk(parsed(text))):
+        return text
+    import black
+
+    return black.format_str(_with_import(text, "typing", set(), without={"Dict"}), mode=black_mode())
 
 
 UNTYPED_REASON = "UNTYPED_REASON"
@@ -713,11 +818,13 @@ a name, as in `if'a'` or an f-string)."""
 
 
 def double_quoted(source: str) -> str | None:
-    """The module with each `'...'` string whose body holds no `"` and does not end in a backslash
-    written `"..."`: what datamodel-code-generator's `use_double_quotes` makes of it, without the pass
-    over every token of the module that took an eighth of its time. None where the two could differ:
-    a module that does not parse (which it leaves unformatted), one its tokens' round trip respells
-    (tabs, form feeds, carriage returns, backslash continuations), one this scan cannot read."""
+    """The module with each `'...'` string in the quotes black gives it: `"..."` unless that takes
+    more backslashes (`_black_requoted`), as datamodel-code-generator's `use_double_quotes` writes
+    most of them, without its pass over every token of the module that took an eighth of its time
+    (that option also keeps `'...'` where both take as many backslashes, or the body ends in one,
+    which black and `ruff format` rewrite). None where this scan cannot vouch for the module: one
+    that does not parse (which it leaves unformatted), one its tokens' round trip respells (tabs, form
+    feeds, carriage returns, backslash continuations), one this scan cannot read."""
     if any(mark in source for mark in ("\t", "\f", "\r", "\\\n")):
         return None
     pieces: list[str] = []
@@ -727,7 +834,7 @@ def double_quoted(source: str) -> str | None:
             if match["stray"] is not None:
                 return None
             body = match["body"]
-            if body is None or '"' in body or body.endswith("\\"):
+            if body is None or (body := _black_requoted(body, raw="r" in match["single"].lower())) is None:
                 continue
             pieces += [source[done : match.end("single") - 1], '"', body, '"']
             done = match.end()
@@ -737,6 +844,28 @@ def double_quoted(source: str) -> str | None:
     except (SyntaxError, ValueError):
         return None
     return quoted
+
+
+def _black_requoted(body: str, raw: bool) -> str | None:
+    """The body of a `'...'` string written for `"..."`, as black rewrites it: escaped `'` unescaped,
+    `"` escaped; None where black keeps the single quotes: that takes more backslashes than the body
+    has (an escaped `"` counting none), or a raw string holds a `"` it could not escape."""
+    if raw:
+        return body if body.count('"') == body.count('\\"') else None
+    if '"' not in body and "\\'" not in body:  # most: nothing to escape or unescape
+        return body
+    written: list[str] = []
+    escaped_quotes = 0
+    characters = iter(body)
+    for character in characters:
+        if character == "\\":
+            escaped = next(characters)
+            escaped_quotes += escaped == '"'
+            written.append("'" if escaped == "'" else '\\"' if escaped == '"' else character + escaped)
+        else:
+            written.append('\\"' if character == '"' else character)
+    quoted = "".join(written)
+    return quoted if quoted.count("\\") <= body.count("\\") - escaped_quotes else None
 
 
 def load_datamodel() -> None:

@@ -102,7 +102,7 @@ def _announce(snapshot: Snapshot, path: Path, changed: bool) -> None:
 
 _LAUNCHER = re.compile(r"(?:npx|bunx|pnpx|uvx|pipx|uv|npm|pnpm|yarn|bun|deno|node|docker|podman|python[0-9.]*|py)")
 _LAUNCHER_VERBS = frozenset({"run", "x", "dlx", "exec", "tool"})
-_NOT_A_NAME = frozenset({"index", "main", "server", "cli", "app", "__main__", "dist", "build", "src"})
+_NOT_A_NAME = frozenset({"index", "main", "server", "cli", "app", "__main__", "dist", "build", "src", "lib", "bin"})
 
 
 def derived_server_id(command: tuple[str, ...]) -> str | None:
@@ -111,7 +111,9 @@ def derived_server_id(command: tuple[str, ...]) -> str | None:
     After a launcher (`npx`, `uvx`, `python`, `docker run`, ...) that is the first word that is
     not an option: `npx -y @scope/server-x@1.2` gives `server-x`, `python -m mcp_server_time`
     `mcp_server_time`, `docker run -i --rm mcp/fetch:latest` `fetch`; otherwise the program's own
-    name (`./weather_server.py` gives `weather_server`). Characters a server id cannot hold become `-`.
+    name (`./weather_server.py` gives `weather_server`). A file named like any package's entry point
+    (`index.js`, `build/`) gives its folder's name: `node node_modules/@antv/mcp-server-chart/build/index.js`
+    is `mcp-server-chart`. Characters a server id cannot hold become `-`.
     """
     program, *rest = command
     target = program
@@ -124,13 +126,14 @@ def derived_server_id(command: tuple[str, ...]) -> str | None:
         target = words[0]
     if target.startswith("@"):  # an npm package of a scope
         target = target.partition("/")[2]
-    target = Path(target.partition("@")[0]).name.partition(":")[0]  # no version, folder or image tag
-    for suffix in (".py", ".js", ".mjs", ".cjs", ".ts", ".exe"):
-        target = target.removesuffix(suffix)
-    candidate = re.sub(r"[^A-Za-z0-9_-]+", "-", target).lstrip("0123456789_-").rstrip("-")[:64]
-    if not candidate or candidate in _NOT_A_NAME or not SERVER_ID.match(candidate):
-        return None
-    return candidate
+    for part in reversed(Path(target).parts):  # a file of a package (`build/index.js`) is named by its folder
+        part = part.partition("@")[0].partition(":")[0]  # no version or image tag
+        for suffix in (".py", ".js", ".mjs", ".cjs", ".ts", ".exe"):
+            part = part.removesuffix(suffix)
+        candidate = re.sub(r"[^A-Za-z0-9_-]+", "-", part).lstrip("0123456789_-").rstrip("-")[:64]
+        if candidate not in _NOT_A_NAME:
+            return candidate if candidate and SERVER_ID.match(candidate) else None
+    return None
 
 
 def ad_hoc_server(name: str, command: tuple[str, ...], url: str | None, headers: tuple[str, ...]) -> ServerConfig:

@@ -195,6 +195,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                         await _negotiate(peer, server)
                     result = await list_catalog(peer, server, warn, ttls)
                 except Exception as error:
+                    diagnostics.stray_stdout = tuple(session.stray)
                     result, ttls = _failure(server, error, diagnostics, secrets), []
                 await session.close_input()
                 yield result, _fresh_seconds(ttls)
@@ -601,6 +602,8 @@ class _Diagnostics:
     unreadable: str = ""
     """Why the server's message the SDK could not read (an integer longer than it reads, a lone
     surrogate) was dropped, where known."""
+    stray_stdout: tuple[str, ...] = ()
+    """The last lines a stdio server wrote to stdout that are not JSON-RPC (`StdioSession.stray`)."""
 
     def mark_request(self) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -998,7 +1001,9 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         message = _http_status_message(server, diagnostics.http_status)
     else:
         message = _cause(server, leaf)
-    return message + (_stderr_tail(diagnostics, secrets) if server.command is not None else "")
+    if server.command is None:
+        return message
+    return message + _stray_stdout(diagnostics, secrets) + _stderr_tail(diagnostics, secrets)
 
 
 def _token_refused_message(server: ServerConfig, error: str) -> str:
@@ -1078,6 +1083,16 @@ def _leaf(error: BaseException) -> BaseException:
 def _describe(error: BaseException) -> str:
     text = str(error).strip().splitlines()
     return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+def _stray_stdout(diagnostics: _Diagnostics, secrets: Secrets) -> str:
+    """What the server wrote to stdout that is not JSON-RPC, to append to the error: a server that
+    prints its complaint there (a banner, "installation not complete") and exits says why in nothing
+    else. Scrubbed before it is cut, as `_stderr_tail` is."""
+    lines = [line for line in (secrets.scrub(line).strip() for line in diagnostics.stray_stdout) if line]
+    if not lines:
+        return ""
+    return "; its stdout lines that are not JSON-RPC: " + " | ".join(lines)[-STDERR_TAIL_CHARACTERS:]
 
 
 def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:

@@ -23,6 +23,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
@@ -43,6 +44,12 @@ byte-identical and live drift reports no change that is only a new hash seed."""
 
 _sdk_log = logging.getLogger("mcp.client.stdio")
 """The SDK's transport logger: `-v` shows its records (scrubbed), quiet runs silence every `mcp` logger."""
+
+STRAY_LINES = 5
+"""How many of the last lines a server wrote to stdout that are not JSON-RPC a session keeps."""
+STRAY_CHARACTERS = 1000
+"""A longer such line is kept as its length alone: it is no message, and cutting it could cut a secret
+that scrubbing then would not recognise."""
 
 GRACE_SECONDS = 2.0
 """How long a server may take to exit once its stdin is closed, and again after SIGTERM."""
@@ -310,6 +317,9 @@ class StdioSession:
         self._meta: dict[str, Any] | None = None
         self._stdin: Any = None
         self._stdout_pipe: Any = None
+        self.stray: deque[str] = deque(maxlen=STRAY_LINES)
+        """The last lines the server wrote to stdout that are not JSON-RPC: a server that prints its
+        error there (a banner, "installation not complete") and exits says why only in them."""
 
     def use_modern(self, version: str, client_info: dict[str, Any]) -> None:
         self._meta = {
@@ -387,6 +397,7 @@ class StdioSession:
                 self._end(Unreadable(reason, line))
             elif not self._refuse_unreadable_answer(line, unparsed):
                 shown = line if len(line) <= 200 else line[:200] + "..."
+                self.stray.append(line.strip() if len(line) <= STRAY_CHARACTERS else f"({len(line):,} characters)")
                 _sdk_log.error("Failed to parse JSONRPC message from server: %s: %r", unparsed, shown)
             return
         if type(message) is not dict or message.get("jsonrpc") != "2.0":

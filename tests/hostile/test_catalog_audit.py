@@ -105,6 +105,7 @@ def test_honest_text_that_looks_close_gives_no_finding() -> None:
         "Use markdown headings (### Notes) in the body.",
         "Add password protection to a Word document.",  # office-word-mcp-server's protect_document
         "Add a password-protected sheet.",
+        "Connections to include { service: { credentials } }",  # 0nmcp's app_build: an argument's shape
     ]
     assert [audit_text(text) for text in honest] == [[] for _ in honest]
 

@@ -216,6 +216,7 @@ def main() -> None:
     options = parser.parse_args()
     mode = options.mode
     if mode == "leak-secret":
+        sys.stdout.write(f"logging in with {os.environ.get('API_KEY')}\n")
         sys.stderr.write(f"cannot log in with API_KEY={os.environ.get('API_KEY')}\n")
         sys.exit(4)
     if mode == "leak-secret-spellings":
@@ -237,6 +238,10 @@ def main() -> None:
         sys.stderr.write("Error: unable to create kubernetes target provider: no current-context\n")
         sys.stderr.write("Usage:\n  kubernetes-mcp-server [flags]\n\nFlags:\n")
         sys.stderr.writelines(f"  --flag-{number} string   what flag {number} does\n" for number in range(20))
+        sys.exit(1)
+    if mode == "stdout-banner-exit":  # 00bx-photoshop-mcp: its complaint on stdout, then exit
+        sys.stdout.write("\n  example-mcp v1.0\n\n  To complete installation:\n    example-mcp-install\n")
+        sys.stdout.write("  Installation not complete. Run: example-mcp-install\n")
         sys.exit(1)
     if mode == "hang":
         time.sleep(3600)

@@ -64,7 +64,7 @@ _SECRET = (
 _CREDENTIAL_REQUEST = re.compile(
     r"\b(?:pass|provide|include|send|enter|supply|give|share|put|paste|attach|append|add|read|copy|forward)\b"
     + _GAP
-    + r"(?<!\w)"
+    + r"(?<!\w)(?<!\{)(?<!\{ )"  # "{ service: { credentials } }" sketches an argument's shape
     + _SECRET
     + r"(?!\w)(?![\s_-]*protect)"  # "add password protection" names a feature, not a secret to send
     + r"|\b(?:your|the\s+user'?s)\s+"

@@ -1,0 +1,133 @@
+"""Tools of real npm servers' catalogs (snapshotted offline into `tests/fixtures/catalogs/more/`) whose
+models main generated unclean under a user's `ruff`: datamodel-code-generator's own formatter left a
+long annotation on one line (a `Literal` of many values, a long `list[...] | None`) and a description
+holding both kinds of quotes in single quotes, or a field's value in parentheses black does not
+write, which `ruff format` (and black) rewrite; typed extras spelt with `typing.Dict` and a union of
+`Literal`s, which ruff's default rules reject (UP006, UP035, PYI030). Each tool is copied from its
+server's snapshot as it is, into one package, beside one of our own (`WIDE`).
+
+The fixtures were made by `mcp-stubgen snapshot --name <id> -- <command>` on 2026-12-02, each server
+installed with `npm install --ignore-scripts` and listing with no network access (fake credentials
+where it asks for one to start): `onmcp` (`0nmcp` 4.22.0), `azure` (`@azure/mcp` 2.0.5,
+`azmcp server start --mode all`), `photoshop` (`00bx-photoshop-mcp` 1.1.2: its Python server
+`mcp/ps-mcp.py`, under `mcp` 1.x, as its npm launcher only prints that installation is incomplete),
+`supabase` (`@supabase/mcp-server-supabase` 0.13.0 with `--access-token` and `--features` leaving out
+`docs`, which fetches a schema), `chart` (`@antv/mcp-server-chart` 0.9.10), `firecrawl`
+(`firecrawl-mcp` 3.26.0), `browser` (`@agent-infra/mcp-server-browser` 1.2.29 `--headless`), `tavily`
+(`tavily-mcp` 0.2.22), `jira` (`@aashari/mcp-server-atlassian-jira` 3.3.0), `context7`
+(`@upstash/context7-mcp` 4.1.1), `exa` (`exa-mcp-server` 3.4.1), `desktop`
+(`@wonderwhy-er/desktop-commander` 0.2.52), `mongodb` (`mongodb-mcp-server` 3.0.4), `kubernetes`
+(`mcp-server-kubernetes` 4.1.7) and `sentry` (`@sentry/mcp-server` 0.39.0 `--access-token=...`)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from codegen.generate import generate_package
+from codegen.generate.formatting import LINE_LENGTH
+from codegen.snapshot import Snapshot, load_snapshot
+from tests.conftest import REPO
+
+MORE = REPO / "tests" / "fixtures" / "catalogs" / "more"
+PICKED = {
+    "browser": ("browser_press_key",),  # @agent-infra/mcp-server-browser: a `Literal` of 39 key names
+    "firecrawl": ("firecrawl_parse",),  # firecrawl-mcp: `list[Literal[...]] | None`
+    "chart": ("generate_organization_chart",),  # @antv/mcp-server-chart: a long class name in `list[...] | None`
+    "supabase": ("create_project",),  # @supabase/mcp-server-supabase: a `Literal` of 16 regions with a `Field`
+    "azure": ("marketplace_product_list", "pricing_get"),  # @azure/mcp: `"` and `'` in one description
+    "onmcp": ("landing_pages_generate",),  # 0nmcp: an object with properties and `additionalProperties: {}`
+    "kubernetes": ("kubectl_rollout",),  # mcp-server-kubernetes: `x: Literal[...] = (` where black hugs `Field(`
+    "mongodb": ("find",),  # mongodb-mcp-server: an `anyOf` of six `const`s, `Literal[1] | Literal[-1] | ...`
+    "notion": ("API-move-page", "API-patch-page"),  # @notionhq/notion-mcp-server: 21 of its 24 modules failed
+}
+
+WIDE = {
+    "name": "pick_city",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "city": {
+                "type": "string",
+                "enum": [
+                    "東京都庁",
+                    "大阪府庁",
+                    "京都府庁",
+                    "北海道庁",
+                    "沖縄県庁",
+                    "福岡県庁",
+                    "愛知県庁",
+                    "広島県庁",
+                ],
+            }
+        },
+        "required": ["city"],
+    },
+}
+"""Under `LINE_LENGTH` characters on one line, over it in the columns black and ruff count (two for
+each East Asian wide character)."""
+
+
+def picked_snapshot() -> Snapshot:
+    catalogs = {server: load_snapshot(MORE / f"{server}.json") for server in PICKED}
+    tools = [
+        entry
+        for server, names in PICKED.items()
+        for entry in catalogs[server].tools
+        if entry["name"] in names
+    ]  # fmt: skip
+    assert sorted(entry["name"] for entry in tools) == sorted(name for names in PICKED.values() for name in names)
+    tools.append(WIDE)
+    tools.sort(key=lambda entry: str(entry["name"]))
+    return Snapshot(server="picked", protocol_version="2025-11-25", capabilities={"tools": {}}, tools=tuple(tools))
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("real") / "realclients"
+    generate_package(picked_snapshot(), out)
+    return out / "picked"
+
+
+def ruff(package: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    """ruff as a user runs it: its default rules, nothing of this repository's configuration."""
+    command = [sys.executable, "-m", "ruff", *arguments, "--isolated", "--no-cache", "--line-length", str(LINE_LENGTH)]
+    return subprocess.run([*command, package.name], capture_output=True, text=True, cwd=package.parent, timeout=120)
+
+
+def test_the_models_of_real_tools_are_what_ruff_format_writes(package: Path) -> None:
+    formatted = ruff(package, "format", "--check")
+    assert formatted.returncode == 0, formatted.stdout + formatted.stderr
+
+
+def test_the_models_of_real_tools_pass_ruffs_default_rules(package: Path) -> None:
+    checked = ruff(package, "check")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_a_union_of_literals_is_one_literal_in_the_model_and_the_method(package: Path) -> None:
+    values = 'Literal[1, -1, "asc", "desc", "ascending", "descending"] | FindInputSort'
+    assert values in (package / "_models" / "find.py").read_text(encoding="utf-8")
+    assert values in (package / "client.py").read_text(encoding="utf-8")
+
+
+def test_typed_extras_are_a_builtin_dict_and_still_typed(package: Path) -> None:
+    source = (package / "_models" / "landing_pages_generate.py").read_text(encoding="utf-8")
+    assert '"__pydantic_extra__": dict[str, Any]' in source
+    assert re.search(r"\bDict\b", source) is None, source
+
+
+@pytest.mark.generated_mypy
+def test_the_package_of_real_tools_passes_mypy_strict(package: Path) -> None:
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", "-p", f"{package.parent.name}.picked"],
+        cwd=package.parent.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
