@@ -947,9 +947,6 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
                 result[key] = _cut(value)
             else:
                 result[key] = value
-        for key in ("anyOf", "oneOf"):
-            if isinstance(result.get(key), list):
-                result[key] = _literals_merged(result[key])
         if (result.get("type") == "object" or "properties" in result) and (
             "additionalProperties" not in result
             or (result["additionalProperties"] is False and "patternProperties" in result)
@@ -962,39 +959,6 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
 
 _NOT_SCHEMAS = DATA_KEYWORDS | VALUE_KEYWORDS
 """What `for_datamodel` copies without walking: instance data, and names, numbers and flags."""
-
-_PLAIN_ENUM_KEYS = frozenset({"enum", "type", "description"})
-
-
-def _literals_merged(branches: list[Any]) -> list[Any]:
-    """The branches of an `anyOf` or `oneOf` with the plain `enum`s of one `type` made one.
-
-    datamodel-code-generator writes each such branch as a `Literal` of its own, and
-    `Literal["a"] | Literal["b"]` is what ruff's PYI030 (a default rule) reports in the package
-    (excel-mcp-server's `icon_set`); one `Literal` of both values is the same type. The tool's own
-    schema, which the runtime checks every value against, keeps its branches.
-    """
-    merged: list[Any] = []
-    first: dict[Any, int] = {}
-    for branch in branches:
-        plain = (
-            isinstance(branch, dict)
-            and isinstance(branch.get("enum"), list)
-            and branch.keys() <= _PLAIN_ENUM_KEYS
-            and isinstance(branch.get("type", ""), str)
-        )
-        if not plain:
-            merged.append(branch)
-        elif branch.get("type") in first:
-            at = first[branch.get("type")]
-            values = merged[at]["enum"]
-            seen = set(map(compact_json, values))
-            merged[at] = {**merged[at], "enum": [*values, *(v for v in branch["enum"] if compact_json(v) not in seen)]}
-        else:
-            first[branch.get("type")] = len(merged)
-            merged.append(branch)
-    return merged
-
 
 @functools.lru_cache(maxsize=1024)
 def linear_pattern(pattern: str) -> bool:
