@@ -960,6 +960,7 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
 _NOT_SCHEMAS = DATA_KEYWORDS | VALUE_KEYWORDS
 """What `for_datamodel` copies without walking: instance data, and names, numbers and flags."""
 
+
 @functools.lru_cache(maxsize=1024)
 def linear_pattern(pattern: str) -> bool:
     """Whether pydantic's Rust engine, which matches in linear time, compiles the pattern. One it

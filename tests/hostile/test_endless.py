@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from codegen.generate import Cache, generate_package
 from codegen.generate.hub import generate_hub
 from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import REPO, SERVERS, write_config
+from tests.servers.json_http import JsonHttpHandler
 from tests.servers.raw_server import deep_tool
 
 PY = sys.executable
@@ -148,7 +149,7 @@ def deep_http_server() -> Iterator[str]:
     """A Streamable HTTP endpoint that completes the legacy handshake, then answers `tools/list` with a
     tool nested deeper than the SDK reads (the same tool as the raw server's `deep-schema` mode)."""
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(JsonHttpHandler):
         protocol_version = "HTTP/1.1"
 
         def do_POST(self) -> None:
@@ -170,22 +171,7 @@ def deep_http_server() -> Iterator[str]:
                 reply["result"] = {"tools": [deep_tool(150)]}
             else:
                 reply["error"] = {"code": -32601, "message": "not found"}
-            data = json.dumps(reply).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def do_GET(self) -> None:
-            self.send_response(405)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        do_DELETE = do_GET
-
-        def log_message(self, *args: object) -> None:
-            return None
+            self.send_json(reply)
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()

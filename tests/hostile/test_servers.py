@@ -12,12 +12,13 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import EXAMPLE_SERVER, SERVERS, interrupt_cli, write_config
+from tests.servers.json_http import JsonHttpHandler
 
 PY = sys.executable
 RAW = str(SERVERS / "raw_server.py")
@@ -53,7 +54,7 @@ def dropping_http_server() -> Iterator[str]:
     """A Streamable HTTP endpoint that completes the legacy handshake, then closes the connection
     without a word when asked for `tools/list` (or, under /drop-initialize/, already at `initialize`)."""
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(JsonHttpHandler):
         protocol_version = "HTTP/1.1"
 
         def do_POST(self) -> None:
@@ -77,22 +78,7 @@ def dropping_http_server() -> Iterator[str]:
                 reply: dict[str, object] = {"jsonrpc": "2.0", "id": request_id, "result": body}
             else:
                 reply = {"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "not found"}}
-            data = json.dumps(reply).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def do_GET(self) -> None:
-            self.send_response(405)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        do_DELETE = do_GET
-
-        def log_message(self, *args: object) -> None:
-            return None
+            self.send_json(reply)
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -36,8 +36,10 @@ import json
 import os
 import sys
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
+
+from json_http import JsonHttpHandler
 
 VERSION = "2025-06-18"
 COUNT_OUTPUT = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
@@ -170,7 +172,7 @@ def serve_stdio(server: Hostile) -> None:
 def serve_http(server: Hostile, port: int) -> None:
     """Streamable HTTP without sessions or streams: each POST is answered with its JSON-RPC answer."""
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(JsonHttpHandler):
         protocol_version = "HTTP/1.1"
 
         def do_POST(self) -> None:
@@ -181,22 +183,7 @@ def serve_http(server: Hostile, port: int) -> None:
                 self.send_header("Content-Length", "0")
                 self.end_headers()
                 return
-            data = json.dumps(answers[0]).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def do_GET(self) -> None:
-            self.send_response(405)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        do_DELETE = do_GET
-
-        def log_message(self, *args: object) -> None:
-            return None
+            self.send_json(answers[0])
 
     http = ThreadingHTTPServer(("127.0.0.1", port), Handler)
     print(f"listening on {http.server_address[1]}", flush=True)
