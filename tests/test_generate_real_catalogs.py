@@ -1,13 +1,16 @@
-"""Tools of real npm servers' catalogs (snapshotted offline into `tests/fixtures/catalogs/more/`) whose
-models main generated unclean under a user's `ruff`: datamodel-code-generator's own formatter left a
+"""Tools of real servers' catalogs (snapshotted offline into `tests/fixtures/catalogs/more/`) whose
+models once came out unclean under a user's black or `ruff`, generated into one package that must be
+what black and `ruff format` write and pass ruff's default rules, as the golden packages are: datamodel-code-generator's own formatter left a
 long annotation on one line (a `Literal` of many values, a long `list[...] | None`) and a description
 holding both kinds of quotes in single quotes, or a field's value in parentheses black does not
 write, which `ruff format` (and black) rewrite; typed extras spelt with `typing.Dict` and a union of
 `Literal`s, which ruff's default rules reject (UP006, UP035, PYI030). Each tool is copied from its
 server's snapshot as it is, into one package, beside one of our own (`WIDE`).
 
-The fixtures were made by `mcp-stubgen snapshot --name <id> -- <command>` on 2026-12-02, each server
-installed with `npm install --ignore-scripts` and listing with no network access (fake credentials
+The fixtures were made by `mcp-stubgen snapshot --name <id> -- <command>` on 2026-12-02. From PyPI:
+`excel` (excel-mcp-server 2.2.2: long `Literal`s and `Field(...)` calls, dict defaults, strings
+holding both quotes, an `anyOf` of two enums) and `arxiv` (arxiv-mcp-server 0.8.2: a tool whose
+contract line is 89 characters long). From npm, each server installed with `npm install --ignore-scripts` and listing with no network access (fake credentials
 where it asks for one to start): `onmcp` (`0nmcp` 4.22.0), `azure` (`@azure/mcp` 2.0.5,
 `azmcp server start --mode all`), `photoshop` (`00bx-photoshop-mcp` 1.1.2: its Python server
 `mcp/ps-mcp.py`, under `mcp` 1.x, as its npm launcher only prints that installation is incomplete),
@@ -26,10 +29,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import black
 import pytest
 
 from codegen.generate import generate_package
-from codegen.generate.formatting import LINE_LENGTH
+from codegen.generate.formatting import LINE_LENGTH, black_mode
 from codegen.snapshot import Snapshot, load_snapshot
 from tests.conftest import REPO
 
@@ -43,7 +47,19 @@ PICKED = {
     "onmcp": ("landing_pages_generate",),  # 0nmcp: an object with properties and `additionalProperties: {}`
     "kubernetes": ("kubectl_rollout",),  # mcp-server-kubernetes: `x: Literal[...] = (` where black hugs `Field(`
     "mongodb": ("find",),  # mongodb-mcp-server: an `anyOf` of six `const`s, `Literal[1] | Literal[-1] | ...`
-    "notion": ("API-move-page", "API-patch-page"),  # @notionhq/notion-mcp-server: 21 of its 24 modules failed
+    "notion": ("API-move-page", "API-patch-page"),  # @notionhq/notion-mcp-server: 21 of its 24 modules failed,
+    # among them a union in a class's bases split where it fits
+    "excel": (
+        "add_conditional_format",  # an anyOf of two enums (PYI030); a string holding both quotes
+        "create_chart",  # a long Literal; a long Field(...) after a wrapped annotation
+        "create_pivot_table",
+        "describe_sheet",  # an output default that is a long dict
+        "describe_workbook",
+        "set_sheet_layout",
+        "set_table",
+        "write_range",  # a description black quotes the other way
+    ),
+    "arxiv": ("list_watches",),  # `_CONTRACT = '...'` one character over the line
 }
 
 WIDE = {
@@ -97,6 +113,16 @@ def ruff(package: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
     """ruff as a user runs it: its default rules, nothing of this repository's configuration."""
     command = [sys.executable, "-m", "ruff", *arguments, "--isolated", "--no-cache", "--line-length", str(LINE_LENGTH)]
     return subprocess.run([*command, package.name], capture_output=True, text=True, cwd=package.parent, timeout=120)
+
+
+def test_every_file_is_a_black_fixed_point(package: Path) -> None:
+    mode = black_mode()
+    unformatted = [
+        path.relative_to(package).as_posix()
+        for path in sorted(package.rglob("*.py"))
+        if black.format_str(source := path.read_text(encoding="utf-8"), mode=mode) != source
+    ]
+    assert not unformatted
 
 
 def test_the_models_of_real_tools_are_what_ruff_format_writes(package: Path) -> None:
