@@ -156,8 +156,9 @@ def test_generated_files_pass_ruff_format_and_ruffs_default_rules() -> None:
     """Every generated file is what `ruff format` writes and passes `ruff check` with its default
     rules: the clients, facades and tools' models modules, and the hub (only the imports the code
     uses, sorted; `ClassVar` tables; `X | Y` unions, no quoted forward references; `__all__` in
-    RUF022's order). The runtime is mcp-stubgen's own source, linted with the repository (`.ci/run`)."""
-    generated = [path.name for path in OUTPUT.iterdir() if path.name != RUNTIME_PACKAGE]
+    RUF022's order), and the runtime copied beside them, which a user's `ruff check .` reads too."""
+    generated = [path.name for path in OUTPUT.iterdir() if path.is_dir() and path.name != "__pycache__"]
+    assert RUNTIME_PACKAGE in generated
     formatted = _ruff("format", "--check", *generated)
     assert formatted.returncode == 0, formatted.stdout + formatted.stderr
     modules = [str(path.relative_to(OUTPUT)) for name in generated for path in (OUTPUT / name).rglob("*.py")]

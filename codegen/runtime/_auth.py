@@ -25,7 +25,12 @@ from urllib.parse import urlsplit
 
 import httpx2
 from mcp.client.auth import OAuthClientProvider, OAuthFlowError
-from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
+from mcp.shared.auth import (
+    AuthorizationCodeResult,
+    OAuthClientInformationFull,
+    OAuthClientMetadata,
+    OAuthToken,
+)
 
 from ._runtime import AuthError
 
@@ -95,7 +100,11 @@ class TokenStore:
     def location(self) -> str:
         """Where the secrets are, for people: the keyring's name or the file's path."""
         keyring = _keyring()
-        return f"the OS keyring ({type(keyring.get_keyring()).__name__})" if keyring is not None else str(self.path)
+        return (
+            f"the OS keyring ({type(keyring.get_keyring()).__name__})"
+            if keyring is not None
+            else str(self.path)
+        )
 
     def entries(self) -> list[StoredEntry]:
         keyring = _keyring()
@@ -110,14 +119,18 @@ class TokenStore:
         return sorted(entries, key=lambda entry: (entry.server, entry.key))
 
     def find(self, url: str, client: str) -> StoredEntry | None:
-        return next((entry for entry in self.entries() if (entry.url, entry.client) == (url, client)), None)
+        return next(
+            (entry for entry in self.entries() if (entry.url, entry.client) == (url, client)), None
+        )
 
     def save(self, entry: StoredEntry) -> None:
         records = self._read()
         keyring = _keyring()
         record = asdict(entry)
         if keyring is not None:
-            keyring.set_password(KEYRING_SERVICE, entry.key, json.dumps([entry.tokens, entry.client_info]))
+            keyring.set_password(
+                KEYRING_SERVICE, entry.key, json.dumps([entry.tokens, entry.client_info])
+            )
             record["tokens"] = record["client_info"] = None
         records[entry.key] = record
         self._write(records)
@@ -142,7 +155,9 @@ class TokenStore:
         except FileNotFoundError:
             return {}
         except (OSError, ValueError) as error:
-            raise OAuthFlowError(f"cannot read the token store {self.path} ({type(error).__name__})") from None
+            raise OAuthFlowError(
+                f"cannot read the token store {self.path} ({type(error).__name__})"
+            ) from None
         records = document.get("entries", {}) if isinstance(document, dict) else {}
         return records if isinstance(records, dict) else {}
 
@@ -170,9 +185,13 @@ def _keyring() -> Any:
     try:
         keyring = importlib.import_module("keyring")
         backend = keyring.get_keyring()
-    except Exception:
+    except Exception:  # noqa: BLE001  # any keyring that cannot load means the file store
         backend = None
-    usable = backend is not None and getattr(backend, "priority", 0) > 0 and "fail" not in type(backend).__module__
+    usable = (
+        backend is not None
+        and getattr(backend, "priority", 0) > 0
+        and "fail" not in type(backend).__module__
+    )
     if not usable:
         if choice == "keyring":
             raise OAuthFlowError(f"{STORE_VARIABLE}=keyring, but no usable keyring is installed")
@@ -187,7 +206,9 @@ class StoredTokens:
         self.store, self.server, self.url, self.client = store, server, url, client
 
     def _entry(self) -> StoredEntry:
-        return self.store.find(self.url, self.client) or StoredEntry(self.server, self.url, self.client)
+        return self.store.find(self.url, self.client) or StoredEntry(
+            self.server, self.url, self.client
+        )
 
     async def get_tokens(self) -> OAuthToken | None:
         entry = self._entry()
@@ -226,7 +247,10 @@ class StoredAuthMixin(OAuthClientProvider):
 
     async def _initialize(self) -> None:
         await super()._initialize()
-        if self.context.current_tokens is not None and self.context.current_tokens.expires_in is not None:
+        if (
+            self.context.current_tokens is not None
+            and self.context.current_tokens.expires_in is not None
+        ):
             self.context.update_token_expiry(self.context.current_tokens)
 
     def _add_auth_header(self, request: httpx2.Request) -> None:
@@ -246,12 +270,20 @@ class StoredAuthMixin(OAuthClientProvider):
         if request.method == "POST" and b"grant_type=" in request.content:
             return "token exchange"
         metadata = self.context.oauth_metadata
-        registration = str(metadata.registration_endpoint) if metadata and metadata.registration_endpoint else None
-        if request.method == "POST" and (str(request.url) == registration or path.endswith("/register")):
+        registration = (
+            str(metadata.registration_endpoint)
+            if metadata and metadata.registration_endpoint
+            else None
+        )
+        if request.method == "POST" and (
+            str(request.url) == registration or path.endswith("/register")
+        ):
             return "registration"
         return self.step
 
-    async def _auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+    async def _auth_flow(
+        self, request: httpx2.Request
+    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         """The SDK's flow, each failure labelled with its step. A request the server answers
         `insufficient_scope` right after the flow got its first token is run through the flow once
         more, which steps the scope up: the SDK steps up only on the first answer, so the request
@@ -270,8 +302,10 @@ class StoredAuthMixin(OAuthClientProvider):
                 continue
             except AuthError:
                 raise
-            except Exception as error:
-                raise AuthError(self.server_name, self.step, _advice(self.server_name, self.step, error)) from None
+            except Exception as error:  # noqa: BLE001  # every other failure is one AuthError line
+                raise AuthError(
+                    self.server_name, self.step, _advice(self.server_name, self.step, error)
+                ) from None
             if outgoing is not request:
                 self.step = self._step_of(outgoing)
                 authorized = True
@@ -280,13 +314,17 @@ class StoredAuthMixin(OAuthClientProvider):
 
 def _insufficient_scope(response: httpx2.Response | None) -> bool:
     challenge = response.headers.get("www-authenticate", "") if response is not None else ""
-    return response is not None and response.status_code == 403 and "insufficient_scope" in challenge
+    return (
+        response is not None and response.status_code == 403 and "insufficient_scope" in challenge
+    )
 
 
 def _advice(server: str, step: str, error: Exception) -> str:
     """The SDK's reason, and what to do: a refusal for safety (another server's name in the metadata
     or the redirect) is for the server's operator to fix; nothing was sent to the stranger."""
-    detail = str(error).strip().splitlines()[0][:300] if str(error).strip() else type(error).__name__
+    detail = (
+        str(error).strip().splitlines()[0][:300] if str(error).strip() else type(error).__name__
+    )
     if "mismatch" in detail or "does not match" in detail or "missing iss" in detail:
         return f"{detail}; refused for safety (no token or secret went to the server named), ask the server's operator"
     login = f"run `mcp-stubgen auth login {server}` again"
@@ -330,11 +368,19 @@ def stored_auth(
     answer on the stored registration's redirect URI; without them that raises `AuthError`. Raises
     `AuthError` now when nothing is stored for the server."""
     store = store or TokenStore()
-    entries = [entry for entry in store.entries() if entry.server == server and entry.tokens is not None]
+    entries = [
+        entry for entry in store.entries() if entry.server == server and entry.tokens is not None
+    ]
     if not entries:
-        raise AuthError(server, "authorization", f"nothing is stored; run `mcp-stubgen auth login {server}` first")
+        raise AuthError(
+            server,
+            "authorization",
+            f"nothing is stored; run `mcp-stubgen auth login {server}` first",
+        )
     entry = entries[0]
-    info = OAuthClientInformationFull.model_validate(entry.client_info) if entry.client_info else None
+    info = (
+        OAuthClientInformationFull.model_validate(entry.client_info) if entry.client_info else None
+    )
     provider = _StoredLogin(
         server_url=entry.url,
         client_metadata=OAuthClientMetadata(

@@ -88,7 +88,13 @@ class ToolHints:
 
     def words(self) -> str:
         """The hints as a stub's docstring and the index write them: `read-only, closed-world`."""
-        effect = "read-only" if self.read_only else "destructive" if self.destructive else "not destructive"
+        effect = (
+            "read-only"
+            if self.read_only
+            else "destructive"
+            if self.destructive
+            else "not destructive"
+        )
         return f"{effect}, {'open-world' if self.open_world else 'closed-world'}"
 
 
@@ -121,21 +127,30 @@ class CodeModeTool:
             parameters=entry["parameters"],
             result=entry["result"],
             summary=entry["summary"],
-            hints=ToolHints(entry["qualified_name"], hints["read_only"], hints["destructive"], hints["open_world"]),
+            hints=ToolHints(
+                entry["qualified_name"],
+                hints["read_only"],
+                hints["destructive"],
+                hints["open_world"],
+            ),
         )
 
 
 class _Hub(Protocol):
     """What code mode needs of a connected hub (the generated `Hub`)."""
 
-    async def call(self, qualified_name: str, arguments: Mapping[str, Any] | None = None) -> CallToolResult: ...
+    async def call(
+        self, qualified_name: str, arguments: Mapping[str, Any] | None = None
+    ) -> CallToolResult: ...
 
 
 class _Shortlist(Protocol):
     def shortlist(self, query: str, limit: int = 10) -> list[HubTool]: ...
 
 
-_CURRENT_HUB: contextvars.ContextVar[_Hub | None] = contextvars.ContextVar("code_mode_hub", default=None)
+_CURRENT_HUB: contextvars.ContextVar[_Hub | None] = contextvars.ContextVar(
+    "code_mode_hub", default=None
+)
 
 
 class CodeMode:
@@ -158,11 +173,16 @@ class CodeMode:
     def stubs(self) -> dict[str, str]:
         """Server module name -> its stub's source, sorted by module."""
         modules = sorted({tool.module for tool in self.tools.values()})
-        return {module: (self.folder / f"{module}.pyi").read_text(encoding="utf-8") for module in modules}
+        return {
+            module: (self.folder / f"{module}.pyi").read_text(encoding="utf-8")
+            for module in modules
+        }
 
     def tool_stub(self, tool: CodeModeTool) -> str:
         """One function's stub with the types it uses: `servers/<module>/<function>.pyi`."""
-        return (self.folder / "servers" / tool.module / f"{tool.function}.pyi").read_text(encoding="utf-8")
+        return (self.folder / "servers" / tool.module / f"{tool.function}.pyi").read_text(
+            encoding="utf-8"
+        )
 
     def hints(self) -> dict[str, ToolHints]:
         return {name: tool.hints for name, tool in self.tools.items()}
@@ -185,7 +205,11 @@ class CodeMode:
         return call
 
     def search_tools(
-        self, query: str, detail: SearchDetail = "stubs", limit: int = 5, hub: _Shortlist | None = None
+        self,
+        query: str,
+        detail: SearchDetail = "stubs",
+        limit: int = 5,
+        hub: _Shortlist | None = None,
     ) -> str:
         """The functions most relevant to a task in plain words, best first, grouped by server module:
         their stubs, their index lines (`summaries`) or their names. The hub's shortlist ranks them:
@@ -208,7 +232,8 @@ class CodeMode:
         if detail == "summaries":
             return "".join(index_line(tool) + "\n" for tools in groups.values() for tool in tools)
         parts = [
-            f"# module {module}: import {module}\n" + merge_stubs([self.tool_stub(tool) for tool in tools])
+            f"# module {module}: import {module}\n"
+            + merge_stubs([self.tool_stub(tool) for tool in tools])
             for module, tools in groups.items()
         ]
         return "\n\n".join(parts)
@@ -220,7 +245,9 @@ class CodeMode:
         if tool is None:
             close = difflib.get_close_matches(name, sorted(self.tools), n=3)
             hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
-            raise LookupError(f"code mode has no function {name!r}{hint} (see index.md for all {len(self.tools)})")
+            raise LookupError(
+                f"code mode has no function {name!r}{hint} (see index.md for all {len(self.tools)})"
+            )
         return f"# module {tool.module}: import {tool.module}\n" + self.tool_stub(tool)
 
 
@@ -256,10 +283,16 @@ async def _call(hub: _Hub, tool: CodeModeTool, arguments: Mapping[str, Any]) -> 
         payload = arguments.get("arguments", {})
     else:
         unknown = sorted(set(arguments) - set(tool.parameters))
-        payload = {tool.parameters[name]: value for name, value in arguments.items() if name in tool.parameters}
+        payload = {
+            tool.parameters[name]: value
+            for name, value in arguments.items()
+            if name in tool.parameters
+        }
     if unknown:
         known = ", ".join(tool.parameters or ("arguments",)) or "no arguments"
-        raise TypeError(f"{tool.name}() got an unexpected keyword argument {unknown[0]!r}; it takes {known}")
+        raise TypeError(
+            f"{tool.name}() got an unexpected keyword argument {unknown[0]!r}; it takes {known}"
+        )
     result = await hub.call(tool.hints.qualified_name, payload)
     if result.is_error:
         raise ToolCallError(tool.name, _text(result))
@@ -268,7 +301,8 @@ async def _call(hub: _Hub, tool: CodeModeTool, arguments: Mapping[str, Any]) -> 
     structured = result.structured_content
     if not isinstance(structured, dict):
         raise ToolCallError(
-            tool.name, f"the tool declares an output schema but sent no structured result: {_text(result)}"
+            tool.name,
+            f"the tool declares an output schema but sent no structured result: {_text(result)}",
         )
     return structured["result"] if tool.result == "value" and "result" in structured else structured
 

@@ -84,7 +84,9 @@ class SessionLoop:
             finally:
                 with self._state:
                     self._driver = None
-                    if self._threaded and self.thread is None:  # another thread's call waits on the loop
+                    if (
+                        self._threaded and self.thread is None
+                    ):  # another thread's call waits on the loop
                         self._start_thread()
         try:
             return future.result()
@@ -107,7 +109,9 @@ class SessionLoop:
             if interrupts > 1 or task.done():
                 raise KeyboardInterrupt
             task.cancel()
-            self.loop.call_soon_threadsafe(lambda: None)  # wakes the loop if it waits for the server
+            self.loop.call_soon_threadsafe(
+                lambda: None
+            )  # wakes the loop if it waits for the server
 
         previous = None
         if threading.current_thread() is threading.main_thread():
@@ -115,7 +119,9 @@ class SessionLoop:
                 previous = signal.signal(signal.SIGINT, on_interrupt)
             except ValueError:  # an embedded interpreter that does not let Python handle signals
                 previous = None
-            if previous is not None and previous is not signal.default_int_handler:  # the caller's own decides
+            if (
+                previous is not None and previous is not signal.default_int_handler
+            ):  # the caller's own decides
                 signal.signal(signal.SIGINT, previous)
                 previous = None
         try:
@@ -136,7 +142,9 @@ class SessionLoop:
                     signal.signal(signal.SIGINT, replaced)
 
     def _start_thread(self) -> None:
-        self.thread = threading.Thread(target=self.loop.run_forever, name="mcp-stubgen sync client", daemon=True)
+        self.thread = threading.Thread(
+            target=self.loop.run_forever, name="mcp-stubgen sync client", daemon=True
+        )
         self.thread.start()
 
     def enter(self, manager: AbstractAsyncContextManager[T]) -> T:

@@ -24,10 +24,31 @@ import hashlib
 import importlib
 import json
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Coroutine,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Literal, NoReturn, Self, TypedDict, TypeVar, cast
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Final,
+    Generic,
+    Literal,
+    NoReturn,
+    Self,
+    TypedDict,
+    TypeVar,
+    cast,
+    final,
+)
 
 from ._loop_thread import SessionLoop
 from ._schema_check import SchemaCheck, offline_validator
@@ -129,6 +150,7 @@ MAX_PAGES: Final = 1000
 """`verify()` lists at most this many pages, the same limit `mcp-stubgen snapshot` applies by default."""
 
 
+@final
 class NotGiven:
     """The default of every optional parameter, so "not given" stays distinct from an explicit `None`."""
 
@@ -191,7 +213,9 @@ class ServerError(StubgenClientError):
 
     `code`, `message` and `data` are the error's; the SDK's `MCPError` is its `__cause__`."""
 
-    def __init__(self, server: str, request: str, code: int, message: str, data: Any = None) -> None:
+    def __init__(
+        self, server: str, request: str, code: int, message: str, data: Any = None
+    ) -> None:
         self.server = server
         self.code = code
         self.message = message
@@ -266,7 +290,11 @@ class CatalogDriftError(StubgenClientError):
     """The live server's catalog no longer matches the snapshot the client was generated from."""
 
     def __init__(
-        self, server: str, missing: Sequence[str] = (), drifted: Sequence[str] = (), detail: str | None = None
+        self,
+        server: str,
+        missing: Sequence[str] = (),
+        drifted: Sequence[str] = (),
+        detail: str | None = None,
     ) -> None:
         self.server = server
         self.missing = tuple(missing)
@@ -278,7 +306,9 @@ class CatalogDriftError(StubgenClientError):
             if self.drifted:
                 parts.append("changed tools: " + ", ".join(repr(name) for name in self.drifted))
             detail = "; ".join(parts)
-        super().__init__(f"server {server!r} changed since the client was generated ({detail}); run `mcp-stubgen sync`")
+        super().__init__(
+            f"server {server!r} changed since the client was generated ({detail}); run `mcp-stubgen sync`"
+        )
 
 
 class PaginationError(StubgenClientError):
@@ -286,7 +316,9 @@ class PaginationError(StubgenClientError):
 
     def __init__(self, server: str, reason: str) -> None:
         self.server = server
-        super().__init__(f"server {server!r}: tools/list {reason}, so its catalog cannot be verified")
+        super().__init__(
+            f"server {server!r}: tools/list {reason}, so its catalog cannot be verified"
+        )
 
 
 class UnknownToolError(CatalogDriftError):
@@ -366,11 +398,15 @@ class ToolResult:
         blocks = self.raw.content
         if len(blocks) != 1 or not isinstance(blocks[0], TextContent):
             kinds = ", ".join(block.type for block in blocks) or "none"
-            raise ToolContentError(self.tool, f"expected one JSON text block, got {len(blocks)} block(s) ({kinds})")
+            raise ToolContentError(
+                self.tool, f"expected one JSON text block, got {len(blocks)} block(s) ({kinds})"
+            )
         try:
             return json.loads(blocks[0].text)
         except ValueError as error:
-            raise ToolContentError(self.tool, f"its text is not JSON ({error}): {_clip(blocks[0].text, 80)}") from None
+            raise ToolContentError(
+                self.tool, f"its text is not JSON ({error}): {_clip(blocks[0].text, 80)}"
+            ) from None
 
 
 def canonical_json_bytes(value: Any) -> bytes:
@@ -443,7 +479,10 @@ class ToolContract:
     _loaded: ClassVar[dict[str, ToolContract]] = {}
 
     def __init__(self, document: Mapping[str, Any]) -> None:
-        self.schemas: dict[str, Any] = {"input": document["input"], "output": document.get("output")}
+        self.schemas: dict[str, Any] = {
+            "input": document["input"],
+            "output": document.get("output"),
+        }
         self.parameters: Mapping[str, str] = document.get("parameters", {})
         self.unresolved_output: bool = document.get("unresolved_output", False)
         """The server's output schema holds references that name nothing in it, which the contract
@@ -485,7 +524,9 @@ class ToolContract:
             check = self._checks[direction] = SchemaCheck(self.schemas[direction])
         fast = check.fast
         try:
-            if fast is not None and fast(value):  # SchemaCheck.problem's first step, inlined: every call takes it
+            if fast is not None and fast(
+                value
+            ):  # SchemaCheck.problem's first step, inlined: every call takes it
                 return None
         except RecursionError:  # a `$ref` cycle that never reaches a type: the verdict says so
             pass
@@ -534,7 +575,11 @@ def _as_json(value: Any) -> Any:
 
 def _is_unknown_tool(message: str) -> bool:
     lowered = message.lower()
-    return "unknown tool" in lowered or "tool not found" in lowered or ("not found" in lowered and "tool" in lowered)
+    return (
+        "unknown tool" in lowered
+        or "tool not found" in lowered
+        or ("not found" in lowered and "tool" in lowered)
+    )
 
 
 _ADJUSTED = "_mcp_stubgen_adjusted"
@@ -546,9 +591,13 @@ def _check_outputs_in_linear_time(client: Client | ClientSession) -> None:
     """Have the SDK check each result against the tool's live output schema with `offline_validator`:
     its own `jsonschema` validator runs a server-chosen `pattern` in Python's backtracking `re`, and one
     result can hold the event loop for years. The SDK still checks the schema and caches by tool."""
-    session: Any = getattr(client, "session", client)  # an opened `mcp.Client` holds its `ClientSession`
+    session: Any = getattr(
+        client, "session", client
+    )  # an opened `mcp.Client` holds its `ClientSession`
     build = getattr(session, "_output_schema_validator", None)
-    if build is None or getattr(build, _ADJUSTED, False):  # a stand-in session, or one already adjusted
+    if build is None or getattr(
+        build, _ADJUSTED, False
+    ):  # a stand-in session, or one already adjusted
         return
     linear: dict[str, tuple[Any, Any]] = {}
 
@@ -566,9 +615,13 @@ def _read_absent_result_type_as_complete(client: Client | ClientSession) -> None
     """Give a 2026-07-28 `tools/call` result without `resultType` the `"complete"` SEP-2322 says it
     means, before the SDK checks it: mcp 2.3.0's check of the 2026-07-28 schema requires the field
     and refuses the result. Every call stays on the SDK's own path; only that one absent field is filled."""
-    session: Any = getattr(client, "session", client)  # an opened `mcp.Client` holds its `ClientSession`
+    session: Any = getattr(
+        client, "session", client
+    )  # an opened `mcp.Client` holds its `ClientSession`
     dispatcher = getattr(session, "_dispatcher", None)
-    if dispatcher is None or getattr(dispatcher.send_raw_request, _ADJUSTED, False):  # a stand-in, or done
+    if dispatcher is None or getattr(
+        dispatcher.send_raw_request, _ADJUSTED, False
+    ):  # a stand-in, or done
         return
     send_raw_request = dispatcher.send_raw_request
 
@@ -590,29 +643,43 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
     (`"result": null`). The SDK's stdio transport drops such a line, and the request would wait for
     ever, or until its timeout. Python's own parser finds which request the line answers; that
     request gets a -32700 error answer, which the caller sees as `ServerError`."""
-    session: Any = getattr(client, "session", client)  # an opened `mcp.Client` holds its `ClientSession`
+    session: Any = getattr(
+        client, "session", client
+    )  # an opened `mcp.Client` holds its `ClientSession`
     dispatcher = getattr(session, "_dispatcher", None)
     observe = getattr(dispatcher, "on_stream_exception", None)
-    if dispatcher is None or not hasattr(dispatcher, "_pending") or getattr(observe, _ADJUSTED, False):
+    if (
+        dispatcher is None
+        or not hasattr(dispatcher, "_pending")
+        or getattr(observe, _ADJUSTED, False)
+    ):
         return
 
     async def on_stream_exception(error: Exception) -> None:
         from pydantic import ValidationError
 
         problems = error.errors() if isinstance(error, ValidationError) else []
-        read = problems[0].get("input") if problems else None  # the line, or what it held once parsed
+        read = (
+            problems[0].get("input") if problems else None
+        )  # the line, or what it held once parsed
         answer = read
         if isinstance(read, str | bytes):
             try:
-                answer = json.loads(read, parse_int=lambda digits: int(digits) if len(digits) < 4000 else 0)
+                answer = json.loads(
+                    read, parse_int=lambda digits: int(digits) if len(digits) < 4000 else 0
+                )
             except (ValueError, RecursionError):
                 answer = None
-        request_id = answer.get("id") if isinstance(answer, dict) and "method" not in answer else None
+        request_id = (
+            answer.get("id") if isinstance(answer, dict) and "method" not in answer else None
+        )
         if type(request_id) in (int, str) and request_id in dispatcher._pending:
             from mcp.types import ErrorData
 
             if isinstance(read, str | bytes):
-                message = f"its answer is not JSON the MCP SDK reads ({_clip(problems[0]['msg'], 200)})"
+                message = (
+                    f"its answer is not JSON the MCP SDK reads ({_clip(problems[0]['msg'], 200)})"
+                )
             else:
                 message = "its answer holds neither a result object nor an error"
             dispatcher._resolve_pending(request_id, ErrorData(code=_NOT_MCP, message=message))
@@ -692,7 +759,9 @@ class GeneratedClient:
                 raise MissingHandlerError(cls.server_name, capability, name)
         if auth is not None:
             if not isinstance(server, str):
-                raise TypeError(f"{cls.server_name}: auth= needs the server's URL, not {type(server).__name__}")
+                raise TypeError(
+                    f"{cls.server_name}: auth= needs the server's URL, not {type(server).__name__}"
+                )
             server = authorized_transport(server, auth)
 
         @asynccontextmanager
@@ -742,12 +811,16 @@ class GeneratedClient:
                 if isinstance(self.mcp_client, Client):
                     page = await self.mcp_client.list_tools(cursor=cursor, cache_mode="bypass")
                 else:
-                    page = await self.mcp_client.list_tools(params=PaginatedRequestParams(cursor=cursor))
+                    page = await self.mcp_client.list_tools(
+                        params=PaginatedRequestParams(cursor=cursor)
+                    )
             except Exception as error:
                 refused = _server_error(self.server_name, "tools/list", error)
                 if refused is None:
                     raise
-                if refused.code == _METHOD_NOT_FOUND and cursor is None:  # declared, not implemented:
+                if (
+                    refused.code == _METHOD_NOT_FOUND and cursor is None
+                ):  # declared, not implemented:
                     break  # no tools, as `mcp-stubgen snapshot` records it
                 raise refused from error
             for tool in page.tools:
@@ -756,15 +829,20 @@ class GeneratedClient:
             if cursor is None:
                 break
             if cursor in seen_cursors:
-                raise PaginationError(self.server_name, f"returned cursor {cursor[:40]!r} twice (its paging loops)")
+                raise PaginationError(
+                    self.server_name, f"returned cursor {cursor[:40]!r} twice (its paging loops)"
+                )
             seen_cursors.add(cursor)
         else:
             raise PaginationError(
-                self.server_name, f"still had more after {max_pages} pages (pass a larger verify(max_pages=...))"
+                self.server_name,
+                f"still had more after {max_pages} pages (pass a larger verify(max_pages=...))",
             )
         missing = sorted(name for name in self.tool_fingerprints if name not in live)
         drifted = sorted(
-            name for name, expected in self.tool_fingerprints.items() if name in live and live[name] != expected
+            name
+            for name, expected in self.tool_fingerprints.items()
+            if name in live and live[name] != expected
         )
         if missing or drifted:
             raise CatalogDriftError(self.server_name, missing=missing, drifted=drifted)
@@ -787,11 +865,18 @@ class GeneratedClient:
         try:
             if self.tool_task_support.get(tool) == "required":
                 result = await self._run_task(tool, payload, call_options or {})
-            elif terms.schemas["output"] is not None and (self.parse_text_json or terms.unresolved_output):
+            elif terms.schemas["output"] is not None and (
+                self.parse_text_json or terms.unresolved_output
+            ):
                 result = await self._send_unchecked(tool, payload, call_options or {})
             elif call_options:
-                timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
-                result = await self.mcp_client.call_tool(tool, payload, timeout, progress, meta=_meta(call_options))
+                timeout, progress = (
+                    call_options.get("timeout"),
+                    _progress(call_options.get("on_progress")),
+                )
+                result = await self.mcp_client.call_tool(
+                    tool, payload, timeout, progress, meta=_meta(call_options)
+                )
             else:
                 result = await self.mcp_client.call_tool(tool, payload)
         except Exception as error:
@@ -810,8 +895,12 @@ class GeneratedClient:
         if error.code in (_INVALID_PARAMS, _METHOD_NOT_FOUND) and _is_unknown_tool(error.message):
             raise UnknownToolError(self.server_name, tool, error.message) from error
         if error.code == _REQUEST_TIMEOUT and call_options and "timeout" in call_options:
-            raise RequestTimeoutError(self.server_name, f"tool {tool!r}", call_options["timeout"]) from None
-        raise ServerError(self.server_name, f"tool {tool!r}", error.code, error.message, error.error.data) from error
+            raise RequestTimeoutError(
+                self.server_name, f"tool {tool!r}", call_options["timeout"]
+            ) from None
+        raise ServerError(
+            self.server_name, f"tool {tool!r}", error.code, error.message, error.error.data
+        ) from error
 
     def _prime(self, tool: str, terms: ToolContract) -> None:
         """Give the SDK session the tool as the snapshot lists it, unless a listing already did: its
@@ -821,7 +910,9 @@ class GeneratedClient:
         It is given no output schema: the runtime checks the result against the snapshot's, and
         the SDK, which lists every tool on a call of a tool it has not seen listed, lists none."""
         session = self._session()
-        if tool in getattr(session, "_tool_output_schemas", ()):  # every call after the first takes this way out
+        if tool in getattr(
+            session, "_tool_output_schemas", ()
+        ):  # every call after the first takes this way out
             return
         from mcp import ClientSession
 
@@ -840,16 +931,24 @@ class GeneratedClient:
         extra: Mapping[str, object] | NotGiven,
     ) -> dict[str, Any]:
         """The arguments to send by wire name, once they fit the tool's input schema."""
-        given = arguments if type(arguments) is dict or isinstance(arguments, Mapping) else _as_json(arguments)
+        given = (
+            arguments
+            if type(arguments) is dict or isinstance(arguments, Mapping)
+            else _as_json(arguments)
+        )
         payload: dict[str, Any] = {}
-        for name, value in given.items():  # a loop, not a comprehension: no frame of its own on every call
+        for (
+            name,
+            value,
+        ) in given.items():  # a loop, not a comprehension: no frame of its own on every call
             if value is not NOT_GIVEN:
                 payload[name] = value if type(value) in _JSON_SCALARS else _as_json(value)
         if not isinstance(extra, NotGiven):
             for name, value in extra.items():
                 if name in terms.parameters:
                     raise ToolArgumentsError(
-                        tool, f"extra argument {name!r} is the parameter {terms.parameters[name]}: pass it by that name"
+                        tool,
+                        f"extra argument {name!r} is the parameter {terms.parameters[name]}: pass it by that name",
                     )
                 payload[name] = _as_json(value)
         problem = terms.problem("input", payload)
@@ -868,7 +967,9 @@ class GeneratedClient:
             raise ToolError(tool, result.content)
         return result
 
-    async def _send_unchecked(self, tool: str, payload: dict[str, Any], call_options: CallOptions) -> CallToolResult:
+    async def _send_unchecked(
+        self, tool: str, payload: dict[str, Any], call_options: CallOptions
+    ) -> CallToolResult:
         """`tools/call` without the SDK's output check, which refuses a result without
         `structuredContent` before its JSON text can be read; the runtime checks the output itself.
 
@@ -884,13 +985,21 @@ class GeneratedClient:
         session = self._session()
         timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
 
-        async def send(responses: InputResponses | None, state: str | None) -> CallToolResult | InputRequiredResult:
+        async def send(
+            responses: InputResponses | None, state: str | None
+        ) -> CallToolResult | InputRequiredResult:
             params = CallToolRequestParams(
-                name=tool, arguments=payload, input_responses=responses, request_state=state, _meta=_meta(call_options)
+                name=tool,
+                arguments=payload,
+                input_responses=responses,
+                request_state=state,
+                _meta=_meta(call_options),
             )
             request = CallToolRequest(params=params)
             try:
-                return await session.send_request(request, _call_tool_answer(), timeout, None, progress)
+                return await session.send_request(
+                    request, _call_tool_answer(), timeout, None, progress
+                )
             except MCPError as error:
                 if error.code != _HEADER_MISMATCH:
                     raise
@@ -907,7 +1016,9 @@ class GeneratedClient:
         if not isinstance(first, InputRequiredResult):
             return first
         rounds = getattr(self.mcp_client, "input_required_max_rounds", _INPUT_REQUIRED_MAX_ROUNDS)
-        return await run_input_required_driver(first, dispatch=answer, retry=send, max_rounds=rounds)
+        return await run_input_required_driver(
+            first, dispatch=answer, retry=send, max_rounds=rounds
+        )
 
     async def _list_until(self, tool: str) -> None:
         """List the tools again, page by page, until `tool` is listed: the session then knows its current schema."""
@@ -928,7 +1039,9 @@ class GeneratedClient:
         session: ClientSession = getattr(client, "session", client)
         return session
 
-    async def _run_task(self, tool: str, payload: dict[str, Any], call_options: CallOptions) -> CallToolResult:
+    async def _run_task(
+        self, tool: str, payload: dict[str, Any], call_options: CallOptions
+    ) -> CallToolResult:
         """Run a `required` tool as a task to its end. Only a client with tools that may run as tasks
         lists them in `tool_task_support`, and its base, `_tasks.TaskClient`, does this."""
         raise NotImplementedError(f"{type(self).__name__} has no tool that runs as a task")
@@ -944,10 +1057,16 @@ class GeneratedClient:
         """Call a tool and return its result with every content block; a tool whose output schema no
         model could be made from (an untyped tool) still has its `structuredContent` checked."""
         terms = ToolContract.of(contract)
-        return self._tool_result(tool, terms, await self._send(tool, terms, arguments, extra, call_options))
+        return self._tool_result(
+            tool, terms, await self._send(tool, terms, arguments, extra, call_options)
+        )
 
     def _tool_result(self, tool: str, terms: ToolContract, result: CallToolResult) -> ToolResult:
-        if terms.schemas["output"] is not None and result.structured_content is None and not self.parse_text_json:
+        if (
+            terms.schemas["output"] is not None
+            and result.structured_content is None
+            and not self.parse_text_json
+        ):
             raise NoStructuredContentError(self.server_name, tool)
         if terms.schemas["output"] is not None and result.structured_content is not None:
             problem = terms.problem("output", result.structured_content)
@@ -995,31 +1114,49 @@ class GeneratedClient:
                 return output_model.model_construct(content)
             return output_model.model_construct(**content)
 
-    async def _read(self, uri: str, call_options: RequestOptions | None = None) -> ReadResourceResult:
+    async def _read(
+        self, uri: str, call_options: RequestOptions | None = None
+    ) -> ReadResourceResult:
         """Read a static resource by its URI."""
         return await self._request(
-            f"resource {uri!r}", call_options, lambda meta: self.mcp_client.read_resource(uri, meta=meta)
+            f"resource {uri!r}",
+            call_options,
+            lambda meta: self.mcp_client.read_resource(uri, meta=meta),
         )
 
     async def _read_template(
-        self, template: str, variables: Mapping[str, str | NotGiven], call_options: RequestOptions | None = None
+        self,
+        template: str,
+        variables: Mapping[str, str | NotGiven],
+        call_options: RequestOptions | None = None,
     ) -> ReadResourceResult:
         """Expand a resource template (RFC 6570, by the SDK) with the given variables and read the result."""
         from mcp.shared.uri_template import UriTemplate
 
-        given = {name: value for name, value in variables.items() if not isinstance(value, NotGiven)}
+        given = {
+            name: value for name, value in variables.items() if not isinstance(value, NotGiven)
+        }
         uri = UriTemplate.parse(template).expand(given)
         return await self._request(
-            f"resource {uri!r}", call_options, lambda meta: self.mcp_client.read_resource(uri, meta=meta)
+            f"resource {uri!r}",
+            call_options,
+            lambda meta: self.mcp_client.read_resource(uri, meta=meta),
         )
 
     async def _prompt(
-        self, prompt: str, arguments: Mapping[str, str | NotGiven], call_options: RequestOptions | None = None
+        self,
+        prompt: str,
+        arguments: Mapping[str, str | NotGiven],
+        call_options: RequestOptions | None = None,
     ) -> GetPromptResult:
         """Get a prompt, sending only the arguments that were given."""
-        given = {name: value for name, value in arguments.items() if not isinstance(value, NotGiven)}
+        given = {
+            name: value for name, value in arguments.items() if not isinstance(value, NotGiven)
+        }
         return await self._request(
-            f"prompt {prompt!r}", call_options, lambda meta: self.mcp_client.get_prompt(prompt, given, meta=meta)
+            f"prompt {prompt!r}",
+            call_options,
+            lambda meta: self.mcp_client.get_prompt(prompt, given, meta=meta),
         )
 
     async def _request(
@@ -1033,7 +1170,9 @@ class GeneratedClient:
         JSON-RPC error answer raises `ServerError`."""
         from mcp import MCPError
 
-        meta, timeout = (_meta(call_options), call_options.get("timeout")) if call_options else (None, None)
+        meta, timeout = (
+            (_meta(call_options), call_options.get("timeout")) if call_options else (None, None)
+        )
         try:
             if timeout is None:
                 return await send(meta)
@@ -1045,7 +1184,9 @@ class GeneratedClient:
             except TimeoutError:
                 raise RequestTimeoutError(self.server_name, request, timeout) from None
         except MCPError as error:
-            raise ServerError(self.server_name, request, error.code, error.message, error.error.data) from error
+            raise ServerError(
+                self.server_name, request, error.code, error.message, error.error.data
+            ) from error
         except Exception as error:
             refused = _not_mcp(self.server_name, request, error)
             if refused is None:
@@ -1068,7 +1209,9 @@ def _result_error(server: str, tool: str, error: Exception) -> StubgenClientErro
         return ToolResultError(tool, f"the output schema the server lists rejects it ({reason})")
     if message.startswith(_LIVE_SCHEMA_UNUSABLE):
         reason = _clip(message.partition(": ")[2], 200)
-        return ToolResultError(tool, f"the output schema the server lists cannot be applied ({reason})")
+        return ToolResultError(
+            tool, f"the output schema the server lists cannot be applied ({reason})"
+        )
     return None
 
 
@@ -1080,7 +1223,9 @@ def _handshake_error(server: str, error: BaseException) -> ServerError | None:
         return ServerError(server, "the handshake", _UNSUPPORTED_PROTOCOL_VERSION, str(error))
     if not isinstance(error, Exception):
         return None
-    return _server_error(server, "the handshake", error) or _connection_error(server, "the handshake", error)
+    return _server_error(server, "the handshake", error) or _connection_error(
+        server, "the handshake", error
+    )
 
 
 def _connection_error(server: str, request: str, error: BaseException) -> ServerError | None:
@@ -1121,9 +1266,15 @@ def _not_mcp(server: str, request: str, error: Exception) -> ServerError | None:
         found = problems[0]["msg"]
     else:  # one problem per shape a union allows: the value there fits none of them
         # a field a shape misses names the value itself (its location: the value's, the shape's, the field)
-        value = next((item["input"] for item in problems if len(item["loc"]) == len(where) + 2), None)
-        found = ("it" if value is None else _clip(repr(value), 80)) + " is none of the shapes MCP allows there"
-    return ServerError(server, request, _NOT_MCP, f"its answer is not valid MCP ({pointer}: {found})")
+        value = next(
+            (item["input"] for item in problems if len(item["loc"]) == len(where) + 2), None
+        )
+        found = (
+            "it" if value is None else _clip(repr(value), 80)
+        ) + " is none of the shapes MCP allows there"
+    return ServerError(
+        server, request, _NOT_MCP, f"its answer is not valid MCP ({pointer}: {found})"
+    )
 
 
 def _meta(options: RequestOptions) -> RequestParamsMeta | None:

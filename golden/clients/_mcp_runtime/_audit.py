@@ -48,7 +48,9 @@ _MODEL_INSTRUCTION = re.compile(
     r"|\bignore\s+previous\b"
     r"|\balways\s+(?:call|use|run|invoke|execute)\s+this\b" + _GAP + r"\bfirst\b"
     r"|\bbefore\s+(?:calling\s+|using\s+|running\s+|invoking\s+)?(?:any|all|every)\s+other\s+tools?\b"
-    r"|\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|mention|reveal|show|disclose)\b" + _GAP + r"\buser\b"
+    r"|\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|mention|reveal|show|disclose)\b"
+    + _GAP
+    + r"\buser\b"
     r"|\bwithout\s+(?:telling|informing|notifying|asking)\s+the\s+user\b"
     r"|\b(?:keep|hide)\s+this\s+(?:secret\s+|hidden\s+)?from\s+the\s+user\b"
     r"|\byou\s+are\s+now\s+(?:a|an|in)\b"
@@ -97,7 +99,13 @@ def _is_invisible(char: str) -> bool:
     code = ord(char)
     if 0xE0000 <= code <= 0xE007F or 0xE0100 <= code <= 0xE01EF:
         return True
-    if code in (0x115F, 0x1160, 0x3164, 0xFFA0, 0x180E):  # Hangul fillers, Mongolian vowel separator
+    if code in (
+        0x115F,
+        0x1160,
+        0x3164,
+        0xFFA0,
+        0x180E,
+    ):  # Hangul fillers, Mongolian vowel separator
         return True
     return unicodedata.category(char) == "Cf"
 
@@ -131,7 +139,9 @@ def _invisible_positions(text: str) -> list[int]:
 
 def _shown(text: str) -> str:
     """`text` on one printable line: every invisible or non-printable character as its escape."""
-    return "".join(char if char.isprintable() and not _is_invisible(char) else _escape(char) for char in text)
+    return "".join(
+        char if char.isprintable() and not _is_invisible(char) else _escape(char) for char in text
+    )
 
 
 def _escape(char: str) -> str:
@@ -171,7 +181,9 @@ def audit_text(text: str) -> list[TextFinding]:
     for start, end in _runs(_invisible_positions(text)):
         findings.append(TextFinding(INVISIBLE_CHARACTER, _excerpt(text, start, end)))
     visible = (
-        text if text.isascii() else unicodedata.normalize("NFKC", "".join(c for c in text if not _is_invisible(c)))
+        text
+        if text.isascii()
+        else unicodedata.normalize("NFKC", "".join(c for c in text if not _is_invisible(c)))
     )
     for kind, pattern in (
         (MODEL_INSTRUCTION, _MODEL_INSTRUCTION),

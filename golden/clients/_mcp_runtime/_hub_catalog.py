@@ -20,7 +20,17 @@ import operator
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Collection, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
+from collections.abc import (
+    Callable,
+    Collection,
+    ItemsView,
+    Iterable,
+    Iterator,
+    KeysView,
+    Mapping,
+    Sequence,
+    ValuesView,
+)
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -135,7 +145,9 @@ class CatalogFile(Mapping[str, HubTool]):
         if self._tools is None:
             from importlib.resources import files
 
-            self._tools = catalog_tools(files(self.package).joinpath(CATALOG_FILE).read_text(encoding="utf-8"))
+            self._tools = catalog_tools(
+                files(self.package).joinpath(CATALOG_FILE).read_text(encoding="utf-8")
+            )
         return self._tools
 
     def __getitem__(self, name: str) -> HubTool:
@@ -181,7 +193,12 @@ def model_visible(meta: Any) -> bool:
 
 # -- filters ------------------------------------------------------------------------------------------
 
-HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
+HINT_DEFAULTS = {
+    "readOnlyHint": False,
+    "destructiveHint": True,
+    "idempotentHint": False,
+    "openWorldHint": True,
+}
 """What the MCP spec says a tool is when it does not give a hint."""
 
 
@@ -202,7 +219,10 @@ class ToolFilter:
             return False
         if any(fnmatch.fnmatchcase(tool, pattern) for pattern in self.exclude):
             return False
-        return all(annotations.get(hint, HINT_DEFAULTS.get(hint)) == value for hint, value in self.annotations.items())
+        return all(
+            annotations.get(hint, HINT_DEFAULTS.get(hint)) == value
+            for hint, value in self.annotations.items()
+        )
 
 
 Filters = ToolFilter | Mapping[str, ToolFilter] | None
@@ -213,10 +233,14 @@ def selected(tools: Iterable[HubTool], filters: Filters) -> list[HubTool]:
     """The tools the filters let through, in the order given."""
     if filters is None:
         return list(tools)
-    if not isinstance(filters, Mapping):  # one filter (of this module or another copy of it) for every server
+    if not isinstance(
+        filters, Mapping
+    ):  # one filter (of this module or another copy of it) for every server
         return [tool for tool in tools if filters.allows(tool.tool, tool.annotations)]
     return [
-        tool for tool in tools if tool.server not in filters or filters[tool.server].allows(tool.tool, tool.annotations)
+        tool
+        for tool in tools
+        if tool.server not in filters or filters[tool.server].allows(tool.tool, tool.annotations)
     ]
 
 
@@ -267,7 +291,9 @@ def _make_strict(node: Any) -> bool:
     return all(_make_strict(node[key]) for key in ("items", "anyOf") if key in node)
 
 
-def tool_definition(tool: HubTool, format: ToolFormat = "default", *, strict: bool = False) -> dict[str, Any]:
+def tool_definition(
+    tool: HubTool, format: ToolFormat = "default", *, strict: bool = False
+) -> dict[str, Any]:
     """The tool as the chosen API takes it in its tool list; every schema is a fresh copy.
 
     `openai` is a Chat Completions function tool; with `strict=True` it is marked strict when its
@@ -294,12 +320,16 @@ def tool_definition(tool: HubTool, format: ToolFormat = "default", *, strict: bo
         optional = {
             "title": tool.title,
             "description": tool.description,
-            "outputSchema": copy.deepcopy(dict(tool.output_schema)) if tool.output_schema is not None else None,
+            "outputSchema": copy.deepcopy(dict(tool.output_schema))
+            if tool.output_schema is not None
+            else None,
             "annotations": dict(tool.annotations) or None,
         }
         definition.update({key: value for key, value in optional.items() if value is not None})
         return definition
-    raise ValueError(f"unknown tool format {format!r}; use one of default, openai, anthropic, gemini, mcp")
+    raise ValueError(
+        f"unknown tool format {format!r}; use one of default, openai, anthropic, gemini, mcp"
+    )
 
 
 SearchDetail = Literal["names", "summaries", "full"]
@@ -327,7 +357,10 @@ def search_result(tools: Sequence[HubTool], detail: SearchDetail = "full") -> di
     servers: dict[str, list[str]] = {}
     for tool in tools:
         servers.setdefault(tool.server, []).append(tool.qualified_name)
-    return {"tools": entries, "servers": [{"server": server, "tools": names} for server, names in servers.items()]}
+    return {
+        "tools": entries,
+        "servers": [{"server": server, "tools": names} for server, names in servers.items()],
+    }
 
 
 def search_tool(limit: int) -> HubTool:
@@ -347,7 +380,12 @@ def search_tool(limit: int) -> HubTool:
             "type": "object",
             "properties": {
                 "query": {"type": "string", "description": "The task, in plain words."},
-                "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": f"At most; {limit} if unset."},
+                "limit": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 50,
+                    "description": f"At most; {limit} if unset.",
+                },
                 "detail": {
                     "type": "string",
                     "enum": list(SEARCH_DETAILS),
@@ -361,7 +399,12 @@ def search_tool(limit: int) -> HubTool:
             },
             "required": ["query"],
         },
-        annotations={"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False},
+        annotations={
+            "readOnlyHint": True,
+            "destructiveHint": False,
+            "idempotentHint": True,
+            "openWorldHint": False,
+        },
     )
 
 
@@ -378,18 +421,29 @@ def _block_text(block: Any) -> str:
         return f"[resource link: {block.uri}]"
     resource = block.resource
     text = getattr(resource, "text", None)
-    return str(text) if text is not None else f"[resource: {resource.uri}, {resource.mime_type or 'binary'}]"
+    return (
+        str(text)
+        if text is not None
+        else f"[resource: {resource.uri}, {resource.mime_type or 'binary'}]"
+    )
 
 
 def _result_text(result: CallToolResult) -> str:
     texts = [_block_text(block) for block in result.content]
-    if not any(block.type == "text" for block in result.content) and result.structured_content is not None:
+    if (
+        not any(block.type == "text" for block in result.content)
+        and result.structured_content is not None
+    ):
         texts.insert(0, json.dumps(result.structured_content, ensure_ascii=False))
     return "\n".join(texts)
 
 
 def tool_result(
-    result: CallToolResult, format: ToolFormat, *, call_id: str | None = None, name: str | None = None
+    result: CallToolResult,
+    format: ToolFormat,
+    *,
+    call_id: str | None = None,
+    name: str | None = None,
 ) -> dict[str, Any]:
     """The result as the chosen API takes it back: the message or content block to append to the conversation.
 
@@ -403,7 +457,11 @@ def tool_result(
     if format == "gemini":
         if name is None:
             raise ValueError("a Gemini function response needs the function's name")
-        output = result.structured_content if result.structured_content is not None else _result_text(result)
+        output = (
+            result.structured_content
+            if result.structured_content is not None
+            else _result_text(result)
+        )
         response: dict[str, Any] = {"error" if result.is_error else "output": output}
         part: dict[str, Any] = {"name": name, "response": response}
         if call_id is not None:
@@ -415,16 +473,28 @@ def tool_result(
         return {"role": "tool", "tool_call_id": call_id, "content": _result_text(result)}
     if format == "anthropic":
         content: list[dict[str, Any]] = []
-        if not any(block.type == "text" for block in result.content) and result.structured_content is not None:
-            content.append({"type": "text", "text": json.dumps(result.structured_content, ensure_ascii=False)})
+        if (
+            not any(block.type == "text" for block in result.content)
+            and result.structured_content is not None
+        ):
+            content.append(
+                {"type": "text", "text": json.dumps(result.structured_content, ensure_ascii=False)}
+            )
         for block in result.content:
             if block.type == "image":
                 source = {"type": "base64", "media_type": block.mime_type, "data": block.data}
                 content.append({"type": "image", "source": source})
             else:
                 content.append({"type": "text", "text": _block_text(block)})
-        return {"type": "tool_result", "tool_use_id": call_id, "content": content, "is_error": bool(result.is_error)}
-    raise ValueError(f"unknown tool format {format!r}; use one of default, openai, anthropic, gemini, mcp")
+        return {
+            "type": "tool_result",
+            "tool_use_id": call_id,
+            "content": content,
+            "is_error": bool(result.is_error),
+        }
+    raise ValueError(
+        f"unknown tool format {format!r}; use one of default, openai, anthropic, gemini, mcp"
+    )
 
 
 # -- shortlist ----------------------------------------------------------------------------------------
@@ -492,7 +562,9 @@ _QUESTIONS = {
 """General English: what a question word asks for, when it opens a question (`how big` and `how large`
 from a fourth-round miss, issue 25)."""
 _QUESTION = re.compile(
-    r"(?:^|[.!?;:]\s+)((?:" + "|".join(sorted(_QUESTIONS, key=len, reverse=True)).replace(" ", r"\s+") + r"))\b",
+    r"(?:^|[.!?;:]\s+)((?:"
+    + "|".join(sorted(_QUESTIONS, key=len, reverse=True)).replace(" ", r"\s+")
+    + r"))\b",
     re.IGNORECASE,
 )
 _QUESTION_WEIGHT = 0.5
@@ -513,7 +585,10 @@ _VALUES = [
         ),
         "date",
     ),
-    (re.compile(r"\b\d{1,2}(?::\d\d)?\s*(?:[ap]\.?m\b\.?)|\b\d{1,2}:\d\d\b", re.IGNORECASE), "time"),
+    (
+        re.compile(r"\b\d{1,2}(?::\d\d)?\s*(?:[ap]\.?m\b\.?)|\b\d{1,2}:\d\d\b", re.IGNORECASE),
+        "time",
+    ),
     (re.compile(rf"\b[\w-]+\.(?:{_EXTENSIONS})\b", re.IGNORECASE), "file path"),
 ]
 """Values in a request and the kind of parameter that takes them: general formats, not any catalog's words."""
@@ -631,11 +706,19 @@ _ABBREVIATIONS = {
 @functools.lru_cache(maxsize=65536)
 def _word_terms(word: str) -> tuple[str, ...]:
     if _IDEOGRAPHS_ONLY.fullmatch(word):
-        return (word,) if len(word) == 1 else tuple(first + second for first, second in itertools.pairwise(word))
+        return (
+            (word,)
+            if len(word) == 1
+            else tuple(first + second for first, second in itertools.pairwise(word))
+        )
     lowered = word.lower()
     parts = _ABBREVIATIONS.get(_stem(lowered), lowered).split()
     # `s` of "what's" is no word, and a number is a value to pass, not a word for what a tool does
-    return tuple(_stem(part) for part in parts if len(part) > 1 and part not in _STOPWORDS and not part.isdigit())
+    return tuple(
+        _stem(part)
+        for part in parts
+        if len(part) > 1 and part not in _STOPWORDS and not part.isdigit()
+    )
 
 
 def terms(text: str) -> list[str]:
@@ -643,7 +726,9 @@ def terms(text: str) -> list[str]:
     dropped (`café` is `cafe`), and Kana, Han and Hangul as overlapping character pairs."""
     if not text.isascii():
         decomposed = unicodedata.normalize("NFKD", text)
-        text = unicodedata.normalize("NFC", "".join(char for char in decomposed if not unicodedata.combining(char)))
+        text = unicodedata.normalize(
+            "NFC", "".join(char for char in decomposed if not unicodedata.combining(char))
+        )
     return [term for word in _WORD.findall(text) for term in _word_terms(word)]
 
 
@@ -652,7 +737,8 @@ def _one_edit(first: str, second: str) -> bool:
     if first[0] != second[0] or abs(len(first) - len(second)) > 1 or first == second:
         return False
     start = next(
-        (i for i, (a, b) in enumerate(zip(first, second, strict=False)) if a != b), min(len(first), len(second))
+        (i for i, (a, b) in enumerate(zip(first, second, strict=False)) if a != b),
+        min(len(first), len(second)),
     )
     a, b = first[start:], second[start:]
     return a[1:] == b[1:] or a[1:] == b or a == b[1:] or (a[:2] == b[1::-1] and a[2:] == b[2:])
@@ -688,9 +774,15 @@ def _schema_text(schema: Any, names: list[str], text: list[str], depth: int) -> 
     for name, value in properties.items() if isinstance(properties, Mapping) else ():
         names.append(str(name))
         if isinstance(value, Mapping):
-            text.extend(str(value[key]) for key in ("title", "description") if isinstance(value.get(key), str))
+            text.extend(
+                str(value[key])
+                for key in ("title", "description")
+                if isinstance(value.get(key), str)
+            )
             enum = value.get("enum")
-            text.extend(item for item in enum if isinstance(item, str)) if isinstance(enum, list) else None
+            text.extend(item for item in enum if isinstance(item, str)) if isinstance(
+                enum, list
+            ) else None
             _schema_text(value, names, text, depth + 1)
     for key in ("items", "additionalProperties"):
         _schema_text(schema.get(key), names, text, depth + 1)
@@ -748,7 +840,12 @@ class _Profile:
             else []
         )
         required = tool.input_schema.get("required")
-        enums = [item for value in values if isinstance(value.get("enum"), list) for item in value["enum"]]
+        enums = [
+            item
+            for value in values
+            if isinstance(value.get("enum"), list)
+            for item in value["enum"]
+        ]
         return cls(
             fields=fields,
             anywhere=frozenset(term for counts in fields.values() for term in counts),
@@ -758,7 +855,11 @@ class _Profile:
                 for name in (required if isinstance(required, list) else ())
                 if (found := terms(str(name)))
             ),
-            enums=tuple(frozenset(found) for item in enums if isinstance(item, str) and (found := terms(item))),
+            enums=tuple(
+                frozenset(found)
+                for item in enums
+                if isinstance(item, str) and (found := terms(item))
+            ),
         )
 
 
@@ -783,7 +884,9 @@ class SearchIndex:
         self.by_server: dict[str, list[int]] = {server: [] for server in servers}
         for position, tool in enumerate(self.tools):
             self.by_server[tool.server].append(position)
-        server_words = {server: terms(f"{server} {(about or {}).get(server, '')}") for server in servers}
+        server_words = {
+            server: terms(f"{server} {(about or {}).get(server, '')}") for server in servers
+        }
         server_terms = {server: set(words) for server, words in server_words.items()}
         frequencies: list[dict[str, float]] = []
         lengths: list[float] = []
@@ -805,7 +908,8 @@ class SearchIndex:
             frequencies.append(weighted)
         average = (sum(lengths) / len(lengths) if lengths else 1.0) or 1.0
         self.field_average = {
-            name: (length / len(self.tools) if self.tools else 0.0) or 1.0 for name, length in field_lengths.items()
+            name: (length / len(self.tools) if self.tools else 0.0) or 1.0
+            for name, length in field_lengths.items()
         }
         self.profiles: dict[int, _Profile] = {}
         """What the learned model reads of each tool, made when the tool is first among a query's first five."""
@@ -838,7 +942,9 @@ class SearchIndex:
             norm = _K1 * (1 - _B + _B * lengths[position] / average)
             for term, frequency in weighted.items():
                 idf = _idf(count, documents[term])
-                self.postings.setdefault(term, []).append((position, idf * frequency * (_K1 + 1) / (frequency + norm)))
+                self.postings.setdefault(term, []).append(
+                    (position, idf * frequency * (_K1 + 1) / (frequency + norm))
+                )
         for postings in self.postings.values():
             postings.sort(key=lambda posting: (-posting[1], posting[0]))
         self.named: dict[str, list[int]] = {}
@@ -854,19 +960,26 @@ class SearchIndex:
         letter away from a catalog word (a typo) finds it."""
         for term in self.vocabulary:
             if len(term) >= _TYPO_LENGTH:
-                for deleted in dict.fromkeys(term[:cut] + term[cut + 1 :] for cut in range(len(term))):
+                for deleted in dict.fromkeys(
+                    term[:cut] + term[cut + 1 :] for cut in range(len(term))
+                ):
                     self.misspelt.setdefault(deleted, []).append(term)
 
-    def search(self, query: str, limit: int, keep: Callable[[HubTool], bool] | None = None) -> list[HubTool]:
+    def search(
+        self, query: str, limit: int, keep: Callable[[HubTool], bool] | None = None
+    ) -> list[HubTool]:
         """The best `limit` tools for the query that `keep` accepts, best first; ties go by name."""
         scored = self.scored(query)
         scores, about = scored.scores, scored.about
         ranked = self.lexical(scored, len(scores) if keep is not None else max(limit, _RERANKED))
         # then the other tools of the servers whose own words match: they follow every tool that matches itself
         servers = sorted((-bonus, server) for server, (bonus, _) in about.items() if bonus > 0)
-        ranked += [position for _, server in servers for position in self.by_server[server] if position not in scores][
-            : len(self.tools) if keep is not None else max(0, max(limit, _RERANKED) - len(ranked))
-        ]
+        ranked += [
+            position
+            for _, server in servers
+            for position in self.by_server[server]
+            if position not in scores
+        ][: len(self.tools) if keep is not None else max(0, max(limit, _RERANKED) - len(ranked))]
         kept = [position for position in ranked if keep is None or keep(self.tools[position])]
         head = [position for position in kept[:_RERANKED] if position in scores]
         kept[: len(head)] = self.reranked(query, scored, head)
@@ -880,8 +993,14 @@ class SearchIndex:
 
     def reranked(self, query: str, scored: Scored, head: Sequence[int]) -> list[int]:
         """The lexical ranking's first tools in the learned model's order; a tool the request names stays first."""
-        learned = [sum(map(operator.mul, _WEIGHT_VECTOR, row)) for row in self.features(query, scored, head)]
-        order = sorted(range(len(head)), key=lambda place: (head[place] not in scored.named, -learned[place], place))
+        learned = [
+            sum(map(operator.mul, _WEIGHT_VECTOR, row))
+            for row in self.features(query, scored, head)
+        ]
+        order = sorted(
+            range(len(head)),
+            key=lambda place: (head[place] not in scored.named, -learned[place], place),
+        )
         return [head[place] for place in order]
 
     def features(self, query: str, scored: Scored, ranked: Sequence[int]) -> list[list[float]]:
@@ -894,8 +1013,14 @@ class SearchIndex:
         rows = []
         for place, position in enumerate(ranked):
             profile = self._profile(position)
-            row = [scores[position] / top if top else 0.0, math.log1p(scores[position]), 1.0 / (1 + place)]
-            for field_name in _RERANK_FIELDS:  # BM25 of the query's weighted terms in this field alone
+            row = [
+                scores[position] / top if top else 0.0,
+                math.log1p(scores[position]),
+                1.0 / (1 + place),
+            ]
+            for (
+                field_name
+            ) in _RERANK_FIELDS:  # BM25 of the query's weighted terms in this field alone
                 counts = profile.fields[field_name]
                 norm = _K1 * (1 - _B + _B * sum(counts.values()) / self.field_average[field_name])
                 row.append(  # summed exactly: the same float whatever order the terms come in
@@ -917,7 +1042,8 @@ class SearchIndex:
                 math.log1p(len(profile.required)),
                 math.log1p(sum(profile.fields["description"].values())),
                 float(any(value <= asked for value in profile.enums)),
-                sum(1 for names in profile.required if names & asked) / (len(profile.required) or 1),
+                sum(1 for names in profile.required if names & asked)
+                / (len(profile.required) or 1),
                 float(position in scored.named),
                 len(asked & set(profile.fields["parameter"])) / (len(asked) or 1),
             ]
@@ -935,26 +1061,43 @@ class SearchIndex:
         found = terms(query)
         weights = dict.fromkeys(found, 1.0)
         for term in found:
-            if term not in self.postings:  # a word no tool uses: the catalog's words it is a form or a typo of
+            if (
+                term not in self.postings
+            ):  # a word no tool uses: the catalog's words it is a form or a typo of
                 for variant in self._variants(term):
                     weights[variant] = max(weights.get(variant, 0.0), _VARIANT_WEIGHT)
-        for first, second in itertools.pairwise(_WORD.findall(query)):  # `time zone` is the catalog's `timezone`
+        for first, second in itertools.pairwise(
+            _WORD.findall(query)
+        ):  # `time zone` is the catalog's `timezone`
             for joined in _word_terms(first + second.lower()):
                 if joined in self.postings:
                     weights[joined] = max(weights.get(joined, 0.0), _COMPOUND_WEIGHT)
-        for question in _QUESTION.findall(query):  # what a question asks for is what the tool returns
+        for question in _QUESTION.findall(
+            query
+        ):  # what a question asks for is what the tool returns
             for asked in terms(_QUESTIONS[" ".join(question.lower().split())]):
                 weights[asked] = max(weights.get(asked, 0.0), _QUESTION_WEIGHT)
-        for pattern, kind in _VALUES:  # a value the request gives says which parameter the tool takes
+        for (
+            pattern,
+            kind,
+        ) in _VALUES:  # a value the request gives says which parameter the tool takes
             if pattern.search(query):
                 for asked in terms(kind):
                     weights[asked] = max(weights.get(asked, 0.0), _QUESTION_WEIGHT)
         for term in list(weights):
-            for synonym in sorted(_SYNONYM_TABLE.get(term, ())):  # in one order: the scores are sums of floats
-                if term not in self.postings:  # the catalog says it only in other words: they stand for it
+            for synonym in sorted(
+                _SYNONYM_TABLE.get(term, ())
+            ):  # in one order: the scores are sums of floats
+                if (
+                    term not in self.postings
+                ):  # the catalog says it only in other words: they stand for it
                     weights[synonym] = max(weights.get(synonym, 0.0), weights[term])
-                elif weights.get(synonym, 0.0) < 1.0:  # several query words for one thing add up, a little
-                    weights[synonym] = min(_SYNONYMS_WEIGHT, weights.get(synonym, 0.0) + _SYNONYM_WEIGHT)
+                elif (
+                    weights.get(synonym, 0.0) < 1.0
+                ):  # several query words for one thing add up, a little
+                    weights[synonym] = min(
+                        _SYNONYMS_WEIGHT, weights.get(synonym, 0.0) + _SYNONYM_WEIGHT
+                    )
         scores: dict[int, float] = {}
         matched: dict[int, float] = {}
         for term, weight in weights.items():
@@ -966,17 +1109,25 @@ class SearchIndex:
                 scores[position] = scores.get(position, 0.0) + contribution
         about = {  # what the query shares with each server's words about itself, and how much of the query it is
             server: (
-                sum(weight * found_terms[term] for term, weight in weights.items() if term in found_terms),
+                sum(
+                    weight * found_terms[term]
+                    for term, weight in weights.items()
+                    if term in found_terms
+                ),
                 sum(weight for term, weight in weights.items() if term in found_terms),
             )
             for server, found_terms in self.about.items()
         }
         total = sum(weights.values()) or 1.0
-        for position in scores:
+        for position, score in scores.items():
             bonus, share = about[self.tools[position].server]
             covered = min(matched.get(position, 0.0) + share, total) / total
-            scores[position] = (scores[position] + bonus) * covered**_COVERAGE
-        named = {position: None for token in _NAME.findall(query) for position in self.named.get(token.lower(), ())}
+            scores[position] = (score + bonus) * covered**_COVERAGE
+        named = {
+            position: None
+            for token in _NAME.findall(query)
+            for position in self.named.get(token.lower(), ())
+        }
         top = max(scores.values(), default=0.0)
         for position in named:  # a tool the request names is what it asks for
             scores[position] = scores.get(position, 0.0) + top
@@ -995,7 +1146,11 @@ class SearchIndex:
         for end in range(len(term) - 1, _VARIANT_LENGTH - 2, -1):
             if end >= _VARIANT_SHARE * len(term) and term[:end] in self.postings:
                 found.add(term[:end])
-        for cut in range(_PART_LENGTH, len(term) - _PART_LENGTH + 1) if len(term) >= 2 * _PART_LENGTH + 1 else ():
+        for cut in (
+            range(_PART_LENGTH, len(term) - _PART_LENGTH + 1)
+            if len(term) >= 2 * _PART_LENGTH + 1
+            else ()
+        ):
             # `username` is `user` and `name`
             if term[:cut] in self.postings and term[cut:] in self.postings:
                 found.update((term[:cut], term[cut:]))
@@ -1003,8 +1158,12 @@ class SearchIndex:
             for deleted in {term, *(term[:cut] + term[cut + 1 :] for cut in range(len(term)))}:
                 if deleted in self.postings and _one_edit(term, deleted):  # a letter too many
                     found.add(deleted)
-                found.update(word for word in self.misspelt.get(deleted, ()) if _one_edit(term, word))
-        return sorted(found, key=lambda candidate: (abs(len(candidate) - len(term)), candidate))[:_VARIANTS]
+                found.update(
+                    word for word in self.misspelt.get(deleted, ()) if _one_edit(term, word)
+                )
+        return sorted(found, key=lambda candidate: (abs(len(candidate) - len(term)), candidate))[
+            :_VARIANTS
+        ]
 
 
 def names_only(tools: Iterable[HubTool], names: Collection[str] | None) -> list[HubTool]:

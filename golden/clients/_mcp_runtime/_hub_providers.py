@@ -50,7 +50,12 @@ _SEARCH_PARAMETERS: dict[str, Any] = {
     "type": "object",
     "properties": {
         "query": {"type": "string", "description": "The task, in plain words."},
-        "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "At most this many tools."},
+        "limit": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 50,
+            "description": "At most this many tools.",
+        },
     },
     "required": ["query"],
 }
@@ -70,7 +75,11 @@ def anthropic_tool(tool: HubTool) -> dict[str, Any]:
         from ._schema_check import SchemaCheck
 
         check = SchemaCheck(dict(tool.input_schema))
-        fitting = [example for example in examples if isinstance(example, dict) and check.problem(example) is None]
+        fitting = [
+            example
+            for example in examples
+            if isinstance(example, dict) and check.problem(example) is None
+        ]
         if len(fitting) == len(examples):
             del schema["examples"]
         if fitting:
@@ -140,7 +149,9 @@ class DeferredTools:
         if self.provider == "gemini":
             names = [*self.pinned, SEARCH_TOOLS, *self.loaded]
             tools = {**self._offered, SEARCH_TOOLS: self._search_tool}
-            return [{"functionDeclarations": [tool_definition(tools[name], "gemini") for name in names]}]
+            return [
+                {"functionDeclarations": [tool_definition(tools[name], "gemini") for name in names]}
+            ]
         if self._request_tools is None:
             self._request_tools = self._deferred_tools()
         return list(self._request_tools)
@@ -175,7 +186,11 @@ class DeferredTools:
         error, so the model can correct itself; nothing was sent to a server.
         """
         if self.provider == "anthropic":
-            call_id, name, arguments = _field(call, "id"), _field(call, "name"), _field(call, "input")
+            call_id, name, arguments = (
+                _field(call, "id"),
+                _field(call, "name"),
+                _field(call, "input"),
+            )
             if name == SEARCH_TOOLS:
                 found = self._search(arguments)
                 if isinstance(found, str):
@@ -187,7 +202,12 @@ class DeferredTools:
             if kind == "tool_search_call":
                 found = self._search(_arguments(_field(call, "arguments")))
                 tools = self._namespaces([] if isinstance(found, str) else found, request=False)
-                return {"type": "tool_search_output", "execution": "client", "call_id": call_id, "tools": tools}
+                return {
+                    "type": "tool_search_output",
+                    "execution": "client",
+                    "call_id": call_id,
+                    "tools": tools,
+                }
             if kind != "function_call":
                 raise ValueError(f"hub: an OpenAI {kind!r} item is not a call the hub answers")
             function = (_field(call, "namespace", None), _field(call, "name"))
@@ -196,16 +216,25 @@ class DeferredTools:
             )
             output = tool_result(result, "openai", call_id=call_id)["content"]
             return {"type": "function_call_output", "call_id": call_id, "output": output}
-        function_call = _field(call, "functionCall", None) or _field(call, "function_call", None) or call
+        function_call = (
+            _field(call, "functionCall", None) or _field(call, "function_call", None) or call
+        )
         call_id, name = _field(function_call, "id", None), _field(function_call, "name")
         arguments = _field(function_call, "args", None) or {}
         if name != SEARCH_TOOLS:
-            return tool_result(await self._run(name, arguments), "gemini", call_id=call_id, name=name)
+            return tool_result(
+                await self._run(name, arguments), "gemini", call_id=call_id, name=name
+            )
         found = self._search(arguments)
         if isinstance(found, str):
             return tool_result(_error(found), "gemini", call_id=call_id, name=name)
-        self.loaded += [tool.qualified_name for tool in found if tool.qualified_name not in self.loaded]
-        response: dict[str, Any] = {"name": name, "response": {"output": search_result(found, "summaries")}}
+        self.loaded += [
+            tool.qualified_name for tool in found if tool.qualified_name not in self.loaded
+        ]
+        response: dict[str, Any] = {
+            "name": name,
+            "response": {"output": search_result(found, "summaries")},
+        }
         if call_id is not None:
             response["id"] = call_id
         return {"functionResponse": response}
@@ -221,19 +250,25 @@ class DeferredTools:
 
         if self._search_check.problem(arguments) is not None:
             try:
-                _check_with_jsonschema(self._search_tool, offline_validator(_SEARCH_PARAMETERS), arguments)
+                _check_with_jsonschema(
+                    self._search_tool, offline_validator(_SEARCH_PARAMETERS), arguments
+                )
             except ArgumentsError as error:
                 return str(error)
         searchable = {name for name in self._offered if name not in self.pinned}
         limit = arguments.get("limit", self.limit)
-        return self._catalog.index.search(arguments["query"], limit, lambda tool: tool.qualified_name in searchable)
+        return self._catalog.index.search(
+            arguments["query"], limit, lambda tool: tool.qualified_name in searchable
+        )
 
     async def _run(self, name: str, arguments: Any) -> CallToolResult:
         """The tool's result, or an error result for a call the model got wrong."""
         from ._hub_runtime import ArgumentsError, HubError, UnknownQualifiedToolError
 
         if self._call is None:
-            raise HubError(f"hub: the model called {name!r}; connect the hub (Hub.connect) to answer tool calls")
+            raise HubError(
+                f"hub: the model called {name!r}; connect the hub (Hub.connect) to answer tool calls"
+            )
         try:
             return await self._call(name, arguments if isinstance(arguments, Mapping) else {})
         except (ArgumentsError, UnknownQualifiedToolError) as error:
@@ -249,14 +284,20 @@ class DeferredTools:
         servers = list(by_server)
         if request:
             for members in by_server.values():
-                members.sort(key=lambda tool: (tool.qualified_name not in self.pinned, tool.qualified_name))
-            servers.sort(key=lambda server: (by_server[server][0].qualified_name not in self.pinned, server))
+                members.sort(
+                    key=lambda tool: (tool.qualified_name not in self.pinned, tool.qualified_name)
+                )
+            servers.sort(
+                key=lambda server: (by_server[server][0].qualified_name not in self.pinned, server)
+            )
         namespaces = []
         for server in servers:
             functions = [self._openai_function(tool) for tool in by_server[server]]
             about = self._catalog.about.get(server) or f"The tools of the MCP server {server!r}."
             name = self._functions[by_server[server][0].qualified_name][0]
-            namespaces.append({"type": "namespace", "name": name, "description": about, "tools": functions})
+            namespaces.append(
+                {"type": "namespace", "name": name, "description": about, "tools": functions}
+            )
         return namespaces
 
     def _openai_function(self, tool: HubTool) -> dict[str, Any]:
@@ -277,13 +318,20 @@ class DeferredToolsMethod(Protocol):
     """`Hub.deferred_tools`: one conversation's `DeferredTools` for a provider."""
 
     def __call__(
-        self, provider: Provider, *, pinned: Collection[str] = (), filters: Filters = None, limit: int = 5
+        self,
+        provider: Provider,
+        *,
+        pinned: Collection[str] = (),
+        filters: Filters = None,
+        limit: int = 5,
     ) -> DeferredTools: ...
 
 
 def _tool_references(call_id: str, found: Sequence[HubTool]) -> dict[str, Any]:
     """Anthropic's answer to a search: one `tool_reference` per tool found, whose definition the API then loads."""
-    content: list[dict[str, Any]] = [{"type": "tool_reference", "tool_name": tool.qualified_name} for tool in found]
+    content: list[dict[str, Any]] = [
+        {"type": "tool_reference", "tool_name": tool.qualified_name} for tool in found
+    ]
     if not content:
         content = [{"type": "text", "text": "No tool matched; describe the task in other words."}]
     return {"type": "tool_result", "tool_use_id": call_id, "content": content}
@@ -306,7 +354,9 @@ def _openai_functions(tools: Sequence[HubTool]) -> dict[str, tuple[str | None, s
         namespaces[server] = namespace
     wanted: dict[tuple[str, str], list[str]] = {}
     for tool in tools:
-        wanted.setdefault((namespaces[tool.server], api_safe(tool.tool)), []).append(tool.qualified_name)
+        wanted.setdefault((namespaces[tool.server], api_safe(tool.tool)), []).append(
+            tool.qualified_name
+        )
     functions: dict[str, tuple[str | None, str]] = {}
     for (namespace, name), owners in wanted.items():
         for owner in owners:

@@ -18,11 +18,30 @@ import functools
 import importlib
 import json
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Collection,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, Generic, Literal, ParamSpec, Protocol, Self, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Concatenate,
+    Generic,
+    Literal,
+    ParamSpec,
+    Protocol,
+    Self,
+    TypeVar,
+)
 
 from ._hub_catalog import (
     HUB_SEPARATOR,
@@ -124,8 +143,14 @@ class UnknownQualifiedToolError(HubError, LookupError):
             super().__init__(f"the hub cannot offer or call {name!r}: {reason}")
             return
         self.suggestions = tuple(difflib.get_close_matches(name, known, n=3))
-        hint = f"; did you mean {', '.join(repr(match) for match in self.suggestions)}?" if self.suggestions else ""
-        super().__init__(f"the hub has no tool {name!r}{hint} (it has {len(known)} tools: see Hub.tools)")
+        hint = (
+            f"; did you mean {', '.join(repr(match) for match in self.suggestions)}?"
+            if self.suggestions
+            else ""
+        )
+        super().__init__(
+            f"the hub has no tool {name!r}{hint} (it has {len(known)} tools: see Hub.tools)"
+        )
 
 
 class ArgumentsError(HubError, ValueError):
@@ -162,7 +187,9 @@ class _Connected(Protocol):
 
     async def verify(self) -> None: ...
 
-    async def _run_task(self, tool: str, payload: dict[str, Any], call_options: CallOptions) -> CallToolResult: ...
+    async def _run_task(
+        self, tool: str, payload: dict[str, Any], call_options: CallOptions
+    ) -> CallToolResult: ...
 
 
 class Catalog:
@@ -200,7 +227,9 @@ class Catalog:
         problem = check.problem(arguments)
         if problem is None:
             return
-        if isinstance(problem, Exception) and not hasattr(problem, "schema_path"):  # a crash, not a refusal
+        if isinstance(problem, Exception) and not hasattr(
+            problem, "schema_path"
+        ):  # a crash, not a refusal
             reason = " ".join(str(problem).split())[:200]
             raise ArgumentsError(
                 f"{tool.qualified_name}: its input schema cannot be applied ({reason}); nothing was sent"
@@ -245,16 +274,24 @@ class _DeferredToolsDescriptor:
     """`deferred_tools`: over the snapshot's catalog on the class (it answers searches only), over the
     live one on a connected hub (which also runs the tools the model calls)."""
 
-    def __get__(self, hub: GeneratedHub | None, hub_class: type[GeneratedHub]) -> DeferredToolsMethod:
+    def __get__(
+        self, hub: GeneratedHub | None, hub_class: type[GeneratedHub]
+    ) -> DeferredToolsMethod:
         catalog = _snapshot_catalog(hub_class) if hub is None else hub.model_catalog
         call = None if hub is None else hub.call
 
         def deferred_tools(
-            provider: Provider, *, pinned: Collection[str] = (), filters: Filters = None, limit: int = SEARCH_LIMIT
+            provider: Provider,
+            *,
+            pinned: Collection[str] = (),
+            filters: Filters = None,
+            limit: int = SEARCH_LIMIT,
         ) -> DeferredTools:
             """The request's tools in the provider's deferred-loading form (Anthropic, OpenAI; Gemini
             declares what searches found), and `answer(call)` for the model's search and tool calls."""
-            return DeferredTools(catalog, call, provider, pinned=pinned, filters=filters, limit=limit)
+            return DeferredTools(
+                catalog, call, provider, pinned=pinned, filters=filters, limit=limit
+            )
 
         return deferred_tools
 
@@ -282,7 +319,10 @@ class GeneratedHub:
     """The config's `hub_live_tools`: what a connected hub does with tools a server adds (see `LiveTools`)."""
 
     def __init__(
-        self, clients: Mapping[str, _Connected | None], filters: Filters = None, live_tools: LiveTools | None = None
+        self,
+        clients: Mapping[str, _Connected | None],
+        filters: Filters = None,
+        live_tools: LiveTools | None = None,
     ) -> None:
         self.clients: Mapping[str, _Connected] = {
             name: client for name, client in clients.items() if client is not None
@@ -303,7 +343,9 @@ class GeneratedHub:
         live_tools: LiveTools | None = None,
     ) -> AbstractAsyncContextManager[Self]:
         """Connect the targets given concurrently, then keep the hub's live catalog in step until exit."""
-        _live_tools_mode(live_tools, cls.configured_live_tools)  # a bad value fails here, before any server starts
+        _live_tools_mode(
+            live_tools, cls.configured_live_tools
+        )  # a bad value fails here, before any server starts
 
         @asynccontextmanager
         async def connected() -> AsyncIterator[Self]:
@@ -369,7 +411,9 @@ class GeneratedHub:
 
         def opener(client_class: Callable[[Any], _Connected]) -> Opener:
             @asynccontextmanager
-            async def open_client(server: Any, *, message_handler: Any = None) -> AsyncIterator[_Connected]:
+            async def open_client(
+                server: Any, *, message_handler: Any = None
+            ) -> AsyncIterator[_Connected]:
                 async with connect(server, message_handler) as client:
                     yield client_class(client)
 
@@ -409,12 +453,18 @@ class GeneratedHub:
         if unknown:
             raise catalog.unknown(unknown[0])
         tools = names_only(selected(catalog.tools.values(), filters), names)
-        if format == "anthropic":  # with the schemas' examples as `input_examples`, as Anthropic takes them
+        if (
+            format == "anthropic"
+        ):  # with the schemas' examples as `input_examples`, as Anthropic takes them
             return [anthropic_tool(tool) for tool in sorted(tools, key=_by_name)]
-        return [tool_definition(tool, format, strict=strict) for tool in sorted(tools, key=_by_name)]
+        return [
+            tool_definition(tool, format, strict=strict) for tool in sorted(tools, key=_by_name)
+        ]
 
     @_CatalogMethod
-    def shortlist(catalog: Catalog, query: str, limit: int = 10, *, filters: Filters = None) -> list[HubTool]:
+    def shortlist(
+        catalog: Catalog, query: str, limit: int = 10, *, filters: Filters = None
+    ) -> list[HubTool]:
         """The tools most relevant to a task in plain words, best first (BM25 over names, descriptions, parameters)."""
         if filters is None:
             return catalog.index.search(query, limit)
@@ -473,15 +523,23 @@ class GeneratedHub:
             if not options:
                 return await client.mcp_client.call_tool(route.tool, payload)
             progress = _progress(options.get("on_progress"))
-            return await client.mcp_client.call_tool(route.tool, payload, timeout, progress, meta=_meta(options))
+            return await client.mcp_client.call_tool(
+                route.tool, payload, timeout, progress, meta=_meta(options)
+            )
         except Exception as error:
             from mcp import MCPError
 
-            if isinstance(error, MCPError) and error.code == _REQUEST_TIMEOUT and timeout is not None:
+            if (
+                isinstance(error, MCPError)
+                and error.code == _REQUEST_TIMEOUT
+                and timeout is not None
+            ):
                 raise RequestTimeoutError(route.client, f"tool {route.tool!r}", timeout) from None
             if isinstance(error, MCPError):
                 code, message, data = error.code, error.message, error.error.data
-                raise ServerError(route.client, f"tool {route.tool!r}", code, message, data) from error
+                raise ServerError(
+                    route.client, f"tool {route.tool!r}", code, message, data
+                ) from error
             refused = _result_error(route.client, route.tool, error)
             if refused is not None:
                 raise refused from None
@@ -499,7 +557,9 @@ class GeneratedHub:
             found = self.shortlist(arguments["query"], arguments.get("limit", SEARCH_LIMIT))
         result = search_result(found, arguments.get("detail", "full"))
         text = json.dumps(result, ensure_ascii=False)
-        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=result)
+        return CallToolResult(
+            content=[TextContent(type="text", text=text)], structured_content=result
+        )
 
     async def verify(self) -> CatalogDifference:
         """Check every server's live tools against its snapshot; raises that client's `CatalogDriftError`.
@@ -538,7 +598,9 @@ class GeneratedHub:
     def _view(self, client: str, listed: Sequence[Tool]) -> _ServerView:
         """One server's listing beside its snapshot tools."""
         generated = {tool.tool: tool for tool in self.tools.values() if tool.client == client}
-        live = {tool.name: tool for tool in reversed(listed)}  # a name listed twice: its first entry
+        live = {
+            tool.name: tool for tool in reversed(listed)
+        }  # a name listed twice: its first entry
         expected = self.clients[client].tool_fingerprints
         added = []
         for name in sorted(set(live) - set(generated)):
@@ -560,7 +622,9 @@ class GeneratedHub:
         return _ServerView(
             # a server may hide a reviewed tool from the model later, never show one it hid
             present=tuple(
-                tool if tool.app_only or model_visible(live[name].meta) else replace(tool, app_only=True)
+                tool
+                if tool.app_only or model_visible(live[name].meta)
+                else replace(tool, app_only=True)
                 for name, tool in generated.items()
                 if name in live
             ),
@@ -568,7 +632,9 @@ class GeneratedHub:
             changed=tuple(
                 tool.qualified_name
                 for name, tool in generated.items()
-                if name in live and name in expected and expected[name] != tool_fingerprint(live[name])
+                if name in live
+                and name in expected
+                and expected[name] != tool_fingerprint(live[name])
             ),
             added=tuple(added),
         )
@@ -618,7 +684,9 @@ class GeneratedHub:
                         owner = f"the snapshot's tool {self.tools[name].tool!r}, which keeps it"
                     else:
                         owner = "another tool's"
-                    left_out.append(LeftOut(tool.server, tool.tool, f"its qualified name {name!r} is {owner}"))
+                    left_out.append(
+                        LeftOut(tool.server, tool.tool, f"its qualified name {name!r} is {owner}")
+                    )
                     continue
                 taken.add(name)
                 added.append(name)
@@ -631,7 +699,9 @@ class GeneratedHub:
                     continue
                 callable_tools[name] = tool
                 if self.live_tools_mode == "callable":
-                    hidden[name] = "it was added live, and live_tools='callable' calls such tools without offering them"
+                    hidden[name] = (
+                        "it was added live, and live_tools='callable' calls such tools without offering them"
+                    )
                 elif tool.app_only:
                     hidden[name] = _APP_ONLY
                 elif findings:
@@ -640,8 +710,12 @@ class GeneratedHub:
                     hidden[name] = reason
                 else:
                     shown[name] = tool
-        self.live_catalog = Catalog(dict(sorted(callable_tools.items())), reasons, self.server_about)
-        self.model_catalog = Catalog(dict(sorted(shown.items())), {**reasons, **hidden}, self.server_about)
+        self.live_catalog = Catalog(
+            dict(sorted(callable_tools.items())), reasons, self.server_about
+        )
+        self.model_catalog = Catalog(
+            dict(sorted(shown.items())), {**reasons, **hidden}, self.server_about
+        )
         self._difference = CatalogDifference(
             added=tuple(sorted(added)),
             removed=tuple(sorted(removed)),
@@ -657,7 +731,9 @@ class GeneratedHub:
         return bool(selected([tool], self.filters))
 
     @asynccontextmanager
-    async def following_list_changes(self, signals: Mapping[str, ListChanged]) -> AsyncIterator[None]:
+    async def following_list_changes(
+        self, signals: Mapping[str, ListChanged]
+    ) -> AsyncIterator[None]:
         """While open, keep the live catalog in step with every server: listed once, then on each change.
 
         A server says its tools changed with `notifications/tools/list_changed` (which `signals`
@@ -736,7 +812,9 @@ class GeneratedHub:
             except (ServerError, PaginationError) as error:
                 import logging
 
-                logging.getLogger(__name__).warning("hub: %s; keeping the tools it listed before", error)
+                logging.getLogger(__name__).warning(
+                    "hub: %s; keeping the tools it listed before", error
+                )
 
 
 class GeneratedSyncHub(Generic[HubT]):
@@ -748,7 +826,9 @@ class GeneratedSyncHub(Generic[HubT]):
     each server's `list_changed` between calls, so its live catalog is current when read.
     """
 
-    sync_client_classes: ClassVar[Mapping[str, Callable[[], Callable[[Any, SessionLoop], object]]]] = {}
+    sync_client_classes: ClassVar[
+        Mapping[str, Callable[[], Callable[[Any, SessionLoop], object]]]
+    ] = {}
     """Each client attribute's generated sync client class, imported when asked for."""
 
     def __init__(self, hub: HubT, loop: SessionLoop) -> None:
@@ -792,7 +872,9 @@ Opener = Callable[..., AbstractAsyncContextManager[Any]]
 
 @asynccontextmanager
 async def open_servers(
-    targets: Mapping[str, tuple[Opener, object | None]], timeout: float, client_options: Mapping[str, Any]
+    targets: Mapping[str, tuple[Opener, object | None]],
+    timeout: float,
+    client_options: Mapping[str, Any],
 ) -> AsyncIterator[tuple[dict[str, Any], dict[str, ListChanged]]]:
     """Connect every given server at once; yields the clients and their change signals by attribute.
 
@@ -802,7 +884,11 @@ async def open_servers(
     """
     import anyio
 
-    given = {name: (opener, target) for name, (opener, target) in sorted(targets.items()) if target is not None}
+    given = {
+        name: (opener, target)
+        for name, (opener, target) in sorted(targets.items())
+        if target is not None
+    }
     signals = {name: ListChanged(client_options.get("message_handler")) for name in given}
     clients: dict[str, Any] = {}
     failures: dict[str, str] = {}
@@ -818,7 +904,7 @@ async def open_servers(
                     clients[name] = client
                     ready[name].set()
                     await closing.wait()
-            except Exception as error:  # reported below as one line per server
+            except Exception as error:  # noqa: BLE001  # reported below as one line per server
                 failures[name] = f"{type(error).__name__}: {error}"
                 ready[name].set()
 
@@ -839,8 +925,10 @@ async def open_servers(
                 closing.set()
         closing.set()
     if failures:
-        name = sorted(failures)[0]
-        raise HubError(f"hub: server {name!r} could not connect ({failures[name]}); none of the servers stays open")
+        name = min(failures)
+        raise HubError(
+            f"hub: server {name!r} could not connect ({failures[name]}); none of the servers stays open"
+        )
 
 
 @dataclass(frozen=True)
@@ -944,7 +1032,9 @@ async def _list_all_tools(client: Client | ClientSession, server: str) -> list[T
             refused = _server_error(server, "tools/list", error)
             if refused is None:
                 raise
-            if refused.code == _METHOD_NOT_FOUND and cursor is None:  # declared, not implemented: no
+            if (
+                refused.code == _METHOD_NOT_FOUND and cursor is None
+            ):  # declared, not implemented: no
                 return []  # tools, as `mcp-stubgen snapshot` records it
             raise refused from error
         tools.extend(page.tools)
@@ -952,7 +1042,9 @@ async def _list_all_tools(client: Client | ClientSession, server: str) -> list[T
         if cursor is None:
             return tools
         if cursor in seen_cursors:
-            raise PaginationError(server, f"returned cursor {cursor[:40]!r} twice (its paging loops)")
+            raise PaginationError(
+                server, f"returned cursor {cursor[:40]!r} twice (its paging loops)"
+            )
         seen_cursors.add(cursor)
     raise PaginationError(server, f"still had more after {MAX_PAGES} pages")
 
@@ -961,7 +1053,9 @@ def _live_tools_mode(given: LiveTools | None, configured: LiveTools) -> LiveTool
     """The `live_tools` given at run time, else the configured one; anything else is a `ValueError`."""
     mode = configured if given is None else given
     if mode not in LIVE_TOOLS:
-        raise ValueError(f"hub: live_tools must be one of {', '.join(map(repr, LIVE_TOOLS))}, not {mode!r}")
+        raise ValueError(
+            f"hub: live_tools must be one of {', '.join(map(repr, LIVE_TOOLS))}, not {mode!r}"
+        )
     return mode
 
 
@@ -969,7 +1063,9 @@ def _audit_findings(tool: Mapping[str, Any]) -> tuple[str, ...]:
     """What the catalog-text audit finds in a tool's text, one line each (where, kind, excerpt)."""
     from ._audit import audit_tool
 
-    return tuple(f"{where}: {finding.kind} ({finding.excerpt})" for where, finding in audit_tool(tool))
+    return tuple(
+        f"{where}: {finding.kind} ({finding.excerpt})" for where, finding in audit_tool(tool)
+    )
 
 
 def _by_name(tool: HubTool) -> str:
@@ -978,11 +1074,16 @@ def _by_name(tool: HubTool) -> str:
 
 def _check_with_jsonschema(tool: HubTool, validator: Any, arguments: Mapping[str, Any]) -> None:
     """`ArgumentsError` naming every argument the schema rejects and the rule each breaks, if any does."""
-    problems = sorted(validator.iter_errors(arguments), key=lambda error: [str(part) for part in error.absolute_path])
+    problems = sorted(
+        validator.iter_errors(arguments),
+        key=lambda error: [str(part) for part in error.absolute_path],
+    )
     if problems:
         details = "; ".join(
             f"{'/'.join(map(str, error.absolute_path)) or '(arguments)'}: {error.message} "
             f"(schema rule /{'/'.join(map(str, error.absolute_schema_path))})"
             for error in problems
         )
-        raise ArgumentsError(f"{tool.qualified_name}: invalid arguments: {details}; nothing was sent")
+        raise ArgumentsError(
+            f"{tool.qualified_name}: invalid arguments: {details}; nothing was sent"
+        )

@@ -149,7 +149,11 @@ async def run_code(
     run = _Run(functions, hints, approve, ask, max_calls)
     modules = {
         module: monty.ExternalModule(
-            {name.split(".", 1)[1]: _never_called for name in functions if name.split(".", 1)[0] == module},
+            {
+                name.split(".", 1)[1]: _never_called
+                for name in functions
+                if name.split(".", 1)[0] == module
+            },
             stubs=source,
         )
         for module, source in stubs.items()
@@ -168,7 +172,10 @@ async def run_code(
     }
     # Entered and left on worker threads: leaving waits for the worker's current step, at most the
     # time limit, which must not hold the event loop (the hub's servers) when the caller cancels.
-    async with _on_threads(monty.Monty()) as pool, _on_threads(pool.checkout(**checkout)) as session:
+    async with (
+        _on_threads(monty.Monty()) as pool,
+        _on_threads(pool.checkout(**checkout)) as session,
+    ):
         try:
             # the checker asks for the stubs of the modules the script imports, then checks it whole
             # before its first line runs, so a rejection comes before any call
@@ -232,11 +239,18 @@ class _Run:
         # imports of the stub modules, their stubs, and OS calls, which Monty refuses without a handler
         return await asyncio.to_thread(step.resume_auto)
 
-    async def start(self, call_id: int, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+    async def start(
+        self, call_id: int, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> dict[str, Any]:
         """Decide on one call and start it; what the script's call returns (a future, or an exception)."""
         call = self.tool_call(name, kwargs)
         if args:
-            return self.unsent(call, "error", "TypeError", "positional arguments are not accepted: pass each by name")
+            return self.unsent(
+                call,
+                "error",
+                "TypeError",
+                "positional arguments are not accepted: pass each by name",
+            )
         if self.started >= self.max_calls:
             return self.unsent(
                 call,
@@ -251,13 +265,19 @@ class _Run:
         # the log keeps the order calls were made in; this line stands until the call answers
         self.log.append(
             CallRecord(
-                call.tool, call.arguments, "error", f"{call.tool}: the script ended before the call answered", 0.0
+                call.tool,
+                call.arguments,
+                "error",
+                f"{call.tool}: the script ended before the call answered",
+                0.0,
             )
         )
         self.pending[call_id] = asyncio.create_task(self.call(call, len(self.log) - 1))
         return {"future": ...}
 
-    def unsent(self, call: ToolCall, outcome: Outcome, exc_type: str, reason: str) -> dict[str, Any]:
+    def unsent(
+        self, call: ToolCall, outcome: Outcome, exc_type: str, reason: str
+    ) -> dict[str, Any]:
         """Log a call that is not sent; the exception the script's call raises instead."""
         message = f"{call.tool}: {reason}; nothing was sent"
         self.log.append(CallRecord(call.tool, call.arguments, outcome, message, 0.0))
@@ -277,7 +297,9 @@ class _Run:
         if inspect.isawaitable(decision):
             decision = await decision
         kind = " and ".join(
-            word for word, on in (("destructive", call.destructive), ("open-world", call.open_world)) if on
+            word
+            for word, on in (("destructive", call.destructive), ("open-world", call.open_world))
+            if on
         )
         if decision == "allow":
             return None
@@ -299,12 +321,18 @@ class _Run:
         started = time.perf_counter()
         try:
             value = await function(**call.arguments)
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001  # the script sees every failure as its call's error
             # code mode's own errors name the function already (`weather.search: the tool reported ...`)
-            detail = str(error) if str(error).startswith(f"{call.tool}: ") else f"{call.tool}: {error}"
-            self.log[line] = CallRecord(call.tool, call.arguments, "error", detail, time.perf_counter() - started)
+            detail = (
+                str(error) if str(error).startswith(f"{call.tool}: ") else f"{call.tool}: {error}"
+            )
+            self.log[line] = CallRecord(
+                call.tool, call.arguments, "error", detail, time.perf_counter() - started
+            )
             return {"exc_type": _sandbox_exception(error), "message": detail}
-        self.log[line] = CallRecord(call.tool, call.arguments, "ok", "", time.perf_counter() - started)
+        self.log[line] = CallRecord(
+            call.tool, call.arguments, "ok", "", time.perf_counter() - started
+        )
         return {"return_value": value}
 
     def cancel_pending(self) -> None:

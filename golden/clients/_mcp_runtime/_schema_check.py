@@ -27,7 +27,9 @@ _ANNOTATIONS = frozenset(
 _OBJECT_KEYWORDS = frozenset({"type", "properties", "required"})
 """The keywords `_Compiler._object` checks together, for a schema whose `type` is `object`."""
 
-_NOT_COMPILED = frozenset({"$dynamicRef", "$dynamicAnchor", "$anchor", "$id", "$recursiveRef", "$vocabulary"})
+_NOT_COMPILED = frozenset(
+    {"$dynamicRef", "$dynamicAnchor", "$anchor", "$id", "$recursiveRef", "$vocabulary"}
+)
 _NOT_COMPILED_KEYWORDS = frozenset({"unevaluatedProperties", "unevaluatedItems"})
 
 
@@ -66,7 +68,9 @@ _TYPES: dict[str, Check] = {
     "object": lambda value: isinstance(value, dict),
     "array": lambda value: isinstance(value, list),
     "string": lambda value: isinstance(value, str),
-    "number": lambda value: type(value) in _NUMBERS or _is_number(value),  # the exact types first: one test
+    "number": lambda value: (
+        type(value) in _NUMBERS or _is_number(value)
+    ),  # the exact types first: one test
     "integer": lambda value: (
         type(value) is int
         or (isinstance(value, int) and not isinstance(value, bool))
@@ -98,7 +102,9 @@ class _Compiler:
             checks.append(self._object(schema.get("properties", {}), schema.get("required", ())))
             fused = _OBJECT_KEYWORDS
         for keyword, argument in schema.items():
-            if keyword in _NOT_COMPILED_KEYWORDS or (keyword in _NOT_COMPILED and schema is not self.root):
+            if keyword in _NOT_COMPILED_KEYWORDS or (
+                keyword in _NOT_COMPILED and schema is not self.root
+            ):
                 raise _NotCompiled(keyword)
             if keyword in _ANNOTATIONS or keyword in _NOT_COMPILED or keyword in fused:
                 continue
@@ -123,7 +129,7 @@ class _Compiler:
             for name, check in checks:
                 if name in value and not check(value[name]):
                     return False
-            for name in required:  # noqa: SIM110 - a loop costs half of all() over a generator
+            for name in required:  # a loop costs half of all() over a generator
                 if name not in value:
                     return False
             return True
@@ -134,7 +140,9 @@ class _Compiler:
         if not isinstance(reference, str) or not (reference == "#" or reference.startswith("#/")):
             raise _NotCompiled("a reference by anchor or outside the schema")
         if reference not in self.references:
-            self.references[reference] = lambda value: False  # a cycle sees the final check through the dict
+            self.references[reference] = lambda value: (
+                False
+            )  # a cycle sees the final check through the dict
             self.references[reference] = self.compile(self._target(reference))
         references = self.references
         return lambda value: references[reference](value)
@@ -183,10 +191,16 @@ class _Compiler:
 
     def keyword_multipleOf(self, divisor: Any, schema: Any) -> Check:
         if not isinstance(divisor, int) or isinstance(divisor, bool):
-            raise _NotCompiled("a fractional multipleOf")  # float arithmetic is jsonschema's to get right
-        return lambda value: not _is_number(value) or (isinstance(value, int) and value % divisor == 0)
+            raise _NotCompiled(
+                "a fractional multipleOf"
+            )  # float arithmetic is jsonschema's to get right
+        return lambda value: (
+            not _is_number(value) or (isinstance(value, int) and value % divisor == 0)
+        )
 
-    def _size(self, limit: Any, kind: type[str | list[Any] | dict[str, Any]], at_least: bool) -> Check:
+    def _size(
+        self, limit: Any, kind: type[str | list[Any] | dict[str, Any]], at_least: bool
+    ) -> Check:
         if at_least:
             return lambda value: not isinstance(value, kind) or len(value) >= limit
         return lambda value: not isinstance(value, kind) or len(value) <= limit
@@ -216,7 +230,9 @@ class _Compiler:
     def keyword_uniqueItems(self, unique: Any, schema: Any) -> Check:
         if unique is not True:
             return lambda value: True
-        return lambda value: not isinstance(value, list) or len({_json_key(item) for item in value}) == len(value)
+        return lambda value: (
+            not isinstance(value, list) or len({_json_key(item) for item in value}) == len(value)
+        )
 
     def keyword_required(self, names: Any, schema: Any) -> Check:
         required = tuple(names)
@@ -234,12 +250,17 @@ class _Compiler:
         pairs = tuple((name, tuple(needed)) for name, needed in dependencies.items())
         return lambda value: (
             not isinstance(value, dict)
-            or all(all(other in value for other in needed) for name, needed in pairs if name in value)
+            or all(
+                all(other in value for other in needed) for name, needed in pairs if name in value
+            )
         )
 
     def keyword_dependentSchemas(self, dependencies: Any, schema: Any) -> Check:
         pairs = tuple((name, self.compile(inner)) for name, inner in dependencies.items())
-        return lambda value: not isinstance(value, dict) or all(check(value) for name, check in pairs if name in value)
+        return lambda value: (
+            not isinstance(value, dict)
+            or all(check(value) for name, check in pairs if name in value)
+        )
 
     def keyword_properties(self, properties: Any, schema: Any) -> Check:
         checks = tuple((name, self.compile(inner)) for name, inner in properties.items())
@@ -257,7 +278,12 @@ class _Compiler:
         checks = tuple((pattern, self.compile(inner)) for pattern, inner in patterns.items())
         return lambda value: (
             not isinstance(value, dict)
-            or all(check(item) for name, item in value.items() for pattern, check in checks if _matches(pattern, name))
+            or all(
+                check(item)
+                for name, item in value.items()
+                for pattern, check in checks
+                if _matches(pattern, name)
+            )
         )
 
     def keyword_additionalProperties(self, extra: Any, schema: Any) -> Check:
@@ -284,13 +310,16 @@ class _Compiler:
     def keyword_prefixItems(self, prefix: Any, schema: Any) -> Check:
         checks = tuple(self.compile(inner) for inner in prefix)
         return lambda value: (
-            not isinstance(value, list) or all(check(item) for check, item in zip(checks, value, strict=False))
+            not isinstance(value, list)
+            or all(check(item) for check, item in zip(checks, value, strict=False))
         )
 
     def keyword_items(self, items: Any, schema: Any) -> Check:
         start = len(schema.get("prefixItems", ()))
         check = self.compile(items)
-        return lambda value: not isinstance(value, list) or all(check(item) for item in value[start:])
+        return lambda value: (
+            not isinstance(value, list) or all(check(item) for item in value[start:])
+        )
 
     def keyword_contains(self, contains: Any, schema: Any) -> Check:
         check = self.compile(contains)
@@ -332,7 +361,7 @@ def _every(checks: tuple[Check, ...]) -> Check:
         return lambda value: first(value) and second(value)
 
     def every_fits(value: Any) -> bool:
-        for check in checks:  # noqa: SIM110 - a loop costs half of all() over a generator
+        for check in checks:  # a loop costs half of all() over a generator
             if not check(value):
                 return False
         return True
@@ -359,7 +388,9 @@ def _linear_regex(pattern: str) -> Any:
     from pydantic_core import CoreConfig, SchemaError, SchemaValidator, core_schema
 
     try:
-        return SchemaValidator(core_schema.str_schema(pattern=pattern), CoreConfig(regex_engine="rust-regex"))
+        return SchemaValidator(
+            core_schema.str_schema(pattern=pattern), CoreConfig(regex_engine="rust-regex")
+        )
     except SchemaError:
         return None
 
@@ -393,7 +424,11 @@ class SchemaCheck:
     def __init__(self, schema: Any) -> None:
         self.schema = schema
         self.fast: Check | None = None
-        dialect = schema.get("$schema", _DIALECT_2020_12) if isinstance(schema, dict) else _DIALECT_2020_12
+        dialect = (
+            schema.get("$schema", _DIALECT_2020_12)
+            if isinstance(schema, dict)
+            else _DIALECT_2020_12
+        )
         if dialect.rstrip("#") == _DIALECT_2020_12:
             try:
                 self.fast = _Compiler(schema).compile(schema)
@@ -406,18 +441,23 @@ class SchemaCheck:
         try:
             if self.fast is not None and self.fast(value):
                 return None
-        except RecursionError:  # a `$ref` cycle that never reaches a type (`jsonschema` crashes on it too)
+        except (
+            RecursionError
+        ):  # a `$ref` cycle that never reaches a type (`jsonschema` crashes on it too)
             pass
         return self.verdict(value)
 
     def verdict(self, value: Any) -> Any:
         """`jsonschema`'s best error for a value the fast check refused or could not check (None if it fits)."""
-        jsonschema: Any = importlib.import_module("jsonschema")  # untyped, and loaded only when needed
+        jsonschema: Any = importlib.import_module(
+            "jsonschema"
+        )  # untyped, and loaded only when needed
         if self._validator is None:
             self._validator = offline_validator(self.schema)
         try:
             return jsonschema.exceptions.best_match(self._validator.iter_errors(value))
-        except Exception as error:  # a schema jsonschema cannot apply (a bad pattern, an unknown type)
+        # A schema jsonschema cannot apply (a bad pattern, an unknown type).
+        except Exception as error:  # noqa: BLE001
             return None if self.fast is None else error
 
 
@@ -426,7 +466,9 @@ def offline_validator(schema: Any) -> Any:
     references within the schema only: `jsonschema`'s default fetches any URL a `$ref` names. Its
     patterns run in linear time (`_linear_keywords`)."""
     jsonschema: Any = importlib.import_module("jsonschema")  # untyped, and loaded only when needed
-    registry = importlib.import_module("referencing").Registry()  # the dialects' metaschemas are added to it
+    registry = importlib.import_module(
+        "referencing"
+    ).Registry()  # the dialects' metaschemas are added to it
     dialect = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     return _linear_keywords(dialect)(schema, registry=registry)
 
@@ -447,18 +489,29 @@ def _linear_keywords(dialect: Any) -> Any:
         if validator.is_type(instance, "string") and _matches(pattern, instance) is False:
             yield error(f"{instance!r} does not match {pattern!r}")
 
-    def pattern_properties(validator: Any, patterns: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    def pattern_properties(
+        validator: Any, patterns: Any, instance: Any, schema: Any
+    ) -> Iterator[Any]:
         if validator.is_type(instance, "object"):
             for pattern, inner in patterns.items():
                 for name, item in instance.items():
                     if _matches(pattern, name):
                         yield from validator.descend(item, inner, path=name, schema_path=pattern)
 
-    def additional_properties(validator: Any, extra: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    def additional_properties(
+        validator: Any, extra: Any, instance: Any, schema: Any
+    ) -> Iterator[Any]:
         if not validator.is_type(instance, "object"):
             return
-        declared, patterns = schema.get("properties", {}), tuple(schema.get("patternProperties", {}))
-        extras = sorted(name for name in instance if name not in declared and not _matched_by_any(patterns, name))
+        declared, patterns = (
+            schema.get("properties", {}),
+            tuple(schema.get("patternProperties", {})),
+        )
+        extras = sorted(
+            name
+            for name in instance
+            if name not in declared and not _matched_by_any(patterns, name)
+        )
         if validator.is_type(extra, "object"):
             for name in extras:
                 yield from validator.descend(instance[name], extra, path=name)
@@ -466,7 +519,9 @@ def _linear_keywords(dialect: Any) -> Any:
             names, verb = ", ".join(map(repr, extras)), "was" if len(extras) == 1 else "were"
             if patterns:
                 verb = "does" if len(extras) == 1 else "do"
-                yield error(f"{names} {verb} not match any of the regexes: {', '.join(map(repr, sorted(patterns)))}")
+                yield error(
+                    f"{names} {verb} not match any of the regexes: {', '.join(map(repr, sorted(patterns)))}"
+                )
             else:
                 yield error(f"Additional properties are not allowed ({names} {verb} unexpected)")
 
@@ -485,8 +540,14 @@ def _linear_keywords(dialect: Any) -> Any:
             names |= properties.keys() & instance.keys()
         for keyword in ("additionalProperties", "unevaluatedProperties"):
             if (inner := schema.get(keyword)) is not None:
-                names.update(name for name, item in instance.items() if fits(validator.descend(item, inner)))
-        names.update(name for name in instance if _matched_by_any(tuple(schema.get("patternProperties", ())), name))
+                names.update(
+                    name for name, item in instance.items() if fits(validator.descend(item, inner))
+                )
+        names.update(
+            name
+            for name in instance
+            if _matched_by_any(tuple(schema.get("patternProperties", ())), name)
+        )
         for name, inner in schema.get("dependentSchemas", {}).items():
             if name in instance:
                 names |= evaluated(validator, instance, inner)
@@ -503,14 +564,17 @@ def _linear_keywords(dialect: Any) -> Any:
                 names |= evaluated(validator, instance, schema.get("else", {}))
         return names
 
-    def unevaluated_properties(validator: Any, unevaluated: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    def unevaluated_properties(
+        validator: Any, unevaluated: Any, instance: Any, schema: Any
+    ) -> Iterator[Any]:
         if not validator.is_type(instance, "object"):
             return
         seen = evaluated(validator, instance, schema)
         wrong = [
             name
             for name, item in instance.items()
-            if name not in seen and not fits(validator.descend(item, unevaluated, path=name, schema_path=name))
+            if name not in seen
+            and not fits(validator.descend(item, unevaluated, path=name, schema_path=name))
         ]
         if wrong:
             verb = "was" if len(wrong) == 1 else "were"
@@ -528,8 +592,13 @@ def _linear_keywords(dialect: Any) -> Any:
         "patternProperties": pattern_properties,
         "additionalProperties": additional_properties,
     }
-    if dialect.VALIDATORS.get("unevaluatedProperties") is jsonschema._keywords.unevaluatedProperties:
-        replaced["unevaluatedProperties"] = unevaluated_properties  # 2019-09's differs; its own is kept
+    if (
+        dialect.VALIDATORS.get("unevaluatedProperties")
+        is jsonschema._keywords.unevaluatedProperties
+    ):
+        replaced["unevaluatedProperties"] = (
+            unevaluated_properties  # 2019-09's differs; its own is kept
+        )
     return jsonschema.validators.extend(
         dialect, {name: check for name, check in replaced.items() if name in dialect.VALIDATORS}
     )

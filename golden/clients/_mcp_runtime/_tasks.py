@@ -93,7 +93,9 @@ class TaskCancelledError(StubgenClientError):
         self.tool = tool
         self.task = task
         message = f": {task.status_message}" if task.status_message else ""
-        super().__init__(f"server {server!r}: task {task.task_id!r} of tool {tool!r} was cancelled{message}")
+        super().__init__(
+            f"server {server!r}: task {task.task_id!r} of tool {tool!r} was cancelled{message}"
+        )
 
 
 class TaskHandle(Generic[T]):
@@ -122,7 +124,9 @@ class TaskHandle(Generic[T]):
         self._read = read
 
     def __repr__(self) -> str:
-        return f"TaskHandle(tool={self.tool!r}, task_id={self.task_id!r}, status={self.task.status!r})"
+        return (
+            f"TaskHandle(tool={self.tool!r}, task_id={self.task_id!r}, status={self.task.status!r})"
+        )
 
     @property
     def task_id(self) -> str:
@@ -149,7 +153,9 @@ class TaskHandle(Generic[T]):
         try:
             return await self._session.send_request(request, result_type)
         except Exception as error:
-            refused = _server_error(self._server, f"{request.method} of task {self.task_id!r}", error)
+            refused = _server_error(
+                self._server, f"{request.method} of task {self.task_id!r}", error
+            )
             if refused is None:
                 raise
             raise refused from error
@@ -183,7 +189,9 @@ class TaskHandle(Generic[T]):
         task = self.task
         while task.status == "working":
             asked = task.poll_interval
-            interval = DEFAULT_POLL_INTERVAL if asked is None else min(asked, MAX_POLL_INTERVAL_MS) / 1000
+            interval = (
+                DEFAULT_POLL_INTERVAL if asked is None else min(asked, MAX_POLL_INTERVAL_MS) / 1000
+            )
             await anyio.sleep(max(interval, MIN_POLL_INTERVAL))
             task = await self.status()
         if task.status == "cancelled":
@@ -197,13 +205,19 @@ class TaskHandle(Generic[T]):
         import anyio
 
         # An error means the task ended on its own, or the server forgot it: nothing is left to cancel.
-        with anyio.CancelScope(shield=True), anyio.move_on_after(CANCEL_WAIT), contextlib.suppress(ServerError):
+        with (
+            anyio.CancelScope(shield=True),
+            anyio.move_on_after(CANCEL_WAIT),
+            contextlib.suppress(ServerError),
+        ):
             await self.cancel()
 
     def _then(self, read: Callable[[T], U]) -> TaskHandle[U]:
         """The same task, its result passed through `read` (a generated method unwrapping its output model)."""
         first = self._read
-        return TaskHandle(self._session, self._server, self.tool, self.task, lambda result: read(first(result)))
+        return TaskHandle(
+            self._session, self._server, self.tool, self.task, lambda result: read(first(result))
+        )
 
 
 class SyncTaskHandle(Generic[T]):
@@ -246,7 +260,9 @@ def _require_tasks(session: ClientSession, server: str, tool: str) -> None:
     tasks = capabilities.tasks if capabilities is not None else None
     requests = tasks.requests if tasks is not None else None
     if requests is None or requests.tools is None or requests.tools.call is None:
-        reason = "its capabilities do not offer task-augmented tools/call (`tasks.requests.tools.call`)"
+        reason = (
+            "its capabilities do not offer task-augmented tools/call (`tasks.requests.tools.call`)"
+        )
         if session.discover_result is not None:
             reason += (
                 f" on protocol {session.protocol_version}, which moves tasks to the io.modelcontextprotocol/tasks"
@@ -310,7 +326,9 @@ async def run_task(
     import anyio
 
     began = anyio.current_time()
-    handle = await start_task(session, server, tool, arguments, timeout=timeout, progress=progress, meta=meta)
+    handle = await start_task(
+        session, server, tool, arguments, timeout=timeout, progress=progress, meta=meta
+    )
     left = None if timeout is None else max(timeout - (anyio.current_time() - began), 0.0)
     try:
         return await handle.result(left)
@@ -326,7 +344,9 @@ class TaskClient(GeneratedClient):
     """The base of a generated client with tools that may run as tasks: their `start_<tool>`
     methods, and a `required` tool's plain method, which runs it as a task to its end."""
 
-    async def _run_task(self, tool: str, payload: dict[str, Any], call_options: CallOptions) -> CallToolResult:
+    async def _run_task(
+        self, tool: str, payload: dict[str, Any], call_options: CallOptions
+    ) -> CallToolResult:
         """Run a tool as a task to its end (what a `required` tool's method does) and return its result
         as the server gave it; the call's timeout bounds the whole run, and cancelling it cancels the task."""
         timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
@@ -379,7 +399,9 @@ class TaskClient(GeneratedClient):
         """Start a tool as a task; its handle's result is what `_call` returns, checked the same way."""
         handle = await self._start_task(tool, contract, arguments, extra, call_options)
         terms = ToolContract.of(contract)
-        return handle._then(lambda result: self._tool_result(tool, terms, self._accepted(tool, result)))
+        return handle._then(
+            lambda result: self._tool_result(tool, terms, self._accepted(tool, result))
+        )
 
     async def _start_structured(
         self,
@@ -393,7 +415,9 @@ class TaskClient(GeneratedClient):
         """Start a tool with an output schema as a task; its handle's result is what `_call_structured` returns."""
         handle = await self._start_task(tool, contract, arguments, extra, call_options)
         terms = ToolContract.of(contract)
-        return handle._then(lambda result: self._structured(tool, terms, self._accepted(tool, result), output_model))
+        return handle._then(
+            lambda result: self._structured(tool, terms, self._accepted(tool, result), output_model)
+        )
 
 
 class SyncTaskClient(SyncClient[TaskClientT]):
