@@ -26,7 +26,11 @@ SECRET = 's3cr3t"pl\\anted-7f1e9c-\u00fc'
 ENDS = ("s3cr3t", "7f1e9c")
 
 
-def raw_project(tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch) -> Path:
+PLANTED_ENV = '{ API_KEY = "${PLANTED_SECRET}", DEBUG = "1", MODE = "production" }'
+
+
+def raw_project(tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch, env: str = PLANTED_ENV) -> Path:
+    """A project whose one server is `raw_server.py` in `mode`, started with `env` (a TOML inline table)."""
     monkeypatch.setenv("PLANTED_SECRET", SECRET)
     monkeypatch.chdir(tmp_path)
     return write_config(
@@ -37,7 +41,7 @@ output = "clients"
 [tool.mcp-stubgen.servers.raw]
 command = {json.dumps(PY)}
 args = [{json.dumps(RAW)}, "--mode", "{mode}"]
-env = {{ API_KEY = "${{PLANTED_SECRET}}", DEBUG = "1", MODE = "production" }}
+env = {env}
 """,
     )
 
@@ -143,18 +147,7 @@ def test_a_catalog_that_echoes_a_region_from_env_is_written(
 ) -> None:
     """awslabs' servers take `AWS_REGION` in `env` and name it in their instructions and schemas;
     a region is a setting, not a secret, so the snapshot is written."""
-    monkeypatch.chdir(tmp_path)
-    write_config(
-        tmp_path,
-        f"""[tool.mcp-stubgen]
-snapshots = "snaps"
-output = "clients"
-[tool.mcp-stubgen.servers.raw]
-command = {json.dumps(PY)}
-args = [{json.dumps(RAW)}, "--mode", "echo-secret-catalog"]
-env = {{ API_KEY = "eu-central-1" }}
-""",
-    )
+    raw_project(tmp_path, "echo-secret-catalog", monkeypatch, env='{ API_KEY = "eu-central-1" }')
     result = run_cli("snapshot")
     assert result.exit_code == 0, result.stderr
     assert "Your key is eu-central-1." in (tmp_path / "snaps" / "raw.json").read_text(encoding="utf-8")
