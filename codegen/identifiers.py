@@ -63,11 +63,8 @@ def words(name: str) -> list[str]:
 
 
 def snake_case(name: str, fallback: str) -> str:
-    """A lowercase identifier made of the name's words, split as a server id is (`package_name`): a
-    digit stays with its word, so `generate_3d` and `list_ec2_instances` keep their own spelling;
-    `fallback` stands in when nothing usable is left."""
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-    parts = [word.lower() for word in _ID_BOUNDARY.split(ascii_name) if word]
+    """A lowercase identifier made of the name's words; `fallback` stands in when nothing usable is left."""
+    parts = [word.lower() for word in words(name)]
     text = "_".join(parts)[:_MAX_LENGTH].strip("_") or fallback
     if text[0].isdigit():
         text = f"{fallback}_{text}"
