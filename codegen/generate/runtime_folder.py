@@ -108,9 +108,16 @@ def prune_runtime(out_dir: Path, published: Published) -> Published:
     """Once the packages are published: the runtime without what none of them imports any more
     (`publish_runtime(out_dir)`), and what `published` (its publication before them) and this one
     changed together."""
-    pruned = publish_runtime(out_dir)
-    if not published.changed:
-        return pruned
-    removed = {*published.removed, *pruned.removed}
-    written = sorted({*published.written, *pruned.written} - removed)
-    return Published(pruned.path, True, tuple(written), tuple(sorted(removed)))
+    return merged(published, publish_runtime(out_dir))
+
+
+def merged(earlier: Published, later: Published) -> Published:
+    """What two publications of the runtime folder changed together, the later one's word last: a
+    file the later one removes is removed, one it writes is written."""
+    if not earlier.changed:
+        return later
+    if not later.changed:
+        return earlier
+    removed = {*(set(earlier.removed) - set(later.written)), *later.removed}
+    written = {*earlier.written, *later.written} - removed
+    return Published(later.path, True, tuple(sorted(written)), tuple(sorted(removed)))
