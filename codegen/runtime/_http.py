@@ -20,7 +20,7 @@ import functools
 import json
 import logging
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
@@ -62,7 +62,7 @@ async def http_transport(
 
 
 @functools.cache
-def _guarded_client_class() -> type[httpx2.AsyncClient]:
+def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
     """The client class, made on first use (this module imports only the standard library)."""
     import httpx2
 
@@ -81,14 +81,18 @@ def _guarded_client_class() -> type[httpx2.AsyncClient]:
             sent = _sent_message(request)
             if sent is None:
                 response = await super().send(request, **options)
-                if request.method == "GET" and _media_type(response) == "text/event-stream":
+                if (
+                    request.method == "GET"
+                    and response.status_code == 200
+                    and _media_type(response) == "text/event-stream"
+                ):
                     return _checked_stream(response, None, self.server_name)
                 return response
             request_id = sent.get("id")
             try:
                 response = await super().send(request, **options)
             except httpx2.TransportError as error:
-                if request_id is None:  # a notification or an answer: lost, as the SDK ignores its failure
+                if request_id is None:  # a notification or an answer: the SDK ignores its failure
                     _log.warning(
                         "%s: a message to the server was lost (%s)",
                         self.server_name,
@@ -98,7 +102,11 @@ def _guarded_client_class() -> type[httpx2.AsyncClient]:
                 return _error_answer(
                     request, request_id, _CONNECTION_CLOSED, _transport_failure(error)
                 )
-            if request_id is None or response.status_code == 202 or 300 <= response.status_code < 400:
+            if (
+                request_id is None
+                or response.status_code == 202
+                or 300 <= response.status_code < 400
+            ):
                 return response  # what the SDK reads as it is: no answer, a redirect
             try:
                 if response.status_code >= 400:
@@ -108,12 +116,14 @@ def _guarded_client_class() -> type[httpx2.AsyncClient]:
                     return _checked_stream(response, request_id, self.server_name)
                 if media_type != "application/json":
                     await response.aclose()
-                    shown = _clip(media_type or "without a Content-Type", 60)
+                    shown = (
+                        f"Content-Type {_clip(media_type, 60)}" if media_type else "no Content-Type"
+                    )
                     return _error_answer(
                         request,
                         request_id,
                         _INVALID_REQUEST,
-                        f"its answer is {shown}, not application/json or text/event-stream",
+                        f"its answer has {shown}, not application/json or text/event-stream",
                     )
                 return await _json_answer(request, request_id, response)
             except httpx2.RequestError as error:  # the body broke off, or cannot be decoded
@@ -169,8 +179,8 @@ def _error_answer(
     body = json.dumps({"jsonrpc": "2.0", "id": request_id, "error": error}).encode()
     kept = [
         (name, value)
-        for name, value in (headers or httpx2.Headers()).multi_items()
-        if name.lower() not in ("content-type", "content-length", "content-encoding", "transfer-encoding")
+        for name, value in _body_headers_left_out(headers or httpx2.Headers())
+        if name.lower() != "content-type"
     ]
     return httpx2.Response(
         status,
@@ -244,12 +254,14 @@ def _passed_on(request: httpx2.Request, response: httpx2.Response, body: bytes) 
     """The answer as it came, its body read already (and decoded)."""
     import httpx2
 
-    kept = [
-        (name, value)
-        for name, value in response.headers.multi_items()
-        if name.lower() not in ("content-length", "content-encoding", "transfer-encoding")
-    ]
-    return httpx2.Response(response.status_code, headers=kept, content=body, request=request)
+    headers = _body_headers_left_out(response.headers)
+    return httpx2.Response(response.status_code, headers=headers, content=body, request=request)
+
+
+def _body_headers_left_out(headers: httpx2.Headers) -> list[tuple[str, str]]:
+    """The headers of an answer passed on decoded: without those that describe the body as sent."""
+    framing = ("content-length", "content-encoding", "transfer-encoding")
+    return [(name, value) for name, value in headers.multi_items() if name.lower() not in framing]
 
 
 async def _json_answer(
@@ -265,23 +277,34 @@ async def _json_answer(
             _PARSE_ERROR,
             f"its answer is larger than {MAX_ANSWER_BYTES >> 20} MiB once decoded; not read",
         )
-    problem = _not_the_answer(body, request_id)
+    message = _parsed(body)
+    if not isinstance(message, str) and _is_unaddressed_error(message):
+        error = message.error  # the server could not read the request's id: it answers this one
+        return _error_answer(request, request_id, error.code, error.message, error.data)
+    problem = _not_the_answer(message, request_id)
     if problem is not None:
         return _error_answer(request, request_id, _PARSE_ERROR, problem)
     return _passed_on(request, response, body)
 
 
-def _not_the_answer(data: bytes | str, request_id: Any) -> str | None:
-    """What keeps `data` from being the JSON-RPC answer to `request_id` (None: it is)."""
-    message = _parsed(data)
+def _is_unaddressed_error(message: Any) -> bool:
+    from mcp.types import JSONRPCError
+
+    return isinstance(message, JSONRPCError) and message.id is None
+
+
+def _not_the_answer(message: Any, request_id: Any) -> str | None:
+    """What keeps `message` (`_parsed`) from being the JSON-RPC answer to `request_id` (None: it is)."""
     if isinstance(message, str):
         return message
     from mcp.types import JSONRPCError, JSONRPCResponse
 
     if not isinstance(message, JSONRPCResponse | JSONRPCError):
-        return f"its answer is a JSON-RPC {'request' if hasattr(message, 'id') else 'notification'}, not an answer"
+        kind = "request" if hasattr(message, "id") else "notification"
+        return f"its answer is a JSON-RPC {kind}, not an answer"
     if str(message.id) != str(request_id):
-        return f"its answer carries id {_clip(repr(message.id), 40)}, not this request's {request_id!r}"
+        shown = _clip(repr(message.id), 40)
+        return f"its answer carries id {shown}, not this request's {request_id!r}"
     return None
 
 
@@ -318,13 +341,9 @@ def _checked_stream(
         async def aclose(self) -> None:
             await response.aclose()
 
-    kept = [
-        (name, value)
-        for name, value in response.headers.multi_items()
-        if name.lower() not in ("content-length", "content-encoding", "transfer-encoding")
-    ]
+    headers = _body_headers_left_out(response.headers)
     return httpx2.Response(
-        response.status_code, headers=kept, stream=Checked(), request=response.request
+        response.status_code, headers=headers, stream=Checked(), request=response.request
     )
 
 
@@ -399,9 +418,14 @@ class _EventCheck:
                 problem.replace("its answer", "it"),
             )
             return b""
-        problem = _not_the_answer(text, self.request_id)
+        message = _parsed(text)
+        problem = (
+            None if _is_unaddressed_error(message) else _not_the_answer(message, self.request_id)
+        )
         if problem is None or problem.startswith("its answer is a JSON-RPC"):
-            return whole  # the answer, or a request or notification on the way to it
+            return (
+                whole  # the answer (the SDK gives it this request's id), a request or notification
+            )
         if problem.startswith("its answer carries id"):
             _log.warning(
                 "%s: an event on the stream of request %r is left out: %s",

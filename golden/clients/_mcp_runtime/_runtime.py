@@ -761,24 +761,23 @@ class GeneratedClient:
             name, handler = handlers[capability]
             if handler is None:
                 raise MissingHandlerError(cls.server_name, capability, name)
-        if auth is not None:
-            if not isinstance(server, str):
-                raise TypeError(
-                    f"{cls.server_name}: auth= needs the server's URL, not {type(server).__name__}"
-                )
-            server = authorized_transport(server, auth)
+        if auth is not None and not isinstance(server, str):
+            raise TypeError(
+                f"{cls.server_name}: auth= needs the server's URL, not {type(server).__name__}"
+            )
 
         @asynccontextmanager
         async def connected() -> AsyncIterator[Self]:
             from mcp import StdioServerParameters
 
+            from ._http import http_transport
             from ._stdio import stdio_transport
 
-            transport = (
-                stdio_transport(server, cls.server_name)
-                if isinstance(server, StdioServerParameters)
-                else server
-            )
+            transport: StdioServerParameters | str | Transport = server
+            if isinstance(server, StdioServerParameters):
+                transport = stdio_transport(server, cls.server_name)
+            elif isinstance(server, str):
+                transport = http_transport(server, cls.server_name, auth)
             connecting = True
             try:
                 async with Client(
@@ -1321,14 +1320,9 @@ def _call_tool_answer() -> TypeAdapter[CallToolResult | InputRequiredResult]:
 async def authorized_transport(url: str, auth: httpx2.Auth) -> AsyncIterator[TransportStreams]:
     """Streamable HTTP to `url` with every request authenticated by `auth`: what `connect(url,
     auth=...)` opens, and what a hub's `connect(weather=authorized_transport(url, auth))` takes."""
-    import httpx2
-    from mcp.client.streamable_http import streamable_http_client
+    from ._http import http_transport
 
-    timeout = httpx2.Timeout(30.0, read=300.0)
-    async with (
-        httpx2.AsyncClient(auth=auth, timeout=timeout) as http,
-        streamable_http_client(url, http_client=http) as streams,
-    ):
+    async with http_transport(url, url, auth) as streams:
         yield streams
 
 
