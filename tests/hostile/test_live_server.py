@@ -365,6 +365,31 @@ async def test_an_answer_with_another_requests_id_is_not_taken_for_this_ones(
     )
 
 
+def test_an_event_stream_is_checked_alike_however_it_is_cut(packages: Any) -> None:
+    """The runtime reads an event stream line by line as it arrives: however the bytes are cut (a CR
+    LF split in two, one byte at a time), a priming event (an id, no data), a comment and a
+    notification pass, another request's answer is left out and data that is not JSON becomes the
+    request's error answer, with lines ended by CR, LF or both."""
+    event_check = importlib.import_module("live._mcp_runtime._http")._EventCheck
+    stream = (
+        b"id: 1\ndata: \n\n: kept open\r\n\r\n"
+        b'event: message\r\ndata: {"jsonrpc":"2.0","id":9,"result":{}}\r\n\r\n'
+        b'data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\r\r'
+        b"data: <html>\r\r"
+    )
+    readings = set()
+    for size in (1, 2, 3, 7, len(stream)):
+        check = event_check(5, "hostile")
+        read = b"".join(check.feed(stream[start : start + size]) for start in range(0, len(stream), size))
+        readings.add(read + check.end())
+    assert readings == {
+        b"id: 1\ndata: \n\n: kept open\n\n"
+        b'data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\n\n'
+        b'data: {"jsonrpc": "2.0", "id": 5, "error": {"code": -32700, "message": "its answer is not JSON the MCP SDK '
+        b'reads (Invalid JSON: expected value at line 1 column 1)"}}\n\n'
+    }
+
+
 async def test_a_failure_below_http_or_a_gzip_bomb_fails_one_call_not_the_session(
     packages: Any, faulty_http: tuple[str, Any]
 ) -> None:

@@ -298,7 +298,7 @@ def serve_http(
             elif fault == "wrong-type":
                 self.send_body(200, "text/plain", json.dumps(answer).encode())
             elif fault == "sse-not-json":
-                self.send_events(b"event: message\ndata: <html>Bad Gateway</html>\n\n")
+                self.send_events(b"event: message\rdata: <html>Bad Gateway</html>\r\r")  # CR alone ends a line too
             elif fault == "sse-ends":
                 self.send_events(b": a comment, then the stream ends\n\n")
             elif fault == "sse-stalls":
@@ -311,7 +311,10 @@ def serve_http(
                     "result": {"content": [{"type": "text", "text": "stray"}]},
                 }
                 self.send_events(
-                    *(b"event: message\ndata: " + json.dumps(reply).encode() + b"\n\n" for reply in (stray, answer))
+                    *(
+                        b"event: message\r\ndata: " + json.dumps(reply).encode() + b"\r\n\r\n"
+                        for reply in (stray, answer)
+                    )
                 )
             elif fault == "other-id":
                 self.send_json({**answer, "id": answer["id"] + 1000})

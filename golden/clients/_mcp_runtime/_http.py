@@ -40,6 +40,9 @@ _METHOD_NOT_FOUND = -32601
 _INTERNAL_ERROR = -32603
 _PARSE_ERROR = -32700
 _LINE_END = re.compile(rb"\r\n|\r|\n")
+_MESSAGE_HEAD = re.compile(
+    rb'\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*(?:"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*)?"(method|result|error)"'
+)
 
 _log = logging.getLogger(__name__)
 
@@ -78,8 +81,8 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
             self.server_name = server_name
 
         async def send(self, request: httpx2.Request, **options: Any) -> httpx2.Response:
-            sent = _sent_message(request)
-            if sent is None:
+            json_rpc, request_id = _sent_message(request)
+            if not json_rpc:
                 response = await super().send(request, **options)
                 if (
                     request.method == "GET"
@@ -88,7 +91,6 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
                 ):
                     return _checked_stream(response, None, self.server_name)
                 return response
-            request_id = sent.get("id")
             try:
                 response = await super().send(request, **options)
             except httpx2.TransportError as error:
@@ -136,17 +138,29 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
     return GuardedClient
 
 
-def _sent_message(request: httpx2.Request) -> dict[str, Any] | None:
-    """The JSON-RPC message a POST carries, else None."""
+def _sent_message(request: httpx2.Request) -> tuple[bool, Any]:
+    """Whether a POST carries a JSON-RPC message, and the id of the request it is (None for a
+    notification or an answer). The SDK's messages begin `{"jsonrpc":"2.0","id":1,"method":`: read
+    there, a large request is not parsed again; any other body is parsed whole."""
     if request.method != "POST" or not request.headers.get("content-type", "").startswith(
         "application/json"
     ):
-        return None
+        return False, None
     try:
-        message = json.loads(request.content)
-    except Exception:  # noqa: BLE001  # a body not read yet, or not JSON: not one of the SDK's messages
-        return None
-    return message if isinstance(message, dict) and "jsonrpc" in message else None
+        body = request.content
+    except Exception:  # noqa: BLE001  # a body not read yet: not one of the SDK's messages
+        return False, None
+    head = _MESSAGE_HEAD.match(body, 0, 200)
+    if head is not None:
+        request_id = head[1] if head[2] == b"method" else None
+        return True, None if request_id is None else json.loads(request_id)
+    try:
+        message = json.loads(body)
+    except ValueError:
+        return False, None
+    if not isinstance(message, dict) or "jsonrpc" not in message:
+        return False, None
+    return True, message.get("id") if "method" in message else None
 
 
 def _media_type(response: httpx2.Response) -> str:
@@ -336,7 +350,9 @@ def _checked_stream(
                 passed = check.feed(part)
                 if passed:
                     yield passed
-            yield check.end()
+            rest = check.end()
+            if rest:
+                yield rest
 
         async def aclose(self) -> None:
             await response.aclose()
@@ -370,10 +386,11 @@ class _EventCheck:
     def feed(self, part: bytes) -> bytes:
         if self.unread:
             return part
+        scanned = max(len(self.pending) - 1, 0)  # held back: a CR that may begin a CR LF
         self.pending += part
         passed = bytearray()
         start = 0
-        for end in _LINE_END.finditer(self.pending):
+        for end in _LINE_END.finditer(self.pending, scanned):
             if end.group() == b"\r" and end.end() == len(self.pending):
                 break  # a CR LF may be cut in two
             line = bytes(self.pending[start : end.end()])
@@ -391,23 +408,25 @@ class _EventCheck:
         return bytes(passed)
 
     def end(self) -> bytes:
-        """What is left when the stream ends: an event without its closing blank line is not one."""
-        return b"".join(self.lines) + bytes(self.pending) if self.unread else b""
+        """What is left when the stream ends: a CR held back ends its line (it could have begun a CR
+        LF); an event without its closing blank line is not one."""
+        return self.feed(b"\n") if not self.unread and self.pending.endswith(b"\r") else b""
 
     def _event(self) -> bytes:
-        lines, self.lines, self.size = self.lines, [], 0
+        lines = [line.rstrip(b"\r\n") + b"\n" for line in self.lines]  # a CR alone ends a line too
+        self.lines, self.size = [], 0
         kind, data = "message", []
         for line in lines:
-            name, _, value = line.rstrip(b"\r\n").partition(b":")
+            name, _, value = line.removesuffix(b"\n").partition(b":")
             value = value.removeprefix(b" ")
             if name == b"event":
                 kind = value.decode("utf-8", "replace")
             elif name == b"data":
                 data.append(value)
         whole = b"".join(lines) + b"\n"
-        if kind != "message" or not data:
-            return whole
         text = b"\n".join(data)
+        if kind != "message" or not text:  # no data: a priming event, which only gives an id
+            return whole
         if self.request_id is None:
             problem = _parsed(text)
             if not isinstance(problem, str):
