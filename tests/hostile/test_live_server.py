@@ -365,6 +365,36 @@ async def test_an_answer_with_another_requests_id_is_not_taken_for_this_ones(
     )
 
 
+async def test_an_event_on_the_servers_own_stream_that_is_not_json_is_left_out(
+    packages: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The GET stream a server opens for messages of its own: an event whose data is not JSON made the
+    SDK log a traceback into the application's log (for the client and the hub alike). Now one
+    warning naming the server, and the session goes on."""
+    client_package, _looping, hub_package, *_others = packages
+    left_out = "hostile: an event on its own stream is left out: it is not JSON the MCP SDK reads"
+
+    async def warned(times: int) -> None:
+        while sum(left_out in record.getMessage() for record in caplog.records) < times:
+            await anyio.sleep(0.05)
+
+    with (
+        over_http("plain", "--http-fault", "get-not-json") as url,
+        anyio.fail_after(30),
+        caplog.at_level(logging.WARNING),
+    ):
+        async with client_package.HostileClient.connect(url) as client:
+            await warned(1)
+            assert (await client.echo(text="hi")).text == "hi"
+        async with hub_package.Hub.connect(hostile=url) as hub:
+            await warned(2)
+            assert (await hub.call("hostile__echo", {"text": "hi"})).content[0].text == "hi"
+    assert not any(record.exc_info for record in caplog.records)
+    assert [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING] == [
+        f"{left_out} (Invalid JSON: expected value at line 1 column 1)"
+    ] * 2
+
+
 def test_an_event_stream_is_checked_alike_however_it_is_cut(packages: Any) -> None:
     """The runtime reads an event stream line by line as it arrives: however the bytes are cut (a CR
     LF split in two, one byte at a time), a priming event (an id, no data), a comment and a

@@ -44,6 +44,8 @@ serves every fault:
 - `redirect`: a 307 to `--redirect-to URL`.
 - `gzip-bomb`: a gzip body of 256 KiB that expands to 256 MiB (the answer, then spaces).
 - `huge-header`: a 1 MB response header.
+- `get-not-json`: `initialize` gives a session id, and the GET stream it opens sends an event whose
+  data is not JSON, then `notifications/tools/list_changed`, then stays open.
 
     python hostile_server.py --mode MODE [--notify] [--http PORT [--http-fault FAULT] [--fault-on TOOL]]
 """
@@ -249,7 +251,7 @@ def serve_http(
                 return
             method, params = message.get("method"), message.get("params") or {}
             named = method if method == "initialize" else params.get("name")
-            if fault == "by-text" and method == "initialize":
+            if fault in ("by-text", "get-not-json") and method == "initialize":
                 self.send_body(
                     200, "application/json", json.dumps(answers[0]).encode(), ("Mcp-Session-Id", "session-1")
                 )
@@ -259,10 +261,17 @@ def serve_http(
                     self.send_fault(text, answers[0])
                 else:
                     self.send_json(answers[0])
-            elif fault is not None and named == fault_on:
+            elif fault in FAULTS and named == fault_on:
                 self.send_fault(fault, answers[0])
             else:
                 self.send_json(answers[0])
+
+        def do_GET(self) -> None:
+            if fault != "get-not-json":
+                return super().do_GET()
+            changed = json.dumps({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}).encode()
+            self.send_events(b"data: <html>Bad Gateway</html>\n\n", b"data: " + changed + b"\n\n")
+            stalled.wait()
 
         def send_body(self, status: int, content_type: str, data: bytes, *headers: tuple[str, str]) -> None:
             self.send_response(status)
@@ -329,8 +338,9 @@ def serve_http(
     class Server(ThreadingHTTPServer):
         daemon_threads = True
 
-        def handle_error(self, request: object, client_address: object) -> None:
-            return None  # a client that hangs up mid-answer (it refused a huge header) is no news
+        def handle_error(self, request: Any, client_address: Any) -> None:
+            if not isinstance(sys.exc_info()[1], ConnectionError):  # a client that hung up mid-answer
+                super().handle_error(request, client_address)  # (it refused a huge header) is no news
 
     http = Server(("127.0.0.1", port), Handler)
     print(f"listening on {http.server_address[1]}", flush=True)

@@ -226,11 +226,9 @@ async def _http_error(
     status = response.status_code
     body = await _read(response, _ERROR_PAGE_BYTES)
     if body is not None and _media_type(response) == "application/json":
-        try:
-            sent = json.loads(body)
-        except ValueError:
-            sent = None
-        if isinstance(sent, dict) and isinstance(sent.get("error"), dict):
+        from mcp.types import JSONRPCError
+
+        if isinstance(_parsed(body), JSONRPCError):  # the SDK raises it as it is
             return _passed_on(request, response, body)
     phrase = response.reason_phrase or _standard_phrase(status)
     message = f"HTTP {status} {phrase}".strip()
@@ -291,35 +289,35 @@ async def _json_answer(
             _PARSE_ERROR,
             f"its answer is larger than {MAX_ANSWER_BYTES >> 20} MiB once decoded; not read",
         )
+    from mcp.types import JSONRPCError, JSONRPCResponse
+
     message = _parsed(body)
-    if not isinstance(message, str) and _is_unaddressed_error(message):
+    if isinstance(message, str):
+        return _error_answer(request, request_id, _PARSE_ERROR, message)
+    if isinstance(message, JSONRPCError) and message.id is None:
         error = message.error  # the server could not read the request's id: it answers this one
         return _error_answer(request, request_id, error.code, error.message, error.data)
-    problem = _not_the_answer(message, request_id)
-    if problem is not None:
-        return _error_answer(request, request_id, _PARSE_ERROR, problem)
+    if not isinstance(message, JSONRPCResponse | JSONRPCError):
+        kind = "request" if hasattr(message, "id") else "notification"
+        return _error_answer(
+            request, request_id, _PARSE_ERROR, f"its answer is a JSON-RPC {kind}, not an answer"
+        )
+    other = _other_id(message, request_id)
+    if other is not None:
+        return _error_answer(request, request_id, _PARSE_ERROR, f"its answer {other}")
     return _passed_on(request, response, body)
 
 
-def _is_unaddressed_error(message: Any) -> bool:
-    from mcp.types import JSONRPCError
-
-    return isinstance(message, JSONRPCError) and message.id is None
-
-
-def _not_the_answer(message: Any, request_id: Any) -> str | None:
-    """What keeps `message` (`_parsed`) from being the JSON-RPC answer to `request_id` (None: it is)."""
-    if isinstance(message, str):
-        return message
+def _other_id(message: Any, request_id: Any) -> str | None:
+    """How an answer says it is another request's, else None (an error without an id answers the
+    request whose stream or body it came in)."""
     from mcp.types import JSONRPCError, JSONRPCResponse
 
-    if not isinstance(message, JSONRPCResponse | JSONRPCError):
-        kind = "request" if hasattr(message, "id") else "notification"
-        return f"its answer is a JSON-RPC {kind}, not an answer"
-    if str(message.id) != str(request_id):
-        shown = _clip(repr(message.id), 40)
-        return f"its answer carries id {shown}, not this request's {request_id!r}"
-    return None
+    if not isinstance(message, JSONRPCResponse | JSONRPCError) or message.id is None:
+        return None
+    if str(message.id) == str(request_id):
+        return None
+    return f"carries id {_clip(repr(message.id), 40)}, not this request's {request_id!r}"
 
 
 def _parsed(data: bytes | str) -> Any:
@@ -427,33 +425,25 @@ class _EventCheck:
         text = b"\n".join(data)
         if kind != "message" or not text:  # no data: a priming event, which only gives an id
             return whole
-        if self.request_id is None:
-            problem = _parsed(text)
-            if not isinstance(problem, str):
-                return whole
+        message = _parsed(text)
+        if isinstance(message, str) and self.request_id is not None:
+            error = {"code": _PARSE_ERROR, "message": message}
+            answer = json.dumps({"jsonrpc": "2.0", "id": self.request_id, "error": error})
+            kept = [line for line in lines if not line.startswith(b"data")]
+            return b"".join(kept) + b"data: " + answer.encode() + b"\n\n"
+        if isinstance(message, str):
+            reason = message.removeprefix("its answer ")
             _log.warning(
-                "%s: an event the server sent on its own stream is left out: %s",
-                self.server_name,
-                problem.replace("its answer", "it"),
+                "%s: an event on its own stream is left out: it %s", self.server_name, reason
             )
             return b""
-        message = _parsed(text)
-        problem = (
-            None if _is_unaddressed_error(message) else _not_the_answer(message, self.request_id)
-        )
-        if problem is None or problem.startswith("its answer is a JSON-RPC"):
-            return (
-                whole  # the answer (the SDK gives it this request's id), a request or notification
-            )
-        if problem.startswith("its answer carries id"):
+        other = None if self.request_id is None else _other_id(message, self.request_id)
+        if other is not None:
             _log.warning(
-                "%s: an event on the stream of request %r is left out: %s",
+                "%s: an event on the stream of request %r is left out: it %s",
                 self.server_name,
                 self.request_id,
-                problem.replace("its answer", "it"),
+                other,
             )
             return b""
-        error = {"code": _PARSE_ERROR, "message": problem}
-        answer = json.dumps({"jsonrpc": "2.0", "id": self.request_id, "error": error})
-        kept = [line for line in lines if not line.startswith(b"data")]
-        return b"".join(kept) + b"data: " + answer.encode() + b"\n\n"
+        return whole  # the answer (the SDK gives it this request's id), a request or notification
