@@ -201,7 +201,7 @@ async def test_an_answer_that_is_not_utf8_fails_its_call_and_the_session_goes_on
 
 async def test_a_long_answer_over_stdio_arrives_whole(packages: Any) -> None:
     """An answer of many megabytes (a file read, a screenshot) arrives whole through the client's
-    stdio transport, which reads it in time linear in its length (`benchmarks/stdio_answer.py`: the
+    stdio transport, which reads it in time linear in its length (`benchmarks/stdio_transport.py`: the
     SDK's transport took seconds for 30 MB)."""
     client_package, *_others = packages
     text = "0123456789abcdef" * (1 << 19)  # 8 MiB, sent and echoed back

@@ -124,15 +124,18 @@ async def pipe_transport(
     handed to `parse` as its bytes (the SDK's parser then refuses it, and the runtime fails the
     request it answers) and the session goes on; the SDK's transport ended the session instead."""
     import anyio
-    import anyio.to_thread
     from mcp.shared.message import SessionMessage
 
     assert process.stdin is not None and process.stdout is not None
-    stdin: IO[bytes] = process.stdin
+    loop = asyncio.get_running_loop()
     stdout = asyncio.StreamReader()
-    pipe, _ = await asyncio.get_running_loop().connect_read_pipe(
+    pipe, _ = await loop.connect_read_pipe(
         lambda: asyncio.StreamReaderProtocol(stdout), process.stdout
     )
+    stdin_pipe, flow = await loop.connect_write_pipe(
+        asyncio.streams.FlowControlMixin, process.stdin
+    )
+    stdin = asyncio.StreamWriter(stdin_pipe, flow, None, loop)
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
     writer_done = anyio.Event()
@@ -150,23 +153,16 @@ async def pipe_transport(
             while await stdout.read(_CHUNK):  # a server still writing must not block on a full pipe
                 pass
 
-    def write(data: bytes) -> None:
-        view = memoryview(data)
-        while view:
-            view = view[stdin.write(view) or 0 :]
-
     async def stdin_writer() -> None:
         try:
             async with write_reader:
                 async for message in write_reader:
                     text = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
-                    await anyio.to_thread.run_sync(
-                        write, text.encode(encoding, errors), abandon_on_cancel=True
-                    )
+                    stdin.write(text.encode(encoding, errors))
+                    await stdin.drain()  # waits only while the pipe is full
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError, ValueError):
-            await (
-                read_writer.aclose()
-            )  # the server stopped reading: the session sees the connection end
+            # the server stopped reading: the session sees the connection end
+            await read_writer.aclose()
         finally:
             writer_done.set()
 
@@ -175,15 +171,13 @@ async def pipe_transport(
         write_stream.close()
         with anyio.move_on_after(0.5):
             await writer_done.wait()
-        if (
-            writer_done.is_set()
-        ):  # else the server is not reading: closing its stdin tells it nothing
-            with suppress(OSError, ValueError):
-                stdin.close()
+        # A server that is not reading (its stdin full) is not told by closing it: it is stopped.
+        if writer_done.is_set():
+            stdin_pipe.close()
         await shut_down(process, stdin_closed=writer_done.is_set())
         pipe.close()
-        with suppress(OSError, ValueError):
-            stdin.close()
+        if not stdin_pipe.is_closing():
+            stdin_pipe.abort()
         for stream in (read_stream, write_stream, read_writer, write_reader):
             await stream.aclose()
 
