@@ -19,6 +19,7 @@ so the fast check can never refuse what `jsonschema` accepts.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import importlib
@@ -765,6 +766,12 @@ class GeneratedClient:
             raise TypeError(
                 f"{cls.server_name}: auth= needs the server's URL, not {type(server).__name__}"
             )
+        cache: Any = client_options.get("cache")
+        shared_store = getattr(cache, "store", None) is not None
+        if isinstance(server, str) and shared_store and cache.target_id is None:
+            # its entries are the URL's, as `mcp.Client(url)` keys them (the runtime passes a transport)
+            target = _without_userinfo(server)
+            client_options["cache"] = dataclasses.replace(cache, target_id=target)
 
         @asynccontextmanager
         async def connected() -> AsyncIterator[Self]:
@@ -1238,6 +1245,15 @@ def _handshake_error(server: str, error: BaseException) -> ServerError | None:
     return _server_error(server, "the handshake", error) or _connection_error(
         server, "the handshake", error
     )
+
+
+def _without_userinfo(url: str) -> str:
+    """`url` without credentials in its authority (`user:secret@`), which no cache key may hold."""
+    scheme, slashes, rest = url.partition("//")
+    if not slashes:
+        return url
+    end = min((at for at in map(rest.find, "/?#") if at != -1), default=len(rest))
+    return scheme + slashes + rest[:end].rpartition("@")[2] + rest[end:]
 
 
 def _connection_error(server: str, request: str, error: BaseException) -> ServerError | None:

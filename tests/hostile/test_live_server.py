@@ -455,6 +455,20 @@ async def test_an_event_stream_that_stalls_ends_with_the_call_timeout(
         await fails_and_the_session_goes_on(packages, url, "sse-ends", ended)
 
 
+async def test_a_shared_response_cache_is_keyed_by_the_url(packages: Any, faulty_http: tuple[str, Any]) -> None:
+    """`connect(url, cache=CacheConfig(store=...))`: the SDK keys a shared store's entries by the URL,
+    and refuses a store for a transport it cannot name; the runtime's HTTP transport is one, so it
+    names the URL for the SDK (without the credentials a URL may hold)."""
+    from mcp.client import CacheConfig, InMemoryResponseCacheStore
+
+    client_package = packages[0]
+    url, _recorder = faulty_http
+    cache = CacheConfig(store=InMemoryResponseCacheStore(), partition="team")
+    with anyio.fail_after(30):
+        async with client_package.HostileClient.connect(url.replace("//", "//user:secret@"), cache=cache) as client:
+            assert (await client.count()).n == 3
+
+
 async def test_a_redirect_to_another_origin_is_not_followed_and_no_credentials_go_there(
     packages: Any, faulty_http: tuple[str, Any]
 ) -> None:
