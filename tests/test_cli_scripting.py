@@ -123,7 +123,15 @@ def test_sync_json_names_the_snapshot_and_the_package(project: Path, run_cli) ->
             "status": "generated",
             "snapshot": None,
             "package": "clients/_mcp_runtime",
-            "written": ["__init__.py", "_auth.py", "_loop_thread.py", "_runtime.py", "_schema_check.py", "_stdio.py"],
+            "written": [
+                "__init__.py",
+                "_auth.py",
+                "_http.py",
+                "_loop_thread.py",
+                "_runtime.py",
+                "_schema_check.py",
+                "_stdio.py",
+            ],
             "removed": [],
         },
     ]

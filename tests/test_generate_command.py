@@ -43,6 +43,7 @@ def test_generate_from_config_writes_the_package_and_is_idempotent(run_cli, tmp_
     assert set(read_tree(tmp_path / "clients" / "_mcp_runtime")) == {
         "__init__.py",
         "_auth.py",
+        "_http.py",
         "_loop_thread.py",
         "_runtime.py",
         "_schema_check.py",

@@ -174,6 +174,7 @@ def test_runtime_imports_only_mcp_pydantic_and_the_standard_library() -> None:
             "_loop_thread.py",
             "_tasks.py",
             "_auth.py",
+            "_http.py",
         )  # the runtime every generated package imports
         for node in ast.walk(ast.parse(Path(_runtime.__file__).with_name(name).read_text(encoding="utf-8")))
         if isinstance(node, ast.Import) or (isinstance(node, ast.ImportFrom) and node.level == 0)

@@ -21,7 +21,15 @@ from codegen.identifiers import HUB_PACKAGE
 RUNTIME_PACKAGE = "_mcp_runtime"
 """The runtime's folder and import name under the output folder; a server's package name never starts
 with an underscore, so none can clash with it."""
-CORE_FILES = ("__init__.py", "_auth.py", "_loop_thread.py", "_runtime.py", "_schema_check.py", "_stdio.py")
+CORE_FILES = (
+    "__init__.py",
+    "_auth.py",
+    "_http.py",
+    "_loop_thread.py",
+    "_runtime.py",
+    "_schema_check.py",
+    "_stdio.py",
+)
 """What every generated package imports."""
 OPTIONAL_FILES = ("_code_mode.py", "_sandbox.py", "_tasks.py")
 """Shipped only while a package in the folder imports them: the task machinery for a package with a

@@ -19,6 +19,7 @@ so the fast check can never refuse what `jsonschema` accepts.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import importlib
@@ -761,24 +762,29 @@ class GeneratedClient:
             name, handler = handlers[capability]
             if handler is None:
                 raise MissingHandlerError(cls.server_name, capability, name)
-        if auth is not None:
-            if not isinstance(server, str):
-                raise TypeError(
-                    f"{cls.server_name}: auth= needs the server's URL, not {type(server).__name__}"
-                )
-            server = authorized_transport(server, auth)
+        if auth is not None and not isinstance(server, str):
+            raise TypeError(
+                f"{cls.server_name}: auth= needs the server's URL, not {type(server).__name__}"
+            )
+        cache: Any = client_options.get("cache")
+        shared_store = getattr(cache, "store", None) is not None
+        if isinstance(server, str) and shared_store and cache.target_id is None:
+            # its entries are the URL's, as `mcp.Client(url)` keys them (the runtime passes a transport)
+            target = _without_userinfo(server)
+            client_options["cache"] = dataclasses.replace(cache, target_id=target)
 
         @asynccontextmanager
         async def connected() -> AsyncIterator[Self]:
             from mcp import StdioServerParameters
 
+            from ._http import http_transport
             from ._stdio import stdio_transport
 
-            transport = (
-                stdio_transport(server, cls.server_name)
-                if isinstance(server, StdioServerParameters)
-                else server
-            )
+            transport: StdioServerParameters | str | Transport = server
+            if isinstance(server, StdioServerParameters):
+                transport = stdio_transport(server, cls.server_name)
+            elif isinstance(server, str):
+                transport = http_transport(server, cls.server_name, auth)
             connecting = True
             try:
                 async with Client(
@@ -1241,6 +1247,15 @@ def _handshake_error(server: str, error: BaseException) -> ServerError | None:
     )
 
 
+def _without_userinfo(url: str) -> str:
+    """`url` without credentials in its authority (`user:secret@`), which no cache key may hold."""
+    scheme, slashes, rest = url.partition("//")
+    if not slashes:
+        return url
+    end = min((at for at in map(rest.find, "/?#") if at != -1), default=len(rest))
+    return scheme + slashes + rest[:end].rpartition("@")[2] + rest[end:]
+
+
 def _connection_error(server: str, request: str, error: BaseException) -> ServerError | None:
     """`ServerError` (-32000, as the SDK reports a closed connection) for a failure of the HTTP
     transport itself (refused, dropped, disconnected without an answer): httpx's own error otherwise
@@ -1321,14 +1336,9 @@ def _call_tool_answer() -> TypeAdapter[CallToolResult | InputRequiredResult]:
 async def authorized_transport(url: str, auth: httpx2.Auth) -> AsyncIterator[TransportStreams]:
     """Streamable HTTP to `url` with every request authenticated by `auth`: what `connect(url,
     auth=...)` opens, and what a hub's `connect(weather=authorized_transport(url, auth))` takes."""
-    import httpx2
-    from mcp.client.streamable_http import streamable_http_client
+    from ._http import http_transport
 
-    timeout = httpx2.Timeout(30.0, read=300.0)
-    async with (
-        httpx2.AsyncClient(auth=auth, timeout=timeout) as http,
-        streamable_http_client(url, http_client=http) as streams,
-    ):
+    async with http_transport(url, url, auth) as streams:
         yield streams
 
 

@@ -15,13 +15,16 @@ import logging
 import re
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx2
 import pytest
 from mcp import StdioServerParameters
 
@@ -30,6 +33,7 @@ from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
 from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import SERVERS, free_port, write_config
+from tests.servers.json_http import JsonHttpHandler
 
 PY = sys.executable
 HOSTILE = str(SERVERS / "hostile_server.py")
@@ -76,9 +80,9 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 
 @contextmanager
-def over_http(mode: str) -> Iterator[str]:
-    """The hostile server in `mode` over Streamable HTTP on 127.0.0.1: its URL."""
-    process = subprocess.Popen([PY, HOSTILE, "--mode", mode, "--http", "0"], stdout=subprocess.PIPE, text=True)
+def over_http(mode: str, *more: str) -> Iterator[str]:
+    """The hostile server in `mode` (and with the options `more`) over Streamable HTTP on 127.0.0.1: its URL."""
+    process = subprocess.Popen([PY, HOSTILE, "--mode", mode, "--http", "0", *more], stdout=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None
         port = int(process.stdout.readline().split()[-1])
@@ -219,6 +223,279 @@ async def test_an_http_server_gone_mid_call_or_not_there_is_a_server_error(packa
         with pytest.raises(client_package.ServerError, match=r"^server 'hostile': the handshake failed: ConnectError"):
             async with client_package.HostileClient.connect(f"http://127.0.0.1:{free_port()}/mcp"):
                 pass
+
+
+class Recorder(ThreadingHTTPServer):
+    """An HTTP server on another port of 127.0.0.1 that records the headers of every request it gets."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, str]] = []
+        recorder = self
+
+        class Handler(JsonHttpHandler):
+            def do_POST(self) -> None:
+                recorder.requests.append(dict(self.headers))
+                self.send_json({})
+
+            do_GET = do_POST
+
+        super().__init__(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+
+@pytest.fixture(scope="module")
+def faulty_http() -> Iterator[tuple[str, Recorder]]:
+    """One hostile server over Streamable HTTP whose `echo` answers with the HTTP fault its text names
+    (`--http-fault by-text`, in a session), redirecting to a `Recorder` on another port; `count`
+    answers as it should."""
+    recorder = Recorder()
+    try:
+        elsewhere = f"http://127.0.0.1:{recorder.server_address[1]}/mcp"
+        with over_http("plain", "--http-fault", "by-text", "--redirect-to", elsewhere) as url:
+            yield url, recorder
+    finally:
+        recorder.shutdown()
+        recorder.server_close()
+
+
+async def fails_and_the_session_goes_on(packages: Any, url: str, fault: str, expected: str) -> None:
+    """`echo` answered with `fault` raises `ServerError` matching `expected` (one line, naming the
+    server) from a generated client and from a hub, and the next call over the same session is
+    answered."""
+    client_package, _looping, hub_package, *_others = packages
+    async with client_package.HostileClient.connect(url) as client:
+        with pytest.raises(client_package.ServerError, match=rf"^server 'hostile': tool 'echo' failed: {expected}$"):
+            await client.echo(text=fault)
+        assert (await client.count()).n == 3
+    async with hub_package.Hub.connect(hostile=url) as hub:
+        with pytest.raises(hub_package.ServerError, match=rf"^server 'hostile': tool 'echo' failed: {expected}$"):
+            await hub.call("hostile__echo", {"text": fault})
+        assert (await hub.call("hostile__count", {})).structured_content == {"n": 3}
+
+
+async def test_an_http_error_page_names_its_status(packages: Any, faulty_http: tuple[str, Any]) -> None:
+    """An HTTP error with a proxy's HTML page: the client and the hub said "Server returned an error
+    response" whatever the status; now the status, a 429's `Retry-After` (also in `data`, for a
+    program that retries) and, for a 404 in a session, that the session ended. The session goes on."""
+    client_package = packages[0]
+    url, _recorder = faulty_http
+    with anyio.fail_after(30):
+        await fails_and_the_session_goes_on(packages, url, "status-502", r"HTTP 502 Bad Gateway \(code -32603\)")
+        retry = r"HTTP 429 Too Many Requests; it asks to retry after 30 s \(code -32603\)"
+        await fails_and_the_session_goes_on(packages, url, "status-429", retry)
+        ended = r"HTTP 404 Not Found: the server no longer knows this session \(it ended, or the server restarted\); connect again \(code -32600\)"
+        await fails_and_the_session_goes_on(packages, url, "status-404", ended)
+        async with client_package.HostileClient.connect(url) as client:
+            with pytest.raises(client_package.ServerError) as refused:
+                await client.echo(text="status-429")
+            assert refused.value.data == {"httpStatus": 429, "retryAfter": "30"}
+    with client_package.HostileClient.connect_sync(url) as sync_client:
+        with pytest.raises(client_package.ServerError, match=r"HTTP 502 Bad Gateway \(code -32603\)$"):
+            sync_client.echo(text="status-502")
+        assert sync_client.count().n == 3
+
+
+async def test_an_http_error_at_the_handshake_names_its_status(packages: Any) -> None:
+    """A 401 without `WWW-Authenticate` to `initialize`: the client, its sync twin and the hub say
+    what the server wants and how to give it, not "Server returned an error response"."""
+    client_package, _looping, hub_package, *_others = packages
+    expected = (
+        r"^server 'hostile': the handshake failed: HTTP 401 Unauthorized: the server wants credentials and "
+        r"names no way to get them \(no WWW-Authenticate\); connect with auth= \(code -32603\)$"
+    )
+    with over_http("plain", "--http-fault", "status-401", "--fault-on", "initialize") as url, anyio.fail_after(30):
+        with pytest.raises(client_package.ServerError, match=expected):
+            async with client_package.HostileClient.connect(url):
+                pass
+        with pytest.raises(
+            hub_package.HubError,
+            match=r"could not connect \(ServerError: server 'hostile': the handshake failed: HTTP 401",
+        ):
+            async with hub_package.Hub.connect(hostile=url):
+                pass
+        with pytest.raises(client_package.ServerError, match=expected), client_package.HostileClient.connect_sync(url):
+            pass
+
+
+async def test_an_answer_that_is_not_json_rpc_fails_its_call_in_one_line_without_a_traceback(
+    packages: Any, faulty_http: tuple[str, Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A 200 whose JSON body is an HTML page or JSON but not JSON-RPC, or whose event stream's data is
+    not JSON: the SDK logged a traceback into the application's log for each, and the error carried
+    pydantic's report of many lines; a body of another type logged an error. Now one line, nothing
+    logged, and the session goes on."""
+    url, _recorder = faulty_http
+    unreadable = (
+        r"its answer is not JSON the MCP SDK reads \(Invalid JSON: expected value at line 1 column 1\) \(code -32700\)"
+    )
+    with anyio.fail_after(60), caplog.at_level(logging.WARNING):
+        await fails_and_the_session_goes_on(packages, url, "html-200", unreadable)
+        await fails_and_the_session_goes_on(packages, url, "sse-not-json", unreadable)
+        not_json_rpc = r"its answer is JSON but not a JSON-RPC message \(code -32700\)"
+        await fails_and_the_session_goes_on(packages, url, "not-jsonrpc", not_json_rpc)
+        plain = r"its answer has Content-Type text/plain, not application/json or text/event-stream \(code -32600\)"
+        await fails_and_the_session_goes_on(packages, url, "wrong-type", plain)
+    assert [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING] == []
+
+
+async def test_an_answer_with_another_requests_id_is_not_taken_for_this_ones(
+    packages: Any, faulty_http: tuple[str, Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A JSON answer carrying another request's id: the call waited for ever (no timeout was given);
+    now it fails at once. An event stream whose first answer is to a request never sent: the SDK
+    took it as this request's and the hub returned its text; now it is left out with a warning
+    naming the server, and the right answer, which follows, is returned."""
+    client_package, _looping, hub_package, *_others = packages
+    url, _recorder = faulty_http
+    with anyio.fail_after(30), caplog.at_level(logging.WARNING):
+        await fails_and_the_session_goes_on(
+            packages, url, "other-id", r"its answer carries id \d+, not this request's \d+ \(code -32700\)"
+        )
+        async with client_package.HostileClient.connect(url) as client:
+            assert (await client.echo(text="sse-other-id")).text == "sse-other-id"
+        async with hub_package.Hub.connect(hostile=url) as hub:
+            assert (await hub.call("hostile__echo", {"text": "sse-other-id"})).content[0].text == "sse-other-id"
+    left_out = [record.getMessage() for record in caplog.records if "is left out" in record.getMessage()]
+    assert len(left_out) == 2 and all(
+        re.fullmatch(
+            r"hostile: an event on the stream of request \d+ is left out: it carries id \d+, not this request's \d+",
+            line,
+        )
+        for line in left_out
+    )
+
+
+async def test_an_event_on_the_servers_own_stream_that_is_not_json_is_left_out(
+    packages: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The GET stream a server opens for messages of its own: an event whose data is not JSON made the
+    SDK log a traceback into the application's log (for the client and the hub alike). Now one
+    warning naming the server, and the session goes on."""
+    client_package, _looping, hub_package, *_others = packages
+    left_out = "hostile: an event on its own stream is left out: it is not JSON the MCP SDK reads"
+
+    async def warned(times: int) -> None:
+        while sum(left_out in record.getMessage() for record in caplog.records) < times:
+            await anyio.sleep(0.05)
+
+    with (
+        over_http("plain", "--http-fault", "get-not-json") as url,
+        anyio.fail_after(30),
+        caplog.at_level(logging.WARNING),
+    ):
+        async with client_package.HostileClient.connect(url) as client:
+            await warned(1)
+            assert (await client.echo(text="hi")).text == "hi"
+        async with hub_package.Hub.connect(hostile=url) as hub:
+            await warned(2)
+            assert (await hub.call("hostile__echo", {"text": "hi"})).content[0].text == "hi"
+    assert not any(record.exc_info for record in caplog.records)
+    assert [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING] == [
+        f"{left_out} (Invalid JSON: expected value at line 1 column 1)"
+    ] * 2
+
+
+def test_an_event_stream_is_checked_alike_however_it_is_cut(packages: Any) -> None:
+    """The runtime reads an event stream line by line as it arrives: however the bytes are cut (a CR
+    LF split in two, one byte at a time), a priming event (an id, no data), a comment and a
+    notification pass, another request's answer is left out and data that is not JSON becomes the
+    request's error answer, with lines ended by CR, LF or both."""
+    event_check = importlib.import_module("live._mcp_runtime._http")._EventCheck
+    stream = (
+        b"id: 1\ndata: \n\n: kept open\r\n\r\n"
+        b'event: message\r\ndata: {"jsonrpc":"2.0","id":9,"result":{}}\r\n\r\n'
+        b'data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\r\r'
+        b"data: <html>\r\r"
+    )
+    readings = set()
+    for size in (1, 2, 3, 7, len(stream)):
+        check = event_check(5, "hostile")
+        read = b"".join(check.feed(stream[start : start + size]) for start in range(0, len(stream), size))
+        readings.add(read + check.end())
+    assert readings == {
+        b"id: 1\ndata: \n\n: kept open\n\n"
+        b'data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\n\n'
+        b'data: {"jsonrpc": "2.0", "id": 5, "error": {"code": -32700, "message": "its answer is not JSON the MCP SDK '
+        b'reads (Invalid JSON: expected value at line 1 column 1)"}}\n\n'
+    }
+
+
+async def test_a_failure_below_http_or_a_gzip_bomb_fails_one_call_not_the_session(
+    packages: Any, faulty_http: tuple[str, Any]
+) -> None:
+    """A response header of 1 MB (httpx refuses it): the SDK's transport ended the whole session, so a
+    client's block ended and a hub lost every server. A gzip body of 256 KiB that expands to 256 MiB:
+    the SDK read it all into memory (2 GB for a GiB). Now each fails its own call, and the session goes on."""
+    url, _recorder = faulty_http
+    with anyio.fail_after(60):
+        closed = r"RemoteProtocolError: Receive buffer too long \(code -32000\)"
+        await fails_and_the_session_goes_on(packages, url, "huge-header", closed)
+        bomb = r"its answer is larger than 64 MiB once decoded; not read \(code -32700\)"
+        await fails_and_the_session_goes_on(packages, url, "gzip-bomb", bomb)
+
+
+async def test_an_event_stream_that_stalls_ends_with_the_call_timeout(
+    packages: Any, faulty_http: tuple[str, Any]
+) -> None:
+    """An event stream that stays open and silent: `call_options={"timeout": ...}` ends the call with
+    `RequestTimeoutError` (the client's and the hub's), and the session goes on; one that ends
+    before the answer fails its call at once."""
+    client_package, _looping, hub_package, *_others = packages
+    url, _recorder = faulty_http
+    with anyio.fail_after(30):
+        async with client_package.HostileClient.connect(url) as client:
+            with pytest.raises(client_package.RequestTimeoutError, match=r"tool 'echo' got no answer within 0.5 s"):
+                await client.echo(text="sse-stalls", call_options={"timeout": 0.5})
+            assert (await client.count()).n == 3
+        async with hub_package.Hub.connect(hostile=url) as hub:
+            with pytest.raises(hub_package.RequestTimeoutError):
+                await hub.call("hostile__echo", {"text": "sse-stalls"}, call_options={"timeout": 0.5})
+            assert (await hub.call("hostile__count", {})).structured_content == {"n": 3}
+        ended = r"SSE stream ended without a response \(code -32000\)"
+        await fails_and_the_session_goes_on(packages, url, "sse-ends", ended)
+
+
+async def test_a_shared_response_cache_is_keyed_by_the_url(packages: Any, faulty_http: tuple[str, Any]) -> None:
+    """`connect(url, cache=CacheConfig(store=...))`: the SDK keys a shared store's entries by the URL,
+    and refuses a store for a transport it cannot name; the runtime's HTTP transport is one, so it
+    names the URL for the SDK (without the credentials a URL may hold)."""
+    from mcp.client import CacheConfig, InMemoryResponseCacheStore
+
+    client_package = packages[0]
+    url, _recorder = faulty_http
+    cache = CacheConfig(store=InMemoryResponseCacheStore(), partition="team")
+    with anyio.fail_after(30):
+        async with client_package.HostileClient.connect(url.replace("//", "//user:secret@"), cache=cache) as client:
+            assert (await client.count()).n == 3
+
+
+async def test_a_redirect_to_another_origin_is_not_followed_and_no_credentials_go_there(
+    packages: Any, faulty_http: tuple[str, Any]
+) -> None:
+    """A 307 to another port of the same host: the client (given `auth=`) and the hub (given
+    `authorized_transport`) do not follow it, so the `Authorization` header never reaches the other
+    origin; the call fails naming where it was sent, and the session goes on."""
+    client_package, _looping, hub_package, *_others = packages
+    url, recorder = faulty_http
+    elsewhere = f"http://127.0.0.1:{recorder.server_address[1]}/mcp"
+
+    class Bearer(httpx2.Auth):
+        def auth_flow(self, request: httpx2.Request) -> Iterator[httpx2.Request]:
+            request.headers["Authorization"] = "Bearer not-for-strangers"
+            yield request
+
+    expected = (
+        rf"Redirect to {re.escape(elsewhere)} not followed; use that URL as the endpoint if it is the intended server"
+    )
+    with anyio.fail_after(30):
+        async with client_package.HostileClient.connect(url, auth=Bearer()) as client:
+            with pytest.raises(client_package.ServerError, match=expected):
+                await client.echo(text="redirect")
+            assert (await client.count()).n == 3
+        async with hub_package.Hub.connect(hostile=client_package.authorized_transport(url, Bearer())) as hub:
+            with pytest.raises(hub_package.ServerError, match=expected):
+                await hub.call("hostile__echo", {"text": "redirect"})
+    assert recorder.requests == []
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,27 @@ It speaks the legacy handshake (it answers `server/discover` with -32601) and li
 - `bad-discover`, `discover-unknown`, `discover-null`: `server/discover` answered with a string for
   `supportedVersions`, only version 2099-01-01, or `null` capabilities.
 
-    python hostile_server.py --mode MODE [--notify] [--http PORT]
+Over HTTP, `--http-fault FAULT` breaks how one request is answered at the HTTP level: `tools/call`
+of `--fault-on TOOL` (default `echo`; `count` keeps working), or the handshake with `--fault-on
+initialize`. With `--http-fault by-text`, each `echo` call is answered with the fault its `text`
+names (any other text is echoed), and `initialize` gives a session id (`session-1`), so one server
+serves every fault:
+
+- `status-500`, `status-502`, `status-404`, `status-401`, `status-429`: that status with an HTML body
+  (a proxy's error page); 429 with `Retry-After: 30`, 401 without `WWW-Authenticate`.
+- `html-200`, `not-jsonrpc`, `wrong-type`: a 200 whose `application/json` body is an HTML page, is
+  JSON but not JSON-RPC, or is the right answer as `text/plain`.
+- `sse-not-json`, `sse-ends`, `sse-stalls`: a `text/event-stream` whose data line is not JSON, that
+  ends before the answer, or that stays open and silent.
+- `other-id`: the answer carries another request's id; `sse-other-id`: an event stream whose first
+  event is the answer to a request never sent, then the right answer.
+- `redirect`: a 307 to `--redirect-to URL`.
+- `gzip-bomb`: a gzip body of 256 KiB that expands to 256 MiB (the answer, then spaces).
+- `huge-header`: a 1 MB response header.
+- `get-not-json`: `initialize` gives a session id, and the GET stream it opens sends an event whose
+  data is not JSON, then `notifications/tools/list_changed`, then stays open.
+
+    python hostile_server.py --mode MODE [--notify] [--http PORT [--http-fault FAULT] [--fault-on TOOL]]
 """
 
 from __future__ import annotations
@@ -177,8 +197,46 @@ def serve_stdio(server: Hostile) -> None:
             sys.stdout.flush()
 
 
-def serve_http(server: Hostile, port: int) -> None:
-    """Streamable HTTP without sessions or streams: each POST is answered with its JSON-RPC answer."""
+HTML_PAGE = b"<html><head><title>Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>"
+FAULTS = (
+    *(f"status-{status}" for status in (401, 404, 429, 500, 502)),
+    *("html-200", "not-jsonrpc", "wrong-type", "sse-not-json", "sse-ends", "sse-stalls", "sse-other-id"),
+    *("other-id", "redirect", "gzip-bomb", "huge-header"),
+)
+STATUS_TEXT = {
+    401: "Unauthorized",
+    404: "Not Found",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+}
+
+
+def gzip_bomb(answer: bytes, decoded: int) -> bytes:
+    """A gzip body of `answer` followed by `decoded` bytes of spaces (still valid JSON), built from
+    one compressed mebibyte repeated (a full flush makes each copy byte-identical)."""
+    import struct
+    import zlib
+
+    block = b" " * (1 << 20)
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+    head = compressor.compress(answer) + compressor.flush(zlib.Z_FULL_FLUSH)
+    repeated = compressor.compress(block) + compressor.flush(zlib.Z_FULL_FLUSH)
+    tail = compressor.flush(zlib.Z_FINISH)
+    crc = zlib.crc32(answer)
+    for _ in range(decoded >> 20):
+        crc = zlib.crc32(block, crc)
+    size = (len(answer) + decoded) & 0xFFFFFFFF
+    header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff"
+    return header + head + repeated * (decoded >> 20) + tail + struct.pack("<II", crc, size)
+
+
+def serve_http(
+    server: Hostile, port: int, fault: str | None = None, fault_on: str = "echo", redirect_to: str = ""
+) -> None:
+    """Streamable HTTP without streams: each POST is answered with its JSON-RPC answer; the request
+    `fault_on` names is answered with `fault` instead."""
+    stalled = threading.Event()  # never set: a stalled stream stays open until the client goes
 
     class Handler(JsonHttpHandler):
         protocol_version = "HTTP/1.1"
@@ -191,9 +249,100 @@ def serve_http(server: Hostile, port: int) -> None:
                 self.send_header("Content-Length", "0")
                 self.end_headers()
                 return
-            self.send_json(answers[0])
+            method, params = message.get("method"), message.get("params") or {}
+            named = method if method == "initialize" else params.get("name")
+            if fault in ("by-text", "get-not-json") and method == "initialize":
+                self.send_body(
+                    200, "application/json", json.dumps(answers[0]).encode(), ("Mcp-Session-Id", "session-1")
+                )
+            elif fault == "by-text" and named == fault_on:
+                text = str((params.get("arguments") or {}).get("text"))
+                if text in FAULTS:
+                    self.send_fault(text, answers[0])
+                else:
+                    self.send_json(answers[0])
+            elif fault in FAULTS and named == fault_on:
+                self.send_fault(fault, answers[0])
+            else:
+                self.send_json(answers[0])
 
-    http = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        def do_GET(self) -> None:
+            if fault != "get-not-json":
+                return super().do_GET()
+            changed = json.dumps({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}).encode()
+            self.send_events(b"data: <html>Bad Gateway</html>\n\n", b"data: " + changed + b"\n\n")
+            stalled.wait()
+
+        def send_body(self, status: int, content_type: str, data: bytes, *headers: tuple[str, str]) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            for name, value in headers:
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def send_events(self, *events: bytes) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            for event in events:
+                self.wfile.write(event)
+                self.wfile.flush()
+
+        def send_fault(self, fault: str, answer: dict[str, Any]) -> None:
+            html = "text/html; charset=utf-8"
+            if fault not in FAULTS:
+                raise ValueError(f"unknown --http-fault {fault}")
+            if fault.startswith("status-"):
+                status = int(fault.removeprefix("status-"))
+                more = [("Retry-After", "30")] if status == 429 else []
+                page = HTML_PAGE.replace(b"502 Bad Gateway", f"{status} {STATUS_TEXT[status]}".encode())
+                self.send_body(status, html, page, *more)
+            elif fault == "html-200":
+                self.send_body(200, "application/json", HTML_PAGE)
+            elif fault == "not-jsonrpc":
+                self.send_body(200, "application/json", b'{"status": "ok", "items": [1, 2, 3]}')
+            elif fault == "wrong-type":
+                self.send_body(200, "text/plain", json.dumps(answer).encode())
+            elif fault == "sse-not-json":
+                self.send_events(b"event: message\rdata: <html>Bad Gateway</html>\r\r")  # CR alone ends a line too
+            elif fault == "sse-ends":
+                self.send_events(b": a comment, then the stream ends\n\n")
+            elif fault == "sse-stalls":
+                self.send_events(b": the answer never comes\n\n")
+                stalled.wait()
+            elif fault == "sse-other-id":  # another request's answer first, then this one's
+                stray = {
+                    "jsonrpc": "2.0",
+                    "id": answer["id"] + 1000,
+                    "result": {"content": [{"type": "text", "text": "stray"}]},
+                }
+                self.send_events(
+                    *(
+                        b"event: message\r\ndata: " + json.dumps(reply).encode() + b"\r\n\r\n"
+                        for reply in (stray, answer)
+                    )
+                )
+            elif fault == "other-id":
+                self.send_json({**answer, "id": answer["id"] + 1000})
+            elif fault == "redirect":
+                self.send_body(307, html, b"moved", ("Location", redirect_to))
+            elif fault == "gzip-bomb":
+                bomb = gzip_bomb(json.dumps(answer).encode(), 256 << 20)
+                self.send_body(200, "application/json", bomb, ("Content-Encoding", "gzip"))
+            elif fault == "huge-header":
+                self.send_body(200, "application/json", json.dumps(answer).encode(), ("X-Padding", "a" * 1_000_000))
+
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+
+        def handle_error(self, request: Any, client_address: Any) -> None:
+            if not isinstance(sys.exc_info()[1], ConnectionError):  # a client that hung up mid-answer
+                super().handle_error(request, client_address)  # (it refused a huge header) is no news
+
+    http = Server(("127.0.0.1", port), Handler)
     print(f"listening on {http.server_address[1]}", flush=True)
     http.serve_forever()
 
@@ -206,10 +355,13 @@ def main() -> None:
         "--notify", action="store_true", help="relist-* modes: say the tools changed after the first listing"
     )
     parser.add_argument("--http", type=int, help="serve Streamable HTTP on this port of 127.0.0.1 instead of stdio")
+    parser.add_argument("--http-fault", help="over HTTP: answer the request --fault-on names this way")
+    parser.add_argument("--fault-on", default="echo", help="a tool's name, or initialize")
+    parser.add_argument("--redirect-to", default="", help="--http-fault redirect: where to")
     options = parser.parse_args()
     server = Hostile(options.mode, options.notify)
     if options.http is not None:
-        serve_http(server, options.http)
+        serve_http(server, options.http, options.http_fault, options.fault_on, options.redirect_to)
     else:
         serve_stdio(server)
 

@@ -1,0 +1,449 @@
+"""The Streamable HTTP transport of generated clients and hubs: the SDK's, over an HTTP client that
+turns what a server does wrong at the HTTP level into the error answer of the one request concerned.
+
+The SDK's transport, given a URL, ended the whole session when one request failed below HTTP (a
+reset connection, a response header past 100 KB): a hub lost every server. It read a JSON answer of
+any size into memory (a 1 MB gzip body that expands to a gigabyte), waited for ever on a JSON answer
+carrying another request's id, took an event-stream answer carrying another request's id as this
+request's, logged a traceback for an answer that is not JSON-RPC (with a pydantic report of many
+lines as the error), and reported an HTTP error page as "Server returned an error response" without
+its status. Here each is that request's JSON-RPC error answer, one line saying what the server did
+(`ServerError`); the session goes on.
+
+This file is copied verbatim into each output folder's runtime (`_mcp_runtime/`). It imports only
+the standard library here; `httpx2` and `mcp` load when a connection opens.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import re
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from http import HTTPStatus
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import httpx2
+    from mcp.client._transport import TransportStreams
+
+MAX_ANSWER_BYTES = 64 << 20
+"""The most a JSON answer may hold once decoded (a gzip body that expands past it fails its request);
+an event-stream answer is held to the SDK's own limit per event (1 MiB)."""
+_ERROR_PAGE_BYTES = 1 << 16
+"""How much of an HTTP error's body is read, for the JSON-RPC error a server may put there."""
+_CONNECTION_CLOSED = -32000
+_INVALID_REQUEST = -32600
+_METHOD_NOT_FOUND = -32601
+_INTERNAL_ERROR = -32603
+_PARSE_ERROR = -32700
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+_MESSAGE_HEAD = re.compile(
+    rb'\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*(?:"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*)?"(method|result|error)"'
+)
+
+_log = logging.getLogger(__name__)
+
+
+@asynccontextmanager
+async def http_transport(
+    url: str, server_name: str, auth: httpx2.Auth | None = None
+) -> AsyncIterator[TransportStreams]:
+    """Streamable HTTP to `url` (with every request authenticated by `auth`, if given): the SDK's
+    transport, with the SDK's timeouts, over the client `_guarded_client_class` makes."""
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    client_class = _guarded_client_class()
+    async with (
+        client_class(server_name, auth=auth, timeout=httpx2.Timeout(30.0, read=300.0)) as http,
+        streamable_http_client(url, http_client=http) as streams,
+    ):
+        yield streams
+
+
+@functools.cache
+def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
+    """The client class, made on first use (this module imports only the standard library)."""
+    import httpx2
+
+    class GuardedClient(httpx2.AsyncClient):
+        """An `httpx2.AsyncClient` whose answer to a JSON-RPC request POST is one the SDK reads: a
+        failure below HTTP, an HTTP error, a JSON body that is too large, not JSON-RPC or another
+        request's answer, and a body of another type become the request's JSON-RPC error answer; an
+        event stream is passed on event by event, each checked (`_EventCheck`). Other requests (the
+        GET stream, DELETE, OAuth's) are sent as they are."""
+
+        def __init__(self, server_name: str, **options: Any) -> None:
+            super().__init__(**options)
+            self.server_name = server_name
+
+        async def send(self, request: httpx2.Request, **options: Any) -> httpx2.Response:
+            json_rpc, request_id = _sent_message(request)
+            if not json_rpc:
+                response = await super().send(request, **options)
+                if (
+                    request.method == "GET"
+                    and response.status_code == 200
+                    and _media_type(response) == "text/event-stream"
+                ):
+                    return _checked_stream(response, None, self.server_name)
+                return response
+            try:
+                response = await super().send(request, **options)
+            except httpx2.TransportError as error:
+                if request_id is None:  # a notification or an answer: the SDK ignores its failure
+                    _log.warning(
+                        "%s: a message to the server was lost (%s)",
+                        self.server_name,
+                        _transport_failure(error),
+                    )
+                    return httpx2.Response(502, request=request)
+                return _error_answer(
+                    request, request_id, _CONNECTION_CLOSED, _transport_failure(error)
+                )
+            if (
+                request_id is None
+                or response.status_code == 202
+                or 300 <= response.status_code < 400
+            ):
+                return response  # what the SDK reads as it is: no answer, a redirect
+            try:
+                if response.status_code >= 400:
+                    return await _http_error(request, request_id, response)
+                media_type = _media_type(response)
+                if media_type == "text/event-stream":
+                    return _checked_stream(response, request_id, self.server_name)
+                if media_type != "application/json":
+                    await response.aclose()
+                    shown = (
+                        f"Content-Type {_clip(media_type, 60)}" if media_type else "no Content-Type"
+                    )
+                    return _error_answer(
+                        request,
+                        request_id,
+                        _INVALID_REQUEST,
+                        f"its answer has {shown}, not application/json or text/event-stream",
+                    )
+                return await _json_answer(request, request_id, response)
+            except httpx2.RequestError as error:  # the body broke off, or cannot be decoded
+                await response.aclose()
+                code = (
+                    _CONNECTION_CLOSED if isinstance(error, httpx2.TransportError) else _PARSE_ERROR
+                )
+                return _error_answer(request, request_id, code, _transport_failure(error))
+
+    return GuardedClient
+
+
+def _sent_message(request: httpx2.Request) -> tuple[bool, Any]:
+    """Whether a POST carries a JSON-RPC message, and the id of the request it is (None for a
+    notification or an answer). The SDK's messages begin `{"jsonrpc":"2.0","id":1,"method":`: read
+    there, a large request is not parsed again; any other body is parsed whole."""
+    if request.method != "POST" or not request.headers.get("content-type", "").startswith(
+        "application/json"
+    ):
+        return False, None
+    try:
+        body = request.content
+    except Exception:  # noqa: BLE001  # a body not read yet: not one of the SDK's messages
+        return False, None
+    head = _MESSAGE_HEAD.match(body, 0, 200)
+    if head is not None:
+        request_id = head[1] if head[2] == b"method" else None
+        return True, None if request_id is None else json.loads(request_id)
+    try:
+        message = json.loads(body)
+    except ValueError:
+        return False, None
+    if not isinstance(message, dict) or "jsonrpc" not in message:
+        return False, None
+    return True, message.get("id") if "method" in message else None
+
+
+def _media_type(response: httpx2.Response) -> str:
+    return response.headers.get("content-type", "").partition(";")[0].strip().lower()
+
+
+def _transport_failure(error: Exception) -> str:
+    return _clip(f"{type(error).__name__}: {error}".splitlines()[0], 200)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _error_answer(
+    request: httpx2.Request,
+    request_id: Any,
+    code: int,
+    message: str,
+    data: Any = None,
+    status: int = 200,
+    headers: httpx2.Headers | None = None,
+) -> httpx2.Response:
+    """A JSON-RPC error answering `request_id`, as the body of an HTTP answer the SDK reads."""
+    import httpx2
+
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
+    body = json.dumps({"jsonrpc": "2.0", "id": request_id, "error": error}).encode()
+    kept = [
+        (name, value)
+        for name, value in _body_headers_left_out(headers or httpx2.Headers())
+        if name.lower() != "content-type"
+    ]
+    return httpx2.Response(
+        status,
+        headers=[*kept, ("content-type", "application/json")],
+        content=body,
+        request=request,
+    )
+
+
+async def _read(response: httpx2.Response, limit: int) -> bytes | None:
+    """The body, decoded, unless it holds more than `limit` bytes (then None, the rest unread)."""
+    parts: list[bytes] = []
+    size = 0
+    async for part in response.aiter_bytes():
+        size += len(part)
+        if size > limit:
+            await response.aclose()
+            return None
+        parts.append(part)
+    return b"".join(parts)
+
+
+async def _http_error(
+    request: httpx2.Request, request_id: Any, response: httpx2.Response
+) -> httpx2.Response:
+    """An HTTP error's answer: the JSON-RPC error in its body if it holds one, else one that names the
+    status (with the codes the SDK gives one: -32601 for a 404 outside a session, -32600 for a 404
+    of the session, -32603 otherwise) and `data` {"httpStatus", and "retryAfter" when given}."""
+    status = response.status_code
+    body = await _read(response, _ERROR_PAGE_BYTES)
+    if body is not None and _media_type(response) == "application/json":
+        from mcp.types import JSONRPCError
+
+        if isinstance(_parsed(body), JSONRPCError):  # the SDK raises it as it is
+            return _passed_on(request, response, body)
+    phrase = response.reason_phrase or _standard_phrase(status)
+    message = f"HTTP {status} {phrase}".strip()
+    data: dict[str, Any] = {"httpStatus": status}
+    code = _INTERNAL_ERROR
+    in_session = "mcp-session-id" in request.headers
+    if status == 404 and in_session:
+        code = _INVALID_REQUEST
+        message += ": the server no longer knows this session (it ended, or the server restarted); connect again"
+    elif status == 404:
+        code = _METHOD_NOT_FOUND
+    elif status == 401:
+        challenge = "www-authenticate" in response.headers
+        message += (
+            ": the server wants credentials"
+            + ("" if challenge else " and names no way to get them (no WWW-Authenticate)")
+            + "; connect with auth="
+        )
+    retry_after = response.headers.get("retry-after")
+    if retry_after:
+        data["retryAfter"] = _clip(retry_after, 40)
+        wait = f"{retry_after} s" if retry_after.isdigit() else _clip(retry_after, 40)
+        message += f"; it asks to retry after {wait}"
+    return _error_answer(request, request_id, code, message, data, status, response.headers)
+
+
+def _standard_phrase(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return ""
+
+
+def _passed_on(request: httpx2.Request, response: httpx2.Response, body: bytes) -> httpx2.Response:
+    """The answer as it came, its body read already (and decoded)."""
+    import httpx2
+
+    headers = _body_headers_left_out(response.headers)
+    return httpx2.Response(response.status_code, headers=headers, content=body, request=request)
+
+
+def _body_headers_left_out(headers: httpx2.Headers) -> list[tuple[str, str]]:
+    """The headers of an answer passed on decoded: without those that describe the body as sent."""
+    framing = ("content-length", "content-encoding", "transfer-encoding")
+    return [(name, value) for name, value in headers.multi_items() if name.lower() not in framing]
+
+
+async def _json_answer(
+    request: httpx2.Request, request_id: Any, response: httpx2.Response
+) -> httpx2.Response:
+    """A JSON answer, read whole up to `MAX_ANSWER_BYTES`, if it is this request's JSON-RPC answer;
+    else the error answer saying what it is."""
+    body = await _read(response, MAX_ANSWER_BYTES)
+    if body is None:
+        return _error_answer(
+            request,
+            request_id,
+            _PARSE_ERROR,
+            f"its answer is larger than {MAX_ANSWER_BYTES >> 20} MiB once decoded; not read",
+        )
+    from mcp.types import JSONRPCError, JSONRPCResponse
+
+    message = _parsed(body)
+    if isinstance(message, str):
+        return _error_answer(request, request_id, _PARSE_ERROR, message)
+    if isinstance(message, JSONRPCError) and message.id is None:
+        error = message.error  # the server could not read the request's id: it answers this one
+        return _error_answer(request, request_id, error.code, error.message, error.data)
+    if not isinstance(message, JSONRPCResponse | JSONRPCError):
+        kind = "request" if hasattr(message, "id") else "notification"
+        return _error_answer(
+            request, request_id, _PARSE_ERROR, f"its answer is a JSON-RPC {kind}, not an answer"
+        )
+    other = _other_id(message, request_id)
+    if other is not None:
+        return _error_answer(request, request_id, _PARSE_ERROR, f"its answer {other}")
+    return _passed_on(request, response, body)
+
+
+def _other_id(message: Any, request_id: Any) -> str | None:
+    """How an answer says it is another request's, else None (an error without an id answers the
+    request whose stream or body it came in)."""
+    from mcp.types import JSONRPCError, JSONRPCResponse
+
+    if not isinstance(message, JSONRPCResponse | JSONRPCError) or message.id is None:
+        return None
+    if str(message.id) == str(request_id):
+        return None
+    return f"carries id {_clip(repr(message.id), 40)}, not this request's {request_id!r}"
+
+
+def _parsed(data: bytes | str) -> Any:
+    """The JSON-RPC message in `data`, or a sentence saying why there is none."""
+    from mcp.types import jsonrpc_message_adapter
+    from pydantic import ValidationError
+
+    try:
+        return jsonrpc_message_adapter.validate_json(data, by_name=False)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        if problem["type"] == "json_invalid":
+            return f"its answer is not JSON the MCP SDK reads ({_clip(problem['msg'], 200)})"
+        return "its answer is JSON but not a JSON-RPC message"
+
+
+def _checked_stream(
+    response: httpx2.Response, request_id: Any, server_name: str
+) -> httpx2.Response:
+    """The event stream `response` with each event checked as it arrives (`_EventCheck`)."""
+    import httpx2
+
+    check = _EventCheck(request_id, server_name)
+
+    class Checked(httpx2.AsyncByteStream):
+        async def __aiter__(self) -> AsyncIterator[bytes]:
+            async for part in response.aiter_bytes():
+                passed = check.feed(part)
+                if passed:
+                    yield passed
+            rest = check.end()
+            if rest:
+                yield rest
+
+        async def aclose(self) -> None:
+            await response.aclose()
+
+    headers = _body_headers_left_out(response.headers)
+    return httpx2.Response(
+        response.status_code, headers=headers, stream=Checked(), request=response.request
+    )
+
+
+class _EventCheck:
+    """Reads an event stream line by line and passes each event on once whole, unless its data is
+    not a JSON-RPC message (on a request's stream the request's error answer takes its place; on the
+    GET stream it is left out) or is another request's answer on a request's stream (left out: the
+    SDK would take it as this request's). A warning names the server for each event left out. An
+    event larger than the SDK reads (1 MiB) is passed on unread, for the SDK to refuse."""
+
+    LIMIT = 1 << 20
+
+    def __init__(self, request_id: Any, server_name: str) -> None:
+        self.request_id = request_id
+        self.server_name = server_name
+        self.pending = bytearray()
+        """What arrived after the last whole line."""
+        self.lines: list[bytes] = []
+        """The whole lines of the event being read, as they arrived."""
+        self.size = 0
+        self.unread = False
+        """An event too large to check: everything from there on is passed on as it arrives."""
+
+    def feed(self, part: bytes) -> bytes:
+        if self.unread:
+            return part
+        scanned = max(len(self.pending) - 1, 0)  # held back: a CR that may begin a CR LF
+        self.pending += part
+        passed = bytearray()
+        start = 0
+        for end in _LINE_END.finditer(self.pending, scanned):
+            if end.group() == b"\r" and end.end() == len(self.pending):
+                break  # a CR LF may be cut in two
+            line = bytes(self.pending[start : end.end()])
+            start = end.end()
+            if line.strip(b"\r\n"):
+                self.lines.append(line)
+                self.size += len(line)
+            else:
+                passed += self._event()
+        del self.pending[:start]
+        if self.size + len(self.pending) > self.LIMIT:
+            self.unread = True
+            passed += b"".join(self.lines) + bytes(self.pending)
+            self.lines, self.pending = [], bytearray()
+        return bytes(passed)
+
+    def end(self) -> bytes:
+        """What is left when the stream ends: a CR held back ends its line (it could have begun a CR
+        LF); an event without its closing blank line is not one."""
+        return self.feed(b"\n") if not self.unread and self.pending.endswith(b"\r") else b""
+
+    def _event(self) -> bytes:
+        lines = [line.rstrip(b"\r\n") + b"\n" for line in self.lines]  # a CR alone ends a line too
+        self.lines, self.size = [], 0
+        kind, data = "message", []
+        for line in lines:
+            name, _, value = line.removesuffix(b"\n").partition(b":")
+            value = value.removeprefix(b" ")
+            if name == b"event":
+                kind = value.decode("utf-8", "replace")
+            elif name == b"data":
+                data.append(value)
+        whole = b"".join(lines) + b"\n"
+        text = b"\n".join(data)
+        if kind != "message" or not text:  # no data: a priming event, which only gives an id
+            return whole
+        message = _parsed(text)
+        if isinstance(message, str) and self.request_id is not None:
+            error = {"code": _PARSE_ERROR, "message": message}
+            answer = json.dumps({"jsonrpc": "2.0", "id": self.request_id, "error": error})
+            kept = [line for line in lines if not line.startswith(b"data")]
+            return b"".join(kept) + b"data: " + answer.encode() + b"\n\n"
+        if isinstance(message, str):
+            reason = message.removeprefix("its answer ")
+            _log.warning(
+                "%s: an event on its own stream is left out: it %s", self.server_name, reason
+            )
+            return b""
+        other = None if self.request_id is None else _other_id(message, self.request_id)
+        if other is not None:
+            _log.warning(
+                "%s: an event on the stream of request %r is left out: it %s",
+                self.server_name,
+                self.request_id,
+                other,
+            )
+            return b""
+        return whole  # the answer (the SDK gives it this request's id), a request or notification
