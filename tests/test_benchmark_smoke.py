@@ -118,3 +118,15 @@ def test_code_mode_smoke_run_prints_tokens_and_sends_nothing_for_a_wrong_script(
     assert figures["run_code: four calls, three at once"][-1] == "4 |"
     rejected = [cells for figure, cells in figures.items() if figure.startswith("run_code rejects")]
     assert len(rejected) == 5 and all(cells[-1] == "0 |" for cells in rejected), result.stdout
+
+
+def test_stdio_answer_benchmark_echoes_through_both_transports() -> None:
+    result = subprocess.run(
+        [sys.executable, "benchmarks/stdio_answer.py", "--megabytes", "1", "--runs", "1"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.splitlines()[-1].startswith("| 1 MiB | "), result.stdout

@@ -106,16 +106,6 @@ def test_sync_json_names_the_snapshot_and_the_package(project: Path, run_cli) ->
     result = run_cli("sync", "weather", "--format", "json")
     assert result.exit_code == 0, result.stderr
     assert lines(result.stdout) == [
-        {  # the folder's runtime, written first, as generate reports it
-            "format": 1,
-            "command": "sync",
-            "server": None,
-            "status": "generated",
-            "snapshot": None,
-            "package": "clients/_mcp_runtime",
-            "written": ["__init__.py", "_auth.py", "_loop_thread.py", "_runtime.py", "_schema_check.py"],
-            "removed": [],
-        },
         {
             "format": 1,
             "command": "sync",
@@ -125,6 +115,16 @@ def test_sync_json_names_the_snapshot_and_the_package(project: Path, run_cli) ->
             "snapshot_changed": False,
             "package": "clients/weather",
             "counts": {"tools": 4, "resources": 1, "templates": 1, "prompts": 1},
+        },
+        {  # the folder's runtime, once the run is done with it, as generate reports it
+            "format": 1,
+            "command": "sync",
+            "server": None,
+            "status": "generated",
+            "snapshot": None,
+            "package": "clients/_mcp_runtime",
+            "written": ["__init__.py", "_auth.py", "_loop_thread.py", "_runtime.py", "_schema_check.py", "_stdio.py"],
+            "removed": [],
         },
     ]
 

@@ -39,7 +39,7 @@ def test_sync_writes_snapshot_and_an_importable_package(tmp_path: Path, run_cli,
     assert "weather: wrote snaps/weather.json" in first.stderr
     assert "weather: generated clients/weather" in first.stderr
     # the folder's runtime is named as generate names it, when it is written
-    assert "_mcp_runtime: generated clients/_mcp_runtime (5 file(s) written, 0 removed)" in first.stderr.splitlines()
+    assert "_mcp_runtime: generated clients/_mcp_runtime (6 file(s) written, 0 removed)" in first.stderr.splitlines()
     package = tmp_path / "clients" / "weather"
     assert {"__init__.py", "client.py", "models.py", "py.typed"} <= set(tree_digest(package))
     before = tree_digest(package)
@@ -64,6 +64,23 @@ def test_sync_writes_snapshot_and_an_importable_package(tmp_path: Path, run_cli,
         check=True,
     )
     assert imported.stdout.strip() == "['celsius_to_fahrenheit', 'get_forecast', 'search', 'send_alert']"
+
+
+def test_a_sync_with_a_hub_names_the_runtime_once_with_all_it_wrote(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Each server's package and then the hub add to the runtime folder; the run reports it once, at
+    its end, as `generate` does (it said `_mcp_runtime` twice: the packages' files, then the hub's)."""
+    monkeypatch.chdir(tmp_path)
+    project(tmp_path, "hub = true\n" + server_table("weather", str(EXAMPLE_SERVER)))
+
+    first = run_cli("sync")
+
+    assert first.exit_code == 0, first.stderr
+    runtime_lines = [line for line in first.stderr.splitlines() if line.startswith("_mcp_runtime")]
+    assert runtime_lines == ["_mcp_runtime: generated clients/_mcp_runtime (10 file(s) written, 0 removed)"]
+    assert first.stderr.splitlines()[-1] == runtime_lines[0]
+    assert len(list((tmp_path / "clients" / "_mcp_runtime").iterdir())) == 10
+    check = run_cli("generate", "--check")
+    assert check.exit_code == 0, check.stdout + check.stderr
 
 
 def test_sync_no_cache_neither_reads_nor_writes_the_cache(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]

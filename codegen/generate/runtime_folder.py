@@ -21,7 +21,7 @@ from codegen.identifiers import HUB_PACKAGE
 RUNTIME_PACKAGE = "_mcp_runtime"
 """The runtime's folder and import name under the output folder; a server's package name never starts
 with an underscore, so none can clash with it."""
-CORE_FILES = ("__init__.py", "_auth.py", "_loop_thread.py", "_runtime.py", "_schema_check.py")
+CORE_FILES = ("__init__.py", "_auth.py", "_loop_thread.py", "_runtime.py", "_schema_check.py", "_stdio.py")
 """What every generated package imports."""
 OPTIONAL_FILES = ("_code_mode.py", "_sandbox.py", "_tasks.py")
 """Shipped only while a package in the folder imports them: the task machinery for a package with a
@@ -108,9 +108,16 @@ def prune_runtime(out_dir: Path, published: Published) -> Published:
     """Once the packages are published: the runtime without what none of them imports any more
     (`publish_runtime(out_dir)`), and what `published` (its publication before them) and this one
     changed together."""
-    pruned = publish_runtime(out_dir)
-    if not published.changed:
-        return pruned
-    removed = {*published.removed, *pruned.removed}
-    written = sorted({*published.written, *pruned.written} - removed)
-    return Published(pruned.path, True, tuple(written), tuple(sorted(removed)))
+    return merged(published, publish_runtime(out_dir))
+
+
+def merged(earlier: Published, later: Published) -> Published:
+    """What two publications of the runtime folder changed together, the later one's word last: a
+    file the later one removes is removed, one it writes is written."""
+    if not earlier.changed:
+        return later
+    if not later.changed:
+        return earlier
+    removed = {*(set(earlier.removed) - set(later.written)), *later.removed}
+    written = {*earlier.written, *later.written} - removed
+    return Published(later.path, True, tuple(sorted(written)), tuple(sorted(removed)))

@@ -732,6 +732,9 @@ class GeneratedClient:
     ) -> AbstractAsyncContextManager[Self]:
         """Connect with `mcp.Client(server, ...)` and wrap it; the connection closes on exit.
 
+        A `StdioServerParameters` server is started by the runtime's own stdio transport (`_stdio`),
+        which reads a long answer in linear time.
+
         `auth` authenticates a URL server's HTTP requests: the SDK's OAuth providers, or
         `stored_auth(server_id)` for the tokens `mcp-stubgen auth login` stored.
 
@@ -766,10 +769,19 @@ class GeneratedClient:
 
         @asynccontextmanager
         async def connected() -> AsyncIterator[Self]:
+            from mcp import StdioServerParameters
+
+            from ._stdio import stdio_transport
+
+            transport = (
+                stdio_transport(server, cls.server_name)
+                if isinstance(server, StdioServerParameters)
+                else server
+            )
             connecting = True
             try:
                 async with Client(
-                    server,
+                    transport,
                     sampling_callback=sampling_callback,
                     elicitation_callback=elicitation_callback,
                     list_roots_callback=list_roots_callback,

@@ -15,7 +15,6 @@ would cost more than the rest of a `sync` with a warm cache); `stdio_transport` 
 from __future__ import annotations
 
 import atexit
-import codecs
 import logging
 import os
 import shutil
@@ -27,10 +26,11 @@ from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from codegen.config import ServerConfig, server_environment
 from codegen.errors import StubgenError
+from codegen.runtime._stdio import GRACE_SECONDS, Lines, pipe_transport, shut_down, signal_group
 
 if TYPE_CHECKING:
     from mcp.shared.message import SessionMessage
@@ -50,9 +50,6 @@ STRAY_LINES = 5
 STRAY_CHARACTERS = 1000
 """A longer such line is kept as its length alone: it is no message, and cutting it could cut a secret
 that scrubbing then would not recognise."""
-
-GRACE_SECONDS = 2.0
-"""How long a server may take to exit once its stdin is closed, and again after SIGTERM."""
 
 
 @dataclass
@@ -142,7 +139,7 @@ def _stop_now(started: StdioProcess) -> None:
     with suppress(OSError):
         if started.process.stdin is not None:
             started.process.stdin.close()
-    _signal_group(started.process, signal.SIGKILL if sys.platform != "win32" else signal.SIGTERM)
+    signal_group(started.process, signal.SIGKILL if sys.platform != "win32" else signal.SIGTERM)
     with suppress(OSError, subprocess.TimeoutExpired):
         started.process.wait(GRACE_SECONDS)
     for pipe in (started.process.stdout, started.stderr_log):
@@ -151,35 +148,13 @@ def _stop_now(started: StdioProcess) -> None:
                 pipe.close()
 
 
-def _signal_group(process: subprocess.Popen[bytes], signal_number: int) -> None:
-    with suppress(OSError):
-        if sys.platform == "win32":
-            process.kill()
-        else:
-            os.killpg(process.pid, signal_number)
-
-
 @asynccontextmanager
 async def stdio_transport(started: StdioProcess, errors: str = "replace") -> AsyncIterator[Any]:
     """The session's streams over a started server's pipes (what the SDK's `stdio_client` yields),
-    and the server stopped on the way out, however the session ended."""
-    import asyncio
-
-    import anyio
-    import anyio.to_thread
+    and the server stopped on the way out, however the session ended (`_stdio.pipe_transport`, the
+    transport generated clients use)."""
     from mcp.shared.message import SessionMessage
     from mcp_types import jsonrpc_message_adapter
-
-    process = started.process
-    assert process.stdin is not None and process.stdout is not None
-    stdin: IO[bytes] = process.stdin
-    stdout = asyncio.StreamReader()
-    pipe, _ = await asyncio.get_running_loop().connect_read_pipe(
-        lambda: asyncio.StreamReaderProtocol(stdout), process.stdout
-    )
-    read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
-    writer_done = anyio.Event()
 
     def parse(line: str) -> SessionMessage | Exception:
         try:
@@ -188,100 +163,11 @@ async def stdio_transport(started: StdioProcess, errors: str = "replace") -> Asy
             _sdk_log.exception("Failed to parse JSONRPC message from server")  # as the SDK's own transport logs it
             return error
 
-    async def stdout_reader() -> None:
-        lines = _Lines(errors)
-        try:
-            async with read_writer:
-                while chunk := await stdout.read(1 << 16):
-                    for line in lines.feed(chunk):
-                        await read_writer.send(parse(line))
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-            pass  # the session is gone
-        with anyio.CancelScope(shield=True), suppress(OSError):
-            while await stdout.read(1 << 16):  # a server still writing must not block on a full pipe
-                pass
-
-    def write(data: bytes) -> None:
-        view = memoryview(data)
-        while view:
-            view = view[stdin.write(view) or 0 :]
-
-    async def stdin_writer() -> None:
-        try:
-            async with write_reader:
-                async for message in write_reader:
-                    text = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
-                    await anyio.to_thread.run_sync(write, text.encode("utf-8", errors), abandon_on_cancel=True)
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError, ValueError):
-            await read_writer.aclose()  # the server stopped reading: the session sees the connection end
-        finally:
-            writer_done.set()
-
-    async def stop() -> None:
-        read_stream.close()
-        write_stream.close()
-        with anyio.move_on_after(0.5):
-            await writer_done.wait()
-        if writer_done.is_set():  # else the server is not reading: closing its stdin tells it nothing
-            with suppress(OSError, ValueError):
-                stdin.close()
-        await _shut_down(process, stdin_closed=writer_done.is_set())
-        pipe.close()
-        with suppress(OSError, ValueError):
-            stdin.close()
-        for stream in (read_stream, write_stream, read_writer, write_reader):
-            await stream.aclose()
+    try:
+        async with pipe_transport(started.process, parse, errors=errors) as streams:
+            yield streams
+    finally:
         started.stderr_log.flush()
-
-    async with anyio.create_task_group() as group:
-        group.start_soon(stdout_reader)
-        group.start_soon(stdin_writer)
-        try:
-            yield read_stream, write_stream
-        finally:
-            with anyio.CancelScope(shield=True):
-                await stop()
-            group.cancel_scope.cancel()
-
-
-class _Lines:
-    """A server's stdout cut into lines, in time linear in its length: the start of a line not yet
-    ended is kept in pieces and joined once, when its end arrives (joining it again with every 64 KB
-    read made a 30 MB answer take seconds, and a 50 MB one longer than any timeout)."""
-
-    def __init__(self, errors: str) -> None:
-        self._decoder = codecs.getincrementaldecoder("utf-8")(errors)
-        self._pieces: list[str] = []
-
-    def feed(self, chunk: bytes) -> list[str]:
-        """The lines `chunk` ends, without their newlines."""
-        text = self._decoder.decode(chunk)
-        self._pieces.append(text)
-        if "\n" not in text:
-            return []
-        lines = "".join(self._pieces).split("\n")
-        self._pieces = [lines.pop()]
-        return lines
-
-
-async def _shut_down(process: subprocess.Popen[bytes], stdin_closed: bool) -> None:
-    """The rest of the spec's shutdown once stdin is closed (or cannot be): wait, then terminate and
-    kill the server's group."""
-    if not stdin_closed or not await _exited(process, GRACE_SECONDS):
-        _signal_group(process, signal.SIGTERM)
-        if not await _exited(process, GRACE_SECONDS):
-            _signal_group(process, signal.SIGKILL)
-            await _exited(process, GRACE_SECONDS)
-
-
-async def _exited(process: subprocess.Popen[bytes], seconds: float) -> bool:
-    import anyio
-
-    with anyio.move_on_after(seconds):
-        while process.poll() is None:
-            await anyio.sleep(0.01)
-        return True
-    return False
 
 
 class Unreadable(Exception):
@@ -466,7 +352,7 @@ class StdioSession:
     async def _read(self, stdout: Any) -> None:
         from codegen.snapshot.wire import CONNECTION_CLOSED, RemoteError
 
-        lines = _Lines(self._errors)
+        lines = Lines(errors=self._errors)
         with suppress(OSError):
             while chunk := await stdout.read(1 << 16):
                 for line in lines.feed(chunk):
@@ -507,7 +393,7 @@ class StdioSession:
                 stdin_closed = self._stdin.is_closing()
                 if not stdin_closed:  # the server is not reading: closing its stdin tells it nothing
                     self._stdin.abort()
-                await _shut_down(process, stdin_closed)
+                await shut_down(process, stdin_closed)
                 reader.cancel()
                 with suppress(BaseException):
                     await reader

@@ -69,7 +69,7 @@ def sync(
     # Only now the generator: the servers start while it loads.
     from codegen.generate.pipeline import announce_package, load_renderer
     from codegen.generate.publish import recover_output
-    from codegen.sync.publish import publish_hub, publish_with_snapshot
+    from codegen.sync.publish import RuntimeChanges, publish_hub, publish_with_snapshot
 
     if any(not (output / package_name(server.name)).exists() for server in selected):
         load_renderer()  # a package will be rendered from nothing: load the renderer while the servers start
@@ -78,9 +78,10 @@ def sync(
     cache = cache_for(no_cache)
     recover_output(output)
     published: dict[str, Published] = {}
+    runtime = RuntimeChanges()
 
     def write(path: Path, snapshot: Snapshot) -> bool:
-        published[snapshot.server] = publish_with_snapshot(snapshot, config, path, output, cache)
+        published[snapshot.server] = publish_with_snapshot(snapshot, config, path, output, cache, runtime)
         return published[snapshot.server].snapshot_changed
 
     def announce(snapshot: Snapshot, path: Path, changed: bool) -> None:
@@ -101,11 +102,13 @@ def sync(
             config, selected, write=write, announce=announce, allow_empty=allow_empty, freshness=freshness
         )
     except KeyboardInterrupt:
+        runtime.announce()
         done = ", ".join(sorted(published)) or "nothing"
         hub = "; the hub was not regenerated (run `mcp-stubgen generate`)" if config.hub and published else ""
         click.echo(f"published before the interrupt: {done} (snapshot and package each){hub}", err=True)
         raise
     failed = len(selected) - len(taken)
-    if config.hub and not publish_hub(config, output, cache):
+    if config.hub and not publish_hub(config, output, cache, runtime):
         failed += 1
+    runtime.announce()
     return EXIT_ERROR if failed else EXIT_OK

@@ -18,13 +18,30 @@ from codegen.generate.pipeline import (
     render_current,
 )
 from codegen.generate.publish import Published
-from codegen.generate.runtime_folder import prune_runtime, publish_runtime
+from codegen.generate.runtime_folder import merged, prune_runtime, publish_runtime
 from codegen.options import shown_path
 from codegen.snapshot import Snapshot
 
 
+class RuntimeChanges:
+    """The output folder's runtime as one run changed it over its publications (each server's
+    package, then the hub, then code mode, which each add what they import), reported once, at the
+    run's end: one `_mcp_runtime` line, not one per step that touched it."""
+
+    def __init__(self) -> None:
+        self._changes: Published | None = None
+
+    def add(self, published: Published) -> None:
+        self._changes = published if self._changes is None else merged(self._changes, published)
+
+    def announce(self) -> None:
+        if self._changes is not None:
+            announce_runtime(self._changes)
+            self._changes = None
+
+
 def publish_with_snapshot(
-    snapshot: Snapshot, config: ProjectConfig, path: Path, output: Path, cache: Cache
+    snapshot: Snapshot, config: ProjectConfig, path: Path, output: Path, cache: Cache, runtime: RuntimeChanges
 ) -> Published:
     """Render a server's package (with the config's method names, renames and `strict`) and publish
     it and its snapshot file as one step (`sync` and `watch`), so neither is ever new beside the
@@ -44,9 +61,9 @@ def publish_with_snapshot(
     if rendered.files is None and rendered.target != package_dir(snapshot, output):
         rendered = render_current(inputs, output, cache, snapshot, prove=False)
     try:
-        runtime = publish_runtime(output, coming=[] if rendered.files is None else [rendered.files])
+        published = publish_runtime(output, coming=[] if rendered.files is None else [rendered.files])
         result = publish_rendered(rendered, cache, (path, source))
-        announce_runtime(prune_runtime(output, runtime))
+        runtime.add(prune_runtime(output, published))
         return result
     except OSError as error:
         raise StubgenError(
@@ -62,7 +79,7 @@ def _holds(path: Path, data: bytes) -> bool:
         return False
 
 
-def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
+def publish_hub(config: ProjectConfig, output: Path, cache: Cache, runtime: RuntimeChanges) -> bool:
     """Regenerate the hub from every snapshot now on disk and report it; False when it could not be
     built, or lacks a server.
 
@@ -74,7 +91,7 @@ def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
 
     try:
         built = hub_rendered(hub_sources(config), output, cache)
-        announce_runtime(publish_runtime(output, with_hub=True))
+        runtime.add(publish_runtime(output, with_hub=True))
         result = publish_rendered(built.rendered, cache)
     except StubgenError as error:
         console.error(str(error))
@@ -82,13 +99,15 @@ def publish_hub(config: ProjectConfig, output: Path, cache: Cache) -> bool:
         return False
     announce_package(result.path.name, result)
     console.emit(None, "generated" if result.changed else "unchanged", package=shown_path(result.path))
+    coded = not built.lacking and (not config.code_mode or publish_code_mode(config, output, cache, runtime))
+    runtime.announce()  # after the packages that changed it, before what the hub lacks, as `generate` says them
     for message in built.lacking:
         console.error(message)
         console.emit(None, "error", error=message, package=shown_path(result.path))
-    return not built.lacking and (not config.code_mode or publish_code_mode(config, output, cache))
+    return coded
 
 
-def publish_code_mode(config: ProjectConfig, output: Path, cache: Cache) -> bool:
+def publish_code_mode(config: ProjectConfig, output: Path, cache: Cache, runtime: RuntimeChanges) -> bool:
     """Regenerate `<output>/code_mode/` from the snapshots on disk, as the hub is; False when it could not be."""
     from codegen.generate.code_mode import build_code_mode, code_mode_dir
     from codegen.generate.hub_build import hub_sources
@@ -98,9 +117,9 @@ def publish_code_mode(config: ProjectConfig, output: Path, cache: Cache) -> bool
         pairs = [(server.snapshot, server.method_names) for server in hub.servers]
         built = build_code_mode(pairs, hub.settings, output, cache)
         coming = [] if built.rendered.files is None else [built.rendered.files]
-        runtime = publish_runtime(output, with_hub=True, coming=coming)  # with code mode's runtime files
+        published = publish_runtime(output, with_hub=True, coming=coming)  # with code mode's runtime files
         result = publish_rendered(built.rendered, cache)
-        announce_runtime(prune_runtime(output, runtime))
+        runtime.add(prune_runtime(output, published))
     except StubgenError as error:
         console.error(str(error))
         console.emit(None, "error", error=str(error), package=shown_path(code_mode_dir(output)))

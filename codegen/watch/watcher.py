@@ -43,7 +43,7 @@ from codegen.options import shown_path
 from codegen.snapshot import Snapshot, write_snapshot
 from codegen.snapshot.discovery import connect, list_catalog
 from codegen.snapshot.summary import emptied, warn_missing_methods
-from codegen.sync.publish import publish_hub, publish_with_snapshot
+from codegen.sync.publish import RuntimeChanges, publish_hub, publish_with_snapshot
 
 BACKOFF_FIRST = 1.0
 BACKOFF_CAP = 60.0
@@ -326,7 +326,9 @@ class Watcher:
                 and all(path.exists() for path in snapshots)
                 and hub_is_stale(self._config, output, cache)
             ):
-                publish_hub(self._config, output, cache)
+                runtime = RuntimeChanges()
+                publish_hub(self._config, output, cache, runtime)
+                runtime.announce()
         finally:
             cache.trim()
 
@@ -399,18 +401,20 @@ class Watcher:
         # The cache `generate` uses, so a change re-generates the changed tools' models, not every
         # tool's; a fresh one per publication, so a long watch does not keep every piece in memory.
         cache = Cache.default()
+        runtime = RuntimeChanges()
         try:
             try:
-                result = publish_with_snapshot(new, self._config, path, output, cache)
+                result = publish_with_snapshot(new, self._config, path, output, cache, runtime)
             except StubgenError as error:
                 _failed(name, str(error))
                 return False
             console.note(f"{name}: wrote {shown_path(path)} and regenerated {shown_path(result.path)}")
             console.emit(name, "published", snapshot=shown_path(path), package=shown_path(result.path), **drift)
             if self._config.hub:  # the server's own files are published either way; a hub error is reported
-                publish_hub(self._config, output, cache)
+                publish_hub(self._config, output, cache, runtime)
             return True
         finally:
+            runtime.announce()
             cache.trim()
 
 

@@ -158,15 +158,35 @@ async def test_an_error_leaving_the_hub_block_is_itself(packages: Any) -> None:
                 await client.echo(text="hi")
 
 
-async def test_lines_that_are_not_json_rpc_before_the_handshake_are_skipped(packages: Any) -> None:
+async def test_lines_that_are_not_json_rpc_before_the_handshake_are_skipped(
+    packages: Any, caplog: pytest.LogCaptureFixture
+) -> None:
     """A server that prints a banner, a broken object and a JSON array to stdout before it speaks
-    JSON-RPC: the client and the hub skip them (the SDK logs each) and connect."""
+    JSON-RPC: the client and the hub skip them, each with one warning naming the server and not the
+    line (which may hold anything), and connect. The SDK's transport logged a traceback for each
+    line into the user's application log."""
     client_package, _looping, hub_package, *_others = packages
-    with anyio.fail_after(30):
+    with anyio.fail_after(30), caplog.at_level(logging.WARNING):
         async with client_package.HostileClient.connect(hostile("garbage-first")) as client:
             assert (await client.echo(text="hi")).text == "hi"
         async with hub_package.Hub.connect(hostile=hostile("garbage-first")) as hub:
             assert (await hub.call("hostile__echo", {"text": "hi"})).content[0].text == "hi"
+    skipped = [record for record in caplog.records if "not a JSON-RPC message" in record.getMessage()]
+    assert len(skipped) == 6  # three lines, the client's and the hub's connection
+    assert all(record.getMessage().startswith("hostile: skipped a line") for record in skipped)
+    assert not any(record.exc_info for record in caplog.records)
+    assert not any("Starting hostile server" in record.getMessage() for record in caplog.records)
+
+
+async def test_a_long_answer_over_stdio_arrives_whole(packages: Any) -> None:
+    """An answer of many megabytes (a file read, a screenshot) arrives whole through the client's
+    stdio transport, which reads it in time linear in its length (`benchmarks/stdio_answer.py`: the
+    SDK's transport took seconds for 30 MB)."""
+    client_package, *_others = packages
+    text = "0123456789abcdef" * (1 << 19)  # 8 MiB, sent and echoed back
+    with anyio.fail_after(60):
+        async with client_package.HostileClient.connect(hostile("plain")) as client:
+            assert (await client.echo(text=text)).text == text
 
 
 async def test_an_http_server_gone_mid_call_or_not_there_is_a_server_error(packages: Any) -> None:

@@ -1,0 +1,245 @@
+"""The stdio transport of generated clients and hubs, which mcp-stubgen's own sessions share.
+
+It speaks as the SDK's `stdio_client` does: newline-delimited JSON-RPC, the server in a process
+group of its own, the spec's shutdown (stdin closed, a grace period, then SIGTERM and SIGKILL to the
+group). Two things differ where a user meets them: a message is read in time linear in its length
+(the SDK joins the line read so far with every 64 KiB it reads, so a 30 MB answer took 8 s and one
+of 100 MB about a minute and a half), and a stdout line that is not JSON-RPC is one warning naming
+the server rather than a logged traceback. On Windows, and under an event loop that is not
+asyncio's, the SDK's own transport serves.
+
+This file is copied verbatim into each output folder's runtime (`_mcp_runtime/`). It imports only
+the standard library here; `anyio` and `mcp` load when a connection opens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager, suppress
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mcp import StdioServerParameters
+    from mcp.client._transport import TransportStreams
+    from mcp.shared.message import SessionMessage
+
+GRACE_SECONDS = 2.0
+"""How long a server may take to exit once its stdin is closed, and again after SIGTERM."""
+_CHUNK = 1 << 16
+
+_log = logging.getLogger(__name__)
+
+
+@asynccontextmanager
+async def stdio_transport(
+    server: StdioServerParameters, server_name: str
+) -> AsyncIterator[TransportStreams]:
+    """Start `server` and yield the session's streams over its pipes (what the SDK's `stdio_client`
+    yields); the server is stopped on the way out, however the session ended."""
+    from mcp.client.stdio import stdio_client
+    from mcp.shared.message import SessionMessage
+    from mcp.types import jsonrpc_message_adapter
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # another event loop (trio)
+        on_asyncio = False
+    else:
+        on_asyncio = True
+    if sys.platform == "win32" or not on_asyncio:
+        async with stdio_client(server) as streams:
+            yield streams
+        return
+    process = _start(server)
+    encoding, errors = server.encoding, server.encoding_error_handler
+
+    def parse(line: str) -> SessionMessage | Exception:
+        try:
+            return SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False))
+        except ValueError as error:
+            _log.warning(
+                "%s: skipped a line of the server's stdout that is not a JSON-RPC message "
+                "(%d characters); a server writes only messages there",
+                server_name,
+                len(line),
+            )
+            return error
+
+    async with pipe_transport(process, parse, encoding, errors) as streams:
+        yield streams
+
+
+def _start(server: StdioServerParameters) -> subprocess.Popen[bytes]:
+    """The server's process, in a session (so a process group) of its own, with the environment the
+    SDK gives it; raises OSError, or ValueError (a NUL byte), as `stdio_client` does. Starting it
+    takes a fork and an exec, not long enough to hand to a thread."""
+    from mcp.client.stdio import get_default_environment
+
+    return subprocess.Popen(
+        [server.command, *server.args],
+        bufsize=0,  # unbuffered: each message is on its way once written
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=sys.stderr if _has_descriptor(sys.stderr) else None,
+        env=get_default_environment() | (server.env or {}),
+        cwd=server.cwd,
+        start_new_session=True,
+    )
+
+
+def _has_descriptor(stream: IO[str]) -> bool:
+    """Whether a child can write to `stream` (a notebook's or a test's stderr has no file
+    descriptor; the child then writes to this process's own)."""
+    try:
+        stream.fileno()
+    except (OSError, ValueError, AttributeError):
+        return False
+    return True
+
+
+@asynccontextmanager
+async def pipe_transport(
+    process: subprocess.Popen[bytes],
+    parse: Callable[[str], SessionMessage | Exception],
+    encoding: str = "utf-8",
+    errors: str = "strict",
+) -> AsyncIterator[Any]:
+    """The session's streams over a started server's pipes, each stdout line read by `parse`, and
+    the server stopped on the way out (`shut_down`)."""
+    import anyio
+    import anyio.to_thread
+    from mcp.shared.message import SessionMessage
+
+    assert process.stdin is not None and process.stdout is not None
+    stdin: IO[bytes] = process.stdin
+    stdout = asyncio.StreamReader()
+    pipe, _ = await asyncio.get_running_loop().connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(stdout), process.stdout
+    )
+    read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
+    writer_done = anyio.Event()
+
+    async def stdout_reader() -> None:
+        lines = Lines(encoding, errors)
+        try:
+            async with read_writer:
+                while chunk := await stdout.read(_CHUNK):
+                    try:
+                        ended = lines.feed(chunk)
+                    except UnicodeDecodeError as error:  # `errors="strict"`: the session ends on it
+                        await read_writer.send(error)
+                        break
+                    for line in ended:
+                        await read_writer.send(parse(line))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            pass  # the session is gone
+        with anyio.CancelScope(shield=True), suppress(OSError):
+            while await stdout.read(_CHUNK):  # a server still writing must not block on a full pipe
+                pass
+
+    def write(data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[stdin.write(view) or 0 :]
+
+    async def stdin_writer() -> None:
+        try:
+            async with write_reader:
+                async for message in write_reader:
+                    text = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
+                    await anyio.to_thread.run_sync(
+                        write, text.encode(encoding, errors), abandon_on_cancel=True
+                    )
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError, ValueError):
+            await (
+                read_writer.aclose()
+            )  # the server stopped reading: the session sees the connection end
+        finally:
+            writer_done.set()
+
+    async def stop() -> None:
+        read_stream.close()
+        write_stream.close()
+        with anyio.move_on_after(0.5):
+            await writer_done.wait()
+        if (
+            writer_done.is_set()
+        ):  # else the server is not reading: closing its stdin tells it nothing
+            with suppress(OSError, ValueError):
+                stdin.close()
+        await shut_down(process, stdin_closed=writer_done.is_set())
+        pipe.close()
+        with suppress(OSError, ValueError):
+            stdin.close()
+        for stream in (read_stream, write_stream, read_writer, write_reader):
+            await stream.aclose()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(stdout_reader)
+        group.start_soon(stdin_writer)
+        try:
+            yield read_stream, write_stream
+        finally:
+            with anyio.CancelScope(shield=True):
+                await stop()
+            group.cancel_scope.cancel()
+
+
+class Lines:
+    """A server's stdout cut into lines, in time linear in its length: the start of a line not
+    yet ended is kept in pieces and joined once, when its end arrives (joining it again with every
+    64 KiB read made a 30 MB answer take seconds, and a 50 MB one longer than any timeout)."""
+
+    def __init__(self, encoding: str = "utf-8", errors: str = "strict") -> None:
+        self._decoder = codecs.getincrementaldecoder(encoding)(errors)
+        self._pieces: list[str] = []
+
+    def feed(self, chunk: bytes) -> list[str]:
+        """The lines `chunk` ends, without their newlines."""
+        text = self._decoder.decode(chunk)
+        self._pieces.append(text)
+        if "\n" not in text:
+            return []
+        lines = "".join(self._pieces).split("\n")
+        self._pieces = [lines.pop()]
+        return lines
+
+
+async def shut_down(process: subprocess.Popen[bytes], stdin_closed: bool) -> None:
+    """The rest of the spec's shutdown once stdin is closed (or cannot be): wait, then terminate and
+    kill the server's group."""
+    if not stdin_closed or not await exited(process, GRACE_SECONDS):
+        signal_group(process, signal.SIGTERM)
+        if not await exited(process, GRACE_SECONDS):
+            signal_group(process, signal.SIGKILL if sys.platform != "win32" else signal.SIGTERM)
+            await exited(process, GRACE_SECONDS)
+
+
+async def exited(process: subprocess.Popen[bytes], seconds: float) -> bool:
+    """Whether the process ended within `seconds` (polled: waiting for it would also wait for its
+    pipes to close, which a child it started may hold open)."""
+    deadline = time.monotonic() + seconds
+    while process.poll() is None:
+        if time.monotonic() >= deadline:
+            return False
+        await asyncio.sleep(0.01)
+    return True
+
+
+def signal_group(process: subprocess.Popen[bytes], signal_number: int) -> None:
+    """Signal the server's process group (a server started through `npx` or a shell is a tree);
+    on Windows, kill the process."""
+    with suppress(OSError):
+        if sys.platform == "win32":
+            process.kill()
+        else:
+            os.killpg(process.pid, signal_number)
