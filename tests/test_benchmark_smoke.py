@@ -120,13 +120,14 @@ def test_code_mode_smoke_run_prints_tokens_and_sends_nothing_for_a_wrong_script(
     assert len(rejected) == 5 and all(cells[-1] == "0 |" for cells in rejected), result.stdout
 
 
-def test_stdio_answer_benchmark_echoes_through_both_transports() -> None:
+def test_stdio_transport_benchmark_echoes_through_both_transports() -> None:
     result = subprocess.run(
-        [sys.executable, "benchmarks/stdio_answer.py", "--megabytes", "1", "--runs", "1"],
+        [sys.executable, "benchmarks/stdio_transport.py", "--megabytes", "1", "--calls", "10", "--runs", "1"],
         capture_output=True,
         text=True,
         cwd=REPO,
         timeout=600,
     )
     assert result.returncode == 0, result.stderr[-3000:]
-    assert result.stdout.splitlines()[-1].startswith("| 1 MiB | "), result.stdout
+    rows = [line.split(" | ")[0] for line in result.stdout.splitlines()[2:]]
+    assert rows == ["| an answer of 1 MiB", "| 10 small calls, per call"], result.stdout

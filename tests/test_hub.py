@@ -379,7 +379,10 @@ def test_sync_writes_an_importable_hub(run_cli, tmp_path: Path, monkeypatch: pyt
     write_config(tmp_path, f'[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\nhub = true\n{servers}')
     result = run_cli("sync")
     assert result.exit_code == 0, result.stderr
-    assert result.stderr.strip().splitlines()[-1] == "hub: generated clients/hub (4 file(s) written, 0 removed)"
+    assert result.stderr.strip().splitlines()[-2:] == [
+        "hub: generated clients/hub (4 file(s) written, 0 removed)",
+        "_mcp_runtime: generated clients/_mcp_runtime (10 file(s) written, 0 removed)",  # once, with the hub's files
+    ]
     assert read_tree(tmp_path / "clients" / "hub") == read_tree(OUTPUT / "hub")
     again = run_cli("sync", "notes")
     assert again.stderr.strip().splitlines()[-1] == "hub: unchanged clients/hub"

@@ -156,7 +156,7 @@ async def stdio_transport(started: StdioProcess, errors: str = "replace") -> Asy
     from mcp.shared.message import SessionMessage
     from mcp_types import jsonrpc_message_adapter
 
-    def parse(line: str) -> SessionMessage | Exception:
+    def parse(line: str | bytes) -> SessionMessage | Exception:
         try:
             return SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False))
         except ValueError as error:
@@ -356,7 +356,7 @@ class StdioSession:
         with suppress(OSError):
             while chunk := await stdout.read(1 << 16):
                 for line in lines.feed(chunk):
-                    self._received(line)
+                    self._received(line if isinstance(line, str) else line.decode("utf-8", "replace"))
         self._end(RemoteError(CONNECTION_CLOSED, "Connection closed"))
 
     async def close_input(self) -> None:

@@ -171,16 +171,33 @@ async def test_lines_that_are_not_json_rpc_before_the_handshake_are_skipped(
             assert (await client.echo(text="hi")).text == "hi"
         async with hub_package.Hub.connect(hostile=hostile("garbage-first")) as hub:
             assert (await hub.call("hostile__echo", {"text": "hi"})).content[0].text == "hi"
-    skipped = [record for record in caplog.records if "not a JSON-RPC message" in record.getMessage()]
+    skipped = [record for record in caplog.records if "is not a JSON-RPC message" in record.getMessage()]
     assert len(skipped) == 6  # three lines, the client's and the hub's connection
-    assert all(record.getMessage().startswith("hostile: skipped a line") for record in skipped)
+    assert all(record.getMessage().startswith("hostile: a line of the server's stdout") for record in skipped)
     assert not any(record.exc_info for record in caplog.records)
     assert not any("Starting hostile server" in record.getMessage() for record in caplog.records)
 
 
+async def test_an_answer_that_is_not_utf8_fails_its_call_and_the_session_goes_on(
+    packages: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A byte that is not UTF-8 in one answer: that call is the client's `ServerError` (-32700) and
+    the next call is answered, with one warning naming the server. The SDK's transport ended the
+    whole connection with a raw `UnicodeDecodeError` inside an `ExceptionGroup`."""
+    client_package, *_others = packages
+    with anyio.fail_after(30), caplog.at_level(logging.WARNING):
+        async with client_package.HostileClient.connect(hostile("not-utf8")) as client:
+            with pytest.raises(client_package.ServerError, match=r"invalid unicode code point") as refused:
+                await client.echo(text="hi")
+            assert refused.value.code == -32700 and refused.value.server == "hostile"
+            assert (await client.count()).n == 3
+    warned = [record.getMessage() for record in caplog.records if "is not utf-8" in record.getMessage()]
+    assert len(warned) == 1 and warned[0].startswith("hostile: a line of the server's stdout is not utf-8 (")
+
+
 async def test_a_long_answer_over_stdio_arrives_whole(packages: Any) -> None:
     """An answer of many megabytes (a file read, a screenshot) arrives whole through the client's
-    stdio transport, which reads it in time linear in its length (`benchmarks/stdio_answer.py`: the
+    stdio transport, which reads it in time linear in its length (`benchmarks/stdio_transport.py`: the
     SDK's transport took seconds for 30 MB)."""
     client_package, *_others = packages
     text = "0123456789abcdef" * (1 << 19)  # 8 MiB, sent and echoed back

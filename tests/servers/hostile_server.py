@@ -21,6 +21,7 @@ It speaks the legacy handshake (it answers `server/discover` with -32601) and li
 - `relist-fails`, `relist-invalid`: every `tools/list` after the first is an error answer, or not
   valid MCP; each `tools/call` (and, with `--notify`, the first listing) says the tools changed.
 - `lone-surrogate`: `echo`'s description and results end in half an emoji (`\\ud83d`).
+- `not-utf8`: `echo`'s results hold a byte that is not UTF-8 (0xff), written as is (stdio only).
 - `long-integer`: `count` returns an `n` of 5,001 digits.
 - `null-list`, `null-call`: `tools/list` (or `tools/call`) is answered with `"result": null`.
 - `bad-discover`, `discover-unknown`, `discover-null`: `server/discover` answered with a string for
@@ -94,6 +95,8 @@ class Hostile:
                 return {"content": [{"type": "text", "text": '{"n": 3}'}]}
             return {"content": [{"type": "text", "text": '{"n": 3}'}], "structuredContent": {"n": 3}}
         text = "half an emoji: \ud83d" if self.mode == "lone-surrogate" else str(arguments.get("text"))
+        if self.mode == "not-utf8":
+            text = "not UTF-8: \udcff"  # the byte 0xff, once written with `surrogateescape`
         return {"content": [{"type": "text", "text": text}]}
 
     def respond(self, message: dict[str, Any]) -> list[dict[str, Any]]:
@@ -165,7 +168,12 @@ def serve_stdio(server: Hostile) -> None:
     for line in sys.stdin:
         if line.strip():
             for reply in server.respond(json.loads(line)):
-                sys.stdout.write(json.dumps(reply) + "\n")
+                if server.mode == "not-utf8":  # the escaped byte written as itself
+                    sys.stdout.flush()
+                    sys.stdout.buffer.write(json.dumps(reply, ensure_ascii=False).encode("utf-8", "surrogateescape"))
+                    sys.stdout.buffer.write(b"\n")
+                else:
+                    sys.stdout.write(json.dumps(reply) + "\n")
             sys.stdout.flush()
 
 

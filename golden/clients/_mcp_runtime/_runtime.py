@@ -664,9 +664,10 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
         )  # the line, or what it held once parsed
         answer = read
         if isinstance(read, str | bytes):
-            try:
+            text = read.decode("utf-8", "replace") if isinstance(read, bytes) else read
+            try:  # a line that is not UTF-8 (`_stdio`) comes as its bytes: read for its id anyway
                 answer = json.loads(
-                    read, parse_int=lambda digits: int(digits) if len(digits) < 4000 else 0
+                    text, parse_int=lambda digits: int(digits) if len(digits) < 4000 else 0
                 )
             except (ValueError, RecursionError):
                 answer = None

@@ -18,6 +18,7 @@ import asyncio
 import codecs
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
 GRACE_SECONDS = 2.0
 """How long a server may take to exit once its stdin is closed, and again after SIGTERM."""
 _CHUNK = 1 << 16
+_UNDECODED = re.compile("[\udc80-\udcff]")
+"""A byte `Lines` could not decode, as `surrogateescape` keeps it."""
 
 _log = logging.getLogger(__name__)
 
@@ -61,15 +64,17 @@ async def stdio_transport(
     process = _start(server)
     encoding, errors = server.encoding, server.encoding_error_handler
 
-    def parse(line: str) -> SessionMessage | Exception:
+    def parse(line: str | bytes) -> SessionMessage | Exception:
         try:
             return SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False))
         except ValueError as error:
             _log.warning(
-                "%s: skipped a line of the server's stdout that is not a JSON-RPC message "
-                "(%d characters); a server writes only messages there",
+                "%s: a line of the server's stdout is not %s (%d %s); a server writes only "
+                "JSON-RPC messages there (its logs go to stderr)",
                 server_name,
+                encoding if isinstance(line, bytes) else "a JSON-RPC message",
                 len(line),
+                "bytes" if isinstance(line, bytes) else "characters",
             )
             return error
 
@@ -108,22 +113,29 @@ def _has_descriptor(stream: IO[str]) -> bool:
 @asynccontextmanager
 async def pipe_transport(
     process: subprocess.Popen[bytes],
-    parse: Callable[[str], SessionMessage | Exception],
+    parse: Callable[[str | bytes], SessionMessage | Exception],
     encoding: str = "utf-8",
     errors: str = "strict",
 ) -> AsyncIterator[Any]:
     """The session's streams over a started server's pipes, each stdout line read by `parse`, and
-    the server stopped on the way out (`shut_down`)."""
+    the server stopped on the way out (`shut_down`).
+
+    A line is decoded with `errors` on its own: with `"strict"`, a line that is not `encoding` is
+    handed to `parse` as its bytes (the SDK's parser then refuses it, and the runtime fails the
+    request it answers) and the session goes on; the SDK's transport ended the session instead."""
     import anyio
-    import anyio.to_thread
     from mcp.shared.message import SessionMessage
 
     assert process.stdin is not None and process.stdout is not None
-    stdin: IO[bytes] = process.stdin
+    loop = asyncio.get_running_loop()
     stdout = asyncio.StreamReader()
-    pipe, _ = await asyncio.get_running_loop().connect_read_pipe(
+    pipe, _ = await loop.connect_read_pipe(
         lambda: asyncio.StreamReaderProtocol(stdout), process.stdout
     )
+    stdin_pipe, flow = await loop.connect_write_pipe(
+        asyncio.streams.FlowControlMixin, process.stdin
+    )
+    stdin = asyncio.StreamWriter(stdin_pipe, flow, None, loop)
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
     writer_done = anyio.Event()
@@ -133,12 +145,7 @@ async def pipe_transport(
         try:
             async with read_writer:
                 while chunk := await stdout.read(_CHUNK):
-                    try:
-                        ended = lines.feed(chunk)
-                    except UnicodeDecodeError as error:  # `errors="strict"`: the session ends on it
-                        await read_writer.send(error)
-                        break
-                    for line in ended:
+                    for line in lines.feed(chunk):
                         await read_writer.send(parse(line))
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
             pass  # the session is gone
@@ -146,23 +153,16 @@ async def pipe_transport(
             while await stdout.read(_CHUNK):  # a server still writing must not block on a full pipe
                 pass
 
-    def write(data: bytes) -> None:
-        view = memoryview(data)
-        while view:
-            view = view[stdin.write(view) or 0 :]
-
     async def stdin_writer() -> None:
         try:
             async with write_reader:
                 async for message in write_reader:
                     text = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
-                    await anyio.to_thread.run_sync(
-                        write, text.encode(encoding, errors), abandon_on_cancel=True
-                    )
+                    stdin.write(text.encode(encoding, errors))
+                    await stdin.drain()  # waits only while the pipe is full
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError, ValueError):
-            await (
-                read_writer.aclose()
-            )  # the server stopped reading: the session sees the connection end
+            # the server stopped reading: the session sees the connection end
+            await read_writer.aclose()
         finally:
             writer_done.set()
 
@@ -171,15 +171,13 @@ async def pipe_transport(
         write_stream.close()
         with anyio.move_on_after(0.5):
             await writer_done.wait()
-        if (
-            writer_done.is_set()
-        ):  # else the server is not reading: closing its stdin tells it nothing
-            with suppress(OSError, ValueError):
-                stdin.close()
+        # A server that is not reading (its stdin full) is not told by closing it: it is stopped.
+        if writer_done.is_set():
+            stdin_pipe.close()
         await shut_down(process, stdin_closed=writer_done.is_set())
         pipe.close()
-        with suppress(OSError, ValueError):
-            stdin.close()
+        if not stdin_pipe.is_closing():
+            stdin_pipe.abort()
         for stream in (read_stream, write_stream, read_writer, write_reader):
             await stream.aclose()
 
@@ -197,13 +195,18 @@ async def pipe_transport(
 class Lines:
     """A server's stdout cut into lines, in time linear in its length: the start of a line not
     yet ended is kept in pieces and joined once, when its end arrives (joining it again with every
-    64 KiB read made a 30 MB answer take seconds, and a 50 MB one longer than any timeout)."""
+    64 KiB read made a 30 MB answer take seconds, and a 50 MB one longer than any timeout).
+
+    Each line is decoded on its own with `errors`, so a line that is not `encoding` spoils no other:
+    with `"strict"` it is given as its bytes, for the SDK's parser to refuse (and the runtime to fail
+    the request it answers); the SDK's transport ended the session on it."""
 
     def __init__(self, encoding: str = "utf-8", errors: str = "strict") -> None:
-        self._decoder = codecs.getincrementaldecoder(encoding)(errors)
+        self._encoding, self._errors = encoding, errors
+        self._decoder = codecs.getincrementaldecoder(encoding)("surrogateescape")
         self._pieces: list[str] = []
 
-    def feed(self, chunk: bytes) -> list[str]:
+    def feed(self, chunk: bytes) -> list[str | bytes]:
         """The lines `chunk` ends, without their newlines."""
         text = self._decoder.decode(chunk)
         self._pieces.append(text)
@@ -211,7 +214,13 @@ class Lines:
             return []
         lines = "".join(self._pieces).split("\n")
         self._pieces = [lines.pop()]
-        return lines
+        return [self._decoded(line) for line in lines]
+
+    def _decoded(self, line: str) -> str | bytes:
+        if line.isascii() or self._errors == "surrogateescape" or not _UNDECODED.search(line):
+            return line
+        raw = line.encode(self._encoding, "surrogateescape")
+        return raw if self._errors == "strict" else raw.decode(self._encoding, self._errors)
 
 
 async def shut_down(process: subprocess.Popen[bytes], stdin_closed: bool) -> None:
