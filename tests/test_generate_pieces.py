@@ -227,3 +227,36 @@ def test_on_hostile_catalogs_a_method_passed_without_black_is_what_black_writes(
         return
     alone = members_left_alone(package)
     assert black_batch("member", alone) == alone
+
+
+def test_the_heads_fingerprint_entries_that_fit_plainly_are_not_sent_through_black(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The client's `tool_fingerprints` entries that black leaves as they are are put back after it
+    formats the rest of the head (a thousand took it a tenth of a second); a name black would respell,
+    or a line too long, sends the whole head through it. Either way the client is black's."""
+    import black
+
+    from codegen.generate.formatting import black_mode
+
+    seen: list[str] = []
+    original = piecewise_black.black_pieces
+
+    def recording(kind: PieceKind, sources: Sequence[str]) -> list[str]:
+        seen.extend(sources)
+        return original(kind, sources)
+
+    monkeypatch.setattr(piecewise_black, "black_pieces", recording)
+    plain = [{"name": f"plain-tool-{index}", "inputSchema": {"type": "object"}} for index in range(4)]
+    for odd in (None, "it's", 'say "hi"', "back\\slash", "é", "x" * 120):
+        seen.clear()
+        tools = [*plain, *([{"name": odd, "inputSchema": {"type": "object"}}] if odd else [])]
+        snapshot = Snapshot(
+            server="entries", protocol_version="2025-06-18", capabilities={"tools": {}}, tools=tuple(tools)
+        )
+        client = render_snapshot(snapshot)["client.py"].decode()
+        assert black.format_str(client, mode=black_mode()) == client
+        assert all(f'"{tool["name"]}": "' in client for tool in plain)
+        heads = [source for source in seen if "tool_fingerprints" in source]
+        assert len(heads) == 1
+        assert ('"plain-tool-3"' in heads[0]) == (odd is not None), odd

@@ -93,6 +93,43 @@ def _real_fingerprints(package: PackageSpec, head: list[str]) -> list[str] | Non
     return [_STAND_IN.sub(lambda match: values[int(match[0][1:])], piece) for piece in head]
 
 
+_FINGERPRINTS = "    tool_fingerprints: ClassVar[Mapping[str, str]] = {\n"
+_PLAIN_ENTRY = re.compile(r'        "[^"\'\\]*": "~\d{15}",\n')
+"""An entry of the head's `tool_fingerprints` (its fingerprint a stand-in) as black writes it: both
+strings in double quotes with no quote or backslash inside, on a line that fits (`_fits_plainly`)."""
+
+
+def _fits_plainly(entry: str) -> bool:
+    return entry.isascii() and len(entry) <= LINE_LENGTH + 1 and _PLAIN_ENTRY.fullmatch(entry) is not None
+
+
+def _without_fingerprint_entries(piece: str) -> tuple[str, str, str] | None:
+    """The head piece holding `tool_fingerprints` with the dict cut down to its first entry, and what
+    goes back after formatting (`_with_fingerprint_entries`): that entry's line, then the other
+    entries' lines. black formats each entry of a dict that ends in a comma on its own line, apart
+    from the others, and leaves one that fits plainly as it is, so the rest need not go through black
+    (a thousand took it a tenth of a second). None when an entry does not fit plainly (a name black
+    would respell, or too long), or the dict's opening line is not there once: the piece is then
+    formatted whole."""
+    start = piece.find(_FINGERPRINTS)
+    if start < 0 or piece.find(_FINGERPRINTS, start + 1) >= 0:
+        return None
+    first = start + len(_FINGERPRINTS)
+    end = piece.find("    }\n", first)
+    entries = piece[first:end].splitlines(keepends=True) if end >= 0 else []
+    if len(entries) < 2 or not all(_fits_plainly(entry) for entry in entries):
+        return None
+    return piece[:first] + entries[0] + piece[end:], _FINGERPRINTS + entries[0], "".join(entries[1:])
+
+
+def _with_fingerprint_entries(formatted: str, first: str, rest: str) -> str | None:
+    """A piece `_without_fingerprint_entries` cut, formatted, with the other entries back after the
+    first; None when black did not leave the dict's first lines as they were."""
+    if formatted.count(first) != 1:
+        return None
+    return formatted.replace(first, first + rest)
+
+
 def render_package(package: PackageSpec, cache: Cache) -> dict[str, bytes]:
     """Every file of the package, by path relative to the package folder (the runtime it imports is the
     output folder's, `runtime_folder`), its tools' formatted methods taken from `cache`, which the
@@ -123,6 +160,10 @@ def render_package(package: PackageSpec, cache: Cache) -> dict[str, bytes]:
 
     stand_in = _with_stand_in_fingerprints(package)
     head = head_pieces(templates.get_template("client.py.jinja").render(package=stand_in or package))
+    whole = head[-1][1]  # the head's last piece holds `tool_fingerprints`
+    cut = _without_fingerprint_entries(whole) if stand_in is not None else None
+    if cut is not None:
+        head[-1] = ("module", cut[0])
     async_members = members(False)
     sync_twin: list[str | tuple[PieceKind, str]] = (
         [("module", str(helpers.sync_class(package))), *members(True)] if package.sync_client else []
@@ -130,6 +171,9 @@ def render_package(package: PackageSpec, cache: Cache) -> dict[str, bytes]:
     slots = [*head, *async_members, *sync_twin]
     texts = iter(formatted([slot for slot in slots if not isinstance(slot, str)], cache))
     pieces = [slot if isinstance(slot, str) else next(texts) for slot in slots]
+    if cut is not None:
+        last = _with_fingerprint_entries(pieces[len(head) - 1], *cut[1:])
+        pieces[len(head) - 1] = last if last is not None else formatted([("module", whole)], cache)[0]
     if stand_in is not None:
         real = _real_fingerprints(package, pieces[: len(head)])
         if real is None:  # catalog text holds the stand-in itself: format the head as it is
