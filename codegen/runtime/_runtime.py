@@ -1338,7 +1338,8 @@ async def authorized_transport(url: str, auth: httpx2.Auth) -> AsyncIterator[Tra
     auth=...)` opens, and what a hub's `connect(weather=authorized_transport(url, auth))` takes."""
     from ._http import http_transport
 
-    async with http_transport(url, url, auth) as streams:
+    name = _without_userinfo(url)  # what its warnings call the server
+    async with http_transport(url, name, auth) as streams:
         yield streams
 
 

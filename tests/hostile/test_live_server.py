@@ -395,6 +395,28 @@ async def test_an_event_on_the_servers_own_stream_that_is_not_json_is_left_out(
     ] * 2
 
 
+async def test_a_servers_warnings_through_authorized_transport_never_show_the_urls_credentials(
+    packages: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`authorized_transport(url, auth)` has no server name, so its warnings name the URL: without
+    the `user:password@` a URL may carry (it named the URL whole)."""
+    client_package, *_others = packages
+    with (
+        over_http("plain", "--http-fault", "get-not-json") as url,
+        anyio.fail_after(30),
+        caplog.at_level(logging.WARNING),
+    ):
+        with_userinfo = url.replace("http://", "http://agent:hunter2-secret@")
+        transport = client_package.authorized_transport(with_userinfo, httpx2.BasicAuth("a", "b"))
+        async with client_package.HostileClient.connect(transport) as client:
+            while not any("left out" in record.getMessage() for record in caplog.records):
+                await anyio.sleep(0.05)
+            assert (await client.echo(text="hi")).text == "hi"
+    warned = [record.getMessage() for record in caplog.records if "left out" in record.getMessage()]
+    assert warned and all(line.startswith(f"{url}: an event on its own stream") for line in warned), warned
+    assert not any("hunter2" in record.getMessage() for record in caplog.records)
+
+
 def test_an_event_stream_is_checked_alike_however_it_is_cut(packages: Any) -> None:
     """The runtime reads an event stream line by line as it arrives: however the bytes are cut (a CR
     LF split in two, one byte at a time), a priming event (an id, no data), a comment and a
