@@ -2,11 +2,12 @@
 
 It speaks as the SDK's `stdio_client` does: newline-delimited JSON-RPC, the server in a process
 group of its own, the spec's shutdown (stdin closed, a grace period, then SIGTERM and SIGKILL to the
-group). Two things differ where a user meets them: a message is read in time linear in its length
-(the SDK joins the line read so far with every 64 KiB it reads, so a 30 MB answer took 8 s and one
-of 100 MB about a minute and a half), and a stdout line that is not JSON-RPC is one warning naming
-the server rather than a logged traceback. On Windows, and under an event loop that is not
-asyncio's, the SDK's own transport serves.
+group). Three things differ where a user meets them: a message is read in time linear in its
+length (the SDK joins the line read so far with every 64 KiB it reads: a 30 MiB answer took 3 s, here
+half a second), a line that is not the server's encoding fails only the request it answers (the
+SDK's ended the session), and a stdout line that is not JSON-RPC is one warning naming the server
+rather than a logged traceback. On Windows, and under an event loop that is not asyncio's, the
+SDK's own transport serves.
 
 This file is copied verbatim into each output folder's runtime (`_mcp_runtime/`). It imports only
 the standard library here; `anyio` and `mcp` load when a connection opens.
