@@ -5,8 +5,9 @@ group of its own, the spec's shutdown (stdin closed, a grace period, then SIGTER
 group). Three things differ where a user meets them: a message is read in time linear in its
 length (the SDK joins the line read so far with every 64 KiB it reads: a 30 MiB answer took 3 s, here
 half a second), a line that is not the server's encoding fails only the request it answers (the
-SDK's ended the session), and a stdout line that is not JSON-RPC is one warning naming the server
-rather than a logged traceback. On Windows, and under an event loop that is not asyncio's, the
+SDK's ended the session), a line past 64 MiB is never held whole and fails only the request it
+answers (the SDK's held it whatever its size), and a stdout line that is not JSON-RPC is one warning
+naming the server rather than a logged traceback. On Windows, and under an event loop that is not asyncio's, the
 SDK's own transport serves.
 
 This file is copied verbatim into each output folder's runtime (`_mcp_runtime/`). It imports only
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import json
 import logging
 import os
 import re
@@ -35,7 +37,18 @@ if TYPE_CHECKING:
 
 GRACE_SECONDS = 2.0
 """How long a server may take to exit once its stdin is closed, and again after SIGTERM."""
+MAX_MESSAGE_CHARACTERS = 64 << 20
+"""The longest line (one JSON-RPC message) a server may write, as a Streamable HTTP answer may hold
+64 MiB (`_http.MAX_ANSWER_BYTES`): past it the line is not kept, and the request it answers fails."""
 _CHUNK = 1 << 16
+_EDGE = 4096
+"""How much of an overlong line's start and end is kept: enough to tell an answer from a request and
+to read the id an answer carries (first, as the Python SDK writes it; last, as the TypeScript one)."""
+_PARSE_ERROR = -32700
+_LAST_ID = re.compile(
+    r'(?<!\\)"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")\s*(?:,\s*"jsonrpc"\s*:\s*"2\.0"\s*)?\}\s*\Z'
+)
+"""An object's last member `"id"` (or the id then `"jsonrpc"`), closing the line: the line's own id."""
 _UNDECODED = re.compile("[\udc80-\udcff]")
 """A byte `Lines` could not decode, as `surrogateescape` keeps it."""
 
@@ -79,7 +92,16 @@ async def stdio_transport(
             )
             return error
 
-    async with pipe_transport(process, parse, encoding, errors) as streams:
+    def overlong(length: int) -> None:
+        _log.warning(
+            "%s: the server wrote a message of %d characters, past the %s one may hold; it was "
+            "left out (a call it answers waits for its timeout)",
+            server_name,
+            length,
+            _size(MAX_MESSAGE_CHARACTERS),
+        )
+
+    async with pipe_transport(process, parse, encoding, errors, overlong) as streams:
         yield streams
 
 
@@ -117,6 +139,7 @@ async def pipe_transport(
     parse: Callable[[str | bytes], SessionMessage | Exception],
     encoding: str = "utf-8",
     errors: str = "strict",
+    overlong: Callable[[int], None] | None = None,
 ) -> AsyncIterator[Any]:
     """The session's streams over a started server's pipes, each stdout line read by `parse`, and
     the server stopped on the way out (`shut_down`).
@@ -142,7 +165,7 @@ async def pipe_transport(
     writer_done = anyio.Event()
 
     async def stdout_reader() -> None:
-        lines = Lines(encoding, errors)
+        lines = Lines(encoding, errors, warn=overlong)
         try:
             async with read_writer:
                 while chunk := await stdout.read(_CHUNK):
@@ -200,28 +223,137 @@ class Lines:
 
     Each line is decoded on its own with `errors`, so a line that is not `encoding` spoils no other:
     with `"strict"` it is given as its bytes, for the SDK's parser to refuse (and the runtime to fail
-    the request it answers); the SDK's transport ended the session on it."""
+    the request it answers); the SDK's transport ended the session on it.
 
-    def __init__(self, encoding: str = "utf-8", errors: str = "strict") -> None:
+    A line longer than `limit` characters is not kept (a server writing without end would fill the
+    memory): only its start and end are, and in its place comes the JSON-RPC error answer of the
+    request it answers, so that call fails and the session goes on; a line that is not an answer, or
+    whose id cannot be read, is left out, and `warn` is told its length."""
+
+    def __init__(
+        self,
+        encoding: str = "utf-8",
+        errors: str = "strict",
+        limit: int = MAX_MESSAGE_CHARACTERS,
+        warn: Callable[[int], None] | None = None,
+    ) -> None:
         self._encoding, self._errors = encoding, errors
         self._decoder = codecs.getincrementaldecoder(encoding)("surrogateescape")
         self._pieces: list[str] = []
+        self._held = 0
+        self._limit = limit
+        self._warn = warn
+        self._overlong: _Overlong | None = None
 
     def feed(self, chunk: bytes) -> list[str | bytes]:
         """The lines `chunk` ends, without their newlines."""
         text = self._decoder.decode(chunk)
+        if self._overlong is not None or self._held + len(text) > self._limit:
+            return self._feed_past_limit(text)
         self._pieces.append(text)
+        self._held += len(text)
         if "\n" not in text:
             return []
         lines = "".join(self._pieces).split("\n")
-        self._pieces = [lines.pop()]
+        rest = lines.pop()
+        self._pieces, self._held = [rest], len(rest)
         return [self._decoded(line) for line in lines]
+
+    def _feed_past_limit(self, text: str) -> list[str | bytes]:
+        """`feed` where a line may pass the limit: part by part, each line checked as it ends."""
+        *ended, rest = text.split("\n")
+        lines: list[str | bytes] = []
+        for part in ended:
+            self._hold(part)
+            overlong, self._overlong = self._overlong, None
+            if overlong is None:
+                lines.append(self._decoded("".join(self._pieces)))
+            elif (answer := overlong.error_answer(self._limit)) is not None:
+                lines.append(answer)
+            elif self._warn is not None:
+                self._warn(overlong.length)
+            self._pieces, self._held = [], 0
+        self._hold(rest)
+        return lines
+
+    def _hold(self, part: str) -> None:
+        if self._overlong is not None:
+            self._overlong.add(part)
+        elif self._held + len(part) > self._limit:
+            self._overlong = _Overlong("".join([*self._pieces, part]))
+            self._pieces, self._held = [], 0
+        else:
+            self._pieces.append(part)
+            self._held += len(part)
 
     def _decoded(self, line: str) -> str | bytes:
         if line.isascii() or self._errors == "surrogateescape" or not _UNDECODED.search(line):
             return line
         raw = line.encode(self._encoding, "surrogateescape")
         return raw if self._errors == "strict" else raw.decode(self._encoding, self._errors)
+
+
+class _Overlong:
+    """A line past `Lines`' limit, of which only the start, the end and the length are kept."""
+
+    def __init__(self, start: str) -> None:
+        self.head, self.tail, self.length = start[:_EDGE], start[-_EDGE:], len(start)
+
+    def add(self, part: str) -> None:
+        self.tail = (self.tail + part)[-_EDGE:]
+        self.length += len(part)
+
+    def error_answer(self, limit: int) -> str | None:
+        """The error answer of the request this line answers, or None: the line is not an answer
+        (a request or notification of the server's), or its id is not where an answer puts it."""
+        members = _leading_members(self.head)
+        if "result" not in members and "error" not in members:
+            return None
+        request_id = members.get("id")
+        if request_id is None and (last := _LAST_ID.search(self.tail)) is not None:
+            request_id = json.loads(last[1])
+        if type(request_id) not in (int, str):
+            return None
+        message = f"its answer is longer than {_size(limit)} ({self.length:,} characters); not read"
+        error = {"code": _PARSE_ERROR, "message": message}
+        return json.dumps({"jsonrpc": "2.0", "id": request_id, "error": error})
+
+
+def _leading_members(head: str) -> dict[str, Any]:
+    """The members an object cut short starts with, up to the first of `result`, `error`, `method`
+    or `params` (whose value is the long one; it is there, as None) or the first cut off."""
+    decoder = json.JSONDecoder()
+    members: dict[str, Any] = {}
+    index = _after_space(head, 0)
+    if not head.startswith("{", index):
+        return members
+    index += 1
+    while True:
+        try:
+            key, index = decoder.raw_decode(head, _after_space(head, index))
+            index = _after_space(head, index)
+            if not isinstance(key, str) or not head.startswith(":", index):
+                return members
+            if key in ("result", "error", "method", "params"):
+                members[key] = None
+                return members
+            members[key], index = decoder.raw_decode(head, _after_space(head, index + 1))
+        except ValueError:
+            return members
+        index = _after_space(head, index)
+        if not head.startswith(",", index):
+            return members
+        index += 1
+
+
+def _size(characters: int) -> str:
+    return f"{characters >> 20} MiB" if characters >= 1 << 20 else f"{characters:,} characters"
+
+
+def _after_space(text: str, index: int) -> int:
+    while index < len(text) and text[index] in " \t\r":
+        index += 1
+    return index
 
 
 async def shut_down(process: subprocess.Popen[bytes], stdin_closed: bool) -> None:

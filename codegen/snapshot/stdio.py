@@ -30,7 +30,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from codegen.config import ServerConfig, server_environment
 from codegen.errors import StubgenError
-from codegen.runtime._stdio import GRACE_SECONDS, Lines, pipe_transport, shut_down, signal_group
+from codegen.runtime._stdio import (
+    GRACE_SECONDS,
+    MAX_MESSAGE_CHARACTERS,
+    Lines,
+    pipe_transport,
+    shut_down,
+    signal_group,
+)
 
 if TYPE_CHECKING:
     from mcp.shared.message import SessionMessage
@@ -163,8 +170,15 @@ async def stdio_transport(started: StdioProcess, errors: str = "replace") -> Asy
             _sdk_log.exception("Failed to parse JSONRPC message from server")  # as the SDK's own transport logs it
             return error
 
+    def overlong(length: int) -> None:
+        _sdk_log.error(
+            "A message from the server of %d characters is past the %d one may hold; left out",
+            length,
+            MAX_MESSAGE_CHARACTERS,
+        )
+
     try:
-        async with pipe_transport(started.process, parse, errors=errors) as streams:
+        async with pipe_transport(started.process, parse, errors=errors, overlong=overlong) as streams:
             yield streams
     finally:
         started.stderr_log.flush()
@@ -352,7 +366,7 @@ class StdioSession:
     async def _read(self, stdout: Any) -> None:
         from codegen.snapshot.wire import CONNECTION_CLOSED, RemoteError
 
-        lines = Lines(errors=self._errors)
+        lines = Lines(errors=self._errors, warn=lambda length: self.stray.append(f"({length:,} characters)"))
         with suppress(OSError):
             while chunk := await stdout.read(1 << 16):
                 for line in lines.feed(chunk):

@@ -210,6 +210,21 @@ async def test_a_long_answer_over_stdio_arrives_whole(packages: Any) -> None:
             assert (await client.echo(text=text)).text == text
 
 
+async def test_an_answer_past_the_size_limit_fails_its_call_and_the_session_goes_on(packages: Any) -> None:
+    """An answer of 65 MiB, its id written last (as the TypeScript SDK writes an answer): that call
+    is `ServerError` -32700 naming the limit, and the next call is answered. The transport held the
+    line whole however long it grew (a server writing without end filled the memory)."""
+    client_package, *_others = packages
+    with anyio.fail_after(60):
+        async with client_package.HostileClient.connect(hostile("huge-answer")) as client:
+            with pytest.raises(
+                client_package.ServerError, match=r"longer than 64 MiB \(68,157,\d{3} characters\)"
+            ) as refused:
+                await client.echo(text="hi")
+            assert refused.value.code == -32700 and refused.value.server == "hostile"
+            assert (await client.count()).n == 3
+
+
 async def test_an_http_server_gone_mid_call_or_not_there_is_a_server_error(packages: Any) -> None:
     """Over Streamable HTTP the transport's own failure ended the client's block with httpx's raw
     `RemoteProtocolError` (a server that exits mid-call) or `ConnectError` (nothing listening); now
@@ -646,6 +661,19 @@ def test_a_lone_surrogate_in_a_catalog_is_named_not_a_timeout(tmp_path: Path, ru
         "characters"
     ], result.stderr
     assert time.monotonic() - started < 10
+    assert previous.read_bytes() == b"{}\n"
+
+
+def test_a_listing_past_the_size_limit_fails_the_snapshot_in_one_line(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """A `tools/list` answer of 65 MiB: `snapshot` names the server, the request and the limit in one
+    line, and the previous file is kept."""
+    previous = tmp_path / "huge.json"
+    previous.write_bytes(b"{}\n")
+    result = run_cli("snapshot", "--name", "huge", "--out", previous, "--", PY, HOSTILE, "--mode", "huge-listing")
+    assert result.exit_code == 2
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: server 'huge': tools/list"), result.stderr
+    assert "its answer is longer than 64 MiB (68,157," in lines[0], result.stderr
     assert previous.read_bytes() == b"{}\n"
 
 

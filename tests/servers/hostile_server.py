@@ -22,6 +22,8 @@ It speaks the legacy handshake (it answers `server/discover` with -32601) and li
   valid MCP; each `tools/call` (and, with `--notify`, the first listing) says the tools changed.
 - `lone-surrogate`: `echo`'s description and results end in half an emoji (`\\ud83d`).
 - `not-utf8`: `echo`'s results hold a byte that is not UTF-8 (0xff), written as is (stdio only).
+- `huge-answer`, `huge-listing`: `echo`'s answer (or `tools/list`'s) is a line of 65 MiB, its id
+  written last, as the TypeScript SDK orders an answer's members (stdio only).
 - `long-integer`: `count` returns an `n` of 5,001 digits.
 - `null-list`, `null-call`: `tools/list` (or `tools/call`) is answered with `"result": null`.
 - `bad-discover`, `discover-unknown`, `discover-null`: `server/discover` answered with a string for
@@ -187,8 +189,14 @@ def serve_stdio(server: Hostile) -> None:
         sys.stdout.flush()
     for line in sys.stdin:
         if line.strip():
-            for reply in server.respond(json.loads(line)):
-                if server.mode == "not-utf8":  # the escaped byte written as itself
+            message = json.loads(line)
+            echo = message.get("method") == "tools/call" and message["params"].get("name") == "echo"
+            listing = message.get("method") == "tools/list"
+            for reply in server.respond(message):
+                if (server.mode, True) in (("huge-answer", echo), ("huge-listing", listing)):
+                    huge = {"content": [{"type": "text", "text": "x" * (65 << 20)}]}
+                    sys.stdout.write(json.dumps({"result": huge, "jsonrpc": "2.0", "id": reply["id"]}) + "\n")
+                elif server.mode == "not-utf8":  # the escaped byte written as itself
                     sys.stdout.flush()
                     sys.stdout.buffer.write(json.dumps(reply, ensure_ascii=False).encode("utf-8", "surrogateescape"))
                     sys.stdout.buffer.write(b"\n")
