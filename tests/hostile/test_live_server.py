@@ -586,6 +586,33 @@ async def test_a_refused_credential_or_a_failing_auth_flow_fails_only_its_call_a
         assert sync_client.count().n == 3
 
 
+async def test_a_notification_whose_auth_flow_fails_is_lost_with_a_warning_not_the_session(
+    packages: Any, faulty_http: tuple[str, Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    """An `auth=` flow that raised for a notification (`notifications/initialized`) ended the SDK's
+    writer, so every later call failed with "Connection closed"; now the notification is lost with
+    one warning naming the server, and the calls are answered."""
+    client_package, *_others = packages
+    url, _recorder = faulty_http
+
+    class FailsOnInitialized(httpx2.Auth):
+        requires_request_body = True
+
+        def auth_flow(self, request: httpx2.Request) -> Iterator[httpx2.Request]:
+            if b"notifications/initialized" in request.content:
+                raise RuntimeError("the token vault is offline")
+            request.headers["Authorization"] = "Bearer from-the-vault"
+            yield request
+
+    with anyio.fail_after(30), caplog.at_level(logging.WARNING):
+        async with client_package.HostileClient.connect(url, auth=FailsOnInitialized()) as client:
+            assert (await client.count()).n == 3
+    assert [record.getMessage() for record in caplog.records] == [
+        "hostile: a message to the server was lost (OAuth authorization failed: auth= could not authorize "
+        "the request (RuntimeError: the token vault is offline))"
+    ]
+
+
 @pytest.mark.parametrize(
     ("mode", "reason"),
     [
