@@ -15,16 +15,22 @@ import types
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import anyio
 import httpx2
 import pytest
-from mcp import Client
+from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.conftest import SERVERS, free_port, wait_for_port, write_config
+from codegen.config import ServerConfig
+from codegen.generate import generate_package
+from codegen.generate.hub import generate_hub
+from codegen.snapshot.discovery import snapshot_server
+from tests.conftest import REPO, SERVERS, forget_generated, free_port, import_generated, wait_for_port, write_config
 
 STANDIN = Path(__file__).resolve().parent / "browser_standin.py"
+HOSTILE = str(SERVERS / "hostile_server.py")
 CLIENT_SECRET = "ci-secret-7f3a9c2e"
 
 
@@ -460,3 +466,174 @@ def test_a_refused_refresh_in_ci_names_the_variable_to_set(
         "or run `mcp-stubgen auth login remote` where a browser can open\n"
     )
     assert grants == ["refresh_token"]
+
+
+@pytest.fixture(scope="module")
+def midsession(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Any, Any]]:
+    """The output folder `midsession` holding `remote` (the protected server's catalog) and a hub over
+    it and `hostile` (tests/servers/hostile_server.py over stdio), generated once; its two packages
+    imported, and forgotten afterwards."""
+    folder = tmp_path_factory.mktemp("generated")
+    with oauth_server(folder / "server") as (url, _log):
+        grant = {"grant_type": "client_credentials", "resource": url}
+        token = httpx2.post(url.replace("/mcp", "/token"), data=grant, auth=("ci-client", CLIENT_SECRET))
+        bearer = {"Authorization": f"Bearer {token.json()['access_token']}"}
+        remote = anyio.run(snapshot_server, ServerConfig(name="remote", url=url, headers=bearer))
+    hostile = anyio.run(snapshot_server, ServerConfig(name="hostile", command=sys.executable, args=(HOSTILE,)))
+    out = folder / "midsession"
+    generate_package(remote, out)
+    generate_package(hostile, out)
+    generate_hub([(remote, {}), (hostile, {})], out)
+    try:
+        yield out, import_generated(out, "remote"), import_generated(out, "hub")
+    finally:
+        forget_generated(out)
+
+
+def log_in(folder: Path) -> None:
+    """`mcp-stubgen auth login remote` in the project `folder`, in its own process, as a person would
+    while the application runs."""
+    environment = {**os.environ, "PYTHONPATH": str(REPO)}
+    login = [sys.executable, "-m", "codegen.cli", "auth", "login", "remote"]
+    subprocess.run(login, cwd=folder, env=environment, capture_output=True, timeout=120, check=True)
+
+
+def logged_in(folder: Path, url: str) -> Path:
+    """A project whose server `remote` at `url` is logged in through the browser stand-in."""
+    project(folder, url, 'mode = "browser"')
+    log_in(folder)
+    return folder
+
+
+def revoke_every_grant(url: str) -> None:
+    assert httpx2.post(url.replace("/mcp", "/revoke-all")).status_code == 200
+
+
+def issued_secrets(log: Path) -> set[str]:
+    return {
+        str(entry[key])
+        for entry in server_log(log)
+        if entry["path"] == "issued"
+        for key in ("access_token", "refresh_token")
+    }
+
+
+REVOKED = (
+    "server 'remote': tool 'echo' failed: OAuth authorization failed: the stored token is not enough; "
+    "run `mcp-stubgen auth login remote` and retry (code -32603)"
+)
+
+
+def test_a_login_revoked_mid_session_fails_only_the_calls_until_the_next_login(
+    tmp_path: Path, browser: None, midsession: tuple[Path, Any, Any]
+) -> None:
+    """The server revokes every grant while an application (logging nothing itself) is connected
+    with `stored_auth`: the flow's `AuthError` ended the whole session, the block died with it (an
+    `except` around the call never saw it) and the SDK printed a traceback. Now that call raises
+    `UnauthorizedError` (an `AuthError`, and a `ServerError`) and nothing is printed; once
+    `auth login` stored a new login, the next call over the same session is answered. The async
+    client and its sync twin alike; no token in any output."""
+    out, _remote, _hub = midsession
+    script = (
+        "import asyncio, subprocess, sys, httpx2\n"
+        "from midsession.remote import AuthError, RemoteClient, ServerError, stored_auth\n"
+        "url, project = sys.argv[1:]\n"
+        "def revoke():\n"
+        "    httpx2.post(url.replace('/mcp', '/revoke-all'))\n"
+        "def login():\n"
+        "    command = [sys.executable, '-m', 'codegen.cli', 'auth', 'login', 'remote']\n"
+        "    subprocess.run(command, cwd=project, capture_output=True, check=True)\n"
+        "def report(error):\n"
+        "    print(type(error).__name__, isinstance(error, ServerError), error.step, error, sep=' | ')\n"
+        "async def main():\n"
+        "    async with RemoteClient.connect(url, auth=stored_auth('remote')) as client:\n"
+        "        print(await client.echo(text='one'))\n"
+        "        revoke()\n"
+        "        try:\n"
+        "            await client.echo(text='two')\n"
+        "        except AuthError as error:\n"
+        "            report(error)\n"
+        "        login()\n"
+        "        print(await client.echo(text='three'))\n"
+        "asyncio.run(main())\n"
+        "with RemoteClient.connect_sync(url, auth=stored_auth('remote')) as client:\n"
+        "    print(client.echo(text='four'))\n"
+        "    revoke()\n"
+        "    try:\n"
+        "        client.echo(text='five')\n"
+        "    except AuthError as error:\n"
+        "        report(error)\n"
+        "    login()\n"
+        "    print(client.echo(text='six'))\n"
+    )
+    with oauth_server(tmp_path / "server") as (url, log):
+        folder = logged_in(tmp_path / "project", url)
+        environment = {**os.environ, "PYTHONPATH": os.pathsep.join((str(out.parent), str(REPO)))}
+        run = subprocess.run(
+            [sys.executable, "-c", script, url, str(folder)],
+            capture_output=True,
+            text=True,
+            env=environment,
+            timeout=180,
+        )
+        secrets = issued_secrets(log)
+    refused = f"UnauthorizedError | True | authorization | {REVOKED}"
+    assert (run.returncode, run.stderr) == (0, "")
+    assert run.stdout.splitlines() == ["one", refused, "three", "four", refused, "six"]
+    assert len(secrets) >= 6  # three logins
+    assert not [secret for secret in secrets if secret in run.stdout + run.stderr]
+
+
+async def test_a_refresh_refused_mid_session_fails_only_that_call(
+    tmp_path: Path, browser: None, midsession: tuple[Path, Any, Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The token expires every second, and the server forgets every grant: the refresh is refused,
+    and with no person to authorize again the call fails naming the refresh step, only that call;
+    the next login serves the next call over the same session, and the SDK's traceback is not logged."""
+    _out, remote, _hub = midsession
+    with oauth_server(tmp_path / "server", "--expires-in", "1") as (url, log), anyio.fail_after(120):
+        folder = logged_in(tmp_path / "project", url)
+        async with remote.RemoteClient.connect(url, auth=remote.stored_auth("remote")) as client:
+            assert await client.echo(text="one") == "one"
+            revoke_every_grant(url)
+            await anyio.sleep(1.1)
+            with pytest.raises(remote.AuthError) as refused:
+                await client.echo(text="two")
+            await anyio.to_thread.run_sync(log_in, folder)
+            assert await client.echo(text="three") == "three"
+        grants = [entry["grant_type"] for entry in server_log(log) if entry["path"] == "/token"]
+        secrets = issued_secrets(log)
+    assert str(refused.value) == (
+        "server 'remote': tool 'echo' failed: OAuth refresh failed: the stored login expired and the authorization "
+        "server refused to refresh it; run `mcp-stubgen auth login remote` and retry (code -32603)"
+    )
+    assert (refused.value.server, refused.value.step) == ("remote", "refresh")
+    assert "refresh_token" in grants
+    assert not [record for record in caplog.records if record.exc_info]
+    said = [str(refused.value), *(record.getMessage() for record in caplog.records)]
+    assert not [secret for secret in secrets for text in said if secret in text]
+
+
+async def test_a_hub_keeps_its_other_server_when_one_login_is_revoked(
+    tmp_path: Path, browser: None, midsession: tuple[Path, Any, Any]
+) -> None:
+    """A hub over the protected server (`stored_auth`) and a stdio server: the revoked login ended
+    the hub's whole session, every server with it. Now the protected server's calls fail alone, the
+    other server answers, and after the next login the protected one answers again."""
+    _out, remote, hub = midsession
+    hostile = StdioServerParameters(command=sys.executable, args=[HOSTILE])
+    with oauth_server(tmp_path / "server") as (url, log), anyio.fail_after(120):
+        folder = logged_in(tmp_path / "project", url)
+        transport = remote.authorized_transport(url, remote.stored_auth("remote"))
+        async with hub.Hub.connect(remote=transport, hostile=hostile) as connected:
+            assert (await connected.call("remote__echo", {"text": "one"})).structured_content == {"result": "one"}
+            revoke_every_grant(url)
+            with pytest.raises(hub.AuthError) as refused:
+                await connected.call("remote__echo", {"text": "two"})
+            assert (await connected.call("hostile__echo", {"text": "still here"})).content[0].text == "still here"
+            await anyio.to_thread.run_sync(log_in, folder)
+            assert (await connected.call("remote__echo", {"text": "three"})).structured_content == {"result": "three"}
+        secrets = issued_secrets(log)
+    assert str(refused.value) == REVOKED
+    assert isinstance(refused.value, hub.ServerError)
+    assert not [secret for secret in secrets if secret in str(refused.value)]

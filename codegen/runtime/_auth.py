@@ -239,11 +239,14 @@ class StoredTokens:
 
 class StoredAuthMixin(OAuthClientProvider):
     """What every provider of ours adds to the SDK's: a stored token's expiry is honoured (so it is
-    refreshed, not sent stale), the token goes only to the server's own origin, and a failure says
-    which step of the flow failed."""
+    refreshed, not sent stale), the token goes only to the server's own origin, a failure says
+    which step of the flow failed, and the request after a failure reads the store again (a new
+    `auth login` may have renewed what failed)."""
 
     server_name: str = ""
     step: str = "metadata discovery"
+    refresh_refused: bool = False
+    """The authorization server refused this flow's refresh: the stored login no longer works."""
 
     async def _initialize(self) -> None:
         await super()._initialize()
@@ -291,7 +294,7 @@ class StoredAuthMixin(OAuthClientProvider):
         flow = super()._auth_flow(request)
         response: httpx2.Response | None = None
         self.step = "metadata discovery"
-        authorized = stepped_up = False
+        self.refresh_refused = authorized = stepped_up = False
         while True:
             try:
                 outgoing = await (flow.__anext__() if response is None else flow.asend(response))
@@ -300,9 +303,10 @@ class StoredAuthMixin(OAuthClientProvider):
                     return
                 flow, response, stepped_up = super()._auth_flow(request), None, True
                 continue
-            except AuthError:
-                raise
-            except Exception as error:  # noqa: BLE001  # every other failure is one AuthError line
+            except Exception as error:  # every failure is one AuthError line
+                self._initialized = False  # the next request loads the stored tokens again
+                if isinstance(error, AuthError):
+                    raise
                 raise AuthError(
                     self.server_name, self.step, _advice(self.server_name, self.step, error)
                 ) from None
@@ -310,6 +314,8 @@ class StoredAuthMixin(OAuthClientProvider):
                 self.step = self._step_of(outgoing)
                 authorized = True
             response = yield outgoing
+            if outgoing is not request and self.step == "refresh" and response.status_code != 200:
+                self.refresh_refused = True
 
 
 def _insufficient_scope(response: httpx2.Response | None) -> bool:
@@ -344,11 +350,16 @@ class _StoredLogin(StoredAuthMixin):
 
     async def _perform_authorization(self) -> httpx2.Request:
         if self.context.redirect_handler is None:
-            self.step = "authorization"
+            self.step = "refresh" if self.refresh_refused else "authorization"
+            reason = (
+                "the stored login expired and the authorization server refused to refresh it"
+                if self.refresh_refused
+                else "the stored token is not enough"
+            )
             raise AuthError(
                 self.server_name,
-                "authorization",
-                f"the stored token is not enough; run `mcp-stubgen auth login {self.server_name}` and retry",
+                self.step,
+                f"{reason}; run `mcp-stubgen auth login {self.server_name}` and retry",
             )
         return await super()._perform_authorization()
 

@@ -8,7 +8,9 @@ carrying another request's id, took an event-stream answer carrying another requ
 request's, logged a traceback for an answer that is not JSON-RPC (with a pydantic report of many
 lines as the error), and reported an HTTP error page as "Server returned an error response" without
 its status. Here each is that request's JSON-RPC error answer, one line saying what the server did
-(`ServerError`); the session goes on.
+(`ServerError`); the session goes on. So is a request's authorization failure: the server refusing
+its credentials (401, 403 `insufficient_scope`), or the `auth` flow failing (a refused refresh ended
+the whole session); the runtime raises that answer as `UnauthorizedError`, an `AuthError`.
 
 This file is copied verbatim into each output folder's runtime (`_mcp_runtime/`). It imports only
 the standard library here; `httpx2` and `mcp` load when a connection opens.
@@ -16,11 +18,12 @@ the standard library here; `httpx2` and `mcp` load when a connection opens.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
@@ -45,6 +48,17 @@ _MESSAGE_HEAD = re.compile(
 )
 
 _log = logging.getLogger(__name__)
+_DRIVING_AUTH = contextvars.ContextVar("_DRIVING_AUTH", default=False)
+"""Whether this task is inside an `auth` flow that the HTTP client below reports the failures of."""
+
+
+class _ReportedAuthFailures(logging.Filter):
+    """Leaves out the SDK's OAuth records that carry a traceback ("OAuth flow error") while the flow
+    is one whose failure the caller gets as one `AuthError` line: an application that configures no
+    logging would print the traceback on stderr."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.exc_info is None or not _DRIVING_AUTH.get()
 
 
 @asynccontextmanager
@@ -69,16 +83,63 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
     """The client class, made on first use (this module imports only the standard library)."""
     import httpx2
 
+    from ._runtime import AuthError
+
+    logging.getLogger("mcp.client.auth.oauth2").addFilter(_ReportedAuthFailures())
+
+    class FailingAsAuthError(httpx2.Auth):
+        """`auth`, whose flow's own failure raises `AuthError` whatever it was (the SDK's providers
+        raise their own errors, an application's `httpx2.Auth` anything); a failure to send one of
+        its requests stays what it is."""
+
+        def __init__(self, auth: httpx2.Auth, server_name: str) -> None:
+            self.auth = auth
+            self.server_name = server_name
+
+        async def async_auth_flow(
+            self, request: httpx2.Request
+        ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+            flow = self.auth.async_auth_flow(request)
+            response: httpx2.Response | None = None
+            try:
+                while True:
+                    driving = _DRIVING_AUTH.set(True)
+                    try:
+                        outgoing = await (
+                            flow.__anext__() if response is None else flow.asend(response)
+                        )
+                    except StopAsyncIteration:
+                        return
+                    except AuthError:
+                        raise
+                    except Exception as error:  # noqa: BLE001  # any failure of the flow is one line
+                        advice = (
+                            f"auth= could not authorize the request ({_transport_failure(error)})"
+                        )
+                        raise AuthError(self.server_name, "authorization", advice) from None
+                    finally:
+                        _DRIVING_AUTH.reset(driving)
+                    response = yield outgoing
+            finally:
+                await flow.aclose()
+
     class GuardedClient(httpx2.AsyncClient):
         """An `httpx2.AsyncClient` whose answer to a JSON-RPC request POST is one the SDK reads: a
         failure below HTTP, an HTTP error, a JSON body that is too large, not JSON-RPC or another
-        request's answer, and a body of another type become the request's JSON-RPC error answer; an
-        event stream is passed on event by event, each checked (`_EventCheck`). Other requests (the
-        GET stream, DELETE, OAuth's) are sent as they are."""
+        request's answer, a body of another type and the `auth` flow's failure (`AuthError`) become
+        the request's JSON-RPC error answer; an event stream is passed on event by event, each
+        checked (`_EventCheck`). Other requests (the GET stream, DELETE, OAuth's) are sent as they
+        are."""
 
-        def __init__(self, server_name: str, **options: Any) -> None:
+        def __init__(
+            self, server_name: str, auth: httpx2.Auth | None = None, **options: Any
+        ) -> None:
             super().__init__(**options)
             self.server_name = server_name
+            self.given_auth = auth
+            """The `auth` given, which the messages of a refusal of its credentials name."""
+            if auth is not None:
+                self.auth = FailingAsAuthError(auth, server_name)
 
         async def send(self, request: httpx2.Request, **options: Any) -> httpx2.Response:
             json_rpc, request_id = _sent_message(request)
@@ -104,6 +165,16 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
                 return _error_answer(
                     request, request_id, _CONNECTION_CLOSED, _transport_failure(error)
                 )
+            except AuthError as error:
+                failure = f"OAuth {error.step} failed: {error.advice}"
+                if request_id is None:
+                    _log.warning(
+                        "%s: a message to the server was lost (%s)", self.server_name, failure
+                    )
+                    return httpx2.Response(502, request=request)
+                return _error_answer(
+                    request, request_id, _INTERNAL_ERROR, failure, {"authStep": error.step}
+                )
             if (
                 request_id is None
                 or response.status_code == 202
@@ -112,7 +183,7 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
                 return response  # what the SDK reads as it is: no answer, a redirect
             try:
                 if response.status_code >= 400:
-                    return await _http_error(request, request_id, response)
+                    return await _http_error(request, request_id, response, self.given_auth)
                 media_type = _media_type(response)
                 if media_type == "text/event-stream":
                     return _checked_stream(response, request_id, self.server_name)
@@ -218,14 +289,17 @@ async def _read(response: httpx2.Response, limit: int) -> bytes | None:
 
 
 async def _http_error(
-    request: httpx2.Request, request_id: Any, response: httpx2.Response
+    request: httpx2.Request, request_id: Any, response: httpx2.Response, auth: httpx2.Auth | None
 ) -> httpx2.Response:
     """An HTTP error's answer: the JSON-RPC error in its body if it holds one, else one that names the
     status (with the codes the SDK gives one: -32601 for a 404 outside a session, -32600 for a 404
-    of the session, -32603 otherwise) and `data` {"httpStatus", and "retryAfter" when given}."""
+    of the session, -32603 otherwise) and `data` {"httpStatus", and "retryAfter" when given}. A
+    refusal of the request's credentials (`_refusal`) names the step in `data` ("authStep") and says
+    what to do, whatever its body holds."""
     status = response.status_code
+    refusal = _refusal(response, auth)
     body = await _read(response, _ERROR_PAGE_BYTES)
-    if body is not None and _media_type(response) == "application/json":
+    if refusal is None and body is not None and _media_type(response) == "application/json":
         from mcp.types import JSONRPCError
 
         if isinstance(_parsed(body), JSONRPCError):  # the SDK raises it as it is
@@ -235,24 +309,50 @@ async def _http_error(
     data: dict[str, Any] = {"httpStatus": status}
     code = _INTERNAL_ERROR
     in_session = "mcp-session-id" in request.headers
-    if status == 404 and in_session:
+    if refusal is not None:
+        data["authStep"], advice = refusal
+        message += f": {advice}"
+    elif status == 404 and in_session:
         code = _INVALID_REQUEST
         message += ": the server no longer knows this session (it ended, or the server restarted); connect again"
     elif status == 404:
         code = _METHOD_NOT_FOUND
-    elif status == 401:
-        challenge = "www-authenticate" in response.headers
-        message += (
-            ": the server wants credentials"
-            + ("" if challenge else " and names no way to get them (no WWW-Authenticate)")
-            + "; connect with auth="
-        )
     retry_after = response.headers.get("retry-after")
     if retry_after:
         data["retryAfter"] = _clip(retry_after, 40)
         wait = f"{retry_after} s" if retry_after.isdigit() else _clip(retry_after, 40)
         message += f"; it asks to retry after {wait}"
     return _error_answer(request, request_id, code, message, data, status, response.headers)
+
+
+def _refusal(response: httpx2.Response, auth: httpx2.Auth | None) -> tuple[str, str] | None:
+    """The OAuth step and what to do, for an answer refusing the credentials of the `auth` given (a
+    401, or a 403 whose challenge is `insufficient_scope`); None for any other answer."""
+    challenge = response.headers.get("www-authenticate") or ""
+    if response.status_code == 403 and "insufficient_scope" in challenge:
+        step = "insufficient scope"
+    elif response.status_code == 401:
+        step = "authorization"
+    else:
+        return None
+    if auth is None and step == "insufficient scope":
+        return step, "the server wants a token with more scopes; connect with auth="
+    if auth is None:
+        unnamed = "" if challenge else " and names no way to get them (no WWW-Authenticate)"
+        return step, f"the server wants credentials{unnamed}; connect with auth="
+    from ._auth import StoredAuthMixin
+
+    login = auth.server_name if isinstance(auth, StoredAuthMixin) else ""
+    if step == "insufficient scope":
+        fix = "authorize again with it and retry"
+        if login:
+            fix = f"add it to `scopes` in the server's auth config, run `mcp-stubgen auth login {login}` and retry"
+        return (
+            step,
+            f"the token auth= sent lacks a scope the server asks for (insufficient_scope); {fix}",
+        )
+    fix = f"run `mcp-stubgen auth login {login}` and retry" if login else "renew them and retry"
+    return step, f"the server refused the credentials auth= sent (revoked, or expired); {fix}"
 
 
 def _standard_phrase(status: int) -> str:

@@ -312,19 +312,21 @@ async def test_an_http_error_page_names_its_status(packages: Any, faulty_http: t
 
 async def test_an_http_error_at_the_handshake_names_its_status(packages: Any) -> None:
     """A 401 without `WWW-Authenticate` to `initialize`: the client, its sync twin and the hub say
-    what the server wants and how to give it, not "Server returned an error response"."""
+    what the server wants and how to give it, not "Server returned an error response"; the error is
+    an `AuthError` and still the `ServerError` it was."""
     client_package, _looping, hub_package, *_others = packages
     expected = (
         r"^server 'hostile': the handshake failed: HTTP 401 Unauthorized: the server wants credentials and "
         r"names no way to get them \(no WWW-Authenticate\); connect with auth= \(code -32603\)$"
     )
     with over_http("plain", "--http-fault", "status-401", "--fault-on", "initialize") as url, anyio.fail_after(30):
-        with pytest.raises(client_package.ServerError, match=expected):
+        with pytest.raises(client_package.ServerError, match=expected) as refused:
             async with client_package.HostileClient.connect(url):
                 pass
+        assert isinstance(refused.value, client_package.AuthError) and refused.value.step == "authorization"
         with pytest.raises(
             hub_package.HubError,
-            match=r"could not connect \(ServerError: server 'hostile': the handshake failed: HTTP 401",
+            match=r"could not connect \(UnauthorizedError: server 'hostile': the handshake failed: HTTP 401",
         ):
             async with hub_package.Hub.connect(hostile=url):
                 pass
@@ -533,6 +535,97 @@ async def test_a_redirect_to_another_origin_is_not_followed_and_no_credentials_g
             with pytest.raises(hub_package.ServerError, match=expected):
                 await hub.call("hostile__echo", {"text": "redirect"})
     assert recorder.requests == []
+
+
+async def test_a_refused_credential_or_a_failing_auth_flow_fails_only_its_call_as_an_auth_error(
+    packages: Any, faulty_http: tuple[str, Any]
+) -> None:
+    """A call of a client given `auth=` answered 401 (the token revoked mid-session) raised
+    `ServerError` saying "connect with auth=", and an `auth=` flow that raised ended the whole
+    session (the block died with it, a hub lost every server). Now each is that call's
+    `UnauthorizedError`: an `AuthError` naming the step and what to do, and the `ServerError` it was,
+    from a client, its sync twin and a hub; the next call is answered. A 403 `insufficient_scope`
+    is one whatever its body holds, and so is a 401 to a client given no `auth=`."""
+    client_package, _looping, hub_package, *_others = packages
+    url, _recorder = faulty_http
+
+    class Vault(httpx2.Auth):
+        """A bearer token from a vault that may be offline."""
+
+        offline = False
+
+        def auth_flow(self, request: httpx2.Request) -> Iterator[httpx2.Request]:
+            if self.offline:
+                raise RuntimeError("the token vault is offline")
+            request.headers["Authorization"] = "Bearer from-the-vault"
+            yield request
+
+    failed = r"^server 'hostile': tool 'echo' failed: "
+    revoked = r"HTTP 401 Unauthorized: the server refused the credentials auth= sent \(revoked, or expired\); renew them and retry"
+    scope = r"HTTP 403 Forbidden: the token auth= sent lacks a scope the server asks for \(insufficient_scope\); authorize again with it and retry"
+    offline = r"OAuth authorization failed: auth= could not authorize the request \(RuntimeError: the token vault is offline\)"
+    vault = Vault()
+    with anyio.fail_after(30):
+        async with client_package.HostileClient.connect(url, auth=vault) as client:
+            for fault, step, expected in (
+                ("status-401", "authorization", revoked),
+                ("insufficient-scope", "insufficient scope", scope),
+            ):
+                with pytest.raises(client_package.AuthError, match=rf"{failed}{expected} \(code -32603\)$") as refused:
+                    await client.echo(text=fault)
+                assert isinstance(refused.value, client_package.ServerError)
+                assert (refused.value.step, refused.value.data["authStep"]) == (step, step)
+            vault.offline = True
+            with pytest.raises(client_package.UnauthorizedError, match=rf"{failed}{offline} \(code -32603\)$"):
+                await client.echo(text="hi")
+            vault.offline = False
+            assert (await client.count()).n == 3
+        async with hub_package.Hub.connect(hostile=client_package.authorized_transport(url, vault)) as hub:
+            with pytest.raises(client_package.AuthError, match=rf"{failed}{revoked}"):
+                await hub.call("hostile__echo", {"text": "status-401"})
+            vault.offline = True
+            with pytest.raises(client_package.AuthError, match=rf"{failed}{offline}"):
+                await hub.call("hostile__echo", {"text": "hi"})
+            vault.offline = False
+            assert (await hub.call("hostile__count", {})).structured_content == {"n": 3}
+        async with client_package.HostileClient.connect(url) as client:
+            with pytest.raises(client_package.AuthError, match=r"the server wants credentials .*; connect with auth="):
+                await client.echo(text="status-401")
+    with client_package.HostileClient.connect_sync(url, auth=vault) as sync_client:
+        with pytest.raises(client_package.AuthError, match=rf"{failed}{revoked}"):
+            sync_client.echo(text="status-401")
+        vault.offline = True
+        with pytest.raises(client_package.AuthError, match=rf"{failed}{offline}"):
+            sync_client.echo(text="hi")
+        vault.offline = False
+        assert sync_client.count().n == 3
+
+
+async def test_a_notification_whose_auth_flow_fails_is_lost_with_a_warning_not_the_session(
+    packages: Any, faulty_http: tuple[str, Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    """An `auth=` flow that raised for a notification (`notifications/initialized`) ended the SDK's
+    writer, so every later call failed with "Connection closed"; now the notification is lost with
+    one warning naming the server, and the calls are answered."""
+    client_package, *_others = packages
+    url, _recorder = faulty_http
+
+    class FailsOnInitialized(httpx2.Auth):
+        requires_request_body = True
+
+        def auth_flow(self, request: httpx2.Request) -> Iterator[httpx2.Request]:
+            if b"notifications/initialized" in request.content:
+                raise RuntimeError("the token vault is offline")
+            request.headers["Authorization"] = "Bearer from-the-vault"
+            yield request
+
+    with anyio.fail_after(30), caplog.at_level(logging.WARNING):
+        async with client_package.HostileClient.connect(url, auth=FailsOnInitialized()) as client:
+            assert (await client.count()).n == 3
+    assert [record.getMessage() for record in caplog.records] == [
+        "hostile: a message to the server was lost (OAuth authorization failed: auth= could not authorize "
+        "the request (RuntimeError: the token vault is offline))"
+    ]
 
 
 @pytest.mark.parametrize(

@@ -37,6 +37,8 @@ serves every fault:
 
 - `status-500`, `status-502`, `status-404`, `status-401`, `status-429`: that status with an HTML body
   (a proxy's error page); 429 with `Retry-After: 30`, 401 without `WWW-Authenticate`.
+- `insufficient-scope`: a 403 whose `WWW-Authenticate` asks for the scope `admin` (`insufficient_scope`),
+  with a JSON-RPC error in its body.
 - `html-200`, `not-jsonrpc`, `wrong-type`: a 200 whose `application/json` body is an HTML page, is
   JSON but not JSON-RPC, or is the right answer as `text/plain`.
 - `sse-not-json`, `sse-ends`, `sse-stalls`: a `text/event-stream` whose data line is not JSON, that
@@ -209,7 +211,7 @@ HTML_PAGE = b"<html><head><title>Bad Gateway</title></head><body><h1>502 Bad Gat
 FAULTS = (
     *(f"status-{status}" for status in (401, 404, 429, 500, 502)),
     *("html-200", "not-jsonrpc", "wrong-type", "sse-not-json", "sse-ends", "sse-stalls", "sse-other-id"),
-    *("other-id", "redirect", "gzip-bomb", "huge-header"),
+    *("other-id", "redirect", "gzip-bomb", "huge-header", "insufficient-scope"),
 )
 STATUS_TEXT = {
     401: "Unauthorized",
@@ -308,6 +310,10 @@ def serve_http(
                 more = [("Retry-After", "30")] if status == 429 else []
                 page = HTML_PAGE.replace(b"502 Bad Gateway", f"{status} {STATUS_TEXT[status]}".encode())
                 self.send_body(status, html, page, *more)
+            elif fault == "insufficient-scope":
+                challenge = 'Bearer error="insufficient_scope", scope="admin"'
+                refusal = {"jsonrpc": "2.0", "id": answer["id"], "error": {"code": -32001, "message": "forbidden"}}
+                self.send_body(403, "application/json", json.dumps(refusal).encode(), ("WWW-Authenticate", challenge))
             elif fault == "html-200":
                 self.send_body(200, "application/json", HTML_PAGE)
             elif fault == "not-jsonrpc":

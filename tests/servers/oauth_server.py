@@ -7,7 +7,8 @@ It publishes protected resource metadata (RFC 9728) and authorization server met
 registers clients dynamically, runs the authorization code grant with PKCE (the authorize endpoint
 redirects straight back, as a browser whose user consents would), the client credentials grant
 (`ci-client` with client_secret_basic, or with a private_key_jwt assertion signed by the key whose
-public half is `--public-key`) and refresh. `/mcp` takes only an unexpired token issued for its
+public half is `--public-key`) and refresh, and revokes every token it issued on `POST /revoke-all`
+(an operator who revokes the grants mid-session). `/mcp` takes only an unexpired token issued for its
 resource. Every request is appended to LOG as one JSON line, so tests can see what reached it.
 With `--polled` the MCP server is `changing_server.py`'s without `listChanged` (`watch` polls it,
 and its `add_tools` tool changes its catalog) instead of the one-tool `echo` server.
@@ -160,6 +161,13 @@ async def token(request: Request) -> Response:
     return JSONResponse({"error": "unsupported_grant_type"}, status_code=400)
 
 
+async def revoke_all(request: Request) -> Response:
+    log({"path": "/revoke-all"})
+    tokens.clear()
+    refresh_tokens.clear()
+    return Response(status_code=200)
+
+
 def challenge(status: int, error: str | None = None) -> Response:
     value = f'Bearer resource_metadata="{BASE}/.well-known/oauth-protected-resource/mcp"'
     if error:
@@ -182,6 +190,7 @@ app.router.routes[0:0] = [
     Route("/register", register, methods=["POST"]),
     Route("/authorize", authorize),
     Route("/token", token, methods=["POST"]),
+    Route("/revoke-all", revoke_all, methods=["POST"]),
 ]
 
 

@@ -66,6 +66,7 @@ from ._runtime import (
     _REQUEST_TIMEOUT,
     RequestTimeoutError,
     ServerError,
+    _answer_error,
     _lone_exception,
     _meta,
     _progress,
@@ -505,7 +506,8 @@ class GeneratedHub:
         as a task (`execution.taskSupport: required`) is run as one, and its result returned the
         same way. `search_tools` is answered by the hub itself. `call_options` are a generated
         method's: a timeout (`RequestTimeoutError`), a progress callback, request `_meta`. A server that
-        answers with a JSON-RPC error instead of a result raises `ServerError` (its `code`, `message`, `data`).
+        answers with a JSON-RPC error instead of a result raises `ServerError` (its `code`, `message`, `data`);
+        one whose authorization fails, `UnauthorizedError` (an `AuthError` too), and the hub's other servers go on.
         """
         if qualified_name == SEARCH_TOOLS:
             return self._search_tools(dict(arguments or {}))
@@ -536,10 +538,7 @@ class GeneratedHub:
             ):
                 raise RequestTimeoutError(route.client, f"tool {route.tool!r}", timeout) from None
             if isinstance(error, MCPError):
-                code, message, data = error.code, error.message, error.error.data
-                raise ServerError(
-                    route.client, f"tool {route.tool!r}", code, message, data
-                ) from error
+                raise _answer_error(route.client, f"tool {route.tool!r}", error) from error
             refused = _result_error(route.client, route.tool, error)
             if refused is not None:
                 raise refused from None

@@ -106,6 +106,7 @@ __all__ = [
     "ToolError",
     "ToolResult",
     "ToolResultError",
+    "UnauthorizedError",
     "UnknownToolError",
     "authorized_transport",
     "canonical_json_bytes",
@@ -337,6 +338,22 @@ class AuthError(StubgenClientError):
         super().__init__(f"server {server!r}: OAuth {step} failed: {advice}")
         self.server = server
         self.step = step
+        self.advice = advice
+
+
+class UnauthorizedError(AuthError, ServerError):
+    """One request failed for want of authorization, and the session goes on: the server refused its
+    credentials (HTTP 401, or 403 `insufficient_scope`), or the `auth=` flow could not get a token
+    for it (a refresh refused, no way to authorize again without a person). A later call may succeed
+    once the credentials are renewed. It is an `AuthError` naming the step, and the `ServerError` a
+    401 raised before (`code`, `message`, and `data` with `authStep` and any `httpStatus`)."""
+
+    def __init__(
+        self, server: str, request: str, step: str, code: int, message: str, data: Any
+    ) -> None:
+        ServerError.__init__(self, server, request, code, message, data)
+        self.step = step
+        self.advice = message
 
 
 class ToolResult:
@@ -917,9 +934,7 @@ class GeneratedClient:
             raise RequestTimeoutError(
                 self.server_name, f"tool {tool!r}", call_options["timeout"]
             ) from None
-        raise ServerError(
-            self.server_name, f"tool {tool!r}", error.code, error.message, error.error.data
-        ) from error
+        raise _answer_error(self.server_name, f"tool {tool!r}", error) from error
 
     def _prime(self, tool: str, terms: ToolContract) -> None:
         """Give the SDK session the tool as the snapshot lists it, unless a listing already did: its
@@ -1203,9 +1218,7 @@ class GeneratedClient:
             except TimeoutError:
                 raise RequestTimeoutError(self.server_name, request, timeout) from None
         except MCPError as error:
-            raise ServerError(
-                self.server_name, request, error.code, error.message, error.error.data
-            ) from error
+            raise _answer_error(self.server_name, request, error) from error
         except Exception as error:
             refused = _not_mcp(self.server_name, request, error)
             if refused is None:
@@ -1272,8 +1285,18 @@ def _server_error(server: str, request: str, error: Exception) -> ServerError | 
     from mcp import MCPError
 
     if isinstance(error, MCPError):
-        return ServerError(server, request, error.code, error.message, error.error.data)
+        return _answer_error(server, request, error)
     return _not_mcp(server, request, error)
+
+
+def _answer_error(server: str, request: str, error: MCPError) -> ServerError:
+    """`ServerError` for a JSON-RPC error answer, or `UnauthorizedError` for the answer the HTTP
+    transport (`_http.py`) makes of a request's authorization failure (its `data` names the step)."""
+    data = error.error.data
+    step = data.get("authStep") if isinstance(data, dict) else None
+    if isinstance(step, str):
+        return UnauthorizedError(server, request, step, error.code, error.message, data)
+    return ServerError(server, request, error.code, error.message, data)
 
 
 def _not_mcp(server: str, request: str, error: Exception) -> ServerError | None:

@@ -19,11 +19,12 @@ from .._mcp_runtime._hub_runtime import (
     PaginationError,
     UnknownQualifiedToolError,
 )
-from .._mcp_runtime._runtime import CallOptions, RequestTimeoutError, ServerError
+from .._mcp_runtime._runtime import AuthError, CallOptions, RequestTimeoutError, ServerError
 from .client import Hub, SyncHub
 
 __all__ = [
     "ArgumentsError",
+    "AuthError",
     "CallOptions",
     "Hub",
     "HubError",
