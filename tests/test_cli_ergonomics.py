@@ -46,6 +46,53 @@ def test_ad_hoc_snapshot_asks_for_a_name_it_cannot_tell(tmp_path: Path, run_cli,
     assert list(tmp_path.iterdir()) == []
 
 
+def test_ad_hoc_snapshot_gives_the_server_the_variables_named_by_env(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A stdio server sees only a few variables of the shell (gitlab-mcp would not start and
+    mcp-atlassian listed no tools though the user had exported their settings): `--env NAME` passes
+    one on, `--env NAME=VALUE` sets one."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DRIFT_CATALOG", "v2")
+    server = ("--", PY, SERVERS / "drift_server.py")
+    unpassed = run_cli("snapshot", "--name", "unpassed", *server)
+    passed = run_cli("snapshot", "--name", "passed", "--env", "DRIFT_CATALOG", *server)
+    monkeypatch.delenv("DRIFT_CATALOG")
+    given = run_cli("snapshot", "--name", "given", "--env", "DRIFT_CATALOG=v2", *server)
+    assert [unpassed.exit_code, passed.exit_code, given.exit_code] == [0, 0, 0], passed.stderr + given.stderr
+    versions = {name: json.loads((tmp_path / f"{name}.json").read_text())["serverInfo"]["version"] for name in ("unpassed", "passed", "given")}  # fmt: skip
+    assert versions == {"unpassed": "1.0.0", "passed": "2.0.0", "given": "2.0.0"}
+
+
+def test_ad_hoc_env_of_an_unset_variable_is_one_line_naming_it(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("STUBGEN_TEST_UNSET", raising=False)
+    result = run_cli(
+        "snapshot", "--name", "drifty", "--env", "STUBGEN_TEST_UNSET", "--", PY, SERVERS / "drift_server.py"
+    )
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        "error: server 'drifty': environment variable STUBGEN_TEST_UNSET (used in env) is not set; export it and retry"
+    ]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_server_that_lists_nothing_is_written_with_a_warning_saying_what_it_may_miss(
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """mcp-atlassian started without its settings answers the handshake and lists nothing: a
+    snapshot of it said only `0 tools` and exited 0."""
+    server = tmp_path / "bare_server.py"
+    server.write_text("from mcp.server.mcpserver import MCPServer\n\nMCPServer('bare').run()\n")
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("snapshot", "--name", "bare", "--", PY, server)
+    assert result.exit_code == 0, result.stderr
+    assert (
+        "warning: server 'bare' listed no tools, resources, templates or prompts, as a server missing a setting or "
+        "credential often does: a stdio server sees only HOME, LOGNAME, PATH, SHELL, TERM and USER of this "
+        "environment, and its `env` (ad hoc: --env NAME or --env NAME=VALUE)"
+    ) in result.stderr.splitlines()
+    assert json.loads((tmp_path / "bare.json").read_text())["tools"] == []
+
+
 def test_a_command_that_is_not_executable_is_reported_as_such(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     script = tmp_path / "server.py"
     script.write_text(EXAMPLE_SERVER.read_text())

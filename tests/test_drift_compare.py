@@ -247,3 +247,19 @@ def test_schema_keywords_at_their_defaults_equal_absent_ones() -> None:
     for written in ({"minLength": 0}, {"deprecated": False}, {"readOnly": False}):
         assert rules(inputs(S, {**S, **written})) == [], written
     assert rules(inputs({"type": "array"}, {"type": "array", "minItems": 0})) == []
+
+
+def test_a_description_changed_in_its_spacing_only_says_so() -> None:
+    """awslabs.aws-documentation-mcp-server's descriptions are its functions' docstrings: indented
+    under Python 3.12, dedented under 3.13. The finding said "review the new text", and its word diff
+    showed only `...`."""
+    old = tool("read_documentation", obj({"url": S}), description="Fetch a page.\n\n    ## Usage\n\n    Give a URL.")
+    new = tool("read_documentation", obj({"url": S}), description="Fetch a page.\n\n## Usage\n\nGive a URL.")
+    reworded = tool("read_documentation", obj({"url": S}), description="Fetch a page.\n\n## Usage\n\nGive any URL.")
+    [spacing] = compare_snapshots(snap((old,)), snap((new,)))
+    [words] = compare_snapshots(snap((old,)), snap((reworded,)))
+    assert (spacing.rule, spacing.message) == (
+        "description-changed",
+        "tool description changed in its spacing only, its words are the same",
+    )
+    assert words.message == "tool description changed; a model reads it, review the new text"

@@ -9,8 +9,10 @@ server's snapshot as it is, into one package, beside one of our own (`WIDE`).
 
 The fixtures were made by `mcp-stubgen snapshot --name <id> -- <command>` on 2026-12-02. From PyPI:
 `excel` (excel-mcp-server 2.2.2: long `Literal`s and `Field(...)` calls, dict defaults, strings
-holding both quotes, an `anyOf` of two enums) and `arxiv` (arxiv-mcp-server 0.8.2: a tool whose
-contract line is 89 characters long). From npm, each server installed with `npm install --ignore-scripts` and listing with no network access (fake credentials
+holding both quotes, an `anyOf` of two enums), `arxiv` (arxiv-mcp-server 0.8.2: a tool whose
+contract line is 89 characters long) and, on 2026-12-02 too, `awsdocs`
+(awslabs.aws-documentation-mcp-server 1.2.3: `exclusiveMinimum` and `exclusiveMaximum` on one
+integer, which no other fixture has). From npm, each server installed with `npm install --ignore-scripts` and listing with no network access (fake credentials
 where it asks for one to start): `onmcp` (`0nmcp` 4.22.0), `azure` (`@azure/mcp` 2.0.5,
 `azmcp server start --mode all`), `photoshop` (`00bx-photoshop-mcp` 1.1.2: its Python server
 `mcp/ps-mcp.py`, under `mcp` 1.x, as its npm launcher only prints that installation is incomplete),
@@ -24,6 +26,7 @@ where it asks for one to start): `onmcp` (`0nmcp` 4.22.0), `azure` (`@azure/mcp`
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 import sys
@@ -60,6 +63,8 @@ PICKED = {
         "write_range",  # a description black quotes the other way
     ),
     "arxiv": ("list_watches",),  # `_CONTRACT = '...'` one character over the line
+    "awsdocs": ("read_documentation",),  # exclusive bounds on both sides of an integer; a description
+    # indented as the server's Python docstring was
 }
 
 WIDE = {
@@ -139,6 +144,25 @@ def test_a_union_of_literals_is_one_literal_in_the_model_and_the_method(package:
     values = 'Literal[1, -1, "asc", "desc", "ascending", "descending"] | FindInputSort'
     assert values in (package / "_models" / "find.py").read_text(encoding="utf-8")
     assert values in (package / "client.py").read_text(encoding="utf-8")
+
+
+def test_exclusive_bounds_are_strict_bounds_of_the_field(package: Path) -> None:
+    source = (package / "_models" / "read_documentation.py").read_text(encoding="utf-8")
+    assert re.search(r"max_length: int \| None = Field\([^)]*\bgt=0,[^)]*\blt=1000000,", source), source
+
+
+def test_a_description_taken_from_an_indented_python_docstring_is_not_indented_in_the_method(package: Path) -> None:
+    """awslabs.aws-documentation-mcp-server sends its functions' docstrings with their indentation:
+    every line after the first sat one level deeper than the method's docstring, a code block in an
+    editor's hover."""
+    client = ast.parse((package / "client.py").read_text(encoding="utf-8"))
+    method = next(
+        node
+        for node in ast.walk(client)
+        if isinstance(node, ast.AsyncFunctionDef) and node.name == "read_documentation"
+    )
+    shown = ast.get_docstring(method) or ""
+    assert shown.startswith("Fetch and convert an AWS documentation page to markdown format.\n\n## Usage\n"), shown
 
 
 def test_typed_extras_are_a_builtin_dict_and_still_typed(package: Path) -> None:

@@ -257,6 +257,8 @@ def _compare_entry(out: _Collector, kind: Kind, old: JSON, new: JSON, name: str,
     described = "prompt-description-changed" if kind == "prompt" else "description-changed"
     if old.get("description") != new.get("description"):
         message = f"{kind} description changed; a model reads it, review the new text"
+        if _same_words(old.get("description"), new.get("description")):
+            message = f"{kind} description changed in its spacing only, its words are the same"
         add(described, message, "/description", old.get("description"), new.get("description"))
     if old.get("title") != new.get("title"):
         add("title-changed", f"{kind} title changed", "/title", old.get("title"), new.get("title"))
@@ -281,6 +283,13 @@ def _compare_entry(out: _Collector, kind: Kind, old: JSON, new: JSON, name: str,
         if old.get(key) != new.get(key):
             message = f"`{key}` changed; cannot prove it compatible, review by hand"
             add("schema-uncomparable", message, pointer(key), old.get(key), new.get(key))
+
+
+def _same_words(old: object, new: object) -> bool:
+    """Whether two texts differ only in whitespace: a Python server's tool descriptions are its
+    functions' docstrings, indented under Python 3.12 and dedented by 3.13's compiler, so moving the
+    server to 3.13 changes every one of them, and the word diff of such a change shows nothing."""
+    return isinstance(old, str) and isinstance(new, str) and old.split() == new.split()
 
 
 def _compare_tool(old: JSON, new: JSON, name: str, add: _Add) -> None:

@@ -45,7 +45,7 @@ def docstring(value: object) -> str:
         text = f"{text[:MAX_DOCSTRING_TEXT]} [cut: {len(text):,} characters in the snapshot]"
     if text.replace("\n", "").isprintable():  # the usual case, without a loop over every character
         escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-        return "\n".join(line.rstrip() for line in escaped.strip().split("\n"))
+        return _dedented([line.rstrip() for line in escaped.strip().split("\n")])
     out: list[str] = []
     for char in text:
         if char == "\\":
@@ -60,8 +60,17 @@ def docstring(value: object) -> str:
             out.append(f"\\u{ord(char):04x}")
         else:
             out.append(f"\\U{ord(char):08x}")
-    lines = [line.rstrip() for line in "".join(out).strip().split("\n")]
-    return "\n".join(lines)
+    return _dedented([line.rstrip() for line in "".join(out).strip().split("\n")])
+
+
+def _dedented(lines: list[str]) -> str:
+    """The lines joined, those after the first without the spaces they all start with, as
+    `inspect.cleandoc` reads a docstring: a description a Python server took from its function's
+    docstring keeps that function's indentation (Python 3.13 strips it, 3.11 does not), which left
+    every line after the first one level deeper than the docstring around it, a code block to an
+    editor's Markdown hover."""
+    margin = min((len(line) - len(line.lstrip(" ")) for line in lines[1:] if line), default=0)
+    return "\n".join([*lines[:1], *(line[margin:] for line in lines[1:])])
 
 
 def python_literal(value: Any) -> str:

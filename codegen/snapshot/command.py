@@ -42,6 +42,14 @@ class _SnapshotCommand(click.Command):
 @click.option("--url", help="Ad hoc: a Streamable HTTP endpoint.")
 @click.option("--header", "headers", multiple=True, help="Ad hoc: an HTTP header 'Name: value' (repeatable).")
 @click.option(
+    "--env",
+    "env_vars",
+    multiple=True,
+    metavar="NAME[=VALUE]",
+    help="Ad hoc stdio: set NAME for the server, to VALUE or to NAME's value here (repeatable); "
+    "a stdio server sees only HOME, LOGNAME, PATH, SHELL, TERM and USER otherwise.",
+)
+@click.option(
     "--out",
     type=click.Path(path_type=Path, dir_okay=False),
     help="Ad hoc: where to write the snapshot (default: NAME.json).",
@@ -55,6 +63,7 @@ def snapshot(
     name: str | None,
     url: str | None,
     headers: tuple[str, ...],
+    env_vars: tuple[str, ...],
     out: Path | None,
     config_path: Path | None,
     servers_file: Path | None,
@@ -67,7 +76,7 @@ def snapshot(
 
     \b
     With a config:  mcp-stubgen snapshot [SERVER...]
-    Ad hoc (stdio): mcp-stubgen snapshot [--name NAME] [--out FILE] -- COMMAND [ARGS...]
+    Ad hoc (stdio): mcp-stubgen snapshot [--name NAME] [--env NAME[=VALUE]] [--out FILE] -- COMMAND [ARGS...]
     Ad hoc (HTTP):  mcp-stubgen snapshot --name NAME --url URL [--header 'K: V'] [--out FILE]
     """
     if name is None and servers and click.get_current_context().meta.get("snapshot.command_given"):
@@ -77,11 +86,11 @@ def snapshot(
         console.note(f"note: no --name given; calling the server {name!r} (from its command)")
     if name is not None:
         config = ProjectConfig(root=Path.cwd(), source=None, snapshots=Path.cwd(), output=None, servers={})
-        selected = [ad_hoc_server(name, servers, url, headers)]
+        selected = [ad_hoc_server(name, servers, url, headers, env_vars)]
         out = out or Path(f"{name}.json")
     else:
-        if url is not None or headers or out is not None:
-            raise click.UsageError("--url, --header and --out need --name (ad hoc mode)")
+        if url is not None or headers or env_vars or out is not None:
+            raise click.UsageError("--url, --header, --env and --out need --name (ad hoc mode)")
         config = load_project(config_path, servers_file)
         selected = config.select(servers)
     selected = apply_overrides(selected, protocol, connect_timeout, request_timeout)
@@ -136,9 +145,13 @@ def derived_server_id(command: tuple[str, ...]) -> str | None:
     return None
 
 
-def ad_hoc_server(name: str, command: tuple[str, ...], url: str | None, headers: tuple[str, ...]) -> ServerConfig:
+def ad_hoc_server(
+    name: str, command: tuple[str, ...], url: str | None, headers: tuple[str, ...], env_vars: tuple[str, ...] = ()
+) -> ServerConfig:
     if (url is None) == (not command):
         raise click.UsageError("give either --url URL or `-- COMMAND [ARGS...]` with --name")
+    if url is not None and env_vars:
+        raise click.UsageError("--env is for a stdio server's command; an HTTP server takes --header")
     parsed_headers = {}
     for header in headers:
         key, separator, value = header.partition(":")
@@ -146,6 +159,24 @@ def ad_hoc_server(name: str, command: tuple[str, ...], url: str | None, headers:
             raise click.UsageError(f"--header {key.strip() or '?'!r}: expected 'Name: value'")
         parsed_headers[key.strip()] = value.strip()
     raw: dict[str, object] = (
-        {"url": url, "headers": parsed_headers} if url else {"command": command[0], "args": list(command[1:])}
+        {"url": url, "headers": parsed_headers}
+        if url
+        else {"command": command[0], "args": list(command[1:]), "env": ad_hoc_env(env_vars)}
     )
     return parse_server(name, raw, f"--name {name}", Path.cwd())
+
+
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def ad_hoc_env(env_vars: tuple[str, ...]) -> dict[str, str]:
+    """The `env` of an ad hoc stdio server from `--env NAME=VALUE` and `--env NAME`; a bare NAME is
+    `${NAME}`, as a config would write it, so it is read from this environment when connecting (a
+    missing one is an error naming it) and its value is scrubbed from what the server prints."""
+    env = {}
+    for entry in env_vars:
+        key, separator, value = entry.partition("=")
+        if not _ENV_NAME.fullmatch(key):
+            raise click.UsageError(f"--env {key or '?'!r}: expected NAME or NAME=VALUE, NAME a variable name")
+        env[key] = value if separator else f"${{{key}}}"
+    return env

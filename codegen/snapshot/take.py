@@ -17,7 +17,7 @@ from codegen.options import shown_path
 from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
 from codegen.snapshot.audit import catalog_findings
 from codegen.snapshot.stdio import start_early
-from codegen.snapshot.summary import describe, emptied, warn_missing_methods
+from codegen.snapshot.summary import counts, describe, emptied, warn_missing_methods
 
 if TYPE_CHECKING:
     from codegen.sync.freshness import Freshness
@@ -92,6 +92,8 @@ def take_snapshots(
         console.note(f"{name}: {state} {shown_path(path)} ({describe(result)}{audit})")
         for found in flagged:
             console.warn(one_line(f"server {name!r}: {found.describe()}; review it before using this server"))
+        if not any(counts(result).values()):
+            console.warn(listed_nothing(by_name[name]))
         if announce is not None:
             announce(result, path, changed)
 
@@ -111,6 +113,19 @@ def take_snapshots(
         console.note(f"snapshotting {', '.join(server.name for server in listed)} ...")
     snapshot_servers(listed, done, console.warn, fresh_until.__setitem__)
     return taken
+
+
+def listed_nothing(server: ServerConfig) -> str:
+    """Why a server may list nothing: most often it started without a setting or credential it needs
+    (mcp-atlassian lists no tools without its URLs and tokens), which for a stdio server is often a
+    variable of the user's shell that it was never given."""
+    if server.command is None:
+        return f"server {server.name!r} listed no tools, resources, templates or prompts; check its `headers` or `auth`"
+    return (
+        f"server {server.name!r} listed no tools, resources, templates or prompts, as a server missing a setting "
+        "or credential often does: a stdio server sees only HOME, LOGNAME, PATH, SHELL, TERM and USER of this "
+        "environment, and its `env` (ad hoc: --env NAME or --env NAME=VALUE)"
+    )
 
 
 def start_servers(
