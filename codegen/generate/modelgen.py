@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeGuard, TypeVar
 
 from codegen.errors import StubgenError
+from codegen.generate import dcg_speedups
 from codegen.generate.cache import compact_json
 from codegen.generate.escaping import literal
 from codegen.generate.formatting import LINE_LENGTH, black_mode
@@ -797,6 +798,7 @@ _with_stack_room.__code__ = _with_stack_room.__code__.replace(co_stacksize=_STAC
 def _run_datamodel(entries: list[JSON]) -> object:
     from datamodel_code_generator import generate
 
+    dcg_speedups.install()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         source = generate(entries, **datamodel_options())
