@@ -112,6 +112,33 @@ def test_connect_timeout_above_request_timeout_bounds_the_handshake(tmp_path: Pa
     assert "no answer to the handshake within 1s" in one_line(too_short.stderr.split("; its last stderr")[0])
 
 
+def test_a_server_that_never_answers_the_probe_is_started_again_for_the_legacy_handshake(
+    tmp_path: Path, run_cli
+) -> None:  # type: ignore[no-untyped-def]
+    """A Python SDK 1.6 server (chroma-mcp) never answers `server/discover`, and stops reading: `auto`
+    failed after `connect_timeout`, telling the user to pin `legacy`. The spec reads no answer as a
+    legacy server: it is started again for `initialize` alone (never sent after the probe on one
+    connection), with one warning, and recorded byte for byte as the pinned `legacy` records it."""
+    log = tmp_path / "methods.log"
+    server = ("--", PY, RAW_SERVER, "--mode", "probe-kills-reader", "--log", log)
+    auto = run_cli("snapshot", "--name", "old", "--connect-timeout", "2", "--out", tmp_path / "auto.json", *server)
+    assert auto.exit_code == 0, auto.stderr
+    warning, wrote = [line for line in auto.stderr.splitlines() if line.strip()]
+    assert warning == (
+        "warning: server 'old': no answer to server/discover within 2s; started it again for the legacy handshake "
+        '(set protocol = "legacy" to skip the wait, or raise connect_timeout if it only starts slowly)'
+    )
+    assert wrote.startswith("old: wrote ") and wrote.endswith(
+        "(5 tools, 0 resources, 0 templates, 1 prompt; protocol 2025-06-18)"
+    )
+    methods = log.read_text().split()
+    assert methods[:3] == ["server/discover", "initialize", "notifications/initialized"]
+    assert methods.count("server/discover") == 1 and methods.count("initialize") == 1
+    pinned = run_cli("snapshot", "--name", "old", "--protocol", "legacy", "--out", tmp_path / "pinned.json", *server)
+    assert pinned.exit_code == 0, pinned.stderr
+    assert (tmp_path / "auto.json").read_bytes() == (tmp_path / "pinned.json").read_bytes()
+
+
 @pytest.mark.slow
 def test_a_server_that_starts_after_the_sdks_probe_deadline_records_the_same_bytes(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     """The SDK gives up on `server/discover` after 10 s and sends `initialize`, which a server that

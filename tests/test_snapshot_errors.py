@@ -50,7 +50,6 @@ def assert_one_line_error(stderr: str, pattern: str) -> None:
             r"that are not JSON-RPC: example-mcp v1.0 \| To complete installation: \| example-mcp-install \| "
             r"Installation not complete. Run: example-mcp-install$",
         ),
-        ("hang", r"no answer to the handshake within 1s"),
         ("bad-json", r"no answer to the handshake within 1s"),
         ("mismatched-id", r"no answer to the handshake within 1s"),
         ("hang-after-handshake", r"tools/list did not answer within 1s; raise request_timeout"),
@@ -69,6 +68,21 @@ def test_misbehaving_stdio_server(mode: str, pattern: str, previous: Path, run_c
     )  # fmt: skip
     assert result.exit_code == 2
     assert_one_line_error(result.stderr, pattern)
+    assert digest(previous) == before
+
+
+def test_a_server_that_answers_nothing_is_tried_once_more_with_the_legacy_handshake(previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """No answer to `server/discover` is read as a legacy server (the spec's rule): the server is
+    started again for `initialize`; when that goes unanswered too, one error line follows the warning."""
+    before = digest(previous)
+    result = run_cli(
+        "snapshot", "--name", "raw", "--out", previous, "--connect-timeout", "1", "--", PY, RAW, "--mode", "hang"
+    )
+    assert result.exit_code == 2
+    warning, error = [line for line in result.stderr.splitlines() if line.strip()]
+    assert warning.startswith("warning: server 'raw': no answer to server/discover within 1s; started it again")
+    assert error.startswith("error: server 'raw': no answer to the handshake within 1s; check that it is an MCP server")
+    assert "Traceback" not in result.stderr
     assert digest(previous) == before
 
 

@@ -26,7 +26,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 import anyio
@@ -186,21 +186,54 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                 except Exception as error:
                     yield _failure(server, error, diagnostics, secrets), 0.0
                     return
-            session = StdioSession(started, wire.client_capabilities(server.client_capabilities))
-            async with session.running():
-                peer = _StdioPeer(session)
-                result: Snapshot | StubgenError
-                try:
-                    with anyio.fail_after(server.timeouts.connect):  # start-up and the handshake
-                        await _negotiate(peer, server)
-                    result = await list_catalog(peer, server, warn, ttls)
-                except Exception as error:
-                    diagnostics.stray_stdout = tuple(session.stray)
-                    result, ttls = _failure(server, error, diagnostics, secrets), []
-                await session.close_input()
-                yield result, _fresh_seconds(ttls)
+            for attempt in (server, replace(server, protocol="legacy")):
+                if started is None:
+                    try:
+                        started = _start(attempt, env, stderr_log)
+                    except Exception as error:
+                        yield _failure(attempt, error, diagnostics, secrets), 0.0
+                        return
+                session = StdioSession(started, wire.client_capabilities(attempt.client_capabilities))
+                async with session.running():
+                    peer = _StdioPeer(session)
+                    result: Snapshot | StubgenError
+                    try:
+                        with anyio.fail_after(attempt.timeouts.connect):  # start-up and the handshake
+                            await _negotiate(peer, attempt)
+                        result = await list_catalog(peer, attempt, warn, ttls)
+                    except Exception as error:
+                        if _probe_unanswered(attempt, error, session):
+                            warn(_started_again(attempt))
+                            started = None
+                            continue  # leaving the session stops this server
+                        diagnostics.stray_stdout = tuple(session.stray)
+                        result, ttls = _failure(attempt, error, diagnostics, secrets), []
+                    await session.close_input()
+                    yield result, _fresh_seconds(ttls)
+                    return
         finally:
             _diagnostics.reset(current)
+
+
+def _probe_unanswered(server: ServerConfig, error: Exception, session: StdioSession) -> bool:
+    """Whether `auto`'s `server/discover` went unanswered within `connect_timeout` by a server that
+    is still running: the spec reads that as a legacy server (some never answer a method they do
+    not know, or stop reading: Python SDK 1.6 servers, chroma-mcp among them), and it is started
+    again for the legacy handshake alone, so `initialize` never follows the probe on one connection."""
+    return (
+        server.protocol == "auto"
+        and isinstance(_leaf(error), TimeoutError)
+        and not session.answered
+        and session.started.process.poll() is None
+    )
+
+
+def _started_again(server: ServerConfig) -> str:
+    return (
+        f"server {server.name!r}: no answer to server/discover within {server.timeouts.connect:g}s; "
+        'started it again for the legacy handshake (set protocol = "legacy" to skip the wait, or raise '
+        "connect_timeout if it only starts slowly)"
+    )
 
 
 def _fresh_seconds(ttls: list[int]) -> float:

@@ -217,6 +217,9 @@ class StdioSession:
         self._meta: dict[str, Any] | None = None
         self._stdin: Any = None
         self._stdout_pipe: Any = None
+        self.answered = False
+        """Whether the server has answered any request (a server that never answers
+        `server/discover` is started again for the legacy handshake)."""
         self.stray: deque[str] = deque(maxlen=STRAY_LINES)
         """The last lines the server wrote to stdout that are not JSON-RPC: a server that prints its
         error there (a banner, "installation not complete") and exits says why only in them."""
@@ -306,6 +309,7 @@ class StdioSession:
             if type(message["method"]) is str and type(message.get("id")) in (int, str):
                 self._answer(message["id"], message["method"])
             return  # a notification: discovery has no use for any
+        self.answered = True
         request_id = message.get("id")
         answer = self._pending.get(request_id) if type(request_id) is int else None
         if answer is None or answer.done():

@@ -4,7 +4,9 @@ It exists because the SDK's own servers always answer `server/discover`; this on
 -32601 like pre-2026 servers do, and each `--mode` breaks the protocol in one specific way. Mode
 `dual-era` speaks both eras the way some SDKs' servers do: it answers `server/discover`, and still
 answers a later `initialize` as a legacy server, on the same connection (`dual-era-anonymous`: with
-no `serverInfo`). Mode `empty` declares no capabilities, so it lists nothing.
+no `serverInfo`). Mode `empty` declares no capabilities, so it lists nothing. Mode `probe-kills-reader`
+is a Python SDK 1.6 server (chroma-mcp 0.2.6): `server/discover` fails its request validation, which
+ends its reading task without an answer, and the next line it is sent ends the process.
 """
 
 from __future__ import annotations
@@ -246,12 +248,19 @@ def main() -> None:
     if mode == "hang":
         time.sleep(3600)
     time.sleep(options.start_delay)
+    reading = True
     for line in sys.stdin:
         if line.strip():
+            if not reading:
+                sys.stderr.write("ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)\n")
+                sys.exit(1)
             message = json.loads(line)
             if options.log:
                 with open(options.log, "a", encoding="utf-8") as log:
                     log.write(f"{message.get('method')}\n")
+            if mode == "probe-kills-reader" and message.get("method") == "server/discover":
+                reading = False
+                continue
             handle(mode, message, options.delay)
 
 
