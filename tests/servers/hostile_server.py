@@ -26,12 +26,14 @@ It speaks the legacy handshake (it answers `server/discover` with -32601) and li
   written last, as the TypeScript SDK orders an answer's members (stdio only).
 - `long-integer`: `count` returns an `n` of 5,001 digits.
 - `null-list`, `null-call`: `tools/list` (or `tools/call`) is answered with `"result": null`.
+- `no-list-changed`: `tools` is declared without `listChanged` (a watcher polls it).
 - `bad-discover`, `discover-unknown`, `discover-null`: `server/discover` answered with a string for
   `supportedVersions`, only version 2099-01-01, or `null` capabilities.
 
 Over HTTP, `--http-fault FAULT` breaks how one request is answered at the HTTP level: `tools/call`
-of `--fault-on TOOL` (default `echo`; `count` keeps working), or the handshake with `--fault-on
-initialize`. With `--http-fault by-text`, each `echo` call is answered with the fault its `text`
+of `--fault-on TOOL` (default `echo`; `count` keeps working), or any other method it names
+(`initialize`, `server/discover`, `tools/list`), or with `--fault-on relist` each `tools/list` after
+the first. With `--http-fault by-text`, each `echo` call is answered with the fault its `text`
 names (any other text is echoed), and `initialize` gives a session id (`session-1`), so one server
 serves every fault:
 
@@ -138,7 +140,7 @@ class Hostile:
             version = "2099-01-01" if self.mode == "unknown-version" else VERSION
             result: dict[str, Any] = {
                 "protocolVersion": version,
-                "capabilities": {"tools": {"listChanged": True}},
+                "capabilities": {"tools": {} if self.mode == "no-list-changed" else {"listChanged": True}},
                 "serverInfo": {"name": "hostile", "version": "1.0.0"},
             }
         elif method == "server/discover" and self.mode in ("bad-discover", "discover-unknown", "discover-null"):
@@ -260,7 +262,9 @@ def serve_http(
                 self.end_headers()
                 return
             method, params = message.get("method"), message.get("params") or {}
-            named = method if method == "initialize" else params.get("name")
+            named = params.get("name") if method == "tools/call" else method
+            if fault_on == "relist" and method == "tools/list" and server.listings > 1:
+                named = "relist"
             if fault in ("by-text", "get-not-json") and method == "initialize":
                 self.send_body(
                     200, "application/json", json.dumps(answers[0]).encode(), ("Mcp-Session-Id", "session-1")
@@ -370,7 +374,7 @@ def main() -> None:
     )
     parser.add_argument("--http", type=int, help="serve Streamable HTTP on this port of 127.0.0.1 instead of stdio")
     parser.add_argument("--http-fault", help="over HTTP: answer the request --fault-on names this way")
-    parser.add_argument("--fault-on", default="echo", help="a tool's name, or initialize")
+    parser.add_argument("--fault-on", default="echo", help="a tool's name, another method, or relist")
     parser.add_argument("--redirect-to", default="", help="--http-fault redirect: where to")
     options = parser.parse_args()
     server = Hostile(options.mode, options.notify)
