@@ -8,8 +8,10 @@ does a catalog (`codegen/redact.py`).
 
 A stdio server is listed over `stdio.StdioSession`, JSON-RPC without the MCP SDK, its results read
 as the SDK reads them (`wire.py`); an HTTP server (and any server on Windows) through the SDK's
-`Client`. The handshake's rules and the listing are written once, over `_Peer`, for both. `connect`
-gives the SDK's `Client` over either transport to the commands that keep a session (`watch`, the hub).
+`Client`, over Streamable HTTP by the transport generated clients use (`codegen/runtime/_http.py`),
+so a server's HTTP-level fault is the error answer of its one request here too. The handshake's
+rules and the listing are written once, over `_Peer`, for both. `connect` gives the SDK's `Client`
+over either transport to the commands that keep a session (`watch`, the hub).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
+from urllib.parse import unquote, urlsplit
 
 import anyio
 from pydantic import ValidationError
@@ -611,12 +614,25 @@ def _declared_capabilities(names: Sequence[str]) -> dict[str, Any]:
 def _secrets_of(server: ServerConfig) -> Secrets:
     env = server_environment(server)
     headers = expand_secrets(server.headers, server.name, "headers")
-    values = [*env.values(), *headers.values()]
+    values = [*env.values(), *headers.values(), *_url_credentials(server.url)]
     if server.auth is not None:
         from codegen.auth.providers import secret_values
 
         values += secret_values(server)
     return Secrets(values)
+
+
+def _url_credentials(url: str | None) -> list[str]:
+    """The password of a URL's `user:password@` (or the user alone, which may be a token), never shown."""
+    if url is None:
+        return []
+    with contextlib.suppress(ValueError):
+        parts = urlsplit(url)
+        if parts.password:
+            return [unquote(parts.password)]
+        if parts.username:
+            return [unquote(parts.username)]
+    return []
 
 
 @dataclass
@@ -764,27 +780,25 @@ def _transport(
         return stdio_transport(started)
     assert server.url is not None
     import httpx2
-    from mcp.client.sse import sse_client
 
-    def http_client(
-        headers: dict[str, str] | None = None, timeout: httpx2.Timeout | None = None, auth: httpx2.Auth | None = None
-    ) -> httpx2.AsyncClient:
-        timeout = httpx2.Timeout(server.timeouts.request, connect=server.timeouts.connect)
-        hooks = {"response": [diagnostics.record_response]}
-        return httpx2.AsyncClient(headers=headers, timeout=timeout, auth=oauth or auth, event_hooks=hooks)
-
+    timeouts = httpx2.Timeout(server.timeouts.request, connect=server.timeouts.connect)
+    hooks = {"response": [diagnostics.record_response]}
     if server.transport == "sse":
+        from mcp.client.sse import sse_client
+
+        def http_client(
+            headers: dict[str, str] | None = None,
+            timeout: httpx2.Timeout | None = None,
+            auth: httpx2.Auth | None = None,
+        ) -> httpx2.AsyncClient:
+            return httpx2.AsyncClient(headers=headers, timeout=timeouts, auth=oauth or auth, event_hooks=hooks)
+
         return sse_client(server.url, headers=headers or None, httpx_client_factory=http_client)
-    return _streamable_http(server.url, http_client(headers))
+    # The generated clients' transport: a fault of the server's at the HTTP level is the error answer
+    # of the one request concerned, and no answer is read past its size limit.
+    from codegen.runtime._http import http_transport
 
-
-@asynccontextmanager
-async def _streamable_http(url: str, http: httpx2.AsyncClient) -> AsyncIterator[Any]:
-    """The SDK leaves a client it is handed open; this transport owns and closes it."""
-    from mcp.client.streamable_http import streamable_http_client
-
-    async with http, streamable_http_client(url, http_client=http) as streams:
-        yield streams
+    return http_transport(server.url, server.name, oauth, headers=headers, timeout=timeouts, event_hooks=hooks)
 
 
 def _not_runnable(server: str, command: str, env: dict[str, str]) -> str:
@@ -831,6 +845,15 @@ async def _list_all(peer: _Peer, server: ServerConfig, listing: _Listing, ttls: 
                 f"(/{pointer}: {first['msg']}); the server has to fix its catalog"
             ) from None
         except RemoteError as error:
+            status = _http_status(error)
+            if status in (401, 403):
+                raise StubgenError(_access_refused(server, status, diagnostics)) from None
+            if status is not None:  # an error page: not the server saying it lacks the method (-32601)
+                raise StubgenError(f"server {server.name!r}: {listing.method} failed: {error.message}") from None
+            if error.code == CONNECTION_CLOSED and server.url is not None:
+                raise StubgenError(
+                    f"server {server.name!r}: {listing.method} failed: {_connection_failure(server, error.message)}"
+                ) from None
             if error.code == CONNECTION_CLOSED:
                 raise StubgenError(
                     f"server {server.name!r}: the server closed the connection during {listing.method}"
@@ -1039,6 +1062,37 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
     return message + _stray_stdout(diagnostics, secrets) + _stderr_tail(diagnostics, secrets)
 
 
+def _access_refused(server: ServerConfig, status: int, diagnostics: _Diagnostics | None) -> str:
+    """An HTTP error status: for a 401/403 to a request that carried a token, the token is the problem."""
+    if diagnostics is not None and diagnostics.token_refused is not None and server.auth is not None:
+        return _token_refused_message(server, diagnostics.token_refused)
+    return _http_status_message(server, status)
+
+
+def _http_status(error: RemoteError) -> int | None:
+    """The HTTP status of an error page the runtime's transport made this error answer of (it puts
+    the status in `data`); None for an answer the server sent as JSON-RPC."""
+    data = error.data
+    status = data.get("httpStatus") if isinstance(data, dict) else None
+    return status if isinstance(status, int) else None
+
+
+def _connection_failure(server: ServerConfig, reason: str) -> str:
+    """What to say of a Streamable HTTP connection that failed below HTTP: the runtime's transport
+    makes that its request's -32000 answer, `reason` naming httpx's error (`ConnectError: ...`)."""
+    kind = reason.partition(":")[0]
+    if kind == "ConnectError":
+        return f"cannot connect to {server.url}; is the server running?"
+    if kind == "ConnectTimeout":
+        return f"cannot connect to {server.url} within {server.timeouts.connect:g}s; is the server running?"
+    if kind in ("ReadTimeout", "WriteTimeout", "PoolTimeout"):
+        return (
+            f"{server.url} did not answer within {server.timeouts.request:g}s; "
+            "raise request_timeout in the config if the server is just slow"
+        )
+    return f"the connection to {server.url} broke ({reason}); check the server's logs"
+
+
 def _token_refused_message(server: ServerConfig, error: str) -> str:
     """A 401/403 to a request that carried a token: the credentials, never the URL, are the problem."""
     if error == "insufficient_scope":
@@ -1079,6 +1133,8 @@ def _cause(server: ServerConfig, leaf: BaseException) -> str:
         if isinstance(leaf, httpx2.TransportError):
             return f"{name}: connection to {server.url} failed ({type(leaf).__name__}); is the server running?"
     code, text = _error_answer(leaf)
+    if code == CONNECTION_CLOSED and server.url is not None:
+        return f"{name}: {_connection_failure(server, text)}"
     if code == CONNECTION_CLOSED:
         return f"{name}: the server closed the connection during start-up; check that `command` starts an MCP server"
     if code is not None:

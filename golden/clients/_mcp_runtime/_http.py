@@ -63,16 +63,19 @@ class _ReportedAuthFailures(logging.Filter):
 
 @asynccontextmanager
 async def http_transport(
-    url: str, server_name: str, auth: httpx2.Auth | None = None
+    url: str, server_name: str, auth: httpx2.Auth | None = None, **client_options: Any
 ) -> AsyncIterator[TransportStreams]:
     """Streamable HTTP to `url` (with every request authenticated by `auth`, if given): the SDK's
-    transport, with the SDK's timeouts, over the client `_guarded_client_class` makes."""
+    transport, over the client `_guarded_client_class` makes with `client_options` (mcp-stubgen's
+    own sessions give their configured headers, timeouts and a response hook), by default with the
+    SDK's timeouts."""
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
 
     client_class = _guarded_client_class()
+    client_options.setdefault("timeout", httpx2.Timeout(30.0, read=300.0))
     async with (
-        client_class(server_name, auth=auth, timeout=httpx2.Timeout(30.0, read=300.0)) as http,
+        client_class(server_name, auth=auth, **client_options) as http,
         streamable_http_client(url, http_client=http) as streams,
     ):
         yield streams
