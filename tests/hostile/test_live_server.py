@@ -939,3 +939,28 @@ def test_a_servers_ttl_keeps_a_listing_fresh_for_a_day_at_most(
     )
     assert fresh is not None, again.stderr
     assert 86_000 < int(fresh[1]) <= 86_400
+
+
+async def test_a_hub_connected_from_config_survives_http_faults(
+    packages: Any, faulty_http: tuple[str, Any], tmp_path: Path
+) -> None:
+    """`Hub.connect_from_config` reaches a server through mcp-stubgen's own session (its config's
+    headers and timeouts): a 1 MB response header ended the whole session, a gzip body that expands
+    to 256 MiB was read into memory and returned, and an answer with another request's id waited out
+    `request_timeout`. Now each fails its own call as `Hub.connect(url)` does, and the session goes on."""
+    hub_package = packages[2]
+    url, _recorder = faulty_http
+    config = tmp_path / "pyproject.toml"
+    config.write_text(f'[tool.mcp-stubgen.servers.hostile]\nurl = "{url}"\nrequest_timeout = 20\n')
+    with anyio.fail_after(30):
+        async with hub_package.Hub.connect_from_config(config, servers=["hostile"]) as hub:
+            for fault, expected in (
+                ("huge-header", r"RemoteProtocolError: Receive buffer too long \(code -32000\)"),
+                ("gzip-bomb", r"its answer is larger than 64 MiB once decoded; not read \(code -32700\)"),
+                ("other-id", r"its answer carries id \d+, not this request's \d+ \(code -32700\)"),
+            ):
+                with pytest.raises(
+                    hub_package.ServerError, match=rf"^server 'hostile': tool 'echo' failed: {expected}$"
+                ):
+                    await hub.call("hostile__echo", {"text": fault})
+                assert (await hub.call("hostile__count", {})).structured_content == {"n": 3}

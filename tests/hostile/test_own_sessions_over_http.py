@@ -1,0 +1,147 @@
+"""mcp-stubgen's own sessions (`snapshot`, `watch`) against the hostile Streamable HTTP server that
+generated clients survive (tests/hostile/test_live_server.py): each HTTP-level fault of the handshake
+or of `tools/list` is one line naming the server and what it did, at once, with exit code 2 and the
+previous snapshot untouched; a watcher whose re-list meets one says so and goes on.
+
+They share the generated clients' transport (`codegen/runtime/_http.py`). Before, a gzip body that
+expands to 256 MiB was read whole (586 MB resident) and written as the snapshot, a 404 error page to
+`tools/list` was recorded as a catalog without tools, an answer carrying another request's id waited
+out the timeout, an event stream's stray answer was taken for the catalog, and an answer that is not
+JSON-RPC printed pydantic's report of many lines."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import write_config
+from tests.hostile.test_live_server import over_http
+from tests.test_watch import Watcher
+
+PREVIOUS = b'{"kept": true}\n'
+UNREADABLE = (
+    r"its answer is not JSON the MCP SDK reads \(Invalid JSON: expected value at line 1 column 1\) \(code -32700\)"
+)
+OTHER_ID = r"its answer carries id \d+, not this request's \d+ \(code -32700\)"
+BOMB = r"its answer is larger than 64 MiB once decoded; not read \(code -32700\)"
+HUGE_HEADER = r"the connection to URL broke \(RemoteProtocolError: Receive buffer too long\); check the server's logs"
+STREAM_ENDED = r"the connection to URL broke \(SSE stream ended without a response\); check the server's logs"
+
+
+SNAPSHOT_FAULTS = [
+    ("tools/list", "status-502", r"tools/list failed: HTTP 502 Bad Gateway"),
+    ("tools/list", "status-429", r"tools/list failed: HTTP 429 Too Many Requests; it asks to retry after 30 s"),
+    ("tools/list", "status-404", r"tools/list failed: HTTP 404 Not Found"),
+    ("tools/list", "status-401", r"URL refused access \(HTTP 401\); check the `headers` credentials"),
+    ("tools/list", "html-200", rf"tools/list failed: {UNREADABLE}"),
+    ("tools/list", "not-jsonrpc", r"tools/list failed: its answer is JSON but not a JSON-RPC message \(code -32700\)"),
+    ("tools/list", "sse-not-json", rf"tools/list failed: {UNREADABLE}"),
+    ("tools/list", "sse-ends", rf"tools/list failed: {STREAM_ENDED}"),
+    ("tools/list", "other-id", rf"tools/list failed: {OTHER_ID}"),
+    ("tools/list", "gzip-bomb", rf"tools/list failed: {BOMB}"),
+    ("tools/list", "huge-header", rf"tools/list failed: {HUGE_HEADER}"),
+    ("initialize", "html-200", rf"handshake failed: {UNREADABLE}"),
+    ("initialize", "other-id", rf"handshake failed: {OTHER_ID}"),
+    ("initialize", "gzip-bomb", rf"handshake failed: {BOMB}"),
+    ("initialize", "huge-header", HUGE_HEADER),
+    ("initialize", "sse-ends", STREAM_ENDED),
+]
+"""What `snapshot` says of each fault, at the handshake or of `tools/list` (the server's URL shown as URL)."""
+
+
+@pytest.mark.parametrize(
+    ("fault_on", "fault", "expected"),
+    SNAPSHOT_FAULTS,
+    ids=[f"{fault_on.split('/')[0]}-{fault}" for fault_on, fault, _ in SNAPSHOT_FAULTS],
+)
+def test_an_http_fault_fails_the_snapshot_in_one_line_at_once(
+    fault_on: str, fault: str, expected: str, tmp_path: Path, run_cli
+) -> None:  # type: ignore[no-untyped-def]
+    previous = tmp_path / "h.json"
+    previous.write_bytes(PREVIOUS)
+    with over_http("plain", "--http-fault", fault, "--fault-on", fault_on) as url:
+        started = time.monotonic()
+        result = run_cli(
+            "snapshot", "--name", "h", "--url", url, "--out", previous,
+            "--connect-timeout", "20", "--request-timeout", "20",
+        )  # fmt: skip
+        took = time.monotonic() - started
+    assert result.exit_code == 2, result.stderr
+    assert re.fullmatch(rf"error: server 'h': {expected}\n", result.stderr.replace(url, "URL")), result.stderr
+    assert took < 10
+    assert previous.read_bytes() == PREVIOUS
+
+
+def test_a_stray_answer_on_the_listings_event_stream_is_left_out(
+    tmp_path: Path, run_cli, caplog: pytest.LogCaptureFixture
+) -> None:  # type: ignore[no-untyped-def]
+    """An event stream whose first event answers a request never sent, then the catalog: the stray
+    answer was taken for the catalog (`tools/list returned a result that is not valid MCP`); now it is
+    left out with one warning naming the server, and the catalog is written."""
+    out = tmp_path / "h.json"
+    with over_http("plain", "--http-fault", "sse-other-id", "--fault-on", "tools/list") as url:
+        result = run_cli("snapshot", "--name", "h", "--url", url, "--out", out)
+    assert result.exit_code == 0, result.stderr
+    assert [tool["name"] for tool in json.loads(out.read_text())["tools"]] == ["count", "echo"]
+    warned = [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING]
+    assert len(warned) == 1 and re.fullmatch(
+        r"h: an event on the stream of request \d+ is left out: it carries id \d+, not this request's \d+", warned[0]
+    ), warned
+
+
+def test_the_credentials_of_a_url_are_never_in_the_error(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """A URL may carry `user:password@` (httpx sends it as Basic auth): the error named the URL whole."""
+    with over_http("plain", "--http-fault", "status-502", "--fault-on", "initialize") as url:
+        with_password = url.replace("http://", "http://agent:hunter2-secret@")
+        result = run_cli("snapshot", "--name", "h", "--url", with_password, "--out", tmp_path / "h.json")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: server 'h': {url.replace('http://', 'http://agent:***@')} answered HTTP 502; "
+        "check the URL and that the server is healthy\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("fault", "expected"),
+    [
+        ("gzip-bomb", rf"tools/list failed: {BOMB}"),
+        ("status-404", r"tools/list failed: HTTP 404 Not Found"),
+        ("other-id", rf"tools/list failed: {OTHER_ID}"),
+    ],
+    ids=["gzip-bomb", "status-404", "other-id"],
+)
+def test_a_watched_servers_relist_that_meets_an_http_fault_is_one_line_and_watching_goes_on(
+    fault: str, expected: str, tmp_path: Path
+) -> None:
+    """A polled server whose every `tools/list` after the first meets `fault`: the watcher reported a
+    gzip bomb as `BrokenResourceError` after reading 256 MiB, a 404 page as a catalog emptied of its
+    tools, and waited out `request_timeout` for an answer carrying another request's id. Now one
+    line each, the watcher reconnects as for any failed re-list, the snapshot it wrote stays, and
+    Ctrl-C ends it with 0."""
+    with over_http("no-list-changed", "--http-fault", fault, "--fault-on", "relist") as url:
+        write_config(
+            tmp_path,
+            f'[tool.mcp-stubgen]\nsnapshots = "snaps"\n[tool.mcp-stubgen.servers.h]\nurl = "{url}"\n'
+            "request_timeout = 20\n",
+        )
+        watcher = Watcher(tmp_path, "--interval", "0.5")
+        watcher.wait_for("h: wrote snaps/h.json")
+        written = (tmp_path / "snaps" / "h.json").read_bytes()
+        started = time.monotonic()
+        failed = watcher.wait_for("error:")
+        took = time.monotonic() - started
+        watcher.wait_for("h: reconnecting in 1s")
+        assert watcher.process.poll() is None
+        watcher.process.send_signal(signal.SIGINT)
+        code, _stdout, stderr = watcher.finish()
+    assert re.fullmatch(rf"error: server 'h': {expected}\n", failed.replace(url, "URL")), stderr
+    assert took < 10, stderr
+    assert code == 0, stderr
+    assert "Traceback" not in stderr
+    assert (tmp_path / "snaps" / "h.json").read_bytes() == written
