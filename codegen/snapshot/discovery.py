@@ -1085,6 +1085,8 @@ def _connection_failure(server: ServerConfig, reason: str) -> str:
         return f"cannot connect to {server.url}; is the server running?"
     if kind == "ConnectTimeout":
         return f"cannot connect to {server.url} within {server.timeouts.connect:g}s; is the server running?"
+    if kind == "RemoteProtocolError" and "without sending a response" in reason:
+        return f"{server.url} closed the connection without answering; check the server's logs"
     if kind in ("ReadTimeout", "WriteTimeout", "PoolTimeout"):
         return (
             f"{server.url} did not answer within {server.timeouts.request:g}s; "
