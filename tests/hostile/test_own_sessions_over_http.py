@@ -63,6 +63,8 @@ SNAPSHOT_FAULTS = [
 def test_an_http_fault_fails_the_snapshot_in_one_line_at_once(
     fault_on: str, fault: str, expected: str, tmp_path: Path, run_cli
 ) -> None:  # type: ignore[no-untyped-def]
+    """Exit 2 with the one line `SNAPSHOT_FAULTS` gives, well within the 20 s timeouts, and the
+    snapshot written before left as it was."""
     previous = tmp_path / "h.json"
     previous.write_bytes(PREVIOUS)
     with over_http("plain", "--http-fault", fault, "--fault-on", fault_on) as url:
