@@ -385,6 +385,8 @@ async def _discover(peer: _Peer, server: ServerConfig) -> JSON:
         except RemoteError as error:
             if error.code == REQUEST_TIMEOUT:
                 raise TimeoutError from None
+            if _auth_flow_failed(error.data):  # not a refusal of server/discover: initialize would fail alike
+                raise
             answered_over_http = diagnostics is not None and diagnostics.http_status is not None
             if error.code == CONNECTION_CLOSED and not answered_over_http:
                 raise
@@ -845,6 +847,8 @@ async def _list_all(peer: _Peer, server: ServerConfig, listing: _Listing, ttls: 
                 f"(/{pointer}: {first['msg']}); the server has to fix its catalog"
             ) from None
         except RemoteError as error:
+            if _auth_flow_failed(error.data):
+                raise StubgenError(f"server {server.name!r}: {error.message}") from None
             status = _http_status(error)
             if status in (401, 403):
                 raise StubgenError(_access_refused(server, status, diagnostics)) from None
@@ -1051,6 +1055,8 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         message = _unreadable(server, leaf)
     elif server.auth is not None and _is_auth_error(leaf):
         message = str(leaf)
+    elif _auth_flow_failed(_error_data(leaf)):
+        message = f"server {server.name!r}: {_error_answer(leaf)[1]}"
     elif diagnostics.token_refused is not None and server.auth is not None:
         message = _token_refused_message(server, diagnostics.token_refused)
     elif diagnostics.http_status is not None:
@@ -1067,6 +1073,23 @@ def _access_refused(server: ServerConfig, status: int, diagnostics: _Diagnostics
     if diagnostics is not None and diagnostics.token_refused is not None and server.auth is not None:
         return _token_refused_message(server, diagnostics.token_refused)
     return _http_status_message(server, status)
+
+
+def _auth_flow_failed(data: Any) -> bool:
+    """Whether an error answer is the runtime's transport reporting that the `auth` flow failed
+    (`data` names the OAuth step, and no HTTP status: the request was never sent); its message is
+    `OAuth <step> failed: <what to do>`."""
+    return isinstance(data, dict) and "authStep" in data and "httpStatus" not in data
+
+
+def _error_data(error: BaseException) -> Any:
+    """The `data` of a JSON-RPC error answer, ours or the SDK's."""
+    if isinstance(error, RemoteError):
+        return error.data
+    sdk_errors = sys.modules.get("mcp.shared.exceptions")
+    if sdk_errors is not None and isinstance(error, sdk_errors.MCPError):
+        return error.error.data
+    return None
 
 
 def _http_status(error: RemoteError) -> int | None:
