@@ -63,6 +63,18 @@ class _LazyGroup(click.Group):
         return command
 
 
+class _LogLines(logging.Formatter):
+    """A record from mcp-stubgen's own code (the runtime's transports it shares, which name the
+    server) reads as the command's other lines, `warning: server: ...`; a library's record keeps its
+    logger's name, which says whose it is."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        if record.name.startswith("codegen.") and record.levelno >= logging.WARNING:
+            return f"{'error' if record.levelno >= logging.ERROR else 'warning'}: {text}"
+        return f"{record.name}: {text}"
+
+
 def _verbose_logging(verbose: bool) -> None:
     logging.getLogger().setLevel(logging.DEBUG if verbose else logging.WARNING)
     # The SDK logs a traceback for every stdout line a server gets wrong; our own one-line errors
@@ -98,7 +110,9 @@ def cli(context: click.Context) -> None:
     """Snapshot MCP servers, generate typed clients from the snapshots, and report catalog drift."""
     # Inherited by every command's context: click.echo then styles (or strips) as the environment asks.
     context.color = console.colour()
-    logging.basicConfig(format="%(name)s: %(message)s")
+    handler = logging.StreamHandler()
+    handler.setFormatter(_LogLines())
+    logging.basicConfig(handlers=[handler])
     # The SDK's and httpx's records quote what a server sent (a stdout line, a header): every record
     # is scrubbed of secrets and escaped before it is written, ours or not.
     scrub_logs()

@@ -15,6 +15,8 @@ import json
 import logging
 import re
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -95,6 +97,23 @@ def test_a_stray_answer_on_the_listings_event_stream_is_left_out(
     assert len(warned) == 1 and re.fullmatch(
         r"h: an event on the stream of request \d+ is left out: it carries id \d+, not this request's \d+", warned[0]
     ), warned
+
+
+def test_a_transport_warning_reads_as_the_commands_other_warnings(tmp_path: Path) -> None:
+    """The same stray answer, from the command line: the transport's warning was printed with its
+    logger's name (`codegen.runtime._http: h: an event ...`); it is a `warning:` line like the others."""
+    with over_http("plain", "--http-fault", "sse-other-id", "--fault-on", "tools/list") as url:
+        result = subprocess.run(
+            [sys.executable, "-m", "codegen.cli", "snapshot", "--name", "h", "--url", url, "--out", tmp_path / "h.json"],
+            capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    warning, wrote = result.stderr.splitlines()
+    assert re.fullmatch(
+        r"warning: h: an event on the stream of request \d+ is left out: it carries id \d+, not this request's \d+",
+        warning,
+    ), result.stderr
+    assert wrote.startswith("h: wrote h.json (2 tools"), result.stderr
 
 
 def test_the_credentials_of_a_url_are_never_in_the_error(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
