@@ -90,6 +90,16 @@ def project(folder: Path, url: str, auth: str, output: bool = False) -> Path:
 CLIENT_CREDENTIALS = 'client_id = "ci-client"\nclient_secret = "${CI_SECRET}"'
 
 
+def expire_stored_logins(store: Path) -> None:
+    """Every login in the token store under `store` expired a minute ago: set in the file, not waited
+    for, so a loaded machine cannot leave a stored token looking fresh for a second longer."""
+    path = store / "tokens.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    for entry in document["entries"].values():
+        entry["expires_at"] = time.time() - 60
+    path.write_text(json.dumps(document), encoding="utf-8")
+
+
 def test_client_credentials_snapshot_requests_a_token_for_the_server_and_stores_it(
     tmp_path: Path, run_cli, token_store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -178,13 +188,13 @@ def test_login_with_the_browser_then_status_snapshot_in_ci_and_logout(
 
 
 def test_an_expired_token_is_refreshed_without_asking(
-    tmp_path: Path, run_cli, browser: None, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, run_cli, browser: None, token_store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with oauth_server(tmp_path / "server", "--expires-in", "1") as (url, log):
+    with oauth_server(tmp_path / "server") as (url, log):
         folder = project(tmp_path / "project", url, 'mode = "browser"')
         monkeypatch.chdir(folder)
         assert run_cli("auth", "login", "remote").exit_code == 0
-        time.sleep(1.5)  # the token the login stored has expired
+        expire_stored_logins(token_store)
         assert "expired; refreshed on next use" in run_cli("auth", "status").stdout
         monkeypatch.setenv("CI", "true")
         monkeypatch.delenv("MCP_STUBGEN_INTERACTIVE")
@@ -442,7 +452,7 @@ def test_auth_login_names_a_server_without_an_auth_table(
 
 
 def test_a_refused_refresh_in_ci_names_the_variable_to_set(
-    tmp_path: Path, run_cli, browser: None, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, run_cli, browser: None, token_store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The server forgot every grant (restarted), the stored token has expired: the refresh is
     refused, and with no browser the line says what to set instead of trying one."""
@@ -451,9 +461,9 @@ def test_a_refused_refresh_in_ci_names_the_variable_to_set(
         tmp_path / "project", f"http://127.0.0.1:{port}/mcp", 'mode = "browser"\ntoken = "${REMOTE_TOKEN}"'
     )
     monkeypatch.chdir(folder)
-    with oauth_server(tmp_path / "before", "--expires-in", "1", port=port):
+    with oauth_server(tmp_path / "before", port=port):
         assert run_cli("auth", "login", "remote").exit_code == 0
-    time.sleep(1.1)
+    expire_stored_logins(token_store)
     monkeypatch.setenv("CI", "true")
     monkeypatch.delenv("MCP_STUBGEN_INTERACTIVE")
     with oauth_server(tmp_path / "after", port=port) as (_, log):
