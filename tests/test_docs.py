@@ -236,3 +236,12 @@ def test_client_snippet_runs_against_the_example_server(page: Path, body: str, t
         [sys.executable, str(script)], cwd=REPO / "examples", env=env, capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, f"{page.name}: {result.stderr}"
+
+
+@pytest.mark.parametrize("page", ["snapshot.md", "configuration.md"])
+def test_the_docs_name_exactly_the_variables_a_stdio_server_inherits(page: str) -> None:
+    """The names live in one constant; a change there that the pages do not follow fails here."""
+    from codegen.snapshot.stdio import INHERITED_ENVIRONMENT
+
+    said = ", ".join(f"`{name}`" for name in INHERITED_ENVIRONMENT[:-1]) + f" and `{INHERITED_ENVIRONMENT[-1]}`"
+    assert said in " ".join((DOCS / page).read_text(encoding="utf-8").split())

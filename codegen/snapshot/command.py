@@ -24,6 +24,7 @@ from codegen.options import (
     shown_path,
 )
 from codegen.snapshot import Snapshot
+from codegen.snapshot.stdio import INHERITED_NAMES
 from codegen.snapshot.summary import counts
 from codegen.snapshot.take import take_snapshots
 
@@ -47,7 +48,7 @@ class _SnapshotCommand(click.Command):
     multiple=True,
     metavar="NAME[=VALUE]",
     help="Ad hoc stdio: set NAME for the server, to VALUE or to NAME's value here (repeatable); "
-    "a stdio server sees only HOME, LOGNAME, PATH, SHELL, TERM and USER otherwise.",
+    f"a stdio server sees only {INHERITED_NAMES} otherwise.",
 )
 @click.option(
     "--out",

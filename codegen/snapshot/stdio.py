@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 
 INHERITED_ENVIRONMENT = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
 """What a stdio server inherits besides its own `env`, as the SDK's `stdio_client` passes on POSIX."""
+INHERITED_NAMES = ", ".join(INHERITED_ENVIRONMENT[:-1]) + " and " + INHERITED_ENVIRONMENT[-1]
+"""The same names as the messages and the help say them ("HOME, ..., TERM and USER")."""
 FIXED_HASH_SEED = {"PYTHONHASHSEED": "0"}
 """Set for every stdio server below its own `env`: a Python server that lists a set's items (mcp-atlassian
 joins its default `fields` from one) lists them in one order on every start, so its snapshot is

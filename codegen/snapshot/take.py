@@ -16,7 +16,7 @@ from codegen.identifiers import keep_names
 from codegen.options import shown_path
 from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
 from codegen.snapshot.audit import catalog_findings
-from codegen.snapshot.stdio import start_early
+from codegen.snapshot.stdio import INHERITED_NAMES, start_early
 from codegen.snapshot.summary import counts, describe, emptied, warn_missing_methods
 
 if TYPE_CHECKING:
@@ -123,7 +123,7 @@ def listed_nothing(server: ServerConfig) -> str:
         return f"server {server.name!r} listed no tools, resources, templates or prompts; check its `headers` or `auth`"
     return (
         f"server {server.name!r} listed no tools, resources, templates or prompts, as a server missing a setting "
-        "or credential often does: a stdio server sees only HOME, LOGNAME, PATH, SHELL, TERM and USER of this "
+        f"or credential often does: a stdio server sees only {INHERITED_NAMES} of this "
         "environment, and its `env` (ad hoc: --env NAME or --env NAME=VALUE)"
     )
 
