@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXAMPLE_SERVER, write_config
+from tests.conftest import EXAMPLE_SERVER, REPO, write_config
 from tests.regen_goldens import GOLDEN
 
 PY = sys.executable
@@ -77,6 +77,13 @@ def test_inspect_shows_wire_names_badges_and_escapes_server_text(run_cli) -> Non
     assert "  echo -> ToolResult  [read-only] [idempotent]\n      title: Echo Tool\n" in everything
     instructions = next(line for line in everything.splitlines() if line.startswith("  instructions: "))
     assert instructions.endswith("…") and len(instructions) < 200  # long text is cut; JSON has it whole
+
+
+def test_inspect_leaves_out_an_empty_server_version(run_cli) -> None:  # type: ignore[no-untyped-def]
+    """markitdown-mcp and awslabs.aws-documentation-mcp-server send `"version": ""`: the heading said
+    `server markitdown , protocol ...`."""
+    shown = run_cli("inspect", REPO / "tests" / "fixtures" / "catalogs" / "more" / "awsdocs.json").stdout
+    assert "  server awslabs.aws-documentation-mcp-server, protocol 2026-07-28; " in shown
 
 
 def test_inspect_json_has_every_field_whole(run_cli) -> None:  # type: ignore[no-untyped-def]

@@ -151,6 +151,21 @@ def test_stubs_type_every_shape_a_model_needs_to_read() -> None:
     assert "class Node" not in files["servers/shapes/other.pyi"].decode()
 
 
+def test_a_union_of_enums_and_consts_is_one_literal_in_the_stub() -> None:
+    """Claude Code's `TaskUpdate.status` (`anyOf` of an `enum` and a `const`) was `Literal[...] |
+    Literal["deleted"]`, which ruff's default rules reject in a stub (PYI030); the models merge them too."""
+    status = {
+        "anyOf": [
+            {"enum": ["pending", "in_progress", "completed"], "type": "string"},
+            {"type": "integer"},
+            {"const": "deleted", "type": "string"},
+        ]
+    }
+    tool = {"name": "update", "inputSchema": {"type": "object", "properties": {"status": status}}}
+    stub = render_code_mode([(catalog("tasks", [tool]), {})], HubSettings())["tasks.pyi"].decode()
+    assert '    status: Literal["pending", "in_progress", "completed", "deleted"] | int = ...,\n' in stub
+
+
 def test_code_mode_golden_matches() -> None:
     folder = OUTPUT / "code_mode"
     diff = diff_trees(code_mode_case_tree(), read_tree(folder), folder.relative_to(REPO).as_posix())

@@ -22,7 +22,9 @@ where it asks for one to start): `onmcp` (`0nmcp` 4.22.0), `azure` (`@azure/mcp`
 (`tavily-mcp` 0.2.22), `jira` (`@aashari/mcp-server-atlassian-jira` 3.3.0), `context7`
 (`@upstash/context7-mcp` 4.1.1), `exa` (`exa-mcp-server` 3.4.1), `desktop`
 (`@wonderwhy-er/desktop-commander` 0.2.52), `mongodb` (`mongodb-mcp-server` 3.0.4), `kubernetes`
-(`mcp-server-kubernetes` 4.1.7) and `sentry` (`@sentry/mcp-server` 0.39.0 `--access-token=...`)."""
+(`mcp-server-kubernetes` 4.1.7), `sentry` (`@sentry/mcp-server` 0.39.0 `--access-token=...`) and,
+on 2026-12-02 too, `gitmcp` (`@cyanheads/git-mcp-server` 2.15.3, `MCP_TRANSPORT_TYPE=stdio`: string
+constraints on array items and union members, which no other fixture has)."""
 
 from __future__ import annotations
 
@@ -65,6 +67,8 @@ PICKED = {
     "arxiv": ("list_watches",),  # `_CONTRACT = '...'` one character over the line
     "awsdocs": ("read_documentation",),  # exclusive bounds on both sides of an integer; a description
     # indented as the server's Python docstring was
+    "gitmcp": ("git_branch", "git_checkout", "git_commit"),  # @cyanheads/git-mcp-server: constrained
+    # strings as array items and union members, which datamodel-code-generator makes `RootModel[str]`s
 }
 
 WIDE = {
@@ -146,6 +150,18 @@ def test_a_union_of_literals_is_one_literal_in_the_model_and_the_method(package:
     assert values in (package / "client.py").read_text(encoding="utf-8")
 
 
+def test_a_constrained_string_in_an_array_or_a_union_is_a_plain_str_keyword(package: Path) -> None:
+    """datamodel-code-generator makes a `RootModel[str]` for a string with `minLength` that is an
+    array's item or a union's member; git-mcp-server's keywords took those (`target: GitCheckoutInputTarget
+    | GitCheckoutInputTarget1`), so `git_checkout(target="main")` failed a caller's `mypy --strict`."""
+    client = (package / "client.py").read_text(encoding="utf-8")
+    assert "        target: str,\n" in client
+    assert "        paths: list[str] | NotGiven = NOT_GIVEN,\n" in client
+    assert "        files_to_stage: list[str] | NotGiven = NOT_GIVEN,\n" in client
+    assert "        merged: bool | str | NotGiven = NOT_GIVEN,\n" in client
+    assert "RootModel" in (package / "_models" / "git_checkout.py").read_text(encoding="utf-8")
+
+
 def test_exclusive_bounds_are_strict_bounds_of_the_field(package: Path) -> None:
     source = (package / "_models" / "read_documentation.py").read_text(encoding="utf-8")
     assert re.search(r"max_length: int \| None = Field\([^)]*\bgt=0,[^)]*\blt=1000000,", source), source
@@ -171,10 +187,36 @@ def test_typed_extras_are_a_builtin_dict_and_still_typed(package: Path) -> None:
     assert re.search(r"\bDict\b", source) is None, source
 
 
+CALLER = """\
+from realclients.picked import PickedClient
+
+
+async def use(client: PickedClient) -> None:
+    await client.git_checkout(target="main", paths=["a.txt"])
+    await client.git_commit(message="m", files_to_stage=["a.txt"])
+    await client.git_branch(merged="main")
+"""
+"""A user's code: plain strings where the wire takes strings, and still the JSON Schema's
+`minLength` checked before sending."""
+
+
 @pytest.mark.generated_mypy
 def test_the_package_of_real_tools_passes_mypy_strict(package: Path) -> None:
+    """The package, and a caller passing plain strings to keywords whose strings are constrained."""
+    (package.parent / "caller.py").write_text(CALLER, encoding="utf-8")
     checked = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", "-p", f"{package.parent.name}.picked"],
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--config-file",
+            "/dev/null",
+            "-p",
+            f"{package.parent.name}.picked",
+            "-m",
+            f"{package.parent.name}.caller",
+        ],
         cwd=package.parent.parent,
         capture_output=True,
         text=True,

@@ -128,10 +128,19 @@ class _ToolTypes:
             return self._literal(schema["enum"]) or self._base(schema, root, name, depth)
         for key in ("anyOf", "oneOf"):
             if isinstance(schema.get(key), list) and schema[key]:
-                members = [
-                    self.annotation(member, root, f"{name}{index}" if index > 1 else name, depth + 1)
-                    for index, member in enumerate(schema[key], 1)
-                ]
+                members: list[str] = []
+                values: list[Any] = []  # the branches that are a `const` or an `enum`: one `Literal`
+                position = 0
+                for index, member in enumerate(schema[key], 1):
+                    literal_values = _literal_values(member)
+                    if literal_values is None:
+                        branch_name = f"{name}{index}" if index > 1 else name
+                        members.append(self.annotation(member, root, branch_name, depth + 1))
+                        continue
+                    position = position if values else len(members)
+                    values += literal_values
+                if values:
+                    members.insert(position, self._literal(values) or "Any")
                 return _union(members + (["None"] if schema.get("nullable") is True else []))
         all_of = schema.get("allOf")
         if isinstance(all_of, list) and len(all_of) == 1 and not schema.get("properties"):
@@ -222,6 +231,20 @@ class _ToolTypes:
         members = [text for text in dict.fromkeys(written) if text != "None"]
         parts = [f"Literal[{', '.join(members)}]"] if members else []
         return _union(parts + (["None"] if "None" in written else [])) or None
+
+
+def _literal_values(schema: Any) -> list[Any] | None:
+    """The values of a union's branch that is only a `const` or an `enum` of strings, integers, booleans
+    and `null`, which `Literal` can hold; `None` for any other branch. Such branches make one `Literal`
+    (`anyOf: [{enum: [a, b]}, {const: c}]` is `Literal["a", "b", "c"]`), as in the models."""
+    if not isinstance(schema, dict) or "$ref" in schema:
+        return None
+    values = [schema["const"]] if "const" in schema else schema.get("enum")
+    if not isinstance(values, list) or not values:
+        return None
+    if all(value is None or isinstance(value, (bool, int, str)) for value in values):
+        return values
+    return None
 
 
 def _union(members: Sequence[str]) -> str:

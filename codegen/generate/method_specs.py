@@ -176,7 +176,7 @@ def _input_parameters(
     for param in param_names:
         prop = properties[param.wire]
         nullable = _may_be_null(prop, local_schema, set()) if prop != {} else True
-        annotation = _strip_none(model.fields[param.wire][1], nullable=nullable)
+        annotation = _strip_none(_plain_roots(model.fields[param.wire][1], classes, frozenset()), nullable=nullable)
         parameters.append(
             Parameter(
                 python=param.python,
@@ -189,6 +189,32 @@ def _input_parameters(
         )
     parameters.sort(key=lambda parameter: not parameter.required)
     return "keywords", tuple(parameters)
+
+
+def _plain_roots(annotation: ast.expr, classes: Mapping[str, ModelClass], seen: frozenset[str]) -> ast.expr:
+    """`annotation` with each root model of a plain value (`RootModel[str]`, made for a constrained
+    array item or union member) replaced by that value's type, and a union's repeats dropped: the
+    keyword takes what the wire takes (`paths=["a.txt"]`, not `paths=[GitAddInputPath("a.txt")]`),
+    and the JSON Schema check still applies the constraints before sending."""
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        members: dict[str, ast.expr] = {}
+        for member in _union_members(annotation):
+            plain = _plain_roots(member, classes, seen)
+            members.setdefault(ast.unparse(plain), plain)
+        union, *rest = members.values()
+        for member in rest:
+            union = ast.BinOp(union, ast.BitOr(), member)
+        return union
+    if isinstance(annotation, ast.Subscript):
+        return ast.Subscript(annotation.value, _plain_roots(annotation.slice, classes, seen), annotation.ctx)
+    if isinstance(annotation, ast.Tuple):
+        return ast.Tuple([_plain_roots(element, classes, seen) for element in annotation.elts], annotation.ctx)
+    name = annotation.id if isinstance(annotation, ast.Name) else None
+    model = classes.get(name) if name is not None and name not in seen else None
+    if model is None or not model.is_root:
+        return annotation
+    root = _plain_roots(model.fields["root"][1], classes, seen | {str(name)})
+    return annotation if names_in(ast.unparse(root)) & set(classes) else root
 
 
 def _object_members(annotation: ast.expr, classes: Mapping[str, ModelClass], seen: frozenset[str]) -> list[ast.expr]:

@@ -76,6 +76,15 @@ _CREDENTIAL_REQUEST = re.compile(
     + r"\b(?:here|in\s+this\s+(?:field|parameter|argument)|as\s+(?:the\s+)?(?:argument|parameter|value))\b",
     re.IGNORECASE,
 )
+_OPTION_LEAD = re.compile(
+    r"\bwhether\s+(?:to|[\w-]+(?:\s+[\w-]+)?\s+(?:should|will|would|must|may|can))\s+$",
+    re.IGNORECASE,
+)
+"""What an option's description says before its verb ("Whether Grafana should forward credentials
+such as cookies": mcp-grafana's `withCredentials`, a boolean): what someone else does with a secret,
+not a request to send one. Checked on at most `_OPTION_LEAD_REACH` characters before the verb."""
+_OPTION_LEAD_REACH: Final = 60
+
 _SYSTEM_MARKUP = re.compile(
     r"<\|[a-z_]{2,40}\|>"
     r"|</?\s*(?:system|system[_-]prompt|instructions?|important|admin|assistant)\s*>"
@@ -171,6 +180,11 @@ def _runs(positions: list[int]) -> Iterator[tuple[int, int]]:
         yield start, previous + 1
 
 
+def _describes_an_option(text: str, start: int) -> bool:
+    """Whether the words just before `start` are an option's "Whether X should" or "Whether to"."""
+    return _OPTION_LEAD.search(text, max(0, start - _OPTION_LEAD_REACH), start) is not None
+
+
 def audit_text(text: str) -> list[TextFinding]:
     """Every finding in one piece of catalog text, in the order they occur within each kind.
 
@@ -191,6 +205,8 @@ def audit_text(text: str) -> list[TextFinding]:
         (SYSTEM_MARKUP, _SYSTEM_MARKUP),
     ):
         for match in pattern.finditer(visible):
+            if kind == CREDENTIAL_REQUEST and _describes_an_option(visible, match.start()):
+                continue
             findings.append(TextFinding(kind, _excerpt(visible, match.start(), match.end())))
     return findings
 

@@ -77,7 +77,7 @@ from ._runtime import (
 from ._schema_check import SchemaCheck, offline_validator
 
 if TYPE_CHECKING:
-    from mcp import Client, ClientSession
+    from mcp.client import Client, ClientSession
     from mcp.types import CallToolResult, Tool
 
     from ._runtime import CallOptions, TaskSupport
@@ -529,7 +529,7 @@ class GeneratedHub:
                 route.tool, payload, timeout, progress, meta=_meta(options)
             )
         except Exception as error:
-            from mcp import MCPError
+            from mcp.shared.exceptions import MCPError
 
             if (
                 isinstance(error, MCPError)
@@ -752,8 +752,8 @@ class GeneratedHub:
 
     async def _follow(self, client: str, signal: ListChanged, *, task_status: Any) -> None:
         import anyio
-        from mcp import MCPError
         from mcp.client.subscriptions import ListenNotSupportedError, SubscriptionLost
+        from mcp.shared.exceptions import MCPError
 
         sdk_client = self.clients[client].mcp_client
         capabilities = sdk_client.server_capabilities
@@ -1015,7 +1015,7 @@ async def _list_all_tools(client: Client | ClientSession, server: str) -> list[T
     """Every tool the server lists now, page by page, bypassing the client's response cache; paging
     that does not end (a repeated cursor, more than `MAX_PAGES` pages) raises `PaginationError`, an
     error answer or one that is not valid MCP `ServerError`."""
-    from mcp import Client
+    from mcp.client import Client
     from mcp.types import PaginatedRequestParams
 
     tools: list[Tool] = []

@@ -31,8 +31,8 @@ from contextlib import asynccontextmanager, suppress
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mcp import StdioServerParameters
     from mcp.client._transport import TransportStreams
+    from mcp.client.stdio import StdioServerParameters
     from mcp.shared.message import SessionMessage
 
 GRACE_SECONDS = 2.0

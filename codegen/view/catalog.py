@@ -151,7 +151,9 @@ def _section(title: str, count: int) -> list[str]:
 def catalog_text(snapshot: Snapshot, package: PackageSpec, source: str) -> str:
     """The view for people: a heading, then tools, resources, templates and prompts, one block each."""
     info = snapshot.server_info or {}
-    version = " ".join(one_line(str(info[key])) for key in ("name", "version") if isinstance(info.get(key), str))
+    version = " ".join(
+        one_line(info[key]) for key in ("name", "version") if isinstance(info.get(key), str) and info[key].strip()
+    )
     lines = [
         f"{snapshot.server}  ({one_line(source)})",
         f"  server {version or '(no serverInfo)'}, protocol {one_line(snapshot.protocol_version)}; "

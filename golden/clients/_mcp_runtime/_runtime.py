@@ -56,12 +56,13 @@ from ._schema_check import SchemaCheck, offline_validator
 
 if TYPE_CHECKING:
     import httpx2
-    from mcp import Client, ClientSession, MCPError, StdioServerParameters
-    from mcp.client import Transport
+    from mcp.client import Client, ClientSession, Transport
     from mcp.client._transport import TransportStreams
     from mcp.client.session import ElicitationFnT, ListRootsFnT, LoggingFnT, SamplingFnT
+    from mcp.client.stdio import StdioServerParameters
     from mcp.shared.auth import AuthorizationCodeResult
     from mcp.shared.dispatcher import ProgressFnT
+    from mcp.shared.exceptions import MCPError
     from mcp.types import (
         AudioContent,
         CallToolResult,
@@ -765,7 +766,7 @@ class GeneratedClient:
         else `"auto"`), unless `mode=` is given.
         """
 
-        from mcp import Client
+        from mcp.client import Client
 
         dated = "" < cls.protocol_version < _FIRST_MODERN_PROTOCOL
         client_options.setdefault("mode", "legacy" if dated else "auto")
@@ -792,7 +793,7 @@ class GeneratedClient:
 
         @asynccontextmanager
         async def connected() -> AsyncIterator[Self]:
-            from mcp import StdioServerParameters
+            from mcp.client.stdio import StdioServerParameters
 
             from ._http import http_transport
             from ._stdio import stdio_transport
@@ -836,7 +837,7 @@ class GeneratedClient:
         A server whose paging never ends (a repeated cursor, more than `max_pages` pages) raises
         `PaginationError` instead of listing forever.
         """
-        from mcp import Client
+        from mcp.client import Client
         from mcp.types import PaginatedRequestParams
 
         live: dict[str, str] = {}
@@ -916,7 +917,7 @@ class GeneratedClient:
             else:
                 result = await self.mcp_client.call_tool(tool, payload)
         except Exception as error:
-            from mcp import MCPError  # imported here, not on the way of every call
+            from mcp.shared.exceptions import MCPError  # here, not on the way of every call
 
             if isinstance(error, MCPError):
                 self._raise_for(tool, error, call_options)
@@ -948,7 +949,7 @@ class GeneratedClient:
             session, "_tool_output_schemas", ()
         ):  # every call after the first takes this way out
             return
-        from mcp import ClientSession
+        from mcp.client import ClientSession
 
         if not isinstance(session, ClientSession):
             return
@@ -1011,9 +1012,9 @@ class GeneratedClient:
         (`input_required`, SEP-2322) has its requests answered by the `connect` handlers and the call
         sent again with the answers, and a call the server refuses for its `Mcp-Param-*` headers
         (-32020) is sent once more after the tools are listed again."""
-        from mcp import MCPError
         from mcp.client._input_required import run_input_required_driver
         from mcp.client.session import ClientRequestContext
+        from mcp.shared.exceptions import MCPError
         from mcp.types import CallToolRequest, CallToolRequestParams, InputRequiredResult
 
         session = self._session()
@@ -1202,7 +1203,7 @@ class GeneratedClient:
         """Send a request whose SDK method takes no timeout: the deadline cancels it, and the SDK tells
         the server so (`notifications/cancelled`), as it does for a tool call's own timeout. A
         JSON-RPC error answer raises `ServerError`."""
-        from mcp import MCPError
+        from mcp.shared.exceptions import MCPError
 
         meta, timeout = (
             (_meta(call_options), call_options.get("timeout")) if call_options else (None, None)
@@ -1282,7 +1283,7 @@ def _connection_error(server: str, request: str, error: BaseException) -> Server
 def _server_error(server: str, request: str, error: Exception) -> ServerError | None:
     """`ServerError` for what the SDK raised when a request failed on the server's side: a JSON-RPC
     error answer (its `MCPError`, also the connection closing), or an answer that is not valid MCP."""
-    from mcp import MCPError
+    from mcp.shared.exceptions import MCPError
 
     if isinstance(error, MCPError):
         return _answer_error(server, request, error)

@@ -39,7 +39,7 @@ from ._runtime import (
 )
 
 if TYPE_CHECKING:
-    from mcp import ClientSession
+    from mcp.client import ClientSession
     from mcp.shared.dispatcher import CallOptions as DispatchOptions
     from mcp.shared.dispatcher import ProgressFnT
     from mcp.types import CallToolResult, RequestParamsMeta, Task
@@ -368,7 +368,7 @@ class TaskClient(GeneratedClient):
         extra: Mapping[str, object] | NotGiven,
         call_options: CallOptions | None,
     ) -> TaskHandle[CallToolResult]:
-        from mcp import MCPError
+        from mcp.shared.exceptions import MCPError
 
         terms = ToolContract.of(contract)
         payload = self._payload(tool, terms, arguments, extra)
