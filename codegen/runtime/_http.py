@@ -42,6 +42,7 @@ _INVALID_REQUEST = -32600
 _METHOD_NOT_FOUND = -32601
 _INTERNAL_ERROR = -32603
 _PARSE_ERROR = -32700
+_NOT_JSON = "its answer is not JSON the MCP SDK reads"
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 _MESSAGE_HEAD = re.compile(
     rb'\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*(?:"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*)?"(method|result|error)"'
@@ -135,10 +136,17 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
         are."""
 
         def __init__(
-            self, server_name: str, auth: httpx2.Auth | None = None, **options: Any
+            self,
+            server_name: str,
+            auth: httpx2.Auth | None = None,
+            on_unreadable: Callable[[bytes], None] | None = None,
+            **options: Any,
         ) -> None:
             super().__init__(**options)
             self.server_name = server_name
+            self.on_unreadable = on_unreadable
+            """Told the text of each answer the SDK's JSON parser refuses (discovery names the
+            entry and the JSON pointer of a lone surrogate in it, as it does over stdio)."""
             self.given_auth = auth
             """The `auth` given, which the messages of a refusal of its credentials name."""
             if auth is not None:
@@ -189,7 +197,9 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
                     return await _http_error(request, request_id, response, self.given_auth)
                 media_type = _media_type(response)
                 if media_type == "text/event-stream":
-                    return _checked_stream(response, request_id, self.server_name)
+                    return _checked_stream(
+                        response, request_id, self.server_name, self.on_unreadable
+                    )
                 if media_type != "application/json":
                     await response.aclose()
                     shown = (
@@ -201,7 +211,7 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
                         _INVALID_REQUEST,
                         f"its answer has {shown}, not application/json or text/event-stream",
                     )
-                return await _json_answer(request, request_id, response)
+                return await _json_answer(request, request_id, response, self.on_unreadable)
             except httpx2.RequestError as error:  # the body broke off, or cannot be decoded
                 await response.aclose()
                 code = (
@@ -380,10 +390,14 @@ def _body_headers_left_out(headers: httpx2.Headers) -> list[tuple[str, str]]:
 
 
 async def _json_answer(
-    request: httpx2.Request, request_id: Any, response: httpx2.Response
+    request: httpx2.Request,
+    request_id: Any,
+    response: httpx2.Response,
+    on_unreadable: Callable[[bytes], None] | None = None,
 ) -> httpx2.Response:
     """A JSON answer, read whole up to `MAX_ANSWER_BYTES`, if it is this request's JSON-RPC answer;
-    else the error answer saying what it is."""
+    else the error answer saying what it is (a body the SDK's parser refuses is told to
+    `on_unreadable` first)."""
     body = await _read(response, MAX_ANSWER_BYTES)
     if body is None:
         return _error_answer(
@@ -396,6 +410,8 @@ async def _json_answer(
 
     message = _parsed(body)
     if isinstance(message, str):
+        if on_unreadable is not None and message.startswith(_NOT_JSON):
+            on_unreadable(body)
         return _error_answer(request, request_id, _PARSE_ERROR, message)
     if isinstance(message, JSONRPCError) and message.id is None:
         error = message.error  # the server could not read the request's id: it answers this one
@@ -433,17 +449,20 @@ def _parsed(data: bytes | str) -> Any:
     except ValidationError as error:
         problem = error.errors()[0]
         if problem["type"] == "json_invalid":
-            return f"its answer is not JSON the MCP SDK reads ({_clip(problem['msg'], 200)})"
+            return f"{_NOT_JSON} ({_clip(problem['msg'], 200)})"
         return "its answer is JSON but not a JSON-RPC message"
 
 
 def _checked_stream(
-    response: httpx2.Response, request_id: Any, server_name: str
+    response: httpx2.Response,
+    request_id: Any,
+    server_name: str,
+    on_unreadable: Callable[[bytes], None] | None = None,
 ) -> httpx2.Response:
     """The event stream `response` with each event checked as it arrives (`_EventCheck`)."""
     import httpx2
 
-    check = _EventCheck(request_id, server_name)
+    check = _EventCheck(request_id, server_name, on_unreadable)
 
     class Checked(httpx2.AsyncByteStream):
         async def __aiter__(self) -> AsyncIterator[bytes]:
@@ -473,9 +492,15 @@ class _EventCheck:
 
     LIMIT = 1 << 20
 
-    def __init__(self, request_id: Any, server_name: str) -> None:
+    def __init__(
+        self,
+        request_id: Any,
+        server_name: str,
+        on_unreadable: Callable[[bytes], None] | None = None,
+    ) -> None:
         self.request_id = request_id
         self.server_name = server_name
+        self.on_unreadable = on_unreadable
         self.pending = bytearray()
         """What arrived after the last whole line."""
         self.lines: list[bytes] = []
@@ -529,6 +554,13 @@ class _EventCheck:
         if kind != "message" or not text:  # no data: a priming event, which only gives an id
             return whole
         message = _parsed(text)
+        if (
+            isinstance(message, str)
+            and message.startswith(_NOT_JSON)
+            and self.on_unreadable is not None
+            and self.request_id is not None
+        ):
+            self.on_unreadable(text)
         if isinstance(message, str) and self.request_id is not None:
             error = {"code": _PARSE_ERROR, "message": message}
             answer = json.dumps({"jsonrpc": "2.0", "id": self.request_id, "error": error})

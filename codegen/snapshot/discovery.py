@@ -67,6 +67,7 @@ from codegen.snapshot.wire import (
     METHOD_NOT_FOUND,
     MODERN_PROTOCOL_VERSIONS,
     NEITHER_RESULT_NOR_ERROR,
+    NOT_AN_ANSWER,
     REQUEST_TIMEOUT,
     RemoteError,
 )
@@ -387,6 +388,8 @@ async def _discover(peer: _Peer, server: ServerConfig) -> JSON:
                 raise TimeoutError from None
             if _auth_flow_failed(error.data):  # not a refusal of server/discover: initialize would fail alike
                 raise
+            if error.code == NOT_AN_ANSWER and diagnostics is not None and diagnostics.unreadable_answer:
+                raise  # an answer the SDK cannot read, as over stdio: not a refusal
             answered_over_http = diagnostics is not None and diagnostics.http_status is not None
             if error.code == CONNECTION_CLOSED and not answered_over_http:
                 raise
@@ -655,8 +658,13 @@ class _Diagnostics:
     surrogate) was dropped, where known."""
     stray_stdout: tuple[str, ...] = ()
     """The last lines a stdio server wrote to stdout that are not JSON-RPC (`StdioSession.stray`)."""
+    unreadable_answer: str = ""
+    """Over HTTP, where the last answer the SDK's parser refused holds a lone surrogate: the transport
+    makes that answer its request's -32700 error, and this names the entry and the JSON pointer, as
+    `_unreadable` does for a stdio line."""
 
     def mark_request(self) -> None:
+        self.unreadable_answer = ""
         with contextlib.suppress(OSError, ValueError):
             self.stderr_start = os.fstat(self.stderr_log.fileno()).st_size
 
@@ -800,7 +808,18 @@ def _transport(
     # of the one request concerned, and no answer is read past its size limit.
     from codegen.runtime._http import http_transport
 
-    return http_transport(server.url, server.name, oauth, headers=headers, timeout=timeouts, event_hooks=hooks)
+    def note_unreadable(answer: bytes) -> None:
+        diagnostics.unreadable_answer = _lone_surrogate(server, answer.decode("utf-8", "replace")) or ""
+
+    return http_transport(
+        server.url,
+        server.name,
+        oauth,
+        headers=headers,
+        timeout=timeouts,
+        event_hooks=hooks,
+        on_unreadable=note_unreadable,
+    )
 
 
 def _not_runnable(server: str, command: str, env: dict[str, str]) -> str:
@@ -849,6 +868,8 @@ async def _list_all(peer: _Peer, server: ServerConfig, listing: _Listing, ttls: 
         except RemoteError as error:
             if _auth_flow_failed(error.data):
                 raise StubgenError(f"server {server.name!r}: {error.message}") from None
+            if error.code == NOT_AN_ANSWER and diagnostics is not None and diagnostics.unreadable_answer:
+                raise StubgenError(diagnostics.unreadable_answer) from None
             status = _http_status(error)
             if status in (401, 403):
                 raise StubgenError(_access_refused(server, status, diagnostics)) from None
@@ -1053,6 +1074,8 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         message = _long_number(server, leaf.line)
     elif isinstance(leaf, Unreadable):
         message = _unreadable(server, leaf)
+    elif _error_answer(leaf)[0] == NOT_AN_ANSWER and diagnostics.unreadable_answer:
+        message = diagnostics.unreadable_answer
     elif server.auth is not None and _is_auth_error(leaf):
         message = str(leaf)
     elif _auth_flow_failed(_error_data(leaf)):

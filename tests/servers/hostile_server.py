@@ -45,6 +45,7 @@ serves every fault:
   JSON but not JSON-RPC, or is the right answer as `text/plain`.
 - `sse-not-json`, `sse-ends`, `sse-stalls`: a `text/event-stream` whose data line is not JSON, that
   ends before the answer, or that stays open and silent.
+- `sse`: the right answer, as the one event of an event stream (not a fault: how SDK servers answer).
 - `other-id`: the answer carries another request's id; `sse-other-id`: an event stream whose first
   event is the answer to a request never sent, then the right answer.
 - `redirect`: a 307 to `--redirect-to URL`.
@@ -212,7 +213,7 @@ def serve_stdio(server: Hostile) -> None:
 HTML_PAGE = b"<html><head><title>Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>"
 FAULTS = (
     *(f"status-{status}" for status in (401, 404, 429, 500, 502)),
-    *("html-200", "not-jsonrpc", "wrong-type", "sse-not-json", "sse-ends", "sse-stalls", "sse-other-id"),
+    *("html-200", "not-jsonrpc", "wrong-type", "sse-not-json", "sse-ends", "sse-stalls", "sse-other-id", "sse"),
     *("other-id", "redirect", "gzip-bomb", "huge-header", "insufficient-scope"),
 )
 STATUS_TEXT = {
@@ -343,6 +344,8 @@ def serve_http(
                         for reply in (stray, answer)
                     )
                 )
+            elif fault == "sse":
+                self.send_events(b"event: message\ndata: " + json.dumps(answer).encode() + b"\n\n")
             elif fault == "other-id":
                 self.send_json({**answer, "id": answer["id"] + 1000})
             elif fault == "redirect":
