@@ -38,6 +38,7 @@ from pydantic import ValidationError
 from codegen.config import ServerConfig, expand_secrets, server_environment
 from codegen.errors import StubgenError
 from codegen.redact import Secrets
+from codegen.runtime._http import AUTH_STEP_KEY, HTTP_STATUS_KEY, RETRY_AFTER_KEY
 from codegen.snapshot import wire
 from codegen.snapshot.format import (
     JSON,
@@ -390,6 +391,8 @@ async def _discover(peer: _Peer, server: ServerConfig) -> JSON:
                 raise
             if error.code == NOT_AN_ANSWER and diagnostics is not None and diagnostics.unreadable_answer:
                 raise  # an answer the SDK cannot read, as over stdio: not a refusal
+            if _http_status(error) in _TRY_LATER:  # a rate limit is not a legacy server
+                raise
             answered_over_http = diagnostics is not None and diagnostics.http_status is not None
             if error.code == CONNECTION_CLOSED and not answered_over_http:
                 raise
@@ -1082,6 +1085,8 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         message = f"server {server.name!r}: {_error_answer(leaf)[1]}"
     elif diagnostics.token_refused is not None and server.auth is not None:
         message = _token_refused_message(server, diagnostics.token_refused)
+    elif (later := _try_later(server, leaf)) is not None:
+        message = later
     elif diagnostics.http_status is not None:
         message = _http_status_message(server, diagnostics.http_status)
     else:
@@ -1102,7 +1107,7 @@ def _auth_flow_failed(data: Any) -> bool:
     """Whether an error answer is the runtime's transport reporting that the `auth` flow failed
     (`data` names the OAuth step, and no HTTP status: the request was never sent); its message is
     `OAuth <step> failed: <what to do>`."""
-    return isinstance(data, dict) and "authStep" in data and "httpStatus" not in data
+    return isinstance(data, dict) and AUTH_STEP_KEY in data and HTTP_STATUS_KEY not in data
 
 
 def _error_data(error: BaseException) -> Any:
@@ -1115,11 +1120,26 @@ def _error_data(error: BaseException) -> Any:
     return None
 
 
+_TRY_LATER = (429, 503)
+"""The HTTP statuses that say "not now" (Too Many Requests, Service Unavailable): to the handshake,
+a failure that says when to retry, never `auto`'s fallback to `initialize` for a legacy server."""
+
+
+def _try_later(server: ServerConfig, error: BaseException) -> str | None:
+    """One line for a handshake refused with a `_TRY_LATER` status: the transport's own words for it
+    (`HTTP 429 Too Many Requests; it asks to retry after 30 s`), else None."""
+    data = _error_data(error)
+    if not isinstance(data, dict) or data.get(HTTP_STATUS_KEY) not in _TRY_LATER:
+        return None
+    wait = "" if RETRY_AFTER_KEY in data else "; retry later"
+    return f"server {server.name!r}: handshake failed: {_error_answer(error)[1]}{wait}"
+
+
 def _http_status(error: RemoteError) -> int | None:
     """The HTTP status of an error page the runtime's transport made this error answer of (it puts
     the status in `data`); None for an answer the server sent as JSON-RPC."""
     data = error.data
-    status = data.get("httpStatus") if isinstance(data, dict) else None
+    status = data.get(HTTP_STATUS_KEY) if isinstance(data, dict) else None
     return status if isinstance(status, int) else None
 
 

@@ -335,6 +335,22 @@ async def test_an_http_error_at_the_handshake_names_its_status(packages: Any) ->
             pass
 
 
+async def test_a_rate_limited_handshake_says_when_to_retry(packages: Any) -> None:
+    """A 429 with `Retry-After` to `initialize`: the client raises `ServerError` naming the status
+    and the wait, with both in `.data`. (In `auto` mode a 429 to the `server/discover` probe is, by
+    the SDK's own policy, followed by `initialize`, which says the same if the limit holds.)"""
+    client_package, *_others = packages
+    expected = r"^server 'hostile': the handshake failed: HTTP 429 Too Many Requests; it asks to retry after 30 s \(code -32603\)$"
+    with (
+        over_http("plain", "--http-fault", "status-429", "--fault-on", "initialize") as url,
+        anyio.fail_after(30),
+        pytest.raises(client_package.ServerError, match=expected) as refused,
+    ):
+        async with client_package.HostileClient.connect(url):
+            pass
+    assert refused.value.data == {"httpStatus": 429, "retryAfter": "30"}
+
+
 async def test_an_answer_that_is_not_json_rpc_fails_its_call_in_one_line_without_a_traceback(
     packages: Any, faulty_http: tuple[str, Any], caplog: pytest.LogCaptureFixture
 ) -> None:

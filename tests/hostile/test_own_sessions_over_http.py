@@ -33,6 +33,8 @@ UNREADABLE = (
 OTHER_ID = r"its answer carries id \d+, not this request's \d+ \(code -32700\)"
 BOMB = r"its answer is larger than 64 MiB once decoded; not read \(code -32700\)"
 HUGE_HEADER = r"the connection to URL broke \(RemoteProtocolError: Receive buffer too long\); check the server's logs"
+RATE_LIMITED = r"handshake failed: HTTP 429 Too Many Requests; it asks to retry after 30 s"
+UNAVAILABLE = r"handshake failed: HTTP 503 Service Unavailable; retry later"
 STREAM_ENDED = r"the connection to URL broke \(SSE stream ended without a response\); check the server's logs"
 
 
@@ -48,13 +50,20 @@ SNAPSHOT_FAULTS = [
     ("tools/list", "other-id", rf"tools/list failed: {OTHER_ID}"),
     ("tools/list", "gzip-bomb", rf"tools/list failed: {BOMB}"),
     ("tools/list", "huge-header", rf"tools/list failed: {HUGE_HEADER}"),
+    ("server/discover", "status-429", RATE_LIMITED),
+    ("server/discover", "status-503", UNAVAILABLE),
+    ("initialize", "status-429", RATE_LIMITED),
+    ("initialize", "status-503", UNAVAILABLE),
     ("initialize", "html-200", rf"handshake failed: {UNREADABLE}"),
     ("initialize", "other-id", rf"handshake failed: {OTHER_ID}"),
     ("initialize", "gzip-bomb", rf"handshake failed: {BOMB}"),
     ("initialize", "huge-header", HUGE_HEADER),
     ("initialize", "sse-ends", STREAM_ENDED),
 ]
-"""What `snapshot` says of each fault, at the handshake or of `tools/list` (the server's URL shown as URL)."""
+"""What `snapshot` says of each fault, at the handshake or of `tools/list` (the server's URL shown as URL).
+A 429 or 503 to `server/discover` was taken for a legacy server's refusal: `auto` fell back to
+`initialize` and wrote a legacy snapshot (or, to `initialize`, said `answered HTTP 429; check the URL
+and that the server is healthy`, without when to retry)."""
 
 
 @pytest.mark.parametrize(
@@ -80,6 +89,17 @@ def test_an_http_fault_fails_the_snapshot_in_one_line_at_once(
     assert re.fullmatch(rf"error: server 'h': {expected}\n", result.stderr.replace(url, "URL")), result.stderr
     assert took < 10
     assert previous.read_bytes() == PREVIOUS
+
+
+def test_a_rate_limit_to_a_pinned_modern_handshake_says_when_to_retry(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """A 429 to `server/discover` with protocol 2026-07-28 pinned: it said the server `does not speak
+    the pinned protocol`, advising another pin; now the status and when to retry."""
+    with over_http("plain", "--http-fault", "status-429", "--fault-on", "server/discover") as url:
+        result = run_cli(
+            "snapshot", "--name", "h", "--url", url, "--protocol", "2026-07-28", "--out", tmp_path / "h.json"
+        )
+    assert result.exit_code == 2 and not (tmp_path / "h.json").exists()
+    assert result.stderr == f"error: server 'h': {RATE_LIMITED}\n"
 
 
 def test_a_stray_answer_on_the_listings_event_stream_is_left_out(
@@ -166,3 +186,40 @@ def test_a_watched_servers_relist_that_meets_an_http_fault_is_one_line_and_watch
     assert code == 0, stderr
     assert "Traceback" not in stderr
     assert (tmp_path / "snaps" / "h.json").read_bytes() == written
+
+
+async def test_snapshot_reads_the_error_data_the_transport_writes() -> None:
+    """`snapshot` tells an HTTP error page (`httpStatus`, `retryAfter`) and a failed `auth` flow
+    (`authStep`) apart by the keys of the error answers the runtime's transport writes; both take
+    the names from `_http.py`. This ties what the transport writes to what discovery reads."""
+    import httpx2
+
+    from codegen.config import ServerConfig
+    from codegen.runtime._http import _guarded_client_class
+    from codegen.runtime._runtime import AuthError
+    from codegen.snapshot.discovery import _auth_flow_failed, _http_status, _try_later
+    from codegen.snapshot.wire import RemoteError
+
+    class Refused(httpx2.Auth):
+        def auth_flow(self, request: httpx2.Request):  # type: ignore[no-untyped-def]
+            raise AuthError("h", "refresh", "the token endpoint refused")
+            yield request
+
+    def rate_limited(request: httpx2.Request) -> httpx2.Response:
+        return httpx2.Response(429, headers={"Retry-After": "30"}, content=b"<html>slow down</html>")
+
+    async def answer(auth: httpx2.Auth | None) -> RemoteError:
+        client_class = _guarded_client_class()
+        async with client_class("h", auth=auth, transport=httpx2.MockTransport(rate_limited)) as client:
+            message = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+            response = await client.post("http://127.0.0.1/mcp", json=message)
+        error = json.loads(response.content)["error"]
+        return RemoteError(error["code"], error["message"], error.get("data"))
+
+    page = await answer(None)
+    assert _http_status(page) == 429 and not _auth_flow_failed(page.data)
+    assert _try_later(ServerConfig(name="h", url="http://127.0.0.1/mcp"), page) == (
+        "server 'h': handshake failed: HTTP 429 Too Many Requests; it asks to retry after 30 s"
+    )
+    refused = await answer(Refused())
+    assert _http_status(refused) is None and _auth_flow_failed(refused.data)

@@ -35,6 +35,13 @@ if TYPE_CHECKING:
 MAX_ANSWER_BYTES = 64 << 20
 """The most a JSON answer may hold once decoded (a gzip body that expands past it fails its request);
 an event-stream answer is held to the SDK's own limit per event (1 MiB)."""
+HTTP_STATUS_KEY = "httpStatus"
+"""The key of an error answer's `data` (made here of an HTTP error page) that holds its status."""
+RETRY_AFTER_KEY = "retryAfter"
+"""The key of `data` that holds the error page's `Retry-After`, when it has one."""
+AUTH_STEP_KEY = "authStep"
+"""The key of `data` that names the OAuth step of a request's authorization failure. These three
+names are read by the runtime (`UnauthorizedError`) and by mcp-stubgen's `snapshot`, from here."""
 _ERROR_PAGE_BYTES = 1 << 16
 """How much of an HTTP error's body is read, for the JSON-RPC error a server may put there."""
 _CONNECTION_CLOSED = -32000
@@ -184,7 +191,7 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
                     )
                     return httpx2.Response(502, request=request)
                 return _error_answer(
-                    request, request_id, _INTERNAL_ERROR, failure, {"authStep": error.step}
+                    request, request_id, _INTERNAL_ERROR, failure, {AUTH_STEP_KEY: error.step}
                 )
             if (
                 request_id is None
@@ -319,11 +326,11 @@ async def _http_error(
             return _passed_on(request, response, body)
     phrase = response.reason_phrase or _standard_phrase(status)
     message = f"HTTP {status} {phrase}".strip()
-    data: dict[str, Any] = {"httpStatus": status}
+    data: dict[str, Any] = {HTTP_STATUS_KEY: status}
     code = _INTERNAL_ERROR
     in_session = "mcp-session-id" in request.headers
     if refusal is not None:
-        data["authStep"], advice = refusal
+        data[AUTH_STEP_KEY], advice = refusal
         message += f": {advice}"
     elif status == 404 and in_session:
         code = _INVALID_REQUEST
@@ -332,7 +339,7 @@ async def _http_error(
         code = _METHOD_NOT_FOUND
     retry_after = response.headers.get("retry-after")
     if retry_after:
-        data["retryAfter"] = _clip(retry_after, 40)
+        data[RETRY_AFTER_KEY] = _clip(retry_after, 40)
         wait = f"{retry_after} s" if retry_after.isdigit() else _clip(retry_after, 40)
         message += f"; it asks to retry after {wait}"
     return _error_answer(request, request_id, code, message, data, status, response.headers)
