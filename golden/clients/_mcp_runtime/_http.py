@@ -173,6 +173,9 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
             try:
                 response = await super().send(request, **options)
             except httpx2.TransportError as error:
+                unreachable = self._unsent_auth_request(request, error)
+                if unreachable is not None:
+                    return self._auth_failure(request, request_id, unreachable)
                 if request_id is None:  # a notification or an answer: the SDK ignores its failure
                     _log.warning(
                         "%s: a message to the server was lost (%s)",
@@ -184,15 +187,7 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
                     request, request_id, _CONNECTION_CLOSED, _transport_failure(error)
                 )
             except AuthError as error:
-                failure = f"OAuth {error.step} failed: {error.advice}"
-                if request_id is None:
-                    _log.warning(
-                        "%s: a message to the server was lost (%s)", self.server_name, failure
-                    )
-                    return httpx2.Response(502, request=request)
-                return _error_answer(
-                    request, request_id, _INTERNAL_ERROR, failure, {AUTH_STEP_KEY: error.step}
-                )
+                return self._auth_failure(request, request_id, error)
             if (
                 request_id is None
                 or response.status_code == 202
@@ -226,7 +221,55 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
                 )
                 return _error_answer(request, request_id, code, _transport_failure(error))
 
+        def _auth_failure(
+            self, request: httpx2.Request, request_id: Any, error: AuthError
+        ) -> httpx2.Response:
+            """The request's error answer for its authorization failure, naming the step in `data`;
+            for a notification, a warning."""
+            failure = f"OAuth {error.step} failed: {error.advice}"
+            if request_id is None:
+                _log.warning("%s: a message to the server was lost (%s)", self.server_name, failure)
+                return httpx2.Response(502, request=request)
+            return _error_answer(
+                request, request_id, _INTERNAL_ERROR, failure, {AUTH_STEP_KEY: error.step}
+            )
+
+        def _unsent_auth_request(
+            self, request: httpx2.Request, error: httpx2.TransportError
+        ) -> AuthError | None:
+            """The `AuthError` for a failure to send a request of the `auth` flow's own (a token
+            refresh to an authorization server that is down), naming its step; None when the request
+            that failed is the one given."""
+            try:
+                failed = error.request
+            except RuntimeError:  # httpx knows no request for it
+                return None
+            if self.given_auth is None or failed is request:
+                return None
+            from ._auth import StoredAuthMixin
+
+            step = "authorization"
+            if isinstance(self.given_auth, StoredAuthMixin):
+                step = self.given_auth._step_of(failed)
+            advice = authorization_server_failing(_transport_failure(error))
+            return AuthError(self.server_name, step, advice)
+
     return GuardedClient
+
+
+def authorization_server_failing(why: str) -> str:
+    """What to do when the authorization server could not be reached, or failed (a 5xx), rather than
+    refused: nothing about the login is wrong, and a new login would fail alike."""
+    return (
+        f"the authorization server is unreachable or failing ({why}), so the expired login could "
+        "not be refreshed; retry, and if it persists check that it is up"
+    )
+
+
+def status_line(response: httpx2.Response) -> str:
+    """`HTTP 503 Service Unavailable`: the status and its phrase."""
+    status = response.status_code
+    return f"HTTP {status} {response.reason_phrase or _standard_phrase(status)}".strip()
 
 
 def _sent_message(request: httpx2.Request) -> tuple[bool, Any]:
