@@ -324,7 +324,7 @@ class StoredAuthMixin(OAuthClientProvider):
                     # Not a refusal: the SDK would drop the login and authorize again. The next
                     # request loads the stored login again and retries its refresh.
                     self._initialized = False
-                    advice = authorization_server_failing(status_line(response))
+                    advice = authorization_server_failing(self.step, status_line(response))
                     raise AuthError(self.server_name, self.step, advice)
                 if refreshed and response.status_code != 200:
                     self.refresh_refused = True

@@ -18,11 +18,13 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import write_config
+from tests.conftest import SERVERS, free_port, wait_for_port, write_config
 from tests.hostile.test_live_server import over_http
 from tests.test_watch import Watcher
 
@@ -223,3 +225,82 @@ async def test_snapshot_reads_the_error_data_the_transport_writes() -> None:
     )
     refused = await answer(Refused())
     assert _http_status(refused) is None and _auth_flow_failed(refused.data)
+
+
+@contextmanager
+def over_sse(*fault: str) -> Iterator[str]:
+    """tests/servers/sse_server.py (with `--fault F --fault-on WHERE`) on 127.0.0.1: its event stream's URL."""
+    port = free_port()
+    server = [sys.executable, str(SERVERS / "sse_server.py"), str(port), *fault]
+    process = subprocess.Popen(server, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}/sse"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+SSE_FAULTS = [
+    ("sse", "status-404", r"URL answered HTTP 404; check the URL and that the server is healthy"),
+    ("sse", "status-503", r"handshake failed: HTTP 503 Service Unavailable; it asks to retry after 30 s"),
+    (
+        "sse",
+        "gzip-bomb",
+        r"the event stream of URL broke \(SSEError: Server-sent event exceeded the 1048576 byte limit\.\); "
+        r"check the server's logs",
+    ),
+    ("tools/list", "status-500", r"tools/list failed: HTTP 500 Internal Server Error"),
+    ("tools/list", "status-503", r"tools/list failed: HTTP 503 Service Unavailable; it asks to retry after 30 s"),
+    (
+        "tools/list",
+        "gzip-bomb",
+        r"tools/list failed: its reply to the message is larger than 64 KiB once decoded; not read \(code -32700\)",
+    ),
+]
+"""What `snapshot` says of each fault of an SSE server (`transport = "sse"`), of its event stream's
+GET or of the POST of `tools/list` (the URL, its credentials shown as `***`, as URL)."""
+
+
+@pytest.mark.parametrize(
+    ("fault_on", "fault", "expected"), SSE_FAULTS, ids=[f"{on.split('/')[0]}-{fault}" for on, fault, _ in SSE_FAULTS]
+)
+def test_an_http_fault_over_the_sse_transport_fails_the_snapshot_in_one_line_at_once(
+    fault_on: str, fault: str, expected: str, tmp_path: Path, run_cli
+) -> None:  # type: ignore[no-untyped-def]
+    """The legacy SSE transport ran on a plain HTTP client: a 500 to a message's POST ended the SDK's
+    writer with a logged traceback and the listing waited out `request_timeout` to report the status
+    as the event stream's URL's; a POST's gzip reply that expands to 256 MiB was read whole (600 MB
+    resident); a 503 lost its `Retry-After`, and an event past the SDK's 1 MiB said `(SSEError); is the
+    server running?`. Now the runtime's guarded client: one line at once, exit 2, the previous
+    snapshot kept, the URL's password never shown."""
+    previous = tmp_path / "s" / "h.json"
+    previous.parent.mkdir()
+    previous.write_bytes(PREVIOUS)
+    with over_sse("--fault", fault, "--fault-on", fault_on) as url:
+        with_password = url.replace("http://", "http://agent:hunter2-secret@")
+        config = write_config(
+            tmp_path,
+            f'[tool.mcp-stubgen]\nsnapshots = "s"\n[tool.mcp-stubgen.servers.h]\nurl = "{with_password}"\n'
+            'type = "sse"\nrequest_timeout = 20\n',
+        )
+        started = time.monotonic()
+        result = run_cli("snapshot", "--config", config)
+        took = time.monotonic() - started
+    shown = url.replace("http://", "http://agent:***@")
+    assert result.exit_code == 2, result.stderr
+    assert re.fullmatch(rf"error: server 'h': {expected}\n", result.stderr.replace(shown, "URL")), result.stderr
+    assert took < 10
+    assert previous.read_bytes() == PREVIOUS
+
+
+def test_a_healthy_sse_server_is_listed_over_the_guarded_client(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """The same SSE server without a fault: its catalog is written, the answers on its event stream read."""
+    with over_sse() as url:
+        config = write_config(
+            tmp_path,
+            f'[tool.mcp-stubgen]\nsnapshots = "s"\n[tool.mcp-stubgen.servers.h]\nurl = "{url}"\ntype = "sse"\n',
+        )
+        result = run_cli("snapshot", "--config", config)
+    assert result.exit_code == 0, result.stderr
+    assert [tool["name"] for tool in json.loads((tmp_path / "s" / "h.json").read_text())["tools"]] == ["echo"]

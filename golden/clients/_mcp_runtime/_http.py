@@ -101,7 +101,7 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
     class FailingAsAuthError(httpx2.Auth):
         """`auth`, whose flow's own failure raises `AuthError` whatever it was (the SDK's providers
         raise their own errors, an application's `httpx2.Auth` anything); a failure to send one of
-        its requests stays what it is."""
+        its requests is the client's to report (`_unsent_auth_request`)."""
 
         def __init__(self, auth: httpx2.Auth, server_name: str) -> None:
             self.auth = auth
@@ -251,18 +251,19 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
             step = "authorization"
             if isinstance(self.given_auth, StoredAuthMixin):
                 step = self.given_auth._step_of(failed)
-            advice = authorization_server_failing(_transport_failure(error))
+            advice = authorization_server_failing(step, _transport_failure(error))
             return AuthError(self.server_name, step, advice)
 
     return GuardedClient
 
 
-def authorization_server_failing(why: str) -> str:
+def authorization_server_failing(step: str, why: str) -> str:
     """What to do when the authorization server could not be reached, or failed (a 5xx), rather than
     refused: nothing about the login is wrong, and a new login would fail alike."""
+    what = ", so the expired login could not be refreshed" if step == "refresh" else ""
     return (
-        f"the authorization server is unreachable or failing ({why}), so the expired login could "
-        "not be refreshed; retry, and if it persists check that it is up"
+        f"the authorization server is unreachable or failing ({why}){what}; retry, and if it "
+        "persists check that it is up"
     )
 
 
@@ -383,9 +384,14 @@ async def _http_error(
     retry_after = response.headers.get("retry-after")
     if retry_after:
         data[RETRY_AFTER_KEY] = _clip(retry_after, 40)
-        wait = f"{retry_after} s" if retry_after.isdigit() else _clip(retry_after, 40)
-        message += f"; it asks to retry after {wait}"
+        message += asks_to_wait(retry_after)
     return _error_answer(request, request_id, code, message, data, status, response.headers)
+
+
+def asks_to_wait(retry_after: str) -> str:
+    """`; it asks to retry after 30 s`, for an answer's `Retry-After` (seconds, or a date)."""
+    wait = f"{retry_after} s" if retry_after.isdigit() else _clip(retry_after, 40)
+    return f"; it asks to retry after {wait}"
 
 
 def _refusal(response: httpx2.Response, auth: httpx2.Auth | None) -> tuple[str, str] | None:
