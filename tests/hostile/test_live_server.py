@@ -847,13 +847,19 @@ def test_an_answer_neither_result_nor_error_fails_the_snapshot_at_once(tmp_path:
 
 async def test_a_lone_surrogate_in_a_watched_catalog_is_named_not_a_timeout() -> None:
     """The same catalog (and an answer with `"result": null`) through the session `watch` and
-    `Hub.connect_from_config` hold open (the SDK's `Client` over mcp-stubgen's stdio transport): one
-    line at once, naming the tool, not `tools/list did not answer within 30s`."""
+    `Hub.connect_from_config` hold open (the SDK's `Client` over mcp-stubgen's stdio transport, and
+    over Streamable HTTP): one line at once, naming the tool, not `tools/list did not answer within
+    30s` (over HTTP: the transport's `its answer is not JSON the MCP SDK reads`)."""
     from codegen.errors import StubgenError
     from codegen.snapshot.discovery import connect, list_catalog
 
     server = ServerConfig(name="lone", command=PY, args=(HOSTILE, "--mode", "lone-surrogate"))
     with anyio.fail_after(20), pytest.raises(StubgenError) as refused:
+        async with connect(server) as client:
+            await list_catalog(client, server)
+    assert str(refused.value).startswith("server 'lone': tool 'echo' /description: a string holds a lone UTF-16")
+    with over_http("lone-surrogate") as url, anyio.fail_after(20), pytest.raises(StubgenError) as refused:
+        server = ServerConfig(name="lone", url=url)
         async with connect(server) as client:
             await list_catalog(client, server)
     assert str(refused.value).startswith("server 'lone': tool 'echo' /description: a string holds a lone UTF-16")
