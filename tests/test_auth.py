@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
 import time
 import types
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -478,6 +479,42 @@ def test_a_refused_refresh_in_ci_names_the_variable_to_set(
     assert grants == ["refresh_token"]
 
 
+@pytest.mark.parametrize("outage", ["503", "refused"])
+def test_a_refresh_the_authorization_server_cannot_answer_fails_the_snapshot_naming_the_step(
+    outage: str, tmp_path: Path, run_cli, browser: None, token_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """The stored login has expired and its refresh meets a token endpoint answering 503, or no
+    server at all: the 503 was taken for a refusal (and a browser opened for a new login, which
+    failed at the same endpoint), the refused connection said `cannot connect`. Now one line names
+    the server and the refresh step and says to retry; the previous snapshot is kept."""
+    port = free_port()
+    folder = project(tmp_path / "project", f"http://127.0.0.1:{port}/mcp", 'mode = "browser"')
+    monkeypatch.chdir(folder)
+    previous = folder / "mcp" / "snapshots" / "remote.json"
+    with oauth_server(tmp_path / "server", port=port) as (url, _log):
+        assert run_cli("auth", "login", "remote").exit_code == 0
+        assert run_cli("snapshot").exit_code == 0
+        written = previous.read_bytes()
+        expire_stored_logins(token_store)
+        if outage == "503":
+            token_outage(url, 503)
+            result = run_cli("snapshot")
+    if outage == "refused":
+        result = run_cli("snapshot")
+    why = "HTTP 503 Service Unavailable" if outage == "503" else "ConnectError: All connection attempts failed"
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"error: server 'remote': OAuth refresh failed: the authorization server is unreachable or failing ({why}), "
+        "so the expired login could not be refreshed; retry, and if it persists check that it is up\n",
+    )
+    assert previous.read_bytes() == written
+
+
+def token_outage(url: str, status: int) -> None:
+    """From now on the authorization server answers every `/token` request with `status` (0: it is back)."""
+    assert httpx2.post(url.replace("/mcp", "/token-outage"), params={"status": status}).status_code == 200
+
+
 @pytest.fixture(scope="module")
 def midsession(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Any, Any]]:
     """The output folder `midsession` holding `remote` (the protected server's catalog) and a hub over
@@ -622,6 +659,86 @@ async def test_a_refresh_refused_mid_session_fails_only_that_call(
     assert not [record for record in caplog.records if record.exc_info]
     said = [str(refused.value), *(record.getMessage() for record in caplog.records)]
     assert not [secret for secret in secrets for text in said if secret in text]
+
+
+TOKEN_ENDPOINT_DOWN = (
+    r"server 'remote': tool 'echo' failed: OAuth refresh failed: the authorization server is unreachable or failing "
+    r"\((?P<why>.*)\), so the expired login could not be refreshed; retry, and if it persists check that it is up "
+    r"\(code -32603\)"
+)
+
+
+async def test_a_refresh_the_token_endpoint_fails_mid_session_fails_only_that_call(
+    tmp_path: Path, browser: None, midsession: tuple[Path, Any, Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The token expires every second and the token endpoint answers 503: the refresh's failure was
+    taken for a refusal (`run mcp-stubgen auth login`, which would fail alike). Now the call raises
+    `UnauthorizedError` naming the refresh step and saying to retry; once the endpoint is back the
+    next call over the same session is answered, with no new login."""
+    _out, remote, _hub = midsession
+    with oauth_server(tmp_path / "server", "--expires-in", "1") as (url, log), anyio.fail_after(120):
+        logged_in(tmp_path / "project", url)
+        async with remote.RemoteClient.connect(url, auth=remote.stored_auth("remote")) as client:
+            assert await client.echo(text="one") == "one"
+            token_outage(url, 503)
+            await anyio.sleep(1.1)
+            with pytest.raises(remote.AuthError) as failed:
+                await client.echo(text="two")
+            token_outage(url, 0)
+            assert await client.echo(text="three") == "three"
+        secrets = issued_secrets(log)
+    said = re.fullmatch(TOKEN_ENDPOINT_DOWN, str(failed.value))
+    assert said is not None and said["why"] == "HTTP 503 Service Unavailable", str(failed.value)
+    assert isinstance(failed.value, remote.ServerError) and failed.value.step == "refresh"
+    assert not [record for record in caplog.records if record.exc_info]
+    assert not [secret for secret in secrets if secret in str(failed.value)]
+
+
+async def test_a_refresh_that_cannot_reach_the_authorization_server_fails_each_call_alone(
+    tmp_path: Path, browser: None, midsession: tuple[Path, Any, Any]
+) -> None:
+    """The token has expired and the authorization server is gone (connection refused): the call
+    failed with the generic `ServerError` -32000 `ConnectError: ...`. Now `UnauthorizedError` naming
+    the refresh step and saying to retry, and the next call over the same session says the same."""
+    _out, remote, _hub = midsession
+    with ExitStack() as running, anyio.fail_after(120):
+        url, _log = running.enter_context(oauth_server(tmp_path / "server", "--expires-in", "1"))
+        logged_in(tmp_path / "project", url)
+        async with remote.RemoteClient.connect(url, auth=remote.stored_auth("remote")) as client:
+            assert await client.echo(text="one") == "one"
+            running.close()  # the authorization server stops, and the token expires
+            await anyio.sleep(1.1)
+            for text in ("two", "three"):
+                with pytest.raises(remote.AuthError) as failed:
+                    await client.echo(text=text)
+                said = re.fullmatch(TOKEN_ENDPOINT_DOWN, str(failed.value))
+                assert said is not None and said["why"].startswith("ConnectError: "), str(failed.value)
+                assert isinstance(failed.value, remote.ServerError) and failed.value.step == "refresh"
+
+
+async def test_a_hub_keeps_its_other_server_while_a_token_endpoint_fails(
+    tmp_path: Path, browser: None, midsession: tuple[Path, Any, Any]
+) -> None:
+    """A hub over the protected server, whose token endpoint answers 503 once the token expired, and
+    a stdio server: the protected server's call fails alone with the refresh step, the other server
+    answers, and once the endpoint is back the protected one answers again."""
+    _out, remote, hub = midsession
+    hostile = StdioServerParameters(command=sys.executable, args=[HOSTILE])
+    with oauth_server(tmp_path / "server", "--expires-in", "1") as (url, _log), anyio.fail_after(120):
+        logged_in(tmp_path / "project", url)
+        transport = remote.authorized_transport(url, remote.stored_auth("remote"))
+        async with hub.Hub.connect(remote=transport, hostile=hostile) as connected:
+            assert (await connected.call("remote__echo", {"text": "one"})).structured_content == {"result": "one"}
+            token_outage(url, 503)
+            await anyio.sleep(1.1)
+            with pytest.raises(hub.AuthError) as failed:
+                await connected.call("remote__echo", {"text": "two"})
+            assert (await connected.call("hostile__echo", {"text": "still here"})).content[0].text == "still here"
+            token_outage(url, 0)
+            assert (await connected.call("remote__echo", {"text": "three"})).structured_content == {"result": "three"}
+    said = re.fullmatch(TOKEN_ENDPOINT_DOWN, str(failed.value))
+    assert said is not None and said["why"] == "HTTP 503 Service Unavailable", str(failed.value)
+    assert isinstance(failed.value, hub.ServerError) and failed.value.step == "refresh"
 
 
 async def test_a_hub_keeps_its_other_server_when_one_login_is_revoked(

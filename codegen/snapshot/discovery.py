@@ -17,6 +17,7 @@ over either transport to the commands that keep a session (`watch`, the hub).
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import math
 import os
@@ -38,6 +39,7 @@ from pydantic import ValidationError
 from codegen.config import ServerConfig, expand_secrets, server_environment
 from codegen.errors import StubgenError
 from codegen.redact import Secrets
+from codegen.runtime._http import AUTH_STEP_KEY, HTTP_STATUS_KEY, RETRY_AFTER_KEY, asks_to_wait, status_line
 from codegen.snapshot import wire
 from codegen.snapshot.format import (
     JSON,
@@ -67,6 +69,7 @@ from codegen.snapshot.wire import (
     METHOD_NOT_FOUND,
     MODERN_PROTOCOL_VERSIONS,
     NEITHER_RESULT_NOR_ERROR,
+    NOT_AN_ANSWER,
     REQUEST_TIMEOUT,
     RemoteError,
 )
@@ -76,6 +79,8 @@ if TYPE_CHECKING:
     from mcp import Client
     from mcp.client.session import ClientRequestContext, IncomingMessage, MessageHandlerFnT
     from mcp.types import CreateMessageRequestParams, ElicitRequestParams, ErrorData, ListRootsResult
+
+    from codegen.runtime._runtime import AuthError
 
 STDERR_TAIL_LINES = 5
 STDERR_TAIL_CHARACTERS = 600
@@ -387,6 +392,10 @@ async def _discover(peer: _Peer, server: ServerConfig) -> JSON:
                 raise TimeoutError from None
             if _auth_flow_failed(error.data):  # not a refusal of server/discover: initialize would fail alike
                 raise
+            if error.code == NOT_AN_ANSWER and diagnostics is not None and diagnostics.unreadable_answer:
+                raise  # an answer the SDK cannot read, as over stdio: not a refusal
+            if _http_status(error) in _TRY_LATER:  # a rate limit is not a legacy server
+                raise
             answered_over_http = diagnostics is not None and diagnostics.http_status is not None
             if error.code == CONNECTION_CLOSED and not answered_over_http:
                 raise
@@ -655,8 +664,13 @@ class _Diagnostics:
     surrogate) was dropped, where known."""
     stray_stdout: tuple[str, ...] = ()
     """The last lines a stdio server wrote to stdout that are not JSON-RPC (`StdioSession.stray`)."""
+    unreadable_answer: str = ""
+    """Over HTTP, where the last answer the SDK's parser refused holds a lone surrogate: the transport
+    makes that answer its request's -32700 error, and this names the entry and the JSON pointer, as
+    `_unreadable` does for a stdio line."""
 
     def mark_request(self) -> None:
+        self.unreadable_answer = ""
         with contextlib.suppress(OSError, ValueError):
             self.stderr_start = os.fstat(self.stderr_log.fileno()).st_size
 
@@ -786,21 +800,143 @@ def _transport(
     timeouts = httpx2.Timeout(server.timeouts.request, connect=server.timeouts.connect)
     hooks = {"response": [diagnostics.record_response]}
     if server.transport == "sse":
-        from mcp.client.sse import sse_client
-
-        def http_client(
-            headers: dict[str, str] | None = None,
-            timeout: httpx2.Timeout | None = None,
-            auth: httpx2.Auth | None = None,
-        ) -> httpx2.AsyncClient:
-            return httpx2.AsyncClient(headers=headers, timeout=timeouts, auth=oauth or auth, event_hooks=hooks)
-
-        return sse_client(server.url, headers=headers or None, httpx_client_factory=http_client)
+        return _sse_transport(server.url, server.name, oauth, headers=headers, timeout=timeouts, event_hooks=hooks)
     # The generated clients' transport: a fault of the server's at the HTTP level is the error answer
     # of the one request concerned, and no answer is read past its size limit.
     from codegen.runtime._http import http_transport
 
-    return http_transport(server.url, server.name, oauth, headers=headers, timeout=timeouts, event_hooks=hooks)
+    def note_unreadable(answer: bytes) -> None:
+        diagnostics.unreadable_answer = _lone_surrogate(server, answer.decode("utf-8", "replace")) or ""
+
+    return http_transport(
+        server.url,
+        server.name,
+        oauth,
+        headers=headers,
+        timeout=timeouts,
+        event_hooks=hooks,
+        on_unreadable=note_unreadable,
+    )
+
+
+@asynccontextmanager
+async def _sse_transport(
+    url: str, server_name: str, oauth: httpx2.Auth | None, **client_options: Any
+) -> AsyncIterator[Any]:
+    """The SDK's legacy SSE transport (the answers come on one event stream, each message is POSTed
+    on its own) over `_SseClient`: a message whose POST failed gets its error answer on the stream
+    the SDK reads, merged with the server's own messages."""
+    from mcp.client.sse import sse_client
+    from mcp.shared.message import SessionMessage
+    from mcp.types import jsonrpc_message_adapter
+
+    failed_send, failed_receive = anyio.create_memory_object_stream[bytes](math.inf)
+    client_class = _sse_client_class()
+
+    def http_client(
+        headers: dict[str, str] | None = None, timeout: httpx2.Timeout | None = None, auth: httpx2.Auth | None = None
+    ) -> httpx2.AsyncClient:
+        return client_class(server_name, failed_send.send_nowait, auth=oauth or auth, **client_options)
+
+    async with sse_client(url, httpx_client_factory=http_client) as (read, write):
+        merged_send, merged_receive = anyio.create_memory_object_stream[Any](0)
+
+        async def from_server(out: anyio.abc.ObjectSendStream[Any]) -> None:
+            async with out:
+                async for message in read:
+                    await out.send(message)
+            failed_send.close()
+
+        async def from_transport(out: anyio.abc.ObjectSendStream[Any]) -> None:
+            async with out, failed_receive:
+                async for answer in failed_receive:
+                    await out.send(SessionMessage(jsonrpc_message_adapter.validate_json(answer, by_name=False)))
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(from_server, merged_send.clone())
+            group.start_soon(from_transport, merged_send.clone())
+            merged_send.close()
+            yield merged_receive, write
+            group.cancel_scope.cancel()
+
+
+@functools.cache
+def _sse_client_class() -> Callable[..., httpx2.AsyncClient]:
+    """`_SseClient`, made on first use (over the runtime's guarded client, which imports httpx then)."""
+    import httpx2
+
+    from codegen.runtime import _http
+    from codegen.runtime._runtime import AuthError
+
+    class _SseClient(_http._guarded_client_class()):  # type: ignore[misc]  # a class made at run time
+        """The runtime's guarded client, for SSE: the event stream is checked event by event as on
+        Streamable HTTP, and the POST of a message, which a server answers 202 (the answer comes on
+        the stream), is read up to 64 KiB and dropped. A failed POST (below HTTP, an HTTP error page
+        with its status and `Retry-After`, a reply larger than that, the `auth` flow's failure) is
+        its request's error answer, told to `failed`, and a 202 for the SDK, whose writer ended on the
+        first failure (with a traceback) and left the request to wait out its timeout."""
+
+        def __init__(self, server_name: str, failed: Callable[[bytes], None], **options: Any) -> None:
+            super().__init__(server_name, **options)
+            self.failed = failed
+
+        async def send(self, request: httpx2.Request, **options: Any) -> httpx2.Response:
+            json_rpc, request_id = _http._sent_message(request)
+            if not json_rpc:
+                stream: httpx2.Response = await super().send(request, **options)  # the event stream's GET
+                return stream
+            answer = await self._post(request, request_id, options)
+            if isinstance(answer, httpx2.Response):
+                return answer
+            if request_id is None:  # a notification: nothing waits for an answer
+                _http._log.warning("%s: a message to the server was lost (%s)", self.server_name, answer["message"])
+            else:
+                self.failed(json.dumps({"jsonrpc": "2.0", "id": request_id, "error": answer}).encode())
+            return httpx2.Response(202, request=request)
+
+        async def _post(
+            self, request: httpx2.Request, request_id: Any, options: dict[str, Any]
+        ) -> httpx2.Response | Any:
+            """The server's reply to the POST, to pass on (a 2xx without its body, a redirect), or
+            the JSON-RPC error that stands for its failure."""
+            try:
+                response = await httpx2.AsyncClient.send(self, request, **options)
+            except httpx2.TransportError as error:
+                unsent = self._unsent_auth_request(request, error)
+                if unsent is not None:
+                    return _auth_failed(unsent)
+                return {"code": CONNECTION_CLOSED, "message": _http._transport_failure(error)}
+            except AuthError as error:
+                return _auth_failed(error)
+            if 300 <= response.status_code < 400:
+                return response  # the SDK follows it within the origin, or refuses it
+            if response.status_code >= 400:  # its error answer, whose id `send` gives
+                return _error_of(await _http._http_error(request, None, response, self.given_auth))
+            try:
+                body = await _http._read(response, _http._ERROR_PAGE_BYTES)
+            except httpx2.RequestError as error:  # the reply broke off, or cannot be decoded
+                await response.aclose()
+                return {"code": CONNECTION_CLOSED, "message": _http._transport_failure(error)}
+            if body is None:
+                limit = _http._ERROR_PAGE_BYTES >> 10
+                return {
+                    "code": NOT_AN_ANSWER,
+                    "message": f"its reply to the message is larger than {limit} KiB once decoded; not read",
+                }
+            return httpx2.Response(response.status_code, request=request)
+
+    return _SseClient
+
+
+def _error_of(answer: httpx2.Response) -> Any:
+    """The JSON-RPC error of an error answer the runtime's transport made."""
+    return json.loads(answer.content)["error"]
+
+
+def _auth_failed(error: AuthError) -> dict[str, Any]:
+    """The JSON-RPC error the runtime's transport makes of a request's authorization failure."""
+    message = f"OAuth {error.step} failed: {error.advice}"
+    return {"code": wire.INTERNAL_ERROR, "message": message, "data": {AUTH_STEP_KEY: error.step}}
 
 
 def _not_runnable(server: str, command: str, env: dict[str, str]) -> str:
@@ -849,6 +985,8 @@ async def _list_all(peer: _Peer, server: ServerConfig, listing: _Listing, ttls: 
         except RemoteError as error:
             if _auth_flow_failed(error.data):
                 raise StubgenError(f"server {server.name!r}: {error.message}") from None
+            if error.code == NOT_AN_ANSWER and diagnostics is not None and diagnostics.unreadable_answer:
+                raise StubgenError(diagnostics.unreadable_answer) from None
             status = _http_status(error)
             if status in (401, 403):
                 raise StubgenError(_access_refused(server, status, diagnostics)) from None
@@ -1053,12 +1191,16 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         message = _long_number(server, leaf.line)
     elif isinstance(leaf, Unreadable):
         message = _unreadable(server, leaf)
+    elif _error_answer(leaf)[0] == NOT_AN_ANSWER and diagnostics.unreadable_answer:
+        message = diagnostics.unreadable_answer
     elif server.auth is not None and _is_auth_error(leaf):
         message = str(leaf)
     elif _auth_flow_failed(_error_data(leaf)):
         message = f"server {server.name!r}: {_error_answer(leaf)[1]}"
     elif diagnostics.token_refused is not None and server.auth is not None:
         message = _token_refused_message(server, diagnostics.token_refused)
+    elif (later := _try_later(server, leaf)) is not None:
+        message = later
     elif diagnostics.http_status is not None:
         message = _http_status_message(server, diagnostics.http_status)
     else:
@@ -1079,7 +1221,7 @@ def _auth_flow_failed(data: Any) -> bool:
     """Whether an error answer is the runtime's transport reporting that the `auth` flow failed
     (`data` names the OAuth step, and no HTTP status: the request was never sent); its message is
     `OAuth <step> failed: <what to do>`."""
-    return isinstance(data, dict) and "authStep" in data and "httpStatus" not in data
+    return isinstance(data, dict) and AUTH_STEP_KEY in data and HTTP_STATUS_KEY not in data
 
 
 def _error_data(error: BaseException) -> Any:
@@ -1092,11 +1234,31 @@ def _error_data(error: BaseException) -> Any:
     return None
 
 
+_TRY_LATER = (429, 503)
+"""The HTTP statuses that say "not now" (Too Many Requests, Service Unavailable): to the handshake,
+a failure that says when to retry, never `auto`'s fallback to `initialize` for a legacy server."""
+
+
+def _try_later(server: ServerConfig, error: BaseException) -> str | None:
+    """One line for a handshake refused with a `_TRY_LATER` status: the transport's own words for it
+    (`HTTP 429 Too Many Requests; it asks to retry after 30 s`), else None."""
+    data = _error_data(error)
+    if isinstance(data, dict) and data.get(HTTP_STATUS_KEY) in _TRY_LATER:
+        wait = "" if RETRY_AFTER_KEY in data else "; retry later"
+        return f"server {server.name!r}: handshake failed: {_error_answer(error)[1]}{wait}"
+    httpx = sys.modules.get("httpx2")  # the SSE transport's refused event stream
+    if httpx is None or not isinstance(error, httpx.HTTPStatusError) or error.response.status_code not in _TRY_LATER:
+        return None
+    retry_after = error.response.headers.get("retry-after")
+    wait = asks_to_wait(retry_after) if retry_after else "; retry later"
+    return f"server {server.name!r}: handshake failed: {status_line(error.response)}{wait}"
+
+
 def _http_status(error: RemoteError) -> int | None:
     """The HTTP status of an error page the runtime's transport made this error answer of (it puts
     the status in `data`); None for an answer the server sent as JSON-RPC."""
     data = error.data
-    status = data.get("httpStatus") if isinstance(data, dict) else None
+    status = data.get(HTTP_STATUS_KEY) if isinstance(data, dict) else None
     return status if isinstance(status, int) else None
 
 
@@ -1153,6 +1315,8 @@ def _cause(server: ServerConfig, leaf: BaseException) -> str:
             return _http_status_message(server, leaf.response.status_code)
         if isinstance(leaf, httpx2.ConnectError):
             return f"{name}: cannot connect to {server.url}; is the server running?"
+        if isinstance(leaf, httpx2.SSEError):
+            return f"{name}: the event stream of {server.url} broke ({_describe(leaf)}); check the server's logs"
         if isinstance(leaf, httpx2.RemoteProtocolError):
             return f"{name}: {server.url} closed the connection without answering; check the server's logs"
         if isinstance(leaf, httpx2.TransportError):

@@ -31,6 +31,7 @@ REQUEST_TIMEOUT = -32001
 UNSUPPORTED_PROTOCOL_VERSION = -32022
 INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601
+INTERNAL_ERROR = -32603
 NOT_AN_ANSWER = -32700
 """The code of the error an answer that is neither a result object nor an error stands for: JSON-RPC's
 parse error, as the generated clients' runtime gives it."""

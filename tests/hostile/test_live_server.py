@@ -9,6 +9,7 @@ and `looping` from the catalog with a `$ref` cycle."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import logging
@@ -332,6 +333,22 @@ async def test_an_http_error_at_the_handshake_names_its_status(packages: Any) ->
                 pass
         with pytest.raises(client_package.ServerError, match=expected), client_package.HostileClient.connect_sync(url):
             pass
+
+
+async def test_a_rate_limited_handshake_says_when_to_retry(packages: Any) -> None:
+    """A 429 with `Retry-After` to `initialize`: the client raises `ServerError` naming the status
+    and the wait, with both in `.data`. (In `auto` mode a 429 to the `server/discover` probe is, by
+    the SDK's own policy, followed by `initialize`, which says the same if the limit holds.)"""
+    client_package, *_others = packages
+    expected = r"^server 'hostile': the handshake failed: HTTP 429 Too Many Requests; it asks to retry after 30 s \(code -32603\)$"
+    with (
+        over_http("plain", "--http-fault", "status-429", "--fault-on", "initialize") as url,
+        anyio.fail_after(30),
+        pytest.raises(client_package.ServerError, match=expected) as refused,
+    ):
+        async with client_package.HostileClient.connect(url):
+            pass
+    assert refused.value.data == {"httpStatus": 429, "retryAfter": "30"}
 
 
 async def test_an_answer_that_is_not_json_rpc_fails_its_call_in_one_line_without_a_traceback(
@@ -711,7 +728,8 @@ async def test_an_answer_the_sdk_cannot_read_fails_its_call_at_once(packages: An
     """A result holding half an emoji (a lone UTF-16 surrogate) or an integer of 5,001 digits, or an
     answer with `"result": null`: the SDK's stdio transport drops the line, and the call waited for
     ever (a hub's first listing until its connect timeout). Now the call fails at once with `ServerError` -32700, in the async and the
-    sync client, and a hub's listing likewise."""
+    sync client, and a hub's listing likewise; over Streamable HTTP (a JSON body or an event stream)
+    the same words, and the session goes on."""
     client_package, _looping, hub_package, *_others = packages
     unreadable = r"its answer is not JSON the MCP SDK reads \(Invalid JSON: .*\) \(code -32700\)$"
     with anyio.fail_after(30):
@@ -728,6 +746,18 @@ async def test_an_answer_the_sdk_cannot_read_fails_its_call_at_once(packages: An
         with pytest.raises(client_package.ServerError, match=rf"tools/list failed: {unreadable}"):
             async with hub_package.Hub.connect(hostile=hostile("lone-surrogate"), timeout=20):
                 pass
+        for answer in ([], ["--http-fault", "sse", "--fault-on", "echo"]):  # a JSON body, an event stream
+            with over_http("lone-surrogate", *answer) as url:
+                async with client_package.HostileClient.connect(url) as client:
+                    with pytest.raises(client_package.ServerError, match=rf"tool 'echo' failed: {unreadable}"):
+                        await client.echo(text="hi")
+                    assert (await client.count()).n == 3
+        with (
+            over_http("lone-surrogate") as url,
+            pytest.raises(hub_package.ServerError, match=rf"tools/list failed: {unreadable}"),
+        ):
+            async with hub_package.Hub.connect(hostile=url, timeout=20):
+                pass
     with (
         client_package.HostileClient.connect_sync(hostile("lone-surrogate")) as sync_client,
         pytest.raises(client_package.ServerError, match=unreadable),
@@ -735,17 +765,24 @@ async def test_an_answer_the_sdk_cannot_read_fails_its_call_at_once(packages: An
         sync_client.echo(text="hi")
 
 
-def test_a_lone_surrogate_in_a_catalog_is_named_not_a_timeout(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("transport", ["stdio", "http-json", "http-event-stream"])
+def test_a_lone_surrogate_in_a_catalog_is_named_not_a_timeout(transport: str, tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     """A JavaScript server that cut an emoji in half sends a lone UTF-16 surrogate (`\\ud83d`), which
-    the SDK's JSON parser refuses: the listing waited out `request_timeout` and then advised raising
-    it. Now one line names the tool and the JSON pointer at once, and the previous file is kept."""
+    the SDK's JSON parser refuses: over stdio the listing waited out `request_timeout` and then
+    advised raising it; over Streamable HTTP (a JSON answer, or an event stream's) it said the
+    transport's `tools/list failed: its answer is not JSON the MCP SDK reads (Invalid JSON: unexpected
+    end of hex escape ...)`. Now one line names the tool and the JSON pointer at once, whichever the
+    transport, and the previous file is kept."""
     previous = tmp_path / "lone.json"
     previous.write_bytes(b"{}\n")
     started = time.monotonic()
-    result = run_cli(
-        "snapshot", "--name", "lone", "--out", previous, "--request-timeout", "20",
-        "--", PY, HOSTILE, "--mode", "lone-surrogate",
-    )  # fmt: skip
+    with contextlib.ExitStack() as stack:
+        if transport == "stdio":
+            server = ["--", PY, HOSTILE, "--mode", "lone-surrogate"]
+        else:
+            sse = ["--http-fault", "sse", "--fault-on", "tools/list"] if transport == "http-event-stream" else []
+            server = ["--url", stack.enter_context(over_http("lone-surrogate", *sse))]
+        result = run_cli("snapshot", "--name", "lone", "--out", previous, "--request-timeout", "20", *server)
     assert result.exit_code == 2
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert lines == [
@@ -810,13 +847,19 @@ def test_an_answer_neither_result_nor_error_fails_the_snapshot_at_once(tmp_path:
 
 async def test_a_lone_surrogate_in_a_watched_catalog_is_named_not_a_timeout() -> None:
     """The same catalog (and an answer with `"result": null`) through the session `watch` and
-    `Hub.connect_from_config` hold open (the SDK's `Client` over mcp-stubgen's stdio transport): one
-    line at once, naming the tool, not `tools/list did not answer within 30s`."""
+    `Hub.connect_from_config` hold open (the SDK's `Client` over mcp-stubgen's stdio transport, and
+    over Streamable HTTP): one line at once, naming the tool, not `tools/list did not answer within
+    30s` (over HTTP: the transport's `its answer is not JSON the MCP SDK reads`)."""
     from codegen.errors import StubgenError
     from codegen.snapshot.discovery import connect, list_catalog
 
     server = ServerConfig(name="lone", command=PY, args=(HOSTILE, "--mode", "lone-surrogate"))
     with anyio.fail_after(20), pytest.raises(StubgenError) as refused:
+        async with connect(server) as client:
+            await list_catalog(client, server)
+    assert str(refused.value).startswith("server 'lone': tool 'echo' /description: a string holds a lone UTF-16")
+    with over_http("lone-surrogate") as url, anyio.fail_after(20), pytest.raises(StubgenError) as refused:
+        server = ServerConfig(name="lone", url=url)
         async with connect(server) as client:
             await list_catalog(client, server)
     assert str(refused.value).startswith("server 'lone': tool 'echo' /description: a string holds a lone UTF-16")

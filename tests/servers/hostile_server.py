@@ -37,14 +37,15 @@ the first. With `--http-fault by-text`, each `echo` call is answered with the fa
 names (any other text is echoed), and `initialize` gives a session id (`session-1`), so one server
 serves every fault:
 
-- `status-500`, `status-502`, `status-404`, `status-401`, `status-429`: that status with an HTML body
-  (a proxy's error page); 429 with `Retry-After: 30`, 401 without `WWW-Authenticate`.
+- `status-500`, `status-502`, `status-503`, `status-404`, `status-401`, `status-429`: that status with
+  an HTML body (a proxy's error page); 429 with `Retry-After: 30`, 401 without `WWW-Authenticate`.
 - `insufficient-scope`: a 403 whose `WWW-Authenticate` asks for the scope `admin` (`insufficient_scope`),
   with a JSON-RPC error in its body.
 - `html-200`, `not-jsonrpc`, `wrong-type`: a 200 whose `application/json` body is an HTML page, is
   JSON but not JSON-RPC, or is the right answer as `text/plain`.
 - `sse-not-json`, `sse-ends`, `sse-stalls`: a `text/event-stream` whose data line is not JSON, that
   ends before the answer, or that stays open and silent.
+- `sse`: the right answer, as the one event of an event stream (not a fault: how SDK servers answer).
 - `other-id`: the answer carries another request's id; `sse-other-id`: an event stream whose first
   event is the answer to a request never sent, then the right answer.
 - `redirect`: a 307 to `--redirect-to URL`.
@@ -211,8 +212,8 @@ def serve_stdio(server: Hostile) -> None:
 
 HTML_PAGE = b"<html><head><title>Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>"
 FAULTS = (
-    *(f"status-{status}" for status in (401, 404, 429, 500, 502)),
-    *("html-200", "not-jsonrpc", "wrong-type", "sse-not-json", "sse-ends", "sse-stalls", "sse-other-id"),
+    *(f"status-{status}" for status in (401, 404, 429, 500, 502, 503)),
+    *("html-200", "not-jsonrpc", "wrong-type", "sse-not-json", "sse-ends", "sse-stalls", "sse-other-id", "sse"),
     *("other-id", "redirect", "gzip-bomb", "huge-header", "insufficient-scope"),
 )
 STATUS_TEXT = {
@@ -221,6 +222,7 @@ STATUS_TEXT = {
     429: "Too Many Requests",
     500: "Internal Server Error",
     502: "Bad Gateway",
+    503: "Service Unavailable",
 }
 
 
@@ -343,6 +345,8 @@ def serve_http(
                         for reply in (stray, answer)
                     )
                 )
+            elif fault == "sse":
+                self.send_events(b"event: message\ndata: " + json.dumps(answer).encode() + b"\n\n")
             elif fault == "other-id":
                 self.send_json({**answer, "id": answer["id"] + 1000})
             elif fault == "redirect":

@@ -8,8 +8,9 @@ registers clients dynamically, runs the authorization code grant with PKCE (the 
 redirects straight back, as a browser whose user consents would), the client credentials grant
 (`ci-client` with client_secret_basic, or with a private_key_jwt assertion signed by the key whose
 public half is `--public-key`) and refresh, and revokes every token it issued on `POST /revoke-all`
-(an operator who revokes the grants mid-session). `/mcp` takes only an unexpired token issued for its
-resource. Every request is appended to LOG as one JSON line, so tests can see what reached it.
+(an operator who revokes the grants mid-session), and answers every `/token` request with the
+status N from `POST /token-outage?status=N` on, until `?status=0` (an authorization server that is
+down). `/mcp` takes only an unexpired token issued for its resource. Every request is appended to LOG as one JSON line, so tests can see what reached it.
 With `--polled` the MCP server is `changing_server.py`'s without `listChanged` (`watch` polls it,
 and its `add_tools` tool changes its catalog) instead of the one-tool `echo` server.
 """
@@ -54,6 +55,8 @@ clients: dict[str, dict[str, Any]] = {}
 codes: dict[str, dict[str, Any]] = {}
 tokens: dict[str, dict[str, Any]] = {}
 refresh_tokens: dict[str, dict[str, Any]] = {}
+token_outage = {"status": 0}
+"""While not 0, the HTTP status every `/token` request is answered with (`POST /token-outage?status=N`)."""
 
 server = MCPServer("protected", version="1.0.0")
 
@@ -140,6 +143,9 @@ def client_credentials_client(request: Request, form: dict[str, str]) -> str | N
 async def token(request: Request) -> Response:
     form = {key: str(value) for key, value in (await request.form()).items()}
     log({"path": "/token", **{key: form.get(key) for key in ("grant_type", "resource", "scope")}})
+    if token_outage["status"]:
+        page = b"<html><body><h1>Service Unavailable</h1></body></html>"
+        return Response(page, status_code=token_outage["status"], media_type="text/html")
     grant_type = form.get("grant_type")
     if grant_type == "authorization_code":
         query = codes.pop(form.get("code", ""), None)
@@ -168,6 +174,12 @@ async def revoke_all(request: Request) -> Response:
     return Response(status_code=200)
 
 
+async def set_token_outage(request: Request) -> Response:
+    token_outage["status"] = int(request.query_params.get("status", "0"))
+    log({"path": "/token-outage", "status": token_outage["status"]})
+    return Response(status_code=200)
+
+
 def challenge(status: int, error: str | None = None) -> Response:
     value = f'Bearer resource_metadata="{BASE}/.well-known/oauth-protected-resource/mcp"'
     if error:
@@ -191,6 +203,7 @@ app.router.routes[0:0] = [
     Route("/authorize", authorize),
     Route("/token", token, methods=["POST"]),
     Route("/revoke-all", revoke_all, methods=["POST"]),
+    Route("/token-outage", set_token_outage, methods=["POST"]),
 ]
 
 
@@ -214,4 +227,5 @@ def guarded(inner: Any) -> Any:
 
 
 if __name__ == "__main__":
-    uvicorn.run(guarded(app), host="127.0.0.1", port=options.port, log_level="warning")
+    # A client still connected (a hub whose server a test stops) holds it open a second at most.
+    uvicorn.run(guarded(app), host="127.0.0.1", port=options.port, log_level="warning", timeout_graceful_shutdown=1)

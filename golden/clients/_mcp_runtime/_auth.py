@@ -32,6 +32,7 @@ from mcp.shared.auth import (
     OAuthToken,
 )
 
+from ._http import authorization_server_failing, status_line
 from ._runtime import AuthError
 
 STORE_VARIABLE = "MCP_STUBGEN_TOKEN_STORE"
@@ -295,27 +296,46 @@ class StoredAuthMixin(OAuthClientProvider):
         response: httpx2.Response | None = None
         self.step = "metadata discovery"
         self.refresh_refused = authorized = stepped_up = False
-        while True:
-            try:
-                outgoing = await (flow.__anext__() if response is None else flow.asend(response))
-            except StopAsyncIteration:
-                if not (authorized and not stepped_up and _insufficient_scope(response)):
-                    return
-                flow, response, stepped_up = super()._auth_flow(request), None, True
-                continue
-            except Exception as error:  # every failure is one AuthError line
-                self._initialized = False  # the next request loads the stored tokens again
-                if isinstance(error, AuthError):
-                    raise
-                raise AuthError(
-                    self.server_name, self.step, _advice(self.server_name, self.step, error)
-                ) from None
-            if outgoing is not request:
-                self.step = self._step_of(outgoing)
-                authorized = True
-            response = yield outgoing
-            if outgoing is not request and self.step == "refresh" and response.status_code != 200:
-                self.refresh_refused = True
+        try:
+            while True:
+                try:
+                    outgoing = await (
+                        flow.__anext__() if response is None else flow.asend(response)
+                    )
+                except StopAsyncIteration:
+                    if not (authorized and not stepped_up and _insufficient_scope(response)):
+                        return
+                    await flow.aclose()
+                    flow, response, stepped_up = super()._auth_flow(request), None, True
+                    continue
+                except Exception as error:  # every failure is one AuthError line
+                    self._initialized = False  # the next request loads the stored tokens again
+                    if isinstance(error, AuthError):
+                        raise
+                    raise AuthError(
+                        self.server_name, self.step, _advice(self.server_name, self.step, error)
+                    ) from None
+                if outgoing is not request:
+                    self.step = self._step_of(outgoing)
+                    authorized = True
+                response = yield outgoing
+                refreshed = outgoing is not request and self.step == "refresh"
+                if refreshed and _server_failed(response):
+                    # Not a refusal: the SDK would drop the login and authorize again. The next
+                    # request loads the stored login again and retries its refresh.
+                    self._initialized = False
+                    advice = authorization_server_failing(self.step, status_line(response))
+                    raise AuthError(self.server_name, self.step, advice)
+                if refreshed and response.status_code != 200:
+                    self.refresh_refused = True
+        finally:
+            await flow.aclose()  # it may hold the provider's lock
+
+
+def _server_failed(response: httpx2.Response) -> bool:
+    """Whether the authorization server failed (a 5xx) or asked to be left alone (429), rather than
+    refused."""
+    return response.status_code >= 500 or response.status_code == 429
 
 
 def _insufficient_scope(response: httpx2.Response | None) -> bool:

@@ -35,6 +35,13 @@ if TYPE_CHECKING:
 MAX_ANSWER_BYTES = 64 << 20
 """The most a JSON answer may hold once decoded (a gzip body that expands past it fails its request);
 an event-stream answer is held to the SDK's own limit per event (1 MiB)."""
+HTTP_STATUS_KEY = "httpStatus"
+"""The key of an error answer's `data` (made here of an HTTP error page) that holds its status."""
+RETRY_AFTER_KEY = "retryAfter"
+"""The key of `data` that holds the error page's `Retry-After`, when it has one."""
+AUTH_STEP_KEY = "authStep"
+"""The key of `data` that names the OAuth step of a request's authorization failure. These three
+names are read by the runtime (`UnauthorizedError`) and by mcp-stubgen's `snapshot`, from here."""
 _ERROR_PAGE_BYTES = 1 << 16
 """How much of an HTTP error's body is read, for the JSON-RPC error a server may put there."""
 _CONNECTION_CLOSED = -32000
@@ -42,6 +49,7 @@ _INVALID_REQUEST = -32600
 _METHOD_NOT_FOUND = -32601
 _INTERNAL_ERROR = -32603
 _PARSE_ERROR = -32700
+_NOT_JSON = "its answer is not JSON the MCP SDK reads"
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 _MESSAGE_HEAD = re.compile(
     rb'\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*(?:"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*)?"(method|result|error)"'
@@ -93,7 +101,7 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
     class FailingAsAuthError(httpx2.Auth):
         """`auth`, whose flow's own failure raises `AuthError` whatever it was (the SDK's providers
         raise their own errors, an application's `httpx2.Auth` anything); a failure to send one of
-        its requests stays what it is."""
+        its requests is the client's to report (`_unsent_auth_request`)."""
 
         def __init__(self, auth: httpx2.Auth, server_name: str) -> None:
             self.auth = auth
@@ -135,10 +143,17 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
         are."""
 
         def __init__(
-            self, server_name: str, auth: httpx2.Auth | None = None, **options: Any
+            self,
+            server_name: str,
+            auth: httpx2.Auth | None = None,
+            on_unreadable: Callable[[bytes], None] | None = None,
+            **options: Any,
         ) -> None:
             super().__init__(**options)
             self.server_name = server_name
+            self.on_unreadable = on_unreadable
+            """Told the text of each answer the SDK's JSON parser refuses (discovery names the
+            entry and the JSON pointer of a lone surrogate in it, as it does over stdio)."""
             self.given_auth = auth
             """The `auth` given, which the messages of a refusal of its credentials name."""
             if auth is not None:
@@ -158,6 +173,9 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
             try:
                 response = await super().send(request, **options)
             except httpx2.TransportError as error:
+                unreachable = self._unsent_auth_request(request, error)
+                if unreachable is not None:
+                    return self._auth_failure(request, request_id, unreachable)
                 if request_id is None:  # a notification or an answer: the SDK ignores its failure
                     _log.warning(
                         "%s: a message to the server was lost (%s)",
@@ -169,15 +187,7 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
                     request, request_id, _CONNECTION_CLOSED, _transport_failure(error)
                 )
             except AuthError as error:
-                failure = f"OAuth {error.step} failed: {error.advice}"
-                if request_id is None:
-                    _log.warning(
-                        "%s: a message to the server was lost (%s)", self.server_name, failure
-                    )
-                    return httpx2.Response(502, request=request)
-                return _error_answer(
-                    request, request_id, _INTERNAL_ERROR, failure, {"authStep": error.step}
-                )
+                return self._auth_failure(request, request_id, error)
             if (
                 request_id is None
                 or response.status_code == 202
@@ -189,7 +199,9 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
                     return await _http_error(request, request_id, response, self.given_auth)
                 media_type = _media_type(response)
                 if media_type == "text/event-stream":
-                    return _checked_stream(response, request_id, self.server_name)
+                    return _checked_stream(
+                        response, request_id, self.server_name, self.on_unreadable
+                    )
                 if media_type != "application/json":
                     await response.aclose()
                     shown = (
@@ -201,7 +213,7 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
                         _INVALID_REQUEST,
                         f"its answer has {shown}, not application/json or text/event-stream",
                     )
-                return await _json_answer(request, request_id, response)
+                return await _json_answer(request, request_id, response, self.on_unreadable)
             except httpx2.RequestError as error:  # the body broke off, or cannot be decoded
                 await response.aclose()
                 code = (
@@ -209,7 +221,56 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
                 )
                 return _error_answer(request, request_id, code, _transport_failure(error))
 
+        def _auth_failure(
+            self, request: httpx2.Request, request_id: Any, error: AuthError
+        ) -> httpx2.Response:
+            """The request's error answer for its authorization failure, naming the step in `data`;
+            for a notification, a warning."""
+            failure = f"OAuth {error.step} failed: {error.advice}"
+            if request_id is None:
+                _log.warning("%s: a message to the server was lost (%s)", self.server_name, failure)
+                return httpx2.Response(502, request=request)
+            return _error_answer(
+                request, request_id, _INTERNAL_ERROR, failure, {AUTH_STEP_KEY: error.step}
+            )
+
+        def _unsent_auth_request(
+            self, request: httpx2.Request, error: httpx2.TransportError
+        ) -> AuthError | None:
+            """The `AuthError` for a failure to send a request of the `auth` flow's own (a token
+            refresh to an authorization server that is down), naming its step; None when the request
+            that failed is the one given."""
+            try:
+                failed = error.request
+            except RuntimeError:  # httpx knows no request for it
+                return None
+            if self.given_auth is None or failed is request:
+                return None
+            from ._auth import StoredAuthMixin
+
+            step = "authorization"
+            if isinstance(self.given_auth, StoredAuthMixin):
+                step = self.given_auth._step_of(failed)
+            advice = authorization_server_failing(step, _transport_failure(error))
+            return AuthError(self.server_name, step, advice)
+
     return GuardedClient
+
+
+def authorization_server_failing(step: str, why: str) -> str:
+    """What to do when the authorization server could not be reached, or failed (a 5xx), rather than
+    refused: nothing about the login is wrong, and a new login would fail alike."""
+    what = ", so the expired login could not be refreshed" if step == "refresh" else ""
+    return (
+        f"the authorization server is unreachable or failing ({why}){what}; retry, and if it "
+        "persists check that it is up"
+    )
+
+
+def status_line(response: httpx2.Response) -> str:
+    """`HTTP 503 Service Unavailable`: the status and its phrase."""
+    status = response.status_code
+    return f"HTTP {status} {response.reason_phrase or _standard_phrase(status)}".strip()
 
 
 def _sent_message(request: httpx2.Request) -> tuple[bool, Any]:
@@ -309,11 +370,11 @@ async def _http_error(
             return _passed_on(request, response, body)
     phrase = response.reason_phrase or _standard_phrase(status)
     message = f"HTTP {status} {phrase}".strip()
-    data: dict[str, Any] = {"httpStatus": status}
+    data: dict[str, Any] = {HTTP_STATUS_KEY: status}
     code = _INTERNAL_ERROR
     in_session = "mcp-session-id" in request.headers
     if refusal is not None:
-        data["authStep"], advice = refusal
+        data[AUTH_STEP_KEY], advice = refusal
         message += f": {advice}"
     elif status == 404 and in_session:
         code = _INVALID_REQUEST
@@ -322,10 +383,15 @@ async def _http_error(
         code = _METHOD_NOT_FOUND
     retry_after = response.headers.get("retry-after")
     if retry_after:
-        data["retryAfter"] = _clip(retry_after, 40)
-        wait = f"{retry_after} s" if retry_after.isdigit() else _clip(retry_after, 40)
-        message += f"; it asks to retry after {wait}"
+        data[RETRY_AFTER_KEY] = _clip(retry_after, 40)
+        message += asks_to_wait(retry_after)
     return _error_answer(request, request_id, code, message, data, status, response.headers)
+
+
+def asks_to_wait(retry_after: str) -> str:
+    """`; it asks to retry after 30 s`, for an answer's `Retry-After` (seconds, or a date)."""
+    wait = f"{retry_after} s" if retry_after.isdigit() else _clip(retry_after, 40)
+    return f"; it asks to retry after {wait}"
 
 
 def _refusal(response: httpx2.Response, auth: httpx2.Auth | None) -> tuple[str, str] | None:
@@ -380,10 +446,14 @@ def _body_headers_left_out(headers: httpx2.Headers) -> list[tuple[str, str]]:
 
 
 async def _json_answer(
-    request: httpx2.Request, request_id: Any, response: httpx2.Response
+    request: httpx2.Request,
+    request_id: Any,
+    response: httpx2.Response,
+    on_unreadable: Callable[[bytes], None] | None = None,
 ) -> httpx2.Response:
     """A JSON answer, read whole up to `MAX_ANSWER_BYTES`, if it is this request's JSON-RPC answer;
-    else the error answer saying what it is."""
+    else the error answer saying what it is (a body the SDK's parser refuses is told to
+    `on_unreadable` first)."""
     body = await _read(response, MAX_ANSWER_BYTES)
     if body is None:
         return _error_answer(
@@ -396,6 +466,8 @@ async def _json_answer(
 
     message = _parsed(body)
     if isinstance(message, str):
+        if on_unreadable is not None and message.startswith(_NOT_JSON):
+            on_unreadable(body)
         return _error_answer(request, request_id, _PARSE_ERROR, message)
     if isinstance(message, JSONRPCError) and message.id is None:
         error = message.error  # the server could not read the request's id: it answers this one
@@ -433,17 +505,20 @@ def _parsed(data: bytes | str) -> Any:
     except ValidationError as error:
         problem = error.errors()[0]
         if problem["type"] == "json_invalid":
-            return f"its answer is not JSON the MCP SDK reads ({_clip(problem['msg'], 200)})"
+            return f"{_NOT_JSON} ({_clip(problem['msg'], 200)})"
         return "its answer is JSON but not a JSON-RPC message"
 
 
 def _checked_stream(
-    response: httpx2.Response, request_id: Any, server_name: str
+    response: httpx2.Response,
+    request_id: Any,
+    server_name: str,
+    on_unreadable: Callable[[bytes], None] | None = None,
 ) -> httpx2.Response:
     """The event stream `response` with each event checked as it arrives (`_EventCheck`)."""
     import httpx2
 
-    check = _EventCheck(request_id, server_name)
+    check = _EventCheck(request_id, server_name, on_unreadable)
 
     class Checked(httpx2.AsyncByteStream):
         async def __aiter__(self) -> AsyncIterator[bytes]:
@@ -473,9 +548,15 @@ class _EventCheck:
 
     LIMIT = 1 << 20
 
-    def __init__(self, request_id: Any, server_name: str) -> None:
+    def __init__(
+        self,
+        request_id: Any,
+        server_name: str,
+        on_unreadable: Callable[[bytes], None] | None = None,
+    ) -> None:
         self.request_id = request_id
         self.server_name = server_name
+        self.on_unreadable = on_unreadable
         self.pending = bytearray()
         """What arrived after the last whole line."""
         self.lines: list[bytes] = []
@@ -529,6 +610,13 @@ class _EventCheck:
         if kind != "message" or not text:  # no data: a priming event, which only gives an id
             return whole
         message = _parsed(text)
+        if (
+            isinstance(message, str)
+            and message.startswith(_NOT_JSON)
+            and self.on_unreadable is not None
+            and self.request_id is not None
+        ):
+            self.on_unreadable(text)
         if isinstance(message, str) and self.request_id is not None:
             error = {"code": _PARSE_ERROR, "message": message}
             answer = json.dumps({"jsonrpc": "2.0", "id": self.request_id, "error": error})

@@ -1293,8 +1293,10 @@ def _server_error(server: str, request: str, error: Exception) -> ServerError | 
 def _answer_error(server: str, request: str, error: MCPError) -> ServerError:
     """`ServerError` for a JSON-RPC error answer, or `UnauthorizedError` for the answer the HTTP
     transport (`_http.py`) makes of a request's authorization failure (its `data` names the step)."""
+    from ._http import AUTH_STEP_KEY
+
     data = error.error.data
-    step = data.get("authStep") if isinstance(data, dict) else None
+    step = data.get(AUTH_STEP_KEY) if isinstance(data, dict) else None
     if isinstance(step, str):
         return UnauthorizedError(server, request, step, error.code, error.message, data)
     return ServerError(server, request, error.code, error.message, data)
