@@ -396,6 +396,57 @@ async def test_the_live_catalog_follows_list_changed(changing_server: str, tmp_p
         forget(out.name)
 
 
+async def test_a_server_that_dies_fails_its_own_calls_and_the_hub_goes_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two 2026-07-28 servers the hub follows on `subscriptions/listen` die mid-session (one over
+    stdio crashes, one over Streamable HTTP is killed): the lost stream ended the whole hub with the
+    SDK's `SubscriptionLost` and took the third server down with it. Now each dead server's calls fail
+    as `ServerError`, the others answer, and leaving the hub raises nothing."""
+    port = free_port()
+    changing = subprocess.Popen(
+        [PY, str(CHANGING), str(port), "--tools", "alpha"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    url = f"http://127.0.0.1:{port}/mcp"
+    mortal = (PY, str(SERVERS / "mortal_server.py"))
+    out = tmp_path / "dyinghub"
+    try:
+        wait_for_port(port, changing)
+        configs = [
+            ServerConfig(name="mortal", command=mortal[0], args=mortal[1:]),
+            ServerConfig(name="changing", url=url, transport="http"),
+            ServerConfig(name="notes", command=PY, args=(str(NOTES),)),
+        ]
+        snapshots = [await snapshot_server(config) for config in configs]
+        for snapshot in snapshots:
+            generate_package(snapshot, out)
+        generate_hub([(snapshot, {}) for snapshot in snapshots], out)
+        hub_module = import_hub(out, out.name)
+        with anyio.fail_after(60), caplog.at_level("WARNING"):
+            started = hub_module.Hub.connect(
+                mortal=StdioServerParameters(command=mortal[0], args=list(mortal[1:])), changing=url, notes=stdio(NOTES)
+            )
+            async with started as hub:
+                with pytest.raises(hub_module.ServerError, match=r"^server 'mortal': tool 'crash' failed: "):
+                    await hub.call("mortal__crash", {})
+                changing.kill()
+                changing.wait(timeout=10)
+                await anyio.sleep(1)  # both streams are lost by now
+                for dead, tool in (("mortal", "echo"), ("changing", "alpha")):
+                    with pytest.raises(hub_module.ServerError, match=rf"^server '{dead}': tool '{tool}' failed: "):
+                        await hub.call(f"{dead}__{tool}", {"text": "x"})
+                found = await hub.call("notes__search", {"text": "coffee"})
+                assert found.structured_content["notes"][0]["id"] == 2
+        lost = [
+            record.getMessage() for record in caplog.records if "subscriptions/listen was lost" in record.getMessage()
+        ]
+        assert sorted(message.split("'")[1] for message in lost) == ["changing", "mortal"], lost
+    finally:
+        changing.kill()
+        changing.wait(timeout=10)
+        forget(out.name)
+
+
 async def test_connect_from_config_launches_servers_as_the_project_config_says(
     notes_and_weather: Any, tmp_path: Path
 ) -> None:

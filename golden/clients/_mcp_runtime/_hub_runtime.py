@@ -776,22 +776,28 @@ class GeneratedHub:
                     async for _event in subscription:
                         signal.set()
                     group.cancel_scope.cancel()
-        except (ListenNotSupportedError, MCPError, SubscriptionLost) as error:
-            # An older protocol, or a server that refuses the stream (-32601) or drops it: the legacy
-            # notification, which such a server may still send; its refusal must not end the hub.
-            if not isinstance(error, ListenNotSupportedError):
-                import logging
+            return
+        except* (ListenNotSupportedError, MCPError, SubscriptionLost) as failures:
+            # `except*`: a stream lost while the re-lister runs beside it arrives inside the task
+            # group's exception group, and a server that died must not end the hub's other servers.
+            error: BaseException = failures
+            while isinstance(error, BaseExceptionGroup):
+                error = error.exceptions[0]
+        # An older protocol, or a server that refuses the stream (-32601) or drops it: the legacy
+        # notification, which such a server may still send; its refusal must not end the hub.
+        if not isinstance(error, ListenNotSupportedError):
+            import logging
 
-                logging.getLogger(__name__).warning(
-                    "hub: server %r: subscriptions/listen %s (%s); following its tools/list_changed notifications",
-                    self.servers[client],
-                    "was lost" if started else "was refused",
-                    error,
-                )
-            if not started:
-                await self.relist(client)
-                task_status.started()
-            await self._relist_on_change(client, signal)
+            logging.getLogger(__name__).warning(
+                "hub: server %r: subscriptions/listen %s (%s); following its tools/list_changed notifications",
+                self.servers[client],
+                "was lost" if started else "was refused",
+                error,
+            )
+        if not started:
+            await self.relist(client)
+            task_status.started()
+        await self._relist_on_change(client, signal)
 
     async def _relist_on_change(self, client: str, signal: ListChanged) -> None:
         """Re-list after each burst of change signals has settled, at most once per `RELIST_INTERVAL`:
