@@ -295,8 +295,10 @@ def test_the_action_installs_its_own_checkout_or_a_release_from_the_index(
     index` installs the `version` asked for from the package index."""
     write_config(project, OFFLINE_CONFIG)
     given = {"against": "HEAD", "check-generated": "false"}
+    # pip byte-compiling every installed distribution proves nothing here (PIP_NO_COMPILE=1 would turn it on)
+    runner = {"PIP_COMPILE": "false"}
     action = action_checkout(tmp_path / "action", "0.1.0.post7")
-    own = run_action(project, tmp_path / "runner", cache, action, **given)
+    own = run_action(project, tmp_path / "runner", cache, action, runner_env=runner, **given)
     assert own.exit_code == 0, own.log
     assert "mcp-stubgen, version 0.1.0.post7" in own.log
     installed = (tmp_path / "runner" / "mcp-stubgen-venv").glob("lib/python*/site-packages/mcp_stubgen-*.dist-info")
@@ -313,7 +315,7 @@ def test_the_action_installs_its_own_checkout_or_a_release_from_the_index(
     )
     links = " ".join(filter(None, [os.environ.get("PIP_FIND_LINKS"), str(wheels)]))
     indexed = run_action(
-        project, tmp_path / "runner2", cache, action, runner_env={"PIP_FIND_LINKS": links}, install="index",
+        project, tmp_path / "runner2", cache, action, runner_env={**runner, "PIP_FIND_LINKS": links}, install="index",
         version="0.1.0.post8", **given,
     )  # fmt: skip
     assert indexed.exit_code == 0, indexed.log

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import mcp.client.session
 import pytest
 
 from tests.conftest import EXAMPLE_SERVER, SERVERS, free_port, npm_server, wait_for_port, write_config
@@ -140,17 +141,23 @@ def test_a_server_that_never_answers_the_probe_is_started_again_for_the_legacy_h
 
 
 @pytest.mark.slow
-def test_a_server_that_starts_after_the_sdks_probe_deadline_records_the_same_bytes(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_a_server_that_starts_after_the_sdks_probe_deadline_records_the_same_bytes(
+    tmp_path: Path,
+    run_cli,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The SDK gives up on `server/discover` after 10 s and sends `initialize`, which a server that
-    speaks both eras answers as a legacy one: one that reads stdin only after 11 s must still be
-    recorded as speaking 2026-07-28, byte for byte as when it starts at once, with one handshake."""
+    speaks both eras answers as a legacy one: one that reads stdin only after that deadline must still
+    be recorded as speaking 2026-07-28, byte for byte as when it starts at once, with one handshake.
+    The SDK's deadline is cut to 1 s here (it reads it at each probe), so the server waits 2 s, not 11."""
+    monkeypatch.setattr(mcp.client.session, "DISCOVER_TIMEOUT_SECONDS", 1.0)
     server = ("--", PY, RAW_SERVER, "--mode", "dual-era")
     fast = run_cli("snapshot", "--name", "dual", "--out", tmp_path / "fast.json", *server)
     assert fast.exit_code == 0, fast.stderr
     log = tmp_path / "methods.log"
     slow = run_cli(
         "snapshot", "--name", "dual", "--connect-timeout", "60", "--out", tmp_path / "slow.json",
-        *server, "--start-delay", "11", "--log", log,
+        *server, "--start-delay", "2", "--log", log,
     )  # fmt: skip
     assert slow.exit_code == 0, slow.stderr
     assert json.loads((tmp_path / "slow.json").read_text())["protocolVersion"] == "2026-07-28"

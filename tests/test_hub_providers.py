@@ -5,6 +5,9 @@ Each request body and each answer the hub builds is validated with the SDK's own
 loop per provider: it searches, the hub answers in the provider's form, it calls a tool it found,
 the hub runs it on `examples/weather_server.py` over stdio, and the result goes back in the
 provider's shape.
+
+The SDKs are imported inside the functions that use them: the three cost about 3 s of CPU to import,
+which every xdist worker would otherwise pay while collecting, whether or not it runs this module.
 """
 
 from __future__ import annotations
@@ -17,31 +20,10 @@ import subprocess
 import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from anthropic.types import (
-    MessageParam,
-    TextBlockParam,
-    ToolParam,
-    ToolReferenceBlockParam,
-    ToolResultBlockParam,
-    ToolUseBlock,
-)
-from anthropic.types.beta import BetaToolParam, BetaToolReferenceBlockParam, BetaToolResultBlockParam
-from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
-from google.genai import types as genai
 from mcp import StdioServerParameters
-from openai.types.responses import (
-    ResponseFunctionToolCall,
-    ResponseToolSearchCall,
-    namespace_tool_param,
-    response_input_item_param,
-    tool_search_output_namespace_tool_param,
-)
-from openai.types.responses.response_create_params import ResponseCreateParamsNonStreaming
-from openai.types.responses.response_tool_search_output_item_param_param import ResponseToolSearchOutputItemParamParam
-from openai.types.responses.tool_search_tool_param import ToolSearchToolParam
 from pydantic import TypeAdapter
 
 from codegen.generate import generate_package
@@ -51,6 +33,9 @@ from codegen.runtime._hub_providers import anthropic_tool
 from tests.conftest import REPO
 from tests.regen_goldens import hub_case_snapshots
 from tests.test_hub_agent import forget, import_hub
+
+if TYPE_CHECKING:
+    from google.genai import types as genai
 
 PY = sys.executable
 WEATHER = REPO / "examples" / "weather_server.py"
@@ -92,6 +77,8 @@ def anthropic_model(request: dict[str, Any]) -> dict[str, Any]:
 
     It may call only a tool whose definition is loaded: one not deferred, or one a `tool_reference`
     in the conversation names (the API expands those into their definitions)."""
+    from anthropic.types import ToolUseBlock
+
     messages = request["messages"]
     tools = {tool["name"]: tool for tool in request["tools"]}
     loaded = {name for name, tool in tools.items() if not tool.get("defer_loading")}
@@ -113,6 +100,10 @@ def anthropic_model(request: dict[str, Any]) -> dict[str, Any]:
 
 def check_anthropic_request(request: dict[str, Any]) -> None:
     """The request as the Messages API's types take it, and each tool and tool result as the beta API's too."""
+    from anthropic.types import MessageParam, TextBlockParam, ToolParam, ToolReferenceBlockParam, ToolResultBlockParam
+    from anthropic.types.beta import BetaToolParam, BetaToolReferenceBlockParam, BetaToolResultBlockParam
+    from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
+
     fits(MessageCreateParamsNonStreaming, request)
     for tool in request["tools"]:
         fits(ToolParam, tool)
@@ -132,6 +123,8 @@ def check_anthropic_request(request: dict[str, Any]) -> None:
 async def test_anthropic_defers_all_but_pinned_tools_and_answers_its_search_with_tool_references(
     hub_module: Any,
 ) -> None:
+    from anthropic.types import ToolResultBlockParam
+
     async with hub_module.Hub.connect(weather=stdio(WEATHER), notes=stdio(NOTES)) as hub:
         deferred = hub.deferred_tools("anthropic", pinned=["notes__search"])
         tools = deferred.tools
@@ -166,6 +159,8 @@ async def test_anthropic_defers_all_but_pinned_tools_and_answers_its_search_with
 
 
 def test_schema_examples_become_anthropic_input_examples_where_they_fit() -> None:
+    from anthropic.types import ToolParam
+
     schema = {
         "type": "object",
         "properties": {"city": {"type": "string"}},
@@ -188,6 +183,8 @@ def test_schema_examples_become_anthropic_input_examples_where_they_fit() -> Non
 def openai_model(request: dict[str, Any]) -> list[Any]:
     """Stands in for a Responses API model: a client tool search, then a call of the first function the
     search loaded (by namespace and name), then a message."""
+    from openai.types.responses import ResponseFunctionToolCall, ResponseToolSearchCall
+
     items = request["input"]
     if len(items) == 1:
         search = {"query": TASK, "limit": 3}
@@ -204,6 +201,17 @@ def openai_model(request: dict[str, Any]) -> list[Any]:
 
 
 def check_openai_request(request: dict[str, Any]) -> None:
+    from openai.types.responses import (
+        namespace_tool_param,
+        response_input_item_param,
+        tool_search_output_namespace_tool_param,
+    )
+    from openai.types.responses.response_create_params import ResponseCreateParamsNonStreaming
+    from openai.types.responses.response_tool_search_output_item_param_param import (
+        ResponseToolSearchOutputItemParamParam,
+    )
+    from openai.types.responses.tool_search_tool_param import ToolSearchToolParam
+
     fits(ResponseCreateParamsNonStreaming, request)
     for tool in request["tools"]:
         if tool["type"] == "namespace":
@@ -226,6 +234,8 @@ def check_openai_request(request: dict[str, Any]) -> None:
 
 
 async def test_openai_namespaces_per_server_and_a_client_tool_search(hub_module: Any) -> None:
+    from openai.types.responses import ResponseFunctionToolCall, response_input_item_param
+
     async with hub_module.Hub.connect(weather=stdio(WEATHER), notes=stdio(NOTES)) as hub:
         deferred = hub.deferred_tools("openai", pinned=["weather__search"])
         tools = deferred.tools
@@ -267,6 +277,8 @@ async def test_openai_namespaces_per_server_and_a_client_tool_search(hub_module:
 def gemini_model(contents: list[dict[str, Any]], tools: list[dict[str, Any]]) -> genai.Part:
     """Stands in for Gemini: calls `search_tools`, then the first tool the search found (which the request
     now declares), then answers."""
+    from google.genai import types as genai
+
     declared = [declaration["name"] for tool in tools for declaration in tool["functionDeclarations"]]
     if len(contents) == 1:
         return genai.Part(function_call=genai.FunctionCall(id="fc_1", name="search_tools", args={"query": TASK}))
@@ -279,6 +291,8 @@ def gemini_model(contents: list[dict[str, Any]], tools: list[dict[str, Any]]) ->
 
 
 async def test_gemini_declares_the_tools_a_search_found(hub_module: Any) -> None:
+    from google.genai import types as genai
+
     async with hub_module.Hub.connect(weather=stdio(WEATHER), notes=stdio(NOTES)) as hub:
         deferred = hub.deferred_tools("gemini", pinned=["notes__add_note"])
         first_tools = deferred.tools
