@@ -183,9 +183,7 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
                         _transport_failure(error),
                     )
                     return httpx2.Response(502, request=request)
-                return _error_answer(
-                    request, request_id, _CONNECTION_CLOSED, _transport_failure(error)
-                )
+                return _error_answer(request, request_id, _CONNECTION_CLOSED, _unanswered(error))
             except AuthError as error:
                 return self._auth_failure(request, request_id, error)
             if (
@@ -304,6 +302,14 @@ def _media_type(response: httpx2.Response) -> str:
 
 def _transport_failure(error: Exception) -> str:
     return _clip(f"{type(error).__name__}: {error}".splitlines()[0], 200)
+
+
+def _unanswered(error: Exception) -> str:
+    """A request's failure below HTTP; where nothing accepted the connection, what to check."""
+    said = _transport_failure(error)
+    if type(error).__name__ in ("ConnectError", "ConnectTimeout"):
+        return f"{said}; is the server running?"
+    return said
 
 
 def _clip(text: str, limit: int) -> str:
