@@ -452,6 +452,44 @@ async def test_a_server_that_dies_fails_its_own_calls_and_the_hub_goes_on(
         forget(out.name)
 
 
+async def test_a_restarted_server_is_followed_again(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A 2026-07-28 server over Streamable HTTP restarts under a connected hub (a redeploy): its calls
+    go on, but the hub waited for legacy notifications the server never sends, so a tool it added
+    later never reached `hub.live_tools`. Now the hub subscribes again and sees it."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+
+    def start() -> subprocess.Popen[bytes]:
+        command = [PY, str(CHANGING), str(port), "--tools", "alpha"]
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for_port(port, process)
+        return process
+
+    server = start()
+    out = tmp_path / "restartedhub"
+    try:
+        snapshot = await snapshot_server(ServerConfig(name="changing", url=url, transport="http"))
+        generate_package(snapshot, out)
+        generate_hub([(snapshot, {})], out)
+        hub_module = import_hub(out, out.name)
+        with anyio.fail_after(60), caplog.at_level("WARNING"):
+            async with hub_module.Hub.connect(changing=url, live_tools="offer") as hub:
+                server.kill()
+                server.wait(timeout=10)
+                server = start()
+                assert (await hub.call("changing__alpha", {"text": "x"})).content[0].text == "called alpha"
+                async with Client(url) as other:
+                    await other.call_tool("add_tools", {"names": ["gamma"]})
+                while "changing__gamma" not in hub.live_tools:
+                    await anyio.sleep(0.05)
+        lost = [record.getMessage() for record in caplog.records if "subscriptions/listen" in record.getMessage()]
+        assert len(lost) == 1 and lost[0].endswith("; subscribing again"), lost
+    finally:
+        server.kill()
+        server.wait(timeout=10)
+        forget(out.name)
+
+
 async def test_connect_from_config_launches_servers_as_the_project_config_says(
     notes_and_weather: Any, tmp_path: Path
 ) -> None:

@@ -112,6 +112,9 @@ SETTLE_SECONDS = 0.2
 """How long a burst of change notifications may go on before the hub re-lists once (as `watch` settles)."""
 RELIST_INTERVAL = 1.0
 """The fewest seconds between two re-lists of one server, however often it says its tools changed."""
+RESUBSCRIBE_LONGEST_PAUSE = 60.0
+"""A lost `subscriptions/listen` stream is opened again at once, then after 1, 2, 4, ... seconds, at
+most this many apart: a restarted server is followed again, a dead one costs a failed request a minute."""
 
 LiveTools = Literal["ignore", "callable", "offer"]
 """What a connected hub does with a tool its server adds after the snapshot: `ignore` refuses to call
@@ -766,37 +769,46 @@ class GeneratedHub:
             task_status.started()
             return
         started = False
-        try:
-            async with sdk_client.listen(tools_list_changed=True) as subscription:
-                await self.relist(client)  # after subscribing, so a change in between is not missed
-                task_status.started()
-                started = True
-                async with anyio.create_task_group() as group:
-                    group.start_soon(self._relist_on_change, client, signal)
-                    async for _event in subscription:
-                        signal.set()
-                    group.cancel_scope.cancel()
-            return
-        except* (ListenNotSupportedError, MCPError, SubscriptionLost) as failures:
-            # `except*`: a stream lost while the re-lister runs beside it arrives inside the task
-            # group's exception group, and a server that died must not end the hub's other servers.
-            error: BaseException = failures
-            while isinstance(error, BaseExceptionGroup):
-                error = error.exceptions[0]
-        # An older protocol, or a server that refuses the stream (-32601) or drops it: the legacy
-        # notification, which such a server may still send; its refusal must not end the hub.
+        pause = 0.0
+        while True:
+            try:
+                async with sdk_client.listen(tools_list_changed=True) as subscription:
+                    # listed after subscribing, so a change in between is not missed
+                    if started:
+                        await self._relist_keeping_the_last(client)
+                    else:
+                        await self.relist(client)
+                        task_status.started()
+                        started = True
+                    pause = 0.0
+                    async with anyio.create_task_group() as group:
+                        group.start_soon(self._relist_on_change, client, signal)
+                        async for _event in subscription:
+                            signal.set()
+                        group.cancel_scope.cancel()
+                error: BaseException | None = None  # the server closed the stream (a restart may)
+            except* (ListenNotSupportedError, MCPError, SubscriptionLost) as failures:
+                # `except*`: a stream lost while the re-lister runs beside it arrives inside the task
+                # group's exception group, and a server that died must not end the hub's other servers.
+                error = failures
+                while isinstance(error, BaseExceptionGroup):
+                    error = error.exceptions[0]
+            if not started:
+                break
+            if pause == 0.0:  # once a loss: the attempts after it stay quiet
+                what = "was closed by the server" if error is None else f"was lost ({error})"
+                _log_listen(self.servers[client], what, "subscribing again")
+            await anyio.sleep(pause)
+            pause = min(max(2 * pause, 1.0), RESUBSCRIBE_LONGEST_PAUSE)
+        # An older protocol, or a server that refuses the stream (-32601): the legacy notification,
+        # which such a server may still send; its refusal must not end the hub.
         if not isinstance(error, ListenNotSupportedError):
-            import logging
-
-            logging.getLogger(__name__).warning(
-                "hub: server %r: subscriptions/listen %s (%s); following its tools/list_changed notifications",
-                self.servers[client],
-                "was lost" if started else "was refused",
-                error,
+            what = f"was refused ({error})"
+            _log_listen(
+                self.servers[client], what, "following its tools/list_changed notifications"
             )
-        if not started:
-            await self.relist(client)
-            task_status.started()
+        await self.relist(client)
+        task_status.started()
         await self._relist_on_change(client, signal)
 
     async def _relist_on_change(self, client: str, signal: ListChanged) -> None:
@@ -812,14 +824,27 @@ class GeneratedHub:
             await anyio.sleep(max(SETTLE_SECONDS, last + RELIST_INTERVAL - anyio.current_time()))
             signal.clear()  # what arrived while settling is covered by this listing
             last = anyio.current_time()
-            try:
-                await self.relist(client)
-            except (ServerError, PaginationError) as error:
-                import logging
+            await self._relist_keeping_the_last(client)
 
-                logging.getLogger(__name__).warning(
-                    "hub: %s; keeping the tools it listed before", error
-                )
+    async def _relist_keeping_the_last(self, client: str) -> None:
+        """`relist`, except that a listing that fails keeps the server's last one (and is logged)."""
+        try:
+            await self.relist(client)
+        except (ServerError, PaginationError) as error:
+            import logging
+
+            logging.getLogger(__name__).warning(
+                "hub: %s; keeping the tools it listed before", error
+            )
+
+
+def _log_listen(server: str, what: str, instead: str) -> None:
+    """One warning of a server's `subscriptions/listen` stream: what became of it, what the hub does."""
+    import logging
+
+    logging.getLogger(__name__).warning(
+        "hub: server %r: subscriptions/listen %s; %s", server, what, instead
+    )
 
 
 class GeneratedSyncHub(Generic[HubT]):
