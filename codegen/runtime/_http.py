@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     import httpx2
     from mcp.client._transport import TransportStreams
 
+    from ._runtime import AuthError
+
 MAX_ANSWER_BYTES = 64 << 20
 """The most a JSON answer may hold once decoded (a gzip body that expands past it fails its request);
 an event-stream answer is held to the SDK's own limit per event (1 MiB)."""
@@ -222,14 +224,18 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
         def _auth_failure(
             self, request: httpx2.Request, request_id: Any, error: AuthError
         ) -> httpx2.Response:
-            """The request's error answer for its authorization failure, naming the step in `data`;
+            """The request's error answer for its authorization failure (`auth_failure_error`);
             for a notification, a warning."""
-            failure = f"OAuth {error.step} failed: {error.advice}"
+            failure = auth_failure_error(error)
             if request_id is None:
-                _log.warning("%s: a message to the server was lost (%s)", self.server_name, failure)
+                _log.warning(
+                    "%s: a message to the server was lost (%s)",
+                    self.server_name,
+                    failure["message"],
+                )
                 return httpx2.Response(502, request=request)
             return _error_answer(
-                request, request_id, _INTERNAL_ERROR, failure, {AUTH_STEP_KEY: error.step}
+                request, request_id, failure["code"], failure["message"], failure["data"]
             )
 
         def _unsent_auth_request(
@@ -253,6 +259,13 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
             return AuthError(self.server_name, step, advice)
 
     return GuardedClient
+
+
+def auth_failure_error(error: AuthError) -> dict[str, Any]:
+    """The JSON-RPC error that stands for a request whose `auth` flow failed: the step in `data`,
+    what to do in the message (`OAuth <step> failed: <advice>`)."""
+    message = f"OAuth {error.step} failed: {error.advice}"
+    return {"code": _INTERNAL_ERROR, "message": message, "data": {AUTH_STEP_KEY: error.step}}
 
 
 def authorization_server_failing(step: str, why: str) -> str:
@@ -374,8 +387,7 @@ async def _http_error(
 
         if isinstance(_parsed(body), JSONRPCError):  # the SDK raises it as it is
             return _passed_on(request, response, body)
-    phrase = response.reason_phrase or _standard_phrase(status)
-    message = f"HTTP {status} {phrase}".strip()
+    message = status_line(response)
     data: dict[str, Any] = {HTTP_STATUS_KEY: status}
     code = _INTERNAL_ERROR
     in_session = "mcp-session-id" in request.headers

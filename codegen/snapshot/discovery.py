@@ -80,8 +80,6 @@ if TYPE_CHECKING:
     from mcp.client.session import ClientRequestContext, IncomingMessage, MessageHandlerFnT
     from mcp.types import CreateMessageRequestParams, ElicitRequestParams, ErrorData, ListRootsResult
 
-    from codegen.runtime._runtime import AuthError
-
 STDERR_TAIL_LINES = 5
 STDERR_TAIL_CHARACTERS = 600
 
@@ -188,12 +186,6 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
         diagnostics = _Diagnostics(stderr_log)
         current = _diagnostics.set(diagnostics)
         try:
-            if started is None:
-                try:
-                    started = _start(server, env, stderr_log)
-                except Exception as error:
-                    yield _failure(server, error, diagnostics, secrets), 0.0
-                    return
             for attempt in (server, replace(server, protocol="legacy")):
                 if started is None:
                     try:
@@ -904,10 +896,10 @@ def _sse_client_class() -> Callable[..., httpx2.AsyncClient]:
             except httpx2.TransportError as error:
                 unsent = self._unsent_auth_request(request, error)
                 if unsent is not None:
-                    return _auth_failed(unsent)
+                    return _http.auth_failure_error(unsent)
                 return {"code": CONNECTION_CLOSED, "message": _http._transport_failure(error)}
             except AuthError as error:
-                return _auth_failed(error)
+                return _http.auth_failure_error(error)
             if 300 <= response.status_code < 400:
                 return response  # the SDK follows it within the origin, or refuses it
             if response.status_code >= 400:  # its error answer, whose id `send` gives
@@ -931,12 +923,6 @@ def _sse_client_class() -> Callable[..., httpx2.AsyncClient]:
 def _error_of(answer: httpx2.Response) -> Any:
     """The JSON-RPC error of an error answer the runtime's transport made."""
     return json.loads(answer.content)["error"]
-
-
-def _auth_failed(error: AuthError) -> dict[str, Any]:
-    """The JSON-RPC error the runtime's transport makes of a request's authorization failure."""
-    message = f"OAuth {error.step} failed: {error.advice}"
-    return {"code": wire.INTERNAL_ERROR, "message": message, "data": {AUTH_STEP_KEY: error.step}}
 
 
 def _not_runnable(server: str, command: str, env: dict[str, str]) -> str:
