@@ -13,13 +13,15 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 from mcp import Client, StdioServerParameters
+from mcp.client.subscriptions import SubscriptionLost
 from mcp.shared.tool_name_validation import validate_tool_name
 from mcp.types import Tool
 
@@ -455,7 +457,8 @@ async def test_a_server_that_dies_fails_its_own_calls_and_the_hub_goes_on(
 async def test_a_restarted_server_is_followed_again(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """A 2026-07-28 server over Streamable HTTP restarts under a connected hub (a redeploy): its calls
     go on, but the hub waited for legacy notifications the server never sends, so a tool it added
-    later never reached `hub.live_tools`. Now the hub subscribes again and sees it."""
+    later never reached `hub.live_tools`. Now the hub subscribes again and sees it; and a server that
+    drops every new stream at once is asked again after growing pauses, not in a tight loop."""
     port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
 
@@ -482,8 +485,32 @@ async def test_a_restarted_server_is_followed_again(tmp_path: Path, caplog: pyte
                     await other.call_tool("add_tools", {"names": ["gamma"]})
                 while "changing__gamma" not in hub.live_tools:
                     await anyio.sleep(0.05)
-        lost = [record.getMessage() for record in caplog.records if "subscriptions/listen" in record.getMessage()]
-        assert len(lost) == 1 and lost[0].endswith("; subscribing again"), lost
+                lost = [
+                    record.getMessage() for record in caplog.records if "subscriptions/listen" in record.getMessage()
+                ]
+                assert len(lost) == 1 and lost[0].endswith("; subscribing again"), lost
+
+                subscriptions: list[float] = []
+
+                class Dropped:
+                    def __aiter__(self) -> Dropped:
+                        return self
+
+                    async def __anext__(self) -> object:
+                        raise SubscriptionLost("dropped")
+
+                @asynccontextmanager
+                async def accepted_then_dropped(**_filters: bool) -> AsyncIterator[Dropped]:
+                    subscriptions.append(anyio.current_time())
+                    yield Dropped()
+
+                hub.clients["changing"].mcp_client.listen = accepted_then_dropped
+                server.kill()  # the stream it has now is lost; every new one is dropped at once
+                server.wait(timeout=10)
+                server = start()
+                while len(subscriptions) < 2:
+                    await anyio.sleep(0.05)
+                assert subscriptions[1] - subscriptions[0] >= 0.9, subscriptions
     finally:
         server.kill()
         server.wait(timeout=10)

@@ -114,7 +114,9 @@ RELIST_INTERVAL = 1.0
 """The fewest seconds between two re-lists of one server, however often it says its tools changed."""
 RESUBSCRIBE_LONGEST_PAUSE = 60.0
 """A lost `subscriptions/listen` stream is opened again at once, then after 1, 2, 4, ... seconds, at
-most this many apart: a restarted server is followed again, a dead one costs a failed request a minute."""
+most this many apart: a restarted server is followed again, a dead one costs a failed request a minute.
+The pauses start over only after a stream lasted this long, so a server that drops each new stream is
+not asked again at once each time."""
 
 LiveTools = Literal["ignore", "callable", "offer"]
 """What a connected hub does with a tool its server adds after the snapshot: `ignore` refuses to call
@@ -770,6 +772,7 @@ class GeneratedHub:
             return
         started = False
         pause = 0.0
+        subscribed_at = anyio.current_time()
         while True:
             try:
                 async with sdk_client.listen(tools_list_changed=True) as subscription:
@@ -780,7 +783,7 @@ class GeneratedHub:
                         await self.relist(client)
                         task_status.started()
                         started = True
-                    pause = 0.0
+                    subscribed_at = anyio.current_time()
                     async with anyio.create_task_group() as group:
                         group.start_soon(self._relist_on_change, client, signal)
                         async for _event in subscription:
@@ -795,6 +798,8 @@ class GeneratedHub:
                     error = error.exceptions[0]
             if not started:
                 break
+            if anyio.current_time() - subscribed_at >= RESUBSCRIBE_LONGEST_PAUSE:
+                pause = 0.0  # a stream that lasted: a new loss, not one more of a server that drops each
             if pause == 0.0:  # once a loss: the attempts after it stay quiet
                 what = "was closed by the server" if error is None else f"was lost ({error})"
                 _log_listen(self.servers[client], what, "subscribing again")
