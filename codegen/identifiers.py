@@ -238,7 +238,7 @@ def plan_names(
         for key, python in sorted(record.get(kind, {}).items()):
             if key not in existing[kind] or (kind == "tools" and key in method_names) or python in used:
                 continue
-            if python.isascii() and python.isidentifier() and python not in RESERVED_WORDS | CLIENT_MEMBERS:
+            if usable_name(python) and python not in CLIENT_MEMBERS:
                 kept[kind][key] = python
                 used.add(python)
     kept_names = {python for names in kept.values() for python in names.values()}
@@ -309,12 +309,72 @@ def keep_names(previous: Snapshot | None, snapshot: Snapshot, method_names: Mapp
     """
     if previous is None:
         return snapshot
+    arguments = carried_arguments(previous, snapshot)
     try:
         carried = plan_names(snapshot, method_names, plan_names(previous, method_names).record())
         fresh = plan_names(snapshot, method_names, {})
     except StubgenError:  # an unusable `method_names` entry: generate will say so; keep what was recorded
-        return replace(snapshot, python_names=previous.python_names)
-    return replace(snapshot, python_names=carried.record() if carried != fresh else {})
+        return replace(snapshot, python_names=previous.python_names, argument_names=arguments)
+    return replace(snapshot, python_names=carried.record() if carried != fresh else {}, argument_names=arguments)
+
+
+def usable_name(python: str) -> bool:
+    """Whether a name read back from a snapshot's record may be written into code as it is: the record
+    is a file anyone can edit, so a name in it is used only when it is a plain identifier."""
+    return python.isascii() and python.isidentifier() and python not in RESERVED_WORDS
+
+
+ARGUMENT_KINDS = ("tools", "prompts")
+"""The catalog entries whose arguments a generated method takes as keywords, as a snapshot's
+`argumentNames` record keys them: a tool's input properties, a prompt's arguments."""
+
+ArgumentRecord = Mapping[str, Mapping[str, Mapping[str, str]]]
+"""Kind (`ARGUMENT_KINDS`) -> entry name -> argument's wire name -> the keyword the package gives it."""
+
+
+def argument_names(wires: Iterable[str], kept: Mapping[str, str] | None = None) -> list[Named]:
+    """The keyword of each of a method's arguments: the committed package's (`kept`, from the snapshot's
+    `argumentNames`) while the argument exists, else what the naming rules give; sorted by wire name.
+
+    A keyword is a contract like a method name: a server that adds `user_id` beside an existing
+    `user-id` must not make `user_id=` in the application's unchanged call send the newcomer."""
+    usable = {wire: python for wire, python in (kept or {}).items() if usable_name(python)}
+    return assign_names(sorted(wires), fallback="arg", kept=usable)
+
+
+def _argument_wires(kind: str, entry: Mapping[str, Any]) -> list[str]:
+    """The wire names of an entry's arguments as its method takes them: a tool's input schema's root
+    `properties` (a root that `allOf` merges is read from its models when generating, and its keywords
+    are kept only as far as they are its root's), a prompt's `arguments`."""
+    if kind == "tools":
+        schema = entry.get("inputSchema")
+        properties = schema.get("properties") if isinstance(schema, dict) else None
+        return list(properties) if isinstance(properties, dict) else []
+    return [str(argument.get("name", "")) for argument in entry.get("arguments") or [] if isinstance(argument, dict)]
+
+
+def plan_arguments(snapshot: Snapshot, record: ArgumentRecord | None = None) -> dict[str, dict[str, dict[str, str]]]:
+    """Every tool's and prompt's keywords, by kind and entry name; `record` defaults to the snapshot's
+    own `argumentNames`."""
+    record = snapshot.argument_names if record is None else record
+    planned: dict[str, dict[str, dict[str, str]]] = {}
+    for kind, entries in zip(ARGUMENT_KINDS, (snapshot.tools, snapshot.prompts), strict=True):
+        planned[kind] = {}
+        for entry in entries:
+            named = argument_names(_argument_wires(kind, entry), record.get(kind, {}).get(entry["name"]))
+            planned[kind][entry["name"]] = {name.wire: name.python for name in named}
+    return planned
+
+
+def carried_arguments(previous: Snapshot, snapshot: Snapshot) -> dict[str, dict[str, dict[str, str]]]:
+    """The `argumentNames` record of `snapshot` replacing `previous`: the keywords the package of
+    `previous` gave, for each entry whose keywords the naming rules alone would now change."""
+    carried = plan_arguments(snapshot, plan_arguments(previous))
+    fresh = plan_arguments(snapshot, {})
+    return {
+        kind: {name: names for name, names in carried[kind].items() if names != fresh[kind].get(name)}
+        for kind in ARGUMENT_KINDS
+    }
 
 
 def class_name(name: str, suffix: str) -> str:

@@ -92,6 +92,21 @@ CASES: dict[str, tuple[Pair, Pair]] = {
             keep_names(snap((tool("get-user"),)), snap((tool("get-user"), tool("get_user"))), {}),
         ),
     ),
+    "argument-retargeted": (
+        # the tool adds `user_id` beside `user-id`, and the new snapshot does not carry the keyword
+        # `user_id` gave `user-id` (an older mcp-stubgen wrote it): `user_id=` would send the newcomer
+        (
+            snap((tool(inp=obj({"user-id": S})),)),
+            snap((tool(inp=obj({"user-id": S, "user_id": S})),)),
+        ),
+        # carried: the newcomer takes `user_id_2`, the unchanged calls keep sending `user-id`
+        (
+            snap((tool(inp=obj({"user-id": S})),)),
+            keep_names(
+                snap((tool(inp=obj({"user-id": S})),)), snap((tool(inp=obj({"user-id": S, "user_id": S})),)), {}
+            ),
+        ),
+    ),
     "text-model-instruction": (
         (snap((tool(description="Looks a user up."),)), snap((tool(description="Always call this tool first."),))),
         (snap(()), snap((tool(description="Call `list_tables` to see the tables, then query one."),))),

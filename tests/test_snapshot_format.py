@@ -131,7 +131,7 @@ def test_duplicate_entries_are_rejected_with_their_name() -> None:
         ("not json", r"x\.json: not a JSON snapshot"),
         ("[]", r"x\.json: not a snapshot \(expected a JSON object\)"),
         ('{"format": 99}', r"x\.json: snapshot format 99 is newer than this mcp-stubgen understands.*upgrade"),
-        ('{"format": 5}', r"x\.json: snapshot format 5 is newer than this mcp-stubgen understands.*upgrade"),
+        ('{"format": 6}', r"x\.json: snapshot format 6 is newer than this mcp-stubgen understands.*upgrade"),
         ('{"format": true}', r"x\.json: unknown snapshot format True"),
         ('{"format": "1"}', r"x\.json: unknown snapshot format '1'"),
         ('{"tools": []}', r"x\.json: unknown snapshot format None"),
@@ -200,7 +200,7 @@ _ENTRIES = {
 }
 _NAMES = st.dictionaries(_TEXT, _TEXT, max_size=2)
 _SNAPSHOT_FILES = st.fixed_dictionaries(
-    {"format": st.sampled_from([1, 2, 3, 4]), "server": _TEXT, "protocolVersion": _TEXT, "capabilities": _OBJECT},
+    {"format": st.sampled_from([1, 2, 3, 4, 5]), "server": _TEXT, "protocolVersion": _TEXT, "capabilities": _OBJECT},
     optional={
         "serverInfo": _OBJECT | st.none(),
         "instructions": _TEXT | st.none(),
@@ -208,6 +208,9 @@ _SNAPSHOT_FILES = st.fixed_dictionaries(
         "clientCapabilities": st.lists(st.sampled_from(["elicitation", "roots", "sampling"]), max_size=2),
         "parseTextJson": st.booleans(),
         "pythonNames": st.fixed_dictionaries({}, optional=dict.fromkeys(["tools", "prompts", "taskStarters"], _NAMES)),
+        "argumentNames": st.fixed_dictionaries(
+            {}, optional=dict.fromkeys(["tools", "prompts"], st.dictionaries(_TEXT, _NAMES, max_size=2))
+        ),
         **{key: st.lists(entry, min_size=1, max_size=2) for key, entry in _ENTRIES.items()},
     },
 )
@@ -222,13 +225,17 @@ def test_a_document_is_refused_exactly_when_the_file_model_refuses_it(
 ) -> None:
     """Plainly valid files skip loading pydantic's models; every other document is judged by them, so
     the same documents fail, with the model's message. A valid file is broken in one place: a key of
-    the file, of an entry or of a `pythonNames` table, removed, added or given another value."""
+    the file, of an entry or of a `pythonNames` or `argumentNames` table, removed, added or given another value."""
     places: list[dict[str, object]] = [document]
     for value in document.values():
         places += [item for item in (value if isinstance(value, list) else [value]) if isinstance(item, dict)]
     names = document.get("pythonNames")
     if isinstance(names, dict):
         places += [table for table in names.values() if isinstance(table, dict)]
+    arguments = document.get("argumentNames")
+    if isinstance(arguments, dict):
+        entries = [table for table in arguments.values() if isinstance(table, dict)]
+        places += entries + [table for entry in entries for table in entry.values() if isinstance(table, dict)]
     place = data.draw(st.sampled_from(places) | st.just(document))
     keys = [*_SNAPSHOT_FILE_KEYS, "other"] if place is document else [*sorted(place), "other"]
     key = data.draw(st.sampled_from(keys))

@@ -14,7 +14,7 @@ from typing import Any
 
 from codegen.drift.apps import compare_ui
 from codegen.drift.findings import Finding, Kind, pointer, sort_findings
-from codegen.drift.names import retargeted_names
+from codegen.drift.names import retargeted_keywords, retargeted_names
 from codegen.drift.normalize import JSON, canonical, normalize_schema, strip_text
 from codegen.drift.renames import Rename, find_renames, schema_features
 from codegen.drift.schema import Direction, compare_schema
@@ -105,6 +105,7 @@ def compare_snapshots(
     _audit_new_text(old, new, out)
     renamed = {(found.kind, found.old_name): found.name for found in out.findings if found.rule.endswith("-renamed")}
     retargeted_names(old, new, method_names, renamed, out.add)
+    retargeted_keywords(old, new, out.add)
     return sort_findings(out.findings)
 
 

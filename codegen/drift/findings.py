@@ -107,6 +107,7 @@ EXTENSIONS: dict[str, Severity] = {
     "list-method-appeared": S,
     "client-capabilities-changed": D,
     "method-retargeted": B,
+    "argument-retargeted": B,
     "tool-added-destructive": D,
     "tool-added-open-world": D,
     "text-model-instruction": D,

@@ -1,10 +1,12 @@
-"""`method-retargeted`: a Python name of the generated client that would now call another entity.
+"""`method-retargeted`: a Python name of the generated client that would now call another entity;
+`argument-retargeted`: a keyword of a generated method that would now send another argument.
 
 The generator keeps a name with its entity (`identifiers.plan_names`, from the snapshot's
 `pythonNames`), so this fires only when that promise cannot hold: the entity is gone and a newcomer
 takes its name, a `method_names` entry gives it away, or the new snapshot was not written by a
 version that carries names. Either way the same line of application code now calls something else,
-with a signature that may well type-check.
+with a signature that may well type-check. Keywords are kept the same way (`identifiers.plan_arguments`,
+from the snapshot's `argumentNames`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Callable, Mapping
 
 from codegen.drift.findings import Kind
 from codegen.errors import StubgenError
-from codegen.identifiers import plan_names
+from codegen.identifiers import plan_arguments, plan_names
 from codegen.snapshot import Snapshot
 
 _KIND: dict[str, tuple[Kind, str]] = {
@@ -52,3 +54,25 @@ def retargeted_names(
         now = _KIND[moved[0]][1].format(moved[1])
         message = f"`{python}` called {was} and would now call {now}; code calling `{python}` reaches the other one"
         add("method-retargeted", _KIND[kind][0], key, message, "", was, now)
+
+
+def retargeted_keywords(old: Snapshot, new: Snapshot, add: Callable[..., None]) -> None:
+    """Report each keyword of an old tool or prompt method that the new one gives to a different
+    argument of the same entry, as `add(rule, kind, name, message, path, old, new)`: unchanged calls
+    passing that keyword would send their value as the other argument."""
+    before, after = plan_arguments(old), plan_arguments(new)
+    for kind, entries in sorted(before.items()):
+        for name, keywords in sorted(entries.items()):
+            now = after[kind].get(name)
+            if now is None:  # the entry is gone or renamed: its own finding says so
+                continue
+            sends = {python: wire for wire, python in now.items()}
+            for wire, python in sorted(keywords.items()):
+                moved = sends.get(python)
+                if moved is None or moved == wire:
+                    continue
+                message = (
+                    f"keyword `{python}` sent argument {wire!r} and would now send {moved!r}; "
+                    f"calls passing `{python}=` send their value as the other argument"
+                )
+                add("argument-retargeted", _KIND[kind][0], name, message, "", wire, moved)

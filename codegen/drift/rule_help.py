@@ -76,6 +76,7 @@ RULE_HELP: dict[str, str] = {
     "task-support-narrowed": "A tool allows fewer ways to be called (execution.taskSupport).",
     "server-info-changed": "The server's name, title or version changed.",
     "method-retargeted": "A generated method name would now call a different tool, resource or prompt.",
+    "argument-retargeted": "A keyword of a generated tool or prompt method would now send a different argument.",
     "tool-added-destructive": "A new tool that its hints (or their absence) say may destroy data.",
     "tool-added-open-world": "A new tool that its hints (or their absence) say reaches an open world.",
     "text-model-instruction": "New catalog text gives the model instructions (ignore previous, call this first, hide it).",

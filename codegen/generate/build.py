@@ -108,7 +108,8 @@ def build_package(
             for entry, named in zip(snapshot.resource_templates, plan.template_names, strict=True)
         ),
         prompts=tuple(
-            prompt_spec(where, entry, named) for entry, named in zip(snapshot.prompts, plan.prompt_names, strict=True)
+            prompt_spec(entry, named, snapshot.argument_names.get("prompts", {}).get(entry["name"], {}))
+            for entry, named in zip(snapshot.prompts, plan.prompt_names, strict=True)
         ),
         model_imports=tuple(Import(module, tuple(sorted(names))) for module, names in sorted(model_imports.items())),
         model_names=tuple(sorted(owners)),

@@ -37,7 +37,14 @@ from codegen.generate.piecewise_black import formatted
 from codegen.generate.pipeline import Rendered
 from codegen.generate.proof import RenderKey, hub_source, remember_rendered, rendered_before
 from codegen.generate.templating import jinja_environment
-from codegen.identifiers import assign_names, escape, package_name, pascal_case, plan_names, qualified_tools
+from codegen.identifiers import (
+    argument_names,
+    escape,
+    package_name,
+    pascal_case,
+    plan_names,
+    qualified_tools,
+)
 from codegen.runtime._code_mode import CodeModeTool, ResultKind, ToolHints, index_line, merge_stubs
 from codegen.runtime._hub_catalog import HINT_DEFAULTS, HubTool, ToolFilter, model_visible, summary
 from codegen.schemas import MISSING, BudgetExceeded, Document, follow
@@ -342,6 +349,8 @@ class _Route:
     module: str
     function: str
     qualified_name: str
+    keywords: Mapping[str, str]
+    """The committed package's keywords for the tool's arguments, as its client method takes them."""
 
 
 def _tool_stub(
@@ -350,7 +359,6 @@ def _tool_stub(
     """One tool's function stub with the classes it uses (declared into `types`)."""
     stem = pascal_case(route.function, "Tool")
     builder = _ToolTypes(types, stem, renamed)
-    where = f"server {route.server!r}: tool {raw['name']!r}: "
     input_schema, output_schema = _local(raw.get("inputSchema")), _local(raw.get("outputSchema"))
     root = input_schema if isinstance(input_schema, dict) else {}
     target = follow(root, root["$ref"]) if isinstance(root.get("$ref"), str) else root
@@ -362,7 +370,7 @@ def _tool_stub(
     if isinstance(target, dict) and isinstance(properties, dict):
         required = {key for key in target.get("required", []) if isinstance(key, str)}
         names = sorted(
-            assign_names(sorted(properties), fallback="arg", kind="property", where=where),
+            argument_names(properties, route.keywords),
             key=lambda named: named.wire not in required,
         )
         parameters = {named.python: named.wire for named in names}
@@ -494,7 +502,11 @@ def build_servers(
         functions[server] = {named.wire: named.python for named in plan_names(snapshot, method_names).tools}
     routes = {
         (entry.server, entry.tool): _Route(
-            entry.server, modules[entry.server], functions[entry.server][entry.tool], entry.qualified_name
+            entry.server,
+            modules[entry.server],
+            functions[entry.server][entry.tool],
+            entry.qualified_name,
+            by_server[entry.server][0].argument_names.get("tools", {}).get(entry.tool, {}),
         )
         for entry in qualified_tools(catalog, settings.separator, functions)
     }

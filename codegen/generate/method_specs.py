@@ -29,7 +29,7 @@ from codegen.generate.spec import (
     TemplateSpec,
     ToolSpec,
 )
-from codegen.identifiers import Named, assign_names, escape, task_support
+from codegen.identifiers import Named, argument_names, assign_names, escape, task_support
 from codegen.schemas import MISSING, Document, follow
 from codegen.snapshot import JSON
 
@@ -79,7 +79,7 @@ def tool_spec(plan: ToolPlan, module: str, classes: Mapping[str, ModelClass], un
         output = _UNTYPED_OUTPUT
     else:
         model = _model_class(input_model, classes)
-        input_kind, parameters = _input_parameters(tool["inputSchema"], input_model, model, classes)
+        input_kind, parameters = _input_parameters(tool["inputSchema"], input_model, model, classes, plan.keywords)
         root = Document.of(tool["inputSchema"]).local()
         if input_kind == "keywords" and _takes_more(root):
             extra = escape("extra", {parameter.python for parameter in parameters})
@@ -144,7 +144,7 @@ def _takes_more(schema: JSON) -> bool:
 
 
 def _input_parameters(
-    schema: JSON, name: str, model: ModelClass, classes: Mapping[str, ModelClass]
+    schema: JSON, name: str, model: ModelClass, classes: Mapping[str, ModelClass], keywords: Mapping[str, str]
 ) -> tuple[InputKind, tuple[Parameter, ...]]:
     """The method's parameters: one keyword argument per field when the input model is one object
     (its root's `properties`, or the fields an `allOf` merged into it), else one `arguments`
@@ -171,7 +171,7 @@ def _input_parameters(
     else:  # an `allOf` (or `$ref`) root that datamodel-code-generator merged into one class
         properties = {name: {} for name in model.fields}
         required = set(model.required)
-    param_names = assign_names(sorted(properties), fallback="arg", kind="property")
+    param_names = argument_names(properties, keywords)
     parameters = []
     for param in param_names:
         prop = properties[param.wire]
@@ -396,10 +396,11 @@ def _sdk_uri_template() -> Any:
     return sys.modules[alone]
 
 
-def prompt_spec(where: str, entry: JSON, named: Named) -> PromptSpec:
+def prompt_spec(entry: JSON, named: Named, keywords: Mapping[str, str]) -> PromptSpec:
+    """The prompt's method; `keywords` are the committed package's for its arguments (`argumentNames`)."""
     arguments = [argument for argument in entry.get("arguments") or [] if isinstance(argument, dict)]
     by_name = {str(argument.get("name", "")): argument for argument in arguments}
-    names = assign_names(sorted(by_name), fallback="arg", kind="argument", where=f"{where}prompt {entry['name']!r}: ")
+    names = argument_names(by_name, keywords)
     parameters = sorted(
         (
             Parameter(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from codegen.errors import StubgenError
 from codegen.generate.guard import check_text, pointer
@@ -37,6 +37,9 @@ class ToolPlan:
     """The length of the tool's `compact_json`: about how much work making its models is."""
     start_method: str | None = None
     """The name of the method starting the tool as a task, for a tool that may run as one."""
+    keywords: Mapping[str, str] = field(default_factory=dict)
+    """The committed package's keywords for the tool's arguments (the snapshot's `argumentNames`),
+    which stay with their arguments."""
 
 
 @dataclass(frozen=True)
@@ -66,9 +69,17 @@ def plan_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = No
     start_methods = {named.wire: named.python for named in names.starters}
     stems = model_stems([named.python for named in tool_names])
     fingerprints = snapshot.tool_fingerprints
+    keywords = snapshot.argument_names.get("tools", {})
     plans = [
         ToolPlan(
-            tool, named, stem, fingerprints[tool["name"]], _digest(compact), len(compact), start_methods.get(named.wire)
+            tool,
+            named,
+            stem,
+            fingerprints[tool["name"]],
+            _digest(compact),
+            len(compact),
+            start_methods.get(named.wire),
+            keywords.get(named.wire, {}),
         )
         for tool, named, stem, compact in zip(tools, tool_names, stems, snapshot.compact_tools, strict=True)
     ]

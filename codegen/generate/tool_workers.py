@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from codegen.errors import StubgenError
-from codegen.generate.cache import Cache, cache_key
+from codegen.generate.cache import Cache, cache_key, compact_json
 from codegen.generate.contract import contract
 from codegen.generate.guard import check_tool_schemas
 from codegen.generate.method_specs import Untypable, tool_spec
@@ -80,7 +80,8 @@ def tool_parts(server: str, tools: Sequence[ToolPlan], cache: Cache) -> list[Too
 
 def tool_key(tool: ToolPlan) -> str:
     """Where a tool's entry is cached: by everything its models, spec and methods are made from."""
-    return cache_key("tool", tool.stem, tool.content, tool.named.python, tool.start_method or "")
+    keywords = [compact_json(dict(tool.keywords))] if tool.keywords else []
+    return cache_key("tool", tool.stem, tool.content, tool.named.python, tool.start_method or "", *keywords)
 
 
 def load_builders() -> None:

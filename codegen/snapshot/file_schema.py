@@ -51,15 +51,25 @@ class PythonNames(BaseModel):
     taskStarters: dict[str, str] = {}
 
 
+class ArgumentNames(BaseModel):
+    """The keywords a generated package gave to arguments, kept so they stay with their arguments
+    (`identifiers.plan_arguments`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tools: dict[str, dict[str, str]] = {}
+    prompts: dict[str, dict[str, str]] = {}
+
+
 class SnapshotFile(BaseModel):
     """The on-disk shape; `snapshot.schema.json` is generated from this model."""
 
     model_config = ConfigDict(extra="forbid", title="mcp-stubgen snapshot")
 
-    format: Literal[1, 2, 3, 4] = Field(
+    format: Literal[1, 2, 3, 4, 5] = Field(
         description=(
-            "Snapshot format version: 4 when `pythonNames` is present, else 3 when `clientCapabilities` or "
-            "`parseTextJson` is, else 2 when `missingMethods` is, else 1."
+            "Snapshot format version: 5 when `argumentNames` is present, else 4 when `pythonNames` is, else 3 "
+            "when `clientCapabilities` or `parseTextJson` is, else 2 when `missingMethods` is, else 1."
         )
     )
     server: str = Field(description="The id this project gives the server (its key in the config).")
@@ -99,6 +109,15 @@ class SnapshotFile(BaseModel):
             "starters (by name, URI, URI template, name and tool name), carried over from the snapshot this "
             "one replaced so that each name keeps calling the same entity. Absent when the naming rules "
             "alone give the same names."
+        ),
+    )
+    argumentNames: ArgumentNames = Field(
+        default=ArgumentNames(),
+        description=(
+            "The keywords the committed package gave the arguments of its tools (input properties, by tool "
+            "name) and prompts (by prompt name), carried over from the snapshot this one replaced so that each "
+            "keyword keeps sending the same argument. Only entries whose keywords the naming rules alone would "
+            "change are present; absent when there are none."
         ),
     )
 

@@ -21,15 +21,16 @@ from typing import Any
 from codegen.errors import StubgenError
 from codegen.fsutil import atomic_write_bytes
 
-SNAPSHOT_FORMAT = 4
+SNAPSHOT_FORMAT = 5
 """The newest format this version reads and writes; bumped whenever a snapshot written by this
 version could be misread by an older one. A snapshot is written in the oldest format that holds it:
 format 2 only adds `missingMethods`, format 3 `clientCapabilities` and `parseTextJson`, format 4
-`pythonNames`, so a snapshot without them stays format 1, byte for byte, and an older mcp-stubgen
-given a newer file says to upgrade instead of misreading or half-refusing it."""
+`pythonNames`, format 5 `argumentNames`, so a snapshot without them stays format 1, byte for byte,
+and an older mcp-stubgen given a newer file says to upgrade instead of misreading or half-refusing it."""
 _FIRST_FORMAT_WITH_MISSING_METHODS = 2
 _FIRST_FORMAT_WITH_CLIENT_SETTINGS = 3
 _FIRST_FORMAT_WITH_PYTHON_NAMES = 4
+_FIRST_FORMAT_WITH_ARGUMENT_NAMES = 5
 
 JSON = dict[str, Any]
 
@@ -173,6 +174,9 @@ class Snapshot:
     """Whether the generated client falls back to a JSON text block for a missing `structuredContent`."""
     python_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     """The names the package gives, where they differ from what the naming rules alone give (`pythonNames`)."""
+    argument_names: Mapping[str, Mapping[str, Mapping[str, str]]] = field(default_factory=dict)
+    """The keywords the package gives the arguments of the tools and prompts (kind -> entry -> argument),
+    for each entry whose keywords differ from what the naming rules alone give (`argumentNames`)."""
 
     def __post_init__(self) -> None:
         self._hold(copy_entries=True)
@@ -201,6 +205,7 @@ class Snapshot:
         client_capabilities: tuple[str, ...] = (),
         parse_text_json: bool = False,
         python_names: Mapping[str, Mapping[str, str]] | None = None,
+        argument_names: Mapping[str, Mapping[str, Mapping[str, str]]] | None = None,
     ) -> Snapshot:
         """A snapshot of entries already held as a reader of the file sees them: plain JSON, keys
         sorted all the way down (`sorted_entries`), shared with nobody.
@@ -224,6 +229,7 @@ class Snapshot:
             "client_capabilities": client_capabilities,
             "parse_text_json": parse_text_json,
             "python_names": python_names or {},
+            "argument_names": argument_names or {},
         }
         for name, value in values.items():
             object.__setattr__(snapshot, name, value)
@@ -243,6 +249,12 @@ class Snapshot:
         object.__setattr__(self, "client_capabilities", tuple(sorted(set(self.client_capabilities))))
         names = {kind: dict(sorted(entries.items())) for kind, entries in sorted(self.python_names.items()) if entries}
         object.__setattr__(self, "python_names", names)
+        arguments = {
+            kind: {name: dict(sorted(keywords.items())) for name, keywords in sorted(entries.items())}
+            for kind, entries in sorted(self.argument_names.items())
+            if entries
+        }
+        object.__setattr__(self, "argument_names", arguments)
         # Hold the entries exactly as a reader of the file will see them (keys sorted all the way
         # down, nothing shared with the caller), so what is generated from a fresh snapshot equals
         # what is generated from its file.
@@ -257,7 +269,9 @@ class Snapshot:
                 object.__setattr__(self, attribute, tuple(document[key]))
 
     def to_json(self) -> JSON:
-        if self.python_names:
+        if self.argument_names:
+            version = _FIRST_FORMAT_WITH_ARGUMENT_NAMES
+        elif self.python_names:
             version = _FIRST_FORMAT_WITH_PYTHON_NAMES
         elif self.client_capabilities or self.parse_text_json:
             version = _FIRST_FORMAT_WITH_CLIENT_SETTINGS
@@ -285,6 +299,11 @@ class Snapshot:
             document["parseTextJson"] = True
         if self.python_names:
             document["pythonNames"] = {kind: dict(entries) for kind, entries in self.python_names.items()}
+        if self.argument_names:
+            document["argumentNames"] = {
+                kind: {name: dict(keywords) for name, keywords in entries.items()}
+                for kind, entries in self.argument_names.items()
+            }
         return document
 
     def canonical_bytes(self) -> bytes:
@@ -427,6 +446,7 @@ def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
             client_capabilities=tuple(document.get("clientCapabilities", ())),
             parse_text_json=document.get("parseTextJson", False),
             python_names=document.get("pythonNames", {}),
+            argument_names=document.get("argumentNames", {}),
         )
     except ValueError:  # the canonical JSON of a number JSON cannot hold, found only when it fails
         found = find_in_json(document, is_non_finite)
@@ -447,11 +467,12 @@ _ENTRY_KEYS = {
 }
 """Each entry list of a snapshot file, with the keys its entries must hold as text."""
 _PYTHON_NAME_KINDS = {"tools", "resources", "resourceTemplates", "prompts", "taskStarters"}
+_ARGUMENT_NAME_KINDS = {"tools", "prompts"}
 _CLIENT_CAPABILITIES = {"elicitation", "roots", "sampling"}
 _FILE_KEYS = {
     *_ENTRY_KEYS,
     *("format", "server", "protocolVersion", "serverInfo", "capabilities", "instructions", "missingMethods"),
-    *("clientCapabilities", "parseTextJson", "pythonNames"),
+    *("clientCapabilities", "parseTextJson", "pythonNames", "argumentNames"),
 }
 
 
@@ -486,12 +507,22 @@ def _plainly_valid(document: JSON) -> bool:
         type(item) is str and item in _CLIENT_CAPABILITIES for item in capabilities
     ):
         return False
-    names = document.get("pythonNames", {})
+    names, arguments = document.get("pythonNames", {}), document.get("argumentNames", {})
     return (
         type(names) is dict
         and _PYTHON_NAME_KINDS.issuperset(names)
-        and all(type(table) is dict and all(type(value) is str for value in table.values()) for table in names.values())
+        and all(_names_table(table) for table in names.values())
+        and type(arguments) is dict
+        and _ARGUMENT_NAME_KINDS.issuperset(arguments)
+        and all(
+            type(entries) is dict and all(_names_table(table) for table in entries.values())
+            for entries in arguments.values()
+        )
     )
+
+
+def _names_table(table: object) -> bool:
+    return type(table) is dict and all(type(value) is str for value in table.values())
 
 
 def _sorted_all_the_way(document: JSON) -> bool:

@@ -72,6 +72,90 @@ def test_names_stay_with_their_entities_when_the_server_adds_lookalikes(tmp_path
     assert tree(tmp_path / "clients") == synced_tree
 
 
+ARGUMENT_CALLS = """
+import sys
+from mcp import StdioServerParameters
+from clients.grow import GrowClient
+
+with GrowClient.connect_sync(StdioServerParameters(command=sys.executable, args=sys.argv[1:])) as client:
+    print(client.note(text_body="kept").text)
+    print(client.prompt_greet(user_name="ann").messages[0].content.text)
+    print(client.note(text_body_2="new").text)
+"""
+"""The application: two calls written against the first package, and one for a newcomer argument."""
+
+
+def test_keywords_stay_with_their_arguments_when_the_server_adds_lookalikes(
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """A tool that adds `text_body` beside its `text-body`, and a prompt `user_name` beside its
+    `user-name`: the application's unchanged `text_body=` and `user_name=` keep sending what they sent."""
+    monkeypatch.chdir(tmp_path)
+    state = tmp_path / "state"
+    state.mkdir()
+    args = [str(GROWING), str(state), "arguments"]
+    write_config(
+        tmp_path,
+        '[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\n'
+        f"[tool.mcp-stubgen.servers.grow]\ncommand = {json.dumps(PY)}\nargs = {json.dumps(args)}\n",
+    )
+    assert run_cli("sync").exit_code == 0
+    first = json.loads((tmp_path / "snaps" / "grow.json").read_text(encoding="utf-8"))
+    assert first["format"] == 1  # nothing to carry yet
+    (state / "grown").touch()
+    synced = run_cli("sync")
+    assert synced.exit_code == 0, synced.stderr
+    grown = json.loads((tmp_path / "snaps" / "grow.json").read_text(encoding="utf-8"))
+    assert grown["format"] == 5
+    assert grown["argumentNames"] == {
+        "prompts": {"greet": {"user-name": "user_name", "user_name": "user_name_2"}},
+        "tools": {"note": {"text-body": "text_body", "text_body": "text_body_2"}},
+    }
+
+    app = tmp_path / "app.py"
+    app.write_text(ARGUMENT_CALLS, encoding="utf-8")
+    ran = subprocess.run([PY, str(app), *args], cwd=tmp_path, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines() == [
+        'called note with {"text-body": "kept"}',
+        'greet with {"user-name": "ann"}',
+        'called note with {"text_body": "new"}',
+    ]
+
+    # A fresh clone agrees, --check holds, and a snapshot taken again carries the keywords on.
+    synced_tree = tree(tmp_path / "clients")
+    assert run_cli("generate", "--check").exit_code == 0
+    shutil.rmtree(tmp_path / "clients")
+    assert run_cli("generate", "--no-cache").exit_code == 0
+    assert tree(tmp_path / "clients") == synced_tree
+    assert run_cli("sync").exit_code == 0
+    assert json.loads((tmp_path / "snaps" / "grow.json").read_text(encoding="utf-8")) == grown
+    assert tree(tmp_path / "clients") == synced_tree
+
+
+def test_a_keyword_record_that_is_not_a_plain_name_is_not_written_into_code(
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """The record is a file anyone can edit: a keyword in it that is not a plain identifier is left out
+    (the naming rules name that argument), never written into the package."""
+    monkeypatch.chdir(tmp_path)
+    schema = {"type": "object", "properties": {"text-body": {"type": "string"}, "title": {"type": "string"}}}
+    arguments = {"tools": {"note": {"text-body": "x=__import__('os')", "title": "class"}}}
+    snapshot = Snapshot(
+        server="grow",
+        protocol_version="2025-11-25",
+        capabilities={"tools": {}},
+        tools=({"name": "note", "inputSchema": schema},),
+        argument_names=arguments,
+    )
+    write_snapshot(tmp_path / "grow.json", snapshot)
+    result = run_cli("generate", "grow.json", "--out", "clients")
+    assert result.exit_code == 0, result.stderr
+    client = (tmp_path / "clients" / "grow" / "client.py").read_text(encoding="utf-8")
+    assert "__import__" not in client and "class:" not in client
+    assert "text_body: str | NotGiven = NOT_GIVEN" in client and "title: str | NotGiven = NOT_GIVEN" in client
+
+
 def test_drift_reports_a_name_that_would_call_another_entity_with_its_call_sites(
     tmp_path: Path, run_cli, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]

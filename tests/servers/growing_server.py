@@ -7,7 +7,11 @@ names the first three were given.
 Every call answers with the wire name it reached (a task's id is `task-of-<tool>`), so a test sees
 which entity a generated method calls.
 
-    python growing_server.py STATE_DIR
+With `arguments` after the folder it grows look-alike arguments instead: a `note` tool taking
+`text-body` and a `greet` prompt taking `user-name`, which grow `text_body` and `user_name` beside
+them (the keywords the first two were given). A call or prompt answers with the arguments it got.
+
+    python growing_server.py STATE_DIR [arguments]
 """
 
 from __future__ import annotations
@@ -44,6 +48,16 @@ GROWN = [
 RESOURCES = [{"uri": "config://app", "name": "config", "mimeType": "text/plain"}]
 
 
+def note_tool(grown: bool) -> dict[str, Any]:
+    properties = {"text-body": {"type": "string"}, **({"text_body": {"type": "string"}} if grown else {})}
+    return {"name": "note", "description": "Keep a note.", "inputSchema": {"type": "object", "properties": properties}}
+
+
+def greet_prompt(grown: bool) -> dict[str, Any]:
+    arguments = [{"name": "user-name"}, *([{"name": "user_name"}] if grown else [])]
+    return {"name": "greet", "description": "Greet someone.", "arguments": arguments}
+
+
 def send(message: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps(message) + "\n")
     sys.stdout.flush()
@@ -51,6 +65,31 @@ def send(message: dict[str, Any]) -> None:
 
 def answer(request_id: Any, result: dict[str, Any]) -> None:
     send({"jsonrpc": "2.0", "id": request_id, "result": result})
+
+
+def handle_arguments(state: Path, request_id: Any, method: str, params: dict[str, Any]) -> None:
+    grown = (state / "grown").exists()
+    if method == "initialize":
+        capabilities = {"tools": {}, "prompts": {}}
+        answer(
+            request_id,
+            {"protocolVersion": VERSION, "capabilities": capabilities, "serverInfo": {"name": "grow", "version": "1"}},
+        )
+    elif method == "tools/list":
+        answer(request_id, {"tools": [note_tool(grown)]})
+    elif method == "prompts/list":
+        answer(request_id, {"prompts": [greet_prompt(grown)]})
+    elif method == "tools/call":
+        got = json.dumps(params.get("arguments") or {}, sort_keys=True)
+        answer(request_id, {"content": [{"type": "text", "text": f"called {params['name']} with {got}"}]})
+    elif method == "prompts/get":
+        got = json.dumps(params.get("arguments") or {}, sort_keys=True)
+        message = {"role": "user", "content": {"type": "text", "text": f"{params['name']} with {got}"}}
+        answer(request_id, {"messages": [message]})
+    elif method == "ping":
+        answer(request_id, {})
+    else:
+        send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": f"Method not found: {method}"}})
 
 
 def handle(state: Path, request_id: Any, method: str, params: dict[str, Any]) -> None:
@@ -85,10 +124,11 @@ def handle(state: Path, request_id: Any, method: str, params: dict[str, Any]) ->
 
 def main() -> None:
     state = Path(sys.argv[1])
+    respond = handle_arguments if sys.argv[2:] == ["arguments"] else handle
     for line in sys.stdin:
         message = json.loads(line)
         if "id" in message and "method" in message:
-            handle(state, message["id"], message["method"], message.get("params") or {})
+            respond(state, message["id"], message["method"], message.get("params") or {})
 
 
 if __name__ == "__main__":
