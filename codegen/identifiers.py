@@ -55,16 +55,37 @@ CLIENT_MEMBERS = frozenset(
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _MAX_LENGTH = 80
 
+NAMING_RULES = 2
+"""The rules a new snapshot's snake_case names follow. 2 keeps a digit with the letters beside it
+(`get_s3_object(s3_key=...)`, as the models name their fields and packages are named); 1 split it off
+(`get_s_3_object(s_3_key=...)`). A snapshot file written before rules 2 existed holds no `namingRules`
+and keeps rules 1, so upgrading mcp-stubgen renames nothing in a package already generated; its next
+snapshot carries those names on (`keep_names`) and names only what is new by rules 2."""
+
+_ID_BOUNDARY = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z0-9])(?=[A-Z][a-z])")
+"""Where rules 2 split a name into words: at separators and camelCase humps, never beside a digit
+(`context7`, `k8s`, `ec2`, `s3Key` -> `s3`, `Key`)."""
+
+
+def _ascii(name: str) -> str:
+    return unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+
 
 def words(name: str) -> list[str]:
-    """Split any name into ASCII words; `API-get-user`, `getUser` and `math.multiply` all split cleanly."""
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-    return _WORD.findall(ascii_name)
+    """Split any name into ASCII words, digits apart (`API-get-user`, `getUser`, `math.multiply`,
+    `s3Key` -> `s`, `3`, `Key`): the words of class names, and of snake_case names by rules 1."""
+    return _WORD.findall(_ascii(name))
 
 
-def snake_case(name: str, fallback: str) -> str:
-    """A lowercase identifier made of the name's words; `fallback` stands in when nothing usable is left."""
-    parts = [word.lower() for word in words(name)]
+def _digit_words(name: str) -> list[str]:
+    """Split any name into ASCII words, each digit kept with the letters beside it: rules 2."""
+    return [word for word in _ID_BOUNDARY.split(_ascii(name)) if word]
+
+
+def snake_case(name: str, fallback: str, rules: int = NAMING_RULES) -> str:
+    """A lowercase identifier made of the name's words (by `rules`, `NAMING_RULES`); `fallback` stands
+    in when nothing usable is left."""
+    parts = [word.lower() for word in (words(name) if rules == 1 else _digit_words(name))]
     text = "_".join(parts)[:_MAX_LENGTH].strip("_") or fallback
     if text[0].isdigit():
         text = f"{fallback}_{text}"
@@ -107,8 +128,9 @@ def assign_names(
     kind: str = "name",
     where: str = "",
     kept: Mapping[str, str] | None = None,
+    rules: int = NAMING_RULES,
 ) -> list[Named]:
-    """Give each wire name a unique snake_case identifier, deterministically.
+    """Give each wire name a unique snake_case identifier (by the naming `rules`), deterministically.
 
     Explicit renames (`method_names`) come first, then the names `kept` from an earlier package
     (`plan_names`) while they are free; of the rest, a name that is already the clean identifier keeps
@@ -138,7 +160,7 @@ def assign_names(
             chosen[wire] = python
             owners[python] = wire
     bases = {
-        wire: escape(prefix + snake_case(labels.get(wire, wire), fallback), reserved)
+        wire: escape(prefix + snake_case(labels.get(wire, wire), fallback, rules), reserved)
         for wire in wire_names
         if wire not in chosen
     }
@@ -255,6 +277,7 @@ def plan_names(
         kind="tool",
         where=where,
         kept=kept["tools"],
+        rules=snapshot.naming_rules,
     )
     taken = set(CLIENT_MEMBERS) | {named.python for named in tool_names}
     resource_names = assign_names(
@@ -264,6 +287,7 @@ def plan_names(
         prefix="read_",
         taken=taken | others("resources"),
         kept=kept["resources"],
+        rules=snapshot.naming_rules,
     )
     taken |= {named.python for named in resource_names}
     template_names = assign_names(
@@ -273,6 +297,7 @@ def plan_names(
         prefix="read_",
         taken=taken | others("resourceTemplates"),
         kept=kept["resourceTemplates"],
+        rules=snapshot.naming_rules,
     )
     taken |= {named.python for named in template_names}
     prompt_names = assign_names(
@@ -281,6 +306,7 @@ def plan_names(
         prefix="prompt_",
         taken=taken | others("prompts"),
         kept=kept["prompts"],
+        rules=snapshot.naming_rules,
     )
     taken |= {named.python for named in prompt_names}
     # After every other member, so a task tool's starter never takes a name another member had.
@@ -293,6 +319,7 @@ def plan_names(
         prefix=START_PREFIX,
         taken=taken | others("taskStarters"),
         kept=kept["taskStarters"],
+        rules=snapshot.naming_rules,
     )
     return NamePlan(
         tuple(tool_names), tuple(resource_names), tuple(template_names), tuple(prompt_names), tuple(starters)
@@ -301,14 +328,16 @@ def plan_names(
 
 def keep_names(previous: Snapshot | None, snapshot: Snapshot, method_names: Mapping[str, str] | None) -> Snapshot:
     """`snapshot` (fresh from the server) carrying the names the package of `previous` (the committed
-    snapshot it replaces) gave, as its `pythonNames` record; no record when the naming rules alone
-    give the same names, so most snapshots never hold one.
+    snapshot it replaces) gave: its naming rules (`NAMING_RULES`), and its method names and keywords as
+    the `pythonNames` and `argumentNames` records, each only where the naming rules alone would give
+    other names, so most snapshots never hold one.
 
     This is what makes names stable: a fresh clone and an incremental run both generate from the
     committed snapshot, record included, and `generate --check` proves the package from it alone.
     """
     if previous is None:
         return snapshot
+    snapshot = replace(snapshot, naming_rules=previous.naming_rules)
     arguments = carried_arguments(previous, snapshot)
     try:
         carried = plan_names(snapshot, method_names, plan_names(previous, method_names).record())
@@ -332,14 +361,14 @@ ArgumentRecord = Mapping[str, Mapping[str, Mapping[str, str]]]
 """Kind (`ARGUMENT_KINDS`) -> entry name -> argument's wire name -> the keyword the package gives it."""
 
 
-def argument_names(wires: Iterable[str], kept: Mapping[str, str] | None = None) -> list[Named]:
+def argument_names(wires: Iterable[str], kept: Mapping[str, str] | None, rules: int) -> list[Named]:
     """The keyword of each of a method's arguments: the committed package's (`kept`, from the snapshot's
-    `argumentNames`) while the argument exists, else what the naming rules give; sorted by wire name.
+    `argumentNames`) while the argument exists, else what the naming `rules` give; sorted by wire name.
 
     A keyword is a contract like a method name: a server that adds `user_id` beside an existing
     `user-id` must not make `user_id=` in the application's unchanged call send the newcomer."""
     usable = {wire: python for wire, python in (kept or {}).items() if usable_name(python)}
-    return assign_names(sorted(wires), fallback="arg", kept=usable)
+    return assign_names(sorted(wires), fallback="arg", kept=usable, rules=rules)
 
 
 def _argument_wires(kind: str, entry: Mapping[str, Any]) -> list[str]:
@@ -361,7 +390,8 @@ def plan_arguments(snapshot: Snapshot, record: ArgumentRecord | None = None) -> 
     for kind, entries in zip(ARGUMENT_KINDS, (snapshot.tools, snapshot.prompts), strict=True):
         planned[kind] = {}
         for entry in entries:
-            named = argument_names(_argument_wires(kind, entry), record.get(kind, {}).get(entry["name"]))
+            kept = record.get(kind, {}).get(entry["name"])
+            named = argument_names(_argument_wires(kind, entry), kept, snapshot.naming_rules)
             planned[kind][entry["name"]] = {name.wire: name.python for name in named}
     return planned
 
@@ -382,16 +412,10 @@ def class_name(name: str, suffix: str) -> str:
     return pascal_case(name, "Server") + suffix
 
 
-_ID_BOUNDARY = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z0-9])(?=[A-Z][a-z])")
-"""Where a server id splits into words: at separators and camelCase humps, never beside a digit
-(`context7`, `k8s`, `ec2` stay whole)."""
-
-
 def package_name(server: str) -> str:
     """The generated package's folder and import name for a server id: the id in snake_case, its
     digits kept where they are (`context7` -> `context7`, `mcpServerTime` -> `mcp_server_time`)."""
-    ascii_name = unicodedata.normalize("NFKD", server).encode("ascii", "ignore").decode("ascii")
-    text = "_".join(word.lower() for word in _ID_BOUNDARY.split(ascii_name) if word)[:_MAX_LENGTH].strip("_")
+    text = "_".join(word.lower() for word in _digit_words(server))[:_MAX_LENGTH].strip("_")
     text = text or "server"
     return escape(f"server_{text}" if text[0].isdigit() else text)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -39,23 +40,43 @@ def test_names_are_clean_escaped_and_unique() -> None:
         "class": "class_",
         "self": "self_",
         "match": "match_",
-        "2fa": "tool_2_fa",
+        "2fa": "tool_2fa",
         "": "tool",
         "ünï": "uni",
     }
     assert all(name.isidentifier() for name in chosen.values())
 
 
-def test_a_digit_is_split_off_its_word_as_committed_packages_have_it() -> None:
-    """Method names are a contract (issue 22): a committed package calls `generate_3d` `generate_3_d`,
-    so the naming rule keeps that spelling; changing it would rename, on the next `generate`, methods
-    that users' code already calls (a digit kept with its word was tried and reverted for this)."""
-    chosen = names(["generate_3d", "list_ec2_instances", "getS3Bucket"])
-    assert chosen == {
+def test_a_digit_stays_with_its_word_and_a_snapshot_of_rules_1_keeps_it_split() -> None:
+    """`get_s3_object(s3_key=...)`, as the models name their fields and packages are named; a committed
+    package named by rules 1 (`generate_3_d`) keeps its names, since its snapshot keeps its rules
+    (method names are a contract, issue 22)."""
+    wires = ["generate_3d", "list_ec2_instances", "getS3Bucket", "oauth2Token", "getV2Users", "EC2Instances"]
+    assert names(wires) == {
+        "generate_3d": "generate_3d",
+        "list_ec2_instances": "list_ec2_instances",
+        "getS3Bucket": "get_s3_bucket",
+        "oauth2Token": "oauth2_token",
+        "getV2Users": "get_v2_users",
+        "EC2Instances": "ec2_instances",
+    }
+    assert names(wires, rules=1) == {
         "generate_3d": "generate_3_d",
         "list_ec2_instances": "list_ec_2_instances",
         "getS3Bucket": "get_s_3_bucket",
+        "oauth2Token": "oauth_2_token",
+        "getV2Users": "get_v_2_users",
+        "EC2Instances": "e_c_2_instances",
     }
+
+
+@given(st.text(alphabet="aZ_-.09é", max_size=12))
+def test_the_naming_rules_differ_only_where_a_letter_is_beside_a_digit(name: str) -> None:
+    """Rules 2 changes nothing but the split between a letter and a digit: every other name is named
+    as a package named by rules 1 has it."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    if not re.search(r"[A-Za-z][0-9]|[0-9][A-Za-z]", ascii_name):
+        assert snake_case(name, "tool", 2) == snake_case(name, "tool", 1)
 
 
 def test_adding_a_name_never_renames_an_exact_one() -> None:

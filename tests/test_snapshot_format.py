@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codegen.errors import StubgenError
+from codegen.identifiers import NAMING_RULES, plan_names
 from codegen.snapshot import (
     SNAPSHOT_FORMAT,
     Snapshot,
@@ -46,13 +47,31 @@ def test_canonical_bytes_sort_keys_and_entries_and_end_with_a_newline() -> None:
     assert [entry["name"] for entry in document["tools"]] == ["alpha", "zeta"]
     assert list(document) == sorted(document)
     assert list(document["tools"][0]["inputSchema"]["properties"]) == ["a", "b"]
-    assert document["format"] == 1  # the oldest format that holds it: no `missingMethods`
+    assert (document["format"], document["namingRules"]) == (5, NAMING_RULES)  # named by today's rules
     assert "missingMethods" not in document
     assert b'\n  "capabilities": {\n    "tools"' in data
+    # a server first snapshotted before there were two naming rules: the oldest format that holds it
+    legacy = json.loads(make(naming_rules=1).canonical_bytes())
+    assert legacy["format"] == 1 and "namingRules" not in legacy
+
+
+def test_a_file_without_naming_rules_keeps_rules_1_and_its_bytes(tmp_path: Path) -> None:
+    """Snapshots written before `namingRules` existed name by rules 1 (`get_s_3_object`): reading and
+    writing one changes no byte, and its package's names stay; a new snapshot names by rules 2."""
+    legacy = make(naming_rules=1, tools=(tool("getS3Object"),))
+    write_snapshot(tmp_path / "demo.json", legacy)
+    data = (tmp_path / "demo.json").read_bytes()
+    again = load_snapshot(tmp_path / "demo.json")
+    assert again.naming_rules == 1 and again.canonical_bytes() == data
+    assert [named.python for named in plan_names(again).tools] == ["get_s_3_object"]
+    fresh = make(tools=(tool("getS3Object"),))
+    write_snapshot(tmp_path / "fresh.json", fresh)
+    assert load_snapshot(tmp_path / "fresh.json") == fresh
+    assert [named.python for named in plan_names(fresh).tools] == ["get_s3_object"]
 
 
 def test_missing_methods_are_written_sorted_as_format_2_and_read_back_byte_identical(tmp_path: Path) -> None:
-    original = make(missing_methods=("resources/templates/list", "prompts/list"))
+    original = make(missing_methods=("resources/templates/list", "prompts/list"), naming_rules=1)
     write_snapshot(tmp_path / "demo.json", original)
     data = (tmp_path / "demo.json").read_bytes()
     document = json.loads(data)
@@ -60,11 +79,11 @@ def test_missing_methods_are_written_sorted_as_format_2_and_read_back_byte_ident
     again = load_snapshot(tmp_path / "demo.json")
     assert again.missing_methods == ("prompts/list", "resources/templates/list")
     assert again.canonical_bytes() == data
-    assert make().fingerprint != original.fingerprint
+    assert make(naming_rules=1).fingerprint != original.fingerprint
 
 
 def test_client_settings_are_written_as_format_3_and_absent_settings_change_no_byte(tmp_path: Path) -> None:
-    original = make(client_capabilities=("sampling", "roots"), parse_text_json=True)
+    original = make(client_capabilities=("sampling", "roots"), parse_text_json=True, naming_rules=1)
     write_snapshot(tmp_path / "demo.json", original)
     data = (tmp_path / "demo.json").read_bytes()
     document = json.loads(data)
@@ -77,8 +96,9 @@ def test_client_settings_are_written_as_format_3_and_absent_settings_change_no_b
     again = load_snapshot(tmp_path / "demo.json")
     assert (again.client_capabilities, again.parse_text_json) == (("roots", "sampling"), True)
     assert again.canonical_bytes() == data
-    plain = make(client_capabilities=(), parse_text_json=False).canonical_bytes()
-    assert plain == make().canonical_bytes() and b"clientCapabilities" not in plain and b'"format": 1' in plain
+    plain = make(client_capabilities=(), parse_text_json=False, naming_rules=1).canonical_bytes()
+    assert plain == make(naming_rules=1).canonical_bytes()
+    assert b"clientCapabilities" not in plain and b'"format": 1' in plain
 
 
 def test_reordered_input_gives_identical_bytes_and_fingerprint() -> None:
@@ -208,6 +228,7 @@ _SNAPSHOT_FILES = st.fixed_dictionaries(
         "clientCapabilities": st.lists(st.sampled_from(["elicitation", "roots", "sampling"]), max_size=2),
         "parseTextJson": st.booleans(),
         "pythonNames": st.fixed_dictionaries({}, optional=dict.fromkeys(["tools", "prompts", "taskStarters"], _NAMES)),
+        "namingRules": st.sampled_from([1, 2]),
         "argumentNames": st.fixed_dictionaries(
             {}, optional=dict.fromkeys(["tools", "prompts"], st.dictionaries(_TEXT, _NAMES, max_size=2))
         ),

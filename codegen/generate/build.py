@@ -43,6 +43,7 @@ def build_package(
     cache = cache or Cache.disabled()
     plan = plan_package(snapshot, method_names)
     where = f"server {snapshot.server!r}: "
+    rules = snapshot.naming_rules
     modules: list[ModelModule] = []
     tool_specs: list[ToolSpec] = []
     owners: dict[str, str] = {}
@@ -104,11 +105,11 @@ def build_package(
             resource_spec(entry, named) for entry, named in zip(snapshot.resources, plan.resource_names, strict=True)
         ),
         templates=tuple(
-            template_spec(where, entry, named, cache)
+            template_spec(where, entry, named, cache, rules)
             for entry, named in zip(snapshot.resource_templates, plan.template_names, strict=True)
         ),
         prompts=tuple(
-            prompt_spec(entry, named, snapshot.argument_names.get("prompts", {}).get(entry["name"], {}))
+            prompt_spec(entry, named, snapshot.argument_names.get("prompts", {}).get(entry["name"], {}), rules)
             for entry, named in zip(snapshot.prompts, plan.prompt_names, strict=True)
         ),
         model_imports=tuple(Import(module, tuple(sorted(names))) for module, names in sorted(model_imports.items())),

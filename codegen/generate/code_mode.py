@@ -351,6 +351,8 @@ class _Route:
     qualified_name: str
     keywords: Mapping[str, str]
     """The committed package's keywords for the tool's arguments, as its client method takes them."""
+    naming_rules: int
+    """The snapshot's naming rules, which name the tool's other keywords."""
 
 
 def _tool_stub(
@@ -370,7 +372,7 @@ def _tool_stub(
     if isinstance(target, dict) and isinstance(properties, dict):
         required = {key for key in target.get("required", []) if isinstance(key, str)}
         names = sorted(
-            argument_names(properties, route.keywords),
+            argument_names(properties, route.keywords, route.naming_rules),
             key=lambda named: named.wire not in required,
         )
         parameters = {named.python: named.wire for named in names}
@@ -507,6 +509,7 @@ def build_servers(
             functions[entry.server][entry.tool],
             entry.qualified_name,
             by_server[entry.server][0].argument_names.get("tools", {}).get(entry.tool, {}),
+            by_server[entry.server][0].naming_rules,
         )
         for entry in qualified_tools(catalog, settings.separator, functions)
     }

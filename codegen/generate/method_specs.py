@@ -79,7 +79,7 @@ def tool_spec(plan: ToolPlan, module: str, classes: Mapping[str, ModelClass], un
         output = _UNTYPED_OUTPUT
     else:
         model = _model_class(input_model, classes)
-        input_kind, parameters = _input_parameters(tool["inputSchema"], input_model, model, classes, plan.keywords)
+        input_kind, parameters = _input_parameters(tool["inputSchema"], input_model, model, classes, plan)
         root = Document.of(tool["inputSchema"]).local()
         if input_kind == "keywords" and _takes_more(root):
             extra = escape("extra", {parameter.python for parameter in parameters})
@@ -144,7 +144,7 @@ def _takes_more(schema: JSON) -> bool:
 
 
 def _input_parameters(
-    schema: JSON, name: str, model: ModelClass, classes: Mapping[str, ModelClass], keywords: Mapping[str, str]
+    schema: JSON, name: str, model: ModelClass, classes: Mapping[str, ModelClass], plan: ToolPlan
 ) -> tuple[InputKind, tuple[Parameter, ...]]:
     """The method's parameters: one keyword argument per field when the input model is one object
     (its root's `properties`, or the fields an `allOf` merged into it), else one `arguments`
@@ -171,7 +171,7 @@ def _input_parameters(
     else:  # an `allOf` (or `$ref`) root that datamodel-code-generator merged into one class
         properties = {name: {} for name in model.fields}
         required = set(model.required)
-    param_names = argument_names(properties, keywords)
+    param_names = argument_names(properties, plan.keywords, plan.naming_rules)
     parameters = []
     for param in param_names:
         prop = properties[param.wire]
@@ -329,12 +329,13 @@ def resource_spec(entry: JSON, named: Named) -> ResourceSpec:
     )
 
 
-def template_spec(where: str, entry: JSON, named: Named, cache: Cache) -> TemplateSpec:
+def template_spec(where: str, entry: JSON, named: Named, cache: Cache, rules: int) -> TemplateSpec:
+    """The template's reader; its variables' keywords follow the snapshot's naming `rules`."""
     parsed = _template_variables(entry["uriTemplate"], cache)
     if isinstance(parsed, str):
         raise StubgenError(f"{where}resource template {shown(entry['name'])}: {parsed}")
     names, optional = parsed
-    variables = assign_names(names, fallback="var", kind="variable", where=where)
+    variables = assign_names(names, fallback="var", kind="variable", where=where, rules=rules)
     parameters = sorted(
         (
             Parameter(
@@ -396,11 +397,12 @@ def _sdk_uri_template() -> Any:
     return sys.modules[alone]
 
 
-def prompt_spec(entry: JSON, named: Named, keywords: Mapping[str, str]) -> PromptSpec:
-    """The prompt's method; `keywords` are the committed package's for its arguments (`argumentNames`)."""
+def prompt_spec(entry: JSON, named: Named, keywords: Mapping[str, str], rules: int) -> PromptSpec:
+    """The prompt's method; `keywords` are the committed package's for its arguments (`argumentNames`),
+    the others follow the snapshot's naming `rules`."""
     arguments = [argument for argument in entry.get("arguments") or [] if isinstance(argument, dict)]
     by_name = {str(argument.get("name", "")): argument for argument in arguments}
-    names = argument_names(by_name, keywords)
+    names = argument_names(by_name, keywords, rules)
     parameters = sorted(
         (
             Parameter(

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from codegen.errors import StubgenError
 from codegen.generate.guard import check_text, pointer
 from codegen.generate.headers import header_lines
-from codegen.identifiers import Named, model_stems, plan_names
+from codegen.identifiers import NAMING_RULES, Named, model_stems, plan_names
 from codegen.snapshot import JSON, Snapshot
 
 __all__ = ["PackagePlan", "ToolPlan", "header", "plan_package"]
@@ -40,6 +40,8 @@ class ToolPlan:
     keywords: Mapping[str, str] = field(default_factory=dict)
     """The committed package's keywords for the tool's arguments (the snapshot's `argumentNames`),
     which stay with their arguments."""
+    naming_rules: int = NAMING_RULES
+    """The snapshot's naming rules, which name the tool's other keywords."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,7 @@ def plan_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = No
             len(compact),
             start_methods.get(named.wire),
             keywords.get(named.wire, {}),
+            snapshot.naming_rules,
         )
         for tool, named, stem, compact in zip(tools, tool_names, stems, snapshot.compact_tools, strict=True)
     ]

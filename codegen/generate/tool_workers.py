@@ -81,7 +81,8 @@ def tool_parts(server: str, tools: Sequence[ToolPlan], cache: Cache) -> list[Too
 def tool_key(tool: ToolPlan) -> str:
     """Where a tool's entry is cached: by everything its models, spec and methods are made from."""
     keywords = [compact_json(dict(tool.keywords))] if tool.keywords else []
-    return cache_key("tool", tool.stem, tool.content, tool.named.python, tool.start_method or "", *keywords)
+    rules = str(tool.naming_rules)
+    return cache_key("tool", tool.stem, tool.content, tool.named.python, tool.start_method or "", rules, *keywords)
 
 
 def load_builders() -> None:

@@ -68,7 +68,7 @@ class SnapshotFile(BaseModel):
 
     format: Literal[1, 2, 3, 4, 5] = Field(
         description=(
-            "Snapshot format version: 5 when `argumentNames` is present, else 4 when `pythonNames` is, else 3 "
+            "Snapshot format version: 5 when `argumentNames` or `namingRules` is present, else 4 when `pythonNames` is, else 3 "
             "when `clientCapabilities` or `parseTextJson` is, else 2 when `missingMethods` is, else 1."
         )
     )
@@ -109,6 +109,15 @@ class SnapshotFile(BaseModel):
             "starters (by name, URI, URI template, name and tool name), carried over from the snapshot this "
             "one replaced so that each name keeps calling the same entity. Absent when the naming rules "
             "alone give the same names."
+        ),
+    )
+    namingRules: Literal[1, 2] = Field(
+        default=1,
+        description=(
+            "The naming rules the package's snake_case names follow: 2 keeps a digit with the letters beside it "
+            "(`get_s3_object`), 1 splits it off (`get_s_3_object`). A snapshot keeps the rules of the one it "
+            "replaced; a server's first snapshot gets 2. Absent means 1, the rules of every snapshot written "
+            "before this field existed."
         ),
     )
     argumentNames: ArgumentNames = Field(

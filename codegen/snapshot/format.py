@@ -20,17 +20,18 @@ from typing import Any
 
 from codegen.errors import StubgenError
 from codegen.fsutil import atomic_write_bytes
+from codegen.identifiers import NAMING_RULES
 
 SNAPSHOT_FORMAT = 5
 """The newest format this version reads and writes; bumped whenever a snapshot written by this
 version could be misread by an older one. A snapshot is written in the oldest format that holds it:
 format 2 only adds `missingMethods`, format 3 `clientCapabilities` and `parseTextJson`, format 4
-`pythonNames`, format 5 `argumentNames`, so a snapshot without them stays format 1, byte for byte,
+`pythonNames`, format 5 `argumentNames` and `namingRules`, so a snapshot without them stays format 1, byte for byte,
 and an older mcp-stubgen given a newer file says to upgrade instead of misreading or half-refusing it."""
 _FIRST_FORMAT_WITH_MISSING_METHODS = 2
 _FIRST_FORMAT_WITH_CLIENT_SETTINGS = 3
 _FIRST_FORMAT_WITH_PYTHON_NAMES = 4
-_FIRST_FORMAT_WITH_ARGUMENT_NAMES = 5
+_FIRST_FORMAT_WITH_KEYWORDS = 5
 
 JSON = dict[str, Any]
 
@@ -177,6 +178,9 @@ class Snapshot:
     argument_names: Mapping[str, Mapping[str, Mapping[str, str]]] = field(default_factory=dict)
     """The keywords the package gives the arguments of the tools and prompts (kind -> entry -> argument),
     for each entry whose keywords differ from what the naming rules alone give (`argumentNames`)."""
+    naming_rules: int = NAMING_RULES
+    """The naming rules the package's snake_case names follow (`identifiers.NAMING_RULES`); a file written
+    before there were two holds no `namingRules` and is read as rules 1."""
 
     def __post_init__(self) -> None:
         self._hold(copy_entries=True)
@@ -206,6 +210,7 @@ class Snapshot:
         parse_text_json: bool = False,
         python_names: Mapping[str, Mapping[str, str]] | None = None,
         argument_names: Mapping[str, Mapping[str, Mapping[str, str]]] | None = None,
+        naming_rules: int = NAMING_RULES,
     ) -> Snapshot:
         """A snapshot of entries already held as a reader of the file sees them: plain JSON, keys
         sorted all the way down (`sorted_entries`), shared with nobody.
@@ -230,6 +235,7 @@ class Snapshot:
             "parse_text_json": parse_text_json,
             "python_names": python_names or {},
             "argument_names": argument_names or {},
+            "naming_rules": naming_rules,
         }
         for name, value in values.items():
             object.__setattr__(snapshot, name, value)
@@ -269,8 +275,8 @@ class Snapshot:
                 object.__setattr__(self, attribute, tuple(document[key]))
 
     def to_json(self) -> JSON:
-        if self.argument_names:
-            version = _FIRST_FORMAT_WITH_ARGUMENT_NAMES
+        if self.argument_names or self.naming_rules != 1:
+            version = _FIRST_FORMAT_WITH_KEYWORDS
         elif self.python_names:
             version = _FIRST_FORMAT_WITH_PYTHON_NAMES
         elif self.client_capabilities or self.parse_text_json:
@@ -299,6 +305,8 @@ class Snapshot:
             document["parseTextJson"] = True
         if self.python_names:
             document["pythonNames"] = {kind: dict(entries) for kind, entries in self.python_names.items()}
+        if self.naming_rules != 1:
+            document["namingRules"] = self.naming_rules
         if self.argument_names:
             document["argumentNames"] = {
                 kind: {name: dict(keywords) for name, keywords in entries.items()}
@@ -447,6 +455,7 @@ def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
             parse_text_json=document.get("parseTextJson", False),
             python_names=document.get("pythonNames", {}),
             argument_names=document.get("argumentNames", {}),
+            naming_rules=document.get("namingRules", 1),
         )
     except ValueError:  # the canonical JSON of a number JSON cannot hold, found only when it fails
         found = find_in_json(document, is_non_finite)
@@ -468,11 +477,12 @@ _ENTRY_KEYS = {
 """Each entry list of a snapshot file, with the keys its entries must hold as text."""
 _PYTHON_NAME_KINDS = {"tools", "resources", "resourceTemplates", "prompts", "taskStarters"}
 _ARGUMENT_NAME_KINDS = {"tools", "prompts"}
+_NAMING_RULES = {1, 2}
 _CLIENT_CAPABILITIES = {"elicitation", "roots", "sampling"}
 _FILE_KEYS = {
     *_ENTRY_KEYS,
     *("format", "server", "protocolVersion", "serverInfo", "capabilities", "instructions", "missingMethods"),
-    *("clientCapabilities", "parseTextJson", "pythonNames", "argumentNames"),
+    *("clientCapabilities", "parseTextJson", "pythonNames", "argumentNames", "namingRules"),
 }
 
 
@@ -509,7 +519,9 @@ def _plainly_valid(document: JSON) -> bool:
         return False
     names, arguments = document.get("pythonNames", {}), document.get("argumentNames", {})
     return (
-        type(names) is dict
+        type(document.get("namingRules", 1)) is int
+        and document.get("namingRules", 1) in _NAMING_RULES
+        and type(names) is dict
         and _PYTHON_NAME_KINDS.issuperset(names)
         and all(_names_table(table) for table in names.values())
         and type(arguments) is dict
