@@ -12,7 +12,7 @@ import keyword
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -68,6 +68,8 @@ _ID_BOUNDARY = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z0-9])(?=[A
 
 
 def _ascii(name: str) -> str:
+    if name.isascii():
+        return name
     return unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
 
 
@@ -101,10 +103,9 @@ def pascal_case(name: str, fallback: str) -> str:
     return text
 
 
-def escape(identifier: str, taken: Iterable[str] = ()) -> str:
+def escape(identifier: str, taken: Collection[str] = ()) -> str:
     """Append underscores until the name is neither a reserved word nor in `taken`."""
-    reserved = RESERVED_WORDS.union(taken)
-    while identifier in reserved:
+    while identifier in RESERVED_WORDS or identifier in taken:
         identifier += "_"
     return identifier
 
@@ -382,18 +383,35 @@ def _argument_wires(kind: str, entry: Mapping[str, Any]) -> list[str]:
     return [str(argument.get("name", "")) for argument in entry.get("arguments") or [] if isinstance(argument, dict)]
 
 
+def entry_keywords(
+    snapshot: Snapshot, kind: str, entry: Mapping[str, Any], record: ArgumentRecord | None = None
+) -> dict[str, str]:
+    """The keywords of one tool's or prompt's arguments (`kind` in `ARGUMENT_KINDS`), by wire name;
+    `record` defaults to the snapshot's own `argumentNames`."""
+    kept = (snapshot.argument_names if record is None else record).get(kind, {}).get(entry["name"])
+    return {
+        name.wire: name.python for name in argument_names(_argument_wires(kind, entry), kept, snapshot.naming_rules)
+    }
+
+
+def same_keywords(old: Snapshot, new: Snapshot, kind: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """Whether an entry's keywords are sure to be the same in both snapshots without naming them: the
+    same arguments, the same record and the same rules give the same names."""
+    name = before["name"]
+    return (
+        old.naming_rules == new.naming_rules
+        and old.argument_names.get(kind, {}).get(name) == new.argument_names.get(kind, {}).get(after["name"])
+        and _argument_wires(kind, before) == _argument_wires(kind, after)
+    )
+
+
 def plan_arguments(snapshot: Snapshot, record: ArgumentRecord | None = None) -> dict[str, dict[str, dict[str, str]]]:
     """Every tool's and prompt's keywords, by kind and entry name; `record` defaults to the snapshot's
     own `argumentNames`."""
-    record = snapshot.argument_names if record is None else record
-    planned: dict[str, dict[str, dict[str, str]]] = {}
-    for kind, entries in zip(ARGUMENT_KINDS, (snapshot.tools, snapshot.prompts), strict=True):
-        planned[kind] = {}
-        for entry in entries:
-            kept = record.get(kind, {}).get(entry["name"])
-            named = argument_names(_argument_wires(kind, entry), kept, snapshot.naming_rules)
-            planned[kind][entry["name"]] = {name.wire: name.python for name in named}
-    return planned
+    return {
+        kind: {entry["name"]: entry_keywords(snapshot, kind, entry, record) for entry in entries}
+        for kind, entries in zip(ARGUMENT_KINDS, (snapshot.tools, snapshot.prompts), strict=True)
+    }
 
 
 def carried_arguments(previous: Snapshot, snapshot: Snapshot) -> dict[str, dict[str, dict[str, str]]]:

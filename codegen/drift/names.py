@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 
 from codegen.drift.findings import Kind
 from codegen.errors import StubgenError
-from codegen.identifiers import plan_arguments, plan_names
+from codegen.identifiers import entry_keywords, plan_names, same_keywords
 from codegen.snapshot import Snapshot
 
 _KIND: dict[str, tuple[Kind, str]] = {
@@ -59,15 +59,20 @@ def retargeted_names(
 def retargeted_keywords(old: Snapshot, new: Snapshot, add: Callable[..., None]) -> None:
     """Report each keyword of an old tool or prompt method that the new one gives to a different
     argument of the same entry, as `add(rule, kind, name, message, path, old, new)`: unchanged calls
-    passing that keyword would send their value as the other argument."""
-    before, after = plan_arguments(old), plan_arguments(new)
-    for kind, entries in sorted(before.items()):
-        for name, keywords in sorted(entries.items()):
-            now = after[kind].get(name)
-            if now is None:  # the entry is gone or renamed: its own finding says so
+    passing that keyword would send their value as the other argument. An entry that is gone or
+    renamed has its own finding; one whose arguments are as they were is not named again."""
+    for kind, before_entries, after_entries in (
+        ("tools", old.tools, new.tools),
+        ("prompts", old.prompts, new.prompts),
+    ):
+        now_entries = {entry["name"]: entry for entry in after_entries}
+        for entry in before_entries:
+            name = entry["name"]
+            after = now_entries.get(name)
+            if after is None or same_keywords(old, new, kind, entry, after):
                 continue
-            sends = {python: wire for wire, python in now.items()}
-            for wire, python in sorted(keywords.items()):
+            sends = {python: wire for wire, python in entry_keywords(new, kind, after).items()}
+            for wire, python in sorted(entry_keywords(old, kind, entry).items()):
                 moved = sends.get(python)
                 if moved is None or moved == wire:
                     continue
