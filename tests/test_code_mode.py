@@ -166,6 +166,44 @@ def test_a_union_of_enums_and_consts_is_one_literal_in_the_stub() -> None:
     assert '    status: Literal["pending", "in_progress", "completed", "deleted"] | int = ...,\n' in stub
 
 
+STUB_LAYOUT_CATALOGS = ("awsdocs", "browser", "google_maps")
+"""Real catalogs whose stubs need black's stub layout: class docstrings (awsdocs), `Literal`s too long
+for a line (browser, google_maps)."""
+
+
+def test_stubs_are_laid_out_as_black_and_ruff_lay_out_stubs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `ruff format` or black run over the committed package changes no stub, so `generate --check`
+    stays clean; and the stubs black would change are told apart without running black on every one."""
+    import black
+
+    from codegen.generate import code_mode
+    from codegen.generate.formatting import black_mode
+    from codegen.generate.piecewise_black import formatted_without_black
+
+    more = REPO / "tests" / "fixtures" / "catalogs" / "more"
+    snapshots = [(load_snapshot(more / f"{name}.json"), {}) for name in STUB_LAYOUT_CATALOGS]
+    files = render_code_mode(snapshots, HubSettings())
+    stubs = {name: data.decode() for name, data in files.items() if name.endswith(".pyi")}
+    for name, stub in stubs.items():
+        assert black.format_str(stub, mode=black_mode(stub=True)) == stub, name
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(stub, encoding="utf-8")
+    ruff = [sys.executable, "-m", "ruff", "format", "--isolated", "--no-cache", "--line-length", "100", "--check"]
+    checked = subprocess.run([*ruff, str(tmp_path)], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+    # As written before formatting: every stub the check leaves alone is one black leaves alone.
+    monkeypatch.setattr(code_mode, "formatted", lambda pieces, cache: [source for _, source in pieces])
+    raw = {
+        name: data.decode()
+        for name, data in render_code_mode(snapshots, HubSettings()).items()
+        if name.endswith(".pyi")
+    }
+    spared = [name for name, stub in raw.items() if formatted_without_black("stub", stub) is not None]
+    assert all(black.format_str(raw[name], mode=black_mode(stub=True)) == raw[name] for name in spared)
+    assert 0 < len(spared) < len(raw) and any(raw[name] != stubs[name] for name in raw)
+
+
 def test_code_mode_golden_matches() -> None:
     folder = OUTPUT / "code_mode"
     diff = diff_trees(code_mode_case_tree(), read_tree(folder), folder.relative_to(REPO).as_posix())

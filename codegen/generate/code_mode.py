@@ -296,6 +296,8 @@ def _typed_dict(name: str, fields: Sequence[tuple[str, str, str | None]], descri
     lines = [f"class {name}(TypedDict):"]
     if isinstance(description, str) and description.strip():
         lines.append(_indent(f'"""{_escaped(description)}"""', "    "))
+        if fields:
+            lines.append("")  # a stub's class docstring is followed by a blank line, as black lays it out
     for key, annotation, text in fields:
         lines.append(f"    {key}: {annotation}")
         if text and text.strip():
@@ -562,10 +564,14 @@ def render_code_mode(
     files: dict[str, bytes] = {}
     tools = [stub.tool for server in built for stub in server.tools]
     templates = jinja_environment()
-    for server in built:
-        files[f"{server.module}.pyi"] = f"{header}\n{server_stub(server)}".encode()
-        for stub in server.tools:
-            files[f"servers/{server.module}/{stub.tool.function}.pyi"] = stub.stub.encode()
+    stubs = {
+        **{f"{server.module}.pyi": f"{header}\n{server_stub(server)}" for server in built},
+        **{f"servers/{server.module}/{stub.tool.function}.pyi": stub.stub for server in built for stub in server.tools},
+    }
+    for name, source in zip(
+        stubs, formatted([("stub", source) for source in stubs.values()], cache or Cache.disabled()), strict=True
+    ):
+        files[name] = source.encode()
     context = {"header": header, "servers": built, "tools": tools, "index_line": index_line}
     sources = {
         "__init__.py": templates.get_template("code_mode_init.py.jinja").render(**context),

@@ -9,6 +9,7 @@ imported only when a piece is not cached.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections.abc import Sequence
@@ -34,7 +35,7 @@ __all__ = [
 ]
 
 
-PieceKind = Literal["module", "import", "member"]
+PieceKind = Literal["module", "stub", "import", "member"]
 INDENT = "    "
 _CONTEXTS: dict[PieceKind, tuple[str, tuple[str, ...]]] = {
     "member": ("class _:\n", (f"{INDENT}async def ", f"{INDENT}def ")),
@@ -98,10 +99,10 @@ def black_pieces(kind: PieceKind, sources: Sequence[str]) -> list[str]:
     """
     if not sources:
         return []
-    if kind == "module":
+    if kind in ("module", "stub"):
         import black
 
-        return [black.format_str(source, mode=black_mode()) for source in sources]
+        return [black.format_str(source, mode=black_mode(stub=kind == "stub")) for source in sources]
     return black_batch(kind, sources)
 
 
@@ -112,7 +113,30 @@ def formatted_without_black(kind: PieceKind, source: str) -> str | None:
         return source if black_leaves_alone(source) else None
     if kind == "import":
         return _formatted_import(source)
+    if kind == "stub":
+        return source if _stub_left_alone(source) else None
     return None
+
+
+def _stub_left_alone(stub: str) -> bool:
+    """Whether black would return a code-mode stub as the generator wrote it: its code (every line but
+    its docstrings', which black does not wrap) fits, is ASCII and holds none of `_BLACK_REWRITES`. The
+    generator writes the rest of a stub's layout as black does; a test holds this to black's answer on
+    real catalogs' stubs."""
+    try:
+        tree = ast.parse(stub)
+    except SyntaxError:
+        return False
+    documented: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            documented.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    code = "\n".join(line for number, line in enumerate(stub.splitlines(), 1) if number not in documented)
+    return (
+        code.isascii()
+        and all(len(line) <= LINE_LENGTH for line in code.splitlines())
+        and _BLACK_REWRITES.search(code) is None
+    )
 
 
 def _formatted_import(line: str) -> str | None:
@@ -156,7 +180,7 @@ def black_batch(kind: PieceKind, sources: Sequence[str]) -> list[str]:
     return ["".join(piece).rstrip("\n") + "\n" for piece in pieces]
 
 
-_KINDS: tuple[PieceKind, ...] = ("module", "import", "member")
+_KINDS: tuple[PieceKind, ...] = ("module", "stub", "import", "member")
 
 
 def formatted(pieces: Sequence[tuple[PieceKind, str]], cache: Cache) -> list[str]:

@@ -313,7 +313,8 @@ def _text(result: CallToolResult) -> str:
     return "\n".join(_block_text(block) for block in result.content)
 
 
-_TYPING_IMPORT = re.compile(r"^from typing import (?P<names>.+)$")
+_TYPING_IMPORT = re.compile(r"from typing import (?:\((?P<wrapped>[^)]*)\)|(?P<names>.+))")
+"""A stub's `typing` import, on one line or (too long for one) wrapped in parentheses as black writes it."""
 _BLOCK_START = re.compile(r"\n(?=class |async def |from typing import |\w+ = TypedDict\()")
 """Where a stub's top-level blocks start: every other line of a block is indented (docstrings
 included) or closes a bracket."""
@@ -330,7 +331,8 @@ def merge_stubs(stubs: Sequence[str]) -> str:
             block = block.strip("\n")
             match = _TYPING_IMPORT.fullmatch(block)
             if match:
-                names.update(name.strip() for name in match["names"].split(","))
+                listed = match["names"] if match["wrapped"] is None else match["wrapped"]
+                names.update(name.strip() for name in listed.split(",") if name.strip())
             elif block and block not in blocks:
                 blocks.append(block)
     head = [f"from typing import {', '.join(sorted(names))}"] if names else []
