@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from codegen.generate.formatting import LINE_LENGTH
 from codegen.generate.publish import diff_trees, read_tree
 from codegen.generate.runtime_folder import OPTIONAL_FILES, RUNTIME_PACKAGE, runtime_files
 from codegen.snapshot import load_snapshot, write_snapshot
+from tests.conftest import REPO
 from tests.drift_helpers import obj, snap, tool
 from tests.regen_goldens import GOLDEN, OUTPUT, REGEN_COMMAND, case_package, case_renames, cases
 
@@ -177,7 +179,8 @@ def test_a_tools_tenth_numbered_model_is_imported_in_rufs_order(tmp_path: Path) 
     schema = obj({"operations": {"type": "array", "items": {"anyOf": kinds}}}, ("operations",))
     write_snapshot(tmp_path / "numbered.json", snap((tool("batch_update_doc", schema),)))
     generate = [sys.executable, "-m", "codegen.cli", "generate", "numbered.json", "--out", "clients"]
-    generated = subprocess.run(generate, capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    environment = {**os.environ, "PYTHONPATH": str(REPO)}  # this checkout's codegen, whatever is installed
+    generated = subprocess.run(generate, capture_output=True, text=True, cwd=tmp_path, env=environment, timeout=300)
     assert generated.returncode == 0, generated.stderr
     assert "BatchUpdateDocInputOperations10" in (tmp_path / "clients" / "demo" / "__init__.py").read_text()
     command = [sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", "--extend-select", "I"]
