@@ -64,9 +64,10 @@ def json_lines() -> bool:
 
 
 def note(message: str) -> None:
-    """A line for people on stderr: progress, what was written, a note or a warning."""
+    """A line for people on stderr: progress, what was written, a note or a warning; its paths as an
+    error's are (a servers file named in the config was its absolute path)."""
     if not _settings.quiet:
-        click.echo(message, err=True, color=colour())
+        click.echo(relative_paths(message), err=True, color=colour())
 
 
 def warn(message: str) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import os
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -43,13 +44,15 @@ _WORD_SEPARATORS = re.compile(r"[\W_]+")
 def is_secret(value: str) -> bool:
     """Whether a value is long and mixed enough to be a credential: numbers, flags and plain words
     (`8080`, `true`, `production`, `application/json`) are not, nor words joined with small numbers
-    (a cloud region, `us-east-1`, which awslabs' servers echo in their catalogs); API keys and
-    tokens are."""
+    (a cloud region, `us-east-1`, which awslabs' servers echo in their catalogs), nor the absolute
+    path of a file or folder that exists (excel-mcp-server names its `EXCEL_FILES_PATH` folder in its
+    instructions, and a folder's name often holds a digit); API keys and tokens are."""
     return (
         len(value) >= SECRET_MIN_LENGTH
         and any(char.isalpha() for char in value)
         and any(char.isdigit() for char in value)
         and not all(_SETTING_WORD.fullmatch(word) for word in _WORD_SEPARATORS.split(value) if word)
+        and not (os.path.isabs(value) and os.path.exists(value))
     )
 
 

@@ -8,6 +8,7 @@ import shutil
 import sys
 from pathlib import Path
 
+from codegen.snapshot.command import derived_server_id
 from tests.conftest import EXAMPLE_SERVER, SERVERS, write_config
 from tests.regen_goldens import GOLDEN
 
@@ -36,6 +37,14 @@ def test_ad_hoc_snapshot_of_a_packages_entry_point_is_named_after_the_package(
     assert result.exit_code == 0, result.stderr
     assert "note: no --name given; calling the server 'weather-mcp' (from its command)" in result.stderr
     assert json.loads((tmp_path / "weather-mcp.json").read_text())["server"] == "weather-mcp"
+
+
+def test_an_npm_packages_file_is_named_after_the_package_whatever_the_file_is_called() -> None:
+    """@mastra/mcp-docs-server 1.2.27 starts as `node node_modules/@mastra/mcp-docs-server/dist/stdio.js`,
+    which was called `stdio`; a `.bin/` link keeps its own name."""
+    assert derived_server_id(("node", "node_modules/@mastra/mcp-docs-server/dist/stdio.js")) == "mcp-docs-server"
+    assert derived_server_id(("node", "/srv/node_modules/next-devtools-mcp/dist/cli.mjs")) == "next-devtools-mcp"
+    assert derived_server_id(("/srv/node_modules/.bin/azmcp", "server", "start")) == "azmcp"
 
 
 def test_ad_hoc_snapshot_asks_for_a_name_it_cannot_tell(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -86,6 +86,15 @@ def test_inspect_leaves_out_an_empty_server_version(run_cli) -> None:  # type: i
     assert "  server awslabs.aws-documentation-mcp-server, protocol 2026-07-28; " in shown
 
 
+def test_inspect_shows_server_text_as_the_docstrings_do(run_cli) -> None:  # type: ignore[no-untyped-def]
+    """awslabs.aws-documentation-mcp-server's instructions and descriptions (and nx-mcp 0.25.0's
+    instructions) start with a line break and are indented like Python source: `inspect` showed
+    `instructions: \\n    # AWS Documentation MCP Server\\n\\n    This server ...`."""
+    shown = run_cli("inspect", REPO / "tests" / "fixtures" / "catalogs" / "more" / "awsdocs.json").stdout
+    assert "  instructions: # AWS Documentation MCP Server\\n\\nThis server provides tools" in shown
+    assert "      Fetch and convert an AWS documentation page to markdown format.\\n\\n## Usage\\n\\nThis tool" in shown
+
+
 def test_inspect_json_has_every_field_whole(run_cli) -> None:  # type: ignore[no-untyped-def]
     result = run_cli("inspect", GOLDEN / "everything" / "snapshot.json", "--format", "json")
     [view] = [json.loads(line) for line in result.stdout.splitlines()]

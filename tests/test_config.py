@@ -117,7 +117,8 @@ def test_servers_file_as_vs_code_and_other_clients_write_it(tmp_path: Path, run_
     result = run_cli("snapshot")
     assert result.exit_code == 0, result.stderr
     assert ".vscode/mcp.json: server 'env': ignoring alwaysAllow, autoApprove, timeout" in result.stderr
-    assert ".vscode/mcp.json: server 'weather' is disabled there; skipped" in result.stderr
+    # named as the user wrote it, as the pyproject.toml is (it was the file's absolute path)
+    assert "note: .vscode/mcp.json: server 'weather' is disabled there; skipped" in result.stderr.splitlines()
     assert sorted(path.name for path in (tmp_path / "snaps").iterdir()) == ["env.json"]
     instructions = json.loads((tmp_path / "snaps" / "env.json").read_text())["instructions"]
     assert instructions == "FROM_FILE=file value FROM_ENV=from-the-shell WITH_DEFAULT=fallback OVERRIDDEN=from-env"

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -15,7 +16,9 @@ from codegen.generate import render_snapshot
 from codegen.generate.formatting import LINE_LENGTH
 from codegen.generate.publish import diff_trees, read_tree
 from codegen.generate.runtime_folder import OPTIONAL_FILES, RUNTIME_PACKAGE, runtime_files
-from codegen.snapshot import load_snapshot
+from codegen.snapshot import load_snapshot, write_snapshot
+from tests.conftest import REPO
+from tests.drift_helpers import obj, snap, tool
 from tests.regen_goldens import GOLDEN, OUTPUT, REGEN_COMMAND, case_package, case_renames, cases
 
 CASES = cases()
@@ -164,6 +167,26 @@ def test_generated_files_pass_ruff_format_and_ruffs_default_rules() -> None:
     modules = [str(path.relative_to(OUTPUT)) for name in generated for path in (OUTPUT / name).rglob("*.py")]
     assert any(path.endswith("/client.py") for path in modules) and any("/_models/" in path for path in modules)
     checked = _ruff("check", *modules)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_a_tools_tenth_numbered_model_is_imported_in_rufs_order(tmp_path: Path) -> None:
+    """workspace-mcp 2.2.1's `batch_update_doc` takes 31 kinds of operation, which become the models
+    `BatchUpdateDocInputOperations`, `...Operations1` to `...Operations30`: the packages imported them
+    in plain string order (`...Operations10` before `...Operations2`), and ruff's import sorting
+    (I001, a default rule in ruff 0.17) flagged `__init__.py`, `client.py` and `models.py`."""
+    kinds = [obj({f"field{index}": {"type": "string"}}, (f"field{index}",)) for index in range(12)]
+    schema = obj({"operations": {"type": "array", "items": {"anyOf": kinds}}}, ("operations",))
+    write_snapshot(tmp_path / "numbered.json", snap((tool("batch_update_doc", schema),)))
+    generate = [sys.executable, "-m", "codegen.cli", "generate", "numbered.json", "--out", "clients"]
+    environment = {**os.environ, "PYTHONPATH": str(REPO)}  # this checkout's codegen, whatever is installed
+    generated = subprocess.run(generate, capture_output=True, text=True, cwd=tmp_path, env=environment, timeout=300)
+    assert generated.returncode == 0, generated.stderr
+    assert "BatchUpdateDocInputOperations10" in (tmp_path / "clients" / "demo" / "__init__.py").read_text()
+    command = [sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", "--extend-select", "I"]
+    checked = subprocess.run(
+        [*command, "--line-length", str(LINE_LENGTH), "clients"], capture_output=True, text=True, cwd=tmp_path
+    )
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 

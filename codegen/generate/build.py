@@ -18,6 +18,7 @@ from codegen.generate.guard import shown
 from codegen.generate.method_specs import own_import, prompt_spec, resource_spec, template_spec, used_names
 from codegen.generate.package_plan import PackagePlan, header, plan_package
 from codegen.generate.spec import AliasSpec, Import, ModelModule, PackageSpec, ToolSpec
+from codegen.generate.templating import all_sorted, import_sorted
 from codegen.generate.tool_workers import tool_parts
 from codegen.identifiers import CLIENT_MEMBERS, assign_names, class_name, escape, package_name
 from codegen.snapshot import Snapshot
@@ -71,7 +72,7 @@ def build_package(
                 module=spec.module,
                 tool=tool.tool["name"],
                 tool_fingerprint=tool.fingerprint,
-                classes=tuple(sorted(classes)),
+                classes=tuple(import_sorted(classes)),
                 source=source,
                 contract=contract,
             )
@@ -112,8 +113,10 @@ def build_package(
             prompt_spec(entry, named, snapshot.argument_names.get("prompts", {}).get(entry["name"], {}), rules)
             for entry, named in zip(snapshot.prompts, plan.prompt_names, strict=True)
         ),
-        model_imports=tuple(Import(module, tuple(sorted(names))) for module, names in sorted(model_imports.items())),
-        model_names=tuple(sorted(owners)),
+        model_imports=tuple(
+            Import(module, tuple(import_sorted(names))) for module, names in sorted(model_imports.items())
+        ),
+        model_names=tuple(all_sorted(owners)),
         model_modules=tuple(sorted(modules, key=lambda module: module.module)),
         aliases=aliases,
         sync_client=sync_client,

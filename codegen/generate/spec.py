@@ -144,7 +144,8 @@ class PackageSpec:
     model_imports: tuple[Import, ...]
     """What client.py imports for its annotations: model classes from `._models.<tool>`, and the typing names they use."""
     model_names: tuple[str, ...]
-    """Every model class of every tool, re-exported (lazily) from `models.py` and the package."""
+    """Every model class of every tool, re-exported (lazily) from `models.py` and the package, in
+    `__all__`'s order (`all_sorted`)."""
     model_modules: tuple[ModelModule, ...]
     aliases: tuple[AliasSpec, ...] = ()
     sync_client: bool = True

@@ -82,14 +82,7 @@ async def stdio_transport(
         try:
             return SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False))
         except ValueError as error:
-            _log.warning(
-                "%s: a line of the server's stdout is not %s (%d %s); a server writes only "
-                "JSON-RPC messages there (its logs go to stderr)",
-                server_name,
-                encoding if isinstance(line, bytes) else "a JSON-RPC message",
-                len(line),
-                "bytes" if isinstance(line, bytes) else "characters",
-            )
+            warn_not_json_rpc(server_name, line, encoding)
             return error
 
     def overlong(length: int) -> None:
@@ -103,6 +96,19 @@ async def stdio_transport(
 
     async with pipe_transport(process, parse, encoding, errors, overlong) as streams:
         yield streams
+
+
+def warn_not_json_rpc(server_name: str, line: str | bytes, encoding: str) -> None:
+    """One warning naming the server, not the line (which may hold anything), for a stdout line
+    that is not a JSON-RPC message, or (as bytes) not in the server's encoding."""
+    _log.warning(
+        "%s: a line of the server's stdout is not %s (%d %s); a server writes only "
+        "JSON-RPC messages there (its logs go to stderr)",
+        server_name,
+        encoding if isinstance(line, bytes) else "a JSON-RPC message",
+        len(line),
+        "bytes" if isinstance(line, bytes) else "characters",
+    )
 
 
 def _start(server: StdioServerParameters) -> subprocess.Popen[bytes]:

@@ -121,9 +121,11 @@ def derived_server_id(command: tuple[str, ...]) -> str | None:
     After a launcher (`npx`, `uvx`, `python`, `docker run`, ...) that is the first word that is
     not an option: `npx -y @scope/server-x@1.2` gives `server-x`, `python -m mcp_server_time`
     `mcp_server_time`, `docker run -i --rm mcp/fetch:latest` `fetch`; otherwise the program's own
-    name (`./weather_server.py` gives `weather_server`). A file named like any package's entry point
-    (`index.js`, `build/`) gives its folder's name: `node node_modules/@antv/mcp-server-chart/build/index.js`
-    is `mcp-server-chart`. Characters a server id cannot hold become `-`.
+    name (`./weather_server.py` gives `weather_server`). A file inside an npm package is named after
+    the package, whatever its entry point is called: `node node_modules/@antv/mcp-server-chart/build/index.js`
+    is `mcp-server-chart`, and `node node_modules/@mastra/mcp-docs-server/dist/stdio.js`
+    `mcp-docs-server`; elsewhere a file named like any package's entry point (`index.js`, `build/`)
+    gives its folder's name. Characters a server id cannot hold become `-`.
     """
     program, *rest = command
     target = program
@@ -134,6 +136,11 @@ def derived_server_id(command: tuple[str, ...]) -> str | None:
         if not words:
             return None
         target = words[0]
+    parts = Path(target).parts
+    if "node_modules" in parts:  # a file of an installed npm package (not a `.bin/` link): the package
+        package = parts[len(parts) - parts[::-1].index("node_modules") :]
+        if package[:1] != (".bin",):
+            target = "/".join(package[:2] if package[:1] and package[0].startswith("@") else package[:1])
     if target.startswith("@"):  # an npm package of a scope
         target = target.partition("/")[2]
     for part in reversed(Path(target).parts):  # a file of a package (`build/index.js`) is named by its folder

@@ -785,7 +785,7 @@ def _transport(
                 )
                 return stdio_client(parameters, errlog=diagnostics.stderr_log)
             started = _start(server, env, diagnostics.stderr_log)
-        return stdio_transport(started)
+        return stdio_transport(started, server.name)
     assert server.url is not None
     import httpx2
 

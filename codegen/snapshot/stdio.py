@@ -37,6 +37,7 @@ from codegen.runtime._stdio import (
     pipe_transport,
     shut_down,
     signal_group,
+    warn_not_json_rpc,
 )
 
 if TYPE_CHECKING:
@@ -158,10 +159,10 @@ def _stop_now(started: StdioProcess) -> None:
 
 
 @asynccontextmanager
-async def stdio_transport(started: StdioProcess, errors: str = "replace") -> AsyncIterator[Any]:
+async def stdio_transport(started: StdioProcess, server_name: str, errors: str = "replace") -> AsyncIterator[Any]:
     """The session's streams over a started server's pipes (what the SDK's `stdio_client` yields),
     and the server stopped on the way out, however the session ended (`_stdio.pipe_transport`, the
-    transport generated clients use)."""
+    transport generated clients use, and its one warning for a stdout line that is not JSON-RPC)."""
     from mcp.shared.message import SessionMessage
     from mcp_types import jsonrpc_message_adapter
 
@@ -169,7 +170,7 @@ async def stdio_transport(started: StdioProcess, errors: str = "replace") -> Asy
         try:
             return SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False))
         except ValueError as error:
-            _sdk_log.exception("Failed to parse JSONRPC message from server")  # as the SDK's own transport logs it
+            warn_not_json_rpc(server_name, line, "utf-8")
             return error
 
     def overlong(length: int) -> None:

@@ -9,6 +9,7 @@ new line or drive the terminal.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from inspect import cleandoc
 from typing import Any
 
 from codegen.errors import one_line
@@ -116,7 +117,10 @@ SHOWN = 160
 
 
 def _short(text: str) -> str:
-    """Server text on one line, escaped, cut at `SHOWN` characters (cut before escaping, so an escape is never halved)."""
+    """Server text on one line, escaped, cut at `SHOWN` characters (cut before escaping, so an escape
+    is never halved); read first as a docstring is (`cleandoc`), as the generated docstrings show it:
+    a Python server's text often starts with a line break and is indented like its source."""
+    text = cleandoc(text)
     return one_line(text) if len(text) <= SHOWN else one_line(text[:SHOWN]) + "…"
 
 

@@ -183,6 +183,29 @@ async def test_lines_that_are_not_json_rpc_before_the_handshake_are_skipped(
     assert not any("Starting hostile server" in record.getMessage() for record in caplog.records)
 
 
+async def test_a_hub_connected_from_config_skips_stdout_lines_that_are_not_json_rpc_with_one_warning(
+    packages: Any, caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    """`Hub.connect_from_config` over stdio (mcp-stubgen's own transport): mcp-hello-world 1.1.2
+    prints `[Mock SDK Server] Executing add tool ...` to stdout on each call, and each such line
+    was a logged traceback of pydantic's JSON report in the user's application; now it is the one
+    warning naming the server that `Hub.connect` gives."""
+    hub_package = packages[2]
+    config = tmp_path / "pyproject.toml"
+    config.write_text(
+        f"[tool.mcp-stubgen.servers.hostile]\ncommand = {json.dumps(PY)}\n"
+        f"args = {json.dumps([str(HOSTILE), '--mode', 'garbage-first'])}\n"
+    )
+    with anyio.fail_after(30), caplog.at_level(logging.WARNING):
+        async with hub_package.Hub.connect_from_config(config, servers=["hostile"]) as hub:
+            assert (await hub.call("hostile__echo", {"text": "hi"})).content[0].text == "hi"
+    skipped = [record.getMessage() for record in caplog.records if "JSON" in record.getMessage()]
+    assert len(skipped) == 3 and all(
+        message.startswith("hostile: a line of the server's stdout is not a JSON-RPC message (") for message in skipped
+    ), skipped
+    assert not any(record.exc_info for record in caplog.records)
+
+
 async def test_an_answer_that_is_not_utf8_fails_its_call_and_the_session_goes_on(
     packages: Any, caplog: pytest.LogCaptureFixture
 ) -> None:

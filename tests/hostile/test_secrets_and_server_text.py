@@ -189,6 +189,18 @@ def test_plain_settings_in_env_are_not_secrets() -> None:
         secrets.refuse_in_catalog("demo", {"tools": [{"inputSchema": {"properties": {"tok/en": "x tok3n-abcdef12"}}}]})
 
 
+def test_an_existing_folder_in_env_is_a_setting_the_catalog_may_name(tmp_path: Path) -> None:
+    """excel-mcp-server 2.2.2 names its `EXCEL_FILES_PATH` folder in its instructions; a folder whose
+    path holds a digit (`/home/ann/project2/sheets`) stopped the snapshot as an echoed secret, telling
+    the user to rotate it. A path that names nothing on disk is judged as any other value."""
+    folder = tmp_path / "project2" / "sheets"
+    folder.mkdir(parents=True)
+    instructions = f"Work with Excel workbooks (.xlsx, .xlsm). Workbooks live in {folder}; use paths relative to it."
+    Secrets([str(folder)]).refuse_in_catalog("excel", {"instructions": instructions})  # no error
+    assert not is_secret(str(folder)) and not is_secret(str(folder / ".."))
+    assert is_secret(str(tmp_path / "tok3n-abcdef12")) and is_secret("/tok3n-abcdef12")
+
+
 HOSTILE = (
     "ok\n::notice title=pwned::owned \x1b]8;;https://evil.example\x07link\x1b]8;;\x07"
     " \u2028 \u202e \x9b @octocat https://evil.example"
