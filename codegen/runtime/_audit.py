@@ -50,7 +50,8 @@ _MODEL_INSTRUCTION = re.compile(
     r"|\bbefore\s+(?:calling\s+|using\s+|running\s+|invoking\s+)?(?:any|all|every)\s+other\s+tools?\b"
     r"|\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|mention|reveal|show|disclose)\b"
     + _GAP
-    + r"\bthe\s+user\b"  # hiding from the one asking; "never tell a user a message was scheduled" is honesty
+    + r"\b(?:(?:the|your|any)\s+users?|users)\b"  # hiding from the one asking (or from users at all);
+    # "never tell a user a message was scheduled" is a rule of honesty
     r"|\bwithout\s+(?:telling|informing|notifying|asking)\s+the\s+user\b"
     r"|\b(?:keep|hide)\s+this\s+(?:secret\s+|hidden\s+)?from\s+the\s+user\b"
     r"|\byou\s+are\s+now\s+(?:a|an|in)\b"
