@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 import keyword
 import re
+import string
 import unicodedata
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -58,9 +59,10 @@ _MAX_LENGTH = 80
 NAMING_RULES = 2
 """The rules a new snapshot's snake_case names follow. 2 keeps a digit with the letters beside it
 (`get_s3_object(s3_key=...)`, as the models name their fields and packages are named); 1 split it off
-(`get_s_3_object(s_3_key=...)`). A snapshot file written before rules 2 existed holds no `namingRules`
-and keeps rules 1, so upgrading mcp-stubgen renames nothing in a package already generated; its next
-snapshot carries those names on (`keep_names`) and names only what is new by rules 2."""
+(`get_s_3_object(s_3_key=...)`). The two differ only where a letter is beside a digit, so a snapshot
+records its rules (`namingRules`) only when it has such a name; a file with such names and no
+`namingRules` was written before rules 2 existed and keeps rules 1, so upgrading mcp-stubgen renames
+nothing in a package already generated, and its next snapshot carries those rules on (`keep_names`)."""
 
 _ID_BOUNDARY = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z0-9])(?=[A-Z][a-z])")
 """Where rules 2 split a name into words: at separators and camelCase humps, never beside a digit
@@ -380,7 +382,10 @@ def _argument_wires(kind: str, entry: Mapping[str, Any]) -> list[str]:
         schema = entry.get("inputSchema")
         properties = schema.get("properties") if isinstance(schema, dict) else None
         return list(properties) if isinstance(properties, dict) else []
-    return [str(argument.get("name", "")) for argument in entry.get("arguments") or [] if isinstance(argument, dict)]
+    arguments = entry.get("arguments")
+    if not isinstance(arguments, list):
+        return []
+    return [str(argument.get("name", "")) for argument in arguments if isinstance(argument, dict)]
 
 
 def entry_keywords(
@@ -412,6 +417,25 @@ def plan_arguments(snapshot: Snapshot, record: ArgumentRecord | None = None) -> 
         kind: {entry["name"]: entry_keywords(snapshot, kind, entry, record) for entry in entries}
         for kind, entries in zip(ARGUMENT_KINDS, (snapshot.tools, snapshot.prompts), strict=True)
     }
+
+
+_WORD_SHAPES = str.maketrans(string.ascii_letters + string.digits, "a" * 52 + "0" * 10)
+
+
+def naming_rules_apply(snapshot: Snapshot) -> bool:
+    """Whether the naming rules can name anything of the snapshot differently: a name the generator
+    turns into snake_case (an entry's, an argument's, a template's variable) with a letter beside a
+    digit, the one place the rules split a name apart differently. (A translated string and two
+    substring tests: a regular expression took 5 ms over a thousand tools' names.)"""
+    names = [
+        *(entry["name"] for entries in (snapshot.tools, snapshot.resources, snapshot.prompts) for entry in entries),
+        *(entry["name"] for entry in snapshot.resource_templates),
+        *(entry["uriTemplate"] for entry in snapshot.resource_templates),
+        *(wire for tool in snapshot.tools for wire in _argument_wires("tools", tool)),
+        *(wire for prompt in snapshot.prompts for wire in _argument_wires("prompts", prompt)),
+    ]
+    shape = _ascii("\n".join(map(str, names))).translate(_WORD_SHAPES)
+    return "a0" in shape or "0a" in shape
 
 
 def carried_arguments(previous: Snapshot, snapshot: Snapshot) -> dict[str, dict[str, dict[str, str]]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -42,7 +43,7 @@ def git(repo: Path, *args: str) -> str:
 
 def save(repo: Path, server: str, snapshot: Snapshot) -> Path:
     path = repo / "mcp" / "snapshots" / f"{server}.json"
-    write_snapshot(path, Snapshot(**{**snapshot.__dict__, "server": server}))
+    write_snapshot(path, replace(snapshot, server=server))
     return path
 
 

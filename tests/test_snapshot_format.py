@@ -47,31 +47,37 @@ def test_canonical_bytes_sort_keys_and_entries_and_end_with_a_newline() -> None:
     assert [entry["name"] for entry in document["tools"]] == ["alpha", "zeta"]
     assert list(document) == sorted(document)
     assert list(document["tools"][0]["inputSchema"]["properties"]) == ["a", "b"]
-    assert (document["format"], document["namingRules"]) == (5, NAMING_RULES)  # named by today's rules
-    assert "missingMethods" not in document
+    assert document["format"] == 1  # the oldest format that holds it: no `missingMethods`
+    assert "missingMethods" not in document and "namingRules" not in document  # no name the rules differ on
     assert b'\n  "capabilities": {\n    "tools"' in data
-    # a server first snapshotted before there were two naming rules: the oldest format that holds it
-    legacy = json.loads(make(naming_rules=1).canonical_bytes())
-    assert legacy["format"] == 1 and "namingRules" not in legacy
 
 
-def test_a_file_without_naming_rules_keeps_rules_1_and_its_bytes(tmp_path: Path) -> None:
-    """Snapshots written before `namingRules` existed name by rules 1 (`get_s_3_object`): reading and
-    writing one changes no byte, and its package's names stay; a new snapshot names by rules 2."""
-    legacy = make(naming_rules=1, tools=(tool("getS3Object"),))
-    write_snapshot(tmp_path / "demo.json", legacy)
-    data = (tmp_path / "demo.json").read_bytes()
-    again = load_snapshot(tmp_path / "demo.json")
-    assert again.naming_rules == 1 and again.canonical_bytes() == data
-    assert [named.python for named in plan_names(again).tools] == ["get_s_3_object"]
+def test_naming_rules_are_recorded_only_where_they_name_something_differently(tmp_path: Path) -> None:
+    """A name with a letter beside a digit is named by rules 2 (`get_s3_object`) and the file says so
+    (format 5); a file with such a name and no `namingRules` was written before rules 2 and keeps
+    rules 1 (`get_s_3_object`), byte for byte; a file without such a name needs neither."""
     fresh = make(tools=(tool("getS3Object"),))
     write_snapshot(tmp_path / "fresh.json", fresh)
+    document = json.loads((tmp_path / "fresh.json").read_bytes())
+    assert (document["format"], document["namingRules"]) == (5, NAMING_RULES)
     assert load_snapshot(tmp_path / "fresh.json") == fresh
     assert [named.python for named in plan_names(fresh).tools] == ["get_s3_object"]
 
+    legacy = make(naming_rules=1, tools=(tool("getS3Object"),))
+    write_snapshot(tmp_path / "legacy.json", legacy)
+    data = (tmp_path / "legacy.json").read_bytes()
+    assert json.loads(data)["format"] == 1
+    again = load_snapshot(tmp_path / "legacy.json")
+    assert again.naming_rules == 1 and again.canonical_bytes() == data
+    assert [named.python for named in plan_names(again).tools] == ["get_s_3_object"]
+
+    plain = make(naming_rules=1)  # nothing the rules differ on: today's rules, and no record of them
+    assert plain.naming_rules == NAMING_RULES and plain == make()
+    assert plain.canonical_bytes() == make().canonical_bytes()
+
 
 def test_missing_methods_are_written_sorted_as_format_2_and_read_back_byte_identical(tmp_path: Path) -> None:
-    original = make(missing_methods=("resources/templates/list", "prompts/list"), naming_rules=1)
+    original = make(missing_methods=("resources/templates/list", "prompts/list"))
     write_snapshot(tmp_path / "demo.json", original)
     data = (tmp_path / "demo.json").read_bytes()
     document = json.loads(data)
@@ -79,11 +85,11 @@ def test_missing_methods_are_written_sorted_as_format_2_and_read_back_byte_ident
     again = load_snapshot(tmp_path / "demo.json")
     assert again.missing_methods == ("prompts/list", "resources/templates/list")
     assert again.canonical_bytes() == data
-    assert make(naming_rules=1).fingerprint != original.fingerprint
+    assert make().fingerprint != original.fingerprint
 
 
 def test_client_settings_are_written_as_format_3_and_absent_settings_change_no_byte(tmp_path: Path) -> None:
-    original = make(client_capabilities=("sampling", "roots"), parse_text_json=True, naming_rules=1)
+    original = make(client_capabilities=("sampling", "roots"), parse_text_json=True)
     write_snapshot(tmp_path / "demo.json", original)
     data = (tmp_path / "demo.json").read_bytes()
     document = json.loads(data)
@@ -96,9 +102,8 @@ def test_client_settings_are_written_as_format_3_and_absent_settings_change_no_b
     again = load_snapshot(tmp_path / "demo.json")
     assert (again.client_capabilities, again.parse_text_json) == (("roots", "sampling"), True)
     assert again.canonical_bytes() == data
-    plain = make(client_capabilities=(), parse_text_json=False, naming_rules=1).canonical_bytes()
-    assert plain == make(naming_rules=1).canonical_bytes()
-    assert b"clientCapabilities" not in plain and b'"format": 1' in plain
+    plain = make(client_capabilities=(), parse_text_json=False).canonical_bytes()
+    assert plain == make().canonical_bytes() and b"clientCapabilities" not in plain and b'"format": 1' in plain
 
 
 def test_reordered_input_gives_identical_bytes_and_fingerprint() -> None:
@@ -155,6 +160,10 @@ def test_duplicate_entries_are_rejected_with_their_name() -> None:
         ('{"format": true}', r"x\.json: unknown snapshot format True"),
         ('{"format": "1"}', r"x\.json: unknown snapshot format '1'"),
         ('{"tools": []}', r"x\.json: unknown snapshot format None"),
+        (  # generate and drift read a prompt's arguments as a list
+            '{"format": 1, "server": "s", "protocolVersion": "v", "capabilities": {}, "prompts": [{"name": "p", "arguments": true}]}',
+            r"x\.json: invalid snapshot at /prompts/0/arguments: Input should be a valid list",
+        ),
         (
             '{"format": 1, "server": "s", "protocolVersion": "v", "capabilities": {}, "tools": [{"name": "t"}]}',
             r"x\.json: invalid snapshot at /tools/0/inputSchema: Field required",

@@ -37,6 +37,7 @@ class ResourceTemplateEntry(_WireEntry):
 
 class PromptEntry(_WireEntry):
     name: str
+    arguments: list[JSON] | None = None
 
 
 class PythonNames(BaseModel):

@@ -20,7 +20,7 @@ from typing import Any
 
 from codegen.errors import StubgenError
 from codegen.fsutil import atomic_write_bytes
-from codegen.identifiers import NAMING_RULES
+from codegen.identifiers import NAMING_RULES, naming_rules_apply
 
 SNAPSHOT_FORMAT = 5
 """The newest format this version reads and writes; bumped whenever a snapshot written by this
@@ -179,8 +179,11 @@ class Snapshot:
     """The keywords the package gives the arguments of the tools and prompts (kind -> entry -> argument),
     for each entry whose keywords differ from what the naming rules alone give (`argumentNames`)."""
     naming_rules: int = NAMING_RULES
-    """The naming rules the package's snake_case names follow (`identifiers.NAMING_RULES`); a file written
-    before there were two holds no `namingRules` and is read as rules 1."""
+    """The naming rules the package's snake_case names follow (`identifiers.NAMING_RULES`). Where both
+    rules name everything alike it is `NAMING_RULES`; a file with a name they differ on and no
+    `namingRules` was written before there were two, and is read as rules 1."""
+    _rules_apply: bool = field(default=False, init=False, repr=False, compare=False)
+    """Whether the naming rules can name anything of it differently (`naming_rules_apply`)."""
 
     def __post_init__(self) -> None:
         self._hold(copy_entries=True)
@@ -261,6 +264,9 @@ class Snapshot:
             if entries
         }
         object.__setattr__(self, "argument_names", arguments)
+        object.__setattr__(self, "_rules_apply", naming_rules_apply(self))
+        if not self._rules_apply:  # both rules name everything alike: one value, so one file
+            object.__setattr__(self, "naming_rules", NAMING_RULES)
         # Hold the entries exactly as a reader of the file will see them (keys sorted all the way
         # down, nothing shared with the caller), so what is generated from a fresh snapshot equals
         # what is generated from its file.
@@ -275,7 +281,8 @@ class Snapshot:
                 object.__setattr__(self, attribute, tuple(document[key]))
 
     def to_json(self) -> JSON:
-        if self.argument_names or self.naming_rules != 1:
+        recorded_rules = self._rules_apply and self.naming_rules != 1
+        if self.argument_names or recorded_rules:
             version = _FIRST_FORMAT_WITH_KEYWORDS
         elif self.python_names:
             version = _FIRST_FORMAT_WITH_PYTHON_NAMES
@@ -305,7 +312,7 @@ class Snapshot:
             document["parseTextJson"] = True
         if self.python_names:
             document["pythonNames"] = {kind: dict(entries) for kind, entries in self.python_names.items()}
-        if self.naming_rules != 1:
+        if recorded_rules:
             document["namingRules"] = self.naming_rules
         if self.argument_names:
             document["argumentNames"] = {
@@ -509,6 +516,12 @@ def _plainly_valid(document: JSON) -> bool:
         ):
             return False
     if not all(type(entry.get("inputSchema")) is dict for entry in document.get("tools", [])):
+        return False
+    if not all(
+        type(entry.get("arguments", [])) in (list, type(None))
+        and all(type(item) is dict for item in entry.get("arguments") or [])
+        for entry in document.get("prompts", [])
+    ):
         return False
     missing, capabilities = document.get("missingMethods", []), document.get("clientCapabilities", [])
     if type(missing) is not list or not all(type(method) is str for method in missing):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -163,7 +164,7 @@ def test_the_audit_since_an_earlier_snapshot_is_the_difference_of_the_two_whole_
         ],
         injected,
     )
-    for before, after in ((old, new), (new, old), (old, old), (old, Snapshot(**{**new.__dict__, "server": "other"}))):
+    for before, after in ((old, new), (new, old), (old, old), (old, replace(new, server="other"))):
         whole = set(catalog_findings(before))
         expected = [found for found in catalog_findings(after) if found not in whole]
         assert catalog_findings(after, since=before) == expected
