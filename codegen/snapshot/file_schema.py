@@ -116,9 +116,9 @@ class SnapshotFile(BaseModel):
         default=1,
         description=(
             "The naming rules the package's snake_case names follow: 2 keeps a digit with the letters beside it "
-            "(`get_s3_object`), 1 splits it off (`get_s_3_object`). A snapshot keeps the rules of the one it "
-            "replaced; a server's first snapshot gets 2. Absent means 1, the rules of every snapshot written "
-            "before this field existed."
+            "(`get_s3_object`), 1 splits it off (`get_s_3_object`). Present only when a name has a letter beside a "
+            "digit, the one place they differ; absent there means 1 (written before this field existed). A "
+            "snapshot keeps the rules of the one it replaces."
         ),
     )
     argumentNames: ArgumentNames = Field(
