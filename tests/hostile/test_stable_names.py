@@ -40,6 +40,17 @@ def tree(folder: Path) -> dict[str, bytes]:
     }
 
 
+def a_fresh_clone_agrees(tmp_path: Path, run_cli) -> dict[str, bytes]:  # type: ignore[no-untyped-def]
+    """`generate --check` holds for the synced package, and deleting it and generating again from the
+    committed snapshot (a fresh clone) gives the same files, which it returns."""
+    synced_tree = tree(tmp_path / "clients")
+    assert run_cli("generate", "--check").exit_code == 0
+    shutil.rmtree(tmp_path / "clients")
+    assert run_cli("generate", "--no-cache").exit_code == 0
+    assert tree(tmp_path / "clients") == synced_tree
+    return synced_tree
+
+
 def test_names_stay_with_their_entities_when_the_server_adds_lookalikes(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.chdir(tmp_path)
     state = tmp_path / "state"
@@ -65,12 +76,7 @@ def test_names_stay_with_their_entities_when_the_server_adds_lookalikes(tmp_path
         "called get_user",
     ]
 
-    # A fresh clone (the package deleted, regenerated from the committed snapshot) agrees, and --check holds.
-    synced_tree = tree(tmp_path / "clients")
-    assert run_cli("generate", "--check").exit_code == 0
-    shutil.rmtree(tmp_path / "clients")
-    assert run_cli("generate", "--no-cache").exit_code == 0
-    assert tree(tmp_path / "clients") == synced_tree
+    a_fresh_clone_agrees(tmp_path, run_cli)
 
 
 ARGUMENT_CALLS = """
@@ -123,12 +129,8 @@ def test_keywords_stay_with_their_arguments_when_the_server_adds_lookalikes(
         'called note with {"text_body": "new"}',
     ]
 
-    # A fresh clone agrees, --check holds, and a snapshot taken again carries the keywords on.
-    synced_tree = tree(tmp_path / "clients")
-    assert run_cli("generate", "--check").exit_code == 0
-    shutil.rmtree(tmp_path / "clients")
-    assert run_cli("generate", "--no-cache").exit_code == 0
-    assert tree(tmp_path / "clients") == synced_tree
+    # A fresh clone agrees, and a snapshot taken again carries the keywords on.
+    synced_tree = a_fresh_clone_agrees(tmp_path, run_cli)
     assert run_cli("sync").exit_code == 0
     assert json.loads((tmp_path / "snaps" / "grow.json").read_text(encoding="utf-8")) == grown
     assert tree(tmp_path / "clients") == synced_tree
