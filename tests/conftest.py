@@ -33,6 +33,15 @@ EXPENSIVE = Path(__file__).with_name("expensive.txt")
 """The test functions marked `expensive`, one `path::function` a line."""
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Import hypothesis as every process starts, not as it ends. Its pytest plugin imports it in each
+    xdist worker's terminal summary, after the worker reported its last test; assertion rewriting,
+    uncached under PYTHONDONTWRITEBYTECODE, makes that 1.7 s of CPU, past 5 s on a loaded 2-core
+    machine, and execnet interrupts a worker still busy 5 s after it is told to stop: the
+    `KeyboardInterrupt` in hypothesis' `gc_callback` warned of at the end of every CI run."""
+    importlib.import_module("hypothesis")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     expensive = {
         line for line in EXPENSIVE.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")
