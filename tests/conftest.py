@@ -21,6 +21,7 @@ from types import ModuleType
 import pytest
 from filelock import FileLock
 
+from codegen import console
 from codegen.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -94,6 +95,13 @@ def shared_mypy_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None
 def isolated_generate_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test gets its own generate cache, so no test reads pieces another one (or a user) cached."""
     monkeypatch.setenv("MCP_STUBGEN_CACHE_DIR", str(tmp_path_factory.mktemp("generate-cache")))
+
+
+@pytest.fixture(autouse=True)
+def fresh_console() -> None:
+    """Every test starts with the console settings of a new process: a command run in-process with
+    `--quiet` or `--format json` (`run_cli`) left them set, and a later test's warning went unprinted."""
+    console.begin()
 
 
 @dataclass
