@@ -152,7 +152,9 @@ def free_port() -> int:
     raise RuntimeError(f"no free loopback port in {block}-{block + PORTS_PER_WORKER - 1}")
 
 
-def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 20.0) -> None:
+def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
+    """Wait until `process` listens on `port`: a server's start-up (its imports) can take 20 s on a loaded
+    2-core machine, and it costs nothing to wait longer for one that comes up."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
