@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import itertools
 import os
@@ -41,6 +42,17 @@ def pytest_configure(config: pytest.Config) -> None:
     machine, and execnet interrupts a worker still busy 5 s after it is told to stop: the
     `KeyboardInterrupt` in hypothesis' `gc_callback` warned of at the end of every CI run."""
     importlib.import_module("hypothesis")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish() -> None:
+    """Collect the garbage once the last fixture is torn down, and freeze what survives. This runs
+    before an xdist worker reports that it finished; pytest's own two full collections come after,
+    and with millions of objects alive at the end of a worker (3.3 million on one) they took seconds,
+    past the 5 s execnet waits before interrupting a worker it told to stop. What survives a full
+    collection is alive, so freezing it hides nothing from them: they see only what is new."""
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
