@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import itertools
 import os
@@ -21,6 +22,7 @@ from types import ModuleType
 import pytest
 from filelock import FileLock
 
+from codegen import console
 from codegen.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -31,6 +33,26 @@ SLOW_FAMILIES = ("real_server", "generated_mypy", "conformance", "expensive")
 """The markers (registered in pyproject.toml) that make a test `slow`: `-m "not slow"` is the fast lane."""
 EXPENSIVE = Path(__file__).with_name("expensive.txt")
 """The test functions marked `expensive`, one `path::function` a line."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Import hypothesis as every process starts, not as it ends. Its pytest plugin imports it in each
+    xdist worker's terminal summary, after the worker reported its last test; assertion rewriting,
+    uncached under PYTHONDONTWRITEBYTECODE, makes that 1.7 s of CPU, past 5 s on a loaded 2-core
+    machine, and execnet interrupts a worker still busy 5 s after it is told to stop: the
+    `KeyboardInterrupt` in hypothesis' `gc_callback` warned of at the end of every CI run."""
+    importlib.import_module("hypothesis")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish() -> None:
+    """Collect the garbage once the last fixture is torn down, and freeze what survives. This runs
+    before an xdist worker reports that it finished; pytest's own two full collections come after,
+    and with millions of objects alive at the end of a worker (3.3 million on one) they took seconds,
+    past the 5 s execnet waits before interrupting a worker it told to stop. What survives a full
+    collection is alive, so freezing it hides nothing from them: they see only what is new."""
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -87,6 +109,13 @@ def isolated_generate_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatc
     monkeypatch.setenv("MCP_STUBGEN_CACHE_DIR", str(tmp_path_factory.mktemp("generate-cache")))
 
 
+@pytest.fixture(autouse=True)
+def fresh_console() -> None:
+    """Every test starts with the console settings of a new process: a command run in-process with
+    `--quiet` or `--format json` (`run_cli`) left them set, and a later test's warning went unprinted."""
+    console.begin()
+
+
 @dataclass
 class CliResult:
     exit_code: int
@@ -135,7 +164,9 @@ def free_port() -> int:
     raise RuntimeError(f"no free loopback port in {block}-{block + PORTS_PER_WORKER - 1}")
 
 
-def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 20.0) -> None:
+def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
+    """Wait until `process` listens on `port`: a server's start-up (its imports) can take 20 s on a loaded
+    2-core machine, and it costs nothing to wait longer for one that comes up."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:

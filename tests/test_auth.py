@@ -33,6 +33,9 @@ from tests.conftest import REPO, SERVERS, forget_generated, free_port, import_ge
 STANDIN = Path(__file__).resolve().parent / "browser_standin.py"
 HOSTILE = str(SERVERS / "hostile_server.py")
 CLIENT_SECRET = "ci-secret-7f3a9c2e"
+HTTP_SECONDS = 30
+"""How long a test's own request to the server may take (httpx's default, 5 s, a loaded CI machine can
+pass), as the browser stand-in waits."""
 
 
 @contextmanager
@@ -130,6 +133,7 @@ def test_token_from_the_environment_is_sent_and_nothing_is_stored(
             url.replace("/mcp", "/token"),
             data={"grant_type": "client_credentials", "resource": url},
             auth=("ci-client", CLIENT_SECRET),
+            timeout=HTTP_SECONDS,
         ).json()["access_token"]
         monkeypatch.setenv("REMOTE_TOKEN", issued)
         folder = project(tmp_path / "project", url, 'token = "${REMOTE_TOKEN}"')
@@ -372,6 +376,7 @@ def test_watch_refreshes_the_token_in_a_long_session(tmp_path: Path, token_store
                 url.replace("/mcp", "/token"),
                 data={"grant_type": "client_credentials"},
                 auth=("ci-client", CLIENT_SECRET),
+                timeout=HTTP_SECONDS,
             ).json()["access_token"]
 
             async def add_tool() -> None:
@@ -513,7 +518,8 @@ def test_a_refresh_the_authorization_server_cannot_answer_fails_the_snapshot_nam
 
 def token_outage(url: str, status: int) -> None:
     """From now on the authorization server answers every `/token` request with `status` (0: it is back)."""
-    assert httpx2.post(url.replace("/mcp", "/token-outage"), params={"status": status}).status_code == 200
+    outage = httpx2.post(url.replace("/mcp", "/token-outage"), params={"status": status}, timeout=HTTP_SECONDS)
+    assert outage.status_code == 200
 
 
 @pytest.fixture(scope="module")
@@ -524,7 +530,9 @@ def midsession(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path,
     folder = tmp_path_factory.mktemp("generated")
     with oauth_server(folder / "server") as (url, _log):
         grant = {"grant_type": "client_credentials", "resource": url}
-        token = httpx2.post(url.replace("/mcp", "/token"), data=grant, auth=("ci-client", CLIENT_SECRET))
+        token = httpx2.post(
+            url.replace("/mcp", "/token"), data=grant, auth=("ci-client", CLIENT_SECRET), timeout=HTTP_SECONDS
+        )
         bearer = {"Authorization": f"Bearer {token.json()['access_token']}"}
         remote = anyio.run(snapshot_server, ServerConfig(name="remote", url=url, headers=bearer))
     hostile = anyio.run(snapshot_server, ServerConfig(name="hostile", command=sys.executable, args=(HOSTILE,)))
@@ -554,7 +562,7 @@ def logged_in(folder: Path, url: str) -> Path:
 
 
 def revoke_every_grant(url: str) -> None:
-    assert httpx2.post(url.replace("/mcp", "/revoke-all")).status_code == 200
+    assert httpx2.post(url.replace("/mcp", "/revoke-all"), timeout=HTTP_SECONDS).status_code == 200
 
 
 def issued_secrets(log: Path) -> set[str]:
@@ -587,10 +595,12 @@ def test_a_login_revoked_mid_session_fails_only_the_calls_until_the_next_login(
         "from midsession.remote import AuthError, RemoteClient, ServerError, stored_auth\n"
         "url, project = sys.argv[1:]\n"
         "def revoke():\n"
-        "    httpx2.post(url.replace('/mcp', '/revoke-all'))\n"
+        f"    httpx2.post(url.replace('/mcp', '/revoke-all'), timeout={HTTP_SECONDS})\n"
         "def login():\n"
         "    command = [sys.executable, '-m', 'codegen.cli', 'auth', 'login', 'remote']\n"
-        "    subprocess.run(command, cwd=project, capture_output=True, check=True)\n"
+        "    done = subprocess.run(command, cwd=project, capture_output=True, text=True)\n"
+        "    if done.returncode:\n"
+        "        sys.exit(f'auth login failed: {done.stderr}')\n"
         "def report(error):\n"
         "    print(type(error).__name__, isinstance(error, ServerError), error.step, error, sep=' | ')\n"
         "async def main():\n"

@@ -292,7 +292,9 @@ def test_the_action_installs_its_own_checkout_or_a_release_from_the_index(
     project: Path, tmp_path: Path, cache: Path
 ) -> None:
     """By default the tool's version is the action's tag, whatever the newest release is; `install:
-    index` installs the `version` asked for from the package index."""
+    index` installs the `version` asked for from the package index. The second run is the action used
+    again in the same job (one `RUNNER_TEMP`), so it finds the first one's environment, dependencies
+    installed, and must still replace the tool with the release asked for."""
     write_config(project, OFFLINE_CONFIG)
     given = {"against": "HEAD", "check-generated": "false"}
     # pip byte-compiling every installed distribution proves nothing here (PIP_NO_COMPILE=1 would turn it on)
@@ -315,7 +317,7 @@ def test_the_action_installs_its_own_checkout_or_a_release_from_the_index(
     )
     links = " ".join(filter(None, [os.environ.get("PIP_FIND_LINKS"), str(wheels)]))
     indexed = run_action(
-        project, tmp_path / "runner2", cache, action, runner_env={**runner, "PIP_FIND_LINKS": links}, install="index",
+        project, tmp_path / "runner", cache, action, runner_env={**runner, "PIP_FIND_LINKS": links}, install="index",
         version="0.1.0.post8", **given,
     )  # fmt: skip
     assert indexed.exit_code == 0, indexed.log

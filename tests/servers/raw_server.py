@@ -174,7 +174,7 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
         if mode == "hang-after-handshake":
             if os.environ.get("RAW_SERVER_HANGING_FILE"):  # tells a test the client is now waiting here
                 open(os.environ["RAW_SERVER_HANGING_FILE"], "w").close()
-            time.sleep(3600)
+            hang()
         if mode == "slow-list" and not params.get("cursor"):
             time.sleep(delay)
         if mode == "list-error":
@@ -207,6 +207,16 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
         answer(request_id, {})
     else:
         fail(request_id, -32601, f"Method not found: {method}")
+
+
+def hang() -> None:
+    """Answer nothing and ignore a closed stdin, as a stuck server does, so the client's shutdown must
+    stop it; but only while the process that started this one lives: a test killed mid-way (and its
+    client with it) must not leave a server behind, and an hour's sleep did."""
+    parent = os.getppid()
+    while os.getppid() == parent:
+        time.sleep(0.2)
+    sys.exit(1)
 
 
 def main() -> None:
@@ -246,7 +256,7 @@ def main() -> None:
         sys.stdout.write("  Installation not complete. Run: example-mcp-install\n")
         sys.exit(1)
     if mode == "hang":
-        time.sleep(3600)
+        hang()
     time.sleep(options.start_delay)
     reading = True
     for line in sys.stdin:
