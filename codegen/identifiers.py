@@ -432,10 +432,29 @@ def naming_rules_apply(snapshot: Snapshot) -> bool:
         *(entry["name"] for entry in snapshot.resource_templates),
         *(entry["uriTemplate"] for entry in snapshot.resource_templates),
         *(wire for tool in snapshot.tools for wire in _argument_wires("tools", tool)),
+        *(wire for tool in snapshot.tools for wire in _merged_wires(tool.get("inputSchema"))),
         *(wire for prompt in snapshot.prompts for wire in _argument_wires("prompts", prompt)),
     ]
     shape = _ascii("\n".join(map(str, names))).translate(_WORD_SHAPES)
     return "a0" in shape or "0a" in shape
+
+
+def _merged_wires(schema: object) -> list[str]:
+    """For an input root that `allOf` or `$ref` merges into one model (whose keywords are its members'
+    properties), every property name anywhere in the schema: more than the keywords, never fewer."""
+    if not isinstance(schema, dict) or not ("allOf" in schema or "$ref" in schema):
+        return []
+    found: list[str] = []
+    pending: list[object] = [schema]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("properties"), dict):
+                found.extend(node["properties"])
+            pending.extend(node.values())
+        elif isinstance(node, list):
+            pending.extend(node)
+    return found
 
 
 def carried_arguments(previous: Snapshot, snapshot: Snapshot) -> dict[str, dict[str, dict[str, str]]]:

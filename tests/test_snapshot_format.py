@@ -71,6 +71,13 @@ def test_naming_rules_are_recorded_only_where_they_name_something_differently(tm
     assert again.naming_rules == 1 and again.canonical_bytes() == data
     assert [named.python for named in plan_names(again).tools] == ["get_s_3_object"]
 
+    # an input root merged from `allOf` members: its keywords are theirs, so their names count too
+    merged = {
+        "name": "put",
+        "inputSchema": {"allOf": [{"type": "object", "properties": {"s3Key": {"type": "string"}}}]},
+    }
+    assert make(naming_rules=1, tools=(merged,)).naming_rules == 1
+
     plain = make(naming_rules=1)  # nothing the rules differ on: today's rules, and no record of them
     assert plain.naming_rules == NAMING_RULES and plain == make()
     assert plain.canonical_bytes() == make().canonical_bytes()
