@@ -6,11 +6,13 @@ import gc
 import importlib
 import itertools
 import os
+import shlex
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -91,6 +93,32 @@ EXAMPLE_SERVER = REPO / "examples" / "weather_server.py"
 NPM_SERVERS = Path(__file__).resolve().parent / "npm"
 TEST_DEPS = REPO / ".test-deps"
 """What the tests install on first use (git-ignored): servers that cannot share our environment, locks."""
+
+
+FORKS = Path(tempfile.gettempdir()) / f"mcp-stubgen-forks-{os.getpid()}"
+PYTHON = str(FORKS / "python")
+"""`python` for the commands a test starts: a script that imports the MCP SDK runs as a fork of this
+worker's server of forks (tests/forkserver.py), which imported the SDK once; anything else runs as is."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def server_of_forks() -> Iterator[None]:
+    """This worker's server of forks, and the `PYTHON` command that reaches it."""
+    FORKS.mkdir(exist_ok=True)
+    script = Path(__file__).with_name("forkserver.py")
+    socket_path = FORKS / "socket"
+    socket_path.unlink(missing_ok=True)
+    command = [sys.executable, "-I", "-S", str(script), "run", str(socket_path)]
+    launcher = Path(PYTHON)
+    launcher.write_text(f'#!/bin/sh\nexec {" ".join(map(shlex.quote, command))} "$@"\n', encoding="utf-8")
+    launcher.chmod(0o755)
+    server = subprocess.Popen([sys.executable, str(script), "serve", str(socket_path)], stdout=subprocess.DEVNULL)
+    try:
+        yield
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        shutil.rmtree(FORKS, ignore_errors=True)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -183,7 +211,7 @@ def example_server_over(transport: str, path: str) -> Iterator[str]:
     """The example server on a free loopback port, `--http` or `--sse`; yields its URL."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, str(EXAMPLE_SERVER), f"--{transport}", str(port)],
+        [PYTHON, str(EXAMPLE_SERVER), f"--{transport}", str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -28,7 +28,16 @@ from codegen.config import ServerConfig
 from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import REPO, SERVERS, forget_generated, free_port, import_generated, wait_for_port, write_config
+from tests.conftest import (
+    PYTHON,
+    REPO,
+    SERVERS,
+    forget_generated,
+    free_port,
+    import_generated,
+    wait_for_port,
+    write_config,
+)
 
 STANDIN = Path(__file__).resolve().parent / "browser_standin.py"
 HOSTILE = str(SERVERS / "hostile_server.py")
@@ -45,7 +54,7 @@ def oauth_server(folder: Path, *options: str, port: int | None = None) -> Iterat
     log = folder / "server-log.jsonl"
     port = port or free_port()
     process = subprocess.Popen(
-        [sys.executable, str(SERVERS / "oauth_server.py"), str(port), str(log), *options],
+        [PYTHON, str(SERVERS / "oauth_server.py"), str(port), str(log), *options],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -535,7 +544,7 @@ def midsession(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path,
         )
         bearer = {"Authorization": f"Bearer {token.json()['access_token']}"}
         remote = anyio.run(snapshot_server, ServerConfig(name="remote", url=url, headers=bearer))
-    hostile = anyio.run(snapshot_server, ServerConfig(name="hostile", command=sys.executable, args=(HOSTILE,)))
+    hostile = anyio.run(snapshot_server, ServerConfig(name="hostile", command=PYTHON, args=(HOSTILE,)))
     out = folder / "midsession"
     generate_package(remote, out)
     generate_package(hostile, out)
@@ -734,7 +743,7 @@ async def test_a_hub_keeps_its_other_server_while_a_token_endpoint_fails(
     a stdio server: the protected server's call fails alone with the refresh step, the other server
     answers, and once the endpoint is back the protected one answers again."""
     _out, remote, hub = midsession
-    hostile = StdioServerParameters(command=sys.executable, args=[HOSTILE])
+    hostile = StdioServerParameters(command=PYTHON, args=[HOSTILE])
     with oauth_server(tmp_path / "server", "--expires-in", "1") as (url, _log), anyio.fail_after(120):
         logged_in(tmp_path / "project", url)
         transport = remote.authorized_transport(url, remote.stored_auth("remote"))
@@ -759,7 +768,7 @@ async def test_a_hub_keeps_its_other_server_when_one_login_is_revoked(
     the hub's whole session, every server with it. Now the protected server's calls fail alone, the
     other server answers, and after the next login the protected one answers again."""
     _out, remote, hub = midsession
-    hostile = StdioServerParameters(command=sys.executable, args=[HOSTILE])
+    hostile = StdioServerParameters(command=PYTHON, args=[HOSTILE])
     with oauth_server(tmp_path / "server") as (url, log), anyio.fail_after(120):
         folder = logged_in(tmp_path / "project", url)
         transport = remote.authorized_transport(url, remote.stored_auth("remote"))

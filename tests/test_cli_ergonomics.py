@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from pathlib import Path
 
 from codegen.snapshot.command import derived_server_id
-from tests.conftest import EXAMPLE_SERVER, SERVERS, write_config
+from tests.conftest import EXAMPLE_SERVER, PYTHON, SERVERS, write_config
 from tests.regen_goldens import GOLDEN
 
-PY = sys.executable
+PY = PYTHON
 
 
 def test_ad_hoc_snapshot_without_name_takes_it_from_the_command(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -8,16 +8,15 @@ import os
 import pty
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import EXAMPLE_SERVER, REPO, write_config
+from tests.conftest import EXAMPLE_SERVER, PYTHON, REPO, write_config
 from tests.regen_goldens import GOLDEN
 
-PY = sys.executable
+PY = PYTHON
 HISTORY = REPO / "tests" / "fixtures" / "history"
 
 

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXAMPLE_SERVER, REPO, write_config
+from tests.conftest import EXAMPLE_SERVER, PYTHON, REPO, write_config
 from tests.regen_goldens import GOLDEN
 
-PY = sys.executable
+PY = PYTHON
 
 WEATHER_VIEW = """\
 weather  (snapshot.json)

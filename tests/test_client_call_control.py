@@ -23,20 +23,20 @@ from codegen.config import ServerConfig
 from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import forget_generated, import_generated
+from tests.conftest import PYTHON, forget_generated, import_generated
 from tests.regen_goldens import GOLDEN, hub_case_snapshots
 from tests.servers import progress_server
 
 SERVER = Path(__file__).parent / "servers" / "progress_server.py"
 EXAMPLES = Path(__file__).parent.parent / "examples"
-PARAMETERS = StdioServerParameters(command=sys.executable, args=[str(SERVER)])
+PARAMETERS = StdioServerParameters(command=PYTHON, args=[str(SERVER)])
 
 
 @pytest.fixture(scope="module")
 def progress(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     """The generated package of the progress server, imported once for the module."""
     folder = tmp_path_factory.mktemp("call-control")
-    config = ServerConfig(name="progress", command=sys.executable, args=(str(SERVER),))
+    config = ServerConfig(name="progress", command=PYTHON, args=(str(SERVER),))
     generate_package(asyncio.run(snapshot_server(config)), folder)
     try:
         yield import_generated(folder, "progress")
@@ -234,7 +234,7 @@ def test_the_sync_hub_calls_by_qualified_name_and_through_each_servers_sync_clie
     generate_hub([(snapshot, {}) for snapshot in hub_case_snapshots()], tmp_path / "synchub")
     try:
         hub_module = import_generated(tmp_path / "synchub", "hub")
-        weather, notes = (StdioServerParameters(command=sys.executable, args=[str(EXAMPLES / name)]) for name in ("weather_server.py", "notes_server.py"))  # fmt: skip
+        weather, notes = (StdioServerParameters(command=PYTHON, args=[str(EXAMPLES / name)]) for name in ("weather_server.py", "notes_server.py"))  # fmt: skip
         with hub_module.Hub.connect_sync(weather=weather, notes=notes) as hub:
             assert isinstance(hub, hub_module.SyncHub)
             assert hub.call("weather__search", {"query": "OS"}).structured_content == {"result": ["Oslo"]}
@@ -295,7 +295,7 @@ def test_the_sync_client_and_call_options_are_typed_for_mypy_strict(tmp_path: Pa
 async def test_hub_call_takes_the_generated_methods_call_options(tmp_path: Path) -> None:
     """`hub.call` (and its sync twin) carries progress, `_meta` and a timeout to the owning server,
     and a timeout raises the same `RequestTimeoutError` and cancels the call there."""
-    snapshot = await snapshot_server(ServerConfig(name="progress", command=sys.executable, args=(str(SERVER),)))
+    snapshot = await snapshot_server(ServerConfig(name="progress", command=PYTHON, args=(str(SERVER),)))
     generate_package(snapshot, tmp_path / "optionshub")
     generate_hub([(snapshot, {})], tmp_path / "optionshub")
     try:

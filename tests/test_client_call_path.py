@@ -18,10 +18,10 @@ from mcp import StdioServerParameters
 
 from codegen.generate import generate_package
 from codegen.snapshot import load_snapshot
-from tests.conftest import REPO, forget_generated, import_generated
+from tests.conftest import PYTHON, REPO, forget_generated, import_generated
 from tests.regen_goldens import GOLDEN, OUTPUT
 
-WEATHER_SERVER = StdioServerParameters(command=sys.executable, args=[str(REPO / "examples" / "weather_server.py")])
+WEATHER_SERVER = StdioServerParameters(command=PYTHON, args=[str(REPO / "examples" / "weather_server.py")])
 
 
 @pytest.fixture

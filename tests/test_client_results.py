@@ -5,7 +5,6 @@ servers over stdio, then calls through the packages it wrote."""
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -23,7 +22,7 @@ from mcp.types import (
     TextContent,
 )
 
-from tests.conftest import NPM_SERVERS, SERVERS, forget_generated, import_generated, write_config
+from tests.conftest import NPM_SERVERS, PYTHON, SERVERS, forget_generated, import_generated, write_config
 
 TEXT_JSON_SERVER = SERVERS / "text_json_server.py"
 EVERYTHING = NPM_SERVERS / "node_modules" / ".bin" / "mcp-server-everything"
@@ -39,7 +38,7 @@ def synced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dic
     if not EVERYTHING.exists():
         pytest.skip("server-everything is not installed (npm ci --prefix tests/npm)")
     folder = tmp_path_factory.mktemp("results")
-    python = json.dumps(sys.executable)
+    python = json.dumps(PYTHON)
     script = json.dumps(str(TEXT_JSON_SERVER))
     write_config(
         folder,
@@ -77,7 +76,7 @@ client_capabilities = ["sampling", "roots"]
 
 
 def stdio(script: Path) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=[str(script)])
+    return StdioServerParameters(command=PYTHON, args=[str(script)])
 
 
 async def test_typed_content_blocks_and_one_clear_error_for_a_missing_structured_content(synced: Any) -> None:
@@ -195,7 +194,7 @@ def test_declared_capabilities_are_used_in_both_handshakes_and_drift_reports_a_c
 snapshots = "snapshots"
 
 [tool.mcp-stubgen.servers.strict_json]
-command = {json.dumps(sys.executable)}
+command = {json.dumps(PYTHON)}
 args = [{json.dumps(str(TEXT_JSON_SERVER))}]
 protocol = "legacy"
 client_capabilities = ["sampling"]

@@ -24,6 +24,7 @@ from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
 from codegen.snapshot import load_snapshot
 from codegen.snapshot.discovery import snapshot_server
+from tests.conftest import PYTHON
 from tests.regen_goldens import GOLDEN, OUTPUT
 
 TASK_SERVER = Path(__file__).parent / "servers" / "task_server.py"
@@ -60,7 +61,7 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     folder = tmp_path_factory.mktemp("tasks")
     for case in ("everything", "catalog"):
         shutil.copytree(OUTPUT / case, folder / OUT / case)
-    config = ServerConfig(name="typed_tasks", command=sys.executable, args=(str(TASK_SERVER),))
+    config = ServerConfig(name="typed_tasks", command=PYTHON, args=(str(TASK_SERVER),))
     generate_package(asyncio.run(snapshot_server(config)), folder / OUT)
     generate_hub([(EVERYTHING, {})], folder / OUT)
     sys.path.insert(0, str(folder))
@@ -142,7 +143,7 @@ def test_a_required_tool_runs_as_a_task_from_its_method_and_the_hub_and_a_handle
 @pytest.fixture(scope="module")
 def typed(packages: None) -> Iterator[Any]:
     """The task server's generated sync client, connected once for the module."""
-    parameters = StdioServerParameters(command=sys.executable, args=[str(TASK_SERVER)])
+    parameters = StdioServerParameters(command=PYTHON, args=[str(TASK_SERVER)])
     with package("typed_tasks").TypedTasksClient.connect_sync(parameters) as client:
         yield client
 
@@ -234,9 +235,7 @@ def test_task_methods_on_a_server_without_task_support_raise_one_clear_error(pac
     """Before anything is sent: on a 2025 server without the `tasks` capability (the legacy raw
     server), and on a 2026-07-28 one (`mcp-server-time`), where tasks are an extension."""
     catalog = package("catalog")
-    legacy = StdioServerParameters(
-        command=sys.executable, args=[str(Path(__file__).parent / "servers" / "raw_server.py")]
-    )
+    legacy = StdioServerParameters(command=PYTHON, args=[str(Path(__file__).parent / "servers" / "raw_server.py")])
     # `draw` may run as a task, when started as one; `math.multiply` only runs as one
     with catalog.CatalogClient.connect_sync(legacy) as client, pytest.raises(catalog.TaskSupportError) as optional:
         client.start_draw(shape={"kind": "circle", "radius": 1})

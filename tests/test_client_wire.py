@@ -8,7 +8,6 @@ import asyncio
 import importlib
 import json
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -16,10 +15,19 @@ from types import ModuleType
 import pytest
 from mcp import StdioServerParameters
 
-from tests.conftest import REPO, SERVERS, forget_generated, free_port, import_generated, wait_for_port, write_config
+from tests.conftest import (
+    PYTHON,
+    REPO,
+    SERVERS,
+    forget_generated,
+    free_port,
+    import_generated,
+    wait_for_port,
+    write_config,
+)
 from tests.regen_goldens import OUTPUT
 
-PY = sys.executable
+PY = PYTHON
 RAW_SERVER = SERVERS / "raw_server.py"
 HEADER_SERVER = SERVERS / "header_server.py"
 

@@ -26,10 +26,10 @@ from codegen.generate.code_mode import module_name, render_code_mode, token_repo
 from codegen.generate.hub import HubSettings
 from codegen.generate.publish import diff_trees, read_tree
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot
-from tests.conftest import REPO, write_config
+from tests.conftest import PYTHON, REPO, write_config
 from tests.regen_goldens import GOLDEN, OUTPUT, REGEN_COMMAND, code_mode_case_tree
 
-PY = sys.executable
+PY = PYTHON
 WEATHER = REPO / "examples" / "weather_server.py"
 NOTES = REPO / "examples" / "notes_server.py"
 HAS_MONTY = importlib.util.find_spec("pydantic_monty") is not None

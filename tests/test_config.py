@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXAMPLE_SERVER, SERVERS, write_config
+from tests.conftest import EXAMPLE_SERVER, PYTHON, SERVERS, write_config
 
-PY = sys.executable
+PY = PYTHON
 
 
 def one_error_line(stderr: str) -> str:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import SERVERS, write_config
+from tests.conftest import PYTHON, SERVERS, write_config
 
 EXPECTED = [
     ("tool-removed", "breaking", "delete_station", None, ""),
@@ -28,7 +27,7 @@ def test_live_drift_then_update(run_cli, tmp_path: Path, monkeypatch: pytest.Mon
 snapshots = "snapshots"
 
 [tool.mcp-stubgen.servers.drifty]
-command = {json.dumps(sys.executable)}
+command = {json.dumps(PYTHON)}
 args = [{json.dumps(str(SERVERS / "drift_server.py"))}]
 env = {{ DRIFT_CATALOG = "${{DRIFT_CATALOG}}" }}
 """,
@@ -66,7 +65,7 @@ def test_unreachable_server_is_exit_2(run_cli, tmp_path: Path) -> None:  # type:
 snapshots = "snapshots"
 
 [tool.mcp-stubgen.servers.broken]
-command = {json.dumps(sys.executable)}
+command = {json.dumps(PYTHON)}
 args = ["-c", "raise SystemExit(3)"]
 """,
     )

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from codegen.config import load_config
 from codegen.identifiers import hub_attribute, package_name
-from tests.conftest import EXAMPLE_SERVER, REPO, SERVERS, interrupt_after_line, write_config
+from tests.conftest import EXAMPLE_SERVER, PYTHON, REPO, SERVERS, interrupt_after_line, write_config
 from tests.regen_goldens import GOLDEN
 
 WEATHER = GOLDEN / "weather" / "snapshot.json"
@@ -57,7 +57,7 @@ def test_a_server_id_with_digits_gives_that_package_class_and_hub_keyword(run_cl
     assert "context7: Context7Client" in hub_client and "context_7" not in hub_client
 
 
-PY = sys.executable
+PY = PYTHON
 RAW = str(SERVERS / "raw_server.py")
 
 
@@ -272,7 +272,7 @@ def test_the_generate_snippet_runs_the_way_the_readme_says(tmp_path: Path) -> No
     (examples / "your_script.py").write_text(
         f"import asyncio\n\n\nasync def main() -> None:\n    {script}\n    print(forecast.city)\n\nasyncio.run(main())\n"
     )
-    env = {**os.environ, "PATH": f"{Path(PY).parent}{os.pathsep}{os.environ['PATH']}"}
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     result = subprocess.run(instruction, shell=True, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout == "Oslo\n"

@@ -5,7 +5,6 @@ Servers run as subprocesses over stdio and over Streamable HTTP on 127.0.0.1.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -18,7 +17,7 @@ from codegen.config import ServerConfig
 from codegen.generate import generate_package
 from codegen.snapshot import Snapshot
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import EXAMPLE_SERVER, SERVERS, forget_generated, import_generated
+from tests.conftest import EXAMPLE_SERVER, PYTHON, SERVERS, forget_generated, import_generated
 
 
 @pytest.fixture
@@ -35,13 +34,11 @@ def import_package(tmp_path: Path) -> Iterator[Any]:
 
 
 def stdio(script: Path) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=[str(script)])
+    return StdioServerParameters(command=PYTHON, args=[str(script)])
 
 
 async def test_weather_over_stdio(import_package: Any) -> None:
-    snapshot = await snapshot_server(
-        ServerConfig(name="weather_stdio", command=sys.executable, args=(str(EXAMPLE_SERVER),))
-    )
+    snapshot = await snapshot_server(ServerConfig(name="weather_stdio", command=PYTHON, args=(str(EXAMPLE_SERVER),)))
     package = import_package(snapshot)
 
     async with package.WeatherStdioClient.connect(stdio(EXAMPLE_SERVER)) as weather:
@@ -72,9 +69,7 @@ async def test_weather_over_stdio(import_package: Any) -> None:
 
 async def test_an_error_leaving_the_connection_block_reaches_the_caller_as_itself(import_package: Any) -> None:
     """Not an `ExceptionGroup` of the SDK's task groups: `except ToolError` outside the block catches it."""
-    snapshot = await snapshot_server(
-        ServerConfig(name="weather_raise", command=sys.executable, args=(str(EXAMPLE_SERVER),))
-    )
+    snapshot = await snapshot_server(ServerConfig(name="weather_raise", command=PYTHON, args=(str(EXAMPLE_SERVER),)))
     package = import_package(snapshot)
     with pytest.raises(package.ToolError) as failure:
         async with package.WeatherRaiseClient.connect(stdio(EXAMPLE_SERVER)) as weather:
@@ -90,7 +85,7 @@ async def test_nested_models_take_snake_case_and_send_wire_names(import_package:
     """Nested models are written like method parameters (`old_text=`, beside `dry_run=`), the server
     still receives its own names, and a validation error names the caller's keyword."""
     script = SERVERS / "keyword_server.py"
-    snapshot = await snapshot_server(ServerConfig(name="nested", command=sys.executable, args=(str(script),)))
+    snapshot = await snapshot_server(ServerConfig(name="nested", command=PYTHON, args=(str(script),)))
     package = import_package(snapshot)
     edit = package.EditFileInputEdit(old_text="a", new_text="b")
     assert edit.old_text == "a"
@@ -125,7 +120,7 @@ async def test_weather_over_streamable_http_reports_a_changed_catalog(import_pac
 
 async def test_keyword_properties_reach_the_server_by_their_wire_names(import_package: Any) -> None:
     script = SERVERS / "keyword_server.py"
-    snapshot = await snapshot_server(ServerConfig(name="keywords", command=sys.executable, args=(str(script),)))
+    snapshot = await snapshot_server(ServerConfig(name="keywords", command=PYTHON, args=(str(script),)))
     package = import_package(snapshot)
 
     async with package.KeywordsClient.connect(stdio(script)) as keywords:

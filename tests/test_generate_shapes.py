@@ -16,14 +16,14 @@ import pytest
 from codegen.config import ServerConfig
 from codegen.generate import generate_package
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import SERVERS, forget_generated, import_generated
+from tests.conftest import PYTHON, SERVERS, forget_generated, import_generated
 
 SHAPES_SERVER = SERVERS / "shapes_server.py"
 MYPY = [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null"]
 
 
 async def test_root_shapes_are_typed_and_called_over_stdio(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    snapshot = await snapshot_server(ServerConfig(name="shapes", command=sys.executable, args=(str(SHAPES_SERVER),)))
+    snapshot = await snapshot_server(ServerConfig(name="shapes", command=PYTHON, args=(str(SHAPES_SERVER),)))
     # A server on another SDK (this one insists on "object") may declare arguments no object matches.
     legacy = {"name": "legacy", "description": "Declares a string as its arguments.", "inputSchema": {"type": "string"}}
     generate_package(dataclasses.replace(snapshot, tools=(*snapshot.tools, legacy)), tmp_path)
@@ -51,7 +51,7 @@ async def test_root_shapes_are_typed_and_called_over_stdio(tmp_path: Path, capsy
         from mcp import StdioServerParameters
 
         package: Any = import_generated(tmp_path, "shapes")
-        parameters = StdioServerParameters(command=sys.executable, args=[str(SHAPES_SERVER)])
+        parameters = StdioServerParameters(command=PYTHON, args=[str(SHAPES_SERVER)])
         async with package.ShapesClient.connect(parameters) as server:
             assert await server.word_counts(text="a b a") == {"a": 2, "b": 1}
             found = await server.find(arguments=package.FindInputFindInput1(name="x"))
@@ -131,7 +131,7 @@ async def test_a_46_tool_mcpserver_with_a_map_output_generates_typed_and_calls(t
     not generate at all; every method is typed, the map's returns `dict[str, int]`, and the package
     passes `mypy --strict` beside a caller that uses the map as one."""
     server = SERVERS / "spreadsheet_server.py"
-    snapshot = await snapshot_server(ServerConfig(name="sheets", command=sys.executable, args=(str(server),)))
+    snapshot = await snapshot_server(ServerConfig(name="sheets", command=PYTHON, args=(str(server),)))
     assert len(snapshot.tools) == 46
     generate_package(snapshot, tmp_path)
     client = (tmp_path / "sheets" / "client.py").read_text()
@@ -154,7 +154,7 @@ async def test_a_46_tool_mcpserver_with_a_map_output_generates_typed_and_calls(t
         from mcp import StdioServerParameters
 
         package: Any = import_generated(tmp_path, "sheets")
-        async with package.SheetsClient.connect(StdioServerParameters(command=sys.executable, args=[str(server)])) as s:
+        async with package.SheetsClient.connect(StdioServerParameters(command=PYTHON, args=[str(server)])) as s:
             assert await s.count_values() == {"red": 2, "blue": 1}
             assert await s.column_width_07(sheet="s", column=2) == 27
     finally:

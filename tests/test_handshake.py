@@ -7,7 +7,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,10 +14,10 @@ from pathlib import Path
 import mcp.client.session
 import pytest
 
-from tests.conftest import EXAMPLE_SERVER, SERVERS, free_port, npm_server, wait_for_port, write_config
+from tests.conftest import EXAMPLE_SERVER, PYTHON, SERVERS, free_port, npm_server, wait_for_port, write_config
 from tests.test_watch import Watcher
 
-PY = sys.executable
+PY = PYTHON
 RAW_SERVER = SERVERS / "raw_server.py"
 MODERN_HTTP_SERVER = SERVERS / "modern_http_server.py"
 

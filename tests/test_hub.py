@@ -34,10 +34,10 @@ from codegen.identifiers import HUB_MEMBERS, qualified_tools
 from codegen.runtime._hub_runtime import GeneratedHub, GeneratedSyncHub
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot, write_snapshot
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import REPO, SERVERS, free_port, wait_for_port, write_config
+from tests.conftest import PYTHON, REPO, SERVERS, free_port, wait_for_port, write_config
 from tests.regen_goldens import GOLDEN, OUTPUT, REGEN_COMMAND, hub_case_snapshots, hub_case_tree
 
-PY = sys.executable
+PY = PYTHON
 WEATHER = REPO / "examples" / "weather_server.py"
 NOTES = REPO / "examples" / "notes_server.py"
 DOTTED = SERVERS / "dotted_server.py"

@@ -30,11 +30,11 @@ from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
 from codegen.snapshot import Snapshot, parse_snapshot
 from codegen.snapshot.discovery import snapshot_server, snapshot_servers
-from tests.conftest import REPO, SERVERS, free_port, npm_server, wait_for_port, write_config
+from tests.conftest import PYTHON, REPO, SERVERS, free_port, npm_server, wait_for_port, write_config
 from tests.regen_goldens import GOLDEN, OUTPUT, hub_case_snapshots
 from tests.shortlist_eval import TASKS
 
-PY = sys.executable
+PY = PYTHON
 WEATHER = REPO / "examples" / "weather_server.py"
 NOTES = REPO / "examples" / "notes_server.py"
 
@@ -57,7 +57,7 @@ def real_servers(scratch: Path) -> dict[str, ServerConfig]:
         ),
         "filesystem": ServerConfig(name="filesystem", command=str(npm["filesystem"]), args=(str(scratch / "files"),)),
         "github": ServerConfig(name="github", command=str(npm["github"])),
-        "time": ServerConfig(name="time", command=str(Path(PY).parent / "mcp-server-time")),
+        "time": ServerConfig(name="time", command=str(Path(sys.executable).parent / "mcp-server-time")),
         "weather": ServerConfig(name="weather", command=PY, args=(str(WEATHER),)),
         "notes": ServerConfig(name="notes", command=PY, args=(str(NOTES),)),
     }
@@ -339,7 +339,9 @@ def changing_server() -> Iterator[str]:
     """A server that starts with tool `alpha` and adds tools when `add_tools` is called; yields its URL."""
     port = free_port()
     process = subprocess.Popen(
-        [PY, str(CHANGING), str(port), "--tools", "alpha"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        [sys.executable, str(CHANGING), str(port), "--tools", "alpha"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         wait_for_port(port, process)
@@ -407,7 +409,9 @@ async def test_a_server_that_dies_fails_its_own_calls_and_the_hub_goes_on(
     as `ServerError`, the others answer, and leaving the hub raises nothing."""
     port = free_port()
     changing = subprocess.Popen(
-        [PY, str(CHANGING), str(port), "--tools", "alpha"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        [sys.executable, str(CHANGING), str(port), "--tools", "alpha"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}/mcp"
     mortal = (PY, str(SERVERS / "mortal_server.py"))
@@ -463,7 +467,7 @@ async def test_a_restarted_server_is_followed_again(tmp_path: Path, caplog: pyte
     url = f"http://127.0.0.1:{port}/mcp"
 
     def start() -> subprocess.Popen[bytes]:
-        command = [PY, str(CHANGING), str(port), "--tools", "alpha"]
+        command = [sys.executable, str(CHANGING), str(port), "--tools", "alpha"]
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_for_port(port, process)
         return process

@@ -16,10 +16,10 @@ from mcp import StdioServerParameters
 
 from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
-from tests.conftest import REPO
+from tests.conftest import PYTHON, REPO
 from tests.regen_goldens import hub_case_snapshots
 
-PY = sys.executable
+PY = PYTHON
 NOTES = REPO / "examples" / "notes_server.py"
 
 

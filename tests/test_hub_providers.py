@@ -17,7 +17,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,14 +29,14 @@ from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
 from codegen.runtime._hub_catalog import HubTool
 from codegen.runtime._hub_providers import anthropic_tool
-from tests.conftest import REPO
+from tests.conftest import PYTHON, REPO
 from tests.regen_goldens import hub_case_snapshots
 from tests.test_hub_agent import forget, import_hub
 
 if TYPE_CHECKING:
     from google.genai import types as genai
 
-PY = sys.executable
+PY = PYTHON
 WEATHER = REPO / "examples" / "weather_server.py"
 NOTES = REPO / "examples" / "notes_server.py"
 TASK = "What's the weather going to be in Oslo?"

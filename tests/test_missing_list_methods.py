@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
-from tests.conftest import SERVERS, write_config
+from tests.conftest import PYTHON, SERVERS, write_config
 
-PY = sys.executable
+PY = PYTHON
 RAW = str(SERVERS / "raw_server.py")
 TEMPLATES_WARNING = (
     "warning: server 'sqlite': resources/templates/list is declared but not implemented "

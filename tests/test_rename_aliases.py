@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,10 +14,10 @@ from typing import Any
 import pytest
 from mcp import StdioServerParameters
 
-from tests.conftest import EXAMPLE_SERVER, forget_generated, import_generated, write_config
+from tests.conftest import EXAMPLE_SERVER, PYTHON, forget_generated, import_generated, write_config
 from tests.regen_goldens import GOLDEN
 
-PY = sys.executable
+PY = PYTHON
 RENAMES = """
 [tool.mcp-stubgen.renames.weather]
 forecast = "get_forecast"

@@ -26,11 +26,11 @@ from mcp import StdioServerParameters
 from codegen.config import ServerConfig
 from codegen.snapshot import write_snapshot
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import REPO, SERVERS
+from tests.conftest import PYTHON, REPO, SERVERS
 
 pytest.importorskip("pydantic_monty")
 
-PY = sys.executable
+PY = PYTHON
 SERVERS_USED = {
     "weather": REPO / "examples" / "weather_server.py",
     "notes": REPO / "examples" / "notes_server.py",

@@ -24,7 +24,7 @@ from codegen.config import ServerConfig
 from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import SERVERS
+from tests.conftest import PYTHON, SERVERS
 
 SERVER = SERVERS / "contract_server.py"
 
@@ -96,7 +96,7 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     import anyio
 
     folder = tmp_path_factory.mktemp("contract")
-    snapshot = anyio.run(snapshot_server, ServerConfig(name="contract", command=sys.executable, args=(str(SERVER),)))
+    snapshot = anyio.run(snapshot_server, ServerConfig(name="contract", command=PYTHON, args=(str(SERVER),)))
     generate_package(snapshot, folder / "contracts")
     generate_hub([(snapshot, {})], folder / "contracts")
     sys.path.insert(0, str(folder))
@@ -135,7 +135,7 @@ async def test_a_call_leaves_the_client_exactly_when_the_schema_allows_it_and_ar
     contract_package: Any,
 ) -> None:
     async with contract_package.ContractClient.connect(
-        StdioServerParameters(command=sys.executable, args=[str(SERVER)])
+        StdioServerParameters(command=PYTHON, args=[str(SERVER)])
     ) as client:
         sent: list[str] = []
         call_tool = client.mcp_client.call_tool
@@ -165,7 +165,7 @@ async def test_a_call_leaves_the_client_exactly_when_the_schema_allows_it_and_ar
 async def test_a_result_is_returned_exactly_when_the_schema_allows_it_and_unchanged(contract_package: Any) -> None:
     # the live server lists no output schemas, so the SDK checks nothing: the snapshot's schema decides
     async with contract_package.ContractClient.connect(
-        StdioServerParameters(command=sys.executable, args=[str(SERVER), "--without-output-schemas"])
+        StdioServerParameters(command=PYTHON, args=[str(SERVER), "--without-output-schemas"])
     ) as client:
         wrong = []
         for family, reply, valid in CASES:
@@ -183,7 +183,7 @@ async def test_a_result_is_returned_exactly_when_the_schema_allows_it_and_unchan
 
 async def test_a_refusal_names_the_parameter_and_the_schema_rule(contract_package: Any) -> None:
     async with contract_package.ContractClient.connect(
-        StdioServerParameters(command=sys.executable, args=[str(SERVER)])
+        StdioServerParameters(command=PYTHON, args=[str(SERVER)])
     ) as client:
         with pytest.raises(contract_package.ToolArgumentsError) as refused:
             await client.send_no_coercion(count="1")
@@ -192,7 +192,7 @@ async def test_a_refusal_names_the_parameter_and_the_schema_rule(contract_packag
             "(schema rule /properties/count/type); nothing was sent"
         )
     async with contract_package.ContractClient.connect(
-        StdioServerParameters(command=sys.executable, args=[str(SERVER), "--without-output-schemas"])
+        StdioServerParameters(command=PYTHON, args=[str(SERVER), "--without-output-schemas"])
     ) as client:
         with pytest.raises(contract_package.ToolResultError) as result:
             await client.get_no_coercion(reply={"count": "1"})
@@ -207,7 +207,7 @@ async def test_a_result_the_live_output_schema_rejects_is_the_clients_result_err
     """Once a live listing gave the SDK the tool's output schema, the SDK checks a result before the
     runtime does and raises a bare `RuntimeError`: the caller still gets the client's `ToolResultError`."""
     async with contract_package.ContractClient.connect(
-        StdioServerParameters(command=sys.executable, args=[str(SERVER)])
+        StdioServerParameters(command=PYTHON, args=[str(SERVER)])
     ) as client:
         await client.verify()
         with pytest.raises(contract_package.ToolResultError) as result:
@@ -221,7 +221,7 @@ async def test_a_result_the_live_output_schema_rejects_is_the_clients_result_err
 
 async def test_more_arguments_go_through_extra_where_the_schema_allows_them(contract_package: Any) -> None:
     async with contract_package.ContractClient.connect(
-        StdioServerParameters(command=sys.executable, args=[str(SERVER)])
+        StdioServerParameters(command=PYTHON, args=[str(SERVER)])
     ) as client:
         sent = await client.send_open_root(name="a", extra={"x-count": 1, "y": 2.0})
         assert sent.content[0].text == '{"name": "a", "x-count": 1, "y": 2.0}'
@@ -273,9 +273,7 @@ HUB_CASES: list[tuple[str, dict[str, Any], bool]] = [
 
 
 async def test_the_hub_sends_a_call_exactly_when_the_schema_allows_it_and_byte_for_byte(contract_hub: Any) -> None:
-    async with contract_hub.Hub.connect(
-        contract=StdioServerParameters(command=sys.executable, args=[str(SERVER)])
-    ) as hub:
+    async with contract_hub.Hub.connect(contract=StdioServerParameters(command=PYTHON, args=[str(SERVER)])) as hub:
         sdk = hub.contract.mcp_client
         sent: list[str] = []
         call_tool = sdk.call_tool

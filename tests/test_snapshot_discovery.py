@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import anyio
@@ -13,10 +12,10 @@ from mcp.server.mcpserver import MCPServer
 
 from codegen.config import ServerConfig
 from codegen.snapshot.discovery import list_catalog
-from tests.conftest import EXAMPLE_SERVER, SERVERS, write_config
+from tests.conftest import EXAMPLE_SERVER, PYTHON, SERVERS, write_config
 from tests.servers.paging_server import build_server
 
-PY = sys.executable
+PY = PYTHON
 
 
 def weather_config(folder: Path) -> Path:

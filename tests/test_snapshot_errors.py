@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -14,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXAMPLE_SERVER, REPO, SERVERS, free_port, interrupt_cli, write_config
+from tests.conftest import EXAMPLE_SERVER, PYTHON, REPO, SERVERS, free_port, interrupt_cli, write_config
 
-PY = sys.executable
+PY = PYTHON
 RAW = str(SERVERS / "raw_server.py")
 PREVIOUS = b'{"previous": "snapshot, must survive"}\n'
 

@@ -6,12 +6,11 @@ import hashlib
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
-from tests.conftest import EXAMPLE_SERVER, SERVERS, write_config
+from tests.conftest import EXAMPLE_SERVER, PYTHON, SERVERS, write_config
 
-PY = sys.executable
+PY = PYTHON
 RAW = str(SERVERS / "raw_server.py")
 
 

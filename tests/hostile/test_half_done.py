@@ -10,15 +10,14 @@ import json
 import os
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from codegen.snapshot import Snapshot, write_snapshot
-from tests.conftest import REPO, SERVERS, interrupt_after_line, interrupt_cli, write_config
+from tests.conftest import PYTHON, REPO, SERVERS, interrupt_after_line, interrupt_cli, write_config
 
-PY = sys.executable
+PY = PYTHON
 RAW = str(SERVERS / "raw_server.py")
 PAGING = str(SERVERS / "paging_server.py")
 publish_module = importlib.import_module("codegen.generate.publish")  # `codegen.generate.publish` is also a function

@@ -27,9 +27,9 @@ from codegen.generate import generate_package
 from codegen.generate.hub import HubSettings, generate_hub
 from codegen.snapshot import Snapshot
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import SERVERS, write_config
+from tests.conftest import PYTHON, SERVERS, write_config
 
-PY = sys.executable
+PY = PYTHON
 REVIEW = SERVERS / "review_server.py"
 
 

@@ -33,10 +33,10 @@ from codegen.config import ServerConfig
 from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import SERVERS, free_port, write_config
+from tests.conftest import PYTHON, SERVERS, free_port, write_config
 from tests.servers.json_http import JsonHttpHandler
 
-PY = sys.executable
+PY = PYTHON
 HOSTILE = str(SERVERS / "hostile_server.py")
 TASKS = str(SERVERS / "task_server.py")
 RAW = str(SERVERS / "raw_server.py")

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SERVERS, free_port, wait_for_port, write_config
+from tests.conftest import PYTHON, SERVERS, free_port, wait_for_port, write_config
 from tests.hostile.test_live_server import over_http
 from tests.test_watch import Watcher
 
@@ -231,7 +231,7 @@ async def test_snapshot_reads_the_error_data_the_transport_writes() -> None:
 def over_sse(*fault: str) -> Iterator[str]:
     """tests/servers/sse_server.py (with `--fault F --fault-on WHERE`) on 127.0.0.1: its event stream's URL."""
     port = free_port()
-    server = [sys.executable, str(SERVERS / "sse_server.py"), str(port), *fault]
+    server = [PYTHON, str(SERVERS / "sse_server.py"), str(port), *fault]
     process = subprocess.Popen(server, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_for_port(port, process)

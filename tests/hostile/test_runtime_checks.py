@@ -17,7 +17,7 @@ from codegen.config import ServerConfig
 from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import SERVERS
+from tests.conftest import PYTHON, SERVERS
 
 CONTRACT_SERVER = SERVERS / "contract_server.py"
 TASK_SERVER = SERVERS / "task_server.py"
@@ -70,7 +70,7 @@ def contract_packages(tmp_path_factory: pytest.TempPathFactory) -> Path:
     import anyio
 
     folder = tmp_path_factory.mktemp("backtracking")
-    config = ServerConfig(name="contract", command=sys.executable, args=(str(CONTRACT_SERVER),))
+    config = ServerConfig(name="contract", command=PYTHON, args=(str(CONTRACT_SERVER),))
     snapshot = anyio.run(snapshot_server, config)
     generate_package(snapshot, folder / "contracts")
     generate_hub([(snapshot, {})], folder / "contracts")
@@ -108,12 +108,12 @@ async def test_a_400_digit_poll_interval_is_clamped_and_a_timeout_still_ends_the
     timeout ends it with the client's own `RequestTimeoutError`, not a raw `OverflowError`."""
     import importlib
 
-    snapshot = await snapshot_server(ServerConfig(name="tasks", command=sys.executable, args=(str(TASK_SERVER),)))
+    snapshot = await snapshot_server(ServerConfig(name="tasks", command=PYTHON, args=(str(TASK_SERVER),)))
     generate_package(snapshot, tmp_path / "pollpkgs")
     sys.path.insert(0, str(tmp_path))
     try:
         tasks = importlib.import_module("pollpkgs.tasks")
-        server = StdioServerParameters(command=sys.executable, args=[str(TASK_SERVER), "--poll-ms", "9" * 400])
+        server = StdioServerParameters(command=PYTHON, args=[str(TASK_SERVER), "--poll-ms", "9" * 400])
         async with tasks.TasksClient.connect(server) as client:
             with pytest.raises(tasks.RequestTimeoutError, match=r"tool 'multiply' got no answer within 1 s"):
                 await client.multiply(a=2, b=3, call_options={"timeout": 1})

@@ -9,17 +9,16 @@ import json
 import os
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from codegen.redact import Secrets, is_secret
 from codegen.snapshot import write_snapshot
-from tests.conftest import REPO, SERVERS, write_config
+from tests.conftest import PYTHON, REPO, SERVERS, write_config
 from tests.drift_helpers import obj, snap, tool
 
-PY = sys.executable
+PY = PYTHON
 RAW = str(SERVERS / "raw_server.py")
 SECRET = 's3cr3t"pl\\anted-7f1e9c-\u00fc'
 """A secret whose JSON, `repr` and URL spellings all differ from it; every spelling keeps both ends."""

@@ -8,7 +8,6 @@ import hashlib
 import json
 import re
 import socket
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -17,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXAMPLE_SERVER, SERVERS, interrupt_cli, write_config
+from tests.conftest import EXAMPLE_SERVER, PYTHON, SERVERS, interrupt_cli, write_config
 from tests.servers.json_http import JsonHttpHandler
 
-PY = sys.executable
+PY = PYTHON
 RAW = str(SERVERS / "raw_server.py")
 PREVIOUS = b'{"previous": "snapshot, must survive"}\n'
 

@@ -7,15 +7,14 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 from codegen.identifiers import keep_names
 from codegen.snapshot import Snapshot, write_snapshot
-from tests.conftest import SERVERS, write_config
+from tests.conftest import PYTHON, SERVERS, write_config
 
-PY = sys.executable
+PY = PYTHON
 GROWING = SERVERS / "growing_server.py"
 
 CALLS = """

@@ -6,7 +6,6 @@ arguments unchanged, the reference left for the server to judge and never fetche
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from mcp import StdioServerParameters
 from codegen.config import ServerConfig
 from codegen.snapshot import Snapshot, write_snapshot
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import SERVERS, forget_generated, import_generated
+from tests.conftest import PYTHON, SERVERS, forget_generated, import_generated
 from tests.test_generate_shapes import MYPY
 
 SERVER = SERVERS / "unresolved_refs_server.py"
@@ -33,7 +32,7 @@ OUTSIDE = (
 def snapshot_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     import anyio
 
-    snapshot = anyio.run(snapshot_server, ServerConfig(name="refs", command=sys.executable, args=(str(SERVER),)))
+    snapshot = anyio.run(snapshot_server, ServerConfig(name="refs", command=PYTHON, args=(str(SERVER),)))
     path = tmp_path_factory.mktemp("snap") / "refs.json"
     write_snapshot(path, snapshot)
     return path
@@ -88,7 +87,7 @@ async def test_untyped_tools_are_generated_type_checked_and_reach_the_server(  #
     assert checked.returncode == 0, checked.stdout[-3000:]
     try:
         package: Any = import_generated(tmp_path, "refs")
-        parameters = StdioServerParameters(command=sys.executable, args=[str(SERVER)])
+        parameters = StdioServerParameters(command=PYTHON, args=[str(SERVER)])
         async with package.RefsClient.connect(parameters) as server:
             key = {"any": ["shape", 1, None]}
             assert (await server.lookup(arguments={"key": key, "limit": 3})).raw.structured_content == {
