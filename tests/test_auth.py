@@ -134,6 +134,24 @@ def test_client_credentials_snapshot_requests_a_token_for_the_server_and_stores_
     assert stat.S_IMODE(token_store.stat().st_mode) == 0o700
 
 
+def test_a_token_refreshed_after_a_stall_past_its_lifetime_is_still_sent(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A token whose lifetime is over by the time the request goes out (a machine stalled under load,
+    here a server that grants 0 seconds): each request after the first refreshes it and sends the
+    new token, rather than going out bare and answering the 401 with a whole new grant."""
+    with oauth_server(tmp_path / "server", "--expires-in", "0") as (url, log):
+        folder = project(tmp_path / "project", url, CLIENT_CREDENTIALS)
+        monkeypatch.chdir(folder)
+        result = run_cli("snapshot")
+        assert result.exit_code == 0, result.stderr
+        entries = server_log(log)
+    grants = [entry["grant_type"] for entry in entries if entry["path"] == "/token"]
+    assert grants[0] == "client_credentials" and grants[1:] and set(grants[1:]) == {"refresh_token"}, grants
+    sent = [entry["token"] for entry in entries if entry["path"] == "/mcp"]
+    assert sent[0] is None and None not in sent[1:], sent
+
+
 def test_token_from_the_environment_is_sent_and_nothing_is_stored(
     tmp_path: Path, run_cli, token_store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
