@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from codegen.errors import StubgenError
 from codegen.identifiers import HUB_SEPARATOR, package_name
@@ -411,6 +412,8 @@ def parse_server(
     command, url = settings.get("command"), settings.get("url")
     if (command is None) == (url is None):
         raise StubgenError(f"{where}: set exactly one of `command` (stdio) or `url` (Streamable HTTP)")
+    if isinstance(command, list):
+        raise StubgenError(f"{where}: command: expected a string, the program alone; its arguments go in `args`")
     protocol = validate_protocol(settings.get("protocol", "auto"), f"{where}: protocol")
     _reject_input_variables(raw, where)
     cwd = settings.get("cwd")
@@ -424,7 +427,7 @@ def parse_server(
         args=tuple(_strings(settings.get("args", []), f"{where}: args")),
         env=_string_table(settings.get("env", {}), f"{where}: env"),
         cwd=root / _string(cwd, f"{where}: cwd") if cwd is not None else None,
-        url=_string(url, f"{where}: url") if url is not None else None,
+        url=_url(url, f"{where}: url") if url is not None else None,
         transport=transport,
         headers=_string_table(settings.get("headers", {}), f"{where}: headers"),
         protocol=protocol,
@@ -625,6 +628,19 @@ def _string(value: Any, where: str) -> str:
     if not isinstance(value, str):
         raise StubgenError(f"{where}: expected a string")
     return value
+
+
+def _url(value: Any, where: str) -> str:
+    """An http(s) URL with a host: anything else would only fail later, as a broken connection."""
+    text = _string(value, where)
+    parts = urlsplit(text)
+    if "://" not in text:
+        raise StubgenError(f"{where}: the URL has no scheme; write it as http://... or https://...")
+    if parts.scheme not in ("http", "https"):
+        raise StubgenError(f"{where}: expected an http:// or https:// URL, not {parts.scheme}://")
+    if not parts.hostname:
+        raise StubgenError(f"{where}: the URL names no host")
+    return text
 
 
 def _strings(value: Any, where: str) -> list[str]:

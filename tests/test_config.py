@@ -41,6 +41,19 @@ def one_error_line(stderr: str) -> str:
         ),
         ('[tool.mcp-stubgen.servers.a]\nurl = "http://h"\ntype = ["http"]\n', r"servers.a\]: type: expected a string"),
         (
+            '[tool.mcp-stubgen.servers.a]\ncommand = ["npx", "-y", "server"]\n',
+            r"servers.a\]: command: expected a string, the program alone; its arguments go in `args`",
+        ),
+        (
+            '[tool.mcp-stubgen.servers.a]\nurl = "ftp://h/mcp"\n',
+            r"servers.a\]: url: expected an http:// or https:// URL, not ftp://",
+        ),
+        (
+            '[tool.mcp-stubgen.servers.a]\nurl = "localhost:8000/mcp"\n',
+            r"servers.a\]: url: the URL has no scheme; write it as http://\.\.\. or https://\.\.\.",
+        ),
+        ('[tool.mcp-stubgen.servers.a]\nurl = "http:///mcp"\n', r"servers.a\]: url: the URL names no host"),
+        (
             '[tool.mcp-stubgen.servers.a]\ncommand = "x"\nclient_capabilities = ["sampling", "tools"]\n',
             r"servers.a\]: client_capabilities: unknown capability 'tools'; choose from elicitation, roots, sampling",
         ),
