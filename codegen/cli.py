@@ -127,6 +127,10 @@ def main(argv: list[str] | None = None) -> None:
         exit_code = cli.main(args=argv, prog_name="mcp-stubgen", standalone_mode=False)
     except StubgenError as error:
         _fail(str(error), error.exit_code)
+    except OSError as error:  # the file system refused (a path through a file, no space, no permission): not a bug
+        if verbose:
+            raise
+        _fail(_refused(error), EXIT_ERROR)
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("interrupted; files already written are left as they were", err=True)
         console.emit(None, "interrupted", exit_code=EXIT_INTERRUPTED)
@@ -172,6 +176,20 @@ def _threads_running() -> bool:
     """Whether a thread Python's exit would wait for is alive."""
     main_thread = threading.main_thread()
     return any(thread is not main_thread and not thread.daemon for thread in threading.enumerate())
+
+
+def _refused(error: OSError) -> str:
+    """One line for an `OSError` no command turned into a `StubgenError`: the path, and the system's reason."""
+    reason = error.strerror or one_line(str(error)) or type(error).__name__
+    if error.filename is None:
+        return f"{reason}; check the output folders, their permissions and the free space"
+    from pathlib import Path
+
+    from codegen.options import shown_path
+
+    return (
+        f"{shown_path(Path(os.fsdecode(error.filename)))}: {reason}; check the path, its permissions and the free space"
+    )
 
 
 def _fail(message: str, exit_code: int) -> None:

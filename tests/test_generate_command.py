@@ -217,6 +217,28 @@ def test_a_folder_not_written_by_the_generator_is_never_replaced(run_cli, tmp_pa
     assert (tmp_path / "out" / "weather" / "client.py").read_text() == "# my own code\n"
 
 
+@pytest.mark.parametrize("given", ["config", "files"])
+def test_an_output_folder_the_file_system_refuses_is_one_line_naming_it(  # type: ignore[no-untyped-def]
+    given: str, run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A path through a regular file (as a full disk or a read-only mount would) is the user's to fix:
+    one line naming the path and the system's reason, exit 2, not "internal error ... report it"."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("mine\n")
+    shutil.copy(WEATHER, tmp_path / "weather.json")
+    write_config(
+        tmp_path,
+        '[tool.mcp-stubgen]\nsnapshots = "."\noutput = "notes.txt/clients"\n'
+        f'[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(sys.executable)}\nargs = ["-c", "pass"]\n',
+    )
+    result = run_cli("generate") if given == "config" else run_cli("generate", "weather.json", "--out", "notes.txt/x")
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code == 2, result.stderr
+    assert len(lines) == 1 and "internal error" not in result.stderr, result.stderr
+    assert lines[0].startswith("error: notes.txt/") and "Not a directory; check the path" in lines[0], lines[0]
+    assert (tmp_path / "notes.txt").read_text() == "mine\n"
+
+
 def test_snapshot_files_need_out(run_cli) -> None:  # type: ignore[no-untyped-def]
     result = run_cli("generate", WEATHER)
     assert result.exit_code == 2 and "--out" in result.stderr
