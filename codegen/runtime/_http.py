@@ -412,6 +412,35 @@ def asks_to_wait(retry_after: str) -> str:
     return f"; it asks to retry after {wait}"
 
 
+TRY_LATER = (429, 503)
+"""The HTTP statuses that say "not now" (Too Many Requests, Service Unavailable): without a
+`Retry-After`, the handshake's error says to retry later."""
+
+
+def says_nothing_of_the_era(data: Any) -> bool:
+    """Whether the `data` of an error answer made here of an HTTP error page, answered to `auto`'s
+    `server/discover` probe, says nothing of which protocol the server speaks: a 408, a 429 or a
+    5xx is a server (or a proxy) failing or asking to wait. The spec's backward-compatibility rule
+    reads a legacy server's refusal in a 4xx (400, 404, 405) without a modern JSON-RPC error, so
+    `initialize` after any other answer would be a guess, and a rate-limited modern server would be
+    spoken to as a legacy one. A JSON-RPC error in the page's body is the server's own answer."""
+    if not isinstance(data, dict) or AUTH_STEP_KEY in data:
+        return False
+    status = data.get(HTTP_STATUS_KEY)
+    return isinstance(status, int) and (status in (408, 429) or 500 <= status <= 599)
+
+
+def retry_advice(data: Any) -> str:
+    """`; retry later` for a `TRY_LATER` error answer that does not say when (no `Retry-After`)."""
+    if (
+        isinstance(data, dict)
+        and data.get(HTTP_STATUS_KEY) in TRY_LATER
+        and RETRY_AFTER_KEY not in data
+    ):
+        return "; retry later"
+    return ""
+
+
 def _refusal(response: httpx2.Response, auth: httpx2.Auth | None) -> tuple[str, str] | None:
     """The OAuth step and what to do, for an answer refusing the credentials of the `auth` given (a
     401, or a 403 whose challenge is `insufficient_scope`); None for any other answer."""

@@ -34,7 +34,12 @@ from collections.abc import (
     Mapping,
     Sequence,
 )
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from contextlib import (
+    AbstractAsyncContextManager,
+    AsyncExitStack,
+    asynccontextmanager,
+    contextmanager,
+)
 from types import ModuleType
 from typing import (
     TYPE_CHECKING,
@@ -763,10 +768,10 @@ class GeneratedClient:
         `logging_callback` hears log messages). Each capability the snapshot was taken declaring
         needs its handler (`MissingHandlerError`), since the server lists some tools only then.
         The handshake is the one the snapshot recorded (`mode="legacy"` for a dated protocol,
-        else `"auto"`), unless `mode=` is given.
+        else `"auto"`), unless `mode=` is given. `auto`'s `server/discover` probe answered with an
+        HTTP error that says nothing of the server's protocol (a 429, a 5xx) fails the handshake
+        there, where the SDK would take it for a legacy server and send `initialize`.
         """
-
-        from mcp.client import Client
 
         dated = "" < cls.protocol_version < _FIRST_MODERN_PROTOCOL
         client_options.setdefault("mode", "legacy" if dated else "auto")
@@ -805,7 +810,7 @@ class GeneratedClient:
                 transport = http_transport(server, cls.server_name, auth)
             connecting = True
             try:
-                async with Client(
+                async with _probing_client_class()(
                     transport,
                     sampling_callback=sampling_callback,
                     elicitation_callback=elicitation_callback,
@@ -824,7 +829,7 @@ class GeneratedClient:
                 else:  # the HTTP transport's own failure (the server gone mid-call) ends the block
                     refused = _connection_error(cls.server_name, "the connection", lone)
                 if refused is not None:
-                    raise refused from lone
+                    raise refused from (lone.answer if isinstance(lone, _EraUnknown) else lone)
                 if lone is error:
                     raise
                 raise lone from lone.__cause__
@@ -1250,15 +1255,74 @@ def _result_error(server: str, tool: str, error: Exception) -> StubgenClientErro
 
 def _handshake_error(server: str, error: BaseException) -> ServerError | None:
     """`ServerError` for what the SDK raised while connecting, where the server is the cause: an error
-    answer to the handshake (or the connection closing), an answer that is not valid MCP, or a
-    protocol version the SDK does not speak."""
+    answer to the handshake (or the connection closing; `auto`'s probe answered "not now"), an
+    answer that is not valid MCP, or a protocol version the SDK does not speak. A 429 or 503 that
+    does not say when to retry says to retry later."""
+    from mcp.shared.exceptions import MCPError
+
+    from ._http import retry_advice
+
     if isinstance(error, RuntimeError) and str(error).startswith(_UNSPOKEN_VERSION):
         return ServerError(server, "the handshake", _UNSUPPORTED_PROTOCOL_VERSION, str(error))
+    if isinstance(error, _EraUnknown):
+        error = error.answer
+    if isinstance(error, MCPError):
+        return _answer_error(server, "the handshake", error, retry_advice(error.error.data))
     if not isinstance(error, Exception):
         return None
     return _server_error(server, "the handshake", error) or _connection_error(
         server, "the handshake", error
     )
+
+
+class _EraUnknown(Exception):
+    """`auto`'s `server/discover` probe was answered with an HTTP error page that says nothing of
+    which protocol the server speaks (`_http.says_nothing_of_the_era`: a 429, a 5xx). Not an
+    `MCPError`, so the SDK's `auto` policy, which falls back to `initialize` on any error answer,
+    lets it through; `connect` raises `answer` as the handshake's `ServerError`."""
+
+    def __init__(self, answer: MCPError) -> None:
+        super().__init__(answer.error.message)
+        self.answer = answer
+
+
+@functools.cache
+def _probing_client_class() -> type[Client]:
+    """`mcp.Client`, whose `server/discover` probe raises `_EraUnknown` while it connects where the
+    SDK would take the answer for a legacy server's refusal (made once, on first use: `mcp` is
+    imported only once a connection opens)."""
+    from mcp.client import Client
+    from mcp.shared.exceptions import MCPError
+
+    from ._http import says_nothing_of_the_era
+
+    class ProbingClient(Client):
+        _connecting = False
+
+        async def __aenter__(self) -> Self:
+            self._connecting = True
+            try:
+                await super().__aenter__()
+            finally:
+                self._connecting = False
+            return self
+
+        async def _build_session(self, exit_stack: AsyncExitStack) -> ClientSession:
+            session = await super()._build_session(exit_stack)
+            probe = session.send_discover
+
+            async def send_discover(version: str) -> dict[str, Any]:
+                try:
+                    return await probe(version)
+                except MCPError as error:
+                    if self._connecting and says_nothing_of_the_era(error.error.data):
+                        raise _EraUnknown(error) from error
+                    raise
+
+            session.send_discover = send_discover  # type: ignore[method-assign]
+            return session
+
+    return ProbingClient
 
 
 def _without_userinfo(url: str) -> str:
@@ -1290,16 +1354,17 @@ def _server_error(server: str, request: str, error: Exception) -> ServerError | 
     return _not_mcp(server, request, error)
 
 
-def _answer_error(server: str, request: str, error: MCPError) -> ServerError:
-    """`ServerError` for a JSON-RPC error answer, or `UnauthorizedError` for the answer the HTTP
-    transport (`_http.py`) makes of a request's authorization failure (its `data` names the step)."""
+def _answer_error(server: str, request: str, error: MCPError, advice: str = "") -> ServerError:
+    """`ServerError` for a JSON-RPC error answer (its message followed by `advice`), or
+    `UnauthorizedError` for the answer the HTTP transport (`_http.py`) makes of a request's
+    authorization failure (its `data` names the step)."""
     from ._http import AUTH_STEP_KEY
 
     data = error.error.data
     step = data.get(AUTH_STEP_KEY) if isinstance(data, dict) else None
     if isinstance(step, str):
         return UnauthorizedError(server, request, step, error.code, error.message, data)
-    return ServerError(server, request, error.code, error.message, data)
+    return ServerError(server, request, error.code, error.message + advice, data)
 
 
 def _not_mcp(server: str, request: str, error: Exception) -> ServerError | None:

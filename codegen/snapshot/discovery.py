@@ -39,7 +39,15 @@ from pydantic import ValidationError
 from codegen.config import ServerConfig, expand_secrets, server_environment
 from codegen.errors import StubgenError
 from codegen.redact import Secrets
-from codegen.runtime._http import AUTH_STEP_KEY, HTTP_STATUS_KEY, RETRY_AFTER_KEY, asks_to_wait, status_line
+from codegen.runtime._http import (
+    AUTH_STEP_KEY,
+    HTTP_STATUS_KEY,
+    TRY_LATER,
+    asks_to_wait,
+    retry_advice,
+    says_nothing_of_the_era,
+    status_line,
+)
 from codegen.snapshot import wire
 from codegen.snapshot.format import (
     JSON,
@@ -386,7 +394,7 @@ async def _discover(peer: _Peer, server: ServerConfig) -> JSON:
                 raise
             if error.code == NOT_AN_ANSWER and diagnostics is not None and diagnostics.unreadable_answer:
                 raise  # an answer the SDK cannot read, as over stdio: not a refusal
-            if _http_status(error) in _TRY_LATER:  # a rate limit is not a legacy server
+            if says_nothing_of_the_era(error.data):  # a rate limit or a 5xx is not a legacy server
                 raise
             answered_over_http = diagnostics is not None and diagnostics.http_status is not None
             if error.code == CONNECTION_CLOSED and not answered_over_http:
@@ -1220,20 +1228,14 @@ def _error_data(error: BaseException) -> Any:
     return None
 
 
-_TRY_LATER = (429, 503)
-"""The HTTP statuses that say "not now" (Too Many Requests, Service Unavailable): to the handshake,
-a failure that says when to retry, never `auto`'s fallback to `initialize` for a legacy server."""
-
-
 def _try_later(server: ServerConfig, error: BaseException) -> str | None:
-    """One line for a handshake refused with a `_TRY_LATER` status: the transport's own words for it
+    """One line for a handshake refused with a `TRY_LATER` status: the transport's own words for it
     (`HTTP 429 Too Many Requests; it asks to retry after 30 s`), else None."""
     data = _error_data(error)
-    if isinstance(data, dict) and data.get(HTTP_STATUS_KEY) in _TRY_LATER:
-        wait = "" if RETRY_AFTER_KEY in data else "; retry later"
-        return f"server {server.name!r}: handshake failed: {_error_answer(error)[1]}{wait}"
+    if isinstance(data, dict) and data.get(HTTP_STATUS_KEY) in TRY_LATER:
+        return f"server {server.name!r}: handshake failed: {_error_answer(error)[1]}{retry_advice(data)}"
     httpx = sys.modules.get("httpx2")  # the SSE transport's refused event stream
-    if httpx is None or not isinstance(error, httpx.HTTPStatusError) or error.response.status_code not in _TRY_LATER:
+    if httpx is None or not isinstance(error, httpx.HTTPStatusError) or error.response.status_code not in TRY_LATER:
         return None
     retry_after = error.response.headers.get("retry-after")
     wait = asks_to_wait(retry_after) if retry_after else "; retry later"

@@ -360,8 +360,7 @@ async def test_an_http_error_at_the_handshake_names_its_status(packages: Any) ->
 
 async def test_a_rate_limited_handshake_says_when_to_retry(packages: Any) -> None:
     """A 429 with `Retry-After` to `initialize`: the client raises `ServerError` naming the status
-    and the wait, with both in `.data`. (In `auto` mode a 429 to the `server/discover` probe is, by
-    the SDK's own policy, followed by `initialize`, which says the same if the limit holds.)"""
+    and the wait, with both in `.data`. (For one to `auto`'s `server/discover` probe, see below.)"""
     client_package, *_others = packages
     expected = r"^server 'hostile': the handshake failed: HTTP 429 Too Many Requests; it asks to retry after 30 s \(code -32603\)$"
     with (
@@ -372,6 +371,98 @@ async def test_a_rate_limited_handshake_says_when_to_retry(packages: Any) -> Non
         async with client_package.HostileClient.connect(url):
             pass
     assert refused.value.data == {"httpStatus": 429, "retryAfter": "30"}
+
+
+@contextmanager
+def probed_over_http(fault: str, log: Path) -> Iterator[str]:
+    """The legacy hostile server over Streamable HTTP answering `server/discover` with `fault`, and
+    writing the method of each request it receives to `log`."""
+    with over_http("plain", "--http-fault", fault, "--fault-on", "server/discover", "--log-requests", str(log)) as url:
+        yield url
+
+
+def received(log: Path) -> list[str]:
+    """The methods the server behind `probed_over_http` received, in order."""
+    return log.read_text().split() if log.exists() else []
+
+
+NOT_NOW = [
+    ("status-429", r"HTTP 429 Too Many Requests; it asks to retry after 30 s", {"httpStatus": 429, "retryAfter": "30"}),
+    ("status-503", r"HTTP 503 Service Unavailable; retry later", {"httpStatus": 503}),
+    ("status-502", r"HTTP 502 Bad Gateway", {"httpStatus": 502}),
+    ("status-504", r"HTTP 504 Gateway Timeout", {"httpStatus": 504}),
+]
+"""HTTP errors to the `server/discover` probe that say nothing of which protocol the server speaks:
+what the client's `ServerError` says after `the handshake failed: `, and its `.data`."""
+FROM_CONFIG = {
+    "status-429": r"handshake failed: HTTP 429 Too Many Requests; it asks to retry after 30 s",
+    "status-503": r"handshake failed: HTTP 503 Service Unavailable; retry later",
+    "status-502": r"URL answered HTTP 502; check the URL and that the server is healthy",
+    "status-504": r"URL answered HTTP 504; check the URL and that the server is healthy",
+}
+"""What mcp-stubgen's own session (`Hub.connect_from_config`, as `snapshot`) says of each, after the server's name."""
+
+
+@pytest.mark.parametrize(("fault", "expected", "data"), NOT_NOW, ids=[fault for fault, _, _ in NOT_NOW])
+async def test_a_probe_answered_not_now_is_not_taken_for_a_legacy_server(
+    packages: Any, fault: str, expected: str, data: dict[str, Any], tmp_path: Path
+) -> None:
+    """A 429 (with `Retry-After`), a 503 or another 5xx error page to `auto`'s `server/discover`: the
+    SDK takes any error answer to the probe for a legacy server's refusal and sends `initialize`, so
+    a rate-limited (or briefly failing) modern server was connected as a legacy one, or failed only
+    on `initialize`. Now the client, its sync twin, the hub and a hub from the config fail at once
+    naming the server, the status and the wait, and the server never receives `initialize`."""
+    client_package, _looping, hub_package, *_others = packages
+    log = tmp_path / "requests.log"
+    message = rf"server 'hostile': the handshake failed: {expected} \(code -32603\)"
+    config = tmp_path / "pyproject.toml"
+    with probed_over_http(fault, log) as url, anyio.fail_after(60):
+        with pytest.raises(client_package.ServerError, match=rf"^{message}$") as refused:
+            async with client_package.HostileClient.connect(url, mode="auto"):
+                pass
+        assert refused.value.data == data and refused.value.server == "hostile"
+        with (
+            pytest.raises(client_package.ServerError, match=rf"^{message}$"),
+            client_package.HostileClient.connect_sync(url, mode="auto"),
+        ):
+            pass
+        with pytest.raises(hub_package.HubError, match=rf"could not connect \(ServerError: {message}\);"):
+            async with hub_package.Hub.connect(hostile=url, mode="auto"):
+                pass
+        config.write_text(f'[tool.mcp-stubgen.servers.hostile]\nurl = "{url}"\nprotocol = "auto"\n')
+        with pytest.raises(hub_package.HubError) as from_config:
+            async with hub_package.Hub.connect_from_config(config, servers=["hostile"]):
+                pass
+        said = str(from_config.value).replace(url, "URL")
+    assert re.fullmatch(
+        rf"hub: server 'hostile' could not connect \(StubgenError: server 'hostile': {FROM_CONFIG[fault]}\); "
+        r"none of the servers stays open",
+        said,
+    ), said
+    assert received(log) == ["server/discover"] * 4
+
+
+@pytest.mark.parametrize("fault", ["status-400", "status-404", "status-405"])
+async def test_a_probe_refused_as_a_legacy_server_refuses_it_falls_back_to_initialize(
+    packages: Any, fault: str, tmp_path: Path
+) -> None:
+    """A 400, 404 or 405 error page to `auto`'s `server/discover` is how a legacy Streamable HTTP
+    server refuses a method it does not know (the spec's backward-compatibility rule): the client,
+    the hub and a hub from the config fall back to `initialize` and work."""
+    client_package, _looping, hub_package, *_others = packages
+    log = tmp_path / "requests.log"
+    config = tmp_path / "pyproject.toml"
+    with probed_over_http(fault, log) as url, anyio.fail_after(60):
+        async with client_package.HostileClient.connect(url, mode="auto") as client:
+            assert client.mcp_client.session.initialize_result is not None
+            assert (await client.count()).n == 3
+        async with hub_package.Hub.connect(hostile=url, mode="auto") as hub:
+            assert (await hub.call("hostile__count", {})).structured_content == {"n": 3}
+        config.write_text(f'[tool.mcp-stubgen.servers.hostile]\nurl = "{url}"\nprotocol = "auto"\n')
+        async with hub_package.Hub.connect_from_config(config, servers=["hostile"]) as hub:
+            assert (await hub.call("hostile__count", {})).structured_content == {"n": 3}
+    handshakes = [method for method in received(log) if method in ("server/discover", "initialize")]
+    assert handshakes == ["server/discover", "initialize"] * 3
 
 
 async def test_an_answer_that_is_not_json_rpc_fails_its_call_in_one_line_without_a_traceback(

@@ -54,6 +54,7 @@ SNAPSHOT_FAULTS = [
     ("tools/list", "huge-header", rf"tools/list failed: {HUGE_HEADER}"),
     ("server/discover", "status-429", RATE_LIMITED),
     ("server/discover", "status-503", UNAVAILABLE),
+    ("server/discover", "status-502", r"URL answered HTTP 502; check the URL and that the server is healthy"),
     ("initialize", "status-429", RATE_LIMITED),
     ("initialize", "status-503", UNAVAILABLE),
     ("initialize", "html-200", rf"handshake failed: {UNREADABLE}"),
@@ -63,7 +64,7 @@ SNAPSHOT_FAULTS = [
     ("initialize", "sse-ends", STREAM_ENDED),
 ]
 """What `snapshot` says of each fault, at the handshake or of `tools/list` (the server's URL shown as URL).
-A 429 or 503 to `server/discover` was taken for a legacy server's refusal: `auto` fell back to
+A 429, 503 or 502 to `server/discover` was taken for a legacy server's refusal: `auto` fell back to
 `initialize` and wrote a legacy snapshot (or, to `initialize`, said `answered HTTP 429; check the URL
 and that the server is healthy`, without when to retry)."""
 

@@ -37,8 +37,9 @@ the first. With `--http-fault by-text`, each `echo` call is answered with the fa
 names (any other text is echoed), and `initialize` gives a session id (`session-1`), so one server
 serves every fault:
 
-- `status-500`, `status-502`, `status-503`, `status-404`, `status-401`, `status-429`: that status with
-  an HTML body (a proxy's error page); 429 with `Retry-After: 30`, 401 without `WWW-Authenticate`.
+- `status-400`, `status-401`, `status-404`, `status-405`, `status-429`, `status-500`, `status-502`,
+  `status-503`, `status-504`: that status with an HTML body (a proxy's error page); 429 with
+  `Retry-After: 30`, 401 without `WWW-Authenticate`.
 - `insufficient-scope`: a 403 whose `WWW-Authenticate` asks for the scope `admin` (`insufficient_scope`),
   with a JSON-RPC error in its body.
 - `html-200`, `not-jsonrpc`, `wrong-type`: a 200 whose `application/json` body is an HTML page, is
@@ -54,7 +55,11 @@ serves every fault:
 - `get-not-json`: `initialize` gives a session id, and the GET stream it opens sends an event whose
   data is not JSON, then `notifications/tools/list_changed`, then stays open.
 
-    python hostile_server.py --mode MODE [--notify] [--http PORT [--http-fault FAULT] [--fault-on TOOL]]
+`--log-requests FILE` (over HTTP) appends the method of each POST it receives to FILE, one a line,
+before answering it, so a test knows what reached the server (an `initialize` never sent, say).
+
+    python hostile_server.py --mode MODE [--notify] [--http PORT [--http-fault FAULT] [--fault-on TOOL]
+                                                          [--log-requests FILE]]
 """
 
 from __future__ import annotations
@@ -212,17 +217,20 @@ def serve_stdio(server: Hostile) -> None:
 
 HTML_PAGE = b"<html><head><title>Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>"
 FAULTS = (
-    *(f"status-{status}" for status in (401, 404, 429, 500, 502, 503)),
+    *(f"status-{status}" for status in (400, 401, 404, 405, 429, 500, 502, 503, 504)),
     *("html-200", "not-jsonrpc", "wrong-type", "sse-not-json", "sse-ends", "sse-stalls", "sse-other-id", "sse"),
     *("other-id", "redirect", "gzip-bomb", "huge-header", "insufficient-scope"),
 )
 STATUS_TEXT = {
+    400: "Bad Request",
     401: "Unauthorized",
     404: "Not Found",
+    405: "Method Not Allowed",
     429: "Too Many Requests",
     500: "Internal Server Error",
     502: "Bad Gateway",
     503: "Service Unavailable",
+    504: "Gateway Timeout",
 }
 
 
@@ -246,10 +254,16 @@ def gzip_bomb(answer: bytes, decoded: int) -> bytes:
 
 
 def serve_http(
-    server: Hostile, port: int, fault: str | None = None, fault_on: str = "echo", redirect_to: str = ""
+    server: Hostile,
+    port: int,
+    fault: str | None = None,
+    fault_on: str = "echo",
+    redirect_to: str = "",
+    log_requests: str | None = None,
 ) -> None:
     """Streamable HTTP without streams: each POST is answered with its JSON-RPC answer; the request
-    `fault_on` names is answered with `fault` instead."""
+    `fault_on` names is answered with `fault` instead. Each POST's method is appended to the file
+    `log_requests` names, if any, before it is answered."""
     stalled = threading.Event()  # never set: a stalled stream stays open until the client goes
 
     class Handler(JsonHttpHandler):
@@ -257,6 +271,9 @@ def serve_http(
 
         def do_POST(self) -> None:
             message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+            if log_requests is not None:
+                with open(log_requests, "a", encoding="utf-8") as log:
+                    log.write(f"{message.get('method')}\n")
             answers = [reply for reply in server.respond(message) if reply.get("id") == message.get("id")]
             if not answers:
                 self.send_response(202)
@@ -380,10 +397,13 @@ def main() -> None:
     parser.add_argument("--http-fault", help="over HTTP: answer the request --fault-on names this way")
     parser.add_argument("--fault-on", default="echo", help="a tool's name, another method, or relist")
     parser.add_argument("--redirect-to", default="", help="--http-fault redirect: where to")
+    parser.add_argument("--log-requests", help="over HTTP: append each POST's method to this file")
     options = parser.parse_args()
     server = Hostile(options.mode, options.notify)
     if options.http is not None:
-        serve_http(server, options.http, options.http_fault, options.fault_on, options.redirect_to)
+        serve_http(
+            server, options.http, options.http_fault, options.fault_on, options.redirect_to, options.log_requests
+        )
     else:
         serve_stdio(server)
 
