@@ -295,7 +295,7 @@ class StoredAuthMixin(OAuthClientProvider):
         flow = super()._auth_flow(request)
         response: httpx2.Response | None = None
         self.step = "metadata discovery"
-        self.refresh_refused = authorized = stepped_up = False
+        self.refresh_refused = authorized = stepped_up = refreshed = False
         try:
             while True:
                 try:
@@ -318,6 +318,11 @@ class StoredAuthMixin(OAuthClientProvider):
                 if outgoing is not request:
                     self.step = self._step_of(outgoing)
                     authorized = True
+                elif refreshed and response is not None and response.status_code == 200:
+                    # The SDK sends a just-refreshed token only if it still looks unexpired: a machine
+                    # that stalled past a short lifetime would send the request bare, and its 401
+                    # would start a new authorization (a browser, or a new grant) for no reason.
+                    self._add_auth_header(request)
                 response = yield outgoing
                 refreshed = outgoing is not request and self.step == "refresh"
                 if refreshed and _server_failed(response):
