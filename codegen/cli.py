@@ -15,7 +15,7 @@ from typing import ClassVar, NoReturn
 import click
 
 from codegen import __version__, console
-from codegen.errors import EXIT_ERROR, EXIT_INTERRUPTED, StubgenError, one_line
+from codegen.errors import EXIT_ERROR, EXIT_INTERRUPTED, INTERRUPTED, StubgenError, one_line
 from codegen.redact import scrub_logs
 
 
@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> None:
             raise
         _fail(_refused(error), EXIT_ERROR)
     except (click.exceptions.Abort, KeyboardInterrupt):
-        click.echo("interrupted; files already written are left as they were", err=True)
+        click.echo(INTERRUPTED, err=True)
         console.emit(None, "interrupted", exit_code=EXIT_INTERRUPTED)
         sys.exit(EXIT_INTERRUPTED)
     except click.ClickException as error:

@@ -8,6 +8,8 @@ EXIT_FINDINGS = 1
 EXIT_ERROR = 2
 """Could not run: bad config or input, unreachable or misbehaving server."""
 EXIT_INTERRUPTED = 130
+INTERRUPTED = "interrupted; files already written are left as they were"
+"""The line a Ctrl-C ends a command with, whenever it comes."""
 
 
 def one_line(text: str) -> str:

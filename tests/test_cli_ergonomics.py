@@ -4,11 +4,14 @@ still works, a failure names its real cause, and paths are printed the same way 
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from codegen.snapshot.command import derived_server_id
-from tests.conftest import EXAMPLE_SERVER, PYTHON, SERVERS, write_config
+from tests.conftest import EXAMPLE_SERVER, PYTHON, REPO, SERVERS, write_config
 from tests.regen_goldens import GOLDEN
 
 PY = PYTHON
@@ -206,3 +209,29 @@ def test_live_drift_json_and_annotations_name_the_servers_not_checked_and_why(
     monkeypatch.setenv("DRIFT_CATALOG", "v1")
     clean = run_cli("drift", "drifty", "--config", config, "--format", "json")
     assert clean.exit_code == 0 and json.loads(clean.stdout)["unchecked"] == []
+
+
+INTERRUPT_WHILE_LOADING = """
+import sys
+
+class Interrupt:
+    def find_spec(self, name, path, target=None):
+        if name == "click":  # the first import of the command's own modules: Ctrl-C lands here
+            raise KeyboardInterrupt
+        return None
+
+sys.meta_path.insert(0, Interrupt())
+from codegen.__main__ import run
+
+run()
+"""
+
+
+def test_a_ctrl_c_while_the_command_is_still_loading_is_one_line_and_exit_130(tmp_path: Path) -> None:
+    """On a loaded machine Python takes a second to load the command; a Ctrl-C then ended in a
+    KeyboardInterrupt traceback from deep inside an import."""
+    environment = {**os.environ, "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-c", INTERRUPT_WHILE_LOADING]
+    done = subprocess.run(command, cwd=tmp_path, env=environment, capture_output=True, text=True, check=False)
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "interrupted; files already written are left as they were\n", done.stderr
