@@ -426,9 +426,13 @@ async def test_a_probe_answered_not_now_is_not_taken_for_a_legacy_server(
             client_package.HostileClient.connect_sync(url, mode="auto"),
         ):
             pass
-        with pytest.raises(hub_package.HubError, match=rf"could not connect \(ServerError: {message}\);"):
+        with pytest.raises(
+            hub_package.HubError, match=rf"could not connect \(ServerError: {message}\);"
+        ) as hub_refused:
             async with hub_package.Hub.connect(hostile=url, mode="auto"):
                 pass
+        cause = hub_refused.value.__cause__  # a program that retries reads the wait from the server's own error
+        assert isinstance(cause, client_package.ServerError) and cause.data == data, cause
         config.write_text(f'[tool.mcp-stubgen.servers.hostile]\nurl = "{url}"\nprotocol = "auto"\n')
         with pytest.raises(hub_package.HubError) as from_config:
             async with hub_package.Hub.connect_from_config(config, servers=["hostile"]):

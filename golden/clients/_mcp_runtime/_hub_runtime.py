@@ -915,7 +915,8 @@ async def open_servers(
 
     Each connection runs in its own task, which holds it open until the hub closes (anyio wants a
     connection closed by the task that opened it). A server that fails, or is not connected within
-    `timeout` seconds, closes the others and raises one `HubError` naming it.
+    `timeout` seconds, closes the others and raises one `HubError` naming it, whose `__cause__` is
+    the server's own error (a `ServerError` with its `.data`, such as a 429's `retryAfter`).
     """
     import anyio
 
@@ -927,6 +928,7 @@ async def open_servers(
     signals = {name: ListChanged(client_options.get("message_handler")) for name in given}
     clients: dict[str, Any] = {}
     failures: dict[str, str] = {}
+    causes: dict[str, Exception] = {}
     ready = {name: anyio.Event() for name in given}
     closing = anyio.Event()
     scopes = {name: anyio.CancelScope() for name in given}
@@ -941,6 +943,7 @@ async def open_servers(
                     await closing.wait()
             except Exception as error:  # noqa: BLE001  # reported below as one line per server
                 failures[name] = f"{type(error).__name__}: {error}"
+                causes[name] = error
                 ready[name].set()
 
     async with anyio.create_task_group() as group:
@@ -963,7 +966,7 @@ async def open_servers(
         name = min(failures)
         raise HubError(
             f"hub: server {name!r} could not connect ({failures[name]}); none of the servers stays open"
-        )
+        ) from causes.get(name)
 
 
 @dataclass(frozen=True)
