@@ -102,6 +102,16 @@ worker's server of forks (tests/forkserver.py), which imported the SDK once; any
 
 
 @pytest.fixture(scope="session", autouse=True)
+def interruptible_commands() -> None:
+    """Commands the tests start can be interrupted, as from a terminal, however pytest was started: a
+    shell without job control starts a background job (`pytest ... &` in a script) with SIGINT
+    ignored, every process it starts inherits that, and Python then leaves SIGINT ignored, so the
+    Ctrl-C tests' commands would hang instead of stopping. A handled signal is reset in each child."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture(scope="session", autouse=True)
 def server_of_forks() -> Iterator[None]:
     """This worker's server of forks, and the `PYTHON` command that reaches it."""
     FORKS.mkdir(exist_ok=True)
