@@ -495,6 +495,9 @@ def test_check_scripts_without_a_folder_or_a_checker_says_what_to_do(  # type: i
     missing = run_cli("check-scripts", "nowhere")
     assert missing.exit_code == 2
     assert "nowhere: no such folder of scripts" in missing.stderr
+    (project / "notes.py").write_text("x = 1\n")
+    a_file = run_cli("check-scripts", "notes.py")
+    assert a_file.exit_code == 2 and "notes.py: a file, not a folder of scripts" in a_file.stderr
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *args: None)
     none = run_cli("check-scripts")
     assert none.exit_code == 2

@@ -47,6 +47,8 @@ def choose_checker(wanted: str = "auto") -> Checker:
 
 def script_files(folder: Path) -> list[Path]:
     """The `.py` files under `folder`, sorted; a `StubgenError` when it is not a folder."""
+    if folder.exists() and not folder.is_dir():
+        raise StubgenError(f"{folder}: a file, not a folder of scripts; give the folder that holds the scripts")
     if not folder.is_dir():
         raise StubgenError(f"{folder}: no such folder of scripts; create it or set `scripts` in [tool.mcp-stubgen]")
     return sorted(path for path in folder.rglob("*.py") if path.is_file() and "__pycache__" not in path.parts)
