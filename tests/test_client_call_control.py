@@ -326,3 +326,19 @@ async def test_hub_call_takes_the_generated_methods_call_options(tmp_path: Path)
         await asyncio.to_thread(sync_side)
     finally:
         forget_generated(tmp_path / "optionshub")
+
+
+@pytest.mark.parametrize("given", ["python server.py", "ftp://127.0.0.1/mcp", "localhost:8000/mcp"])
+async def test_a_string_that_is_not_an_http_url_is_refused_before_anything_starts(
+    progress: ModuleType, given: str
+) -> None:
+    """A command line passed as a string was taken for a URL: the handshake failed with httpx's
+    "Request URL is missing an 'http://' or 'https://' protocol", after `auto` had tried `initialize`."""
+    refusal = (
+        r"^progress: connect takes an http:// or https:// URL, a transport, or for a command StdioServerParameters"
+    )
+    with pytest.raises(ValueError, match=refusal):
+        async with progress.ProgressClient.connect(given):
+            pass
+    with pytest.raises(ValueError, match=refusal), progress.ProgressClient.connect_sync(given):
+        pass

@@ -55,6 +55,7 @@ from typing import (
     cast,
     final,
 )
+from urllib.parse import urlsplit
 
 from ._loop_thread import SessionLoop
 from ._schema_check import SchemaCheck, offline_validator
@@ -789,6 +790,13 @@ class GeneratedClient:
             raise TypeError(
                 f"{cls.server_name}: auth= needs the server's URL, not {type(server).__name__}"
             )
+        if isinstance(server, str) and not _http_url(server):
+            # a command line passed as a string would otherwise fail the handshake as a URL error
+            raise ValueError(
+                f"{cls.server_name}: connect takes an http:// or https:// URL, a transport, or for"
+                " a command StdioServerParameters(command=..., args=[...]); the string given is"
+                " not such a URL"
+            )
         cache: Any = client_options.get("cache")
         shared_store = getattr(cache, "store", None) is not None
         if isinstance(server, str) and shared_store and cache.target_id is None:
@@ -1323,6 +1331,12 @@ def _probing_client_class() -> type[Client]:
             return session
 
     return ProbingClient
+
+
+def _http_url(text: str) -> bool:
+    """Whether `text` is an http(s) URL with a host, the only string `connect` takes."""
+    parts = urlsplit(text)
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
 
 
 def _without_userinfo(url: str) -> str:
