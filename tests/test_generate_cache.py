@@ -290,9 +290,10 @@ def test_a_compiled_template_is_stored_without_waiting_for_the_disk(tmp_path: Pa
     assert synced == []
 
 
-def test_resource_templates_parse_alike_from_the_cache(tmp_path: Path) -> None:
+def test_resource_templates_parse_alike_from_the_cache(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A template's variables are cached by its text (parsing it imports the MCP SDK, most of a warm
-    hub's generate): a cached run writes the same methods and refuses a bad template alike."""
+    hub's generate): a cached run writes the same methods, and leaves out (or, strict, refuses) a
+    template the SDK cannot expand alike."""
     from codegen.errors import StubgenError
 
     template = {"name": "file", "uriTemplate": "file:///{path}{?mode,depth}", "description": "A file."}
@@ -310,12 +311,17 @@ def test_resource_templates_parse_alike_from_the_cache(tmp_path: Path) -> None:
         server="files",
         protocol_version="2026-07-28",
         capabilities={"resources": {}},
-        resource_templates=({"name": "bad", "uriTemplate": "file:///{path"},),
+        resource_templates=({"name": "bad", "uriTemplate": "file:///{path"}, template),
     )
     messages = []
     for _ in range(2):
         with pytest.raises(StubgenError) as raised:
-            render_snapshot(broken, cache=Cache(tmp_path / "cache"))
+            render_snapshot(broken, cache=Cache(tmp_path / "cache"), strict=True)
         messages.append(raised.value.message)
     assert messages[0] == messages[1]
     assert messages[0].startswith("server 'files': resource template 'bad': ")
+    capsys.readouterr()
+    client = render_snapshot(broken, cache=Cache(tmp_path / "cache"))["client.py"].decode()
+    assert "async def read_file(" in client and "async def read_bad(" not in client
+    warning = capsys.readouterr().err.strip()
+    assert warning.startswith(f"warning: {messages[0]}; it has no method: read its resources with "), warning

@@ -17,7 +17,7 @@ from codegen.generate.formatting import LINE_LENGTH
 from codegen.generate.guard import shown
 from codegen.generate.method_specs import own_import, prompt_spec, resource_spec, template_spec, used_names
 from codegen.generate.package_plan import PackagePlan, header, plan_package
-from codegen.generate.spec import AliasSpec, Import, ModelModule, PackageSpec, ToolSpec
+from codegen.generate.spec import AliasSpec, Import, ModelModule, PackageSpec, TemplateSpec, ToolSpec
 from codegen.generate.templating import all_sorted, import_sorted
 from codegen.generate.tool_workers import tool_parts
 from codegen.identifiers import CLIENT_MEMBERS, assign_names, class_name, escape, package_name
@@ -105,10 +105,7 @@ def build_package(
         resources=tuple(
             resource_spec(entry, named) for entry, named in zip(snapshot.resources, plan.resource_names, strict=True)
         ),
-        templates=tuple(
-            template_spec(where, entry, named, cache, rules)
-            for entry, named in zip(snapshot.resource_templates, plan.template_names, strict=True)
-        ),
+        templates=_templates(snapshot, plan, cache, strict),
         prompts=tuple(
             prompt_spec(entry, named, snapshot.argument_names.get("prompts", {}).get(entry["name"], {}), rules)
             for entry, named in zip(snapshot.prompts, plan.prompt_names, strict=True)
@@ -121,6 +118,26 @@ def build_package(
         aliases=aliases,
         sync_client=sync_client,
     )
+
+
+def _templates(snapshot: Snapshot, plan: PackagePlan, cache: Cache, strict: bool) -> tuple[TemplateSpec, ...]:
+    """A reader per resource template; one the MCP SDK cannot expand (a prefix modifier such as
+    `{id:8}`, which RFC 6570 allows and the SDK does not, or a malformed template) is left out with one
+    warning line, as an untyped tool is typed loosely, rather than failing the whole package; `strict`
+    makes it an error."""
+    where = f"server {snapshot.server!r}: "
+    specs: list[TemplateSpec] = []
+    for entry, named in zip(snapshot.resource_templates, plan.template_names, strict=True):
+        try:
+            specs.append(template_spec(where, entry, named, cache, snapshot.naming_rules))
+        except StubgenError as error:
+            if strict:
+                raise
+            console.warn(
+                f"{error}; it has no method: read its resources with `client.mcp_client.read_resource(uri)` "
+                "(`generate --strict` makes this an error)"
+            )
+    return tuple(specs)
 
 
 def renamed_aliases(

@@ -106,7 +106,7 @@ def _targets(
     "--strict",
     "strict_flag",
     is_flag=True,
-    help="A tool no models can be generated for is an error, not a method taking a dict (`strict = true`).",
+    help="A tool no models can be generated for, or a resource template the SDK cannot expand, is an error (`strict = true`).",
 )
 @click.option(
     "--code-mode",
