@@ -42,7 +42,8 @@ def test_a_lone_surrogate_is_refused_with_its_location() -> None:
         message.encode("utf-8")  # printable: the surrogate itself is escaped
 
 
-def test_a_template_longer_than_the_sdk_allows_is_one_short_line() -> None:
+def test_a_template_longer_than_the_sdk_allows_is_one_short_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """Strict, the error; otherwise the warning that leaves the template out: one short line each."""
     snapshot = Snapshot(
         server="long",
         protocol_version="2025-06-18",
@@ -50,5 +51,10 @@ def test_a_template_longer_than_the_sdk_allows_is_one_short_line() -> None:
         resource_templates=({"uriTemplate": "x://{id}/" + "y" * 10_000, "name": "n" * 10_000},),
     )
     with pytest.raises(StubgenError, match=r"^server 'long': resource template 'nnn.*\.\.\.': .*8192$") as caught:
-        render_snapshot(snapshot)
+        render_snapshot(snapshot, strict=True)
     assert len(str(caught.value)) < 200
+    capsys.readouterr()
+    client = render_snapshot(snapshot)["client.py"].decode()
+    warning = capsys.readouterr().err
+    assert warning.startswith(f"warning: {caught.value}; it has no method") and len(warning) < 400, warning
+    assert "y" * 100 not in client
