@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import atexit
 import difflib
+import errno
 import importlib
 import logging
 import os
@@ -127,10 +128,6 @@ def main(argv: list[str] | None = None) -> None:
         exit_code = cli.main(args=argv, prog_name="mcp-stubgen", standalone_mode=False)
     except StubgenError as error:
         _fail(str(error), error.exit_code)
-    except OSError as error:  # the file system refused (a path through a file, no space, no permission): not a bug
-        if verbose:
-            raise
-        _fail(_refused(error), EXIT_ERROR)
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo(INTERRUPTED, err=True)
         console.emit(None, "interrupted", exit_code=EXIT_INTERRUPTED)
@@ -143,6 +140,10 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as error:  # a bug of ours: still one line, details behind -v
         if verbose:
             raise
+        # the file system refused (a path through a file, no space, no permission): not a bug
+        refusal = _refused(error) if isinstance(error, OSError) else None
+        if refusal is not None:
+            _fail(refusal, EXIT_ERROR)
         click.echo(
             f"internal error: {type(error).__name__}: {one_line(str(error))} (re-run with -v and report it)", err=True
         )
@@ -178,11 +179,16 @@ def _threads_running() -> bool:
     return any(thread is not main_thread and not thread.daemon for thread in threading.enumerate())
 
 
-def _refused(error: OSError) -> str:
-    """One line for an `OSError` no command turned into a `StubgenError`: the path, and the system's reason."""
+_MACHINE_REFUSALS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EMFILE, errno.ENFILE})
+"""What a write can fail with for reasons of the machine alone, with no path to name."""
+
+
+def _refused(error: OSError) -> str | None:
+    """One line for an `OSError` no command turned into a `StubgenError`: the path and the system's
+    reason; None for one that names no path and is not the machine's (a bug of ours: reported so)."""
     reason = error.strerror or one_line(str(error)) or type(error).__name__
     if error.filename is None:
-        return f"{reason}; check the output folders, their permissions and the free space"
+        return f"{reason}; check the free space and permissions" if error.errno in _MACHINE_REFUSALS else None
     from pathlib import Path
 
     from codegen.options import shown_path

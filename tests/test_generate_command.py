@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import errno
 import json
 import shutil
 import subprocess
@@ -237,6 +238,34 @@ def test_an_output_folder_the_file_system_refuses_is_one_line_naming_it(  # type
     assert len(lines) == 1 and "internal error" not in result.stderr, result.stderr
     assert lines[0].startswith("error: notes.txt/") and "Not a directory; check the path" in lines[0], lines[0]
     assert (tmp_path / "notes.txt").read_text() == "mine\n"
+
+
+def test_a_full_disk_is_one_line_and_the_previous_package_stays(  # type: ignore[no-untyped-def]
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write that fails for the machine's reasons alone (ENOSPC names no file) is one line, exit 2,
+    and the package published before is left whole; an OSError that is neither is still ours to fix."""
+    assert run_cli("generate", WEATHER, "--out", tmp_path / "out").exit_code == 0
+    before = read_tree(tmp_path / "out" / "weather")
+    edited = json.loads(WEATHER.read_text())
+    edited["tools"][0]["description"] = "Changed, so the package is written again."
+    (tmp_path / "weather.json").write_text(json.dumps(edited))
+
+    def full(file: tuple[Path, bytes]) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("codegen.generate.publish._write_durably", full)
+    result = run_cli("generate", tmp_path / "weather.json", "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr == "error: No space left on device; check the free space and permissions\n"
+    assert read_tree(tmp_path / "out" / "weather") == before
+
+    def refused(file: tuple[Path, bytes]) -> None:
+        raise ConnectionResetError(errno.ECONNRESET, "Connection reset by peer")
+
+    monkeypatch.setattr("codegen.generate.publish._write_durably", refused)
+    result = run_cli("generate", tmp_path / "weather.json", "--out", tmp_path / "out")
+    assert result.exit_code == 2 and result.stderr.startswith("internal error: ConnectionResetError"), result.stderr
 
 
 def test_snapshot_files_need_out(run_cli) -> None:  # type: ignore[no-untyped-def]
