@@ -1370,8 +1370,9 @@ def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         if not lines:
             return ""
-        earlier = (line for line in lines[:-STDERR_TAIL_LINES] if _ERROR_LINE.search(line))
-        first_error = next(earlier, None)
+        earlier = lines[:-STDERR_TAIL_LINES]
+        thrown = (line for line in earlier if _THROWN_LINE.match(line))
+        first_error = next(thrown, None) or next((line for line in earlier if _ERROR_LINE.search(line)), None)
         cause = f"; its first error line: {first_error[: STDERR_TAIL_CHARACTERS // 2]}" if first_error else ""
         return f"{cause}; its last stderr lines: " + " | ".join(lines[-STDERR_TAIL_LINES:])[-STDERR_TAIL_CHARACTERS:]
     return ""
@@ -1382,6 +1383,12 @@ _ERROR_LINE = re.compile(
     re.IGNORECASE,
 )
 """A stderr line that looks like the cause of a failure rather than usage or progress text."""
+
+_THROWN_LINE = re.compile(r"(?:[A-Za-z_][\w.]*)?(?:Error|Exception)(?: \[[A-Z0-9_]+\])?: \S")
+"""A stderr line that is an uncaught error's own message (`Error: Cannot find module 'x'`,
+`Error [ERR_MODULE_NOT_FOUND]: ...`, `ModuleNotFoundError: ...`): preferred to the first line that
+merely mentions an error, which in Node's report is the source line that threw
+(`const err = new Error(message);`)."""
 
 
 async def snapshot_all(

@@ -251,6 +251,17 @@ def main() -> None:
         sys.stderr.write("Usage:\n  kubernetes-mcp-server [flags]\n\nFlags:\n")
         sys.stderr.writelines(f"  --flag-{number} string   what flag {number} does\n" for number in range(20))
         sys.exit(1)
+    if mode == "node-uncaught":  # @azure-devops/mcp installed without its native keytar: Node's report
+        sys.stderr.write(
+            "node:internal/modules/cjs/loader:1207\n  const err = new Error(message);\n              ^\n\n"
+            "Error: Cannot find module '../build/Release/keytar.node'\nRequire stack:\n"
+            "- /srv/node_modules/keytar/lib/keytar.js\n"
+            "    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)\n"
+            "    at Module._load (node:internal/modules/cjs/loader:1038:27)\n"
+            "    at cjsLoader (node:internal/modules/esm/translators:298:15) {\n  code: 'MODULE_NOT_FOUND',\n"
+            "  requireStack: [ '/srv/node_modules/keytar/lib/keytar.js' ]\n}\n\nNode.js v20.20.2\n"
+        )
+        sys.exit(1)
     if mode == "stdout-banner-exit":  # 00bx-photoshop-mcp: its complaint on stdout, then exit
         sys.stdout.write("\n  example-mcp v1.0\n\n  To complete installation:\n    example-mcp-install\n")
         sys.stdout.write("  Installation not complete. Run: example-mcp-install\n")
