@@ -275,7 +275,7 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
     headers = expand_secrets(server.headers, server.name, "headers")
     secrets = _secrets_of(server)
     auth = auth_for(server)
-    started = claim(server, env) if server.command is not None else None
+    started = claim(server, env, by_session=False) if server.command is not None else None
     stderr_file = started.stderr_log if started is not None else None
     with stderr_file or _stderr_file() as stderr_log:
         diagnostics = _Diagnostics(stderr_log)

@@ -268,6 +268,12 @@ def main() -> None:
         sys.exit(1)
     if mode == "hang":
         hang()
+    if mode == "init-watchdog":  # biomcp 0.9.3 (rmcp): exits unless a request arrives within `--delay` seconds
+        import select
+
+        if not select.select([sys.stdin], [], [], options.delay)[0]:
+            sys.stderr.write("Error: This command expects an MCP client on stdin (initialize handshake).\n")
+            sys.exit(1)
     time.sleep(options.start_delay)
     reading = True
     for line in sys.stdin:
