@@ -656,6 +656,9 @@ class _Diagnostics:
     surrogate) was dropped, where known."""
     stray_stdout: tuple[str, ...] = ()
     """The last lines a stdio server wrote to stdout that are not JSON-RPC (`StdioSession.stray`)."""
+    closed_during: str = ""
+    """The request a stdio server closed the connection during: when it wrote nothing since, its
+    last words before it are shown (biomcp says why it will exit as it starts, then exits silently)."""
     unreadable_answer: str = ""
     """Over HTTP, where the last answer the SDK's parser refused holds a lone surrogate: the transport
     makes that answer its request's -32700 error, and this names the entry and the JSON pointer, as
@@ -983,6 +986,8 @@ async def _list_all(peer: _Peer, server: ServerConfig, listing: _Listing, ttls: 
                     f"server {server.name!r}: {listing.method} failed: {_connection_failure(server, error.message)}"
                 ) from None
             if error.code == CONNECTION_CLOSED:
+                if diagnostics is not None:
+                    diagnostics.closed_during = listing.method
                 raise StubgenError(
                     f"server {server.name!r}: the server closed the connection during {listing.method}"
                 ) from None
@@ -1368,6 +1373,14 @@ def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
         diagnostics.stderr_log.seek(diagnostics.stderr_start)
         text = secrets.scrub(diagnostics.stderr_log.read())
         lines = [line.strip() for line in text.splitlines() if line.strip()]
+        if not lines and diagnostics.closed_during and diagnostics.stderr_start:
+            diagnostics.stderr_log.seek(0)
+            before = [
+                line.strip() for line in secrets.scrub(diagnostics.stderr_log.read()).splitlines() if line.strip()
+            ]
+            if before:
+                shown = " | ".join(before[-STDERR_TAIL_LINES:])[-STDERR_TAIL_CHARACTERS:]
+                return f"; its last stderr lines before {diagnostics.closed_during}: {shown}"
         if not lines:
             return ""
         earlier = lines[:-STDERR_TAIL_LINES]

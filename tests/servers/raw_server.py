@@ -138,6 +138,9 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
         if mode == "mismatched-id":
             answer(12345, {})
             return
+        if mode == "dies-quietly":  # says why as it starts, then exits at the next request without a word
+            sys.stderr.write("Error: This command expects an MCP client on stdin (initialize handshake).\n")
+            sys.stderr.flush()
         answer(
             request_id,
             {
@@ -153,6 +156,8 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
             },
         )
     elif method == "tools/list":
+        if mode == "dies-quietly":
+            os._exit(1)
         if mode == "bad-properties":
             broken = tool("broken")
             broken["inputSchema"] = {"type": "object", "properties": {"x": {"type": "object", "properties": {"y": 5}}}}
