@@ -49,6 +49,31 @@ def test_an_npm_packages_file_is_named_after_the_package_whatever_the_file_is_ca
     assert derived_server_id(("/srv/node_modules/.bin/azmcp", "server", "start")) == "azmcp"
 
 
+def test_a_launchers_option_value_is_not_taken_for_the_server() -> None:
+    """A launcher's option that takes a value was read as the server: GitHub's own `docker run -i
+    --rm -e GITHUB_PERSONAL_ACCESS_TOKEN ghcr.io/github/github-mcp-server` was called
+    `GITHUB_PERSONAL_ACCESS_TOKEN`, `npx --prefix /tmp/realnew4/npm context7-mcp` `npm`, `uvx --with
+    httpx mcp-server-fetch` `httpx`, and `uvx --python 3.12 mcp-server-time` asked for a name."""
+    cases = {
+        "docker run -i --rm -e GITHUB_PERSONAL_ACCESS_TOKEN ghcr.io/github/github-mcp-server": "github-mcp-server",
+        "docker run -i --rm -v /srv/data:/data --name fs mcp/filesystem /data": "filesystem",
+        "podman run -i --rm --env-file .env -p 8080:80 mcp/fetch:latest": "fetch",
+        "npx --prefix /tmp/realnew4/npm context7-mcp": "context7-mcp",
+        "npx -y -p @upstash/context7-mcp@4.1.1 context7-mcp": "context7-mcp",
+        "uvx --with httpx mcp-server-fetch": "mcp-server-fetch",
+        "uvx --python 3.12 mcp-server-time --local-timezone UTC": "mcp-server-time",
+        "uvx --from mcp-server-git==2026.10.19 mcp-server-git": "mcp-server-git",
+        "uv tool run --python 3.12 arxiv-mcp-server": "arxiv-mcp-server",
+        "uv run --with mcp --directory /srv/weather weather_server.py": "weather_server",
+        "pipx run --spec biomcp-cli==0.9.3 biomcp mcp": "biomcp",
+        "python -X utf8 -W ignore -m mcp_server_time": "mcp_server_time",
+        "node --require ./trace.cjs build/weather.js": "weather",
+        "deno run --config deno.json -A jsr:@acme/weather-mcp": "weather-mcp",
+    }
+    assert {command: derived_server_id(tuple(command.split())) for command in cases} == cases
+    assert derived_server_id(("python", "-c", "import server; server.main()")) is None
+
+
 def test_ad_hoc_snapshot_asks_for_a_name_it_cannot_tell(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.chdir(tmp_path)
     result = run_cli("snapshot", "--", "node", "build/index.js")

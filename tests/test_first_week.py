@@ -168,6 +168,20 @@ def test_a_start_up_failure_shows_its_first_error_line(run_cli, tmp_path: Path, 
     assert "its last stderr lines: --flag-15 string   what flag 15 does | " in result.stderr
 
 
+def test_a_start_up_failure_shows_the_error_node_threw(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Node prints an uncaught error's source line (`const err = new Error(message);`) before the
+    error itself, and the first line that looked like an error was that source line: @azure-devops/mcp
+    2.10.0 without its native keytar said only `its first error line: const err = new Error(message);`."""
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path, "--mode node-uncaught", hub=False)
+
+    result = run_cli("snapshot", "legacy")
+
+    assert result.exit_code == 2
+    assert "its first error line: Error: Cannot find module '../build/Release/keytar.node'; " in result.stderr
+    assert "new Error(message)" not in result.stderr
+
+
 def test_an_ad_hoc_command_that_is_missing_does_not_mention_a_config(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))

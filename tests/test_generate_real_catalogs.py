@@ -24,7 +24,10 @@ where it asks for one to start): `onmcp` (`0nmcp` 4.22.0), `azure` (`@azure/mcp`
 (`@wonderwhy-er/desktop-commander` 0.2.52), `mongodb` (`mongodb-mcp-server` 3.0.4), `kubernetes`
 (`mcp-server-kubernetes` 4.1.7), `sentry` (`@sentry/mcp-server` 0.39.0 `--access-token=...`) and,
 on 2026-12-02 too, `gitmcp` (`@cyanheads/git-mcp-server` 2.15.3, `MCP_TRANSPORT_TYPE=stdio`: string
-constraints on array items and union members, which no other fixture has)."""
+constraints on array items and union members, which no other fixture has). On 2026-12-03, from
+PyPI, `biomcp` (biomcp-cli 0.9.3, a Rust binary, `biomcp mcp`: `type: ["string", "array"]` with
+string constraints on the items, which datamodel-code-generator makes a `TypeAliasType` of a list of
+`RootModel[str]`s)."""
 
 from __future__ import annotations
 
@@ -69,6 +72,8 @@ PICKED = {
     # indented as the server's Python docstring was
     "gitmcp": ("git_branch", "git_checkout", "git_commit"),  # @cyanheads/git-mcp-server: constrained
     # strings as array items and union members, which datamodel-code-generator makes `RootModel[str]`s
+    "biomcp": ("search",),  # biomcp-cli: `disease` is a string or an array of constrained strings, an alias
+    # of `list[SearchInputDiseaseArraySearchInputDiseaseArrayItem]` in the models
 }
 
 WIDE = {
@@ -162,6 +167,16 @@ def test_a_constrained_string_in_an_array_or_a_union_is_a_plain_str_keyword(pack
     assert "RootModel" in (package / "_models" / "git_checkout.py").read_text(encoding="utf-8")
 
 
+def test_an_alias_of_a_list_of_constrained_strings_is_a_plain_list_keyword(package: Path) -> None:
+    """biomcp's `search` takes `disease` as `type: ["string", "array"]` with `minLength` on the items:
+    the models name the array `SearchInputDiseaseArray`, a `TypeAliasType` of a list of `RootModel[str]`,
+    so `search(entity="article", disease=["melanoma"])` failed a caller's `mypy --strict`."""
+    client = (package / "client.py").read_text(encoding="utf-8")
+    assert "        disease: SearchInputDiseaseString | list[str] | NotGiven = NOT_GIVEN,\n" in client, client
+    assert "        drug: SearchInputDrugString | list[str] | NotGiven = NOT_GIVEN,\n" in client
+    assert "SearchInputDiseaseArray" in (package / "_models" / "search.py").read_text(encoding="utf-8")
+
+
 def test_exclusive_bounds_are_strict_bounds_of_the_field(package: Path) -> None:
     source = (package / "_models" / "read_documentation.py").read_text(encoding="utf-8")
     assert re.search(r"max_length: int \| None = Field\([^)]*\bgt=0,[^)]*\blt=1000000,", source), source
@@ -195,6 +210,7 @@ async def use(client: PickedClient) -> None:
     await client.git_checkout(target="main", paths=["a.txt"])
     await client.git_commit(message="m", files_to_stage=["a.txt"])
     await client.git_branch(merged="main")
+    await client.search(entity="article", disease=["melanoma"], drug="dabrafenib")
 """
 """A user's code: plain strings where the wire takes strings, and still the JSON Schema's
 `minLength` checked before sending."""

@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import subprocess
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -282,3 +283,23 @@ def test_a_pin_the_server_does_not_list_as_supported_fails_in_one_line(tmp_path:
         'protocol version (code -32022)); pin a version it speaks, or set protocol = "auto"'
     )
     assert log.read_text().split() == ["server/discover", "2026-07-28"]
+
+
+@pytest.mark.parametrize("protocol", ["legacy", "auto"])
+def test_a_server_started_early_has_its_first_request_at_once(tmp_path: Path, protocol: str) -> None:
+    """`sync` starts its stdio servers, then loads the generator (seconds under load), and only then
+    spoke to them: biomcp 0.9.3, which exits when no request came within 5 s of its start, died in a
+    `sync --no-cache` of sixteen servers ("the server closed the connection during start-up"). The
+    handshake's first request is now written as the server starts."""
+    from codegen.config import parse_server
+    from codegen.snapshot import Snapshot
+    from codegen.snapshot.discovery import snapshot_servers
+    from codegen.snapshot.stdio import start_early
+
+    raw = {"command": PY, "args": [str(RAW_SERVER), "--mode", "init-watchdog", "--delay", "1"], "protocol": protocol}
+    server = parse_server("watchful", raw, "test", tmp_path)
+    start_early([server])
+    time.sleep(2.5)  # the generator loading while the server starts
+    result = snapshot_servers([server])["watchful"]
+    assert isinstance(result, Snapshot), result
+    assert result.protocol_version == "2025-06-18"  # the raw server's

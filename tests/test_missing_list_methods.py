@@ -123,3 +123,18 @@ def test_stderr_tail_is_what_the_server_wrote_after_the_failing_request(tmp_path
         "tools/list failed: database unavailable (code -32603); its last stderr lines: error: table 'tools' is locked"
     ), line
     assert "unrelated noise" not in line
+
+
+def test_a_server_that_exits_without_a_word_shows_what_it_said_before(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """biomcp 0.9.3 says why it will exit (no `initialize` within 5 s) and exits silently at the next
+    request: `watch` polling it said only "closed the connection during tools/list", its stderr
+    since that request being empty."""
+    result = run_cli(
+        "snapshot", "--name", "raw", "--out", tmp_path / "raw.json", "--", PY, RAW, "--mode", "dies-quietly"
+    )
+    assert result.exit_code == 2
+    line = result.stderr.strip()
+    assert line.endswith(
+        "the server closed the connection during tools/list; its last stderr lines before tools/list: "
+        "Error: This command expects an MCP client on stdin (initialize handshake)."
+    ), line

@@ -211,10 +211,30 @@ def _plain_roots(annotation: ast.expr, classes: Mapping[str, ModelClass], seen: 
         return ast.Tuple([_plain_roots(element, classes, seen) for element in annotation.elts], annotation.ctx)
     name = annotation.id if isinstance(annotation, ast.Name) else None
     model = classes.get(name) if name is not None and name not in seen else None
+    if model is not None and model.alias_of is not None and names_in(ast.unparse(model.alias_of)) & set(classes):
+        # an alias of a type built of models (`Annotated[list[SearchInputDiseaseItem], Field(...)]`,
+        # biomcp's `type: ["string", "array"]`): the keyword takes its plain type if it has one
+        aliased = _plain_roots(_without_annotated(model.alias_of), classes, seen | {str(name)})
+        return annotation if names_in(ast.unparse(aliased)) & set(classes) else aliased
     if model is None or not model.is_root:
         return annotation
     root = _plain_roots(model.fields["root"][1], classes, seen | {str(name)})
     return annotation if names_in(ast.unparse(root)) & set(classes) else root
+
+
+def _without_annotated(annotation: ast.expr) -> ast.expr:
+    """The annotation with each `Annotated[X, ...]` as `X`: a keyword's type says what the wire takes,
+    and the JSON Schema check applies the constraints `Field(...)` held."""
+    if isinstance(annotation, ast.Subscript) and ast.unparse(annotation.value) == "Annotated":
+        first = annotation.slice.elts[0] if isinstance(annotation.slice, ast.Tuple) else annotation.slice
+        return _without_annotated(first)
+    if isinstance(annotation, ast.Subscript):
+        return ast.Subscript(annotation.value, _without_annotated(annotation.slice), annotation.ctx)
+    if isinstance(annotation, ast.Tuple):
+        return ast.Tuple([_without_annotated(element) for element in annotation.elts], annotation.ctx)
+    if isinstance(annotation, ast.BinOp):
+        return ast.BinOp(_without_annotated(annotation.left), annotation.op, _without_annotated(annotation.right))
+    return annotation
 
 
 def _object_members(annotation: ast.expr, classes: Mapping[str, ModelClass], seen: frozenset[str]) -> list[ast.expr]:

@@ -27,6 +27,8 @@ class ModelClass:
     """The base classes as written (`BaseModel`, `RootModel[...]`, another model)."""
     extra: ast.expr | None = None
     """The type of the values of keys it has no field for (`__pydantic_extra__: dict[str, <this>]`), if typed."""
+    alias_of: ast.expr | None = None
+    """For a `TypeAliasType` (not a class): the type it names."""
 
     @property
     def is_root(self) -> bool:
@@ -87,8 +89,10 @@ def read_statements(body: Iterable[ast.stmt]) -> ReadModels:
             and isinstance(node.targets[0], ast.Name)
             and isinstance(node.value, ast.Call)
             and ast.unparse(node.value.func) == "TypeAliasType"
-        ):  # a recursive alias, used in annotations like a class
-            classes[node.targets[0].id] = ModelClass({}, frozenset(), ())
+        ):  # an alias (recursive, or of a constrained array or value), used in annotations like a class
+            value = node.value.args[1] if len(node.value.args) == 2 else None
+            aliased = _unalias(value, aliases) if value is not None else None
+            classes[node.targets[0].id] = ModelClass({}, frozenset(), (), alias_of=aliased)
     return classes, imported
 
 

@@ -112,6 +112,42 @@ def _announce(snapshot: Snapshot, path: Path, changed: bool) -> None:
 
 _LAUNCHER = re.compile(r"(?:npx|bunx|pnpx|uvx|pipx|uv|npm|pnpm|yarn|bun|deno|node|docker|podman|python[0-9.]*|py)")
 _LAUNCHER_VERBS = frozenset({"run", "x", "dlx", "exec", "tool"})
+_CONTAINER_OPTIONS = frozenset(
+    {"-e", "--env", "--env-file", "-v", "--volume", "--mount", "--name", "-p", "--publish", "--network", "--net",
+     "-w", "--workdir", "-u", "--user", "--entrypoint", "--platform", "--pull", "-l", "--label", "--add-host",
+     "-h", "--hostname", "--device", "--cap-add", "--cap-drop", "--security-opt", "--tmpfs", "--ulimit", "-m",
+     "--memory", "--cpus", "--gpus", "--dns", "--shm-size", "--restart", "--runtime", "--log-driver",
+     "--log-opt", "--expose", "--group-add", "--ipc", "--pid", "--stop-signal", "--cidfile"}
+)  # fmt: skip
+_NPM_OPTIONS = frozenset({"-p", "--package", "--prefix", "--cache", "--registry", "--userconfig", "-c", "--call", "-w", "--workspace", "--node-options"})  # fmt: skip
+_UV_OPTIONS = frozenset(
+    {"--from", "--with", "--with-editable", "--with-requirements", "-p", "--python", "--index", "--index-url",
+     "--extra-index-url", "--default-index", "-f", "--find-links", "-c", "--constraints", "--overrides",
+     "--cache-dir", "--directory", "--project", "--env-file", "--exclude-newer", "--python-preference",
+     "--index-strategy", "--resolution", "--prerelease", "--config-file", "--color", "--refresh-package",
+     "--reinstall-package", "--upgrade-package", "--keyring-provider"}
+)  # fmt: skip
+_VALUE_OPTIONS = {
+    "docker": _CONTAINER_OPTIONS,
+    "podman": _CONTAINER_OPTIONS,
+    "npx": _NPM_OPTIONS,
+    "npm": _NPM_OPTIONS,
+    "pnpm": frozenset({"--package", "-C", "--dir", "--filter", "-c"}),
+    "pnpx": frozenset({"--package", "-C", "--dir", "--filter", "-c"}),
+    "yarn": frozenset({"-p", "--package", "--cwd"}),
+    "bun": frozenset({"-p", "--package", "--cwd", "-c", "--config"}),
+    "bunx": frozenset({"-p", "--package", "--cwd", "-c", "--config"}),
+    "uvx": _UV_OPTIONS,
+    "uv": _UV_OPTIONS,
+    "pipx": frozenset({"--spec", "--python", "--pip-args", "-i", "--index-url"}),
+    "python": frozenset({"-X", "-W", "-c", "--check-hash-based-pycs"}),
+    "node": frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader", "-e", "--eval", "-p",
+                       "--print", "-C", "--conditions", "--env-file", "--title", "--input-type"}),
+    "deno": frozenset({"-c", "--config", "--import-map", "--location", "--cert", "--seed"}),
+}  # fmt: skip
+"""The options of each launcher that take the next word as their value (`docker run -e NAME image`,
+`uvx --python 3.12 server`): that word is not what the launcher runs. `python -c CODE` runs no named
+file, so it names nothing."""
 _NOT_A_NAME = frozenset({"index", "main", "server", "cli", "app", "__main__", "dist", "build", "src", "lib", "bin"})
 
 
@@ -129,13 +165,20 @@ def derived_server_id(command: tuple[str, ...]) -> str | None:
     """
     program, *rest = command
     target = program
-    if _LAUNCHER.fullmatch(Path(program).name.removesuffix(".exe")):
-        words = [word for word in rest if not word.startswith("-") and "=" not in word]
-        if words and words[0] in _LAUNCHER_VERBS:
-            words = words[1:]
-        if not words:
+    launcher = Path(program).name.removesuffix(".exe")
+    if _LAUNCHER.fullmatch(launcher):
+        takes_value = _VALUE_OPTIONS.get("python" if launcher.startswith("py") else launcher, frozenset())
+        words = iter(rest)
+        for word in words:
+            if word == "-c" and launcher.startswith("py"):
+                return None  # `python -c CODE` runs no named file or module
+            if word in takes_value:
+                next(words, None)
+            elif not word.startswith("-") and "=" not in word and word not in _LAUNCHER_VERBS:
+                target = word
+                break
+        else:
             return None
-        target = words[0]
     parts = Path(target).parts
     if "node_modules" in parts:  # a file of an installed npm package (not a `.bin/` link): the package
         package = parts[len(parts) - parts[::-1].index("node_modules") :]

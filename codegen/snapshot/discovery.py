@@ -283,7 +283,7 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
     headers = expand_secrets(server.headers, server.name, "headers")
     secrets = _secrets_of(server)
     auth = auth_for(server)
-    started = claim(server, env) if server.command is not None else None
+    started = claim(server, env, by_session=False) if server.command is not None else None
     stderr_file = started.stderr_log if started is not None else None
     with stderr_file or _stderr_file() as stderr_log:
         diagnostics = _Diagnostics(stderr_log)
@@ -664,6 +664,9 @@ class _Diagnostics:
     surrogate) was dropped, where known."""
     stray_stdout: tuple[str, ...] = ()
     """The last lines a stdio server wrote to stdout that are not JSON-RPC (`StdioSession.stray`)."""
+    closed_during: str = ""
+    """The request a stdio server closed the connection during: when it wrote nothing since, its
+    last words before it are shown (biomcp says why it will exit as it starts, then exits silently)."""
     unreadable_answer: str = ""
     """Over HTTP, where the last answer the SDK's parser refused holds a lone surrogate: the transport
     makes that answer its request's -32700 error, and this names the entry and the JSON pointer, as
@@ -991,6 +994,8 @@ async def _list_all(peer: _Peer, server: ServerConfig, listing: _Listing, ttls: 
                     f"server {server.name!r}: {listing.method} failed: {_connection_failure(server, error.message)}"
                 ) from None
             if error.code == CONNECTION_CLOSED:
+                if diagnostics is not None:
+                    diagnostics.closed_during = listing.method
                 raise StubgenError(
                     f"server {server.name!r}: the server closed the connection during {listing.method}"
                 ) from None
@@ -1370,10 +1375,19 @@ def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
         diagnostics.stderr_log.seek(diagnostics.stderr_start)
         text = secrets.scrub(diagnostics.stderr_log.read())
         lines = [line.strip() for line in text.splitlines() if line.strip()]
+        if not lines and diagnostics.closed_during and diagnostics.stderr_start:
+            diagnostics.stderr_log.seek(0)
+            before = [
+                line.strip() for line in secrets.scrub(diagnostics.stderr_log.read()).splitlines() if line.strip()
+            ]
+            if before:
+                shown = " | ".join(before[-STDERR_TAIL_LINES:])[-STDERR_TAIL_CHARACTERS:]
+                return f"; its last stderr lines before {diagnostics.closed_during}: {shown}"
         if not lines:
             return ""
-        earlier = (line for line in lines[:-STDERR_TAIL_LINES] if _ERROR_LINE.search(line))
-        first_error = next(earlier, None)
+        earlier = lines[:-STDERR_TAIL_LINES]
+        thrown = (line for line in earlier if _THROWN_LINE.match(line))
+        first_error = next(thrown, None) or next((line for line in earlier if _ERROR_LINE.search(line)), None)
         cause = f"; its first error line: {first_error[: STDERR_TAIL_CHARACTERS // 2]}" if first_error else ""
         return f"{cause}; its last stderr lines: " + " | ".join(lines[-STDERR_TAIL_LINES:])[-STDERR_TAIL_CHARACTERS:]
     return ""
@@ -1384,6 +1398,12 @@ _ERROR_LINE = re.compile(
     re.IGNORECASE,
 )
 """A stderr line that looks like the cause of a failure rather than usage or progress text."""
+
+_THROWN_LINE = re.compile(r"(?:[A-Za-z_][\w.]*)?(?:Error|Exception)(?: \[[A-Z0-9_]+\])?: \S")
+"""A stderr line that is an uncaught error's own message (`Error: Cannot find module 'x'`,
+`Error [ERR_MODULE_NOT_FOUND]: ...`, `ModuleNotFoundError: ...`): preferred to the first line that
+merely mentions an error, which in Node's report is the source line that threw
+(`const err = new Error(message);`)."""
 
 
 async def snapshot_all(

@@ -39,6 +39,14 @@ from codegen.runtime._stdio import (
     signal_group,
     warn_not_json_rpc,
 )
+from codegen.snapshot.wire import (
+    CLIENT_INFO,
+    HANDSHAKE_PROTOCOL_VERSIONS,
+    LATEST_HANDSHAKE_VERSION,
+    LATEST_MODERN_VERSION,
+    MODERN_PROTOCOL_VERSIONS,
+    client_capabilities,
+)
 
 if TYPE_CHECKING:
     from mcp.shared.message import SessionMessage
@@ -71,6 +79,9 @@ class StdioProcess:
     cwd: str | None
     process: subprocess.Popen[bytes]
     stderr_log: TextIO
+    sent: bytes | None = None
+    """The handshake's first request, written as the server started (`start_early`), until the
+    session that would send it finds it sent."""
 
 
 def search_path(env: dict[str, str]) -> str | None:
@@ -122,18 +133,67 @@ def start_early(servers: list[ServerConfig]) -> None:
             continue
         stderr_log = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")  # noqa: SIM115 (the session closes it)
         try:
-            _started[server.name] = start(server, env, stderr_log)
+            started = start(server, env, stderr_log)
         except (OSError, ValueError):
             stderr_log.close()
+            continue
+        _started[server.name] = started
+        first = first_request(server)
+        with suppress(OSError):  # a server that is gone already is reported by its session
+            assert started.process.stdin is not None
+            started.process.stdin.write(first)
+            started.sent = first
 
 
-def claim(server: ServerConfig, env: dict[str, str]) -> StdioProcess | None:
-    """The process `start_early` started for `server`, if it was started as `server` now asks."""
+def first_request(server: ServerConfig) -> bytes:
+    """The line discovery's handshake sends first, as `StdioSession` writes it: `initialize` for
+    `protocol = "legacy"` or a dated pin, else `server/discover`. `start_early` writes it as the server
+    starts, so a server that exits when no request comes soon after its start (biomcp's 5 s) is not
+    kept waiting while the command loads the rest of itself."""
+    capabilities = client_capabilities(server.client_capabilities)
+    protocol = server.protocol
+    message: dict[str, Any]
+    if protocol == "legacy" or protocol in HANDSHAKE_PROTOCOL_VERSIONS:
+        version = LATEST_HANDSHAKE_VERSION if protocol == "legacy" else protocol
+        params = {"protocolVersion": version, "capabilities": capabilities, "clientInfo": CLIENT_INFO}
+        message = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params}
+    else:
+        version = protocol if protocol in MODERN_PROTOCOL_VERSIONS else LATEST_MODERN_VERSION
+        meta = _modern_meta(version, CLIENT_INFO, capabilities)
+        message = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}}
+    return _line(message, "replace")
+
+
+def _modern_meta(version: str, client_info: dict[str, Any], capabilities: dict[str, Any]) -> dict[str, Any]:
+    """The `_meta` envelope of every 2026-07-28 request, as the SDK stamps it."""
+    return {
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientInfo": client_info,
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+    }
+
+
+def _line(message: dict[str, Any], errors: str) -> bytes:
+    """One JSON-RPC message as the line written to a server's stdin."""
+    import json
+
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return text.encode("utf-8", errors)
+
+
+def claim(server: ServerConfig, env: dict[str, str], *, by_session: bool = True) -> StdioProcess | None:
+    """The process `start_early` started for `server`, if it was started as `server` now asks and
+    was sent the first request the claimant would send: a `StdioSession`'s (`first_request`); the
+    SDK's `Client` (`by_session=False`) sends its own, so it takes only a server sent nothing."""
     started = _started.pop(server.name, None)
     if started is None:
         return None
     cwd = str(server.cwd) if server.cwd is not None else None
-    if (started.argv, started.env, started.cwd) == ((server.command, *server.args), env, cwd):
+    expected = first_request(server) if by_session else None
+    if (started.argv, started.env, started.cwd) == ((server.command, *server.args), env, cwd) and started.sent in (
+        None,
+        expected,
+    ):
         return started
     _stop_now(started)
     return None
@@ -228,11 +288,7 @@ class StdioSession:
         error there (a banner, "installation not complete") and exits says why only in them."""
 
     def use_modern(self, version: str, client_info: dict[str, Any]) -> None:
-        self._meta = {
-            "io.modelcontextprotocol/protocolVersion": version,
-            "io.modelcontextprotocol/clientInfo": client_info,
-            "io.modelcontextprotocol/clientCapabilities": self.capabilities,
-        }
+        self._meta = _modern_meta(version, client_info, self.capabilities)
 
     def use_legacy(self) -> None:
         self._meta = None
@@ -271,13 +327,16 @@ class StdioSession:
     def _write(self, message: dict[str, Any]) -> bool:
         """Queue a line for the server; False once its stdin is gone. The pipe's transport buffers
         what the server has not read yet, so a server that stops reading never blocks the loop."""
-        import json
-
         if self._stdin is None or self._stdin.is_closing():
             return False
-        text = json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n"
+        line = _line(message, self._errors)
+        if self.started.sent is not None and message.get("id") == 1 and "method" in message:
+            # the handshake's first request: written as the server started, or now
+            sent, self.started.sent = self.started.sent, None
+            if line == sent:
+                return True
         try:
-            self._stdin.write(text.encode("utf-8", self._errors))
+            self._stdin.write(line)
         except (OSError, RuntimeError):
             return False
         return True

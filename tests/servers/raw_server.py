@@ -138,6 +138,9 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
         if mode == "mismatched-id":
             answer(12345, {})
             return
+        if mode == "dies-quietly":  # says why as it starts, then exits at the next request without a word
+            sys.stderr.write("Error: This command expects an MCP client on stdin (initialize handshake).\n")
+            sys.stderr.flush()
         answer(
             request_id,
             {
@@ -153,6 +156,8 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
             },
         )
     elif method == "tools/list":
+        if mode == "dies-quietly":
+            os._exit(1)
         if mode == "bad-properties":
             broken = tool("broken")
             broken["inputSchema"] = {"type": "object", "properties": {"x": {"type": "object", "properties": {"y": 5}}}}
@@ -251,12 +256,29 @@ def main() -> None:
         sys.stderr.write("Usage:\n  kubernetes-mcp-server [flags]\n\nFlags:\n")
         sys.stderr.writelines(f"  --flag-{number} string   what flag {number} does\n" for number in range(20))
         sys.exit(1)
+    if mode == "node-uncaught":  # @azure-devops/mcp installed without its native keytar: Node's report
+        sys.stderr.write(
+            "node:internal/modules/cjs/loader:1207\n  const err = new Error(message);\n              ^\n\n"
+            "Error: Cannot find module '../build/Release/keytar.node'\nRequire stack:\n"
+            "- /srv/node_modules/keytar/lib/keytar.js\n"
+            "    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)\n"
+            "    at Module._load (node:internal/modules/cjs/loader:1038:27)\n"
+            "    at cjsLoader (node:internal/modules/esm/translators:298:15) {\n  code: 'MODULE_NOT_FOUND',\n"
+            "  requireStack: [ '/srv/node_modules/keytar/lib/keytar.js' ]\n}\n\nNode.js v20.20.2\n"
+        )
+        sys.exit(1)
     if mode == "stdout-banner-exit":  # 00bx-photoshop-mcp: its complaint on stdout, then exit
         sys.stdout.write("\n  example-mcp v1.0\n\n  To complete installation:\n    example-mcp-install\n")
         sys.stdout.write("  Installation not complete. Run: example-mcp-install\n")
         sys.exit(1)
     if mode == "hang":
         hang()
+    if mode == "init-watchdog":  # biomcp 0.9.3 (rmcp): exits unless a request arrives within `--delay` seconds
+        import select
+
+        if not select.select([sys.stdin], [], [], options.delay)[0]:
+            sys.stderr.write("Error: This command expects an MCP client on stdin (initialize handshake).\n")
+            sys.exit(1)
     time.sleep(options.start_delay)
     reading = True
     for line in sys.stdin:
