@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 import subprocess
+import time
 from pathlib import Path
 
 from tests.conftest import EXAMPLE_SERVER, PYTHON, SERVERS, write_config
@@ -336,3 +337,31 @@ def test_the_command_ends_without_the_interpreters_teardown_after_its_exit_handl
     assert "torn down" not in failed.stderr
     server = int(started.read_text())
     assert not Path(f"/proc/{server}").exists() or "State:\tZ" in Path(f"/proc/{server}/status").read_text()
+
+
+def test_a_package_rendered_while_another_server_answers_does_not_time_that_server_out(  # type: ignore[no-untyped-def]
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:
+    """`sync` renders a server's package on the event loop as soon as it is listed; a render that
+    held the loop for 5 s failed another server's `tools/list`, answered after 1.5 s, as not
+    answered within its 3 s (a cold package of a thousand tools holds it for fifteen)."""
+    from codegen.sync import publish
+
+    rendered = publish.publish_with_snapshot
+
+    def slowly(snapshot, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if snapshot.server == "first":
+            time.sleep(5)  # as a long render does: nothing else on the loop runs meanwhile
+        return rendered(snapshot, *args, **kwargs)
+
+    monkeypatch.setattr(publish, "publish_with_snapshot", slowly)
+    monkeypatch.chdir(tmp_path)
+    tables = server_table("first", RAW, "--mode", "slow-list", "--delay", "0.5")
+    tables += server_table("second", RAW, "--mode", "slow-list", "--delay", "1.5")
+    write_config(
+        tmp_path,
+        f'[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\nrequest_timeout = 3\n{tables}',
+    )
+    result = run_cli("sync")
+    assert result.exit_code == 0, result.stderr
+    assert sorted(path.name for path in (tmp_path / "snaps").iterdir()) == ["first.json", "second.json"]

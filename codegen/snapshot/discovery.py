@@ -49,6 +49,7 @@ from codegen.runtime._http import (
     status_line,
 )
 from codegen.snapshot import wire
+from codegen.snapshot.deadlines import deadline, held
 from codegen.snapshot.format import (
     JSON,
     MAX_NESTING,
@@ -206,7 +207,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                     peer = _StdioPeer(session)
                     result: Snapshot | StubgenError
                     try:
-                        with anyio.fail_after(attempt.timeouts.connect):  # start-up and the handshake
+                        with deadline(attempt.timeouts.connect):  # start-up and the handshake
                             await _negotiate(peer, attempt)
                         result = await list_catalog(peer, attempt, warn, ttls)
                     except Exception as error:
@@ -965,7 +966,7 @@ async def _list_all(peer: _Peer, server: ServerConfig, listing: _Listing, ttls: 
         if diagnostics is not None:
             diagnostics.mark_request()
         try:
-            with anyio.fail_after(server.timeouts.request):
+            with deadline(server.timeouts.request):
                 page = await peer.list_page(listing, cursor)
         except TimeoutError:
             raise StubgenError(
@@ -1424,7 +1425,9 @@ async def snapshot_all(
             if on_fresh is not None and ttl > 0:
                 on_fresh(server.name, listed_at + ttl)
             if on_done is not None:
-                on_done(server.name, result)
+                began = anyio.current_time()
+                on_done(server.name, result)  # `sync` renders and publishes here, holding the loop
+                held(anyio.current_time() - began)
 
     async with anyio.create_task_group() as group:
         for server in servers:

@@ -298,8 +298,7 @@ class StdioSession:
         `TimeoutError` after `timeout` seconds, `Unreadable` when the session ended on such a line."""
         import asyncio
 
-        import anyio
-
+        from codegen.snapshot.deadlines import deadline
         from codegen.snapshot.wire import CONNECTION_CLOSED, RemoteError
 
         if self._meta is not None and method not in ("initialize",):
@@ -316,7 +315,7 @@ class StdioSession:
         try:
             if not self._write(message):
                 raise RemoteError(CONNECTION_CLOSED, "Connection closed")
-            with anyio.fail_after(timeout):
+            with deadline(timeout):
                 return await answer
         finally:
             self._pending.pop(request_id, None)

@@ -1,0 +1,36 @@
+"""Request deadlines that the command's own work on the event loop does not use up.
+
+`sync` renders a server's package on the event loop as soon as that server is listed, while other
+servers may still be answering; the loop is held for seconds (a cold 1,000-tool package takes
+about fifteen). An answer that arrives meanwhile waits unread in its pipe, and a deadline that
+passed meanwhile would end its request as a timeout however soon the server answered. So every
+deadline of a request to a stdio server is taken here, and `held` moves them all by the time the
+loop was held.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import anyio
+
+_open: set[anyio.CancelScope] = set()
+
+
+@contextmanager
+def deadline(seconds: float | None) -> Iterator[anyio.CancelScope]:
+    """`anyio.fail_after(seconds)` (None: no deadline) that `held` moves later."""
+    with anyio.fail_after(seconds) as scope:
+        _open.add(scope)
+        try:
+            yield scope
+        finally:
+            _open.discard(scope)
+
+
+def held(seconds: float) -> None:
+    """The loop was held for `seconds`, so no answer could be read: every open deadline moves by as much."""
+    if seconds > 0:
+        for scope in _open:
+            scope.deadline += seconds
