@@ -89,10 +89,13 @@ _OPTION_LEAD_REACH: Final = 60
 _SYSTEM_MARKUP = re.compile(
     r"<\|[a-z_]{2,40}\|>"
     r"|</?\s*(?:system|system[_-]prompt|instructions?|important|admin|assistant)\s*>"
-    r"|\[/?INST\]|<</?SYS>>"
+    r"|(?-i:\[/?INST\])|<</?SYS>>"
     r"|(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|instructions?|assistant)[ \t]*(?:prompt[ \t]*)?:",
     re.IGNORECASE,
 )
+"""Llama's `[INST]` is matched in its own capitals only: Lean's instance binders are `[inst]`
+("instance [inst] binders", lean-lsp-mcp's `lean_minimal_hypotheses`), and a chat template does
+not read a lower-case tag as its own."""
 
 _ZERO_WIDTH_JOINER: Final = "\u200d"
 _BLACK_FLAG: Final = "\U0001f3f4"

@@ -115,6 +115,8 @@ def test_honest_text_that_looks_close_gives_no_finding() -> None:
         "Whether to send credentials with cross-site requests.",
         # workspace-mcp 2.2.1's send_gmail_message: a rule of honesty, not of concealment
         "so no argument to this tool can defer delivery. Never tell a user a message\nwas scheduled.",
+        # lean-lsp-mcp 0.32.0's lean_minimal_hypotheses: Lean's instance binders, not Llama's [INST]
+        "Count of implicit {x : \u03b1} / instance [inst] binders not probed",
     ]
     assert [audit_text(text) for text in honest] == [[] for _ in honest]
 
