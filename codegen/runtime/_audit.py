@@ -85,6 +85,13 @@ _OPTION_LEAD = re.compile(
 such as cookies": mcp-grafana's `withCredentials`, a boolean): what someone else does with a secret,
 not a request to send one. Checked on at most `_OPTION_LEAD_REACH` characters before the verb."""
 _OPTION_LEAD_REACH: Final = 60
+_TO_THE_SERVERS_SETTING = re.compile(
+    r"\s+(?:via|through|in|with|as|using)\s+(?:the\s+|an?\s+)?"
+    r"(?:`?[A-Z][A-Z0-9]*_[A-Z0-9_]+`?(?![\w`])|env(?:ironment)?\s+var(?:iable)?s?\b)"
+)
+"""What follows a secret given to the server's own settings ("users with a SynBioHub account can
+supply the auth token via SYNBIOHUB_API_TOKEN": ToolUniverse's SynBioHub tools): an environment
+variable, named in capitals with an underscore or called one, not an argument of the call."""
 
 _SYSTEM_MARKUP = re.compile(
     r"<\|[a-z_]{2,40}\|>"
@@ -189,6 +196,11 @@ def _describes_an_option(text: str, start: int) -> bool:
     return _OPTION_LEAD.search(text, max(0, start - _OPTION_LEAD_REACH), start) is not None
 
 
+def _names_a_setting(text: str, end: int) -> bool:
+    """Whether the words just after `end` give the secret to an environment variable."""
+    return _TO_THE_SERVERS_SETTING.match(text, end) is not None
+
+
 def audit_text(text: str) -> list[TextFinding]:
     """Every finding in one piece of catalog text, in the order they occur within each kind.
 
@@ -209,7 +221,10 @@ def audit_text(text: str) -> list[TextFinding]:
         (SYSTEM_MARKUP, _SYSTEM_MARKUP),
     ):
         for match in pattern.finditer(visible):
-            if kind == CREDENTIAL_REQUEST and _describes_an_option(visible, match.start()):
+            if kind == CREDENTIAL_REQUEST and (
+                _describes_an_option(visible, match.start())
+                or _names_a_setting(visible, match.end())
+            ):
                 continue
             findings.append(TextFinding(kind, _excerpt(visible, match.start(), match.end())))
     return findings
