@@ -70,8 +70,8 @@ def test_streamable_http_gives_the_same_catalog_as_stdio(tmp_path: Path, run_cli
 
 
 def test_a_catalog_larger_than_one_mib_in_one_event_stream_answer_is_read(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
-    """ToolUniverse (FastMCP over Streamable HTTP) answers `tools/list` with 2,719 tools in one
-    4 MB event (at 2025-11-25, where the SDK's servers answer on an event stream); the SDK's
+    """ToolUniverse (FastMCP over Streamable HTTP) answers `tools/list` with 2,720 tools in one
+    event of several MB (at 2025-11-25, where the SDK's servers answer on an event stream); the SDK's
     default limit of 1 MiB per event refused it, though the same catalog over stdio or as a JSON
     answer was read."""
     port = free_port()

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 MAX_ANSWER_BYTES = 64 << 20
 """The most a JSON answer may hold once decoded (a gzip body that expands past it fails its request),
 and one event of a Streamable HTTP event stream (the SDK's own limit, 1 MiB, refused ToolUniverse's
-2,719 tools in one `tools/list` answer, which stdio and a JSON answer carry)."""
+2,720 tools in one `tools/list` answer, which stdio and a JSON answer carry)."""
 HTTP_STATUS_KEY = "httpStatus"
 """The key of an error answer's `data` (made here of an HTTP error page) that holds its status."""
 RETRY_AFTER_KEY = "retryAfter"

@@ -1,5 +1,5 @@
 """A low-level SDK server over Streamable HTTP whose `tools/list` answer is one event of several MiB,
-as ToolUniverse's 2,719 tools are (FastMCP answers on an event stream and does not paginate).
+as ToolUniverse's 2,720 tools are (FastMCP answers on an event stream and does not paginate).
 
     python large_catalog_server.py PORT TOOLS
 """
