@@ -182,6 +182,21 @@ def test_a_start_up_failure_shows_the_error_node_threw(run_cli, tmp_path: Path, 
     assert "new Error(message)" not in result.stderr
 
 
+def test_a_python_traceback_is_not_taken_for_its_first_error_line(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A Python server that dies at start-up prints `Traceback (most recent call last):` first and its
+    error last: mcp-tool-builder 0.1.0 under mcp 2.x was reported with `its first error line:
+    Traceback (most recent call last):`, a line that names no error, before the one that did."""
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path, "--mode python-traceback", hub=False)
+
+    result = run_cli("snapshot", "legacy")
+
+    assert result.exit_code == 2
+    assert "Traceback" not in result.stderr
+    assert "its first error line" not in result.stderr
+    assert result.stderr.rstrip().endswith("AttributeError: 'Server' object has no attribute 'list_tools'")
+
+
 def test_an_ad_hoc_command_that_is_missing_does_not_mention_a_config(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))

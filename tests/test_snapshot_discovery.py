@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import anyio
@@ -12,7 +13,7 @@ from mcp.server.mcpserver import MCPServer
 
 from codegen.config import ServerConfig
 from codegen.snapshot.discovery import list_catalog
-from tests.conftest import EXAMPLE_SERVER, PYTHON, SERVERS, write_config
+from tests.conftest import EXAMPLE_SERVER, PYTHON, SERVERS, free_port, wait_for_port, write_config
 from tests.servers.paging_server import build_server
 
 PY = PYTHON
@@ -66,6 +67,32 @@ def test_streamable_http_gives_the_same_catalog_as_stdio(tmp_path: Path, run_cli
     over_stdio = run_cli("snapshot", "--name", "weather", "--out", tmp_path / "stdio.json", "--", PY, EXAMPLE_SERVER)
     assert over_stdio.exit_code == 0, over_stdio.stderr
     assert (tmp_path / "http.json").read_bytes() == (tmp_path / "stdio.json").read_bytes()
+
+
+def test_a_catalog_larger_than_one_mib_in_one_event_stream_answer_is_read(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """ToolUniverse (FastMCP over Streamable HTTP) answers `tools/list` with 2,720 tools in one
+    event of several MB (at 2025-11-25, where the SDK's servers answer on an event stream); the SDK's
+    default limit of 1 MiB per event refused it, though the same catalog over stdio or as a JSON
+    answer was read."""
+    port = free_port()
+    server = subprocess.Popen(
+        [PYTHON, str(SERVERS / "large_catalog_server.py"), str(port), "800"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, server)
+        out = tmp_path / "large.json"
+        result = run_cli(
+            "snapshot", "--name", "large", "--protocol", "legacy", "--url", f"http://127.0.0.1:{port}/mcp", "--out", out
+        )
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert result.exit_code == 0, result.stderr
+    assert out.stat().st_size > 1 << 20
+    tools = json.loads(out.read_text())["tools"]
+    assert [tool["name"] for tool in tools] == [f"lookup_{index:04d}" for index in range(800)]
 
 
 def test_sse_transport_from_the_config(tmp_path: Path, run_cli, weather_sse: str) -> None:  # type: ignore[no-untyped-def]

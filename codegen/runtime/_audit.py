@@ -85,14 +85,24 @@ _OPTION_LEAD = re.compile(
 such as cookies": mcp-grafana's `withCredentials`, a boolean): what someone else does with a secret,
 not a request to send one. Checked on at most `_OPTION_LEAD_REACH` characters before the verb."""
 _OPTION_LEAD_REACH: Final = 60
+_TO_THE_SERVERS_SETTING = re.compile(
+    r"\s+(?:via|through|in|with|as|using)\s+(?:the\s+|an?\s+)?"
+    r"(?:`?[A-Z][A-Z0-9]*_[A-Z0-9_]+`?(?![\w`])|env(?:ironment)?\s+var(?:iable)?s?\b)"
+)
+"""What follows a secret given to the server's own settings ("users with a SynBioHub account can
+supply the auth token via SYNBIOHUB_API_TOKEN": ToolUniverse's SynBioHub tools): an environment
+variable, named in capitals with an underscore or called one, not an argument of the call."""
 
 _SYSTEM_MARKUP = re.compile(
     r"<\|[a-z_]{2,40}\|>"
     r"|</?\s*(?:system|system[_-]prompt|instructions?|important|admin|assistant)\s*>"
-    r"|\[/?INST\]|<</?SYS>>"
+    r"|(?-i:\[/?INST\])|<</?SYS>>"
     r"|(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|instructions?|assistant)[ \t]*(?:prompt[ \t]*)?:",
     re.IGNORECASE,
 )
+"""Llama's `[INST]` is matched in its own capitals only: Lean's instance binders are `[inst]`
+("instance [inst] binders", lean-lsp-mcp's `lean_minimal_hypotheses`), and a chat template does
+not read a lower-case tag as its own."""
 
 _ZERO_WIDTH_JOINER: Final = "\u200d"
 _BLACK_FLAG: Final = "\U0001f3f4"
@@ -186,6 +196,11 @@ def _describes_an_option(text: str, start: int) -> bool:
     return _OPTION_LEAD.search(text, max(0, start - _OPTION_LEAD_REACH), start) is not None
 
 
+def _names_a_setting(text: str, end: int) -> bool:
+    """Whether the words just after `end` give the secret to an environment variable."""
+    return _TO_THE_SERVERS_SETTING.match(text, end) is not None
+
+
 def audit_text(text: str) -> list[TextFinding]:
     """Every finding in one piece of catalog text, in the order they occur within each kind.
 
@@ -206,7 +221,10 @@ def audit_text(text: str) -> list[TextFinding]:
         (SYSTEM_MARKUP, _SYSTEM_MARKUP),
     ):
         for match in pattern.finditer(visible):
-            if kind == CREDENTIAL_REQUEST and _describes_an_option(visible, match.start()):
+            if kind == CREDENTIAL_REQUEST and (
+                _describes_an_option(visible, match.start())
+                or _names_a_setting(visible, match.end())
+            ):
                 continue
             findings.append(TextFinding(kind, _excerpt(visible, match.start(), match.end())))
     return findings

@@ -35,8 +35,9 @@ if TYPE_CHECKING:
     from ._runtime import AuthError
 
 MAX_ANSWER_BYTES = 64 << 20
-"""The most a JSON answer may hold once decoded (a gzip body that expands past it fails its request);
-an event-stream answer is held to the SDK's own limit per event (1 MiB)."""
+"""The most a JSON answer may hold once decoded (a gzip body that expands past it fails its request),
+and one event of a Streamable HTTP event stream (the SDK's own limit, 1 MiB, refused ToolUniverse's
+2,720 tools in one `tools/list` answer, which stdio and a JSON answer carry)."""
 HTTP_STATUS_KEY = "httpStatus"
 """The key of an error answer's `data` (made here of an HTTP error page) that holds its status."""
 RETRY_AFTER_KEY = "retryAfter"
@@ -86,7 +87,9 @@ async def http_transport(
     client_options.setdefault("timeout", httpx2.Timeout(30.0, read=300.0))
     async with (
         client_class(server_name, auth=auth, **client_options) as http,
-        streamable_http_client(url, http_client=http) as streams,
+        streamable_http_client(
+            url, http_client=http, max_sse_event_size=MAX_ANSWER_BYTES
+        ) as streams,
     ):
         yield streams
 
@@ -591,9 +594,10 @@ class _EventCheck:
     not a JSON-RPC message (on a request's stream the request's error answer takes its place; on the
     GET stream it is left out) or is another request's answer on a request's stream (left out: the
     SDK would take it as this request's). A warning names the server for each event left out. An
-    event larger than the SDK reads (1 MiB) is passed on unread, for the SDK to refuse."""
+    event larger than the transport reads (`MAX_ANSWER_BYTES`) is passed on unread, for the SDK to
+    refuse."""
 
-    LIMIT = 1 << 20
+    LIMIT = MAX_ANSWER_BYTES
 
     def __init__(
         self,

@@ -1388,7 +1388,9 @@ def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
             return ""
         earlier = lines[:-STDERR_TAIL_LINES]
         thrown = (line for line in earlier if _THROWN_LINE.match(line))
-        first_error = next(thrown, None) or next((line for line in earlier if _ERROR_LINE.search(line)), None)
+        first_error = next(thrown, None) or next(
+            (line for line in earlier if _ERROR_LINE.search(line) and line != _PYTHON_TRACEBACK), None
+        )
         cause = f"; its first error line: {first_error[: STDERR_TAIL_CHARACTERS // 2]}" if first_error else ""
         return f"{cause}; its last stderr lines: " + " | ".join(lines[-STDERR_TAIL_LINES:])[-STDERR_TAIL_CHARACTERS:]
     return ""
@@ -1400,6 +1402,9 @@ _ERROR_LINE = re.compile(
 )
 """A stderr line that looks like the cause of a failure rather than usage or progress text."""
 
+_PYTHON_TRACEBACK = "Traceback (most recent call last):"
+"""The line a Python traceback starts with: it names no error (the traceback's last line does, and
+the last lines are shown), so it is not a first error line (mcp-tool-builder 0.1.0 under mcp 2.x)."""
 _THROWN_LINE = re.compile(r"(?:[A-Za-z_][\w.]*)?(?:Error|Exception)(?: \[[A-Z0-9_]+\])?: \S")
 """A stderr line that is an uncaught error's own message (`Error: Cannot find module 'x'`,
 `Error [ERR_MODULE_NOT_FOUND]: ...`, `ModuleNotFoundError: ...`): preferred to the first line that

@@ -267,6 +267,18 @@ def main() -> None:
             "  requireStack: [ '/srv/node_modules/keytar/lib/keytar.js' ]\n}\n\nNode.js v20.20.2\n"
         )
         sys.exit(1)
+    if mode == "python-traceback":  # mcp-tool-builder 0.1.0, written for mcp 1.x, under mcp 2.x
+        sys.stderr.write(
+            "Traceback (most recent call last):\n"
+            '  File "/srv/bin/tool-builder", line 8, in <module>\n    sys.exit(run_server())\n'
+            '  File "/srv/mcp_tool_builder/cli.py", line 5, in run_server\n    asyncio.run(main())\n'
+            '  File "/srv/mcp_tool_builder/tool_builder_server.py", line 32, in __init__\n'
+            "    self._register_handlers()\n"
+            '  File "/srv/mcp_tool_builder/tool_builder_server.py", line 37, in _register_handlers\n'
+            "    @self.server.list_tools()\n     ^^^^^^^^^^^^^^^^^^^^^^\n"
+            "AttributeError: 'Server' object has no attribute 'list_tools'\n"
+        )
+        sys.exit(1)
     if mode == "stdout-banner-exit":  # 00bx-photoshop-mcp: its complaint on stdout, then exit
         sys.stdout.write("\n  example-mcp v1.0\n\n  To complete installation:\n    example-mcp-install\n")
         sys.stdout.write("  Installation not complete. Run: example-mcp-install\n")
