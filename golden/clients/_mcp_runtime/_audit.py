@@ -86,12 +86,15 @@ such as cookies": mcp-grafana's `withCredentials`, a boolean): what someone else
 not a request to send one. Checked on at most `_OPTION_LEAD_REACH` characters before the verb."""
 _OPTION_LEAD_REACH: Final = 60
 _TO_THE_SERVERS_SETTING = re.compile(
-    r"\s+(?:via|through|in|with|as|using)\s+(?:the\s+|an?\s+)?"
-    r"(?:`?[A-Z][A-Z0-9]*_[A-Z0-9_]+`?(?![\w`])|env(?:ironment)?\s+var(?:iable)?s?\b)"
+    r"\s+(?:via|through|in|with|using)\s+(?:the\s+|an?\s+)?"
+    r"(?:`?[A-Z][A-Z0-9]*_[A-Z0-9_]+`?(?![\w`])(?!\s+(?:argument|parameter|param|field|input)s?\b)"
+    r"(?!,?\s+(?:in|of|to|with)\s+(?:the\s+|this\s+|each\s+|every\s+|your\s+)?(?:call|request|tool|argument|parameter)s?\b)"
+    r"|env(?:ironment)?\s+var(?:iable)?s?\b)"
 )
 """What follows a secret given to the server's own settings ("users with a SynBioHub account can
 supply the auth token via SYNBIOHUB_API_TOKEN": ToolUniverse's SynBioHub tools): an environment
-variable, named in capitals with an underscore or called one, not an argument of the call."""
+variable, named in capitals with an underscore or called one, and not then called an argument of
+the call ("via AUTH_TOKEN parameter", "in API_KEY in every request" are still requests)."""
 
 _SYSTEM_MARKUP = re.compile(
     r"<\|[a-z_]{2,40}\|>"
