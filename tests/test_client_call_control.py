@@ -342,3 +342,40 @@ async def test_a_string_that_is_not_an_http_url_is_refused_before_anything_start
             pass
     with pytest.raises(ValueError, match=refusal), progress.ProgressClient.connect_sync(given):
         pass
+
+
+async def test_a_client_used_after_its_block_ended_says_so_by_the_servers_name(
+    progress: ModuleType, tmp_path: Path
+) -> None:
+    """After `async with ... connect(...)` ended, a call raised the SDK's "Client must be used within an
+    async context manager", which names neither the block that ended nor the server; the sync client's
+    error named no server."""
+    async with progress.ProgressClient.connect(progress_server.server) as client:
+        assert await client.count(steps=1) == 1
+    with pytest.raises(RuntimeError, match=r"^progress: this client is closed: its `async with` block has ended;"):
+        await client.count(steps=1)
+    with pytest.raises(RuntimeError, match=r"^progress: this client is closed"):
+        await client.verify()
+    with progress.ProgressClient.connect_sync(progress_server.server) as sync:
+        assert sync.count(steps=1) == 1
+    with pytest.raises(RuntimeError, match=r"^progress: this sync client is closed: its `with` block has ended;"):
+        sync.count(steps=1)
+
+    for snapshot in hub_case_snapshots():
+        generate_package(snapshot, tmp_path / "closedhub")
+    generate_hub([(snapshot, {}) for snapshot in hub_case_snapshots()], tmp_path / "closedhub")
+    try:
+        hub_module = import_generated(tmp_path / "closedhub", "hub")
+        weather, notes = (StdioServerParameters(command=PYTHON, args=[str(EXAMPLES / name)]) for name in ("weather_server.py", "notes_server.py"))  # fmt: skip
+        async with hub_module.Hub.connect(weather=weather, notes=notes) as hub:
+            assert (await hub.call("weather__search", {"query": "OS"})).structured_content == {"result": ["Oslo"]}
+        with pytest.raises(RuntimeError, match=r"^weather: this client is closed"):
+            await hub.call("weather__search", {"query": "OS"})
+        with pytest.raises(RuntimeError, match=r"^notes: this client is closed"):
+            await hub.notes.search(text="coffee")
+        with hub_module.Hub.connect_sync(weather=weather, notes=notes) as sync_hub:
+            assert sync_hub.weather.search(query="ber") == ["Berlin"]
+        with pytest.raises(RuntimeError, match=r"^this sync hub is closed: its `with` block has ended;"):
+            sync_hub.call("weather__search", {"query": "OS"})
+    finally:
+        forget_generated(tmp_path / "closedhub")

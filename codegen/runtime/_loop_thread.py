@@ -37,9 +37,11 @@ class SessionLoop:
     the task that entered it), which waits in between.
     """
 
-    def __init__(self, *, threaded: bool = False) -> None:
+    def __init__(self, owner: str, *, threaded: bool = False) -> None:
+        """`owner` names what the loop serves in its errors (`weather: this sync client`)."""
         import asyncio
 
+        self.owner = owner
         self.loop = asyncio.new_event_loop()
         self.thread: threading.Thread | None = None
         """The loop's own thread, once the loop has moved there."""
@@ -69,7 +71,9 @@ class SessionLoop:
         with self._state:
             if self._closed:
                 coroutine.close()
-                raise RuntimeError("this sync client is closed: its `with` block has ended")
+                raise RuntimeError(
+                    f"{self.owner} is closed: its `with` block has ended; call it inside the block, or connect again"
+                )
             here = not self._threaded and running is None and self._driver is None
             if here:
                 self._driver = threading.current_thread()

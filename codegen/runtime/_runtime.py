@@ -739,7 +739,8 @@ class GeneratedClient:
     handshake, without first probing `server/discover`."""
 
     def __init__(self, client: Client | ClientSession) -> None:
-        self.mcp_client = client
+        self._mcp_client = client
+        self._block_ended = False
         _check_outputs_in_linear_time(client)
         _read_absent_result_type_as_complete(client)
         _fail_unreadable_answers(client)
@@ -827,7 +828,11 @@ class GeneratedClient:
                     **client_options,
                 ) as client:
                     connecting = False
-                    yield cls(client)
+                    wrapper = cls(client)
+                    try:
+                        yield wrapper
+                    finally:
+                        wrapper._block_ended = True
             except BaseException as error:
                 # The SDK's task groups wrap whatever leaves the block, a `ToolError` of the caller's
                 # own included; a lone exception reaches the caller as itself, so `except` finds it.
@@ -843,6 +848,17 @@ class GeneratedClient:
                 raise lone from lone.__cause__
 
         return connected()
+
+    @property
+    def mcp_client(self) -> Client | ClientSession:
+        """The SDK client this wraps. Once the `async with` block of `connect` has ended it is closed, and
+        any use says so by the server's name (the SDK's own error names neither the block nor the server)."""
+        if self._block_ended:
+            raise RuntimeError(
+                f"{self.server_name}: this client is closed: its `async with` block has ended; call it "
+                "inside the block, or connect again"
+            )
+        return self._mcp_client
 
     async def verify(self, *, max_pages: int = MAX_PAGES) -> None:
         """List the live server's tools and raise `CatalogDriftError` if any generated tool changed or vanished.
@@ -1477,9 +1493,11 @@ class SyncClient(Generic[ClientT]):
     @contextmanager
     def _open(cls, connection: AbstractAsyncContextManager[ClientT]) -> Iterator[Self]:
         """Enter an async client's `connect(...)` on a new private loop; leaving closes both."""
-        loop = SessionLoop()
+        loop = SessionLoop("this sync client")
         try:
-            yield cls(loop.enter(connection), loop)
+            client = loop.enter(connection)
+            loop.owner = f"{client.server_name}: this sync client"
+            yield cls(client, loop)
         finally:
             loop.close()
 

@@ -876,7 +876,7 @@ class GeneratedSyncHub(Generic[HubT]):
     @contextmanager
     def _open(cls, connection: AbstractAsyncContextManager[HubT]) -> Iterator[Self]:
         """Enter the hub's `connect(...)` on a new loop thread; leaving closes both."""
-        loop = SessionLoop(threaded=True)
+        loop = SessionLoop("this sync hub", threaded=True)
         try:
             yield cls(loop.enter(connection), loop)
         finally:
