@@ -56,13 +56,15 @@ CLIENT_MEMBERS = frozenset(
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _MAX_LENGTH = 80
 
-NAMING_RULES = 2
-"""The rules a new snapshot's snake_case names follow. 2 keeps a digit with the letters beside it
-(`get_s3_object(s3_key=...)`, as the models name their fields and packages are named); 1 split it off
-(`get_s_3_object(s_3_key=...)`). The two differ only where a letter is beside a digit, so a snapshot
-records its rules (`namingRules`) only when it has such a name; a file with such names and no
-`namingRules` was written before rules 2 existed and keeps rules 1, so upgrading mcp-stubgen renames
-nothing in a package already generated, and its next snapshot carries those rules on (`keep_names`)."""
+NAMING_RULES = 3
+"""The rules a new snapshot's names follow. Rules 2 keep a digit with the letters beside it in
+snake_case names (`get_s3_object(s3_key=...)`, as the models name their fields and packages are named),
+where rules 1 split it off (`get_s_3_object(s_3_key=...)`); rules 3 keep it in class names too
+(`neo4j` -> `Neo4jClient`, `get_k8s_pods` -> `GetK8sPodsInput`), where rules 1 and 2 split it off
+(`Neo4JClient`). The rules differ only where a letter is beside a digit, so a snapshot records its
+rules (`namingRules`) only when it has such a name; a file with such names and no `namingRules` was
+written before rules 2 existed and keeps rules 1, so upgrading mcp-stubgen renames nothing in a
+package already generated, and its next snapshot carries those rules on (`keep_names`)."""
 
 _ID_BOUNDARY = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z0-9])(?=[A-Z][a-z])")
 """Where rules 2 split a name into words: at separators and camelCase humps, never beside a digit
@@ -77,12 +79,13 @@ def _ascii(name: str) -> str:
 
 def words(name: str) -> list[str]:
     """Split any name into ASCII words, digits apart (`API-get-user`, `getUser`, `math.multiply`,
-    `s3Key` -> `s`, `3`, `Key`): the words of class names, and of snake_case names by rules 1."""
+    `s3Key` -> `s`, `3`, `Key`): the words of snake_case names by rules 1, of class names by rules 1 and 2."""
     return _WORD.findall(_ascii(name))
 
 
 def _digit_words(name: str) -> list[str]:
-    """Split any name into ASCII words, each digit kept with the letters beside it: rules 2."""
+    """Split any name into ASCII words, each digit kept with the letters beside it: the words of
+    snake_case names by rules 2 and 3, of class names by rules 3."""
     return [word for word in _ID_BOUNDARY.split(_ascii(name)) if word]
 
 
@@ -96,9 +99,11 @@ def snake_case(name: str, fallback: str, rules: int = NAMING_RULES) -> str:
     return text
 
 
-def pascal_case(name: str, fallback: str) -> str:
-    """A class-style identifier made of the name's words; acronyms keep their capitals (`API`)."""
-    parts = [word if word.isupper() else word[:1].upper() + word[1:].lower() for word in words(name)]
+def pascal_case(name: str, fallback: str, rules: int) -> str:
+    """A class-style identifier made of the name's words (by the naming `rules`); acronyms keep their
+    capitals (`API`)."""
+    split = words(name) if rules < 3 else _digit_words(name)
+    parts = [word if word.isupper() else word[:1].upper() + word[1:].lower() for word in split]
     text = "".join(parts)[:_MAX_LENGTH] or fallback
     if text[0].isdigit():
         text = f"{fallback}{text}"
@@ -424,10 +429,13 @@ _WORD_SHAPES = str.maketrans(string.ascii_letters + string.digits, "a" * 52 + "0
 
 def naming_rules_apply(snapshot: Snapshot) -> bool:
     """Whether the naming rules can name anything of the snapshot differently: a name the generator
-    turns into snake_case (an entry's, an argument's, a template's variable) with a letter beside a
-    digit, the one place the rules split a name apart differently. (A translated string and two
-    substring tests: a regular expression took 5 ms over a thousand tools' names.)"""
+    turns into snake_case (an entry's, an argument's, a template's variable) or into a class name (the
+    server's, and the method names a record keeps) with a letter beside a digit, the one place the rules
+    split a name apart differently. (A translated string and two substring tests: a regular expression
+    took 5 ms over a thousand tools' names.)"""
     names = [
+        snapshot.server,
+        *(python for names in snapshot.python_names.values() for python in names.values()),
         *(entry["name"] for entries in (snapshot.tools, snapshot.resources, snapshot.prompts) for entry in entries),
         *(entry["name"] for entry in snapshot.resource_templates),
         *(entry["uriTemplate"] for entry in snapshot.resource_templates),
@@ -468,9 +476,9 @@ def carried_arguments(previous: Snapshot, snapshot: Snapshot) -> dict[str, dict[
     }
 
 
-def class_name(name: str, suffix: str) -> str:
-    """A PascalCase class name ending in `suffix`, e.g. `weather` -> `WeatherClient`."""
-    return pascal_case(name, "Server") + suffix
+def class_name(name: str, suffix: str, rules: int) -> str:
+    """A PascalCase class name ending in `suffix` (by the naming `rules`), e.g. `weather` -> `WeatherClient`."""
+    return pascal_case(name, "Server", rules) + suffix
 
 
 def package_name(server: str) -> str:
@@ -481,11 +489,12 @@ def package_name(server: str) -> str:
     return escape(f"server_{text}" if text[0].isdigit() else text)
 
 
-def model_stems(method_names: Sequence[str]) -> list[str]:
-    """A unique PascalCase stem per tool for its models (`GetUser` + `Input`), from its unique method name."""
+def model_stems(method_names: Sequence[str], rules: int) -> list[str]:
+    """A unique PascalCase stem per tool for its models (`GetUser` + `Input`), from its unique method
+    name, by the naming `rules`."""
     stems: list[str] = []
     for method in method_names:
-        base = pascal_case(method, "Tool")
+        base = pascal_case(method, "Tool", rules)
         candidate, counter = base, 1
         while candidate in stems:
             counter += 1

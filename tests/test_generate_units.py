@@ -17,7 +17,15 @@ from codegen.generate.build import plan_package
 from codegen.generate.escaping import docstring, literal
 from codegen.generate.model_reader import names_in
 from codegen.generate.templating import all_sorted
-from codegen.identifiers import CLIENT_MEMBERS, assign_names, package_name, snake_case
+from codegen.identifiers import (
+    CLIENT_MEMBERS,
+    assign_names,
+    class_name,
+    model_stems,
+    package_name,
+    pascal_case,
+    snake_case,
+)
 from codegen.runtime import _runtime
 from codegen.snapshot import canonical_json_bytes, fingerprint, load_snapshot
 from tests.hostile.strategies import snapshot_of
@@ -77,6 +85,41 @@ def test_the_naming_rules_differ_only_where_a_letter_is_beside_a_digit(name: str
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
     if not re.search(r"[A-Za-z][0-9]|[0-9][A-Za-z]", ascii_name):
         assert snake_case(name, "tool", 2) == snake_case(name, "tool", 1)
+
+
+def test_class_names_keep_a_digit_with_its_word_by_rules_3() -> None:
+    """As snake_case names and package names do from rules 2 (`neo4j`, `get_k8s_pods`); rules 1 and 2
+    split it off, which a committed package keeps."""
+    servers = ["neo4j", "k8s", "ec2", "s3Key", "mcp-server-time", "3d-viewer", "OAuth2Token", "HTTPServer"]
+    assert [class_name(server, "Client", 3) for server in servers] == [
+        "Neo4jClient",
+        "K8sClient",
+        "Ec2Client",
+        "S3KeyClient",
+        "McpServerTimeClient",
+        "Server3dViewerClient",
+        "OAuth2TokenClient",
+        "HTTPServerClient",
+    ]
+    assert [class_name(server, "Client", 2) for server in servers] == [
+        "Neo4JClient",
+        "K8SClient",
+        "Ec2Client",
+        "S3KeyClient",
+        "McpServerTimeClient",
+        "Server3DViewerClient",
+        "OAuth2TokenClient",
+        "HTTPServerClient",
+    ]
+    assert model_stems(["get_k8s_pods", "get_k8s_pods_2"], 3) == ["GetK8sPods", "GetK8sPods2"]
+    assert model_stems(["get_k8s_pods", "get_k8s_pods_2"], 1) == ["GetK8SPods", "GetK8SPods2"]
+
+
+@given(st.text(alphabet="aZ_-.09é", max_size=12))
+def test_the_class_naming_rules_differ_only_where_a_letter_is_beside_a_digit(name: str) -> None:
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    if not re.search(r"[A-Za-z][0-9]|[0-9][A-Za-z]", ascii_name):
+        assert pascal_case(name, "Tool", 3) == pascal_case(name, "Tool", 2) == pascal_case(name, "Tool", 1)
 
 
 def test_adding_a_name_never_renames_an_exact_one() -> None:

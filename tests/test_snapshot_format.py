@@ -244,7 +244,7 @@ _SNAPSHOT_FILES = st.fixed_dictionaries(
         "clientCapabilities": st.lists(st.sampled_from(["elicitation", "roots", "sampling"]), max_size=2),
         "parseTextJson": st.booleans(),
         "pythonNames": st.fixed_dictionaries({}, optional=dict.fromkeys(["tools", "prompts", "taskStarters"], _NAMES)),
-        "namingRules": st.sampled_from([1, 2]),
+        "namingRules": st.sampled_from([1, 2, 3]),
         "argumentNames": st.fixed_dictionaries(
             {}, optional=dict.fromkeys(["tools", "prompts"], st.dictionaries(_TEXT, _NAMES, max_size=2))
         ),

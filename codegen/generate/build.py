@@ -88,7 +88,9 @@ def build_package(
             model_imports.setdefault("collections.abc", set()).add("Mapping")
 
     models = {*owners, *(name for names in model_imports.values() for name in names)}
-    client_class, sync_class = (escape(class_name(snapshot.server, kind), models) for kind in ("Client", "SyncClient"))
+    client_class, sync_class = (
+        escape(class_name(snapshot.server, kind, snapshot.naming_rules), models) for kind in ("Client", "SyncClient")
+    )
     aliases = renamed_aliases(plan, tool_specs, method_names or {}, renames or {})
     return PackageSpec(
         server=snapshot.server,

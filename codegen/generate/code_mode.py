@@ -115,10 +115,12 @@ class _ToolTypes:
     """Annotations for one tool's schemas; a `$ref` to an object names a TypedDict after its
     definition (`Note`), an inline object after where it is (`GetForecastResult`)."""
 
-    def __init__(self, types: _Types, stem: str, renamed: Mapping[tuple[str, str], str]) -> None:
+    def __init__(self, types: _Types, stem: str, renamed: Mapping[tuple[str, str], str], rules: int) -> None:
         self.types = types
         self.stem = stem
         self.renamed = renamed
+        self.rules = rules
+        """The snapshot's naming rules, which name the classes."""
         self.used: list[str] = []
         """The classes this tool's stub needs, each after the classes it uses."""
         self.refs: dict[tuple[int, str], str] = {}
@@ -191,7 +193,7 @@ class _ToolTypes:
         required = {key for key in schema.get("required", []) if isinstance(key, str)}
         fields = []
         for key in sorted(properties):
-            annotation = self.annotation(properties[key], root, name + pascal_case(key, "Field"), depth + 1)
+            annotation = self.annotation(properties[key], root, name + pascal_case(key, "Field", self.rules), depth + 1)
             if key not in required:
                 annotation = f"NotRequired[{annotation}]"
             description = properties[key].get("description") if isinstance(properties[key], dict) else None
@@ -213,7 +215,7 @@ class _ToolTypes:
         target = follow(root, reference)
         if target is MISSING or not isinstance(target, dict):
             return "Any"
-        name = pascal_case(reference.rsplit("/", 1)[-1] or "Root", "Type")
+        name = pascal_case(reference.rsplit("/", 1)[-1] or "Root", "Type", self.rules)
         if _is_object(target):
             class_name = self.refs[key] = self._class_name(name)  # a recursive reference names it
             return self._object(target, root, name, depth + 1, class_name)
@@ -361,8 +363,8 @@ def _tool_stub(
     route: _Route, raw: Mapping[str, Any], types: _Types, renamed: Mapping[tuple[str, str], str]
 ) -> _ToolStub:
     """One tool's function stub with the classes it uses (declared into `types`)."""
-    stem = pascal_case(route.function, "Tool")
-    builder = _ToolTypes(types, stem, renamed)
+    stem = pascal_case(route.function, "Tool", route.naming_rules)
+    builder = _ToolTypes(types, stem, renamed, route.naming_rules)
     input_schema, output_schema = _local(raw.get("inputSchema")), _local(raw.get("outputSchema"))
     root = input_schema if isinstance(input_schema, dict) else {}
     target = follow(root, root["$ref"]) if isinstance(root.get("$ref"), str) else root
@@ -379,7 +381,9 @@ def _tool_stub(
         )
         parameters = {named.python: named.wire for named in names}
         for named in names:
-            annotation = builder.annotation(properties[named.wire], root, stem + pascal_case(named.wire, "Arg"))
+            annotation = builder.annotation(
+                properties[named.wire], root, stem + pascal_case(named.wire, "Arg", route.naming_rules)
+            )
             lines.append(f"    {named.python}: {annotation}{'' if named.wire in required else ' = ...'},")
             doc = _parameter_doc(named.python, named.wire, properties[named.wire], named.wire in required)
             docs += [doc] if doc is not None else []

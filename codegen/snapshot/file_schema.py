@@ -112,13 +112,14 @@ class SnapshotFile(BaseModel):
             "alone give the same names."
         ),
     )
-    namingRules: Literal[1, 2] = Field(
+    namingRules: Literal[1, 2, 3] = Field(
         default=1,
         description=(
-            "The naming rules the package's snake_case names follow: 2 keeps a digit with the letters beside it "
-            "(`get_s3_object`), 1 splits it off (`get_s_3_object`). Present only when a name has a letter beside a "
-            "digit, the one place they differ; absent there means 1 (written before this field existed). A "
-            "snapshot keeps the rules of the one it replaces."
+            "The naming rules the package's names follow: 2 keeps a digit with the letters beside it in snake_case "
+            "names (`get_s3_object`), where 1 splits it off (`get_s_3_object`); 3 keeps it in class names too "
+            "(`Neo4jClient`), where 1 and 2 split it off (`Neo4JClient`). Present only when a name has a letter "
+            "beside a digit, the one place they differ; absent there means 1 (written before this field existed). "
+            "A snapshot keeps the rules of the one it replaces."
         ),
     )
     argumentNames: ArgumentNames = Field(

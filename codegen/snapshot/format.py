@@ -179,9 +179,9 @@ class Snapshot:
     """The keywords the package gives the arguments of the tools and prompts (kind -> entry -> argument),
     for each entry whose keywords differ from what the naming rules alone give (`argumentNames`)."""
     naming_rules: int = NAMING_RULES
-    """The naming rules the package's snake_case names follow (`identifiers.NAMING_RULES`). Where both
-    rules name everything alike it is `NAMING_RULES`; a file with a name they differ on and no
-    `namingRules` was written before there were two, and is read as rules 1."""
+    """The naming rules the package's names follow (`identifiers.NAMING_RULES`). Where the rules name
+    everything alike it is `NAMING_RULES`; a file with a name they differ on and no `namingRules` was
+    written before there were rules to tell apart, and is read as rules 1."""
     _rules_apply: bool = field(default=False, init=False, repr=False, compare=False)
     """Whether the naming rules can name anything of it differently (`naming_rules_apply`)."""
 
@@ -484,7 +484,7 @@ _ENTRY_KEYS = {
 """Each entry list of a snapshot file, with the keys its entries must hold as text."""
 _PYTHON_NAME_KINDS = {"tools", "resources", "resourceTemplates", "prompts", "taskStarters"}
 _ARGUMENT_NAME_KINDS = {"tools", "prompts"}
-_NAMING_RULES = {1, 2}
+_NAMING_RULES = {1, 2, 3}
 _CLIENT_CAPABILITIES = {"elicitation", "roots", "sampling"}
 _FILE_KEYS = {
     *_ENTRY_KEYS,

@@ -192,6 +192,46 @@ def test_a_snapshot_keeps_the_naming_rules_of_the_one_it_replaces(tmp_path: Path
     )
 
 
+def test_class_names_keep_their_digits_from_rules_3_and_a_committed_package_keeps_its_classes(
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Rules 1 and 2 split a digit off in class names (`neo4j` -> `Neo4JClient`, `get_k8s_pods` ->
+    `GetK8SPodsInput`) while snake_case names keep it; a server's first snapshot is now named by rules
+    3 (`Neo4jClient`, `GetK8sPodsInput`), and a package generated before keeps its classes, whether its
+    snapshot recorded rules 2 or, with only the server's name to differ on, recorded nothing."""
+    monkeypatch.chdir(tmp_path)
+    schema = {"type": "object", "properties": {"namespace": {"type": "string"}}, "required": ["namespace"]}
+    pods = Snapshot(
+        server="neo4j",
+        protocol_version="2025-11-25",
+        capabilities={"tools": {}},
+        tools=({"name": "get_k8s_pods", "inputSchema": schema},),
+    )
+    plain = replace(pods, tools=({"name": "run_query", "inputSchema": schema},))
+
+    def classes(snapshot: Snapshot, name: str) -> str:
+        write_snapshot(tmp_path / f"{name}.json", snapshot)
+        assert run_cli("generate", f"{name}.json", "--out", name).exit_code == 0
+        return (tmp_path / name / "neo4j" / "__init__.py").read_text()
+
+    for committed, name in ((replace(pods, naming_rules=2), "rules2"), (replace(plain, naming_rules=1), "before")):
+        exported = classes(committed, name)
+        assert '"Neo4JClient"' in exported and '"Neo4jClient"' not in exported
+        assert ('"GetK8SPodsInput"' in exported) == (committed.tools == pods.tools)
+        fresh = pods if committed.tools == pods.tools else plain
+        again = keep_names(committed, fresh, {})
+        assert again.canonical_bytes() == (tmp_path / f"{name}.json").read_bytes()
+        assert classes(again, f"{name}-again") == exported
+
+    first = keep_names(None, pods, {})
+    exported = classes(first, "first")
+    assert '"Neo4jClient"' in exported and '"Neo4jSyncClient"' in exported and '"GetK8sPodsInput"' in exported
+    assert "async def get_k8s_pods(" in (tmp_path / "first" / "neo4j" / "client.py").read_text()
+    document = json.loads((tmp_path / "first.json").read_bytes())
+    assert (document["format"], document["namingRules"]) == (5, 3)
+    assert "Neo4jClient" in classes(keep_names(None, plain, {}), "plain")
+
+
 def test_drift_reports_a_name_that_would_call_another_entity_with_its_call_sites(
     tmp_path: Path, run_cli, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
