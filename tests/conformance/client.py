@@ -330,8 +330,9 @@ def main() -> None:
     # A generated package imports its output folder's runtime relatively: import it through the folder.
     sys.path.insert(0, str(workdir))
     package = importlib.import_module(f"clients.{package_name(server)}")
-    client_class = getattr(package, class_name(server, "Client"))
-    run = Run(client_class, package, workdir / "snapshots" / f"{server}.json", options.url, context, server)
+    snapshot_path = workdir / "snapshots" / f"{server}.json"
+    client_class = getattr(package, class_name(server, "Client", load_snapshot(snapshot_path).naming_rules))
+    run = Run(client_class, package, snapshot_path, options.url, context, server)
     asyncio.run(scenario.perform(run))
 
 
