@@ -163,6 +163,7 @@ def test_an_http_session_whose_end_goes_unanswered_is_left_after_request_timeout
         result = run_cli("snapshot", "--config", config)
         took = time.monotonic() - started
     assert result.exit_code == 0, result.stderr
+    assert result.stderr.startswith("raw: wrote ") and result.stderr.count("\n") == 1, result.stderr  # no warning
     assert json.loads((tmp_path / "raw.json").read_text())["tools"][0]["name"] == "add"
     assert log.read_text().split()[-2:] == ["DELETE", "-"]
     assert took < 15
