@@ -233,6 +233,23 @@ def example_server_over(transport: str, path: str) -> Iterator[str]:
         process.wait(timeout=10)
 
 
+@contextmanager
+def listening(script: str, *args: str, port_option: str | None = None) -> Iterator[int]:
+    """tests/servers/`script` listening on a free port of 127.0.0.1, which it is given as its first
+    argument (or after `port_option`); yields the port."""
+    port = free_port()
+    where = [port_option, str(port)] if port_option is not None else [str(port)]
+    process = subprocess.Popen(
+        [PYTHON, str(SERVERS / script), *where, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_for_port(port, process)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
 @pytest.fixture
 def weather_http() -> Iterator[str]:
     """The example server over Streamable HTTP."""

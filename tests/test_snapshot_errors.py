@@ -7,13 +7,14 @@ import hashlib
 import json
 import re
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXAMPLE_SERVER, PYTHON, REPO, SERVERS, free_port, interrupt_cli, write_config
+from tests.conftest import EXAMPLE_SERVER, PYTHON, REPO, SERVERS, free_port, interrupt_cli, listening, write_config
 
 PY = PYTHON
 RAW = str(SERVERS / "raw_server.py")
@@ -105,6 +106,67 @@ def test_http_connection_refused(previous: Path, run_cli) -> None:  # type: igno
     assert result.exit_code == 2
     assert_one_line_error(result.stderr, rf"cannot connect to {url}; is the server running\?")
     assert previous.read_bytes() == PREVIOUS
+
+
+HANDSHAKE_UNANSWERED = r"no answer to the handshake within 1s; check that it is an MCP server"
+LIST_UNANSWERED = (
+    r"tools/list did not answer within 1s; raise request_timeout in the config if the server is just slow$"
+)
+STALLS = ("--http-fault", "sse-stalls", "--fault-on", "tools/list")
+SILENT_HTTP = {
+    "discover": (("modern_http_server.py", "--slow", "server/discover=60"), "", HANDSHAKE_UNANSWERED),
+    "list": (("modern_http_server.py", "--slow", "tools/list=60"), "", LIST_UNANSWERED),
+    "list-stalled-stream": (("hostile_server.py", *STALLS), "", LIST_UNANSWERED),
+    "sse-initialize": (("sse_server.py", "--slow", "initialize=60"), 'protocol = "legacy"\n', HANDSHAKE_UNANSWERED),
+    "sse-list": (("sse_server.py", "--slow", "tools/list=60"), "", LIST_UNANSWERED),
+}
+"""A server over Streamable HTTP or SSE that never answers one request: the handshake's, or
+`tools/list`'s (with no answer at all, or an event stream that opens and stays silent)."""
+
+
+def http_project(folder: Path, script: str, port: int, settings: str) -> Path:
+    """A config whose one server, `raw`, is `script` listening on `port`, with `settings` and 1 s timeouts."""
+    sse = script == "sse_server.py"
+    url = f"http://127.0.0.1:{port}/{'sse' if sse else 'mcp'}"
+    return write_config(
+        folder,
+        f'[tool.mcp-stubgen]\nsnapshots = "."\n[tool.mcp-stubgen.servers.raw]\nurl = "{url}"\n'
+        f"connect_timeout = 1\nrequest_timeout = 1\n{settings}" + ('type = "sse"\n' if sse else ""),
+    )
+
+
+@pytest.mark.parametrize("silent", SILENT_HTTP)
+def test_an_http_server_that_never_answers_is_timed_out_in_one_line(silent: str, previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """`connect_timeout` bounds the handshake and `request_timeout` each list call over HTTP as over
+    stdio, with the same line, though neither httpx nor the SDK is given a timeout of its own."""
+    (script, *args), settings, pattern = SILENT_HTTP[silent]
+    log = ("--log", str(previous.parent / "requests.log")) if script == "modern_http_server.py" else ()
+    with listening(script, *log, *args, port_option="--http" if script == "hostile_server.py" else None) as port:
+        config = http_project(previous.parent, script, port, settings)
+        started = time.monotonic()
+        result = run_cli("snapshot", "--config", config)
+        took = time.monotonic() - started
+    assert result.exit_code == 2
+    assert_one_line_error(result.stderr, pattern)
+    assert previous.read_bytes() == PREVIOUS
+    assert took < 15  # long before the answer that never comes
+
+
+def test_an_http_session_whose_end_goes_unanswered_is_left_after_request_timeout(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """Leaving a legacy Streamable HTTP session sends a `DELETE`; a server that never answers it
+    does not keep the command waiting: httpx's timeout bounded it, and now `request_timeout` does."""
+    log = tmp_path / "requests.log"
+    server = ("--log", str(log), "--session-id", "s-1", "--slow", "DELETE=60")
+    with listening("modern_http_server.py", *server) as port:
+        config = http_project(tmp_path, "modern_http_server.py", port, 'protocol = "legacy"\n')
+        started = time.monotonic()
+        result = run_cli("snapshot", "--config", config)
+        took = time.monotonic() - started
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.startswith("raw: wrote ") and result.stderr.count("\n") == 1, result.stderr  # no warning
+    assert json.loads((tmp_path / "raw.json").read_text())["tools"][0]["name"] == "add"
+    assert log.read_text().split()[-2:] == ["DELETE", "-"]
+    assert took < 15
 
 
 @pytest.fixture

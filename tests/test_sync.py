@@ -7,9 +7,10 @@ import json
 import os
 import subprocess
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
-from tests.conftest import EXAMPLE_SERVER, PYTHON, SERVERS, write_config
+from tests.conftest import EXAMPLE_SERVER, PYTHON, SERVERS, listening, write_config
 
 PY = PYTHON
 RAW = str(SERVERS / "raw_server.py")
@@ -365,3 +366,48 @@ def test_a_package_rendered_while_another_server_answers_does_not_time_that_serv
     result = run_cli("sync")
     assert result.exit_code == 0, result.stderr
     assert sorted(path.name for path in (tmp_path / "snaps").iterdir()) == ["first.json", "second.json"]
+
+
+def test_a_package_rendered_while_http_servers_answer_does_not_time_them_out(  # type: ignore[no-untyped-def]
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:
+    """The HTTP twin of the test above: a render that held the loop for 5 s failed the Streamable HTTP
+    and SSE servers that answered it after 1.5 s, in the handshake (`server/discover`, `initialize`)
+    or in `tools/list`, as not answered within their 3 s: httpx's read timeout and the SDK's own
+    request timeouts ran on while the loop was held, and `held` did not move them."""
+    from codegen.sync import publish
+
+    rendered = publish.publish_with_snapshot
+
+    def slowly(snapshot, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if snapshot.server == "first":
+            time.sleep(5)  # as a long render does: nothing else on the loop runs meanwhile
+        return rendered(snapshot, *args, **kwargs)
+
+    monkeypatch.setattr(publish, "publish_with_snapshot", slowly)
+    monkeypatch.chdir(tmp_path)
+    log = str(tmp_path / "requests.log")
+    modern = "modern_http_server.py", "--log", log
+    servers = {
+        "first": (*modern, "--slow", "tools/list=0.5"),  # listed, then rendered, while the others wait
+        "listing": (*modern, "--slow", "tools/list=1.5"),
+        "handshake": (*modern, "--slow", "server/discover=1.5"),
+        "sse_listing": ("sse_server.py", "--slow", "tools/list=1.5"),
+        "sse_handshake": ("sse_server.py", "--slow", "initialize=1.5"),  # the legacy handshake, below
+    }
+    with ExitStack() as stack:
+        tables = ""
+        for name, (script, *args) in servers.items():
+            port = stack.enter_context(listening(script, *args))
+            sse = name.startswith("sse")
+            url = f"http://127.0.0.1:{port}/{'sse' if sse else 'mcp'}"
+            tables += f'[tool.mcp-stubgen.servers.{name}]\nurl = "{url}"\n' + ('type = "sse"\n' if sse else "")
+            tables += 'protocol = "legacy"\n' if name == "sse_handshake" else ""
+        write_config(
+            tmp_path,
+            '[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\n'
+            f"connect_timeout = 3\nrequest_timeout = 3\n{tables}",
+        )
+        result = run_cli("sync")
+    assert result.exit_code == 0, result.stderr
+    assert sorted(path.stem for path in (tmp_path / "snaps").iterdir()) == sorted(servers)

@@ -251,6 +251,25 @@ def test_a_restarted_server_is_reconnected_and_its_later_change_published(
     assert "Traceback" not in stderr
 
 
+def test_a_quiet_listen_stream_stays_open_past_request_timeout(
+    tmp_path: Path, changing: ChangingServer, run_cli
+) -> None:  # type: ignore[no-untyped-def]
+    """httpx's read timeout was `request_timeout`, and it cut the `subscriptions/listen` stream after
+    that many seconds without an event: the watcher reported the stream lost and reconnected every
+    second here while nothing changed. The stream now stays open until the server ends it."""
+    project(tmp_path, changing.url, extra="request_timeout = 1\n")
+    assert run_cli("snapshot", "--config", tmp_path / "pyproject.toml").exit_code == 0
+    watcher = Watcher(tmp_path, "--max-changes", "1", "--interval", "60")
+    assert "via subscriptions/listen" in watcher.wait_for("changing: watching")
+    time.sleep(3)  # three times request_timeout without an event
+    changing.add_tools("beta")
+    code, _stdout, stderr = watcher.finish()
+
+    assert code == 0, stderr
+    assert "reconnecting" not in stderr and "error:" not in stderr, stderr
+    assert stderr.count("changing: watching") == 1
+
+
 def test_ctrl_c_stops_cleanly_over_stdio(tmp_path: Path) -> None:
     write_config(
         tmp_path,

@@ -2,10 +2,12 @@
 
 `sync` renders a server's package on the event loop as soon as that server is listed, while other
 servers may still be answering; the loop is held for seconds (a cold 1,000-tool package takes
-about fifteen). An answer that arrives meanwhile waits unread in its pipe, and a deadline that
-passed meanwhile would end its request as a timeout however soon the server answered. So every
-deadline of a request to a stdio server is taken here, and `held` moves them all by the time the
-loop was held.
+about fifteen). An answer that arrives meanwhile waits unread, in a stdio server's pipe or an HTTP
+server's socket, and a deadline that passed meanwhile would end its request as a timeout however
+soon the server answered. So every deadline of a request to a server, over stdio, Streamable HTTP
+and SSE alike, is taken here, and `held` moves them all by the time the loop was held. Over HTTP,
+httpx and the MCP SDK are given no timeout of their own for discovery's requests: theirs would run
+on while the loop is held.
 """
 
 from __future__ import annotations
@@ -21,12 +23,24 @@ _open: set[anyio.CancelScope] = set()
 @contextmanager
 def deadline(seconds: float | None) -> Iterator[anyio.CancelScope]:
     """`anyio.fail_after(seconds)` (None: no deadline) that `held` moves later."""
-    with anyio.fail_after(seconds) as scope:
-        _open.add(scope)
-        try:
-            yield scope
-        finally:
-            _open.discard(scope)
+    with anyio.fail_after(seconds) as scope, _moved_by_held(scope):
+        yield scope
+
+
+@contextmanager
+def move_on_after(seconds: float) -> Iterator[anyio.CancelScope]:
+    """`anyio.move_on_after(seconds)` that `held` moves later: its caller reads `cancelled_caught`."""
+    with anyio.move_on_after(seconds) as scope, _moved_by_held(scope):
+        yield scope
+
+
+@contextmanager
+def _moved_by_held(scope: anyio.CancelScope) -> Iterator[None]:
+    _open.add(scope)
+    try:
+        yield
+    finally:
+        _open.discard(scope)
 
 
 def held(seconds: float) -> None:

@@ -49,7 +49,7 @@ from codegen.runtime._http import (
     status_line,
 )
 from codegen.snapshot import wire
-from codegen.snapshot.deadlines import deadline, held
+from codegen.snapshot.deadlines import deadline, held, move_on_after
 from codegen.snapshot.format import (
     JSON,
     MAX_NESTING,
@@ -289,9 +289,7 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
     with stderr_file or _stderr_file() as stderr_log:
         diagnostics = _Diagnostics(stderr_log)
         current = _diagnostics.set(diagnostics)
-        # One scope around the whole session keeps anyio's scopes nested; its deadline covers
-        # only start-up and the handshake, and is lifted once the client is connected.
-        session = anyio.CancelScope(deadline=anyio.current_time() + server.timeouts.connect)
+        session: anyio.CancelScope  # the scope around the whole session, below
 
         async def on_message(message: IncomingMessage) -> None:
             # A message the SDK could not read never answers its request: end the session now
@@ -312,6 +310,7 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
             if message_handler is not None:
                 await message_handler(message)
 
+        leaving = False
         try:
             client = Client(
                 _transport(server, env, headers, diagnostics, auth, started),
@@ -319,20 +318,30 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
                 # the server; `_negotiate` then asks, and adopts the server's answer instead.
                 mode=_probe_version(server.protocol),
                 cache=None,
+                # The SDK's timeout for requests a caller sends itself (`watch`'s subscriptions/listen);
+                # discovery's own take none of the SDK's, bounded by deadlines `held` moves instead.
                 read_timeout_seconds=server.timeouts.request,
                 message_handler=on_message,
                 **_declared_capabilities(server.client_capabilities),
             )
-            with session:
+            # One scope around the whole session keeps anyio's scopes nested; its deadline covers
+            # start-up and the handshake, is lifted once the client is connected, and then bounds
+            # leaving, which ends an HTTP session with a DELETE that nothing else bounds.
+            with move_on_after(server.timeouts.connect) as session:
                 async with client:
                     await _negotiate(_SdkPeer(client), server)
                     session.deadline = math.inf
-                    yield client
+                    try:
+                        yield client
+                    finally:
+                        leaving = True
+                        if server.url is not None:
+                            session.deadline = anyio.current_time() + server.timeouts.request
             if diagnostics.too_deep:
                 raise StubgenError(_too_deep(server))
             if diagnostics.unreadable:
                 raise StubgenError(diagnostics.unreadable)
-            if session.cancelled_caught:
+            if session.cancelled_caught and not leaving:
                 raise TimeoutError
         except Exception as error:  # every failure of a server becomes one clear line
             raise _failure(server, error, diagnostics, secrets) from None
@@ -524,9 +533,10 @@ class _SdkPeer:
         from mcp.types import DiscoverRequest, DiscoverResult
 
         try:
-            self._adopted = await self._client.session.send_request(
-                DiscoverRequest(), DiscoverResult, request_read_timeout_seconds=timeout
-            )
+            with deadline(timeout):  # the SDK's own timeout would not be moved by `held`
+                self._adopted = await self._client.session.send_request(
+                    DiscoverRequest(), DiscoverResult, request_read_timeout_seconds=math.inf
+                )
         except MCPError as error:
             raise RemoteError(error.error.code, error.error.message, error.error.data) from None
         dumped: JSON = self._adopted.model_dump(by_alias=True, exclude_none=True, mode="json")
@@ -544,9 +554,10 @@ class _SdkPeer:
             client_info=session._client_info,
         )
         data = InitializeRequest(params=params).model_dump(by_alias=True, mode="json", exclude_none=True)
-        options: CallOptions = {"timeout": timeout, "cancel_on_abandon": False}
+        options: CallOptions = {"cancel_on_abandon": False}  # no "timeout": the SDK's would not be moved by `held`
         try:
-            raw = await session._dispatcher.send_raw_request("initialize", data["params"], options)
+            with deadline(timeout):
+                raw = await session._dispatcher.send_raw_request("initialize", data["params"], options)
         except MCPError as error:
             raise RemoteError(error.error.code, error.error.message, error.error.data) from None
         self._adopted = InitializeResult.model_validate(raw, by_name=False)
@@ -577,19 +588,20 @@ class _SdkPeer:
         return _Page(_page_entries(page, listing), page.next_cursor, ttl_ms, keys_sorted=True)
 
     def _call(self, listing: _Listing, cursor: str | None) -> Awaitable[Any]:
-        client = self._client
-        if listing is _TOOLS:
-            from mcp.types import ListToolsRequest, ListToolsResult, PaginatedRequestParams
+        """The session's own request, as `Client.list_resources` and the others send it, but with no
+        timeout of the SDK's (`_list_all`'s deadline bounds it, and `held` moves that one). Not
+        `Client.list_tools`, which drops a tool whose `x-mcp-header` annotations are invalid without a
+        word: `list_catalog` says which it drops and why."""
+        from mcp import types
 
-            # The session's own request, not `Client.list_tools`: that drops a tool whose `x-mcp-header`
-            # annotations are invalid without a word, and `list_catalog` says which it drops and why.
-            request = ListToolsRequest(params=PaginatedRequestParams(cursor=cursor))
-            return client.session.send_request(request, ListToolsResult)
-        if listing is _RESOURCES:
-            return client.list_resources(cursor=cursor, cache_mode="bypass")
-        if listing is _TEMPLATES:
-            return client.list_resource_templates(cursor=cursor, cache_mode="bypass")
-        return client.list_prompts(cursor=cursor, cache_mode="bypass")
+        request, result = {
+            _TOOLS: (types.ListToolsRequest, types.ListToolsResult),
+            _RESOURCES: (types.ListResourcesRequest, types.ListResourcesResult),
+            _TEMPLATES: (types.ListResourceTemplatesRequest, types.ListResourceTemplatesResult),
+            _PROMPTS: (types.ListPromptsRequest, types.ListPromptsResult),
+        }[listing]
+        params = types.PaginatedRequestParams(cursor=cursor)
+        return self._client.session.send_request(request(params=params), result, request_read_timeout_seconds=math.inf)
 
 
 async def _refuse_sampling(context: ClientRequestContext, params: CreateMessageRequestParams) -> ErrorData:
@@ -801,7 +813,9 @@ def _transport(
     assert server.url is not None
     import httpx2
 
-    timeouts = httpx2.Timeout(server.timeouts.request, connect=server.timeouts.connect)
+    # None: httpx's own timeouts would run on while `sync` holds the loop with a render, and
+    # discovery bounds every request with a deadline that `held` moves (`deadlines`).
+    timeouts = httpx2.Timeout(None)
     hooks = {"response": [diagnostics.record_response]}
     if server.transport == "sse":
         return _sse_transport(server.url, server.name, oauth, headers=headers, timeout=timeouts, event_hooks=hooks)
@@ -1262,15 +1276,8 @@ def _connection_failure(server: ServerConfig, reason: str) -> str:
     kind = reason.partition(":")[0]
     if kind == "ConnectError":
         return f"cannot connect to {server.url}; is the server running?"
-    if kind == "ConnectTimeout":
-        return f"cannot connect to {server.url} within {server.timeouts.connect:g}s; is the server running?"
     if kind == "RemoteProtocolError" and "without sending a response" in reason:
         return f"{server.url} closed the connection without answering; check the server's logs"
-    if kind in ("ReadTimeout", "WriteTimeout", "PoolTimeout"):
-        return (
-            f"{server.url} did not answer within {server.timeouts.request:g}s; "
-            "raise request_timeout in the config if the server is just slow"
-        )
     return f"the connection to {server.url} broke ({reason}); check the server's logs"
 
 

@@ -5,17 +5,23 @@ SDK's own servers never do:
   protocol version", listing those versions as supported (as the conformance runner's
   `request-metadata` server does); every later request is answered;
 - its one tool, `add`, answers `tools/call` without `resultType`, which SEP-2322 says a client
-  reads as `complete` (as the runner's `sep-2322-client-request-state` server does).
+  reads as `complete` (as the runner's `sep-2322-client-request-state` server does);
+- `--slow METHOD=SECONDS` answers each request of that method (`server/discover`, `tools/list`,
+  or `DELETE`, the end of a session) that many seconds late;
+- `--session-id ID` answers the legacy `initialize` too (as a 2025-06-18 server), with
+  `Mcp-Session-Id: ID`, so a client that speaks the legacy handshake ends its session with a `DELETE`.
 
 Every request is appended to the `--log` file as `<method> <MCP-Protocol-Version header>`.
 
-    python modern_http_server.py PORT --log FILE [--refuse-first VERSION,...]
+    python modern_http_server.py PORT --log FILE [--refuse-first VERSION,...] [--slow METHOD=SECONDS ...]
+        [--session-id ID]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -33,7 +39,10 @@ ADD = {
 }
 
 
-def result_of(method: str, params: dict[str, Any]) -> dict[str, Any] | None:
+def result_of(method: str, params: dict[str, Any], session_id: str | None) -> dict[str, Any] | None:
+    if method == "initialize" and session_id is not None:
+        info = {"name": "modern", "version": "1.0.0"}
+        return {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": info}
     if method == "server/discover":
         return {
             **CACHE,
@@ -49,7 +58,7 @@ def result_of(method: str, params: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def serve(port: int, log: Path, refuse_first: list[str]) -> None:
+def serve(port: int, log: Path, refuse_first: list[str], slow: dict[str, float], session_id: str | None) -> None:
     refusals = [refuse_first] if refuse_first else []
 
     class Handler(BaseHTTPRequestHandler):
@@ -58,13 +67,14 @@ def serve(port: int, log: Path, refuse_first: list[str]) -> None:
             header = self.headers.get("mcp-protocol-version", "-")
             with log.open("a", encoding="utf-8") as file:
                 file.write(f"{request.get('method')} {header}\n")
+            time.sleep(slow.get(request.get("method"), 0.0))
             if "id" not in request:
                 self.answer(202, None)
             elif refusals:
                 error = {"code": -32022, "message": "Unsupported protocol version"}
                 error["data"] = {"supported": refusals.pop(), "requested": header}
                 self.answer(400, {"jsonrpc": "2.0", "id": request["id"], "error": error})
-            elif (result := result_of(request["method"], request.get("params") or {})) is not None:
+            elif (result := result_of(request["method"], request.get("params") or {}, session_id)) is not None:
                 self.answer(200, {"jsonrpc": "2.0", "id": request["id"], "result": result})
             else:
                 error = {"code": -32601, "message": f"Method not found: {request['method']}"}
@@ -74,11 +84,16 @@ def serve(port: int, log: Path, refuse_first: list[str]) -> None:
             self.answer(405, None)
 
         def do_DELETE(self) -> None:
+            with log.open("a", encoding="utf-8") as file:
+                file.write("DELETE -\n")
+            time.sleep(slow.get("DELETE", 0.0))
             self.answer(405, None)
 
         def answer(self, status: int, body: dict[str, Any] | None) -> None:
             data = json.dumps(body).encode() if body is not None else b""
             self.send_response(status)
+            if session_id is not None:  # the SDK's client takes it from the answer to `initialize`
+                self.send_header("mcp-session-id", session_id)
             if body is not None:
                 self.send_header("content-type", "application/json")
             self.send_header("content-length", str(len(data)))
@@ -96,5 +111,8 @@ if __name__ == "__main__":
     parser.add_argument("port", type=int)
     parser.add_argument("--log", type=Path, required=True)
     parser.add_argument("--refuse-first", type=lambda value: value.split(","), default=[])
+    parser.add_argument("--slow", action="append", default=[], help="METHOD=SECONDS: answer it that late")
+    parser.add_argument("--session-id", help="send Mcp-Session-Id: ID with every answer")
     options = parser.parse_args()
-    serve(options.port, options.log, options.refuse_first)
+    slow = {method: float(seconds) for method, _, seconds in (item.partition("=") for item in options.slow)}
+    serve(options.port, options.log, options.refuse_first, slow, options.session_id)

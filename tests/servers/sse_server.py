@@ -1,7 +1,7 @@
 """An MCP server over the legacy SSE transport (GET /sse, POST /messages/) on 127.0.0.1, whose HTTP
 answers can be broken. For tests/hostile/test_own_sessions_over_http.py.
 
-Usage: sse_server.py PORT [--fault FAULT --fault-on WHERE]
+Usage: sse_server.py PORT [--fault FAULT --fault-on WHERE] [--slow METHOD=SECONDS ...]
 
 It lists one tool, `echo`. `--fault` breaks how one request is answered at the HTTP level: the GET
 of the event stream (`--fault-on sse`), or the POST of the message whose method `--fault-on` names
@@ -11,6 +11,9 @@ of the event stream (`--fault-on sse`), or the POST of the message whose method 
   503 with `Retry-After: 30`.
 - `gzip-bomb`: a 200 (for the GET, an event stream; for a POST, a 202) whose gzip body expands to
   256 MiB of spaces.
+
+`--slow METHOD=SECONDS` accepts the POST of each message of that method (`initialize`, `tools/list`)
+at once, and has the server read it, and answer it on the event stream, that many seconds later.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import argparse
 import json
 from typing import Any
 
+import anyio
 import uvicorn
 from hostile_server import gzip_bomb  # this script's folder is on the import path
 from mcp.server.mcpserver import MCPServer
@@ -27,7 +31,9 @@ parser = argparse.ArgumentParser()
 parser.add_argument("port", type=int)
 parser.add_argument("--fault", choices=["status-404", "status-500", "status-503", "gzip-bomb"])
 parser.add_argument("--fault-on", default="sse", help="sse (the GET of the event stream), or a method")
+parser.add_argument("--slow", action="append", default=[], help="METHOD=SECONDS: answer it that late")
 options = parser.parse_args()
+slow = {method: float(seconds) for method, _, seconds in (item.partition("=") for item in options.slow)}
 
 server = MCPServer("sse-test")
 
@@ -57,9 +63,9 @@ async def send_fault(send: Any, post: bool) -> None:
 
 def faulty(app: Any) -> Any:
     async def answer(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or options.fault is None:
+        if scope["type"] != "http" or (options.fault is None and not slow):
             return await app(scope, receive, send)
-        if scope["method"] == "GET" and options.fault_on == "sse":
+        if scope["method"] == "GET" and options.fault is not None and options.fault_on == "sse":
             return await send_fault(send, post=False)
         if scope["method"] != "POST":
             return await app(scope, receive, send)
@@ -70,13 +76,25 @@ def faulty(app: Any) -> Any:
             body += message.get("body", b"")
             if not message.get("more_body"):
                 break
-        if json.loads(body or b"{}").get("method") == options.fault_on:
+        method = json.loads(body or b"{}").get("method")
+        if options.fault is not None and method == options.fault_on:
             return await send_fault(send, post=True)
 
         async def replay() -> dict[str, Any]:
             return received.pop(0) if received else await receive()
 
-        return await app(scope, replay, send)
+        if method not in slow:
+            return await app(scope, replay, send)
+        # Accepted at once, as the server's own 202 would be; the server reads it, and answers on
+        # the event stream, that much later.
+        await send({"type": "http.response.start", "status": 202, "headers": [(b"content-length", b"8")]})
+        await send({"type": "http.response.body", "body": b"Accepted"})
+        await anyio.sleep(slow[method])
+
+        async def unheard(message: dict[str, Any]) -> None:
+            return None
+
+        return await app(scope, replay, unheard)
 
     return answer
 
