@@ -270,6 +270,27 @@ def test_a_quiet_listen_stream_stays_open_past_request_timeout(
     assert stderr.count("changing: watching") == 1
 
 
+async def test_a_listen_stream_that_sends_no_byte_for_the_idle_bound_is_taken_for_lost(
+    changing: ChangingServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A quiet listen stream stays open past `request_timeout` (above), but not for ever: one that sends
+    no byte for `STREAM_IDLE_SECONDS` (300 s, the generated clients' bound), as a connection a NAT
+    dropped without a word does, ends, so `watch` reconnects instead of waiting on it for good."""
+    from codegen.config import ServerConfig, Timeouts
+    from codegen.errors import StubgenError
+    from codegen.snapshot import discovery
+
+    monkeypatch.setattr(discovery, "STREAM_IDLE_SECONDS", 1.5)
+    server = ServerConfig(name="changing", url=changing.url, transport="http", timeouts=Timeouts(1.0, 0.5))
+    began = time.monotonic()
+    with anyio.fail_after(TIMEOUT), pytest.raises(StubgenError, match="SubscriptionLost"):
+        async with discovery.connect(server) as client, client.listen(tools_list_changed=True) as subscription:
+            began = time.monotonic()
+            async for _event in subscription:
+                pytest.fail("nothing changed, so no event")
+    assert 1.0 < time.monotonic() - began < TIMEOUT
+
+
 def test_ctrl_c_stops_cleanly_over_stdio(tmp_path: Path) -> None:
     write_config(
         tmp_path,

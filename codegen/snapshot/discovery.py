@@ -89,6 +89,11 @@ if TYPE_CHECKING:
     from mcp.client.session import ClientRequestContext, IncomingMessage, MessageHandlerFnT
     from mcp.types import CreateMessageRequestParams, ElicitRequestParams, ErrorData, ListRootsResult
 
+STREAM_IDLE_SECONDS = 300.0
+"""How long an HTTP response (`watch`'s `subscriptions/listen` stream, an SSE event stream) may send
+no byte at all before it is taken for lost, as the generated clients take it (the MCP SDK's read
+timeout): a connection a NAT or a proxy dropped without a word would otherwise be waited on for
+ever. A server's keep-alive comments count as bytes."""
 STDERR_TAIL_LINES = 5
 STDERR_TAIL_CHARACTERS = 600
 
@@ -813,9 +818,11 @@ def _transport(
     assert server.url is not None
     import httpx2
 
-    # None: httpx's own timeouts would run on while `sync` holds the loop with a render, and
-    # discovery bounds every request with a deadline that `held` moves (`deadlines`).
-    timeouts = httpx2.Timeout(None)
+    # Discovery bounds every request with a deadline that `held` moves (`deadlines`); httpx's own
+    # timeouts would run on while `sync` holds the loop with a render, so it keeps only the bound on
+    # a response that sends nothing at all, never shorter than those deadlines.
+    idle = max(STREAM_IDLE_SECONDS, server.timeouts.request, server.timeouts.connect)
+    timeouts = httpx2.Timeout(None, read=idle)
     hooks = {"response": [diagnostics.record_response]}
     if server.transport == "sse":
         return _sse_transport(server.url, server.name, oauth, headers=headers, timeout=timeouts, event_hooks=hooks)
