@@ -340,22 +340,28 @@ def test_the_command_ends_without_the_interpreters_teardown_after_its_exit_handl
     assert not Path(f"/proc/{server}").exists() or "State:\tZ" in Path(f"/proc/{server}/status").read_text()
 
 
-def test_a_package_rendered_while_another_server_answers_does_not_time_that_server_out(  # type: ignore[no-untyped-def]
-    tmp_path: Path, run_cli, monkeypatch
-) -> None:
-    """`sync` renders a server's package on the event loop as soon as it is listed; a render that
-    held the loop for 5 s failed another server's `tools/list`, answered after 1.5 s, as not
-    answered within its 3 s (a cold package of a thousand tools holds it for fifteen)."""
+def render_first_for_five_seconds(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Make the render of server `first`'s package hold the event loop for 5 s, as a long render does:
+    nothing else on the loop runs meanwhile."""
     from codegen.sync import publish
 
     rendered = publish.publish_with_snapshot
 
     def slowly(snapshot, *args, **kwargs):  # type: ignore[no-untyped-def]
         if snapshot.server == "first":
-            time.sleep(5)  # as a long render does: nothing else on the loop runs meanwhile
+            time.sleep(5)
         return rendered(snapshot, *args, **kwargs)
 
     monkeypatch.setattr(publish, "publish_with_snapshot", slowly)
+
+
+def test_a_package_rendered_while_another_server_answers_does_not_time_that_server_out(  # type: ignore[no-untyped-def]
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:
+    """`sync` renders a server's package on the event loop as soon as it is listed; a render that
+    held the loop for 5 s failed another server's `tools/list`, answered after 1.5 s, as not
+    answered within its 3 s (a cold package of a thousand tools holds it for fifteen)."""
+    render_first_for_five_seconds(monkeypatch)
     monkeypatch.chdir(tmp_path)
     tables = server_table("first", RAW, "--mode", "slow-list", "--delay", "0.5")
     tables += server_table("second", RAW, "--mode", "slow-list", "--delay", "1.5")
@@ -375,16 +381,7 @@ def test_a_package_rendered_while_http_servers_answer_does_not_time_them_out(  #
     and SSE servers that answered it after 1.5 s, in the handshake (`server/discover`, `initialize`)
     or in `tools/list`, as not answered within their 3 s: httpx's read timeout and the SDK's own
     request timeouts ran on while the loop was held, and `held` did not move them."""
-    from codegen.sync import publish
-
-    rendered = publish.publish_with_snapshot
-
-    def slowly(snapshot, *args, **kwargs):  # type: ignore[no-untyped-def]
-        if snapshot.server == "first":
-            time.sleep(5)  # as a long render does: nothing else on the loop runs meanwhile
-        return rendered(snapshot, *args, **kwargs)
-
-    monkeypatch.setattr(publish, "publish_with_snapshot", slowly)
+    render_first_for_five_seconds(monkeypatch)
     monkeypatch.chdir(tmp_path)
     log = str(tmp_path / "requests.log")
     modern = "modern_http_server.py", "--log", log
