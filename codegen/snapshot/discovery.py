@@ -215,6 +215,10 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                             warn(_started_again(attempt))
                             started = None
                             continue  # leaving the session stops this server
+                        if not session.answered and _probe_ended_it(attempt, error, diagnostics):
+                            warn(_started_again_after_exit(attempt))
+                            started = None
+                            continue
                         diagnostics.stray_stdout = tuple(session.stray)
                         result, ttls = _failure(attempt, error, diagnostics, secrets), []
                     await session.close_input()
@@ -234,6 +238,27 @@ def _probe_unanswered(server: ServerConfig, error: Exception, session: StdioSess
         and isinstance(_leaf(error), TimeoutError)
         and not session.answered
         and session.started.process.poll() is None
+    )
+
+
+def _probe_ended_it(server: ServerConfig, error: Exception, diagnostics: _Diagnostics) -> bool:
+    """Whether `auto`'s `server/discover` made a stdio server close the connection without an answer,
+    saying so on stderr: rmcp 1.x servers (Temporal Cortex's cortex-mcp 0.9.1) exit with "expect
+    initialized request, but received: ... server/discover" where the spec expects -32601. It is
+    started again for the legacy handshake alone (by `connect` too, for `watch` and the hub). A server
+    that names no `server/discover` as it exits crashed for its own reasons and is not started twice."""
+    if server.protocol != "auto" or server.command is None or _error_answer(_leaf(error))[0] != CONNECTION_CLOSED:
+        return False
+    with contextlib.suppress(OSError, ValueError):
+        diagnostics.stderr_log.seek(0)
+        return "server/discover" in diagnostics.stderr_log.read()
+    return False
+
+
+def _started_again_after_exit(server: ServerConfig) -> str:
+    return (
+        f"server {server.name!r}: it closed the connection on server/discover, which it does not know; "
+        'started it again for the legacy handshake (set protocol = "legacy" to skip the probe)'
     )
 
 
@@ -276,8 +301,6 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
     For the commands that hold a session open (`watch` hears the server's change notifications
     through `message_handler`; the hub calls tools), and for discovery over HTTP.
     """
-    from mcp import Client
-
     from codegen.auth.providers import auth_for
 
     env = server_environment(server)
@@ -289,55 +312,80 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
     with stderr_file or _stderr_file() as stderr_log:
         diagnostics = _Diagnostics(stderr_log)
         current = _diagnostics.set(diagnostics)
-        # One scope around the whole session keeps anyio's scopes nested; its deadline covers
-        # only start-up and the handshake, and is lifted once the client is connected.
-        session = anyio.CancelScope(deadline=anyio.current_time() + server.timeouts.connect)
-
-        async def on_message(message: IncomingMessage) -> None:
-            # A message the SDK could not read never answers its request: end the session now
-            # rather than let that request run into its timeout.
-            if isinstance(message, Exception) and TOO_DEEP in str(message):
-                diagnostics.too_deep = True
-                session.cancel()
-            if isinstance(message, Exception) and NUMBER_OUT_OF_RANGE in str(message):
-                diagnostics.unreadable = _long_number(server, _unread_text(message))
-                session.cancel()
-            surrogate = _lone_surrogate(server, _unread_text(message)) if isinstance(message, Exception) else None
-            if surrogate is not None:
-                diagnostics.unreadable = surrogate
-                session.cancel()
-            if isinstance(message, Exception) and _neither_result_nor_error(message):
-                diagnostics.unreadable = f"server {server.name!r}: {NEITHER_RESULT_NOR_ERROR}; the server has to fix it"
-                session.cancel()
-            if message_handler is not None:
-                await message_handler(message)
-
         try:
-            client = Client(
-                _transport(server, env, headers, diagnostics, auth, started),
-                # Given a version, the SDK adopts a made-up discovery result for it without asking
-                # the server; `_negotiate` then asks, and adopts the server's answer instead.
-                mode=_probe_version(server.protocol),
-                cache=None,
-                read_timeout_seconds=server.timeouts.request,
-                message_handler=on_message,
-                **_declared_capabilities(server.client_capabilities),
-            )
-            with session:
-                async with client:
-                    await _negotiate(_SdkPeer(client), server)
-                    session.deadline = math.inf
-                    yield client
-            if diagnostics.too_deep:
-                raise StubgenError(_too_deep(server))
-            if diagnostics.unreadable:
-                raise StubgenError(diagnostics.unreadable)
-            if session.cancelled_caught:
-                raise TimeoutError
-        except Exception as error:  # every failure of a server becomes one clear line
-            raise _failure(server, error, diagnostics, secrets) from None
+            for attempt in (server, replace(server, protocol="legacy")):
+                opened = False
+                try:
+                    async with _connected(attempt, env, headers, diagnostics, auth, started, message_handler) as client:
+                        opened = True
+                        yield client
+                    return
+                except Exception as error:  # every failure of a server becomes one clear line
+                    if not opened and _probe_ended_it(attempt, error, diagnostics):
+                        started = None  # as `_listed` does: start it again for `initialize` alone
+                        continue
+                    raise _failure(attempt, error, diagnostics, secrets) from None
         finally:
             _diagnostics.reset(current)
+
+
+@asynccontextmanager
+async def _connected(
+    server: ServerConfig,
+    env: dict[str, str],
+    headers: dict[str, str],
+    diagnostics: _Diagnostics,
+    auth: httpx2.Auth | None,
+    started: StdioProcess | None,
+    message_handler: MessageHandlerFnT | None,
+) -> AsyncIterator[Client]:
+    """One connection of `connect`: the SDK's `Client`, negotiated as `server.protocol` says."""
+    from mcp import Client
+
+    # One scope around the whole session keeps anyio's scopes nested; its deadline covers
+    # only start-up and the handshake, and is lifted once the client is connected.
+    session = anyio.CancelScope(deadline=anyio.current_time() + server.timeouts.connect)
+
+    async def on_message(message: IncomingMessage) -> None:
+        # A message the SDK could not read never answers its request: end the session now
+        # rather than let that request run into its timeout.
+        if isinstance(message, Exception) and TOO_DEEP in str(message):
+            diagnostics.too_deep = True
+            session.cancel()
+        if isinstance(message, Exception) and NUMBER_OUT_OF_RANGE in str(message):
+            diagnostics.unreadable = _long_number(server, _unread_text(message))
+            session.cancel()
+        surrogate = _lone_surrogate(server, _unread_text(message)) if isinstance(message, Exception) else None
+        if surrogate is not None:
+            diagnostics.unreadable = surrogate
+            session.cancel()
+        if isinstance(message, Exception) and _neither_result_nor_error(message):
+            diagnostics.unreadable = f"server {server.name!r}: {NEITHER_RESULT_NOR_ERROR}; the server has to fix it"
+            session.cancel()
+        if message_handler is not None:
+            await message_handler(message)
+
+    client = Client(
+        _transport(server, env, headers, diagnostics, auth, started),
+        # Given a version, the SDK adopts a made-up discovery result for it without asking
+        # the server; `_negotiate` then asks, and adopts the server's answer instead.
+        mode=_probe_version(server.protocol),
+        cache=None,
+        read_timeout_seconds=server.timeouts.request,
+        message_handler=on_message,
+        **_declared_capabilities(server.client_capabilities),
+    )
+    with session:
+        async with client:
+            await _negotiate(_SdkPeer(client), server)
+            session.deadline = math.inf
+            yield client
+    if diagnostics.too_deep:
+        raise StubgenError(_too_deep(server))
+    if diagnostics.unreadable:
+        raise StubgenError(diagnostics.unreadable)
+    if session.cancelled_caught:
+        raise TimeoutError
 
 
 def _probe_version(protocol: str) -> str:

@@ -6,7 +6,9 @@ It exists because the SDK's own servers always answer `server/discover`; this on
 answers a later `initialize` as a legacy server, on the same connection (`dual-era-anonymous`: with
 no `serverInfo`). Mode `empty` declares no capabilities, so it lists nothing. Mode `probe-kills-reader`
 is a Python SDK 1.6 server (chroma-mcp 0.2.6): `server/discover` fails its request validation, which
-ends its reading task without an answer, and the next line it is sent ends the process.
+ends its reading task without an answer, and the next line it is sent ends the process. Mode
+`probe-exits` is an rmcp 1.x server (cortex-mcp 0.9.1): `server/discover` before `initialize` makes
+it say so on stderr and exit.
 """
 
 from __future__ import annotations
@@ -302,6 +304,12 @@ def main() -> None:
             if options.log:
                 with open(options.log, "a", encoding="utf-8") as log:
                     log.write(f"{message.get('method')}\n")
+            if mode == "probe-exits" and message.get("method") == "server/discover":  # rmcp 1.x: cortex-mcp 0.9.1
+                sys.stderr.write(
+                    "Error: expect initialized request, but received: Some(Request(JsonRpcRequest { "
+                    'method: "server/discover", params: Some(Object {}) }))\n'
+                )
+                sys.exit(1)
             if mode == "probe-kills-reader" and message.get("method") == "server/discover":
                 reading = False
                 continue
