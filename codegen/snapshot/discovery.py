@@ -1436,8 +1436,10 @@ def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
             return ""
         earlier = lines[:-STDERR_TAIL_LINES]
         thrown = (line for line in earlier if _THROWN_LINE.match(line))
-        first_error = next(thrown, None) or next(
-            (line for line in earlier if _ERROR_LINE.search(line) and line != _PYTHON_TRACEBACK), None
+        first_error = (
+            next(filter(None, map(_fatal_log_entry, lines)), None)
+            or next(thrown, None)
+            or next((line for line in earlier if _ERROR_LINE.search(line) and line != _PYTHON_TRACEBACK), None)
         )
         cause = f"; its first error line: {first_error[: STDERR_TAIL_CHARACTERS // 2]}" if first_error else ""
         return f"{cause}; its last stderr lines: " + " | ".join(lines[-STDERR_TAIL_LINES:])[-STDERR_TAIL_CHARACTERS:]
@@ -1449,6 +1451,33 @@ _ERROR_LINE = re.compile(
     re.IGNORECASE,
 )
 """A stderr line that looks like the cause of a failure rather than usage or progress text."""
+
+
+def _fatal_log_entry(line: str) -> str | None:
+    """The message of a JSON log line at level fatal, panic or critical, with its `error` field: the
+    cause a server logged as it gave up, shown in a few words rather than a line of stack trace, and
+    preferred to what a launcher printed after it (slack-mcp-server 1.3.0's Go binary logs
+    "Authentication failed - check your Slack tokens" as JSON, then its Node wrapper throws
+    `Error: Command failed: .../slack-mcp-server-linux-amd64 --transport stdio`)."""
+    if not line.startswith("{"):
+        return None
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(entry, dict):
+        return None
+    nested = entry.get("fields")  # Rust's tracing puts them there
+    fields: dict[str, Any] = nested if isinstance(nested, dict) else {}
+    level = entry.get("level", entry.get("severity", entry.get("lvl")))
+    if not isinstance(level, str) or level.lower() not in ("fatal", "panic", "critical", "crit", "dpanic"):
+        return None
+    message = next((text for text in (entry.get(key, fields.get(key)) for key in ("message", "msg")) if text), None)
+    if not isinstance(message, str):
+        return None
+    error = entry.get("error", fields.get("error"))
+    return f"{message}: {error}" if isinstance(error, str) and error and error not in message else message
+
 
 _PYTHON_TRACEBACK = "Traceback (most recent call last):"
 """The line a Python traceback starts with: it names no error (the traceback's last line does, and

@@ -269,6 +269,21 @@ def main() -> None:
             "  requireStack: [ '/srv/node_modules/keytar/lib/keytar.js' ]\n}\n\nNode.js v20.20.2\n"
         )
         sys.exit(1)
+    if mode == "wrapper-fatal-log":  # slack-mcp-server 1.3.0: its Go binary's JSON log, then its Node wrapper's throw
+        stack = "github.com/korotovsky/slack-mcp-server/pkg/provider.New\\n\\t/src/pkg/provider/api.go:662" * 8
+        cause = 'Post \\"https://slack.com/api/auth.test\\": dial tcp: lookup slack.com: network is unreachable'
+        sys.stderr.write(
+            f'{{"level":"error","message":"Request failed","error":"{cause}","stacktrace":"{stack}"}}\n'
+            f'{{"level":"fatal","message":"Authentication failed - check your Slack tokens","error":"{cause}",'
+            f'"stacktrace":"{stack}"}}\n'
+            "node:child_process:930\n    throw err;\n    ^\n\n"
+            "Error: Command failed: /srv/node_modules/slack-mcp-server-linux-amd64/bin/slack-mcp-server --transport stdio\n"
+            "    at genericNodeError (node:internal/errors:984:15)\n"
+            "    at checkExecSyncError (node:child_process:891:11)\n"
+            "    at Object.execFileSync (node:child_process:927:15) {\n  status: 1,\n  signal: null,\n"
+            "  output: [ null, null, null ],\n  pid: 19001,\n  stdout: null,\n  stderr: null\n}\n\nNode.js v20.20.2\n"
+        )
+        sys.exit(1)
     if mode == "python-traceback":  # mcp-tool-builder 0.1.0, written for mcp 1.x, under mcp 2.x
         sys.stderr.write(
             "Traceback (most recent call last):\n"
