@@ -4,11 +4,12 @@ It exists because the SDK's own servers always answer `server/discover`; this on
 -32601 like pre-2026 servers do, and each `--mode` breaks the protocol in one specific way. Mode
 `dual-era` speaks both eras the way some SDKs' servers do: it answers `server/discover`, and still
 answers a later `initialize` as a legacy server, on the same connection (`dual-era-anonymous`: with
-no `serverInfo`). Mode `empty` declares no capabilities, so it lists nothing. Mode `probe-kills-reader`
-is a Python SDK 1.6 server (chroma-mcp 0.2.6): `server/discover` fails its request validation, which
-ends its reading task without an answer, and the next line it is sent ends the process. Mode
-`probe-exits` is an rmcp 1.x server (cortex-mcp 0.9.1): `server/discover` before `initialize` makes
-it say so on stderr and exit.
+no `serverInfo`; `dual-era-calls-need-initialize`: lists its tools in a 2026-07-28 session, but
+refuses every call there for want of `initialize`, as kglite 0.21.2 does). Mode `empty` declares no
+capabilities, so it lists nothing. Mode `probe-kills-reader` is a Python SDK 1.6 server (chroma-mcp
+0.2.6): `server/discover` fails its request validation, which ends its reading task without an
+answer, and the next line it is sent ends the process. Mode `probe-exits` is an rmcp 1.x server
+(cortex-mcp 0.9.1): `server/discover` before `initialize` makes it say so on stderr and exit.
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
         return
     global _modern_request
     _modern_request = mode.startswith("dual-era") and PROTOCOL_META in (params.get("_meta") or {})
-    if method == "server/discover" and mode in ("dual-era", "dual-era-anonymous"):
+    if method == "server/discover" and mode.startswith("dual-era"):
         capabilities = {"tools": {"listChanged": True}, "prompts": {}}
         result: dict[str, object] = {"supportedVersions": [MODERN_VERSION], "capabilities": capabilities}
         if mode == "dual-era":  # the serverInfo stamp is optional in 2026-07-28
@@ -202,7 +203,9 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
     elif method == "tools/call":  # `alpha` fails with a JSON-RPC error, the others echo their value
         arguments = params.get("arguments") or {}
         assert isinstance(arguments, dict)
-        if params.get("name") == "alpha":
+        if mode == "dual-era-calls-need-initialize" and _modern_request:  # kglite 0.21.2 (rmcp 3.5)
+            fail(request_id, -32600, "initialize is required")
+        elif params.get("name") == "alpha":
             fail(request_id, -32603, "database unavailable", {"retry_after": 5})
         else:
             answer(
