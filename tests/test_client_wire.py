@@ -85,6 +85,54 @@ async def test_a_json_rpc_error_answer_raises_the_clients_server_error(legacy: M
         assert from_hub.value.code == -32603
 
 
+NEEDS_INITIALIZE = [str(RAW_SERVER), "--mode", "dual-era-calls-need-initialize"]
+
+
+@pytest.fixture
+def needs_initialize(tmp_path: Path, run_cli, monkeypatch) -> Iterator[ModuleType]:  # type: ignore[no-untyped-def]
+    """The package of a server that lists in a 2026-07-28 session and refuses calls there, synced."""
+    monkeypatch.chdir(tmp_path)
+    write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen]
+snapshots = "snapshots"
+output = "clients"
+hub = true
+
+[tool.mcp-stubgen.servers.kg]
+command = {json.dumps(PY)}
+args = {json.dumps(NEEDS_INITIALIZE)}
+""",
+    )
+    result = run_cli("sync")
+    assert result.exit_code == 0, result.stderr
+    yield import_generated(tmp_path / "clients", "kg")
+    forget_generated(tmp_path / "clients")
+
+
+async def test_a_call_refused_for_want_of_initialize_in_a_modern_session_says_to_pin_legacy(
+    needs_initialize: ModuleType,
+) -> None:
+    """kglite 0.21.2 (rmcp 3.5) answers `server/discover` and lists its tools in a 2026-07-28 session,
+    but refuses every `tools/call` there with -32600 "initialize is required": the error said no more,
+    and the way out, the older handshake, was the user's to guess. Client and hub now name it."""
+    advice = (
+        "initialize is required; the server wants the handshake of the versions before 2026-07-28: "
+        'set protocol = "legacy" in its server table and run mcp-stubgen sync (code -32600)'
+    )
+    server = StdioServerParameters(command=PY, args=NEEDS_INITIALIZE)
+    async with needs_initialize.KgClient.connect(server) as client:
+        assert client.mcp_client.protocol_version == "2026-07-28"
+        with pytest.raises(needs_initialize.ServerError) as raised:
+            await client.bravo(value="x")
+    assert str(raised.value) == f"server 'kg': tool 'bravo' failed: {advice}"
+    hub = importlib.import_module("clients.hub")
+    async with hub.Hub.connect(kg=server) as connected:
+        with pytest.raises(hub.ServerError) as from_hub:
+            await connected.call("kg__bravo", {"value": "x"})
+    assert str(from_hub.value) == f"server 'kg': tool 'bravo' failed: {advice}"
+
+
 def test_the_sync_client_raises_the_same_error_and_verifies(legacy: ModuleType, tmp_path: Path) -> None:
     with legacy.RawClient.connect_sync(raw_server(tmp_path / "log")) as client:
         with pytest.raises(legacy.ServerError) as raised:

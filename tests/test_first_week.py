@@ -182,6 +182,23 @@ def test_a_start_up_failure_shows_the_error_node_threw(run_cli, tmp_path: Path, 
     assert "new Error(message)" not in result.stderr
 
 
+def test_a_fatal_json_log_line_is_the_first_error_over_a_launchers_throw(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """slack-mcp-server 1.3.0's Go binary logs why it gives up as a JSON line at level fatal, then its
+    Node wrapper throws `Error: Command failed: <the binary's path>`, which was shown as the first
+    error line: the cause, its tokens refused, was only in a stack-trace-long line the cut left out."""
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path, "--mode wrapper-fatal-log", hub=False)
+
+    result = run_cli("snapshot", "legacy")
+
+    assert result.exit_code == 2
+    assert (
+        "its first error line: Authentication failed - check your Slack tokens: "
+        'Post "https://slack.com/api/auth.test": dial tcp: lookup slack.com: network is unreachable; '
+    ) in result.stderr
+    assert "Command failed" not in result.stderr.split("; its last stderr lines:")[0]
+
+
 def test_a_python_traceback_is_not_taken_for_its_first_error_line(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A Python server that dies at start-up prints `Traceback (most recent call last):` first and its
     error last: mcp-tool-builder 0.1.0 under mcp 2.x was reported with `its first error line:

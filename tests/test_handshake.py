@@ -12,9 +12,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import anyio
 import mcp.client.session
 import pytest
 
+from codegen.config import load_config
+from codegen.snapshot.discovery import connect
 from tests.conftest import EXAMPLE_SERVER, PYTHON, SERVERS, free_port, npm_server, wait_for_port, write_config
 from tests.test_watch import Watcher
 
@@ -138,6 +141,50 @@ def test_a_server_that_never_answers_the_probe_is_started_again_for_the_legacy_h
     pinned = run_cli("snapshot", "--name", "old", "--protocol", "legacy", "--out", tmp_path / "pinned.json", *server)
     assert pinned.exit_code == 0, pinned.stderr
     assert (tmp_path / "auto.json").read_bytes() == (tmp_path / "pinned.json").read_bytes()
+
+
+def test_a_server_that_exits_on_the_probe_is_started_again_for_the_legacy_handshake(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """An rmcp 1.x server (cortex-mcp 0.9.1) exits when `server/discover` comes before `initialize`,
+    saying so on stderr: `auto` failed with "the server closed the connection during start-up" on
+    every such server. It is started again for `initialize` alone, with one warning, and recorded as
+    the pinned `legacy` records it; a server that crashes for its own reasons is started once."""
+    log = tmp_path / "methods.log"
+    server = ("--", PY, RAW_SERVER, "--mode", "probe-exits", "--log", log)
+    auto = run_cli("snapshot", "--name", "rmcp", "--out", tmp_path / "auto.json", *server)
+    assert auto.exit_code == 0, auto.stderr
+    warning, wrote = [line for line in auto.stderr.splitlines() if line.strip()]
+    assert warning == (
+        "warning: server 'rmcp': it closed the connection on server/discover, which it does not know; "
+        'started it again for the legacy handshake (set protocol = "legacy" to skip the probe)'
+    )
+    assert wrote.startswith("rmcp: wrote ")
+    methods = log.read_text().split()
+    assert methods[:3] == ["server/discover", "initialize", "notifications/initialized"]
+    pinned = run_cli("snapshot", "--name", "rmcp", "--protocol", "legacy", "--out", tmp_path / "pinned.json", *server)
+    assert pinned.exit_code == 0, pinned.stderr
+    assert (tmp_path / "auto.json").read_bytes() == (tmp_path / "pinned.json").read_bytes()
+    crashed = run_cli(
+        "snapshot", "--name", "crash", "--out", tmp_path / "c.json", "--", PY, RAW_SERVER, "--mode", "crash-start"
+    )
+    assert crashed.exit_code == 2 and "warning" not in crashed.stderr, crashed.stderr
+
+
+def test_a_server_that_exits_on_the_probe_is_connected_with_the_legacy_handshake(tmp_path: Path) -> None:
+    """`connect` (what `watch` and `Hub.connect_from_config` open) starts it again too: the hub over
+    cortex-mcp 0.9.1 failed with "could not connect" where `snapshot` had just worked."""
+    write_config(
+        tmp_path,
+        f"[tool.mcp-stubgen.servers.rmcp]\ncommand = {json.dumps(PY)}\n"
+        f'args = [{json.dumps(str(RAW_SERVER))}, "--mode", "probe-exits", "--log", {json.dumps(str(tmp_path / "m.log"))}]\n',
+    )
+    server = load_config(tmp_path / "pyproject.toml").servers["rmcp"]
+
+    async def tools() -> list[str]:
+        async with connect(server) as client:
+            return [tool.name for tool in (await client.list_tools()).tools]
+
+    assert anyio.run(tools) == ["alpha", "bravo"]  # its first page
+    assert (tmp_path / "m.log").read_text().split()[:2] == ["server/discover", "initialize"]
 
 
 @pytest.mark.slow

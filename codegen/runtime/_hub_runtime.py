@@ -67,6 +67,7 @@ from ._runtime import (
     RequestTimeoutError,
     ServerError,
     _answer_error,
+    _handshake_advice,
     _lone_exception,
     _meta,
     _progress,
@@ -190,6 +191,9 @@ class _Connected(Protocol):
 
     @property
     def tool_fingerprints(self) -> Mapping[str, str]: ...
+
+    @property
+    def protocol_version(self) -> str: ...
 
     async def verify(self) -> None: ...
 
@@ -543,7 +547,8 @@ class GeneratedHub:
             ):
                 raise RequestTimeoutError(route.client, f"tool {route.tool!r}", timeout) from None
             if isinstance(error, MCPError):
-                raise _answer_error(route.client, f"tool {route.tool!r}", error) from error
+                advice = _handshake_advice(client.protocol_version, error)
+                raise _answer_error(route.client, f"tool {route.tool!r}", error, advice) from error
             refused = _result_error(route.client, route.tool, error)
             if refused is not None:
                 raise refused from None

@@ -220,6 +220,10 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                             warn(_started_again(attempt))
                             started = None
                             continue  # leaving the session stops this server
+                        if not session.answered and _probe_ended_it(attempt, error, diagnostics):
+                            warn(_started_again_after_exit(attempt))
+                            started = None
+                            continue
                         diagnostics.stray_stdout = tuple(session.stray)
                         result, ttls = _failure(attempt, error, diagnostics, secrets), []
                     await session.close_input()
@@ -239,6 +243,27 @@ def _probe_unanswered(server: ServerConfig, error: Exception, session: StdioSess
         and isinstance(_leaf(error), TimeoutError)
         and not session.answered
         and session.started.process.poll() is None
+    )
+
+
+def _probe_ended_it(server: ServerConfig, error: Exception, diagnostics: _Diagnostics) -> bool:
+    """Whether `auto`'s `server/discover` made a stdio server close the connection without an answer,
+    saying so on stderr: rmcp 1.x servers (Temporal Cortex's cortex-mcp 0.9.1) exit with "expect
+    initialized request, but received: ... server/discover" where the spec expects -32601. It is
+    started again for the legacy handshake alone (by `connect` too, for `watch` and the hub). A server
+    that names no `server/discover` as it exits crashed for its own reasons and is not started twice."""
+    if server.protocol != "auto" or server.command is None or _error_answer(_leaf(error))[0] != CONNECTION_CLOSED:
+        return False
+    with contextlib.suppress(OSError, ValueError):
+        diagnostics.stderr_log.seek(0)
+        return "server/discover" in diagnostics.stderr_log.read()
+    return False
+
+
+def _started_again_after_exit(server: ServerConfig) -> str:
+    return (
+        f"server {server.name!r}: it closed the connection on server/discover, which it does not know; "
+        'started it again for the legacy handshake (set protocol = "legacy" to skip the probe)'
     )
 
 
@@ -281,8 +306,6 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
     For the commands that hold a session open (`watch` hears the server's change notifications
     through `message_handler`; the hub calls tools), and for discovery over HTTP.
     """
-    from mcp import Client
-
     from codegen.auth.providers import auth_for
 
     env = server_environment(server)
@@ -294,64 +317,89 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
     with stderr_file or _stderr_file() as stderr_log:
         diagnostics = _Diagnostics(stderr_log)
         current = _diagnostics.set(diagnostics)
-        session: anyio.CancelScope  # the scope around the whole session, below
-
-        async def on_message(message: IncomingMessage) -> None:
-            # A message the SDK could not read never answers its request: end the session now
-            # rather than let that request run into its timeout.
-            if isinstance(message, Exception) and TOO_DEEP in str(message):
-                diagnostics.too_deep = True
-                session.cancel()
-            if isinstance(message, Exception) and NUMBER_OUT_OF_RANGE in str(message):
-                diagnostics.unreadable = _long_number(server, _unread_text(message))
-                session.cancel()
-            surrogate = _lone_surrogate(server, _unread_text(message)) if isinstance(message, Exception) else None
-            if surrogate is not None:
-                diagnostics.unreadable = surrogate
-                session.cancel()
-            if isinstance(message, Exception) and _neither_result_nor_error(message):
-                diagnostics.unreadable = f"server {server.name!r}: {NEITHER_RESULT_NOR_ERROR}; the server has to fix it"
-                session.cancel()
-            if message_handler is not None:
-                await message_handler(message)
-
-        leaving = False
         try:
-            client = Client(
-                _transport(server, env, headers, diagnostics, auth, started),
-                # Given a version, the SDK adopts a made-up discovery result for it without asking
-                # the server; `_negotiate` then asks, and adopts the server's answer instead.
-                mode=_probe_version(server.protocol),
-                cache=None,
-                # The SDK's timeout for requests a caller sends itself (`watch`'s subscriptions/listen);
-                # discovery's own take none of the SDK's, bounded by deadlines `held` moves instead.
-                read_timeout_seconds=server.timeouts.request,
-                message_handler=on_message,
-                **_declared_capabilities(server.client_capabilities),
-            )
-            # One scope around the whole session keeps anyio's scopes nested; its deadline covers
-            # start-up and the handshake, is lifted once the client is connected, and then bounds
-            # leaving, which ends an HTTP session with a DELETE that nothing else bounds.
-            with move_on_after(server.timeouts.connect) as session:
-                async with client:
-                    await _negotiate(_SdkPeer(client), server)
-                    session.deadline = math.inf
-                    try:
+            for attempt in (server, replace(server, protocol="legacy")):
+                opened = False
+                try:
+                    async with _connected(attempt, env, headers, diagnostics, auth, started, message_handler) as client:
+                        opened = True
                         yield client
-                    finally:
-                        leaving = True
-                        if server.url is not None:
-                            session.deadline = anyio.current_time() + server.timeouts.request
-            if diagnostics.too_deep:
-                raise StubgenError(_too_deep(server))
-            if diagnostics.unreadable:
-                raise StubgenError(diagnostics.unreadable)
-            if session.cancelled_caught and not leaving:
-                raise TimeoutError
-        except Exception as error:  # every failure of a server becomes one clear line
-            raise _failure(server, error, diagnostics, secrets) from None
+                    return
+                except Exception as error:  # every failure of a server becomes one clear line
+                    if not opened and _probe_ended_it(attempt, error, diagnostics):
+                        started = None  # as `_listed` does: start it again for `initialize` alone
+                        continue
+                    raise _failure(attempt, error, diagnostics, secrets) from None
         finally:
             _diagnostics.reset(current)
+
+
+@asynccontextmanager
+async def _connected(
+    server: ServerConfig,
+    env: dict[str, str],
+    headers: dict[str, str],
+    diagnostics: _Diagnostics,
+    auth: httpx2.Auth | None,
+    started: StdioProcess | None,
+    message_handler: MessageHandlerFnT | None,
+) -> AsyncIterator[Client]:
+    """One connection of `connect`: the SDK's `Client`, negotiated as `server.protocol` says."""
+    from mcp import Client
+
+    session: anyio.CancelScope  # the scope around the whole session, below
+
+    async def on_message(message: IncomingMessage) -> None:
+        # A message the SDK could not read never answers its request: end the session now
+        # rather than let that request run into its timeout.
+        if isinstance(message, Exception) and TOO_DEEP in str(message):
+            diagnostics.too_deep = True
+            session.cancel()
+        if isinstance(message, Exception) and NUMBER_OUT_OF_RANGE in str(message):
+            diagnostics.unreadable = _long_number(server, _unread_text(message))
+            session.cancel()
+        surrogate = _lone_surrogate(server, _unread_text(message)) if isinstance(message, Exception) else None
+        if surrogate is not None:
+            diagnostics.unreadable = surrogate
+            session.cancel()
+        if isinstance(message, Exception) and _neither_result_nor_error(message):
+            diagnostics.unreadable = f"server {server.name!r}: {NEITHER_RESULT_NOR_ERROR}; the server has to fix it"
+            session.cancel()
+        if message_handler is not None:
+            await message_handler(message)
+
+    client = Client(
+        _transport(server, env, headers, diagnostics, auth, started),
+        # Given a version, the SDK adopts a made-up discovery result for it without asking
+        # the server; `_negotiate` then asks, and adopts the server's answer instead.
+        mode=_probe_version(server.protocol),
+        cache=None,
+        # The SDK's timeout for requests a caller sends itself (`watch`'s subscriptions/listen);
+        # discovery's own take none of the SDK's, bounded by deadlines `held` moves instead.
+        read_timeout_seconds=server.timeouts.request,
+        message_handler=on_message,
+        **_declared_capabilities(server.client_capabilities),
+    )
+    leaving = False
+    # One scope around the whole session keeps anyio's scopes nested; its deadline covers
+    # start-up and the handshake, is lifted once the client is connected, and then bounds
+    # leaving, which ends an HTTP session with a DELETE that nothing else bounds.
+    with move_on_after(server.timeouts.connect) as session:
+        async with client:
+            await _negotiate(_SdkPeer(client), server)
+            session.deadline = math.inf
+            try:
+                yield client
+            finally:
+                leaving = True
+                if server.url is not None:
+                    session.deadline = anyio.current_time() + server.timeouts.request
+    if diagnostics.too_deep:
+        raise StubgenError(_too_deep(server))
+    if diagnostics.unreadable:
+        raise StubgenError(diagnostics.unreadable)
+    if session.cancelled_caught and not leaving:
+        raise TimeoutError
 
 
 def _probe_version(protocol: str) -> str:
@@ -1402,8 +1450,10 @@ def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
             return ""
         earlier = lines[:-STDERR_TAIL_LINES]
         thrown = (line for line in earlier if _THROWN_LINE.match(line))
-        first_error = next(thrown, None) or next(
-            (line for line in earlier if _ERROR_LINE.search(line) and line != _PYTHON_TRACEBACK), None
+        first_error = (
+            next(filter(None, map(_fatal_log_entry, lines)), None)
+            or next(thrown, None)
+            or next((line for line in earlier if _ERROR_LINE.search(line) and line != _PYTHON_TRACEBACK), None)
         )
         cause = f"; its first error line: {first_error[: STDERR_TAIL_CHARACTERS // 2]}" if first_error else ""
         return f"{cause}; its last stderr lines: " + " | ".join(lines[-STDERR_TAIL_LINES:])[-STDERR_TAIL_CHARACTERS:]
@@ -1415,6 +1465,33 @@ _ERROR_LINE = re.compile(
     re.IGNORECASE,
 )
 """A stderr line that looks like the cause of a failure rather than usage or progress text."""
+
+
+def _fatal_log_entry(line: str) -> str | None:
+    """The message of a JSON log line at level fatal, panic or critical, with its `error` field: the
+    cause a server logged as it gave up, shown in a few words rather than a line of stack trace, and
+    preferred to what a launcher printed after it (slack-mcp-server 1.3.0's Go binary logs
+    "Authentication failed - check your Slack tokens" as JSON, then its Node wrapper throws
+    `Error: Command failed: .../slack-mcp-server-linux-amd64 --transport stdio`)."""
+    if not line.startswith("{"):
+        return None
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(entry, dict):
+        return None
+    nested = entry.get("fields")  # Rust's tracing puts them there
+    fields: dict[str, Any] = nested if isinstance(nested, dict) else {}
+    level = entry.get("level", entry.get("severity", entry.get("lvl")))
+    if not isinstance(level, str) or level.lower() not in ("fatal", "panic", "critical", "crit", "dpanic"):
+        return None
+    message = next((text for text in (entry.get(key, fields.get(key)) for key in ("message", "msg")) if text), None)
+    if not isinstance(message, str):
+        return None
+    error = entry.get("error", fields.get("error"))
+    return f"{message}: {error}" if isinstance(error, str) and error and error not in message else message
+
 
 _PYTHON_TRACEBACK = "Traceback (most recent call last):"
 """The line a Python traceback starts with: it names no error (the traceback's last line does, and

@@ -4,9 +4,12 @@ It exists because the SDK's own servers always answer `server/discover`; this on
 -32601 like pre-2026 servers do, and each `--mode` breaks the protocol in one specific way. Mode
 `dual-era` speaks both eras the way some SDKs' servers do: it answers `server/discover`, and still
 answers a later `initialize` as a legacy server, on the same connection (`dual-era-anonymous`: with
-no `serverInfo`). Mode `empty` declares no capabilities, so it lists nothing. Mode `probe-kills-reader`
-is a Python SDK 1.6 server (chroma-mcp 0.2.6): `server/discover` fails its request validation, which
-ends its reading task without an answer, and the next line it is sent ends the process.
+no `serverInfo`; `dual-era-calls-need-initialize`: lists its tools in a 2026-07-28 session, but
+refuses every call there for want of `initialize`, as kglite 0.21.2 does). Mode `empty` declares no
+capabilities, so it lists nothing. Mode `probe-kills-reader` is a Python SDK 1.6 server (chroma-mcp
+0.2.6): `server/discover` fails its request validation, which ends its reading task without an
+answer, and the next line it is sent ends the process. Mode `probe-exits` is an rmcp 1.x server
+(cortex-mcp 0.9.1): `server/discover` before `initialize` makes it say so on stderr and exit.
 """
 
 from __future__ import annotations
@@ -111,7 +114,7 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
         return
     global _modern_request
     _modern_request = mode.startswith("dual-era") and PROTOCOL_META in (params.get("_meta") or {})
-    if method == "server/discover" and mode in ("dual-era", "dual-era-anonymous"):
+    if method == "server/discover" and mode.startswith("dual-era"):
         capabilities = {"tools": {"listChanged": True}, "prompts": {}}
         result: dict[str, object] = {"supportedVersions": [MODERN_VERSION], "capabilities": capabilities}
         if mode == "dual-era":  # the serverInfo stamp is optional in 2026-07-28
@@ -200,7 +203,9 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
     elif method == "tools/call":  # `alpha` fails with a JSON-RPC error, the others echo their value
         arguments = params.get("arguments") or {}
         assert isinstance(arguments, dict)
-        if params.get("name") == "alpha":
+        if mode == "dual-era-calls-need-initialize" and _modern_request:  # kglite 0.21.2 (rmcp 3.5)
+            fail(request_id, -32600, "initialize is required")
+        elif params.get("name") == "alpha":
             fail(request_id, -32603, "database unavailable", {"retry_after": 5})
         else:
             answer(
@@ -267,6 +272,21 @@ def main() -> None:
             "  requireStack: [ '/srv/node_modules/keytar/lib/keytar.js' ]\n}\n\nNode.js v20.20.2\n"
         )
         sys.exit(1)
+    if mode == "wrapper-fatal-log":  # slack-mcp-server 1.3.0: its Go binary's JSON log, then its Node wrapper's throw
+        stack = "github.com/korotovsky/slack-mcp-server/pkg/provider.New\\n\\t/src/pkg/provider/api.go:662" * 8
+        cause = 'Post \\"https://slack.com/api/auth.test\\": dial tcp: lookup slack.com: network is unreachable'
+        sys.stderr.write(
+            f'{{"level":"error","message":"Request failed","error":"{cause}","stacktrace":"{stack}"}}\n'
+            f'{{"level":"fatal","message":"Authentication failed - check your Slack tokens","error":"{cause}",'
+            f'"stacktrace":"{stack}"}}\n'
+            "node:child_process:930\n    throw err;\n    ^\n\n"
+            "Error: Command failed: /srv/node_modules/slack-mcp-server-linux-amd64/bin/slack-mcp-server --transport stdio\n"
+            "    at genericNodeError (node:internal/errors:984:15)\n"
+            "    at checkExecSyncError (node:child_process:891:11)\n"
+            "    at Object.execFileSync (node:child_process:927:15) {\n  status: 1,\n  signal: null,\n"
+            "  output: [ null, null, null ],\n  pid: 19001,\n  stdout: null,\n  stderr: null\n}\n\nNode.js v20.20.2\n"
+        )
+        sys.exit(1)
     if mode == "python-traceback":  # mcp-tool-builder 0.1.0, written for mcp 1.x, under mcp 2.x
         sys.stderr.write(
             "Traceback (most recent call last):\n"
@@ -302,6 +322,12 @@ def main() -> None:
             if options.log:
                 with open(options.log, "a", encoding="utf-8") as log:
                     log.write(f"{message.get('method')}\n")
+            if mode == "probe-exits" and message.get("method") == "server/discover":  # rmcp 1.x: cortex-mcp 0.9.1
+                sys.stderr.write(
+                    "Error: expect initialized request, but received: Some(Request(JsonRpcRequest { "
+                    'method: "server/discover", params: Some(Object {}) }))\n'
+                )
+                sys.exit(1)
             if mode == "probe-kills-reader" and message.get("method") == "server/discover":
                 reading = False
                 continue

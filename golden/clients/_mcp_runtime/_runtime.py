@@ -146,6 +146,7 @@ _NOT_MCP = -32700
 """The code of the `ServerError` for an answer that is not valid MCP: JSON-RPC's parse error, which the
 SDK's Streamable HTTP transport already gives an answer it cannot parse."""
 _METHOD_NOT_FOUND = -32601
+_INVALID_REQUEST = -32600
 _REQUEST_TIMEOUT = -32001
 _CONNECTION_CLOSED = -32000
 _HEADER_MISMATCH = -32020
@@ -964,7 +965,12 @@ class GeneratedClient:
             raise RequestTimeoutError(
                 self.server_name, f"tool {tool!r}", call_options["timeout"]
             ) from None
-        raise _answer_error(self.server_name, f"tool {tool!r}", error) from error
+        raise _answer_error(
+            self.server_name,
+            f"tool {tool!r}",
+            error,
+            _handshake_advice(self.protocol_version, error),
+        ) from error
 
     def _prime(self, tool: str, terms: ToolContract) -> None:
         """Give the SDK session the tool as the snapshot lists it, unless a listing already did: its
@@ -1395,6 +1401,21 @@ def _answer_error(server: str, request: str, error: MCPError, advice: str = "") 
     if isinstance(step, str):
         return UnauthorizedError(server, request, step, error.code, error.message, data)
     return ServerError(server, request, error.code, error.message + advice, data)
+
+
+def _handshake_advice(protocol_version: str, error: MCPError) -> str:
+    """What to do when a server listed its tools in a 2026-07-28 session but refuses a call for want
+    of `initialize` (kglite 0.21.2 on rmcp 3.5 answers every `tools/call` so): the older handshake."""
+    if (
+        protocol_version >= _FIRST_MODERN_PROTOCOL
+        and error.code == _INVALID_REQUEST
+        and "initializ" in error.message.lower()
+    ):
+        return (
+            "; the server wants the handshake of the versions before 2026-07-28: set "
+            'protocol = "legacy" in its server table and run mcp-stubgen sync'
+        )
+    return ""
 
 
 def _not_mcp(server: str, request: str, error: Exception) -> ServerError | None:
