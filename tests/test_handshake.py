@@ -180,11 +180,42 @@ def test_a_server_that_exits_on_the_probe_is_connected_with_the_legacy_handshake
     server = load_config(tmp_path / "pyproject.toml").servers["rmcp"]
 
     async def tools() -> list[str]:
-        async with connect(server) as client:
+        async with connect(server, warn=warnings.append) as client:
             return [tool.name for tool in (await client.list_tools()).tools]
 
+    warnings: list[str] = []
     assert anyio.run(tools) == ["alpha", "bravo"]  # its first page
     assert (tmp_path / "m.log").read_text().split()[:2] == ["server/discover", "initialize"]
+    assert warnings == [
+        "server 'rmcp': it closed the connection on server/discover, which it does not know; "
+        'started it again for the legacy handshake (set protocol = "legacy" to skip the probe)'
+    ]
+
+
+def test_a_server_that_never_answers_the_probe_is_connected_with_the_legacy_handshake(tmp_path: Path) -> None:
+    """`connect` (what `watch`, `Hub.connect_from_config` and, on Windows, `snapshot` open) waited
+    `connect_timeout` for chroma-mcp's answer to `server/discover` and failed, where `snapshot` on
+    Linux starts it again for `initialize` alone; now it does too, with the same warning."""
+    log = tmp_path / "m.log"
+    write_config(
+        tmp_path,
+        f"[tool.mcp-stubgen.servers.old]\ncommand = {json.dumps(PY)}\nconnect_timeout = 2\n"
+        f'args = [{json.dumps(str(RAW_SERVER))}, "--mode", "probe-kills-reader", "--log", {json.dumps(str(log))}]\n',
+    )
+    server = load_config(tmp_path / "pyproject.toml").servers["old"]
+    warnings: list[str] = []
+
+    async def tools() -> list[str]:
+        async with connect(server, warn=warnings.append) as client:
+            return [tool.name for tool in (await client.list_tools()).tools]
+
+    assert anyio.run(tools)[:2] == ["alpha", "bravo"]
+    methods = log.read_text().split()
+    assert methods[:2] == ["server/discover", "initialize"] and methods.count("initialize") == 1
+    assert warnings == [
+        "server 'old': no answer to server/discover within 2s; started it again for the legacy handshake "
+        '(set protocol = "legacy" to skip the wait, or raise connect_timeout if it only starts slowly)'
+    ]
 
 
 @pytest.mark.slow

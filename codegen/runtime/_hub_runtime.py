@@ -424,7 +424,7 @@ class GeneratedHub:
             async def open_client(
                 server: Any, *, message_handler: Any = None
             ) -> AsyncIterator[_Connected]:
-                async with connect(server, message_handler) as client:
+                async with connect(server, message_handler, _log_warning) as client:
                     yield client_class(client)
 
             return open_client
@@ -846,6 +846,14 @@ class GeneratedHub:
             logging.getLogger(__name__).warning(
                 "hub: %s; keeping the tools it listed before", error
             )
+
+
+def _log_warning(message: str) -> None:
+    """A warning of mcp-stubgen's about a server `connect_from_config` connects (one it started again
+    for the legacy handshake), logged as the hub's other warnings are."""
+    import logging
+
+    logging.getLogger(__name__).warning("hub: %s", message)
 
 
 def _log_listen(server: str, what: str, instead: str) -> None:

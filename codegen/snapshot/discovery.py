@@ -182,7 +182,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
     ttls: list[int] = []
     if server.command is None or sys.platform == "win32":
         try:
-            async with connect(server) as client:
+            async with connect(server, warn=warn) as client:
                 snapshot = await list_catalog(client, server, warn, ttls)
         except StubgenError as error:
             yield error, 0.0
@@ -246,6 +246,12 @@ def _probe_unanswered(server: ServerConfig, error: Exception, session: StdioSess
     )
 
 
+def _probe_timed_out(server: ServerConfig, error: Exception) -> bool:
+    """`_probe_unanswered` for `connect`, whose stdio session the SDK holds: `auto`'s handshake with a
+    stdio server ran out of `connect_timeout` (`_negotiate` sends nothing after an unanswered probe)."""
+    return server.protocol == "auto" and server.command is not None and isinstance(_leaf(error), TimeoutError)
+
+
 def _probe_ended_it(server: ServerConfig, error: Exception, diagnostics: _Diagnostics) -> bool:
     """Whether `auto`'s `server/discover` made a stdio server close the connection without an answer,
     saying so on stderr: rmcp 1.x servers (Temporal Cortex's cortex-mcp 0.9.1) exit with "expect
@@ -299,9 +305,13 @@ def _failure(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
 
 
 @asynccontextmanager
-async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | None = None) -> AsyncIterator[Client]:
+async def connect(
+    server: ServerConfig, message_handler: MessageHandlerFnT | None = None, warn: Warn = _ignore
+) -> AsyncIterator[Client]:
     """The SDK's connected, negotiated `Client`; a failure of the connection, the caller's own work
     inside included, becomes one `StubgenError` line that names the server and never shows a secret.
+    A stdio server that `auto`'s probe ends, or leaves unanswered, is started again for the legacy
+    handshake, as `snapshot` starts it, and `warn` is told so.
 
     For the commands that hold a session open (`watch` hears the server's change notifications
     through `message_handler`; the hub calls tools), and for discovery over HTTP.
@@ -327,9 +337,12 @@ async def connect(server: ServerConfig, message_handler: MessageHandlerFnT | Non
                     return
                 except Exception as error:  # every failure of a server becomes one clear line
                     if not opened and _probe_ended_it(attempt, error, diagnostics):
-                        started = None  # as `_listed` does: start it again for `initialize` alone
-                        continue
-                    raise _failure(attempt, error, diagnostics, secrets) from None
+                        warn(_started_again_after_exit(attempt))
+                    elif not opened and _probe_timed_out(attempt, error):
+                        warn(_started_again(attempt))
+                    else:
+                        raise _failure(attempt, error, diagnostics, secrets) from None
+                    started = None  # as `_listed` does: start it again for `initialize` alone
         finally:
             _diagnostics.reset(current)
 

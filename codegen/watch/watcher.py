@@ -182,7 +182,7 @@ class Watcher:
         while True:
             changes = _Changes()
             try:
-                async with connect(server, changes.handle) as client:
+                async with connect(server, changes.handle, console.warn) as client:
                     await self._session(client, server, changes, backoff)
             except StubgenError as error:
                 _failed(server.name, str(error))
