@@ -136,6 +136,17 @@ class Score:
     hits: dict[int, float]
     """k -> the share of questions whose tool is among the first k."""
     median_seconds: float
+    times: tuple[float, ...] = ()
+    """Each question's search time, so scores of disjoint question sets combine without searching again."""
+
+
+def combined(scores: list[Score]) -> Score:
+    """One score over the questions of `scores` together: what `score` gives for them all (the
+    ranking is deterministic), from the searches already timed."""
+    questions = sum(part.questions for part in scores)
+    hits = {k: sum(part.hits[k] * part.questions for part in scores) / questions for k in scores[0].hits}
+    times = tuple(time for part in scores for time in part.times)
+    return Score(questions, hits, statistics.median(times), times)
 
 
 class Hybrid:
@@ -180,7 +191,9 @@ def score(
         times.append(time.perf_counter() - started)
         for k in ks:
             found[k] += question.answer in ranked[:k]
-    return Score(len(questions), {k: hits / len(questions) for k, hits in found.items()}, statistics.median(times))
+    return Score(
+        len(questions), {k: hits / len(questions) for k, hits in found.items()}, statistics.median(times), tuple(times)
+    )
 
 
 LABELS = {
@@ -225,11 +238,10 @@ def table(splits: tuple[str, ...] = SPLITS, hybrid: bool = False) -> list[str]:
         "| split | questions | hit@1 | hit@5 | hit@10 | median per query |",
         "|---|---|---|---|---|---|",
     ]
-    rows = [(split, questions[split]) for split in splits]
-    if len(splits) > 1:
-        rows.append(("dev" if development else "all", [question for split in splits for question in questions[split]]))
-    for name, asked in rows:
-        result = score(index, asked, hybrid=fusion)
+    rows = [(split, score(index, questions[split], hybrid=fusion)) for split in splits]
+    if len(splits) > 1:  # the splits' questions together, from their searches (not searched twice)
+        rows.append(("dev" if development else "all", combined([result for _, result in rows])))
+    for name, result in rows:
         hits = " | ".join(f"{result.hits[k]:.3f}" for k in (1, 5, 10))
         lines.append(
             f"| {LABELS.get(name, name)} | {result.questions} | {hits} | {result.median_seconds * 1000:.2f} ms |"

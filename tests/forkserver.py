@@ -12,12 +12,13 @@ instead of `python`, a one-line shell script (`PYTHON` in tests/conftest.py) tha
     python -I -S forkserver.py run SOCKET ARGS...
 
 That command starts in milliseconds (standard library only) and behaves as `python ARGS...`: when
-ARGS start with a script that imports the SDK, it hands its arguments, environment, working folder
-and standard streams to the server, forwards the signals it gets, and exits as the fork that runs
-the script exits; anything else (`-m`, `-c`, a script without the SDK, no server to reach) it
-simply executes with `python`. A fork is a fresh process as far as its script can tell: its own
-process group, environment, streams, `sys.argv` and `sys.path`. A fork whose command goes away
-(killed) is killed with everything it started.
+ARGS start with a script that imports the SDK, or with `-m codegen.cli` (mcp-stubgen's command
+line), it hands its arguments, environment, working folder and standard streams to the server,
+forwards the signals it gets, and exits as the fork that runs the script exits; anything else
+(another `-m`, `-c`, a script without the SDK, no server to reach) it simply executes with
+`python`. A fork is a fresh process as far as its script can tell: its own process group,
+environment, streams, `sys.argv` and `sys.path`. A fork whose command goes away (killed) is killed
+with everything it started.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ import traceback
 STATUS = struct.Struct("!i")
 LENGTH = struct.Struct("!I")
 IMPORTS_MCP = re.compile(rb"^\s*(?:from|import)\s+mcp\b", re.MULTILINE)
+FORKED_MODULES = ("codegen.cli",)
+"""The modules `-m` runs as a fork: mcp-stubgen's command line, whose imports the server preloads."""
 FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 PRELOAD = (
     "mcp",
@@ -94,6 +97,8 @@ def run(address: str, arguments: list[str]) -> int:
 
 
 def _imports_mcp(arguments: list[str]) -> bool:
+    if arguments[:1] == ["-m"]:
+        return arguments[1:2] != [] and arguments[1] in FORKED_MODULES
     if not arguments or not arguments[0].endswith(".py"):
         return False
     try:
@@ -188,10 +193,16 @@ def _become(request: dict[str, object], streams: list[int]) -> int:
     argv: list[str] = request["argv"]  # type: ignore[assignment]
     sys.argv = list(argv)
     extra = [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
-    sys.path[0:1] = [os.path.dirname(os.path.abspath(argv[0])), *extra]
+    module = argv[1] if argv[0] == "-m" else None
+    sys.path[0:1] = [os.getcwd() if module else os.path.dirname(os.path.abspath(argv[0])), *extra]
     code: object = 0
     try:
-        runpy.run_path(argv[0], run_name="__main__")
+        if module:  # as `python -m`: sys.argv[0] becomes the module's file
+            sys.argv = argv[1:]
+            sys.modules.pop(module, None)  # `python -m` runs a module not imported yet (runpy warns otherwise)
+            runpy.run_module(module, run_name="__main__", alter_sys=True)
+        else:
+            runpy.run_path(argv[0], run_name="__main__")
     except SystemExit as exit_:
         code = exit_.code
     except BaseException:

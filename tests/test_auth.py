@@ -379,10 +379,10 @@ def test_watch_refreshes_the_token_in_a_long_session(tmp_path: Path, token_store
     with oauth_server(tmp_path / "server", "--expires-in", "1", "--polled") as (url, log):
         folder = project(tmp_path / "project", url, CLIENT_CREDENTIALS)
         environment = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-        first = [sys.executable, "-m", "codegen.cli", "snapshot"]
+        first = [PYTHON, "-m", "codegen.cli", "snapshot"]
         assert subprocess.run(first, cwd=folder, env=environment, capture_output=True, timeout=120).returncode == 0
         watcher = subprocess.Popen(
-            [sys.executable, "-m", "codegen.cli", "watch", "--interval", "0.3", "--max-changes", "1"],
+            [PYTHON, "-m", "codegen.cli", "watch", "--interval", "0.3", "--max-changes", "1"],
             cwd=folder,
             env=environment,
             stdout=subprocess.DEVNULL,
@@ -577,7 +577,7 @@ def log_in(folder: Path) -> None:
     """`mcp-stubgen auth login remote` in the project `folder`, in its own process, as a person would
     while the application runs."""
     environment = {**os.environ, "PYTHONPATH": str(REPO)}
-    login = [sys.executable, "-m", "codegen.cli", "auth", "login", "remote"]
+    login = [PYTHON, "-m", "codegen.cli", "auth", "login", "remote"]
     subprocess.run(login, cwd=folder, env=environment, capture_output=True, timeout=120, check=True)
 
 

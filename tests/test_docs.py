@@ -23,6 +23,7 @@ import yaml
 from codegen.cli import cli
 from codegen.config import _PROJECT_KEYS, _SERVER_KEYS, load_config
 from codegen.drift.policy import parse_policy
+from tests.conftest import FORKS, PYTHON
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"
@@ -219,7 +220,9 @@ def test_every_python_example_is_run() -> None:
 
 @pytest.mark.parametrize(("page", "body"), _client_snippets(), ids=lambda value: getattr(value, "name", "python"))
 def test_client_snippet_runs_against_the_example_server(page: Path, body: str, tmp_path: Path) -> None:
-    """Run from `examples/` as the snippet's launch command assumes, with the golden weather package."""
+    """Run from `examples/` as the snippet's launch command assumes, with the golden weather package.
+    The snippet and the server its `python` starts both run as `PYTHON` ([A server of forks] in
+    docs/development.md): forks of a process that imported the MCP SDK, not two fresh interpreters."""
     for folder in ("weather", "_mcp_runtime"):
         shutil.copytree(REPO / "golden" / "clients" / folder, tmp_path / "clients" / folder)
     script = tmp_path / "snippet.py"
@@ -230,10 +233,10 @@ def test_client_snippet_runs_against_the_example_server(page: Path, body: str, t
     env = {
         **os.environ,
         "PYTHONPATH": str(tmp_path),
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PATH": os.pathsep.join([str(FORKS), str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
     }
     result = subprocess.run(
-        [sys.executable, str(script)], cwd=REPO / "examples", env=env, capture_output=True, text=True, timeout=120
+        [PYTHON, str(script)], cwd=REPO / "examples", env=env, capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, f"{page.name}: {result.stderr}"
 

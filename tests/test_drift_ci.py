@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 from codegen.snapshot import load_snapshot
-from tests.conftest import EXAMPLE_SERVER, REPO, write_config
+from tests.conftest import EXAMPLE_SERVER, PYTHON, REPO, write_config
 from tests.test_drift_formats import sarif_schema
 
 BIN = Path(sys.executable).parent
@@ -31,10 +31,10 @@ snapshots = "mcp/snapshots"
 output = "clients"
 
 [tool.mcp-stubgen.servers.weather]
-command = {json.dumps(sys.executable)}
+command = {json.dumps(PYTHON)}
 args = [{json.dumps(str(EXAMPLE_SERVER))}]
 """
-OFFLINE_CONFIG = CONFIG.replace(json.dumps(sys.executable), '"/nonexistent/server-that-must-not-start"')
+OFFLINE_CONFIG = CONFIG.replace(json.dumps(PYTHON), '"/nonexistent/server-that-must-not-start"')
 _EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ from codegen.generate.publish import read_tree
 from codegen.generate.runtime_folder import RUNTIME_PACKAGE
 from codegen.generate.template_cache import TemplateBytecodeCache
 from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
+from tests.conftest import PYTHON
 from tests.regen_goldens import GOLDEN, OUTPUT
 
 REPO = Path(__file__).resolve().parent.parent
@@ -107,7 +107,7 @@ def test_a_damaged_tool_entry_is_built_again(tmp_path: Path, damage: str) -> Non
 
 def cli(*args: str | Path, cache: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "codegen.cli", "generate", *map(str, args)],
+        [PYTHON, "-m", "codegen.cli", "generate", *map(str, args)],
         capture_output=True,
         text=True,
         cwd=REPO,
@@ -178,7 +178,7 @@ def test_concurrent_runs_on_one_cache_agree(tmp_path: Path) -> None:
     environment = {**os.environ, "MCP_STUBGEN_CACHE_DIR": str(cache)}
     processes = [
         subprocess.Popen(
-            [sys.executable, "-m", "codegen.cli", "generate", str(snapshot), "--out", str(tmp_path / name)],
+            [PYTHON, "-m", "codegen.cli", "generate", str(snapshot), "--out", str(tmp_path / name)],
             cwd=REPO,
             env=environment,
             stdout=subprocess.PIPE,

@@ -5,6 +5,7 @@ time (with a DeprecationWarning), and it goes away with the entry."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -61,7 +62,10 @@ def weather_package(generated: Path) -> Iterator[Any]:
 
 @pytest.mark.generated_mypy
 def test_mypy_flags_a_caller_of_the_alias_and_not_of_the_new_name(generated: Path) -> None:
+    # The error code is enabled in the file, not with `--enable-error-code`: a command-line option
+    # invalidates the worker's shared mypy cache (pydantic, mcp) for this run and the next one.
     (generated / "caller.py").write_text(
+        '# mypy: enable-error-code="deprecated"\n'
         "from clients.weather import WeatherClient, GetForecastOutput\n\n\n"
         "async def old(client: WeatherClient) -> GetForecastOutput:\n"
         '    return await client.forecast(city="Oslo")\n\n\n'
@@ -72,18 +76,18 @@ def test_mypy_flags_a_caller_of_the_alias_and_not_of_the_new_name(generated: Pat
         encoding="utf-8",
     )
     result = subprocess.run(
-        [PY, "-m", "mypy", "--strict", "--enable-error-code", "deprecated", "--config-file", "/dev/null", "caller.py"],
+        [PY, "-m", "mypy", "--strict", "--config-file", "/dev/null", "caller.py"],
         capture_output=True,
         text=True,
         cwd=generated,
-        env={"MYPYPATH": str(generated), "PATH": "/usr/bin:/bin"},
+        env={"MYPYPATH": str(generated), "PATH": "/usr/bin:/bin", "MYPY_CACHE_DIR": os.environ["MYPY_CACHE_DIR"]},
         timeout=300,
     )
     errors = [line for line in result.stdout.splitlines() if ": error:" in line]
     assert errors == [
-        "caller.py:5: error: function clients.weather.client.WeatherClient.forecast is deprecated: The server renamed the tool "
+        "caller.py:6: error: function clients.weather.client.WeatherClient.forecast is deprecated: The server renamed the tool "
         "'forecast' to 'get_forecast'; call get_forecast() instead.  [deprecated]",
-        "caller.py:13: error: function clients.weather.client.WeatherClient.old_name is deprecated: The server renamed the "
+        "caller.py:14: error: function clients.weather.client.WeatherClient.old_name is deprecated: The server renamed the "
         "tool 'old\"name\\n' to 'send_alert'; call send_alert() instead.  [deprecated]",
     ], result.stdout
 

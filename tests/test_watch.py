@@ -64,12 +64,14 @@ class ChangingServer:
 
 
 class Watcher:
-    """`mcp-stubgen watch ...` in a subprocess; its stderr is read line by line as it arrives."""
+    """`mcp-stubgen watch ...` in a subprocess; its stderr is read line by line as it arrives. A test
+    that sends it no signal passes `python=PYTHON` (a fork, docs/development.md); Ctrl-C goes to
+    `watch` alone only when it is started with `sys.executable`."""
 
-    def __init__(self, cwd: Path, *args: str, env: dict[str, str] | None = None) -> None:
+    def __init__(self, cwd: Path, *args: str, env: dict[str, str] | None = None, python: str = sys.executable) -> None:
         environment = {**os.environ, "PYTHONPATH": str(REPO), **(env or {})}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "codegen.cli", "watch", *args],
+            [python, "-m", "codegen.cli", "watch", *args],
             cwd=cwd,
             env=environment,
             stdout=subprocess.PIPE,
@@ -167,7 +169,7 @@ def test_a_notified_burst_is_published_once_with_the_whole_catalog(
     assert run_cli("snapshot", "--config", tmp_path / "pyproject.toml").exit_code == 0
     committed = snapshot.read_bytes()
 
-    watcher = Watcher(tmp_path, "--max-changes", "1", "--interval", "60")
+    watcher = Watcher(tmp_path, "--max-changes", "1", "--interval", "60", python=PYTHON)
     watcher.wait_for("catalog matches snapshots/changing.json")
     assert channel in watcher.wait_for("changing: watching")
     assert snapshot.read_bytes() == committed
@@ -197,7 +199,7 @@ def test_a_server_without_list_changed_is_polled_and_compared_with_the_committed
     assert run_cli("snapshot", "--config", tmp_path / "pyproject.toml").exit_code == 0
     polled.add_tools("alpha")  # while nobody watches: found on start, against the committed snapshot
 
-    watcher = Watcher(tmp_path, "--max-changes", "2", "--interval", "0.5")
+    watcher = Watcher(tmp_path, "--max-changes", "2", "--interval", "0.5", python=PYTHON)
     watcher.wait_for("changing: catalog changed")
     assert "polling every 0.5s" in watcher.wait_for("changing: watching")
     assert tool_names(snapshot) == ["add_tools", "alpha"]
@@ -230,7 +232,7 @@ def test_a_restarted_server_is_reconnected_and_its_later_change_published(
 ) -> None:
     snapshot = project(tmp_path, changing.url, protocol, 'headers = { Authorization = "Bearer ${WATCH_TOKEN}" }\n')
     token = "s3cret-watch-token"
-    watcher = Watcher(tmp_path, "--max-changes", "2", "--interval", "0.5", env={"WATCH_TOKEN": token})
+    watcher = Watcher(tmp_path, "--max-changes", "2", "--interval", "0.5", env={"WATCH_TOKEN": token}, python=PYTHON)
     watcher.wait_for("no committed snapshot at snapshots/changing.json; writing the first one")
     watcher.wait_for("changing: watching")
 
@@ -259,7 +261,7 @@ def test_a_quiet_listen_stream_stays_open_past_request_timeout(
     second here while nothing changed. The stream now stays open until the server ends it."""
     project(tmp_path, changing.url, extra="request_timeout = 1\n")
     assert run_cli("snapshot", "--config", tmp_path / "pyproject.toml").exit_code == 0
-    watcher = Watcher(tmp_path, "--max-changes", "1", "--interval", "60")
+    watcher = Watcher(tmp_path, "--max-changes", "1", "--interval", "60", python=PYTHON)
     assert "via subscriptions/listen" in watcher.wait_for("changing: watching")
     time.sleep(3)  # three times request_timeout without an event
     changing.add_tools("beta")
