@@ -32,9 +32,9 @@ RAW_SERVER = SERVERS / "raw_server.py"
 HEADER_SERVER = SERVERS / "header_server.py"
 
 
-@pytest.fixture
-def legacy(tmp_path: Path, run_cli, monkeypatch) -> Iterator[ModuleType]:  # type: ignore[no-untyped-def]
-    """The legacy raw server's package and hub, synced into `clients/`, imported."""
+def synced(tmp_path: Path, run_cli, monkeypatch, name: str, args: list[str]) -> Iterator[ModuleType]:  # type: ignore[no-untyped-def]
+    """The package (`clients.NAME`, beside `clients.hub`) of the raw server run with `args`, synced
+    into `clients/` and imported, for as long as the test holds it."""
     monkeypatch.chdir(tmp_path)
     write_config(
         tmp_path,
@@ -43,15 +43,21 @@ snapshots = "snapshots"
 output = "clients"
 hub = true
 
-[tool.mcp-stubgen.servers.raw]
+[tool.mcp-stubgen.servers.{name}]
 command = {json.dumps(PY)}
-args = [{json.dumps(str(RAW_SERVER))}]
+args = {json.dumps(args)}
 """,
     )
     result = run_cli("sync")
     assert result.exit_code == 0, result.stderr
-    yield import_generated(tmp_path / "clients", "raw")  # `clients.raw`, beside `clients.hub`
+    yield import_generated(tmp_path / "clients", name)
     forget_generated(tmp_path / "clients")
+
+
+@pytest.fixture
+def legacy(tmp_path: Path, run_cli, monkeypatch) -> Iterator[ModuleType]:  # type: ignore[no-untyped-def]
+    """The legacy raw server's package and hub, synced into `clients/`, imported."""
+    yield from synced(tmp_path, run_cli, monkeypatch, "raw", [str(RAW_SERVER)])
 
 
 def raw_server(log: Path) -> StdioServerParameters:
@@ -91,23 +97,7 @@ NEEDS_INITIALIZE = [str(RAW_SERVER), "--mode", "dual-era-calls-need-initialize"]
 @pytest.fixture
 def needs_initialize(tmp_path: Path, run_cli, monkeypatch) -> Iterator[ModuleType]:  # type: ignore[no-untyped-def]
     """The package of a server that lists in a 2026-07-28 session and refuses calls there, synced."""
-    monkeypatch.chdir(tmp_path)
-    write_config(
-        tmp_path,
-        f"""[tool.mcp-stubgen]
-snapshots = "snapshots"
-output = "clients"
-hub = true
-
-[tool.mcp-stubgen.servers.kg]
-command = {json.dumps(PY)}
-args = {json.dumps(NEEDS_INITIALIZE)}
-""",
-    )
-    result = run_cli("sync")
-    assert result.exit_code == 0, result.stderr
-    yield import_generated(tmp_path / "clients", "kg")
-    forget_generated(tmp_path / "clients")
+    yield from synced(tmp_path, run_cli, monkeypatch, "kg", NEEDS_INITIALIZE)
 
 
 async def test_a_call_refused_for_want_of_initialize_in_a_modern_session_says_to_pin_legacy(
