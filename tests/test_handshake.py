@@ -363,6 +363,34 @@ def test_a_pin_the_server_does_not_list_as_supported_fails_in_one_line(tmp_path:
     assert log.read_text().split() == ["server/discover", "2026-07-28"]
 
 
+@pytest.mark.parametrize("protocol", ["auto", "legacy", "2025-06-18", "2026-07-28"])
+def test_the_request_written_as_a_server_starts_is_the_one_its_session_would_send(
+    tmp_path: Path, protocol: str
+) -> None:
+    """`start_early` writes the handshake's first request (`stdio.first_request`), built apart from the
+    session that would otherwise send it; the session sends it again unless the two are the same bytes,
+    so a difference would reach the server as a second request with the same id."""
+    from codegen.config import parse_server
+    from codegen.snapshot import Snapshot
+    from codegen.snapshot.discovery import snapshot_servers
+    from codegen.snapshot.stdio import start_early
+
+    log = tmp_path / "methods.log"
+    raw = {
+        "command": PY,
+        "args": [str(RAW_SERVER), "--mode", "dual-era", "--log", str(log)],
+        "protocol": protocol,
+        "client_capabilities": ["roots", "sampling"],
+    }
+    server = parse_server("early", raw, "test", tmp_path)
+    start_early([server])
+    result = snapshot_servers([server])["early"]
+    assert isinstance(result, Snapshot), result
+    first = "initialize" if protocol in ("legacy", "2025-06-18") else "server/discover"
+    methods = log.read_text().split()
+    assert methods[0] == first and methods.count(first) == 1, methods
+
+
 @pytest.mark.parametrize("protocol", ["legacy", "auto"])
 def test_a_server_started_early_has_its_first_request_at_once(tmp_path: Path, protocol: str) -> None:
     """`sync` starts its stdio servers, then loads the generator (seconds under load), and only then

@@ -140,7 +140,7 @@ _VALUE_OPTIONS = {
     "uvx": _UV_OPTIONS,
     "uv": _UV_OPTIONS,
     "pipx": frozenset({"--spec", "--python", "--pip-args", "-i", "--index-url"}),
-    "python": frozenset({"-X", "-W", "-c", "--check-hash-based-pycs"}),
+    "python": frozenset({"-X", "-W", "--check-hash-based-pycs"}),
     "node": frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader", "-e", "--eval", "-p",
                        "--print", "-C", "--conditions", "--env-file", "--title", "--input-type"}),
     "deno": frozenset({"-c", "--config", "--import-map", "--location", "--cert", "--seed"}),
