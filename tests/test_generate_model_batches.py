@@ -4,6 +4,7 @@ tool's module is byte for byte the module it gets when its catalog holds nothing
 from __future__ import annotations
 
 import io
+import json
 import sys
 import tokenize
 from typing import Any
@@ -113,6 +114,21 @@ def test_a_real_catalog_whose_models_black_reformats_is_made_in_groups_as_tool_b
     grouped = render_snapshot(_snapshot(list(tools)))
     monkeypatch.setattr(model_batches, "GROUP_SIZE", 1)
     assert render_snapshot(_snapshot(list(tools))) == grouped
+
+
+def test_union_members_named_as_variants_are_made_in_groups_as_tool_by_tool(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Naming rules 4 rename a union's members (`modelgen._variant_renames`), which the group's module
+    does not have yet: notion's tools, with `$defs` unions, give each tool's module as made alone."""
+    notion = load_snapshot(REPO / "tests" / "fixtures" / "catalogs" / "more" / "notion.json").tools
+    united = [tool for tool in notion if '"oneOf"' in json.dumps(tool)][:8]
+    plain = {"oneOf": [_object(city={"type": "string"}), _object(zip={"type": "integer"})]}
+    tools = [*united, *({"name": f"pick_{index}", "inputSchema": {"type": "object", **plain}} for index in range(10))]
+    grouped = render_snapshot(_snapshot(tools))
+    modules = _models(grouped)
+    assert "ParentRequestVariant1(BaseModel)" in "".join(modules.values())
+    assert "class Pick9InputVariant1(BaseModel)" in modules["pick_9.py"]
+    monkeypatch.setattr(model_batches, "GROUP_SIZE", 1)
+    assert render_snapshot(_snapshot(tools)) == grouped
 
 
 def _too_deep(depth: int = 200) -> dict[str, Any]:

@@ -296,3 +296,45 @@ _ANNOTATIONS = st.recursive(
 def test_the_names_an_annotation_uses_are_the_ones_its_syntax_tree_holds(annotation: str) -> None:
     """The client imports exactly the models its annotations name, however they are read."""
     assert names_in(annotation) == _parsed_names(annotation)
+
+
+@pytest.mark.parametrize(
+    ("classes", "members", "expected"),
+    [
+        pytest.param(
+            ["PickInputPickInputAddress", "PickInputPickInput", "PickInputPickInput1", "PickInput"],
+            {"PickInputPickInput", "PickInputPickInput1"},
+            {
+                "PickInputPickInputAddress": "PickInputVariantAddress",
+                "PickInputPickInput": "PickInputVariant",
+                "PickInputPickInput1": "PickInputVariant1",
+            },
+            id="a root union's members and a class inside one",
+        ),
+        pytest.param(
+            ["AInputVariant", "AInputAInput", "AInputAInput1", "AInput"],
+            {"AInputAInput", "AInputAInput1", "AInputVariant"},
+            {"AInputAInput": "AInputVariant2", "AInputAInput1": "AInputVariant1"},
+            id="a name another class has already gets a number",
+        ),
+        pytest.param(
+            ["XX", "XXXX", "XXXX1", "X"],
+            {"XX", "XXXX", "XXXX1"},
+            {"XX": "XVariant", "XXXX": "XVariantVariant", "XXXX1": "XVariantVariant1"},
+            id="a union inside a member",
+        ),
+        pytest.param(
+            ["PickInputPickInputs", "PickInputPickInput"],
+            {"PickInputPickInputs"},
+            {},
+            id="a name that only starts twice alike, not a member",
+        ),
+        pytest.param(["GetInputGetInput"], set(), {}, id="a class named twice alike outside any union"),
+    ],
+)
+def test_a_unions_members_are_renamed_as_its_variants(
+    classes: list[str], members: set[str], expected: dict[str, str]
+) -> None:
+    from codegen.generate.modelgen import _variant_renames
+
+    assert _variant_renames(classes, members) == expected

@@ -78,6 +78,13 @@ def test_naming_rules_are_recorded_only_where_they_name_something_differently(tm
     }
     assert make(naming_rules=1, tools=(merged,)).naming_rules == 1
 
+    # a union of objects, whose members rules 4 name as its variants; a union of scalars makes no class
+    united = {"type": "object", "oneOf": [{"type": "object", "properties": {"a": {}}}, {"$ref": "#/$defs/B"}]}
+    assert make(naming_rules=1, tools=(tool("pick", inputSchema=united),)).naming_rules == 1
+    scalars = {"anyOf": [{"type": "string"}, {"type": ["integer", "null"]}, {"$ref": "#/$defs/B"}]}
+    nullable = {"type": "object", "properties": {"id": scalars, "note": {"description": '"anyOf":[{}]'}}}
+    assert make(naming_rules=1, tools=(tool("pick", inputSchema=nullable),)).naming_rules == NAMING_RULES
+
     plain = make(naming_rules=1)  # nothing the rules differ on: today's rules, and no record of them
     assert plain.naming_rules == NAMING_RULES and plain == make()
     assert plain.canonical_bytes() == make().canonical_bytes()
@@ -244,7 +251,7 @@ _SNAPSHOT_FILES = st.fixed_dictionaries(
         "clientCapabilities": st.lists(st.sampled_from(["elicitation", "roots", "sampling"]), max_size=2),
         "parseTextJson": st.booleans(),
         "pythonNames": st.fixed_dictionaries({}, optional=dict.fromkeys(["tools", "prompts", "taskStarters"], _NAMES)),
-        "namingRules": st.sampled_from([1, 2, 3]),
+        "namingRules": st.sampled_from([1, 2, 3, 4]),
         "argumentNames": st.fixed_dictionaries(
             {}, optional=dict.fromkeys(["tools", "prompts"], st.dictionaries(_TEXT, _NAMES, max_size=2))
         ),

@@ -19,7 +19,8 @@ A group's module can be cut only where nothing in it mixes tools, which is check
 
 The group's module is parsed once. When `modelgen`'s passes change nothing in it, they change nothing
 in any tool's module (`modelgen.rewritten_source`), whose classes all start with its stem already
-(`modelgen.finished_source` renames no other), so each module black has nothing to do for
+(`modelgen.finished_source` renames no other, but for a union's members by naming rules 4), so each
+module black has nothing to do for
 (`modelgen.needs_black`) is final as cut and is read off the group's syntax tree
 (`model_reader.read_statements`) rather than parsed again, once to be finished and once to be read.
 """
@@ -39,6 +40,7 @@ from codegen.generate.modelgen import (
     ModelJob,
     datamodel_entry,
     finished_source,
+    has_doubled_members,
     needs_black,
     parsed,
     rewritten_source,
@@ -86,12 +88,13 @@ def grouped_sources(jobs: Sequence[ModelJob]) -> list[Made | None]:
             clean = rewritten_source(module) == module
         except Exception:
             clean = False
+        variants = has_doubled_members(parsed(module))
         for index, (source, body) in zip(group, parts, strict=True):
-            if clean and not needs_black(source):
+            if clean and not needs_black(source) and not (variants and jobs[index].naming_rules >= 4):
                 made[index] = Made(source, read_statements(body))
                 continue
             with contextlib.suppress(Exception):  # made alone, the same failure is reported for its tool
-                made[index] = Made(finished_source(source, jobs[index].stem), None)
+                made[index] = Made(finished_source(source, jobs[index].stem, jobs[index].naming_rules), None)
     return made
 
 

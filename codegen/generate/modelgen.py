@@ -30,6 +30,7 @@ from codegen.generate.cache import compact_json
 from codegen.generate.escaping import literal
 from codegen.generate.formatting import LINE_LENGTH, black_mode
 from codegen.generate.parallel import MAX_BATCH
+from codegen.identifiers import NAMING_RULES
 from codegen.schemas import (
     ANNOTATIONS,
     COMBINATORS,
@@ -61,6 +62,8 @@ class ModelJob:
 
     tool: JSON
     stem: str
+    naming_rules: int = NAMING_RULES
+    """The snapshot's naming rules: rules 4 name a union's members `...Variant` (`_variant_renames`)."""
 
 
 def datamodel_options() -> dict[str, Any]:
@@ -126,7 +129,7 @@ def model_source(server: str, job: ModelJob) -> str:
         ) from None
     if not isinstance(source, str):
         raise StubgenError(f"{where}: datamodel-code-generator returned no single module")
-    return finished_source(source, job.stem)
+    return finished_source(source, job.stem, job.naming_rules)
 
 
 def datamodel_entry(job: ModelJob) -> JSON:
@@ -145,10 +148,11 @@ def datamodel_entry(job: ModelJob) -> JSON:
     return entry
 
 
-def finished_source(source: str, stem: str) -> str:
+def finished_source(source: str, stem: str, naming_rules: int) -> str:
     """datamodel-code-generator's module for one tool with the passes that make it import, type-check
-    and lint clean, and every class named after the tool's stem."""
-    return _prefixed_classes(cleaned_source(source), stem)
+    and lint clean, and every class named after the tool's stem (and, by rules 4, a union's members
+    as its variants)."""
+    return _renamed_classes(cleaned_source(source), stem, naming_rules)
 
 
 def cleaned_source(source: str) -> str:
@@ -605,8 +609,9 @@ class {job.stem}Input(BaseModel):
     return black.format_str(source, mode=black_mode())
 
 
-def _prefixed_classes(source: str, stem: str) -> str:
-    """The module with every class whose name does not start with the tool's stem renamed `<stem><name>`.
+def _renamed_classes(source: str, stem: str, naming_rules: int) -> str:
+    """The module with its classes renamed: by rules 4 a union's members as its variants
+    (`_variant_renames`), then every class whose name does not start with the tool's stem `<stem><name>`.
 
     datamodel-code-generator names most classes after their parents (`GetUserInputAddress`), but a
     titled definition or a model an `allOf` builds keeps its own name (`Options`), and two tools of
@@ -616,15 +621,16 @@ def _prefixed_classes(source: str, stem: str) -> str:
     """
     tree = parsed(source)
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
-    taken = {node.name for node in classes}
-    renamed: dict[str, str] = {}
+    renamed = _variant_renames([node.name for node in classes], union_members(tree)) if naming_rules >= 4 else {}
+    taken = {node.name for node in classes} | set(renamed.values())
     for node in classes:
-        if node.name.startswith(stem):
+        current = renamed.get(node.name, node.name)
+        if current.startswith(stem):
             continue
-        candidate, counter = f"{stem}{node.name}", 1
+        candidate, counter = f"{stem}{current}", 1
         while candidate in taken:
             counter += 1
-            candidate = f"{stem}{node.name}{counter}"
+            candidate = f"{stem}{current}{counter}"
         taken.add(candidate)
         renamed[node.name] = candidate
     if not renamed:
@@ -664,6 +670,73 @@ def _prefixed_classes(source: str, stem: str) -> str:
     import black
 
     return black.format_str("".join(lines), mode=black_mode())
+
+
+_DOUBLED = re.compile(r"(?P<union>.+)(?P=union)(?P<place>[0-9]*)")
+"""How datamodel-code-generator names a union model's members: the union's name twice (its naming of
+a member after its parent and after itself), then the member's place (``, `1`, `2`, ...)."""
+
+
+def union_members(tree: ast.Module) -> set[str]:
+    """The names the module's unions are made of (`A | B`, in an annotation or a `RootModel[...]` base)."""
+    members: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            for side in (node.left, node.right):
+                if isinstance(side, ast.Name):
+                    members.add(side.id)
+                elif isinstance(side, ast.Constant) and isinstance(side.value, str):
+                    members.add(side.value)
+    return members
+
+
+def has_doubled_members(tree: ast.Module) -> bool:
+    """Whether a union's members are named by the union's name twice (`_variant_renames` renames them)."""
+    return any(_DOUBLED.fullmatch(name) for name in union_members(tree))
+
+
+def _variant_renames(classes: list[str], members: set[str]) -> dict[str, str]:
+    """New names for a union's members and the classes inside them, as the union's variants: members
+    `PickInputPickInput` and `PickInputPickInput1` of `PickInput` become `PickInputVariant` and
+    `PickInputVariant1`, a class `PickInputPickInputAddress` inside the first `PickInputVariantAddress`
+    (notion's `...ParentRequestApiRetrieveAPageInputMovePageParentRequest1` becomes
+    `...ParentRequestVariant1`). A member of a union inside a member takes its renamed union's name;
+    the parts an `allOf` makes the members of (`MM`, `MM1` beside members `MM2`, `MM3`) are renamed alike.
+    A new name another class has already gets a number, as datamodel-code-generator numbers names."""
+    unions = {match["union"] for name in members if name in classes and (match := _DOUBLED.fullmatch(name))}
+    if not unions:
+        return {}
+    doubled = {name: match for name in classes if (match := _DOUBLED.fullmatch(name)) and match["union"] in unions}
+    taken = set(classes)
+    renamed: dict[str, str] = {}
+
+    def new_name(name: str) -> str:
+        if name in renamed:
+            return renamed[name]
+        if name in doubled:
+            match = doubled[name]
+            wanted = f"{new_name(match['union'])}Variant{match['place']}"
+        else:
+            inside = [
+                member
+                for member in doubled
+                if len(name) > len(member) and name.startswith(member) and not name[len(member)].islower()
+            ]
+            if not inside:
+                return name
+            member = max(inside, key=len)
+            wanted = new_name(member) + name[len(member) :]
+        candidate, counter = wanted, 1
+        while candidate in taken:
+            counter += 1
+            candidate = f"{wanted}{counter}"
+        taken.add(candidate)
+        renamed[name] = candidate
+        return candidate
+
+    for name in sorted(classes, key=len):
+        new_name(name)
+    return renamed
 
 
 def _through_import_aliases(source: str) -> str:

@@ -164,7 +164,9 @@ def _grouped(
         for index, (job, untypable) in enumerate(zip(jobs, checked, strict=True))
         if untypable is None and _takes_object(job.tool.tool)
     ]
-    made = grouped_sources([ModelJob(jobs[index].tool.tool, jobs[index].tool.stem) for index in wanted])
+    made = grouped_sources(
+        [ModelJob(jobs[index].tool.tool, jobs[index].tool.stem, jobs[index].tool.naming_rules) for index in wanted]
+    )
     for index, grouped in zip(wanted, made, strict=True):
         if grouped is not None:
             sources[index] = grouped
@@ -200,7 +202,7 @@ def typed_or_untyped(
             kind = tool.tool["inputSchema"].get("type", "object")
             raise Untypable(f"/inputSchema/type: arguments are sent as an object, and the schema says {kind!r}")
         if source is None:
-            source, read = model_source(server, ModelJob(tool.tool, tool.stem)), None
+            source, read = model_source(server, ModelJob(tool.tool, tool.stem, tool.naming_rules)), None
         models, imported = read if read is not None else read_models(source)
         return _Typed(source, models, imported, tool_spec(tool, tool.named.python, models, untyped_reason(source)))
     except Untypable as error:

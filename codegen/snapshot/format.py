@@ -182,8 +182,6 @@ class Snapshot:
     """The naming rules the package's names follow (`identifiers.NAMING_RULES`). Where the rules name
     everything alike it is `NAMING_RULES`; a file with a name they differ on and no `namingRules` was
     written before there were rules to tell apart, and is read as rules 1."""
-    _rules_apply: bool = field(default=False, init=False, repr=False, compare=False)
-    """Whether the naming rules can name anything of it differently (`naming_rules_apply`)."""
 
     def __post_init__(self) -> None:
         self._hold(copy_entries=True)
@@ -264,24 +262,30 @@ class Snapshot:
             if entries
         }
         object.__setattr__(self, "argument_names", arguments)
-        object.__setattr__(self, "_rules_apply", naming_rules_apply(self))
-        if not self._rules_apply:  # both rules name everything alike: one value, so one file
-            object.__setattr__(self, "naming_rules", NAMING_RULES)
         # Hold the entries exactly as a reader of the file will see them (keys sorted all the way
         # down, nothing shared with the caller), so what is generated from a fresh snapshot equals
         # what is generated from its file.
+        held: JSON = {"capabilities": self.capabilities, "serverInfo": self.server_info}
         if copy_entries:
-            document = _sorted_copy(self.to_json())
-        else:
-            document = _sorted_copy({"capabilities": self.capabilities, "serverInfo": self.server_info})
+            held.update((key, list(getattr(self, attribute))) for attribute, key in _ENTRY_LISTS)
+        document = _sorted_copy(held)
         object.__setattr__(self, "capabilities", document["capabilities"])
         object.__setattr__(self, "server_info", document.get("serverInfo"))
         if copy_entries:
             for attribute, key in _ENTRY_LISTS:
                 object.__setattr__(self, attribute, tuple(document[key]))
+        if self.naming_rules != NAMING_RULES and not self._rules_apply:  # all rules name it alike: one file
+            object.__setattr__(self, "naming_rules", NAMING_RULES)
+
+    @functools.cached_property
+    def _rules_apply(self) -> bool:
+        """Whether the naming rules can name anything of it differently (`naming_rules_apply`): asked
+        only of a snapshot whose rules are not today's, or when it is written, as a union's check reads
+        every tool's text."""
+        return naming_rules_apply(self)
 
     def to_json(self) -> JSON:
-        recorded_rules = self._rules_apply and self.naming_rules != 1
+        recorded_rules = self.naming_rules != 1 and self._rules_apply
         if self.argument_names or recorded_rules:
             version = _FIRST_FORMAT_WITH_KEYWORDS
         elif self.python_names:
@@ -484,7 +488,7 @@ _ENTRY_KEYS = {
 """Each entry list of a snapshot file, with the keys its entries must hold as text."""
 _PYTHON_NAME_KINDS = {"tools", "resources", "resourceTemplates", "prompts", "taskStarters"}
 _ARGUMENT_NAME_KINDS = {"tools", "prompts"}
-_NAMING_RULES = {1, 2, 3}
+_NAMING_RULES = {1, 2, 3, 4}
 _CLIENT_CAPABILITIES = {"elicitation", "roots", "sampling"}
 _FILE_KEYS = {
     *_ENTRY_KEYS,

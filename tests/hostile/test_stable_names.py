@@ -5,6 +5,7 @@ the application's unchanged calls to the newcomers. Against a real stdio server,
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from dataclasses import replace
@@ -228,8 +229,76 @@ def test_class_names_keep_their_digits_from_rules_3_and_a_committed_package_keep
     assert '"Neo4jClient"' in exported and '"Neo4jSyncClient"' in exported and '"GetK8sPodsInput"' in exported
     assert "async def get_k8s_pods(" in (tmp_path / "first" / "neo4j" / "client.py").read_text()
     document = json.loads((tmp_path / "first.json").read_bytes())
-    assert (document["format"], document["namingRules"]) == (5, 3)
+    assert (document["format"], document["namingRules"]) == (5, 4)
     assert "Neo4jClient" in classes(keep_names(None, plain, {}), "plain")
+
+
+def _object(**properties: object) -> dict[str, object]:
+    return {"type": "object", "properties": properties, "required": sorted(properties)}
+
+
+PARENT = {
+    "oneOf": [
+        _object(type={"const": "page_id"}, page_id={"type": "string"}),
+        _object(type={"const": "workspace"}, workspace={"const": True}),
+    ]
+}
+"""notion's `parentRequest`: a `$defs` union of objects, which datamodel-code-generator names
+`<union><union>`, `<union><union>1`, ...: `MovePageInputParentRequestMovePageInputParentRequest1`."""
+
+
+def test_a_unions_members_are_named_as_its_variants_from_rules_4_and_a_committed_package_keeps_its_classes(
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Rules 1 to 3 kept datamodel-code-generator's names for a union's members, the union's name twice
+    (`PickInputPickInput`, and `...ParentRequestMovePageInputParentRequest1` for a `$defs` union); a
+    server's first snapshot is now named by rules 4 (`PickInputVariant`, `...ParentRequestVariant1`),
+    and a package generated before keeps its classes, whether its snapshot recorded rules 3 or, with
+    only such a union to differ on, recorded nothing."""
+    monkeypatch.chdir(tmp_path)
+    pick = {"anyOf": [_object(city={"type": "string"}), _object(lat={"type": "number"}, lon={"type": "number"})]}
+    notes = {
+        "type": "object",
+        "properties": {"parent": {"$ref": "#/$defs/parentRequest"}},
+        "$defs": {"parentRequest": PARENT},
+    }
+    snapshot = Snapshot(
+        server="pages",
+        protocol_version="2025-11-25",
+        capabilities={"tools": {}},
+        tools=(
+            {"name": "pick", "inputSchema": {"type": "object", **pick}, "outputSchema": pick},
+            {"name": "move_page", "inputSchema": notes},
+        ),
+    )
+
+    def classes(snapshot: Snapshot, name: str) -> set[str]:
+        write_snapshot(tmp_path / f"{name}.json", snapshot)
+        assert run_cli("generate", f"{name}.json", "--out", name).exit_code == 0
+        return set(json.loads(subprocess.check_output(
+            [PYTHON, "-c", f"import json, {name}.pages.models as m; print(json.dumps(m.__all__))"], text=True
+        )))  # fmt: skip
+
+    for rules, name in ((3, "rules3"), (1, "before")):
+        exported = classes(replace(snapshot, naming_rules=rules), name)
+        assert {"PickInputPickInput", "PickInputPickInput1", "PickOutputPickOutput1"} <= exported
+        assert "MovePageInputParentRequestMovePageInputParentRequest1" in exported
+        again = keep_names(replace(snapshot, naming_rules=rules), snapshot, {})
+        assert again.canonical_bytes() == (tmp_path / f"{name}.json").read_bytes()
+        assert classes(again, f"{name}_again") == exported
+
+    exported = classes(keep_names(None, snapshot, {}), "first")
+    assert {"PickInputVariant", "PickInputVariant1", "PickOutputVariant", "PickOutputVariant1"} <= exported
+    assert {"MovePageInputParentRequestVariant", "MovePageInputParentRequestVariant1"} <= exported
+    assert not [name for name in exported if re.fullmatch(r"(.+)\1[0-9]*", name)]
+    document = json.loads((tmp_path / "first.json").read_bytes())
+    assert (document["format"], document["namingRules"]) == (5, 4)
+    called = subprocess.run(
+        [PYTHON, "-c", "from first.pages.models import PickInput, PickInputVariant1; "
+         "print(PickInput.model_validate({'lat': 1, 'lon': 2}).root == PickInputVariant1(lat=1, lon=2))"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert called.stdout.strip() == "True", called.stderr
 
 
 def test_drift_reports_a_name_that_would_call_another_entity_with_its_call_sites(
