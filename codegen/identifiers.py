@@ -8,7 +8,6 @@ in a deterministic order. The name on the wire is never changed; only the Python
 from __future__ import annotations
 
 import builtins
-import json
 import keyword
 import re
 import string
@@ -62,12 +61,17 @@ NAMING_RULES = 4
 snake_case names (`get_s3_object(s3_key=...)`, as the models name their fields and packages are named),
 where rules 1 split it off (`get_s_3_object(s_3_key=...)`); rules 3 keep it in class names too
 (`neo4j` -> `Neo4jClient`, `get_k8s_pods` -> `GetK8sPodsInput`), where rules 1 and 2 split it off
-(`Neo4JClient`); rules 4 name a union model's members as its variants (`PickInputVariant`,
-`PickInputVariant1`), where earlier rules kept datamodel-code-generator's `PickInputPickInput`. The
-rules differ only where a letter is beside a digit or a schema has a union of objects, so a snapshot
-records its rules (`namingRules`) only when it has such a name or union; a file with one and no
-`namingRules` was written before rules 2 existed and keeps rules 1, so upgrading mcp-stubgen renames
+(`Neo4JClient`); rules 4 name a union's members as its variants (`PickInputVariant`,
+`PickInputVariant1`), where rules 1 to 3 keep datamodel-code-generator's `PickInputPickInput`.
+
+A snapshot records rules 4 (`namingRules`) always. Rules 1 to 3 differ only where a letter is beside
+a digit (`naming_rules_apply`), so a snapshot made by them records them only when it has such a name;
+a file with such names and no `namingRules` was written before rules 2 existed and keeps rules 1, one
+without keeps rules 3 (`UNRECORDED_RULES`: all three name it alike). So upgrading mcp-stubgen renames
 nothing in a package already generated, and its next snapshot carries those rules on (`keep_names`)."""
+
+UNRECORDED_RULES = 3
+"""The rules of a snapshot with no `namingRules` and no name rules 1 to 3 differ on."""
 
 _ID_BOUNDARY = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z0-9])(?=[A-Z][a-z])")
 """Where rules 2 split a name into words: at separators and camelCase humps, never beside a digit
@@ -431,12 +435,11 @@ _WORD_SHAPES = str.maketrans(string.ascii_letters + string.digits, "a" * 52 + "0
 
 
 def naming_rules_apply(snapshot: Snapshot) -> bool:
-    """Whether the naming rules can name anything of the snapshot differently: a name the generator
+    """Whether naming rules 1 to 3 can name anything of the snapshot differently: a name the generator
     turns into snake_case (an entry's, an argument's, a template's variable) or into a class name (the
     server's, and the method names a record keeps) with a letter beside a digit, the one place the rules
-    split a name apart differently (a translated string and two substring tests: a regular expression
-    took 5 ms over a thousand tools' names); or a union with a member that may become a class of its
-    own, which rules 4 name as the union's variants."""
+    split a name apart differently. (A translated string and two substring tests: a regular expression
+    took 5 ms over a thousand tools' names.)"""
     names = [
         snapshot.server,
         *(python for names in snapshot.python_names.values() for python in names.values()),
@@ -448,32 +451,7 @@ def naming_rules_apply(snapshot: Snapshot) -> bool:
         *(wire for prompt in snapshot.prompts for wire in _argument_wires("prompts", prompt)),
     ]
     shape = _ascii("\n".join(map(str, names))).translate(_WORD_SHAPES)
-    return "a0" in shape or "0a" in shape or any(map(_unites_objects, snapshot.compact_tools))
-
-
-_DECODER = json.JSONDecoder()
-_UNION = re.compile(r'"(?:anyOf|oneOf)":\[')
-_SCALAR_TYPES = frozenset({"string", "number", "integer", "boolean", "null"})
-
-
-def _unites_objects(compact: str) -> bool:
-    """Whether a tool's schemas (its `compact_json`) have a union with a member that may become a class:
-    anything but a lone `$ref` or a scalar type. Only each union's members are decoded (in C); a walk of
-    every schema took 70 ms over a thousand tools."""
-    for match in _UNION.finditer(compact):
-        members, _ = _DECODER.raw_decode(compact, match.end() - 1)
-        if any(_may_be_a_class(member) for member in members):
-            return True
-    return False
-
-
-def _may_be_a_class(member: object) -> bool:
-    if not isinstance(member, dict) or member.keys() == {"$ref"}:
-        return False
-    kind = member.get("type")
-    return not all(
-        isinstance(one, str) and one in _SCALAR_TYPES for one in (kind if isinstance(kind, list) else [kind])
-    )
+    return "a0" in shape or "0a" in shape
 
 
 def _merged_wires(schema: object) -> list[str]:

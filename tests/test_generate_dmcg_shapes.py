@@ -116,10 +116,10 @@ def test_an_input_no_object_fits_gets_an_untyped_method(generated: tuple[Path, s
 
 def test_an_input_that_may_be_an_object_or_an_array_takes_the_object(generated: tuple[Path, str, str]) -> None:
     with imported(generated[0]) as demo:
-        assert demo.ObjectOrArrayInputObjectOrArrayInput(name="x").name == "x"
+        assert demo.ObjectOrArrayInputVariant(name="x").name == "x"
     client = (generated[0] / "demo" / "client.py").read_text()
     assert (
-        "arguments: ObjectOrArrayInputObjectOrArrayInput,\n        call_options: CallOptions | None = None,\n    ) -> ToolResult:"
+        "arguments: ObjectOrArrayInputVariant,\n        call_options: CallOptions | None = None,\n    ) -> ToolResult:"
         in client
     )
 

@@ -40,7 +40,7 @@ async def test_root_shapes_are_typed_and_called_over_stdio(tmp_path: Path, capsy
     assert "mcp-stubgen could not type this tool (/inputSchema/type: arguments are sent as an object" in client
     assert "    ) -> dict[str, int]:" in client
     assert (
-        "        arguments: FindInputFindInput | FindInputFindInput1,\n        call_options: CallOptions | None = None,\n    ) -> FindOutput:"
+        "        arguments: FindInputVariant | FindInputVariant1,\n        call_options: CallOptions | None = None,\n    ) -> FindOutput:"
         in client
     )
     assert (
@@ -54,7 +54,7 @@ async def test_root_shapes_are_typed_and_called_over_stdio(tmp_path: Path, capsy
         parameters = StdioServerParameters(command=PYTHON, args=[str(SHAPES_SERVER)])
         async with package.ShapesClient.connect(parameters) as server:
             assert await server.word_counts(text="a b a") == {"a": 2, "b": 1}
-            found = await server.find(arguments=package.FindInputFindInput1(name="x"))
+            found = await server.find(arguments=package.FindInputVariant1(name="x"))
             assert found.received == {"name": "x"}
             assert (await server.find(arguments={"id": 7})).received == {"id": 7}
             assert await server.total(arguments={"a": 1.5, "b": 2}) == 3.5

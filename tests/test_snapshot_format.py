@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codegen.errors import StubgenError
-from codegen.identifiers import NAMING_RULES, plan_names
+from codegen.identifiers import NAMING_RULES, UNRECORDED_RULES, plan_names
 from codegen.snapshot import (
     SNAPSHOT_FORMAT,
     Snapshot,
@@ -35,6 +35,7 @@ def make(**overrides: object) -> Snapshot:
         "protocol_version": "2026-07-28",
         "capabilities": {"tools": {"listChanged": True}},
         "tools": (tool("zeta"), tool("alpha", description="First.")),
+        "naming_rules": UNRECORDED_RULES,  # records no rules: the formats before 5 are made of such snapshots
     }
     fields.update(overrides)
     return Snapshot(**fields)  # type: ignore[arg-type]
@@ -53,15 +54,17 @@ def test_canonical_bytes_sort_keys_and_entries_and_end_with_a_newline() -> None:
 
 
 def test_naming_rules_are_recorded_only_where_they_name_something_differently(tmp_path: Path) -> None:
-    """A name with a letter beside a digit is named by rules 2 (`get_s3_object`) and the file says so
-    (format 5); a file with such a name and no `namingRules` was written before rules 2 and keeps
-    rules 1 (`get_s_3_object`), byte for byte; a file without such a name needs neither."""
-    fresh = make(tools=(tool("getS3Object"),))
-    write_snapshot(tmp_path / "fresh.json", fresh)
-    document = json.loads((tmp_path / "fresh.json").read_bytes())
-    assert (document["format"], document["namingRules"]) == (5, NAMING_RULES)
-    assert load_snapshot(tmp_path / "fresh.json") == fresh
-    assert [named.python for named in plan_names(fresh).tools] == ["get_s3_object"]
+    """Rules 4 are always recorded (format 5). Of rules 1 to 3, which differ only on a name with a letter
+    beside a digit, a file records 2 or 3 where it has such a name; a file with such a name and no
+    `namingRules` was written before rules 2 and keeps rules 1 (`get_s_3_object`), byte for byte; a
+    file without such a name needs no record (rules 3, which name it as 1 and 2 do)."""
+    for tools in ((tool("getS3Object"),), (tool("plain"),)):
+        fresh = make(tools=tools, naming_rules=NAMING_RULES)
+        write_snapshot(tmp_path / "fresh.json", fresh)
+        document = json.loads((tmp_path / "fresh.json").read_bytes())
+        assert (document["format"], document["namingRules"]) == (5, NAMING_RULES) == (5, 4)
+        assert load_snapshot(tmp_path / "fresh.json") == fresh
+    assert [named.python for named in plan_names(make(tools=(tool("getS3Object"),))).tools] == ["get_s3_object"]
 
     legacy = make(naming_rules=1, tools=(tool("getS3Object"),))
     write_snapshot(tmp_path / "legacy.json", legacy)
@@ -70,6 +73,7 @@ def test_naming_rules_are_recorded_only_where_they_name_something_differently(tm
     again = load_snapshot(tmp_path / "legacy.json")
     assert again.naming_rules == 1 and again.canonical_bytes() == data
     assert [named.python for named in plan_names(again).tools] == ["get_s_3_object"]
+    assert json.loads(make(naming_rules=2, tools=(tool("getS3Object"),)).canonical_bytes())["namingRules"] == 2
 
     # an input root merged from `allOf` members: its keywords are theirs, so their names count too
     merged = {
@@ -78,16 +82,10 @@ def test_naming_rules_are_recorded_only_where_they_name_something_differently(tm
     }
     assert make(naming_rules=1, tools=(merged,)).naming_rules == 1
 
-    # a union of objects, whose members rules 4 name as its variants; a union of scalars makes no class
-    united = {"type": "object", "oneOf": [{"type": "object", "properties": {"a": {}}}, {"$ref": "#/$defs/B"}]}
-    assert make(naming_rules=1, tools=(tool("pick", inputSchema=united),)).naming_rules == 1
-    scalars = {"anyOf": [{"type": "string"}, {"type": ["integer", "null"]}, {"$ref": "#/$defs/B"}]}
-    nullable = {"type": "object", "properties": {"id": scalars, "note": {"description": '"anyOf":[{}]'}}}
-    assert make(naming_rules=1, tools=(tool("pick", inputSchema=nullable),)).naming_rules == NAMING_RULES
-
-    plain = make(naming_rules=1)  # nothing the rules differ on: today's rules, and no record of them
-    assert plain.naming_rules == NAMING_RULES and plain == make()
+    plain = make(naming_rules=1)  # nothing rules 1 to 3 differ on: rules 3, and no record of them
+    assert plain.naming_rules == UNRECORDED_RULES and plain == make()
     assert plain.canonical_bytes() == make().canonical_bytes()
+    assert "namingRules" not in json.loads(plain.canonical_bytes())
 
 
 def test_missing_methods_are_written_sorted_as_format_2_and_read_back_byte_identical(tmp_path: Path) -> None:

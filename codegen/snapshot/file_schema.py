@@ -118,10 +118,10 @@ class SnapshotFile(BaseModel):
             "The naming rules the package's names follow: 2 keeps a digit with the letters beside it in snake_case "
             "names (`get_s3_object`), where 1 splits it off (`get_s_3_object`); 3 keeps it in class names too "
             "(`Neo4jClient`), where 1 and 2 split it off (`Neo4JClient`); 4 names a union's members as its variants "
-            "(`PickInputVariant`), where 1 to 3 name them by the union's name twice (`PickInputPickInput`). "
-            "Present only when a name has a letter beside a digit or a schema has a union with a member that may "
-            "be a class, the places they differ; absent there means 1 (written before this field existed). "
-            "A snapshot keeps the rules of the one it replaces."
+            "(`PickInputVariant`), where 1 to 3 name them by the union's name twice (`PickInputPickInput`). 4 is "
+            "always present; 1 to 3 only when a name has a letter beside a digit, the one place they differ. Absent "
+            "means 1 where a name has a letter beside a digit (written before this field existed), else 3. A "
+            "snapshot keeps the rules of the one it replaces."
         ),
     )
     argumentNames: ArgumentNames = Field(

@@ -20,7 +20,7 @@ from typing import Any
 
 from codegen.errors import StubgenError
 from codegen.fsutil import atomic_write_bytes
-from codegen.identifiers import NAMING_RULES, naming_rules_apply
+from codegen.identifiers import NAMING_RULES, UNRECORDED_RULES, naming_rules_apply
 
 SNAPSHOT_FORMAT = 5
 """The newest format this version reads and writes; bumped whenever a snapshot written by this
@@ -179,9 +179,11 @@ class Snapshot:
     """The keywords the package gives the arguments of the tools and prompts (kind -> entry -> argument),
     for each entry whose keywords differ from what the naming rules alone give (`argumentNames`)."""
     naming_rules: int = NAMING_RULES
-    """The naming rules the package's names follow (`identifiers.NAMING_RULES`). Where the rules name
-    everything alike it is `NAMING_RULES`; a file with a name they differ on and no `namingRules` was
-    written before there were rules to tell apart, and is read as rules 1."""
+    """The naming rules the package's names follow (`identifiers.NAMING_RULES`). Where rules 1 to 3
+    name everything alike, any of them is `UNRECORDED_RULES`; a file with a name they differ on and no
+    `namingRules` was written before there were rules to tell apart, and is read as rules 1."""
+    _rules_apply: bool = field(default=False, init=False, repr=False, compare=False)
+    """Whether rules 1 to 3 can name anything of it differently (`naming_rules_apply`)."""
 
     def __post_init__(self) -> None:
         self._hold(copy_entries=True)
@@ -262,30 +264,24 @@ class Snapshot:
             if entries
         }
         object.__setattr__(self, "argument_names", arguments)
+        object.__setattr__(self, "_rules_apply", naming_rules_apply(self))
+        if not self._rules_apply and self.naming_rules < UNRECORDED_RULES:  # they name it alike: one file
+            object.__setattr__(self, "naming_rules", UNRECORDED_RULES)
         # Hold the entries exactly as a reader of the file will see them (keys sorted all the way
         # down, nothing shared with the caller), so what is generated from a fresh snapshot equals
         # what is generated from its file.
-        held: JSON = {"capabilities": self.capabilities, "serverInfo": self.server_info}
         if copy_entries:
-            held.update((key, list(getattr(self, attribute))) for attribute, key in _ENTRY_LISTS)
-        document = _sorted_copy(held)
+            document = _sorted_copy(self.to_json())
+        else:
+            document = _sorted_copy({"capabilities": self.capabilities, "serverInfo": self.server_info})
         object.__setattr__(self, "capabilities", document["capabilities"])
         object.__setattr__(self, "server_info", document.get("serverInfo"))
         if copy_entries:
             for attribute, key in _ENTRY_LISTS:
                 object.__setattr__(self, attribute, tuple(document[key]))
-        if self.naming_rules != NAMING_RULES and not self._rules_apply:  # all rules name it alike: one file
-            object.__setattr__(self, "naming_rules", NAMING_RULES)
-
-    @functools.cached_property
-    def _rules_apply(self) -> bool:
-        """Whether the naming rules can name anything of it differently (`naming_rules_apply`): asked
-        only of a snapshot whose rules are not today's, or when it is written, as a union's check reads
-        every tool's text."""
-        return naming_rules_apply(self)
 
     def to_json(self) -> JSON:
-        recorded_rules = self.naming_rules != 1 and self._rules_apply
+        recorded_rules = self.naming_rules > UNRECORDED_RULES or (self._rules_apply and self.naming_rules != 1)
         if self.argument_names or recorded_rules:
             version = _FIRST_FORMAT_WITH_KEYWORDS
         elif self.python_names:

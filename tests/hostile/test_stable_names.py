@@ -11,7 +11,7 @@ import subprocess
 from dataclasses import replace
 from pathlib import Path
 
-from codegen.identifiers import keep_names
+from codegen.identifiers import NAMING_RULES, keep_names
 from codegen.snapshot import Snapshot, write_snapshot
 from tests.conftest import PYTHON, SERVERS, write_config
 
@@ -108,7 +108,7 @@ def test_keywords_stay_with_their_arguments_when_the_server_adds_lookalikes(
     )
     assert run_cli("sync").exit_code == 0
     first = json.loads((tmp_path / "snaps" / "grow.json").read_text(encoding="utf-8"))
-    assert first["format"] == 1  # nothing to carry yet
+    assert "argumentNames" not in first  # nothing to carry yet
     (state / "grown").touch()
     synced = run_cli("sync")
     assert synced.exit_code == 0, synced.stderr
@@ -252,9 +252,9 @@ def test_a_unions_members_are_named_as_its_variants_from_rules_4_and_a_committed
 ) -> None:  # type: ignore[no-untyped-def]
     """Rules 1 to 3 kept datamodel-code-generator's names for a union's members, the union's name twice
     (`PickInputPickInput`, and `...ParentRequestMovePageInputParentRequest1` for a `$defs` union); a
-    server's first snapshot is now named by rules 4 (`PickInputVariant`, `...ParentRequestVariant1`),
-    and a package generated before keeps its classes, whether its snapshot recorded rules 3 or, with
-    only such a union to differ on, recorded nothing."""
+    server's first snapshot is now named by rules 4 (`PickInputVariant`, `...ParentRequestVariant1`)
+    and records them, and a package generated before keeps its classes, whether its snapshot recorded
+    rules 3 (it has a name with a letter beside a digit) or nothing."""
     monkeypatch.chdir(tmp_path)
     pick = {"anyOf": [_object(city={"type": "string"}), _object(lat={"type": "number"}, lon={"type": "number"})]}
     notes = {
@@ -279,11 +279,14 @@ def test_a_unions_members_are_named_as_its_variants_from_rules_4_and_a_committed
             [PYTHON, "-c", f"import json, {name}.pages.models as m; print(json.dumps(m.__all__))"], text=True
         )))  # fmt: skip
 
-    for rules, name in ((3, "rules3"), (1, "before")):
-        exported = classes(replace(snapshot, naming_rules=rules), name)
+    digits = replace(snapshot, tools=(*snapshot.tools, {"name": "get_s3_page", "inputSchema": {"type": "object"}}))
+    for committed, name in ((replace(digits, naming_rules=3), "rules3"), (replace(snapshot, naming_rules=1), "before")):
+        exported = classes(committed, name)
+        recorded = json.loads((tmp_path / f"{name}.json").read_bytes()).get("namingRules")
+        assert recorded == (3 if committed.tools == digits.tools else None)
         assert {"PickInputPickInput", "PickInputPickInput1", "PickOutputPickOutput1"} <= exported
         assert "MovePageInputParentRequestMovePageInputParentRequest1" in exported
-        again = keep_names(replace(snapshot, naming_rules=rules), snapshot, {})
+        again = keep_names(committed, replace(committed, naming_rules=NAMING_RULES), {})
         assert again.canonical_bytes() == (tmp_path / f"{name}.json").read_bytes()
         assert classes(again, f"{name}_again") == exported
 

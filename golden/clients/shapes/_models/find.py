@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel
 from pydantic.alias_generators import to_camel
 
 
-class FindInputFindInput(BaseModel):
+class FindInputVariant(BaseModel):
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -18,7 +18,7 @@ class FindInputFindInput(BaseModel):
     id: int
 
 
-class FindInputFindInput1(BaseModel):
+class FindInputVariant1(BaseModel):
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -27,8 +27,8 @@ class FindInputFindInput1(BaseModel):
     name: str
 
 
-class FindInput(RootModel[FindInputFindInput | FindInputFindInput1]):
-    root: FindInputFindInput | FindInputFindInput1 = Field(..., title="FindInput")
+class FindInput(RootModel[FindInputVariant | FindInputVariant1]):
+    root: FindInputVariant | FindInputVariant1 = Field(..., title="FindInput")
 
 
 class FindOutput(BaseModel):
