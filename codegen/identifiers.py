@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from codegen.errors import StubgenError
 from codegen.runtime._hub_catalog import HUB_SEPARATOR as HUB_SEPARATOR
-from codegen.runtime._hub_catalog import SEARCH_TOOLS, qualified_name
+from codegen.runtime._hub_catalog import SEARCH_TOOLS, api_safe, qualified_name
 
 if TYPE_CHECKING:
     from codegen.snapshot import Snapshot
@@ -574,9 +574,10 @@ def qualified_tools(
 ) -> list[QualifiedTool]:
     """Every server's tools under their qualified names, sorted by name; two tools sharing one is an error.
 
-    Tools of one server whose names map alike (`car.rental` and `car_rental`) are named after their
-    client methods instead (`methods`: server -> tool -> method, from the package's name plan), which
-    are unique and stay with their tools (`plan_names`), so neither takes the other's name later.
+    Tools of one server whose names map alike (`car.rental` and `car_rental`), and tools whose names
+    keep no ASCII letter or digit (`统计字数` would be `______`, telling a model nothing), are named after
+    their client methods instead (`methods`: server -> tool -> method, from the package's name plan),
+    which are unique, stay with their tools (`plan_names`), and `method_names` can choose.
     The name is only a label: the hub routes it by looking it up in a table that keeps the server id
     and the tool's own name, so mapping characters or shortening never changes what is called.
     """
@@ -589,12 +590,13 @@ def qualified_tools(
         tools = sorted(catalog[server])
         plain = {tool: qualified_name(server, tool, separator) for tool in tools}
         alike = {name for name, count in Counter(plain.values()).items() if count > 1}
+        wordless = {tool for tool in tools if not re.search(r"[A-Za-z0-9]", api_safe(tool))}
         named = (methods or {}).get(server)
-        if alike and named is None:
+        if (alike or wordless) and named is None:
             named = {entry.wire: entry.python for entry in assign_names(tools, fallback="tool", taken=CLIENT_MEMBERS)}
         for tool in tools:
             name = plain[tool]
-            if name in alike and named is not None:
+            if (name in alike or tool in wordless) and named is not None:
                 name = qualified_name(server, named.get(tool, tool), separator)
             qualified = QualifiedTool(name, server, tool)
             if qualified.qualified_name == SEARCH_TOOLS:

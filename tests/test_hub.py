@@ -266,6 +266,20 @@ def test_qualified_names_are_mapped_shortened_and_checked_deterministically() ->
     # one server's tools that map alike are named after their (unique, stable) client methods
     alike = qualified_tools({"a": ["b.c", "b_c"]}, methods={"a": {"b.c": "b_c", "b_c": "b_c_2"}})
     assert [(tool.qualified_name, tool.tool) for tool in alike] == [("a__b_c", "b.c"), ("a__b_c_2", "b_c")]
+    # a name with no ASCII letter or digit (tmcp's `统计字数`) was `tmcp______`: now its client method's,
+    # which `method_names` chooses
+    methods = {"tmcp": {"统计字数": "count_words", "計算": "tool", "add": "add"}}
+    wordless = qualified_tools({"tmcp": ["统计字数", "計算", "add"]}, methods=methods)
+    assert [(tool.qualified_name, tool.tool) for tool in wordless] == [
+        ("tmcp__add", "add"),
+        ("tmcp__count_words", "统计字数"),
+        ("tmcp__tool", "計算"),
+    ]
+    unplanned = qualified_tools({"tmcp": ["统计字数", "計算"]})
+    assert [(tool.qualified_name, tool.tool) for tool in unplanned] == [
+        ("tmcp__tool", "统计字数"),
+        ("tmcp__tool_2", "計算"),
+    ]
     with pytest.raises(StubgenError, match="gets the qualified name 'search_tools', which is the hub's own meta-tool"):
         qualified_tools({"search": ["tools"]}, "_")
     with pytest.raises(StubgenError) as bad_separator:

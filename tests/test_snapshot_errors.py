@@ -152,6 +152,24 @@ def test_an_http_server_that_never_answers_is_timed_out_in_one_line(silent: str,
     assert took < 15  # long before the answer that never comes
 
 
+def test_an_sse_server_configured_as_streamable_http_is_named_in_the_error(previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """An SSE server's event-stream URL takes only GET, so Streamable HTTP's POST gets a 405 (fastapi-mcp
+    0.4's `mount()`): the line says to declare the older transport, not to check a URL that is right."""
+    with listening("sse_server.py") as port:
+        url = f"http://127.0.0.1:{port}/sse"
+        config = write_config(
+            previous.parent, f'[tool.mcp-stubgen]\nsnapshots = "."\n[tool.mcp-stubgen.servers.raw]\nurl = "{url}"\n'
+        )
+        result = run_cli("snapshot", "--config", config)
+    assert result.exit_code == 2
+    assert_one_line_error(
+        result.stderr,
+        rf"server 'raw': http://127.0.0.1:{port}/sse answered HTTP 405 \(Method Not Allowed\) to Streamable HTTP's "
+        r'POST; if it speaks the older SSE transport, set type = "sse" in its server table$',
+    )
+    assert previous.read_bytes() == PREVIOUS
+
+
 def test_an_http_session_whose_end_goes_unanswered_is_left_after_request_timeout(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     """Leaving a legacy Streamable HTTP session sends a `DELETE`; a server that never answers it
     does not keep the command waiting: httpx's timeout bounded it, and now `request_timeout` does."""

@@ -444,6 +444,14 @@ def retry_advice(data: Any) -> str:
     return ""
 
 
+def sse_advice(data: Any) -> str:
+    """What to do when the handshake's POST was answered with a 405: an SSE server's event-stream URL
+    takes only GET (fastapi-mcp 0.4's `mount()`, the SDK 1.x `/sse`)."""
+    if isinstance(data, dict) and data.get(HTTP_STATUS_KEY) == 405:
+        return "; if the server speaks the older SSE transport, connect with sse_client(url) from mcp.client.sse"
+    return ""
+
+
 def _refusal(response: httpx2.Response, auth: httpx2.Auth | None) -> tuple[str, str] | None:
     """The OAuth step and what to do, for an answer refusing the credentials of the `auth` given (a
     401, or a 403 whose challenge is `insufficient_scope`); None for any other answer."""

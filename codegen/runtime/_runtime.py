@@ -1287,17 +1287,18 @@ def _handshake_error(server: str, error: BaseException) -> ServerError | None:
     """`ServerError` for what the SDK raised while connecting, where the server is the cause: an error
     answer to the handshake (or the connection closing; `auto`'s probe answered "not now"), an
     answer that is not valid MCP, or a protocol version the SDK does not speak. A 429 or 503 that
-    does not say when to retry says to retry later."""
+    does not say when to retry says to retry later, and a 405 names the SSE transport."""
     from mcp.shared.exceptions import MCPError
 
-    from ._http import retry_advice
+    from ._http import retry_advice, sse_advice
 
     if isinstance(error, RuntimeError) and str(error).startswith(_UNSPOKEN_VERSION):
         return ServerError(server, "the handshake", _UNSUPPORTED_PROTOCOL_VERSION, str(error))
     if isinstance(error, _EraUnknown):
         error = error.answer
     if isinstance(error, MCPError):
-        return _answer_error(server, "the handshake", error, retry_advice(error.error.data))
+        data = error.error.data
+        return _answer_error(server, "the handshake", error, retry_advice(data) or sse_advice(data))
     if not isinstance(error, Exception):
         return None
     return _server_error(server, "the handshake", error) or _connection_error(

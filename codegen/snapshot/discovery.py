@@ -1366,6 +1366,12 @@ def _token_refused_message(server: ServerConfig, error: str) -> str:
 def _http_status_message(server: ServerConfig, status: int) -> str:
     if status in (401, 403):
         return f"server {server.name!r}: {server.url} refused access (HTTP {status}); check the `headers` credentials"
+    if status == 405 and server.transport != "sse":
+        # An SSE server's event-stream URL takes only GET (fastapi-mcp's `mount()`, the SDK 1.x `/sse`).
+        return (
+            f"server {server.name!r}: {server.url} answered HTTP 405 (Method Not Allowed) to Streamable HTTP's "
+            f'POST; if it speaks the older SSE transport, set type = "sse" in its server table'
+        )
     return f"server {server.name!r}: {server.url} answered HTTP {status}; check the URL and that the server is healthy"
 
 

@@ -33,7 +33,7 @@ from codegen.config import ServerConfig
 from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import PYTHON, SERVERS, free_port, write_config
+from tests.conftest import PYTHON, SERVERS, free_port, listening, write_config
 from tests.servers.json_http import JsonHttpHandler
 
 PY = PYTHON
@@ -356,6 +356,28 @@ async def test_an_http_error_at_the_handshake_names_its_status(packages: Any) ->
                 pass
         with pytest.raises(client_package.ServerError, match=expected), client_package.HostileClient.connect_sync(url):
             pass
+
+
+async def test_an_sse_servers_url_at_the_handshake_names_the_sse_transport(packages: Any) -> None:
+    """An SSE server's event-stream URL (tests/servers/sse_server.py's `/sse`, fastapi-mcp 0.4's `/mcp`)
+    takes only GET, so `connect(url)` got a 405 to its POST and said only "HTTP 405 Method Not
+    Allowed": the client, its sync twin and the hub now say which transport to connect with."""
+    client_package, _looping, hub_package, *_others = packages
+    advice = r"; if the server speaks the older SSE transport, connect with sse_client\(url\) from mcp\.client\.sse"
+    message = rf"server 'hostile': the handshake failed: HTTP 405 Method Not Allowed{advice} \(code -32603\)"
+    with listening("sse_server.py") as port, anyio.fail_after(30):
+        url = f"http://127.0.0.1:{port}/sse"
+        with pytest.raises(client_package.ServerError, match=rf"^{message}$"):
+            async with client_package.HostileClient.connect(url):
+                pass
+        with (
+            pytest.raises(client_package.ServerError, match=rf"^{message}$"),
+            client_package.HostileClient.connect_sync(url),
+        ):
+            pass
+        with pytest.raises(hub_package.HubError, match=rf"could not connect \(ServerError: {message}\)"):
+            async with hub_package.Hub.connect(hostile=url):
+                pass
 
 
 async def test_a_rate_limited_handshake_says_when_to_retry(packages: Any) -> None:
