@@ -120,6 +120,7 @@ __all__ = [
     "fingerprint",
     "load_model",
     "load_tool_module",
+    "one_line",
     "stored_auth",
     "tool_fingerprint",
 ]
@@ -202,8 +203,25 @@ class CallOptions(RequestOptions, total=False):
     """Receives the tool's `notifications/progress`; a sync client calls it on its event loop."""
 
 
+def one_line(text: str) -> str:
+    """`text` with every non-printable character (newlines, terminal escapes, bidi controls) shown as
+    its Python escape, so text a server supplied can neither start a new line (a forged log line, a
+    CI workflow command) nor drive the terminal it is printed on."""
+    if text.isprintable():
+        return text
+    return "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+        for char in text
+    )
+
+
 class StubgenClientError(Exception):
-    """Base of the errors a generated client raises on top of the SDK's own."""
+    """Base of the errors a generated client raises on top of the SDK's own. Their messages quote
+    what a server sent (an error's message, a failed tool's text), so each is made one printable
+    line here, once; the attributes (`ServerError.message`, `ToolError.content`) keep it as sent."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(message))
 
 
 class RequestTimeoutError(StubgenClientError, TimeoutError):

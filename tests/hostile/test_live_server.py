@@ -1125,3 +1125,51 @@ async def test_a_hub_connected_from_config_survives_http_faults(
                 ):
                     await hub.call("hostile__echo", {"text": fault})
                 assert (await hub.call("hostile__count", {})).structured_content == {"n": 3}
+
+
+@pytest.fixture(scope="module")
+def odd_packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """`odd.odd` and `odd.hub` over it, generated from the hostile server's `odd` catalog (its
+    `echo` answered as its text says); forgotten afterwards."""
+    folder = tmp_path_factory.mktemp("odd")
+    snapshot = anyio.run(snapshot_server, ServerConfig(name="odd", command=PY, args=(HOSTILE, "--mode", "odd")))
+    generate_package(snapshot, folder / "odd")
+    generate_hub([(snapshot, {})], folder / "odd")
+    sys.path.insert(0, str(folder))
+    try:
+        yield importlib.import_module("odd.odd"), importlib.import_module("odd.hub")
+    finally:
+        sys.path.remove(str(folder))
+        for module in [module for module in sys.modules if module.split(".")[0] == "odd"]:
+            del sys.modules[module]
+
+
+ANSI = "\x1b]0;owned\x07\x1b[2J\x1b[31mred\x1b[0m\r\nINFO all good"
+"""The hostile server's `ANSI`: a window title, clear screen, colour and a forged log line."""
+ANSI_SHOWN = r"\x1b]0;owned\x07\x1b[2J\x1b[31mred\x1b[0m\r\nINFO all good"
+"""The hostile server's `ANSI` text as an error message shows it: every control character escaped."""
+
+
+async def test_terminal_control_in_a_servers_text_never_reaches_an_error_message(odd_packages: Any) -> None:
+    """A failed tool's text and a JSON-RPC error's message went into `ToolError` and `ServerError`
+    verbatim: printed or logged, the server set the terminal's title, cleared the screen and forged
+    a log line (`\\r\\nINFO all good`). Now each message is one printable line, control characters
+    escaped, in the async and the sync client and from `hub.call`; the attributes keep the text as sent."""
+    odd, hub_package = odd_packages
+    with anyio.fail_after(30):
+        async with odd.OddClient.connect(hostile("odd")) as client:
+            with pytest.raises(odd.ToolError) as failed:
+                await client.echo(text="ansi-is-error")
+            assert str(failed.value) == f"tool 'echo' failed: {ANSI_SHOWN}"
+            assert failed.value.content[0].text == ANSI
+            with pytest.raises(odd.ServerError) as refused:
+                await client.echo(text="ansi-rpc-error")
+            assert str(refused.value) == f"server 'odd': tool 'echo' failed: {ANSI_SHOWN} (code -32603)"
+            assert (refused.value.message, refused.value.data) == (ANSI, ANSI)
+        async with hub_package.Hub.connect(odd=hostile("odd")) as hub:
+            with pytest.raises(hub_package.ServerError) as refused:
+                await hub.call("odd__echo", {"text": "ansi-rpc-error"})
+            assert str(refused.value) == f"server 'odd': tool 'echo' failed: {ANSI_SHOWN} (code -32603)"
+    with odd.OddClient.connect_sync(hostile("odd")) as sync_client, pytest.raises(odd.ToolError) as failed:
+        sync_client.echo(text="ansi-is-error")
+    assert str(failed.value) == f"tool 'echo' failed: {ANSI_SHOWN}"
