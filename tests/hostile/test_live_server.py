@@ -1173,3 +1173,21 @@ async def test_terminal_control_in_a_servers_text_never_reaches_an_error_message
     with odd.OddClient.connect_sync(hostile("odd")) as sync_client, pytest.raises(odd.ToolError) as failed:
         sync_client.echo(text="ansi-is-error")
     assert str(failed.value) == f"tool 'echo' failed: {ANSI_SHOWN}"
+
+
+async def test_an_answer_nested_past_pythons_depth_fails_its_call_at_once(odd_packages: Any) -> None:
+    """An answer nested 100,000 levels deep: the SDK's parser refuses it, and Python's, which read
+    the id of every other unreadable answer, ran out of recursion, so the call waited for ever (a
+    hub's too). Now its id is read from the line's first members, the call fails at once with
+    `ServerError` -32700, and the session goes on."""
+    odd, hub_package = odd_packages
+    deep = r"^server 'odd': tool 'echo' failed: its answer is not JSON the MCP SDK reads \(Invalid JSON: recursion limit exceeded .*\) \(code -32700\)$"
+    with anyio.fail_after(30):
+        async with odd.OddClient.connect(hostile("odd")) as client:
+            with pytest.raises(odd.ServerError, match=deep):
+                await client.echo(text="deep")
+            assert (await client.echo(text="after")).text == "after"
+        async with hub_package.Hub.connect(odd=hostile("odd")) as hub:
+            with pytest.raises(hub_package.ServerError, match=deep):
+                await hub.call("odd__echo", {"text": "deep"})
+            assert (await hub.call("odd__echo", {"text": "after"})).content[0].text == "after"

@@ -707,17 +707,19 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
             problems[0].get("input") if problems else None
         )  # the line, or what it held once parsed
         answer = read
+        request_id = None
         if isinstance(read, str | bytes):
             text = read.decode("utf-8", "replace") if isinstance(read, bytes) else read
             try:  # a line that is not UTF-8 (`_stdio`) comes as its bytes: read for its id anyway
                 answer = json.loads(
                     text, parse_int=lambda digits: int(digits) if len(digits) < 4000 else 0
                 )
-            except (ValueError, RecursionError):
-                answer = None
-        request_id = (
-            answer.get("id") if isinstance(answer, dict) and "method" not in answer else None
-        )
+            except (ValueError, RecursionError):  # nested past Python's depth too, or cut short
+                from ._stdio import answered_id
+
+                answer, request_id = None, answered_id(text, text)
+        if isinstance(answer, dict) and "method" not in answer:
+            request_id = answer.get("id")
         if type(request_id) in (int, str) and request_id in dispatcher._pending:
             from mcp.types import ErrorData
 
