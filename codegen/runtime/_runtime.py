@@ -686,7 +686,9 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
     nesting past the parser's depth), or an answer that is neither a result object nor an error
     (`"result": null`). The SDK's stdio transport drops such a line, and the request would wait for
     ever, or until its timeout. Python's own parser finds which request the line answers; that
-    request gets a -32700 error answer, which the caller sees as `ServerError`."""
+    request gets a -32700 error answer, which the caller sees as `ServerError`. The line is not
+    passed on to the message handler as well: the session `Hub.connect_from_config` holds ends on
+    an unreadable line it hears of, which must not end it for an answer that failed one call."""
     session: Any = getattr(
         client, "session", client
     )  # an opened `mcp.Client` holds its `ClientSession`
@@ -730,6 +732,7 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
             else:
                 message = "its answer holds neither a result object nor an error"
             dispatcher._resolve_pending(request_id, ErrorData(code=_NOT_MCP, message=message))
+            return  # the line is that request's error now, not news for the message handler too
         if observe is not None:
             await observe(error)
 

@@ -1191,3 +1191,25 @@ async def test_an_answer_nested_past_pythons_depth_fails_its_call_at_once(odd_pa
             with pytest.raises(hub_package.ServerError, match=deep):
                 await hub.call("odd__echo", {"text": "deep"})
             assert (await hub.call("odd__echo", {"text": "after"})).content[0].text == "after"
+
+
+async def test_an_unreadable_answer_fails_one_call_of_a_hub_connected_from_config_not_its_session(
+    odd_packages: Any, tmp_path: Path
+) -> None:
+    """`Hub.connect_from_config` holds mcp-stubgen's own session, which ends when it hears of a line
+    the SDK cannot read (so that discovery's listing fails at once, naming why). An answer to one
+    `hub.call` nested too deep was failed by the runtime and then ended that session too: every
+    later call failed with "Connection closed", and leaving the block raised "could not connect".
+    Now that call alone fails, and the session goes on."""
+    _odd, hub_package = odd_packages
+    config = tmp_path / "pyproject.toml"
+    config.write_text(
+        f"[tool.mcp-stubgen.servers.odd]\ncommand = {json.dumps(PY)}\n"
+        f"args = {json.dumps([HOSTILE, '--mode', 'odd'])}\nrequest_timeout = 20\n"
+    )
+    deep = r"^server 'odd': tool 'echo' failed: its answer is not JSON the MCP SDK reads \(Invalid JSON: recursion limit exceeded .*\) \(code -32700\)$"
+    with anyio.fail_after(30):
+        async with hub_package.Hub.connect_from_config(config, servers=["odd"]) as hub:
+            with pytest.raises(hub_package.ServerError, match=deep):
+                await hub.call("odd__echo", {"text": "deep"})
+            assert (await hub.call("odd__echo", {"text": "after"})).content[0].text == "after"
