@@ -67,7 +67,7 @@ from ._runtime import (
     RequestTimeoutError,
     ServerError,
     _answer_error,
-    _handshake_advice,
+    _call_advice,
     _lone_exception,
     _meta,
     _progress,
@@ -552,7 +552,7 @@ class GeneratedHub:
             ):
                 raise RequestTimeoutError(route.client, f"tool {route.tool!r}", timeout) from None
             if isinstance(error, MCPError):
-                advice = _handshake_advice(client.protocol_version, error)
+                advice = _call_advice(client.protocol_version, error)
                 raise _answer_error(route.client, f"tool {route.tool!r}", error, advice) from error
             refused = _result_error(route.client, route.tool, error)
             if refused is not None:

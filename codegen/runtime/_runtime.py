@@ -992,7 +992,7 @@ class GeneratedClient:
             self.server_name,
             f"tool {tool!r}",
             error,
-            _handshake_advice(self.protocol_version, error),
+            _call_advice(self.protocol_version, error),
         ) from error
 
     def _prime(self, tool: str, terms: ToolContract) -> None:
@@ -1426,9 +1426,17 @@ def _answer_error(server: str, request: str, error: MCPError, advice: str = "") 
     return ServerError(server, request, error.code, error.message + advice, data)
 
 
-def _handshake_advice(protocol_version: str, error: MCPError) -> str:
-    """What to do when a server listed its tools in a 2026-07-28 session but refuses a call for want
-    of `initialize` (kglite 0.21.2 on rmcp 3.5 answers every `tools/call` so): the older handshake."""
+def _call_advice(protocol_version: str, error: MCPError) -> str:
+    """What to do when a server refuses a `tools/call`: its arguments were checked against the tool's
+    input schema before it was sent, so "invalid params" says the server's schema is no longer that
+    one (a parameter added, renamed or retyped since the snapshot): sync. And when a server listed
+    its tools in a 2026-07-28 session but refuses a call for want of `initialize` (kglite 0.21.2 on
+    rmcp 3.5 answers every `tools/call` so): the older handshake."""
+    if error.code == _INVALID_PARAMS:
+        return (
+            "; the arguments fit the tool's input schema as this client has it, so the server's has "
+            "probably changed: run `mcp-stubgen sync`"
+        )
     if (
         protocol_version >= _FIRST_MODERN_PROTOCOL
         and error.code == _INVALID_REQUEST

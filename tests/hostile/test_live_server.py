@@ -1213,3 +1213,25 @@ async def test_an_unreadable_answer_fails_one_call_of_a_hub_connected_from_confi
             with pytest.raises(hub_package.ServerError, match=deep):
                 await hub.call("odd__echo", {"text": "deep"})
             assert (await hub.call("odd__echo", {"text": "after"})).content[0].text == "after"
+
+
+async def test_a_call_refused_as_invalid_params_says_the_tool_changed_and_to_sync(odd_packages: Any) -> None:
+    """A tool whose schema changed on the server since the snapshot (a parameter added): arguments
+    that fit the snapshot's schema are refused with -32602, and the error said only the server's
+    words. The client checked them against its schema before sending, so the server's schema is
+    no longer that one: the error now says so, and to run `mcp-stubgen sync`; from `hub.call` too."""
+    odd, hub_package = odd_packages
+    stale = (
+        "server 'odd': tool 'echo' failed: Invalid arguments for tool echo: 'size' is a required property; "
+        "the arguments fit the tool's input schema as this client has it, so the server's has probably "
+        "changed: run `mcp-stubgen sync` (code -32602)"
+    )
+    with anyio.fail_after(30):
+        async with odd.OddClient.connect(hostile("odd")) as client:
+            with pytest.raises(odd.ServerError) as refused:
+                await client.echo(text="invalid-params")
+            assert (str(refused.value), refused.value.code) == (stale, -32602)
+        async with hub_package.Hub.connect(odd=hostile("odd")) as hub:
+            with pytest.raises(hub_package.ServerError) as refused:
+                await hub.call("odd__echo", {"text": "invalid-params"})
+            assert str(refused.value) == stale

@@ -99,6 +99,7 @@ ODD: dict[str, Any] = {
     "structured-list": {"result": {"content": [], "structuredContent": [1, 2]}},
     "text-missing": {"result": {"content": [{"type": "text"}]}},
     "empty-error": {"result": {"content": [], "isError": True}},
+    "invalid-params": {"error": {"code": -32602, "message": "Invalid arguments for tool echo: 'size' is a required property"}},
 }  # fmt: skip
 """How `echo` answers in `odd` mode, by its `text`: the answer's members besides `jsonrpc` and `id`."""
 
