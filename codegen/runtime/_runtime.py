@@ -729,6 +729,11 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
                 message = (
                     f"its answer is not JSON the MCP SDK reads ({_clip(problems[0]['msg'], 200)})"
                 )
+            elif isinstance(answer, dict) and "error" in answer:
+                message = (
+                    "its error is not a JSON-RPC error object (an integer code, a string message): "
+                    + _clip(repr(answer["error"]), 100)
+                )
             else:
                 message = "its answer holds neither a result object nor an error"
             dispatcher._resolve_pending(request_id, ErrorData(code=_NOT_MCP, message=message))

@@ -1235,3 +1235,23 @@ async def test_a_call_refused_as_invalid_params_says_the_tool_changed_and_to_syn
             with pytest.raises(hub_package.ServerError) as refused:
                 await hub.call("odd__echo", {"text": "invalid-params"})
             assert str(refused.value) == stale
+
+
+async def test_an_error_answer_that_is_not_a_json_rpc_error_says_so(odd_packages: Any) -> None:
+    """An error answer whose `code` is a string, or whose `message` is a number: the call failed
+    saying the answer "holds neither a result object nor an error", though it holds one. Now the
+    error says what is wrong with it, and shows it; the session goes on."""
+    odd, _hub_package = odd_packages
+    with anyio.fail_after(30):
+        async with odd.OddClient.connect(hostile("odd")) as client:
+            for text, shown in (
+                ("code-not-int", "{'code': 'oops', 'message': 'bad'}"),
+                ("message-not-str", "{'code': -32603, 'message': 42}"),
+            ):
+                with pytest.raises(odd.ServerError) as refused:
+                    await client.echo(text=text)
+                assert str(refused.value) == (
+                    "server 'odd': tool 'echo' failed: its error is not a JSON-RPC error object (an integer "
+                    f"code, a string message): {shown} (code -32700)"
+                )
+            assert (await client.echo(text="after")).text == "after"
