@@ -1278,3 +1278,27 @@ async def test_an_error_answer_that_is_not_a_json_rpc_error_says_so(odd_packages
                     f"code, a string message): {shown} (code -32700)"
                 )
             assert (await client.echo(text="after")).text == "after"
+
+
+async def test_a_notification_that_is_not_valid_mcp_is_one_warning_not_a_traceback(
+    odd_packages: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A progress notification whose progress is "half" and a log message at level "bogus", mid-call:
+    the SDK logged each with a traceback into the application's log, under a logger named `client`.
+    Now each is left out with one warning naming the server, the method and what is wrong, from
+    the client and from the hub; the call returns its answer."""
+    odd, hub_package, _code_mode = odd_packages
+    warnings = [
+        "odd: the server sent a notifications/progress that is not valid MCP (/params/progress: Input should be "
+        "a valid number, unable to parse string as a number); it was left out",
+        "odd: the server sent a notifications/message that is not valid MCP (/params/level: Input should be "
+        "'alert', 'critical', 'debug', 'emergency', 'error', 'info', 'notice' or 'warning'); it was left out",
+    ]
+    with anyio.fail_after(30), caplog.at_level(logging.WARNING):
+        async with odd.OddClient.connect(hostile("odd")) as client:
+            assert (await client.echo(text="bad-notifications")).text == "bad-notifications"
+        async with hub_package.Hub.connect(odd=hostile("odd")) as hub:
+            assert (await hub.call("odd__echo", {"text": "bad-notifications"})).content[0].text == "bad-notifications"
+    records = [record for record in caplog.records if record.levelno >= logging.WARNING]
+    assert [record.getMessage() for record in records] == warnings * 2
+    assert not [record for record in records if record.exc_info]

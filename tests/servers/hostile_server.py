@@ -262,9 +262,10 @@ def odd_answer(message: dict[str, Any]) -> bool:
         sys.stdout.flush()
 
     if "method" not in message and "id" in message:  # the client answered the server's request
-        asked = ASKED.pop(str(message["id"]))
+        asked = ASKED.pop(str(message["id"]), None)  # None: an answer to a ping or an unknown request
         text = json.dumps(message.get("result", message.get("error")), sort_keys=True)
-        send({"id": asked, "result": {"content": [{"type": "text", "text": text}]}})
+        if asked is not None:
+            send({"id": asked, "result": {"content": [{"type": "text", "text": text}]}})
         return True
     params = message.get("params") or {}
     if message.get("method") != "tools/call" or params.get("name") != "echo":
@@ -293,6 +294,18 @@ def odd_answer(message: dict[str, Any]) -> bool:
         }[text]
         ASKED[f"asked-{request_id}"] = request_id
         send({"id": f"asked-{request_id}", "method": text, "params": asked})
+    elif text == "bad-notifications":  # not valid MCP, and a method MCP does not have
+        send(
+            {"method": "notifications/progress", "params": {"progressToken": 1, "progress": "half"}},
+            {"method": "notifications/message", "params": {"level": "bogus", "data": ANSI}},
+            {"method": "notifications/unheard_of", "params": {"x": ANSI}},
+            {"method": "notifications/cancelled", "params": {"requestId": request_id}},
+            {"id": request_id, "result": answer},
+        )
+    elif text == "server-ping-flood":  # requests of the server's the client must answer, mid-call
+        send(*({"id": f"ping-{n}", "method": "ping"} for n in range(200)), {"id": request_id, "result": answer})
+    elif text == "unknown-request":
+        send({"id": "odd-1", "method": "odd/unheard_of", "params": {}}, {"id": request_id, "result": answer})
     elif text == "garbage-mid-call":
         send(ANSI, "{not json", '{"jsonrpc": "2.0"}', '{"jsonrpc": "2.0", "id": 999999, "result": {}}',
              {"id": request_id, "result": answer})  # fmt: skip

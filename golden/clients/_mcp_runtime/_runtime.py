@@ -155,6 +155,8 @@ _HEADER_MISMATCH = -32020
 _INPUT_REQUIRED_MAX_ROUNDS = 10
 """`mcp.Client`'s default `input_required_max_rounds`, for a client that wraps a bare `ClientSession`."""
 _FIRST_MODERN_PROTOCOL = "2026-07-28"
+_LATEST_HANDSHAKE_VERSION = "2025-11-25"
+"""The version the SDK reads a message by before the handshake settles one."""
 """Protocol versions are dates: one before this is spoken with the `initialize` handshake."""
 
 MAX_PAGES: Final = 1000
@@ -848,14 +850,16 @@ class GeneratedClient:
                 transport = http_transport(server, cls.server_name, auth)
             connecting = True
             try:
-                async with _probing_client_class()(
+                probing = _probing_client_class()(
                     transport,
                     sampling_callback=sampling_callback,
                     elicitation_callback=elicitation_callback,
                     list_roots_callback=list_roots_callback,
                     logging_callback=logging_callback,
                     **client_options,
-                ) as client:
+                )
+                probing.server_name = cls.server_name  # type: ignore[attr-defined]
+                async with probing as client:
                     connecting = False
                     wrapper = cls(client)
                     try:
@@ -1356,6 +1360,8 @@ def _probing_client_class() -> type[Client]:
 
     class ProbingClient(Client):
         _connecting = False
+        server_name = ""
+        """Who its warnings name (`connect` sets it)."""
 
         async def __aenter__(self) -> Self:
             self._connecting = True
@@ -1378,9 +1384,44 @@ def _probing_client_class() -> type[Client]:
                     raise
 
             session.send_discover = send_discover  # type: ignore[method-assign]
+            _leave_out_invalid_notifications(session, self.server_name)
             return session
 
     return ProbingClient
+
+
+def _leave_out_invalid_notifications(session: ClientSession, server: str) -> None:
+    """Leave out a notification that is not valid MCP (a progress of "half", a log level MCP does not
+    have) with one warning naming the server and what is wrong: the SDK logged a traceback into the
+    application's log for each. Set on a session not yet started: the SDK hands its dispatcher the
+    handler as it starts."""
+    import logging
+
+    from mcp_types import methods
+    from pydantic import ValidationError
+
+    notify = session._on_notify
+
+    async def on_notify(context: Any, method: str, params: Mapping[str, Any] | None) -> None:
+        version = session._negotiated_version or _LATEST_HANDSHAKE_VERSION
+        try:
+            methods.parse_server_notification(method, version, params)
+        except KeyError:  # not a notification MCP defines: the SDK's extensions, or dropped
+            pass
+        except ValidationError as error:
+            problem = error.errors()[0]
+            pointer = "/" + "/".join(str(part) for part in problem["loc"])
+            logging.getLogger(__name__).warning(
+                "%s: the server sent a %s that is not valid MCP (%s: %s); it was left out",
+                server,
+                one_line(_clip(method, 80)),
+                pointer,
+                one_line(_clip(problem["msg"], 200)),
+            )
+            return
+        await notify(context, method, params)
+
+    session._on_notify = on_notify  # type: ignore[method-assign,assignment]
 
 
 def _http_url(text: str) -> bool:
