@@ -1148,6 +1148,16 @@ def odd_packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
             del sys.modules[module]
 
 
+def odd_config(folder: Path) -> Path:
+    """A project config with the hostile server in `odd` mode as server `odd`, for `Hub.connect_from_config`."""
+    config = folder / "pyproject.toml"
+    config.write_text(
+        f"[tool.mcp-stubgen.servers.odd]\ncommand = {json.dumps(PY)}\n"
+        f"args = {json.dumps([HOSTILE, '--mode', 'odd'])}\nrequest_timeout = 20\n"
+    )
+    return config
+
+
 ANSI = "\x1b]0;owned\x07\x1b[2J\x1b[31mred\x1b[0m\r\nINFO all good"
 """The hostile server's `ANSI`: a window title, clear screen, colour and a forged log line."""
 ANSI_SHOWN = r"\x1b]0;owned\x07\x1b[2J\x1b[31mred\x1b[0m\r\nINFO all good"
@@ -1225,11 +1235,7 @@ async def test_an_unreadable_answer_fails_one_call_of_a_hub_connected_from_confi
     later call failed with "Connection closed", and leaving the block raised "could not connect".
     Now that call alone fails, and the session goes on."""
     _odd, hub_package, _code_mode = odd_packages
-    config = tmp_path / "pyproject.toml"
-    config.write_text(
-        f"[tool.mcp-stubgen.servers.odd]\ncommand = {json.dumps(PY)}\n"
-        f"args = {json.dumps([HOSTILE, '--mode', 'odd'])}\nrequest_timeout = 20\n"
-    )
+    config = odd_config(tmp_path)
     deep = r"^server 'odd': tool 'echo' failed: its answer is not JSON the MCP SDK reads \(Invalid JSON: recursion limit exceeded .*\) \(code -32700\)$"
     with anyio.fail_after(30):
         async with hub_package.Hub.connect_from_config(config, servers=["odd"]) as hub:
@@ -1281,12 +1287,13 @@ async def test_an_error_answer_that_is_not_a_json_rpc_error_says_so(odd_packages
 
 
 async def test_a_notification_that_is_not_valid_mcp_is_one_warning_not_a_traceback(
-    odd_packages: Any, caplog: pytest.LogCaptureFixture
+    odd_packages: Any, caplog: pytest.LogCaptureFixture, tmp_path: Path
 ) -> None:
     """A progress notification whose progress is "half" and a log message at level "bogus", mid-call:
     the SDK logged each with a traceback into the application's log, under a logger named `client`.
     Now each is left out with one warning naming the server, the method and what is wrong, from
-    the client and from the hub; the call returns its answer."""
+    the client, the hub and the hub connected from a config (mcp-stubgen's own session, as
+    `watch` holds); the call returns its answer."""
     odd, hub_package, _code_mode = odd_packages
     warnings = [
         "odd: the server sent a notifications/progress that is not valid MCP (/params/progress: Input should be "
@@ -1299,6 +1306,8 @@ async def test_a_notification_that_is_not_valid_mcp_is_one_warning_not_a_traceba
             assert (await client.echo(text="bad-notifications")).text == "bad-notifications"
         async with hub_package.Hub.connect(odd=hostile("odd")) as hub:
             assert (await hub.call("odd__echo", {"text": "bad-notifications"})).content[0].text == "bad-notifications"
+        async with hub_package.Hub.connect_from_config(odd_config(tmp_path), servers=["odd"]) as hub:
+            assert (await hub.call("odd__echo", {"text": "bad-notifications"})).content[0].text == "bad-notifications"
     records = [record for record in caplog.records if record.levelno >= logging.WARNING]
-    assert [record.getMessage() for record in records] == warnings * 2
+    assert [record.getMessage() for record in records] == warnings * 3
     assert not [record for record in records if record.exc_info]

@@ -304,6 +304,9 @@ def odd_answer(message: dict[str, Any]) -> bool:
         )
     elif text == "server-ping-flood":  # requests of the server's the client must answer, mid-call
         send(*({"id": f"ping-{n}", "method": "ping"} for n in range(200)), {"id": request_id, "result": answer})
+    elif text == "bad-request":  # a request of the server's that is not valid MCP
+        ASKED[f"asked-{request_id}"] = request_id
+        send({"id": f"asked-{request_id}", "method": "sampling/createMessage", "params": {"messages": "all"}})
     elif text == "unknown-request":
         send({"id": "odd-1", "method": "odd/unheard_of", "params": {}}, {"id": request_id, "result": answer})
     elif text == "garbage-mid-call":
