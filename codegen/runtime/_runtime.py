@@ -1397,7 +1397,7 @@ def _leave_out_invalid_notifications(session: ClientSession, server: str) -> Non
     handler as it starts."""
     import logging
 
-    from mcp_types import methods
+    from mcp.types import methods
     from pydantic import ValidationError
 
     notify = session._on_notify
