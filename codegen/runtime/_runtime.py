@@ -747,6 +747,38 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
     dispatcher.on_stream_exception = on_stream_exception
 
 
+def _warn_of_stray_answers(client: Client | ClientSession, server: str) -> None:
+    """One warning naming the server for an answer no request waits for (an id never sent, a second
+    answer, one after its call gave up): the SDK drops it with a debug line, so a call whose answer
+    came with another id waited on without a word."""
+    session: Any = getattr(client, "session", client)
+    dispatcher: Any = getattr(session, "_dispatcher", None)
+    resolve = getattr(dispatcher, "_resolve_pending", None)
+    if resolve is None or not hasattr(dispatcher, "_pending") or getattr(resolve, _ADJUSTED, False):
+        return
+    from mcp.shared.dispatcher import coerce_request_id
+
+    def resolve_pending(request_id: Any, outcome: Any) -> None:
+        if request_id is None or coerce_request_id(request_id) not in dispatcher._pending:
+            import logging
+
+            what = (
+                "an error answer without an id"
+                if request_id is None
+                else f"an answer to request {_clip(repr(request_id), 40)}"
+            )
+            logging.getLogger(__name__).warning(
+                "%s: the server sent %s, which no request waits for (never sent, answered already, "
+                "or given up on); it was left out",
+                server,
+                what,
+            )
+        resolve(request_id, outcome)
+
+    setattr(resolve_pending, _ADJUSTED, True)
+    dispatcher._resolve_pending = resolve_pending
+
+
 class GeneratedClient:
     """The base of every generated client: holds a connected SDK client and does the calling.
 
@@ -775,6 +807,7 @@ class GeneratedClient:
         _check_outputs_in_linear_time(client)
         _read_absent_result_type_as_complete(client)
         _fail_unreadable_answers(client)
+        _warn_of_stray_answers(client, self.server_name)
 
     @classmethod
     def connect(

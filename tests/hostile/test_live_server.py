@@ -1311,3 +1311,21 @@ async def test_a_notification_that_is_not_valid_mcp_is_one_warning_not_a_traceba
     records = [record for record in caplog.records if record.levelno >= logging.WARNING]
     assert [record.getMessage() for record in records] == warnings * 3
     assert not [record for record in records if record.exc_info]
+
+
+async def test_an_answer_no_request_waits_for_is_one_warning(
+    odd_packages: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An answer that carries an id never sent: the SDK dropped it with a debug line, so the call
+    waited until its timeout without a word of why. Now it is left out with one warning naming the
+    server and the id; the call ends with its timeout, and the session goes on."""
+    odd, _hub_package, _code_mode = odd_packages
+    with anyio.fail_after(30), caplog.at_level(logging.WARNING):
+        async with odd.OddClient.connect(hostile("odd")) as client:
+            with pytest.raises(odd.RequestTimeoutError):
+                await client.echo(text="other-id", call_options={"timeout": 1})
+            assert (await client.echo(text="after")).text == "after"
+    assert [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING] == [
+        "odd: the server sent an answer to request 1000000000, which no request waits for (never sent, "
+        "answered already, or given up on); it was left out"
+    ]

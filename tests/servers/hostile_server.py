@@ -314,6 +314,12 @@ def odd_answer(message: dict[str, Any]) -> bool:
              {"id": request_id, "result": answer})  # fmt: skip
     elif text == "other-id":
         send({"id": 10**9, "result": answer})
+    elif text == "close-stdout":  # stdout closed, the process still running
+        sys.stdout.flush()
+        os.close(1)
+        import time
+
+        time.sleep(60)
     elif text == "close-mid-answer":
         sys.stdout.write(f'{{"jsonrpc": "2.0", "id": {json.dumps(request_id)}, "result": {{"content": [{{"type": "te')
         sys.stdout.flush()
