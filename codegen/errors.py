@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from codegen.runtime._runtime import one_line as one_line  # the CLI shows server text as clients do
+
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 """Drift at or above the threshold, or `generate --check` found stale output."""
@@ -10,15 +12,6 @@ EXIT_ERROR = 2
 EXIT_INTERRUPTED = 130
 INTERRUPTED = "interrupted; files already written are left as they were"
 """The line a Ctrl-C ends a command with, whenever it comes."""
-
-
-def one_line(text: str) -> str:
-    """`text` with every non-printable character (newlines, terminal escapes, bidi controls) shown as
-    its Python escape, so text a server supplied can neither start a new line (a CI workflow command)
-    nor drive the terminal it is printed on."""
-    if text.isprintable():
-        return text
-    return "".join(char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in text)
 
 
 class StubgenError(Exception):

@@ -120,6 +120,7 @@ __all__ = [
     "fingerprint",
     "load_model",
     "load_tool_module",
+    "one_line",
     "stored_auth",
     "tool_fingerprint",
 ]
@@ -154,6 +155,8 @@ _HEADER_MISMATCH = -32020
 _INPUT_REQUIRED_MAX_ROUNDS = 10
 """`mcp.Client`'s default `input_required_max_rounds`, for a client that wraps a bare `ClientSession`."""
 _FIRST_MODERN_PROTOCOL = "2026-07-28"
+_LATEST_HANDSHAKE_VERSION = "2025-11-25"
+"""The version the SDK reads a message by before the handshake settles one."""
 """Protocol versions are dates: one before this is spoken with the `initialize` handshake."""
 
 MAX_PAGES: Final = 1000
@@ -202,8 +205,25 @@ class CallOptions(RequestOptions, total=False):
     """Receives the tool's `notifications/progress`; a sync client calls it on its event loop."""
 
 
+def one_line(text: str) -> str:
+    """`text` with every non-printable character (newlines, terminal escapes, bidi controls) shown as
+    its Python escape, so text a server supplied can neither start a new line (a forged log line, a
+    CI workflow command) nor drive the terminal it is printed on."""
+    if text.isprintable():
+        return text
+    return "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+        for char in text
+    )
+
+
 class StubgenClientError(Exception):
-    """Base of the errors a generated client raises on top of the SDK's own."""
+    """Base of the errors a generated client raises on top of the SDK's own. Their messages quote
+    what a server sent (an error's message, a failed tool's text), so each is made one printable
+    line here, once; the attributes (`ServerError.message`, `ToolError.content`) keep it as sent."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(message))
 
 
 class RequestTimeoutError(StubgenClientError, TimeoutError):
@@ -668,7 +688,9 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
     nesting past the parser's depth), or an answer that is neither a result object nor an error
     (`"result": null`). The SDK's stdio transport drops such a line, and the request would wait for
     ever, or until its timeout. Python's own parser finds which request the line answers; that
-    request gets a -32700 error answer, which the caller sees as `ServerError`."""
+    request gets a -32700 error answer, which the caller sees as `ServerError`. The line is not
+    passed on to the message handler as well: the session `Hub.connect_from_config` holds ends on
+    an unreadable line it hears of, which must not end it for an answer that failed one call."""
     session: Any = getattr(
         client, "session", client
     )  # an opened `mcp.Client` holds its `ClientSession`
@@ -689,17 +711,19 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
             problems[0].get("input") if problems else None
         )  # the line, or what it held once parsed
         answer = read
+        request_id = None
         if isinstance(read, str | bytes):
             text = read.decode("utf-8", "replace") if isinstance(read, bytes) else read
             try:  # a line that is not UTF-8 (`_stdio`) comes as its bytes: read for its id anyway
                 answer = json.loads(
                     text, parse_int=lambda digits: int(digits) if len(digits) < 4000 else 0
                 )
-            except (ValueError, RecursionError):
-                answer = None
-        request_id = (
-            answer.get("id") if isinstance(answer, dict) and "method" not in answer else None
-        )
+            except (ValueError, RecursionError):  # nested past Python's depth too, or cut short
+                from ._stdio import answered_id
+
+                answer, request_id = None, answered_id(text, text)
+        if isinstance(answer, dict) and "method" not in answer:
+            request_id = answer.get("id")
         if type(request_id) in (int, str) and request_id in dispatcher._pending:
             from mcp.types import ErrorData
 
@@ -707,14 +731,52 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
                 message = (
                     f"its answer is not JSON the MCP SDK reads ({_clip(problems[0]['msg'], 200)})"
                 )
+            elif isinstance(answer, dict) and "error" in answer:
+                message = (
+                    "its error is not a JSON-RPC error object (an integer code, a string message): "
+                    + _clip(repr(answer["error"]), 100)
+                )
             else:
                 message = "its answer holds neither a result object nor an error"
             dispatcher._resolve_pending(request_id, ErrorData(code=_NOT_MCP, message=message))
+            return  # the line is that request's error now, not news for the message handler too
         if observe is not None:
             await observe(error)
 
     setattr(on_stream_exception, _ADJUSTED, True)
     dispatcher.on_stream_exception = on_stream_exception
+
+
+def _warn_of_stray_answers(client: Client | ClientSession, server: str) -> None:
+    """One warning naming the server for an answer no request waits for (an id never sent, a second
+    answer, one after its call gave up): the SDK drops it with a debug line, so a call whose answer
+    came with another id waited on without a word."""
+    session: Any = getattr(client, "session", client)
+    dispatcher: Any = getattr(session, "_dispatcher", None)
+    resolve = getattr(dispatcher, "_resolve_pending", None)
+    if resolve is None or not hasattr(dispatcher, "_pending") or getattr(resolve, _ADJUSTED, False):
+        return
+    from mcp.shared.dispatcher import coerce_request_id
+
+    def resolve_pending(request_id: Any, outcome: Any) -> None:
+        if request_id is None or coerce_request_id(request_id) not in dispatcher._pending:
+            import logging
+
+            what = (
+                "an error answer without an id"
+                if request_id is None
+                else f"an answer to request {_clip(repr(request_id), 40)}"
+            )
+            logging.getLogger(__name__).warning(
+                "%s: the server sent %s, which no request waits for (never sent, answered already, "
+                "or given up on); it was left out",
+                server,
+                what,
+            )
+        resolve(request_id, outcome)
+
+    setattr(resolve_pending, _ADJUSTED, True)
+    dispatcher._resolve_pending = resolve_pending
 
 
 class GeneratedClient:
@@ -745,6 +807,7 @@ class GeneratedClient:
         _check_outputs_in_linear_time(client)
         _read_absent_result_type_as_complete(client)
         _fail_unreadable_answers(client)
+        _warn_of_stray_answers(client, self.server_name)
 
     @classmethod
     def connect(
@@ -820,14 +883,16 @@ class GeneratedClient:
                 transport = http_transport(server, cls.server_name, auth)
             connecting = True
             try:
-                async with _probing_client_class()(
+                probing = _probing_client_class()(
                     transport,
                     sampling_callback=sampling_callback,
                     elicitation_callback=elicitation_callback,
                     list_roots_callback=list_roots_callback,
                     logging_callback=logging_callback,
                     **client_options,
-                ) as client:
+                )
+                probing.server_name = cls.server_name  # type: ignore[attr-defined]
+                async with probing as client:
                     connecting = False
                     wrapper = cls(client)
                     try:
@@ -969,7 +1034,7 @@ class GeneratedClient:
             self.server_name,
             f"tool {tool!r}",
             error,
-            _handshake_advice(self.protocol_version, error),
+            _call_advice(self.protocol_version, error),
         ) from error
 
     def _prime(self, tool: str, terms: ToolContract) -> None:
@@ -1329,6 +1394,8 @@ def _probing_client_class() -> type[Client]:
 
     class ProbingClient(Client):
         _connecting = False
+        server_name = ""
+        """Who its warnings name (`connect` sets it)."""
 
         async def __aenter__(self) -> Self:
             self._connecting = True
@@ -1351,9 +1418,44 @@ def _probing_client_class() -> type[Client]:
                     raise
 
             session.send_discover = send_discover  # type: ignore[method-assign]
+            _leave_out_invalid_notifications(session, self.server_name)
             return session
 
     return ProbingClient
+
+
+def _leave_out_invalid_notifications(session: ClientSession, server: str) -> None:
+    """Leave out a notification that is not valid MCP (a progress of "half", a log level MCP does not
+    have) with one warning naming the server and what is wrong: the SDK logged a traceback into the
+    application's log for each. Set on a session not yet started: the SDK hands its dispatcher the
+    handler as it starts."""
+    import logging
+
+    from mcp.types import methods
+    from pydantic import ValidationError
+
+    notify = session._on_notify
+
+    async def on_notify(context: Any, method: str, params: Mapping[str, Any] | None) -> None:
+        version = session._negotiated_version or _LATEST_HANDSHAKE_VERSION
+        try:
+            methods.parse_server_notification(method, version, params)
+        except KeyError:  # not a notification MCP defines: the SDK's extensions, or dropped
+            pass
+        except ValidationError as error:
+            problem = error.errors()[0]
+            pointer = "/" + "/".join(str(part) for part in problem["loc"])
+            logging.getLogger(__name__).warning(
+                "%s: the server sent a %s that is not valid MCP (%s: %s); it was left out",
+                server,
+                one_line(_clip(method, 80)),
+                pointer,
+                one_line(_clip(problem["msg"], 200)),
+            )
+            return
+        await notify(context, method, params)
+
+    session._on_notify = on_notify  # type: ignore[method-assign,assignment]
 
 
 def _http_url(text: str) -> bool:
@@ -1404,9 +1506,17 @@ def _answer_error(server: str, request: str, error: MCPError, advice: str = "") 
     return ServerError(server, request, error.code, error.message + advice, data)
 
 
-def _handshake_advice(protocol_version: str, error: MCPError) -> str:
-    """What to do when a server listed its tools in a 2026-07-28 session but refuses a call for want
-    of `initialize` (kglite 0.21.2 on rmcp 3.5 answers every `tools/call` so): the older handshake."""
+def _call_advice(protocol_version: str, error: MCPError) -> str:
+    """What to do when a server refuses a `tools/call`: its arguments were checked against the tool's
+    input schema before it was sent, so "invalid params" says the server's schema is no longer that
+    one (a parameter added, renamed or retyped since the snapshot): sync. And when a server listed
+    its tools in a 2026-07-28 session but refuses a call for want of `initialize` (kglite 0.21.2 on
+    rmcp 3.5 answers every `tools/call` so): the older handshake."""
+    if error.code == _INVALID_PARAMS:
+        return (
+            "; the arguments fit the tool's input schema as this client has it, so the server's has "
+            "probably changed: run `mcp-stubgen sync`"
+        )
     if (
         protocol_version >= _FIRST_MODERN_PROTOCOL
         and error.code == _INVALID_REQUEST

@@ -312,17 +312,26 @@ class _Overlong:
     def error_answer(self, limit: int) -> str | None:
         """The error answer of the request this line answers, or None: the line is not an answer
         (a request or notification of the server's), or its id is not where an answer puts it."""
-        members = _leading_members(self.head)
-        if "result" not in members and "error" not in members:
-            return None
-        request_id = members.get("id")
-        if request_id is None and (last := _LAST_ID.search(self.tail)) is not None:
-            request_id = json.loads(last[1])
-        if type(request_id) not in (int, str):
+        request_id = answered_id(self.head, self.tail)
+        if request_id is None:
             return None
         message = f"its answer is longer than {_size(limit)} ({self.length:,} characters); not read"
         error = {"code": _PARSE_ERROR, "message": message}
         return json.dumps({"jsonrpc": "2.0", "id": request_id, "error": error})
+
+
+def answered_id(head: str, tail: str) -> int | str | None:
+    """The id of the request a line answers, read from its first and last few thousand characters
+    alone (a line too long, or nested too deep, to parse): from its first members, as the Python
+    SDK orders an answer's, or its last, as the TypeScript one; None for a line that is not an
+    answer (a request or notification of the server's) or whose id is not where an answer puts it."""
+    members = _leading_members(head[:_EDGE])
+    if "result" not in members and "error" not in members:
+        return None
+    request_id = members.get("id")
+    if request_id is None and (last := _LAST_ID.search(tail[-_EDGE:])) is not None:
+        request_id = json.loads(last[1])
+    return request_id if type(request_id) in (int, str) else None
 
 
 def _leading_members(head: str) -> dict[str, Any]:

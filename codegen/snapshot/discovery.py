@@ -86,7 +86,7 @@ from codegen.snapshot.wire import (
 if TYPE_CHECKING:
     import httpx2
     from mcp import Client
-    from mcp.client.session import ClientRequestContext, IncomingMessage, MessageHandlerFnT
+    from mcp.client.session import ClientRequestContext, ClientSession, IncomingMessage, MessageHandlerFnT
     from mcp.types import CreateMessageRequestParams, ElicitRequestParams, ErrorData, ListRootsResult
 
 STREAM_IDLE_SECONDS = 300.0
@@ -304,6 +304,26 @@ def _failure(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
     return StubgenError(secrets.scrub(_explain(server, error, diagnostics, secrets)))
 
 
+@functools.cache
+def _session_client() -> type[Client]:
+    """`mcp.Client`, whose session leaves out a notification that is not valid MCP with one warning
+    naming the server, as a generated client's does (the SDK logs a traceback for each)."""
+    from mcp import Client
+
+    from codegen.runtime._runtime import _leave_out_invalid_notifications
+
+    class SessionClient(Client):
+        server_name = ""
+        """Who its warnings name (`_connected` sets it)."""
+
+        async def _build_session(self, exit_stack: contextlib.AsyncExitStack) -> ClientSession:
+            session = await super()._build_session(exit_stack)
+            _leave_out_invalid_notifications(session, self.server_name)
+            return session
+
+    return SessionClient
+
+
 @asynccontextmanager
 async def connect(
     server: ServerConfig, message_handler: MessageHandlerFnT | None = None, warn: Warn = _ignore
@@ -358,8 +378,6 @@ async def _connected(
     message_handler: MessageHandlerFnT | None,
 ) -> AsyncIterator[Client]:
     """One connection of `connect`: the SDK's `Client`, negotiated as `server.protocol` says."""
-    from mcp import Client
-
     session: anyio.CancelScope  # the scope around the whole session, below
 
     async def on_message(message: IncomingMessage) -> None:
@@ -381,7 +399,7 @@ async def _connected(
         if message_handler is not None:
             await message_handler(message)
 
-    client = Client(
+    client = _session_client()(
         _transport(server, env, headers, diagnostics, auth, started),
         # Given a version, the SDK adopts a made-up discovery result for it without asking
         # the server; `_negotiate` then asks, and adopts the server's answer instead.
@@ -393,6 +411,7 @@ async def _connected(
         message_handler=on_message,
         **_declared_capabilities(server.client_capabilities),
     )
+    client.server_name = server.name  # type: ignore[attr-defined]
     leaving = False
     # One scope around the whole session keeps anyio's scopes nested; its deadline covers
     # start-up and the handshake, is lifted once the client is connected, and then bounds

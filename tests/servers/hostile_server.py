@@ -29,6 +29,8 @@ It speaks the legacy handshake (it answers `server/discover` with -32601) and li
 - `no-list-changed`: `tools` is declared without `listChanged` (a watcher polls it).
 - `bad-discover`, `discover-unknown`, `discover-null`: `server/discover` answered with a string for
   `supportedVersions`, only version 2099-01-01, or `null` capabilities.
+- `odd` (stdio only): `echo`'s `text` names how its call is answered (`ODD`, below; any other text is
+  echoed), and the catalog adds a resource `odd://blob` and a prompt `greet`, answered oddly.
 
 Over HTTP, `--http-fault FAULT` breaks how one request is answered at the HTTP level: `tools/call`
 of `--fault-on TOOL` (default `echo`; `count` keeps working), or any other method it names
@@ -82,6 +84,24 @@ CYCLE = {
     "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}},
 }
 """A schema whose `text` is a `$ref` cycle that never reaches a type."""
+
+
+ANSI = "\x1b]0;owned\x07\x1b[2J\x1b[31mred\x1b[0m\r\nINFO all good"
+"""Terminal control a server may put in its text: a window title, clear screen, colour, a forged line."""
+ODD: dict[str, Any] = {
+    "ansi-is-error": {"result": {"content": [{"type": "text", "text": ANSI}], "isError": True}},
+    "ansi-rpc-error": {"error": {"code": -32603, "message": ANSI, "data": ANSI}},
+    "code-not-int": {"error": {"code": "oops", "message": "bad"}},
+    "message-not-str": {"error": {"code": -32603, "message": 42}},
+    "data-huge": {"error": {"code": -32603, "message": "big data", "data": ["x" * 1000] * 20000}},
+    "result-and-error": {"result": {"content": [{"type": "text", "text": "both"}]},
+                         "error": {"code": -32603, "message": "both"}},
+    "structured-list": {"result": {"content": [], "structuredContent": [1, 2]}},
+    "text-missing": {"result": {"content": [{"type": "text"}]}},
+    "empty-error": {"result": {"content": [], "isError": True}},
+    "invalid-params": {"error": {"code": -32602, "message": "Invalid arguments for tool echo: 'size' is a required property"}},
+}  # fmt: skip
+"""How `echo` answers in `odd` mode, by its `text`: the answer's members besides `jsonrpc` and `id`."""
 
 
 class Hostile:
@@ -146,7 +166,10 @@ class Hostile:
             version = "2099-01-01" if self.mode == "unknown-version" else VERSION
             result: dict[str, Any] = {
                 "protocolVersion": version,
-                "capabilities": {"tools": {} if self.mode == "no-list-changed" else {"listChanged": True}},
+                "capabilities": {
+                    "tools": {} if self.mode == "no-list-changed" else {"listChanged": True},
+                    **({"resources": {}, "prompts": {}} if self.mode == "odd" else {}),
+                },
                 "serverInfo": {"name": "hostile", "version": "1.0.0"},
             }
         elif method == "server/discover" and self.mode in ("bad-discover", "discover-unknown", "discover-null"):
@@ -185,6 +208,14 @@ class Hostile:
                 other = {"content": [{"type": "text", "text": "a second answer"}]}
                 return [answer, {"jsonrpc": "2.0", "id": request_id, "result": other}]
             return [*before, answer]
+        elif method == "resources/list" and self.mode == "odd":
+            result = {"resources": [{"uri": "odd://blob", "name": "blob", "mimeType": "image/png"}]}
+        elif method == "resources/read" and self.mode == "odd":
+            result = {"contents": [{"uri": "odd://blob", "mimeType": "image/png", "blob": "not base64 at all!"}]}
+        elif method == "prompts/list" and self.mode == "odd":
+            result = {"prompts": [{"name": "greet", "arguments": [{"name": "who", "required": True}]}]}
+        elif method == "prompts/get" and self.mode == "odd":
+            result = {"messages": [{"role": "system", "content": {"type": "text", "text": "hi"}}]}
         elif method == "ping":
             result = {}
         else:
@@ -200,6 +231,8 @@ def serve_stdio(server: Hostile) -> None:
     for line in sys.stdin:
         if line.strip():
             message = json.loads(line)
+            if server.mode == "odd" and odd_answer(message):
+                continue
             echo = message.get("method") == "tools/call" and message["params"].get("name") == "echo"
             listing = message.get("method") == "tools/list"
             for reply in server.respond(message):
@@ -213,6 +246,87 @@ def serve_stdio(server: Hostile) -> None:
                 else:
                     sys.stdout.write(json.dumps(reply) + "\n")
             sys.stdout.flush()
+
+
+ASKED: dict[str, Any] = {}
+"""In `odd` mode, the `tools/call` waiting for the client's answer to the server's own request."""
+
+
+def odd_answer(message: dict[str, Any]) -> bool:
+    """Answer `message` as `odd` mode's `echo` text says (or a client's answer to a request of the
+    server's, which completes the call that asked); False for a message to answer as usual."""
+
+    def send(*replies: dict[str, Any] | str) -> None:
+        for reply in replies:
+            sys.stdout.write((reply if isinstance(reply, str) else json.dumps({"jsonrpc": "2.0", **reply})) + "\n")
+        sys.stdout.flush()
+
+    if "method" not in message and "id" in message:  # the client answered the server's request
+        asked = ASKED.pop(str(message["id"]), None)  # None: an answer to a ping or an unknown request
+        text = json.dumps(message.get("result", message.get("error")), sort_keys=True)
+        if asked is not None:
+            send({"id": asked, "result": {"content": [{"type": "text", "text": text}]}})
+        return True
+    params = message.get("params") or {}
+    if message.get("method") != "tools/call" or params.get("name") != "echo":
+        return False
+    text, request_id = str((params.get("arguments") or {}).get("text")), message["id"]
+    answer = {"content": [{"type": "text", "text": text}]}
+    if text in ODD:
+        send({"id": request_id, **ODD[text]})
+    elif text == "deep":  # nesting no parser follows to its end
+        nested = "[" * 100_000 + "]" * 100_000
+        send(
+            f'{{"jsonrpc": "2.0", "id": {json.dumps(request_id)}, "result": {{"content": [], "structuredContent": {{"a": {nested}}}}}}}'
+        )
+    elif text == "progress-unknown":
+        progress = {"progressToken": "nobody-asked", "progress": 1, "message": ANSI}
+        send({"method": "notifications/progress", "params": progress}, {"id": request_id, "result": answer})
+    elif text == "logs":
+        levels = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+        logs = [{"method": "notifications/message", "params": {"level": level, "data": ANSI}} for level in levels]
+        send(*logs * 50, {"id": request_id, "result": answer})
+    elif text in ("sampling/createMessage", "elicitation/create", "roots/list"):
+        asked = {
+            "sampling/createMessage": {"messages": [], "maxTokens": 10},
+            "elicitation/create": {"message": "name?", "requestedSchema": {"type": "object", "properties": {}}},
+            "roots/list": {},
+        }[text]
+        ASKED[f"asked-{request_id}"] = request_id
+        send({"id": f"asked-{request_id}", "method": text, "params": asked})
+    elif text == "bad-notifications":  # not valid MCP, and a method MCP does not have
+        send(
+            {"method": "notifications/progress", "params": {"progressToken": 1, "progress": "half"}},
+            {"method": "notifications/message", "params": {"level": "bogus", "data": ANSI}},
+            {"method": "notifications/unheard_of", "params": {"x": ANSI}},
+            {"method": "notifications/cancelled", "params": {"requestId": request_id}},
+            {"id": request_id, "result": answer},
+        )
+    elif text == "server-ping-flood":  # requests of the server's the client must answer, mid-call
+        send(*({"id": f"ping-{n}", "method": "ping"} for n in range(200)), {"id": request_id, "result": answer})
+    elif text == "bad-request":  # a request of the server's that is not valid MCP
+        ASKED[f"asked-{request_id}"] = request_id
+        send({"id": f"asked-{request_id}", "method": "sampling/createMessage", "params": {"messages": "all"}})
+    elif text == "unknown-request":
+        send({"id": "odd-1", "method": "odd/unheard_of", "params": {}}, {"id": request_id, "result": answer})
+    elif text == "garbage-mid-call":
+        send(ANSI, "{not json", '{"jsonrpc": "2.0"}', '{"jsonrpc": "2.0", "id": 999999, "result": {}}',
+             {"id": request_id, "result": answer})  # fmt: skip
+    elif text == "other-id":
+        send({"id": 10**9, "result": answer})
+    elif text == "close-stdout":  # stdout closed, the process still running
+        sys.stdout.flush()
+        os.close(1)
+        import time
+
+        time.sleep(60)
+    elif text == "close-mid-answer":
+        sys.stdout.write(f'{{"jsonrpc": "2.0", "id": {json.dumps(request_id)}, "result": {{"content": [{{"type": "te')
+        sys.stdout.flush()
+        os._exit(0)
+    else:
+        return False
+    return True
 
 
 HTML_PAGE = b"<html><head><title>Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>"

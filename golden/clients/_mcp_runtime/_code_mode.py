@@ -22,7 +22,8 @@ A call checks its keywords (an unknown one is a `TypeError`, nothing sent), then
 the arguments against the tool's JSON Schema (`ArgumentsError`, nothing sent, nothing coerced).
 It returns the tool's `structuredContent` (the typed dict of the stub), the wrapped value for a
 tool whose server wraps a plain value as `{"result": ...}`, or the result's text for a tool with no
-output schema; a result marked `isError` raises `ToolCallError` (a `RuntimeError`) with the server's text.
+output schema; a result marked `isError` raises `ToolCallError` (a `RuntimeError`) with the server's text
+(control characters escaped).
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from ._runtime import one_line
 
 if TYPE_CHECKING:
     from mcp.types import CallToolResult
@@ -62,13 +65,14 @@ SEARCH_DETAILS: tuple[SearchDetail, ...] = ("names", "summaries", "stubs")
 
 
 class ToolCallError(RuntimeError):
-    """The tool ran and reported an error (`isError`): its text is the message. A `RuntimeError`, as
-    the sandbox reports it, so `except RuntimeError` works the same in both targets."""
+    """The tool ran and reported an error (`isError`): its text is the message, as one printable line
+    (`one_line`: the host may print or log it, as `CallRecord.detail` too); `text` keeps it as sent.
+    A `RuntimeError`, as the sandbox reports it, so `except RuntimeError` works the same in both targets."""
 
     def __init__(self, name: str, text: str) -> None:
         self.name = name
         self.text = text
-        super().__init__(f"{name}: the tool reported an error: {text}")
+        super().__init__(one_line(f"{name}: the tool reported an error: {text}"))
 
 
 class NoHubError(RuntimeError):

@@ -67,12 +67,13 @@ from ._runtime import (
     RequestTimeoutError,
     ServerError,
     _answer_error,
-    _handshake_advice,
+    _call_advice,
     _lone_exception,
     _meta,
     _progress,
     _result_error,
     _server_error,
+    one_line,
     tool_fingerprint,
 )
 from ._schema_check import SchemaCheck, offline_validator
@@ -127,7 +128,11 @@ LIVE_TOOLS: tuple[LiveTools, ...] = ("ignore", "callable", "offer")
 
 
 class HubError(Exception):
-    """Base of the errors the hub itself raises; the servers' own clients raise their own errors."""
+    """Base of the errors the hub itself raises; the servers' own clients raise their own errors.
+    A message may quote a server's text, so it is made one printable line (`one_line`)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(message))
 
 
 class PaginationError(HubError):
@@ -547,7 +552,7 @@ class GeneratedHub:
             ):
                 raise RequestTimeoutError(route.client, f"tool {route.tool!r}", timeout) from None
             if isinstance(error, MCPError):
-                advice = _handshake_advice(client.protocol_version, error)
+                advice = _call_advice(client.protocol_version, error)
                 raise _answer_error(route.client, f"tool {route.tool!r}", error, advice) from error
             refused = _result_error(route.client, route.tool, error)
             if refused is not None:
