@@ -57,6 +57,7 @@ from typing import (
 )
 from urllib.parse import urlsplit
 
+from ._audit import one_line
 from ._loop_thread import SessionLoop
 from ._schema_check import SchemaCheck, offline_validator
 
@@ -155,9 +156,9 @@ _HEADER_MISMATCH = -32020
 _INPUT_REQUIRED_MAX_ROUNDS = 10
 """`mcp.Client`'s default `input_required_max_rounds`, for a client that wraps a bare `ClientSession`."""
 _FIRST_MODERN_PROTOCOL = "2026-07-28"
+"""Protocol versions are dates: one before this is spoken with the `initialize` handshake."""
 _LATEST_HANDSHAKE_VERSION = "2025-11-25"
 """The version the SDK reads a message by before the handshake settles one."""
-"""Protocol versions are dates: one before this is spoken with the `initialize` handshake."""
 
 MAX_PAGES: Final = 1000
 """`verify()` lists at most this many pages, the same limit `mcp-stubgen snapshot` applies by default."""
@@ -203,18 +204,6 @@ class CallOptions(RequestOptions, total=False):
 
     on_progress: ProgressCallback
     """Receives the tool's `notifications/progress`; a sync client calls it on its event loop."""
-
-
-def one_line(text: str) -> str:
-    """`text` with every non-printable character (newlines, terminal escapes, bidi controls) shown as
-    its Python escape, so text a server supplied can neither start a new line (a forged log line, a
-    CI workflow command) nor drive the terminal it is printed on."""
-    if text.isprintable():
-        return text
-    return "".join(
-        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
-        for char in text
-    )
 
 
 class StubgenClientError(Exception):
