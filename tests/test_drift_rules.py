@@ -438,6 +438,17 @@ CASES: dict[str, tuple[Pair, Pair]] = {
             snap((tool(out=obj({"result": INT, "unit": S}, ("result", "unit"))),)),
         ),
     ),
+    "model-renamed": (
+        (
+            snap((tool(inp=obj({"p": {"$ref": "#/$defs/Point"}}, **{"$defs": {"Point": obj({"x": N})}})),)),
+            snap((tool(inp=obj({"p": {"$ref": "#/$defs/Coordinates"}}, **{"$defs": {"Coordinates": obj({"x": N})}})),)),
+        ),
+        # a definition of a plain string has no class of its own to rename
+        (
+            snap((tool(inp=obj({"p": {"$ref": "#/$defs/Name"}}, **{"$defs": {"Name": S}})),)),
+            snap((tool(inp=obj({"p": {"$ref": "#/$defs/Label"}}, **{"$defs": {"Label": S}})),)),
+        ),
+    ),
     # SEP-2243: an argument mirrored into an `Mcp-Param-*` header; the near miss is an output field's
     "in-header-added": (inputs(S, {**S, "x-mcp-header": "Region"}), outputs(S, {**S, "x-mcp-header": "Region"})),
     "in-header-removed": (

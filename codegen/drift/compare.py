@@ -14,6 +14,7 @@ from typing import Any
 
 from codegen.drift.apps import compare_ui
 from codegen.drift.findings import Finding, Kind, pointer, sort_findings
+from codegen.drift.models import renamed_models
 from codegen.drift.names import retargeted_keywords, retargeted_names
 from codegen.drift.normalize import JSON, canonical, normalize_schema, strip_text
 from codegen.drift.renames import Rename, find_renames, schema_features
@@ -107,6 +108,7 @@ def compare_snapshots(
     renamed = {(found.kind, found.old_name): found.name for found in out.findings if found.rule.endswith("-renamed")}
     retargeted_names(old, new, method_names, renamed, out.add)
     retargeted_keywords(old, new, out.add)
+    renamed_models(old, new, method_names, out.add)
     return sort_findings(out.findings)
 
 
