@@ -379,6 +379,35 @@ CASES: dict[str, Case] = {
         {"items": [{"id": 1}]},
         {"items": [{"id": 1}]},
     ),
+    # -- added after the first run (before running them)
+    "in_optional_added_beside_a_definition": inputs(
+        obj({"p": {"$ref": "#/$defs/Point"}}, "p", **POINT_DEFS),
+        obj({"p": {"$ref": "#/$defs/Point"}, "point": obj({"z": N})}, "p", **POINT_DEFS),
+        "    await c.t(p=models.TInputPoint(x=1.0, y=2.0))\n",
+    ),
+    "in_extra_type_narrowed": inputs(
+        obj({"a": S}, additionalProperties=N),
+        obj({"a": S}, additionalProperties=INT),
+        '    await c.t(a="x", extra={"k": 1.5})\n',
+    ),
+    "in_property_respelled": inputs(
+        obj({"userId": S}, "userId"), obj({"user_id": S}, "user_id"), '    await c.t(user_id="u")\n'
+    ),
+    "out_union_branch_removed": outputs(
+        obj(
+            {"v": {"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]}},
+            "v",
+            **{"$defs": {"A": obj({"a": S}, "a"), "B": obj({"b": INT}, "b")}},
+        ),
+        obj({"v": {"anyOf": [{"$ref": "#/$defs/A"}]}}, "v", **{"$defs": {"A": obj({"a": S}, "a")}}),
+        "    r = await c.t()\n    if isinstance(r.v, models.TOutputA):\n        print(r.v.a)\n"
+        "    elif isinstance(r.v, models.TOutputB):\n        print(r.v.b + 1)\n",
+        {"v": {"a": "x"}},
+        {"v": {"a": "x"}},
+    ),
+    "task_support_forbidden": Case(
+        Side((tool(execution={"taskSupport": "optional"}),)), Side((tool(),)), "    await c.t()\n    print(c.start_t)\n"
+    ),
     # -- tools
     "tool_removed": Case(Side((tool(), tool(name="u"))), Side((tool(),)), "    await c.t()\n    await c.u()\n"),
     "tool_renamed": Case(
@@ -420,6 +449,11 @@ CASES: dict[str, Case] = {
         Side(resources=(RES,)),
         Side(resources=(RES, {**RES, "uri": "file:///b", "name": "b"})),
         "    await c.read_a()\n",
+    ),
+    "resource_mimetype_changed": Case(
+        Side(resources=(RES,)),
+        Side(resources=({**RES, "mimeType": "application/json"},)),
+        "    r = await c.read_a()\n    print(r.contents[0])\n",
     ),
     "template_variables_changed": Case(
         Side(templates=(TPL,)),
@@ -463,6 +497,8 @@ CASES: dict[str, Case] = {
 
 OVER_CAUTIOUS: dict[str, str] = {
     "in_format_added": "in-type-narrowed",
+    "in_property_respelled": "in-property-removed",
+    "resource_mimetype_changed": "resource-mimetype-changed",
     "out_bound_relaxed": "out-loosened",
     "tool_renamed_stated": "tool-renamed",
 }
