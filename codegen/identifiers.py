@@ -213,6 +213,16 @@ def task_support(tool: Mapping[str, Any]) -> TaskSupport | None:
     return None
 
 
+def wraps_result(tool: str, output_schema: Mapping[str, Any]) -> bool:
+    """Whether the tool's output schema wraps a plain value as `{"result": value}`, so its method
+    returns the value: MCPServer titles such a schema `<tool>Output`, FastMCP marks it with
+    `x-fastmcp-wrap-result`."""
+    properties = output_schema.get("properties", {})
+    if not isinstance(properties, dict) or set(properties) != {"result"} or output_schema.get("required") != ["result"]:
+        return False
+    return output_schema.get("x-fastmcp-wrap-result") is True or output_schema.get("title") == f"{tool}Output"
+
+
 NAME_KINDS = ("tools", "resources", "resourceTemplates", "prompts", "taskStarters")
 """The members of a package that have names, as a snapshot's `pythonNames` record keys them: tools
 by name, resources by URI, templates by URI template, prompts by name, task starters by tool name."""

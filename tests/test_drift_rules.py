@@ -427,6 +427,28 @@ CASES: dict[str, tuple[Pair, Pair]] = {
         tools(tool(_meta=ui(permissions={})))(tool(_meta=ui(permissions={"camera": {}}))),
         tools(tool(_meta=ui(permissions={"camera": {}, "microphone": {}})))(tool(_meta=ui(permissions={"camera": {}}))),
     ),
+    "out-return-changed": (
+        # a field beside the wrapped `result`: the method returned an int, now the model
+        (
+            snap((tool(out=obj({"result": INT}, ("result",), title="tOutput")),)),
+            snap((tool(out=obj({"result": INT, "unit": S}, ("result",), title="tOutput")),)),
+        ),
+        (
+            snap((tool(out=obj({"result": INT, "unit": S}, ("result",))),)),
+            snap((tool(out=obj({"result": INT, "unit": S}, ("result", "unit"))),)),
+        ),
+    ),
+    "model-renamed": (
+        (
+            snap((tool(inp=obj({"p": {"$ref": "#/$defs/Point"}}, **{"$defs": {"Point": obj({"x": N})}})),)),
+            snap((tool(inp=obj({"p": {"$ref": "#/$defs/Coordinates"}}, **{"$defs": {"Coordinates": obj({"x": N})}})),)),
+        ),
+        # a definition of a plain string has no class of its own to rename
+        (
+            snap((tool(inp=obj({"p": {"$ref": "#/$defs/Name"}}, **{"$defs": {"Name": S}})),)),
+            snap((tool(inp=obj({"p": {"$ref": "#/$defs/Label"}}, **{"$defs": {"Label": S}})),)),
+        ),
+    ),
     # SEP-2243: an argument mirrored into an `Mcp-Param-*` header; the near miss is an output field's
     "in-header-added": (inputs(S, {**S, "x-mcp-header": "Region"}), outputs(S, {**S, "x-mcp-header": "Region"})),
     "in-header-removed": (

@@ -14,10 +14,12 @@ from typing import Any
 
 from codegen.drift.apps import compare_ui
 from codegen.drift.findings import Finding, Kind, pointer, sort_findings
+from codegen.drift.models import renamed_models
 from codegen.drift.names import retargeted_keywords, retargeted_names
 from codegen.drift.normalize import JSON, canonical, normalize_schema, strip_text
 from codegen.drift.renames import Rename, find_renames, schema_features
 from codegen.drift.schema import Direction, compare_schema
+from codegen.identifiers import wraps_result
 from codegen.snapshot import Snapshot
 from codegen.snapshot.audit import catalog_findings
 
@@ -106,6 +108,7 @@ def compare_snapshots(
     renamed = {(found.kind, found.old_name): found.name for found in out.findings if found.rule.endswith("-renamed")}
     retargeted_names(old, new, method_names, renamed, out.add)
     retargeted_keywords(old, new, out.add)
+    renamed_models(old, new, method_names, out.add)
     return sort_findings(out.findings)
 
 
@@ -314,6 +317,14 @@ def _compare_tool(old: JSON, new: JSON, name: str, add: _Add) -> None:
         add("out-schema-added", message, "/outputSchema", None, new["outputSchema"])
     elif "outputSchema" in new and _may_differ(old, new, "outputSchema"):
         _compare_schema(tool_schema(old, "outputSchema"), tool_schema(new, "outputSchema"), "out", "/outputSchema", add)
+        was, now = (wraps_result(tool["name"], tool["outputSchema"]) for tool in (old, new))
+        if was != now:
+            message = (
+                "the regenerated method returns the whole output model where it returned its `result` value"
+                if was
+                else "the regenerated method returns the output's `result` value where it returned the whole model"
+            )
+            add("out-return-changed", message, "/outputSchema", old["outputSchema"], new["outputSchema"])
 
 
 def _hint(hints: JSON, hint: str) -> bool:

@@ -122,6 +122,8 @@ EXTENSIONS: dict[str, Severity] = {
     "in-header-added": D,
     "in-header-removed": D,
     "in-header-changed": D,
+    "out-return-changed": B,
+    "model-renamed": B,
 }
 """Rules the catalog has no row for: renames of prompts and resources are reported once like
 `tool-renamed`, additions of every kind like `tool-added`, and an ignore entry that matches nothing is
@@ -132,7 +134,9 @@ of the client capabilities the snapshot was taken declaring (the catalog may dif
 generated method name that would call another entity, new tools whose hints let them destroy data or
 reach an open world, catalog text that reads like a prompt injection (`codegen.runtime._audit`),
 MCP Apps' `_meta.ui` (who sees a tool, which UI it renders, what that UI may reach), and an
-argument's `x-mcp-header` annotation (SEP-2243) added, removed or renamed."""
+argument's `x-mcp-header` annotation (SEP-2243) added, removed or renamed; and what a regenerated
+package's callers see that the schemas' meaning does not show: a method that returns a tool's
+wrapped `result` value or its whole model, and model classes named after `$defs` keys."""
 
 RULES: dict[str, Severity] = {**CATALOG, **EXTENSIONS}
 

@@ -44,6 +44,7 @@ from codegen.identifiers import (
     pascal_case,
     plan_names,
     qualified_tools,
+    wraps_result,
 )
 from codegen.runtime._code_mode import CodeModeTool, ResultKind, ToolHints, index_line, merge_stubs
 from codegen.runtime._hub_catalog import HINT_DEFAULTS, HubTool, ToolFilter, model_visible, summary
@@ -339,14 +340,6 @@ def _hints(tool: Mapping[str, Any], qualified: str) -> ToolHints:
     return ToolHints(qualified, read_only, not read_only and hint("destructiveHint"), hint("openWorldHint"))
 
 
-def _wraps_value(tool: Mapping[str, Any], schema: Mapping[str, Any]) -> bool:
-    """MCPServer titles a wrapped primitive `<tool>Output`; FastMCP marks it with `x-fastmcp-wrap-result`."""
-    properties = schema.get("properties", {})
-    if not isinstance(properties, dict) or set(properties) != {"result"} or schema.get("required") != ["result"]:
-        return False
-    return schema.get("x-fastmcp-wrap-result") is True or schema.get("title") == f"{tool['name']}Output"
-
-
 @dataclass(frozen=True)
 class _Route:
     server: str
@@ -393,7 +386,7 @@ def _tool_stub(
     result: ResultKind = "text"
     returns, shape = "str", "the text of the tool's result (it declares no output schema)"
     if isinstance(output_schema, dict) and output_schema:
-        if _wraps_value(raw, output_schema):
+        if wraps_result(raw["name"], output_schema):
             result, shape = "value", "the tool's result value (its server sends it wrapped as `result`)"
             returns = builder.annotation(output_schema["properties"]["result"], output_schema, stem + "Result")
         else:

@@ -29,7 +29,7 @@ from codegen.generate.spec import (
     TemplateSpec,
     ToolSpec,
 )
-from codegen.identifiers import Named, argument_names, assign_names, escape, task_support
+from codegen.identifiers import Named, argument_names, assign_names, escape, task_support, wraps_result
 from codegen.schemas import MISSING, Document, follow
 from codegen.snapshot import JSON
 
@@ -131,7 +131,7 @@ def _output(tool: JSON, wire: str, stem: str, classes: Mapping[str, ModelClass])
     if output.is_root:
         field, annotation_node = output.fields["root"]
         return _Output("value", name, field, annotation_text(annotation_node))
-    if _wraps_primitive(wire, tool["outputSchema"]) and "result" in output.fields:
+    if wraps_result(wire, tool["outputSchema"]) and "result" in output.fields:
         field, annotation_node = output.fields["result"]
         return _Output("value", name, field, annotation_text(annotation_node))
     return _Output("model", name, None, name)
@@ -276,14 +276,6 @@ def _model_class(name: str, classes: Mapping[str, ModelClass]) -> ModelClass:
         key = "inputSchema" if name.endswith("Input") else "outputSchema"
         raise Untypable(f"/{key}: datamodel-code-generator made no model {name!r} for it")
     return model
-
-
-def _wraps_primitive(tool: str, schema: JSON) -> bool:
-    """MCPServer titles a wrapped primitive `<tool>Output`; FastMCP marks it with `x-fastmcp-wrap-result`."""
-    properties = schema.get("properties", {})
-    if set(properties) != {"result"} or schema.get("required") != ["result"]:
-        return False
-    return schema.get("x-fastmcp-wrap-result") is True or schema.get("title") == f"{tool}Output"
 
 
 def _may_be_null(schema: Any, root: JSON, seen: set[str]) -> bool:
