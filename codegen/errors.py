@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from codegen.runtime._audit import one_line as one_line  # the CLI shows server text as clients do
+from codegen.runtime._runtime import one_line as one_line  # the CLI shows server text as clients do
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1

@@ -20,19 +20,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-__all__ = ["TextFinding", "audit_text", "audit_tool", "one_line"]
-
-
-def one_line(text: str) -> str:
-    """`text` with every non-printable character (newlines, terminal escapes, bidi controls) shown as
-    its Python escape, so text a server supplied can neither start a new line (a forged log line, a
-    CI workflow command) nor drive the terminal it is printed on."""
-    if text.isprintable():
-        return text
-    return "".join(
-        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
-        for char in text
-    )
+__all__ = ["TextFinding", "audit_text", "audit_tool"]
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from ._audit import one_line
+from ._runtime import one_line
 
 if TYPE_CHECKING:
     from mcp.types import CallToolResult

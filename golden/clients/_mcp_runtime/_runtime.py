@@ -57,7 +57,6 @@ from typing import (
 )
 from urllib.parse import urlsplit
 
-from ._audit import one_line
 from ._loop_thread import SessionLoop
 from ._schema_check import SchemaCheck, offline_validator
 
@@ -204,6 +203,18 @@ class CallOptions(RequestOptions, total=False):
 
     on_progress: ProgressCallback
     """Receives the tool's `notifications/progress`; a sync client calls it on its event loop."""
+
+
+def one_line(text: str) -> str:
+    """`text` with every non-printable character (newlines, terminal escapes, bidi controls) shown as
+    its Python escape, so text a server supplied can neither start a new line (a forged log line, a
+    CI workflow command) nor drive the terminal it is printed on."""
+    if text.isprintable():
+        return text
+    return "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+        for char in text
+    )
 
 
 class StubgenClientError(Exception):
