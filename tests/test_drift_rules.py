@@ -561,3 +561,21 @@ def test_a_change_behind_a_reference_the_comparator_reads_as_data_is_reported(
 
     assert drift(schema({"required": ["b"]}), schema({"required": ["c"]})) == ["schema-uncomparable"]
     assert drift(schema({"required": ["b"]}), schema({"required": ["b"]}, name="Y")) == []
+
+
+@pytest.mark.parametrize("naming_rules", [3, 4])
+def test_model_renamed_names_the_classes_the_packages_naming_rules_gave(naming_rules: int) -> None:
+    """A `$defs` union renamed: its members are named by the union's name twice in a package by rules
+    3, as its variants by rules 4, and the finding names the classes the user's package has."""
+    union = {"oneOf": [obj({"x": {"type": "number"}}, ("x",)), obj({"y": {"type": "string"}}, ("y",))]}
+
+    def catalog(definition: str) -> Snapshot:
+        schema = obj({"p": {"$ref": f"#/$defs/{definition}"}}, **{"$defs": {definition: union}})
+        return replace(snap((tool(inp=schema),)), naming_rules=naming_rules)
+
+    [finding] = [
+        found for found in compare_snapshots(catalog("Shape"), catalog("Form")) if found.rule == "model-renamed"
+    ]
+    variants = {3: ("TInputShapeTInputShape", "TInputFormTInputForm"), 4: ("TInputShapeVariant", "TInputFormVariant")}
+    was, now = variants[naming_rules]
+    assert was in finding.old and now in finding.new, (finding.old, finding.new)

@@ -40,8 +40,8 @@ def renamed_models(
         return
     for before, after in changed:
         name = before["name"]
-        was = _class_names(old.server, before, old_stems[name])
-        now = _class_names(new.server, after, new_stems[name])
+        was = _class_names(old.server, before, old_stems[name], old.naming_rules)
+        now = _class_names(new.server, after, new_stems[name], new.naming_rules)
         gone, came = sorted(was - now), sorted(now - was)
         if gone and came:
             message = (
@@ -81,12 +81,12 @@ def _stems(snapshot: Snapshot, method_names: Mapping[str, str] | None) -> dict[s
     return {tool["name"]: stem for tool, stem in zip(snapshot.tools, stems, strict=True)}
 
 
-def _class_names(server: str, tool: JSON, stem: str) -> frozenset[str]:
-    return _class_names_of(server, canonical(tool), stem)
+def _class_names(server: str, tool: JSON, stem: str, naming_rules: int) -> frozenset[str]:
+    return _class_names_of(server, canonical(tool), stem, naming_rules)
 
 
 @functools.lru_cache(maxsize=256)
-def _class_names_of(server: str, tool_text: str, stem: str) -> frozenset[str]:
+def _class_names_of(server: str, tool_text: str, stem: str, naming_rules: int) -> frozenset[str]:
     """The classes of the tool's models that its method takes or returns, directly or in a field; none
     when the generator would give it the untyped method, or cannot build its models (`generate`
     reports why). A definition nothing the method uses reaches is generated too, but no caller names it."""
@@ -98,7 +98,7 @@ def _class_names_of(server: str, tool_text: str, stem: str) -> frozenset[str]:
         tool = json.loads(tool_text)
         if check_tool_schemas(server, tool) is not None:
             return frozenset()
-        classes, _imports = read_models(model_source(server, ModelJob(tool, stem)))
+        classes, _imports = read_models(model_source(server, ModelJob(tool, stem, naming_rules)))
     except Exception:  # whatever stops the generator, `generate` itself reports
         return frozenset()
     reached: set[str] = set()
