@@ -55,7 +55,7 @@ args = ["--db-path", {json.dumps(str(database))}]
     assert result.exit_code == 0, result.stderr
     assert result.stderr.splitlines()[0] == TEMPLATES_WARNING
     snapshot = json.loads((tmp_path / "snaps" / "sqlite.json").read_text())
-    assert (snapshot["format"], snapshot["missingMethods"]) == (2, ["resources/templates/list"])
+    assert snapshot["missingMethods"] == ["resources/templates/list"]
     assert "resources" in snapshot["capabilities"] and snapshot["resourceTemplates"] == []
     assert [tool["name"] for tool in snapshot["tools"]] == [
         "append_insight", "create_table", "describe_table", "list_tables", "read_query", "write_query",
