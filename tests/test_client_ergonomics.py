@@ -68,3 +68,37 @@ def test_formatted_string_parameters_take_the_string_the_wire_takes(tmp_path: Pa
         "{'from': '2024-05-01', 'id': 7}",
         "{'resourceId': 3.0, 'resourceType': 'Text'}",
     ]
+
+
+GONE = """
+from clients.weather import GoneInput
+from clients.weather import models
+from clients.weather.models import GoneOutput
+
+
+def build() -> models.GoneInputAddress:
+    return models.GetForecastInput.model_validate({"city": "Oslo"})
+"""
+
+
+@pytest.mark.generated_mypy
+def test_a_model_the_package_does_not_have_is_a_type_error(tmp_path: Path) -> None:
+    """The package and its `models` load a model on first use (a module `__getattr__`), which a type
+    checker must not see: it would type every name as `object` and pass code naming a model a
+    regenerated package no longer has (a `$defs` key renamed upstream)."""
+    caller = tmp_path / "caller.py"
+    caller.write_text(GONE, encoding="utf-8")
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", str(caller)],
+        capture_output=True,
+        text=True,
+        cwd=GOLDEN.parent,
+        env={"MYPYPATH": str(GOLDEN), "PATH": "", "MYPY_CACHE_DIR": os.environ["MYPY_CACHE_DIR"]},
+        timeout=300,
+    )
+    errors = [line.split(": error: ", 1)[1] for line in checked.stdout.splitlines() if ": error: " in line]
+    assert errors == [
+        'Module "clients.weather" has no attribute "GoneInput"  [attr-defined]',
+        'Module "clients.weather.models" has no attribute "GoneOutput"  [attr-defined]',
+        'Name "models.GoneInputAddress" is not defined  [name-defined]',
+    ], checked.stdout

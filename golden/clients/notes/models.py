@@ -38,5 +38,7 @@ _MODULES = {
 }
 
 
-def __getattr__(name: str) -> object:
-    return load_model(__name__, _MODULES, name)
+if not TYPE_CHECKING:  # a type checker sees the models imported above, so a name gone is an error
+
+    def __getattr__(name: str) -> object:
+        return load_model(__name__, _MODULES, name)

@@ -84,5 +84,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    return getattr(models, name)
+if not TYPE_CHECKING:  # a type checker sees the models imported above, so a name gone is an error
+
+    def __getattr__(name: str) -> object:
+        return getattr(models, name)
