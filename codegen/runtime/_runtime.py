@@ -1494,16 +1494,29 @@ def _server_error(server: str, request: str, error: Exception) -> ServerError | 
 
 
 def _answer_error(server: str, request: str, error: MCPError, advice: str = "") -> ServerError:
-    """`ServerError` for a JSON-RPC error answer (its message followed by `advice`), or
-    `UnauthorizedError` for the answer the HTTP transport (`_http.py`) makes of a request's
-    authorization failure (its `data` names the step)."""
+    """`ServerError` for a JSON-RPC error answer (its message followed by `advice`, or for the SDK's
+    closed connection `_closed_advice`), or `UnauthorizedError` for the answer the HTTP transport
+    (`_http.py`) makes of a request's authorization failure (its `data` names the step)."""
     from ._http import AUTH_STEP_KEY
 
     data = error.error.data
     step = data.get(AUTH_STEP_KEY) if isinstance(data, dict) else None
     if isinstance(step, str):
         return UnauthorizedError(server, request, step, error.code, error.message, data)
-    return ServerError(server, request, error.code, error.message + advice, data)
+    return ServerError(
+        server, request, error.code, error.message + (advice or _closed_advice(error)), data
+    )
+
+
+def _closed_advice(error: MCPError) -> str:
+    """What to do when the SDK ended a request because the connection closed under it (stdio: the
+    server exited, or closed its stdout): nothing more can be sent on that connection."""
+    if error.code == _CONNECTION_CLOSED and error.message == "Connection closed":
+        return (
+            "; the server exited or closed the connection before answering (its stderr or log says "
+            "why): connect again"
+        )
+    return ""
 
 
 def _call_advice(protocol_version: str, error: MCPError) -> str:
