@@ -338,3 +338,22 @@ def test_a_unions_members_are_renamed_as_its_variants(
     from codegen.generate.modelgen import _variant_renames
 
     assert _variant_renames(classes, members) == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "unknown"),
+    [
+        ("Unknown tool: gone", True),
+        ("Tool gone not found", True),
+        ("MCP error -32602: Tool 'gone' not found", True),
+        ('tool "gone" was not found', True),
+        ("tool not found", True),
+        ("Invalid arguments for tool gone: path not found", False),
+        ("tool gone: the file /tmp/x was not found", False),
+        ("Tool gone failed: resource not found", False),
+    ],
+)
+def test_a_refused_call_is_an_unknown_tool_only_when_it_says_the_tool_is_unknown(message: str, unknown: bool) -> None:
+    """`UnknownToolError` says to run `mcp-stubgen sync`: right for a tool the server no longer has,
+    wrong for a call whose argument names something the server did not find."""
+    assert _runtime._is_unknown_tool(message, "gone") is unknown

@@ -619,13 +619,17 @@ def _as_json(value: Any) -> Any:
     return to_jsonable_python(value, by_alias=True)
 
 
-def _is_unknown_tool(message: str) -> bool:
+def _is_unknown_tool(message: str, tool: str) -> bool:
+    """Whether an error answer to a call of `tool` says the server has no such tool: "Unknown tool: x"
+    (the Python SDK), "Tool x not found" (the TypeScript SDK), "tool not found"; not one that names
+    the tool and something else not found ("Invalid arguments for tool x: path not found")."""
+    import re
+
     lowered = message.lower()
-    return (
-        "unknown tool" in lowered
-        or "tool not found" in lowered
-        or ("not found" in lowered and "tool" in lowered)
-    )
+    if "unknown tool" in lowered or "tool not found" in lowered:
+        return True
+    named = rf"\btool\W+{re.escape(tool.lower())}\W*\s(?:was |is )?not found"
+    return re.search(named, lowered) is not None
 
 
 _ADJUSTED = "_mcp_stubgen_adjusted"
@@ -1024,7 +1028,9 @@ class GeneratedClient:
 
     def _raise_for(self, tool: str, error: MCPError, call_options: CallOptions | None) -> NoReturn:
         """Raise the client's own error for the SDK's `error` to a call of `tool`."""
-        if error.code in (_INVALID_PARAMS, _METHOD_NOT_FOUND) and _is_unknown_tool(error.message):
+        if error.code in (_INVALID_PARAMS, _METHOD_NOT_FOUND) and _is_unknown_tool(
+            error.message, tool
+        ):
             raise UnknownToolError(self.server_name, tool, error.message) from error
         if error.code == _REQUEST_TIMEOUT and call_options and "timeout" in call_options:
             raise RequestTimeoutError(
