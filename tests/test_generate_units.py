@@ -223,6 +223,19 @@ def test_errors_name_the_tool_and_what_to_do() -> None:
     assert "mcp-stubgen sync" in str(_runtime.UnknownToolError("weather", "gone", "Unknown tool: gone"))
 
 
+def test_an_error_quoting_a_huge_server_text_is_one_line_of_bounded_length() -> None:
+    """A server's 5 MB error message or tool text became a 5 MB exception message (and log line); the
+    message keeps its start (server, request) and end (the code), the attributes the whole text."""
+    text = "x" * 5_000_000 + "\n" + "y" * 10
+    refused = _runtime.ServerError("weather", "tool 'send'", -32603, text)
+    shown = str(refused)
+    assert len(shown) < 4_100 and "\n" not in shown and refused.message == text
+    assert shown.startswith("server 'weather': tool 'send' failed: xxx")
+    assert shown.endswith("x\\nyyyyyyyyyy (code -32603)") and " characters left out) ... " in shown
+    failed = _runtime.ToolError("send", [TextContent(type="text", text=text)])
+    assert len(str(failed)) < 4_100 and failed.content[0].text == text  # type: ignore[union-attr]
+
+
 def test_runtime_imports_only_mcp_pydantic_and_the_standard_library() -> None:
     """Plus what those two bring and a generated package may rely on: `pydantic_core` (the JSON
     encoding of dates and the like), `anyio` (the SDK's async layer: a per-call timeout) and

@@ -73,7 +73,7 @@ from ._runtime import (
     _progress,
     _result_error,
     _server_error,
-    one_line,
+    error_message,
     tool_fingerprint,
 )
 from ._schema_check import SchemaCheck, offline_validator
@@ -129,10 +129,10 @@ LIVE_TOOLS: tuple[LiveTools, ...] = ("ignore", "callable", "offer")
 
 class HubError(Exception):
     """Base of the errors the hub itself raises; the servers' own clients raise their own errors.
-    A message may quote a server's text, so it is made one printable line (`one_line`)."""
+    A message may quote a server's text, so it is made one printable line (`error_message`)."""
 
     def __init__(self, message: str) -> None:
-        super().__init__(one_line(message))
+        super().__init__(error_message(message))
 
 
 class PaginationError(HubError):

@@ -117,6 +117,7 @@ __all__ = [
     "UnknownToolError",
     "authorized_transport",
     "canonical_json_bytes",
+    "error_message",
     "fingerprint",
     "load_model",
     "load_tool_module",
@@ -217,13 +218,27 @@ def one_line(text: str) -> str:
     )
 
 
+_MESSAGE_LIMIT = 4000
+"""Characters an error message quotes of what a server sent at most: a log line, not a payload."""
+
+
+def error_message(text: str) -> str:
+    """An error message quoting a server's text as one printable line (`one_line`) of a bounded
+    length: a longer one keeps its start and its end (where the code is), the middle left out."""
+    if len(text) > _MESSAGE_LIMIT:
+        left_out = len(text) - _MESSAGE_LIMIT
+        text = f"{text[: _MESSAGE_LIMIT - 1000]} ... ({left_out:,} characters left out) ... {text[-1000:]}"
+    return one_line(text)
+
+
 class StubgenClientError(Exception):
     """Base of the errors a generated client raises on top of the SDK's own. Their messages quote
     what a server sent (an error's message, a failed tool's text), so each is made one printable
-    line here, once; the attributes (`ServerError.message`, `ToolError.content`) keep it as sent."""
+    line of bounded length here, once (`error_message`); the attributes (`ServerError.message`,
+    `ToolError.content`) keep it as sent."""
 
     def __init__(self, message: str) -> None:
-        super().__init__(one_line(message))
+        super().__init__(error_message(message))
 
 
 class RequestTimeoutError(StubgenClientError, TimeoutError):

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from ._runtime import one_line
+from ._runtime import error_message
 
 if TYPE_CHECKING:
     from mcp.types import CallToolResult
@@ -66,13 +66,13 @@ SEARCH_DETAILS: tuple[SearchDetail, ...] = ("names", "summaries", "stubs")
 
 class ToolCallError(RuntimeError):
     """The tool ran and reported an error (`isError`): its text is the message, as one printable line
-    (`one_line`: the host may print or log it, as `CallRecord.detail` too); `text` keeps it as sent.
+    (`error_message`: the host may print or log it, as `CallRecord.detail` too); `text` keeps it as sent.
     A `RuntimeError`, as the sandbox reports it, so `except RuntimeError` works the same in both targets."""
 
     def __init__(self, name: str, text: str) -> None:
         self.name = name
         self.text = text
-        super().__init__(one_line(f"{name}: the tool reported an error: {text}"))
+        super().__init__(error_message(f"{name}: the tool reported an error: {text}"))
 
 
 class NoHubError(RuntimeError):
