@@ -206,6 +206,23 @@ between the probe and the server's own bind, and a test would then talk to a str
 _next_port = itertools.count()
 
 
+def mypy_against_goldens(caller: Path) -> tuple[list[str], str]:
+    """`mypy --strict` of a caller's file with the golden output folder importable as `clients`: its
+    errors (each after `error: `) and mypy's whole output, for a failing assertion to show."""
+    from tests.regen_goldens import GOLDEN
+
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", str(caller)],
+        capture_output=True,
+        text=True,
+        cwd=GOLDEN.parent,
+        env={"MYPYPATH": str(GOLDEN), "PATH": "", "MYPY_CACHE_DIR": os.environ["MYPY_CACHE_DIR"]},
+        timeout=300,
+    )
+    errors = [line.split(": error: ", 1)[1] for line in checked.stdout.splitlines() if ": error: " in line]
+    return errors, checked.stdout + checked.stderr
+
+
 def free_port() -> int:
     """A loopback port of this xdist worker's own block, not yet reused within the run, that binds now."""
     worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -23,8 +20,8 @@ from codegen.config import ServerConfig
 from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import PYTHON, forget_generated, import_generated
-from tests.regen_goldens import GOLDEN, hub_case_snapshots
+from tests.conftest import PYTHON, forget_generated, import_generated, mypy_against_goldens
+from tests.regen_goldens import hub_case_snapshots
 from tests.servers import progress_server
 
 SERVER = Path(__file__).parent / "servers" / "progress_server.py"
@@ -273,20 +270,8 @@ def wrong(server: str) -> None:
 def test_the_sync_client_and_call_options_are_typed_for_mypy_strict(tmp_path: Path) -> None:
     caller = tmp_path / "caller.py"
     caller.write_text(TYPED_CALLER, encoding="utf-8")
-    checked = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", str(caller)],
-        capture_output=True,
-        text=True,
-        cwd=GOLDEN.parent,
-        env={
-            "MYPYPATH": str(GOLDEN),
-            "PATH": "",
-            "MYPY_CACHE_DIR": os.environ["MYPY_CACHE_DIR"],
-        },
-        timeout=300,
-    )
-    errors = [line.split(": error: ")[1] for line in checked.stdout.splitlines() if ": error: " in line]
-    assert len(errors) == 3, checked.stdout
+    errors, output = mypy_against_goldens(caller)
+    assert len(errors) == 3, output
     assert '"read_stations"' in errors[0] and 'expected "RequestOptions | None"' in errors[0]  # no on_progress
     assert '"get_forecast"' in errors[1] and 'expected "CallOptions | None"' in errors[1]  # a timeout is a float
     assert '"GetForecastOutput" has no attribute "missing"' in errors[2]

@@ -4,13 +4,13 @@ the strings are sent as given and the fields by their wire names."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import mypy_against_goldens
 from tests.regen_goldens import GOLDEN
 
 CALLER = """
@@ -48,16 +48,9 @@ print(GetResourceReferenceInput(resource_id=3, resource_type="Text").model_dump(
 def test_formatted_string_parameters_take_the_string_the_wire_takes(tmp_path: Path) -> None:
     caller = tmp_path / "caller.py"
     caller.write_text(CALLER, encoding="utf-8")
+    errors, output = mypy_against_goldens(caller)
+    assert errors == [], output
     path = str(GOLDEN)
-    checked = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", str(caller)],
-        capture_output=True,
-        text=True,
-        cwd=GOLDEN.parent,
-        env={"MYPYPATH": path, "PATH": "", "MYPY_CACHE_DIR": os.environ["MYPY_CACHE_DIR"]},
-        timeout=300,
-    )
-    assert checked.returncode == 0, checked.stdout + checked.stderr
 
     sent = subprocess.run(
         [sys.executable, "-c", SENT], capture_output=True, text=True, env={"PYTHONPATH": path}, timeout=60
@@ -88,17 +81,9 @@ def test_a_model_the_package_does_not_have_is_a_type_error(tmp_path: Path) -> No
     regenerated package no longer has (a `$defs` key renamed upstream)."""
     caller = tmp_path / "caller.py"
     caller.write_text(GONE, encoding="utf-8")
-    checked = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", str(caller)],
-        capture_output=True,
-        text=True,
-        cwd=GOLDEN.parent,
-        env={"MYPYPATH": str(GOLDEN), "PATH": "", "MYPY_CACHE_DIR": os.environ["MYPY_CACHE_DIR"]},
-        timeout=300,
-    )
-    errors = [line.split(": error: ", 1)[1] for line in checked.stdout.splitlines() if ": error: " in line]
+    errors, output = mypy_against_goldens(caller)
     assert errors == [
         'Module "clients.weather" has no attribute "GoneInput"  [attr-defined]',
         'Module "clients.weather.models" has no attribute "GoneOutput"  [attr-defined]',
         'Name "models.GoneInputAddress" is not defined  [name-defined]',
-    ], checked.stdout
+    ], output
