@@ -209,6 +209,7 @@ def test_strings_are_quoted_as_black_quotes_them(text: str) -> None:
     from datamodel_code_generator import generate
 
     from codegen.generate.modelgen import ModelJob, datamodel_entry, datamodel_options, run_datamodel
+    from codegen.identifiers import NAMING_RULES
 
     tool = {
         "name": "quoted",
@@ -222,7 +223,7 @@ def test_strings_are_quoted_as_black_quotes_them(text: str) -> None:
         },
         "outputSchema": _object(note={"type": "string", "description": text}),
     }
-    entries = [datamodel_entry(ModelJob(tool, "Quoted"))]
+    entries = [datamodel_entry(ModelJob(tool, "Quoted", NAMING_RULES))]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         expected = generate(entries, **datamodel_options(), use_double_quotes=True)

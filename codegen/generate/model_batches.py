@@ -40,11 +40,11 @@ from codegen.generate.modelgen import (
     ModelJob,
     datamodel_entry,
     finished_source,
-    has_doubled_members,
     needs_black,
     parsed,
     rewritten_source,
     run_datamodel,
+    variant_renames,
 )
 from codegen.snapshot import JSON
 
@@ -88,7 +88,7 @@ def grouped_sources(jobs: Sequence[ModelJob]) -> list[Made | None]:
             clean = rewritten_source(module) == module
         except Exception:
             clean = False
-        variants = has_doubled_members(parsed(module))
+        variants = clean and bool(variant_renames(parsed(module)))
         for index, (source, body) in zip(group, parts, strict=True):
             if clean and not needs_black(source) and not (variants and jobs[index].naming_rules >= 4):
                 made[index] = Made(source, read_statements(body))

@@ -30,7 +30,6 @@ from codegen.generate.cache import compact_json
 from codegen.generate.escaping import literal
 from codegen.generate.formatting import LINE_LENGTH, black_mode
 from codegen.generate.parallel import MAX_BATCH
-from codegen.identifiers import NAMING_RULES
 from codegen.schemas import (
     ANNOTATIONS,
     COMBINATORS,
@@ -62,7 +61,7 @@ class ModelJob:
 
     tool: JSON
     stem: str
-    naming_rules: int = NAMING_RULES
+    naming_rules: int
     """The snapshot's naming rules: rules 4 name a union's members `...Variant` (`_variant_renames`)."""
 
 
@@ -621,7 +620,7 @@ def _renamed_classes(source: str, stem: str, naming_rules: int) -> str:
     """
     tree = parsed(source)
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
-    renamed = _variant_renames([node.name for node in classes], union_members(tree)) if naming_rules >= 4 else {}
+    renamed = variant_renames(tree) if naming_rules >= 4 else {}
     taken = {node.name for node in classes} | set(renamed.values())
     for node in classes:
         current = renamed.get(node.name, node.name)
@@ -677,7 +676,16 @@ _DOUBLED = re.compile(r"(?P<union>.+)(?P=union)(?P<place>[0-9]*)")
 a member after its parent and after itself), then the member's place (``, `1`, `2`, ...)."""
 
 
-def union_members(tree: ast.Module) -> set[str]:
+def variant_renames(tree: ast.Module) -> dict[str, str]:
+    """`_variant_renames` of a module: nothing to do, and no walk, unless a class is named by a name
+    twice."""
+    classes = [node.name for node in tree.body if isinstance(node, ast.ClassDef)]
+    if not any(_DOUBLED.fullmatch(name) for name in classes):
+        return {}
+    return _variant_renames(classes, _union_member_names(tree))
+
+
+def _union_member_names(tree: ast.Module) -> set[str]:
     """The names the module's unions are made of (`A | B`, in an annotation or a `RootModel[...]` base)."""
     members: set[str] = set()
     for node in ast.walk(tree):
@@ -688,11 +696,6 @@ def union_members(tree: ast.Module) -> set[str]:
                 elif isinstance(side, ast.Constant) and isinstance(side.value, str):
                     members.add(side.value)
     return members
-
-
-def has_doubled_members(tree: ast.Module) -> bool:
-    """Whether a union's members are named by the union's name twice (`_variant_renames` renames them)."""
-    return any(_DOUBLED.fullmatch(name) for name in union_members(tree))
 
 
 def _variant_renames(classes: list[str], members: set[str]) -> dict[str, str]:

@@ -211,7 +211,7 @@ def typed_or_untyped(
         reason = error.message.removeprefix(f"server {server!r}: tool {tool.tool['name']!r}: ")
     except Exception as error:  # datamodel-code-generator failing on a schema it accepted
         reason = f"datamodel-code-generator failed ({type(error).__name__}: {one_line(str(error))})"
-    source = untyped_source(ModelJob(tool.tool, tool.stem), reason)
+    source = untyped_source(ModelJob(tool.tool, tool.stem, tool.naming_rules), reason)
     models, imported = read_models(source)
     return _Typed(source, models, imported, tool_spec(tool, tool.named.python, models, reason))
 
