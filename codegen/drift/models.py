@@ -59,9 +59,10 @@ def _references_changed(old: JSON, new: JSON) -> bool:
     (a `$ref` added or gone, or pointing elsewhere). Models are named after the definitions they come
     from, so this is the one way a name changes that the schema rules, which see through references,
     do not report; a tool whose references stayed as they were is not generated."""
-    texts = [canonical([tool.get("inputSchema", {}), tool.get("outputSchema", {})]) for tool in (old, new)]
-    if texts[0] == texts[1]:
+    schemas = [[tool.get("inputSchema", {}), tool.get("outputSchema", {})] for tool in (old, new)]
+    if schemas[0] == schemas[1]:  # most tools: compared in C, key order aside, without writing them out
         return False
+    texts = [canonical(both) for both in schemas]
     return _REFERENCE.findall(texts[0]) != _REFERENCE.findall(texts[1]) or _definitions(old) != _definitions(new)
 
 
