@@ -518,14 +518,6 @@ OVER_CAUTIOUS: dict[str, str] = {
 """Cases drift calls breaking whose typed callers keep working: each rule's row in docs/drift.md says
 so, and why it stays breaking."""
 
-KNOWN_DISAGREEMENTS: dict[str, str] = {
-    "out_inline_union_branch_removed": "inline union members are named by position (TOutputV, TOutputV1): "
-    "removing the first renames the second, which drift, comparing unions as sets, does not see",
-    "in_inline_union_reordered": "inline union members are named by position (TInputV, TInputV1): "
-    "reordering them swaps the names, which drift, comparing unions as sets, does not see",
-}
-"""Cases where drift and the regenerated package still disagree: strict xfails, so a fix shows."""
-
 DRIFT_DOC = REPO / "docs" / "drift.md"
 
 
@@ -730,15 +722,7 @@ def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
     return result
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(reason=KNOWN_DISAGREEMENTS[name], strict=True))
-        if name in KNOWN_DISAGREEMENTS
-        else name
-        for name in sorted(CASES)
-    ],
-)
+@pytest.mark.parametrize("name", sorted(CASES))
 def test_drift_severity_agrees_with_what_regenerating_does(name: str, outcomes: dict[str, Outcome]) -> None:
     outcome = outcomes[name]
     assert outcome.mypy_before == [] and outcome.run_before is None, f"the user code is wrong: {outcome}"

@@ -579,3 +579,31 @@ def test_model_renamed_names_the_classes_the_packages_naming_rules_gave(naming_r
     variants = {3: ("TInputShapeTInputShape", "TInputFormTInputForm"), 4: ("TInputShapeVariant", "TInputFormVariant")}
     was, now = variants[naming_rules]
     assert was in finding.old and now in finding.new, (finding.old, finding.new)
+
+
+def test_inline_union_members_that_trade_places_are_model_renamed() -> None:
+    """Inline union members are named by place (`TInputV`, `TInputV1`): reordering them, or removing
+    the first, hands a class name to another member, which unions compared as sets do not show."""
+    first, second = obj({"a": S}, ("a",)), obj({"b": INT}, ("b",))
+
+    def catalog(*members: dict[str, Any]) -> Snapshot:
+        return snap((tool(inp=obj({"v": {"anyOf": list(members)}}, ("v",))),))
+
+    def renamed(before: Snapshot, after: Snapshot) -> list[tuple[list[str], list[str]]]:
+        return [(found.old, found.new) for found in compare_snapshots(before, after) if found.rule == "model-renamed"]
+
+    assert renamed(catalog(first, second), catalog(second, first)) == [
+        (["TInputV", "TInputV1"], ["TInputV1", "TInputV"])
+    ]
+    assert renamed(catalog(first, second), catalog(second)) == [(["TInputV1"], ["TInputV"])]
+    [finding] = [
+        found
+        for found in compare_snapshots(catalog(first, second), catalog(second, first))
+        if found.rule == "model-renamed"
+    ]
+    assert "TInputV is now TInputV1" in finding.message and finding.severity.value == "breaking"
+    # members that keep their places, or that have no class of their own, rename nothing
+    third = obj({"c": N}, ("c",))
+    assert renamed(catalog(first, second), catalog(first, second, third)) == []
+    assert renamed(catalog(first, second), catalog(first)) == []
+    assert renamed(catalog(S, INT, first), catalog(INT, S, first)) == []

@@ -3,8 +3,11 @@
 Drift compares schemas with their `$ref`s resolved, so renaming a `$defs` entry, or moving an inline
 object into `$defs`, means nothing to the other rules; but a tool's nested models are named after
 their `$defs` keys (`GetRouteInputPoint`), and code that builds or annotates one stops type-checking
-when its class takes another name. The names are the generator's own: each changed tool's models
-are generated, which happens only for a tool whose schemas changed and hold a reference.
+when its class takes another name. Inline union members are named by their place among the
+members (`GetRouteInputWhere`, `GetRouteInputWhere1`), so reordering them, or removing one before
+another, hands a class name to another member while drift, comparing unions as sets, sees nothing.
+The names are the generator's own: each changed tool's models are generated, which happens only for
+a tool whose references or unions changed.
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from types import MappingProxyType
+from typing import Any
 
 from codegen.drift.normalize import JSON, canonical
 from codegen.errors import StubgenError
@@ -23,14 +28,15 @@ from codegen.snapshot import Snapshot
 def renamed_models(
     old: Snapshot, new: Snapshot, method_names: Mapping[str, str] | None, add: Callable[..., None]
 ) -> None:
-    """Report each tool kept under its name whose regenerated models lose a class name and gain
-    another, as `add(rule, kind, name, message, path, old, new)`. A class that is only gone went
-    with its property, which the schema rules report."""
+    """Report each tool kept under its name whose regenerated models name a class another way, as
+    `add(rule, kind, name, message, path, old, new)`: a class name lost while another came, or a
+    class's fields now under another class's name. A class that is only gone went with its property,
+    which the schema rules report."""
     now_tools = {tool["name"]: tool for tool in new.tools}
     changed = [
         (before, now_tools[before["name"]])
         for before in old.tools
-        if before["name"] in now_tools and _references_changed(before, now_tools[before["name"]])
+        if before["name"] in now_tools and _names_may_change(before, now_tools[before["name"]])
     ]
     if not changed:
         return
@@ -40,30 +46,59 @@ def renamed_models(
         return
     for before, after in changed:
         name = before["name"]
-        was = _class_names(old.server, before, old_stems[name], old.naming_rules)
-        now = _class_names(new.server, after, new_stems[name], new.naming_rules)
-        gone, came = sorted(was - now), sorted(now - was)
-        if gone and came:
-            message = (
-                f"the regenerated models are named {', '.join(came)} where they were {', '.join(gone)}; "
-                "code that builds or annotates the old names must change"
-            )
-            add("model-renamed", "tool", name, message, "", gone, came)
+        was = _models(old.server, before, old_stems[name], old.naming_rules)
+        now = _models(new.server, after, new_stems[name], new.naming_rules)
+        moved = sorted(
+            (old_name, new_name)
+            for old_name, shape in was.items()
+            for new_name, new_shape in now.items()
+            if old_name != new_name and shape == new_shape and now.get(old_name) != shape and was.get(new_name) != shape
+        )
+        gone = sorted(was.keys() - now.keys() - {old_name for old_name, _new_name in moved})
+        came = sorted(now.keys() - was.keys() - {new_name for _old_name, new_name in moved})
+        if not (gone and came):  # only gone went with its property; only came is new
+            gone = came = []
+        if not moved and not gone:
+            continue
+        renames = [f"{old_name} is now {new_name}" for old_name, new_name in moved]
+        if gone:
+            renames.append(f"{', '.join(came)} where they were {', '.join(gone)}")
+        message = (
+            f"the regenerated models are named anew: {'; '.join(renames)}; code that names the old classes must change"
+        )
+        olds, news = [pair[0] for pair in moved], [pair[1] for pair in moved]
+        add("model-renamed", "tool", name, message, "", olds + gone, news + came)
 
 
-_REFERENCE = re.compile(r'"\$ref":("(?:[^"\\]|\\.)*")')
-
-
-def _references_changed(old: JSON, new: JSON) -> bool:
-    """Whether the tool's references changed: which definitions it has and which it points to where
-    (a `$ref` added or gone, or pointing elsewhere). Models are named after the definitions they come
-    from, so this is the one way a name changes that the schema rules, which see through references,
-    do not report; a tool whose references stayed as they were is not generated."""
+def _names_may_change(old: JSON, new: JSON) -> bool:
+    """Whether the tool's model classes may be named otherwise while its schemas mean the same: its
+    references changed (which definitions it has, which it points to where; models are named after
+    the definitions they come from) or its unions' members did (inline members are named by place).
+    Schema rules see through both; a tool with neither changed is not generated."""
     schemas = [[tool.get("inputSchema", {}), tool.get("outputSchema", {})] for tool in (old, new)]
     if schemas[0] == schemas[1]:  # most tools: compared in C, key order aside, without writing them out
         return False
     texts = [canonical(both) for both in schemas]
-    return _REFERENCE.findall(texts[0]) != _REFERENCE.findall(texts[1]) or _definitions(old) != _definitions(new)
+    return (
+        _REFERENCE.findall(texts[0]) != _REFERENCE.findall(texts[1])
+        or _definitions(old) != _definitions(new)
+        or list(_union_members(schemas[0])) != list(_union_members(schemas[1]))
+    )
+
+
+def _union_members(value: Any) -> Iterator[list[str]]:
+    """Each `anyOf`/`oneOf` list in the value, in document order, as its members' canonical texts."""
+    if isinstance(value, dict):
+        for key, item in sorted(value.items()):
+            if key in ("anyOf", "oneOf") and isinstance(item, list):
+                yield [canonical(member) for member in item]
+            yield from _union_members(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _union_members(item)
+
+
+_REFERENCE = re.compile(r'"\$ref":("(?:[^"\\]|\\.)*")')
 
 
 def _definitions(tool: JSON) -> list[list[str]]:
@@ -82,36 +117,48 @@ def _stems(snapshot: Snapshot, method_names: Mapping[str, str] | None) -> dict[s
     return {tool["name"]: stem for tool, stem in zip(snapshot.tools, stems, strict=True)}
 
 
-def _class_names(server: str, tool: JSON, stem: str, naming_rules: int) -> frozenset[str]:
-    return _class_names_of(server, canonical(tool), stem, naming_rules)
+Shape = tuple[tuple[tuple[str, str, str, bool], ...], tuple[str, ...], str | None, str | None]
+"""What a model class holds, names aside: its fields (wire name, attribute, type, required), bases,
+the type of its extra keys and, for an alias, the type it names."""
+
+
+def _models(server: str, tool: JSON, stem: str, naming_rules: int) -> Mapping[str, Shape]:
+    return _models_of(server, canonical(tool), stem, naming_rules)
 
 
 @functools.lru_cache(maxsize=256)
-def _class_names_of(server: str, tool_text: str, stem: str, naming_rules: int) -> frozenset[str]:
-    """The classes of the tool's models that its method takes or returns, directly or in a field; none
-    when the generator would give it the untyped method, or cannot build its models (`generate`
-    reports why). A definition nothing the method uses reaches is generated too, but no caller names it."""
-    from codegen.generate.guard import check_tool_schemas  # the generator loads only when a reference changed
+def _models_of(server: str, tool_text: str, stem: str, naming_rules: int) -> Mapping[str, Shape]:
+    """The classes of the tool's models that its method takes or returns, directly or in a field, and
+    their shapes; none when the generator would give it the untyped method, or cannot build its models
+    (`generate` reports why). A definition nothing the method uses reaches is generated too, but no
+    caller names it."""
+    from codegen.generate.guard import check_tool_schemas  # the generator loads only when a name may change
     from codegen.generate.model_reader import names_in, read_models
     from codegen.generate.modelgen import ModelJob, annotation_text, model_source
 
     try:
         tool = json.loads(tool_text)
         if check_tool_schemas(server, tool) is not None:
-            return frozenset()
+            return MappingProxyType({})
         classes, _imports = read_models(model_source(server, ModelJob(tool, stem, naming_rules)))
     except Exception:  # whatever stops the generator, `generate` itself reports
-        return frozenset()
-    reached: set[str] = set()
+        return MappingProxyType({})
+    reached: dict[str, Shape] = {}
     waiting = [f"{stem}Input", f"{stem}Output"]
     while waiting:
         name = waiting.pop()
         model = classes.get(name)
         if model is None or name in reached:
             continue
-        reached.add(name)
-        nodes = [annotation for _python, annotation in model.fields.values()]
-        nodes += [node for node in (model.extra, model.alias_of) if node is not None]
-        waiting += [used for node in nodes for used in names_in(annotation_text(node))]
+        fields = tuple(
+            (wire, python, annotation_text(annotation), wire in model.required)
+            for wire, (python, annotation) in sorted(model.fields.items())
+        )
+        extra, alias_of = (
+            annotation_text(node) if node is not None else None for node in (model.extra, model.alias_of)
+        )
+        reached[name] = (fields, model.bases, extra, alias_of)
+        waiting += [used for _wire, _python, text, _required in fields for used in names_in(text)]
+        waiting += [used for text in (extra, alias_of) if text is not None for used in names_in(text)]
         waiting += [used for base in model.bases for used in names_in(base)]
-    return frozenset(reached)
+    return MappingProxyType(reached)

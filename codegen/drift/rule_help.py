@@ -87,7 +87,8 @@ RULE_HELP: dict[str, str] = {
     "in-header-removed": "An argument is no longer mirrored into an Mcp-Param-* header (x-mcp-header).",
     "in-header-changed": "An argument is mirrored into an Mcp-Param-* header of another name (x-mcp-header).",
     "out-return-changed": "A regenerated method returns the whole output model where it returned the wrapped `result` value, or the other way round.",
-    "model-renamed": "A regenerated tool's model classes take other names ($defs keys renamed, an inline object moved into $defs).",
+    "model-renamed": "A regenerated tool's model classes take other names ($defs keys renamed, an inline object moved into $defs, "
+    "inline union members reordered).",
     "client-capabilities-changed": (
         "The snapshot was taken declaring other client capabilities: tools listed only to such clients appear or vanish."
     ),
