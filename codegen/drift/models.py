@@ -15,13 +15,14 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
 from codegen.drift.normalize import JSON, canonical
 from codegen.errors import StubgenError
 from codegen.identifiers import model_stems, plan_names
+from codegen.schemas import subschemas
 from codegen.snapshot import Snapshot
 
 
@@ -82,20 +83,19 @@ def _names_may_change(old: JSON, new: JSON) -> bool:
     return (
         _REFERENCE.findall(texts[0]) != _REFERENCE.findall(texts[1])
         or _definitions(old) != _definitions(new)
-        or list(_union_members(schemas[0])) != list(_union_members(schemas[1]))
+        or _union_members(schemas[0]) != _union_members(schemas[1])
     )
 
 
-def _union_members(value: Any) -> Iterator[list[str]]:
-    """Each `anyOf`/`oneOf` list in the value, in document order, as its members' canonical texts."""
-    if isinstance(value, dict):
-        for key, item in sorted(value.items()):
-            if key in ("anyOf", "oneOf") and isinstance(item, list):
-                yield [canonical(member) for member in item]
-            yield from _union_members(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _union_members(item)
+def _union_members(schemas: list[Any]) -> dict[tuple[Any, ...], list[str]]:
+    """Each `anyOf`/`oneOf` list of the schemas, by where it is, as its members' canonical texts."""
+    return {
+        (number, *path, key): [canonical(member) for member in node[key]]
+        for number, schema in enumerate(schemas)
+        for path, node in subschemas(schema)
+        for key in ("anyOf", "oneOf")
+        if isinstance(node.get(key), list)
+    }
 
 
 _REFERENCE = re.compile(r'"\$ref":("(?:[^"\\]|\\.)*")')
