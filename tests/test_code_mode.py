@@ -507,6 +507,25 @@ def test_check_scripts_reports_file_and_line_and_exits_1(run_cli, project: Path,
     assert f"1 of 2 script(s) in agent_scripts fail the type check ({checker})" in result.stderr
 
 
+@pytest.mark.generated_mypy
+def test_a_script_that_does_not_parse_is_one_line_and_mypy_still_checks_the_others(run_cli, project: Path) -> None:  # type: ignore[no-untyped-def]
+    """mypy stops at a syntax error in any file it is given; the other scripts are still checked,
+    and no temporary path reaches the user."""
+    (project / "agent_scripts" / "broken.py").write_text("import weather\n\nforecast = (\n")
+    (project / "agent_scripts" / "wrong.py").write_text(WRONG_SCRIPT)
+    result = run_cli("check-scripts", "--checker", "mypy")
+    assert result.exit_code == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split(":")[:2] for line in lines] == [
+        ["agent_scripts/broken.py", "3"],
+        ["agent_scripts/wrong.py", "3"],
+        ["agent_scripts/wrong.py", "4"],
+    ]
+    assert "[syntax]" in lines[0] and "kelvin" in lines[1]
+    assert "2 of 2 script(s) in agent_scripts fail the type check (mypy)" in result.stderr
+    assert "mcp-stubgen-scripts-" not in result.stdout + result.stderr
+
+
 def test_check_scripts_without_a_folder_or_a_checker_says_what_to_do(  # type: ignore[no-untyped-def]
     run_cli, project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
