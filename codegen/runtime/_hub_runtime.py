@@ -361,6 +361,7 @@ class GeneratedHub:
         _live_tools_mode(
             live_tools, cls.configured_live_tools
         )  # a bad value fails here, before any server starts
+        cls._refuse_misnamed_servers(client_options)
 
         @asynccontextmanager
         async def connected() -> AsyncIterator[Self]:
@@ -378,6 +379,21 @@ class GeneratedHub:
                 raise lone from lone.__cause__
 
         return connected()
+
+    @classmethod
+    def _refuse_misnamed_servers(cls, client_options: Mapping[str, Any]) -> None:
+        """A keyword that names a server by its id (`servers=` where the hub's keyword is `servers_=`) or
+        misspells one is a `HubError` before any server starts; passed on as an `mcp.Client` option it
+        failed every server's connection with a `TypeError` blamed on whichever server came first."""
+        keywords = sorted(cls.servers)
+        for option in sorted(client_options):
+            by_id = [keyword for keyword in keywords if cls.servers[keyword] == option]
+            meant = by_id or difflib.get_close_matches(option, keywords, n=1, cutoff=0.8)
+            if meant:
+                raise HubError(
+                    f"hub: {option}= is no server of this hub; did you mean {meant[0]}= (server "
+                    f"{cls.servers[meant[0]]!r})? Its servers are {', '.join(f'{keyword}=' for keyword in keywords)}"
+                )
 
     @classmethod
     def _connector(cls, client: str) -> Opener:
