@@ -358,6 +358,24 @@ def test_code_mode_needs_the_hub(run_cli, tmp_path: Path, monkeypatch: pytest.Mo
     assert "Traceback" not in result.stderr + flag.stderr
 
 
+def test_a_server_whose_package_is_code_modes_folder_is_refused_and_its_package_kept(run_cli, project: Path) -> None:  # type: ignore[no-untyped-def]
+    """A server `code-mode` generates the package `code_mode`: code mode says so rather than writing
+    its own package over the server's (which left the hub importing the wrong package)."""
+    snapshot = json.loads((project / "snaps" / "weather.json").read_text())
+    snapshot["server"] = "code-mode"
+    (project / "snaps" / "code-mode.json").write_text(json.dumps(snapshot))
+    config = project / "pyproject.toml"
+    config.write_text(f'{config.read_text()}[tool.mcp-stubgen.servers.code-mode]\ncommand = "x"\n')
+    result = run_cli("generate")
+    assert result.exit_code == 2
+    assert (
+        "error: code mode: server 'code-mode' would generate the package 'code_mode', which is code mode's own "
+        "folder; rename the server id"
+    ) in result.stderr
+    package = project / "clients" / "code_mode"
+    assert (package / "client.py").is_file() and not (package / "index.md").exists()
+
+
 @pytest.fixture
 def generated(project: Path) -> Iterator[Path]:
     """The project generated (by a real `mcp-stubgen` process), its output importable as `clients`."""
@@ -487,6 +505,25 @@ def test_check_scripts_reports_file_and_line_and_exits_1(run_cli, project: Path,
     assert [line.split(":")[:2] for line in lines] == [["agent_scripts/wrong.py", "3"], ["agent_scripts/wrong.py", "4"]]
     assert "kelvin" in lines[0] and "temp" in lines[1]
     assert f"1 of 2 script(s) in agent_scripts fail the type check ({checker})" in result.stderr
+
+
+@pytest.mark.generated_mypy
+def test_a_script_that_does_not_parse_is_one_line_and_mypy_still_checks_the_others(run_cli, project: Path) -> None:  # type: ignore[no-untyped-def]
+    """mypy stops at a syntax error in any file it is given; the other scripts are still checked,
+    and no temporary path reaches the user."""
+    (project / "agent_scripts" / "broken.py").write_text("import weather\n\nforecast = (\n")
+    (project / "agent_scripts" / "wrong.py").write_text(WRONG_SCRIPT)
+    result = run_cli("check-scripts", "--checker", "mypy")
+    assert result.exit_code == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split(":")[:2] for line in lines] == [
+        ["agent_scripts/broken.py", "3"],
+        ["agent_scripts/wrong.py", "3"],
+        ["agent_scripts/wrong.py", "4"],
+    ]
+    assert "[syntax]" in lines[0] and "kelvin" in lines[1]
+    assert "2 of 2 script(s) in agent_scripts fail the type check (mypy)" in result.stderr
+    assert "mcp-stubgen-scripts-" not in result.stdout + result.stderr
 
 
 def test_check_scripts_without_a_folder_or_a_checker_says_what_to_do(  # type: ignore[no-untyped-def]

@@ -112,6 +112,19 @@ def test_generate_and_check_go_on_past_a_server_without_a_snapshot(run_cli, tmp_
     ]
 
 
+def test_a_hub_with_no_snapshot_yet_says_to_snapshot(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`generate` before any `snapshot`: the servers are configured, so the hub's line says what is missing."""
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path)
+    for args in (("generate",), ("generate", "--check")):
+        result = run_cli(*args)
+        assert result.exit_code == 2
+        assert "configure at least one" not in result.stderr
+        assert result.stderr.splitlines()[-1].startswith(
+            "error: hub: no server has a usable snapshot to build it from; run `mcp-stubgen snapshot` first"
+        )
+
+
 def test_sync_builds_the_hub_from_the_servers_that_started(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.chdir(tmp_path)
     two_servers(tmp_path, "--mode crash-start")

@@ -289,6 +289,33 @@ def test_an_empty_listing_never_replaces_a_committed_catalog_unasked(tmp_path: P
     assert json.loads(snapshot.read_text())["tools"] == []
 
 
+def test_drift_update_never_writes_an_empty_listing_over_a_committed_catalog_unasked(  # type: ignore[no-untyped-def]
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:
+    """`drift --update` is a snapshot writer too: it reports the emptied catalog, then keeps the
+    committed file unless `--allow-empty` says the server really is empty now."""
+    monkeypatch.chdir(tmp_path)
+    raw_project(tmp_path, "legacy")
+    assert run_cli("snapshot").exit_code == 0
+    snapshot = tmp_path / "snapshots" / "raw.json"
+    committed = snapshot.read_bytes()
+
+    raw_project(tmp_path, "empty")
+    refused = run_cli("drift", "--update", "--fail-on", "never")
+    assert refused.exit_code == 2, refused.stderr
+    assert "tool-removed" in refused.stdout
+    assert (
+        "error: server 'raw': the server listed no tools, resources, templates or prompts, where the committed "
+        "snapshot has 5 tools, 0 resources, 0 templates, 1 prompt (snapshots/raw.json); nothing was written, so "
+        "the committed files are kept (pass --allow-empty to write it anyway)"
+    ) in one_line(refused.stderr)
+    assert snapshot.read_bytes() == committed
+
+    allowed = run_cli("drift", "--update", "--fail-on", "never", "--allow-empty")
+    assert allowed.exit_code == 0, allowed.stderr
+    assert json.loads(snapshot.read_text())["tools"] == []
+
+
 def test_a_snapshot_that_loses_server_info_is_refused_unasked(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "dual.json"
     server = ("--", PY, RAW_SERVER, "--mode")

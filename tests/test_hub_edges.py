@@ -67,6 +67,17 @@ async def test_calling_a_tool_of_a_server_not_connected_says_so(edgehub: Any) ->
             hub.tool_definitions(names=["weather__search"])
 
 
+def test_a_misspelt_server_keyword_is_refused_naming_the_hubs_servers(edgehub: Any) -> None:
+    """Passed on as an `mcp.Client` option, it used to fail every connection with a `TypeError`
+    blamed on another server; it is refused before any server starts."""
+    with pytest.raises(edgehub.HubError) as misnamed:
+        edgehub.Hub.connect(notes=StdioServerParameters(command=PY, args=[str(NOTES)]), wether="http://127.0.0.1:9/mcp")
+    assert str(misnamed.value) == (
+        "hub: wether= is no server of this hub; did you mean weather= (server 'weather')? "
+        "Its servers are notes=, weather="
+    )
+
+
 def test_a_hub_imported_as_a_top_level_module_says_how_to_import_it(tmp_path: Path) -> None:
     """With the output folder itself on the path, `import hub` (or a server's package) cannot reach the
     runtime the folder shares: the import error says how to import it instead of Python's bare

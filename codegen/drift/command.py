@@ -22,9 +22,17 @@ from codegen.drift.usage import Usage, scan_usage
 from codegen.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, StubgenError
 from codegen.fsutil import atomic_write_bytes
 from codegen.identifiers import keep_names
-from codegen.options import apply_overrides, config_options, connection_options, load_project, shown_path
+from codegen.options import (
+    allow_empty_option,
+    apply_overrides,
+    config_options,
+    connection_options,
+    load_project,
+    shown_path,
+)
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot, write_snapshot
 from codegen.snapshot.summary import warn_missing_methods
+from codegen.snapshot.take import refuse_emptied
 
 FAIL_ON = {"breaking": Severity.BREAKING, "dangerous": Severity.DANGEROUS, "any": Severity.SAFE, "never": None}
 
@@ -101,6 +109,7 @@ def _parse_outputs(values: tuple[str, ...]) -> tuple[tuple[str, Path], ...]:
     help="Also write the report in FORMAT to PATH, e.g. sarif=drift.sarif. Repeatable.",
 )
 @click.option("--update", is_flag=True, help="Live mode: write the fresh snapshots after the report.")
+@allow_empty_option
 @config_options
 @connection_options
 def drift(
@@ -111,6 +120,7 @@ def drift(
     usage: tuple[Path, ...],
     outputs: tuple[str, ...],
     update: bool,
+    allow_empty: bool,
     config_path: Path | None,
     servers_file: Path | None,
     protocol: str | None,
@@ -178,7 +188,13 @@ def drift(
         for name, snapshot in sorted(fresh.items()):
             path = config.snapshot_path(name)
             try:
+                if not allow_empty:
+                    refuse_emptied(path, committed[name], snapshot)
                 changed = write_snapshot(path, snapshot)
+            except StubgenError as error:
+                console.error(str(error))
+                code = EXIT_ERROR
+                continue
             except OSError as error:
                 console.error(f"server {name!r}: cannot write {path} ({error.strerror})")
                 code = EXIT_ERROR

@@ -484,6 +484,11 @@ def build_servers(
     by_server = {snapshot.server: (snapshot, method_names) for snapshot, method_names in servers}
     modules: dict[str, str] = {}
     for server in sorted(by_server):
+        if package_name(server) == CODE_MODE_PACKAGE:
+            raise StubgenError(
+                f"code mode: server {server!r} would generate the package {CODE_MODE_PACKAGE!r}, which is code "
+                "mode's own folder; rename the server id"
+            )
         module = module_name(server)
         other = next((name for name, taken in modules.items() if taken == module), None)
         if other is not None:

@@ -77,6 +77,8 @@ def hub_rendered(hub: HubSources, out_dir: Path, cache: Cache) -> HubBuild:
             parsed.append((parse_snapshot(data, str(server.snapshot)), server, data))
         except StubgenError as error:
             lacking.append(_lacks(server.snapshot, error))
+    if lacking and not parsed:
+        raise StubgenError("hub: no server has a usable snapshot to build it from; run `mcp-stubgen snapshot` first")
     if len(parsed) < len(readable):
         key = hub_key([(data, server.method_names) for _, server, data in parsed], hub.settings)
     try:

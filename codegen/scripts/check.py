@@ -7,6 +7,7 @@ as a sandboxed script awaits at its top level). Neither is a dependency of mcp-s
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import os
 import re
@@ -62,15 +63,30 @@ def check_scripts(scripts: Mapping[str, str], stubs: Mapping[str, str], checker:
     return sorted(found)
 
 
+def _syntax_error(shown: str, source: str) -> Diagnostic | None:
+    """The script's syntax error, as mypy words one; None when it parses (top-level `await` allowed)."""
+    try:
+        compile(source, shown, "exec", flags=ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    except SyntaxError as error:
+        return Diagnostic(shown, error.lineno or 1, error.offset or 1, f"error: {error.msg}  [syntax]")
+    return None
+
+
 def _with_mypy(scripts: Mapping[str, str], stubs: Mapping[str, str]) -> list[Diagnostic]:
+    """mypy's diagnostics; a script that does not parse is reported alone and left out of mypy's run,
+    whose blocking syntax error would stop it checking every other script."""
     from mypy import api
 
+    found = [error for shown, source in scripts.items() if (error := _syntax_error(shown, source)) is not None]
+    parsed = {shown: source for shown, source in scripts.items() if shown not in {error.path for error in found}}
+    if not parsed:
+        return found
     with tempfile.TemporaryDirectory(prefix="mcp-stubgen-scripts-") as folder:
         root = Path(folder)
         for module, source in stubs.items():
             (root / f"{module}.pyi").write_text(source, encoding="utf-8")
         names = {}
-        for index, (shown, source) in enumerate(sorted(scripts.items())):
+        for index, (shown, source) in enumerate(sorted(parsed.items())):
             file = root / f"script_{index}.py"
             file.write_text(source, encoding="utf-8")
             names[file.name] = shown
@@ -90,7 +106,6 @@ def _with_mypy(scripts: Mapping[str, str], stubs: Mapping[str, str]) -> list[Dia
         stdout, stderr, status = api.run(arguments)
     if status not in (0, 1):
         raise StubgenError(f"check-scripts: mypy could not run: {(stderr or stdout).strip()[:500]}")
-    found = []
     for line in stdout.splitlines():
         match = re.match(r"^(?:.*[/\\])?(script_\d+\.py):(\d+):(\d+): (error: .*)$", line)
         if match and match[1] in names:

@@ -25,6 +25,7 @@ from mcp import StdioServerParameters
 from codegen.config import ServerConfig
 from codegen.generate import generate_package
 from codegen.generate.hub import HubSettings, generate_hub
+from codegen.runtime._hub_catalog import ToolFilter
 from codegen.snapshot import Snapshot
 from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import PYTHON, SERVERS, write_config
@@ -218,6 +219,22 @@ async def test_offered_live_tools_pass_the_audit_first(make_hub: Any, reviewed: 
         assert "acct__archive_files" not in offered(hub)
     with pytest.raises(ValueError, match="live_tools must be one of 'ignore', 'callable', 'offer'"):
         hub_module.Hub.connect(acct=review_server("live"), live_tools="all")
+
+
+async def test_a_tool_the_configured_filters_left_out_stays_out_when_its_server_relabels_it(
+    make_hub: Any, reviewed: Snapshot
+) -> None:
+    """`delete_all` was reviewed as destructive and left out by an annotation filter; the server now
+    calls it read-only. It is the reviewed tool, not one added live: offered nowhere, never called."""
+    read_only = HubSettings(filters={"acct": ToolFilter(annotations={"readOnlyHint": True})}, live_tools="offer")
+    hub_module = make_hub("relabelhub", reviewed, read_only)
+    assert "acct__delete_all" not in hub_module.Hub.tools
+    async with hub_module.Hub.connect(acct=review_server("relabelled")) as hub:
+        assert "acct__delete_all" not in hub.live_tools
+        assert "acct__delete_all" not in offered(hub)
+        assert "acct__delete_all" not in hub.difference().added
+        with pytest.raises(hub_module.UnknownQualifiedToolError, match="filters leave it out"):
+            await hub.call("acct__delete_all", {})
 
 
 # -- MCP Apps: a tool the server hides from the model --------------------------------------------------------

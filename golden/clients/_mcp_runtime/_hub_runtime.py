@@ -361,6 +361,7 @@ class GeneratedHub:
         _live_tools_mode(
             live_tools, cls.configured_live_tools
         )  # a bad value fails here, before any server starts
+        cls._refuse_misnamed_servers(client_options)
 
         @asynccontextmanager
         async def connected() -> AsyncIterator[Self]:
@@ -378,6 +379,21 @@ class GeneratedHub:
                 raise lone from lone.__cause__
 
         return connected()
+
+    @classmethod
+    def _refuse_misnamed_servers(cls, client_options: Mapping[str, Any]) -> None:
+        """A keyword that names a server by its id (`servers=` where the hub's keyword is `servers_=`) or
+        misspells one is a `HubError` before any server starts; passed on as an `mcp.Client` option it
+        failed every server's connection with a `TypeError` blamed on whichever server came first."""
+        keywords = sorted(cls.servers)
+        for option in sorted(client_options):
+            by_id = [keyword for keyword in keywords if cls.servers[keyword] == option]
+            meant = by_id or difflib.get_close_matches(option, keywords, n=1, cutoff=0.8)
+            if meant:
+                raise HubError(
+                    f"hub: {option}= is no server of this hub; did you mean {meant[0]}= (server "
+                    f"{cls.servers[meant[0]]!r})? Its servers are {', '.join(f'{keyword}=' for keyword in keywords)}"
+                )
 
     @classmethod
     def _connector(cls, client: str) -> Opener:
@@ -603,7 +619,8 @@ class GeneratedHub:
         is named like the generator names tools and handled as `live_tools_mode` says; one whose
         qualified name a snapshot tool (or an earlier added tool) has is left out and reported. A
         tool the server no longer lists leaves the catalog, so calling it raises the unknown-tool
-        error. The hub's configured filters and its run-time filters apply to all of them.
+        error. The hub's configured filters and its run-time filters apply to all of them; a snapshot
+        tool the configured filters left out stays out, whatever annotations the server lists now.
         """
         listed = await _list_all_tools(self.clients[client].mcp_client, self.servers[client])
         self._views[client] = self._view(client, listed)
@@ -617,7 +634,11 @@ class GeneratedHub:
         }  # a name listed twice: its first entry
         expected = self.clients[client].tool_fingerprints
         added = []
+        excluded = []
         for name in sorted(set(live) - set(generated)):
+            if name in expected:  # reviewed; the configured filters left it out
+                excluded.append(qualified_name(self.servers[client], name, self.separator))
+                continue
             wire = live[name].model_dump(by_alias=True, exclude_none=True, mode="json")
             tool = HubTool(
                 qualified_name=qualified_name(self.servers[client], name, self.separator),
@@ -651,6 +672,7 @@ class GeneratedHub:
                 and expected[name] != tool_fingerprint(live[name])
             ),
             added=tuple(added),
+            excluded=tuple(excluded),
         )
 
     def _rebuild(self) -> None:
@@ -675,6 +697,8 @@ class GeneratedHub:
             snapshot_tools = tuple(tool for tool in self.tools.values() if tool.client == client)
             view = self._views.get(client, _ServerView(present=snapshot_tools))
             changed.extend(view.changed)
+            for name in view.excluded:
+                reasons.setdefault(name, _FILTERED)
             for tool in view.missing:
                 if self._allows(tool):
                     removed.append(tool.qualified_name)
@@ -1023,6 +1047,8 @@ class _ServerView:
     """Qualified names of its snapshot tools whose live definition differs from the snapshot's."""
     added: tuple[tuple[HubTool, tuple[str, ...]], ...] = ()
     """Its tools beyond the snapshot, by name, each with the audit's findings when it would be offered."""
+    excluded: tuple[str, ...] = ()
+    """Qualified names of the snapshot tools it lists that the hub's configured filters left out of the hub."""
 
 
 _FILTERED = "the hub's filters leave it out (`hub_filters` in the config, or the `filters` given to the hub)"
