@@ -1,6 +1,7 @@
 """The one place that turns untrusted catalog names into Python identifiers.
 
-Every name the generator writes into code comes from here: sanitized to ASCII, cased, escaped away
+Every name the generator writes into code comes from here: sanitized (to ASCII, or by naming rules 5
+to letters of any script Python takes in an identifier), cased, escaped away
 from keywords, soft keywords, builtins, `self` and the generated wrapper's own members, and made unique
 in a deterministic order. The name on the wire is never changed; only the Python spelling is.
 """
@@ -56,15 +57,17 @@ CLIENT_MEMBERS = frozenset(
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _MAX_LENGTH = 80
 
-NAMING_RULES = 4
+NAMING_RULES = 5
 """The rules a new snapshot's names follow. Rules 2 keep a digit with the letters beside it in
 snake_case names (`get_s3_object(s3_key=...)`, as the models name their fields and packages are named),
 where rules 1 split it off (`get_s_3_object(s_3_key=...)`); rules 3 keep it in class names too
 (`neo4j` -> `Neo4jClient`, `get_k8s_pods` -> `GetK8sPodsInput`), where rules 1 and 2 split it off
 (`Neo4JClient`); rules 4 name a union's members as its variants (`PickInputVariant`,
-`PickInputVariant1`), where rules 1 to 3 keep datamodel-code-generator's `PickInputPickInput`.
+`PickInputVariant1`), where rules 1 to 3 keep datamodel-code-generator's `PickInputPickInput`;
+rules 5 keep the letters of other scripts than Latin (`统计字数`, `получить_погоду`, `统计字数Input`),
+which rules 1 to 4 drop (`tool`, `ToolInput`), see `_spelled`.
 
-A snapshot records rules 4 (`namingRules`) always. Rules 1 to 3 differ only where a letter is beside
+A snapshot records rules 4 or later (`namingRules`) always. Rules 1 to 3 differ only where a letter is beside
 a digit (`naming_rules_apply`), so a snapshot made by them records them only when it has such a name;
 a file with such names and no `namingRules` was written before rules 2 existed and keeps rules 1, one
 without keeps rules 3 (`UNRECORDED_RULES`: all three name it alike). So upgrading mcp-stubgen renames
@@ -84,36 +87,123 @@ def _ascii(name: str) -> str:
     return unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
 
 
+ASCII_RULES = 4
+"""The last naming rules that spell every name in ASCII."""
+
+_INVISIBLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
+    "\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
+"""Unicode's default-ignorable code points: shown as nothing (ZWJ, bidi controls, variation selectors,
+Hangul fillers), some of them allowed in a Python identifier, so never kept in one."""
+
+
+def _kept_letter(char: str) -> bool:
+    """Whether rules 5 keep a non-ASCII character that has no ASCII form: a letter, digit or mark
+    Python takes in an identifier, of a script other than Latin (a Latin look-alike such as the
+    dotless i, U+0131, would make a name read as another), and never an invisible one."""
+    return (
+        ("a" + char).isidentifier()
+        and not _INVISIBLE.match(char)
+        and not unicodedata.name(char, "LATIN").startswith("LATIN")
+    )
+
+
+def _spelled(name: str, rules: int) -> str:
+    """The text a name's words are read from. Rules 1 to 4: its ASCII letters, digits and separators,
+    accents dropped (`Zähle` -> `Zahle`) and every other character left out (`统计字数` -> ``). Rules 5
+    read its NFKC form (as Python reads an identifier) the same way, but keep each character that has
+    no ASCII form and `_kept_letter` allows, with the marks that follow it (`统计字数`, `получить`,
+    `नमस्ते`); a word never mixes such letters with ASCII ones (`_words`)."""
+    if rules <= ASCII_RULES or name.isascii():
+        return _ascii(name)
+    spelled: list[str] = []
+    after_kept = False
+    for char in unicodedata.normalize("NFKC", name):
+        folded = _ascii(char)
+        if folded or char.isascii():
+            spelled.append(folded)
+            after_kept = False
+        elif _kept_letter(char) and (after_kept or not unicodedata.category(char).startswith("M")):
+            spelled.append(char)
+            after_kept = True
+        else:  # left out; a mark after an invisible character is still the kept letter's
+            after_kept = after_kept and bool(_INVISIBLE.match(char))
+    return "".join(spelled)
+
+
+_SEPARATORS = re.compile(r"[^A-Za-z0-9\x80-\U0010ffff]+")
+"""What separates words in a name `_spelled` by rules 5: every ASCII character but letters and digits."""
+
+
+def _script_words(chunk: str) -> list[str]:
+    """A chunk of non-ASCII and ASCII letters and digits split where rules 4 split ASCII (camelCase humps,
+    `_ID_BOUNDARY`), in any script with case (`получитьПогоду`), and where ASCII letters meet others
+    (`get天气` -> `get`, `天气`; a Cyrillic look-alike of `e` slipped into `weather` stands apart as a word)."""
+    cuts = [0]
+    previous = ""  # the last letter, for where the script changes
+    for index in range(1, len(chunk)):
+        before, char, after = chunk[index - 1], chunk[index], chunk[index + 1 : index + 2]
+        hump = (before.islower() and char.isupper()) or (
+            (before.isupper() or before.isdigit()) and char.isupper() and after.islower()
+        )
+        previous = before if before.isalpha() else previous
+        changes = char.isalpha() and previous != "" and previous.isascii() != char.isascii()
+        if hump or changes:
+            cuts.append(index)
+    return [chunk[start:end] for start, end in zip(cuts, [*cuts[1:], len(chunk)], strict=True)]
+
+
+def _words(name: str, rules: int) -> list[str]:
+    """The words of a name by rules 2 to 5: digits kept with the letters beside them."""
+    spelled = _spelled(name, rules)
+    if spelled.isascii():
+        return [word for word in _ID_BOUNDARY.split(spelled) if word]
+    return [
+        word
+        for chunk in _SEPARATORS.split(spelled)
+        for word in (_ID_BOUNDARY.split(chunk) if chunk.isascii() else _script_words(chunk))
+        if word
+    ]
+
+
+def plain_identifier(text: str) -> bool:
+    """Whether `text` is an identifier that is what Python reads it as: its NFKC form (`ﬁle` is the
+    identifier `file`), with nothing invisible in it, so two names that differ are two identifiers."""
+    return text.isidentifier() and (
+        text.isascii() or (unicodedata.normalize("NFKC", text) == text and not _INVISIBLE.search(text))
+    )
+
+
 def words(name: str) -> list[str]:
     """Split any name into ASCII words, digits apart (`API-get-user`, `getUser`, `math.multiply`,
     `s3Key` -> `s`, `3`, `Key`): the words of snake_case names by rules 1, of class names by rules 1 and 2."""
     return _WORD.findall(_ascii(name))
 
 
-def _digit_words(name: str) -> list[str]:
-    """Split any name into ASCII words, each digit kept with the letters beside it: the words of
-    snake_case names by rules 2 and 3, of class names by rules 3."""
-    return [word for word in _ID_BOUNDARY.split(_ascii(name)) if word]
-
-
 def snake_case(name: str, fallback: str, rules: int = NAMING_RULES) -> str:
     """A lowercase identifier made of the name's words (by `rules`, `NAMING_RULES`); `fallback` stands
-    in when nothing usable is left."""
-    parts = [word.lower() for word in (words(name) if rules == 1 else _digit_words(name))]
+    in when nothing usable is left. Rules 5 give what rules 4 give where their words would not make
+    a `plain_identifier` (a lowercase letter outside NFKC)."""
+    parts = [word.lower() for word in (words(name) if rules == 1 else _words(name, rules))]
     text = "_".join(parts)[:_MAX_LENGTH].strip("_") or fallback
     if text[0].isdigit():
         text = f"{fallback}_{text}"
+    if not plain_identifier(text):
+        return snake_case(name, fallback, ASCII_RULES)
     return text
 
 
 def pascal_case(name: str, fallback: str, rules: int) -> str:
     """A class-style identifier made of the name's words (by the naming `rules`); acronyms keep their
-    capitals (`API`)."""
-    split = words(name) if rules < 3 else _digit_words(name)
+    capitals (`API`). Rules 5 fall back to rules 4 as `snake_case` does."""
+    split = words(name) if rules < 3 else _words(name, rules)
     parts = [word if word.isupper() else word[:1].upper() + word[1:].lower() for word in split]
     text = "".join(parts)[:_MAX_LENGTH] or fallback
     if text[0].isdigit():
         text = f"{fallback}{text}"
+    if not plain_identifier(text):
+        return pascal_case(name, fallback, ASCII_RULES)
     return text
 
 
@@ -161,7 +251,7 @@ def assign_names(
     for wire, python in sorted(method_names.items()):
         if wire not in wire_names:
             continue
-        if not python.isidentifier() or python in RESERVED_WORDS or python in reserved:
+        if not plain_identifier(python) or python in RESERVED_WORDS or python in reserved:
             raise StubgenError(f"{where}rename of {kind} {wire!r} to {python!r} is not a usable Python name")
         if python in owners:
             raise StubgenError(
@@ -375,7 +465,7 @@ def keep_names(previous: Snapshot | None, snapshot: Snapshot, method_names: Mapp
 def usable_name(python: str) -> bool:
     """Whether a name read back from a snapshot's record may be written into code as it is: the record
     is a file anyone can edit, so a name in it is used only when it is a plain identifier."""
-    return python.isascii() and python.isidentifier() and python not in RESERVED_WORDS
+    return plain_identifier(python) and python not in RESERVED_WORDS
 
 
 ARGUMENT_KINDS = ("tools", "prompts")
@@ -494,14 +584,17 @@ def carried_arguments(previous: Snapshot, snapshot: Snapshot) -> dict[str, dict[
 
 
 def class_name(name: str, suffix: str, rules: int) -> str:
-    """A PascalCase class name ending in `suffix` (by the naming `rules`), e.g. `weather` -> `WeatherClient`."""
-    return pascal_case(name, "Server", rules) + suffix
+    """A PascalCase class name for a server id ending in `suffix` (by the naming `rules`), e.g.
+    `weather` -> `WeatherClient`: in ASCII, as its package's name is."""
+    return pascal_case(name, "Server", min(rules, ASCII_RULES)) + suffix
 
 
 def package_name(server: str) -> str:
     """The generated package's folder and import name for a server id: the id in snake_case, its
-    digits kept where they are (`context7` -> `context7`, `mcpServerTime` -> `mcp_server_time`)."""
-    text = "_".join(word.lower() for word in _digit_words(server))[:_MAX_LENGTH].strip("_")
+    digits kept where they are (`context7` -> `context7`, `mcpServerTime` -> `mcp_server_time`).
+    Always ASCII: a folder name in another script may not survive a file system, an archive or a
+    checkout on another OS in the one spelling its import needs (NFC or NFD, a code page)."""
+    text = "_".join(word.lower() for word in _words(server, ASCII_RULES))[:_MAX_LENGTH].strip("_")
     text = text or "server"
     return escape(f"server_{text}" if text[0].isdigit() else text)
 
@@ -587,7 +680,9 @@ def qualified_tools(
     Tools of one server whose names map alike (`car.rental` and `car_rental`), and tools whose names
     keep no ASCII letter or digit (`统计字数` would be `______`, telling a model nothing), are named after
     their client methods instead (`methods`: server -> tool -> method, from the package's name plan),
-    which are unique, stay with their tools (`plan_names`), and `method_names` can choose.
+    which are unique, stay with their tools (`plan_names`), and `method_names` can choose. A method
+    named in another script by naming rules 5 (`统计字数`) is no name for a model's API, which takes
+    ASCII alone: such a tool is named as rules 4 name its method (`tool`, `tool_2`), as before them.
     The name is only a label: the hub routes it by looking it up in a table that keeps the server id
     and the tool's own name, so mapping characters or shortening never changes what is called.
     """
@@ -603,7 +698,12 @@ def qualified_tools(
         wordless = {tool for tool in tools if not re.search(r"[A-Za-z0-9]", api_safe(tool))}
         named = (methods or {}).get(server)
         if (alike or wordless) and named is None:
-            named = {entry.wire: entry.python for entry in assign_names(tools, fallback="tool", taken=CLIENT_MEMBERS)}
+            named = {}
+        if named is not None and not all(named.get(tool, tool).isascii() for tool in alike | wordless):
+            spelled = assign_names(tools, fallback="tool", taken=CLIENT_MEMBERS, rules=ASCII_RULES)
+            named = {entry.wire: entry.python for entry in spelled} | {
+                tool: method for tool, method in named.items() if method.isascii()
+            }
         for tool in tools:
             name = plain[tool]
             if (name in alike or tool in wordless) and named is not None:

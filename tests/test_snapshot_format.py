@@ -54,7 +54,7 @@ def test_canonical_bytes_sort_keys_and_entries_and_end_with_a_newline() -> None:
 
 
 def test_naming_rules_are_recorded_only_where_they_name_something_differently(tmp_path: Path) -> None:
-    """Rules 4 are always recorded (format 5). Of rules 1 to 3, which differ only on a name with a letter
+    """Rules 4 and later are always recorded (format 5). Of rules 1 to 3, which differ only on a name with a letter
     beside a digit, a file records 2 or 3 where it has such a name; a file with such a name and no
     `namingRules` was written before rules 2 and keeps rules 1 (`get_s_3_object`), byte for byte; a
     file without such a name needs no record (rules 3, which name it as 1 and 2 do)."""
@@ -62,7 +62,7 @@ def test_naming_rules_are_recorded_only_where_they_name_something_differently(tm
         fresh = make(tools=tools, naming_rules=NAMING_RULES)
         write_snapshot(tmp_path / "fresh.json", fresh)
         document = json.loads((tmp_path / "fresh.json").read_bytes())
-        assert (document["format"], document["namingRules"]) == (5, NAMING_RULES) == (5, 4)
+        assert (document["format"], document["namingRules"]) == (5, NAMING_RULES) == (5, 5)
         assert load_snapshot(tmp_path / "fresh.json") == fresh
     assert [named.python for named in plan_names(make(tools=(tool("getS3Object"),))).tools] == ["get_s3_object"]
 

@@ -48,6 +48,7 @@ def build_package(
     modules: list[ModelModule] = []
     tool_specs: list[ToolSpec] = []
     owners: dict[str, str] = {}
+    module_owners: dict[str, str] = {}
     model_imports: dict[str, set[str]] = {}
     for tool, (source, classes, imported, spec, contract) in zip(
         plan.tools, tool_parts(snapshot.server, plan.tools, cache), strict=True
@@ -66,6 +67,12 @@ def build_package(
                     "rename one of them under [tool.mcp-stubgen.method_names]"
                 )
             owners[name] = tool.tool["name"]
+        if spec.module in module_owners:
+            raise StubgenError(
+                f"{where}tools {module_owners[spec.module]!r} and {tool.tool['name']!r} both need the models module "
+                f"{spec.module!r}; rename one of them under [tool.mcp-stubgen.method_names]"
+            )
+        module_owners[spec.module] = tool.tool["name"]
         tool_specs.append(spec)
         modules.append(
             ModelModule(

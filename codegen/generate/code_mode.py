@@ -47,7 +47,7 @@ from codegen.identifiers import (
     wraps_result,
 )
 from codegen.runtime._code_mode import CodeModeTool, ResultKind, ToolHints, index_line, merge_stubs
-from codegen.runtime._hub_catalog import HINT_DEFAULTS, HubTool, ToolFilter, model_visible, summary
+from codegen.runtime._hub_catalog import HINT_DEFAULTS, HubTool, ToolFilter, file_stem, model_visible, summary
 from codegen.schemas import MISSING, BudgetExceeded, Document, follow
 from codegen.snapshot import Snapshot, fingerprint, read_snapshot_bytes
 
@@ -568,7 +568,11 @@ def render_code_mode(
     templates = jinja_environment()
     stubs = {
         **{f"{server.module}.pyi": f"{header}\n{server_stub(server)}" for server in built},
-        **{f"servers/{server.module}/{stub.tool.function}.pyi": stub.stub for server in built for stub in server.tools},
+        **{
+            f"servers/{server.module}/{file_stem(stub.tool.function)}.pyi": stub.stub
+            for server in built
+            for stub in server.tools
+        },
     }
     for name, source in zip(
         stubs, formatted([("stub", source) for source in stubs.values()], cache or Cache.disabled()), strict=True

@@ -100,10 +100,11 @@ def grouped_sources(jobs: Sequence[ModelJob]) -> list[Made | None]:
 
 def _groups(jobs: Sequence[ModelJob], entries: Sequence[JSON]) -> list[list[int]]:
     """The tools in groups of at most `GROUP_SIZE`, in catalog order, no stem in a group the start of
-    another's; a tool whose schemas name a class after something else than the tool is left alone."""
+    another's; a tool whose schemas name a class after something else than the tool, or whose stem
+    datamodel-code-generator is given a stand-in for (`ascii_stand_in`), is left alone."""
     groups: list[list[int]] = []
     for index, (job, entry) in enumerate(zip(jobs, entries, strict=True)):
-        if any(marker in compact_json(entry) for marker in _MIXING):
+        if not job.stem.isascii() or any(marker in compact_json(entry) for marker in _MIXING):
             continue
         for group in groups:
             if len(group) < GROUP_SIZE and not any(

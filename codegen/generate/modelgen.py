@@ -30,6 +30,7 @@ from codegen.generate.cache import compact_json
 from codegen.generate.escaping import literal
 from codegen.generate.formatting import LINE_LENGTH, black_mode
 from codegen.generate.parallel import MAX_BATCH
+from codegen.runtime._hub_catalog import file_stem
 from codegen.schemas import (
     ANNOTATIONS,
     COMBINATORS,
@@ -136,7 +137,7 @@ def datamodel_entry(job: ModelJob) -> JSON:
     (`for_datamodel`, `_merged_overrides`, `_root`)."""
     tool = job.tool
     entry: JSON = {
-        "name": job.stem,
+        "name": ascii_stand_in(job.stem),
         "inputSchema": _root(
             _merged_overrides(for_datamodel(Document.of(tool["inputSchema"]).with_definitions(), None))
         ),
@@ -145,6 +146,15 @@ def datamodel_entry(job: ModelJob) -> JSON:
         output = Document.of(tool["outputSchema"]).with_definitions()
         entry["outputSchema"] = _root(_merged_overrides(for_datamodel(output, output)))
     return entry
+
+
+def ascii_stand_in(stem: str) -> str:
+    """The name datamodel-code-generator is given for a tool whose model stem is not ASCII (naming
+    rules 5: `统计字数`), which it would call `Model`: ASCII letters from the stem's hash, which its
+    classes are renamed from (`_renamed_classes`)."""
+    if stem.isascii():
+        return stem
+    return "Stem" + file_stem(stem).removeprefix("u_")
 
 
 def finished_source(source: str, stem: str, naming_rules: int) -> str:
@@ -610,7 +620,8 @@ class {job.stem}Input(BaseModel):
 
 def _renamed_classes(source: str, stem: str, naming_rules: int) -> str:
     """The module with its classes renamed: by rules 4 a union's members as its variants
-    (`_variant_renames`), then every class whose name does not start with the tool's stem `<stem><name>`.
+    (`_variant_renames`), a class named after the stem's `ascii_stand_in` after the stem, then every
+    class whose name does not start with the tool's stem `<stem><name>`.
 
     datamodel-code-generator names most classes after their parents (`GetUserInputAddress`), but a
     titled definition or a model an `allOf` builds keeps its own name (`Options`), and two tools of
@@ -622,8 +633,12 @@ def _renamed_classes(source: str, stem: str, naming_rules: int) -> str:
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
     renamed = variant_renames(tree) if naming_rules >= 4 else {}
     taken = {node.name for node in classes} | set(renamed.values())
+    stand_in = ascii_stand_in(stem)
     for node in classes:
         current = renamed.get(node.name, node.name)
+        if current.startswith(stand_in) and stand_in != stem:
+            renamed[node.name] = stem + current.removeprefix(stand_in)
+            continue
         if current.startswith(stem):
             continue
         candidate, counter = f"{stem}{current}", 1

@@ -29,6 +29,7 @@ from codegen.generate.parallel import map_batches
 from codegen.generate.piecewise_black import black_batch, formatted_without_black, members_entry, members_key
 from codegen.generate.spec import Parameter, ToolSpec
 from codegen.generate.templating import method_macros, tool_members
+from codegen.runtime._hub_catalog import file_stem
 from codegen.snapshot import JSON
 
 __all__ = ["ToolParts", "load_builders", "tool_key", "tool_parts"]
@@ -204,7 +205,9 @@ def typed_or_untyped(
         if source is None:
             source, read = model_source(server, ModelJob(tool.tool, tool.stem, tool.naming_rules)), None
         models, imported = read if read is not None else read_models(source)
-        return _Typed(source, models, imported, tool_spec(tool, tool.named.python, models, untyped_reason(source)))
+        return _Typed(
+            source, models, imported, tool_spec(tool, file_stem(tool.named.python), models, untyped_reason(source))
+        )
     except Untypable as error:
         reason = error.message
     except StubgenError as error:  # datamodel-code-generator refused the schema; modelgen's message names the tool
@@ -213,7 +216,7 @@ def typed_or_untyped(
         reason = f"datamodel-code-generator failed ({type(error).__name__}: {one_line(str(error))})"
     source = untyped_source(ModelJob(tool.tool, tool.stem, tool.naming_rules), reason)
     models, imported = read_models(source)
-    return _Typed(source, models, imported, tool_spec(tool, tool.named.python, models, reason))
+    return _Typed(source, models, imported, tool_spec(tool, file_stem(tool.named.python), models, reason))
 
 
 def _entry(tool: _Typed, contract: str, members: str) -> str:

@@ -19,12 +19,14 @@ so the fast check can never refuse what `jsonschema` accepts.
 
 from __future__ import annotations
 
+import binascii
 import dataclasses
 import functools
 import hashlib
 import importlib
 import json
 import sys
+import weakref
 from collections.abc import (
     AsyncIterator,
     Awaitable,
@@ -71,6 +73,7 @@ if TYPE_CHECKING:
     from mcp.shared.exceptions import MCPError
     from mcp.types import (
         AudioContent,
+        BlobResourceContents,
         CallToolResult,
         ContentBlock,
         EmbeddedResource,
@@ -116,6 +119,7 @@ __all__ = [
     "UnauthorizedError",
     "UnknownToolError",
     "authorized_transport",
+    "blob_bytes",
     "canonical_json_bytes",
     "error_message",
     "fingerprint",
@@ -1274,11 +1278,12 @@ class GeneratedClient:
         self, uri: str, call_options: RequestOptions | None = None
     ) -> ReadResourceResult:
         """Read a static resource by its URI."""
-        return await self._request(
+        result = await self._request(
             f"resource {uri!r}",
             call_options,
             lambda meta: self.mcp_client.read_resource(uri, meta=meta),
         )
+        return _decoded_blobs(self.server_name, uri, result)
 
     async def _read_template(
         self,
@@ -1293,11 +1298,12 @@ class GeneratedClient:
             name: value for name, value in variables.items() if not isinstance(value, NotGiven)
         }
         uri = UriTemplate.parse(template).expand(given)
-        return await self._request(
+        result = await self._request(
             f"resource {uri!r}",
             call_options,
             lambda meta: self.mcp_client.read_resource(uri, meta=meta),
         )
+        return _decoded_blobs(self.server_name, uri, result)
 
     async def _prompt(
         self,
@@ -1590,6 +1596,43 @@ def _not_mcp(server: str, request: str, error: Exception) -> ServerError | None:
     return ServerError(
         server, request, _NOT_MCP, f"its answer is not valid MCP ({pointer}: {found})"
     )
+
+
+_DECODED_BLOBS: dict[int, tuple[str, bytes]] = {}
+"""id of a blob content a reader returned -> its `blob` and the bytes decoded from it, while it lives."""
+
+
+def _decoded_blobs(server: str, uri: str, result: ReadResourceResult) -> ReadResourceResult:
+    """`result` once every `blob` in it is standard base64 (RFC 4648, padded, no line breaks, as MCP's
+    `format: byte` says), each decoded once and kept for `blob_bytes`; a blob that is not is the
+    server's bad answer, a `ServerError` here rather than a failure far away when it is decoded."""
+    for index, content in enumerate(result.contents):
+        blob = getattr(content, "blob", None)
+        if not isinstance(blob, str):
+            continue
+        try:
+            data = binascii.a2b_base64(blob, strict_mode=True)
+        except ValueError as error:  # binascii.Error, or a character that is not ASCII
+            raise ServerError(
+                server,
+                f"resource {uri!r}",
+                _NOT_MCP,
+                f"its answer is not valid MCP (/contents/{index}/blob is not standard base64: {error}); "
+                "the server must send its bytes base64-encoded with padding (RFC 4648), so tell its maintainers",
+            ) from None
+        key = id(content)
+        _DECODED_BLOBS[key] = (blob, data)
+        weakref.finalize(content, _DECODED_BLOBS.pop, key, None)
+    return result
+
+
+def blob_bytes(content: BlobResourceContents) -> bytes:
+    """The bytes of a resource's `blob`: those a generated reader decoded as it checked the answer (so
+    a large blob is decoded once), else decoded now; `ValueError` when it is not standard base64."""
+    kept = _DECODED_BLOBS.get(id(content))
+    if kept is not None and kept[0] is content.blob:
+        return kept[1]
+    return binascii.a2b_base64(content.blob, strict_mode=True)
 
 
 def _meta(options: RequestOptions) -> RequestParamsMeta | None:

@@ -112,14 +112,15 @@ class SnapshotFile(BaseModel):
             "alone give the same names."
         ),
     )
-    namingRules: Literal[1, 2, 3, 4] = Field(
+    namingRules: Literal[1, 2, 3, 4, 5] = Field(
         default=1,
         description=(
             "The naming rules the package's names follow: 2 keeps a digit with the letters beside it in snake_case "
             "names (`get_s3_object`), where 1 splits it off (`get_s_3_object`); 3 keeps it in class names too "
             "(`Neo4jClient`), where 1 and 2 split it off (`Neo4JClient`); 4 names a union's members as its variants "
-            "(`PickInputVariant`), where 1 to 3 name them by the union's name twice (`PickInputPickInput`). 4 is "
-            "always present; 1 to 3 only when a name has a letter beside a digit, the one place they differ. Absent "
+            "(`PickInputVariant`), where 1 to 3 name them by the union's name twice (`PickInputPickInput`); 5 keeps "
+            "letters of scripts other than Latin (`统计字数`, `получить_погоду`), which 1 to 4 drop (`tool`). 4 and 5 "
+            "are always present; 1 to 3 only when a name has a letter beside a digit, the one place they differ. Absent "
             "means 1 where a name has a letter beside a digit (written before this field existed), else 3. A "
             "snapshot keeps the rules of the one it replaces."
         ),

@@ -9,6 +9,7 @@ and `looping` from the catalog with a `$ref` cycle."""
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import importlib
 import json
@@ -23,6 +24,7 @@ from contextlib import contextmanager
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 import anyio
 import httpx2
@@ -1231,6 +1233,66 @@ async def test_terminal_control_in_a_tools_error_text_never_reaches_code_modes_e
             )
             run = await code_mode.run_code(script, hub=hub, approve="allow")
             assert [call.detail for call in run.calls] == [f"odd.echo: the tool reported an error: {ANSI_SHOWN}"]
+
+
+BAD_BLOBS = {
+    "unpadded": "Incorrect padding",
+    "newline": "Only base64 data is allowed",
+    "urlsafe": "Only base64 data is allowed",
+    "garbage": "Only base64 data is allowed",
+    "not-ascii": "string argument should contain only ASCII characters",
+}
+"""The hostile server's `odd://blobs/{kind}` whose `blob` is not standard base64, and what decoding it says."""
+LARGE_BLOB = bytes(range(256)) * 16384
+"""The bytes of the hostile server's `odd://blobs/large`, 4 MiB."""
+
+
+def bad_blob(kind: str) -> str:
+    """The one line a read of `odd://blobs/<kind>` fails with."""
+    return (
+        rf"^server 'odd': resource 'odd://blobs/{kind}' failed: its answer is not valid MCP \(/contents/1/blob is "
+        rf"not standard base64: {BAD_BLOBS[kind]}\); the server must send its bytes base64-encoded with padding "
+        r"\(RFC 4648\), so tell its maintainers \(code -32700\)$"
+    )
+
+
+async def test_a_resource_blob_that_is_not_base64_fails_its_read_and_a_good_one_is_decoded_once(
+    odd_packages: Any,
+) -> None:
+    """The SDK does not check that a `blob` is base64, and the readers returned it as sent: garbage, a
+    stray newline or URL-safe base64 failed later, wherever the application decoded it. Now the read
+    fails with `ServerError` naming the server and the URI (async, sync and through a hub), and a
+    good blob's bytes, decoded once as it is checked, are `blob_bytes(content)`."""
+    from mcp.types import BlobResourceContents
+
+    odd, hub_package, _code_mode = odd_packages
+    large = base64.b64encode(LARGE_BLOB).decode()
+    with anyio.fail_after(60):
+        async with odd.OddClient.connect(hostile("odd")) as client:
+            for kind in BAD_BLOBS:
+                with pytest.raises(odd.ServerError, match=bad_blob(kind)):
+                    await client.read_blobs(kind=kind)
+            with pytest.raises(odd.ServerError, match="resource 'odd://blob' failed: its answer is not valid MCP"):
+                await client.read_blob()
+            text, blob = (await client.read_blobs(kind="good")).contents
+            assert isinstance(blob, BlobResourceContents) and blob.blob == "aGVsbG8gd29ybGQ="
+            assert (text.text, odd.blob_bytes(blob)) == ("a text part beside the blob", b"hello world")
+            assert odd.blob_bytes((await client.read_blobs(kind="empty")).contents[1]) == b""
+            blob = (await client.read_blobs(kind="large")).contents[1]
+            assert blob.blob == large
+            with patch("binascii.a2b_base64", side_effect=AssertionError("decoded again")):
+                assert odd.blob_bytes(blob) == LARGE_BLOB
+            assert odd.blob_bytes(blob.model_copy(update={"blob": "AAE="})) == b"\x00\x01"
+            with pytest.raises(ValueError, match="Incorrect padding"):
+                odd.blob_bytes(blob.model_copy(update={"blob": "AAE"}))
+        async with hub_package.Hub.connect(odd=hostile("odd")) as hub:
+            with pytest.raises(hub_package.ServerError, match=bad_blob("newline")):
+                await hub.odd.read_blobs(kind="newline")
+            assert odd.blob_bytes((await hub.odd.read_blobs(kind="good")).contents[1]) == b"hello world"
+    with odd.OddClient.connect_sync(hostile("odd")) as sync_client:
+        with pytest.raises(odd.ServerError, match=bad_blob("urlsafe")):
+            sync_client.read_blobs(kind="urlsafe")
+        assert odd.blob_bytes(sync_client.read_blobs(kind="good").contents[1]) == b"hello world"
 
 
 async def test_an_answer_nested_past_pythons_depth_fails_its_call_at_once(odd_packages: Any) -> None:

@@ -30,7 +30,8 @@ It speaks the legacy handshake (it answers `server/discover` with -32601) and li
 - `bad-discover`, `discover-unknown`, `discover-null`: `server/discover` answered with a string for
   `supportedVersions`, only version 2099-01-01, or `null` capabilities.
 - `odd` (stdio only): `echo`'s `text` names how its call is answered (`ODD`, below; any other text is
-  echoed), and the catalog adds a resource `odd://blob` and a prompt `greet`, answered oddly.
+  echoed), and the catalog adds a resource `odd://blob` and a prompt `greet`, answered oddly, and
+  a template `odd://blobs/{kind}` whose `blob` is spelled as `BLOBS[kind]` says.
 
 Over HTTP, `--http-fault FAULT` breaks how one request is answered at the HTTP level: `tools/call`
 of `--fault-on TOOL` (default `echo`; `count` keeps working), or any other method it names
@@ -67,6 +68,7 @@ before answering it, so a test knows what reached the server (an `initialize` ne
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
 import sys
@@ -102,6 +104,19 @@ ODD: dict[str, Any] = {
     "invalid-params": {"error": {"code": -32602, "message": "Invalid arguments for tool echo: 'size' is a required property"}},
 }  # fmt: skip
 """How `echo` answers in `odd` mode, by its `text`: the answer's members besides `jsonrpc` and `id`."""
+LARGE_BLOB = bytes(range(256)) * 16384
+"""4 MiB of every byte value: the bytes of `odd://blobs/large`."""
+BLOBS = {
+    "good": "aGVsbG8gd29ybGQ=",
+    "empty": "",
+    "large": base64.b64encode(LARGE_BLOB).decode(),
+    "unpadded": "aGVsbG8gd29ybGQ",
+    "newline": "aGVsbG8g\nd29ybGQ=",
+    "urlsafe": base64.urlsafe_b64encode(b"\xfb\xff\xfe").decode(),
+    "garbage": "not base64 at all!",
+    "not-ascii": "aGVsbG8gd29ybGQ\u00e9",
+}
+"""The `blob` of each `odd://blobs/{kind}`: valid standard base64, then what a careless server sends."""
 
 
 class Hostile:
@@ -210,8 +225,13 @@ class Hostile:
             return [*before, answer]
         elif method == "resources/list" and self.mode == "odd":
             result = {"resources": [{"uri": "odd://blob", "name": "blob", "mimeType": "image/png"}]}
+        elif method == "resources/templates/list" and self.mode == "odd":
+            result = {"resourceTemplates": [{"uriTemplate": "odd://blobs/{kind}", "name": "blobs"}]}
         elif method == "resources/read" and self.mode == "odd":
-            result = {"contents": [{"uri": "odd://blob", "mimeType": "image/png", "blob": "not base64 at all!"}]}
+            uri = str(params.get("uri"))
+            blob = BLOBS[uri.removeprefix("odd://blobs/")] if uri.startswith("odd://blobs/") else "not base64 at all!"
+            text = {"uri": uri, "text": "a text part beside the blob"}
+            result = {"contents": [text, {"uri": uri, "mimeType": "application/octet-stream", "blob": blob}]}
         elif method == "prompts/list" and self.mode == "odd":
             result = {"prompts": [{"name": "greet", "arguments": [{"name": "who", "required": True}]}]}
         elif method == "prompts/get" and self.mode == "odd":

@@ -183,10 +183,13 @@ class CodeMode:
         }
 
     def tool_stub(self, tool: CodeModeTool) -> str:
-        """One function's stub with the types it uses: `servers/<module>/<function>.pyi`."""
-        return (self.folder / "servers" / tool.module / f"{tool.function}.pyi").read_text(
-            encoding="utf-8"
-        )
+        """One function's stub with the types it uses: `servers/<module>/<function>.pyi` (its
+        `file_stem`)."""
+        from ._hub_catalog import file_stem
+
+        return (
+            self.folder / "servers" / tool.module / f"{file_stem(tool.function)}.pyi"
+        ).read_text(encoding="utf-8")
 
     def hints(self) -> dict[str, ToolHints]:
         return {name: tool.hints for name, tool in self.tools.items()}

@@ -52,6 +52,7 @@ __all__ = [
     "ToolFilter",
     "ToolFormat",
     "catalog_tools",
+    "file_stem",
     "model_visible",
     "names_only",
     "openai_strict_schema",
@@ -79,6 +80,19 @@ QUALIFIED_NAME_LIMIT = 64
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 _HASH_LENGTH = 8
+
+
+def file_stem(name: str) -> str:
+    """The ASCII name of a file named after a Python name: the name, or for one in another script
+    (naming rules 5: `统计字数`) `u_` and a hash of it in letters (a digit would sort one way in
+    `sorted` and another in isort's natural order). A file name outside ASCII may not survive a file
+    system, an archive or a checkout on another OS in the one spelling that reads it back."""
+    if name.isascii():
+        return name
+    return "u_" + hashlib.sha256(name.encode()).hexdigest()[:16].translate(_HEX_LETTERS)
+
+
+_HEX_LETTERS = str.maketrans("0123456789", "ghijklmnop")
 
 
 def api_safe(name: str) -> str:

@@ -38,6 +38,7 @@ from .._mcp_runtime._runtime import (
     UnauthorizedError,
     UnknownToolError,
     authorized_transport,
+    blob_bytes,
     stored_auth,
 )
 from .._mcp_runtime._tasks import SyncTaskHandle, TaskCancelledError, TaskHandle, TaskSupportError
@@ -107,6 +108,7 @@ __all__ = [
     "UnauthorizedError",
     "UnknownToolError",
     "authorized_transport",
+    "blob_bytes",
     "stored_auth",
 ]
 

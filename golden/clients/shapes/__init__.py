@@ -38,6 +38,7 @@ from .._mcp_runtime._runtime import (
     UnauthorizedError,
     UnknownToolError,
     authorized_transport,
+    blob_bytes,
     stored_auth,
 )
 from . import models
@@ -102,6 +103,7 @@ __all__ = [
     "WordCountsInput",
     "WordCountsOutput",
     "authorized_transport",
+    "blob_bytes",
     "stored_auth",
 ]
 

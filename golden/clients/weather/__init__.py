@@ -38,6 +38,7 @@ from .._mcp_runtime._runtime import (
     UnauthorizedError,
     UnknownToolError,
     authorized_transport,
+    blob_bytes,
     stored_auth,
 )
 from . import models
@@ -86,6 +87,7 @@ __all__ = [
     "WeatherClient",
     "WeatherSyncClient",
     "authorized_transport",
+    "blob_bytes",
     "stored_auth",
 ]
 
