@@ -65,7 +65,9 @@ where rules 1 split it off (`get_s_3_object(s_3_key=...)`); rules 3 keep it in c
 (`Neo4JClient`); rules 4 name a union's members as its variants (`PickInputVariant`,
 `PickInputVariant1`), where rules 1 to 3 keep datamodel-code-generator's `PickInputPickInput`;
 rules 5 keep the letters of other scripts than Latin (`统计字数`, `получить_погоду`, `统计字数Input`),
-which rules 1 to 4 drop (`tool`, `ToolInput`), see `_spelled`.
+which rules 1 to 4 drop (`tool`, `ToolInput`), see `_spelled`, and name a tagged union's members by
+their tags (`DrawInputShapeCircle` where rules 1 to 4 have `DrawInputShape`, `PickInputById` where
+rules 4 have `PickInputVariant`; `generate.member_names`).
 
 A snapshot records rules 4 or later (`namingRules`) always. Rules 1 to 3 differ only where a letter is beside
 a digit (`naming_rules_apply`), so a snapshot made by them records them only when it has such a name;
@@ -189,20 +191,21 @@ def snake_case(name: str, fallback: str, rules: int = NAMING_RULES) -> str:
     text = "_".join(parts)[:_MAX_LENGTH].strip("_") or fallback
     if text[0].isdigit():
         text = f"{fallback}_{text}"
-    if not plain_identifier(text):
+    if rules > ASCII_RULES and not plain_identifier(text):
         return snake_case(name, fallback, ASCII_RULES)
     return text
 
 
 def pascal_case(name: str, fallback: str, rules: int) -> str:
     """A class-style identifier made of the name's words (by the naming `rules`); acronyms keep their
-    capitals (`API`). Rules 5 fall back to rules 4 as `snake_case` does."""
+    capitals (`API`). Rules 5 fall back to rules 4 as `snake_case` does. With an empty `fallback`,
+    the words alone: a part of a name, maybe empty."""
     split = words(name) if rules < 3 else _words(name, rules)
     parts = [word if word.isupper() else word[:1].upper() + word[1:].lower() for word in split]
     text = "".join(parts)[:_MAX_LENGTH] or fallback
-    if text[0].isdigit():
+    if text[:1].isdigit():
         text = f"{fallback}{text}"
-    if not plain_identifier(text):
+    if rules > ASCII_RULES and not plain_identifier(text):
         return pascal_case(name, fallback, ASCII_RULES)
     return text
 

@@ -7,6 +7,7 @@ import io
 import json
 import sys
 import tokenize
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -116,19 +117,37 @@ def test_a_real_catalog_whose_models_black_reformats_is_made_in_groups_as_tool_b
     assert render_snapshot(_snapshot(list(tools))) == grouped
 
 
-def test_union_members_named_as_variants_are_made_in_groups_as_tool_by_tool(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Naming rules 4 rename a union's members (`modelgen._variant_renames`), which the group's module
-    does not have yet: notion's tools, with `$defs` unions, give each tool's module as made alone."""
+@pytest.mark.parametrize("naming_rules", [4, 5])
+def test_union_members_renamed_by_the_naming_rules_are_made_in_groups_as_tool_by_tool(
+    monkeypatch: pytest.MonkeyPatch, naming_rules: int
+) -> None:
+    """Naming rules 4 and 5 rename a union's members (`member_names`), which the group's module does
+    not have yet: notion's tools, with `$defs` unions, tagged ones among them, and tools with a
+    tagged and an untagged union give each tool's module as made alone."""
     notion = load_snapshot(REPO / "tests" / "fixtures" / "catalogs" / "more" / "notion.json").tools
     united = [tool for tool in notion if '"oneOf"' in json.dumps(tool)][:8]
     plain = {"oneOf": [_object(city={"type": "string"}), _object(zip={"type": "integer"})]}
-    tools = [*united, *({"name": f"pick_{index}", "inputSchema": {"type": "object", **plain}} for index in range(10))]
-    grouped = render_snapshot(_snapshot(tools))
+    tagged = {
+        "oneOf": [
+            {**_object(kind={"const": "a"}, x={"type": "number"}), "required": ["kind"]},
+            {**_object(kind={"const": "b"}), "required": ["kind"]},
+        ]
+    }
+    tools = [
+        *united,
+        *({"name": f"pick_{index}", "inputSchema": {"type": "object", **plain}} for index in range(10)),
+        *({"name": f"draw_{index}", "inputSchema": _object(shape=tagged)} for index in range(6)),
+    ]
+    snapshot = replace(_snapshot(tools), naming_rules=naming_rules)
+    grouped = render_snapshot(snapshot)
     modules = _models(grouped)
-    assert "ParentRequestVariant1(BaseModel)" in "".join(modules.values())
+    everything = "".join(modules.values())
+    assert ("ParentRequestVariant1(BaseModel)" in everything) == (naming_rules == 4)
+    assert ("ParentRequestPageId(BaseModel)" in everything) == (naming_rules == 5)
     assert "class Pick9InputVariant1(BaseModel)" in modules["pick_9.py"]
+    assert ("class Draw5InputShapeB(BaseModel)" in modules["draw_5.py"]) == (naming_rules == 5)
     monkeypatch.setattr(model_batches, "GROUP_SIZE", 1)
-    assert render_snapshot(_snapshot(tools)) == grouped
+    assert render_snapshot(snapshot) == grouped
 
 
 def _too_deep(depth: int = 200) -> dict[str, Any]:

@@ -348,9 +348,55 @@ def test_the_names_an_annotation_uses_are_the_ones_its_syntax_tree_holds(annotat
 def test_a_unions_members_are_renamed_as_its_variants(
     classes: list[str], members: set[str], expected: dict[str, str]
 ) -> None:
-    from codegen.generate.modelgen import _variant_renames
+    from codegen.generate.member_names import _variant_renames
 
     assert _variant_renames(classes, members) == expected
+
+
+def _tagged(*tags: object, **more: object) -> dict[str, object]:
+    """A tool input whose `shape` is a union of objects, each tagged by a `kind` const (None: untagged)."""
+    members = [
+        {"type": "object", "properties": {"side": {"type": "number"}}}
+        if tag is None
+        else {
+            "type": "object",
+            "properties": {"side": {"type": "number"}, "kind": {"const": tag}},
+            "required": ["kind"],
+        }
+        for tag in tags
+    ]
+    return {"type": "object", "properties": {"shape": {"oneOf": members}, **more}, "required": ["shape"]}
+
+
+@pytest.mark.parametrize(
+    ("schema", "members"),
+    [
+        pytest.param(_tagged("circle", "square"), ["DrawInputShapeCircle", "DrawInputShapeSquare"], id="tagged"),
+        pytest.param(_tagged("2d-view", "3d"), ["DrawInputShape2dView", "DrawInputShape3d"], id="a tag not a word"),
+        pytest.param(
+            _tagged("circle", "square", None),
+            ["DrawInputShape", "DrawInputShape1", "DrawInputShape2"],
+            id="one member untagged: all keep their places",
+        ),
+        pytest.param(_tagged("page-id", "page_id"), ["DrawInputShape", "DrawInputShape1"], id="two tags make one name"),
+        pytest.param(_tagged("?", "!"), ["DrawInputShape", "DrawInputShape1"], id="tags that make no name"),
+        pytest.param(_tagged("a" * 41, "b"), ["DrawInputShape", "DrawInputShape1"], id="a tag past TAG_LENGTH"),
+        pytest.param(_tagged(1, 2), ["DrawInputShape", "DrawInputShape1"], id="numbers are not tags"),
+        pytest.param(
+            _tagged("circle", "square", shape_circle={"type": "object", "properties": {"r": {"type": "number"}}}),
+            ["DrawInputShape", "DrawInputShape1"],
+            id="a new name another class has",
+        ),
+    ],
+)
+def test_a_tagged_unions_members_are_named_by_their_tags(schema: dict[str, object], members: list[str]) -> None:
+    from codegen.generate.modelgen import ModelJob, model_source
+
+    tool = {"name": "draw", "inputSchema": schema}
+    source = model_source("shapes", ModelJob(tool, "Draw", 5))
+    assert f"    shape: {' | '.join(members)}\n" in source
+    assert "    shape: DrawInputShape | DrawInputShape1" in model_source("shapes", ModelJob(tool, "Draw", 4))
+    compile(source, "models.py", "exec")
 
 
 @pytest.mark.parametrize(

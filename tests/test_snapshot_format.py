@@ -64,6 +64,10 @@ def test_naming_rules_are_recorded_only_where_they_name_something_differently(tm
         document = json.loads((tmp_path / "fresh.json").read_bytes())
         assert (document["format"], document["namingRules"]) == (5, NAMING_RULES) == (5, 5)
         assert load_snapshot(tmp_path / "fresh.json") == fresh
+        kept = make(tools=tools, naming_rules=4)  # the release before: recorded, and read back as written
+        write_snapshot(tmp_path / "kept.json", kept)
+        assert json.loads((tmp_path / "kept.json").read_bytes())["namingRules"] == 4
+        assert load_snapshot(tmp_path / "kept.json") == kept
     assert [named.python for named in plan_names(make(tools=(tool("getS3Object"),))).tools] == ["get_s3_object"]
 
     legacy = make(naming_rules=1, tools=(tool("getS3Object"),))

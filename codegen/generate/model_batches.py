@@ -19,7 +19,8 @@ A group's module can be cut only where nothing in it mixes tools, which is check
 
 The group's module is parsed once. When `modelgen`'s passes change nothing in it, they change nothing
 in any tool's module (`modelgen.rewritten_source`), whose classes all start with its stem already
-(`modelgen.finished_source` renames no other, but for a union's members by naming rules 4), so each
+(`modelgen.finished_source` renames no other, but for a union's members by naming rules 4 and 5,
+`member_names`), so each
 module black has nothing to do for
 (`modelgen.needs_black`) is final as cut and is read off the group's syntax tree
 (`model_reader.read_statements`) rather than parsed again, once to be finished and once to be read.
@@ -35,6 +36,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from codegen.generate.cache import compact_json
+from codegen.generate.member_names import member_renames
 from codegen.generate.model_reader import ReadModels, read_statements
 from codegen.generate.modelgen import (
     ModelJob,
@@ -44,7 +46,6 @@ from codegen.generate.modelgen import (
     parsed,
     rewritten_source,
     run_datamodel,
-    variant_renames,
 )
 from codegen.snapshot import JSON
 
@@ -88,9 +89,13 @@ def grouped_sources(jobs: Sequence[ModelJob]) -> list[Made | None]:
             clean = rewritten_source(module) == module
         except Exception:
             clean = False
-        variants = clean and bool(variant_renames(parsed(module)))
+        tree = parsed(module) if clean else None
+        renames = {
+            rules: tree is not None and bool(member_renames(tree, rules))
+            for rules in {jobs[index].naming_rules for index in group}
+        }
         for index, (source, body) in zip(group, parts, strict=True):
-            if clean and not needs_black(source) and not (variants and jobs[index].naming_rules >= 4):
+            if clean and not needs_black(source) and not renames[jobs[index].naming_rules]:
                 made[index] = Made(source, read_statements(body))
                 continue
             with contextlib.suppress(Exception):  # made alone, the same failure is reported for its tool

@@ -29,6 +29,7 @@ from codegen.generate import dcg_speedups
 from codegen.generate.cache import compact_json
 from codegen.generate.escaping import literal
 from codegen.generate.formatting import LINE_LENGTH, black_mode
+from codegen.generate.member_names import member_renames
 from codegen.generate.parallel import MAX_BATCH
 from codegen.runtime._hub_catalog import file_stem
 from codegen.schemas import (
@@ -619,9 +620,9 @@ class {job.stem}Input(BaseModel):
 
 
 def _renamed_classes(source: str, stem: str, naming_rules: int) -> str:
-    """The module with its classes renamed: by rules 4 a union's members as its variants
-    (`_variant_renames`), a class named after the stem's `ascii_stand_in` after the stem, then every
-    class whose name does not start with the tool's stem `<stem><name>`.
+    """The module with its classes renamed: a union's members by the naming rules (`member_names`),
+    a class named after the stem's `ascii_stand_in` after the stem, then every class whose name does
+    not start with the tool's stem `<stem><name>`.
 
     datamodel-code-generator names most classes after their parents (`GetUserInputAddress`), but a
     titled definition or a model an `allOf` builds keeps its own name (`Options`), and two tools of
@@ -631,7 +632,7 @@ def _renamed_classes(source: str, stem: str, naming_rules: int) -> str:
     """
     tree = parsed(source)
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
-    renamed = variant_renames(tree) if naming_rules >= 4 else {}
+    renamed = member_renames(tree, naming_rules)
     taken = {node.name for node in classes} | set(renamed.values())
     stand_in = ascii_stand_in(stem)
     for node in classes:
@@ -684,77 +685,6 @@ def _renamed_classes(source: str, stem: str, naming_rules: int) -> str:
     import black
 
     return black.format_str("".join(lines), mode=black_mode())
-
-
-_DOUBLED = re.compile(r"(?P<union>.+)(?P=union)(?P<place>[0-9]*)")
-"""How datamodel-code-generator names a union model's members: the union's name twice (its naming of
-a member after its parent and after itself), then the member's place (``, `1`, `2`, ...)."""
-
-
-def variant_renames(tree: ast.Module) -> dict[str, str]:
-    """`_variant_renames` of a module: nothing to do, and no walk, unless a class is named by a name
-    twice."""
-    classes = [node.name for node in tree.body if isinstance(node, ast.ClassDef)]
-    if not any(_DOUBLED.fullmatch(name) for name in classes):
-        return {}
-    return _variant_renames(classes, _union_member_names(tree))
-
-
-def _union_member_names(tree: ast.Module) -> set[str]:
-    """The names the module's unions are made of (`A | B`, in an annotation or a `RootModel[...]` base)."""
-    members: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-            for side in (node.left, node.right):
-                if isinstance(side, ast.Name):
-                    members.add(side.id)
-                elif isinstance(side, ast.Constant) and isinstance(side.value, str):
-                    members.add(side.value)
-    return members
-
-
-def _variant_renames(classes: list[str], members: set[str]) -> dict[str, str]:
-    """New names for a union's members and the classes inside them, as the union's variants: members
-    `PickInputPickInput` and `PickInputPickInput1` of `PickInput` become `PickInputVariant` and
-    `PickInputVariant1`, a class `PickInputPickInputAddress` inside the first `PickInputVariantAddress`
-    (notion's `...ParentRequestApiRetrieveAPageInputMovePageParentRequest1` becomes
-    `...ParentRequestVariant1`). A member of a union inside a member takes its renamed union's name;
-    the parts an `allOf` makes the members of (`MM`, `MM1` beside members `MM2`, `MM3`) are renamed alike.
-    A new name another class has already gets a number, as datamodel-code-generator numbers names."""
-    unions = {match["union"] for name in members if name in classes and (match := _DOUBLED.fullmatch(name))}
-    if not unions:
-        return {}
-    doubled = {name: match for name in classes if (match := _DOUBLED.fullmatch(name)) and match["union"] in unions}
-    taken = set(classes)
-    renamed: dict[str, str] = {}
-
-    def new_name(name: str) -> str:
-        if name in renamed:
-            return renamed[name]
-        if name in doubled:
-            match = doubled[name]
-            wanted = f"{new_name(match['union'])}Variant{match['place']}"
-        else:
-            inside = [
-                member
-                for member in doubled
-                if len(name) > len(member) and name.startswith(member) and not name[len(member)].islower()
-            ]
-            if not inside:
-                return name
-            member = max(inside, key=len)
-            wanted = new_name(member) + name[len(member) :]
-        candidate, counter = wanted, 1
-        while candidate in taken:
-            counter += 1
-            candidate = f"{wanted}{counter}"
-        taken.add(candidate)
-        renamed[name] = candidate
-        return candidate
-
-    for name in sorted(classes, key=len):
-        new_name(name)
-    return renamed
 
 
 def _through_import_aliases(source: str) -> str:

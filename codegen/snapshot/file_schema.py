@@ -119,8 +119,10 @@ class SnapshotFile(BaseModel):
             "names (`get_s3_object`), where 1 splits it off (`get_s_3_object`); 3 keeps it in class names too "
             "(`Neo4jClient`), where 1 and 2 split it off (`Neo4JClient`); 4 names a union's members as its variants "
             "(`PickInputVariant`), where 1 to 3 name them by the union's name twice (`PickInputPickInput`); 5 keeps "
-            "letters of scripts other than Latin (`统计字数`, `получить_погоду`), which 1 to 4 drop (`tool`). 4 and 5 "
-            "are always present; 1 to 3 only when a name has a letter beside a digit, the one place they differ. Absent "
+            "letters of scripts other than Latin (`统计字数`, `получить_погоду`), which 1 to 4 drop (`tool`), and names "
+            "a tagged union's members by their tags (`DrawInputShapeCircle`), where 1 to 4 name them by place "
+            "(`DrawInputShape`, `DrawInputShape1`). 4 and 5 are always present; 1 to 3 only when a name has a letter "
+            "beside a digit, the one place they differ. Absent "
             "means 1 where a name has a letter beside a digit (written before this field existed), else 3. A "
             "snapshot keeps the rules of the one it replaces."
         ),

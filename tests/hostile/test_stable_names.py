@@ -252,9 +252,9 @@ def test_a_unions_members_are_named_as_its_variants_from_rules_4_and_a_committed
 ) -> None:  # type: ignore[no-untyped-def]
     """Rules 1 to 3 kept datamodel-code-generator's names for a union's members, the union's name twice
     (`PickInputPickInput`, and `...ParentRequestMovePageInputParentRequest1` for a `$defs` union); a
-    server's first snapshot is now named by rules 4 (`PickInputVariant`, `...ParentRequestVariant1`)
-    and records them, and a package generated before keeps its classes, whether its snapshot recorded
-    rules 3 (it has a name with a letter beside a digit) or nothing."""
+    snapshot by rules 4 is named `PickInputVariant`, `...ParentRequestVariant1` and records them, and a
+    package generated before keeps its classes, whether its snapshot recorded rules 3 (it has a name
+    with a letter beside a digit) or nothing."""
     monkeypatch.chdir(tmp_path)
     pick = {"anyOf": [_object(city={"type": "string"}), _object(lat={"type": "number"}, lon={"type": "number"})]}
     notes = {
@@ -290,7 +290,7 @@ def test_a_unions_members_are_named_as_its_variants_from_rules_4_and_a_committed
         assert again.canonical_bytes() == (tmp_path / f"{name}.json").read_bytes()
         assert classes(again, f"{name}_again") == exported
 
-    exported = classes(keep_names(None, snapshot, {}), "first")
+    exported = classes(keep_names(None, replace(snapshot, naming_rules=4), {}), "first")
     assert {"PickInputVariant", "PickInputVariant1", "PickOutputVariant", "PickOutputVariant1"} <= exported
     assert {"MovePageInputParentRequestVariant", "MovePageInputParentRequestVariant1"} <= exported
     assert not [name for name in exported if re.fullmatch(r"(.+)\1[0-9]*", name)]
@@ -302,6 +302,74 @@ def test_a_unions_members_are_named_as_its_variants_from_rules_4_and_a_committed
         capture_output=True, text=True,
     )  # fmt: skip
     assert called.stdout.strip() == "True", called.stderr
+
+
+def test_a_tagged_unions_members_are_named_by_their_tags_from_rules_5_and_a_committed_package_keeps_its_classes(
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Rules 1 to 4 name a union's object members by their place (`DrawInputShape`, `DrawInputShape1`;
+    `...ParentRequestVariant1` by rules 4): a reader learns nothing from the name, and a server that
+    reorders the members hands each name to the other. A server's first snapshot is now named by
+    rules 5, which name a tagged union's members by their tags, and records them; a package generated
+    by rules 4 keeps its classes; an untagged union keeps its members' places."""
+    monkeypatch.chdir(tmp_path)
+    shape = {
+        "oneOf": [
+            _object(kind={"const": "circle"}, radius={"type": "number"}),
+            _object(kind={"const": "square"}, side={"type": "number"}, corner=_object(x={"type": "number"})),
+        ]
+    }
+    pick = {"anyOf": [_object(city={"type": "string"}), _object(lat={"type": "number"})]}
+    snapshot = Snapshot(
+        server="pages",
+        protocol_version="2025-11-25",
+        capabilities={"tools": {}},
+        tools=(
+            {"name": "draw", "inputSchema": _object(shape=shape)},
+            {"name": "pick", "inputSchema": {"type": "object", **pick}},
+            {
+                "name": "move_page",
+                "inputSchema": {
+                    **_object(parent={"$ref": "#/$defs/parentRequest"}),
+                    "$defs": {"parentRequest": PARENT},
+                },
+            },
+        ),
+    )
+
+    def classes(snapshot: Snapshot, name: str) -> set[str]:
+        write_snapshot(tmp_path / f"{name}.json", snapshot)
+        assert run_cli("generate", f"{name}.json", "--out", name).exit_code == 0
+        return set(json.loads(subprocess.check_output(
+            [PYTHON, "-c", f"import json, {name}.pages.models as m; print(json.dumps(m.__all__))"], text=True
+        )))  # fmt: skip
+
+    committed = replace(snapshot, naming_rules=4)
+    exported = classes(committed, "rules4")
+    assert {"DrawInputShape", "DrawInputShape1", "DrawInputShape1Corner"} <= exported
+    assert {"MovePageInputParentRequestVariant", "MovePageInputParentRequestVariant1"} <= exported
+    again = keep_names(committed, replace(committed, naming_rules=NAMING_RULES), {})
+    assert again.canonical_bytes() == (tmp_path / "rules4.json").read_bytes()
+    assert classes(again, "rules4_again") == exported
+
+    exported = classes(keep_names(None, snapshot, {}), "first")
+    assert {"DrawInputShapeCircle", "DrawInputShapeSquare", "DrawInputShapeSquareCorner"} <= exported
+    assert {"MovePageInputParentRequestPageId", "MovePageInputParentRequestWorkspace"} <= exported
+    assert {"PickInputVariant", "PickInputVariant1"} <= exported
+    assert not {"DrawInputShape", "DrawInputShape1", "MovePageInputParentRequestVariant"} & exported
+    assert json.loads((tmp_path / "first.json").read_bytes())["namingRules"] == 5
+    called = subprocess.run(
+        [PYTHON, "-c", "from first.pages.models import DrawInput, DrawInputShapeSquare; "
+         "print(DrawInput.model_validate({'shape': {'kind': 'square', 'side': 2, 'corner': {'x': 1}}}).shape"
+         " == DrawInputShapeSquare.model_validate({'kind': 'square', 'side': 2, 'corner': {'x': 1}}))"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert called.stdout.strip() == "True", called.stderr
+
+    reordered = replace(
+        snapshot, tools=({"name": "draw", "inputSchema": _object(shape={"oneOf": shape["oneOf"][::-1]})},)
+    )
+    assert {"DrawInputShapeCircle", "DrawInputShapeSquare"} <= classes(reordered, "reordered")
 
 
 def test_drift_reports_a_name_that_would_call_another_entity_with_its_call_sites(

@@ -19,7 +19,7 @@ class DrawInputPoint(BaseModel):
     y: float
 
 
-class DrawInputShape(BaseModel):
+class DrawInputShapeCircle(BaseModel):
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -29,7 +29,7 @@ class DrawInputShape(BaseModel):
     radius: float
 
 
-class DrawInputShape1(BaseModel):
+class DrawInputShapeSquare(BaseModel):
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
@@ -50,7 +50,7 @@ class DrawInput(BaseModel):
     flag: bool | str | None = None
     layer: int | None = None
     points: list[DrawInputPoint] | None = None
-    shape: DrawInputShape | DrawInputShape1
+    shape: DrawInputShapeCircle | DrawInputShapeSquare
     style: Literal["solid", "dashed"] | None = Field(
         None, description='Line style; ends with a quote"'
     )
