@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -164,6 +165,33 @@ def test_a_union_of_enums_and_consts_is_one_literal_in_the_stub() -> None:
     tool = {"name": "update", "inputSchema": {"type": "object", "properties": {"status": status}}}
     stub = render_code_mode([(catalog("tasks", [tool]), {})], HubSettings())["tasks.pyi"].decode()
     assert '    status: Literal["pending", "in_progress", "completed", "deleted"] | int = ...,\n' in stub
+
+
+@pytest.mark.parametrize("naming_rules", [4, 5])
+def test_a_tagged_unions_members_are_named_as_the_models_name_them(naming_rules: int) -> None:
+    """By rules 5 a tagged union's object members are named by their tags in the stub, as in the
+    models (`DrawShapeCircle`); by rules 4, and for an untagged union, by their place."""
+    member = {"type": "object", "required": ["kind"]}
+    shape = {
+        "oneOf": [
+            {**member, "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}}},
+            {**member, "properties": {"kind": {"enum": ["square"]}, "side": {"type": "number"}}},
+            {"type": "null"},
+        ]
+    }
+    loose = {
+        "anyOf": [
+            {"type": "object", "properties": {"a": {"type": "string"}}},
+            {"type": "object", "properties": {"b": {"type": "string"}}},
+        ]
+    }
+    tool = {"name": "draw", "inputSchema": {"type": "object", "properties": {"shape": shape, "loose": loose}}}
+    snapshot = replace(catalog("shapes", [tool]), naming_rules=naming_rules)
+    stub = render_code_mode([(snapshot, {})], HubSettings())["shapes.pyi"].decode()
+    tagged = ("DrawShapeCircle", "DrawShapeSquare") if naming_rules == 5 else ("DrawShape", "DrawShape2")
+    assert f"    shape: {tagged[0]} | {tagged[1]} | None = ...,\n" in stub
+    assert f"class {tagged[1]}(TypedDict):\n" in stub
+    assert "    loose: DrawLoose | DrawLoose2 = ...,\n" in stub
 
 
 STUB_LAYOUT_CATALOGS = ("awsdocs", "browser", "google_maps")

@@ -33,6 +33,7 @@ from codegen.generate.cache import Cache
 from codegen.generate.escaping import docstring, literal
 from codegen.generate.headers import DO_NOT_EDIT
 from codegen.generate.hub import HubSettings
+from codegen.generate.member_names import TAG_LENGTH
 from codegen.generate.piecewise_black import formatted
 from codegen.generate.pipeline import Rendered
 from codegen.generate.proof import RenderKey, hub_source, remember_rendered, rendered_before
@@ -141,10 +142,11 @@ class _ToolTypes:
                 members: list[str] = []
                 values: list[Any] = []  # the branches that are a `const` or an `enum`: one `Literal`
                 position = 0
+                tags = _tags(schema[key], self.rules)
                 for index, member in enumerate(schema[key], 1):
                     literal_values = _literal_values(member)
                     if literal_values is None:
-                        branch_name = f"{name}{index}" if index > 1 else name
+                        branch_name = name + tags[index] if index in tags else f"{name}{index}" if index > 1 else name
                         members.append(self.annotation(member, root, branch_name, depth + 1))
                         continue
                     position = position if values else len(members)
@@ -255,6 +257,41 @@ def _literal_values(schema: Any) -> list[Any] | None:
     if all(value is None or isinstance(value, (bool, int, str)) for value in values):
         return values
     return None
+
+
+def _tags(members: list[Any], rules: int) -> dict[int, str]:
+    """By naming rules 5, the name part each object member of a tagged union is named by (`Circle`),
+    by its place from 1, as the models name them (`member_names`): every object member has a required
+    property of one name holding one string constant, a different name part each; else none."""
+    objects = {
+        index: member for index, member in enumerate(members, 1) if isinstance(member, dict) and "properties" in member
+    }
+    if rules < 5 or len(objects) < 2:
+        return {}
+    first = next(iter(objects.values()))
+    for tag in first["properties"] if isinstance(first["properties"], dict) else ():
+        values = {index: _tag_value(member, tag) for index, member in objects.items()}
+        if not all(isinstance(value, str) and len(value) <= TAG_LENGTH for value in values.values()):
+            continue
+        parts = {index: pascal_case(str(value), "", rules) for index, value in values.items()}
+        if all(parts.values()) and len(set(parts.values())) == len(parts):
+            return parts
+    return {}
+
+
+def _tag_value(member: dict[str, Any], tag: str) -> Any:
+    """The one string constant a member's required property `tag` holds (`const`, or an `enum` of one)."""
+    properties = member.get("properties")
+    required = member.get("required")
+    if not isinstance(properties, dict) or not isinstance(required, list) or tag not in required:
+        return None
+    schema = properties.get(tag)
+    if not isinstance(schema, dict):
+        return None
+    if "const" in schema:
+        return schema["const"]
+    enum = schema.get("enum")
+    return enum[0] if isinstance(enum, list) and len(enum) == 1 else None
 
 
 def _union(members: Sequence[str]) -> str:
