@@ -87,3 +87,28 @@ def test_a_model_the_package_does_not_have_is_a_type_error(tmp_path: Path) -> No
         'Module "clients.weather.models" has no attribute "GoneOutput"  [attr-defined]',
         'Name "models.GoneInputAddress" is not defined  [name-defined]',
     ], output
+
+
+OPTIONAL = """
+from clients.everything import GzipFileAsResourceInput
+from clients.weather import GetForecastInput
+
+
+def forecast() -> GetForecastInput:  # `days` and `units` are optional and have a description or title
+    return GetForecastInput(city="Oslo")
+
+
+def gzip() -> GzipFileAsResourceInput:
+    return GzipFileAsResourceInput(data="https://example.com", output_type="resource")
+"""
+
+
+@pytest.mark.generated_mypy
+def test_a_caller_may_leave_out_a_models_optional_fields(tmp_path: Path) -> None:
+    """mypy takes a field's default from `Field`'s `default=` keyword alone: an optional field written
+    `Field(None, description=...)` was one every caller had to give (pdf-reader-mcp's
+    `ReadPdfInputSource(path=...)` failed for want of `url`)."""
+    caller = tmp_path / "caller.py"
+    caller.write_text(OPTIONAL, encoding="utf-8")
+    errors, output = mypy_against_goldens(caller)
+    assert errors == [], output

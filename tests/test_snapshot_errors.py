@@ -189,7 +189,9 @@ def test_an_http_session_whose_end_goes_unanswered_is_left_after_request_timeout
 
 @pytest.fixture
 def http_status_server() -> Iterator[tuple[str, list[dict[str, str]]]]:
-    """A plain HTTP server that answers every request with the status in its path, recording headers."""
+    """A plain HTTP server that answers every request with the status in its path, recording headers;
+    under `/<status>/single/`, with the JSON-RPC error a TypeScript SDK server that made one transport
+    gives a second session's `initialize` (hostinger-api-mcp's `--http`)."""
     seen: list[dict[str, str]] = []
 
     class Handler(BaseHTTPRequestHandler):
@@ -197,6 +199,8 @@ def http_status_server() -> Iterator[tuple[str, list[dict[str, str]]]]:
             seen.append(dict(self.headers))
             status = int(self.path.strip("/").split("/")[0])
             body = b'{"error": "go away"}'
+            if "/single/" in self.path:
+                body = b'{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: Server already initialized"},"id":null}'
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))
@@ -232,6 +236,20 @@ def test_http_error_statuses(status: int, pattern: str, http_status_server, prev
     result = run_cli("snapshot", "--name", "raw", "--url", f"{base}/{status}/mcp", "--out", previous)
     assert result.exit_code == 2
     assert_one_line_error(result.stderr, pattern)
+    assert previous.read_bytes() == PREVIOUS
+
+
+def test_an_http_error_answer_quotes_the_servers_own_error(http_status_server, previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """A 400 whose body is a JSON-RPC error says what the server said, and what to do about a server
+    that takes one session per start (the generic "check the URL" sent users to the wrong place)."""
+    base, _seen = http_status_server
+    result = run_cli("snapshot", "--name", "raw", "--url", f"{base}/400/single/mcp", "--out", previous)
+    assert result.exit_code == 2
+    assert_one_line_error(
+        result.stderr,
+        r"answered HTTP 400: Invalid Request: Server already initialized \(code -32600\); it takes one session "
+        r"per start, and an earlier command had it: restart the server before each command$",
+    )
     assert previous.read_bytes() == PREVIOUS
 
 

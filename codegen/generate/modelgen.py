@@ -90,6 +90,9 @@ def datamodel_options() -> dict[str, Any]:
         # A camelCase wire name becomes pydantic's generated alias rather than a written `alias=`,
         # which type checkers would take as the keyword to construct a nested model with.
         "alias_generator": AliasGenerator.ToCamel,
+        # mypy reads a field's default from `Field`'s `default=` keyword alone, so a positional
+        # `Field(None, ...)` would make an optional field one a caller must give.
+        "use_default_kwarg": True,
         "allow_remote_refs": False,
         "strict_refs": True,
         "type_mappings": _plain_format_types(),
@@ -318,7 +321,7 @@ def _none_defaults_admit_none(source: str) -> str:
     does not admit it: datamodel-code-generator writes `x: str = None` for an optional property that
     says `nullable: false` (or a `const` number), which `mypy --strict` rejects. Validation is the
     same either way, as pydantic does not validate defaults."""
-    if "= None" not in source and "Field(None" not in source:
+    if "= None" not in source and "Field(default=None" not in source:
         return source
     tree = parsed(source)
     ends: list[tuple[int, int]] = []

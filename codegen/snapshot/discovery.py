@@ -1303,7 +1303,7 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
     elif (later := _try_later(server, leaf)) is not None:
         message = later
     elif diagnostics.http_status is not None:
-        message = _http_status_message(server, diagnostics.http_status)
+        message = _http_status_message(server, diagnostics.http_status, _answered(leaf))
     else:
         message = _cause(server, leaf)
     if server.command is None:
@@ -1382,7 +1382,18 @@ def _token_refused_message(server: ServerConfig, error: str) -> str:
     return f"server {server.name!r}: the server refused the token it was sent ({error}); {advice}"
 
 
-def _http_status_message(server: ServerConfig, status: int) -> str:
+def _answered(error: BaseException) -> str:
+    """The server's own JSON-RPC error in an HTTP error answer, as `message (code N)`; "" when the
+    error is not one the server sent (an error page the transport turned into an answer has the
+    status in its `data`)."""
+    code, message = _error_answer(error)
+    data = _error_data(error)
+    if code is None or (isinstance(data, dict) and HTTP_STATUS_KEY in data):
+        return ""
+    return f"{message} (code {code})"
+
+
+def _http_status_message(server: ServerConfig, status: int, answered: str = "") -> str:
     if status in (401, 403):
         return f"server {server.name!r}: {server.url} refused access (HTTP {status}); check the `headers` credentials"
     if status == 405 and server.transport != "sse":
@@ -1391,7 +1402,14 @@ def _http_status_message(server: ServerConfig, status: int) -> str:
             f"server {server.name!r}: {server.url} answered HTTP 405 (Method Not Allowed) to Streamable HTTP's "
             f'POST; if it speaks the older SSE transport, set type = "sse" in its server table'
         )
-    return f"server {server.name!r}: {server.url} answered HTTP {status}; check the URL and that the server is healthy"
+    if "already initialized" in answered:
+        # The TypeScript SDK's words for a second `initialize` to a server that made one transport.
+        return (
+            f"server {server.name!r}: {server.url} answered HTTP {status}: {answered}; it takes one session "
+            "per start, and an earlier command had it: restart the server before each command"
+        )
+    said = f": {answered}" if answered else ""
+    return f"server {server.name!r}: {server.url} answered HTTP {status}{said}; check the URL and that the server is healthy"
 
 
 def _cause(server: ServerConfig, leaf: BaseException) -> str:

@@ -52,7 +52,7 @@ class DrawInput(BaseModel):
     points: list[DrawInputPoint] | None = None
     shape: DrawInputShapeCircle | DrawInputShapeSquare
     style: Literal["solid", "dashed"] | None = Field(
-        None, description='Line style; ends with a quote"'
+        default=None, description='Line style; ends with a quote"'
     )
     tags: list[Any] | None = None
 

@@ -15,7 +15,9 @@ class GetAnnotatedMessageInput(BaseModel):
         populate_by_name=True,
         alias_generator=to_camel,
     )
-    include_image: bool | None = Field(None, description="Whether to include an example image")
+    include_image: bool | None = Field(
+        default=None, description="Whether to include an example image"
+    )
     message_type: Literal["error", "success", "debug"] = Field(
         ..., description="Type of message to demonstrate different annotation patterns"
     )

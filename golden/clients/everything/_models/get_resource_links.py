@@ -14,7 +14,7 @@ class GetResourceLinksInput(BaseModel):
         alias_generator=to_camel,
     )
     count: float | None = Field(
-        None, description="Number of resource links to return (1-10)", ge=1.0, le=10.0
+        default=None, description="Number of resource links to return (1-10)", ge=1.0, le=10.0
     )
 
 

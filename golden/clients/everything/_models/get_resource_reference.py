@@ -15,7 +15,7 @@ class GetResourceReferenceInput(BaseModel):
         populate_by_name=True,
         alias_generator=to_camel,
     )
-    resource_id: float | None = Field(None, description="ID of the text resource to fetch")
+    resource_id: float | None = Field(default=None, description="ID of the text resource to fetch")
     resource_type: Literal["Text", "Blob"] | None = None
 
 

@@ -15,10 +15,12 @@ class GzipFileAsResourceInput(BaseModel):
         populate_by_name=True,
         alias_generator=to_camel,
     )
-    data: str | None = Field(None, description="URL or data URI of the file content to compress")
-    name: str | None = Field(None, description="Name of the output file")
+    data: str | None = Field(
+        default=None, description="URL or data URI of the file content to compress"
+    )
+    name: str | None = Field(default=None, description="Name of the output file")
     output_type: Literal["resourceLink", "resource"] | None = Field(
-        None,
+        default=None,
         description="How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.",
     )
 

@@ -14,7 +14,7 @@ class SimulateResearchQueryInput(BaseModel):
         alias_generator=to_camel,
     )
     ambiguous: bool | None = Field(
-        None,
+        default=None,
         description="Simulate an ambiguous query that requires clarification (triggers input_required status)",
     )
     topic: str = Field(..., description="The research topic to investigate")

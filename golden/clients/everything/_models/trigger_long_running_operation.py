@@ -13,8 +13,8 @@ class TriggerLongRunningOperationInput(BaseModel):
         populate_by_name=True,
         alias_generator=to_camel,
     )
-    duration: float | None = Field(None, description="Duration of the operation in seconds")
-    steps: float | None = Field(None, description="Number of steps in the operation")
+    duration: float | None = Field(default=None, description="Duration of the operation in seconds")
+    steps: float | None = Field(default=None, description="Number of steps in the operation")
 
 
 _CONTRACT = '{"input":{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"duration":{"type":"number"},"steps":{"type":"number"}},"type":"object"},"parameters":{"duration":"duration","steps":"steps"}}'

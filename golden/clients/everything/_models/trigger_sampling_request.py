@@ -13,7 +13,9 @@ class TriggerSamplingRequestInput(BaseModel):
         populate_by_name=True,
         alias_generator=to_camel,
     )
-    max_tokens: float | None = Field(None, description="Maximum number of tokens to generate")
+    max_tokens: float | None = Field(
+        default=None, description="Maximum number of tokens to generate"
+    )
     prompt: str = Field(..., description="The prompt to send to the LLM")
 
 

@@ -14,14 +14,14 @@ class TriggerUrlElicitationInput(BaseModel):
         alias_generator=to_camel,
     )
     elicitation_id: str | None = Field(
-        None, description="Optional explicit elicitation ID. Defaults to a random UUID."
+        default=None, description="Optional explicit elicitation ID. Defaults to a random UUID."
     )
     error_path: bool | None = Field(
-        None,
+        default=None,
         description="Controls which elicitation mechanism is used. When false (default), sends an elicitation/create request (request path). When true, throws a UrlElicitationRequiredError (MCP error code -32042) so the client handles the URL elicitation via the error path rather than waiting for a response. To clear the error, satisfy the prerequisite and retry this call with the same arguments; the retry ignores errorPath and proceeds, so the client does not loop on the same error.",
     )
     message: str | None = Field(
-        None, description="Message shown to the user before opening the URL"
+        default=None, description="Message shown to the user before opening the URL"
     )
     url: str = Field(..., description="The URL the user should open")
 

@@ -13,7 +13,7 @@ class AddNoteInput(BaseModel):
         populate_by_name=True,
         alias_generator=to_camel,
     )
-    tags: list[str] | None = Field(None, title="Tags")
+    tags: list[str] | None = Field(default=None, title="Tags")
     title: str = Field(..., title="Title")
 
 

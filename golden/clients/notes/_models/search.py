@@ -13,7 +13,7 @@ class SearchInput(BaseModel):
         populate_by_name=True,
         alias_generator=to_camel,
     )
-    tag: str | None = Field(None, description="Only notes with this tag.", title="Tag")
+    tag: str | None = Field(default=None, description="Only notes with this tag.", title="Tag")
     text: str = Field(..., description="Part of a note's title, in any case.", title="Text")
 
 

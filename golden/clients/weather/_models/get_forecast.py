@@ -16,8 +16,10 @@ class GetForecastInput(BaseModel):
         alias_generator=to_camel,
     )
     city: str = Field(..., description="City name, e.g. 'Oslo'.", title="City")
-    days: int | None = Field(None, description="How many days ahead.", ge=1, le=7, title="Days")
-    units: Literal["metric", "imperial"] | None = Field(None, title="GetForecastInputUnits")
+    days: int | None = Field(
+        default=None, description="How many days ahead.", ge=1, le=7, title="Days"
+    )
+    units: Literal["metric", "imperial"] | None = Field(default=None, title="GetForecastInputUnits")
 
 
 class GetForecastOutput(BaseModel):

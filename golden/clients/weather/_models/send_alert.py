@@ -14,7 +14,7 @@ class SendAlertInput(BaseModel):
         alias_generator=to_camel,
     )
     message: str = Field(..., title="Message")
-    severity: int | None = Field(None, ge=0, le=5, title="Severity")
+    severity: int | None = Field(default=None, ge=0, le=5, title="Severity")
 
 
 class SendAlertOutput(BaseModel):
