@@ -132,32 +132,49 @@ def server_of_forks() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def shared_mypy_cache(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def shared_mypy_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Every `mypy` a test runs reads and writes one cache (one per xdist worker, so no two processes
     write it at once): the standard library, pydantic and mcp are analysed once, not in every run.
     Generated files are still checked afresh: mypy rechecks any module whose path or source changed,
-    and a test that passes other options than `--strict --config-file /dev/null` would invalidate it.
-
-    Under xdist, when the run type-checks generated packages, each worker's cache starts as a copy of
-    one the first worker fills by checking the golden packages: analysing the standard library,
-    pydantic and mcp cold costs about 9 s of CPU, paid once a run instead of once a worker."""
+    and a test that passes other options than `--strict --config-file /dev/null` would invalidate it."""
     cache = tmp_path_factory.mktemp("mypy-cache")
-    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
-    if run and any(item.get_closest_marker("generated_mypy") for item in request.session.items):
-        seed = tmp_path_factory.getbasetemp().parent / f"mypy-seed-{run}"
-        with FileLock(f"{seed}.lock"):
-            if not (seed / "filled").exists():
-                seed.mkdir(exist_ok=True)
-                subprocess.run(
-                    [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null",
-                     "--cache-dir", str(seed / "cache"), "-p", "clients"],
-                    cwd=REPO / "golden", capture_output=True, timeout=600,
-                )  # fmt: skip
-                (seed / "filled").touch()
-        shutil.copytree(seed / "cache", cache, dirs_exist_ok=True)  # with the mtimes mypy checks
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MYPY_CACHE_DIR", str(cache))
-        yield
+        yield cache
+
+
+@pytest.fixture(scope="module", autouse=True)
+def seeded_mypy_cache(
+    request: pytest.FixtureRequest, shared_mypy_cache: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Under xdist, a worker's mypy cache starts as a copy of one the first worker to need it fills by
+    checking the golden packages: analysing the standard library, pydantic and mcp cold costs about
+    9 s of CPU, paid once a run instead of once a worker. It is filled before the first module with
+    `generated_mypy` tests, not as the session starts, so no worker waits for it before its first test."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if (
+        not run
+        or request.session.stash.get(_MYPY_CACHE_SEEDED, False)
+        or not any(
+            item.path == request.path and item.get_closest_marker("generated_mypy") for item in request.session.items
+        )
+    ):
+        return
+    seed = tmp_path_factory.getbasetemp().parent / f"mypy-seed-{run}"
+    with FileLock(f"{seed}.lock"):
+        if not (seed / "filled").exists():
+            seed.mkdir(exist_ok=True)
+            subprocess.run(
+                [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null",
+                 "--cache-dir", str(seed / "cache"), "-p", "clients"],
+                cwd=REPO / "golden", capture_output=True, timeout=600,
+            )  # fmt: skip
+            (seed / "filled").touch()
+    shutil.copytree(seed / "cache", shared_mypy_cache, dirs_exist_ok=True)  # with the mtimes mypy checks
+    request.session.stash[_MYPY_CACHE_SEEDED] = True
+
+
+_MYPY_CACHE_SEEDED = pytest.StashKey[bool]()
 
 
 @pytest.fixture(autouse=True)

@@ -4,6 +4,7 @@ and its generated client committed to git."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import re
@@ -11,7 +12,7 @@ import shlex
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,8 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from codegen.snapshot import load_snapshot
 from tests.conftest import EXAMPLE_SERVER, PYTHON, REPO, write_config
@@ -288,18 +291,54 @@ def action_checkout(folder: Path, version: str) -> Path:
     return folder
 
 
+def requirements(distribution: str, extras: Collection[str] = ()) -> list[Requirement]:
+    """What installing `distribution` with `extras` here requires."""
+    return [
+        requirement
+        for requirement in map(Requirement, importlib.metadata.requires(distribution) or [])
+        if requirement.marker is None or any(requirement.marker.evaluate({"extra": e}) for e in ("", *extras))
+    ]
+
+
+def with_dependencies_installed(venv: Path) -> None:
+    """The runner's environment as an earlier use of the action in the job left it: mcp-stubgen's
+    dependencies installed, copied with their records from this environment, where pip installed the
+    same requirements from the same pyproject.toml (downloading and unpacking them again took 40 s)."""
+    site_packages = venv / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
+    wanted = requirements("mcp-stubgen")
+    done: set[tuple[str, frozenset[str]]] = set()
+    copied: set[str] = set()
+    while wanted:
+        requirement = wanted.pop()
+        name = canonicalize_name(requirement.name)
+        if (name, frozenset(requirement.extras)) in done:
+            continue
+        done.add((name, frozenset(requirement.extras)))
+        wanted += requirements(name, requirement.extras)
+        if name in copied:
+            continue
+        copied.add(name)
+        distribution = importlib.metadata.distribution(name)
+        for file in distribution.files or []:
+            source = Path(distribution.locate_file(file))
+            if file.parts[0] != ".." and source.is_file():  # not the scripts in bin/
+                (site_packages / file).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, site_packages / file)
+
+
 def test_the_action_installs_its_own_checkout_or_a_release_from_the_index(
     project: Path, tmp_path: Path, cache: Path
 ) -> None:
     """By default the tool's version is the action's tag, whatever the newest release is; `install:
-    index` installs the `version` asked for from the package index. The second run is the action used
-    again in the same job (one `RUNNER_TEMP`), so it finds the first one's environment, dependencies
-    installed, and must still replace the tool with the release asked for."""
+    index` installs the `version` asked for from the package index. Both runs are the action used
+    again in the same job (one `RUNNER_TEMP`), so they find an environment with the dependencies
+    installed, and must still install the tool, then replace it with the release asked for."""
     write_config(project, OFFLINE_CONFIG)
     given = {"against": "HEAD", "check-generated": "false"}
     # pip byte-compiling every installed distribution proves nothing here (PIP_NO_COMPILE=1 would turn it on)
     runner = {"PIP_COMPILE": "false"}
     action = action_checkout(tmp_path / "action", "0.1.0.post7")
+    with_dependencies_installed(tmp_path / "runner" / "mcp-stubgen-venv")
     own = run_action(project, tmp_path / "runner", cache, action, runner_env=runner, **given)
     assert own.exit_code == 0, own.log
     assert "mcp-stubgen, version 0.1.0.post7" in own.log

@@ -339,7 +339,7 @@ def changing_server() -> Iterator[str]:
     """A server that starts with tool `alpha` and adds tools when `add_tools` is called; yields its URL."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, str(CHANGING), str(port), "--tools", "alpha"],
+        [PY, str(CHANGING), str(port), "--tools", "alpha"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -409,7 +409,7 @@ async def test_a_server_that_dies_fails_its_own_calls_and_the_hub_goes_on(
     as `ServerError`, the others answer, and leaving the hub raises nothing."""
     port = free_port()
     changing = subprocess.Popen(
-        [sys.executable, str(CHANGING), str(port), "--tools", "alpha"],
+        [PY, str(CHANGING), str(port), "--tools", "alpha"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -467,7 +467,7 @@ async def test_a_restarted_server_is_followed_again(tmp_path: Path, caplog: pyte
     url = f"http://127.0.0.1:{port}/mcp"
 
     def start() -> subprocess.Popen[bytes]:
-        command = [sys.executable, str(CHANGING), str(port), "--tools", "alpha"]
+        command = [sys.executable, str(CHANGING), str(port), "--tools", "alpha"]  # a fork outlives its killed command
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_for_port(port, process)
         return process

@@ -13,6 +13,7 @@ import os
 import queue
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -33,7 +34,9 @@ TIMEOUT = 20.0
 
 
 class ChangingServer:
-    """The changing server on a fixed loopback port, so it can be killed and started again there."""
+    """The changing server on a fixed loopback port, so it can be killed and started again there. It
+    runs as a fork (`PYTHON`, docs/development.md), which outlives its killed command by a few
+    milliseconds: `kill` returns once the port is closed."""
 
     def __init__(self, *flags: str) -> None:
         self.port = free_port()
@@ -43,7 +46,7 @@ class ChangingServer:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, str(CHANGING_SERVER), str(self.port), *self.flags],
+            [PYTHON, str(CHANGING_SERVER), str(self.port), *self.flags],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -53,6 +56,14 @@ class ChangingServer:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait(timeout=10)
+            deadline = time.monotonic() + TIMEOUT
+            while self.listening():
+                assert time.monotonic() < deadline, f"the killed server still listens on {self.port}"
+                time.sleep(0.01)
+
+    def listening(self) -> bool:
+        with socket.socket() as probe:
+            return probe.connect_ex(("127.0.0.1", self.port)) == 0
 
     def add_tools(self, *names: str) -> None:
         async def call() -> None:
