@@ -413,6 +413,13 @@ CASES: dict[str, Case] = {
         {"v": {"a": "x"}},
         {"v": {"b": 1}},
     ),
+    "out_property_spelled_alike_added": outputs(
+        obj({"itemCount": INT}, "itemCount"),
+        obj({"itemCount": INT, "item-count": S}, "itemCount"),
+        "    r = await c.t()\n    print(r.item_count + 1)\n",
+        {"itemCount": 1},
+        {"itemCount": 1, "item-count": "one"},
+    ),
     "in_inline_union_reordered": inputs(
         obj({"v": {"anyOf": [obj({"a": S}, "a"), obj({"b": INT}, "b")]}}, "v"),
         obj({"v": {"anyOf": [obj({"b": INT}, "b"), obj({"a": S}, "a")]}}, "v"),

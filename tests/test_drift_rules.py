@@ -449,6 +449,12 @@ CASES: dict[str, tuple[Pair, Pair]] = {
             snap((tool(inp=obj({"p": {"$ref": "#/$defs/Label"}}, **{"$defs": {"Label": S}})),)),
         ),
     ),
+    # `item-count` sorts before `itemCount` and takes the attribute `item_count`; the near miss adds a
+    # property that sorts after the one it is spelled like, so the old one keeps its attribute
+    "model-field-respelled": (
+        outputs(obj({"itemCount": INT}), obj({"itemCount": INT, "item-count": S})),
+        outputs(obj({"item-count": S}), obj({"item-count": S, "itemCount": INT})),
+    ),
     # SEP-2243: an argument mirrored into an `Mcp-Param-*` header; the near miss is an output field's
     "in-header-added": (inputs(S, {**S, "x-mcp-header": "Region"}), outputs(S, {**S, "x-mcp-header": "Region"})),
     "in-header-removed": (

@@ -124,6 +124,7 @@ EXTENSIONS: dict[str, Severity] = {
     "in-header-changed": D,
     "out-return-changed": B,
     "model-renamed": B,
+    "model-field-respelled": B,
 }
 """Rules the catalog has no row for: renames of prompts and resources are reported once like
 `tool-renamed`, additions of every kind like `tool-added`, and an ignore entry that matches nothing is

@@ -59,6 +59,7 @@ def renamed_models(
         came = sorted(now.keys() - was.keys() - {new_name for _old_name, new_name in moved})
         if not (gone and came):  # only gone went with its property; only came is new
             gone = came = []
+        _respelled_fields(name, was, now, add)
         if not moved and not gone:
             continue
         renames = [f"{old_name} is now {new_name}" for old_name, new_name in moved]
@@ -71,11 +72,37 @@ def renamed_models(
         add("model-renamed", "tool", name, message, "", olds + gone, news + came)
 
 
+def _respelled_fields(name: str, was: Mapping[str, Shape], now: Mapping[str, Shape], add: Callable[..., None]) -> None:
+    """Report each attribute of a class kept under its name that reads another wire key now: a new
+    property whose Python name is an old one's (`item-count` beside `itemCount`, both `item_count`)
+    takes that name, and the old property gets a numbered one (`item_count_1`), so code reading
+    `result.item_count` reads another value and type-checks."""
+    for model in sorted(was.keys() & now.keys()):
+        before = {python: wire for wire, python, _type, _required in was[model][0]}
+        after = {python: wire for wire, python, _type, _required in now[model][0]}
+        for python in sorted(before.keys() & after.keys()):
+            if before[python] != after[python]:
+                message = (
+                    f"{model}.{python} now holds {after[python]!r} where it held {before[python]!r}; "
+                    "code that reads or sets it must change"
+                )
+                add(
+                    "model-field-respelled",
+                    "tool",
+                    name,
+                    message,
+                    "",
+                    [model, python, before[python]],
+                    [model, python, after[python]],
+                )
+
+
 def _names_may_change(old: JSON, new: JSON) -> bool:
     """Whether the tool's model classes may be named otherwise while its schemas mean the same: its
     references changed (which definitions it has, which it points to where; models are named after
-    the definitions they come from) or its unions' members did (inline members are named by place).
-    Schema rules see through both; a tool with neither changed is not generated."""
+    the definitions they come from), its unions' members did (inline members are named by place), or
+    properties spelled alike came or went (the first of them takes the shared attribute name).
+    Schema rules see through all three; a tool with none of them changed is not generated."""
     schemas = [[tool.get("inputSchema", {}), tool.get("outputSchema", {})] for tool in (old, new)]
     if schemas[0] == schemas[1]:  # most tools: compared in C, key order aside, without writing them out
         return False
@@ -84,6 +111,7 @@ def _names_may_change(old: JSON, new: JSON) -> bool:
         _REFERENCE.findall(texts[0]) != _REFERENCE.findall(texts[1])
         or _definitions(old) != _definitions(new)
         or _union_members(schemas[0]) != _union_members(schemas[1])
+        or _alike_properties(schemas[0]) != _alike_properties(schemas[1])
     )
 
 
@@ -96,6 +124,25 @@ def _union_members(schemas: list[Any]) -> dict[tuple[Any, ...], list[str]]:
         for key in ("anyOf", "oneOf")
         if isinstance(node.get(key), list)
     }
+
+
+def _alike_properties(schemas: list[Any]) -> dict[tuple[Any, ...], list[str]]:
+    """The properties of each object of the schemas whose names are spelled alike but for case and
+    punctuation (`itemCount`, `item-count`), by where the object is: the generator gives them one
+    Python name and numbers all but the first, so which comes first decides each one's attribute."""
+    found: dict[tuple[Any, ...], list[str]] = {}
+    for number, schema in enumerate(schemas):
+        for path, node in subschemas(schema):
+            properties = node.get("properties")
+            if not isinstance(properties, dict) or len(properties) < 2:
+                continue
+            spelled: dict[str, list[str]] = {}
+            for key in properties:
+                spelled.setdefault(re.sub(r"[^0-9a-z]", "", str(key).lower()), []).append(key)
+            alike = sorted(key for keys in spelled.values() if len(keys) > 1 for key in keys)
+            if alike:
+                found[(number, *path)] = alike
+    return found
 
 
 _REFERENCE = re.compile(r'"\$ref":("(?:[^"\\]|\\.)*")')

@@ -89,6 +89,8 @@ RULE_HELP: dict[str, str] = {
     "out-return-changed": "A regenerated method returns the whole output model where it returned the wrapped `result` value, or the other way round.",
     "model-renamed": "A regenerated tool's model classes take other names ($defs keys renamed, an inline object moved into $defs, "
     "inline union members reordered).",
+    "model-field-respelled": "A model attribute holds another property now: a property spelled alike (item-count beside "
+    "itemCount) took its Python name.",
     "client-capabilities-changed": (
         "The snapshot was taken declaring other client capabilities: tools listed only to such clients appear or vanish."
     ),
