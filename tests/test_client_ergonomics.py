@@ -4,6 +4,7 @@ the strings are sent as given and the fields by their wire names."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -112,3 +113,39 @@ def test_a_caller_may_leave_out_a_models_optional_fields(tmp_path: Path) -> None
     caller.write_text(OPTIONAL, encoding="utf-8")
     errors, output = mypy_against_goldens(caller)
     assert errors == [], output
+
+
+ALIASED = """
+from clients.catalog import ApiGetUserInput, GetUser2Input
+
+
+def user() -> GetUser2Input:  # `from`, `class`, `$meta`: wire names no keyword can spell
+    return GetUser2Input(id=1, from_="2026-01-01", class_="a", field_meta={"k": "v"}, model_config_="c")
+
+
+def api_user() -> ApiGetUserInput:  # `user-id`
+    return ApiGetUserInput(user_id="u", per_page=2)
+"""
+
+
+@pytest.mark.generated_mypy
+def test_a_model_whose_wire_names_are_no_keywords_is_built_by_its_attribute_names(tmp_path: Path) -> None:
+    """Type checkers take `Field(alias=...)` as the keyword a model is built with, so a model holding
+    `from`, `class` or `user-id` could not be built by keywords at all (`GetUser2Input(from_=...)`
+    failed `mypy --strict`, while pydantic accepts it); the wire names are read and written as before."""
+    caller = tmp_path / "caller.py"
+    caller.write_text(ALIASED, encoding="utf-8")
+    errors, output = mypy_against_goldens(caller)
+    assert errors == [], output
+    ran = subprocess.run(
+        [sys.executable, "-c", ALIASED + "\nimport json\n"
+         "print(json.dumps([user().model_dump(mode='json', by_alias=True, exclude_unset=True),"
+         " api_user().model_dump(mode='json', by_alias=True, exclude_unset=True),"
+         " GetUser2Input.model_validate({'id': 2, 'from': 'x', 'class': 'b'}).class_]))"],
+        capture_output=True, text=True, cwd=GOLDEN, check=False,
+    )  # fmt: skip
+    assert json.loads(ran.stdout) == [
+        {"id": 1, "from": "2026-01-01", "class": "a", "$meta": {"k": "v"}, "model_config": "c"},
+        {"user-id": "u", "perPage": 2},
+        "b",
+    ], ran.stderr

@@ -143,7 +143,8 @@ def _unalias(annotation: ast.expr, aliases: Mapping[str, str]) -> ast.expr:
 
 
 def _wire_name(statement: ast.AnnAssign, aliases: Mapping[str, str]) -> str:
-    """The field's `alias=`, else the alias its model's `alias_generator=to_camel` gives it (modelgen
+    """The field's `alias=` or `validation_alias=` (`modelgen._keyword_aliases`), else the alias its
+    model's `alias_generator=to_camel` gives it (modelgen
     sets that generator on every model); `Field` may itself be imported under an alias (`Field as
     Field_aliased`, when a property is named `Field`)."""
     assert isinstance(statement.target, ast.Name)
@@ -155,7 +156,7 @@ def _wire_name(statement: ast.AnnAssign, aliases: Mapping[str, str]) -> str:
     ):
         for keyword in value.keywords:
             if (
-                keyword.arg == "alias"
+                keyword.arg in ("alias", "validation_alias")
                 and isinstance(keyword.value, ast.Constant)
                 and isinstance(keyword.value.value, str)
             ):

@@ -187,7 +187,7 @@ def rewritten_source(source: str) -> str:
     nothing in any module made of some of its statements (`model_batches`)."""
     source = _through_import_aliases(source.rstrip("\n") + "\n")
     source = _none_defaults_admit_none(_typed_bare_generics(_annotated_constraints(source)))
-    return _builtin_extras_dict(_single_literals(_modern_annotations(source)))
+    return _keyword_aliases(_builtin_extras_dict(_single_literals(_modern_annotations(source))))
 
 
 _LONE_STRING = re.compile(r"""\s*(?:\w+=)?[rRbBuU]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')[,)]*""")
@@ -339,6 +339,54 @@ def _none_defaults_admit_none(source: str) -> str:
     import black
 
     return black.format_str("".join(lines), mode=black_mode())
+
+
+def _keyword_aliases(source: str) -> str:
+    """The module with each field's wire name that is not its attribute's written as the name it is
+    read and written by (`validation_alias=`, `serialization_alias=`) rather than as its `alias=`.
+
+    Type checkers take a field's `alias=` as the keyword its model is built with (PEP 681), so a
+    model with `from_: str = Field(alias="from")` or `user_id: ... = Field(alias="user-id")` could be
+    built only as `Model(**{"from": ...})`: `Model(from_=...)`, which pydantic accepts
+    (`populate_by_name`), failed `mypy --strict`. Validation and dumps by alias read and write the
+    same wire names as before; an alias that is the attribute's own name (`day_of_week`, against the
+    model's camelCase alias generator) stays, as it names the keyword anyway."""
+    if "alias=" not in source:
+        return source
+    tree = parsed(source)
+    lines = source.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line.encode()))
+    data = source.encode()
+    spans: list[tuple[int, int, bytes]] = []
+    for node in _statements(tree.body):
+        if not (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name)
+            and "Field" in node.value.func.id
+        ):
+            continue
+        for keyword in node.value.keywords:
+            value = keyword.value
+            if keyword.arg != "alias" or not isinstance(value, ast.Constant) or value.value == node.target.id:
+                continue
+            written = data[
+                starts[value.lineno - 1] + value.col_offset : starts[(value.end_lineno or value.lineno) - 1]
+                + (value.end_col_offset or 0)
+            ]
+            start = starts[keyword.lineno - 1] + keyword.col_offset
+            end = starts[(keyword.end_lineno or keyword.lineno) - 1] + (keyword.end_col_offset or 0)
+            spans.append((start, end, b"validation_alias=" + written + b", serialization_alias=" + written))
+    if not spans:
+        return source
+    for start, end, text in sorted(spans, reverse=True):
+        data = data[:start] + text + data[end:]
+    import black
+
+    return black.format_str(data.decode(), mode=black_mode())
 
 
 def _statements(body: list[Any]) -> Iterator[ast.AST]:

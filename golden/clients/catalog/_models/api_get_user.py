@@ -14,7 +14,9 @@ class ApiGetUserInput(BaseModel):
         alias_generator=to_camel,
     )
     per_page: int | None = None
-    user_id: str | None = Field(default=None, alias="user-id")
+    user_id: str | None = Field(
+        default=None, validation_alias="user-id", serialization_alias="user-id"
+    )
 
 
 _CONTRACT = '{"input":{"properties":{"perPage":{"type":"integer"},"user-id":{"type":"string"}},"type":"object"},"parameters":{"perPage":"per_page","user-id":"user_id"}}'

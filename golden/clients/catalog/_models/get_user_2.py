@@ -13,11 +13,17 @@ class GetUser2Input(BaseModel):
         populate_by_name=True,
         alias_generator=to_camel,
     )
-    field_meta: dict[str, str] | None = Field(default=None, alias="$meta")
-    class_: str | None = Field(default=None, alias="class")
-    from_: str = Field(..., alias="from", description="Start date.")
+    field_meta: dict[str, str] | None = Field(
+        default=None, validation_alias="$meta", serialization_alias="$meta"
+    )
+    class_: str | None = Field(default=None, validation_alias="class", serialization_alias="class")
+    from_: str = Field(
+        ..., validation_alias="from", serialization_alias="from", description="Start date."
+    )
     id: int = Field(..., description="The user's id.")
-    model_config_: str | None = Field(default=None, alias="model_config")
+    model_config_: str | None = Field(
+        default=None, validation_alias="model_config", serialization_alias="model_config"
+    )
     self: bool | None = None
 
 
