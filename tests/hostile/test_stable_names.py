@@ -233,6 +233,15 @@ def test_class_names_keep_their_digits_from_rules_3_and_a_committed_package_keep
     assert "Neo4jClient" in classes(keep_names(None, plain, {}), "plain")
 
 
+def _exported_models(tmp_path: Path, run_cli, snapshot: Snapshot, name: str) -> set[str]:  # type: ignore[no-untyped-def]
+    """The model names the `pages` package generated from `snapshot` into `tmp_path/name` exports."""
+    write_snapshot(tmp_path / f"{name}.json", snapshot)
+    assert run_cli("generate", f"{name}.json", "--out", name).exit_code == 0
+    return set(json.loads(subprocess.check_output(
+        [PYTHON, "-c", f"import json, {name}.pages.models as m; print(json.dumps(m.__all__))"], text=True
+    )))  # fmt: skip
+
+
 def _object(**properties: object) -> dict[str, object]:
     return {"type": "object", "properties": properties, "required": sorted(properties)}
 
@@ -273,11 +282,7 @@ def test_a_unions_members_are_named_as_its_variants_from_rules_4_and_a_committed
     )
 
     def classes(snapshot: Snapshot, name: str) -> set[str]:
-        write_snapshot(tmp_path / f"{name}.json", snapshot)
-        assert run_cli("generate", f"{name}.json", "--out", name).exit_code == 0
-        return set(json.loads(subprocess.check_output(
-            [PYTHON, "-c", f"import json, {name}.pages.models as m; print(json.dumps(m.__all__))"], text=True
-        )))  # fmt: skip
+        return _exported_models(tmp_path, run_cli, snapshot, name)
 
     digits = replace(snapshot, tools=(*snapshot.tools, {"name": "get_s3_page", "inputSchema": {"type": "object"}}))
     for committed, name in ((replace(digits, naming_rules=3), "rules3"), (replace(snapshot, naming_rules=1), "before")):
@@ -338,11 +343,7 @@ def test_a_tagged_unions_members_are_named_by_their_tags_from_rules_5_and_a_comm
     )
 
     def classes(snapshot: Snapshot, name: str) -> set[str]:
-        write_snapshot(tmp_path / f"{name}.json", snapshot)
-        assert run_cli("generate", f"{name}.json", "--out", name).exit_code == 0
-        return set(json.loads(subprocess.check_output(
-            [PYTHON, "-c", f"import json, {name}.pages.models as m; print(json.dumps(m.__all__))"], text=True
-        )))  # fmt: skip
+        return _exported_models(tmp_path, run_cli, snapshot, name)
 
     committed = replace(snapshot, naming_rules=4)
     exported = classes(committed, "rules4")
