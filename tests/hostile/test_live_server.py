@@ -386,6 +386,29 @@ async def test_an_sse_servers_url_at_the_handshake_names_the_sse_transport(packa
                 pass
 
 
+async def test_a_server_that_takes_one_session_per_start_says_to_restart_it(packages: Any) -> None:
+    """A TypeScript SDK server that made one transport (hostinger-api-mcp's `--http`) answers a second
+    session's `initialize` with a 400 "Server already initialized": the client, its sync twin and
+    the hub say to restart the server, where they quoted the server alone."""
+    client_package, _looping, hub_package, *_others = packages
+    message = (
+        r"server 'hostile': the handshake failed: Invalid Request: Server already initialized; the server takes "
+        r"one session per start and another client had it: restart it before connecting again \(code -32600\)"
+    )
+    with over_http("plain", "--http-fault", "already-initialized", "--fault-on", "initialize") as url:
+        with anyio.fail_after(30), pytest.raises(client_package.ServerError, match=rf"^{message}$"):
+            async with client_package.HostileClient.connect(url, mode="legacy"):
+                pass
+        with (
+            pytest.raises(client_package.ServerError, match=rf"^{message}$"),
+            client_package.HostileClient.connect_sync(url, mode="legacy"),
+        ):
+            pass
+        with pytest.raises(hub_package.HubError, match=rf"could not connect \(ServerError: {message}\)"):
+            async with hub_package.Hub.connect(hostile=url):
+                pass
+
+
 async def test_a_rate_limited_handshake_says_when_to_retry(packages: Any) -> None:
     """A 429 with `Retry-After` to `initialize`: the client raises `ServerError` naming the status
     and the wait, with both in `.data`. (For one to `auto`'s `server/discover` probe, see below.)"""

@@ -45,6 +45,8 @@ serves every fault:
   `Retry-After: 30`, 401 without `WWW-Authenticate`.
 - `insufficient-scope`: a 403 whose `WWW-Authenticate` asks for the scope `admin` (`insufficient_scope`),
   with a JSON-RPC error in its body.
+- `already-initialized`: a 400 whose body is the JSON-RPC error a TypeScript SDK server that made one
+  transport gives a second session's `initialize` (hostinger-api-mcp's `--http`).
 - `html-200`, `not-jsonrpc`, `wrong-type`: a 200 whose `application/json` body is an HTML page, is
   JSON but not JSON-RPC, or is the right answer as `text/plain`.
 - `sse-not-json`, `sse-ends`, `sse-stalls`: a `text/event-stream` whose data line is not JSON, that
@@ -353,7 +355,7 @@ HTML_PAGE = b"<html><head><title>Bad Gateway</title></head><body><h1>502 Bad Gat
 FAULTS = (
     *(f"status-{status}" for status in (400, 401, 404, 405, 429, 500, 502, 503, 504)),
     *("html-200", "not-jsonrpc", "wrong-type", "sse-not-json", "sse-ends", "sse-stalls", "sse-other-id", "sse"),
-    *("other-id", "redirect", "gzip-bomb", "huge-header", "insufficient-scope"),
+    *("other-id", "redirect", "gzip-bomb", "huge-header", "insufficient-scope", "already-initialized"),
 )
 STATUS_TEXT = {
     400: "Bad Request",
@@ -471,6 +473,13 @@ def serve_http(
                 challenge = 'Bearer error="insufficient_scope", scope="admin"'
                 refusal = {"jsonrpc": "2.0", "id": answer["id"], "error": {"code": -32001, "message": "forbidden"}}
                 self.send_body(403, "application/json", json.dumps(refusal).encode(), ("WWW-Authenticate", challenge))
+            elif fault == "already-initialized":  # the TypeScript SDK's one transport, asked for a second session
+                refusal = {
+                    "jsonrpc": "2.0",
+                    "id": None,
+                    "error": {"code": -32600, "message": "Invalid Request: Server already initialized"},
+                }
+                self.send_body(400, "application/json", json.dumps(refusal).encode())
             elif fault == "html-200":
                 self.send_body(200, "application/json", HTML_PAGE)
             elif fault == "not-jsonrpc":

@@ -1379,7 +1379,8 @@ def _handshake_error(server: str, error: BaseException) -> ServerError | None:
     """`ServerError` for what the SDK raised while connecting, where the server is the cause: an error
     answer to the handshake (or the connection closing; `auto`'s probe answered "not now"), an
     answer that is not valid MCP, or a protocol version the SDK does not speak. A 429 or 503 that
-    does not say when to retry says to retry later, and a 405 names the SSE transport."""
+    does not say when to retry says to retry later, a 405 names the SSE transport, and a server that
+    takes one session per start says to restart it."""
     from mcp.shared.exceptions import MCPError
 
     from ._http import retry_advice, sse_advice
@@ -1390,7 +1391,8 @@ def _handshake_error(server: str, error: BaseException) -> ServerError | None:
         error = error.answer
     if isinstance(error, MCPError):
         data = error.error.data
-        return _answer_error(server, "the handshake", error, retry_advice(data) or sse_advice(data))
+        advice = retry_advice(data) or sse_advice(data) or _one_session_advice(error)
+        return _answer_error(server, "the handshake", error, advice)
     if not isinstance(error, Exception):
         return None
     return _server_error(server, "the handshake", error) or _connection_error(
@@ -1533,6 +1535,14 @@ def _answer_error(server: str, request: str, error: MCPError, advice: str = "") 
     return ServerError(
         server, request, error.code, error.message + (advice or _closed_advice(error)), data
     )
+
+
+def _one_session_advice(error: MCPError) -> str:
+    """What to do when a server refuses the handshake as "already initialized": a TypeScript SDK
+    server that made one transport (hostinger-api-mcp's `--http`) takes one session per start."""
+    if "already initialized" in error.message.lower():
+        return "; the server takes one session per start and another client had it: restart it before connecting again"
+    return ""
 
 
 def _closed_advice(error: MCPError) -> str:
