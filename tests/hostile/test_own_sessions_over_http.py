@@ -283,15 +283,15 @@ def test_an_http_fault_over_the_sse_transport_fails_the_snapshot_in_one_line_at_
         config = write_config(
             tmp_path,
             f'[tool.mcp-stubgen]\nsnapshots = "s"\n[tool.mcp-stubgen.servers.h]\nurl = "{with_password}"\n'
-            'type = "sse"\nrequest_timeout = 20\n',
+            'type = "sse"\nrequest_timeout = 40\n',
         )
         started = time.monotonic()
         result = run_cli("snapshot", "--config", config)
-        took = time.monotonic() - started
+        took = time.monotonic() - started  # "at once": well before request_timeout, with room for a loaded machine
     shown = url.replace("http://", "http://agent:***@")
     assert result.exit_code == 2, result.stderr
     assert re.fullmatch(rf"error: server 'h': {expected}\n", result.stderr.replace(shown, "URL")), result.stderr
-    assert took < 10
+    assert took < 20
     assert previous.read_bytes() == PREVIOUS
 
 
