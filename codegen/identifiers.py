@@ -66,7 +66,7 @@ where rules 1 split it off (`get_s_3_object(s_3_key=...)`); rules 3 keep it in c
 `PickInputVariant1`), where rules 1 to 3 keep datamodel-code-generator's `PickInputPickInput`;
 rules 5 keep the letters of other scripts than Latin (`统计字数`, `получить_погоду`, `统计字数Input`),
 which rules 1 to 4 drop (`tool`, `ToolInput`), see `_spelled`, and name a tagged union's members by
-their tags (`DrawInputShapeCircle` where rules 1 to 4 have `DrawInputShape`, `PickInputById` where
+their tags (`DrawInputShapeCircle` where rules 1 to 4 have `DrawInputShape`, `PickInputId` where
 rules 4 have `PickInputVariant`; `generate.member_names`).
 
 A snapshot records rules 4 or later (`namingRules`) always. Rules 1 to 3 differ only where a letter is beside

@@ -119,8 +119,8 @@ def _tag_renames(tree: ast.Module, renamed: dict[str, str], naming_rules: int) -
     inside them: each member class has a field of the same name typed as one string `Literal`, a
     different one for each (`kind: Literal["circle"]`), so `DrawInputShape` and `DrawInputShape1`
     become `DrawInputShapeCircle` and `DrawInputShapeSquare`, and variants `PickInputVariant`,
-    `PickInputVariant1` become `PickInputById`, `PickInputByEmail`. `renamed` holds the names rules 4
-    gave (old name -> new name).
+    `PickInputVariant1` tagged `"id"` and `"email"` become `PickInputId`, `PickInputEmail`.
+    `renamed` holds the names rules 4 gave (old name -> new name).
 
     A union keeps its members' names where a tag makes no name (`"?"`), two tags make one
     (`"page-id"`, `"page_id"`), a tag is longer than `TAG_LENGTH`, or a new name is taken."""
