@@ -116,7 +116,7 @@ RUNTIME_EXPORTS = (
     *("NOT_GIVEN", "AuthError", "CallOptions", "CatalogDriftError", "MissingHandlerError", "NoStructuredContentError"),
     *("NotGiven", "PaginationError", "RequestOptions", "RequestTimeoutError", "ServerError", "StubgenClientError"),
     *("ToolArgumentsError", "ToolContentError", "ToolError", "ToolResult", "ToolResultError"),
-    *("UnauthorizedError", "UnknownToolError", "authorized_transport", "blob_bytes", "stored_auth"),
+    *("UnauthorizedError", "UnknownToolError", "authorized_transport", "stored_auth"),
 )
 """What a package's `__init__.py` imports from the runtime's `_runtime` and re-exports, whatever the
 catalog, in isort's order."""

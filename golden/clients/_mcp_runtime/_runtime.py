@@ -26,7 +26,6 @@ import hashlib
 import importlib
 import json
 import sys
-import weakref
 from collections.abc import (
     AsyncIterator,
     Awaitable,
@@ -73,7 +72,6 @@ if TYPE_CHECKING:
     from mcp.shared.exceptions import MCPError
     from mcp.types import (
         AudioContent,
-        BlobResourceContents,
         CallToolResult,
         ContentBlock,
         EmbeddedResource,
@@ -119,7 +117,6 @@ __all__ = [
     "UnauthorizedError",
     "UnknownToolError",
     "authorized_transport",
-    "blob_bytes",
     "canonical_json_bytes",
     "error_message",
     "fingerprint",
@@ -1283,7 +1280,7 @@ class GeneratedClient:
             call_options,
             lambda meta: self.mcp_client.read_resource(uri, meta=meta),
         )
-        return _decoded_blobs(self.server_name, uri, result)
+        return _checked_blobs(self.server_name, uri, result)
 
     async def _read_template(
         self,
@@ -1303,7 +1300,7 @@ class GeneratedClient:
             call_options,
             lambda meta: self.mcp_client.read_resource(uri, meta=meta),
         )
-        return _decoded_blobs(self.server_name, uri, result)
+        return _checked_blobs(self.server_name, uri, result)
 
     async def _prompt(
         self,
@@ -1608,20 +1605,17 @@ def _not_mcp(server: str, request: str, error: Exception) -> ServerError | None:
     )
 
 
-_DECODED_BLOBS: dict[int, tuple[str, bytes]] = {}
-"""id of a blob content a reader returned -> its `blob` and the bytes decoded from it, while it lives."""
-
-
-def _decoded_blobs(server: str, uri: str, result: ReadResourceResult) -> ReadResourceResult:
+def _checked_blobs(server: str, uri: str, result: ReadResourceResult) -> ReadResourceResult:
     """`result` once every `blob` in it is standard base64 (RFC 4648, padded, no line breaks, as MCP's
-    `format: byte` says), each decoded once and kept for `blob_bytes`; a blob that is not is the
-    server's bad answer, a `ServerError` here rather than a failure far away when it is decoded."""
+    `format: byte` says), so `base64.b64decode(blob, validate=True)` cannot fail on it; a blob that is
+    not is the server's bad answer, a `ServerError` here rather than a failure far away when it is
+    decoded."""
     for index, content in enumerate(result.contents):
         blob = getattr(content, "blob", None)
         if not isinstance(blob, str):
             continue
         try:
-            data = binascii.a2b_base64(blob, strict_mode=True)
+            binascii.a2b_base64(blob, strict_mode=True)
         except ValueError as error:  # binascii.Error, or a character that is not ASCII
             raise ServerError(
                 server,
@@ -1630,19 +1624,7 @@ def _decoded_blobs(server: str, uri: str, result: ReadResourceResult) -> ReadRes
                 f"its answer is not valid MCP (/contents/{index}/blob is not standard base64: {error}); "
                 "the server must send its bytes base64-encoded with padding (RFC 4648), so tell its maintainers",
             ) from None
-        key = id(content)
-        _DECODED_BLOBS[key] = (blob, data)
-        weakref.finalize(content, _DECODED_BLOBS.pop, key, None)
     return result
-
-
-def blob_bytes(content: BlobResourceContents) -> bytes:
-    """The bytes of a resource's `blob`: those a generated reader decoded as it checked the answer (so
-    a large blob is decoded once), else decoded now; `ValueError` when it is not standard base64."""
-    kept = _DECODED_BLOBS.get(id(content))
-    if kept is not None and kept[0] is content.blob:
-        return kept[1]
-    return binascii.a2b_base64(content.blob, strict_mode=True)
 
 
 def _meta(options: RequestOptions) -> RequestParamsMeta | None:

@@ -38,7 +38,6 @@ from .._mcp_runtime._runtime import (
     UnauthorizedError,
     UnknownToolError,
     authorized_transport,
-    blob_bytes,
     stored_auth,
 )
 from .._mcp_runtime._tasks import SyncTaskHandle, TaskCancelledError, TaskHandle, TaskSupportError
@@ -108,7 +107,6 @@ __all__ = [
     "UnauthorizedError",
     "UnknownToolError",
     "authorized_transport",
-    "blob_bytes",
     "stored_auth",
 ]
 

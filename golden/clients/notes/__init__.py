@@ -38,7 +38,6 @@ from .._mcp_runtime._runtime import (
     UnauthorizedError,
     UnknownToolError,
     authorized_transport,
-    blob_bytes,
     stored_auth,
 )
 from . import models
@@ -81,7 +80,6 @@ __all__ = [
     "UnauthorizedError",
     "UnknownToolError",
     "authorized_transport",
-    "blob_bytes",
     "stored_auth",
 ]
 

@@ -38,7 +38,6 @@ from .._mcp_runtime._runtime import (
     UnauthorizedError,
     UnknownToolError,
     authorized_transport,
-    blob_bytes,
     stored_auth,
 )
 from . import models
@@ -103,7 +102,6 @@ __all__ = [
     "WordCountsInput",
     "WordCountsOutput",
     "authorized_transport",
-    "blob_bytes",
     "stored_auth",
 ]
 

@@ -38,7 +38,6 @@ from .._mcp_runtime._runtime import (
     UnauthorizedError,
     UnknownToolError,
     authorized_transport,
-    blob_bytes,
     stored_auth,
 )
 from . import models
@@ -87,7 +86,6 @@ __all__ = [
     "WeatherClient",
     "WeatherSyncClient",
     "authorized_transport",
-    "blob_bytes",
     "stored_auth",
 ]
 
