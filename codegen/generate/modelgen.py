@@ -258,9 +258,7 @@ def _annotated_constraints(source: str) -> str:
     ]
     if not calls:
         return source
-    starts = [0]
-    for line in source.splitlines(keepends=True):
-        starts.append(starts[-1] + len(line.encode()))
+    starts = _line_starts(source)
     data = source.encode()
     needed = {"Annotated"}
     replaced: set[str] = set()
@@ -354,10 +352,7 @@ def _keyword_aliases(source: str) -> str:
     if "alias=" not in source:
         return source
     tree = parsed(source)
-    lines = source.splitlines(keepends=True)
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line.encode()))
+    starts = _line_starts(source)
     data = source.encode()
     spans: list[tuple[int, int, bytes]] = []
     for node in _statements(tree.body):
@@ -373,12 +368,8 @@ def _keyword_aliases(source: str) -> str:
             value = keyword.value
             if keyword.arg != "alias" or not isinstance(value, ast.Constant) or value.value == node.target.id:
                 continue
-            written = data[
-                starts[value.lineno - 1] + value.col_offset : starts[(value.end_lineno or value.lineno) - 1]
-                + (value.end_col_offset or 0)
-            ]
-            start = starts[keyword.lineno - 1] + keyword.col_offset
-            end = starts[(keyword.end_lineno or keyword.lineno) - 1] + (keyword.end_col_offset or 0)
+            written = data[slice(*_byte_span(starts, value))]
+            start, end = _byte_span(starts, keyword)
             spans.append((start, end, b"validation_alias=" + written + b", serialization_alias=" + written))
     if not spans:
         return source
@@ -387,6 +378,21 @@ def _keyword_aliases(source: str) -> str:
     import black
 
     return black.format_str(data.decode(), mode=black_mode())
+
+
+def _line_starts(source: str) -> list[int]:
+    """The offset in the source's UTF-8 bytes at which each line starts (and, last, its length): what a
+    pass that edits the module by its syntax tree's positions, which count bytes, adds columns to."""
+    starts = [0]
+    for line in source.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line.encode()))
+    return starts
+
+
+def _byte_span(starts: list[int], node: ast.expr | ast.keyword) -> tuple[int, int]:
+    """Where a node's text starts and ends in the source's UTF-8 bytes (`_line_starts`)."""
+    end_line = node.end_lineno or node.lineno
+    return starts[node.lineno - 1] + node.col_offset, starts[end_line - 1] + (node.end_col_offset or 0)
 
 
 def _statements(body: list[Any]) -> Iterator[ast.AST]:
@@ -552,9 +558,7 @@ def _single_literals(source: str) -> str:
     ]
     if not places:
         return source
-    starts = [0]
-    for line in source.splitlines(keepends=True):
-        starts.append(starts[-1] + len(line.encode()))
+    starts = _line_starts(source)
     data = source.encode()
     for annotation in sorted(places, key=lambda node: node.lineno, reverse=True):
         start = starts[annotation.lineno - 1] + annotation.col_offset
@@ -587,9 +591,7 @@ def _modern_annotations(source: str) -> str:
     An annotation `ast.unparse` would respell otherwise (a raw string, say) is left as it is."""
     if "Union[" not in source and "Optional[" not in source and '["' not in source:
         return source
-    starts = [0]
-    for line in source.splitlines(keepends=True):
-        starts.append(starts[-1] + len(line.encode()))
+    starts = _line_starts(source)
     data = source.encode()
     places = [
         statement.annotation
