@@ -110,38 +110,29 @@ def _names_may_change(old: JSON, new: JSON) -> bool:
     return (
         _REFERENCE.findall(texts[0]) != _REFERENCE.findall(texts[1])
         or _definitions(old) != _definitions(new)
-        or _union_members(schemas[0]) != _union_members(schemas[1])
-        or _alike_properties(schemas[0]) != _alike_properties(schemas[1])
+        or _placed_names(schemas[0]) != _placed_names(schemas[1])
     )
 
 
-def _union_members(schemas: list[Any]) -> dict[tuple[Any, ...], list[str]]:
-    """Each `anyOf`/`oneOf` list of the schemas, by where it is, as its members' canonical texts."""
-    return {
-        (number, *path, key): [canonical(member) for member in node[key]]
-        for number, schema in enumerate(schemas)
-        for path, node in subschemas(schema)
-        for key in ("anyOf", "oneOf")
-        if isinstance(node.get(key), list)
-    }
-
-
-def _alike_properties(schemas: list[Any]) -> dict[tuple[Any, ...], list[str]]:
-    """The properties of each object of the schemas whose names are spelled alike but for case and
-    punctuation (`itemCount`, `item-count`), by where the object is: the generator gives them one
-    Python name and numbers all but the first, so which comes first decides each one's attribute."""
+def _placed_names(schemas: list[Any]) -> dict[tuple[Any, ...], list[str]]:
+    """What the generator names by place, by where it is in the schemas: each `anyOf`/`oneOf` list, as
+    its members' canonical texts (inline members are named by their place among them), and each
+    object's properties spelled alike but for case and punctuation (`itemCount`, `item-count`: one
+    Python name, the first takes it and the others are numbered)."""
     found: dict[tuple[Any, ...], list[str]] = {}
     for number, schema in enumerate(schemas):
         for path, node in subschemas(schema):
+            for key in ("anyOf", "oneOf"):
+                if isinstance(node.get(key), list):
+                    found[(number, *path, key)] = [canonical(member) for member in node[key]]
             properties = node.get("properties")
-            if not isinstance(properties, dict) or len(properties) < 2:
-                continue
-            spelled: dict[str, list[str]] = {}
-            for key in properties:
-                spelled.setdefault(re.sub(r"[^0-9a-z]", "", str(key).lower()), []).append(key)
-            alike = sorted(key for keys in spelled.values() if len(keys) > 1 for key in keys)
-            if alike:
-                found[(number, *path)] = alike
+            if isinstance(properties, dict) and len(properties) > 1:
+                spelled: dict[str, list[str]] = {}
+                for name in properties:
+                    spelled.setdefault(re.sub(r"[^0-9a-z]", "", str(name).lower()), []).append(name)
+                alike = sorted(name for names in spelled.values() if len(names) > 1 for name in names)
+                if alike:
+                    found[(number, *path, "properties")] = alike
     return found
 
 
