@@ -57,7 +57,7 @@ CLIENT_MEMBERS = frozenset(
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _MAX_LENGTH = 80
 
-NAMING_RULES = 5
+NAMING_RULES = 6
 """The rules a new snapshot's names follow. Rules 2 keep a digit with the letters beside it in
 snake_case names (`get_s3_object(s3_key=...)`, as the models name their fields and packages are named),
 where rules 1 split it off (`get_s_3_object(s_3_key=...)`); rules 3 keep it in class names too
@@ -67,7 +67,9 @@ where rules 1 split it off (`get_s_3_object(s_3_key=...)`); rules 3 keep it in c
 rules 5 keep the letters of other scripts than Latin (`统计字数`, `получить_погоду`, `统计字数Input`),
 which rules 1 to 4 drop (`tool`, `ToolInput`), see `_spelled`, and name a tagged union's members by
 their tags (`DrawInputShapeCircle` where rules 1 to 4 have `DrawInputShape`, `PickInputId` where
-rules 4 have `PickInputVariant`; `generate.member_names`).
+rules 4 have `PickInputVariant`; `generate.member_names`); rules 6 make no class for a constrained
+plain value, an array's item or a union's member (`pages: list[Annotated[int, Field(ge=1)]]`, where
+rules 1 to 5 have `pages: list[ReadPdfInputSourcePage]`; `modelgen._inlined_plain_roots`).
 
 A snapshot records rules 4 or later (`namingRules`) always. Rules 1 to 3 differ only where a letter is beside
 a digit (`naming_rules_apply`), so a snapshot made by them records them only when it has such a name;

@@ -149,3 +149,44 @@ def test_a_model_whose_wire_names_are_no_keywords_is_built_by_its_attribute_name
         {"user-id": "u", "perPage": 2},
         "b",
     ], ran.stderr
+
+
+PLAIN_VALUES = """
+from clients.shapes import PagesInput, PagesInputSource, PagesOutput
+
+
+def source() -> PagesInputSource:  # constrained array items and union members, as the wire has them
+    return PagesInputSource(path="a.pdf", pages=[1, 2], range="1-3")
+
+
+def whole() -> PagesInput:
+    return PagesInput(source=PagesInputSource(path="b.pdf", range=4))
+
+
+def first_size(result: PagesOutput) -> int:
+    return result.sizes[0]
+"""
+
+
+@pytest.mark.generated_mypy
+def test_a_constrained_plain_value_inside_a_model_is_typed_as_its_value(tmp_path: Path) -> None:
+    """datamodel-code-generator makes a root model class for a constrained array item or union member
+    (`pages: list[PagesInputSourcePage]`): pydantic takes `pages=[1, 2]`, mypy did not, and a result's
+    `sizes[0]` was a class to read `.root` off (pdf-reader-mcp's `ReadPdfInputSource(pages=[1])`).
+    By naming rules 6 such a value is `Annotated[int, Field(ge=1)]`, checked alike at run time."""
+    caller = tmp_path / "caller.py"
+    caller.write_text(PLAIN_VALUES, encoding="utf-8")
+    errors, output = mypy_against_goldens(caller)
+    assert errors == [], output
+    ran = subprocess.run(
+        [sys.executable, "-c", PLAIN_VALUES + "\nimport json, pydantic\n"
+         "print(json.dumps([source().model_dump(mode='json', exclude_unset=True), first_size("
+         "PagesOutput.model_validate({'sizes': [7]}))]))\n"
+         "for bad in ({'path': 'c', 'pages': [0]}, {'path': 'c', 'range': 'x'}, {'path': 'c', 'range': 0}):\n"
+         "    try:\n        PagesInputSource.model_validate(bad)\n    except pydantic.ValidationError:\n"
+         "        print('refused')\n"],
+        capture_output=True, text=True, cwd=GOLDEN, check=False,
+    )  # fmt: skip
+    lines = ran.stdout.splitlines()
+    assert json.loads(lines[0]) == [{"path": "a.pdf", "pages": [1, 2], "range": "1-3"}, 7], ran.stderr
+    assert lines[1:] == ["refused"] * 3, ran.stderr

@@ -33,6 +33,7 @@ from mcp.server.lowlevel import Server
 
 from codegen.drift import compare_snapshots
 from codegen.drift.findings import Severity
+from codegen.identifiers import NAMING_RULES
 from codegen.snapshot.format import parse_snapshot
 from tests.conftest import PYTHON, REPO, forget_generated, import_generated, write_config
 
@@ -63,7 +64,8 @@ class Side:
 
     def snapshot(self, server: str) -> JSON:
         return {
-            "format": 1,
+            "format": 5,
+            "namingRules": NAMING_RULES,
             "server": server,
             "protocolVersion": "2025-11-25",
             "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
@@ -210,6 +212,11 @@ CASES: dict[str, Case] = {
         obj({"mode": {"enum": ["fast", "slow"]}}, "mode"),
         '    await c.t(mode="fast")\n',
     ),
+    "in_nested_item_bound_relaxed": inputs(
+        obj({"opts": obj({"pages": {"type": "array", "items": {**INT, "minimum": 1}}})}),
+        obj({"opts": obj({"pages": {"type": "array", "items": INT}})}),
+        "    await c.t(opts=models.TInputOpts(pages=[1, 2]))\n",
+    ),
     "in_bound_relaxed": inputs(
         obj({"name": {**S, "maxLength": 3}}, "name"),
         obj({"name": {**S, "maxLength": 9}}, "name"),
@@ -301,6 +308,13 @@ CASES: dict[str, Case] = {
         "    r = await c.t()\n    print(r.code.upper())\n",
         {"code": "abc"},
         {"code": "abcdefgh"},
+    ),
+    "out_item_bound_added": outputs(
+        obj({"sizes": {"type": "array", "items": INT}}, "sizes"),
+        obj({"sizes": {"type": "array", "items": {**INT, "minimum": 0}}}, "sizes"),
+        "    r = await c.t()\n    first: int = r.sizes[0]\n    print(first + 1)\n",
+        {"sizes": [1]},
+        {"sizes": [2]},
     ),
     # -- outputs: dangerous
     "out_enum_value_added": outputs(

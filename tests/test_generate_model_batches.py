@@ -306,3 +306,27 @@ def test_datamodel_code_generator_runs_on_a_data_stack_chunk_of_its_own() -> Non
     assert crossing > 2_000, crossing  # the chunk's page, faulted in again after each unmap
     assert roomy < 200, roomy
     assert modelgen._with_stack_room(_down, 300) == 300
+
+
+@pytest.mark.parametrize("naming_rules", [5, 6])
+def test_constrained_plain_values_are_made_in_groups_as_tool_by_tool(
+    monkeypatch: pytest.MonkeyPatch, naming_rules: int
+) -> None:
+    """Naming rules 6 write a constrained array item or union member where it is used, which the
+    group's module, clean as it is, does not yet: grouped generation gives each tool's module as made
+    alone, by rules 5 with the classes and by rules 6 without."""
+    item = {"type": "integer", "minimum": 1}
+    tools = [
+        *(
+            {"name": f"read_{index}", "inputSchema": _object(pages={"type": "array", "items": item})}
+            for index in range(10)
+        ),
+        *({"name": f"plain_{index}", "inputSchema": _object(text={"type": "string"})} for index in range(6)),
+    ]
+    snapshot = replace(_snapshot(tools), naming_rules=naming_rules)
+    grouped = render_snapshot(snapshot)
+    modules = _models(grouped)
+    assert ("class Read9InputPage(RootModel[int])" in modules["read_9.py"]) == (naming_rules == 5)
+    assert ("pages: list[Annotated[int, Field(ge=1)]] | None" in modules["read_9.py"]) == (naming_rules == 6)
+    monkeypatch.setattr(model_batches, "GROUP_SIZE", 1)
+    assert render_snapshot(snapshot) == grouped

@@ -32,15 +32,17 @@ string constraints on the items, which datamodel-code-generator makes a `TypeAli
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import black
 import pytest
 
-from codegen.generate import generate_package
+from codegen.generate import generate_package, render_snapshot
 from codegen.generate.formatting import LINE_LENGTH, black_mode
 from codegen.snapshot import Snapshot, load_snapshot
 from tests.conftest import REPO
@@ -158,23 +160,52 @@ def test_a_union_of_literals_is_one_literal_in_the_model_and_the_method(package:
 def test_a_constrained_string_in_an_array_or_a_union_is_a_plain_str_keyword(package: Path) -> None:
     """datamodel-code-generator makes a `RootModel[str]` for a string with `minLength` that is an
     array's item or a union's member; git-mcp-server's keywords took those (`target: GitCheckoutInputTarget
-    | GitCheckoutInputTarget1`), so `git_checkout(target="main")` failed a caller's `mypy --strict`."""
-    client = (package / "client.py").read_text(encoding="utf-8")
-    assert "        target: str,\n" in client
-    assert "        paths: list[str] | NotGiven = NOT_GIVEN,\n" in client
-    assert "        files_to_stage: list[str] | NotGiven = NOT_GIVEN,\n" in client
-    assert "        merged: bool | str | NotGiven = NOT_GIVEN,\n" in client
-    assert "RootModel" in (package / "_models" / "git_checkout.py").read_text(encoding="utf-8")
+    | GitCheckoutInputTarget1`), so `git_checkout(target="main")` failed a caller's `mypy --strict`.
+    Rules 1 to 5 keep the classes in the models, rules 6 write the values where they are used."""
+    keywords = (
+        "        target: str,\n",
+        "        paths: list[str] | NotGiven = NOT_GIVEN,\n",
+        "        files_to_stage: list[str] | NotGiven = NOT_GIVEN,\n",
+        "        merged: bool | str | NotGiven = NOT_GIVEN,\n",
+    )
+    rules_5_client, rules_5_models = _rules_5_files("git_checkout")
+    client, models = _files(package, "git_checkout")
+    assert [line in rules_5_client for line in keywords] == [line in client for line in keywords] == [True] * 4
+    assert "(RootModel[str])" in rules_5_models
+    assert "RootModel" not in models and "Annotated[str, Field(description='File path" in models, models
 
 
 def test_an_alias_of_a_list_of_constrained_strings_is_a_plain_list_keyword(package: Path) -> None:
     """biomcp's `search` takes `disease` as `type: ["string", "array"]` with `minLength` on the items:
     the models name the array `SearchInputDiseaseArray`, a `TypeAliasType` of a list of `RootModel[str]`,
-    so `search(entity="article", disease=["melanoma"])` failed a caller's `mypy --strict`."""
-    client = (package / "client.py").read_text(encoding="utf-8")
+    so `search(entity="article", disease=["melanoma"])` failed a caller's `mypy --strict`. By rules 6 the
+    alias is of `list[Annotated[str, ...]]`, which a `list[str]` is to a type checker."""
+    client, models = _rules_5_files("search")
     assert "        disease: SearchInputDiseaseString | list[str] | NotGiven = NOT_GIVEN,\n" in client, client
-    assert "        drug: SearchInputDrugString | list[str] | NotGiven = NOT_GIVEN,\n" in client
-    assert "SearchInputDiseaseArray" in (package / "_models" / "search.py").read_text(encoding="utf-8")
+    assert (
+        "        drug: SearchInputDiseaseString | list[str] | NotGiven = NOT_GIVEN,\n".replace("Disease", "Drug")
+        in client
+    )
+    assert "SearchInputDiseaseArray" in models
+    client, models = _files(package, "search")
+    assert "        disease: SearchInputDiseaseString | SearchInputDiseaseArray | NotGiven = NOT_GIVEN,\n" in client
+    assert "class SearchInputDiseaseArraySearchInputDiseaseArrayItem" not in models
+    assert re.search(
+        r"SearchInputDiseaseArray = TypeAliasType\(\s+\"SearchInputDiseaseArray\",\s+Annotated\[\s+list\[Annotated\[str,",
+        models,
+    ), models
+
+
+def _files(package: Path, tool: str) -> tuple[str, str]:
+    """The package's client and one tool's models module."""
+    return (package / "client.py").read_text(encoding="utf-8"), (package / "_models" / f"{tool}.py").read_text("utf-8")
+
+
+@functools.cache
+def _rules_5_files(tool: str) -> tuple[str, str]:
+    """The client and one tool's models module of the package a rules-5 snapshot of the tools gives."""
+    files = render_snapshot(replace(picked_snapshot(), naming_rules=5))
+    return files["client.py"].decode(), files[f"_models/{tool}.py"].decode()
 
 
 def test_exclusive_bounds_are_strict_bounds_of_the_field(package: Path) -> None:

@@ -58,6 +58,8 @@ async def test_root_shapes_are_typed_and_called_over_stdio(tmp_path: Path, capsy
             assert found.received == {"name": "x"}
             assert (await server.find(arguments={"id": 7})).received == {"id": 7}
             assert await server.total(arguments={"a": 1.5, "b": 2}) == 3.5
+            measured = await server.pages(source=package.PagesInputSource(path="a.pdf", pages=[1, 3], range="1-3"))
+            assert measured.sizes == [100, 300]
             with pytest.raises(package.ToolArgumentsError, match=r"is not of type 'string'.*nothing was sent"):
                 await server.legacy(arguments={"a": 1})
     finally:

@@ -416,3 +416,87 @@ def test_a_refused_call_is_an_unknown_tool_only_when_it_says_the_tool_is_unknown
     """`UnknownToolError` says to run `mcp-stubgen sync`: right for a tool the server no longer has,
     wrong for a call whose argument names something the server did not find."""
     assert _runtime._is_unknown_tool(message, "gone") is unknown
+
+
+_PLAIN_ROOTS_HEAD = (
+    "from __future__ import annotations\n\nfrom pydantic import BaseModel, Field, RootModel\n\n\n"
+    "class TItem(RootModel[int]):\n    root: int = Field(..., ge=1)\n\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("rest", "expected"),
+    [
+        pytest.param(
+            'class TInput(BaseModel):\n    a: list[TItem]\n    b: list["TItem"] | None = None\n',
+            "class TInput(BaseModel):\n    a: list[Annotated[int, Field(ge=1)]]\n"
+            "    b: list[Annotated[int, Field(ge=1)]] | None = None\n",
+            id="a use and a forward reference",
+        ),
+        pytest.param(
+            'class TInput(BaseModel):\n    a: list[TItem] = Field(..., description="each TItem")\n',
+            None,
+            id="a name a string mentions",
+        ),
+        pytest.param(
+            "class TKept(RootModel[list[TItem]]):\n    root: list[TItem]\n\n\nclass TInput(BaseModel):\n    a: TKept\n",
+            "class TKept(RootModel[list[Annotated[int, Field(ge=1)]]]):\n"
+            "    root: list[Annotated[int, Field(ge=1)]]\n\n\nclass TInput(BaseModel):\n    a: TKept\n",
+            id="a root model of other classes keeps its class",
+        ),
+    ],
+)
+def test_a_constrained_plain_value_is_written_where_it_is_used_by_rules_6(rest: str, expected: str | None) -> None:
+    from codegen.generate.modelgen import _inlined_plain_roots
+
+    source = _PLAIN_ROOTS_HEAD + rest
+    finished = _inlined_plain_roots(source, "T")
+    if expected is None:
+        assert finished == source
+        return
+    assert "class TItem" not in finished and finished.endswith(expected), finished
+    imports = "from typing import Annotated\n\nfrom pydantic import BaseModel, Field"
+    assert imports + (", RootModel\n" if "(RootModel[" in expected else "\n") in finished
+    compile(finished, "models.py", "exec")
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param(
+            "from pydantic import Field, RootModel\n\n\nclass TItem(RootModel[int]):\n    root: int = Field(3, ge=1)\n\n\n"
+            "class TInputA(RootModel[list[TItem]]):\n    root: list[TItem]\n",
+            id="a root with a default",
+        ),
+        pytest.param(
+            "from pydantic import Field, RootModel\n\n\nclass TInput(RootModel[int]):\n    root: int = Field(..., ge=1)\n",
+            id="the tool's own input",
+        ),
+        pytest.param(
+            "from pydantic import BaseModel, Field, RootModel\n\n\nclass TItem(RootModel[int]):\n"
+            "    root: int = Field(..., ge=1)\n\n\nclass TInput(BaseModel):\n    Annotated: list[TItem]\n",
+            id="a field named Annotated",
+        ),
+        pytest.param(
+            "from pydantic import BaseModel, Field, RootModel\n\n\nclass TLeaf(BaseModel):\n    x: int\n\n\n"
+            "class TItem(RootModel[TLeaf]):\n    root: TLeaf = Field(..., title='x')\n\n\n"
+            "class TInput(BaseModel):\n    a: list[TItem]\n",
+            id="a value that is a class",
+        ),
+        pytest.param(
+            "from pydantic import BaseModel, Field, RootModel\n\n\nclass TItem(RootModel[bool]):\n"
+            "    root: bool = Field(..., title='TItem')\n\n\nclass TInput(BaseModel):\n    a: bool = Field(..., title='TItem')\n",
+            id="a title spelled as the class",
+        ),
+        pytest.param(
+            "from typing import Literal\n\nfrom pydantic import BaseModel, Field, RootModel\n\n\n"
+            "class TItem(RootModel[int]):\n    root: int = Field(..., ge=1)\n\n\n"
+            "class TInput(BaseModel):\n    a: list[TItem] | Literal['TItem']\n",
+            id="a literal spelled as the class",
+        ),
+    ],
+)
+def test_a_root_model_rules_6_cannot_write_in_place_keeps_its_class(source: str) -> None:
+    from codegen.generate.modelgen import _inlined_plain_roots
+
+    assert _inlined_plain_roots(source, "T") == source

@@ -62,12 +62,13 @@ def test_naming_rules_are_recorded_only_where_they_name_something_differently(tm
         fresh = make(tools=tools, naming_rules=NAMING_RULES)
         write_snapshot(tmp_path / "fresh.json", fresh)
         document = json.loads((tmp_path / "fresh.json").read_bytes())
-        assert (document["format"], document["namingRules"]) == (5, NAMING_RULES) == (5, 5)
+        assert (document["format"], document["namingRules"]) == (5, NAMING_RULES) == (5, 6)
         assert load_snapshot(tmp_path / "fresh.json") == fresh
-        kept = make(tools=tools, naming_rules=4)  # the release before: recorded, and read back as written
-        write_snapshot(tmp_path / "kept.json", kept)
-        assert json.loads((tmp_path / "kept.json").read_bytes())["namingRules"] == 4
-        assert load_snapshot(tmp_path / "kept.json") == kept
+        for earlier in (4, 5):  # the releases before: recorded, and read back as written
+            kept = make(tools=tools, naming_rules=earlier)
+            write_snapshot(tmp_path / "kept.json", kept)
+            assert json.loads((tmp_path / "kept.json").read_bytes())["namingRules"] == earlier
+            assert load_snapshot(tmp_path / "kept.json") == kept
     assert [named.python for named in plan_names(make(tools=(tool("getS3Object"),))).tools] == ["get_s3_object"]
 
     legacy = make(naming_rules=1, tools=(tool("getS3Object"),))

@@ -87,7 +87,7 @@ def tool_spec(plan: ToolPlan, module: str, classes: Mapping[str, ModelClass], un
             if model.extra is not None and not root.get("patternProperties"):
                 values = annotation_text(model.extra)
             extra_annotation = f"Mapping[str, {values}]"
-        output = _output(tool, wire, stem, classes)
+        output = _output(tool, wire, stem, classes, plan.naming_rules)
     return ToolSpec(
         wire=wire,
         method=plan.named.python,
@@ -123,18 +123,26 @@ class _Output:
 _UNTYPED_OUTPUT = _Output("result", None, None, "ToolResult")
 
 
-def _output(tool: JSON, wire: str, stem: str, classes: Mapping[str, ModelClass]) -> _Output:
+def _output(tool: JSON, wire: str, stem: str, classes: Mapping[str, ModelClass], rules: int) -> _Output:
     if "outputSchema" not in tool:
         return _UNTYPED_OUTPUT
     name = f"{stem}Output"
     output = _model_class(name, classes)
     if output.is_root:
         field, annotation_node = output.fields["root"]
-        return _Output("value", name, field, annotation_text(annotation_node))
+        return _Output("value", name, field, annotation_text(_as_sent(annotation_node, rules)))
     if wraps_result(wire, tool["outputSchema"]) and "result" in output.fields:
         field, annotation_node = output.fields["result"]
-        return _Output("value", name, field, annotation_text(annotation_node))
+        return _Output("value", name, field, annotation_text(_as_sent(annotation_node, rules)))
     return _Output("model", name, None, name)
+
+
+def _as_sent(annotation: ast.expr, rules: int) -> ast.expr:
+    """A method's keyword or return type as the wire has it: by naming rules 6, which write a
+    constrained plain value as `Annotated[int, Field(ge=1)]` in the models, without the constraints
+    (`list[int]`), which the JSON Schema check applies; by earlier rules as the models have it, so
+    an upgrade changes no committed client."""
+    return _without_annotated(annotation) if rules >= 6 else annotation
 
 
 def _takes_more(schema: JSON) -> bool:
@@ -176,7 +184,8 @@ def _input_parameters(
     for param in param_names:
         prop = properties[param.wire]
         nullable = _may_be_null(prop, local_schema, set()) if prop != {} else True
-        annotation = _strip_none(_plain_roots(model.fields[param.wire][1], classes, frozenset()), nullable=nullable)
+        plain = _plain_roots(model.fields[param.wire][1], classes, frozenset())
+        annotation = _strip_none(_as_sent(plain, plan.naming_rules), nullable=nullable)
         parameters.append(
             Parameter(
                 python=param.python,

@@ -42,6 +42,7 @@ from codegen.generate.modelgen import (
     ModelJob,
     datamodel_entry,
     finished_source,
+    may_inline_roots,
     needs_black,
     parsed,
     rewritten_source,
@@ -95,7 +96,8 @@ def grouped_sources(jobs: Sequence[ModelJob]) -> list[Made | None]:
             for rules in {jobs[index].naming_rules for index in group}
         }
         for index, (source, body) in zip(group, parts, strict=True):
-            if clean and not needs_black(source) and not renames[jobs[index].naming_rules]:
+            rules = jobs[index].naming_rules
+            if clean and not needs_black(source) and not renames[rules] and not may_inline_roots(source, rules):
                 made[index] = Made(source, read_statements(body))
                 continue
             with contextlib.suppress(Exception):  # made alone, the same failure is reported for its tool

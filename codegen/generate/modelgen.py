@@ -164,8 +164,14 @@ def ascii_stand_in(stem: str) -> str:
 def finished_source(source: str, stem: str, naming_rules: int) -> str:
     """datamodel-code-generator's module for one tool with the passes that make it import, type-check
     and lint clean, and every class named after the tool's stem (and, by rules 4, a union's members
-    as its variants)."""
-    return _renamed_classes(cleaned_source(source), stem, naming_rules)
+    as its variants; by rules 6, no class for a constrained plain value)."""
+    source = _renamed_classes(cleaned_source(source), stem, naming_rules)
+    return _inlined_plain_roots(source, stem) if may_inline_roots(source, naming_rules) else source
+
+
+def may_inline_roots(source: str, naming_rules: int) -> bool:
+    """Whether `_inlined_plain_roots` may change the module: by rules 6, where it has a root model."""
+    return naming_rules >= 6 and "(RootModel[" in source
 
 
 def cleaned_source(source: str) -> str:
@@ -738,6 +744,130 @@ def _renamed_classes(source: str, stem: str, naming_rules: int) -> str:
     import black
 
     return black.format_str("".join(lines), mode=black_mode())
+
+
+def _inlined_plain_roots(source: str, stem: str) -> str:
+    """The module with each root model of a constrained plain value written where it is used, as
+    `Annotated[<value>, Field(<constraints>)]`, and its class gone (naming rules 6).
+
+    datamodel-code-generator makes a class for a constrained array item or union member
+    (`pages: list[ReadPdfInputSourcePage]`, `ReadPdfInputSourcePage(RootModel[int])` for
+    `minimum: 1`): pydantic takes `pages=[1]`, a type checker does not, so a caller had to wrap each
+    value, a result's values had to be read through `.root`, and a constraint a server added turned
+    a field's `int` into a class. The `Annotated` form validates the same and type-checks as the
+    value. A class is left alone when its value names another class, its root has a default, it is
+    the tool's own `Input` or `Output`, or its name is used anywhere but as a type (a string
+    mentioning it, say).
+    """
+    tree = parsed(source)
+    if any(
+        isinstance(node, ast.Name) and node.id == "Annotated" and isinstance(node.ctx, ast.Store)
+        for node in ast.walk(tree)
+    ):
+        return source
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+    names = {node.name for node in classes}
+    inlined: dict[str, tuple[ast.ClassDef, str]] = {}
+    for node in classes:
+        value = _plain_root_value(node, names, source)
+        if value is not None and node.name not in (f"{stem}Input", f"{stem}Output"):
+            inlined[node.name] = (node, value)
+    uses: dict[str, list[ast.expr]] = {name: [] for name in inlined}
+    types = [node.annotation for node in _statements(tree.body) if isinstance(node, ast.AnnAssign)]
+    types += [  # `X = TypeAliasType("X", <type>)`, as datamodel-code-generator writes a type list's member
+        node.value.args[1]
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and ast.unparse(node.value.func) == "TypeAliasType"
+        and len(node.value.args) == 2
+    ]
+    for typed in [*types, *(base for node in classes for base in node.bases)]:
+        for part in _type_references(typed):
+            name = part.id if isinstance(part, ast.Name) else part.value
+            if name in uses:
+                uses[name].append(part)
+    for name, places in uses.items():  # its definition, then its uses as a type, and nothing else
+        if not places or len(re.findall(rf"\b{re.escape(name)}\b", source)) != 1 + len(places):
+            del inlined[name]
+    if not inlined:
+        return source
+    starts = _line_starts(source)
+    edits = [(*_byte_span(starts, place), inlined[name][1]) for name in inlined for place in uses[name]]
+    for definition, _ in inlined.values():
+        edits.append((starts[definition.lineno - 1], starts[definition.end_lineno or definition.lineno], ""))
+    data = source.encode()
+    for start, end, text in sorted(edits, reverse=True):
+        data = data[:start] + text.encode() + data[end:]
+    text = data.decode()
+    rest = parsed(text)
+    still_root = any(isinstance(node, ast.Name) and node.id == "RootModel" for node in ast.walk(rest))
+    text = _with_import(text, "typing", {"Annotated"})
+    text = _with_import(text, "pydantic", set(), without=() if still_root else ("RootModel",))
+    import black
+
+    return black.format_str(text, mode=black_mode())
+
+
+def _type_references(annotation: ast.expr) -> Iterator[ast.Name | ast.Constant]:
+    """The names in a type, and its forward references (`"A"`): not a `Literal`'s values, nor what a
+    call in it (`Field(pattern="A")`) is given."""
+    if isinstance(annotation, ast.Name) or (isinstance(annotation, ast.Constant) and isinstance(annotation.value, str)):
+        yield annotation
+    elif isinstance(annotation, ast.Subscript) and ast.unparse(annotation.value) not in ("Literal", "typing.Literal"):
+        yield from _type_references(annotation.value)
+        yield from _type_references(annotation.slice)
+    elif isinstance(annotation, ast.Tuple | ast.List):
+        for element in annotation.elts:
+            yield from _type_references(element)
+    elif isinstance(annotation, ast.BinOp):
+        yield from _type_references(annotation.left)
+        yield from _type_references(annotation.right)
+
+
+def _plain_root_value(node: ast.ClassDef, classes: set[str], source: str) -> str | None:
+    """What a root model of a plain value stands for, as source (`Annotated[int, Field(ge=1)]`), or
+    None for any other class: a class `X(RootModel[...])` whose one statement is `root: <value>` or
+    `root: <value> = Field(..., <keywords>)`, its value naming no class of the module."""
+    if not (
+        len(node.bases) == 1
+        and isinstance(node.bases[0], ast.Subscript)
+        and ast.unparse(node.bases[0].value) == "RootModel"
+        and not node.keywords
+        and not node.decorator_list
+        and len(node.body) == 1
+    ):
+        return None
+    (statement,) = node.body
+    if not (
+        isinstance(statement, ast.AnnAssign)
+        and isinstance(statement.target, ast.Name)
+        and statement.target.id == "root"
+    ):
+        return None
+    annotation = statement.annotation
+    names = {part.id for part in ast.walk(annotation) if isinstance(part, ast.Name)}
+    strings = {part.value for part in ast.walk(annotation) if isinstance(part, ast.Constant)}
+    if names & classes or strings & classes:
+        return None
+    value = ast.get_source_segment(source, annotation)
+    call = statement.value
+    if call is None:
+        return value
+    if not (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Name)
+        and call.func.id.startswith("Field")
+        and len(call.args) == 1
+        and isinstance(call.args[0], ast.Constant)
+        and call.args[0].value is Ellipsis
+        and all(keyword.arg is not None for keyword in call.keywords)
+    ):
+        return None
+    if not call.keywords:
+        return value
+    keywords = ", ".join(ast.get_source_segment(source, keyword) or "" for keyword in call.keywords)
+    return f"Annotated[{value}, {call.func.id}({keywords})]"
 
 
 def _through_import_aliases(source: str) -> str:

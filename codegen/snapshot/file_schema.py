@@ -112,7 +112,7 @@ class SnapshotFile(BaseModel):
             "alone give the same names."
         ),
     )
-    namingRules: Literal[1, 2, 3, 4, 5] = Field(
+    namingRules: Literal[1, 2, 3, 4, 5, 6] = Field(
         default=1,
         description=(
             "The naming rules the package's names follow: 2 keeps a digit with the letters beside it in snake_case "

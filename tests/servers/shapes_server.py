@@ -1,7 +1,8 @@
 """A low-level SDK server whose tool schemas are not one plain object, for generated-client tests.
 
 `word_counts` returns a map (what FastMCP and MCPServer declare for a tool returning `dict[str, int]`),
-`find` takes a root `anyOf` of two argument shapes, and `total` takes a map of numbers.
+`find` takes a root `anyOf` of two argument shapes, `total` takes a map of numbers, and `pages` takes
+a nested model whose array items and union members are constrained plain values.
 """
 
 from __future__ import annotations
@@ -42,6 +43,35 @@ TOOLS = [
         },
     ),
     types.Tool(
+        name="pages",
+        description="Measure pages of a document: each page's size, in the order asked.",
+        input_schema={
+            "type": "object",
+            "properties": {
+                "source": {
+                    "type": "object",
+                    "properties": {
+                        "path": {"type": "string"},
+                        "pages": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+                        "range": {
+                            "anyOf": [
+                                {"type": "string", "pattern": "^[0-9]+-[0-9]+$"},
+                                {"type": "integer", "minimum": 1},
+                            ]
+                        },
+                    },
+                    "required": ["path"],
+                }
+            },
+            "required": ["source"],
+        },
+        output_schema={
+            "type": "object",
+            "properties": {"sizes": {"type": "array", "items": {"type": "integer", "minimum": 0}}},
+            "required": ["sizes"],
+        },
+    ),
+    types.Tool(
         name="total",
         description="Add up named amounts.",
         input_schema={"type": "object", "additionalProperties": {"type": "number"}},
@@ -68,6 +98,8 @@ def build_server() -> Server[Any]:
                 structured[word] = structured.get(word, 0) + 1
         elif params.name == "find":
             structured = {"received": arguments}
+        elif params.name == "pages":
+            structured = {"sizes": [100 * page for page in arguments["source"].get("pages", [])]}
         elif params.name == "total":
             structured = {"result": sum(arguments.values())}
         else:
