@@ -276,6 +276,13 @@ CASES: dict[str, Case] = {
     "out_became_optional": outputs(
         obj({"x": S}, "x"), obj({"x": S}), "    r = await c.t()\n    print(r.x.upper())\n", {"x": "a"}, {}
     ),
+    "out_default_removed": outputs(
+        obj({"n": {**INT, "default": 0}}),
+        obj({"n": INT}),
+        "    r = await c.t()\n    n: int = r.n\n    print(n + 1)\n",
+        {"n": 1},
+        {"n": 1},
+    ),
     "out_type_widened": outputs(
         obj({"n": INT}, "n"), obj({"n": N}, "n"), "    r = await c.t()\n    print([0][r.n])\n", {"n": 0}, {"n": 0.5}
     ),

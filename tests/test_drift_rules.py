@@ -468,6 +468,22 @@ CASES: dict[str, tuple[Pair, Pair]] = {
 }
 
 
+def test_an_optional_output_property_that_loses_its_default_became_optional() -> None:
+    """The model fills a default in where the server leaves the field out (`n: int = 0`); without it
+    the field is `int | None`, which a typed reader notices. A default changed, a null default
+    dropped, or a required property's default dropped leaves the type as it was."""
+    lost = rules(outputs(obj({"n": {**INT, "default": 0}}), obj({"n": INT})))
+    assert "out-became-optional" in lost
+    for before, after in (
+        (obj({"n": {**INT, "default": 0}}), obj({"n": {**INT, "default": 1}})),
+        (obj({"n": {"type": ["integer", "null"], "default": None}}), obj({"n": {"type": ["integer", "null"]}})),
+        (obj({"n": {**INT, "default": 0}}, ("n",)), obj({"n": INT}, ("n",))),
+        (obj({"n": INT}), obj({"n": {**INT, "default": 0}})),
+    ):
+        assert "out-became-optional" not in rules(outputs(before, after)), (before, after)
+    assert "out-became-optional" not in rules(inputs({**INT, "default": 0}, INT))
+
+
 @pytest.mark.parametrize("rule", sorted(CASES))
 def test_rule_triggers_with_its_severity(rule: str) -> None:
     trigger, _ = CASES[rule]

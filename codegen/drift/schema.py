@@ -314,6 +314,9 @@ class _Comparator:
                 self.emit(
                     rule, where, was_required, is_required, "became required" if is_required else "became optional"
                 )
+            elif not (self.writes or is_required) and _default_lost(old_props.get(name), new_props.get(name)):
+                # the model filled the default where the server left the field out: now it reads None
+                self.emit("out-became-optional", where, True, False, "lost its default, so it may now be missing")
             self.compare(_schema(old_props.get(name, {})), _schema(new_props.get(name, {})), where)
         before, after = old.get("additionalProperties", {}), new.get("additionalProperties", {})
         if before == after:
@@ -471,6 +474,15 @@ _ABSENT = object()
 
 def pointer_join(base: str, *parts: str | int) -> str:
     return base + pointer(*parts)
+
+
+def _default_lost(old: Any, new: Any) -> bool:
+    """Whether a property that had a default other than null has none now."""
+    return (
+        isinstance(old, dict)
+        and old.get("default") is not None
+        and not (isinstance(new, dict) and new.get("default") is not None)
+    )
 
 
 def _schema(value: Any) -> JSON:
