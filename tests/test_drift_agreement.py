@@ -217,6 +217,26 @@ CASES: dict[str, Case] = {
         obj({"opts": obj({"pages": {"type": "array", "items": INT}})}),
         "    await c.t(opts=models.TInputOpts(pages=[1, 2]))\n",
     ),
+    "in_tagged_member_added": inputs(
+        obj({"shape": {"oneOf": [obj({"kind": {"const": "circle"}, "r": N}, "kind", "r")]}}, "shape"),
+        obj(
+            {
+                "shape": {
+                    "oneOf": [
+                        obj({"kind": {"const": "circle"}, "r": N}, "kind", "r"),
+                        obj({"kind": {"const": "square"}, "side": N}, "kind", "side"),
+                    ]
+                }
+            },
+            "shape",
+        ),
+        '    await c.t(shape=models.TInputShape(kind="circle", r=1))\n',
+    ),
+    "in_enum_as_literal_union": inputs(
+        obj({"mode": {"type": "string", "enum": ["fast", "slow"]}}, "mode"),
+        obj({"mode": {"anyOf": [{"type": "string", "const": "fast"}, {"type": "string", "const": "slow"}]}}, "mode"),
+        '    await c.t(mode="fast")\n    await c.t(mode="slow")\n',
+    ),
     "in_bound_relaxed": inputs(
         obj({"name": {**S, "maxLength": 3}}, "name"),
         obj({"name": {**S, "maxLength": 9}}, "name"),

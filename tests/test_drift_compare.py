@@ -3,8 +3,10 @@ carrying their remaining differences, and a deterministic order."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from codegen.drift import compare_snapshots
-from tests.drift_helpers import inputs, obj, rules, snap, tool
+from tests.drift_helpers import inputs, obj, outputs, rules, snap, tool
 
 S = {"type": "string"}
 
@@ -263,3 +265,36 @@ def test_a_description_changed_in_its_spacing_only_says_so() -> None:
         "tool description changed in its spacing only, its words are the same",
     )
     assert words.message == "tool description changed; a model reads it, review the new text"
+
+
+def test_a_union_of_literals_is_the_enum_of_them() -> None:
+    """zod writes a union of literals as `anyOf` of `const`s where pydantic writes an `enum`: the same
+    values, so moving between the two reports nothing; a `oneOf` whose branches share a value refuses
+    that value, so it is not that enum."""
+    literals = {"anyOf": [{"type": "string", "const": "a"}, {"type": "string", "const": "b"}]}
+    for before, after in (
+        ({"type": "string", "enum": ["a", "b"]}, literals),
+        ({"enum": ["a", "b"]}, {"oneOf": [{"const": "b"}, {"const": "a"}]}),
+        ({"enum": [1, "b"]}, {"anyOf": [{"enum": [1]}, {"const": "b"}]}),
+    ):
+        assert rules(inputs(before, after)) == rules(outputs(before, after)) == [], (before, after)
+    assert rules(inputs({"enum": ["a", "b"]}, {"oneOf": [{"enum": ["a", "b"]}, {"const": "b"}]})) != []
+    assert rules(inputs({"enum": ["a", "b"]}, {"anyOf": [{"const": "a"}, {"type": "integer", "const": 2}]})) != []
+
+
+def test_a_branch_added_to_a_tagged_input_one_of_widens_it() -> None:
+    """A `oneOf` whose branches each require one property to hold a value of their own (a tag, as
+    zod's discriminated union writes it) takes every old value after a new branch is added: no value
+    can match two branches. Any other `oneOf` that gains a branch may now refuse an old value."""
+
+    def branch(tag: str, required: bool = True, field: str = "size") -> dict[str, Any]:
+        return {**obj({"kind": {"const": tag}, field: {"type": "number"}}), "required": ["kind"] if required else []}
+
+    a, b, c = branch("a"), branch("b"), branch("c")
+    assert rules(inputs({"oneOf": [a, b]}, {"oneOf": [a, b, c]})) == ["in-type-widened"]
+    assert rules(inputs({"oneOf": [a, b, c]}, {"oneOf": [a, b]})) == ["in-union-narrowed"]
+    for gained in (branch("a", field="other"), branch("c", required=False)):  # a tag taken; a tag not required
+        assert "in-union-narrowed" in rules(inputs({"oneOf": [a, b]}, {"oneOf": [a, b, gained]})), gained
+    untagged = {"oneOf": [obj({"x": {"type": "number"}}), obj({"y": {"type": "number"}})]}
+    grown = {"oneOf": [*untagged["oneOf"], obj({"z": {"type": "number"}})]}
+    assert rules(inputs(untagged, grown)) == ["in-union-narrowed"]

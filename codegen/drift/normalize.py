@@ -154,7 +154,7 @@ def _canonicalize(node: JSON) -> JSON:
             out[key] = _unique_sorted(kept)
     if nullable:
         out["nullable"] = True
-    out = _collapse_union(out)
+    out = _collapse_union(_enum_union(out))
     if isinstance(out.get("allOf"), list):
         out = _flatten_all_of(out)
     for key, defaults in _DEFAULTS.items():
@@ -164,6 +164,30 @@ def _canonicalize(node: JSON) -> JSON:
         if out.get(key) in ({}, []):
             del out[key]
     return out
+
+
+def _enum_union(node: JSON) -> JSON:
+    """An `anyOf` (or a `oneOf` of values no two branches share) of branches that are each an `enum`
+    of one `type` is that `enum`: `anyOf: [{const: "a"}, {const: "b"}]` is `enum: ["a", "b"]`, as
+    zod writes a union of literals where pydantic writes a `Literal`."""
+    for key in ("anyOf", "oneOf"):
+        branches = node.get(key)
+        if not (
+            isinstance(branches, list)
+            and len(branches) > 1
+            and all(isinstance(branch.get("enum"), list) and set(branch) <= {"enum", "type"} for branch in branches)
+            and len({canonical(branch.get("type")) for branch in branches}) == 1
+        ):
+            continue
+        values = [value for branch in branches for value in branch["enum"]]
+        if key == "oneOf" and len({canonical(value) for value in values}) < len(values):
+            continue  # a value two branches hold is refused by `oneOf`
+        rest = {name: value for name, value in node.items() if name != key}
+        if "enum" in rest or ("type" in rest and "type" in branches[0]):
+            continue
+        kind = {"type": branches[0]["type"]} if "type" in branches[0] else {}
+        return {**rest, **kind, "enum": _unique_sorted(values)}
+    return node
 
 
 def _collapse_union(node: JSON) -> JSON:

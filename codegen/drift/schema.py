@@ -365,11 +365,16 @@ class _Comparator:
         if before == after:
             return
         where = pointer_join(path, "oneOf")
-        if self.writes:
-            self.emit("in-union-narrowed", where, before, after, "oneOf changed (any oneOf edit can refuse old values)")
-            return
         old_keys = {canonical(b) for b in before} if isinstance(before, list) else None
         new_keys = {canonical(b) for b in after} if isinstance(after, list) else None
+        if self.writes:
+            if old_keys is not None and new_keys is not None and old_keys < new_keys and _tagged(after):
+                self.emit("in-type-widened", where, before, after, "tagged oneOf gained branches")
+            else:
+                self.emit(
+                    "in-union-narrowed", where, before, after, "oneOf changed (any oneOf edit can refuse old values)"
+                )
+            return
         if old_keys is not None and new_keys is not None and old_keys < new_keys:
             self.emit("out-loosened", where, before, after, "oneOf gained branches")
         elif old_keys is not None and new_keys is not None and new_keys < old_keys:
@@ -474,6 +479,26 @@ _ABSENT = object()
 
 def pointer_join(base: str, *parts: str | int) -> str:
     return base + pointer(*parts)
+
+
+def _tagged(branches: Any) -> bool:
+    """Whether each branch is an object that requires one property, the same in all, to hold a value
+    of its own (a discriminator): no value matches two branches, so a branch added to such a `oneOf`
+    refuses nothing it took."""
+    if not (isinstance(branches, list) and branches and all(isinstance(branch, dict) for branch in branches)):
+        return False
+    shared = set.intersection(*(set(_strings(branch.get("required"))) for branch in branches))
+    for name in sorted(shared):
+        tags = [_schema(_schema(branch.get("properties")).get(name)).get("enum") for branch in branches]
+        if all(isinstance(tag, list) and len(tag) == 1 for tag in tags) and len(
+            {canonical(tag[0]) for tag in tags if tag}
+        ) == len(branches):
+            return True
+    return False
+
+
+def _strings(value: Any) -> list[str]:
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
 
 
 def _default_lost(old: Any, new: Any) -> bool:
