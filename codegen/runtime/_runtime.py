@@ -31,6 +31,7 @@ from collections.abc import (
     Awaitable,
     Callable,
     Coroutine,
+    Iterable,
     Iterator,
     Mapping,
     Sequence,
@@ -1040,7 +1041,7 @@ class GeneratedClient:
             if refused is not None:
                 raise refused from None
             raise
-        return self._accepted(tool, result) if result.is_error else result
+        return self._accepted(tool, result)
 
     def _raise_for(self, tool: str, error: MCPError, call_options: CallOptions | None) -> NoReturn:
         """Raise the client's own error for the SDK's `error` to a call of `tool`."""
@@ -1114,7 +1115,9 @@ class GeneratedClient:
         return payload
 
     def _accepted(self, tool: str, result: CallToolResult) -> CallToolResult:
-        """The result, unless the server reported the tool failing (`ToolError`) or not known."""
+        """The result, unless its base64 is not standard (`ServerError`) or the server reported the
+        tool failing (`ToolError`) or not known."""
+        _check_result_base64(self.server_name, tool, result)
         if result.is_error:
             from mcp.types import TextContent
 
@@ -1312,11 +1315,16 @@ class GeneratedClient:
         given = {
             name: value for name, value in arguments.items() if not isinstance(value, NotGiven)
         }
-        return await self._request(
-            f"prompt {prompt!r}",
-            call_options,
-            lambda meta: self.mcp_client.get_prompt(prompt, given, meta=meta),
+        request = f"prompt {prompt!r}"
+        result = await self._request(
+            request, call_options, lambda meta: self.mcp_client.get_prompt(prompt, given, meta=meta)
         )
+        contents = (
+            (f"/messages/{index}/content", message.content)
+            for index, message in enumerate(result.messages)
+        )
+        _check_base64(self.server_name, request, contents)
+        return result
 
     async def _request(
         self,
@@ -1605,26 +1613,49 @@ def _not_mcp(server: str, request: str, error: Exception) -> ServerError | None:
     )
 
 
+def _base64_fields(item: Any, pointer: str) -> Iterator[tuple[str, str]]:
+    """The base64 text in a content block or resource contents, each with its JSON pointer: an image's
+    or audio's `data`, a blob's `blob`, an embedded resource's blob."""
+    kind = getattr(item, "type", None)
+    if kind == "image" or kind == "audio":
+        yield f"{pointer}/data", item.data
+    elif kind == "resource":
+        yield from _base64_fields(item.resource, f"{pointer}/resource")
+    elif isinstance(getattr(item, "blob", None), str):
+        yield f"{pointer}/blob", item.blob
+
+
+def _check_base64(server: str, request: str, items: Iterable[tuple[str, Any]]) -> None:
+    """Raise `ServerError` unless every base64 field of `items` (content blocks or resource
+    contents, each with its JSON pointer in the answer) is standard base64 (RFC 4648, padded, no
+    line breaks, as MCP's `format: byte` says), so `base64.b64decode(data, validate=True)` cannot
+    fail on what a method returns: a field that is not is the server's bad answer, failed here
+    rather than far away when it is decoded."""
+    for pointer, item in items:
+        for where, text in _base64_fields(item, pointer):
+            try:
+                binascii.a2b_base64(text, strict_mode=True)
+            except ValueError as error:  # binascii.Error, or a character that is not ASCII
+                raise ServerError(
+                    server,
+                    request,
+                    _NOT_MCP,
+                    f"its answer is not valid MCP ({where} is not standard base64: {error}); the server "
+                    "must send its bytes base64-encoded with padding (RFC 4648), so tell its maintainers",
+                ) from None
+
+
 def _checked_blobs(server: str, uri: str, result: ReadResourceResult) -> ReadResourceResult:
-    """`result` once every `blob` in it is standard base64 (RFC 4648, padded, no line breaks, as MCP's
-    `format: byte` says), so `base64.b64decode(blob, validate=True)` cannot fail on it; a blob that is
-    not is the server's bad answer, a `ServerError` here rather than a failure far away when it is
-    decoded."""
-    for index, content in enumerate(result.contents):
-        blob = getattr(content, "blob", None)
-        if not isinstance(blob, str):
-            continue
-        try:
-            binascii.a2b_base64(blob, strict_mode=True)
-        except ValueError as error:  # binascii.Error, or a character that is not ASCII
-            raise ServerError(
-                server,
-                f"resource {uri!r}",
-                _NOT_MCP,
-                f"its answer is not valid MCP (/contents/{index}/blob is not standard base64: {error}); "
-                "the server must send its bytes base64-encoded with padding (RFC 4648), so tell its maintainers",
-            ) from None
+    """`result` once `_check_base64` found its blobs standard."""
+    contents = ((f"/contents/{index}", item) for index, item in enumerate(result.contents))
+    _check_base64(server, f"resource {uri!r}", contents)
     return result
+
+
+def _check_result_base64(server: str, tool: str, result: CallToolResult) -> None:
+    """`_check_base64` over a `tools/call` result's images, audio and embedded blobs."""
+    blocks = ((f"/content/{index}", block) for index, block in enumerate(result.content))
+    _check_base64(server, f"tool {tool!r}", blocks)
 
 
 def _meta(options: RequestOptions) -> RequestParamsMeta | None:

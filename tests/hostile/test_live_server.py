@@ -1316,6 +1316,74 @@ async def test_a_resource_blob_that_is_not_base64_fails_its_read_and_a_good_one_
         assert decoded(sync_client.read_blobs(kind="good").contents[1]) == b"hello world"
 
 
+BLOBS_GOOD = "aGVsbG8gd29ybGQ="
+"""The hostile server's good base64: "hello world"."""
+
+
+BAD_MEDIA = {
+    "image-unpadded": ("data", BAD_BLOBS["unpadded"]),
+    "audio-newline": ("data", BAD_BLOBS["newline"]),
+    "embedded-urlsafe": ("resource/blob", BAD_BLOBS["urlsafe"]),
+    "image-not-ascii": ("data", BAD_BLOBS["not-ascii"]),
+}
+"""The hostile server's `MEDIA` blocks whose base64 is not standard: where in the block, and what decoding it says."""
+
+
+def bad_media(request: str, pointer: str, kind: str) -> str:
+    """The one line a tool call or a prompt fails with when the `MEDIA` block `kind` sits at `pointer`."""
+    field, reason = BAD_MEDIA[kind]
+    return (
+        rf"^server 'odd': {request} failed: its answer is not valid MCP \({pointer}/{field} is not standard "
+        rf"base64: {reason}\); the server must send its bytes base64-encoded with padding \(RFC 4648\), so "
+        r"tell its maintainers \(code -32700\)$"
+    )
+
+
+async def test_base64_in_a_tool_result_or_a_prompt_that_is_not_standard_fails_its_call(odd_packages: Any) -> None:
+    """An image's or audio's `data`, or an embedded resource's `blob`, in a tool result or a prompt
+    message: the SDK does not check that it is base64, and the client, its sync twin and `hub.call`
+    returned it as sent (an `isError` result raised `ToolError` with it), to fail wherever it was
+    decoded, or in the model provider a hub's agent sent it to. Now the call fails with
+    `ServerError` -32700 naming the server, the tool or prompt and where, as a resource read
+    does, over stdio and Streamable HTTP; good base64 comes back as sent and decodes."""
+    odd, hub_package, _code_mode = odd_packages
+    with anyio.fail_after(60):
+        async with odd.OddClient.connect(hostile("odd")) as client:
+            for kind in BAD_MEDIA:
+                for call in ("media", "media-error"):
+                    with pytest.raises(odd.ServerError, match=bad_media("tool 'echo'", "/content/1", kind)):
+                        await client.echo(text=f"{call}:{kind}")
+                with pytest.raises(odd.ServerError, match=bad_media("prompt 'greet'", "/messages/1/content", kind)):
+                    await client.prompt_greet(who=kind)
+            result = await client.echo(text="media:image-good")
+            assert base64.b64decode(result.images[0].data, validate=True) == b"hello world"
+            assert (await client.echo(text="media:audio-empty")).audio[0].data == ""
+            assert (await client.echo(text="media:embedded-good")).resources[0].resource.blob == BLOBS_GOOD
+            assert (await client.echo(text="media:embedded-text")).resources[0].resource.text == "not base64 at all!"
+            with pytest.raises(odd.ToolError, match=r"^tool 'echo' failed: here is image-good$"):
+                await client.echo(text="media-error:image-good")
+            assert (await client.prompt_greet(who="embedded-good")).messages[1].content.resource.blob == BLOBS_GOOD
+        with over_http("odd") as url:
+            for server in (hostile("odd"), url):
+                async with hub_package.Hub.connect(odd=server) as hub:
+                    for call in ("media", "media-error"):
+                        with pytest.raises(
+                            hub_package.ServerError, match=bad_media("tool 'echo'", "/content/1", "embedded-urlsafe")
+                        ):
+                            await hub.call("odd__echo", {"text": f"{call}:embedded-urlsafe"})
+                    good = await hub.call("odd__echo", {"text": "media:image-good"})
+                    assert good.content[1].data == BLOBS_GOOD
+            async with odd.OddClient.connect(url) as client:
+                with pytest.raises(odd.ServerError, match=bad_media("tool 'echo'", "/content/1", "audio-newline")):
+                    await client.echo(text="media:audio-newline")
+    with odd.OddClient.connect_sync(hostile("odd")) as sync_client:
+        with pytest.raises(odd.ServerError, match=bad_media("tool 'echo'", "/content/1", "image-unpadded")):
+            sync_client.echo(text="media:image-unpadded")
+        with pytest.raises(odd.ServerError, match=bad_media("prompt 'greet'", "/messages/1/content", "audio-newline")):
+            sync_client.prompt_greet(who="audio-newline")
+        assert sync_client.echo(text="media:image-good").images[0].data == BLOBS_GOOD
+
+
 async def test_an_answer_nested_past_pythons_depth_fails_its_call_at_once(odd_packages: Any) -> None:
     """An answer nested 100,000 levels deep: the SDK's parser refuses it, and Python's, which read
     the id of every other unreadable answer, ran out of recursion, so the call waited for ever (a

@@ -29,9 +29,10 @@ It speaks the legacy handshake (it answers `server/discover` with -32601) and li
 - `no-list-changed`: `tools` is declared without `listChanged` (a watcher polls it).
 - `bad-discover`, `discover-unknown`, `discover-null`: `server/discover` answered with a string for
   `supportedVersions`, only version 2099-01-01, or `null` capabilities.
-- `odd` (stdio only): `echo`'s `text` names how its call is answered (`ODD`, below; any other text is
-  echoed), and the catalog adds a resource `odd://blob` and a prompt `greet`, answered oddly, and
-  a template `odd://blobs/{kind}` whose `blob` is spelled as `BLOBS[kind]` says.
+- `odd`: `echo`'s `text` names how its call is answered (`ODD`, below, over stdio only; `media:NAME`
+  and `media-error:NAME` as `MEDIA` says; any other text is echoed), and the catalog adds a resource
+  `odd://blob` and a prompt `greet`, answered oddly (its `who` a name in `MEDIA`, or else a message
+  of role `system`), and a template `odd://blobs/{kind}` whose `blob` is spelled as `BLOBS[kind]` says.
 
 Over HTTP, `--http-fault FAULT` breaks how one request is answered at the HTTP level: `tools/call`
 of `--fault-on TOOL` (default `echo`; `count` keeps working), or any other method it names
@@ -119,6 +120,19 @@ BLOBS = {
     "not-ascii": "aGVsbG8gd29ybGQ\u00e9",
 }
 """The `blob` of each `odd://blobs/{kind}`: valid standard base64, then what a careless server sends."""
+MEDIA: dict[str, dict[str, Any]] = {
+    "image-unpadded": {"type": "image", "data": BLOBS["unpadded"], "mimeType": "image/png"},
+    "audio-newline": {"type": "audio", "data": BLOBS["newline"], "mimeType": "audio/wav"},
+    "embedded-urlsafe": {"type": "resource", "resource": {"uri": "odd://x", "blob": BLOBS["urlsafe"]}},
+    "image-not-ascii": {"type": "image", "data": BLOBS["not-ascii"], "mimeType": "image/png"},
+    "image-good": {"type": "image", "data": BLOBS["good"], "mimeType": "image/png"},
+    "audio-empty": {"type": "audio", "data": BLOBS["empty"], "mimeType": "audio/wav"},
+    "embedded-good": {"type": "resource", "resource": {"uri": "odd://x", "blob": BLOBS["good"]}},
+    "embedded-text": {"type": "resource", "resource": {"uri": "odd://x", "text": "not base64 at all!"}},
+}
+"""Content blocks carrying base64, by name: in `odd` mode, `echo` with `text` `media:NAME` answers a
+text block then that block (`media-error:NAME`: the same with `isError`), and the prompt `greet`
+with `who` NAME a message holding it; valid standard base64 or not, as `BLOBS` says."""
 
 
 class Hostile:
@@ -164,6 +178,10 @@ class Hostile:
                 return {"content": [{"type": "text", "text": '{"n": 3}'}]}
             return {"content": [{"type": "text", "text": '{"n": 3}'}], "structuredContent": {"n": 3}}
         text = "half an emoji: \ud83d" if self.mode == "lone-surrogate" else str(arguments.get("text"))
+        kind, _, media = text.partition(":")
+        if self.mode == "odd" and kind in ("media", "media-error") and media in MEDIA:
+            content = [{"type": "text", "text": f"here is {media}"}, MEDIA[media]]
+            return {"content": content, "isError": kind == "media-error"}
         if self.mode == "not-utf8":
             text = "not UTF-8: \udcff"  # the byte 0xff, once written with `surrogateescape`
         return {"content": [{"type": "text", "text": text}]}
@@ -237,7 +255,13 @@ class Hostile:
         elif method == "prompts/list" and self.mode == "odd":
             result = {"prompts": [{"name": "greet", "arguments": [{"name": "who", "required": True}]}]}
         elif method == "prompts/get" and self.mode == "odd":
-            result = {"messages": [{"role": "system", "content": {"type": "text", "text": "hi"}}]}
+            who = str((params.get("arguments") or {}).get("who"))
+            message = (
+                {"role": "user", "content": MEDIA[who]}
+                if who in MEDIA
+                else {"role": "system", "content": {"type": "text", "text": "hi"}}
+            )
+            result = {"messages": [{"role": "user", "content": {"type": "text", "text": "look:"}}, message]}
         elif method == "ping":
             result = {}
         else:
