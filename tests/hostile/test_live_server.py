@@ -1000,6 +1000,25 @@ async def test_a_task_the_server_answers_badly_about_is_a_server_error(packages:
                 await client.multiply(a=2, b=3)
 
 
+async def test_base64_that_is_not_standard_in_a_tasks_result_fails_its_wait(packages: Any) -> None:
+    """A task's result holding an image whose base64 lacks its padding: `result()` of the task's
+    handle returned it as sent; now it raises `ServerError` naming the tool and where, as the
+    tool's plain call does."""
+    tasks = packages[3]
+    unpadded = (
+        r"^server 'tasks': tool 'forecast' failed: its answer is not valid MCP \(/content/1/data is not standard "
+        r"base64: Incorrect padding\); .* \(code -32700\)$"
+    )
+    with anyio.fail_after(30):
+        async with tasks.TasksClient.connect(StdioServerParameters(command=PY, args=[TASKS])) as client:
+            handle = await client.start_forecast(city="Pixelville", days=1)
+            with pytest.raises(tasks.ServerError, match=unpadded):
+                await handle.result(timeout=20)
+            with pytest.raises(tasks.ServerError, match=unpadded):
+                await client.forecast(city="Pixelville", days=1)
+            assert (await client.forecast(city="Oslo", days=1)).highs == [20.5]
+
+
 def test_an_answer_neither_result_nor_error_fails_the_snapshot_at_once(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     """`tools/list` answered with `"result": null`: discovery, like the SDK, dropped the answer, and
     the listing waited out `request_timeout` to advise raising it. Now one line at once."""
