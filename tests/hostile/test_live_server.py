@@ -1403,6 +1403,59 @@ async def test_base64_in_a_tool_result_or_a_prompt_that_is_not_standard_fails_it
         assert sync_client.echo(text="media:image-good").images[0].data == BLOBS_GOOD
 
 
+async def test_json_text_nested_past_pythons_depth_is_a_tool_content_error(odd_packages: Any) -> None:
+    """A text block holding JSON nested 100,000 levels deep (a string, so the SDK reads it): the
+    result's `.json()` (and a `parse_text_json` tool's method, which reads its result with it)
+    raised Python's `RecursionError`; now `ToolContentError` naming the tool, as for text that is
+    not JSON."""
+    odd, _hub_package, _code_mode = odd_packages
+    with anyio.fail_after(30):
+        async with odd.OddClient.connect(hostile("odd")) as client:
+            result = await client.echo(text="deep-text")
+            with pytest.raises(odd.ToolContentError) as refused:
+                result.json()
+    assert str(refused.value) == (
+        "tool 'echo': its text is JSON nested deeper than Python's parser goes: " + "[" * 77 + "..."
+    )
+
+
+async def test_a_server_asking_for_input_round_after_round_is_a_server_error(odd_packages: Any) -> None:
+    """A 2026-07-28 server that answers every round of a call, or of a prompt, with `input_required`:
+    past `input_required_max_rounds` the MCP SDK raised its own `RuntimeError`, naming neither the
+    server nor the call, from the client, its sync twin and `hub.call`. Now `ServerError` says so,
+    and what to do."""
+    odd, hub_package, _code_mode = odd_packages
+    modern = hostile("odd", "--modern")
+
+    def endless(request: str) -> str:
+        return (
+            f"server 'odd': {request} failed: the server still asked for input (input_required) after 2 rounds "
+            "of answers; pass connect(..., input_required_max_rounds=N) if it needs more, else it loops: tell "
+            "its maintainers (code -32603)"
+        )
+
+    with anyio.fail_after(30):
+        async with odd.OddClient.connect(modern, mode="auto", input_required_max_rounds=2) as client:
+            assert client.mcp_client.protocol_version == "2026-07-28"
+            with pytest.raises(odd.ServerError) as refused:
+                await client.echo(text="input-forever")
+            assert str(refused.value) == endless("tool 'echo'")
+            with pytest.raises(odd.ServerError) as refused:
+                await client.prompt_greet(who="input-forever")
+            assert str(refused.value) == endless("prompt 'greet'")
+            assert (await client.echo(text="after")).text == "after"
+        async with hub_package.Hub.connect(odd=modern, mode="auto", input_required_max_rounds=2) as hub:
+            with pytest.raises(hub_package.ServerError) as refused:
+                await hub.call("odd__echo", {"text": "input-forever"})
+            assert str(refused.value) == endless("tool 'echo'")
+    with (
+        odd.OddClient.connect_sync(modern, mode="auto", input_required_max_rounds=2) as sync_client,
+        pytest.raises(odd.ServerError) as refused,
+    ):
+        sync_client.echo(text="input-forever")
+    assert str(refused.value) == endless("tool 'echo'")
+
+
 async def test_an_answer_nested_past_pythons_depth_fails_its_call_at_once(odd_packages: Any) -> None:
     """An answer nested 100,000 levels deep: the SDK's parser refuses it, and Python's, which read
     the id of every other unreadable answer, ran out of recursion, so the call waited for ever (a

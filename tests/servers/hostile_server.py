@@ -2,7 +2,8 @@
 it is past the handshake: in what its `tools/call` results hold, in how it answers them, and in
 what its catalog holds. For tests/hostile/test_live_server.py.
 
-It speaks the legacy handshake (it answers `server/discover` with -32601) and lists two tools:
+It speaks the legacy handshake (it answers `server/discover` with -32601; with `--modern`, over
+stdio, it answers it with 2026-07-28 and speaks that version instead) and lists two tools:
 `echo` (no output schema) and `count` (an output schema: an object with an integer `n`). Each
 `--mode` breaks one thing:
 
@@ -31,8 +32,8 @@ It speaks the legacy handshake (it answers `server/discover` with -32601) and li
   `supportedVersions`, only version 2099-01-01, or `null` capabilities.
 - `odd`: `echo`'s `text` names how its call is answered (`ODD`, below, over stdio only; `media:NAME`
   and `media-error:NAME` as `MEDIA` says; any other text is echoed), and the catalog adds a resource
-  `odd://blob` and a prompt `greet`, answered oddly (its `who` a name in `MEDIA`, or else a message
-  of role `system`), and a template `odd://blobs/{kind}` whose `blob` is spelled as `BLOBS[kind]` says.
+  `odd://blob` and a prompt `greet`, answered oddly (its `who` a name in `MEDIA`, `input-forever` as
+  `ODD` says, or else a message of role `system`), and a template `odd://blobs/{kind}` whose `blob` is spelled as `BLOBS[kind]` says.
 
 Over HTTP, `--http-fault FAULT` breaks how one request is answered at the HTTP level: `tools/call`
 of `--fault-on TOOL` (default `echo`; `count` keeps working), or any other method it names
@@ -64,7 +65,7 @@ serves every fault:
 `--log-requests FILE` (over HTTP) appends the method of each POST it receives to FILE, one a line,
 before answering it, so a test knows what reached the server (an `initialize` never sent, say).
 
-    python hostile_server.py --mode MODE [--notify] [--http PORT [--http-fault FAULT] [--fault-on TOOL]
+    python hostile_server.py --mode MODE [--notify] [--modern] [--http PORT [--http-fault FAULT] [--fault-on TOOL]
                                                           [--log-requests FILE]]
 """
 
@@ -82,6 +83,9 @@ from typing import Any
 from json_http import JsonHttpHandler
 
 VERSION = "2025-06-18"
+MODERN_VERSION = "2026-07-28"
+MODERN = "--modern" in sys.argv
+"""`--modern`: answer `server/discover` with 2026-07-28, and every result as that version has it."""
 COUNT_OUTPUT = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
 CYCLE = {
     "type": "object",
@@ -104,6 +108,8 @@ ODD: dict[str, Any] = {
     "structured-list": {"result": {"content": [], "structuredContent": [1, 2]}},
     "text-missing": {"result": {"content": [{"type": "text"}]}},
     "empty-error": {"result": {"content": [], "isError": True}},
+    "deep-text": {"result": {"content": [{"type": "text", "text": "[" * 100_000 + "]" * 100_000}]}},
+    "input-forever": {"result": {"resultType": "input_required", "requestState": "again"}},
     "invalid-params": {"error": {"code": -32602, "message": "Invalid arguments for tool echo: 'size' is a required property"}},
 }  # fmt: skip
 """How `echo` answers in `odd` mode, by its `text`: the answer's members besides `jsonrpc` and `id`."""
@@ -207,6 +213,12 @@ class Hostile:
                 },
                 "serverInfo": {"name": "hostile", "version": "1.0.0"},
             }
+        elif method == "server/discover" and MODERN:
+            result = {
+                "supportedVersions": [MODERN_VERSION],
+                "capabilities": {"tools": {"listChanged": True}, **({"resources": {}, "prompts": {}} if self.mode == "odd" else {})},
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "hostile", "version": "1.0.0"}},
+            }  # fmt: skip
         elif method == "server/discover" and self.mode in ("bad-discover", "discover-unknown", "discover-null"):
             result = {
                 "supportedVersions": "2026-07-28" if self.mode == "bad-discover" else ["2099-01-01"],
@@ -262,6 +274,8 @@ class Hostile:
                 else {"role": "system", "content": {"type": "text", "text": "hi"}}
             )
             result = {"messages": [{"role": "user", "content": {"type": "text", "text": "look:"}}, message]}
+            if who == "input-forever":  # with `--modern`, asks for input on every round
+                result = ODD["input-forever"]["result"]
         elif method == "ping":
             result = {}
         else:
@@ -290,8 +304,15 @@ def serve_stdio(server: Hostile) -> None:
                     sys.stdout.buffer.write(json.dumps(reply, ensure_ascii=False).encode("utf-8", "surrogateescape"))
                     sys.stdout.buffer.write(b"\n")
                 else:
-                    sys.stdout.write(json.dumps(reply) + "\n")
+                    sys.stdout.write(json.dumps(stamped(reply)) + "\n")
             sys.stdout.flush()
+
+
+def stamped(reply: dict[str, Any]) -> dict[str, Any]:
+    """`reply` with the members every 2026-07-28 result has, under `--modern` (its own kept)."""
+    if not MODERN or not isinstance(reply.get("result"), dict):
+        return reply
+    return {**reply, "result": {"resultType": "complete", "ttlMs": 0, "cacheScope": "public", **reply["result"]}}
 
 
 ASKED: dict[str, Any] = {}
@@ -304,7 +325,9 @@ def odd_answer(message: dict[str, Any]) -> bool:
 
     def send(*replies: dict[str, Any] | str) -> None:
         for reply in replies:
-            sys.stdout.write((reply if isinstance(reply, str) else json.dumps({"jsonrpc": "2.0", **reply})) + "\n")
+            sys.stdout.write(
+                (reply if isinstance(reply, str) else json.dumps(stamped({"jsonrpc": "2.0", **reply}))) + "\n"
+            )
         sys.stdout.flush()
 
     if "method" not in message and "id" in message:  # the client answered the server's request
@@ -560,6 +583,7 @@ def main() -> None:
     parser.add_argument(
         "--notify", action="store_true", help="relist-* modes: say the tools changed after the first listing"
     )
+    parser.add_argument("--modern", action="store_true", help="speak 2026-07-28 (stdio only)")
     parser.add_argument("--http", type=int, help="serve Streamable HTTP on this port of 127.0.0.1 instead of stdio")
     parser.add_argument("--http-fault", help="over HTTP: answer the request --fault-on names this way")
     parser.add_argument("--fault-on", default="echo", help="a tool's name, another method, or relist")

@@ -150,6 +150,7 @@ _NOT_MCP = -32700
 """The code of the `ServerError` for an answer that is not valid MCP: JSON-RPC's parse error, which the
 SDK's Streamable HTTP transport already gives an answer it cannot parse."""
 _METHOD_NOT_FOUND = -32601
+_INTERNAL_ERROR = -32603
 _INVALID_REQUEST = -32600
 _REQUEST_TIMEOUT = -32001
 _CONNECTION_CLOSED = -32000
@@ -469,6 +470,11 @@ class ToolResult:
         except ValueError as error:
             raise ToolContentError(
                 self.tool, f"its text is not JSON ({error}): {_clip(blocks[0].text, 80)}"
+            ) from None
+        except RecursionError:  # a server's text may nest as deep as it likes
+            raise ToolContentError(
+                self.tool,
+                f"its text is JSON nested deeper than Python's parser goes: {_clip(blocks[0].text, 80)}",
             ) from None
 
 
@@ -1353,7 +1359,9 @@ class GeneratedClient:
         except MCPError as error:
             raise _answer_error(self.server_name, request, error) from error
         except Exception as error:
-            refused = _not_mcp(self.server_name, request, error)
+            refused = _not_mcp(self.server_name, request, error) or _endless_input_rounds(
+                self.server_name, request, error
+            )
             if refused is None:
                 raise
             raise refused from error
@@ -1365,6 +1373,9 @@ def _result_error(server: str, tool: str, error: Exception) -> StubgenClientErro
     or a result that is not valid MCP."""
     if not isinstance(error, RuntimeError):
         return _not_mcp(server, f"tool {tool!r}", error)
+    endless = _endless_input_rounds(server, f"tool {tool!r}", error)
+    if endless is not None:
+        return endless
     message = str(error)
     if _NO_STRUCTURED_CONTENT in message:
         return NoStructuredContentError(server, tool)
@@ -1610,6 +1621,22 @@ def _not_mcp(server: str, request: str, error: Exception) -> ServerError | None:
         ) + " is none of the shapes MCP allows there"
     return ServerError(
         server, request, _NOT_MCP, f"its answer is not valid MCP ({pointer}: {found})"
+    )
+
+
+def _endless_input_rounds(server: str, request: str, error: Exception) -> ServerError | None:
+    """`ServerError` for a server that answered `input_required` (SEP-2322) round after round, past
+    `input_required_max_rounds`: the SDK's `RuntimeError` names neither the server nor the request."""
+    from mcp.client._input_required import InputRequiredRoundsExceededError
+
+    if not isinstance(error, InputRequiredRoundsExceededError):
+        return None
+    return ServerError(
+        server,
+        request,
+        _INTERNAL_ERROR,
+        f"the server still asked for input (input_required) after {error.max_rounds} rounds of answers; "
+        "pass connect(..., input_required_max_rounds=N) if it needs more, else it loops: tell its maintainers",
     )
 
 
