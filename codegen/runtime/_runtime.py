@@ -60,7 +60,7 @@ from typing import (
 from urllib.parse import urlsplit
 
 from ._loop_thread import SessionLoop
-from ._schema_check import SchemaCheck, offline_validator
+from ._schema_check import SchemaCheck, offline_validator, past_budget
 
 if TYPE_CHECKING:
     import httpx2
@@ -663,7 +663,8 @@ _ADJUSTED = "_mcp_stubgen_adjusted"
 def _check_outputs_in_linear_time(client: Client | ClientSession) -> None:
     """Have the SDK check each result against the tool's live output schema with `offline_validator`:
     its own `jsonschema` validator runs a server-chosen `pattern` in Python's backtracking `re`, and one
-    result can hold the event loop for years. The SDK still checks the schema and caches by tool."""
+    result can hold the event loop for years. The SDK still checks the schema and caches by tool. A
+    live schema `past_budget` (a fan-out of references) is refused as one that cannot be applied."""
     session: Any = getattr(
         client, "session", client
     )  # an opened `mcp.Client` holds its `ClientSession`
@@ -672,13 +673,18 @@ def _check_outputs_in_linear_time(client: Client | ClientSession) -> None:
         build, _ADJUSTED, False
     ):  # a stand-in session, or one already adjusted
         return
-    linear: dict[str, tuple[Any, Any]] = {}
+    linear: dict[str, tuple[Any, Any, str | None]] = {}
 
     def output_schema_validator(name: str, output_schema: dict[str, Any]) -> Any:
         sdk_validator = build(name, output_schema)
         if name not in linear or linear[name][0] is not sdk_validator:
-            linear[name] = (sdk_validator, offline_validator(output_schema))
-        return linear[name][1]
+            too_much = past_budget(output_schema)
+            validator = None if too_much else offline_validator(output_schema)
+            linear[name] = (sdk_validator, validator, too_much)
+        _, validator, too_much = linear[name]
+        if too_much is not None:  # checking a result against it might never end
+            raise RuntimeError(f"{_LIVE_SCHEMA_UNUSABLE} {name}: the schema {too_much}")
+        return validator
 
     setattr(output_schema_validator, _ADJUSTED, True)
     session._output_schema_validator = output_schema_validator

@@ -153,6 +153,39 @@ async def test_a_result_the_live_output_schema_refuses_is_a_typed_error_from_the
                 await client.count()
 
 
+async def test_a_live_schema_past_the_work_budget_is_refused_not_applied(packages: Any) -> None:
+    """A server whose live schemas reach what they mean through a fan-out of references (13
+    definitions each naming the next one twice: 8,192 subschemas). Checking a value against one
+    visits them all, in the MCP SDK's check of each result against the live output schema (once a
+    hub or `verify()` has listed the tools) and in `hub.call`'s check of a tool added live: 17
+    definitions held the event loop for 20 s, each one more doubles it, and no timeout can end work
+    that never awaits. `generate` refuses such a schema (its work budget), and now the runtime refuses a live
+    one the same way, at once: `ToolResultError` saying the listed schema cannot be applied, and
+    `ArgumentsError` with nothing sent."""
+    client_package, _looping, hub_package, *_others = packages
+    past = "the schema stands for more than 10,000 schema objects once its references are followed"
+    with anyio.fail_after(30):
+        async with hub_package.Hub.connect(hostile=hostile("fan-out"), live_tools="callable") as hub:
+            with pytest.raises(client_package.ToolResultError) as refused:
+                await hub.call("hostile__count", {})
+            assert str(refused.value) == (
+                "tool 'count' returned a result that does not match its snapshot's output schema: the output "
+                f"schema the server lists cannot be applied ({past}); if the server changed, run `mcp-stubgen sync`"
+            )
+            with pytest.raises(hub_package.ArgumentsError) as refused_arguments:
+                await hub.call("hostile__fanned", {"text": "hi"})
+            assert str(refused_arguments.value) == (
+                f"hostile__fanned: its input schema cannot be applied ({past}); nothing was sent"
+            )
+            assert (await hub.call("hostile__echo", {"text": "hi"})).content[0].text == "hi"
+        async with client_package.HostileClient.connect(hostile("fan-out")) as client:
+            assert (await client.count()).n == 3  # checked against the snapshot's schema
+            with pytest.raises(client_package.CatalogDriftError):
+                await client.verify()
+            with pytest.raises(client_package.ToolResultError, match=re.escape(f"cannot be applied ({past})")):
+                await client.count()
+
+
 async def test_an_error_leaving_the_hub_block_is_itself(packages: Any) -> None:
     """A server that exits mid-call: `hub.call`'s `ServerError` reaches an `except` around the
     `async with Hub.connect(...)` block as itself, as a generated client's does, not in the hub's

@@ -13,6 +13,9 @@ stdio, it answers it with 2026-07-28 and speaks that version instead) and lists 
 - `answer-twice`: each `tools/call` is answered twice, the second time with another result.
 - `flood-mid-call`: 500 `notifications/tools/list_changed` before each `tools/call` answer.
 - `ref-cycle`: a third tool, `loop`, takes `text` through a `$ref` cycle that never reaches a type.
+- `fan-out`: `count`'s output schema means what it did through a fan-out of 13 definitions, each
+  naming the next one twice (2**13 subschemas once its references are followed), and a third tool,
+  `fanned`, takes `echo`'s input through another.
 - `unknown-version`: `initialize` is answered with protocol version 2099-01-01.
 - `initialize-error`, `exit-at-start`: `initialize` is answered with an error, or not at all (the process exits).
 - `garbage-first`: three lines that are not JSON-RPC on stdout before anything else.
@@ -95,6 +98,16 @@ CYCLE = {
 """A schema whose `text` is a `$ref` cycle that never reaches a type."""
 
 
+def fan_out(schema: dict[str, Any], definitions: int = 13) -> dict[str, Any]:
+    """`schema`, reached through `definitions` definitions each naming the next one twice: the same
+    meaning, and 2**definitions subschemas once its references are followed."""
+    defs: dict[str, Any] = {
+        f"d{index}": {"allOf": [{"$ref": f"#/$defs/d{index + 1}"}] * 2} for index in range(definitions)
+    }
+    defs[f"d{definitions}"] = schema
+    return {"type": "object", "$defs": defs, "allOf": [{"$ref": "#/$defs/d0"}]}
+
+
 ANSI = "\x1b]0;owned\x07\x1b[2J\x1b[31mred\x1b[0m\r\nINFO all good"
 """Terminal control a server may put in its text: a window title, clear screen, colour, a forged line."""
 ODD: dict[str, Any] = {
@@ -157,6 +170,9 @@ class Hostile:
         if self.mode == "lone-surrogate":  # a JavaScript server that cut an emoji in half
             echo_description = "Echo the text back \ud83d"
         looping = [{"name": "loop", "description": "Loop.", "inputSchema": CYCLE}] if self.mode == "ref-cycle" else []
+        if self.mode == "fan-out":  # the same meanings, each past any work budget once its references are followed
+            count_output = fan_out(COUNT_OUTPUT)
+            looping = [{"name": "fanned", "description": "Fanned.", "inputSchema": fan_out(echo_input)}]
         return [
             *looping,
             {"name": "echo", "description": echo_description, "inputSchema": echo_input},
