@@ -1489,6 +1489,30 @@ async def test_a_server_asking_for_input_round_after_round_is_a_server_error(odd
     assert str(refused.value) == endless("tool 'echo'")
 
 
+async def test_an_answer_in_a_json_rpc_batch_fails_its_call_at_once_over_stdio_as_over_http(odd_packages: Any) -> None:
+    """An answer sent as a JSON-RPC batch of one (which MCP allowed only in 2025-03-26): over
+    Streamable HTTP the call failed at once saying the answer is not a JSON-RPC message, while over
+    stdio the line was left out with a warning and the call waited for its timeout, or for ever.
+    Now both fail at once with the same line naming the batch, from the client and the hub, and
+    the session goes on."""
+    odd, hub_package, _code_mode = odd_packages
+    batch = (
+        "server 'odd': tool 'echo' failed: its answer is a JSON-RPC batch (a JSON array), which MCP has not "
+        "allowed since 2025-06-18 and the MCP SDK does not read (code -32700)"
+    )
+    with anyio.fail_after(60), over_http("odd", "--http-fault", "by-text") as url:
+        for server in (hostile("odd"), url):
+            async with odd.OddClient.connect(server) as client:
+                with pytest.raises(odd.ServerError) as refused:
+                    await client.echo(text="batch")
+                assert str(refused.value) == batch
+                assert (await client.echo(text="after")).text == "after"
+        async with hub_package.Hub.connect(odd=hostile("odd")) as hub:
+            with pytest.raises(hub_package.ServerError) as refused:
+                await hub.call("odd__echo", {"text": "batch"})
+            assert str(refused.value) == batch
+
+
 async def test_an_answer_nested_past_pythons_depth_fails_its_call_at_once(odd_packages: Any) -> None:
     """An answer nested 100,000 levels deep: the SDK's parser refuses it, and Python's, which read
     the id of every other unreadable answer, ran out of recursion, so the call waited for ever (a

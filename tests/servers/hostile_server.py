@@ -57,6 +57,7 @@ serves every fault:
 - `sse-not-json`, `sse-ends`, `sse-stalls`: a `text/event-stream` whose data line is not JSON, that
   ends before the answer, or that stays open and silent.
 - `sse`: the right answer, as the one event of an event stream (not a fault: how SDK servers answer).
+- `batch`: the answer as a JSON-RPC batch of one (as `echo`'s text `batch` over stdio in `odd` mode).
 - `other-id`: the answer carries another request's id; `sse-other-id`: an event stream whose first
   event is the answer to a request never sent, then the right answer.
 - `redirect`: a 307 to `--redirect-to URL`.
@@ -397,6 +398,8 @@ def odd_answer(message: dict[str, Any]) -> bool:
     elif text == "garbage-mid-call":
         send(ANSI, "{not json", '{"jsonrpc": "2.0"}', '{"jsonrpc": "2.0", "id": 999999, "result": {}}',
              {"id": request_id, "result": answer})  # fmt: skip
+    elif text == "batch":  # the answer as a JSON-RPC batch of one (MCP allowed batches only in 2025-03-26)
+        send(json.dumps([{"jsonrpc": "2.0", "id": request_id, "result": answer}]))
     elif text == "other-id":
         send({"id": 10**9, "result": answer})
     elif text == "close-stdout":  # stdout closed, the process still running
@@ -418,7 +421,7 @@ HTML_PAGE = b"<html><head><title>Bad Gateway</title></head><body><h1>502 Bad Gat
 FAULTS = (
     *(f"status-{status}" for status in (400, 401, 404, 405, 429, 500, 502, 503, 504)),
     *("html-200", "not-jsonrpc", "wrong-type", "sse-not-json", "sse-ends", "sse-stalls", "sse-other-id", "sse"),
-    *("other-id", "redirect", "gzip-bomb", "huge-header", "insufficient-scope", "already-initialized"),
+    *("other-id", "redirect", "gzip-bomb", "huge-header", "insufficient-scope", "already-initialized", "batch"),
 )
 STATUS_TEXT = {
     400: "Bad Request",
@@ -572,6 +575,8 @@ def serve_http(
                 self.send_events(b"event: message\ndata: " + json.dumps(answer).encode() + b"\n\n")
             elif fault == "other-id":
                 self.send_json({**answer, "id": answer["id"] + 1000})
+            elif fault == "batch":  # the answer as a JSON-RPC batch of one (MCP allowed batches only in 2025-03-26)
+                self.send_body(200, "application/json", json.dumps([answer]).encode())
             elif fault == "redirect":
                 self.send_body(307, html, b"moved", ("Location", redirect_to))
             elif fault == "gzip-bomb":

@@ -755,6 +755,16 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
                 from ._stdio import answered_id
 
                 answer, request_id = None, answered_id(text, text)
+        if isinstance(answer, list):  # a batch: each answer in it fails its own request
+            from ._http import BATCH
+
+            for item in answer:
+                waiting = item.get("id") if isinstance(item, dict) else None
+                if type(waiting) in (int, str) and waiting in dispatcher._pending:
+                    from mcp.types import ErrorData
+
+                    dispatcher._resolve_pending(waiting, ErrorData(code=_NOT_MCP, message=BATCH))
+            return
         if isinstance(answer, dict) and "method" not in answer:
             request_id = answer.get("id")
         if type(request_id) in (int, str) and request_id in dispatcher._pending:
