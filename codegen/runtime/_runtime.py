@@ -882,6 +882,8 @@ class GeneratedClient:
         there, where the SDK would take it for a legacy server and send `initialize`.
         """
 
+        if sampling_callback is not None:
+            sampling_callback = _checked_sampling(cls.server_name, sampling_callback)
         dated = "" < cls.protocol_version < _FIRST_MODERN_PROTOCOL
         client_options.setdefault("mode", "legacy" if dated else "auto")
 
@@ -1658,34 +1660,77 @@ def _endless_input_rounds(server: str, request: str, error: Exception) -> Server
 
 def _base64_fields(item: Any, pointer: str) -> Iterator[tuple[str, str]]:
     """The base64 text in a content block or resource contents, each with its JSON pointer: an image's
-    or audio's `data`, a blob's `blob`, an embedded resource's blob."""
+    or audio's `data`, a blob's `blob`, an embedded resource's blob, and those in a sampling
+    message's tool result."""
     kind = getattr(item, "type", None)
     if kind == "image" or kind == "audio":
         yield f"{pointer}/data", item.data
     elif kind == "resource":
         yield from _base64_fields(item.resource, f"{pointer}/resource")
+    elif kind == "tool_result":
+        for index, block in enumerate(item.content):
+            yield from _base64_fields(block, f"{pointer}/content/{index}")
     elif isinstance(getattr(item, "blob", None), str):
         yield f"{pointer}/blob", item.blob
 
 
-def _check_base64(server: str, request: str, items: Iterable[tuple[str, Any]]) -> None:
-    """Raise `ServerError` unless every base64 field of `items` (content blocks or resource
-    contents, each with its JSON pointer in the answer) is standard base64 (RFC 4648, padded, no
-    line breaks, as MCP's `format: byte` says), so `base64.b64decode(data, validate=True)` cannot
-    fail on what a method returns: a field that is not is the server's bad answer, failed here
-    rather than far away when it is decoded."""
+def _base64_problem(items: Iterable[tuple[str, Any]]) -> str | None:
+    """Where and why a base64 field of `items` (content blocks or resource contents, each with its
+    JSON pointer in the message) is not standard base64 (RFC 4648, padded, no line breaks, as MCP's
+    `format: byte` says), or None: `base64.b64decode(data, validate=True)` cannot fail on any."""
     for pointer, item in items:
         for where, text in _base64_fields(item, pointer):
             try:
                 binascii.a2b_base64(text, strict_mode=True)
             except ValueError as error:  # binascii.Error, or a character that is not ASCII
-                raise ServerError(
-                    server,
-                    request,
-                    _NOT_MCP,
-                    f"its answer is not valid MCP ({where} is not standard base64: {error}); the server "
-                    "must send its bytes base64-encoded with padding (RFC 4648), so tell its maintainers",
-                ) from None
+                return f"{where} is not standard base64: {error}"
+    return None
+
+
+def _check_base64(server: str, request: str, items: Iterable[tuple[str, Any]]) -> None:
+    """Raise `ServerError` unless every base64 field of `items` is standard (`_base64_problem`): one
+    that is not is the server's bad answer, failed here rather than far away when it is decoded."""
+    problem = _base64_problem(items)
+    if problem is not None:
+        raise ServerError(
+            server,
+            request,
+            _NOT_MCP,
+            f"its answer is not valid MCP ({problem}); the server must send its bytes base64-encoded "
+            "with padding (RFC 4648), so tell its maintainers",
+        )
+
+
+def _checked_sampling(server: str, callback: SamplingFnT) -> SamplingFnT:
+    """`callback`, handed only the server's `sampling/createMessage` requests whose images and audio
+    are standard base64 (`_base64_problem`), which a model provider would refuse: one that is not is
+    refused (-32602, invalid params) with one warning naming the server and where."""
+
+    async def sampling(context: Any, params: Any) -> Any:
+        from mcp.types import ErrorData
+
+        messages = (
+            [(f"/params/messages/{index}/content", message.content)]
+            if not isinstance(message.content, list)
+            else [
+                (f"/params/messages/{index}/content/{place}", block)
+                for place, block in enumerate(message.content)
+            ]
+            for index, message in enumerate(params.messages)
+        )
+        problem = _base64_problem(item for blocks in messages for item in blocks)
+        if problem is None:
+            return await callback(context, params)
+        import logging
+
+        logging.getLogger(__name__).warning(
+            "%s: the server sent a sampling/createMessage that is not valid MCP (%s); it was refused",
+            server,
+            problem,
+        )
+        return ErrorData(code=_INVALID_PARAMS, message=f"not valid MCP: {problem}")
+
+    return cast("SamplingFnT", sampling)
 
 
 def _checked_blobs(server: str, uri: str, result: ReadResourceResult) -> ReadResourceResult:

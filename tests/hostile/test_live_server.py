@@ -1436,6 +1436,41 @@ async def test_base64_in_a_tool_result_or_a_prompt_that_is_not_standard_fails_it
         assert sync_client.echo(text="media:image-good").images[0].data == BLOBS_GOOD
 
 
+async def test_a_sampling_request_whose_base64_is_not_standard_is_refused_before_the_handler(
+    odd_packages: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A server asking the client for a sampling of a message whose image's base64 lacks its padding:
+    the handler given to `connect` got it as sent, to pass to a model provider that refuses the
+    request. Now the client answers the server -32602 naming where, with one warning naming the
+    server, and the handler sees only requests whose base64 is standard (through a hub too)."""
+    from mcp.types import CreateMessageResult, TextContent
+
+    odd, hub_package, _code_mode = odd_packages
+    seen: list[Any] = []
+
+    async def answer(context: Any, params: Any) -> CreateMessageResult:
+        seen.append(params.messages[0].content.data)
+        return CreateMessageResult(role="assistant", content=TextContent(type="text", text="ok"), model="m")
+
+    refused = {
+        "code": -32602,
+        "message": "not valid MCP: /params/messages/0/content/data is not standard base64: Incorrect padding",
+    }
+    warning = (
+        "odd: the server sent a sampling/createMessage that is not valid MCP (/params/messages/0/content/data "
+        "is not standard base64: Incorrect padding); it was refused"
+    )
+    with anyio.fail_after(30), caplog.at_level(logging.WARNING):
+        async with odd.OddClient.connect(hostile("odd"), sampling_callback=answer) as client:
+            assert json.loads((await client.echo(text="sampling:image-unpadded")).text) == refused
+            assert json.loads((await client.echo(text="sampling:image-good")).text)["model"] == "m"
+        async with hub_package.Hub.connect(odd=hostile("odd"), sampling_callback=answer) as hub:
+            result = await hub.call("odd__echo", {"text": "sampling:image-unpadded"})
+            assert json.loads(result.content[0].text) == refused
+    assert seen == [BLOBS_GOOD]
+    assert [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING] == [warning] * 2
+
+
 async def test_json_text_nested_past_pythons_depth_is_a_tool_content_error(odd_packages: Any) -> None:
     """A text block holding JSON nested 100,000 levels deep (a string, so the SDK reads it): the
     result's `.json()` (and a `parse_text_json` tool's method, which reads its result with it)

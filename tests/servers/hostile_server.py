@@ -34,7 +34,8 @@ stdio, it answers it with 2026-07-28 and speaks that version instead) and lists 
 - `bad-discover`, `discover-unknown`, `discover-null`: `server/discover` answered with a string for
   `supportedVersions`, only version 2099-01-01, or `null` capabilities.
 - `odd`: `echo`'s `text` names how its call is answered (`ODD`, below, over stdio only; `media:NAME`
-  and `media-error:NAME` as `MEDIA` says; any other text is echoed), and the catalog adds a resource
+  and `media-error:NAME` as `MEDIA` says, and over stdio `sampling:NAME` asks the client for a
+  sampling of a message holding it; any other text is echoed), and the catalog adds a resource
   `odd://blob` and a prompt `greet`, answered oddly (its `who` a name in `MEDIA`, `input-forever` as
   `ODD` says, or else a message of role `system`), and a template `odd://blobs/{kind}` whose `blob` is spelled as `BLOBS[kind]` says.
 
@@ -372,9 +373,11 @@ def odd_answer(message: dict[str, Any]) -> bool:
         levels = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
         logs = [{"method": "notifications/message", "params": {"level": level, "data": ANSI}} for level in levels]
         send(*logs * 50, {"id": request_id, "result": answer})
-    elif text in ("sampling/createMessage", "elicitation/create", "roots/list"):
+    elif text in ("sampling/createMessage", "elicitation/create", "roots/list") or text.startswith("sampling:"):
+        media = [{"role": "user", "content": MEDIA[text.removeprefix("sampling:")]}] if ":" in text else []
+        text = "sampling/createMessage" if text.startswith("sampling") else text
         asked = {
-            "sampling/createMessage": {"messages": [], "maxTokens": 10},
+            "sampling/createMessage": {"messages": media, "maxTokens": 10},
             "elicitation/create": {"message": "name?", "requestedSchema": {"type": "object", "properties": {}}},
             "roots/list": {},
         }[text]
