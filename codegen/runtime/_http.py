@@ -53,6 +53,11 @@ _METHOD_NOT_FOUND = -32601
 _INTERNAL_ERROR = -32603
 _PARSE_ERROR = -32700
 _NOT_JSON = "its answer is not JSON the MCP SDK reads"
+BATCH = (
+    "its answer is a JSON-RPC batch (a JSON array), which MCP has not allowed since 2025-06-18 "
+    "and the MCP SDK does not read"
+)
+"""What an answer sent in a batch fails its request with, over Streamable HTTP and stdio alike."""
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 _MESSAGE_HEAD = re.compile(
     rb'\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*(?:"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*)?"(method|result|error)"'
@@ -564,6 +569,8 @@ def _parsed(data: bytes | str) -> Any:
         problem = error.errors()[0]
         if problem["type"] == "json_invalid":
             return f"{_NOT_JSON} ({_clip(problem['msg'], 200)})"
+        if isinstance(problem.get("input"), list):
+            return BATCH
         return "its answer is JSON but not a JSON-RPC message"
 
 

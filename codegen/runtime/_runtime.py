@@ -31,6 +31,7 @@ from collections.abc import (
     Awaitable,
     Callable,
     Coroutine,
+    Iterable,
     Iterator,
     Mapping,
     Sequence,
@@ -59,7 +60,7 @@ from typing import (
 from urllib.parse import urlsplit
 
 from ._loop_thread import SessionLoop
-from ._schema_check import SchemaCheck, offline_validator
+from ._schema_check import SchemaCheck, offline_validator, past_budget
 
 if TYPE_CHECKING:
     import httpx2
@@ -149,6 +150,7 @@ _NOT_MCP = -32700
 """The code of the `ServerError` for an answer that is not valid MCP: JSON-RPC's parse error, which the
 SDK's Streamable HTTP transport already gives an answer it cannot parse."""
 _METHOD_NOT_FOUND = -32601
+_INTERNAL_ERROR = -32603
 _INVALID_REQUEST = -32600
 _REQUEST_TIMEOUT = -32001
 _CONNECTION_CLOSED = -32000
@@ -469,6 +471,11 @@ class ToolResult:
             raise ToolContentError(
                 self.tool, f"its text is not JSON ({error}): {_clip(blocks[0].text, 80)}"
             ) from None
+        except RecursionError:  # a server's text may nest as deep as it likes
+            raise ToolContentError(
+                self.tool,
+                f"its text is JSON nested deeper than Python's parser goes: {_clip(blocks[0].text, 80)}",
+            ) from None
 
 
 def canonical_json_bytes(value: Any) -> bytes:
@@ -656,7 +663,8 @@ _ADJUSTED = "_mcp_stubgen_adjusted"
 def _check_outputs_in_linear_time(client: Client | ClientSession) -> None:
     """Have the SDK check each result against the tool's live output schema with `offline_validator`:
     its own `jsonschema` validator runs a server-chosen `pattern` in Python's backtracking `re`, and one
-    result can hold the event loop for years. The SDK still checks the schema and caches by tool."""
+    result can hold the event loop for years. The SDK still checks the schema and caches by tool. A
+    live schema `past_budget` (a fan-out of references) is refused as one that cannot be applied."""
     session: Any = getattr(
         client, "session", client
     )  # an opened `mcp.Client` holds its `ClientSession`
@@ -665,13 +673,18 @@ def _check_outputs_in_linear_time(client: Client | ClientSession) -> None:
         build, _ADJUSTED, False
     ):  # a stand-in session, or one already adjusted
         return
-    linear: dict[str, tuple[Any, Any]] = {}
+    linear: dict[str, tuple[Any, Any, str | None]] = {}
 
     def output_schema_validator(name: str, output_schema: dict[str, Any]) -> Any:
         sdk_validator = build(name, output_schema)
         if name not in linear or linear[name][0] is not sdk_validator:
-            linear[name] = (sdk_validator, offline_validator(output_schema))
-        return linear[name][1]
+            too_much = past_budget(output_schema)
+            validator = None if too_much else offline_validator(output_schema)
+            linear[name] = (sdk_validator, validator, too_much)
+        _, validator, too_much = linear[name]
+        if too_much is not None:  # checking a result against it might never end
+            raise RuntimeError(f"{_LIVE_SCHEMA_UNUSABLE} {name}: the schema {too_much}")
+        return validator
 
     setattr(output_schema_validator, _ADJUSTED, True)
     session._output_schema_validator = output_schema_validator
@@ -742,6 +755,16 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
                 from ._stdio import answered_id
 
                 answer, request_id = None, answered_id(text, text)
+        if isinstance(answer, list):  # a batch: each answer in it fails its own request
+            from ._http import BATCH
+
+            for item in answer:
+                waiting = item.get("id") if isinstance(item, dict) else None
+                if type(waiting) in (int, str) and waiting in dispatcher._pending:
+                    from mcp.types import ErrorData
+
+                    dispatcher._resolve_pending(waiting, ErrorData(code=_NOT_MCP, message=BATCH))
+            return
         if isinstance(answer, dict) and "method" not in answer:
             request_id = answer.get("id")
         if type(request_id) in (int, str) and request_id in dispatcher._pending:
@@ -859,6 +882,8 @@ class GeneratedClient:
         there, where the SDK would take it for a legacy server and send `initialize`.
         """
 
+        if sampling_callback is not None:
+            sampling_callback = _checked_sampling(cls.server_name, sampling_callback)
         dated = "" < cls.protocol_version < _FIRST_MODERN_PROTOCOL
         client_options.setdefault("mode", "legacy" if dated else "auto")
 
@@ -1040,7 +1065,7 @@ class GeneratedClient:
             if refused is not None:
                 raise refused from None
             raise
-        return self._accepted(tool, result) if result.is_error else result
+        return self._accepted(tool, result)
 
     def _raise_for(self, tool: str, error: MCPError, call_options: CallOptions | None) -> NoReturn:
         """Raise the client's own error for the SDK's `error` to a call of `tool`."""
@@ -1114,7 +1139,9 @@ class GeneratedClient:
         return payload
 
     def _accepted(self, tool: str, result: CallToolResult) -> CallToolResult:
-        """The result, unless the server reported the tool failing (`ToolError`) or not known."""
+        """The result, unless its base64 is not standard (`ServerError`) or the server reported the
+        tool failing (`ToolError`) or not known."""
+        _check_result_base64(self.server_name, tool, result)
         if result.is_error:
             from mcp.types import TextContent
 
@@ -1312,11 +1339,16 @@ class GeneratedClient:
         given = {
             name: value for name, value in arguments.items() if not isinstance(value, NotGiven)
         }
-        return await self._request(
-            f"prompt {prompt!r}",
-            call_options,
-            lambda meta: self.mcp_client.get_prompt(prompt, given, meta=meta),
+        request = f"prompt {prompt!r}"
+        result = await self._request(
+            request, call_options, lambda meta: self.mcp_client.get_prompt(prompt, given, meta=meta)
         )
+        contents = (
+            (f"/messages/{index}/content", message.content)
+            for index, message in enumerate(result.messages)
+        )
+        _check_base64(self.server_name, request, contents)
+        return result
 
     async def _request(
         self,
@@ -1345,7 +1377,9 @@ class GeneratedClient:
         except MCPError as error:
             raise _answer_error(self.server_name, request, error) from error
         except Exception as error:
-            refused = _not_mcp(self.server_name, request, error)
+            refused = _not_mcp(self.server_name, request, error) or _endless_input_rounds(
+                self.server_name, request, error
+            )
             if refused is None:
                 raise
             raise refused from error
@@ -1357,6 +1391,9 @@ def _result_error(server: str, tool: str, error: Exception) -> StubgenClientErro
     or a result that is not valid MCP."""
     if not isinstance(error, RuntimeError):
         return _not_mcp(server, f"tool {tool!r}", error)
+    endless = _endless_input_rounds(server, f"tool {tool!r}", error)
+    if endless is not None:
+        return endless
     message = str(error)
     if _NO_STRUCTURED_CONTENT in message:
         return NoStructuredContentError(server, tool)
@@ -1605,26 +1642,108 @@ def _not_mcp(server: str, request: str, error: Exception) -> ServerError | None:
     )
 
 
+def _endless_input_rounds(server: str, request: str, error: Exception) -> ServerError | None:
+    """`ServerError` for a server that answered `input_required` (SEP-2322) round after round, past
+    `input_required_max_rounds`: the SDK's `RuntimeError` names neither the server nor the request."""
+    from mcp.client._input_required import InputRequiredRoundsExceededError
+
+    if not isinstance(error, InputRequiredRoundsExceededError):
+        return None
+    return ServerError(
+        server,
+        request,
+        _INTERNAL_ERROR,
+        f"the server still asked for input (input_required) after {error.max_rounds} rounds of answers; "
+        "pass connect(..., input_required_max_rounds=N) if it needs more, else it loops: tell its maintainers",
+    )
+
+
+def _base64_fields(item: Any, pointer: str) -> Iterator[tuple[str, str]]:
+    """The base64 text in a content block or resource contents, each with its JSON pointer: an image's
+    or audio's `data`, a blob's `blob`, an embedded resource's blob, and those in a sampling
+    message's tool result."""
+    kind = getattr(item, "type", None)
+    if kind == "image" or kind == "audio":
+        yield f"{pointer}/data", item.data
+    elif kind == "resource":
+        yield from _base64_fields(item.resource, f"{pointer}/resource")
+    elif kind == "tool_result":
+        for index, block in enumerate(item.content):
+            yield from _base64_fields(block, f"{pointer}/content/{index}")
+    elif isinstance(getattr(item, "blob", None), str):
+        yield f"{pointer}/blob", item.blob
+
+
+def _base64_problem(items: Iterable[tuple[str, Any]]) -> str | None:
+    """Where and why a base64 field of `items` (content blocks or resource contents, each with its
+    JSON pointer in the message) is not standard base64 (RFC 4648, padded, no line breaks, as MCP's
+    `format: byte` says), or None: `base64.b64decode(data, validate=True)` cannot fail on any."""
+    for pointer, item in items:
+        for where, text in _base64_fields(item, pointer):
+            try:
+                binascii.a2b_base64(text, strict_mode=True)
+            except ValueError as error:  # binascii.Error, or a character that is not ASCII
+                return f"{where} is not standard base64: {error}"
+    return None
+
+
+def _check_base64(server: str, request: str, items: Iterable[tuple[str, Any]]) -> None:
+    """Raise `ServerError` unless every base64 field of `items` is standard (`_base64_problem`): one
+    that is not is the server's bad answer, failed here rather than far away when it is decoded."""
+    problem = _base64_problem(items)
+    if problem is not None:
+        raise ServerError(
+            server,
+            request,
+            _NOT_MCP,
+            f"its answer is not valid MCP ({problem}); the server must send its bytes base64-encoded "
+            "with padding (RFC 4648), so tell its maintainers",
+        )
+
+
+def _checked_sampling(server: str, callback: SamplingFnT) -> SamplingFnT:
+    """`callback`, handed only the server's `sampling/createMessage` requests whose images and audio
+    are standard base64 (`_base64_problem`), which a model provider would refuse: one that is not is
+    refused (-32602, invalid params) with one warning naming the server and where."""
+
+    async def sampling(context: Any, params: Any) -> Any:
+        from mcp.types import ErrorData
+
+        messages = (
+            [(f"/params/messages/{index}/content", message.content)]
+            if not isinstance(message.content, list)
+            else [
+                (f"/params/messages/{index}/content/{place}", block)
+                for place, block in enumerate(message.content)
+            ]
+            for index, message in enumerate(params.messages)
+        )
+        problem = _base64_problem(item for blocks in messages for item in blocks)
+        if problem is None:
+            return await callback(context, params)
+        import logging
+
+        logging.getLogger(__name__).warning(
+            "%s: the server sent a sampling/createMessage that is not valid MCP (%s); it was refused",
+            server,
+            problem,
+        )
+        return ErrorData(code=_INVALID_PARAMS, message=f"not valid MCP: {problem}")
+
+    return cast("SamplingFnT", sampling)
+
+
 def _checked_blobs(server: str, uri: str, result: ReadResourceResult) -> ReadResourceResult:
-    """`result` once every `blob` in it is standard base64 (RFC 4648, padded, no line breaks, as MCP's
-    `format: byte` says), so `base64.b64decode(blob, validate=True)` cannot fail on it; a blob that is
-    not is the server's bad answer, a `ServerError` here rather than a failure far away when it is
-    decoded."""
-    for index, content in enumerate(result.contents):
-        blob = getattr(content, "blob", None)
-        if not isinstance(blob, str):
-            continue
-        try:
-            binascii.a2b_base64(blob, strict_mode=True)
-        except ValueError as error:  # binascii.Error, or a character that is not ASCII
-            raise ServerError(
-                server,
-                f"resource {uri!r}",
-                _NOT_MCP,
-                f"its answer is not valid MCP (/contents/{index}/blob is not standard base64: {error}); "
-                "the server must send its bytes base64-encoded with padding (RFC 4648), so tell its maintainers",
-            ) from None
+    """`result` once `_check_base64` found its blobs standard."""
+    contents = ((f"/contents/{index}", item) for index, item in enumerate(result.contents))
+    _check_base64(server, f"resource {uri!r}", contents)
     return result
+
+
+def _check_result_base64(server: str, tool: str, result: CallToolResult) -> None:
+    """`_check_base64` over a `tools/call` result's images, audio and embedded blobs."""
+    blocks = ((f"/content/{index}", block) for index, block in enumerate(result.content))
+    _check_base64(server, f"tool {tool!r}", blocks)
 
 
 def _meta(options: RequestOptions) -> RequestParamsMeta | None:

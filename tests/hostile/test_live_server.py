@@ -153,6 +153,39 @@ async def test_a_result_the_live_output_schema_refuses_is_a_typed_error_from_the
                 await client.count()
 
 
+async def test_a_live_schema_past_the_work_budget_is_refused_not_applied(packages: Any) -> None:
+    """A server whose live schemas reach what they mean through a fan-out of references (13
+    definitions each naming the next one twice: 8,192 subschemas). Checking a value against one
+    visits them all, in the MCP SDK's check of each result against the live output schema (once a
+    hub or `verify()` has listed the tools) and in `hub.call`'s check of a tool added live: 17
+    definitions held the event loop for 20 s, each one more doubles it, and no timeout can end work
+    that never awaits. `generate` refuses such a schema (its work budget), and now the runtime refuses a live
+    one the same way, at once: `ToolResultError` saying the listed schema cannot be applied, and
+    `ArgumentsError` with nothing sent."""
+    client_package, _looping, hub_package, *_others = packages
+    past = "the schema stands for more than 10,000 schema objects once its references are followed"
+    with anyio.fail_after(30):
+        async with hub_package.Hub.connect(hostile=hostile("fan-out"), live_tools="callable") as hub:
+            with pytest.raises(client_package.ToolResultError) as refused:
+                await hub.call("hostile__count", {})
+            assert str(refused.value) == (
+                "tool 'count' returned a result that does not match its snapshot's output schema: the output "
+                f"schema the server lists cannot be applied ({past}); if the server changed, run `mcp-stubgen sync`"
+            )
+            with pytest.raises(hub_package.ArgumentsError) as refused_arguments:
+                await hub.call("hostile__fanned", {"text": "hi"})
+            assert str(refused_arguments.value) == (
+                f"hostile__fanned: its input schema cannot be applied ({past}); nothing was sent"
+            )
+            assert (await hub.call("hostile__echo", {"text": "hi"})).content[0].text == "hi"
+        async with client_package.HostileClient.connect(hostile("fan-out")) as client:
+            assert (await client.count()).n == 3  # checked against the snapshot's schema
+            with pytest.raises(client_package.CatalogDriftError):
+                await client.verify()
+            with pytest.raises(client_package.ToolResultError, match=re.escape(f"cannot be applied ({past})")):
+                await client.count()
+
+
 async def test_an_error_leaving_the_hub_block_is_itself(packages: Any) -> None:
     """A server that exits mid-call: `hub.call`'s `ServerError` reaches an `except` around the
     `async with Hub.connect(...)` block as itself, as a generated client's does, not in the hub's
@@ -1000,6 +1033,25 @@ async def test_a_task_the_server_answers_badly_about_is_a_server_error(packages:
                 await client.multiply(a=2, b=3)
 
 
+async def test_base64_that_is_not_standard_in_a_tasks_result_fails_its_wait(packages: Any) -> None:
+    """A task's result holding an image whose base64 lacks its padding: `result()` of the task's
+    handle returned it as sent; now it raises `ServerError` naming the tool and where, as the
+    tool's plain call does."""
+    tasks = packages[3]
+    unpadded = (
+        r"^server 'tasks': tool 'forecast' failed: its answer is not valid MCP \(/content/1/data is not standard "
+        r"base64: Incorrect padding\); .* \(code -32700\)$"
+    )
+    with anyio.fail_after(30):
+        async with tasks.TasksClient.connect(StdioServerParameters(command=PY, args=[TASKS])) as client:
+            handle = await client.start_forecast(city="Pixelville", days=1)
+            with pytest.raises(tasks.ServerError, match=unpadded):
+                await handle.result(timeout=20)
+            with pytest.raises(tasks.ServerError, match=unpadded):
+                await client.forecast(city="Pixelville", days=1)
+            assert (await client.forecast(city="Oslo", days=1)).highs == [20.5]
+
+
 def test_an_answer_neither_result_nor_error_fails_the_snapshot_at_once(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     """`tools/list` answered with `"result": null`: discovery, like the SDK, dropped the answer, and
     the listing waited out `request_timeout` to advise raising it. Now one line at once."""
@@ -1314,6 +1366,186 @@ async def test_a_resource_blob_that_is_not_base64_fails_its_read_and_a_good_one_
         with pytest.raises(odd.ServerError, match=bad_blob("urlsafe")):
             sync_client.read_blobs(kind="urlsafe")
         assert decoded(sync_client.read_blobs(kind="good").contents[1]) == b"hello world"
+
+
+BLOBS_GOOD = "aGVsbG8gd29ybGQ="
+"""The hostile server's good base64: "hello world"."""
+
+
+BAD_MEDIA = {
+    "image-unpadded": ("data", BAD_BLOBS["unpadded"]),
+    "audio-newline": ("data", BAD_BLOBS["newline"]),
+    "embedded-urlsafe": ("resource/blob", BAD_BLOBS["urlsafe"]),
+    "image-not-ascii": ("data", BAD_BLOBS["not-ascii"]),
+}
+"""The hostile server's `MEDIA` blocks whose base64 is not standard: where in the block, and what decoding it says."""
+
+
+def bad_media(request: str, pointer: str, kind: str) -> str:
+    """The one line a tool call or a prompt fails with when the `MEDIA` block `kind` sits at `pointer`."""
+    field, reason = BAD_MEDIA[kind]
+    return (
+        rf"^server 'odd': {request} failed: its answer is not valid MCP \({pointer}/{field} is not standard "
+        rf"base64: {reason}\); the server must send its bytes base64-encoded with padding \(RFC 4648\), so "
+        r"tell its maintainers \(code -32700\)$"
+    )
+
+
+async def test_base64_in_a_tool_result_or_a_prompt_that_is_not_standard_fails_its_call(odd_packages: Any) -> None:
+    """An image's or audio's `data`, or an embedded resource's `blob`, in a tool result or a prompt
+    message: the SDK does not check that it is base64, and the client, its sync twin and `hub.call`
+    returned it as sent (an `isError` result raised `ToolError` with it), to fail wherever it was
+    decoded, or in the model provider a hub's agent sent it to. Now the call fails with
+    `ServerError` -32700 naming the server, the tool or prompt and where, as a resource read
+    does, over stdio and Streamable HTTP; good base64 comes back as sent and decodes."""
+    odd, hub_package, _code_mode = odd_packages
+    with anyio.fail_after(60):
+        async with odd.OddClient.connect(hostile("odd")) as client:
+            for kind in BAD_MEDIA:
+                for call in ("media", "media-error"):
+                    with pytest.raises(odd.ServerError, match=bad_media("tool 'echo'", "/content/1", kind)):
+                        await client.echo(text=f"{call}:{kind}")
+                with pytest.raises(odd.ServerError, match=bad_media("prompt 'greet'", "/messages/1/content", kind)):
+                    await client.prompt_greet(who=kind)
+            result = await client.echo(text="media:image-good")
+            assert base64.b64decode(result.images[0].data, validate=True) == b"hello world"
+            assert (await client.echo(text="media:audio-empty")).audio[0].data == ""
+            assert (await client.echo(text="media:embedded-good")).resources[0].resource.blob == BLOBS_GOOD
+            assert (await client.echo(text="media:embedded-text")).resources[0].resource.text == "not base64 at all!"
+            with pytest.raises(odd.ToolError, match=r"^tool 'echo' failed: here is image-good$"):
+                await client.echo(text="media-error:image-good")
+            assert (await client.prompt_greet(who="embedded-good")).messages[1].content.resource.blob == BLOBS_GOOD
+        with over_http("odd") as url:
+            for server in (hostile("odd"), url):
+                async with hub_package.Hub.connect(odd=server) as hub:
+                    for call in ("media", "media-error"):
+                        with pytest.raises(
+                            hub_package.ServerError, match=bad_media("tool 'echo'", "/content/1", "embedded-urlsafe")
+                        ):
+                            await hub.call("odd__echo", {"text": f"{call}:embedded-urlsafe"})
+                    good = await hub.call("odd__echo", {"text": "media:image-good"})
+                    assert good.content[1].data == BLOBS_GOOD
+            async with odd.OddClient.connect(url) as client:
+                with pytest.raises(odd.ServerError, match=bad_media("tool 'echo'", "/content/1", "audio-newline")):
+                    await client.echo(text="media:audio-newline")
+    with odd.OddClient.connect_sync(hostile("odd")) as sync_client:
+        with pytest.raises(odd.ServerError, match=bad_media("tool 'echo'", "/content/1", "image-unpadded")):
+            sync_client.echo(text="media:image-unpadded")
+        with pytest.raises(odd.ServerError, match=bad_media("prompt 'greet'", "/messages/1/content", "audio-newline")):
+            sync_client.prompt_greet(who="audio-newline")
+        assert sync_client.echo(text="media:image-good").images[0].data == BLOBS_GOOD
+
+
+async def test_a_sampling_request_whose_base64_is_not_standard_is_refused_before_the_handler(
+    odd_packages: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A server asking the client for a sampling of a message whose image's base64 lacks its padding:
+    the handler given to `connect` got it as sent, to pass to a model provider that refuses the
+    request. Now the client answers the server -32602 naming where, with one warning naming the
+    server, and the handler sees only requests whose base64 is standard (through a hub too)."""
+    from mcp.types import CreateMessageResult, TextContent
+
+    odd, hub_package, _code_mode = odd_packages
+    seen: list[Any] = []
+
+    async def answer(context: Any, params: Any) -> CreateMessageResult:
+        seen.append(params.messages[0].content.data)
+        return CreateMessageResult(role="assistant", content=TextContent(type="text", text="ok"), model="m")
+
+    refused = {
+        "code": -32602,
+        "message": "not valid MCP: /params/messages/0/content/data is not standard base64: Incorrect padding",
+    }
+    warning = (
+        "odd: the server sent a sampling/createMessage that is not valid MCP (/params/messages/0/content/data "
+        "is not standard base64: Incorrect padding); it was refused"
+    )
+    with anyio.fail_after(30), caplog.at_level(logging.WARNING):
+        async with odd.OddClient.connect(hostile("odd"), sampling_callback=answer) as client:
+            assert json.loads((await client.echo(text="sampling:image-unpadded")).text) == refused
+            assert json.loads((await client.echo(text="sampling:image-good")).text)["model"] == "m"
+        async with hub_package.Hub.connect(odd=hostile("odd"), sampling_callback=answer) as hub:
+            result = await hub.call("odd__echo", {"text": "sampling:image-unpadded"})
+            assert json.loads(result.content[0].text) == refused
+    assert seen == [BLOBS_GOOD]
+    assert [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING] == [warning] * 2
+
+
+async def test_json_text_nested_past_pythons_depth_is_a_tool_content_error(odd_packages: Any) -> None:
+    """A text block holding JSON nested 100,000 levels deep (a string, so the SDK reads it): the
+    result's `.json()` (and a `parse_text_json` tool's method, which reads its result with it)
+    raised Python's `RecursionError`; now `ToolContentError` naming the tool, as for text that is
+    not JSON."""
+    odd, _hub_package, _code_mode = odd_packages
+    with anyio.fail_after(30):
+        async with odd.OddClient.connect(hostile("odd")) as client:
+            result = await client.echo(text="deep-text")
+            with pytest.raises(odd.ToolContentError) as refused:
+                result.json()
+    assert str(refused.value) == (
+        "tool 'echo': its text is JSON nested deeper than Python's parser goes: " + "[" * 77 + "..."
+    )
+
+
+async def test_a_server_asking_for_input_round_after_round_is_a_server_error(odd_packages: Any) -> None:
+    """A 2026-07-28 server that answers every round of a call, or of a prompt, with `input_required`:
+    past `input_required_max_rounds` the MCP SDK raised its own `RuntimeError`, naming neither the
+    server nor the call, from the client, its sync twin and `hub.call`. Now `ServerError` says so,
+    and what to do."""
+    odd, hub_package, _code_mode = odd_packages
+    modern = hostile("odd", "--modern")
+
+    def endless(request: str) -> str:
+        return (
+            f"server 'odd': {request} failed: the server still asked for input (input_required) after 2 rounds "
+            "of answers; pass connect(..., input_required_max_rounds=N) if it needs more, else it loops: tell "
+            "its maintainers (code -32603)"
+        )
+
+    with anyio.fail_after(30):
+        async with odd.OddClient.connect(modern, mode="auto", input_required_max_rounds=2) as client:
+            assert client.mcp_client.protocol_version == "2026-07-28"
+            with pytest.raises(odd.ServerError) as refused:
+                await client.echo(text="input-forever")
+            assert str(refused.value) == endless("tool 'echo'")
+            with pytest.raises(odd.ServerError) as refused:
+                await client.prompt_greet(who="input-forever")
+            assert str(refused.value) == endless("prompt 'greet'")
+            assert (await client.echo(text="after")).text == "after"
+        async with hub_package.Hub.connect(odd=modern, mode="auto", input_required_max_rounds=2) as hub:
+            with pytest.raises(hub_package.ServerError) as refused:
+                await hub.call("odd__echo", {"text": "input-forever"})
+            assert str(refused.value) == endless("tool 'echo'")
+    with (
+        odd.OddClient.connect_sync(modern, mode="auto", input_required_max_rounds=2) as sync_client,
+        pytest.raises(odd.ServerError) as refused,
+    ):
+        sync_client.echo(text="input-forever")
+    assert str(refused.value) == endless("tool 'echo'")
+
+
+async def test_an_answer_in_a_json_rpc_batch_fails_its_call_at_once_over_stdio_as_over_http(odd_packages: Any) -> None:
+    """An answer sent as a JSON-RPC batch of one (which MCP allowed only in 2025-03-26): over
+    Streamable HTTP the call failed at once saying the answer is not a JSON-RPC message, while over
+    stdio the line was left out with a warning and the call waited for its timeout, or for ever.
+    Now both fail at once with the same line naming the batch, from the client and the hub, and
+    the session goes on."""
+    odd, hub_package, _code_mode = odd_packages
+    batch = (
+        "server 'odd': tool 'echo' failed: its answer is a JSON-RPC batch (a JSON array), which MCP has not "
+        "allowed since 2025-06-18 and the MCP SDK does not read (code -32700)"
+    )
+    with anyio.fail_after(60), over_http("odd", "--http-fault", "by-text") as url:
+        for server in (hostile("odd"), url):
+            async with odd.OddClient.connect(server) as client:
+                with pytest.raises(odd.ServerError) as refused:
+                    await client.echo(text="batch")
+                assert str(refused.value) == batch
+                assert (await client.echo(text="after")).text == "after"
+        async with hub_package.Hub.connect(odd=hostile("odd")) as hub:
+            with pytest.raises(hub_package.ServerError) as refused:
+                await hub.call("odd__echo", {"text": "batch"})
+            assert str(refused.value) == batch
 
 
 async def test_an_answer_nested_past_pythons_depth_fails_its_call_at_once(odd_packages: Any) -> None:

@@ -2,7 +2,8 @@
 it is past the handshake: in what its `tools/call` results hold, in how it answers them, and in
 what its catalog holds. For tests/hostile/test_live_server.py.
 
-It speaks the legacy handshake (it answers `server/discover` with -32601) and lists two tools:
+It speaks the legacy handshake (it answers `server/discover` with -32601; with `--modern`, over
+stdio, it answers it with 2026-07-28 and speaks that version instead) and lists two tools:
 `echo` (no output schema) and `count` (an output schema: an object with an integer `n`). Each
 `--mode` breaks one thing:
 
@@ -12,6 +13,9 @@ It speaks the legacy handshake (it answers `server/discover` with -32601) and li
 - `answer-twice`: each `tools/call` is answered twice, the second time with another result.
 - `flood-mid-call`: 500 `notifications/tools/list_changed` before each `tools/call` answer.
 - `ref-cycle`: a third tool, `loop`, takes `text` through a `$ref` cycle that never reaches a type.
+- `fan-out`: `count`'s output schema means what it did through a fan-out of 13 definitions, each
+  naming the next one twice (2**13 subschemas once its references are followed), and a third tool,
+  `fanned`, takes `echo`'s input through another.
 - `unknown-version`: `initialize` is answered with protocol version 2099-01-01.
 - `initialize-error`, `exit-at-start`: `initialize` is answered with an error, or not at all (the process exits).
 - `garbage-first`: three lines that are not JSON-RPC on stdout before anything else.
@@ -29,9 +33,11 @@ It speaks the legacy handshake (it answers `server/discover` with -32601) and li
 - `no-list-changed`: `tools` is declared without `listChanged` (a watcher polls it).
 - `bad-discover`, `discover-unknown`, `discover-null`: `server/discover` answered with a string for
   `supportedVersions`, only version 2099-01-01, or `null` capabilities.
-- `odd` (stdio only): `echo`'s `text` names how its call is answered (`ODD`, below; any other text is
-  echoed), and the catalog adds a resource `odd://blob` and a prompt `greet`, answered oddly, and
-  a template `odd://blobs/{kind}` whose `blob` is spelled as `BLOBS[kind]` says.
+- `odd`: `echo`'s `text` names how its call is answered (`ODD`, below, over stdio only; `media:NAME`
+  and `media-error:NAME` as `MEDIA` says, and over stdio `sampling:NAME` asks the client for a
+  sampling of a message holding it; any other text is echoed), and the catalog adds a resource
+  `odd://blob` and a prompt `greet`, answered oddly (its `who` a name in `MEDIA`, `input-forever` as
+  `ODD` says, or else a message of role `system`), and a template `odd://blobs/{kind}` whose `blob` is spelled as `BLOBS[kind]` says.
 
 Over HTTP, `--http-fault FAULT` breaks how one request is answered at the HTTP level: `tools/call`
 of `--fault-on TOOL` (default `echo`; `count` keeps working), or any other method it names
@@ -52,6 +58,7 @@ serves every fault:
 - `sse-not-json`, `sse-ends`, `sse-stalls`: a `text/event-stream` whose data line is not JSON, that
   ends before the answer, or that stays open and silent.
 - `sse`: the right answer, as the one event of an event stream (not a fault: how SDK servers answer).
+- `batch`: the answer as a JSON-RPC batch of one (as `echo`'s text `batch` over stdio in `odd` mode).
 - `other-id`: the answer carries another request's id; `sse-other-id`: an event stream whose first
   event is the answer to a request never sent, then the right answer.
 - `redirect`: a 307 to `--redirect-to URL`.
@@ -63,7 +70,7 @@ serves every fault:
 `--log-requests FILE` (over HTTP) appends the method of each POST it receives to FILE, one a line,
 before answering it, so a test knows what reached the server (an `initialize` never sent, say).
 
-    python hostile_server.py --mode MODE [--notify] [--http PORT [--http-fault FAULT] [--fault-on TOOL]
+    python hostile_server.py --mode MODE [--notify] [--modern] [--http PORT [--http-fault FAULT] [--fault-on TOOL]
                                                           [--log-requests FILE]]
 """
 
@@ -81,6 +88,9 @@ from typing import Any
 from json_http import JsonHttpHandler
 
 VERSION = "2025-06-18"
+MODERN_VERSION = "2026-07-28"
+MODERN = "--modern" in sys.argv
+"""`--modern`: answer `server/discover` with 2026-07-28, and every result as that version has it."""
 COUNT_OUTPUT = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
 CYCLE = {
     "type": "object",
@@ -88,6 +98,16 @@ CYCLE = {
     "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}},
 }
 """A schema whose `text` is a `$ref` cycle that never reaches a type."""
+
+
+def fan_out(schema: dict[str, Any], definitions: int = 13) -> dict[str, Any]:
+    """`schema`, reached through `definitions` definitions each naming the next one twice: the same
+    meaning, and 2**definitions subschemas once its references are followed."""
+    defs: dict[str, Any] = {
+        f"d{index}": {"allOf": [{"$ref": f"#/$defs/d{index + 1}"}] * 2} for index in range(definitions)
+    }
+    defs[f"d{definitions}"] = schema
+    return {"type": "object", "$defs": defs, "allOf": [{"$ref": "#/$defs/d0"}]}
 
 
 ANSI = "\x1b]0;owned\x07\x1b[2J\x1b[31mred\x1b[0m\r\nINFO all good"
@@ -103,6 +123,8 @@ ODD: dict[str, Any] = {
     "structured-list": {"result": {"content": [], "structuredContent": [1, 2]}},
     "text-missing": {"result": {"content": [{"type": "text"}]}},
     "empty-error": {"result": {"content": [], "isError": True}},
+    "deep-text": {"result": {"content": [{"type": "text", "text": "[" * 100_000 + "]" * 100_000}]}},
+    "input-forever": {"result": {"resultType": "input_required", "requestState": "again"}},
     "invalid-params": {"error": {"code": -32602, "message": "Invalid arguments for tool echo: 'size' is a required property"}},
 }  # fmt: skip
 """How `echo` answers in `odd` mode, by its `text`: the answer's members besides `jsonrpc` and `id`."""
@@ -119,6 +141,19 @@ BLOBS = {
     "not-ascii": "aGVsbG8gd29ybGQ\u00e9",
 }
 """The `blob` of each `odd://blobs/{kind}`: valid standard base64, then what a careless server sends."""
+MEDIA: dict[str, dict[str, Any]] = {
+    "image-unpadded": {"type": "image", "data": BLOBS["unpadded"], "mimeType": "image/png"},
+    "audio-newline": {"type": "audio", "data": BLOBS["newline"], "mimeType": "audio/wav"},
+    "embedded-urlsafe": {"type": "resource", "resource": {"uri": "odd://x", "blob": BLOBS["urlsafe"]}},
+    "image-not-ascii": {"type": "image", "data": BLOBS["not-ascii"], "mimeType": "image/png"},
+    "image-good": {"type": "image", "data": BLOBS["good"], "mimeType": "image/png"},
+    "audio-empty": {"type": "audio", "data": BLOBS["empty"], "mimeType": "audio/wav"},
+    "embedded-good": {"type": "resource", "resource": {"uri": "odd://x", "blob": BLOBS["good"]}},
+    "embedded-text": {"type": "resource", "resource": {"uri": "odd://x", "text": "not base64 at all!"}},
+}
+"""Content blocks carrying base64, by name: in `odd` mode, `echo` with `text` `media:NAME` answers a
+text block then that block (`media-error:NAME`: the same with `isError`), and the prompt `greet`
+with `who` NAME a message holding it; valid standard base64 or not, as `BLOBS` says."""
 
 
 class Hostile:
@@ -137,6 +172,9 @@ class Hostile:
         if self.mode == "lone-surrogate":  # a JavaScript server that cut an emoji in half
             echo_description = "Echo the text back \ud83d"
         looping = [{"name": "loop", "description": "Loop.", "inputSchema": CYCLE}] if self.mode == "ref-cycle" else []
+        if self.mode == "fan-out":  # the same meanings, each past any work budget once its references are followed
+            count_output = fan_out(COUNT_OUTPUT)
+            looping = [{"name": "fanned", "description": "Fanned.", "inputSchema": fan_out(echo_input)}]
         return [
             *looping,
             {"name": "echo", "description": echo_description, "inputSchema": echo_input},
@@ -164,6 +202,10 @@ class Hostile:
                 return {"content": [{"type": "text", "text": '{"n": 3}'}]}
             return {"content": [{"type": "text", "text": '{"n": 3}'}], "structuredContent": {"n": 3}}
         text = "half an emoji: \ud83d" if self.mode == "lone-surrogate" else str(arguments.get("text"))
+        kind, _, media = text.partition(":")
+        if self.mode == "odd" and kind in ("media", "media-error") and media in MEDIA:
+            content = [{"type": "text", "text": f"here is {media}"}, MEDIA[media]]
+            return {"content": content, "isError": kind == "media-error"}
         if self.mode == "not-utf8":
             text = "not UTF-8: \udcff"  # the byte 0xff, once written with `surrogateescape`
         return {"content": [{"type": "text", "text": text}]}
@@ -189,6 +231,12 @@ class Hostile:
                 },
                 "serverInfo": {"name": "hostile", "version": "1.0.0"},
             }
+        elif method == "server/discover" and MODERN:
+            result = {
+                "supportedVersions": [MODERN_VERSION],
+                "capabilities": {"tools": {"listChanged": True}, **({"resources": {}, "prompts": {}} if self.mode == "odd" else {})},
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "hostile", "version": "1.0.0"}},
+            }  # fmt: skip
         elif method == "server/discover" and self.mode in ("bad-discover", "discover-unknown", "discover-null"):
             result = {
                 "supportedVersions": "2026-07-28" if self.mode == "bad-discover" else ["2099-01-01"],
@@ -237,7 +285,15 @@ class Hostile:
         elif method == "prompts/list" and self.mode == "odd":
             result = {"prompts": [{"name": "greet", "arguments": [{"name": "who", "required": True}]}]}
         elif method == "prompts/get" and self.mode == "odd":
-            result = {"messages": [{"role": "system", "content": {"type": "text", "text": "hi"}}]}
+            who = str((params.get("arguments") or {}).get("who"))
+            message = (
+                {"role": "user", "content": MEDIA[who]}
+                if who in MEDIA
+                else {"role": "system", "content": {"type": "text", "text": "hi"}}
+            )
+            result = {"messages": [{"role": "user", "content": {"type": "text", "text": "look:"}}, message]}
+            if who == "input-forever":  # with `--modern`, asks for input on every round
+                result = ODD["input-forever"]["result"]
         elif method == "ping":
             result = {}
         else:
@@ -266,8 +322,15 @@ def serve_stdio(server: Hostile) -> None:
                     sys.stdout.buffer.write(json.dumps(reply, ensure_ascii=False).encode("utf-8", "surrogateescape"))
                     sys.stdout.buffer.write(b"\n")
                 else:
-                    sys.stdout.write(json.dumps(reply) + "\n")
+                    sys.stdout.write(json.dumps(stamped(reply)) + "\n")
             sys.stdout.flush()
+
+
+def stamped(reply: dict[str, Any]) -> dict[str, Any]:
+    """`reply` with the members every 2026-07-28 result has, under `--modern` (its own kept)."""
+    if not MODERN or not isinstance(reply.get("result"), dict):
+        return reply
+    return {**reply, "result": {"resultType": "complete", "ttlMs": 0, "cacheScope": "public", **reply["result"]}}
 
 
 ASKED: dict[str, Any] = {}
@@ -280,7 +343,9 @@ def odd_answer(message: dict[str, Any]) -> bool:
 
     def send(*replies: dict[str, Any] | str) -> None:
         for reply in replies:
-            sys.stdout.write((reply if isinstance(reply, str) else json.dumps({"jsonrpc": "2.0", **reply})) + "\n")
+            sys.stdout.write(
+                (reply if isinstance(reply, str) else json.dumps(stamped({"jsonrpc": "2.0", **reply}))) + "\n"
+            )
         sys.stdout.flush()
 
     if "method" not in message and "id" in message:  # the client answered the server's request
@@ -308,9 +373,11 @@ def odd_answer(message: dict[str, Any]) -> bool:
         levels = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
         logs = [{"method": "notifications/message", "params": {"level": level, "data": ANSI}} for level in levels]
         send(*logs * 50, {"id": request_id, "result": answer})
-    elif text in ("sampling/createMessage", "elicitation/create", "roots/list"):
+    elif text in ("sampling/createMessage", "elicitation/create", "roots/list") or text.startswith("sampling:"):
+        media = [{"role": "user", "content": MEDIA[text.removeprefix("sampling:")]}] if ":" in text else []
+        text = "sampling/createMessage" if text.startswith("sampling") else text
         asked = {
-            "sampling/createMessage": {"messages": [], "maxTokens": 10},
+            "sampling/createMessage": {"messages": media, "maxTokens": 10},
             "elicitation/create": {"message": "name?", "requestedSchema": {"type": "object", "properties": {}}},
             "roots/list": {},
         }[text]
@@ -334,6 +401,8 @@ def odd_answer(message: dict[str, Any]) -> bool:
     elif text == "garbage-mid-call":
         send(ANSI, "{not json", '{"jsonrpc": "2.0"}', '{"jsonrpc": "2.0", "id": 999999, "result": {}}',
              {"id": request_id, "result": answer})  # fmt: skip
+    elif text == "batch":  # the answer as a JSON-RPC batch of one (MCP allowed batches only in 2025-03-26)
+        send(json.dumps([{"jsonrpc": "2.0", "id": request_id, "result": answer}]))
     elif text == "other-id":
         send({"id": 10**9, "result": answer})
     elif text == "close-stdout":  # stdout closed, the process still running
@@ -355,7 +424,7 @@ HTML_PAGE = b"<html><head><title>Bad Gateway</title></head><body><h1>502 Bad Gat
 FAULTS = (
     *(f"status-{status}" for status in (400, 401, 404, 405, 429, 500, 502, 503, 504)),
     *("html-200", "not-jsonrpc", "wrong-type", "sse-not-json", "sse-ends", "sse-stalls", "sse-other-id", "sse"),
-    *("other-id", "redirect", "gzip-bomb", "huge-header", "insufficient-scope", "already-initialized"),
+    *("other-id", "redirect", "gzip-bomb", "huge-header", "insufficient-scope", "already-initialized", "batch"),
 )
 STATUS_TEXT = {
     400: "Bad Request",
@@ -509,6 +578,8 @@ def serve_http(
                 self.send_events(b"event: message\ndata: " + json.dumps(answer).encode() + b"\n\n")
             elif fault == "other-id":
                 self.send_json({**answer, "id": answer["id"] + 1000})
+            elif fault == "batch":  # the answer as a JSON-RPC batch of one (MCP allowed batches only in 2025-03-26)
+                self.send_body(200, "application/json", json.dumps([answer]).encode())
             elif fault == "redirect":
                 self.send_body(307, html, b"moved", ("Location", redirect_to))
             elif fault == "gzip-bomb":
@@ -536,6 +607,7 @@ def main() -> None:
     parser.add_argument(
         "--notify", action="store_true", help="relist-* modes: say the tools changed after the first listing"
     )
+    parser.add_argument("--modern", action="store_true", help="speak 2026-07-28 (stdio only)")
     parser.add_argument("--http", type=int, help="serve Streamable HTTP on this port of 127.0.0.1 instead of stdio")
     parser.add_argument("--http-fault", help="over HTTP: answer the request --fault-on names this way")
     parser.add_argument("--fault-on", default="echo", help="a tool's name, another method, or relist")

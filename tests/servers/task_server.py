@@ -62,7 +62,8 @@ TOOLS: list[dict[str, Any]] = [
 
 
 def outcome(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    """The tool's `CallToolResult`; the city `Atlantis` breaks `forecast`'s output schema."""
+    """The tool's `CallToolResult`; the city `Atlantis` breaks `forecast`'s output schema, and
+    `Pixelville` adds an image whose base64 lacks its padding."""
     if name == "clock":
         return {"content": [{"type": "text", "text": "12:00"}]}
     if name == "forecast":
@@ -75,7 +76,10 @@ def outcome(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         if product < 0:
             return {"content": [{"type": "text", "text": "negative products are not supported"}], "isError": True}
         structured = {"result": product}
-    return {"content": [{"type": "text", "text": json.dumps(structured)}], "structuredContent": structured}
+    content = [{"type": "text", "text": json.dumps(structured)}]
+    if arguments.get("city") == "Pixelville":
+        content.append({"type": "image", "data": "aGVsbG8gd29ybGQ", "mimeType": "image/png"})
+    return {"content": content, "structuredContent": structured}
 
 
 class Task:

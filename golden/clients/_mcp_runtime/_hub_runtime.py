@@ -68,6 +68,7 @@ from ._runtime import (
     ServerError,
     _answer_error,
     _call_advice,
+    _check_result_base64,
     _lone_exception,
     _meta,
     _progress,
@@ -536,7 +537,8 @@ class GeneratedHub:
         as a task (`execution.taskSupport: required`) is run as one, and its result returned the
         same way. `search_tools` is answered by the hub itself. `call_options` are a generated
         method's: a timeout (`RequestTimeoutError`), a progress callback, request `_meta`. A server that
-        answers with a JSON-RPC error instead of a result raises `ServerError` (its `code`, `message`, `data`);
+        answers with a JSON-RPC error instead of a result raises `ServerError` (its `code`, `message`, `data`),
+        and so does one whose answer is not valid MCP (base64 that is not standard included);
         one whose authorization fails, `UnauthorizedError` (an `AuthError` too), and the hub's other servers go on.
         """
         if qualified_name == SEARCH_TOOLS:
@@ -551,13 +553,14 @@ class GeneratedHub:
         timeout = options.get("timeout")
         try:
             if client.tool_task_support.get(route.tool) == "required":
-                return await client._run_task(route.tool, payload, options)
-            if not options:
-                return await client.mcp_client.call_tool(route.tool, payload)
-            progress = _progress(options.get("on_progress"))
-            return await client.mcp_client.call_tool(
-                route.tool, payload, timeout, progress, meta=_meta(options)
-            )
+                result = await client._run_task(route.tool, payload, options)
+            elif not options:
+                result = await client.mcp_client.call_tool(route.tool, payload)
+            else:
+                progress = _progress(options.get("on_progress"))
+                result = await client.mcp_client.call_tool(
+                    route.tool, payload, timeout, progress, meta=_meta(options)
+                )
         except Exception as error:
             from mcp.shared.exceptions import MCPError
 
@@ -574,6 +577,8 @@ class GeneratedHub:
             if refused is not None:
                 raise refused from None
             raise
+        _check_result_base64(route.client, route.tool, result)
+        return result
 
     def _search_tools(self, arguments: dict[str, Any]) -> CallToolResult:
         """The matching tools' definitions, as the result of the `search_tools` meta-tool."""

@@ -81,6 +81,20 @@ _TYPES: dict[str, Check] = {
 }
 
 
+def _pointed(root: Any, reference: str) -> Any:
+    """What a `#` or `#/...` reference points at in `root`; `_NotCompiled` when nothing is there."""
+    node = root
+    for part in unquote(reference[1:]).split("/")[1:]:
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            raise _NotCompiled(f"the reference {reference!r} points at nothing")
+    return node
+
+
 class _Compiler:
     """Turns one JSON Schema (2020-12) into a predicate made of closures: `keyword_<name>` compiles
     the keyword `<name>` (`$ref` is `keyword_ref`); a keyword without one is an annotation."""
@@ -143,21 +157,9 @@ class _Compiler:
             self.references[reference] = lambda value: (
                 False
             )  # a cycle sees the final check through the dict
-            self.references[reference] = self.compile(self._target(reference))
+            self.references[reference] = self.compile(_pointed(self.root, reference))
         references = self.references
         return lambda value: references[reference](value)
-
-    def _target(self, reference: str) -> Any:
-        node = self.root
-        for part in unquote(reference[1:]).split("/")[1:]:
-            part = part.replace("~1", "/").replace("~0", "~")
-            if isinstance(node, dict) and part in node:
-                node = node[part]
-            elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-                node = node[int(part)]
-            else:
-                raise _NotCompiled(f"the reference {reference!r} points at nothing")
-        return node
 
     def keyword_type(self, names: Any, schema: Any) -> Check:
         tests = tuple(_TYPES[name] for name in ([names] if isinstance(names, str) else names))
@@ -417,13 +419,87 @@ def _matched_by_any(patterns: Iterable[str], name: str) -> bool:
     return any(_matches(pattern, name) is not False for pattern in patterns)
 
 
+MAX_NODES: Final = 10_000
+"""Most schema objects a schema may stand for once its references are followed: `generate`'s budget
+(`codegen.schemas.MAX_NODES`), which a snapshot's schemas met, applied to the ones a live server
+lists. A fan-out of references (each definition naming the next one twice) stands for 2**n objects,
+and checking a value against it visits them all: 17 definitions held the event loop for 20 s, and
+each one more doubles it."""
+MAX_REF_DEPTH: Final = 100
+"""Most references followed one inside another (`codegen.schemas.MAX_REF_DEPTH`)."""
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas", "dependencies"})
+_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
+_SCHEMA_VALUES = frozenset(
+    {"items", "additionalItems", "additionalProperties", "unevaluatedItems", "unevaluatedProperties",
+     "not", "if", "then", "else", "contains", "propertyNames", "contentSchema"}
+)  # fmt: skip
+
+
+class _PastBudget(Exception):
+    """The schema stands for more work than `MAX_NODES` / `MAX_REF_DEPTH` allow."""
+
+
+def past_budget(schema: Any) -> str | None:
+    """Why checking a value against `schema` could take more work than `generate` allows a schema
+    (the subschemas it stands for once its references are followed, each reference's counted once
+    and a recursive one not again), or None. Definitions count where they are referenced, so this
+    counts no more than `generate` did, and a snapshot's schema is never past it."""
+    sizes: dict[str, int] = {}
+
+    def size(node: Any, following: tuple[str, ...]) -> int:
+        if not isinstance(node, dict):
+            return 0
+        total = 1
+        for keyword, value in node.items():
+            if keyword in _SCHEMA_MAPS and isinstance(value, dict):
+                total += sum(size(inner, following) for inner in value.values())
+            elif keyword in _SCHEMA_LISTS and isinstance(value, list):
+                total += sum(size(inner, following) for inner in value)
+            elif keyword in _SCHEMA_VALUES:
+                total += size(value, following)
+        reference = node.get("$ref")
+        if not isinstance(reference, str) or not (reference == "#" or reference.startswith("#/")):
+            reference = None  # none, or one the checks never follow
+        if reference is not None and reference not in following:
+            if reference not in sizes:
+                if len(following) >= MAX_REF_DEPTH:
+                    raise _PastBudget(
+                        f"follows more than {MAX_REF_DEPTH} references one inside another"
+                    )
+                try:
+                    target = _pointed(schema, reference)
+                except _NotCompiled:  # a reference to nothing: the check says so
+                    target = None
+                sizes[reference] = size(target, (*following, reference))
+            total += sizes[reference]
+        if total > MAX_NODES:
+            raise _PastBudget(
+                f"stands for more than {MAX_NODES:,} schema objects once its references are followed"
+            )
+        return total
+
+    try:
+        size(schema, ())
+    except _PastBudget as error:
+        return str(error)
+    except RecursionError:
+        return "nests deeper than Python's recursion limit once its references are followed"
+    return None
+
+
 class SchemaCheck:
     """One schema's check: the compiled predicate when there is one, `jsonschema` for the verdict
-    whenever the predicate says no (or does not exist) and for the message."""
+    whenever the predicate says no (or does not exist) and for the message. A schema `past_budget`
+    is applied to nothing: each check says why, at once."""
 
     def __init__(self, schema: Any) -> None:
         self.schema = schema
         self.fast: Check | None = None
+        reason = past_budget(schema)
+        self.refused = None if reason is None else ValueError(f"the schema {reason}")
+        """Why the schema is applied to nothing (`past_budget`), or None."""
+        if self.refused is not None:
+            return
         dialect = (
             schema.get("$schema", _DIALECT_2020_12)
             if isinstance(schema, dict)
@@ -449,6 +525,8 @@ class SchemaCheck:
 
     def verdict(self, value: Any) -> Any:
         """`jsonschema`'s best error for a value the fast check refused or could not check (None if it fits)."""
+        if self.refused is not None:
+            return self.refused
         jsonschema: Any = importlib.import_module(
             "jsonschema"
         )  # untyped, and loaded only when needed
