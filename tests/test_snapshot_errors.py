@@ -57,6 +57,7 @@ def assert_one_line_error(stderr: str, pattern: str) -> None:
         ("cursor-loop", r"tools/list returned cursor 'again' twice"),
         ("duplicate", r"tool 'alpha' is listed twice"),
         ("list-error", r"tools/list failed: database unavailable \(code -32603\)"),
+        ("batch-list", r"tools/list failed: its answer is a JSON-RPC batch \(a JSON array\), which MCP has not"),
         ("invalid-result", r"tools/list returned a result that is not valid MCP \(/tools/0/inputSchema/properties: "),
     ],
 )

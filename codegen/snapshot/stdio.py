@@ -364,6 +364,9 @@ class StdioSession:
                 self.stray.append(line.strip() if len(line) <= STRAY_CHARACTERS else f"({len(line):,} characters)")
                 _sdk_log.error("Failed to parse JSONRPC message from server: %s: %r", unparsed, shown)
             return
+        if type(message) is list:
+            self._refuse_batch(message)
+            return
         if type(message) is not dict or message.get("jsonrpc") != "2.0":
             return
         if "method" in message:
@@ -384,6 +387,19 @@ class StdioSession:
             answer.set_exception(RemoteError(refusal["code"], refusal["message"], refusal.get("data")))
         else:  # the SDK drops such an answer, and its request would wait out its timeout
             answer.set_exception(RemoteError(NOT_AN_ANSWER, NEITHER_RESULT_NOR_ERROR))
+
+    def _refuse_batch(self, batch: list[Any]) -> None:
+        """Fail each request a JSON-RPC batch answers (MCP has not allowed batches since 2025-06-18,
+        and the SDK drops them): its request would wait out its timeout, as if the server were slow."""
+        from codegen.runtime._http import BATCH
+        from codegen.snapshot.wire import NOT_AN_ANSWER, RemoteError
+
+        for item in batch:
+            request_id = item.get("id") if type(item) is dict else None
+            answer = self._pending.get(request_id) if type(request_id) is int else None
+            if answer is not None and not answer.done():
+                self.answered = True
+                answer.set_exception(RemoteError(NOT_AN_ANSWER, BATCH))
 
     def _refuse_unreadable_answer(self, line: str, unparsed: ValueError) -> bool:
         """Fail the request a line answers when the SDK's parser refuses it but Python's reads it (a

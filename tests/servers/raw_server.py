@@ -188,6 +188,10 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
         if mode == "list-error":
             fail(request_id, -32603, "database unavailable")
             return
+        if mode == "batch-list":  # the answer as a JSON-RPC batch of one, which MCP allowed only in 2025-03-26
+            sys.stdout.write(json.dumps([{"jsonrpc": "2.0", "id": request_id, "result": {"tools": TOOLS}}]) + "\n")
+            sys.stdout.flush()
+            return
         if mode == "noisy-probe":
             sys.stderr.write("error: table 'tools' is locked\n")
             sys.stderr.flush()
