@@ -1001,7 +1001,9 @@ def _cut(text: str) -> str:
 
 def for_datamodel(schema: Any, output_root: Any) -> Any:
     """The schema as datamodel-code-generator gets it: defaults it would mistype dropped, a `const`
-    object or array written as a one-value `enum`, free text cut to `MAX_TEXT`, and objects open
+    object or array written as a one-value `enum`, draft-07's tuple `items` (and its `additionalItems`)
+    written as `prefixItems` (and `items`), which datamodel-code-generator would type as a list of
+    any of its members, free text cut to `MAX_TEXT`, and objects open
     (`additionalProperties: true`) unless the schema closes them outright: the tool's own schema,
     checked by the runtime, decides which keys an object may have, and the model keeps them all.
 
@@ -1033,6 +1035,11 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
                 result[key] = _cut(value)
             else:
                 result[key] = value
+        if isinstance(result.get("items"), list) and "prefixItems" not in result:
+            result["prefixItems"] = result.pop("items")  # draft-07's tuple form: typed by place
+            if "additionalItems" in result:
+                result["items"] = result["additionalItems"]
+        result.pop("additionalItems", None)  # read only beside a tuple `items`, now `prefixItems` and `items`
         if (result.get("type") == "object" or "properties" in result) and (
             "additionalProperties" not in result
             or (result["additionalProperties"] is False and "patternProperties" in result)
