@@ -45,6 +45,7 @@ from codegen.schemas import (
     follow,
     rebuilt,
     subschemas,
+    with_prefix_items,
 )
 from codegen.snapshot import JSON
 
@@ -1035,11 +1036,7 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
                 result[key] = _cut(value)
             else:
                 result[key] = value
-        if isinstance(result.get("items"), list) and "prefixItems" not in result:
-            result["prefixItems"] = result.pop("items")  # draft-07's tuple form: typed by place
-            if "additionalItems" in result:
-                result["items"] = result["additionalItems"]
-        result.pop("additionalItems", None)  # read only beside a tuple `items`, now `prefixItems` and `items`
+        result = with_prefix_items(result)
         if (result.get("type") == "object" or "properties" in result) and (
             "additionalProperties" not in result
             or (result["additionalProperties"] is False and "patternProperties" in result)
