@@ -454,7 +454,7 @@ class ToolResult:
 
     def json(self) -> Any:
         """The value of the result's one text block, parsed as JSON; `ToolContentError` when the
-        result is not exactly one text block or its text is not JSON."""
+        result is not exactly one text block or its text is not JSON, or is nested past Python's parser."""
         from mcp.types import TextContent
 
         blocks = self.raw.content
@@ -464,11 +464,21 @@ class ToolResult:
                 self.tool, f"expected one JSON text block, got {len(blocks)} block(s) ({kinds})"
             )
         try:
-            return json.loads(blocks[0].text)
+            return json.loads(blocks[0].text, parse_constant=_not_a_json_number)
         except ValueError as error:
             raise ToolContentError(
                 self.tool, f"its text is not JSON ({error}): {_clip(blocks[0].text, 80)}"
             ) from None
+        except RecursionError:
+            raise ToolContentError(
+                self.tool,
+                f"its JSON text is nested too deeply to read: {_clip(blocks[0].text, 80)}",
+            ) from None
+
+
+def _not_a_json_number(name: str) -> Any:
+    """Python's parser reads `NaN`, `Infinity` and `-Infinity`; JSON has no such numbers."""
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def canonical_json_bytes(value: Any) -> bytes:
