@@ -542,3 +542,17 @@ async def test_connect_from_config_launches_servers_as_the_project_config_says(
     )
     with pytest.raises(HubError, match=r"^hub: no server 'wether' in this hub \(it has notes, weather\)$"):
         Hub.connect_from_config(config, servers=["wether"])
+
+
+def test_openai_strict_mode_closes_or_refuses_a_nullable_object_as_any_object() -> None:
+    """`type: ["object", "null"]` (zod's `.nullable()`) is an object too: a nullable map was marked
+    strict with its extra properties open, which strict mode refuses, and a nullable bare object
+    was left without `additionalProperties: false`."""
+    from codegen.runtime._hub_catalog import openai_strict_schema
+
+    def root(inner: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "object", "properties": {"m": inner}, "required": ["m"]}
+
+    assert openai_strict_schema(root({"type": ["object", "null"], "additionalProperties": {"type": "string"}})) is None
+    closed = openai_strict_schema(root({"type": ["object", "null"]}))
+    assert closed is not None and closed["properties"]["m"]["additionalProperties"] is False

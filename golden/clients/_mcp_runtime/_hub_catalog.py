@@ -292,7 +292,8 @@ def _make_strict(node: Any) -> bool:
         return True
     if not set(node) <= _STRICT_KEYWORDS:
         return False
-    if node.get("type") == "object" or "properties" in node:
+    kind = node.get("type")
+    if kind == "object" or (isinstance(kind, list) and "object" in kind) or "properties" in node:
         properties = node.setdefault("properties", {})
         if set(properties) != set(node.get("required", [])):
             return False
