@@ -73,6 +73,7 @@ from ._runtime import (
     _progress,
     _result_error,
     _server_error,
+    _timeout,
     error_message,
     tool_fingerprint,
 )
@@ -548,7 +549,7 @@ class GeneratedHub:
         self.live_catalog.check(route, payload)
         client = self.clients[route.client]
         options: CallOptions = call_options or {}
-        timeout = options.get("timeout")
+        timeout = _timeout(options)
         try:
             if client.tool_task_support.get(route.tool) == "required":
                 return await client._run_task(route.tool, payload, options)

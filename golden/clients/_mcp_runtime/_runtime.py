@@ -25,6 +25,7 @@ import functools
 import hashlib
 import importlib
 import json
+import math
 import sys
 from collections.abc import (
     AsyncIterator,
@@ -1033,7 +1034,7 @@ class GeneratedClient:
                 result = await self._send_unchecked(tool, payload, call_options or {})
             elif call_options:
                 timeout, progress = (
-                    call_options.get("timeout"),
+                    _timeout(call_options),
                     _progress(call_options.get("on_progress")),
                 )
                 result = await self.mcp_client.call_tool(
@@ -1150,7 +1151,7 @@ class GeneratedClient:
         from mcp.types import CallToolRequest, CallToolRequestParams, InputRequiredResult
 
         session = self._session()
-        timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
+        timeout, progress = _timeout(call_options), _progress(call_options.get("on_progress"))
 
         async def send(
             responses: InputResponses | None, state: str | None
@@ -1340,7 +1341,7 @@ class GeneratedClient:
         from mcp.shared.exceptions import MCPError
 
         meta, timeout = (
-            (_meta(call_options), call_options.get("timeout")) if call_options else (None, None)
+            (_meta(call_options), _timeout(call_options)) if call_options else (None, None)
         )
         try:
             if timeout is None:
@@ -1640,6 +1641,19 @@ def _checked_blobs(server: str, uri: str, result: ReadResourceResult) -> ReadRes
 def _meta(options: RequestOptions) -> RequestParamsMeta | None:
     meta = options.get("meta")
     return cast("RequestParamsMeta", dict(meta)) if meta is not None else None
+
+
+def _timeout(options: RequestOptions) -> float | None:
+    """The call's `timeout`, checked before anything is sent: a NaN reached the SDK, which sent the
+    request and then failed on the deadline with anyio's own error, leaving the server at work."""
+    timeout = options.get("timeout")
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or math.isnan(timeout):
+        raise ValueError(
+            f"call_options timeout must be a number of seconds, not {timeout!r}; nothing was sent"
+        )
+    return timeout
 
 
 def _progress(callback: ProgressCallback | None) -> ProgressFnT | None:
