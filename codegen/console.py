@@ -20,6 +20,8 @@ from typing import Any
 
 import click
 
+from codegen.errors import one_line
+
 JSON_FORMAT = 1
 """Version of the JSON Lines shape of `snapshot`, `generate`, `sync`, `watch`, `inspect` and `list`;
 bumped only on an incompatible change (a key removed or changing meaning), not when keys are added."""
@@ -65,9 +67,10 @@ def json_lines() -> bool:
 
 def note(message: str) -> None:
     """A line for people on stderr: progress, what was written, a note or a warning; its paths as an
-    error's are (a servers file named in the config was its absolute path)."""
+    error's are (a servers file named in the config was its absolute path). One line whatever it
+    quotes (`one_line`): a server's text or a file's name cannot start a line of a CI log."""
     if not _settings.quiet:
-        click.echo(relative_paths(message), err=True, color=colour())
+        click.echo(one_line(relative_paths(message)), err=True, color=colour())
 
 
 def warn(message: str) -> None:
@@ -77,8 +80,8 @@ def warn(message: str) -> None:
 
 
 def error(message: str) -> None:
-    """An error line on stderr, printed even with `--quiet`."""
-    click.echo(f"error: {relative_paths(message)}", err=True, color=colour())
+    """An error line on stderr, printed even with `--quiet`; one line, as a note is."""
+    click.echo(f"error: {one_line(relative_paths(message))}", err=True, color=colour())
 
 
 def relative_paths(message: str) -> str:

@@ -285,6 +285,57 @@ def is_namespace(definition: Any) -> bool:
     )
 
 
+def dialect_of(schema: Any) -> str:
+    """The dialect a document's root `$schema` names (`draft-07`, `draft2019-09`, ...), as `referencing`
+    names it; `draft2020-12`, which MCP takes a schema without one to be, for none or one it does not know."""
+    from referencing.jsonschema import DRAFT202012, specification_with
+
+    named = schema.get("$schema") if isinstance(schema, dict) else None
+    return specification_with(named, default=DRAFT202012).name if isinstance(named, str) else DRAFT202012.name
+
+
+_REFERENCE_ALONE = frozenset({"draft-03", "draft-04", "draft-06", "draft-07"})
+"""Dialects in which a `$ref` stands alone: every other keyword beside it is ignored, and whose
+`dependencies` 2019-09 split into `dependentRequired` and `dependentSchemas`."""
+
+
+_KEPT_BESIDE_REFERENCE = ANNOTATIONS | set(DEFINITIONS)
+"""What `as_2020_12` keeps beside a `$ref` of a dialect that ignores the rest."""
+
+
+def with_prefix_items(node: dict[str, Any]) -> dict[str, Any]:
+    """`node` with a tuple `items` (a list of schemas, up to draft 2019-09) written as 2020-12 writes
+    it: `prefixItems`, with `additionalItems` as its `items`. An `additionalItems` beside no tuple is
+    dropped: no validator reads it."""
+    if "additionalItems" not in node and not isinstance(node.get("items"), list):
+        return node
+    result = {key: value for key, value in node.items() if key != "additionalItems"}
+    if isinstance(node.get("items"), list) and "prefixItems" not in node:
+        result["prefixItems"] = result.pop("items")
+        if "additionalItems" in node:
+            result["items"] = node["additionalItems"]
+    return result
+
+
+def as_2020_12(node: dict[str, Any], dialect: str) -> dict[str, Any]:
+    """One schema object of a document in `dialect` (`dialect_of`) written as draft 2020-12 writes
+    what it means, so two schemas are compared by meaning whichever dialect each is in: before
+    2019-09 a `$ref` ignores the keywords beside it (definitions stay, and so do annotations, which
+    people and models still read) and `dependencies` are `dependentRequired` (lists of names) and
+    `dependentSchemas`; a tuple `items` is `prefixItems` (`with_prefix_items`)."""
+    if dialect in _REFERENCE_ALONE:
+        if "$ref" in node:
+            node = {key: value for key, value in node.items() if key == "$ref" or key in _KEPT_BESIDE_REFERENCE}
+        dependencies = node.get("dependencies")
+        if isinstance(dependencies, dict) and not {"dependentRequired", "dependentSchemas"} & node.keys():
+            node = {key: value for key, value in node.items() if key != "dependencies"}
+            names = {name: needed for name, needed in dependencies.items() if isinstance(needed, list)}
+            schemas = {name: needed for name, needed in dependencies.items() if not isinstance(needed, list)}
+            node.update({"dependentRequired": names} if names else {})
+            node.update({"dependentSchemas": schemas} if schemas else {})
+    return with_prefix_items(node)
+
+
 def pointer_path(reference: Any) -> Path | None:
     """The parts of a local JSON pointer reference as `as_reference` writes it (`#`, `#/a/b`), or None."""
     if not isinstance(reference, str) or not reference.startswith("#"):

@@ -100,6 +100,34 @@ async def test_cancelling_the_task_or_a_timeout_cancels_the_call_on_the_server(p
         assert await client.count(steps=1, call_options={"timeout": 10}) == 1  # the session is still fine
 
 
+@pytest.mark.parametrize("timeout", [float("nan"), "5"])
+async def test_a_timeout_that_is_no_number_of_seconds_is_refused_before_anything_is_sent(
+    progress: ModuleType, timeout: Any
+) -> None:
+    """A NaN timeout (`deadline - now` with an infinite deadline) reached the SDK, which sent the
+    request, then failed on anyio's `deadline must not be NaN` and left the server working on it."""
+    async with progress.ProgressClient.connect(PARAMETERS) as client:
+        sent: list[str] = []
+        call_tool, read_resource = client.mcp_client.call_tool, client.mcp_client.read_resource
+
+        async def record_call(name: str, *args: Any, **kwargs: Any) -> Any:
+            sent.append(name)
+            return await call_tool(name, *args, **kwargs)
+
+        async def record_read(uri: str, *args: Any, **kwargs: Any) -> Any:
+            sent.append(uri)
+            return await read_resource(uri, *args, **kwargs)
+
+        client.mcp_client.call_tool, client.mcp_client.read_resource = record_call, record_read
+        refusal = r"call_options timeout must be a number of seconds, not .*; nothing was sent"
+        with pytest.raises(ValueError, match=refusal):
+            await client.wait(label="never", seconds=0.2, call_options={"timeout": timeout})
+        with pytest.raises(ValueError, match=refusal):
+            await client.read_slow(call_options={"timeout": timeout})
+        assert sent == []
+        assert await client.count(steps=1, call_options={"timeout": 10}) == 1
+
+
 @pytest.fixture(scope="module")
 def sync_client(progress: ModuleType) -> Iterator[Any]:
     """One sync client for the module's sync tests: it needs no event loop, so tests on any loop share it."""

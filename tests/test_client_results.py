@@ -15,6 +15,7 @@ from mcp import StdioServerParameters
 from mcp.client.session import ClientRequestContext
 from mcp.types import (
     INVALID_REQUEST,
+    CallToolResult,
     CreateMessageRequestParams,
     CreateMessageResult,
     ErrorData,
@@ -209,3 +210,23 @@ client_capabilities = ["sampling"]
     assert changed["message"].startswith(
         "the client capabilities declared in the handshake changed from none to sampling"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("NaN", "its text is not JSON (NaN is not a JSON number): NaN"),
+        ('{"celsius": -Infinity}', "its text is not JSON (-Infinity is not a JSON number): "),
+        ("[" * 100_000 + "]" * 100_000, "its JSON text is nested too deeply to read: "),
+    ],
+)
+def test_a_results_json_is_json_or_a_content_error(text: str, error: str) -> None:
+    """A server's text that Python's parser takes but JSON does not (`NaN`) came back as a float, and
+    text nested past the parser's depth raised `RecursionError` from `.json()` (and from a
+    `parse_text_json` method): both are the one `ToolContentError` a caller catches."""
+    from codegen.runtime._runtime import ToolContentError, ToolResult
+
+    result = ToolResult("report", CallToolResult(content=[TextContent(type="text", text=text)]))
+    with pytest.raises(ToolContentError) as refused:
+        result.json()
+    assert str(refused.value).startswith(f"tool 'report': {error}")

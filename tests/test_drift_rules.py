@@ -629,3 +629,57 @@ def test_inline_union_members_that_trade_places_are_model_renamed() -> None:
     assert renamed(catalog(first, second), catalog(first, second, third)) == []
     assert renamed(catalog(first, second), catalog(first)) == []
     assert renamed(catalog(S, INT, first), catalog(INT, S, first)) == []
+
+
+DRAFT_07 = "http://json-schema.org/draft-07/schema#"
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "expected"),
+    [
+        pytest.param(
+            {"$schema": DRAFT_07, **obj({"x": {"type": "array", "items": [S], "additionalItems": INT}})},
+            obj({"x": {"type": "array", "prefixItems": [S], "items": INT}}),
+            [],
+            id="tuple items rewritten as prefixItems",
+        ),
+        pytest.param(
+            {"$schema": DRAFT_07, **obj({"x": S, "y": S}), "dependencies": {"x": ["y"], "y": obj(required=("x",))}},
+            {
+                **obj({"x": S, "y": S}),
+                "dependentRequired": {"x": ["y"]},
+                "dependentSchemas": {"y": obj(required=("x",))},
+            },
+            [],
+            id="dependencies rewritten as dependentRequired and dependentSchemas",
+        ),
+        pytest.param(
+            {"$schema": DRAFT_07, **obj({"x": {"$ref": "#/definitions/X", "maxLength": 2}}), "definitions": {"X": S}},
+            {**obj({"x": {"$ref": "#/definitions/X", "maxLength": 2}}), "definitions": {"X": S}},
+            ["in-bound-added"],
+            id="a reference's sibling, ignored by draft-07, now applies",
+        ),
+        pytest.param(
+            {
+                "$schema": DRAFT_07,
+                **obj({"x": {"$ref": "#/definitions/X", "description": "A"}}),
+                "definitions": {"X": S},
+            },
+            {
+                "$schema": DRAFT_07,
+                **obj({"x": {"$ref": "#/definitions/X", "description": "B"}}),
+                "definitions": {"X": S},
+            },
+            ["schema-text-changed"],
+            id="text beside a reference is still read by people and models",
+        ),
+    ],
+)
+def test_a_schema_is_compared_by_what_its_dialect_makes_it_mean(
+    before: dict[str, Any], after: dict[str, Any], expected: list[str]
+) -> None:
+    """A server moving from draft-07 (zod-to-json-schema) to 2020-12 (zod 4) writes the same schema
+    with other keywords, and the same keywords may mean something else: draft-07 ignores what sits
+    beside a `$ref`, which 2020-12 applies. `$schema` was dropped as bookkeeping, so the first two
+    were reported as breaking and the last as nothing."""
+    assert rules((snap((tool(inp=before),)), snap((tool(inp=after),)))) == expected

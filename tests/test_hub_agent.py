@@ -31,6 +31,7 @@ from codegen.generate.hub import generate_hub
 from codegen.snapshot import Snapshot, parse_snapshot
 from codegen.snapshot.discovery import snapshot_server, snapshot_servers
 from tests.conftest import PYTHON, REPO, SERVERS, free_port, npm_server, wait_for_port, write_config
+from tests.drift_helpers import obj
 from tests.regen_goldens import GOLDEN, OUTPUT, hub_case_snapshots
 from tests.shortlist_eval import TASKS
 
@@ -542,3 +543,46 @@ async def test_connect_from_config_launches_servers_as_the_project_config_says(
     )
     with pytest.raises(HubError, match=r"^hub: no server 'wether' in this hub \(it has notes, weather\)$"):
         Hub.connect_from_config(config, servers=["wether"])
+
+
+def test_openai_strict_mode_closes_or_refuses_a_nullable_object_as_any_object() -> None:
+    """`type: ["object", "null"]` (zod's `.nullable()`) is an object too: a nullable map was marked
+    strict with its extra properties open, which strict mode refuses, and a nullable bare object
+    was left without `additionalProperties: false`."""
+    from codegen.runtime._hub_catalog import openai_strict_schema
+
+    def root(inner: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "object", "properties": {"m": inner}, "required": ["m"]}
+
+    assert openai_strict_schema(root({"type": ["object", "null"], "additionalProperties": {"type": "string"}})) is None
+    closed = openai_strict_schema(root({"type": ["object", "null"]}))
+    assert closed is not None and closed["properties"]["m"]["additionalProperties"] is False
+
+
+def test_provider_formats_take_a_root_union_as_one_object_and_the_hub_still_checks_the_tools_own_schema() -> None:
+    """Anthropic, OpenAI, Bedrock and Vertex refuse a whole request whose tool list holds a schema with
+    `anyOf`, `oneOf` or `allOf` at its root, or a root that is not `type: "object"` (a root union of two
+    `$defs`, as zod's discriminated unions are written, which MCP 2026-07-28 allows)."""
+    from codegen.runtime._hub_catalog import HubTool, tool_definition
+    from codegen.runtime._schema_check import SchemaCheck
+
+    schema = {
+        "oneOf": [{"$ref": "#/$defs/ByCity"}, {"$ref": "#/$defs/ByCoordinates"}],
+        "$defs": {
+            "ByCity": obj({"by": {"const": "city"}, "city": {"type": "string"}}, ("by", "city")),
+            "ByCoordinates": obj({"by": {"const": "point"}, "lat": {"type": "number"}}, ("by", "lat")),
+        },
+    }
+    tool = HubTool("w__find", "w", "w", "find", "Find a station.", schema)
+    taken = {
+        "anthropic": tool_definition(tool, "anthropic")["input_schema"],
+        "openai": tool_definition(tool, "openai")["function"]["parameters"],
+        "gemini": tool_definition(tool, "gemini")["parametersJsonSchema"],
+    }
+    for shown in taken.values():
+        assert shown["type"] == "object" and not {"anyOf", "oneOf", "allOf", "$ref"} & shown.keys()
+        assert shown["properties"]["by"] == {"anyOf": [{"const": "city"}, {"const": "point"}]}
+        assert sorted(shown["properties"]) == ["by", "city", "lat"] and shown["required"] == ["by"]
+    assert tool_definition(tool, "mcp")["inputSchema"] == schema  # the protocol's own shape keeps it
+    assert tool_definition(tool)["input_schema"] == schema
+    assert SchemaCheck(tool.input_schema).problem({"by": "city", "lat": 1.0}) is not None  # what `hub.call` checks

@@ -78,6 +78,29 @@ def test_a_misspelt_server_keyword_is_refused_naming_the_hubs_servers(edgehub: A
     )
 
 
+def test_filters_by_a_server_id_the_hub_lacks_are_refused_naming_its_servers(edgehub: Any) -> None:
+    """A misspelt server id in run-time filters filtered nothing: a read-only filter meant for
+    `weather` offered every one of its tools, destructive ones too."""
+    Hub, read_only = edgehub.Hub, edgehub.ToolFilter(annotations={"readOnlyHint": True})
+    expected = "hub: filters name server 'wether', which is no server of this hub; did you mean 'weather'? "
+    expected += "its servers are 'notes', 'weather'"
+    for use in (
+        lambda: Hub.tool_definitions("openai", filters={"wether": read_only}),
+        lambda: Hub.shortlist("send an alert", filters={"wether": read_only}),
+        lambda: Hub.deferred_tools("anthropic", filters={"wether": read_only}),
+        lambda: Hub(filters={"wether": read_only}),
+        lambda: Hub.connect(notes=StdioServerParameters(command=PY, args=[str(NOTES)]), filters={"wether": read_only}),
+    ):
+        with pytest.raises(edgehub.HubError) as misnamed:
+            use()
+        assert str(misnamed.value) == expected
+    assert Hub.tool_definitions("openai", filters={"weather": read_only}) == [
+        definition
+        for definition in Hub.tool_definitions("openai")
+        if definition["function"]["name"].startswith("notes")
+    ]
+
+
 def test_a_hub_imported_as_a_top_level_module_says_how_to_import_it(tmp_path: Path) -> None:
     """With the output folder itself on the path, `import hub` (or a server's package) cannot reach the
     runtime the folder shares: the import error says how to import it instead of Python's bare

@@ -454,3 +454,17 @@ async def test_without_the_code_mode_package_run_code_says_how_to_generate_it(tm
         "run_code needs the code-mode package plain.code_mode: set code_mode = true under [tool.mcp-stubgen] "
         "(or generate --code-mode) and run mcp-stubgen sync"
     )
+
+
+def test_a_crashed_worker_is_a_script_failure_with_its_own_text() -> None:
+    """On a loaded machine Monty may kill a script's worker past the time limit: its
+    `MontyCrashedError` has no `display()`, and `run_code` raised `AttributeError` instead of
+    `ScriptFailed` (seen in the suite under load). That error cannot be made outside Monty; a stand-in
+    with its text and no `display()` takes its place."""
+    from codegen.runtime._sandbox import _message
+
+    class CrashedWorker(Exception):
+        pass
+
+    crashed = CrashedWorker("monty worker killed after exceeding request timeout of 1.5s")
+    assert _message(crashed) == "monty worker killed after exceeding request timeout of 1.5s"

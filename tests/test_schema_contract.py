@@ -65,6 +65,10 @@ CASES: list[tuple[str, dict[str, Any], bool]] = [
     ("legacy_dependencies", {"billing": "y", "cvc": "1", "card": "x"}, True),
     ("legacy_dependencies", {"card": "x"}, False),
     ("legacy_dependencies", {"cvc": "1"}, False),
+    # draft-07's tuple `items`, which the models typed as a list of any of its members: `true` came back as `1`
+    ("legacy_tuple", {"row": [1, "a", True, None]}, True),
+    ("legacy_tuple", {"row": [1]}, True),
+    ("legacy_tuple", {"row": ["a"]}, False),
     ("if_then_else", {"country": "US", "postcode": "12345"}, True),
     ("if_then_else", {"country": "US", "postcode": "abc"}, False),
     ("if_then_else", {"country": "NO", "postcode": "0150 Oslo"}, True),

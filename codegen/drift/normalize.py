@@ -24,6 +24,8 @@ from codegen.schemas import (
     BudgetExceeded,
     Document,
     applied,
+    as_2020_12,
+    dialect_of,
     pointer_path,
     schema_at,
     unapplied,
@@ -83,6 +85,7 @@ def normalize_schema(schema: Any) -> JSON:
 class _Normalizer:
     def __init__(self, root: Any) -> None:
         self.root = root
+        self.dialect = dialect_of(root)
         self.visited = 0
 
     def run(self, node: Any, stack: tuple[str, ...]) -> JSON:
@@ -95,7 +98,7 @@ class _Normalizer:
             return {"not": {}}
         if not isinstance(node, dict):
             return {"$invalid": node}
-        node = {key: value for key, value in node.items() if key not in VOLATILE_KEYS}
+        node = {key: value for key, value in as_2020_12(node, self.dialect).items() if key not in VOLATILE_KEYS}
         if "$ref" in node:
             return self._reference(node, stack)
 

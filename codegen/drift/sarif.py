@@ -17,6 +17,7 @@ from typing import Any
 from codegen import __version__
 from codegen.drift.findings import RULES, CallSite, Finding, Severity
 from codegen.drift.rule_help import RULE_HELP
+from codegen.errors import one_line
 from codegen.snapshot import Snapshot
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -33,10 +34,11 @@ _BRACKET = re.compile(r"(\\*)([\[\]])")
 
 
 def _plain(text: str) -> str:
-    """Text (which quotes server text: names, descriptions) as a SARIF plain-text message: each
-    square bracket escaped, and the backslashes before one doubled, so no tool named
-    `[click](https://…)` becomes a link in code scanning (SARIF 2.1.0, 3.11.6)."""
-    return _BRACKET.sub(lambda match: match[1] * 2 + "\\" + match[2], text)
+    """Text (which quotes server text: names, descriptions) as a SARIF plain-text message: one
+    printable line (`one_line`), as every report shows server text, with each square bracket
+    escaped, and the backslashes before one doubled, so no tool named `[click](https://…)` becomes
+    a link in code scanning (SARIF 2.1.0, 3.11.6)."""
+    return _BRACKET.sub(lambda match: match[1] * 2 + "\\" + match[2], one_line(text))
 
 
 SnapshotFiles = Mapping[str, Sequence[tuple[str, Snapshot]]]

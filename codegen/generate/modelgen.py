@@ -45,6 +45,7 @@ from codegen.schemas import (
     follow,
     rebuilt,
     subschemas,
+    with_prefix_items,
 )
 from codegen.snapshot import JSON
 
@@ -1131,7 +1132,9 @@ def _cut(text: str) -> str:
 
 def for_datamodel(schema: Any, output_root: Any) -> Any:
     """The schema as datamodel-code-generator gets it: defaults it would mistype dropped, a `const`
-    object or array written as a one-value `enum`, free text cut to `MAX_TEXT`, and objects open
+    object or array written as a one-value `enum`, draft-07's tuple `items` (and its `additionalItems`)
+    written as `prefixItems` (and `items`), which datamodel-code-generator would type as a list of
+    any of its members, free text cut to `MAX_TEXT`, and objects open
     (`additionalProperties: true`) unless the schema closes them outright: the tool's own schema,
     checked by the runtime, decides which keys an object may have, and the model keeps them all.
 
@@ -1163,6 +1166,7 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
                 result[key] = _cut(value)
             else:
                 result[key] = value
+        result = with_prefix_items(result)
         if (result.get("type") == "object" or "properties" in result) and (
             "additionalProperties" not in result
             or (result["additionalProperties"] is False and "patternProperties" in result)

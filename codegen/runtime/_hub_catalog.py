@@ -56,6 +56,7 @@ __all__ = [
     "model_visible",
     "names_only",
     "openai_strict_schema",
+    "provider_schema",
     "qualified_name",
     "search_result",
     "search_tool",
@@ -292,7 +293,8 @@ def _make_strict(node: Any) -> bool:
         return True
     if not set(node) <= _STRICT_KEYWORDS:
         return False
-    if node.get("type") == "object" or "properties" in node:
+    kind = node.get("type")
+    if kind == "object" or (isinstance(kind, list) and "object" in kind) or "properties" in node:
         properties = node.setdefault("properties", {})
         if set(properties) != set(node.get("required", [])):
             return False
@@ -305,6 +307,77 @@ def _make_strict(node: Any) -> bool:
     return all(_make_strict(node[key]) for key in ("items", "anyOf") if key in node)
 
 
+_ROOT_UNIONS = ("allOf", "anyOf", "oneOf")
+
+
+def provider_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a tool's input schema as the providers' tool lists take it: `type: "object"` at the
+    root, and no `allOf`, `anyOf` or `oneOf` there, which Anthropic, OpenAI, Bedrock and Vertex refuse,
+    failing the whole request, not just that tool. A root `$ref` is followed; the branches' properties
+    join the root's, a property that several branches give differently as their `anyOf`, required
+    where `allOf` requires it or where every branch of `anyOf`/`oneOf` does. The model then sees a
+    looser schema; `hub.call` still checks the arguments against the tool's own before sending."""
+    root = _followed(copy.deepcopy(dict(schema)), schema)
+    for keyword in _ROOT_UNIONS:
+        branches = root.pop(keyword, None)
+        if not isinstance(branches, list):
+            continue
+        objects = [
+            _followed(branch, schema) if isinstance(branch, dict) else {}
+            for branch in branches
+            if branch is True or (isinstance(branch, dict) and _may_be_object(branch))
+        ]
+        properties: dict[str, Any] = root.setdefault("properties", {})
+        for branch in objects:
+            given = branch.get("properties")
+            for name, inner in given.items() if isinstance(given, dict) else ():
+                known = properties.setdefault(name, inner)
+                if known != inner:
+                    union = (
+                        known["anyOf"]
+                        if isinstance(known, dict) and set(known) == {"anyOf"}
+                        else [known]
+                    )
+                    properties[name] = {"anyOf": [*union, inner]}
+        required = [set(branch.get("required", ())) for branch in objects]
+        joined = set.union(*required) if keyword == "allOf" else set.intersection(*required)
+        if required and joined - set(root.get("required", ())):
+            root["required"] = [
+                *root.get("required", ()),
+                *sorted(joined - set(root.get("required", ()))),
+            ]
+        if not properties:
+            del root["properties"]
+    root["type"] = "object"
+    return root
+
+
+def _followed(node: dict[str, Any], document: Mapping[str, Any]) -> dict[str, Any]:
+    """`node` with a `$ref` to a place in `document` (`#/$defs/X`) replaced by what it names, its own
+    other keywords kept beside it; a reference that names nothing here is left out."""
+    for _ in range(_MAX_FOLLOWED):
+        reference = node.get("$ref")
+        if not isinstance(reference, str):
+            return node
+        target: Any = document
+        for part in reference.removeprefix("#").split("/")[1:]:
+            part = part.replace("~1", "/").replace("~0", "~")
+            target = target.get(part) if isinstance(target, dict) else None
+        rest = {key: value for key, value in node.items() if key != "$ref"}
+        node = {**copy.deepcopy(target), **rest} if isinstance(target, dict) else rest
+    return node
+
+
+def _may_be_object(branch: dict[str, Any]) -> bool:
+    """Whether a branch can hold an object: arguments are always one, so no other branch can apply."""
+    kind = branch.get("type", "object")
+    return kind == "object" or (isinstance(kind, list) and "object" in kind)
+
+
+_MAX_FOLLOWED = 10
+"""Root references followed one after another at most (`#/$defs/A` naming `#/$defs/B` ...)."""
+
+
 def tool_definition(
     tool: HubTool, format: ToolFormat = "default", *, strict: bool = False
 ) -> dict[str, Any]:
@@ -313,9 +386,12 @@ def tool_definition(
     `openai` is a Chat Completions function tool; with `strict=True` it is marked strict when its
     schema allows (see `openai_strict_schema`). `gemini` is a `FunctionDeclaration` with JSON Schema
     parameters; `mcp` is the protocol's `Tool`; `default` and `anthropic` are `{name, description, input_schema}`.
+    The providers' formats (`anthropic`, `openai`, `gemini`) get the schema as they take it (`provider_schema`).
     """
     name, description = tool.qualified_name, tool.description or tool.title or ""
     schema = copy.deepcopy(dict(tool.input_schema))
+    if format in ("anthropic", "openai", "gemini"):
+        schema = provider_schema(schema)
     if format in ("default", "anthropic"):
         return {"name": name, "description": description, "input_schema": schema}
     if format == "openai":

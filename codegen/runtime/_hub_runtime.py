@@ -74,6 +74,7 @@ from ._runtime import (
     _progress,
     _result_error,
     _server_error,
+    _timeout,
     error_message,
     tool_fingerprint,
 )
@@ -268,6 +269,21 @@ def _snapshot_catalog(hub_class: type[GeneratedHub]) -> Catalog:
 _APP_ONLY = "its server shows it to apps only, not to the model (MCP Apps `_meta.ui.visibility`); call it from code"
 
 
+def _known_servers(filters: Filters, hub_class: type[GeneratedHub]) -> Filters:
+    """`filters`, once every server id a dict of them names is one of the hub's: a misspelt one
+    (`githb`) would leave that server's tools unfiltered, a read-only filter offering every tool."""
+    if isinstance(filters, Mapping):
+        servers = sorted(set(hub_class.servers.values()))
+        for server in sorted(set(filters) - set(servers)):
+            meant = difflib.get_close_matches(server, servers, n=1, cutoff=0.6)
+            hint = f"did you mean {meant[0]!r}? " if meant else ""
+            raise HubError(
+                f"hub: filters name server {server!r}, which is no server of this hub; {hint}"
+                f"its servers are {', '.join(map(repr, servers))}"
+            )
+    return filters
+
+
 class _CatalogMethod(Generic[P, R]):
     """A method over what a model may be shown: the snapshot's on the class (nothing connected), the
     live one on a hub."""
@@ -281,6 +297,7 @@ class _CatalogMethod(Generic[P, R]):
 
         @functools.wraps(self.function)
         def bound(*args: P.args, **kwargs: P.kwargs) -> R:
+            _known_servers(kwargs.get("filters"), hub_class)  # type: ignore[arg-type]
             return self.function(catalog, *args, **kwargs)
 
         return bound
@@ -306,7 +323,12 @@ class _DeferredToolsDescriptor:
             """The request's tools in the provider's deferred-loading form (Anthropic, OpenAI; Gemini
             declares what searches found), and `answer(call)` for the model's search and tool calls."""
             return DeferredTools(
-                catalog, call, provider, pinned=pinned, filters=filters, limit=limit
+                catalog,
+                call,
+                provider,
+                pinned=pinned,
+                filters=_known_servers(filters, hub_class),
+                limit=limit,
             )
 
         return deferred_tools
@@ -343,7 +365,7 @@ class GeneratedHub:
         self.clients: Mapping[str, _Connected] = {
             name: client for name, client in clients.items() if client is not None
         }
-        self.filters = filters
+        self.filters = _known_servers(filters, type(self))
         self.live_tools_mode = _live_tools_mode(live_tools, self.configured_live_tools)
         self._views: dict[str, _ServerView] = {}
         self._difference = CatalogDifference(added=(), removed=())
@@ -363,6 +385,7 @@ class GeneratedHub:
             live_tools, cls.configured_live_tools
         )  # a bad value fails here, before any server starts
         cls._refuse_misnamed_servers(client_options)
+        _known_servers(filters, cls)
 
         @asynccontextmanager
         async def connected() -> AsyncIterator[Self]:
@@ -550,7 +573,7 @@ class GeneratedHub:
         self.live_catalog.check(route, payload)
         client = self.clients[route.client]
         options: CallOptions = call_options or {}
-        timeout = options.get("timeout")
+        timeout = _timeout(options)
         try:
             if client.tool_task_support.get(route.tool) == "required":
                 result = await client._run_task(route.tool, payload, options)

@@ -25,6 +25,7 @@ import functools
 import hashlib
 import importlib
 import json
+import math
 import sys
 from collections.abc import (
     AsyncIterator,
@@ -456,7 +457,7 @@ class ToolResult:
 
     def json(self) -> Any:
         """The value of the result's one text block, parsed as JSON; `ToolContentError` when the
-        result is not exactly one text block or its text is not JSON."""
+        result is not exactly one text block or its text is not JSON, or is nested past Python's parser."""
         from mcp.types import TextContent
 
         blocks = self.raw.content
@@ -466,16 +467,21 @@ class ToolResult:
                 self.tool, f"expected one JSON text block, got {len(blocks)} block(s) ({kinds})"
             )
         try:
-            return json.loads(blocks[0].text)
+            return json.loads(blocks[0].text, parse_constant=_not_a_json_number)
         except ValueError as error:
             raise ToolContentError(
                 self.tool, f"its text is not JSON ({error}): {_clip(blocks[0].text, 80)}"
             ) from None
-        except RecursionError:  # a server's text may nest as deep as it likes
+        except RecursionError:
             raise ToolContentError(
                 self.tool,
-                f"its text is JSON nested deeper than Python's parser goes: {_clip(blocks[0].text, 80)}",
+                f"its JSON text is nested too deeply to read: {_clip(blocks[0].text, 80)}",
             ) from None
+
+
+def _not_a_json_number(name: str) -> Any:
+    """Python's parser reads `NaN`, `Infinity` and `-Infinity`; JSON has no such numbers."""
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def canonical_json_bytes(value: Any) -> bytes:
@@ -1048,7 +1054,7 @@ class GeneratedClient:
                 result = await self._send_unchecked(tool, payload, call_options or {})
             elif call_options:
                 timeout, progress = (
-                    call_options.get("timeout"),
+                    _timeout(call_options),
                     _progress(call_options.get("on_progress")),
                 )
                 result = await self.mcp_client.call_tool(
@@ -1167,7 +1173,7 @@ class GeneratedClient:
         from mcp.types import CallToolRequest, CallToolRequestParams, InputRequiredResult
 
         session = self._session()
-        timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
+        timeout, progress = _timeout(call_options), _progress(call_options.get("on_progress"))
 
         async def send(
             responses: InputResponses | None, state: str | None
@@ -1362,7 +1368,7 @@ class GeneratedClient:
         from mcp.shared.exceptions import MCPError
 
         meta, timeout = (
-            (_meta(call_options), call_options.get("timeout")) if call_options else (None, None)
+            (_meta(call_options), _timeout(call_options)) if call_options else (None, None)
         )
         try:
             if timeout is None:
@@ -1749,6 +1755,19 @@ def _check_result_base64(server: str, tool: str, result: CallToolResult) -> None
 def _meta(options: RequestOptions) -> RequestParamsMeta | None:
     meta = options.get("meta")
     return cast("RequestParamsMeta", dict(meta)) if meta is not None else None
+
+
+def _timeout(options: RequestOptions) -> float | None:
+    """The call's `timeout`, checked before anything is sent: a NaN reached the SDK, which sent the
+    request and then failed on the deadline with anyio's own error, leaving the server at work."""
+    timeout = options.get("timeout")
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or math.isnan(timeout):
+        raise ValueError(
+            f"call_options timeout must be a number of seconds, not {timeout!r}; nothing was sent"
+        )
+    return timeout
 
 
 def _progress(callback: ProgressCallback | None) -> ProgressFnT | None:

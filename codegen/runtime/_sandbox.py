@@ -355,7 +355,10 @@ def _never_called(*args: Any, **kwargs: Any) -> Any:
 
 
 def _message(error: Any) -> str:
-    return str(error.display()).strip()
+    """Monty's own rendering of a script's error; a worker it killed (`MontyCrashedError`, met when
+    a loaded machine lets a script outrun the time limit) has none, only its text."""
+    display = getattr(error, "display", None)
+    return str(display() if display is not None else error).strip()
 
 
 def _import_monty() -> ModuleType:

@@ -36,6 +36,7 @@ from ._runtime import (
     _meta,
     _progress,
     _server_error,
+    _timeout,
 )
 
 if TYPE_CHECKING:
@@ -349,7 +350,7 @@ class TaskClient(GeneratedClient):
     ) -> CallToolResult:
         """Run a tool as a task to its end (what a `required` tool's method does) and return its result
         as the server gave it; the call's timeout bounds the whole run, and cancelling it cancels the task."""
-        timeout, progress = call_options.get("timeout"), _progress(call_options.get("on_progress"))
+        timeout, progress = _timeout(call_options), _progress(call_options.get("on_progress"))
         return await run_task(
             self._session(),
             self.server_name,
@@ -374,7 +375,7 @@ class TaskClient(GeneratedClient):
         payload = self._payload(tool, terms, arguments, extra)
         self._prime(tool, terms)
         options = call_options or {}
-        timeout, progress = options.get("timeout"), _progress(options.get("on_progress"))
+        timeout, progress = _timeout(options), _progress(options.get("on_progress"))
         try:
             return await start_task(
                 self._session(),

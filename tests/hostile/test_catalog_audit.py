@@ -246,3 +246,19 @@ def test_sarif_messages_escape_brackets_so_server_text_cannot_become_a_link(tmp_
     [message] = [entry["message"]["text"] for entry in json.loads(result.stdout)["runs"][0]["results"]]
     assert "\\[Click to fix\\](https://evil.example/)" in message
     assert "[Click" not in message.replace("\\[Click", "")
+
+
+def test_sarif_messages_are_one_line_whatever_the_tool_is_named(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """A tool name with a newline, a terminal escape and a bidi control: every other format shows it
+    escaped, and so must a SARIF message, which code scanning and IDE viewers show as text."""
+    base = {"server": "demo", "protocol_version": "2025-11-25", "capabilities": {"tools": {}}}
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    write_snapshot(old, Snapshot(**base))
+    odd = {"name": "fix\n::error::forged\x1b[31m\u202e", "inputSchema": {"type": "object"}}
+    write_snapshot(new, Snapshot(**base, tools=(odd,)))
+    result = run_cli("drift", old, new, "--format", "sarif")
+    assert result.exit_code == 0, result.stderr
+    messages = [entry["message"]["text"] for entry in json.loads(result.stdout)["runs"][0]["results"]]
+    assert len(messages) == 2  # the tool added, and its name's invisible character
+    assert all(message.startswith("demo: tool fix\\n::error::forged\\x1b\\[31m\\u202e: ") for message in messages)
+    assert all(message.isprintable() for message in messages)

@@ -111,3 +111,15 @@ def test_check_never_follows_a_symlink_and_names_it(  # type: ignore[no-untyped-
     assert not path.is_symlink()
     assert (secrets / "environ").read_text() == f"TOKEN={SECRET}\n", "the link's target is left alone"
     assert run_cli("generate", "--check", "--config", config).exit_code == 0
+
+
+def test_check_names_a_file_whose_name_breaks_lines_on_one_line(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A file a pull request adds to a package, named to start a GitHub workflow command: its name
+    reached the diff's header raw, a line of its own in the CI log that the Action runs `--check` in."""
+    config = project(tmp_path)
+    assert run_cli("generate", "--config", config).exit_code == 0
+    (tmp_path / "clients" / "weather" / "x\n::error file=README.md::forged\x1b[31m.py").write_text("")
+    result = run_cli("generate", "--check", "--config", config)
+    assert result.exit_code == 1
+    assert "/clients/weather/x\\n::error file=README.md::forged\\x1b[31m.py\n+++ /dev/null\n" in result.stdout
+    assert not any(line.startswith("::") for line in result.stdout.splitlines())

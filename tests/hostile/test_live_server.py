@@ -1471,22 +1471,6 @@ async def test_a_sampling_request_whose_base64_is_not_standard_is_refused_before
     assert [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING] == [warning] * 2
 
 
-async def test_json_text_nested_past_pythons_depth_is_a_tool_content_error(odd_packages: Any) -> None:
-    """A text block holding JSON nested 100,000 levels deep (a string, so the SDK reads it): the
-    result's `.json()` (and a `parse_text_json` tool's method, which reads its result with it)
-    raised Python's `RecursionError`; now `ToolContentError` naming the tool, as for text that is
-    not JSON."""
-    odd, _hub_package, _code_mode = odd_packages
-    with anyio.fail_after(30):
-        async with odd.OddClient.connect(hostile("odd")) as client:
-            result = await client.echo(text="deep-text")
-            with pytest.raises(odd.ToolContentError) as refused:
-                result.json()
-    assert str(refused.value) == (
-        "tool 'echo': its text is JSON nested deeper than Python's parser goes: " + "[" * 77 + "..."
-    )
-
-
 async def test_a_server_asking_for_input_round_after_round_is_a_server_error(odd_packages: Any) -> None:
     """A 2026-07-28 server that answers every round of a call, or of a prompt, with `input_required`:
     past `input_required_max_rounds` the MCP SDK raised its own `RuntimeError`, naming neither the

@@ -35,12 +35,15 @@ def plant(app: Path, kind: str) -> str:
     if kind == "fifo":
         os.mkfifo(app / "pipe.py")
         return "--usage: skipped app/pipe.py: not a regular file"
+    if kind == "fifo-named-to-break-lines":  # its name on a line of its own would be a workflow command
+        os.mkfifo(app / "pipe\n::error::forged.py")
+        return "--usage: skipped app/pipe\\n::error::forged.py: not a regular file"
     (app / "huge.py").write_text("#" * MAX_SOURCE_BYTES + "\n", encoding="utf-8")  # valid Python, one byte too many
     return f"--usage: skipped app/huge.py: larger than {MAX_SOURCE_BYTES:,} bytes"
 
 
 @pytest.mark.skipif(not Path("/dev/zero").exists() or not hasattr(os, "mkfifo"), reason="needs /dev/zero and FIFOs")
-@pytest.mark.parametrize("kind", ["link-to-dev-zero", "fifo", "past-the-size-cap"])
+@pytest.mark.parametrize("kind", ["link-to-dev-zero", "fifo", "fifo-named-to-break-lines", "past-the-size-cap"])
 def test_usage_skips_and_names_what_is_not_a_regular_source_file(kind: str, tmp_path: Path) -> None:
     write_config(
         tmp_path, '[tool.mcp-stubgen]\noutput = "clients"\n[tool.mcp-stubgen.servers.weather]\ncommand = "x"\n'
@@ -72,3 +75,4 @@ def test_usage_skips_and_names_what_is_not_a_regular_source_file(kind: str, tmp_
     assert "app/alerts.py:5" in result.stdout, result.stdout
     assert skipped in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
+    assert not any(line.startswith("::") for line in result.stderr.splitlines())

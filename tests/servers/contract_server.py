@@ -71,6 +71,11 @@ FAMILIES: dict[str, dict[str, Any]] = {
         **{"$schema": "http://json-schema.org/draft-07/schema#"},
         dependencies={"card": ["billing"], "cvc": {"required": ["card"]}},
     ),
+    # draft-07's tuple form of `items`: the first items are typed by place, any further one is anything
+    "legacy_tuple": _object(
+        {"row": {"type": "array", "items": [{"type": "integer"}, {"type": "string"}]}},
+        **{"$schema": "http://json-schema.org/draft-07/schema#"},
+    ),
     "if_then_else": _object(
         {"country": {"type": "string"}, "postcode": {"type": "string"}},
         **{

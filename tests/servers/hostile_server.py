@@ -123,7 +123,6 @@ ODD: dict[str, Any] = {
     "structured-list": {"result": {"content": [], "structuredContent": [1, 2]}},
     "text-missing": {"result": {"content": [{"type": "text"}]}},
     "empty-error": {"result": {"content": [], "isError": True}},
-    "deep-text": {"result": {"content": [{"type": "text", "text": "[" * 100_000 + "]" * 100_000}]}},
     "input-forever": {"result": {"resultType": "input_required", "requestState": "again"}},
     "invalid-params": {"error": {"code": -32602, "message": "Invalid arguments for tool echo: 'size' is a required property"}},
 }  # fmt: skip
