@@ -69,6 +69,13 @@ def test_a_launchers_option_value_is_not_taken_for_the_server() -> None:
         "python -X utf8 -W ignore -m mcp_server_time": "mcp_server_time",
         "node --require ./trace.cjs build/weather.js": "weather",
         "deno run --config deno.json -A jsr:@acme/weather-mcp": "weather-mcp",
+        # a JVM, .NET or Go server was named after its runtime (`java`, `dotnet`, `go`)
+        "java -Xmx512m -jar build/libs/weather-mcp-1.0.0-SNAPSHOT.jar": "weather-mcp",
+        "java -cp lib/app.jar -Dlog=off com.acme.WeatherMcp": "WeatherMcp",
+        "dotnet run --project src/WeatherMcp -c Release": "WeatherMcp",
+        "dotnet bin/Release/net9.0/WeatherMcp.dll --stdio": "WeatherMcp",
+        "go run ./cmd/weather-mcp": "weather-mcp",
+        "go run -tags netgo github.com/acme/weather-mcp@latest": "weather-mcp",
     }
     assert {command: derived_server_id(tuple(command.split())) for command in cases} == cases
     assert derived_server_id(("python", "-c", "import server; server.main()")) is None

@@ -110,7 +110,9 @@ def _announce(snapshot: Snapshot, path: Path, changed: bool) -> None:
     )
 
 
-_LAUNCHER = re.compile(r"(?:npx|bunx|pnpx|uvx|pipx|uv|npm|pnpm|yarn|bun|deno|node|docker|podman|python[0-9.]*|py)")
+_LAUNCHER = re.compile(
+    r"(?:npx|bunx|pnpx|uvx|pipx|uv|npm|pnpm|yarn|bun|deno|node|docker|podman|python[0-9.]*|py|java|dotnet|go)"
+)
 _LAUNCHER_VERBS = frozenset({"run", "x", "dlx", "exec", "tool"})
 _CONTAINER_OPTIONS = frozenset(
     {"-e", "--env", "--env-file", "-v", "--volume", "--mount", "--name", "-p", "--publish", "--network", "--net",
@@ -144,6 +146,10 @@ _VALUE_OPTIONS = {
     "node": frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader", "-e", "--eval", "-p",
                        "--print", "-C", "--conditions", "--env-file", "--title", "--input-type"}),
     "deno": frozenset({"-c", "--config", "--import-map", "--location", "--cert", "--seed"}),
+    "java": frozenset({"-cp", "-classpath", "--class-path", "-p", "--module-path", "--add-modules",
+                       "--enable-native-access"}),
+    "dotnet": frozenset({"-c", "--configuration", "-f", "--framework", "-r", "--runtime", "--launch-profile"}),
+    "go": frozenset({"-C", "-tags", "-ldflags", "-gcflags", "-mod", "-modfile", "-exec", "-o"}),
 }  # fmt: skip
 """The options of each launcher that take the next word as their value (`docker run -e NAME image`,
 `uvx --python 3.12 server`): that word is not what the launcher runs. `python -c CODE` runs no named
@@ -156,7 +162,9 @@ def derived_server_id(command: tuple[str, ...]) -> str | None:
 
     After a launcher (`npx`, `uvx`, `python`, `docker run`, ...) that is the first word that is
     not an option: `npx -y @scope/server-x@1.2` gives `server-x`, `python -m mcp_server_time`
-    `mcp_server_time`, `docker run -i --rm mcp/fetch:latest` `fetch`; otherwise the program's own
+    `mcp_server_time`, `docker run -i --rm mcp/fetch:latest` `fetch`, `java -jar weather-mcp.jar`
+    `weather-mcp`, `dotnet run --project src/WeatherMcp` `WeatherMcp`, `go run ./cmd/weather`
+    `weather`; otherwise the program's own
     name (`./weather_server.py` gives `weather_server`). A file inside an npm package is named after
     the package, whatever its entry point is called: `node node_modules/@antv/mcp-server-chart/build/index.js`
     is `mcp-server-chart`, and `node node_modules/@mastra/mcp-docs-server/dist/stdio.js`
@@ -179,6 +187,12 @@ def derived_server_id(command: tuple[str, ...]) -> str | None:
                 break
         else:
             return None
+    if launcher == "java":  # a jar without its version (`weather-mcp-1.0.jar`), a main class by its own name
+        target = (
+            re.sub(r"-[0-9]+(?:\.[0-9]+)*(?:-[A-Za-z0-9.]+)?\.jar$", ".jar", target)
+            if target.endswith(".jar")
+            else target.rpartition(".")[2]
+        )
     parts = Path(target).parts
     if "node_modules" in parts:  # a file of an installed npm package (not a `.bin/` link): the package
         package = parts[len(parts) - parts[::-1].index("node_modules") :]
@@ -188,7 +202,7 @@ def derived_server_id(command: tuple[str, ...]) -> str | None:
         target = target.partition("/")[2]
     for part in reversed(Path(target).parts):  # a file of a package (`build/index.js`) is named by its folder
         part = part.partition("@")[0].partition(":")[0]  # no version or image tag
-        for suffix in (".py", ".js", ".mjs", ".cjs", ".ts", ".exe"):
+        for suffix in (".py", ".js", ".mjs", ".cjs", ".ts", ".exe", ".jar", ".dll", ".csproj"):
             part = part.removesuffix(suffix)
         candidate = re.sub(r"[^A-Za-z0-9_-]+", "-", part).lstrip("0123456789_-").rstrip("-")[:64]
         if candidate not in _NOT_A_NAME:
