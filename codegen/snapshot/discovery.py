@@ -1504,15 +1504,18 @@ def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
                 return f"; its last stderr lines before {diagnostics.closed_during}: {shown}"
         if not lines:
             return ""
-        earlier = lines[:-STDERR_TAIL_LINES]
+        earlier, last = lines[:-STDERR_TAIL_LINES], lines[-STDERR_TAIL_LINES:]
         thrown = (line for line in earlier if _THROWN_LINE.match(line))
+        mentions = (line for line in earlier if _ERROR_LINE.search(line) and line != _PYTHON_TRACEBACK)
         first_error = (
             next(filter(None, map(_fatal_log_entry, lines)), None)
             or next(thrown, None)
-            or next((line for line in earlier if _ERROR_LINE.search(line) and line != _PYTHON_TRACEBACK), None)
+            # an error the last lines show is the cause; a line before it that merely mentions one is
+            # noise (FastMCP's tool-name warning "contains invalid characters" before its traceback)
+            or (None if any(_THROWN_LINE.match(line) for line in last) else next(mentions, None))
         )
         cause = f"; its first error line: {first_error[: STDERR_TAIL_CHARACTERS // 2]}" if first_error else ""
-        return f"{cause}; its last stderr lines: " + " | ".join(lines[-STDERR_TAIL_LINES:])[-STDERR_TAIL_CHARACTERS:]
+        return f"{cause}; its last stderr lines: " + " | ".join(last)[-STDERR_TAIL_CHARACTERS:]
     return ""
 
 
