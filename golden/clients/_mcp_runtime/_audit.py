@@ -96,7 +96,10 @@ _TO_THE_SERVERS_SETTING = re.compile(
 supply the auth token via SYNBIOHUB_API_TOKEN": ToolUniverse's SynBioHub tools): an environment
 variable, named in capitals with an underscore or called one, and not then called an argument of
 the call ("via AUTH_TOKEN parameter", "in API_KEY in every request" are still requests)."""
-_TO_A_SECRET = re.compile(r"\b(?:to|into)[\s-]+(?:an?|the|this|that)[\s-]+(?:\w+[\s-]+)?$", re.IGNORECASE)
+
+_TO_A_SECRET = re.compile(
+    r"\b(?:to|into)[\s-]+(?:an?|the|this|that)[\s-]+(?:\w+[\s-]+)?$", re.IGNORECASE
+)
 """What comes just before a secret that is where something goes, not what is sent: "Add selected
 repository to an organization secret" (GitHub's REST API, whose tools manage secrets as objects)."""
 
