@@ -312,6 +312,11 @@ def main() -> None:
             "ValueError: Functions with **kwargs are not supported as tools\n"
         )
         sys.exit(1)
+    if mode == "coloured-exit":  # @stripe/mcp 0.3.3 offline: chalk's colours around its complaint
+        sys.stderr.write("\x1b[33mThe --tools flag has been removed.\x1b[39m\n")
+        sys.stderr.write("\x1b[31mHTTP transport error:\x1b[39m TypeError: fetch failed\n")
+        sys.stdout.write("\x1b[1mStripe MCP\x1b[22m \x1b]8;;https://example.com\x1b\\docs\x1b]8;;\x1b\\\n")
+        sys.exit(1)
     if mode == "stdout-banner-exit":  # 00bx-photoshop-mcp: its complaint on stdout, then exit
         sys.stdout.write("\n  example-mcp v1.0\n\n  To complete installation:\n    example-mcp-install\n")
         sys.stdout.write("  Installation not complete. Run: example-mcp-install\n")
