@@ -371,6 +371,28 @@ def test_the_runtime_holds_code_modes_files_only_while_the_code_mode_package_is_
     assert stale.exit_code == 1 and "_mcp_runtime/_sandbox.py" in stale.stdout
 
 
+def test_code_mode_stays_as_it_was_when_the_hub_fails(run_cli, project: Path) -> None:  # type: ignore[no-untyped-def]
+    """The stubs name what the hub routes: a generate whose hub failed (GitHub's OpenAPI catalog
+    through FastMCP 2.14, two schemas past the work budget) wrote code mode over the new catalog
+    anyway, so its stubs offered a tool the hub it calls through did not have; `sync` already left
+    code mode alone then."""
+    from tests.hostile.test_schema_budget import fan_out
+
+    assert run_cli("generate").exit_code == 0
+    before = read_tree(project / "clients" / "code_mode")
+    snapshot = project / "snaps" / "notes.json"
+    catalog = json.loads(snapshot.read_text())
+    catalog["tools"].append({"name": "fan", "inputSchema": fan_out(16)})
+    snapshot.write_text(json.dumps(catalog))
+
+    result = run_cli("generate")
+
+    assert result.exit_code == 2
+    assert "error: hub: server 'notes': tool 'fan': " in result.stderr
+    assert "code_mode: generated" not in result.stderr
+    assert read_tree(project / "clients" / "code_mode") == before
+
+
 def test_code_mode_needs_the_hub(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.chdir(tmp_path)
     write_config(tmp_path, '[tool.mcp-stubgen]\noutput = "clients"\ncode_mode = true\n')

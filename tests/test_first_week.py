@@ -227,6 +227,41 @@ def test_a_python_traceback_is_not_taken_for_its_first_error_line(run_cli, tmp_p
     assert result.stderr.rstrip().endswith("AttributeError: 'Server' object has no attribute 'list_tools'")
 
 
+def test_a_warning_before_a_traceback_is_not_taken_for_its_first_error_line(
+    run_cli, tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """FastMCP 3.4 warns about a tool name ("contains invalid characters") before a decorator's
+    traceback, and that warning was shown as `its first error line`, ahead of the error that stopped
+    the server, which the last lines already show."""
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path, "--mode warning-then-traceback", hub=False)
+
+    result = run_cli("snapshot", "legacy")
+
+    assert result.exit_code == 2
+    assert "its first error line" not in result.stderr
+    assert result.stderr.rstrip().endswith("ValueError: Functions with **kwargs are not supported as tools")
+
+
+def test_a_start_up_failure_shows_the_servers_lines_without_their_colour_codes(
+    run_cli, tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """@stripe/mcp 0.3.3 colours its complaints with chalk, and the line quoted them as
+    `\\x1b[31mHTTP transport error:\\x1b[39m TypeError: fetch failed`."""
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path, "--mode coloured-exit", hub=False)
+
+    result = run_cli("snapshot", "legacy")
+
+    assert result.exit_code == 2
+    assert (
+        "its last stderr lines: The --tools flag has been removed. | HTTP transport error: TypeError: fetch failed"
+        in (result.stderr)
+    )
+    assert "its stdout lines that are not JSON-RPC: Stripe MCP docs;" in result.stderr
+    assert "x1b" not in result.stderr and "\x1b" not in result.stderr
+
+
 def test_an_ad_hoc_command_that_is_missing_does_not_mention_a_config(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))

@@ -157,6 +157,7 @@ def _generate(run: Targets, cache: Cache, strict: bool) -> int:
             continue  # a server named like the hub: the hub's own error names it
         ready.append(_Ready(package.server or _server_of(inputs.source, rendered), package.snapshot, rendered))
     lacking: tuple[str, ...] = ()
+    hub_built = False
     if run.hub is not None:
         try:
             built = hub_rendered(run.hub, out_dir, cache)
@@ -165,8 +166,9 @@ def _generate(run: Targets, cache: Cache, strict: bool) -> int:
         else:
             ready.append(_Ready(None, None, built.rendered))
             lacking = built.lacking
+            hub_built = True
     code: CodeModeBuild | None = None
-    if run.hub is not None and run.code_mode:
+    if run.hub is not None and run.code_mode and hub_built:  # its stubs name what the hub routes
         try:
             code = _code_mode(run.hub, out_dir, cache)
         except StubgenError as error:

@@ -1479,10 +1479,19 @@ def _stray_stdout(diagnostics: _Diagnostics, secrets: Secrets) -> str:
     """What the server wrote to stdout that is not JSON-RPC, to append to the error: a server that
     prints its complaint there (a banner, "installation not complete") and exits says why in nothing
     else. Scrubbed before it is cut, as `_stderr_tail` is."""
-    lines = [line for line in (secrets.scrub(line).strip() for line in diagnostics.stray_stdout) if line]
+    lines = [line for line in (secrets.scrub(_uncoloured(line)).strip() for line in diagnostics.stray_stdout) if line]
     if not lines:
         return ""
     return "; its stdout lines that are not JSON-RPC: " + " | ".join(lines)[-STDERR_TAIL_CHARACTERS:]
+
+
+_TERMINAL_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?)")
+"""A terminal's colour, cursor (CSI) or hyperlink (OSC) sequence: Node servers colour their complaints
+(chalk, in @stripe/mcp 0.3.3), which an error line would show as `\\x1b[31m` noise around the words."""
+
+
+def _uncoloured(text: str) -> str:
+    return _TERMINAL_SEQUENCE.sub("", text) if "\x1b" in text else text
 
 
 def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
@@ -1492,27 +1501,32 @@ def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
     line break or the cut."""
     with contextlib.suppress(OSError, ValueError):
         diagnostics.stderr_log.seek(diagnostics.stderr_start)
-        text = secrets.scrub(diagnostics.stderr_log.read())
+        text = secrets.scrub(_uncoloured(diagnostics.stderr_log.read()))
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         if not lines and diagnostics.closed_during and diagnostics.stderr_start:
             diagnostics.stderr_log.seek(0)
             before = [
-                line.strip() for line in secrets.scrub(diagnostics.stderr_log.read()).splitlines() if line.strip()
+                line.strip()
+                for line in secrets.scrub(_uncoloured(diagnostics.stderr_log.read())).splitlines()
+                if line.strip()
             ]
             if before:
                 shown = " | ".join(before[-STDERR_TAIL_LINES:])[-STDERR_TAIL_CHARACTERS:]
                 return f"; its last stderr lines before {diagnostics.closed_during}: {shown}"
         if not lines:
             return ""
-        earlier = lines[:-STDERR_TAIL_LINES]
+        earlier, last = lines[:-STDERR_TAIL_LINES], lines[-STDERR_TAIL_LINES:]
         thrown = (line for line in earlier if _THROWN_LINE.match(line))
+        mentions = (line for line in earlier if _ERROR_LINE.search(line) and line != _PYTHON_TRACEBACK)
         first_error = (
             next(filter(None, map(_fatal_log_entry, lines)), None)
             or next(thrown, None)
-            or next((line for line in earlier if _ERROR_LINE.search(line) and line != _PYTHON_TRACEBACK), None)
+            # an error the last lines show is the cause; a line before it that merely mentions one is
+            # noise (FastMCP's tool-name warning "contains invalid characters" before its traceback)
+            or (None if any(_THROWN_LINE.match(line) for line in last) else next(mentions, None))
         )
         cause = f"; its first error line: {first_error[: STDERR_TAIL_CHARACTERS // 2]}" if first_error else ""
-        return f"{cause}; its last stderr lines: " + " | ".join(lines[-STDERR_TAIL_LINES:])[-STDERR_TAIL_CHARACTERS:]
+        return f"{cause}; its last stderr lines: " + " | ".join(last)[-STDERR_TAIL_CHARACTERS:]
     return ""
 
 

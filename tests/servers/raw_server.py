@@ -303,6 +303,24 @@ def main() -> None:
             "AttributeError: 'Server' object has no attribute 'list_tools'\n"
         )
         sys.exit(1)
+    if mode == "warning-then-traceback":  # FastMCP 3.4: a tool name's warning, then the decorator's error
+        sys.stderr.write(
+            'Tool name validation warning for "在庫数":\n'
+            "  - Tool name contains invalid characters: '在', '庫', '数'\n"
+            "  - Allowed characters are: A-Z, a-z, 0-9, underscore (_), dash (-), and dot (.)\n"
+            "Tool registration will proceed, but this may cause compatibility issues.\n"
+            "Traceback (most recent call last):\n"
+            '  File "/srv/shop.py", line 69, in <module>\n    @mcp.tool(name="cart.add-item")\n'
+            '  File "/srv/fastmcp/tools/function_parsing.py", line 192, in from_function\n'
+            "    raise ValueError(\n"
+            "ValueError: Functions with **kwargs are not supported as tools\n"
+        )
+        sys.exit(1)
+    if mode == "coloured-exit":  # @stripe/mcp 0.3.3 offline: chalk's colours around its complaint
+        sys.stderr.write("\x1b[33mThe --tools flag has been removed.\x1b[39m\n")
+        sys.stderr.write("\x1b[31mHTTP transport error:\x1b[39m TypeError: fetch failed\n")
+        sys.stdout.write("\x1b[1mStripe MCP\x1b[22m \x1b]8;;https://example.com\x1b\\docs\x1b]8;;\x1b\\\n")
+        sys.exit(1)
     if mode == "stdout-banner-exit":  # 00bx-photoshop-mcp: its complaint on stdout, then exit
         sys.stdout.write("\n  example-mcp v1.0\n\n  To complete installation:\n    example-mcp-install\n")
         sys.stdout.write("  Installation not complete. Run: example-mcp-install\n")

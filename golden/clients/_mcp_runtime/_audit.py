@@ -66,9 +66,10 @@ _SECRET = (
 )
 _CREDENTIAL_REQUEST = re.compile(
     r"\b(?:pass|provide|include|send|enter|supply|give|share|put|paste|attach|append|add|read|copy|forward)\b"
+    + r"(?!:)"  # `read:org` names a token's scope
     + _GAP
     + r"(?<!\w)(?<!\{)(?<!\{ )"  # "{ service: { credentials } }" sketches an argument's shape
-    + _SECRET
+    + f"(?P<secret>{_SECRET})"
     + r"(?!\w)(?![\s_-]*protect)"  # "add password protection" names a feature, not a secret to send
     + r"|\b(?:your|the\s+user'?s)\s+"
     + _SECRET
@@ -95,6 +96,12 @@ _TO_THE_SERVERS_SETTING = re.compile(
 supply the auth token via SYNBIOHUB_API_TOKEN": ToolUniverse's SynBioHub tools): an environment
 variable, named in capitals with an underscore or called one, and not then called an argument of
 the call ("via AUTH_TOKEN parameter", "in API_KEY in every request" are still requests)."""
+
+_TO_A_SECRET = re.compile(
+    r"\b(?:to|into)[\s-]+(?:an?|the|this|that)[\s-]+(?:\w+[\s-]+)?$", re.IGNORECASE
+)
+"""What comes just before a secret that is where something goes, not what is sent: "Add selected
+repository to an organization secret" (GitHub's REST API, whose tools manage secrets as objects)."""
 
 _SYSTEM_MARKUP = re.compile(
     r"<\|[a-z_]{2,40}\|>"
@@ -204,6 +211,12 @@ def _names_a_setting(text: str, end: int) -> bool:
     return _TO_THE_SERVERS_SETTING.match(text, end) is not None
 
 
+def _is_a_destination(text: str, match: re.Match[str]) -> bool:
+    """Whether the secret a request matched is what the verb's object goes to ("add X to a secret")."""
+    secret = match.start("secret")
+    return secret >= 0 and _TO_A_SECRET.search(text, match.start(), secret) is not None
+
+
 def audit_text(text: str) -> list[TextFinding]:
     """Every finding in one piece of catalog text, in the order they occur within each kind.
 
@@ -227,6 +240,7 @@ def audit_text(text: str) -> list[TextFinding]:
             if kind == CREDENTIAL_REQUEST and (
                 _describes_an_option(visible, match.start())
                 or _names_a_setting(visible, match.end())
+                or _is_a_destination(visible, match)
             ):
                 continue
             findings.append(TextFinding(kind, _excerpt(visible, match.start(), match.end())))
