@@ -36,8 +36,8 @@ def test_smoke_run_prints_the_table() -> None:
     assert "generate --check, up to date, warm cache" in figures
     assert "snapshot, 8 servers starting in 0.5 s" in figures
     assert "200 sync client calls" in figures
-    assert "generate --check, 16 packages and a hub (132 tools), warm cache" in figures
-    assert "generate, 16 packages and a hub (132 tools): the hub alone" in figures
+    assert "generate --check, 16 packages and a hub (134 tools), warm cache" in figures
+    assert "generate, 16 packages and a hub (134 tools): the hub alone" in figures
     assert "run_code: four calls, three at once" in figures
     assert len(figures) == 15
     assert "peak memory of a cold 10-tool generate" in result.stdout
@@ -55,9 +55,9 @@ def test_hub_smoke_run_prints_every_figure() -> None:
     assert result.returncode == 0, result.stderr[-3000:]
     figures = [line.split(" | ")[0].lstrip("| ") for line in result.stdout.splitlines()[2:] if line.startswith("| ")]
     assert figures == [
-        "shortlist, 40 tools (golden servers): median",
-        "shortlist, 40 tools: 95th percentile",
-        "search index build, 40 tools (first query only)",
+        "shortlist, 41 tools (golden servers): median",
+        "shortlist, 41 tools: 95th percentile",
+        "search index build, 41 tools (first query only)",
         "shortlist, 1,000 tools: median",
         "shortlist, 1,000 tools: 95th percentile",
         "search index build, 1,000 tools (first query only)",
