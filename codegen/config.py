@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from codegen.errors import StubgenError
 from codegen.identifiers import HUB_SEPARATOR, package_name
-from codegen.runtime._hub_catalog import HINT_DEFAULTS, ToolFilter
+from codegen.runtime._hub_catalog import ToolFilter, hint_problem
 
 if TYPE_CHECKING:
     from codegen.runtime._hub_runtime import LiveTools
@@ -326,12 +326,9 @@ def _tool_filter(raw: Any, where: str) -> ToolFilter:
         if not isinstance(patterns, list) or not all(isinstance(pattern, str) for pattern in patterns):
             raise StubgenError(f'{where}: {key} must be a list of glob patterns on tool names, e.g. ["get_*"]')
     annotations = raw.get("annotations", {})
-    if (
-        not isinstance(annotations, dict)
-        or not set(annotations) <= set(HINT_DEFAULTS)
-        or not all(isinstance(value, bool) for value in annotations.values())
-    ):
-        raise StubgenError(f"{where}: annotations must map hints ({', '.join(sorted(HINT_DEFAULTS))}) to true or false")
+    problem = hint_problem(annotations)
+    if problem is not None:
+        raise StubgenError(f"{where}: {problem}")
     return ToolFilter(
         include=tuple(raw.get("include", ())), exclude=tuple(raw.get("exclude", ())), annotations=annotations
     )

@@ -101,6 +101,21 @@ def test_filters_by_a_server_id_the_hub_lacks_are_refused_naming_its_servers(edg
     ]
 
 
+def test_a_filter_on_a_hint_the_spec_lacks_is_refused_as_the_config_refuses_it(edgehub: Any) -> None:
+    """A run-time `ToolFilter(annotations={"readonlyHint": True})` (a misspelt hint) matched no tool,
+    since no tool has that hint set to true: the hub offered nothing and said nothing. It is refused
+    when built, in the words `[tool.mcp-stubgen.hub_filters]` uses."""
+    hints = "destructiveHint, idempotentHint, openWorldHint, readOnlyHint"
+    with pytest.raises(ValueError) as misspelt:
+        edgehub.ToolFilter(annotations={"readonlyHint": True})
+    assert str(misspelt.value) == (
+        f"annotations must map hints ({hints}) to true or false; 'readonlyHint' is no hint (did you mean 'readOnlyHint'?)"
+    )
+    with pytest.raises(ValueError, match=r"to true or false$"):
+        edgehub.ToolFilter(annotations={"readOnlyHint": "yes"})
+    assert edgehub.ToolFilter(annotations={"readOnlyHint": True}).allows("t", {"readOnlyHint": True})
+
+
 def test_a_hub_imported_as_a_top_level_module_says_how_to_import_it(tmp_path: Path) -> None:
     """With the output folder itself on the path, `import hub` (or a server's package) cannot reach the
     runtime the folder shares: the import error says how to import it instead of Python's bare

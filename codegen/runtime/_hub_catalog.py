@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import difflib
 import fnmatch
 import functools
 import hashlib
@@ -53,6 +54,7 @@ __all__ = [
     "ToolFormat",
     "catalog_tools",
     "file_stem",
+    "hint_problem",
     "model_visible",
     "names_only",
     "openai_strict_schema",
@@ -229,6 +231,12 @@ class ToolFilter:
     exclude: Sequence[str] = ()
     annotations: Mapping[str, bool] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        """A hint misspelt (`readonlyHint`) would leave every tool out, without a word."""
+        problem = hint_problem(self.annotations)
+        if problem is not None:
+            raise ValueError(problem)
+
     def allows(self, tool: str, annotations: Mapping[str, Any]) -> bool:
         if self.include and not any(fnmatch.fnmatchcase(tool, pattern) for pattern in self.include):
             return False
@@ -238,6 +246,21 @@ class ToolFilter:
             annotations.get(hint, HINT_DEFAULTS.get(hint)) == value
             for hint, value in self.annotations.items()
         )
+
+
+def hint_problem(annotations: Any) -> str | None:
+    """Why `annotations` is no map of the spec's hints to true or false, or None."""
+    hints = ", ".join(sorted(HINT_DEFAULTS))
+    if not isinstance(annotations, Mapping) or not all(
+        isinstance(value, bool) for value in annotations.values()
+    ):
+        return f"annotations must map hints ({hints}) to true or false"
+    for hint in annotations:
+        if hint not in HINT_DEFAULTS:
+            near = difflib.get_close_matches(str(hint), HINT_DEFAULTS, n=1, cutoff=0.6)
+            advice = f" (did you mean {near[0]!r}?)" if near else ""
+            return f"annotations must map hints ({hints}) to true or false; {hint!r} is no hint{advice}"
+    return None
 
 
 Filters = ToolFilter | Mapping[str, ToolFilter] | None
