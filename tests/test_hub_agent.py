@@ -187,7 +187,8 @@ def test_config_filters_and_separator_shape_the_generated_hub(run_cli, tmp_path:
     assert bad.exit_code == 2
     assert bad.stderr.strip() == (
         "error: pyproject.toml: [tool.mcp-stubgen.hub_filters.notes]: annotations must "
-        "map hints (destructiveHint, idempotentHint, openWorldHint, readOnlyHint) to true or false"
+        "map hints (destructiveHint, idempotentHint, openWorldHint, readOnlyHint) to true or false; "
+        "'readOnly' is no hint (did you mean 'readOnlyHint'?)"
     )
     (tmp_path / "pyproject.toml").write_text(pyproject.replace("hub_filters.notes]", "hub_filters.nots]"))
     unknown = run_cli("generate")
