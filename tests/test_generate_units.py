@@ -500,3 +500,23 @@ def test_a_root_model_rules_6_cannot_write_in_place_keeps_its_class(source: str)
     from codegen.generate.modelgen import _inlined_plain_roots
 
     assert _inlined_plain_roots(source, "T") == source
+
+
+def test_a_draft_07_tuple_is_typed_by_place_from_rules_6_and_a_committed_package_keeps_its_list() -> None:
+    """Draft-07's tuple `items: [A, B]` was typed `list[A | B]`, which coerces an item to another
+    place's type; rules 6 type it by place (`tuple[float, str]`). A committed rules-5 package keeps
+    its `list`: an upgrade turns no keyword a caller passes a list to into a `tuple`."""
+    from codegen.generate.modelgen import ModelJob, model_source
+
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {
+            "xy": {"type": "array", "items": [{"type": "number"}, {"type": "string"}], "minItems": 2, "maxItems": 2}
+        },
+    }
+    tool = {"name": "t", "inputSchema": schema}
+    assert "    xy: tuple[float, str] | None = None\n" in model_source("s", ModelJob(tool, "T", 6))
+    assert "    xy: list[float | str] | None = Field(default=None, max_length=2, min_length=2)\n" in model_source(
+        "s", ModelJob(tool, "T", 5)
+    )

@@ -24,6 +24,7 @@ from pydantic_core import SchemaError, SchemaValidator, core_schema
 from codegen.errors import StubgenError
 from codegen.generate.cache import compact_json
 from codegen.generate.modelgen import for_datamodel
+from codegen.identifiers import NAMING_RULES
 from codegen.schemas import (
     ANNOTATIONS,
     KEYWORDS,
@@ -133,7 +134,7 @@ def _check_schema(where: str, key: str, sent: JSON) -> str | None:
     """Check the schema as datamodel-code-generator will get it (no extension keyword), its references
     against the schema as the server sent it (so one into a dropped keyword says so); return why a
     reference leaves it untypable (`check_tool_schemas`), or None."""
-    schema = for_datamodel(sent, None)
+    schema = for_datamodel(sent, None, NAMING_RULES)  # the schema checked as the newest rules prepare it
     _check_patterns(where, key, schema)
     document = Document.of(sent)  # resolved as sent: `$id`s are not handed to datamodel-code-generator
     untypable: str | None = None

@@ -144,12 +144,14 @@ def datamodel_entry(job: ModelJob) -> JSON:
     entry: JSON = {
         "name": ascii_stand_in(job.stem),
         "inputSchema": _root(
-            _merged_overrides(for_datamodel(Document.of(tool["inputSchema"]).with_definitions(), None))
+            _merged_overrides(
+                for_datamodel(Document.of(tool["inputSchema"]).with_definitions(), None, job.naming_rules)
+            )
         ),
     }
     if "outputSchema" in tool:
         output = Document.of(tool["outputSchema"]).with_definitions()
-        entry["outputSchema"] = _root(_merged_overrides(for_datamodel(output, output)))
+        entry["outputSchema"] = _root(_merged_overrides(for_datamodel(output, output, job.naming_rules)))
     return entry
 
 
@@ -1130,11 +1132,12 @@ def _cut(text: str) -> str:
     return f"{text[:MAX_TEXT]} [cut: {len(text):,} characters in the snapshot]"
 
 
-def for_datamodel(schema: Any, output_root: Any) -> Any:
+def for_datamodel(schema: Any, output_root: Any, naming_rules: int) -> Any:
     """The schema as datamodel-code-generator gets it: defaults it would mistype dropped, a `const`
-    object or array written as a one-value `enum`, draft-07's tuple `items` (and its `additionalItems`)
-    written as `prefixItems` (and `items`), which datamodel-code-generator would type as a list of
-    any of its members, free text cut to `MAX_TEXT`, and objects open
+    object or array written as a one-value `enum`, by naming rules 6 draft-07's tuple `items` (and
+    its `additionalItems`) written as `prefixItems` (and `items`), which datamodel-code-generator would
+    type as a list of any of its members (earlier rules keep that `list`, so an upgrade turns no
+    committed keyword's `list` into a `tuple`), free text cut to `MAX_TEXT`, and objects open
     (`additionalProperties: true`) unless the schema closes them outright: the tool's own schema,
     checked by the runtime, decides which keys an object may have, and the model keeps them all.
 
@@ -1166,7 +1169,8 @@ def for_datamodel(schema: Any, output_root: Any) -> Any:
                 result[key] = _cut(value)
             else:
                 result[key] = value
-        result = with_prefix_items(result)
+        if naming_rules >= 6:
+            result = with_prefix_items(result)
         if (result.get("type") == "object" or "properties" in result) and (
             "additionalProperties" not in result
             or (result["additionalProperties"] is False and "patternProperties" in result)
