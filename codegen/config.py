@@ -41,9 +41,12 @@ _PROJECT_KEYS = frozenset({
 _SERVER_KEYS = frozenset({
     "command", "args", "env", "cwd", "url", "headers", "protocol", "type",
     "connect_timeout", "request_timeout", "max_pages", "client_capabilities", "parse_text_json", "auth",
+    "skip_lists",
 })  # fmt: skip
 CLIENT_CAPABILITIES = ("elicitation", "roots", "sampling")
 """What a server's config may declare in the handshake: some servers list tools only to clients that do."""
+LIST_METHODS = ("prompts/list", "resources/list", "resources/templates/list", "tools/list")
+"""The list methods discovery calls, which `skip_lists` may name."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,9 @@ class ServerConfig:
     no `structuredContent`; recorded in the snapshot, so the generated client does it."""
     auth: AuthConfig | None = None
     """OAuth for a URL server (`codegen/auth/`); None: only `headers` authenticate it."""
+    skip_lists: tuple[str, ...] = ()
+    """List methods not to call although the server declares them (sorted `LIST_METHODS`): for a
+    server whose listing of one kind fails, so that the rest of its catalog can still be snapshotted."""
 
 
 @dataclass(frozen=True)
@@ -438,6 +444,7 @@ def parse_server(
         ),
         parse_text_json=_boolean(settings.get("parse_text_json", False), f"{where}: parse_text_json"),
         auth=_auth(settings["auth"], f"{where}.auth", url is not None) if "auth" in settings else None,
+        skip_lists=_skip_lists(settings.get("skip_lists", []), f"{where}: skip_lists"),
     )
 
 
@@ -499,6 +506,16 @@ def _client_capabilities(value: Any, where: str) -> tuple[str, ...]:
     if unknown:
         raise StubgenError(f"{where}: unknown capability {unknown[0]!r}; choose from {', '.join(CLIENT_CAPABILITIES)}")
     return tuple(sorted(set(names)))
+
+
+def _skip_lists(value: Any, where: str) -> tuple[str, ...]:
+    methods = _strings(value, where)
+    for method in methods:
+        if method not in LIST_METHODS:
+            close = difflib.get_close_matches(method, LIST_METHODS, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"choose from {', '.join(LIST_METHODS)}"
+            raise StubgenError(f"{where}: {method!r} is not a list method; {hint}")
+    return tuple(sorted(set(methods)))
 
 
 def validate_protocol(value: Any, where: str) -> str:

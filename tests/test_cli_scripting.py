@@ -54,6 +54,7 @@ def test_snapshot_json_is_one_object_per_server_and_errors_are_objects_too(proje
         "counts": {"tools": 4, "resources": 1, "templates": 1, "prompts": 1},
         "protocol": "2026-07-28",
         "missing_methods": [],
+        "skipped_lists": [],
     }
     broken = objects["broken"]
     assert broken["status"] == "error" and broken["snapshot"] == "snaps/broken.json"

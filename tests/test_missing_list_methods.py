@@ -138,3 +138,60 @@ def test_a_server_that_exits_without_a_word_shows_what_it_said_before(tmp_path: 
         "the server closed the connection during tools/list; its last stderr lines before tools/list: "
         "Error: This command expects an MCP client on stdin (initialize handshake)."
     ), line
+
+
+def test_a_failing_list_method_can_be_skipped_and_the_snapshot_says_so(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """terraform-mcp-server 0.13.0 declares resources and fails `resources/list` (-32603): the error line
+    says how to snapshot the rest; with `skip_lists` the rest is snapshotted, the method is recorded
+    in `skippedLists` (format 6) with a warning every time, and the package is generated without it."""
+    monkeypatch.chdir(tmp_path)
+    config = """[tool.mcp-stubgen]
+snapshots = "snaps"
+output = "clients"
+[tool.mcp-stubgen.servers.raw]
+command = {command}
+args = [{raw}, "--mode", "prompts-list-error"]
+"""
+    write_config(tmp_path, config.format(command=json.dumps(PY), raw=json.dumps(RAW)))
+    failed = run_cli("snapshot")
+    assert failed.exit_code == 2
+    assert failed.stderr.startswith(
+        "error: server 'raw': prompts/list failed: Missing or invalid 'uri' parameter in prompts/list request "
+        "(code -32603); to snapshot the rest without it, set skip_lists = [\"prompts/list\"] for server 'raw'"
+    ), failed.stderr
+    assert not (tmp_path / "snaps").exists()
+
+    write_config(
+        tmp_path, config.format(command=json.dumps(PY), raw=json.dumps(RAW)) + 'skip_lists = ["prompts/list"]\n'
+    )
+    warning = (
+        "warning: server 'raw': prompts/list was not called (skip_lists in its config); "
+        "what it lists is not in the snapshot or the package"
+    )
+    for _ in range(2):
+        taken = run_cli("sync")
+        assert taken.exit_code == 0, taken.stderr
+        assert warning in taken.stderr.splitlines()
+    written = (tmp_path / "snaps" / "raw.json").read_bytes()
+    snapshot = json.loads(written)
+    assert (snapshot["format"], snapshot["skippedLists"], snapshot["prompts"]) == (6, ["prompts/list"], [])
+    assert "prompts" in snapshot["capabilities"] and len(snapshot["tools"]) == 5
+    client = (tmp_path / "clients" / "raw" / "client.py").read_text()
+    assert "async def bravo(" in client and "summarize" not in client
+    assert run_cli("generate", "--check").exit_code == 0
+
+
+def test_skip_lists_names_list_methods_only(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen]
+[tool.mcp-stubgen.servers.raw]
+command = {json.dumps(PY)}
+skip_lists = ["resource/list"]
+""",
+    )
+    result = run_cli("snapshot", "--config", tmp_path / "pyproject.toml")
+    assert result.exit_code == 2
+    assert result.stderr.endswith(
+        "[tool.mcp-stubgen.servers.raw]: skip_lists: 'resource/list' is not a list method; did you mean 'resources/list'?\n"
+    ), result.stderr

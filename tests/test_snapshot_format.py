@@ -105,6 +105,22 @@ def test_missing_methods_are_written_sorted_as_format_2_and_read_back_byte_ident
     assert make().fingerprint != original.fingerprint
 
 
+def test_skipped_lists_are_written_sorted_as_format_6_and_read_back_byte_identical(tmp_path: Path) -> None:
+    original = make(skipped_lists=("resources/templates/list", "prompts/list", "prompts/list"))
+    write_snapshot(tmp_path / "demo.json", original)
+    data = (tmp_path / "demo.json").read_bytes()
+    document = json.loads(data)
+    assert (document["format"], document["skippedLists"]) == (6, ["prompts/list", "resources/templates/list"])
+    again = load_snapshot(tmp_path / "demo.json")
+    assert again.skipped_lists == ("prompts/list", "resources/templates/list")
+    assert again.canonical_bytes() == data
+    assert make().fingerprint != original.fingerprint
+    document["skippedLists"] = ["prompt/list"]
+    (tmp_path / "demo.json").write_text(json.dumps(document))
+    with pytest.raises(StubgenError, match=r"demo\.json: invalid snapshot at /skippedLists/0: Input should be"):
+        load_snapshot(tmp_path / "demo.json")
+
+
 def test_client_settings_are_written_as_format_3_and_absent_settings_change_no_byte(tmp_path: Path) -> None:
     original = make(client_capabilities=("sampling", "roots"), parse_text_json=True)
     write_snapshot(tmp_path / "demo.json", original)
@@ -173,7 +189,7 @@ def test_duplicate_entries_are_rejected_with_their_name() -> None:
         ("not json", r"x\.json: not a JSON snapshot"),
         ("[]", r"x\.json: not a snapshot \(expected a JSON object\)"),
         ('{"format": 99}', r"x\.json: snapshot format 99 is newer than this mcp-stubgen understands.*upgrade"),
-        ('{"format": 6}', r"x\.json: snapshot format 6 is newer than this mcp-stubgen understands.*upgrade"),
+        ('{"format": 7}', r"x\.json: snapshot format 7 is newer than this mcp-stubgen understands.*upgrade"),
         ('{"format": true}', r"x\.json: unknown snapshot format True"),
         ('{"format": "1"}', r"x\.json: unknown snapshot format '1'"),
         ('{"tools": []}', r"x\.json: unknown snapshot format None"),

@@ -31,7 +31,7 @@ from codegen.options import (
     shown_path,
 )
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot, write_snapshot
-from codegen.snapshot.summary import warn_missing_methods
+from codegen.snapshot.summary import warn_unlisted_methods
 from codegen.snapshot.take import refuse_emptied
 
 FAIL_ON = {"breaking": Severity.BREAKING, "dangerous": Severity.DANGEROUS, "any": Severity.SAFE, "never": None}
@@ -178,7 +178,7 @@ def drift(
             console.error(str(result))
             unchecked[server.name] = str(result)
             continue
-        warn_missing_methods(result)
+        warn_unlisted_methods(result)
         old = committed[server.name]
         result = keep_names(old, result, config.method_names(server.name))
         fresh[server.name] = result

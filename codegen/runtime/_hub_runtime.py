@@ -76,6 +76,7 @@ from ._runtime import (
     _server_error,
     _timeout,
     error_message,
+    repeated_cursor,
     tool_fingerprint,
 )
 from ._schema_check import SchemaCheck, offline_validator
@@ -1152,9 +1153,7 @@ async def _list_all_tools(client: Client | ClientSession, server: str) -> list[T
         if cursor is None:
             return tools
         if cursor in seen_cursors:
-            raise PaginationError(
-                server, f"returned cursor {cursor[:40]!r} twice (its paging loops)"
-            )
+            raise PaginationError(server, repeated_cursor(cursor))
         seen_cursors.add(cursor)
     raise PaginationError(server, f"still had more after {MAX_PAGES} pages")
 

@@ -107,6 +107,7 @@ def _announce(snapshot: Snapshot, path: Path, changed: bool) -> None:
         counts=counts(snapshot),
         protocol=snapshot.protocol_version,
         missing_methods=list(snapshot.missing_methods),
+        skipped_lists=list(snapshot.skipped_lists),
     )
 
 

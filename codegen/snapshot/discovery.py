@@ -48,6 +48,7 @@ from codegen.runtime._http import (
     says_nothing_of_the_era,
     status_line,
 )
+from codegen.runtime._runtime import repeated_cursor
 from codegen.snapshot import wire
 from codegen.snapshot.deadlines import deadline, held, move_on_after
 from codegen.snapshot.format import (
@@ -805,8 +806,13 @@ async def list_catalog(
     missing: list[str] = []
     collected = [] if ttls is None else ttls
     collected.append(peer.discover_ttl_ms)
+    skipped: list[str] = []
     for listing in (_TOOLS, _RESOURCES, _TEMPLATES, _PROMPTS):
-        entries = await _list_all(peer, server, listing, collected) if listing.capability in capabilities else []
+        declared = listing.capability in capabilities
+        if declared and listing.method in server.skip_lists:
+            skipped.append(listing.method)
+            declared = False
+        entries = await _list_all(peer, server, listing, collected) if declared else []
         if entries is None:
             missing.append(listing.method)
         listed[listing.method] = entries or []
@@ -823,6 +829,7 @@ async def list_catalog(
         resource_templates=tuple(listed[_TEMPLATES.method]),
         prompts=tuple(listed[_PROMPTS.method]),
         missing_methods=tuple(missing),
+        skipped_lists=tuple(skipped),
         client_capabilities=server.client_capabilities,
         parse_text_json=server.parse_text_json,
     )
@@ -1053,6 +1060,14 @@ def _not_runnable(server: str, command: str, env: dict[str, str]) -> str:
     return f"server {server!r}: command {command!r} not found; install it, or give the program's full path"
 
 
+def _or_skip(server: ServerConfig, listing: _Listing) -> str:
+    """For a list method other than `tools/list` that fails: how to snapshot the rest of the catalog
+    until the server is fixed (a server's tools are what a snapshot is for, so they are not offered)."""
+    if listing is _TOOLS:
+        return ""
+    return f'; to snapshot the rest without it, set skip_lists = ["{listing.method}"] for server {server.name!r}'
+
+
 async def _list_all(peer: _Peer, server: ServerConfig, listing: _Listing, ttls: list[int]) -> list[JSON] | None:
     """Every page of one list method, in order, each page's `ttlMs` told to `ttls`; a repeated cursor
     or too many pages is an error.
@@ -1072,14 +1087,14 @@ async def _list_all(peer: _Peer, server: ServerConfig, listing: _Listing, ttls: 
         except TimeoutError:
             raise StubgenError(
                 f"server {server.name!r}: {listing.method} did not answer within {server.timeouts.request:g}s; "
-                "raise request_timeout in the config if the server is just slow"
+                f"raise request_timeout in the config if the server is just slow{_or_skip(server, listing)}"
             ) from None
         except ValidationError as error:
             first = error.errors()[0]
             pointer = "/".join(str(part) for part in first["loc"])
             raise StubgenError(
                 f"server {server.name!r}: {listing.method} returned a result that is not valid MCP "
-                f"(/{pointer}: {first['msg']}); the server has to fix its catalog"
+                f"(/{pointer}: {first['msg']}); the server has to fix its catalog{_or_skip(server, listing)}"
             ) from None
         except RemoteError as error:
             if _auth_flow_failed(error.data):
@@ -1107,6 +1122,7 @@ async def _list_all(peer: _Peer, server: ServerConfig, listing: _Listing, ttls: 
                 raise StubgenError(_too_deep(server)) from None
             raise StubgenError(
                 f"server {server.name!r}: {listing.method} failed: {error.message} (code {error.code})"
+                f"{_or_skip(server, listing)}"
             ) from None
         _refuse_non_finite(server, listing, page.entries)
         ttls.append(page.ttl_ms)
@@ -1116,8 +1132,7 @@ async def _list_all(peer: _Peer, server: ServerConfig, listing: _Listing, ttls: 
             return entries
         if cursor in seen_cursors:
             raise StubgenError(
-                f"server {server.name!r}: {listing.method} returned cursor {cursor[:40]!r} twice; "
-                "the server's pagination loops, so its catalog cannot be listed"
+                f"server {server.name!r}: {listing.method} {repeated_cursor(cursor)}, so its catalog cannot be listed"
             )
         seen_cursors.add(cursor)
     raise StubgenError(

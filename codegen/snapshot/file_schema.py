@@ -67,9 +67,9 @@ class SnapshotFile(BaseModel):
 
     model_config = ConfigDict(extra="forbid", title="mcp-stubgen snapshot")
 
-    format: Literal[1, 2, 3, 4, 5] = Field(
+    format: Literal[1, 2, 3, 4, 5, 6] = Field(
         description=(
-            "Snapshot format version: 5 when `argumentNames` or `namingRules` is present, else 4 when `pythonNames` is, else 3 "
+            "Snapshot format version: 6 when `skippedLists` is present, else 5 when `argumentNames` or `namingRules` is present, else 4 when `pythonNames` is, else 3 "
             "when `clientCapabilities` or `parseTextJson` is, else 2 when `missingMethods` is, else 1."
         )
     )
@@ -87,6 +87,13 @@ class SnapshotFile(BaseModel):
         description=(
             "List methods the server declared (through its capabilities) but answered with -32601 Method "
             "not found; their entries are recorded as empty. Absent when there are none."
+        ),
+    )
+    skippedLists: list[Literal["prompts/list", "resources/list", "resources/templates/list", "tools/list"]] = Field(
+        default=[],
+        description=(
+            "List methods the server declared but the snapshot did not call, as its `skip_lists` setting says "
+            "(for a server whose listing of one kind fails); their entries are not recorded. Absent when none."
         ),
     )
     clientCapabilities: list[Literal["elicitation", "roots", "sampling"]] = Field(
@@ -121,7 +128,9 @@ class SnapshotFile(BaseModel):
             "(`PickInputVariant`), where 1 to 3 name them by the union's name twice (`PickInputPickInput`); 5 keeps "
             "letters of scripts other than Latin (`统计字数`, `получить_погоду`), which 1 to 4 drop (`tool`), and names "
             "a tagged union's members by their tags (`DrawInputShapeCircle`), where 1 to 4 name them by place "
-            "(`DrawInputShape`, `DrawInputShape1`). 4 and 5 are always present; 1 to 3 only when a name has a letter "
+            "(`DrawInputShape`, `DrawInputShape1`); 6 types a constrained plain value inside a model (an array's item, a "
+            "union's member) as that value (`list[Annotated[int, Field(ge=1)]]`), where 1 to 5 make it a class. 4 to 6 "
+            "are always present; 1 to 3 only when a name has a letter "
             "beside a digit, the one place they differ. Absent "
             "means 1 where a name has a letter beside a digit (written before this field existed), else 3. A "
             "snapshot keeps the rules of the one it replaces."

@@ -22,16 +22,18 @@ from codegen.errors import StubgenError
 from codegen.fsutil import atomic_write_bytes
 from codegen.identifiers import NAMING_RULES, UNRECORDED_RULES, naming_rules_apply
 
-SNAPSHOT_FORMAT = 5
+SNAPSHOT_FORMAT = 6
 """The newest format this version reads and writes; bumped whenever a snapshot written by this
 version could be misread by an older one. A snapshot is written in the oldest format that holds it:
 format 2 only adds `missingMethods`, format 3 `clientCapabilities` and `parseTextJson`, format 4
-`pythonNames`, format 5 `argumentNames` and `namingRules`, so a snapshot without them stays format 1, byte for byte,
+`pythonNames`, format 5 `argumentNames` and `namingRules`, format 6 `skippedLists`, so a snapshot without them stays
+format 1, byte for byte,
 and an older mcp-stubgen given a newer file says to upgrade instead of misreading or half-refusing it."""
 _FIRST_FORMAT_WITH_MISSING_METHODS = 2
 _FIRST_FORMAT_WITH_CLIENT_SETTINGS = 3
 _FIRST_FORMAT_WITH_PYTHON_NAMES = 4
 _FIRST_FORMAT_WITH_KEYWORDS = 5
+_FIRST_FORMAT_WITH_SKIPPED_LISTS = 6
 
 JSON = dict[str, Any]
 
@@ -169,6 +171,9 @@ class Snapshot:
     prompts: tuple[JSON, ...] = ()
     missing_methods: tuple[str, ...] = ()
     """Declared list methods the server does not implement (-32601), sorted."""
+    skipped_lists: tuple[str, ...] = ()
+    """Declared list methods not called, as the server's `skip_lists` setting says, sorted: their
+    entries are not in the snapshot, whatever the server holds."""
     client_capabilities: tuple[str, ...] = ()
     """The client capabilities declared in the handshake that listed this catalog, sorted."""
     parse_text_json: bool = False
@@ -209,6 +214,7 @@ class Snapshot:
         resource_templates: tuple[JSON, ...] = (),
         prompts: tuple[JSON, ...] = (),
         missing_methods: tuple[str, ...] = (),
+        skipped_lists: tuple[str, ...] = (),
         client_capabilities: tuple[str, ...] = (),
         parse_text_json: bool = False,
         python_names: Mapping[str, Mapping[str, str]] | None = None,
@@ -234,6 +240,7 @@ class Snapshot:
             "resource_templates": resource_templates,
             "prompts": prompts,
             "missing_methods": missing_methods,
+            "skipped_lists": skipped_lists,
             "client_capabilities": client_capabilities,
             "parse_text_json": parse_text_json,
             "python_names": python_names or {},
@@ -255,6 +262,7 @@ class Snapshot:
         )
         object.__setattr__(self, "prompts", _sorted_unique(self.server, "prompt", self.prompts, "name"))
         object.__setattr__(self, "missing_methods", tuple(sorted(set(self.missing_methods))))
+        object.__setattr__(self, "skipped_lists", tuple(sorted(set(self.skipped_lists))))
         object.__setattr__(self, "client_capabilities", tuple(sorted(set(self.client_capabilities))))
         names = {kind: dict(sorted(entries.items())) for kind, entries in sorted(self.python_names.items()) if entries}
         object.__setattr__(self, "python_names", names)
@@ -282,7 +290,9 @@ class Snapshot:
 
     def to_json(self) -> JSON:
         recorded_rules = self.naming_rules > UNRECORDED_RULES or (self._rules_apply and self.naming_rules != 1)
-        if self.argument_names or recorded_rules:
+        if self.skipped_lists:
+            version = _FIRST_FORMAT_WITH_SKIPPED_LISTS
+        elif self.argument_names or recorded_rules:
             version = _FIRST_FORMAT_WITH_KEYWORDS
         elif self.python_names:
             version = _FIRST_FORMAT_WITH_PYTHON_NAMES
@@ -306,6 +316,8 @@ class Snapshot:
             document["instructions"] = self.instructions
         if self.missing_methods:
             document["missingMethods"] = list(self.missing_methods)
+        if self.skipped_lists:
+            document["skippedLists"] = list(self.skipped_lists)
         if self.client_capabilities:
             document["clientCapabilities"] = list(self.client_capabilities)
         if self.parse_text_json:
@@ -458,6 +470,7 @@ def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
             resource_templates=tuple(document.get("resourceTemplates", ())),
             prompts=tuple(document.get("prompts", ())),
             missing_methods=tuple(document.get("missingMethods", ())),
+            skipped_lists=tuple(document.get("skippedLists", ())),
             client_capabilities=tuple(document.get("clientCapabilities", ())),
             parse_text_json=document.get("parseTextJson", False),
             python_names=document.get("pythonNames", {}),
@@ -486,10 +499,11 @@ _PYTHON_NAME_KINDS = {"tools", "resources", "resourceTemplates", "prompts", "tas
 _ARGUMENT_NAME_KINDS = {"tools", "prompts"}
 _NAMING_RULES = {1, 2, 3, 4, 5, 6}
 _CLIENT_CAPABILITIES = {"elicitation", "roots", "sampling"}
+_LIST_METHODS = {"prompts/list", "resources/list", "resources/templates/list", "tools/list"}
 _FILE_KEYS = {
     *_ENTRY_KEYS,
     *("format", "server", "protocolVersion", "serverInfo", "capabilities", "instructions", "missingMethods"),
-    *("clientCapabilities", "parseTextJson", "pythonNames", "argumentNames", "namingRules"),
+    *("clientCapabilities", "parseTextJson", "pythonNames", "argumentNames", "namingRules", "skippedLists"),
 }
 
 
@@ -525,6 +539,9 @@ def _plainly_valid(document: JSON) -> bool:
         return False
     missing, capabilities = document.get("missingMethods", []), document.get("clientCapabilities", [])
     if type(missing) is not list or not all(type(method) is str for method in missing):
+        return False
+    skipped = document.get("skippedLists", [])
+    if type(skipped) is not list or not all(type(method) is str and method in _LIST_METHODS for method in skipped):
         return False
     if type(capabilities) is not list or not all(
         type(item) is str and item in _CLIENT_CAPABILITIES for item in capabilities

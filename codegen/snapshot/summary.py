@@ -7,7 +7,7 @@ from __future__ import annotations
 from codegen import console
 from codegen.snapshot import Snapshot
 
-__all__ = ["counts", "describe", "emptied", "warn_missing_methods"]
+__all__ = ["counts", "describe", "emptied", "warn_unlisted_methods"]
 
 
 def describe(snapshot: Snapshot) -> str:
@@ -21,12 +21,18 @@ def describe(snapshot: Snapshot) -> str:
     return f"{listed}; protocol {snapshot.protocol_version}"
 
 
-def warn_missing_methods(snapshot: Snapshot) -> None:
-    """One warning line per list method the server declared but does not implement."""
+def warn_unlisted_methods(snapshot: Snapshot) -> None:
+    """One warning line per list method the server declared that the snapshot holds nothing of: not
+    implemented by the server, or left out by the config."""
     for method in snapshot.missing_methods:
         console.warn(
             f"server {snapshot.server!r}: {method} is declared but not implemented "
             "(-32601 Method not found); recorded as empty"
+        )
+    for method in snapshot.skipped_lists:
+        console.warn(
+            f"server {snapshot.server!r}: {method} was not called (skip_lists in its config); "
+            "what it lists is not in the snapshot or the package"
         )
 
 

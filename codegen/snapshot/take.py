@@ -17,7 +17,7 @@ from codegen.options import shown_path
 from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
 from codegen.snapshot.audit import catalog_findings
 from codegen.snapshot.stdio import INHERITED_NAMES, start_early
-from codegen.snapshot.summary import counts, describe, emptied, warn_missing_methods
+from codegen.snapshot.summary import counts, describe, emptied, warn_unlisted_methods
 
 if TYPE_CHECKING:
     from codegen.sync.freshness import Freshness
@@ -69,7 +69,7 @@ def take_snapshots(
         if isinstance(result, StubgenError):
             failed(name, str(result))
             return
-        warn_missing_methods(result)
+        warn_unlisted_methods(result)
         path = targets[name]
         try:
             committed = _committed(path)  # read once: for the names its package gave, and what it would lose

@@ -42,7 +42,7 @@ from codegen.identifiers import keep_names
 from codegen.options import shown_path
 from codegen.snapshot import Snapshot, write_snapshot
 from codegen.snapshot.discovery import connect, list_catalog
-from codegen.snapshot.summary import emptied, warn_missing_methods
+from codegen.snapshot.summary import emptied, warn_unlisted_methods
 from codegen.sync.publish import RuntimeChanges, publish_hub, publish_with_snapshot
 
 BACKOFF_FIRST = 1.0
@@ -368,7 +368,7 @@ class Watcher:
         if reason is not None:  # a watch never empties a committed snapshot or deletes a package
             _failed(name, f"server {name!r}: {reason} ({shown_path(path)}); not published, still watching")
             return False
-        warn_missing_methods(new)
+        warn_unlisted_methods(new)
         findings: list[Finding] = []
         ignored = 0
         if old is None:

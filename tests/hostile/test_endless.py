@@ -7,6 +7,7 @@ import hashlib
 import importlib
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -30,6 +31,12 @@ from tests.servers.raw_server import deep_tool
 
 PY = PYTHON
 RAW = str(SERVERS / "raw_server.py")
+
+
+EMPTY_CURSOR_LOOP = (
+    r"^server 'raw': tools/list returned cursor '' twice \(its paging loops: an empty nextCursor is a cursor, "
+    r"not the end of the list, and the server has to leave it out of its last page\), so its catalog cannot be "
+)
 
 
 def raw_server(mode: str) -> StdioServerParameters:
@@ -58,6 +65,7 @@ def raw_packages(tmp_path: Path) -> Iterator[Any]:
     [
         ("endless-cursor", r"^server 'raw': tools/list still had more after 1000 pages"),
         ("cursor-loop", r"^server 'raw': tools/list returned cursor 'again' twice \(its paging loops\)"),
+        ("empty-cursor", EMPTY_CURSOR_LOOP),
     ],
 )
 async def test_verify_stops_on_paging_that_never_ends(raw_packages: Any, mode: str, message: str) -> None:
@@ -326,3 +334,14 @@ def test_a_bad_cache_bound_is_one_line(tmp_path: Path, run_cli, monkeypatch) -> 
         2,
         "error: MCP_STUBGEN_CACHE_MAX_MB='lots': expected a whole number of megabytes, at least 1\n",
     )
+
+
+def test_snapshot_says_an_empty_next_cursor_is_a_cursor(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """MCP 2026-07-28 made `nextCursor: ""` a cursor like any other, so a server that ends its listing
+    with it pages in a loop; the line says what the server has to change."""
+    result = run_cli(
+        "snapshot", "--name", "raw", "--out", tmp_path / "raw.json", "--", PY, RAW, "--mode", "empty-cursor"
+    )
+    assert result.exit_code == 2
+    assert re.match("error: " + EMPTY_CURSOR_LOOP[1:] + "listed\n$", result.stderr), result.stderr
+    assert not (tmp_path / "raw.json").exists()

@@ -91,6 +91,8 @@ def fail(request_id: object, code: int, message: str, data: object = None) -> No
 def tools_page(mode: str, cursor: str | None) -> dict[str, object]:
     if mode == "cursor-loop":
         return {"tools": TOOLS[:1], "nextCursor": "again"}
+    if mode == "empty-cursor":  # every page, the last too, ends with "" (higress's MCP servers did)
+        return {"tools": TOOLS, "nextCursor": ""}
     if mode == "endless-cursor":  # a fresh cursor every time: only a page limit stops the listing
         return {"tools": TOOLS[:1], "nextCursor": str(int(cursor or 0) + 1)}
     start = int(cursor or 0)
@@ -216,6 +218,9 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
                 request_id, {"content": [{"type": "text", "text": f"{params.get('name')}: {arguments.get('value')}"}]}
             )
     elif method == "prompts/list":
+        if mode == "prompts-list-error":  # terraform-mcp-server 0.13.0's resources/list, in kind
+            fail(request_id, -32603, "Missing or invalid 'uri' parameter in prompts/list request")
+            return
         answer(request_id, {"prompts": [{"name": "summarize", "arguments": [{"name": "text", "required": True}]}]})
     elif method == "ping":
         answer(request_id, {})

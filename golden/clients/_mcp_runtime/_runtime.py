@@ -360,6 +360,17 @@ class CatalogDriftError(StubgenClientError):
         )
 
 
+def repeated_cursor(cursor: str) -> str:
+    """Why a listing stopped at a cursor that came back: since MCP 2026-07-28 an empty `nextCursor`
+    is a cursor like any other, which some servers still send on their last page."""
+    if cursor == "":
+        return (
+            "returned cursor '' twice (its paging loops: an empty nextCursor is a cursor, not the end of "
+            "the list, and the server has to leave it out of its last page)"
+        )
+    return f"returned cursor {cursor[:40]!r} twice (its paging loops)"
+
+
 class PaginationError(StubgenClientError):
     """The server's `tools/list` paging does not end: a cursor came back twice, or the pages ran past the limit."""
 
@@ -1012,9 +1023,7 @@ class GeneratedClient:
             if cursor is None:
                 break
             if cursor in seen_cursors:
-                raise PaginationError(
-                    self.server_name, f"returned cursor {cursor[:40]!r} twice (its paging loops)"
-                )
+                raise PaginationError(self.server_name, repeated_cursor(cursor))
             seen_cursors.add(cursor)
         else:
             raise PaginationError(
