@@ -11,7 +11,7 @@ import json
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,8 +25,9 @@ if TYPE_CHECKING:
     from codegen.runtime._hub_runtime import LiveTools
 
 SERVER_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
-_VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
-"""`${VAR}`, VS Code's `${env:VAR}`, and `${VAR:-default}` (the default when VAR is unset or empty)."""
+_VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(:-|\})")
+"""The start of `${VAR}`, VS Code's `${env:VAR}`, or `${VAR:-default}` (the default when VAR is unset or
+empty, itself expanded: `${VAR:-${OTHER}}`)."""
 _INPUT_VARIABLE = re.compile(r"\$\{input:[^}]*\}")
 _ANY_VARIABLE = re.compile(r"\$\{[^}]*\}")
 _FOREIGN_KEYS = ("alwaysAllow", "autoApprove", "timeout")
@@ -625,17 +626,49 @@ def expand_secrets(values: Mapping[str, str], server: str, what: str) -> dict[st
     """Expand `${VAR}`, `${env:VAR}` and `${VAR:-default}` from the environment; a missing variable
     names itself, never a value."""
 
-    def replace(match: re.Match[str]) -> str:
-        variable, default = match.group(1), match.group(2)
-        if default is not None:
-            return os.environ.get(variable) or default
+    def value_of(variable: str) -> str:
         if variable not in os.environ:
             raise StubgenError(
                 f"server {server!r}: environment variable {variable} (used in {what}) is not set; export it and retry"
             )
         return os.environ[variable]
 
-    return {key: _VARIABLE.sub(replace, value) for key, value in values.items()}
+    return {key: _expanded(value, value_of)[0] for key, value in values.items()}
+
+
+def _expanded(text: str, value_of: Callable[[str], str], start: int = 0, nested: bool = False) -> tuple[str, int]:
+    """`text` from `start` with its variables expanded, and where that stopped: at the end, or inside
+    a default (`nested`) at the brace that closes it. A `${` that never closes is kept as written, and
+    a default is expanded only when it is used, so an unused one's variables need not be set."""
+    out: list[str] = []
+    position = start
+    while position < len(text):
+        if nested and text[position] == "}":
+            return "".join(out), position
+        found = _VARIABLE.match(text, position) if text.startswith("${", position) else None
+        if found is None:
+            out.append(text[position])
+            position += 1
+            continue
+        variable = found.group(1)
+        if found.group(2) == "}":
+            out.append(value_of(variable))
+            position = found.end()
+            continue
+        chosen = os.environ.get(variable)
+        default, closing = _expanded(text, value_of if not chosen else _unused, found.end(), nested=True)
+        if closing >= len(text):  # no brace closes the default: not a variable at all
+            out.append(text[position])
+            position += 1
+            continue
+        out.append(chosen or default)
+        position = closing + 1
+    return "".join(out), position
+
+
+def _unused(variable: str) -> str:
+    """The value of a variable in a default that is not used: nothing, and never an error."""
+    return ""
 
 
 def _string(value: Any, where: str) -> str:

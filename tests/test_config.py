@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from codegen.config import expand_secrets
+from codegen.errors import StubgenError
 from tests.conftest import EXAMPLE_SERVER, PYTHON, SERVERS, write_config
 
 PY = PYTHON
@@ -218,3 +220,32 @@ def test_generate_settings_are_checked_by_every_command(  # type: ignore[no-unty
     result = run_cli(command, "--config", config)
     assert result.exit_code == 2
     assert re.search(pattern, one_error_line(result.stderr)), result.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "expanded"),
+    [
+        ("${SET}", "set"),
+        ("${env:SET}-${UNSET:-fallback}", "set-fallback"),
+        ("${UNSET:-${SET}}", "set"),  # docker compose's nested default
+        ("${UNSET:-${EMPTY:-${SET}}}/x", "set/x"),
+        ("${SET:-${UNSET}}", "set"),  # an unused default's variable need not be set
+        ("Bearer ${UNSET:-}", "Bearer "),
+        ("${UNSET:-open", "${UNSET:-open"),  # never closed: kept as written
+        ("${UNSET:-a}b}", "ab}"),
+    ],
+)
+def test_variables_expand_with_nested_defaults(monkeypatch: pytest.MonkeyPatch, text: str, expanded: str) -> None:
+    monkeypatch.setenv("SET", "set")
+    monkeypatch.setenv("EMPTY", "")
+    monkeypatch.delenv("UNSET", raising=False)
+    assert expand_secrets({"key": text}, "api", "headers") == {"key": expanded}
+
+
+def test_a_variable_in_a_used_default_must_be_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("UNSET", raising=False)
+    monkeypatch.delenv("ALSO_UNSET", raising=False)
+    with pytest.raises(
+        StubgenError, match=r"^server 'api': environment variable ALSO_UNSET \(used in headers\) is not set"
+    ):
+        expand_secrets({"key": "${UNSET:-${ALSO_UNSET}}"}, "api", "headers")
