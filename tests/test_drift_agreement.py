@@ -21,7 +21,7 @@ import subprocess
 import sys
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -61,11 +61,12 @@ class Side:
     templates: tuple[JSON, ...] = ()
     prompts: tuple[JSON, ...] = ()
     replies: Mapping[str, JSON] = field(default_factory=dict)
+    naming_rules: int = NAMING_RULES
 
     def snapshot(self, server: str) -> JSON:
         return {
             "format": 5,
-            "namingRules": NAMING_RULES,
+            "namingRules": self.naming_rules,
             "server": server,
             "protocolVersion": "2025-11-25",
             "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
@@ -104,6 +105,11 @@ def outputs(before: JSON, after: JSON, use: str, reply_before: JSON, reply_after
         Side((tool(out=after),), replies={"t": reply_after}),
         use,
     )
+
+
+def by_rules_5(case: Case) -> Case:
+    """The case in a package of naming rules 5, which a snapshot taken before rules 6 keeps."""
+    return replace(case, before=replace(case.before, naming_rules=5), after=replace(case.after, naming_rules=5))
 
 
 OPTS = obj({"depth": INT, "kind": {"enum": ["x", "y"]}}, "depth")
@@ -216,6 +222,13 @@ CASES: dict[str, Case] = {
         obj({"opts": obj({"pages": {"type": "array", "items": {**INT, "minimum": 1}}})}),
         obj({"opts": obj({"pages": {"type": "array", "items": INT}})}),
         "    await c.t(opts=models.TInputOpts(pages=[1, 2]))\n",
+    ),
+    "in_nested_item_bound_relaxed_rules_5": by_rules_5(
+        inputs(
+            obj({"opts": obj({"pages": {"type": "array", "items": {**INT, "minimum": 1}}})}),
+            obj({"opts": obj({"pages": {"type": "array", "items": INT}})}),
+            "    page = models.TInputOptsPage(1)\n    await c.t(opts=models.TInputOpts(pages=[page]))\n",
+        )
     ),
     "in_tagged_member_added": inputs(
         obj({"shape": {"oneOf": [obj({"kind": {"const": "circle"}, "r": N}, "kind", "r")]}}, "shape"),
@@ -342,6 +355,15 @@ CASES: dict[str, Case] = {
         "    r = await c.t()\n    first: int = r.sizes[0]\n    print(first + 1)\n",
         {"sizes": [1]},
         {"sizes": [2]},
+    ),
+    "out_item_bound_added_rules_5": by_rules_5(
+        outputs(
+            obj({"sizes": {"type": "array", "items": INT}}, "sizes"),
+            obj({"sizes": {"type": "array", "items": {**INT, "minimum": 0}}}, "sizes"),
+            "    r = await c.t()\n    first: int = r.sizes[0]\n    print(first + 1)\n",
+            {"sizes": [1]},
+            {"sizes": [2]},
+        )
     ),
     # -- outputs: dangerous
     "out_enum_value_added": outputs(

@@ -52,6 +52,11 @@ def ref(target: dict[str, Any]) -> dict[str, Any]:
     return obj({"x": {"$ref": "#/$defs/X"}}, **{"$defs": {"X": target}})
 
 
+def by_rules_5(pair: Pair) -> Pair:
+    """The pair as packages of naming rules 5 have it (`snap` gives the current rules)."""
+    return replace(pair[0], naming_rules=5), replace(pair[1], naming_rules=5)
+
+
 RES = {"uri": "file:///a", "name": "a", "mimeType": "text/plain"}
 CLOSED_READER = {"readOnlyHint": True, "openWorldHint": False}
 """Hints of a tool that neither changes nor reaches beyond its server: the one kind `tool-added` stays safe for."""
@@ -455,6 +460,16 @@ CASES: dict[str, tuple[Pair, Pair]] = {
         outputs(obj({"itemCount": INT}), obj({"itemCount": INT, "item-count": S})),
         outputs(obj({"item-count": S}), obj({"item-count": S, "itemCount": INT})),
     ),
+    # naming rules 1 to 5 make a class of an array item with a bound; the near miss tightens a bound
+    # it already had
+    "model-value-boxed": (
+        by_rules_5(outputs({"type": "array", "items": INT}, {"type": "array", "items": {**INT, "minimum": 0}})),
+        by_rules_5(
+            outputs(
+                {"type": "array", "items": {**INT, "minimum": 0}}, {"type": "array", "items": {**INT, "minimum": 1}}
+            )
+        ),
+    ),
     # SEP-2243: an argument mirrored into an `Mcp-Param-*` header; the near miss is an output field's
     "in-header-added": (inputs(S, {**S, "x-mcp-header": "Region"}), outputs(S, {**S, "x-mcp-header": "Region"})),
     "in-header-removed": (
@@ -601,6 +616,37 @@ def test_model_renamed_names_the_classes_the_packages_naming_rules_gave(naming_r
     variants = {3: ("TInputShapeTInputShape", "TInputFormTInputForm"), 4: ("TInputShapeVariant", "TInputFormVariant")}
     was, now = variants[naming_rules]
     assert was in finding.old and now in finding.new, (finding.old, finding.new)
+
+
+@pytest.mark.parametrize("naming_rules", [5, 6])
+def test_a_plain_value_that_gains_or_loses_its_class_is_model_value_boxed(naming_rules: int) -> None:
+    """Rules 1 to 5 hold a bounded array item or union member in a root model class: a first bound
+    makes one (`list[int]` becomes `list[TInputPage]`), the last one's removal takes it away; both
+    break typed callers, whichever side the schema rules put the bound on. Rules 6 make no class."""
+
+    def catalog(page: dict[str, Any], member: dict[str, Any]) -> Snapshot:
+        schema = obj({"pages": {"type": "array", "items": page}, "v": {"anyOf": [member, {"type": "boolean"}]}})
+        return replace(snap((tool(inp=schema, out=schema),)), naming_rules=naming_rules)
+
+    def boxed(before: Snapshot, after: Snapshot) -> list[tuple[str, str]]:
+        found = [found for found in compare_snapshots(before, after) if found.rule == "model-value-boxed"]
+        assert all(finding.severity.value == "breaking" for finding in found)
+        return sorted((finding.old[0] + "." + finding.old[1], finding.new[2]) for finding in found)
+
+    plain, bounded = catalog(INT, S), catalog({**INT, "minimum": 1}, {**S, "maxLength": 3})
+    if naming_rules == 6:
+        assert boxed(plain, bounded) == boxed(bounded, plain) == []
+        return
+    assert boxed(plain, bounded) == [
+        ("TInput.pages", "list[TInputPage] | None"),
+        ("TInput.v", "TInputV | bool | None"),
+        ("TOutput.pages", "list[TOutputPage] | None"),
+        ("TOutput.v", "TOutputV | bool | None"),
+    ]
+    assert [new for _field, new in boxed(bounded, plain)] == ["list[int] | None", "str | bool | None"] * 2
+    # a bound tightened keeps the class, a description added to a plain item makes none
+    assert boxed(bounded, catalog({**INT, "minimum": 2}, {**S, "maxLength": 2})) == []
+    assert boxed(plain, catalog({**INT, "description": "a page"}, S)) == []
 
 
 def test_inline_union_members_that_trade_places_are_model_renamed() -> None:

@@ -125,6 +125,7 @@ EXTENSIONS: dict[str, Severity] = {
     "out-return-changed": B,
     "model-renamed": B,
     "model-field-respelled": B,
+    "model-value-boxed": B,
 }
 """Rules the catalog has no row for: renames of prompts and resources are reported once like
 `tool-renamed`, additions of every kind like `tool-added`, and an ignore entry that matches nothing is

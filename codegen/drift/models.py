@@ -34,10 +34,11 @@ def renamed_models(
     class's fields now under another class's name. A class that is only gone went with its property,
     which the schema rules report."""
     now_tools = {tool["name"]: tool for tool in new.tools}
+    boxes_values = min(old.naming_rules, new.naming_rules) < 6  # rules 6 make no class for a plain value
     changed = [
         (before, now_tools[before["name"]])
         for before in old.tools
-        if before["name"] in now_tools and _names_may_change(before, now_tools[before["name"]])
+        if before["name"] in now_tools and _names_may_change(before, now_tools[before["name"]], boxes_values)
     ]
     if not changed:
         return
@@ -60,6 +61,7 @@ def renamed_models(
         if not (gone and came):  # only gone went with its property; only came is new
             gone = came = []
         _respelled_fields(name, was, now, add)
+        _boxed_fields(name, was, now, add)
         if not moved and not gone:
             continue
         renames = [f"{old_name} is now {new_name}" for old_name, new_name in moved]
@@ -97,12 +99,53 @@ def _respelled_fields(name: str, was: Mapping[str, Shape], now: Mapping[str, Sha
                 )
 
 
-def _names_may_change(old: JSON, new: JSON) -> bool:
+def _boxed_fields(name: str, was: Mapping[str, Shape], now: Mapping[str, Shape], add: Callable[..., None]) -> None:
+    """Report each attribute of a class kept under its name whose value is held in a class now, or no
+    longer: naming rules 1 to 5 make a root model class of an array's item or a union's member that
+    has a bound (`list[int]` becomes `list[TOutputSize]`), so the first bound added makes one and the
+    last removed takes it away, while the schema rules see only a bound come or go."""
+    for model in sorted(was.keys() & now.keys()):
+        before = {(wire, python): text for wire, python, text, _required in was[model][0]}
+        after = {(wire, python): text for wire, python, text, _required in now[model][0]}
+        for key in sorted(before.keys() & after.keys()):
+            came = sorted(_root_classes(after[key], now) - _root_classes(before[key], was))
+            went = sorted(_root_classes(before[key], was) - _root_classes(after[key], now))
+            if bool(came) == bool(went):  # unchanged, or one class for another: `model-renamed` says so
+                continue
+            how = f"{', '.join(came)} now holds its value" if came else f"{', '.join(went)} no longer holds it"
+            message = (
+                f"{model}.{key[1]} is {after[key]} where it was {before[key]}: {how}; code that passes, builds or "
+                "reads it must change"
+            )
+            add(
+                "model-value-boxed",
+                "tool",
+                name,
+                message,
+                "",
+                [model, key[1], before[key]],
+                [model, key[1], after[key]],
+            )
+
+
+def _root_classes(annotation: str, models: Mapping[str, Shape]) -> set[str]:
+    """The root model classes (a plain value in a class) an annotation names."""
+    from codegen.generate.model_reader import names_in
+
+    return {
+        used
+        for used in names_in(annotation)
+        if used in models and any(base.startswith("RootModel[") for base in models[used][1])
+    }
+
+
+def _names_may_change(old: JSON, new: JSON, boxes_values: bool) -> bool:
     """Whether the tool's model classes may be named otherwise while its schemas mean the same: its
     references changed (which definitions it has, which it points to where; models are named after
     the definitions they come from), its unions' members did (inline members are named by place), or
     properties spelled alike came or went (the first of them takes the shared attribute name).
-    Schema rules see through all three; a tool with none of them changed is not generated."""
+    Schema rules see through all three; a tool with none of them changed is not generated. Where
+    `boxes_values` (naming rules 1 to 5), an array's items that changed may gain or lose their class."""
     schemas = [[tool.get("inputSchema", {}), tool.get("outputSchema", {})] for tool in (old, new)]
     if schemas[0] == schemas[1]:  # most tools: compared in C, key order aside, without writing them out
         return False
@@ -111,7 +154,19 @@ def _names_may_change(old: JSON, new: JSON) -> bool:
         _REFERENCE.findall(texts[0]) != _REFERENCE.findall(texts[1])
         or _definitions(old) != _definitions(new)
         or _placed_names(schemas[0]) != _placed_names(schemas[1])
+        or (boxes_values and _items(schemas[0]) != _items(schemas[1]))
     )
+
+
+def _items(schemas: list[Any]) -> dict[tuple[Any, ...], str]:
+    """Each array's `items` schema of a plain type, as its canonical text, by where it is."""
+    return {
+        (number, *path): canonical(node["items"])
+        for number, schema in enumerate(schemas)
+        for path, node in subschemas(schema)
+        if isinstance(node.get("items"), dict)
+        and node["items"].get("type") in ("string", "integer", "number", "boolean")
+    }
 
 
 def _placed_names(schemas: list[Any]) -> dict[tuple[Any, ...], list[str]]:

@@ -91,6 +91,8 @@ RULE_HELP: dict[str, str] = {
     "inline union members reordered).",
     "model-field-respelled": "A model attribute holds another property now: a property spelled alike (item-count beside "
     "itemCount) took its Python name.",
+    "model-value-boxed": "A model attribute's plain value is held in a root model class now, or no longer (a first bound on "
+    "an array's items or a union's member, or its last removed, in a package of naming rules 1 to 5).",
     "client-capabilities-changed": (
         "The snapshot was taken declaring other client capabilities: tools listed only to such clients appear or vanish."
     ),
