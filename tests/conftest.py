@@ -42,8 +42,13 @@ def pytest_configure(config: pytest.Config) -> None:
     xdist worker's terminal summary, after the worker reported its last test; assertion rewriting,
     uncached under PYTHONDONTWRITEBYTECODE, makes that 1.7 s of CPU, past 5 s on a loaded 2-core
     machine, and execnet interrupts a worker still busy 5 s after it is told to stop: the
-    `KeyboardInterrupt` in hypothesis' `gc_callback` warned of at the end of every CI run."""
-    importlib.import_module("hypothesis")
+    `KeyboardInterrupt` in hypothesis' `gc_callback` warned of at the end of every CI run.
+
+    Its per-example deadline (200 ms) is a timed assertion, which a loaded machine fails
+    (`test_python_literal_round_trips_any_json` at load 7): no example here has one."""
+    hypothesis = importlib.import_module("hypothesis")
+    hypothesis.settings.register_profile("suite", deadline=None)
+    hypothesis.settings.load_profile("suite")
 
 
 @pytest.hookimpl(trylast=True)

@@ -28,7 +28,7 @@ def stdlib(value: object) -> bytes:
     return (text + "\n").encode("utf-8", errors="backslashreplace")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(JSON_VALUES)
 def test_same_bytes_as_json_dumps(value: object) -> None:
     assert canonical_json_bytes(value) == stdlib(value)
@@ -52,7 +52,7 @@ TOOLS = st.lists(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(TOOLS, st.one_of(st.none(), st.text(st.characters(codec=None))))
 def test_a_snapshots_bytes_and_fingerprints_encode_each_tool_once_and_still_match(
     tools: list[dict[str, object]], instructions: str | None

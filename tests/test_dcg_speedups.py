@@ -43,7 +43,7 @@ def original_splitlines() -> Callable[[str], list[str]]:
     return _original_splitlines()
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=500)
 @given(text=st.lists(st.sampled_from(["a", " ", "'", "#", "é", *BREAKS, "\r\n"]), max_size=60).map("".join))
 def test_splitlines_matches_on_random_text(text: str) -> None:
     assert dcg_speedups.splitlines_no_ff(text) == _original_splitlines()(text)

@@ -214,7 +214,6 @@ def test_catalog_text_black_would_respell_sends_its_method_through_black() -> No
 
 @settings(
     max_examples=25,
-    deadline=None,
     derandomize=True,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],

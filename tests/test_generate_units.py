@@ -269,7 +269,7 @@ def _ruf022_key(name: str) -> tuple[int, list[tuple[int, int | str]]]:
 NAME_PARTS = st.sampled_from(["A", "a", "Get", "get", "_", "USER", "x", "0", "1", "2", "9", "10", "007", "99", "100"])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(st.lists(st.lists(NAME_PARTS, min_size=1, max_size=6).map("".join), max_size=30))
 def test_all_sorted_keeps_ruffs_order(names: list[str]) -> None:
     """`__all__` is written in RUF022's order (the golden packages pass `ruff check`), however its
@@ -304,7 +304,7 @@ _ANNOTATIONS = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(_ANNOTATIONS)
 def test_the_names_an_annotation_uses_are_the_ones_its_syntax_tree_holds(annotation: str) -> None:
     """The client imports exactly the models its annotations name, however they are read."""

@@ -281,7 +281,7 @@ _SNAPSHOT_FILES = st.fixed_dictionaries(
 _SNAPSHOT_FILE_KEYS = sorted(SnapshotFile.model_fields)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=500)
 @given(_SNAPSHOT_FILES, st.data())
 def test_a_document_is_refused_exactly_when_the_file_model_refuses_it(
     document: dict[str, object], data: st.DataObject

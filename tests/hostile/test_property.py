@@ -32,7 +32,6 @@ def test_random_catalogs_generate_importable_packages_or_fail_in_one_line(tmp_pa
 
     @settings(
         max_examples=EXAMPLES,
-        deadline=None,
         derandomize=True,
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],

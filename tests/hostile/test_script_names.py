@@ -119,7 +119,7 @@ def test_how_rules_5_spell_a_name(name: str, method: str, stem: str) -> None:
     assert (snake_case(name, "tool", 5), pascal_case(name, "Tool", 5)) == (method, stem)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(st.text(max_size=12))
 def test_rules_5_give_a_plain_identifier_and_rules_4_names_where_they_keep_no_other_letter(name: str) -> None:
     for made in (snake_case(name, "tool", 5), pascal_case(name, "Tool", 5)):
