@@ -158,15 +158,19 @@ def _names_may_change(old: JSON, new: JSON, boxes_values: bool) -> bool:
     )
 
 
-def _items(schemas: list[Any]) -> dict[tuple[Any, ...], str]:
-    """Each array's `items` schema of a plain type, as its canonical text, by where it is."""
+def _items(schemas: list[Any]) -> dict[tuple[Any, ...], list[str]]:
+    """The keywords of each array's `items` schema of a plain type, by where it is; words for people
+    alone make no class."""
     return {
-        (number, *path): canonical(node["items"])
+        (number, *path): sorted(set(node["items"]) - _PROSE)
         for number, schema in enumerate(schemas)
         for path, node in subschemas(schema)
         if isinstance(node.get("items"), dict)
         and node["items"].get("type") in ("string", "integer", "number", "boolean")
     }
+
+
+_PROSE = frozenset({"description", "title", "examples", "$comment"})
 
 
 def _placed_names(schemas: list[Any]) -> dict[tuple[Any, ...], list[str]]:
