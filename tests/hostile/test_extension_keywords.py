@@ -218,7 +218,9 @@ def test_a_reference_under_an_extension_keyword_leaves_its_tool_typed() -> None:
     `$ref` inside one, and datamodel-code-generator never sees it. Red before: the tool was untyped
     ("points at nothing in the schema"), its method `arguments: dict[str, Any]`."""
     inp = obj({"state": {"type": "string"}}, **github_extension("#/components/schemas/issue-state"))
-    out = obj({"id": {"type": "integer"}}, ("id",), **github_extension("https://api.github.com/schemas/issue"))
+    migration = {"type": "object", "properties": {"id": {"type": "integer"}}, **github_extension("#/components/x")}
+    out = obj({"migration": {"$ref": "#/$defs/migration"}}, ("migration",), **{"$defs": {"migration": migration}})
+    out |= github_extension("https://api.github.com/schemas/issue")
     files = render_snapshot(snap((tool("list_events", inp, out),)))
     client = files["client.py"].decode()
     assert "    async def list_events(\n        self,\n        *,\n        state: str | NotGiven = NOT_GIVEN," in client

@@ -52,8 +52,8 @@ PAST = (
 
 
 def budget_catalog() -> Snapshot:
-    """A typed tool beside two whose input or output schema is past the work budget (GitHub's
-    `issues/list-events` output schema, through FastMCP's OpenAPI tools, was one)."""
+    """A typed tool beside two whose input or output schema is past the work budget (by `generate`'s
+    old count, GitHub's `issueslist_events` output schema through FastMCP's OpenAPI tools was one)."""
     return snap(
         (
             tool("echo", obj({"text": {"type": "string"}}, ("text",)), obj({"text": {"type": "string"}}, ("text",))),
