@@ -18,7 +18,7 @@ from codegen.schemas import (
 )
 from codegen.snapshot import JSON
 
-__all__ = ["ANY_ARGUMENTS", "contract", "left_to_server"]
+__all__ = ["ANY_ARGUMENTS", "contract", "left_to_server", "skips_sdk_output_check"]
 
 
 def contract(tool: JSON, spec: ToolSpec) -> str:
@@ -46,13 +46,23 @@ def contract(tool: JSON, spec: ToolSpec) -> str:
     if "outputSchema" in tool:
         output = tool["outputSchema"]
         document["output"] = rules(output, {})
-        if spec.untyped_reason and (left_to_server(output) or Document.of(output).unresolved):
+        if skips_sdk_output_check(tool, spec):
             document["skip_sdk_output_check"] = True
     headers = _mirrored_headers(tool["inputSchema"])
     if headers:
         document["headers"] = headers
     text = json.dumps(document, sort_keys=True, separators=(",", ":"), allow_nan=False)
     return text.replace("'", "\\u0027")  # one kind of quote: the literal is then the one black keeps
+
+
+def skips_sdk_output_check(tool: JSON, spec: ToolSpec) -> bool:
+    """Whether calls skip the MCP SDK's check of the result against the output schema the server
+    lists: an untyped tool's that is left to the server or names nothing somewhere, which would fail
+    (or be refused) on every result once a listing gave the SDK that schema."""
+    output = tool.get("outputSchema")
+    if not spec.untyped_reason or not isinstance(output, dict):
+        return False
+    return left_to_server(output) or bool(Document.of(output).unresolved)
 
 
 ANY_ARGUMENTS = {"type": "object"}
