@@ -70,13 +70,9 @@ _BASE = "urn:mcp-stubgen:schema"
 """The base URI of a document that names none: references are resolved within the document only."""
 
 
-class BudgetExceeded(Exception):
-    """A schema stands for more work than `MAX_NODES` / `MAX_REF_DEPTH` allow; `path` is where it went over."""
-
-    def __init__(self, path: Path, reason: str) -> None:
-        super().__init__(reason)
-        self.path = path
-        self.reason = reason
+class BudgetExceeded(PastBudget):
+    """A schema stands for more work than `MAX_NODES` / `MAX_REF_DEPTH` allow; `path` is where it went
+    over. The runtime's `PastBudget`, with the reasons drift's normal form raises it for."""
 
     @classmethod
     def too_many_nodes(cls, path: Path = ()) -> BudgetExceeded:
@@ -607,23 +603,23 @@ class Document:
 
     def expanded_size(self) -> int:
         """How many schema objects the local document stands for with its references followed (a
-        recursive one counted once; the runtime's count); raises `BudgetExceeded` past `MAX_NODES`
-        or `MAX_REF_DEPTH`."""
-        if isinstance(self._expansion, BudgetExceeded):
+        recursive one counted once; the runtime's count); raises `PastBudget` past `MAX_NODES` or
+        `MAX_REF_DEPTH`."""
+        if isinstance(self._expansion, PastBudget):
             raise self._expansion
         return self._expansion
 
     @property
-    def past_budget(self) -> BudgetExceeded | None:
+    def past_budget(self) -> PastBudget | None:
         """Why the document is past the work budget (`expanded_size`), or None."""
-        return self._expansion if isinstance(self._expansion, BudgetExceeded) else None
+        return self._expansion if isinstance(self._expansion, PastBudget) else None
 
     @functools.cached_property
-    def _expansion(self) -> int | BudgetExceeded:
+    def _expansion(self) -> int | PastBudget:
         try:
             return _expanded_size(self.local())
         except PastBudget as error:
-            return BudgetExceeded(error.path, error.reason)
+            return error
 
 
 _RECENT: dict[int, Document] = {}

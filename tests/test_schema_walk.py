@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
+from codegen.runtime._schema_check import PastBudget
 from codegen.runtime._schema_check import expanded_size as runtime_expanded_size
 from codegen.schemas import (
     DATA_KEYWORDS,
     MAX_NODES,
     VALUE_KEYWORDS,
-    BudgetExceeded,
     Document,
     Path,
     Visit,
@@ -131,7 +131,7 @@ def test_references_are_resolved_once_each_under_the_base_an_id_sets() -> None:
 
 def test_the_budget_names_the_first_subschema_that_stands_for_too_much() -> None:
     wide = {"properties": {f"p{index}": {} for index in range(MAX_NODES)}}
-    with pytest.raises(BudgetExceeded) as raised:
+    with pytest.raises(PastBudget) as raised:
         Document({"properties": {"small": {}, "wide": wide}}).expanded_size()
     assert raised.value.path == ("properties", "wide")
 
