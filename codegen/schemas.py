@@ -9,27 +9,24 @@ downstream, datamodel-code-generator included, then follows only `#/...` pointer
 
 A schema that references itself in a fan-out (each definition an `anyOf` of two references to the
 previous one) doubles in size per definition once its references are followed; `expanded_size`
-measures that in linear time, so the generator and drift refuse such a schema up front instead of
-working for hours.
+measures that in linear time with the count the shipped runtime applies to live schemas
+(`codegen.runtime._schema_check.expanded_size`, one count and one budget), so the generator leaves
+such a schema to the server and drift calls it uncomparable up front instead of working for hours.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
 
-MAX_NODES = 10_000
-"""Most schema objects a document may stand for once its references are followed (a recursive
-reference counted once). The largest of datamodel-code-generator's 490 test schemas stands for
-a few hundred; a fan-out of 12 definitions already stands for over 12,000, and generating its
-models took datamodel-code-generator 30 seconds (16 definitions: hours)."""
-
-MAX_REF_DEPTH = 100
-"""Most references followed one inside another. Well above any real schema's nesting, and low
-enough that following them never reaches Python's recursion limit."""
+# The one work budget: the shipped runtime's, which generate and drift share.
+from codegen.runtime._schema_check import MAX_NODES as MAX_NODES
+from codegen.runtime._schema_check import MAX_REF_DEPTH as MAX_REF_DEPTH
+from codegen.runtime._schema_check import PastBudget
+from codegen.runtime._schema_check import expanded_size as _expanded_size
 
 SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"})
 """Keywords whose value maps names (never keywords themselves) to schemas."""
@@ -73,13 +70,9 @@ _BASE = "urn:mcp-stubgen:schema"
 """The base URI of a document that names none: references are resolved within the document only."""
 
 
-class BudgetExceeded(Exception):
-    """A schema stands for more work than `MAX_NODES` / `MAX_REF_DEPTH` allow; `path` is where it went over."""
-
-    def __init__(self, path: Path, reason: str) -> None:
-        super().__init__(reason)
-        self.path = path
-        self.reason = reason
+class BudgetExceeded(PastBudget):
+    """A schema stands for more work than `MAX_NODES` / `MAX_REF_DEPTH` allow; `path` is where it went
+    over. The runtime's `PastBudget`, with the reasons drift's normal form raises it for."""
 
     @classmethod
     def too_many_nodes(cls, path: Path = ()) -> BudgetExceeded:
@@ -122,41 +115,58 @@ def walk(
     leave: Callable[[Path, dict[str, Any]], None] | None = None,
 ) -> None:
     """The one walk over a schema: `visit(path, object)` on every object in schema position, parents
-    first, and `leave(path, object)` once its subschemas are walked. The values of the keywords in
-    `skip` (by default instance data: `const`, `enum`, `default`...) are not walked; every other
-    keyword's are, unknown keywords' too (a reference under one is still read by some tool), with
-    each map of names (`SCHEMA_MAPS`) walked by name.
+    first, and `leave(path, object)` once its subschemas are walked. Schema position is under a
+    keyword that holds schemas (`is_schema_position`; each map of names, `SCHEMA_MAPS`, walked by
+    name) and in a namespace of definitions (`is_namespace`); the values of the keywords in `skip`
+    (by default instance data: `const`, `enum`, `default`...) are not walked. An unknown keyword is
+    an annotation (JSON Schema 2020-12, section 6.5): no validator applies a schema, or follows a
+    `$ref`, inside one, and datamodel-code-generator never sees it (`for_datamodel`), so it is not walked.
 
     What `visit` returns visits the object's subschemas, so a walk carries state down (a base URI an
     `$id` sets) by returning another `Visit`, and leaves a subtree out by returning None."""
 
-    def walked(node: Any, path: Path, visit: Visit) -> None:
+    def walked(node: Any, path: Path, visit: Visit, definition: bool) -> None:
         if isinstance(node, list):
             for index, inner in enumerate(node):
                 if isinstance(inner, _CONTAINERS):
-                    walked(inner, (*path, index), visit)
+                    walked(inner, (*path, index), visit, False)
             return
         below = visit(path, node)
         if below is not None:
-            for key, value in node.items():
-                if not isinstance(value, _CONTAINERS) or key in skip:
-                    continue
-                if key in SCHEMA_MAPS and isinstance(value, dict):
-                    for name, inner in value.items():
-                        if isinstance(inner, _CONTAINERS):
-                            walked(inner, (*path, key, name), below)
-                else:
-                    walked(value, (*path, key), below)
+            for key, name, inner, is_definition in _inside(node, skip, definition):
+                walked(inner, (*path, key) if name is None else (*path, key, name), below, is_definition)
         if leave is not None:
             leave(path, node)
 
     if isinstance(schema, _CONTAINERS):
-        walked(schema, path, visit)
+        walked(schema, path, visit, False)
+
+
+def _inside(
+    node: dict[str, Any], skip: frozenset[str], definition: bool
+) -> Iterator[tuple[str, str | None, Any, bool]]:
+    """Each list or object in schema position directly inside `node` (a definition when `definition`):
+    the key it is under, its name in that key's map of names (None for none), itself, and whether it
+    is a definition. What `walk` and `rebuilt` go into."""
+    if definition and is_namespace(node):
+        for name, inner in node.items():
+            if isinstance(inner, _CONTAINERS):
+                yield name, None, inner, True
+        return
+    for key, value in node.items():
+        if not isinstance(value, _CONTAINERS) or key in skip or not is_schema_position(key):
+            continue
+        if key in SCHEMA_MAPS and isinstance(value, dict):
+            for name, inner in value.items():
+                if isinstance(inner, _CONTAINERS):
+                    yield key, name, inner, key in DEFINITIONS
+        else:
+            yield key, None, value, False
 
 
 def subschemas(schema: Any, path: Path = ()) -> list[tuple[Path, dict[str, Any]]]:
-    """Every object in schema position (not inside `const`, `enum`, `default`...), with the path to
-    it, parents first: `walk`'s visits."""
+    """Every object in schema position (not inside `const`, `enum`, `default`..., nor an unknown
+    keyword), with the path to it, parents first: `walk`'s visits."""
     found: list[tuple[Path, dict[str, Any]]] = []
 
     def visit(at: Path, node: dict[str, Any]) -> Visit:
@@ -177,42 +187,37 @@ def rebuilt(
 ) -> Any:
     """A copy of `schema` in which every object in schema position (`walk`'s) is first passed through
     `edit(path, object)` (which returns the object itself or a new one it may not keep), then has its
-    own subschemas rebuilt; the values of `skip` (instance data by default) are copied as they are.
+    own subschemas rebuilt; the values of `skip` (instance data by default) and of unknown keywords
+    are copied as they are.
 
     With `namespaces`, a namespace of definitions (`is_namespace`) is not an object `edit` sees: its
     entries are definitions, rebuilt in turn, and what is no schema in it is left out."""
 
-    def copy(node: Any, path: Path) -> Any:
+    def copy(node: Any, path: Path, definition: bool) -> Any:
         if isinstance(node, list):
             return [
-                copy(inner, (*path, index)) if isinstance(inner, _CONTAINERS) else inner
+                copy(inner, (*path, index), False) if isinstance(inner, _CONTAINERS) else inner
                 for index, inner in enumerate(node)
             ]
+        if namespaces and definition and is_namespace(node):
+            return {
+                name: copy(inner, (*path, name), True) if isinstance(inner, dict) else inner
+                for name, inner in node.items()
+                if isinstance(inner, dict | bool)
+            }
         result = edit(path, node)
         if result is node:
             result = dict(node)
-        for key, value in result.items():
-            if not isinstance(value, _CONTAINERS) or key in skip:
+        for key, name, inner, is_definition in list(_inside(result, skip, definition)):
+            if name is None:
+                result[key] = copy(inner, (*path, key), is_definition)
                 continue
-            if namespaces and key in DEFINITIONS and isinstance(value, dict):
-                result[key] = {name: definition(inner, (*path, key, name)) for name, inner in value.items()}
-            elif key in SCHEMA_MAPS and isinstance(value, dict):
-                result[key] = named = dict(value)
-                for name, inner in value.items():
-                    if isinstance(inner, _CONTAINERS):
-                        named[name] = copy(inner, (*path, key, name))
-            else:
-                result[key] = copy(value, (*path, key))
+            if result[key] is node.get(key):  # a map of names: copied once, then its entries replaced
+                result[key] = dict(result[key])
+            result[key][name] = copy(inner, (*path, key, name), is_definition)
         return result
 
-    def definition(node: Any, path: Path) -> Any:
-        if not is_namespace(node):
-            return copy(node, path) if isinstance(node, _CONTAINERS) else node
-        return {
-            name: definition(inner, (*path, name)) for name, inner in node.items() if isinstance(inner, dict | bool)
-        }
-
-    return copy(schema, path) if isinstance(schema, _CONTAINERS) else schema
+    return copy(schema, path, False) if isinstance(schema, _CONTAINERS) else schema
 
 
 APPLIED_MAPS = SCHEMA_MAPS - {*DEFINITIONS, "dependencies"}
@@ -598,12 +603,23 @@ class Document:
 
     def expanded_size(self) -> int:
         """How many schema objects the local document stands for with its references followed (a
-        recursive one counted once); raises `BudgetExceeded` past `MAX_NODES` or `MAX_REF_DEPTH`."""
-        local = self.local()
+        recursive one counted once; the runtime's count); raises `PastBudget` past `MAX_NODES` or
+        `MAX_REF_DEPTH`."""
+        if isinstance(self._expansion, PastBudget):
+            raise self._expansion
+        return self._expansion
+
+    @property
+    def past_budget(self) -> PastBudget | None:
+        """Why the document is past the work budget (`expanded_size`), or None."""
+        return self._expansion if isinstance(self._expansion, PastBudget) else None
+
+    @functools.cached_property
+    def _expansion(self) -> int | PastBudget:
         try:
-            return _Expansion(local).size(local, (), ())
-        except RecursionError:
-            raise BudgetExceeded.too_nested() from None
+            return _expanded_size(self.local())
+        except PastBudget as error:
+            return error
 
 
 _RECENT: dict[int, Document] = {}
@@ -649,43 +665,3 @@ def _resolve(
     if place is None:
         return Reference(path, text, None, "dangling")
     return Reference(path, text, place, None)
-
-
-class _Expansion:
-    """`Document.expanded_size`: sizes memoized per reference target, so a fan-out costs its length."""
-
-    def __init__(self, root: Any) -> None:
-        self.root = root
-        self.sizes: dict[str, int] = {}
-
-    def size(self, node: Any, path: Path, following: tuple[str, ...]) -> int:
-        """The schema objects `node` stands for, each reference in it followed unless it is already
-        being followed (`following`); past `MAX_NODES`, the first subschema found to stand for more
-        is where it went over."""
-        total = 0
-        before: list[int] = []  # the count when each object on the way down was reached
-
-        def visit(at: Path, inner: dict[str, Any]) -> Visit:
-            nonlocal total
-            before.append(total)
-            total += 1
-            reference = inner.get("$ref")
-            if isinstance(reference, str) and reference not in following:
-                total += self._target(reference, at, following)
-            return visit
-
-        def leave(at: Path, _: dict[str, Any]) -> None:
-            if total - before.pop() > MAX_NODES:
-                raise BudgetExceeded.too_many_nodes(at)
-
-        walk(node, visit, path, skip=_FOLLOWED, leave=leave)
-        return total
-
-    def _target(self, reference: str, path: Path, following: tuple[str, ...]) -> int:
-        if reference not in self.sizes:
-            if len(following) >= MAX_REF_DEPTH:
-                raise BudgetExceeded.too_deep(path)
-            target = follow(self.root, reference)
-            where = pointer_path(reference) or ()
-            self.sizes[reference] = 0 if target is MISSING else self.size(target, where, (*following, reference))
-        return self.sizes[reference]

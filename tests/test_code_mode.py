@@ -373,16 +373,15 @@ def test_the_runtime_holds_code_modes_files_only_while_the_code_mode_package_is_
 
 def test_code_mode_stays_as_it_was_when_the_hub_fails(run_cli, project: Path) -> None:  # type: ignore[no-untyped-def]
     """The stubs name what the hub routes: a generate whose hub failed (GitHub's OpenAPI catalog
-    through FastMCP 2.14, two schemas past the work budget) wrote code mode over the new catalog
-    anyway, so its stubs offered a tool the hub it calls through did not have; `sync` already left
-    code mode alone then."""
-    from tests.hostile.test_schema_budget import fan_out
-
+    through FastMCP 2.14, two schemas then refused as past the work budget; here a reference into
+    instance data) wrote code mode over the new catalog anyway, so its stubs offered a tool the hub it calls
+    through did not have; `sync` already left code mode alone then."""
     assert run_cli("generate").exit_code == 0
     before = read_tree(project / "clients" / "code_mode")
     snapshot = project / "snaps" / "notes.json"
     catalog = json.loads(snapshot.read_text())
-    catalog["tools"].append({"name": "fan", "inputSchema": fan_out(16)})
+    broken = {"type": "object", "properties": {"x": {"$ref": "#/examples/0"}}, "examples": [{"type": "string"}]}
+    catalog["tools"].append({"name": "fan", "inputSchema": broken})
     snapshot.write_text(json.dumps(catalog))
 
     result = run_cli("generate")

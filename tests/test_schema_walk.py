@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 
+from codegen.runtime._schema_check import PastBudget
+from codegen.runtime._schema_check import expanded_size as runtime_expanded_size
 from codegen.schemas import (
     DATA_KEYWORDS,
     MAX_NODES,
     VALUE_KEYWORDS,
-    BudgetExceeded,
     Document,
     Path,
     Visit,
@@ -37,8 +38,8 @@ def test_walk_visits_objects_in_schema_position_parents_first_and_no_instance_da
         (),
         ("properties", "a"),
         ("properties", "b"),
-        ("dependentRequired",),  # a map of names, walked as a value: only `skip` leaves it out
-        ("x-extension",),  # a reference under an unknown keyword is still read by some tool
+        # not `dependentRequired` (a map of names, not of schemas), nor `x-extension`: an unknown
+        # keyword is an annotation, and no validator follows the reference inside it
         ("$defs", "B"),
         ("$defs", "B", "anyOf", 0),
     ]
@@ -89,16 +90,18 @@ def test_rebuilt_passes_every_visited_object_through_edit_and_copies_the_rest() 
     assert SCHEMA["properties"]["a"] == {"type": "string", "enum": [{"type": "data"}]}  # nothing changed in place
 
 
-def test_rebuilt_copies_what_skip_names_unwalked() -> None:
+def test_rebuilt_copies_maps_of_names_and_unknown_keywords_unwalked() -> None:
     """A map of names (`dependentRequired`) seen as a schema would lose its names to an edit that
-    keeps only keywords."""
+    keeps only keywords; an unknown keyword's value is no schema an edit sees (nor its `$ref` one a
+    reference resolution rewrites)."""
 
     def keywords_only(_: Path, node: dict[str, Any]) -> dict[str, Any]:
-        return {key: value for key, value in node.items() if not key.startswith(("a", "x-"))}
+        return {key: value for key, value in node.items() if not key.startswith("a")} | {"seen": True}
 
-    assert rebuilt(SCHEMA, keywords_only)["dependentRequired"] == {}
-    kept = rebuilt(SCHEMA, keywords_only, skip=DATA_KEYWORDS | VALUE_KEYWORDS)
+    kept = rebuilt(SCHEMA, keywords_only)
     assert kept["dependentRequired"] == {"a": ["b"]}
+    assert kept["x-extension"] == {"$ref": "#/$defs/B"}
+    assert kept["$defs"]["B"] == {"seen": True}
 
 
 def test_rebuilt_with_namespaces_keeps_a_namespace_of_definitions() -> None:
@@ -128,16 +131,16 @@ def test_references_are_resolved_once_each_under_the_base_an_id_sets() -> None:
 
 def test_the_budget_names_the_first_subschema_that_stands_for_too_much() -> None:
     wide = {"properties": {f"p{index}": {} for index in range(MAX_NODES)}}
-    with pytest.raises(BudgetExceeded) as raised:
+    with pytest.raises(PastBudget) as raised:
         Document({"properties": {"small": {}, "wide": wide}}).expanded_size()
     assert raised.value.path == ("properties", "wide")
 
 
 def test_a_recursive_reference_is_followed_once_on_each_way_down() -> None:
     schema = {"$defs": {"node": {"properties": {"next": {"$ref": "#/$defs/node"}}}}, "$ref": "#/$defs/node"}
-    # the root and its target `node` with `next` (3); `node` in place, with `next` and its target
-    # (`node` with `next`, whose reference is then already being followed) (4)
-    assert Document(schema).expanded_size() == 7
+    # the root and its target `node` with `next`, whose reference is then already being followed;
+    # definitions count where they are referenced, not in place (the runtime's count)
+    assert Document(schema).expanded_size() == 3
 
 
 def test_applied_replaces_only_what_a_validator_applies() -> None:
@@ -155,3 +158,18 @@ def test_unapplied_replaces_what_applied_keeps_but_definitions_and_lists_of_name
     assert replaced["dependencies"] == {"a": "dependencies", "c": ["d"]}
     assert replaced["$defs"] == SCHEMA["$defs"]
     assert replaced["properties"] == SCHEMA["properties"]
+
+
+def test_generate_counts_a_schema_as_the_runtime_does() -> None:
+    """One count, the runtime's, serves `generate` and the generated package: definitions count where
+    they are referenced, and nothing inside an unknown keyword counts. Red before: `generate` counted
+    the definitions in place too (12,001 here, past the budget) and the extension's subtree, where
+    the runtime counted 8,001."""
+    count = 4000
+    schema = {
+        "type": "object",
+        "properties": {f"p{index}": {"$ref": f"#/$defs/d{index}"} for index in range(count)},
+        "$defs": {f"d{index}": {"type": "string"} for index in range(count)},
+        "x-extension": [{"properties": {"a": {}}}],
+    }
+    assert Document(schema).expanded_size() == runtime_expanded_size(schema) == 1 + 2 * count

@@ -51,7 +51,7 @@ def build_package(
     module_owners: dict[str, str] = {}
     model_imports: dict[str, set[str]] = {}
     for tool, (source, classes, imported, spec, contract) in zip(
-        plan.tools, tool_parts(snapshot.server, plan.tools, cache), strict=True
+        plan.tools, tool_parts(snapshot.server, plan.tools, cache, strict), strict=True
     ):
         if spec.untyped_reason is not None:
             message = f"{where}tool {shown(spec.wire)}: {spec.untyped_reason}"

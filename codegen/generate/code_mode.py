@@ -30,6 +30,7 @@ from typing import Any
 from codegen import __version__
 from codegen.errors import StubgenError
 from codegen.generate.cache import Cache
+from codegen.generate.contract import left_to_server
 from codegen.generate.escaping import docstring, literal
 from codegen.generate.headers import DO_NOT_EDIT
 from codegen.generate.hub import HubSettings
@@ -49,7 +50,7 @@ from codegen.identifiers import (
 )
 from codegen.runtime._code_mode import CodeModeTool, ResultKind, ToolHints, index_line, merge_stubs
 from codegen.runtime._hub_catalog import HINT_DEFAULTS, HubTool, ToolFilter, file_stem, model_visible, summary
-from codegen.schemas import MISSING, BudgetExceeded, Document, follow
+from codegen.schemas import MISSING, Document, follow
 from codegen.snapshot import Snapshot, fingerprint, read_snapshot_bytes
 
 __all__ = [
@@ -493,12 +494,7 @@ def _local(schema: Any) -> Any:
     """The schema with every `$ref` a local JSON pointer; one past the work budget is left untyped."""
     if not isinstance(schema, dict):
         return schema
-    document = Document.of(schema)
-    try:
-        document.expanded_size()
-    except BudgetExceeded:
-        return {}
-    return document.local()
+    return {} if left_to_server(schema) else Document.of(schema).local()
 
 
 # -- the package ----------------------------------------------------------------------------------

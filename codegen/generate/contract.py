@@ -18,7 +18,7 @@ from codegen.schemas import (
 )
 from codegen.snapshot import JSON
 
-__all__ = ["contract"]
+__all__ = ["ANY_ARGUMENTS", "contract", "left_to_server", "skips_sdk_output_check"]
 
 
 def contract(tool: JSON, spec: ToolSpec) -> str:
@@ -26,26 +26,54 @@ def contract(tool: JSON, spec: ToolSpec) -> str:
     keyword parameter's Python name by wire name (for its messages), as compact ASCII JSON.
 
     An untyped tool's references to nothing or outside its schema are left out (`without_unresolved`):
-    the runtime never fetches one nor fails on one, and the server judges that value; when its output
-    schema held one, `unresolved_output` tells the runtime to skip the SDK's check of the result."""
+    the runtime never fetches one nor fails on one, and the server judges that value. Its schema past
+    the work budget (`left_to_server`) is left to the server whole: the runtime would refuse to
+    apply it. When its output schema is either, `skip_sdk_output_check` tells the runtime to skip
+    the SDK's check of the result, which would fail (or be refused) on every result."""
     keywords = spec.parameters if spec.input_kind == "keywords" else ()
 
-    def rules(schema: Any) -> Any:
-        return _for_validation(Document.of(schema).without_unresolved() if spec.untyped_reason else schema)
+    def rules(schema: Any, left: Any) -> Any:
+        if not spec.untyped_reason:
+            return _for_validation(schema)
+        if left_to_server(schema):
+            return left
+        return _for_validation(Document.of(schema).without_unresolved())
 
     document: JSON = {
-        "input": rules(tool["inputSchema"]),
+        "input": rules(tool["inputSchema"], ANY_ARGUMENTS),
         "parameters": {parameter.wire: parameter.python for parameter in keywords},
     }
     if "outputSchema" in tool:
-        document["output"] = rules(tool["outputSchema"])
-        if spec.untyped_reason and Document.of(tool["outputSchema"]).unresolved:
-            document["unresolved_output"] = True
+        output = tool["outputSchema"]
+        document["output"] = rules(output, {})
+        if skips_sdk_output_check(tool, spec):
+            document["skip_sdk_output_check"] = True
     headers = _mirrored_headers(tool["inputSchema"])
     if headers:
         document["headers"] = headers
     text = json.dumps(document, sort_keys=True, separators=(",", ":"), allow_nan=False)
     return text.replace("'", "\\u0027")  # one kind of quote: the literal is then the one black keeps
+
+
+def skips_sdk_output_check(tool: JSON, spec: ToolSpec) -> bool:
+    """Whether calls skip the MCP SDK's check of the result against the output schema the server
+    lists: an untyped tool's that is left to the server or names nothing somewhere, which would fail
+    (or be refused) on every result once a listing gave the SDK that schema."""
+    output = tool.get("outputSchema")
+    if not spec.untyped_reason or not isinstance(output, dict):
+        return False
+    return left_to_server(output) or bool(Document.of(output).unresolved)
+
+
+ANY_ARGUMENTS = {"type": "object"}
+"""What stands for an input schema left to the server: arguments are always an object."""
+
+
+def left_to_server(schema: Any) -> bool:
+    """Whether a schema is past the work budget (`Document.expanded_size`): the package leaves it to
+    the server (the contract, the hub's catalog, code mode's stubs), so nothing follows its references
+    when generating or at run time."""
+    return isinstance(schema, dict) and Document.of(schema).past_budget is not None
 
 
 def _mirrored_headers(schema: Any) -> list[list[Any]]:

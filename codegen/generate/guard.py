@@ -29,7 +29,6 @@ from codegen.schemas import (
     ANNOTATIONS,
     KEYWORDS,
     NOT_A_SCHEMA,
-    BudgetExceeded,
     Document,
     Path,
     Reference,
@@ -62,9 +61,9 @@ def check_text(snapshot: Snapshot) -> None:
 
 def check_tool_schemas(server: str, tool: JSON) -> str | None:
     """Raise `StubgenError` for the first thing in a tool's schemas no safe package can be generated
-    from (a reference into instance data, a pattern no engine compiles, invalid JSON Schema, past the
-    work budget); return why no models can be typed from them (a reference outside the schema or to
-    nothing), which gives the tool the untyped method, or None."""
+    from (a reference into instance data, a pattern no engine compiles, invalid JSON Schema); return
+    why no models can be typed from them (past the work budget, `past_budget`; a reference outside
+    the schema or to nothing), which gives the tool the untyped method, or None."""
     untypable: str | None = None
     for key in ("inputSchema", "outputSchema"):
         schema = tool.get(key)
@@ -72,6 +71,29 @@ def check_tool_schemas(server: str, tool: JSON) -> str | None:
             problem = _check_schema(f"server {shown(server)}: tool {shown(tool['name'])}: ", key, schema)
             untypable = untypable or problem
     return untypable
+
+
+def past_budget(tool: JSON) -> str | None:
+    """Why a tool's input or output schema is past the work budget (`codegen.schemas.MAX_NODES`), or
+    None: such a tool is untyped and its schema left to the server (`contract`), whatever else its
+    schemas hold. In time linear in the schemas, so `generate --strict` refuses the tool before
+    making any tool's models."""
+    for key in ("inputSchema", "outputSchema"):
+        schema = tool.get(key)
+        problem = _past_budget(key, schema) if isinstance(schema, dict) else None
+        if problem is not None:
+            return problem
+    return None
+
+
+def _past_budget(key: str, schema: JSON) -> str | None:
+    past = Document.of(schema).past_budget
+    if past is None:
+        return None
+    return (
+        f"{pointer(key, *past.path)}: {past.reason}, more work than mcp-stubgen spends on one schema: "
+        "only the server checks it (ask its authors to simplify it)"
+    )
 
 
 def _has_surrogate(text: str) -> bool:
@@ -162,13 +184,7 @@ def _check_schema(where: str, key: str, sent: JSON) -> str | None:
         if reference.target is not None and _reaches_no_type(sent, reference, targets):
             untypable = untypable or f"{pointer(key, *reference.path, '$ref')}: {shown(reference.text)} {_CYCLE}"
             break
-    try:
-        document.expanded_size()
-    except BudgetExceeded as error:
-        raise StubgenError(
-            f"{where}{pointer(key, *error.path)}: {error.reason}, more work than mcp-stubgen spends on one schema; "
-            "the server has to simplify it"
-        ) from None
+    untypable = _past_budget(key, sent) or untypable
     from datamodel_code_generator import Error
     from datamodel_code_generator.parser._schema_object import JsonSchemaObject
 

@@ -19,6 +19,7 @@ from codegen.config import HubSettings
 from codegen.errors import StubgenError
 from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
+from codegen.generate.contract import ANY_ARGUMENTS, left_to_server, skips_sdk_output_check
 from codegen.generate.escaping import python_literal
 from codegen.generate.piecewise_black import formatted
 from codegen.generate.pipeline import Rendered, publish_rendered
@@ -171,6 +172,7 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]], settings: HubSet
         spec = next(tool for tool in package.tools if tool.wire == qualified.tool)
         raw = next(tool for tool in snapshot.tools if tool["name"] == qualified.tool)
         hub_server = servers[qualified.server]
+        untyped = spec.untyped_reason is not None  # a schema past the work budget is left to the server
         tools.append(
             HubTool(
                 qualified_name=qualified.qualified_name,
@@ -178,11 +180,12 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]], settings: HubSet
                 client=hub_server.attribute,
                 tool=qualified.tool,
                 description=raw.get("description"),
-                input_schema=raw["inputSchema"],
+                input_schema=ANY_ARGUMENTS if untyped and left_to_server(raw["inputSchema"]) else raw["inputSchema"],
                 title=spec.title,
-                output_schema=raw.get("outputSchema"),
+                output_schema=None if untyped and left_to_server(raw.get("outputSchema")) else raw.get("outputSchema"),
                 annotations=raw.get("annotations") or {},
                 app_only=not model_visible(raw.get("_meta")),
+                skip_sdk_output_check=skips_sdk_output_check(raw, spec),
             )
         )
     fingerprints = {server: snapshot.fingerprint for server, (snapshot, _) in by_server.items()}
@@ -245,6 +248,8 @@ def _catalog_entry(tool: HubTool) -> dict[str, object]:
         entry["annotations"] = tool.annotations
     if tool.app_only:
         entry["app_only"] = True
+    if tool.skip_sdk_output_check:
+        entry["skip_sdk_output_check"] = True
     return entry
 
 

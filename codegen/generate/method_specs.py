@@ -15,6 +15,7 @@ from typing import Any
 
 from codegen.errors import StubgenError
 from codegen.generate.cache import Cache, cache_key
+from codegen.generate.contract import left_to_server
 from codegen.generate.guard import shown
 from codegen.generate.model_reader import ModelClass, names_in
 from codegen.generate.modelgen import annotation_text, one_line
@@ -72,6 +73,8 @@ def tool_spec(plan: ToolPlan, module: str, classes: Mapping[str, ModelClass], un
         )
         if any(Document.of(tool[key]).unresolved for key in ("inputSchema", "outputSchema") if key in tool):
             note += " A reference that names nothing in the schema is not checked: the server judges that value."
+        if any(left_to_server(tool.get(key)) for key in ("inputSchema", "outputSchema")):
+            note += " A schema past the work budget is not checked at all: the server judges it."
         input_kind: InputKind = "untyped"
         parameters: tuple[Parameter, ...] = (
             Parameter("arguments", "arguments", "dict[str, Any]", required=True, description=note),

@@ -19,7 +19,7 @@ from typing import NamedTuple
 from codegen.errors import StubgenError
 from codegen.generate.cache import Cache, cache_key, compact_json
 from codegen.generate.contract import contract
-from codegen.generate.guard import check_tool_schemas
+from codegen.generate.guard import check_tool_schemas, past_budget, shown
 from codegen.generate.method_specs import Untypable, tool_spec
 from codegen.generate.model_batches import grouped_sources
 from codegen.generate.model_reader import ModelClass, ReadModels, read_models, untyped_reason
@@ -54,14 +54,22 @@ class ToolParts(NamedTuple):
     """What the runtime checks calls against (`contract.contract`)."""
 
 
-def tool_parts(server: str, tools: Sequence[ToolPlan], cache: Cache) -> list[ToolParts]:
+def tool_parts(server: str, tools: Sequence[ToolPlan], cache: Cache, strict: bool = False) -> list[ToolParts]:
     """Each tool's parts, from the cache or built in batches over the cores; the first failing tool
     (in catalog order) is the `StubgenError` raised. Each tool's formatted client methods are held in
-    `cache` for the renderer (`piecewise_black.cached_members`)."""
+    `cache` for the renderer (`piecewise_black.cached_members`).
+
+    Under `strict`, a tool to build whose schema is past the work budget (`guard.past_budget`, which
+    would make it untyped) is refused before any tool's models are made: making a large catalog's
+    models takes minutes."""
     keys = [tool_key(tool) for tool in tools]
     entries = [_read_entry(cache.get(key)) for key in keys]
     missing = [index for index, entry in enumerate(entries) if entry is None]
     jobs = [_ToolJob(server, tools[index], keys[index]) for index in missing]
+    for job in jobs if strict else ():
+        reason = past_budget(job.tool.tool)
+        if reason is not None:
+            raise StubgenError(f"server {server!r}: tool {shown(job.tool.tool['name'])}: {reason}")
     small = sum(job.tool.size for job in jobs) < MODELS_WORTH_FORKING
     build = functools.partial(_build_tools, cache.folder)
     outcomes = map_batches(build, jobs, load_builders if jobs else None, small)

@@ -142,6 +142,10 @@ class HubTool:
     app_only: bool = False
     """The server hides it from the model (MCP Apps `_meta.ui.visibility` without `"model"`): it is
     left out of every list a model sees, and stays callable from code."""
+    skip_sdk_output_check: bool = False
+    """The server's output schema is left to the server (past the work budget, or with references
+    that name nothing in it): `hub.call` skips the MCP SDK's check of the result against it, which
+    would fail on every result once the hub has listed the tools, as the tool's package does."""
 
 
 CATALOG_FILE = "catalog.json"

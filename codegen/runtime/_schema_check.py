@@ -420,13 +420,15 @@ def _matched_by_any(patterns: Iterable[str], name: str) -> bool:
 
 
 MAX_NODES: Final = 10_000
-"""Most schema objects a schema may stand for once its references are followed: `generate`'s budget
-(`codegen.schemas.MAX_NODES`), which a snapshot's schemas met, applied to the ones a live server
-lists. A fan-out of references (each definition naming the next one twice) stands for 2**n objects,
-and checking a value against it visits them all: 17 definitions held the event loop for 20 s, and
-each one more doubles it."""
+"""Most schema objects a schema may stand for once its references are followed (a recursive reference
+counted once): the one work budget, `generate`'s (through `codegen.schemas`) and the runtime's for the
+schemas a live server lists. The largest of datamodel-code-generator's 490 test schemas stands for a
+few hundred; a fan-out of references (each definition naming the next one twice) stands for 2**n
+objects: 12 definitions took datamodel-code-generator 30 seconds (16: hours), and checking a value
+against 17 held the event loop for 20 s, each one more doubling it."""
 MAX_REF_DEPTH: Final = 100
-"""Most references followed one inside another (`codegen.schemas.MAX_REF_DEPTH`)."""
+"""Most references followed one inside another: well above any real schema's nesting, and low enough
+that following them never reaches Python's recursion limit."""
 _SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas", "dependencies"})
 _SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
 _SCHEMA_VALUES = frozenset(
@@ -434,56 +436,88 @@ _SCHEMA_VALUES = frozenset(
      "not", "if", "then", "else", "contains", "propertyNames", "contentSchema"}
 )  # fmt: skip
 
+SchemaPath = tuple[str | int, ...]
+"""A JSON pointer as its parts."""
 
-class _PastBudget(Exception):
-    """The schema stands for more work than `MAX_NODES` / `MAX_REF_DEPTH` allow."""
+
+class PastBudget(Exception):
+    """The schema stands for more work than `MAX_NODES` / `MAX_REF_DEPTH` allow; `path` is where it
+    went over (the first subschema found to stand for too much, or the reference followed too deep)."""
+
+    def __init__(self, path: SchemaPath, reason: str) -> None:
+        super().__init__(reason)
+        self.path = path
+        self.reason = reason
 
 
-def past_budget(schema: Any) -> str | None:
-    """Why checking a value against `schema` could take more work than `generate` allows a schema
-    (the subschemas it stands for once its references are followed, each reference's counted once
-    and a recursive one not again), or None. Definitions count where they are referenced, so this
-    counts no more than `generate` did, and a snapshot's schema is never past it."""
+def expanded_size(schema: Any) -> int:
+    """How many schema objects `schema` stands for once its `#`/`#/...` references are followed, each
+    reference's target counted once per place it is referenced from and a recursive one not again, in
+    time linear in the schema; raises `PastBudget`. Only what a validator applies counts: definitions
+    count where they are referenced, and an unknown keyword is an annotation, so a `$ref` inside one
+    is never followed (JSON Schema 2020-12, section 6.5)."""
     sizes: dict[str, int] = {}
 
-    def size(node: Any, following: tuple[str, ...]) -> int:
+    def size(node: Any, path: SchemaPath, following: tuple[str, ...]) -> int:
         if not isinstance(node, dict):
             return 0
         total = 1
         for keyword, value in node.items():
             if keyword in _SCHEMA_MAPS and isinstance(value, dict):
-                total += sum(size(inner, following) for inner in value.values())
+                total += sum(
+                    size(inner, (*path, keyword, name), following) for name, inner in value.items()
+                )
             elif keyword in _SCHEMA_LISTS and isinstance(value, list):
-                total += sum(size(inner, following) for inner in value)
+                total += sum(
+                    size(inner, (*path, keyword, index), following)
+                    for index, inner in enumerate(value)
+                )
             elif keyword in _SCHEMA_VALUES:
-                total += size(value, following)
+                total += size(value, (*path, keyword), following)
         reference = node.get("$ref")
         if not isinstance(reference, str) or not (reference == "#" or reference.startswith("#/")):
             reference = None  # none, or one the checks never follow
         if reference is not None and reference not in following:
             if reference not in sizes:
                 if len(following) >= MAX_REF_DEPTH:
-                    raise _PastBudget(
-                        f"follows more than {MAX_REF_DEPTH} references one inside another"
+                    raise PastBudget(
+                        path, f"follows more than {MAX_REF_DEPTH} references one inside another"
                     )
                 try:
                     target = _pointed(schema, reference)
                 except _NotCompiled:  # a reference to nothing: the check says so
                     target = None
-                sizes[reference] = size(target, (*following, reference))
+                sizes[reference] = size(target, _pointer_parts(reference), (*following, reference))
             total += sizes[reference]
         if total > MAX_NODES:
-            raise _PastBudget(
-                f"stands for more than {MAX_NODES:,} schema objects once its references are followed"
+            raise PastBudget(
+                path,
+                f"stands for more than {MAX_NODES:,} schema objects once its references are followed",
             )
         return total
 
     try:
-        size(schema, ())
-    except _PastBudget as error:
-        return str(error)
+        return size(schema, (), ())
     except RecursionError:
-        return "nests deeper than Python's recursion limit once its references are followed"
+        raise PastBudget((), "nests schemas too deeply to follow") from None
+
+
+def _pointer_parts(reference: str) -> SchemaPath:
+    """The parts of a `#` or `#/...` reference, a list's index as a number."""
+    parts = [
+        part.replace("~1", "/").replace("~0", "~") for part in unquote(reference[1:]).split("/")[1:]
+    ]
+    return tuple(int(part) if part.isdigit() else part for part in parts)
+
+
+def past_budget(schema: Any) -> str | None:
+    """Why checking a value against `schema` could take more work than `generate` allows a schema
+    (`expanded_size`), or None: a snapshot's schema is never past it, as `generate` leaves such a
+    schema to the server."""
+    try:
+        expanded_size(schema)
+    except PastBudget as error:
+        return error.reason
     return None
 
 

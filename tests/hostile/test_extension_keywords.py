@@ -23,6 +23,7 @@ from codegen.drift import compare_snapshots
 from codegen.generate import package_dir, render_snapshot
 from codegen.generate.publish import publish
 from codegen.generate.runtime_folder import publish_runtime
+from codegen.runtime._schema_check import SchemaCheck
 from codegen.snapshot import SNAPSHOT_FORMAT, Snapshot, parse_snapshot
 from tests.drift_helpers import obj, snap, tool
 from tests.hostile.corpus import EXTENSION_VALUES, MARKER, PAYLOAD_MODULE, PAYLOAD_MODULE_SOURCE, extension_keywords
@@ -199,3 +200,47 @@ def test_drift_reads_extension_keywords_as_unknown_text() -> None:
         ("schema-uncomparable", "/inputSchema/x-defs"),
     ]
     assert PAYLOAD_MODULE not in sys.modules
+
+
+def github_extension(reference: str) -> dict[str, Any]:
+    """GitHub's OpenAPI description (`@octokit/openapi`) carries what a later API version changes under
+    `x-github-breaking-changes`, with references into its `components`, which FastMCP's OpenAPI tools
+    keep as written: six GitHub tools had such a `$ref`, naming nothing in the tool's schema."""
+    return {
+        "x-github-breaking-changes": [
+            {"changeset": "remove_state", "patch": {"properties": {"state": {"$ref": reference}}}}
+        ]
+    }
+
+
+def test_a_reference_under_an_extension_keyword_leaves_its_tool_typed() -> None:
+    """An unknown keyword is an annotation (JSON Schema 2020-12, section 6.5): no validator applies the
+    `$ref` inside one, and datamodel-code-generator never sees it. Red before: the tool was untyped
+    ("points at nothing in the schema"), its method `arguments: dict[str, Any]`."""
+    inp = obj({"state": {"type": "string"}}, **github_extension("#/components/schemas/issue-state"))
+    migration = {"type": "object", "properties": {"id": {"type": "integer"}}, **github_extension("#/components/x")}
+    out = obj({"migration": {"$ref": "#/$defs/migration"}}, ("migration",), **{"$defs": {"migration": migration}})
+    out |= github_extension("https://api.github.com/schemas/issue")
+    files = render_snapshot(snap((tool("list_events", inp, out),)))
+    client = files["client.py"].decode()
+    assert "    async def list_events(\n        self,\n        *,\n        state: str | NotGiven = NOT_GIVEN," in client
+    assert ") -> ListEventsOutput:" in client
+    [contract] = [
+        line for line in files["_models/list_events.py"].decode().splitlines() if line.startswith("_CONTRACT")
+    ]
+    assert "x-github" not in contract and "unresolved" not in contract and "skip_sdk_output_check" not in contract
+
+
+def test_drift_and_the_runtime_checks_do_not_follow_a_reference_under_an_extension_keyword() -> None:
+    """Drift compares what a validator applies and judges a change there, whatever the extension
+    holds; the runtime's check (the hub's, on the schema as listed) applies nothing inside it."""
+    extension = github_extension("#/components/schemas/issue-state")
+    old = snap((tool("list_events", obj({"state": {"type": "string"}}, **extension)),))
+    new = snap((tool("list_events", obj({"state": {"type": "integer"}}, **extension)),))
+    assert compare_snapshots(old, old) == []
+    assert [(finding.rule, finding.path) for finding in compare_snapshots(old, new)] == [
+        ("in-type-narrowed", "/inputSchema/properties/state/type")
+    ]
+    check = SchemaCheck(obj({"state": {"type": "string"}}, **extension))
+    assert check.problem({"state": "open"}) is None
+    assert check.problem({"state": 1}) is not None

@@ -70,7 +70,7 @@ async def test_untyped_tools_are_generated_type_checked_and_reach_the_server(  #
     ]
     assert (
         contract
-        == """_CONTRACT = '{"input":{"properties":{"target":{}},"type":"object"},"output":{"properties":{"received":{}},"type":"object"},"parameters":{},"unresolved_output":true}'"""
+        == """_CONTRACT = '{"input":{"properties":{"target":{}},"type":"object"},"output":{"properties":{"received":{}},"type":"object"},"parameters":{},"skip_sdk_output_check":true}'"""
     )
 
     (tmp_path / "use.py").write_text(

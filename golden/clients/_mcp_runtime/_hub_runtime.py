@@ -209,6 +209,10 @@ class _Connected(Protocol):
         self, tool: str, payload: dict[str, Any], call_options: CallOptions
     ) -> CallToolResult: ...
 
+    async def _send_unchecked(
+        self, tool: str, payload: dict[str, Any], call_options: CallOptions
+    ) -> CallToolResult: ...
+
 
 class Catalog:
     """A set of hub tools and, built on first use, the index `shortlist` searches and each tool's
@@ -578,6 +582,8 @@ class GeneratedHub:
         try:
             if client.tool_task_support.get(route.tool) == "required":
                 result = await client._run_task(route.tool, payload, options)
+            elif route.skip_sdk_output_check:
+                result = await client._send_unchecked(route.tool, payload, options)
             elif not options:
                 result = await client.mcp_client.call_tool(route.tool, payload)
             else:

@@ -570,9 +570,10 @@ class ToolContract:
             "output": document.get("output"),
         }
         self.parameters: Mapping[str, str] = document.get("parameters", {})
-        self.unresolved_output: bool = document.get("unresolved_output", False)
+        self.skip_sdk_output_check: bool = document.get("skip_sdk_output_check", False)
         """The server's output schema holds references that name nothing in it, which the contract
-        leaves out: the SDK's own check of it would fail on every result."""
+        leaves out, or is past the work budget, which the contract leaves to the server: the SDK's
+        own check of it would fail (or be refused) on every result."""
         self.headers: tuple[tuple[tuple[str, ...], str], ...] = tuple(
             (tuple(path), token) for path, token in document.get("headers", ())
         )
@@ -1058,7 +1059,7 @@ class GeneratedClient:
             if self.tool_task_support.get(tool) == "required":
                 result = await self._run_task(tool, payload, call_options or {})
             elif terms.schemas["output"] is not None and (
-                self.parse_text_json or terms.unresolved_output
+                self.parse_text_json or terms.skip_sdk_output_check
             ):
                 result = await self._send_unchecked(tool, payload, call_options or {})
             elif call_options:
