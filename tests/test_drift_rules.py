@@ -729,3 +729,21 @@ def test_a_schema_is_compared_by_what_its_dialect_makes_it_mean(
     beside a `$ref`, which 2020-12 applies. `$schema` was dropped as bookkeeping, so the first two
     were reported as breaking and the last as nothing."""
     assert rules((snap((tool(inp=before),)), snap((tool(inp=after),)))) == expected
+
+
+def test_an_extension_keyword_is_text_and_an_unknown_one_is_uncomparable() -> None:
+    """`x-` keywords (GitHub's `x-github-breaking-changes`, with a `$ref` inside) are read by no
+    validator or generator, only by people and models: `schema-text-changed`, not a breaking
+    `schema-uncomparable` on every release. A keyword without the prefix may be a dialect's
+    validation keyword, so it stays uncomparable."""
+
+    def found(extra: dict[str, Any]) -> list[tuple[str, str, str]]:
+        before, after = snap((tool("t", obj({"s": S})),)), snap((tool("t", obj({"s": {**S, **extra}})),))
+        return [(finding.rule, finding.path, finding.severity.value) for finding in compare_snapshots(before, after)]
+
+    patch = {"x-github-breaking-changes": [{"patch": {"$ref": "#/components/schemas/user"}}]}
+    assert found(patch) == [("schema-text-changed", "/inputSchema/properties/s/x-github-breaking-changes", "dangerous")]
+    assert found({"x-order": 2}) == [("schema-text-changed", "/inputSchema/properties/s/x-order", "dangerous")]
+    assert found({"contentEncodingX": "base64"}) == [
+        ("schema-uncomparable", "/inputSchema/properties/s/contentEncodingX", "breaking")
+    ]

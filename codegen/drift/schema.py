@@ -109,7 +109,11 @@ class _Comparator:
         self._one_of(old, new, path)
         self._header(old, new, path)
         for key in sorted((set(old) | set(new)) - _HANDLED):
-            if old.get(key) != new.get(key) and key not in _MARKERS:
+            if old.get(key) == new.get(key) or key in _MARKERS:
+                continue
+            if key.startswith("x-"):  # an extension: no validator or generator reads it, people and models may
+                self.emit("schema-text-changed", pointer_join(path, key), old.get(key), new.get(key), f"{key} changed")
+            else:
                 self.uncomparable(pointer_join(path, key), old.get(key), new.get(key), f"keyword `{key}` changed")
 
     def _header(self, old: JSON, new: JSON, path: str) -> None:
