@@ -5,7 +5,9 @@ from __future__ import annotations
 import ast
 import errno
 import json
+import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -176,6 +178,22 @@ def test_stale_files_go_and_nothing_outside_the_package_is_touched(run_cli, tmp_
     assert not (tmp_path / "clients" / "weather" / "old_module.py").exists()
     assert (tmp_path / "clients" / "keep.txt").read_text() == "mine\n"
     assert sorted(path.name for path in (tmp_path / "clients").iterdir()) == ["_mcp_runtime", "keep.txt", "weather"]
+
+
+def test_generated_folders_get_the_umasks_mode_and_keep_a_chosen_one(tmp_path: Path) -> None:
+    """A published folder was a private temporary folder (0700): a package generated as one user (a
+    container's build step, as root) could not be imported by another (the application's own)."""
+    os.umask(previous := os.umask(0o022))
+    try:
+        generate_package(load_snapshot(WEATHER), tmp_path / "out")
+        folders = [tmp_path / "out" / "weather", tmp_path / "out" / "_mcp_runtime"]
+        assert [stat.S_IMODE(folder.stat().st_mode) for folder in folders] == [0o755, 0o755]
+        folders[0].chmod(0o750)
+        (folders[0] / "old_module.py").write_text("x = 1\n")
+        assert generate_package(load_snapshot(WEATHER), tmp_path / "out").changed
+        assert stat.S_IMODE(folders[0].stat().st_mode) == 0o750
+    finally:
+        os.umask(previous)
 
 
 def test_a_schema_that_cannot_be_generated_is_one_line_and_leaves_the_old_package(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
