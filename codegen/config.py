@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
+import math
 import os
 import re
 import tomllib
@@ -673,6 +674,7 @@ def _positive_integer(value: Any, where: str) -> int:
 
 
 def _positive_number(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+    """TOML's `nan` is a float too; it compares false with everything, so it is refused by name."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value) or value <= 0:
         raise StubgenError(f"{where}: expected a positive number")
     return float(value)
