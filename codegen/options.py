@@ -20,6 +20,19 @@ if TYPE_CHECKING:
 _Command = TypeVar("_Command", bound=Callable[..., Any])
 
 
+class OutPath(click.Path):
+    """`--out`: an empty value (an unset shell variable, `--out "$OUT"`) meant the working directory,
+    into which `generate` then wrote every package."""
+
+    def __init__(self, *, file_okay: bool = True, dir_okay: bool = True) -> None:
+        super().__init__(path_type=Path, file_okay=file_okay, dir_okay=dir_okay)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty path (an unset variable?); give a path", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 class Seconds(click.FloatRange):
     """A positive number of seconds: `nan` passes `FloatRange` (it compares false with every bound)
     and then failed deep inside a connection, blamed on the server."""

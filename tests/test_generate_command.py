@@ -286,6 +286,19 @@ def test_a_full_disk_is_one_line_and_the_previous_package_stays(  # type: ignore
     assert result.exit_code == 2 and result.stderr.startswith("internal error: ConnectionResetError"), result.stderr
 
 
+@pytest.mark.parametrize("command", [("generate",), ("snapshot", "--name", "x", "--", sys.executable, "-c", "pass")])
+def test_an_empty_out_is_an_option_error_not_the_working_directory(  # type: ignore[no-untyped-def]
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: tuple[str, ...]
+) -> None:
+    """`--out "$OUT"` with OUT unset: `generate` wrote every package into the working directory."""
+    config = project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = run_cli(*command[:1], "--config", config, "--out", "", *command[1:])
+    assert result.exit_code == 2
+    assert "Error: Invalid value for '--out': an empty path (an unset variable?); give a path" in result.stderr
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["pyproject.toml", "snaps"]
+
+
 def test_snapshot_files_need_out(run_cli) -> None:  # type: ignore[no-untyped-def]
     result = run_cli("generate", WEATHER)
     assert result.exit_code == 2 and "--out" in result.stderr
