@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
+import math
 import os
 import re
 import tomllib
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from codegen.errors import StubgenError
-from codegen.identifiers import HUB_SEPARATOR, package_name
+from codegen.identifiers import CODE_MODE_PACKAGE, HUB_PACKAGE, HUB_SEPARATOR, package_name
 from codegen.runtime._hub_catalog import ToolFilter, hint_problem
 
 if TYPE_CHECKING:
@@ -268,15 +269,16 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
         raise StubgenError(f"{where}: [tool.mcp-stubgen.servers] must be a table of servers")
     for name, raw in raw_servers.items():
         servers[name] = parse_server(name, raw, f"{where}: [tool.mcp-stubgen.servers.{name}]", root, defaults)
-    _check_distinct_outputs(servers, where)
+    hub = _boolean(table.get("hub", False), f"{where}: hub")
+    code_mode = _boolean(table.get("code_mode", False), f"{where}: code_mode")
+    _check_distinct_outputs(servers, where, hub, code_mode)
 
     output = table.get("output")
     if table.get("sync_client") is False and table.get("hub") is True:
         raise StubgenError(
             f"{where}: sync_client = false cannot go with hub = true (the hub's sync twin uses each package's); drop one"
         )
-    code_mode = _boolean(table.get("code_mode", False), f"{where}: code_mode")
-    if code_mode and table.get("hub") is not True:
+    if code_mode and not hub:
         raise StubgenError(
             f"{where}: code_mode = true needs hub = true (code mode calls every tool through the hub); add hub = true"
         )
@@ -287,7 +289,7 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
         snapshots=root / _string(table.get("snapshots", "mcp/snapshots"), f"{where}: snapshots"),
         output=root / _string(output, f"{where}: output") if output is not None else None,
         servers=servers,
-        hub=_boolean(table.get("hub", False), f"{where}: hub"),
+        hub=hub,
         settings=table,
         notices=tuple(notices),
         has_table=isinstance(tools, dict) and "mcp-stubgen" in tools,
@@ -361,13 +363,20 @@ def _reject_misspelt_table(tools: Mapping[str, Any], source: Path) -> None:
         raise StubgenError(f"{source}: found [tool.{close}], but the table is [tool.mcp-stubgen]; rename it")
 
 
-def _check_distinct_outputs(servers: Mapping[str, ServerConfig], where: str) -> None:
+def _check_distinct_outputs(servers: Mapping[str, ServerConfig], where: str, hub: bool, code_mode: bool) -> None:
     """Two ids sharing a package folder or a snapshot file would overwrite each other on every run
-    (the last one silently winning, `--check` stale forever), so that is a config error."""
+    (the last one silently winning, `--check` stale forever), so that is a config error; so is an id
+    whose package is the hub's or code mode's own folder, which `sync` and `watch` would publish over it."""
     packages: dict[str, str] = {}
     snapshot_files: dict[str, str] = {}
+    owned = {HUB_PACKAGE: hub and "the hub's", CODE_MODE_PACKAGE: code_mode and "code mode's"}
     for name in sorted(servers):
         package = package_name(name)
+        if owned.get(package):
+            raise StubgenError(
+                f"{where}: server id {name!r} would write the package {package!r}, which is {owned[package]} own "
+                "folder; rename the server id"
+            )
         # Compared case-insensitively: on macOS and Windows `AB.json` and `ab.json` are one file.
         snapshot_file = f"{name}.json"
         for claimed, key, what in (
@@ -715,6 +724,7 @@ def _positive_integer(value: Any, where: str) -> int:
 
 
 def _positive_number(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+    """TOML's `nan` is a float too; it compares false with everything, so it is refused by name."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value) or value <= 0:
         raise StubgenError(f"{where}: expected a positive number")
     return float(value)

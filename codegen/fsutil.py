@@ -39,9 +39,19 @@ def atomic_write_bytes(path: Path, data: bytes, durable: bool = True) -> bool:
 
 def file_mode(path: Path) -> int:
     """Keep an existing file's permissions; a new file gets the usual umask-based mode, not mkstemp's 0600."""
+    return _kept_mode(path, 0o666)
+
+
+def folder_mode(path: Path) -> int:
+    """Keep an existing folder's permissions; a new one gets the usual umask-based mode, not mkdtemp's
+    0700, which no other user (an application's own, in a container) could import a package from."""
+    return _kept_mode(path, 0o777)
+
+
+def _kept_mode(path: Path, default: int) -> int:
     try:
         return path.stat().st_mode & 0o7777
     except FileNotFoundError:
         umask = os.umask(0)
         os.umask(umask)
-        return 0o666 & ~umask
+        return default & ~umask

@@ -621,6 +621,9 @@ def model_stems(method_names: Sequence[str], rules: int) -> list[str]:
 HUB_PACKAGE = "hub"
 """The hub's folder and import name, beside the servers' own packages under the output folder."""
 
+CODE_MODE_PACKAGE = "code_mode"
+"""Code mode's folder and import name, beside the hub under the output folder."""
+
 HUB_MEMBERS = frozenset(
     {
         "call",

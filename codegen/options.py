@@ -4,6 +4,7 @@ paths shown relative to the working directory (what is printed where is `codegen
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -17,6 +18,35 @@ if TYPE_CHECKING:
     from codegen.generate.cache import Cache
 
 _Command = TypeVar("_Command", bound=Callable[..., Any])
+
+
+class OutPath(click.Path):
+    """`--out`: an empty value (an unset shell variable, `--out "$OUT"`) meant the working directory,
+    into which `generate` then wrote every package."""
+
+    def __init__(self, *, file_okay: bool = True, dir_okay: bool = True) -> None:
+        super().__init__(path_type=Path, file_okay=file_okay, dir_okay=dir_okay)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty path (an unset variable?); give a path", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class Seconds(click.FloatRange):
+    """A positive number of seconds: `nan` passes `FloatRange` (it compares false with every bound)
+    and then failed deep inside a connection, blamed on the server."""
+
+    name = "seconds"
+
+    def __init__(self) -> None:
+        super().__init__(min=0, min_open=True)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if math.isnan(number):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return number
 
 
 def config_options(command: _Command) -> _Command:
@@ -37,10 +67,8 @@ def config_options(command: _Command) -> _Command:
 def connection_options(command: _Command) -> _Command:
     """Overrides for how every selected server is reached."""
     for option in (
-        click.option("--request-timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds per request."),
-        click.option(
-            "--connect-timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds for start-up and handshake."
-        ),
+        click.option("--request-timeout", type=Seconds(), help="Seconds per request."),
+        click.option("--connect-timeout", type=Seconds(), help="Seconds for start-up and handshake."),
         click.option(
             "--protocol",
             help="Handshake: auto (server/discover, legacy fallback), legacy, or a protocol version to pin.",

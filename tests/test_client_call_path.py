@@ -163,3 +163,24 @@ async def test_a_tool_named_after_what_the_models_package_imports_reaches_its_ow
         assert result == {"loaded": "WEATHER"}
     finally:
         forget_generated(out)
+
+
+def test_a_tool_module_gone_since_the_package_was_imported_says_the_package_was_regenerated(tmp_path: Path) -> None:
+    """A process that imported a package `watch` then regenerated without one of its tools failed on that
+    tool's first call with a bare "module '..._models' has no attribute 'search'" (or, for its model, a
+    `ModuleNotFoundError`), which named nothing the user did."""
+    out = tmp_path / "in_use"
+    generate_package(load_snapshot(GOLDEN / "weather" / "snapshot.json"), out)
+    try:
+        models = import_generated(out, "weather.models")
+        tool_modules = import_generated(out, "weather._models")
+        (out / "weather" / "_models" / "search.py").unlink()  # the tool is gone from the regenerated package
+        restart = "if the package was regenerated after this process imported it, restart the process"
+        with pytest.raises(AttributeError, match=f"no tool module 'search' there; {restart}"):
+            tool_modules.search  # noqa: B018 - what a generated method reads on its tool's first call
+        with pytest.raises(AttributeError, match=restart):
+            models.SearchInput  # noqa: B018
+        with pytest.raises(AttributeError, match=r"has no attribute 'no such'$"):
+            getattr(tool_modules, "no such")
+    finally:
+        forget_generated(out)

@@ -407,9 +407,10 @@ def test_code_mode_needs_the_hub(run_cli, tmp_path: Path, monkeypatch: pytest.Mo
     assert "Traceback" not in result.stderr + flag.stderr
 
 
-def test_a_server_whose_package_is_code_modes_folder_is_refused_and_its_package_kept(run_cli, project: Path) -> None:  # type: ignore[no-untyped-def]
-    """A server `code-mode` generates the package `code_mode`: code mode says so rather than writing
-    its own package over the server's (which left the hub importing the wrong package)."""
+def test_a_server_whose_package_is_code_modes_folder_is_refused_and_code_mode_kept(run_cli, project: Path) -> None:  # type: ignore[no-untyped-def]
+    """A server `code-mode` would generate the package `code_mode`: the config is refused before anything
+    is written, so neither folder replaces the other (which left the hub importing the wrong package)."""
+    assert run_cli("generate").exit_code == 0
     snapshot = json.loads((project / "snaps" / "weather.json").read_text())
     snapshot["server"] = "code-mode"
     (project / "snaps" / "code-mode.json").write_text(json.dumps(snapshot))
@@ -417,12 +418,12 @@ def test_a_server_whose_package_is_code_modes_folder_is_refused_and_its_package_
     config.write_text(f'{config.read_text()}[tool.mcp-stubgen.servers.code-mode]\ncommand = "x"\n')
     result = run_cli("generate")
     assert result.exit_code == 2
-    assert (
-        "error: code mode: server 'code-mode' would generate the package 'code_mode', which is code mode's own "
-        "folder; rename the server id"
-    ) in result.stderr
+    assert result.stderr == (
+        f"error: {config.name}: server id 'code-mode' would write the package 'code_mode', which is code mode's own "
+        "folder; rename the server id\n"
+    )
     package = project / "clients" / "code_mode"
-    assert (package / "client.py").is_file() and not (package / "index.md").exists()
+    assert (package / "index.md").is_file() and not (package / "client.py").exists()
 
 
 @pytest.fixture

@@ -5,7 +5,9 @@ from __future__ import annotations
 import ast
 import errno
 import json
+import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -178,6 +180,22 @@ def test_stale_files_go_and_nothing_outside_the_package_is_touched(run_cli, tmp_
     assert sorted(path.name for path in (tmp_path / "clients").iterdir()) == ["_mcp_runtime", "keep.txt", "weather"]
 
 
+def test_generated_folders_get_the_umasks_mode_and_keep_a_chosen_one(tmp_path: Path) -> None:
+    """A published folder was a private temporary folder (0700): a package generated as one user (a
+    container's build step, as root) could not be imported by another (the application's own)."""
+    os.umask(previous := os.umask(0o022))
+    try:
+        generate_package(load_snapshot(WEATHER), tmp_path / "out")
+        folders = [tmp_path / "out" / "weather", tmp_path / "out" / "_mcp_runtime"]
+        assert [stat.S_IMODE(folder.stat().st_mode) for folder in folders] == [0o755, 0o755]
+        folders[0].chmod(0o750)
+        (folders[0] / "old_module.py").write_text("x = 1\n")
+        assert generate_package(load_snapshot(WEATHER), tmp_path / "out").changed
+        assert stat.S_IMODE(folders[0].stat().st_mode) == 0o750
+    finally:
+        os.umask(previous)
+
+
 def test_a_schema_that_cannot_be_generated_is_one_line_and_leaves_the_old_package(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     generate_package(load_snapshot(WEATHER), tmp_path / "out")
     before = read_tree(tmp_path / "out")
@@ -266,6 +284,19 @@ def test_a_full_disk_is_one_line_and_the_previous_package_stays(  # type: ignore
     monkeypatch.setattr("codegen.generate.publish._write_durably", refused)
     result = run_cli("generate", tmp_path / "weather.json", "--out", tmp_path / "out")
     assert result.exit_code == 2 and result.stderr.startswith("internal error: ConnectionResetError"), result.stderr
+
+
+@pytest.mark.parametrize("command", [("generate",), ("snapshot", "--name", "x", "--", sys.executable, "-c", "pass")])
+def test_an_empty_out_is_an_option_error_not_the_working_directory(  # type: ignore[no-untyped-def]
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: tuple[str, ...]
+) -> None:
+    """`--out "$OUT"` with OUT unset: `generate` wrote every package into the working directory."""
+    config = project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = run_cli(*command[:1], "--config", config, "--out", "", *command[1:])
+    assert result.exit_code == 2
+    assert "Error: Invalid value for '--out': an empty path (an unset variable?); give a path" in result.stderr
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["pyproject.toml", "snaps"]
 
 
 def test_snapshot_files_need_out(run_cli) -> None:  # type: ignore[no-untyped-def]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import gc
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -95,6 +96,35 @@ def test_a_killed_commands_worker_ends_with_it() -> None:
         cwd=ROOT,
     )
     assert done.returncode == -9 and done.stdout == "started\n"
+
+
+_KILLED_BY_ITS_POOL = """
+import os, signal
+from codegen.generate import parallel
+parallel._workers = lambda: 2
+def kill_parent(items):
+    os.kill(os.getppid(), signal.SIGKILL)
+    return list(items)
+parallel.map_batches(kill_parent, list(range(4 * parallel.MIN_PARALLEL_ITEMS)))
+"""
+
+
+def test_a_command_killed_while_its_pool_works_leaves_no_worker_behind() -> None:
+    """The pool's workers, forked with the parent's end of their work queue, waited for work forever
+    once a `generate` was killed while they worked, holding its stdout open: a `| tee` never ended."""
+    command = subprocess.Popen(
+        [sys.executable, "-c", _KILLED_BY_ITS_POOL],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        start_new_session=True,
+    )
+    try:
+        command.communicate(timeout=60)  # returns once every process holding the pipes has ended
+    except subprocess.TimeoutExpired:
+        os.killpg(command.pid, signal.SIGKILL)
+        raise
+    assert command.returncode == -9
 
 
 @pytest.mark.performance_guard

@@ -351,6 +351,11 @@ args = [{json.dumps(str(EXAMPLE_SERVER))}]
         ('[tool.mcp-stubgen.servers."9lives"]\ncommand = "x"\n', r"server id '9lives' must start with a letter"),
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nprotocol = "2020-01-01"\n', r"expected auto, legacy or"),
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nrequest_timeout = -1\n', r"expected a positive number"),
+        (
+            '[tool.mcp-stubgen]\nconnect_timeout = nan\n[tool.mcp-stubgen.servers.a]\ncommand = "x"\n',
+            r"connect_timeout: expected a posit",
+        ),
+        ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nrequest_timeout = nan\n', r"request_timeout: expected a posit"),
         ('[tool.mcp-stubgen.servers.a]\nurl = "http://h"\ntype = "ws"\n', r"type must be one of http, sse"),
         ("[tool.mcp-stubgen\n", r"cannot read config"),
     ],
@@ -361,6 +366,24 @@ def test_config_errors(body: str, pattern: str, tmp_path: Path, run_cli) -> None
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "pyproject.toml" in result.stderr
     assert re.search(pattern, result.stderr), result.stderr
+
+
+@pytest.mark.parametrize(
+    ("command", "option"),
+    [("snapshot", "--connect-timeout"), ("snapshot", "--request-timeout"), ("watch", "--interval")],
+)
+def test_nan_seconds_are_an_option_error_not_a_server_failure(
+    tmp_path: Path, run_cli, command: str, option: str
+) -> None:  # type: ignore[no-untyped-def]
+    """`nan` passed click's range check and failed inside the connection, blamed on the server
+    ("the server exited or broke the protocol during start-up"); `watch` retried that forever."""
+    config = write_config(
+        tmp_path, f'[tool.mcp-stubgen.servers.a]\ncommand = {json.dumps(PY)}\nargs = ["-c", "pass"]\n'
+    )
+    result = run_cli(command, "--config", config, option, "nan")
+    assert result.exit_code == 2
+    assert f"Error: Invalid value for '{option}': 'nan' is not a number of seconds" in result.stderr
+    assert "server" not in result.stderr.splitlines()[-1]
 
 
 def test_unknown_server_name_lists_the_configured_ones(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]

@@ -40,6 +40,7 @@ from codegen.generate.pipeline import Rendered
 from codegen.generate.proof import RenderKey, hub_source, remember_rendered, rendered_before
 from codegen.generate.templating import jinja_environment
 from codegen.identifiers import (
+    CODE_MODE_PACKAGE,
     argument_names,
     escape,
     package_name,
@@ -65,9 +66,6 @@ __all__ = [
     "report_tokens",
     "token_report",
 ]
-
-CODE_MODE_PACKAGE = "code_mode"
-"""The package's folder and import name under the output folder."""
 
 PACKAGE_NAMES = frozenset({"describe", "functions", "hints", "run_code", "search_tools", "servers", "stubs", "use_hub"})
 """Names of the package's own members (and its `servers/` folder), which no server module may take."""

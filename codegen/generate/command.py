@@ -28,7 +28,7 @@ from codegen.generate.pipeline import (
 )
 from codegen.generate.publish import recover_output
 from codegen.generate.runtime_folder import check_runtime, prune_runtime, publish_runtime, runtime_dir
-from codegen.options import cache_for, cache_option, config_options, load_project, shown_path
+from codegen.options import OutPath, cache_for, cache_option, config_options, load_project, shown_path
 from codegen.snapshot import read_snapshot_bytes
 
 
@@ -99,7 +99,7 @@ def _targets(
 
 @click.command("generate")
 @click.argument("targets", nargs=-1)
-@click.option("--out", type=click.Path(path_type=Path, file_okay=False), help="Folder to write the packages into.")
+@click.option("--out", type=OutPath(file_okay=False), help="Folder to write the packages into.")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 with a diff when the packages are out of date.")
 @click.option("--hub", "with_hub", is_flag=True, help="Also write the hub package (the default with `hub = true`).")
 @click.option(

@@ -97,8 +97,32 @@ def map_batches(
     batches = [items[start : start + size] for start in range(0, len(items), size)]
     if prepare is not None:
         prepare()
-    with fewer_collections(), ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        return [result for batch in pool.map(function, batches) for result in batch]
+    context = multiprocessing.get_context("fork")
+    alive, parents = context.Pipe(duplex=False)
+    try:
+        with (
+            fewer_collections(),
+            ProcessPoolExecutor(
+                workers, mp_context=context, initializer=_end_with_parent, initargs=(alive, parents)
+            ) as pool,
+        ):
+            return [result for batch in pool.map(function, batches) for result in batch]
+    finally:
+        alive.close()
+        parents.close()
+
+
+def _end_with_parent(alive: Connection, parents: Connection) -> None:
+    """A pool worker's start: end the worker once the parent is gone, even killed (a CI job's timeout),
+    rather than wait forever for work while holding the parent's stdout open."""
+    parents.close()  # the parent's end, forked along: once the parent's own is closed, `recv` ends
+    threading.Thread(target=_exit_at_end_of, args=(alive,), daemon=True).start()
+
+
+def _exit_at_end_of(alive: Connection) -> None:
+    with contextlib.suppress(EOFError, OSError):
+        alive.recv_bytes()
+    os._exit(1)
 
 
 def _in_batches(function: Callable[[Sequence[Item]], list[Result]], items: Sequence[Item]) -> list[Result]:

@@ -520,7 +520,7 @@ def load_model(facade: str, modules: Mapping[str, str], name: str) -> object:
     if module is None:
         raise AttributeError(f"module {facade!r} has no attribute {name!r}")
     package = facade.rpartition(".")[0]
-    value = getattr(importlib.import_module(f"{package}._models.{module}"), name)
+    value = getattr(_tool_module(f"{package}._models", module), name)
     setattr(sys.modules[facade], name, value)
     return value
 
@@ -531,13 +531,23 @@ def load_tool_module(package: str, name: str) -> ModuleType:
     The import makes it an attribute of `_models`, so every later call finds it with one lookup
     and comes here no more. A name that is no module there is an `AttributeError`, as for any module.
     """
-    if name.isidentifier():
-        try:
-            return importlib.import_module(f"{package}.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"{package}.{name}":
-                raise
-    raise AttributeError(f"module {package!r} has no attribute {name!r}")
+    if not name.isidentifier():
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+    return _tool_module(package, name)
+
+
+def _tool_module(package: str, name: str) -> ModuleType:
+    """Import a tool's models module; one that is gone means the package was regenerated (by `watch` or
+    `sync`) after this process imported it, which the error says rather than only naming the module."""
+    try:
+        return importlib.import_module(f"{package}.{name}")
+    except ModuleNotFoundError as error:
+        if error.name != f"{package}.{name}":
+            raise
+    raise AttributeError(
+        f"module {package!r} has no attribute {name!r}: no tool module {name!r} there; if the package was "
+        "regenerated after this process imported it, restart the process to use it as it is now"
+    )
 
 
 def _lone_exception(error: BaseException) -> BaseException:

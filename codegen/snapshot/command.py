@@ -16,6 +16,7 @@ from codegen.config import (
 )
 from codegen.errors import EXIT_ERROR, EXIT_OK
 from codegen.options import (
+    OutPath,
     allow_empty_option,
     apply_overrides,
     config_options,
@@ -52,7 +53,7 @@ class _SnapshotCommand(click.Command):
 )
 @click.option(
     "--out",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=OutPath(dir_okay=False),
     help="Ad hoc: where to write the snapshot (default: NAME.json).",
 )
 @config_options

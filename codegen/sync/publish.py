@@ -40,12 +40,17 @@ class RuntimeChanges:
             self._changes = None
 
 
+class PublishError(StubgenError):
+    """A rendered package the file system (or a folder that is not ours) refused: unlike a catalog that
+    cannot be rendered, it may publish once the user has done what the message says (`watch` tries again)."""
+
+
 def publish_with_snapshot(
     snapshot: Snapshot, config: ProjectConfig, path: Path, output: Path, cache: Cache, runtime: RuntimeChanges
 ) -> Published:
     """Render a server's package (with the config's method names, renames and `strict`) and publish
     it and its snapshot file as one step (`sync` and `watch`), so neither is ever new beside the
-    other's old version; raises `StubgenError`."""
+    other's old version; raises `StubgenError`, and `PublishError` when only the publishing failed."""
     source = snapshot.canonical_bytes()
     inputs = PackageInputs(
         source,
@@ -66,10 +71,12 @@ def publish_with_snapshot(
         runtime.add(prune_runtime(output, published))
         return result
     except OSError as error:
-        raise StubgenError(
+        raise PublishError(
             f"server {snapshot.server!r}: cannot write {rendered.target} and {path} ({error.strerror or error}); "
             "check the folders' permissions"
         ) from None
+    except StubgenError as error:  # a folder that is not ours to replace
+        raise PublishError(error.message) from None
 
 
 def _holds(path: Path, data: bytes) -> bool:

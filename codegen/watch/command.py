@@ -12,7 +12,7 @@ from codegen.drift import parse_policy
 from codegen.errors import EXIT_OK
 from codegen.generate.cache import default_max_bytes
 from codegen.generate.publish import recover_output
-from codegen.options import apply_overrides, config_options, connection_options, load_project
+from codegen.options import Seconds, apply_overrides, config_options, connection_options, load_project
 from codegen.snapshot import Snapshot, load_snapshot
 
 
@@ -20,7 +20,7 @@ from codegen.snapshot import Snapshot, load_snapshot
 @click.argument("servers", nargs=-1)
 @click.option(
     "--interval",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Seconds(),
     default=30.0,
     show_default=True,
     help="Seconds between re-lists of a server that declares no listChanged "

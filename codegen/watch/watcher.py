@@ -13,6 +13,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import anyio
 import anyio.abc
@@ -43,13 +44,17 @@ from codegen.options import shown_path
 from codegen.snapshot import Snapshot, write_snapshot
 from codegen.snapshot.discovery import connect, list_catalog
 from codegen.snapshot.summary import emptied, warn_unlisted_methods
-from codegen.sync.publish import RuntimeChanges, publish_hub, publish_with_snapshot
+from codegen.sync.publish import PublishError, RuntimeChanges, publish_hub, publish_with_snapshot
 
 BACKOFF_FIRST = 1.0
 BACKOFF_CAP = 60.0
 """Seconds before the first reconnection attempt, doubled after each failed one up to the cap."""
 SETTLE_SECONDS = 0.2
 """How long a burst of change notifications may go on before the catalog is re-listed once."""
+
+_Outcome = Literal["published", "rejected", "failed"]
+"""What became of a changed catalog: published; refused for itself (not tried again until it changes);
+or refused by the file system (tried again at the next trigger, once the user may have fixed that)."""
 
 _KINDS = ("tools", "prompts", "resources")
 _LIST_CHANGED = (
@@ -151,7 +156,8 @@ class Watcher:
         self._servers = servers
         self._published = dict(committed)
         self._rejected: dict[str, bytes] = {}
-        """Catalog bytes that failed to publish, so polling does not repeat the same error."""
+        """Catalog bytes that cannot be published (empty, or not renderable), so polling does not repeat
+        the same error; a catalog the file system refused is tried again at the next trigger."""
         self._interval = interval
         self._max_changes = max_changes
         self.changes = 0
@@ -295,9 +301,10 @@ class Watcher:
         async with self._publishing:
             # In a worker thread: rendering takes long enough to starve the other sessions otherwise,
             # and a cancellation waits for the thread, so an interrupted publish still completes.
-            published = await anyio.to_thread.run_sync(self._publish, server, current, snapshot)
-        if not published:
+            outcome = await anyio.to_thread.run_sync(self._publish, server, current, snapshot)
+        if outcome == "rejected":
             self._rejected[server.name] = data
+        if outcome != "published":
             return
         self._published[server.name] = snapshot
         self._rejected.pop(server.name, None)
@@ -360,14 +367,15 @@ class Watcher:
         console.note(f"{server.name}: built {shown_path(target)} from {path}")
         console.emit(server.name, "built", snapshot=path, package=shown_path(target))
 
-    def _publish(self, server: ServerConfig, old: Snapshot | None, new: Snapshot) -> bool:
-        """Report the drift, then render and publish the package and the snapshot together; False on failure."""
+    def _publish(self, server: ServerConfig, old: Snapshot | None, new: Snapshot) -> _Outcome:
+        """Report the drift, then render and publish the package and the snapshot together: `rejected`
+        when the catalog cannot be, `failed` when the file system refused it."""
         name = server.name
         path = self._config.snapshot_path(name)
         reason = emptied(old, new) if old is not None else None
         if reason is not None:  # a watch never empties a committed snapshot or deletes a package
             _failed(name, f"server {name!r}: {reason} ({shown_path(path)}); not published, still watching")
-            return False
+            return "rejected"
         warn_unlisted_methods(new)
         findings: list[Finding] = []
         ignored = 0
@@ -394,10 +402,10 @@ class Watcher:
                 _write(path, new)
             except StubgenError as error:
                 _failed(name, str(error))
-                return False
+                return "failed"
             console.note(f"{name}: wrote {shown_path(path)}")
             console.emit(name, "published", snapshot=shown_path(path), package=None, **drift)
-            return True
+            return "published"
         # The cache `generate` uses, so a change re-generates the changed tools' models, not every
         # tool's; a fresh one per publication, so a long watch does not keep every piece in memory.
         cache = Cache.default()
@@ -407,12 +415,12 @@ class Watcher:
                 result = publish_with_snapshot(new, self._config, path, output, cache, runtime)
             except StubgenError as error:
                 _failed(name, str(error))
-                return False
+                return "failed" if isinstance(error, PublishError) else "rejected"
             console.note(f"{name}: wrote {shown_path(path)} and regenerated {shown_path(result.path)}")
             console.emit(name, "published", snapshot=shown_path(path), package=shown_path(result.path), **drift)
             if self._config.hub:  # the server's own files are published either way; a hub error is reported
                 publish_hub(self._config, output, cache, runtime)
-            return True
+            return "published"
         finally:
             runtime.announce()
             cache.trim()

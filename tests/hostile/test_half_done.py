@@ -50,6 +50,27 @@ def test_two_server_ids_sharing_a_package_or_snapshot_are_a_config_error(
     assert sorted(path.name for path in tmp_path.iterdir()) == ["pyproject.toml"]
 
 
+@pytest.mark.parametrize(
+    ("settings", "server", "owner"),
+    [("hub = true", "Hub", "the hub's"), ("hub = true\ncode_mode = true", "code_mode", "code mode's")],
+)
+def test_a_server_id_taking_the_hubs_or_code_modes_folder_is_a_config_error(
+    tmp_path: Path, run_cli, settings: str, server: str, owner: str
+) -> None:  # type: ignore[no-untyped-def]
+    """`sync` and `watch` publish a server's package before the hub's, so a server whose package is the
+    hub's own folder replaced the hub there before the hub's check refused it."""
+    config = write_config(tmp_path, f'[tool.mcp-stubgen]\noutput = "clients"\n{settings}\n' + server_table(server))
+    package = "hub" if server == "Hub" else server
+    for command in (("sync",), ("watch",), ("generate",), ("snapshot",)):
+        result = run_cli(*command, "--config", config)
+        assert result.exit_code == 2, (command, result.stderr)
+        assert result.stderr == (
+            f"error: {config}: server id {server!r} would write the package {package!r}, which is {owner} own "
+            "folder; rename the server id\n"
+        )
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["pyproject.toml"]
+
+
 def test_a_servers_file_id_clashing_with_a_pyproject_id_is_a_config_error(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     servers_file = tmp_path / "mcp.json"
     servers_file.write_text(json.dumps({"mcpServers": {"a-b": {"command": PY, "args": ["-c", "pass"]}}}))
