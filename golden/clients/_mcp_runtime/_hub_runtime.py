@@ -78,7 +78,7 @@ from ._runtime import (
     error_message,
     tool_fingerprint,
 )
-from ._schema_check import SchemaCheck, offline_validator
+from ._schema_check import CheckPastBudget, SchemaCheck, offline_validator
 
 if TYPE_CHECKING:
     from mcp.client import Client, ClientSession
@@ -241,17 +241,23 @@ class Catalog:
         check = self._checks.get(tool.qualified_name)
         if check is None:
             check = self._checks[tool.qualified_name] = SchemaCheck(tool.input_schema)
-        problem = check.problem(arguments)
-        if problem is None:
-            return
-        if isinstance(problem, Exception) and not hasattr(
-            problem, "schema_path"
-        ):  # a crash, not a refusal
-            reason = " ".join(str(problem).split())[:200]
+        try:
+            problem = check.problem(arguments)
+            if problem is None:
+                return
+            if isinstance(problem, Exception) and not hasattr(
+                problem, "schema_path"
+            ):  # a crash, not a refusal
+                reason = " ".join(str(problem).split())[:200]
+                raise ArgumentsError(
+                    f"{tool.qualified_name}: its input schema cannot be applied ({reason}); nothing was sent"
+                )
+            _check_with_jsonschema(tool, offline_validator(tool.input_schema), arguments)
+        except CheckPastBudget as error:
             raise ArgumentsError(
-                f"{tool.qualified_name}: its input schema cannot be applied ({reason}); nothing was sent"
-            )
-        _check_with_jsonschema(tool, offline_validator(tool.input_schema), arguments)
+                f"{tool.qualified_name}: the arguments could not be checked against its input schema: "
+                f"{error}; nothing was sent"
+            ) from None
 
 
 _SNAPSHOT_CATALOGS: dict[type[GeneratedHub], Catalog] = {}

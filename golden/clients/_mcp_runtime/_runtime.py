@@ -61,7 +61,7 @@ from typing import (
 from urllib.parse import urlsplit
 
 from ._loop_thread import SessionLoop
-from ._schema_check import SchemaCheck, offline_validator, past_budget
+from ._schema_check import CheckPastBudget, SchemaCheck, offline_validator, past_budget
 
 if TYPE_CHECKING:
     import httpx2
@@ -593,7 +593,8 @@ class ToolContract:
         return annotated
 
     def problem(self, direction: Direction, value: Any) -> str | None:
-        """None when `value` fits the schema of `direction`, else a one-line reason naming where and which rule."""
+        """None when `value` fits the schema of `direction`, else a one-line reason naming where and
+        which rule; `CheckPastBudget` when checking it takes more than its step budget."""
         check = self._checks.get(direction)
         if check is None:
             check = self._checks[direction] = SchemaCheck(self.schemas[direction])
@@ -1139,7 +1140,12 @@ class GeneratedClient:
                         f"extra argument {name!r} is the parameter {terms.parameters[name]}: pass it by that name",
                     )
                 payload[name] = _as_json(value)
-        problem = terms.problem("input", payload)
+        try:
+            problem = terms.problem("input", payload)
+        except CheckPastBudget as error:
+            raise ToolArgumentsError(
+                tool, f"the arguments could not be checked against its input schema: {error}"
+            ) from None
         if problem is not None:
             raise ToolArgumentsError(tool, problem)
         return payload
@@ -1259,10 +1265,18 @@ class GeneratedClient:
         ):
             raise NoStructuredContentError(self.server_name, tool)
         if terms.schemas["output"] is not None and result.structured_content is not None:
-            problem = terms.problem("output", result.structured_content)
+            problem = self._output_problem(tool, terms, result.structured_content)
             if problem is not None:
                 raise ToolResultError(tool, problem)
         return ToolResult(tool, result)
+
+    def _output_problem(self, tool: str, terms: ToolContract, content: Any) -> str | None:
+        """`terms.problem` of a result's structured content; a server whose answer takes more than
+        the step budget to check is refused (`ServerError`), as a result that is not valid MCP is."""
+        try:
+            return terms.problem("output", content)
+        except CheckPastBudget as error:
+            raise _past_budget_error(self.server_name, tool, error) from None
 
     async def _call_structured(
         self,
@@ -1289,7 +1303,7 @@ class GeneratedClient:
             if not self.parse_text_json:
                 raise NoStructuredContentError(self.server_name, tool)
             content = ToolResult(tool, result).json()
-        problem = terms.problem("output", content)
+        problem = self._output_problem(tool, terms, content)
         if problem is not None:
             raise ToolResultError(tool, problem)
         try:  # `model_validate` without its wrapper, which only checks arguments this call does not pass
@@ -1391,10 +1405,25 @@ class GeneratedClient:
             raise refused from error
 
 
+def _past_budget_error(server: str, tool: str, error: CheckPastBudget) -> ServerError:
+    """`ServerError` for a result whose structured content takes more than the step budget to check
+    against the tool's output schema: a hostile answer to a schema whose alternatives name each other
+    would hold the event loop for as long as the server liked."""
+    return ServerError(
+        server,
+        f"tool {tool!r}",
+        _INTERNAL_ERROR,
+        f"its structuredContent could not be checked against the tool's output schema: {error}; "
+        "the answer is refused, so tell the server's maintainers",
+    )
+
+
 def _result_error(server: str, tool: str, error: Exception) -> StubgenClientError | None:
     """The client's own error for what the SDK raised about a `tools/call` result, if it is that: its
-    check against the live listing's output schema (a `RuntimeError`, which keeps the result from us)
-    or a result that is not valid MCP."""
+    check against the live listing's output schema (a `RuntimeError`, which keeps the result from us;
+    `CheckPastBudget` when that check ran out of steps) or a result that is not valid MCP."""
+    if isinstance(error, CheckPastBudget):
+        return _past_budget_error(server, tool, error)
     if not isinstance(error, RuntimeError):
         return _not_mcp(server, f"tool {tool!r}", error)
     endless = _endless_input_rounds(server, f"tool {tool!r}", error)

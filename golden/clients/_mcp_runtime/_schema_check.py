@@ -11,10 +11,12 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final
+from contextvars import ContextVar
+from typing import Any, Final, TypeVar
 from urllib.parse import unquote
 
 Check = Callable[[Any], bool]
+T = TypeVar("T")
 
 _DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 _ANNOTATIONS = frozenset(
@@ -95,6 +97,76 @@ def _pointed(root: Any, reference: str) -> Any:
     return node
 
 
+MAX_CHECK_STEPS: Final = 20_000
+"""Steps one check of one value may take, however small the value: a step is one schema object
+applied to one value in the compiled check, one keyword applied to one value in `jsonschema`. The
+checks of every value in the tests and of the JSON-Schema-Test-Suite's 3,020 instances took 48 at most."""
+STEPS_PER_VALUE: Final = 100
+"""Steps a check may take for each value nested in what it checks (the value itself, each item, each
+property's value), where that allows more than `MAX_CHECK_STEPS`: the work stays linear in what was
+sent (a valid value took 3 steps per value at most in the compiled check, 2 in `jsonschema` over
+110,000 values), and a schema and a value that would take exponential time (alternatives naming
+each other, which `jsonschema` works out again wherever it meets them) end in `CheckPastBudget`
+instead of holding the event loop."""
+
+
+class CheckPastBudget(Exception):
+    """Checking one value took more steps than its budget (`MAX_CHECK_STEPS`, or `STEPS_PER_VALUE`
+    for each value nested in it): no verdict, rather than work without end."""
+
+
+class _Budget:
+    """The steps one check of `value` has left, and the verdicts of references it has worked out."""
+
+    __slots__ = ("grown", "left", "seen", "value")
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self.left = MAX_CHECK_STEPS
+        self.grown = False
+        self.seen: dict[tuple[str, int], tuple[Any, bool]] = {}
+
+    def spend_more(self) -> None:
+        """Called when the steps run out: once, grow them to `STEPS_PER_VALUE` for each value nested in
+        the checked one; then raise `CheckPastBudget`."""
+        if not self.grown:
+            self.grown = True
+            self.left += STEPS_PER_VALUE * _values_in(self.value) - MAX_CHECK_STEPS
+            if self.left >= 0:
+                return
+        allowed = max(MAX_CHECK_STEPS, STEPS_PER_VALUE * _values_in(self.value))
+        raise CheckPastBudget(
+            f"checking it took more than {allowed:,} steps ({STEPS_PER_VALUE:,} for each value in it, "
+            f"{MAX_CHECK_STEPS:,} at least), more work than a check may take"
+        )
+
+
+_BUDGET: ContextVar[_Budget] = ContextVar("_BUDGET")
+"""The running check's budget: a context variable, so checks in other threads keep their own."""
+
+
+def _within_budget(check: Callable[[Any], T], value: Any) -> T:
+    """`check(value)` with a fresh `_Budget` for `value` (`CheckPastBudget` when it runs out)."""
+    token = _BUDGET.set(_Budget(value))
+    try:
+        return check(value)
+    finally:
+        _BUDGET.reset(token)
+
+
+def _values_in(value: Any) -> int:
+    """How many values `value` holds, itself included (each item, each property's value)."""
+    count, pending = 0, [value]
+    while pending:
+        item = pending.pop()
+        count += 1
+        if isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return count
+
+
 class _Compiler:
     """Turns one JSON Schema (2020-12) into a predicate made of closures: `keyword_<name>` compiles
     the keyword `<name>` (`$ref` is `keyword_ref`); a keyword without one is an annotation."""
@@ -104,12 +176,26 @@ class _Compiler:
         self.references: dict[str, Check] = {}
 
     def compile(self, schema: Any) -> Check:
+        """The schema's check, which spends one step of the running check's `_Budget` each time it
+        is applied: every schema object a value meets costs one step, so none is applied for free."""
         if schema is True or schema == {}:
             return lambda value: True
         if schema is False:
             return lambda value: False
         if not isinstance(schema, dict):
             raise _NotCompiled("a schema that is neither an object nor a boolean")
+        check = self._uncounted(schema)
+
+        def counted(value: Any) -> bool:
+            budget = _BUDGET.get()
+            budget.left -= 1
+            if budget.left < 0:
+                budget.spend_more()
+            return check(value)
+
+        return counted
+
+    def _uncounted(self, schema: dict[str, Any]) -> Check:
         checks: list[Check] = []
         fused: frozenset[str] = frozenset()
         if schema.get("type") == "object" and ("properties" in schema or "required" in schema):
@@ -159,7 +245,21 @@ class _Compiler:
             )  # a cycle sees the final check through the dict
             self.references[reference] = self.compile(_pointed(self.root, reference))
         references = self.references
-        return lambda value: references[reference](value)
+
+        def follow(value: Any) -> bool:
+            """The reference's verdict on `value`, worked out once per check: a schema whose
+            alternatives each name it again (`anyOf: [{$ref}, {$ref}]`) would otherwise apply it to
+            a value once per way down to it, 2**depth times."""
+            seen = _BUDGET.get().seen
+            key = (reference, id(value))
+            known = seen.get(key)
+            if known is not None and known[0] is value:  # the value is held, so its id is its own
+                return known[1]
+            fits = references[reference](value)
+            seen[key] = (value, fits)
+            return fits
+
+        return follow
 
     def keyword_type(self, names: Any, schema: Any) -> Check:
         tests = tuple(_TYPES[name] for name in ([names] if isinstance(names, str) else names))
@@ -507,13 +607,14 @@ class SchemaCheck:
         )
         if dialect.rstrip("#") == _DIALECT_2020_12:
             try:
-                self.fast = _Compiler(schema).compile(schema)
+                self.fast = functools.partial(_within_budget, _Compiler(schema).compile(schema))
             except (_NotCompiled, KeyError, TypeError, AttributeError):
                 self.fast = None  # an odd schema: jsonschema knows how to treat it
         self._validator: Any = None
 
     def problem(self, value: Any) -> Any:
-        """None when the value fits the schema, else `jsonschema`'s best error (or a crash's message)."""
+        """None when the value fits the schema, else `jsonschema`'s best error (or a crash's message);
+        `CheckPastBudget` when either check runs out of steps."""
         try:
             if self.fast is not None and self.fast(value):
                 return None
@@ -534,21 +635,37 @@ class SchemaCheck:
             self._validator = offline_validator(self.schema)
         try:
             return jsonschema.exceptions.best_match(self._validator.iter_errors(value))
+        except CheckPastBudget:
+            raise
         # A schema jsonschema cannot apply (a bad pattern, an unknown type).
         except Exception as error:  # noqa: BLE001
             return None if self.fast is None else error
 
 
-def offline_validator(schema: Any) -> Any:
+def offline_validator(schema: Any) -> _BudgetedValidator:
     """A `jsonschema` validator for the schema's dialect (2020-12 when it names none) that resolves
     references within the schema only: `jsonschema`'s default fetches any URL a `$ref` names. Its
-    patterns run in linear time (`_linear_keywords`)."""
+    patterns run in linear time (`_linear_keywords`), and each `iter_errors` within a step budget."""
     jsonschema: Any = importlib.import_module("jsonschema")  # untyped, and loaded only when needed
     registry = importlib.import_module(
         "referencing"
     ).Registry()  # the dialects' metaschemas are added to it
     dialect = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    return _linear_keywords(dialect)(schema, registry=registry)
+    return _BudgetedValidator(_linear_keywords(dialect)(schema, registry=registry))
+
+
+class _BudgetedValidator:
+    """A `jsonschema` validator whose `iter_errors` works within a `_Budget`: `jsonschema` works out
+    each alternative again wherever it meets it, so a schema whose alternatives name each other
+    costs it 2**depth steps on a deep value that fits none of them."""
+
+    def __init__(self, validator: Any) -> None:
+        self.validator = validator
+
+    def iter_errors(self, instance: Any) -> Iterator[Any]:
+        """Every error of `instance`, all found on the first `next` (`CheckPastBudget` when the steps
+        run out), where `jsonschema`'s own raises what it raises (an unresolvable `$ref`)."""
+        yield from _within_budget(lambda value: list(self.validator.iter_errors(value)), instance)
 
 
 @functools.cache
@@ -677,6 +794,38 @@ def _linear_keywords(dialect: Any) -> Any:
         replaced["unevaluatedProperties"] = (
             unevaluated_properties  # 2019-09's differs; its own is kept
         )
+    keywords = {
+        **dialect.VALIDATORS,
+        **{name: check for name, check in replaced.items() if name in dialect.VALIDATORS},
+    }
     return jsonschema.validators.extend(
-        dialect, {name: check for name, check in replaced.items() if name in dialect.VALIDATORS}
+        dialect, {name: _counted(keyword) for name, keyword in keywords.items()}
     )
+
+
+def _counted(keyword: Callable[[Any, Any, Any, Any], Any]) -> Callable[[Any, Any, Any, Any], Any]:
+    """A `jsonschema` keyword that spends one step of the running check's `_Budget` each time it is
+    applied, and one for each error it passes on (`_BudgetedValidator`): an error found deep down is
+    passed up through every keyword above it, and under alternatives that name each other there are
+    2**depth of them."""
+
+    def apply(validator: Any, argument: Any, instance: Any, schema: Any) -> Any:
+        _spend()
+        errors = keyword(validator, argument, instance, schema)
+        return None if errors is None else _charged(errors)
+
+    return apply
+
+
+def _charged(errors: Iterable[Any]) -> Iterator[Any]:
+    for error in errors:
+        _spend()
+        yield error
+
+
+def _spend() -> None:
+    """One step of the running check's `_Budget`."""
+    budget = _BUDGET.get()
+    budget.left -= 1
+    if budget.left < 0:
+        budget.spend_more()
