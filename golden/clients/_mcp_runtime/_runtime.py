@@ -697,10 +697,13 @@ def _check_outputs_in_linear_time(client: Client | ClientSession) -> None:
     session._output_schema_validator = output_schema_validator
 
 
-def _read_absent_result_type_as_complete(client: Client | ClientSession) -> None:
-    """Give a 2026-07-28 `tools/call` result without `resultType` the `"complete"` SEP-2322 says it
-    means, before the SDK checks it: mcp 2.3.0's check of the 2026-07-28 schema requires the field
-    and refuses the result. Every call stays on the SDK's own path; only that one absent field is filled."""
+def _read_raw_tool_results(client: Client | ClientSession) -> None:
+    """Read a `tools/call` (or `tasks/result`) answer before the SDK parses it: give a 2026-07-28
+    result without `resultType` the `"complete"` SEP-2322 says it means (mcp 2.3.0's check of the
+    2026-07-28 schema requires the field and refuses the result), and refuse one whose `isError` is
+    not a JSON boolean (-32700, `ServerError` for the caller), which the SDK's lax parse would read
+    as `"yes"` -> true, `"no"` -> false, `1` -> true: a result that may or may not be a failure. Every
+    call stays on the SDK's own path; only that one absent field is filled."""
     session: Any = getattr(
         client, "session", client
     )  # an opened `mcp.Client` holds its `ClientSession`
@@ -711,15 +714,30 @@ def _read_absent_result_type_as_complete(client: Client | ClientSession) -> None
         return
     send_raw_request = dispatcher.send_raw_request
 
-    async def with_result_type(method: str, params: Any, options: Any = None, **more: Any) -> Any:
+    async def read_raw(method: str, params: Any, options: Any = None, **more: Any) -> Any:
         raw = await send_raw_request(method, params, options, **more)
+        if method not in _TOOL_RESULT_METHODS or not isinstance(raw, dict):
+            return raw
+        flag = raw.get("isError", False)
+        if type(flag) is not bool:
+            from mcp.shared.exceptions import MCPError
+
+            raise MCPError(
+                _NOT_MCP,
+                f"its answer is not valid MCP (isError is {_clip(json.dumps(flag), 40)}, not a JSON "
+                "boolean, so whether the tool failed is unknown); tell the server's maintainers",
+            )
         modern = (session.protocol_version or "") >= _FIRST_MODERN_PROTOCOL
-        if method == "tools/call" and modern and isinstance(raw, dict) and "resultType" not in raw:
+        if method == "tools/call" and modern and "resultType" not in raw:
             raw["resultType"] = "complete"
         return raw
 
-    setattr(with_result_type, _ADJUSTED, True)
-    dispatcher.send_raw_request = with_result_type
+    setattr(read_raw, _ADJUSTED, True)
+    dispatcher.send_raw_request = read_raw
+
+
+_TOOL_RESULT_METHODS = frozenset({"tools/call", "tasks/result"})
+"""The requests answered with a tool's result (`CallToolResult`), read raw by `_read_raw_tool_results`."""
 
 
 def _fail_unreadable_answers(client: Client | ClientSession) -> None:
@@ -855,7 +873,7 @@ class GeneratedClient:
         self._mcp_client = client
         self._block_ended = False
         _check_outputs_in_linear_time(client)
-        _read_absent_result_type_as_complete(client)
+        _read_raw_tool_results(client)
         _fail_unreadable_answers(client)
         _warn_of_stray_answers(client, self.server_name)
 
