@@ -586,7 +586,7 @@ class GeneratedHub:
             elif not options:
                 result = await client.mcp_client.call_tool(route.tool, payload)
             else:
-                progress = _progress(options.get("on_progress"))
+                progress = _progress(options.get("on_progress"), route.client, route.tool)
                 result = await client.mcp_client.call_tool(
                     route.tool, payload, timeout, progress, meta=_meta(options)
                 )

@@ -1074,7 +1074,7 @@ class GeneratedClient:
             elif call_options:
                 timeout, progress = (
                     _timeout(call_options),
-                    _progress(call_options.get("on_progress")),
+                    _progress(call_options.get("on_progress"), self.server_name, tool),
                 )
                 result = await self.mcp_client.call_tool(
                     tool, payload, timeout, progress, meta=_meta(call_options)
@@ -1197,7 +1197,8 @@ class GeneratedClient:
         from mcp.types import CallToolRequest, CallToolRequestParams, InputRequiredResult
 
         session = self._session()
-        timeout, progress = _timeout(call_options), _progress(call_options.get("on_progress"))
+        timeout = _timeout(call_options)
+        progress = _progress(call_options.get("on_progress"), self.server_name, tool)
 
         async def send(
             responses: InputResponses | None, state: str | None
@@ -1817,15 +1818,35 @@ def _timeout(options: RequestOptions) -> float | None:
     return timeout
 
 
-def _progress(callback: ProgressCallback | None) -> ProgressFnT | None:
-    """The caller's progress callback, sync or async, as the SDK's (async) one."""
+def _progress(callback: ProgressCallback | None, server: str, tool: str) -> ProgressFnT | None:
+    """The caller's progress callback, sync or async, as the SDK's (async) one, for one call of `tool`.
+
+    An exception it raises does not end the call: the tool runs on the server regardless, and its
+    result is what the caller waits for. The first one of the call is logged as a warning with its
+    traceback, naming the server and the tool, and the call's later ones are left out (the SDK logs
+    a bare traceback for each update, naming neither)."""
     if callback is None:
         return None
+    failed = False
 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
-        outcome = callback(progress, total, message)
-        if outcome is not None:
-            await outcome
+        nonlocal failed
+        try:
+            outcome = callback(progress, total, message)
+            if outcome is not None:
+                await outcome
+        except Exception:
+            if not failed:
+                failed = True
+                import logging
+
+                logging.getLogger(__name__).warning(
+                    "%s: the progress callback of a call of tool %r raised; the call goes on (later "
+                    "failures of this call's callback are not logged)",
+                    server,
+                    tool,
+                    exc_info=True,
+                )
 
     return on_progress
 
