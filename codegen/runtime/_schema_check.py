@@ -1,5 +1,6 @@
 """The runtime's JSON Schema check: each schema compiled once into a predicate of closures, with
 `jsonschema` giving the verdict and the message whenever the predicate says no (or cannot be made).
+Both run within a step budget (`_Budget`), so no schema and value make a check take exponential time.
 
 Copied verbatim into the output folder's `_mcp_runtime/` with the rest of the runtime; it imports only
 the standard library, and `jsonschema` and `pydantic_core` (for patterns) where they are used.
