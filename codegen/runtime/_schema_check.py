@@ -172,24 +172,40 @@ class _Compiler:
     """Turns one JSON Schema (2020-12) into a predicate made of closures: `keyword_<name>` compiles
     the keyword `<name>` (`$ref` is `keyword_ref`); a keyword without one is an annotation."""
 
-    def __init__(self, root: Any) -> None:
+    def __init__(self, root: Any, counted: bool) -> None:
         self.root = root
+        self.counted = counted
+        """Whether each check spends a step of the running check's `_Budget` (`compile`)."""
         self.references: dict[str, Check] = {}
+        self.leaves = 0
+        """The schemas without subschemas compiled since the enclosing one began (`compile`)."""
 
     def compile(self, schema: Any) -> Check:
-        """The schema's check, which spends one step of the running check's `_Budget` each time it
-        is applied: every schema object a value meets costs one step, so none is applied for free."""
+        """The schema's check; when `counted`, it spends steps of the running check's `_Budget` each
+        time it is applied: every schema object a value meets costs one step. One without subschemas
+        (a leaf: `{"type": "string"}`) is paid for by the schema it is in, which spends a step for
+        each of its leaves besides its own, so leaves cost no call of their own."""
         if schema is True or schema == {}:
             return lambda value: True
         if schema is False:
             return lambda value: False
         if not isinstance(schema, dict):
             raise _NotCompiled("a schema that is neither an object nor a boolean")
+        if not self.counted:
+            return self._uncounted(schema)
+        if "$ref" not in schema and not any(
+            keyword in _SCHEMA_MAPS or keyword in _SCHEMA_LISTS or keyword in _SCHEMA_VALUES
+            for keyword in schema
+        ):
+            self.leaves += 1
+            return self._uncounted(schema)
+        enclosing, self.leaves = self.leaves, 0
         check = self._uncounted(schema)
+        steps, self.leaves = 1 + self.leaves, enclosing
 
         def counted(value: Any) -> bool:
             budget = _BUDGET.get()
-            budget.left -= 1
+            budget.left -= steps
             if budget.left < 0:
                 budget.spend_more()
             return check(value)
@@ -251,6 +267,8 @@ class _Compiler:
             """The reference's verdict on `value`, worked out once per check: a schema whose
             alternatives each name it again (`anyOf: [{$ref}, {$ref}]`) would otherwise apply it to
             a value once per way down to it, 2**depth times."""
+            if not isinstance(value, dict | list):
+                return references[reference](value)  # a scalar has no way down
             seen = _BUDGET.get().seen
             key = (reference, id(value))
             known = seen.get(key)
@@ -545,6 +563,19 @@ def past_budget(schema: Any) -> str | None:
     (the subschemas it stands for once its references are followed, each reference's counted once
     and a recursive one not again), or None. Definitions count where they are referenced, so this
     counts no more than `generate` did, and a snapshot's schema is never past it."""
+    try:
+        _measure(schema)
+    except _PastBudget as error:
+        return str(error)
+    except RecursionError:
+        return "nests deeper than Python's recursion limit once its references are followed"
+    return None
+
+
+def _measure(schema: Any) -> tuple[int, bool]:
+    """How many schema objects `schema` stands for once its references are followed (as
+    `past_budget` counts them), and whether it has references the checks follow; `_PastBudget`
+    past `MAX_NODES` or `MAX_REF_DEPTH`."""
     sizes: dict[str, int] = {}
 
     def size(node: Any, following: tuple[str, ...]) -> int:
@@ -579,13 +610,7 @@ def past_budget(schema: Any) -> str | None:
             )
         return total
 
-    try:
-        size(schema, ())
-    except _PastBudget as error:
-        return str(error)
-    except RecursionError:
-        return "nests deeper than Python's recursion limit once its references are followed"
-    return None
+    return size(schema, ()), bool(sizes)
 
 
 class SchemaCheck:
@@ -601,14 +626,19 @@ class SchemaCheck:
         """Why the schema is applied to nothing (`past_budget`), or None."""
         if self.refused is not None:
             return
+        objects, follows_references = _measure(schema)
         dialect = (
             schema.get("$schema", _DIALECT_2020_12)
             if isinstance(schema, dict)
             else _DIALECT_2020_12
         )
         if dialect.rstrip("#") == _DIALECT_2020_12:
+            # Without references each schema object meets each value once at most, so a schema
+            # of at most `STEPS_PER_VALUE` objects is within any budget: it is checked uncounted.
+            counted = follows_references or objects > STEPS_PER_VALUE
             try:
-                self.fast = functools.partial(_within_budget, _Compiler(schema).compile(schema))
+                root = _Compiler(schema, counted).compile(schema)
+                self.fast = functools.partial(_within_budget, root) if counted else root
             except (_NotCompiled, KeyError, TypeError, AttributeError):
                 self.fast = None  # an odd schema: jsonschema knows how to treat it
         self._validator: Any = None
