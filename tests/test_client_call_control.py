@@ -30,15 +30,23 @@ PARAMETERS = StdioServerParameters(command=PYTHON, args=[str(SERVER)])
 
 
 @pytest.fixture(scope="module")
-def progress(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
-    """The generated package of the progress server, imported once for the module."""
+def progress_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The output folder of the progress server's package and a hub over it, generated once for the module."""
     folder = tmp_path_factory.mktemp("call-control")
     config = ServerConfig(name="progress", command=PYTHON, args=(str(SERVER),))
-    generate_package(asyncio.run(snapshot_server(config)), folder)
+    snapshot = asyncio.run(snapshot_server(config))
+    generate_package(snapshot, folder)
+    generate_hub([(snapshot, {})], folder)
     try:
-        yield import_generated(folder, "progress")
+        yield folder
     finally:
         forget_generated(folder)
+
+
+@pytest.fixture(scope="module")
+def progress(progress_folder: Path) -> ModuleType:
+    """The generated package of the progress server."""
+    return import_generated(progress_folder, "progress")
 
 
 async def cancelled_labels(client: Any, label: str) -> list[str]:
@@ -76,6 +84,59 @@ async def test_progress_and_meta_reach_the_caller_and_the_server(progress: Modul
         assert meta["trace"] == "via-session"
         with pytest.raises(progress.RequestTimeoutError):
             await client.wait(label="session-timeout", call_options={"timeout": 0.3})
+
+
+def broken_progress(update: float, total: float | None, message: str | None) -> None:
+    """A progress callback with a bug: it raises on every update."""
+    raise ValueError(f"cannot show {update}")
+
+
+def progress_failures(caplog: pytest.LogCaptureFixture) -> list[tuple[str, str]]:
+    """Each log record about a raising progress callback (the SDK's too): its logger and message, then
+    forgotten; each of the runtime's carries the callback's exception."""
+    found = [
+        (record.name.rpartition(".")[2], record.getMessage())
+        for record in caplog.records
+        if "progress callback" in record.getMessage()
+    ]
+    for record in caplog.records:
+        if "progress callback" in record.getMessage() and record.name.endswith("_runtime"):
+            assert record.exc_info is not None and "cannot show 1" in str(record.exc_info[1])
+    caplog.clear()
+    return found
+
+
+PROGRESS_FAILED = (
+    "_runtime",
+    "progress: the progress callback of a call of tool 'count' raised; the call goes on (later "
+    "failures of this call's callback are not logged)",
+)
+"""The one record a call whose progress callback raises at every update leaves."""
+
+
+async def test_a_progress_callback_that_raises_is_logged_once_per_call_and_the_call_goes_on(
+    progress: ModuleType, progress_folder: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The SDK caught a raising callback and logged a bare traceback for each update ("progress
+    callback raised", naming no server or tool). A call must go on (the tool is running on the server,
+    and its result is what the caller waits for), and the mistake must not be lost: now the runtime
+    logs the first exception of each call, with its traceback, naming the server and the tool, and
+    nothing more, in the async client (both its paths), its sync twin and `hub.call`."""
+    caplog.set_level("WARNING")
+    async with progress.ProgressClient.connect(PARAMETERS) as client:
+        assert await client.count(steps=3, call_options={"on_progress": broken_progress}) == 3
+        assert progress_failures(caplog) == [PROGRESS_FAILED]
+        client.parse_text_json = True  # the session's own `send_request`
+        assert await client.count(steps=2, call_options={"on_progress": broken_progress}) == 2
+        assert progress_failures(caplog) == [PROGRESS_FAILED]
+    hub_module = import_generated(progress_folder, "hub")
+    async with hub_module.Hub.connect(progress=PARAMETERS) as hub:
+        result = await hub.call("progress__count", {"steps": 2}, call_options={"on_progress": broken_progress})
+        assert result.structured_content == {"result": 2}
+        assert progress_failures(caplog) == [PROGRESS_FAILED]
+    with progress.ProgressClient.connect_sync(PARAMETERS) as sync_client:
+        assert sync_client.count(steps=2, call_options={"on_progress": broken_progress}) == 2
+        assert progress_failures(caplog) == [PROGRESS_FAILED]
 
 
 async def test_cancelling_the_task_or_a_timeout_cancels_the_call_on_the_server(progress: ModuleType) -> None:

@@ -41,13 +41,31 @@ _JSON_TYPES = (
 
 def compare_schema(old: JSON, new: JSON, direction: Direction, base: str, emit: Emit) -> None:
     """Emit a finding for every judged difference between `old` and `new` under `base`."""
-    _Comparator(direction, emit).compare(old, new, base)
+    unresolved = {base + reference[1:] for reference in _unresolved(old) | _unresolved(new)}
+    _Comparator(direction, emit, unresolved).compare(old, new, base)
+
+
+def _unresolved(node: Any) -> set[str]:
+    """The `#...` references the normal form left unresolved (`$unresolved`), anywhere in `node`."""
+    if isinstance(node, list):
+        return set().union(*(_unresolved(inner) for inner in node))
+    if not isinstance(node, dict):
+        return set()
+    found = {node["$unresolved"]} if isinstance(node.get("$unresolved"), str) else set()
+    return found.union(*(_unresolved(inner) for inner in node.values()))
 
 
 class _Comparator:
-    def __init__(self, direction: Direction, emit: Emit) -> None:
+    def __init__(self, direction: Direction, emit: Emit, unresolved: set[str]) -> None:
         self.direction = direction
         self.emit_raw = emit
+        self.unresolved = unresolved
+        """Where the references the normal form could not resolve point, as paths like findings'."""
+
+    def referenced(self, path: str) -> bool:
+        """Whether an unresolved reference points at `path` or inside it: what is there is read as a
+        schema by validators, whatever its keyword."""
+        return any(target == path or target.startswith(path + "/") for target in self.unresolved)
 
     @property
     def writes(self) -> bool:
@@ -111,7 +129,8 @@ class _Comparator:
         for key in sorted((set(old) | set(new)) - _HANDLED):
             if old.get(key) == new.get(key) or key in _MARKERS:
                 continue
-            if key.startswith("x-"):  # an extension: no validator or generator reads it, people and models may
+            if key.startswith("x-") and not self.referenced(pointer_join(path, key)):
+                # an extension: no validator or generator reads it, people and models may
                 self.emit("schema-text-changed", pointer_join(path, key), old.get(key), new.get(key), f"{key} changed")
             else:
                 self.uncomparable(pointer_join(path, key), old.get(key), new.get(key), f"keyword `{key}` changed")

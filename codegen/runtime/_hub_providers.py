@@ -66,20 +66,24 @@ def anthropic_tool(tool: HubTool) -> dict[str, Any]:
     """The tool as Anthropic's Messages API takes it, its schema's `examples` moved to `input_examples`.
 
     Only examples that are objects the input schema accepts move (the API refuses the request over
-    one that does not fit); the rest stay in the schema, where they are only an annotation.
+    one that does not fit); the rest stay in the schema, where they are only an annotation, and so
+    does one that takes more than the step budget to check.
     """
     definition = tool_definition(tool, "anthropic")
     schema = definition["input_schema"]
     examples = schema.get("examples")
     if isinstance(examples, list) and examples:
-        from ._schema_check import SchemaCheck
+        from ._schema_check import CheckPastBudget, SchemaCheck
 
         check = SchemaCheck(dict(tool.input_schema))
-        fitting = [
-            example
-            for example in examples
-            if isinstance(example, dict) and check.problem(example) is None
-        ]
+
+        def fits(example: Any) -> bool:
+            try:
+                return check.problem(example) is None
+            except CheckPastBudget:
+                return False
+
+        fitting = [example for example in examples if isinstance(example, dict) and fits(example)]
         if len(fitting) == len(examples):
             del schema["examples"]
         if fitting:

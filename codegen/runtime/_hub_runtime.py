@@ -79,7 +79,7 @@ from ._runtime import (
     repeated_cursor,
     tool_fingerprint,
 )
-from ._schema_check import SchemaCheck, offline_validator
+from ._schema_check import CheckPastBudget, SchemaCheck, offline_validator
 
 if TYPE_CHECKING:
     from mcp.client import Client, ClientSession
@@ -246,17 +246,23 @@ class Catalog:
         check = self._checks.get(tool.qualified_name)
         if check is None:
             check = self._checks[tool.qualified_name] = SchemaCheck(tool.input_schema)
-        problem = check.problem(arguments)
-        if problem is None:
-            return
-        if isinstance(problem, Exception) and not hasattr(
-            problem, "schema_path"
-        ):  # a crash, not a refusal
-            reason = " ".join(str(problem).split())[:200]
+        try:
+            problem = check.problem(arguments)
+            if problem is None:
+                return
+            if isinstance(problem, Exception) and not hasattr(
+                problem, "schema_path"
+            ):  # a crash, not a refusal
+                reason = " ".join(str(problem).split())[:200]
+                raise ArgumentsError(
+                    f"{tool.qualified_name}: its input schema cannot be applied ({reason}); nothing was sent"
+                )
+            _check_with_jsonschema(tool, offline_validator(tool.input_schema), arguments)
+        except CheckPastBudget as error:
             raise ArgumentsError(
-                f"{tool.qualified_name}: its input schema cannot be applied ({reason}); nothing was sent"
-            )
-        _check_with_jsonschema(tool, offline_validator(tool.input_schema), arguments)
+                f"{tool.qualified_name}: the arguments could not be checked against its input schema: "
+                f"{error}; nothing was sent"
+            ) from None
 
 
 _SNAPSHOT_CATALOGS: dict[type[GeneratedHub], Catalog] = {}
@@ -587,7 +593,7 @@ class GeneratedHub:
             elif not options:
                 result = await client.mcp_client.call_tool(route.tool, payload)
             else:
-                progress = _progress(options.get("on_progress"))
+                progress = _progress(options.get("on_progress"), route.client, route.tool)
                 result = await client.mcp_client.call_tool(
                     route.tool, payload, timeout, progress, meta=_meta(options)
                 )

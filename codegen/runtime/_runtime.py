@@ -61,7 +61,7 @@ from typing import (
 from urllib.parse import urlsplit
 
 from ._loop_thread import SessionLoop
-from ._schema_check import SchemaCheck, offline_validator, past_budget
+from ._schema_check import CheckPastBudget, SchemaCheck, offline_validator, past_budget
 
 if TYPE_CHECKING:
     import httpx2
@@ -615,7 +615,8 @@ class ToolContract:
         return annotated
 
     def problem(self, direction: Direction, value: Any) -> str | None:
-        """None when `value` fits the schema of `direction`, else a one-line reason naming where and which rule."""
+        """None when `value` fits the schema of `direction`, else a one-line reason naming where and
+        which rule; `CheckPastBudget` when checking it takes more than its step budget."""
         check = self._checks.get(direction)
         if check is None:
             check = self._checks[direction] = SchemaCheck(self.schemas[direction])
@@ -718,10 +719,13 @@ def _check_outputs_in_linear_time(client: Client | ClientSession) -> None:
     session._output_schema_validator = output_schema_validator
 
 
-def _read_absent_result_type_as_complete(client: Client | ClientSession) -> None:
-    """Give a 2026-07-28 `tools/call` result without `resultType` the `"complete"` SEP-2322 says it
-    means, before the SDK checks it: mcp 2.3.0's check of the 2026-07-28 schema requires the field
-    and refuses the result. Every call stays on the SDK's own path; only that one absent field is filled."""
+def _read_raw_tool_results(client: Client | ClientSession) -> None:
+    """Read a `tools/call` (or `tasks/result`) answer before the SDK parses it: give a 2026-07-28
+    result without `resultType` the `"complete"` SEP-2322 says it means (mcp 2.3.0's check of the
+    2026-07-28 schema requires the field and refuses the result), and refuse one whose `isError` is
+    not a JSON boolean (-32700, `ServerError` for the caller), which the SDK's lax parse would read
+    as `"yes"` -> true, `"no"` -> false, `1` -> true: a result that may or may not be a failure. Every
+    call stays on the SDK's own path; only that one absent field is filled."""
     session: Any = getattr(
         client, "session", client
     )  # an opened `mcp.Client` holds its `ClientSession`
@@ -732,15 +736,30 @@ def _read_absent_result_type_as_complete(client: Client | ClientSession) -> None
         return
     send_raw_request = dispatcher.send_raw_request
 
-    async def with_result_type(method: str, params: Any, options: Any = None, **more: Any) -> Any:
+    async def read_raw(method: str, params: Any, options: Any = None, **more: Any) -> Any:
         raw = await send_raw_request(method, params, options, **more)
+        if method not in _TOOL_RESULT_METHODS or not isinstance(raw, dict):
+            return raw
+        flag = raw.get("isError", False)
+        if type(flag) is not bool:
+            from mcp.shared.exceptions import MCPError
+
+            raise MCPError(
+                _NOT_MCP,
+                f"its answer is not valid MCP (isError is {_clip(json.dumps(flag), 40)}, not a JSON "
+                "boolean, so whether the tool failed is unknown); tell the server's maintainers",
+            )
         modern = (session.protocol_version or "") >= _FIRST_MODERN_PROTOCOL
-        if method == "tools/call" and modern and isinstance(raw, dict) and "resultType" not in raw:
+        if method == "tools/call" and modern and "resultType" not in raw:
             raw["resultType"] = "complete"
         return raw
 
-    setattr(with_result_type, _ADJUSTED, True)
-    dispatcher.send_raw_request = with_result_type
+    setattr(read_raw, _ADJUSTED, True)
+    dispatcher.send_raw_request = read_raw
+
+
+_TOOL_RESULT_METHODS = frozenset({"tools/call", "tasks/result"})
+"""The requests answered with a tool's result (`CallToolResult`), read raw by `_read_raw_tool_results`."""
 
 
 def _fail_unreadable_answers(client: Client | ClientSession) -> None:
@@ -876,7 +895,7 @@ class GeneratedClient:
         self._mcp_client = client
         self._block_ended = False
         _check_outputs_in_linear_time(client)
-        _read_absent_result_type_as_complete(client)
+        _read_raw_tool_results(client)
         _fail_unreadable_answers(client)
         _warn_of_stray_answers(client, self.server_name)
 
@@ -1075,7 +1094,7 @@ class GeneratedClient:
             elif call_options:
                 timeout, progress = (
                     _timeout(call_options),
-                    _progress(call_options.get("on_progress")),
+                    _progress(call_options.get("on_progress"), self.server_name, tool),
                 )
                 result = await self.mcp_client.call_tool(
                     tool, payload, timeout, progress, meta=_meta(call_options)
@@ -1159,7 +1178,12 @@ class GeneratedClient:
                         f"extra argument {name!r} is the parameter {terms.parameters[name]}: pass it by that name",
                     )
                 payload[name] = _as_json(value)
-        problem = terms.problem("input", payload)
+        try:
+            problem = terms.problem("input", payload)
+        except CheckPastBudget as error:
+            raise ToolArgumentsError(
+                tool, f"the arguments could not be checked against its input schema: {error}"
+            ) from None
         if problem is not None:
             raise ToolArgumentsError(tool, problem)
         return payload
@@ -1193,7 +1217,8 @@ class GeneratedClient:
         from mcp.types import CallToolRequest, CallToolRequestParams, InputRequiredResult
 
         session = self._session()
-        timeout, progress = _timeout(call_options), _progress(call_options.get("on_progress"))
+        timeout = _timeout(call_options)
+        progress = _progress(call_options.get("on_progress"), self.server_name, tool)
 
         async def send(
             responses: InputResponses | None, state: str | None
@@ -1279,10 +1304,18 @@ class GeneratedClient:
         ):
             raise NoStructuredContentError(self.server_name, tool)
         if terms.schemas["output"] is not None and result.structured_content is not None:
-            problem = terms.problem("output", result.structured_content)
+            problem = self._output_problem(tool, terms, result.structured_content)
             if problem is not None:
                 raise ToolResultError(tool, problem)
         return ToolResult(tool, result)
+
+    def _output_problem(self, tool: str, terms: ToolContract, content: Any) -> str | None:
+        """`terms.problem` of a result's structured content; a server whose answer takes more than
+        the step budget to check is refused (`ServerError`), as a result that is not valid MCP is."""
+        try:
+            return terms.problem("output", content)
+        except CheckPastBudget as error:
+            raise _past_budget_error(self.server_name, tool, error) from None
 
     async def _call_structured(
         self,
@@ -1309,7 +1342,7 @@ class GeneratedClient:
             if not self.parse_text_json:
                 raise NoStructuredContentError(self.server_name, tool)
             content = ToolResult(tool, result).json()
-        problem = terms.problem("output", content)
+        problem = self._output_problem(tool, terms, content)
         if problem is not None:
             raise ToolResultError(tool, problem)
         try:  # `model_validate` without its wrapper, which only checks arguments this call does not pass
@@ -1411,10 +1444,25 @@ class GeneratedClient:
             raise refused from error
 
 
+def _past_budget_error(server: str, tool: str, error: CheckPastBudget) -> ServerError:
+    """`ServerError` for a result whose structured content takes more than the step budget to check
+    against the tool's output schema: a hostile answer to a schema whose alternatives name each other
+    would hold the event loop for as long as the server liked."""
+    return ServerError(
+        server,
+        f"tool {tool!r}",
+        _INTERNAL_ERROR,
+        f"its structuredContent could not be checked against the tool's output schema: {error}; "
+        "the answer is refused, so tell the server's maintainers",
+    )
+
+
 def _result_error(server: str, tool: str, error: Exception) -> StubgenClientError | None:
     """The client's own error for what the SDK raised about a `tools/call` result, if it is that: its
-    check against the live listing's output schema (a `RuntimeError`, which keeps the result from us)
-    or a result that is not valid MCP."""
+    check against the live listing's output schema (a `RuntimeError`, which keeps the result from us;
+    `CheckPastBudget` when that check ran out of steps) or a result that is not valid MCP."""
+    if isinstance(error, CheckPastBudget):
+        return _past_budget_error(server, tool, error)
     if not isinstance(error, RuntimeError):
         return _not_mcp(server, f"tool {tool!r}", error)
     endless = _endless_input_rounds(server, f"tool {tool!r}", error)
@@ -1790,15 +1838,35 @@ def _timeout(options: RequestOptions) -> float | None:
     return timeout
 
 
-def _progress(callback: ProgressCallback | None) -> ProgressFnT | None:
-    """The caller's progress callback, sync or async, as the SDK's (async) one."""
+def _progress(callback: ProgressCallback | None, server: str, tool: str) -> ProgressFnT | None:
+    """The caller's progress callback, sync or async, as the SDK's (async) one, for one call of `tool`.
+
+    An exception it raises does not end the call: the tool runs on the server regardless, and its
+    result is what the caller waits for. The first one of the call is logged as a warning with its
+    traceback, naming the server and the tool, and the call's later ones are left out (the SDK logs
+    a bare traceback for each update, naming neither)."""
     if callback is None:
         return None
+    failed = False
 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
-        outcome = callback(progress, total, message)
-        if outcome is not None:
-            await outcome
+        nonlocal failed
+        try:
+            outcome = callback(progress, total, message)
+            if outcome is not None:
+                await outcome
+        except Exception:
+            if not failed:
+                failed = True
+                import logging
+
+                logging.getLogger(__name__).warning(
+                    "%s: the progress callback of a call of tool %r raised; the call goes on (later "
+                    "failures of this call's callback are not logged)",
+                    server,
+                    tool,
+                    exc_info=True,
+                )
 
     return on_progress
 

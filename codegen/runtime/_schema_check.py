@@ -1,5 +1,6 @@
 """The runtime's JSON Schema check: each schema compiled once into a predicate of closures, with
 `jsonschema` giving the verdict and the message whenever the predicate says no (or cannot be made).
+Both run within a step budget (`_Budget`), so no schema and value make a check take exponential time.
 
 Copied verbatim into the output folder's `_mcp_runtime/` with the rest of the runtime; it imports only
 the standard library, and `jsonschema` and `pydantic_core` (for patterns) where they are used.
@@ -11,10 +12,12 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final
+from contextvars import ContextVar
+from typing import Any, Final, TypeVar
 from urllib.parse import unquote
 
 Check = Callable[[Any], bool]
+T = TypeVar("T")
 
 _DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 _ANNOTATIONS = frozenset(
@@ -95,21 +98,127 @@ def _pointed(root: Any, reference: str) -> Any:
     return node
 
 
+MAX_CHECK_STEPS: Final = 50_000
+"""Steps one check of one value may take, however small the value. A step is one schema object
+applied to one value in the compiled check (with the subschemas in it that have none of their own:
+`_Compiler.compile`), about 50 ns; `jsonschema`'s work costs `JSONSCHEMA_STEPS` for each keyword it
+applies to a value and each error it passes up, about 15 us (`_counted`). Checking a valid value took
+67 of `jsonschema`'s units at most (1,340 steps) in the tests and the JSON-Schema-Test-Suite."""
+STEPS_PER_VALUE: Final = 1_000
+"""Steps a check may take for each value nested in what it checks (the value itself, each item, each
+property's value), where that allows more than `MAX_CHECK_STEPS`: the work stays linear in what was
+sent (a valid value took 5 steps per value at most in the compiled check, 2 of `jsonschema`'s units),
+and a schema and a value that would take exponential time (alternatives naming each other, which
+`jsonschema` works out again wherever it meets them) end in `CheckPastBudget` instead of holding
+the event loop."""
+JSONSCHEMA_STEPS: Final = 20
+"""The steps one keyword `jsonschema` applies to one value (or one error it passes up) costs: it
+takes some 300 times as long as a step of the compiled check, so this keeps its share of a budget
+within about 35 ms, and 0.7 ms for each value, of work a value can cause."""
+
+
+class CheckPastBudget(Exception):
+    """Checking one value took more steps than its budget (`MAX_CHECK_STEPS`, or `STEPS_PER_VALUE`
+    for each value nested in it): no verdict, rather than work without end."""
+
+
+class _Budget:
+    """The steps one check of `value` has left, and the verdicts of references it has worked out."""
+
+    __slots__ = ("grown", "left", "seen", "value")
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self.left = MAX_CHECK_STEPS
+        self.grown = False
+        self.seen: dict[tuple[str, int], tuple[Any, bool]] = {}
+
+    def spend_more(self) -> None:
+        """Called when the steps run out: once, grow them to `STEPS_PER_VALUE` for each value nested in
+        the checked one; then raise `CheckPastBudget`."""
+        if not self.grown:
+            self.grown = True
+            self.left += STEPS_PER_VALUE * _values_in(self.value) - MAX_CHECK_STEPS
+            if self.left >= 0:
+                return
+        allowed = max(MAX_CHECK_STEPS, STEPS_PER_VALUE * _values_in(self.value))
+        raise CheckPastBudget(
+            f"checking it took more than {allowed:,} steps ({STEPS_PER_VALUE:,} for each value in it, "
+            f"{MAX_CHECK_STEPS:,} at least), more work than a check may take"
+        )
+
+
+_BUDGET: ContextVar[_Budget] = ContextVar("_BUDGET")
+"""The running check's budget: a context variable, so checks in other threads keep their own."""
+
+
+def _within_budget(check: Callable[[Any], T], value: Any) -> T:
+    """`check(value)` with a fresh `_Budget` for `value` (`CheckPastBudget` when it runs out)."""
+    token = _BUDGET.set(_Budget(value))
+    try:
+        return check(value)
+    finally:
+        _BUDGET.reset(token)
+
+
+def _values_in(value: Any) -> int:
+    """How many values `value` holds, itself included (each item, each property's value)."""
+    count, pending = 0, [value]
+    while pending:
+        item = pending.pop()
+        count += 1
+        if isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return count
+
+
 class _Compiler:
     """Turns one JSON Schema (2020-12) into a predicate made of closures: `keyword_<name>` compiles
     the keyword `<name>` (`$ref` is `keyword_ref`); a keyword without one is an annotation."""
 
-    def __init__(self, root: Any) -> None:
+    def __init__(self, root: Any, counted: bool) -> None:
         self.root = root
+        self.counted = counted
+        """Whether each check spends a step of the running check's `_Budget` (`compile`)."""
         self.references: dict[str, Check] = {}
+        self.leaves = 0
+        """The schemas without subschemas compiled since the enclosing one began (`compile`)."""
 
     def compile(self, schema: Any) -> Check:
+        """The schema's check; when `counted`, it spends steps of the running check's `_Budget` each
+        time it is applied: every schema object a value meets costs one step. One without subschemas
+        (a leaf: `{"type": "string"}`) is paid for by the schema it is in, which spends a step for
+        each of its leaves besides its own, so leaves cost no call of their own."""
         if schema is True or schema == {}:
             return lambda value: True
         if schema is False:
             return lambda value: False
         if not isinstance(schema, dict):
             raise _NotCompiled("a schema that is neither an object nor a boolean")
+        if not self.counted:
+            return self._uncounted(schema)
+        if "$ref" not in schema and not any(
+            keyword in _SCHEMA_MAPS or keyword in _SCHEMA_LISTS or keyword in _SCHEMA_VALUES
+            for keyword in schema
+        ):
+            self.leaves += 1
+            return self._uncounted(schema)
+        enclosing, self.leaves = self.leaves, 0
+        check = self._uncounted(schema)
+        steps, self.leaves = 1 + self.leaves, enclosing
+
+        def counted(value: Any) -> bool:
+            budget = _BUDGET.get()
+            budget.left -= steps
+            if budget.left < 0:
+                budget.spend_more()
+            return check(value)
+
+        return counted
+
+    def _uncounted(self, schema: dict[str, Any]) -> Check:
         checks: list[Check] = []
         fused: frozenset[str] = frozenset()
         if schema.get("type") == "object" and ("properties" in schema or "required" in schema):
@@ -159,7 +268,23 @@ class _Compiler:
             )  # a cycle sees the final check through the dict
             self.references[reference] = self.compile(_pointed(self.root, reference))
         references = self.references
-        return lambda value: references[reference](value)
+
+        def follow(value: Any) -> bool:
+            """The reference's verdict on `value`, worked out once per check: a schema whose
+            alternatives each name it again (`anyOf: [{$ref}, {$ref}]`) would otherwise apply it to
+            a value once per way down to it, 2**depth times."""
+            if not isinstance(value, dict | list):
+                return references[reference](value)  # a scalar has no way down
+            seen = _BUDGET.get().seen
+            key = (reference, id(value))
+            known = seen.get(key)
+            if known is not None and known[0] is value:  # the value is held, so its id is its own
+                return known[1]
+            fits = references[reference](value)
+            seen[key] = (value, fits)
+            return fits
+
+        return follow
 
     def keyword_type(self, names: Any, schema: Any) -> Check:
         tests = tuple(_TYPES[name] for name in ([names] if isinstance(names, str) else names))
@@ -451,11 +576,17 @@ class PastBudget(Exception):
 
 
 def expanded_size(schema: Any) -> int:
+    """How many schema objects `schema` stands for once its `#`/`#/...` references are followed
+    (`_measure`); raises `PastBudget`."""
+    return _measure(schema)[0]
+
+
+def _measure(schema: Any) -> tuple[int, bool]:
     """How many schema objects `schema` stands for once its `#`/`#/...` references are followed, each
     reference's target counted once per place it is referenced from and a recursive one not again, in
-    time linear in the schema; raises `PastBudget`. Only what a validator applies counts: definitions
-    count where they are referenced, and an unknown keyword is an annotation, so a `$ref` inside one
-    is never followed (JSON Schema 2020-12, section 6.5)."""
+    time linear in the schema, and whether it has references the checks follow; raises `PastBudget`.
+    Only what a validator applies counts: definitions count where they are referenced, and an unknown
+    keyword is an annotation, so a `$ref` inside one is never followed (JSON Schema 2020-12, 6.5)."""
     sizes: dict[str, int] = {}
 
     def size(node: Any, path: SchemaPath, following: tuple[str, ...]) -> int:
@@ -497,7 +628,7 @@ def expanded_size(schema: Any) -> int:
         return total
 
     try:
-        return size(schema, (), ())
+        return size(schema, (), ()), bool(sizes)
     except RecursionError:
         raise PastBudget((), "nests schemas too deeply to follow") from None
 
@@ -529,10 +660,12 @@ class SchemaCheck:
     def __init__(self, schema: Any) -> None:
         self.schema = schema
         self.fast: Check | None = None
-        reason = past_budget(schema)
-        self.refused = None if reason is None else ValueError(f"the schema {reason}")
+        self.refused: ValueError | None = None
         """Why the schema is applied to nothing (`past_budget`), or None."""
-        if self.refused is not None:
+        try:
+            objects, follows_references = _measure(schema)
+        except PastBudget as error:
+            self.refused = ValueError(f"the schema {error.reason}")
             return
         dialect = (
             schema.get("$schema", _DIALECT_2020_12)
@@ -540,14 +673,19 @@ class SchemaCheck:
             else _DIALECT_2020_12
         )
         if dialect.rstrip("#") == _DIALECT_2020_12:
+            # Without references each schema object meets each value once at most, so a schema
+            # of at most `STEPS_PER_VALUE` objects is within any budget: it is checked uncounted.
+            counted = follows_references or objects > STEPS_PER_VALUE
             try:
-                self.fast = _Compiler(schema).compile(schema)
+                root = _Compiler(schema, counted).compile(schema)
+                self.fast = functools.partial(_within_budget, root) if counted else root
             except (_NotCompiled, KeyError, TypeError, AttributeError):
                 self.fast = None  # an odd schema: jsonschema knows how to treat it
         self._validator: Any = None
 
     def problem(self, value: Any) -> Any:
-        """None when the value fits the schema, else `jsonschema`'s best error (or a crash's message)."""
+        """None when the value fits the schema, else `jsonschema`'s best error (or a crash's message);
+        `CheckPastBudget` when either check runs out of steps."""
         try:
             if self.fast is not None and self.fast(value):
                 return None
@@ -568,21 +706,37 @@ class SchemaCheck:
             self._validator = offline_validator(self.schema)
         try:
             return jsonschema.exceptions.best_match(self._validator.iter_errors(value))
+        except CheckPastBudget:
+            raise
         # A schema jsonschema cannot apply (a bad pattern, an unknown type).
         except Exception as error:  # noqa: BLE001
             return None if self.fast is None else error
 
 
-def offline_validator(schema: Any) -> Any:
+def offline_validator(schema: Any) -> _BudgetedValidator:
     """A `jsonschema` validator for the schema's dialect (2020-12 when it names none) that resolves
     references within the schema only: `jsonschema`'s default fetches any URL a `$ref` names. Its
-    patterns run in linear time (`_linear_keywords`)."""
+    patterns run in linear time (`_linear_keywords`), and each `iter_errors` within a step budget."""
     jsonschema: Any = importlib.import_module("jsonschema")  # untyped, and loaded only when needed
     registry = importlib.import_module(
         "referencing"
     ).Registry()  # the dialects' metaschemas are added to it
     dialect = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    return _linear_keywords(dialect)(schema, registry=registry)
+    return _BudgetedValidator(_linear_keywords(dialect)(schema, registry=registry))
+
+
+class _BudgetedValidator:
+    """A `jsonschema` validator whose `iter_errors` works within a `_Budget`: `jsonschema` works out
+    each alternative again wherever it meets it, so a schema whose alternatives name each other
+    costs it 2**depth steps on a deep value that fits none of them."""
+
+    def __init__(self, validator: Any) -> None:
+        self.validator = validator
+
+    def iter_errors(self, instance: Any) -> Iterator[Any]:
+        """Every error of `instance`, all found on the first `next` (`CheckPastBudget` when the steps
+        run out), where `jsonschema`'s own raises what it raises (an unresolvable `$ref`)."""
+        yield from _within_budget(lambda value: list(self.validator.iter_errors(value)), instance)
 
 
 @functools.cache
@@ -711,6 +865,38 @@ def _linear_keywords(dialect: Any) -> Any:
         replaced["unevaluatedProperties"] = (
             unevaluated_properties  # 2019-09's differs; its own is kept
         )
+    keywords = {
+        **dialect.VALIDATORS,
+        **{name: check for name, check in replaced.items() if name in dialect.VALIDATORS},
+    }
     return jsonschema.validators.extend(
-        dialect, {name: check for name, check in replaced.items() if name in dialect.VALIDATORS}
+        dialect, {name: _counted(keyword) for name, keyword in keywords.items()}
     )
+
+
+def _counted(keyword: Callable[[Any, Any, Any, Any], Any]) -> Callable[[Any, Any, Any, Any], Any]:
+    """A `jsonschema` keyword that spends `JSONSCHEMA_STEPS` of the running check's `_Budget` each
+    time it is applied, and as many for each error it passes on (`_BudgetedValidator`): an error
+    found deep down is passed up through every keyword above it, and under alternatives that name
+    each other there are 2**depth of them."""
+
+    def apply(validator: Any, argument: Any, instance: Any, schema: Any) -> Any:
+        _spend()
+        errors = keyword(validator, argument, instance, schema)
+        return None if errors is None else _charged(errors)
+
+    return apply
+
+
+def _charged(errors: Iterable[Any]) -> Iterator[Any]:
+    for error in errors:
+        _spend()
+        yield error
+
+
+def _spend() -> None:
+    """`JSONSCHEMA_STEPS` of the running check's `_Budget`."""
+    budget = _BUDGET.get()
+    budget.left -= JSONSCHEMA_STEPS
+    if budget.left < 0:
+        budget.spend_more()

@@ -1463,6 +1463,41 @@ async def test_base64_in_a_tool_result_or_a_prompt_that_is_not_standard_fails_it
         assert sync_client.echo(text="media:image-good").images[0].data == BLOBS_GOOD
 
 
+def not_a_boolean(shown: str) -> str:
+    """The one line a call of `echo` fails with when its result's `isError` is `shown`, not a boolean."""
+    return (
+        f"server 'odd': tool 'echo' failed: its answer is not valid MCP (isError is {shown}, not a JSON boolean, "
+        "so whether the tool failed is unknown); tell the server's maintainers (code -32700)"
+    )
+
+
+async def test_a_result_whose_is_error_is_not_a_boolean_fails_its_call(odd_packages: Any) -> None:
+    """`isError: "yes"` (or `0`): the SDK's lax parse read the string as true and the number as false,
+    so the client raised `ToolError` for one and returned the other as a success, and `hub.call`
+    returned both with a guessed `is_error`. Whether the tool failed is unknown: now the call fails
+    with `ServerError` -32700 naming the server and the tool, in the async client, its sync twin and
+    `hub.call`, as a result whose base64 is not standard does."""
+    odd, hub_package, _code_mode = odd_packages
+    answers = {"is-error-yes": '"yes"', "is-error-zero": "0"}
+    with anyio.fail_after(60):
+        async with odd.OddClient.connect(hostile("odd")) as client:
+            for text, shown in answers.items():
+                with pytest.raises(odd.ServerError) as refused:
+                    await client.echo(text=text)
+                assert (str(refused.value), refused.value.code) == (not_a_boolean(shown), -32700)
+            assert (await client.echo(text="hi")).text == "hi"  # the session goes on
+        async with hub_package.Hub.connect(odd=hostile("odd")) as hub:
+            for text, shown in answers.items():
+                with pytest.raises(hub_package.ServerError) as refused:
+                    await hub.call("odd__echo", {"text": text})
+                assert str(refused.value) == not_a_boolean(shown)
+    with odd.OddClient.connect_sync(hostile("odd")) as sync_client:
+        for text, shown in answers.items():
+            with pytest.raises(odd.ServerError) as refused:
+                sync_client.echo(text=text)
+            assert str(refused.value) == not_a_boolean(shown)
+
+
 async def test_a_sampling_request_whose_base64_is_not_standard_is_refused_before_the_handler(
     odd_packages: Any, caplog: pytest.LogCaptureFixture
 ) -> None:

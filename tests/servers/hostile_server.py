@@ -123,6 +123,8 @@ ODD: dict[str, Any] = {
     "structured-list": {"result": {"content": [], "structuredContent": [1, 2]}},
     "text-missing": {"result": {"content": [{"type": "text"}]}},
     "empty-error": {"result": {"content": [], "isError": True}},
+    "is-error-yes": {"result": {"content": [{"type": "text", "text": "done?"}], "isError": "yes"}},
+    "is-error-zero": {"result": {"content": [{"type": "text", "text": "done?"}], "isError": 0}},
     "input-forever": {"result": {"resultType": "input_required", "requestState": "again"}},
     "invalid-params": {"error": {"code": -32602, "message": "Invalid arguments for tool echo: 'size' is a required property"}},
 }  # fmt: skip

@@ -350,7 +350,8 @@ class TaskClient(GeneratedClient):
     ) -> CallToolResult:
         """Run a tool as a task to its end (what a `required` tool's method does) and return its result
         as the server gave it; the call's timeout bounds the whole run, and cancelling it cancels the task."""
-        timeout, progress = _timeout(call_options), _progress(call_options.get("on_progress"))
+        timeout = _timeout(call_options)
+        progress = _progress(call_options.get("on_progress"), self.server_name, tool)
         return await run_task(
             self._session(),
             self.server_name,
@@ -375,7 +376,8 @@ class TaskClient(GeneratedClient):
         payload = self._payload(tool, terms, arguments, extra)
         self._prime(tool, terms)
         options = call_options or {}
-        timeout, progress = _timeout(options), _progress(options.get("on_progress"))
+        timeout = _timeout(options)
+        progress = _progress(options.get("on_progress"), self.server_name, tool)
         try:
             return await start_task(
                 self._session(),
