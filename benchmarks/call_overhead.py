@@ -71,7 +71,7 @@ def main() -> None:
 
         raw = Instant()
         typed = EchoClient(raw)
-        loop = SessionLoop()
+        loop = SessionLoop("the benchmark")
         sync_client = EchoSyncClient(typed, loop)
 
         async def per_call(call: Callable[[], Awaitable[Any]]) -> float:

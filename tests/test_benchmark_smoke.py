@@ -136,3 +136,13 @@ def test_stdio_transport_benchmark_echoes_through_both_transports() -> None:
     assert result.returncode == 0, result.stderr[-3000:]
     rows = [line.split(" | ")[0] for line in result.stdout.splitlines()[2:]]
     assert rows == ["| an answer of 1 MiB", "| 10 small calls, per call"], result.stdout
+
+
+def test_call_overhead_benchmark_prints_its_figures() -> None:
+    """It broke unseen when `SessionLoop` began to take its owner's name."""
+    result = subprocess.run(
+        [PYTHON, "benchmarks/call_overhead.py", "--calls", "50", "--round-trips", "5"],
+        capture_output=True, text=True, cwd=REPO, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "the generated method's own cost:" in result.stdout and "sync twin:" in result.stdout, result.stdout
