@@ -192,6 +192,7 @@ class _ToolTypes:
             extra = schema.get("additionalProperties")
             value = self.annotation(extra, root, name + "Value", depth + 1) if isinstance(extra, dict) else "Any"
             return f"dict[str, {value}]"
+        inline = class_name is None  # no reference names it, so nothing refers to it by name yet
         class_name = class_name or self._class_name(name)
         required = {key for key in schema.get("required", []) if isinstance(key, str)}
         fields = []
@@ -205,11 +206,28 @@ class _ToolTypes:
         names = frozenset(typing_names(*(annotation for _, annotation, _ in fields)) | {"TypedDict"})
         existing = self.types.classes.get(class_name)
         if existing is not None and existing[0] != source:
-            raise _Clash(self.stem, name)
+            if not (inline and class_name in self.used):
+                raise _Clash(self.stem, name)
+            # Two places in this tool name one class ("createdBy" + "user", "createdByUser"): renaming
+            # the tool's classes cannot tell them apart, so the later one takes the next free number.
+            class_name, source = self._numbered(class_name, fields, schema.get("description"))
         self.types.classes[class_name] = (source, names)
         if class_name not in self.used:
             self.used.append(class_name)
         return class_name
+
+    def _numbered(
+        self, class_name: str, fields: list[tuple[str, str, str | None]], description: Any
+    ) -> tuple[str, str]:
+        """The first of `class_name2`, `class_name3`, ... free for these fields, with its source."""
+        number = 2
+        while True:
+            numbered = f"{class_name}{number}"
+            source = _typed_dict(numbered, fields, description)
+            existing = self.types.classes.get(numbered)
+            if existing is None or existing[0] == source:
+                return numbered, source
+            number += 1
 
     def _reference(self, reference: str, root: Any, depth: int) -> str:
         key = (id(root), reference)  # the input and the output schema are two documents
@@ -573,13 +591,28 @@ def _server_stubs(
     routes: Mapping[tuple[str, str], _Route],
 ) -> tuple[_ToolStub, ...]:
     """The tools' stubs. Where a tool's class would be another tool's under the same name but
-    different, it takes the later tool's name as a prefix (then a number)."""
+    different, it takes the later tool's name as a prefix (then a number), and that tool alone is
+    built again: the tools before it keep their classes, so a catalog whose tools all name their
+    definitions alike (`def0`, `def1`, ...) costs a rebuild per clash of one tool, not of the server."""
+    types = _Types()
     renamed: dict[tuple[str, str], str] = {}
-    for _ in range(1000):
-        types = _Types()
+    return tuple(_tool_stub_apart(server, routes[(server, name)], raw[name], types, renamed) for name in wanted)
+
+
+_MAX_RENAMES = 1000
+"""Most times one tool is built again to name its classes apart from the earlier tools'."""
+
+
+def _tool_stub_apart(
+    server: str, route: _Route, raw: Mapping[str, Any], types: _Types, renamed: dict[tuple[str, str], str]
+) -> _ToolStub:
+    """One tool's stub (`_tool_stub`), its clashing classes renamed in `renamed` until none clashes."""
+    for _ in range(_MAX_RENAMES):
+        declared = dict(types.classes)
         try:
-            return tuple(_tool_stub(routes[(server, name)], raw[name], types, renamed) for name in wanted)
+            return _tool_stub(route, raw, types, renamed)
         except _Clash as clash:
+            types.classes = declared  # what the failed attempt declared goes with it
             stem, name = clash.key
             current = renamed.get(clash.key)
             if current is None:
@@ -587,7 +620,7 @@ def _server_stubs(
             else:
                 count = int(re.sub(r"^.*?(\d*)$", r"\1", current) or 1) + 1
                 renamed[clash.key] = f"{stem}{name}{count}"
-    raise StubgenError(f"code mode: server {server!r}: cannot name its tools' types apart")
+    raise StubgenError(f"code mode: server {server!r}: tool {raw['name']!r}: cannot name its types apart")
 
 
 def render_code_mode(
