@@ -215,6 +215,31 @@ def test_two_places_in_one_tool_that_name_one_class_are_numbered_apart() -> None
     )
 
 
+def test_a_definition_named_alike_in_a_tools_input_and_output_is_numbered_apart() -> None:
+    """`$defs/Item` in the input schema and another `$defs/Item` in the output schema (two documents):
+    both were `Item`, and renaming after the tool gave both the same new name, so code mode failed the
+    whole server. Another definition of the output schema refers to the output's `Item` as `Item2`."""
+    node = {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Item"}}}}
+    tool = {
+        "name": "convert",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"item": {"$ref": "#/$defs/Item"}},
+            "$defs": {"Item": {"type": "object", "properties": {"a": {"type": "string"}}}},
+        },
+        "outputSchema": {
+            "type": "object",
+            "properties": {"item": {"$ref": "#/$defs/Item"}, "tree": {"$ref": "#/$defs/Node"}},
+            "$defs": {"Item": {"type": "object", "properties": {"b": {"type": "integer"}}}, "Node": node},
+        },
+    }
+    stub = render_code_mode([(catalog("convert", [tool]), {})], HubSettings())["convert.pyi"].decode()
+    assert "class Item(TypedDict):\n    a: NotRequired[str]" in stub
+    assert "class Item2(TypedDict):\n    b: NotRequired[int]" in stub
+    assert "    item: NotRequired[Item2]\n" in stub and "    item: Item = ...,\n" in stub
+    assert "class Node(TypedDict):\n    children: NotRequired[list[Item2]]" in stub
+
+
 def test_a_class_name_clash_builds_again_only_the_tool_that_clashed(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tools that all name their definitions alike (`$defs/def0`, as ms-365-mcp-server's do) clash
     once per tool after the first: each clash built every tool again, 60 s of CPU for its 343 tools'

@@ -192,7 +192,6 @@ class _ToolTypes:
             extra = schema.get("additionalProperties")
             value = self.annotation(extra, root, name + "Value", depth + 1) if isinstance(extra, dict) else "Any"
             return f"dict[str, {value}]"
-        inline = class_name is None  # no reference names it, so nothing refers to it by name yet
         class_name = class_name or self._class_name(name)
         required = {key for key in schema.get("required", []) if isinstance(key, str)}
         fields = []
@@ -206,10 +205,11 @@ class _ToolTypes:
         names = frozenset(typing_names(*(annotation for _, annotation, _ in fields)) | {"TypedDict"})
         existing = self.types.classes.get(class_name)
         if existing is not None and existing[0] != source:
-            if not (inline and class_name in self.used):
+            if class_name not in self.used or re.search(rf"\b{class_name}\b", " ".join(a for _, a, _ in fields)):
                 raise _Clash(self.stem, name)
-            # Two places in this tool name one class ("createdBy" + "user", "createdByUser"): renaming
-            # the tool's classes cannot tell them apart, so the later one takes the next free number.
+            # Two places in this tool name one class ("createdBy" + "user" and "createdByUser", or
+            # `$defs/Item` in both its schemas): renaming the tool's classes cannot tell them apart, so
+            # the later one takes the next free number, unless its fields already refer to it by name.
             class_name, source = self._numbered(class_name, fields, schema.get("description"))
         self.types.classes[class_name] = (source, names)
         if class_name not in self.used:
@@ -239,7 +239,8 @@ class _ToolTypes:
         name = pascal_case(reference.rsplit("/", 1)[-1] or "Root", "Type", self.rules)
         if _is_object(target):
             class_name = self.refs[key] = self._class_name(name)  # a recursive reference names it
-            return self._object(target, root, name, depth + 1, class_name)
+            class_name = self.refs[key] = self._object(target, root, name, depth + 1, class_name)
+            return class_name
         self.refs[key] = "Any"  # a recursive reference to anything else is `Any`
         annotation = self.refs[key] = self.annotation(target, root, name, depth + 1)
         return annotation
