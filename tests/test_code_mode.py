@@ -218,26 +218,27 @@ def test_two_places_in_one_tool_that_name_one_class_are_numbered_apart() -> None
 def test_a_definition_named_alike_in_a_tools_input_and_output_is_numbered_apart() -> None:
     """`$defs/Item` in the input schema and another `$defs/Item` in the output schema (two documents):
     both were `Item`, and renaming after the tool gave both the same new name, so code mode failed the
-    whole server. Another definition of the output schema refers to the output's `Item` as `Item2`."""
-    node = {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Item"}}}}
-    tool = {
-        "name": "convert",
-        "inputSchema": {
-            "type": "object",
-            "properties": {"item": {"$ref": "#/$defs/Item"}},
-            "$defs": {"Item": {"type": "object", "properties": {"a": {"type": "string"}}}},
-        },
-        "outputSchema": {
+    whole server. A recursive definition (`Node`) is numbered too, its own fields with it."""
+
+    def node(key: str) -> dict[str, Any]:
+        children = {"type": "array", "items": {"$ref": "#/$defs/Node"}}
+        return {"type": "object", "properties": {key: {"type": "string"}, "children": children}}
+
+    def schema(key: str, kind: str) -> dict[str, Any]:
+        return {
             "type": "object",
             "properties": {"item": {"$ref": "#/$defs/Item"}, "tree": {"$ref": "#/$defs/Node"}},
-            "$defs": {"Item": {"type": "object", "properties": {"b": {"type": "integer"}}}, "Node": node},
-        },
-    }
+            "$defs": {"Item": {"type": "object", "properties": {key: {"type": kind}}}, "Node": node(key)},
+        }
+
+    tool = {"name": "convert", "inputSchema": schema("a", "string"), "outputSchema": schema("b", "integer")}
     stub = render_code_mode([(catalog("convert", [tool]), {})], HubSettings())["convert.pyi"].decode()
     assert "class Item(TypedDict):\n    a: NotRequired[str]" in stub
     assert "class Item2(TypedDict):\n    b: NotRequired[int]" in stub
-    assert "    item: NotRequired[Item2]\n" in stub and "    item: Item = ...,\n" in stub
-    assert "class Node(TypedDict):\n    children: NotRequired[list[Item2]]" in stub
+    assert "class Node(TypedDict):\n    a: NotRequired[str]\n    children: NotRequired[list[Node]]" in stub
+    assert "class Node2(TypedDict):\n    b: NotRequired[str]\n    children: NotRequired[list[Node2]]" in stub
+    assert "    item: NotRequired[Item2]\n    tree: NotRequired[Node2]\n" in stub
+    assert "    item: Item = ...,\n    tree: Node = ...,\n" in stub
 
 
 def test_a_class_name_clash_builds_again_only_the_tool_that_clashed(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -17,6 +17,7 @@ goes through the renderer's `docstring` filter, and every key through `literal`.
 from __future__ import annotations
 
 import importlib
+import itertools
 import json
 import keyword
 import math
@@ -126,6 +127,8 @@ class _ToolTypes:
         self.used: list[str] = []
         """The classes this tool's stub needs, each after the classes it uses."""
         self.refs: dict[tuple[int, str], str] = {}
+        self.definitions: dict[str, str] = {}
+        """Each class a `$ref` of this tool named, by name: its definition's JSON."""
 
     def annotation(self, schema: Any, root: Any, name: str, depth: int = 0) -> str:
         if depth > _MAX_DEPTH or not isinstance(schema, dict) or not schema:
@@ -207,9 +210,9 @@ class _ToolTypes:
         if existing is not None and existing[0] != source:
             if class_name not in self.used or re.search(rf"\b{class_name}\b", " ".join(a for _, a, _ in fields)):
                 raise _Clash(self.stem, name)
-            # Two places in this tool name one class ("createdBy" + "user" and "createdByUser", or
-            # `$defs/Item` in both its schemas): renaming the tool's classes cannot tell them apart, so
-            # the later one takes the next free number, unless its fields already refer to it by name.
+            # Two places in this tool name one class ("createdBy" + "user" and "createdByUser"): renaming
+            # the tool's classes cannot tell them apart, so the later one takes the next free number,
+            # unless its fields already refer to it by name.
             class_name, source = self._numbered(class_name, fields, schema.get("description"))
         self.types.classes[class_name] = (source, names)
         if class_name not in self.used:
@@ -238,7 +241,19 @@ class _ToolTypes:
             return "Any"
         name = pascal_case(reference.rsplit("/", 1)[-1] or "Root", "Type", self.rules)
         if _is_object(target):
-            class_name = self.refs[key] = self._class_name(name)  # a recursive reference names it
+            class_name = self._class_name(name)
+            definition = json.dumps(target, sort_keys=True)
+            if self.definitions.setdefault(class_name, definition) != definition:
+                # Another definition of this tool's, in its other schema, has the name: a number,
+                # chosen now, since a recursive definition's own fields use it
+                class_name = next(
+                    f"{class_name}{number}"
+                    for number in itertools.count(2)
+                    if f"{class_name}{number}" not in self.types.classes
+                    and f"{class_name}{number}" not in self.definitions
+                )
+                self.definitions[class_name] = definition
+            self.refs[key] = class_name  # a recursive reference names it
             class_name = self.refs[key] = self._object(target, root, name, depth + 1, class_name)
             return class_name
         self.refs[key] = "Any"  # a recursive reference to anything else is `Any`
