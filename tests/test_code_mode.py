@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from mcp import StdioServerParameters
 
+from codegen.generate import code_mode
 from codegen.generate.code_mode import module_name, render_code_mode, token_report
 from codegen.generate.hub import HubSettings
 from codegen.generate.publish import diff_trees, read_tree
@@ -192,6 +193,81 @@ def test_a_tagged_unions_members_are_named_as_the_models_name_them(naming_rules:
     assert f"    shape: {tagged[0]} | {tagged[1]} | None = ...,\n" in stub
     assert f"class {tagged[1]}(TypedDict):\n" in stub
     assert "    loose: DrawLoose | DrawLoose2 = ...,\n" in stub
+
+
+def test_two_places_in_one_tool_that_name_one_class_are_numbered_apart() -> None:
+    """ms-365-mcp-server 0.155.0's Graph bodies hold `createdBy.user` and `createdByUser`, two objects
+    both named `...BodyCreatedByUser`: renaming the tool's classes cannot tell them apart, and code mode
+    failed the whole server ("cannot name its tools' types apart")."""
+    identity = {"type": "object", "properties": {"displayName": {"type": "string"}}}
+    user = {"type": "object", "properties": {"mail": {"type": "string"}, "id": {"type": "string"}}}
+    body = {
+        "type": "object",
+        "properties": {"createdBy": {"type": "object", "properties": {"user": identity}}, "createdByUser": user},
+    }
+    tool = {"name": "create-folder", "inputSchema": {"type": "object", "properties": {"body": body}}}
+    stub = render_code_mode([(catalog("graph", [tool]), {})], HubSettings())["graph.pyi"].decode()
+    assert "class CreateFolderBodyCreatedBy(TypedDict):\n    user: NotRequired[CreateFolderBodyCreatedByUser]" in stub
+    assert "class CreateFolderBodyCreatedByUser(TypedDict):\n    displayName: NotRequired[str]" in stub
+    assert "    createdByUser: NotRequired[CreateFolderBodyCreatedByUser2]" in stub
+    assert (
+        "class CreateFolderBodyCreatedByUser2(TypedDict):\n    id: NotRequired[str]\n    mail: NotRequired[str]" in stub
+    )
+
+
+def test_a_definition_named_alike_in_a_tools_input_and_output_is_numbered_apart() -> None:
+    """`$defs/Item` in the input schema and another `$defs/Item` in the output schema (two documents):
+    both were `Item`, and renaming after the tool gave both the same new name, so code mode failed the
+    whole server. A recursive definition (`Node`) is numbered too, its own fields with it."""
+
+    def node(key: str) -> dict[str, Any]:
+        children = {"type": "array", "items": {"$ref": "#/$defs/Node"}}
+        return {"type": "object", "properties": {key: {"type": "string"}, "children": children}}
+
+    def schema(key: str, kind: str) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": {"item": {"$ref": "#/$defs/Item"}, "tree": {"$ref": "#/$defs/Node"}},
+            "$defs": {"Item": {"type": "object", "properties": {key: {"type": kind}}}, "Node": node(key)},
+        }
+
+    tool = {"name": "convert", "inputSchema": schema("a", "string"), "outputSchema": schema("b", "integer")}
+    stub = render_code_mode([(catalog("convert", [tool]), {})], HubSettings())["convert.pyi"].decode()
+    assert "class Item(TypedDict):\n    a: NotRequired[str]" in stub
+    assert "class Item2(TypedDict):\n    b: NotRequired[int]" in stub
+    assert "class Node(TypedDict):\n    a: NotRequired[str]\n    children: NotRequired[list[Node]]" in stub
+    assert "class Node2(TypedDict):\n    b: NotRequired[str]\n    children: NotRequired[list[Node2]]" in stub
+    assert "    item: NotRequired[Item2]\n    tree: NotRequired[Node2]\n" in stub
+    assert "    item: Item = ...,\n    tree: Node = ...,\n" in stub
+
+
+def test_a_class_name_clash_builds_again_only_the_tool_that_clashed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tools that all name their definitions alike (`$defs/def0`, as ms-365-mcp-server's do) clash
+    once per tool after the first: each clash built every tool again, 60 s of CPU for its 343 tools'
+    stubs; now the one that clashed, 1.3 s."""
+    tools = [
+        {
+            "name": f"tool{index}",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"body": {"$ref": "#/$defs/def0"}},
+                "$defs": {"def0": {"type": "object", "properties": {f"field{index}": {"type": "string"}}}},
+            },
+        }
+        for index in range(20)
+    ]
+    built = []
+    tool_stub = code_mode._tool_stub
+
+    def counted(route: Any, raw: Any, *rest: Any) -> Any:
+        built.append(raw["name"])
+        return tool_stub(route, raw, *rest)
+
+    monkeypatch.setattr(code_mode, "_tool_stub", counted)
+    stub = render_code_mode([(catalog("graph", tools), {})], HubSettings())["graph.pyi"].decode()
+    assert "class Def0(TypedDict):\n    field0: NotRequired[str]" in stub
+    assert "class Tool19Def0(TypedDict):\n    field19: NotRequired[str]" in stub
+    assert len(built) == 20 + 19  # each tool once, and once more each that clashed
 
 
 STUB_LAYOUT_CATALOGS = ("awsdocs", "browser", "google_maps")

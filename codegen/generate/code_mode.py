@@ -17,6 +17,7 @@ goes through the renderer's `docstring` filter, and every key through `literal`.
 from __future__ import annotations
 
 import importlib
+import itertools
 import json
 import keyword
 import math
@@ -125,6 +126,8 @@ class _ToolTypes:
         self.used: list[str] = []
         """The classes this tool's stub needs, each after the classes it uses."""
         self.refs: dict[tuple[int, str], str] = {}
+        self.definitions: dict[str, str] = {}
+        """Each class a `$ref` of this tool named, by name: its definition's JSON."""
 
     def annotation(self, schema: Any, root: Any, name: str, depth: int = 0) -> str:
         if depth > _MAX_DEPTH or not isinstance(schema, dict) or not schema:
@@ -204,11 +207,29 @@ class _ToolTypes:
         names = frozenset(typing_names(*(annotation for _, annotation, _ in fields)) | {"TypedDict"})
         existing = self.types.classes.get(class_name)
         if existing is not None and existing[0] != source:
-            raise _Clash(self.stem, name)
+            if class_name not in self.used or re.search(rf"\b{class_name}\b", " ".join(a for _, a, _ in fields)):
+                raise _Clash(self.stem, name)
+            # Two places in this tool name one class ("createdBy" + "user" and "createdByUser"): renaming
+            # the tool's classes cannot tell them apart, so the later one takes the next free number,
+            # unless its fields already refer to it by name.
+            class_name, source = self._numbered(class_name, fields, schema.get("description"))
         self.types.classes[class_name] = (source, names)
         if class_name not in self.used:
             self.used.append(class_name)
         return class_name
+
+    def _numbered(
+        self, class_name: str, fields: list[tuple[str, str, str | None]], description: Any
+    ) -> tuple[str, str]:
+        """The first of `class_name2`, `class_name3`, ... free for these fields, with its source."""
+        number = 2
+        while True:
+            numbered = f"{class_name}{number}"
+            source = _typed_dict(numbered, fields, description)
+            existing = self.types.classes.get(numbered)
+            if existing is None or existing[0] == source:
+                return numbered, source
+            number += 1
 
     def _reference(self, reference: str, root: Any, depth: int) -> str:
         key = (id(root), reference)  # the input and the output schema are two documents
@@ -219,8 +240,21 @@ class _ToolTypes:
             return "Any"
         name = pascal_case(reference.rsplit("/", 1)[-1] or "Root", "Type", self.rules)
         if _is_object(target):
-            class_name = self.refs[key] = self._class_name(name)  # a recursive reference names it
-            return self._object(target, root, name, depth + 1, class_name)
+            class_name = self._class_name(name)
+            definition = json.dumps(target, sort_keys=True)
+            if self.definitions.setdefault(class_name, definition) != definition:
+                # Another definition of this tool's, in its other schema, has the name: a number,
+                # chosen now, since a recursive definition's own fields use it
+                class_name = next(
+                    f"{class_name}{number}"
+                    for number in itertools.count(2)
+                    if f"{class_name}{number}" not in self.types.classes
+                    and f"{class_name}{number}" not in self.definitions
+                )
+                self.definitions[class_name] = definition
+            self.refs[key] = class_name  # a recursive reference names it
+            class_name = self.refs[key] = self._object(target, root, name, depth + 1, class_name)
+            return class_name
         self.refs[key] = "Any"  # a recursive reference to anything else is `Any`
         annotation = self.refs[key] = self.annotation(target, root, name, depth + 1)
         return annotation
@@ -567,13 +601,28 @@ def _server_stubs(
     routes: Mapping[tuple[str, str], _Route],
 ) -> tuple[_ToolStub, ...]:
     """The tools' stubs. Where a tool's class would be another tool's under the same name but
-    different, it takes the later tool's name as a prefix (then a number)."""
+    different, it takes the later tool's name as a prefix (then a number), and that tool alone is
+    built again: the tools before it keep their classes, so a catalog whose tools all name their
+    definitions alike (`def0`, `def1`, ...) costs a rebuild per clash of one tool, not of the server."""
+    types = _Types()
     renamed: dict[tuple[str, str], str] = {}
-    for _ in range(1000):
-        types = _Types()
+    return tuple(_tool_stub_apart(server, routes[(server, name)], raw[name], types, renamed) for name in wanted)
+
+
+_MAX_RENAMES = 1000
+"""Most times one tool is built again to name its classes apart from the earlier tools'."""
+
+
+def _tool_stub_apart(
+    server: str, route: _Route, raw: Mapping[str, Any], types: _Types, renamed: dict[tuple[str, str], str]
+) -> _ToolStub:
+    """One tool's stub (`_tool_stub`), its clashing classes renamed in `renamed` until none clashes."""
+    for _ in range(_MAX_RENAMES):
+        declared = dict(types.classes)
         try:
-            return tuple(_tool_stub(routes[(server, name)], raw[name], types, renamed) for name in wanted)
+            return _tool_stub(route, raw, types, renamed)
         except _Clash as clash:
+            types.classes = declared  # what the failed attempt declared goes with it
             stem, name = clash.key
             current = renamed.get(clash.key)
             if current is None:
@@ -581,7 +630,7 @@ def _server_stubs(
             else:
                 count = int(re.sub(r"^.*?(\d*)$", r"\1", current) or 1) + 1
                 renamed[clash.key] = f"{stem}{name}{count}"
-    raise StubgenError(f"code mode: server {server!r}: cannot name its tools' types apart")
+    raise StubgenError(f"code mode: server {server!r}: tool {raw['name']!r}: cannot name its types apart")
 
 
 def render_code_mode(

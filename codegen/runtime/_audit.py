@@ -65,7 +65,7 @@ _SECRET = (
     r"|~?/?\.ssh/?|id_(?:rsa|ed25519|ecdsa)|\.aws/credentials|\.netrc)"
 )
 _CREDENTIAL_REQUEST = re.compile(
-    r"\b(?:pass|provide|include|send|enter|supply|give|share|put|paste|attach|append|add|read|copy|forward)\b"
+    r"\b(?P<verb>pass|provide|include|send|enter|supply|give|share|put|paste|attach|append|add|read|copy|forward)\b"
     + r"(?!:)"  # `read:org` names a token's scope
     + _GAP
     + r"(?<!\w)(?<!\{)(?<!\{ )"  # "{ service: { credentials } }" sketches an argument's shape
@@ -96,6 +96,15 @@ _TO_THE_SERVERS_SETTING = re.compile(
 supply the auth token via SYNBIOHUB_API_TOKEN": ToolUniverse's SynBioHub tools): an environment
 variable, named in capitals with an underscore or called one, and not then called an argument of
 the call ("via AUTH_TOKEN parameter", "in API_KEY in every request" are still requests)."""
+
+_CONTENT_LEAD = re.compile(
+    r"(?<!\byou\s)\b(?:can|may|might|could|will|would)\s+(?:also\s+|even\s+|often\s+)?$",
+    re.IGNORECASE,
+)
+"""What comes before "include" when it tells what something holds rather than asks for it ("The full
+meeting object is large and can include the invite HTML and the meeting passcode": ms-365-mcp-server's
+`get-online-meeting`), as "includes" does; "you can include your API key" is still a request."""
+_CONTENT_LEAD_REACH: Final = 30
 
 _TO_A_SECRET = re.compile(
     r"\b(?:to|into)[\s-]+(?:an?|the|this|that)[\s-]+(?:\w+[\s-]+)?$", re.IGNORECASE
@@ -211,6 +220,15 @@ def _names_a_setting(text: str, end: int) -> bool:
     return _TO_THE_SERVERS_SETTING.match(text, end) is not None
 
 
+def _tells_what_it_holds(text: str, match: re.Match[str]) -> bool:
+    """Whether the request matched is "can include", "may include" and the like: what a value holds."""
+    start = match.start("verb")
+    return (
+        match.group("verb").lower() == "include"
+        and _CONTENT_LEAD.search(text, max(0, start - _CONTENT_LEAD_REACH), start) is not None
+    )
+
+
 def _is_a_destination(text: str, match: re.Match[str]) -> bool:
     """Whether the secret a request matched is what the verb's object goes to ("add X to a secret")."""
     secret = match.start("secret")
@@ -241,6 +259,7 @@ def audit_text(text: str) -> list[TextFinding]:
                 _describes_an_option(visible, match.start())
                 or _names_a_setting(visible, match.end())
                 or _is_a_destination(visible, match)
+                or _tells_what_it_holds(visible, match)
             ):
                 continue
             findings.append(TextFinding(kind, _excerpt(visible, match.start(), match.end())))
