@@ -14,7 +14,12 @@ def atomic_write_bytes(path: Path, data: bytes, durable: bool = True) -> bool:
     Leaving an identical file alone keeps its mtime, so build tools see no change. `durable=False`
     skips the wait for the disk (an fsync, about 5 ms) for a file that can always be made again, a
     cache entry: after a crash it may be empty or torn, and its reader takes that as a miss.
+
+    A symbolic link is written through (a snapshot linked to a folder several projects share): the
+    file it names is replaced, and the link stays.
     """
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
     try:
         if path.read_bytes() == data:
             return False

@@ -93,6 +93,21 @@ def test_naming_rules_are_recorded_only_where_they_name_something_differently(tm
     assert "namingRules" not in json.loads(plain.canonical_bytes())
 
 
+def test_a_snapshot_behind_a_symbolic_link_is_written_through_it(tmp_path: Path) -> None:
+    """A project that links its snapshot to a folder several projects share keeps the link, and the
+    shared file gets the new catalog instead of staying stale beside a new regular file."""
+    shared = tmp_path / "shared" / "demo.json"
+    write_snapshot(shared, make())
+    link = tmp_path / "project" / "demo.json"
+    link.parent.mkdir()
+    link.symlink_to(Path("..") / "shared" / "demo.json")
+    changed = make(missing_methods=("prompts/list",))
+    assert write_snapshot(link, changed)
+    assert link.is_symlink() and shared.read_bytes() == changed.canonical_bytes()
+    assert not write_snapshot(link, changed)  # unchanged: the shared file is left alone
+    assert [path.name for path in shared.parent.iterdir()] == ["demo.json"]
+
+
 def test_missing_methods_are_written_sorted_as_format_2_and_read_back_byte_identical(tmp_path: Path) -> None:
     original = make(missing_methods=("resources/templates/list", "prompts/list"))
     write_snapshot(tmp_path / "demo.json", original)
