@@ -109,6 +109,18 @@ def test_http_connection_refused(previous: Path, run_cli) -> None:  # type: igno
     assert previous.read_bytes() == PREVIOUS
 
 
+def test_a_credential_in_the_urls_query_is_never_shown(previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """`?token=` (or `?api_key=`, `?X-Amz-Signature=`) is a credential like the URL's password: the
+    error line masks its value and keeps the other parameters readable."""
+    base = f"http://127.0.0.1:{free_port()}/mcp"
+    url = f"{base}?access_token=QTOKEN12345&page=2&apiKey=k3y-0f-m1ne"
+    result = run_cli("snapshot", "--name", "raw", "--url", url, "--out", previous, "--connect-timeout", "2")
+    assert result.exit_code == 2
+    shown = re.escape(f"{base}?access_token=***&page=2&apiKey=***")
+    assert_one_line_error(result.stderr, rf"cannot connect to {shown}; is the server running\?")
+    assert "QTOKEN12345" not in result.stderr and "k3y-0f-m1ne" not in result.stderr
+
+
 HANDSHAKE_UNANSWERED = r"no answer to the handshake within 1s; check that it is an MCP server"
 LIST_UNANSWERED = (
     r"tools/list did not answer within 1s; raise request_timeout in the config if the server is just slow$"

@@ -31,7 +31,7 @@ from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 import anyio
 from pydantic import ValidationError
@@ -733,16 +733,23 @@ def _secrets_of(server: ServerConfig) -> Secrets:
 
 
 def _url_credentials(url: str | None) -> list[str]:
-    """The password of a URL's `user:password@` (or the user alone, which may be a token), never shown."""
+    """The password of a URL's `user:password@` (or the user alone, which may be a token), and the
+    value of each query parameter named like a credential (`?token=`, `?api_key=`), never shown."""
     if url is None:
         return []
+    found: list[str] = []
     with contextlib.suppress(ValueError):
         parts = urlsplit(url)
         if parts.password:
-            return [unquote(parts.password)]
-        if parts.username:
-            return [unquote(parts.username)]
-    return []
+            found.append(unquote(parts.password))
+        elif parts.username:
+            found.append(unquote(parts.username))
+        found += [value for name, value in parse_qsl(parts.query) if _CREDENTIAL_NAME.search(name) and value]
+    return found
+
+
+_CREDENTIAL_NAME = re.compile(r"token|key|secret|passw|pwd|auth|sig|credential|session", re.IGNORECASE)
+"""Query parameter names whose values are credentials (`access_token`, `apiKey`, `X-Amz-Signature`)."""
 
 
 @dataclass
