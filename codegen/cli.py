@@ -1,5 +1,5 @@
 """The `mcp-stubgen` command line. Exit codes: 0 ok, 1 findings or stale output, 2 could not run,
-130 interrupted. Every expected failure is one line on stderr; `-v` adds the details."""
+130 interrupted (143 by SIGTERM). Every expected failure is one line on stderr; `-v` adds the details."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import errno
 import importlib
 import logging
 import os
+import signal
 import sys
 import threading
 from typing import ClassVar, NoReturn
@@ -16,7 +17,15 @@ from typing import ClassVar, NoReturn
 import click
 
 from codegen import __version__, console
-from codegen.errors import EXIT_ERROR, EXIT_INTERRUPTED, INTERRUPTED, StubgenError, one_line
+from codegen.errors import (
+    EXIT_ERROR,
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    INTERRUPTED,
+    StubgenError,
+    Terminated,
+    one_line,
+)
 from codegen.redact import scrub_logs
 
 
@@ -128,10 +137,12 @@ def main(argv: list[str] | None = None) -> None:
         exit_code = cli.main(args=argv, prog_name="mcp-stubgen", standalone_mode=False)
     except StubgenError as error:
         _fail(str(error), error.exit_code)
-    except (click.exceptions.Abort, KeyboardInterrupt):
+    except (click.exceptions.Abort, KeyboardInterrupt) as stopped:
+        terminated = isinstance(stopped, Terminated) or isinstance(stopped.__cause__, Terminated)  # click's Abort
+        code = EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
         click.echo(INTERRUPTED, err=True)
-        console.emit(None, "interrupted", exit_code=EXIT_INTERRUPTED)
-        sys.exit(EXIT_INTERRUPTED)
+        console.emit(None, "interrupted", exit_code=code)
+        sys.exit(code)
     except click.ClickException as error:
         error.show()
         code = EXIT_ERROR if error.exit_code == 1 else error.exit_code
@@ -151,6 +162,10 @@ def main(argv: list[str] | None = None) -> None:
     sys.exit(exit_code if isinstance(exit_code, int) else 0)
 
 
+def _terminated(_signal: int, _frame: object) -> None:
+    raise Terminated
+
+
 def run() -> NoReturn:
     """The `mcp-stubgen` console script and `python -m codegen`: `main`, then the process ends as soon
     as its exit handlers have run and its output is flushed, without the interpreter's teardown of
@@ -158,6 +173,9 @@ def run() -> NoReturn:
     garbage collection of what datamodel-code-generator, pydantic and black loaded). While another
     thread still runs, or the output cannot be flushed, Python's own exit ends it, as before."""
     code: str | int | None = 0
+    signal.signal(signal.SIGTERM, _terminated)
+    # a forked worker is ended by SIGTERM as any process is; the command cleans up after it
+    os.register_at_fork(after_in_child=lambda: signal.signal(signal.SIGTERM, signal.SIG_DFL))
     try:
         main()
     except SystemExit as done:

@@ -10,8 +10,15 @@ EXIT_FINDINGS = 1
 EXIT_ERROR = 2
 """Could not run: bad config or input, unreachable or misbehaving server."""
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+"""SIGTERM (a CI job cancelled, a container stopped): stopped as by Ctrl-C, exit 128 + 15."""
 INTERRUPTED = "interrupted; files already written are left as they were"
-"""The line a Ctrl-C ends a command with, whenever it comes."""
+"""The line a Ctrl-C (or SIGTERM) ends a command with, whenever it comes."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the command is as Ctrl-C's `KeyboardInterrupt` is, so it stops the same
+    way: files already written left as they were, temporary ones removed, servers stopped."""
 
 
 class StubgenError(Exception):

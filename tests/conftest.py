@@ -410,10 +410,16 @@ def write_config(folder: Path, body: str) -> Path:
     return path
 
 
-def interrupt_cli(*args: str, cwd: Path, after: float = 2.0, until: Callable[[], bool] | None = None) -> None:
-    """Run `mcp-stubgen ARGS...` as a real process, send it SIGINT after `after` seconds (or as soon
-    as `until()` holds, within a minute), and check it stops the way docs/exit-codes.md says: exit 130, one
-    "interrupted" line, no traceback."""
+def interrupt_cli(
+    *args: str,
+    cwd: Path,
+    after: float = 2.0,
+    until: Callable[[], bool] | None = None,
+    stop: signal.Signals = signal.SIGINT,
+) -> None:
+    """Run `mcp-stubgen ARGS...` as a real process, send it `stop` (Ctrl-C's SIGINT, or SIGTERM) after
+    `after` seconds (or as soon as `until()` holds, within a minute), and check it stops the way
+    docs/exit-codes.md says: exit 130 (143 for SIGTERM), one "interrupted" line, no traceback."""
     process = subprocess.Popen(
         [sys.executable, "-m", "codegen.cli", *args],
         cwd=cwd,
@@ -430,9 +436,9 @@ def interrupt_cli(*args: str, cwd: Path, after: float = 2.0, until: Callable[[],
                 process.kill()
                 raise AssertionError(f"the condition to interrupt at never held: {process.communicate()[1]!r}")
             time.sleep(0.05)
-    process.send_signal(signal.SIGINT)
+    process.send_signal(stop)
     _out, err = process.communicate(timeout=30)
-    assert process.returncode == 130, err
+    assert process.returncode == (143 if stop == signal.SIGTERM else 130), err
     assert b"interrupted" in err and b"Traceback" not in err
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -405,10 +406,13 @@ def test_unknown_server_name_lists_the_configured_ones(tmp_path: Path, run_cli) 
     assert "unknown server 'wether' (configured: weather)" in result.stderr
 
 
-def test_ctrl_c_leaves_the_previous_snapshot(tmp_path: Path) -> None:
-    """A real SIGINT to the command while the server hangs: exit 130, nothing half-written."""
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_leaves_the_previous_snapshot(tmp_path: Path, stop: signal.Signals) -> None:
+    """A real SIGINT (or SIGTERM, a cancelled CI job) to the command while the server hangs: exit 130
+    (143), one line, nothing half-written. SIGTERM ended it without a word and exit -15."""
     previous = tmp_path / "raw.json"
     previous.write_bytes(PREVIOUS)
-    interrupt_cli("snapshot", "--name", "raw", "--out", str(previous), "--", PY, RAW, "--mode", "hang", cwd=REPO)
+    command = ("snapshot", "--name", "raw", "--out", str(previous), "--", PY, RAW, "--mode", "hang")
+    interrupt_cli(*command, cwd=REPO, stop=stop)
     assert previous.read_bytes() == PREVIOUS
     assert [path.name for path in tmp_path.iterdir()] == ["raw.json"]

@@ -286,7 +286,10 @@ def test_a_sync_killed_between_package_and_snapshot_is_undone_by_the_next_run(
     assert_fully_old(tmp_path, synced, run_cli)
 
 
-def test_ctrl_c_during_sync_keeps_each_server_whole(tmp_path: Path, run_cli, synced: dict[str, str]) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_during_sync_keeps_each_server_whole(
+    tmp_path: Path, run_cli, synced: dict[str, str], stop: signal.Signals
+) -> None:  # type: ignore[no-untyped-def]
     """A real SIGINT once the paging server's new catalog is published while the raw server still hangs
     in tools/list: paging is new in both files, raw old in both, and `--check` agrees with the pair."""
     sync_project(tmp_path, paging(8), ("raw", RAW, ()))
@@ -295,7 +298,7 @@ def test_ctrl_c_during_sync_keeps_each_server_whole(tmp_path: Path, run_cli, syn
     raw_before = (raw_snapshot.read_bytes(), tree(tmp_path / "clients" / "raw"))
     sync_project(tmp_path, paging(9), ("raw", RAW, ("--mode", "hang-after-handshake")))
     snapshot = tmp_path / "snaps" / "paging.json"
-    interrupt_cli("sync", cwd=tmp_path, until=lambda: len(tool_names(snapshot)) == 9)
+    interrupt_cli("sync", cwd=tmp_path, until=lambda: len(tool_names(snapshot)) == 9, stop=stop)
 
     assert "async def tool_008(" in (tmp_path / "clients" / "paging" / "client.py").read_text(encoding="utf-8")
     assert (raw_snapshot.read_bytes(), tree(tmp_path / "clients" / "raw")) == raw_before
