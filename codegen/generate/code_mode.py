@@ -455,6 +455,8 @@ def _tool_stub(
         docs.append("arguments: The whole arguments object (the input schema's root is not one object).")
     result: ResultKind = "text"
     returns, shape = "str", "the text of the tool's result (it declares no output schema)"
+    if isinstance(raw.get("outputSchema"), dict) and output_schema == {} and raw["outputSchema"]:
+        shape = "the text of the tool's result (its output schema is past the work budget: left to the server)"
     if isinstance(output_schema, dict) and output_schema:
         if wraps_result(raw["name"], output_schema):
             result, shape = "value", "the tool's result value (its server sends it wrapped as `result`)"

@@ -130,6 +130,7 @@ def test_the_hub_and_code_mode_leave_a_schema_past_the_budget_to_the_server() ->
     stub = render_code_mode([(catalog, {})], HubSettings())["demo.pyi"].decode()
     assert "async def fan(\n    *,\n    arguments: dict[str, Any],\n) -> str:" in stub
     assert "$defs" not in stub and "d11" not in stub
+    assert "(its output schema is past the work budget: left to the server)" in stub
 
 
 def test_drift_reports_a_changed_fan_out_as_uncomparable_quickly(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
