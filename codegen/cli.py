@@ -25,6 +25,7 @@ from codegen.errors import (
     StubgenError,
     Terminated,
     one_line,
+    raise_terminated,
 )
 from codegen.redact import scrub_logs
 
@@ -162,10 +163,6 @@ def main(argv: list[str] | None = None) -> None:
     sys.exit(exit_code if isinstance(exit_code, int) else 0)
 
 
-def _terminated(_signal: int, _frame: object) -> None:
-    raise Terminated
-
-
 def run() -> NoReturn:
     """The `mcp-stubgen` console script and `python -m codegen`: `main`, then the process ends as soon
     as its exit handlers have run and its output is flushed, without the interpreter's teardown of
@@ -173,7 +170,7 @@ def run() -> NoReturn:
     garbage collection of what datamodel-code-generator, pydantic and black loaded). While another
     thread still runs, or the output cannot be flushed, Python's own exit ends it, as before."""
     code: str | int | None = 0
-    signal.signal(signal.SIGTERM, _terminated)
+    signal.signal(signal.SIGTERM, raise_terminated)
     # a forked worker is ended by SIGTERM as any process is; the command cleans up after it
     os.register_at_fork(after_in_child=lambda: signal.signal(signal.SIGTERM, signal.SIG_DFL))
     try:

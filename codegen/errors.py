@@ -21,6 +21,11 @@ class Terminated(KeyboardInterrupt):
     way: files already written left as they were, temporary ones removed, servers stopped."""
 
 
+def raise_terminated(_signal: int, _frame: object) -> None:
+    """The SIGTERM handler of the command line: `Terminated` where the command is."""
+    raise Terminated
+
+
 class StubgenError(Exception):
     """A failure reported as one line, without a traceback; the message says what to do.
 

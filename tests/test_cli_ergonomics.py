@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from codegen.snapshot.command import derived_server_id
 from tests.conftest import EXAMPLE_SERVER, PYTHON, REPO, SERVERS, write_config
 from tests.regen_goldens import GOLDEN
@@ -244,12 +246,15 @@ def test_live_drift_json_and_annotations_name_the_servers_not_checked_and_why(
 
 
 INTERRUPT_WHILE_LOADING = """
-import sys
+import os, signal, sys
 
 class Interrupt:
     def find_spec(self, name, path, target=None):
-        if name == "click":  # the first import of the command's own modules: Ctrl-C lands here
-            raise KeyboardInterrupt
+        if name == "click":  # the first import of the command's own modules: the signal lands here
+            if sys.argv[1] == "SIGTERM":
+                os.kill(os.getpid(), signal.SIGTERM)
+            else:
+                raise KeyboardInterrupt
         return None
 
 sys.meta_path.insert(0, Interrupt())
@@ -259,11 +264,14 @@ run()
 """
 
 
-def test_a_ctrl_c_while_the_command_is_still_loading_is_one_line_and_exit_130(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("stop", "code"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_ctrl_c_while_the_command_is_still_loading_is_one_line_and_exit_130(
+    tmp_path: Path, stop: str, code: int
+) -> None:
     """On a loaded machine Python takes a second to load the command; a Ctrl-C then ended in a
-    KeyboardInterrupt traceback from deep inside an import."""
+    KeyboardInterrupt traceback from deep inside an import, and a SIGTERM without a word."""
     environment = {**os.environ, "PYTHONPATH": str(REPO)}
-    command = [sys.executable, "-c", INTERRUPT_WHILE_LOADING]
+    command = [sys.executable, "-c", INTERRUPT_WHILE_LOADING, stop]
     done = subprocess.run(command, cwd=tmp_path, env=environment, capture_output=True, text=True, check=False)
-    assert done.returncode == 130, done.stderr
+    assert done.returncode == code, done.stderr
     assert done.stderr == "interrupted; files already written are left as they were\n", done.stderr
