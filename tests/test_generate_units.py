@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import ast
+import json
 import re
+import subprocess
+import sys
 import unicodedata
 from pathlib import Path
 
@@ -13,6 +16,7 @@ from hypothesis import strategies as st
 from mcp.types import TextContent, Tool
 
 from codegen.errors import StubgenError
+from codegen.generate import generate_package
 from codegen.generate.build import plan_package
 from codegen.generate.escaping import docstring, literal
 from codegen.generate.model_reader import names_in
@@ -27,7 +31,7 @@ from codegen.identifiers import (
     snake_case,
 )
 from codegen.runtime import _runtime
-from codegen.snapshot import canonical_json_bytes, fingerprint, load_snapshot
+from codegen.snapshot import canonical_json_bytes, fingerprint, load_snapshot, parse_snapshot
 from tests.hostile.strategies import snapshot_of
 from tests.regen_goldens import cases
 
@@ -520,3 +524,25 @@ def test_a_draft_07_tuple_is_typed_by_place_from_rules_6_and_a_committed_package
     assert "    xy: list[float | str] | None = Field(default=None, max_length=2, min_length=2)\n" in model_source(
         "s", ModelJob(tool, "T", 5)
     )
+
+
+def test_a_field_in_pydantics_protected_namespaces_imports_without_a_warning(tmp_path: Path) -> None:
+    """A property `model_dump` is the field `model_dump_`, which pydantic warns of as the class is made
+    (`python -W error` failed the import); such a class alone opts out of the protected namespaces."""
+    nested = {"type": "object", "properties": {"model_validate_json": {"type": "string"}}}
+    schema = {
+        "type": "object",
+        "properties": {"model_dump": {"type": "string"}, "inner": nested, "model_x": {"type": "string"}},
+    }
+    document = {
+        "format": 1, "server": "pn", "protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+        "tools": [{"name": "t", "inputSchema": schema, "outputSchema": {"type": "object", "properties": {"n": {"type": "string"}}}}],
+    }  # fmt: skip
+    generate_package(parse_snapshot(json.dumps(document), "pn"), tmp_path / "out")
+    models = (tmp_path / "out" / "pn" / "_models" / "t.py").read_text(encoding="utf-8")
+    assert models.count("protected_namespaces=()") == 2  # TInput and TInputInner, not TOutput
+    script = "import out.pn._models.t as m; print(m.TInput(model_dump='x').model_dump(by_alias=True)['model_dump'])"
+    ran = subprocess.run(
+        [sys.executable, "-W", "error", "-c", script], capture_output=True, text=True, cwd=tmp_path, check=False
+    )
+    assert (ran.returncode, ran.stdout) == (0, "x\n"), ran.stderr

@@ -196,7 +196,8 @@ def rewritten_source(source: str) -> str:
     nothing in any module made of some of its statements (`model_batches`)."""
     source = _through_import_aliases(source.rstrip("\n") + "\n")
     source = _none_defaults_admit_none(_typed_bare_generics(_annotated_constraints(source)))
-    return _keyword_aliases(_builtin_extras_dict(_single_literals(_modern_annotations(source))))
+    source = _keyword_aliases(_builtin_extras_dict(_single_literals(_modern_annotations(source))))
+    return _unprotected_namespaces(source)
 
 
 _LONE_STRING = re.compile(r"""\s*(?:\w+=)?[rRbBuU]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')[,)]*""")
@@ -649,6 +650,27 @@ def _builtin_extras_dict(source: str) -> str:
     import black
 
     return black.format_str(_with_import(text, "typing", set(), without={"Dict"}), mode=black_mode())
+
+
+_PROTECTED_FIELD = re.compile(r"^    model_(?:dump|validate)\w*:", re.MULTILINE)
+"""A field in pydantic's protected namespaces (since pydantic 2.10, `model_dump` and `model_validate`)."""
+_MODEL_CONFIG = re.compile(r"^(    model_config = ConfigDict\(\n(?:        .*\n)*?)(    \)\n)", re.MULTILINE)
+
+
+def _unprotected_namespaces(source: str) -> str:
+    """The module with `protected_namespaces=()` in the config of each class that has a field named
+    `model_dump...` or `model_validate...` (a property `model_dump` is the field `model_dump_`):
+    pydantic warns when such a class is made, which `python -W error` turns into a failed import,
+    while the name shadows nothing."""
+    if _PROTECTED_FIELD.search(source) is None:
+        return source
+    classes = re.split(r"(?m)^(?=class )", source)
+    return "".join(
+        _MODEL_CONFIG.sub(r"\1        protected_namespaces=(),\n\2", part, count=1)
+        if part.startswith("class ") and _PROTECTED_FIELD.search(part)
+        else part
+        for part in classes
+    )
 
 
 UNTYPED_REASON = "UNTYPED_REASON"
