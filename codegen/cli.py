@@ -17,16 +17,7 @@ from typing import ClassVar, NoReturn
 import click
 
 from codegen import __version__, console
-from codegen.errors import (
-    EXIT_ERROR,
-    EXIT_INTERRUPTED,
-    EXIT_TERMINATED,
-    INTERRUPTED,
-    StubgenError,
-    Terminated,
-    one_line,
-    raise_terminated,
-)
+from codegen.errors import EXIT_ERROR, INTERRUPTED, StubgenError, interrupt_on_terminate, one_line, stopped_code
 from codegen.redact import scrub_logs
 
 
@@ -138,9 +129,8 @@ def main(argv: list[str] | None = None) -> None:
         exit_code = cli.main(args=argv, prog_name="mcp-stubgen", standalone_mode=False)
     except StubgenError as error:
         _fail(str(error), error.exit_code)
-    except (click.exceptions.Abort, KeyboardInterrupt) as stopped:
-        terminated = isinstance(stopped, Terminated) or isinstance(stopped.__cause__, Terminated)  # click's Abort
-        code = EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        code = stopped_code()
         click.echo(INTERRUPTED, err=True)
         console.emit(None, "interrupted", exit_code=code)
         sys.exit(code)
@@ -170,7 +160,7 @@ def run() -> NoReturn:
     garbage collection of what datamodel-code-generator, pydantic and black loaded). While another
     thread still runs, or the output cannot be flushed, Python's own exit ends it, as before."""
     code: str | int | None = 0
-    signal.signal(signal.SIGTERM, raise_terminated)
+    signal.signal(signal.SIGTERM, interrupt_on_terminate)
     # a forked worker is ended by SIGTERM as any process is; the command cleans up after it
     os.register_at_fork(after_in_child=lambda: signal.signal(signal.SIGTERM, signal.SIG_DFL))
     try:

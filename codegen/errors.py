@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import signal
+from types import FrameType
+
 from codegen.runtime._runtime import one_line as one_line  # the CLI shows server text as clients do
 
 EXIT_OK = 0
@@ -16,14 +19,26 @@ INTERRUPTED = "interrupted; files already written are left as they were"
 """The line a Ctrl-C (or SIGTERM) ends a command with, whenever it comes."""
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised where the command is as Ctrl-C's `KeyboardInterrupt` is, so it stops the same
-    way: files already written left as they were, temporary ones removed, servers stopped."""
+class _Termination:
+    requested = False
+    """Whether a SIGTERM stopped the command: its exit code is then `EXIT_TERMINATED`."""
 
 
-def raise_terminated(_signal: int, _frame: object) -> None:
-    """The SIGTERM handler of the command line: `Terminated` where the command is."""
-    raise Terminated
+def interrupt_on_terminate(_signal: int, frame: FrameType | None) -> None:
+    """The SIGTERM handler of the command line: what Ctrl-C does, by whatever handles SIGINT now
+    (asyncio's, which cancels a running command cleanly, or Python's `KeyboardInterrupt`), so the
+    command stops the same way: files already written left as they were, servers stopped."""
+    _Termination.requested = True
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler):
+        handler(signal.SIGINT, frame)
+    else:  # SIGINT ignored (a background job) or left to the system: stop all the same
+        raise KeyboardInterrupt
+
+
+def stopped_code() -> int:
+    """The exit code of a command that Ctrl-C or SIGTERM stopped."""
+    return EXIT_TERMINATED if _Termination.requested else EXIT_INTERRUPTED
 
 
 class StubgenError(Exception):
