@@ -9,6 +9,8 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import PYTHON, SERVERS, write_config
 
 PY = PYTHON
@@ -195,3 +197,36 @@ skip_lists = ["resource/list"]
     assert result.stderr.endswith(
         "[tool.mcp-stubgen.servers.raw]: skip_lists: 'resource/list' is not a list method; did you mean 'resources/list'?\n"
     ), result.stderr
+
+
+@pytest.mark.parametrize(
+    ("mode", "failure"),
+    [
+        ("prompts-list-hang", "prompts/list did not answer within 1s; raise request_timeout in the config"),
+        (
+            "prompts-list-invalid",
+            "prompts/list returned a result that is not valid MCP (/prompts/0/name: Field required)",
+        ),
+    ],
+)
+def test_every_way_a_list_method_fails_offers_skip_lists(tmp_path: Path, run_cli, mode: str, failure: str) -> None:  # type: ignore[no-untyped-def]
+    """A prompts/list that hangs or answers what MCP does not allow is as fatal as one that errs; each
+    line ends with the same way to snapshot the rest, and nothing is written."""
+    write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen]
+snapshots = "snaps"
+[tool.mcp-stubgen.servers.raw]
+command = {json.dumps(PY)}
+args = [{json.dumps(RAW)}, "--mode", "{mode}"]
+request_timeout = 1
+""",
+    )
+    result = run_cli("snapshot", "--config", tmp_path / "pyproject.toml")
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.startswith(f"error: server 'raw': {failure}"), result.stderr
+    assert result.stderr.endswith(
+        "; to snapshot the rest without it, set skip_lists = [\"prompts/list\"] for server 'raw'\n"
+    ), result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    assert not (tmp_path / "snaps").exists()

@@ -221,6 +221,11 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
         if mode == "prompts-list-error":  # terraform-mcp-server 0.13.0's resources/list, in kind
             fail(request_id, -32603, "Missing or invalid 'uri' parameter in prompts/list request")
             return
+        if mode == "prompts-list-hang":
+            hang()
+        if mode == "prompts-list-invalid":  # a prompt without its required name
+            answer(request_id, {"prompts": [{"description": "nameless"}]})
+            return
         answer(request_id, {"prompts": [{"name": "summarize", "arguments": [{"name": "text", "required": True}]}]})
     elif method == "ping":
         answer(request_id, {})
