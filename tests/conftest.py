@@ -416,12 +416,22 @@ def interrupt_cli(
     after: float = 2.0,
     until: Callable[[], bool] | None = None,
     stop: signal.Signals = signal.SIGINT,
+    sigint_ignored: bool = False,
 ) -> None:
     """Run `mcp-stubgen ARGS...` as a real process, send it `stop` (Ctrl-C's SIGINT, or SIGTERM) after
     `after` seconds (or as soon as `until()` holds, within a minute), and check it stops the way
-    docs/exit-codes.md says: exit 130 (143 for SIGTERM), one "interrupted" line, no traceback."""
+    docs/exit-codes.md says: exit 130 (143 for SIGTERM), one "interrupted" line, no traceback.
+
+    `sigint_ignored` starts it as a shell starts a background job (`cmd &`): SIGINT ignored, so
+    neither Python nor asyncio installs a handler for it."""
+    command = [sys.executable, "-m", "codegen.cli", *args]
+    if sigint_ignored:
+        ignoring = (
+            "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); os.execv(sys.argv[1], sys.argv[1:])"
+        )
+        command = [sys.executable, "-c", ignoring, *command]
     process = subprocess.Popen(
-        [sys.executable, "-m", "codegen.cli", *args],
+        command,
         cwd=cwd,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
