@@ -196,11 +196,10 @@ def _refused(error: OSError) -> str | None:
         return f"{reason}; check the free space and permissions" if error.errno in _MACHINE_REFUSALS else None
     from pathlib import Path
 
+    from codegen.fsutil import what_to_check
     from codegen.options import shown_path
 
-    return (
-        f"{shown_path(Path(os.fsdecode(error.filename)))}: {reason}; check the path, its permissions and the free space"
-    )
+    return f"{shown_path(Path(os.fsdecode(error.filename)))}: {reason}; {what_to_check(error)}"
 
 
 def _fail(message: str, exit_code: int) -> None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 
@@ -28,18 +30,48 @@ def atomic_write_bytes(path: Path, data: bytes, durable: bool = True) -> bool:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        os.fchmod(fd, file_mode(path))
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            if durable:
-                handle.flush()
-                os.fsync(handle.fileno())
+        with naming(path):
+            os.fchmod(fd, file_mode(path))
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                if durable:
+                    handle.flush()
+                    os.fsync(handle.fileno())
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
         raise
     return True
+
+
+@contextlib.contextmanager
+def naming(path: Path) -> Iterator[None]:
+    """A full disk or a read-only file system that fails a write or a flush names no file: name
+    `path`, so the one line the user sees says where the space was missing."""
+    try:
+        yield
+    except OSError as error:
+        if error.filename is not None or error.errno not in _OF_THE_PLACE:
+            raise
+        raise OSError(error.errno, error.strerror, str(path)) from error
+
+
+_NO_SPACE = frozenset({errno.ENOSPC, errno.EDQUOT})
+_OF_THE_PLACE = _NO_SPACE | {errno.EROFS, errno.EIO}
+"""Refusals that say something about where a file was written, not about what wrote it."""
+
+
+def what_to_check(error: OSError) -> str:
+    """What to do about a refused write, by the system's reason: advice on permissions is no help
+    with a full disk."""
+    if error.errno in _NO_SPACE:
+        return "free some space there (or raise the quota) and run again"
+    if error.errno == errno.EROFS:
+        return "the file system is read-only; write somewhere else"
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return "check the folder's permissions"
+    return "check the path, its permissions and the free space"
 
 
 def file_mode(path: Path) -> int:

@@ -261,8 +261,10 @@ def test_an_output_folder_the_file_system_refuses_is_one_line_naming_it(  # type
 def test_a_full_disk_is_one_line_and_the_previous_package_stays(  # type: ignore[no-untyped-def]
     run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A write that fails for the machine's reasons alone (ENOSPC names no file) is one line, exit 2,
-    and the package published before is left whole; an OSError that is neither is still ours to fix."""
+    """A write that fails for the machine's reasons alone is one line, exit 2, that names the folder
+    (ENOSPC names no file; the line said only "No space left on device") and says to free space, not to
+    check permissions; the package published before is left whole; an OSError that is neither is still
+    ours to fix."""
     assert run_cli("generate", WEATHER, "--out", tmp_path / "out").exit_code == 0
     before = read_tree(tmp_path / "out" / "weather")
     edited = json.loads(WEATHER.read_text())
@@ -275,7 +277,10 @@ def test_a_full_disk_is_one_line_and_the_previous_package_stays(  # type: ignore
     monkeypatch.setattr("codegen.generate.publish._write_durably", full)
     result = run_cli("generate", tmp_path / "weather.json", "--out", tmp_path / "out")
     assert result.exit_code == 2, result.stderr
-    assert result.stderr == "error: No space left on device; check the free space and permissions\n"
+    assert result.stderr == (
+        f"error: {tmp_path / 'out' / 'weather'}: No space left on device; "
+        "free some space there (or raise the quota) and run again\n"
+    )
     assert read_tree(tmp_path / "out" / "weather") == before
 
     def refused(file: tuple[Path, bytes]) -> None:

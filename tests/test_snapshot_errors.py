@@ -3,6 +3,7 @@ and the previous snapshot exactly as it was; no secret reaches any output."""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import re
@@ -93,6 +94,27 @@ def test_garbage_on_stdout_is_skipped_not_fatal(tmp_path: Path, run_cli) -> None
     assert result.exit_code == 0, result.stderr
     assert "Traceback" not in result.stderr
     assert len(json.loads((tmp_path / "raw.json").read_text())["tools"]) == 5
+
+
+def test_a_full_disk_says_to_free_space_and_keeps_the_previous_snapshot(  # type: ignore[no-untyped-def]
+    previous: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A disk that fills as the snapshot is flushed: the line named the file but said to check the
+    folder's permissions, which are fine."""
+
+    def full(_fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("codegen.fsutil.os.fsync", full)
+    result = run_cli("snapshot", "--name", "raw", "--out", previous, "--", PY, RAW)
+    assert result.exit_code == 2
+    assert_one_line_error(
+        result.stderr,
+        rf"^error: server 'raw': cannot write {re.escape(str(previous))} \(No space left on device\); "
+        r"free some space there \(or raise the quota\) and run again$",
+    )
+    assert previous.read_bytes() == PREVIOUS
+    assert sorted(path.name for path in previous.parent.iterdir()) == ["raw.json"]
 
 
 def test_command_not_found(previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from codegen import console
 from codegen.config import ProjectConfig, ServerConfig
 from codegen.errors import StubgenError, one_line
+from codegen.fsutil import what_to_check
 from codegen.identifiers import keep_names
 from codegen.options import shown_path
 from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
@@ -83,7 +84,7 @@ def take_snapshots(
             failed(name, str(error))
             return
         except OSError as error:
-            failed(name, f"server {name!r}: cannot write {path} ({error.strerror}); check the folder's permissions")
+            failed(name, f"server {name!r}: cannot write {path} ({error.strerror}); {what_to_check(error)}")
             return
         taken[name] = result
         state = "wrote" if changed else "unchanged"

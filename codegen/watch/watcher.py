@@ -37,6 +37,7 @@ from codegen.drift import (
 )
 from codegen.drift.report import summary
 from codegen.errors import StubgenError
+from codegen.fsutil import what_to_check
 from codegen.generate import Cache, generate_package, package_dir
 from codegen.generate.hub_build import hub_is_stale
 from codegen.identifiers import keep_names
@@ -436,5 +437,5 @@ def _write(path: Path, snapshot: Snapshot) -> None:
         write_snapshot(path, snapshot)
     except OSError as error:
         raise StubgenError(
-            f"server {snapshot.server!r}: cannot write {path} ({error.strerror}); check the folder's permissions"
+            f"server {snapshot.server!r}: cannot write {path} ({error.strerror}); {what_to_check(error)}"
         ) from None
