@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -126,6 +127,32 @@ def test_a_catalog_that_cannot_be_generated_does_not_update_the_snapshot(tmp_pat
     result = run_cli("sync")
     assert result.exit_code == 2
     assert "error: server 'legacy': tool 'broken': /inputSchema" in result.stderr
+    assert (tmp_path / "snaps" / "legacy.json").read_bytes() == snapshot
+    assert tree_digest(tmp_path / "clients" / "legacy") == package
+
+
+def test_a_full_disk_keeps_the_snapshot_and_package_and_says_to_free_space(  # type: ignore[no-untyped-def]
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:
+    """The disk fills while the new package is written: both files stay as they were, and the line
+    says to free space where it said to check the folders' permissions."""
+    monkeypatch.chdir(tmp_path)
+    project(tmp_path, server_table("legacy", RAW))
+    assert run_cli("sync").exit_code == 0
+    snapshot = (tmp_path / "snaps" / "legacy.json").read_bytes()
+    package = tree_digest(tmp_path / "clients" / "legacy")
+
+    def full(file: tuple[Path, bytes]) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("codegen.generate.publish._write_durably", full)
+    project(tmp_path, server_table("legacy", str(EXAMPLE_SERVER)))  # another catalog: a new package
+    result = run_cli("sync")
+    assert result.exit_code == 2
+    assert (
+        "error: server 'legacy': cannot write clients/legacy and snaps/legacy.json (No space left on device); "
+        "free some space there (or raise the quota) and run again"
+    ) in result.stderr.splitlines(), result.stderr
     assert (tmp_path / "snaps" / "legacy.json").read_bytes() == snapshot
     assert tree_digest(tmp_path / "clients" / "legacy") == package
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from codegen import console
 from codegen.config import ProjectConfig
 from codegen.errors import StubgenError
+from codegen.fsutil import what_to_check
 from codegen.generate.cache import Cache
 from codegen.generate.pipeline import (
     PackageInputs,
@@ -73,7 +74,7 @@ def publish_with_snapshot(
     except OSError as error:
         raise PublishError(
             f"server {snapshot.server!r}: cannot write {rendered.target} and {path} ({error.strerror or error}); "
-            "check the folders' permissions"
+            f"{what_to_check(error)}"
         ) from None
     except StubgenError as error:  # a folder that is not ours to replace
         raise PublishError(error.message) from None
