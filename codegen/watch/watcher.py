@@ -159,6 +159,9 @@ class Watcher:
         self._rejected: dict[str, bytes] = {}
         """Catalog bytes that cannot be published (empty, or not renderable), so polling does not repeat
         the same error; a catalog the file system refused is tried again at the next trigger."""
+        self._owed: set[str] = set()
+        """Servers whose changed catalog the file system refused: listed again every interval, even
+        those that notify of changes, so freeing the disk or moving a folder away is enough."""
         self._interval = interval
         self._max_changes = max_changes
         self.changes = 0
@@ -220,7 +223,7 @@ class Watcher:
                     await anyio.sleep(SETTLE_SECONDS)
                     changes.clear()
                     await self._refresh(client, server)
-                elif plan.poll:
+                elif plan.poll or server.name in self._owed:
                     await self._refresh(client, server)
                 elif not modern:
                     await self._ping(client, server)
@@ -292,6 +295,7 @@ class Watcher:
         )
         data = snapshot.canonical_bytes()
         if current is not None and current.canonical_bytes() == data:
+            self._owed.discard(server.name)
             if first:
                 path = shown_path(self._config.snapshot_path(server.name))
                 console.note(f"{server.name}: catalog matches {path}")
@@ -305,6 +309,10 @@ class Watcher:
             outcome = await anyio.to_thread.run_sync(self._publish, server, current, snapshot)
         if outcome == "rejected":
             self._rejected[server.name] = data
+        if outcome == "failed":
+            self._owed.add(server.name)
+        else:
+            self._owed.discard(server.name)
         if outcome != "published":
             return
         self._published[server.name] = snapshot
@@ -359,7 +367,9 @@ class Watcher:
             return
         except OSError as error:
             _failed(
-                server.name, f"server {server.name!r}: cannot write {shown_path(target)} ({error.strerror or error})"
+                server.name,
+                f"server {server.name!r}: cannot write {shown_path(target)} ({error.strerror or error}); "
+                f"{what_to_check(error)}",
             )
             return
         if not result.changed:
