@@ -139,6 +139,32 @@ def test_outside_a_git_repository_is_one_clear_error(run_cli, tmp_path: Path, mo
     assert result.stderr == "error: --against main: mcp/snapshots is not inside a git repository\n"
 
 
+def test_a_snapshot_linked_in_from_outside_the_repository_says_it_is_a_link(  # type: ignore[no-untyped-def]
+    run_cli, repo: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A snapshot folder several projects share, linked in: the line said the configured path, which is
+    inside the repository, was outside it. A link within the repository is read at the ref as usual."""
+    shared = tmp_path_factory.mktemp("shared") / "demo.json"
+    linked = repo / "mcp" / "snapshots" / "demo.json"
+    linked.replace(shared)
+    linked.symlink_to(shared)
+    result = run_cli("drift", "demo", "--against", "main")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: --against main: mcp/snapshots/demo.json is a link to {shared.resolve()}, outside the git "
+        "repository ., so git has no version of it\n"  # the repository is the working directory
+    )
+
+    inside = repo / "shared" / "demo.json"
+    inside.parent.mkdir()
+    shared.replace(inside)
+    git(repo, "add", "shared/demo.json")
+    git(repo, "commit", "-q", "-m", "shared inside")
+    linked.unlink()
+    linked.symlink_to(Path("..", "..", "shared", "demo.json"))
+    assert run_cli("drift", "demo", "--against", "HEAD").exit_code == 0
+
+
 def test_a_damaged_snapshot_at_the_ref_names_ref_and_file(run_cli, repo: Path) -> None:  # type: ignore[no-untyped-def]
     (repo / "mcp" / "snapshots" / "demo.json").write_text("{not json", encoding="utf-8")
     git(repo, "commit", "-q", "-am", "damage")

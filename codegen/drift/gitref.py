@@ -53,10 +53,14 @@ class GitRef:
 
     def read(self, path: Path) -> bytes | None:
         """The file's bytes at this ref, or None when the ref has no such file (a server added since)."""
+        resolved = path.resolve()
         try:
-            inside = path.resolve().relative_to(self.root).as_posix()
+            inside = resolved.relative_to(self.root).as_posix()
         except ValueError:
-            raise StubgenError(f"--against {self.name}: {path} is outside the git repository {self.root}") from None
+            where = f"{path} is outside" if resolved == path.absolute() else f"{path} is a link to {resolved}, outside"
+            raise StubgenError(
+                f"--against {self.name}: {where} the git repository {self.root}, so git has no version of it"
+            ) from None
         shown = _git(["show", f"{self.commit}:{inside}"], self.root)
         if shown.returncode == 0:
             return shown.stdout
