@@ -106,6 +106,52 @@ def test_hub_call_names_and_hub_attributes_are_uses(run_cli, project: Path) -> N
     assert "used at app/agent.py:5" in resource.stdout
 
 
+def test_names_held_in_constants_and_methods_picked_by_getattr_are_uses(run_cli, project: Path) -> None:  # type: ignore[no-untyped-def]
+    """A hub tool's name kept in a constant and a method picked with `getattr` reach the tool as a
+    literal call does; both were "unused", so removing the tool passed the gate."""
+    (project / "app" / "routes.py").write_text(
+        textwrap.dedent(
+            """
+            from clients.hub import Hub
+
+            ALERT = "weather__send_alert"
+
+
+            async def alert(hub: Hub) -> object:
+                return await hub.call(ALERT, {"message": "hot"})
+            """
+        ).lstrip(),
+        encoding="utf-8",
+    )
+    (project / "app" / "dispatch.py").write_text(
+        textwrap.dedent(
+            """
+            from clients.weather import WeatherClient
+
+
+            def pick(client: WeatherClient, name: str = "celsius_to_fahrenheit") -> object:
+                return getattr(client, "celsius_to_fahrenheit")
+            """
+        ).lstrip(),
+        encoding="utf-8",
+    )
+    result = run_cli(
+        "drift",
+        "old.json",
+        without(project, "send_alert", "celsius_to_fahrenheit"),
+        "--usage",
+        "app",
+        "--format",
+        "json",
+    )
+    assert result.exit_code == 1, result.stdout + result.stderr
+    callers = {finding["name"]: finding["callers"] for finding in json.loads(result.stdout)["findings"]}
+    assert callers == {
+        "send_alert": [{"path": "app/routes.py", "line": 3}],
+        "celsius_to_fahrenheit": [{"path": "app/dispatch.py", "line": 5}],  # the default string is not a use
+    }
+
+
 def test_sarif_also_points_at_the_breaking_call_sites(run_cli, project: Path) -> None:  # type: ignore[no-untyped-def]
     result = run_cli(
         "drift", "old.json", without(project, "get_forecast", "send_alert"), "--usage", "app", "--format", "sarif"

@@ -2,7 +2,8 @@
 
 An AST scan, no import or type inference: in a file that imports a server's generated package (or the
 hub, which holds every server's client), an attribute named like one of that client's methods is a
-use; anywhere, `<x>.call("server__tool", ...)` is a use of that tool through the hub. Method names come
+use, as is `getattr(x, "name")`; anywhere, a string that is a tool's name in the hub
+(`hub.call("server__tool", ...)`, or a constant holding it) is a use of that tool. Method names come
 from the same planner the generator names them with, for the old and the new snapshot both. The scan
 errs toward "used" (an attribute of another object that shares a method's name counts): a breaking
 change is let through only when no name that could reach it appears.
@@ -91,18 +92,33 @@ def scan_usage(
         imported = _imported_components(tree)
         reachable = clients if HUB_PACKAGE in imported else [c for c in clients if c.package in imported]
         for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute):
+            member = _member_named(node)
+            if member is not None:
                 for client in reachable:
-                    for kind, wire in client.members.get(node.attr, ()):
+                    for kind, wire in client.members.get(member, ()):
                         site = CallSite(shown, node.lineno, node.col_offset)
                         usage.sites.setdefault((client.server, kind, wire), set()).add(site)
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "call":
-                name = _first_text(node)
-                if name in hub_names:
-                    server, wire = hub_names[name]
-                    site = CallSite(shown, node.lineno, node.col_offset)
-                    usage.sites.setdefault((server, "tool", wire), set()).add(site)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in hub_names:
+                server, wire = hub_names[node.value]
+                site = CallSite(shown, node.lineno, node.col_offset)
+                usage.sites.setdefault((server, "tool", wire), set()).add(site)
     return usage
+
+
+def _member_named(node: ast.AST) -> str | None:
+    """The member a node reaches by name: `x.name`, or `getattr(x, "name")` (a method picked by name)."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("getattr", "hasattr")
+        and len(node.args) >= 2
+        and isinstance(node.args[1], ast.Constant)
+        and isinstance(node.args[1].value, str)
+    ):
+        return node.args[1].value
+    return None
 
 
 def _client(server: str, versions: Sequence[Snapshot], method_names: Mapping[str, str], separator: str) -> _Client:
@@ -198,12 +214,3 @@ def _imported_components(tree: ast.Module) -> set[str]:
             found.update((node.module or "").split("."))
             found.update(alias.name for alias in node.names)
     return found
-
-
-def _first_text(call: ast.Call) -> str | None:
-    """The qualified name given to `hub.call(...)` as a literal, positionally or by keyword."""
-    argument = call.args[0] if call.args else None
-    for keyword in call.keywords:
-        if keyword.arg == "qualified_name":
-            argument = keyword.value
-    return argument.value if isinstance(argument, ast.Constant) and isinstance(argument.value, str) else None
