@@ -92,8 +92,7 @@ def scan_usage(
         imported = _imported_components(tree)
         reachable = clients if HUB_PACKAGE in imported else [c for c in clients if c.package in imported]
         for node in ast.walk(tree):
-            member = _member_named(node)
-            if member is not None:
+            if isinstance(node, ast.Attribute | ast.Call) and (member := _member_named(node)) is not None:
                 for client in reachable:
                     for kind, wire in client.members.get(member, ()):
                         site = CallSite(shown, node.lineno, node.col_offset)
@@ -105,13 +104,12 @@ def scan_usage(
     return usage
 
 
-def _member_named(node: ast.AST) -> str | None:
+def _member_named(node: ast.Attribute | ast.Call) -> str | None:
     """The member a node reaches by name: `x.name`, or `getattr(x, "name")` (a method picked by name)."""
     if isinstance(node, ast.Attribute):
         return node.attr
     if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
+        isinstance(node.func, ast.Name)
         and node.func.id in ("getattr", "hasattr")
         and len(node.args) >= 2
         and isinstance(node.args[1], ast.Constant)
