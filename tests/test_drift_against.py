@@ -129,6 +129,24 @@ def test_unknown_ref_is_one_clear_error(run_cli, repo: Path) -> None:  # type: i
     assert run_cli("drift", "--against", "--help-me").stderr.startswith("error: --against --help-me: not a git ref")
 
 
+def test_head_before_the_first_commit_holds_no_snapshot(  # type: ignore[no-untyped-def]
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pre-commit hook (`drift --against HEAD`) on a repository's first commit: HEAD names no
+    commit yet, and the hook failed with "unknown git ref ... fetch it first", blocking the commit.
+    Every snapshot is new there; another unknown ref is still an error."""
+    git(tmp_path, "init", "-q", "-b", "main")
+    write_config(tmp_path, CONFIG)
+    save(tmp_path, "demo", BASE)
+    git(tmp_path, "add", ".")
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("drift", "demo", "--against", "HEAD")
+    assert result.exit_code == 0, result.stderr
+    assert "note: demo: HEAD has no mcp/snapshots/demo.json (a new server); its entries are added" in result.stderr
+    assert "tool-added" in result.stdout
+    assert run_cli("drift", "demo", "--against", "main").exit_code == 2
+
+
 def test_outside_a_git_repository_is_one_clear_error(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))  # never find a repository above the test folder
     write_config(tmp_path, CONFIG)

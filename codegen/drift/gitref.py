@@ -27,7 +27,8 @@ class GitRef:
     """A commit-ish resolved in the repository holding the snapshots."""
 
     name: str
-    commit: str
+    commit: str | None
+    """None for `HEAD` in a repository with no commit yet: it holds no snapshot, so every one is new."""
     root: Path
     """The repository's top folder, resolved."""
 
@@ -43,13 +44,16 @@ class GitRef:
             raise StubgenError(f"--against {name}: {start} is not inside a git repository")
         if name.startswith("-"):
             raise StubgenError(f"--against {name}: not a git ref")
+        root = Path(top.stdout.decode().strip()).resolve()
         commit = _git(["rev-parse", "--verify", "--quiet", f"{name}^{{commit}}"], start)
+        if commit.returncode != 0 and name in ("HEAD", "@") and _unborn(start):
+            return cls(name, None, root)  # the pre-commit hook on a repository's first commit
         if commit.returncode != 0:
             raise StubgenError(
                 f"--against {name}: unknown git ref (in a shallow CI clone, fetch it first, e.g. "
                 f"`git fetch --depth=1 origin {name}`)"
             )
-        return cls(name, commit.stdout.decode().strip(), Path(top.stdout.decode().strip()).resolve())
+        return cls(name, commit.stdout.decode().strip(), root)
 
     def read(self, path: Path) -> bytes | None:
         """The file's bytes at this ref, or None when the ref has no such file (a server added since)."""
@@ -61,6 +65,8 @@ class GitRef:
             raise StubgenError(
                 f"--against {self.name}: {where} the git repository {self.root}, so git has no version of it"
             ) from None
+        if self.commit is None:
+            return None
         shown = _git(["show", f"{self.commit}:{inside}"], self.root)
         if shown.returncode == 0:
             return shown.stdout
@@ -69,6 +75,15 @@ class GitRef:
             return None
         error = shown.stderr.decode(errors="replace").strip()
         raise StubgenError(f"--against {self.name}: cannot read {inside} ({error})")
+
+
+def _unborn(folder: Path) -> bool:
+    """Whether the repository's current branch has no commit yet (`git init`, nothing committed)."""
+    head = _git(["symbolic-ref", "--quiet", "HEAD"], folder)
+    if head.returncode != 0:
+        return False
+    branch = head.stdout.decode().strip()
+    return _git(["rev-parse", "--verify", "--quiet", branch], folder).returncode != 0
 
 
 @functools.cache
