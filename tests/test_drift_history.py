@@ -190,3 +190,27 @@ def test_everything_report_groups_the_hundred_removed_resources(run_cli) -> None
     report = json.loads(run_cli("drift", old, new, "--format", "json").stdout)
     assert sum(f["rule"] == "resource-removed" for f in report["findings"]) == 100
     assert "None" not in text
+
+
+def test_filesystem_media_results_that_gain_a_resource_branch_break_typed_callers() -> None:
+    """2026.7.4 -> 2026.7.10: `read_media_file`'s content items became a union (image/audio, or an
+    embedded resource), so the class callers named is gone and a result may hold what it never did;
+    every tool now says `openWorldHint: false`, where its absence meant true."""
+    findings = drift("filesystem-2026.7.4", "filesystem-2026.7.10")
+    assert {(f.rule, f.severity.value) for f in findings if f.name == "read_media_file"} == {
+        ("model-renamed", "breaking"),
+        ("out-loosened", "breaking"),
+        ("out-type-narrowed", "safe"),  # "blob" left the first branch's `type`: a value it no longer sends
+        ("description-changed", "dangerous"),
+        ("annotation-openworld-withdrawn", "dangerous"),
+    }
+    others = {f.name: {(f.rule, f.severity.value)} for f in findings if f.name != "read_media_file"}
+    assert len(others) == 13
+    assert set(map(frozenset, others.values())) == {frozenset({("annotation-openworld-withdrawn", "dangerous")})}
+    renamed = next(f for f in findings if f.rule == "model-renamed")
+    assert "ReadMediaFileOutputContentItem" in renamed.message
+
+
+def test_filesystem_media_upgrade_fails_fail_on_breaking(run_cli) -> None:  # type: ignore[no-untyped-def]
+    old, new = HISTORY / "filesystem-2026.7.4.json", HISTORY / "filesystem-2026.7.10.json"
+    assert run_cli("drift", old, new).exit_code == 1
