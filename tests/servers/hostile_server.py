@@ -33,6 +33,8 @@ stdio, it answers it with 2026-07-28 and speaks that version instead) and lists 
 - `no-list-changed`: `tools` is declared without `listChanged` (a watcher polls it).
 - `bad-discover`, `discover-unknown`, `discover-null`: `server/discover` answered with a string for
   `supportedVersions`, only version 2099-01-01, or `null` capabilities.
+- `discover-refused-32000`, `discover-refused-32001`: `server/discover` refused with that code (some
+  servers' "unknown method"), which is also the SDK's own for a closed connection, or a timeout.
 - `odd`: `echo`'s `text` names how its call is answered (`ODD`, below, over stdio only; `media:NAME`
   and `media-error:NAME` as `MEDIA` says, and over stdio `sampling:NAME` asks the client for a
   sampling of a message holding it; any other text is echoed), and the catalog adds a resource
@@ -238,6 +240,9 @@ class Hostile:
                 "capabilities": {"tools": {"listChanged": True}, **({"resources": {}, "prompts": {}} if self.mode == "odd" else {})},
                 "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "hostile", "version": "1.0.0"}},
             }  # fmt: skip
+        elif method == "server/discover" and self.mode.startswith("discover-refused-"):
+            error = {"code": -int(self.mode.rsplit("-", 1)[1]), "message": "Unknown method: server/discover"}
+            return [{"jsonrpc": "2.0", "id": request_id, "error": error}]
         elif method == "server/discover" and self.mode in ("bad-discover", "discover-unknown", "discover-null"):
             result = {
                 "supportedVersions": "2026-07-28" if self.mode == "bad-discover" else ["2099-01-01"],
