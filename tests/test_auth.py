@@ -325,6 +325,32 @@ def test_no_token_or_secret_reaches_a_file_we_write_or_any_output(
             assert secret not in text
 
 
+@pytest.mark.parametrize("echoed", ["catalog", "error"])
+def test_a_token_the_server_echoes_reaches_no_snapshot_and_no_output(
+    echoed: str, tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that repeats the OAuth token it was sent, in its catalog or in an error answer: only
+    the configured secrets were kept out, so the token got by the flow was written into the snapshot
+    (and a warning line), or shown in the error line and its JSON, on a fresh runner as on a later run."""
+    with oauth_server(tmp_path / "server", "--echo-token", echoed) as (url, log):
+        folder = project(tmp_path / "project", url, CLIENT_CREDENTIALS)
+        monkeypatch.chdir(folder)
+        results = [run_cli("snapshot", "--format", "json") for _run in range(2)]  # a fresh store, then a stored token
+        sent = {entry["token"] for entry in server_log(log) if entry["path"] == "/mcp" and entry["token"]}
+    assert len(sent) == 1
+    expected = {
+        "catalog": "server 'remote': the catalog contains the value of one of its secrets (`env`, `headers`, `auth` "
+        "or an OAuth token) at /tools/0/description; the snapshot was not written. Have the server stop echoing "
+        "it, and rotate the secret if it was shared",
+        "error": "server 'remote': tools/list failed: backend refused token *** (code -32603)",
+    }[echoed]
+    for result in results:
+        assert result.exit_code == 2
+        assert result.stderr == f"error: {expected}\n"
+        assert json.loads(result.stdout)["error"] == expected
+    assert not (folder / "mcp/snapshots/remote.json").exists()
+
+
 def test_generated_client_connects_with_the_stored_login(
     tmp_path: Path, run_cli, browser: None, token_store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -3,8 +3,8 @@
 Only the list methods whose capability the server declared are called; every `nextCursor` is
 followed, and a repeating cursor or an endless listing is an error rather than a truncated catalog.
 A declared list method the server does not implement (-32601) is recorded as missing, not fatal.
-Error messages name the server and what to do, and never contain `env` or `headers` values; nor
-does a catalog (`codegen/redact.py`).
+Error messages name the server and what to do, and never contain `env`, `headers` or `auth` values
+or an OAuth token; nor does a catalog (`codegen/redact.py`).
 
 A stdio server is listed over `stdio.StdioSession`, JSON-RPC without the MCP SDK, its results read
 as the SDK reads them (`wire.py`); an HTTP server (and any server on Windows) through the SDK's
@@ -192,7 +192,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
         return
     try:
         env = server_environment(server)
-        secrets = _secrets_of(server)
+        _secrets_of(server)  # a variable they name that is unset is this line, before the server starts
     except StubgenError as error:
         yield error, 0.0
         return
@@ -206,7 +206,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                     try:
                         started = _start(attempt, env, stderr_log)
                     except Exception as error:
-                        yield _failure(attempt, error, diagnostics, secrets), 0.0
+                        yield _failure(attempt, error, diagnostics), 0.0
                         return
                 session = StdioSession(started, wire.client_capabilities(attempt.client_capabilities))
                 async with session.running():
@@ -226,7 +226,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                             started = None
                             continue
                         diagnostics.stray_stdout = tuple(session.stray)
-                        result, ttls = _failure(attempt, error, diagnostics, secrets), []
+                        result, ttls = _failure(attempt, error, diagnostics), []
                     await session.close_input()
                     yield result, _fresh_seconds(ttls)
                     return
@@ -300,8 +300,10 @@ def _start(server: ServerConfig, env: dict[str, str], stderr_log: TextIO) -> Std
     return start(server, env, stderr_log)
 
 
-def _failure(server: ServerConfig, error: BaseException, diagnostics: _Diagnostics, secrets: Secrets) -> StubgenError:
-    """One line for a failure of the connection, naming the server and showing no secret."""
+def _failure(server: ServerConfig, error: BaseException, diagnostics: _Diagnostics) -> StubgenError:
+    """One line for a failure of the connection, naming the server and showing no secret: its
+    secrets are read now, so they include a token its OAuth flow got since it connected."""
+    secrets = _secrets_of(server)
     return StubgenError(secrets.scrub(_explain(server, error, diagnostics, secrets)))
 
 
@@ -341,7 +343,6 @@ async def connect(
 
     env = server_environment(server)
     headers = expand_secrets(server.headers, server.name, "headers")
-    secrets = _secrets_of(server)
     auth = auth_for(server)
     started = claim(server, env, by_session=False) if server.command is not None else None
     stderr_file = started.stderr_log if started is not None else None
@@ -362,7 +363,7 @@ async def connect(
                     elif not opened and _probe_timed_out(attempt, error):
                         warn(_started_again(attempt))
                     else:
-                        raise _failure(attempt, error, diagnostics, secrets) from None
+                        raise _failure(attempt, error, diagnostics) from None
                     started = None  # as `_listed` does: start it again for `initialize` alone
         finally:
             _diagnostics.reset(current)
