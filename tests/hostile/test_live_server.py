@@ -1191,6 +1191,15 @@ def test_a_server_discover_refused_with_a_code_of_the_sdks_own_falls_back_to_ini
         assert json.loads(out.read_text())["protocolVersion"] == "2025-06-18"
 
 
+def test_a_list_refused_with_minus_32000_is_the_servers_answer(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """A stdio server's own -32000 answer to `tools/list` was said to be the connection closing."""
+    result = run_cli(
+        "snapshot", "--name", "d", "--out", tmp_path / "d.json", "--", PY, HOSTILE, "--mode", "list-refused-32000"
+    )
+    assert result.exit_code == 2
+    assert result.stderr == "error: server 'd': tools/list failed: catalog backend down (code -32000)\n"
+
+
 async def test_a_server_discover_refused_with_minus_32000_is_connected_with_the_legacy_handshake(
     tmp_path: Path,
 ) -> None:

@@ -35,6 +35,7 @@ stdio, it answers it with 2026-07-28 and speaks that version instead) and lists 
   `supportedVersions`, only version 2099-01-01, or `null` capabilities.
 - `discover-refused-32000`, `discover-refused-32001`: `server/discover` refused with that code (some
   servers' "unknown method"), which is also the SDK's own for a closed connection, or a timeout.
+- `list-refused-32000`: `tools/list` refused with -32000 (a server's own failure).
 - `odd`: `echo`'s `text` names how its call is answered (`ODD`, below, over stdio only; `media:NAME`
   and `media-error:NAME` as `MEDIA` says, and over stdio `sampling:NAME` asks the client for a
   sampling of a message holding it; any other text is echoed), and the catalog adds a resource
@@ -251,6 +252,8 @@ class Hostile:
             }  # fmt: skip
         elif method in ("tools/list", "tools/call") and self.mode == f"null-{str(method).split('/')[1]}":
             return [{"jsonrpc": "2.0", "id": request_id, "result": None}]  # neither a result object nor an error
+        elif method == "tools/list" and self.mode == "list-refused-32000":
+            return [{"jsonrpc": "2.0", "id": request_id, "error": {"code": -32000, "message": "catalog backend down"}}]
         elif method == "tools/list" and self.mode == "tools-not-implemented":  # declared, never implemented
             return [{"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "Method not found"}}]
         elif method == "tools/list":
