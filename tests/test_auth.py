@@ -569,6 +569,22 @@ def test_a_refresh_the_authorization_server_cannot_answer_fails_the_snapshot_nam
     assert previous.read_bytes() == written
 
 
+def test_metadata_a_challenge_names_where_nothing_answers_is_named_not_the_authorization_server(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """The 401's `resource_metadata` names a URL where nothing listens: the line blamed "the
+    authorization server", which no metadata had named yet; it names the URL that failed."""
+    nowhere = f"http://127.0.0.1:{free_port()}/.well-known/oauth-protected-resource/mcp"
+    with oauth_server(tmp_path / "server", "--metadata-url", nowhere) as (url, _log):
+        monkeypatch.chdir(project(tmp_path / "project", url, CLIENT_CREDENTIALS))
+        result = run_cli("snapshot")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"error: server 'remote': OAuth metadata discovery failed: {nowhere} cannot be reached (ConnectError: All "
+        "connection attempts failed); retry, and if it persists ask the server's operator\n",
+    )
+
+
 def token_outage(url: str, status: int) -> None:
     """From now on the authorization server answers every `/token` request with `status` (0: it is back)."""
     outage = httpx2.post(url.replace("/mcp", "/token-outage"), params={"status": status}, timeout=HTTP_SECONDS)

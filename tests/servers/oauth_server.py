@@ -2,6 +2,7 @@
 
 Usage: oauth_server.py PORT LOG [--expires-in N] [--resource URL] [--required-scope S]
     [--client-secret SECRET] [--public-key PEM_FILE] [--polled] [--echo-token catalog|error]
+    [--metadata-url URL]
 
 It publishes protected resource metadata (RFC 9728) and authorization server metadata (RFC 8414),
 registers clients dynamically, runs the authorization code grant with PKCE (the authorize endpoint
@@ -47,6 +48,7 @@ parser.add_argument("--required-scope")
 parser.add_argument("--client-secret", default="ci-secret-7f3a9c2e")
 parser.add_argument("--public-key")
 parser.add_argument("--polled", action="store_true")
+parser.add_argument("--metadata-url", help="the resource_metadata its 401 challenge names (default: its own)")
 parser.add_argument(
     "--echo-token", choices=["catalog", "error"], help="tools/list repeats the bearer token it was sent"
 )
@@ -185,7 +187,7 @@ async def set_token_outage(request: Request) -> Response:
 
 
 def challenge(status: int, error: str | None = None) -> Response:
-    value = f'Bearer resource_metadata="{BASE}/.well-known/oauth-protected-resource/mcp"'
+    value = f'Bearer resource_metadata="{options.metadata_url or f"{BASE}/.well-known/oauth-protected-resource/mcp"}"'
     if error:
         value += f', error="{error}"'
         if options.required_scope:
