@@ -445,6 +445,11 @@ def _probe_version(protocol: str) -> str:
 class _NotModern(Exception):
     """The server answered `server/discover` in a way that says it does not speak a 2026 protocol."""
 
+    def __init__(self, why: str, *, with_result: bool = False) -> None:
+        super().__init__(why)
+        self.with_result = with_result
+        """It answered with a result, which was not one we can adopt (not an error: a modern server)."""
+
 
 async def _negotiate(peer: _Peer, server: ServerConfig) -> None:
     """Ask the server which protocol it speaks, as `server.protocol` says, and adopt its answer.
@@ -464,7 +469,15 @@ async def _negotiate(peer: _Peer, server: ServerConfig) -> None:
     except _NotModern as refusal:
         if protocol != "auto":
             raise StubgenError(_not_spoken(server, protocol, str(refusal))) from None
-        await _initialize(peer, server, None)
+        try:
+            await _initialize(peer, server, None)
+        except RemoteError as error:
+            if not refusal.with_result:
+                raise
+            raise StubgenError(  # initialize's refusal alone would hide why discovery was not taken
+                f"server {server.name!r}: {refusal}, and it refused initialize ({error.message}, code "
+                f"{error.code}); the server has to fix its server/discover result"
+            ) from None
         return
     peer.adopt_discovered(result)
 
@@ -502,9 +515,10 @@ async def _discover(peer: _Peer, server: ServerConfig) -> JSON:
                 continue
             raise _NotModern(f"server/discover: {error.message} (code {error.code})") from None
         except ValidationError:
-            raise _NotModern("its server/discover result is not valid MCP") from None
+            raise _NotModern("its server/discover result is not valid MCP", with_result=True) from None
         if not set(result["supportedVersions"]) & set(MODERN_PROTOCOL_VERSIONS):
-            raise _NotModern(f"server/discover offers only {', '.join(result['supportedVersions'])}")
+            offered = ", ".join(result["supportedVersions"])
+            raise _NotModern(f"server/discover offers only {offered}", with_result=True)
         return result
     raise AssertionError("unreachable: the second attempt returns or raises")
 

@@ -1173,6 +1173,22 @@ def test_a_malformed_server_discover_answer_falls_back_or_fails_a_pin_in_one_lin
     ), pinned.stderr
 
 
+def test_a_malformed_server_discover_answer_of_a_server_that_refuses_initialize_is_named(
+    tmp_path: Path, run_cli
+) -> None:  # type: ignore[no-untyped-def]
+    """A 2026-07-28 server alone whose `server/discover` result is not valid MCP: `auto` falls back to
+    `initialize`, which it refuses, and the line said only that ("handshake failed: Method not
+    found"), hiding the result it has to fix."""
+    out = tmp_path / "d.json"
+    result = run_cli("snapshot", "--name", "d", "--out", out, "--", PY, HOSTILE, "--mode", "bad-discover-only")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "error: server 'd': its server/discover result is not valid MCP, and it refused initialize (Method not "
+        "found, code -32601); the server has to fix its server/discover result\n",
+    )
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("code", ["32000", "32001"])
 def test_a_server_discover_refused_with_a_code_of_the_sdks_own_falls_back_to_initialize(
     code: str, tmp_path: Path, run_cli
