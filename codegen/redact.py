@@ -1,4 +1,5 @@
-"""Secrets of a server's `env` and `headers`: kept out of everything we print and every snapshot.
+"""Secrets of a server's `env`, `headers` and `auth` (with the OAuth tokens stored for it): kept out of
+everything we print and every snapshot.
 
 A secret is searched for in every spelling a program is likely to print it in (as is, JSON-escaped,
 as a Python `repr`, URL-encoded), also when a line break or zero-width characters split it. Error
@@ -88,7 +89,7 @@ def encodings(value: str) -> set[str]:
 
 
 class Secrets:
-    """The expanded `env` and `headers` values of one server."""
+    """The expanded `env`, `headers` and `auth` values of one server, and the OAuth tokens stored for it."""
 
     def __init__(self, values: Iterable[str]) -> None:
         values = list(values)
@@ -121,8 +122,8 @@ class Secrets:
         where = _first_pointer(document, self._refused_forms)
         if where is not None:
             raise StubgenError(
-                f"server {server!r}: the catalog contains the value of one of its `env` or `headers` secrets "
-                f"at {where or '/'}; the snapshot was not written. Have the server stop echoing it, "
+                f"server {server!r}: the catalog contains the value of one of its secrets (`env`, `headers`, `auth` "
+                f"or an OAuth token) at {where or '/'}; the snapshot was not written. Have the server stop echoing it, "
                 "and rotate the secret if it was shared"
             )
 

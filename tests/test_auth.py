@@ -325,6 +325,32 @@ def test_no_token_or_secret_reaches_a_file_we_write_or_any_output(
             assert secret not in text
 
 
+@pytest.mark.parametrize("echoed", ["catalog", "error"])
+def test_a_token_the_server_echoes_reaches_no_snapshot_and_no_output(
+    echoed: str, tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that repeats the OAuth token it was sent, in its catalog or in an error answer: only
+    the configured secrets were kept out, so the token got by the flow was written into the snapshot
+    (and a warning line), or shown in the error line and its JSON, on a fresh runner as on a later run."""
+    with oauth_server(tmp_path / "server", "--echo-token", echoed) as (url, log):
+        folder = project(tmp_path / "project", url, CLIENT_CREDENTIALS)
+        monkeypatch.chdir(folder)
+        results = [run_cli("snapshot", "--format", "json") for _run in range(2)]  # a fresh store, then a stored token
+        sent = {entry["token"] for entry in server_log(log) if entry["path"] == "/mcp" and entry["token"]}
+    assert len(sent) == 1
+    expected = {
+        "catalog": "server 'remote': the catalog contains the value of one of its secrets (`env`, `headers`, `auth` "
+        "or an OAuth token) at /tools/0/description; the snapshot was not written. Have the server stop echoing "
+        "it, and rotate the secret if it was shared",
+        "error": "server 'remote': tools/list failed: backend refused token *** (code -32603)",
+    }[echoed]
+    for result in results:
+        assert result.exit_code == 2
+        assert result.stderr == f"error: {expected}\n"
+        assert json.loads(result.stdout)["error"] == expected
+    assert not (folder / "mcp/snapshots/remote.json").exists()
+
+
 def test_generated_client_connects_with_the_stored_login(
     tmp_path: Path, run_cli, browser: None, token_store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -541,6 +567,22 @@ def test_a_refresh_the_authorization_server_cannot_answer_fails_the_snapshot_nam
         "so the expired login could not be refreshed; retry, and if it persists check that it is up\n",
     )
     assert previous.read_bytes() == written
+
+
+def test_metadata_a_challenge_names_where_nothing_answers_is_named_not_the_authorization_server(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """The 401's `resource_metadata` names a URL where nothing listens: the line blamed "the
+    authorization server", which no metadata had named yet; it names the URL that failed."""
+    nowhere = f"http://127.0.0.1:{free_port()}/.well-known/oauth-protected-resource/mcp"
+    with oauth_server(tmp_path / "server", "--metadata-url", nowhere) as (url, _log):
+        monkeypatch.chdir(project(tmp_path / "project", url, CLIENT_CREDENTIALS))
+        result = run_cli("snapshot")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"error: server 'remote': OAuth metadata discovery failed: {nowhere} cannot be reached (ConnectError: All "
+        "connection attempts failed); retry, and if it persists ask the server's operator\n",
+    )
 
 
 def token_outage(url: str, status: int) -> None:

@@ -4,6 +4,7 @@ environment. Discovery passes it to the HTTP client, so every command that conne
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import socket
@@ -18,6 +19,7 @@ from urllib.parse import parse_qs, urlsplit
 import anyio
 import anyio.abc
 import httpx2
+from mcp.client.auth import OAuthFlowError
 from mcp.client.auth.extensions.client_credentials import (
     ClientCredentialsOAuthProvider,
     PrivateKeyJWTOAuthProvider,
@@ -55,16 +57,30 @@ def interactive() -> tuple[bool, str]:
 
 
 def secret_values(server: ServerConfig) -> list[str]:
-    """The expanded secrets of a server's auth config, for `codegen.redact` to keep out of every output."""
+    """The expanded secrets of a server's auth config, and the tokens and registered client secret
+    its flow has stored, for `codegen.redact` to keep out of every output: a server may echo the
+    token it was sent into an error or its catalog."""
     auth = server.auth
     if auth is None:
         return []
     values = {"client_secret": auth.client_secret, "private_key": auth.private_key, "token": auth.token}
     present = {key: value for key, value in values.items() if value is not None}
     try:
-        return list(expand_secrets(present, server.name, "auth").values())
+        configured = list(expand_secrets(present, server.name, "auth").values())
     except StubgenError:
-        return []  # `auth_for` reports the missing variable
+        configured = []  # `auth_for` reports the missing variable
+    return configured + _stored_secrets(server)
+
+
+def _stored_secrets(server: ServerConfig) -> list[str]:
+    """The access and refresh tokens and the client secret stored for the server's URL."""
+    found: list[object] = []
+    with contextlib.suppress(OAuthFlowError):  # `auth_for` reports a store that cannot be read
+        for entry in TokenStore().entries():
+            if entry.url == server.url:
+                tokens, client = entry.tokens or {}, entry.client_info or {}
+                found += [tokens.get("access_token"), tokens.get("refresh_token"), client.get("client_secret")]
+    return [value for value in found if isinstance(value, str) and value]
 
 
 def auth_for(server: ServerConfig, *, store: TokenStore | None = None) -> httpx2.Auth | None:

@@ -3,8 +3,8 @@
 Only the list methods whose capability the server declared are called; every `nextCursor` is
 followed, and a repeating cursor or an endless listing is an error rather than a truncated catalog.
 A declared list method the server does not implement (-32601) is recorded as missing, not fatal.
-Error messages name the server and what to do, and never contain `env` or `headers` values; nor
-does a catalog (`codegen/redact.py`).
+Error messages name the server and what to do, and never contain `env`, `headers` or `auth` values
+or an OAuth token; nor does a catalog (`codegen/redact.py`).
 
 A stdio server is listed over `stdio.StdioSession`, JSON-RPC without the MCP SDK, its results read
 as the SDK reads them (`wire.py`); an HTTP server (and any server on Windows) through the SDK's
@@ -80,13 +80,13 @@ from codegen.snapshot.wire import (
     MODERN_PROTOCOL_VERSIONS,
     NEITHER_RESULT_NOR_ERROR,
     NOT_AN_ANSWER,
-    REQUEST_TIMEOUT,
+    ConnectionClosed,
     RemoteError,
 )
 
 if TYPE_CHECKING:
     import httpx2
-    from mcp import Client
+    from mcp import Client, MCPError
     from mcp.client.session import ClientRequestContext, ClientSession, IncomingMessage, MessageHandlerFnT
     from mcp.types import CreateMessageRequestParams, ElicitRequestParams, ErrorData, ListRootsResult
 
@@ -192,7 +192,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
         return
     try:
         env = server_environment(server)
-        secrets = _secrets_of(server)
+        _secrets_of(server)  # a variable they name that is unset is this line, before the server starts
     except StubgenError as error:
         yield error, 0.0
         return
@@ -206,7 +206,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                     try:
                         started = _start(attempt, env, stderr_log)
                     except Exception as error:
-                        yield _failure(attempt, error, diagnostics, secrets), 0.0
+                        yield _failure(attempt, error, diagnostics), 0.0
                         return
                 session = StdioSession(started, wire.client_capabilities(attempt.client_capabilities))
                 async with session.running():
@@ -226,7 +226,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                             started = None
                             continue
                         diagnostics.stray_stdout = tuple(session.stray)
-                        result, ttls = _failure(attempt, error, diagnostics, secrets), []
+                        result, ttls = _failure(attempt, error, diagnostics), []
                     await session.close_input()
                     yield result, _fresh_seconds(ttls)
                     return
@@ -300,8 +300,10 @@ def _start(server: ServerConfig, env: dict[str, str], stderr_log: TextIO) -> Std
     return start(server, env, stderr_log)
 
 
-def _failure(server: ServerConfig, error: BaseException, diagnostics: _Diagnostics, secrets: Secrets) -> StubgenError:
-    """One line for a failure of the connection, naming the server and showing no secret."""
+def _failure(server: ServerConfig, error: BaseException, diagnostics: _Diagnostics) -> StubgenError:
+    """One line for a failure of the connection, naming the server and showing no secret: its
+    secrets are read now, so they include a token its OAuth flow got since it connected."""
+    secrets = _secrets_of(server)
     return StubgenError(secrets.scrub(_explain(server, error, diagnostics, secrets)))
 
 
@@ -341,7 +343,6 @@ async def connect(
 
     env = server_environment(server)
     headers = expand_secrets(server.headers, server.name, "headers")
-    secrets = _secrets_of(server)
     auth = auth_for(server)
     started = claim(server, env, by_session=False) if server.command is not None else None
     stderr_file = started.stderr_log if started is not None else None
@@ -362,7 +363,7 @@ async def connect(
                     elif not opened and _probe_timed_out(attempt, error):
                         warn(_started_again(attempt))
                     else:
-                        raise _failure(attempt, error, diagnostics, secrets) from None
+                        raise _failure(attempt, error, diagnostics) from None
                     started = None  # as `_listed` does: start it again for `initialize` alone
         finally:
             _diagnostics.reset(current)
@@ -444,6 +445,11 @@ def _probe_version(protocol: str) -> str:
 class _NotModern(Exception):
     """The server answered `server/discover` in a way that says it does not speak a 2026 protocol."""
 
+    def __init__(self, why: str, *, with_result: bool = False) -> None:
+        super().__init__(why)
+        self.with_result = with_result
+        """It answered with a result, which was not one we can adopt (not an error: a modern server)."""
+
 
 async def _negotiate(peer: _Peer, server: ServerConfig) -> None:
     """Ask the server which protocol it speaks, as `server.protocol` says, and adopt its answer.
@@ -463,7 +469,15 @@ async def _negotiate(peer: _Peer, server: ServerConfig) -> None:
     except _NotModern as refusal:
         if protocol != "auto":
             raise StubgenError(_not_spoken(server, protocol, str(refusal))) from None
-        await _initialize(peer, server, None)
+        try:
+            await _initialize(peer, server, None)
+        except RemoteError as error:
+            if not refusal.with_result:
+                raise
+            raise StubgenError(  # initialize's refusal alone would hide why discovery was not taken
+                f"server {server.name!r}: {refusal}, and it refused initialize ({error.message}, code "
+                f"{error.code}); the server has to fix its server/discover result"
+            ) from None
         return
     peer.adopt_discovered(result)
 
@@ -475,33 +489,36 @@ async def _discover(peer: _Peer, server: ServerConfig) -> JSON:
     sending it once more, as the spec and the SDK do (the only 2026 version the SDK speaks is the
     one already sent). A JSON-RPC error in an HTTP error answer is the server's answer even with
     code -32000, which is also the SDK's own "connection closed" (TypeScript SDK servers answer a
-    request they do not know how to route that way)."""
+    request they do not know how to route that way). So are -32000 and -32001 over stdio, and -32000 in
+    an HTTP answer: only `ConnectionClosed` says the connection closed, and a timeout is ours alone
+    (`TimeoutError`), so any other error answer is the server's refusal, as the SDK's `auto` reads it."""
     diagnostics = _diagnostics.get()
     version = _probe_version(server.protocol)
     for attempt in range(2):
         if diagnostics is not None:
-            diagnostics.http_status = None
+            diagnostics.http_status, diagnostics.answered = None, False
         try:
             result = await peer.discover(version, server.timeouts.connect)
         except RemoteError as error:
-            if error.code == REQUEST_TIMEOUT:
-                raise TimeoutError from None
             if _auth_flow_failed(error.data):  # not a refusal of server/discover: initialize would fail alike
                 raise
             if error.code == NOT_AN_ANSWER and diagnostics is not None and diagnostics.unreadable_answer:
                 raise  # an answer the SDK cannot read, as over stdio: not a refusal
             if says_nothing_of_the_era(error.data):  # a rate limit or a 5xx is not a legacy server
                 raise
-            answered_over_http = diagnostics is not None and diagnostics.http_status is not None
-            if error.code == CONNECTION_CLOSED and not answered_over_http:
+            if isinstance(error, ConnectionClosed):
                 raise
+            answered_over_http = diagnostics is not None and diagnostics.answered
+            if error.code == CONNECTION_CLOSED and server.url is not None and not answered_over_http:
+                raise  # the HTTP transport's stand-in for a request nothing answered
             if attempt == 0 and version in wire.supported_versions(error):
                 continue
             raise _NotModern(f"server/discover: {error.message} (code {error.code})") from None
         except ValidationError:
-            raise _NotModern("its server/discover result is not valid MCP") from None
+            raise _NotModern("its server/discover result is not valid MCP", with_result=True) from None
         if not set(result["supportedVersions"]) & set(MODERN_PROTOCOL_VERSIONS):
-            raise _NotModern(f"server/discover offers only {', '.join(result['supportedVersions'])}")
+            offered = ", ".join(result["supportedVersions"])
+            raise _NotModern(f"server/discover offers only {offered}", with_result=True)
         return result
     raise AssertionError("unreachable: the second attempt returns or raises")
 
@@ -512,12 +529,7 @@ async def _initialize(peer: _Peer, server: ServerConfig, pinned: str | None) -> 
 
     Sent unstamped: after the made-up 2026 adoption the SDK's session would stamp it with 2026
     `_meta` and headers, which a legacy HTTP server may refuse."""
-    try:
-        result = await peer.initialize(pinned or LATEST_HANDSHAKE_VERSION, server.timeouts.connect)
-    except RemoteError as error:
-        if error.code == REQUEST_TIMEOUT:
-            raise TimeoutError from None
-        raise
+    result = await peer.initialize(pinned or LATEST_HANDSHAKE_VERSION, server.timeouts.connect)
     answered = result["protocolVersion"]
     if pinned is not None and answered != pinned:
         raise StubgenError(_not_spoken(server, pinned, f"it answered initialize with {answered}"))
@@ -624,7 +636,7 @@ class _SdkPeer:
                     DiscoverRequest(), DiscoverResult, request_read_timeout_seconds=math.inf
                 )
         except MCPError as error:
-            raise RemoteError(error.error.code, error.error.message, error.error.data) from None
+            raise self._remote(error) from None
         dumped: JSON = self._adopted.model_dump(by_alias=True, exclude_none=True, mode="json")
         return dumped
 
@@ -645,7 +657,7 @@ class _SdkPeer:
             with deadline(timeout):
                 raw = await session._dispatcher.send_raw_request("initialize", data["params"], options)
         except MCPError as error:
-            raise RemoteError(error.error.code, error.error.message, error.error.data) from None
+            raise self._remote(error) from None
         self._adopted = InitializeResult.model_validate(raw, by_name=False)
         dumped: JSON = self._adopted.model_dump(by_alias=True, exclude_none=True, mode="json")
         return dumped
@@ -665,13 +677,20 @@ class _SdkPeer:
         try:
             page = await self._call(listing, cursor)
         except MCPError as error:
-            raise RemoteError(error.error.code, error.error.message, error.error.data) from None
+            raise self._remote(error) from None
         entries = getattr(page, listing.items)
         ttl_ms = getattr(page, "ttl_ms", 0)
         if _any_non_finite(entries):  # as read, for `_refuse_non_finite` to name (JSON text would hold null)
             dumped = [entry.model_dump(by_alias=True, exclude_none=True) for entry in entries]
             return _Page(dumped, page.next_cursor, ttl_ms)
         return _Page(_page_entries(page, listing), page.next_cursor, ttl_ms, keys_sorted=True)
+
+    def _remote(self, error: MCPError) -> RemoteError:
+        """The SDK's error as discovery's: `ConnectionClosed` once the session's connection has closed
+        (the SDK gives that and a server's own -32000 answer one code)."""
+        if self._client.session._dispatcher._closed:  # type: ignore[attr-defined]
+            return ConnectionClosed()
+        return RemoteError(error.error.code, error.error.message, error.error.data)
 
     def _call(self, listing: _Listing, cursor: str | None) -> Awaitable[Any]:
         """The session's own request, as `Client.list_resources` and the others send it, but with no
@@ -758,6 +777,9 @@ class _Diagnostics:
 
     stderr_log: TextIO
     http_status: int | None = None
+    answered: bool = False
+    """Whether an HTTP response came (the runtime's transport makes a request no response came to
+    its error answer, with -32000, the code a server may answer with too)."""
     token_refused: str | None = None
     """The `WWW-Authenticate` error (or the status) of a 401/403 answer to a request that carried a token."""
     stderr_start: int = 0
@@ -784,6 +806,7 @@ class _Diagnostics:
             self.stderr_start = os.fstat(self.stderr_log.fileno()).st_size
 
     async def record_response(self, response: httpx2.Response) -> None:
+        self.answered = True
         if response.status_code >= 400:
             self.http_status = response.status_code
         if response.status_code in (401, 403) and "authorization" in response.request.headers:
@@ -1117,7 +1140,7 @@ async def _list_all(peer: _Peer, server: ServerConfig, listing: _Listing, ttls: 
                 raise StubgenError(
                     f"server {server.name!r}: {listing.method} failed: {_connection_failure(server, error.message)}"
                 ) from None
-            if error.code == CONNECTION_CLOSED:
+            if isinstance(error, ConnectionClosed):
                 if diagnostics is not None:
                     diagnostics.closed_during = listing.method
                 raise StubgenError(
@@ -1458,7 +1481,7 @@ def _cause(server: ServerConfig, leaf: BaseException) -> str:
     code, text = _error_answer(leaf)
     if code == CONNECTION_CLOSED and server.url is not None:
         return f"{name}: {_connection_failure(server, text)}"
-    if code == CONNECTION_CLOSED:
+    if isinstance(leaf, ConnectionClosed) or (code == CONNECTION_CLOSED and not isinstance(leaf, RemoteError)):
         return f"{name}: the server closed the connection during start-up; check that `command` starts an MCP server"
     if code is not None:
         return f"{name}: handshake failed: {text} (code {code})"

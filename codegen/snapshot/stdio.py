@@ -299,7 +299,7 @@ class StdioSession:
         import asyncio
 
         from codegen.snapshot.deadlines import deadline
-        from codegen.snapshot.wire import CONNECTION_CLOSED, RemoteError
+        from codegen.snapshot.wire import ConnectionClosed
 
         if self._meta is not None and method not in ("initialize",):
             params = {**(params or {}), "_meta": self._meta}
@@ -314,7 +314,7 @@ class StdioSession:
         self._pending[request_id] = answer
         try:
             if not self._write(message):
-                raise RemoteError(CONNECTION_CLOSED, "Connection closed")
+                raise ConnectionClosed()
             with deadline(timeout):
                 return await answer
         finally:
@@ -445,14 +445,14 @@ class StdioSession:
             self._write({"jsonrpc": "2.0", "id": request_id, "error": {"code": refusal[0], "message": refusal[1]}})
 
     async def _read(self, stdout: Any) -> None:
-        from codegen.snapshot.wire import CONNECTION_CLOSED, RemoteError
+        from codegen.snapshot.wire import ConnectionClosed
 
         lines = Lines(errors=self._errors, warn=lambda length: self.stray.append(f"({length:,} characters)"))
         with suppress(OSError):
             while chunk := await stdout.read(1 << 16):
                 for line in lines.feed(chunk):
                     self._received(line if isinstance(line, str) else line.decode("utf-8", "replace"))
-        self._end(RemoteError(CONNECTION_CLOSED, "Connection closed"))
+        self._end(ConnectionClosed())
 
     async def close_input(self) -> None:
         """Begin the spec's shutdown: close the server's stdin, so it exits while the caller goes on

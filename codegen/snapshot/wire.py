@@ -56,13 +56,22 @@ Check = Callable[[Any], bool]
 
 
 class RemoteError(Exception):
-    """A JSON-RPC error answer (or the connection closing, `CONNECTION_CLOSED`, before one came)."""
+    """A JSON-RPC error answer (or the connection closing before one came: `ConnectionClosed`)."""
 
     def __init__(self, code: int, message: str, data: Any = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.data = data
+
+
+class ConnectionClosed(RemoteError):
+    """The connection closing before an answer came. It has the SDK's code for that, -32000, which a
+    server may also answer with itself (some answer an unknown `server/discover` so): only this type
+    says that nothing was answered."""
+
+    def __init__(self) -> None:
+        super().__init__(CONNECTION_CLOSED, "Connection closed")
 
 
 def _is_str(value: Any) -> bool:

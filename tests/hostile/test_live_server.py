@@ -30,11 +30,11 @@ import httpx2
 import pytest
 from mcp import StdioServerParameters
 
-from codegen.config import ServerConfig
+from codegen.config import ServerConfig, load_config
 from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
 from codegen.snapshot import write_snapshot
-from codegen.snapshot.discovery import snapshot_server
+from codegen.snapshot.discovery import connect, snapshot_server
 from tests.conftest import PYTHON, REPO, SERVERS, free_port, listening, write_config
 from tests.servers.json_http import JsonHttpHandler
 
@@ -1171,6 +1171,64 @@ def test_a_malformed_server_discover_answer_falls_back_or_fails_a_pin_in_one_lin
         r"valid MCP|server/discover offers only 2099-01-01)\); pin a version it speaks, or set protocol = \"auto\"\n",
         pinned.stderr,
     ), pinned.stderr
+
+
+def test_a_malformed_server_discover_answer_of_a_server_that_refuses_initialize_is_named(
+    tmp_path: Path, run_cli
+) -> None:  # type: ignore[no-untyped-def]
+    """A 2026-07-28 server alone whose `server/discover` result is not valid MCP: `auto` falls back to
+    `initialize`, which it refuses, and the line said only that ("handshake failed: Method not
+    found"), hiding the result it has to fix."""
+    out = tmp_path / "d.json"
+    result = run_cli("snapshot", "--name", "d", "--out", out, "--", PY, HOSTILE, "--mode", "bad-discover-only")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "error: server 'd': its server/discover result is not valid MCP, and it refused initialize (Method not "
+        "found, code -32601); the server has to fix its server/discover result\n",
+    )
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("code", ["32000", "32001"])
+def test_a_server_discover_refused_with_a_code_of_the_sdks_own_falls_back_to_initialize(
+    code: str, tmp_path: Path, run_cli
+) -> None:  # type: ignore[no-untyped-def]
+    """`server/discover` refused with -32000 or -32001 (the SDK's codes for a closed connection and a
+    timeout, which some servers answer an unknown method with) is the server's answer, over stdio and
+    HTTP, as the SDK's `auto` reads it: it said the server closed the connection during start-up, or
+    that nothing answered the handshake within connect_timeout, and recorded nothing."""
+    mode = f"discover-refused-{code}"
+    stdio_out, http_out = tmp_path / "stdio.json", tmp_path / "http.json"
+    stdio = run_cli("snapshot", "--name", "d", "--out", stdio_out, "--", PY, HOSTILE, "--mode", mode)
+    with over_http(mode) as url:
+        http = run_cli("snapshot", "--name", "d", "--url", url, "--out", http_out)
+    for result, out in ((stdio, stdio_out), (http, http_out)):
+        assert result.exit_code == 0, result.stderr
+        assert json.loads(out.read_text())["protocolVersion"] == "2025-06-18"
+
+
+def test_a_list_refused_with_minus_32000_is_the_servers_answer(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """A stdio server's own -32000 answer to `tools/list` was said to be the connection closing."""
+    result = run_cli(
+        "snapshot", "--name", "d", "--out", tmp_path / "d.json", "--", PY, HOSTILE, "--mode", "list-refused-32000"
+    )
+    assert result.exit_code == 2
+    assert result.stderr == "error: server 'd': tools/list failed: catalog backend down (code -32000)\n"
+
+
+async def test_a_server_discover_refused_with_minus_32000_is_connected_with_the_legacy_handshake(
+    tmp_path: Path,
+) -> None:
+    """The same refusal under `connect` (`watch`, a hub from the config), whose stdio session the SDK holds."""
+    write_config(
+        tmp_path,
+        f"[tool.mcp-stubgen.servers.d]\ncommand = {json.dumps(PY)}\n"
+        f'args = [{json.dumps(HOSTILE)}, "--mode", "discover-refused-32000"]\n',
+    )
+    server = load_config(tmp_path / "pyproject.toml").servers["d"]
+    with anyio.fail_after(30):
+        async with connect(server) as client:
+            assert client.protocol_version == "2025-06-18"
 
 
 async def test_a_hub_follows_a_server_that_refuses_subscriptions_listen_by_its_notifications(

@@ -99,8 +99,8 @@ def test_a_catalog_that_echoes_a_secret_is_not_written(
         assert result.exit_code == 2
         lines = result.stderr.strip().splitlines()
         assert lines == [
-            "error: server 'raw': the catalog contains the value of one of its `env` or `headers` secrets at "
-            "/instructions; the snapshot was not written. Have the server stop echoing it, and rotate the "
+            "error: server 'raw': the catalog contains the value of one of its secrets (`env`, `headers`, `auth` "
+            "or an OAuth token) at /instructions; the snapshot was not written. Have the server stop echoing it, and rotate the "
             "secret if it was shared"
         ], result.stderr
         assert not (tmp_path / "snaps").exists()
@@ -133,8 +133,9 @@ def test_a_secret_echoed_encoded_is_refused_too(
     raw_project(tmp_path, mode, monkeypatch)
     result = run_cli("snapshot")
     assert result.exit_code == 2, result.stderr
-    assert "server 'raw': the catalog contains the value of one of its `env` or `headers` secrets at /instructions" in (
-        result.stderr
+    assert (
+        "server 'raw': the catalog contains the value of one of its secrets (`env`, `headers`, `auth` or an OAuth "
+        "token) at /instructions" in result.stderr
     )
     assert not (tmp_path / "snaps").exists()
 
@@ -168,7 +169,7 @@ def test_watch_refuses_a_catalog_that_echoes_a_secret(tmp_path: Path, monkeypatc
     finally:
         watcher.send_signal(signal.SIGINT)
         _stdout, rest = watcher.communicate(timeout=30)
-    assert first.startswith("error: server 'raw': the catalog contains the value of one of its `env` or `headers`")
+    assert first.startswith("error: server 'raw': the catalog contains the value of one of its secrets (`env`")
     assert "at /instructions" in first
     assert_no_part_of_the_secret(first + rest)
     assert not (tmp_path / "snaps").exists() and not (tmp_path / "clients").exists()

@@ -32,7 +32,11 @@ stdio, it answers it with 2026-07-28 and speaks that version instead) and lists 
 - `null-list`, `null-call`: `tools/list` (or `tools/call`) is answered with `"result": null`.
 - `no-list-changed`: `tools` is declared without `listChanged` (a watcher polls it).
 - `bad-discover`, `discover-unknown`, `discover-null`: `server/discover` answered with a string for
-  `supportedVersions`, only version 2099-01-01, or `null` capabilities.
+  `supportedVersions`, only version 2099-01-01, or `null` capabilities; `bad-discover-only`: as
+  `bad-discover`, and `initialize` refused with -32601 (a 2026-07-28 server alone).
+- `discover-refused-32000`, `discover-refused-32001`: `server/discover` refused with that code (some
+  servers' "unknown method"), which is also the SDK's own for a closed connection, or a timeout.
+- `list-refused-32000`: `tools/list` refused with -32000 (a server's own failure).
 - `odd`: `echo`'s `text` names how its call is answered (`ODD`, below, over stdio only; `media:NAME`
   and `media-error:NAME` as `MEDIA` says, and over stdio `sampling:NAME` asks the client for a
   sampling of a message holding it; any other text is echoed), and the catalog adds a resource
@@ -220,6 +224,8 @@ class Hostile:
         if method == "initialize" and self.mode == "initialize-error":
             error = {"code": -32603, "message": "license expired"}
             return [{"jsonrpc": "2.0", "id": request_id, "error": error}]
+        if method == "initialize" and self.mode == "bad-discover-only":
+            return [{"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "Method not found"}}]
         if method == "initialize" and self.mode == "exit-at-start":
             os._exit(3)
         if method == "initialize":
@@ -238,14 +244,24 @@ class Hostile:
                 "capabilities": {"tools": {"listChanged": True}, **({"resources": {}, "prompts": {}} if self.mode == "odd" else {})},
                 "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "hostile", "version": "1.0.0"}},
             }  # fmt: skip
-        elif method == "server/discover" and self.mode in ("bad-discover", "discover-unknown", "discover-null"):
+        elif method == "server/discover" and self.mode.startswith("discover-refused-"):
+            error = {"code": -int(self.mode.rsplit("-", 1)[1]), "message": "Unknown method: server/discover"}
+            return [{"jsonrpc": "2.0", "id": request_id, "error": error}]
+        elif method == "server/discover" and self.mode in (
+            "bad-discover",
+            "bad-discover-only",
+            "discover-unknown",
+            "discover-null",
+        ):
             result = {
-                "supportedVersions": "2026-07-28" if self.mode == "bad-discover" else ["2099-01-01"],
+                "supportedVersions": "2026-07-28" if self.mode.startswith("bad-discover") else ["2099-01-01"],
                 "capabilities": None if self.mode == "discover-null" else {"tools": {}},
                 "resultType": "complete", "ttlMs": 0, "cacheScope": "public",
             }  # fmt: skip
         elif method in ("tools/list", "tools/call") and self.mode == f"null-{str(method).split('/')[1]}":
             return [{"jsonrpc": "2.0", "id": request_id, "result": None}]  # neither a result object nor an error
+        elif method == "tools/list" and self.mode == "list-refused-32000":
+            return [{"jsonrpc": "2.0", "id": request_id, "error": {"code": -32000, "message": "catalog backend down"}}]
         elif method == "tools/list" and self.mode == "tools-not-implemented":  # declared, never implemented
             return [{"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "Method not found"}}]
         elif method == "tools/list":

@@ -1,7 +1,8 @@
 """An MCP server behind OAuth 2.1, with its own minimal authorization server, on 127.0.0.1.
 
 Usage: oauth_server.py PORT LOG [--expires-in N] [--resource URL] [--required-scope S]
-    [--client-secret SECRET] [--public-key PEM_FILE] [--polled]
+    [--client-secret SECRET] [--public-key PEM_FILE] [--polled] [--echo-token catalog|error]
+    [--metadata-url URL]
 
 It publishes protected resource metadata (RFC 9728) and authorization server metadata (RFC 8414),
 registers clients dynamically, runs the authorization code grant with PKCE (the authorize endpoint
@@ -12,7 +13,8 @@ public half is `--public-key`) and refresh, and revokes every token it issued on
 status N from `POST /token-outage?status=N` on, until `?status=0` (an authorization server that is
 down). `/mcp` takes only an unexpired token issued for its resource. Every request is appended to LOG as one JSON line, so tests can see what reached it.
 With `--polled` the MCP server is `changing_server.py`'s without `listChanged` (`watch` polls it,
-and its `add_tools` tool changes its catalog) instead of the one-tool `echo` server.
+and its `add_tools` tool changes its catalog) instead of the one-tool `echo` server. With
+`--echo-token`, `tools/list` repeats the bearer token it was sent (in the catalog, or in an error).
 """
 
 from __future__ import annotations
@@ -46,6 +48,10 @@ parser.add_argument("--required-scope")
 parser.add_argument("--client-secret", default="ci-secret-7f3a9c2e")
 parser.add_argument("--public-key")
 parser.add_argument("--polled", action="store_true")
+parser.add_argument("--metadata-url", help="the resource_metadata its 401 challenge names (default: its own)")
+parser.add_argument(
+    "--echo-token", choices=["catalog", "error"], help="tools/list repeats the bearer token it was sent"
+)
 options = parser.parse_args()
 
 BASE = f"http://127.0.0.1:{options.port}"
@@ -181,7 +187,7 @@ async def set_token_outage(request: Request) -> Response:
 
 
 def challenge(status: int, error: str | None = None) -> Response:
-    value = f'Bearer resource_metadata="{BASE}/.well-known/oauth-protected-resource/mcp"'
+    value = f'Bearer resource_metadata="{options.metadata_url or f"{BASE}/.well-known/oauth-protected-resource/mcp"}"'
     if error:
         value += f', error="{error}"'
         if options.required_scope:
@@ -207,6 +213,32 @@ app.router.routes[0:0] = [
 ]
 
 
+async def echoing_token(token: str, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+    """`--echo-token`: a `tools/list` is answered with the token in its one tool's description, or
+    in an error; None then, else a `receive` that replays the request for the MCP server."""
+    body = b""
+    while True:
+        message = await receive()
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    request = json.loads(body) if body else {}
+    if isinstance(request, dict) and request.get("method") == "tools/list":
+        if options.echo_token == "error":
+            answer: dict[str, Any] = {"error": {"code": -32603, "message": f"backend refused token {token}"}}
+        else:
+            tool = {"name": "echo", "description": f"Pass {token} along.", "inputSchema": {"type": "object"}}
+            answer = {"result": {"tools": [tool], "resultType": "complete", "ttlMs": 0, "cacheScope": "private"}}
+        await JSONResponse({"jsonrpc": "2.0", "id": request["id"], **answer})(scope, receive, send)
+        return None
+    replayed = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def replay() -> Any:
+        return replayed.pop() if replayed else await receive()
+
+    return replay
+
+
 def guarded(inner: Any) -> Any:
     async def guard(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["path"].startswith("/mcp"):
@@ -221,6 +253,10 @@ def guarded(inner: Any) -> Any:
             if options.required_scope and options.required_scope not in (grant["scope"] or "").split():
                 await challenge(403, "insufficient_scope")(scope, receive, send)
                 return
+            if options.echo_token:
+                receive = await echoing_token(sent, scope, receive, send)
+                if receive is None:
+                    return
         await inner(scope, receive, send)
 
     return guard

@@ -263,7 +263,16 @@ def _guarded_client_class() -> Callable[..., httpx2.AsyncClient]:
             step = "authorization"
             if isinstance(self.given_auth, StoredAuthMixin):
                 step = self.given_auth._step_of(failed)
-            advice = authorization_server_failing(step, _transport_failure(error))
+            why = _transport_failure(error)
+            advice = authorization_server_failing(step, why)
+            if step == "metadata discovery":
+                # A URL the server named, which need not be an authorization server's.
+                url = failed.url
+                shown = _clip(f"{url.scheme}://{url.netloc.decode('ascii')}{url.path}", 200)
+                advice = (
+                    f"{shown} cannot be reached ({why}); retry, and if it persists ask the "
+                    "server's operator"
+                )
             return AuthError(self.server_name, step, advice)
 
     return GuardedClient
