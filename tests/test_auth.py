@@ -171,14 +171,17 @@ def test_token_from_the_environment_is_sent_and_nothing_is_stored(
     assert not (token_store / "tokens.json").exists()
 
 
+@pytest.mark.parametrize("command", ["snapshot", "watch"])
 def test_a_run_that_needs_a_browser_in_ci_fails_at_once_naming_the_variable(
-    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch, command: str
 ) -> None:
+    """`watch` took the line for a failed connection and tried again at 1, 2, 4 ... 60 s until the
+    CI job was killed."""
     monkeypatch.setenv("CI", "true")
     with oauth_server(tmp_path / "server") as (url, log):
         folder = project(tmp_path / "project", url, 'mode = "browser"\ntoken = "${REMOTE_TOKEN}"')
         monkeypatch.chdir(folder)
-        result = run_cli("snapshot")
+        result = run_cli(command)
         assert result.exit_code == 2
         assert result.stderr.count("\n") == 1
         assert "server 'remote'" in result.stderr and "needs a browser" in result.stderr

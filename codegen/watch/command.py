@@ -56,9 +56,14 @@ def watch(
     policy = parse_policy(config.settings, str(config.source or "config"))
     selected = apply_overrides(config.select(servers), protocol, connect_timeout, request_timeout)
     for server in selected:
-        # Configuration mistakes fail now, once, rather than on every reconnection attempt.
+        # Configuration mistakes fail now, once, rather than on every reconnection attempt; so does
+        # an OAuth login that would need a browser where none can open (CI).
         server_environment(server)
         expand_secrets(server.headers, server.name, "headers")
+        if server.auth is not None:
+            from codegen.auth.providers import auth_for
+
+            auth_for(server)
     default_max_bytes()
     if config.output is not None:
         recover_output(config.output)
