@@ -401,6 +401,41 @@ def test_generated_client_connects_with_the_stored_login(
         assert elsewhere.stdout.strip() == "[None]"
 
 
+def test_a_token_a_server_echoes_into_an_error_is_not_in_the_generated_clients_message(
+    tmp_path: Path, run_cli, token_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A generated client's error quotes the server's answer, which an application logs: a server
+    that repeated the token it was sent put the application's live bearer token in its logs. The
+    attribute keeps the answer as sent."""
+    with oauth_server(tmp_path / "server", "--echo-token", "call") as (url, log):
+        folder = project(tmp_path / "project", url, CLIENT_CREDENTIALS, output=True)
+        monkeypatch.chdir(folder)
+        assert run_cli("sync").exit_code == 0
+        script = (
+            "import asyncio\n"
+            "from clients.remote import RemoteClient, ServerError, stored_auth\n"
+            "async def main():\n"
+            f"    async with RemoteClient.connect({url!r}, auth=stored_auth('remote')) as client:\n"
+            "        try:\n"
+            "            await client.echo(text='hello')\n"
+            "        except ServerError as error:\n"
+            "            print(error)\n"
+            "            print(error.message.startswith('backend refused token ') and '***' not in error.message)\n"
+            "asyncio.run(main())\n"
+        )
+        environment = {**os.environ, "PYTHONPATH": str(folder)}
+        run = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, env=environment, timeout=120
+        )
+        sent = {entry["token"] for entry in server_log(log) if entry["path"] == "/mcp" and entry["token"]}
+    assert run.returncode == 0, run.stderr
+    assert sent and not any(token in run.stdout + run.stderr for token in sent)
+    assert run.stdout.splitlines() == [
+        "server 'remote': tool 'echo' failed: backend refused token *** (code -32603)",
+        "True",
+    ]
+
+
 def test_watch_refreshes_the_token_in_a_long_session(tmp_path: Path, token_store: Path) -> None:
     """The token expires every second; `watch` polls for minutes in real use. Each poll after an
     expiry refreshes the token (never a new client credentials grant while the refresh token

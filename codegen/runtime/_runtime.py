@@ -226,9 +226,31 @@ _MESSAGE_LIMIT = 4000
 """Characters an error message quotes of what a server sent at most: a log line, not a payload."""
 
 
+_SENT_TOKENS: dict[str, None] = {}
+"""The OAuth access tokens this process sent, newest last (`remember_sent_token`): a server may
+echo the one it was sent into an error answer or a failed tool's text, and an error message is what
+an application logs."""
+
+_TOKENS_KEPT = 64
+"""Tokens remembered at most: a process refreshing hourly for days keeps the recent ones."""
+
+
+def remember_sent_token(token: str) -> None:
+    """Have every later error message show `token` as `***` (an OAuth provider calls this as it
+    sends the token)."""
+    if token in _SENT_TOKENS:
+        return
+    _SENT_TOKENS[token] = None
+    if len(_SENT_TOKENS) > _TOKENS_KEPT:
+        del _SENT_TOKENS[next(iter(_SENT_TOKENS))]
+
+
 def error_message(text: str) -> str:
     """An error message quoting a server's text as one printable line (`one_line`) of a bounded
-    length: a longer one keeps its start and its end (where the code is), the middle left out."""
+    length: a longer one keeps its start and its end (where the code is), the middle left out. An
+    OAuth token this process sent is shown as `***`."""
+    for token in _SENT_TOKENS:
+        text = text.replace(token, "***")
     if len(text) > _MESSAGE_LIMIT:
         left_out = len(text) - _MESSAGE_LIMIT
         text = f"{text[: _MESSAGE_LIMIT - 1000]} ... ({left_out:,} characters left out) ... {text[-1000:]}"

@@ -1,7 +1,7 @@
 """An MCP server behind OAuth 2.1, with its own minimal authorization server, on 127.0.0.1.
 
 Usage: oauth_server.py PORT LOG [--expires-in N] [--resource URL] [--required-scope S]
-    [--client-secret SECRET] [--public-key PEM_FILE] [--polled] [--echo-token catalog|error]
+    [--client-secret SECRET] [--public-key PEM_FILE] [--polled] [--echo-token catalog|error|call]
     [--metadata-url URL]
 
 It publishes protected resource metadata (RFC 9728) and authorization server metadata (RFC 8414),
@@ -14,7 +14,8 @@ status N from `POST /token-outage?status=N` on, until `?status=0` (an authorizat
 down). `/mcp` takes only an unexpired token issued for its resource. Every request is appended to LOG as one JSON line, so tests can see what reached it.
 With `--polled` the MCP server is `changing_server.py`'s without `listChanged` (`watch` polls it,
 and its `add_tools` tool changes its catalog) instead of the one-tool `echo` server. With
-`--echo-token`, `tools/list` repeats the bearer token it was sent (in the catalog, or in an error).
+`--echo-token`, `tools/list` repeats the bearer token it was sent (in the catalog, or in an error), or
+`tools/call` does (in an error).
 """
 
 from __future__ import annotations
@@ -50,7 +51,9 @@ parser.add_argument("--public-key")
 parser.add_argument("--polled", action="store_true")
 parser.add_argument("--metadata-url", help="the resource_metadata its 401 challenge names (default: its own)")
 parser.add_argument(
-    "--echo-token", choices=["catalog", "error"], help="tools/list repeats the bearer token it was sent"
+    "--echo-token",
+    choices=["catalog", "error", "call"],
+    help="tools/list (or with `call`, tools/call) repeats the bearer token it was sent",
 )
 options = parser.parse_args()
 
@@ -215,7 +218,8 @@ app.router.routes[0:0] = [
 
 async def echoing_token(token: str, scope: dict[str, Any], receive: Any, send: Any) -> Any:
     """`--echo-token`: a `tools/list` is answered with the token in its one tool's description, or
-    in an error; None then, else a `receive` that replays the request for the MCP server."""
+    in an error (with `call`, a `tools/call` in an error); None then, else a `receive` that replays
+    the request for the MCP server."""
     body = b""
     while True:
         message = await receive()
@@ -223,8 +227,9 @@ async def echoing_token(token: str, scope: dict[str, Any], receive: Any, send: A
         if not message.get("more_body"):
             break
     request = json.loads(body) if body else {}
-    if isinstance(request, dict) and request.get("method") == "tools/list":
-        if options.echo_token == "error":
+    echoed = "tools/call" if options.echo_token == "call" else "tools/list"
+    if isinstance(request, dict) and request.get("method") == echoed:
+        if options.echo_token in ("error", "call"):
             answer: dict[str, Any] = {"error": {"code": -32603, "message": f"backend refused token {token}"}}
         else:
             tool = {"name": "echo", "description": f"Pass {token} along.", "inputSchema": {"type": "object"}}

@@ -33,7 +33,7 @@ from mcp.shared.auth import (
 )
 
 from ._http import authorization_server_failing, status_line
-from ._runtime import AuthError
+from ._runtime import AuthError, remember_sent_token
 
 STORE_VARIABLE = "MCP_STUBGEN_TOKEN_STORE"
 """`file` keeps tokens in the 0600 file even when a keyring is available; `keyring` requires one."""
@@ -260,6 +260,9 @@ class StoredAuthMixin(OAuthClientProvider):
     def _add_auth_header(self, request: httpx2.Request) -> None:
         if origin(str(request.url)) == origin(self.context.server_url):
             super()._add_auth_header(request)
+            tokens = self.context.current_tokens
+            if tokens is not None and tokens.access_token:
+                remember_sent_token(tokens.access_token)
 
     async def _perform_authorization(self) -> httpx2.Request:
         self.step = "authorization"
