@@ -559,8 +559,9 @@ def _lone_exception(error: BaseException) -> BaseException:
 
 Direction = Literal["input", "output"]
 
-_JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
-"""The types `_as_json` returns as they are: `_send` skips the call for them."""
+_PLAIN_JSON = frozenset({int, bool, type(None)})
+"""The types `_as_json` returns as they are whatever the value: `_payload` skips the call for them
+(and for an ASCII string)."""
 
 
 def _clip(text: str, limit: int = 300) -> str:
@@ -614,6 +615,13 @@ class ToolContract:
             node["x-mcp-header"] = token
         return annotated
 
+    def where(self, wire: str) -> str:
+        """How an error names the argument sent as `wire`: by its parameter's Python name."""
+        python = self.parameters.get(wire)
+        if python is None:
+            return f"extra argument {wire!r}"
+        return f"argument {python}" if python == wire else f"argument {python} (sent as {wire!r})"
+
     def problem(self, direction: Direction, value: Any) -> str | None:
         """None when `value` fits the schema of `direction`, else a one-line reason naming where and
         which rule; `CheckPastBudget` when checking it takes more than its step budget."""
@@ -636,11 +644,7 @@ class ToolContract:
         path = list(error.absolute_path)
         rule = "/" + "/".join(str(part) for part in error.absolute_schema_path)
         if direction == "input" and path:
-            wire = str(path[0])
-            python = self.parameters.get(wire)
-            where = f"argument {python}" if python is not None else f"extra argument {wire!r}"
-            if python is not None and python != wire:
-                where += f" (sent as {wire!r})"
+            where = self.where(str(path[0]))
             if len(path) > 1:
                 where += " at " + "".join(f"[{part!r}]" for part in path[1:])
         else:
@@ -650,15 +654,45 @@ class ToolContract:
         return _clip(f"{where}: {error.message} (schema rule {rule})")
 
 
+class _NotJson(ValueError):
+    """A caller's value that no JSON text carries as it is, so it is refused before anything is sent:
+    a float that is no JSON number (NaN, Infinity: the MCP SDK writes them as `null`) or a string
+    holding a surrogate code point (no UTF-8 text holds one: the SDK's writer fails, and over stdio
+    the whole session ended, as if the server had gone)."""
+
+
+def _json_text(value: str) -> str:
+    """`value` unless it holds a surrogate code point (`_NotJson`)."""
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise _NotJson(
+                f"the text {_clip(repr(value), 60)} holds a lone surrogate ({value[error.start]!r}), "
+                "which no UTF-8 JSON text can carry"
+            ) from None
+    return value
+
+
 def _as_json(value: Any) -> Any:
     """A caller's value as the JSON it stands for, changing nothing that already is JSON: a model
     becomes what it was given (by wire names, unset fields left out), a tuple a list, anything else
-    pydantic can encode (dates, UUIDs, URLs, enums) its JSON form."""
+    pydantic can encode (dates, UUIDs, URLs, enums) its JSON form. A value JSON cannot carry as it
+    is raises `_NotJson`, rather than reach the server as something else."""
     kind = type(value)
-    if kind is str or kind is int or kind is float or kind is bool or value is None:
+    if kind is str:
+        return _json_text(value)
+    if kind is float:
+        if math.isfinite(value):
+            return value
+        raise _NotJson(f"{value!r} is no JSON number (the MCP SDK would send null)")
+    if kind is int or kind is bool or value is None:
         return value
     if kind is dict:
-        return {name: _as_json(item) for name, item in value.items()}
+        return {
+            _json_text(name) if type(name) is str else name: _as_json(item)
+            for name, item in value.items()
+        }
     if kind is list or kind is tuple:
         return [_as_json(item) for item in value]
     from pydantic import BaseModel
@@ -1168,8 +1202,15 @@ class GeneratedClient:
             name,
             value,
         ) in given.items():  # a loop, not a comprehension: no frame of its own on every call
-            if value is not NOT_GIVEN:
-                payload[name] = value if type(value) in _JSON_SCALARS else _as_json(value)
+            if value is NOT_GIVEN:
+                continue
+            if type(value) in _PLAIN_JSON or (type(value) is str and value.isascii()):
+                payload[name] = value
+                continue
+            try:
+                payload[name] = _as_json(value)
+            except _NotJson as error:
+                raise ToolArgumentsError(tool, f"{terms.where(name)}: {error}") from None
         if not isinstance(extra, NotGiven):
             for name, value in extra.items():
                 if name in terms.parameters:
@@ -1177,7 +1218,10 @@ class GeneratedClient:
                         tool,
                         f"extra argument {name!r} is the parameter {terms.parameters[name]}: pass it by that name",
                     )
-                payload[name] = _as_json(value)
+                try:
+                    payload[name] = _as_json(value)
+                except _NotJson as error:
+                    raise ToolArgumentsError(tool, f"{terms.where(name)}: {error}") from None
         try:
             problem = terms.problem("input", payload)
         except CheckPastBudget as error:
