@@ -184,3 +184,24 @@ def test_a_tool_module_gone_since_the_package_was_imported_says_the_package_was_
             getattr(tool_modules, "no such")
     finally:
         forget_generated(out)
+
+
+async def test_a_lone_surrogate_in_a_prompt_a_template_or_meta_is_refused_and_the_session_goes_on(
+    weather: ModuleType,
+) -> None:
+    """Half an emoji in a prompt's argument or the request's `_meta` failed the SDK's writer, and the
+    stdio session ended with "the server exited or closed the connection"; in a template's variable
+    it was a bare `UnicodeEncodeError`."""
+    surrogate = "half \ud83d"
+    async with weather.WeatherClient.connect(WEATHER_SERVER) as client:
+        with pytest.raises(ValueError) as prompt:
+            await client.prompt_packing_list(city=surrogate)
+        assert str(prompt.value) == (
+            "server 'weather': prompt 'packing_list': argument 'city': the text 'half \\ud83d' holds a lone "
+            "surrogate ('\\ud83d'), which no UTF-8 JSON text can carry; nothing was sent"
+        )
+        with pytest.raises(ValueError, match=r"resource template '.*': variable 'station_id': the text 'half "):
+            await client.read_latest_reading(station_id=surrogate)
+        with pytest.raises(ValueError, match=r"^call_options meta: the text 'half \\ud83d' holds a lone surrogate"):
+            await client.search(query="os", call_options={"meta": {"trace": surrogate}})
+        assert await client.search(query="os") == ["Oslo"]

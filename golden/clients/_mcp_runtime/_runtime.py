@@ -1421,9 +1421,9 @@ class GeneratedClient:
         """Expand a resource template (RFC 6570, by the SDK) with the given variables and read the result."""
         from mcp.shared.uri_template import UriTemplate
 
-        given = {
-            name: value for name, value in variables.items() if not isinstance(value, NotGiven)
-        }
+        given = _given_texts(
+            self.server_name, f"resource template {template!r}", "variable", variables
+        )
         uri = UriTemplate.parse(template).expand(given)
         result = await self._request(
             f"resource {uri!r}",
@@ -1439,10 +1439,8 @@ class GeneratedClient:
         call_options: RequestOptions | None = None,
     ) -> GetPromptResult:
         """Get a prompt, sending only the arguments that were given."""
-        given = {
-            name: value for name, value in arguments.items() if not isinstance(value, NotGiven)
-        }
         request = f"prompt {prompt!r}"
+        given = _given_texts(self.server_name, request, "argument", arguments)
         result = await self._request(
             request, call_options, lambda meta: self.mcp_client.get_prompt(prompt, given, meta=meta)
         )
@@ -1864,9 +1862,34 @@ def _check_result_base64(server: str, tool: str, result: CallToolResult) -> None
     _check_base64(server, f"tool {tool!r}", blocks)
 
 
+def _given_texts(
+    server: str, request: str, kind: str, values: Mapping[str, str | NotGiven]
+) -> dict[str, str]:
+    """The values given to a prompt or a resource template, once each is text JSON can carry: a lone
+    surrogate failed the SDK's writer (over stdio the session ended, as if the server had gone) or its
+    URI quoting (with a bare `UnicodeEncodeError`)."""
+    given: dict[str, str] = {}
+    for name, value in values.items():
+        if isinstance(value, NotGiven):
+            continue
+        try:
+            given[name] = _as_json(value)
+        except _NotJson as error:
+            raise ValueError(
+                f"server {server!r}: {request}: {kind} {name!r}: {error}; nothing was sent"
+            ) from None
+    return given
+
+
 def _meta(options: RequestOptions) -> RequestParamsMeta | None:
+    """The request's `_meta` as given, once JSON can carry it (`_as_json`): else `ValueError`."""
     meta = options.get("meta")
-    return cast("RequestParamsMeta", dict(meta)) if meta is not None else None
+    if meta is None:
+        return None
+    try:
+        return cast("RequestParamsMeta", _as_json(dict(meta)))
+    except _NotJson as error:
+        raise ValueError(f"call_options meta: {error}; nothing was sent") from None
 
 
 def _timeout(options: RequestOptions) -> float | None:
