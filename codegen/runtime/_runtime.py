@@ -1894,15 +1894,22 @@ def _meta(options: RequestOptions) -> RequestParamsMeta | None:
 
 def _timeout(options: RequestOptions) -> float | None:
     """The call's `timeout`, checked before anything is sent: a NaN reached the SDK, which sent the
-    request and then failed on the deadline with anyio's own error, leaving the server at work."""
+    request and then failed on the deadline with anyio's own error, leaving the server at work; a
+    negative one sent it only to cancel it at once, and an integer past any float raised a bare
+    `OverflowError`."""
     timeout = options.get("timeout")
     if timeout is None:
         return None
-    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or math.isnan(timeout):
-        raise ValueError(
-            f"call_options timeout must be a number of seconds, not {timeout!r}; nothing was sent"
-        )
-    return timeout
+    if not isinstance(timeout, bool) and isinstance(timeout, int | float):
+        try:
+            if float(timeout) >= 0:  # False for a NaN
+                return timeout
+        except OverflowError:
+            pass
+    shown = f"{timeout!r:.60}"
+    raise ValueError(
+        f"call_options timeout must be a number of seconds, not {shown}; nothing was sent"
+    )
 
 
 def _progress(callback: ProgressCallback | None, server: str, tool: str) -> ProgressFnT | None:
