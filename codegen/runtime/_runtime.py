@@ -1415,10 +1415,11 @@ class GeneratedClient:
     async def _read_template(
         self,
         template: str,
-        variables: Mapping[str, str | NotGiven],
+        variables: Mapping[str, str | list[str] | NotGiven],
         call_options: RequestOptions | None = None,
     ) -> ReadResourceResult:
-        """Expand a resource template (RFC 6570, by the SDK) with the given variables and read the result."""
+        """Expand a resource template (RFC 6570, by the SDK) with the given variables and read the
+        result; an exploded variable (`{/path*}`) may be a list, one segment per item."""
         from mcp.shared.uri_template import UriTemplate
 
         given = _given_texts(
@@ -1863,12 +1864,12 @@ def _check_result_base64(server: str, tool: str, result: CallToolResult) -> None
 
 
 def _given_texts(
-    server: str, request: str, kind: str, values: Mapping[str, str | NotGiven]
-) -> dict[str, str]:
+    server: str, request: str, kind: str, values: Mapping[str, T | NotGiven]
+) -> dict[str, T]:
     """The values given to a prompt or a resource template, once each is text JSON can carry: a lone
     surrogate failed the SDK's writer (over stdio the session ended, as if the server had gone) or its
     URI quoting (with a bare `UnicodeEncodeError`)."""
-    given: dict[str, str] = {}
+    given: dict[str, T] = {}
     for name, value in values.items():
         if isinstance(value, NotGiven):
             continue
