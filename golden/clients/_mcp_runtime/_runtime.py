@@ -1898,7 +1898,12 @@ def _timeout(options: RequestOptions) -> float | None:
     request and then failed on the deadline with anyio's own error, leaving the server at work; a
     negative one sent it only to cancel it at once, and an integer past any float raised a bare
     `OverflowError`."""
-    timeout = options.get("timeout")
+    return _seconds(options.get("timeout"), "call_options timeout", "nothing was sent")
+
+
+def _seconds(timeout: object, what: str, consequence: str) -> float | None:
+    """`timeout` when it is None or a number of seconds anyio can wait, else `ValueError` naming
+    `what` and the `consequence`."""
     if timeout is None:
         return None
     if not isinstance(timeout, bool) and isinstance(timeout, int | float):
@@ -1907,10 +1912,7 @@ def _timeout(options: RequestOptions) -> float | None:
                 return timeout
         except OverflowError:
             pass
-    shown = f"{timeout!r:.60}"
-    raise ValueError(
-        f"call_options timeout must be a number of seconds, not {shown}; nothing was sent"
-    )
+    raise ValueError(f"{what} must be a number of seconds, not {timeout!r:.60}; {consequence}")
 
 
 def _progress(callback: ProgressCallback | None, server: str, tool: str) -> ProgressFnT | None:
