@@ -377,3 +377,28 @@ async def test_the_hub_refuses_a_value_json_cannot_carry(contract_hub: Any) -> N
             assert "no JSON number" in str(refused.value) or "lone surrogate" in str(refused.value)
         echoed = await hub.call("contract__send_nested_keys", {"opts": {"a": "\U0001f600"}, "n": -0.0})
         assert echoed.content[0].text == json.dumps({"opts": {"a": "\U0001f600"}, "n": -0.0})
+
+
+async def test_a_root_unions_model_json_cannot_carry_names_the_tool() -> None:
+    """A root union's member model was dumped outside the check that names the tool, so a lone
+    surrogate in it raised the runtime's bare internal error."""
+    from tests.conftest import forget_generated, import_generated
+    from tests.regen_goldens import OUTPUT
+
+    forget_generated(OUTPUT)
+    try:
+        shapes = import_generated(OUTPUT, "shapes")
+
+        class Session:
+            async def call_tool(self, name: str, arguments: Any = None, *more: Any, **options: Any) -> Any:
+                raise AssertionError(f"sent {arguments!r}")
+
+        models = import_generated(OUTPUT, "shapes.models")
+        with pytest.raises(shapes.ToolArgumentsError) as refused:
+            await shapes.ShapesClient(Session()).find(arguments=models.FindInputVariant1(name="half \ud83d"))
+        assert str(refused.value) == (
+            "tool 'find': the arguments: the text 'half \\ud83d' holds a lone surrogate ('\\ud83d'), which no "
+            "UTF-8 JSON text can carry; nothing was sent"
+        )
+    finally:
+        forget_generated(OUTPUT)

@@ -1192,11 +1192,13 @@ class GeneratedClient:
         extra: Mapping[str, object] | NotGiven,
     ) -> dict[str, Any]:
         """The arguments to send by wire name, once they fit the tool's input schema."""
-        given = (
-            arguments
-            if type(arguments) is dict or isinstance(arguments, Mapping)
-            else _as_json(arguments)
-        )
+        if type(arguments) is dict or isinstance(arguments, Mapping):
+            given: Mapping[Any, object] = arguments
+        else:
+            try:
+                given = _as_json(arguments)
+            except _NotJson as error:
+                raise ToolArgumentsError(tool, f"the arguments: {error}") from None
         payload: dict[str, Any] = {}
         for (
             name,
