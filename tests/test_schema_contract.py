@@ -402,3 +402,21 @@ async def test_a_root_unions_model_json_cannot_carry_names_the_tool() -> None:
         )
     finally:
         forget_generated(OUTPUT)
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+async def test_a_result_holding_a_number_json_has_none_for_is_refused_as_not_mcp(
+    contract_package: Any, contract_hub: Any, value: str
+) -> None:
+    """The SDK's parser takes `NaN` and `Infinity`, and no schema rule refuses a NaN: the client
+    returned it as the caller's float, where `ToolResult.json()` refuses the same text."""
+    refusal = r"its answer is not valid MCP \(its structuredContent holds NaN or an infinite number, .*\(code -32700\)$"
+    async with contract_package.ContractClient.connect(
+        StdioServerParameters(command=PYTHON, args=[str(SERVER)])
+    ) as client:
+        with pytest.raises(contract_package.ServerError, match=refusal):
+            await client.get_no_json_number(value=value)
+        assert (await client.get_const(reply={"ratio": 0.5})).ratio == 0.5
+    async with contract_hub.Hub.connect(contract=StdioServerParameters(command=PYTHON, args=[str(SERVER)])) as hub:
+        with pytest.raises(contract_hub.ServerError, match=refusal):
+            await hub.call("contract__get_no_json_number", {"value": value})

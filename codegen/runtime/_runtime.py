@@ -758,8 +758,10 @@ def _read_raw_tool_results(client: Client | ClientSession) -> None:
     result without `resultType` the `"complete"` SEP-2322 says it means (mcp 2.3.0's check of the
     2026-07-28 schema requires the field and refuses the result), and refuse one whose `isError` is
     not a JSON boolean (-32700, `ServerError` for the caller), which the SDK's lax parse would read
-    as `"yes"` -> true, `"no"` -> false, `1` -> true: a result that may or may not be a failure. Every
-    call stays on the SDK's own path; only that one absent field is filled."""
+    as `"yes"` -> true, `"no"` -> false, `1` -> true: a result that may or may not be a failure, or
+    whose `structuredContent` holds a number JSON has none for (`NaN`, `Infinity`, which the SDK's
+    parser takes, or `1e400`, which reads as infinite), returned as a float no schema rule refuses.
+    Every call stays on the SDK's own path; only that one absent field is filled."""
     session: Any = getattr(
         client, "session", client
     )  # an opened `mcp.Client` holds its `ClientSession`
@@ -783,6 +785,14 @@ def _read_raw_tool_results(client: Client | ClientSession) -> None:
                 f"its answer is not valid MCP (isError is {_clip(json.dumps(flag), 40)}, not a JSON "
                 "boolean, so whether the tool failed is unknown); tell the server's maintainers",
             )
+        if _holds_no_json_number(raw.get("structuredContent")):
+            from mcp.shared.exceptions import MCPError
+
+            raise MCPError(
+                _NOT_MCP,
+                "its answer is not valid MCP (its structuredContent holds NaN or an infinite number, "
+                "which JSON has no number for); tell the server's maintainers",
+            )
         modern = (session.protocol_version or "") >= _FIRST_MODERN_PROTOCOL
         if method == "tools/call" and modern and "resultType" not in raw:
             raw["resultType"] = "complete"
@@ -791,6 +801,25 @@ def _read_raw_tool_results(client: Client | ClientSession) -> None:
     setattr(read_raw, _ADJUSTED, True)
     dispatcher.send_raw_request = read_raw
 
+
+def _holds_no_json_number(value: Any) -> bool:
+    """Whether a parsed answer holds a float that is no JSON number (NaN, an infinity)."""
+    kind = type(value)
+    if kind is float:
+        return not math.isfinite(value)
+    if kind is dict:
+        for item in value.values():
+            if type(item) in _CONTAINERS_AND_FLOAT and _holds_no_json_number(item):
+                return True
+    elif kind is list:
+        for item in value:
+            if type(item) in _CONTAINERS_AND_FLOAT and _holds_no_json_number(item):
+                return True
+    return False
+
+
+_CONTAINERS_AND_FLOAT = frozenset({dict, list, float})
+"""The types `_holds_no_json_number` looks into: a string or an integer is a JSON value as it is."""
 
 _TOOL_RESULT_METHODS = frozenset({"tools/call", "tasks/result"})
 """The requests answered with a tool's result (`CallToolResult`), read raw by `_read_raw_tool_results`."""
