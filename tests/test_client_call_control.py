@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import threading
 import time
@@ -161,7 +162,7 @@ async def test_cancelling_the_task_or_a_timeout_cancels_the_call_on_the_server(p
         assert await client.count(steps=1, call_options={"timeout": 10}) == 1  # the session is still fine
 
 
-@pytest.mark.parametrize("timeout", [float("nan"), "5"])
+@pytest.mark.parametrize("timeout", [float("nan"), "5", -1, pytest.param(10**400, id="past-any-float")])
 async def test_a_timeout_that_is_no_number_of_seconds_is_refused_before_anything_is_sent(
     progress: ModuleType, timeout: Any
 ) -> None:
@@ -221,6 +222,45 @@ async def test_the_sync_client_works_inside_a_running_event_loop(sync_client: An
     asyncio.get_running_loop()
     assert sync_client.count(steps=2) == 2
     assert sync_client._loop.thread.is_alive()
+
+
+def test_a_sync_client_in_a_forked_child_says_to_connect_again(progress: ModuleType) -> None:
+    """A child forked once the loop had moved to its own thread waited for ever on a loop no thread
+    ran (the thread stays behind in the parent), and one forked otherwise shared the parent's session
+    and the server's pipes; leaving the block in the child must not close the parent's session."""
+    with progress.ProgressClient.connect_sync(PARAMETERS) as client:
+
+        async def from_a_running_loop() -> int:
+            return int(client.count(steps=1))
+
+        assert asyncio.run(from_a_running_loop()) == 1  # the loop moves to a thread of its own
+        read, write = os.pipe()
+        child = os.fork()
+        if child == 0:  # the child: report what a call raises, leave the block as `with` does, exit
+            try:
+                client.count(steps=1)
+                outcome = "the call returned"
+            except RuntimeError as error:
+                outcome = str(error)
+            client._loop.close()
+            os.write(write, outcome.encode())
+            os._exit(0)
+        os.close(write)
+        deadline = time.monotonic() + 30
+        while os.waitpid(child, os.WNOHANG) == (0, 0):
+            if time.monotonic() > deadline:
+                os.kill(child, signal.SIGKILL)
+                os.waitpid(child, 0)
+                pytest.fail("the call in the forked child never returned")
+            time.sleep(0.05)
+        with os.fdopen(read, "rb") as reported:
+            outcome = reported.read().decode()
+        assert outcome == (
+            f"progress: this sync client was opened in process {os.getpid()}, and this is a child forked from "
+            f"it (process {child}): its session and the server connection stay the parent's; connect again in "
+            "this process"
+        )
+        assert client.count(steps=2) == 2  # the parent's session is untouched
 
 
 async def sampled(_context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:

@@ -184,3 +184,57 @@ def test_a_tool_module_gone_since_the_package_was_imported_says_the_package_was_
             getattr(tool_modules, "no such")
     finally:
         forget_generated(out)
+
+
+async def test_a_lone_surrogate_in_a_prompt_a_template_or_meta_is_refused_and_the_session_goes_on(
+    weather: ModuleType,
+) -> None:
+    """Half an emoji in a prompt's argument or the request's `_meta` failed the SDK's writer, and the
+    stdio session ended with "the server exited or closed the connection"; in a template's variable
+    it was a bare `UnicodeEncodeError`."""
+    surrogate = "half \ud83d"
+    async with weather.WeatherClient.connect(WEATHER_SERVER) as client:
+        with pytest.raises(ValueError) as prompt:
+            await client.prompt_packing_list(city=surrogate)
+        assert str(prompt.value) == (
+            "server 'weather': prompt 'packing_list': argument 'city': the text 'half \\ud83d' holds a lone "
+            "surrogate ('\\ud83d'), which no UTF-8 JSON text can carry; nothing was sent"
+        )
+        with pytest.raises(ValueError, match=r"resource template '.*': variable 'station_id': the text 'half "):
+            await client.read_latest_reading(station_id=surrogate)
+        with pytest.raises(ValueError, match=r"^call_options meta: the text 'half \\ud83d' holds a lone surrogate"):
+            await client.search(query="os", call_options={"meta": {"trace": surrogate}})
+        assert await client.search(query="os") == ["Oslo"]
+
+
+async def test_an_exploded_template_variable_takes_a_list_of_segments(tmp_path: Path) -> None:
+    """`{/path*}` expands a list, one segment per item, and the SDK's server matches it back as the
+    list; the method took `path: str`, so `["a", "b"]` failed mypy, and `"a/b"` was the one segment
+    `a%2Fb`."""
+    from mcp.server.mcpserver import MCPServer
+
+    from codegen.generate import generate_package
+    from codegen.snapshot import Snapshot
+
+    server = MCPServer("tree")
+
+    @server.resource("files://root{/path*}{?depth}")
+    def node(path: list[str], depth: str = "1") -> str:
+        return json.dumps({"path": path, "depth": depth})
+
+    template = {"name": "node", "uriTemplate": "files://root{/path*}{?depth}"}
+    snapshot = Snapshot(
+        server="tree", protocol_version="2025-06-18", capabilities={"resources": {}}, resource_templates=(template,)
+    )
+    generate_package(snapshot, tmp_path / "exploded")
+    try:
+        tree = import_generated(tmp_path / "exploded", "tree")
+        source = (tmp_path / "exploded" / "tree" / "client.py").read_text(encoding="utf-8")
+        assert "        path: str | list[str],\n        depth: str | NotGiven = NOT_GIVEN," in source
+        async with tree.TreeClient.connect(server) as client:
+            read = await client.read_node(path=["a", "b c"], depth="2")
+            assert json.loads(read.contents[0].text) == {"path": ["a", "b c"], "depth": "2"}
+            one = await client.read_node(path="a")
+            assert json.loads(one.contents[0].text) == {"path": ["a"], "depth": "1"}
+    finally:
+        forget_generated(tmp_path / "exploded")

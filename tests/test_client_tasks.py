@@ -255,3 +255,12 @@ def test_task_methods_on_a_server_without_task_support_raise_one_clear_error(pac
         "tools/call (`tasks.requests.tools.call`) on protocol 2026-07-28, which moves tasks to the "
         "io.modelcontextprotocol/tasks extension that this client does not speak; nothing was sent"
     )
+
+
+@pytest.mark.parametrize("timeout", [-1, float("nan")])
+def test_a_result_timeout_that_is_no_number_of_seconds_leaves_the_task_going(typed: Any, timeout: float) -> None:
+    """A negative timeout ran out at once and cancelled the task on the server; a NaN raised anyio's own error."""
+    handle = typed.start_forecast(city="Oslo", days=1)
+    with pytest.raises(ValueError, match=r"^result\(\) timeout must be a number of seconds, not .*; the task goes on$"):
+        handle.result(timeout=timeout)
+    assert handle.result(timeout=30).highs == [20.5]

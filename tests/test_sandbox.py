@@ -373,6 +373,17 @@ async def test_a_script_that_allocates_without_end_is_stopped_by_the_memory_limi
     assert "MemoryError" in str(failed.value)
 
 
+async def test_a_script_that_prints_past_its_budget_is_told_so_not_that_its_memory_ran_out(code_mode: Any) -> None:
+    """Monty says "memory limit exceeded: 2001 bytes > 1000 bytes" for printing past `printed_bytes`,
+    which sent a model after its heap."""
+    with pytest.raises(code_mode.ScriptFailed) as failed:
+        await code_mode.run_code("print('a' * 2000)\n", hub=None, limits=code_mode.Limits(printed_bytes=1000))
+    assert str(failed.value) == (
+        "MemoryError: the script printed more than limits.printed_bytes (1,000 bytes); print less, and leave "
+        "the answer as the last expression"
+    )
+
+
 async def test_credentials_do_not_enter_the_sandbox(
     code_mode: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -333,3 +333,90 @@ def test_importing_a_package_loads_no_validator_until_a_tool_is_called() -> None
     golden = Path(__file__).resolve().parent.parent / "golden"
     result = subprocess.run([sys.executable, "-c", _LAZY_PROBE], capture_output=True, text=True, cwd=golden)
     assert result.returncode == 0, result.stderr
+
+
+NOT_JSON: list[tuple[str, dict[str, Any], str]] = [
+    # the MCP SDK wrote a NaN or an Infinity as null, which the server took for the caller's value
+    ("other_type", {"v": float("nan")}, "argument v: nan is no JSON number (the MCP SDK would send null)"),
+    ("nested_keys", {"opts": {"a": "x", "b": [float("-inf")]}}, "argument opts: -inf is no JSON number"),
+    # a lone surrogate failed the SDK's writer, and over stdio the session ended as if the server had gone
+    ("nullable", {"note": "half \ud83d"}, "argument note: the text 'half \\ud83d' holds a lone surrogate ('\\ud83d')"),
+    ("nested_keys", {"opts": {"\udc80": "x"}}, "argument opts: the text '\\udc80' holds a lone surrogate"),
+]
+
+
+async def test_a_value_json_cannot_carry_is_refused_and_the_session_goes_on(contract_package: Any) -> None:
+    async with contract_package.ContractClient.connect(
+        StdioServerParameters(command=PYTHON, args=[str(SERVER)])
+    ) as client:
+        sent: list[str] = []
+        call_tool = client.mcp_client.call_tool
+
+        async def record(name: str, arguments: dict[str, Any] | None = None) -> Any:
+            sent.append(name)
+            return await call_tool(name, arguments)
+
+        client.mcp_client.call_tool = record
+        for family, arguments, reason in NOT_JSON:
+            with pytest.raises(contract_package.ToolArgumentsError) as refused:
+                await getattr(client, f"send_{family}")(**arguments)
+            assert str(refused.value).startswith(f"tool 'send_{family}': {reason}"), refused.value
+            assert str(refused.value).endswith("; nothing was sent")
+        with pytest.raises(contract_package.ToolArgumentsError, match=r"extra argument 'z': nan is no JSON number"):
+            await client.send_nested_keys(opts={}, extra={"z": float("nan")})
+        assert sent == []
+        echoed = await client.send_nullable(note="ok \U0001f600 -0.0")
+        assert echoed.content[0].text == json.dumps({"note": "ok \U0001f600 -0.0"})
+
+
+async def test_the_hub_refuses_a_value_json_cannot_carry(contract_hub: Any) -> None:
+    async with contract_hub.Hub.connect(contract=StdioServerParameters(command=PYTHON, args=[str(SERVER)])) as hub:
+        for family, arguments, _ in NOT_JSON:
+            with pytest.raises(contract_hub.ArgumentsError, match="nothing was sent") as refused:
+                await hub.call(f"contract__send_{family}", arguments)
+            assert "no JSON number" in str(refused.value) or "lone surrogate" in str(refused.value)
+        echoed = await hub.call("contract__send_nested_keys", {"opts": {"a": "\U0001f600"}, "n": -0.0})
+        assert echoed.content[0].text == json.dumps({"opts": {"a": "\U0001f600"}, "n": -0.0})
+
+
+async def test_a_root_unions_model_json_cannot_carry_names_the_tool() -> None:
+    """A root union's member model was dumped outside the check that names the tool, so a lone
+    surrogate in it raised the runtime's bare internal error."""
+    from tests.conftest import forget_generated, import_generated
+    from tests.regen_goldens import OUTPUT
+
+    forget_generated(OUTPUT)
+    try:
+        shapes = import_generated(OUTPUT, "shapes")
+
+        class Session:
+            async def call_tool(self, name: str, arguments: Any = None, *more: Any, **options: Any) -> Any:
+                raise AssertionError(f"sent {arguments!r}")
+
+        models = import_generated(OUTPUT, "shapes.models")
+        with pytest.raises(shapes.ToolArgumentsError) as refused:
+            await shapes.ShapesClient(Session()).find(arguments=models.FindInputVariant1(name="half \ud83d"))
+        assert str(refused.value) == (
+            "tool 'find': the arguments: the text 'half \\ud83d' holds a lone surrogate ('\\ud83d'), which no "
+            "UTF-8 JSON text can carry; nothing was sent"
+        )
+    finally:
+        forget_generated(OUTPUT)
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+async def test_a_result_holding_a_number_json_has_none_for_is_refused_as_not_mcp(
+    contract_package: Any, contract_hub: Any, value: str
+) -> None:
+    """The SDK's parser takes `NaN` and `Infinity`, and no schema rule refuses a NaN: the client
+    returned it as the caller's float, where `ToolResult.json()` refuses the same text."""
+    refusal = r"its answer is not valid MCP \(its structuredContent holds NaN or an infinite number, .*\(code -32700\)$"
+    async with contract_package.ContractClient.connect(
+        StdioServerParameters(command=PYTHON, args=[str(SERVER)])
+    ) as client:
+        with pytest.raises(contract_package.ServerError, match=refusal):
+            await client.get_no_json_number(value=value)
+        assert (await client.get_const(reply={"ratio": 0.5})).ratio == 0.5
+    async with contract_hub.Hub.connect(contract=StdioServerParameters(command=PYTHON, args=[str(SERVER)])) as hub:
+        with pytest.raises(contract_hub.ServerError, match=refusal):
+            await hub.call("contract__get_no_json_number", {"value": value})

@@ -358,12 +358,15 @@ def template_spec(where: str, entry: JSON, named: Named, cache: Cache, rules: in
     parsed = _template_variables(entry["uriTemplate"], cache)
     if isinstance(parsed, str):
         raise StubgenError(f"{where}resource template {shown(entry['name'])}: {parsed}")
-    names, optional = parsed
+    names, optional, exploded = parsed
     variables = assign_names(names, fallback="var", kind="variable", where=where, rules=rules)
     parameters = sorted(
         (
             Parameter(
-                python=variable.python, wire=variable.wire, annotation="str", required=variable.wire not in optional
+                python=variable.python,
+                wire=variable.wire,
+                annotation="str | list[str]" if variable.wire in exploded else "str",
+                required=variable.wire not in optional,
             )
             for variable in variables
         ),
@@ -379,13 +382,14 @@ def template_spec(where: str, entry: JSON, named: Named, cache: Cache, rules: in
     )
 
 
-def _template_variables(uri_template: str, cache: Cache) -> tuple[list[str], set[str]] | str:
-    """A URI template's variables and those of them its query holds (optional), as the MCP SDK parses
-    it, or why it cannot; cached by the template's text, since importing the SDK to parse it took most
-    of a warm generate of a hub."""
+def _template_variables(uri_template: str, cache: Cache) -> tuple[list[str], set[str], set[str]] | str:
+    """A URI template's variables, those of them its query holds (optional) and those it explodes (a
+    list's items, `{/path*}`: `["a", "b"]` is `/a/b`, where `"a/b"` is the one segment `/a%2Fb`), as
+    the MCP SDK parses it, or why it cannot; cached by the template's text, since importing the SDK
+    to parse it took most of a warm generate of a hub."""
     from importlib import metadata
 
-    key = cache_key("uri-template", metadata.version("mcp"), uri_template)
+    key = cache_key("uri-template-2", metadata.version("mcp"), uri_template)
     text = cache.get(key)
     if text is None:
         uri_templates = _sdk_uri_template()
@@ -394,13 +398,17 @@ def _template_variables(uri_template: str, cache: Cache) -> tuple[list[str], set
         except uri_templates.InvalidUriTemplate as error:
             document: JSON = {"error": one_line(str(error))}
         else:
-            document = {"variables": list(template.variable_names), "optional": sorted(template.query_variable_names)}
+            document = {
+                "variables": list(template.variable_names),
+                "optional": sorted(template.query_variable_names),
+                "exploded": sorted(variable.name for variable in template.variables if variable.explode),
+            }
         text = json.dumps(document)
         cache.put(key, text)
     document = json.loads(text)
     if "error" in document:
         return str(document["error"])
-    return list(document["variables"]), set(document["optional"])
+    return list(document["variables"]), set(document["optional"]), set(document["exploded"])
 
 
 def _sdk_uri_template() -> Any:

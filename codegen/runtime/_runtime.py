@@ -581,8 +581,9 @@ def _lone_exception(error: BaseException) -> BaseException:
 
 Direction = Literal["input", "output"]
 
-_JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
-"""The types `_as_json` returns as they are: `_send` skips the call for them."""
+_PLAIN_JSON = frozenset({int, bool, type(None)})
+"""The types `_as_json` returns as they are whatever the value: `_payload` skips the call for them
+(and for an ASCII string)."""
 
 
 def _clip(text: str, limit: int = 300) -> str:
@@ -636,6 +637,13 @@ class ToolContract:
             node["x-mcp-header"] = token
         return annotated
 
+    def where(self, wire: str) -> str:
+        """How an error names the argument sent as `wire`: by its parameter's Python name."""
+        python = self.parameters.get(wire)
+        if python is None:
+            return f"extra argument {wire!r}"
+        return f"argument {python}" if python == wire else f"argument {python} (sent as {wire!r})"
+
     def problem(self, direction: Direction, value: Any) -> str | None:
         """None when `value` fits the schema of `direction`, else a one-line reason naming where and
         which rule; `CheckPastBudget` when checking it takes more than its step budget."""
@@ -658,11 +666,7 @@ class ToolContract:
         path = list(error.absolute_path)
         rule = "/" + "/".join(str(part) for part in error.absolute_schema_path)
         if direction == "input" and path:
-            wire = str(path[0])
-            python = self.parameters.get(wire)
-            where = f"argument {python}" if python is not None else f"extra argument {wire!r}"
-            if python is not None and python != wire:
-                where += f" (sent as {wire!r})"
+            where = self.where(str(path[0]))
             if len(path) > 1:
                 where += " at " + "".join(f"[{part!r}]" for part in path[1:])
         else:
@@ -672,15 +676,45 @@ class ToolContract:
         return _clip(f"{where}: {error.message} (schema rule {rule})")
 
 
+class _NotJson(ValueError):
+    """A caller's value that no JSON text carries as it is, so it is refused before anything is sent:
+    a float that is no JSON number (NaN, Infinity: the MCP SDK writes them as `null`) or a string
+    holding a surrogate code point (no UTF-8 text holds one: the SDK's writer fails, and over stdio
+    the whole session ended, as if the server had gone)."""
+
+
+def _json_text(value: str) -> str:
+    """`value` unless it holds a surrogate code point (`_NotJson`)."""
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise _NotJson(
+                f"the text {_clip(repr(value), 60)} holds a lone surrogate ({value[error.start]!r}), "
+                "which no UTF-8 JSON text can carry"
+            ) from None
+    return value
+
+
 def _as_json(value: Any) -> Any:
     """A caller's value as the JSON it stands for, changing nothing that already is JSON: a model
     becomes what it was given (by wire names, unset fields left out), a tuple a list, anything else
-    pydantic can encode (dates, UUIDs, URLs, enums) its JSON form."""
+    pydantic can encode (dates, UUIDs, URLs, enums) its JSON form. A value JSON cannot carry as it
+    is raises `_NotJson`, rather than reach the server as something else."""
     kind = type(value)
-    if kind is str or kind is int or kind is float or kind is bool or value is None:
+    if kind is str:
+        return _json_text(value)
+    if kind is float:
+        if math.isfinite(value):
+            return value
+        raise _NotJson(f"{value!r} is no JSON number (the MCP SDK would send null)")
+    if kind is int or kind is bool or value is None:
         return value
     if kind is dict:
-        return {name: _as_json(item) for name, item in value.items()}
+        return {
+            _json_text(name) if type(name) is str else name: _as_json(item)
+            for name, item in value.items()
+        }
     if kind is list or kind is tuple:
         return [_as_json(item) for item in value]
     from pydantic import BaseModel
@@ -746,8 +780,10 @@ def _read_raw_tool_results(client: Client | ClientSession) -> None:
     result without `resultType` the `"complete"` SEP-2322 says it means (mcp 2.3.0's check of the
     2026-07-28 schema requires the field and refuses the result), and refuse one whose `isError` is
     not a JSON boolean (-32700, `ServerError` for the caller), which the SDK's lax parse would read
-    as `"yes"` -> true, `"no"` -> false, `1` -> true: a result that may or may not be a failure. Every
-    call stays on the SDK's own path; only that one absent field is filled."""
+    as `"yes"` -> true, `"no"` -> false, `1` -> true: a result that may or may not be a failure, or
+    whose `structuredContent` holds a number JSON has none for (`NaN`, `Infinity`, which the SDK's
+    parser takes, or `1e400`, which reads as infinite), returned as a float no schema rule refuses.
+    Every call stays on the SDK's own path; only that one absent field is filled."""
     session: Any = getattr(
         client, "session", client
     )  # an opened `mcp.Client` holds its `ClientSession`
@@ -771,6 +807,14 @@ def _read_raw_tool_results(client: Client | ClientSession) -> None:
                 f"its answer is not valid MCP (isError is {_clip(json.dumps(flag), 40)}, not a JSON "
                 "boolean, so whether the tool failed is unknown); tell the server's maintainers",
             )
+        if _holds_no_json_number(raw.get("structuredContent")):
+            from mcp.shared.exceptions import MCPError
+
+            raise MCPError(
+                _NOT_MCP,
+                "its answer is not valid MCP (its structuredContent holds NaN or an infinite number, "
+                "which JSON has no number for); tell the server's maintainers",
+            )
         modern = (session.protocol_version or "") >= _FIRST_MODERN_PROTOCOL
         if method == "tools/call" and modern and "resultType" not in raw:
             raw["resultType"] = "complete"
@@ -779,6 +823,25 @@ def _read_raw_tool_results(client: Client | ClientSession) -> None:
     setattr(read_raw, _ADJUSTED, True)
     dispatcher.send_raw_request = read_raw
 
+
+def _holds_no_json_number(value: Any) -> bool:
+    """Whether a parsed answer holds a float that is no JSON number (NaN, an infinity)."""
+    kind = type(value)
+    if kind is float:
+        return not math.isfinite(value)
+    if kind is dict:
+        for item in value.values():
+            if type(item) in _CONTAINERS_AND_FLOAT and _holds_no_json_number(item):
+                return True
+    elif kind is list:
+        for item in value:
+            if type(item) in _CONTAINERS_AND_FLOAT and _holds_no_json_number(item):
+                return True
+    return False
+
+
+_CONTAINERS_AND_FLOAT = frozenset({dict, list, float})
+"""The types `_holds_no_json_number` looks into: a string or an integer is a JSON value as it is."""
 
 _TOOL_RESULT_METHODS = frozenset({"tools/call", "tasks/result"})
 """The requests answered with a tool's result (`CallToolResult`), read raw by `_read_raw_tool_results`."""
@@ -1180,18 +1243,27 @@ class GeneratedClient:
         extra: Mapping[str, object] | NotGiven,
     ) -> dict[str, Any]:
         """The arguments to send by wire name, once they fit the tool's input schema."""
-        given = (
-            arguments
-            if type(arguments) is dict or isinstance(arguments, Mapping)
-            else _as_json(arguments)
-        )
+        if type(arguments) is dict or isinstance(arguments, Mapping):
+            given: Mapping[Any, object] = arguments
+        else:
+            try:
+                given = _as_json(arguments)
+            except _NotJson as error:
+                raise ToolArgumentsError(tool, f"the arguments: {error}") from None
         payload: dict[str, Any] = {}
         for (
             name,
             value,
         ) in given.items():  # a loop, not a comprehension: no frame of its own on every call
-            if value is not NOT_GIVEN:
-                payload[name] = value if type(value) in _JSON_SCALARS else _as_json(value)
+            if value is NOT_GIVEN:
+                continue
+            if type(value) in _PLAIN_JSON or (type(value) is str and value.isascii()):
+                payload[name] = value
+                continue
+            try:
+                payload[name] = _as_json(value)
+            except _NotJson as error:
+                raise ToolArgumentsError(tool, f"{terms.where(name)}: {error}") from None
         if not isinstance(extra, NotGiven):
             for name, value in extra.items():
                 if name in terms.parameters:
@@ -1199,7 +1271,10 @@ class GeneratedClient:
                         tool,
                         f"extra argument {name!r} is the parameter {terms.parameters[name]}: pass it by that name",
                     )
-                payload[name] = _as_json(value)
+                try:
+                    payload[name] = _as_json(value)
+                except _NotJson as error:
+                    raise ToolArgumentsError(tool, f"{terms.where(name)}: {error}") from None
         try:
             problem = terms.problem("input", payload)
         except CheckPastBudget as error:
@@ -1393,15 +1468,16 @@ class GeneratedClient:
     async def _read_template(
         self,
         template: str,
-        variables: Mapping[str, str | NotGiven],
+        variables: Mapping[str, str | list[str] | NotGiven],
         call_options: RequestOptions | None = None,
     ) -> ReadResourceResult:
-        """Expand a resource template (RFC 6570, by the SDK) with the given variables and read the result."""
+        """Expand a resource template (RFC 6570, by the SDK) with the given variables and read the
+        result; an exploded variable (`{/path*}`) may be a list, one segment per item."""
         from mcp.shared.uri_template import UriTemplate
 
-        given = {
-            name: value for name, value in variables.items() if not isinstance(value, NotGiven)
-        }
+        given = _given_texts(
+            self.server_name, f"resource template {template!r}", "variable", variables
+        )
         uri = UriTemplate.parse(template).expand(given)
         result = await self._request(
             f"resource {uri!r}",
@@ -1417,10 +1493,8 @@ class GeneratedClient:
         call_options: RequestOptions | None = None,
     ) -> GetPromptResult:
         """Get a prompt, sending only the arguments that were given."""
-        given = {
-            name: value for name, value in arguments.items() if not isinstance(value, NotGiven)
-        }
         request = f"prompt {prompt!r}"
+        given = _given_texts(self.server_name, request, "argument", arguments)
         result = await self._request(
             request, call_options, lambda meta: self.mcp_client.get_prompt(prompt, given, meta=meta)
         )
@@ -1842,22 +1916,56 @@ def _check_result_base64(server: str, tool: str, result: CallToolResult) -> None
     _check_base64(server, f"tool {tool!r}", blocks)
 
 
+def _given_texts(
+    server: str, request: str, kind: str, values: Mapping[str, T | NotGiven]
+) -> dict[str, T]:
+    """The values given to a prompt or a resource template, once each is text JSON can carry: a lone
+    surrogate failed the SDK's writer (over stdio the session ended, as if the server had gone) or its
+    URI quoting (with a bare `UnicodeEncodeError`)."""
+    given: dict[str, T] = {}
+    for name, value in values.items():
+        if isinstance(value, NotGiven):
+            continue
+        try:
+            given[name] = _as_json(value)
+        except _NotJson as error:
+            raise ValueError(
+                f"server {server!r}: {request}: {kind} {name!r}: {error}; nothing was sent"
+            ) from None
+    return given
+
+
 def _meta(options: RequestOptions) -> RequestParamsMeta | None:
+    """The request's `_meta` as given, once JSON can carry it (`_as_json`): else `ValueError`."""
     meta = options.get("meta")
-    return cast("RequestParamsMeta", dict(meta)) if meta is not None else None
+    if meta is None:
+        return None
+    try:
+        return cast("RequestParamsMeta", _as_json(dict(meta)))
+    except _NotJson as error:
+        raise ValueError(f"call_options meta: {error}; nothing was sent") from None
 
 
 def _timeout(options: RequestOptions) -> float | None:
     """The call's `timeout`, checked before anything is sent: a NaN reached the SDK, which sent the
-    request and then failed on the deadline with anyio's own error, leaving the server at work."""
-    timeout = options.get("timeout")
+    request and then failed on the deadline with anyio's own error, leaving the server at work; a
+    negative one sent it only to cancel it at once, and an integer past any float raised a bare
+    `OverflowError`."""
+    return _seconds(options.get("timeout"), "call_options timeout", "nothing was sent")
+
+
+def _seconds(timeout: object, what: str, consequence: str) -> float | None:
+    """`timeout` when it is None or a number of seconds anyio can wait, else `ValueError` naming
+    `what` and the `consequence`."""
     if timeout is None:
         return None
-    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or math.isnan(timeout):
-        raise ValueError(
-            f"call_options timeout must be a number of seconds, not {timeout!r}; nothing was sent"
-        )
-    return timeout
+    if not isinstance(timeout, bool) and isinstance(timeout, int | float):
+        try:
+            if float(timeout) >= 0:  # False for a NaN
+                return timeout
+        except OverflowError:
+            pass
+    raise ValueError(f"{what} must be a number of seconds, not {timeout!r:.60}; {consequence}")
 
 
 def _progress(callback: ProgressCallback | None, server: str, tool: str) -> ProgressFnT | None:

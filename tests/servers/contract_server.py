@@ -121,6 +121,13 @@ TOOLS = [
             "outputSchema": schema,
         },
     )
+] + [
+    # answers with a number JSON has none for, as `json.dumps` writes it: `NaN`, `Infinity`
+    {
+        "name": "get_no_json_number",
+        "inputSchema": {"type": "object", "properties": {"value": {"enum": ["nan", "inf", "-inf"]}}},
+        "outputSchema": _object({"x": {"type": "number"}}),
+    }
 ]
 
 
@@ -144,7 +151,9 @@ def handle(message: dict[str, Any], tools: list[dict[str, Any]]) -> None:
         result = {"tools": tools}
     elif method == "tools/call":
         name, arguments = params["name"], params.get("arguments")
-        if name.startswith("get_"):
+        if name == "get_no_json_number":
+            result = {"content": [], "structuredContent": {"x": float(arguments["value"])}}
+        elif name.startswith("get_"):
             result = {"content": [], "structuredContent": arguments["reply"]}
         else:
             result = {"content": [{"type": "text", "text": json.dumps(arguments)}]}

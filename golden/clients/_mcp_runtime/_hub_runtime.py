@@ -67,10 +67,12 @@ from ._runtime import (
     RequestTimeoutError,
     ServerError,
     _answer_error,
+    _as_json,
     _call_advice,
     _check_result_base64,
     _lone_exception,
     _meta,
+    _NotJson,
     _progress,
     _result_error,
     _server_error,
@@ -565,8 +567,10 @@ class GeneratedHub:
 
         Raises `UnknownQualifiedToolError` for a name not in the catalog and `ArgumentsError` (each
         argument and the schema rule it breaks) for arguments the schema rejects, before anything is
-        sent: nothing is converted (`"1"` is not an integer) and nothing is dropped (a key the schema
-        allows is sent; one it closes out is refused). The server's result comes back as it is,
+        sent: no JSON value is converted (`"1"` is not an integer; a model, tuple or date is sent as
+        its JSON form, as a generated method sends it), nothing is dropped (a key the schema allows is
+        sent; one it closes out is refused), and a value JSON cannot carry (a NaN, a string holding
+        a surrogate) is refused. The server's result comes back as it is,
         `isError` included, so an agent can show the model what went wrong. A tool that runs only
         as a task (`execution.taskSupport: required`) is run as one, and its result returned the
         same way. `search_tools` is answered by the hub itself. `call_options` are a generated
@@ -580,7 +584,14 @@ class GeneratedHub:
         route = self.live_tools.get(qualified_name)
         if route is None:
             raise self.live_catalog.unknown(qualified_name)
-        payload = dict(arguments or {})
+        payload: dict[str, Any] = {}
+        for name, value in (arguments or {}).items():
+            try:
+                payload[name] = _as_json(value)
+            except _NotJson as error:
+                raise ArgumentsError(
+                    f"{qualified_name}: invalid arguments: {name}: {error}; nothing was sent"
+                ) from None
         self.live_catalog.check(route, payload)
         client = self.clients[route.client]
         options: CallOptions = call_options or {}

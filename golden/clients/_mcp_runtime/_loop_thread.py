@@ -8,6 +8,7 @@ standard library (`asyncio` when a sync client first connects). Do not edit the 
 from __future__ import annotations
 
 import contextvars
+import os
 import signal
 import threading
 from collections.abc import Coroutine
@@ -42,6 +43,8 @@ class SessionLoop:
         import asyncio
 
         self.owner = owner
+        self.pid = os.getpid()
+        """The process the loop, its session and a stdio server's pipes belong to."""
         self.loop = asyncio.new_event_loop()
         self.thread: threading.Thread | None = None
         """The loop's own thread, once the loop has moved there."""
@@ -74,6 +77,9 @@ class SessionLoop:
                 raise RuntimeError(
                     f"{self.owner} is closed: its `with` block has ended; call it inside the block, or connect again"
                 )
+            if os.getpid() != self.pid:
+                coroutine.close()
+                raise RuntimeError(self._forked())
             here = not self._threaded and running is None and self._driver is None
             if here:
                 self._driver = threading.current_thread()
@@ -178,8 +184,23 @@ class SessionLoop:
         closing.set()
         await holder
 
+    def _forked(self) -> str:
+        """Why a forked child cannot call: the loop's thread, if it had one, did not come along (the
+        call waited for ever), and the session and the server's pipes are the parent's, which the
+        parent goes on using (the answers would go to either)."""
+        return (
+            f"{self.owner} was opened in process {self.pid}, and this is a child forked from it "
+            f"(process {os.getpid()}): its session and the server connection stay the parent's; "
+            "connect again in this process"
+        )
+
     def close(self) -> None:
-        """Leave the entered context (closing the session) from its task, then stop and close the loop."""
+        """Leave the entered context (closing the session) from its task, then stop and close the loop.
+        A forked child leaves them alone: they are its parent's, which closes them."""
+        if os.getpid() != self.pid:
+            with self._state:
+                self._closed = True
+            return
         try:
             if self._holder is not None and self._closing is not None:
                 self.run(self._leave(self._holder, self._closing))

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import inspect
+import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -75,7 +76,7 @@ class Limits:
     seconds: float = 10.0
     memory_bytes: int = 64 * 1024 * 1024
     printed_bytes: int = 1024 * 1024
-    """How much the script may print before it fails with `MemoryError`."""
+    """How much the script may print before it fails with `MemoryError` (saying it printed too much)."""
 
 
 @dataclass(frozen=True)
@@ -186,7 +187,8 @@ async def run_code(
         except (monty.MontyTypingError, monty.MontySyntaxError) as error:
             raise ScriptRejected(_message(error), tuple(run.log), printed.output) from None
         except monty.MontyError as error:
-            raise ScriptFailed(_message(error), tuple(run.log), printed.output) from None
+            message = _printed_past(_message(error), limits)
+            raise ScriptFailed(message, tuple(run.log), printed.output) from None
         finally:
             run.cancel_pending()
         return RunResult(value, tuple(run.log), printed.output)
@@ -359,6 +361,27 @@ def _message(error: Any) -> str:
     a loaded machine lets a script outrun the time limit) has none, only its text."""
     display = getattr(error, "display", None)
     return str(display() if display is not None else error).strip()
+
+
+_OVER_MEMORY = re.compile(r"MemoryError: memory limit exceeded: \d+ bytes > (\d+) bytes")
+
+
+def _printed_past(message: str, limits: Limits) -> str:
+    """Monty's message, unless it is the printing cap's: Monty says "memory limit exceeded" for a
+    script that printed past `printed_bytes` too, which sends the script's author after its heap."""
+    over = _OVER_MEMORY.search(message)
+    if (
+        over is None
+        or int(over[1]) != limits.printed_bytes
+        or limits.printed_bytes == limits.memory_bytes
+    ):
+        return message
+    return _OVER_MEMORY.sub(
+        f"MemoryError: the script printed more than limits.printed_bytes ({limits.printed_bytes:,} bytes); "
+        "print less, and leave the answer as the last expression",
+        message,
+        count=1,
+    )
 
 
 def _import_monty() -> ModuleType:

@@ -35,6 +35,7 @@ from ._runtime import (
     ToolResult,
     _meta,
     _progress,
+    _seconds,
     _server_error,
     _timeout,
 )
@@ -165,10 +166,12 @@ class TaskHandle(Generic[T]):
         """Wait for the task to end and return the tool's result, typed and checked as its method's is.
 
         A tool that fails raises `ToolError`; a cancelled task, `TaskCancelledError`. After `timeout`
-        seconds the task is cancelled and `RequestTimeoutError` raised.
+        seconds the task is cancelled and `RequestTimeoutError` raised; a timeout that is no number
+        of seconds (a negative one cancelled the task at once) is a `ValueError`, and the task goes on.
         """
         import anyio
 
+        _seconds(timeout, "result() timeout", "the task goes on")
         try:
             with anyio.fail_after(timeout):
                 outcome = await self._outcome()
