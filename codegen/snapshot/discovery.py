@@ -1533,7 +1533,9 @@ def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
                 if line.strip()
             ]
             if before:
-                return f"; its last stderr lines before {diagnostics.closed_during}: {_tail(before[-STDERR_TAIL_LINES:])}"
+                return (
+                    f"; its last stderr lines before {diagnostics.closed_during}: {_tail(before[-STDERR_TAIL_LINES:])}"
+                )
         if not lines:
             return ""
         earlier, last = lines[:-STDERR_TAIL_LINES], lines[-STDERR_TAIL_LINES:]
