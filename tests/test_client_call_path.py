@@ -165,6 +165,48 @@ async def test_a_tool_named_after_what_the_models_package_imports_reaches_its_ow
         forget_generated(out)
 
 
+NULLABLE_ARGUMENTS = {
+    "type": "object",
+    "properties": {"word": {"type": "string"}, "max-results": {"type": "integer", "nullable": True}},
+    "required": ["word"],
+}
+
+
+async def test_an_openapi_nullable_argument_takes_the_none_its_type_allows(tmp_path: Path) -> None:
+    """A server on Redocly's TypeScript SDK (ajv) lists `{"type": "integer", "nullable": true}` and takes
+    a null: the keyword is typed `int | None`, and the check before sending refused the None (`None is
+    not of type 'integer'`), in the fast check and `jsonschema` alike. A string is still refused."""
+    from mcp import Client, types
+    from mcp.server.lowlevel import Server
+
+    from codegen.snapshot import Snapshot
+
+    received: list[dict[str, Any] | None] = []
+
+    async def list_tools(_context: Any, _params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[types.Tool(name="translate", input_schema=NULLABLE_ARGUMENTS)])
+
+    async def call_tool(_context: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        received.append(params.arguments)
+        return types.CallToolResult(content=[types.TextContent(type="text", text="ok")])
+
+    server = Server("dictionary", on_list_tools=list_tools, on_call_tool=call_tool)
+    tool = {"name": "translate", "inputSchema": NULLABLE_ARGUMENTS}
+    out = tmp_path / "nullable"
+    generate_package(Snapshot("dictionary", "2025-11-25", {"tools": {}}, tools=(tool,)), out)
+    try:
+        dictionary = import_generated(out, "dictionary")
+        async with Client(server, cache=None) as client:
+            typed = dictionary.DictionaryClient(client)
+            await typed.translate(word="dog", max_results=None)
+            await typed.translate(word="dog", max_results=3)
+            with pytest.raises(dictionary.ToolArgumentsError, match="'x' is not of type 'integer'"):
+                await typed.translate(word="dog", max_results="x")
+        assert received == [{"word": "dog", "max-results": None}, {"word": "dog", "max-results": 3}]
+    finally:
+        forget_generated(out)
+
+
 def test_a_tool_module_gone_since_the_package_was_imported_says_the_package_was_regenerated(tmp_path: Path) -> None:
     """A process that imported a package `watch` then regenerated without one of its tools failed on that
     tool's first call with a bare "module '..._models' has no attribute 'search'" (or, for its model, a

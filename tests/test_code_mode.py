@@ -168,6 +168,38 @@ def test_a_union_of_enums_and_consts_is_one_literal_in_the_stub() -> None:
     assert '    status: Literal["pending", "in_progress", "completed", "deleted"] | int = ...,\n' in stub
 
 
+def test_a_number_that_may_be_an_integer_is_a_float_in_the_stub(tmp_path: Path) -> None:
+    """mcpforunityserver's `page_size` (`anyOf` an integer, a number, a string or null) was
+    `int | float | str | None`, which ruff's default rules reject in a signature (PYI041): a type
+    checker takes an `int` for a `float`, and code mode's own checker does too."""
+    number = {"anyOf": [{"type": "integer"}, {"type": "number"}, {"type": "string"}, {"type": "null"}]}
+    properties = {"page_size": number, "scale": {"type": ["integer", "number"]}}
+    tool = {"name": "search", "inputSchema": {"type": "object", "properties": properties}}
+    files = render_code_mode([(catalog("unity", [tool]), {})], HubSettings())
+    stub = files["unity.pyi"].decode()
+    assert "    page_size: float | str | None = ...,\n" in stub, stub
+    assert "    scale: float = ...,\n" in stub, stub
+    assert _ruff_check(files, tmp_path) == ""
+
+
+def test_a_server_with_no_tools_has_a_module_that_imports_nothing(tmp_path: Path) -> None:
+    """@azure/mcp-template's server lists nothing, and its module imported `_CODE_MODE` for no function,
+    which ruff's default rules reject (F401)."""
+    files = render_code_mode([(catalog("empty", []), {})], HubSettings())
+    assert "import" not in files["empty.py"].decode()
+    assert _ruff_check(files, tmp_path) == ""
+
+
+def _ruff_check(files: dict[str, bytes], folder: Path) -> str:
+    """What ruff's default rules find in the code-mode package's files (nothing of this repository's configuration)."""
+    for name, content in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(content)
+    ruff = [sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", "--line-length", "100", "--quiet", "."]
+    checked = subprocess.run(ruff, capture_output=True, text=True, cwd=folder, timeout=60)
+    return checked.stdout + checked.stderr
+
+
 @pytest.mark.parametrize("naming_rules", [4, 5])
 def test_a_tagged_unions_members_are_named_as_the_models_name_them(naming_rules: int) -> None:
     """By rules 5 a tagged union's object members are named by their tags in the stub, as in the

@@ -262,6 +262,24 @@ def test_a_start_up_failure_shows_the_servers_lines_without_their_colour_codes(
     assert "x1b" not in result.stderr and "\x1b" not in result.stderr
 
 
+def test_a_start_up_failure_shows_whole_lines_of_what_the_server_said(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """@salesforce/mcp's last lines on Node 20 were over 600 characters, a long deprecation warning
+    first, and the line began inside that warning's first word (`P0151] DeprecationWarning: ...`): the
+    lines that fit are shown whole, the error last."""
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path, "--mode deprecation-exit", hub=False)
+
+    result = run_cli("snapshot", "legacy")
+
+    assert result.exit_code == 2
+    assert result.stderr.rstrip("\n").endswith(
+        "its last stderr lines: "
+        'Automatic extension resolution of the "main" field is deprecated for ES modules. | '
+        "(Use `node --trace-deprecation ...` to show where the warning was created) | "
+        "TypeError: Cannot read properties of undefined (reading 'bind')"
+    ), result.stderr
+
+
 def test_an_ad_hoc_command_that_is_missing_does_not_mention_a_config(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))

@@ -27,7 +27,9 @@ on 2026-12-02 too, `gitmcp` (`@cyanheads/git-mcp-server` 2.15.3, `MCP_TRANSPORT_
 constraints on array items and union members, which no other fixture has). On 2026-12-03, from
 PyPI, `biomcp` (biomcp-cli 0.9.3, a Rust binary, `biomcp mcp`: `type: ["string", "array"]` with
 string constraints on the items, which datamodel-code-generator makes a `TypeAliasType` of a list of
-`RootModel[str]`s)."""
+`RootModel[str]`s). On 2026-12-04, from PyPI under `mcp<2`, `harbor` (harbormaster-mcp 27.1.2: an
+argument named `output` of a tool whose result is wrapped) and `unity` (mcpforunityserver 10.3.0:
+`anyOf` an integer and a number, which a keyword typed `int | float` spells as ruff's PYI041 rejects)."""
 
 from __future__ import annotations
 
@@ -76,6 +78,8 @@ PICKED = {
     # strings as array items and union members, which datamodel-code-generator makes `RootModel[str]`s
     "biomcp": ("search",),  # biomcp-cli: `disease` is a string or an array of constrained strings, an alias
     # of `list[SearchInputDiseaseArraySearchInputDiseaseArrayItem]` in the models
+    "harbor": ("record_delegation_result",),  # harbormaster-mcp: an argument `output`, a wrapped `str` result
+    "unity": ("manage_asset", "manage_components"),  # mcpforunityserver: `anyOf` integer and number (PYI041)
 }
 
 WIDE = {
@@ -103,6 +107,19 @@ WIDE = {
 """Under `LINE_LENGTH` characters on one line, over it in the columns black and ruff count (two for
 each East Asian wide character)."""
 
+TASK_WITH_A_HANDLE = {
+    "name": "render_report",
+    "execution": {"taskSupport": "optional"},
+    "inputSchema": {"type": "object", "properties": {"handle": {"type": "string"}}, "required": ["handle"]},
+    "outputSchema": {
+        "type": "object",
+        "properties": {"result": {"type": "string"}},
+        "required": ["result"],
+        "x-fastmcp-wrap-result": True,
+    },
+}
+"""A task tool with an argument named as the local its `start_...` method once kept the handle in."""
+
 
 def picked_snapshot() -> Snapshot:
     catalogs = {server: load_snapshot(MORE / f"{server}.json") for server in PICKED}
@@ -113,7 +130,7 @@ def picked_snapshot() -> Snapshot:
         if entry["name"] in names
     ]  # fmt: skip
     assert sorted(entry["name"] for entry in tools) == sorted(name for names in PICKED.values() for name in names)
-    tools.append(WIDE)
+    tools += [WIDE, TASK_WITH_A_HANDLE]
     tools.sort(key=lambda entry: str(entry["name"]))
     return Snapshot(server="picked", protocol_version="2025-11-25", capabilities={"tools": {}}, tools=tuple(tools))
 
@@ -196,6 +213,27 @@ def test_an_alias_of_a_list_of_constrained_strings_is_a_plain_list_keyword(packa
     ), models
 
 
+def test_no_method_rebinds_one_of_its_arguments(package: Path) -> None:
+    """harbormaster-mcp's `record_delegation_result` takes `output` and returns a wrapped `str`: its
+    method kept the wrapper in a local `output`, the argument's name, which `mypy --strict` rejects
+    (an assignment of the wrong type, and `.result` read off a `str`); a task's `start_...` method
+    did the same with `handle`."""
+    client = ast.parse((package / "client.py").read_text(encoding="utf-8"))
+    rebound = {
+        (method.name, target.id)
+        for method in ast.walk(client)
+        if isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef)
+        for statement in ast.walk(method)
+        if isinstance(statement, ast.Assign)
+        for target in statement.targets
+        if isinstance(target, ast.Name) and target.id in {argument.arg for argument in method.args.kwonlyargs}
+    }
+    assert rebound == set()
+    assert {"record_delegation_result", "start_render_report"} <= {
+        node.name for node in ast.walk(client) if isinstance(node, ast.AsyncFunctionDef)
+    }
+
+
 def _files(package: Path, tool: str) -> tuple[str, str]:
     """The package's client and one tool's models module."""
     return (package / "client.py").read_text(encoding="utf-8"), (package / "_models" / f"{tool}.py").read_text("utf-8")
@@ -242,6 +280,9 @@ async def use(client: PickedClient) -> None:
     await client.git_commit(message="m", files_to_stage=["a.txt"])
     await client.git_branch(merged="main")
     await client.search(entity="article", disease=["melanoma"], drug="dabrafenib")
+    done: str = await client.record_delegation_result(job_id="j", status="completed", output="42")
+    report: str = await (await client.start_render_report(handle="h")).result()
+    await client.manage_asset(action="search", path="Assets", page_number=2, page_size=0.5)
 """
 """A user's code: plain strings where the wire takes strings, and still the JSON Schema's
 `minLength` checked before sending."""

@@ -328,9 +328,13 @@ def _tag_value(member: dict[str, Any], tag: str) -> Any:
 
 
 def _union(members: Sequence[str]) -> str:
+    """The members as one type; `float` stands for `int | float` too, as a type checker reads it
+    (ruff's default rules reject the pair in a stub's signature, PYI041)."""
     unique = list(dict.fromkeys(members))
     if "Any" in unique:
         return "Any"
+    if "float" in unique:
+        unique = [member for member in unique if member != "int"]
     if "None" in unique:  # last, as people write it
         unique = [member for member in unique if member != "None"] + ["None"]
     return " | ".join(unique)

@@ -188,7 +188,7 @@ def _input_parameters(
         prop = properties[param.wire]
         nullable = _may_be_null(prop, local_schema, set()) if prop != {} else True
         plain = _plain_roots(model.fields[param.wire][1], classes, frozenset())
-        annotation = _strip_none(_as_sent(plain, plan.naming_rules), nullable=nullable)
+        annotation = _keyword_annotation(_as_sent(plain, plan.naming_rules), nullable=nullable)
         parameters.append(
             Parameter(
                 python=param.python,
@@ -315,8 +315,11 @@ def _may_be_null(schema: Any, root: JSON, seen: set[str]) -> bool:
     return kind is None and not any(key in schema for key in ("anyOf", "oneOf", "allOf", "properties", "items"))
 
 
-def _strip_none(annotation: ast.expr, nullable: bool) -> str:
-    """Drop the `| None` datamodel-code-generator adds to optional fields when the schema itself forbids null."""
+def _keyword_annotation(annotation: ast.expr, nullable: bool) -> str:
+    """A keyword's type from its field's: without the `| None` datamodel-code-generator adds to
+    optional fields when the schema itself forbids null, and without `int` beside `float`, which a
+    type checker takes an `int` for (ruff's default rules reject `int | float` in a signature, PYI041;
+    mcpforunityserver's `anyOf` of an integer and a number). The field keeps both: pydantic reads them apart."""
     members: list[ast.expr] = []
 
     def flatten(node: ast.expr) -> None:
@@ -330,6 +333,8 @@ def _strip_none(annotation: ast.expr, nullable: bool) -> str:
     if not nullable:
         kept = [member for member in members if not (isinstance(member, ast.Constant) and member.value is None)]
         members = kept or members
+    if any(isinstance(member, ast.Name) and member.id == "float" for member in members):
+        members = [member for member in members if not (isinstance(member, ast.Name) and member.id == "int")]
     return " | ".join(annotation_text(member) for member in members)
 
 

@@ -1527,7 +1527,7 @@ def _stray_stdout(diagnostics: _Diagnostics, secrets: Secrets) -> str:
     lines = [line for line in (secrets.scrub(_uncoloured(line)).strip() for line in diagnostics.stray_stdout) if line]
     if not lines:
         return ""
-    return "; its stdout lines that are not JSON-RPC: " + " | ".join(lines)[-STDERR_TAIL_CHARACTERS:]
+    return "; its stdout lines that are not JSON-RPC: " + _tail(lines)
 
 
 _TERMINAL_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?)")
@@ -1556,8 +1556,9 @@ def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
                 if line.strip()
             ]
             if before:
-                shown = " | ".join(before[-STDERR_TAIL_LINES:])[-STDERR_TAIL_CHARACTERS:]
-                return f"; its last stderr lines before {diagnostics.closed_during}: {shown}"
+                return (
+                    f"; its last stderr lines before {diagnostics.closed_during}: {_tail(before[-STDERR_TAIL_LINES:])}"
+                )
         if not lines:
             return ""
         earlier, last = lines[:-STDERR_TAIL_LINES], lines[-STDERR_TAIL_LINES:]
@@ -1571,8 +1572,24 @@ def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
             or (None if any(_THROWN_LINE.match(line) for line in last) else next(mentions, None))
         )
         cause = f"; its first error line: {first_error[: STDERR_TAIL_CHARACTERS // 2]}" if first_error else ""
-        return f"{cause}; its last stderr lines: " + " | ".join(last)[-STDERR_TAIL_CHARACTERS:]
+        return f"{cause}; its last stderr lines: " + _tail(last)
     return ""
+
+
+def _tail(lines: Sequence[str]) -> str:
+    """The last lines joined with ` | `, as many whole ones as fit in `STDERR_TAIL_CHARACTERS`: a cut
+    inside a line showed its end alone (`P0151] DeprecationWarning: ...`, of Node's `(node:81) [DEP0151]
+    ...`). A last line longer than that on its own keeps its end, after `...`."""
+    shown: list[str] = []
+    length = 0
+    for line in reversed(lines):
+        length += len(line) + (len(" | ") if shown else 0)
+        if length > STDERR_TAIL_CHARACTERS:
+            break
+        shown.append(line)
+    if not shown:
+        return "..." + lines[-1][-(STDERR_TAIL_CHARACTERS - len("...")) :]
+    return " | ".join(reversed(shown))
 
 
 _ERROR_LINE = re.compile(

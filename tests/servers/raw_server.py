@@ -331,6 +331,18 @@ def main() -> None:
         sys.stderr.write("\x1b[31mHTTP transport error:\x1b[39m TypeError: fetch failed\n")
         sys.stdout.write("\x1b[1mStripe MCP\x1b[22m \x1b]8;;https://example.com\x1b\\docs\x1b]8;;\x1b\\\n")
         sys.exit(1)
+    if mode == "deprecation-exit":  # @salesforce/mcp 0.30.15 on Node 20: a long warning, then oclif's error
+        package = "/home/developer/projects/sales-tools/node_modules/@salesforce/metadata-enrichment/"
+        sys.stderr.write(
+            f'(node:13381) [DEP0151] DeprecationWarning: Package {package} has a "main" field set to "lib/index", '
+            'excluding the full filename and extension to the resolved file at "lib/index.js", imported from '
+            f"{package.replace('/metadata-enrichment/', '/mcp-provider-metadata-enrichment/')}"
+            "dist/tools/enrich_metadata.js.\n"
+            ' Automatic extension resolution of the "main" field is deprecated for ES modules.\n'
+            "(Use `node --trace-deprecation ...` to show where the warning was created)\n"
+            "    TypeError: Cannot read properties of undefined (reading 'bind')\n"
+        )
+        sys.exit(2)
     if mode == "stdout-banner-exit":  # 00bx-photoshop-mcp: its complaint on stdout, then exit
         sys.stdout.write("\n  example-mcp v1.0\n\n  To complete installation:\n    example-mcp-install\n")
         sys.stdout.write("  Installation not complete. Run: example-mcp-install\n")

@@ -287,7 +287,8 @@ class _Compiler:
         return follow
 
     def keyword_type(self, names: Any, schema: Any) -> Check:
-        tests = tuple(_TYPES[name] for name in ([names] if isinstance(names, str) else names))
+        names = [names] if isinstance(names, str) else names
+        tests = tuple(_TYPES[name] for name in [*names, *(["null"] if _nullable(schema) else [])])
         if len(tests) == 1:
             return tests[0]
         return lambda value: any(test(value) for test in tests)
@@ -538,6 +539,13 @@ def _matches(pattern: str, text: str) -> bool | None:
     return False
 
 
+def _nullable(schema: Any) -> bool:
+    """OpenAPI's `nullable: true` beside a `type`, which admits `null` too: servers built from OpenAPI
+    descriptions and on ajv (Redocly's TypeScript SDK) list it and take a null, and the generated
+    types (`int | None`) and `drift` read it so; a JSON Schema validator alone would refuse the null."""
+    return isinstance(schema, dict) and schema.get("nullable") is True
+
+
 def _matched_by_any(patterns: Iterable[str], name: str) -> bool:
     """Whether a property name is one `patternProperties` may cover (one an unchecked pattern may match
     counts: the server judges it), so `additionalProperties` does not apply to it."""
@@ -744,7 +752,8 @@ def _linear_keywords(dialect: Any) -> Any:
     """`dialect` with each keyword that applies a server-chosen regular expression (`pattern`,
     `patternProperties`, and `additionalProperties` and 2020-12's `unevaluatedProperties`, which
     skip the names `patternProperties` covers) matching through `_matches`, in linear time. A match
-    `_matches` leaves open never makes a refusal. The same messages as `jsonschema`'s own."""
+    `_matches` leaves open never makes a refusal. The same messages as `jsonschema`'s own. And `type`
+    takes the `null` OpenAPI's `nullable` admits (`_nullable`), as the fast check does."""
     jsonschema: Any = importlib.import_module("jsonschema")
     error = jsonschema.ValidationError
 
@@ -853,10 +862,15 @@ def _linear_keywords(dialect: Any) -> Any:
                     f"Unevaluated properties are not valid under the given schema ({names} {verb} unevaluated and invalid)"
                 )
 
+    def type_or_null(validator: Any, names: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        if instance is not None or not _nullable(schema):
+            yield from dialect.VALIDATORS["type"](validator, names, instance, schema)
+
     replaced = {
         "pattern": pattern,
         "patternProperties": pattern_properties,
         "additionalProperties": additional_properties,
+        "type": type_or_null,
     }
     if (
         dialect.VALIDATORS.get("unevaluatedProperties")

@@ -326,18 +326,19 @@ class CatalogClient(TaskClient):
             b: Required.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        output = await self._call_structured(
-            "math.multiply",
-            _models.math_multiply._CONTRACT,
-            {
-                "a": a,
-                "b": b,
-            },
-            _models.math_multiply.MathMultiplyOutput,
-            extra=extra,
-            call_options=call_options,
-        )
-        return output.result
+        return (
+            await self._call_structured(
+                "math.multiply",
+                _models.math_multiply._CONTRACT,
+                {
+                    "a": a,
+                    "b": b,
+                },
+                _models.math_multiply.MathMultiplyOutput,
+                extra=extra,
+                call_options=call_options,
+            )
+        ).result
 
     async def start_math_multiply(
         self,
@@ -358,18 +359,19 @@ class CatalogClient(TaskClient):
             b: Required.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        handle = await self._start_structured(
-            "math.multiply",
-            _models.math_multiply._CONTRACT,
-            {
-                "a": a,
-                "b": b,
-            },
-            _models.math_multiply.MathMultiplyOutput,
-            extra=extra,
-            call_options=call_options,
-        )
-        return handle._then(lambda output: output.result)
+        return (
+            await self._start_structured(
+                "math.multiply",
+                _models.math_multiply._CONTRACT,
+                {
+                    "a": a,
+                    "b": b,
+                },
+                _models.math_multiply.MathMultiplyOutput,
+                extra=extra,
+                call_options=call_options,
+            )
+        )._then(lambda output: output.result)
 
     async def self_(
         self,

@@ -154,17 +154,18 @@ class ShapesClient(GeneratedClient):
             direct: Required.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        output = await self._call_structured(
-            "nest",
-            _models.nest._CONTRACT,
-            {
-                "direct": direct,
-            },
-            _models.nest.NestOutput,
-            extra=extra,
-            call_options=call_options,
-        )
-        return output.root
+        return (
+            await self._call_structured(
+                "nest",
+                _models.nest._CONTRACT,
+                {
+                    "direct": direct,
+                },
+                _models.nest.NestOutput,
+                extra=extra,
+                call_options=call_options,
+            )
+        ).root
 
     async def pages(
         self,
@@ -205,14 +206,15 @@ class ShapesClient(GeneratedClient):
         Args:
             arguments: The tool's arguments as one value: its input schema's root is a map.
         """
-        output = await self._call_structured(
-            "total",
-            _models.total._CONTRACT,
-            arguments,
-            _models.total.TotalOutput,
-            call_options=call_options,
-        )
-        return output.result
+        return (
+            await self._call_structured(
+                "total",
+                _models.total._CONTRACT,
+                arguments,
+                _models.total.TotalOutput,
+                call_options=call_options,
+            )
+        ).result
 
     async def word_counts(
         self,
@@ -229,17 +231,18 @@ class ShapesClient(GeneratedClient):
             text: Required.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        output = await self._call_structured(
-            "word_counts",
-            _models.word_counts._CONTRACT,
-            {
-                "text": text,
-            },
-            _models.word_counts.WordCountsOutput,
-            extra=extra,
-            call_options=call_options,
-        )
-        return output.root
+        return (
+            await self._call_structured(
+                "word_counts",
+                _models.word_counts._CONTRACT,
+                {
+                    "text": text,
+                },
+                _models.word_counts.WordCountsOutput,
+                extra=extra,
+                call_options=call_options,
+            )
+        ).root
 
 
 class ShapesSyncClient(SyncClient[ShapesClient]):

@@ -77,17 +77,18 @@ class WeatherClient(GeneratedClient):
             celsius: Required.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        output = await self._call_structured(
-            "celsius_to_fahrenheit",
-            _models.celsius_to_fahrenheit._CONTRACT,
-            {
-                "celsius": celsius,
-            },
-            _models.celsius_to_fahrenheit.CelsiusToFahrenheitOutput,
-            extra=extra,
-            call_options=call_options,
-        )
-        return output.result
+        return (
+            await self._call_structured(
+                "celsius_to_fahrenheit",
+                _models.celsius_to_fahrenheit._CONTRACT,
+                {
+                    "celsius": celsius,
+                },
+                _models.celsius_to_fahrenheit.CelsiusToFahrenheitOutput,
+                extra=extra,
+                call_options=call_options,
+            )
+        ).result
 
     async def get_forecast(
         self,
@@ -136,17 +137,18 @@ class WeatherClient(GeneratedClient):
             query: Part of a city name, in any case.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        output = await self._call_structured(
-            "search",
-            _models.search._CONTRACT,
-            {
-                "query": query,
-            },
-            _models.search.SearchOutput,
-            extra=extra,
-            call_options=call_options,
-        )
-        return output.result
+        return (
+            await self._call_structured(
+                "search",
+                _models.search._CONTRACT,
+                {
+                    "query": query,
+                },
+                _models.search.SearchOutput,
+                extra=extra,
+                call_options=call_options,
+            )
+        ).result
 
     async def send_alert(
         self,
@@ -165,18 +167,19 @@ class WeatherClient(GeneratedClient):
             severity: Server default: 1. Optional.
             extra: More arguments by wire name, as the schema allows them. Optional.
         """
-        output = await self._call_structured(
-            "send_alert",
-            _models.send_alert._CONTRACT,
-            {
-                "message": message,
-                "severity": severity,
-            },
-            _models.send_alert.SendAlertOutput,
-            extra=extra,
-            call_options=call_options,
-        )
-        return output.result
+        return (
+            await self._call_structured(
+                "send_alert",
+                _models.send_alert._CONTRACT,
+                {
+                    "message": message,
+                    "severity": severity,
+                },
+                _models.send_alert.SendAlertOutput,
+                extra=extra,
+                call_options=call_options,
+            )
+        ).result
 
     async def read_stations(
         self,
