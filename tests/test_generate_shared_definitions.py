@@ -74,9 +74,16 @@ NEAR_MISSES = [
         {"node": _ref("Node"), "paging": _ref("Paging")},
         {"Node": _object(children={"type": "array", "items": _ref("Node")}), "Paging": PAGING},
     ),
-    # the definition's class name taken by an inline object's first; a titled copy
+    # the definition's class name taken by an inline object's first; titled after another definition
     _tool("colliding", {"paging": _object(size={"type": "integer"}), "page": _ref("Paging")}, {"Paging": PAGING}),
-    _tool("titled", {"paging": _ref("Paging")}, {"Paging": {**PAGING, "title": "Paging"}}),
+    *(
+        _tool(
+            f"titled_{index}",
+            {"paging": _ref("Paging"), "filter": _ref("Filter")},
+            {"Paging": {**PAGING, "title": "Filter"}, "Filter": FILTER},
+        )
+        for index in range(2)
+    ),
     # draft-07's `definitions`; keywords and a pydantic attribute as property names
     {"name": "legacy", "inputSchema": {**_object(filter={"$ref": "#/definitions/Filter"}), "definitions": {"Filter": FILTER}}},
     *(_tool(f"odd_{index}", {"odd": _ref("Odd")}, {"Odd": KEYWORDS}) for index in range(2)),
@@ -118,7 +125,7 @@ def test_repeated_definitions_made_once_give_the_package_made_with_every_copy(
     shared = render_snapshot(snapshot)
     assert len(calls) == 2, "each group made in one call"
     filters = [json.dumps(entries).count('"enum": ["eq", "ne", "lt"]') for entries in calls]
-    assert filters == [1, 0], filters  # 8 tools of the first group carry the same `Filter`
+    assert filters == [1, 1], filters  # 8 tools of the first group carry the same `Filter`, 2 of the second
     monkeypatch.setattr(model_batches, "shared_call", lambda entries: None)
     every_copy = render_snapshot(snapshot)
     assert shared.keys() == every_copy.keys()

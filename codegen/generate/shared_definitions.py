@@ -35,7 +35,7 @@ PROBE_STEM = "McpStubgenSharedDefinitions"
 """The probe tool's model stem; a group where a tool's stem starts it, or it starts one, shares nothing."""
 
 _SIDES = ("inputSchema", "outputSchema")
-_SHARED_ROOT_KEYWORDS = frozenset({"type", "properties", "required", "description", "additionalProperties"})
+_SHARED_ROOT_KEYWORDS = frozenset({"type", "properties", "required", "description", "additionalProperties", "title"})
 _PLAIN_VALUE_KEYWORDS = frozenset({
     "type", "description", "enum", "format", "default", "minimum", "maximum", "exclusiveMinimum",
     "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "anyOf", "items",
@@ -80,14 +80,15 @@ def shared_call(entries: Sequence[JSON]) -> SharedCall | None:
             if text not in index:
                 continue
             schema = copy[side] = dict(copy[side])
-            schema[container] = {**schema[container], name: _stub(marker + _letters(str(index[text])))}
+            stub = _stub(marker + _letters(str(index[text])), schema[container][name].get("title"))
+            schema[container] = {**schema[container], name: stub}
             stubs += 1
         stubbed.append(copy)
     probe = {
         "type": "object",
         "additionalProperties": True,
         "properties": {f"p{number}": {"$ref": f"#/$defs/D{number}"} for number in range(len(repeated))},
-        "$defs": {f"D{number}": json.loads(text) for number, text in enumerate(repeated)},
+        "$defs": {f"D{number}": _untitled(json.loads(text)) for number, text in enumerate(repeated)},
     }
     return SharedCall([{"name": PROBE_STEM, "inputSchema": probe}, *stubbed], marker, len(repeated), stubs)
 
@@ -193,10 +194,18 @@ def _plain_values(values: Any) -> bool:
     return isinstance(values, list) and all(value is None or isinstance(value, str | int | float) for value in values)
 
 
-def _stub(field: str) -> JSON:
+def _stub(field: str, title: Any) -> JSON:
     """What a repeated definition is replaced by: an open object with one string field, which makes
-    a class of two statements datamodel-code-generator names as it names the definition's."""
-    return {"type": "object", "additionalProperties": True, "properties": {field: {"type": "string"}}}
+    a class of two statements datamodel-code-generator names as it names the definition's (by its
+    `title`, where it has one)."""
+    stub: JSON = {"type": "object", "additionalProperties": True, "properties": {field: {"type": "string"}}}
+    return stub if title is None else {"title": title, **stub}
+
+
+def _untitled(definition: JSON) -> JSON:
+    """The probe's copy of a definition: named `D<index>` in the probe, not by its title (which names
+    the class, and only the class)."""
+    return {key: value for key, value in definition.items() if key != "title"}
 
 
 def _probe_class_of(node: ast.stmt, marker: str) -> str | None:
