@@ -116,7 +116,7 @@ def with_shared_classes(module: str, call: SharedCall) -> str | None:
         bodies[node.name] = lines[node.body[0].lineno - 1 : node.end_lineno]
     if bodies.keys() != {f"{PROBE_STEM}Input", *(f"{PROBE_STEM}InputD{number}" for number in range(call.definitions))}:
         return None
-    edits = [(statements[first].lineno - 1, statements[ours].lineno - 1, [])]
+    edits: list[tuple[int, int, list[str]]] = [(statements[first].lineno - 1, statements[ours].lineno - 1, [])]
     for node in statements[ours:]:
         probe_class = _probe_class_of(node, call.marker)
         if probe_class is not None and probe_class in bodies:
