@@ -10,10 +10,11 @@ back, each stub's class body is replaced by the probe's class body for its defin
 probe's classes are dropped: the group's module as it would be without stubs, which
 `model_batches` then cuts apart as before.
 
-That rests on a class's body depending on its definition alone, so only a definition that makes one
-class and names no other is shared (`_shareable`: an object of plain-valued properties, no `$ref`,
-no `title`), and the module is checked as it comes back: each stub found once, with the body a stub
-has; the probe's classes last, one per definition. Anything else is the group's call made as before.
+That rests on a class's body depending on its definition alone (its name, which a `title` may give,
+is the stub's), so only a definition that makes one class and names no other is shared
+(`_shareable`: an object of plain-valued properties, no `$ref`), and the module is checked as it
+comes back: each stub found once, with the body a stub has; the probe's classes first, one per
+definition; no marker left. Anything else is the group's call made with every copy, as before.
 Every import a shared definition needs is still in the group's module (the probe's class needs it),
 so each tool's imports are cut from it as before.
 """
@@ -51,11 +52,13 @@ class SharedCall:
     """A group's tools as datamodel-code-generator is shown them when definitions are shared."""
 
     entries: list[JSON]
-    """The group's tools, each repeated definition a stub, then the probe."""
+    """The probe, then the group's tools, each repeated definition a stub."""
     marker: str
     """What every stub's one field is named after: `<marker><index>`, its definition's index as letters."""
     definitions: int
+    """Definitions the probe carries (`D0`, `D1`, ...)."""
     stubs: int
+    """Stubs put in the tools' schemas: each must come back as one class."""
 
 
 def shared_call(entries: Sequence[JSON]) -> SharedCall | None:
