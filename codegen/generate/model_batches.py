@@ -48,7 +48,6 @@ from codegen.generate.modelgen import (
     rewritten_source,
     run_datamodel,
 )
-from codegen.generate.shared_definitions import shared_call, with_shared_classes
 from codegen.snapshot import JSON
 
 GROUP_SIZE = 16
@@ -78,7 +77,7 @@ def grouped_sources(jobs: Sequence[ModelJob]) -> list[Made | None]:
         if len(group) < 2:
             continue
         try:
-            module = _group_module([entries[index] for index in group])
+            module = run_datamodel([entries[index] for index in group])
         except Exception:  # one call per tool says which tool, and how
             continue
         if not isinstance(module, str):
@@ -104,19 +103,6 @@ def grouped_sources(jobs: Sequence[ModelJob]) -> list[Made | None]:
             with contextlib.suppress(Exception):  # made alone, the same failure is reported for its tool
                 made[index] = Made(finished_source(source, jobs[index].stem, jobs[index].naming_rules), None)
     return made
-
-
-def _group_module(entries: list[JSON]) -> object:
-    """datamodel-code-generator's module for a group, each definition its tools repeat made once
-    (`shared_definitions`) where the module that comes back shows it is the one every copy gives."""
-    call = shared_call(entries)
-    if call is not None:
-        with contextlib.suppress(Exception):  # made with every copy, which reports its own failure
-            module = run_datamodel(call.entries)
-            shared = with_shared_classes(module, call) if isinstance(module, str) else None
-            if shared is not None:
-                return shared
-    return run_datamodel(entries)
 
 
 def _groups(jobs: Sequence[ModelJob], entries: Sequence[JSON]) -> list[list[int]]:
