@@ -41,7 +41,6 @@ def test_constants_are_the_sdks() -> None:
     assert wire.LATEST_MODERN_VERSION == version.LATEST_MODERN_VERSION
     codes = (
         "CONNECTION_CLOSED",
-        "REQUEST_TIMEOUT",
         "UNSUPPORTED_PROTOCOL_VERSION",
         "INVALID_REQUEST",
         "METHOD_NOT_FOUND",
