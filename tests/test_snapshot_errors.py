@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import json
+import os
 import re
 import signal
 import threading
@@ -99,22 +100,30 @@ def test_garbage_on_stdout_is_skipped_not_fatal(tmp_path: Path, run_cli) -> None
     assert len(json.loads((tmp_path / "raw.json").read_text())["tools"]) == 5
 
 
-def test_a_full_disk_says_to_free_space_and_keeps_the_previous_snapshot(  # type: ignore[no-untyped-def]
-    previous: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("code", "advice"),
+    [
+        (errno.ENOSPC, "free some space there (or raise the quota) and run again"),
+        (errno.EROFS, "the file system is read-only; write somewhere else"),
+        (errno.EACCES, "check the folder's permissions"),
+    ],
+)
+def test_a_refused_write_says_what_to_do_by_its_reason_and_keeps_the_previous_snapshot(  # type: ignore[no-untyped-def]
+    previous: Path, run_cli, monkeypatch: pytest.MonkeyPatch, code: int, advice: str
 ) -> None:
     """A disk that fills as the snapshot is flushed: the line named the file but said to check the
-    folder's permissions, which are fine."""
+    folder's permissions, which are fine. Each reason gets its own advice."""
 
-    def full(_fd: int) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device")
+    def refused(_fd: int) -> None:
+        raise OSError(code, os.strerror(code))
 
-    monkeypatch.setattr("codegen.fsutil.os.fsync", full)
+    monkeypatch.setattr("codegen.fsutil.os.fsync", refused)
     result = run_cli("snapshot", "--name", "raw", "--out", previous, "--", PY, RAW)
     assert result.exit_code == 2
     assert_one_line_error(
         result.stderr,
-        rf"^error: server 'raw': cannot write {re.escape(str(previous))} \(No space left on device\); "
-        r"free some space there \(or raise the quota\) and run again$",
+        rf"^error: server 'raw': cannot write {re.escape(str(previous))} \({re.escape(os.strerror(code))}\); "
+        rf"{re.escape(advice)}$",
     )
     assert previous.read_bytes() == PREVIOUS
     assert sorted(path.name for path in previous.parent.iterdir()) == ["raw.json"]
