@@ -546,3 +546,39 @@ def test_a_field_in_pydantics_protected_namespaces_imports_without_a_warning(tmp
         [sys.executable, "-W", "error", "-c", script], capture_output=True, text=True, cwd=tmp_path, check=False
     )
     assert (ran.returncode, ran.stdout) == (0, "x\n"), ran.stderr
+
+
+def test_a_field_python_reads_as_another_name_keeps_its_wire_name_and_its_own_field(tmp_path: Path) -> None:
+    """Python reads a name in its NFKC form: the field datamodel-code-generator wrote for a property
+    fullwidth `A` (U+FF21) was read as `a`, its alias left out (`to_camel` of the fullwidth `a` is the
+    fullwidth `A`), so the property was sent as `a`; beside a property `a`, a property fullwidth `a`
+    made a second field `a` that hid the first (mypy: `Name "a" already defined`)."""
+    inner = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "\uff41": {"type": "integer"}, "\u01c5x": {"type": "string"}},
+    }
+    schema = {"type": "object", "properties": {"\uff21": {"type": "string"}, "inner": inner}}
+    output = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "\uff41": {"type": "integer"}},
+        "required": ["a", "\uff41"],
+    }
+    document = {
+        "format": 1, "server": "nf", "protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+        "tools": [{"name": "t", "inputSchema": schema, "outputSchema": output}],
+    }  # fmt: skip
+    generate_package(parse_snapshot(json.dumps(document), "nf"), tmp_path / "out")
+    script = (
+        "import json, out.nf._models.t as m\n"
+        "print(json.loads(m._CONTRACT)['parameters'])\n"
+        "result = m.TOutput.model_validate({'a': 's', '\\uff41': 5})\n"
+        "print(sorted(result.model_dump(by_alias=True).items()), result.model_extra)\n"
+        "print(m.TInputInner.model_validate({'a': 's', '\\uff41': 5, '\\u01c5x': 'd'}).model_dump(by_alias=True))\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, check=False)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines() == [
+        str({"inner": "inner", "\uff21": "a"}),
+        str([("a", "s"), ("\uff41", 5)]) + " {}",
+        str({"a": "s", "\u01c5x": "d", "\uff41": 5}),
+    ]

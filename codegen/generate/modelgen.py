@@ -31,6 +31,7 @@ from codegen.generate.escaping import literal
 from codegen.generate.formatting import LINE_LENGTH, black_mode
 from codegen.generate.member_names import member_renames
 from codegen.generate.parallel import MAX_BATCH
+from codegen.identifiers import escape, plain_identifier, snake_case
 from codegen.runtime._hub_catalog import file_stem
 from codegen.schemas import (
     ANNOTATIONS,
@@ -197,7 +198,7 @@ def rewritten_source(source: str) -> str:
     source = _through_import_aliases(source.rstrip("\n") + "\n")
     source = _none_defaults_admit_none(_typed_bare_generics(_annotated_constraints(source)))
     source = _keyword_aliases(_builtin_extras_dict(_single_literals(_modern_annotations(source))))
-    return _unprotected_namespaces(source)
+    return _unprotected_namespaces(_plain_field_names(source))
 
 
 _LONE_STRING = re.compile(r"""\s*(?:\w+=)?[rRbBuU]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')[,)]*""")
@@ -388,6 +389,66 @@ def _keyword_aliases(source: str) -> str:
     import black
 
     return black.format_str(data.decode(), mode=black_mode())
+
+
+def _plain_field_names(source: str) -> str:
+    """The module with each field whose name Python reads as another (a fullwidth `a`, U+FF41, whose
+    NFKC form is `a`; `U+01C6 x`, read as `džx`; a name with an invisible character) renamed to a
+    `plain_identifier` no other field of its class is read as, and given its wire name as
+    `validation_alias=` and `serialization_alias=`.
+
+    datamodel-code-generator leaves out a field's alias when the model's `to_camel` alias generator
+    gives the wire name back from the name as written (a fullwidth `a` gives the fullwidth `A` it came
+    from), but Python, and so pydantic and mypy, read the name in its NFKC form: the property
+    fullwidth `A` was sent and read as `a`, and beside a property `a` the class had two fields `a`,
+    the second hiding the first."""
+    if source.isascii():
+        return source
+    from pydantic import BaseModel
+    from pydantic.alias_generators import to_camel
+
+    tree = parsed(source)
+    starts = _line_starts(source)
+    data = source.encode()
+    spans: list[tuple[int, int, bytes]] = []
+    pydantic_names = {name for name in dir(BaseModel) if not name.startswith("_")}
+    for node in _statements(tree.body):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        fields = [
+            (statement, data[slice(*_byte_span(starts, statement.target))].decode())
+            for statement in node.body
+            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
+        ]
+        taken = {written for _, written in fields if plain_identifier(written)} | pydantic_names
+        for statement, written in fields:
+            if plain_identifier(written):
+                continue
+            name = escape(snake_case(written, "field"), taken)
+            taken.add(name)
+            spans.append((*_byte_span(starts, statement.target), name.encode()))
+            value = statement.value
+            keywords = value.keywords if isinstance(value, ast.Call) else []
+            if any(keyword.arg in ("alias", "validation_alias") for keyword in keywords):
+                continue
+            wire = literal(to_camel(written))
+            aliases = f"validation_alias={wire}, serialization_alias={wire}"
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and "Field" in value.func.id:
+                end = _byte_span(starts, value)[1] - 1  # before the call's closing parenthesis
+                spans.append((end, end, (", " if value.args or keywords else "").encode() + aliases.encode()))
+            else:
+                start = _byte_span(starts, statement.target)[1]
+                end = _byte_span(starts, value)[1] if value is not None else _byte_span(starts, statement.annotation)[1]
+                annotation = data[slice(*_byte_span(starts, statement.annotation))].decode()
+                default = "..." if value is None else f"default={data[slice(*_byte_span(starts, value))].decode()}"
+                spans.append((start, end, f": {annotation} = Field({default}, {aliases})".encode()))
+    if not spans:
+        return source
+    for start, end, text in sorted(spans, reverse=True):
+        data = data[:start] + text + data[end:]
+    import black
+
+    return black.format_str(_with_import(data.decode(), "pydantic", {"Field"}), mode=black_mode())
 
 
 def _line_starts(source: str) -> list[int]:
