@@ -107,13 +107,15 @@ def _plain_format_types() -> list[str]:
     A format would otherwise become `AnyUrl`, `AwareDatetime`, `date`, `UUID`, `EmailStr`, ...: a
     caller could not pass the string the wire takes (`fetch(url="https://...")` fails `mypy
     --strict`), and `EmailStr` or `ULID` need packages a user need not have. A format annotates a
-    value; it does not change the JSON type it is sent and received as.
+    value; it does not change the JSON type it is sent and received as. The OpenAPI formats count
+    too, as the MCP tools parser reads them: `password` was `SecretStr`, which pydantic dumps as
+    `**********`, so that was what the server got; `binary` was `bytes`, refused in JSON unless UTF-8.
     """
     from datamodel_code_generator.parser.schema_version import get_data_formats
 
     return sorted(
         f"{json_type}+{json_format}={json_type}"
-        for json_type, formats in get_data_formats().items()
+        for json_type, formats in get_data_formats(is_openapi=True).items()
         for json_format in formats
         if json_format != "default"
     )
