@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen import __version__
-from codegen.errors import StubgenError
+from codegen.errors import StubgenError, one_line
 from codegen.generate.cache import Cache
 from codegen.generate.contract import left_to_server
 from codegen.generate.escaping import docstring, literal
@@ -522,10 +522,12 @@ def _parameter_doc(python: str, wire: str, schema: Any, required: bool) -> str |
 
 
 def _one_line(raw: Mapping[str, Any]) -> str:
-    """The tool's summary on one line of at most 160 characters, as `index.md` shows it."""
+    """The tool's summary on one line of at most 160 characters, as `index.md` shows it: with every
+    non-printable character as its escape (`one_line`), so a terminal escape or a bidi control in a
+    description reaches no terminal that shows the committed file, nor reorders its text."""
     text = summary(HubTool("", "", "", "", raw.get("description"), {}, title=raw.get("title")))
     text = " ".join(text.split()).replace("`", "'")
-    return text if len(text) <= 160 else text[:157] + "..."
+    return one_line(text if len(text) <= 160 else text[:157] + "...")
 
 
 def _local(schema: Any) -> Any:
