@@ -582,3 +582,27 @@ def test_a_field_python_reads_as_another_name_keeps_its_wire_name_and_its_own_fi
         str([("a", "s"), ("\uff41", 5)]) + " {}",
         str({"a": "s", "\u01c5x": "d", "\uff41": 5}),
     ]
+
+
+def test_a_class_python_reads_as_another_class_gets_a_name_of_its_own(tmp_path: Path) -> None:
+    """datamodel-code-generator names a property's class after the property: a property fullwidth `A`
+    (U+FF21) beside a property `A` made two classes Python reads as `TOutputA`, the second hiding the
+    first, so the property `A` was validated by the other's class (mypy: `already defined`)."""
+    place = {"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}
+    note = {"type": "object", "properties": {"y": {"type": "string"}}, "required": ["y"]}
+    schema = {"type": "object", "properties": {"A": place, "\uff21": note}}
+    document = {
+        "format": 1, "server": "nc", "protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+        "tools": [{"name": "t", "inputSchema": {"type": "object"}, "outputSchema": schema}],
+    }  # fmt: skip
+    generate_package(parse_snapshot(json.dumps(document), "nc"), tmp_path / "out")
+    source = (tmp_path / "out" / "nc" / "_models" / "t.py").read_text(encoding="utf-8")
+    classes = [node.name for node in ast.parse(source).body if isinstance(node, ast.ClassDef)]
+    assert len(classes) == len(set(classes)) == 4, classes
+    script = (
+        "import out.nc._models.t as m\n"
+        "result = m.TOutput.model_validate({'A': {'x': 1}, '\\uff21': {'y': 's'}})\n"
+        "print(result.a.x, result.a_.y)\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, check=False)
+    assert (ran.returncode, ran.stdout) == (0, "1 s\n"), ran.stderr

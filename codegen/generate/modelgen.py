@@ -31,7 +31,7 @@ from codegen.generate.escaping import literal
 from codegen.generate.formatting import LINE_LENGTH, black_mode
 from codegen.generate.member_names import member_renames
 from codegen.generate.parallel import MAX_BATCH
-from codegen.identifiers import escape, plain_identifier, snake_case
+from codegen.identifiers import ASCII_RULES, escape, pascal_case, plain_identifier, snake_case
 from codegen.runtime._hub_catalog import file_stem
 from codegen.schemas import (
     ANNOTATIONS,
@@ -200,7 +200,7 @@ def rewritten_source(source: str) -> str:
     source = _through_import_aliases(source.rstrip("\n") + "\n")
     source = _none_defaults_admit_none(_typed_bare_generics(_annotated_constraints(source)))
     source = _keyword_aliases(_builtin_extras_dict(_single_literals(_modern_annotations(source))))
-    return _unprotected_namespaces(_plain_field_names(source))
+    return _unprotected_namespaces(_plain_field_names(_plain_class_names(source)))
 
 
 _LONE_STRING = re.compile(r"""\s*(?:\w+=)?[rRbBuU]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')[,)]*""")
@@ -391,6 +391,60 @@ def _keyword_aliases(source: str) -> str:
     import black
 
     return black.format_str(data.decode(), mode=black_mode())
+
+
+def _plain_class_names(source: str) -> str:
+    """The module with each class whose name Python reads as another's (datamodel-code-generator
+    names a property's class after the property: a fullwidth `A`, U+FF21, makes `TInput` and that letter, which
+    Python reads as `TInputA`) renamed to a `plain_identifier` no other class is read as, and every
+    use of it with it: beside a property `A`, the second class hid the first, whose fields then
+    typed the other property (mypy: `Name "TInputA" already defined`)."""
+    if source.isascii():
+        return source
+    tree = parsed(source)
+    starts = _line_starts(source)
+    data = source.encode()
+    written: dict[int, str] = {}  # a class statement's line -> its name as written
+    for statement in tree.body:
+        if isinstance(statement, ast.ClassDef):
+            line = data[starts[statement.lineno - 1] : starts[statement.lineno]].decode()
+            match = _CLASS_NAME.match(line)
+            if match is not None:
+                written[statement.lineno] = match.group(1)
+    taken = {name for name in written.values() if plain_identifier(name)}
+    renamed: dict[str, str] = {}
+    for name in written.values():
+        if plain_identifier(name) or name in renamed:
+            continue
+        base = unicodedata.normalize("NFKC", name)
+        base = base if plain_identifier(base) else pascal_case(name, "Model", ASCII_RULES)
+        candidate, counter = base, 0
+        while candidate in taken:
+            counter += 1
+            candidate = f"{base}{counter}"
+        taken.add(candidate)
+        renamed[name] = candidate
+    if not renamed:
+        return source
+    spans: list[tuple[int, int, bytes]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            start, end = _byte_span(starts, node)
+            if data[start:end].decode() in renamed:
+                spans.append((start, end, renamed[data[start:end].decode()].encode()))
+        elif isinstance(node, ast.ClassDef) and written.get(node.lineno) in renamed:
+            name = written[node.lineno]
+            start = starts[node.lineno - 1] + data[starts[node.lineno - 1] :].index(name.encode())
+            spans.append((start, start + len(name.encode()), renamed[name].encode()))
+    for start, end, text in sorted(spans, reverse=True):
+        data = data[:start] + text + data[end:]
+    import black
+
+    return black.format_str(data.decode(), mode=black_mode())
+
+
+_CLASS_NAME = re.compile(r"class\s+([^\s(:]+)")
+"""A class statement's name as written, which the syntax tree holds only in its NFKC form."""
 
 
 def _plain_field_names(source: str) -> str:
