@@ -549,6 +549,14 @@ class CodeModeServer:
     tools: tuple[_ToolStub, ...]
 
 
+def code_mode_clash(server: str) -> StubgenError:
+    """The error for a server whose package would be code mode's own folder."""
+    return StubgenError(
+        f"code mode: server {server!r} would generate the package {CODE_MODE_PACKAGE!r}, which is code "
+        "mode's own folder; rename the server id"
+    )
+
+
 def build_servers(
     servers: Sequence[tuple[Snapshot, Mapping[str, str]]], settings: HubSettings
 ) -> tuple[CodeModeServer, ...]:
@@ -558,10 +566,7 @@ def build_servers(
     modules: dict[str, str] = {}
     for server in sorted(by_server):
         if package_name(server) == CODE_MODE_PACKAGE:
-            raise StubgenError(
-                f"code mode: server {server!r} would generate the package {CODE_MODE_PACKAGE!r}, which is code "
-                "mode's own folder; rename the server id"
-            )
+            raise code_mode_clash(server)
         module = module_name(server)
         other = next((name for name, taken in modules.items() if taken == module), None)
         if other is not None:
