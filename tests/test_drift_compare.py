@@ -318,3 +318,5 @@ def test_a_boolean_that_replaces_a_number_is_a_change() -> None:
         "in-default-changed"
     ]
     assert rules(inputs({"enum": [1, 2]}, {"enum": [1.0, 2]})) == rules(inputs({"const": 1}, {"const": 1.0})) == []
+    entry = (snap((tool(level=1),)), snap((tool(level=True),)))  # a key of the tool MCP does not define
+    assert rules(entry) == ["schema-uncomparable"]
