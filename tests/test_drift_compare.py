@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from codegen.drift import compare_snapshots
-from tests.drift_helpers import inputs, obj, outputs, rules, snap, tool
+from tests.drift_helpers import findings, inputs, obj, outputs, rules, snap, tool
 
 S = {"type": "string"}
 
@@ -318,5 +318,7 @@ def test_a_boolean_that_replaces_a_number_is_a_change() -> None:
         "in-default-changed"
     ]
     assert rules(inputs({"enum": [1, 2]}, {"enum": [1.0, 2]})) == rules(inputs({"const": 1}, {"const": 1.0})) == []
+    removed = [finding.message for finding in findings(inputs({"enum": [1, 2]}, {"enum": [1.0, 3]}))]
+    assert "argument 'x': enum values removed: 2" in removed  # not 1: it is 1.0
     entry = (snap((tool(level=1),)), snap((tool(level=True),)))  # a key of the tool MCP does not define
     assert rules(entry) == ["schema-uncomparable"]

@@ -14,6 +14,7 @@ from typing import Any, Literal, TypeGuard
 
 from codegen.drift.findings import pointer
 from codegen.drift.normalize import JSON, TEXT_KEYS, canonical, same
+from codegen.runtime._schema_check import _json_key as json_key
 from codegen.schemas import LOWER_BOUNDS, UPPER_BOUNDS
 
 Direction = Literal["in", "out"]
@@ -214,9 +215,9 @@ class _Comparator:
             rule = "in-type-widened" if self.writes else "out-type-widened"
             self.emit(rule, where, before, None, f"no longer limited to {_values(before)}")
             return
-        old_keys, new_keys = {canonical(v) for v in before}, {canonical(v) for v in after}
-        removed = [v for v in before if canonical(v) not in new_keys]
-        added = [v for v in after if canonical(v) not in old_keys]
+        old_keys, new_keys = {json_key(v) for v in before}, {json_key(v) for v in after}
+        removed = [v for v in before if json_key(v) not in new_keys]
+        added = [v for v in after if json_key(v) not in old_keys]
         if removed:
             rule = "in-enum-value-removed" if self.writes else "out-type-narrowed"
             self.emit(rule, where, before, after, f"enum values removed: {_values(removed)}")
