@@ -606,3 +606,32 @@ def test_a_class_python_reads_as_another_class_gets_a_name_of_its_own(tmp_path: 
     )
     ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, check=False)
     assert (ran.returncode, ran.stdout) == (0, "1 s\n"), ran.stderr
+
+
+def test_no_model_class_takes_a_name_the_package_imports_from_the_runtime(tmp_path: Path) -> None:
+    """A class made for an `allOf` property is named after the tool and the property: `error` of a
+    tool `server` made `ServerError`, `options` of `call` made `CallOptions`. The package's `__init__`
+    imports both names from the runtime, so mypy refused the package, `__all__` named them twice, and
+    the client's `call_options: CallOptions` annotation meant the model."""
+    merged = {"allOf": [{"type": "object", "properties": {"a": {"type": "string"}}}, {"type": "object"}]}
+    tools = [
+        {"name": name, "inputSchema": {"type": "object", "properties": {field: merged}}}
+        for name, field in (("server", "error"), ("call", "options"), ("tool", "result"), ("not", "given"))
+    ]
+    document = {
+        "format": 1,
+        "server": "rx",
+        "protocolVersion": "2025-06-18",
+        "capabilities": {"tools": {}},
+        "tools": tools,
+    }
+    generate_package(parse_snapshot(json.dumps(document), "rx"), tmp_path / "out")
+    script = (
+        "import out.rx as package, out._mcp_runtime._runtime as runtime\n"
+        "names = ('ServerError', 'CallOptions', 'ToolResult', 'NotGiven')\n"
+        "print([getattr(package, name) is getattr(runtime, name) for name in names])\n"
+        "print(len(package.__all__) == len(set(package.__all__)), package.ServerError2.__module__)\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, check=False)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines() == ["[True, True, True, True]", "True out.rx._models.server"]

@@ -31,7 +31,15 @@ from codegen.generate.escaping import literal
 from codegen.generate.formatting import LINE_LENGTH, black_mode
 from codegen.generate.member_names import member_renames
 from codegen.generate.parallel import MAX_BATCH
-from codegen.identifiers import ASCII_RULES, escape, pascal_case, plain_identifier, snake_case
+from codegen.identifiers import (
+    ASCII_RULES,
+    RUNTIME_EXPORTS,
+    TASK_EXPORTS,
+    escape,
+    pascal_case,
+    plain_identifier,
+    snake_case,
+)
 from codegen.runtime._hub_catalog import file_stem
 from codegen.schemas import (
     ANNOTATIONS,
@@ -829,7 +837,10 @@ def _renamed_classes(source: str, stem: str, naming_rules: int) -> str:
     titled definition or a model an `allOf` builds keeps its own name (`Options`), and two tools of
     one package may both have one: every class must have a name of its own in the package's
     `models` module and the client. The tool's stem is unique in the package, so the prefix makes
-    the name unique without looking at any other tool, and a cached module stays exact.
+    the name unique without looking at any other tool, and a cached module stays exact. Nor may a
+    class take a name the package's `__init__` imports from the runtime (`ServerError`, for an
+    `allOf` property `error` of a tool `server`): mypy refused the package, and the model hid the
+    runtime's class (`CallOptions`, the type of every method's `call_options`).
     """
     tree = parsed(source)
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
@@ -841,12 +852,13 @@ def _renamed_classes(source: str, stem: str, naming_rules: int) -> str:
         if current.startswith(stand_in) and stand_in != stem:
             renamed[node.name] = stem + current.removeprefix(stand_in)
             continue
-        if current.startswith(stem):
+        if current.startswith(stem) and current not in _PACKAGE_NAMES:
             continue
-        candidate, counter = f"{stem}{current}", 1
-        while candidate in taken:
+        base = current if current.startswith(stem) else f"{stem}{current}"
+        candidate, counter = base, 1
+        while candidate in taken or candidate in _PACKAGE_NAMES:
             counter += 1
-            candidate = f"{stem}{current}{counter}"
+            candidate = f"{base}{counter}"
         taken.add(candidate)
         renamed[node.name] = candidate
     if not renamed:
@@ -886,6 +898,10 @@ def _renamed_classes(source: str, stem: str, naming_rules: int) -> str:
     import black
 
     return black.format_str("".join(lines), mode=black_mode())
+
+
+_PACKAGE_NAMES = frozenset((*RUNTIME_EXPORTS, *TASK_EXPORTS))
+"""The runtime's names a package's `__init__` imports, which no model class may take."""
 
 
 def _inlined_plain_roots(source: str, stem: str) -> str:
