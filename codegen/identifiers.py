@@ -34,6 +34,19 @@ RESERVED_WORDS = (
 """Names a generated parameter or method never takes: rebinding them would confuse readers and linters,
 and a tool's parameter named `call_options` would hide the per-call options."""
 
+RUNTIME_EXPORTS = (
+    *("NOT_GIVEN", "AuthError", "CallOptions", "CatalogDriftError", "MissingHandlerError", "NoStructuredContentError"),
+    *("NotGiven", "PaginationError", "RequestOptions", "RequestTimeoutError", "ServerError", "StubgenClientError"),
+    *("ToolArgumentsError", "ToolContentError", "ToolError", "ToolResult", "ToolResultError"),
+    *("UnauthorizedError", "UnknownToolError", "authorized_transport", "stored_auth"),
+)
+"""What a package's `__init__.py` imports from the runtime's `_runtime` and re-exports, whatever the
+catalog, in isort's order."""
+TASK_EXPORTS = ("SyncTaskHandle", "TaskCancelledError", "TaskHandle", "TaskSupportError")
+"""What it re-exports from the runtime's `_tasks` when a tool supports tasks. No model class takes
+one of these names, nor one of `RUNTIME_EXPORTS` (`modelgen._renamed_classes`)."""
+
+
 CLIENT_MEMBERS = frozenset(
     {
         "connect",

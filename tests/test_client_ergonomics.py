@@ -190,3 +190,36 @@ def test_a_constrained_plain_value_inside_a_model_is_typed_as_its_value(tmp_path
     lines = ran.stdout.splitlines()
     assert json.loads(lines[0]) == [{"path": "a.pdf", "pages": [1, 2], "range": "1-3"}, 7], ran.stderr
     assert lines[1:] == ["refused"] * 3, ran.stderr
+
+
+def test_openapi_string_formats_are_sent_and_read_as_the_string_itself(tmp_path: Path) -> None:
+    """The MCP tools parser of datamodel-code-generator reads OpenAPI's formats too: `password` was
+    `SecretStr`, which a dump writes as `**********`, so the server got asterisks for a password,
+    and `binary` was `bytes`, which could not carry text that is not UTF-8 and read a result as bytes."""
+    from codegen.generate import generate_package
+    from codegen.snapshot import parse_snapshot
+
+    secret = {"type": "string", "format": "password"}
+    blob = {"type": "string", "format": "binary"}
+    nested = {"type": "object", "properties": {"secret": secret, "blob": blob}}
+    document = {
+        "format": 1, "server": "fm", "protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+        "tools": [{
+            "name": "login",
+            "inputSchema": {"type": "object", "properties": {"password": secret, "cred": nested}, "required": ["password"]},
+            "outputSchema": {"type": "object", "properties": {"token": secret, "data": blob}},
+        }],
+    }  # fmt: skip
+    generate_package(parse_snapshot(json.dumps(document), "fm"), tmp_path / "out")
+    script = (
+        "from out.fm._models.login import LoginInput, LoginOutput\n"
+        "sent = LoginInput(password='hunter2', cred={'secret': 's3', 'blob': 'x\\u00e9'})\n"
+        "print(sent.model_dump(mode='json', by_alias=True, exclude_unset=True))\n"
+        "print(LoginOutput.model_validate({'token': 'tok', 'data': '\\u00e9t\\u00e9'}))\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, check=False)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines() == [
+        "{'cred': {'blob': 'x\u00e9', 'secret': 's3'}, 'password': 'hunter2'}",
+        "data='\u00e9t\u00e9' token='tok'",
+    ]

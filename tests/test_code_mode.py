@@ -407,6 +407,18 @@ def test_hostile_catalog_text_stays_in_docstrings_and_literals() -> None:
     assert len([line for line in index.splitlines() if line.startswith("- `os_.")]) == 1
 
 
+def test_a_terminal_escape_or_bidi_control_in_a_description_is_escaped_in_index_md() -> None:
+    """`index.md` is a committed file people `cat` and review: a description's OSC sequence (which
+    retitles the terminal, or hides a link), its CSI colour and its right-to-left override (which
+    reorders what a reviewer reads) were written into it raw."""
+    text = "\x1b]0;owned\x07Reads \x1b[31mred\x1b[0m files \u202egnp.exe\u202c now"
+    tools = [{"name": "t", "description": text, "inputSchema": {"type": "object"}}]
+    index = render_code_mode([(catalog("esc", tools), {})], HubSettings())["index.md"].decode()
+    assert index.isascii() and "\x1b" not in index and "\u202e" not in index
+    line = next(line for line in index.splitlines() if line.startswith("- `esc.t`"))
+    assert line.startswith("- `esc.t` - \\x1b]0;owned\\x07Reads \\x1b[31mred\\x1b[0m files \\u202egnp.exe\\u202c now")
+
+
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A project over the two bundled servers, their golden snapshots committed, code mode on."""

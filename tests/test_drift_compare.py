@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from codegen.drift import compare_snapshots
-from tests.drift_helpers import inputs, obj, outputs, rules, snap, tool
+from tests.drift_helpers import findings, inputs, obj, outputs, rules, snap, tool
 
 S = {"type": "string"}
 
@@ -298,3 +298,27 @@ def test_a_branch_added_to_a_tagged_input_one_of_widens_it() -> None:
     untagged = {"oneOf": [obj({"x": {"type": "number"}}), obj({"y": {"type": "number"}})]}
     grown = {"oneOf": [*untagged["oneOf"], obj({"z": {"type": "number"}})]}
     assert rules(inputs(untagged, grown)) == ["in-union-narrowed"]
+
+
+def test_a_boolean_that_replaces_a_number_is_a_change() -> None:
+    """Python's `==` takes `True` for `1` and `[0]` for `[False]`, so a `const`, an `enum` value (at
+    any depth) or a default that turned from a number into a boolean, or back, reported no drift,
+    while the old value is now refused (an input) or a new kind of value comes back (an output).
+    JSON Schema's own equality still holds `1` and `1.0` to be one value."""
+    for before, after in (
+        ({"const": 0}, {"const": False}),
+        ({"enum": [1, "x"]}, {"enum": [True, "x"]}),
+        ({"enum": [[1]]}, {"enum": [[True]]}),
+        ({"enum": [{"k": 0}]}, {"enum": [{"k": False}]}),
+        ({"type": "array", "items": {"const": 1}}, {"type": "array", "items": {"const": True}}),
+    ):
+        assert {"in-enum-value-removed", "in-type-narrowed"} & set(rules(inputs(before, after))), (before, after)
+        assert {"out-type-widened", "out-enum-value-added"} & set(rules(outputs(before, after))), (before, after)
+    assert rules(inputs({"type": "integer", "default": 1}, {"type": "integer", "default": True})) == [
+        "in-default-changed"
+    ]
+    assert rules(inputs({"enum": [1, 2]}, {"enum": [1.0, 2]})) == rules(inputs({"const": 1}, {"const": 1.0})) == []
+    removed = [finding.message for finding in findings(inputs({"enum": [1, 2]}, {"enum": [1.0, 3]}))]
+    assert "argument 'x': enum values removed: 2" in removed  # not 1: it is 1.0
+    entry = (snap((tool(level=1),)), snap((tool(level=True),)))  # a key of the tool MCP does not define
+    assert rules(entry) == ["schema-uncomparable"]

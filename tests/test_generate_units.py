@@ -546,3 +546,92 @@ def test_a_field_in_pydantics_protected_namespaces_imports_without_a_warning(tmp
         [sys.executable, "-W", "error", "-c", script], capture_output=True, text=True, cwd=tmp_path, check=False
     )
     assert (ran.returncode, ran.stdout) == (0, "x\n"), ran.stderr
+
+
+def test_a_field_python_reads_as_another_name_keeps_its_wire_name_and_its_own_field(tmp_path: Path) -> None:
+    """Python reads a name in its NFKC form: the field datamodel-code-generator wrote for a property
+    fullwidth `A` (U+FF21) was read as `a`, its alias left out (`to_camel` of the fullwidth `a` is the
+    fullwidth `A`), so the property was sent as `a`; beside a property `a`, a property fullwidth `a`
+    made a second field `a` that hid the first (mypy: `Name "a" already defined`)."""
+    inner = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "\uff41": {"type": "integer"}, "\u01c5x": {"type": "string"}},
+    }
+    schema = {"type": "object", "properties": {"\uff21": {"type": "string"}, "inner": inner}}
+    output = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "\uff41": {"type": "integer"}},
+        "required": ["a", "\uff41"],
+    }
+    document = {
+        "format": 1, "server": "nf", "protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+        "tools": [{"name": "t", "inputSchema": schema, "outputSchema": output}],
+    }  # fmt: skip
+    generate_package(parse_snapshot(json.dumps(document), "nf"), tmp_path / "out")
+    script = (
+        "import json, out.nf._models.t as m\n"
+        "print(json.loads(m._CONTRACT)['parameters'])\n"
+        "result = m.TOutput.model_validate({'a': 's', '\\uff41': 5})\n"
+        "print(sorted(result.model_dump(by_alias=True).items()), result.model_extra)\n"
+        "print(m.TInputInner.model_validate({'a': 's', '\\uff41': 5, '\\u01c5x': 'd'}).model_dump(by_alias=True))\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, check=False)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines() == [
+        str({"inner": "inner", "\uff21": "a"}),
+        str([("a", "s"), ("\uff41", 5)]) + " {}",
+        str({"a": "s", "\u01c5x": "d", "\uff41": 5}),
+    ]
+
+
+def test_a_class_python_reads_as_another_class_gets_a_name_of_its_own(tmp_path: Path) -> None:
+    """datamodel-code-generator names a property's class after the property: a property fullwidth `A`
+    (U+FF21) beside a property `A` made two classes Python reads as `TOutputA`, the second hiding the
+    first, so the property `A` was validated by the other's class (mypy: `already defined`)."""
+    place = {"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}
+    note = {"type": "object", "properties": {"y": {"type": "string"}}, "required": ["y"]}
+    schema = {"type": "object", "properties": {"A": place, "\uff21": note}}
+    document = {
+        "format": 1, "server": "nc", "protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+        "tools": [{"name": "t", "inputSchema": {"type": "object"}, "outputSchema": schema}],
+    }  # fmt: skip
+    generate_package(parse_snapshot(json.dumps(document), "nc"), tmp_path / "out")
+    source = (tmp_path / "out" / "nc" / "_models" / "t.py").read_text(encoding="utf-8")
+    classes = [node.name for node in ast.parse(source).body if isinstance(node, ast.ClassDef)]
+    assert len(classes) == len(set(classes)) == 4, classes
+    script = (
+        "import out.nc._models.t as m\n"
+        "result = m.TOutput.model_validate({'A': {'x': 1}, '\\uff21': {'y': 's'}})\n"
+        "print(result.a.x, result.a_.y)\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, check=False)
+    assert (ran.returncode, ran.stdout) == (0, "1 s\n"), ran.stderr
+
+
+def test_no_model_class_takes_a_name_the_package_imports_from_the_runtime(tmp_path: Path) -> None:
+    """A class made for an `allOf` property is named after the tool and the property: `error` of a
+    tool `server` made `ServerError`, `options` of `call` made `CallOptions`. The package's `__init__`
+    imports both names from the runtime, so mypy refused the package, `__all__` named them twice, and
+    the client's `call_options: CallOptions` annotation meant the model."""
+    merged = {"allOf": [{"type": "object", "properties": {"a": {"type": "string"}}}, {"type": "object"}]}
+    tools = [
+        {"name": name, "inputSchema": {"type": "object", "properties": {field: merged}}}
+        for name, field in (("server", "error"), ("call", "options"), ("tool", "result"), ("not", "given"))
+    ]
+    document = {
+        "format": 1,
+        "server": "rx",
+        "protocolVersion": "2025-06-18",
+        "capabilities": {"tools": {}},
+        "tools": tools,
+    }
+    generate_package(parse_snapshot(json.dumps(document), "rx"), tmp_path / "out")
+    script = (
+        "import out.rx as package, out._mcp_runtime._runtime as runtime\n"
+        "names = ('ServerError', 'CallOptions', 'ToolResult', 'NotGiven')\n"
+        "print([getattr(package, name) is getattr(runtime, name) for name in names])\n"
+        "print(len(package.__all__) == len(set(package.__all__)), package.ServerError2.__module__)\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, check=False)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines() == ["[True, True, True, True]", "True out.rx._models.server"]

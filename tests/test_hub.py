@@ -250,6 +250,26 @@ def test_a_server_id_that_makes_a_bad_qualified_name_fails_generation_in_one_lin
     assert written == ([] if documents[0]["server"] == "hub" else ["a", "a_b"])
 
 
+def test_a_server_named_like_code_mode_replaces_neither_its_package_nor_the_hub(  # type: ignore[no-untyped-def]
+    run_cli, tmp_path: Path
+) -> None:
+    """A server `code_mode` beside code mode was published over the code-mode package (its stubs,
+    `index.md` and `AGENTS.md` removed), and into the hub, which then typed it as a client package,
+    before code mode's own error line and exit 2."""
+    out = tmp_path / "out"
+    (good,) = write_snapshots(tmp_path / "one", snapshot_document("s", {"search": None}))
+    assert run_cli("generate", good, "--out", out, "--hub", "--code-mode").exit_code == 0
+    before = {path: path.read_bytes() for path in sorted(out.rglob("*")) if path.is_file()}
+    (clash,) = write_snapshots(tmp_path / "two", snapshot_document("code_mode", {"find": None}))
+    result = run_cli("generate", good, clash, "--out", out, "--hub", "--code-mode")
+    assert result.exit_code == 2
+    assert [line for line in result.stderr.splitlines() if line.startswith("error:")] == [
+        "error: code mode: server 'code_mode' would generate the package 'code_mode', which is code mode's own "
+        "folder; rename the server id"
+    ]
+    assert {path: path.read_bytes() for path in sorted(out.rglob("*")) if path.is_file()} == before
+
+
 def test_qualified_names_are_mapped_shortened_and_checked_deterministically() -> None:
     long_server, long_tool = "s" * 40, "look up the " + "t" * 60
     names = qualified_tools({"docs": ["look up", "café.menu"], long_server: [long_tool]})

@@ -16,7 +16,7 @@ from codegen.drift.apps import compare_ui
 from codegen.drift.findings import Finding, Kind, pointer, sort_findings
 from codegen.drift.models import renamed_models
 from codegen.drift.names import retargeted_keywords, retargeted_names
-from codegen.drift.normalize import JSON, canonical, normalize_schema, strip_text
+from codegen.drift.normalize import JSON, canonical, normalize_schema, same, strip_text
 from codegen.drift.renames import Rename, find_renames, schema_features
 from codegen.drift.schema import Direction, compare_schema
 from codegen.identifiers import wraps_result
@@ -284,7 +284,7 @@ def _compare_entry(out: _Collector, kind: Kind, old: JSON, new: JSON, name: str,
         handled.add("arguments")
         _compare_prompt_arguments(old.get("arguments") or [], new.get("arguments") or [], add)
     for key in sorted((set(old) | set(new)) - handled):
-        if old.get(key) != new.get(key):
+        if not same(old.get(key), new.get(key)):
             message = f"`{key}` changed; cannot prove it compatible, review by hand"
             add("schema-uncomparable", message, pointer(key), old.get(key), new.get(key))
 
@@ -427,7 +427,7 @@ def _compare_prompt_arguments(old: list[JSON], new: list[JSON], add: _Add) -> No
                 message = f"argument {arg!r} {key} changed"
                 add("schema-text-changed", message, f"{where}/{key}", previous.get(key), entry.get(key))
         for key in sorted((set(previous) | set(entry)) - {"name", "description", "title", "required"}):
-            if previous.get(key) != entry.get(key):
+            if not same(previous.get(key), entry.get(key)):
                 message = f"argument {arg!r} `{key}` changed; cannot prove it compatible, review by hand"
                 add("schema-uncomparable", message, f"{where}/{pointer(key)[1:]}", previous.get(key), entry.get(key))
 

@@ -12,6 +12,7 @@ import hashlib
 import json
 from typing import Any
 
+from codegen.runtime._schema_check import _json_key as json_key
 from codegen.schemas import (
     ANNOTATIONS,
     DEFINITIONS,
@@ -59,6 +60,13 @@ NULL_ONLY: JSON = {"type": [], "nullable": True}
 def canonical(value: Any) -> str:
     """The order-free text of a JSON value, used as a set key."""
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def same(old: Any, new: Any) -> bool:
+    """Whether two JSON values are equal as JSON Schema compares them, as the runtime's checks do
+    (`_json_key`): `1` is `1.0`, but a boolean is never a number, which Python's `==` makes it
+    (`True == 1`, `[0] == [False]`), so a `const: 0` that became `const: false` was no change at all."""
+    return bool(json_key(old) == json_key(new))
 
 
 def normalize_schema(schema: Any) -> JSON:

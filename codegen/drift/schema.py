@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import Any, Literal, TypeGuard
 
 from codegen.drift.findings import pointer
-from codegen.drift.normalize import JSON, TEXT_KEYS, canonical
+from codegen.drift.normalize import JSON, TEXT_KEYS, canonical, same
+from codegen.runtime._schema_check import _json_key as json_key
 from codegen.schemas import LOWER_BOUNDS, UPPER_BOUNDS
 
 Direction = Literal["in", "out"]
@@ -104,7 +105,7 @@ class _Comparator:
             self.emit("out-type-narrowed", path, old, new, what)
 
     def compare(self, old: JSON, new: JSON, path: str) -> None:
-        if old == new:
+        if same(old, new):
             return
         for marker in _MARKERS:
             if old.get(marker) != new.get(marker):
@@ -127,7 +128,7 @@ class _Comparator:
         self._one_of(old, new, path)
         self._header(old, new, path)
         for key in sorted((set(old) | set(new)) - _HANDLED):
-            if old.get(key) == new.get(key) or key in _MARKERS:
+            if same(old.get(key), new.get(key)) or key in _MARKERS:
                 continue
             if key.startswith("x-") and not self.referenced(pointer_join(path, key)):
                 # an extension: no validator or generator reads it, people and models may
@@ -183,7 +184,7 @@ class _Comparator:
         for key in sorted(TEXT_KEYS):
             if old.get(key) != new.get(key):
                 self.emit("schema-text-changed", pointer_join(path, key), old.get(key), new.get(key), f"{key} changed")
-        if old.get("default", _ABSENT) != new.get("default", _ABSENT):
+        if not same(old.get("default", _ABSENT), new.get("default", _ABSENT)):
             rule = "in-default-changed" if self.writes else "schema-text-changed"
             self.emit(rule, pointer_join(path, "default"), old.get("default"), new.get("default"), "default changed")
 
@@ -203,7 +204,7 @@ class _Comparator:
 
     def _enum(self, old: JSON, new: JSON, path: str) -> None:
         before, after = old.get("enum"), new.get("enum")
-        if before == after:
+        if same(before, after):
             return
         where = pointer_join(path, "enum")
         if before is None:
@@ -214,9 +215,9 @@ class _Comparator:
             rule = "in-type-widened" if self.writes else "out-type-widened"
             self.emit(rule, where, before, None, f"no longer limited to {_values(before)}")
             return
-        old_keys, new_keys = {canonical(v) for v in before}, {canonical(v) for v in after}
-        removed = [v for v in before if canonical(v) not in new_keys]
-        added = [v for v in after if canonical(v) not in old_keys]
+        old_keys, new_keys = {json_key(v) for v in before}, {json_key(v) for v in after}
+        removed = [v for v in before if json_key(v) not in new_keys]
+        added = [v for v in after if json_key(v) not in old_keys]
         if removed:
             rule = "in-enum-value-removed" if self.writes else "out-type-narrowed"
             self.emit(rule, where, before, after, f"enum values removed: {_values(removed)}")
@@ -342,7 +343,7 @@ class _Comparator:
                 self.emit("out-became-optional", where, True, False, "lost its default, so it may now be missing")
             self.compare(_schema(old_props.get(name, {})), _schema(new_props.get(name, {})), where)
         before, after = old.get("additionalProperties", {}), new.get("additionalProperties", {})
-        if before == after:
+        if same(before, after):
             return
         where = pointer_join(path, "additionalProperties")
         if after is False:
@@ -356,7 +357,7 @@ class _Comparator:
 
     def _items(self, old: JSON, new: JSON, path: str) -> None:
         before, after = old.get("items", {}), new.get("items", {})
-        if before == after:
+        if same(before, after):
             return
         where = pointer_join(path, "items")
         if isinstance(before, dict) and isinstance(after, dict):
@@ -366,7 +367,7 @@ class _Comparator:
 
     def _any_of(self, old: JSON, new: JSON, path: str) -> None:
         before, after = old.get("anyOf"), new.get("anyOf")
-        if before == after or not isinstance(before, list) or not isinstance(after, list):
+        if same(before, after) or not isinstance(before, list) or not isinstance(after, list):
             return
         new_index = {canonical(branch): index for index, branch in enumerate(after)}
         old_keys = {canonical(branch) for branch in before}
@@ -385,7 +386,7 @@ class _Comparator:
 
     def _one_of(self, old: JSON, new: JSON, path: str) -> None:
         before, after = old.get("oneOf"), new.get("oneOf")
-        if before == after:
+        if same(before, after):
             return
         where = pointer_join(path, "oneOf")
         old_keys = {canonical(b) for b in before} if isinstance(before, list) else None

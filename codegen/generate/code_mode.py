@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen import __version__
-from codegen.errors import StubgenError
+from codegen.errors import StubgenError, one_line
 from codegen.generate.cache import Cache
 from codegen.generate.contract import left_to_server
 from codegen.generate.escaping import docstring, literal
@@ -522,10 +522,12 @@ def _parameter_doc(python: str, wire: str, schema: Any, required: bool) -> str |
 
 
 def _one_line(raw: Mapping[str, Any]) -> str:
-    """The tool's summary on one line of at most 160 characters, as `index.md` shows it."""
+    """The tool's summary on one line of at most 160 characters, as `index.md` shows it: with every
+    non-printable character as its escape (`one_line`), so a terminal escape or a bidi control in a
+    description reaches no terminal that shows the committed file, nor reorders its text."""
     text = summary(HubTool("", "", "", "", raw.get("description"), {}, title=raw.get("title")))
     text = " ".join(text.split()).replace("`", "'")
-    return text if len(text) <= 160 else text[:157] + "..."
+    return one_line(text if len(text) <= 160 else text[:157] + "...")
 
 
 def _local(schema: Any) -> Any:
@@ -547,6 +549,14 @@ class CodeModeServer:
     tools: tuple[_ToolStub, ...]
 
 
+def code_mode_clash(server: str) -> StubgenError:
+    """The error for a server whose package would be code mode's own folder."""
+    return StubgenError(
+        f"code mode: server {server!r} would generate the package {CODE_MODE_PACKAGE!r}, which is code "
+        "mode's own folder; rename the server id"
+    )
+
+
 def build_servers(
     servers: Sequence[tuple[Snapshot, Mapping[str, str]]], settings: HubSettings
 ) -> tuple[CodeModeServer, ...]:
@@ -556,10 +566,7 @@ def build_servers(
     modules: dict[str, str] = {}
     for server in sorted(by_server):
         if package_name(server) == CODE_MODE_PACKAGE:
-            raise StubgenError(
-                f"code mode: server {server!r} would generate the package {CODE_MODE_PACKAGE!r}, which is code "
-                "mode's own folder; rename the server id"
-            )
+            raise code_mode_clash(server)
         module = module_name(server)
         other = next((name for name, taken in modules.items() if taken == module), None)
         if other is not None:

@@ -12,7 +12,7 @@ import click
 from codegen import console
 from codegen.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, StubgenError
 from codegen.generate.cache import Cache
-from codegen.generate.code_mode import CodeModeBuild, build_code_mode, code_mode_dir, report_tokens
+from codegen.generate.code_mode import CodeModeBuild, build_code_mode, code_mode_clash, code_mode_dir, report_tokens
 from codegen.generate.hub import hub_dir
 from codegen.generate.hub_build import HubInput, HubSources, hub_rendered, hub_sources
 from codegen.generate.parallel import warm_workers
@@ -146,6 +146,7 @@ def _generate(run: Targets, cache: Cache, strict: bool) -> int:
     failed = 0
     # Every package is rendered before any is published; a server that fails is reported and left as it was.
     ready: list[_Ready] = []
+    hub = run.hub
     for package in run.packages:
         try:
             inputs = _inputs(package, run.sync_client, strict)
@@ -153,14 +154,20 @@ def _generate(run: Targets, cache: Cache, strict: bool) -> int:
         except StubgenError as error:
             failed += _failed(package.server or package.snapshot.stem, package.snapshot, error)
             continue
-        if rendered.files is not None and run.hub is not None and rendered.target == hub_dir(out_dir):
+        server = package.server or _server_of(inputs.source, rendered)
+        if rendered.files is not None and hub is not None and rendered.target == hub_dir(out_dir):
             continue  # a server named like the hub: the hub's own error names it
-        ready.append(_Ready(package.server or _server_of(inputs.source, rendered), package.snapshot, rendered))
+        if hub is not None and run.code_mode and rendered.target == code_mode_dir(out_dir):
+            # Published, it would replace the code-mode package; in the hub, the hub would route to it.
+            failed += _failed(server, package.snapshot, code_mode_clash(server or package.snapshot.stem))
+            hub = HubSources(tuple(each for each in hub.servers if each.snapshot != package.snapshot), hub.settings)
+            continue
+        ready.append(_Ready(server, package.snapshot, rendered))
     lacking: tuple[str, ...] = ()
     hub_built = False
-    if run.hub is not None:
+    if hub is not None:
         try:
-            built = hub_rendered(run.hub, out_dir, cache)
+            built = hub_rendered(hub, out_dir, cache)
         except StubgenError as error:
             failed += _failed(None, None, error)
         else:
@@ -168,9 +175,9 @@ def _generate(run: Targets, cache: Cache, strict: bool) -> int:
             lacking = built.lacking
             hub_built = True
     code: CodeModeBuild | None = None
-    if run.hub is not None and run.code_mode and hub_built:  # its stubs name what the hub routes
+    if hub is not None and run.code_mode and hub_built:  # its stubs name what the hub routes
         try:
-            code = _code_mode(run.hub, out_dir, cache)
+            code = _code_mode(hub, out_dir, cache)
         except StubgenError as error:
             failed += _failed(None, None, error, code_mode_dir(out_dir))
         else:

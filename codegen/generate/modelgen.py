@@ -31,6 +31,15 @@ from codegen.generate.escaping import literal
 from codegen.generate.formatting import LINE_LENGTH, black_mode
 from codegen.generate.member_names import member_renames
 from codegen.generate.parallel import MAX_BATCH
+from codegen.identifiers import (
+    ASCII_RULES,
+    RUNTIME_EXPORTS,
+    TASK_EXPORTS,
+    escape,
+    pascal_case,
+    plain_identifier,
+    snake_case,
+)
 from codegen.runtime._hub_catalog import file_stem
 from codegen.schemas import (
     ANNOTATIONS,
@@ -106,13 +115,15 @@ def _plain_format_types() -> list[str]:
     A format would otherwise become `AnyUrl`, `AwareDatetime`, `date`, `UUID`, `EmailStr`, ...: a
     caller could not pass the string the wire takes (`fetch(url="https://...")` fails `mypy
     --strict`), and `EmailStr` or `ULID` need packages a user need not have. A format annotates a
-    value; it does not change the JSON type it is sent and received as.
+    value; it does not change the JSON type it is sent and received as. The OpenAPI formats count
+    too, as the MCP tools parser reads them: `password` was `SecretStr`, which pydantic dumps as
+    `**********`, so that was what the server got; `binary` was `bytes`, refused in JSON unless UTF-8.
     """
     from datamodel_code_generator.parser.schema_version import get_data_formats
 
     return sorted(
         f"{json_type}+{json_format}={json_type}"
-        for json_type, formats in get_data_formats().items()
+        for json_type, formats in get_data_formats(is_openapi=True).items()
         for json_format in formats
         if json_format != "default"
     )
@@ -197,7 +208,7 @@ def rewritten_source(source: str) -> str:
     source = _through_import_aliases(source.rstrip("\n") + "\n")
     source = _none_defaults_admit_none(_typed_bare_generics(_annotated_constraints(source)))
     source = _keyword_aliases(_builtin_extras_dict(_single_literals(_modern_annotations(source))))
-    return _unprotected_namespaces(source)
+    return _unprotected_namespaces(_plain_field_names(_plain_class_names(source)))
 
 
 _LONE_STRING = re.compile(r"""\s*(?:\w+=)?[rRbBuU]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')[,)]*""")
@@ -388,6 +399,120 @@ def _keyword_aliases(source: str) -> str:
     import black
 
     return black.format_str(data.decode(), mode=black_mode())
+
+
+def _plain_class_names(source: str) -> str:
+    """The module with each class whose name Python reads as another's (datamodel-code-generator
+    names a property's class after the property: a fullwidth `A`, U+FF21, makes `TInput` and that letter, which
+    Python reads as `TInputA`) renamed to a `plain_identifier` no other class is read as, and every
+    use of it with it: beside a property `A`, the second class hid the first, whose fields then
+    typed the other property (mypy: `Name "TInputA" already defined`)."""
+    if source.isascii():
+        return source
+    tree = parsed(source)
+    starts = _line_starts(source)
+    data = source.encode()
+    written: dict[int, str] = {}  # a class statement's line -> its name as written
+    for statement in tree.body:
+        if isinstance(statement, ast.ClassDef):
+            line = data[starts[statement.lineno - 1] : starts[statement.lineno]].decode()
+            match = _CLASS_NAME.match(line)
+            if match is not None:
+                written[statement.lineno] = match.group(1)
+    taken = {name for name in written.values() if plain_identifier(name)}
+    renamed: dict[str, str] = {}
+    for name in written.values():
+        if plain_identifier(name) or name in renamed:
+            continue
+        base = unicodedata.normalize("NFKC", name)
+        base = base if plain_identifier(base) else pascal_case(name, "Model", ASCII_RULES)
+        candidate, counter = base, 0
+        while candidate in taken:
+            counter += 1
+            candidate = f"{base}{counter}"
+        taken.add(candidate)
+        renamed[name] = candidate
+    if not renamed:
+        return source
+    spans: list[tuple[int, int, bytes]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            start, end = _byte_span(starts, node)
+            if data[start:end].decode() in renamed:
+                spans.append((start, end, renamed[data[start:end].decode()].encode()))
+        elif isinstance(node, ast.ClassDef) and written.get(node.lineno) in renamed:
+            name = written[node.lineno]
+            start = starts[node.lineno - 1] + data[starts[node.lineno - 1] :].index(name.encode())
+            spans.append((start, start + len(name.encode()), renamed[name].encode()))
+    for start, end, text in sorted(spans, reverse=True):
+        data = data[:start] + text + data[end:]
+    import black
+
+    return black.format_str(data.decode(), mode=black_mode())
+
+
+_CLASS_NAME = re.compile(r"class\s+([^\s(:]+)")
+"""A class statement's name as written, which the syntax tree holds only in its NFKC form."""
+
+
+def _plain_field_names(source: str) -> str:
+    """The module with each field whose name Python reads as another (a fullwidth `a`, U+FF41, whose
+    NFKC form is `a`; `U+01C6 x`, read as `džx`; a name with an invisible character) renamed to a
+    `plain_identifier` no other field of its class is read as, and given its wire name as
+    `validation_alias=` and `serialization_alias=`.
+
+    datamodel-code-generator leaves out a field's alias when the model's `to_camel` alias generator
+    gives the wire name back from the name as written (a fullwidth `a` gives the fullwidth `A` it came
+    from), but Python, and so pydantic and mypy, read the name in its NFKC form: the property
+    fullwidth `A` was sent and read as `a`, and beside a property `a` the class had two fields `a`,
+    the second hiding the first."""
+    if source.isascii():
+        return source
+    from pydantic import BaseModel
+    from pydantic.alias_generators import to_camel
+
+    tree = parsed(source)
+    starts = _line_starts(source)
+    data = source.encode()
+    spans: list[tuple[int, int, bytes]] = []
+    pydantic_names = {name for name in dir(BaseModel) if not name.startswith("_")}
+    for node in _statements(tree.body):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        fields = [
+            (statement, data[slice(*_byte_span(starts, statement.target))].decode())
+            for statement in node.body
+            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
+        ]
+        taken = {written for _, written in fields if plain_identifier(written)} | pydantic_names
+        for statement, written in fields:
+            if plain_identifier(written):
+                continue
+            name = escape(snake_case(written, "field"), taken)
+            taken.add(name)
+            spans.append((*_byte_span(starts, statement.target), name.encode()))
+            value = statement.value
+            keywords = value.keywords if isinstance(value, ast.Call) else []
+            if any(keyword.arg in ("alias", "validation_alias") for keyword in keywords):
+                continue
+            wire = literal(to_camel(written))
+            aliases = f"validation_alias={wire}, serialization_alias={wire}"
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and "Field" in value.func.id:
+                end = _byte_span(starts, value)[1] - 1  # before the call's closing parenthesis
+                spans.append((end, end, (", " if value.args or keywords else "").encode() + aliases.encode()))
+            else:
+                start = _byte_span(starts, statement.target)[1]
+                end = _byte_span(starts, value)[1] if value is not None else _byte_span(starts, statement.annotation)[1]
+                annotation = data[slice(*_byte_span(starts, statement.annotation))].decode()
+                default = "..." if value is None else f"default={data[slice(*_byte_span(starts, value))].decode()}"
+                spans.append((start, end, f": {annotation} = Field({default}, {aliases})".encode()))
+    if not spans:
+        return source
+    for start, end, text in sorted(spans, reverse=True):
+        data = data[:start] + text + data[end:]
+    import black
+
+    return black.format_str(_with_import(data.decode(), "pydantic", {"Field"}), mode=black_mode())
 
 
 def _line_starts(source: str) -> list[int]:
@@ -712,7 +837,10 @@ def _renamed_classes(source: str, stem: str, naming_rules: int) -> str:
     titled definition or a model an `allOf` builds keeps its own name (`Options`), and two tools of
     one package may both have one: every class must have a name of its own in the package's
     `models` module and the client. The tool's stem is unique in the package, so the prefix makes
-    the name unique without looking at any other tool, and a cached module stays exact.
+    the name unique without looking at any other tool, and a cached module stays exact. Nor may a
+    class take a name the package's `__init__` imports from the runtime (`ServerError`, for an
+    `allOf` property `error` of a tool `server`): mypy refused the package, and the model hid the
+    runtime's class (`CallOptions`, the type of every method's `call_options`).
     """
     tree = parsed(source)
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
@@ -724,12 +852,13 @@ def _renamed_classes(source: str, stem: str, naming_rules: int) -> str:
         if current.startswith(stand_in) and stand_in != stem:
             renamed[node.name] = stem + current.removeprefix(stand_in)
             continue
-        if current.startswith(stem):
+        if current.startswith(stem) and current not in _PACKAGE_NAMES:
             continue
-        candidate, counter = f"{stem}{current}", 1
-        while candidate in taken:
+        base = current if current.startswith(stem) else f"{stem}{current}"
+        candidate, counter = base, 1
+        while candidate in taken or candidate in _PACKAGE_NAMES:
             counter += 1
-            candidate = f"{stem}{current}{counter}"
+            candidate = f"{base}{counter}"
         taken.add(candidate)
         renamed[node.name] = candidate
     if not renamed:
@@ -769,6 +898,10 @@ def _renamed_classes(source: str, stem: str, naming_rules: int) -> str:
     import black
 
     return black.format_str("".join(lines), mode=black_mode())
+
+
+_PACKAGE_NAMES = frozenset((*RUNTIME_EXPORTS, *TASK_EXPORTS))
+"""The runtime's names a package's `__init__` imports, which no model class may take."""
 
 
 def _inlined_plain_roots(source: str, stem: str) -> str:

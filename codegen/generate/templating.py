@@ -17,7 +17,7 @@ from codegen.generate.escaping import docstring, literal, quoted
 from codegen.generate.piecewise_black import INDENT
 from codegen.generate.spec import Import, PackageSpec, Parameter, PromptSpec, TemplateSpec, ToolSpec
 from codegen.generate.template_cache import TemplateBytecodeCache
-from codegen.identifiers import CALL_OPTIONS
+from codegen.identifiers import CALL_OPTIONS, RUNTIME_EXPORTS, TASK_EXPORTS
 
 __all__ = ["jinja_environment", "method_macros", "model_import", "tool_members"]
 
@@ -112,18 +112,6 @@ def model_import(entry: Import) -> str:
     return f"{INDENT}from {entry.module} import {', '.join(entry.names)}"
 
 
-RUNTIME_EXPORTS = (
-    *("NOT_GIVEN", "AuthError", "CallOptions", "CatalogDriftError", "MissingHandlerError", "NoStructuredContentError"),
-    *("NotGiven", "PaginationError", "RequestOptions", "RequestTimeoutError", "ServerError", "StubgenClientError"),
-    *("ToolArgumentsError", "ToolContentError", "ToolError", "ToolResult", "ToolResultError"),
-    *("UnauthorizedError", "UnknownToolError", "authorized_transport", "stored_auth"),
-)
-"""What a package's `__init__.py` imports from the runtime's `_runtime` and re-exports, whatever the
-catalog, in isort's order."""
-_TASK_EXPORTS = ("SyncTaskHandle", "TaskCancelledError", "TaskHandle", "TaskSupportError")
-"""What it re-exports from the runtime's `_tasks` when a tool supports tasks."""
-
-
 def package_exports(package: PackageSpec) -> list[str]:
     """The `__all__` of a package's `__init__.py`: the runtime's names it re-exports, the client classes
     and every model, less the sync twin's and the tasks' names where the package has none, in
@@ -132,8 +120,8 @@ def package_exports(package: PackageSpec) -> list[str]:
     if not package.sync_client:
         dropped |= {"SyncTaskHandle", package.sync_class_name}
     if not any(tool.task_support for tool in package.tools):
-        dropped |= set(_TASK_EXPORTS)
-    names = [*RUNTIME_EXPORTS, *_TASK_EXPORTS, package.class_name, package.sync_class_name, *package.model_names]
+        dropped |= set(TASK_EXPORTS)
+    names = [*RUNTIME_EXPORTS, *TASK_EXPORTS, package.class_name, package.sync_class_name, *package.model_names]
     return all_sorted(name for name in names if name not in dropped)
 
 
