@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from codegen.errors import StubgenError
-from codegen.identifiers import CODE_MODE_PACKAGE, HUB_PACKAGE, HUB_SEPARATOR, package_name
+from codegen.identifiers import CODE_MODE_PACKAGE, HUB_PACKAGE, HUB_SEPARATOR, check_hub_separator, package_name
 from codegen.runtime._hub_catalog import ToolFilter, hint_problem
 
 if TYPE_CHECKING:
@@ -309,6 +309,7 @@ def _hub_settings(table: Mapping[str, Any], where: str) -> HubSettings:
     separator = table.get("hub_separator", HUB_SEPARATOR)
     if not isinstance(separator, str):
         raise StubgenError(f"{where}: hub_separator must be a string such as {HUB_SEPARATOR!r}")
+    check_hub_separator(separator, where)
     raw_filters = table.get("hub_filters", {})
     if not isinstance(raw_filters, dict):
         raise StubgenError(f"{where}: [tool.mcp-stubgen.hub_filters] must be a table of servers")
