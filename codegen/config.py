@@ -188,6 +188,12 @@ class ProjectConfig:
         """`[tool.mcp-stubgen.method_names.<server>]`: tool wire name -> Python method name."""
         return dict(self.method_name_tables.get(server, {}))
 
+    def package_names(self) -> set[str]:
+        """The folders this config generates under `output`: each server's package, the hub's and
+        code mode's when set (the shared runtime aside)."""
+        names = {package_name(server) for server in self.servers}
+        return names | ({HUB_PACKAGE} if self.hub else set()) | ({CODE_MODE_PACKAGE} if self.code_mode else set())
+
     def select(self, names: tuple[str, ...]) -> list[ServerConfig]:
         """The named servers (all of them when none is named), in a stable order."""
         if not names:
