@@ -187,8 +187,9 @@ def test_a_package_of_a_server_taken_out_of_the_config_is_named_not_kept_silentl
     )
     assert "helpers" not in listed.stdout
     note = (
-        "note: clients/weather holds a generated package of no configured server (removed or renamed?); "
-        "nothing regenerates or checks it: delete it, and its snapshot, if that server is gone\n"
+        "note: clients/weather holds a generated package of no server in this config (removed, renamed, or "
+        "another config's?); nothing here regenerates or checks it: delete it, and its snapshot, if that server "
+        "is gone\n"
     )
     for command in (("generate",), ("generate", "--check"), ("sync",)):
         result = run_cli(*command)

@@ -63,8 +63,9 @@ def note_stray_packages(out_dir: Path, kept: Collection[str]) -> None:
     """A `note:` for each stray package: it is kept (it may be imported), but no longer current."""
     for folder in stray_packages(out_dir, kept):
         console.note(
-            f"note: {shown_path(folder)} holds a generated package of no configured server (removed or "
-            "renamed?); nothing regenerates or checks it: delete it, and its snapshot, if that server is gone"
+            f"note: {shown_path(folder)} holds a generated package of no server in this config (removed, "
+            "renamed, or another config's?); nothing here regenerates or checks it: delete it, and its "
+            "snapshot, if that server is gone"
         )
 
 
