@@ -197,3 +197,25 @@ def test_a_package_of_a_server_taken_out_of_the_config_is_named_not_kept_silentl
         assert "helpers" not in result.stderr
     assert (project / "clients" / "weather" / "client.py").is_file()
     assert note not in run_cli("generate", "notes").stderr  # a run over named servers does not judge the rest
+
+
+def test_an_unchecked_hub_in_list_json_carries_the_reason(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """docs/cli.md: an `unchecked` state comes with `error`; the hub's line had none, so a script saw
+    `unchecked` with no way to learn that the config's hub filters name a server it lacks."""
+    config = write_config(
+        tmp_path,
+        '[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\nhub = true\n\n'
+        '[tool.mcp-stubgen.servers.weather]\ncommand = "unused"\n',
+    )
+    (tmp_path / "snaps").mkdir()
+    shutil.copy(GOLDEN / "weather" / "snapshot.json", tmp_path / "snaps" / "weather.json")
+    monkeypatch.chdir(tmp_path)
+    assert run_cli("generate").exit_code == 0
+    config.write_text(config.read_text() + '\n[tool.mcp-stubgen.hub_filters.wether]\nexclude = ["send_*"]\n')
+    result = run_cli("list", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    hub = json.loads(result.stdout.splitlines()[-1])
+    assert (hub["package_state"], hub["error"]) == (
+        "unchecked",
+        "hub: [tool.mcp-stubgen.hub_filters.wether] names no server of the hub; the servers are weather",
+    )

@@ -94,12 +94,13 @@ def list_servers(config_path: Path | None, servers_file: Path | None) -> int:
         _list_server(config, server.name, cache)
     if config.hub and config.output is not None:
         target = hub_dir(config.output)
+        reason: dict[str, str] = {}
         try:
             state = _package_state(target, lambda: _hub_diff(config, target.parent, cache))
-        except StubgenError:
-            state = "unchecked"
+        except StubgenError as error:  # no snapshot to build it from, or settings the hub refuses
+            state, reason = "unchecked", {"error": str(error)}
         console.result(f"hub: package {shown_path(target)} {state}")
-        console.emit(None, "ok", package=shown_path(target), package_state=state)
+        console.emit(None, "ok", package=shown_path(target), package_state=state, **reason)
     for folder in stray_packages(config.output, config.package_names()) if config.output is not None else ():
         console.result(f"{folder.name}: package {shown_path(folder)} unconfigured (no configured server generates it)")
         console.emit(None, "ok", package=shown_path(folder), package_state="unconfigured")
