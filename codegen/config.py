@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from codegen.errors import StubgenError
-from codegen.identifiers import CODE_MODE_PACKAGE, HUB_PACKAGE, HUB_SEPARATOR, package_name
+from codegen.identifiers import CODE_MODE_PACKAGE, HUB_PACKAGE, HUB_SEPARATOR, check_hub_separator, package_name
 from codegen.runtime._hub_catalog import ToolFilter, hint_problem
 
 if TYPE_CHECKING:
@@ -188,6 +188,12 @@ class ProjectConfig:
         """`[tool.mcp-stubgen.method_names.<server>]`: tool wire name -> Python method name."""
         return dict(self.method_name_tables.get(server, {}))
 
+    def package_names(self) -> set[str]:
+        """The folders this config generates under `output`: each server's package, the hub's and
+        code mode's when set (the shared runtime aside)."""
+        names = {package_name(server) for server in self.servers}
+        return names | ({HUB_PACKAGE} if self.hub else set()) | ({CODE_MODE_PACKAGE} if self.code_mode else set())
+
     def select(self, names: tuple[str, ...]) -> list[ServerConfig]:
         """The named servers (all of them when none is named), in a stable order."""
         if not names:
@@ -309,6 +315,7 @@ def _hub_settings(table: Mapping[str, Any], where: str) -> HubSettings:
     separator = table.get("hub_separator", HUB_SEPARATOR)
     if not isinstance(separator, str):
         raise StubgenError(f"{where}: hub_separator must be a string such as {HUB_SEPARATOR!r}")
+    check_hub_separator(separator, where)
     raw_filters = table.get("hub_filters", {})
     if not isinstance(raw_filters, dict):
         raise StubgenError(f"{where}: [tool.mcp-stubgen.hub_filters] must be a table of servers")

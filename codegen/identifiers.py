@@ -691,6 +691,15 @@ def hub_attribute(server: str) -> str:
     return escape(package_name(server), HUB_MEMBERS)
 
 
+def check_hub_separator(separator: str, where: str) -> None:
+    """A separator that keeps qualified names valid for every provider's rule (`.` only for the hosts
+    that take it), checked when the config is read so every command reports a bad one."""
+    if not re.fullmatch(r"[_.-]{1,4}", separator):
+        raise StubgenError(
+            f"{where}: hub_separator {separator!r} must be one to four of '_', '-' and '.' (default {HUB_SEPARATOR!r})"
+        )
+
+
 def qualified_tools(
     catalog: Mapping[str, Sequence[str]],
     separator: str = HUB_SEPARATOR,
@@ -707,10 +716,7 @@ def qualified_tools(
     The name is only a label: the hub routes it by looking it up in a table that keeps the server id
     and the tool's own name, so mapping characters or shortening never changes what is called.
     """
-    if not re.fullmatch(r"[_.-]{1,4}", separator):
-        raise StubgenError(
-            f"hub: hub_separator {separator!r} must be one to four of '_', '-' and '.' (default {HUB_SEPARATOR!r})"
-        )
+    check_hub_separator(separator, "hub")
     owners: dict[str, QualifiedTool] = {}
     for server in sorted(catalog):
         tools = sorted(catalog[server])

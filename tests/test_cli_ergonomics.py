@@ -152,6 +152,28 @@ def test_a_command_that_is_not_executable_is_reported_as_such(tmp_path: Path, ru
     assert not (tmp_path / "weather.json").exists()
 
 
+@pytest.mark.parametrize("cwd", ["services/weather", "pyproject.toml"])
+def test_a_cwd_that_is_no_folder_is_blamed_not_the_command(  # type: ignore[no-untyped-def]
+    cwd: str, tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A `cwd` that does not exist (or is a file) said "cannot start 'python' (No such file or
+    directory); check that the command is a program", sending the user to a command that is fine."""
+    write_config(
+        tmp_path,
+        '[tool.mcp-stubgen]\nsnapshots = "snaps"\n\n'
+        f"[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(PY)}\nargs = [{json.dumps(str(EXAMPLE_SERVER))}]\n"
+        f"cwd = {json.dumps(cwd)}\n",
+    )
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("snapshot")
+    assert result.exit_code == 2
+    reason = "No such file or directory" if cwd.startswith("services") else "Not a directory"
+    assert result.stderr.splitlines() == [
+        f"error: server 'weather': cannot start it in {cwd} ({reason}); fix `cwd` in the config (a folder, "
+        "relative to the config file)"
+    ]
+
+
 def test_generate_and_sync_print_paths_relative_to_the_working_directory(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     write_config(
         tmp_path,

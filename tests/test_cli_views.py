@@ -167,3 +167,55 @@ def test_list_shows_missing_current_and_stale(project: Path, run_cli) -> None:  
     shutil.rmtree(project / "clients" / "weather")
     (project / "snaps" / "weather.json").write_text("{not json")
     assert "weather: snapshot snaps/weather.json invalid; package clients/weather missing" in run_cli("list").stdout
+
+
+def test_a_package_of_a_server_taken_out_of_the_config_is_named_not_kept_silently(project: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """Removing (or renaming) a server left its package under `output`: `generate --check` passed
+    and `list` showed nothing, so a package nothing regenerated or checked stayed in use unnoticed.
+    It is kept (code may import it), named by `list` and in a note by `generate`, `--check` and `sync`."""
+    assert run_cli("generate", "weather").exit_code == 0
+    (project / "clients" / "helpers").mkdir()
+    (project / "clients" / "helpers" / "client.py").write_text("# the project's own code, not generated\n")
+    config = project / "pyproject.toml"
+    config.write_text(
+        config.read_text().replace("[tool.mcp-stubgen.servers.weather]", "[tool.mcp-stubgen.servers.forecast]")
+    )
+    listed = run_cli("list")
+    assert listed.exit_code == 0, listed.stderr
+    assert listed.stdout.splitlines()[-1] == (
+        "weather: package clients/weather unconfigured (no configured server generates it)"
+    )
+    assert "helpers" not in listed.stdout
+    note = (
+        "note: clients/weather holds a generated package of no server in this config (removed, renamed, or "
+        "another config's?); nothing here regenerates or checks it: delete it, and its snapshot, if that server "
+        "is gone\n"
+    )
+    for command in (("generate",), ("generate", "--check"), ("sync",)):
+        result = run_cli(*command)
+        assert result.stderr.endswith(note), result.stderr
+        assert "helpers" not in result.stderr
+    assert (project / "clients" / "weather" / "client.py").is_file()
+    assert note not in run_cli("generate", "notes").stderr  # a run over named servers does not judge the rest
+
+
+def test_an_unchecked_hub_in_list_json_carries_the_reason(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """docs/cli.md: an `unchecked` state comes with `error`; the hub's line had none, so a script saw
+    `unchecked` with no way to learn that the config's hub filters name a server it lacks."""
+    config = write_config(
+        tmp_path,
+        '[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\nhub = true\n\n'
+        '[tool.mcp-stubgen.servers.weather]\ncommand = "unused"\n',
+    )
+    (tmp_path / "snaps").mkdir()
+    shutil.copy(GOLDEN / "weather" / "snapshot.json", tmp_path / "snaps" / "weather.json")
+    monkeypatch.chdir(tmp_path)
+    assert run_cli("generate").exit_code == 0
+    config.write_text(config.read_text() + '\n[tool.mcp-stubgen.hub_filters.wether]\nexclude = ["send_*"]\n')
+    result = run_cli("list", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    hub = json.loads(result.stdout.splitlines()[-1])
+    assert (hub["package_state"], hub["error"]) == (
+        "unchecked",
+        "hub: [tool.mcp-stubgen.hub_filters.wether] names no server of the hub; the servers are weather",
+    )

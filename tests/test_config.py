@@ -198,6 +198,7 @@ def test_env_file_values_are_secrets_too(tmp_path: Path, run_cli, monkeypatch) -
             r"pyproject.toml: \[tool.mcp-stubgen.method_names.weather\] must map tool names to method names",
         ),
         ("hub_separator = 1\n", r"pyproject.toml: hub_separator must be a string such as '__'"),
+        ('hub_separator = "/"\n', r"pyproject.toml: hub_separator '/' must be one to four of '_', '-' and '\.'"),
         ('hub_live_tools = "all"\n', r"pyproject.toml: hub_live_tools must be one of 'ignore', 'callable', 'offer'"),
         (
             '[tool.mcp-stubgen.hub_filters.weather]\ninclude = "get_*"\n',

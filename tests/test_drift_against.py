@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from dataclasses import replace
 from pathlib import Path
@@ -122,11 +123,32 @@ def test_a_deleted_snapshot_is_every_entry_removed(run_cli, repo: Path) -> None:
 def test_unknown_ref_is_one_clear_error(run_cli, repo: Path) -> None:  # type: ignore[no-untyped-def]
     result = run_cli("drift", "--against", "no-such-branch")
     assert result.exit_code == 2
-    assert result.stderr == (
-        "error: --against no-such-branch: unknown git ref (in a shallow CI clone, fetch it first, "
-        "e.g. `git fetch --depth=1 origin no-such-branch`)\n"
-    )
+    assert result.stderr.startswith("error: --against no-such-branch: unknown git ref; fetch it first")
+    assert result.stderr.count("\n") == 1
     assert run_cli("drift", "--against", "--help-me").stderr.startswith("error: --against --help-me: not a git ref")
+
+
+def test_the_fetch_an_unknown_ref_advises_makes_it_known_in_a_shallow_clone(  # type: ignore[no-untyped-def]
+    run_cli, repo: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A CI clone holds one commit of one branch and no tags. The advice was `git fetch --depth=1
+    origin origin/main` for `--against origin/main`, which git refuses ("couldn't find remote ref"),
+    and the same for `HEAD~1`; each advised command must fetch what the ref names."""
+    save(repo, "demo", snap((tool("keep", obj({"x": S})),)))
+    git(repo, "commit", "-q", "-am", "drop gone")
+    # ref, which of the advised commands fits it (a plain name may be a tag or a branch), the ref it makes known
+    cases = (("origin/main", 0, "origin/main"), ("main", 1, "origin/main"), ("v1", 0, "v1"), ("HEAD~1", 0, "HEAD~1"))
+    for ref, which, known in cases:
+        clone = tmp_path_factory.mktemp("ci") / "clone"
+        git(repo, "clone", "-q", "--depth=1", "--single-branch", "--no-tags", repo.as_uri(), str(clone))
+        monkeypatch.chdir(clone)
+        refused = run_cli("drift", "demo", "--against", ref)
+        assert refused.exit_code == 2, refused.stderr
+        advice = re.findall(r"`(git fetch [^`]*)`", refused.stderr)[which]
+        git(clone, *advice.split()[1:])
+        result = run_cli("drift", "demo", "--against", known, "--format", "json")
+        assert result.exit_code == 1, (ref, advice, result.stderr)
+        assert [finding["name"] for finding in json.loads(result.stdout)["findings"]] == ["gone"]
 
 
 def test_head_before_the_first_commit_holds_no_snapshot(  # type: ignore[no-untyped-def]

@@ -275,6 +275,20 @@ def test_the_action_reports_a_run_that_could_not_start(project: Path, tmp_path: 
     assert "has unknown key 'ignroe'; did you mean 'ignore'?" in run.log
 
 
+def test_a_report_that_could_not_check_a_server_is_not_uploaded(project: Path, tmp_path: Path, cache: Path) -> None:
+    """With a server that did not start, the SARIF report held the others' results alone, and was
+    uploaded: code scanning closes every alert a new analysis lacks, so that server's open alerts
+    were closed as fixed, to reopen on the next run that reached it."""
+    retire_a_tool(project)
+    write_config(project, CONFIG + '\n[tool.mcp-stubgen.servers.notes]\ncommand = "/nonexistent/notes-server"\n')
+    run = run_action(project, tmp_path / "runner", cache, install="false", sarif="true", **{"check-generated": "false"})
+    assert run.exit_code == 2, run.log
+    assert run.outputs["drift"]["exit-code"] == "2"
+    assert "tool-removed" in run.summary  # the servers it reached are still reported
+    assert run.uses == []
+    assert "::warning::the SARIF report is not uploaded: drift could not check every server" in run.log
+
+
 def action_checkout(folder: Path, version: str) -> Path:
     """The action as a workflow's `uses: OWNER/mcp-stubgen@TAG` checks it out, at a version no index has."""
     shutil.copytree(

@@ -41,7 +41,34 @@ def sarif_schema() -> dict[str, Any]:
 
 
 def validate_sarif(document: dict[str, Any]) -> None:
-    jsonschema.Draft4Validator(sarif_schema(), format_checker=jsonschema.FormatChecker()).validate(document)
+    checker = jsonschema.FormatChecker()
+    assert "uri-reference" in checker.checkers  # rfc3986-validator installed: artifact URIs are checked too
+    jsonschema.Draft4Validator(sarif_schema(), format_checker=checker).validate(document)
+
+
+def test_sarif_uris_are_valid_references_for_a_path_with_a_space_and_a_letter_outside_ascii(  # type: ignore[no-untyped-def]
+    run_cli, tmp_path: Path
+) -> None:
+    folder = tmp_path / "snap shots ü"
+    folder.mkdir()
+    write_snapshot(folder / "old.json", OLD)
+    write_snapshot(folder / "new.json", NEW)
+    result = run_cli(
+        "drift", "snap shots ü/old.json", "snap shots ü/new.json", "--format", "sarif", "--fail-on", "never"
+    )
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    validate_sarif(document)
+    uris = {
+        location["physicalLocation"]["artifactLocation"]["uri"]
+        for each in document["runs"][0]["results"]
+        for location in each["locations"]
+    }
+    assert uris == {"snap%20shots%20%C3%BC/old.json", "snap%20shots%20%C3%BC/new.json"}
+    github = run_cli(
+        "drift", "snap shots ü/old.json", "snap shots ü/new.json", "--format", "github", "--fail-on", "never"
+    )
+    assert "::error file=snap shots ü/old.json,line=" in github.stdout  # annotations take the path itself
 
 
 def test_every_rule_has_help() -> None:

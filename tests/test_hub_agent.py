@@ -201,6 +201,32 @@ def test_config_filters_and_separator_shape_the_generated_hub(run_cli, tmp_path:
     ]
 
 
+def test_a_filter_pattern_that_matches_no_tool_is_a_warning_naming_the_closest(  # type: ignore[no-untyped-def]
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`include = ["get_forcast"]` left every weather tool out of the hub and `exclude = ["send-*"]`
+    let `send_alert` in, each without a word, exit 0; the hub is still written as configured."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "snaps").mkdir()
+    shutil.copy(GOLDEN / "weather" / "snapshot.json", tmp_path / "snaps" / "weather.json")
+    write_config(
+        tmp_path,
+        '[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "out"\nhub = true\n'
+        '[tool.mcp-stubgen.servers.weather]\ncommand = "unused"\n'
+        '[tool.mcp-stubgen.hub_filters.weather]\ninclude = ["get_forcast", "*"]\nexclude = ["send-*", "search"]\n',
+    )
+    warnings = [
+        "warning: hub: [tool.mcp-stubgen.hub_filters.weather] include pattern 'get_forcast' matches none of the "
+        "server's 4 tools; did you mean 'get_forecast'?",
+        "warning: hub: [tool.mcp-stubgen.hub_filters.weather] exclude pattern 'send-*' matches none of the "
+        "server's 4 tools",
+    ]
+    for command in (("generate",), ("generate", "--check")):  # the second proves the hub from the cache
+        result = run_cli(*command)
+        assert result.exit_code == 0, result.stderr
+        assert [line for line in result.stderr.splitlines() if line.startswith("warning:")] == warnings
+
+
 def test_the_shortlist_finds_the_tool_for_tasks_phrased_as_users_ask(real_hub: Any) -> None:
     Hub = real_hub.Hub
     known = set(Hub.tools)

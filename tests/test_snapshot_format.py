@@ -202,6 +202,14 @@ def test_duplicate_entries_are_rejected_with_their_name() -> None:
     ("document", "message"),
     [
         ("not json", r"x\.json: not a JSON snapshot"),
+        (  # two branches re-snapshotted one server and git merged them
+            '{\n  "format": 5,\n<<<<<<< HEAD\n  "server": "a",\n=======\n  "server": "b",\n>>>>>>> feature\n}\n',
+            r"x\.json: an unresolved merge conflict \(`<<<<<<<` at line 3\); keep one side \(`git checkout --ours`",
+        ),
+        (
+            "<<<<<<< HEAD\n{}\n=======\n[]\n>>>>>>> feature\n",
+            r"x\.json: an unresolved merge conflict \(`<<<<<<<` at line 1\)",
+        ),
         ("[]", r"x\.json: not a snapshot \(expected a JSON object\)"),
         ('{"format": 99}', r"x\.json: snapshot format 99 is newer than this mcp-stubgen understands.*upgrade"),
         ('{"format": 7}', r"x\.json: snapshot format 7 is newer than this mcp-stubgen understands.*upgrade"),

@@ -49,10 +49,7 @@ class GitRef:
         if commit.returncode != 0 and name in ("HEAD", "@") and _unborn(start):
             return cls(name, None, root)  # the pre-commit hook on a repository's first commit
         if commit.returncode != 0:
-            raise StubgenError(
-                f"--against {name}: unknown git ref (in a shallow CI clone, fetch it first, e.g. "
-                f"`git fetch --depth=1 origin {name}`)"
-            )
+            raise StubgenError(f"--against {name}: unknown git ref; {_fetch_advice(name, start)}")
         return cls(name, commit.stdout.decode().strip(), root)
 
     def read(self, path: Path) -> bytes | None:
@@ -75,6 +72,25 @@ class GitRef:
             return None
         error = shown.stderr.decode(errors="replace").strip()
         raise StubgenError(f"--against {self.name}: cannot read {inside} ({error})")
+
+
+def _fetch_advice(name: str, folder: Path) -> str:
+    """How to fetch a ref a (shallow CI) clone lacks, as a command that works in one: a remote's
+    branch into its remote-tracking ref, a tag or branch by name, or the history before a commit."""
+    if any(mark in name for mark in "~^@:"):
+        shallow = _git(["rev-parse", "--is-shallow-repository"], folder).stdout.strip() == b"true"
+        if shallow:
+            return "this clone is shallow and lacks the commits it names: fetch them first, e.g. `git fetch --deepen=1`"
+        return "check the name with `git log --oneline`"
+    remote, _, branch = name.partition("/")
+    remotes = _git(["remote"], folder).stdout.decode(errors="replace").split()
+    if branch and remote in remotes:
+        return f"fetch it first (a shallow CI clone has only its own commit): `git fetch --depth=1 {remote} {branch}:refs/remotes/{name}`"
+    return (
+        "fetch it first (a shallow CI clone has only its own commit): `git fetch --depth=1 origin tag "
+        f"{name}` for a tag, or `git fetch --depth=1 origin {name}:refs/remotes/origin/{name}` and "
+        f"`--against origin/{name}` for a branch"
+    )
 
 
 def _unborn(folder: Path) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import urllib.parse
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -57,7 +58,8 @@ def render_sarif(
     located = _Locator(files, ignore_list)
     results: list[dict[str, Any]] = []
     for finding in findings:
-        where = located.find(finding)
+        found = located.find(finding)
+        where = _physical(*found) if found is not None else None
         level = "warning" if finding.unused and finding.severity is Severity.BREAKING else _LEVEL[finding.severity]
         text = f"{_entity(finding)}: {finding.message}"
         if finding.unused:
@@ -127,7 +129,7 @@ def _fingerprint(finding: Finding, site: CallSite | None = None) -> str:
 def _call_site(site: CallSite, index: int | None = None) -> dict[str, Any]:
     location: dict[str, Any] = {
         "physicalLocation": {
-            "artifactLocation": {"uri": site.path},
+            "artifactLocation": {"uri": _uri(site.path)},
             "region": {"startLine": site.line, "startColumn": site.column + 1},
         }
     }
@@ -145,12 +147,12 @@ class _Locator:
         self._ignore_list = ignore_list
         self._layouts: dict[int, tuple[dict[tuple[str, ...], int], dict[tuple[str, str], tuple[str, ...]]]] = {}
 
-    def find(self, finding: Finding) -> dict[str, Any] | None:
+    def find(self, finding: Finding) -> tuple[str, int] | None:
         """The first of the server's files that holds the entity (under its new or old name), at the
         line of the deepest part of the finding's path written there; else the first file's top. An
         unused ignore entry is a line of the config."""
         if finding.rule == "ignore-unused" and self._ignore_list is not None:
-            return _physical(*self._ignore_list)
+            return self._ignore_list
         candidates = self._files.get(finding.server, ())
         for path, snapshot in candidates:
             lines, entities = self._layout_of(snapshot)
@@ -162,8 +164,8 @@ class _Locator:
                     if (*key, part) not in lines:
                         break
                     key = (*key, part)
-                return _physical(path, lines[key])
-        return _physical(candidates[0][0], 1) if candidates else None
+                return path, lines[key]
+        return (candidates[0][0], 1) if candidates else None
 
     def _layout_of(
         self, snapshot: Snapshot
@@ -187,20 +189,18 @@ def snapshot_lines(
 ) -> Callable[[Finding], tuple[str, int] | None]:
     """Where each finding is written (file as shown, line), as its SARIF result points: GitHub
     annotations point there too, so they mark the snapshot's line in a pull request's diff."""
-    located = _Locator(files, ignore_list)
-
-    def where(finding: Finding) -> tuple[str, int] | None:
-        found = located.find(finding)
-        if found is None:
-            return None
-        location = found["physicalLocation"]
-        return str(location["artifactLocation"]["uri"]), int(location["region"]["startLine"])
-
-    return where
+    return _Locator(files, ignore_list).find
 
 
 def _physical(path: str, line: int) -> dict[str, Any]:
-    return {"physicalLocation": {"artifactLocation": {"uri": path}, "region": {"startLine": line}}}
+    return {"physicalLocation": {"artifactLocation": {"uri": _uri(path)}, "region": {"startLine": line}}}
+
+
+def _uri(path: str) -> str:
+    """A `/`-separated file path as the URI reference SARIF requires (3.10.2): a space, a `#`, a `%`
+    or a letter outside ASCII percent-encoded (UTF-8), so `snap shots/ü.json` is one valid reference
+    that code scanning decodes back to the file."""
+    return urllib.parse.quote(path, safe="/")
 
 
 def _segments(pointer: str) -> list[str]:

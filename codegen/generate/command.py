@@ -21,6 +21,7 @@ from codegen.generate.pipeline import (
     Rendered,
     announce_package,
     announce_runtime,
+    note_stray_packages,
     package_label,
     publish_rendered,
     render_current,
@@ -54,6 +55,9 @@ class Targets:
     strict: bool = False
     sync_client: bool = True
     code_mode: bool = False
+    kept: frozenset[str] | None = None
+    """Every package folder the config generates, when the run covers them all: other generated
+    packages in the output folder are strays to name."""
 
 
 def _targets(
@@ -94,7 +98,11 @@ def _targets(
         for server in servers
     )
     hub = hub_sources(config) if config.hub or with_hub else None
-    return Targets(packages, out_dir, hub, config.strict, config.sync_client, code_mode or config.code_mode)
+    code_mode = code_mode or config.code_mode
+    flagged = {hub_dir(out_dir).name} if hub else set()
+    flagged |= {code_mode_dir(out_dir).name} if code_mode else set()
+    kept = None if targets else frozenset(config.package_names() | flagged)
+    return Targets(packages, out_dir, hub, config.strict, config.sync_client, code_mode, kept)
 
 
 @click.command("generate")
@@ -136,7 +144,10 @@ def generate(
     strict = run.strict or strict_flag
     cache = cache_for(no_cache)
     with warm_workers():
-        return _check(run, cache) if check else _generate(run, cache, strict)
+        code = _check(run, cache) if check else _generate(run, cache, strict)
+    if run.kept is not None:
+        note_stray_packages(run.out_dir, run.kept)
+    return code
 
 
 def _generate(run: Targets, cache: Cache, strict: bool) -> int:

@@ -4,10 +4,13 @@ and its render through the pipeline (proven current from their bytes, else rende
 
 from __future__ import annotations
 
+import difflib
+import fnmatch
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from codegen import console
 from codegen.config import HubSettings, ProjectConfig
 from codegen.errors import StubgenError
 from codegen.generate.cache import Cache
@@ -67,6 +70,7 @@ def hub_rendered(hub: HubSources, out_dir: Path, cache: Cache) -> HubBuild:
             readable.append((server, read_snapshot_bytes(server.snapshot)))
         except StubgenError as error:
             lacking.append(_lacks(server.snapshot, error))
+    _warn_unmatched_filters(readable, hub.settings)
     target = hub_dir(out_dir)
     key = hub_key([(data, server.method_names) for server, data in readable], hub.settings)
     if rendered_before(key, out_dir, cache) is not None:
@@ -87,6 +91,31 @@ def hub_rendered(hub: HubSources, out_dir: Path, cache: Cache) -> HubBuild:
         message = str(error)
         raise StubgenError(message if message.startswith("hub: ") else f"hub: {message}") from None
     return HubBuild(Rendered(target, files, key), tuple(lacking))
+
+
+def _warn_unmatched_filters(readable: Sequence[tuple[HubInput, bytes]], settings: HubSettings) -> None:
+    """A `warning:` for each `include` or `exclude` pattern that matches none of its server's tools: a
+    misspelt include leaves the server out of the hub, a misspelt exclude lets through the tool it
+    was written to keep out. Only the snapshots of servers with filters are read for it."""
+    for server, data in readable:
+        if server.snapshot.stem not in settings.filters:
+            continue
+        try:
+            snapshot = parse_snapshot(data, str(server.snapshot))
+        except StubgenError:
+            continue  # the hub's own line names it
+        chosen = settings.filters.get(snapshot.server)
+        names = sorted(tool["name"] for tool in snapshot.tools)
+        for key, patterns in (("include", chosen.include), ("exclude", chosen.exclude)) if chosen else ():
+            for pattern in patterns:
+                if any(fnmatch.fnmatchcase(name, pattern) for name in names):
+                    continue
+                close = difflib.get_close_matches(pattern, names, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                console.warn(
+                    f"hub: [tool.mcp-stubgen.hub_filters.{snapshot.server}] {key} pattern {pattern!r} matches none "
+                    f"of the server's {len(names)} tools{hint}"
+                )
 
 
 def _lacks(path: Path, error: StubgenError) -> str:

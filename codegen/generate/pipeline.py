@@ -5,14 +5,16 @@ go through here, so a package one of them wrote is proven current by every other
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+import stat
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from codegen import console
 from codegen.generate.cache import Cache
 from codegen.generate.proof import RenderKey, remember_rendered, rendered_before
-from codegen.generate.publish import Published, diff_trees, publish, read_tree
+from codegen.generate.publish import MARKER, Published, diff_trees, publish, read_tree
 from codegen.generate.runtime_folder import RUNTIME_PACKAGE
 from codegen.identifiers import package_name
 from codegen.options import shown_path
@@ -23,18 +25,48 @@ __all__ = [
     "Rendered",
     "announce_package",
     "announce_runtime",
+    "note_stray_packages",
     "package_dir",
     "package_label",
     "publish_rendered",
     "render_current",
     "render_snapshot",
     "stale_diff",
+    "stray_packages",
 ]
 
 
 def package_dir(snapshot: Snapshot, out_dir: Path) -> Path:
     """The folder a snapshot's package lives in: the server id in snake_case, under `out_dir`."""
     return out_dir / package_name(snapshot.server)
+
+
+def stray_packages(out_dir: Path, kept: Collection[str]) -> list[Path]:
+    """Folders of `out_dir` that hold a package mcp-stubgen generated (a `client.py` starting with its
+    header) under a name not `kept`: the package of a server removed from the config or renamed,
+    which nothing regenerates or checks any more. Links and hidden folders are not looked into."""
+    strays = []
+    for folder in sorted(out_dir.iterdir()) if out_dir.is_dir() else ():
+        if folder.name in kept or folder.name.startswith((".", "_")) or folder.is_symlink():
+            continue
+        try:
+            descriptor = os.open(folder / "client.py", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            continue
+        with open(descriptor, "rb") as client:
+            if stat.S_ISREG(os.fstat(descriptor).st_mode) and client.read(len(MARKER)) == MARKER:
+                strays.append(folder)
+    return strays
+
+
+def note_stray_packages(out_dir: Path, kept: Collection[str]) -> None:
+    """A `note:` for each stray package: it is kept (it may be imported), but no longer current."""
+    for folder in stray_packages(out_dir, kept):
+        console.note(
+            f"note: {shown_path(folder)} holds a generated package of no server in this config (removed, "
+            "renamed, or another config's?); nothing here regenerates or checks it: delete it, and its "
+            "snapshot, if that server is gone"
+        )
 
 
 def render_snapshot(

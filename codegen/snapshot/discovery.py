@@ -1485,6 +1485,8 @@ def _cause(server: ServerConfig, leaf: BaseException) -> str:
         return f"{name}: the server closed the connection during start-up; check that `command` starts an MCP server"
     if code is not None:
         return f"{name}: handshake failed: {text} (code {code})"
+    if isinstance(leaf, OSError) and server.cwd is not None and leaf.filename == str(server.cwd):
+        return f"{name}: cannot start it in {server.cwd} ({leaf.strerror or leaf}); fix `cwd` in the config (a folder, relative to the config file)"
     if isinstance(leaf, OSError) and server.command is not None:
         return f"{name}: cannot start {server.command!r} ({leaf.strerror or leaf}); check that the command is a program"
     if server.command is not None:

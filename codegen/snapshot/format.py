@@ -426,6 +426,15 @@ def _sorted_unique(server: str, kind: str, entries: tuple[JSON, ...], key: str) 
     return tuple(sorted(entries, key=lambda entry: entry[key]))
 
 
+def _conflict_line(data: bytes) -> int | None:
+    """The line of the first merge-conflict marker git wrote into the file, if any (no line of a JSON
+    document starts with `<<<<<<< `)."""
+    if data.startswith(b"<<<<<<< "):
+        return 1
+    at = data.find(b"\n<<<<<<< ")
+    return None if at < 0 else data.count(b"\n", 0, at) + 2
+
+
 def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
     """Read a snapshot document; `source` names it in errors."""
     too_deep = (
@@ -437,6 +446,12 @@ def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
     except RecursionError:
         raise StubgenError(too_deep) from None
     except (ValueError, UnicodeDecodeError) as error:
+        line = _conflict_line(text if isinstance(text, bytes) else text.encode())
+        if line is not None:
+            raise StubgenError(
+                f"{source}: an unresolved merge conflict (`<<<<<<<` at line {line}); keep one side "
+                "(`git checkout --ours` or `--theirs` on the file) or re-run `mcp-stubgen snapshot`"
+            ) from None
         raise StubgenError(f"{source}: not a JSON snapshot ({error}); re-run `mcp-stubgen snapshot`") from None
     if not isinstance(document, dict):
         raise StubgenError(f"{source}: not a snapshot (expected a JSON object); re-run `mcp-stubgen snapshot`")

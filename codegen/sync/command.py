@@ -67,7 +67,7 @@ def sync(
     freshness = Freshness(refresh)
     start_servers(selected, {server.name: config.snapshot_path(server.name) for server in selected}, freshness)
     # Only now the generator: the servers start while it loads.
-    from codegen.generate.pipeline import announce_package, load_renderer
+    from codegen.generate.pipeline import announce_package, load_renderer, note_stray_packages
     from codegen.generate.publish import recover_output
     from codegen.sync.publish import RuntimeChanges, publish_hub, publish_with_snapshot
 
@@ -111,4 +111,6 @@ def sync(
     if config.hub and not publish_hub(config, output, cache, runtime):
         failed += 1
     runtime.announce()
+    if not servers:
+        note_stray_packages(output, config.package_names())
     return EXIT_ERROR if failed else EXIT_OK

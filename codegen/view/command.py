@@ -16,7 +16,14 @@ from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
 from codegen.generate.hub import hub_dir
 from codegen.generate.hub_build import hub_rendered, hub_sources
-from codegen.generate.pipeline import PackageInputs, package_dir, package_label, render_current, stale_diff
+from codegen.generate.pipeline import (
+    PackageInputs,
+    package_dir,
+    package_label,
+    render_current,
+    stale_diff,
+    stray_packages,
+)
 from codegen.identifiers import package_name
 from codegen.options import cache_for, config_options, load_project, shown_path
 from codegen.snapshot import Snapshot, parse_snapshot, read_snapshot_bytes
@@ -87,12 +94,16 @@ def list_servers(config_path: Path | None, servers_file: Path | None) -> int:
         _list_server(config, server.name, cache)
     if config.hub and config.output is not None:
         target = hub_dir(config.output)
+        reason: dict[str, str] = {}
         try:
             state = _package_state(target, lambda: _hub_diff(config, target.parent, cache))
-        except StubgenError:
-            state = "unchecked"
+        except StubgenError as error:  # no snapshot to build it from, or settings the hub refuses
+            state, reason = "unchecked", {"error": str(error)}
         console.result(f"hub: package {shown_path(target)} {state}")
-        console.emit(None, "ok", package=shown_path(target), package_state=state)
+        console.emit(None, "ok", package=shown_path(target), package_state=state, **reason)
+    for folder in stray_packages(config.output, config.package_names()) if config.output is not None else ():
+        console.result(f"{folder.name}: package {shown_path(folder)} unconfigured (no configured server generates it)")
+        console.emit(None, "ok", package=shown_path(folder), package_state="unconfigured")
     return EXIT_OK
 
 
