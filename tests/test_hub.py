@@ -391,6 +391,21 @@ def test_generate_writes_the_hub_from_every_configured_snapshot_and_check_guards
     assert "+++ b/clients/hub/catalog.json" in stale.stdout  # one line per tool: the diff names the one edited
     assert '\n+{"client":"notes","description":"Search the notebook.",' in stale.stdout
 
+    # a snapshot there but broken (a merge conflict): the published hub keeps that server's tools
+    published = read_tree(tmp_path / "clients" / "hub")
+    broken = "<<<<<<< HEAD\n" + (tmp_path / "snaps" / "notes.json").read_text() + "\n=======\n{}\n>>>>>>> theirs\n"
+    (tmp_path / "snaps" / "notes.json").write_text(broken)
+    for command in (("generate", "weather"), ("generate", "--hub", "weather")):
+        damaged = run_cli(*command)
+        assert damaged.exit_code == 2
+        refused, weather = damaged.stderr.splitlines()
+        assert weather == "weather: unchanged clients/weather"
+        assert refused.startswith(
+            "error: hub: kept as it was, not built without 'notes', whose snapshot cannot be used: snaps/notes.json: "
+        )
+        assert "merge conflict" in refused
+        assert read_tree(tmp_path / "clients" / "hub") == published
+
     # a server without a snapshot: the hub is built from the others, and says which one it lacks
     (tmp_path / "snaps" / "notes.json").unlink()
     missing = run_cli("generate", "weather")

@@ -62,16 +62,18 @@ class HubBuild:
 
 def hub_rendered(hub: HubSources, out_dir: Path, cache: Cache) -> HubBuild:
     """The hub over the servers that have a usable snapshot, rendered unless proven unchanged;
-    raises `StubgenError` when no hub can be built at all."""
+    raises `StubgenError` when no hub can be built at all, or when a published hub would lose a
+    server whose snapshot is there but cannot be used (`_keep_for_damaged`)."""
+    target = hub_dir(out_dir)
     readable: list[tuple[HubInput, bytes]] = []
     lacking: list[str] = []
     for server in hub.servers:
         try:
             readable.append((server, read_snapshot_bytes(server.snapshot)))
         except StubgenError as error:
+            _keep_for_damaged(server.snapshot, error, target)
             lacking.append(_lacks(server.snapshot, error))
     _warn_unmatched_filters(readable, hub.settings)
-    target = hub_dir(out_dir)
     key = hub_key([(data, server.method_names) for server, data in readable], hub.settings)
     if rendered_before(key, out_dir, cache) is not None:
         return HubBuild(Rendered(target, None, key), tuple(lacking))
@@ -80,6 +82,7 @@ def hub_rendered(hub: HubSources, out_dir: Path, cache: Cache) -> HubBuild:
         try:
             parsed.append((parse_snapshot(data, str(server.snapshot)), server, data))
         except StubgenError as error:
+            _keep_for_damaged(server.snapshot, error, target)
             lacking.append(_lacks(server.snapshot, error))
     if lacking and not parsed:
         raise StubgenError("hub: no server has a usable snapshot to build it from; run `mcp-stubgen snapshot` first")
@@ -116,6 +119,17 @@ def _warn_unmatched_filters(readable: Sequence[tuple[HubInput, bytes]], settings
                     f"hub: [tool.mcp-stubgen.hub_filters.{snapshot.server}] {key} pattern {pattern!r} matches none "
                     f"of the server's {len(names)} tools{hint}"
                 )
+
+
+def _keep_for_damaged(path: Path, error: StubgenError, target: Path) -> None:
+    """Raise `StubgenError` when a server's snapshot is there but cannot be used (a merge conflict,
+    an edit that broke it) and a hub is published already: built without that server, it would drop
+    the server's tools from a hub that has them, for a file to fix; a missing snapshot (a server not
+    snapshotted yet) leaves it out, as `HubBuild` says."""
+    if target.is_dir() and (path.exists() or path.is_symlink()):
+        raise StubgenError(
+            f"hub: kept as it was, not built without {path.stem!r}, whose snapshot cannot be used: {error}"
+        )
 
 
 def _lacks(path: Path, error: StubgenError) -> str:
