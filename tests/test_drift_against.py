@@ -221,3 +221,21 @@ def test_against_does_not_combine_with_files_or_update(run_cli, repo: Path) -> N
     assert both.exit_code == 2 and "--against works on configured servers" in both.stderr
     update = run_cli("drift", "--against", "main", "--update")
     assert update.exit_code == 2 and "--update re-snapshots live servers" in update.stderr
+
+
+def test_a_change_that_moves_the_snapshots_folder_compares_each_snapshot_with_its_old_place(
+    run_cli, repo: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """Found by a second outside check: the ref's snapshot was looked for at today's folder, so a change
+    that moved the folder called the server new (every tool added) and hid a tool it removed."""
+    write_config(repo, CONFIG.replace('"mcp/snapshots"', '"clients/snapshots"'))
+    moved = repo / "clients" / "snapshots" / "demo.json"
+    write_snapshot(moved, replace(snap((tool("keep", obj({"x": S})),)), server="demo"))
+    git(repo, "rm", "-q", "-r", "mcp")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "move the snapshots and drop a tool")
+    result = run_cli("drift", "demo", "--against", "main")
+    assert result.exit_code == 1, result.stderr
+    assert "tool-removed  demo: tool gone" in result.stdout
+    assert "tool-added" not in result.stdout
+    assert "note: demo: compared with mcp/snapshots/demo.json at main, before the snapshots moved" in result.stderr

@@ -5,6 +5,7 @@ exit 0 (clean), 1 (findings at or above `--fail-on`) or 2 (could not run)."""
 from __future__ import annotations
 
 import dataclasses
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -214,14 +215,22 @@ def _against_ref(config: ProjectConfig, targets: tuple[str, ...], name: str) -> 
     deleted one (everything removed)."""
     selected = config.select(targets)
     ref = GitRef.resolve(name, config.snapshots)
+    moved_from = _snapshots_at(ref, config)
     compared: list[_Compared] = []
     unchecked: dict[str, str] = {}
     for server in selected:
         path = config.snapshot_path(server.name)
         shown = report_path(path)
         try:
-            base_bytes = ref.read(path)
-            base = parse_snapshot(base_bytes, f"{name}:{shown}") if base_bytes is not None else None
+            base_bytes, base_shown = ref.read(path), shown
+            if base_bytes is None and moved_from is not None:
+                old_path = moved_from / path.name
+                base_bytes, base_shown = ref.read(old_path), report_path(old_path)
+                if base_bytes is not None:
+                    console.note(
+                        f"note: {server.name}: compared with {base_shown} at {name}, before the snapshots moved"
+                    )
+            base = parse_snapshot(base_bytes, f"{name}:{base_shown}") if base_bytes is not None else None
             current = load_snapshot(path) if path.exists() or base is None else None
         except StubgenError as error:
             console.error(str(error))
@@ -237,6 +246,25 @@ def _against_ref(config: ProjectConfig, targets: tuple[str, ...], name: str) -> 
         files = ((shown, current),) if path.exists() else ()
         compared.append(_Compared(server.name, base, current, files))
     return compared, unchecked
+
+
+def _snapshots_at(ref: GitRef, config: ProjectConfig) -> Path | None:
+    """The snapshots folder the config at `ref` names, when it is not today's: a change that moved the
+    folder compares each snapshot with its version at the old place, rather than call every server
+    new (all added, none removed), which hid whatever broke. None when the folder did not move, or the
+    ref's config cannot be read (each snapshot is then looked for where it is today)."""
+    if config.source is None or config.source.suffix != ".toml":
+        return None
+    try:
+        data = ref.read(config.source)
+        table = tomllib.loads(data.decode("utf-8"))["tool"]["mcp-stubgen"] if data is not None else None
+    except (StubgenError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError):
+        return None
+    folder = table.get("snapshots", "mcp/snapshots") if isinstance(table, dict) else None
+    if not isinstance(folder, str):
+        return None
+    moved = config.root / folder
+    return moved if moved.resolve() != config.snapshots.resolve() else None
 
 
 def _policy(config: ProjectConfig) -> DriftPolicy:
