@@ -100,6 +100,18 @@ def test_garbage_on_stdout_is_skipped_not_fatal(tmp_path: Path, run_cli) -> None
     assert len(json.loads((tmp_path / "raw.json").read_text())["tools"]) == 5
 
 
+def test_a_byte_order_mark_before_the_first_answer_is_dropped(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """A server whose stdout starts with a UTF-8 BOM: its first answer was a line that is not
+    JSON-RPC, so the handshake waited out connect_timeout twice and failed."""
+    result = run_cli(
+        "snapshot", "--connect-timeout", "5", "--name", "raw", "--out", tmp_path / "raw.json",
+        "--", PY, RAW, "--mode", "byte-order-mark",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert "warning" not in result.stderr
+    assert len(json.loads((tmp_path / "raw.json").read_text())["tools"]) == 5
+
+
 @pytest.mark.parametrize(
     ("code", "advice"),
     [

@@ -251,6 +251,8 @@ def main() -> None:
     parser.add_argument("--start-delay", type=float, default=0.0, help="seconds to wait before reading stdin")
     options = parser.parse_args()
     mode = options.mode
+    if mode == "byte-order-mark":  # a .NET console with a UTF-8 output encoding: a BOM before the first answer
+        sys.stdout.write("\ufeff")
     if mode == "leak-secret":
         sys.stdout.write(f"logging in with {os.environ.get('API_KEY')}\n")
         sys.stderr.write(f"cannot log in with API_KEY={os.environ.get('API_KEY')}\n")
