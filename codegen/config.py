@@ -25,7 +25,8 @@ from codegen.runtime._hub_catalog import ToolFilter, hint_problem
 if TYPE_CHECKING:
     from codegen.runtime._hub_runtime import LiveTools
 
-SERVER_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
+SERVER_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}\Z")
+"""What a server id may be (`\\Z`, not `$`, which also takes an id ending in a newline into a file name)."""
 _VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(:-|\})")
 """The start of `${VAR}`, VS Code's `${env:VAR}`, or `${VAR:-default}` (the default when VAR is unset or
 empty, itself expanded: `${VAR:-${OTHER}}`)."""

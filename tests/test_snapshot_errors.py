@@ -408,6 +408,7 @@ args = [{json.dumps(str(EXAMPLE_SERVER))}]
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nurl = "http://h"\n', r"set exactly one of"),
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\ncomand = "y"\n', r"unknown key 'comand'"),
         ('[tool.mcp-stubgen.servers."9lives"]\ncommand = "x"\n', r"server id '9lives' must start with a letter"),
+        ('[tool.mcp-stubgen.servers."a\\n"]\ncommand = "x"\n', r"server id 'a\\n' must start with a letter"),
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nprotocol = "2020-01-01"\n', r"expected auto, legacy or"),
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nrequest_timeout = -1\n', r"expected a positive number"),
         (
@@ -425,6 +426,18 @@ def test_config_errors(body: str, pattern: str, tmp_path: Path, run_cli) -> None
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "pyproject.toml" in result.stderr
     assert re.search(pattern, result.stderr), result.stderr
+
+
+def test_an_ad_hoc_name_ending_in_a_newline_is_refused(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`$` matched before a final newline, so `--name $'raw\\n'` wrote a file named `raw` and a newline, `.json`."""
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("snapshot", "--name", "raw\n", "--", PY, RAW)
+    assert result.exit_code == 2
+    assert (
+        result.stderr
+        == "error: --name raw\\n: server id 'raw\\n' must start with a letter and use only letters, digits, '_' and '-'\n"
+    )
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize(
