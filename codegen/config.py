@@ -417,7 +417,8 @@ def parse_server(
 ) -> ServerConfig:
     if not SERVER_ID.match(name):
         raise StubgenError(
-            f"{where}: server id {name!r} must start with a letter and use only letters, digits, '_' and '-'"
+            f"{where}: server id {name!r} must start with a letter and use only letters, digits, '_' and '-',"
+            " at most 64 characters"
         )
     if not isinstance(raw, dict):
         raise StubgenError(f"{where}: must be a table with `command` or `url`")

@@ -408,6 +408,10 @@ args = [{json.dumps(str(EXAMPLE_SERVER))}]
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nurl = "http://h"\n', r"set exactly one of"),
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\ncomand = "y"\n', r"unknown key 'comand'"),
         ('[tool.mcp-stubgen.servers."9lives"]\ncommand = "x"\n', r"server id '9lives' must start with a letter"),
+        (
+            f'[tool.mcp-stubgen.servers.{"a" * 65}]\ncommand = "x"\n',
+            r"server id 'a{65}' must .*, at most 64 characters$",
+        ),
         ('[tool.mcp-stubgen.servers."a\\n"]\ncommand = "x"\n', r"server id 'a\\n' must start with a letter"),
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nprotocol = "2020-01-01"\n', r"expected auto, legacy or"),
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nrequest_timeout = -1\n', r"expected a positive number"),
@@ -435,7 +439,7 @@ def test_an_ad_hoc_name_ending_in_a_newline_is_refused(tmp_path: Path, run_cli, 
     assert result.exit_code == 2
     assert (
         result.stderr
-        == "error: --name raw\\n: server id 'raw\\n' must start with a letter and use only letters, digits, '_' and '-'\n"
+        == "error: --name raw\\n: server id 'raw\\n' must start with a letter and use only letters, digits, '_' and '-', at most 64 characters\n"
     )
     assert list(tmp_path.iterdir()) == []
 
