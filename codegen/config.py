@@ -440,7 +440,7 @@ def parse_server(
         name=name,
         command=_string(command, f"{where}: command") if command is not None else None,
         args=tuple(_strings(settings.get("args", []), f"{where}: args")),
-        env=_string_table(settings.get("env", {}), f"{where}: env"),
+        env=_environment(settings.get("env", {}), f"{where}: env"),
         cwd=root / _string(cwd, f"{where}: cwd") if cwd is not None else None,
         url=_url(url, f"{where}: url") if url is not None else None,
         transport=transport,
@@ -685,6 +685,10 @@ def _unused(variable: str) -> str:
 def _string(value: Any, where: str) -> str:
     if not isinstance(value, str):
         raise StubgenError(f"{where}: expected a string")
+    if "\0" in value:  # no command, argument, path or variable can: it failed at start-up, blamed on the server
+        raise StubgenError(
+            f"{where}: holds a NUL character (\\u0000), which no command, path or variable can; remove it"
+        )
     return value
 
 
@@ -704,13 +708,23 @@ def _url(value: Any, where: str) -> str:
 def _strings(value: Any, where: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise StubgenError(f"{where}: expected a list of strings")
-    return value
+    return [_string(item, where) for item in value]
 
 
 def _string_table(value: Any, where: str) -> dict[str, str]:
     if not isinstance(value, dict) or not all(isinstance(item, str) for item in value.values()):
         raise StubgenError(f"{where}: expected a table of strings")
-    return dict(value)
+    return {_string(key, where): _string(item, where) for key, item in value.items()}
+
+
+def _environment(value: Any, where: str) -> dict[str, str]:
+    """A stdio server's `env`, whose names the OS takes only without `=` and not empty: such a name
+    failed at start-up, blamed on the server ("illegal environment variable name"), or was dropped."""
+    env = _string_table(value, where)
+    for name in env:
+        if not name or "=" in name:
+            raise StubgenError(f"{where}: {name!r} is not an environment variable name (one with no '=', not empty)")
+    return env
 
 
 def _boolean(value: Any, where: str) -> bool:

@@ -414,6 +414,11 @@ args = [{json.dumps(str(EXAMPLE_SERVER))}]
         ),
         ('[tool.mcp-stubgen.servers."a\\n"]\ncommand = "x"\n', r"server id 'a\\n' must start with a letter"),
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nprotocol = "2020-01-01"\n', r"expected auto, legacy or"),
+        ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nenv = { "A=B" = "1" }\n', r"env: 'A=B' is not an envir"),
+        ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nenv = { "" = "1" }\n', r"env: '' is not an environment"),
+        ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nenv = { A = "1\\u0000" }\n', r"env: holds a NUL character"),
+        ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nargs = ["\\u0000"]\n', r"args: holds a NUL character"),
+        ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\ncwd = "\\u0000"\n', r"cwd: holds a NUL character"),
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nrequest_timeout = -1\n', r"expected a positive number"),
         (
             '[tool.mcp-stubgen]\nconnect_timeout = nan\n[tool.mcp-stubgen.servers.a]\ncommand = "x"\n',
