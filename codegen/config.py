@@ -444,7 +444,7 @@ def parse_server(
         cwd=root / _string(cwd, f"{where}: cwd") if cwd is not None else None,
         url=_url(url, f"{where}: url") if url is not None else None,
         transport=transport,
-        headers=_string_table(settings.get("headers", {}), f"{where}: headers"),
+        headers=_headers(settings.get("headers", {}), f"{where}: headers"),
         protocol=protocol,
         timeouts=Timeouts(
             connect=_positive_number(settings.get("connect_timeout", Timeouts.connect), f"{where}: connect_timeout"),
@@ -633,6 +633,19 @@ def _read_env_file(path: Path, server: str) -> dict[str, str]:
     return variables
 
 
+def expand_headers(server: ServerConfig) -> dict[str, str]:
+    """A URL server's `headers`, expanded, each value one HTTP can carry (ASCII, no line break): httpx
+    refused such a value as the request went out, and the line blamed the server's connection."""
+    headers = expand_secrets(server.headers, server.name, "headers")
+    for name, value in headers.items():
+        if not value.isascii() or any(character in value for character in "\r\n\0"):
+            raise StubgenError(
+                f"server {server.name!r}: the value of header {name!r} holds a line break or a character "
+                "outside ASCII, which HTTP cannot carry; check it and the variables it uses"
+            )
+    return headers
+
+
 def expand_secrets(values: Mapping[str, str], server: str, what: str) -> dict[str, str]:
     """Expand `${VAR}`, `${env:VAR}` and `${VAR:-default}` from the environment; a missing variable
     names itself, never a value."""
@@ -715,6 +728,19 @@ def _string_table(value: Any, where: str) -> dict[str, str]:
     if not isinstance(value, dict) or not all(isinstance(item, str) for item in value.values()):
         raise StubgenError(f"{where}: expected a table of strings")
     return {_string(key, where): _string(item, where) for key, item in value.items()}
+
+
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+\Z")
+"""An HTTP header name: a token (RFC 9110 5.1)."""
+
+
+def _headers(value: Any, where: str) -> dict[str, str]:
+    """`headers`, whose names httpx refuses unless tokens: at connect time, blamed on the server."""
+    headers = _string_table(value, where)
+    for name in headers:
+        if not _HEADER_NAME.match(name):
+            raise StubgenError(f"{where}: {name!r} is not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~)")
+    return headers
 
 
 def _environment(value: Any, where: str) -> dict[str, str]:

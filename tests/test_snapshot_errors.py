@@ -419,6 +419,7 @@ args = [{json.dumps(str(EXAMPLE_SERVER))}]
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nenv = { A = "1\\u0000" }\n', r"env: holds a NUL character"),
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nargs = ["\\u0000"]\n', r"args: holds a NUL character"),
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\ncwd = "\\u0000"\n', r"cwd: holds a NUL character"),
+        ('[tool.mcp-stubgen.servers.a]\nurl = "http://h"\nheaders = { "X Y" = "1" }\n', r"'X Y' is not an HTTP header"),
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nrequest_timeout = -1\n', r"expected a positive number"),
         (
             '[tool.mcp-stubgen]\nconnect_timeout = nan\n[tool.mcp-stubgen.servers.a]\ncommand = "x"\n',
@@ -435,6 +436,22 @@ def test_config_errors(body: str, pattern: str, tmp_path: Path, run_cli) -> None
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "pyproject.toml" in result.stderr
     assert re.search(pattern, result.stderr), result.stderr
+
+
+@pytest.mark.parametrize("value", ["caf\u00e9", "${HEADER_VALUE}"], ids=["outside-ascii", "line-break-in-variable"])
+def test_a_header_value_http_cannot_carry_is_named_not_blamed_on_the_server(  # type: ignore[no-untyped-def]
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    """httpx refused such a value as the request went out: 'the connection to ... broke
+    (LocalProtocolError: Illegal header value ...); check the server's logs', or a bare UnicodeEncodeError."""
+    monkeypatch.setenv("HEADER_VALUE", "secret\r\nX-Injected: 1")
+    body = f'[tool.mcp-stubgen.servers.a]\nurl = "http://127.0.0.1:9/mcp"\nheaders = {{ X-Key = "{value}" }}\n'
+    result = run_cli("snapshot", "--config", write_config(tmp_path, body))
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: server 'a': the value of header 'X-Key' holds a line break or a character outside ASCII, "
+        "which HTTP cannot carry; check it and the variables it uses\n"
+    )
 
 
 def test_an_ad_hoc_name_ending_in_a_newline_is_refused(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -36,7 +36,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 import anyio
 from pydantic import ValidationError
 
-from codegen.config import ServerConfig, expand_secrets, server_environment
+from codegen.config import ServerConfig, expand_headers, server_environment
 from codegen.errors import StubgenError
 from codegen.redact import Secrets
 from codegen.runtime._http import (
@@ -342,7 +342,7 @@ async def connect(
     from codegen.auth.providers import auth_for
 
     env = server_environment(server)
-    headers = expand_secrets(server.headers, server.name, "headers")
+    headers = expand_headers(server)
     auth = auth_for(server)
     started = claim(server, env, by_session=False) if server.command is not None else None
     stderr_file = started.stderr_log if started is not None else None
@@ -742,7 +742,7 @@ def _declared_capabilities(names: Sequence[str]) -> dict[str, Any]:
 
 def _secrets_of(server: ServerConfig) -> Secrets:
     env = server_environment(server)
-    headers = expand_secrets(server.headers, server.name, "headers")
+    headers = expand_headers(server)
     values = [*env.values(), *headers.values(), *_url_credentials(server.url)]
     if server.auth is not None:
         from codegen.auth.providers import secret_values
