@@ -100,6 +100,21 @@ def test_garbage_on_stdout_is_skipped_not_fatal(tmp_path: Path, run_cli) -> None
     assert len(json.loads((tmp_path / "raw.json").read_text())["tools"]) == 5
 
 
+def test_an_answer_that_is_not_utf_8_is_named_not_recorded_with_replacement_characters(  # type: ignore[no-untyped-def]
+    previous: Path, run_cli
+) -> None:
+    """A description in Latin-1 was written into the snapshot as 'caf\ufffd', and exit 0: a catalog
+    the generated client's `verify()` and a hub cannot list (their transport refuses the line)."""
+    before = digest(previous)
+    result = run_cli("snapshot", "--name", "raw", "--out", previous, "--", PY, RAW, "--mode", "latin-1")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: server 'raw': tool 'latin' /description: its answer is not UTF-8 (byte 0xe9), which the MCP SDK "
+        "and the generated clients cannot read; the server has to write UTF-8\n"
+    )
+    assert digest(previous) == before
+
+
 def test_a_byte_order_mark_before_the_first_answer_is_dropped(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     """A server whose stdout starts with a UTF-8 BOM: its first answer was a line that is not
     JSON-RPC, so the handshake waited out connect_timeout twice and failed."""

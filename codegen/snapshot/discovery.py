@@ -63,6 +63,7 @@ from codegen.snapshot.format import (
 )
 from codegen.snapshot.stdio import (
     FIXED_HASH_SEED,
+    NOT_UTF_8,
     StdioProcess,
     StdioSession,
     Unreadable,
@@ -1213,6 +1214,8 @@ def _neither_result_nor_error(error: Exception) -> bool:
 
 def _unreadable(server: ServerConfig, unread: Unreadable) -> str:
     """One line for an answer the MCP SDK's JSON parser refuses though Python's reads it."""
+    if unread.reason == NOT_UTF_8:
+        return _not_utf_8(server, unread.line)
     surrogate = _lone_surrogate(server, unread.line)
     if surrogate is not None:
         return surrogate
@@ -1234,6 +1237,21 @@ def _lone_surrogate(server: ServerConfig, raw: str | None) -> str | None:
                 "the server has to send whole characters"
             )
     return None
+
+
+def _not_utf_8(server: ServerConfig, line: str) -> str:
+    """One line naming the entry and the JSON pointer of the string holding the first byte of an
+    answer that is not UTF-8 (`line` decoded with surrogateescape), else the answer as a whole."""
+    where, stray = "", next(character for character in line if "\udc80" <= character <= "\udcff")
+    with contextlib.suppress(ValueError, RecursionError):
+        message = json.loads(line)
+        found = find_in_json(message, lambda value: isinstance(value, str) and stray in value)
+        if found is not None:
+            where = _entry_and_pointer(message, found[0])
+    return (
+        f"server {server.name!r}: {where}its answer is not UTF-8 (byte 0x{ord(stray) - 0xDC00:02x}), which the "
+        "MCP SDK and the generated clients cannot read; the server has to write UTF-8"
+    )
 
 
 def _has_lone_surrogate(value: Any) -> bool:

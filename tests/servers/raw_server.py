@@ -178,6 +178,12 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
             sys.stdout.write(line.replace('"NUMBER"', number) + "\n")
             sys.stdout.flush()
             return
+        if mode == "latin-1":  # a description written in Latin-1, not UTF-8: 'caf\xe9'
+            latin = {"name": "latin", "description": "LATIN", "inputSchema": {"type": "object"}}
+            line = json.dumps({"jsonrpc": "2.0", "id": request_id, "result": {"tools": [tool("plain"), latin]}})
+            sys.stdout.buffer.write(line.encode().replace(b"LATIN", "café".encode("latin-1")) + b"\n")
+            sys.stdout.flush()
+            return
         if mode == "invalid-result":
             answer(request_id, {"tools": [{"name": "broken", "inputSchema": {"type": "object", "properties": []}}]})
             return
