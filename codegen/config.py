@@ -715,6 +715,12 @@ def _url(value: Any, where: str) -> str:
         raise StubgenError(f"{where}: expected an http:// or https:// URL, not {parts.scheme}://")
     if not parts.hostname:
         raise StubgenError(f"{where}: the URL names no host")
+    try:
+        port = parts.port
+    except ValueError:  # httpx and the socket refused it when connecting: `OverflowError: connect(): ...`
+        port = 0
+    if port == 0:
+        raise StubgenError(f"{where}: the URL's port is not a number from 1 to 65535")
     return text
 
 

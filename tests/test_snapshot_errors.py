@@ -435,6 +435,8 @@ args = [{json.dumps(str(EXAMPLE_SERVER))}]
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nargs = ["\\u0000"]\n', r"args: holds a NUL character"),
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\ncwd = "\\u0000"\n', r"cwd: holds a NUL character"),
         ('[tool.mcp-stubgen.servers.a]\nurl = "http://h"\nheaders = { "X Y" = "1" }\n', r"'X Y' is not an HTTP header"),
+        ('[tool.mcp-stubgen.servers.a]\nurl = "http://h:99999/mcp"\n', r"url: the URL's port is not a number"),
+        ('[tool.mcp-stubgen.servers.a]\nurl = "http://h:abc/mcp"\n', r"url: the URL's port is not a number"),
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nrequest_timeout = -1\n', r"expected a positive number"),
         (
             '[tool.mcp-stubgen]\nconnect_timeout = nan\n[tool.mcp-stubgen.servers.a]\ncommand = "x"\n',
