@@ -115,6 +115,25 @@ def test_an_answer_that_is_not_utf_8_is_named_not_recorded_with_replacement_char
     assert digest(previous) == before
 
 
+@pytest.mark.parametrize("command", ["snapshot", "sync"])
+def test_a_snapshot_path_that_is_a_symbolic_link_loop_is_one_line(  # type: ignore[no-untyped-def]
+    tmp_path: Path, run_cli, monkeypatch, command: str
+) -> None:
+    """Python 3.11's `Path.resolve` raises RuntimeError on a loop: `snapshot` printed its error line
+    and then 'internal error: ExceptionGroup', and `sync` only 'internal error: RuntimeError'."""
+    monkeypatch.chdir(tmp_path)
+    write_config(
+        tmp_path,
+        f'[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\n'
+        f"[tool.mcp-stubgen.servers.raw]\ncommand = {json.dumps(PY)}\nargs = [{json.dumps(RAW)}]\n",
+    )
+    (tmp_path / "snaps").mkdir()
+    (tmp_path / "snaps" / "raw.json").symlink_to(tmp_path / "snaps" / "raw.json")
+    result = run_cli(command)
+    assert result.exit_code == 2
+    assert_one_line_error(result.stderr, r"cannot write .*\(Too many levels of symbolic links\)")
+
+
 def test_a_byte_order_mark_before_the_first_answer_is_dropped(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     """A server whose stdout starts with a UTF-8 BOM: its first answer was a line that is not
     JSON-RPC, so the handshake waited out connect_timeout twice and failed."""

@@ -28,13 +28,15 @@ _FOLDER = "listings-v1"
 
 
 def _record_path(server: ServerConfig, snapshot: Path) -> Path | None:
-    """Where the record of `server`'s listing into `snapshot` lives; None when its secrets cannot be read."""
+    """Where the record of `server`'s listing into `snapshot` lives; None when its secrets cannot be
+    read, or the snapshot's path resolved (a symbolic link loop: the listing then says why)."""
     try:
         env = server_environment(server)
         headers = expand_headers(server)
-    except StubgenError:
+        resolved = snapshot.resolve()
+    except (StubgenError, RuntimeError, OSError):
         return None
-    identity = repr((__version__, str(snapshot.resolve()), replace(server, timeouts=Timeouts()), env, headers))
+    identity = repr((__version__, str(resolved), replace(server, timeouts=Timeouts()), env, headers))
     return default_cache_dir() / _FOLDER / f"{hashlib.sha256(identity.encode()).hexdigest()}.json"
 
 
