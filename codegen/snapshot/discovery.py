@@ -396,6 +396,10 @@ async def _connected(
         if surrogate is not None:
             diagnostics.unreadable = surrogate
             session.cancel()
+        undecodable = _undecodable_line(message) if isinstance(message, Exception) else None
+        if undecodable is not None:
+            diagnostics.unreadable = _not_utf_8(server, undecodable)
+            session.cancel()
         if isinstance(message, Exception) and _neither_result_nor_error(message):
             diagnostics.unreadable = f"server {server.name!r}: {NEITHER_RESULT_NOR_ERROR}; the server has to fix it"
             session.cancel()
@@ -932,7 +936,7 @@ def _transport(
                 )
                 return stdio_client(parameters, errlog=diagnostics.stderr_log)
             started = _start(server, env, diagnostics.stderr_log)
-        return stdio_transport(started, server.name)
+        return stdio_transport(started, server.name, errors="strict")
     assert server.url is not None
     import httpx2
 
@@ -1180,6 +1184,21 @@ would run into its timeout."""
 
 class _LongInteger(str):
     """An integer's digits, kept as text: Python refuses to read more than its digit limit."""
+
+
+def _undecodable_line(error: Exception) -> str | None:
+    """An answer the transport gave as its bytes, for not being UTF-8, decoded with surrogateescape
+    (a stray line that answers nothing is only warned of, as any line that is not JSON-RPC)."""
+    raw = error.errors()[0].get("input") if isinstance(error, ValidationError) and error.errors() else None
+    if not isinstance(raw, bytes):
+        return None
+    text = raw.decode("utf-8", "surrogateescape")
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    answers = isinstance(message, dict) and "id" in message and "method" not in message
+    return text if answers and any("\udc80" <= character <= "\udcff" for character in text) else None
 
 
 def _unread_text(error: Exception) -> str | None:
