@@ -25,7 +25,8 @@ from codegen.runtime._hub_catalog import ToolFilter, hint_problem
 if TYPE_CHECKING:
     from codegen.runtime._hub_runtime import LiveTools
 
-SERVER_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
+SERVER_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}\Z")
+"""What a server id may be (`\\Z`, not `$`, which also takes an id ending in a newline into a file name)."""
 _VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(:-|\})")
 """The start of `${VAR}`, VS Code's `${env:VAR}`, or `${VAR:-default}` (the default when VAR is unset or
 empty, itself expanded: `${VAR:-${OTHER}}`)."""
@@ -423,7 +424,8 @@ def parse_server(
 ) -> ServerConfig:
     if not SERVER_ID.match(name):
         raise StubgenError(
-            f"{where}: server id {name!r} must start with a letter and use only letters, digits, '_' and '-'"
+            f"{where}: server id {name!r} must start with a letter and use only letters, digits, '_' and '-',"
+            " at most 64 characters"
         )
     if not isinstance(raw, dict):
         raise StubgenError(f"{where}: must be a table with `command` or `url`")
@@ -445,11 +447,11 @@ def parse_server(
         name=name,
         command=_string(command, f"{where}: command") if command is not None else None,
         args=tuple(_strings(settings.get("args", []), f"{where}: args")),
-        env=_string_table(settings.get("env", {}), f"{where}: env"),
+        env=_environment(settings.get("env", {}), f"{where}: env"),
         cwd=root / _string(cwd, f"{where}: cwd") if cwd is not None else None,
         url=_url(url, f"{where}: url") if url is not None else None,
         transport=transport,
-        headers=_string_table(settings.get("headers", {}), f"{where}: headers"),
+        headers=_headers(settings.get("headers", {}), f"{where}: headers"),
         protocol=protocol,
         timeouts=Timeouts(
             connect=_positive_number(settings.get("connect_timeout", Timeouts.connect), f"{where}: connect_timeout"),
@@ -638,6 +640,19 @@ def _read_env_file(path: Path, server: str) -> dict[str, str]:
     return variables
 
 
+def expand_headers(server: ServerConfig) -> dict[str, str]:
+    """A URL server's `headers`, expanded, each value one HTTP can carry (ASCII, no line break): httpx
+    refused such a value as the request went out, and the line blamed the server's connection."""
+    headers = expand_secrets(server.headers, server.name, "headers")
+    for name, value in headers.items():
+        if not value.isascii() or any(character in value for character in "\r\n\0"):
+            raise StubgenError(
+                f"server {server.name!r}: the value of header {name!r} holds a line break or a character "
+                "outside ASCII, which HTTP cannot carry; check it and the variables it uses"
+            )
+    return headers
+
+
 def expand_secrets(values: Mapping[str, str], server: str, what: str) -> dict[str, str]:
     """Expand `${VAR}`, `${env:VAR}` and `${VAR:-default}` from the environment; a missing variable
     names itself, never a value."""
@@ -690,6 +705,10 @@ def _unused(variable: str) -> str:
 def _string(value: Any, where: str) -> str:
     if not isinstance(value, str):
         raise StubgenError(f"{where}: expected a string")
+    if "\0" in value:  # no command, argument, path or variable can: it failed at start-up, blamed on the server
+        raise StubgenError(
+            f"{where}: holds a NUL character (\\u0000), which no command, path or variable can; remove it"
+        )
     return value
 
 
@@ -703,19 +722,48 @@ def _url(value: Any, where: str) -> str:
         raise StubgenError(f"{where}: expected an http:// or https:// URL, not {parts.scheme}://")
     if not parts.hostname:
         raise StubgenError(f"{where}: the URL names no host")
+    try:
+        port = parts.port
+    except ValueError:  # httpx and the socket refused it when connecting: `OverflowError: connect(): ...`
+        port = 0
+    if port == 0:
+        raise StubgenError(f"{where}: the URL's port is not a number from 1 to 65535")
     return text
 
 
 def _strings(value: Any, where: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise StubgenError(f"{where}: expected a list of strings")
-    return value
+    return [_string(item, where) for item in value]
 
 
 def _string_table(value: Any, where: str) -> dict[str, str]:
     if not isinstance(value, dict) or not all(isinstance(item, str) for item in value.values()):
         raise StubgenError(f"{where}: expected a table of strings")
-    return dict(value)
+    return {_string(key, where): _string(item, where) for key, item in value.items()}
+
+
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+\Z")
+"""An HTTP header name: a token (RFC 9110 5.1)."""
+
+
+def _headers(value: Any, where: str) -> dict[str, str]:
+    """`headers`, whose names httpx refuses unless tokens: at connect time, blamed on the server."""
+    headers = _string_table(value, where)
+    for name in headers:
+        if not _HEADER_NAME.match(name):
+            raise StubgenError(f"{where}: {name!r} is not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~)")
+    return headers
+
+
+def _environment(value: Any, where: str) -> dict[str, str]:
+    """A stdio server's `env`, whose names the OS takes only without `=` and not empty: such a name
+    failed at start-up, blamed on the server ("illegal environment variable name"), or was dropped."""
+    env = _string_table(value, where)
+    for name in env:
+        if not name or "=" in name:
+            raise StubgenError(f"{where}: {name!r} is not an environment variable name (one with no '=', not empty)")
+    return env
 
 
 def _boolean(value: Any, where: str) -> bool:

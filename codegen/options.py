@@ -102,7 +102,7 @@ def load_project(config_path: Path | None, servers_file: Path | None) -> Project
 def shown_path(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
+    except (ValueError, RuntimeError, OSError):  # outside the working folder; a symbolic link loop
         return str(path)
 
 

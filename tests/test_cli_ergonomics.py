@@ -138,6 +138,20 @@ def test_a_server_that_lists_nothing_is_written_with_a_warning_saying_what_it_ma
     assert json.loads((tmp_path / "bare.json").read_text())["tools"] == []
 
 
+def test_a_server_that_declares_no_list_is_told_so_not_sent_after_a_credential(
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """A server whose handshake declares no tools, resources or prompts is asked for none: the
+    warning blamed a setting or credential the server may miss, which is never the cause."""
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("snapshot", "--name", "raw", "--", PY, SERVERS / "raw_server.py", "--mode", "empty")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines()[1:] == [
+        "warning: server 'raw' declared none of the tools, resources and prompts capabilities in its handshake, "
+        "so nothing was listed (a client lists only what a server declares); the server has to declare what it offers"
+    ]
+
+
 def test_a_command_that_is_not_executable_is_reported_as_such(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     script = tmp_path / "server.py"
     script.write_text(EXAMPLE_SERVER.read_text())

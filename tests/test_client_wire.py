@@ -75,6 +75,14 @@ async def test_a_client_of_a_legacy_snapshot_connects_without_probing_server_dis
     assert "server/discover" not in log.read_text()
 
 
+async def test_a_client_reads_a_server_whose_stdout_starts_with_a_byte_order_mark(legacy: ModuleType) -> None:
+    """A .NET server's console writes a UTF-8 BOM first: the initialize answer was not JSON-RPC."""
+    server = StdioServerParameters(command=PY, args=[str(RAW_SERVER), "--mode", "byte-order-mark"])
+    async with asyncio.timeout(10):
+        async with legacy.RawClient.connect(server) as client:
+            assert (await client.bravo(value="x")).text == "bravo: x"
+
+
 async def test_a_json_rpc_error_answer_raises_the_clients_server_error(legacy: ModuleType, tmp_path: Path) -> None:
     async with legacy.RawClient.connect(raw_server(tmp_path / "log")) as client:
         with pytest.raises(legacy.ServerError) as raised:

@@ -289,6 +289,22 @@ def test_an_empty_listing_never_replaces_a_committed_catalog_unasked(tmp_path: P
     assert json.loads(snapshot.read_text())["tools"] == []
 
 
+def test_watch_names_an_answer_that_is_not_utf_8_as_snapshot_does(tmp_path: Path) -> None:
+    """watch's session read a Latin-1 description with U+FFFD in place of its byte and published
+    that catalog, which `snapshot` refuses and the generated clients cannot list."""
+    raw_project(tmp_path, "latin-1")
+    watcher = Watcher(tmp_path, "--interval", "60")
+    refused = watcher.wait_for("error: ")
+    watcher.process.send_signal(signal.SIGINT)
+    code, _stdout, stderr = watcher.finish()
+    assert code == 0, stderr
+    assert refused.strip() == (
+        "error: server 'raw': tool 'latin' /description: its answer is not UTF-8 (byte 0xe9), which the MCP SDK "
+        "and the generated clients cannot read; the server has to write UTF-8"
+    )
+    assert not (tmp_path / "snapshots" / "raw.json").exists()
+
+
 def test_drift_update_never_writes_an_empty_listing_over_a_committed_catalog_unasked(  # type: ignore[no-untyped-def]
     tmp_path: Path, run_cli, monkeypatch
 ) -> None:

@@ -100,6 +100,52 @@ def test_garbage_on_stdout_is_skipped_not_fatal(tmp_path: Path, run_cli) -> None
     assert len(json.loads((tmp_path / "raw.json").read_text())["tools"]) == 5
 
 
+def test_an_answer_that_is_not_utf_8_is_named_not_recorded_with_replacement_characters(  # type: ignore[no-untyped-def]
+    previous: Path, run_cli
+) -> None:
+    """A description in Latin-1 was written into the snapshot as 'caf\ufffd', and exit 0: a catalog
+    the generated client's `verify()` and a hub cannot list (their transport refuses the line)."""
+    before = digest(previous)
+    result = run_cli("snapshot", "--name", "raw", "--out", previous, "--", PY, RAW, "--mode", "latin-1")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: server 'raw': tool 'latin' /description: its answer is not UTF-8 (byte 0xe9), which the MCP SDK "
+        "and the generated clients cannot read; the server has to write UTF-8\n"
+    )
+    assert digest(previous) == before
+
+
+@pytest.mark.parametrize("command", ["snapshot", "sync"])
+def test_a_snapshot_path_that_is_a_symbolic_link_loop_is_one_line(  # type: ignore[no-untyped-def]
+    tmp_path: Path, run_cli, monkeypatch, command: str
+) -> None:
+    """Python 3.11's `Path.resolve` raises RuntimeError on a loop: `snapshot` printed its error line
+    and then 'internal error: ExceptionGroup', and `sync` only 'internal error: RuntimeError'."""
+    monkeypatch.chdir(tmp_path)
+    write_config(
+        tmp_path,
+        f'[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\n'
+        f"[tool.mcp-stubgen.servers.raw]\ncommand = {json.dumps(PY)}\nargs = [{json.dumps(RAW)}]\n",
+    )
+    (tmp_path / "snaps").mkdir()
+    (tmp_path / "snaps" / "raw.json").symlink_to(tmp_path / "snaps" / "raw.json")
+    result = run_cli(command)
+    assert result.exit_code == 2
+    assert_one_line_error(result.stderr, r"cannot write .*\(Too many levels of symbolic links\)")
+
+
+def test_a_byte_order_mark_before_the_first_answer_is_dropped(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """A server whose stdout starts with a UTF-8 BOM: its first answer was a line that is not
+    JSON-RPC, so the handshake waited out connect_timeout twice and failed."""
+    result = run_cli(
+        "snapshot", "--connect-timeout", "5", "--name", "raw", "--out", tmp_path / "raw.json",
+        "--", PY, RAW, "--mode", "byte-order-mark",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert "warning" not in result.stderr
+    assert len(json.loads((tmp_path / "raw.json").read_text())["tools"]) == 5
+
+
 @pytest.mark.parametrize(
     ("code", "advice"),
     [
@@ -396,7 +442,20 @@ args = [{json.dumps(str(EXAMPLE_SERVER))}]
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nurl = "http://h"\n', r"set exactly one of"),
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\ncomand = "y"\n', r"unknown key 'comand'"),
         ('[tool.mcp-stubgen.servers."9lives"]\ncommand = "x"\n', r"server id '9lives' must start with a letter"),
+        (
+            f'[tool.mcp-stubgen.servers.{"a" * 65}]\ncommand = "x"\n',
+            r"server id 'a{65}' must .*, at most 64 characters$",
+        ),
+        ('[tool.mcp-stubgen.servers."a\\n"]\ncommand = "x"\n', r"server id 'a\\n' must start with a letter"),
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nprotocol = "2020-01-01"\n', r"expected auto, legacy or"),
+        ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nenv = { "A=B" = "1" }\n', r"env: 'A=B' is not an envir"),
+        ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nenv = { "" = "1" }\n', r"env: '' is not an environment"),
+        ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nenv = { A = "1\\u0000" }\n', r"env: holds a NUL character"),
+        ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nargs = ["\\u0000"]\n', r"args: holds a NUL character"),
+        ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\ncwd = "\\u0000"\n', r"cwd: holds a NUL character"),
+        ('[tool.mcp-stubgen.servers.a]\nurl = "http://h"\nheaders = { "X Y" = "1" }\n', r"'X Y' is not an HTTP header"),
+        ('[tool.mcp-stubgen.servers.a]\nurl = "http://h:99999/mcp"\n', r"url: the URL's port is not a number"),
+        ('[tool.mcp-stubgen.servers.a]\nurl = "http://h:abc/mcp"\n', r"url: the URL's port is not a number"),
         ('[tool.mcp-stubgen.servers.a]\ncommand = "x"\nrequest_timeout = -1\n', r"expected a positive number"),
         (
             '[tool.mcp-stubgen]\nconnect_timeout = nan\n[tool.mcp-stubgen.servers.a]\ncommand = "x"\n',
@@ -413,6 +472,34 @@ def test_config_errors(body: str, pattern: str, tmp_path: Path, run_cli) -> None
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "pyproject.toml" in result.stderr
     assert re.search(pattern, result.stderr), result.stderr
+
+
+@pytest.mark.parametrize("value", ["caf\u00e9", "${HEADER_VALUE}"], ids=["outside-ascii", "line-break-in-variable"])
+def test_a_header_value_http_cannot_carry_is_named_not_blamed_on_the_server(  # type: ignore[no-untyped-def]
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    """httpx refused such a value as the request went out: 'the connection to ... broke
+    (LocalProtocolError: Illegal header value ...); check the server's logs', or a bare UnicodeEncodeError."""
+    monkeypatch.setenv("HEADER_VALUE", "secret\r\nX-Injected: 1")
+    body = f'[tool.mcp-stubgen.servers.a]\nurl = "http://127.0.0.1:9/mcp"\nheaders = {{ X-Key = "{value}" }}\n'
+    result = run_cli("snapshot", "--config", write_config(tmp_path, body))
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: server 'a': the value of header 'X-Key' holds a line break or a character outside ASCII, "
+        "which HTTP cannot carry; check it and the variables it uses\n"
+    )
+
+
+def test_an_ad_hoc_name_ending_in_a_newline_is_refused(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`$` matched before a final newline, so `--name $'raw\\n'` wrote a file named `raw` and a newline, `.json`."""
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("snapshot", "--name", "raw\n", "--", PY, RAW)
+    assert result.exit_code == 2
+    assert (
+        result.stderr
+        == "error: --name raw\\n: server id 'raw\\n' must start with a letter and use only letters, digits, '_' and '-', at most 64 characters\n"
+    )
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize(

@@ -77,3 +77,10 @@ def test_a_line_without_end_is_never_held_whole() -> None:
         tracemalloc.stop()
     assert peak < 4 << 20
     assert lines.feed(b'\n{"jsonrpc":"2.0","id":2,"result":{}}\n') == ['{"jsonrpc":"2.0","id":2,"result":{}}']
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 64])
+def test_a_byte_order_mark_before_the_first_line_is_dropped_and_only_there(chunk: int) -> None:
+    first, second = b'{"jsonrpc":"2.0","id":1,"result":{}}', b'\xef\xbb\xbf{"jsonrpc":"2.0","id":2,"result":{}}'
+    read = fed(Lines(), b"\xef\xbb\xbf" + first + b"\n" + second + b"\n", chunk=chunk)
+    assert read == [first.decode(), second.decode()]

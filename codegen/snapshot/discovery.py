@@ -36,7 +36,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 import anyio
 from pydantic import ValidationError
 
-from codegen.config import ServerConfig, expand_secrets, server_environment
+from codegen.config import ServerConfig, expand_headers, server_environment
 from codegen.errors import StubgenError
 from codegen.redact import Secrets
 from codegen.runtime._http import (
@@ -63,6 +63,7 @@ from codegen.snapshot.format import (
 )
 from codegen.snapshot.stdio import (
     FIXED_HASH_SEED,
+    NOT_UTF_8,
     StdioProcess,
     StdioSession,
     Unreadable,
@@ -342,7 +343,7 @@ async def connect(
     from codegen.auth.providers import auth_for
 
     env = server_environment(server)
-    headers = expand_secrets(server.headers, server.name, "headers")
+    headers = expand_headers(server)
     auth = auth_for(server)
     started = claim(server, env, by_session=False) if server.command is not None else None
     stderr_file = started.stderr_log if started is not None else None
@@ -394,6 +395,10 @@ async def _connected(
         surrogate = _lone_surrogate(server, _unread_text(message)) if isinstance(message, Exception) else None
         if surrogate is not None:
             diagnostics.unreadable = surrogate
+            session.cancel()
+        undecodable = _undecodable_line(message) if isinstance(message, Exception) else None
+        if undecodable is not None:
+            diagnostics.unreadable = _not_utf_8(server, undecodable)
             session.cancel()
         if isinstance(message, Exception) and _neither_result_nor_error(message):
             diagnostics.unreadable = f"server {server.name!r}: {NEITHER_RESULT_NOR_ERROR}; the server has to fix it"
@@ -742,7 +747,7 @@ def _declared_capabilities(names: Sequence[str]) -> dict[str, Any]:
 
 def _secrets_of(server: ServerConfig) -> Secrets:
     env = server_environment(server)
-    headers = expand_secrets(server.headers, server.name, "headers")
+    headers = expand_headers(server)
     values = [*env.values(), *headers.values(), *_url_credentials(server.url)]
     if server.auth is not None:
         from codegen.auth.providers import secret_values
@@ -931,7 +936,7 @@ def _transport(
                 )
                 return stdio_client(parameters, errlog=diagnostics.stderr_log)
             started = _start(server, env, diagnostics.stderr_log)
-        return stdio_transport(started, server.name)
+        return stdio_transport(started, server.name, errors="strict")
     assert server.url is not None
     import httpx2
 
@@ -1181,6 +1186,21 @@ class _LongInteger(str):
     """An integer's digits, kept as text: Python refuses to read more than its digit limit."""
 
 
+def _undecodable_line(error: Exception) -> str | None:
+    """An answer the transport gave as its bytes, for not being UTF-8, decoded with surrogateescape
+    (a stray line that answers nothing is only warned of, as any line that is not JSON-RPC)."""
+    raw = error.errors()[0].get("input") if isinstance(error, ValidationError) and error.errors() else None
+    if not isinstance(raw, bytes):
+        return None
+    text = raw.decode("utf-8", "surrogateescape")
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    answers = isinstance(message, dict) and "id" in message and "method" not in message
+    return text if answers and any("\udc80" <= character <= "\udcff" for character in text) else None
+
+
 def _unread_text(error: Exception) -> str | None:
     """The JSON text the SDK could not read, which pydantic keeps in its error."""
     raw = error.errors()[0].get("input") if isinstance(error, ValidationError) and error.errors() else None
@@ -1213,6 +1233,8 @@ def _neither_result_nor_error(error: Exception) -> bool:
 
 def _unreadable(server: ServerConfig, unread: Unreadable) -> str:
     """One line for an answer the MCP SDK's JSON parser refuses though Python's reads it."""
+    if unread.reason == NOT_UTF_8:
+        return _not_utf_8(server, unread.line)
     surrogate = _lone_surrogate(server, unread.line)
     if surrogate is not None:
         return surrogate
@@ -1234,6 +1256,21 @@ def _lone_surrogate(server: ServerConfig, raw: str | None) -> str | None:
                 "the server has to send whole characters"
             )
     return None
+
+
+def _not_utf_8(server: ServerConfig, line: str) -> str:
+    """One line naming the entry and the JSON pointer of the string holding the first byte of an
+    answer that is not UTF-8 (`line` decoded with surrogateescape), else the answer as a whole."""
+    where, stray = "", next(character for character in line if "\udc80" <= character <= "\udcff")
+    with contextlib.suppress(ValueError, RecursionError):
+        message = json.loads(line)
+        found = find_in_json(message, lambda value: isinstance(value, str) and stray in value)
+        if found is not None:
+            where = _entry_and_pointer(message, found[0])
+    return (
+        f"server {server.name!r}: {where}its answer is not UTF-8 (byte 0x{ord(stray) - 0xDC00:02x}), which the "
+        "MCP SDK and the generated clients cannot read; the server has to write UTF-8"
+    )
 
 
 def _has_lone_surrogate(value: Any) -> bool:

@@ -260,6 +260,10 @@ class Unreadable(Exception):
 _UNREADABLE_REASONS = ("recursion limit exceeded", "number out of range")
 """What pydantic-core's JSON parser (the SDK's) says of the lines that end a session."""
 
+NOT_UTF_8 = "not UTF-8"
+"""An `Unreadable` answer's reason when its line is not UTF-8 (its `line` then decoded with
+surrogateescape, each stray byte a character U+DC80-U+DCFF)."""
+
 
 class StdioSession:
     """JSON-RPC 2.0 over a started server's pipes, for discovery: requests matched to answers by id,
@@ -348,9 +352,12 @@ class StdioSession:
             if not answer.done():
                 answer.set_exception(error)
 
-    def _received(self, line: str) -> None:
+    def _received(self, line: str | bytes) -> None:
         from pydantic_core import from_json
 
+        if isinstance(line, bytes):
+            self._refuse_undecodable(line)
+            return
         if not line.strip():
             return
         try:
@@ -401,6 +408,24 @@ class StdioSession:
                 self.answered = True
                 answer.set_exception(RemoteError(NOT_AN_ANSWER, BATCH))
 
+    def _refuse_undecodable(self, line: bytes) -> None:
+        """Fail the request a line that is not UTF-8 answers, as the generated clients' transport does:
+        read with U+FFFD in place of its bytes, a snapshot recorded a catalog those clients cannot list."""
+        import json
+
+        text = line.decode("utf-8", "surrogateescape")
+        try:
+            message = json.loads(text)
+        except (ValueError, RecursionError):
+            message = None
+        request_id = message.get("id") if type(message) is dict else None
+        answer = self._pending.get(request_id) if type(request_id) is int else None
+        if answer is not None and not answer.done():
+            answer.set_exception(Unreadable(NOT_UTF_8, text))
+            return
+        shown = line.decode("utf-8", "replace")
+        self.stray.append(shown.strip() if len(shown) <= STRAY_CHARACTERS else f"({len(shown):,} characters)")
+
     def _refuse_unreadable_answer(self, line: str, unparsed: ValueError) -> bool:
         """Fail the request a line answers when the SDK's parser refuses it but Python's reads it (a
         string holding a lone UTF-16 surrogate, half an emoji a JavaScript server cut in two): the SDK
@@ -447,11 +472,11 @@ class StdioSession:
     async def _read(self, stdout: Any) -> None:
         from codegen.snapshot.wire import ConnectionClosed
 
-        lines = Lines(errors=self._errors, warn=lambda length: self.stray.append(f"({length:,} characters)"))
+        lines = Lines(warn=lambda length: self.stray.append(f"({length:,} characters)"))
         with suppress(OSError):
             while chunk := await stdout.read(1 << 16):
                 for line in lines.feed(chunk):
-                    self._received(line if isinstance(line, str) else line.decode("utf-8", "replace"))
+                    self._received(line)
         self._end(ConnectionClosed())
 
     async def close_input(self) -> None:

@@ -94,7 +94,7 @@ def take_snapshots(
         for found in flagged:
             console.warn(one_line(f"server {name!r}: {found.describe()}; review it before using this server"))
         if not any(counts(result).values()):
-            console.warn(listed_nothing(by_name[name]))
+            console.warn(listed_nothing(by_name[name], result))
         if announce is not None:
             announce(result, path, changed)
 
@@ -116,10 +116,17 @@ def take_snapshots(
     return taken
 
 
-def listed_nothing(server: ServerConfig) -> str:
+def listed_nothing(server: ServerConfig, snapshot: Snapshot) -> str:
     """Why a server may list nothing: most often it started without a setting or credential it needs
     (mcp-atlassian lists no tools without its URLs and tokens), which for a stdio server is often a
-    variable of the user's shell that it was never given."""
+    variable of the user's shell that it was never given; but a server that declared no list at all
+    was asked for none, and a setting of the user's is not the cause."""
+    if not any(kind in snapshot.capabilities for kind in ("tools", "resources", "prompts")):
+        return (
+            f"server {server.name!r} declared none of the tools, resources and prompts capabilities in its "
+            "handshake, so nothing was listed (a client lists only what a server declares); the server has "
+            "to declare what it offers"
+        )
     if server.command is None:
         return f"server {server.name!r} listed no tools, resources, templates or prompts; check its `headers` or `auth`"
     return (

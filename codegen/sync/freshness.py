@@ -20,7 +20,7 @@ from pathlib import Path
 
 from codegen import __version__
 from codegen.cache_dir import default_cache_dir
-from codegen.config import ServerConfig, Timeouts, expand_secrets, server_environment
+from codegen.config import ServerConfig, Timeouts, expand_headers, server_environment
 from codegen.errors import StubgenError
 from codegen.fsutil import atomic_write_bytes
 
@@ -28,13 +28,15 @@ _FOLDER = "listings-v1"
 
 
 def _record_path(server: ServerConfig, snapshot: Path) -> Path | None:
-    """Where the record of `server`'s listing into `snapshot` lives; None when its secrets cannot be read."""
+    """Where the record of `server`'s listing into `snapshot` lives; None when its secrets cannot be
+    read, or the snapshot's path resolved (a symbolic link loop: the listing then says why)."""
     try:
         env = server_environment(server)
-        headers = expand_secrets(server.headers, server.name, "headers")
-    except StubgenError:
+        headers = expand_headers(server)
+        resolved = snapshot.resolve()
+    except (StubgenError, RuntimeError, OSError):
         return None
-    identity = repr((__version__, str(snapshot.resolve()), replace(server, timeouts=Timeouts()), env, headers))
+    identity = repr((__version__, str(resolved), replace(server, timeouts=Timeouts()), env, headers))
     return default_cache_dir() / _FOLDER / f"{hashlib.sha256(identity.encode()).hexdigest()}.json"
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from codegen import console
-from codegen.config import ProjectConfig, ServerConfig, expand_secrets, server_environment
+from codegen.config import ProjectConfig, ServerConfig, expand_headers, server_environment
 from codegen.drift import parse_policy
 from codegen.errors import EXIT_OK
 from codegen.generate.cache import default_max_bytes
@@ -59,7 +59,7 @@ def watch(
         # Configuration mistakes fail now, once, rather than on every reconnection attempt; so does
         # an OAuth login that would need a browser where none can open (CI).
         server_environment(server)
-        expand_secrets(server.headers, server.name, "headers")
+        expand_headers(server)
         if server.auth is not None:
             from codegen.auth.providers import auth_for
 

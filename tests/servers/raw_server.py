@@ -178,6 +178,12 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
             sys.stdout.write(line.replace('"NUMBER"', number) + "\n")
             sys.stdout.flush()
             return
+        if mode == "latin-1":  # a description written in Latin-1, not UTF-8: 'caf\xe9'
+            latin = {"name": "latin", "description": "LATIN", "inputSchema": {"type": "object"}}
+            line = json.dumps({"jsonrpc": "2.0", "id": request_id, "result": {"tools": [tool("plain"), latin]}})
+            sys.stdout.buffer.write(line.encode().replace(b"LATIN", "café".encode("latin-1")) + b"\n")
+            sys.stdout.flush()
+            return
         if mode == "invalid-result":
             answer(request_id, {"tools": [{"name": "broken", "inputSchema": {"type": "object", "properties": []}}]})
             return
@@ -251,6 +257,8 @@ def main() -> None:
     parser.add_argument("--start-delay", type=float, default=0.0, help="seconds to wait before reading stdin")
     options = parser.parse_args()
     mode = options.mode
+    if mode == "byte-order-mark":  # a .NET console with a UTF-8 output encoding: a BOM before the first answer
+        sys.stdout.write("\ufeff")
     if mode == "leak-secret":
         sys.stdout.write(f"logging in with {os.environ.get('API_KEY')}\n")
         sys.stderr.write(f"cannot log in with API_KEY={os.environ.get('API_KEY')}\n")

@@ -229,7 +229,9 @@ class Lines:
 
     Each line is decoded on its own with `errors`, so a line that is not `encoding` spoils no other:
     with `"strict"` it is given as its bytes, for the SDK's parser to refuse (and the runtime to fail
-    the request it answers); the SDK's transport ended the session on it.
+    the request it answers); the SDK's transport ended the session on it. A UTF-8 byte order mark
+    before the first line (a .NET server's console writes one) is dropped, as JSON's RFC 8259 lets a
+    reader do: kept, it made the first answer a line that is not JSON-RPC, and the handshake timed out.
 
     A line longer than `limit` characters is not kept (a server writing without end would fill the
     memory): only its start and end are, and in its place comes the JSON-RPC error answer of the
@@ -244,7 +246,8 @@ class Lines:
         warn: Callable[[int], None] | None = None,
     ) -> None:
         self._encoding, self._errors = encoding, errors
-        self._decoder = codecs.getincrementaldecoder(encoding)("surrogateescape")
+        codec = "utf-8-sig" if codecs.lookup(encoding).name == "utf-8" else encoding
+        self._decoder = codecs.getincrementaldecoder(codec)("surrogateescape")
         self._pieces: list[str] = []
         self._held = 0
         self._limit = limit
