@@ -264,6 +264,15 @@ def test_run_time_filters_select_in_definitions_and_shortlist(real_hub: Any) -> 
     assert shortlisted and all(tool.annotations.get("readOnlyHint") for tool in shortlisted)
 
 
+@pytest.mark.parametrize("limit", [0, -1, 2.5, True, "5"])
+def test_a_shortlist_limit_that_is_not_a_positive_integer_is_refused(real_hub: Any, limit: Any) -> None:
+    """Found by a third outside check: -1 cut the last tool off the ranking, 0 gave nothing, silently."""
+    with pytest.raises(
+        ValueError, match=rf"^shortlist: limit must be a positive integer, not {re.escape(repr(limit))}$"
+    ):
+        real_hub.Hub.shortlist("read a file", limit)
+
+
 @pytest.fixture
 def notes_and_weather(tmp_path: Path) -> Iterator[Any]:
     """The golden hub case generated under `<tmp>/agenthub/`, imported."""

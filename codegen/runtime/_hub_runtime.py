@@ -533,7 +533,10 @@ class GeneratedHub:
     def shortlist(
         catalog: Catalog, query: str, limit: int = 10, *, filters: Filters = None
     ) -> list[HubTool]:
-        """The tools most relevant to a task in plain words, best first (BM25 over names, descriptions, parameters)."""
+        """The tools most relevant to a task in plain words, best first (BM25 over names, descriptions,
+        parameters); `ValueError` for a `limit` that is not a positive integer (-1 cut the last tool off)."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"shortlist: limit must be a positive integer, not {limit!r}")
         if filters is None:
             return catalog.index.search(query, limit)
         allowed = {tool.qualified_name for tool in selected(catalog.tools.values(), filters)}
