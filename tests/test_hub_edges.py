@@ -138,3 +138,19 @@ def test_a_hub_imported_as_a_top_level_module_says_how_to_import_it(tmp_path: Pa
         f"(`from <folder>.{name} import ...`)"
         for name in ("hub", "weather")
     ]
+
+
+def test_a_name_given_by_the_servers_own_tool_name_suggests_the_qualified_one() -> None:
+    """Found by a third outside check: a tool whose name no provider accepts is `uni__tool` in the hub,
+    and `describe("uni__统计字数")` (its name as the server lists it) suggested nothing."""
+    from codegen.runtime._hub_catalog import HubTool
+    from codegen.runtime._hub_runtime import Catalog
+
+    tools = {
+        "uni__tool": HubTool("uni__tool", "uni", "UniClient", "统计字数", "Count characters.", {"type": "object"}),
+        "uni__total": HubTool("uni__total", "uni", "UniClient", "total", "Sum.", {"type": "object"}),
+    }
+    for given in ("uni__统计字数", "统计字数"):
+        unknown = Catalog(tools).unknown(given)
+        assert unknown.suggestions[0] == "uni__tool"
+        assert f"the hub has no tool {given!r}; did you mean 'uni__tool'" in str(unknown)

@@ -152,14 +152,18 @@ class UnknownQualifiedToolError(HubError, LookupError):
     """A qualified name the hub cannot offer or call: not in its catalog, or left out for a `reason`
     (its filters, its server not connected or no longer listing it, a tool added live)."""
 
-    def __init__(self, name: str, known: Sequence[str], reason: str | None = None) -> None:
+    def __init__(
+        self, name: str, known: Sequence[str], reason: str | None = None, named: Sequence[str] = ()
+    ) -> None:
+        """`named`: the qualified names of tools `name` names by the server's own tool name."""
         self.name = name
         self.reason = reason
         if reason is not None:
             self.suggestions: tuple[str, ...] = ()
             super().__init__(f"the hub cannot offer or call {name!r}: {reason}")
             return
-        self.suggestions = tuple(difflib.get_close_matches(name, known, n=3))
+        close = difflib.get_close_matches(name, known, n=3)
+        self.suggestions = tuple(dict.fromkeys([*named, *close]))[:3]
         hint = (
             f"; did you mean {', '.join(repr(match) for match in self.suggestions)}?"
             if self.suggestions
@@ -233,8 +237,20 @@ class Catalog:
         self._checks: dict[str, SchemaCheck] = {}
 
     def unknown(self, name: str) -> UnknownQualifiedToolError:
-        """The error for a name not in this catalog: why it was left out, or the closest names."""
-        return UnknownQualifiedToolError(name, sorted(self.tools), self.reasons.get(name))
+        """The error for a name not in this catalog: why it was left out, or the closest names, first
+        those of tools it names by the server's own name (`uni__统计字数` for `uni__tool`, a tool
+        name no provider accepts)."""
+        named = sorted(
+            tool.qualified_name
+            for tool in self.tools.values()
+            if name == tool.tool
+            or (
+                len(name) > len(tool.server) + len(tool.tool)
+                and name.startswith(tool.server)
+                and name.endswith(tool.tool)
+            )
+        )
+        return UnknownQualifiedToolError(name, sorted(self.tools), self.reasons.get(name), named)
 
     @property
     def index(self) -> SearchIndex:
