@@ -575,7 +575,7 @@ def test_a_field_python_reads_as_another_name_keeps_its_wire_name_and_its_own_fi
         "print(sorted(result.model_dump(by_alias=True).items()), result.model_extra)\n"
         "print(m.TInputInner.model_validate({'a': 's', '\\uff41': 5, '\\u01c5x': 'd'}).model_dump(by_alias=True))\n"
     )
-    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, check=False)
+    ran = run_script(tmp_path, script)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.splitlines() == [
         str({"inner": "inner", "\uff21": "a"}),
@@ -604,7 +604,7 @@ def test_a_class_python_reads_as_another_class_gets_a_name_of_its_own(tmp_path: 
         "result = m.TOutput.model_validate({'A': {'x': 1}, '\\uff21': {'y': 's'}})\n"
         "print(result.a.x, result.a_.y)\n"
     )
-    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, check=False)
+    ran = run_script(tmp_path, script)
     assert (ran.returncode, ran.stdout) == (0, "1 s\n"), ran.stderr
 
 
@@ -632,6 +632,11 @@ def test_no_model_class_takes_a_name_the_package_imports_from_the_runtime(tmp_pa
         "print([getattr(package, name) is getattr(runtime, name) for name in names])\n"
         "print(len(package.__all__) == len(set(package.__all__)), package.ServerError2.__module__)\n"
     )
-    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, check=False)
+    ran = run_script(tmp_path, script)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.splitlines() == ["[True, True, True, True]", "True out.rx._models.server"]
+
+
+def run_script(folder: Path, script: str) -> subprocess.CompletedProcess[str]:
+    """`script` run by a fresh interpreter in `folder`, where a test generated its packages under `out/`."""
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=folder, check=False)
