@@ -413,14 +413,13 @@ def write_config(folder: Path, body: str) -> Path:
 def interrupt_cli(
     *args: str,
     cwd: Path,
-    after: float = 2.0,
-    until: Callable[[], bool] | None = None,
+    until: Callable[[], bool],
     stop: signal.Signals = signal.SIGINT,
     sigint_ignored: bool = False,
 ) -> None:
-    """Run `mcp-stubgen ARGS...` as a real process, send it `stop` (Ctrl-C's SIGINT, or SIGTERM) after
-    `after` seconds (or as soon as `until()` holds, within a minute), and check it stops the way
-    docs/exit-codes.md says: exit 130 (143 for SIGTERM), one "interrupted" line, no traceback.
+    """Run `mcp-stubgen ARGS...` as a real process, send it `stop` (Ctrl-C's SIGINT, or SIGTERM) as soon
+    as `until()` holds (within a minute), and check it stops the way docs/exit-codes.md says: exit 130
+    (143 for SIGTERM), one "interrupted" line, no traceback.
 
     `sigint_ignored` starts it as a shell starts a background job (`cmd &`): SIGINT ignored, so
     neither Python nor asyncio installs a handler for it."""
@@ -437,15 +436,12 @@ def interrupt_cli(
         stderr=subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
-    if until is None:
-        time.sleep(after)
-    else:
-        deadline = time.monotonic() + 60
-        while not until():
-            if time.monotonic() > deadline or process.poll() is not None:
-                process.kill()
-                raise AssertionError(f"the condition to interrupt at never held: {process.communicate()[1]!r}")
-            time.sleep(0.05)
+    deadline = time.monotonic() + 60
+    while not until():
+        if time.monotonic() > deadline or process.poll() is not None:
+            process.kill()
+            raise AssertionError(f"the condition to interrupt at never held: {process.communicate()[1]!r}")
+        time.sleep(0.05)
     process.send_signal(stop)
     _out, err = process.communicate(timeout=30)
     assert process.returncode == (143 if stop == signal.SIGTERM else 130), err

@@ -530,13 +530,17 @@ def test_unknown_server_name_lists_the_configured_ones(tmp_path: Path, run_cli) 
 @pytest.mark.parametrize(
     ("stop", "sigint_ignored"), [(signal.SIGINT, False), (signal.SIGTERM, False), (signal.SIGTERM, True)]
 )
-def test_ctrl_c_leaves_the_previous_snapshot(tmp_path: Path, stop: signal.Signals, sigint_ignored: bool) -> None:
+def test_ctrl_c_leaves_the_previous_snapshot(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, stop: signal.Signals, sigint_ignored: bool
+) -> None:
     """A real SIGINT (or SIGTERM, a cancelled CI job) to the command while the server hangs: exit 130
     (143), one line, nothing half-written. SIGTERM ended it without a word and exit -15. A background
     job ignores SIGINT, so SIGTERM cannot be handed to asyncio's handler: it stops all the same."""
     previous = tmp_path / "raw.json"
     previous.write_bytes(PREVIOUS)
-    command = ("snapshot", "--name", "raw", "--out", str(previous), "--", PY, RAW, "--mode", "hang")
-    interrupt_cli(*command, cwd=REPO, stop=stop, sigint_ignored=sigint_ignored)
+    hanging = tmp_path_factory.mktemp("hanging") / "hanging"  # outside tmp_path, which must hold raw.json alone
+    command = ("snapshot", "--name", "raw", "--out", str(previous), "--env", f"RAW_SERVER_HANGING_FILE={hanging}")
+    command += ("--", PY, RAW, "--mode", "hang")
+    interrupt_cli(*command, cwd=REPO, until=hanging.exists, stop=stop, sigint_ignored=sigint_ignored)
     assert previous.read_bytes() == PREVIOUS
     assert [path.name for path in tmp_path.iterdir()] == ["raw.json"]

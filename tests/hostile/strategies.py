@@ -10,6 +10,7 @@ naming a payload module). A catalog is drawn as a snapshot *document*
 
 from __future__ import annotations
 
+import functools
 import string
 from typing import Any
 
@@ -64,6 +65,7 @@ modelgen keeps them `str` (`tests/hostile/test_schemas.py` pins it)."""
 IDENTIFIERS = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,12}", fullmatch=True)
 
 
+@functools.cache  # one strategy object per alphabet: see _schema_shapes
 def texts(surrogates: bool = False) -> st.SearchStrategy[str]:
     """A free text: a corpus payload, or random text weighted towards the special characters."""
     pieces: st.SearchStrategy[str] = st.sampled_from(SPECIAL_CHARACTERS) | st.characters(codec="utf-8")
@@ -73,11 +75,13 @@ def texts(surrogates: bool = False) -> st.SearchStrategy[str]:
     return st.one_of(st.sampled_from(INJECTIONS + TEXTS), random_text, st.sampled_from(["", "a", "plain text"]))
 
 
+@functools.cache
 def names(surrogates: bool = False) -> st.SearchStrategy[str]:
     """A name: a hostile corpus name, a plain identifier, or any text."""
     return st.one_of(st.sampled_from(NAMES), IDENTIFIERS, texts(surrogates))
 
 
+@functools.cache
 def json_values(text: st.SearchStrategy[str], max_leaves: int = 6) -> st.SearchStrategy[Any]:
     """Any JSON value (no NaN or infinities: they are not JSON), strings from `text`."""
     leaves = st.one_of(
@@ -101,6 +105,22 @@ def _pointer_token(name: str) -> str:
 @st.composite
 def schemas(draw: st.DrawFn, text: st.SearchStrategy[str], name: st.SearchStrategy[str], refs: list[str]) -> Any:
     """A JSON Schema (a dict or a boolean) in any shape, `$ref`s drawn from `refs`."""
+    schema = draw(_schema_shapes(text, name, tuple(refs)))
+    if isinstance(schema, dict) and draw(st.booleans()):
+        schema = {**schema, **draw(_annotations(text, json_values(text, max_leaves=4)))}
+    if isinstance(schema, dict) and draw(st.integers(0, 3)) == 0:
+        schema = {**schema, **draw(extensions())}
+    return schema
+
+
+@functools.lru_cache(maxsize=1024)
+def _schema_shapes(
+    text: st.SearchStrategy[str], name: st.SearchStrategy[str], refs: tuple[str, ...]
+) -> st.SearchStrategy[Any]:
+    """The schema's shape without its annotations. Built once per alphabet and `$ref` targets: hypothesis
+    validates a strategy the first time it draws from it, and building and validating this tree anew
+    for every schema was three quarters of the time the tests on random catalogs spent drawing them.
+    The same strategies draw the same catalogs, so every example stays what it was."""
     values = json_values(text, max_leaves=4)
 
     def leaf() -> st.SearchStrategy[Any]:
@@ -148,14 +168,10 @@ def schemas(draw: st.DrawFn, text: st.SearchStrategy[str], name: st.SearchStrate
         )
         return st.one_of(obj, array, combined, nullable)
 
-    schema = draw(st.recursive(leaf(), extend, max_leaves=8))
-    if isinstance(schema, dict) and draw(st.booleans()):
-        schema = {**schema, **draw(_annotations(text, values))}
-    if isinstance(schema, dict) and draw(st.integers(0, 3)) == 0:
-        schema = {**schema, **draw(extensions())}
-    return schema
+    return st.recursive(leaf(), extend, max_leaves=8)
 
 
+@functools.cache
 def extensions() -> st.SearchStrategy[JSON]:
     """Keywords datamodel-code-generator would turn into imports, base classes or types, naming the
     payload module (`tests/hostile/corpus.py`): the generator must drop every one of them."""
@@ -164,6 +180,7 @@ def extensions() -> st.SearchStrategy[JSON]:
     )
 
 
+@functools.cache
 def _annotations(text: st.SearchStrategy[str], values: st.SearchStrategy[Any]) -> st.SearchStrategy[JSON]:
     """Free texts and instance data any schema may carry."""
     return st.fixed_dictionaries(

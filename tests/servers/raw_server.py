@@ -188,8 +188,6 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
             answer(request_id, {"tools": [{"name": "broken", "inputSchema": {"type": "object", "properties": []}}]})
             return
         if mode == "hang-after-handshake":
-            if os.environ.get("RAW_SERVER_HANGING_FILE"):  # tells a test the client is now waiting here
-                open(os.environ["RAW_SERVER_HANGING_FILE"], "w").close()
             hang()
         if mode == "slow-list" and not params.get("cursor"):
             time.sleep(delay)
@@ -242,7 +240,10 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
 def hang() -> None:
     """Answer nothing and ignore a closed stdin, as a stuck server does, so the client's shutdown must
     stop it; but only while the process that started this one lives: a test killed mid-way (and its
-    client with it) must not leave a server behind, and an hour's sleep did."""
+    client with it) must not leave a server behind, and an hour's sleep did. `RAW_SERVER_HANGING_FILE`,
+    when set, is created first: it tells a test the client is now waiting on this server."""
+    if os.environ.get("RAW_SERVER_HANGING_FILE"):
+        open(os.environ["RAW_SERVER_HANGING_FILE"], "w").close()
     parent = os.getppid()
     while os.getppid() == parent:
         time.sleep(0.2)
