@@ -9,6 +9,7 @@ import subprocess
 import sys
 import unicodedata
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -534,11 +535,17 @@ def test_a_field_in_pydantics_protected_namespaces_imports_without_a_warning(tmp
         "type": "object",
         "properties": {"model_dump": {"type": "string"}, "inner": nested, "model_x": {"type": "string"}},
     }
-    document = {
-        "format": 1, "server": "pn", "protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
-        "tools": [{"name": "t", "inputSchema": schema, "outputSchema": {"type": "object", "properties": {"n": {"type": "string"}}}}],
-    }  # fmt: skip
-    generate_package(parse_snapshot(json.dumps(document), "pn"), tmp_path / "out")
+    generate_tools(
+        tmp_path,
+        "pn",
+        [
+            {
+                "name": "t",
+                "inputSchema": schema,
+                "outputSchema": {"type": "object", "properties": {"n": {"type": "string"}}},
+            }
+        ],
+    )
     models = (tmp_path / "out" / "pn" / "_models" / "t.py").read_text(encoding="utf-8")
     assert models.count("protected_namespaces=()") == 2  # TInput and TInputInner, not TOutput
     script = "import out.pn._models.t as m; print(m.TInput(model_dump='x').model_dump(by_alias=True)['model_dump'])"
@@ -563,11 +570,7 @@ def test_a_field_python_reads_as_another_name_keeps_its_wire_name_and_its_own_fi
         "properties": {"a": {"type": "string"}, "\uff41": {"type": "integer"}},
         "required": ["a", "\uff41"],
     }
-    document = {
-        "format": 1, "server": "nf", "protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
-        "tools": [{"name": "t", "inputSchema": schema, "outputSchema": output}],
-    }  # fmt: skip
-    generate_package(parse_snapshot(json.dumps(document), "nf"), tmp_path / "out")
+    generate_tools(tmp_path, "nf", [{"name": "t", "inputSchema": schema, "outputSchema": output}])
     script = (
         "import json, out.nf._models.t as m\n"
         "print(json.loads(m._CONTRACT)['parameters'])\n"
@@ -591,11 +594,7 @@ def test_a_class_python_reads_as_another_class_gets_a_name_of_its_own(tmp_path: 
     place = {"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}
     note = {"type": "object", "properties": {"y": {"type": "string"}}, "required": ["y"]}
     schema = {"type": "object", "properties": {"A": place, "\uff21": note}}
-    document = {
-        "format": 1, "server": "nc", "protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
-        "tools": [{"name": "t", "inputSchema": {"type": "object"}, "outputSchema": schema}],
-    }  # fmt: skip
-    generate_package(parse_snapshot(json.dumps(document), "nc"), tmp_path / "out")
+    generate_tools(tmp_path, "nc", [{"name": "t", "inputSchema": {"type": "object"}, "outputSchema": schema}])
     source = (tmp_path / "out" / "nc" / "_models" / "t.py").read_text(encoding="utf-8")
     classes = [node.name for node in ast.parse(source).body if isinstance(node, ast.ClassDef)]
     assert len(classes) == len(set(classes)) == 4, classes
@@ -618,14 +617,7 @@ def test_no_model_class_takes_a_name_the_package_imports_from_the_runtime(tmp_pa
         {"name": name, "inputSchema": {"type": "object", "properties": {field: merged}}}
         for name, field in (("server", "error"), ("call", "options"), ("tool", "result"), ("not", "given"))
     ]
-    document = {
-        "format": 1,
-        "server": "rx",
-        "protocolVersion": "2025-06-18",
-        "capabilities": {"tools": {}},
-        "tools": tools,
-    }
-    generate_package(parse_snapshot(json.dumps(document), "rx"), tmp_path / "out")
+    generate_tools(tmp_path, "rx", tools)
     script = (
         "import out.rx as package, out._mcp_runtime._runtime as runtime\n"
         "names = ('ServerError', 'CallOptions', 'ToolResult', 'NotGiven')\n"
@@ -640,3 +632,9 @@ def test_no_model_class_takes_a_name_the_package_imports_from_the_runtime(tmp_pa
 def run_script(folder: Path, script: str) -> subprocess.CompletedProcess[str]:
     """`script` run by a fresh interpreter in `folder`, where a test generated its packages under `out/`."""
     return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=folder, check=False)
+
+
+def generate_tools(folder: Path, server: str, tools: list[dict[str, Any]]) -> None:
+    """The package of a server listing `tools`, generated into `folder/out/`."""
+    document = {"format": 1, "server": server, "protocolVersion": "2025-06-18", "capabilities": {"tools": {}}}
+    generate_package(parse_snapshot(json.dumps({**document, "tools": tools}), server), folder / "out")
