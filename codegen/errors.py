@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+import sys
 from types import FrameType
 
 from codegen.runtime._runtime import one_line as one_line  # the CLI shows server text as clients do
@@ -32,8 +33,22 @@ def interrupt_on_terminate(_signal: int, frame: FrameType | None) -> None:
     handler = signal.getsignal(signal.SIGINT)
     if callable(handler):
         handler(signal.SIGINT, frame)
-    else:  # SIGINT ignored (a background job) or left to the system: stop all the same
+        return
+    # SIGINT ignored (a background job) or left to the system: stop all the same. Inside a running
+    # event loop, between its tasks' steps: raised inside a step, the task ended with the interrupt and
+    # asyncio.run's shutdown logged it with a traceback.
+    asyncio = sys.modules.get("asyncio")  # not imported: no loop runs
+    try:
+        loop = asyncio.get_running_loop() if asyncio is not None else None
+    except RuntimeError:
+        loop = None
+    if loop is None:
         raise KeyboardInterrupt
+    loop.call_soon_threadsafe(_interrupt)
+
+
+def _interrupt() -> None:
+    raise KeyboardInterrupt
 
 
 def stopped_code() -> int:
