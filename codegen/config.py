@@ -25,6 +25,8 @@ from codegen.runtime._hub_catalog import ToolFilter, hint_problem
 if TYPE_CHECKING:
     from codegen.runtime._hub_runtime import LiveTools
 
+DEFAULT_SNAPSHOTS = "mcp/snapshots"
+"""Where snapshots go when `snapshots` is not set, relative to the config file."""
 SERVER_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}\Z")
 """What a server id may be (`\\Z`, not `$`, which also takes an id ending in a newline into a file name)."""
 _VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(:-|\})")
@@ -293,7 +295,7 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
     return ProjectConfig(
         root=root,
         source=source,
-        snapshots=root / _string(table.get("snapshots", "mcp/snapshots"), f"{where}: snapshots"),
+        snapshots=root / _string(table.get("snapshots", DEFAULT_SNAPSHOTS), f"{where}: snapshots"),
         output=root / _string(output, f"{where}: output") if output is not None else None,
         servers=servers,
         hub=hub,

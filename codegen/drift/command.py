@@ -5,6 +5,7 @@ exit 0 (clean), 1 (findings at or above `--fail-on`) or 2 (could not run)."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ from pathlib import Path
 import click
 
 from codegen import console
-from codegen.config import ProjectConfig
+from codegen.config import DEFAULT_SNAPSHOTS, ProjectConfig
 from codegen.drift.compare import compare_snapshots
 from codegen.drift.findings import Finding, Severity, fails_gate, sort_findings
 from codegen.drift.gitref import GitRef, report_path
@@ -215,7 +216,7 @@ def _against_ref(config: ProjectConfig, targets: tuple[str, ...], name: str) -> 
     deleted one (everything removed)."""
     selected = config.select(targets)
     ref = GitRef.resolve(name, config.snapshots)
-    moved_from = _snapshots_at(ref, config)
+    moved_from = functools.cache(lambda: _snapshots_at(ref, config))  # read only for a snapshot the ref lacks
     compared: list[_Compared] = []
     unchecked: dict[str, str] = {}
     for server in selected:
@@ -223,8 +224,8 @@ def _against_ref(config: ProjectConfig, targets: tuple[str, ...], name: str) -> 
         shown = report_path(path)
         try:
             base_bytes, base_shown = ref.read(path), shown
-            if base_bytes is None and moved_from is not None:
-                old_path = moved_from / path.name
+            if base_bytes is None and (old_folder := moved_from()) is not None:
+                old_path = old_folder / path.name
                 base_bytes, base_shown = ref.read(old_path), report_path(old_path)
                 if base_bytes is not None:
                     console.note(
@@ -260,7 +261,7 @@ def _snapshots_at(ref: GitRef, config: ProjectConfig) -> Path | None:
         table = tomllib.loads(data.decode("utf-8"))["tool"]["mcp-stubgen"] if data is not None else None
     except (StubgenError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError):
         return None
-    folder = table.get("snapshots", "mcp/snapshots") if isinstance(table, dict) else None
+    folder = table.get("snapshots", DEFAULT_SNAPSHOTS) if isinstance(table, dict) else None
     if not isinstance(folder, str):
         return None
     moved = config.root / folder
