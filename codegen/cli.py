@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as error:
         error.show()
         code = EXIT_ERROR if error.exit_code == 1 else error.exit_code
-        console.emit(None, "error", error=one_line(error.format_message()), exit_code=code)
+        console.failed(one_line(error.format_message()), code)
         sys.exit(code)
     except Exception as error:  # a bug of ours: still one line, details behind -v
         if verbose:
@@ -205,7 +205,7 @@ def _refused(error: OSError) -> str | None:
 def _fail(message: str, exit_code: int) -> None:
     """A failure of the whole run: one line on stderr, and with `--format json` one object on stdout."""
     console.error(message)
-    console.emit(None, "error", error=message, exit_code=exit_code)
+    console.failed(message, exit_code)
     sys.exit(exit_code)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,9 @@ class _Settings:
     quiet: bool = False
     json_command: str | None = None
     """The running command's name when its results are JSON lines on stdout."""
+    failure_report: Callable[[str, int], str] | None = None
+    """How the running command's own report format (drift's `--format`) says that the whole run
+    failed, given the error and the exit code: stdout is then still a document a script can parse."""
     warned: set[str] = field(default_factory=set)
     """The warnings printed so far: one the command meets again (a hub renders its servers' packages
     once more; `watch` regenerates) says nothing new, and is not printed twice."""
@@ -109,12 +113,32 @@ def emit(server: str | None, status: str, **fields: Any) -> None:
 
     Every object has `format`, `command`, `server` (a server id, or null) and `status`; the rest
     depends on the command and status. ASCII only, so server text cannot reach the terminal raw."""
-    if _settings.json_command is None:
-        return
-    document = {"format": JSON_FORMAT, "command": _settings.json_command, "server": server, "status": status}
+    if _settings.json_command is not None:
+        click.echo(json_line(_settings.json_command, server, status, **fields), color=False)
+
+
+def json_line(command: str, server: str | None, status: str, **fields: Any) -> str:
+    """The object `emit` prints, without its newline."""
+    document = {"format": JSON_FORMAT, "command": command, "server": server, "status": status}
     if isinstance(fields.get("error"), str):
         fields["error"] = relative_paths(fields["error"])
-    click.echo(json.dumps({**document, **fields}, sort_keys=True), color=False)
+    return json.dumps({**document, **fields}, sort_keys=True)
+
+
+def report_failures_with(render: Callable[[str, int], str]) -> None:
+    """Set by a command whose report has formats of its own, so a failure of the whole run reaches
+    stdout in the format asked for (`failed`)."""
+    _settings.failure_report = render
+
+
+def failed(message: str, exit_code: int) -> None:
+    """A failure of the whole run on stdout, for a script reading it (people read the error line on
+    stderr): with `--format json`, the error object; in a report format of the command's own, what
+    that format says."""
+    if _settings.failure_report is not None:
+        click.echo(_settings.failure_report(one_line(relative_paths(message)), exit_code), nl=False, color=False)
+    else:
+        emit(None, "error", error=message, exit_code=exit_code)
 
 
 def _set_quiet(context: click.Context, parameter: click.Parameter, value: bool) -> None:

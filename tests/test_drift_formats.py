@@ -255,3 +255,47 @@ def test_sarif_points_an_unused_ignore_entry_at_the_config(run_cli, tmp_path: Pa
     assert location["artifactLocation"]["uri"] == "pyproject.toml"
     lines = config.read_text(encoding="utf-8").splitlines()
     assert lines[location["region"]["startLine"] - 1] == "[[tool.mcp-stubgen.drift.ignore]]"
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (("old.json", "missing.json"), "missing.json"),
+        (("--against", "no-such-ref"), "not inside a git repository"),
+        (("old.json", "new.json", "--update"), "--update works on configured servers"),
+    ],
+    ids=["missing-file", "outside-git", "usage-error"],
+)
+def test_a_run_that_cannot_start_says_so_in_each_machine_format(  # type: ignore[no-untyped-def]
+    run_cli, tmp_path: Path, args: tuple[str, ...], reason: str
+) -> None:
+    """A script parsing stdout sees the failure in the format it asked for, not an empty stdout (a
+    JSON or XML parse error); people still get the error line, and text and Markdown print nothing."""
+    pair(tmp_path)
+    write_config(tmp_path, '[tool.mcp-stubgen.servers.demo]\ncommand = "true"\n')
+    for fmt in ("json", "sarif", "junit", "github", "text", "markdown"):
+        result = run_cli("drift", *args, "--format", fmt)
+        assert result.exit_code == 2, (fmt, result.stderr)
+        line = result.stderr.strip().splitlines()[-1]  # a usage error is click's usage lines, then this one
+        assert line.startswith(("error: ", "Error: ")) and reason in line, line
+        if fmt == "json":
+            failure = json.loads(result.stdout)
+            assert failure["status"] == "error" and failure["exit_code"] == 2 and failure["command"] == "drift"
+            assert failure["error"] in line
+        elif fmt == "sarif":
+            document = json.loads(result.stdout)
+            validate_sarif(document)
+            (run,) = document["runs"]
+            (invocation,) = run["invocations"]
+            assert run["results"] == [] and invocation["executionSuccessful"] is False
+            assert invocation["exitCode"] == 2
+            assert invocation["toolExecutionNotifications"][0]["message"]["text"].replace("\\", "") in line
+        elif fmt == "junit":
+            suites = ElementTree.fromstring(result.stdout)
+            assert suites.get("errors") == "1"
+            (error,) = suites.iter("error")
+            assert error.get("message") in line
+        elif fmt == "github":
+            assert result.stdout.startswith("::error title=drift%3A not run::") and result.stdout.count("\n") == 1
+        else:
+            assert result.stdout == ""

@@ -19,7 +19,7 @@ from codegen.drift.compare import compare_snapshots
 from codegen.drift.findings import Finding, Severity, fails_gate, sort_findings
 from codegen.drift.gitref import GitRef, report_path
 from codegen.drift.policy import DriftPolicy, apply_ignores, apply_severities, parse_policy
-from codegen.drift.report import FORMATS, render
+from codegen.drift.report import FORMATS, render, render_failure
 from codegen.drift.usage import Usage, scan_usage
 from codegen.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, StubgenError
 from codegen.fsutil import atomic_write_bytes
@@ -79,9 +79,24 @@ def _parse_outputs(values: tuple[str, ...]) -> tuple[tuple[str, Path], ...]:
     return tuple(outputs)
 
 
+def _report_failures_in(context: click.Context, parameter: click.Parameter, fmt: str) -> str:
+    """Read first (eager), so a failure anywhere after it, a usage error included, is reported in it."""
+    console.report_failures_with(functools.partial(render_failure, fmt))
+    return fmt
+
+
 @click.command()
 @click.argument("targets", nargs=-1)
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Report format.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    is_eager=True,
+    callback=_report_failures_in,
+    help="Report format.",
+)
 @click.option(
     "--fail-on",
     type=click.Choice(tuple(FAIL_ON)),

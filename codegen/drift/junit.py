@@ -62,5 +62,19 @@ def render_junit(
         totals["errors"] += len(unchecked)
     for key, value in totals.items():
         suites.set(key, str(value))
+    return _xml(suites)
+
+
+def render_junit_failure(message: str) -> str:
+    """A run that could not start: one case in error, with the error as its message."""
+    counts = {"tests": "1", "failures": "0", "errors": "1"}
+    suites = ElementTree.Element("testsuites", {"name": "mcp-stubgen drift", **counts})
+    suite = ElementTree.SubElement(suites, "testsuite", {"name": "drift: not run", **counts})
+    case = ElementTree.SubElement(suite, "testcase", classname="mcp-stubgen drift", name="run")
+    ElementTree.SubElement(case, "error", message=one_line(message))
+    return _xml(suites)
+
+
+def _xml(suites: ElementTree.Element) -> str:
     ElementTree.indent(suites)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(suites, encoding="unicode") + "\n"

@@ -17,9 +17,10 @@ from typing import Any
 
 import click
 
+from codegen import console
 from codegen.drift.findings import RULES, Finding, Severity
-from codegen.drift.junit import render_junit
-from codegen.drift.sarif import SnapshotFiles, render_sarif, snapshot_lines
+from codegen.drift.junit import render_junit, render_junit_failure
+from codegen.drift.sarif import SnapshotFiles, render_sarif, render_sarif_failure, snapshot_lines
 from codegen.errors import one_line
 
 REPORT_FORMAT = 1
@@ -91,6 +92,23 @@ def render(
     if fmt == "github":
         return render_github(findings, unchecked, files or {}, ignore_list)
     return render_text(findings, ignored, unchecked)
+
+
+def render_failure(fmt: str, message: str, exit_code: int) -> str:
+    """What the report says when the whole run failed (bad config or input, a git ref git does not
+    know, a usage error), so a script parsing a machine format sees the failure rather than an
+    empty stdout: JSON is the error object every command's `--format json` prints, SARIF an
+    unsuccessful invocation, JUnit a case in error, `github` an `::error`; text and Markdown say
+    nothing more than the error line on stderr."""
+    if fmt == "json":
+        return console.json_line("drift", None, "error", error=message, exit_code=exit_code) + "\n"
+    if fmt == "sarif":
+        return render_sarif_failure(message, exit_code)
+    if fmt == "junit":
+        return render_junit_failure(message)
+    if fmt == "github":
+        return f"::error title={_gh_property('drift: not run')}::{_gh_data(message)}\n"
+    return ""
 
 
 def render_json(findings: Sequence[Finding], ignored: int = 0, unchecked: Mapping[str, str] | None = None) -> str:

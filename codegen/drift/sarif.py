@@ -102,6 +102,19 @@ def render_sarif(
     return json.dumps(document, indent=2, sort_keys=True) + "\n"
 
 
+def render_sarif_failure(message: str, exit_code: int) -> str:
+    """A run that could not start: no results and no rules (so no alert reads as fixed), and an
+    unsuccessful invocation carrying the error (SARIF 2.1.0, 3.20.14 and 3.20.21)."""
+    notification = {"level": "error", "message": {"text": _plain(message)}}
+    invocation = {"executionSuccessful": False, "exitCode": exit_code, "toolExecutionNotifications": [notification]}
+    run = {
+        "tool": {"driver": {"name": "mcp-stubgen", "version": __version__}},
+        "invocations": [invocation],
+        "results": [],
+    }
+    return json.dumps({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2, sort_keys=True) + "\n"
+
+
 def _rule(rule: str, severity: Severity) -> dict[str, Any]:
     configured = "" if severity is RULES[rule] else f" (set in the project's config; the rule's own is {RULES[rule]})"
     return {
