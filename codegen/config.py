@@ -152,6 +152,8 @@ class ProjectConfig:
     """The raw `[tool.mcp-stubgen]` table, for sections owned by one stage (`renames`, `drift`)."""
     notices: tuple[str, ...] = ()
     """What reading the config set aside (a disabled server, another client's keys), for the user to see."""
+    warnings: tuple[str, ...] = ()
+    """Settings that do nothing, most likely by mistake (a misspelt server id), for the user to see."""
     has_table: bool = True
     """Whether `source` has a `[tool.mcp-stubgen]` table at all (an empty one counts)."""
     strict: bool = False
@@ -292,6 +294,7 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
             f"{where}: code_mode = true needs hub = true (code mode calls every tool through the hub); add hub = true"
         )
     scripts = table.get("scripts")
+    method_name_tables = _method_name_tables(table.get("method_names", {}), where)
     return ProjectConfig(
         root=root,
         source=source,
@@ -303,12 +306,13 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
         notices=tuple(notices),
         has_table=isinstance(tools, dict) and "mcp-stubgen" in tools,
         strict=_boolean(table.get("strict", False), f"{where}: strict"),
-        method_name_tables=_method_name_tables(table.get("method_names", {}), where),
+        method_name_tables=method_name_tables,
         sync_client=_boolean(table.get("sync_client", True), f"{where}: sync_client"),
         rename_tables=stated_renames(table, where),
         hub_settings=_hub_settings(table, where),
         code_mode=code_mode,
         scripts=root / _string(scripts, f"{where}: scripts") if scripts is not None else None,
+        warnings=tuple(_unconfigured_method_names(method_name_tables, servers, where)),
     )
 
 
@@ -363,6 +367,22 @@ def _method_name_tables(raw: Mapping[str, Any], where: str) -> dict[str, dict[st
             )
         tables[server] = dict(table)
     return tables
+
+
+def _unconfigured_method_names(
+    tables: Mapping[str, Mapping[str, str]], servers: Mapping[str, ServerConfig], where: str
+) -> list[str]:
+    """A warning for each `method_names` table of a server the config does not have: a misspelt id,
+    or a server since removed, whose names would otherwise be silently ignored. Not an error: a
+    `--servers-file` or a disabled server can leave out a server the pyproject names."""
+    warnings = []
+    for server in sorted(set(tables) - set(servers)):
+        close = difflib.get_close_matches(server, sorted(servers), n=1)
+        hint = f"did you mean {close[0]!r}?" if close else f"configured: {', '.join(sorted(servers)) or 'none'}"
+        warnings.append(
+            f"{where}: [tool.mcp-stubgen.method_names.{server}] names no configured server, so it names no method; {hint}"
+        )
+    return warnings
 
 
 def _reject_misspelt_table(tools: Mapping[str, Any], source: Path) -> None:

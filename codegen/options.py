@@ -96,6 +96,8 @@ def load_project(config_path: Path | None, servers_file: Path | None) -> Project
     config = load_config(config_path, servers_file)
     for notice in config.notices:
         console.note(f"note: {notice}")
+    for warning in config.warnings:
+        console.warn(warning)
     return config
 
 

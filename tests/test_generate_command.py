@@ -321,6 +321,27 @@ def test_method_names_from_the_config(run_cli, tmp_path: Path) -> None:  # type:
     assert '"get_forecast",' in client
 
 
+def test_a_method_name_for_no_tool_or_no_server_is_a_warning_with_the_close_match(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A misspelt key in `method_names` was silently ignored, the method keeping its old name."""
+    config = project(tmp_path)
+    config.write_text(
+        config.read_text()
+        + '\n[tool.mcp-stubgen.method_names.weather]\nget_forcast = "fetch_forecast"\nold_alerts = "alerts"\n'
+        + '\n[tool.mcp-stubgen.method_names.wether]\nget_forecast = "fetch_forecast"\n'
+        + '\n[tool.mcp-stubgen.renames.weather]\nold_alerts = "send_alert"\n',  # an alias's name: not a misspelling
+        encoding="utf-8",
+    )
+    result = run_cli("generate", "--config", config)
+    assert result.exit_code == 0, result.stderr
+    warnings = sorted(line for line in result.stderr.splitlines() if line.startswith("warning: "))
+    assert warnings == [
+        f"warning: {config}: [tool.mcp-stubgen.method_names.wether] names no configured server, so it names "
+        "no method; did you mean 'weather'?",
+        "warning: server 'weather': [tool.mcp-stubgen.method_names.weather] names 'get_forcast', which is not "
+        "one of its tools, so it names no method; did you mean 'get_forecast'?",
+    ]
+
+
 def test_check_names_paths_relative_to_the_working_directory(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     config = project(tmp_path)
     assert run_cli("generate", "--config", config).exit_code == 0

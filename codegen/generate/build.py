@@ -8,6 +8,7 @@ declare and can never drift from them.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping, Sequence
 
 from codegen import console
@@ -23,7 +24,7 @@ from codegen.generate.tool_workers import tool_parts
 from codegen.identifiers import CLIENT_MEMBERS, assign_names, class_name, escape, package_name
 from codegen.snapshot import Snapshot
 
-__all__ = ["LINE_LENGTH", "PackagePlan", "build_package", "header", "plan_package"]
+__all__ = ["LINE_LENGTH", "PackagePlan", "build_package", "header", "plan_package", "warn_unmatched_method_names"]
 
 
 def build_package(
@@ -127,6 +128,26 @@ def build_package(
         aliases=aliases,
         sync_client=sync_client,
     )
+
+
+def warn_unmatched_method_names(
+    snapshot: Snapshot, method_names: Mapping[str, str], renames: Mapping[str, str]
+) -> None:
+    """A `method_names` key that is not a tool of the server (a misspelling, a tool since removed)
+    names nothing, and the method it meant keeps its name: said, with the closest tool name. The old
+    name of a stated rename is not a tool any more, and names its deprecated alias (`renamed_aliases`)."""
+    tools = sorted(tool["name"] for tool in snapshot.tools)
+    for name in sorted(set(method_names) - set(tools) - set(renames)):
+        close = difflib.get_close_matches(name, tools, n=1)
+        hint = (
+            f"did you mean {shown(close[0])}?"
+            if close
+            else f"see its tools with `mcp-stubgen inspect {snapshot.server}`"
+        )
+        console.warn(
+            f"server {snapshot.server!r}: [tool.mcp-stubgen.method_names.{snapshot.server}] names {name!r}, "
+            f"which is not one of its tools, so it names no method; {hint}"
+        )
 
 
 def _templates(snapshot: Snapshot, plan: PackagePlan, cache: Cache, strict: bool) -> tuple[TemplateSpec, ...]:

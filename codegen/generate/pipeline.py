@@ -84,11 +84,12 @@ def render_snapshot(
     `renames` (old tool name -> new) keeps each renamed tool's old method as a deprecated alias.
     `sync_client=False` leaves out the sync twin (`<Server>SyncClient` and `connect_sync`).
     """
-    from codegen.generate.build import build_package  # not needed by a package proven current
+    from codegen.generate.build import build_package, warn_unmatched_method_names  # not for a package proven current
     from codegen.generate.parallel import fewer_collections
     from codegen.generate.render import render_package
 
     cache = cache or Cache.disabled()
+    warn_unmatched_method_names(snapshot, method_names or {}, renames or {})
     with fewer_collections():
         package = build_package(snapshot, method_names, cache, strict, renames, sync_client)
         return render_package(package, cache)
