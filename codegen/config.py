@@ -770,11 +770,18 @@ _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+\Z")
 
 
 def _headers(value: Any, where: str) -> dict[str, str]:
-    """`headers`, whose names httpx refuses unless tokens: at connect time, blamed on the server."""
+    """`headers`, whose names httpx refuses unless tokens: at connect time, blamed on the server. Two
+    names that differ only in case are one HTTP header, of which one value would silently win."""
     headers = _string_table(value, where)
+    seen: dict[str, str] = {}
     for name in headers:
         if not _HEADER_NAME.match(name):
             raise StubgenError(f"{where}: {name!r} is not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~)")
+        other = seen.setdefault(name.lower(), name)
+        if other != name:
+            raise StubgenError(
+                f"{where}: {other!r} and {name!r} are one header (HTTP header names ignore case); keep one of them"
+            )
     return headers
 
 

@@ -71,6 +71,12 @@ def one_error_line(stderr: str) -> str:
             '[tool.mcp-stubgen.servers.a]\ncommand = "x"\nclient_capability = ["roots"]\n',
             r"servers.a\]: unknown key 'client_capability'; did you mean 'client_capabilities'\?",
         ),
+        (  # HTTP header names ignore case: one of the two would be sent, or both, as the transport chose
+            '[tool.mcp-stubgen.servers.a]\nurl = "http://h/mcp"\n'
+            '[tool.mcp-stubgen.servers.a.headers]\nAuthorization = "Bearer a"\nX-Trace = "1"\nauthorization = "Bearer b"\n',
+            r"^error: \S*pyproject.toml: \[tool.mcp-stubgen.servers.a\]: headers: 'Authorization' and 'authorization' "
+            r"are one header \(HTTP header names ignore case\); keep one of them$",
+        ),
     ],
 )
 def test_config_values_are_type_checked_and_keys_spelt_right(body: str, pattern: str, tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
