@@ -69,9 +69,24 @@ def what_to_check(error: OSError) -> str:
         return "free some space there (or raise the quota) and run again"
     if error.errno == errno.EROFS:
         return "the file system is read-only; write somewhere else"
+    if error.errno == errno.ELOOP:
+        return "a symbolic link on the path leads back to itself; fix or remove it"
     if error.errno in (errno.EACCES, errno.EPERM):
         return "check the folder's permissions"
     return "check the path, its permissions and the free space"
+
+
+def lookup_refused(path: Path) -> OSError | None:
+    """Why the system cannot say what is at `path` (a symbolic link loop, a folder above it that is a
+    file or unreadable), or None when it can, whether something is there or not. `Path.exists` and
+    `Path.is_dir` are False in these cases too, which a report would call missing."""
+    try:
+        path.stat()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return error
+    return None
 
 
 def file_mode(path: Path) -> int:

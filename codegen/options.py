@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -103,8 +104,12 @@ def load_project(config_path: Path | None, servers_file: Path | None) -> Project
 
 def shown_path(path: Path) -> str:
     try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except (ValueError, RuntimeError, OSError):  # outside the working folder; a symbolic link loop
+        resolved = path.resolve()
+    except (RuntimeError, OSError):  # a symbolic link loop: shown where it is, unresolved
+        resolved = Path(os.path.abspath(path))
+    try:
+        return str(resolved.relative_to(Path.cwd()))
+    except ValueError:  # outside the working folder
         return str(path)
 
 

@@ -3,12 +3,14 @@ from golden snapshots and from the example server's own snapshot."""
 
 from __future__ import annotations
 
+import errno
 import json
 import shutil
 from pathlib import Path
 
 import pytest
 
+from codegen.fsutil import what_to_check
 from tests.conftest import EXAMPLE_SERVER, PYTHON, REPO, write_config
 from tests.regen_goldens import GOLDEN
 
@@ -167,6 +169,36 @@ def test_list_shows_missing_current_and_stale(project: Path, run_cli) -> None:  
     shutil.rmtree(project / "clients" / "weather")
     (project / "snaps" / "weather.json").write_text("{not json")
     assert "weather: snapshot snaps/weather.json invalid; package clients/weather missing" in run_cli("list").stdout
+
+
+def test_list_names_a_symbolic_link_loop_rather_than_calling_it_missing(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A snapshot file or a package folder that is a looping link exists (`generate` fails on it), but
+    `Path.exists` and `is_dir` say False for it, so `list` called it missing."""
+    write_config(
+        tmp_path,
+        '[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\n\n'
+        '[tool.mcp-stubgen.servers.weather]\ncommand = "weather-server"\n\n'
+        '[tool.mcp-stubgen.servers.notes]\ncommand = "notes-server"\n',
+    )
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "snaps").mkdir()
+    (tmp_path / "clients").mkdir()
+    shutil.copy(GOLDEN / "weather" / "snapshot.json", tmp_path / "snaps" / "weather.json")
+    (tmp_path / "clients" / "weather").symlink_to("weather")
+    (tmp_path / "snaps" / "notes.json").symlink_to("notes.json")
+    (tmp_path / "clients" / "notes").symlink_to("notes")
+    result = run_cli("list", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    notes, weather = (json.loads(line) for line in result.stdout.splitlines())
+    loop = "Too many levels of symbolic links"
+    assert (notes["snapshot_state"], notes["package_state"]) == ("invalid", "unchecked")
+    assert notes["error"] == f"snaps/notes.json: cannot read snapshot ({loop})"
+    assert (weather["snapshot_state"], weather["package_state"]) == ("present", "unchecked")
+    assert (
+        weather["error"]
+        == f"clients/weather: cannot read the package folder ({loop}); {what_to_check(OSError(errno.ELOOP, loop))}"
+    )
+    assert "a symbolic link" in weather["error"]
 
 
 def test_a_package_of_a_server_taken_out_of_the_config_is_named_not_kept_silently(project: Path, run_cli) -> None:  # type: ignore[no-untyped-def]

@@ -12,6 +12,7 @@ import click
 from codegen import console
 from codegen.config import SERVER_ID, ProjectConfig
 from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
+from codegen.fsutil import lookup_refused, what_to_check
 from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
 from codegen.generate.hub import hub_dir
@@ -111,7 +112,7 @@ def _list_server(config: ProjectConfig, name: str, cache: Cache) -> None:
     path = config.snapshot_path(name)
     snapshot: Snapshot | None = None
     details: dict[str, Any] = {"snapshot": shown_path(path), "snapshot_state": "missing"}
-    if path.exists():
+    if path.exists() or lookup_refused(path) is not None:  # a link loop is not missing: reading it says why
         try:
             source = read_snapshot_bytes(path)
             snapshot = parse_snapshot(source, str(path))
@@ -127,7 +128,7 @@ def _list_server(config: ProjectConfig, name: str, cache: Cache) -> None:
     if output is not None:
         if snapshot is None:
             target = output / package_name(name)
-            state = "unchecked" if target.is_dir() else "missing"
+            state = "unchecked" if target.is_dir() or lookup_refused(target) is not None else "missing"
         else:
             target = package_dir(snapshot, output)
             inputs = PackageInputs(
@@ -154,6 +155,11 @@ def _list_server(config: ProjectConfig, name: str, cache: Cache) -> None:
 
 def _package_state(target: Path, diff: Callable[[], str]) -> str:
     """`missing` without a folder, else `current` or `stale` as the `--check` proof (or render) says."""
+    refused = lookup_refused(target)
+    if refused is not None:
+        raise StubgenError(
+            f"{shown_path(target)}: cannot read the package folder ({refused.strerror}); {what_to_check(refused)}"
+        )
     if not target.is_dir():
         return "missing"
     return "stale" if diff() else "current"
