@@ -377,6 +377,40 @@ def test_the_action_installs_its_own_checkout_or_a_release_from_the_index(
     assert "mcp-stubgen, version 0.1.0.post8" in indexed.log
 
 
+@pytest.mark.parametrize(
+    ("runner_os", "scripts", "python"), [("Windows", "Scripts", "python"), ("Linux", "bin", "python3")]
+)
+def test_the_action_finds_its_environment_where_the_runner_os_puts_it(
+    tmp_path: Path, runner_os: str, scripts: str, python: str
+) -> None:
+    """A virtual environment's programs are in `Scripts` on Windows, where setup-python's Python is
+    `python` (no `python3`); the action ran `.venv/bin/pip`, which is not there. Run with stand-ins
+    that lay the environment out as `runner_os` does, and fail as the other OS's Python would."""
+    stand_ins = tmp_path / "stand-ins"
+    stand_ins.mkdir()
+    venv_maker = f"""#!/bin/bash
+[ "$1 $2" = "-m venv" ] || exit 9
+mkdir -p "$3/{scripts}"
+printf '#!/bin/bash\\necho "pip $*" >> "$RUNNER_TEMP/pip.log"\\n' > "$3/{scripts}/pip"
+printf '#!/bin/bash\\necho "mcp-stubgen $*"\\n' > "$3/{scripts}/mcp-stubgen"
+chmod +x "$3/{scripts}/pip" "$3/{scripts}/mcp-stubgen"
+"""
+    for name in ("python", "python3"):
+        (stand_ins / name).write_text(
+            venv_maker if name == python else f"#!/bin/bash\necho '{name}: not on {runner_os}' >&2\nexit 127\n"
+        )
+        (stand_ins / name).chmod(0o755)
+    (tmp_path / "project").mkdir()
+    runner = {"RUNNER_OS": runner_os, "PATH": f"{stand_ins}{os.pathsep}{os.environ['PATH']}"}
+    run = run_action(tmp_path / "project", tmp_path / "runner", tmp_path / "cache", runner_env=runner)
+    assert run.exit_code == 0, run.log
+    venv = tmp_path / "runner" / "mcp-stubgen-venv"
+    assert (tmp_path / "runner" / "path").read_text().split() == [f"{venv}/{scripts}"]
+    assert (tmp_path / "runner" / "pip.log").read_text().endswith(f" {REPO}\n")
+    assert "mcp-stubgen --version" in run.log  # the install step's check ran the environment's program
+    assert "mcp-stubgen drift --format github" in run.log and "mcp-stubgen generate --check" in run.log
+
+
 def test_the_workflow_uses_the_local_action() -> None:
     workflow = yaml.safe_load((REPO / ".github" / "workflows" / "self-test-action.yml").read_text(encoding="utf-8"))
     steps = [step for job in workflow["jobs"].values() for step in job["steps"]]
