@@ -299,3 +299,21 @@ def test_a_run_that_cannot_start_says_so_in_each_machine_format(  # type: ignore
             assert result.stdout.startswith("::error title=drift%3A not run::") and result.stdout.count("\n") == 1
         else:
             assert result.stdout == ""
+
+
+def test_a_server_that_could_not_be_checked_makes_the_sarif_run_unsuccessful(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Every other format names a server drift could not check; SARIF held only the findings, so it
+    read as a clean run."""
+    write_config(tmp_path, '[tool.mcp-stubgen.servers.demo]\ncommand = "demo-server"\n')  # no committed snapshot
+    result = run_cli("drift", "--format", "sarif")
+    assert result.exit_code == 2
+    document = json.loads(result.stdout)
+    validate_sarif(document)
+    (run,) = document["runs"]
+    (invocation,) = run["invocations"]
+    assert invocation["executionSuccessful"] is False and invocation["exitCode"] == 2
+    (notification,) = invocation["toolExecutionNotifications"]
+    assert notification["level"] == "error"
+    assert notification["message"]["text"].startswith("server demo not checked: ")
+    assert "snapshots/demo.json: no such snapshot" in notification["message"]["text"]
+    assert len(run["tool"]["driver"]["rules"]) == len(RULES)  # still a report: every rule listed

@@ -74,15 +74,15 @@ def render(
     """The whole report as one string ending in a newline (empty for `github` with nothing to say).
 
     `unchecked` maps each server that could not be compared to why (each already reported as an
-    error): no report then claims there is no drift; JSON and annotations give the reasons, SARIF
-    lists findings only. SARIF locates findings in `files` (an unused ignore entry at `ignore_list`, the
+    error): no report then claims there is no drift; JSON, annotations and SARIF (an unsuccessful
+    invocation) give the reasons. SARIF locates findings in `files` (an unused ignore entry at `ignore_list`, the
     config file and line where the ignore list starts) and describes every rule at its project
     severity (`severities`); JUnit has a suite per compared server (`servers`) and fails the
     findings at or above `threshold`.
     """
     unchecked = dict(sorted((unchecked or {}).items()))
     if fmt == "sarif":
-        return render_sarif(findings, files or {}, severities or {}, ignore_list)
+        return render_sarif(findings, files or {}, severities or {}, ignore_list, unchecked)
     if fmt == "junit":
         return render_junit(findings, servers, list(unchecked), threshold)
     if fmt == "json":

@@ -18,7 +18,7 @@ from typing import Any
 from codegen import __version__
 from codegen.drift.findings import RULES, CallSite, Finding, Severity
 from codegen.drift.rule_help import RULE_HELP
-from codegen.errors import one_line
+from codegen.errors import EXIT_ERROR, one_line
 from codegen.snapshot import Snapshot
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -51,8 +51,11 @@ def render_sarif(
     files: SnapshotFiles,
     severities: Mapping[str, Severity],
     ignore_list: tuple[str, int] | None = None,
+    unchecked: Mapping[str, str] | None = None,
 ) -> str:
-    """`ignore_list` is where the config's ignore list starts (file, line): an `ignore-unused` result points there."""
+    """`ignore_list` is where the config's ignore list starts (file, line): an `ignore-unused` result
+    points there. A server that could not be checked (`unchecked`, server -> why) makes the run's
+    invocation unsuccessful, with the reason, so the report does not read as a clean run."""
     rule_ids = list(RULES)
     rules = [_rule(rule, severities.get(rule, RULES[rule])) for rule in rule_ids]
     located = _Locator(files, ignore_list)
@@ -88,28 +91,29 @@ def render_sarif(
                         "partialFingerprints": {"mcpStubgenFinding/v1": _fingerprint(finding, site)},
                     }
                 )
-    document = {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {"driver": {"name": "mcp-stubgen", "version": __version__, "rules": rules}},
-                "results": results,
-                "columnKind": "unicodeCodePoints",
-            }
-        ],
+    run: dict[str, Any] = {
+        "tool": {"driver": {"name": "mcp-stubgen", "version": __version__, "rules": rules}},
+        "results": results,
+        "columnKind": "unicodeCodePoints",
     }
-    return json.dumps(document, indent=2, sort_keys=True) + "\n"
+    if unchecked:
+        reasons = [f"server {server} not checked: {reason}" for server, reason in unchecked.items()]
+        run["invocations"] = [_failed_invocation(reasons, EXIT_ERROR)]
+    return json.dumps({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2, sort_keys=True) + "\n"
+
+
+def _failed_invocation(errors: Sequence[str], exit_code: int) -> dict[str, Any]:
+    """An invocation that did not do all it was asked (SARIF 2.1.0, 3.20.14 and 3.20.21), each error a notification."""
+    notifications = [{"level": "error", "message": {"text": _plain(error)}} for error in errors]
+    return {"executionSuccessful": False, "exitCode": exit_code, "toolExecutionNotifications": notifications}
 
 
 def render_sarif_failure(message: str, exit_code: int) -> str:
     """A run that could not start: no results and no rules (so no alert reads as fixed), and an
     unsuccessful invocation carrying the error (SARIF 2.1.0, 3.20.14 and 3.20.21)."""
-    notification = {"level": "error", "message": {"text": _plain(message)}}
-    invocation = {"executionSuccessful": False, "exitCode": exit_code, "toolExecutionNotifications": [notification]}
     run = {
         "tool": {"driver": {"name": "mcp-stubgen", "version": __version__}},
-        "invocations": [invocation],
+        "invocations": [_failed_invocation([message], exit_code)],
         "results": [],
     }
     return json.dumps({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2, sort_keys=True) + "\n"
