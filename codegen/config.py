@@ -295,6 +295,7 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
         )
     scripts = table.get("scripts")
     method_name_tables = _method_name_tables(table.get("method_names", {}), where)
+    rename_tables = stated_renames(table, where)
     return ProjectConfig(
         root=root,
         source=source,
@@ -308,11 +309,16 @@ def load_config(path: Path | None = None, servers_file: Path | None = None, star
         strict=_boolean(table.get("strict", False), f"{where}: strict"),
         method_name_tables=method_name_tables,
         sync_client=_boolean(table.get("sync_client", True), f"{where}: sync_client"),
-        rename_tables=stated_renames(table, where),
+        rename_tables=rename_tables,
         hub_settings=_hub_settings(table, where),
         code_mode=code_mode,
         scripts=root / _string(scripts, f"{where}: scripts") if scripts is not None else None,
-        warnings=tuple(_unconfigured_method_names(method_name_tables, servers, where)),
+        warnings=(
+            *_unconfigured_tables("method_names", "it names no method", method_name_tables, servers, where),
+            *_unconfigured_tables(
+                "renames", "its renames reach neither drift nor the generated aliases", rename_tables, servers, where
+            ),
+        ),
     )
 
 
@@ -369,18 +375,18 @@ def _method_name_tables(raw: Mapping[str, Any], where: str) -> dict[str, dict[st
     return tables
 
 
-def _unconfigured_method_names(
-    tables: Mapping[str, Mapping[str, str]], servers: Mapping[str, ServerConfig], where: str
+def _unconfigured_tables(
+    section: str, effect: str, tables: Mapping[str, Mapping[str, str]], servers: Mapping[str, ServerConfig], where: str
 ) -> list[str]:
-    """A warning for each `method_names` table of a server the config does not have: a misspelt id,
-    or a server since removed, whose names would otherwise be silently ignored. Not an error: a
-    `--servers-file` or a disabled server can leave out a server the pyproject names."""
+    """A warning for each per-server table (`method_names`, `renames`) of a server the config does not
+    have: a misspelt id, or a server since removed, whose entries would otherwise be silently ignored.
+    Not an error: a `--servers-file` or a disabled server can leave out a server the pyproject names."""
     warnings = []
     for server in sorted(set(tables) - set(servers)):
         close = difflib.get_close_matches(server, sorted(servers), n=1)
         hint = f"did you mean {close[0]!r}?" if close else f"configured: {', '.join(sorted(servers)) or 'none'}"
         warnings.append(
-            f"{where}: [tool.mcp-stubgen.method_names.{server}] names no configured server, so it names no method; {hint}"
+            f"{where}: [tool.mcp-stubgen.{section}.{server}] names no configured server, so {effect}; {hint}"
         )
     return warnings
 

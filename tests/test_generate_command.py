@@ -322,13 +322,15 @@ def test_method_names_from_the_config(run_cli, tmp_path: Path) -> None:  # type:
 
 
 def test_a_method_name_for_no_tool_or_no_server_is_a_warning_with_the_close_match(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """A misspelt key in `method_names` was silently ignored, the method keeping its old name."""
+    """A misspelt key in `method_names` was silently ignored, the method keeping its old name; a
+    `renames` table of a misspelt server was ignored too."""
     config = project(tmp_path)
     config.write_text(
         config.read_text()
         + '\n[tool.mcp-stubgen.method_names.weather]\nget_forcast = "fetch_forecast"\nold_alerts = "alerts"\n'
         + '\n[tool.mcp-stubgen.method_names.wether]\nget_forecast = "fetch_forecast"\n'
-        + '\n[tool.mcp-stubgen.renames.weather]\nold_alerts = "send_alert"\n',  # an alias's name: not a misspelling
+        + '\n[tool.mcp-stubgen.renames.weather]\nold_alerts = "send_alert"\n'  # an alias's name: not a misspelling
+        + '\n[tool.mcp-stubgen.renames.weathr]\nforecast = "get_forecast"\n',
         encoding="utf-8",
     )
     result = run_cli("generate", "--config", config)
@@ -337,6 +339,8 @@ def test_a_method_name_for_no_tool_or_no_server_is_a_warning_with_the_close_matc
     assert warnings == [
         f"warning: {config}: [tool.mcp-stubgen.method_names.wether] names no configured server, so it names "
         "no method; did you mean 'weather'?",
+        f"warning: {config}: [tool.mcp-stubgen.renames.weathr] names no configured server, so its renames "
+        "reach neither drift nor the generated aliases; did you mean 'weather'?",
         "warning: server 'weather': [tool.mcp-stubgen.method_names.weather] names 'get_forcast', which is not "
         "one of its tools, so it names no method; did you mean 'get_forecast'?",
     ]
