@@ -195,6 +195,22 @@ def test_a_start_up_failure_shows_the_error_node_threw(run_cli, tmp_path: Path, 
     assert "new Error(message)" not in result.stderr
 
 
+def test_an_error_whose_message_starts_on_the_next_line_is_the_first_error_line(
+    run_cli, tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Node prints `Error: ` alone when an error's message begins with a line break (sharp's "Something
+    went wrong installing" help), and agentdb 1.6.1 without sharp's binary was reported with its
+    warning `Transformers.js initialization failed:` as the first error line instead."""
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path, "--mode node-message-next-line", hub=False)
+
+    result = run_cli("snapshot", "legacy")
+
+    assert result.exit_code == 2
+    assert 'its first error line: Error: Something went wrong installing the "sharp" module; ' in result.stderr
+    assert "Transformers.js" not in result.stderr
+
+
 def test_a_fatal_json_log_line_is_the_first_error_over_a_launchers_throw(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """slack-mcp-server 1.3.0's Go binary logs why it gives up as a JSON line at level fatal, then its
     Node wrapper throws `Error: Command failed: <the binary's path>`, which was shown as the first

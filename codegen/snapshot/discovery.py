@@ -1586,7 +1586,7 @@ def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
     with contextlib.suppress(OSError, ValueError):
         diagnostics.stderr_log.seek(diagnostics.stderr_start)
         text = secrets.scrub(_uncoloured(diagnostics.stderr_log.read()))
-        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        lines = _with_messages_joined([line.strip() for line in text.splitlines() if line.strip()])
         if not lines and diagnostics.closed_during and diagnostics.stderr_start:
             diagnostics.stderr_log.seek(0)
             before = [
@@ -1667,7 +1667,25 @@ def _fatal_log_entry(line: str) -> str | None:
 _PYTHON_TRACEBACK = "Traceback (most recent call last):"
 """The line a Python traceback starts with: it names no error (the traceback's last line does, and
 the last lines are shown), so it is not a first error line (mcp-tool-builder 0.1.0 under mcp 2.x)."""
-_THROWN_LINE = re.compile(r"(?:[A-Za-z_][\w.]*)?(?:Error|Exception)(?: \[[A-Z0-9_]+\])?: \S")
+
+
+def _with_messages_joined(lines: list[str]) -> list[str]:
+    """The lines with an error's message joined to its `Error:` line: Node prints `Error: ` alone when
+    the message begins with a line break (sharp's install help, under agentdb 1.6.1), so the line that
+    threw named no error and a warning before it was taken for the cause."""
+    joined: list[str] = []
+    for line in lines:
+        if joined and _BARE_THROWN_LINE.fullmatch(joined[-1]):
+            joined[-1] = f"{joined[-1]} {line}"
+        else:
+            joined.append(line)
+    return joined
+
+
+_ERROR_NAME = r"(?:[A-Za-z_][\w.]*)?(?:Error|Exception)(?: \[[A-Z0-9_]+\])?:"
+_BARE_THROWN_LINE = re.compile(_ERROR_NAME)
+"""An uncaught error's first line when its message is on the next one (`Error:`, stripped)."""
+_THROWN_LINE = re.compile(_ERROR_NAME + r" \S")
 """A stderr line that is an uncaught error's own message (`Error: Cannot find module 'x'`,
 `Error [ERR_MODULE_NOT_FOUND]: ...`, `ModuleNotFoundError: ...`): preferred to the first line that
 merely mentions an error, which in Node's report is the source line that threw

@@ -295,6 +295,20 @@ def main() -> None:
             "  requireStack: [ '/srv/node_modules/keytar/lib/keytar.js' ]\n}\n\nNode.js v20.20.2\n"
         )
         sys.exit(1)
+    if mode == "node-message-next-line":  # agentdb 1.6.1 without sharp's binary: a warning, then an Error
+        # whose message begins with a line break, so Node prints `Error: ` alone above it
+        sys.stderr.write(
+            '\u26a0\ufe0f  Transformers.js initialization failed: \nSomething went wrong installing the "sharp" module\n'
+            "   Falling back to mock embeddings for testing\n"
+            "/srv/node_modules/sharp/lib/sharp.js:37\n  throw new Error(help.join('\\n'));\n        ^\n\n"
+            'Error: \nSomething went wrong installing the "sharp" module\n\n'
+            "Cannot find module '../build/Release/sharp-linux-x64.node'\nRequire stack:\n"
+            "- /srv/node_modules/sharp/lib/sharp.js\n"
+            "    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)\n"
+            "    at Module._load (node:internal/modules/cjs/loader:1038:27)\n"
+            "    at Module._compile (node:internal/modules/cjs/loader:1521:14)\n\nNode.js v20.20.2\n"
+        )
+        sys.exit(1)
     if mode == "wrapper-fatal-log":  # slack-mcp-server 1.3.0: its Go binary's JSON log, then its Node wrapper's throw
         stack = "github.com/korotovsky/slack-mcp-server/pkg/provider.New\\n\\t/src/pkg/provider/api.go:662" * 8
         cause = 'Post \\"https://slack.com/api/auth.test\\": dial tcp: lookup slack.com: network is unreachable'
