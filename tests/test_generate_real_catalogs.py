@@ -29,7 +29,10 @@ PyPI, `biomcp` (biomcp-cli 0.9.3, a Rust binary, `biomcp mcp`: `type: ["string",
 string constraints on the items, which datamodel-code-generator makes a `TypeAliasType` of a list of
 `RootModel[str]`s). On 2026-12-04, from PyPI under `mcp<2`, `harbor` (harbormaster-mcp 27.1.2: an
 argument named `output` of a tool whose result is wrapped) and `unity` (mcpforunityserver 10.3.0:
-`anyOf` an integer and a number, which a keyword typed `int | float` spells as ruff's PYI041 rejects)."""
+`anyOf` an integer and a number, which a keyword typed `int | float` spells as ruff's PYI041 rejects).
+On 2026-12-04 too, from npm, `apify` (`@apify/actors-mcp-server` 0.10.6 `--tools
+actors,docs,runs,storage,add-actor`: typed extras in a module that imports nothing else from `typing`,
+whose emptied import left two blank lines, which ruff's isort rule (I001) rejects)."""
 
 from __future__ import annotations
 
@@ -80,6 +83,7 @@ PICKED = {
     # of `list[SearchInputDiseaseArraySearchInputDiseaseArrayItem]` in the models
     "harbor": ("record_delegation_result",),  # harbormaster-mcp: an argument `output`, a wrapped `str` result
     "unity": ("manage_asset", "manage_components"),  # mcpforunityserver: `anyOf` integer and number (PYI041)
+    "apify": ("get-actor-run",),  # @apify/actors-mcp-server: typed extras, the module's only `typing` import
 }
 
 WIDE = {

@@ -568,7 +568,8 @@ def _admits_none(annotation: ast.expr) -> bool:
 
 def _with_import(source: str, module: str, names: set[str], without: Iterable[str] = ()) -> str:
     """The module with `names` added to its `from <module> import ...` (made after `__future__` if none),
-    and the names `without` (which nothing uses any more) taken out of it."""
+    and the names `without` (which nothing uses any more) taken out of it. A statement left importing
+    nothing goes with the blank lines after it, which black keeps and ruff's isort rule (I001) rejects."""
     tree = parsed(source)
     lines = source.splitlines(keepends=True)
     for node in tree.body:
@@ -579,6 +580,8 @@ def _with_import(source: str, module: str, names: set[str], without: Iterable[st
             merged = ", ".join(sorted((present | names) - set(without)))
             end = node.end_lineno or node.lineno
             statement = [f"from {module} import {merged}\n"] if merged else []
+            while not merged and end < len(lines) and not lines[end].strip():
+                end += 1
             return "".join([*lines[: node.lineno - 1], *statement, *lines[end:]])
     future = next(
         (node for node in tree.body if isinstance(node, ast.ImportFrom) and node.module == "__future__"), None
