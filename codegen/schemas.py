@@ -12,6 +12,9 @@ previous one) doubles in size per definition once its references are followed; `
 measures that in linear time with the count the shipped runtime applies to live schemas
 (`codegen.runtime._schema_check.expanded_size`, one count and one budget), so the generator leaves
 such a schema to the server and drift calls it uncomparable up front instead of working for hours.
+Likewise one rule puts a schema's sets of names (`required`...) in one order for the snapshot and for
+the fingerprint a generated client takes of a live tool: the runtime's `sorted_name_sets`, which
+walks where `walk` does (a test holds them to it).
 """
 
 from __future__ import annotations
@@ -22,11 +25,14 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
 
-# The one work budget: the shipped runtime's, which generate and drift share.
+# The one work budget and the one order of a schema's sets of names: the shipped runtime's, which
+# generate, drift and the snapshot share (so a live tool's fingerprint is the snapshot's).
 from codegen.runtime._schema_check import MAX_NODES as MAX_NODES
 from codegen.runtime._schema_check import MAX_REF_DEPTH as MAX_REF_DEPTH
 from codegen.runtime._schema_check import PastBudget
+from codegen.runtime._schema_check import canonical_tool as canonical_tool
 from codegen.runtime._schema_check import expanded_size as _expanded_size
+from codegen.runtime._schema_check import sorted_name_sets as sorted_name_sets
 
 SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"})
 """Keywords whose value maps names (never keywords themselves) to schemas."""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.snapshot import Snapshot, write_snapshot
+from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
 from tests.conftest import write_config
 from tests.drift_helpers import obj, snap, tool
 
@@ -247,3 +247,35 @@ def test_an_ignore_needs_a_name_or_a_server(run_cli, tmp_path: Path) -> None:  #
     result = run_cli("drift", *files(tmp_path, BEFORE, BEFORE))
     assert result.exit_code == 2
     assert "give `name` (one entity), or `server` alone to ignore the rule across that server" in result.stderr
+
+
+def test_an_older_snapshot_with_required_names_in_the_servers_order_reads_as_the_sorted_one(
+    run_cli, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """Before `required` (and the lists of `dependentRequired` and `dependencies`) were sorted, a
+    snapshot kept the order its start listed: read now, it is the same catalog as a new snapshot's, so
+    drift finds nothing and a tool keeps its fingerprint. Red before: the old file's lists of names
+    were compared and hashed in the order written."""
+    names = ["id", "from", "to"]
+    schema = {
+        **obj({name: S for name in names}, tuple(names)),
+        "dependentRequired": {"to": names[:2]},
+        "dependencies": {"from": names[::2]},
+    }
+    new = snap((tool("book", schema, obj({"id": S, "at": S}, ("id", "at"))),))
+    document = json.loads(new.canonical_bytes())
+    assert document["tools"][0]["inputSchema"]["required"] == ["from", "id", "to"]
+    stored = document["tools"][0]
+    stored["inputSchema"] |= {
+        "required": names,
+        "dependentRequired": {"to": names[:2]},
+        "dependencies": {"from": names[::2]},
+    }
+    stored["outputSchema"]["required"] = ["id", "at"]
+    old_file = tmp_path / "old.json"
+    old_file.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    write_snapshot(tmp_path / "new.json", new)
+    result = run_cli("drift", old_file, tmp_path / "new.json", "--fail-on", "any", "--format", "json")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert json.loads(result.stdout)["findings"] == []
+    assert load_snapshot(old_file).tool_fingerprints == new.tool_fingerprints

@@ -32,7 +32,7 @@ from codegen.identifiers import (
     snake_case,
 )
 from codegen.runtime import _runtime
-from codegen.snapshot import canonical_json_bytes, fingerprint, load_snapshot, parse_snapshot
+from codegen.snapshot import Snapshot, canonical_json_bytes, fingerprint, load_snapshot, parse_snapshot
 from tests.hostile.strategies import snapshot_of
 from tests.regen_goldens import cases
 
@@ -210,6 +210,33 @@ def test_runtime_encoding_matches_the_snapshot_encoding() -> None:
 def test_live_tool_fingerprint_matches_the_snapshot_entry(case: Path) -> None:
     for entry in load_snapshot(case / "snapshot.json").tools:
         assert _runtime.tool_fingerprint(Tool.model_validate(entry)) == fingerprint(entry), entry["name"]
+
+
+def test_a_live_tool_has_its_snapshot_fingerprint_whatever_order_it_lists_required_names_in() -> None:
+    """`required` is a set: a server that builds it from one lists its names in another order on each
+    start, and the client must not call that a changed tool. Red before: the runtime hashed the order
+    this start listed, and the snapshot the order the start that took it listed."""
+    orders = [["alpha", "bravo", "charlie"], ["charlie", "alpha", "bravo"], ["bravo", "charlie", "alpha"]]
+    listed = [
+        {
+            "name": "book",
+            "inputSchema": {
+                "type": "object",
+                "properties": {name: {"type": "string"} for name in names},
+                "required": names,
+                "dependentRequired": {"alpha": [name for name in names if name != "alpha"]},
+                "$defs": {"Stop": {"type": "object", "required": names[::-1]}},
+            },
+            "outputSchema": {"type": "object", "required": names},
+        }
+        for names in orders
+    ]
+    snapshots = {Snapshot("s", "2026-07-28", {"tools": {}}, tools=(tool,)).canonical_bytes() for tool in listed}
+    assert len(snapshots) == 1
+    (stored,) = json.loads(snapshots.pop())["tools"]
+    assert stored["inputSchema"]["required"] == stored["outputSchema"]["required"] == orders[0]
+    live = {_runtime.tool_fingerprint(Tool.model_validate(tool)) for tool in listed}
+    assert live == {fingerprint(stored)}
 
 
 def test_not_given_is_a_falsy_singleton() -> None:

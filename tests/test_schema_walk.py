@@ -3,21 +3,35 @@ it (the models' and the contract's schemas, reference resolution, the work budge
 
 from __future__ import annotations
 
+import copy
+import json
+from pathlib import Path as FilePath
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from codegen.runtime import _schema_check
 from codegen.runtime._schema_check import PastBudget
 from codegen.runtime._schema_check import expanded_size as runtime_expanded_size
 from codegen.schemas import (
     DATA_KEYWORDS,
+    DEFINITIONS,
+    ID_KEYWORDS,
+    KEYWORDS,
     MAX_NODES,
+    SCHEMA_LISTS,
+    SCHEMA_MAPS,
+    SCHEMA_VALUES,
     VALUE_KEYWORDS,
     Document,
     Path,
     Visit,
     applied,
+    canonical_tool,
     rebuilt,
+    sorted_name_sets,
     subschemas,
     unapplied,
     walk,
@@ -173,3 +187,105 @@ def test_generate_counts_a_schema_as_the_runtime_does() -> None:
         "x-extension": [{"properties": {"a": {}}}],
     }
     assert Document(schema).expanded_size() == runtime_expanded_size(schema) == 1 + 2 * count
+
+
+def _names_sorted_by_the_walker(schema: Any) -> Any:
+    """What `sorted_name_sets` must give, made with `rebuilt`: every object `walk` reaches has its
+    `required` and its `dependentRequired` and `dependencies` lists of names sorted."""
+
+    def ordered(names: Any) -> Any:
+        return sorted(names) if isinstance(names, list) and all(isinstance(name, str) for name in names) else names
+
+    def edit(_: Path, node: dict[str, Any]) -> dict[str, Any]:
+        result = dict(node)
+        if "required" in node:
+            result["required"] = ordered(node["required"])
+        for keyword in ("dependentRequired", "dependencies"):
+            if isinstance(node.get(keyword), dict):
+                result[keyword] = {name: ordered(names) for name, names in node[keyword].items()}
+        return result
+
+    return rebuilt(schema, edit)
+
+
+UNSORTED = ["c", "a", "b"]
+NAMES_EVERYWHERE: dict[str, Any] = {
+    "type": "object",
+    "required": UNSORTED,
+    "properties": {
+        "required": {"type": "array", "default": UNSORTED, "examples": [UNSORTED]},
+        "inner": {"required": UNSORTED, "items": [{"required": UNSORTED}], "not": {"required": UNSORTED}},
+        "picked": {"enum": [{"required": UNSORTED}], "const": {"required": UNSORTED}},
+    },
+    "anyOf": [{"required": UNSORTED}, [{"required": UNSORTED}]],
+    "dependentRequired": {"a": UNSORTED, "b": [1, "a"]},
+    "dependencies": {"a": UNSORTED, "b": {"required": UNSORTED}},
+    "$defs": {"A": {"required": UNSORTED}, "v2": {"B": {"required": UNSORTED}}},
+    "definitions": {"C": {"if": {"required": UNSORTED}, "then": {"required": UNSORTED}}},
+    "x-extension": {"required": UNSORTED, "properties": {"d": {"required": UNSORTED}}},
+    "default": {"required": UNSORTED},
+}
+
+
+def test_sets_of_names_are_sorted_where_the_walk_finds_schemas_and_nowhere_else() -> None:
+    """`required` is a set in JSON Schema (so are the lists of `dependentRequired` and draft-07's
+    `dependencies`): a server that lists them in another order on each start lists the same schema.
+    Instance data, an unknown keyword's value and a property named `required` keep their order.
+    Red before: no such rule, so the snapshot kept the order of the start that took it."""
+    before = copy.deepcopy(NAMES_EVERYWHERE)
+    result = sorted_name_sets(NAMES_EVERYWHERE)
+    assert before == NAMES_EVERYWHERE, "the schema given is left as it was"
+    assert result == _names_sorted_by_the_walker(NAMES_EVERYWHERE)
+    assert result["required"] == result["$defs"]["v2"]["B"]["required"] == ["a", "b", "c"]
+    assert result["dependentRequired"] == {"a": ["a", "b", "c"], "b": [1, "a"]}
+    assert result["dependencies"] == {"a": ["a", "b", "c"], "b": {"required": ["a", "b", "c"]}}
+    for kept in ("x-extension", "default"):
+        assert result[kept] == NAMES_EVERYWHERE[kept], kept
+    for kept in ("required", "picked"):
+        assert result["properties"][kept] == NAMES_EVERYWHERE["properties"][kept], kept
+    assert sorted_name_sets(result) is result, "a sorted schema is returned as it is, not copied"
+
+
+_WORDS = [*SCHEMA_MAPS, *SCHEMA_LISTS, *SCHEMA_VALUES, *DATA_KEYWORDS, "required", "dependentRequired", "x-any", "a"]
+_SCHEMA_LIKE = st.recursive(
+    st.lists(st.sampled_from(["b", "a", "c"]), max_size=3) | st.booleans() | st.just("a"),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(_WORDS), inner, max_size=4),
+    max_leaves=16,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_SCHEMA_LIKE)
+def test_the_runtime_sorts_exactly_where_the_walk_finds_schemas(schema: Any) -> None:
+    """The rule lives in the shipped runtime (a live tool's fingerprint must be the snapshot's, and the
+    runtime imports nothing of mcp-stubgen); it walks its own way, so it is held to `walk`'s places."""
+    assert sorted_name_sets(schema) == _names_sorted_by_the_walker(schema)
+
+
+def test_the_runtimes_vocabulary_is_the_walkers() -> None:
+    assert _schema_check._KEYWORDS == KEYWORDS | ID_KEYWORDS
+    assert _schema_check._DATA == DATA_KEYWORDS
+    assert set(DEFINITIONS) == _schema_check._DEFINITIONS
+    assert _schema_check._SCHEMA_MAPS | _schema_check._DEFINITIONS == SCHEMA_MAPS
+    assert (_schema_check._SCHEMA_LISTS, _schema_check._SCHEMA_VALUES) == (SCHEMA_LISTS, SCHEMA_VALUES)
+
+
+REPO = FilePath(__file__).resolve().parent.parent
+COMMITTED = sorted(REPO.glob("golden/*/snapshot.json")) + sorted(
+    (REPO / "tests" / "fixtures" / "catalogs").rglob("*.json")
+)
+
+
+def test_real_catalogs_are_sorted_where_the_walk_finds_schemas() -> None:
+    tools = [
+        tool
+        for path in COMMITTED
+        if isinstance(document := json.loads(path.read_text(encoding="utf-8")), dict)
+        for tool in document.get("tools", [])
+    ]
+    assert len(tools) > 500
+    for tool in tools:
+        expected = {
+            key: _names_sorted_by_the_walker(tool[key]) for key in ("inputSchema", "outputSchema") if key in tool
+        }
+        assert canonical_tool(tool) == {**tool, **expected}, tool["name"]

@@ -126,6 +126,28 @@ def test_a_python_server_that_lists_a_sets_items_is_snapshotted_byte_for_byte_al
     assert snapshots[1] == snapshots[0] and snapshots[2] == snapshots[0]
 
 
+def test_a_server_that_orders_required_names_anew_on_each_start_is_snapshotted_byte_for_byte_alike(
+    tmp_path: Path, run_cli
+) -> None:  # type: ignore[no-untyped-def]
+    """`required` is a set in JSON Schema: a server that lists its names in another order on each start
+    (one that builds them from a set, under another hash seed) is the same catalog, so its snapshot
+    keeps its bytes; instance data that looks alike keeps the server's order."""
+    command = ["--", PY, SERVERS / "required_order_server.py", tmp_path]
+    snapshots = []
+    for run in range(2):
+        out = tmp_path / f"order{run}.json"
+        result = run_cli("snapshot", "--name", "order", "--out", out, *command)
+        assert result.exit_code == 0, result.stderr
+        snapshots.append(out.read_bytes())
+    assert (tmp_path / "starts").read_text() == "2"
+    assert snapshots[1] == snapshots[0]
+    book = json.loads(snapshots[0])["tools"][0]["inputSchema"]
+    assert book["required"] == ["alpha", "bravo", "charlie"]
+    assert book["properties"]["address"]["required"] == ["city", "street"]
+    assert book["properties"]["required"]["default"] == ["zulu", "alpha", "mike"]
+    assert book["x-order"] == {"required": ["zulu", "alpha", "mike"]}
+
+
 def test_legacy_only_server_falls_back_to_initialize_and_pages(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "legacy.json"
     result = run_cli("snapshot", "--name", "legacy", "--out", out, "--", PY, SERVERS / "raw_server.py")

@@ -340,3 +340,41 @@ def test_a_document_is_refused_exactly_when_the_file_model_refuses_it(
             assert str(error) == str(StubgenError(f"x.json: invalid snapshot {problem}"))
     else:
         assert problem is None
+
+
+def _listing(names: list[str]) -> dict[str, object]:
+    """A tool as a server that builds its sets of names from a Python set may list it on one start."""
+    return tool(
+        "book",
+        inputSchema={
+            "type": "object",
+            "properties": {"a": {}, "b": {}, "c": {"default": ["b", "c", "a"]}},
+            "required": names,
+            "dependentRequired": {"a": names},
+        },
+    )
+
+
+def test_an_older_file_with_required_names_out_of_order_reads_as_todays_snapshot_and_no_drift(
+    tmp_path: Path,
+    run_cli,  # type: ignore[no-untyped-def]
+) -> None:
+    """An earlier release wrote `required` in the order the server sent it. Such a file still reads, in
+    the format it had (sorting moves no meaning, so no older release can misread a sorted file), as
+    the snapshot a run today writes, with the same fingerprints, and `drift` between the two finds
+    nothing. Red before: the two files differed, and drift called `dependentRequired` uncomparable."""
+    old_document = json.loads(make(tools=(_listing(["c", "a", "b"]),)).canonical_bytes())
+    old_document["tools"][0]["inputSchema"]["required"] = ["c", "a", "b"]
+    old_document["tools"][0]["inputSchema"]["dependentRequired"]["a"] = ["c", "a", "b"]
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_bytes(canonical_json_bytes(old_document))
+    assert write_snapshot(new, make(tools=(_listing(["b", "c", "a"]),))) is True
+
+    loaded, today = load_snapshot(old), load_snapshot(new)
+    assert loaded.canonical_bytes() == new.read_bytes() and b'"format": 1' in new.read_bytes()
+    assert loaded.tool_fingerprints == today.tool_fingerprints
+    schema = today.tools[0]["inputSchema"]
+    assert schema["required"] == schema["dependentRequired"]["a"] == ["a", "b", "c"]
+    assert schema["properties"]["c"]["default"] == ["b", "c", "a"], "instance data keeps its order"
+    result = run_cli("drift", old, new)
+    assert (result.exit_code, result.stdout.strip()) == (0, "no drift (0 breaking, 0 dangerous, 0 safe)"), result

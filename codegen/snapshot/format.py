@@ -1,8 +1,11 @@
 """The snapshot file: one server's catalog as canonical, versioned JSON.
 
 Entries keep the protocol's wire shape (camelCase keys), so a snapshot's `tools` array is itself a
-valid `tools/list` result. The canonical form has sorted keys, entries sorted by name or URI, two-space
-indentation and a trailing newline: an unchanged server always gives byte-identical files.
+valid `tools/list` result. The canonical form has sorted keys, entries sorted by name or URI, tools'
+`required` names sorted (`canonical_tool`: JSON Schema reads them as a set, which a server may list
+in another order on each start), two-space indentation and a trailing newline: an unchanged server
+always gives byte-identical files. Sorting them needs no new format: an older release reads a
+sorted file as the catalog it is, and a file it wrote reads here as the sorted one.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 from codegen.errors import StubgenError
 from codegen.fsutil import atomic_write_bytes
 from codegen.identifiers import NAMING_RULES, UNRECORDED_RULES, naming_rules_apply
+from codegen.schemas import canonical_tool
 
 SNAPSHOT_FORMAT = 6
 """The newest format this version reads and writes; bumped whenever a snapshot written by this
@@ -253,7 +257,8 @@ class Snapshot:
         return snapshot
 
     def _hold(self, *, copy_entries: bool) -> None:
-        object.__setattr__(self, "tools", _sorted_unique(self.server, "tool", self.tools, "name"))
+        tools = tuple(canonical_tool(tool) for tool in self.tools)
+        object.__setattr__(self, "tools", _sorted_unique(self.server, "tool", tools, "name"))
         object.__setattr__(self, "resources", _sorted_unique(self.server, "resource", self.resources, "uri"))
         object.__setattr__(
             self,

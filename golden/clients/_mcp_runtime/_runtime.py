@@ -61,7 +61,13 @@ from typing import (
 from urllib.parse import urlsplit
 
 from ._loop_thread import SessionLoop
-from ._schema_check import CheckPastBudget, SchemaCheck, offline_validator, past_budget
+from ._schema_check import (
+    CheckPastBudget,
+    SchemaCheck,
+    canonical_tool,
+    offline_validator,
+    past_budget,
+)
 
 if TYPE_CHECKING:
     import httpx2
@@ -529,8 +535,10 @@ def fingerprint(value: Any) -> str:
 
 
 def tool_fingerprint(tool: Tool) -> str:
-    """The fingerprint of a live tool, computed over its wire form exactly as the snapshot stores it."""
-    return fingerprint(tool.model_dump(by_alias=True, exclude_none=True, mode="json"))
+    """The fingerprint of a live tool, computed over its wire form exactly as the snapshot stores it
+    (`canonical_tool`: its schemas' `required` names sorted, in whatever order this start sent them)."""
+    wire = tool.model_dump(by_alias=True, exclude_none=True, mode="json")
+    return fingerprint(canonical_tool(wire))
 
 
 def load_model(facade: str, modules: Mapping[str, str], name: str) -> object:

@@ -660,6 +660,104 @@ def past_budget(schema: Any) -> str | None:
     return None
 
 
+_DEFINITIONS = frozenset({"$defs", "definitions"})
+_DATA = frozenset({"const", "enum", "examples", "default", "example"})
+_KEYWORDS = frozenset(
+    {*_SCHEMA_MAPS, *_DEFINITIONS, *_SCHEMA_LISTS, *_SCHEMA_VALUES, *_DATA, "$id", "id",
+     "$schema", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor",
+     "$comment", "$vocabulary", "type", "format", "pattern", "required", "dependentRequired",
+     "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength",
+     "minLength", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
+     "maxProperties", "minProperties", "title", "description", "deprecated", "readOnly",
+     "writeOnly", "contentEncoding", "contentMediaType", "nullable"}
+)  # fmt: skip
+"""mcp-stubgen's keyword vocabulary (`codegen.schemas.KEYWORDS | ID_KEYWORDS`): an object in
+`$defs` with none of these is a namespace of further definitions."""
+TOOL_SCHEMAS = ("inputSchema", "outputSchema")
+"""The members of a tool's wire form that are JSON Schemas."""
+
+
+def canonical_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    """`tool` (its wire form) with its schemas' sets of names in one order (`sorted_name_sets`): the
+    form a snapshot stores and a tool's fingerprint hashes. The same object when nothing moves."""
+    schemas = {key: sorted_name_sets(tool[key]) for key in TOOL_SCHEMAS if key in tool}
+    if all(schema is tool[key] for key, schema in schemas.items()):
+        return tool
+    return {**tool, **schemas}
+
+
+def sorted_name_sets(schema: Any) -> Any:
+    """`schema` with every list of property names JSON Schema reads as a set sorted: `required`, and
+    each list of `dependentRequired` and draft-07 `dependencies`. A server that builds them from a set
+    lists them in another order on each start (a Python server's follows its hash seed), and that is
+    no change. Only keywords are sorted, where mcp-stubgen's walker (`codegen.schemas.walk`) finds
+    schemas: never instance data (`const`, `enum`, `default`...), an unknown keyword's value, or a
+    property that is named `required`. Shares what it leaves alone with `schema`, and copies nothing
+    when nothing moves: a snapshot of a thousand tools is read through it on every run."""
+
+    def walked(node: Any, definition: bool) -> Any:
+        if isinstance(node, list):
+            copied: list[Any] | None = None
+            for index, item in enumerate(node):
+                if isinstance(item, dict | list):
+                    new = walked(item, False)
+                    if new is not item:
+                        copied = list(node) if copied is None else copied
+                        copied[index] = new
+            return node if copied is None else copied
+        if definition and node and not any(key in _KEYWORDS for key in node):
+            return entries(node, True)  # a namespace of further definitions
+        result = node
+        for key, value in node.items():
+            new = _sorted_names(key, value) if key in _NAME_KEYWORDS else value
+            if key in _SCHEMA_HOLDERS and isinstance(new, dict | list):
+                if key in _MAPS_OF_SCHEMAS and isinstance(new, dict):
+                    new = entries(new, key in _DEFINITIONS)
+                else:
+                    new = walked(new, False)
+            if new is not value:
+                result = dict(node) if result is node else result
+                result[key] = new
+        return result
+
+    def entries(mapping: dict[str, Any], definition: bool) -> dict[str, Any]:
+        result = mapping
+        for name, inner in mapping.items():
+            if isinstance(inner, dict | list):
+                new = walked(inner, definition)
+                if new is not inner:
+                    result = dict(mapping) if result is mapping else result
+                    result[name] = new
+        return result
+
+    return walked(schema, False) if isinstance(schema, dict | list) else schema
+
+
+_NAME_KEYWORDS = frozenset({"required", "dependentRequired", "dependencies"})
+_SCHEMA_HOLDERS = _SCHEMA_MAPS | _DEFINITIONS | _SCHEMA_LISTS | _SCHEMA_VALUES
+"""Keywords whose value holds schemas: in a list, in a map of names, or as one."""
+_MAPS_OF_SCHEMAS = _SCHEMA_MAPS | _DEFINITIONS
+
+
+def _sorted_names(keyword: str, value: Any) -> Any:
+    """`required`'s list of names sorted, or each list in the map of `dependentRequired` or
+    `dependencies`: the value itself when nothing moves or a list holds something but names."""
+    if keyword != "required":
+        if not isinstance(value, dict):
+            return value
+        result = value
+        for name, names in value.items():
+            new = _sorted_names("required", names)
+            if new is not names:
+                result = dict(value) if result is value else result
+                result[name] = new
+        return result
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        return value
+    ordered = sorted(value)
+    return value if ordered == value else ordered
+
+
 class SchemaCheck:
     """One schema's check: the compiled predicate when there is one, `jsonschema` for the verdict
     whenever the predicate says no (or does not exist) and for the message. A schema `past_budget`
