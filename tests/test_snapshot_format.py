@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from codegen.errors import StubgenError
@@ -378,3 +378,30 @@ def test_an_older_file_with_required_names_out_of_order_reads_as_todays_snapshot
     assert schema["properties"]["c"]["default"] == ["b", "c", "a"], "instance data keeps its order"
     result = run_cli("drift", old, new)
     assert (result.exit_code, result.stdout.strip()) == (0, "no drift (0 breaking, 0 dangerous, 0 safe)"), result
+
+
+_TRICKY_NAMES = st.lists(st.sampled_from(["b", "a", 'a]"', "[", "\\", "{}", "é"]), max_size=3)
+_SCHEMA_LIKE = st.recursive(
+    _TRICKY_NAMES | st.booleans(),
+    lambda inner: (
+        st.lists(inner, max_size=2)
+        | st.dictionaries(
+            st.sampled_from(["properties", "items", "required", "default", "x", "anyOf"]), inner, max_size=3
+        )
+    ),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_SCHEMA_LIKE)
+@example(["b", "a"]).via("a list of plain names out of order")
+@example({"properties": {"q": {"required": ["b", 'a]"']}}}).via("a name with a quote")
+def test_a_file_reads_as_the_snapshot_of_its_catalog_whether_or_not_its_names_were_sorted(schema: object) -> None:
+    """A file whose every `required` list is in order skips the walk that sorts them (told from its
+    text); any other file is walked. Either way it reads as the snapshot a server listing it gives."""
+    listed = make(tools=(tool("t", inputSchema={"type": "object", "properties": {"p": schema}, "required": schema}),))
+    document = json.loads(listed.canonical_bytes())
+    document["tools"][0]["inputSchema"]["properties"]["p"] = schema  # as an older release wrote it
+    document["tools"][0]["inputSchema"]["required"] = schema
+    assert parse_snapshot(canonical_json_bytes(document), "x.json") == listed
