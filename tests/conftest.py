@@ -365,6 +365,23 @@ MCP1_REQUIREMENTS = ("mcp-server-sqlite==2025.4.25", "mcp-server-duckdb==1.1.0",
 and one install serve both."""
 
 
+MCP1_FIXTURES = frozenset({"sqlite_server", "duckdb_server"})
+
+
+@pytest.fixture(scope="session", autouse=True)
+def mcp1_servers_installed_early(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Installing `MCP1_REQUIREMENTS` is mostly waiting on the package index (20-140 s wall, about
+    17 s of CPU): when this session's tests need the venv, a thread installs it as the session starts,
+    so the worker runs other tests meanwhile instead of waiting in the first fixture that asks for it."""
+    if not any(MCP1_FIXTURES & set(item.fixturenames) for item in request.session.items):
+        yield
+        return
+    installing = threading.Thread(target=install_mcp1_servers, name="mcp1-servers", daemon=True)
+    installing.start()
+    yield
+    installing.join()  # never leave an install half done behind a finished session
+
+
 @pytest.fixture(scope="session")
 def sqlite_server() -> Path:
     """`mcp-server-sqlite` from PyPI: it needs mcp 1.x, which conflicts with our mcp 2.x."""
@@ -378,30 +395,38 @@ def duckdb_server() -> Path:
 
 
 def mcp1_console_script(name: str) -> Path:
-    """A console script from the venv of `MCP1_REQUIREMENTS`, built on first use and reused while they
-    stay the same; an interrupted install is redone. A file lock makes parallel workers build it once."""
+    """A console script from the venv of `MCP1_REQUIREMENTS`; the test fails with pip's error if pip failed."""
+    error = install_mcp1_servers()
+    if error is not None:
+        pytest.fail(error)
+    return MCP1_SERVERS / ("Scripts" if os.name == "nt" else "bin") / name
+
+
+def install_mcp1_servers() -> str | None:
+    """Build the venv of `MCP1_REQUIREMENTS` on first use and reuse it while they stay the same; an
+    interrupted or failed install is redone. A file lock makes parallel workers (and the early
+    install's thread) build it once. The error, if pip failed."""
     bin_folder = MCP1_SERVERS / ("Scripts" if os.name == "nt" else "bin")
     stamp = MCP1_SERVERS / "installed.txt"
     wanted = "\n".join(MCP1_REQUIREMENTS) + "\n"
     TEST_DEPS.mkdir(exist_ok=True)
     with FileLock(TEST_DEPS / "mcp1-servers.lock"):
-        if not (stamp.exists() and stamp.read_text(encoding="utf-8") == wanted):
-            shutil.rmtree(MCP1_SERVERS, ignore_errors=True)
-            # No pip of its own: our pip installs into it (`--python`), which saves seeding one.
-            subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(MCP1_SERVERS)], check=True, timeout=300)
-            install = subprocess.run(
-                [sys.executable, "-m", "pip", "--python", str(bin_folder / "python"), "install", "-q",
-                 "--disable-pip-version-check", *MCP1_REQUIREMENTS],
-                capture_output=True,
-                text=True,
-                timeout=900,
-            )  # fmt: skip
-            if install.returncode != 0:
-                pytest.fail(
-                    f"cannot install {' '.join(MCP1_REQUIREMENTS)} into {MCP1_SERVERS}: {install.stderr[-2000:]}"
-                )
-            stamp.write_text(wanted, encoding="utf-8")
-    return bin_folder / name
+        if stamp.exists() and stamp.read_text(encoding="utf-8") == wanted:
+            return None
+        shutil.rmtree(MCP1_SERVERS, ignore_errors=True)
+        # No pip of its own: our pip installs into it (`--python`), which saves seeding one.
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(MCP1_SERVERS)], check=True, timeout=300)
+        install = subprocess.run(
+            [sys.executable, "-m", "pip", "--python", str(bin_folder / "python"), "install", "-q",
+             "--disable-pip-version-check", *MCP1_REQUIREMENTS],
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )  # fmt: skip
+        if install.returncode != 0:
+            return f"cannot install {' '.join(MCP1_REQUIREMENTS)} into {MCP1_SERVERS}: {install.stderr[-2000:]}"
+        stamp.write_text(wanted, encoding="utf-8")
+    return None
 
 
 def write_config(folder: Path, body: str) -> Path:
