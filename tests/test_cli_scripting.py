@@ -18,6 +18,15 @@ from tests.regen_goldens import GOLDEN
 
 PY = PYTHON
 HISTORY = REPO / "tests" / "fixtures" / "history"
+DRIFT_COMMAND = [
+    PY,
+    "-m",
+    "codegen.cli",
+    "drift",
+    HISTORY / "filesystem-2025.8.21.json",
+    HISTORY / "filesystem-2025.11.25.json",
+]
+"""`drift` between two releases of server-filesystem, as a fork of the worker's server of forks (on the stdout it is given)."""
 
 
 def lines(stdout: str) -> list[dict[str, Any]]:
@@ -182,7 +191,7 @@ def test_every_command_takes_quiet(run_cli) -> None:  # type: ignore[no-untyped-
 def _drift_report(env: dict[str, str]) -> str:
     """`drift` between two snapshots of one server, its report captured through a pipe."""
     result = subprocess.run(
-        [PY, "-m", "codegen", "drift", HISTORY / "filesystem-2025.8.21.json", HISTORY / "filesystem-2025.11.25.json"],
+        DRIFT_COMMAND,
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONPATH": str(REPO), **env},
@@ -197,7 +206,7 @@ def _drift_report_on_a_terminal(env: dict[str, str]) -> bytes:
     leader, follower = pty.openpty()
     environment = {key: value for key, value in os.environ.items() if key not in ("NO_COLOR", "FORCE_COLOR")}
     process = subprocess.Popen(
-        [PY, "-m", "codegen", "drift", HISTORY / "filesystem-2025.8.21.json", HISTORY / "filesystem-2025.11.25.json"],
+        DRIFT_COMMAND,
         stdout=follower,
         stderr=subprocess.DEVNULL,
         env={**environment, "PYTHONPATH": str(REPO), **env},
