@@ -235,7 +235,7 @@ def _models_of(server: str, tool_text: str, stem: str, naming_rules: int) -> Map
 
     try:
         tool = json.loads(tool_text)
-        if check_tool_schemas(server, tool) is not None:
+        if check_tool_schemas(server, tool).untypable is not None:
             return MappingProxyType({})
         classes, _imports = read_models(model_source(server, ModelJob(tool, stem, naming_rules)))
     except Exception:  # whatever stops the generator, `generate` itself reports

@@ -31,8 +31,8 @@ from typing import Any
 from codegen import __version__
 from codegen.errors import StubgenError, one_line
 from codegen.generate.cache import Cache
-from codegen.generate.contract import left_to_server
 from codegen.generate.escaping import docstring, literal
+from codegen.generate.guard import left_to_server
 from codegen.generate.headers import DO_NOT_EDIT
 from codegen.generate.hub import HubSettings
 from codegen.generate.member_names import TAG_LENGTH
@@ -432,7 +432,7 @@ def _tool_stub(
     """One tool's function stub with the classes it uses (declared into `types`)."""
     stem = pascal_case(route.function, "Tool", route.naming_rules)
     builder = _ToolTypes(types, stem, renamed, route.naming_rules)
-    input_schema, output_schema = _local(raw.get("inputSchema")), _local(raw.get("outputSchema"))
+    input_schema, output_schema = _local(raw, "inputSchema"), _local(raw, "outputSchema")
     root = input_schema if isinstance(input_schema, dict) else {}
     target = follow(root, root["$ref"]) if isinstance(root.get("$ref"), str) else root
     properties = target.get("properties") if isinstance(target, dict) else None
@@ -456,11 +456,13 @@ def _tool_stub(
             docs += [doc] if doc is not None else []
     else:
         lines.append("    arguments: dict[str, Any],")
-        docs.append("arguments: The whole arguments object (the input schema's root is not one object).")
+        left = input_schema == {} and bool(raw["inputSchema"])
+        why = "its input schema is left to the server" if left else "the input schema's root is not one object"
+        docs.append(f"arguments: The whole arguments object ({why}).")
     result: ResultKind = "text"
     returns, shape = "str", "the text of the tool's result (it declares no output schema)"
     if isinstance(raw.get("outputSchema"), dict) and output_schema == {} and raw["outputSchema"]:
-        shape = "the text of the tool's result (its output schema is past the work budget: left to the server)"
+        shape = "the text of the tool's result (its output schema is left to the server)"
     if isinstance(output_schema, dict) and output_schema:
         if wraps_result(raw["name"], output_schema):
             result, shape = "value", "the tool's result value (its server sends it wrapped as `result`)"
@@ -530,11 +532,13 @@ def _one_line(raw: Mapping[str, Any]) -> str:
     return one_line(text if len(text) <= 160 else text[:157] + "...")
 
 
-def _local(schema: Any) -> Any:
-    """The schema with every `$ref` a local JSON pointer; one past the work budget is left untyped."""
+def _local(raw: Mapping[str, Any], key: str) -> Any:
+    """The tool's schema under `key` with every `$ref` a local JSON pointer; one left to the server
+    (invalid, or past the work budget: `left_to_server`) is untyped."""
+    schema = raw.get(key)
     if not isinstance(schema, dict):
         return schema
-    return {} if left_to_server(schema) else Document.of(schema).local()
+    return {} if left_to_server(key, schema) is not None else Document.of(schema).local()
 
 
 # -- the package ----------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from codegen.schemas import (
 )
 from codegen.snapshot import JSON
 
-__all__ = ["ANY_ARGUMENTS", "contract", "left_to_server", "skips_sdk_output_check"]
+__all__ = ["ANY_ARGUMENTS", "contract", "skips_sdk_output_check"]
 
 
 def contract(tool: JSON, spec: ToolSpec) -> str:
@@ -26,26 +26,26 @@ def contract(tool: JSON, spec: ToolSpec) -> str:
     keyword parameter's Python name by wire name (for its messages), as compact ASCII JSON.
 
     An untyped tool's references to nothing or outside its schema are left out (`without_unresolved`):
-    the runtime never fetches one nor fails on one, and the server judges that value. Its schema past
-    the work budget (`left_to_server`) is left to the server whole: the runtime would refuse to
-    apply it. When its output schema is either, `skip_sdk_output_check` tells the runtime to skip
-    the SDK's check of the result, which would fail (or be refused) on every result."""
+    the runtime never fetches one nor fails on one, and the server judges that value. Its schema left
+    to the server (`ToolSpec.left_to_server`: invalid, or past the work budget) is left out whole: the
+    runtime could not apply it. When its output schema is either, `skip_sdk_output_check` tells the
+    runtime to skip the SDK's check of the result, which would fail (or be refused) on every result."""
     keywords = spec.parameters if spec.input_kind == "keywords" else ()
 
-    def rules(schema: Any, left: Any) -> Any:
+    def rules(key: str, left: Any) -> Any:
+        schema = tool[key]
         if not spec.untyped_reason:
             return _for_validation(schema)
-        if left_to_server(schema):
+        if key in spec.left_to_server:
             return left
         return _for_validation(Document.of(schema).without_unresolved())
 
     document: JSON = {
-        "input": rules(tool["inputSchema"], ANY_ARGUMENTS),
+        "input": rules("inputSchema", ANY_ARGUMENTS),
         "parameters": {parameter.wire: parameter.python for parameter in keywords},
     }
     if "outputSchema" in tool:
-        output = tool["outputSchema"]
-        document["output"] = rules(output, {})
+        document["output"] = rules("outputSchema", {})
         if skips_sdk_output_check(tool, spec):
             document["skip_sdk_output_check"] = True
     headers = _mirrored_headers(tool["inputSchema"])
@@ -62,18 +62,11 @@ def skips_sdk_output_check(tool: JSON, spec: ToolSpec) -> bool:
     output = tool.get("outputSchema")
     if not spec.untyped_reason or not isinstance(output, dict):
         return False
-    return left_to_server(output) or bool(Document.of(output).unresolved)
+    return "outputSchema" in spec.left_to_server or bool(Document.of(output).unresolved)
 
 
 ANY_ARGUMENTS = {"type": "object"}
 """What stands for an input schema left to the server: arguments are always an object."""
-
-
-def left_to_server(schema: Any) -> bool:
-    """Whether a schema is past the work budget (`Document.expanded_size`): the package leaves it to
-    the server (the contract, the hub's catalog, code mode's stubs), so nothing follows its references
-    when generating or at run time."""
-    return isinstance(schema, dict) and Document.of(schema).past_budget is not None
 
 
 def _mirrored_headers(schema: Any) -> list[list[Any]]:

@@ -7,6 +7,13 @@ imported is refused up front with one line naming the server, the item and a JSO
 The catalog's text is checked before anything else (`check_text`); each tool's schemas are checked
 right before its models are generated (`check_tool_schemas`), by the worker that generates them, so a
 tool whose models are cached, which passed when they were made, is not checked again.
+
+What one tool's schema does wrong that a server can send (invalid JSON Schema, a reference to
+nothing, more work than the budget) costs that tool its types, not the package: it gets the untyped
+method, and a schema nothing client-side can apply is left to the server (`Findings.left_to_server`).
+Refused are only what no server can send (a lone surrogate; a schema that is not an object,
+`package_plan.check_tool`), what would have the generator read instance data as a schema (a
+reference into `enum` or `examples`) and a pattern the models could not compile.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ import functools
 import re
 import warnings
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import unquote
 
 from pydantic import ValidationError
@@ -23,7 +30,7 @@ from pydantic_core import SchemaError, SchemaValidator, core_schema
 
 from codegen.errors import StubgenError
 from codegen.generate.cache import compact_json
-from codegen.generate.modelgen import for_datamodel
+from codegen.generate.modelgen import for_datamodel, one_line
 from codegen.identifiers import NAMING_RULES
 from codegen.schemas import (
     ANNOTATIONS,
@@ -59,18 +66,31 @@ def check_text(snapshot: Snapshot) -> None:
                 )
 
 
-def check_tool_schemas(server: str, tool: JSON) -> str | None:
+class Findings(NamedTuple):
+    """What the checks found in one tool's schemas that costs it its types."""
+
+    untypable: str | None
+    """Why no models can be typed from them (the first thing found: a JSON pointer, then what), or None."""
+    left_to_server: tuple[str, ...]
+    """The keys (`inputSchema`, `outputSchema`) of the schemas nothing client-side applies: invalid
+    JSON Schema, or past the work budget. The contract, the hub's catalog and code mode's stubs leave
+    them to the server, and the SDK's check of the result is skipped."""
+
+
+def check_tool_schemas(server: str, tool: JSON) -> Findings:
     """Raise `StubgenError` for the first thing in a tool's schemas no safe package can be generated
-    from (a reference into instance data, a pattern no engine compiles, invalid JSON Schema); return
-    why no models can be typed from them (past the work budget, `past_budget`; a reference outside
-    the schema or to nothing), which gives the tool the untyped method, or None."""
+    from (a reference into instance data, a pattern no engine compiles); return why the tool is
+    untyped (invalid JSON Schema, past the work budget, a reference outside the schema or to nothing)
+    and which of its schemas are left to the server (`Findings`)."""
     untypable: str | None = None
+    left: list[str] = []
     for key in ("inputSchema", "outputSchema"):
         schema = tool.get(key)
         if isinstance(schema, dict):
-            problem = _check_schema(f"server {shown(server)}: tool {shown(tool['name'])}: ", key, schema)
+            problem, unusable = _check_schema(f"server {shown(server)}: tool {shown(tool['name'])}: ", key, schema)
             untypable = untypable or problem
-    return untypable
+            left += [key] if unusable else []
+    return Findings(untypable, tuple(left))
 
 
 def past_budget(tool: JSON) -> str | None:
@@ -152,11 +172,15 @@ def _strings(value: Any, path: tuple[object, ...]) -> Iterator[tuple[tuple[objec
             yield from _strings(inner, (*path, index))
 
 
-def _check_schema(where: str, key: str, sent: JSON) -> str | None:
+def _check_schema(where: str, key: str, sent: JSON) -> tuple[str | None, bool]:
     """Check the schema as datamodel-code-generator will get it (no extension keyword), its references
-    against the schema as the server sent it (so one into a dropped keyword says so); return why a
-    reference leaves it untypable (`check_tool_schemas`), or None."""
+    against the schema as the server sent it (so one into a dropped keyword says so); return why it
+    leaves its tool untypable (`check_tool_schemas`), or None, and whether it is left to the server
+    (`left_to_server`)."""
     schema = for_datamodel(sent, None, NAMING_RULES)  # the schema checked as the newest rules prepare it
+    left = _left_to_server(key, sent, schema)
+    if left is not None:
+        return left, True
     _check_patterns(where, key, schema)
     document = Document.of(sent)  # resolved as sent: `$id`s are not handed to datamodel-code-generator
     untypable: str | None = None
@@ -169,14 +193,12 @@ def _check_schema(where: str, key: str, sent: JSON) -> str | None:
                 "(no network, no files), so the server has to put the definition under $defs"
             )
             continue
-        if reference.problem == "dangling" and isinstance(reference.text, str):
+        if reference.problem == "dangling":
             problem = _reference_problem(sent, reference.text)
             if problem == _DANGLING:
                 untypable = untypable or f"{at}: {shown(reference.text)} {problem}"
                 continue
             raise StubgenError(f"{where}{at}: {shown(reference.text)} {problem}")
-        if reference.problem is not None:
-            raise StubgenError(f"{where}{at}: {reference.problem}")
         if schema_at(sent, reference.target or ()) is NOT_A_SCHEMA:
             raise StubgenError(f"{where}{at}: {shown(reference.text)} {_NOT_A_SCHEMA}")
     targets = {reference.path: reference.target for reference in document.references}
@@ -184,7 +206,29 @@ def _check_schema(where: str, key: str, sent: JSON) -> str | None:
         if reference.target is not None and _reaches_no_type(sent, reference, targets):
             untypable = untypable or f"{pointer(key, *reference.path, '$ref')}: {shown(reference.text)} {_CYCLE}"
             break
-    untypable = _past_budget(key, sent) or untypable
+    return untypable, False
+
+
+def left_to_server(key: str, sent: JSON) -> str | None:
+    """Why nothing client-side can apply a tool's schema (`key`: `inputSchema` or `outputSchema`), so
+    it is left to the server, or None. Code mode asks it of each schema: its stubs are built from
+    snapshots alone (`check-scripts` has no package to read it from)."""
+    return _left_to_server(key, sent, for_datamodel(sent, None, NAMING_RULES))
+
+
+def _left_to_server(key: str, sent: JSON, schema: JSON) -> str | None:
+    """`left_to_server`, given the schema as datamodel-code-generator gets it: invalid JSON Schema
+    (which no validator applies, and datamodel-code-generator refuses or misreads) or past the work
+    budget (which the runtime refuses to apply)."""
+    invalid = _invalid_root(key, sent)
+    if invalid is not None:
+        return invalid
+    for reference in Document.of(sent).references:
+        if reference.problem not in (None, "outside", "dangling"):  # a `$ref` that is not a string
+            return f"{pointer(key, *reference.path, '$ref')}: {reference.problem}{_LEFT}"
+    past = _past_budget(key, sent)
+    if past is not None:
+        return past
     from datamodel_code_generator import Error
     from datamodel_code_generator.parser._schema_object import JsonSchemaObject
 
@@ -192,12 +236,29 @@ def _check_schema(where: str, key: str, sent: JSON) -> str | None:
         JsonSchemaObject.model_validate(schema)
     except ValidationError as error:
         first = error.errors()[0]
-        raise StubgenError(
-            f"{where}{pointer(key, *_schema_path(schema, first['loc']))}: not valid JSON Schema ({first['msg']})"
-        ) from None
+        at = pointer(key, *_schema_path(schema, first["loc"]))
+        return f"{at}: not valid JSON Schema ({one_line(first['msg'])}){_LEFT}"
     except (RecursionError, ValueError, Error) as error:
-        raise StubgenError(f"{where}/{key}: not a usable JSON Schema ({type(error).__name__})") from None
-    return untypable
+        return f"/{key}: not a usable JSON Schema ({type(error).__name__}){_LEFT}"
+    return None
+
+
+_LEFT = "; only the server checks it (ask its authors to fix it)"
+
+
+def _invalid_root(key: str, schema: JSON) -> str | None:
+    """Why the schema's root `properties` or `required` is not JSON Schema (which datamodel-code-generator
+    would read as no properties, or none required), or None."""
+    properties = schema.get("properties", {})
+    if not isinstance(properties, dict):
+        return f"{pointer(key, 'properties')}: must be an object{_LEFT}"
+    for name, inner in properties.items():
+        if not isinstance(inner, dict | bool):
+            return f"{pointer(key, 'properties', name)}: must be a JSON Schema{_LEFT}"
+    required = schema.get("required", [])
+    if not isinstance(required, list) or not all(isinstance(item, str) for item in required):
+        return f"{pointer(key, 'required')}: must be a list of property names{_LEFT}"
+    return None
 
 
 _DANGLING = "points at nothing in the schema (a dangling reference)"

@@ -19,7 +19,7 @@ from codegen.config import HubSettings
 from codegen.errors import StubgenError
 from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
-from codegen.generate.contract import ANY_ARGUMENTS, left_to_server, skips_sdk_output_check
+from codegen.generate.contract import ANY_ARGUMENTS, skips_sdk_output_check
 from codegen.generate.escaping import python_literal
 from codegen.generate.piecewise_black import formatted
 from codegen.generate.pipeline import Rendered, publish_rendered
@@ -172,7 +172,6 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]], settings: HubSet
         spec = next(tool for tool in package.tools if tool.wire == qualified.tool)
         raw = next(tool for tool in snapshot.tools if tool["name"] == qualified.tool)
         hub_server = servers[qualified.server]
-        untyped = spec.untyped_reason is not None  # a schema past the work budget is left to the server
         tools.append(
             HubTool(
                 qualified_name=qualified.qualified_name,
@@ -180,9 +179,9 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]], settings: HubSet
                 client=hub_server.attribute,
                 tool=qualified.tool,
                 description=raw.get("description"),
-                input_schema=ANY_ARGUMENTS if untyped and left_to_server(raw["inputSchema"]) else raw["inputSchema"],
+                input_schema=ANY_ARGUMENTS if "inputSchema" in spec.left_to_server else raw["inputSchema"],
                 title=spec.title,
-                output_schema=None if untyped and left_to_server(raw.get("outputSchema")) else raw.get("outputSchema"),
+                output_schema=None if "outputSchema" in spec.left_to_server else raw.get("outputSchema"),
                 annotations=raw.get("annotations") or {},
                 app_only=not model_visible(raw.get("_meta")),
                 skip_sdk_output_check=skips_sdk_output_check(raw, spec),

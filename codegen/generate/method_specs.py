@@ -15,7 +15,6 @@ from typing import Any
 
 from codegen.errors import StubgenError
 from codegen.generate.cache import Cache, cache_key
-from codegen.generate.contract import left_to_server
 from codegen.generate.guard import shown
 from codegen.generate.model_reader import ModelClass, names_in
 from codegen.generate.modelgen import annotation_text, one_line
@@ -59,8 +58,15 @@ def used_names(spec: ToolSpec) -> set[str]:
     return {name for annotation in annotations for name in names_in(annotation)}
 
 
-def tool_spec(plan: ToolPlan, module: str, classes: Mapping[str, ModelClass], untyped: str | None = None) -> ToolSpec:
-    """The method's spec; `untyped` is why the tool's module holds no models, for an untyped tool.
+def tool_spec(
+    plan: ToolPlan,
+    module: str,
+    classes: Mapping[str, ModelClass],
+    untyped: str | None = None,
+    left_to_server: tuple[str, ...] = (),
+) -> ToolSpec:
+    """The method's spec; `untyped` is why the tool's module holds no models, for an untyped tool, and
+    `left_to_server` which of its schemas nothing client-side applies (`guard.Findings`).
     Raises `Untypable` when the models give no typed method."""
     tool, stem = plan.tool, plan.stem
     wire = tool["name"]
@@ -73,8 +79,8 @@ def tool_spec(plan: ToolPlan, module: str, classes: Mapping[str, ModelClass], un
         )
         if any(Document.of(tool[key]).unresolved for key in ("inputSchema", "outputSchema") if key in tool):
             note += " A reference that names nothing in the schema is not checked: the server judges that value."
-        if any(left_to_server(tool.get(key)) for key in ("inputSchema", "outputSchema")):
-            note += " A schema past the work budget is not checked at all: the server judges it."
+        if left_to_server:
+            note += " A schema left to the server is not checked at all: the server judges it."
         input_kind: InputKind = "untyped"
         parameters: tuple[Parameter, ...] = (
             Parameter("arguments", "arguments", "dict[str, Any]", required=True, description=note),
@@ -106,6 +112,7 @@ def tool_spec(plan: ToolPlan, module: str, classes: Mapping[str, ModelClass], un
         fingerprint=plan.fingerprint,
         input_kind=input_kind,
         untyped_reason=untyped,
+        left_to_server=left_to_server,
         extra=extra,
         extra_annotation=extra_annotation,
         task_support=task_support(tool),

@@ -19,7 +19,7 @@ from typing import NamedTuple
 from codegen.errors import StubgenError
 from codegen.generate.cache import Cache, cache_key, compact_json
 from codegen.generate.contract import contract
-from codegen.generate.guard import check_tool_schemas, past_budget, shown
+from codegen.generate.guard import Findings, check_tool_schemas, past_budget, shown
 from codegen.generate.method_specs import Untypable, tool_spec
 from codegen.generate.model_batches import grouped_sources
 from codegen.generate.model_reader import ModelClass, ReadModels, read_models, untyped_reason
@@ -120,19 +120,19 @@ def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[str | _R
     """Build a batch of tools (in a worker): models, spec, contract and formatted client methods, stored
     in the cache folder as one entry per tool (`_entry`; by the workers, in parallel, rather than one
     file at a time by the parent). A refused tool is its one-line message."""
-    checked: list[str | StubgenError | None] = []
+    checked: list[Findings | StubgenError] = []
     for job in jobs:
         try:
             checked.append(check_tool_schemas(job.server, job.tool.tool))
         except StubgenError as error:
             checked.append(error)
     built: list[tuple[_ToolJob, _Typed] | _Refused] = []
-    for job, untypable, (source, read) in zip(jobs, checked, _grouped(jobs, checked), strict=True):
-        if isinstance(untypable, StubgenError):
-            built.append(_Refused(str(untypable)))
+    for job, findings, (source, read) in zip(jobs, checked, _grouped(jobs, checked), strict=True):
+        if isinstance(findings, StubgenError):
+            built.append(_Refused(str(findings)))
             continue
         try:
-            built.append((job, typed_or_untyped(job.server, job.tool, source, untypable, read)))
+            built.append((job, typed_or_untyped(job.server, job.tool, source, findings, read)))
         except StubgenError as error:
             built.append(_Refused(str(error)))
     typed = [outcome for outcome in built if not isinstance(outcome, _Refused)]
@@ -162,7 +162,7 @@ def _formatted_members(specs: Sequence[ToolSpec]) -> list[str]:
 
 
 def _grouped(
-    jobs: Sequence[_ToolJob], checked: Sequence[str | StubgenError | None]
+    jobs: Sequence[_ToolJob], checked: Sequence[Findings | StubgenError]
 ) -> list[tuple[str | None, ReadModels | None]]:
     """Each job's models module, made with others in one datamodel-code-generator call
     (`model_batches`, with what it defines when that was read there already); None for one to make
@@ -170,8 +170,8 @@ def _grouped(
     sources: list[tuple[str | None, ReadModels | None]] = [(None, None) for _ in jobs]
     wanted = [
         index
-        for index, (job, untypable) in enumerate(zip(jobs, checked, strict=True))
-        if untypable is None and _takes_object(job.tool.tool)
+        for index, (job, findings) in enumerate(zip(jobs, checked, strict=True))
+        if isinstance(findings, Findings) and findings.untypable is None and _takes_object(job.tool.tool)
     ]
     made = grouped_sources(
         [ModelJob(jobs[index].tool.tool, jobs[index].tool.stem, jobs[index].tool.naming_rules) for index in wanted]
@@ -198,15 +198,15 @@ class _Typed(NamedTuple):
 
 
 def typed_or_untyped(
-    server: str, tool: ToolPlan, source: str | None, untypable: str | None = None, read: ReadModels | None = None
+    server: str, tool: ToolPlan, source: str | None, findings: Findings, read: ReadModels | None = None
 ) -> _Typed:
-    """A tool's models module and method spec; a schema the checks found untypable (`untypable`, the
-    reason) or that no models can be generated from (or no method typed from) gets the untyped module
+    """A tool's models module and method spec; a schema the checks found untypable (`findings`) or
+    that no models can be generated from (or no method typed from) gets the untyped module
     (`untyped_source`), so one such tool never blocks its server. `build_package` turns that into an
     error under `strict`. `read` is what `source` defines and imports, when that is known already."""
     try:
-        if untypable is not None:
-            raise Untypable(untypable)
+        if findings.untypable is not None:
+            raise Untypable(findings.untypable)
         if not _takes_object(tool.tool):
             kind = tool.tool["inputSchema"].get("type", "object")
             raise Untypable(f"/inputSchema/type: arguments are sent as an object, and the schema says {kind!r}")
@@ -224,7 +224,8 @@ def typed_or_untyped(
         reason = f"datamodel-code-generator failed ({type(error).__name__}: {one_line(str(error))})"
     source = untyped_source(ModelJob(tool.tool, tool.stem, tool.naming_rules), reason)
     models, imported = read_models(source)
-    return _Typed(source, models, imported, tool_spec(tool, file_stem(tool.named.python), models, reason))
+    spec = tool_spec(tool, file_stem(tool.named.python), models, reason, findings.left_to_server)
+    return _Typed(source, models, imported, spec)
 
 
 def _entry(tool: _Typed, contract: str, members: str) -> str:
@@ -254,11 +255,12 @@ def _read_entry(text: str | None) -> tuple[ToolParts, str] | None:
             return None
         spec = document["spec"]
         parameters = tuple(Parameter(**parameter) for parameter in spec.pop("parameters"))
+        left = tuple(spec.pop("left_to_server"))
         parts = ToolParts(
             source=source,
             classes=tuple(document["classes"]),
             imported=document["imported"],
-            spec=ToolSpec(**spec, parameters=parameters),
+            spec=ToolSpec(**spec, parameters=parameters, left_to_server=left),
             contract=document["contract"],
         )
     except (ValueError, KeyError, TypeError):

@@ -79,7 +79,7 @@ def test_a_schema_past_the_budget_makes_its_tool_untyped_not_the_package_fail(ru
     assert "    async def echo(\n        self,\n        *,\n        text: str," in client
     for name in ("fan", "events"):
         assert f"    async def {name}(\n        self,\n        *,\n        arguments: dict[str, Any]," in client
-    assert "A schema past the work budget is not checked at all: the server judges it." in client
+    assert "A schema left to the server is not checked at all: the server judges it." in client
     try:
         fan = import_generated(tmp_path / "out", "demo._models.fan")
         events = import_generated(tmp_path / "out", "demo._models.events")
@@ -130,7 +130,7 @@ def test_the_hub_and_code_mode_leave_a_schema_past_the_budget_to_the_server() ->
     stub = render_code_mode([(catalog, {})], HubSettings())["demo.pyi"].decode()
     assert "async def fan(\n    *,\n    arguments: dict[str, Any],\n) -> str:" in stub
     assert "$defs" not in stub and "d11" not in stub
-    assert "(its output schema is past the work budget: left to the server)" in stub
+    assert "(its output schema is left to the server)" in stub
 
 
 def test_drift_reports_a_changed_fan_out_as_uncomparable_quickly(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

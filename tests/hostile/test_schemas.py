@@ -46,14 +46,27 @@ UNTYPABLE = [
 ]
 """References that name nothing in the schema: an untyped method by default, an error under `--strict`."""
 
-REFUSED = [
+INVALID = [
     ("ref-not-string", obj(a={"$ref": 5}), r"/inputSchema/properties/a/\$ref: must be a string, not int"),
     ("not-a-schema", {"type": "object", "properties": "hello"}, r"/inputSchema/properties: must be an object"),
+    ("properties-null", {"type": "object", "properties": None}, r"/inputSchema/properties: must be an object"),
+    ("required-null", {"type": "object", "required": None}, r"/inputSchema/required: must be a list of property"),
     ("type-number", obj(a={"type": 5}), r"/inputSchema/properties/a/type: not valid JSON Schema"),
     ("items-string", obj(a={"type": "array", "items": "x"}), r"/inputSchema/properties/a/items: not valid JSON"),
     ("bad-minLength", obj(a={"minLength": "x"}), r"/inputSchema/properties/a/minLength: not valid JSON Schema"),
     ("pointer-escaped", obj(**{"a/b\n~": 5}), r"/inputSchema/properties/a~1b\\n~0: must be a JSON Schema"),
 ]
+"""Schemas that are not JSON Schema, as a server may hand-write them: an untyped method whose
+arguments only the server checks, by default; an error under `--strict`."""
+
+REFUSED = [
+    (
+        "ref-into-enum",
+        obj(a={"$ref": "#/properties/b/enum/0"}, b={"enum": [{"type": "string"}]}),
+        r"/inputSchema/properties/a/\$ref: '#/properties/b/enum/0' points into instance data",
+    ),
+]
+"""What would have the generator read instance data as a schema: no package is generated."""
 
 
 LEFT_TO_THE_SERVER = [
@@ -106,10 +119,30 @@ def test_malformed_schema_is_one_line_exit_2_and_nothing_written(
 def test_a_reference_to_nothing_is_untyped_or_under_strict_one_line_exit_2(
     case: str, schema: Any, pattern: str, tmp_path: Path, previous_package: Path, run_cli
 ) -> None:  # type: ignore[no-untyped-def]
+    untyped_or_under_strict_one_line(schema, pattern, previous_package, run_cli)
+
+
+@pytest.mark.parametrize(("case", "schema", "pattern"), INVALID, ids=[case for case, _, _ in INVALID])
+def test_an_invalid_schema_is_untyped_and_left_to_the_server_or_under_strict_one_line_exit_2(
+    case: str, schema: Any, pattern: str, tmp_path: Path, previous_package: Path, run_cli
+) -> None:  # type: ignore[no-untyped-def]
+    """Red before: each refused the whole package, its other tools with it (issue 12's follow-up)."""
+    untyped_or_under_strict_one_line(schema, pattern, previous_package, run_cli)
+    [contract] = [
+        line
+        for line in (previous_package / "srv" / "_models" / "t.py").read_text().splitlines()
+        if "_CONTRACT =" in line
+    ]
+    assert contract == """_CONTRACT = '{"input":{"type":"object"},"parameters":{}}'"""  # fmt: skip
+
+
+def untyped_or_under_strict_one_line(schema: Any, pattern: str, previous_package: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """`generate --strict` refuses the tool in one line, exit 2, the package untouched; `generate`
+    gives it the untyped method with one warning line naming the same pointer."""
     import re
 
     before = digest(previous_package)
-    snapshot = write_snapshot(tmp_path, [{"name": "t", "inputSchema": schema}])
+    snapshot = write_snapshot(previous_package.parent, [{"name": "t", "inputSchema": schema}])
     result = run_cli("generate", snapshot, "--out", previous_package, "--strict")
     assert result.exit_code == 2
     lines = result.stderr.splitlines()
