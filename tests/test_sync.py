@@ -123,10 +123,10 @@ def test_a_catalog_that_cannot_be_generated_does_not_update_the_snapshot(tmp_pat
     snapshot = (tmp_path / "snaps" / "legacy.json").read_bytes()
     package = tree_digest(tmp_path / "clients" / "legacy")
 
-    project(tmp_path, server_table("legacy", RAW, "--mode", "bad-properties"))
+    project(tmp_path, server_table("legacy", RAW, "--mode", "ref-into-data"))
     result = run_cli("sync")
     assert result.exit_code == 2
-    assert "error: server 'legacy': tool 'broken': /inputSchema" in result.stderr
+    assert "error: server 'legacy': tool 'broken': /inputSchema/properties/x/$ref: " in result.stderr
     assert (tmp_path / "snaps" / "legacy.json").read_bytes() == snapshot
     assert tree_digest(tmp_path / "clients" / "legacy") == package
 

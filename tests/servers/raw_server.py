@@ -163,9 +163,10 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
     elif method == "tools/list":
         if mode == "dies-quietly":
             os._exit(1)
-        if mode == "bad-properties":
+        if mode == "ref-into-data":  # a `$ref` into instance data: no package can be generated
             broken = tool("broken")
-            broken["inputSchema"] = {"type": "object", "properties": {"x": {"type": "object", "properties": {"y": 5}}}}
+            properties = {"x": {"$ref": "#/properties/y/enum/0"}, "y": {"enum": [{"type": "string"}]}}
+            broken["inputSchema"] = {"type": "object", "properties": properties}
             answer(request_id, {"tools": [broken]})
             return
         if mode == "deep-schema":  # over the 200 levels the SDK's JSON parser reads in one message
