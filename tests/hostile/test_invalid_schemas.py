@@ -18,9 +18,10 @@ from codegen.generate.build import build_package
 from codegen.generate.code_mode import render_code_mode
 from codegen.generate.hub import build_hub
 from codegen.runtime._hub_runtime import Catalog
-from codegen.snapshot import load_snapshot, write_snapshot
+from codegen.snapshot import Snapshot, write_snapshot
 from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import PYTHON, SERVERS, forget_generated, import_generated
+from tests.servers.invalid_schemas_server import TOOLS
 from tests.test_generate_shapes import MYPY
 
 SERVER = SERVERS / "invalid_schemas_server.py"
@@ -30,17 +31,18 @@ TAG = f"server 'bad': tool 'tag': /inputSchema/required: must be a list of prope
 UNTYPED = "; its method takes `arguments: dict[str, Any]` (`generate --strict` makes this an error)"
 
 
-@pytest.fixture(scope="module")
-def snapshot_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    import anyio
+CATALOG = Snapshot(
+    server="bad",
+    protocol_version="2026-07-28",
+    capabilities={"tools": {}},
+    tools=tuple(tool.model_dump(by_alias=True, exclude_none=True, mode="json") for tool in TOOLS),
+)
+"""The server's catalog as listed, for the tests that need no server running."""
 
-    snapshot = anyio.run(snapshot_server, ServerConfig(name="bad", command=PYTHON, args=(str(SERVER),)))
-    path = tmp_path_factory.mktemp("snap") / "bad.json"
-    write_snapshot(path, snapshot)
-    return path
 
-
-def test_strict_refuses_the_tool_in_one_line_and_writes_nothing(run_cli, snapshot_file: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_strict_refuses_the_tool_in_one_line_and_writes_nothing(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    snapshot_file = tmp_path / "bad.json"
+    write_snapshot(snapshot_file, CATALOG)
     result = run_cli("generate", snapshot_file, "--out", tmp_path / "out", "--strict", "--no-cache")
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [f"error: {RANK}"]
@@ -49,9 +51,13 @@ def test_strict_refuses_the_tool_in_one_line_and_writes_nothing(run_cli, snapsho
 
 @pytest.mark.generated_mypy
 async def test_the_other_tools_stay_typed_and_the_invalid_ones_reach_the_server(  # type: ignore[no-untyped-def]
-    run_cli, snapshot_file: Path, tmp_path: Path
+    run_cli, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
+    """Snapshotted from the running server (its SDK lists these schemas), generated, type-checked, called."""
     out = tmp_path
+    snapshot_file = tmp_path_factory.mktemp("snapshot") / "bad.json"
+    server = ServerConfig(name="bad", command=PYTHON, args=(str(SERVER),))
+    write_snapshot(snapshot_file, await snapshot_server(server))
     result = run_cli("generate", snapshot_file, "--out", out, "--no-cache")
     assert result.exit_code == 0, result.stderr
     assert result.stderr.splitlines()[:2] == [f"warning: {RANK}{UNTYPED}", f"warning: {TAG}{UNTYPED}"]
@@ -94,11 +100,11 @@ async def test_the_other_tools_stay_typed_and_the_invalid_ones_reach_the_server(
         forget_generated(out)
 
 
-def test_the_hub_and_code_mode_leave_an_invalid_schema_to_the_server(snapshot_file: Path) -> None:
+def test_the_hub_and_code_mode_leave_an_invalid_schema_to_the_server() -> None:
     """The hub's catalog (what models see, and what `hub.call` checks arguments against) and code
     mode's stubs hold no invalid schema: the runtime could not apply one, and code mode would type
     `limit: 5` or read `required: "label"` letter by letter."""
-    catalog = load_snapshot(snapshot_file)
+    catalog = CATALOG
     tools = {tool.tool: tool for tool in build_hub([(catalog, build_package(catalog))]).tools}
     raw = {tool["name"]: tool for tool in catalog.tools}
     assert (tools["echo"].input_schema, tools["echo"].output_schema) == (
