@@ -70,7 +70,7 @@ CLIENT_MEMBERS = frozenset(
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _MAX_LENGTH = 80
 
-NAMING_RULES = 6
+NAMING_RULES = 7
 """The rules a new snapshot's names follow. Rules 2 keep a digit with the letters beside it in
 snake_case names (`get_s3_object(s3_key=...)`, as the models name their fields and packages are named),
 where rules 1 split it off (`get_s_3_object(s_3_key=...)`); rules 3 keep it in class names too
@@ -82,7 +82,10 @@ which rules 1 to 4 drop (`tool`, `ToolInput`), see `_spelled`, and name a tagged
 their tags (`DrawInputShapeCircle` where rules 1 to 4 have `DrawInputShape`, `PickInputId` where
 rules 4 have `PickInputVariant`; `generate.member_names`); rules 6 make no class for a constrained
 plain value, an array's item or a union's member (`pages: list[Annotated[int, Field(ge=1)]]`, where
-rules 1 to 5 have `pages: list[ReadPdfInputSourcePage]`; `modelgen._inlined_plain_roots`).
+rules 1 to 5 have `pages: list[ReadPdfInputSourcePage]`; `modelgen._inlined_plain_roots`); rules 7
+spell the Latin letters NFKD gives no ASCII form as CLDR's Latin-ASCII transform does (`straße` ->
+`strasse`, `smørbrød` -> `smorbrod`, `łódź` -> `lodz`, `StrasseSuchenInput`), which rules 1 to 6 leave
+out (`strae`, `smrbrd`, `odz`), see `_transliterated`.
 
 A snapshot records rules 4 or later (`namingRules`) always. Rules 1 to 3 differ only where a letter is beside
 a digit (`naming_rules_apply`), so a snapshot made by them records them only when it has such a name;
@@ -115,6 +118,39 @@ _INVISIBLE = re.compile(
 Hangul fillers), some of them allowed in a Python identifier, so never kept in one."""
 
 
+TRANSLITERATING_RULES = 7
+"""The first naming rules that spell a Latin letter with no ASCII form (`_LATIN_ASCII`)."""
+
+_LATIN_ASCII = {
+    "Æ": "AE", "æ": "ae", "Ð": "D", "ð": "d", "Ø": "O", "ø": "o", "Þ": "TH", "þ": "th", "ß": "ss", "ẞ": "SS",
+    "Đ": "D", "đ": "d", "Ħ": "H", "ħ": "h", "\u0131": "i", "ĸ": "q", "Ł": "L", "ł": "l", "Ŋ": "N", "ŋ": "n",
+    "Œ": "OE", "œ": "oe", "Ŧ": "T", "ŧ": "t",
+}  # fmt: skip
+"""The letters of Latin-1 Supplement and Latin Extended-A (and the capital sharp s) that NFKD leaves
+without an ASCII form (the long s, `ĳ`, `ŀ` and `ŉ` have one), as CLDR's Latin-ASCII transform spells them
+(`common/transforms/Latin-ASCII.xml`, what ICU's `Latin-ASCII` applies): the letters of Danish,
+Norwegian, Icelandic, German, French, Polish, Croatian, Maltese, Sami, Turkish and Greenlandic
+words. Other Latin letters without one (`ƒ`, `ə`, IPA) are still left out."""
+
+
+def _transliterated(name: str, rules: int) -> str:
+    """The name with each letter of `_LATIN_ASCII` spelled in ASCII by rules 7 and later (a letter
+    with an accent too: `Ǿ` is `Ø` and an accent), unchanged by earlier rules. A capital written as
+    two letters is one capital and a small letter before a small letter (`Æble` -> `Aeble`, `Þór` ->
+    `Thor`), so that it starts a word rather than being a word of its own (`AEble` -> `a_eble`)."""
+    if rules < TRANSLITERATING_RULES or name.isascii():
+        return name
+    decomposed = unicodedata.normalize("NFKD", name)
+    spelled: list[str] = []
+    for index, char in enumerate(decomposed):
+        letters = _LATIN_ASCII.get(char, char)
+        if len(letters) > 1 and letters.isupper():
+            following = (rest for rest in decomposed[index + 1 :] if not unicodedata.combining(rest))
+            letters = letters.capitalize() if next(following, "").islower() else letters
+        spelled.append(letters)
+    return "".join(spelled)
+
+
 def _kept_letter(char: str) -> bool:
     """Whether rules 5 keep a non-ASCII character that has no ASCII form: a letter, digit or mark
     Python takes in an identifier, of a script other than Latin (a Latin look-alike such as the
@@ -131,7 +167,9 @@ def _spelled(name: str, rules: int) -> str:
     accents dropped (`Zähle` -> `Zahle`) and every other character left out (`统计字数` -> ``). Rules 5
     read its NFKC form (as Python reads an identifier) the same way, but keep each character that has
     no ASCII form and `_kept_letter` allows, with the marks that follow it (`统计字数`, `получить`,
-    `नमस्ते`); a word never mixes such letters with ASCII ones (`_words`)."""
+    `नमस्ते`); a word never mixes such letters with ASCII ones (`_words`). Rules 7 spell a Latin letter
+    with no ASCII form first (`_transliterated`: `straße` -> `strasse`), where earlier rules leave it out."""
+    name = _transliterated(name, rules)
     if rules <= ASCII_RULES or name.isascii():
         return _ascii(name)
     spelled: list[str] = []
@@ -201,13 +239,14 @@ def words(name: str) -> list[str]:
 def snake_case(name: str, fallback: str, rules: int = NAMING_RULES) -> str:
     """A lowercase identifier made of the name's words (by `rules`, `NAMING_RULES`); `fallback` stands
     in when nothing usable is left. Rules 5 give what rules 4 give where their words would not make
-    a `plain_identifier` (a lowercase letter outside NFKC)."""
+    a `plain_identifier` (a lowercase letter outside NFKC); rules 7 what rules 4 give of the name
+    with its Latin letters spelled (`_transliterated`)."""
     parts = [word.lower() for word in (words(name) if rules == 1 else _words(name, rules))]
     text = "_".join(parts)[:_MAX_LENGTH].strip("_") or fallback
     if text[0].isdigit():
         text = f"{fallback}_{text}"
     if rules > ASCII_RULES and not plain_identifier(text):
-        return snake_case(name, fallback, ASCII_RULES)
+        return snake_case(_transliterated(name, rules), fallback, ASCII_RULES)
     return text
 
 
@@ -221,7 +260,7 @@ def pascal_case(name: str, fallback: str, rules: int) -> str:
     if text[:1].isdigit():
         text = f"{fallback}{text}"
     if rules > ASCII_RULES and not plain_identifier(text):
-        return pascal_case(name, fallback, ASCII_RULES)
+        return pascal_case(_transliterated(name, rules), fallback, ASCII_RULES)
     return text
 
 

@@ -170,6 +170,12 @@ def _templates(snapshot: Snapshot, plan: PackagePlan, cache: Cache, strict: bool
     return tuple(specs)
 
 
+ALIASES_BY_RULES_6 = 6
+"""The naming rules of an alias in a package of rules 1 to 6: releases before rules 7 named aliases by
+the newest rules whatever the package's (and rules 5 and 6 name methods alike), so such a package
+keeps its aliases; a package of rules 7 or later names them by its own."""
+
+
 def renamed_aliases(
     plan: PackagePlan, tools: Sequence[ToolSpec], method_names: Mapping[str, str], renames: Mapping[str, str]
 ) -> tuple[AliasSpec, ...]:
@@ -180,6 +186,7 @@ def renamed_aliases(
     whose old tool is still listed, gets none; nor does one whose old method name is the new one's
     (`getUser` to `get-user`). An old name another member already has is a warning, and no alias."""
     where = f"server {plan.snapshot.server!r}: "
+    rules = max(plan.snapshot.naming_rules, ALIASES_BY_RULES_6)
     by_wire = {tool.wire: tool for tool in tools}
     taken = {
         *CLIENT_MEMBERS,
@@ -194,7 +201,7 @@ def renamed_aliases(
             continue
         chosen = {old: method_names[old]} if old in method_names else None
         [named] = assign_names(
-            [old], fallback="tool", taken=CLIENT_MEMBERS, method_names=chosen, kind="tool", where=where
+            [old], fallback="tool", taken=CLIENT_MEMBERS, method_names=chosen, kind="tool", where=where, rules=rules
         )
         if named.python == tool.method:
             continue

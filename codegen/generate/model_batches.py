@@ -87,7 +87,7 @@ def grouped_sources(jobs: Sequence[ModelJob]) -> list[Made | None]:
         if parts is None:
             continue
         try:
-            clean = rewritten_source(module) == module
+            clean = rewritten_source(module, jobs[group[0]].naming_rules) == module  # any rules: renames or none
         except Exception:
             clean = False
         tree = parsed(module) if clean else None

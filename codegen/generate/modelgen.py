@@ -179,7 +179,7 @@ def finished_source(source: str, stem: str, naming_rules: int) -> str:
     """datamodel-code-generator's module for one tool with the passes that make it import, type-check
     and lint clean, and every class named after the tool's stem (and, by rules 4, a union's members
     as its variants; by rules 6, no class for a constrained plain value)."""
-    source = _renamed_classes(cleaned_source(source), stem, naming_rules)
+    source = _renamed_classes(cleaned_source(source, naming_rules), stem, naming_rules)
     return _inlined_plain_roots(source, stem) if may_inline_roots(source, naming_rules) else source
 
 
@@ -188,11 +188,11 @@ def may_inline_roots(source: str, naming_rules: int) -> bool:
     return naming_rules >= 6 and "(RootModel[" in source
 
 
-def cleaned_source(source: str) -> str:
+def cleaned_source(source: str, naming_rules: int) -> str:
     """The module with the passes that make it import, type-check and lint clean (`rewritten_source`),
     formatted by black where the built-in formatter may not have written what black would
     (`needs_black`)."""
-    source = rewritten_source(source)
+    source = rewritten_source(source, naming_rules)
     if not needs_black(source):
         return source
     import black
@@ -200,15 +200,16 @@ def cleaned_source(source: str) -> str:
     return black.format_str(source, mode=black_mode())
 
 
-def rewritten_source(source: str) -> str:
+def rewritten_source(source: str, naming_rules: int) -> str:
     """The module with the passes that rewrite it. Each rewrites statement by statement (a field's
     annotation or default, a class's bases, a call in an annotation), besides the uses of an import the
     module aliases: in a module that aliases no import, a pass that changes nothing in the whole changes
-    nothing in any module made of some of its statements (`model_batches`)."""
+    nothing in any module made of some of its statements (`model_batches`). The naming rules choose
+    the names of fields it renames, never whether it renames one."""
     source = _through_import_aliases(source.rstrip("\n") + "\n")
     source = _none_defaults_admit_none(_typed_bare_generics(_annotated_constraints(source)))
     source = _keyword_aliases(_builtin_extras_dict(_single_literals(_modern_annotations(source))))
-    return _unprotected_namespaces(_plain_field_names(_plain_class_names(source)))
+    return _unprotected_namespaces(_plain_field_names(_plain_class_names(source), naming_rules))
 
 
 _LONE_STRING = re.compile(r"""\s*(?:\w+=)?[rRbBuU]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')[,)]*""")
@@ -455,11 +456,11 @@ _CLASS_NAME = re.compile(r"class\s+([^\s(:]+)")
 """A class statement's name as written, which the syntax tree holds only in its NFKC form."""
 
 
-def _plain_field_names(source: str) -> str:
+def _plain_field_names(source: str, naming_rules: int) -> str:
     """The module with each field whose name Python reads as another (a fullwidth `a`, U+FF41, whose
     NFKC form is `a`; `U+01C6 x`, read as `džx`; a name with an invisible character) renamed to a
-    `plain_identifier` no other field of its class is read as, and given its wire name as
-    `validation_alias=` and `serialization_alias=`.
+    `plain_identifier` no other field of its class is read as (by the package's naming rules), and
+    given its wire name as `validation_alias=` and `serialization_alias=`.
 
     datamodel-code-generator leaves out a field's alias when the model's `to_camel` alias generator
     gives the wire name back from the name as written (a fullwidth `a` gives the fullwidth `A` it came
@@ -488,7 +489,7 @@ def _plain_field_names(source: str) -> str:
         for statement, written in fields:
             if plain_identifier(written):
                 continue
-            name = escape(snake_case(written, "field"), taken)
+            name = escape(snake_case(written, "field", naming_rules), taken)
             taken.add(name)
             spans.append((*_byte_span(starts, statement.target), name.encode()))
             value = statement.value

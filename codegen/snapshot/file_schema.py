@@ -119,7 +119,7 @@ class SnapshotFile(BaseModel):
             "alone give the same names."
         ),
     )
-    namingRules: Literal[1, 2, 3, 4, 5, 6] = Field(
+    namingRules: Literal[1, 2, 3, 4, 5, 6, 7] = Field(
         default=1,
         description=(
             "The naming rules the package's names follow: 2 keeps a digit with the letters beside it in snake_case "
@@ -129,8 +129,9 @@ class SnapshotFile(BaseModel):
             "letters of scripts other than Latin (`统计字数`, `получить_погоду`), which 1 to 4 drop (`tool`), and names "
             "a tagged union's members by their tags (`DrawInputShapeCircle`), where 1 to 4 name them by place "
             "(`DrawInputShape`, `DrawInputShape1`); 6 types a constrained plain value inside a model (an array's item, a "
-            "union's member) as that value (`list[Annotated[int, Field(ge=1)]]`), where 1 to 5 make it a class. 4 to 6 "
-            "are always present; 1 to 3 only when a name has a letter "
+            "union's member) as that value (`list[Annotated[int, Field(ge=1)]]`), where 1 to 5 make it a class; 7 spells "
+            "the Latin letters that have no ASCII form (`straße` -> `strasse`, `smørbrød` -> `smorbrod`), which 1 to 6 "
+            "leave out (`strae`, `smrbrd`). 4 to 7 are always present; 1 to 3 only when a name has a letter "
             "beside a digit, the one place they differ. Absent "
             "means 1 where a name has a letter beside a digit (written before this field existed), else 3. A "
             "snapshot keeps the rules of the one it replaces."

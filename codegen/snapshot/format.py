@@ -523,7 +523,7 @@ _ENTRY_KEYS = {
 """Each entry list of a snapshot file, with the keys its entries must hold as text."""
 _PYTHON_NAME_KINDS = {"tools", "resources", "resourceTemplates", "prompts", "taskStarters"}
 _ARGUMENT_NAME_KINDS = {"tools", "prompts"}
-_NAMING_RULES = {1, 2, 3, 4, 5, 6}
+_NAMING_RULES = {1, 2, 3, 4, 5, 6, 7}
 _CLIENT_CAPABILITIES = {"elicitation", "roots", "sampling"}
 _LIST_METHODS = {"prompts/list", "resources/list", "resources/templates/list", "tools/list"}
 _FILE_KEYS = {

@@ -1,9 +1,12 @@
-"""A low-level SDK server whose tools are named in other scripts than Latin, for naming rules 5.
+"""A low-level SDK server whose tools are named in other scripts than Latin, for naming rules 5, and
+with Latin letters that have no ASCII form, for naming rules 7.
 
 A Chinese `统计字数` (as tmcp's quick start names it), a Russian `получить_погоду`, a mixed
 `get_天气`, and three that fold onto those: `统计字数` with a zero-width joiner in it, `получить_погоду`
-ending in a right-to-left override, and `get_天气` in fullwidth letters (U+FF47 U+FF45 U+FF54, NFKC's `get`); each answers with the
-tool's name and the arguments it received, as structured content.
+ending in a right-to-left override, and `get_天气` in fullwidth letters (U+FF47 U+FF45 U+FF54, NFKC's `get`);
+a German `straße_suchen` beside a `strasse_suchen` (its spelling in ASCII) and a Danish `smørbrød`
+with a Polish argument `łódź`; each answers with the tool's name and the arguments it received, as
+structured content.
 """
 
 from __future__ import annotations
@@ -40,6 +43,21 @@ TOOLS = [
     types.Tool(name="统计\u200d字数", input_schema={"type": "object", "properties": {}}, output_schema=ECHOED),
     types.Tool(name="получить_погоду\u202e", input_schema={"type": "object", "properties": {}}, output_schema=ECHOED),
     types.Tool(name="\uff47\uff45\uff54_天气", input_schema={"type": "object", "properties": {}}, output_schema=ECHOED),
+    types.Tool(
+        name="straße_suchen",
+        input_schema={
+            "type": "object",
+            "properties": {"straße": {"type": "string"}, "größe": {"type": "integer"}},
+            "required": ["straße"],
+        },
+        output_schema=ECHOED,
+    ),
+    types.Tool(name="strasse_suchen", input_schema={"type": "object", "properties": {}}, output_schema=ECHOED),
+    types.Tool(
+        name="smørbrød",
+        input_schema={"type": "object", "properties": {"łódź": {"type": "string"}}},
+        output_schema=ECHOED,
+    ),
 ]
 
 
