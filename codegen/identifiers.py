@@ -1,7 +1,8 @@
 """The one place that turns untrusted catalog names into Python identifiers.
 
 Every name the generator writes into code comes from here: sanitized (to ASCII, or by naming rules 5
-to letters of any script Python takes in an identifier), cased, escaped away
+to letters of any script Python takes in an identifier; by rules 7 with Latin letters spelled in
+ASCII rather than dropped), cased, escaped away
 from keywords, soft keywords, builtins, `self` and the generated wrapper's own members, and made unique
 in a deterministic order. The name on the wire is never changed; only the Python spelling is.
 """
