@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> None:
     except (click.exceptions.Abort, KeyboardInterrupt):
         code = stopped_code()
         click.echo(INTERRUPTED, err=True)
-        console.emit(None, "interrupted", exit_code=code)
+        console.stopped(code)
         sys.exit(code)
     except click.ClickException as error:
         error.show()

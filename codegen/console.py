@@ -21,7 +21,7 @@ from typing import Any
 
 import click
 
-from codegen.errors import one_line
+from codegen.errors import INTERRUPTED, one_line
 
 JSON_FORMAT = 1
 """Version of the JSON Lines shape of `snapshot`, `generate`, `sync`, `watch`, `inspect` and `list`;
@@ -34,8 +34,9 @@ class _Settings:
     json_command: str | None = None
     """The running command's name when its results are JSON lines on stdout."""
     failure_report: Callable[[str, int], str] | None = None
-    """How the running command's own report format (drift's `--format`) says that the whole run
-    failed, given the error and the exit code: stdout is then still a document a script can parse."""
+    """How the running command's own report formats (drift's `--format` and `--output`) say that the
+    whole run failed or was interrupted, given the error and the exit code: it writes the command's
+    report files and returns its stdout, so each is still a document a script can parse."""
     warned: set[str] = field(default_factory=set)
     """The warnings printed so far: one the command meets again (a hub renders its servers' packages
     once more; `watch` regenerates) says nothing new, and is not printed twice."""
@@ -125,10 +126,10 @@ def json_line(command: str, server: str | None, status: str, **fields: Any) -> s
     return json.dumps({**document, **fields}, sort_keys=True)
 
 
-def report_failures_with(render: Callable[[str, int], str]) -> None:
-    """Set by a command whose report has formats of its own, so a failure of the whole run reaches
-    stdout in the format asked for (`failed`)."""
-    _settings.failure_report = render
+def report_failures_with(report: Callable[[str, int], str]) -> None:
+    """Set by a command whose report has formats of its own, so a failure of the whole run, or an
+    interrupt, reaches stdout (and the report's files) in the formats asked for (`failed`, `stopped`)."""
+    _settings.failure_report = report
 
 
 def failed(message: str, exit_code: int) -> None:
@@ -139,6 +140,15 @@ def failed(message: str, exit_code: int) -> None:
         click.echo(_settings.failure_report(one_line(relative_paths(message)), exit_code), nl=False, color=False)
     else:
         emit(None, "error", error=message, exit_code=exit_code)
+
+
+def stopped(exit_code: int) -> None:
+    """An interrupted run (Ctrl-C, SIGTERM) on stdout, as `failed` reports a failure: with `--format
+    json`, the `interrupted` object; in a report format of the command's own, what that format says."""
+    if _settings.failure_report is not None:
+        click.echo(_settings.failure_report(INTERRUPTED, exit_code), nl=False, color=False)
+    else:
+        emit(None, "interrupted", exit_code=exit_code)
 
 
 def _set_quiet(context: click.Context, parameter: click.Parameter, value: bool) -> None:

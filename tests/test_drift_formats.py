@@ -12,8 +12,10 @@ import jsonschema
 import pytest
 
 from codegen.drift import RULES
+from codegen.drift.report import FORMATS
 from codegen.drift.rule_help import RULE_HELP
 from codegen.drift.sarif import _layout
+from codegen.errors import INTERRUPTED
 from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
 from tests.conftest import REPO, write_config
 from tests.drift_helpers import obj, snap, tool
@@ -257,15 +259,58 @@ def test_sarif_points_an_unused_ignore_entry_at_the_config(run_cli, tmp_path: Pa
     assert lines[location["region"]["startLine"] - 1] == "[[tool.mcp-stubgen.drift.ignore]]"
 
 
-@pytest.mark.parametrize(
+def assert_says_not_run(fmt: str, document: str, line: str, exit_code: int = 2, *, file: bool = False) -> None:
+    """`document`, a report in `fmt` (on stdout, or a `--output` `file`), says the run failed with `line`."""
+    if fmt == "json":
+        failure = json.loads(document)
+        assert failure["exit_code"] == exit_code and failure["command"] == "drift"
+        if exit_code == 2:
+            assert failure["status"] == "error" and failure["error"] in line
+        else:  # as every command's --format json says it
+            assert failure == {
+                "format": 1,
+                "command": "drift",
+                "server": None,
+                "status": "interrupted",
+                "exit_code": exit_code,
+            }
+    elif fmt == "sarif":
+        sarif = json.loads(document)
+        validate_sarif(sarif)
+        (run,) = sarif["runs"]
+        (invocation,) = run["invocations"]
+        assert run["results"] == [] and invocation["executionSuccessful"] is False
+        assert invocation["exitCode"] == exit_code
+        assert invocation["toolExecutionNotifications"][0]["message"]["text"].replace("\\", "") in line
+    elif fmt == "junit":
+        suites = ElementTree.fromstring(document)
+        assert suites.get("errors") == "1"
+        (error,) = suites.iter("error")
+        assert error.get("message") in line
+    elif fmt == "github":
+        assert document.startswith("::error title=drift%3A not run::") and document.count("\n") == 1
+    elif not file:
+        assert document == ""
+    elif fmt == "markdown":  # a pull-request comment or job summary: the error is in the log
+        stopped = "could not run" if exit_code == 2 else "was interrupted"
+        assert document == f"### MCP catalog drift {stopped} (exit {exit_code}); the errors are in the job's log\n"
+    else:
+        assert document.startswith("drift: not run: ") and document.removeprefix("drift: not run: ").strip() in line
+
+
+CANNOT_START = pytest.mark.parametrize(
     ("args", "reason"),
     [
         (("old.json", "missing.json"), "missing.json"),
         (("--against", "no-such-ref"), "not inside a git repository"),
         (("old.json", "new.json", "--update"), "--update works on configured servers"),
+        (("old.json", "new.json", "--fail-on", "some"), "Invalid value for '--fail-on'"),
     ],
-    ids=["missing-file", "outside-git", "usage-error"],
+    ids=["missing-file", "outside-git", "usage-error", "bad-choice"],
 )
+
+
+@CANNOT_START
 def test_a_run_that_cannot_start_says_so_in_each_machine_format(  # type: ignore[no-untyped-def]
     run_cli, tmp_path: Path, args: tuple[str, ...], reason: str
 ) -> None:
@@ -273,32 +318,59 @@ def test_a_run_that_cannot_start_says_so_in_each_machine_format(  # type: ignore
     JSON or XML parse error); people still get the error line, and text and Markdown print nothing."""
     pair(tmp_path)
     write_config(tmp_path, '[tool.mcp-stubgen.servers.demo]\ncommand = "true"\n')
-    for fmt in ("json", "sarif", "junit", "github", "text", "markdown"):
+    for fmt in FORMATS:
         result = run_cli("drift", *args, "--format", fmt)
         assert result.exit_code == 2, (fmt, result.stderr)
         line = result.stderr.strip().splitlines()[-1]  # a usage error is click's usage lines, then this one
         assert line.startswith(("error: ", "Error: ")) and reason in line, line
-        if fmt == "json":
-            failure = json.loads(result.stdout)
-            assert failure["status"] == "error" and failure["exit_code"] == 2 and failure["command"] == "drift"
-            assert failure["error"] in line
-        elif fmt == "sarif":
-            document = json.loads(result.stdout)
-            validate_sarif(document)
-            (run,) = document["runs"]
-            (invocation,) = run["invocations"]
-            assert run["results"] == [] and invocation["executionSuccessful"] is False
-            assert invocation["exitCode"] == 2
-            assert invocation["toolExecutionNotifications"][0]["message"]["text"].replace("\\", "") in line
-        elif fmt == "junit":
-            suites = ElementTree.fromstring(result.stdout)
-            assert suites.get("errors") == "1"
-            (error,) = suites.iter("error")
-            assert error.get("message") in line
-        elif fmt == "github":
-            assert result.stdout.startswith("::error title=drift%3A not run::") and result.stdout.count("\n") == 1
-        else:
-            assert result.stdout == ""
+        assert_says_not_run(fmt, result.stdout, line)
+
+
+@CANNOT_START
+@pytest.mark.parametrize("format_first", [True, False], ids=["format-first", "outputs-first"])
+def test_a_run_that_cannot_start_says_so_in_each_output_file(  # type: ignore[no-untyped-def]
+    run_cli, tmp_path: Path, args: tuple[str, ...], reason: str, format_first: bool
+) -> None:
+    """A CI step that uploads `drift.sarif` after a failed run finds a file that says the run failed,
+    not the previous run's report, nor none; whichever of `--format` and `--output` comes first."""
+    pair(tmp_path)
+    write_config(tmp_path, '[tool.mcp-stubgen.servers.demo]\ncommand = "true"\n')
+    outputs = [f"{fmt}=reports/drift.{fmt}" for fmt in FORMATS]
+    (tmp_path / "reports").mkdir()
+    for fmt in FORMATS:
+        (tmp_path / "reports" / f"drift.{fmt}").write_text("a previous run's report\n", encoding="utf-8")
+    options = [arg for output in outputs for arg in ("--output", output)]
+    options = ["--format", "sarif", *options] if format_first else [*options, "--format", "sarif"]
+    result = run_cli("drift", *args, *options)
+    assert result.exit_code == 2, result.stderr
+    line = result.stderr.strip().splitlines()[-1]
+    assert reason in line, line
+    assert_says_not_run("sarif", result.stdout, line)
+    for fmt in FORMATS:
+        written = (tmp_path / "reports" / f"drift.{fmt}").read_text(encoding="utf-8")
+        assert_says_not_run(fmt, written, line, file=True)
+
+
+def test_an_interrupted_run_says_so_on_stdout_and_in_each_output_file(  # type: ignore[no-untyped-def]
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C exits 130 with the `interrupted` line, as every command does; a machine format's stdout
+    and the `--output` files say the run did not finish, as every command's `--format json` does."""
+
+    def interrupted(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("codegen.drift.command.compare_snapshots", interrupted)
+    options = [arg for fmt in FORMATS for arg in ("--output", f"{fmt}=drift.{fmt}")]
+    for fmt in FORMATS:
+        result = run_cli("drift", *pair(tmp_path), "--format", fmt, *options)
+        assert result.exit_code == 130, result.stderr
+        assert result.stderr.strip() == INTERRUPTED  # after the newline click ends a Ctrl-C line with
+        assert_says_not_run(fmt, result.stdout, INTERRUPTED, 130)
+        for written in FORMATS:
+            assert_says_not_run(
+                written, (tmp_path / f"drift.{written}").read_text("utf-8"), INTERRUPTED, 130, file=True
+            )
 
 
 def test_a_server_that_could_not_be_checked_makes_the_sarif_run_unsuccessful(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -61,28 +61,49 @@ class _Compared:
     files: tuple[tuple[str, Snapshot], ...]
 
 
+_Outputs = tuple[tuple[str, Path], ...]
+"""`--output`: each format and the file it is written to."""
+
+
 @dataclass(frozen=True)
 class _Reporting:
     fmt: str
     fail_on: str
-    outputs: tuple[tuple[str, Path], ...]
+    outputs: _Outputs
     usage: tuple[Path, ...]
 
 
-def _parse_outputs(values: tuple[str, ...]) -> tuple[tuple[str, Path], ...]:
+def _parse_outputs(context: click.Context, parameter: click.Parameter, values: tuple[str, ...]) -> _Outputs:
+    """Read before the run (eager), as `--format` is, so a failure after it is written to these files too."""
     outputs = []
     for value in values:
         fmt, separator, path = value.partition("=")
         if not separator or fmt not in FORMATS or not path:
             raise click.UsageError(f"--output {value!r}: expected FORMAT=PATH with FORMAT one of {', '.join(FORMATS)}")
         outputs.append((fmt, Path(path)))
+    _report_failures(context.params.get("fmt", "text"), tuple(outputs))
     return tuple(outputs)
 
 
 def _report_failures_in(context: click.Context, parameter: click.Parameter, fmt: str) -> str:
     """Read first (eager), so a failure anywhere after it, a usage error included, is reported in it."""
-    console.report_failures_with(functools.partial(render_failure, fmt))
+    _report_failures(fmt, context.params.get("outputs", ()))
     return fmt
+
+
+def _report_failures(fmt: str, outputs: _Outputs) -> None:
+    console.report_failures_with(functools.partial(_failure_report, fmt, outputs))
+
+
+def _failure_report(fmt: str, outputs: _Outputs, message: str, exit_code: int) -> str:
+    """A run that failed before its report, or was interrupted: each `--output` file says so, written
+    as a report is (so a CI step that uploads it finds it), and so does stdout, which this returns."""
+    for output_fmt, path in outputs:
+        try:
+            atomic_write_bytes(path, render_failure(output_fmt, message, exit_code, file=True).encode("utf-8"))
+        except OSError as error:
+            console.error(f"cannot write the {output_fmt} report to {path} ({error.strerror})")
+    return render_failure(fmt, message, exit_code)
 
 
 @click.command()
@@ -123,6 +144,8 @@ def _report_failures_in(context: click.Context, parameter: click.Parameter, fmt:
     "outputs",
     multiple=True,
     metavar="FORMAT=PATH",
+    is_eager=True,
+    callback=_parse_outputs,
     help="Also write the report in FORMAT to PATH, e.g. sarif=drift.sarif. Repeatable.",
 )
 @click.option("--update", is_flag=True, help="Live mode: write the fresh snapshots after the report.")
@@ -135,7 +158,7 @@ def drift(
     fail_on: str,
     against: str | None,
     usage: tuple[Path, ...],
-    outputs: tuple[str, ...],
+    outputs: _Outputs,
     update: bool,
     allow_empty: bool,
     config_path: Path | None,
@@ -151,7 +174,7 @@ def drift(
     Live:       mcp-stubgen drift [SERVER...]   (re-snapshots in memory; --update writes them)
     Git:        mcp-stubgen drift --against REF [SERVER...]   (committed snapshots vs. their version at REF)
     """
-    reporting = _Reporting(fmt, fail_on, _parse_outputs(outputs), usage)
+    reporting = _Reporting(fmt, fail_on, outputs, usage)
     files = [target for target in targets if _is_file(target)]
     if files:
         if len(targets) != 2 or len(files) != 2:

@@ -21,7 +21,7 @@ from codegen import console
 from codegen.drift.findings import RULES, Finding, Severity
 from codegen.drift.junit import render_junit, render_junit_failure
 from codegen.drift.sarif import SnapshotFiles, render_sarif, render_sarif_failure, snapshot_lines
-from codegen.errors import one_line
+from codegen.errors import EXIT_INTERRUPTED, EXIT_TERMINATED, one_line
 
 REPORT_FORMAT = 1
 """Version of the JSON report's shape; bumped only on an incompatible change."""
@@ -94,13 +94,16 @@ def render(
     return render_text(findings, ignored, unchecked)
 
 
-def render_failure(fmt: str, message: str, exit_code: int) -> str:
+def render_failure(fmt: str, message: str, exit_code: int, *, file: bool = False) -> str:
     """What the report says when the whole run failed (bad config or input, a git ref git does not
-    know, a usage error), so a script parsing a machine format sees the failure rather than an
-    empty stdout: JSON is the error object every command's `--format json` prints, SARIF an
-    unsuccessful invocation, JUnit a case in error, `github` an `::error`; text and Markdown say
-    nothing more than the error line on stderr."""
+    know, a usage error) or was interrupted, so a script parsing a machine format sees the failure
+    rather than an empty stdout or no file: JSON is the object every command's `--format json`
+    prints (`error`, or `interrupted`), SARIF an unsuccessful invocation, JUnit a case in error,
+    `github` an `::error`. On stdout text and Markdown say nothing more than the line on stderr; a
+    `--output` `file` has no stderr beside it, so there they say it themselves."""
     if fmt == "json":
+        if exit_code in (EXIT_INTERRUPTED, EXIT_TERMINATED):
+            return console.json_line("drift", None, "interrupted", exit_code=exit_code) + "\n"
         return console.json_line("drift", None, "error", error=message, exit_code=exit_code) + "\n"
     if fmt == "sarif":
         return render_sarif_failure(message, exit_code)
@@ -108,7 +111,12 @@ def render_failure(fmt: str, message: str, exit_code: int) -> str:
         return render_junit_failure(message)
     if fmt == "github":
         return f"::error title={_gh_property('drift: not run')}::{_gh_data(message)}\n"
-    return ""
+    if not file:
+        return ""
+    if fmt == "markdown":  # a comment or job summary: the reasons stay in the log, as an unchecked server's do
+        stopped = "was interrupted" if exit_code in (EXIT_INTERRUPTED, EXIT_TERMINATED) else "could not run"
+        return f"### MCP catalog drift {stopped} (exit {exit_code}); the errors are in the job's log\n"
+    return f"drift: not run: {one_line(message)}\n"
 
 
 def render_json(findings: Sequence[Finding], ignored: int = 0, unchecked: Mapping[str, str] | None = None) -> str:
