@@ -25,41 +25,24 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
 
-# The one work budget and the one order of a schema's sets of names: the shipped runtime's, which
-# generate, drift and the snapshot share (so a live tool's fingerprint is the snapshot's).
+# The one keyword vocabulary, the one work budget and the one order of a schema's sets of names: the
+# shipped runtime's, which generate, drift and the snapshot share (so a live tool's fingerprint is the
+# snapshot's, and a keyword is added in one place).
+from codegen.runtime._schema_check import DATA_KEYWORDS as DATA_KEYWORDS
+from codegen.runtime._schema_check import DEFINITIONS as DEFINITIONS
+from codegen.runtime._schema_check import ID_KEYWORDS as ID_KEYWORDS
+from codegen.runtime._schema_check import KEYWORDS as KEYWORDS
 from codegen.runtime._schema_check import MAX_NODES as MAX_NODES
 from codegen.runtime._schema_check import MAX_REF_DEPTH as MAX_REF_DEPTH
+from codegen.runtime._schema_check import SCHEMA_LISTS as SCHEMA_LISTS
+from codegen.runtime._schema_check import SCHEMA_MAPS as SCHEMA_MAPS
+from codegen.runtime._schema_check import SCHEMA_VALUES as SCHEMA_VALUES
+from codegen.runtime._schema_check import VALUE_KEYWORDS as VALUE_KEYWORDS
 from codegen.runtime._schema_check import PastBudget
 from codegen.runtime._schema_check import canonical_tool as canonical_tool
 from codegen.runtime._schema_check import expanded_size as _expanded_size
 from codegen.runtime._schema_check import sorted_name_sets as sorted_name_sets
 
-SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"})
-"""Keywords whose value maps names (never keywords themselves) to schemas."""
-SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
-"""Keywords whose value is a list of schemas (`items` only up to draft 2019-09)."""
-SCHEMA_VALUES = frozenset({
-    "items", "additionalItems", "additionalProperties", "unevaluatedItems", "unevaluatedProperties",
-    "not", "if", "then", "else", "contains", "propertyNames", "contentSchema",
-})  # fmt: skip
-"""Keywords whose value is one schema."""
-DEFINITIONS = ("$defs", "definitions")
-
-DATA_KEYWORDS = frozenset({"const", "enum", "examples", "default", "example"})
-"""Keywords whose value is instance data, where a `$ref` key is just data."""
-VALUE_KEYWORDS = frozenset({
-    "$schema", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor",
-    "$comment", "$vocabulary", "type", "format", "pattern", "required", "dependentRequired",
-    "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength",
-    "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties",
-    "title", "description", "deprecated", "readOnly", "writeOnly", "contentEncoding", "contentMediaType",
-    "nullable",
-})  # fmt: skip
-"""Keywords whose value is a name, a number, a flag or a list of names: no schema inside."""
-KEYWORDS = SCHEMA_MAPS | SCHEMA_LISTS | SCHEMA_VALUES | DATA_KEYWORDS | VALUE_KEYWORDS
-"""JSON Schema's own keywords (drafts 4 to 2020-12, but `$id`) and OpenAPI's `nullable`."""
-ID_KEYWORDS = frozenset({"$id", "id"})
-"""Keywords naming a schema's base URI (`id` up to draft 4): its references are resolved against it."""
 ANNOTATIONS = frozenset({
     "title", "description", "$comment", "examples", "example", "default", "deprecated", "readOnly", "writeOnly",
 })  # fmt: skip

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from codegen import schemas
 from codegen.runtime import _schema_check
 from codegen.runtime._schema_check import PastBudget
 from codegen.runtime._schema_check import expanded_size as runtime_expanded_size
@@ -262,12 +263,19 @@ def test_the_runtime_sorts_exactly_where_the_walk_finds_schemas(schema: Any) -> 
     assert sorted_name_sets(schema) == _names_sorted_by_the_walker(schema)
 
 
-def test_the_runtimes_vocabulary_is_the_walkers() -> None:
-    assert _schema_check._KEYWORDS == KEYWORDS | ID_KEYWORDS
-    assert _schema_check._DATA == DATA_KEYWORDS
-    assert set(DEFINITIONS) == _schema_check._DEFINITIONS
-    assert _schema_check._SCHEMA_MAPS | _schema_check._DEFINITIONS == SCHEMA_MAPS
-    assert (_schema_check._SCHEMA_LISTS, _schema_check._SCHEMA_VALUES) == (SCHEMA_LISTS, SCHEMA_VALUES)
+def test_the_walker_and_the_runtime_share_one_vocabulary() -> None:
+    """One list of keywords, the shipped runtime's: a keyword added there is the walker's too."""
+    shared = ["KEYWORDS", "ID_KEYWORDS", "DATA_KEYWORDS", "VALUE_KEYWORDS", "DEFINITIONS"]
+    for name in [*shared, "SCHEMA_MAPS", "SCHEMA_LISTS", "SCHEMA_VALUES"]:
+        assert getattr(schemas, name) is getattr(_schema_check, name), name
+    assert KEYWORDS.isdisjoint(ID_KEYWORDS) and set(DEFINITIONS) <= SCHEMA_MAPS
+
+
+def test_a_definition_with_only_an_id_is_a_schema_not_a_namespace() -> None:
+    """`$id` and `id` are keywords beside `KEYWORDS`: a definition holding one is sorted as a schema."""
+    for key in sorted(ID_KEYWORDS):
+        schema = {"$defs": {"a": {key: "urn:a", "required": ["b", "a"]}}}
+        assert sorted_name_sets(schema) == {"$defs": {"a": {key: "urn:a", "required": ["a", "b"]}}}
 
 
 REPO = FilePath(__file__).resolve().parent.parent

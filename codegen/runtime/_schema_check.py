@@ -200,7 +200,7 @@ class _Compiler:
         if not self.counted:
             return self._uncounted(schema)
         if "$ref" not in schema and not any(
-            keyword in _SCHEMA_MAPS or keyword in _SCHEMA_LISTS or keyword in _SCHEMA_VALUES
+            keyword in _SCHEMA_MAPS or keyword in SCHEMA_LISTS or keyword in SCHEMA_VALUES
             for keyword in schema
         ):
             self.leaves += 1
@@ -562,12 +562,39 @@ against 17 held the event loop for 20 s, each one more doubling it."""
 MAX_REF_DEPTH: Final = 100
 """Most references followed one inside another: well above any real schema's nesting, and low enough
 that following them never reaches Python's recursion limit."""
-_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas", "dependencies"})
-_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
-_SCHEMA_VALUES = frozenset(
+
+# mcp-stubgen's JSON Schema vocabulary, one list for the runtime and the generator: `codegen.schemas`
+# imports these sets (the generator may import the runtime; the runtime imports nothing of it).
+DEFINITIONS: Final = ("$defs", "definitions")
+"""Keywords whose value maps names to schemas that apply only where a reference names them."""
+SCHEMA_MAPS: Final = frozenset(
+    {"properties", "patternProperties", *DEFINITIONS, "dependentSchemas", "dependencies"}
+)
+"""Keywords whose value maps names (never keywords themselves) to schemas."""
+SCHEMA_LISTS: Final = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
+"""Keywords whose value is a list of schemas (`items` only up to draft 2019-09)."""
+SCHEMA_VALUES: Final = frozenset(
     {"items", "additionalItems", "additionalProperties", "unevaluatedItems", "unevaluatedProperties",
      "not", "if", "then", "else", "contains", "propertyNames", "contentSchema"}
 )  # fmt: skip
+"""Keywords whose value is one schema."""
+DATA_KEYWORDS: Final = frozenset({"const", "enum", "examples", "default", "example"})
+"""Keywords whose value is instance data, where a `$ref` key is just data."""
+VALUE_KEYWORDS: Final = frozenset(
+    {"$schema", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor",
+     "$comment", "$vocabulary", "type", "format", "pattern", "required", "dependentRequired",
+     "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength",
+     "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties",
+     "title", "description", "deprecated", "readOnly", "writeOnly", "contentEncoding", "contentMediaType",
+     "nullable"}
+)  # fmt: skip
+"""Keywords whose value is a name, a number, a flag or a list of names: no schema inside."""
+KEYWORDS: Final = SCHEMA_MAPS | SCHEMA_LISTS | SCHEMA_VALUES | DATA_KEYWORDS | VALUE_KEYWORDS
+"""JSON Schema's own keywords (drafts 4 to 2020-12, but `$id`) and OpenAPI's `nullable`."""
+ID_KEYWORDS: Final = frozenset({"$id", "id"})
+"""Keywords naming a schema's base URI (`id` up to draft 4): its references are resolved against it."""
+_SCHEMA_MAPS = SCHEMA_MAPS - frozenset(DEFINITIONS)
+"""The maps of schemas a validator applies where they are (definitions apply where referenced)."""
 
 SchemaPath = tuple[str | int, ...]
 """A JSON pointer as its parts."""
@@ -606,12 +633,12 @@ def _measure(schema: Any) -> tuple[int, bool]:
                 total += sum(
                     size(inner, (*path, keyword, name), following) for name, inner in value.items()
                 )
-            elif keyword in _SCHEMA_LISTS and isinstance(value, list):
+            elif keyword in SCHEMA_LISTS and isinstance(value, list):
                 total += sum(
                     size(inner, (*path, keyword, index), following)
                     for index, inner in enumerate(value)
                 )
-            elif keyword in _SCHEMA_VALUES:
+            elif keyword in SCHEMA_VALUES:
                 total += size(value, (*path, keyword), following)
         reference = node.get("$ref")
         if not isinstance(reference, str) or not (reference == "#" or reference.startswith("#/")):
@@ -660,19 +687,6 @@ def past_budget(schema: Any) -> str | None:
     return None
 
 
-_DEFINITIONS = frozenset({"$defs", "definitions"})
-_DATA = frozenset({"const", "enum", "examples", "default", "example"})
-_KEYWORDS = frozenset(
-    {*_SCHEMA_MAPS, *_DEFINITIONS, *_SCHEMA_LISTS, *_SCHEMA_VALUES, *_DATA, "$id", "id",
-     "$schema", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor",
-     "$comment", "$vocabulary", "type", "format", "pattern", "required", "dependentRequired",
-     "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength",
-     "minLength", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
-     "maxProperties", "minProperties", "title", "description", "deprecated", "readOnly",
-     "writeOnly", "contentEncoding", "contentMediaType", "nullable"}
-)  # fmt: skip
-"""mcp-stubgen's keyword vocabulary (`codegen.schemas.KEYWORDS | ID_KEYWORDS`): an object in
-`$defs` with none of these is a namespace of further definitions."""
 TOOL_SCHEMAS = ("inputSchema", "outputSchema")
 """The members of a tool's wire form that are JSON Schemas."""
 
@@ -705,14 +719,14 @@ def sorted_name_sets(schema: Any) -> Any:
                         copied = list(node) if copied is None else copied
                         copied[index] = new
             return node if copied is None else copied
-        if definition and node and not any(key in _KEYWORDS for key in node):
+        if definition and node and not any(key in KEYWORDS or key in ID_KEYWORDS for key in node):
             return entries(node, True)  # a namespace of further definitions
         result = node
         for key, value in node.items():
             new = _sorted_names(key, value) if key in _NAME_KEYWORDS else value
             if key in _SCHEMA_HOLDERS and isinstance(new, dict | list):
-                if key in _MAPS_OF_SCHEMAS and isinstance(new, dict):
-                    new = entries(new, key in _DEFINITIONS)
+                if key in SCHEMA_MAPS and isinstance(new, dict):
+                    new = entries(new, key in DEFINITIONS)
                 else:
                     new = walked(new, False)
             if new is not value:
@@ -734,9 +748,8 @@ def sorted_name_sets(schema: Any) -> Any:
 
 
 _NAME_KEYWORDS = frozenset({"required", "dependentRequired", "dependencies"})
-_SCHEMA_HOLDERS = _SCHEMA_MAPS | _DEFINITIONS | _SCHEMA_LISTS | _SCHEMA_VALUES
+_SCHEMA_HOLDERS = SCHEMA_MAPS | SCHEMA_LISTS | SCHEMA_VALUES
 """Keywords whose value holds schemas: in a list, in a map of names, or as one."""
-_MAPS_OF_SCHEMAS = _SCHEMA_MAPS | _DEFINITIONS
 
 
 def _sorted_names(keyword: str, value: Any) -> Any:
