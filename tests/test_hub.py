@@ -279,7 +279,7 @@ def test_qualified_names_are_mapped_shortened_and_checked_deterministically() ->
         (names[2].qualified_name, long_server, long_tool),
     ]
     shortened = names[2].qualified_name
-    assert len(shortened) == 64 and shortened.startswith("s" * 40 + "__look_up_the_")
+    assert len(shortened) == 64 and shortened.startswith("s" * 37 + "__look_up_the_tttt_")  # 16 of the tool's
     assert qualified_tools({long_server: [long_tool]})[0].qualified_name == shortened
     assert qualified_tools({long_server: [long_tool + "x"]})[0].qualified_name != shortened
     assert [tool.qualified_name for tool in qualified_tools({"9lives": ["x"]}, ".")] == ["_9lives.x"]
@@ -305,6 +305,22 @@ def test_qualified_names_are_mapped_shortened_and_checked_deterministically() ->
     with pytest.raises(StubgenError) as bad_separator:
         qualified_tools({"docs": ["x"]}, "::")
     assert str(bad_separator.value) == "hub: hub_separator '::' must be one to four of '_', '-' and '.' (default '__')"
+
+
+def test_a_long_server_id_keeps_a_readable_part_of_the_tool_name() -> None:
+    """A 60-character server id left no trace of the tool (`aaa...a_<hash>`): a model chose among
+    names that differed only in their hashes. Names that fit, and a short server's shortened names
+    (each of them a name agents call), are the same as before."""
+    server = "a" * 60
+    names = [tool.qualified_name for tool in qualified_tools({server: ["get_weather", "get_forecast_for_a_week"]})]
+    assert names == ["a" * 37 + "__get_forecast_for_47a37327", "a" * 42 + "__get_weather_8dd0ff0e"]
+    assert all(len(name) == 64 for name in names)
+    unchanged = qualified_tools({"weather": ["get_forecast", "t" * 80], "b" * 49: ["get_it"]}, "-")
+    assert [tool.qualified_name for tool in unchanged] == [
+        "b" * 49 + "-get_it",
+        "weather-get_forecast",
+        "weather-" + "t" * 47 + "_443743c2",
+    ]
 
 
 def test_server_attributes_never_take_the_hubs_own_members() -> None:

@@ -83,6 +83,9 @@ QUALIFIED_NAME_LIMIT = 64
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 _HASH_LENGTH = 8
+_TOOL_KEPT = 16
+"""Characters of the tool's name a shortened qualified name keeps at least (all of a shorter name),
+however long the server id: `a_very_long_server_id__get_weather_3f2a...`, not the server id alone."""
 
 
 def file_stem(name: str) -> str:
@@ -109,15 +112,20 @@ def qualified_name(server: str, tool: str, separator: str = HUB_SEPARATOR) -> st
 
     Both parts go through `api_safe`; a name that would not start with a letter or `_` (Gemini's rule)
     gets a leading `_`, and one over 64 characters is cut and ends in `_` and a hash of the original
-    pair, so the same tool always gets the same name. The generator names the snapshots' tools with
-    it, and a connected hub the tools a server adds later.
+    pair, so the same tool always gets the same name. The cut takes the end of the tool's name, and
+    of the server id only as far as the tool keeps its first `_TOOL_KEPT` characters: a long server id
+    once left no trace of the tool. The generator names the snapshots' tools with it, and a connected
+    hub the tools a server adds later.
     """
-    name = api_safe(server) + separator + api_safe(tool)
-    if not (name[0].isascii() and (name[0].isalpha() or name[0] == "_")):
-        name = "_" + name
+    server_part, tool_part = api_safe(server), api_safe(tool)
+    name = server_part + separator + tool_part
+    lead = "" if name[0].isascii() and (name[0].isalpha() or name[0] == "_") else "_"
+    name = lead + name
     if len(name) > QUALIFIED_NAME_LIMIT:
         digest = hashlib.sha256(f"{server}\0{tool}".encode()).hexdigest()[:_HASH_LENGTH]
-        name = f"{name[: QUALIFIED_NAME_LIMIT - _HASH_LENGTH - 1]}_{digest}"
+        room = QUALIFIED_NAME_LIMIT - _HASH_LENGTH - 1 - len(lead) - len(separator)
+        kept = min(len(server_part), room - min(len(tool_part), _TOOL_KEPT))
+        name = f"{lead}{server_part[:kept]}{separator}{tool_part[: room - kept]}_{digest}"
     return name
 
 
