@@ -126,9 +126,10 @@ def json_line(command: str, server: str | None, status: str, **fields: Any) -> s
     return json.dumps({**document, **fields}, sort_keys=True)
 
 
-def report_failures_with(report: Callable[[str, int], str]) -> None:
+def report_failures_with(report: Callable[[str, int], str] | None) -> None:
     """Set by a command whose report has formats of its own, so a failure of the whole run, or an
-    interrupt, reaches stdout (and the report's files) in the formats asked for (`failed`, `stopped`)."""
+    interrupt, reaches stdout (and the report's files) in the formats asked for (`failed`, `stopped`);
+    None once its report is out."""
     _settings.failure_report = report
 
 

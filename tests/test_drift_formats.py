@@ -373,6 +373,21 @@ def test_an_interrupted_run_says_so_on_stdout_and_in_each_output_file(  # type: 
             )
 
 
+def test_an_interrupt_after_the_report_adds_no_second_document_to_stdout(  # type: ignore[no-untyped-def]
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """stdout holds its report whole and nothing after it; a file not yet written says the run was interrupted."""
+
+    def interrupted(*args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("codegen.drift.command.exit_code", interrupted)  # between stdout's report and the files
+    result = run_cli("drift", *pair(tmp_path), "--format", "json", "--output", "sarif=drift.sarif")
+    assert result.exit_code == 130, result.stderr
+    assert [finding["rule"] for finding in json.loads(result.stdout)["findings"]]  # one document, the report
+    assert_says_not_run("sarif", (tmp_path / "drift.sarif").read_text("utf-8"), INTERRUPTED, 130, file=True)
+
+
 def test_a_server_that_could_not_be_checked_makes_the_sarif_run_unsuccessful(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Every other format names a server drift could not check; SARIF held only the findings, so it
     read as a clean run."""

@@ -91,19 +91,20 @@ def _report_failures_in(context: click.Context, parameter: click.Parameter, fmt:
     return fmt
 
 
-def _report_failures(fmt: str, outputs: _Outputs) -> None:
+def _report_failures(fmt: str | None, outputs: _Outputs) -> None:
     console.report_failures_with(functools.partial(_failure_report, fmt, outputs))
 
 
-def _failure_report(fmt: str, outputs: _Outputs, message: str, exit_code: int) -> str:
+def _failure_report(fmt: str | None, outputs: _Outputs, message: str, exit_code: int) -> str:
     """A run that failed before its report, or was interrupted: each `--output` file says so, written
-    as a report is (so a CI step that uploads it finds it), and so does stdout, which this returns."""
+    as a report is (so a CI step that uploads it finds it), and so does stdout, which this returns
+    (nothing once stdout has its report, `fmt` None: it stays one document)."""
     for output_fmt, path in outputs:
         try:
             atomic_write_bytes(path, render_failure(output_fmt, message, exit_code, file=True).encode("utf-8"))
         except OSError as error:
             console.error(f"cannot write the {output_fmt} report to {path} ({error.strerror})")
-    return render_failure(fmt, message, exit_code)
+    return render_failure(fmt, message, exit_code) if fmt is not None else ""
 
 
 @click.command()
@@ -351,6 +352,7 @@ def _finish(
         )
 
     click.echo(report(reporting.fmt), nl=False)
+    _report_failures(None, reporting.outputs)  # stdout has its report; a file not yet written says the run failed
     code = EXIT_ERROR if unchecked else exit_code(kept, reporting.fail_on)
     if (
         config.scripts is not None
@@ -364,6 +366,7 @@ def _finish(
         except OSError as error:
             console.error(f"cannot write the {fmt} report to {path} ({error.strerror})")
             code = EXIT_ERROR
+    console.report_failures_with(None)  # every report is out: an interrupt while `--update` writes adds none
     return code
 
 
