@@ -62,7 +62,6 @@ from ._hub_catalog import (
 from ._hub_providers import DeferredTools, DeferredToolsMethod, Provider, anthropic_tool
 from ._loop_thread import SessionLoop
 from ._runtime import (
-    _METHOD_NOT_FOUND,
     _REQUEST_TIMEOUT,
     RequestTimeoutError,
     ServerError,
@@ -75,10 +74,9 @@ from ._runtime import (
     _NotJson,
     _progress,
     _result_error,
-    _server_error,
     _timeout,
     error_message,
-    repeated_cursor,
+    list_tools,
     tool_fingerprint,
 )
 from ._schema_check import CheckPastBudget, SchemaCheck, offline_validator
@@ -1168,36 +1166,17 @@ class ListChanged:
 async def _list_all_tools(client: Client | ClientSession, server: str) -> list[Tool]:
     """Every tool the server lists now, page by page, bypassing the client's response cache; paging
     that does not end (a repeated cursor, more than `MAX_PAGES` pages) raises `PaginationError`, an
-    error answer or one that is not valid MCP `ServerError`."""
-    from mcp.client import Client
-    from mcp.types import PaginatedRequestParams
+    error answer or one that is not valid MCP `ServerError`. An entry that is not valid MCP (a tool
+    whose `inputSchema` is a string) is left out with a logged warning: the server's other tools,
+    and the hub's other servers, stay."""
+    tools, left_out = await list_tools(client, server, MAX_PAGES, paging_error=PaginationError)
+    for entry in left_out:
+        import logging
 
-    tools: list[Tool] = []
-    cursor: str | None = None
-    seen_cursors: set[str] = set()
-    for _ in range(MAX_PAGES):
-        try:
-            if isinstance(client, Client):
-                page = await client.list_tools(cursor=cursor, cache_mode="bypass")
-            else:
-                page = await client.list_tools(params=PaginatedRequestParams(cursor=cursor))
-        except Exception as error:
-            refused = _server_error(server, "tools/list", error)
-            if refused is None:
-                raise
-            if (
-                refused.code == _METHOD_NOT_FOUND and cursor is None
-            ):  # declared, not implemented: no
-                return []  # tools, as `mcp-stubgen snapshot` records it
-            raise refused from error
-        tools.extend(page.tools)
-        cursor = page.next_cursor
-        if cursor is None:
-            return tools
-        if cursor in seen_cursors:
-            raise PaginationError(server, repeated_cursor(cursor))
-        seen_cursors.add(cursor)
-    raise PaginationError(server, f"still had more after {MAX_PAGES} pages")
+        logging.getLogger(__name__).warning(
+            "hub: server %r: %s; the hub leaves it out", server, entry.describe()
+        )
+    return tools
 
 
 def _live_tools_mode(given: LiveTools | None, configured: LiveTools) -> LiveTools:
