@@ -498,14 +498,14 @@ def _entry_models(method: str, version: str) -> tuple[type[BaseModel], ...]:
     (none for a version the SDK does not know), then the version-free model."""
     from typing import get_args
 
-    from mcp import types
+    from mcp.types import Prompt, Resource, ResourceTemplate, Tool
     from mcp_types.methods import SERVER_RESULTS
 
     version_free: dict[str, type[BaseModel]] = {
-        "tools/list": types.Tool,
-        "resources/list": types.Resource,
-        "resources/templates/list": types.ResourceTemplate,
-        "prompts/list": types.Prompt,
+        "tools/list": Tool,
+        "resources/list": Resource,
+        "resources/templates/list": ResourceTemplate,
+        "prompts/list": Prompt,
     }
     row = SERVER_RESULTS.get((method, version))
     fields = getattr(row, "model_fields", {})
@@ -517,47 +517,79 @@ def _entry_models(method: str, version: str) -> tuple[type[BaseModel], ...]:
     return (*wire, version_free[method])
 
 
+def read_page(method: str, version: str, result: Any) -> tuple[Any, tuple[LeftOutEntry, ...]]:
+    """A page of a list method as the SDK's `ClientSession` reads it at `version` (its model of the
+    result), except that an entry the SDK's models refuse is left out and returned (`valid_entries`)
+    instead of refusing the whole page. A page that is not valid MCP apart from its entries raises
+    pydantic's `ValidationError`, as the SDK does. A valid page is read once, as the SDK reads it."""
+    from mcp.client.session import _clamp_inbound_ttl, _later_revision_fields
+    from mcp.types import (
+        ListPromptsResult,
+        ListResourcesResult,
+        ListResourceTemplatesResult,
+        ListToolsResult,
+    )
+    from mcp_types.methods import validate_server_result
+    from pydantic import ValidationError
+
+    results: dict[str, type[BaseModel]] = {
+        "tools/list": ListToolsResult,
+        "resources/list": ListResourcesResult,
+        "resources/templates/list": ListResourceTemplatesResult,
+        "prompts/list": ListPromptsResult,
+    }
+    foreign = _later_revision_fields(method, version)
+
+    def parse(raw: Any) -> Any:
+        with contextlib.suppress(KeyError):  # a version it has no wire model for: so does the SDK
+            validate_server_result(method, version, raw)
+        if isinstance(raw, dict) and not foreign.isdisjoint(raw):
+            raw = {key: value for key, value in raw.items() if key not in foreign}
+        return results[method].model_validate(raw, by_name=False)
+
+    if isinstance(result, dict):
+        result = dict(result)
+        _clamp_inbound_ttl(result)
+    try:
+        return parse(result), ()
+    except ValidationError:
+        kept, left_out = valid_entries(method, version, result)
+        if not left_out:
+            raise
+    return parse(kept), left_out
+
+
 async def list_page(
     client: Client | ClientSession, method: str, cursor: str | None, timeout: float | None = None
 ) -> tuple[Any, tuple[LeftOutEntry, ...]]:
-    """One page of a list method, sent and read as the SDK's `ClientSession` sends and reads it,
-    except that each entry is checked on its own (`valid_entries`): one the SDK's models refuse is
-    left out and returned, not the whole page refused. A page that is not valid MCP apart from its
-    entries still raises pydantic's `ValidationError`, an error answer the SDK's `MCPError`.
-    `timeout`: the session's read timeout when None. The client's response cache is not used."""
-    from mcp import types
-    from mcp.client.session import _clamp_inbound_ttl, _later_revision_fields
-    from mcp_types.methods import validate_server_result
+    """One page of a list method, sent as the SDK's `ClientSession` sends it and read by `read_page`:
+    an entry the SDK's models refuse is left out and returned, not the whole page refused; an error
+    answer raises the SDK's `MCPError`. `timeout`: the session's read timeout when None. The
+    client's response cache is not used."""
+    from mcp.types import (
+        ListPromptsRequest,
+        ListResourcesRequest,
+        ListResourceTemplatesRequest,
+        ListToolsRequest,
+        PaginatedRequestParams,
+    )
 
-    requests: dict[str, tuple[Any, type[BaseModel]]] = {
-        "tools/list": (types.ListToolsRequest, types.ListToolsResult),
-        "resources/list": (types.ListResourcesRequest, types.ListResourcesResult),
-        "resources/templates/list": (
-            types.ListResourceTemplatesRequest,
-            types.ListResourceTemplatesResult,
-        ),
-        "prompts/list": (types.ListPromptsRequest, types.ListPromptsResult),
+    requests = {
+        "tools/list": ListToolsRequest,
+        "resources/list": ListResourcesRequest,
+        "resources/templates/list": ListResourceTemplatesRequest,
+        "prompts/list": ListPromptsRequest,
     }
-    request, result_type = requests[method]
     session: Any = getattr(client, "session", client)  # an opened `mcp.Client` holds its session
-    params = types.PaginatedRequestParams(cursor=cursor)
-    data = request(params=params).model_dump(by_alias=True, mode="json", exclude_none=True)
+    params = PaginatedRequestParams(cursor=cursor)
+    data = requests[method](params=params).model_dump(by_alias=True, mode="json", exclude_none=True)
     options: dict[str, Any] = {}
     session._stamp(data, options)  # the protocol headers and 2026-07-28 `_meta`, as `send_request`
     wait = session._session_read_timeout_seconds if timeout is None else timeout
     if wait is not None:
         options["timeout"] = wait
     raw = await session._dispatcher.send_raw_request(method, data.get("params"), options)
-    if isinstance(raw, dict):
-        _clamp_inbound_ttl(raw)
-    version = session._negotiated_version or _LATEST_HANDSHAKE_VERSION
-    raw, left_out = valid_entries(method, version, raw)
-    with contextlib.suppress(KeyError):  # a version it has no wire model for: so does the SDK
-        validate_server_result(method, version, raw)
-    foreign = _later_revision_fields(method, version)
-    if isinstance(raw, dict) and not foreign.isdisjoint(raw):
-        raw = {key: value for key, value in raw.items() if key not in foreign}
-    return result_type.model_validate(raw, by_name=False), left_out
+    return read_page(method, session._negotiated_version or _LATEST_HANDSHAKE_VERSION, raw)
 
 
 async def list_tools(

@@ -20,7 +20,7 @@ import contextlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from codegen.runtime._runtime import LIST_ENTRIES, LeftOutEntry, valid_entries
+from codegen.runtime._runtime import LIST_ENTRIES, LeftOutEntry, read_page
 
 KNOWN_PROTOCOL_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 HANDSHAKE_PROTOCOL_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
@@ -264,28 +264,11 @@ def plain_initialize(result: Any) -> bool:
 def page(method: str, version: str, result: Any) -> tuple[list[Any], str | None, int, tuple[LeftOutEntry, ...]]:
     """A page's entries as the SDK's models dump them (wire names, no `null`s), its next cursor, its
     `ttlMs` (0 before 2026-07-28), and the entries left out for not being valid MCP, each checked on
-    its own (`valid_entries`); raises pydantic's `ValidationError` where the SDK does for the rest."""
+    its own (`read_page`); raises pydantic's `ValidationError` where the SDK does for the rest."""
     if plain_page(method, version, result):
         ttl = result["ttlMs"] if version in MODERN_PROTOCOL_VERSIONS else 0
         return result[LIST_ITEMS[method]], result.get("nextCursor"), ttl, ()
-    from mcp.client.session import _clamp_inbound_ttl, _later_revision_fields
-    from mcp_types import ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult
-    from mcp_types.methods import validate_server_result
-
-    models: dict[str, Any] = {
-        "tools/list": ListToolsResult,
-        "resources/list": ListResourcesResult,
-        "resources/templates/list": ListResourceTemplatesResult,
-        "prompts/list": ListPromptsResult,
-    }
-    raw = dict(result) if isinstance(result, dict) else result
-    if isinstance(raw, dict):
-        _clamp_inbound_ttl(raw)
-    raw, left_out = valid_entries(method, version, raw)
-    _validate(validate_server_result, method, version, raw)
-    foreign = _later_revision_fields(method, version)
-    raw = {key: value for key, value in raw.items() if key not in foreign}
-    model = models[method].model_validate(raw, by_name=False)
+    model, left_out = read_page(method, version, result)
     entries = [entry.model_dump(by_alias=True, exclude_none=True) for entry in getattr(model, _attribute(method))]
     return entries, model.next_cursor, getattr(model, "ttl_ms", 0), left_out
 
