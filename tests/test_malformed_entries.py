@@ -154,7 +154,7 @@ async def test_a_hub_connects_a_server_with_malformed_tools_beside_its_other_ser
     era: str, listed: Snapshot, generated: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     notes = load_snapshot(REPO / "golden" / "notes" / "snapshot.json")
-    hub_module = generated(f"badhub_{era}", [listed, notes], "hub")
+    hub_module = generated(f"badhub_{era}", [with_string_schema(listed), notes], "hub")
     with caplog.at_level(logging.WARNING), anyio.fail_after(60):
         async with hub_module.Hub.connect(
             malformed=stdio(MALFORMED, "--era", era), notes=stdio(NOTES), live_tools="callable"
@@ -164,6 +164,13 @@ async def test_a_hub_connects_a_server_with_malformed_tools_beside_its_other_ser
             assert (await hub.call("notes__search", {"text": "x"})).is_error is not True
             warned = [record.getMessage() for record in caplog.records if "not valid MCP" in record.getMessage()]
             assert warned == [f"hub: server 'malformed': {line}; the hub leaves it out" for line in LEFT_OUT]
+            assert hub.difference().removed == ("malformed__string_schema",)
+            with pytest.raises(hub_module.UnknownQualifiedToolError) as unusable:
+                await hub.call("malformed__string_schema", {})
+            assert str(unusable.value) == (
+                "the hub cannot offer or call 'malformed__string_schema': its server 'malformed' lists it in a "
+                f"form that is not valid MCP (/inputSchema: {NOT_A_SCHEMA})"
+            )
 
             caplog.clear()  # a re-list after notifications/tools/list_changed reads entry by entry too
             await hub.call("malformed__grow", {})
@@ -189,14 +196,18 @@ async def test_verify_passes_when_only_tools_the_package_lacks_are_malformed(
     assert warned == [f"malformed: {line}; it was left out" for line in LEFT_OUT]
 
 
+def with_string_schema(snapshot: Snapshot) -> Snapshot:
+    """The snapshot with a valid `string_schema` tool, which the server now lists malformed."""
+    document = json.loads(snapshot.canonical_bytes())
+    document["tools"].append({"name": "string_schema", "inputSchema": {"type": "object"}})
+    return parse_snapshot(json.dumps(document).encode(), "malformed")
+
+
 @pytest.mark.parametrize("era", ERAS)
 async def test_verify_reports_a_generated_tool_the_server_now_lists_malformed_as_missing(
     era: str, listed: Snapshot, generated: Any
 ) -> None:
-    document = json.loads(listed.canonical_bytes())
-    document["tools"].append({"name": "string_schema", "inputSchema": {"type": "object"}})
-    snapshot = parse_snapshot(json.dumps(document).encode(), "malformed")
-    package = generated(f"driftclient_{era}", [snapshot], "malformed")
+    package = generated(f"driftclient_{era}", [with_string_schema(listed)], "malformed")
     async with package.MalformedClient.connect(stdio(MALFORMED, "--era", era)) as client:
         with pytest.raises(package.CatalogDriftError) as drift:
             await client.verify()
