@@ -11,7 +11,9 @@ import importlib
 import json
 import logging
 import sys
+import threading
 from collections.abc import Iterator
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +28,8 @@ from codegen.runtime import _runtime
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot
 from codegen.snapshot.discovery import connect, list_catalog
 from tests.conftest import PYTHON, REPO, SERVERS
-from tests.servers.malformed_entries_server import OBJECT
+from tests.servers.json_http import JsonHttpHandler
+from tests.servers.malformed_entries_server import OBJECT, reply
 
 MALFORMED = SERVERS / "malformed_entries_server.py"
 NOTES = REPO / "examples" / "notes_server.py"
@@ -90,6 +93,48 @@ def test_snapshot_leaves_out_each_malformed_entry_with_one_warning(era: str, tmp
     assert out.read_bytes() == first
 
 
+@pytest.fixture
+def malformed_http() -> Iterator[str]:
+    """The server's answers over Streamable HTTP on 127.0.0.1 (JSON bodies), its era the URL's last part."""
+
+    class Handler(JsonHttpHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:
+            message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+            answer = reply(self.path.rsplit("/", 1)[-1], message)
+            if answer is None:
+                self.send_response(202)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            self.send_json(answer)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_snapshot_over_streamable_http_leaves_out_the_same_entries(
+    era: str, malformed_http: str, tmp_path: Path, run_cli
+) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "malformed.json"
+    result = run_cli("snapshot", "--name", "malformed", "--out", out, "--url", f"{malformed_http}/{era}")
+    assert result.exit_code == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert warnings == [
+        f"warning: server 'malformed': {line}; it is left out of the snapshot"
+        for line in LEFT_OUT + OTHER_LISTS_LEFT_OUT
+    ]
+    assert load_snapshot(out).protocol_version == ERAS[era]
+    assert names(load_snapshot(out)) == KEPT
+
+
 @pytest.mark.parametrize("era", ERAS)
 async def test_a_kept_session_lists_the_valid_entries_and_warns_of_the_rest(era: str) -> None:
     """The listing over the SDK's `Client` (HTTP servers, `watch`, the hub's config servers) does the same."""
@@ -102,16 +147,15 @@ async def test_a_kept_session_lists_the_valid_entries_and_warns_of_the_rest(era:
     ]
 
 
-@pytest.fixture(scope="module")
-def listed() -> Snapshot:
-    """The server's valid entries, as a snapshot records them (written out, so a test of the runtime
-    does not depend on `snapshot` leaving out what is malformed)."""
+def listed(era: str) -> Snapshot:
+    """The server's valid entries in `era`, as a snapshot records them (written out, so a test of the
+    runtime does not depend on `snapshot` leaving out what is malformed)."""
     document = {
         "format": 5,
         "namingRules": 6,
         "server": "malformed",
-        "protocolVersion": "2025-06-18",
-        "serverInfo": {"name": "malformed", "version": "1.0.0"},
+        "protocolVersion": ERAS[era],
+        **({"serverInfo": {"name": "malformed", "version": "1.0.0"}} if era == "legacy" else {}),
         "capabilities": {"prompts": {}, "resources": {}, "tools": {"listChanged": True}},
         "tools": [
             {"name": "echo", "description": "Echo the text.", "inputSchema": OBJECT},
@@ -151,10 +195,10 @@ def generated(tmp_path: Path) -> Iterator[Any]:
 
 @pytest.mark.parametrize("era", ERAS)
 async def test_a_hub_connects_a_server_with_malformed_tools_beside_its_other_servers(
-    era: str, listed: Snapshot, generated: Any, caplog: pytest.LogCaptureFixture
+    era: str, generated: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     notes = load_snapshot(REPO / "golden" / "notes" / "snapshot.json")
-    hub_module = generated(f"badhub_{era}", [with_string_schema(listed), notes], "hub")
+    hub_module = generated(f"badhub_{era}", [with_string_schema(listed(era)), notes], "hub")
     with caplog.at_level(logging.WARNING), anyio.fail_after(60):
         async with hub_module.Hub.connect(
             malformed=stdio(MALFORMED, "--era", era), notes=stdio(NOTES), live_tools="callable"
@@ -186,9 +230,9 @@ async def test_a_hub_connects_a_server_with_malformed_tools_beside_its_other_ser
 
 @pytest.mark.parametrize("era", ERAS)
 async def test_verify_passes_when_only_tools_the_package_lacks_are_malformed(
-    era: str, listed: Snapshot, generated: Any, caplog: pytest.LogCaptureFixture
+    era: str, generated: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
-    package = generated(f"badclient_{era}", [listed], "malformed")
+    package = generated(f"badclient_{era}", [listed(era)], "malformed")
     with caplog.at_level(logging.WARNING):
         async with package.MalformedClient.connect(stdio(MALFORMED, "--era", era)) as client:
             await client.verify()
@@ -205,9 +249,9 @@ def with_string_schema(snapshot: Snapshot) -> Snapshot:
 
 @pytest.mark.parametrize("era", ERAS)
 async def test_verify_reports_a_generated_tool_the_server_now_lists_malformed_as_missing(
-    era: str, listed: Snapshot, generated: Any
+    era: str, generated: Any
 ) -> None:
-    package = generated(f"driftclient_{era}", [with_string_schema(listed)], "malformed")
+    package = generated(f"driftclient_{era}", [with_string_schema(listed(era))], "malformed")
     async with package.MalformedClient.connect(stdio(MALFORMED, "--era", era)) as client:
         with pytest.raises(package.CatalogDriftError) as drift:
             await client.verify()
