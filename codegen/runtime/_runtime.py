@@ -498,8 +498,7 @@ def _entry_models(method: str, version: str) -> tuple[type[BaseModel], ...]:
     (none for a version the SDK does not know), then the version-free model."""
     from typing import get_args
 
-    from mcp.types import Prompt, Resource, ResourceTemplate, Tool
-    from mcp_types.methods import SERVER_RESULTS
+    from mcp.types import Prompt, Resource, ResourceTemplate, Tool, methods
 
     version_free: dict[str, type[BaseModel]] = {
         "tools/list": Tool,
@@ -507,7 +506,7 @@ def _entry_models(method: str, version: str) -> tuple[type[BaseModel], ...]:
         "resources/templates/list": ResourceTemplate,
         "prompts/list": Prompt,
     }
-    row = SERVER_RESULTS.get((method, version))
+    row = methods.SERVER_RESULTS.get((method, version))
     fields = getattr(row, "model_fields", {})
     wire = [
         get_args(field.annotation)[0]
@@ -528,8 +527,8 @@ def read_page(method: str, version: str, result: Any) -> tuple[Any, tuple[LeftOu
         ListResourcesResult,
         ListResourceTemplatesResult,
         ListToolsResult,
+        methods,
     )
-    from mcp_types.methods import validate_server_result
     from pydantic import ValidationError
 
     results: dict[str, type[BaseModel]] = {
@@ -542,7 +541,7 @@ def read_page(method: str, version: str, result: Any) -> tuple[Any, tuple[LeftOu
 
     def parse(raw: Any) -> Any:
         with contextlib.suppress(KeyError):  # a version it has no wire model for: so does the SDK
-            validate_server_result(method, version, raw)
+            methods.validate_server_result(method, version, raw)
         if isinstance(raw, dict) and not foreign.isdisjoint(raw):
             raw = {key: value for key, value in raw.items() if key not in foreign}
         return results[method].model_validate(raw, by_name=False)
