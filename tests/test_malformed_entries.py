@@ -150,22 +150,19 @@ async def test_a_kept_session_lists_the_valid_entries_and_warns_of_the_rest(era:
 def listed(era: str) -> Snapshot:
     """The server's valid entries in `era`, as a snapshot records them (written out, so a test of the
     runtime does not depend on `snapshot` leaving out what is malformed)."""
-    document = {
-        "format": 5,
-        "namingRules": 6,
-        "server": "malformed",
-        "protocolVersion": ERAS[era],
-        **({"serverInfo": {"name": "malformed", "version": "1.0.0"}} if era == "legacy" else {}),
-        "capabilities": {"prompts": {}, "resources": {}, "tools": {"listChanged": True}},
-        "tools": [
+    snapshot = Snapshot(
+        server="malformed",
+        protocol_version=ERAS[era],
+        server_info={"name": "malformed", "version": "1.0.0"} if era == "legacy" else None,
+        capabilities={"prompts": {}, "resources": {}, "tools": {"listChanged": True}},
+        tools=(
             {"name": "echo", "description": "Echo the text.", "inputSchema": OBJECT},
             {"name": "grow", "description": "Add tools.", "inputSchema": {"type": "object"}},
-        ],
-        "resources": [{"name": "readme", "uri": "file:///readme.md"}],
-        "resourceTemplates": [{"name": "page", "uriTemplate": "file:///{page}"}],
-        "prompts": [{"name": "summarize"}],
-    }
-    snapshot = parse_snapshot(json.dumps(document).encode(), "malformed")
+        ),
+        resources=({"name": "readme", "uri": "file:///readme.md"},),
+        resource_templates=({"name": "page", "uriTemplate": "file:///{page}"},),
+        prompts=({"name": "summarize"},),
+    )
     assert names(snapshot) == KEPT
     return snapshot
 
