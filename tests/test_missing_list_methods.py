@@ -205,12 +205,12 @@ skip_lists = ["resource/list"]
         ("prompts-list-hang", "prompts/list did not answer within 1s; raise request_timeout in the config"),
         (
             "prompts-list-invalid",
-            "prompts/list returned a result that is not valid MCP (/prompts/0/name: Field required)",
+            "prompts/list returned a result that is not valid MCP (/prompts: Input should be a valid list)",
         ),
     ],
 )
 def test_every_way_a_list_method_fails_offers_skip_lists(tmp_path: Path, run_cli, mode: str, failure: str) -> None:  # type: ignore[no-untyped-def]
-    """A prompts/list that hangs or answers what MCP does not allow is as fatal as one that errs; each
+    """A prompts/list that hangs or answers a page MCP does not allow is as fatal as one that errs; each
     line ends with the same way to snapshot the rest, and nothing is written."""
     write_config(
         tmp_path,

@@ -28,7 +28,7 @@ from collections.abc import (
     Sequence,
 )
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import (
     TYPE_CHECKING,
@@ -62,7 +62,6 @@ from ._hub_catalog import (
 from ._hub_providers import DeferredTools, DeferredToolsMethod, Provider, anthropic_tool
 from ._loop_thread import SessionLoop
 from ._runtime import (
-    _METHOD_NOT_FOUND,
     _REQUEST_TIMEOUT,
     RequestTimeoutError,
     ServerError,
@@ -75,10 +74,9 @@ from ._runtime import (
     _NotJson,
     _progress,
     _result_error,
-    _server_error,
     _timeout,
     error_message,
-    repeated_cursor,
+    list_tools,
     tool_fingerprint,
 )
 from ._schema_check import CheckPastBudget, SchemaCheck, offline_validator
@@ -693,12 +691,17 @@ class GeneratedHub:
         error. The hub's configured filters and its run-time filters apply to all of them; a snapshot
         tool the configured filters left out stays out, whatever annotations the server lists now.
         """
-        listed = await _list_all_tools(self.clients[client].mcp_client, self.servers[client])
-        self._views[client] = self._view(client, listed)
+        listed, malformed = await _list_all_tools(
+            self.clients[client].mcp_client, self.servers[client]
+        )
+        self._views[client] = self._view(client, listed, malformed)
         self._rebuild()
 
-    def _view(self, client: str, listed: Sequence[Tool]) -> _ServerView:
-        """One server's listing beside its snapshot tools."""
+    def _view(
+        self, client: str, listed: Sequence[Tool], malformed: Mapping[str, str]
+    ) -> _ServerView:
+        """One server's listing beside its snapshot tools (`malformed`: what is wrong with each tool,
+        by name, it listed in a form that is not valid MCP)."""
         generated = {tool.tool: tool for tool in self.tools.values() if tool.client == client}
         live = {
             tool.name: tool for tool in reversed(listed)
@@ -735,6 +738,11 @@ class GeneratedHub:
                 if name in live
             ),
             missing=tuple(tool for name, tool in generated.items() if name not in live),
+            malformed={
+                name: problem
+                for name, problem in malformed.items()
+                if name in generated and name not in live
+            },
             changed=tuple(
                 tool.qualified_name
                 for name, tool in generated.items()
@@ -773,7 +781,12 @@ class GeneratedHub:
             for tool in view.missing:
                 if self._allows(tool):
                     removed.append(tool.qualified_name)
-                    reasons[tool.qualified_name] = f"its server {tool.server!r} no longer lists it"
+                    problem = view.malformed.get(tool.tool)
+                    reasons[tool.qualified_name] = (
+                        f"its server {tool.server!r} no longer lists it"
+                        if problem is None
+                        else f"its server {tool.server!r} lists it in a form that is not valid MCP ({problem})"
+                    )
             for tool in view.present:
                 if not self._allows(tool):
                     reasons[tool.qualified_name] = _FILTERED
@@ -1120,6 +1133,8 @@ class _ServerView:
     """Its tools beyond the snapshot, by name, each with the audit's findings when it would be offered."""
     excluded: tuple[str, ...] = ()
     """Qualified names of the snapshot tools it lists that the hub's configured filters left out of the hub."""
+    malformed: Mapping[str, str] = field(default_factory=dict)
+    """What is wrong with each missing snapshot tool, by name, that it lists in a form that is not valid MCP."""
 
 
 _FILTERED = "the hub's filters leave it out (`hub_filters` in the config, or the `filters` given to the hub)"
@@ -1165,39 +1180,23 @@ class ListChanged:
         self._event = anyio.Event()
 
 
-async def _list_all_tools(client: Client | ClientSession, server: str) -> list[Tool]:
+async def _list_all_tools(
+    client: Client | ClientSession, server: str
+) -> tuple[list[Tool], dict[str, str]]:
     """Every tool the server lists now, page by page, bypassing the client's response cache; paging
     that does not end (a repeated cursor, more than `MAX_PAGES` pages) raises `PaginationError`, an
-    error answer or one that is not valid MCP `ServerError`."""
-    from mcp.client import Client
-    from mcp.types import PaginatedRequestParams
+    error answer or one that is not valid MCP `ServerError`. An entry that is not valid MCP (a tool
+    whose `inputSchema` is a string) is left out with a logged warning: the server's other tools,
+    and the hub's other servers, stay. Returned beside the tools: what is wrong with each entry left
+    out that has a name, by name."""
+    tools, left_out = await list_tools(client, server, MAX_PAGES, paging_error=PaginationError)
+    for entry in left_out:
+        import logging
 
-    tools: list[Tool] = []
-    cursor: str | None = None
-    seen_cursors: set[str] = set()
-    for _ in range(MAX_PAGES):
-        try:
-            if isinstance(client, Client):
-                page = await client.list_tools(cursor=cursor, cache_mode="bypass")
-            else:
-                page = await client.list_tools(params=PaginatedRequestParams(cursor=cursor))
-        except Exception as error:
-            refused = _server_error(server, "tools/list", error)
-            if refused is None:
-                raise
-            if (
-                refused.code == _METHOD_NOT_FOUND and cursor is None
-            ):  # declared, not implemented: no
-                return []  # tools, as `mcp-stubgen snapshot` records it
-            raise refused from error
-        tools.extend(page.tools)
-        cursor = page.next_cursor
-        if cursor is None:
-            return tools
-        if cursor in seen_cursors:
-            raise PaginationError(server, repeated_cursor(cursor))
-        seen_cursors.add(cursor)
-    raise PaginationError(server, f"still had more after {MAX_PAGES} pages")
+        logging.getLogger(__name__).warning(
+            "hub: server %r: %s; the hub leaves it out", server, entry.describe()
+        )
+    return tools, {entry.name: entry.problem for entry in left_out if entry.name is not None}
 
 
 def _live_tools_mode(given: LiveTools | None, configured: LiveTools) -> LiveTools:

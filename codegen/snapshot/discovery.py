@@ -26,7 +26,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -48,7 +48,7 @@ from codegen.runtime._http import (
     says_nothing_of_the_era,
     status_line,
 )
-from codegen.runtime._runtime import repeated_cursor
+from codegen.runtime._runtime import LeftOutEntry, list_page, repeated_cursor
 from codegen.snapshot import wire
 from codegen.snapshot.deadlines import deadline, held, move_on_after
 from codegen.snapshot.format import (
@@ -122,6 +122,8 @@ class _Page:
     ttl_ms: int
     keys_sorted: bool = False
     """Whether every object's keys are already sorted, as `Snapshot.of_sorted_entries` takes them."""
+    left_out: tuple[LeftOutEntry, ...] = ()
+    """Its entries that are not valid MCP, each checked on its own, which `entries` leaves out."""
 
 
 class _Peer(Protocol):
@@ -597,8 +599,8 @@ class _StdioPeer:
 
     async def list_page(self, listing: _Listing, cursor: str | None) -> _Page:
         result = await self._session.request(listing.method, {"cursor": cursor} if cursor is not None else None)
-        entries, next_cursor, ttl_ms = wire.page(listing.method, self.protocol_version, result)
-        return _Page(entries, next_cursor, ttl_ms)
+        entries, next_cursor, ttl_ms, left_out = wire.page(listing.method, self.protocol_version, result)
+        return _Page(entries, next_cursor, ttl_ms, left_out=left_out)
 
 
 class _SdkPeer:
@@ -680,15 +682,19 @@ class _SdkPeer:
         from mcp import MCPError
 
         try:
-            page = await self._call(listing, cursor)
+            # the session's own request, as `Client.list_tools` and the others send it, but with no
+            # timeout of the SDK's (`_list_all`'s deadline bounds it, and `held` moves that one), and
+            # not `Client.list_tools`, which drops a tool whose `x-mcp-header` annotations are invalid
+            # without a word: `list_catalog` says which it drops and why
+            page, left_out = await list_page(self._client, listing.method, cursor, timeout=math.inf)
         except MCPError as error:
             raise self._remote(error) from None
         entries = getattr(page, listing.items)
         ttl_ms = getattr(page, "ttl_ms", 0)
         if _any_non_finite(entries):  # as read, for `_refuse_non_finite` to name (JSON text would hold null)
             dumped = [entry.model_dump(by_alias=True, exclude_none=True) for entry in entries]
-            return _Page(dumped, page.next_cursor, ttl_ms)
-        return _Page(_page_entries(page, listing), page.next_cursor, ttl_ms, keys_sorted=True)
+            return _Page(dumped, page.next_cursor, ttl_ms, left_out=left_out)
+        return _Page(_page_entries(page, listing), page.next_cursor, ttl_ms, keys_sorted=True, left_out=left_out)
 
     def _remote(self, error: MCPError) -> RemoteError:
         """The SDK's error as discovery's: `ConnectionClosed` once the session's connection has closed
@@ -696,22 +702,6 @@ class _SdkPeer:
         if self._client.session._dispatcher._closed:  # type: ignore[attr-defined]
             return ConnectionClosed()
         return RemoteError(error.error.code, error.error.message, error.error.data)
-
-    def _call(self, listing: _Listing, cursor: str | None) -> Awaitable[Any]:
-        """The session's own request, as `Client.list_resources` and the others send it, but with no
-        timeout of the SDK's (`_list_all`'s deadline bounds it, and `held` moves that one). Not
-        `Client.list_tools`, which drops a tool whose `x-mcp-header` annotations are invalid without a
-        word: `list_catalog` says which it drops and why."""
-        from mcp import types
-
-        request, result = {
-            _TOOLS: (types.ListToolsRequest, types.ListToolsResult),
-            _RESOURCES: (types.ListResourcesRequest, types.ListResourcesResult),
-            _TEMPLATES: (types.ListResourceTemplatesRequest, types.ListResourceTemplatesResult),
-            _PROMPTS: (types.ListPromptsRequest, types.ListPromptsResult),
-        }[listing]
-        params = types.PaginatedRequestParams(cursor=cursor)
-        return self._client.session.send_request(request(params=params), result, request_read_timeout_seconds=math.inf)
 
 
 async def _refuse_sampling(context: ClientRequestContext, params: CreateMessageRequestParams) -> ErrorData:
@@ -847,7 +837,7 @@ async def list_catalog(
         if declared and listing.method in server.skip_lists:
             skipped.append(listing.method)
             declared = False
-        entries = await _list_all(peer, server, listing, collected) if declared else []
+        entries = await _list_all(peer, server, listing, collected, warn) if declared else []
         if entries is None:
             missing.append(listing.method)
         listed[listing.method] = entries or []
@@ -1103,9 +1093,12 @@ def _or_skip(server: ServerConfig, listing: _Listing) -> str:
     return f'; to snapshot the rest without it, set skip_lists = ["{listing.method}"] for server {server.name!r}'
 
 
-async def _list_all(peer: _Peer, server: ServerConfig, listing: _Listing, ttls: list[int]) -> list[JSON] | None:
+async def _list_all(
+    peer: _Peer, server: ServerConfig, listing: _Listing, ttls: list[int], warn: Warn
+) -> list[JSON] | None:
     """Every page of one list method, in order, each page's `ttlMs` told to `ttls`; a repeated cursor
-    or too many pages is an error.
+    or too many pages is an error. An entry that is not valid MCP is left out with a warning line:
+    one malformed tool does not cost the server's whole catalog.
 
     None when the server answers the first page with -32601: it declared the capability but does
     not implement this method (mcp 1.x servers with `resources` but no templates do that)."""
@@ -1113,7 +1106,7 @@ async def _list_all(peer: _Peer, server: ServerConfig, listing: _Listing, ttls: 
     cursor: str | None = None
     seen_cursors: set[str] = set()
     diagnostics = _diagnostics.get()
-    for _ in range(server.max_pages):
+    for number in range(1, server.max_pages + 1):
         if diagnostics is not None:
             diagnostics.mark_request()
         try:
@@ -1159,6 +1152,9 @@ async def _list_all(peer: _Peer, server: ServerConfig, listing: _Listing, ttls: 
                 f"server {server.name!r}: {listing.method} failed: {error.message} (code {error.code})"
                 f"{_or_skip(server, listing)}"
             ) from None
+        for entry in page.left_out:
+            line = f"server {server.name!r}: {replace(entry, page=number).describe()}; it is left out of the snapshot"
+            warn(_secrets_of(server).scrub(line))
         _refuse_non_finite(server, listing, page.entries)
         ttls.append(page.ttl_ms)
         entries.extend(page.entries if page.keys_sorted else sorted_copy(page.entries))

@@ -20,6 +20,8 @@ import contextlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from codegen.runtime._runtime import LIST_ENTRIES, LeftOutEntry, read_page
+
 KNOWN_PROTOCOL_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 HANDSHAKE_PROTOCOL_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 MODERN_PROTOCOL_VERSIONS = ("2026-07-28",)
@@ -43,12 +45,7 @@ MAX_TTL_MS = 24 * 60 * 60 * 1000
 CLIENT_INFO = {"name": "mcp", "version": "0.1.0"}
 """The `clientInfo` the SDK's `Client` sends when it is given none, as discovery always sent it."""
 
-LIST_ITEMS = {
-    "tools/list": "tools",
-    "resources/list": "resources",
-    "resources/templates/list": "resourceTemplates",
-    "prompts/list": "prompts",
-}
+LIST_ITEMS = LIST_ENTRIES
 """Each list method and the key of its result that holds the entries."""
 
 Check = Callable[[Any], bool]
@@ -264,31 +261,16 @@ def plain_initialize(result: Any) -> bool:
     )
 
 
-def page(method: str, version: str, result: Any) -> tuple[list[Any], str | None, int]:
-    """A page's entries as the SDK's models dump them (wire names, no `null`s), its next cursor, and
-    its `ttlMs` (0 before 2026-07-28); raises pydantic's `ValidationError` where the SDK does."""
+def page(method: str, version: str, result: Any) -> tuple[list[Any], str | None, int, tuple[LeftOutEntry, ...]]:
+    """A page's entries as the SDK's models dump them (wire names, no `null`s), its next cursor, its
+    `ttlMs` (0 before 2026-07-28), and the entries left out for not being valid MCP, each checked on
+    its own (`read_page`); raises pydantic's `ValidationError` where the SDK does for the rest."""
     if plain_page(method, version, result):
         ttl = result["ttlMs"] if version in MODERN_PROTOCOL_VERSIONS else 0
-        return result[LIST_ITEMS[method]], result.get("nextCursor"), ttl
-    from mcp.client.session import _clamp_inbound_ttl, _later_revision_fields
-    from mcp_types import ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult
-    from mcp_types.methods import validate_server_result
-
-    models: dict[str, Any] = {
-        "tools/list": ListToolsResult,
-        "resources/list": ListResourcesResult,
-        "resources/templates/list": ListResourceTemplatesResult,
-        "prompts/list": ListPromptsResult,
-    }
-    raw = dict(result) if isinstance(result, dict) else result
-    if isinstance(raw, dict):
-        _clamp_inbound_ttl(raw)
-    _validate(validate_server_result, method, version, raw)
-    foreign = _later_revision_fields(method, version)
-    raw = {key: value for key, value in raw.items() if key not in foreign}
-    model = models[method].model_validate(raw, by_name=False)
+        return result[LIST_ITEMS[method]], result.get("nextCursor"), ttl, ()
+    model, left_out = read_page(method, version, result)
     entries = [entry.model_dump(by_alias=True, exclude_none=True) for entry in getattr(model, _attribute(method))]
-    return entries, model.next_cursor, getattr(model, "ttl_ms", 0)
+    return entries, model.next_cursor, getattr(model, "ttl_ms", 0), left_out
 
 
 def _validate(validate: Callable[[str, str, Any], None], method: str, version: str, raw: Any) -> None:

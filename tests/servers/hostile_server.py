@@ -22,8 +22,8 @@ stdio, it answers it with 2026-07-28 and speaks that version instead) and lists 
 - `tools-not-implemented`: `tools/list`, though declared, is answered with -32601 Method not found.
 - `off-schema`, `no-structured`, `dangling-output`: `count` returns `n` as a string, returns no
   `structuredContent`, or lists an output schema whose `$ref` names nothing.
-- `relist-fails`, `relist-invalid`: every `tools/list` after the first is an error answer, or not
-  valid MCP; each `tools/call` (and, with `--notify`, the first listing) says the tools changed.
+- `relist-fails`, `relist-invalid`: every `tools/list` after the first is an error answer, or a page
+  that is not valid MCP (its `tools` not a list); each `tools/call` (and, with `--notify`, the first listing) says the tools changed.
 - `lone-surrogate`: `echo`'s description and results end in half an emoji (`\\ud83d`).
 - `not-utf8`: `echo`'s results hold a byte that is not UTF-8 (0xff), written as is (stdio only).
 - `huge-answer`, `huge-listing`: `echo`'s answer (or `tools/list`'s) is a line of 65 MiB, its id
@@ -272,7 +272,7 @@ class Hostile:
                     return [{"jsonrpc": "2.0", "id": request_id, "error": error}]
                 result = {"tools": self.tools()}
                 if self.mode == "relist-invalid" and self.listings > 1:
-                    result = {"tools": [{"name": "echo", "inputSchema": {"type": "object", "properties": []}}]}
+                    result = {"tools": {"name": "echo", "inputSchema": {"type": "object"}}}  # not a list
                 if self.mode in ("relist-fails", "relist-invalid") and self.listings == 1 and self.notify:
                     changed = {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
                     return [{"jsonrpc": "2.0", "id": request_id, "result": result}, changed]

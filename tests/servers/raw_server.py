@@ -185,8 +185,8 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
             sys.stdout.buffer.write(line.encode().replace(b"LATIN", "café".encode("latin-1")) + b"\n")
             sys.stdout.flush()
             return
-        if mode == "invalid-result":
-            answer(request_id, {"tools": [{"name": "broken", "inputSchema": {"type": "object", "properties": []}}]})
+        if mode == "invalid-result":  # a page, not one entry, that is not valid MCP
+            answer(request_id, {"tools": {"name": "broken", "inputSchema": {"type": "object"}}})
             return
         if mode == "hang-after-handshake":
             hang()
@@ -228,8 +228,8 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
             return
         if mode == "prompts-list-hang":
             hang()
-        if mode == "prompts-list-invalid":  # a prompt without its required name
-            answer(request_id, {"prompts": [{"description": "nameless"}]})
+        if mode == "prompts-list-invalid":  # a page whose prompts are not a list
+            answer(request_id, {"prompts": {"description": "nameless"}})
             return
         answer(request_id, {"prompts": [{"name": "summarize", "arguments": [{"name": "text", "required": True}]}]})
     elif method == "ping":

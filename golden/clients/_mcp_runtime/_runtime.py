@@ -20,6 +20,7 @@ so the fast check can never refuse what `jsonschema` accepts.
 from __future__ import annotations
 
 import binascii
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -364,7 +365,10 @@ class ToolArgumentsError(StubgenClientError, ValueError):
 
 
 class CatalogDriftError(StubgenClientError):
-    """The live server's catalog no longer matches the snapshot the client was generated from."""
+    """The live server's catalog no longer matches the snapshot the client was generated from.
+
+    `unusable`: why each of the `missing` tools the server still lists, in a form that is not valid
+    MCP, was left out of its listing."""
 
     def __init__(
         self,
@@ -372,6 +376,7 @@ class CatalogDriftError(StubgenClientError):
         missing: Sequence[str] = (),
         drifted: Sequence[str] = (),
         detail: str | None = None,
+        unusable: Mapping[str, str] | None = None,
     ) -> None:
         self.server = server
         self.missing = tuple(missing)
@@ -380,6 +385,7 @@ class CatalogDriftError(StubgenClientError):
             parts = []
             if self.missing:
                 parts.append("missing tools: " + ", ".join(repr(name) for name in self.missing))
+            parts.extend((unusable or {}).values())
             if self.drifted:
                 parts.append("changed tools: " + ", ".join(repr(name) for name in self.drifted))
             detail = "; ".join(parts)
@@ -407,6 +413,224 @@ class PaginationError(StubgenClientError):
         super().__init__(
             f"server {server!r}: tools/list {reason}, so its catalog cannot be verified"
         )
+
+
+LIST_ENTRIES: Final = {
+    "tools/list": "tools",
+    "resources/list": "resources",
+    "resources/templates/list": "resourceTemplates",
+    "prompts/list": "prompts",
+}
+"""Each list method and the key of its result that holds the entries."""
+_ENTRY_KINDS: Final = {
+    "tools/list": "tool",
+    "resources/list": "resource",
+    "resources/templates/list": "resource template",
+    "prompts/list": "prompt",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class LeftOutEntry:
+    """An entry of a list page that the MCP SDK's own model of one entry refuses (a tool whose
+    `inputSchema` is a string, a prompt without a `name`): left out, so that one malformed entry
+    does not cost the server's whole catalog, as the SDK's check of the whole page would."""
+
+    method: str
+    index: int
+    """Its place on its page, from 0."""
+    name: str | None
+    """Its `name`, when that is a non-empty string."""
+    problem: str
+    """The first thing the SDK's model finds wrong: `/pointer: message`."""
+    page: int = 1
+    """The page it was on, from 1."""
+
+    def describe(self) -> str:
+        """`tools/list: tool 'x' is not valid MCP (/inputSchema: ...)`, by index without a readable name."""
+        if self.name:
+            entry = f"{_ENTRY_KINDS[self.method]} {one_line(_clip(self.name, 80))!r}"
+        else:
+            entry = f"the entry at index {self.index} of page {self.page}"
+        return f"{self.method}: {entry} is not valid MCP ({self.problem})"
+
+
+def valid_entries(method: str, version: str, result: Any) -> tuple[Any, tuple[LeftOutEntry, ...]]:
+    """`result`, a page of `method` as received, without the entries the SDK's models of one entry
+    refuse (the revision's wire model, which its check of the whole page applies, then the
+    version-free one it parses into), and those entries with why. A page that is not an object, or
+    whose entries are not a list, comes back as it is: the SDK's check of the page refuses it."""
+    key = LIST_ENTRIES[method]
+    entries = result.get(key) if isinstance(result, dict) else None
+    if not isinstance(entries, list):
+        return result, ()
+    from pydantic import ValidationError
+
+    models = _entry_models(method, version)
+    kept = []
+    left_out = []
+    for index, entry in enumerate(entries):
+        try:
+            for model in models:
+                model.model_validate(entry, by_name=False)
+        except ValidationError as error:
+            problem = error.errors()[0]
+            pointer = "/" + "/".join(str(part) for part in problem["loc"])
+            name = entry.get("name") if isinstance(entry, dict) else None
+            left_out.append(
+                LeftOutEntry(
+                    method,
+                    index,
+                    name if isinstance(name, str) and name else None,
+                    f"{one_line(_clip(pointer, 120))}: {one_line(_clip(problem['msg'], 200))}",
+                )
+            )
+            continue
+        kept.append(entry)
+    if not left_out:
+        return result, ()
+    return {**result, key: kept}, tuple(left_out)
+
+
+@functools.cache
+def _entry_models(method: str, version: str) -> tuple[type[BaseModel], ...]:
+    """The SDK's models of one entry of `method`'s page at `version`: the revision's wire model
+    (none for a version the SDK does not know), then the version-free model."""
+    from typing import get_args
+
+    from mcp.types import Prompt, Resource, ResourceTemplate, Tool, methods
+
+    version_free: dict[str, type[BaseModel]] = {
+        "tools/list": Tool,
+        "resources/list": Resource,
+        "resources/templates/list": ResourceTemplate,
+        "prompts/list": Prompt,
+    }
+    row = methods.SERVER_RESULTS.get((method, version))
+    fields = getattr(row, "model_fields", {})
+    wire = [
+        get_args(field.annotation)[0]
+        for name, field in fields.items()
+        if (field.alias or name) == LIST_ENTRIES[method]
+    ]
+    return (*wire, version_free[method])
+
+
+def read_page(method: str, version: str, result: Any) -> tuple[Any, tuple[LeftOutEntry, ...]]:
+    """A page of a list method as the SDK's `ClientSession` reads it at `version` (its model of the
+    result), except that an entry the SDK's models refuse is left out and returned (`valid_entries`)
+    instead of refusing the whole page. A page that is not valid MCP apart from its entries raises
+    pydantic's `ValidationError`, as the SDK does. A valid page is read once, as the SDK reads it."""
+    from mcp.client.session import _clamp_inbound_ttl, _later_revision_fields
+    from mcp.types import (
+        ListPromptsResult,
+        ListResourcesResult,
+        ListResourceTemplatesResult,
+        ListToolsResult,
+        methods,
+    )
+    from pydantic import ValidationError
+
+    results: dict[str, type[BaseModel]] = {
+        "tools/list": ListToolsResult,
+        "resources/list": ListResourcesResult,
+        "resources/templates/list": ListResourceTemplatesResult,
+        "prompts/list": ListPromptsResult,
+    }
+    foreign = _later_revision_fields(method, version)
+
+    def parse(raw: Any) -> Any:
+        with contextlib.suppress(KeyError):  # a version it has no wire model for: so does the SDK
+            methods.validate_server_result(method, version, raw)
+        if isinstance(raw, dict) and not foreign.isdisjoint(raw):
+            raw = {key: value for key, value in raw.items() if key not in foreign}
+        return results[method].model_validate(raw, by_name=False)
+
+    if isinstance(result, dict):
+        result = dict(result)
+        _clamp_inbound_ttl(result)
+    try:
+        return parse(result), ()
+    except ValidationError:
+        kept, left_out = valid_entries(method, version, result)
+        if not left_out:
+            raise
+    return parse(kept), left_out
+
+
+async def list_page(
+    client: Client | ClientSession, method: str, cursor: str | None, timeout: float | None = None
+) -> tuple[Any, tuple[LeftOutEntry, ...]]:
+    """One page of a list method, sent as the SDK's `ClientSession` sends it and read by `read_page`:
+    an entry the SDK's models refuse is left out and returned, not the whole page refused; an error
+    answer raises the SDK's `MCPError`. `timeout`: the session's read timeout when None. The
+    client's response cache is not used."""
+    from mcp.types import (
+        ListPromptsRequest,
+        ListResourcesRequest,
+        ListResourceTemplatesRequest,
+        ListToolsRequest,
+        PaginatedRequestParams,
+    )
+
+    requests = {
+        "tools/list": ListToolsRequest,
+        "resources/list": ListResourcesRequest,
+        "resources/templates/list": ListResourceTemplatesRequest,
+        "prompts/list": ListPromptsRequest,
+    }
+    session: Any = getattr(client, "session", client)  # an opened `mcp.Client` holds its session
+    params = PaginatedRequestParams(cursor=cursor)
+    data = requests[method](params=params).model_dump(by_alias=True, mode="json", exclude_none=True)
+    options: dict[str, Any] = {}
+    session._stamp(data, options)  # the protocol headers and 2026-07-28 `_meta`, as `send_request`
+    wait = session._session_read_timeout_seconds if timeout is None else timeout
+    if wait is not None:
+        options["timeout"] = wait
+    raw = await session._dispatcher.send_raw_request(method, data.get("params"), options)
+    return read_page(method, session._negotiated_version or _LATEST_HANDSHAKE_VERSION, raw)
+
+
+async def list_tools(
+    client: Client | ClientSession,
+    server: str,
+    max_pages: int = MAX_PAGES,
+    more: str = "",
+    paging_error: Callable[[str, str], Exception] = PaginationError,
+) -> tuple[list[Tool], list[LeftOutEntry]]:
+    """Every tool the server lists now, page by page (`list_page`, so past the client's response
+    cache), each page absorbed by the session as `ClientSession.list_tools` absorbs it (the output
+    schemas and `x-mcp-header` maps its calls use), and the entries left out as not valid MCP.
+
+    No tools when the server answers the first page with -32601 (declared, not implemented), as
+    `mcp-stubgen snapshot` records it; an error answer, or a page that is not valid MCP apart from
+    its entries, raises `ServerError`; paging that does not end `paging_error(server, why)` (`more`
+    follows its page limit)."""
+    session: Any = getattr(client, "session", client)
+    tools: list[Tool] = []
+    left_out: list[LeftOutEntry] = []
+    cursor: str | None = None
+    seen_cursors: set[str] = set()
+    for number in range(1, max_pages + 1):
+        try:
+            page, dropped = await list_page(client, "tools/list", cursor)
+        except Exception as error:
+            refused = _server_error(server, "tools/list", error)
+            if refused is None:
+                raise
+            if refused.code == _METHOD_NOT_FOUND and cursor is None:
+                return [], []
+            raise refused from error
+        session._absorb_tool_listing(page, complete=cursor is None and page.next_cursor is None)
+        tools.extend(page.tools)
+        left_out.extend(dataclasses.replace(entry, page=number) for entry in dropped)
+        cursor = page.next_cursor
+        if cursor is None:
+            return tools, left_out
+        if cursor in seen_cursors:
+            raise paging_error(server, repeated_cursor(cursor))
+        seen_cursors.add(cursor)
+    raise paging_error(server, f"still had more after {max_pages} pages{more}")
 
 
 class UnknownToolError(CatalogDriftError):
@@ -1114,44 +1338,32 @@ class GeneratedClient:
     async def verify(self, *, max_pages: int = MAX_PAGES) -> None:
         """List the live server's tools and raise `CatalogDriftError` if any generated tool changed or vanished.
 
-        A server whose paging never ends (a repeated cursor, more than `max_pages` pages) raises
+        A generated tool the server lists in a form that is not valid MCP (its `inputSchema` a
+        string, say) can no longer be called as generated: it is missing, and the error says why.
+        Such an entry for a tool the package does not have is left out with a logged warning. A
+        server whose paging never ends (a repeated cursor, more than `max_pages` pages) raises
         `PaginationError` instead of listing forever.
         """
-        from mcp.client import Client
-        from mcp.types import PaginatedRequestParams
+        tools, left_out = await list_tools(
+            self.mcp_client,
+            self.server_name,
+            max_pages,
+            " (pass a larger verify(max_pages=...))",
+        )
+        live = {tool.name: tool_fingerprint(tool) for tool in tools}
+        unusable: dict[str, str] = {}
+        for entry in left_out:
+            if (
+                entry.name is not None
+                and entry.name in self.tool_fingerprints
+                and entry.name not in live
+            ):
+                unusable.setdefault(entry.name, entry.describe())
+                continue
+            import logging
 
-        live: dict[str, str] = {}
-        cursor: str | None = None
-        seen_cursors: set[str] = set()
-        for _ in range(max_pages):
-            try:
-                if isinstance(self.mcp_client, Client):
-                    page = await self.mcp_client.list_tools(cursor=cursor, cache_mode="bypass")
-                else:
-                    page = await self.mcp_client.list_tools(
-                        params=PaginatedRequestParams(cursor=cursor)
-                    )
-            except Exception as error:
-                refused = _server_error(self.server_name, "tools/list", error)
-                if refused is None:
-                    raise
-                if (
-                    refused.code == _METHOD_NOT_FOUND and cursor is None
-                ):  # declared, not implemented:
-                    break  # no tools, as `mcp-stubgen snapshot` records it
-                raise refused from error
-            for tool in page.tools:
-                live[tool.name] = tool_fingerprint(tool)
-            cursor = page.next_cursor
-            if cursor is None:
-                break
-            if cursor in seen_cursors:
-                raise PaginationError(self.server_name, repeated_cursor(cursor))
-            seen_cursors.add(cursor)
-        else:
-            raise PaginationError(
-                self.server_name,
-                f"still had more after {max_pages} pages (pass a larger verify(max_pages=...))",
+            logging.getLogger(__name__).warning(
+                "%s: %s; it was left out", self.server_name, entry.describe()
             )
         missing = sorted(name for name in self.tool_fingerprints if name not in live)
         drifted = sorted(
@@ -1160,7 +1372,9 @@ class GeneratedClient:
             if name in live and live[name] != expected
         )
         if missing or drifted:
-            raise CatalogDriftError(self.server_name, missing=missing, drifted=drifted)
+            raise CatalogDriftError(
+                self.server_name, missing=missing, drifted=drifted, unusable=unusable
+            )
 
     async def _send(
         self,

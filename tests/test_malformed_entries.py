@@ -1,0 +1,293 @@
+"""One malformed entry in a list answer (a tool whose `inputSchema` is a string, a prompt without a
+name) is left out with one warning naming the server, the list method, the entry and what is wrong;
+the rest of the server's catalog, and a hub's other servers, stay. The SDK's check of a whole page
+refused the page, so one bad tool took down `snapshot`, `verify()` and every server of a hub.
+
+`tests/servers/malformed_entries_server.py` serves them over stdio, in both protocol eras."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import StdioServerParameters
+
+from codegen.config import ServerConfig
+from codegen.generate import generate_package
+from codegen.generate.hub import generate_hub
+from codegen.runtime import _runtime
+from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot
+from codegen.snapshot.discovery import connect, list_catalog
+from tests.conftest import PYTHON, REPO, SERVERS
+from tests.servers.json_http import JsonHttpHandler
+from tests.servers.malformed_entries_server import OBJECT, reply
+
+MALFORMED = SERVERS / "malformed_entries_server.py"
+NOTES = REPO / "examples" / "notes_server.py"
+ERAS = {"legacy": "2025-06-18", "modern": "2026-07-28"}
+NOT_A_SCHEMA = "Input should be a valid dictionary or instance of InputSchema"
+LEFT_OUT = [
+    f"tools/list: tool 'string_schema' is not valid MCP (/inputSchema: {NOT_A_SCHEMA})",
+    f"tools/list: tool 'number_schema' is not valid MCP (/inputSchema: {NOT_A_SCHEMA})",
+    "tools/list: tool 'no_schema' is not valid MCP (/inputSchema: Field required)",
+    "tools/list: the entry at index 4 of page 1 is not valid MCP (/name: Field required)",
+    "tools/list: the entry at index 0 of page 2 is not valid MCP (/name: Input should be a valid string)",
+    "tools/list: tool 'array_output' is not valid MCP "
+    "(/outputSchema: Input should be a valid dictionary or instance of OutputSchema)",
+    "tools/list: tool 'string_annotations' is not valid MCP "
+    "(/annotations: Input should be a valid dictionary or instance of ToolAnnotations)",
+]
+"""Every tool the server lists in a form that is not valid MCP, and why, in listing order."""
+OTHER_LISTS_LEFT_OUT = [
+    "resources/list: resource 'no_uri' is not valid MCP (/uri: Field required)",
+    "resources/templates/list: resource template 'bad_template' is not valid MCP (/uriTemplate: Input should be a valid string)",
+    "prompts/list: the entry at index 1 of page 1 is not valid MCP (/name: Field required)",
+]
+
+
+def config(era: str) -> ServerConfig:
+    return ServerConfig(name="malformed", command=PYTHON, args=(str(MALFORMED), "--era", era))
+
+
+def stdio(script: Path, *args: str) -> StdioServerParameters:
+    return StdioServerParameters(command=PYTHON, args=[str(script), *args])
+
+
+def names(snapshot: Snapshot) -> dict[str, list[str]]:
+    document = snapshot.to_json()
+    return {
+        key: [entry["name"] for entry in document[key]]
+        for key in ("tools", "resources", "resourceTemplates", "prompts")
+    }
+
+
+KEPT = {"tools": ["echo", "grow"], "resources": ["readme"], "resourceTemplates": ["page"], "prompts": ["summarize"]}
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_snapshot_leaves_out_each_malformed_entry_with_one_warning(era: str, tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "malformed.json"
+    result = run_cli("snapshot", "--name", "malformed", "--out", out, "--", PYTHON, MALFORMED, "--era", era)
+    assert result.exit_code == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert warnings == [
+        f"warning: server 'malformed': {line}; it is left out of the snapshot"
+        for line in LEFT_OUT + OTHER_LISTS_LEFT_OUT
+    ]
+    snapshot = load_snapshot(out)
+    assert snapshot.protocol_version == ERAS[era]
+    assert names(snapshot) == KEPT
+    first = out.read_bytes()
+    assert (
+        run_cli("snapshot", "--name", "malformed", "--out", out, "--", PYTHON, MALFORMED, "--era", era).exit_code == 0
+    )
+    assert out.read_bytes() == first
+
+
+@pytest.fixture
+def malformed_http() -> Iterator[str]:
+    """The server's answers over Streamable HTTP on 127.0.0.1 (JSON bodies), its era the URL's last part."""
+
+    class Handler(JsonHttpHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:
+            message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+            answer = reply(self.path.rsplit("/", 1)[-1], message)
+            if answer is None:
+                self.send_response(202)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            self.send_json(answer)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_snapshot_over_streamable_http_leaves_out_the_same_entries(
+    era: str, malformed_http: str, tmp_path: Path, run_cli
+) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "malformed.json"
+    result = run_cli("snapshot", "--name", "malformed", "--out", out, "--url", f"{malformed_http}/{era}")
+    assert result.exit_code == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert warnings == [
+        f"warning: server 'malformed': {line}; it is left out of the snapshot"
+        for line in LEFT_OUT + OTHER_LISTS_LEFT_OUT
+    ]
+    assert load_snapshot(out).protocol_version == ERAS[era]
+    assert names(load_snapshot(out)) == KEPT
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_a_kept_session_lists_the_valid_entries_and_warns_of_the_rest(era: str) -> None:
+    """The listing over the SDK's `Client` (HTTP servers, `watch`, the hub's config servers) does the same."""
+    warnings: list[str] = []
+    async with connect(config(era)) as client:
+        snapshot = await list_catalog(client, config(era), warnings.append)
+    assert names(snapshot) == KEPT
+    assert warnings == [
+        f"server 'malformed': {line}; it is left out of the snapshot" for line in LEFT_OUT + OTHER_LISTS_LEFT_OUT
+    ]
+
+
+def listed(era: str) -> Snapshot:
+    """The server's valid entries in `era`, as a snapshot records them (written out, so a test of the
+    runtime does not depend on `snapshot` leaving out what is malformed)."""
+    snapshot = Snapshot(
+        server="malformed",
+        protocol_version=ERAS[era],
+        server_info={"name": "malformed", "version": "1.0.0"} if era == "legacy" else None,
+        capabilities={"prompts": {}, "resources": {}, "tools": {"listChanged": True}},
+        tools=(
+            {"name": "echo", "description": "Echo the text.", "inputSchema": OBJECT},
+            {"name": "grow", "description": "Add tools.", "inputSchema": {"type": "object"}},
+        ),
+        resources=({"name": "readme", "uri": "file:///readme.md"},),
+        resource_templates=({"name": "page", "uriTemplate": "file:///{page}"},),
+        prompts=({"name": "summarize"},),
+    )
+    assert names(snapshot) == KEPT
+    return snapshot
+
+
+@pytest.fixture
+def generated(tmp_path: Path) -> Iterator[Any]:
+    """Generate snapshots' packages (and a hub over them) under `<tmp>/<name>/` and import a module of it."""
+    folders: list[str] = []
+
+    def generate(name: str, snapshots: list[Snapshot], module: str) -> Any:
+        out = tmp_path / name
+        for snapshot in snapshots:
+            generate_package(snapshot, out)
+        if module == "hub":
+            generate_hub([(snapshot, {}) for snapshot in snapshots], out)
+        folders.append(name)
+        return importlib.import_module(f"{name}.{module}")
+
+    sys.path.insert(0, str(tmp_path))
+    try:
+        yield generate
+    finally:
+        sys.path.remove(str(tmp_path))
+        for module in [module for module in sys.modules if module.split(".")[0] in folders]:
+            del sys.modules[module]
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_a_hub_connects_a_server_with_malformed_tools_beside_its_other_servers(
+    era: str, generated: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    notes = load_snapshot(REPO / "golden" / "notes" / "snapshot.json")
+    hub_module = generated(f"badhub_{era}", [with_string_schema(listed(era)), notes], "hub")
+    with caplog.at_level(logging.WARNING), anyio.fail_after(60):
+        async with hub_module.Hub.connect(
+            malformed=stdio(MALFORMED, "--era", era), notes=stdio(NOTES), live_tools="callable"
+        ) as hub:
+            assert {"malformed__echo", "malformed__grow", "notes__search"} <= set(hub.live_tools)
+            assert (await hub.call("malformed__echo", {"text": "hi"})).content[0].text == "echo: hi"
+            assert (await hub.call("notes__search", {"text": "x"})).is_error is not True
+            warned = [record.getMessage() for record in caplog.records if "not valid MCP" in record.getMessage()]
+            assert warned == [f"hub: server 'malformed': {line}; the hub leaves it out" for line in LEFT_OUT]
+            assert hub.difference().removed == ("malformed__string_schema",)
+            with pytest.raises(hub_module.UnknownQualifiedToolError) as unusable:
+                await hub.call("malformed__string_schema", {})
+            assert str(unusable.value) == (
+                "the hub cannot offer or call 'malformed__string_schema': its server 'malformed' lists it in a "
+                f"form that is not valid MCP (/inputSchema: {NOT_A_SCHEMA})"
+            )
+
+            caplog.clear()  # a re-list after notifications/tools/list_changed reads entry by entry too
+            await hub.call("malformed__grow", {})
+            while "malformed__late" not in hub.live_tools:
+                await anyio.sleep(0.05)
+            assert "malformed__echo" in hub.live_tools
+            warned = [record.getMessage() for record in caplog.records if "not valid MCP" in record.getMessage()]
+            assert warned[-1] == (
+                "hub: server 'malformed': tools/list: tool 'late_broken' is not valid MCP "
+                "(/inputSchema: Input should be a valid dictionary or instance of InputSchema); the hub leaves it out"
+            )
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_verify_passes_when_only_tools_the_package_lacks_are_malformed(
+    era: str, generated: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    package = generated(f"badclient_{era}", [listed(era)], "malformed")
+    with caplog.at_level(logging.WARNING):
+        async with package.MalformedClient.connect(stdio(MALFORMED, "--era", era)) as client:
+            await client.verify()
+    warned = [record.getMessage() for record in caplog.records if "not valid MCP" in record.getMessage()]
+    assert warned == [f"malformed: {line}; it was left out" for line in LEFT_OUT]
+
+
+def with_string_schema(snapshot: Snapshot) -> Snapshot:
+    """The snapshot with a valid `string_schema` tool, which the server now lists malformed."""
+    document = json.loads(snapshot.canonical_bytes())
+    document["tools"].append({"name": "string_schema", "inputSchema": {"type": "object"}})
+    return parse_snapshot(json.dumps(document).encode(), "malformed")
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_verify_reports_a_generated_tool_the_server_now_lists_malformed_as_missing(
+    era: str, generated: Any
+) -> None:
+    package = generated(f"driftclient_{era}", [with_string_schema(listed(era))], "malformed")
+    async with package.MalformedClient.connect(stdio(MALFORMED, "--era", era)) as client:
+        with pytest.raises(package.CatalogDriftError) as drift:
+            await client.verify()
+    assert drift.value.missing == ("string_schema",)
+    assert str(drift.value) == (
+        "server 'malformed' changed since the client was generated (missing tools: 'string_schema'; "
+        f"{LEFT_OUT[0]}); run `mcp-stubgen sync`"
+    )
+
+
+GOOD = {
+    "tools/list": {"name": "good", "inputSchema": {"type": "object"}},
+    "resources/list": {"name": "good", "uri": "file:///good"},
+    "resources/templates/list": {"name": "good", "uriTemplate": "file:///{good}"},
+    "prompts/list": {"name": "good"},
+}
+BAD = {
+    "tools/list": [{"name": "bad", "inputSchema": {"type": "string"}}, "tool", {"name": ""}],
+    "resources/list": [{"name": "bad", "uri": None}, {"uri": "file:///x"}],
+    "resources/templates/list": [{"name": "bad"}, {"name": 5, "uriTemplate": "x"}],
+    "prompts/list": [{"name": "bad", "arguments": "text"}, {"name": "bad2", "arguments": [{"required": True}]}],
+}
+
+
+@pytest.mark.parametrize("version", ERAS.values())
+@pytest.mark.parametrize("method", BAD)
+def test_each_list_kind_keeps_its_valid_entries_and_names_the_others(method: str, version: str) -> None:
+    key = _runtime.LIST_ENTRIES[method]
+    page = {key: [GOOD[method], *BAD[method], GOOD[method]], "nextCursor": "2"}
+    kept, left_out = _runtime.valid_entries(method, version, page)
+    assert kept == {key: [GOOD[method], GOOD[method]], "nextCursor": "2"}
+    assert [entry.index for entry in left_out] == list(range(1, len(BAD[method]) + 1))
+    for entry, bad in zip(left_out, BAD[method], strict=True):
+        name = bad.get("name") if isinstance(bad, dict) else None
+        assert entry.name == (name if isinstance(name, str) and name else None)
+        assert entry.problem.startswith("/")
+        assert "\n" not in entry.describe()
+
+
+@pytest.mark.parametrize("page", [{"tools": "broken"}, {"tools": {"name": "a"}}, ["tools"], None])
+def test_a_page_whose_entries_are_not_a_list_is_left_to_the_whole_page_check(page: Any) -> None:
+    assert _runtime.valid_entries("tools/list", "2025-11-25", page) == (page, ())
