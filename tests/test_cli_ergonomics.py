@@ -51,6 +51,23 @@ def test_an_npm_packages_file_is_named_after_the_package_whatever_the_file_is_ca
     assert derived_server_id(("/srv/node_modules/.bin/azmcp", "server", "start")) == "azmcp"
 
 
+def test_a_scoped_npm_package_whose_name_says_only_mcp_is_named_with_its_scope(tmp_path: Path) -> None:
+    """@currents/mcp 2.1.1, started as `npx -y @currents/mcp` or by its `node_modules/.bin/mcp` link,
+    was called `mcp` (a snapshot `mcp.json`, a package `mcp`, hub names `mcp__...`), as were
+    @eslint/mcp and @azure/mcp; @sentry/mcp-server was `mcp-server`, as every such server would be."""
+    entry = tmp_path / "node_modules" / "@currents" / "mcp" / "build" / "index.js"
+    entry.parent.mkdir(parents=True)
+    entry.write_text("")
+    link = tmp_path / "node_modules" / ".bin" / "mcp"
+    link.parent.mkdir()
+    link.symlink_to(Path("..") / "@currents" / "mcp" / "build" / "index.js")
+    assert derived_server_id((str(link),)) == "currents-mcp"
+    assert derived_server_id(("npx", "-y", "@currents/mcp")) == "currents-mcp"
+    assert derived_server_id(("npx", "-y", "@sentry/mcp-server@0.39.0", "--access-token=x")) == "sentry-mcp-server"
+    assert derived_server_id(("node", "node_modules/@eslint/mcp/src/mcp-cli.js")) == "eslint-mcp"
+    assert derived_server_id(("npx", "-y", "@scope/server-x@1.2")) == "server-x"  # a name that says which
+
+
 def test_a_launchers_option_value_is_not_taken_for_the_server() -> None:
     """A launcher's option that takes a value was read as the server: GitHub's own `docker run -i
     --rm -e GITHUB_PERSONAL_ACCESS_TOKEN ghcr.io/github/github-mcp-server` was called

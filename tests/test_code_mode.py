@@ -182,6 +182,26 @@ def test_a_number_that_may_be_an_integer_is_a_float_in_the_stub(tmp_path: Path) 
     assert _ruff_check(files, tmp_path) == ""
 
 
+def test_a_union_of_nullable_branches_names_each_member_once_in_the_stub(tmp_path: Path) -> None:
+    """rootly-mcp-server 2.3.22's `update_dashboard_panel` has a `group_by` that is `anyOf` a nullable
+    string and a nullable object, which was `str | None | ...GroupBy2 | None`: ruff's default rules
+    reject the second `None` in a stub (PYI016)."""
+    group_by = {
+        "anyOf": [
+            {"type": ["string", "null"]},
+            {"type": ["object", "null"], "properties": {"key": {"type": "string"}}, "required": ["key"]},
+            {"type": ["string", "integer"]},
+        ]
+    }
+    properties = {"group_by": group_by, "tags": {"type": ["array", "null"], "items": {"type": ["string", "null"]}}}
+    tool = {"name": "update_panel", "inputSchema": {"type": "object", "properties": properties}}
+    files = render_code_mode([(catalog("rootly", [tool]), {})], HubSettings())
+    stub = files["rootly.pyi"].decode()
+    assert "    group_by: str | UpdatePanelGroupBy2 | int | None = ...,\n" in stub, stub
+    assert "    tags: list[str | None] | None = ...,\n" in stub, stub
+    assert _ruff_check(files, tmp_path) == ""
+
+
 def test_a_server_with_no_tools_has_a_module_that_imports_nothing(tmp_path: Path) -> None:
     """@azure/mcp-template's server lists nothing, and its module imported `_CODE_MODE` for no function,
     which ruff's default rules reject (F401)."""

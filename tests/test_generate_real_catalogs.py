@@ -32,7 +32,10 @@ argument named `output` of a tool whose result is wrapped) and `unity` (mcpforun
 `anyOf` an integer and a number, which a keyword typed `int | float` spells as ruff's PYI041 rejects).
 On 2026-12-04 too, from npm, `apify` (`@apify/actors-mcp-server` 0.10.6 `--tools
 actors,docs,runs,storage,add-actor`: typed extras in a module that imports nothing else from `typing`,
-whose emptied import left two blank lines, which ruff's isort rule (I001) rejects)."""
+whose emptied import left two blank lines, which ruff's isort rule (I001) rejects). On 2026-12-04,
+from PyPI, `yfmcp` (yfmcp 0.14.0, FastMCP 1 on mcp 1.x: a result that may be the MCP SDK's
+`ImageContent`, whose `Annotations.priority` is a bounded number or null with a `null` default, which
+datamodel-code-generator makes a `RootModel[float]` whose root is `float | None`)."""
 
 from __future__ import annotations
 
@@ -84,6 +87,7 @@ PICKED = {
     "harbor": ("record_delegation_result",),  # harbormaster-mcp: an argument `output`, a wrapped `str` result
     "unity": ("manage_asset", "manage_components"),  # mcpforunityserver: `anyOf` integer and number (PYI041)
     "apify": ("get-actor-run",),  # @apify/actors-mcp-server: typed extras, the module's only `typing` import
+    "yfmcp": ("yfinance_get_price_history",),  # yfmcp: a bounded, nullable number with a `null` output default
 }
 
 WIDE = {
@@ -250,6 +254,16 @@ def _rules_5_files(tool: str) -> tuple[str, str]:
     return files["client.py"].decode(), files[f"_models/{tool}.py"].decode()
 
 
+def test_a_bounded_number_or_null_with_a_null_default_is_a_value_not_a_root_model(package: Path) -> None:
+    """yfmcp's `yfinance_get_price_history` may return the MCP SDK's `ImageContent`, whose
+    `Annotations.priority` is `anyOf` a number from 0 to 1 and null, default null: the models had
+    `class ...Priority(RootModel[float])` with `root: float | None = Field(None, ...)`, which failed
+    `mypy --strict` over the package (a root that is not its base's type)."""
+    source = (package / "_models" / "yfinance_get_price_history.py").read_text(encoding="utf-8")
+    assert "RootModel" not in source, source
+    assert re.search(r"priority: Annotated\[float, Field\(ge=0\.0, le=1\.0[^)]*\)\] \| None = Field\(", source), source
+
+
 def test_exclusive_bounds_are_strict_bounds_of_the_field(package: Path) -> None:
     source = (package / "_models" / "read_documentation.py").read_text(encoding="utf-8")
     assert re.search(r"max_length: int \| None = Field\([^)]*\bgt=0,[^)]*\blt=1000000,", source), source
@@ -287,6 +301,9 @@ async def use(client: PickedClient) -> None:
     done: str = await client.record_delegation_result(job_id="j", status="completed", output="42")
     report: str = await (await client.start_render_report(handle="h")).result()
     await client.manage_asset(action="search", path="Assets", page_number=2, page_size=0.5)
+    history = await client.yfinance_get_price_history(symbol="AAPL", chart_type="vwap")
+    if not isinstance(history.result, str) and history.result.annotations is not None:
+        priority: float | None = history.result.annotations.priority
 """
 """A user's code: plain strings where the wire takes strings, and still the JSON Schema's
 `minLength` checked before sending."""

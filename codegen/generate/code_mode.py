@@ -328,9 +328,11 @@ def _tag_value(member: dict[str, Any], tag: str) -> Any:
 
 
 def _union(members: Sequence[str]) -> str:
-    """The members as one type; `float` stands for `int | float` too, as a type checker reads it
-    (ruff's default rules reject the pair in a stub's signature, PYI041)."""
-    unique = list(dict.fromkeys(members))
+    """The members as one type, each named once however the branches nest (rootly-mcp-server's
+    `anyOf` of a nullable string and a nullable object was `str | None | X | None`, PYI016); `float`
+    stands for `int | float` too, as a type checker reads it (ruff's default rules reject the pair
+    in a stub's signature, PYI041)."""
+    unique = list(dict.fromkeys(part for member in members for part in _top_level_members(member)))
     if "Any" in unique:
         return "Any"
     if "float" in unique:
@@ -338,6 +340,28 @@ def _union(members: Sequence[str]) -> str:
     if "None" in unique:  # last, as people write it
         unique = [member for member in unique if member != "None"] + ["None"]
     return " | ".join(unique)
+
+
+def _top_level_members(annotation: str) -> list[str]:
+    """The members of a union written as `A | B`, leaving alone a `|` inside brackets or a string
+    (`list[str | None]`, `Literal["a | b"]`)."""
+    members, start, depth, quote, escaped = [], 0, 0, "", False
+    for index, char in enumerate(annotation):
+        if quote:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in "[]":
+            depth += 1 if char == "[" else -1
+        elif char == "|" and depth == 0:
+            members.append(annotation[start:index].strip())
+            start = index + 1
+    return [*members, annotation[start:].strip()]
 
 
 def _is_object(schema: dict[str, Any]) -> bool:

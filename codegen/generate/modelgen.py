@@ -919,7 +919,11 @@ def _inlined_plain_roots(source: str, stem: str) -> str:
     a field's `int` into a class. The `Annotated` form validates the same and type-checks as the
     value. A class is left alone when its value names another class, its root has a default, it is
     the tool's own `Input` or `Output`, or its name is used anywhere but as a type (a string
-    mentioning it, say).
+    mentioning it, say). One default is not the class's own: for a constrained branch of an `anyOf`
+    with `null` whose output default is `null` (the MCP SDK's `Annotations.priority`, in every
+    FastMCP tool that returns an image), datamodel-code-generator writes `X(RootModel[float])` with
+    `root: float | None = Field(None, ...)`, which fails `mypy --strict`; the `None` is the union's,
+    written where the class is used, so the class stands for `Annotated[float, Field(...)]`.
     """
     tree = parsed(source)
     if any(
@@ -1022,9 +1026,13 @@ def _plain_root_value(node: ast.ClassDef, classes: set[str], source: str) -> str
         and call.func.id.startswith("Field")
         and len(call.args) == 1
         and isinstance(call.args[0], ast.Constant)
-        and call.args[0].value is Ellipsis
         and all(keyword.arg is not None for keyword in call.keywords)
     ):
+        return None
+    base = node.bases[0].slice
+    if call.args[0].value is None and ast.unparse(annotation) == f"{ast.unparse(base)} | None":
+        value = ast.get_source_segment(source, base)  # the union's `null` default, put on its branch's root
+    elif call.args[0].value is not Ellipsis:
         return None
     if not call.keywords:
         return value

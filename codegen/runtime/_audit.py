@@ -123,6 +123,12 @@ _SYSTEM_MARKUP = re.compile(
 ("instance [inst] binders", lean-lsp-mcp's `lean_minimal_hypotheses`), and a chat template does
 not read a lower-case tag as its own."""
 
+_OPENING_SECTION = re.compile(r"\s*(<\s*instructions?\s*>)", re.IGNORECASE)
+_CLOSING_SECTION = re.compile(r"</\s*instructions?\s*>", re.IGNORECASE)
+"""An `<instructions>` tag that opens a text, and the tag that closes it, are the text's own section
+(dbt-mcp's `<instructions>Queries the dbt Semantic Layer ...</instructions><examples>...`, prompt
+structure as model vendors teach it); one that follows the text's own words is still markup."""
+
 _ZERO_WIDTH_JOINER: Final = "\u200d"
 _BLACK_FLAG: Final = "\U0001f3f4"
 _CANCEL_TAG: Final = "\U000e007f"
@@ -235,6 +241,15 @@ def _is_a_destination(text: str, match: re.Match[str]) -> bool:
     return secret >= 0 and _TO_A_SECRET.search(text, match.start(), secret) is not None
 
 
+def _own_section_tags(text: str) -> tuple[int, ...]:
+    """Where the `<instructions>` tag that opens `text` starts, and the tag that closes it, if any."""
+    opening = _OPENING_SECTION.match(text)
+    if opening is None:
+        return ()
+    closing = _CLOSING_SECTION.search(text, opening.end())
+    return (opening.start(1),) if closing is None else (opening.start(1), closing.start())
+
+
 def audit_text(text: str) -> list[TextFinding]:
     """Every finding in one piece of catalog text, in the order they occur within each kind.
 
@@ -249,6 +264,7 @@ def audit_text(text: str) -> list[TextFinding]:
         if text.isascii()
         else unicodedata.normalize("NFKC", "".join(c for c in text if not _is_invisible(c)))
     )
+    own_sections = _own_section_tags(visible)
     for kind, pattern in (
         (MODEL_INSTRUCTION, _MODEL_INSTRUCTION),
         (CREDENTIAL_REQUEST, _CREDENTIAL_REQUEST),
@@ -261,6 +277,8 @@ def audit_text(text: str) -> list[TextFinding]:
                 or _is_a_destination(visible, match)
                 or _tells_what_it_holds(visible, match)
             ):
+                continue
+            if kind == SYSTEM_MARKUP and match.start() in own_sections:
                 continue
             findings.append(TextFinding(kind, _excerpt(visible, match.start(), match.end())))
     return findings

@@ -157,6 +157,8 @@ _VALUE_OPTIONS = {
 `uvx --python 3.12 server`): that word is not what the launcher runs. `python -c CODE` runs no named
 file, so it names nothing."""
 _NOT_A_NAME = frozenset({"index", "main", "server", "cli", "app", "__main__", "dist", "build", "src", "lib", "bin"})
+_SAYS_ONLY_MCP = frozenset({"mcp", "mcp-server", "mcp_server", "server-mcp"})
+"""Package names that say what every server is, not which: `@currents/mcp`, `@sentry/mcp-server`."""
 
 
 def derived_server_id(command: tuple[str, ...]) -> str | None:
@@ -171,7 +173,9 @@ def derived_server_id(command: tuple[str, ...]) -> str | None:
     the package, whatever its entry point is called: `node node_modules/@antv/mcp-server-chart/build/index.js`
     is `mcp-server-chart`, and `node node_modules/@mastra/mcp-docs-server/dist/stdio.js`
     `mcp-docs-server`; elsewhere a file named like any package's entry point (`index.js`, `build/`)
-    gives its folder's name. Characters a server id cannot hold become `-`.
+    gives its folder's name. A scoped package whose own name says only "mcp" keeps its scope
+    (`npx -y @currents/mcp` is `currents-mcp`, as is its `node_modules/.bin/mcp` link). Characters a
+    server id cannot hold become `-`.
     """
     program, *rest = command
     target = program
@@ -196,12 +200,16 @@ def derived_server_id(command: tuple[str, ...]) -> str | None:
             else target.rpartition(".")[2]
         )
     parts = Path(target).parts
-    if "node_modules" in parts:  # a file of an installed npm package (not a `.bin/` link): the package
+    if "node_modules" in parts:  # a file of an installed npm package: the package
         package = parts[len(parts) - parts[::-1].index("node_modules") :]
-        if package[:1] != (".bin",):
+        if package[:1] == (".bin",) and Path(target).stem in _SAYS_ONLY_MCP:  # `.bin/mcp`: its package
+            package = _linked_package(target) or package
+        if package[:1] != (".bin",):  # a `.bin/` link that says more keeps its own name (`.bin/azmcp`)
             target = "/".join(package[:2] if package[:1] and package[0].startswith("@") else package[:1])
-    if target.startswith("@"):  # an npm package of a scope
-        target = target.partition("/")[2]
+    if target.startswith("@"):  # an npm package of a scope, named by its scope too when it says only "mcp"
+        scope, _, name = target[1:].partition("/")
+        name = name.partition("@")[0]
+        target = f"{scope}-{name}" if name in _SAYS_ONLY_MCP else name
     for part in reversed(Path(target).parts):  # a file of a package (`build/index.js`) is named by its folder
         part = part.partition("@")[0].partition(":")[0]  # no version or image tag
         for suffix in (".py", ".js", ".mjs", ".cjs", ".ts", ".exe", ".jar", ".dll", ".csproj"):
@@ -210,6 +218,15 @@ def derived_server_id(command: tuple[str, ...]) -> str | None:
         if candidate not in _NOT_A_NAME:
             return candidate if candidate and SERVER_ID.match(candidate) else None
     return None
+
+
+def _linked_package(link: str) -> tuple[str, ...] | None:
+    """The parts of the path below `node_modules/` of the file a `.bin/` link points at, if it is in a package."""
+    parts = Path(link).resolve().parts
+    if "node_modules" not in parts:
+        return None
+    package = parts[len(parts) - parts[::-1].index("node_modules") :]
+    return package if package[:1] != (".bin",) else None
 
 
 def ad_hoc_server(

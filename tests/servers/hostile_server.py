@@ -18,7 +18,7 @@ stdio, it answers it with 2026-07-28 and speaks that version instead) and lists 
   `fanned`, takes `echo`'s input through another.
 - `unknown-version`: `initialize` is answered with protocol version 2099-01-01.
 - `initialize-error`, `exit-at-start`: `initialize` is answered with an error, or not at all (the process exits).
-- `garbage-first`: three lines that are not JSON-RPC on stdout before anything else.
+- `garbage-first`: three lines that are not JSON-RPC, and two blank ones, on stdout before anything else.
 - `tools-not-implemented`: `tools/list`, though declared, is answered with -32601 Method not found.
 - `off-schema`, `no-structured`, `dangling-output`: `count` returns `n` as a string, returns no
   `structuredContent`, or lists an output schema whose `$ref` names nothing.
@@ -321,7 +321,7 @@ class Hostile:
 
 def serve_stdio(server: Hostile) -> None:
     if server.mode == "garbage-first":  # a server that logs to stdout before it speaks JSON-RPC
-        sys.stdout.write("Starting hostile server v1.0...\n{not json\n[1, 2]\n")
+        sys.stdout.write("Starting hostile server v1.0...\n\n{not json\n[1, 2]\n  \r\n")
         sys.stdout.flush()
     for line in sys.stdin:
         if line.strip():

@@ -147,8 +147,9 @@ async def pipe_transport(
     errors: str = "strict",
     overlong: Callable[[int], None] | None = None,
 ) -> AsyncIterator[Any]:
-    """The session's streams over a started server's pipes, each stdout line read by `parse`, and
-    the server stopped on the way out (`shut_down`).
+    """The session's streams over a started server's pipes, each stdout line read by `parse` (a
+    blank one skipped without a word, as `snapshot` skips it), and the server stopped on the way out
+    (`shut_down`).
 
     A line is decoded with `errors` on its own: with `"strict"`, a line that is not `encoding` is
     handed to `parse` as its bytes (the SDK's parser then refuses it, and the runtime fails the
@@ -176,7 +177,8 @@ async def pipe_transport(
             async with read_writer:
                 while chunk := await stdout.read(_CHUNK):
                     for line in lines.feed(chunk):
-                        await read_writer.send(parse(line))
+                        if line.strip():  # a blank line carries no message
+                            await read_writer.send(parse(line))
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
             pass  # the session is gone
         with anyio.CancelScope(shield=True), suppress(OSError):
