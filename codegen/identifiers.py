@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import unquote
 
 from codegen.errors import StubgenError
 from codegen.runtime._hub_catalog import HUB_SEPARATOR as HUB_SEPARATOR
@@ -86,7 +87,10 @@ plain value, an array's item or a union's member (`pages: list[Annotated[int, Fi
 rules 1 to 5 have `pages: list[ReadPdfInputSourcePage]`; `modelgen._inlined_plain_roots`); rules 7
 spell the Latin letters NFKD gives no ASCII form as CLDR's Latin-ASCII transform does (`straße` ->
 `strasse`, `smørbrød` -> `smorbrod`, `łódź` -> `lodz`, `StrasseSuchenInput`), which rules 1 to 6 leave
-out (`strae`, `smrbrd`, `odz`), see `_transliterated`.
+out (`strae`, `smrbrd`, `odz`), see `_transliterated`; rules 7 also name resources (or templates)
+whose names read alike after their URIs (`ui://widget/flights.html` and `ui://widget/flights-v2.html`,
+both `flights`: `read_flights` and `read_flights_v2`, where rules 1 to 6 give `read_flights_2` and
+`read_flights` by sort order), see `_told_apart_by_uri`.
 
 A snapshot records rules 4 or later (`namingRules`) always. Rules 1 to 3 differ only where a letter is beside
 a digit (`naming_rules_apply`), so a snapshot made by them records them only when it has such a name;
@@ -280,6 +284,76 @@ class Named:
     python: str
 
 
+URI_NAMING_RULES = 7
+"""The first naming rules that tell resources (or templates) whose names read alike apart by their URIs."""
+
+_TEMPLATE_EXPRESSION = re.compile(r"\{[^{}]*\}")
+_URI_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def _last_segment(uri: str) -> str:
+    """The last segment of a hierarchical URI's path with text in it (its authority when the path has
+    none: `ui://flights`), percent-escapes decoded, leaving out template expressions (`{id}`), the
+    query and the fragment; empty for an opaque URI (`urn:...`, `data:...`)."""
+    text = re.split(r"[?#]", _TEMPLATE_EXPRESSION.sub("", uri), maxsplit=1)[0]
+    scheme = _URI_SCHEME.match(text)
+    path = text[scheme.end() :] if scheme else text
+    segments = [segment for segment in path.split("/") if segment] if path.startswith("/") else []
+    return unquote(segments[-1]) if segments else ""
+
+
+def _named_after(label: str, part: str, prefix: str, fallback: str, rules: int) -> str:
+    """The label's name and the words of a URI's `part` that the label does not already say
+    (`flights` and `flights-v2` -> `read_flights_v2`; `flights` and `flights` -> `read_flights`). The
+    part's words are kept within the length limit, at most half of it, the label's cut to make room."""
+    name = snake_case(label, fallback, rules)
+    label_words = [word.lower() for word in _words(label, rules)]
+    part_words = [word.lower() for word in _words(part, rules)]
+    count = len(label_words)
+    if part_words[:count] == label_words:
+        extra = part_words[count:]
+    elif count and part_words[-count:] == label_words:
+        extra = part_words[:-count]
+    else:
+        extra = part_words
+    suffix = "_".join(extra)[: _MAX_LENGTH // 2].strip("_")
+    if not suffix:
+        return prefix + name
+    return prefix + snake_case(f"{name[: _MAX_LENGTH - len(suffix) - 1]}_{suffix}", fallback, rules)
+
+
+def _told_apart_by_uri(
+    named: Mapping[str, str], labels: Mapping[str, str], prefix: str, fallback: str, rules: int
+) -> dict[str, str]:
+    """The names of the items (URI -> the name its label gives) whose labels name them alike, told
+    apart by each URI's last segment (`_last_segment`): its stem (`ui://widget/flights-v2.html` ->
+    `read_flights_v2`), or the whole segment where the stem names another alike and the segment does
+    not (`read_flights_json` beside `read_flights_html`). Where the URIs tell none apart (the same last
+    segment, opaque URIs, a query alone) the items keep their label's name, for `_2` in sorted order. A
+    name depends only on the items named alike, never on the order they are listed in."""
+    groups: dict[str, list[str]] = {}
+    for uri, name in named.items():
+        groups.setdefault(name, []).append(uri)
+    names: dict[str, str] = {}
+    for group in (uris for uris in groups.values() if len(uris) > 1):
+        segments = {uri: _last_segment(uri) for uri in group}
+        by_stem = {
+            uri: _named_after(labels.get(uri, uri), segment.rpartition(".")[0] or segment, prefix, fallback, rules)
+            for uri, segment in segments.items()
+        }
+        by_segment = {
+            uri: _named_after(labels.get(uri, uri), segment, prefix, fallback, rules)
+            for uri, segment in segments.items()
+        }
+        chosen: dict[str, str] = {}
+        for uri in group:
+            alike = [by_segment[other] for other in group if segments[other] and by_stem[other] == by_stem[uri]]
+            chosen[uri] = by_segment[uri] if len(alike) > 1 and alike.count(by_segment[uri]) == 1 else by_stem[uri]
+        if len(set(chosen.values())) > 1:
+            names |= chosen
+    return names
+
+
 def assign_names(
     wire_names: Sequence[str],
     *,
@@ -292,6 +366,7 @@ def assign_names(
     where: str = "",
     kept: Mapping[str, str] | None = None,
     rules: int = NAMING_RULES,
+    by_uri: bool = False,
 ) -> list[Named]:
     """Give each wire name a unique snake_case identifier (by the naming `rules`), deterministically.
 
@@ -300,6 +375,8 @@ def assign_names(
     it, and the others are handled in sorted order and get `_2`, `_3`, ... on a collision.
     An explicit rename that collides with another name cannot be resolved and is an error naming both.
     `labels` gives the text to name an item after when its key is not its name (a resource's URI).
+    With `by_uri` (the keys are URIs), rules 7 name items whose labels read alike after their URIs
+    first (`_told_apart_by_uri`).
     """
     method_names = method_names or {}
     labels = labels or {}
@@ -322,11 +399,10 @@ def assign_names(
         if wire in wire_names and wire not in chosen and python not in owners and python not in reserved:
             chosen[wire] = python
             owners[python] = wire
-    bases = {
-        wire: escape(prefix + snake_case(labels.get(wire, wire), fallback, rules), reserved)
-        for wire in wire_names
-        if wire not in chosen
-    }
+    named = {wire: prefix + snake_case(labels.get(wire, wire), fallback, rules) for wire in wire_names}
+    if by_uri and rules >= URI_NAMING_RULES:
+        named |= _told_apart_by_uri(named, labels, prefix, fallback, rules)
+    bases = {wire: escape(named[wire], reserved) for wire in wire_names if wire not in chosen}
     exact = sorted(wire for wire, base in bases.items() if base == prefix + labels.get(wire, wire))
     for wire in (*exact, *sorted(wire for wire in bases if wire not in exact)):
         candidate, counter = bases[wire], 1
@@ -461,6 +537,7 @@ def plan_names(
         taken=taken | others("resources"),
         kept=kept["resources"],
         rules=snapshot.naming_rules,
+        by_uri=True,
     )
     taken |= {named.python for named in resource_names}
     template_names = assign_names(
@@ -471,6 +548,7 @@ def plan_names(
         taken=taken | others("resourceTemplates"),
         kept=kept["resourceTemplates"],
         rules=snapshot.naming_rules,
+        by_uri=True,
     )
     taken |= {named.python for named in template_names}
     prompt_names = assign_names(
