@@ -360,3 +360,63 @@ def test_each_list_kind_keeps_its_valid_entries_and_names_the_others(method: str
 @pytest.mark.parametrize("page", [{"tools": "broken"}, {"tools": {"name": "a"}}, ["tools"], None])
 def test_a_page_whose_entries_are_not_a_list_is_left_to_the_whole_page_check(page: Any) -> None:
     assert _runtime.valid_entries("tools/list", "2025-11-25", page) == (page, ())
+
+
+REFUSED_PAGES = [
+    # raw_server's `invalid-result` and hostile_server's `relist-invalid`: the tools are not a list
+    (
+        "tools/list",
+        {"tools": {"name": "broken", "inputSchema": {"type": "object"}}},
+        "/tools: Input should be a valid list",
+    ),
+    # raw_server's `prompts-list-invalid`
+    ("prompts/list", {"prompts": {"description": "nameless"}}, "/prompts: Input should be a valid list"),
+    ("tools/list", None, "/: Input should be a valid dictionary or instance of ListToolsResult"),
+    # two problems, where the first is named and the rest counted in: not "/: it is none of the shapes MCP allows there"
+    ("tools/list", {"tools": "broken", "nextCursor": 5}, "/nextCursor: Input should be a valid string; and more"),
+]
+
+
+@pytest.mark.parametrize("era", ERAS)
+@pytest.mark.parametrize(("method", "page", "problem"), REFUSED_PAGES)
+def test_a_page_refused_whole_is_refused_for_what_is_wrong_with_it(
+    era: str, method: str, page: Any, problem: str
+) -> None:
+    """A page no entry-by-entry reading can save still fails its server; the error names the place of
+    the first problem and what is wrong there, as `snapshot` does, and whether there is more."""
+    from pydantic import ValidationError
+
+    if era == "modern" and isinstance(page, dict):
+        page = {"resultType": "complete", "ttlMs": 0, "cacheScope": "public", **page}
+    with pytest.raises(ValidationError) as refused:
+        _runtime.read_page(method, ERAS[era], page)
+    error = _runtime._not_mcp("malformed", method, refused.value)
+    assert str(error) == f"server 'malformed': {method} failed: its answer is not valid MCP ({problem}) (code -32700)"
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (
+            [{"type": "video", "url": "x"}],
+            "/content/0: {'type': 'video', 'url': 'x'} is none of the shapes MCP allows there",
+        ),
+        (
+            [{"type": "text", "text": "ok"}, {"type": "video"}, {"type": "text"}],
+            "/content/1: {'type': 'video'} is none of the shapes MCP allows there; and more",
+        ),
+    ],
+    ids=["one-block", "two-blocks"],
+)
+def test_a_value_that_fits_no_shape_is_named_by_its_own_place(content: list[Any], problem: str) -> None:
+    """pydantic reports each shape of a union under the shape's name (`/content/0/TextContent/type`):
+    the error names the value that fits none of them, not one of its fields, nor the list holding it."""
+    from mcp.types import CallToolResult
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError) as refused:
+        CallToolResult.model_validate({"content": content}, by_name=False)
+    error = _runtime._not_mcp("malformed", "tool 'echo'", refused.value)
+    assert (
+        str(error) == f"server 'malformed': tool 'echo' failed: its answer is not valid MCP ({problem}) (code -32700)"
+    )

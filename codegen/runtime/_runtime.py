@@ -2055,30 +2055,41 @@ def _call_advice(protocol_version: str, error: MCPError) -> str:
 
 def _not_mcp(server: str, request: str, error: Exception) -> ServerError | None:
     """`ServerError` for an answer the SDK's models refuse (pydantic's `ValidationError`): not valid MCP,
-    such as a content block of a type MCP does not have. It names where, and what was found there."""
+    such as a content block of a type MCP does not have. It names the first problem's place and what
+    is wrong there, and says when there are more. A value that fits no shape of a union is named as
+    such: pydantic reports each shape's problems under the shape's class name (`/content/0/TextContent`)."""
     from pydantic import ValidationError
 
     if not isinstance(error, ValidationError):
         return None
     problems = error.errors()
-    where: list[Any] = []  # the locations' common start: where the value that fits nothing is
-    for parts in zip(*(problem["loc"] for problem in problems), strict=False):
-        if any(part != parts[0] for part in parts):
-            break
-        where.append(parts[0])
-    pointer = "/" + "/".join(str(part) for part in where)
-    if len(problems) == 1:
-        found = problems[0]["msg"]
-    else:  # one problem per shape a union allows: the value there fits none of them
+    first = problems[0]["loc"]
+    shape = next(
+        (index for index, part in enumerate(first) if isinstance(part, str) and part[:1].isupper()),
+        None,
+    )
+    if shape is None:
+        where, found, covered = first, problems[0]["msg"], 1
+    else:
+        where = first[:shape]
+        alternatives = [problem for problem in problems if problem["loc"][:shape] == where]
         # a field a shape misses names the value itself (its location: the value's, the shape's, the field)
         value = next(
-            (item["input"] for item in problems if len(item["loc"]) == len(where) + 2), None
+            (
+                problem["input"]
+                for problem in alternatives
+                if problem["type"] == "missing" and len(problem["loc"]) == shape + 2
+            ),
+            None,
         )
-        found = (
-            "it" if value is None else _clip(repr(value), 80)
-        ) + " is none of the shapes MCP allows there"
+        found = ("it" if value is None else _clip(repr(value), 80)) + (
+            " is none of the shapes MCP allows there"
+        )
+        covered = len(alternatives)
+    pointer = "/" + "/".join(str(part) for part in where)
+    more = "; and more" if covered < len(problems) else ""
     return ServerError(
-        server, request, _NOT_MCP, f"its answer is not valid MCP ({pointer}: {found})"
+        server, request, _NOT_MCP, f"its answer is not valid MCP ({pointer}: {found}{more})"
     )
 
 
