@@ -1,7 +1,8 @@
 """One malformed entry in a list answer (a tool whose `inputSchema` is a string, a prompt without a
 name) is left out with one warning naming the server, the list method, the entry and what is wrong;
 the rest of the server's catalog, and a hub's other servers, stay. The SDK's check of a whole page
-refused the page, so one bad tool took down `snapshot`, `verify()` and every server of a hub.
+refused the page, so one bad tool took down `snapshot`, `verify()`, every server of a hub, and a call
+in whose midst the SDK session lists the tools (after -32020, or to learn a tool's output schema).
 
 `tests/servers/malformed_entries_server.py` serves them over stdio, in both protocol eras."""
 
@@ -29,7 +30,7 @@ from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot
 from codegen.snapshot.discovery import connect, list_catalog
 from tests.conftest import PYTHON, REPO, SERVERS
 from tests.servers.json_http import JsonHttpHandler
-from tests.servers.malformed_entries_server import OBJECT, reply
+from tests.servers.malformed_entries_server import HEADER_MISMATCH, OBJECT, REGIONAL, reply
 
 MALFORMED = SERVERS / "malformed_entries_server.py"
 NOTES = REPO / "examples" / "notes_server.py"
@@ -70,7 +71,12 @@ def names(snapshot: Snapshot) -> dict[str, list[str]]:
     }
 
 
-KEPT = {"tools": ["echo", "grow"], "resources": ["readme"], "resourceTemplates": ["page"], "prompts": ["summarize"]}
+KEPT = {
+    "tools": ["echo", "grow", "regional"],
+    "resources": ["readme"],
+    "resourceTemplates": ["page"],
+    "prompts": ["summarize"],
+}
 
 
 @pytest.mark.parametrize("era", ERAS)
@@ -94,26 +100,32 @@ def test_snapshot_leaves_out_each_malformed_entry_with_one_warning(era: str, tmp
 
 
 @pytest.fixture
-def malformed_http() -> Iterator[str]:
-    """The server's answers over Streamable HTTP on 127.0.0.1 (JSON bodies), its era the URL's last part."""
+def malformed_http() -> Iterator[tuple[str, list[str]]]:
+    """The server's answers over Streamable HTTP on 127.0.0.1 (JSON bodies), its era the URL's last
+    part; yields the URL and the requests answered so far, each its method and any error code."""
+    requests: list[str] = []
 
     class Handler(JsonHttpHandler):
         protocol_version = "HTTP/1.1"
 
         def do_POST(self) -> None:
             message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-            answer = reply(self.path.rsplit("/", 1)[-1], message)
+            headers = {name.lower(): value for name, value in self.headers.items()}
+            answer = reply(self.path.rsplit("/", 1)[-1], message, headers=headers)
             if answer is None:
                 self.send_response(202)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
                 return
-            self.send_json(answer)
+            error = answer.get("error")
+            code = error.get("code") if isinstance(error, dict) else None
+            requests.append(message["method"] if code is None else f"{message['method']} {code}")
+            self.send_json(answer, 400 if code == HEADER_MISMATCH else 200)  # as the SDK's servers answer it
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
+        yield f"http://127.0.0.1:{server.server_address[1]}/mcp", requests
     finally:
         server.shutdown()
         server.server_close()
@@ -121,10 +133,11 @@ def malformed_http() -> Iterator[str]:
 
 @pytest.mark.parametrize("era", ERAS)
 def test_snapshot_over_streamable_http_leaves_out_the_same_entries(
-    era: str, malformed_http: str, tmp_path: Path, run_cli
+    era: str, malformed_http: tuple[str, list[str]], tmp_path: Path, run_cli
 ) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "malformed.json"
-    result = run_cli("snapshot", "--name", "malformed", "--out", out, "--url", f"{malformed_http}/{era}")
+    url, _requests = malformed_http
+    result = run_cli("snapshot", "--name", "malformed", "--out", out, "--url", f"{url}/{era}")
     assert result.exit_code == 0, result.stderr
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
     assert warnings == [
@@ -158,6 +171,7 @@ def listed(era: str) -> Snapshot:
         tools=(
             {"name": "echo", "description": "Echo the text.", "inputSchema": OBJECT},
             {"name": "grow", "description": "Add tools.", "inputSchema": {"type": "object"}},
+            REGIONAL,
         ),
         resources=({"name": "readme", "uri": "file:///readme.md"},),
         resource_templates=({"name": "page", "uriTemplate": "file:///{page}"},),
@@ -259,6 +273,61 @@ async def test_verify_reports_a_generated_tool_the_server_now_lists_malformed_as
     )
 
 
+def before_headers(snapshot: Snapshot, parse_text_json: bool) -> Snapshot:
+    """The snapshot as taken before the server mirrored `regional`'s `region` into a header."""
+    document = json.loads(snapshot.canonical_bytes())
+    for tool in document["tools"]:
+        if tool["name"] == "regional":
+            del tool["inputSchema"]["properties"]["region"]["x-mcp-header"]
+    document["parseTextJson"] = parse_text_json
+    return parse_snapshot(json.dumps(document).encode(), "malformed")
+
+
+@pytest.mark.parametrize("parse_text_json", [False, True], ids=["sdk-call", "session-call"])
+async def test_a_call_refused_for_its_headers_is_sent_again_after_a_listing_read_entry_by_entry(
+    parse_text_json: bool, malformed_http: tuple[str, list[str]], generated: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A call the server refuses for an `Mcp-Param-*` header the snapshot did not know (-32020) is
+    sent again once the tools are listed, page by page, up to the tool: on the SDK's call path by
+    `mcp.Client.call_tool`, with `parse_text_json` by the runtime. Both listings leave out each
+    malformed tool with a warning; the SDK's check of a whole page failed the call."""
+    url, requests = malformed_http
+    package = generated(
+        f"headers_{parse_text_json}".lower(), [before_headers(listed("modern"), parse_text_json)], "malformed"
+    )
+    with caplog.at_level(logging.WARNING), anyio.fail_after(30):
+        async with package.MalformedClient.connect(f"{url}/modern") as client:
+            assert (await client.regional(region="eu")).region == "eu"
+    assert [line for line in requests if line.startswith("tools/")] == [
+        f"tools/call {HEADER_MISMATCH}",
+        "tools/list",
+        "tools/list",
+        "tools/call",
+    ]
+    warned = [record.getMessage() for record in caplog.records if "not valid MCP" in record.getMessage()]
+    assert warned == [f"malformed: {line}; it was left out" for line in LEFT_OUT]
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_a_hub_over_clients_it_never_listed_calls_past_malformed_tools(
+    era: str, generated: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`Hub(server=client)` lists no tools, so the SDK lists them to check the first result against
+    the tool's output schema; so does a call straight through the SDK client a generated client
+    holds. That listing leaves out the malformed tools (with a warning) instead of failing the call."""
+    hub_module = generated(f"rawhub_{era}", [listed(era)], "hub")
+    package = importlib.import_module(f"rawhub_{era}.malformed")
+    with caplog.at_level(logging.WARNING), anyio.fail_after(30):
+        async with package.MalformedClient.connect(stdio(MALFORMED, "--era", era)) as client:
+            hub = hub_module.Hub(malformed=client)
+            assert (await hub.call("malformed__echo", {"text": "hi"})).content[0].text == "echo: hi"
+        async with package.MalformedClient.connect(stdio(MALFORMED, "--era", era)) as client:
+            raw = await client.mcp_client.call_tool("echo", {"text": "raw"})
+            assert raw.content[0].text == "echo: raw"
+    warned = [record.getMessage() for record in caplog.records if "not valid MCP" in record.getMessage()]
+    assert warned == 2 * [f"malformed: {line}; it was left out" for line in LEFT_OUT[:4]]
+
+
 GOOD = {
     "tools/list": {"name": "good", "inputSchema": {"type": "object"}},
     "resources/list": {"name": "good", "uri": "file:///good"},
@@ -291,3 +360,63 @@ def test_each_list_kind_keeps_its_valid_entries_and_names_the_others(method: str
 @pytest.mark.parametrize("page", [{"tools": "broken"}, {"tools": {"name": "a"}}, ["tools"], None])
 def test_a_page_whose_entries_are_not_a_list_is_left_to_the_whole_page_check(page: Any) -> None:
     assert _runtime.valid_entries("tools/list", "2025-11-25", page) == (page, ())
+
+
+REFUSED_PAGES = [
+    # raw_server's `invalid-result` and hostile_server's `relist-invalid`: the tools are not a list
+    (
+        "tools/list",
+        {"tools": {"name": "broken", "inputSchema": {"type": "object"}}},
+        "/tools: Input should be a valid list",
+    ),
+    # raw_server's `prompts-list-invalid`
+    ("prompts/list", {"prompts": {"description": "nameless"}}, "/prompts: Input should be a valid list"),
+    ("tools/list", None, "/: Input should be a valid dictionary or instance of ListToolsResult"),
+    # two problems, where the first is named and the rest counted in: not "/: it is none of the shapes MCP allows there"
+    ("tools/list", {"tools": "broken", "nextCursor": 5}, "/nextCursor: Input should be a valid string; and more"),
+]
+
+
+@pytest.mark.parametrize("era", ERAS)
+@pytest.mark.parametrize(("method", "page", "problem"), REFUSED_PAGES)
+def test_a_page_refused_whole_is_refused_for_what_is_wrong_with_it(
+    era: str, method: str, page: Any, problem: str
+) -> None:
+    """A page no entry-by-entry reading can save still fails its server; the error names the place of
+    the first problem and what is wrong there, as `snapshot` does, and whether there is more."""
+    from pydantic import ValidationError
+
+    if era == "modern" and isinstance(page, dict):
+        page = {"resultType": "complete", "ttlMs": 0, "cacheScope": "public", **page}
+    with pytest.raises(ValidationError) as refused:
+        _runtime.read_page(method, ERAS[era], page)
+    error = _runtime._not_mcp("malformed", method, refused.value)
+    assert str(error) == f"server 'malformed': {method} failed: its answer is not valid MCP ({problem}) (code -32700)"
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (
+            [{"type": "video", "url": "x"}],
+            "/content/0: {'type': 'video', 'url': 'x'} is none of the shapes MCP allows there",
+        ),
+        (
+            [{"type": "text", "text": "ok"}, {"type": "video"}, {"type": "text"}],
+            "/content/1: {'type': 'video'} is none of the shapes MCP allows there; and more",
+        ),
+    ],
+    ids=["one-block", "two-blocks"],
+)
+def test_a_value_that_fits_no_shape_is_named_by_its_own_place(content: list[Any], problem: str) -> None:
+    """pydantic reports each shape of a union under the shape's name (`/content/0/TextContent/type`):
+    the error names the value that fits none of them, not one of its fields, nor the list holding it."""
+    from mcp.types import CallToolResult
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError) as refused:
+        CallToolResult.model_validate({"content": content}, by_name=False)
+    error = _runtime._not_mcp("malformed", "tool 'echo'", refused.value)
+    assert (
+        str(error) == f"server 'malformed': tool 'echo' failed: its answer is not valid MCP ({problem}) (code -32700)"
+    )

@@ -11,9 +11,9 @@ from http.server import BaseHTTPRequestHandler
 class JsonHttpHandler(BaseHTTPRequestHandler):
     """A subclass writes `do_POST`; `send_json` answers it with one JSON body."""
 
-    def send_json(self, payload: object) -> None:
+    def send_json(self, payload: object, status: int = 200) -> None:
         data = json.dumps(payload).encode()
-        self.send_response(200)
+        self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()

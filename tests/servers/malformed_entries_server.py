@@ -8,6 +8,9 @@ a prompt without a `name`. `tools/list` comes in two pages, so an entry is named
 it with -32601, as pre-2026 servers do, and answers `initialize`. `reply` answers one message, for
 a test's Streamable HTTP endpoint too. Calling the tool `grow` adds a good
 tool `late` and a malformed `late_broken`, then sends `notifications/tools/list_changed`.
+`regional` mirrors its `region` into an `Mcp-Param-Region` header (`x-mcp-header`, SEP-2243): given
+a request's HTTP headers, `reply` refuses a call without it with -32020, as the SDK's servers do, so
+a client that did not know the annotation must list the tools (both pages) and send it again.
 """
 
 from __future__ import annotations
@@ -20,6 +23,17 @@ from typing import Any
 LEGACY_VERSION = "2025-06-18"
 MODERN_VERSION = "2026-07-28"
 OBJECT = {"type": "object", "properties": {"text": {"type": "string"}}}
+HEADER_MISMATCH = -32020
+REGIONAL = {
+    "name": "regional",
+    "description": "Say which region answered.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"region": {"type": "string", "x-mcp-header": "Region"}},
+        "required": ["region"],
+    },
+    "outputSchema": {"type": "object", "properties": {"region": {"type": "string"}}, "required": ["region"]},
+}
 
 FIRST_PAGE: list[object] = [
     {"name": "echo", "description": "Echo the text.", "inputSchema": OBJECT},
@@ -33,6 +47,7 @@ SECOND_PAGE: list[object] = [
     {"name": "array_output", "inputSchema": OBJECT, "outputSchema": []},
     {"name": "string_annotations", "inputSchema": OBJECT, "annotations": "read only"},
     {"name": "grow", "description": "Add tools.", "inputSchema": {"type": "object"}},
+    REGIONAL,
 ]
 LATE: list[object] = [
     {"name": "late", "inputSchema": {"type": "object"}},
@@ -48,10 +63,14 @@ OTHER_LISTS: dict[str, dict[str, object]] = {
 }
 
 
-def reply(era: str, message: dict[str, Any], grown: bool = False) -> dict[str, object] | None:
-    """The answer to one JSON-RPC message (None for a notification), over stdio or HTTP alike."""
+def reply(
+    era: str, message: dict[str, Any], grown: bool = False, headers: dict[str, str] | None = None
+) -> dict[str, object] | None:
+    """The answer to one JSON-RPC message (None for a notification), over stdio or HTTP alike
+    (`headers`: the HTTP request's, by lower-case name)."""
     method, request_id = message.get("method"), message.get("id")
     params = message.get("params") or {}
+    arguments = params.get("arguments") or {}
     if request_id is None:
         return None
     capabilities = {"tools": {"listChanged": True}, "resources": {}, "prompts": {}}
@@ -65,8 +84,15 @@ def reply(era: str, message: dict[str, Any], grown: bool = False) -> dict[str, o
         result = {"tools": SECOND_PAGE + (LATE if grown else [])}
     elif method == "tools/list":
         result = {"tools": FIRST_PAGE, "nextCursor": "2"}
+    elif method == "tools/call" and params.get("name") == "regional":
+        region = arguments.get("region")
+        if headers is not None and headers.get("mcp-param-region") != region:
+            error = {"code": HEADER_MISMATCH, "message": f"Mcp-Param-Region header does not match region {region!r}"}
+            return {"jsonrpc": "2.0", "id": request_id, "error": error}
+        answer = {"region": region}
+        result = {"content": [{"type": "text", "text": json.dumps(answer)}], "structuredContent": answer}
     elif method == "tools/call":
-        result = {"content": [{"type": "text", "text": f"echo: {(params.get('arguments') or {}).get('text', '')}"}]}
+        result = {"content": [{"type": "text", "text": f"echo: {arguments.get('text', '')}"}]}
     elif method in OTHER_LISTS:
         result = OTHER_LISTS[method]
     elif method == "ping":

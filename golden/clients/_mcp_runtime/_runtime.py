@@ -91,6 +91,8 @@ if TYPE_CHECKING:
         InputRequiredResult,
         InputResponse,
         InputResponses,
+        ListToolsResult,
+        PaginatedRequestParams,
         ReadResourceResult,
         RequestParamsMeta,
         ResourceLink,
@@ -559,12 +561,16 @@ def read_page(method: str, version: str, result: Any) -> tuple[Any, tuple[LeftOu
 
 
 async def list_page(
-    client: Client | ClientSession, method: str, cursor: str | None, timeout: float | None = None
+    client: Client | ClientSession,
+    method: str,
+    cursor: str | None,
+    timeout: float | None = None,
+    meta: RequestParamsMeta | None = None,
 ) -> tuple[Any, tuple[LeftOutEntry, ...]]:
     """One page of a list method, sent as the SDK's `ClientSession` sends it and read by `read_page`:
     an entry the SDK's models refuse is left out and returned, not the whole page refused; an error
-    answer raises the SDK's `MCPError`. `timeout`: the session's read timeout when None. The
-    client's response cache is not used."""
+    answer raises the SDK's `MCPError`. `timeout`: the session's read timeout when None; `meta`: the
+    request's `_meta`. The client's response cache is not used."""
     from mcp.types import (
         ListPromptsRequest,
         ListResourcesRequest,
@@ -580,7 +586,7 @@ async def list_page(
         "prompts/list": ListPromptsRequest,
     }
     session: Any = getattr(client, "session", client)  # an opened `mcp.Client` holds its session
-    params = PaginatedRequestParams(cursor=cursor)
+    params = PaginatedRequestParams(cursor=cursor, _meta=meta)
     data = requests[method](params=params).model_dump(by_alias=True, mode="json", exclude_none=True)
     options: dict[str, Any] = {}
     session._stamp(data, options)  # the protocol headers and 2026-07-28 `_meta`, as `send_request`
@@ -1154,6 +1160,46 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
     dispatcher.on_stream_exception = on_stream_exception
 
 
+def _list_tools_entry_by_entry(client: Client | ClientSession, server: str) -> None:
+    """Have the SDK session read each `tools/list` page it sends as `list_page` does: entry by entry
+    once the SDK refuses the page, each entry left out logged as a warning naming the server. The
+    session lists the tools in the middle of a call: to learn the `Mcp-Param-*` headers of a call the
+    server refused for them (-32020), or the output schema of a tool no listing gave it (a call
+    through a hub that never listed, or straight through the SDK client), and its check of the whole
+    page failed the call for one malformed tool."""
+    session: Any = getattr(client, "session", client)
+    if not hasattr(session, "_absorb_tool_listing") or getattr(
+        session.list_tools, _ADJUSTED, False
+    ):  # a stand-in session, or one already adjusted
+        return
+    pages: dict[str, int] = {}  # the listing's cursors so far, each with the page it asks for
+
+    async def list_tools(*, params: PaginatedRequestParams | None = None) -> ListToolsResult:
+        cursor = None if params is None else params.cursor
+        if cursor is None:  # a new listing
+            pages.clear()
+        meta = None if params is None else params.meta
+        page, left_out = await list_page(session, "tools/list", cursor, meta=meta)
+        number = 1 if cursor is None else pages.get(cursor, 1)
+        if page.next_cursor is not None:
+            pages[page.next_cursor] = number + 1
+        for entry in left_out:
+            import logging
+
+            logging.getLogger(__name__).warning(
+                "%s: %s; it was left out",
+                server,
+                dataclasses.replace(entry, page=number).describe(),
+            )
+        listed: ListToolsResult = session._absorb_tool_listing(
+            page, complete=cursor is None and page.next_cursor is None
+        )
+        return listed
+
+    setattr(list_tools, _ADJUSTED, True)
+    session.list_tools = list_tools
+
+
 def _warn_of_stray_answers(client: Client | ClientSession, server: str) -> None:
     """One warning naming the server for an answer no request waits for (an id never sent, a second
     answer, one after its call gave up): the SDK drops it with a debug line, so a call whose answer
@@ -1215,6 +1261,7 @@ class GeneratedClient:
         _read_raw_tool_results(client)
         _fail_unreadable_answers(client)
         _warn_of_stray_answers(client, self.server_name)
+        _list_tools_entry_by_entry(client, self.server_name)
 
     @classmethod
     def connect(
@@ -1575,7 +1622,8 @@ class GeneratedClient:
         )
 
     async def _list_until(self, tool: str) -> None:
-        """List the tools again, page by page, until `tool` is listed: the session then knows its current schema."""
+        """List the tools again, page by page, until `tool` is listed: the session then knows its current
+        schema. Each page is read entry by entry (`_list_tools_entry_by_entry`)."""
         from mcp.types import PaginatedRequestParams
 
         session = self._session()
@@ -2007,30 +2055,41 @@ def _call_advice(protocol_version: str, error: MCPError) -> str:
 
 def _not_mcp(server: str, request: str, error: Exception) -> ServerError | None:
     """`ServerError` for an answer the SDK's models refuse (pydantic's `ValidationError`): not valid MCP,
-    such as a content block of a type MCP does not have. It names where, and what was found there."""
+    such as a content block of a type MCP does not have. It names the first problem's place and what
+    is wrong there, and says when there are more. A value that fits no shape of a union is named as
+    such: pydantic reports each shape's problems under the shape's class name (`/content/0/TextContent`)."""
     from pydantic import ValidationError
 
     if not isinstance(error, ValidationError):
         return None
     problems = error.errors()
-    where: list[Any] = []  # the locations' common start: where the value that fits nothing is
-    for parts in zip(*(problem["loc"] for problem in problems), strict=False):
-        if any(part != parts[0] for part in parts):
-            break
-        where.append(parts[0])
-    pointer = "/" + "/".join(str(part) for part in where)
-    if len(problems) == 1:
-        found = problems[0]["msg"]
-    else:  # one problem per shape a union allows: the value there fits none of them
+    first = problems[0]["loc"]
+    shape = next(
+        (index for index, part in enumerate(first) if isinstance(part, str) and part[:1].isupper()),
+        None,
+    )
+    if shape is None:
+        where, found, covered = first, problems[0]["msg"], 1
+    else:
+        where = first[:shape]
+        alternatives = [problem for problem in problems if problem["loc"][:shape] == where]
         # a field a shape misses names the value itself (its location: the value's, the shape's, the field)
         value = next(
-            (item["input"] for item in problems if len(item["loc"]) == len(where) + 2), None
+            (
+                problem["input"]
+                for problem in alternatives
+                if problem["type"] == "missing" and len(problem["loc"]) == shape + 2
+            ),
+            None,
         )
-        found = (
-            "it" if value is None else _clip(repr(value), 80)
-        ) + " is none of the shapes MCP allows there"
+        found = ("it" if value is None else _clip(repr(value), 80)) + (
+            " is none of the shapes MCP allows there"
+        )
+        covered = len(alternatives)
+    pointer = "/" + "/".join(str(part) for part in where)
+    more = "; and more" if covered < len(problems) else ""
     return ServerError(
-        server, request, _NOT_MCP, f"its answer is not valid MCP ({pointer}: {found})"
+        server, request, _NOT_MCP, f"its answer is not valid MCP ({pointer}: {found}{more})"
     )
 
 
