@@ -569,7 +569,7 @@ def test_a_server_whose_package_is_code_modes_folder_is_refused_and_code_mode_ke
 @pytest.fixture
 def generated(project: Path) -> Iterator[Path]:
     """The project generated (by a real `mcp-stubgen` process), its output importable as `clients`."""
-    subprocess.run([PY, "-m", "codegen", "generate"], cwd=project, check=True, capture_output=True)
+    subprocess.run([PY, "-m", "codegen.cli", "generate"], cwd=project, check=True, capture_output=True)
     sys.path.insert(0, str(project))
     try:
         yield project

@@ -17,7 +17,7 @@ from codegen.generate.formatting import LINE_LENGTH
 from codegen.generate.publish import diff_trees, read_tree
 from codegen.generate.runtime_folder import OPTIONAL_FILES, RUNTIME_PACKAGE, runtime_files
 from codegen.snapshot import load_snapshot, write_snapshot
-from tests.conftest import REPO
+from tests.conftest import PYTHON, REPO
 from tests.drift_helpers import obj, snap, tool
 from tests.regen_goldens import GOLDEN, OUTPUT, REGEN_COMMAND, case_package, case_renames, cases
 
@@ -168,7 +168,7 @@ def test_a_tools_tenth_numbered_model_is_imported_in_rufs_order(tmp_path: Path) 
     kinds = [obj({f"field{index}": {"type": "string"}}, (f"field{index}",)) for index in range(12)]
     schema = obj({"operations": {"type": "array", "items": {"anyOf": kinds}}}, ("operations",))
     write_snapshot(tmp_path / "numbered.json", snap((tool("batch_update_doc", schema),)))
-    generate = [sys.executable, "-m", "codegen.cli", "generate", "numbered.json", "--out", "clients"]
+    generate = [PYTHON, "-m", "codegen.cli", "generate", "numbered.json", "--out", "clients"]
     environment = {**os.environ, "PYTHONPATH": str(REPO)}  # this checkout's codegen, whatever is installed
     generated = subprocess.run(generate, capture_output=True, text=True, cwd=tmp_path, env=environment, timeout=300)
     assert generated.returncode == 0, generated.stderr

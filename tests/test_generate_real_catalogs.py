@@ -40,7 +40,6 @@ datamodel-code-generator makes a `RootModel[float]` whose root is `float | None`
 from __future__ import annotations
 
 import ast
-import functools
 import re
 import subprocess
 import sys
@@ -182,7 +181,9 @@ def test_a_union_of_literals_is_one_literal_in_the_model_and_the_method(package:
     assert values in (package / "client.py").read_text(encoding="utf-8")
 
 
-def test_a_constrained_string_in_an_array_or_a_union_is_a_plain_str_keyword(package: Path) -> None:
+def test_a_constrained_string_in_an_array_or_a_union_is_a_plain_str_keyword(
+    package: Path, rules_5_package: dict[str, bytes]
+) -> None:
     """datamodel-code-generator makes a `RootModel[str]` for a string with `minLength` that is an
     array's item or a union's member; git-mcp-server's keywords took those (`target: GitCheckoutInputTarget
     | GitCheckoutInputTarget1`), so `git_checkout(target="main")` failed a caller's `mypy --strict`.
@@ -193,19 +194,21 @@ def test_a_constrained_string_in_an_array_or_a_union_is_a_plain_str_keyword(pack
         "        files_to_stage: list[str] | NotGiven = NOT_GIVEN,\n",
         "        merged: bool | str | NotGiven = NOT_GIVEN,\n",
     )
-    rules_5_client, rules_5_models = _rules_5_files("git_checkout")
+    rules_5_client, rules_5_models = _rules_5_files(rules_5_package, "git_checkout")
     client, models = _files(package, "git_checkout")
     assert [line in rules_5_client for line in keywords] == [line in client for line in keywords] == [True] * 4
     assert "(RootModel[str])" in rules_5_models
     assert "RootModel" not in models and "Annotated[str, Field(description='File path" in models, models
 
 
-def test_an_alias_of_a_list_of_constrained_strings_is_a_plain_list_keyword(package: Path) -> None:
+def test_an_alias_of_a_list_of_constrained_strings_is_a_plain_list_keyword(
+    package: Path, rules_5_package: dict[str, bytes]
+) -> None:
     """biomcp's `search` takes `disease` as `type: ["string", "array"]` with `minLength` on the items:
     the models name the array `SearchInputDiseaseArray`, a `TypeAliasType` of a list of `RootModel[str]`,
     so `search(entity="article", disease=["melanoma"])` failed a caller's `mypy --strict`. By rules 6 the
     alias is of `list[Annotated[str, ...]]`, which a `list[str]` is to a type checker."""
-    client, models = _rules_5_files("search")
+    client, models = _rules_5_files(rules_5_package, "search")
     assert "        disease: SearchInputDiseaseString | list[str] | NotGiven = NOT_GIVEN,\n" in client, client
     assert (
         "        drug: SearchInputDiseaseString | list[str] | NotGiven = NOT_GIVEN,\n".replace("Disease", "Drug")
@@ -247,11 +250,15 @@ def _files(package: Path, tool: str) -> tuple[str, str]:
     return (package / "client.py").read_text(encoding="utf-8"), (package / "_models" / f"{tool}.py").read_text("utf-8")
 
 
-@functools.cache
-def _rules_5_files(tool: str) -> tuple[str, str]:
-    """The client and one tool's models module of the package a rules-5 snapshot of the tools gives."""
-    files = render_snapshot(replace(picked_snapshot(), naming_rules=5))
-    return files["client.py"].decode(), files[f"_models/{tool}.py"].decode()
+@pytest.fixture(scope="module")
+def rules_5_package() -> dict[str, bytes]:
+    """The files of the package a rules-5 snapshot of the tools gives, rendered once for the tests that read it."""
+    return render_snapshot(replace(picked_snapshot(), naming_rules=5))
+
+
+def _rules_5_files(rules_5_package: dict[str, bytes], tool: str) -> tuple[str, str]:
+    """The rules-5 package's client and one tool's models module."""
+    return rules_5_package["client.py"].decode(), rules_5_package[f"_models/{tool}.py"].decode()
 
 
 def test_a_bounded_number_or_null_with_a_null_default_is_a_value_not_a_root_model(package: Path) -> None:

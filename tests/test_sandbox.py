@@ -432,7 +432,7 @@ def test_the_documented_sandbox_example_runs_against_the_bundled_servers(tmp_pat
     printed = section[section.index("```text\n") + len("```text\n") :]
     printed = printed[: printed.index("```\n")]
     snapshots = [REPO / "golden" / name / "snapshot.json" for name in ("weather", "notes")]
-    command = [PY, "-m", "codegen", "generate", "--hub", "--code-mode", "--out", str(tmp_path / "clients")]
+    command = [PY, "-m", "codegen.cli", "generate", "--hub", "--code-mode", "--out", str(tmp_path / "clients")]
     subprocess.run([*command, *map(str, snapshots)], check=True, capture_output=True, cwd=REPO)
 
     result = subprocess.run(
@@ -449,8 +449,8 @@ def test_the_documented_sandbox_example_runs_against_the_bundled_servers(tmp_pat
 
 async def test_without_the_code_mode_package_run_code_says_how_to_generate_it(tmp_path: Path) -> None:
     snapshot = REPO / "golden" / "weather" / "snapshot.json"
-    command = [PY, "-m", "codegen", "generate", "--hub", "--code-mode", "--out", str(tmp_path / "plain"), str(snapshot)]
-    subprocess.run(command, check=True, capture_output=True, cwd=REPO)
+    command = [PY, "-m", "codegen.cli", "generate", "--hub", "--code-mode", "--out", str(tmp_path / "plain")]
+    subprocess.run([*command, str(snapshot)], check=True, capture_output=True, cwd=REPO)
     shutil.rmtree(tmp_path / "plain" / "code_mode")  # removed by hand; the runtime keeps _sandbox.py until a generate
     sys.path.insert(0, str(tmp_path))
     try:
