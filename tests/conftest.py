@@ -182,6 +182,16 @@ def seeded_mypy_cache(
 _MYPY_CACHE_SEEDED = pytest.StashKey[bool]()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def session_generate_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """A module or session fixture that generates runs before `isolated_generate_cache`: it gets a
+    cache of the session's own, never the user's `~/.cache/mcp-stubgen` (which earlier runs and other
+    checkouts fill, so what such a fixture found there, and how long it took, depended on them)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MCP_STUBGEN_CACHE_DIR", str(tmp_path_factory.mktemp("session-generate-cache")))
+        yield
+
+
 @pytest.fixture(autouse=True)
 def isolated_generate_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test gets its own generate cache, so no test reads pieces another one (or a user) cached."""

@@ -325,3 +325,16 @@ def test_resource_templates_parse_alike_from_the_cache(tmp_path: Path, capsys: p
     assert "async def read_file(" in client and "async def read_bad(" not in client
     warning = capsys.readouterr().err.strip()
     assert warning.startswith(f"warning: {messages[0]}; it has no method: read its resources with "), warning
+
+
+@pytest.fixture(scope="module")
+def cache_a_module_fixture_sees() -> str | None:
+    return os.environ.get("MCP_STUBGEN_CACHE_DIR")
+
+
+def test_a_module_fixture_generates_into_the_sessions_cache_not_the_users(
+    cache_a_module_fixture_sees: str | None, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Module fixtures are set up before the per-test cache: they once wrote to `~/.cache/mcp-stubgen`."""
+    assert cache_a_module_fixture_sees is not None
+    assert Path(cache_a_module_fixture_sees).is_relative_to(tmp_path_factory.getbasetemp())
