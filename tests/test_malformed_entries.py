@@ -102,7 +102,8 @@ def test_snapshot_leaves_out_each_malformed_entry_with_one_warning(era: str, tmp
 @pytest.fixture
 def malformed_http() -> Iterator[tuple[str, list[str]]]:
     """The server's answers over Streamable HTTP on 127.0.0.1 (JSON bodies), its era the URL's last
-    part; yields the URL and the requests answered so far, each its method and any error code."""
+    part; yields the URL and the requests answered so far, each its method, any error code and any
+    `Mcp-Param-Region` header."""
     requests: list[str] = []
 
     class Handler(JsonHttpHandler):
@@ -119,7 +120,9 @@ def malformed_http() -> Iterator[tuple[str, list[str]]]:
                 return
             error = answer.get("error")
             code = error.get("code") if isinstance(error, dict) else None
-            requests.append(message["method"] if code is None else f"{message['method']} {code}")
+            line = message["method"] if code is None else f"{message['method']} {code}"
+            region = headers.get("mcp-param-region")
+            requests.append(line if region is None else f"{line} Region: {region}")
             self.send_json(answer, 400 if code == HEADER_MISMATCH else 200)  # as the SDK's servers answer it
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -302,7 +305,7 @@ async def test_a_call_refused_for_its_headers_is_sent_again_after_a_listing_read
         f"tools/call {HEADER_MISMATCH}",
         "tools/list",
         "tools/list",
-        "tools/call",
+        "tools/call Region: eu",
     ]
     warned = [record.getMessage() for record in caplog.records if "not valid MCP" in record.getMessage()]
     assert warned == [f"malformed: {line}; it was left out" for line in LEFT_OUT]
@@ -312,20 +315,38 @@ async def test_a_call_refused_for_its_headers_is_sent_again_after_a_listing_read
 async def test_a_hub_over_clients_it_never_listed_calls_past_malformed_tools(
     era: str, generated: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """`Hub(server=client)` lists no tools, so the SDK lists them to check the first result against
-    the tool's output schema; so does a call straight through the SDK client a generated client
-    holds. That listing leaves out the malformed tools (with a warning) instead of failing the call."""
+    """`Hub(server=client)` lists no tools, and gives the SDK session the tool as the snapshot lists
+    it, so its call lists none either. A call straight through the SDK client a generated client
+    holds lists them, to check the result against the tool's output schema: that listing leaves out
+    the malformed tools (with a warning) instead of failing the call."""
     hub_module = generated(f"rawhub_{era}", [listed(era)], "hub")
     package = importlib.import_module(f"rawhub_{era}.malformed")
     with caplog.at_level(logging.WARNING), anyio.fail_after(30):
         async with package.MalformedClient.connect(stdio(MALFORMED, "--era", era)) as client:
             hub = hub_module.Hub(malformed=client)
             assert (await hub.call("malformed__echo", {"text": "hi"})).content[0].text == "echo: hi"
+        assert not [record for record in caplog.records if "not valid MCP" in record.getMessage()]
         async with package.MalformedClient.connect(stdio(MALFORMED, "--era", era)) as client:
             raw = await client.mcp_client.call_tool("echo", {"text": "raw"})
             assert raw.content[0].text == "echo: raw"
     warned = [record.getMessage() for record in caplog.records if "not valid MCP" in record.getMessage()]
-    assert warned == 2 * [f"malformed: {line}; it was left out" for line in LEFT_OUT[:4]]
+    assert warned == [f"malformed: {line}; it was left out" for line in LEFT_OUT[:4]]
+
+
+async def test_a_hub_over_a_client_it_never_listed_sends_the_snapshots_headers_on_the_first_call(
+    malformed_http: tuple[str, list[str]], generated: Any
+) -> None:
+    """The hub gives the SDK session the tool as its snapshot lists it, as a generated method does:
+    the first call of `regional` carries its `Mcp-Param-Region` header, so the server neither refuses
+    it (-32020, a refused request in its logs) nor is listed before it is sent again."""
+    url, requests = malformed_http
+    hub_module = generated("primedhub", [listed("modern")], "hub")
+    package = importlib.import_module("primedhub.malformed")
+    with anyio.fail_after(30):
+        async with package.MalformedClient.connect(f"{url}/modern") as client:
+            result = await hub_module.Hub(malformed=client).call("malformed__regional", {"region": "eu"})
+    assert result.structured_content == {"region": "eu"}
+    assert [line for line in requests if line.startswith("tools/")] == ["tools/call Region: eu"]
 
 
 GOOD = {

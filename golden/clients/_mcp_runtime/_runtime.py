@@ -1160,6 +1160,34 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
     dispatcher.on_stream_exception = on_stream_exception
 
 
+def _prime(
+    client: Client | ClientSession,
+    tool: str,
+    input_schema: Mapping[str, Any],
+    output_schema: Mapping[str, Any] | None = None,
+) -> None:
+    """Give the SDK session a tool as the snapshot lists it, unless a listing already did: its
+    `x-mcp-header` parameters are then mirrored into `Mcp-Param-*` headers from the first call
+    (else the server refuses the call, and the SDK lists every tool and sends it again). A generated
+    client's call gives no output schema, as the runtime checks results against the snapshot's
+    itself; the hub's gives the snapshot's, which the SDK then checks. Either way the SDK, which
+    lists every tool on a call of a tool it has not seen listed, lists none."""
+    session: Any = getattr(client, "session", client)
+    if tool in getattr(
+        session, "_tool_output_schemas", ()
+    ):  # every call after the first takes this way out
+        return
+    from mcp.client import ClientSession
+
+    if not isinstance(session, ClientSession):
+        return
+    from mcp.types import ListToolsResult, Tool
+
+    output = None if output_schema is None else dict(output_schema)
+    listed = Tool(name=tool, input_schema=dict(input_schema), output_schema=output)
+    session._absorb_tool_listing(ListToolsResult(tools=[listed]), complete=False)
+
+
 def _list_tools_entry_by_entry(client: Client | ClientSession, server: str) -> None:
     """Have the SDK session read each `tools/list` page it sends as `list_page` does: entry by entry
     once the SDK refuses the page, each entry left out logged as a warning naming the server. The
@@ -1437,7 +1465,7 @@ class GeneratedClient:
         whose names a `propertyNames` enum lists is a `dict[Literal[...], X]`, which no
         `Mapping[str, ...]` accepts (a mapping's key type is invariant)."""
         payload = self._payload(tool, terms, arguments, extra)
-        self._prime(tool, terms)
+        _prime(self.mcp_client, tool, terms.listed_input_schema())
         try:
             if self.tool_task_support.get(tool) == "required":
                 result = await self._run_task(tool, payload, call_options or {})
@@ -1482,27 +1510,6 @@ class GeneratedClient:
             error,
             _call_advice(self.protocol_version, error),
         ) from error
-
-    def _prime(self, tool: str, terms: ToolContract) -> None:
-        """Give the SDK session the tool as the snapshot lists it, unless a listing already did: its
-        `x-mcp-header` parameters are then mirrored into `Mcp-Param-*` headers from the first call
-        (else the server refuses the call, and the SDK lists every tool and sends it again).
-
-        It is given no output schema: the runtime checks the result against the snapshot's, and
-        the SDK, which lists every tool on a call of a tool it has not seen listed, lists none."""
-        session = self._session()
-        if tool in getattr(
-            session, "_tool_output_schemas", ()
-        ):  # every call after the first takes this way out
-            return
-        from mcp.client import ClientSession
-
-        if not isinstance(session, ClientSession):
-            return
-        from mcp.types import ListToolsResult, Tool
-
-        listed = Tool(name=tool, input_schema=terms.listed_input_schema())
-        session._absorb_tool_listing(ListToolsResult(tools=[listed]), complete=False)
 
     def _payload(
         self,
