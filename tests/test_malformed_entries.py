@@ -102,7 +102,7 @@ def test_snapshot_leaves_out_each_malformed_entry_with_one_warning(era: str, tmp
 @pytest.fixture
 def malformed_http() -> Iterator[tuple[str, list[str]]]:
     """The server's answers over Streamable HTTP on 127.0.0.1 (JSON bodies), its era the URL's last
-    part; yields the URL and the requests answered so far, each its method, any error code and any
+    part (`modern+tasks`: with the `tasks` capability); yields the URL and the requests answered so far, each its method, any error code and any
     `Mcp-Param-Region` header."""
     requests: list[str] = []
 
@@ -112,7 +112,8 @@ def malformed_http() -> Iterator[tuple[str, list[str]]]:
         def do_POST(self) -> None:
             message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
             headers = {name.lower(): value for name, value in self.headers.items()}
-            answer = reply(self.path.rsplit("/", 1)[-1], message, headers=headers)
+            era, _, tasks = self.path.rsplit("/", 1)[-1].partition("+")
+            answer = reply(era, message, headers=headers, tasks=tasks == "tasks")
             if answer is None:
                 self.send_response(202)
                 self.send_header("Content-Length", "0")
@@ -309,6 +310,37 @@ async def test_a_call_refused_for_its_headers_is_sent_again_after_a_listing_read
     ]
     warned = [record.getMessage() for record in caplog.records if "not valid MCP" in record.getMessage()]
     assert warned == [f"malformed: {line}; it was left out" for line in LEFT_OUT]
+
+
+async def test_a_task_call_refused_for_its_headers_says_to_sync_and_is_not_sent_again(
+    malformed_http: tuple[str, list[str]], generated: Any
+) -> None:
+    """The 2026-07-28 spec has a call refused for its `Mcp-Param-*` headers (-32020) sent again after
+    a listing, but its `tools/call` creates no task (tasks are an extension there): the 2025-11-25
+    task-augmented call a server mixing the eras is sent is not retried, by the client or the hub,
+    and the error says to run `mcp-stubgen sync` to pick up the annotation."""
+    url, requests = malformed_http
+    document = json.loads(before_headers(listed("modern"), parse_text_json=False).canonical_bytes())
+    for tool in document["tools"]:
+        if tool["name"] == "regional":
+            tool["execution"] = {"taskSupport": "required"}
+    snapshot = parse_snapshot(json.dumps(document).encode(), "malformed")
+    hub_module = generated("taskheaders", [snapshot], "hub")
+    package = importlib.import_module("taskheaders.malformed")
+    message = (
+        "server 'malformed': tool 'regional' failed: Mcp-Param-Region header does not match region 'eu'; "
+        "the server wants other Mcp-Param-* headers than the tool's x-mcp-header annotations in the "
+        f"snapshot give: run `mcp-stubgen sync` to pick up its current ones (code {HEADER_MISMATCH})"
+    )
+    with anyio.fail_after(30):
+        async with package.MalformedClient.connect(f"{url}/modern+tasks") as client:
+            with pytest.raises(package.ServerError) as refused:
+                await client.regional(region="eu")
+            assert str(refused.value) == message
+            with pytest.raises(hub_module.ServerError) as through_hub:
+                await hub_module.Hub(malformed=client).call("malformed__regional", {"region": "eu"})
+            assert str(through_hub.value) == message
+    assert [line for line in requests if line.startswith("tools/")] == 2 * [f"tools/call {HEADER_MISMATCH}"]
 
 
 @pytest.mark.parametrize("era", ERAS)

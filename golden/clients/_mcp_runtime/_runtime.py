@@ -2042,7 +2042,15 @@ def _call_advice(protocol_version: str, error: MCPError) -> str:
     input schema before it was sent, so "invalid params" says the server's schema is no longer that
     one (a parameter added, renamed or retyped since the snapshot): sync. And when a server listed
     its tools in a 2026-07-28 session but refuses a call for want of `initialize` (kglite 0.21.2 on
-    rmcp 3.5 answers every `tools/call` so): the older handshake."""
+    rmcp 3.5 answers every `tools/call` so): the older handshake. And when it refuses a call's
+    `Mcp-Param-*` headers (-32020) where no listing and second try followed (a task-augmented call:
+    the 2026-07-28 spec's retry is for its own `tools/call`, whose tasks are an extension; or one
+    refused again after it): the snapshot's `x-mcp-header` annotations are not the server's now."""
+    if error.code == _HEADER_MISMATCH:
+        return (
+            "; the server wants other Mcp-Param-* headers than the tool's x-mcp-header annotations "
+            "in the snapshot give: run `mcp-stubgen sync` to pick up its current ones"
+        )
     if error.code == _INVALID_PARAMS:
         return (
             "; the arguments fit the tool's input schema as this client has it, so the server's has "
