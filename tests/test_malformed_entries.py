@@ -48,6 +48,8 @@ LEFT_OUT = [
     "(/annotations: Input should be a valid dictionary or instance of ToolAnnotations)",
 ]
 """Every tool the server lists in a form that is not valid MCP, and why, in listing order."""
+ADVICE = " (ask the server's authors to fix it; until then it cannot be used)"
+"""What every warning of an entry left out says to do."""
 OTHER_LISTS_LEFT_OUT = [
     "resources/list: resource 'no_uri' is not valid MCP (/uri: Field required)",
     "resources/templates/list: resource template 'bad_template' is not valid MCP (/uriTemplate: Input should be a valid string)",
@@ -86,7 +88,7 @@ def test_snapshot_leaves_out_each_malformed_entry_with_one_warning(era: str, tmp
     assert result.exit_code == 0, result.stderr
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
     assert warnings == [
-        f"warning: server 'malformed': {line}; it is left out of the snapshot"
+        f"warning: server 'malformed': {line}; it is left out of the snapshot{ADVICE}"
         for line in LEFT_OUT + OTHER_LISTS_LEFT_OUT
     ]
     snapshot = load_snapshot(out)
@@ -145,7 +147,7 @@ def test_snapshot_over_streamable_http_leaves_out_the_same_entries(
     assert result.exit_code == 0, result.stderr
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
     assert warnings == [
-        f"warning: server 'malformed': {line}; it is left out of the snapshot"
+        f"warning: server 'malformed': {line}; it is left out of the snapshot{ADVICE}"
         for line in LEFT_OUT + OTHER_LISTS_LEFT_OUT
     ]
     assert load_snapshot(out).protocol_version == ERAS[era]
@@ -160,7 +162,8 @@ async def test_a_kept_session_lists_the_valid_entries_and_warns_of_the_rest(era:
         snapshot = await list_catalog(client, config(era), warnings.append)
     assert names(snapshot) == KEPT
     assert warnings == [
-        f"server 'malformed': {line}; it is left out of the snapshot" for line in LEFT_OUT + OTHER_LISTS_LEFT_OUT
+        f"server 'malformed': {line}; it is left out of the snapshot{ADVICE}"
+        for line in LEFT_OUT + OTHER_LISTS_LEFT_OUT
     ]
 
 
@@ -222,7 +225,7 @@ async def test_a_hub_connects_a_server_with_malformed_tools_beside_its_other_ser
             assert (await hub.call("malformed__echo", {"text": "hi"})).content[0].text == "echo: hi"
             assert (await hub.call("notes__search", {"text": "x"})).is_error is not True
             warned = [record.getMessage() for record in caplog.records if "not valid MCP" in record.getMessage()]
-            assert warned == [f"hub: server 'malformed': {line}; the hub leaves it out" for line in LEFT_OUT]
+            assert warned == [f"hub: server 'malformed': {line}; the hub leaves it out{ADVICE}" for line in LEFT_OUT]
             assert hub.difference().removed == ("malformed__string_schema",)
             with pytest.raises(hub_module.UnknownQualifiedToolError) as unusable:
                 await hub.call("malformed__string_schema", {})
@@ -239,7 +242,7 @@ async def test_a_hub_connects_a_server_with_malformed_tools_beside_its_other_ser
             warned = [record.getMessage() for record in caplog.records if "not valid MCP" in record.getMessage()]
             assert warned[-1] == (
                 "hub: server 'malformed': tools/list: tool 'late_broken' is not valid MCP "
-                "(/inputSchema: Input should be a valid dictionary or instance of InputSchema); the hub leaves it out"
+                f"(/inputSchema: Input should be a valid dictionary or instance of InputSchema); the hub leaves it out{ADVICE}"
             )
 
 
@@ -252,7 +255,7 @@ async def test_verify_passes_when_only_tools_the_package_lacks_are_malformed(
         async with package.MalformedClient.connect(stdio(MALFORMED, "--era", era)) as client:
             await client.verify()
     warned = [record.getMessage() for record in caplog.records if "not valid MCP" in record.getMessage()]
-    assert warned == [f"malformed: {line}; it was left out" for line in LEFT_OUT]
+    assert warned == [f"malformed: {line}; it was left out{ADVICE}" for line in LEFT_OUT]
 
 
 def with_string_schema(snapshot: Snapshot) -> Snapshot:
@@ -309,7 +312,7 @@ async def test_a_call_refused_for_its_headers_is_sent_again_after_a_listing_read
         "tools/call Region: eu",
     ]
     warned = [record.getMessage() for record in caplog.records if "not valid MCP" in record.getMessage()]
-    assert warned == [f"malformed: {line}; it was left out" for line in LEFT_OUT]
+    assert warned == [f"malformed: {line}; it was left out{ADVICE}" for line in LEFT_OUT]
 
 
 async def test_a_task_call_refused_for_its_headers_says_to_sync_and_is_not_sent_again(
@@ -362,7 +365,7 @@ async def test_a_hub_over_clients_it_never_listed_calls_past_malformed_tools(
             raw = await client.mcp_client.call_tool("echo", {"text": "raw"})
             assert raw.content[0].text == "echo: raw"
     warned = [record.getMessage() for record in caplog.records if "not valid MCP" in record.getMessage()]
-    assert warned == [f"malformed: {line}; it was left out" for line in LEFT_OUT[:4]]
+    assert warned == [f"malformed: {line}; it was left out{ADVICE}" for line in LEFT_OUT[:4]]
 
 
 async def test_a_hub_over_a_client_it_never_listed_sends_the_snapshots_headers_on_the_first_call(

@@ -1203,7 +1203,7 @@ async def _list_all_tools(
         import logging
 
         logging.getLogger(__name__).warning(
-            "hub: server %r: %s; the hub leaves it out", server, entry.describe()
+            "hub: server %r: %s", server, entry.warning("the hub leaves it out")
         )
     return tools, {entry.name: entry.problem for entry in left_out if entry.name is not None}
 

@@ -456,6 +456,11 @@ class LeftOutEntry:
             entry = f"the entry at index {self.index} of page {self.page}"
         return f"{self.method}: {entry} is not valid MCP ({self.problem})"
 
+    def warning(self, fate: str) -> str:
+        """The entry's one warning line: what is wrong with it, `fate` (what became of it), and what to
+        do, the same in snapshot, verify() and the hub: only the server's authors can fix the entry."""
+        return f"{self.describe()}; {fate} (ask the server's authors to fix it; until then it cannot be used)"
+
 
 def valid_entries(method: str, version: str, result: Any) -> tuple[Any, tuple[LeftOutEntry, ...]]:
     """`result`, a page of `method` as received, without the entries the SDK's models of one entry
@@ -1215,9 +1220,9 @@ def _list_tools_entry_by_entry(client: Client | ClientSession, server: str) -> N
             import logging
 
             logging.getLogger(__name__).warning(
-                "%s: %s; it was left out",
+                "%s: %s",
                 server,
-                dataclasses.replace(entry, page=number).describe(),
+                dataclasses.replace(entry, page=number).warning("it was left out"),
             )
         listed: ListToolsResult = session._absorb_tool_listing(
             page, complete=cursor is None and page.next_cursor is None
@@ -1438,7 +1443,7 @@ class GeneratedClient:
             import logging
 
             logging.getLogger(__name__).warning(
-                "%s: %s; it was left out", self.server_name, entry.describe()
+                "%s: %s", self.server_name, entry.warning("it was left out")
             )
         missing = sorted(name for name in self.tool_fingerprints if name not in live)
         drifted = sorted(
