@@ -48,6 +48,8 @@ LEFT_OUT = [
     "(/annotations: Input should be a valid dictionary or instance of ToolAnnotations)",
 ]
 """Every tool the server lists in a form that is not valid MCP, and why, in listing order."""
+ADVICE = " (ask the server's authors to fix it; until then it cannot be used)"
+"""What every warning of an entry left out says to do."""
 OTHER_LISTS_LEFT_OUT = [
     "resources/list: resource 'no_uri' is not valid MCP (/uri: Field required)",
     "resources/templates/list: resource template 'bad_template' is not valid MCP (/uriTemplate: Input should be a valid string)",
@@ -86,7 +88,7 @@ def test_snapshot_leaves_out_each_malformed_entry_with_one_warning(era: str, tmp
     assert result.exit_code == 0, result.stderr
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
     assert warnings == [
-        f"warning: server 'malformed': {line}; it is left out of the snapshot"
+        f"warning: server 'malformed': {line}; it is left out of the snapshot{ADVICE}"
         for line in LEFT_OUT + OTHER_LISTS_LEFT_OUT
     ]
     snapshot = load_snapshot(out)
@@ -102,7 +104,8 @@ def test_snapshot_leaves_out_each_malformed_entry_with_one_warning(era: str, tmp
 @pytest.fixture
 def malformed_http() -> Iterator[tuple[str, list[str]]]:
     """The server's answers over Streamable HTTP on 127.0.0.1 (JSON bodies), its era the URL's last
-    part; yields the URL and the requests answered so far, each its method and any error code."""
+    part (`modern+tasks`: with the `tasks` capability); yields the URL and the requests answered so far, each its method, any error code and any
+    `Mcp-Param-Region` header."""
     requests: list[str] = []
 
     class Handler(JsonHttpHandler):
@@ -111,7 +114,8 @@ def malformed_http() -> Iterator[tuple[str, list[str]]]:
         def do_POST(self) -> None:
             message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
             headers = {name.lower(): value for name, value in self.headers.items()}
-            answer = reply(self.path.rsplit("/", 1)[-1], message, headers=headers)
+            era, _, tasks = self.path.rsplit("/", 1)[-1].partition("+")
+            answer = reply(era, message, headers=headers, tasks=tasks == "tasks")
             if answer is None:
                 self.send_response(202)
                 self.send_header("Content-Length", "0")
@@ -119,7 +123,9 @@ def malformed_http() -> Iterator[tuple[str, list[str]]]:
                 return
             error = answer.get("error")
             code = error.get("code") if isinstance(error, dict) else None
-            requests.append(message["method"] if code is None else f"{message['method']} {code}")
+            line = message["method"] if code is None else f"{message['method']} {code}"
+            region = headers.get("mcp-param-region")
+            requests.append(line if region is None else f"{line} Region: {region}")
             self.send_json(answer, 400 if code == HEADER_MISMATCH else 200)  # as the SDK's servers answer it
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -141,7 +147,7 @@ def test_snapshot_over_streamable_http_leaves_out_the_same_entries(
     assert result.exit_code == 0, result.stderr
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
     assert warnings == [
-        f"warning: server 'malformed': {line}; it is left out of the snapshot"
+        f"warning: server 'malformed': {line}; it is left out of the snapshot{ADVICE}"
         for line in LEFT_OUT + OTHER_LISTS_LEFT_OUT
     ]
     assert load_snapshot(out).protocol_version == ERAS[era]
@@ -156,7 +162,8 @@ async def test_a_kept_session_lists_the_valid_entries_and_warns_of_the_rest(era:
         snapshot = await list_catalog(client, config(era), warnings.append)
     assert names(snapshot) == KEPT
     assert warnings == [
-        f"server 'malformed': {line}; it is left out of the snapshot" for line in LEFT_OUT + OTHER_LISTS_LEFT_OUT
+        f"server 'malformed': {line}; it is left out of the snapshot{ADVICE}"
+        for line in LEFT_OUT + OTHER_LISTS_LEFT_OUT
     ]
 
 
@@ -218,7 +225,7 @@ async def test_a_hub_connects_a_server_with_malformed_tools_beside_its_other_ser
             assert (await hub.call("malformed__echo", {"text": "hi"})).content[0].text == "echo: hi"
             assert (await hub.call("notes__search", {"text": "x"})).is_error is not True
             warned = [record.getMessage() for record in caplog.records if "not valid MCP" in record.getMessage()]
-            assert warned == [f"hub: server 'malformed': {line}; the hub leaves it out" for line in LEFT_OUT]
+            assert warned == [f"hub: server 'malformed': {line}; the hub leaves it out{ADVICE}" for line in LEFT_OUT]
             assert hub.difference().removed == ("malformed__string_schema",)
             with pytest.raises(hub_module.UnknownQualifiedToolError) as unusable:
                 await hub.call("malformed__string_schema", {})
@@ -235,7 +242,7 @@ async def test_a_hub_connects_a_server_with_malformed_tools_beside_its_other_ser
             warned = [record.getMessage() for record in caplog.records if "not valid MCP" in record.getMessage()]
             assert warned[-1] == (
                 "hub: server 'malformed': tools/list: tool 'late_broken' is not valid MCP "
-                "(/inputSchema: Input should be a valid dictionary or instance of InputSchema); the hub leaves it out"
+                f"(/inputSchema: Input should be a valid dictionary or instance of InputSchema); the hub leaves it out{ADVICE}"
             )
 
 
@@ -248,7 +255,7 @@ async def test_verify_passes_when_only_tools_the_package_lacks_are_malformed(
         async with package.MalformedClient.connect(stdio(MALFORMED, "--era", era)) as client:
             await client.verify()
     warned = [record.getMessage() for record in caplog.records if "not valid MCP" in record.getMessage()]
-    assert warned == [f"malformed: {line}; it was left out" for line in LEFT_OUT]
+    assert warned == [f"malformed: {line}; it was left out{ADVICE}" for line in LEFT_OUT]
 
 
 def with_string_schema(snapshot: Snapshot) -> Snapshot:
@@ -302,30 +309,79 @@ async def test_a_call_refused_for_its_headers_is_sent_again_after_a_listing_read
         f"tools/call {HEADER_MISMATCH}",
         "tools/list",
         "tools/list",
-        "tools/call",
+        "tools/call Region: eu",
     ]
     warned = [record.getMessage() for record in caplog.records if "not valid MCP" in record.getMessage()]
-    assert warned == [f"malformed: {line}; it was left out" for line in LEFT_OUT]
+    assert warned == [f"malformed: {line}; it was left out{ADVICE}" for line in LEFT_OUT]
+
+
+async def test_a_task_call_refused_for_its_headers_says_to_sync_and_is_not_sent_again(
+    malformed_http: tuple[str, list[str]], generated: Any
+) -> None:
+    """The 2026-07-28 spec has a call refused for its `Mcp-Param-*` headers (-32020) sent again after
+    a listing, but its `tools/call` creates no task (tasks are an extension there): the 2025-11-25
+    task-augmented call a server mixing the eras is sent is not retried, by the client or the hub,
+    and the error says to run `mcp-stubgen sync` to pick up the annotation."""
+    url, requests = malformed_http
+    document = json.loads(before_headers(listed("modern"), parse_text_json=False).canonical_bytes())
+    for tool in document["tools"]:
+        if tool["name"] == "regional":
+            tool["execution"] = {"taskSupport": "required"}
+    snapshot = parse_snapshot(json.dumps(document).encode(), "malformed")
+    hub_module = generated("taskheaders", [snapshot], "hub")
+    package = importlib.import_module("taskheaders.malformed")
+    message = (
+        "server 'malformed': tool 'regional' failed: Mcp-Param-Region header does not match region 'eu'; "
+        "the server wants other Mcp-Param-* headers than the tool's x-mcp-header annotations in the "
+        f"snapshot give: run `mcp-stubgen sync` to pick up its current ones (code {HEADER_MISMATCH})"
+    )
+    with anyio.fail_after(30):
+        async with package.MalformedClient.connect(f"{url}/modern+tasks") as client:
+            with pytest.raises(package.ServerError) as refused:
+                await client.regional(region="eu")
+            assert str(refused.value) == message
+            with pytest.raises(hub_module.ServerError) as through_hub:
+                await hub_module.Hub(malformed=client).call("malformed__regional", {"region": "eu"})
+            assert str(through_hub.value) == message
+    assert [line for line in requests if line.startswith("tools/")] == 2 * [f"tools/call {HEADER_MISMATCH}"]
 
 
 @pytest.mark.parametrize("era", ERAS)
 async def test_a_hub_over_clients_it_never_listed_calls_past_malformed_tools(
     era: str, generated: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """`Hub(server=client)` lists no tools, so the SDK lists them to check the first result against
-    the tool's output schema; so does a call straight through the SDK client a generated client
-    holds. That listing leaves out the malformed tools (with a warning) instead of failing the call."""
+    """`Hub(server=client)` lists no tools, and gives the SDK session the tool as the snapshot lists
+    it, so its call lists none either. A call straight through the SDK client a generated client
+    holds lists them, to check the result against the tool's output schema: that listing leaves out
+    the malformed tools (with a warning) instead of failing the call."""
     hub_module = generated(f"rawhub_{era}", [listed(era)], "hub")
     package = importlib.import_module(f"rawhub_{era}.malformed")
     with caplog.at_level(logging.WARNING), anyio.fail_after(30):
         async with package.MalformedClient.connect(stdio(MALFORMED, "--era", era)) as client:
             hub = hub_module.Hub(malformed=client)
             assert (await hub.call("malformed__echo", {"text": "hi"})).content[0].text == "echo: hi"
+        assert not [record for record in caplog.records if "not valid MCP" in record.getMessage()]
         async with package.MalformedClient.connect(stdio(MALFORMED, "--era", era)) as client:
             raw = await client.mcp_client.call_tool("echo", {"text": "raw"})
             assert raw.content[0].text == "echo: raw"
     warned = [record.getMessage() for record in caplog.records if "not valid MCP" in record.getMessage()]
-    assert warned == 2 * [f"malformed: {line}; it was left out" for line in LEFT_OUT[:4]]
+    assert warned == [f"malformed: {line}; it was left out{ADVICE}" for line in LEFT_OUT[:4]]
+
+
+async def test_a_hub_over_a_client_it_never_listed_sends_the_snapshots_headers_on_the_first_call(
+    malformed_http: tuple[str, list[str]], generated: Any
+) -> None:
+    """The hub gives the SDK session the tool as its snapshot lists it, as a generated method does:
+    the first call of `regional` carries its `Mcp-Param-Region` header, so the server neither refuses
+    it (-32020, a refused request in its logs) nor is listed before it is sent again."""
+    url, requests = malformed_http
+    hub_module = generated("primedhub", [listed("modern")], "hub")
+    package = importlib.import_module("primedhub.malformed")
+    with anyio.fail_after(30):
+        async with package.MalformedClient.connect(f"{url}/modern") as client:
+            result = await hub_module.Hub(malformed=client).call("malformed__regional", {"region": "eu"})
+    assert result.structured_content == {"region": "eu"}
+    assert [line for line in requests if line.startswith("tools/")] == ["tools/call Region: eu"]
 
 
 GOOD = {

@@ -72,6 +72,7 @@ from ._runtime import (
     _lone_exception,
     _meta,
     _NotJson,
+    _prime,
     _progress,
     _result_error,
     _timeout,
@@ -591,7 +592,9 @@ class GeneratedHub:
         `isError` included, so an agent can show the model what went wrong. A tool that runs only
         as a task (`execution.taskSupport: required`) is run as one, and its result returned the
         same way. `search_tools` is answered by the hub itself. `call_options` are a generated
-        method's: a timeout (`RequestTimeoutError`), a progress callback, request `_meta`. A server that
+        method's: a timeout (`RequestTimeoutError`), a progress callback, request `_meta`. The SDK
+        session is given the tool as its snapshot lists it, as a generated method's call gives it: the
+        first call carries its `Mcp-Param-*` headers, with no listing first. A server that
         answers with a JSON-RPC error instead of a result raises `ServerError` (its `code`, `message`, `data`),
         and so does one whose answer is not valid MCP (base64 that is not standard included);
         one whose authorization fails, `UnauthorizedError` (an `AuthError` too), and the hub's other servers go on.
@@ -613,6 +616,12 @@ class GeneratedHub:
         client = self.clients[route.client]
         options: CallOptions = call_options or {}
         timeout = _timeout(options)
+        _prime(
+            client.mcp_client,
+            route.tool,
+            route.input_schema,
+            None if route.skip_sdk_output_check else route.output_schema,
+        )
         try:
             if client.tool_task_support.get(route.tool) == "required":
                 result = await client._run_task(route.tool, payload, options)
@@ -1194,7 +1203,7 @@ async def _list_all_tools(
         import logging
 
         logging.getLogger(__name__).warning(
-            "hub: server %r: %s; the hub leaves it out", server, entry.describe()
+            "hub: server %r: %s", server, entry.warning("the hub leaves it out")
         )
     return tools, {entry.name: entry.problem for entry in left_out if entry.name is not None}
 

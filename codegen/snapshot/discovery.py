@@ -1153,7 +1153,7 @@ async def _list_all(
                 f"{_or_skip(server, listing)}"
             ) from None
         for entry in page.left_out:
-            line = f"server {server.name!r}: {replace(entry, page=number).describe()}; it is left out of the snapshot"
+            line = f"server {server.name!r}: {replace(entry, page=number).warning('it is left out of the snapshot')}"
             warn(_secrets_of(server).scrub(line))
         _refuse_non_finite(server, listing, page.entries)
         ttls.append(page.ttl_ms)

@@ -11,6 +11,8 @@ tool `late` and a malformed `late_broken`, then sends `notifications/tools/list_
 `regional` mirrors its `region` into an `Mcp-Param-Region` header (`x-mcp-header`, SEP-2243): given
 a request's HTTP headers, `reply` refuses a call without it with -32020, as the SDK's servers do, so
 a client that did not know the annotation must list the tools (both pages) and send it again.
+`tasks` adds the 2025-11-25 `tasks` capability (task-augmented `tools/call`) to a 2026-07-28
+session, as a server mixing the eras would (the 2026-07-28 schema has no such capability).
 """
 
 from __future__ import annotations
@@ -64,7 +66,11 @@ OTHER_LISTS: dict[str, dict[str, object]] = {
 
 
 def reply(
-    era: str, message: dict[str, Any], grown: bool = False, headers: dict[str, str] | None = None
+    era: str,
+    message: dict[str, Any],
+    grown: bool = False,
+    headers: dict[str, str] | None = None,
+    tasks: bool = False,
 ) -> dict[str, object] | None:
     """The answer to one JSON-RPC message (None for a notification), over stdio or HTTP alike
     (`headers`: the HTTP request's, by lower-case name)."""
@@ -73,7 +79,9 @@ def reply(
     arguments = params.get("arguments") or {}
     if request_id is None:
         return None
-    capabilities = {"tools": {"listChanged": True}, "resources": {}, "prompts": {}}
+    capabilities: dict[str, object] = {"tools": {"listChanged": True}, "resources": {}, "prompts": {}}
+    if tasks:
+        capabilities["tasks"] = {"requests": {"tools": {"call": {}}}}
     result: dict[str, object]
     if method == "server/discover" and era == "modern":
         result = {"supportedVersions": [MODERN_VERSION], "capabilities": capabilities}

@@ -456,6 +456,11 @@ class LeftOutEntry:
             entry = f"the entry at index {self.index} of page {self.page}"
         return f"{self.method}: {entry} is not valid MCP ({self.problem})"
 
+    def warning(self, fate: str) -> str:
+        """The entry's one warning line: what is wrong with it, `fate` (what became of it), and what to
+        do, the same in snapshot, verify() and the hub: only the server's authors can fix the entry."""
+        return f"{self.describe()}; {fate} (ask the server's authors to fix it; until then it cannot be used)"
+
 
 def valid_entries(method: str, version: str, result: Any) -> tuple[Any, tuple[LeftOutEntry, ...]]:
     """`result`, a page of `method` as received, without the entries the SDK's models of one entry
@@ -1160,6 +1165,34 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
     dispatcher.on_stream_exception = on_stream_exception
 
 
+def _prime(
+    client: Client | ClientSession,
+    tool: str,
+    input_schema: Mapping[str, Any],
+    output_schema: Mapping[str, Any] | None = None,
+) -> None:
+    """Give the SDK session a tool as the snapshot lists it, unless a listing already did: its
+    `x-mcp-header` parameters are then mirrored into `Mcp-Param-*` headers from the first call
+    (else the server refuses the call, and the SDK lists every tool and sends it again). A generated
+    client's call gives no output schema, as the runtime checks results against the snapshot's
+    itself; the hub's gives the snapshot's, which the SDK then checks. Either way the SDK, which
+    lists every tool on a call of a tool it has not seen listed, lists none."""
+    session: Any = getattr(client, "session", client)
+    if tool in getattr(
+        session, "_tool_output_schemas", ()
+    ):  # every call after the first takes this way out
+        return
+    from mcp.client import ClientSession
+
+    if not isinstance(session, ClientSession):
+        return
+    from mcp.types import ListToolsResult, Tool
+
+    output = None if output_schema is None else dict(output_schema)
+    listed = Tool(name=tool, input_schema=dict(input_schema), output_schema=output)
+    session._absorb_tool_listing(ListToolsResult(tools=[listed]), complete=False)
+
+
 def _list_tools_entry_by_entry(client: Client | ClientSession, server: str) -> None:
     """Have the SDK session read each `tools/list` page it sends as `list_page` does: entry by entry
     once the SDK refuses the page, each entry left out logged as a warning naming the server. The
@@ -1187,9 +1220,9 @@ def _list_tools_entry_by_entry(client: Client | ClientSession, server: str) -> N
             import logging
 
             logging.getLogger(__name__).warning(
-                "%s: %s; it was left out",
+                "%s: %s",
                 server,
-                dataclasses.replace(entry, page=number).describe(),
+                dataclasses.replace(entry, page=number).warning("it was left out"),
             )
         listed: ListToolsResult = session._absorb_tool_listing(
             page, complete=cursor is None and page.next_cursor is None
@@ -1410,7 +1443,7 @@ class GeneratedClient:
             import logging
 
             logging.getLogger(__name__).warning(
-                "%s: %s; it was left out", self.server_name, entry.describe()
+                "%s: %s", self.server_name, entry.warning("it was left out")
             )
         missing = sorted(name for name in self.tool_fingerprints if name not in live)
         drifted = sorted(
@@ -1437,7 +1470,7 @@ class GeneratedClient:
         whose names a `propertyNames` enum lists is a `dict[Literal[...], X]`, which no
         `Mapping[str, ...]` accepts (a mapping's key type is invariant)."""
         payload = self._payload(tool, terms, arguments, extra)
-        self._prime(tool, terms)
+        _prime(self.mcp_client, tool, terms.listed_input_schema())
         try:
             if self.tool_task_support.get(tool) == "required":
                 result = await self._run_task(tool, payload, call_options or {})
@@ -1482,27 +1515,6 @@ class GeneratedClient:
             error,
             _call_advice(self.protocol_version, error),
         ) from error
-
-    def _prime(self, tool: str, terms: ToolContract) -> None:
-        """Give the SDK session the tool as the snapshot lists it, unless a listing already did: its
-        `x-mcp-header` parameters are then mirrored into `Mcp-Param-*` headers from the first call
-        (else the server refuses the call, and the SDK lists every tool and sends it again).
-
-        It is given no output schema: the runtime checks the result against the snapshot's, and
-        the SDK, which lists every tool on a call of a tool it has not seen listed, lists none."""
-        session = self._session()
-        if tool in getattr(
-            session, "_tool_output_schemas", ()
-        ):  # every call after the first takes this way out
-            return
-        from mcp.client import ClientSession
-
-        if not isinstance(session, ClientSession):
-            return
-        from mcp.types import ListToolsResult, Tool
-
-        listed = Tool(name=tool, input_schema=terms.listed_input_schema())
-        session._absorb_tool_listing(ListToolsResult(tools=[listed]), complete=False)
 
     def _payload(
         self,
@@ -2035,7 +2047,15 @@ def _call_advice(protocol_version: str, error: MCPError) -> str:
     input schema before it was sent, so "invalid params" says the server's schema is no longer that
     one (a parameter added, renamed or retyped since the snapshot): sync. And when a server listed
     its tools in a 2026-07-28 session but refuses a call for want of `initialize` (kglite 0.21.2 on
-    rmcp 3.5 answers every `tools/call` so): the older handshake."""
+    rmcp 3.5 answers every `tools/call` so): the older handshake. And when it refuses a call's
+    `Mcp-Param-*` headers (-32020) where no listing and second try followed (a task-augmented call:
+    the 2026-07-28 spec's retry is for its own `tools/call`, whose tasks are an extension; or one
+    refused again after it): the snapshot's `x-mcp-header` annotations are not the server's now."""
+    if error.code == _HEADER_MISMATCH:
+        return (
+            "; the server wants other Mcp-Param-* headers than the tool's x-mcp-header annotations "
+            "in the snapshot give: run `mcp-stubgen sync` to pick up its current ones"
+        )
     if error.code == _INVALID_PARAMS:
         return (
             "; the arguments fit the tool's input schema as this client has it, so the server's has "

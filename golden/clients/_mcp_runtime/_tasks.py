@@ -34,6 +34,7 @@ from ._runtime import (
     ToolContract,
     ToolResult,
     _meta,
+    _prime,
     _progress,
     _seconds,
     _server_error,
@@ -377,7 +378,7 @@ class TaskClient(GeneratedClient):
 
         terms = ToolContract.of(contract)
         payload = self._payload(tool, terms, arguments, extra)
-        self._prime(tool, terms)
+        _prime(self.mcp_client, tool, terms.listed_input_schema())
         options = call_options or {}
         timeout = _timeout(options)
         progress = _progress(options.get("on_progress"), self.server_name, tool)
