@@ -236,6 +236,10 @@ def test_duplicate_entries_are_rejected_with_their_name() -> None:
         ("[]", r"x\.json: not a snapshot \(expected a JSON object\)"),
         ('{"format": 99}', r"x\.json: snapshot format 99 is newer than this mcp-stubgen understands.*upgrade"),
         ('{"format": 7}', r"x\.json: snapshot format 7 is newer than this mcp-stubgen understands.*upgrade"),
+        (  # a newer release's naming rules: upgrade, not "Input should be 1, 2, ..."
+            '{"format": 6, "server": "s", "protocolVersion": "v", "capabilities": {}, "namingRules": 99}',
+            r"x\.json: naming rules 99 are newer than this mcp-stubgen knows \(1 to \d+\); upgrade mcp-stubgen$",
+        ),
         ('{"format": true}', r"x\.json: unknown snapshot format True"),
         ('{"format": "1"}', r"x\.json: unknown snapshot format '1'"),
         ('{"tools": []}', r"x\.json: unknown snapshot format None"),

@@ -474,6 +474,12 @@ def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
             f"{source}: unknown snapshot format {version!r} (expected 1 to {SNAPSHOT_FORMAT}); "
             "re-run `mcp-stubgen snapshot`"
         )
+    rules = document.get("namingRules")
+    if type(rules) is int and rules > NAMING_RULES:
+        raise StubgenError(
+            f"{source}: naming rules {rules} are newer than this mcp-stubgen knows "
+            f"(1 to {NAMING_RULES}); upgrade mcp-stubgen"
+        )
     if not _plainly_valid(document):
         from codegen.snapshot.file_schema import first_error  # pydantic loads for a file that may be invalid
 
@@ -523,7 +529,7 @@ _ENTRY_KEYS = {
 """Each entry list of a snapshot file, with the keys its entries must hold as text."""
 _PYTHON_NAME_KINDS = {"tools", "resources", "resourceTemplates", "prompts", "taskStarters"}
 _ARGUMENT_NAME_KINDS = {"tools", "prompts"}
-_NAMING_RULES = {1, 2, 3, 4, 5, 6, 7}
+_NAMING_RULES = frozenset(range(1, NAMING_RULES + 1))
 _CLIENT_CAPABILITIES = {"elicitation", "roots", "sampling"}
 _LIST_METHODS = {"prompts/list", "resources/list", "resources/templates/list", "tools/list"}
 _FILE_KEYS = {
