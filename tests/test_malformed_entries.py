@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 import json
 import logging
-import sys
 import threading
 from collections.abc import Iterator
 from http.server import ThreadingHTTPServer
@@ -28,7 +27,7 @@ from codegen.generate.hub import generate_hub
 from codegen.runtime import _runtime
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot
 from codegen.snapshot.discovery import connect, list_catalog
-from tests.conftest import PYTHON, REPO, SERVERS
+from tests.conftest import PYTHON, REPO, SERVERS, forget_generated, import_generated
 from tests.servers.json_http import JsonHttpHandler
 from tests.servers.malformed_entries_server import HEADER_MISMATCH, OBJECT, REGIONAL, reply
 
@@ -191,7 +190,7 @@ def listed(era: str) -> Snapshot:
 @pytest.fixture
 def generated(tmp_path: Path) -> Iterator[Any]:
     """Generate snapshots' packages (and a hub over them) under `<tmp>/<name>/` and import a module of it."""
-    folders: list[str] = []
+    outs: list[Path] = []
 
     def generate(name: str, snapshots: list[Snapshot], module: str) -> Any:
         out = tmp_path / name
@@ -199,16 +198,12 @@ def generated(tmp_path: Path) -> Iterator[Any]:
             generate_package(snapshot, out)
         if module == "hub":
             generate_hub([(snapshot, {}) for snapshot in snapshots], out)
-        folders.append(name)
-        return importlib.import_module(f"{name}.{module}")
+        outs.append(out)
+        return import_generated(out, module)
 
-    sys.path.insert(0, str(tmp_path))
-    try:
-        yield generate
-    finally:
-        sys.path.remove(str(tmp_path))
-        for module in [module for module in sys.modules if module.split(".")[0] in folders]:
-            del sys.modules[module]
+    yield generate
+    for out in outs:
+        forget_generated(out)
 
 
 @pytest.mark.parametrize("era", ERAS)
