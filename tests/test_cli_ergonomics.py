@@ -68,6 +68,24 @@ def test_a_scoped_npm_package_whose_name_says_only_mcp_is_named_with_its_scope(t
     assert derived_server_id(("npx", "-y", "@scope/server-x@1.2")) == "server-x"  # a name that says which
 
 
+def test_an_npm_package_of_one_platforms_binary_is_named_without_its_platform() -> None:
+    """onshape-mcp 0.5.2 (`@onshape-mcp/linux-x64/bin/onshape-mcp`) was called `linux-x64`, and
+    falconer-mcp and git-library-mcp (`@falconer/mcp-linux-x64/falconer-mcp`,
+    `@git-library/mcp-linux-x64/bin/git-library-mcp`) were both `mcp-linux-x64`, each one's snapshot
+    written over the other's."""
+    cases = {
+        "node_modules/@onshape-mcp/linux-x64/bin/onshape-mcp": "onshape-mcp",
+        "node_modules/@falconer/mcp-linux-x64/falconer-mcp": "falconer-mcp",
+        "node_modules/@git-library/mcp-linux-x64/bin/git-library-mcp": "git-library-mcp",
+        "node_modules/kubernetes-mcp-server-linux-amd64/bin/kubernetes-mcp-server": "kubernetes-mcp-server",
+        "node_modules/@tool/darwin-arm64/bin/tool": "tool",
+        "npx -y @azure/mcp-win32-x64": "azure-mcp",
+        "npx -y @kanoniv/mcp-linux-x64-musl@0.3.7": "kanoniv-mcp",
+    }
+    assert {line: derived_server_id(tuple(line.split())) for line in cases} == cases
+    assert derived_server_id(("npx", "-y", "@scope/linux-tools")) == "linux-tools"  # not a platform
+
+
 def test_a_launchers_option_value_is_not_taken_for_the_server() -> None:
     """A launcher's option that takes a value was read as the server: GitHub's own `docker run -i
     --rm -e GITHUB_PERSONAL_ACCESS_TOKEN ghcr.io/github/github-mcp-server` was called

@@ -299,6 +299,11 @@ def http_status_server() -> Iterator[tuple[str, list[dict[str, str]]]]:
             if "/single/" in self.path:
                 body = b'{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: Server already initialized"},"id":null}'
             self.send_response(status)
+            if "/bearer/" in self.path:  # onshape-mcp 0.5.2's `http`, an OAuth server, to a request without a token
+                self.send_header(
+                    "WWW-Authenticate",
+                    'Bearer error="invalid_request", error_description="Missing Authorization header"',
+                )
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
@@ -333,6 +338,28 @@ def test_http_error_statuses(status: int, pattern: str, http_status_server, prev
     result = run_cli("snapshot", "--name", "raw", "--url", f"{base}/{status}/mcp", "--out", previous)
     assert result.exit_code == 2
     assert_one_line_error(result.stderr, pattern)
+    assert previous.read_bytes() == PREVIOUS
+
+
+def test_a_401_asking_for_a_bearer_token_points_to_an_auth_table_not_to_headers(
+    http_status_server, previous: Path, run_cli
+) -> None:  # type: ignore[no-untyped-def]
+    """A server that wants OAuth answers a request without a token with 401 and `WWW-Authenticate:
+    Bearer`; a user who configured no `headers` was told to check them, not how to log in."""
+    base, _seen = http_status_server
+    result = run_cli("snapshot", "--name", "raw", "--url", f"{base}/401/bearer/mcp", "--out", previous)
+    assert result.exit_code == 2
+    assert_one_line_error(
+        result.stderr,
+        r"server 'raw': \S+ refused access \(HTTP 401\) and asks for a bearer token; if it uses OAuth, give it "
+        r"an `auth` table and run `mcp-stubgen auth login raw` \(docs/authentication.md\), else send the token in `headers`$",
+    )
+    result = run_cli(
+        "snapshot", "--name", "raw", "--url", f"{base}/401/bearer/mcp", "--out", previous,
+        "--header", "Authorization: Bearer wrong-token",
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert_one_line_error(result.stderr, r"refused access \(HTTP 401\); check the `headers` credentials$")
     assert previous.read_bytes() == PREVIOUS
 
 

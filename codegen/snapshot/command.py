@@ -159,6 +159,13 @@ file, so it names nothing."""
 _NOT_A_NAME = frozenset({"index", "main", "server", "cli", "app", "__main__", "dist", "build", "src", "lib", "bin"})
 _SAYS_ONLY_MCP = frozenset({"mcp", "mcp-server", "mcp_server", "server-mcp"})
 """Package names that say what every server is, not which: `@currents/mcp`, `@sentry/mcp-server`."""
+_PLATFORM = re.compile(
+    r"(?:^|-)(?:linux|darwin|macos|win32|windows|freebsd|openbsd|android|sunos|aix)"
+    r"-(?:x64|x86_64|amd64|arm64|aarch64|ia32|x86|arm|armv7|ppc64|ppc64le|s390x|riscv64|loong64)"
+    r"(?:-(?:musl|gnu|gnueabihf|msvc))?$"
+)
+"""What ends the name of an npm package that ships one platform's binary (`@onshape-mcp/linux-x64`,
+`@falconer/mcp-linux-x64`, `kubernetes-mcp-server-linux-amd64`): which machine, not which server."""
 
 
 def derived_server_id(command: tuple[str, ...]) -> str | None:
@@ -174,8 +181,10 @@ def derived_server_id(command: tuple[str, ...]) -> str | None:
     is `mcp-server-chart`, and `node node_modules/@mastra/mcp-docs-server/dist/stdio.js`
     `mcp-docs-server`; elsewhere a file named like any package's entry point (`index.js`, `build/`)
     gives its folder's name. A scoped package whose own name says only "mcp" keeps its scope
-    (`npx -y @currents/mcp` is `currents-mcp`, as is its `node_modules/.bin/mcp` link). Characters a
-    server id cannot hold become `-`.
+    (`npx -y @currents/mcp` is `currents-mcp`, as is its `node_modules/.bin/mcp` link). A package of
+    one platform's binary is named without its platform (`@onshape-mcp/linux-x64/bin/onshape-mcp` is
+    `onshape-mcp`, `@falconer/mcp-linux-x64/falconer-mcp` `falconer-mcp`). Characters a server id cannot
+    hold become `-`.
     """
     program, *rest = command
     target = program
@@ -206,10 +215,11 @@ def derived_server_id(command: tuple[str, ...]) -> str | None:
             package = _linked_package(target) or package
         if package[:1] != (".bin",):  # a `.bin/` link that says more keeps its own name (`.bin/azmcp`)
             target = "/".join(package[:2] if package[:1] and package[0].startswith("@") else package[:1])
+            target = _PLATFORM.sub("", target) or target
     if target.startswith("@"):  # an npm package of a scope, named by its scope too when it says only "mcp"
         scope, _, name = target[1:].partition("/")
-        name = name.partition("@")[0]
-        target = f"{scope}-{name}" if name in _SAYS_ONLY_MCP else name
+        name = _PLATFORM.sub("", name.partition("@")[0])
+        target = f"{scope}-{name}" if name in _SAYS_ONLY_MCP else name or scope
     for part in reversed(Path(target).parts):  # a file of a package (`build/index.js`) is named by its folder
         part = part.partition("@")[0].partition(":")[0]  # no version or image tag
         for suffix in (".py", ".js", ".mjs", ".cjs", ".ts", ".exe", ".jar", ".dll", ".csproj"):

@@ -777,6 +777,9 @@ class _Diagnostics:
     its error answer, with -32000, the code a server may answer with too)."""
     token_refused: str | None = None
     """The `WWW-Authenticate` error (or the status) of a 401/403 answer to a request that carried a token."""
+    bearer_asked: bool = False
+    """A 401 to a request that carried no token asked for a bearer token (`WWW-Authenticate: Bearer`):
+    an OAuth server (onshape-mcp's `http`), which wants an `auth` table, not `headers` checked."""
     stderr_start: int = 0
     """Where the stderr worth showing begins: at the last request, so earlier noise (the
     `server/discover` probe's, say) is not mistaken for the cause of a later failure."""
@@ -808,6 +811,9 @@ class _Diagnostics:
             challenge = response.headers.get("www-authenticate", "")
             found = re.search(r'error="?([A-Za-z_]+)', challenge)
             self.token_refused = found.group(1) if found else f"HTTP {response.status_code}"
+        elif response.status_code == 401:
+            scheme = response.headers.get("www-authenticate", "").lstrip().partition(" ")[0]
+            self.bearer_asked = scheme.lower() == "bearer"
 
 
 _diagnostics: ContextVar[_Diagnostics | None] = ContextVar("_diagnostics", default=None)
@@ -1381,7 +1387,7 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
     elif (later := _try_later(server, leaf)) is not None:
         message = later
     elif diagnostics.http_status is not None:
-        message = _http_status_message(server, diagnostics.http_status, _answered(leaf))
+        message = _http_status_message(server, diagnostics.http_status, _answered(leaf), diagnostics.bearer_asked)
     else:
         message = _cause(server, leaf)
     if server.command is None:
@@ -1393,7 +1399,7 @@ def _access_refused(server: ServerConfig, status: int, diagnostics: _Diagnostics
     """An HTTP error status: for a 401/403 to a request that carried a token, the token is the problem."""
     if diagnostics is not None and diagnostics.token_refused is not None and server.auth is not None:
         return _token_refused_message(server, diagnostics.token_refused)
-    return _http_status_message(server, status)
+    return _http_status_message(server, status, bearer_asked=diagnostics is not None and diagnostics.bearer_asked)
 
 
 def _auth_flow_failed(data: Any) -> bool:
@@ -1471,7 +1477,13 @@ def _answered(error: BaseException) -> str:
     return f"{message} (code {code})"
 
 
-def _http_status_message(server: ServerConfig, status: int, answered: str = "") -> str:
+def _http_status_message(server: ServerConfig, status: int, answered: str = "", bearer_asked: bool = False) -> str:
+    if status == 401 and bearer_asked and server.auth is None:
+        return (
+            f"server {server.name!r}: {server.url} refused access (HTTP 401) and asks for a bearer token; "
+            f"if it uses OAuth, give it an `auth` table and run `mcp-stubgen auth login {server.name}` "
+            "(docs/authentication.md), else send the token in `headers`"
+        )
     if status in (401, 403):
         return f"server {server.name!r}: {server.url} refused access (HTTP {status}); check the `headers` credentials"
     if status == 405 and server.transport != "sse":

@@ -69,6 +69,7 @@ _CREDENTIAL_REQUEST = re.compile(
     + r"(?!:)"  # `read:org` names a token's scope
     + _GAP
     + r"(?<!\w)(?<!\{)(?<!\{ )"  # "{ service: { credentials } }" sketches an argument's shape
+    + r"(?<!--)"  # "agentcore add credential --name <n> --api-key <key>" shows a command's option
     + f"(?P<secret>{_SECRET})"
     + r"(?!\w)(?![\s_-]*protect)"  # "add password protection" names a feature, not a secret to send
     + r"|\b(?:your|the\s+user'?s)\s+"
