@@ -183,6 +183,25 @@ args = [{raw}, "--mode", "prompts-list-error"]
     assert run_cli("generate", "--check").exit_code == 0
 
 
+def test_an_ad_hoc_snapshot_skips_a_failing_list_method_with_skip_list(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """An ad hoc server has no config table to set `skip_lists` in: its error line names the option
+    that does the same, and the snapshot it takes records the method as skipped."""
+    monkeypatch.chdir(tmp_path)
+    command = ("--", PY, RAW, "--mode", "prompts-list-error")
+    failed = run_cli("snapshot", "--name", "raw", *command)
+    assert failed.exit_code == 2
+    assert "(ad hoc: --skip-list prompts/list)" in failed.stderr.splitlines()[-1], failed.stderr
+    assert not (tmp_path / "raw.json").exists()
+    taken = run_cli("snapshot", "--name", "raw", "--skip-list", "prompts/list", *command)
+    assert taken.exit_code == 0, taken.stderr
+    snapshot = json.loads((tmp_path / "raw.json").read_bytes())
+    assert (snapshot["skippedLists"], snapshot["prompts"], len(snapshot["tools"])) == (["prompts/list"], [], 5)
+    misspelt = run_cli("snapshot", "--name", "raw", "--skip-list", "prompt/list", *command)
+    assert misspelt.exit_code == 2 and "'prompt/list' is not one of" in misspelt.stderr, misspelt.stderr
+    configured = run_cli("snapshot", "--skip-list", "prompts/list")
+    assert configured.exit_code == 2 and "--skip-list need --name (ad hoc mode)" in configured.stderr
+
+
 def test_skip_lists_names_list_methods_only(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     write_config(
         tmp_path,
@@ -226,7 +245,8 @@ request_timeout = 1
     assert result.exit_code == 2, result.stderr
     assert result.stderr.startswith(f"error: server 'raw': {failure}"), result.stderr
     assert result.stderr.endswith(
-        "; to snapshot the rest without it, set skip_lists = [\"prompts/list\"] for server 'raw'\n"
+        "; to snapshot the rest without it, set skip_lists = [\"prompts/list\"] for server 'raw'"
+        " (ad hoc: --skip-list prompts/list)\n"
     ), result.stderr
     assert len(result.stderr.splitlines()) == 1
     assert not (tmp_path / "snaps").exists()

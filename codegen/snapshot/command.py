@@ -9,6 +9,7 @@ import click
 
 from codegen import console
 from codegen.config import (
+    LIST_METHODS,
     SERVER_ID,
     ProjectConfig,
     ServerConfig,
@@ -56,6 +57,14 @@ class _SnapshotCommand(click.Command):
     type=OutPath(dir_okay=False),
     help="Ad hoc: where to write the snapshot (default: NAME.json).",
 )
+@click.option(
+    "--skip-list",
+    "skip_lists",
+    multiple=True,
+    type=click.Choice(LIST_METHODS),
+    help="Ad hoc: a list method not to call although the server declares it, for one whose listing "
+    "fails (repeatable; a configured server's `skip_lists`).",
+)
 @config_options
 @connection_options
 @allow_empty_option
@@ -67,6 +76,7 @@ def snapshot(
     headers: tuple[str, ...],
     env_vars: tuple[str, ...],
     out: Path | None,
+    skip_lists: tuple[str, ...],
     config_path: Path | None,
     servers_file: Path | None,
     protocol: str | None,
@@ -88,11 +98,11 @@ def snapshot(
         console.note(f"note: no --name given; calling the server {name!r} (from its command)")
     if name is not None:
         config = ProjectConfig(root=Path.cwd(), source=None, snapshots=Path.cwd(), output=None, servers={})
-        selected = [ad_hoc_server(name, servers, url, headers, env_vars)]
+        selected = [ad_hoc_server(name, servers, url, headers, env_vars, skip_lists)]
         out = out or Path(f"{name}.json")
     else:
-        if url is not None or headers or env_vars or out is not None:
-            raise click.UsageError("--url, --header, --env and --out need --name (ad hoc mode)")
+        if url is not None or headers or env_vars or out is not None or skip_lists:
+            raise click.UsageError("--url, --header, --env, --out and --skip-list need --name (ad hoc mode)")
         config = load_project(config_path, servers_file)
         selected = config.select(servers)
     selected = apply_overrides(selected, protocol, connect_timeout, request_timeout)
@@ -240,7 +250,12 @@ def _linked_package(link: str) -> tuple[str, ...] | None:
 
 
 def ad_hoc_server(
-    name: str, command: tuple[str, ...], url: str | None, headers: tuple[str, ...], env_vars: tuple[str, ...] = ()
+    name: str,
+    command: tuple[str, ...],
+    url: str | None,
+    headers: tuple[str, ...],
+    env_vars: tuple[str, ...] = (),
+    skip_lists: tuple[str, ...] = (),
 ) -> ServerConfig:
     if (url is None) == (not command):
         raise click.UsageError("give either --url URL or `-- COMMAND [ARGS...]` with --name")
@@ -257,6 +272,8 @@ def ad_hoc_server(
         if url
         else {"command": command[0], "args": list(command[1:]), "env": ad_hoc_env(env_vars)}
     )
+    if skip_lists:
+        raw["skip_lists"] = sorted(set(skip_lists))
     return parse_server(name, raw, f"--name {name}", Path.cwd())
 
 

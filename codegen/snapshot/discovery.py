@@ -1096,7 +1096,10 @@ def _or_skip(server: ServerConfig, listing: _Listing) -> str:
     until the server is fixed (a server's tools are what a snapshot is for, so they are not offered)."""
     if listing is _TOOLS:
         return ""
-    return f'; to snapshot the rest without it, set skip_lists = ["{listing.method}"] for server {server.name!r}'
+    return (
+        f'; to snapshot the rest without it, set skip_lists = ["{listing.method}"] for server {server.name!r}'
+        f" (ad hoc: --skip-list {listing.method})"
+    )
 
 
 async def _list_all(
