@@ -221,7 +221,10 @@ skip_lists = ["resource/list"]
 @pytest.mark.parametrize(
     ("mode", "failure"),
     [
-        ("prompts-list-hang", "prompts/list did not answer within 1s; raise request_timeout in the config"),
+        (
+            "prompts-list-hang",
+            "prompts/list did not answer within 1s; raise request_timeout in the config or --request-timeout",
+        ),
         (
             "prompts-list-invalid",
             "prompts/list returned a result that is not valid MCP (/prompts: Input should be a valid list)",

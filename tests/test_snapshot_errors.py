@@ -206,9 +206,7 @@ def test_a_credential_in_the_urls_query_is_never_shown(previous: Path, run_cli) 
 
 
 HANDSHAKE_UNANSWERED = r"no answer to the handshake within 1s; check that it is an MCP server"
-LIST_UNANSWERED = (
-    r"tools/list did not answer within 1s; raise request_timeout in the config if the server is just slow$"
-)
+LIST_UNANSWERED = r"tools/list did not answer within 1s; raise request_timeout in the config or --request-timeout if the server is just slow$"
 STALLS = ("--http-fault", "sse-stalls", "--fault-on", "tools/list")
 SILENT_HTTP = {
     "discover": (("modern_http_server.py", "--slow", "server/discover=60"), "", HANDSHAKE_UNANSWERED),

@@ -543,7 +543,7 @@ async def _initialize(peer: _Peer, server: ServerConfig, pinned: str | None) -> 
     if answered not in HANDSHAKE_PROTOCOL_VERSIONS:
         raise StubgenError(
             f"server {server.name!r}: answered initialize with protocol {answered!r}, which mcp-stubgen does "
-            "not know; pin a version it speaks with `protocol` in the config"
+            "not know; pin a version it speaks with `protocol` in the config or --protocol"
         )
     await peer.adopt_initialized(result)
 
@@ -1124,7 +1124,7 @@ async def _list_all(
         except TimeoutError:
             raise StubgenError(
                 f"server {server.name!r}: {listing.method} did not answer within {server.timeouts.request:g}s; "
-                f"raise request_timeout in the config if the server is just slow{_or_skip(server, listing)}"
+                f"raise request_timeout in the config or --request-timeout if the server is just slow{_or_skip(server, listing)}"
             ) from None
         except ValidationError as error:
             first = error.errors()[0]
