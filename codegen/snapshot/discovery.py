@@ -1077,16 +1077,24 @@ def _error_of(answer: httpx2.Response) -> Any:
 
 
 def _not_runnable(server: str, command: str, env: dict[str, str]) -> str:
-    """Why `shutil.which` found no program: a file that is there but not executable says so."""
+    """Why `shutil.which` found no program: a file that is there but not executable, or a path to a
+    folder (an npm install's folder in place of its program), says so; "give the program's full
+    path" sent a user who had given one back to it."""
     if os.path.dirname(command):
         candidates = [command]
     else:
         candidates = [os.path.join(folder, command) for folder in (search_path(env) or "").split(os.pathsep) if folder]
     for candidate in candidates:
+        found = f"command {command!r}" + (f" ({candidate})" if candidate != command else "")
         if os.path.isfile(candidate):
             return (
-                f"server {server!r}: command {command!r} ({candidate}) is not executable; "
-                f"make it so (`chmod +x {candidate}`) or run it through its interpreter (e.g. command = python)"
+                f"server {server!r}: {found} is not executable; make it so (`chmod +x {candidate}`) "
+                "or run it through its interpreter (python, node, ...) with the file as its first argument"
+            )
+        if os.path.dirname(command) and os.path.isdir(candidate):
+            return (
+                f"server {server!r}: {found} is a folder, not a program; give the program in it "
+                "(an npm package's is under node_modules/.bin/, a venv's under bin/)"
             )
     return f"server {server!r}: command {command!r} not found; install it, or give the program's full path"
 
