@@ -273,15 +273,16 @@ def _probe_ended_it(server: ServerConfig, error: Exception, diagnostics: _Diagno
 def _started_again_after_exit(server: ServerConfig) -> str:
     return (
         f"server {server.name!r}: it closed the connection on server/discover, which it does not know; "
-        'started it again for the legacy handshake (set protocol = "legacy" to skip the probe)'
+        'started it again for the legacy handshake (set protocol = "legacy" in the config or --protocol legacy '
+        "to skip the probe)"
     )
 
 
 def _started_again(server: ServerConfig) -> str:
     return (
         f"server {server.name!r}: no answer to server/discover within {server.timeouts.connect:g}s; "
-        'started it again for the legacy handshake (set protocol = "legacy" to skip the wait, or raise '
-        "connect_timeout if it only starts slowly)"
+        'started it again for the legacy handshake (set protocol = "legacy" in the config or --protocol legacy '
+        "to skip the wait, or raise connect_timeout or --connect-timeout if it only starts slowly)"
     )
 
 
@@ -1516,10 +1517,14 @@ def _http_status_message(server: ServerConfig, status: int, answered: str = "", 
 def _cause(server: ServerConfig, leaf: BaseException) -> str:
     name = f"server {server.name!r}"
     if isinstance(leaf, TimeoutError):
-        legacy = ' (protocol = "legacy" for one that ignores server/discover)' if server.protocol == "auto" else ""
+        legacy = (
+            ' (protocol = "legacy" in the config or --protocol legacy for one that ignores server/discover)'
+            if server.protocol == "auto"
+            else ""
+        )
         return (
             f"{name}: no answer to the handshake within {server.timeouts.connect:g}s; "
-            f"check that it is an MCP server{legacy}, or raise connect_timeout"
+            f"check that it is an MCP server{legacy}, or raise connect_timeout in the config or --connect-timeout"
         )
     if server.url is not None:
         import httpx2
