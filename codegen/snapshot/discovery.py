@@ -1494,10 +1494,18 @@ def _http_status_message(server: ServerConfig, status: int, answered: str = "", 
         return (
             f"server {server.name!r}: {server.url} refused access (HTTP 401) and asks for a bearer token; "
             f"if it uses OAuth, give it an `auth` table and run `mcp-stubgen auth login {server.name}` "
-            "(docs/authentication.md), else send the token in `headers`"
+            "(docs/authentication.md), else send the token in `headers` in the config or --header"
+        )
+    if status in (401, 403) and not server.headers and server.auth is None:
+        return (
+            f"server {server.name!r}: {server.url} refused access (HTTP {status}) to a request that carried no "
+            "credentials; send them in `headers` in the config or --header 'Name: value'"
         )
     if status in (401, 403):
-        return f"server {server.name!r}: {server.url} refused access (HTTP {status}); check the `headers` credentials"
+        return (
+            f"server {server.name!r}: {server.url} refused access (HTTP {status}); "
+            "check the `headers` credentials in the config or --header"
+        )
     if status == 405 and server.transport != "sse":
         # An SSE server's event-stream URL takes only GET (fastapi-mcp's `mount()`, the SDK 1.x `/sse`).
         return (
