@@ -195,10 +195,27 @@ def test_a_command_that_is_not_executable_is_reported_as_such(tmp_path: Path, ru
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
     assert lines == [
-        f"error: server 'weather': command '{script}' ({script}) is not executable; make it so "
-        f"(`chmod +x {script}`) or run it through its interpreter (e.g. command = python)"
+        f"error: server 'weather': command '{script}' is not executable; make it so "
+        f"(`chmod +x {script}`) or run it through its interpreter (python, node, ...) with the file as its "
+        "first argument"
     ]
     assert not (tmp_path / "weather.json").exists()
+
+
+def test_a_command_that_is_a_folder_is_named_a_folder_not_a_missing_program(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """An npm server's install folder given as the command was "not found; install it, or give the
+    program's full path" to a user who had given a full path (found in the fifteenth round, an ad hoc
+    `snapshot -- /tmp/srv/_mui_mcp/`); the interpreter advice named `command = python`, a config key,
+    to an ad hoc command line."""
+    folder = tmp_path / "mui-mcp"
+    (folder / "node_modules" / ".bin").mkdir(parents=True)
+    result = run_cli("snapshot", "--name", "mui", "--out", tmp_path / "mui.json", "--", f"{folder}/")
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: server 'mui': command '{folder}/' is a folder, not a program; give the program in it "
+        "(an npm package's is under node_modules/.bin/, a venv's under bin/)"
+    ]
+    assert not (tmp_path / "mui.json").exists()
 
 
 @pytest.mark.parametrize("cwd", ["services/weather", "pyproject.toml"])

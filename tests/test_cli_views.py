@@ -251,3 +251,36 @@ def test_an_unchecked_hub_in_list_json_carries_the_reason(tmp_path: Path, run_cl
         "unchecked",
         "hub: [tool.mcp-stubgen.hub_filters.wether] names no server of the hub; the servers are weather",
     )
+
+
+def test_list_shows_the_code_mode_package_as_generate_check_proves_it(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """With `code_mode = true`, `list` showed the hub's package but not the code-mode package beside
+    it, so a stale `code_mode/` that `generate --check` fails on listed as nothing at all (found in
+    the fifteenth round of real servers)."""
+    write_config(
+        tmp_path,
+        '[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\nhub = true\ncode_mode = true\n\n'
+        '[tool.mcp-stubgen.servers.weather]\ncommand = "unused"\n',
+    )
+    (tmp_path / "snaps").mkdir()
+    shutil.copy(GOLDEN / "weather" / "snapshot.json", tmp_path / "snaps" / "weather.json")
+    monkeypatch.chdir(tmp_path)
+    assert run_cli("list").stdout.splitlines()[-1] == "code_mode: package clients/code_mode missing"
+    assert run_cli("generate").exit_code == 0
+    assert run_cli("list").stdout.splitlines()[-2:] == [
+        "hub: package clients/hub current",
+        "code_mode: package clients/code_mode current",
+    ]
+    stub = tmp_path / "clients" / "code_mode" / "weather.pyi"
+    stub.write_text(stub.read_text() + "# edited\n")
+    assert run_cli("generate", "--check").exit_code == 1
+    stale = run_cli("list", "--format", "json")
+    assert stale.exit_code == 0, stale.stderr
+    assert json.loads(stale.stdout.splitlines()[-1]) == {
+        "format": 1,
+        "command": "list",
+        "server": None,
+        "status": "ok",
+        "package": "clients/code_mode",
+        "package_state": "stale",
+    }

@@ -130,7 +130,8 @@ def test_a_server_that_never_answers_the_probe_is_started_again_for_the_legacy_h
     warning, wrote = [line for line in auto.stderr.splitlines() if line.strip()]
     assert warning == (
         "warning: server 'old': no answer to server/discover within 2s; started it again for the legacy handshake "
-        '(set protocol = "legacy" to skip the wait, or raise connect_timeout if it only starts slowly)'
+        '(set protocol = "legacy" in the config or --protocol legacy to skip the wait, or raise connect_timeout or '
+        "--connect-timeout if it only starts slowly)"
     )
     assert wrote.startswith("old: wrote ") and wrote.endswith(
         "(5 tools, 0 resources, 0 templates, 1 prompt; protocol 2025-06-18)"
@@ -155,7 +156,8 @@ def test_a_server_that_exits_on_the_probe_is_started_again_for_the_legacy_handsh
     warning, wrote = [line for line in auto.stderr.splitlines() if line.strip()]
     assert warning == (
         "warning: server 'rmcp': it closed the connection on server/discover, which it does not know; "
-        'started it again for the legacy handshake (set protocol = "legacy" to skip the probe)'
+        'started it again for the legacy handshake (set protocol = "legacy" in the config or --protocol legacy '
+        "to skip the probe)"
     )
     assert wrote.startswith("rmcp: wrote ")
     methods = log.read_text().split()
@@ -188,7 +190,8 @@ def test_a_server_that_exits_on_the_probe_is_connected_with_the_legacy_handshake
     assert (tmp_path / "m.log").read_text().split()[:2] == ["server/discover", "initialize"]
     assert warnings == [
         "server 'rmcp': it closed the connection on server/discover, which it does not know; "
-        'started it again for the legacy handshake (set protocol = "legacy" to skip the probe)'
+        'started it again for the legacy handshake (set protocol = "legacy" in the config or --protocol legacy '
+        "to skip the probe)"
     ]
 
 
@@ -214,7 +217,8 @@ def test_a_server_that_never_answers_the_probe_is_connected_with_the_legacy_hand
     assert methods[:2] == ["server/discover", "initialize"] and methods.count("initialize") == 1
     assert warnings == [
         "server 'old': no answer to server/discover within 2s; started it again for the legacy handshake "
-        '(set protocol = "legacy" to skip the wait, or raise connect_timeout if it only starts slowly)'
+        '(set protocol = "legacy" in the config or --protocol legacy to skip the wait, or raise connect_timeout or '
+        "--connect-timeout if it only starts slowly)"
     ]
 
 

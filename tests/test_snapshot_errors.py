@@ -326,7 +326,11 @@ def http_status_server() -> Iterator[tuple[str, list[dict[str, str]]]]:
 @pytest.mark.parametrize(
     ("status", "pattern"),
     [
-        (401, r"refused access \(HTTP 401\); check the `headers` credentials"),
+        (
+            401,
+            r"refused access \(HTTP 401\) to a request that carried no credentials; send them in `headers` in the "
+            r"config or --header 'Name: value'$",
+        ),
         (403, r"refused access \(HTTP 403\)"),
         (500, r"answered HTTP 500; check the URL"),
     ],
@@ -350,14 +354,34 @@ def test_a_401_asking_for_a_bearer_token_points_to_an_auth_table_not_to_headers(
     assert_one_line_error(
         result.stderr,
         r"server 'raw': \S+ refused access \(HTTP 401\) and asks for a bearer token; if it uses OAuth, give it "
-        r"an `auth` table and run `mcp-stubgen auth login raw` \(docs/authentication.md\), else send the token in `headers`$",
+        r"an `auth` table and run `mcp-stubgen auth login raw` \(docs/authentication.md\), else send the token in "
+        r"`headers` in the config or --header$",
     )
     result = run_cli(
         "snapshot", "--name", "raw", "--url", f"{base}/401/bearer/mcp", "--out", previous,
         "--header", "Authorization: Bearer wrong-token",
     )  # fmt: skip
     assert result.exit_code == 2
-    assert_one_line_error(result.stderr, r"refused access \(HTTP 401\); check the `headers` credentials$")
+    assert_one_line_error(
+        result.stderr, r"refused access \(HTTP 401\); check the `headers` credentials in the config or --header$"
+    )
+    assert previous.read_bytes() == PREVIOUS
+
+
+def test_a_401_to_a_request_without_credentials_says_none_were_sent_and_names_header(
+    http_status_server, previous: Path, run_cli
+) -> None:  # type: ignore[no-untyped-def]
+    """mcp-searxng over HTTP with `MCP_HTTP_AUTH_TOKEN` answers a request without a token with a bare 401
+    (no `WWW-Authenticate`): ad hoc, with no `--header` given, the line said "check the `headers`
+    credentials", a config key of credentials nobody had set (found in the fifteenth round)."""
+    base, _seen = http_status_server
+    result = run_cli("snapshot", "--name", "raw", "--url", f"{base}/401/mcp", "--out", previous)
+    assert result.exit_code == 2
+    assert_one_line_error(
+        result.stderr,
+        r"^error: server 'raw': \S+ refused access \(HTTP 401\) to a request that carried no credentials; "
+        r"send them in `headers` in the config or --header 'Name: value'$",
+    )
     assert previous.read_bytes() == PREVIOUS
 
 

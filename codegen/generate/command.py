@@ -12,9 +12,9 @@ import click
 from codegen import console
 from codegen.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, StubgenError
 from codegen.generate.cache import Cache
-from codegen.generate.code_mode import CodeModeBuild, build_code_mode, code_mode_clash, code_mode_dir, report_tokens
+from codegen.generate.code_mode import CodeModeBuild, code_mode_clash, code_mode_dir, report_tokens
 from codegen.generate.hub import hub_dir
-from codegen.generate.hub_build import HubInput, HubSources, hub_rendered, hub_sources
+from codegen.generate.hub_build import HubInput, HubSources, code_mode_build, hub_rendered, hub_sources
 from codegen.generate.parallel import warm_workers
 from codegen.generate.pipeline import (
     PackageInputs,
@@ -188,7 +188,7 @@ def _generate(run: Targets, cache: Cache, strict: bool) -> int:
     code: CodeModeBuild | None = None
     if hub is not None and run.code_mode and hub_built:  # its stubs name what the hub routes
         try:
-            code = _code_mode(hub, out_dir, cache)
+            code = code_mode_build(hub, out_dir, cache)
         except StubgenError as error:
             failed += _failed(None, None, error, code_mode_dir(out_dir))
         else:
@@ -288,7 +288,7 @@ def _check(run: Targets, cache: Cache) -> int:
             lacking = built.lacking
     if run.hub is not None and run.code_mode:
         try:
-            code = _code_mode(run.hub, run.out_dir, cache)
+            code = code_mode_build(run.hub, run.out_dir, cache)
         except StubgenError as error:
             failed += _failed(None, None, error, code_mode_dir(run.out_dir))
         else:
@@ -327,10 +327,3 @@ def _server_of(source: bytes, rendered: Rendered) -> str | None:
         return rendered.server
     server = json.loads(source).get("server")
     return server if isinstance(server, str) else None
-
-
-def _code_mode(hub: HubSources, out_dir: Path, cache: Cache) -> CodeModeBuild:
-    """The code-mode package over the hub's servers, rendered unless proven unchanged."""
-    return build_code_mode(
-        [(server.snapshot, server.method_names) for server in hub.servers], hub.settings, out_dir, cache
-    )

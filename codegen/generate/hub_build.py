@@ -9,6 +9,7 @@ import fnmatch
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codegen import console
 from codegen.config import HubSettings, ProjectConfig
@@ -20,7 +21,19 @@ from codegen.generate.proof import RenderKey, hub_source, rendered_before
 from codegen.generate.publish import read_tree
 from codegen.snapshot import Snapshot, parse_snapshot, read_snapshot_bytes
 
-__all__ = ["HubBuild", "HubInput", "HubSources", "hub_is_stale", "hub_key", "hub_rendered", "hub_sources"]
+if TYPE_CHECKING:
+    from codegen.generate.code_mode import CodeModeBuild
+
+__all__ = [
+    "HubBuild",
+    "HubInput",
+    "HubSources",
+    "code_mode_build",
+    "hub_is_stale",
+    "hub_key",
+    "hub_rendered",
+    "hub_sources",
+]
 
 
 @dataclass(frozen=True)
@@ -137,17 +150,24 @@ def _lacks(path: Path, error: StubgenError) -> str:
     return f"hub: built without {path.stem!r}: {error}"
 
 
+def code_mode_build(hub: HubSources, out_dir: Path, cache: Cache) -> CodeModeBuild:
+    """The code-mode package over the hub's servers, rendered unless proven unchanged: what `generate`
+    writes, `--check` and `list` prove, and `sync` and `watch` publish."""
+    from codegen.generate.code_mode import build_code_mode
+
+    return build_code_mode(
+        [(server.snapshot, server.method_names) for server in hub.servers], hub.settings, out_dir, cache
+    )
+
+
 def hub_is_stale(config: ProjectConfig, out_dir: Path, cache: Cache) -> bool:
     """Whether the hub under `out_dir` (or, with `code_mode = true`, the code-mode package beside it) is
     not what the committed snapshots give, proven as `--check` proves it; a hub that lacks a server
     counts as stale, so publishing the hub reports it."""
-    from codegen.generate.code_mode import build_code_mode
-
     hub = hub_sources(config)
     try:
         built = hub_rendered(hub, out_dir, cache)
-        pairs = [(server.snapshot, server.method_names) for server in hub.servers]
-        code = build_code_mode(pairs, hub.settings, out_dir, cache) if config.code_mode else None
+        code = code_mode_build(hub, out_dir, cache) if config.code_mode else None
     except StubgenError:
         return True
     if built.lacking or stale_diff(built.rendered, cache, built.rendered.target.name):

@@ -273,15 +273,16 @@ def _probe_ended_it(server: ServerConfig, error: Exception, diagnostics: _Diagno
 def _started_again_after_exit(server: ServerConfig) -> str:
     return (
         f"server {server.name!r}: it closed the connection on server/discover, which it does not know; "
-        'started it again for the legacy handshake (set protocol = "legacy" to skip the probe)'
+        'started it again for the legacy handshake (set protocol = "legacy" in the config or --protocol legacy '
+        "to skip the probe)"
     )
 
 
 def _started_again(server: ServerConfig) -> str:
     return (
         f"server {server.name!r}: no answer to server/discover within {server.timeouts.connect:g}s; "
-        'started it again for the legacy handshake (set protocol = "legacy" to skip the wait, or raise '
-        "connect_timeout if it only starts slowly)"
+        'started it again for the legacy handshake (set protocol = "legacy" in the config or --protocol legacy '
+        "to skip the wait, or raise connect_timeout or --connect-timeout if it only starts slowly)"
     )
 
 
@@ -1077,16 +1078,24 @@ def _error_of(answer: httpx2.Response) -> Any:
 
 
 def _not_runnable(server: str, command: str, env: dict[str, str]) -> str:
-    """Why `shutil.which` found no program: a file that is there but not executable says so."""
+    """Why `shutil.which` found no program: a file that is there but not executable, or a path to a
+    folder (an npm install's folder in place of its program), says so; "give the program's full
+    path" sent a user who had given one back to it."""
     if os.path.dirname(command):
         candidates = [command]
     else:
         candidates = [os.path.join(folder, command) for folder in (search_path(env) or "").split(os.pathsep) if folder]
     for candidate in candidates:
+        found = f"command {command!r}" + (f" ({candidate})" if candidate != command else "")
         if os.path.isfile(candidate):
             return (
-                f"server {server!r}: command {command!r} ({candidate}) is not executable; "
-                f"make it so (`chmod +x {candidate}`) or run it through its interpreter (e.g. command = python)"
+                f"server {server!r}: {found} is not executable; make it so (`chmod +x {candidate}`) "
+                "or run it through its interpreter (python, node, ...) with the file as its first argument"
+            )
+        if os.path.dirname(command) and os.path.isdir(candidate):
+            return (
+                f"server {server!r}: {found} is a folder, not a program; give the program in it "
+                "(an npm package's is under node_modules/.bin/, a venv's under bin/)"
             )
     return f"server {server!r}: command {command!r} not found; install it, or give the program's full path"
 
@@ -1485,10 +1494,18 @@ def _http_status_message(server: ServerConfig, status: int, answered: str = "", 
         return (
             f"server {server.name!r}: {server.url} refused access (HTTP 401) and asks for a bearer token; "
             f"if it uses OAuth, give it an `auth` table and run `mcp-stubgen auth login {server.name}` "
-            "(docs/authentication.md), else send the token in `headers`"
+            "(docs/authentication.md), else send the token in `headers` in the config or --header"
+        )
+    if status in (401, 403) and not server.headers and server.auth is None:
+        return (
+            f"server {server.name!r}: {server.url} refused access (HTTP {status}) to a request that carried no "
+            "credentials; send them in `headers` in the config or --header 'Name: value'"
         )
     if status in (401, 403):
-        return f"server {server.name!r}: {server.url} refused access (HTTP {status}); check the `headers` credentials"
+        return (
+            f"server {server.name!r}: {server.url} refused access (HTTP {status}); "
+            "check the `headers` credentials in the config or --header"
+        )
     if status == 405 and server.transport != "sse":
         # An SSE server's event-stream URL takes only GET (fastapi-mcp's `mount()`, the SDK 1.x `/sse`).
         return (
@@ -1508,10 +1525,14 @@ def _http_status_message(server: ServerConfig, status: int, answered: str = "", 
 def _cause(server: ServerConfig, leaf: BaseException) -> str:
     name = f"server {server.name!r}"
     if isinstance(leaf, TimeoutError):
-        legacy = ' (protocol = "legacy" for one that ignores server/discover)' if server.protocol == "auto" else ""
+        legacy = (
+            ' (protocol = "legacy" in the config or --protocol legacy for one that ignores server/discover)'
+            if server.protocol == "auto"
+            else ""
+        )
         return (
             f"{name}: no answer to the handshake within {server.timeouts.connect:g}s; "
-            f"check that it is an MCP server{legacy}, or raise connect_timeout"
+            f"check that it is an MCP server{legacy}, or raise connect_timeout in the config or --connect-timeout"
         )
     if server.url is not None:
         import httpx2

@@ -117,13 +117,11 @@ def publish_hub(config: ProjectConfig, output: Path, cache: Cache, runtime: Runt
 
 def publish_code_mode(config: ProjectConfig, output: Path, cache: Cache, runtime: RuntimeChanges) -> bool:
     """Regenerate `<output>/code_mode/` from the snapshots on disk, as the hub is; False when it could not be."""
-    from codegen.generate.code_mode import build_code_mode, code_mode_dir
-    from codegen.generate.hub_build import hub_sources
+    from codegen.generate.code_mode import code_mode_dir
+    from codegen.generate.hub_build import code_mode_build, hub_sources
 
-    hub = hub_sources(config)
     try:
-        pairs = [(server.snapshot, server.method_names) for server in hub.servers]
-        built = build_code_mode(pairs, hub.settings, output, cache)
+        built = code_mode_build(hub_sources(config), output, cache)
         coming = [] if built.rendered.files is None else [built.rendered.files]
         published = publish_runtime(output, with_hub=True, coming=coming)  # with code mode's runtime files
         result = publish_rendered(built.rendered, cache)

@@ -15,8 +15,9 @@ from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
 from codegen.fsutil import lookup_refused, what_to_check
 from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
+from codegen.generate.code_mode import code_mode_dir
 from codegen.generate.hub import hub_dir
-from codegen.generate.hub_build import hub_rendered, hub_sources
+from codegen.generate.hub_build import code_mode_build, hub_rendered, hub_sources
 from codegen.generate.pipeline import (
     PackageInputs,
     package_dir,
@@ -93,16 +94,12 @@ def list_servers(config_path: Path | None, servers_file: Path | None) -> int:
     cache = cache_for(False)
     for server in config.select(()):
         _list_server(config, server.name, cache)
-    if config.hub and config.output is not None:
-        target = hub_dir(config.output)
-        reason: dict[str, str] = {}
-        try:
-            state = _package_state(target, lambda: _hub_diff(config, target.parent, cache))
-        except StubgenError as error:  # no snapshot to build it from, or settings the hub refuses
-            state, reason = "unchecked", {"error": str(error)}
-        console.result(f"hub: package {shown_path(target)} {state}")
-        console.emit(None, "ok", package=shown_path(target), package_state=state, **reason)
-    for folder in stray_packages(config.output, config.package_names()) if config.output is not None else ():
+    output = config.output
+    if config.hub and output is not None:
+        _list_package(hub_dir(output), lambda: _hub_diff(config, output, cache))
+    if config.code_mode and output is not None:
+        _list_package(code_mode_dir(output), lambda: _code_mode_diff(config, output, cache))
+    for folder in stray_packages(output, config.package_names()) if output is not None else ():
         console.result(f"{folder.name}: package {shown_path(folder)} unconfigured (no configured server generates it)")
         console.emit(None, "ok", package=shown_path(folder), package_state="unconfigured")
     return EXIT_OK
@@ -153,6 +150,17 @@ def _list_server(config: ProjectConfig, name: str, cache: Cache) -> None:
     console.emit(name, "ok", **details)
 
 
+def _list_package(target: Path, diff: Callable[[], str]) -> None:
+    """The line of a package over every server (the hub, code mode's stubs), which has no snapshot of its own."""
+    reason: dict[str, str] = {}
+    try:
+        state = _package_state(target, diff)
+    except StubgenError as error:  # no snapshot to build it from, or settings the hub refuses
+        state, reason = "unchecked", {"error": str(error)}
+    console.result(f"{target.name}: package {shown_path(target)} {state}")
+    console.emit(None, "ok", package=shown_path(target), package_state=state, **reason)
+
+
 def _package_state(target: Path, diff: Callable[[], str]) -> str:
     """`missing` without a folder, else `current` or `stale` as the `--check` proof (or render) says."""
     refused = lookup_refused(target)
@@ -174,4 +182,10 @@ def _package_diff(inputs: PackageInputs, snapshot: Snapshot, output: Path, cache
 def _hub_diff(config: ProjectConfig, output: Path, cache: Cache) -> str:
     """The `--check` diff of the hub: proven from its snapshots' bytes, else rendered."""
     rendered = hub_rendered(hub_sources(config), output, cache).rendered
+    return stale_diff(rendered, cache, package_label(rendered.target))
+
+
+def _code_mode_diff(config: ProjectConfig, output: Path, cache: Cache) -> str:
+    """The `--check` diff of the code-mode package: proven from its snapshots' bytes, else rendered."""
+    rendered = code_mode_build(hub_sources(config), output, cache).rendered
     return stale_diff(rendered, cache, package_label(rendered.target))

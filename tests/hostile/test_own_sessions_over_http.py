@@ -44,7 +44,12 @@ SNAPSHOT_FAULTS = [
     ("tools/list", "status-502", r"tools/list failed: HTTP 502 Bad Gateway"),
     ("tools/list", "status-429", r"tools/list failed: HTTP 429 Too Many Requests; it asks to retry after 30 s"),
     ("tools/list", "status-404", r"tools/list failed: HTTP 404 Not Found"),
-    ("tools/list", "status-401", r"URL refused access \(HTTP 401\); check the `headers` credentials"),
+    (
+        "tools/list",
+        "status-401",
+        r"URL refused access \(HTTP 401\) to a request that carried no credentials; send them in `headers` in the "
+        r"config or --header 'Name: value'",
+    ),
     ("tools/list", "html-200", rf"tools/list failed: {UNREADABLE}"),
     ("tools/list", "not-jsonrpc", r"tools/list failed: its answer is JSON but not a JSON-RPC message \(code -32700\)"),
     ("tools/list", "sse-not-json", rf"tools/list failed: {UNREADABLE}"),

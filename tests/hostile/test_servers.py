@@ -113,7 +113,11 @@ def test_http_server_closing_the_connection_mid_request(
     ("mode", "delay", "pattern"),
     [
         ("slow-handshake", 1.0, None),
-        ("slow-handshake", 30, r"no answer to the handshake within 2s; .*raise connect_timeout"),
+        (
+            "slow-handshake",
+            30,
+            r"no answer to the handshake within 2s; .*raise connect_timeout in the config or --connect-timeout$",
+        ),
         ("slow-list", 1.0, None),
         ("slow-list", 30, r"tools/list did not answer within 2s; raise request_timeout"),
     ],
