@@ -378,7 +378,7 @@ class TaskClient(GeneratedClient):
 
         terms = ToolContract.of(contract)
         payload = self._payload(tool, terms, arguments, extra)
-        _prime(self.mcp_client, tool, terms.listed_input_schema())
+        _prime(self.mcp_client, tool, terms.listed_input_schema)
         options = call_options or {}
         timeout = _timeout(options)
         progress = _progress(options.get("on_progress"), self.server_name, tool)

@@ -619,7 +619,7 @@ class GeneratedHub:
         _prime(
             client.mcp_client,
             route.tool,
-            route.input_schema,
+            lambda: route.input_schema,
             None if route.skip_sdk_output_check else route.output_schema,
         )
         try:

@@ -1168,10 +1168,12 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
 def _prime(
     client: Client | ClientSession,
     tool: str,
-    input_schema: Mapping[str, Any],
+    input_schema: Callable[[], Mapping[str, Any]],
     output_schema: Mapping[str, Any] | None = None,
 ) -> None:
-    """Give the SDK session a tool as the snapshot lists it, unless a listing already did: its
+    """Give the SDK session a tool as the snapshot lists it (`input_schema` gives its input schema,
+    asked only then: a generated client's copies the schema to add its header annotations), unless a
+    listing already did: its
     `x-mcp-header` parameters are then mirrored into `Mcp-Param-*` headers from the first call
     (else the server refuses the call, and the SDK lists every tool and sends it again). A generated
     client's call gives no output schema, as the runtime checks results against the snapshot's
@@ -1189,7 +1191,7 @@ def _prime(
     from mcp.types import ListToolsResult, Tool
 
     output = None if output_schema is None else dict(output_schema)
-    listed = Tool(name=tool, input_schema=dict(input_schema), output_schema=output)
+    listed = Tool(name=tool, input_schema=dict(input_schema()), output_schema=output)
     session._absorb_tool_listing(ListToolsResult(tools=[listed]), complete=False)
 
 
@@ -1470,7 +1472,7 @@ class GeneratedClient:
         whose names a `propertyNames` enum lists is a `dict[Literal[...], X]`, which no
         `Mapping[str, ...]` accepts (a mapping's key type is invariant)."""
         payload = self._payload(tool, terms, arguments, extra)
-        _prime(self.mcp_client, tool, terms.listed_input_schema())
+        _prime(self.mcp_client, tool, terms.listed_input_schema)
         try:
             if self.tool_task_support.get(tool) == "required":
                 result = await self._run_task(tool, payload, call_options or {})
