@@ -49,7 +49,7 @@ def test_constants_are_the_sdks() -> None:
     assert wire.SERVER_INFO_META_KEY == mcp_types.SERVER_INFO_META_KEY
     assert wire.MAX_TTL_MS == caching.MAX_TTL_MS
     assert DEFAULT_CLIENT_INFO.model_dump(by_alias=True, exclude_none=True, mode="json") == wire.CLIENT_INFO
-    assert set(wire.LIST_ITEMS) == set(MODELS)
+    assert set(wire.LIST_ENTRIES) == set(MODELS)
 
 
 def sdk_page(method: str, protocol: str, result: Any) -> tuple[list[Any], str | None, int]:
@@ -73,7 +73,7 @@ def catalogs() -> Iterator[dict[str, Any]]:
 
 def real_pages() -> Iterator[tuple[str, dict[str, Any]]]:
     for catalog in catalogs():
-        for method, key in wire.LIST_ITEMS.items():
+        for method, key in wire.LIST_ENTRIES.items():
             if catalog.get(key):
                 yield method, {key: catalog[key]}
 
@@ -151,10 +151,10 @@ def mutated_pages() -> Iterator[tuple[str, dict[str, Any]]]:
     for method, key, value in VARIANTS:
         entry = dict(base[method])
         entry[key] = value
-        yield method, {wire.LIST_ITEMS[method]: [entry]}
+        yield method, {wire.LIST_ENTRIES[method]: [entry]}
     for method, entry in base.items():
         for extra in PAGE_VARIANTS:
-            yield method, {wire.LIST_ITEMS[method]: [entry], **extra}
+            yield method, {wire.LIST_ENTRIES[method]: [entry], **extra}
 
 
 def both_ways(method: str, protocol: str, result: dict[str, Any]) -> None:
@@ -185,7 +185,7 @@ def test_the_catalogs_of_real_servers_are_plain() -> None:
     """The fast way is the one real servers take (the shapes golden is hand-made to be odd)."""
     for name in ("everything", "time", "weather", "notes"):
         catalog = json.loads((REPO / "golden" / name / "snapshot.json").read_text())
-        for method, key in wire.LIST_ITEMS.items():
+        for method, key in wire.LIST_ENTRIES.items():
             page = {key: catalog.get(key, [])}
             assert wire.plain_page(method, catalog["protocolVersion"], {**CACHE_FIELDS, **page}), (name, method)
 

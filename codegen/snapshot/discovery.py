@@ -1336,7 +1336,7 @@ def _refuse_non_finite(server: ServerConfig, listing: _Listing, entries: list[An
     snapshot would hold `null` in its place. Refused, naming the entry and the JSON pointer."""
     if not _any_non_finite(entries):
         return
-    items = {wire.LIST_ITEMS[listing.method]: entries}
+    items = {wire.LIST_ENTRIES[listing.method]: entries}
     found = find_in_json(items, is_non_finite)
     if found is not None:
         where = _entry_and_pointer({"result": items}, ("result", *found[0]))
@@ -1373,7 +1373,8 @@ def _page_entries(page: Any, listing: _Listing) -> list[JSON]:
         entries: list[JSON] = sorted_copy(dumped)
         return entries
     return sorted_entries(
-        text.replace(f'"{listing.items}":', f'"{wire.LIST_ITEMS[listing.method]}":', 1), wire.LIST_ITEMS[listing.method]
+        text.replace(f'"{listing.items}":', f'"{wire.LIST_ENTRIES[listing.method]}":', 1),
+        wire.LIST_ENTRIES[listing.method],
     )
 
 

@@ -20,7 +20,8 @@ import contextlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from codegen.runtime._runtime import LIST_ENTRIES, LeftOutEntry, read_page
+from codegen.runtime._runtime import LIST_ENTRIES as LIST_ENTRIES  # the list methods and their entries' keys
+from codegen.runtime._runtime import LeftOutEntry, read_page
 
 KNOWN_PROTOCOL_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 HANDSHAKE_PROTOCOL_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
@@ -44,9 +45,6 @@ MAX_TTL_MS = 24 * 60 * 60 * 1000
 
 CLIENT_INFO = {"name": "mcp", "version": "0.1.0"}
 """The `clientInfo` the SDK's `Client` sends when it is given none, as discovery always sent it."""
-
-LIST_ITEMS = LIST_ENTRIES
-"""Each list method and the key of its result that holds the entries."""
 
 Check = Callable[[Any], bool]
 
@@ -234,7 +232,7 @@ def plain_page(method: str, version: str, result: Any) -> bool:
         return False
     entry = _TOOLS[modern] if method == "tools/list" else _ENTRIES[method]
     return (
-        _list_of(entry)(result.get(LIST_ITEMS[method]))
+        _list_of(entry)(result.get(LIST_ENTRIES[method]))
         and _optional(result, "nextCursor", _is_str)
         and _optional(result, "_meta", _is_object)
     )
@@ -267,7 +265,7 @@ def page(method: str, version: str, result: Any) -> tuple[list[Any], str | None,
     its own (`read_page`); raises pydantic's `ValidationError` where the SDK does for the rest."""
     if plain_page(method, version, result):
         ttl = result["ttlMs"] if version in MODERN_PROTOCOL_VERSIONS else 0
-        return result[LIST_ITEMS[method]], result.get("nextCursor"), ttl, ()
+        return result[LIST_ENTRIES[method]], result.get("nextCursor"), ttl, ()
     model, left_out = read_page(method, version, result)
     entries = [entry.model_dump(by_alias=True, exclude_none=True) for entry in getattr(model, _attribute(method))]
     return entries, model.next_cursor, getattr(model, "ttl_ms", 0), left_out
@@ -280,7 +278,7 @@ def _validate(validate: Callable[[str, str, Any], None], method: str, version: s
 
 
 def _attribute(method: str) -> str:
-    return {"resources/templates/list": "resource_templates"}.get(method, LIST_ITEMS[method])
+    return {"resources/templates/list": "resource_templates"}.get(method, LIST_ENTRIES[method])
 
 
 def discover_result(version: str, result: Any) -> dict[str, Any]:
