@@ -515,3 +515,42 @@ def test_definitions_and_search_answers_keep_their_bytes_across_processes(held_o
         for seed in ("0", "1", "12345")
     }
     assert len(outputs) == 1
+
+
+def test_the_translation_model_learns_words_a_request_and_its_tool_do_not_share_under_any_hash_seed() -> None:
+    """`benchmarks/translation_model.py` (IBM Model 1, not shipped: `benchmarks/README.md`): a request
+    word that no tool says reaches the tool word it comes with, and the floats are the same bytes
+    whatever `PYTHONHASHSEED` is, since a table that ships must be."""
+    script = (
+        "import json\n"
+        "from benchmarks.translation_model import learned\n"
+        "from codegen.runtime._hub_catalog import terms\n"
+        "pairs = [(sorted(set(terms(q))), sorted(set(terms(t)))) for q, t in [\n"
+        "    ('the multiplication of 3 and 2', 'multiply two numbers'),\n"
+        "    ('what is the multiplication of 7 by 9', 'multiply two numbers'),\n"
+        "    ('sum of 3 and 2', 'add two numbers'),\n"
+        "    ('the total of 4 and 5', 'add two numbers'),\n"
+        "    ('divide 9 by 3', 'divide two numbers'),\n"
+        "    ('subtract 2 from 7', 'subtract two numbers'),\n"
+        "    ('arrange these from the smallest to the largest', 'sort an array ascending'),\n"
+        "    ('arrange the names from the largest', 'sort an array descending'),\n"
+        "    ('reverse the list', 'reverse an array'),\n"
+        "]]\n"
+        "model = learned(pairs)\n"
+        "print(json.dumps([model.expansions, model.translations], sort_keys=True))\n"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            cwd=REPO,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            check=True,
+        ).stdout
+        for seed in ("0", "1", "12345")
+    }
+    assert len(outputs) == 1
+    expansions, translations = json.loads(outputs.pop())
+    assert translations["multiplication"][0][0] == "multiply", translations["multiplication"]
+    assert "multiply" in dict(expansions["multiplication"]), expansions["multiplication"]
+    assert translations["arrang"][0][0] == "sort", translations["arrang"]

@@ -1181,8 +1181,9 @@ class SearchIndex:
             profile = self.profiles[position] = _Profile.of(self.tools[position])
         return profile
 
-    def scored(self, query: str) -> Scored:
-        """Every tool that shares a term with the query, by position, with its score."""
+    def weighted(self, query: str) -> tuple[list[str], dict[str, float]]:
+        """The query's own terms, in order, and every term it is scored by, weighted: its own at one,
+        and the catalog's words found for them (variants, synonyms, what a question asks for)."""
         found = terms(query)
         weights = dict.fromkeys(found, 1.0)
         for term in found:
@@ -1223,6 +1224,11 @@ class SearchIndex:
                     weights[synonym] = min(
                         _SYNONYMS_WEIGHT, weights.get(synonym, 0.0) + _SYNONYM_WEIGHT
                     )
+        return found, weights
+
+    def scored(self, query: str) -> Scored:
+        """Every tool that shares a term with the query, by position, with its score."""
+        found, weights = self.weighted(query)
         scores: dict[int, float] = {}
         matched: dict[int, float] = {}
         for term, weight in weights.items():
