@@ -437,12 +437,17 @@ TRY_LATER = (429, 503)
 def says_nothing_of_the_era(data: Any) -> bool:
     """Whether the `data` of an error answer made here of an HTTP error page, answered to `auto`'s
     `server/discover` probe, says nothing of which protocol the server speaks: a 408, a 429 or a
-    5xx is a server (or a proxy) failing or asking to wait. The spec's backward-compatibility rule
-    reads a legacy server's refusal in a 4xx (400, 404, 405) without a modern JSON-RPC error, so
+    5xx is a server (or a proxy) failing or asking to wait, and a refusal of the credentials (a 401,
+    a 403 `insufficient_scope`) comes from an authorization layer before any method is read; the
+    `auth` flow has already re-authorized as often as it will, so `initialize` after it would only
+    spend another authorization on a legacy guess. The spec's backward-compatibility rule reads a
+    legacy server's refusal in a 4xx (400, 404, 405) without a modern JSON-RPC error, so
     `initialize` after any other answer would be a guess, and a rate-limited modern server would be
     spoken to as a legacy one. A JSON-RPC error in the page's body is the server's own answer."""
-    if not isinstance(data, dict) or AUTH_STEP_KEY in data:
+    if not isinstance(data, dict):
         return False
+    if AUTH_STEP_KEY in data:
+        return True
     status = data.get(HTTP_STATUS_KEY)
     return isinstance(status, int) and (status in (408, 429) or 500 <= status <= 599)
 

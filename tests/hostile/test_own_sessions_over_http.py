@@ -60,6 +60,18 @@ SNAPSHOT_FAULTS = [
     ("server/discover", "status-429", RATE_LIMITED),
     ("server/discover", "status-503", UNAVAILABLE),
     ("server/discover", "status-502", r"URL answered HTTP 502; check the URL and that the server is healthy"),
+    (
+        "server/discover",
+        "status-401",
+        r"URL refused access \(HTTP 401\) to a request that carried no credentials; send them in `headers` in the "
+        r"config or --header 'Name: value'",
+    ),
+    (
+        "server/discover",
+        "insufficient-scope",
+        r"URL refused access \(HTTP 403\) to a request that carried no credentials; send them in `headers` in the "
+        r"config or --header 'Name: value'",
+    ),
     ("initialize", "status-429", RATE_LIMITED),
     ("initialize", "status-503", UNAVAILABLE),
     ("initialize", "html-200", rf"handshake failed: {UNREADABLE}"),
@@ -70,7 +82,8 @@ SNAPSHOT_FAULTS = [
 ]
 """What `snapshot` says of each fault, at the handshake or of `tools/list` (the server's URL shown as URL).
 A 429, 503 or 502 to `server/discover` was taken for a legacy server's refusal: `auto` fell back to
-`initialize` and wrote a legacy snapshot (or, to `initialize`, said `answered HTTP 429; check the URL
+`initialize` and wrote a legacy snapshot (so was a 401 or a 403 `insufficient_scope`, a refusal of the
+credentials that says nothing of the protocol) (or, to `initialize`, said `answered HTTP 429; check the URL
 and that the server is healthy`, without when to retry)."""
 
 
