@@ -471,6 +471,20 @@ def sse_advice(data: Any) -> str:
     return ""
 
 
+DPOP_UNSUPPORTED = (
+    "the server asks for a DPoP-bound token (WWW-Authenticate: DPoP), and mcp-stubgen sends bearer "
+    "tokens only: DPoP is not supported (docs/authentication.md)"
+)
+"""What a refusal that asks for DPoP alone says: no login or renewed bearer token would be taken."""
+_BEARER_CHALLENGE = re.compile(r"(?:^|,)\s*bearer(?:\s|,|$)", re.IGNORECASE)
+
+
+def asks_for_dpop(challenge: str) -> bool:
+    """Whether a 401's `WWW-Authenticate` asks for a DPoP-bound token (RFC 9449) and offers no
+    Bearer challenge beside it."""
+    return challenge.lstrip().lower().startswith("dpop") and not _BEARER_CHALLENGE.search(challenge)
+
+
 def _refusal(response: httpx2.Response, auth: httpx2.Auth | None) -> tuple[str, str] | None:
     """The OAuth step and what to do, for an answer refusing the credentials of the `auth` given (a
     401, or a 403 whose challenge is `insufficient_scope`); None for any other answer."""
@@ -481,6 +495,8 @@ def _refusal(response: httpx2.Response, auth: httpx2.Auth | None) -> tuple[str, 
         step = "authorization"
     else:
         return None
+    if step == "authorization" and asks_for_dpop(challenge):
+        return step, DPOP_UNSUPPORTED
     if auth is None and step == "insufficient scope":
         return step, "the server wants a token with more scopes; connect with auth="
     if auth is None:

@@ -832,7 +832,9 @@ async def test_a_refused_credential_or_a_failing_auth_flow_fails_only_its_call_a
     session (the block died with it, a hub lost every server). Now each is that call's
     `UnauthorizedError`: an `AuthError` naming the step and what to do, and the `ServerError` it was,
     from a client, its sync twin and a hub; the next call is answered. A 403 `insufficient_scope`
-    is one whatever its body holds, and so is a 401 to a client given no `auth=`."""
+    is one whatever its body holds, and so is a 401 to a client given no `auth=`. A 401 asking for a
+    DPoP-bound token alone says DPoP is not supported (it said to renew the credentials, which no
+    bearer token would satisfy)."""
     client_package, _looping, hub_package, *_others = packages
     url, _recorder = faulty_http
 
@@ -849,6 +851,10 @@ async def test_a_refused_credential_or_a_failing_auth_flow_fails_only_its_call_a
 
     failed = r"^server 'hostile': tool 'echo' failed: "
     revoked = r"HTTP 401 Unauthorized: the server refused the credentials auth= sent \(revoked, or expired\); renew them and retry"
+    dpop = (
+        r"HTTP 401 Unauthorized: the server asks for a DPoP-bound token \(WWW-Authenticate: DPoP\), and mcp-stubgen "
+        r"sends bearer tokens only: DPoP is not supported \(docs/authentication.md\)"
+    )
     scope = r"HTTP 403 Forbidden: the token auth= sent lacks a scope the server asks for \(insufficient_scope\); authorize again with it and retry"
     offline = r"OAuth authorization failed: auth= could not authorize the request \(RuntimeError: the token vault is offline\)"
     vault = Vault()
@@ -857,6 +863,7 @@ async def test_a_refused_credential_or_a_failing_auth_flow_fails_only_its_call_a
             for fault, step, expected in (
                 ("status-401", "authorization", revoked),
                 ("insufficient-scope", "insufficient scope", scope),
+                ("dpop-401", "authorization", dpop),
             ):
                 with pytest.raises(client_package.AuthError, match=rf"{failed}{expected} \(code -32603\)$") as refused:
                     await client.echo(text=fault)

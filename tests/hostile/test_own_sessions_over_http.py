@@ -112,6 +112,28 @@ def test_an_http_fault_fails_the_snapshot_in_one_line_at_once(
     assert previous.read_bytes() == PREVIOUS
 
 
+def test_a_server_asking_for_dpop_says_it_is_not_supported(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """A bearer token refused with a 401 that asks for a DPoP-bound token alone: the line said the
+    server refused the token, to check the credentials, which no bearer token would satisfy."""
+    with over_http("plain", "--http-fault", "dpop-401", "--fault-on", "tools/list") as url:
+        result = run_cli(
+            "snapshot",
+            "--name",
+            "h",
+            "--url",
+            url,
+            "--header",
+            "Authorization: Bearer t0k3n",
+            "--out",
+            tmp_path / "h.json",
+        )
+    assert result.exit_code == 2 and not (tmp_path / "h.json").exists()
+    assert result.stderr == (
+        "error: server 'h': the server asks for a DPoP-bound token (WWW-Authenticate: DPoP), and mcp-stubgen "
+        "sends bearer tokens only: DPoP is not supported (docs/authentication.md)\n"
+    )
+
+
 def test_a_rate_limit_to_a_pinned_modern_handshake_says_when_to_retry(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     """A 429 to `server/discover` with protocol 2026-07-28 pinned: it said the server `does not speak
     the pinned protocol`, advising another pin; now the status and when to retry."""
