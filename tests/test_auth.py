@@ -276,6 +276,28 @@ def test_a_refused_token_or_secret_is_never_reported_as_a_wrong_url(
             assert "check the URL" not in result.stderr and "wrong-secret-1234" not in result.stderr
 
 
+def test_an_authorization_server_without_our_grants_says_so_rather_than_to_check_the_credentials(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An authorization server that takes only the jwt-bearer grant (enterprise-managed authorization,
+    workload identity federation) answers the client credentials grant `unsupported_grant_type`: the
+    line said to check the client credentials, which were right; now it names the grants mcp-stubgen
+    uses and what it does not support."""
+    monkeypatch.setenv("CI_SECRET", "ci-secret-7f3a9c2e")
+    with oauth_server(tmp_path / "server", "--grants", "urn:ietf:params:oauth:grant-type:jwt-bearer") as (url, _):
+        monkeypatch.chdir(project(tmp_path / "project", url, CLIENT_CREDENTIALS))
+        result = run_cli("snapshot")
+    assert result.exit_code == 2
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("error: server 'remote': OAuth token exchange failed: "), line
+    assert line.endswith(
+        'unsupported_grant_type"}; the authorization server does not take the grants mcp-stubgen uses '
+        "(authorization_code in a browser, client_credentials); the jwt-bearer and token-exchange grants of "
+        "enterprise-managed authorization and workload identity federation are not supported "
+        "(docs/authentication.md)"
+    ), line
+
+
 def test_auth_config_is_checked_when_it_is_loaded(tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch) -> None:
     cases = {
         'mode = "client_credentials"\nclient_id = "x"': 'client_auth "client_secret_basic" needs client_secret',

@@ -437,12 +437,17 @@ TRY_LATER = (429, 503)
 def says_nothing_of_the_era(data: Any) -> bool:
     """Whether the `data` of an error answer made here of an HTTP error page, answered to `auto`'s
     `server/discover` probe, says nothing of which protocol the server speaks: a 408, a 429 or a
-    5xx is a server (or a proxy) failing or asking to wait. The spec's backward-compatibility rule
-    reads a legacy server's refusal in a 4xx (400, 404, 405) without a modern JSON-RPC error, so
+    5xx is a server (or a proxy) failing or asking to wait, and a refusal of the credentials (a 401,
+    a 403 `insufficient_scope`) comes from an authorization layer before any method is read; the
+    `auth` flow has already re-authorized as often as it will, so `initialize` after it would only
+    spend another authorization on a legacy guess. The spec's backward-compatibility rule reads a
+    legacy server's refusal in a 4xx (400, 404, 405) without a modern JSON-RPC error, so
     `initialize` after any other answer would be a guess, and a rate-limited modern server would be
     spoken to as a legacy one. A JSON-RPC error in the page's body is the server's own answer."""
-    if not isinstance(data, dict) or AUTH_STEP_KEY in data:
+    if not isinstance(data, dict):
         return False
+    if AUTH_STEP_KEY in data:
+        return True
     status = data.get(HTTP_STATUS_KEY)
     return isinstance(status, int) and (status in (408, 429) or 500 <= status <= 599)
 
@@ -466,6 +471,20 @@ def sse_advice(data: Any) -> str:
     return ""
 
 
+DPOP_UNSUPPORTED = (
+    "the server asks for a DPoP-bound token (WWW-Authenticate: DPoP), and mcp-stubgen sends bearer "
+    "tokens only: DPoP is not supported (docs/authentication.md)"
+)
+"""What a refusal that asks for DPoP alone says: no login or renewed bearer token would be taken."""
+_BEARER_CHALLENGE = re.compile(r"(?:^|,)\s*bearer(?:\s|,|$)", re.IGNORECASE)
+
+
+def asks_for_dpop(challenge: str) -> bool:
+    """Whether a 401's `WWW-Authenticate` asks for a DPoP-bound token (RFC 9449) and offers no
+    Bearer challenge beside it."""
+    return challenge.lstrip().lower().startswith("dpop") and not _BEARER_CHALLENGE.search(challenge)
+
+
 def _refusal(response: httpx2.Response, auth: httpx2.Auth | None) -> tuple[str, str] | None:
     """The OAuth step and what to do, for an answer refusing the credentials of the `auth` given (a
     401, or a 403 whose challenge is `insufficient_scope`); None for any other answer."""
@@ -476,6 +495,8 @@ def _refusal(response: httpx2.Response, auth: httpx2.Auth | None) -> tuple[str, 
         step = "authorization"
     else:
         return None
+    if step == "authorization" and asks_for_dpop(challenge):
+        return step, DPOP_UNSUPPORTED
     if auth is None and step == "insufficient scope":
         return step, "the server wants a token with more scopes; connect with auth="
     if auth is None:

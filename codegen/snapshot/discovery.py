@@ -41,8 +41,10 @@ from codegen.errors import StubgenError
 from codegen.redact import Secrets
 from codegen.runtime._http import (
     AUTH_STEP_KEY,
+    DPOP_UNSUPPORTED,
     HTTP_STATUS_KEY,
     TRY_LATER,
+    asks_for_dpop,
     asks_to_wait,
     retry_advice,
     says_nothing_of_the_era,
@@ -781,6 +783,8 @@ class _Diagnostics:
     bearer_asked: bool = False
     """A 401 to a request that carried no token asked for a bearer token (`WWW-Authenticate: Bearer`):
     an OAuth server (onshape-mcp's `http`), which wants an `auth` table, not `headers` checked."""
+    dpop_asked: bool = False
+    """A 401 asked for a DPoP-bound token alone (`_http.asks_for_dpop`), which mcp-stubgen does not support."""
     stderr_start: int = 0
     """Where the stderr worth showing begins: at the last request, so earlier noise (the
     `server/discover` probe's, say) is not mistaken for the cause of a later failure."""
@@ -808,6 +812,8 @@ class _Diagnostics:
         self.answered = True
         if response.status_code >= 400:
             self.http_status = response.status_code
+        if response.status_code == 401 and asks_for_dpop(response.headers.get("www-authenticate", "")):
+            self.dpop_asked = True
         if response.status_code in (401, 403) and "authorization" in response.request.headers:
             challenge = response.headers.get("www-authenticate", "")
             found = re.search(r'error="?([A-Za-z_]+)', challenge)
@@ -1395,8 +1401,8 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         message = str(leaf)
     elif _auth_flow_failed(_error_data(leaf)):
         message = f"server {server.name!r}: {_error_answer(leaf)[1]}"
-    elif diagnostics.token_refused is not None and server.auth is not None:
-        message = _token_refused_message(server, diagnostics.token_refused)
+    elif diagnostics.token_refused is not None and (server.auth is not None or diagnostics.dpop_asked):
+        message = _token_refused_message(server, diagnostics)
     elif (later := _try_later(server, leaf)) is not None:
         message = later
     elif diagnostics.http_status is not None:
@@ -1410,8 +1416,12 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
 
 def _access_refused(server: ServerConfig, status: int, diagnostics: _Diagnostics | None) -> str:
     """An HTTP error status: for a 401/403 to a request that carried a token, the token is the problem."""
-    if diagnostics is not None and diagnostics.token_refused is not None and server.auth is not None:
-        return _token_refused_message(server, diagnostics.token_refused)
+    if (
+        diagnostics is not None
+        and diagnostics.token_refused is not None
+        and (server.auth is not None or diagnostics.dpop_asked)
+    ):
+        return _token_refused_message(server, diagnostics)
     return _http_status_message(server, status, bearer_asked=diagnostics is not None and diagnostics.bearer_asked)
 
 
@@ -1465,8 +1475,12 @@ def _connection_failure(server: ServerConfig, reason: str) -> str:
     return f"the connection to {server.url} broke ({reason}); check the server's logs"
 
 
-def _token_refused_message(server: ServerConfig, error: str) -> str:
-    """A 401/403 to a request that carried a token: the credentials, never the URL, are the problem."""
+def _token_refused_message(server: ServerConfig, diagnostics: _Diagnostics) -> str:
+    """A 401/403 to a request that carried a token: the credentials, never the URL, are the problem
+    (or, when the server asked for DPoP alone, that mcp-stubgen sends bearer tokens only)."""
+    error = diagnostics.token_refused
+    if diagnostics.dpop_asked:
+        return f"server {server.name!r}: {DPOP_UNSUPPORTED}"
     if error == "insufficient_scope":
         return (
             f"server {server.name!r}: OAuth insufficient scope: the token lacks a scope the server asks for; "

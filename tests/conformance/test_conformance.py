@@ -26,6 +26,7 @@ pytestmark = pytest.mark.conformance
 CLIENT = Path(__file__).with_name("client.py")
 LATEST = "2026-07-28"
 PREVIOUS = "2025-11-25"
+BACKCOMPAT = "2025-03-26"
 
 
 @dataclass(frozen=True)
@@ -89,10 +90,35 @@ REFUSALS = {
     "auth/scope-retry-limit": "OAuth insufficient scope",
 }
 """The scenarios a conforming client refuses, and the step its one error line must name."""
-CLIENT_CREDENTIALS = ("auth/client-credentials-basic", "auth/client-credentials-jwt")
-"""The OAuth client credentials extension's scenarios: the CI path, without a browser."""
-AT_PREVIOUS = ("initialize", "tools_call", "elicitation-sep1034-client-defaults")
-"""The 2025-11-25 client scenarios issue 23 asks for."""
+EXTENSIONS = ("auth/client-credentials-basic", "auth/client-credentials-jwt", "sep-2640-client-no-prefetch")
+"""The extension scenarios (the runner reports them, never scores them) that mcp-stubgen passes: the
+OAuth client credentials extension's (the CI path, without a browser), and the skills extension's
+no-prefetch. The others are not supported (docs/authentication.md), or, for the skills extension's
+verify-* scenarios, skip every check unless the client loads skills, which mcp-stubgen does not."""
+REQUIRED_AT_PREVIOUS = ("initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry")
+"""The non-auth client scenarios of `--requirements 2025-11-25`."""
+AUTH_AT_PREVIOUS = (
+    "auth/metadata-default",
+    "auth/metadata-var1",
+    "auth/metadata-var2",
+    "auth/metadata-var3",
+    "auth/basic-cimd",
+    "auth/scope-from-www-authenticate",
+    "auth/scope-from-scopes-supported",
+    "auth/scope-omitted-when-undefined",
+    "auth/scope-step-up",
+    "auth/scope-retry-limit",
+    "auth/token-endpoint-auth-basic",
+    "auth/token-endpoint-auth-post",
+    "auth/token-endpoint-auth-none",
+    "auth/pre-registration",
+)
+"""The `auth/*` client scenarios of `--requirements 2025-11-25`, at the 2025-11-25 wire (the legacy handshake)."""
+AUTH_AT_BACKCOMPAT = ("auth/2025-03-26-oauth-metadata-backcompat", "auth/2025-03-26-oauth-endpoint-fallback")
+"""The 2025-03-26 authorization of servers without protected resource metadata: the authorization
+server's metadata at the MCP server's origin, else its default endpoints."""
+REQUIRED = {LATEST: (*REQUIRED_AT_LATEST, *AUTH_AT_LATEST), PREVIOUS: (*REQUIRED_AT_PREVIOUS, *AUTH_AT_PREVIOUS)}
+"""The client scenarios each `--requirements` version lists, every one of them driven here."""
 
 EXPECTED_FAILURES: dict[tuple[str, str | None, bool], str] = {}
 """Why a case fails today: a bug the named issue fixes. They are xfail, not strict, so a fix merged
@@ -104,8 +130,8 @@ PROTOCOL_CASES = [
         for scenario in (*REQUIRED_AT_LATEST, "json-schema-2020-12-preservation")
         for pinned in (False, True)
     ),
-    *(Case(scenario, PREVIOUS, pinned) for scenario in AT_PREVIOUS for pinned in (False, True)),
-    *(Case(scenario, None) for scenario in CLIENT_CREDENTIALS),
+    *(Case(scenario, PREVIOUS, pinned) for scenario in REQUIRED_AT_PREVIOUS for pinned in (False, True)),
+    *(Case(scenario, None) for scenario in EXTENSIONS),
 ]
 
 
@@ -212,10 +238,28 @@ class TestAuthorizationTokenScenarios:
         perform(case, tmp_path)
 
 
-def test_every_required_client_scenario_is_driven(tmp_path: Path) -> None:
-    """When the runner's pin moves, a scenario it adds to the 2026-07-28 requirements must get a case here."""
-    exit_code, output = run_runner("list", "--client", "--requirements", LATEST, cwd=tmp_path, timeout=60)
+class TestPreviousAuthorizationScenarios:
+    """The `auth/*` scenarios at the 2025-11-25 wire, and 2025-03-26's: the legacy handshake."""
+
+    @pytest.mark.parametrize(
+        "case",
+        params(
+            [
+                *(Case(scenario, PREVIOUS) for scenario in AUTH_AT_PREVIOUS),
+                *(Case(scenario, BACKCOMPAT) for scenario in AUTH_AT_BACKCOMPAT),
+            ]
+        ),
+    )
+    def test_scenario(self, case: Case, tmp_path: Path) -> None:
+        perform(case, tmp_path)
+
+
+@pytest.mark.parametrize("version", sorted(REQUIRED))
+def test_every_required_client_scenario_is_driven(version: str, tmp_path: Path) -> None:
+    """When the runner's pin moves, a client scenario it adds to the 2026-07-28 or the 2025-11-25
+    requirements must get a case here."""
+    exit_code, output = run_runner("list", "--client", "--requirements", version, cwd=tmp_path, timeout=60)
     assert exit_code == 0, output
     required = output.split("Client scenarios (test against a client):")[1].split("\n\n")[0]
     listed = [line.strip().removeprefix("- ") for line in required.strip().splitlines()]
-    assert sorted(listed) == sorted((*REQUIRED_AT_LATEST, *AUTH_AT_LATEST))
+    assert sorted(listed) == sorted(REQUIRED[version])

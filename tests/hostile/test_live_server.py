@@ -581,6 +581,46 @@ async def test_a_probe_refused_as_a_legacy_server_refuses_it_falls_back_to_initi
     assert handshakes == ["server/discover", "initialize"] * 3
 
 
+REFUSED_PROBE = [
+    (
+        "status-401",
+        "authorization",
+        r"HTTP 401 Unauthorized: the server wants credentials and names no way to get them \(no WWW-Authenticate\); "
+        r"connect with auth=",
+    ),
+    (
+        "insufficient-scope",
+        "insufficient scope",
+        r"HTTP 403 Forbidden: the server wants a token with more scopes; connect with auth=",
+    ),
+]
+"""A refusal of the credentials to the `server/discover` probe: the step the client's `AuthError`
+names, and what it says after `the handshake failed: `."""
+
+
+@pytest.mark.parametrize(("fault", "step", "expected"), REFUSED_PROBE, ids=[fault for fault, _, _ in REFUSED_PROBE])
+async def test_a_probe_refusing_the_credentials_is_not_taken_for_a_legacy_server(
+    packages: Any, fault: str, step: str, expected: str, tmp_path: Path
+) -> None:
+    """A 401 or a 403 `insufficient_scope` to `auto`'s `server/discover` comes from an authorization
+    layer that read no method: `auto` took it for a legacy server's refusal and sent `initialize`
+    (which a server that lets `initialize` through unauthorized answers, so the refusal surfaced
+    later as whatever the next request met, and a re-authorization was spent on it). Now the client
+    fails at once with the `AuthError` naming the step, and the server never receives `initialize`."""
+    client_package, *_others = packages
+    log = tmp_path / "requests.log"
+    with (
+        probed_over_http(fault, log) as url,
+        anyio.fail_after(60),
+        pytest.raises(client_package.AuthError) as refused,
+    ):
+        async with client_package.HostileClient.connect(url, mode="auto"):
+            pass
+    assert re.fullmatch(rf"server 'hostile': the handshake failed: {expected} \(code -32603\)", str(refused.value))
+    assert refused.value.step == step
+    assert received(log) == ["server/discover"]
+
+
 async def test_an_answer_that_is_not_json_rpc_fails_its_call_in_one_line_without_a_traceback(
     packages: Any, faulty_http: tuple[str, Any], caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -792,7 +832,9 @@ async def test_a_refused_credential_or_a_failing_auth_flow_fails_only_its_call_a
     session (the block died with it, a hub lost every server). Now each is that call's
     `UnauthorizedError`: an `AuthError` naming the step and what to do, and the `ServerError` it was,
     from a client, its sync twin and a hub; the next call is answered. A 403 `insufficient_scope`
-    is one whatever its body holds, and so is a 401 to a client given no `auth=`."""
+    is one whatever its body holds, and so is a 401 to a client given no `auth=`. A 401 asking for a
+    DPoP-bound token alone says DPoP is not supported (it said to renew the credentials, which no
+    bearer token would satisfy)."""
     client_package, _looping, hub_package, *_others = packages
     url, _recorder = faulty_http
 
@@ -809,6 +851,10 @@ async def test_a_refused_credential_or_a_failing_auth_flow_fails_only_its_call_a
 
     failed = r"^server 'hostile': tool 'echo' failed: "
     revoked = r"HTTP 401 Unauthorized: the server refused the credentials auth= sent \(revoked, or expired\); renew them and retry"
+    dpop = (
+        r"HTTP 401 Unauthorized: the server asks for a DPoP-bound token \(WWW-Authenticate: DPoP\), and mcp-stubgen "
+        r"sends bearer tokens only: DPoP is not supported \(docs/authentication.md\)"
+    )
     scope = r"HTTP 403 Forbidden: the token auth= sent lacks a scope the server asks for \(insufficient_scope\); authorize again with it and retry"
     offline = r"OAuth authorization failed: auth= could not authorize the request \(RuntimeError: the token vault is offline\)"
     vault = Vault()
@@ -817,6 +863,7 @@ async def test_a_refused_credential_or_a_failing_auth_flow_fails_only_its_call_a
             for fault, step, expected in (
                 ("status-401", "authorization", revoked),
                 ("insufficient-scope", "insufficient scope", scope),
+                ("dpop-401", "authorization", dpop),
             ):
                 with pytest.raises(client_package.AuthError, match=rf"{failed}{expected} \(code -32603\)$") as refused:
                     await client.echo(text=fault)

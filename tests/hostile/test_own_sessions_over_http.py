@@ -60,6 +60,18 @@ SNAPSHOT_FAULTS = [
     ("server/discover", "status-429", RATE_LIMITED),
     ("server/discover", "status-503", UNAVAILABLE),
     ("server/discover", "status-502", r"URL answered HTTP 502; check the URL and that the server is healthy"),
+    (
+        "server/discover",
+        "status-401",
+        r"URL refused access \(HTTP 401\) to a request that carried no credentials; send them in `headers` in the "
+        r"config or --header 'Name: value'",
+    ),
+    (
+        "server/discover",
+        "insufficient-scope",
+        r"URL refused access \(HTTP 403\) to a request that carried no credentials; send them in `headers` in the "
+        r"config or --header 'Name: value'",
+    ),
     ("initialize", "status-429", RATE_LIMITED),
     ("initialize", "status-503", UNAVAILABLE),
     ("initialize", "html-200", rf"handshake failed: {UNREADABLE}"),
@@ -70,7 +82,8 @@ SNAPSHOT_FAULTS = [
 ]
 """What `snapshot` says of each fault, at the handshake or of `tools/list` (the server's URL shown as URL).
 A 429, 503 or 502 to `server/discover` was taken for a legacy server's refusal: `auto` fell back to
-`initialize` and wrote a legacy snapshot (or, to `initialize`, said `answered HTTP 429; check the URL
+`initialize` and wrote a legacy snapshot (so was a 401 or a 403 `insufficient_scope`, a refusal of the
+credentials that says nothing of the protocol) (or, to `initialize`, said `answered HTTP 429; check the URL
 and that the server is healthy`, without when to retry)."""
 
 
@@ -97,6 +110,28 @@ def test_an_http_fault_fails_the_snapshot_in_one_line_at_once(
     assert re.fullmatch(rf"error: server 'h': {expected}\n", result.stderr.replace(url, "URL")), result.stderr
     assert took < 10
     assert previous.read_bytes() == PREVIOUS
+
+
+def test_a_server_asking_for_dpop_says_it_is_not_supported(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """A bearer token refused with a 401 that asks for a DPoP-bound token alone: the line said the
+    server refused the token, to check the credentials, which no bearer token would satisfy."""
+    with over_http("plain", "--http-fault", "dpop-401", "--fault-on", "tools/list") as url:
+        result = run_cli(
+            "snapshot",
+            "--name",
+            "h",
+            "--url",
+            url,
+            "--header",
+            "Authorization: Bearer t0k3n",
+            "--out",
+            tmp_path / "h.json",
+        )
+    assert result.exit_code == 2 and not (tmp_path / "h.json").exists()
+    assert result.stderr == (
+        "error: server 'h': the server asks for a DPoP-bound token (WWW-Authenticate: DPoP), and mcp-stubgen "
+        "sends bearer tokens only: DPoP is not supported (docs/authentication.md)\n"
+    )
 
 
 def test_a_rate_limit_to_a_pinned_modern_handshake_says_when_to_retry(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]

@@ -55,6 +55,8 @@ serves every fault:
   `Retry-After: 30`, 401 without `WWW-Authenticate`.
 - `insufficient-scope`: a 403 whose `WWW-Authenticate` asks for the scope `admin` (`insufficient_scope`),
   with a JSON-RPC error in its body.
+- `dpop-401`: a 401 whose `WWW-Authenticate` asks for a DPoP-bound token alone (RFC 9449), as a server
+  that takes no bearer token does.
 - `already-initialized`: a 400 whose body is the JSON-RPC error a TypeScript SDK server that made one
   transport gives a second session's `initialize` (hostinger-api-mcp's `--http`).
 - `html-200`, `not-jsonrpc`, `wrong-type`: a 200 whose `application/json` body is an HTML page, is
@@ -442,6 +444,7 @@ FAULTS = (
     *(f"status-{status}" for status in (400, 401, 404, 405, 429, 500, 502, 503, 504)),
     *("html-200", "not-jsonrpc", "wrong-type", "sse-not-json", "sse-ends", "sse-stalls", "sse-other-id", "sse"),
     *("other-id", "redirect", "gzip-bomb", "huge-header", "insufficient-scope", "already-initialized", "batch"),
+    "dpop-401",
 )
 STATUS_TEXT = {
     400: "Bad Request",
@@ -559,6 +562,9 @@ def serve_http(
                 challenge = 'Bearer error="insufficient_scope", scope="admin"'
                 refusal = {"jsonrpc": "2.0", "id": answer["id"], "error": {"code": -32001, "message": "forbidden"}}
                 self.send_body(403, "application/json", json.dumps(refusal).encode(), ("WWW-Authenticate", challenge))
+            elif fault == "dpop-401":
+                challenge = 'DPoP error="invalid_token", algs="ES256 RS256"'
+                self.send_body(401, "application/json", b'{"error": "invalid_token"}', ("WWW-Authenticate", challenge))
             elif fault == "already-initialized":  # the TypeScript SDK's one transport, asked for a second session
                 refusal = {
                     "jsonrpc": "2.0",

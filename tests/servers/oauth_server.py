@@ -2,7 +2,7 @@
 
 Usage: oauth_server.py PORT LOG [--expires-in N] [--resource URL] [--required-scope S]
     [--client-secret SECRET] [--public-key PEM_FILE] [--polled] [--echo-token catalog|error|call]
-    [--metadata-url URL]
+    [--metadata-url URL] [--grants GRANT ...]
 
 It publishes protected resource metadata (RFC 9728) and authorization server metadata (RFC 8414),
 registers clients dynamically, runs the authorization code grant with PKCE (the authorize endpoint
@@ -15,7 +15,8 @@ down). `/mcp` takes only an unexpired token issued for its resource. Every reque
 With `--polled` the MCP server is `changing_server.py`'s without `listChanged` (`watch` polls it,
 and its `add_tools` tool changes its catalog) instead of the one-tool `echo` server. With
 `--echo-token`, `tools/list` repeats the bearer token it was sent (in the catalog, or in an error), or
-`tools/call` does (in an error).
+`tools/call` does (in an error). With `--grants`, its metadata and token endpoint take only those
+grant types (`urn:ietf:params:oauth:grant-type:jwt-bearer` alone: an enterprise-managed server).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ parser.add_argument(
     choices=["catalog", "error", "call"],
     help="tools/list (or with `call`, tools/call) repeats the bearer token it was sent",
 )
+parser.add_argument("--grants", nargs="+", default=["authorization_code", "refresh_token", "client_credentials"])
 options = parser.parse_args()
 
 BASE = f"http://127.0.0.1:{options.port}"
@@ -92,7 +94,7 @@ async def server_metadata(request: Request) -> Response:
             "token_endpoint": f"{BASE}/token",
             "registration_endpoint": f"{BASE}/register",
             "response_types_supported": ["code"],
-            "grant_types_supported": ["authorization_code", "refresh_token", "client_credentials"],
+            "grant_types_supported": options.grants,
             "code_challenge_methods_supported": ["S256"],
             "token_endpoint_auth_methods_supported": ["none", "client_secret_basic", "private_key_jwt"],
         }
@@ -156,6 +158,8 @@ async def token(request: Request) -> Response:
         page = b"<html><body><h1>Service Unavailable</h1></body></html>"
         return Response(page, status_code=token_outage["status"], media_type="text/html")
     grant_type = form.get("grant_type")
+    if grant_type not in options.grants:
+        return JSONResponse({"error": "unsupported_grant_type"}, status_code=400)
     if grant_type == "authorization_code":
         query = codes.pop(form.get("code", ""), None)
         verifier = form.get("code_verifier", "")

@@ -353,6 +353,15 @@ def _insufficient_scope(response: httpx2.Response | None) -> bool:
     )
 
 
+UNSUPPORTED_GRANT = (
+    "the authorization server does not take the grants mcp-stubgen uses (authorization_code in a "
+    "browser, client_credentials); the jwt-bearer and token-exchange grants of enterprise-managed "
+    "authorization and workload identity federation are not supported (docs/authentication.md)"
+)
+"""What to do when the token endpoint answers `unsupported_grant_type`: no credential or login of
+ours would help, so the line says which grants are missing rather than to check the credentials."""
+
+
 def _advice(server: str, step: str, error: Exception) -> str:
     """The SDK's reason, and what to do: a refusal for safety (another server's name in the metadata
     or the redirect) is for the server's operator to fix; nothing was sent to the stranger."""
@@ -361,6 +370,8 @@ def _advice(server: str, step: str, error: Exception) -> str:
     )
     if "mismatch" in detail or "does not match" in detail or "missing iss" in detail:
         return f"{detail}; refused for safety (no token or secret went to the server named), ask the server's operator"
+    if step == "token exchange" and "unsupported_grant_type" in detail:
+        return f"{detail}; {UNSUPPORTED_GRANT}"
     login = f"run `mcp-stubgen auth login {server}` again"
     what_to_do = {
         "metadata discovery": "check that the server's OAuth metadata is published and names this URL",
