@@ -37,10 +37,8 @@ from mcp.types import (
     ElicitRequestParams,
     ElicitResult,
     ListRootsResult,
-    Request,
     TextContent,
 )
-from pydantic import TypeAdapter
 
 from codegen.cli import main as stubgen
 from codegen.identifiers import class_name, package_name, snake_case
@@ -130,19 +128,6 @@ async def reconnect_for_answer(run: Run) -> None:
         assert "Reconnection test completed successfully" in result.text, result.text
 
 
-async def list_skills_only(run: Run) -> None:
-    """SEP-2640 (skills, an extension): a client reads none of a skill's files before it loads the
-    skill, not on connecting, listing or approving. mcp-stubgen has no skills support, so this sends
-    `skills/list` itself, through the generated client's session, to open the window the runner
-    watches: its check then proves that `snapshot`, `generate` and connecting read no skill file."""
-    async with run.connect() as client:
-        await client.verify()
-        listed = await client.mcp_client.session.send_request(
-            Request(method="skills/list", params=None), TypeAdapter(dict[str, Any])
-        )
-        assert listed["skills"], listed
-
-
 async def request_metadata(run: Run) -> None:
     """SEP-2575: every request carries `_meta` and `MCP-Protocol-Version`, with every capability
     declared; the server lists nothing, so the generated client's one request is `verify()`'s listing."""
@@ -223,7 +208,6 @@ SCENARIOS: dict[str, Scenario] = {
     "elicitation-sep1034-client-defaults": Scenario(elicitation_defaults, ("elicitation",)),
     "sep-2322-client-request-state": Scenario(request_state, ("elicitation",)),
     "sse-retry": Scenario(reconnect_for_answer),
-    "sep-2640-client-no-prefetch": Scenario(list_skills_only),
 }
 
 

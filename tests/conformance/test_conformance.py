@@ -90,11 +90,11 @@ REFUSALS = {
     "auth/scope-retry-limit": "OAuth insufficient scope",
 }
 """The scenarios a conforming client refuses, and the step its one error line must name."""
-EXTENSIONS = ("auth/client-credentials-basic", "auth/client-credentials-jwt", "sep-2640-client-no-prefetch")
+EXTENSIONS = ("auth/client-credentials-basic", "auth/client-credentials-jwt")
 """The extension scenarios (the runner reports them, never scores them) that mcp-stubgen passes: the
-OAuth client credentials extension's (the CI path, without a browser), and the skills extension's
-no-prefetch. The others are not supported (docs/authentication.md), or, for the skills extension's
-verify-* scenarios, skip every check unless the client loads skills, which mcp-stubgen does not."""
+OAuth client credentials extension's (the CI path, without a browser). The other OAuth extensions
+are not supported (docs/authentication.md); the skills extension's scenarios judge a client that
+loads skills, which mcp-stubgen does not."""
 REQUIRED_AT_PREVIOUS = ("initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry")
 """The non-auth client scenarios of `--requirements 2025-11-25`."""
 AUTH_AT_PREVIOUS = (
