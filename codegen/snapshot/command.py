@@ -82,6 +82,7 @@ def snapshot(
     protocol: str | None,
     connect_timeout: float | None,
     request_timeout: float | None,
+    max_pages: int | None,
     allow_empty: bool,
 ) -> int:
     """Discover servers and write one canonical JSON snapshot per server.
@@ -105,7 +106,7 @@ def snapshot(
             raise click.UsageError("--url, --header, --env, --out and --skip-list need --name (ad hoc mode)")
         config = load_project(config_path, servers_file)
         selected = config.select(servers)
-    selected = apply_overrides(selected, protocol, connect_timeout, request_timeout)
+    selected = apply_overrides(selected, protocol, connect_timeout, request_timeout, max_pages)
     taken = take_snapshots(config, selected, out, announce=_announce, allow_empty=allow_empty)
     return EXIT_OK if len(taken) == len(selected) else EXIT_ERROR
 

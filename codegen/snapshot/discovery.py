@@ -1192,7 +1192,7 @@ async def _list_all(
         seen_cursors.add(cursor)
     raise StubgenError(
         f"server {server.name!r}: {listing.method} still had more after {server.max_pages} pages; "
-        "raise max_pages in the config if the catalog really is that large"
+        "raise max_pages in the config or --max-pages if the catalog really is that large"
     )
 
 
