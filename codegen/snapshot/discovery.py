@@ -554,7 +554,7 @@ async def _initialize(peer: _Peer, server: ServerConfig, pinned: str | None) -> 
 def _not_spoken(server: ServerConfig, protocol: str, why: str) -> str:
     return (
         f"server {server.name!r}: does not speak the pinned protocol {protocol} ({why}); "
-        'pin a version it speaks, or set protocol = "auto"'
+        'pin a version it speaks, or set protocol = "auto" in the config or --protocol auto'
     )
 
 
