@@ -1525,7 +1525,7 @@ def _http_status_message(server: ServerConfig, status: int, answered: str = "", 
         # An SSE server's event-stream URL takes only GET (fastapi-mcp's `mount()`, the SDK 1.x `/sse`).
         return (
             f"server {server.name!r}: {server.url} answered HTTP 405 (Method Not Allowed) to Streamable HTTP's "
-            f'POST; if it speaks the older SSE transport, set type = "sse" in its server table'
+            f'POST; if it speaks the older SSE transport, set type = "sse" in its server table (ad hoc: --type sse)'
         )
     if "already initialized" in answered:
         # The TypeScript SDK's words for a second `initialize` to a server that made one transport.
