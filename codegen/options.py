@@ -68,6 +68,12 @@ def config_options(command: _Command) -> _Command:
 def connection_options(command: _Command) -> _Command:
     """Overrides for how every selected server is reached."""
     for option in (
+        click.option(
+            "--max-pages",
+            type=click.IntRange(min=1),
+            metavar="N",
+            help="Pages one listing may take; more is an error (default: a server's max_pages, else 1000).",
+        ),
         click.option("--request-timeout", type=Seconds(), help="Seconds per request."),
         click.option("--connect-timeout", type=Seconds(), help="Seconds for start-up and handshake."),
         click.option(
@@ -80,7 +86,11 @@ def connection_options(command: _Command) -> _Command:
 
 
 def apply_overrides(
-    servers: list[ServerConfig], protocol: str | None, connect_timeout: float | None, request_timeout: float | None
+    servers: list[ServerConfig],
+    protocol: str | None,
+    connect_timeout: float | None,
+    request_timeout: float | None,
+    max_pages: int | None,
 ) -> list[ServerConfig]:
     result = []
     for server in servers:
@@ -88,7 +98,8 @@ def apply_overrides(
             connect=connect_timeout or server.timeouts.connect, request=request_timeout or server.timeouts.request
         )
         chosen = validate_protocol(protocol, "--protocol") if protocol is not None else server.protocol
-        result.append(dataclasses.replace(server, protocol=chosen, timeouts=timeouts))
+        pages = max_pages or server.max_pages
+        result.append(dataclasses.replace(server, protocol=chosen, timeouts=timeouts, max_pages=pages))
     return result
 
 

@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from codegen.config import ServerConfig
+from codegen.snapshot import Snapshot
 from codegen.snapshot.command import derived_server_id
+from codegen.snapshot.take import listed_nothing
 from tests.conftest import EXAMPLE_SERVER, PYTHON, REPO, SERVERS, write_config
 from tests.regen_goldens import GOLDEN
 
@@ -171,6 +174,16 @@ def test_a_server_that_lists_nothing_is_written_with_a_warning_saying_what_it_ma
         "environment, and its `env` (ad hoc: --env NAME or --env NAME=VALUE)"
     ) in result.stderr.splitlines()
     assert json.loads((tmp_path / "bare.json").read_text())["tools"] == []
+
+
+def test_an_http_server_that_lists_nothing_is_told_to_check_its_headers_or_auth_or_header() -> None:
+    """Ad hoc over --url there is no `headers` table: the warning names --header too."""
+    server = ServerConfig(name="remote", url="http://127.0.0.1:1/mcp")
+    snapshot = Snapshot(server="remote", protocol_version="2026-07-28", capabilities={"tools": {}})
+    assert listed_nothing(server, snapshot) == (
+        "server 'remote' listed no tools, resources, templates or prompts; check its `headers` "
+        "(ad hoc: --header 'Name: value') or `auth`"
+    )
 
 
 def test_a_server_that_declares_no_list_is_told_so_not_sent_after_a_credential(

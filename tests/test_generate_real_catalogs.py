@@ -5,7 +5,8 @@ long annotation on one line (a `Literal` of many values, a long `list[...] | Non
 holding both kinds of quotes in single quotes, or a field's value in parentheses black does not
 write, which `ruff format` (and black) rewrite; typed extras spelt with `typing.Dict` and a union of
 `Literal`s, which ruff's default rules reject (UP006, UP035, PYI030). Each tool is copied from its
-server's snapshot as it is, into one package, beside one of our own (`WIDE`).
+server's snapshot as it is, into one package, beside three of our own (`WIDE`, `TASK_WITH_A_HANDLE`,
+`CONSTRAINED_OR_NULL`).
 
 The fixtures were made by `mcp-stubgen snapshot --name <id> -- <command>` on 2026-12-02. From PyPI:
 `excel` (excel-mcp-server 2.2.2: long `Literal`s and `Field(...)` calls, dict defaults, strings
@@ -127,6 +128,25 @@ TASK_WITH_A_HANDLE = {
 }
 """A task tool with an argument named as the local its `start_...` method once kept the handle in."""
 
+CONSTRAINED_OR_NULL = {
+    "name": "constrained_or_null",
+    "inputSchema": {"type": "object"},
+    "outputSchema": {
+        "type": "object",
+        "properties": {
+            name: {"anyOf": [value, {"type": "null"}], "default": None}
+            for name, value in {
+                "count": {"type": "integer", "minimum": 1},
+                "code": {"type": "string", "pattern": "^[a-z]+$"},
+                "label": {"type": "string", "minLength": 1},
+                "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+            }.items()
+        },
+    },
+}
+"""yfmcp's `priority` in the other types datamodel-code-generator makes a root model of the same way
+(a constrained branch of an `anyOf` with `null`, default `null`), whose roots admit `None`."""
+
 
 def picked_snapshot() -> Snapshot:
     catalogs = {server: load_snapshot(MORE / f"{server}.json") for server in PICKED}
@@ -137,7 +157,7 @@ def picked_snapshot() -> Snapshot:
         if entry["name"] in names
     ]  # fmt: skip
     assert sorted(entry["name"] for entry in tools) == sorted(name for names in PICKED.values() for name in names)
-    tools += [WIDE, TASK_WITH_A_HANDLE]
+    tools += [WIDE, TASK_WITH_A_HANDLE, CONSTRAINED_OR_NULL]
     tools.sort(key=lambda entry: str(entry["name"]))
     return Snapshot(server="picked", protocol_version="2025-11-25", capabilities={"tools": {}}, tools=tuple(tools))
 
@@ -271,6 +291,18 @@ def test_a_bounded_number_or_null_with_a_null_default_is_a_value_not_a_root_mode
     assert re.search(r"priority: Annotated\[float, Field\(ge=0\.0, le=1\.0[^)]*\)\] \| None = Field\(", source), source
 
 
+def test_by_old_naming_rules_a_bounded_number_or_null_keeps_its_class_typed_as_its_root(
+    rules_5_package: dict[str, bytes],
+) -> None:
+    """Naming rules 1 to 5 keep yfmcp's `...Priority` class (a package keeps its names), whose root is
+    `float | None`: its type parameter says so too, or `mypy --strict` fails on the package."""
+    _, models = _rules_5_files(rules_5_package, "yfinance_get_price_history")
+    assert (
+        "class YfinanceGetPriceHistoryOutputAnnotationsPriority(RootModel[float | None]):\n"
+        "    root: float | None = Field(None, ge=0.0, le=1.0"
+    ) in models, models
+
+
 def test_exclusive_bounds_are_strict_bounds_of_the_field(package: Path) -> None:
     source = (package / "_models" / "read_documentation.py").read_text(encoding="utf-8")
     assert re.search(r"max_length: int \| None = Field\([^)]*\bgt=0,[^)]*\blt=1000000,", source), source
@@ -317,9 +349,15 @@ async def use(client: PickedClient) -> None:
 
 
 @pytest.mark.generated_mypy
-def test_the_package_of_real_tools_passes_mypy_strict(package: Path) -> None:
-    """The package, and a caller passing plain strings to keywords whose strings are constrained."""
+def test_the_package_of_real_tools_passes_mypy_strict(package: Path, rules_5_package: dict[str, bytes]) -> None:
+    """The package, the one its tools give by naming rules 5 (whose root models of a constrained
+    value or null, default null, failed), and a caller passing plain strings to keywords whose strings
+    are constrained."""
     (package.parent / "caller.py").write_text(CALLER, encoding="utf-8")
+    for name, data in rules_5_package.items():
+        written = package.parent / "picked_rules_5" / name
+        written.parent.mkdir(parents=True, exist_ok=True)
+        written.write_bytes(data)
     checked = subprocess.run(
         [
             sys.executable,
@@ -330,6 +368,8 @@ def test_the_package_of_real_tools_passes_mypy_strict(package: Path) -> None:
             "/dev/null",
             "-p",
             f"{package.parent.name}.picked",
+            "-p",
+            f"{package.parent.name}.picked_rules_5",
             "-m",
             f"{package.parent.name}.caller",
         ],

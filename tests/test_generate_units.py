@@ -534,6 +534,19 @@ def test_a_root_model_rules_6_cannot_write_in_place_keeps_its_class(source: str)
     assert _inlined_plain_roots(source, "T") == source
 
 
+def test_a_root_model_rules_6_keep_whose_root_admits_none_admits_it_in_its_type_parameter() -> None:
+    """A bounded number or null with a `null` output default is a class whose root is `float | None`;
+    rules 6 write it in place, but not where a `Literal` spells its name, and the class kept said
+    `RootModel[float]`, which failed `mypy --strict`, as it did in every package of rules 1 to 5."""
+    from codegen.generate.modelgen import ModelJob, model_source
+
+    priority = {"anyOf": [{"type": "number", "minimum": 0}, {"type": "null"}], "default": None}
+    output = {"type": "object", "properties": {"v": priority, "k": {"enum": ["TOutputV"]}}}
+    tool = {"name": "t", "inputSchema": {"type": "object"}, "outputSchema": output}
+    source = model_source("s", ModelJob(tool, "T", 7))
+    assert "class TOutputV(RootModel[float | None]):\n    root: float | None = Field(None, ge=0.0)\n" in source, source
+
+
 def test_a_draft_07_tuple_is_typed_by_place_from_rules_6_and_a_committed_package_keeps_its_list() -> None:
     """Draft-07's tuple `items: [A, B]` was typed `list[A | B]`, which coerces an item to another
     place's type; rules 6 type it by place (`tuple[float, str]`). A committed rules-5 package keeps

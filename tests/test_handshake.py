@@ -396,6 +396,7 @@ def test_a_discover_refused_as_unsupported_is_retried_with_a_version_the_server_
 
 
 def test_a_pin_the_server_does_not_list_as_supported_fails_in_one_line(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """Pinned ad hoc (--protocol), where no config holds `protocol`: the line names --protocol auto too."""
     port, log = free_port(), tmp_path / "requests.log"
     server = [PY, str(MODERN_HTTP_SERVER), str(port), "--log", str(log), "--refuse-first", "2025-11-25"]
     with http_server(server, port) as url:
@@ -405,7 +406,8 @@ def test_a_pin_the_server_does_not_list_as_supported_fails_in_one_line(tmp_path:
     assert result.exit_code == 2
     assert one_line(result.stderr) == (
         "error: server 'modern': does not speak the pinned protocol 2026-07-28 (server/discover: Unsupported "
-        'protocol version (code -32022)); pin a version it speaks, or set protocol = "auto"'
+        'protocol version (code -32022)); pin a version it speaks, or set protocol = "auto" in the config or '
+        "--protocol auto"
     )
     assert log.read_text().split() == ["server/discover", "2026-07-28"]
 

@@ -199,6 +199,22 @@ max_pages = 3
     assert not (tmp_path / "snaps" / "paging.json").exists()
 
 
+def test_an_ad_hoc_snapshot_takes_max_pages_on_the_command_line(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """An ad hoc server has no table to set `max_pages` in, and the line named that key alone."""
+    out = tmp_path / "paging.json"
+    command = ("--", PY, SERVERS / "paging_server.py", "10")  # tools in 4 pages of 3
+    stopped = run_cli("snapshot", "--name", "paging", "--out", out, "--max-pages", "3", *command)
+    assert stopped.exit_code == 2
+    assert stopped.stderr.splitlines()[-1] == (
+        "error: server 'paging': tools/list still had more after 3 pages; "
+        "raise max_pages in the config or --max-pages if the catalog really is that large"
+    )
+    assert not out.exists()
+    taken = run_cli("snapshot", "--name", "paging", "--out", out, "--max-pages", "4", *command)
+    assert taken.exit_code == 0, taken.stderr
+    assert len(json.loads(out.read_text())["tools"]) == 10
+
+
 def test_in_process_server_through_list_catalog() -> None:
     server = MCPServer("inproc", instructions="In process.")
 

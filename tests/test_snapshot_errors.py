@@ -260,9 +260,25 @@ def test_an_sse_server_configured_as_streamable_http_is_named_in_the_error(previ
     assert_one_line_error(
         result.stderr,
         rf"server 'raw': http://127.0.0.1:{port}/sse answered HTTP 405 \(Method Not Allowed\) to Streamable HTTP's "
-        r'POST; if it speaks the older SSE transport, set type = "sse" in its server table$',
+        r'POST; if it speaks the older SSE transport, set type = "sse" in its server table \(ad hoc: --type sse\)$',
     )
     assert previous.read_bytes() == PREVIOUS
+
+
+def test_an_ad_hoc_sse_server_is_snapshotted_with_type_sse(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """Ad hoc there was no way to the older SSE transport, yet the 405 line said to set `type`, a
+    server table's key: --type sse is that key for a --url, and the line names it."""
+    out = tmp_path / "raw.json"
+    with listening("sse_server.py") as port:
+        url = f"http://127.0.0.1:{port}/sse"
+        refused = run_cli("snapshot", "--name", "raw", "--url", url, "--out", out)
+        taken = run_cli("snapshot", "--name", "raw", "--url", url, "--type", "sse", "--out", out)
+    assert refused.exit_code == 2
+    assert refused.stderr.splitlines()[-1].endswith('set type = "sse" in its server table (ad hoc: --type sse)')
+    assert taken.exit_code == 0, taken.stderr
+    assert [tool["name"] for tool in json.loads(out.read_text())["tools"]] == ["echo"]
+    stdio = run_cli("snapshot", "--name", "raw", "--type", "sse", "--", PY, "server.py")
+    assert stdio.exit_code == 2 and "--type is the transport of --url" in stdio.stderr
 
 
 def test_an_http_session_whose_end_goes_unanswered_is_left_after_request_timeout(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]

@@ -167,6 +167,7 @@ def drift(
     protocol: str | None,
     connect_timeout: float | None,
     request_timeout: float | None,
+    max_pages: int | None,
 ) -> int:
     """Report how a server's catalog changed, and whether that breaks generated clients.
 
@@ -197,7 +198,7 @@ def drift(
         compared, unchecked = _against_ref(config, targets, against)
         return _finish(compared, config, policy, reporting, unchecked)
 
-    selected = apply_overrides(config.select(targets), protocol, connect_timeout, request_timeout)
+    selected = apply_overrides(config.select(targets), protocol, connect_timeout, request_timeout, max_pages)
     committed: dict[str, Snapshot] = {}
     unchecked = {}  # each server that could not be compared, and why
     for server in selected:  # an unreadable snapshot is that server's failure, not the whole run's

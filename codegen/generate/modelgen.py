@@ -180,7 +180,9 @@ def finished_source(source: str, stem: str, naming_rules: int) -> str:
     and lint clean, and every class named after the tool's stem (and, by rules 4, a union's members
     as its variants; by rules 6, no class for a constrained plain value)."""
     source = _renamed_classes(cleaned_source(source, naming_rules), stem, naming_rules)
-    return _inlined_plain_roots(source, stem) if may_inline_roots(source, naming_rules) else source
+    if may_inline_roots(source, naming_rules):
+        source = _inlined_plain_roots(source, stem)
+    return _root_types_admit_none(source)
 
 
 def may_inline_roots(source: str, naming_rules: int) -> bool:
@@ -973,6 +975,50 @@ def _inlined_plain_roots(source: str, stem: str) -> str:
     import black
 
     return black.format_str(text, mode=black_mode())
+
+
+def _root_types_admit_none(source: str) -> str:
+    """The module with each root model whose root admits `None` where its type parameter does not
+    given `| None` in the parameter too: `X(RootModel[float | None])`, its name and fields unchanged.
+
+    For a constrained branch of an `anyOf` with `null` whose output default is `null` (the MCP SDK's
+    `Annotations.priority`), datamodel-code-generator writes `X(RootModel[float])` with
+    `root: float = Field(None, ...)`, which `_none_defaults_admit_none` makes `float | None`: a root
+    that is not its parameter's type fails `mypy --strict`. By naming rules 6 such a class is
+    written where it is used (`_inlined_plain_roots`); a class kept (by earlier rules, whose names a
+    package keeps, or where rules 6 cannot write it in place) takes the root's type, which is all
+    pydantic validates: the parameter is for type checkers alone. Only a rewriting pass makes such a
+    root, so a module `rewritten_source` leaves alone has none (`model_batches` keeps it as cut)."""
+    if "(RootModel[" not in source:
+        return source
+    starts = _line_starts(source)
+    ends: list[int] = []
+    for node in parsed(source).body:
+        if not (
+            isinstance(node, ast.ClassDef)
+            and len(node.bases) == 1
+            and isinstance(base := node.bases[0], ast.Subscript)
+            and ast.unparse(base.value) == "RootModel"
+            and not _admits_none(base.slice)
+        ):
+            continue
+        roots = [
+            statement.annotation
+            for statement in node.body
+            if isinstance(statement, ast.AnnAssign)
+            and isinstance(statement.target, ast.Name)
+            and statement.target.id == "root"
+        ]
+        if roots and _admits_none(roots[0]):
+            ends.append(_byte_span(starts, base.slice)[1])
+    if not ends:
+        return source
+    data = source.encode()
+    for end in sorted(ends, reverse=True):
+        data = data[:end] + b" | None" + data[end:]
+    import black
+
+    return black.format_str(data.decode(), mode=black_mode())
 
 
 def _type_references(annotation: ast.expr) -> Iterator[ast.Name | ast.Constant]:

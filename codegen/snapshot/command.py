@@ -42,7 +42,14 @@ class _SnapshotCommand(click.Command):
 @click.command(cls=_SnapshotCommand)
 @click.argument("servers", nargs=-1)
 @click.option("--name", help="Ad hoc: the id of a server given by --url or after `--` (default: from the command).")
-@click.option("--url", help="Ad hoc: a Streamable HTTP endpoint.")
+@click.option("--url", help="Ad hoc: a Streamable HTTP endpoint (an SSE one with --type sse).")
+@click.option(
+    "--type",
+    "transport",
+    type=click.Choice(("http", "sse")),
+    help="Ad hoc: the transport --url speaks, Streamable HTTP (http, the default) or the older SSE "
+    "(sse; a configured server's `type`).",
+)
 @click.option("--header", "headers", multiple=True, help="Ad hoc: an HTTP header 'Name: value' (repeatable).")
 @click.option(
     "--env",
@@ -73,6 +80,7 @@ def snapshot(
     servers: tuple[str, ...],
     name: str | None,
     url: str | None,
+    transport: str | None,
     headers: tuple[str, ...],
     env_vars: tuple[str, ...],
     out: Path | None,
@@ -82,6 +90,7 @@ def snapshot(
     protocol: str | None,
     connect_timeout: float | None,
     request_timeout: float | None,
+    max_pages: int | None,
     allow_empty: bool,
 ) -> int:
     """Discover servers and write one canonical JSON snapshot per server.
@@ -89,7 +98,7 @@ def snapshot(
     \b
     With a config:  mcp-stubgen snapshot [SERVER...]
     Ad hoc (stdio): mcp-stubgen snapshot [--name NAME] [--env NAME[=VALUE]] [--out FILE] -- COMMAND [ARGS...]
-    Ad hoc (HTTP):  mcp-stubgen snapshot --name NAME --url URL [--header 'K: V'] [--out FILE]
+    Ad hoc (HTTP):  mcp-stubgen snapshot --name NAME --url URL [--type sse] [--header 'K: V'] [--out FILE]
     """
     if name is None and servers and click.get_current_context().meta.get("snapshot.command_given"):
         name = derived_server_id(servers)
@@ -98,14 +107,14 @@ def snapshot(
         console.note(f"note: no --name given; calling the server {name!r} (from its command)")
     if name is not None:
         config = ProjectConfig(root=Path.cwd(), source=None, snapshots=Path.cwd(), output=None, servers={})
-        selected = [ad_hoc_server(name, servers, url, headers, env_vars, skip_lists)]
+        selected = [ad_hoc_server(name, servers, url, headers, env_vars, skip_lists, transport)]
         out = out or Path(f"{name}.json")
     else:
-        if url is not None or headers or env_vars or out is not None or skip_lists:
-            raise click.UsageError("--url, --header, --env, --out and --skip-list need --name (ad hoc mode)")
+        if url is not None or transport is not None or headers or env_vars or out is not None or skip_lists:
+            raise click.UsageError("--url, --type, --header, --env, --out and --skip-list need --name (ad hoc mode)")
         config = load_project(config_path, servers_file)
         selected = config.select(servers)
-    selected = apply_overrides(selected, protocol, connect_timeout, request_timeout)
+    selected = apply_overrides(selected, protocol, connect_timeout, request_timeout, max_pages)
     taken = take_snapshots(config, selected, out, announce=_announce, allow_empty=allow_empty)
     return EXIT_OK if len(taken) == len(selected) else EXIT_ERROR
 
@@ -256,11 +265,14 @@ def ad_hoc_server(
     headers: tuple[str, ...],
     env_vars: tuple[str, ...] = (),
     skip_lists: tuple[str, ...] = (),
+    transport: str | None = None,
 ) -> ServerConfig:
     if (url is None) == (not command):
         raise click.UsageError("give either --url URL or `-- COMMAND [ARGS...]` with --name")
     if url is not None and env_vars:
         raise click.UsageError("--env is for a stdio server's command; an HTTP server takes --header")
+    if url is None and transport is not None:
+        raise click.UsageError("--type is the transport of --url; a command's server speaks stdio")
     parsed_headers = {}
     for header in headers:
         key, separator, value = header.partition(":")
@@ -272,6 +284,8 @@ def ad_hoc_server(
         if url
         else {"command": command[0], "args": list(command[1:]), "env": ad_hoc_env(env_vars)}
     )
+    if transport is not None:
+        raw["type"] = transport
     if skip_lists:
         raw["skip_lists"] = sorted(set(skip_lists))
     return parse_server(name, raw, f"--name {name}", Path.cwd())

@@ -554,7 +554,7 @@ async def _initialize(peer: _Peer, server: ServerConfig, pinned: str | None) -> 
 def _not_spoken(server: ServerConfig, protocol: str, why: str) -> str:
     return (
         f"server {server.name!r}: does not speak the pinned protocol {protocol} ({why}); "
-        'pin a version it speaks, or set protocol = "auto"'
+        'pin a version it speaks, or set protocol = "auto" in the config or --protocol auto'
     )
 
 
@@ -1192,7 +1192,7 @@ async def _list_all(
         seen_cursors.add(cursor)
     raise StubgenError(
         f"server {server.name!r}: {listing.method} still had more after {server.max_pages} pages; "
-        "raise max_pages in the config if the catalog really is that large"
+        "raise max_pages in the config or --max-pages if the catalog really is that large"
     )
 
 
@@ -1525,7 +1525,7 @@ def _http_status_message(server: ServerConfig, status: int, answered: str = "", 
         # An SSE server's event-stream URL takes only GET (fastapi-mcp's `mount()`, the SDK 1.x `/sse`).
         return (
             f"server {server.name!r}: {server.url} answered HTTP 405 (Method Not Allowed) to Streamable HTTP's "
-            f'POST; if it speaks the older SSE transport, set type = "sse" in its server table'
+            f'POST; if it speaks the older SSE transport, set type = "sse" in its server table (ad hoc: --type sse)'
         )
     if "already initialized" in answered:
         # The TypeScript SDK's words for a second `initialize` to a server that made one transport.

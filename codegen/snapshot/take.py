@@ -128,7 +128,10 @@ def listed_nothing(server: ServerConfig, snapshot: Snapshot) -> str:
             "to declare what it offers"
         )
     if server.command is None:
-        return f"server {server.name!r} listed no tools, resources, templates or prompts; check its `headers` or `auth`"
+        return (
+            f"server {server.name!r} listed no tools, resources, templates or prompts; check its `headers` "
+            "(ad hoc: --header 'Name: value') or `auth`"
+        )
     return (
         f"server {server.name!r} listed no tools, resources, templates or prompts, as a server missing a setting "
         f"or credential often does: a stdio server sees only {INHERITED_NAMES} of this "

@@ -48,6 +48,7 @@ def sync(
     protocol: str | None,
     connect_timeout: float | None,
     request_timeout: float | None,
+    max_pages: int | None,
     allow_empty: bool,
     no_cache: bool,
     refresh: bool,
@@ -63,7 +64,7 @@ def sync(
     output = config.output
     if output is None:
         raise config.missing("set `output` under [tool.mcp-stubgen] to sync")
-    selected = apply_overrides(config.select(servers), protocol, connect_timeout, request_timeout)
+    selected = apply_overrides(config.select(servers), protocol, connect_timeout, request_timeout, max_pages)
     freshness = Freshness(refresh)
     start_servers(selected, {server.name: config.snapshot_path(server.name) for server in selected}, freshness)
     # Only now the generator: the servers start while it loads.

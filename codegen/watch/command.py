@@ -43,6 +43,7 @@ def watch(
     protocol: str | None,
     connect_timeout: float | None,
     request_timeout: float | None,
+    max_pages: int | None,
 ) -> int:
     """Keep a session open to each server and republish its snapshot and package when its catalog changes.
 
@@ -54,7 +55,7 @@ def watch(
     """
     config = load_project(config_path, servers_file)
     policy = parse_policy(config.settings, str(config.source or "config"))
-    selected = apply_overrides(config.select(servers), protocol, connect_timeout, request_timeout)
+    selected = apply_overrides(config.select(servers), protocol, connect_timeout, request_timeout, max_pages)
     for server in selected:
         # Configuration mistakes fail now, once, rather than on every reconnection attempt; so does
         # an OAuth login that would need a browser where none can open (CI).

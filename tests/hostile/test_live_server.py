@@ -1217,7 +1217,8 @@ def test_a_malformed_server_discover_answer_falls_back_or_fails_a_pin_in_one_lin
     assert pinned.exit_code == 2 and not (tmp_path / "pinned.json").exists()
     assert re.fullmatch(
         r"error: server 'd': does not speak the pinned protocol 2026-07-28 \((its server/discover result is not "
-        r"valid MCP|server/discover offers only 2099-01-01)\); pin a version it speaks, or set protocol = \"auto\"\n",
+        r"valid MCP|server/discover offers only 2099-01-01)\); pin a version it speaks, or set protocol = \"auto\" "
+        r"in the config or --protocol auto\n",
         pinned.stderr,
     ), pinned.stderr
 
