@@ -1000,6 +1000,8 @@ def _root_types_admit_none(source: str) -> str:
             and isinstance(base := node.bases[0], ast.Subscript)
             and ast.unparse(base.value) == "RootModel"
             and not _admits_none(base.slice)
+            # A bare forward reference (`RootModel["Node"]`) cannot take `| None` outside its quotes.
+            and not isinstance(base.slice, ast.Constant)
         ):
             continue
         roots = [
