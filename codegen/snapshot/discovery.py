@@ -22,7 +22,6 @@ import json
 import math
 import os
 import re
-import shutil
 import sys
 import tempfile
 import time
@@ -67,7 +66,9 @@ from codegen.snapshot.stdio import (
     StdioProcess,
     StdioSession,
     Unreadable,
+    can_start,
     claim,
+    program_path,
     search_path,
     start,
     stdio_transport,
@@ -299,8 +300,8 @@ def _stderr_file() -> TextIO:
 
 def _start(server: ServerConfig, env: dict[str, str], stderr_log: TextIO) -> StdioProcess:
     assert server.command is not None
-    if shutil.which(server.command, path=search_path(env)) is None:
-        raise StubgenError(_not_runnable(server.name, server.command, env))
+    if not can_start(server, env):
+        raise StubgenError(_not_runnable(server, env))
     return start(server, env, stderr_log)
 
 
@@ -920,8 +921,8 @@ def _transport(
     if server.command is not None:
         if started is None:
             if sys.platform == "win32":  # the SDK's transport, which puts the server in a Windows job object
-                if shutil.which(server.command, path=search_path(env)) is None:
-                    raise StubgenError(_not_runnable(server.name, server.command, env))
+                if not can_start(server, env):
+                    raise StubgenError(_not_runnable(server, env))
                 from mcp.client.stdio import StdioServerParameters, stdio_client
 
                 parameters = StdioServerParameters(
@@ -1077,12 +1078,14 @@ def _error_of(answer: httpx2.Response) -> Any:
     return json.loads(answer.content)["error"]
 
 
-def _not_runnable(server: str, command: str, env: dict[str, str]) -> str:
+def _not_runnable(config: ServerConfig, env: dict[str, str]) -> str:
     """Why `shutil.which` found no program: a file that is there but not executable, or a path to a
     folder (an npm install's folder in place of its program), says so; "give the program's full
     path" sent a user who had given one back to it."""
+    assert config.command is not None
+    server, command = config.name, config.command
     if os.path.dirname(command):
-        candidates = [command]
+        candidates = [program_path(config)]
     else:
         candidates = [os.path.join(folder, command) for folder in (search_path(env) or "").split(os.pathsep) if folder]
     for candidate in candidates:
