@@ -1080,8 +1080,8 @@ def _error_of(answer: httpx2.Response) -> Any:
 
 def _not_runnable(config: ServerConfig, env: dict[str, str]) -> str:
     """Why `shutil.which` found no program: a file that is there but not executable, or a path to a
-    folder (an npm install's folder in place of its program), says so; "give the program's full
-    path" sent a user who had given one back to it."""
+    folder (an npm install's folder in place of its program), or a path to nothing, says so; "give
+    the program's full path" sent a user who had given one back to it."""
     assert config.command is not None
     server, command = config.name, config.command
     if os.path.dirname(command):
@@ -1100,6 +1100,8 @@ def _not_runnable(config: ServerConfig, env: dict[str, str]) -> str:
                 f"server {server!r}: {found} is a folder, not a program; give the program in it "
                 "(an npm package's is under node_modules/.bin/, a venv's under bin/)"
             )
+    if os.path.dirname(command):
+        return f"server {server!r}: {found} does not exist; check the path"
     return f"server {server!r}: command {command!r} not found; install it, or give the program's full path"
 
 
