@@ -1623,15 +1623,10 @@ def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
     line break or the cut."""
     with contextlib.suppress(OSError, ValueError):
         diagnostics.stderr_log.seek(diagnostics.stderr_start)
-        text = secrets.scrub(_uncoloured(diagnostics.stderr_log.read()))
-        lines = _with_messages_joined([line.strip() for line in text.splitlines() if line.strip()])
+        lines = _with_messages_joined(_stderr_lines(secrets.scrub(_uncoloured(diagnostics.stderr_log.read()))))
         if not lines and diagnostics.closed_during and diagnostics.stderr_start:
             diagnostics.stderr_log.seek(0)
-            before = [
-                line.strip()
-                for line in secrets.scrub(_uncoloured(diagnostics.stderr_log.read())).splitlines()
-                if line.strip()
-            ]
+            before = _stderr_lines(secrets.scrub(_uncoloured(diagnostics.stderr_log.read())))
             if before:
                 return (
                     f"; its last stderr lines before {diagnostics.closed_during}: {_tail(before[-STDERR_TAIL_LINES:])}"
@@ -1640,7 +1635,7 @@ def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
             return ""
         earlier, last = lines[:-STDERR_TAIL_LINES], lines[-STDERR_TAIL_LINES:]
         thrown = (line for line in earlier if _THROWN_LINE.match(line))
-        mentions = (line for line in earlier if _ERROR_LINE.search(line) and line != _PYTHON_TRACEBACK)
+        mentions = (line for line in earlier if _ERROR_LINE.search(line) and line not in _PYTHON_TRACEBACKS)
         first_error = (
             next(filter(None, map(_fatal_log_entry, lines)), None)
             or next(thrown, None)
@@ -1702,9 +1697,28 @@ def _fatal_log_entry(line: str) -> str | None:
     return f"{message}: {error}" if isinstance(error, str) and error and error not in message else message
 
 
-_PYTHON_TRACEBACK = "Traceback (most recent call last):"
-"""The line a Python traceback starts with: it names no error (the traceback's last line does, and
-the last lines are shown), so it is not a first error line (mcp-tool-builder 0.1.0 under mcp 2.x)."""
+_PYTHON_TRACEBACKS = frozenset(
+    ("Traceback (most recent call last):", "Exception Group Traceback (most recent call last):")
+)
+"""The lines a Python traceback starts with: they name no error (the traceback's last line does, and
+the last lines are shown), so neither is a first error line (mcp-tool-builder 0.1.0 under mcp 2.x)."""
+
+_EXCEPTION_GROUP_MARGIN = re.compile(r"^(?:[|+](?: |$))+")
+_EXCEPTION_GROUP_RULE = re.compile(r"\+[-+]*(?: (?:\d+|\.\.\.) -+)?")
+"""How Python frames an exception group (every mcp SDK server's start-up fails in a TaskGroup): each
+line behind a `| ` margin, the group's first behind `+ `, and sub-exceptions between `+-+---- 1 ----`
+and `+------` rules. semgrep-mcp 0.9.0's "McpError: Semgrep is not installed" behind its margin was
+not read as an error, and the rules filled the last lines."""
+
+
+def _stderr_lines(text: str) -> list[str]:
+    """The non-blank lines of `text`, stripped, an exception group's margins and rules taken off."""
+    lines = []
+    for line in text.splitlines():
+        line = _EXCEPTION_GROUP_MARGIN.sub("", line.strip()).strip()
+        if line and not _EXCEPTION_GROUP_RULE.fullmatch(line):
+            lines.append(line)
+    return lines
 
 
 def _with_messages_joined(lines: list[str]) -> list[str]:
