@@ -52,6 +52,7 @@ from codegen.schemas import (
     Document,
     Path,
     follow,
+    has_fixed_value,
     rebuilt,
     subschemas,
     with_prefix_items,
@@ -1361,20 +1362,12 @@ def _fixed_values_required(node: dict[str, Any], result: dict[str, Any]) -> dict
     properties = node.get("properties")
     if not isinstance(properties, dict):
         return result
-    fixed = [name for name, inner in properties.items() if _has_fixed_value(inner)]
+    fixed = [name for name, inner in properties.items() if has_fixed_value(inner)]
     required = result.get("required")
     if not fixed or not isinstance(required, list | type(None)):
         return result
     known = required or []
     return result | {"required": [*known, *(name for name in fixed if name not in known)]}
-
-
-def _has_fixed_value(schema: Any) -> bool:
-    """Whether a property schema allows one scalar value (`const`) and defaults to it."""
-    if not isinstance(schema, dict) or "const" not in schema or "default" not in schema:
-        return False
-    value = schema["const"]
-    return not isinstance(value, dict | list) and type(schema["default"]) is type(value) and schema["default"] == value
 
 
 _NOT_SCHEMAS = DATA_KEYWORDS | VALUE_KEYWORDS
