@@ -297,6 +297,16 @@ _KEPT_BESIDE_REFERENCE = ANNOTATIONS | set(DEFINITIONS)
 """What `as_2020_12` keeps beside a `$ref` of a dialect that ignores the rest."""
 
 
+def has_fixed_value(schema: Any) -> bool:
+    """Whether a property schema allows one scalar value (`const`) and defaults to it: by naming rules 7
+    such a property of a nested input object is required in the models and the code-mode stubs, since
+    the client sends only what the caller gave and a discriminated union's members differ only there."""
+    if not isinstance(schema, dict) or "const" not in schema or "default" not in schema:
+        return False
+    value = schema["const"]
+    return not isinstance(value, dict | list) and type(schema["default"]) is type(value) and schema["default"] == value
+
+
 def with_prefix_items(node: dict[str, Any]) -> dict[str, Any]:
     """`node` with a tuple `items` (a list of schemas, up to draft 2019-09) written as 2020-12 writes
     it: `prefixItems`, with `additionalItems` as its `items`. An `additionalItems` beside no tuple is

@@ -231,6 +231,36 @@ def test_a_command_that_is_a_folder_is_named_a_folder_not_a_missing_program(tmp_
     assert not (tmp_path / "mui.json").exists()
 
 
+def test_a_path_to_no_program_says_so_not_to_give_the_full_path(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """A mistyped path (`snapshot -- /tmp/srv/venv/bin/server-mpc`) was "not found; install it, or give
+    the program's full path" to a user who had given one (found in the sixteenth round)."""
+    missing = tmp_path / "venv" / "bin" / "server-mpc"
+    result = run_cli("snapshot", "--name", "srv", "--out", tmp_path / "srv.json", "--", missing)
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: server 'srv': command '{missing}' does not exist; check the path"
+    ]
+    assert not (tmp_path / "srv.json").exists()
+
+
+def test_a_relative_command_is_found_from_the_servers_cwd(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`command = "./run.sh"` beside `cwd = "svc"` starts `svc/run.sh`, as the process started in `cwd`
+    reads it; it was looked for from where mcp-stubgen ran, so `snapshot` in the project's root said
+    "not found" for a server that starts (found in the sixteenth round)."""
+    script = tmp_path / "svc" / "run.sh"
+    script.parent.mkdir()
+    script.write_text(f"#!/bin/sh\nexec {PY} {EXAMPLE_SERVER}\n")
+    script.chmod(0o755)
+    write_config(
+        tmp_path,
+        '[tool.mcp-stubgen]\nsnapshots = "snaps"\n\n[tool.mcp-stubgen.servers.weather]\ncommand = "./run.sh"\ncwd = "svc"\n',
+    )
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("snapshot")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads((tmp_path / "snaps" / "weather.json").read_text())["tools"]
+
+
 @pytest.mark.parametrize("cwd", ["services/weather", "pyproject.toml"])
 def test_a_cwd_that_is_no_folder_is_blamed_not_the_command(  # type: ignore[no-untyped-def]
     cwd: str, tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch

@@ -168,6 +168,20 @@ def test_a_union_of_enums_and_consts_is_one_literal_in_the_stub() -> None:
     assert '    status: Literal["pending", "in_progress", "completed", "deleted"] | int = ...,\n' in stub
 
 
+def test_a_union_members_constant_with_its_default_is_required_in_the_stub() -> None:
+    """awslabs.dynamodb-mcp-server 2.1.8's access patterns are a `oneOf` told apart by `operation`
+    (`const` and `default` `"GetItem"`): the stub had `operation: NotRequired[Literal["GetItem"]]`, so a
+    script that left it out passed `check-scripts` and was refused at run time, the item matching
+    several members (found in the sixteenth round). By naming rules 7 it is required, as in the models."""
+    dynamodb = load_snapshot(REPO / "tests" / "fixtures" / "catalogs" / "more" / "dynamodb.json")
+    assert dynamodb.naming_rules == 7
+    stub = render_code_mode([(dynamodb, {})], HubSettings())["dynamodb.pyi"].decode()
+    get_item = stub[stub.index("class GetItemAccessPattern(TypedDict):") :]
+    assert '    operation: Literal["GetItem"]\n' in get_item[: get_item.index("class ", 1)], stub
+    earlier = render_code_mode([(replace(dynamodb, naming_rules=6), {})], HubSettings())["dynamodb.pyi"].decode()
+    assert '    operation: NotRequired[Literal["GetItem"]]\n' in earlier
+
+
 def test_a_number_that_may_be_an_integer_is_a_float_in_the_stub(tmp_path: Path) -> None:
     """mcpforunityserver's `page_size` (`anyOf` an integer, a number, a string or null) was
     `int | float | str | None`, which ruff's default rules reject in a signature (PYI041): a type

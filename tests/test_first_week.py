@@ -243,6 +243,24 @@ def test_a_python_traceback_is_not_taken_for_its_first_error_line(run_cli, tmp_p
     assert result.stderr.rstrip().endswith("AttributeError: 'Server' object has no attribute 'list_tools'")
 
 
+def test_a_python_exception_groups_frame_is_not_taken_for_its_lines(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A Python server whose start fails inside a TaskGroup (every mcp SDK server's lifespan) prints an
+    exception group: semgrep-mcp 0.9.0 without semgrep was reported with `its first error line: +
+    Exception Group Traceback (most recent call last):` and last lines ending in the group's `+---`
+    rule, and the `| `-framed error that says why was not read as one (found in the sixteenth round)."""
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path, "--mode python-exception-group", hub=False)
+
+    result = run_cli("snapshot", "legacy")
+
+    assert result.exit_code == 2
+    assert "its first error line" not in result.stderr
+    assert "Exception Group Traceback" not in result.stderr and "+--" not in result.stderr
+    assert result.stderr.rstrip().endswith(
+        "raise McpError( | mcp.shared.exceptions.McpError: Semgrep is not installed or not in your PATH."
+    )
+
+
 def test_a_warning_before_a_traceback_is_not_taken_for_its_first_error_line(
     run_cli, tmp_path: Path, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]

@@ -36,11 +36,14 @@ actors,docs,runs,storage,add-actor`: typed extras in a module that imports nothi
 whose emptied import left two blank lines, which ruff's isort rule (I001) rejects). On 2026-12-04,
 from PyPI, `yfmcp` (yfmcp 0.14.0, FastMCP 1 on mcp 1.x: a result that may be the MCP SDK's
 `ImageContent`, whose `Annotations.priority` is a bounded number or null with a `null` default, which
-datamodel-code-generator makes a `RootModel[float]` whose root is `float | None`)."""
+datamodel-code-generator makes a `RootModel[float]` whose root is `float | None`). On 2026-12-04,
+from PyPI, `dynamodb` (awslabs.dynamodb-mcp-server 2.1.8, FastMCP 3.4 on mcp 1.26, fake AWS keys: a
+`oneOf` of `$ref`s whose members are told apart by a `const` that is also the property's default)."""
 
 from __future__ import annotations
 
 import ast
+import importlib.util
 import re
 import subprocess
 import sys
@@ -49,6 +52,7 @@ from pathlib import Path
 
 import black
 import pytest
+from pydantic import ValidationError
 
 from codegen.generate import generate_package, render_snapshot
 from codegen.generate.formatting import LINE_LENGTH, black_mode
@@ -88,6 +92,8 @@ PICKED = {
     "unity": ("manage_asset", "manage_components"),  # mcpforunityserver: `anyOf` integer and number (PYI041)
     "apify": ("get-actor-run",),  # @apify/actors-mcp-server: typed extras, the module's only `typing` import
     "yfmcp": ("yfinance_get_price_history",),  # yfmcp: a bounded, nullable number with a `null` output default
+    "dynamodb": ("compute_performances_and_costs",),  # awslabs.dynamodb-mcp-server: a `oneOf` of `$ref`s
+    # told apart by a `const` property that is also its default
 }
 
 WIDE = {
@@ -242,6 +248,32 @@ def test_an_alias_of_a_list_of_constrained_strings_is_a_plain_list_keyword(
         r"SearchInputDiseaseArray = TypeAliasType\(\s+\"SearchInputDiseaseArray\",\s+Annotated\[\s+list\[Annotated\[str,",
         models,
     ), models
+
+
+def test_a_union_members_constant_with_its_default_is_a_required_field(
+    package: Path, rules_5_package: dict[str, bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """awslabs.dynamodb-mcp-server 2.1.8's `compute_performances_and_costs` takes access patterns, a
+    `oneOf` of ten `$ref`s told apart by `operation` (`const: "GetItem"`, `default: "GetItem"`, as
+    pydantic writes `operation: Literal["GetItem"] = "GetItem"`). The models typed it `Literal["GetItem"]
+    | None = None`, and an item built without it, which mypy accepted, matched several members and every
+    call was refused before sending (found in the sixteenth round). By rules 7 it is required."""
+    _, models = _files(package, "compute_performances_and_costs")
+    assert 'operation: Literal["GetItem"] = Field(..., title="Operation")' in models, models
+    spec = importlib.util.spec_from_file_location(
+        "dynamodb_models", package / "_models" / "compute_performances_and_costs.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)  # pydantic resolves the annotations there
+    spec.loader.exec_module(module)
+    get_item = module.ComputePerformancesAndCostsInputGetItemAccessPattern
+    fields = {"description": "a user", "item_size_bytes": 200, "pattern": "AP1", "rps": 10, "table": "users"}
+    with pytest.raises(ValidationError, match="operation"):
+        get_item(**fields)
+    assert get_item(operation="GetItem", **fields).operation == "GetItem"
+    _, earlier = _rules_5_files(rules_5_package, "compute_performances_and_costs")
+    assert 'operation: Literal["GetItem"] | None = Field(default=None, title="Operation")' in earlier
 
 
 def test_no_method_rebinds_one_of_its_arguments(package: Path) -> None:

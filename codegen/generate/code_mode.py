@@ -52,7 +52,7 @@ from codegen.identifiers import (
 )
 from codegen.runtime._code_mode import CodeModeTool, ResultKind, ToolHints, index_line, merge_stubs
 from codegen.runtime._hub_catalog import HINT_DEFAULTS, HubTool, ToolFilter, file_stem, model_visible, summary
-from codegen.schemas import MISSING, Document, follow
+from codegen.schemas import MISSING, Document, follow, has_fixed_value
 from codegen.snapshot import Snapshot, fingerprint, read_snapshot_bytes
 
 __all__ = [
@@ -128,6 +128,8 @@ class _ToolTypes:
         self.refs: dict[tuple[int, str], str] = {}
         self.definitions: dict[str, str] = {}
         """Each class a `$ref` of this tool named, by name: its definition's JSON."""
+        self.input_root: Any = None
+        """The tool's input schema, the document whose objects are arguments (not results)."""
 
     def annotation(self, schema: Any, root: Any, name: str, depth: int = 0) -> str:
         if depth > _MAX_DEPTH or not isinstance(schema, dict) or not schema:
@@ -196,6 +198,8 @@ class _ToolTypes:
             return f"dict[str, {value}]"
         class_name = class_name or self._class_name(name)
         required = {key for key in schema.get("required", []) if isinstance(key, str)}
+        if self.rules >= 7 and root is self.input_root:
+            required |= {key for key, inner in properties.items() if has_fixed_value(inner)}
         fields = []
         for key in sorted(properties):
             annotation = self.annotation(properties[key], root, name + pascal_case(key, "Field", self.rules), depth + 1)
@@ -458,6 +462,7 @@ def _tool_stub(
     builder = _ToolTypes(types, stem, renamed, route.naming_rules)
     input_schema, output_schema = _local(raw, "inputSchema"), _local(raw, "outputSchema")
     root = input_schema if isinstance(input_schema, dict) else {}
+    builder.input_root = root
     target = follow(root, root["$ref"]) if isinstance(root.get("$ref"), str) else root
     properties = target.get("properties") if isinstance(target, dict) else None
     if isinstance(target, dict) and properties is None and target.get("type") == "object":

@@ -52,6 +52,7 @@ from codegen.schemas import (
     Document,
     Path,
     follow,
+    has_fixed_value,
     rebuilt,
     subschemas,
     with_prefix_items,
@@ -1362,12 +1363,14 @@ def for_datamodel(schema: Any, output_root: Any, naming_rules: int) -> Any:
     writes a default as given, so `x: str = 5` or a `str` assigned to an `AnyUrl` field would fail
     `mypy --strict`, and a model default missing a required key would fail every validation that
     omits the field. A `const` object or array that is not required gets `= None` without `| None`;
-    the same value as `enum: [value]` (equal in JSON Schema) gets `| None`. A keyword outside
+    the same value as `enum: [value]` (equal in JSON Schema) gets `| None`. By naming rules 7 a nested
+    input object's property whose `const` is also its default is required (`_fixed_values_required`).
+    A keyword outside
     `SCHEMA_KEYWORDS` is dropped, and so is a pattern pydantic's Rust engine cannot compile
     (`linear_pattern`).
     """
 
-    def edit(_: Path, node: dict[str, Any]) -> dict[str, Any]:
+    def edit(path: Path, node: dict[str, Any]) -> dict[str, Any]:
         result: dict[str, Any] = {}
         for key, value in node.items():
             if key not in SCHEMA_KEYWORDS or (key == "default" and not _keeps_default(node, output_root)):
@@ -1384,6 +1387,8 @@ def for_datamodel(schema: Any, output_root: Any, naming_rules: int) -> Any:
                 result[key] = _cut(value)
             else:
                 result[key] = value
+        if output_root is None and path and naming_rules >= 7:
+            result = _fixed_values_required(node, result)
         if naming_rules >= 6:
             result = with_prefix_items(result)
         if (result.get("type") == "object" or "properties" in result) and (
@@ -1394,6 +1399,23 @@ def for_datamodel(schema: Any, output_root: Any, naming_rules: int) -> Any:
         return result
 
     return rebuilt(schema, edit, skip=_NOT_SCHEMAS)
+
+
+def _fixed_values_required(node: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    """`result` with every property of a nested input object whose one value (`const`) is also its
+    default made required (rules 1 to 6 keep it optional). The client sends only what the caller set, and a discriminated union's
+    branches (pydantic's `operation: Literal["GetItem"] = "GetItem"`, awslabs.dynamodb-mcp-server's
+    access patterns) differ only in that property: without it an item matched every branch, so a
+    typed call that left it out, as its `| None` invited, was always refused."""
+    properties = node.get("properties")
+    if not isinstance(properties, dict):
+        return result
+    fixed = [name for name, inner in properties.items() if has_fixed_value(inner)]
+    required = result.get("required")
+    if not fixed or not isinstance(required, list | type(None)):
+        return result
+    known = required or []
+    return result | {"required": [*known, *(name for name in fixed if name not in known)]}
 
 
 _NOT_SCHEMAS = DATA_KEYWORDS | VALUE_KEYWORDS

@@ -22,7 +22,6 @@ import json
 import math
 import os
 import re
-import shutil
 import sys
 import tempfile
 import time
@@ -69,7 +68,9 @@ from codegen.snapshot.stdio import (
     StdioProcess,
     StdioSession,
     Unreadable,
+    can_start,
     claim,
+    program_path,
     search_path,
     start,
     stdio_transport,
@@ -301,8 +302,8 @@ def _stderr_file() -> TextIO:
 
 def _start(server: ServerConfig, env: dict[str, str], stderr_log: TextIO) -> StdioProcess:
     assert server.command is not None
-    if shutil.which(server.command, path=search_path(env)) is None:
-        raise StubgenError(_not_runnable(server.name, server.command, env))
+    if not can_start(server, env):
+        raise StubgenError(_not_runnable(server, env))
     return start(server, env, stderr_log)
 
 
@@ -926,8 +927,8 @@ def _transport(
     if server.command is not None:
         if started is None:
             if sys.platform == "win32":  # the SDK's transport, which puts the server in a Windows job object
-                if shutil.which(server.command, path=search_path(env)) is None:
-                    raise StubgenError(_not_runnable(server.name, server.command, env))
+                if not can_start(server, env):
+                    raise StubgenError(_not_runnable(server, env))
                 from mcp.client.stdio import StdioServerParameters, stdio_client
 
                 parameters = StdioServerParameters(
@@ -1083,12 +1084,14 @@ def _error_of(answer: httpx2.Response) -> Any:
     return json.loads(answer.content)["error"]
 
 
-def _not_runnable(server: str, command: str, env: dict[str, str]) -> str:
+def _not_runnable(config: ServerConfig, env: dict[str, str]) -> str:
     """Why `shutil.which` found no program: a file that is there but not executable, or a path to a
-    folder (an npm install's folder in place of its program), says so; "give the program's full
-    path" sent a user who had given one back to it."""
+    folder (an npm install's folder in place of its program), or a path to nothing, says so; "give
+    the program's full path" sent a user who had given one back to it."""
+    assert config.command is not None
+    server, command = config.name, config.command
     if os.path.dirname(command):
-        candidates = [command]
+        candidates = [program_path(config)]
     else:
         candidates = [os.path.join(folder, command) for folder in (search_path(env) or "").split(os.pathsep) if folder]
     for candidate in candidates:
@@ -1103,6 +1106,8 @@ def _not_runnable(server: str, command: str, env: dict[str, str]) -> str:
                 f"server {server!r}: {found} is a folder, not a program; give the program in it "
                 "(an npm package's is under node_modules/.bin/, a venv's under bin/)"
             )
+    if os.path.dirname(command):
+        return f"server {server!r}: {found} does not exist; check the path"
     return f"server {server!r}: command {command!r} not found; install it, or give the program's full path"
 
 
@@ -1632,15 +1637,10 @@ def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
     line break or the cut."""
     with contextlib.suppress(OSError, ValueError):
         diagnostics.stderr_log.seek(diagnostics.stderr_start)
-        text = secrets.scrub(_uncoloured(diagnostics.stderr_log.read()))
-        lines = _with_messages_joined([line.strip() for line in text.splitlines() if line.strip()])
+        lines = _with_messages_joined(_stderr_lines(secrets.scrub(_uncoloured(diagnostics.stderr_log.read()))))
         if not lines and diagnostics.closed_during and diagnostics.stderr_start:
             diagnostics.stderr_log.seek(0)
-            before = [
-                line.strip()
-                for line in secrets.scrub(_uncoloured(diagnostics.stderr_log.read())).splitlines()
-                if line.strip()
-            ]
+            before = _stderr_lines(secrets.scrub(_uncoloured(diagnostics.stderr_log.read())))
             if before:
                 return (
                     f"; its last stderr lines before {diagnostics.closed_during}: {_tail(before[-STDERR_TAIL_LINES:])}"
@@ -1649,7 +1649,7 @@ def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
             return ""
         earlier, last = lines[:-STDERR_TAIL_LINES], lines[-STDERR_TAIL_LINES:]
         thrown = (line for line in earlier if _THROWN_LINE.match(line))
-        mentions = (line for line in earlier if _ERROR_LINE.search(line) and line != _PYTHON_TRACEBACK)
+        mentions = (line for line in earlier if _ERROR_LINE.search(line) and line not in _PYTHON_TRACEBACKS)
         first_error = (
             next(filter(None, map(_fatal_log_entry, lines)), None)
             or next(thrown, None)
@@ -1711,9 +1711,28 @@ def _fatal_log_entry(line: str) -> str | None:
     return f"{message}: {error}" if isinstance(error, str) and error and error not in message else message
 
 
-_PYTHON_TRACEBACK = "Traceback (most recent call last):"
-"""The line a Python traceback starts with: it names no error (the traceback's last line does, and
-the last lines are shown), so it is not a first error line (mcp-tool-builder 0.1.0 under mcp 2.x)."""
+_PYTHON_TRACEBACKS = frozenset(
+    ("Traceback (most recent call last):", "Exception Group Traceback (most recent call last):")
+)
+"""The lines a Python traceback starts with: they name no error (the traceback's last line does, and
+the last lines are shown), so neither is a first error line (mcp-tool-builder 0.1.0 under mcp 2.x)."""
+
+_EXCEPTION_GROUP_MARGIN = re.compile(r"^(?:[|+](?: |$))+")
+_EXCEPTION_GROUP_RULE = re.compile(r"\+[-+]*(?: (?:\d+|\.\.\.) -+)?")
+"""How Python frames an exception group (every mcp SDK server's start-up fails in a TaskGroup): each
+line behind a `| ` margin, the group's first behind `+ `, and sub-exceptions between `+-+---- 1 ----`
+and `+------` rules. semgrep-mcp 0.9.0's "McpError: Semgrep is not installed" behind its margin was
+not read as an error, and the rules filled the last lines."""
+
+
+def _stderr_lines(text: str) -> list[str]:
+    """The non-blank lines of `text`, stripped, an exception group's margins and rules taken off."""
+    lines = []
+    for line in text.splitlines():
+        line = _EXCEPTION_GROUP_MARGIN.sub("", line.strip()).strip()
+        if line and not _EXCEPTION_GROUP_RULE.fullmatch(line):
+            lines.append(line)
+    return lines
 
 
 def _with_messages_joined(lines: list[str]) -> list[str]:

@@ -88,6 +88,24 @@ def search_path(env: dict[str, str]) -> str | None:
     return env.get("PATH", os.environ.get("PATH"))
 
 
+def program_path(server: ServerConfig) -> str:
+    """The server's command as its started process reads it: a relative path with a folder in it
+    (`./run.sh`) from the server's `cwd`, not from where mcp-stubgen runs."""
+    assert server.command is not None
+    command = server.command
+    if server.cwd is not None and os.path.dirname(command) and not os.path.isabs(command):
+        return os.path.join(server.cwd, command)
+    return command
+
+
+def can_start(server: ServerConfig, env: dict[str, str]) -> bool:
+    """Whether the server's command names a program; a `cwd` that is no folder is left for the start
+    itself to report, naming the `cwd`."""
+    if server.cwd is not None and not server.cwd.is_dir():
+        return True
+    return shutil.which(program_path(server), path=search_path(env)) is not None
+
+
 def start(server: ServerConfig, env: dict[str, str], stderr_log: TextIO) -> StdioProcess:
     """Start `server` (a stdio one) with `env` over the inherited variables; raises `OSError` or
     `ValueError` (a NUL in an argument) when it cannot be started."""
@@ -129,7 +147,7 @@ def start_early(servers: list[ServerConfig]) -> None:
             env = server_environment(server)
         except StubgenError:
             continue
-        if shutil.which(server.command, path=search_path(env)) is None:
+        if not can_start(server, env):
             continue
         stderr_log = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")  # noqa: SIM115 (the session closes it)
         try:

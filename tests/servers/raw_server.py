@@ -337,6 +337,25 @@ def main() -> None:
             "AttributeError: 'Server' object has no attribute 'list_tools'\n"
         )
         sys.exit(1)
+    if mode == "python-exception-group":  # semgrep-mcp 0.9.0 without semgrep: its lifespan fails in a TaskGroup
+        sys.stderr.write(
+            "INFO:root:Starting Semgrep MCP server v0.9.0, Semgrep version vunknown\n"
+            "  + Exception Group Traceback (most recent call last):\n"
+            '  |   File "/srv/bin/semgrep-mcp", line 8, in <module>\n  |     sys.exit(main())\n'
+            '  |   File "/srv/anyio/_backends/_asyncio.py", line 871, in __aexit__\n'
+            "  |     raise BaseExceptionGroup(\n"
+            "  | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)\n"
+            "  +-+---------------- 1 ----------------\n"
+            "    | Traceback (most recent call last):\n"
+            '    |   File "/srv/semgrep_mcp/semgrep.py", line 149, in create_args\n'
+            "    |     semgrep_path = await ensure_semgrep_available()\n"
+            "    |                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+            '    |   File "/srv/semgrep_mcp/utilities/utils.py", line 164, in ensure_semgrep_available\n'
+            "    |     raise McpError(\n"
+            "    | mcp.shared.exceptions.McpError: Semgrep is not installed or not in your PATH.\n"
+            "    +------------------------------------\n"
+        )
+        sys.exit(1)
     if mode == "warning-then-traceback":  # FastMCP 3.4: a tool name's warning, then the decorator's error
         sys.stderr.write(
             'Tool name validation warning for "在庫数":\n'

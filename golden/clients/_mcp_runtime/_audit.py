@@ -107,6 +107,9 @@ meeting object is large and can include the invite HTML and the meeting passcode
 `get-online-meeting`), as "includes" does; "you can include your API key" is still a request."""
 _CONTENT_LEAD_REACH: Final = 30
 
+_OWNED = re.compile(r"\b(?:your|users?'?s?)\b", re.IGNORECASE)
+"""Whose secret a request names: the caller's ("your", "the user's") is asked for even in a switch."""
+
 _TO_A_SECRET = re.compile(
     r"\b(?:to|into)[\s-]+(?:an?|the|this|that)[\s-]+(?:\w+[\s-]+)?$", re.IGNORECASE
 )
@@ -251,8 +254,13 @@ def _own_section_tags(text: str) -> tuple[int, ...]:
     return (opening.start(1),) if closing is None else (opening.start(1), closing.start())
 
 
-def audit_text(text: str) -> list[TextFinding]:
+def audit_text(text: str, *, switch: bool = False) -> list[TextFinding]:
     """Every finding in one piece of catalog text, in the order they occur within each kind.
+
+    `switch` says the text describes a boolean option, whose value cannot carry a secret: a secret it
+    names without saying whose ("Pass credentials to all domains", kubectl-mcp-server's
+    `helm_repo_add`, helm's `--pass-credentials`) is what turning it on does, not a request; "your"
+    or "the user's" secret is still one.
 
     Words are matched after NFKC normalisation and with invisible characters removed, so neither
     full-width letters nor a zero-width space inside "ig\u200bnore" hides an instruction (the
@@ -277,6 +285,7 @@ def audit_text(text: str) -> list[TextFinding]:
                 or _names_a_setting(visible, match.end())
                 or _is_a_destination(visible, match)
                 or _tells_what_it_holds(visible, match)
+                or (switch and _OWNED.search(match.group()) is None)
             ):
                 continue
             if kind == SYSTEM_MARKUP and match.start() in own_sections:
@@ -292,9 +301,10 @@ def _pointer_token(key: str) -> str:
 _SCHEMA_TEXT_KEYS: Final = ("title", "description")
 
 
-def _schema_texts(schema: Any, where: str) -> Iterator[tuple[str, str]]:
-    """Every `title`, `description` and string `enum` member in a JSON Schema, with its location.
-    Walked with an explicit stack: a server's schema may be nested deeper than Python's recursion limit."""
+def _schema_texts(schema: Any, where: str) -> Iterator[tuple[str, str, bool]]:
+    """Every `title`, `description` and string `enum` member in a JSON Schema, with its location and
+    whether it describes a boolean switch. Walked with an explicit stack: a server's schema may be
+    nested deeper than Python's recursion limit."""
     stack: list[tuple[Any, str]] = [(schema, where)]
     while stack:
         node, path = stack.pop()
@@ -304,11 +314,11 @@ def _schema_texts(schema: Any, where: str) -> Iterator[tuple[str, str]]:
                     continue
                 child = f"{path}/{_pointer_token(key)}"
                 if key in _SCHEMA_TEXT_KEYS and isinstance(value, str):
-                    yield child, value
+                    yield child, value, key == "description" and node.get("type") == "boolean"
                 elif key == "enum" and isinstance(value, list):
                     for index, member in enumerate(value):
                         if isinstance(member, str):
-                            yield f"{child}/{index}", member
+                            yield f"{child}/{index}", member, False
                 elif isinstance(value, Mapping | list):
                     stack.append((value, child))
         elif isinstance(node, list):
@@ -317,14 +327,14 @@ def _schema_texts(schema: Any, where: str) -> Iterator[tuple[str, str]]:
                     stack.append((item, f"{path}/{index}"))
 
 
-def _tool_texts(tool: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+def _tool_texts(tool: Mapping[str, Any]) -> Iterator[tuple[str, str, bool]]:
     for key in ("name", "title", "description"):
         value = tool.get(key)
         if isinstance(value, str):
-            yield key, value
+            yield key, value, False
     annotations = tool.get("annotations")
     if isinstance(annotations, Mapping) and isinstance(annotations.get("title"), str):
-        yield "annotations/title", annotations["title"]
+        yield "annotations/title", annotations["title"], False
     for key in ("inputSchema", "outputSchema"):
         schema = tool.get(key)
         if isinstance(schema, Mapping):
@@ -336,4 +346,8 @@ def audit_tool(tool: Mapping[str, Any]) -> list[tuple[str, TextFinding]]:
     """Findings in every text of one tool definition (`tools/list` shape), each with where it was:
     "name", "title", "description", "annotations/title", or a JSON-pointer-like path into a schema
     such as "inputSchema/properties/note/description"."""
-    return [(where, finding) for where, text in _tool_texts(tool) for finding in audit_text(text)]
+    return [
+        (where, finding)
+        for where, text, switch in _tool_texts(tool)
+        for finding in audit_text(text, switch=switch)
+    ]
