@@ -72,7 +72,7 @@ CLIENT_MEMBERS = frozenset(
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _MAX_LENGTH = 80
 
-NAMING_RULES = 7
+NAMING_RULES = 8
 """The rules a new snapshot's names follow. Rules 2 keep a digit with the letters beside it in
 snake_case names (`get_s3_object(s3_key=...)`, as the models name their fields and packages are named),
 where rules 1 split it off (`get_s_3_object(s_3_key=...)`); rules 3 keep it in class names too
@@ -90,7 +90,9 @@ spell the Latin letters NFKD gives no ASCII form as CLDR's Latin-ASCII transform
 out (`strae`, `smrbrd`, `odz`), see `_transliterated`; rules 7 also name resources (or templates)
 whose names read alike after their URIs (`ui://widget/flights.html` and `ui://widget/flights-v2.html`,
 both `flights`: `read_flights` and `read_flights_v2`, where rules 1 to 6 give `read_flights_2` and
-`read_flights` by sort order), see `_told_apart_by_uri`.
+`read_flights` by sort order), see `_told_apart_by_uri`; rules 8 make a nested input object's
+property whose one value (`const`) is also its default a required field (`FIXED_VALUE_RULES`), which
+rules 1 to 7 keep optional.
 
 A snapshot records rules 4 or later (`namingRules`) always. Rules 1 to 3 differ only where a letter is beside
 a digit (`naming_rules_apply`), so a snapshot made by them records them only when it has such a name;
@@ -286,6 +288,11 @@ class Named:
 
 URI_NAMING_RULES = 7
 """The first naming rules that tell resources (or templates) whose names read alike apart by their URIs."""
+
+FIXED_VALUE_RULES = 8
+"""The first naming rules that make a nested input object's property whose `const` is also its default
+a required field: a discriminated union's members (pydantic's `operation: Literal["GetItem"] = "GetItem"`)
+differ only in it, so an item built without it matched several members and the call was refused."""
 
 _TEMPLATE_EXPRESSION = re.compile(r"\{[^{}]*\}")
 _URI_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")

@@ -298,7 +298,7 @@ _KEPT_BESIDE_REFERENCE = ANNOTATIONS | set(DEFINITIONS)
 
 
 def has_fixed_value(schema: Any) -> bool:
-    """Whether a property schema allows one scalar value (`const`) and defaults to it: by naming rules 7
+    """Whether a property schema allows one scalar value (`const`) and defaults to it: by naming rules 8
     such a property of a nested input object is required in the models and the code-mode stubs, since
     the client sends only what the caller gave and a discriminated union's members differ only there."""
     if not isinstance(schema, dict) or "const" not in schema or "default" not in schema:

@@ -257,7 +257,7 @@ def test_a_union_members_constant_with_its_default_is_a_required_field(
     `oneOf` of ten `$ref`s told apart by `operation` (`const: "GetItem"`, `default: "GetItem"`, as
     pydantic writes `operation: Literal["GetItem"] = "GetItem"`). The models typed it `Literal["GetItem"]
     | None = None`, and an item built without it, which mypy accepted, matched several members and every
-    call was refused before sending (found in the sixteenth round). By rules 7 it is required."""
+    call was refused before sending (found in the sixteenth round). By rules 8 it is required."""
     _, models = _files(package, "compute_performances_and_costs")
     assert 'operation: Literal["GetItem"] = Field(..., title="Operation")' in models, models
     spec = importlib.util.spec_from_file_location(

@@ -42,6 +42,7 @@ from codegen.generate.proof import RenderKey, hub_source, remember_rendered, ren
 from codegen.generate.templating import jinja_environment
 from codegen.identifiers import (
     CODE_MODE_PACKAGE,
+    FIXED_VALUE_RULES,
     argument_names,
     escape,
     package_name,
@@ -198,7 +199,7 @@ class _ToolTypes:
             return f"dict[str, {value}]"
         class_name = class_name or self._class_name(name)
         required = {key for key in schema.get("required", []) if isinstance(key, str)}
-        if self.rules >= 7 and root is self.input_root:
+        if self.rules >= FIXED_VALUE_RULES and root is self.input_root:
             required |= {key for key, inner in properties.items() if has_fixed_value(inner)}
         fields = []
         for key in sorted(properties):

@@ -33,6 +33,7 @@ from codegen.generate.member_names import member_renames
 from codegen.generate.parallel import MAX_BATCH
 from codegen.identifiers import (
     ASCII_RULES,
+    FIXED_VALUE_RULES,
     RUNTIME_EXPORTS,
     TASK_EXPORTS,
     escape,
@@ -1363,7 +1364,7 @@ def for_datamodel(schema: Any, output_root: Any, naming_rules: int) -> Any:
     writes a default as given, so `x: str = 5` or a `str` assigned to an `AnyUrl` field would fail
     `mypy --strict`, and a model default missing a required key would fail every validation that
     omits the field. A `const` object or array that is not required gets `= None` without `| None`;
-    the same value as `enum: [value]` (equal in JSON Schema) gets `| None`. By naming rules 7 a nested
+    the same value as `enum: [value]` (equal in JSON Schema) gets `| None`. By naming rules 8 a nested
     input object's property whose `const` is also its default is required (`_fixed_values_required`).
     A keyword outside
     `SCHEMA_KEYWORDS` is dropped, and so is a pattern pydantic's Rust engine cannot compile
@@ -1387,7 +1388,7 @@ def for_datamodel(schema: Any, output_root: Any, naming_rules: int) -> Any:
                 result[key] = _cut(value)
             else:
                 result[key] = value
-        if output_root is None and path and naming_rules >= 7:
+        if output_root is None and path and naming_rules >= FIXED_VALUE_RULES:
             result = _fixed_values_required(node, result)
         if naming_rules >= 6:
             result = with_prefix_items(result)
@@ -1403,7 +1404,7 @@ def for_datamodel(schema: Any, output_root: Any, naming_rules: int) -> Any:
 
 def _fixed_values_required(node: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
     """`result` with every property of a nested input object whose one value (`const`) is also its
-    default made required (rules 1 to 6 keep it optional). The client sends only what the caller set, and a discriminated union's
+    default made required (rules 1 to 7 keep it optional). The client sends only what the caller set, and a discriminated union's
     branches (pydantic's `operation: Literal["GetItem"] = "GetItem"`, awslabs.dynamodb-mcp-server's
     access patterns) differ only in that property: without it an item matched every branch, so a
     typed call that left it out, as its `| None` invited, was always refused."""
