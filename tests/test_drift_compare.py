@@ -322,3 +322,17 @@ def test_a_boolean_that_replaces_a_number_is_a_change() -> None:
     assert "argument 'x': enum values removed: 2" in removed  # not 1: it is 1.0
     entry = (snap((tool(level=1),)), snap((tool(level=True),)))  # a key of the tool MCP does not define
     assert rules(entry) == ["schema-uncomparable"]
+
+
+def test_an_integers_bound_at_the_javascript_safe_limit_is_no_bound() -> None:
+    """zod 4 writes `maximum: 9007199254740991` (and the negative `minimum`) on every `.int()` where
+    zod 3 wrote nothing: server-sequential-thinking 2025.7.1 to 2025.11.25 and chrome-devtools-mcp
+    1.10.1 to 1.11.0 each reported it as a new bound on every integer argument."""
+    integer = {"type": "integer", "minimum": 1}
+    zod4 = {**integer, "maximum": 9007199254740991}
+    assert rules(inputs(integer, zod4)) == []
+    assert rules(outputs(zod4, integer)) == []
+    assert rules(inputs({"type": "integer"}, {"type": "integer", "minimum": -9007199254740991})) == []
+    assert rules(inputs(integer, {**integer, "maximum": 9007199254740990})) == ["in-bound-added"]
+    assert rules(inputs({"type": "number"}, {"type": "number", "maximum": 9007199254740991})) == ["in-bound-added"]
+    assert rules(inputs({"type": "number"}, {"type": "integer", "maximum": 9007199254740991})) == ["in-type-narrowed"]
