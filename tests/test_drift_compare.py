@@ -336,3 +336,20 @@ def test_an_integers_bound_at_the_javascript_safe_limit_is_no_bound() -> None:
     assert rules(inputs(integer, {**integer, "maximum": 9007199254740990})) == ["in-bound-added"]
     assert rules(inputs({"type": "number"}, {"type": "number", "maximum": 9007199254740991})) == ["in-bound-added"]
     assert rules(inputs({"type": "number"}, {"type": "integer", "maximum": 9007199254740991})) == ["in-type-narrowed"]
+
+
+def test_fastmcps_boilerplate_description_of_a_wrapped_result_is_not_text_a_model_reads() -> None:
+    """FastMCP 2 describes each wrapped result's schema "Generic wrapper for non-object return types.",
+    FastMCP 3 does not: mcp-atlassian 0.22.1 to 0.23.0 reported 85 dangerous `schema-text-changed`
+    for it, one per tool, though the method returns the `result` value and no one sees the wrapper."""
+
+    def returns(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+        return rules((snap((tool(out=before),)), snap((tool(out=after),))))
+
+    wrapped = obj({"result": S}, ("result",), **{"x-fastmcp-wrap-result": True})
+    described = {**wrapped, "description": "Generic wrapper for non-object return types."}
+    assert returns(described, wrapped) == []
+    assert returns(wrapped, described) == []
+    assert returns(described, {**wrapped, "description": "The issue's key."}) == ["schema-text-changed"]
+    not_wrapped = obj({"result": S, "n": {"type": "integer"}}, ("result",))
+    assert returns({**not_wrapped, "description": described["description"]}, not_wrapped) == ["schema-text-changed"]

@@ -375,12 +375,21 @@ def _may_differ(old: JSON, new: JSON, key: str) -> bool:
     return canonical(old.get(key, {})) != canonical(new.get(key, {}))
 
 
+FASTMCP_WRAPPER_TEXT = "Generic wrapper for non-object return types."
+"""The description FastMCP 2 gives every wrapped result's schema and FastMCP 3 no longer does."""
+
+
 def tool_schema(tool: JSON, key: str) -> JSON:
-    """The tool's normalised schema without the generator's name-derived root title (`fooArguments`)."""
-    schema = normalize_schema(tool.get(key, {}))
+    """The tool's normalised schema without the generator's name-derived root title (`fooArguments`),
+    nor FastMCP's boilerplate description of a wrapped result, whose method returns the value and
+    shows no one the wrapper."""
+    raw = tool.get(key, {})
+    schema = normalize_schema(raw)
     name = tool.get("name", "")
     if schema.get("title") in (f"{name}Arguments", f"{name}Output", f"{name}Input", f"{name}Result"):
         del schema["title"]
+    if key == "outputSchema" and schema.get("description") == FASTMCP_WRAPPER_TEXT and wraps_result(name, raw):
+        del schema["description"]
     return schema
 
 
