@@ -88,6 +88,25 @@ def test_empty_experimental_capabilities_equal_absent_ones() -> None:
     assert caps({"tools": {}, "prompts": {}}, {"tools": {}}) == ["capability-removed"]  # `{}` declares prompts
 
 
+def test_a_tasks_capability_no_tool_could_use_is_not_missed() -> None:
+    """FastMCP 2 declares task-augmented `tools/call` on every server, FastMCP 3 does not: mcp-atlassian
+    0.22.1 to 0.23.0 reported the breaking `capability-removed` though all its tools forbid tasks, so
+    no task could ever have been started. Where a tool allowed them, losing it still breaks."""
+    tasks = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+    plain, as_task = tool(), tool(execution={"taskSupport": "optional"})
+
+    def caps(before: dict[str, object], after: dict[str, object], entry: dict[str, object]) -> list[str]:
+        return rules((snap((entry,), capabilities=before), snap((entry,), capabilities=after)))
+
+    assert caps({"tools": {}, "tasks": tasks}, {"tools": {}}, plain) == []
+    assert caps({"tools": {}, "tasks": tasks}, {"tools": {}, "tasks": {"list": {}}}, plain) == []
+    assert caps({"tools": {}, "tasks": tasks}, {"tools": {}}, as_task) == ["capability-removed"]
+    assert caps({"tools": {}, "tasks": tasks}, {"tools": {}, "tasks": {"list": {}}}, as_task) == [
+        "capability-removed",
+        "capability-removed",
+    ]  # tasks.cancel and tasks.requests.tools.call
+
+
 def test_root_title_is_a_display_name() -> None:
     """FastMCP titles an input schema after the function: `GitAdd` becoming `addArguments` is safe."""
     found = compare_snapshots(

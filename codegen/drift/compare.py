@@ -19,7 +19,7 @@ from codegen.drift.names import retargeted_keywords, retargeted_names
 from codegen.drift.normalize import JSON, canonical, normalize_schema, same, strip_text
 from codegen.drift.renames import Rename, find_renames, schema_features
 from codegen.drift.schema import Direction, compare_schema
-from codegen.identifiers import wraps_result
+from codegen.identifiers import task_support, wraps_result
 from codegen.snapshot import Snapshot
 from codegen.snapshot.audit import catalog_findings
 
@@ -166,7 +166,7 @@ def _compare_server(old: Snapshot, new: Snapshot, out: _Collector) -> None:
         if before != after:
             message = f"server {key} changed from {_shown(before)} to {_shown(after)}"
             out.add("server-info-changed", "server", name, message, pointer("serverInfo", key), before, after)
-    _compare_capabilities(old.capabilities, new.capabilities, ("capabilities",), name, out)
+    _compare_capabilities(_usable_capabilities(old), new.capabilities, ("capabilities",), name, out)
     if old.client_capabilities != new.client_capabilities:
         before, after = list(old.client_capabilities), list(new.client_capabilities)
         message = (
@@ -180,6 +180,15 @@ def _compare_server(old: Snapshot, new: Snapshot, out: _Collector) -> None:
             continue
         message = f"{method} is now implemented (it answered -32601 Method not found before)"
         out.add("list-method-appeared", "server", name, message, "/missingMethods", method, None)
+
+
+def _usable_capabilities(snapshot: Snapshot) -> JSON:
+    """The capabilities a caller could use: `tasks` offers task-augmented calls of the tools that allow
+    them, so where no tool does it offers nothing (FastMCP 2 declares it on every server, FastMCP 3
+    does not), and its withdrawal takes nothing away."""
+    if any(task_support(tool) for tool in snapshot.tools):
+        return dict(snapshot.capabilities)
+    return {key: value for key, value in snapshot.capabilities.items() if key != "tasks"}
 
 
 def _compare_capabilities(old: Any, new: Any, path: tuple[str, ...], server: str, out: _Collector) -> None:
