@@ -372,3 +372,21 @@ def test_fastmcps_boilerplate_description_of_a_wrapped_result_is_not_text_a_mode
     assert returns(described, {**wrapped, "description": "The issue's key."}) == ["schema-text-changed"]
     not_wrapped = obj({"result": S, "n": {"type": "integer"}}, ("result",))
     assert returns({**not_wrapped, "description": described["description"]}, not_wrapped) == ["schema-text-changed"]
+
+
+def test_an_object_that_became_one_of_several_keeps_its_properties() -> None:
+    """notion-mcp-server 2.0.0 made a page's `parent` (`{page_id}`) one of three objects, the first the
+    old one: drift said `page_id` was removed and the type widened to any, where the change is a
+    `oneOf` edit (`{page_id, type}` now matches two branches) and no property went anywhere."""
+    page = obj({"page_id": S}, ("page_id",))
+    database = obj({"database_id": S}, ("database_id",))
+    typed = obj({"type": {}}, ("type",))
+    parent = {"oneOf": [page, database, typed], "description": "Where the page goes"}
+    assert [(f.rule, f.path) for f in findings(inputs(page, parent))] == [
+        ("in-union-narrowed", "/inputSchema/properties/x/oneOf"),
+        ("schema-text-changed", "/inputSchema/properties/x/description"),
+    ]
+    assert rules(outputs(page, parent)) == ["out-loosened", "schema-text-changed"]
+    assert rules(outputs(parent, page)) == ["schema-text-changed", "out-type-narrowed"]
+    tagged = [obj({"kind": {"const": kind}, "v": S}, ("kind",)) for kind in ("a", "b")]
+    assert rules(inputs(tagged[0], {"oneOf": tagged})) == ["model-renamed", "in-type-widened"]
