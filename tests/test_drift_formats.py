@@ -111,6 +111,9 @@ def test_sarif_is_valid_lists_every_rule_and_points_at_the_snapshot_lines(run_cl
     assert old_lines[start] == "    {" and '      "name": "gone"' in old_lines[start:end]
     assert results["tool-removed"]["level"] == "error"
     assert results["tool-removed"]["ruleIndex"] == list(RULES).index("tool-removed")
+    # the pointer, as `github` and `junit` give it: two changes at one snapshot line read alike without it
+    assert results["in-bound-added"]["message"]["text"].endswith(" (at /inputSchema/properties/n/maximum)")
+    assert results["tool-removed"]["message"]["text"] == "demo: tool gone: tool 'gone' was removed"
 
 
 def test_junit_report_fails_the_findings_the_gate_fails(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
