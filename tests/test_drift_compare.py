@@ -107,6 +107,21 @@ def test_a_tasks_capability_no_tool_could_use_is_not_missed() -> None:
     ]  # tasks.cancel and tasks.requests.tools.call
 
 
+def test_a_completions_capability_with_nothing_to_complete_is_not_missed() -> None:
+    """exa-mcp-server 3.2.1 declared `completions` for one prompt without arguments and no template,
+    3.4.0 does not: drift said breaking, though there was never anything to complete."""
+    bare, with_argument = {"name": "help"}, {"name": "help", "arguments": [{"name": "topic"}]}
+    template = {"uriTemplate": "docs://{page}", "name": "page"}
+
+    def caps(prompts: tuple[dict[str, object], ...], templates: tuple[dict[str, object], ...] = ()) -> list[str]:
+        before = snap(prompts=prompts, templates=templates, capabilities={"prompts": {}, "completions": {}})
+        return rules((before, snap(prompts=prompts, templates=templates, capabilities={"prompts": {}})))
+
+    assert caps((bare,)) == []
+    assert caps((with_argument,)) == ["capability-removed"]
+    assert caps((bare,), (template,)) == ["capability-removed"]
+
+
 def test_root_title_is_a_display_name() -> None:
     """FastMCP titles an input schema after the function: `GitAdd` becoming `addArguments` is safe."""
     found = compare_snapshots(

@@ -183,12 +183,16 @@ def _compare_server(old: Snapshot, new: Snapshot, out: _Collector) -> None:
 
 
 def _usable_capabilities(snapshot: Snapshot) -> JSON:
-    """The capabilities a caller could use: `tasks` offers task-augmented calls of the tools that allow
-    them, so where no tool does it offers nothing (FastMCP 2 declares it on every server, FastMCP 3
-    does not), and its withdrawal takes nothing away."""
-    if any(task_support(tool) for tool in snapshot.tools):
-        return dict(snapshot.capabilities)
-    return {key: value for key, value in snapshot.capabilities.items() if key != "tasks"}
+    """The capabilities a caller could use, so that withdrawing one that offered nothing takes nothing
+    away: `tasks` offers task-augmented calls of the tools that allow them (FastMCP 2 declares it on
+    every server, FastMCP 3 does not), `completions` completes prompt arguments and template
+    variables (the TypeScript SDK declares it for a prompt without arguments)."""
+    idle = set()
+    if not any(task_support(tool) for tool in snapshot.tools):
+        idle.add("tasks")
+    if not snapshot.resource_templates and not any(prompt.get("arguments") for prompt in snapshot.prompts):
+        idle.add("completions")
+    return {key: value for key, value in snapshot.capabilities.items() if key not in idle}
 
 
 def _compare_capabilities(old: Any, new: Any, path: tuple[str, ...], server: str, out: _Collector) -> None:
