@@ -88,6 +88,40 @@ def test_empty_experimental_capabilities_equal_absent_ones() -> None:
     assert caps({"tools": {}, "prompts": {}}, {"tools": {}}) == ["capability-removed"]  # `{}` declares prompts
 
 
+def test_a_tasks_capability_no_tool_could_use_is_not_missed() -> None:
+    """FastMCP 2 declares task-augmented `tools/call` on every server, FastMCP 3 does not: mcp-atlassian
+    0.22.1 to 0.23.0 reported the breaking `capability-removed` though all its tools forbid tasks, so
+    no task could ever have been started. Where a tool allowed them, losing it still breaks."""
+    tasks = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+    plain, as_task = tool(), tool(execution={"taskSupport": "optional"})
+
+    def caps(before: dict[str, object], after: dict[str, object], entry: dict[str, object]) -> list[str]:
+        return rules((snap((entry,), capabilities=before), snap((entry,), capabilities=after)))
+
+    assert caps({"tools": {}, "tasks": tasks}, {"tools": {}}, plain) == []
+    assert caps({"tools": {}, "tasks": tasks}, {"tools": {}, "tasks": {"list": {}}}, plain) == []
+    assert caps({"tools": {}, "tasks": tasks}, {"tools": {}}, as_task) == ["capability-removed"]
+    assert caps({"tools": {}, "tasks": tasks}, {"tools": {}, "tasks": {"list": {}}}, as_task) == [
+        "capability-removed",
+        "capability-removed",
+    ]  # tasks.cancel and tasks.requests.tools.call
+
+
+def test_a_completions_capability_with_nothing_to_complete_is_not_missed() -> None:
+    """exa-mcp-server 3.2.1 declared `completions` for one prompt without arguments and no template,
+    3.4.0 does not: drift said breaking, though there was never anything to complete."""
+    bare, with_argument = {"name": "help"}, {"name": "help", "arguments": [{"name": "topic"}]}
+    template = {"uriTemplate": "docs://{page}", "name": "page"}
+
+    def caps(prompts: tuple[dict[str, object], ...], templates: tuple[dict[str, object], ...] = ()) -> list[str]:
+        before = snap(prompts=prompts, templates=templates, capabilities={"prompts": {}, "completions": {}})
+        return rules((before, snap(prompts=prompts, templates=templates, capabilities={"prompts": {}})))
+
+    assert caps((bare,)) == []
+    assert caps((with_argument,)) == ["capability-removed"]
+    assert caps((bare,), (template,)) == ["capability-removed"]
+
+
 def test_root_title_is_a_display_name() -> None:
     """FastMCP titles an input schema after the function: `GitAdd` becoming `addArguments` is safe."""
     found = compare_snapshots(
@@ -322,3 +356,52 @@ def test_a_boolean_that_replaces_a_number_is_a_change() -> None:
     assert "argument 'x': enum values removed: 2" in removed  # not 1: it is 1.0
     entry = (snap((tool(level=1),)), snap((tool(level=True),)))  # a key of the tool MCP does not define
     assert rules(entry) == ["schema-uncomparable"]
+
+
+def test_an_integers_bound_at_the_javascript_safe_limit_is_no_bound() -> None:
+    """zod 4 writes `maximum: 9007199254740991` (and the negative `minimum`) on every `.int()` where
+    zod 3 wrote nothing: server-sequential-thinking 2025.7.1 to 2025.11.25 and chrome-devtools-mcp
+    1.10.1 to 1.11.0 each reported it as a new bound on every integer argument."""
+    integer = {"type": "integer", "minimum": 1}
+    zod4 = {**integer, "maximum": 9007199254740991}
+    assert rules(inputs(integer, zod4)) == []
+    assert rules(outputs(zod4, integer)) == []
+    assert rules(inputs({"type": "integer"}, {"type": "integer", "minimum": -9007199254740991})) == []
+    assert rules(inputs(integer, {**integer, "maximum": 9007199254740990})) == ["in-bound-added"]
+    assert rules(inputs({"type": "number"}, {"type": "number", "maximum": 9007199254740991})) == ["in-bound-added"]
+    assert rules(inputs({"type": "number"}, {"type": "integer", "maximum": 9007199254740991})) == ["in-type-narrowed"]
+
+
+def test_fastmcps_boilerplate_description_of_a_wrapped_result_is_not_text_a_model_reads() -> None:
+    """FastMCP 2 describes each wrapped result's schema "Generic wrapper for non-object return types.",
+    FastMCP 3 does not: mcp-atlassian 0.22.1 to 0.23.0 reported 85 dangerous `schema-text-changed`
+    for it, one per tool, though the method returns the `result` value and no one sees the wrapper."""
+
+    def returns(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+        return rules((snap((tool(out=before),)), snap((tool(out=after),))))
+
+    wrapped = obj({"result": S}, ("result",), **{"x-fastmcp-wrap-result": True})
+    described = {**wrapped, "description": "Generic wrapper for non-object return types."}
+    assert returns(described, wrapped) == []
+    assert returns(wrapped, described) == []
+    assert returns(described, {**wrapped, "description": "The issue's key."}) == ["schema-text-changed"]
+    not_wrapped = obj({"result": S, "n": {"type": "integer"}}, ("result",))
+    assert returns({**not_wrapped, "description": described["description"]}, not_wrapped) == ["schema-text-changed"]
+
+
+def test_an_object_that_became_one_of_several_keeps_its_properties() -> None:
+    """notion-mcp-server 2.0.0 made a page's `parent` (`{page_id}`) one of three objects, the first the
+    old one: drift said `page_id` was removed and the type widened to any, where the change is a
+    `oneOf` edit (`{page_id, type}` now matches two branches) and no property went anywhere."""
+    page = obj({"page_id": S}, ("page_id",))
+    database = obj({"database_id": S}, ("database_id",))
+    typed = obj({"type": {}}, ("type",))
+    parent = {"oneOf": [page, database, typed], "description": "Where the page goes"}
+    assert [(f.rule, f.path) for f in findings(inputs(page, parent))] == [
+        ("in-union-narrowed", "/inputSchema/properties/x/oneOf"),
+        ("schema-text-changed", "/inputSchema/properties/x/description"),
+    ]
+    assert rules(outputs(page, parent)) == ["out-loosened", "schema-text-changed"]
+    assert rules(outputs(parent, page)) == ["schema-text-changed", "out-type-narrowed"]
+    tagged = [obj({"kind": {"const": kind}, "v": S}, ("kind",)) for kind in ("a", "b")]
+    assert rules(inputs(tagged[0], {"oneOf": tagged})) == ["model-renamed", "in-type-widened"]

@@ -111,6 +111,9 @@ def test_sarif_is_valid_lists_every_rule_and_points_at_the_snapshot_lines(run_cl
     assert old_lines[start] == "    {" and '      "name": "gone"' in old_lines[start:end]
     assert results["tool-removed"]["level"] == "error"
     assert results["tool-removed"]["ruleIndex"] == list(RULES).index("tool-removed")
+    # the pointer, as `github` and `junit` give it: two changes at one snapshot line read alike without it
+    assert results["in-bound-added"]["message"]["text"].endswith(" (at /inputSchema/properties/n/maximum)")
+    assert results["tool-removed"]["message"]["text"] == "demo: tool gone: tool 'gone' was removed"
 
 
 def test_junit_report_fails_the_findings_the_gate_fails(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -120,9 +123,28 @@ def test_junit_report_fails_the_findings_the_gate_fails(run_cli, tmp_path: Path)
     assert (suites.get("tests"), suites.get("failures"), suites.get("errors")) == ("4", "3", "0")
     cases = {case.get("name"): case for case in suites.iter("testcase")}
     assert cases["tool-removed: tool gone"].find("failure") is not None
-    assert cases["in-bound-added: tool calc"].find("failure") is not None
-    assert cases["in-optional-added: tool calc"].find("failure") is None
-    assert "safe:" in (cases["in-optional-added: tool calc"].findtext("system-out") or "")
+    assert cases["in-bound-added: tool calc at /inputSchema/properties/n/maximum"].find("failure") is not None
+    assert cases["in-optional-added: tool calc at /inputSchema/properties/y"].find("failure") is None
+    assert "safe:" in (cases["in-optional-added: tool calc at /inputSchema/properties/y"].findtext("system-out") or "")
+
+
+def test_junit_case_names_tell_two_findings_of_one_rule_on_one_tool_apart(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """chrome-devtools-mcp 1.11.0 narrowed `resize_page`'s `width` and `height` alike: two cases named
+    `in-type-narrowed: tool resize_page`, which CI report views that key a case by its name merge; and
+    notion-mcp-server 2.0.0 added two union branches at one place, which the pointer alone cannot part."""
+    number, integer = {"type": "number"}, {"type": "integer"}
+    short, low, flag = {**S, "maxLength": 2}, {**integer, "maximum": 9}, {"type": "boolean", "const": True}
+    union, widened = {"anyOf": [short, low]}, {"anyOf": [short, low, {**S, "minLength": 5}, flag]}
+    old = snap((tool("resize_page", obj({"width": number, "height": number, "unit": union})),))
+    new = snap((tool("resize_page", obj({"width": integer, "height": integer, "unit": widened})),))
+    result = run_cli("drift", *pair(tmp_path, old, new), "--format", "junit", "--fail-on", "never")
+    names = [case.get("name") for case in ElementTree.fromstring(result.stdout).iter("testcase")]
+    assert names == [
+        "in-type-narrowed: tool resize_page at /inputSchema/properties/height/type",
+        "in-type-narrowed: tool resize_page at /inputSchema/properties/width/type",
+        "in-type-widened: tool resize_page at /inputSchema/properties/unit/anyOf",
+        "in-type-widened: tool resize_page at /inputSchema/properties/unit/anyOf (2)",
+    ]
 
 
 def test_junit_names_a_clean_server_and_escapes_server_text(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -19,7 +19,7 @@ from codegen.drift.names import retargeted_keywords, retargeted_names
 from codegen.drift.normalize import JSON, canonical, normalize_schema, same, strip_text
 from codegen.drift.renames import Rename, find_renames, schema_features
 from codegen.drift.schema import Direction, compare_schema
-from codegen.identifiers import wraps_result
+from codegen.identifiers import task_support, wraps_result
 from codegen.snapshot import Snapshot
 from codegen.snapshot.audit import catalog_findings
 
@@ -166,7 +166,7 @@ def _compare_server(old: Snapshot, new: Snapshot, out: _Collector) -> None:
         if before != after:
             message = f"server {key} changed from {_shown(before)} to {_shown(after)}"
             out.add("server-info-changed", "server", name, message, pointer("serverInfo", key), before, after)
-    _compare_capabilities(old.capabilities, new.capabilities, ("capabilities",), name, out)
+    _compare_capabilities(_usable_capabilities(old), new.capabilities, ("capabilities",), name, out)
     if old.client_capabilities != new.client_capabilities:
         before, after = list(old.client_capabilities), list(new.client_capabilities)
         message = (
@@ -180,6 +180,19 @@ def _compare_server(old: Snapshot, new: Snapshot, out: _Collector) -> None:
             continue
         message = f"{method} is now implemented (it answered -32601 Method not found before)"
         out.add("list-method-appeared", "server", name, message, "/missingMethods", method, None)
+
+
+def _usable_capabilities(snapshot: Snapshot) -> JSON:
+    """The capabilities a caller could use, so that withdrawing one that offered nothing takes nothing
+    away: `tasks` offers task-augmented calls of the tools that allow them (FastMCP 2 declares it on
+    every server, FastMCP 3 does not), `completions` completes prompt arguments and template
+    variables (the TypeScript SDK declares it for a prompt without arguments)."""
+    idle = set()
+    if not any(task_support(tool) for tool in snapshot.tools):
+        idle.add("tasks")
+    if not snapshot.resource_templates and not any(prompt.get("arguments") for prompt in snapshot.prompts):
+        idle.add("completions")
+    return {key: value for key, value in snapshot.capabilities.items() if key not in idle}
 
 
 def _compare_capabilities(old: Any, new: Any, path: tuple[str, ...], server: str, out: _Collector) -> None:
@@ -375,12 +388,21 @@ def _may_differ(old: JSON, new: JSON, key: str) -> bool:
     return canonical(old.get(key, {})) != canonical(new.get(key, {}))
 
 
+FASTMCP_WRAPPER_TEXT = "Generic wrapper for non-object return types."
+"""The description FastMCP 2 gives every wrapped result's schema and FastMCP 3 no longer does."""
+
+
 def tool_schema(tool: JSON, key: str) -> JSON:
-    """The tool's normalised schema without the generator's name-derived root title (`fooArguments`)."""
-    schema = normalize_schema(tool.get(key, {}))
+    """The tool's normalised schema without the generator's name-derived root title (`fooArguments`),
+    nor FastMCP's boilerplate description of a wrapped result, whose method returns the value and
+    shows no one the wrapper."""
+    raw = tool.get(key, {})
+    schema = normalize_schema(raw)
     name = tool.get("name", "")
     if schema.get("title") in (f"{name}Arguments", f"{name}Output", f"{name}Input", f"{name}Result"):
         del schema["title"]
+    if key == "outputSchema" and schema.get("description") == FASTMCP_WRAPPER_TEXT and wraps_result(name, raw):
+        del schema["description"]
     return schema
 
 

@@ -56,6 +56,10 @@ _DEFAULTS: dict[str, tuple[Any, ...]] = {
 
 NULL_ONLY: JSON = {"type": [], "nullable": True}
 
+SAFE_INTEGER_BOUNDS = {"minimum": -(2**53 - 1), "maximum": 2**53 - 1}
+"""JavaScript's safe-integer limits, which zod 4 writes on every `.int()` where zod 3 wrote none: an
+integer past them is not one a JavaScript server reads exactly, so they bound nothing a caller sends."""
+
 
 def canonical(value: Any) -> str:
     """The order-free text of a JSON value, used as a set key."""
@@ -171,6 +175,10 @@ def _canonicalize(node: JSON) -> JSON:
     for key, defaults in _DEFAULTS.items():
         if key in out and any(out[key] is default or out[key] == default for default in defaults):
             del out[key]
+    if out.get("type") == ["integer"]:
+        for key, limit in SAFE_INTEGER_BOUNDS.items():
+            if same(out.get(key), limit):
+                del out[key]
     for key in ("properties", "required", "patternProperties"):
         if out.get(key) in ({}, []):
             del out[key]

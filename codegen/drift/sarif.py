@@ -64,7 +64,7 @@ def render_sarif(
         found = located.find(finding)
         where = _physical(*found) if found is not None else None
         level = "warning" if finding.unused and finding.severity is Severity.BREAKING else _LEVEL[finding.severity]
-        text = f"{_entity(finding)}: {finding.message}"
+        text = f"{_entity(finding)}: {finding.message}" + (f" (at {finding.path})" if finding.path else "")
         if finding.unused:
             text += " (no scanned source uses it, so it does not fail the gate)"
         result: dict[str, Any] = {

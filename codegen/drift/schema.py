@@ -113,6 +113,8 @@ class _Comparator:
                 return
         if ("anyOf" in old) != ("anyOf" in new):
             old, new = _lift_union(old), _lift_union(new)
+        elif _only_one_of(old) != _only_one_of(new) and "oneOf" not in old.keys() & new.keys():
+            old, new = _lift_one_of(old), _lift_one_of(new)
         disjoint = self._types(old, new, path)
         self._text(old, new, path)
         if disjoint:
@@ -549,6 +551,22 @@ def _lift_union(schema: JSON) -> JSON:
     keep = TEXT_KEYS | {"default", "nullable"}
     core = {key: value for key, value in schema.items() if key not in keep}
     return {**{key: value for key, value in schema.items() if key in keep}, "anyOf": [core]}
+
+
+def _only_one_of(schema: JSON) -> bool:
+    """Whether the schema is a `oneOf` and nothing else a validator reads."""
+    return "oneOf" in schema and set(schema) - TEXT_KEYS - {"default", "nullable"} == {"oneOf"}
+
+
+def _lift_one_of(schema: JSON) -> JSON:
+    """Write a plain schema as a one-branch `oneOf` so it can be compared with a `oneOf` and nothing
+    else: an object that became one of several objects (notion-mcp-server's page `parent`) keeps its
+    properties in a branch, where comparing the two as they stand found them removed."""
+    if "oneOf" in schema:
+        return schema
+    keep = TEXT_KEYS | {"default", "nullable"}
+    core = {key: value for key, value in schema.items() if key not in keep}
+    return {**{key: value for key, value in schema.items() if key in keep}, "oneOf": [core]}
 
 
 def _types(schema: JSON) -> list[str] | None:
