@@ -137,6 +137,9 @@ class ServerConfig:
     skip_lists: tuple[str, ...] = ()
     """List methods not to call although the server declares them (sorted `LIST_METHODS`): for a
     server whose listing of one kind fails, so that the rest of its catalog can still be snapshotted."""
+    ad_hoc: bool = False
+    """Given on `snapshot`'s command line (`--name`), with no table in a config: advice that needs a
+    table (an `auth` table for `auth login`) says to declare the server in the config first."""
 
 
 @dataclass(frozen=True)

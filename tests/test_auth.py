@@ -282,9 +282,11 @@ def test_an_authorization_server_without_our_grants_says_so_rather_than_to_check
     """An authorization server that takes only the jwt-bearer grant (enterprise-managed authorization,
     workload identity federation) answers the client credentials grant `unsupported_grant_type`: the
     line said to check the client credentials, which were right; now it names the grants mcp-stubgen
-    uses and what it does not support."""
+    uses and what it does not support. (Its metadata lists no grants, so the token endpoint is the
+    first to say.)"""
     monkeypatch.setenv("CI_SECRET", "ci-secret-7f3a9c2e")
-    with oauth_server(tmp_path / "server", "--grants", "urn:ietf:params:oauth:grant-type:jwt-bearer") as (url, _):
+    jwt_bearer_only = ("--grants", "urn:ietf:params:oauth:grant-type:jwt-bearer", "--grants-unlisted")
+    with oauth_server(tmp_path / "server", *jwt_bearer_only) as (url, _):
         monkeypatch.chdir(project(tmp_path / "project", url, CLIENT_CREDENTIALS))
         result = run_cli("snapshot")
     assert result.exit_code == 2
@@ -296,6 +298,102 @@ def test_an_authorization_server_without_our_grants_says_so_rather_than_to_check
         "enterprise-managed authorization and workload identity federation are not supported "
         "(docs/authentication.md)"
     ), line
+
+
+JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+
+
+def test_a_login_to_an_authorization_server_without_the_code_grant_is_refused_before_the_browser(
+    tmp_path: Path, run_cli, browser: None, token_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The conformance runner's enterprise-managed and workload identity mocks list only the
+    jwt-bearer grant in their metadata: `auth login` registered a client and sent the user through
+    the browser, and only the token endpoint's `unsupported_grant_type` said it could never work."""
+    with oauth_server(tmp_path / "server", "--grants", JWT_BEARER) as (url, log):
+        monkeypatch.chdir(project(tmp_path / "project", url, 'mode = "browser"'))
+        result = run_cli("auth", "login", "remote")
+        entries = server_log(log)
+    assert result.exit_code == 2
+    (line,) = result.stderr.splitlines()
+    assert line == (
+        f"error: server 'remote': OAuth authorization failed: the authorization server offers the grants "
+        f"'{JWT_BEARER}' (its metadata's grant_types_supported), not authorization_code, which browser mode "
+        "uses; mcp-stubgen gets tokens with authorization_code (browser mode) and client_credentials "
+        "(client_credentials mode); the jwt-bearer and token-exchange grants of enterprise-managed "
+        "authorization and workload identity federation are not supported (docs/authentication.md); get a "
+        'token another way and set mode = "token"'
+    )
+    assert {entry["path"] for entry in entries} == {"/mcp"}  # no client registered, no browser sent
+    assert not (token_store / "tokens.json").exists()
+
+
+def test_client_credentials_against_an_authorization_server_without_that_grant_are_refused_before_sending(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server whose metadata offers the code grant and not client credentials: the line says to log
+    in with the browser instead, and the secret is never sent."""
+    with oauth_server(tmp_path / "server", "--grants", "authorization_code", "refresh_token") as (url, log):
+        monkeypatch.chdir(project(tmp_path / "project", url, CLIENT_CREDENTIALS))
+        result = run_cli("snapshot")
+        entries = server_log(log)
+    assert result.exit_code == 2
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(
+        "error: server 'remote': OAuth authorization failed: the authorization server offers the grants "
+        "'authorization_code', 'refresh_token' (its metadata's grant_types_supported), not client_credentials"
+    ), line
+    assert line.endswith('set mode = "browser" in the server\'s auth config and run `mcp-stubgen auth login remote`'), (
+        line
+    )
+    assert not [entry for entry in entries if entry["path"] == "/token"]
+
+
+def test_stored_auth_with_a_redirect_handler_is_refused_before_it_is_called(tmp_path: Path, token_store: Path) -> None:
+    """A generated client's interactive `auth=` (`stored_auth` with the application's handlers) whose
+    stored token is refused authorizes again: where the metadata offers no code grant, the
+    application's UI was sent through a whole authorization first."""
+    from codegen.runtime._auth import StoredEntry, TokenStore, stored_auth
+    from codegen.runtime._runtime import AuthError
+
+    with oauth_server(tmp_path / "server", "--grants", JWT_BEARER) as (url, log):
+        redirect = "http://127.0.0.1:9/callback"
+        TokenStore().save(
+            StoredEntry(
+                "remote", url, "registered", tokens={"access_token": "at-revoked", "token_type": "Bearer"},
+                client_info={"client_id": "dyn-earlier", "redirect_uris": [redirect]},
+            )
+        )  # fmt: skip
+        redirected: list[str] = []
+
+        async def redirect_handler(authorization_url: str) -> None:
+            redirected.append(authorization_url)
+
+        async def callback_handler() -> Any:
+            raise AssertionError("the authorization was never to start")
+
+        async def request() -> None:
+            auth = stored_auth("remote", redirect_handler=redirect_handler, callback_handler=callback_handler)
+            async with httpx2.AsyncClient(auth=auth, timeout=HTTP_SECONDS) as http:
+                await http.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+
+        with pytest.raises(AuthError, match=r"offers the grants '[^']*jwt-bearer' .* not authorization_code"):
+            anyio.run(request)
+        entries = server_log(log)
+    assert redirected == []
+    assert {entry["path"] for entry in entries} == {"/mcp"}
+
+
+def test_metadata_that_lists_no_grants_takes_the_code_grant(
+    tmp_path: Path, run_cli, browser: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RFC 8414: without `grant_types_supported` the authorization server takes `authorization_code`,
+    so a login goes ahead as before."""
+    with oauth_server(tmp_path / "server", "--grants-unlisted") as (url, log):
+        monkeypatch.chdir(project(tmp_path / "project", url, 'mode = "browser"'))
+        result = run_cli("auth", "login", "remote")
+        assert result.exit_code == 0, result.stderr
+        grants = [entry["grant_type"] for entry in server_log(log) if entry["path"] == "/token"]
+    assert grants == ["authorization_code"]
 
 
 def test_auth_config_is_checked_when_it_is_loaded(tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch) -> None:

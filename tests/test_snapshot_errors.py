@@ -360,18 +360,38 @@ def test_http_error_statuses(status: int, pattern: str, http_status_server, prev
 
 
 def test_a_401_asking_for_a_bearer_token_points_to_an_auth_table_not_to_headers(
-    http_status_server, previous: Path, run_cli
+    http_status_server, tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:  # type: ignore[no-untyped-def]
     """A server that wants OAuth answers a request without a token with 401 and `WWW-Authenticate:
     Bearer`; a user who configured no `headers` was told to check them, not how to log in."""
     base, _seen = http_status_server
-    result = run_cli("snapshot", "--name", "raw", "--url", f"{base}/401/bearer/mcp", "--out", previous)
+    monkeypatch.chdir(tmp_path)
+    write_config(tmp_path, f'[tool.mcp-stubgen.servers.raw]\nurl = "{base}/401/bearer/mcp"\n')
+    result = run_cli("snapshot", "raw")
     assert result.exit_code == 2
     assert_one_line_error(
         result.stderr,
         r"server 'raw': \S+ refused access \(HTTP 401\) and asks for a bearer token; if it uses OAuth, give it "
         r"an `auth` table and run `mcp-stubgen auth login raw` \(docs/authentication.md\), else send the token in "
         r"`headers` in the config or --header$",
+    )
+    assert not (tmp_path / "mcp").exists()
+
+
+def test_a_401_asking_for_a_bearer_token_ad_hoc_names_header_and_declaring_the_server(
+    http_status_server, previous: Path, run_cli
+) -> None:  # type: ignore[no-untyped-def]
+    """Ad hoc (`--name --url`) there is no table to give an `auth` table to, and `auth login` takes only
+    a configured server: the line said to do both."""
+    base, _seen = http_status_server
+    result = run_cli("snapshot", "--name", "raw", "--url", f"{base}/401/bearer/mcp", "--out", previous)
+    assert result.exit_code == 2
+    assert_one_line_error(
+        result.stderr,
+        r"server 'raw': \S+ refused access \(HTTP 401\) and asks for a bearer token; send one with "
+        r"--header 'Authorization: Bearer <token>', or, if it uses OAuth, declare it in the config "
+        r"\(\[tool.mcp-stubgen.servers.raw\] with its url and an `auth` table\) and run "
+        r"`mcp-stubgen auth login raw` \(docs/authentication.md\)$",
     )
     result = run_cli(
         "snapshot", "--name", "raw", "--url", f"{base}/401/bearer/mcp", "--out", previous,

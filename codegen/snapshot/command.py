@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -288,7 +289,7 @@ def ad_hoc_server(
         raw["type"] = transport
     if skip_lists:
         raw["skip_lists"] = sorted(set(skip_lists))
-    return parse_server(name, raw, f"--name {name}", Path.cwd())
+    return dataclasses.replace(parse_server(name, raw, f"--name {name}", Path.cwd()), ad_hoc=True)
 
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

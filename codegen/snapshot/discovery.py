@@ -1511,8 +1511,14 @@ def _answered(error: BaseException) -> str:
 
 def _http_status_message(server: ServerConfig, status: int, answered: str = "", bearer_asked: bool = False) -> str:
     if status == 401 and bearer_asked and server.auth is None:
-        return (
-            f"server {server.name!r}: {server.url} refused access (HTTP 401) and asks for a bearer token; "
+        asked = f"server {server.name!r}: {server.url} refused access (HTTP 401) and asks for a bearer token; "
+        if server.ad_hoc:
+            return asked + (
+                "send one with --header 'Authorization: Bearer <token>', or, if it uses OAuth, declare it in the "
+                f"config ([tool.mcp-stubgen.servers.{server.name}] with its url and an `auth` table) and run "
+                f"`mcp-stubgen auth login {server.name}` (docs/authentication.md)"
+            )
+        return asked + (
             f"if it uses OAuth, give it an `auth` table and run `mcp-stubgen auth login {server.name}` "
             "(docs/authentication.md), else send the token in `headers` in the config or --header"
         )

@@ -2,7 +2,7 @@
 
 Usage: oauth_server.py PORT LOG [--expires-in N] [--resource URL] [--required-scope S]
     [--client-secret SECRET] [--public-key PEM_FILE] [--polled] [--echo-token catalog|error|call]
-    [--metadata-url URL] [--grants GRANT ...]
+    [--metadata-url URL] [--grants GRANT ...] [--grants-unlisted]
 
 It publishes protected resource metadata (RFC 9728) and authorization server metadata (RFC 8414),
 registers clients dynamically, runs the authorization code grant with PKCE (the authorize endpoint
@@ -16,7 +16,9 @@ With `--polled` the MCP server is `changing_server.py`'s without `listChanged` (
 and its `add_tools` tool changes its catalog) instead of the one-tool `echo` server. With
 `--echo-token`, `tools/list` repeats the bearer token it was sent (in the catalog, or in an error), or
 `tools/call` does (in an error). With `--grants`, its metadata and token endpoint take only those
-grant types (`urn:ietf:params:oauth:grant-type:jwt-bearer` alone: an enterprise-managed server).
+grant types (`urn:ietf:params:oauth:grant-type:jwt-bearer` alone: an enterprise-managed server);
+with `--grants-unlisted` its metadata leaves `grant_types_supported` out (RFC 8414's default then
+says `authorization_code`), so a client learns which grants it takes only from the token endpoint.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ parser.add_argument(
     help="tools/list (or with `call`, tools/call) repeats the bearer token it was sent",
 )
 parser.add_argument("--grants", nargs="+", default=["authorization_code", "refresh_token", "client_credentials"])
+parser.add_argument("--grants-unlisted", action="store_true", help="its metadata has no grant_types_supported")
 options = parser.parse_args()
 
 BASE = f"http://127.0.0.1:{options.port}"
@@ -94,10 +97,10 @@ async def server_metadata(request: Request) -> Response:
             "token_endpoint": f"{BASE}/token",
             "registration_endpoint": f"{BASE}/register",
             "response_types_supported": ["code"],
-            "grant_types_supported": options.grants,
             "code_challenge_methods_supported": ["S256"],
             "token_endpoint_auth_methods_supported": ["none", "client_secret_basic", "private_key_jwt"],
         }
+        | ({} if options.grants_unlisted else {"grant_types_supported": options.grants})
     )
 
 

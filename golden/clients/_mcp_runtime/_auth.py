@@ -266,7 +266,22 @@ class StoredAuthMixin(OAuthClientProvider):
 
     async def _perform_authorization(self) -> httpx2.Request:
         self.step = "authorization"
+        self._refuse_a_grant_not_offered()
         return await super()._perform_authorization()
+
+    def _refuse_a_grant_not_offered(self) -> None:
+        """Raise `AuthError` when the authorization server's metadata lists the grants it takes and
+        the one this flow uses (the first its client declares) is not among them: before a browser
+        opens or a client is registered, not after the token endpoint refuses the grant. Metadata
+        that lists none takes `authorization_code` by default (RFC 8414), so nothing is refused."""
+        metadata = self.context.oauth_metadata
+        offered = metadata.grant_types_supported if metadata is not None else None
+        needed = self.context.client_metadata.grant_types[0]
+        if offered is None or needed in offered:
+            return
+        raise AuthError(
+            self.server_name, "authorization", _grant_not_offered(self.server_name, needed, offered)
+        )
 
     def _step_of(self, request: httpx2.Request) -> str:
         path = request.url.path
@@ -320,6 +335,8 @@ class StoredAuthMixin(OAuthClientProvider):
                     ) from None
                 if outgoing is not request:
                     self.step = self._step_of(outgoing)
+                    if self.step == "registration":
+                        self._refuse_a_grant_not_offered()
                     authorized = True
                 elif refreshed and response is not None and response.status_code == 200:
                     # The SDK sends a just-refreshed token only if it still looks unexpired: a machine
@@ -353,13 +370,39 @@ def _insufficient_scope(response: httpx2.Response | None) -> bool:
     )
 
 
+_OTHER_GRANTS = (
+    "the jwt-bearer and token-exchange grants of enterprise-managed authorization and workload "
+    "identity federation are not supported (docs/authentication.md)"
+)
 UNSUPPORTED_GRANT = (
     "the authorization server does not take the grants mcp-stubgen uses (authorization_code in a "
-    "browser, client_credentials); the jwt-bearer and token-exchange grants of enterprise-managed "
-    "authorization and workload identity federation are not supported (docs/authentication.md)"
+    f"browser, client_credentials); {_OTHER_GRANTS}"
 )
 """What to do when the token endpoint answers `unsupported_grant_type`: no credential or login of
 ours would help, so the line says which grants are missing rather than to check the credentials."""
+
+
+_GRANT_MODES = {"authorization_code": "browser", "client_credentials": "client_credentials"}
+"""The grants mcp-stubgen gets tokens with, and the `auth` mode that uses each."""
+
+
+def _grant_not_offered(server: str, needed: str, offered: list[str]) -> str:
+    """What to do when the authorization server's metadata does not offer the grant the server's
+    auth mode uses: the other mode, when its grant is offered; else a token got another way. The
+    grants are the server's text, each quoted (`repr`) so none can break the line."""
+    listed = ", ".join(repr(grant[:100]) for grant in offered[:10]) or "none"
+    said = (
+        f"the authorization server offers the grants {listed} (its metadata's grant_types_supported), "
+        f"not {needed}, which {_GRANT_MODES[needed]} mode uses; mcp-stubgen gets tokens with "
+        "authorization_code (browser mode) and client_credentials (client_credentials mode)"
+    )
+    other = next(grant for grant in _GRANT_MODES if grant != needed)
+    if other in offered:
+        login = (
+            f" and run `mcp-stubgen auth login {server}`" if other == "authorization_code" else ""
+        )
+        return f'{said}; set mode = "{_GRANT_MODES[other]}" in the server\'s auth config{login}'
+    return f'{said}; {_OTHER_GRANTS}; get a token another way and set mode = "token"'
 
 
 def _advice(server: str, step: str, error: Exception) -> str:
