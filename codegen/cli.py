@@ -130,16 +130,15 @@ def main(argv: list[str] | None = None) -> None:
     except StubgenError as error:
         _fail(str(error), error.exit_code)
     except (click.exceptions.Abort, KeyboardInterrupt):
-        code = stopped_code()
-        click.echo(INTERRUPTED, err=True)
-        console.stopped(code)
-        sys.exit(code)
+        _stopped()
     except click.ClickException as error:
         error.show()
         code = EXIT_ERROR if error.exit_code == 1 else error.exit_code
         console.failed(one_line(error.format_message()), code)
         sys.exit(code)
     except Exception as error:  # a bug of ours: still one line, details behind -v
+        if _caused_by_interrupt(error):
+            _stopped()
         if verbose:
             raise
         # the file system refused (a path through a file, no space, no permission): not a bug
@@ -151,6 +150,25 @@ def main(argv: list[str] | None = None) -> None:
         )
         sys.exit(EXIT_ERROR)
     sys.exit(exit_code if isinstance(exit_code, int) else 0)
+
+
+def _stopped() -> NoReturn:
+    code = stopped_code()
+    click.echo(INTERRUPTED, err=True)
+    console.stopped(code)
+    sys.exit(code)
+
+
+def _caused_by_interrupt(error: BaseException) -> bool:
+    """Whether a Ctrl-C (or SIGTERM) raised inside Python's own machinery came out as another error:
+    in a class being created (an import), Python 3.11 reports it as `RuntimeError: Error calling
+    __set_name__`, caused by the `KeyboardInterrupt`."""
+    cause = error.__cause__
+    while cause is not None:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        cause = cause.__cause__
+    return False
 
 
 def run() -> NoReturn:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import importlib
-import itertools
 import os
 import shlex
 import shutil
@@ -26,6 +25,7 @@ from filelock import FileLock
 
 from codegen import console
 from codegen.cli import main
+from tests.ports import free_port
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -230,14 +230,6 @@ def run_cli(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
     return run
 
 
-PORTS_PER_WORKER = 400
-FIRST_TEST_PORT = 20000
-"""Test servers listen below Linux's ephemeral range (32768-60999): a port the kernel handed out
-with bind(0) could be handed to another xdist worker's server, or to an outgoing connection,
-between the probe and the server's own bind, and a test would then talk to a stranger."""
-_next_port = itertools.count()
-
-
 def mypy_against_goldens(caller: Path) -> tuple[list[str], str]:
     """`mypy --strict` of a caller's file with the golden output folder importable as `clients`: its
     errors (each after `error: `) and mypy's whole output, for a failing assertion to show."""
@@ -253,21 +245,6 @@ def mypy_against_goldens(caller: Path) -> tuple[list[str], str]:
     )
     errors = [line.split(": error: ", 1)[1] for line in checked.stdout.splitlines() if ": error: " in line]
     return errors, checked.stdout + checked.stderr
-
-
-def free_port() -> int:
-    """A loopback port of this xdist worker's own block, not yet reused within the run, that binds now."""
-    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
-    block = FIRST_TEST_PORT + (worker % 30) * PORTS_PER_WORKER
-    for _ in range(PORTS_PER_WORKER):
-        port = block + next(_next_port) % PORTS_PER_WORKER
-        with socket.socket() as probe:
-            try:
-                probe.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-        return port
-    raise RuntimeError(f"no free loopback port in {block}-{block + PORTS_PER_WORKER - 1}")
 
 
 def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 60.0) -> None:

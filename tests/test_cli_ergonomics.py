@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from codegen import cli as cli_module
 from codegen.config import ServerConfig
 from codegen.snapshot import Snapshot
 from codegen.snapshot.command import derived_server_id
@@ -374,6 +375,25 @@ def test_live_drift_json_and_annotations_name_the_servers_not_checked_and_why(
     monkeypatch.setenv("DRIFT_CATALOG", "v1")
     clean = run_cli("drift", "drifty", "--config", config, "--format", "json")
     assert clean.exit_code == 0 and json.loads(clean.stdout)["unchecked"] == []
+
+
+def test_a_ctrl_c_that_python_wraps_in_another_error_is_still_an_interrupt(
+    run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """A SIGTERM or Ctrl-C while `snapshot` imports the SDK (its servers already started) can land in
+    a class being created, and Python 3.11 reports it as `RuntimeError: Error calling __set_name__`,
+    caused by the `KeyboardInterrupt`: the command said "internal error" and exited 2."""
+
+    class InterruptedHere:
+        def __set_name__(self, owner: type, name: str) -> None:
+            raise KeyboardInterrupt
+
+    def importing(**_options: object) -> None:
+        type("MemoryObjectSendStream", (), {"_closed": InterruptedHere()})
+
+    monkeypatch.setattr(cli_module.cli, "main", importing)
+    result = run_cli("snapshot", "--name", "x", "--", "true")
+    assert (result.exit_code, result.stderr) == (130, "interrupted; files already written are left as they were\n")
 
 
 INTERRUPT_WHILE_LOADING = """
