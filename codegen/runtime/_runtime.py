@@ -1094,7 +1094,7 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
     """Fail a request at once when its answer is a line the SDK cannot read: JSON its parser refuses
     (a string holding a lone UTF-16 surrogate, half an emoji; an integer past Python's digit limit;
     nesting past the parser's depth), or an answer that is neither a result object nor an error
-    (`"result": null`). The SDK's stdio transport drops such a line, and the request would wait for
+    (`"result": null`) or not JSON-RPC 2.0 (`"jsonrpc": null`). The SDK's stdio transport drops such a line, and the request would wait for
     ever, or until its timeout. Python's own parser finds which request the line answers; that
     request gets a -32700 error answer, which the caller sees as `ServerError`. The line is not
     passed on to the message handler as well: the session `Hub.connect_from_config` holds ends on
@@ -1115,9 +1115,16 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
         from pydantic import ValidationError
 
         problems = error.errors() if isinstance(error, ValidationError) else []
-        read = (
-            problems[0].get("input") if problems else None
-        )  # the line, or what it held once parsed
+        # the line, or what it held once parsed: a member's problem (`"jsonrpc": null`) holds that
+        # member's value, a member missing from the message (an answer's `method`) the message
+        read = next(
+            (
+                problem["input"]
+                for problem in problems
+                if problem["type"] == "missing" and len(problem["loc"]) == 2
+            ),
+            problems[0].get("input") if problems else None,
+        )
         answer = read
         request_id = None
         if isinstance(read, str | bytes):
@@ -1149,6 +1156,8 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
                 message = (
                     f"its answer is not JSON the MCP SDK reads ({_clip(problems[0]['msg'], 200)})"
                 )
+            elif isinstance(answer, dict) and answer.get("jsonrpc") != "2.0":
+                message = 'its answer is not JSON-RPC 2.0 (its "jsonrpc" is not "2.0")'
             elif isinstance(answer, dict) and "error" in answer:
                 message = (
                     "its error is not a JSON-RPC error object (an integer code, a string message): "
