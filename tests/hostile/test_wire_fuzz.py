@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import logging
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -77,3 +78,28 @@ async def test_an_answer_with_the_right_id_that_is_not_json_rpc_2_fails_its_call
                 await hub.call("modern_fuzz__answer", {"plan": plan})
             assert str(refused.value) == expected.format(era="modern")
             assert (await hub.call("modern_fuzz__answer", {"plan": ""})).content[0].text == "ok"
+
+
+async def test_an_answer_with_a_member_nested_past_pythons_depth_logs_no_traceback(
+    wirefuzz: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A line with the call's id and a member nested 5,000 deep before any `result`: the SDK cannot
+    parse it, and the runtime's reading of its first members for the id raised `RecursionError`,
+    which the SDK logged with a traceback (the sweep found it). Now the line is one warning, like any
+    line that is not JSON-RPC, and the session goes on; the call, whose answer never came, ends at
+    its timeout."""
+    from codegen.runtime._stdio import answered_id
+
+    deep = "[" * 5000 + "]" * 5000
+    assert answered_id('{"jsonrpc": "2.0", "id": 7, "extra": ' + deep[:4000], "") is None
+    plan = planned(f'{{"jsonrpc": "2.0", "id": __ID__, "extra": {deep}}}')
+
+    with caplog.at_level(logging.WARNING), anyio.fail_after(20):
+        async with wirefuzz.legacy_fuzz.LegacyFuzzClient.connect(stdio("legacy")) as client:
+            with pytest.raises(wirefuzz.legacy_fuzz.RequestTimeoutError):
+                await client.answer(plan=plan, call_options={"timeout": 1})
+            assert (await client.answer(plan="")).text == "ok"
+    assert [record.getMessage() for record in caplog.records if record.exc_info] == []
+    assert [record.getMessage()[:60] for record in caplog.records] == [
+        "legacy_fuzz: a line of the server's stdout is not a JSON-RPC"
+    ]
