@@ -1090,15 +1090,16 @@ _TOOL_RESULT_METHODS = frozenset({"tools/call", "tasks/result"})
 """The requests answered with a tool's result (`CallToolResult`), read raw by `_read_raw_tool_results`."""
 
 
-def _fail_unreadable_answers(client: Client | ClientSession) -> None:
+def _fail_unreadable_answers(client: Client | ClientSession, server: str) -> None:
     """Fail a request at once when its answer is a line the SDK cannot read: JSON its parser refuses
     (a string holding a lone UTF-16 surrogate, half an emoji; an integer past Python's digit limit;
     nesting past the parser's depth), or an answer that is neither a result object nor an error
-    (`"result": null`). The SDK's stdio transport drops such a line, and the request would wait for
+    (`"result": null`) or not JSON-RPC 2.0 (`"jsonrpc": null`). The SDK's stdio transport drops such a line, and the request would wait for
     ever, or until its timeout. Python's own parser finds which request the line answers; that
     request gets a -32700 error answer, which the caller sees as `ServerError`. The line is not
     passed on to the message handler as well: the session `Hub.connect_from_config` holds ends on
-    an unreadable line it hears of, which must not end it for an answer that failed one call."""
+    an unreadable line it hears of, which must not end it for an answer that failed one call, nor
+    for one no request waits for (a second answer, another id): each is one warning."""
     session: Any = getattr(
         client, "session", client
     )  # an opened `mcp.Client` holds its `ClientSession`
@@ -1115,9 +1116,16 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
         from pydantic import ValidationError
 
         problems = error.errors() if isinstance(error, ValidationError) else []
-        read = (
-            problems[0].get("input") if problems else None
-        )  # the line, or what it held once parsed
+        # the line, or what it held once parsed: a member's problem (`"jsonrpc": null`) holds that
+        # member's value, a member missing from the message (an answer's `method`) the message
+        read = next(
+            (
+                problem["input"]
+                for problem in problems
+                if problem["type"] == "missing" and len(problem["loc"]) == 2
+            ),
+            problems[0].get("input") if problems else None,
+        )
         answer = read
         request_id = None
         if isinstance(read, str | bytes):
@@ -1142,13 +1150,24 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
             return
         if isinstance(answer, dict) and "method" not in answer:
             request_id = answer.get("id")
-        if type(request_id) in (int, str) and request_id in dispatcher._pending:
+            if type(request_id) not in (int, str):  # no request's id (`{}`, `null`, `1.5`)
+                import logging
+
+                logging.getLogger(__name__).warning(
+                    "%s: the server sent an answer whose id no request has (%s); it was left out",
+                    server,
+                    _clip(repr(request_id), 40),
+                )
+                return
+        if type(request_id) in (int, str):  # an answer: its request's error, or a stray one
             from mcp.types import ErrorData
 
             if isinstance(read, str | bytes):
                 message = (
                     f"its answer is not JSON the MCP SDK reads ({_clip(problems[0]['msg'], 200)})"
                 )
+            elif isinstance(answer, dict) and answer.get("jsonrpc") != "2.0":
+                message = 'its answer is not JSON-RPC 2.0 (its "jsonrpc" is not "2.0")'
             elif isinstance(answer, dict) and "error" in answer:
                 message = (
                     "its error is not a JSON-RPC error object (an integer code, a string message): "
@@ -1156,6 +1175,8 @@ def _fail_unreadable_answers(client: Client | ClientSession) -> None:
                 )
             else:
                 message = "its answer holds neither a result object nor an error"
+            # a second answer, or one to an id never sent, is dropped with `_warn_of_stray_answers`'
+            # warning: the session `Hub.connect_from_config` holds must not end on it either
             dispatcher._resolve_pending(request_id, ErrorData(code=_NOT_MCP, message=message))
             return  # the line is that request's error now, not news for the message handler too
         if observe is not None:
@@ -1294,7 +1315,7 @@ class GeneratedClient:
         self._block_ended = False
         _check_outputs_in_linear_time(client)
         _read_raw_tool_results(client)
-        _fail_unreadable_answers(client)
+        _fail_unreadable_answers(client, self.server_name)
         _warn_of_stray_answers(client, self.server_name)
         _list_tools_entry_by_entry(client, self.server_name)
 

@@ -341,7 +341,8 @@ def answered_id(head: str, tail: str) -> int | str | None:
 
 def _leading_members(head: str) -> dict[str, Any]:
     """The members an object cut short starts with, up to the first of `result`, `error`, `method`
-    or `params` (whose value is the long one; it is there, as None) or the first cut off."""
+    or `params` (whose value is the long one; it is there, as None) or the first cut off or nested
+    too deep to read."""
     decoder = json.JSONDecoder()
     members: dict[str, Any] = {}
     index = _after_space(head, 0)
@@ -358,7 +359,7 @@ def _leading_members(head: str) -> dict[str, Any]:
                 members[key] = None
                 return members
             members[key], index = decoder.raw_decode(head, _after_space(head, index + 1))
-        except ValueError:
+        except (ValueError, RecursionError):  # cut short, or nested past Python's depth
             return members
         index = _after_space(head, index)
         if not head.startswith(",", index):
