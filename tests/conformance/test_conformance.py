@@ -97,22 +97,16 @@ are not supported (docs/authentication.md); the skills extension's scenarios jud
 loads skills, which mcp-stubgen does not."""
 REQUIRED_AT_PREVIOUS = ("initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry")
 """The non-auth client scenarios of `--requirements 2025-11-25`."""
-AUTH_AT_PREVIOUS = (
-    "auth/metadata-default",
-    "auth/metadata-var1",
-    "auth/metadata-var2",
-    "auth/metadata-var3",
-    "auth/basic-cimd",
-    "auth/scope-from-www-authenticate",
-    "auth/scope-from-scopes-supported",
-    "auth/scope-omitted-when-undefined",
-    "auth/scope-step-up",
-    "auth/scope-retry-limit",
-    "auth/token-endpoint-auth-basic",
-    "auth/token-endpoint-auth-post",
-    "auth/token-endpoint-auth-none",
-    "auth/pre-registration",
+AUTH_ADDED_AT_LATEST = (
+    "auth/resource-mismatch",
+    "auth/authorization-server-migration",
+    "auth/metadata-issuer-mismatch",
+    "auth/offline-access-scope",
+    "auth/offline-access-not-supported",
+    *(scenario for scenario in AUTH_TOKENS_AT_LATEST if scenario.startswith("auth/iss-")),
 )
+"""The `auth/*` client scenarios 2026-07-28 added to those of 2025-11-25."""
+AUTH_AT_PREVIOUS = tuple(scenario for scenario in AUTH_AT_LATEST if scenario not in AUTH_ADDED_AT_LATEST)
 """The `auth/*` client scenarios of `--requirements 2025-11-25`, at the 2025-11-25 wire (the legacy handshake)."""
 AUTH_AT_BACKCOMPAT = ("auth/2025-03-26-oauth-metadata-backcompat", "auth/2025-03-26-oauth-endpoint-fallback")
 """The 2025-03-26 authorization of servers without protected resource metadata: the authorization
