@@ -141,6 +141,11 @@ class ServerConfig:
     """Given on `snapshot`'s command line (`--name`), with no table in a config: advice that needs a
     table (an `auth` table for `auth login`) says to declare the server in the config first."""
 
+    def advise(self, configured: str, ad_hoc: str) -> str:
+        """The advice this server's user can follow: `--header`, `--env`, `--type` and `--skip-list`
+        work only ad hoc, and an ad hoc server has no table to set a key in."""
+        return ad_hoc if self.ad_hoc else configured
+
 
 @dataclass(frozen=True)
 class ProjectConfig:

@@ -3,6 +3,7 @@ still works, a failure names its real cause, and paths are printed the same way 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -172,18 +173,22 @@ def test_a_server_that_lists_nothing_is_written_with_a_warning_saying_what_it_ma
     assert (
         "warning: server 'bare' listed no tools, resources, templates or prompts, as a server missing a setting or "
         "credential often does: a stdio server sees only HOME, LOGNAME, PATH, SHELL, TERM and USER of this "
-        "environment, and its `env` (ad hoc: --env NAME or --env NAME=VALUE)"
+        "environment, and what --env NAME or --env NAME=VALUE gives it"
     ) in result.stderr.splitlines()
     assert json.loads((tmp_path / "bare.json").read_text())["tools"] == []
 
 
 def test_an_http_server_that_lists_nothing_is_told_to_check_its_headers_or_auth_or_header() -> None:
-    """Ad hoc over --url there is no `headers` table: the warning names --header too."""
+    """Ad hoc over --url there is no `headers` table, and a configured server cannot take --header:
+    each warning names what its user can set, and only that."""
     server = ServerConfig(name="remote", url="http://127.0.0.1:1/mcp")
     snapshot = Snapshot(server="remote", protocol_version="2026-07-28", capabilities={"tools": {}})
     assert listed_nothing(server, snapshot) == (
-        "server 'remote' listed no tools, resources, templates or prompts; check its `headers` "
-        "(ad hoc: --header 'Name: value') or `auth`"
+        "server 'remote' listed no tools, resources, templates or prompts; check its `headers` or `auth`"
+    )
+    assert listed_nothing(dataclasses.replace(server, ad_hoc=True), snapshot) == (
+        "server 'remote' listed no tools, resources, templates or prompts; check the credentials it needs "
+        "(--header 'Name: value')"
     )
 
 

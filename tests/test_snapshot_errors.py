@@ -260,7 +260,7 @@ def test_an_sse_server_configured_as_streamable_http_is_named_in_the_error(previ
     assert_one_line_error(
         result.stderr,
         rf"server 'raw': http://127.0.0.1:{port}/sse answered HTTP 405 \(Method Not Allowed\) to Streamable HTTP's "
-        r'POST; if it speaks the older SSE transport, set type = "sse" in its server table \(ad hoc: --type sse\)$',
+        r'POST; if it speaks the older SSE transport, set type = "sse" in its server table$',
     )
     assert previous.read_bytes() == PREVIOUS
 
@@ -274,7 +274,7 @@ def test_an_ad_hoc_sse_server_is_snapshotted_with_type_sse(tmp_path: Path, run_c
         refused = run_cli("snapshot", "--name", "raw", "--url", url, "--out", out)
         taken = run_cli("snapshot", "--name", "raw", "--url", url, "--type", "sse", "--out", out)
     assert refused.exit_code == 2
-    assert refused.stderr.splitlines()[-1].endswith('set type = "sse" in its server table (ad hoc: --type sse)')
+    assert refused.stderr.splitlines()[-1].endswith("if it speaks the older SSE transport, add --type sse")
     assert taken.exit_code == 0, taken.stderr
     assert [tool["name"] for tool in json.loads(out.read_text())["tools"]] == ["echo"]
     stdio = run_cli("snapshot", "--name", "raw", "--type", "sse", "--", PY, "server.py")
@@ -344,8 +344,8 @@ def http_status_server() -> Iterator[tuple[str, list[dict[str, str]]]]:
     [
         (
             401,
-            r"refused access \(HTTP 401\) to a request that carried no credentials; send them in `headers` in the "
-            r"config or --header 'Name: value'$",
+            r"refused access \(HTTP 401\) to a request that carried no credentials; send them with "
+            r"--header 'Name: value'$",
         ),
         (403, r"refused access \(HTTP 403\)"),
         (500, r"answered HTTP 500; check the URL"),
@@ -373,7 +373,7 @@ def test_a_401_asking_for_a_bearer_token_points_to_an_auth_table_not_to_headers(
         result.stderr,
         r"server 'raw': \S+ refused access \(HTTP 401\) and asks for a bearer token; if it uses OAuth, give it "
         r"an `auth` table and run `mcp-stubgen auth login raw` \(docs/authentication.md\), else send the token in "
-        r"`headers` in the config or --header$",
+        r"its `headers`$",
     )
     assert not (tmp_path / "mcp").exists()
 
@@ -398,9 +398,7 @@ def test_a_401_asking_for_a_bearer_token_ad_hoc_names_header_and_declaring_the_s
         "--header", "Authorization: Bearer wrong-token",
     )  # fmt: skip
     assert result.exit_code == 2
-    assert_one_line_error(
-        result.stderr, r"refused access \(HTTP 401\); check the `headers` credentials in the config or --header$"
-    )
+    assert_one_line_error(result.stderr, r"refused access \(HTTP 401\); check the credentials given with --header$")
     assert previous.read_bytes() == PREVIOUS
 
 
@@ -416,9 +414,26 @@ def test_a_401_to_a_request_without_credentials_says_none_were_sent_and_names_he
     assert_one_line_error(
         result.stderr,
         r"^error: server 'raw': \S+ refused access \(HTTP 401\) to a request that carried no credentials; "
-        r"send them in `headers` in the config or --header 'Name: value'$",
+        r"send them with --header 'Name: value'$",
     )
     assert previous.read_bytes() == PREVIOUS
+
+
+def test_a_401_to_a_configured_server_without_credentials_names_its_headers_not_a_flag(
+    http_status_server, tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """--header works only ad hoc (with --name): a configured server's line offered it beside `headers`,
+    and following it gave a usage error."""
+    base, _seen = http_status_server
+    monkeypatch.chdir(tmp_path)
+    write_config(tmp_path, f'[tool.mcp-stubgen.servers.raw]\nurl = "{base}/401/mcp"\n')
+    result = run_cli("snapshot", "raw")
+    assert result.exit_code == 2
+    assert_one_line_error(
+        result.stderr,
+        r"^error: server 'raw': \S+ refused access \(HTTP 401\) to a request that carried no credentials; "
+        r"send them in its `headers`$",
+    )
 
 
 def test_an_http_error_answer_quotes_the_servers_own_error(http_status_server, previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]

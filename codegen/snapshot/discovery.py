@@ -1094,20 +1094,23 @@ def _not_runnable(config: ServerConfig, env: dict[str, str]) -> str:
         candidates = [program_path(config)]
     else:
         candidates = [os.path.join(folder, command) for folder in (search_path(env) or "").split(os.pathsep) if folder]
+
+    def named(candidate: str) -> str:
+        return f"command {command!r}" + (f" ({candidate})" if candidate != command else "")
+
     for candidate in candidates:
-        found = f"command {command!r}" + (f" ({candidate})" if candidate != command else "")
         if os.path.isfile(candidate):
             return (
-                f"server {server!r}: {found} is not executable; make it so (`chmod +x {candidate}`) "
+                f"server {server!r}: {named(candidate)} is not executable; make it so (`chmod +x {candidate}`) "
                 "or run it through its interpreter (python, node, ...) with the file as its first argument"
             )
         if os.path.dirname(command) and os.path.isdir(candidate):
             return (
-                f"server {server!r}: {found} is a folder, not a program; give the program in it "
+                f"server {server!r}: {named(candidate)} is a folder, not a program; give the program in it "
                 "(an npm package's is under node_modules/.bin/, a venv's under bin/)"
             )
     if os.path.dirname(command):
-        return f"server {server!r}: {found} does not exist; check the path"
+        return f"server {server!r}: {named(candidates[0])} does not exist; check the path"
     return f"server {server!r}: command {command!r} not found; install it, or give the program's full path"
 
 
@@ -1116,9 +1119,8 @@ def _or_skip(server: ServerConfig, listing: _Listing) -> str:
     until the server is fixed (a server's tools are what a snapshot is for, so they are not offered)."""
     if listing is _TOOLS:
         return ""
-    return (
-        f'; to snapshot the rest without it, set skip_lists = ["{listing.method}"] for server {server.name!r}'
-        f" (ad hoc: --skip-list {listing.method})"
+    return "; to snapshot the rest without it, " + server.advise(
+        f'set skip_lists = ["{listing.method}"] in its server table', f"add --skip-list {listing.method}"
     )
 
 
@@ -1511,32 +1513,30 @@ def _answered(error: BaseException) -> str:
 
 def _http_status_message(server: ServerConfig, status: int, answered: str = "", bearer_asked: bool = False) -> str:
     if status == 401 and bearer_asked and server.auth is None:
-        asked = f"server {server.name!r}: {server.url} refused access (HTTP 401) and asks for a bearer token; "
-        if server.ad_hoc:
-            return asked + (
+        return f"server {server.name!r}: {server.url} refused access (HTTP 401) and asks for a bearer token; " + (
+            server.advise(
+                f"if it uses OAuth, give it an `auth` table and run `mcp-stubgen auth login {server.name}` "
+                "(docs/authentication.md), else send the token in its `headers`",
                 "send one with --header 'Authorization: Bearer <token>', or, if it uses OAuth, declare it in the "
                 f"config ([tool.mcp-stubgen.servers.{server.name}] with its url and an `auth` table) and run "
-                f"`mcp-stubgen auth login {server.name}` (docs/authentication.md)"
+                f"`mcp-stubgen auth login {server.name}` (docs/authentication.md)",
             )
-        return asked + (
-            f"if it uses OAuth, give it an `auth` table and run `mcp-stubgen auth login {server.name}` "
-            "(docs/authentication.md), else send the token in `headers` in the config or --header"
         )
     if status in (401, 403) and not server.headers and server.auth is None:
         return (
             f"server {server.name!r}: {server.url} refused access (HTTP {status}) to a request that carried no "
-            "credentials; send them in `headers` in the config or --header 'Name: value'"
+            "credentials; " + server.advise("send them in its `headers`", "send them with --header 'Name: value'")
         )
     if status in (401, 403):
-        return (
-            f"server {server.name!r}: {server.url} refused access (HTTP {status}); "
-            "check the `headers` credentials in the config or --header"
+        return f"server {server.name!r}: {server.url} refused access (HTTP {status}); " + server.advise(
+            "check the credentials in its `headers`", "check the credentials given with --header"
         )
     if status == 405 and server.transport != "sse":
         # An SSE server's event-stream URL takes only GET (fastapi-mcp's `mount()`, the SDK 1.x `/sse`).
         return (
             f"server {server.name!r}: {server.url} answered HTTP 405 (Method Not Allowed) to Streamable HTTP's "
-            f'POST; if it speaks the older SSE transport, set type = "sse" in its server table (ad hoc: --type sse)'
+            "POST; if it speaks the older SSE transport, "
+            + server.advise('set type = "sse" in its server table', "add --type sse")
         )
     if "already initialized" in answered:
         # The TypeScript SDK's words for a second `initialize` to a server that made one transport.

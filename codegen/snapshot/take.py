@@ -128,14 +128,13 @@ def listed_nothing(server: ServerConfig, snapshot: Snapshot) -> str:
             "to declare what it offers"
         )
     if server.command is None:
-        return (
-            f"server {server.name!r} listed no tools, resources, templates or prompts; check its `headers` "
-            "(ad hoc: --header 'Name: value') or `auth`"
+        return f"server {server.name!r} listed no tools, resources, templates or prompts; " + server.advise(
+            "check its `headers` or `auth`", "check the credentials it needs (--header 'Name: value')"
         )
     return (
         f"server {server.name!r} listed no tools, resources, templates or prompts, as a server missing a setting "
-        f"or credential often does: a stdio server sees only {INHERITED_NAMES} of this "
-        "environment, and its `env` (ad hoc: --env NAME or --env NAME=VALUE)"
+        f"or credential often does: a stdio server sees only {INHERITED_NAMES} of this environment, and "
+        + server.advise("its `env`", "what --env NAME or --env NAME=VALUE gives it")
     )
 
 

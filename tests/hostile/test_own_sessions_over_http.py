@@ -47,8 +47,8 @@ SNAPSHOT_FAULTS = [
     (
         "tools/list",
         "status-401",
-        r"URL refused access \(HTTP 401\) to a request that carried no credentials; send them in `headers` in the "
-        r"config or --header 'Name: value'",
+        r"URL refused access \(HTTP 401\) to a request that carried no credentials; send them with --header "
+        r"'Name: value'",
     ),
     ("tools/list", "html-200", rf"tools/list failed: {UNREADABLE}"),
     ("tools/list", "not-jsonrpc", r"tools/list failed: its answer is JSON but not a JSON-RPC message \(code -32700\)"),
@@ -63,14 +63,14 @@ SNAPSHOT_FAULTS = [
     (
         "server/discover",
         "status-401",
-        r"URL refused access \(HTTP 401\) to a request that carried no credentials; send them in `headers` in the "
-        r"config or --header 'Name: value'",
+        r"URL refused access \(HTTP 401\) to a request that carried no credentials; send them with --header "
+        r"'Name: value'",
     ),
     (
         "server/discover",
         "insufficient-scope",
-        r"URL refused access \(HTTP 403\) to a request that carried no credentials; send them in `headers` in the "
-        r"config or --header 'Name: value'",
+        r"URL refused access \(HTTP 403\) to a request that carried no credentials; send them with --header "
+        r"'Name: value'",
     ),
     ("initialize", "status-429", RATE_LIMITED),
     ("initialize", "status-503", UNAVAILABLE),
