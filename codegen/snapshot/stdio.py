@@ -303,8 +303,9 @@ class StdioSession:
         self._stdin: Any = None
         self._stdout_pipe: Any = None
         self.answered = False
-        """Whether the server has answered any request (a server that never answers
-        `server/discover` is started again for the legacy handshake)."""
+        """Whether the server has answered a request it was sent (a server that never answers
+        `server/discover` is started again for the legacy handshake; an answer carrying an id no
+        request had is no answer: effect-mcp 0.1.16 answers the probe with its error code as the id)."""
         self.stray: deque[str] = deque(maxlen=STRAY_LINES)
         """The last lines the server wrote to stdout that are not JSON-RPC: a server that prints its
         error there (a banner, "installation not complete") and exits says why only in them."""
@@ -398,11 +399,11 @@ class StdioSession:
             if type(message["method"]) is str and type(message.get("id")) in (int, str):
                 self._answer(message["id"], message["method"])
             return  # a notification: discovery has no use for any
-        self.answered = True
         request_id = message.get("id")
         answer = self._pending.get(request_id) if type(request_id) is int else None
         if answer is None or answer.done():
             return
+        self.answered = True
         from codegen.snapshot.wire import NEITHER_RESULT_NOR_ERROR, NOT_AN_ANSWER, RemoteError
 
         result, refusal = message.get("result"), message.get("error")
