@@ -81,6 +81,41 @@ def test_misbehaving_stdio_server(mode: str, pattern: str, previous: Path, run_c
     assert digest(previous) == before
 
 
+NEEDS_TOKEN = "import sys; sys.exit('Please set DEMO_API_TOKEN')"
+"""A server that exits at start for want of a variable, as line-bot-mcp-server 0.5.0 does."""
+NOT_PASSED = (
+    "; it names DEMO_API_TOKEN, set here but not passed to it (a stdio server gets only HOME, LOGNAME, PATH, "
+    "SHELL, TERM and USER of this environment): pass it on with "
+)
+
+
+def test_a_server_that_exits_naming_a_variable_set_here_but_not_passed_says_how_to_pass_it(  # type: ignore[no-untyped-def]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_cli
+) -> None:
+    """@postman/postman-mcp-server, replicate-mcp and line-bot-mcp-server exit at start naming the
+    variable their README says to export; exported, it still never reaches them, and the line quoted
+    "POSTMAN_API_KEY: Required" to a user who had set it. The line now says it was not passed and
+    how to pass it (never its value); passed with --env, nothing more is said."""
+    monkeypatch.setenv("DEMO_API_TOKEN", "s3cret-token-value")
+    out = tmp_path / "needy.json"
+    result = run_cli("snapshot", "--name", "needy", "--out", out, "--", PY, "-c", NEEDS_TOKEN)
+    assert result.exit_code == 2
+    [line] = [line for line in result.stderr.splitlines() if line.strip()]
+    assert line.startswith("error: server 'needy': the server closed the connection during start-up")
+    assert line.endswith("its last stderr lines: Please set DEMO_API_TOKEN" + NOT_PASSED + "--env DEMO_API_TOKEN")
+    assert "s3cret" not in result.stderr
+    given = run_cli("snapshot", "--name", "needy", "--out", out, "--env", "DEMO_API_TOKEN", "--", PY, "-c", NEEDS_TOKEN)
+    assert given.stderr.rstrip().endswith("its last stderr lines: Please set DEMO_API_TOKEN")
+    write_config(
+        tmp_path, f"[tool.mcp-stubgen.servers.needy]\ncommand = {json.dumps(PY)}\nargs = ['-c', {NEEDS_TOKEN!r}]\n"
+    )
+    configured = run_cli("snapshot", "--config", tmp_path / "pyproject.toml")
+    assert configured.exit_code == 2
+    assert configured.stderr.rstrip().endswith(
+        NOT_PASSED + 'its `env` in the config: DEMO_API_TOKEN = "${DEMO_API_TOKEN}"'
+    )
+
+
 def test_a_server_that_answers_nothing_is_tried_once_more_with_the_legacy_handshake(previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     """No answer to `server/discover` is read as a legacy server (the spec's rule): the server is
     started again for `initialize`; when that goes unanswered too, one error line follows the warning."""

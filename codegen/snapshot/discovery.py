@@ -64,6 +64,8 @@ from codegen.snapshot.format import (
 )
 from codegen.snapshot.stdio import (
     FIXED_HASH_SEED,
+    INHERITED_ENVIRONMENT,
+    INHERITED_NAMES,
     NOT_UTF_8,
     StdioProcess,
     StdioSession,
@@ -1418,7 +1420,50 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         message = _cause(server, leaf)
     if server.command is None:
         return message
-    return message + _stray_stdout(diagnostics, secrets) + _stderr_tail(diagnostics, secrets)
+    return (
+        message
+        + _stray_stdout(diagnostics, secrets)
+        + _stderr_tail(diagnostics, secrets)
+        + _unpassed_variables(server, diagnostics)
+    )
+
+
+def _unpassed_variables(server: ServerConfig, diagnostics: _Diagnostics) -> str:
+    """Advice for a stdio server that names, in what it printed, a variable set in this environment
+    that it was never given: a user who exported POSTMAN_API_KEY, as @postman/postman-mcp-server's
+    README says, read its "POSTMAN_API_KEY: Required" and could not tell that it was not passed on.
+    Names only, never a value."""
+    text = "\n".join(diagnostics.stray_stdout)
+    with contextlib.suppress(OSError, ValueError):
+        diagnostics.stderr_log.seek(0)
+        text += "\n" + diagnostics.stderr_log.read()
+    with contextlib.suppress(StubgenError):
+        given = {*INHERITED_ENVIRONMENT, *FIXED_HASH_SEED, *server_environment(server)}
+        named = {
+            match.start(): name
+            for name in os.environ
+            if len(name) >= _NAMED_VARIABLE_LENGTH
+            and name not in given
+            and (match := re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", text))
+        }
+        names = [named[start] for start in sorted(named)][:_NAMED_VARIABLES]
+        if not names:
+            return ""
+        listed, it = (names[0], "it") if len(names) == 1 else (", ".join(names), "them")
+        how = server.advise(
+            "its `env` in the config: " + ", ".join(f'{name} = "${{{name}}}"' for name in names),
+            " ".join(f"--env {name}" for name in names),
+        )
+        return (
+            f"; it names {listed}, set here but not passed to it (a stdio server gets only {INHERITED_NAMES} "
+            f"of this environment): pass {it} on with {how}"
+        )
+    return ""
+
+
+_NAMED_VARIABLE_LENGTH = 4
+"""Shorter names (`PWD`, `_`) are words a server's output has for other reasons."""
+_NAMED_VARIABLES = 3
 
 
 def _access_refused(server: ServerConfig, status: int, diagnostics: _Diagnostics | None) -> str:
