@@ -82,7 +82,7 @@ def test_misbehaving_stdio_server(mode: str, pattern: str, previous: Path, run_c
 
 
 NEEDS_TOKEN = "import sys; sys.exit('Please set DEMO_API_TOKEN')"
-"""A server that exits at start for want of a variable, as line-bot-mcp-server 0.5.0 does."""
+"""A server that exits at start for want of a variable, as line-bot-mcp-server 0.4.2 does."""
 NOT_PASSED = (
     "; it names DEMO_API_TOKEN, set here but not passed to it (a stdio server gets only HOME, LOGNAME, PATH, "
     "SHELL, TERM and USER of this environment): pass it on with "
