@@ -225,7 +225,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                             await _negotiate(peer, attempt)
                         result = await list_catalog(peer, attempt, warn, ttls)
                     except Exception as error:
-                        if _probe_unanswered(attempt, error, session):
+                        if _probe_unanswered(attempt, error, session) and not session.listening:
                             warn(_started_again(attempt))
                             started = None
                             continue  # leaving the session stops this server
@@ -234,6 +234,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                             started = None
                             continue
                         diagnostics.stray_stdout = tuple(session.stray)
+                        diagnostics.listening = session.listening
                         result, ttls = _failure(attempt, error, diagnostics), []
                     await session.close_input()
                     yield result, _fresh_seconds(ttls)
@@ -797,6 +798,8 @@ class _Diagnostics:
     """Why the server's message the SDK could not read (an integer longer than it reads, a lone
     surrogate) was dropped, where known."""
     stray_stdout: tuple[str, ...] = ()
+    listening: str = ""
+    """The URL a stdio server said on stdout it listens on (`StdioSession.listening`)."""
     """The last lines a stdio server wrote to stdout that are not JSON-RPC (`StdioSession.stray`)."""
     closed_during: str = ""
     """The request a stdio server closed the connection during: when it wrote nothing since, its
@@ -1416,6 +1419,8 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         message = later
     elif diagnostics.http_status is not None:
         message = _http_status_message(server, diagnostics.http_status, _answered(leaf), diagnostics.bearer_asked)
+    elif diagnostics.listening and isinstance(leaf, TimeoutError):
+        message = _serves_http(server, diagnostics)
     else:
         message = _cause(server, leaf)
     if server.command is None:
@@ -1425,6 +1430,18 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         + _stray_stdout(diagnostics, secrets)
         + _stderr_tail(diagnostics, secrets)
         + _unpassed_variables(server, diagnostics)
+    )
+
+
+def _serves_http(server: ServerConfig, diagnostics: _Diagnostics) -> str:
+    """The line for a stdio server that never answered and said it listens on a URL: officeagent-mcp
+    1.2.0 without its `--stdio` serves HTTP and logs as much to stdout. It is not started again for
+    the legacy handshake, whose wait would tell nothing more."""
+    return (
+        f"server {server.name!r}: no answer to the handshake within {server.timeouts.connect:g}s; it says it "
+        f"listens on {diagnostics.listening}, so it serves HTTP, not stdio: start it in its stdio mode (often a "
+        "--stdio or --transport stdio option), or "
+        + server.advise("give its URL as the server's `url`", "snapshot it with --url")
     )
 
 
