@@ -72,7 +72,7 @@ CLIENT_MEMBERS = frozenset(
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _MAX_LENGTH = 80
 
-NAMING_RULES = 8
+NAMING_RULES = 9
 """The rules a new snapshot's names follow. Rules 2 keep a digit with the letters beside it in
 snake_case names (`get_s3_object(s3_key=...)`, as the models name their fields and packages are named),
 where rules 1 split it off (`get_s_3_object(s_3_key=...)`); rules 3 keep it in class names too
@@ -92,7 +92,9 @@ whose names read alike after their URIs (`ui://widget/flights.html` and `ui://wi
 both `flights`: `read_flights` and `read_flights_v2`, where rules 1 to 6 give `read_flights_2` and
 `read_flights` by sort order), see `_told_apart_by_uri`; rules 8 make a nested input object's
 property whose one value (`const`) is also its default a required field (`FIXED_VALUE_RULES`), which
-rules 1 to 7 keep optional.
+rules 1 to 7 keep optional; rules 9 type a `type: "array"` whose one value (`const`) is an array as
+that value's list (`list[int]`, `CONST_ARRAY_RULES`), where rules 1 to 8 add a one-member `Enum`
+(`list[Any] | ScoreOutputRange`).
 
 A snapshot records rules 4 or later (`namingRules`) always. Rules 1 to 3 differ only where a letter is beside
 a digit (`naming_rules_apply`), so a snapshot made by them records them only when it has such a name;
@@ -293,6 +295,12 @@ FIXED_VALUE_RULES = 8
 """The first naming rules that make a nested input object's property whose `const` is also its default
 a required field: a discriminated union's members (pydantic's `operation: Literal["GetItem"] = "GetItem"`)
 differ only in it, so an item built without it matched several members and the call was refused."""
+
+CONST_ARRAY_RULES = 9
+"""The first naming rules that type a `type: "array"` whose `const` is an array (phocinae-mcp 0.2.6's
+`range`, `[2, 10]`) as that value's list, `list[int]`: datamodel-code-generator, given the array type
+beside the value's one-value `enum`, adds an `Enum` whose member is a list (`list[Any] |
+ScoreOutputRange`), a mutable class attribute ruff's default rules reject (RUF012)."""
 
 _TEMPLATE_EXPRESSION = re.compile(r"\{[^{}]*\}")
 _URI_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")

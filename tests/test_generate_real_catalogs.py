@@ -38,7 +38,10 @@ from PyPI, `yfmcp` (yfmcp 0.14.0, FastMCP 1 on mcp 1.x: a result that may be the
 `ImageContent`, whose `Annotations.priority` is a bounded number or null with a `null` default, which
 datamodel-code-generator makes a `RootModel[float]` whose root is `float | None`). On 2026-12-04,
 from PyPI, `dynamodb` (awslabs.dynamodb-mcp-server 2.1.8, FastMCP 3.4 on mcp 1.26, fake AWS keys: a
-`oneOf` of `$ref`s whose members are told apart by a `const` that is also the property's default)."""
+`oneOf` of `$ref`s whose members are told apart by a `const` that is also the property's default). On
+2026-12-04, from PyPI, `phocinae` (phocinae-mcp 0.2.6, protocol 2026-07-28: an output's `type: "array"`
+whose `const` is an array, which datamodel-code-generator typed as a list or an `Enum` whose member
+is the list, a mutable class attribute ruff's default rules reject, RUF012)."""
 
 from __future__ import annotations
 
@@ -67,7 +70,10 @@ PICKED = {
     "supabase": ("create_project",),  # @supabase/mcp-server-supabase: a `Literal` of 16 regions with a `Field`
     "azure": ("marketplace_product_list", "pricing_get"),  # @azure/mcp: `"` and `'` in one description
     "onmcp": ("landing_pages_generate",),  # 0nmcp: an object with properties and `additionalProperties: {}`
-    "kubernetes": ("kubectl_rollout",),  # mcp-server-kubernetes: `x: Literal[...] = (` where black hugs `Field(`
+    "kubernetes": ("kubectl_rollout",),
+    "phocinae": (
+        "score",
+    ),  # phocinae-mcp: an array `const` beside `type: "array"` in the output  # mcp-server-kubernetes: `x: Literal[...] = (` where black hugs `Field(`
     "mongodb": ("find",),  # mongodb-mcp-server: an `anyOf` of six `const`s, `Literal[1] | Literal[-1] | ...`
     "notion": ("API-move-page", "API-patch-page"),  # @notionhq/notion-mcp-server: 21 of its 24 modules failed,
     # among them a union in a class's bases split where it fits
@@ -274,6 +280,19 @@ def test_a_union_members_constant_with_its_default_is_a_required_field(
     assert get_item(operation="GetItem", **fields).operation == "GetItem"
     _, earlier = _rules_5_files(rules_5_package, "compute_performances_and_costs")
     assert 'operation: Literal["GetItem"] | None = Field(default=None, title="Operation")' in earlier
+
+
+def test_an_array_constant_is_typed_as_its_list_not_an_enum_of_it(
+    package: Path, rules_5_package: dict[str, bytes]
+) -> None:
+    """phocinae-mcp 0.2.6's `score` returns `range`, `type: "array"` and `const: [2, 10]`: its model
+    was `range: list[Any] | ScoreOutputRange`, an `Enum` whose one member is the list, which ruff's
+    default rules reject (RUF012, found in the seventeenth round). By rules 9 it is `list[int]`;
+    earlier rules keep the `Enum`, so a committed package does not change."""
+    _, models = _files(package, "score")
+    assert "    range: list[int]\n" in models and "Enum" not in models, models
+    _, earlier = _rules_5_files(rules_5_package, "score")
+    assert "range: list[Any] | ScoreOutputRange" in earlier
 
 
 def test_no_method_rebinds_one_of_its_arguments(package: Path) -> None:

@@ -144,6 +144,23 @@ def test_a_server_that_never_answers_the_probe_is_started_again_for_the_legacy_h
     assert (tmp_path / "auto.json").read_bytes() == (tmp_path / "pinned.json").read_bytes()
 
 
+def test_a_server_that_answers_the_probe_under_another_id_is_started_again_for_the_legacy_handshake(
+    tmp_path: Path, run_cli
+) -> None:  # type: ignore[no-untyped-def]
+    """effect-mcp 0.1.16 (Effect's `McpServer`) refuses `server/discover` with an error whose `id` is
+    its error code: that line counted as an answer, so the server was not started again for the
+    legacy handshake, and `snapshot` failed after `connect_timeout` advising to check that it is an
+    MCP server. An answer to no request it was sent is no answer: it is started again, as chroma-mcp is."""
+    log = tmp_path / "methods.log"
+    server = ("--", PY, RAW_SERVER, "--mode", "probe-answered-with-another-id", "--log", log)
+    auto = run_cli("snapshot", "--name", "effect", "--connect-timeout", "2", "--out", tmp_path / "auto.json", *server)
+    assert auto.exit_code == 0, auto.stderr
+    warning, wrote = [line for line in auto.stderr.splitlines() if line.strip()]
+    assert warning.startswith("warning: server 'effect': no answer to server/discover within 2s; started it again")
+    assert wrote.endswith("(5 tools, 0 resources, 0 templates, 1 prompt; protocol 2025-06-18)")
+    assert log.read_text().split()[:3] == ["server/discover", "initialize", "notifications/initialized"]
+
+
 def test_a_server_that_exits_on_the_probe_is_started_again_for_the_legacy_handshake(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     """An rmcp 1.x server (cortex-mcp 0.9.1) exits when `server/discover` comes before `initialize`,
     saying so on stderr: `auto` failed with "the server closed the connection during start-up" on

@@ -81,6 +81,41 @@ def test_misbehaving_stdio_server(mode: str, pattern: str, previous: Path, run_c
     assert digest(previous) == before
 
 
+NEEDS_TOKEN = "import sys; sys.exit('Please set DEMO_API_TOKEN')"
+"""A server that exits at start for want of a variable, as line-bot-mcp-server 0.4.2 does."""
+NOT_PASSED = (
+    "; it names DEMO_API_TOKEN, set here but not passed to it (a stdio server gets only HOME, LOGNAME, PATH, "
+    "SHELL, TERM and USER of this environment): pass it on with "
+)
+
+
+def test_a_server_that_exits_naming_a_variable_set_here_but_not_passed_says_how_to_pass_it(  # type: ignore[no-untyped-def]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_cli
+) -> None:
+    """@postman/postman-mcp-server, replicate-mcp and line-bot-mcp-server exit at start naming the
+    variable their README says to export; exported, it still never reaches them, and the line quoted
+    "POSTMAN_API_KEY: Required" to a user who had set it. The line now says it was not passed and
+    how to pass it (never its value); passed with --env, nothing more is said."""
+    monkeypatch.setenv("DEMO_API_TOKEN", "s3cret-token-value")
+    out = tmp_path / "needy.json"
+    result = run_cli("snapshot", "--name", "needy", "--out", out, "--", PY, "-c", NEEDS_TOKEN)
+    assert result.exit_code == 2
+    [line] = [line for line in result.stderr.splitlines() if line.strip()]
+    assert line.startswith("error: server 'needy': the server closed the connection during start-up")
+    assert line.endswith("its last stderr lines: Please set DEMO_API_TOKEN" + NOT_PASSED + "--env DEMO_API_TOKEN")
+    assert "s3cret" not in result.stderr
+    given = run_cli("snapshot", "--name", "needy", "--out", out, "--env", "DEMO_API_TOKEN", "--", PY, "-c", NEEDS_TOKEN)
+    assert given.stderr.rstrip().endswith("its last stderr lines: Please set DEMO_API_TOKEN")
+    write_config(
+        tmp_path, f"[tool.mcp-stubgen.servers.needy]\ncommand = {json.dumps(PY)}\nargs = ['-c', {NEEDS_TOKEN!r}]\n"
+    )
+    configured = run_cli("snapshot", "--config", tmp_path / "pyproject.toml")
+    assert configured.exit_code == 2
+    assert configured.stderr.rstrip().endswith(
+        NOT_PASSED + 'its `env` in the config: DEMO_API_TOKEN = "${DEMO_API_TOKEN}"'
+    )
+
+
 def test_a_server_that_answers_nothing_is_tried_once_more_with_the_legacy_handshake(previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     """No answer to `server/discover` is read as a legacy server (the spec's rule): the server is
     started again for `initialize`; when that goes unanswered too, one error line follows the warning."""
@@ -93,6 +128,28 @@ def test_a_server_that_answers_nothing_is_tried_once_more_with_the_legacy_handsh
     assert warning.startswith("warning: server 'raw': no answer to server/discover within 1s; started it again")
     assert error.startswith("error: server 'raw': no answer to the handshake within 1s; check that it is an MCP server")
     assert "Traceback" not in result.stderr
+    assert digest(previous) == before
+
+
+def test_a_server_that_says_it_listens_on_http_is_named_an_http_server_without_a_second_wait(  # type: ignore[no-untyped-def]
+    previous: Path, run_cli
+) -> None:
+    """officeagent-mcp 1.2.0 started without `--stdio` serves HTTP and logs "Now listening on:
+    http://localhost:5000" to stdout: `snapshot` waited `connect_timeout`, started it again for the
+    legacy handshake, waited again, and said to check that it is an MCP server, its stdout tail
+    leaving out the line that says where it listens (found in the seventeenth round). It is named an
+    HTTP server after the first wait, with the two ways out."""
+    before = digest(previous)
+    result = run_cli(
+        "snapshot", "--name", "raw", "--out", previous, "--connect-timeout", "1", "--", PY, RAW, "--mode", "serves-http"
+    )
+    assert result.exit_code == 2
+    assert_one_line_error(
+        result.stderr,
+        r"^error: server 'raw': no answer to the handshake within 1s; it says it listens on http://localhost:5000, "
+        r"so it serves HTTP, not stdio: start it in its stdio mode \(often a --stdio or --transport stdio option\), "
+        r"or snapshot it with --url; its stdout lines",
+    )
     assert digest(previous) == before
 
 

@@ -33,6 +33,7 @@ from codegen.generate.member_names import member_renames
 from codegen.generate.parallel import MAX_BATCH
 from codegen.identifiers import (
     ASCII_RULES,
+    CONST_ARRAY_RULES,
     FIXED_VALUE_RULES,
     RUNTIME_EXPORTS,
     TASK_EXPORTS,
@@ -1351,24 +1352,25 @@ def _cut(text: str) -> str:
 
 def for_datamodel(schema: Any, output_root: Any, naming_rules: int) -> Any:
     """The schema as datamodel-code-generator gets it: defaults it would mistype dropped, a `const`
-    object or array written as a one-value `enum`, by naming rules 6 draft-07's tuple `items` (and
-    its `additionalItems`) written as `prefixItems` (and `items`), which datamodel-code-generator would
-    type as a list of any of its members (earlier rules keep that `list`, so an upgrade turns no
-    committed keyword's `list` into a `tuple`), free text cut to `MAX_TEXT`, and objects open
-    (`additionalProperties: true`) unless the schema closes them outright: the tool's own schema,
-    checked by the runtime, decides which keys an object may have, and the model keeps them all.
+        object or array written as a one-value `enum`, by naming rules 6 draft-07's tuple `items` (and
+        its `additionalItems`) written as `prefixItems` (and `items`), which datamodel-code-generator would
+        type as a list of any of its members (earlier rules keep that `list`, so an upgrade turns no
+        committed keyword's `list` into a `tuple`), free text cut to `MAX_TEXT`, and objects open
+        (`additionalProperties: true`) unless the schema closes them outright: the tool's own schema,
+        checked by the runtime, decides which keys an object may have, and the model keeps them all.
 
-    An input default (`output_root` is None) is the server's to apply when an argument is not given,
-    so all go. An output default stays only if it fits its schema (`_fits`, with `output_root` to
-    resolve local `$ref`s) and is not the string of a formatted string: datamodel-code-generator
-    writes a default as given, so `x: str = 5` or a `str` assigned to an `AnyUrl` field would fail
-    `mypy --strict`, and a model default missing a required key would fail every validation that
-    omits the field. A `const` object or array that is not required gets `= None` without `| None`;
-    the same value as `enum: [value]` (equal in JSON Schema) gets `| None`. By naming rules 8 a nested
-    input object's property whose `const` is also its default is required (`_fixed_values_required`).
-    A keyword outside
-    `SCHEMA_KEYWORDS` is dropped, and so is a pattern pydantic's Rust engine cannot compile
-    (`linear_pattern`).
+        An input default (`output_root` is None) is the server's to apply when an argument is not given,
+        so all go. An output default stays only if it fits its schema (`_fits`, with `output_root` to
+        resolve local `$ref`s) and is not the string of a formatted string: datamodel-code-generator
+        writes a default as given, so `x: str = 5` or a `str` assigned to an `AnyUrl` field would fail
+        `mypy --strict`, and a model default missing a required key would fail every validation that
+        omits the field. A `const` object or array that is not required gets `= None` without `| None`;
+        the same value as `enum: [value]` (equal in JSON Schema) gets `| None`. By naming rules 8 a nested
+        input object's property whose `const` is also its default is required (`_fixed_values_required`),
+    and by naming rules 9 an array type whose `const` is an array loses its `type` (`_typed_const_array`).
+        A keyword outside
+        `SCHEMA_KEYWORDS` is dropped, and so is a pattern pydantic's Rust engine cannot compile
+        (`linear_pattern`).
     """
 
     def edit(path: Path, node: dict[str, Any]) -> dict[str, Any]:
@@ -1382,7 +1384,9 @@ def for_datamodel(schema: Any, output_root: Any, naming_rules: int) -> Any:
                 value = {name: inner for name, inner in value.items() if linear_pattern(name)}
             if key == "const" and isinstance(value, dict | list):
                 result["enum"] = [value]
-            elif key == "enum" and isinstance(node.get("const"), dict | list):
+            elif (key == "enum" and isinstance(node.get("const"), dict | list)) or (
+                key == "type" and _typed_const_array(node, naming_rules)
+            ):
                 continue
             elif key in ("description", "title") and isinstance(value, str) and len(value) > MAX_TEXT:
                 result[key] = _cut(value)
@@ -1400,6 +1404,12 @@ def for_datamodel(schema: Any, output_root: Any, naming_rules: int) -> Any:
         return result
 
     return rebuilt(schema, edit, skip=_NOT_SCHEMAS)
+
+
+def _typed_const_array(node: dict[str, Any], naming_rules: int) -> bool:
+    """Whether a node is an array type whose `const` is an array, which by naming rules 9 is given
+    datamodel-code-generator as its one-value `enum` alone (`CONST_ARRAY_RULES`)."""
+    return naming_rules >= CONST_ARRAY_RULES and node.get("type") == "array" and isinstance(node.get("const"), list)
 
 
 def _fixed_values_required(node: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:

@@ -107,6 +107,15 @@ meeting object is large and can include the invite HTML and the meeting passcode
 `get-online-meeting`), as "includes" does; "you can include your API key" is still a request."""
 _CONTENT_LEAD_REACH: Final = 30
 
+_REFUSAL_LEAD = re.compile(
+    r"\b(?:never|do\s+not|don'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|not\s+to)\s+$",
+    re.IGNORECASE,
+)
+"""What comes just before the verb when the text forbids sending a secret ("Never pass credentials.":
+officeagent-mcp 1.2.0's `register_document` and instructions), the opposite of a request; one that
+names whose secret ("do not pass your password anywhere but here") is still read as a request."""
+_REFUSAL_LEAD_REACH: Final = 20
+
 _OWNED = re.compile(r"\b(?:your|users?'?s?)\b", re.IGNORECASE)
 """Whose secret a request names: the caller's ("your", "the user's") is asked for even in a switch."""
 
@@ -245,6 +254,15 @@ def _is_a_destination(text: str, match: re.Match[str]) -> bool:
     return secret >= 0 and _TO_A_SECRET.search(text, match.start(), secret) is not None
 
 
+def _forbids(text: str, match: re.Match[str]) -> bool:
+    """Whether a request's verb is forbidden ("never pass", "do not include"), not asked for."""
+    verb = match.start("verb")
+    return (
+        verb >= 0
+        and _REFUSAL_LEAD.search(text, max(0, verb - _REFUSAL_LEAD_REACH), verb) is not None
+    )
+
+
 def _own_section_tags(text: str) -> tuple[int, ...]:
     """Where the `<instructions>` tag that opens `text` starts, and the tag that closes it, if any."""
     opening = _OPENING_SECTION.match(text)
@@ -285,7 +303,7 @@ def audit_text(text: str, *, switch: bool = False) -> list[TextFinding]:
                 or _names_a_setting(visible, match.end())
                 or _is_a_destination(visible, match)
                 or _tells_what_it_holds(visible, match)
-                or (switch and _OWNED.search(match.group()) is None)
+                or ((switch or _forbids(visible, match)) and _OWNED.search(match.group()) is None)
             ):
                 continue
             if kind == SYSTEM_MARKUP and match.start() in own_sections:

@@ -72,9 +72,11 @@ def catalog_findings(snapshot: Snapshot, since: Snapshot | None = None) -> list[
 
     With `since`, only the findings that snapshot did not have in the same entity at the same place:
     an entry whose definition did not change is not read again, so drift over a large catalog audits
-    only what moved."""
+    only what moved. The instructions are the server's whatever id each snapshot gave it, as its
+    entries are: two snapshots of one server taken under two names (over stdio and over HTTP) have
+    the same instructions, which are no new finding."""
     found = []
-    earlier = since.instructions if since is not None and since.server == snapshot.server else None
+    earlier = since.instructions if since is not None else None
     if since is None or earlier != snapshot.instructions:
         before = set(audit_text(earlier or ""))
         found += [

@@ -64,6 +64,8 @@ from codegen.snapshot.format import (
 )
 from codegen.snapshot.stdio import (
     FIXED_HASH_SEED,
+    INHERITED_ENVIRONMENT,
+    INHERITED_NAMES,
     NOT_UTF_8,
     StdioProcess,
     StdioSession,
@@ -223,7 +225,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                             await _negotiate(peer, attempt)
                         result = await list_catalog(peer, attempt, warn, ttls)
                     except Exception as error:
-                        if _probe_unanswered(attempt, error, session):
+                        if _probe_unanswered(attempt, error, session) and not session.listening:
                             warn(_started_again(attempt))
                             started = None
                             continue  # leaving the session stops this server
@@ -232,6 +234,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                             started = None
                             continue
                         diagnostics.stray_stdout = tuple(session.stray)
+                        diagnostics.listening = session.listening
                         result, ttls = _failure(attempt, error, diagnostics), []
                     await session.close_input()
                     yield result, _fresh_seconds(ttls)
@@ -795,6 +798,8 @@ class _Diagnostics:
     """Why the server's message the SDK could not read (an integer longer than it reads, a lone
     surrogate) was dropped, where known."""
     stray_stdout: tuple[str, ...] = ()
+    listening: str = ""
+    """The URL a stdio server said on stdout it listens on (`StdioSession.listening`)."""
     """The last lines a stdio server wrote to stdout that are not JSON-RPC (`StdioSession.stray`)."""
     closed_during: str = ""
     """The request a stdio server closed the connection during: when it wrote nothing since, its
@@ -1414,11 +1419,68 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         message = later
     elif diagnostics.http_status is not None:
         message = _http_status_message(server, diagnostics.http_status, _answered(leaf), diagnostics.bearer_asked)
+    elif diagnostics.listening and isinstance(leaf, TimeoutError):
+        message = _serves_http(server, diagnostics)
     else:
         message = _cause(server, leaf)
     if server.command is None:
         return message
-    return message + _stray_stdout(diagnostics, secrets) + _stderr_tail(diagnostics, secrets)
+    return (
+        message
+        + _stray_stdout(diagnostics, secrets)
+        + _stderr_tail(diagnostics, secrets)
+        + _unpassed_variables(server, diagnostics)
+    )
+
+
+def _serves_http(server: ServerConfig, diagnostics: _Diagnostics) -> str:
+    """The line for a stdio server that never answered and said it listens on a URL: officeagent-mcp
+    1.2.0 without its `--stdio` serves HTTP and logs as much to stdout. It is not started again for
+    the legacy handshake, whose wait would tell nothing more."""
+    return (
+        f"server {server.name!r}: no answer to the handshake within {server.timeouts.connect:g}s; it says it "
+        f"listens on {diagnostics.listening}, so it serves HTTP, not stdio: start it in its stdio mode (often a "
+        "--stdio or --transport stdio option), or "
+        + server.advise("give its URL as the server's `url`", "snapshot it with --url")
+    )
+
+
+def _unpassed_variables(server: ServerConfig, diagnostics: _Diagnostics) -> str:
+    """Advice for a stdio server that names, in what it printed, a variable set in this environment
+    that it was never given: a user who exported POSTMAN_API_KEY, as @postman/postman-mcp-server's
+    README says, read its "POSTMAN_API_KEY: Required" and could not tell that it was not passed on.
+    Names only, never a value."""
+    text = "\n".join(diagnostics.stray_stdout)
+    with contextlib.suppress(OSError, ValueError):
+        diagnostics.stderr_log.seek(0)
+        text += "\n" + diagnostics.stderr_log.read()
+    with contextlib.suppress(StubgenError):
+        given = {*INHERITED_ENVIRONMENT, *FIXED_HASH_SEED, *server_environment(server)}
+        named = {
+            match.start(): name
+            for name in os.environ
+            if len(name) >= _NAMED_VARIABLE_LENGTH
+            and name not in given
+            and (match := re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", text))
+        }
+        names = [named[start] for start in sorted(named)][:_NAMED_VARIABLES]
+        if not names:
+            return ""
+        listed, it = (names[0], "it") if len(names) == 1 else (", ".join(names), "them")
+        how = server.advise(
+            "its `env` in the config: " + ", ".join(f'{name} = "${{{name}}}"' for name in names),
+            " ".join(f"--env {name}" for name in names),
+        )
+        return (
+            f"; it names {listed}, set here but not passed to it (a stdio server gets only {INHERITED_NAMES} "
+            f"of this environment): pass {it} on with {how}"
+        )
+    return ""
+
+
+_NAMED_VARIABLE_LENGTH = 4
+"""Shorter names (`PWD`, `_`) are words a server's output has for other reasons."""
+_NAMED_VARIABLES = 3
 
 
 def _access_refused(server: ServerConfig, status: int, diagnostics: _Diagnostics | None) -> str:

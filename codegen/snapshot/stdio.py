@@ -17,6 +17,7 @@ from __future__ import annotations
 import atexit
 import logging
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -65,6 +66,9 @@ _sdk_log = logging.getLogger("mcp.client.stdio")
 
 STRAY_LINES = 5
 """How many of the last lines a server wrote to stdout that are not JSON-RPC a session keeps."""
+LISTENING = re.compile(r"\blistening on:?\s+(https?://[^\s,;'\"]+)", re.IGNORECASE)
+"""What an HTTP server writes as it starts ("Now listening on: http://localhost:5000", ASP.NET's): a
+server started where a stdio one was expected (officeagent-mcp 1.2.0 without `--stdio`)."""
 STRAY_CHARACTERS = 1000
 """A longer such line is kept as its length alone: it is no message, and cutting it could cut a secret
 that scrubbing then would not recognise."""
@@ -303,8 +307,12 @@ class StdioSession:
         self._stdin: Any = None
         self._stdout_pipe: Any = None
         self.answered = False
-        """Whether the server has answered any request (a server that never answers
-        `server/discover` is started again for the legacy handshake)."""
+        """Whether the server has answered a request it was sent (a server that never answers
+        `server/discover` is started again for the legacy handshake; an answer carrying an id no
+        request had is no answer: effect-mcp 0.1.16 answers the probe with its error code as the id)."""
+        self.listening = ""
+        """The URL a line on stdout that is not JSON-RPC says the server listens on: an HTTP server never
+        answers on stdio, and its later log lines push that one out of `stray`."""
         self.stray: deque[str] = deque(maxlen=STRAY_LINES)
         """The last lines the server wrote to stdout that are not JSON-RPC: a server that prints its
         error there (a banner, "installation not complete") and exits says why only in them."""
@@ -385,6 +393,8 @@ class StdioSession:
             if reason is not None:
                 self._end(Unreadable(reason, line))
             elif not self._refuse_unreadable_answer(line, unparsed):
+                if not self.listening and (listening := LISTENING.search(line[:STRAY_CHARACTERS])):
+                    self.listening = listening.group(1)
                 shown = line if len(line) <= 200 else line[:200] + "..."
                 self.stray.append(line.strip() if len(line) <= STRAY_CHARACTERS else f"({len(line):,} characters)")
                 _sdk_log.error("Failed to parse JSONRPC message from server: %s: %r", unparsed, shown)
@@ -398,11 +408,11 @@ class StdioSession:
             if type(message["method"]) is str and type(message.get("id")) in (int, str):
                 self._answer(message["id"], message["method"])
             return  # a notification: discovery has no use for any
-        self.answered = True
         request_id = message.get("id")
         answer = self._pending.get(request_id) if type(request_id) is int else None
         if answer is None or answer.done():
             return
+        self.answered = True
         from codegen.snapshot.wire import NEITHER_RESULT_NOR_ERROR, NOT_AN_ANSWER, RemoteError
 
         result, refusal = message.get("result"), message.get("error")

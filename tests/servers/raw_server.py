@@ -9,7 +9,10 @@ refuses every call there for want of `initialize`, as kglite 0.21.2 does). Mode 
 capabilities, so it lists nothing. Mode `probe-kills-reader` is a Python SDK 1.6 server (chroma-mcp
 0.2.6): `server/discover` fails its request validation, which ends its reading task without an
 answer, and the next line it is sent ends the process. Mode `probe-exits` is an rmcp 1.x server
-(cortex-mcp 0.9.1): `server/discover` before `initialize` makes it say so on stderr and exit.
+(cortex-mcp 0.9.1): `server/discover` before `initialize` makes it say so on stderr and exit. Mode
+`serves-http` is officeagent-mcp 1.2.0 without `--stdio`: it serves HTTP, says so on stdout, and
+answers nothing on stdin. Mode `probe-answered-with-another-id` is effect-mcp 0.1.16 (Effect's `McpServer`): it refuses
+`server/discover` with an error whose `id` is its error code, not the request's.
 """
 
 from __future__ import annotations
@@ -122,6 +125,14 @@ def handle(mode: str, message: dict[str, object], delay: float = 0.0) -> None:
         if mode == "dual-era":  # the serverInfo stamp is optional in 2026-07-28
             result["_meta"] = {"io.modelcontextprotocol/serverInfo": {"name": "raw-dual", "version": "0.3.0"}}
         answer(request_id, result)
+    elif method == "server/discover" and mode == "probe-answered-with-another-id":
+        error = {
+            "_tag": "Defect",
+            "code": 1,
+            "message": "A defect occurred",
+            "data": "Unknown request tag: server/discover",
+        }
+        send({"jsonrpc": "2.0", "id": -32603, "error": error})
     elif method == "server/discover":
         if mode == "noisy-probe":
             sys.stderr.write("warning: unrelated noise while probing server/discover\n")
@@ -391,6 +402,12 @@ def main() -> None:
         sys.stdout.write("  Installation not complete. Run: example-mcp-install\n")
         sys.exit(1)
     if mode == "hang":
+        hang()
+    if mode == "serves-http":  # officeagent-mcp 1.2.0 without --stdio: ASP.NET serves HTTP, logs to stdout
+        for line in ("Now listening on: http://localhost:5000", "Application started. Press Ctrl+C to shut down."):
+            sys.stdout.write(f"info: Microsoft.Hosting.Lifetime[14]\n      {line}\n")
+        sys.stdout.write("info: Microsoft.Hosting.Lifetime[0]\n      Hosting environment: Production\n")
+        sys.stdout.flush()
         hang()
     if mode == "init-watchdog":  # biomcp 0.9.3 (rmcp): exits unless a request arrives within `--delay` seconds
         import select
