@@ -1352,25 +1352,24 @@ def _cut(text: str) -> str:
 
 def for_datamodel(schema: Any, output_root: Any, naming_rules: int) -> Any:
     """The schema as datamodel-code-generator gets it: defaults it would mistype dropped, a `const`
-        object or array written as a one-value `enum`, by naming rules 6 draft-07's tuple `items` (and
-        its `additionalItems`) written as `prefixItems` (and `items`), which datamodel-code-generator would
-        type as a list of any of its members (earlier rules keep that `list`, so an upgrade turns no
-        committed keyword's `list` into a `tuple`), free text cut to `MAX_TEXT`, and objects open
-        (`additionalProperties: true`) unless the schema closes them outright: the tool's own schema,
-        checked by the runtime, decides which keys an object may have, and the model keeps them all.
+    object or array written as a one-value `enum`, by naming rules 6 draft-07's tuple `items` (and
+    its `additionalItems`) written as `prefixItems` (and `items`), which datamodel-code-generator would
+    type as a list of any of its members (earlier rules keep that `list`, so an upgrade turns no
+    committed keyword's `list` into a `tuple`), free text cut to `MAX_TEXT`, and objects open
+    (`additionalProperties: true`) unless the schema closes them outright: the tool's own schema,
+    checked by the runtime, decides which keys an object may have, and the model keeps them all.
 
-        An input default (`output_root` is None) is the server's to apply when an argument is not given,
-        so all go. An output default stays only if it fits its schema (`_fits`, with `output_root` to
-        resolve local `$ref`s) and is not the string of a formatted string: datamodel-code-generator
-        writes a default as given, so `x: str = 5` or a `str` assigned to an `AnyUrl` field would fail
-        `mypy --strict`, and a model default missing a required key would fail every validation that
-        omits the field. A `const` object or array that is not required gets `= None` without `| None`;
-        the same value as `enum: [value]` (equal in JSON Schema) gets `| None`. By naming rules 8 a nested
-        input object's property whose `const` is also its default is required (`_fixed_values_required`),
+    An input default (`output_root` is None) is the server's to apply when an argument is not given,
+    so all go. An output default stays only if it fits its schema (`_fits`, with `output_root` to
+    resolve local `$ref`s) and is not the string of a formatted string: datamodel-code-generator
+    writes a default as given, so `x: str = 5` or a `str` assigned to an `AnyUrl` field would fail
+    `mypy --strict`, and a model default missing a required key would fail every validation that
+    omits the field. A `const` object or array that is not required gets `= None` without `| None`;
+    the same value as `enum: [value]` (equal in JSON Schema) gets `| None`. By naming rules 8 a nested
+    input object's property whose `const` is also its default is required (`_fixed_values_required`),
     and by naming rules 9 an array type whose `const` is an array loses its `type` (`_typed_const_array`).
-        A keyword outside
-        `SCHEMA_KEYWORDS` is dropped, and so is a pattern pydantic's Rust engine cannot compile
-        (`linear_pattern`).
+    A keyword outside `SCHEMA_KEYWORDS` is dropped, and so is a pattern pydantic's Rust engine cannot
+    compile (`linear_pattern`).
     """
 
     def edit(path: Path, node: dict[str, Any]) -> dict[str, Any]:
