@@ -747,3 +747,20 @@ def test_an_extension_keyword_is_text_and_an_unknown_one_is_uncomparable() -> No
     assert found({"contentEncodingX": "base64"}) == [
         ("schema-uncomparable", "/inputSchema/properties/s/contentEncodingX", "breaking")
     ]
+
+
+def test_a_fresh_snapshot_is_judged_by_the_naming_rules_of_the_one_it_follows() -> None:
+    """An old committed snapshot (rules 1, as format 1 files are read) against a fresh one (rules 8)
+    where the server only added a union branch: the package regenerated in its place keeps rules 1
+    (`keep_names`), so the classes rules 6 would no longer make are no change the server made. It
+    reported a `model-renamed` and two `model-value-boxed`, all breaking."""
+    page = {"type": "array", "items": {**INT, "minimum": 1}}
+    shapes = [obj({"r": {"type": "number"}}), obj({"side": {"type": "number"}})]
+
+    def catalog(members: list[dict[str, Any]], naming_rules: int) -> Snapshot:
+        schema = obj({"s3Key": S, "pages": page, "shape": {"anyOf": members}})
+        return replace(snap((tool("get_s3_object", inp=schema, out=obj({"sizes": page})),)), naming_rules=naming_rules)
+
+    old, fresh = catalog(shapes, 1), catalog([*shapes, obj({"w": {"type": "number"}})], 8)
+    assert old.naming_rules == 1
+    assert rules((old, fresh)) == rules((old, keep_names(old, fresh, None))) == ["in-type-widened"]
