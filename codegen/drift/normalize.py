@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from typing import Any
 
 from codegen.runtime._schema_check import _json_key as json_key
@@ -177,7 +176,6 @@ def _canonicalize(node: JSON) -> JSON:
         if key in out and any(out[key] is default or out[key] == default for default in defaults):
             del out[key]
     if out.get("type") == ["integer"]:
-        _inclusive_integer_bounds(out)
         for key, limit in SAFE_INTEGER_BOUNDS.items():
             if same(out.get(key), limit):
                 del out[key]
@@ -185,22 +183,6 @@ def _canonicalize(node: JSON) -> JSON:
         if out.get(key) in ({}, []):
             del out[key]
     return out
-
-
-def _inclusive_integer_bounds(node: JSON) -> None:
-    """Write an integer's exclusive bounds as the inclusive ones they equal, keeping the tighter:
-    `exclusiveMaximum: 1000000` is `maximum: 999999` (pydantic's `lt=` and `le=` spell one bound two
-    ways, and mcp-server-fetch moved from one to the other)."""
-    for exclusive, inclusive, lower in (("exclusiveMinimum", "minimum", True), ("exclusiveMaximum", "maximum", False)):
-        bound, current = node.get(exclusive), node.get(inclusive)
-        unusable = current is not None and not _numbers(current)
-        if unusable or not isinstance(bound, int | float) or isinstance(bound, bool) or not math.isfinite(bound):
-            continue
-        del node[exclusive]
-        nearest = math.floor(bound) + 1 if lower else math.ceil(bound) - 1
-        if current is not None:
-            nearest = max(nearest, current) if lower else min(nearest, current)
-        node[inclusive] = nearest
 
 
 def _enum_union(node: JSON) -> JSON:
