@@ -764,3 +764,36 @@ def test_a_fresh_snapshot_is_judged_by_the_naming_rules_of_the_one_it_follows() 
     old, fresh = catalog(shapes, 1), catalog([*shapes, obj({"w": {"type": "number"}})], 8)
     assert old.naming_rules == 1
     assert rules((old, fresh)) == rules((old, keep_names(old, fresh, None))) == ["in-type-widened"]
+
+
+def test_a_class_gone_with_its_property_is_not_renamed_to_one_come_with_another() -> None:
+    """pagerduty-mcp 1.0.0 to 1.1.0 replaced `list_incidents`' `query_model` argument (an object) by
+    plain arguments and added a `priority` object to each incident it returns: `model-renamed` said
+    `ListIncidentsOutputPriorityReference` was what `ListIncidentsInputIncidentQuery` had become,
+    though each class went or came with its own property (`in-property-removed`,
+    `out-property-added`). A class that takes another's place in the same field is still renamed."""
+    query = obj({"since": S, "limit": INT}, **{"additionalProperties": False})
+    priority = obj({"id": S, "summary": S}, ("id",))
+
+    def catalog(inp: dict[str, Any], out: dict[str, Any]) -> Snapshot:
+        return snap((tool("list_incidents", inp=inp, out=out),))
+
+    before = catalog(
+        obj({"query_model": {"$ref": "#/$defs/IncidentQuery"}}, **{"$defs": {"IncidentQuery": query}}), obj({"n": INT})
+    )
+    after = catalog(
+        obj({"since": S}),
+        obj(
+            {"n": INT, "priority": {"$ref": "#/$defs/PriorityReference"}}, **{"$defs": {"PriorityReference": priority}}
+        ),
+    )
+    assert sorted(rules((before, after))) == ["in-optional-added", "in-property-removed", "out-property-added"]
+    moved = catalog(obj({"where": {"$ref": "#/$defs/Query"}}, **{"$defs": {"Query": query}}), obj({"n": INT}))
+    reshaped = catalog(
+        obj({"where": {"$ref": "#/$defs/Filter"}}, **{"$defs": {"Filter": obj({"since": S})}}), obj({"n": INT})
+    )
+    [renamed] = [found for found in compare_snapshots(moved, reshaped) if found.rule == "model-renamed"]
+    assert renamed.old == ["ListIncidentsInputQuery"] and renamed.new == ["ListIncidentsInputFilter"], (
+        renamed.old,
+        renamed.new,
+    )
