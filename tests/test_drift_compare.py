@@ -372,6 +372,26 @@ def test_an_integers_bound_at_the_javascript_safe_limit_is_no_bound() -> None:
     assert rules(inputs({"type": "number"}, {"type": "integer", "maximum": 9007199254740991})) == ["in-type-narrowed"]
 
 
+def test_an_integers_exclusive_bound_is_the_inclusive_one_it_equals() -> None:
+    """mcp-server-fetch 2026.6.4 to 2026.10.19 re-spelled `max_length` (an integer) from
+    `exclusiveMinimum: 0, exclusiveMaximum: 1000000` to `minimum: 1, maximum: 999999`: the same
+    integers, reported as two breaking `in-bound-tightened`. A number's exclusive bound is still one."""
+    old = {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 1000000}
+    new = {"type": "integer", "minimum": 1, "maximum": 999999}
+    assert rules(inputs(old, new)) == rules(outputs(new, old)) == []
+    nullable = {"anyOf": [{"type": "integer", "exclusiveMaximum": 10.5}, {"type": "null"}]}
+    assert rules(inputs(nullable, {"type": ["integer", "null"], "maximum": 10})) == []
+    assert (
+        rules(inputs({"type": "integer", "maximum": 5, "exclusiveMaximum": 9}, {"type": "integer", "maximum": 5})) == []
+    )
+    [tightened] = findings(inputs(old, {**new, "maximum": 999998}))
+    assert tightened.rule == "in-bound-tightened" and tightened.path.endswith("/maximum")
+    assert "from exclusiveMaximum 1000000 to maximum 999998" in tightened.message  # as the server wrote them
+    assert rules(inputs(old, {**old, "exclusiveMaximum": 1000001})) == ["in-bound-relaxed"]
+    number = {"type": "number", "exclusiveMaximum": 10}
+    assert rules(inputs(number, {"type": "number", "maximum": 9})) == ["in-bound-tightened"]
+
+
 def test_fastmcps_boilerplate_description_of_a_wrapped_result_is_not_text_a_model_reads() -> None:
     """FastMCP 2 describes each wrapped result's schema "Generic wrapper for non-object return types.",
     FastMCP 3 does not: mcp-atlassian 0.22.1 to 0.23.0 reported 85 dangerous `schema-text-changed`

@@ -747,3 +747,53 @@ def test_an_extension_keyword_is_text_and_an_unknown_one_is_uncomparable() -> No
     assert found({"contentEncodingX": "base64"}) == [
         ("schema-uncomparable", "/inputSchema/properties/s/contentEncodingX", "breaking")
     ]
+
+
+def test_a_fresh_snapshot_is_judged_by_the_naming_rules_of_the_one_it_follows() -> None:
+    """An old committed snapshot (rules 1, as format 1 files are read) against a fresh one (rules 8)
+    where the server only added a union branch: the package regenerated in its place keeps rules 1
+    (`keep_names`), so the classes rules 6 would no longer make are no change the server made. It
+    reported a `model-renamed` and two `model-value-boxed`, all breaking."""
+    page = {"type": "array", "items": {**INT, "minimum": 1}}
+    shapes = [obj({"r": {"type": "number"}}), obj({"side": {"type": "number"}})]
+
+    def catalog(members: list[dict[str, Any]], naming_rules: int) -> Snapshot:
+        schema = obj({"s3Key": S, "pages": page, "shape": {"anyOf": members}})
+        return replace(snap((tool("get_s3_object", inp=schema, out=obj({"sizes": page})),)), naming_rules=naming_rules)
+
+    old, fresh = catalog(shapes, 1), catalog([*shapes, obj({"w": {"type": "number"}})], 8)
+    assert old.naming_rules == 1
+    assert rules((old, fresh)) == rules((old, keep_names(old, fresh, None))) == ["in-type-widened"]
+
+
+def test_a_class_gone_with_its_property_is_not_renamed_to_one_come_with_another() -> None:
+    """pagerduty-mcp 1.0.0 to 1.1.0 replaced `list_incidents`' `query_model` argument (an object) by
+    plain arguments and added a `priority` object to each incident it returns: `model-renamed` said
+    `ListIncidentsOutputPriorityReference` was what `ListIncidentsInputIncidentQuery` had become,
+    though each class went or came with its own property (`in-property-removed`,
+    `out-property-added`). A class that takes another's place in the same field is still renamed."""
+    query = obj({"since": S, "limit": INT}, **{"additionalProperties": False})
+    priority = obj({"id": S, "summary": S}, ("id",))
+
+    def catalog(inp: dict[str, Any], out: dict[str, Any]) -> Snapshot:
+        return snap((tool("list_incidents", inp=inp, out=out),))
+
+    before = catalog(
+        obj({"query_model": {"$ref": "#/$defs/IncidentQuery"}}, **{"$defs": {"IncidentQuery": query}}), obj({"n": INT})
+    )
+    after = catalog(
+        obj({"since": S}),
+        obj(
+            {"n": INT, "priority": {"$ref": "#/$defs/PriorityReference"}}, **{"$defs": {"PriorityReference": priority}}
+        ),
+    )
+    assert sorted(rules((before, after))) == ["in-optional-added", "in-property-removed", "out-property-added"]
+    moved = catalog(obj({"where": {"$ref": "#/$defs/Query"}}, **{"$defs": {"Query": query}}), obj({"n": INT}))
+    reshaped = catalog(
+        obj({"where": {"$ref": "#/$defs/Filter"}}, **{"$defs": {"Filter": obj({"since": S})}}), obj({"n": INT})
+    )
+    [renamed] = [found for found in compare_snapshots(moved, reshaped) if found.rule == "model-renamed"]
+    assert renamed.old == ["ListIncidentsInputQuery"] and renamed.new == ["ListIncidentsInputFilter"], (
+        renamed.old,
+        renamed.new,
+    )

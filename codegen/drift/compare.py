@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from codegen.drift.apps import compare_ui
@@ -96,7 +96,13 @@ def compare_snapshots(
     method_names: Mapping[str, str] | None = None,
 ) -> list[Finding]:
     """Every finding between two snapshots of one server, sorted; `renames` maps old to new names,
-    `method_names` is the config's choice of method names for the server (`method-retargeted`)."""
+    `method_names` is the config's choice of method names for the server (`method-retargeted`).
+
+    The new catalog is named by the old one's naming rules, as the snapshot that replaces it keeps
+    them (`keep_names`): a fresh snapshot taken by a newer mcp-stubgen reports what the server
+    changed, not what newer rules would name another way."""
+    if new.naming_rules != old.naming_rules:
+        new = replace(new, naming_rules=old.naming_rules)
     out = _Collector(new.server)
     stated = dict(renames or {})
     _compare_server(old, new, out)

@@ -58,8 +58,7 @@ def renamed_models(
         )
         gone = sorted(was.keys() - now.keys() - {old_name for old_name, _new_name in moved})
         came = sorted(now.keys() - was.keys() - {new_name for _old_name, new_name in moved})
-        if not (gone and came):  # only gone went with its property; only came is new
-            gone = came = []
+        gone, came = _in_one_place(gone, was, came, now)
         _respelled_fields(name, was, now, add)
         _boxed_fields(name, was, now, add)
         if not moved and not gone:
@@ -72,6 +71,32 @@ def renamed_models(
         )
         olds, news = [pair[0] for pair in moved], [pair[1] for pair in moved]
         add("model-renamed", "tool", name, message, "", olds + gone, news + came)
+
+
+def _in_one_place(
+    gone: list[str], was: Mapping[str, Shape], came: list[str], now: Mapping[str, Shape]
+) -> tuple[list[str], list[str]]:
+    """The classes gone and come that took each other's place: a field of one name held a gone class
+    and now holds a come one. The rest went with their property or came with a new one, which the
+    schema rules report."""
+    held_before = {name: _holders(name, was) for name in gone}
+    held_after = {name: _holders(name, now) for name in came}
+    return (
+        [name for name in gone if any(held_before[name] & held for held in held_after.values())],
+        [name for name in came if any(held_after[name] & held for held in held_before.values())],
+    )
+
+
+def _holders(name: str, models: Mapping[str, Shape]) -> set[str]:
+    """The wire names of the fields whose type names the class (`*` for extra keys, a base, an alias)."""
+    from codegen.generate.model_reader import names_in
+
+    held: set[str] = set()
+    for fields, bases, extra, alias_of in models.values():
+        held.update(wire for wire, _python, text, _required in fields if name in names_in(text))
+        if any(name in names_in(text) for text in (*bases, extra or "", alias_of or "")):
+            held.add("*")
+    return held
 
 
 def _respelled_fields(name: str, was: Mapping[str, Shape], now: Mapping[str, Shape], add: Callable[..., None]) -> None:

@@ -9,6 +9,7 @@ Anything not modelled here is compared for equality and reported as uncomparable
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, Literal, TypeGuard
 
@@ -234,9 +235,10 @@ class _Comparator:
                 if old.get(key) != new.get(key):
                     self.uncomparable(pointer_join(path, key), old.get(key), new.get(key), f"`{key}` changed")
             return
+        integers = old.get("type") == new.get("type") == ["integer"]
         for inclusive, exclusive, sign in (("minimum", "exclusiveMinimum", 1), ("maximum", "exclusiveMaximum", -1)):
             before, after = _bound(old, inclusive, exclusive), _bound(new, inclusive, exclusive)
-            if before == after:
+            if before == after or (integers and _whole_bound(before, sign) == _whole_bound(after, sign)):
                 continue
             key = exclusive if (after or before or (0, False, ""))[2] == exclusive else inclusive
             where = pointer_join(path, key)
@@ -626,6 +628,17 @@ def _bound(schema: JSON, inclusive: str, exclusive: str) -> tuple[float, bool, s
     if a_value == b_value:
         return candidates[1]
     return max(candidates) if lower else min(candidates)
+
+
+def _whole_bound(bound: tuple[float, bool, str] | None, sign: int) -> int | None:
+    """The inclusive bound an integer meets: `exclusiveMaximum: 1000000` is `maximum: 999999`, as
+    pydantic writes `lt=` and `le=` (mcp-server-fetch moved from one spelling to the other)."""
+    if bound is None:
+        return None
+    value, exclusive, _keyword = bound
+    if sign == 1:
+        return math.floor(value) + 1 if exclusive else math.ceil(value)
+    return math.ceil(value) - 1 if exclusive else math.floor(value)
 
 
 def _tighter(before: tuple[float, bool, str], after: tuple[float, bool, str], sign: int) -> bool:
