@@ -50,6 +50,7 @@ from codegen.runtime._http import (
     status_line,
 )
 from codegen.runtime._runtime import LeftOutEntry, list_page, repeated_cursor
+from codegen.runtime._stdio import answers_one_of, read_refused, warn_not_json_rpc
 from codegen.snapshot import wire
 from codegen.snapshot.deadlines import deadline, held, move_on_after
 from codegen.snapshot.format import (
@@ -214,7 +215,11 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                     except Exception as error:
                         yield _failure(attempt, error, diagnostics), 0.0
                         return
-                session = StdioSession(started, wire.client_capabilities(attempt.client_capabilities))
+                session = StdioSession(
+                    started,
+                    wire.client_capabilities(attempt.client_capabilities),
+                    left_out=functools.partial(_warn_left_out, attempt, warn),
+                )
                 async with session.running():
                     peer = _StdioPeer(session)
                     result: Snapshot | StubgenError
@@ -360,7 +365,9 @@ async def connect(
             for attempt in (server, replace(server, protocol="legacy")):
                 opened = False
                 try:
-                    async with _connected(attempt, env, headers, diagnostics, auth, started, message_handler) as client:
+                    async with _connected(
+                        attempt, env, headers, diagnostics, auth, started, message_handler, warn
+                    ) as client:
                         opened = True
                         yield client
                     return
@@ -385,30 +392,25 @@ async def _connected(
     auth: httpx2.Auth | None,
     started: StdioProcess | None,
     message_handler: MessageHandlerFnT | None,
+    warn: Warn,
 ) -> AsyncIterator[Client]:
-    """One connection of `connect`: the SDK's `Client`, negotiated as `server.protocol` says."""
+    """One connection of `connect`: the SDK's `Client`, negotiated as `server.protocol` says. A
+    message the SDK cannot read ends it when it answers a request in flight (`_answers_in_flight`),
+    and is one warning when it is a notification or request of the server's, or answers nothing."""
     session: anyio.CancelScope  # the scope around the whole session, below
 
     async def on_message(message: IncomingMessage) -> None:
-        # A message the SDK could not read never answers its request: end the session now
-        # rather than let that request run into its timeout.
-        if isinstance(message, Exception) and TOO_DEEP in str(message):
-            diagnostics.too_deep = True
+        read = _unread_input(message) if isinstance(message, Exception) else None
+        problem = None if read is None else _unreadable_message(server, read, str(message))
+        if problem is not None and _answers_in_flight(client, read):
+            # It answers a request, which the SDK cannot read: end the session now rather than
+            # let that request run into its timeout.
+            diagnostics.unreadable = problem
             session.cancel()
-        if isinstance(message, Exception) and NUMBER_OUT_OF_RANGE in str(message):
-            diagnostics.unreadable = _long_number(server, _unread_text(message))
-            session.cancel()
-        surrogate = _lone_surrogate(server, _unread_text(message)) if isinstance(message, Exception) else None
-        if surrogate is not None:
-            diagnostics.unreadable = surrogate
-            session.cancel()
-        undecodable = _undecodable_line(message) if isinstance(message, Exception) else None
-        if undecodable is not None:
-            diagnostics.unreadable = _not_utf_8(server, undecodable)
-            session.cancel()
-        if isinstance(message, Exception) and _neither_result_nor_error(message):
-            diagnostics.unreadable = f"server {server.name!r}: {NEITHER_RESULT_NOR_ERROR}; the server has to fix it"
-            session.cancel()
+        elif problem is not None:
+            warn(_left_out(problem, read))
+        elif isinstance(read, str | bytes) and server.command is not None:
+            warn_not_json_rpc(server.name, read, "utf-8")
         if message_handler is not None:
             await message_handler(message)
 
@@ -439,8 +441,6 @@ async def _connected(
                 leaving = True
                 if server.url is not None:
                     session.deadline = anyio.current_time() + server.timeouts.request
-    if diagnostics.too_deep:
-        raise StubgenError(_too_deep(server))
     if diagnostics.unreadable:
         raise StubgenError(diagnostics.unreadable)
     if session.cancelled_caught and not leaving:
@@ -789,11 +789,9 @@ class _Diagnostics:
     stderr_start: int = 0
     """Where the stderr worth showing begins: at the last request, so earlier noise (the
     `server/discover` probe's, say) is not mistaken for the cause of a later failure."""
-    too_deep: bool = False
-    """The server sent a message nested too deeply for the SDK to read."""
     unreadable: str = ""
-    """Why the server's message the SDK could not read (an integer longer than it reads, a lone
-    surrogate) was dropped, where known."""
+    """Why the server's answer the SDK could not read (nested too deep, an integer longer than it
+    reads, a lone surrogate) ended the session, where known."""
     stray_stdout: tuple[str, ...] = ()
     """The last lines a stdio server wrote to stdout that are not JSON-RPC (`StdioSession.stray`)."""
     closed_during: str = ""
@@ -1211,25 +1209,58 @@ class _LongInteger(str):
     """An integer's digits, kept as text: Python refuses to read more than its digit limit."""
 
 
-def _undecodable_line(error: Exception) -> str | None:
-    """An answer the transport gave as its bytes, for not being UTF-8, decoded with surrogateescape
-    (a stray line that answers nothing is only warned of, as any line that is not JSON-RPC)."""
-    raw = error.errors()[0].get("input") if isinstance(error, ValidationError) and error.errors() else None
-    if not isinstance(raw, bytes):
-        return None
-    text = raw.decode("utf-8", "surrogateescape")
-    try:
-        message = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    answers = isinstance(message, dict) and "id" in message and "method" not in message
-    return text if answers and any("\udc80" <= character <= "\udcff" for character in text) else None
+def _unread_input(error: Exception) -> Any:
+    """What the SDK could not read, which pydantic keeps in its error: the line's JSON text (its bytes,
+    for a line that is not UTF-8), or what it held once parsed; None for another exception."""
+    return error.errors()[0].get("input") if isinstance(error, ValidationError) and error.errors() else None
 
 
-def _unread_text(error: Exception) -> str | None:
-    """The JSON text the SDK could not read, which pydantic keeps in its error."""
-    raw = error.errors()[0].get("input") if isinstance(error, ValidationError) and error.errors() else None
-    return raw if isinstance(raw, str) else None
+def _answers_in_flight(client: Client, read: Any) -> bool:
+    """Whether a message the SDK could not read answers a request of the session waiting for its
+    answer, or may (`_stdio.answers_one_of`, which the generated clients' runtime reads it by too)."""
+    dispatcher = getattr(client.session, "_dispatcher", None)
+    waiting = getattr(dispatcher, "_pending", {})
+    return answers_one_of(read_refused(read) if isinstance(read, str | bytes) else read, waiting)
+
+
+def _unreadable_message(server: ServerConfig, read: Any, complaint: str) -> str | None:
+    """One line naming the server, and the entry and the JSON pointer where it can, for what makes a
+    message one the MCP SDK cannot read (`read` as `_unread_input` gives it, `complaint` what its
+    parser said); None for a line that is only not JSON-RPC (a stray print)."""
+    if isinstance(read, bytes):
+        text = read.decode("utf-8", "surrogateescape")
+        if not any("\udc80" <= character <= "\udcff" for character in text):
+            return None
+        message = read_refused(text)
+        return _not_utf_8(server, text, "it" if isinstance(message, dict) and "method" in message else "its answer")
+    if TOO_DEEP in complaint:
+        return _too_deep(server)
+    if NUMBER_OUT_OF_RANGE in complaint:
+        return _long_number(server, read if isinstance(read, str) else None)
+    if isinstance(read, str):
+        return _lone_surrogate(server, read)
+    if isinstance(read, dict) and "id" in read and "method" not in read:
+        return f"server {server.name!r}: {NEITHER_RESULT_NOR_ERROR}; the server has to fix it"
+    return None
+
+
+def _warn_left_out(server: ServerConfig, warn: Warn, line: str | bytes, complaint: str) -> None:
+    """`warn` of a line a stdio server wrote that `StdioSession` skipped, when the MCP SDK cannot read it."""
+    problem = _unreadable_message(server, line, complaint)
+    if problem is not None:
+        warn(_secrets_of(server).scrub(_left_out(problem, line)))
+
+
+def _left_out(problem: str, read: Any) -> str:
+    """The warning for a message the MCP SDK cannot read that answers no request in flight."""
+    message = read_refused(read) if isinstance(read, str | bytes) else read
+    method = message.get("method") if isinstance(message, dict) else None
+    what = f"a {_clip(method)!r} message" if isinstance(method, str) else "a message that answers no request in flight"
+    return f"{problem}; {what} it sent, left out"
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _long_number(server: ServerConfig, raw: str | None) -> str:
@@ -1246,14 +1277,6 @@ def _long_number(server: ServerConfig, raw: str | None) -> str:
                 where, digits = _entry_and_pointer(message, found[0]), len(found[1].lstrip("-"))
                 problem = f"an integer of {digits:,} digits, more than the {limit:,} Python reads"
     return f"server {server.name!r}: {where}{problem}; the server has to send a smaller number"
-
-
-def _neither_result_nor_error(error: Exception) -> bool:
-    """Whether the SDK dropped an answer to a request that holds neither a result object nor an error
-    (`"result": null`): pydantic keeps what the line held in its error."""
-    problems = error.errors() if isinstance(error, ValidationError) else []
-    held = problems[0].get("input") if problems else None
-    return isinstance(held, dict) and "id" in held and "method" not in held
 
 
 def _unreadable(server: ServerConfig, unread: Unreadable) -> str:
@@ -1283,9 +1306,10 @@ def _lone_surrogate(server: ServerConfig, raw: str | None) -> str | None:
     return None
 
 
-def _not_utf_8(server: ServerConfig, line: str) -> str:
+def _not_utf_8(server: ServerConfig, line: str, whose: str = "its answer") -> str:
     """One line naming the entry and the JSON pointer of the string holding the first byte of an
-    answer that is not UTF-8 (`line` decoded with surrogateescape), else the answer as a whole."""
+    answer (or a message of the server's, `whose` "it") that is not UTF-8 (`line` decoded with
+    surrogateescape), else the answer as a whole."""
     where, stray = "", next(character for character in line if "\udc80" <= character <= "\udcff")
     with contextlib.suppress(ValueError, RecursionError):
         message = json.loads(line)
@@ -1293,7 +1317,7 @@ def _not_utf_8(server: ServerConfig, line: str) -> str:
         if found is not None:
             where = _entry_and_pointer(message, found[0])
     return (
-        f"server {server.name!r}: {where}its answer is not UTF-8 (byte 0x{ord(stray) - 0xDC00:02x}), which the "
+        f"server {server.name!r}: {where}{whose} is not UTF-8 (byte 0x{ord(stray) - 0xDC00:02x}), which the "
         "MCP SDK and the generated clients cannot read; the server has to write UTF-8"
     )
 
