@@ -409,8 +409,6 @@ async def _connected(
             session.cancel()
         elif problem is not None:
             warn(_left_out(problem, read))
-        elif isinstance(read, str | bytes) and server.command is not None:
-            warn_not_json_rpc(server.name, read, "utf-8")
         if message_handler is not None:
             await message_handler(message)
 
@@ -938,7 +936,7 @@ def _transport(
                 )
                 return stdio_client(parameters, errlog=diagnostics.stderr_log)
             started = _start(server, env, diagnostics.stderr_log)
-        return stdio_transport(started, server.name, errors="strict")
+        return stdio_transport(started, functools.partial(_warn_unparsed, server), errors="strict")
     assert server.url is not None
     import httpx2
 
@@ -1242,6 +1240,13 @@ def _unreadable_message(server: ServerConfig, read: Any, complaint: str) -> str 
     if isinstance(read, dict) and "id" in read and "method" not in read:
         return f"server {server.name!r}: {NEITHER_RESULT_NOR_ERROR}; the server has to fix it"
     return None
+
+
+def _warn_unparsed(server: ServerConfig, line: str | bytes, error: ValueError) -> None:
+    """The one warning naming the server for a stdout line that is only not JSON-RPC (a stray print);
+    a message the MCP SDK cannot read is the session's to warn of or end on (`_connected`)."""
+    if _unreadable_message(server, _unread_input(error), str(error)) is None:
+        warn_not_json_rpc(server.name, line, "utf-8")
 
 
 def _warn_left_out(server: ServerConfig, warn: Warn, line: str | bytes, complaint: str) -> None:

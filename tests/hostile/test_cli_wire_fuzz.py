@@ -21,8 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from codegen.snapshot.format import load_snapshot
 from tests.conftest import PYTHON, REPO, SERVERS, write_config
+from tests.hostile.test_wire_fuzz import EXAMPLES, fuzzed
+from tests.hostile.wire_strategies import listing_plans
 from tests.servers.json_http import JsonHttpHandler
 from tests.servers.wire_fuzz_server import LISTS, MODERN_FIELDS, reply
 from tests.test_watch import Watcher
@@ -94,8 +99,11 @@ def fuzz_http() -> Iterator[FuzzHttp]:
         server.close()
 
 
-def project(folder: Path, transport: str, era: str, plans: dict[str, list[Any]], http: FuzzHttp | None) -> Path:
-    """A project whose one server `fuzz` answers as `plans` say, over stdio or `http`."""
+def project(
+    folder: Path, transport: str, era: str, plans: dict[str, list[Any]], http: FuzzHttp | None, timeout: float = 10
+) -> Path:
+    """A project whose one server `fuzz` answers as `plans` say, over stdio or `http`, within `timeout`
+    seconds a request (and twice that for the handshake)."""
     if transport == "http":
         assert http is not None
         http.plans = json.loads(json.dumps(plans))
@@ -108,7 +116,7 @@ def project(folder: Path, transport: str, era: str, plans: dict[str, list[Any]],
     return write_config(
         folder,
         '[tool.mcp-stubgen]\nsnapshots = "snapshots"\noutput = "clients"\n\n'
-        f"[tool.mcp-stubgen.servers.fuzz]\n{where}request_timeout = 10\nconnect_timeout = 10\n",
+        f"[tool.mcp-stubgen.servers.fuzz]\n{where}request_timeout = {timeout:g}\nconnect_timeout = {2 * timeout:g}\n",
     )
 
 
@@ -199,3 +207,86 @@ def test_watch_goes_on_after_a_notification_the_sdk_cannot_read(
     assert len(warnings) == 1 and warnings[0].startswith("warning: "), stderr
     tools = json.loads((tmp_path / "snapshots" / "fuzz.json").read_text(encoding="utf-8"))["tools"]
     assert [tool["name"] for tool in tools] == ["added", "answer", "answer_typed"]
+
+
+LISTED = tuple(LISTS)
+"""The list methods a plan may answer, besides the handshake."""
+SYNCED = ("tools/list",)
+"""The methods `sync`'s smaller sweep plans: its listing is `snapshot`'s, what it adds is the package."""
+RUN_LIMIT = 90.0
+"""How long one command may take: a listing whose every answer waits out `request_timeout` (1 s)
+takes seconds, so this is a hang on a loaded machine, not a slow server."""
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file of a project's snapshots and packages, by its path."""
+    return {
+        str(path.relative_to(folder)): path.read_bytes()
+        for top in ("snapshots", "clients")
+        for path in sorted((folder / top).rglob("*"))
+        if path.is_file() and "__pycache__" not in path.parts
+    }
+
+
+def clear_run(code: int, stderr: str, seconds: float) -> None:
+    """A command's run as the user sees it: no traceback, in time, and when it failed, the documented
+    exit code with one `error:` line naming the server."""
+    assert "Traceback" not in stderr, stderr
+    assert seconds < RUN_LIMIT, f"took {seconds:.1f} s: {stderr}"
+    if code != 0:
+        errors = [line for line in stderr.splitlines() if line.startswith("error: ")]
+        assert code == 2, stderr
+        assert len(errors) == 1 and "'fuzz'" in errors[0], stderr
+        assert all(line.startswith(("error: ", "warning: ", "  ")) for line in stderr.splitlines()), stderr
+
+
+def list_once(folder: Path, command: str, transport: str, era: str, plans: dict[str, Any], http: FuzzHttp) -> None:
+    """One `snapshot` (then `generate`) or `sync` of the server answering as `plans` say: a valid
+    snapshot and a package that passes `generate --check`, or a documented failure that left the
+    snapshot and the package as they were."""
+    project(folder, transport, era, plans, http, timeout=1)
+    before = tree(folder)
+    code, stderr, seconds = cli(folder, command, timeout=RUN_LIMIT + 30)
+    clear_run(code, stderr, seconds)
+    if code != 0:
+        assert tree(folder) == before, f"a failed {command} changed files: {stderr}"
+        return
+    load_snapshot(folder / "snapshots" / "fuzz.json")
+    if command == "snapshot":
+        code, stderr, seconds = cli(folder, "generate", timeout=RUN_LIMIT + 30)
+        assert code == 0, f"generate of a snapshot `snapshot` wrote failed: {stderr}"
+    assert cli(folder, "generate", "--check")[0] == 0, "the package is not what generate writes"
+
+
+def listings(methods: tuple[str, ...]) -> st.SearchStrategy[tuple[str, str, dict[str, Any]]]:
+    return st.tuples(st.sampled_from(("stdio", "http")), st.sampled_from(("legacy", "modern"))).flatmap(
+        lambda picked: st.tuples(st.just(picked[0]), st.just(picked[1]), listing_plans(picked[1], methods))
+    )
+
+
+@pytest.fixture(scope="module")
+def fuzz_http_shared() -> Iterator[FuzzHttp]:
+    server = FuzzHttp()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize(("command", "methods", "share"), [("snapshot", LISTED, 5), ("sync", SYNCED, 20)])
+def test_any_listing_is_a_snapshot_or_one_clear_error_that_keeps_the_files(
+    tmp_path: Path, fuzz_http_shared: FuzzHttp, command: str, methods: tuple[str, ...], share: int
+) -> None:
+    """`snapshot` (and `generate` from what it wrote) or `sync` of a server whose handshake and list
+    answers are drawn by hypothesis (`wire_strategies.listing_plans`), over stdio and Streamable HTTP,
+    in both eras: one `MCP_STUBGEN_WIRE_FUZZ_EXAMPLES` in `share` runs (CI: 8 and 2)."""
+    project(tmp_path, "stdio", "legacy", {}, fuzz_http_shared)
+    assert cli(tmp_path, "sync")[0] == 0
+
+    @fuzzed(max(EXAMPLES // share, 2))
+    @given(listings(methods))
+    def run(picked: tuple[str, str, dict[str, Any]]) -> None:
+        transport, era, plans = picked
+        list_once(tmp_path, command, transport, era, plans, fuzz_http_shared)
+
+    run()
