@@ -538,7 +538,13 @@ async def _initialize(peer: _Peer, server: ServerConfig, pinned: str | None) -> 
 
     Sent unstamped: after the made-up 2026 adoption the SDK's session would stamp it with 2026
     `_meta` and headers, which a legacy HTTP server may refuse."""
-    result = await peer.initialize(pinned or LATEST_HANDSHAKE_VERSION, server.timeouts.connect)
+    try:
+        result = await peer.initialize(pinned or LATEST_HANDSHAKE_VERSION, server.timeouts.connect)
+    except ValidationError as error:
+        raise StubgenError(
+            f"server {server.name!r}: its initialize result is not valid MCP ({_first_problem(error)}); "
+            "the server has to fix it"
+        ) from None
     answered = result["protocolVersion"]
     if pinned is not None and answered != pinned:
         raise StubgenError(_not_spoken(server, pinned, f"it answered initialize with {answered}"))
@@ -1143,11 +1149,9 @@ async def _list_all(
                 f"raise request_timeout in the config or --request-timeout if the server is just slow{_or_skip(server, listing)}"
             ) from None
         except ValidationError as error:
-            first = error.errors()[0]
-            pointer = "/".join(str(part) for part in first["loc"])
             raise StubgenError(
                 f"server {server.name!r}: {listing.method} returned a result that is not valid MCP "
-                f"(/{pointer}: {first['msg']}); the server has to fix its catalog{_or_skip(server, listing)}"
+                f"({_first_problem(error)}); the server has to fix its catalog{_or_skip(server, listing)}"
             ) from None
         except RemoteError as error:
             if _auth_flow_failed(error.data):
@@ -1195,6 +1199,12 @@ async def _list_all(
         f"server {server.name!r}: {listing.method} still had more after {server.max_pages} pages; "
         "raise max_pages in the config or --max-pages if the catalog really is that large"
     )
+
+
+def _first_problem(error: ValidationError) -> str:
+    """The first thing pydantic found wrong with a result: its JSON pointer and pydantic's words."""
+    first = error.errors()[0]
+    return f"/{'/'.join(str(part) for part in first['loc'])}: {first['msg']}"
 
 
 NUMBER_OUT_OF_RANGE = "number out of range"

@@ -290,3 +290,25 @@ def test_any_listing_is_a_snapshot_or_one_clear_error_that_keeps_the_files(
         list_once(tmp_path, command, transport, era, plans, fuzz_http_shared)
 
     run()
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_an_initialize_result_that_is_not_valid_mcp_is_named_with_its_pointer(
+    tmp_path: Path, fuzz_http: FuzzHttp, transport: str
+) -> None:
+    """An `initialize` answer whose `capabilities` is a number: the line said only "ValidationError:
+    1 validation error for InitializeResult" (after "the server exited or broke the protocol during
+    start-up" over stdio), naming nothing the server has to fix (the sweep found it). Now it names the
+    JSON pointer, as a list result that is not valid MCP does; the committed snapshot is kept."""
+    project(tmp_path, transport, "legacy", {}, fuzz_http)
+    assert cli(tmp_path, "sync")[0] == 0
+    before = tree(tmp_path)
+    result = {"protocolVersion": "2025-11-25", "capabilities": 5, "serverInfo": {"name": "wirefuzz", "version": "1"}}
+    project(tmp_path, transport, "legacy", {"initialize": [planned(answer(result, "legacy"))]}, fuzz_http)
+    code, stderr, _seconds = cli(tmp_path, "snapshot")
+    assert (code, stderr) == (
+        2,
+        "error: server 'fuzz': its initialize result is not valid MCP (/capabilities: Input should be a valid "
+        "dictionary or instance of ServerCapabilities); the server has to fix it\n",
+    )
+    assert tree(tmp_path) == before

@@ -62,10 +62,11 @@ def values() -> st.SearchStrategy[Any]:
     )
 
 
-def mutated(shape: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
-    """`shape` with each field kept, dropped or replaced by any value, and now and then one more field."""
+def mutated(shape: dict[str, Any], keep: int = 6) -> st.SearchStrategy[dict[str, Any]]:
+    """`shape` with each field kept (`keep` times in `keep` + 2), dropped or replaced by any value, and
+    now and then one more field."""
     fields = {
-        name: st.one_of(*[st.just(value)] * 6, values(), st.just(_MISSING))  # mostly plausible: deeper paths run
+        name: st.one_of(*[st.just(value)] * keep, values(), st.just(_MISSING))  # mostly plausible: deeper paths run
         for name, value in shape.items()
     }
 
@@ -150,7 +151,8 @@ def answers(kind: str, era: str) -> st.SearchStrategy[dict[str, Any]]:
 
 
 def answers_with(result: st.SearchStrategy[Any], era: str, weight: int = 2) -> st.SearchStrategy[dict[str, Any]]:
-    """`answers` of the results `result` draws, a result `weight` times as often as an error."""
+    """`answers` of the results `result` draws, a result `weight` times as often as an error (and the
+    envelope right more often too)."""
     if era == "modern":
         result = st.builds(
             lambda fields, body: {**fields, **body} if isinstance(body, dict) else body, mutated(ERA_FIELDS), result
@@ -162,7 +164,7 @@ def answers_with(result: st.SearchStrategy[Any], era: str, weight: int = 2) -> s
         st.just({}),
     )
     good = {"jsonrpc": "2.0", "id": ID}
-    envelope = st.one_of(*[st.just(good)] * 5, mutated(good))  # another id costs a call its timeout
+    envelope = st.one_of(*[st.just(good)] * (2 * weight + 1), mutated(good))  # another id costs a call its timeout
     return st.builds(lambda head, body: {**head, **body}, envelope, member)
 
 
@@ -216,7 +218,8 @@ def plans(kind: str, era: str) -> st.SearchStrategy[dict[str, Any]]:
 
 
 def plans_for(result: st.SearchStrategy[Any], era: str, weight: int = 2) -> st.SearchStrategy[dict[str, Any]]:
-    """`plans` of an answer holding a result `result` draws (`weight`: as in `answers_with`)."""
+    """`plans` of an answer holding a result `result` draws (`weight`: as in `answers_with`; the
+    server also stays more often)."""
     answer = answers_with(result, era, weight)
     return st.builds(
         lambda before, main, twice, end: {
@@ -227,7 +230,7 @@ def plans_for(result: st.SearchStrategy[Any], era: str, weight: int = 2) -> st.S
         st.lists(asides(), max_size=3),
         answer,
         st.integers(0, 9).map(lambda roll: roll == 0),
-        st.sampled_from(["stay"] * 12 + ["exit", "cut"]),
+        st.sampled_from(["stay"] * 6 * weight + ["exit", "cut"]),
     )
 
 
@@ -257,7 +260,11 @@ LIST_KEYS = {
 }
 NAMES = ["answer", "answer_typed", "class", "a-b", "A.b", "answer"]
 """Tool and prompt names: a clash, a keyword, the separators real servers use."""
-CURSORS = ["c1", "c2", "", "c1"]
+CURSORS = [None, None, None, "c1", "c2", "", "c1"]
+"""A page's `nextCursor`: mostly none, and now and then a repeated one."""
+KEEP = 24
+"""How much more often a listing's field is kept than dropped or replaced (`mutated`): a catalog has
+many, and the sweep must get as far as a snapshot, and `generate`, often enough to test them."""
 
 
 @functools.cache
@@ -266,20 +273,20 @@ def entries(method: str) -> st.SearchStrategy[Any]:
     named = st.builds(
         lambda name, entry: {**entry, "name": name}, st.sampled_from(NAMES) | strings(), st.just(ENTRIES[method])
     )
-    schema = mutated(SCHEMA) | st.just({"type": "object"})
+    schema = mutated(SCHEMA, KEEP) | st.just({"type": "object"}) | values()
     if method == "tools/list":
         named = st.builds(lambda entry, input_schema: {**entry, "inputSchema": input_schema}, named, schema)
-    return st.one_of(*[named.flatmap(mutated)] * 6, values())
+    return st.one_of(*[named.flatmap(lambda entry: mutated(entry, KEEP))] * 12, values())
 
 
 @functools.cache
 def list_results(method: str) -> st.SearchStrategy[Any]:
     """A page of a list method: its entries, and now and then a cursor (a repeated one too)."""
     return st.builds(
-        lambda listed, cursor: {LIST_KEYS[method]: listed, "nextCursor": cursor},
+        lambda listed, cursor: {LIST_KEYS[method]: listed} | ({} if cursor is None else {"nextCursor": cursor}),
         st.lists(entries(method), max_size=3) | values(),
         st.sampled_from(CURSORS),
-    ).flatmap(mutated)
+    ).flatmap(lambda page: mutated(page, KEEP))
 
 
 CAPABILITIES = {"tools": {"listChanged": True}, "resources": {}, "prompts": {}, "logging": {}}
@@ -289,8 +296,8 @@ VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2026-07-28"
 @functools.cache
 def handshake_results(method: str) -> st.SearchStrategy[Any]:
     """The answer to `initialize` or `server/discover`, its version, capabilities and server info mutated."""
-    capabilities = mutated(CAPABILITIES)
-    info = mutated({"name": "wirefuzz", "version": "1.0.0"})
+    capabilities = mutated(CAPABILITIES, KEEP)
+    info = mutated({"name": "wirefuzz", "version": "1.0.0"}, KEEP)
     if method == "initialize":
         shape = st.fixed_dictionaries(
             {"protocolVersion": st.sampled_from(VERSIONS), "capabilities": capabilities, "serverInfo": info}
@@ -299,7 +306,7 @@ def handshake_results(method: str) -> st.SearchStrategy[Any]:
         versions = st.lists(st.sampled_from(VERSIONS), min_size=1, max_size=2)
         shape = st.fixed_dictionaries({"supportedVersions": versions, "capabilities": capabilities, "serverInfo": info})
     with_instructions = st.builds(lambda body, text: {**body, "instructions": text}, shape, strings())
-    return (shape | with_instructions).flatmap(mutated)
+    return (shape | with_instructions).flatmap(lambda body: mutated(body, KEEP))
 
 
 def listing_plans(era: str, methods: tuple[str, ...]) -> st.SearchStrategy[dict[str, list[dict[str, Any]]]]:
@@ -307,7 +314,7 @@ def listing_plans(era: str, methods: tuple[str, ...]) -> st.SearchStrategy[dict[
     the list methods, the answers to their first requests (a page after a page), mostly results, so
     that many listings get as far as a snapshot."""
     handshake = "server/discover" if era == "modern" else "initialize"
-    kinds = {method: plans_for(handshake_results(method) if method == handshake else list_results(method), era, 8)
+    kinds = {method: plans_for(handshake_results(method) if method == handshake else list_results(method), era, 12)
              for method in (handshake, *methods)}  # fmt: skip
     return st.fixed_dictionaries(
         {}, optional={method: st.lists(plan, min_size=1, max_size=3) for method, plan in kinds.items()}
