@@ -1348,9 +1348,11 @@ def _has_lone_surrogate(value: Any) -> bool:
 
 
 def _entry_and_pointer(message: Any, path: tuple[str | int, ...]) -> str:
-    """`tool 'x' /inputSchema/...: ` for a path into a list result's entry, else the message's own pointer."""
-    if len(path) > 3 and path[0] == "result" and isinstance(path[2], int):
-        entry = message["result"][path[1]][path[2]]
+    """`tool 'x' /inputSchema/...: ` for a path into a list result's entry (an object), else the
+    message's own pointer."""
+    in_entry = len(path) > 3 and path[0] == "result" and isinstance(path[2], int)
+    entry = message["result"][path[1]][path[2]] if in_entry else None
+    if isinstance(entry, dict):
         name = next((entry[key] for key in ("name", "uriTemplate", "uri") if isinstance(entry.get(key), str)), "")
         kind = {"tools": "tool", "resources": "resource", "resourceTemplates": "template", "prompts": "prompt"}
         return f"{kind.get(str(path[1]), 'entry')} {name!r} {_pointer(path[3:])}: "

@@ -79,7 +79,12 @@ class FuzzHttp:
                 self.end_headers()
                 self.wfile.write(events)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        class Server(ThreadingHTTPServer):
+            def handle_error(self, request: Any, client_address: Any) -> None:
+                if not isinstance(sys.exc_info()[1], ConnectionError):  # a client that went away is no news
+                    super().handle_error(request, client_address)
+
+        self.server = Server(("127.0.0.1", 0), Handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def url(self, era: str) -> str:
@@ -312,3 +317,20 @@ def test_an_initialize_result_that_is_not_valid_mcp_is_named_with_its_pointer(
         "dictionary or instance of ServerCapabilities); the server has to fix it\n",
     )
     assert tree(tmp_path) == before
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_a_list_entry_that_is_no_object_holding_a_lone_surrogate_is_one_clear_error(
+    tmp_path: Path, fuzz_http: FuzzHttp, transport: str
+) -> None:
+    """A `tools/list` entry that is an array holding a lone surrogate: naming the entry read it as an
+    object, and the run ended in "internal error: ExceptionGroup" (the sweep found it). Now the line
+    gives the JSON pointer into the answer."""
+    line = '{"jsonrpc": "2.0", "id": __ID__, "result": {"tools": [["\\ud800"]]}}'
+    project(tmp_path, transport, "legacy", {"tools/list": [planned(line)]}, fuzz_http)
+    code, stderr, _seconds = cli(tmp_path, "snapshot")
+    assert (code, stderr) == (
+        2,
+        "error: server 'fuzz': /result/tools/0/0: a string holds a lone UTF-16 surrogate (half of a character, "
+        "such as an emoji cut in two), which the MCP SDK cannot read; the server has to send whole characters\n",
+    )
