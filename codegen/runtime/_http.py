@@ -636,12 +636,12 @@ def _checked_stream(
 
 class _EventCheck:
     """Reads an event stream line by line and passes each event on once whole, unless its data is
-    not a JSON-RPC message (on a request's stream, when it answers that request or may, the request's
-    error answer takes its place; a request or notification of the server's, another request's
-    answer, and anything on the GET stream is left out) or is another request's answer on a request's stream (left out: the
-    SDK would take it as this request's). A warning names the server for each event left out. An
-    event larger than the transport reads (`MAX_ANSWER_BYTES`) is passed on unread, for the SDK to
-    refuse."""
+    not a JSON-RPC message (on a request's stream, when it answers that request or may, the
+    request's error answer takes its place; a request or notification of the server's, another
+    request's answer, and anything on the GET stream is left out) or is another request's answer
+    on a request's stream (left out: the SDK would take it as this request's). A warning names the
+    server for each event left out. An event larger than the transport reads (`MAX_ANSWER_BYTES`) is
+    passed on unread, for the SDK to refuse."""
 
     LIMIT = MAX_ANSWER_BYTES
 

@@ -408,7 +408,7 @@ async def _connected(
             diagnostics.unreadable = problem
             session.cancel()
         elif problem is not None:
-            warn(_left_out(problem, read))
+            warn(_secrets_of(server).scrub(_left_out(problem, read)))
         if message_handler is not None:
             await message_handler(message)
 
@@ -1270,7 +1270,12 @@ def _left_out(problem: str, read: Any) -> str:
     """The warning for a message the MCP SDK cannot read that answers no request in flight."""
     message = read_refused(read) if isinstance(read, str | bytes) else read
     method = message.get("method") if isinstance(message, dict) else None
-    what = f"a {_clip(method)!r} message" if isinstance(method, str) else "a message that answers no request in flight"
+    if isinstance(method, str):
+        what = f"a {_clip(method)!r} message"
+    elif isinstance(message, dict) and "method" in message:
+        what = "a request or notification"
+    else:
+        what = "an answer to no request in flight"
     return f"{problem}; {what} it sent, left out"
 
 
