@@ -47,8 +47,8 @@ def answer(result: dict[str, Any], era: str) -> str:
 
 
 class FuzzHttp:
-    """The fuzz server's answers over Streamable HTTP on 127.0.0.1: each of a plan's lines is an event
-    of the request's stream (cut short when the plan says so). The era is the URL's last part;
+    """The fuzz server's answers over Streamable HTTP on 127.0.0.1: each line the stdio server would
+    write is an event of the request's stream (cut short when the plan says so). The era is the URL's last part;
     `plans` is what `--plans` would give the stdio server, consumed as requests come."""
 
     def __init__(self) -> None:
@@ -66,10 +66,10 @@ class FuzzHttp:
                     self.send_header("Content-Length", "0")
                     self.end_headers()
                     return
-                events = b"".join(
-                    b"".join(b"data: " + part + b"\n" for part in line.encode("utf-8", "surrogateescape").split(b"\n"))
-                    + b"\n"
+                events = b"".join(  # a line of the stdio server's, one event each (a storm is many)
+                    b"data: " + part + b"\n\n"
                     for line in lines
+                    for part in line.encode("utf-8", "surrogateescape").split(b"\n")
                 )
                 if end == "cut":
                     events = events[: len(events) - len(lines[-1]) // 2 - 2]
