@@ -299,11 +299,11 @@ def handshake_results(method: str) -> st.SearchStrategy[Any]:
     capabilities = mutated(CAPABILITIES, KEEP)
     info = mutated({"name": "wirefuzz", "version": "1.0.0"}, KEEP)
     if method == "initialize":
-        shape = st.fixed_dictionaries(
-            {"protocolVersion": st.sampled_from(VERSIONS), "capabilities": capabilities, "serverInfo": info}
-        )
-    else:
-        versions = st.lists(st.sampled_from(VERSIONS), min_size=1, max_size=2)
+        version = st.sampled_from(["2025-11-25"] * 6 + VERSIONS)
+        shape = st.fixed_dictionaries({"protocolVersion": version, "capabilities": capabilities, "serverInfo": info})
+    else:  # mostly offering the version the client speaks, so that the listing goes on
+        offered = st.lists(st.sampled_from(VERSIONS), max_size=2)
+        versions = st.one_of(*[offered.map(lambda others: ["2026-07-28", *others])] * 6, offered)
         shape = st.fixed_dictionaries({"supportedVersions": versions, "capabilities": capabilities, "serverInfo": info})
     with_instructions = st.builds(lambda body, text: {**body, "instructions": text}, shape, strings())
     return (shape | with_instructions).flatmap(lambda body: mutated(body, KEEP))
