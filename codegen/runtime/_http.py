@@ -636,11 +636,12 @@ def _checked_stream(
 
 class _EventCheck:
     """Reads an event stream line by line and passes each event on once whole, unless its data is
-    not a JSON-RPC message (on a request's stream the request's error answer takes its place; on the
-    GET stream it is left out) or is another request's answer on a request's stream (left out: the
-    SDK would take it as this request's). A warning names the server for each event left out. An
-    event larger than the transport reads (`MAX_ANSWER_BYTES`) is passed on unread, for the SDK to
-    refuse."""
+    not a JSON-RPC message (on a request's stream, when it answers that request or may, the
+    request's error answer takes its place; a request or notification of the server's, another
+    request's answer, and anything on the GET stream is left out) or is another request's answer
+    on a request's stream (left out: the SDK would take it as this request's). A warning names the
+    server for each event left out. An event larger than the transport reads (`MAX_ANSWER_BYTES`) is
+    passed on unread, for the SDK to refuse."""
 
     LIMIT = MAX_ANSWER_BYTES
 
@@ -706,23 +707,21 @@ class _EventCheck:
         if kind != "message" or not text:  # no data: a priming event, which only gives an id
             return whole
         message = _parsed(text)
-        if (
-            isinstance(message, str)
-            and message.startswith(_NOT_JSON)
-            and self.on_unreadable is not None
-            and self.request_id is not None
-        ):
-            self.on_unreadable(text)
-        if isinstance(message, str) and self.request_id is not None:
+        if isinstance(message, str) and self._answers(text):
+            if message.startswith(_NOT_JSON) and self.on_unreadable is not None:
+                self.on_unreadable(text)
             error = {"code": _PARSE_ERROR, "message": message}
             answer = json.dumps({"jsonrpc": "2.0", "id": self.request_id, "error": error})
             kept = [line for line in lines if not line.startswith(b"data")]
             return b"".join(kept) + b"data: " + answer.encode() + b"\n\n"
         if isinstance(message, str):
-            reason = message.removeprefix("its answer ")
-            _log.warning(
-                "%s: an event on its own stream is left out: it %s", self.server_name, reason
+            where = (
+                "its own stream"
+                if self.request_id is None
+                else f"the stream of request {self.request_id!r}"
             )
+            reason = message.removeprefix("its answer ")
+            _log.warning("%s: an event on %s is left out: it %s", self.server_name, where, reason)
             return b""
         other = None if self.request_id is None else _other_id(message, self.request_id)
         if other is not None:
@@ -734,3 +733,11 @@ class _EventCheck:
             )
             return b""
         return whole  # the answer (the SDK gives it this request's id), a request or notification
+
+    def _answers(self, data: bytes) -> bool:
+        """Whether an event the SDK cannot read answers this request, or may: then it is this
+        request's error answer. One that is a request or notification of the server's, or another
+        request's answer, is left out, and the stream goes on (`_stdio.answers_one_of`)."""
+        from ._stdio import answers_one_of, read_refused
+
+        return self.request_id is not None and answers_one_of(read_refused(data), {self.request_id})

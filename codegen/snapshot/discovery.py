@@ -50,6 +50,7 @@ from codegen.runtime._http import (
     status_line,
 )
 from codegen.runtime._runtime import LeftOutEntry, list_page, repeated_cursor
+from codegen.runtime._stdio import answers_one_of, read_refused, warn_not_json_rpc
 from codegen.snapshot import wire
 from codegen.snapshot.deadlines import deadline, held, move_on_after
 from codegen.snapshot.format import (
@@ -216,7 +217,11 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                     except Exception as error:
                         yield _failure(attempt, error, diagnostics), 0.0
                         return
-                session = StdioSession(started, wire.client_capabilities(attempt.client_capabilities))
+                session = StdioSession(
+                    started,
+                    wire.client_capabilities(attempt.client_capabilities),
+                    left_out=functools.partial(_warn_left_out, attempt, warn),
+                )
                 async with session.running():
                     peer = _StdioPeer(session)
                     result: Snapshot | StubgenError
@@ -363,7 +368,9 @@ async def connect(
             for attempt in (server, replace(server, protocol="legacy")):
                 opened = False
                 try:
-                    async with _connected(attempt, env, headers, diagnostics, auth, started, message_handler) as client:
+                    async with _connected(
+                        attempt, env, headers, diagnostics, auth, started, message_handler, warn
+                    ) as client:
                         opened = True
                         yield client
                     return
@@ -388,30 +395,23 @@ async def _connected(
     auth: httpx2.Auth | None,
     started: StdioProcess | None,
     message_handler: MessageHandlerFnT | None,
+    warn: Warn,
 ) -> AsyncIterator[Client]:
-    """One connection of `connect`: the SDK's `Client`, negotiated as `server.protocol` says."""
+    """One connection of `connect`: the SDK's `Client`, negotiated as `server.protocol` says. A
+    message the SDK cannot read ends it when it answers a request in flight (`_answers_in_flight`),
+    and is one warning when it is a notification or request of the server's, or answers nothing."""
     session: anyio.CancelScope  # the scope around the whole session, below
 
     async def on_message(message: IncomingMessage) -> None:
-        # A message the SDK could not read never answers its request: end the session now
-        # rather than let that request run into its timeout.
-        if isinstance(message, Exception) and TOO_DEEP in str(message):
-            diagnostics.too_deep = True
+        read = _unread_input(message) if isinstance(message, Exception) else None
+        problem = None if read is None else _unreadable_message(server, read, str(message))
+        if problem is not None and _answers_in_flight(client, read):
+            # It answers a request, which the SDK cannot read: end the session now rather than
+            # let that request run into its timeout.
+            diagnostics.unreadable = problem
             session.cancel()
-        if isinstance(message, Exception) and NUMBER_OUT_OF_RANGE in str(message):
-            diagnostics.unreadable = _long_number(server, _unread_text(message))
-            session.cancel()
-        surrogate = _lone_surrogate(server, _unread_text(message)) if isinstance(message, Exception) else None
-        if surrogate is not None:
-            diagnostics.unreadable = surrogate
-            session.cancel()
-        undecodable = _undecodable_line(message) if isinstance(message, Exception) else None
-        if undecodable is not None:
-            diagnostics.unreadable = _not_utf_8(server, undecodable)
-            session.cancel()
-        if isinstance(message, Exception) and _neither_result_nor_error(message):
-            diagnostics.unreadable = f"server {server.name!r}: {NEITHER_RESULT_NOR_ERROR}; the server has to fix it"
-            session.cancel()
+        elif problem is not None:
+            warn(_secrets_of(server).scrub(_left_out(problem, read)))
         if message_handler is not None:
             await message_handler(message)
 
@@ -442,8 +442,6 @@ async def _connected(
                 leaving = True
                 if server.url is not None:
                     session.deadline = anyio.current_time() + server.timeouts.request
-    if diagnostics.too_deep:
-        raise StubgenError(_too_deep(server))
     if diagnostics.unreadable:
         raise StubgenError(diagnostics.unreadable)
     if session.cancelled_caught and not leaving:
@@ -543,7 +541,13 @@ async def _initialize(peer: _Peer, server: ServerConfig, pinned: str | None) -> 
 
     Sent unstamped: after the made-up 2026 adoption the SDK's session would stamp it with 2026
     `_meta` and headers, which a legacy HTTP server may refuse."""
-    result = await peer.initialize(pinned or LATEST_HANDSHAKE_VERSION, server.timeouts.connect)
+    try:
+        result = await peer.initialize(pinned or LATEST_HANDSHAKE_VERSION, server.timeouts.connect)
+    except ValidationError as error:
+        raise StubgenError(
+            f"server {server.name!r}: its initialize result is not valid MCP ({_first_problem(error)}); "
+            "the server has to fix it"
+        ) from None
     answered = result["protocolVersion"]
     if pinned is not None and answered != pinned:
         raise StubgenError(_not_spoken(server, pinned, f"it answered initialize with {answered}"))
@@ -792,11 +796,9 @@ class _Diagnostics:
     stderr_start: int = 0
     """Where the stderr worth showing begins: at the last request, so earlier noise (the
     `server/discover` probe's, say) is not mistaken for the cause of a later failure."""
-    too_deep: bool = False
-    """The server sent a message nested too deeply for the SDK to read."""
     unreadable: str = ""
-    """Why the server's message the SDK could not read (an integer longer than it reads, a lone
-    surrogate) was dropped, where known."""
+    """Why the server's answer the SDK could not read (nested too deep, an integer longer than it
+    reads, a lone surrogate) ended the session, where known."""
     stray_stdout: tuple[str, ...] = ()
     listening: str = ""
     """The URL a stdio server said on stdout it listens on (`StdioSession.listening`)."""
@@ -945,7 +947,7 @@ def _transport(
                 )
                 return stdio_client(parameters, errlog=diagnostics.stderr_log)
             started = _start(server, env, diagnostics.stderr_log)
-        return stdio_transport(started, server.name, errors="strict")
+        return stdio_transport(started, functools.partial(_warn_unparsed, server), errors="strict")
     assert server.url is not None
     import httpx2
 
@@ -1154,11 +1156,9 @@ async def _list_all(
                 f"raise request_timeout in the config or --request-timeout if the server is just slow{_or_skip(server, listing)}"
             ) from None
         except ValidationError as error:
-            first = error.errors()[0]
-            pointer = "/".join(str(part) for part in first["loc"])
             raise StubgenError(
                 f"server {server.name!r}: {listing.method} returned a result that is not valid MCP "
-                f"(/{pointer}: {first['msg']}); the server has to fix its catalog{_or_skip(server, listing)}"
+                f"({_first_problem(error)}); the server has to fix its catalog{_or_skip(server, listing)}"
             ) from None
         except RemoteError as error:
             if _auth_flow_failed(error.data):
@@ -1208,6 +1208,12 @@ async def _list_all(
     )
 
 
+def _first_problem(error: ValidationError) -> str:
+    """The first thing pydantic found wrong with a result: its JSON pointer and pydantic's words."""
+    first = error.errors()[0]
+    return f"/{'/'.join(str(part) for part in first['loc'])}: {first['msg']}"
+
+
 NUMBER_OUT_OF_RANGE = "number out of range"
 """What pydantic-core's JSON parser (the MCP SDK's) says of an integer longer than Python reads
 (`sys.get_int_max_str_digits()`, 4,300 digits); the SDK then drops the message, and its request
@@ -1218,25 +1224,70 @@ class _LongInteger(str):
     """An integer's digits, kept as text: Python refuses to read more than its digit limit."""
 
 
-def _undecodable_line(error: Exception) -> str | None:
-    """An answer the transport gave as its bytes, for not being UTF-8, decoded with surrogateescape
-    (a stray line that answers nothing is only warned of, as any line that is not JSON-RPC)."""
-    raw = error.errors()[0].get("input") if isinstance(error, ValidationError) and error.errors() else None
-    if not isinstance(raw, bytes):
-        return None
-    text = raw.decode("utf-8", "surrogateescape")
-    try:
-        message = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    answers = isinstance(message, dict) and "id" in message and "method" not in message
-    return text if answers and any("\udc80" <= character <= "\udcff" for character in text) else None
+def _unread_input(error: Exception) -> Any:
+    """What the SDK could not read, which pydantic keeps in its error: the line's JSON text (its bytes,
+    for a line that is not UTF-8), or what it held once parsed; None for another exception."""
+    return error.errors()[0].get("input") if isinstance(error, ValidationError) and error.errors() else None
 
 
-def _unread_text(error: Exception) -> str | None:
-    """The JSON text the SDK could not read, which pydantic keeps in its error."""
-    raw = error.errors()[0].get("input") if isinstance(error, ValidationError) and error.errors() else None
-    return raw if isinstance(raw, str) else None
+def _answers_in_flight(client: Client, read: Any) -> bool:
+    """Whether a message the SDK could not read answers a request of the session waiting for its
+    answer, or may (`_stdio.answers_one_of`, which the generated clients' runtime reads it by too)."""
+    dispatcher = getattr(client.session, "_dispatcher", None)
+    waiting = getattr(dispatcher, "_pending", {})
+    return answers_one_of(read_refused(read) if isinstance(read, str | bytes) else read, waiting)
+
+
+def _unreadable_message(server: ServerConfig, read: Any, complaint: str) -> str | None:
+    """One line naming the server, and the entry and the JSON pointer where it can, for what makes a
+    message one the MCP SDK cannot read (`read` as `_unread_input` gives it, `complaint` what its
+    parser said); None for a line that is only not JSON-RPC (a stray print)."""
+    if isinstance(read, bytes):
+        text = read.decode("utf-8", "surrogateescape")
+        if not any("\udc80" <= character <= "\udcff" for character in text):
+            return None
+        message = read_refused(text)
+        return _not_utf_8(server, text, "it" if isinstance(message, dict) and "method" in message else "its answer")
+    if TOO_DEEP in complaint:
+        return _too_deep(server)
+    if NUMBER_OUT_OF_RANGE in complaint:
+        return _long_number(server, read if isinstance(read, str) else None)
+    if isinstance(read, str):
+        return _lone_surrogate(server, read)
+    if isinstance(read, dict) and "id" in read and "method" not in read:
+        return f"server {server.name!r}: {NEITHER_RESULT_NOR_ERROR}; the server has to fix it"
+    return None
+
+
+def _warn_unparsed(server: ServerConfig, line: str | bytes, error: ValueError) -> None:
+    """The one warning naming the server for a stdout line that is only not JSON-RPC (a stray print);
+    a message the MCP SDK cannot read is the session's to warn of or end on (`_connected`)."""
+    if _unreadable_message(server, _unread_input(error), str(error)) is None:
+        warn_not_json_rpc(server.name, line, "utf-8")
+
+
+def _warn_left_out(server: ServerConfig, warn: Warn, line: str | bytes, complaint: str) -> None:
+    """`warn` of a line a stdio server wrote that `StdioSession` skipped, when the MCP SDK cannot read it."""
+    problem = _unreadable_message(server, line, complaint)
+    if problem is not None:
+        warn(_secrets_of(server).scrub(_left_out(problem, line)))
+
+
+def _left_out(problem: str, read: Any) -> str:
+    """The warning for a message the MCP SDK cannot read that answers no request in flight."""
+    message = read_refused(read) if isinstance(read, str | bytes) else read
+    method = message.get("method") if isinstance(message, dict) else None
+    if isinstance(method, str):
+        what = f"a {_clip(method)!r} message"
+    elif isinstance(message, dict) and "method" in message:
+        what = "a request or notification"
+    else:
+        what = "an answer to no request in flight"
+    return f"{problem}; {what} it sent, left out"
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _long_number(server: ServerConfig, raw: str | None) -> str:
@@ -1253,14 +1304,6 @@ def _long_number(server: ServerConfig, raw: str | None) -> str:
                 where, digits = _entry_and_pointer(message, found[0]), len(found[1].lstrip("-"))
                 problem = f"an integer of {digits:,} digits, more than the {limit:,} Python reads"
     return f"server {server.name!r}: {where}{problem}; the server has to send a smaller number"
-
-
-def _neither_result_nor_error(error: Exception) -> bool:
-    """Whether the SDK dropped an answer to a request that holds neither a result object nor an error
-    (`"result": null`): pydantic keeps what the line held in its error."""
-    problems = error.errors() if isinstance(error, ValidationError) else []
-    held = problems[0].get("input") if problems else None
-    return isinstance(held, dict) and "id" in held and "method" not in held
 
 
 def _unreadable(server: ServerConfig, unread: Unreadable) -> str:
@@ -1290,9 +1333,10 @@ def _lone_surrogate(server: ServerConfig, raw: str | None) -> str | None:
     return None
 
 
-def _not_utf_8(server: ServerConfig, line: str) -> str:
+def _not_utf_8(server: ServerConfig, line: str, whose: str = "its answer") -> str:
     """One line naming the entry and the JSON pointer of the string holding the first byte of an
-    answer that is not UTF-8 (`line` decoded with surrogateescape), else the answer as a whole."""
+    answer (or a message of the server's, `whose` "it") that is not UTF-8 (`line` decoded with
+    surrogateescape), else the answer as a whole."""
     where, stray = "", next(character for character in line if "\udc80" <= character <= "\udcff")
     with contextlib.suppress(ValueError, RecursionError):
         message = json.loads(line)
@@ -1300,7 +1344,7 @@ def _not_utf_8(server: ServerConfig, line: str) -> str:
         if found is not None:
             where = _entry_and_pointer(message, found[0])
     return (
-        f"server {server.name!r}: {where}its answer is not UTF-8 (byte 0x{ord(stray) - 0xDC00:02x}), which the "
+        f"server {server.name!r}: {where}{whose} is not UTF-8 (byte 0x{ord(stray) - 0xDC00:02x}), which the "
         "MCP SDK and the generated clients cannot read; the server has to write UTF-8"
     )
 
@@ -1316,9 +1360,11 @@ def _has_lone_surrogate(value: Any) -> bool:
 
 
 def _entry_and_pointer(message: Any, path: tuple[str | int, ...]) -> str:
-    """`tool 'x' /inputSchema/...: ` for a path into a list result's entry, else the message's own pointer."""
-    if len(path) > 3 and path[0] == "result" and isinstance(path[2], int):
-        entry = message["result"][path[1]][path[2]]
+    """`tool 'x' /inputSchema/...: ` for a path into a list result's entry (an object), else the
+    message's own pointer."""
+    in_entry = len(path) > 3 and path[0] == "result" and isinstance(path[2], int)
+    entry = message["result"][path[1]][path[2]] if in_entry else None
+    if isinstance(entry, dict):
         name = next((entry[key] for key in ("name", "uriTemplate", "uri") if isinstance(entry.get(key), str)), "")
         kind = {"tools": "tool", "resources": "resource", "resourceTemplates": "template", "prompts": "prompt"}
         return f"{kind.get(str(path[1]), 'entry')} {name!r} {_pointer(path[3:])}: "

@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
@@ -35,10 +35,11 @@ from codegen.runtime._stdio import (
     GRACE_SECONDS,
     MAX_MESSAGE_CHARACTERS,
     Lines,
+    answers_one_of,
     pipe_transport,
+    read_refused,
     shut_down,
     signal_group,
-    warn_not_json_rpc,
 )
 from codegen.snapshot.wire import (
     CLIENT_INFO,
@@ -241,10 +242,13 @@ def _stop_now(started: StdioProcess) -> None:
 
 
 @asynccontextmanager
-async def stdio_transport(started: StdioProcess, server_name: str, errors: str = "replace") -> AsyncIterator[Any]:
+async def stdio_transport(
+    started: StdioProcess, unparsed: Callable[[str | bytes, ValueError], None], errors: str = "replace"
+) -> AsyncIterator[Any]:
     """The session's streams over a started server's pipes (what the SDK's `stdio_client` yields),
     and the server stopped on the way out, however the session ended (`_stdio.pipe_transport`, the
-    transport generated clients use, and its one warning for a stdout line that is not JSON-RPC)."""
+    transport generated clients use). A line that is not JSON-RPC is told to `unparsed` and reaches
+    the session as the exception it raised."""
     from mcp.shared.message import SessionMessage
     from mcp_types import jsonrpc_message_adapter
 
@@ -252,7 +256,7 @@ async def stdio_transport(started: StdioProcess, server_name: str, errors: str =
         try:
             return SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False))
         except ValueError as error:
-            warn_not_json_rpc(server_name, line, "utf-8")
+            unparsed(line, error)
             return error
 
     def overlong(length: int) -> None:
@@ -296,8 +300,17 @@ class StdioSession:
     Lines are parsed by pydantic-core, the SDK's parser, so a line fails here exactly when it fails
     there. Only the standard library, anyio and pydantic-core are imported."""
 
-    def __init__(self, started: StdioProcess, capabilities: dict[str, Any], errors: str = "replace") -> None:
+    def __init__(
+        self,
+        started: StdioProcess,
+        capabilities: dict[str, Any],
+        errors: str = "replace",
+        left_out: Callable[[str | bytes, str], None] | None = None,
+    ) -> None:
         self.started = started
+        self.left_out = left_out
+        """Told each line the SDK's parser refuses (and why) that answers no request in flight, and
+        so is skipped."""
         self.capabilities = capabilities
         self._errors = errors
         self._pending: dict[int, Any] = {}
@@ -390,14 +403,17 @@ class StdioSession:
             message = from_json(line)
         except ValueError as unparsed:
             reason = next((reason for reason in _UNREADABLE_REASONS if reason in str(unparsed)), None)
-            if reason is not None:
-                self._end(Unreadable(reason, line))
-            elif not self._refuse_unreadable_answer(line, unparsed):
-                if not self.listening and (listening := LISTENING.search(line[:STRAY_CHARACTERS])):
-                    self.listening = listening.group(1)
-                shown = line if len(line) <= 200 else line[:200] + "..."
-                self.stray.append(line.strip() if len(line) <= STRAY_CHARACTERS else f"({len(line):,} characters)")
-                _sdk_log.error("Failed to parse JSONRPC message from server: %s: %r", unparsed, shown)
+            if reason is not None and answers_one_of(read_refused(line), self._pending):
+                self._end(Unreadable(reason, line))  # the answer listed, or may be: the SDK's session ends
+            elif reason is not None or not self._refuse_unreadable_answer(line, unparsed):
+                if reason is None:
+                    if not self.listening and (listening := LISTENING.search(line[:STRAY_CHARACTERS])):
+                        self.listening = listening.group(1)
+                    shown = line if len(line) <= 200 else line[:200] + "..."
+                    self.stray.append(line.strip() if len(line) <= STRAY_CHARACTERS else f"({len(line):,} characters)")
+                    _sdk_log.error("Failed to parse JSONRPC message from server: %s: %r", unparsed, shown)
+                if self.left_out is not None:
+                    self.left_out(line, str(unparsed).splitlines()[0])
             return
         if type(message) is list:
             self._refuse_batch(message)
@@ -453,6 +469,8 @@ class StdioSession:
             return
         shown = line.decode("utf-8", "replace")
         self.stray.append(shown.strip() if len(shown) <= STRAY_CHARACTERS else f"({len(shown):,} characters)")
+        if self.left_out is not None:
+            self.left_out(line, NOT_UTF_8)
 
     def _refuse_unreadable_answer(self, line: str, unparsed: ValueError) -> bool:
         """Fail the request a line answers when the SDK's parser refuses it but Python's reads it (a

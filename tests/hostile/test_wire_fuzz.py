@@ -448,23 +448,25 @@ async def test_an_unreadable_answer_no_call_waits_for_does_not_end_a_hub_connect
     assert any(warning in record.getMessage() for record in caplog.records)
 
 
-@pytest.mark.xfail(strict=True, reason="mcp-stubgen's own session ends on a message the MCP SDK cannot read")
 async def test_a_notification_the_sdk_cannot_read_does_not_end_a_hub_connected_from_config(
-    wirefuzz: Any, tmp_path: Path
+    wirefuzz: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A log message whose data holds a lone surrogate, before a call's answer: through `Hub.connect`
-    it is one warning; through `Hub.connect_from_config` mcp-stubgen's own session ends on it (the
-    call fails with "Connection closed", and leaving the block raises `HubError` saying the server
-    "could not connect"). Found by the sweep; not fixed yet."""
+    it is one warning; through `Hub.connect_from_config` mcp-stubgen's own session ended on it (the
+    call failed with "Connection closed", and leaving the block raised `HubError` saying the server
+    "could not connect"; the sweep found it). Now it is one warning naming the server and what is
+    wrong there too, and the session goes on."""
     config = write_config(
         tmp_path,
         f"[tool.mcp-stubgen.servers.legacy_fuzz]\ncommand = {json.dumps(sys.executable)}\n"
         f"args = {json.dumps(['-I', SERVER, '--era', 'legacy'])}\n",
     )
     log = '{"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "\\ud800"}}'
-    with anyio.fail_after(30):
+    with caplog.at_level(logging.WARNING), anyio.fail_after(30):
         async with wirefuzz.hub.Hub.connect_from_config(config, servers=["legacy_fuzz"]) as hub:
             await hub.call(
                 "legacy_fuzz__answer", {"plan": planned(log, NEITHER.replace("}", ', "result": {"content": []}}'))}
             )
             assert (await hub.call("legacy_fuzz__answer", {"plan": ""})).content[0].text == "ok"
+    warnings = [record.getMessage() for record in caplog.records if "lone UTF-16 surrogate" in record.getMessage()]
+    assert len(warnings) == 1 and "'legacy_fuzz'" in warnings[0] and "left out" in warnings[0], warnings

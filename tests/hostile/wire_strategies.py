@@ -62,10 +62,11 @@ def values() -> st.SearchStrategy[Any]:
     )
 
 
-def mutated(shape: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
-    """`shape` with each field kept, dropped or replaced by any value, and now and then one more field."""
+def mutated(shape: dict[str, Any], keep: int = 6) -> st.SearchStrategy[dict[str, Any]]:
+    """`shape` with each field kept (`keep` times in `keep` + 2), dropped or replaced by any value, and
+    now and then one more field."""
     fields = {
-        name: st.one_of(*[st.just(value)] * 6, values(), st.just(_MISSING))  # mostly plausible: deeper paths run
+        name: st.one_of(*[st.just(value)] * keep, values(), st.just(_MISSING))  # mostly plausible: deeper paths run
         for name, value in shape.items()
     }
 
@@ -146,20 +147,24 @@ RESULTS = {"tool": tool_results, "prompt": prompt_results, "resource": resource_
 def answers(kind: str, era: str) -> st.SearchStrategy[dict[str, Any]]:
     """The server's answer to the request: a result (with the era's fields, mutated too), or an error,
     in an envelope that is now and then wrong (another id, no `jsonrpc`, both or neither member)."""
-    result = RESULTS[kind]()
+    return answers_with(RESULTS[kind](), era)
+
+
+def answers_with(result: st.SearchStrategy[Any], era: str, weight: int = 2) -> st.SearchStrategy[dict[str, Any]]:
+    """`answers` of the results `result` draws, a result `weight` times as often as an error (and the
+    envelope right more often too)."""
     if era == "modern":
         result = st.builds(
             lambda fields, body: {**fields, **body} if isinstance(body, dict) else body, mutated(ERA_FIELDS), result
         )
     member = st.one_of(
-        st.builds(lambda value: {"result": value}, result),
-        st.builds(lambda value: {"result": value}, result),
+        *[st.builds(lambda value: {"result": value}, result)] * weight,
         st.builds(lambda value: {"error": value}, errors()),
         st.builds(lambda value, error: {"result": value, "error": error}, result, errors()),
         st.just({}),
     )
     good = {"jsonrpc": "2.0", "id": ID}
-    envelope = st.one_of(*[st.just(good)] * 5, mutated(good))  # another id costs a call its timeout
+    envelope = st.one_of(*[st.just(good)] * (2 * weight + 1), mutated(good))  # another id costs a call its timeout
     return st.builds(lambda head, body: {**head, **body}, envelope, member)
 
 
@@ -209,7 +214,13 @@ def asides() -> st.SearchStrategy[Any]:
 def plans(kind: str, era: str) -> st.SearchStrategy[dict[str, Any]]:
     """A plan for the server (`tests/servers/wire_fuzz_server.py`): its lines as text, its end, and
     which line is the answer (the server ignores that: the test reads it)."""
-    answer = answers(kind, era)
+    return plans_for(RESULTS[kind](), era)
+
+
+def plans_for(result: st.SearchStrategy[Any], era: str, weight: int = 2) -> st.SearchStrategy[dict[str, Any]]:
+    """`plans` of an answer holding a result `result` draws (`weight`: as in `answers_with`; the
+    server also stays more often)."""
+    answer = answers_with(result, era, weight)
     return st.builds(
         lambda before, main, twice, end: {
             "lines": [*map(line, before), line(main), *([line(main)] if twice else [])],
@@ -219,7 +230,7 @@ def plans(kind: str, era: str) -> st.SearchStrategy[dict[str, Any]]:
         st.lists(asides(), max_size=3),
         answer,
         st.integers(0, 9).map(lambda roll: roll == 0),
-        st.sampled_from(["stay"] * 12 + ["exit", "cut"]),
+        st.sampled_from(["stay"] * 6 * weight + ["exit", "cut"]),
     )
 
 
@@ -231,3 +242,80 @@ def line(message: Any) -> str:
         return "\n".join(json.dumps(each) for each in storm)
     text = json.dumps(message, ensure_ascii=True)
     return text.replace(json.dumps(ID), ID).replace(json.dumps(DEEP), DEEP_TEXT).replace(json.dumps(HUGE), HUGE_TEXT)
+
+
+SCHEMA = {"type": "object", "properties": {"plan": {"type": "string"}}, "required": ["plan"]}
+ENTRIES: dict[str, dict[str, Any]] = {
+    "tools/list": {"name": "answer", "description": "Answer as planned.", "inputSchema": SCHEMA},
+    "resources/list": {"uri": "fuzz:///a", "name": "a", "mimeType": "text/plain"},
+    "resources/templates/list": {"uriTemplate": "fuzz:///{plan}", "name": "answer"},
+    "prompts/list": {"name": "answer", "arguments": [{"name": "plan", "required": True}]},
+}
+"""One well-formed entry of each list method, which the sweep's entries are mutated from."""
+LIST_KEYS = {
+    "tools/list": "tools",
+    "resources/list": "resources",
+    "resources/templates/list": "resourceTemplates",
+    "prompts/list": "prompts",
+}
+NAMES = ["answer", "answer_typed", "class", "a-b", "A.b", "answer"]
+"""Tool and prompt names: a clash, a keyword, the separators real servers use."""
+CURSORS = [None, None, None, "c1", "c2", "", "c1"]
+"""A page's `nextCursor`: mostly none, and now and then a repeated one."""
+KEEP = 24
+"""How much more often a listing's field is kept than dropped or replaced (`mutated`): a catalog has
+many, and the sweep must get as far as a snapshot, and `generate`, often enough to test them."""
+
+
+@functools.cache
+def entries(method: str) -> st.SearchStrategy[Any]:
+    """An entry of a list method's page: the well-formed one with a name drawn, then mutated."""
+    named = st.builds(
+        lambda name, entry: {**entry, "name": name}, st.sampled_from(NAMES) | strings(), st.just(ENTRIES[method])
+    )
+    schema = mutated(SCHEMA, KEEP) | st.just({"type": "object"}) | values()
+    if method == "tools/list":
+        named = st.builds(lambda entry, input_schema: {**entry, "inputSchema": input_schema}, named, schema)
+    return st.one_of(*[named.flatmap(lambda entry: mutated(entry, KEEP))] * 12, values())
+
+
+@functools.cache
+def list_results(method: str) -> st.SearchStrategy[Any]:
+    """A page of a list method: its entries, and now and then a cursor (a repeated one too)."""
+    return st.builds(
+        lambda listed, cursor: {LIST_KEYS[method]: listed} | ({} if cursor is None else {"nextCursor": cursor}),
+        st.lists(entries(method), max_size=3) | values(),
+        st.sampled_from(CURSORS),
+    ).flatmap(lambda page: mutated(page, KEEP))
+
+
+CAPABILITIES = {"tools": {"listChanged": True}, "resources": {}, "prompts": {}, "logging": {}}
+VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2026-07-28", "1999-01-01"]
+
+
+@functools.cache
+def handshake_results(method: str) -> st.SearchStrategy[Any]:
+    """The answer to `initialize` or `server/discover`, its version, capabilities and server info mutated."""
+    capabilities = mutated(CAPABILITIES, KEEP)
+    info = mutated({"name": "wirefuzz", "version": "1.0.0"}, KEEP)
+    if method == "initialize":
+        version = st.sampled_from(["2025-11-25"] * 6 + VERSIONS)
+        shape = st.fixed_dictionaries({"protocolVersion": version, "capabilities": capabilities, "serverInfo": info})
+    else:  # mostly offering the version the client speaks, so that the listing goes on
+        offered = st.lists(st.sampled_from(VERSIONS), max_size=2)
+        versions = st.one_of(*[offered.map(lambda others: ["2026-07-28", *others])] * 6, offered)
+        shape = st.fixed_dictionaries({"supportedVersions": versions, "capabilities": capabilities, "serverInfo": info})
+    with_instructions = st.builds(lambda body, text: {**body, "instructions": text}, shape, strings())
+    return (shape | with_instructions).flatmap(lambda body: mutated(body, KEEP))
+
+
+def listing_plans(era: str, methods: tuple[str, ...]) -> st.SearchStrategy[dict[str, list[dict[str, Any]]]]:
+    """Plans for a whole listing (`--plans` of the fuzz server): for some of the era's handshake and
+    the list methods, the answers to their first requests (a page after a page), mostly results, so
+    that many listings get as far as a snapshot."""
+    handshake = "server/discover" if era == "modern" else "initialize"
+    kinds = {method: plans_for(handshake_results(method) if method == handshake else list_results(method), era, 12)
+             for method in (handshake, *methods)}  # fmt: skip
+    return st.fixed_dictionaries(
+        {}, optional={method: st.lists(plan, min_size=1, max_size=3) for method, plan in kinds.items()}
+    )

@@ -4,7 +4,8 @@ fuzz test (`tests/hostile/test_wire_fuzz.py`): the plan of an answer travels in 
 Its catalog: tools `answer` (no output schema) and `answer_typed` (an object with a number
 `value`), a prompt `answer` and a resource template `fuzz:///{plan}`, each taking one string `plan`.
 A plan is JSON: `{"lines": [...], "end": "stay" | "exit" | "cut"}`. Each line is written to stdout
-as it is, after `__ID__` is replaced by the request's id as JSON; `exit` ends the process after the
+as it is, after `__ID__` is replaced by the request's id as JSON (a character U+DC80-U+DCFF as the
+byte it stands for, as `surrogateescape` writes it); `exit` ends the process after the
 last line, `cut` writes only the first half of the last line, then exits. An empty plan is answered
 well. The lines may hold anything: answers with another id, requests and notifications of the
 server's own, text that is not JSON.
@@ -12,6 +13,10 @@ server's own, text that is not JSON.
 `--era modern` answers `server/discover` (protocol 2026-07-28); `--era legacy` (the default) refuses
 it with -32601 and answers `initialize`. `reply` answers one message, for the test's Streamable
 HTTP endpoint too (there a plan's lines are the HTTP body's JSON answer; the last one is sent).
+
+`--plans FILE` plans the answers no call carries a plan for, for the CLI's sweep: a JSON object
+from a method (`initialize`, `server/discover`, `tools/list`, ...) to the plans of its requests in
+the order they come (a page after a page); a request past its method's plans is answered well.
 """
 
 from __future__ import annotations
@@ -63,19 +68,20 @@ def plan_of(method: str, params: dict[str, Any]) -> tuple[str, str]:
     return urllib.parse.unquote(uri.removeprefix("fuzz:///")), method
 
 
-def reply(era: str, message: dict[str, Any]) -> tuple[list[str], str]:
-    """The lines answering one message (none for a notification or an answer) and how to end."""
+def reply(era: str, message: dict[str, Any], plans: dict[str, list[Any]] | None = None) -> tuple[list[str], str]:
+    """The lines answering one message (none for a notification or an answer) and how to end; a
+    request whose method `plans` holds plans for takes (and removes) the first."""
     method, request_id = message.get("method"), message.get("id")
     params = message.get("params") or {}
     if request_id is None or method is None:
         return [], "stay"
     result: dict[str, object]
+    if plans and plans.get(method):
+        return planned_lines(plans[method].pop(0), request_id)
     if method in ("tools/call", "prompts/get", "resources/read"):
         plan, kind = plan_of(method, params)
         if plan:
-            planned = json.loads(plan)
-            text_id = json.dumps(request_id)
-            return [line.replace("__ID__", text_id) for line in planned["lines"]], planned["end"]
+            return planned_lines(json.loads(plan), request_id)
         result = dict(WELL.get(kind, WELL["answer"]))
     elif method == "server/discover" and era == "modern":
         result = {"supportedVersions": [MODERN_VERSION], "capabilities": CAPABILITIES}
@@ -94,10 +100,21 @@ def reply(era: str, message: dict[str, Any]) -> tuple[list[str], str]:
     return [json.dumps({"jsonrpc": "2.0", "id": request_id, "result": result})], "stay"
 
 
+def planned_lines(plan: dict[str, Any], request_id: Any) -> tuple[list[str], str]:
+    text_id = json.dumps(request_id)
+    return [line.replace("__ID__", text_id) for line in plan["lines"]], plan["end"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--era", choices=("legacy", "modern"), default="legacy")
-    era = parser.parse_args().era
+    parser.add_argument("--plans")
+    arguments = parser.parse_args()
+    era = arguments.era
+    plans = None
+    if arguments.plans:
+        with open(arguments.plans, encoding="utf-8") as file:
+            plans = json.load(file)
     for line in sys.stdin:
         try:
             message = json.loads(line)
@@ -105,13 +122,14 @@ def main() -> None:
             continue
         if not isinstance(message, dict):
             continue
-        lines, end = reply(era, message)
+        lines, end = reply(era, message, plans)
         if end == "cut" and lines:
             lines[-1] = lines[-1][: len(lines[-1]) // 2]
         for index, text in enumerate(lines):
             cut_here = end == "cut" and index == len(lines) - 1
-            sys.stdout.write(text if cut_here else text + "\n")
-        sys.stdout.flush()
+            # a character U+DC80-U+DCFF in a line is the byte it stands for: a line that is not UTF-8
+            sys.stdout.buffer.write((text if cut_here else text + "\n").encode("utf-8", "surrogateescape"))
+        sys.stdout.buffer.flush()
         if end != "stay":
             return
 

@@ -1126,18 +1126,13 @@ def _fail_unreadable_answers(client: Client | ClientSession, server: str) -> Non
             ),
             problems[0].get("input") if problems else None,
         )
-        answer = read
         request_id = None
-        if isinstance(read, str | bytes):
-            text = read.decode("utf-8", "replace") if isinstance(read, bytes) else read
-            try:  # a line that is not UTF-8 (`_stdio`) comes as its bytes: read for its id anyway
-                answer = json.loads(
-                    text, parse_int=lambda digits: int(digits) if len(digits) < 4000 else 0
-                )
-            except (ValueError, RecursionError):  # nested past Python's depth too, or cut short
-                from ._stdio import answered_id
+        if isinstance(read, str | bytes):  # a line that is not UTF-8 (`_stdio`) comes as its bytes
+            from ._stdio import read_refused
 
-                answer, request_id = None, answered_id(text, text)
+            answer = read_refused(read)
+        else:
+            answer = read
         if isinstance(answer, list):  # a batch: each answer in it fails its own request
             from ._http import BATCH
 

@@ -26,7 +26,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import asynccontextmanager, suppress
 from typing import IO, TYPE_CHECKING, Any
 
@@ -337,6 +337,39 @@ def answered_id(head: str, tail: str) -> int | str | None:
     if request_id is None and (last := _LAST_ID.search(tail[-_EDGE:])) is not None:
         request_id = json.loads(last[1])
     return request_id if type(request_id) in (int, str) else None
+
+
+def read_refused(line: str | bytes) -> Any:
+    """A line the MCP SDK's parser refuses, as Python's parser reads it (an integer past its digit
+    limit as 0, a byte that is not UTF-8 as U+FFFD), to tell an answer from a message of the
+    server's own. A line nested past Python's depth, or cut short, is read from its first and last
+    members alone: `{"id": ID, "result": None}` for an answer to request ID (`answered_id`),
+    `{"method": None}` for a request or notification, None when they do not say."""
+    text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+    try:
+        return json.loads(text, parse_int=lambda digits: int(digits) if len(digits) < 4000 else 0)
+    except (ValueError, RecursionError):
+        if "method" in _leading_members(text[:_EDGE]):
+            return {"method": None}
+        request_id = answered_id(text, text)
+        return None if request_id is None else {"id": request_id, "result": None}
+
+
+def answers_one_of(message: Any, waiting: Collection[Any]) -> bool:
+    """Whether a message (as `read_refused` reads it) answers one of the requests `waiting` holds
+    the ids of (its id, or a batch member's; "7" is 7, as the MCP SDK matches them), or may (None:
+    nothing in it says, and a request waits). A request or notification of the server's (it has a
+    `method`), or an answer to another id, answers none of them: it can be left out and the session
+    go on."""
+    if message is None:
+        return len(waiting) > 0
+    for item in message if isinstance(message, list) else [message]:
+        request_id = item.get("id") if isinstance(item, dict) and "method" not in item else None
+        if isinstance(request_id, str) and request_id.isdigit():
+            request_id = int(request_id)
+        if type(request_id) in (int, str) and request_id in waiting:
+            return True
+    return False
 
 
 def _leading_members(head: str) -> dict[str, Any]:
