@@ -125,6 +125,8 @@ def _tag_renames(tree: ast.Module, renamed: dict[str, str], naming_rules: int) -
     A union keeps its members' names where a tag makes no name (`"?"`), two tags make one
     (`"page-id"`, `"page_id"`), a tag is longer than `TAG_LENGTH`, or a new name is taken."""
     classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    if sum(1 for node in classes.values() if _string_literals(node)) < 2:
+        return {}  # no two members can be tagged: no need for the walk over the whole module (9 ms a group)
     current = {name: renamed.get(name, name) for name in classes}
     taken = set(current.values())
     tagged: dict[str, str] = {}
