@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import contextlib
 import json
 import logging
 import os
@@ -342,17 +343,59 @@ def answered_id(head: str, tail: str) -> int | str | None:
 def read_refused(line: str | bytes) -> Any:
     """A line the MCP SDK's parser refuses, as Python's parser reads it (an integer past its digit
     limit as 0, a byte that is not UTF-8 as U+FFFD), to tell an answer from a message of the
-    server's own. A line nested past Python's depth, or cut short, is read from its first and last
-    members alone: `{"id": ID, "result": None}` for an answer to request ID (`answered_id`),
-    `{"method": None}` for a request or notification, None when they do not say."""
+    server's own. A line nested past Python's depth, or cut short, is read by its top-level members
+    alone (`_top_level_members`): `{"method": None}` for a request or notification (a `method` or
+    `params`), `{"id": ID, "result": None}` for an answer to request ID, None when they do not say."""
     text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
     try:
-        return json.loads(text, parse_int=lambda digits: int(digits) if len(digits) < 4000 else 0)
+        return json.loads(text, parse_int=_bounded_int)
     except (ValueError, RecursionError):
-        if "method" in _leading_members(text[:_EDGE]):
+        members = _top_level_members(text)
+        if "method" in members or "params" in members:
             return {"method": None}
-        request_id = answered_id(text, text)
-        return None if request_id is None else {"id": request_id, "result": None}
+        request_id = members.get("id")
+        return {"id": request_id, "result": None} if type(request_id) in (int, str) else None
+
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}:,]|[^\s\[\]{}:,"]+')
+"""A JSON string, a structural character, or a bare literal (a number, `true`, ...): what
+`_top_level_members` steps through."""
+
+
+def _bounded_int(digits: str) -> int:
+    """An integer as Python reads it, or 0 past its digit limit (the SDK refuses the line anyway)."""
+    return int(digits) if len(digits) < 4000 else 0
+
+
+def _top_level_members(text: str) -> dict[str, Any]:
+    """The members of the object a line holds, by a scan of its tokens that keeps count of depth
+    instead of recursing: a scalar member's value (a string, number, `true`, ...), None for an object
+    or array however deep, and whatever a line cut short holds up to its cut. Python's parser gives
+    up on a line nested past its depth wherever the nesting is, even after the `id` or before it."""
+    members: dict[str, Any] = {}
+    depth, key, pending = 0, None, None
+    for match in _JSON_TOKEN.finditer(text):
+        token = match.group()
+        if token in ("{", "["):
+            if depth == 1 and key is not None:
+                members[key], key = None, None
+            depth += 1
+        elif token in ("}", "]"):
+            depth -= 1
+            if depth <= 0:
+                break
+        elif depth != 1 or token == ",":
+            continue
+        elif token == ":":
+            key, pending = pending, None
+        elif key is not None:
+            with contextlib.suppress(ValueError, RecursionError):
+                members[key] = json.loads(token, parse_int=_bounded_int)
+            key = None
+        elif token.startswith('"'):
+            with contextlib.suppress(ValueError):
+                pending = json.loads(token)
+    return members
 
 
 def answers_one_of(message: Any, waiting: Collection[Any]) -> bool:

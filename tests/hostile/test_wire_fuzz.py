@@ -57,9 +57,9 @@ DECIDED_TIMEOUT = 20.0
 SLACK = 15.0
 """How long past its timeout a call may take on a loaded machine before it counts as a hang."""
 KINDS = ("tool", "typed", "prompt", "resource")
-ROUTES = ("client", "hub", "confighub") if os.environ.get("MCP_STUBGEN_WIRE_FUZZ_CONFIG_HUB") else ("client", "hub")
-"""How the stdio sweep calls: a generated client, `Hub.connect`, and `Hub.connect_from_config` only
-when asked, until a message the SDK cannot read stops ending its session (the strict xfail below)."""
+ROUTES = ("client", "hub", "confighub")
+"""How the stdio sweep calls: a generated client, `Hub.connect`, and `Hub.connect_from_config`
+(mcp-stubgen's own session)."""
 
 
 def stdio(era: str) -> StdioServerParameters:
@@ -384,36 +384,61 @@ async def test_an_answer_with_the_right_id_that_is_not_json_rpc_2_fails_its_call
             assert (await hub.call("modern_fuzz__answer", {"plan": ""})).content[0].text == "ok"
 
 
-async def test_an_answer_with_a_member_nested_past_pythons_depth_logs_no_traceback(
+async def test_an_answer_with_a_member_nested_past_pythons_depth_fails_its_call_at_once(
     wirefuzz: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A line with the call's id and a member nested 5,000 deep before any `result`: the SDK cannot
     parse it, and the runtime's reading of its first members for the id raised `RecursionError`,
-    which the SDK logged with a traceback (the sweep found it). Now the line is one warning, like any
-    line that is not JSON-RPC, and the session goes on; the call, whose answer never came, ends at
-    its timeout. Python's own recursion limit decides what "too deep" is, and another test in the
-    same worker may have raised it (a process whose limit reads the line whole fails the call at once,
-    its id being there): the test holds the default of 1,000."""
+    which the SDK logged with a traceback (the sweep found it); then the line was one warning and
+    the call waited out its timeout, its first members saying nothing of a result. Its top-level
+    members are read past the nesting now: the id without a `method` is the call's answer, which fails
+    at once, in one line, and the session goes on."""
     from codegen.runtime._stdio import answered_id
 
     deep = "[" * 5000 + "]" * 5000
     assert answered_id('{"jsonrpc": "2.0", "id": 7, "extra": ' + deep[:4000], "") is None
     plan = planned(f'{{"jsonrpc": "2.0", "id": __ID__, "extra": {deep}}}')
-
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(1000)
-    try:
-        with caplog.at_level(logging.WARNING), anyio.fail_after(20):
-            async with wirefuzz.legacy_fuzz.LegacyFuzzClient.connect(stdio("legacy")) as client:
-                with pytest.raises(wirefuzz.legacy_fuzz.RequestTimeoutError):
-                    await client.answer(plan=plan, call_options={"timeout": 1})
-                assert (await client.answer(plan="")).text == "ok"
-    finally:
-        sys.setrecursionlimit(limit)
+    with caplog.at_level(logging.WARNING), anyio.fail_after(20):
+        async with wirefuzz.legacy_fuzz.LegacyFuzzClient.connect(stdio("legacy")) as client:
+            with pytest.raises(wirefuzz.legacy_fuzz.ServerError, match="its answer is not JSON the MCP SDK reads"):
+                await client.answer(plan=plan, call_options={"timeout": 15})
+            assert (await client.answer(plan="")).text == "ok"
     assert [record.getMessage() for record in caplog.records if record.exc_info] == []
-    assert [record.getMessage()[:60] for record in caplog.records] == [
-        "legacy_fuzz: a line of the server's stdout is not a JSON-RPC"
-    ]
+
+
+async def test_an_answer_nested_too_deep_before_its_id_fails_its_call_not_a_hub_connected_from_config(
+    wirefuzz: Any, tmp_path: Path
+) -> None:
+    """A `jsonrpc` member nested 5,000 deep before the id: read from its first members alone, nothing
+    in the line said it is an answer, so mcp-stubgen's own session, which a hub connected from the
+    config holds, ended on it, and with it every tool of the server (the config hub's sweep, seed 5).
+    Its top-level members are read past the nesting now: it fails its call, and the server's next
+    call is answered."""
+    config = write_config(
+        tmp_path,
+        f"[tool.mcp-stubgen.servers.legacy_fuzz]\ncommand = {json.dumps(sys.executable)}\n"
+        f"args = {json.dumps(['-I', SERVER, '--era', 'legacy'])}\n",
+    )
+    deep = "[" * 5000 + "]" * 5000
+    plan = planned(f'{{"jsonrpc": {deep}, "id": __ID__, "result": {{"content": []}}}}')
+    with anyio.fail_after(30):
+        async with wirefuzz.hub.Hub.connect_from_config(config, servers=["legacy_fuzz"]) as hub:
+            with pytest.raises(wirefuzz.hub.ServerError, match="its answer is not JSON the MCP SDK reads"):
+                await hub.call("legacy_fuzz__answer", {"plan": plan})
+            assert (await hub.call("legacy_fuzz__answer", {"plan": ""})).content[0].text == "ok"
+
+
+async def test_a_deep_answer_sent_twice_fails_its_call_once_and_not_the_next(wirefuzz: Any) -> None:
+    """An answer with an `annotations` member nested 5,000 deep between its id and its error, sent
+    twice (the sweep, seed 5): its id is read past the nesting, so the call fails at once and the
+    second copy is a stray answer, never the next call's."""
+    deep = "[" * 5000 + "]" * 5000
+    main = f'{{"jsonrpc": "2.0", "id": __ID__, "annotations": [1, {deep}], "error": {{"a": 1}}}}'
+    with anyio.fail_after(20):
+        async with wirefuzz.modern_fuzz.ModernFuzzClient.connect(stdio("modern")) as client:
+            with pytest.raises(wirefuzz.modern_fuzz.ServerError, match="its answer is not JSON the MCP SDK reads"):
+                await client.answer(plan=planned(main, main), call_options={"timeout": 15})
+            assert (await client.answer(plan="")).text == "ok"
 
 
 NEITHER = '{"jsonrpc": "2.0", "id": __ID__}'
