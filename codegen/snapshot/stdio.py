@@ -67,9 +67,14 @@ _sdk_log = logging.getLogger("mcp.client.stdio")
 
 STRAY_LINES = 5
 """How many of the last lines a server wrote to stdout that are not JSON-RPC a session keeps."""
-LISTENING = re.compile(r"\blistening on:?\s+(https?://[^\s,;'\"]+)", re.IGNORECASE)
-"""What an HTTP server writes as it starts ("Now listening on: http://localhost:5000", ASP.NET's): a
-server started where a stdio one was expected (officeagent-mcp 1.2.0 without `--stdio`)."""
+LISTENING = re.compile(r"\b(?:listening on|running on|available at):?\s+(https?://[^\s,;'\"]+)", re.IGNORECASE)
+"""What an HTTP server writes as it starts ("Now listening on: http://localhost:5000", ASP.NET's; "MCP
+endpoint available at http://localhost:8080/mcp", financial-modeling-prep-mcp-server 2.5.3's): a
+server started where a stdio one was expected (officeagent-mcp 1.2.0 without `--stdio`), or one that
+serves HTTP alone."""
+MCP_PATHS = ("/mcp", "/sse")
+"""The paths an MCP endpoint is served at by convention: a URL ending in one is the endpoint, where a
+server names a health or home page first."""
 STRAY_CHARACTERS = 1000
 """A longer such line is kept as its length alone: it is no message, and cutting it could cut a secret
 that scrubbing then would not recognise."""
@@ -88,8 +93,10 @@ class StrayStdout:
     later log lines push that one out of `lines`."""
 
     def add(self, line: str) -> None:
-        if not self.listening and (listening := LISTENING.search(line[:STRAY_CHARACTERS])):
-            self.listening = listening.group(1)
+        named = LISTENING.search(line[:STRAY_CHARACTERS])
+        url = named.group(1).rstrip("/") if named else ""
+        if url and (not self.listening or (url.endswith(MCP_PATHS) and not self.listening.endswith(MCP_PATHS))):
+            self.listening = url
         self.lines.append(line.strip() if len(line) <= STRAY_CHARACTERS else f"({len(line):,} characters)")
 
     def add_length(self, length: int) -> None:
