@@ -581,6 +581,34 @@ async def test_connect_from_config_launches_servers_as_the_project_config_says(
         Hub.connect_from_config(config, servers=["wether"])
 
 
+async def test_connect_from_config_names_a_stdio_server_that_serves_http(
+    notes_and_weather: Any, tmp_path: Path
+) -> None:
+    """officeagent-mcp 1.2.0 without `--stdio` serves HTTP and logs "Now listening on:
+    http://localhost:5000" to stdout: `snapshot` named it so, but the hub connected from the config
+    read stdout through the SDK, waited again for the legacy handshake, and said to check that it is
+    an MCP server (found in the seventeenth round)."""
+    Hub, HubError = notes_and_weather.Hub, notes_and_weather.HubError
+    serves_http = [str(SERVERS / "raw_server.py"), "--mode", "serves-http"]
+    config = write_config(
+        tmp_path,
+        "[tool.mcp-stubgen]\n"
+        f"[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(PY)}\nargs = {json.dumps(serves_http)}\n"
+        "connect_timeout = 1\n",
+    )
+    with pytest.raises(HubError) as failed:
+        async with Hub.connect_from_config(config, servers=["weather"]):
+            pass
+    assert re.match(
+        r"hub: server 'weather' could not connect \(StubgenError: server 'weather': no answer to the handshake "
+        r"within 1s; it says it listens on http://localhost:5000, so it serves HTTP, not stdio: start it in its "
+        r"stdio mode \(often a --stdio or --transport stdio option\), or give its URL as the server's `url`; its "
+        r"stdout lines that are not JSON-RPC: ",
+        str(failed.value),
+    ), str(failed.value)
+    assert "\n" not in str(failed.value)
+
+
 def test_openai_strict_mode_closes_or_refuses_a_nullable_object_as_any_object() -> None:
     """`type: ["object", "null"]` (zod's `.nullable()`) is an object too: a nullable map was marked
     strict with its extra properties open, which strict mode refuses, and a nullable bare object

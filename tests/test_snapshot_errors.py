@@ -131,22 +131,27 @@ def test_a_server_that_answers_nothing_is_tried_once_more_with_the_legacy_handsh
     assert digest(previous) == before
 
 
+@pytest.mark.parametrize(
+    ("mode", "url"), [("serves-http", "http://localhost:5000"), ("serves-http-endpoint", "http://localhost:8080/mcp")]
+)
 def test_a_server_that_says_it_listens_on_http_is_named_an_http_server_without_a_second_wait(  # type: ignore[no-untyped-def]
-    previous: Path, run_cli
+    previous: Path, run_cli, mode: str, url: str
 ) -> None:
     """officeagent-mcp 1.2.0 started without `--stdio` serves HTTP and logs "Now listening on:
     http://localhost:5000" to stdout: `snapshot` waited `connect_timeout`, started it again for the
     legacy handshake, waited again, and said to check that it is an MCP server, its stdout tail
     leaving out the line that says where it listens (found in the seventeenth round). It is named an
-    HTTP server after the first wait, with the two ways out."""
+    HTTP server after the first wait, with the two ways out. financial-modeling-prep-mcp-server 2.5.3
+    says "MCP endpoint available at http://localhost:8080/mcp", after its health URL, and was still
+    waited for twice (the eighteenth round): its MCP URL is the one named."""
     before = digest(previous)
     result = run_cli(
-        "snapshot", "--name", "raw", "--out", previous, "--connect-timeout", "1", "--", PY, RAW, "--mode", "serves-http"
+        "snapshot", "--name", "raw", "--out", previous, "--connect-timeout", "1", "--", PY, RAW, "--mode", mode
     )
     assert result.exit_code == 2
     assert_one_line_error(
         result.stderr,
-        r"^error: server 'raw': no answer to the handshake within 1s; it says it listens on http://localhost:5000, "
+        rf"^error: server 'raw': no answer to the handshake within 1s; it says it listens on {url}, "
         r"so it serves HTTP, not stdio: start it in its stdio mode \(often a --stdio or --transport stdio option\), "
         r"or snapshot it with --url; its stdout lines",
     )

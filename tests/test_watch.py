@@ -337,6 +337,34 @@ args = ["{PAGING_SERVER.as_posix()}", "8", "{(tmp_path / "lists.log").as_posix()
     assert not (tmp_path / "clients").exists()
 
 
+def test_a_stdio_server_that_serves_http_is_named_so_without_a_second_wait(tmp_path: Path) -> None:
+    """officeagent-mcp 1.2.0 without `--stdio` serves HTTP and logs "Now listening on:
+    http://localhost:5000" to stdout: `snapshot` named it so, but `watch` read stdout through the SDK,
+    waited again for the legacy handshake and said to check that it is an MCP server (found in the
+    seventeenth round)."""
+    write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen]
+snapshots = "snapshots"
+
+[tool.mcp-stubgen.servers.office]
+command = "{Path(PYTHON).as_posix()}"
+args = ["{(SERVERS / "raw_server.py").as_posix()}", "--mode", "serves-http"]
+connect_timeout = 1
+""",
+    )
+    watcher = Watcher(tmp_path, "--interval", "60", python=PYTHON)
+    error = watcher.wait_for("error: ")
+    watcher.wait_for("office: reconnecting in ")
+    watcher.process.kill()
+    assert error.startswith(
+        "error: server 'office': no answer to the handshake within 1s; it says it listens on http://localhost:5000, "
+        "so it serves HTTP, not stdio: start it in its stdio mode (often a --stdio or --transport stdio option), or "
+        "give its URL as the server's `url`; its stdout lines that are not JSON-RPC: "
+    ), error
+    assert not [line for line in watcher.stderr if "started it again" in line], watcher.stderr
+
+
 def test_a_package_that_cannot_be_published_leaves_the_committed_snapshot_alone(
     tmp_path: Path, changing: ChangingServer, run_cli
 ) -> None:

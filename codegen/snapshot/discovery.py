@@ -28,7 +28,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -70,6 +70,7 @@ from codegen.snapshot.stdio import (
     NOT_UTF_8,
     StdioProcess,
     StdioSession,
+    StrayStdout,
     Unreadable,
     can_start,
     claim,
@@ -230,7 +231,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                             await _negotiate(peer, attempt)
                         result = await list_catalog(peer, attempt, warn, ttls)
                     except Exception as error:
-                        if _probe_unanswered(attempt, error, session) and not session.listening:
+                        if _probe_unanswered(attempt, error, session) and not session.stray.listening:
                             warn(_started_again(attempt))
                             started = None
                             continue  # leaving the session stops this server
@@ -238,8 +239,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                             warn(_started_again_after_exit(attempt))
                             started = None
                             continue
-                        diagnostics.stray_stdout = tuple(session.stray)
-                        diagnostics.listening = session.listening
+                        diagnostics.stray = session.stray
                         result, ttls = _failure(attempt, error, diagnostics), []
                     await session.close_input()
                     yield result, _fresh_seconds(ttls)
@@ -367,6 +367,7 @@ async def connect(
         try:
             for attempt in (server, replace(server, protocol="legacy")):
                 opened = False
+                diagnostics.stray = StrayStdout()
                 try:
                     async with _connected(
                         attempt, env, headers, diagnostics, auth, started, message_handler, warn
@@ -377,7 +378,7 @@ async def connect(
                 except Exception as error:  # every failure of a server becomes one clear line
                     if not opened and _probe_ended_it(attempt, error, diagnostics):
                         warn(_started_again_after_exit(attempt))
-                    elif not opened and _probe_timed_out(attempt, error):
+                    elif not opened and _probe_timed_out(attempt, error) and not diagnostics.stray.listening:
                         warn(_started_again(attempt))
                     else:
                         raise _failure(attempt, error, diagnostics) from None
@@ -799,10 +800,8 @@ class _Diagnostics:
     unreadable: str = ""
     """Why the server's answer the SDK could not read (nested too deep, an integer longer than it
     reads, a lone surrogate) ended the session, where known."""
-    stray_stdout: tuple[str, ...] = ()
-    listening: str = ""
-    """The URL a stdio server said on stdout it listens on (`StdioSession.listening`)."""
-    """The last lines a stdio server wrote to stdout that are not JSON-RPC (`StdioSession.stray`)."""
+    stray: StrayStdout = field(default_factory=StrayStdout)
+    """What a stdio server wrote to stdout that is not JSON-RPC, whichever session read it."""
     closed_during: str = ""
     """The request a stdio server closed the connection during: when it wrote nothing since, its
     last words before it are shown (biomcp says why it will exit as it starts, then exits silently)."""
@@ -947,7 +946,7 @@ def _transport(
                 )
                 return stdio_client(parameters, errlog=diagnostics.stderr_log)
             started = _start(server, env, diagnostics.stderr_log)
-        return stdio_transport(started, functools.partial(_warn_unparsed, server), errors="strict")
+        return stdio_transport(started, functools.partial(_warn_unparsed, server, diagnostics.stray), errors="strict")
     assert server.url is not None
     import httpx2
 
@@ -1259,11 +1258,14 @@ def _unreadable_message(server: ServerConfig, read: Any, complaint: str) -> str 
     return None
 
 
-def _warn_unparsed(server: ServerConfig, line: str | bytes, error: ValueError) -> None:
-    """The one warning naming the server for a stdout line that is only not JSON-RPC (a stray print);
-    a message the MCP SDK cannot read is the session's to warn of or end on (`_connected`)."""
+def _warn_unparsed(server: ServerConfig, stray: StrayStdout, line: str | bytes, error: ValueError) -> None:
+    """The one warning naming the server for a stdout line that is only not JSON-RPC (a stray print),
+    kept in `stray` as discovery's own session keeps it; a message the MCP SDK cannot read is the
+    session's to warn of or end on (`_connected`)."""
     if _unreadable_message(server, _unread_input(error), str(error)) is None:
         warn_not_json_rpc(server.name, line, "utf-8")
+        if isinstance(line, str):
+            stray.add(line)
 
 
 def _warn_left_out(server: ServerConfig, warn: Warn, line: str | bytes, complaint: str) -> None:
@@ -1465,7 +1467,7 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         message = later
     elif diagnostics.http_status is not None:
         message = _http_status_message(server, diagnostics.http_status, _answered(leaf), diagnostics.bearer_asked)
-    elif diagnostics.listening and isinstance(leaf, TimeoutError):
+    elif diagnostics.stray.listening and isinstance(leaf, TimeoutError):
         message = _serves_http(server, diagnostics)
     else:
         message = _cause(server, leaf)
@@ -1485,7 +1487,7 @@ def _serves_http(server: ServerConfig, diagnostics: _Diagnostics) -> str:
     the legacy handshake, whose wait would tell nothing more."""
     return (
         f"server {server.name!r}: no answer to the handshake within {server.timeouts.connect:g}s; it says it "
-        f"listens on {diagnostics.listening}, so it serves HTTP, not stdio: start it in its stdio mode (often a "
+        f"listens on {diagnostics.stray.listening}, so it serves HTTP, not stdio: start it in its stdio mode (often a "
         "--stdio or --transport stdio option), or "
         + server.advise("give its URL as the server's `url`", "snapshot it with --url")
     )
@@ -1496,7 +1498,7 @@ def _unpassed_variables(server: ServerConfig, diagnostics: _Diagnostics) -> str:
     that it was never given: a user who exported POSTMAN_API_KEY, as @postman/postman-mcp-server's
     README says, read its "POSTMAN_API_KEY: Required" and could not tell that it was not passed on.
     Names only, never a value."""
-    text = "\n".join(diagnostics.stray_stdout)
+    text = "\n".join(diagnostics.stray.lines)
     with contextlib.suppress(OSError, ValueError):
         diagnostics.stderr_log.seek(0)
         text += "\n" + diagnostics.stderr_log.read()
@@ -1729,7 +1731,7 @@ def _stray_stdout(diagnostics: _Diagnostics, secrets: Secrets) -> str:
     """What the server wrote to stdout that is not JSON-RPC, to append to the error: a server that
     prints its complaint there (a banner, "installation not complete") and exits says why in nothing
     else. Scrubbed before it is cut, as `_stderr_tail` is."""
-    lines = [line for line in (secrets.scrub(_uncoloured(line)).strip() for line in diagnostics.stray_stdout) if line]
+    lines = [line for line in (secrets.scrub(_uncoloured(line)).strip() for line in diagnostics.stray.lines) if line]
     if not lines:
         return ""
     return "; its stdout lines that are not JSON-RPC: " + _tail(lines)

@@ -26,7 +26,7 @@ import tempfile
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
 from codegen.config import ServerConfig, server_environment
@@ -67,12 +67,41 @@ _sdk_log = logging.getLogger("mcp.client.stdio")
 
 STRAY_LINES = 5
 """How many of the last lines a server wrote to stdout that are not JSON-RPC a session keeps."""
-LISTENING = re.compile(r"\blistening on:?\s+(https?://[^\s,;'\"]+)", re.IGNORECASE)
-"""What an HTTP server writes as it starts ("Now listening on: http://localhost:5000", ASP.NET's): a
-server started where a stdio one was expected (officeagent-mcp 1.2.0 without `--stdio`)."""
+LISTENING = re.compile(r"\b(?:listening on|running on|available at):?\s+(https?://[^\s,;'\"]+)", re.IGNORECASE)
+"""What an HTTP server writes as it starts ("Now listening on: http://localhost:5000", ASP.NET's; "MCP
+endpoint available at http://localhost:8080/mcp", financial-modeling-prep-mcp-server 2.5.3's): a
+server started where a stdio one was expected (officeagent-mcp 1.2.0 without `--stdio`), or one that
+serves HTTP alone."""
+MCP_PATHS = ("/mcp", "/sse")
+"""The paths an MCP endpoint is served at by convention: a URL ending in one is the endpoint, where a
+server names a health or home page first."""
 STRAY_CHARACTERS = 1000
 """A longer such line is kept as its length alone: it is no message, and cutting it could cut a secret
 that scrubbing then would not recognise."""
+
+
+@dataclass
+class StrayStdout:
+    """What a stdio server wrote to stdout that is not JSON-RPC, kept the one way for discovery's
+    session and for the SDK's (`watch`, a hub connected from the config): a server that prints its
+    error there (a banner, "installation not complete") and exits says why only in it."""
+
+    lines: deque[str] = field(default_factory=lambda: deque(maxlen=STRAY_LINES))
+    """The last such lines."""
+    listening: str = ""
+    """The URL one of them says the server listens on: an HTTP server never answers on stdio, and its
+    later log lines push that one out of `lines`."""
+
+    def add(self, line: str) -> None:
+        named = LISTENING.search(line[:STRAY_CHARACTERS])
+        url = named.group(1).rstrip("/") if named else ""
+        if url and (not self.listening or (url.endswith(MCP_PATHS) and not self.listening.endswith(MCP_PATHS))):
+            self.listening = url
+        self.lines.append(line.strip() if len(line) <= STRAY_CHARACTERS else f"({len(line):,} characters)")
+
+    def add_length(self, length: int) -> None:
+        """A line too long to keep (past the transport's limit), kept as its length."""
+        self.lines.append(f"({length:,} characters)")
 
 
 @dataclass
@@ -323,12 +352,7 @@ class StdioSession:
         """Whether the server has answered a request it was sent (a server that never answers
         `server/discover` is started again for the legacy handshake; an answer carrying an id no
         request had is no answer: effect-mcp 0.1.16 answers the probe with its error code as the id)."""
-        self.listening = ""
-        """The URL a line on stdout that is not JSON-RPC says the server listens on: an HTTP server never
-        answers on stdio, and its later log lines push that one out of `stray`."""
-        self.stray: deque[str] = deque(maxlen=STRAY_LINES)
-        """The last lines the server wrote to stdout that are not JSON-RPC: a server that prints its
-        error there (a banner, "installation not complete") and exits says why only in them."""
+        self.stray = StrayStdout()
 
     def use_modern(self, version: str, client_info: dict[str, Any]) -> None:
         self._meta = _modern_meta(version, client_info, self.capabilities)
@@ -407,10 +431,8 @@ class StdioSession:
                 self._end(Unreadable(reason, line))  # the answer listed, or may be: the SDK's session ends
             elif reason is not None or not self._refuse_unreadable_answer(line, unparsed):
                 if reason is None:
-                    if not self.listening and (listening := LISTENING.search(line[:STRAY_CHARACTERS])):
-                        self.listening = listening.group(1)
                     shown = line if len(line) <= 200 else line[:200] + "..."
-                    self.stray.append(line.strip() if len(line) <= STRAY_CHARACTERS else f"({len(line):,} characters)")
+                    self.stray.add(line)
                     _sdk_log.error("Failed to parse JSONRPC message from server: %s: %r", unparsed, shown)
                 if self.left_out is not None:
                     self.left_out(line, str(unparsed).splitlines()[0])
@@ -467,8 +489,7 @@ class StdioSession:
         if answer is not None and not answer.done():
             answer.set_exception(Unreadable(NOT_UTF_8, text))
             return
-        shown = line.decode("utf-8", "replace")
-        self.stray.append(shown.strip() if len(shown) <= STRAY_CHARACTERS else f"({len(shown):,} characters)")
+        self.stray.add(line.decode("utf-8", "replace"))
         if self.left_out is not None:
             self.left_out(line, NOT_UTF_8)
 
@@ -518,7 +539,7 @@ class StdioSession:
     async def _read(self, stdout: Any) -> None:
         from codegen.snapshot.wire import ConnectionClosed
 
-        lines = Lines(warn=lambda length: self.stray.append(f"({length:,} characters)"))
+        lines = Lines(warn=self.stray.add_length)
         with suppress(OSError):
             while chunk := await stdout.read(1 << 16):
                 for line in lines.feed(chunk):

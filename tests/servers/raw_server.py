@@ -11,7 +11,8 @@ capabilities, so it lists nothing. Mode `probe-kills-reader` is a Python SDK 1.6
 answer, and the next line it is sent ends the process. Mode `probe-exits` is an rmcp 1.x server
 (cortex-mcp 0.9.1): `server/discover` before `initialize` makes it say so on stderr and exit. Mode
 `serves-http` is officeagent-mcp 1.2.0 without `--stdio`: it serves HTTP, says so on stdout, and
-answers nothing on stdin. Mode `probe-answered-with-another-id` is effect-mcp 0.1.16 (Effect's `McpServer`): it refuses
+answers nothing on stdin (`serves-http-endpoint`: financial-modeling-prep-mcp-server 2.5.3, an
+HTTP server alone, which names its health URL before its MCP one). Mode `probe-answered-with-another-id` is effect-mcp 0.1.16 (Effect's `McpServer`): it refuses
 `server/discover` with an error whose `id` is its error code, not the request's.
 """
 
@@ -402,6 +403,15 @@ def main() -> None:
         sys.stdout.write("  Installation not complete. Run: example-mcp-install\n")
         sys.exit(1)
     if mode == "hang":
+        hang()
+    if mode == "serves-http-endpoint":  # financial-modeling-prep-mcp-server 2.5.3, whatever it is given
+        for line in (
+            "[FmpMcpServer] 🚀 MCP Server started successfully on port 8080",
+            "[FmpMcpServer] 🏥 Health endpoint available at http://localhost:8080/healthcheck",
+            "[FmpMcpServer] 🔌 MCP endpoint available at http://localhost:8080/mcp",
+        ):
+            sys.stdout.write(line + "\n")
+        sys.stdout.flush()
         hang()
     if mode == "serves-http":  # officeagent-mcp 1.2.0 without --stdio: ASP.NET serves HTTP, logs to stdout
         for line in ("Now listening on: http://localhost:5000", "Application started. Press Ctrl+C to shut down."):
