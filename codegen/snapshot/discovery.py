@@ -485,11 +485,14 @@ async def _negotiate(peer: _Peer, server: ServerConfig) -> None:
         try:
             await _initialize(peer, server, None)
         except RemoteError as error:
-            if not refusal.with_result:
+            if not refusal.with_result and error.code != METHOD_NOT_FOUND:
                 raise
-            raise StubgenError(  # initialize's refusal alone would hide why discovery was not taken
+            # initialize's refusal alone would hide why discovery was not taken: a server that does not
+            # know initialize speaks 2026 alone, so its answer to server/discover is what failed
+            fix = "fix its server/discover result" if refusal.with_result else "answer server/discover"
+            raise StubgenError(
                 f"server {server.name!r}: {refusal}, and it refused initialize ({error.message}, code "
-                f"{error.code}); the server has to fix its server/discover result"
+                f"{error.code}); the server has to {fix}"
             ) from None
         return
     peer.adopt_discovered(result)

@@ -1239,6 +1239,20 @@ def test_a_malformed_server_discover_answer_of_a_server_that_refuses_initialize_
     assert not out.exists()
 
 
+def test_a_server_discover_error_of_a_server_that_does_not_know_initialize_is_named(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """A 2026-07-28 server alone that answers `server/discover` with an error of its own: `auto`
+    falls back to `initialize`, which it does not know, and the line said only "handshake failed:
+    Method not found", the fallback's answer, not the error the server has to fix (the CLI sweep)."""
+    out = tmp_path / "d.json"
+    result = run_cli("snapshot", "--name", "d", "--out", out, "--", PY, HOSTILE, "--mode", "discover-error-only")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "error: server 'd': server/discover: database not ready (code -32603), and it refused initialize "
+        "(Method not found, code -32601); the server has to answer server/discover\n",
+    )
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("code", ["32000", "32001"])
 def test_a_server_discover_refused_with_a_code_of_the_sdks_own_falls_back_to_initialize(
     code: str, tmp_path: Path, run_cli

@@ -33,7 +33,9 @@ stdio, it answers it with 2026-07-28 and speaks that version instead) and lists 
 - `no-list-changed`: `tools` is declared without `listChanged` (a watcher polls it).
 - `bad-discover`, `discover-unknown`, `discover-null`: `server/discover` answered with a string for
   `supportedVersions`, only version 2099-01-01, or `null` capabilities; `bad-discover-only`: as
-  `bad-discover`, and `initialize` refused with -32601 (a 2026-07-28 server alone).
+  `bad-discover`, and `initialize` refused with -32601 (a 2026-07-28 server alone);
+  `discover-error-only`: `server/discover` refused with -32603 and `initialize` with -32601 (a
+  2026-07-28 server alone that fails as it starts).
 - `discover-refused-32000`, `discover-refused-32001`: `server/discover` refused with that code (some
   servers' "unknown method"), which is also the SDK's own for a closed connection, or a timeout.
 - `list-refused-32000`: `tools/list` refused with -32000 (a server's own failure).
@@ -226,7 +228,7 @@ class Hostile:
         if method == "initialize" and self.mode == "initialize-error":
             error = {"code": -32603, "message": "license expired"}
             return [{"jsonrpc": "2.0", "id": request_id, "error": error}]
-        if method == "initialize" and self.mode == "bad-discover-only":
+        if method == "initialize" and self.mode in ("bad-discover-only", "discover-error-only"):
             return [{"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "Method not found"}}]
         if method == "initialize" and self.mode == "exit-at-start":
             os._exit(3)
@@ -246,6 +248,9 @@ class Hostile:
                 "capabilities": {"tools": {"listChanged": True}, **({"resources": {}, "prompts": {}} if self.mode == "odd" else {})},
                 "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "hostile", "version": "1.0.0"}},
             }  # fmt: skip
+        elif method == "server/discover" and self.mode == "discover-error-only":
+            error = {"code": -32603, "message": "database not ready"}
+            return [{"jsonrpc": "2.0", "id": request_id, "error": error}]
         elif method == "server/discover" and self.mode.startswith("discover-refused-"):
             error = {"code": -int(self.mode.rsplit("-", 1)[1]), "message": "Unknown method: server/discover"}
             return [{"jsonrpc": "2.0", "id": request_id, "error": error}]
