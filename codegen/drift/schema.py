@@ -113,9 +113,9 @@ class _Comparator:
                 self.uncomparable(path, old, new, f"{_marker_text(old, new)} changed")
                 return
         if ("anyOf" in old) != ("anyOf" in new):
-            old, new = _lift_union(old), _lift_union(new)
+            old, new = _lifted(old, "anyOf"), _lifted(new, "anyOf")
         elif _only_one_of(old) != _only_one_of(new) and "oneOf" not in old.keys() & new.keys():
-            old, new = _lift_one_of(old), _lift_one_of(new)
+            old, new = _lifted(old, "oneOf"), _lifted(new, "oneOf")
         disjoint = self._types(old, new, path)
         self._text(old, new, path)
         if disjoint:
@@ -546,29 +546,23 @@ def _schema(value: Any) -> JSON:
     return value if isinstance(value, dict) else {"$invalid": value}
 
 
-def _lift_union(schema: JSON) -> JSON:
-    """Write a plain schema as a one-branch `anyOf` so it can be compared with a union."""
-    if "anyOf" in schema:
-        return schema
-    keep = TEXT_KEYS | {"default", "nullable"}
-    core = {key: value for key, value in schema.items() if key not in keep}
-    return {**{key: value for key, value in schema.items() if key in keep}, "anyOf": [core]}
+_BESIDE_A_UNION = TEXT_KEYS | {"default", "nullable"}
+"""What stays beside the union when a plain schema is written as a one-branch union."""
 
 
 def _only_one_of(schema: JSON) -> bool:
     """Whether the schema is a `oneOf` and nothing else a validator reads."""
-    return "oneOf" in schema and set(schema) - TEXT_KEYS - {"default", "nullable"} == {"oneOf"}
+    return "oneOf" in schema and set(schema) - _BESIDE_A_UNION == {"oneOf"}
 
 
-def _lift_one_of(schema: JSON) -> JSON:
-    """Write a plain schema as a one-branch `oneOf` so it can be compared with a `oneOf` and nothing
-    else: an object that became one of several objects (notion-mcp-server's page `parent`) keeps its
-    properties in a branch, where comparing the two as they stand found them removed."""
-    if "oneOf" in schema:
+def _lifted(schema: JSON, keyword: str) -> JSON:
+    """Write a plain schema as a one-branch `anyOf` or `oneOf` (`keyword`) so it can be compared with
+    such a union: an object that became one of several objects (notion-mcp-server's page `parent`)
+    keeps its properties in a branch, where comparing the two as they stand found them removed."""
+    if keyword in schema:
         return schema
-    keep = TEXT_KEYS | {"default", "nullable"}
-    core = {key: value for key, value in schema.items() if key not in keep}
-    return {**{key: value for key, value in schema.items() if key in keep}, "oneOf": [core]}
+    core = {key: value for key, value in schema.items() if key not in _BESIDE_A_UNION}
+    return {**{key: value for key, value in schema.items() if key in _BESIDE_A_UNION}, keyword: [core]}
 
 
 def _types(schema: JSON) -> list[str] | None:

@@ -1413,10 +1413,11 @@ def _typed_const_array(node: dict[str, Any], naming_rules: int) -> bool:
 
 def _fixed_values_required(node: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
     """`result` with every property of a nested input object whose one value (`const`) is also its
-    default made required (rules 1 to 7 keep it optional). The client sends only what the caller set, and a discriminated union's
-    branches (pydantic's `operation: Literal["GetItem"] = "GetItem"`, awslabs.dynamodb-mcp-server's
-    access patterns) differ only in that property: without it an item matched every branch, so a
-    typed call that left it out, as its `| None` invited, was always refused."""
+    default made required (rules 1 to 7 keep it optional). The client sends only what the caller
+    set, and a discriminated union's branches (pydantic's `operation: Literal["GetItem"] =
+    "GetItem"`, awslabs.dynamodb-mcp-server's access patterns) differ only in that property: without
+    it an item matched every branch, so a typed call that left it out, as its `| None` invited, was
+    always refused."""
     properties = node.get("properties")
     if not isinstance(properties, dict):
         return result

@@ -49,7 +49,7 @@ from codegen.runtime._http import (
     says_nothing_of_the_era,
     status_line,
 )
-from codegen.runtime._runtime import LeftOutEntry, list_page, repeated_cursor
+from codegen.runtime._runtime import LeftOutEntry, _clip, list_page, repeated_cursor
 from codegen.runtime._stdio import answers_one_of, read_refused, warn_not_json_rpc
 from codegen.snapshot import wire
 from codegen.snapshot.deadlines import deadline, held, move_on_after
@@ -1283,16 +1283,12 @@ def _left_out(problem: str, read: Any) -> str:
     message = read_refused(read) if isinstance(read, str | bytes) else read
     method = message.get("method") if isinstance(message, dict) else None
     if isinstance(method, str):
-        what = f"a {_clip(method)!r} message"
+        what = f"a {_clip(method, 80)!r} message"
     elif isinstance(message, dict) and "method" in message:
         what = "a request or notification"
     else:
         what = "an answer to no request in flight"
     return f"{problem}; {what} it sent, left out"
-
-
-def _clip(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _long_number(server: ServerConfig, raw: str | None) -> str:

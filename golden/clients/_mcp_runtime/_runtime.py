@@ -1094,8 +1094,9 @@ def _fail_unreadable_answers(client: Client | ClientSession, server: str) -> Non
     """Fail a request at once when its answer is a line the SDK cannot read: JSON its parser refuses
     (a string holding a lone UTF-16 surrogate, half an emoji; an integer past Python's digit limit;
     nesting past the parser's depth), or an answer that is neither a result object nor an error
-    (`"result": null`) or not JSON-RPC 2.0 (`"jsonrpc": null`). The SDK's stdio transport drops such a line, and the request would wait for
-    ever, or until its timeout. Python's own parser finds which request the line answers; that
+    (`"result": null`) or not JSON-RPC 2.0 (`"jsonrpc": null`). The SDK's stdio transport drops
+    such a line, and the request would wait for ever, or until its timeout. `_stdio.read_refused`
+    finds which request the line answers (by its top-level members, past any nesting); that
     request gets a -32700 error answer, which the caller sees as `ServerError`. The line is not
     passed on to the message handler as well: the session `Hub.connect_from_config` holds ends on
     an unreadable line it hears of, which must not end it for an answer that failed one call, nor
