@@ -140,6 +140,7 @@ def test_sync_json_names_the_snapshot_and_the_package(project: Path, run_cli) ->
                 "_runtime.py",
                 "_schema_check.py",
                 "_stdio.py",
+                "_uri_template.py",
             ],
             "removed": [],
         },

@@ -290,43 +290,6 @@ def test_a_compiled_template_is_stored_without_waiting_for_the_disk(tmp_path: Pa
     assert synced == []
 
 
-def test_resource_templates_parse_alike_from_the_cache(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A template's variables are cached by its text (parsing it imports the MCP SDK, most of a warm
-    hub's generate): a cached run writes the same methods, and leaves out (or, strict, refuses) a
-    template the SDK cannot expand alike."""
-    from codegen.errors import StubgenError
-
-    template = {"name": "file", "uriTemplate": "file:///{path}{?mode,depth}", "description": "A file."}
-    snapshot = Snapshot(
-        server="files",
-        protocol_version="2026-07-28",
-        capabilities={"resources": {}},
-        resource_templates=(template,),
-    )
-    cache = Cache(tmp_path / "cache")
-    cold = render_snapshot(snapshot, cache=cache)
-    assert render_snapshot(snapshot, cache=Cache(tmp_path / "cache")) == cold == render_snapshot(snapshot)
-    assert "path: str,\n" in cold["client.py"].decode()
-    broken = Snapshot(
-        server="files",
-        protocol_version="2026-07-28",
-        capabilities={"resources": {}},
-        resource_templates=({"name": "bad", "uriTemplate": "file:///{path"}, template),
-    )
-    messages = []
-    for _ in range(2):
-        with pytest.raises(StubgenError) as raised:
-            render_snapshot(broken, cache=Cache(tmp_path / "cache"), strict=True)
-        messages.append(raised.value.message)
-    assert messages[0] == messages[1]
-    assert messages[0].startswith("server 'files': resource template 'bad': ")
-    capsys.readouterr()
-    client = render_snapshot(broken, cache=Cache(tmp_path / "cache"))["client.py"].decode()
-    assert "async def read_file(" in client and "async def read_bad(" not in client
-    warning = capsys.readouterr().err.strip()
-    assert warning.startswith(f"warning: {messages[0]}; it has no method: read its resources with "), warning
-
-
 @pytest.fixture(scope="module")
 def cache_a_module_fixture_sees() -> str | None:
     return os.environ.get("MCP_STUBGEN_CACHE_DIR")

@@ -51,6 +51,7 @@ def test_generate_from_config_writes_the_package_and_is_idempotent(run_cli, tmp_
         "_runtime.py",
         "_schema_check.py",
         "_stdio.py",
+        "_uri_template.py",
     }  # nor the task machinery: no weather tool may run as a task
 
     stamp = (package / "client.py").stat().st_mtime_ns

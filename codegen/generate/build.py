@@ -115,7 +115,7 @@ def build_package(
         resources=tuple(
             resource_spec(entry, named) for entry, named in zip(snapshot.resources, plan.resource_names, strict=True)
         ),
-        templates=_templates(snapshot, plan, cache, strict),
+        templates=_templates(snapshot, plan, strict),
         prompts=tuple(
             prompt_spec(entry, named, snapshot.argument_names.get("prompts", {}).get(entry["name"], {}), rules)
             for entry, named in zip(snapshot.prompts, plan.prompt_names, strict=True)
@@ -150,16 +150,15 @@ def warn_unmatched_method_names(
         )
 
 
-def _templates(snapshot: Snapshot, plan: PackagePlan, cache: Cache, strict: bool) -> tuple[TemplateSpec, ...]:
-    """A reader per resource template; one the MCP SDK cannot expand (a prefix modifier such as
-    `{id:8}`, which RFC 6570 allows and the SDK does not, or a malformed template) is left out with one
-    warning line, as an untyped tool is typed loosely, rather than failing the whole package; `strict`
-    makes it an error."""
+def _templates(snapshot: Snapshot, plan: PackagePlan, strict: bool) -> tuple[TemplateSpec, ...]:
+    """A reader per resource template; one RFC 6570 does not define (an unclosed expression, a bad
+    variable name) is left out with one warning line, as an untyped tool is typed loosely, rather than
+    failing the whole package; `strict` makes it an error."""
     where = f"server {snapshot.server!r}: "
     specs: list[TemplateSpec] = []
     for entry, named in zip(snapshot.resource_templates, plan.template_names, strict=True):
         try:
-            specs.append(template_spec(where, entry, named, cache, snapshot.naming_rules))
+            specs.append(template_spec(where, entry, named, snapshot.naming_rules))
         except StubgenError as error:
             if strict:
                 raise

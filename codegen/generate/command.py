@@ -114,7 +114,7 @@ def _targets(
     "--strict",
     "strict_flag",
     is_flag=True,
-    help="A tool no models can be generated for, or a resource template the SDK cannot expand, is an error (`strict = true`).",
+    help="A tool no models can be generated for, or a resource template RFC 6570 does not define, is an error (`strict = true`).",
 )
 @click.option(
     "--code-mode",

@@ -4,17 +4,12 @@
 from __future__ import annotations
 
 import ast
-import importlib
-import importlib.util
 import json
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from codegen.errors import StubgenError
-from codegen.generate.cache import Cache, cache_key
 from codegen.generate.guard import shown
 from codegen.generate.model_reader import ModelClass, names_in
 from codegen.generate.modelgen import annotation_text, one_line
@@ -30,6 +25,7 @@ from codegen.generate.spec import (
     ToolSpec,
 )
 from codegen.identifiers import Named, argument_names, assign_names, escape, task_support, wraps_result
+from codegen.runtime._uri_template import InvalidUriTemplate, UriTemplate
 from codegen.schemas import MISSING, Document, follow
 from codegen.snapshot import JSON
 
@@ -365,9 +361,9 @@ def resource_spec(entry: JSON, named: Named) -> ResourceSpec:
     )
 
 
-def template_spec(where: str, entry: JSON, named: Named, cache: Cache, rules: int) -> TemplateSpec:
+def template_spec(where: str, entry: JSON, named: Named, rules: int) -> TemplateSpec:
     """The template's reader; its variables' keywords follow the snapshot's naming `rules`."""
-    parsed = _template_variables(entry["uriTemplate"], cache)
+    parsed = _template_variables(entry["uriTemplate"])
     if isinstance(parsed, str):
         raise StubgenError(f"{where}resource template {shown(entry['name'])}: {parsed}")
     names, optional, exploded = parsed
@@ -394,51 +390,15 @@ def template_spec(where: str, entry: JSON, named: Named, cache: Cache, rules: in
     )
 
 
-def _template_variables(uri_template: str, cache: Cache) -> tuple[list[str], set[str], set[str]] | str:
-    """A URI template's variables, those of them its query holds (optional) and those it explodes (a
-    list's items, `{/path*}`: `["a", "b"]` is `/a/b`, where `"a/b"` is the one segment `/a%2Fb`), as
-    the MCP SDK parses it, or why it cannot; cached by the template's text, since importing the SDK
-    to parse it took most of a warm generate of a hub."""
-    from importlib import metadata
-
-    key = cache_key("uri-template-2", metadata.version("mcp"), uri_template)
-    text = cache.get(key)
-    if text is None:
-        uri_templates = _sdk_uri_template()
-        try:
-            template = uri_templates.UriTemplate.parse(uri_template)
-        except uri_templates.InvalidUriTemplate as error:
-            document: JSON = {"error": one_line(str(error))}
-        else:
-            document = {
-                "variables": list(template.variable_names),
-                "optional": sorted(template.query_variable_names),
-                "exploded": sorted(variable.name for variable in template.variables if variable.explode),
-            }
-        text = json.dumps(document)
-        cache.put(key, text)
-    document = json.loads(text)
-    if "error" in document:
-        return str(document["error"])
-    return list(document["variables"]), set(document["optional"]), set(document["exploded"])
-
-
-def _sdk_uri_template() -> Any:
-    """The MCP SDK's `mcp.shared.uri_template`, which needs only the standard library, loaded on its
-    own when the SDK is not imported yet: importing it by name runs `mcp/__init__`, which loads the
-    SDK's client and server (about a second of a cold `sync`)."""
-    if "mcp" in sys.modules:
-        return importlib.import_module("mcp.shared.uri_template")
-    alone = "codegen._sdk_uri_template"  # its own name: `mcp.shared` and `mcp` stay unimported
-    if alone not in sys.modules:
-        found = importlib.util.find_spec("mcp")
-        assert found is not None and found.origin is not None
-        path = Path(found.origin).parent / "shared" / "uri_template.py"
-        spec = importlib.util.spec_from_file_location(alone, path)
-        assert spec is not None and spec.loader is not None
-        sys.modules[alone] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(sys.modules[alone])
-    return sys.modules[alone]
+def _template_variables(uri_template: str) -> tuple[list[str], set[str], set[str]] | str:
+    """A URI template's variables, those a method may leave out (its closing query's) and those it
+    explodes (a list's items, `{/path*}`: `["a", "b"]` is `/a/b`, where `"a/b"` is the one segment
+    `/a%2Fb`), as the runtime's reader expands it, or why it cannot."""
+    try:
+        template = UriTemplate.parse(uri_template)
+    except InvalidUriTemplate as error:
+        return one_line(str(error))
+    return template.variable_names, template.query_variable_names, template.exploded_names
 
 
 def prompt_spec(entry: JSON, named: Named, keywords: Mapping[str, str], rules: int) -> PromptSpec:

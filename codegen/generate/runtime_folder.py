@@ -29,6 +29,7 @@ CORE_FILES = (
     "_runtime.py",
     "_schema_check.py",
     "_stdio.py",
+    "_uri_template.py",
 )
 """What every generated package imports."""
 OPTIONAL_FILES = ("_code_mode.py", "_sandbox.py", "_tasks.py")

@@ -69,6 +69,7 @@ from ._schema_check import (
     offline_validator,
     past_budget,
 )
+from ._uri_template import UriTemplate
 
 if TYPE_CHECKING:
     import httpx2
@@ -1772,10 +1773,8 @@ class GeneratedClient:
         variables: Mapping[str, str | list[str] | NotGiven],
         call_options: RequestOptions | None = None,
     ) -> ReadResourceResult:
-        """Expand a resource template (RFC 6570, by the SDK) with the given variables and read the
-        result; an exploded variable (`{/path*}`) may be a list, one segment per item."""
-        from mcp.shared.uri_template import UriTemplate
-
+        """Expand a resource template (RFC 6570) with the given variables and read the result; an
+        exploded variable (`{/path*}`) may be a list, one segment per item."""
         given = _given_texts(
             self.server_name, f"resource template {template!r}", "variable", variables
         )
