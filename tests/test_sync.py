@@ -41,7 +41,7 @@ def test_sync_writes_snapshot_and_an_importable_package(tmp_path: Path, run_cli,
     assert "weather: wrote snaps/weather.json" in first.stderr
     assert "weather: generated clients/weather" in first.stderr
     # the folder's runtime is named as generate names it, when it is written
-    assert "_mcp_runtime: generated clients/_mcp_runtime (7 file(s) written, 0 removed)" in first.stderr.splitlines()
+    assert "_mcp_runtime: generated clients/_mcp_runtime (8 file(s) written, 0 removed)" in first.stderr.splitlines()
     package = tmp_path / "clients" / "weather"
     assert {"__init__.py", "client.py", "models.py", "py.typed"} <= set(tree_digest(package))
     before = tree_digest(package)
@@ -78,9 +78,9 @@ def test_a_sync_with_a_hub_names_the_runtime_once_with_all_it_wrote(tmp_path: Pa
 
     assert first.exit_code == 0, first.stderr
     runtime_lines = [line for line in first.stderr.splitlines() if line.startswith("_mcp_runtime")]
-    assert runtime_lines == ["_mcp_runtime: generated clients/_mcp_runtime (11 file(s) written, 0 removed)"]
+    assert runtime_lines == ["_mcp_runtime: generated clients/_mcp_runtime (12 file(s) written, 0 removed)"]
     assert first.stderr.splitlines()[-1] == runtime_lines[0]
-    assert len(list((tmp_path / "clients" / "_mcp_runtime").iterdir())) == 11
+    assert len(list((tmp_path / "clients" / "_mcp_runtime").iterdir())) == 12
     check = run_cli("generate", "--check")
     assert check.exit_code == 0, check.stdout + check.stderr
 
