@@ -72,7 +72,7 @@ CLIENT_MEMBERS = frozenset(
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _MAX_LENGTH = 80
 
-NAMING_RULES = 9
+NAMING_RULES = 10
 """The rules a new snapshot's names follow. Rules 2 keep a digit with the letters beside it in
 snake_case names (`get_s3_object(s3_key=...)`, as the models name their fields and packages are named),
 where rules 1 split it off (`get_s_3_object(s_3_key=...)`); rules 3 keep it in class names too
@@ -94,7 +94,9 @@ both `flights`: `read_flights` and `read_flights_v2`, where rules 1 to 6 give `r
 property whose one value (`const`) is also its default a required field (`FIXED_VALUE_RULES`), which
 rules 1 to 7 keep optional; rules 9 type a `type: "array"` whose one value (`const`) is an array as
 that value's list (`list[int]`, `CONST_ARRAY_RULES`), where rules 1 to 8 add a one-member `Enum`
-(`list[Any] | ScoreOutputRange`).
+(`list[Any] | ScoreOutputRange`); rules 10 type code mode's stubs as precisely as the models where
+rules 1 to 9 write `Any` (`PRECISE_STUB_RULES`: a tuple, the values of `patternProperties`, a
+`const` or `enum` no `Literal` holds, a type beside an `allOf`, `anyOf` or `oneOf`).
 
 A snapshot records rules 4 or later (`namingRules`) always. Rules 1 to 3 differ only where a letter is beside
 a digit (`naming_rules_apply`), so a snapshot made by them records them only when it has such a name;
@@ -301,6 +303,14 @@ CONST_ARRAY_RULES = 9
 `range`, `[2, 10]`) as that value's list, `list[int]`: datamodel-code-generator, given the array type
 beside the value's one-value `enum`, adds an `Enum` whose member is a list (`list[Any] |
 ScoreOutputRange`), a mutable class attribute ruff's default rules reject (RUF012)."""
+
+PRECISE_STUB_RULES = 10
+"""The first naming rules whose code-mode stubs type what rules 1 to 9 left `Any`, as precisely as the
+models where a stub can say it and never tighter than the schema: an input tuple of one length is a
+`tuple[...]` (a result's is the list JSON gives, `list[A | B]`), an object of `patternProperties` closed
+by `additionalProperties` a `dict[str, A | B]`, a `const` or `enum` no `Literal` holds its value's type
+(`float`, `list[int]`), and a `type` beside an `allOf`, `anyOf` or `oneOf` whose members say no type
+that type; so `check-scripts` refuses a wrong shape that rules 1 to 9 let through to the server."""
 
 _TEMPLATE_EXPRESSION = re.compile(r"\{[^{}]*\}")
 _URI_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")

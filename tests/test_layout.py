@@ -79,6 +79,8 @@ READERS = {
         "_base": "the stubs' type of a schema's `type` (with annotation)",
         "_kind": "the stubs' type of one JSON type (with annotation)",
         "_object": "the stubs' TypedDict of an object (with annotation)",
+        "_tuple": "the stubs' tuple or list of a tuple's items (with annotation)",
+        "_pattern_values": "the stubs' value type of an object's patternProperties (with annotation)",
     },
     "generate/method_specs.py": {"_may_be_null": "decides whether a schema admits null, through its combinators"},
     "generate/modelgen.py": {

@@ -43,6 +43,7 @@ from codegen.generate.templating import jinja_environment
 from codegen.identifiers import (
     CODE_MODE_PACKAGE,
     FIXED_VALUE_RULES,
+    PRECISE_STUB_RULES,
     argument_names,
     escape,
     package_name,
@@ -53,7 +54,7 @@ from codegen.identifiers import (
 )
 from codegen.runtime._code_mode import CodeModeTool, ResultKind, ToolHints, index_line, merge_stubs
 from codegen.runtime._hub_catalog import HINT_DEFAULTS, HubTool, ToolFilter, file_stem, model_visible, summary
-from codegen.schemas import MISSING, Document, follow, has_fixed_value
+from codegen.schemas import MISSING, Document, follow, has_fixed_value, with_prefix_items
 from codegen.snapshot import Snapshot, fingerprint, read_snapshot_bytes
 
 __all__ = [
@@ -131,6 +132,8 @@ class _ToolTypes:
         """Each class a `$ref` of this tool named, by name: its definition's JSON."""
         self.input_root: Any = None
         """The tool's input schema, the document whose objects are arguments (not results)."""
+        self.precise = rules >= PRECISE_STUB_RULES
+        """Whether to type what rules 1 to 9 left `Any` (`PRECISE_STUB_RULES`)."""
 
     def annotation(self, schema: Any, root: Any, name: str, depth: int = 0) -> str:
         if depth > _MAX_DEPTH or not isinstance(schema, dict) or not schema:
@@ -139,9 +142,12 @@ class _ToolTypes:
         if isinstance(reference, str):
             return self._reference(reference, root, depth)
         if "const" in schema:
-            return self._literal([schema["const"]]) or "Any"
+            return self._literal([schema["const"]]) or (_value_type(schema["const"], depth) if self.precise else "Any")
         if isinstance(schema.get("enum"), list):
-            return self._literal(schema["enum"]) or self._base(schema, root, name, depth)
+            literal_type = self._literal(schema["enum"])
+            if literal_type is None and self.precise and schema["enum"]:
+                return _union([_value_type(value, depth) for value in schema["enum"]])
+            return literal_type or self._base(schema, root, name, depth)
         for key in ("anyOf", "oneOf"):
             if isinstance(schema.get(key), list) and schema[key]:
                 members: list[str] = []
@@ -158,13 +164,29 @@ class _ToolTypes:
                     values += literal_values
                 if values:
                     members.insert(position, self._literal(values) or "Any")
-                return _union(members + (["None"] if schema.get("nullable") is True else []))
+                union = _union(members + (["None"] if schema.get("nullable") is True else []))
+                return self._base(schema, root, name, depth) if union == "Any" and self.precise else union
         all_of = schema.get("allOf")
+        if isinstance(all_of, list) and all_of and self.precise:
+            return self._all_of(schema, all_of, root, name, depth)
         if isinstance(all_of, list) and len(all_of) == 1 and not schema.get("properties"):
             return self.annotation(all_of[0], root, name, depth + 1)
         if isinstance(all_of, list) and all_of:
             merged = _merged_objects(schema, root)
             return self._object(merged, root, name, depth) if merged is not None else "Any"
+        return self._base(schema, root, name, depth)
+
+    def _all_of(self, schema: dict[str, Any], all_of: list[Any], root: Any, name: str, depth: int) -> str:
+        """An `allOf`: its objects merged into one; else the first type that its members, then the
+        schema's own keywords, say (each holds every value the whole does, so none is tighter; a
+        member's `$ref` to an enum says more than a `type: string` beside it)."""
+        merged = _merged_objects(schema, root)
+        if merged is not None:
+            return self._object(merged, root, name, depth)
+        for member in all_of:
+            annotation = self.annotation(member, root, name, depth + 1)
+            if annotation != "Any":
+                return annotation
         return self._base(schema, root, name, depth)
 
     def _base(self, schema: dict[str, Any], root: Any, name: str, depth: int) -> str:
@@ -183,6 +205,8 @@ class _ToolTypes:
         if kind in simple:
             return simple[kind]
         if kind == "array":
+            if self.precise and isinstance(with_prefix_items(schema).get("prefixItems"), list):
+                return self._tuple(with_prefix_items(schema), root, name, depth)
             items = schema.get("items")
             return (
                 f"list[{self.annotation(items, root, name + 'Item', depth + 1) if isinstance(items, dict) else 'Any'}]"
@@ -191,8 +215,36 @@ class _ToolTypes:
             return self._object(schema, root, name, depth)
         return "Any"
 
+    def _tuple(self, schema: dict[str, Any], root: Any, name: str, depth: int) -> str:
+        """A tuple (`prefixItems`, with `items` for the rest): an argument of one length is a `tuple`;
+        any other, and a result (JSON gives it as a list), a list of its members' types."""
+        prefix = schema["prefixItems"]
+        rest = schema.get("items", True)
+        least, most = schema.get("minItems", 0), schema.get("maxItems")
+        least = least if type(least) is int else 0
+        most = most if type(most) is int else None
+        closed = rest is False or (most is not None and most <= len(prefix))
+        length = min(len(prefix), most) if most is not None else len(prefix)
+        members = [
+            self.annotation(item, root, f"{name}Item{index}", depth + 1)
+            for index, item in enumerate(prefix[:length] if closed else prefix, 1)
+        ]
+        if closed and least >= length and root is self.input_root:
+            return f"tuple[{', '.join(members)}]" if members else "tuple[()]"
+        if not closed:
+            members.append(self.annotation(rest, root, name + "Item", depth + 1) if isinstance(rest, dict) else "Any")
+        return f"list[{_union(members) or 'Any'}]"
+
     def _object(self, schema: dict[str, Any], root: Any, name: str, depth: int, class_name: str | None = None) -> str:
         properties = schema.get("properties")
+        patterns = schema.get("patternProperties")
+        if (
+            self.precise
+            and (not isinstance(properties, dict) or not properties)
+            and isinstance(patterns, dict)
+            and patterns
+        ):
+            return self._pattern_values(schema, patterns, root, name, depth)
         if not isinstance(properties, dict) or not properties:
             extra = schema.get("additionalProperties")
             value = self.annotation(extra, root, name + "Value", depth + 1) if isinstance(extra, dict) else "Any"
@@ -222,6 +274,17 @@ class _ToolTypes:
         if class_name not in self.used:
             self.used.append(class_name)
         return class_name
+
+    def _pattern_values(
+        self, schema: dict[str, Any], patterns: dict[str, Any], root: Any, name: str, depth: int
+    ) -> str:
+        """An object of `patternProperties`: a key no pattern matches holds what `additionalProperties`
+        allows (anything, unless it says otherwise), so the values are all of their types together."""
+        extra = schema.get("additionalProperties", True)
+        values = [self.annotation(inner, root, name + "Value", depth + 1) for _, inner in sorted(patterns.items())]
+        if extra is not False:
+            values.append(self.annotation(extra, root, name + "Value", depth + 1) if isinstance(extra, dict) else "Any")
+        return f"dict[str, {_union(values)}]"
 
     def _numbered(
         self, class_name: str, fields: list[tuple[str, str, str | None]], description: Any
@@ -281,6 +344,19 @@ class _ToolTypes:
         members = [text for text in dict.fromkeys(written) if text != "None"]
         parts = [f"Literal[{', '.join(members)}]"] if members else []
         return _union(parts + (["None"] if "None" in written else [])) or None
+
+
+def _value_type(value: Any, depth: int = 0) -> str:
+    """The type of a JSON value no `Literal` holds (a `const` or an `enum` member): `float`, `list[int]`,
+    `dict[str, str]`; one of the values `Literal` holds, its kind; nested deeper than `_MAX_DEPTH`, `Any`."""
+    if depth > _MAX_DEPTH:
+        return "Any"
+    if isinstance(value, list):
+        return f"list[{_union([_value_type(item, depth + 1) for item in value]) or 'Any'}]"
+    if isinstance(value, dict):
+        return f"dict[str, {_union([_value_type(item, depth + 1) for item in value.values()]) or 'Any'}]"
+    kinds = {bool: "bool", int: "int", float: "float", str: "str", type(None): "None"}
+    return kinds.get(type(value), "Any")
 
 
 def _literal_values(schema: Any) -> list[Any] | None:
