@@ -411,6 +411,9 @@ def http_status_server() -> Iterator[tuple[str, list[dict[str, str]]]]:
         ),
         (403, r"refused access \(HTTP 403\)"),
         (500, r"answered HTTP 500; check the URL"),
+        # a mistyped path: a 404 page to `server/discover` and to `initialize` alike said "the server has
+        # to answer server/discover", as if it were a 2026 server that refuses the handshake
+        (404, r"answered HTTP 404; check the URL and that the server is healthy$"),
     ],
 )
 def test_http_error_statuses(status: int, pattern: str, http_status_server, previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]

@@ -487,6 +487,8 @@ async def _negotiate(peer: _Peer, server: ServerConfig) -> None:
         except RemoteError as error:
             if not refusal.with_result and error.code != METHOD_NOT_FOUND:
                 raise
+            if isinstance(error.data, dict) and HTTP_STATUS_KEY in error.data:
+                raise  # a 404 page to both, not a server's refusal: the URL is wrong, and the line names its status
             # initialize's refusal alone would hide why discovery was not taken: a server that does not
             # know initialize speaks 2026 alone, so its answer to server/discover is what failed
             fix = "fix its server/discover result" if refusal.with_result else "answer server/discover"
