@@ -158,6 +158,36 @@ def test_a_server_that_says_it_listens_on_http_is_named_an_http_server_without_a
     assert digest(previous) == before
 
 
+def test_a_server_that_listens_on_a_port_without_a_word_is_named_an_http_server_without_a_second_wait(  # type: ignore[no-untyped-def]
+    previous: Path, run_cli
+) -> None:
+    """lucide-icons-mcp 0.1.67 started without `--stdio` serves HTTP and says nothing anywhere:
+    `snapshot` waited `connect_timeout` twice (64 s) and said to check that it is an MCP server
+    (the nineteenth round). The port its process tree listens on names it an HTTP server."""
+    result = run_cli(
+        "snapshot",
+        "--name",
+        "raw",
+        "--out",
+        previous,
+        "--connect-timeout",
+        "1",
+        "--",
+        PY,
+        RAW,
+        "--mode",
+        "serves-http-silently",
+    )
+    assert result.exit_code == 2
+    assert_one_line_error(
+        result.stderr,
+        r"^error: server 'raw': no answer to the handshake within 1s; it listens on TCP port \d+ \(127\.0\.0\.1\), "
+        r"so it serves HTTP, not stdio: start it in its stdio mode \(often a --stdio or --transport stdio option\), "
+        r"or snapshot it with --url$",
+    )
+    assert previous.read_bytes() == PREVIOUS
+
+
 def test_garbage_on_stdout_is_skipped_not_fatal(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     result = run_cli("snapshot", "--name", "raw", "--out", tmp_path / "raw.json", "--", PY, RAW, "--mode", "garbage")
     assert result.exit_code == 0, result.stderr
