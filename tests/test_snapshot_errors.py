@@ -116,6 +116,38 @@ def test_a_server_that_exits_naming_a_variable_set_here_but_not_passed_says_how_
     )
 
 
+NPX_CANCELS = """import sys
+sys.stderr.write('npm error npx canceled due to missing packages and no YES option: ["lucide-icons-mcp@0.1.67"]\\n')
+sys.stderr.write("npm error A complete log of this run can be found in: /root/.npm/_logs/debug-0.log\\n")
+sys.exit(1)
+"""
+"""npx 10 without `-y`, for a package not installed yet, with no terminal to ask on."""
+
+
+def test_npx_without_yes_says_to_add_it(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """lucide-icons-mcp 0.1.67's README writes `npx lucide-icons-mcp --stdio`: npx asks before it
+    installs a package, cannot ask a stdio server's user, and exits; the line quoted npm's "no YES
+    option" alone (the nineteenth round). It says to add `-y`, where the user can."""
+    npx = tmp_path / "bin" / "npx"
+    npx.parent.mkdir()
+    npx.write_text(f"#!{PYTHON}\n{NPX_CANCELS}")
+    npx.chmod(0o755)
+    ad_hoc = run_cli(
+        "snapshot", "--name", "lucide", "--out", tmp_path / "l.json", "--", npx, "lucide-icons-mcp", "--stdio"
+    )
+    assert ad_hoc.exit_code == 2
+    assert ad_hoc.stderr.rstrip().endswith(
+        "; npx asks before it installs a package, and a stdio server has no terminal to ask on: "
+        "run npx -y lucide-icons-mcp --stdio"
+    ), ad_hoc.stderr
+    write_config(
+        tmp_path, f"[tool.mcp-stubgen.servers.lucide]\ncommand = {json.dumps(str(npx))}\nargs = ['lucide-icons-mcp']\n"
+    )
+    configured = run_cli("snapshot", "--config", tmp_path / "pyproject.toml")
+    assert configured.exit_code == 2
+    assert configured.stderr.rstrip().endswith('put "-y" first in its `args`'), configured.stderr
+
+
 def test_a_server_that_answers_nothing_is_tried_once_more_with_the_legacy_handshake(previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     """No answer to `server/discover` is read as a legacy server (the spec's rule): the server is
     started again for `initialize`; when that goes unanswered too, one error line follows the warning."""

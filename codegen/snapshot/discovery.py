@@ -30,6 +30,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -1492,7 +1493,24 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         + _stray_stdout(diagnostics, secrets)
         + _stderr_tail(diagnostics, secrets)
         + _unpassed_variables(server, diagnostics)
+        + _npx_asked(server, diagnostics)
     )
+
+
+def _npx_asked(server: ServerConfig, diagnostics: _Diagnostics) -> str:
+    """Advice for npx run without `-y` on a package it has not installed: it asks first, finds no
+    terminal, and exits saying "no YES option", as lucide-icons-mcp 0.1.67's README one-liner
+    `npx lucide-icons-mcp --stdio` does."""
+    assert server.command is not None
+    if Path(server.command).stem.lower() != "npx" or {"-y", "--yes"} & set(server.args):
+        return ""
+    with contextlib.suppress(OSError, ValueError):
+        diagnostics.stderr_log.seek(0)
+        if "npx canceled due to missing packages" in diagnostics.stderr_log.read():
+            return "; npx asks before it installs a package, and a stdio server has no terminal to ask on: " + (
+                server.advise('put "-y" first in its `args`', "run npx -y " + " ".join(server.args))
+            )
+    return ""
 
 
 def _serves_http_reason(stray: StrayStdout, process: subprocess.Popen[bytes]) -> str:
