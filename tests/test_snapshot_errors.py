@@ -116,6 +116,38 @@ def test_a_server_that_exits_naming_a_variable_set_here_but_not_passed_says_how_
     )
 
 
+NPX_CANCELS = """import sys
+sys.stderr.write('npm error npx canceled due to missing packages and no YES option: ["lucide-icons-mcp@0.1.67"]\\n')
+sys.stderr.write("npm error A complete log of this run can be found in: /root/.npm/_logs/debug-0.log\\n")
+sys.exit(1)
+"""
+"""npx 10 without `-y`, for a package not installed yet, with no terminal to ask on."""
+
+
+def test_npx_without_yes_says_to_add_it(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """lucide-icons-mcp 0.1.67's README writes `npx lucide-icons-mcp --stdio`: npx asks before it
+    installs a package, cannot ask a stdio server's user, and exits; the line quoted npm's "no YES
+    option" alone (the nineteenth round). It says to add `-y`, where the user can."""
+    npx = tmp_path / "bin" / "npx"
+    npx.parent.mkdir()
+    npx.write_text(f"#!{PYTHON}\n{NPX_CANCELS}")
+    npx.chmod(0o755)
+    ad_hoc = run_cli(
+        "snapshot", "--name", "lucide", "--out", tmp_path / "l.json", "--", npx, "lucide-icons-mcp", "--stdio"
+    )
+    assert ad_hoc.exit_code == 2
+    assert ad_hoc.stderr.rstrip().endswith(
+        "; npx asks before it installs a package, and a stdio server has no terminal to ask on: "
+        "run npx -y lucide-icons-mcp --stdio"
+    ), ad_hoc.stderr
+    write_config(
+        tmp_path, f"[tool.mcp-stubgen.servers.lucide]\ncommand = {json.dumps(str(npx))}\nargs = ['lucide-icons-mcp']\n"
+    )
+    configured = run_cli("snapshot", "--config", tmp_path / "pyproject.toml")
+    assert configured.exit_code == 2
+    assert configured.stderr.rstrip().endswith('put "-y" first in its `args`'), configured.stderr
+
+
 def test_a_server_that_answers_nothing_is_tried_once_more_with_the_legacy_handshake(previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     """No answer to `server/discover` is read as a legacy server (the spec's rule): the server is
     started again for `initialize`; when that goes unanswered too, one error line follows the warning."""
@@ -156,6 +188,36 @@ def test_a_server_that_says_it_listens_on_http_is_named_an_http_server_without_a
         r"or snapshot it with --url; its stdout lines",
     )
     assert digest(previous) == before
+
+
+def test_a_server_that_listens_on_a_port_without_a_word_is_named_an_http_server_without_a_second_wait(  # type: ignore[no-untyped-def]
+    previous: Path, run_cli
+) -> None:
+    """lucide-icons-mcp 0.1.67 started without `--stdio` serves HTTP and says nothing anywhere:
+    `snapshot` waited `connect_timeout` twice (64 s) and said to check that it is an MCP server
+    (the nineteenth round). The port its process tree listens on names it an HTTP server."""
+    result = run_cli(
+        "snapshot",
+        "--name",
+        "raw",
+        "--out",
+        previous,
+        "--connect-timeout",
+        "1",
+        "--",
+        PY,
+        RAW,
+        "--mode",
+        "serves-http-silently",
+    )
+    assert result.exit_code == 2
+    assert_one_line_error(
+        result.stderr,
+        r"^error: server 'raw': no answer to the handshake within 1s; it listens on TCP port \d+ \(127\.0\.0\.1\), "
+        r"so it serves HTTP, not stdio: start it in its stdio mode \(often a --stdio or --transport stdio option\), "
+        r"or snapshot it with --url$",
+    )
+    assert previous.read_bytes() == PREVIOUS
 
 
 def test_garbage_on_stdout_is_skipped_not_fatal(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
@@ -411,6 +473,9 @@ def http_status_server() -> Iterator[tuple[str, list[dict[str, str]]]]:
         ),
         (403, r"refused access \(HTTP 403\)"),
         (500, r"answered HTTP 500; check the URL"),
+        # a mistyped path: a 404 page to `server/discover` and to `initialize` alike said "the server has
+        # to answer server/discover", as if it were a 2026 server that refuses the handshake
+        (404, r"answered HTTP 404; check the URL and that the server is healthy$"),
     ],
 )
 def test_http_error_statuses(status: int, pattern: str, http_status_server, previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]

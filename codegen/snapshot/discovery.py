@@ -22,6 +22,7 @@ import json
 import math
 import os
 import re
+import subprocess
 import sys
 import tempfile
 import time
@@ -29,6 +30,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -74,6 +76,7 @@ from codegen.snapshot.stdio import (
     Unreadable,
     can_start,
     claim,
+    listening_port,
     program_path,
     search_path,
     start,
@@ -231,7 +234,9 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                             await _negotiate(peer, attempt)
                         result = await list_catalog(peer, attempt, warn, ttls)
                     except Exception as error:
-                        if _probe_unanswered(attempt, error, session) and not session.stray.listening:
+                        if isinstance(_leaf(error), TimeoutError):
+                            diagnostics.serves_http = _serves_http_reason(session.stray, session.started.process)
+                        if _probe_unanswered(attempt, error, session) and not diagnostics.serves_http:
                             warn(_started_again(attempt))
                             started = None
                             continue  # leaving the session stops this server
@@ -378,7 +383,7 @@ async def connect(
                 except Exception as error:  # every failure of a server becomes one clear line
                     if not opened and _probe_ended_it(attempt, error, diagnostics):
                         warn(_started_again_after_exit(attempt))
-                    elif not opened and _probe_timed_out(attempt, error) and not diagnostics.stray.listening:
+                    elif not opened and _probe_timed_out(attempt, error) and not diagnostics.serves_http:
                         warn(_started_again(attempt))
                     else:
                         raise _failure(attempt, error, diagnostics) from None
@@ -435,7 +440,11 @@ async def _connected(
     # leaving, which ends an HTTP session with a DELETE that nothing else bounds.
     with move_on_after(server.timeouts.connect) as session:
         async with client:
-            await _negotiate(_SdkPeer(client), server)
+            try:
+                await _negotiate(_SdkPeer(client), server)
+            finally:
+                if session.cancel_called and diagnostics.process is not None:  # while the server still runs
+                    diagnostics.serves_http = _serves_http_reason(diagnostics.stray, diagnostics.process)
             session.deadline = math.inf
             try:
                 yield client
@@ -487,6 +496,8 @@ async def _negotiate(peer: _Peer, server: ServerConfig) -> None:
         except RemoteError as error:
             if not refusal.with_result and error.code != METHOD_NOT_FOUND:
                 raise
+            if isinstance(error.data, dict) and HTTP_STATUS_KEY in error.data:
+                raise  # a 404 page to both, not a server's refusal: the URL is wrong, and the line names its status
             # initialize's refusal alone would hide why discovery was not taken: a server that does not
             # know initialize speaks 2026 alone, so its answer to server/discover is what failed
             fix = "fix its server/discover result" if refusal.with_result else "answer server/discover"
@@ -805,6 +816,10 @@ class _Diagnostics:
     reads, a lone surrogate) ended the session, where known."""
     stray: StrayStdout = field(default_factory=StrayStdout)
     """What a stdio server wrote to stdout that is not JSON-RPC, whichever session read it."""
+    process: subprocess.Popen[bytes] | None = None
+    """The stdio server `connect`'s transport started, for the ports it listens on."""
+    serves_http: str = ""
+    """Why a stdio server that never answered the handshake is an HTTP server (`_serves_http_reason`)."""
     closed_during: str = ""
     """The request a stdio server closed the connection during: when it wrote nothing since, its
     last words before it are shown (biomcp says why it will exit as it starts, then exits silently)."""
@@ -949,6 +964,7 @@ def _transport(
                 )
                 return stdio_client(parameters, errlog=diagnostics.stderr_log)
             started = _start(server, env, diagnostics.stderr_log)
+        diagnostics.process = started.process
         return stdio_transport(started, functools.partial(_warn_unparsed, server, diagnostics.stray), errors="strict")
     assert server.url is not None
     import httpx2
@@ -1466,7 +1482,7 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         message = later
     elif diagnostics.http_status is not None:
         message = _http_status_message(server, diagnostics.http_status, _answered(leaf), diagnostics.bearer_asked)
-    elif diagnostics.stray.listening and isinstance(leaf, TimeoutError):
+    elif diagnostics.serves_http and isinstance(leaf, TimeoutError):
         message = _serves_http(server, diagnostics)
     else:
         message = _cause(server, leaf)
@@ -1477,16 +1493,42 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         + _stray_stdout(diagnostics, secrets)
         + _stderr_tail(diagnostics, secrets)
         + _unpassed_variables(server, diagnostics)
+        + _npx_asked(server, diagnostics)
     )
 
 
+def _npx_asked(server: ServerConfig, diagnostics: _Diagnostics) -> str:
+    """Advice for npx run without `-y` on a package it has not installed: it asks first, finds no
+    terminal, and exits saying "no YES option", as lucide-icons-mcp 0.1.67's README one-liner
+    `npx lucide-icons-mcp --stdio` does."""
+    assert server.command is not None
+    if Path(server.command).stem.lower() != "npx" or {"-y", "--yes"} & set(server.args):
+        return ""
+    with contextlib.suppress(OSError, ValueError):
+        diagnostics.stderr_log.seek(0)
+        if "npx canceled due to missing packages" in diagnostics.stderr_log.read():
+            return "; npx asks before it installs a package, and a stdio server has no terminal to ask on: " + (
+                server.advise('put "-y" first in its `args`', "run npx -y " + " ".join(server.args))
+            )
+    return ""
+
+
+def _serves_http_reason(stray: StrayStdout, process: subprocess.Popen[bytes]) -> str:
+    """Why a stdio server that never answered is an HTTP server: it said where it listens on stdout
+    (officeagent-mcp 1.2.0 without its `--stdio` logs "Now listening on: http://localhost:5000"), else
+    a port it listens on (lucide-icons-mcp 0.1.67 says nothing); "" when neither tells."""
+    if stray.listening:
+        return f"it says it listens on {stray.listening}"
+    port = listening_port(process.pid) if process.poll() is None else ""
+    return f"it listens on {port}" if port else ""
+
+
 def _serves_http(server: ServerConfig, diagnostics: _Diagnostics) -> str:
-    """The line for a stdio server that never answered and said it listens on a URL: officeagent-mcp
-    1.2.0 without its `--stdio` serves HTTP and logs as much to stdout. It is not started again for
-    the legacy handshake, whose wait would tell nothing more."""
+    """The line for a stdio server that never answered and serves HTTP (`_serves_http_reason`). It is
+    not started again for the legacy handshake, whose wait would tell nothing more."""
     return (
-        f"server {server.name!r}: no answer to the handshake within {server.timeouts.connect:g}s; it says it "
-        f"listens on {diagnostics.stray.listening}, so it serves HTTP, not stdio: start it in its stdio mode (often a "
+        f"server {server.name!r}: no answer to the handshake within {server.timeouts.connect:g}s; "
+        f"{diagnostics.serves_http}, so it serves HTTP, not stdio: start it in its stdio mode (often a "
         "--stdio or --transport stdio option), or "
         + server.advise("give its URL as the server's `url`", "snapshot it with --url")
     )

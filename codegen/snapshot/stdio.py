@@ -20,6 +20,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -27,6 +28,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from codegen.config import ServerConfig, server_environment
@@ -102,6 +104,67 @@ class StrayStdout:
     def add_length(self, length: int) -> None:
         """A line too long to keep (past the transport's limit), kept as its length."""
         self.lines.append(f"({length:,} characters)")
+
+
+def listening_port(pid: int) -> str:
+    """`TCP port 3000 (0.0.0.0)`: the lowest port the process `pid` or a process it started listens
+    on, read from Linux's `/proc`; "" where none does, or where `/proc` cannot tell. A stdio server
+    that never answers and listens is an HTTP server started without its stdio option, even one
+    that says nothing (lucide-icons-mcp 0.1.67), and an npx wrapper's child is the one listening."""
+    sockets = {
+        target[len("socket:[") : -1]
+        for member in _process_tree(pid)
+        for target in _descriptor_targets(member)
+        if target.startswith("socket:[")
+    }
+    listening = []
+    for table in ("tcp", "tcp6"):
+        try:
+            rows = [line.split() for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]]
+        except OSError:
+            continue
+        for row in rows:
+            if len(row) > 9 and row[3] == _TCP_LISTEN and row[9] in sockets:
+                address, _, port = row[1].partition(":")
+                listening.append((int(port, 16), _ip_address(address)))
+    return "TCP port {} ({})".format(*min(listening)) if listening else ""
+
+
+_TCP_LISTEN = "0A"
+"""The state of a listening socket in `/proc/net/tcp`."""
+
+
+def _process_tree(pid: int) -> list[int]:
+    """`pid` and every process below it."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if entry.isdigit():
+            with suppress(OSError, IndexError, ValueError):
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                children.setdefault(int(stat.rpartition(")")[2].split()[1]), []).append(int(entry))
+    tree, waiting = [], [pid]
+    while waiting:
+        member = waiting.pop()
+        tree.append(member)
+        waiting.extend(children.get(member, ()))
+    return tree
+
+
+def _descriptor_targets(pid: int) -> list[str]:
+    targets = []
+    with suppress(OSError):
+        for descriptor in os.listdir(f"/proc/{pid}/fd"):
+            with suppress(OSError):
+                targets.append(os.readlink(f"/proc/{pid}/fd/{descriptor}"))
+    return targets
+
+
+def _ip_address(hexadecimal: str) -> str:
+    """An address as `/proc/net/tcp` writes it: the bytes of each 32-bit word in the host's order."""
+    raw = bytes.fromhex(hexadecimal)
+    if sys.byteorder == "little":
+        raw = b"".join(raw[start : start + 4][::-1] for start in range(0, len(raw), 4))
+    return socket.inet_ntop(socket.AF_INET if len(raw) == 4 else socket.AF_INET6, raw)
 
 
 @dataclass

@@ -447,6 +447,30 @@ async def test_an_sse_servers_url_at_the_handshake_names_the_sse_transport(packa
                 pass
 
 
+async def test_a_mistyped_path_at_the_handshake_says_to_check_the_url(packages: Any) -> None:
+    """A Streamable HTTP URL with a mistyped path answers both handshakes with a 404 page: `connect(url)`
+    said only "HTTP 404 Not Found" (the nineteenth round, FastMCP's `/wrong` for `/mcp`), where
+    `snapshot` says to check the URL; the client, its sync twin and the hub now say so too."""
+    client_package, _looping, hub_package, *_others = packages
+    message = (
+        r"server 'hostile': the handshake failed: HTTP 404 Not Found; check the URL: nothing answers MCP at "
+        r"its path \(code -32601\)"
+    )
+    with listening("sse_server.py") as port, anyio.fail_after(30):
+        url = f"http://127.0.0.1:{port}/wrong"
+        with pytest.raises(client_package.ServerError, match=rf"^{message}$"):
+            async with client_package.HostileClient.connect(url):
+                pass
+        with (
+            pytest.raises(client_package.ServerError, match=rf"^{message}$"),
+            client_package.HostileClient.connect_sync(url),
+        ):
+            pass
+        with pytest.raises(hub_package.HubError, match=rf"could not connect \(ServerError: {message}\)"):
+            async with hub_package.Hub.connect(hostile=url):
+                pass
+
+
 async def test_a_server_that_takes_one_session_per_start_says_to_restart_it(packages: Any) -> None:
     """A TypeScript SDK server that made one transport (hostinger-api-mcp's `--http`) answers a second
     session's `initialize` with a 400 "Server already initialized": the client, its sync twin and

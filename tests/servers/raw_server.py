@@ -12,7 +12,8 @@ answer, and the next line it is sent ends the process. Mode `probe-exits` is an 
 (cortex-mcp 0.9.1): `server/discover` before `initialize` makes it say so on stderr and exit. Mode
 `serves-http` is officeagent-mcp 1.2.0 without `--stdio`: it serves HTTP, says so on stdout, and
 answers nothing on stdin (`serves-http-endpoint`: financial-modeling-prep-mcp-server 2.5.3, an
-HTTP server alone, which names its health URL before its MCP one). Mode `probe-answered-with-another-id` is effect-mcp 0.1.16 (Effect's `McpServer`): it refuses
+HTTP server alone, which names its health URL before its MCP one; `serves-http-silently`:
+lucide-icons-mcp 0.1.67, whose child process listens on a port and which says nothing). Mode `probe-answered-with-another-id` is effect-mcp 0.1.16 (Effect's `McpServer`): it refuses
 `server/discover` with an error whose `id` is its error code, not the request's.
 """
 
@@ -412,6 +413,12 @@ def main() -> None:
         ):
             sys.stdout.write(line + "\n")
         sys.stdout.flush()
+        hang()
+    if mode == "serves-http-silently":  # lucide-icons-mcp 0.1.67 without --stdio: a child listens, says nothing
+        import subprocess
+
+        listen = "import socket, sys; s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(); sys.stdin.read()"
+        subprocess.Popen([sys.executable, "-c", listen], stdin=subprocess.PIPE)  # it ends when this process does
         hang()
     if mode == "serves-http":  # officeagent-mcp 1.2.0 without --stdio: ASP.NET serves HTTP, logs to stdout
         for line in ("Now listening on: http://localhost:5000", "Application started. Press Ctrl+C to shut down."):

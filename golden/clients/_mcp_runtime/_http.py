@@ -463,11 +463,16 @@ def retry_advice(data: Any) -> str:
     return ""
 
 
-def sse_advice(data: Any) -> str:
-    """What to do when the handshake's POST was answered with a 405: an SSE server's event-stream URL
-    takes only GET (fastapi-mcp 0.4's `mount()`, the SDK 1.x `/sse`)."""
-    if isinstance(data, dict) and data.get(HTTP_STATUS_KEY) == 405:
+def endpoint_advice(data: Any) -> str:
+    """What to do when the handshake's POST was answered with an error page that says the URL is
+    not an MCP endpoint: a 405 is an SSE server's event-stream URL, which takes only GET
+    (fastapi-mcp 0.4's `mount()`, the SDK 1.x `/sse`); a 404 outside a session, a mistyped path
+    (FastMCP's `/wrong` for `/mcp`)."""
+    status = data.get(HTTP_STATUS_KEY) if isinstance(data, dict) else None
+    if status == 405:
         return "; if the server speaks the older SSE transport, connect with sse_client(url) from mcp.client.sse"
+    if status == 404:
+        return "; check the URL: nothing answers MCP at its path"
     return ""
 
 

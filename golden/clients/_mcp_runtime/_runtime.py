@@ -1883,11 +1883,11 @@ def _handshake_error(server: str, error: BaseException) -> ServerError | None:
     """`ServerError` for what the SDK raised while connecting, where the server is the cause: an error
     answer to the handshake (or the connection closing; `auto`'s probe answered "not now"), an
     answer that is not valid MCP, or a protocol version the SDK does not speak. A 429 or 503 that
-    does not say when to retry says to retry later, a 405 names the SSE transport, and a server that
-    takes one session per start says to restart it."""
+    does not say when to retry says to retry later, a 405 names the SSE transport, a 404 says to check
+    the URL, and a server that takes one session per start says to restart it."""
     from mcp.shared.exceptions import MCPError
 
-    from ._http import retry_advice, sse_advice
+    from ._http import endpoint_advice, retry_advice
 
     if isinstance(error, RuntimeError) and str(error).startswith(_UNSPOKEN_VERSION):
         return ServerError(server, "the handshake", _UNSUPPORTED_PROTOCOL_VERSION, str(error))
@@ -1895,7 +1895,7 @@ def _handshake_error(server: str, error: BaseException) -> ServerError | None:
         error = error.answer
     if isinstance(error, MCPError):
         data = error.error.data
-        advice = retry_advice(data) or sse_advice(data) or _one_session_advice(error)
+        advice = retry_advice(data) or endpoint_advice(data) or _one_session_advice(error)
         return _answer_error(server, "the handshake", error, advice)
     if not isinstance(error, Exception):
         return None
