@@ -60,7 +60,8 @@ _FUTURE_OPERATORS = ("=", ",", "!", "@", "|")
 
 class InvalidUriTemplate(ValueError):
     """A template that cannot be expanded: an unclosed or empty expression, a bad variable name or
-    prefix, an operator RFC 6570 reserves. A `}` outside an expression is literal text, as the SDK reads it."""
+    prefix, an operator RFC 6570 reserves. A `}` outside an expression is literal text, as the SDK
+    reads it."""
 
 
 @dataclass(frozen=True)
