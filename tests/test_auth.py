@@ -222,6 +222,26 @@ def test_login_with_the_browser_then_status_snapshot_in_ci_and_logout(
         assert after.exit_code == 2 and "needs a browser" in after.stderr
 
 
+def test_a_login_that_cannot_finish_keeps_the_login_it_would_have_replaced(
+    tmp_path: Path, run_cli, browser: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`auth login` forgot the stored tokens before it found that no browser could open (run where
+    stdin is no terminal, or in CI), so a refused login also logged the user out (found in the
+    twentieth round, against FastMCP's in-memory OAuth provider)."""
+    with oauth_server(tmp_path / "server") as (url, log):
+        folder = project(tmp_path / "project", url, 'mode = "browser"')
+        monkeypatch.chdir(folder)
+        assert run_cli("auth", "login", "remote").exit_code == 0
+        monkeypatch.setenv("CI", "true")
+        monkeypatch.delenv("MCP_STUBGEN_INTERACTIVE")
+        again = run_cli("auth", "login", "remote")
+        assert again.exit_code == 2 and "needs a browser" in again.stderr and "CI is set" in again.stderr
+        assert run_cli("auth", "status").stdout.startswith("remote: browser; logged in (registered client)")
+        snapshot = run_cli("snapshot")
+        assert snapshot.exit_code == 0, snapshot.stderr
+        assert len([entry for entry in server_log(log) if entry["path"] == "/authorize"]) == 1
+
+
 def test_an_expired_token_is_refreshed_without_asking(
     tmp_path: Path, run_cli, browser: None, token_store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
