@@ -242,6 +242,26 @@ def test_a_login_that_cannot_finish_keeps_the_login_it_would_have_replaced(
         assert len([entry for entry in server_log(log) if entry["path"] == "/authorize"]) == 1
 
 
+def test_a_login_may_take_longer_than_connect_timeout(
+    tmp_path: Path, run_cli, browser: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The time a person took in the browser counted against `connect_timeout` (30 s), so a login
+    that took longer failed with "refused access (HTTP 401); check the credentials in its `headers`"
+    (found in the twentieth round, against FastMCP's in-memory OAuth provider)."""
+    monkeypatch.setenv("BROWSER_STANDIN_SECONDS", "2.5")
+    with oauth_server(tmp_path / "server") as (url, log):
+        folder = project(tmp_path / "project", url, 'mode = "browser"')
+        config = folder / "pyproject.toml"
+        config.write_text(
+            config.read_text().replace("[tool.mcp-stubgen]\n", "[tool.mcp-stubgen]\nconnect_timeout = 1\n")
+        )
+        monkeypatch.chdir(folder)
+        login = run_cli("auth", "login", "remote")
+        assert login.exit_code == 0, login.stderr
+        assert "remote: logged in" in login.stderr
+        assert len([entry for entry in server_log(log) if entry["path"] == "/authorize"]) == 1
+
+
 def test_an_expired_token_is_refreshed_without_asking(
     tmp_path: Path, run_cli, browser: None, token_store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -35,6 +35,7 @@ from codegen.errors import StubgenError
 from codegen.redact import Secrets
 from codegen.runtime._auth import REGISTERED, StoredAuthMixin, StoredEntry, StoredTokens, TokenStore, origin
 from codegen.runtime._runtime import AuthError
+from codegen.snapshot.deadlines import paused
 
 INTERACTIVE_VARIABLE = "MCP_STUBGEN_INTERACTIVE"
 """`1` lets a run without a terminal open the browser (`BROWSER` chooses which); `0` never does."""
@@ -293,7 +294,7 @@ class LoopbackCallback:
     async def wait(self) -> AuthorizationCodeResult:
         assert self._listener is not None
         try:
-            with anyio.fail_after(CALLBACK_TIMEOUT):
+            with paused(), anyio.fail_after(CALLBACK_TIMEOUT):
                 while True:
                     result = await self._answer(await self._listener.accept())
                     if result is not None:
