@@ -267,6 +267,32 @@ def test_a_relative_command_is_found_from_the_servers_cwd(tmp_path: Path, run_cl
     assert json.loads((tmp_path / "snaps" / "weather.json").read_text())["tools"]
 
 
+def test_a_command_with_its_arguments_in_it_says_to_move_them_to_args(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`command = "server serve"` (a launcher's one-line form) said "does not exist; check the path",
+    and `command = "npx -y pkg"` "not found; install it", of programs that are there (found in the
+    twentieth round, with bangc-mcp-server's `serve`)."""
+    write_config(
+        tmp_path,
+        '[tool.mcp-stubgen]\nsnapshots = "snaps"\n\n'
+        f'[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(f"{PY} {EXAMPLE_SERVER}")}\nargs = ["--stdio"]\n\n'
+        '[tool.mcp-stubgen.servers.module]\ncommand = "python3 -m some_server"\n',
+    )
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("snapshot")
+    assert result.exit_code == 2
+    assert sorted(result.stderr.splitlines()) == [
+        "error: server 'module': command 'python3 -m some_server' is a program and its arguments; give the program "
+        'alone in `command` and the rest in `args`: command = "python3", args = ["-m", "some_server"]',
+        f"error: server 'weather': command '{PY} {EXAMPLE_SERVER}' is a program and its arguments; give the "
+        f'program alone in `command` and the rest in `args`: command = "{PY}", args = ["{EXAMPLE_SERVER}", "--stdio"]',
+    ]
+    ad_hoc = run_cli("snapshot", "--name", "weather", "--", f"{PY} {EXAMPLE_SERVER}")
+    assert ad_hoc.stderr.splitlines() == [
+        f"error: server 'weather': command '{PY} {EXAMPLE_SERVER}' is a program and its arguments; give them as "
+        f"separate words after --: -- {PY} {EXAMPLE_SERVER}"
+    ]
+
+
 def test_relative_paths_of_a_configured_server_are_read_from_its_config_in_a_subfolder_too(  # type: ignore[no-untyped-def]
     tmp_path: Path, run_cli, monkeypatch
 ) -> None:
