@@ -248,12 +248,12 @@ def test_a_login_may_take_longer_than_connect_timeout(
     """The time a person took in the browser counted against `connect_timeout` (30 s), so a login
     that took longer failed with "refused access (HTTP 401); check the credentials in its `headers`"
     (found in the twentieth round, against FastMCP's in-memory OAuth provider)."""
-    monkeypatch.setenv("BROWSER_STANDIN_SECONDS", "2.5")
+    monkeypatch.setenv("BROWSER_STANDIN_SECONDS", "4")
     with oauth_server(tmp_path / "server") as (url, log):
         folder = project(tmp_path / "project", url, 'mode = "browser"')
         config = folder / "pyproject.toml"
         config.write_text(
-            config.read_text().replace("[tool.mcp-stubgen]\n", "[tool.mcp-stubgen]\nconnect_timeout = 1\n")
+            config.read_text().replace("[tool.mcp-stubgen]\n", "[tool.mcp-stubgen]\nconnect_timeout = 3\n")
         )
         monkeypatch.chdir(folder)
         login = run_cli("auth", "login", "remote")
