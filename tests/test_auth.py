@@ -242,6 +242,20 @@ def test_a_login_that_cannot_finish_keeps_the_login_it_would_have_replaced(
         assert len([entry for entry in server_log(log) if entry["path"] == "/authorize"]) == 1
 
 
+def test_a_login_refused_for_want_of_a_terminal_names_the_variable_that_allows_it(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`auth login` run where stdin is no terminal (an editor's task, make) said to run `auth login`
+    where a browser can open, the command the user had just run (found in the twentieth round)."""
+    with oauth_server(tmp_path / "server") as (url, log):
+        folder = project(tmp_path / "project", url, 'mode = "browser"')
+        monkeypatch.chdir(folder)
+        result = run_cli("auth", "login", "remote")
+        assert result.exit_code == 2
+        assert "cannot open one (no terminal; MCP_STUBGEN_INTERACTIVE=1 opens it anyway)" in result.stderr
+        assert server_log(log) == []
+
+
 def test_a_login_may_take_longer_than_connect_timeout(
     tmp_path: Path, run_cli, browser: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -52,8 +52,8 @@ def interactive() -> tuple[bool, str]:
         return chosen == "1", f"{INTERACTIVE_VARIABLE}={chosen}"
     if os.environ.get("CI"):
         return False, "CI is set"
-    if not sys.stdin.isatty():
-        return False, "no terminal"
+    if not sys.stdin.isatty():  # run by an editor's task or make: the person may well be there
+        return False, f"no terminal; {INTERACTIVE_VARIABLE}=1 opens it anyway"
     return True, ""
 
 
