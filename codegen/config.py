@@ -456,8 +456,17 @@ def _reject_unknown_keys(table: Mapping[str, Any], known: frozenset[str], where:
 
 
 def parse_server(
-    name: str, raw: Any, where: str, root: Path, defaults: Mapping[str, Any] | None = None
+    name: str,
+    raw: Any,
+    where: str,
+    root: Path,
+    defaults: Mapping[str, Any] | None = None,
+    start_in: Path | None = None,
 ) -> ServerConfig:
+    """One server's table, its relative `cwd` read from `root`. A stdio server without a `cwd` starts in
+    `start_in` (else `root`): the folder its config's relative paths are written from, not wherever
+    mcp-stubgen runs, so `args = ["server.py"]` starts it from a subfolder too, and so does a hub a
+    script connects from the config there."""
     if not SERVER_ID.match(name):
         raise StubgenError(
             f"{where}: server id {name!r} must start with a letter and use only letters, digits, '_' and '-',"
@@ -484,7 +493,11 @@ def parse_server(
         command=_string(command, f"{where}: command") if command is not None else None,
         args=tuple(_strings(settings.get("args", []), f"{where}: args")),
         env=_environment(settings.get("env", {}), f"{where}: env"),
-        cwd=root / _string(cwd, f"{where}: cwd") if cwd is not None else None,
+        cwd=root / _string(cwd, f"{where}: cwd")
+        if cwd is not None
+        else (start_in or root)
+        if command is not None
+        else None,
         url=_url(url, f"{where}: url") if url is not None else None,
         transport=transport,
         headers=_headers(settings.get("headers", {}), f"{where}: headers"),
@@ -627,7 +640,7 @@ def _read_servers_file(path: Path, defaults: Mapping[str, Any], notices: list[st
                 env_file = workspace / listed
             skipped = {"disabled", "envFile", *_FOREIGN_KEYS}
             raw = {key: value for key, value in raw.items() if key not in skipped and (key, value) != ("type", "stdio")}
-        server = parse_server(name, raw, where, folder, defaults)
+        server = parse_server(name, raw, where, folder, defaults, start_in=workspace)
         servers[name] = dataclasses.replace(server, env_file=env_file) if env_file is not None else server
     return servers
 

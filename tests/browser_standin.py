@@ -4,12 +4,15 @@ server's redirect back to the loopback callback."""
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 
 import httpx2
 
 
 def main(url: str) -> None:
+    time.sleep(float(os.environ.get("BROWSER_STANDIN_SECONDS", "0")))  # a person reading, typing a password
     answer = httpx2.get(url, follow_redirects=False, timeout=30)
     location = answer.headers.get("location")
     if answer.status_code not in (301, 302, 303, 307, 308) or not location:

@@ -222,6 +222,60 @@ def test_login_with_the_browser_then_status_snapshot_in_ci_and_logout(
         assert after.exit_code == 2 and "needs a browser" in after.stderr
 
 
+def test_a_login_that_cannot_finish_keeps_the_login_it_would_have_replaced(
+    tmp_path: Path, run_cli, browser: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`auth login` forgot the stored tokens before it found that no browser could open (run where
+    stdin is no terminal, or in CI), so a refused login also logged the user out (found in the
+    twentieth round, against FastMCP's in-memory OAuth provider)."""
+    with oauth_server(tmp_path / "server") as (url, log):
+        folder = project(tmp_path / "project", url, 'mode = "browser"')
+        monkeypatch.chdir(folder)
+        assert run_cli("auth", "login", "remote").exit_code == 0
+        monkeypatch.setenv("CI", "true")
+        monkeypatch.delenv("MCP_STUBGEN_INTERACTIVE")
+        again = run_cli("auth", "login", "remote")
+        assert again.exit_code == 2 and "needs a browser" in again.stderr and "CI is set" in again.stderr
+        assert run_cli("auth", "status").stdout.startswith("remote: browser; logged in (registered client)")
+        snapshot = run_cli("snapshot")
+        assert snapshot.exit_code == 0, snapshot.stderr
+        assert len([entry for entry in server_log(log) if entry["path"] == "/authorize"]) == 1
+
+
+def test_a_login_refused_for_want_of_a_terminal_names_the_variable_that_allows_it(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`auth login` run where stdin is no terminal (an editor's task, make) said to run `auth login`
+    where a browser can open, the command the user had just run (found in the twentieth round)."""
+    with oauth_server(tmp_path / "server") as (url, log):
+        folder = project(tmp_path / "project", url, 'mode = "browser"')
+        monkeypatch.chdir(folder)
+        result = run_cli("auth", "login", "remote")
+        assert result.exit_code == 2
+        assert "cannot open one (no terminal; MCP_STUBGEN_INTERACTIVE=1 opens it anyway)" in result.stderr
+        assert server_log(log) == []
+
+
+def test_a_login_may_take_longer_than_connect_timeout(
+    tmp_path: Path, run_cli, browser: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The time a person took in the browser counted against `connect_timeout` (30 s), so a login
+    that took longer failed with "refused access (HTTP 401); check the credentials in its `headers`"
+    (found in the twentieth round, against FastMCP's in-memory OAuth provider)."""
+    monkeypatch.setenv("BROWSER_STANDIN_SECONDS", "4")
+    with oauth_server(tmp_path / "server") as (url, log):
+        folder = project(tmp_path / "project", url, 'mode = "browser"')
+        config = folder / "pyproject.toml"
+        config.write_text(
+            config.read_text().replace("[tool.mcp-stubgen]\n", "[tool.mcp-stubgen]\nconnect_timeout = 3\n")
+        )
+        monkeypatch.chdir(folder)
+        login = run_cli("auth", "login", "remote")
+        assert login.exit_code == 0, login.stderr
+        assert "remote: logged in" in login.stderr
+        assert len([entry for entry in server_log(log) if entry["path"] == "/authorize"]) == 1
+
+
 def test_an_expired_token_is_refreshed_without_asking(
     tmp_path: Path, run_cli, browser: None, token_store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

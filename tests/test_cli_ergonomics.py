@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from codegen import cli as cli_module
-from codegen.config import ServerConfig
+from codegen.config import ServerConfig, load_config
 from codegen.snapshot import Snapshot
 from codegen.snapshot.command import derived_server_id
 from codegen.snapshot.take import listed_nothing
@@ -265,6 +265,75 @@ def test_a_relative_command_is_found_from_the_servers_cwd(tmp_path: Path, run_cl
     result = run_cli("snapshot")
     assert result.exit_code == 0, result.stderr
     assert json.loads((tmp_path / "snaps" / "weather.json").read_text())["tools"]
+
+
+def test_a_command_with_its_arguments_in_it_says_to_move_them_to_args(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`command = "server serve"` (a launcher's one-line form) said "does not exist; check the path",
+    and `command = "npx -y pkg"` "not found; install it", of programs that are there (found in the
+    twentieth round, with bangc-mcp-server's `serve`)."""
+    write_config(
+        tmp_path,
+        '[tool.mcp-stubgen]\nsnapshots = "snaps"\n\n'
+        f'[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(f"{PY} {EXAMPLE_SERVER}")}\nargs = ["--stdio"]\n\n'
+        '[tool.mcp-stubgen.servers.module]\ncommand = "python3 -m some_server"\n',
+    )
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("snapshot")
+    assert result.exit_code == 2
+    assert sorted(result.stderr.splitlines()) == [
+        "error: server 'module': command 'python3 -m some_server' is a program and its arguments; give the program "
+        'alone in `command` and the rest in `args`: command = "python3", args = ["-m", "some_server"]',
+        f"error: server 'weather': command '{PY} {EXAMPLE_SERVER}' is a program and its arguments; give the "
+        f'program alone in `command` and the rest in `args`: command = "{PY}", args = ["{EXAMPLE_SERVER}", "--stdio"]',
+    ]
+    ad_hoc = run_cli("snapshot", "--name", "weather", "--", f"{PY} {EXAMPLE_SERVER}")
+    assert ad_hoc.stderr.splitlines() == [
+        f"error: server 'weather': command '{PY} {EXAMPLE_SERVER}' is a program and its arguments; give them as "
+        f"separate words after --: -- {PY} {EXAMPLE_SERVER}"
+    ]
+
+
+def test_relative_paths_of_a_configured_server_are_read_from_its_config_in_a_subfolder_too(  # type: ignore[no-untyped-def]
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:
+    """A server without `cwd` started where mcp-stubgen ran, so `args = ["weather_server.py"]` and
+    `command = "./run.sh"`, right from the project's root, failed from a subfolder ("can't open file",
+    "does not exist; check the path") though the config was found and its other paths read from its
+    folder (this repository's own `examples/` servers too; found in the twentieth round)."""
+    shutil.copy(EXAMPLE_SERVER, tmp_path / "weather_server.py")
+    (tmp_path / "run.sh").write_text(f"#!/bin/sh\nexec {PY} weather_server.py\n")
+    (tmp_path / "run.sh").chmod(0o755)
+    write_config(
+        tmp_path,
+        '[tool.mcp-stubgen]\nsnapshots = "snaps"\n\n'
+        f'[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(PY)}\nargs = ["weather_server.py"]\n\n'
+        '[tool.mcp-stubgen.servers.script]\ncommand = "./run.sh"\n',
+    )
+    (tmp_path / "src").mkdir()
+    monkeypatch.chdir(tmp_path / "src")
+    result = run_cli("snapshot")
+    assert result.exit_code == 0, result.stderr
+    assert (
+        [tool["name"] for tool in json.loads((tmp_path / "snaps" / "weather.json").read_text())["tools"]]
+        == [tool["name"] for tool in json.loads((tmp_path / "snaps" / "script.json").read_text())["tools"]]
+        != []
+    )
+
+
+@pytest.mark.parametrize(
+    ("servers_file", "start_in"), [(".mcp.json", "."), (".vscode/mcp.json", "."), ("tools/servers.json", "tools")]
+)
+def test_a_servers_file_server_starts_in_its_workspace(servers_file: str, start_in: str, tmp_path: Path) -> None:
+    """A server listed in a servers file starts where its client starts it: VS Code in the workspace
+    (the folder above `.vscode/`), others in the file's folder; a `url` server has no folder."""
+    listed = tmp_path / servers_file
+    listed.parent.mkdir(exist_ok=True)
+    listed.write_text(
+        json.dumps({"servers": {"local": {"command": "srv"}, "remote": {"url": "http://127.0.0.1:9/mcp"}}})
+    )
+    write_config(tmp_path, f"[tool.mcp-stubgen]\nservers_file = {json.dumps(servers_file)}\n")
+    servers = load_config(tmp_path / "pyproject.toml").servers
+    assert (servers["local"].cwd, servers["remote"].cwd) == ((tmp_path / start_in).resolve(), None)
 
 
 @pytest.mark.parametrize("cwd", ["services/weather", "pyproject.toml"])

@@ -48,9 +48,9 @@ def login(server_name: str, config_path: Path | None, servers_file: Path | None)
             f"server {server.name!r}: its auth mode is token (from the environment); there is nothing to log in to"
         )
     store = TokenStore()
-    for entry in stored_entries(store, server):
-        entry.tokens = entry.scope = entry.expires_at = None  # a login starts afresh; a registration is kept
-        store.save(entry)
+    previous = stored_entries(store, server)
+    for entry in previous:
+        store.save(dataclasses.replace(entry, tokens=None, scope=None, expires_at=None))  # a registration is kept
     # The browser is what a login is for: the token a CI run would use instead does not apply.
     fresh = dataclasses.replace(server, auth=dataclasses.replace(server.auth, token=None))
 
@@ -60,7 +60,14 @@ def login(server_name: str, config_path: Path | None, servers_file: Path | None)
         async with connect(fresh):
             pass
 
-    anyio.run(handshake)
+    try:
+        anyio.run(handshake)
+    except BaseException:
+        # A login that did not finish (no browser could open, the server is down, Ctrl-C) leaves the
+        # login it would have replaced, which later runs still use.
+        for entry in previous:
+            store.save(entry)
+        raise
     stored = [entry for entry in stored_entries(store, server) if entry.tokens is not None]
     scope = stored[0].scope if stored else None
     console.note(

@@ -35,6 +35,7 @@ from codegen.errors import StubgenError
 from codegen.redact import Secrets
 from codegen.runtime._auth import REGISTERED, StoredAuthMixin, StoredEntry, StoredTokens, TokenStore, origin
 from codegen.runtime._runtime import AuthError
+from codegen.snapshot.deadlines import paused
 
 INTERACTIVE_VARIABLE = "MCP_STUBGEN_INTERACTIVE"
 """`1` lets a run without a terminal open the browser (`BROWSER` chooses which); `0` never does."""
@@ -51,8 +52,8 @@ def interactive() -> tuple[bool, str]:
         return chosen == "1", f"{INTERACTIVE_VARIABLE}={chosen}"
     if os.environ.get("CI"):
         return False, "CI is set"
-    if not sys.stdin.isatty():
-        return False, "no terminal"
+    if not sys.stdin.isatty():  # run by an editor's task or make: the person may well be there
+        return False, f"no terminal; {INTERACTIVE_VARIABLE}=1 opens it anyway"
     return True, ""
 
 
@@ -293,7 +294,7 @@ class LoopbackCallback:
     async def wait(self) -> AuthorizationCodeResult:
         assert self._listener is not None
         try:
-            with anyio.fail_after(CALLBACK_TIMEOUT):
+            with paused(), anyio.fail_after(CALLBACK_TIMEOUT):
                 while True:
                     result = await self._answer(await self._listener.accept())
                     if result is not None:

@@ -12,6 +12,7 @@ on while the loop is held.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -48,3 +49,20 @@ def held(seconds: float) -> None:
     if seconds > 0:
         for scope in _open:
             scope.deadline += seconds
+
+
+@contextmanager
+def paused() -> Iterator[None]:
+    """No open deadline runs inside: the time a person takes to log in in the browser is not the
+    server's, so `connect_timeout` (30 s) does not end a login that takes a minute; each deadline
+    resumes with the time it had left."""
+    now = anyio.current_time()
+    left = {scope: scope.deadline - now for scope in _open}
+    for scope in left:
+        scope.deadline = math.inf
+    try:
+        yield
+    finally:
+        now = anyio.current_time()
+        for scope, seconds in left.items():
+            scope.deadline = now + seconds

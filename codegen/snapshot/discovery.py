@@ -22,6 +22,7 @@ import json
 import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -1112,9 +1113,18 @@ def _error_of(answer: httpx2.Response) -> Any:
 def _not_runnable(config: ServerConfig, env: dict[str, str]) -> str:
     """Why `shutil.which` found no program: a file that is there but not executable, or a path to a
     folder (an npm install's folder in place of its program), or a path to nothing, says so; "give
-    the program's full path" sent a user who had given one back to it."""
+    the program's full path" sent a user who had given one back to it. A command that is a program
+    and its arguments (`command = "npx -y pkg"`, as a launcher's one-line form writes it) says to
+    split it into `args`."""
     assert config.command is not None
     server, command = config.name, config.command
+    words = command.split()
+    if len(words) > 1 and shutil.which(program_path(replace(config, command=words[0])), path=search_path(env)):
+        return f"server {server!r}: command {command!r} is a program and its arguments; " + config.advise(
+            f"give the program alone in `command` and the rest in `args`: command = {json.dumps(words[0])}, "
+            f"args = {json.dumps([*words[1:], *config.args], ensure_ascii=False)}",
+            f"give them as separate words after --: -- {' '.join(words)}",
+        )
     if os.path.dirname(command):
         candidates = [program_path(config)]
     else:
