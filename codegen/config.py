@@ -484,6 +484,11 @@ def parse_server(
     protocol = validate_protocol(settings.get("protocol", "auto"), f"{where}: protocol")
     _reject_input_variables(raw, where)
     cwd = settings.get("cwd")
+    starts_in: Path | None
+    if cwd is not None:
+        starts_in = root / _string(cwd, f"{where}: cwd")
+    else:
+        starts_in = (start_in or root) if command is not None else None
     kind = _string(settings.get("type", "http"), f"{where}: type")
     transport = "stdio" if command is not None else _URL_TRANSPORTS.get(kind)
     if transport is None:
@@ -493,11 +498,7 @@ def parse_server(
         command=_string(command, f"{where}: command") if command is not None else None,
         args=tuple(_strings(settings.get("args", []), f"{where}: args")),
         env=_environment(settings.get("env", {}), f"{where}: env"),
-        cwd=root / _string(cwd, f"{where}: cwd")
-        if cwd is not None
-        else (start_in or root)
-        if command is not None
-        else None,
+        cwd=starts_in,
         url=_url(url, f"{where}: url") if url is not None else None,
         transport=transport,
         headers=_headers(settings.get("headers", {}), f"{where}: headers"),
