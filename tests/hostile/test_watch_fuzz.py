@@ -30,7 +30,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.hostile.test_cli_wire_fuzz import FuzzHttp, answer, cli, project, tree
-from tests.hostile.test_wire_fuzz import EXAMPLES, fuzzed
+from tests.hostile.test_wire_fuzz import EXAMPLES, catching_tracebacks, fuzzed
 from tests.servers.wire_fuzz_server import LISTS, TOOLS, listed
 from tests.test_watch import Watcher
 
@@ -146,24 +146,31 @@ class LiveServer:
 
 def step_plans(step: Step, era: str, transport: str) -> dict[str, Any]:
     """The server's plans for a step: its new catalog, the notifications on the answer to the next
-    ping (legacy) or `tools/list` (a polled 2026-07-28 server), the bad answer of the re-list, and
-    an exit (a restart: the next session is a new server)."""
+    ping (legacy) or `tools/list` (a polled 2026-07-28 server), the bad answer of the re-list (to its
+    second page when it is paged), and an exit (a restart: the next session is a new server)."""
     plans = step.catalog()
     notes = notifications(step)
     if step.notify == "flood":
         plans["asides"] = {"tools/list": [CHANGED]}
     ending = "cut" if transport == "http" else "exit"
+    page = listed("tools/list", {}, plans)
+    first = answer(page, era)
+    # a listing of more than one page is answered badly on its second
+    before_fault = [{"lines": [first], "end": "stay"}] if "nextCursor" in page else []
     if era == "legacy":
         carrier = [*notes, answer({}, era)]
         if notes or step.restart:
             plans["ping"] = [{"lines": carrier, "end": ending if step.restart else "stay"}]
         if step.fault is not None:
-            plans["tools/list"] = [bad_answer(step.fault, ending)]
+            plans["tools/list"] = [*before_fault, bad_answer(step.fault, ending)]
         return plans
-    first = answer(listed("tools/list", {}, plans), era)
-    lines = [*notes, first] if step.fault is None else [*notes, *bad_answer(step.fault, ending)["lines"]]
-    exits = step.restart or step.fault == "exit"
-    plans["tools/list"] = [{"lines": lines, "end": ending if exits else "stay"}]
+    if step.fault is not None:
+        plans["tools/list"] = [*before_fault, bad_answer(step.fault, ending)]
+    else:
+        plans["tools/list"] = [{"lines": [first], "end": "stay"}]
+    plans["tools/list"][0]["lines"][:0] = notes
+    if step.restart:
+        plans["tools/list"][-1]["end"] = ending
     return plans
 
 
@@ -332,6 +339,7 @@ async def hub_over_time(package: Any, hub: Any, server: LiveServer, era: str, dr
     is refused in one line."""
     name = f"{era}_fuzz"
     listed_now = {"answer", "answer_typed"}
+    offered = {f"{name}__answer", f"{name}__answer_typed"}
     for step in drawn:
         plans = step.catalog()
         if step.fault is not None:
@@ -359,12 +367,13 @@ async def hub_over_time(package: Any, hub: Any, server: LiveServer, era: str, dr
         listed_now = live
         seconds = time.monotonic() - started
         assert relists(server.requests()[start:]) <= 2 + seconds, f"{step}: re-listed more than once a second"
-        await check_hub(package, hub, name, listed_now)
+        await check_hub(package, hub, name, offered)
 
 
-async def check_hub(package: Any, hub: Any, name: str, listed_now: set[str]) -> None:
-    """`search_tools` finds only what the server lists now; a removed generated tool is refused in one
-    line naming it, and every tool listed is called."""
+async def check_hub(package: Any, hub: Any, name: str, offered: set[str]) -> None:
+    """`search_tools` finds only what the hub offers, every tool it offers answers a call, and each
+    it `offered` before (`answer_typed` of the snapshot, or one added live) and no longer offers is
+    refused in one line naming it and its server. Adds what the hub offers now to `offered`."""
     found = await hub.call("search_tools", {"query": "answer planned tool name", "limit": 20, "detail": "names"})
     names = {entry for group in found.structured_content["servers"] for entry in group["tools"]}
     live = set(hub.live_tools)
@@ -372,11 +381,12 @@ async def check_hub(package: Any, hub: Any, name: str, listed_now: set[str]) -> 
     for qualified, tool in sorted(hub.live_tools.items()):
         result = await hub.call(qualified, {"plan": ""} if "plan" in tool.input_schema.get("properties", {}) else {})
         assert not result.is_error, qualified
-    if "answer_typed" not in listed_now:
+    for qualified in sorted(offered - live):
         with pytest.raises(package.UnknownQualifiedToolError) as refused:
-            await hub.call(f"{name}__answer_typed", {"plan": ""})
+            await hub.call(qualified, {"plan": ""})
         message = str(refused.value)
-        assert "\n" not in message and f"{name}__answer_typed" in message and name in message, message
+        assert "\n" not in message and qualified in message and f"'{name}'" in message, message
+    offered |= live
 
 
 @pytest.fixture(scope="module")
@@ -410,7 +420,9 @@ def test_a_hub_connected_from_the_config_follows_a_server_that_changes_over_time
                 async with hub as connected:
                     await hub_over_time(wirefuzz.hub, connected, server, era, drawn)
 
-        anyio.run(follow)
+        with catching_tracebacks() as caught:
+            anyio.run(follow)
+        assert caught.records == [], caught.records
 
     run()
 
@@ -439,3 +451,28 @@ def test_a_server_that_says_its_tools_changed_whenever_they_are_listed_is_listed
         watcher.process.kill()
     assert code == 0, stderr
     assert relists(server.requests()) >= 3, "the server's notifications were not heard"
+
+
+async def test_a_tool_added_live_that_the_server_removes_is_refused_as_removed(
+    wirefuzz: Any, tmp_path: Path, hub_http: FuzzHttp
+) -> None:
+    """A tool the server added after the snapshot (offered live), then removed: calling it said "the
+    hub has no tool 'legacy_fuzz__more' (it has 2 tools: see Hub.tools)", as for a name never seen,
+    though the hub had just offered it (the hub's sweep found it). Now it says the server no longer
+    lists it, as for a snapshot tool the server removed."""
+    server = LiveServer(tmp_path, "stdio", "legacy", hub_http)
+    plans = Step(("more",), DESCRIPTIONS[0], None, "one", None, False).catalog()
+    config = server.configure(plans, name="legacy_fuzz")
+    ok = answer({"content": [{"type": "text", "text": "ok"}]}, "legacy")
+    with anyio.fail_after(QUIET_LIMIT):
+        async with wirefuzz.hub.Hub.connect_from_config(config, servers=["legacy_fuzz"], live_tools="offer") as hub:
+            assert (await hub.call("legacy_fuzz__more", {})).content[0].text == "ok"
+            server.set(Step((), DESCRIPTIONS[0], None, "one", None, False).catalog())
+            await hub.call("legacy_fuzz__answer", {"plan": json.dumps({"lines": [CHANGED, ok], "end": "stay"})})
+            while "legacy_fuzz__more" in hub.live_tools:
+                await anyio.sleep(0.05)
+            with pytest.raises(wirefuzz.hub.UnknownQualifiedToolError) as refused:
+                await hub.call("legacy_fuzz__more", {})
+    assert str(refused.value) == (
+        "the hub cannot offer or call 'legacy_fuzz__more': its server 'legacy_fuzz' no longer lists it"
+    )
