@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import shutil
 import time
 from collections.abc import Iterator
@@ -31,7 +32,7 @@ from hypothesis import strategies as st
 
 from tests.hostile.test_cli_wire_fuzz import FuzzHttp, answer, cli, project, tree
 from tests.hostile.test_wire_fuzz import EXAMPLES, catching_tracebacks, fuzzed
-from tests.servers.wire_fuzz_server import LISTS, TOOLS, listed
+from tests.servers.wire_fuzz_server import LISTS, MODERN_FIELDS, TOOLS, listed
 from tests.test_watch import Watcher
 
 INTERVAL = 0.3
@@ -61,13 +62,14 @@ RELIST_INTERVAL = 1.0
 DEEP = "[" * 5000 + "]" * 5000
 FAULTS = {
     "error": '{"jsonrpc": "2.0", "id": __ID__, "error": {"code": -32603, "message": "database unavailable"}}',
-    "malformed": '{"jsonrpc": "2.0", "id": __ID__, "result": {"tools": "none"}}',
-    "surrogate": '{"jsonrpc": "2.0", "id": __ID__, "result": {"tools": [{"name": "\\ud800", "inputSchema": {}}]}}',
-    "deep": '{"jsonrpc": "2.0", "id": __ID__, "result": {"tools": ' + DEEP + "}}",
+    "malformed": '{"jsonrpc": "2.0", "id": __ID__, "result": {ERA"tools": "none"}}',
+    "surrogate": '{"jsonrpc": "2.0", "id": __ID__, "result": {ERA"tools": [{"name": "\\ud800", "inputSchema": {}}]}}',
+    "deep": '{"jsonrpc": "2.0", "id": __ID__, "result": {ERA"tools": ' + DEEP + "}}",
     "exit": "",
 }
-"""How the first `tools/list` after a step may be answered badly; `exit`: not at all, the server ends
-(over HTTP its answer is cut short)."""
+"""How the first `tools/list` after a step may be answered badly (`ERA`: the 2026-07-28 result fields,
+so that what is wrong is the fault alone); `exit`: not at all, the server ends (over HTTP its answer
+is cut short)."""
 
 
 @dataclass(frozen=True)
@@ -162,10 +164,10 @@ def step_plans(step: Step, era: str, transport: str) -> dict[str, Any]:
         if notes or step.restart:
             plans["ping"] = [{"lines": carrier, "end": ending if step.restart else "stay"}]
         if step.fault is not None:
-            plans["tools/list"] = [*before_fault, bad_answer(step.fault, ending)]
+            plans["tools/list"] = [*before_fault, bad_answer(step.fault, ending, era)]
         return plans
     if step.fault is not None:
-        plans["tools/list"] = [*before_fault, bad_answer(step.fault, ending)]
+        plans["tools/list"] = [*before_fault, bad_answer(step.fault, ending, era)]
     else:
         plans["tools/list"] = [{"lines": [first], "end": "stay"}]
     plans["tools/list"][0]["lines"][:0] = notes
@@ -179,10 +181,11 @@ def notifications(step: Step) -> list[str]:
     return {"one": [CHANGED], "storm": [STORM], "flood": [CHANGED], "none": []}[step.notify]
 
 
-def bad_answer(fault: str, ending: str) -> dict[str, Any]:
+def bad_answer(fault: str, ending: str, era: str) -> dict[str, Any]:
     if fault == "exit":
-        return {"lines": [answer({"tools": []}, "legacy")] if ending == "cut" else [], "end": ending}
-    return {"lines": [FAULTS[fault]], "end": "stay"}
+        return {"lines": [answer({"tools": []}, era)] if ending == "cut" else [], "end": ending}
+    fields = json.dumps(MODERN_FIELDS)[1:-1] + ", " if era == "modern" else ""
+    return {"lines": [FAULTS[fault].replace("ERA", fields)], "end": "stay"}
 
 
 def wait_taken(server: LiveServer, watcher: Watcher) -> None:
@@ -343,7 +346,7 @@ async def hub_over_time(package: Any, hub: Any, server: LiveServer, era: str, dr
     for step in drawn:
         plans = step.catalog()
         if step.fault is not None:
-            plans["tools/list"] = [bad_answer(step.fault, "stay")]
+            plans["tools/list"] = [bad_answer(step.fault, "stay", era)]
         server.set(plans)
         notes = notifications(step)
         if step.notify == "flood":
@@ -400,7 +403,7 @@ def hub_http() -> Iterator[FuzzHttp]:
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
 def test_a_hub_connected_from_the_config_follows_a_server_that_changes_over_time(
-    wirefuzz: Any, tmp_path: Path, hub_http: FuzzHttp, transport: str
+    wirefuzz: Any, tmp_path: Path, hub_http: FuzzHttp, transport: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     """`Hub.connect_from_config` of a server whose steps hypothesis draws, in both eras: one in 10 of
     `MCP_STUBGEN_WIRE_FUZZ_EXAMPLES` per transport (CI: 4)."""
@@ -424,7 +427,11 @@ def test_a_hub_connected_from_the_config_follows_a_server_that_changes_over_time
             anyio.run(follow)
         assert caught.records == [], caught.records
 
-    run()
+    with caplog.at_level(logging.WARNING):
+        run()
+    for record in caplog.records:  # a bad re-list is logged in one line naming the server
+        message = record.getMessage()
+        assert "\n" not in message and ("'legacy_fuzz'" in message or "'modern_fuzz'" in message), message
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
