@@ -30,6 +30,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from codegen.runtime._hub_catalog import qualified_name
 from tests.hostile.test_cli_wire_fuzz import FuzzHttp, answer, cli, project, tree
 from tests.hostile.test_wire_fuzz import EXAMPLES, catching_tracebacks, fuzzed
 from tests.servers.wire_fuzz_server import LISTS, MODERN_FIELDS, TOOLS, listed
@@ -334,61 +335,71 @@ HUB_FAULTS = [None, None, None, "error", "malformed", "surrogate", "deep"]
 """A hub connected from the config keeps a stdio server that exits ended (its calls fail): no exits."""
 
 
+def hub_sees(hub: Any) -> set[str]:
+    """The qualified names of the tools a server lists, as the hub last listed them: callable, added
+    (in every `live_tools` mode) or left out."""
+    difference = hub.difference()
+    left_out = {qualified_name(left.server, left.tool) for left in difference.left_out}
+    return set(hub.live_tools) | set(difference.added) | left_out
+
+
 async def hub_over_time(package: Any, hub: Any, server: LiveServer, era: str, drawn: list[Step]) -> None:
     """Each step's catalog rides in with the notifications before the answer to a call of `answer`
     (a 2026-07-28 server too: the fuzz server refuses `subscriptions/listen`, so the hub follows
     `list_changed`); once the hub has re-listed, its live catalog is the server's (or, after a bad
-    re-list or none, the last one), `search_tools` finds nothing else, and a tool the server removed
-    is refused in one line."""
+    re-list or none, the last one), re-listed at most once a second, and `check_hub` holds."""
     name = f"{era}_fuzz"
-    listed_now = {"answer", "answer_typed"}
-    offered = {f"{name}__answer", f"{name}__answer_typed"}
+    seen = {qualified_name(name, "answer"), qualified_name(name, "answer_typed")}
+    offered = set(seen)
     for step in drawn:
         plans = step.catalog()
         if step.fault is not None:
             plans["tools/list"] = [bad_answer(step.fault, "stay", era)]
-        server.set(plans)
-        notes = notifications(step)
         if step.notify == "flood":
             plans["asides"] = {"tools/list": [CHANGED]}
+        server.set(plans)
         started, start = time.monotonic(), len(server.requests())
         reply = answer({"content": [{"type": "text", "text": "ok"}]}, era)
-        called = await hub.call(f"{name}__answer", {"plan": json.dumps({"lines": [*notes, reply], "end": "stay"})})
+        lines = [*notifications(step), reply]
+        called = await hub.call(f"{name}__answer", {"plan": json.dumps({"lines": lines, "end": "stay"})})
         assert called.content[0].text == "ok"
-        new = {"answer", *step.tools}
-        possible = [listed_now] if step.notify == "none" else [new] + ([listed_now] if step.fault else [])
+        new = {qualified_name(name, tool) for tool in ("answer", *step.tools)}
+        possible = [seen] if step.notify == "none" else [new] + ([seen] if step.fault else [])
         deadline = time.monotonic() + (0.5 if step.notify == "none" else QUIET_LIMIT)
         while True:
-            live = {tool.tool for tool in hub.live_tools.values()} | {left.tool for left in hub.difference().left_out}
+            now = hub_sees(hub)
             relisted = "tools/list" in server.requests()[start:] and not server.pending()
-            if (relisted and live == new) or time.monotonic() > deadline:
+            if (relisted and now == new) or time.monotonic() > deadline:
                 break
             if relisted and step.fault is not None and time.monotonic() > started + 2:
                 break  # a bad re-list keeps the last listing: give a second re-list its chance first
             await anyio.sleep(0.05)
-        assert live in possible, f"{step}: the hub offers {sorted(live)}"
-        listed_now = live
+        assert now in possible, f"{step}: the hub sees {sorted(now)}"
+        seen = now
         seconds = time.monotonic() - started
         assert relists(server.requests()[start:]) <= 2 + seconds, f"{step}: re-listed more than once a second"
         await check_hub(package, hub, name, offered)
 
 
 async def check_hub(package: Any, hub: Any, name: str, offered: set[str]) -> None:
-    """`search_tools` finds only what the hub offers, every tool it offers answers a call, and each
-    it `offered` before (`answer_typed` of the snapshot, or one added live) and no longer offers is
-    refused in one line naming it and its server. Adds what the hub offers now to `offered`."""
+    """`search_tools` finds only tools the hub shows the model, which it can call; every tool it can
+    call answers; each it could call before (`answer_typed` of the snapshot, or one added live) and
+    no longer can, and one added live that `live_tools` keeps from calls, is refused in one line
+    naming it (and the server, for one removed). Adds what it can call now to `offered`."""
     found = await hub.call("search_tools", {"query": "answer planned tool name", "limit": 20, "detail": "names"})
     names = {entry for group in found.structured_content["servers"] for entry in group["tools"]}
+    shown = {definition["name"] for definition in hub.tool_definitions()}
     live = set(hub.live_tools)
-    assert names <= live, f"search_tools found {sorted(names - live)}, which the hub does not offer"
+    assert names <= shown <= live, f"search_tools found {sorted(names)}; shown {sorted(shown)}; live {sorted(live)}"
     for qualified, tool in sorted(hub.live_tools.items()):
         result = await hub.call(qualified, {"plan": ""} if "plan" in tool.input_schema.get("properties", {}) else {})
         assert not result.is_error, qualified
-    for qualified in sorted(offered - live):
+    for qualified in sorted((offered - live) | (set(hub.difference().added) - live)):
         with pytest.raises(package.UnknownQualifiedToolError) as refused:
             await hub.call(qualified, {"plan": ""})
         message = str(refused.value)
-        assert "\n" not in message and qualified in message and f"'{name}'" in message, message
+        assert "\n" not in message and repr(qualified) in message, message
+        assert qualified not in offered or f"its server '{name}' no longer lists it" in message, message
     offered |= live
 
 
@@ -409,8 +420,8 @@ def test_a_hub_connected_from_the_config_follows_a_server_that_changes_over_time
     `MCP_STUBGEN_WIRE_FUZZ_EXAMPLES` per transport (CI: 4)."""
 
     @fuzzed(max(EXAMPLES // 10, 4))
-    @given(runs(HUB_FAULTS, restarts=False))
-    def run(picked: tuple[str, list[Step]]) -> None:
+    @given(runs(HUB_FAULTS, restarts=False), st.sampled_from(["ignore", "callable", "offer", "offer"]))
+    def run(picked: tuple[str, list[Step]], live_tools: str) -> None:
         era, drawn = picked
         folder = tmp_path / f"hub-{time.monotonic_ns()}"
         folder.mkdir()
@@ -419,7 +430,7 @@ def test_a_hub_connected_from_the_config_follows_a_server_that_changes_over_time
 
         async def follow() -> None:
             with anyio.fail_after(QUIET_LIMIT * (len(drawn) + 1)):
-                hub = wirefuzz.hub.Hub.connect_from_config(config, servers=[f"{era}_fuzz"], live_tools="offer")
+                hub = wirefuzz.hub.Hub.connect_from_config(config, servers=[f"{era}_fuzz"], live_tools=live_tools)
                 async with hub as connected:
                     await hub_over_time(wirefuzz.hub, connected, server, era, drawn)
 
