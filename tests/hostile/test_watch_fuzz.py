@@ -1,16 +1,17 @@
 """What a live server does to `watch` and to a hub connected from the config over time.
 
 Hypothesis draws a sequence of steps the server takes (`steps`): it changes its catalog (paged with
-cursors now and then) and sends `notifications/tools/list_changed`, one or a storm of 50, or none;
-it answers the re-list with an error, a page that is not valid MCP, a lone surrogate or a line
-nested 5,000 deep, or exits in the middle of it; it restarts. The fuzz server
-(`tests/servers/wire_fuzz_server.py --live`, and `FuzzHttp` over Streamable HTTP on 127.0.0.1)
-reads each step's plans as they come. After each step, once `watch` is quiet again, its snapshot
-and package are byte for byte what `snapshot` + `generate` of the server's current catalog write,
-or, when the step gave it a bad listing or nothing to hear, the ones it had; it printed each
-problem in one line naming the server, re-listed no more than once a burst, and exits 0 on SIGTERM.
-CI runs a few derandomized examples; `MCP_STUBGEN_WIRE_FUZZ_EXAMPLES` and `MCP_STUBGEN_WIRE_FUZZ_SEED`
-run a long sweep by hand (docs/development.md).
+cursors now and then) and sends `notifications/tools/list_changed`, one, a storm of 50, a flood
+(before every listing's answer) or none; it answers the re-list with an error, a page that is not
+valid MCP, a lone surrogate or a line nested 5,000 deep, or exits in the middle of it; it restarts.
+The fuzz server (`tests/servers/wire_fuzz_server.py --live`, and `FuzzHttp` over Streamable HTTP on
+127.0.0.1) reads each step's plans as they come. After each step, once `watch` is quiet again, its
+snapshot and package are byte for byte what `snapshot` + `generate` of the server's current catalog
+write, or, when the step gave it a bad listing or nothing to hear, the ones it had; it printed each
+problem in one line naming the server, re-listed no more than once a burst (once a second in a
+flood), and exits 0 on SIGTERM. A hub connected from the config sees each new catalog
+(`hub_over_time`, `check_hub`). CI runs a few derandomized examples; `MCP_STUBGEN_WIRE_FUZZ_EXAMPLES`
+and `MCP_STUBGEN_WIRE_FUZZ_SEED` run a long sweep by hand (docs/development.md).
 """
 
 from __future__ import annotations
@@ -75,6 +76,9 @@ is cut short)."""
 
 @dataclass(frozen=True)
 class Step:
+    """One thing the server does: its catalog from now on (`answer`, the `EXTRAS` named, a description,
+    `page` tools a page), how it tells, how it answers the re-list, whether it restarts."""
+
     tools: tuple[str, ...]
     description: str
     page: int | None
@@ -258,6 +262,8 @@ def clear_lines(stderr: str) -> None:
 
 
 def watch_over_time(tmp_path: Path, transport: str, era: str, drawn: list[Step], http: FuzzHttp, ref: FuzzHttp) -> None:
+    """A synced project whose server takes the `drawn` steps while `watch` runs (`http`, `ref`: the
+    watched server's and the reference's, when over HTTP)."""
     folder = tmp_path / f"run-{time.monotonic_ns()}"
     folder.mkdir()
     server = LiveServer(folder, transport, era, http)
@@ -445,15 +451,14 @@ def test_a_hub_connected_from_the_config_follows_a_server_that_changes_over_time
         assert "\n" not in message and ("'legacy_fuzz'" in message or "'modern_fuzz'" in message), message
 
 
-@pytest.mark.parametrize("transport", ["stdio", "http"])
 def test_a_server_that_says_its_tools_changed_whenever_they_are_listed_is_listed_once_a_second(
-    tmp_path: Path, two_http: tuple[FuzzHttp, FuzzHttp], transport: str
+    tmp_path: Path, two_http: tuple[FuzzHttp, FuzzHttp]
 ) -> None:
     """A legacy server that sends `tools/list_changed` before every `tools/list` answer: `watch`
     settled each notification for 0.2 s and listed again, one listing after another for as long as
     it ran (10 in 3 s; the sweep's flood found it), where a hub lists such a server once a second.
-    Now `watch` settles as the hub does."""
-    server = LiveServer(tmp_path, transport, "legacy", two_http[0])
+    Now `watch` settles as the hub does (over Streamable HTTP too: the sweep's flood steps)."""
+    server = LiveServer(tmp_path, "stdio", "legacy", two_http[0])
     server.configure({"capabilities": NOTIFYING})
     assert cli(tmp_path, "sync")[0] == 0
     server.set({"capabilities": NOTIFYING, "asides": {"tools/list": [CHANGED]}})
