@@ -396,6 +396,9 @@ class GeneratedHub:
         self.filters = _known_servers(filters, type(self))
         self.live_tools_mode = _live_tools_mode(live_tools, self.configured_live_tools)
         self._views: dict[str, _ServerView] = {}
+        self._added_before: dict[str, str] = {}
+        """Every tool a server added live, by qualified name, to its server: one it removes later is
+        refused as removed, not as a name the hub never had."""
         self._difference = CatalogDifference(added=(), removed=())
         self._rebuild()
 
@@ -841,6 +844,12 @@ class GeneratedHub:
                     hidden[name] = reason
                 else:
                     shown[name] = tool
+        for name, server in self._added_before.items():
+            if name not in callable_tools:
+                reasons.setdefault(name, f"its server {server!r} no longer lists it")
+        self._added_before.update(
+            {name: callable_tools[name].server for name in added if name in callable_tools}
+        )
         self.live_catalog = Catalog(
             dict(sorted(callable_tools.items())), reasons, self.server_about
         )

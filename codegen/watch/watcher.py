@@ -1,9 +1,10 @@
 """The `watch` loop: one long-lived session per server, each real catalog change published whole.
 
 A change notification carries no items, so every trigger re-lists the server's whole catalog with
-`list_catalog`; a burst of notifications is settled into one re-list. Only a catalog whose canonical
-bytes differ from the last published one is reported and published, and publishing is `sync`'s
-(render, then publish the package and the snapshot together), so a snapshot never lands without its package.
+`list_catalog`; a burst of notifications is settled into one re-list, at most one a second. Only a
+catalog whose canonical bytes differ from the last published one is reported and published, and
+publishing is `sync`'s (render, then publish the package and the snapshot together), so a snapshot
+never lands without its package.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from codegen.generate import Cache, generate_package, package_dir
 from codegen.generate.hub_build import hub_is_stale
 from codegen.identifiers import keep_names
 from codegen.options import shown_path
+from codegen.runtime._hub_runtime import RELIST_INTERVAL, SETTLE_SECONDS
 from codegen.snapshot import Snapshot, write_snapshot
 from codegen.snapshot.discovery import connect, list_catalog
 from codegen.snapshot.summary import emptied, warn_unlisted_methods
@@ -50,8 +52,6 @@ from codegen.sync.publish import PublishError, RuntimeChanges, publish_hub, publ
 BACKOFF_FIRST = 1.0
 BACKOFF_CAP = 60.0
 """Seconds before the first reconnection attempt, doubled after each failed one up to the cap."""
-SETTLE_SECONDS = 0.2
-"""How long a burst of change notifications may go on before the catalog is re-listed once."""
 
 _Outcome = Literal["published", "rejected", "failed"]
 """What became of a changed catalog: published; refused for itself (not tried again until it changes);
@@ -210,6 +210,7 @@ class Watcher:
             if modern and plan.notified and not await group.start(self._listen, client, server, plan.notified, changes):
                 plan = _Plan((), poll=True)
             changes.clear()
+            last = anyio.current_time()
             await self._refresh(client, server, first=True)
             backoff.reset()
             console.note(f"{server.name}: watching ({plan.describe(modern, self._interval)})")
@@ -220,10 +221,14 @@ class Watcher:
                 with anyio.move_on_after(self._interval):
                     await changes.wait()
                 if changes.is_set():
-                    await anyio.sleep(SETTLE_SECONDS)
+                    # Settled as a hub settles: a server that says its tools changed whenever they are
+                    # listed costs one listing a second, not one after another.
+                    await anyio.sleep(max(SETTLE_SECONDS, last + RELIST_INTERVAL - anyio.current_time()))
                     changes.clear()
+                    last = anyio.current_time()
                     await self._refresh(client, server)
                 elif plan.poll or server.name in self._owed:
+                    last = anyio.current_time()
                     await self._refresh(client, server)
                 elif not modern:
                     await self._ping(client, server)

@@ -29,7 +29,7 @@ from tests.conftest import PYTHON, REPO, SERVERS, write_config
 from tests.hostile.test_wire_fuzz import EXAMPLES, fuzzed
 from tests.hostile.wire_strategies import listing_plans
 from tests.servers.json_http import JsonHttpHandler
-from tests.servers.wire_fuzz_server import LISTS, MODERN_FIELDS, reply
+from tests.servers.wire_fuzz_server import LISTS, MODERN_FIELDS, logged, reply
 from tests.test_watch import Watcher
 
 SERVER = str(SERVERS / "wire_fuzz_server.py")
@@ -49,10 +49,12 @@ def answer(result: dict[str, Any], era: str) -> str:
 class FuzzHttp:
     """The fuzz server's answers over Streamable HTTP on 127.0.0.1: each line the stdio server would
     write is an event of the request's stream (cut short when the plan says so). The era is the URL's last part;
-    `plans` is what `--plans` would give the stdio server, consumed as requests come."""
+    `plans` is what `--plans` would give the stdio server, consumed as requests come; `requests` is
+    what `--log` would write."""
 
     def __init__(self) -> None:
-        self.plans: dict[str, list[Any]] = {}
+        self.plans: dict[str, Any] = {}
+        self.requests: list[str] = []
         fuzz = self
 
         class Handler(JsonHttpHandler):
@@ -60,6 +62,8 @@ class FuzzHttp:
 
             def do_POST(self) -> None:
                 message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                if isinstance(message, dict) and "id" in message and "method" in message:
+                    fuzz.requests.append(logged(message))
                 lines, end = reply(self.path.rsplit("/", 1)[-1], message, fuzz.plans)
                 if not lines:
                     self.send_response(202)
@@ -105,10 +109,18 @@ def fuzz_http() -> Iterator[FuzzHttp]:
 
 
 def project(
-    folder: Path, transport: str, era: str, plans: dict[str, list[Any]], http: FuzzHttp | None, timeout: float = 10
+    folder: Path,
+    transport: str,
+    era: str,
+    plans: dict[str, Any],
+    http: FuzzHttp | None,
+    timeout: float = 10,
+    log: Path | None = None,
+    name: str = "fuzz",
 ) -> Path:
-    """A project whose one server `fuzz` answers as `plans` say, over stdio or `http`, within `timeout`
-    seconds a request (and twice that for the handshake)."""
+    """A project whose one server `name` answers as `plans` say, over stdio or `http`, within `timeout`
+    seconds a request (and twice that for the handshake); with `log`, a stdio server runs `--live`,
+    logging its requests there."""
     if transport == "http":
         assert http is not None
         http.plans = json.loads(json.dumps(plans))
@@ -117,11 +129,12 @@ def project(
         plan_file = folder / "plans.json"
         plan_file.write_text(json.dumps(plans), encoding="utf-8")
         arguments = ["-I", SERVER, "--era", era, "--plans", str(plan_file)]
+        arguments += [] if log is None else ["--live", "--log", str(log)]
         where = f"command = {json.dumps(sys.executable)}\nargs = {json.dumps(arguments)}\n"
     return write_config(
         folder,
         '[tool.mcp-stubgen]\nsnapshots = "snapshots"\noutput = "clients"\n\n'
-        f"[tool.mcp-stubgen.servers.fuzz]\n{where}request_timeout = {timeout:g}\nconnect_timeout = {2 * timeout:g}\n",
+        f"[tool.mcp-stubgen.servers.{name}]\n{where}request_timeout = {timeout:g}\nconnect_timeout = {2 * timeout:g}\n",
     )
 
 

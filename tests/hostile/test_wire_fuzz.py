@@ -35,17 +35,12 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 from mcp import StdioServerParameters
 
-from codegen.config import ServerConfig
-from codegen.generate import generate_package
-from codegen.generate.hub import generate_hub
-from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import SERVERS, forget_generated, write_config
+from tests.conftest import write_config
+from tests.hostile.conftest import ERAS, SERVER
 from tests.hostile.wire_strategies import ID, plans
 from tests.servers.json_http import JsonHttpHandler
 from tests.servers.wire_fuzz_server import reply
 
-SERVER = str(SERVERS / "wire_fuzz_server.py")
-ERAS = ("legacy", "modern")
 EXAMPLES = int(os.environ.get("MCP_STUBGEN_WIRE_FUZZ_EXAMPLES", "40"))
 """Over stdio (a quarter over HTTP): about 7 s of calls at 40, mostly timeouts. The long sweep sets it by hand."""
 SEED = int(os.environ.get("MCP_STUBGEN_WIRE_FUZZ_SEED", "0"))
@@ -64,29 +59,6 @@ ROUTES = ("client", "hub", "confighub")
 
 def stdio(era: str) -> StdioServerParameters:
     return StdioServerParameters(command=sys.executable, args=["-I", SERVER, "--era", era])
-
-
-@pytest.fixture(scope="module")
-def wirefuzz(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """`wirefuzz.legacy_fuzz`, `wirefuzz.modern_fuzz` and `wirefuzz.hub` over both, from live snapshots."""
-    folder = tmp_path_factory.mktemp("wirefuzz")
-    snapshots = [
-        anyio.run(
-            snapshot_server, ServerConfig(name=f"{era}_fuzz", command=sys.executable, args=(SERVER, "--era", era))
-        )
-        for era in ERAS
-    ]
-    for snapshot in snapshots:
-        generate_package(snapshot, folder / "wirefuzz")
-    generate_hub([(snapshot, {}) for snapshot in snapshots], folder / "wirefuzz")
-    sys.path.insert(0, str(folder))
-    try:
-        for name in ("legacy_fuzz", "modern_fuzz", "hub"):
-            importlib.import_module(f"wirefuzz.{name}")
-        yield importlib.import_module("wirefuzz")
-    finally:
-        sys.path.remove(str(folder))
-        forget_generated(folder / "wirefuzz")
 
 
 class TracebackCatcher(logging.Handler):

@@ -17,12 +17,21 @@ HTTP endpoint too (there a plan's lines are the HTTP body's JSON answer; the las
 `--plans FILE` plans the answers no call carries a plan for, for the CLI's sweep: a JSON object
 from a method (`initialize`, `server/discover`, `tools/list`, ...) to the plans of its requests in
 the order they come (a page after a page); a request past its method's plans is answered well.
+With `--live` (the sweep of `watch` and a connected hub, `tests/hostile/test_watch_fuzz.py`) the
+file is read again at each request and written back when a plan is taken, so a test changes the
+server while it runs and a restarted server goes on where the last one stopped. A plans file's
+`capabilities` replace the server's, its `catalog` (a list method to its entries) is what a
+list request past its plans is answered from, `page` entries a page (the cursor is the next
+entry's index), and its `asides` (a method to lines) come before every answer to that method no
+plan gives. `--log FILE` appends each request's method (and a
+list request's cursor: `tools/list@2`) as a line.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import urllib.parse
 from typing import Any
@@ -76,6 +85,7 @@ def reply(era: str, message: dict[str, Any], plans: dict[str, list[Any]] | None 
     if request_id is None or method is None:
         return [], "stay"
     result: dict[str, object]
+    capabilities = (plans or {}).get("capabilities", CAPABILITIES)
     if plans and plans.get(method):
         return planned_lines(plans[method].pop(0), request_id)
     if method in ("tools/call", "prompts/get", "resources/read"):
@@ -84,12 +94,12 @@ def reply(era: str, message: dict[str, Any], plans: dict[str, list[Any]] | None 
             return planned_lines(json.loads(plan), request_id)
         result = dict(WELL.get(kind, WELL["answer"]))
     elif method == "server/discover" and era == "modern":
-        result = {"supportedVersions": [MODERN_VERSION], "capabilities": CAPABILITIES}
+        result = {"supportedVersions": [MODERN_VERSION], "capabilities": capabilities}
     elif method == "initialize" and era == "legacy":
         info = {"name": "wirefuzz", "version": "1.0.0"}
-        result = {"protocolVersion": LEGACY_VERSION, "capabilities": CAPABILITIES, "serverInfo": info}
+        result = {"protocolVersion": LEGACY_VERSION, "capabilities": capabilities, "serverInfo": info}
     elif method in LISTS:
-        result = LISTS[method]
+        result = listed(method, params, plans or {})
     elif method in ("ping", "logging/setLevel"):
         result = {}
     else:
@@ -97,7 +107,25 @@ def reply(era: str, message: dict[str, Any], plans: dict[str, list[Any]] | None 
         return [json.dumps({"jsonrpc": "2.0", "id": request_id, "error": error})], "stay"
     if era == "modern":
         result = {**MODERN_FIELDS, **result}
-    return [json.dumps({"jsonrpc": "2.0", "id": request_id, "result": result})], "stay"
+    asides = (plans or {}).get("asides", {}).get(method, [])
+    return [*asides, json.dumps({"jsonrpc": "2.0", "id": request_id, "result": result})], "stay"
+
+
+def listed(method: str, params: dict[str, Any], plans: dict[str, Any]) -> dict[str, object]:
+    """A page of the plans' `catalog` for `method` (its whole list when `page` is not set), else `LISTS`."""
+    if method not in plans.get("catalog", {}):
+        return LISTS[method]
+    entries = plans["catalog"][method]
+    start = int(params.get("cursor") or 0)
+    end = start + plans.get("page", len(entries) or 1)
+    key = next(iter(LISTS[method]))
+    return {key: entries[start:end]} | ({"nextCursor": str(end)} if end < len(entries) else {})
+
+
+def logged(message: dict[str, Any]) -> str:
+    """What `--log` records of a request: its method, and a list request's cursor after `@`."""
+    cursor = (message.get("params") or {}).get("cursor") if isinstance(message.get("params"), dict) else None
+    return f"{message.get('method')}@{cursor}" if cursor is not None else str(message.get("method"))
 
 
 def planned_lines(plan: dict[str, Any], request_id: Any) -> tuple[list[str], str]:
@@ -109,12 +137,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--era", choices=("legacy", "modern"), default="legacy")
     parser.add_argument("--plans")
+    parser.add_argument("--live", action="store_true")
+    parser.add_argument("--log")
     arguments = parser.parse_args()
     era = arguments.era
-    plans = None
-    if arguments.plans:
-        with open(arguments.plans, encoding="utf-8") as file:
-            plans = json.load(file)
+    plans = read_plans(arguments.plans)
     for line in sys.stdin:
         try:
             message = json.loads(line)
@@ -122,7 +149,15 @@ def main() -> None:
             continue
         if not isinstance(message, dict):
             continue
+        if arguments.log and "id" in message and "method" in message:
+            with open(arguments.log, "a", encoding="utf-8") as log:
+                log.write(logged(message) + "\n")
+        if arguments.live:
+            plans = read_plans(arguments.plans)
+            before = json.dumps(plans)
         lines, end = reply(era, message, plans)
+        if arguments.live and json.dumps(plans) != before:
+            write_plans(arguments.plans, plans)
         if end == "cut" and lines:
             lines[-1] = lines[-1][: len(lines[-1]) // 2]
         for index, text in enumerate(lines):
@@ -132,6 +167,20 @@ def main() -> None:
         sys.stdout.buffer.flush()
         if end != "stay":
             return
+
+
+def read_plans(path: str | None) -> dict[str, Any] | None:
+    if not path:
+        return None
+    with open(path, encoding="utf-8") as file:
+        return json.load(file)  # type: ignore[no-any-return]
+
+
+def write_plans(path: str, plans: dict[str, Any] | None) -> None:
+    """The plans left, in place of the file at once (`--live`: the test and a restarted server read it)."""
+    with open(path + ".tmp", "w", encoding="utf-8") as file:
+        json.dump(plans, file)
+    os.replace(path + ".tmp", path)
 
 
 if __name__ == "__main__":
