@@ -343,7 +343,8 @@ class PairResult:
     misses: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     safe_only: dict[str, list[str]] = field(default_factory=dict)
     unseen_breaking: list[Finding] = field(default_factory=list)
-    """Breaking findings no break of the caller speaks of (same entity, side and property)."""
+    """Breaking findings no break of the caller speaks of (same entity, side and property, or the
+    whole call broken)."""
     unwritten: dict[str, str] = field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
@@ -399,7 +400,6 @@ def check_pair(
     new: Snapshot = keep_names(old, replace(load_snapshot(new_path), server=old.server), None)
     write_snapshot(work / "old.json", old)
     write_snapshot(work / "new.json", new)
-    package = old.server.replace("-", "_")
     _generate(work, work / "old.json")
     package = next(path.name for path in (work / FOLDER).iterdir() if path.name != "_mcp_runtime")
     _script_step("write-caller", work, package, str(work / "old.json"))
@@ -412,18 +412,20 @@ def check_pair(
     after = json.loads(_script_step("run-calls", work, package))
     errors = _mypy(work)
     old_lines = {int(entry.split(":")[0]) for entry in result.mypy_old}
-    located: dict[str, list[tuple[str, str, int]]] = {}
+    located: dict[str, list[tuple[str, str, str | None]]] = {}
+    """Entity -> each break's side, error and property."""
     source = (work / "caller.py").read_text().splitlines()
     for function, span in spans.items():
         entity = f"{span['kind']} {span['name']}"
         first, last = span["lines"]
-        broken = [
-            (_side(source[line - 1], text), text, line)
-            for line, text in errors
-            if first <= line <= last and line not in old_lines
-        ]
+        broken = []
+        for line, text in errors:
+            if first <= line <= last and line not in old_lines:
+                side = _side(source[line - 1], text)
+                broken.append((side, text, _property(source[line - 1], side, text)))
         if before.get(function) is None and after.get(function) is not None:
-            broken.append(("input", f"at run time: {after[function]}", first))
+            refusal = f"at run time: {after[function]}"
+            broken.append(("input", refusal, _property(source[first - 1], "input", refusal)))
         result.old_refused += before.get(function) is not None
         if broken:
             located[entity] = broken
@@ -437,9 +439,7 @@ def check_pair(
     for entity, broken in located.items():
         found = by_entity.get(entity, [])
         missed = [
-            (side, text)
-            for side, text, line in broken
-            if not any(_covers(finding, side, _property(source[line - 1], side, text)) for finding in found)
+            (side, text) for side, text, name in broken if not any(_covers(finding, side, name) for finding in found)
         ]
         if missed:
             result.misses[entity] = missed
@@ -450,9 +450,9 @@ def check_pair(
         if finding.severity is Severity.BREAKING
         and finding.kind != "server"
         and not any(
-            _covers(finding, side, _property(source[line - 1], side, text), exact=True)
+            _covers(finding, side, name)
             for entity in {f"{finding.kind} {finding.name}", f"{finding.kind} {finding.old_name}"}
-            for side, text, line in located.get(entity, [])
+            for side, _, name in located.get(entity, [])
         )
     ]
     return result
@@ -474,7 +474,7 @@ def _property(line: str, side: str, error: str) -> str | None:
             r'(?:at run time: .*?argument |(?:Unexpected keyword argument|Missing named argument|Argument) ")(\w+)',
             error,
         )
-        return named.group(1) if named and named.group(1) != "extra" else None
+        return named.group(1) if named else None
     read = re.fullmatch(r"\s*v\d+: .* = v\d+\.(\w+)", line)
     return read.group(1) if read else None
 
@@ -483,20 +483,19 @@ def _folded(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
-def _covers(finding: Finding, side: str, name: str | None, exact: bool = False) -> bool:
+def _covers(finding: Finding, side: str, name: str | None) -> bool:
     """Whether a breaking or dangerous `finding` speaks of the `side` of a call that broke and of the
-    property `name` it broke at (a finding on a whole schema or entity speaks of every property; with
-    `exact`, a break at no property, such as `extra=` refused, does not confirm a finding on one)."""
+    property `name` it broke at: a finding on a whole schema or entity speaks of every property (and is
+    the only one that speaks of `extra=`), and a whole call broken (`name` None: the method or a model
+    class gone) of every finding on its side."""
     if finding.severity is Severity.SAFE:
         return False
     if finding.rule.startswith(OUTPUT_RULES if side == "input" else INPUT_RULES):
         return False
     segments = finding.path.split("/")
-    if "properties" not in segments:
+    if "properties" not in segments or name is None:
         return True
-    if name is None:
-        return not exact
-    return _folded(name) in {_folded(part) for part in segments}
+    return name != "extra" and _folded(name) in {_folded(part) for part in segments}
 
 
 def _report(results: list[PairResult]) -> None:
