@@ -52,6 +52,24 @@ OUTPUT_RULES = ("out-",)
 """Findings that judge only what a call sends, or only what it reads back; every other rule on an
 entity (removed, renamed, retargeted, a model's class names) covers both."""
 
+UNRELATED_RULES = (
+    "annotation-",
+    "text-",
+    "ui-",
+    "description-changed",
+    "schema-text-changed",
+    "title-changed",
+    "instructions-changed",
+    "prompt-description-changed",
+    "protocol-version-changed",
+    "server-info-changed",
+    "capability-listchanged-removed",
+    "client-capabilities-changed",
+    "ignore-unused",
+)
+"""Findings about what a model or a host reads (text, hints, apps), not about the shape of a call:
+none of them explains a break."""
+
 FINDING_KINDS = {
     "tools": "tool",
     "resources": "resource",
@@ -488,7 +506,7 @@ def _covers(finding: Finding, side: str, name: str | None) -> bool:
     property `name` it broke at: a finding on a whole schema or entity speaks of every property (and is
     the only one that speaks of `extra=`), and a whole call broken (`name` None: the method or a model
     class gone) of every finding on its side."""
-    if finding.severity is Severity.SAFE:
+    if finding.severity is Severity.SAFE or finding.rule.startswith(UNRELATED_RULES):
         return False
     if finding.rule.startswith(OUTPUT_RULES if side == "input" else INPUT_RULES):
         return False

@@ -74,3 +74,15 @@ def test_a_break_rated_safe_is_a_miss_on_its_tool_and_field(tmp_path: Path) -> N
     [(side, error)] = rated_safe.misses["tool stats"]
     assert side == "output"
     assert '"total"' in error
+
+
+def test_text_and_hint_findings_do_not_cover_a_break(tmp_path: Path) -> None:
+    """filesystem 2025.11.25 gave every tool an output schema and changed hints and titles: rated safe,
+    `out-schema-added` leaves each tool's broken `.text` read to findings about what a model reads."""
+    result = check_pair(
+        HISTORY / "filesystem-2025.8.21.json",
+        HISTORY / "filesystem-2025.11.25.json",
+        tmp_path / "pair",
+        severities={"out-schema-added": Severity.SAFE},
+    )
+    assert len(result.misses) == 14
