@@ -425,39 +425,29 @@ async def test_an_http_error_at_the_handshake_names_its_status(packages: Any) ->
             pass
 
 
-async def test_an_sse_servers_url_at_the_handshake_names_the_sse_transport(packages: Any) -> None:
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        (
+            "/sse",
+            r"HTTP 405 Method Not Allowed; if the server speaks the older SSE transport, connect with "
+            r"sse_client\(url\) from mcp\.client\.sse \(code -32603\)",
+        ),
+        ("/wrong", r"HTTP 404 Not Found; check the URL: nothing answers MCP at its path \(code -32601\)"),
+    ],
+    ids=["sse-url", "mistyped-path"],
+)
+async def test_a_url_that_is_no_mcp_endpoint_says_what_to_connect_to(packages: Any, path: str, message: str) -> None:
     """An SSE server's event-stream URL (tests/servers/sse_server.py's `/sse`, fastapi-mcp 0.4's `/mcp`)
     takes only GET, so `connect(url)` got a 405 to its POST and said only "HTTP 405 Method Not
-    Allowed": the client, its sync twin and the hub now say which transport to connect with."""
+    Allowed"; a mistyped path (the nineteenth round, FastMCP's `/wrong` for `/mcp`) answers both
+    handshakes with a 404 page and said only "HTTP 404 Not Found", where `snapshot` says to check the
+    URL. The client, its sync twin and the hub now say which transport to connect with, or to check
+    the URL."""
     client_package, _looping, hub_package, *_others = packages
-    advice = r"; if the server speaks the older SSE transport, connect with sse_client\(url\) from mcp\.client\.sse"
-    message = rf"server 'hostile': the handshake failed: HTTP 405 Method Not Allowed{advice} \(code -32603\)"
+    message = rf"server 'hostile': the handshake failed: {message}"
     with listening("sse_server.py") as port, anyio.fail_after(30):
-        url = f"http://127.0.0.1:{port}/sse"
-        with pytest.raises(client_package.ServerError, match=rf"^{message}$"):
-            async with client_package.HostileClient.connect(url):
-                pass
-        with (
-            pytest.raises(client_package.ServerError, match=rf"^{message}$"),
-            client_package.HostileClient.connect_sync(url),
-        ):
-            pass
-        with pytest.raises(hub_package.HubError, match=rf"could not connect \(ServerError: {message}\)"):
-            async with hub_package.Hub.connect(hostile=url):
-                pass
-
-
-async def test_a_mistyped_path_at_the_handshake_says_to_check_the_url(packages: Any) -> None:
-    """A Streamable HTTP URL with a mistyped path answers both handshakes with a 404 page: `connect(url)`
-    said only "HTTP 404 Not Found" (the nineteenth round, FastMCP's `/wrong` for `/mcp`), where
-    `snapshot` says to check the URL; the client, its sync twin and the hub now say so too."""
-    client_package, _looping, hub_package, *_others = packages
-    message = (
-        r"server 'hostile': the handshake failed: HTTP 404 Not Found; check the URL: nothing answers MCP at "
-        r"its path \(code -32601\)"
-    )
-    with listening("sse_server.py") as port, anyio.fail_after(30):
-        url = f"http://127.0.0.1:{port}/wrong"
+        url = f"http://127.0.0.1:{port}{path}"
         with pytest.raises(client_package.ServerError, match=rf"^{message}$"):
             async with client_package.HostileClient.connect(url):
                 pass
