@@ -122,8 +122,14 @@ async def no_network_refs(run: Run) -> None:
 
 async def reconnect_for_answer(run: Run) -> None:
     """SEP-1699: the tool call's event stream gives an event id and `retry`, then closes without the
-    answer; the client waits `retry` and resumes with GET and `Last-Event-ID`, where the answer comes."""
+    answer; the client waits `retry` and resumes with GET and `Last-Event-ID`, where the answer comes.
+
+    The runner takes the first GET after the call's POST for the resumption: the SDK opens the session's
+    own GET stream in a task of its own once `initialized` is sent, and on a busy machine that GET
+    could land beside the call and be taken for a resumption 50 ms early (about one run in sixteen).
+    A listing first, as a client checking its catalog does, leaves that stream opened before the call."""
     async with run.connect() as client:
+        await client.verify()
         result = await client.test_reconnection()
         assert "Reconnection test completed successfully" in result.text, result.text
 
