@@ -154,6 +154,10 @@ def main(argv: list[str] | None = None) -> None:
 
 def _stopped() -> NoReturn:
     code = stopped_code()
+    # The interrupt may have landed inside a constructor (an event loop half made, its self-pipe not yet
+    # set, as the server hung while the command was still starting): that object's `__del__` at exit
+    # would print "Exception ignored in ..." and a traceback under the one line.
+    sys.unraisablehook = lambda _unraisable: None
     click.echo(INTERRUPTED, err=True)
     console.stopped(code)
     sys.exit(code)
