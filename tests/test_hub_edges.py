@@ -55,6 +55,14 @@ def test_an_unknown_name_in_tool_definitions_raises_with_the_closest_names(edgeh
     assert [tool["function"]["name"] for tool in known] == ["notes__search", "weather__get_forecast"]
 
 
+def test_an_unknown_name_counts_the_hubs_tools_in_words() -> None:
+    """It said "it has 1 tools" of a hub with one tool (the watchfuzz sweep's)."""
+    from codegen.runtime._hub_runtime import UnknownQualifiedToolError
+
+    assert str(UnknownQualifiedToolError("b__x", ["a__one"])).endswith("(it has 1 tool: see Hub.tools)")
+    assert str(UnknownQualifiedToolError("b__x", ["a__one", "a__two"])).endswith("(it has 2 tools: see Hub.tools)")
+
+
 async def test_calling_a_tool_of_a_server_not_connected_says_so(edgehub: Any) -> None:
     async with edgehub.Hub.connect(notes=StdioServerParameters(command=PY, args=[str(NOTES)])) as hub:
         with pytest.raises(edgehub.UnknownQualifiedToolError) as missing:

@@ -168,9 +168,8 @@ class UnknownQualifiedToolError(HubError, LookupError):
             if self.suggestions
             else ""
         )
-        super().__init__(
-            f"the hub has no tool {name!r}{hint} (it has {len(known)} tools: see Hub.tools)"
-        )
+        count = f"{len(known)} tool" + ("" if len(known) == 1 else "s")
+        super().__init__(f"the hub has no tool {name!r}{hint} (it has {count}: see Hub.tools)")
 
 
 class ArgumentsError(HubError, ValueError):
