@@ -1237,32 +1237,27 @@ def test_a_malformed_server_discover_answer_falls_back_or_fails_a_pin_in_one_lin
     ), pinned.stderr
 
 
-def test_a_malformed_server_discover_answer_of_a_server_that_refuses_initialize_is_named(
-    tmp_path: Path, run_cli
+@pytest.mark.parametrize(
+    ("mode", "why"),
+    [
+        ("bad-discover-only", "its server/discover result is not valid MCP"),
+        ("discover-error-only", "server/discover: database not ready (code -32603)"),
+    ],
+)
+def test_a_server_discover_failure_of_a_server_that_refuses_initialize_is_named(
+    tmp_path: Path, run_cli, mode: str, why: str
 ) -> None:  # type: ignore[no-untyped-def]
-    """A 2026-07-28 server alone whose `server/discover` result is not valid MCP: `auto` falls back to
-    `initialize`, which it refuses, and the line said only that ("handshake failed: Method not
-    found"), hiding the result it has to fix."""
+    """A 2026-07-28 server alone whose `server/discover` result is not valid MCP, or which answers it
+    with an error of its own: `auto` falls back to `initialize`, which it refuses or does not know,
+    and the line said only that ("handshake failed: Method not found"), the fallback's answer,
+    hiding what the server has to fix (the second found by the CLI sweep)."""
     out = tmp_path / "d.json"
-    result = run_cli("snapshot", "--name", "d", "--out", out, "--", PY, HOSTILE, "--mode", "bad-discover-only")
+    result = run_cli("snapshot", "--name", "d", "--out", out, "--", PY, HOSTILE, "--mode", mode)
+    fix = "fix its server/discover result" if mode == "bad-discover-only" else "answer server/discover"
     assert (result.exit_code, result.stderr) == (
         2,
-        "error: server 'd': its server/discover result is not valid MCP, and it refused initialize (Method not "
-        "found, code -32601); the server has to fix its server/discover result\n",
-    )
-    assert not out.exists()
-
-
-def test_a_server_discover_error_of_a_server_that_does_not_know_initialize_is_named(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
-    """A 2026-07-28 server alone that answers `server/discover` with an error of its own: `auto`
-    falls back to `initialize`, which it does not know, and the line said only "handshake failed:
-    Method not found", the fallback's answer, not the error the server has to fix (the CLI sweep)."""
-    out = tmp_path / "d.json"
-    result = run_cli("snapshot", "--name", "d", "--out", out, "--", PY, HOSTILE, "--mode", "discover-error-only")
-    assert (result.exit_code, result.stderr) == (
-        2,
-        "error: server 'd': server/discover: database not ready (code -32603), and it refused initialize "
-        "(Method not found, code -32601); the server has to answer server/discover\n",
+        f"error: server 'd': {why}, and it refused initialize (Method not found, code -32601); the server "
+        f"has to {fix}\n",
     )
     assert not out.exists()
 
