@@ -1,5 +1,8 @@
 """Many tools' models from one datamodel-code-generator call, split back into one module per tool.
 
+A tool whose schemas are plain gets its module from `plain_models` first, byte for byte the same
+and without datamodel-code-generator; the others are made here.
+
 datamodel-code-generator costs about a third of a tool's models in fixed cost per call, so tools are
 generated in groups and the group's module is cut into the modules each tool would get alone
 (`modelgen.model_source`), byte for byte: a tool's module never depends on which tools shared its
@@ -48,6 +51,7 @@ from codegen.generate.modelgen import (
     rewritten_source,
     run_datamodel,
 )
+from codegen.generate.plain_models import plain_source
 from codegen.snapshot import JSON
 
 GROUP_SIZE = 16
@@ -73,7 +77,11 @@ def grouped_sources(jobs: Sequence[ModelJob]) -> list[Made | None]:
     tool no group could make (it is then made alone, where an error names it)."""
     entries = [datamodel_entry(job) for job in jobs]
     made: list[Made | None] = [None] * len(jobs)
-    for group in _groups(jobs, entries):
+    for index, (job, entry) in enumerate(zip(jobs, entries, strict=True)):
+        source = plain_source(job, entry)
+        if source is not None:
+            made[index] = Made(source, None)
+    for group in _groups(jobs, entries, [index for index, done in enumerate(made) if done is None]):
         if len(group) < 2:
             continue
         try:
@@ -105,12 +113,13 @@ def grouped_sources(jobs: Sequence[ModelJob]) -> list[Made | None]:
     return made
 
 
-def _groups(jobs: Sequence[ModelJob], entries: Sequence[JSON]) -> list[list[int]]:
-    """The tools in groups of at most `GROUP_SIZE`, in catalog order, no stem in a group the start of
-    another's; a tool whose schemas name a class after something else than the tool, or whose stem
-    datamodel-code-generator is given a stand-in for (`ascii_stand_in`), is left alone."""
+def _groups(jobs: Sequence[ModelJob], entries: Sequence[JSON], wanted: Sequence[int]) -> list[list[int]]:
+    """The `wanted` tools in groups of at most `GROUP_SIZE`, in catalog order, no stem in a group the
+    start of another's; a tool whose schemas name a class after something else than the tool, or whose
+    stem datamodel-code-generator is given a stand-in for (`ascii_stand_in`), is left alone."""
     groups: list[list[int]] = []
-    for index, (job, entry) in enumerate(zip(jobs, entries, strict=True)):
+    for index in wanted:
+        job, entry = jobs[index], entries[index]
         if not job.stem.isascii() or any(marker in compact_json(entry) for marker in _MIXING):
             continue
         for group in groups:

@@ -1,0 +1,373 @@
+"""A tool's models module written directly for plain schemas, byte for byte what datamodel-code-generator
+and `modelgen`'s passes make of them, at a small part of their CPU.
+
+Most tools' schemas are objects of strings, numbers, booleans, enums of strings, arrays and nested
+objects. For those, datamodel-code-generator's parse, model graph and formatter (about 80% of a cold
+generate's CPU) always come to the same few lines, which this module writes itself. Anything it does
+not know for certain how they would be written (a pattern, a combinator beyond a nullable or plain
+union, a `$ref` between definitions, a name that shadows an import or a pydantic attribute, a line
+black would wrap another way) makes it return None, and the tool goes to datamodel-code-generator as
+before. `tests/test_plain_models.py` holds it to `modelgen.model_source` on every corpus the
+repository has and on generated schemas: where the two disagree, this module is wrong.
+"""
+
+from __future__ import annotations
+
+import functools
+import keyword
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from codegen.generate.escaping import literal
+from codegen.generate.formatting import LINE_LENGTH
+from codegen.generate.modelgen import HEADER_PLACEHOLDER, ModelJob
+from codegen.snapshot import JSON
+
+__all__ = ["plain_source"]
+
+DIGIT_RULES = 3
+"""Rules 1 and 2 split a digit off a name's letters in some class and field names: under them a
+property named with a digit is left to datamodel-code-generator and `modelgen`'s renames."""
+
+_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
+_CAMEL = re.compile(r"[a-z]+(?:[A-Z][a-z]+)+")
+_KEBAB = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+")
+_DEFINITION = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)*")
+_NUMBER_KEYWORDS = {"minimum": "ge", "maximum": "le", "exclusiveMinimum": "gt", "exclusiveMaximum": "lt"}
+_TEXT_KEYWORDS = frozenset({"description", "title"})
+_ROOT_KEYWORDS = frozenset(
+    {"$schema", "$defs", "type", "properties", "required", "additionalProperties"} | _TEXT_KEYWORDS
+)
+_SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "null": "None"}
+_MODULE_NAMES = frozenset(
+    {"str", "int", "float", "bool", "list", "dict", "None", "Any", "Literal", "Field", "BaseModel", "ConfigDict"}
+    | {"to_camel", "annotations", "typing", "pydantic"}
+)
+"""Names the module uses: a field named so would shadow one (datamodel-code-generator then renames
+the field, or the import)."""
+
+
+class _NotPlain(Exception):
+    """The schema has something this module does not write: datamodel-code-generator makes the tool."""
+
+
+def plain_source(job: ModelJob, entry: JSON) -> str | None:
+    """The tool's models module as `modelgen.model_source` writes it, from `entry`
+    (`modelgen.datamodel_entry(job)`), or None where the schemas are not plain."""
+    if not job.stem.isascii() or not job.stem.isidentifier():
+        return None
+    module = _Module(job.stem, job.naming_rules >= DIGIT_RULES)
+    try:
+        module.root(entry["inputSchema"], "Input")
+        if "outputSchema" in entry:
+            module.root(entry["outputSchema"], "Output")
+    except _NotPlain:
+        return None
+    return module.text()
+
+
+@dataclass
+class _Module:
+    stem: str
+    digits: bool
+    """Whether a property's name may hold a digit (`DIGIT_RULES`)."""
+    classes: list[str] = field(default_factory=list)
+    names: set[str] = field(default_factory=set)
+    typing: set[str] = field(default_factory=set)
+    uses_field: bool = False
+
+    def root(self, schema: JSON, side: str) -> None:
+        if schema.get("type") != "object" or not set(schema) <= _ROOT_KEYWORDS:
+            raise _NotPlain
+        definitions = schema.get("$defs", {})
+        if not isinstance(definitions, dict):
+            raise _NotPlain
+        owner = f"{self.stem}{side}"
+        known: dict[str, str] = {}
+        for name, definition in definitions.items():
+            if not isinstance(name, str) or not _DEFINITION.fullmatch(name) or not isinstance(definition, dict):
+                raise _NotPlain
+            known[f"#/$defs/{name}"] = f"{owner}{name}"
+        context = _Context(known, output=side == "Output")
+        for name, definition in definitions.items():
+            self.model(definition, known[f"#/$defs/{name}"], _Context({}, context.output))
+        self.model(schema, owner, context)
+
+    def model(self, schema: JSON, name: str, context: _Context) -> None:
+        """Write the class for an object schema (its nested classes first), named `name`."""
+        if name in self.names:
+            raise _NotPlain
+        self.names.add(name)
+        properties = schema.get("properties", {})
+        required = schema.get("required", [])
+        extra = schema.get("additionalProperties")
+        if (
+            schema.get("type") != "object"
+            or not isinstance(properties, dict)
+            or not isinstance(required, list)
+            or not all(isinstance(item, str) and item in properties for item in required)
+            or len(set(required)) != len(required)
+            or not isinstance(extra, bool)
+        ):
+            raise _NotPlain
+        lines = [
+            f"class {name}(BaseModel):",
+            "    model_config = ConfigDict(",
+            f'        extra="{"allow" if extra else "forbid"}",',
+            "        populate_by_name=True,",
+            "        alias_generator=to_camel,",
+            "    )",
+        ]
+        attributes: set[str] = set()
+        for wire, inner in properties.items():
+            attribute, alias = _attribute(wire)
+            if not self.digits and any(character.isdigit() for character in wire):
+                raise _NotPlain
+            if attribute in attributes:
+                raise _NotPlain
+            attributes.add(attribute)
+            lines += self.field(attribute, alias, inner, wire in required, f"{name}{_pascal(wire)}", context)
+        self.classes.append("\n".join(lines))
+
+    def field(
+        self, attribute: str, alias: list[str], schema: Any, required: bool, nested: str, context: _Context
+    ) -> list[str]:
+        if not isinstance(schema, dict):
+            raise _NotPlain
+        keywords: dict[str, str] = {}
+        for key in _TEXT_KEYWORDS & schema.keys():
+            keywords[key] = _string(schema[key])
+        annotation, nullable = self.annotation(schema, nested, context, keywords)
+        has_default = "default" in schema and not required  # a required field's default is never used
+        if has_default and not context.output:
+            raise _NotPlain
+        if not required and not nullable and not has_default:
+            annotation = f"{annotation} | None"
+        if has_default:
+            default = _value(schema["default"])
+        elif required:
+            default = "..."
+        else:
+            default = "None"
+        arguments = [*alias, *(f"{key}={keywords[key]}" for key in sorted(keywords))]
+        if not arguments:
+            return _wrapped(f"    {attribute}: {annotation}" + ("" if required else f" = {default}"), [])
+        self.uses_field = True
+        first = default if default == "..." else f"default={default}"
+        return _wrapped(f"    {attribute}: {annotation} = Field(", [first, *arguments])
+
+    def annotation(self, schema: JSON, nested: str, context: _Context, keywords: dict[str, str]) -> tuple[str, bool]:
+        """The field's type as written, and whether it admits None already; constraints go to `keywords`."""
+        keys = set(schema) - _TEXT_KEYWORDS - {"default"}
+        if "$ref" in schema:
+            target = context.known.get(schema["$ref"])
+            if keys != {"$ref"} or target is None:
+                raise _NotPlain
+            return target, False
+        if "enum" in schema:
+            return self.literal(schema, keys), False
+        if "anyOf" in schema:
+            return self.union(schema["anyOf"], keys)
+        kind = schema.get("type")
+        if kind is None:
+            if keys:
+                raise _NotPlain
+            self.typing.add("Any")
+            return "Any", False
+        if isinstance(kind, list):
+            return self.union([{"type": member} for member in kind], keys - {"type"} | {"anyOf"})
+        if kind in ("integer", "number"):
+            _constraints(schema, keys, {"type", "format", *_NUMBER_KEYWORDS}, keywords, kind)
+            return _SCALARS[kind], False
+        if kind == "string":
+            _constraints(schema, keys, {"type", "format", "minLength", "maxLength"}, keywords, kind)
+            return "str", False
+        if kind == "boolean" and keys == {"type"}:
+            return "bool", False
+        if kind == "array":
+            _constraints(schema, keys, {"type", "items", "minItems", "maxItems"}, keywords, kind)
+            return f"list[{self.item(schema.get('items', True), nested, context, singular=True)}]", False
+        if kind == "object":
+            if schema.get("properties"):
+                self.model(schema, nested, context)
+                return nested, False
+            if keys != {"type", "additionalProperties"}:
+                raise _NotPlain
+            return f"dict[str, {self.item(schema['additionalProperties'], nested, context)}]", False
+        raise _NotPlain
+
+    def item(self, schema: Any, nested: str, context: _Context, singular: bool = False) -> str:
+        """The type of an array's items or an open object's values: a bare type, no constraints. An
+        array's object items are a class named after the property made singular (`tags` ->
+        `...Tag`, `data` -> `...DataItem`), by datamodel-code-generator's own function."""
+        if schema is True or schema == {}:
+            self.typing.add("Any")
+            return "Any"
+        if not isinstance(schema, dict):
+            raise _NotPlain
+        if singular and schema.get("type") == "object" and schema.get("properties"):
+            from datamodel_code_generator.reference import get_singular_name
+
+            nested = get_singular_name(nested)
+        keywords: dict[str, str] = {}
+        annotation, nullable = self.annotation(schema, nested, context, keywords)
+        if keywords or nullable or set(schema) & (_TEXT_KEYWORDS | {"default"}):
+            raise _NotPlain
+        return annotation
+
+    def literal(self, schema: JSON, keys: set[str]) -> str:
+        values = schema["enum"]
+        if (
+            not keys <= {"enum", "type"}
+            or schema.get("type", "string") != "string"
+            or not isinstance(values, list)
+            or not values
+            or not all(isinstance(value, str) for value in values)
+            or len(set(values)) != len(values)
+        ):
+            raise _NotPlain
+        self.typing.add("Literal")
+        return f"Literal[{', '.join(_string(value) for value in values)}]"
+
+    def union(self, members: Any, keys: set[str]) -> tuple[str, bool]:
+        """A union of plain types (`anyOf` of bare `type`s, or a list of types), None last if at all."""
+        if keys != {"anyOf"} or not isinstance(members, list) or len(members) < 2:
+            raise _NotPlain
+        kinds = [member["type"] if isinstance(member, dict) and set(member) == {"type"} else "" for member in members]
+        if not all(isinstance(kind, str) and kind in _SCALARS for kind in kinds):
+            raise _NotPlain
+        if len(set(kinds)) != len(kinds) or ("null" in kinds and kinds[-1] != "null"):
+            raise _NotPlain
+        return " | ".join(_SCALARS[kind] for kind in kinds), "null" in kinds
+
+    def text(self) -> str:
+        typing = f"from typing import {', '.join(sorted(self.typing))}\n\n" if self.typing else ""
+        pydantic = "BaseModel, ConfigDict, Field" if self.uses_field else "BaseModel, ConfigDict"
+        head = (
+            f"{HEADER_PLACEHOLDER}\n\nfrom __future__ import annotations\n\n{typing}"
+            f"from pydantic import {pydantic}\nfrom pydantic.alias_generators import to_camel\n"
+        )
+        return head + "".join(f"\n\n{body}\n" for body in self.classes)
+
+
+@dataclass(frozen=True)
+class _Context:
+    known: dict[str, str]
+    """The `$ref`s a schema may hold, each to its definition's class."""
+    output: bool
+
+
+def _attribute(wire: Any) -> tuple[str, list[str]]:
+    """A property's attribute name and the alias keywords its field writes."""
+    if not isinstance(wire, str):
+        raise _NotPlain
+    if _SNAKE.fullmatch(wire):
+        attribute = wire
+    elif _CAMEL.fullmatch(wire):
+        attribute = re.sub(r"[A-Z]", lambda match: f"_{match.group().lower()}", wire)
+    elif _KEBAB.fullmatch(wire):
+        attribute = wire.replace("-", "_")
+    else:
+        raise _NotPlain
+    if keyword.iskeyword(attribute) or attribute in _MODULE_NAMES or attribute in _pydantic_names():
+        raise _NotPlain
+    if _to_camel(attribute) == wire:
+        return attribute, []
+    if attribute == wire:
+        return attribute, [f'alias="{wire}"']
+    return attribute, [f'validation_alias="{wire}"', f'serialization_alias="{wire}"']  # `modelgen._keyword_aliases`
+
+
+def _pascal(wire: str) -> str:
+    """A property's part of its nested class's name."""
+    return "".join(part[:1].upper() + part[1:] for part in re.split("[-_]", wire))
+
+
+def _constraints(schema: JSON, keys: set[str], allowed: set[str], keywords: dict[str, str], kind: str) -> None:
+    if not keys <= allowed or not isinstance(schema.get("format", ""), str):  # any format is its plain type
+        raise _NotPlain
+    for key in keys - {"type", "format", "items"}:
+        value = schema[key]
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise _NotPlain
+        if key in _NUMBER_KEYWORDS:
+            written = _number(value) if kind == "number" else _integer(value)
+            keywords[_NUMBER_KEYWORDS[key]] = written
+        else:
+            keywords["min_length" if key.startswith("min") else "max_length"] = _integer(value)
+
+
+def _integer(value: int | float) -> str:
+    if not isinstance(value, int):
+        raise _NotPlain
+    return str(value)
+
+
+def _number(value: int | float) -> str:
+    written = repr(float(value))
+    if "e" in written or "n" in written:  # exponents, inf and nan are written as datamodel-code-generator chooses
+        raise _NotPlain
+    return written
+
+
+def _value(value: Any) -> str:
+    """An output default as written."""
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return _number(value)
+    if isinstance(value, str):
+        return _string(value)
+    raise _NotPlain
+
+
+def _string(text: Any) -> str:
+    """Catalog text as its string literal (`escaping.literal`, which black leaves as it is), but for
+    text holding both quotes, where black may choose the other quote than `repr`."""
+    if not isinstance(text, str) or ('"' in text and "'" in text):
+        raise _NotPlain
+    return literal(text)
+
+
+def _wrapped(head: str, arguments: list[str]) -> list[str]:
+    """A field's line as black writes it: whole, or its `Field(` call's arguments on one line of their
+    own, or one to a line with a trailing comma."""
+    if not arguments:
+        if _width(head) > LINE_LENGTH:
+            raise _NotPlain
+        return [head]
+    whole = f"{head}{', '.join(arguments)})"
+    if _width(whole) <= LINE_LENGTH:
+        return [whole]
+    if _width(head) > LINE_LENGTH:
+        raise _NotPlain
+    inner = f"        {', '.join(arguments)}"
+    if _width(inner) <= LINE_LENGTH:
+        return [head, inner, "    )"]
+    return [head, *(f"        {argument}," for argument in arguments), "    )"]
+
+
+def _width(line: str) -> int:
+    """A line's width as black counts it (a wide character counts two)."""
+    if line.isascii():
+        return len(line)
+    from black.strings import str_width
+
+    return str_width(line)
+
+
+def _to_camel(name: str) -> str:
+    from pydantic.alias_generators import to_camel
+
+    return to_camel(name)
+
+
+@functools.cache
+def _pydantic_names() -> frozenset[str]:
+    """A model's own attributes, which a field must not hide (datamodel-code-generator renames it)."""
+    from pydantic import BaseModel
+
+    return frozenset(name for name in dir(BaseModel) if not name.startswith("_"))

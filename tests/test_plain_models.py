@@ -1,0 +1,215 @@
+"""The models modules `plain_models` writes itself are byte for byte the ones datamodel-code-generator
+and `modelgen`'s passes make: on every catalog the repository holds, on schemas drawn at random in and
+around what it writes, and as whole packages."""
+
+from __future__ import annotations
+
+import keyword
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from benchmarks.catalog import make_tools
+from codegen.errors import StubgenError
+from codegen.generate import model_batches, render_snapshot
+from codegen.generate.guard import check_tool_schemas
+from codegen.generate.model_batches import grouped_sources
+from codegen.generate.modelgen import ModelJob, datamodel_entry, model_source
+from codegen.generate.package_plan import plan_package
+from codegen.generate.plain_models import plain_source
+from codegen.identifiers import NAMING_RULES
+from codegen.snapshot import Snapshot, load_snapshot
+from tests.conftest import REPO
+
+CATALOGS = sorted(
+    [
+        *(REPO / "golden").glob("*/snapshot.json"),
+        *(REPO / "tests" / "fixtures" / "catalogs").glob("*.json"),
+        *(REPO / "tests" / "fixtures" / "catalogs" / "more").glob("*.json"),
+    ]
+)
+
+
+SAMPLED = 8
+"""Plain tools compared per catalog and naming rules: half a datamodel-code-generator group."""
+
+
+def _benchmark() -> Snapshot:
+    return Snapshot(
+        server="bench", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tuple(make_tools(64))
+    )
+
+
+def _jobs(snapshot: Snapshot) -> Iterator[ModelJob]:
+    """The jobs `tool_workers` gives `grouped_sources`: each typable tool that takes an object."""
+    for tool in plan_package(snapshot).tools:
+        try:
+            findings = check_tool_schemas(snapshot.server, tool.tool)
+        except StubgenError:
+            continue
+        kind = tool.tool["inputSchema"].get("type", "object")
+        if findings.untypable is None and "object" in (kind if isinstance(kind, list) else [kind]):
+            yield ModelJob(tool.tool, tool.stem, tool.naming_rules)
+
+
+def _without_plain(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(model_batches, "plain_source", lambda job, entry: None)
+
+
+@pytest.mark.parametrize("path", [*CATALOGS, "benchmark"], ids=lambda path: str(path).split("/")[-2:][-1])
+def test_every_plain_module_of_a_real_catalog_is_the_one_datamodel_code_generator_makes(
+    path: Path | str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tools of the catalog `plain_source` writes (up to `SAMPLED` spread over the catalog), at
+    the catalog's naming rules and the current ones, against the same tools made by
+    datamodel-code-generator in groups, as a cold run makes them. (`benchmarks/plain_models.py`
+    checks every tool of every catalog.)"""
+    snapshot = _benchmark() if path == "benchmark" else load_snapshot(Path(path))
+    plain: list[tuple[ModelJob, str]] = []
+    for rules in sorted({snapshot.naming_rules, NAMING_RULES}):
+        written = []
+        for job in _jobs(Snapshot(**{**_fields(snapshot), "naming_rules": rules})):
+            source = plain_source(job, datamodel_entry(job))
+            if source is not None:
+                written.append((job, source))
+        plain += written[:: -(-len(written) // SAMPLED) or 1]
+    _without_plain(monkeypatch)
+    made = grouped_sources([job for job, _ in plain])
+    for (job, source), expected in zip(plain, made, strict=True):
+        assert source == (expected.source if expected is not None else model_source("s", job)), job.stem
+
+
+def _fields(snapshot: Snapshot) -> dict[str, Any]:
+    names = ("server", "protocol_version", "capabilities", "tools", "python_names", "argument_names")
+    return {name: getattr(snapshot, name) for name in names}
+
+
+def test_most_tools_of_the_real_catalogs_are_plain() -> None:
+    """What the path is for: most real tools' schemas are plain (1,724 of 2,707 tools in the
+    repository's catalogs when it was written; 235 of the benchmark's 300)."""
+    jobs = [job for path in CATALOGS for job in _jobs(load_snapshot(path))]
+    plain = sum(plain_source(job, datamodel_entry(job)) is not None for job in jobs)
+    assert plain / len(jobs) > 0.55
+
+
+def test_a_package_is_the_same_bytes_with_and_without_plain_modules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every file, the client's annotations and the contracts included, on a catalog of plain and
+    other tools."""
+    snapshot = load_snapshot(REPO / "tests" / "fixtures" / "catalogs" / "more" / "grafana.json")
+    with_plain = render_snapshot(snapshot)
+    _without_plain(monkeypatch)
+    assert render_snapshot(snapshot) == with_plain
+
+
+# Schemas drawn in and around what `plain_models` writes: names it takes and names it leaves
+# (camelCase, digits, hyphens, keywords, pydantic's and the module's own names, collisions), texts
+# with quotes, escapes and wide characters, long lines, enums, unions, nested objects, arrays,
+# definitions, constraints and output defaults.
+_NAMES = st.one_of(
+    st.from_regex(r"[a-z][a-z0-9]{0,6}(_[a-z0-9]{1,5}){0,3}", fullmatch=True),
+    st.from_regex(r"[a-z]{1,6}([A-Z][a-z]{1,5}){1,3}", fullmatch=True),
+    st.sampled_from(["id", "type", "list", "str", "dict", "json", "schema", "copy", "class", "from", "model_config"]),
+    st.sampled_from(["userID", "s3Key", "x-y", "Upper", "data", "items", "tags", "a1b", "field", "none"]),
+    st.sampled_from(sorted(keyword.kwlist)),
+)
+_TEXT = st.one_of(
+    st.from_regex(r"[A-Za-z ,.()'/:-]{0,60}", fullmatch=True),
+    st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=30),
+    st.sampled_from(['say "hi"', "it's", 'it\'s "x"', "a\\b", "line\nbreak", "宽字符" * 12, "x" * 95]),
+)
+_NUMBERS = st.one_of(st.integers(-1000, 10**6), st.floats(-1e6, 1e6, allow_nan=False).map(lambda x: round(x, 2)))
+
+
+def _scalar() -> st.SearchStrategy[dict[str, Any]]:
+    texts = st.fixed_dictionaries({}, optional={"description": _TEXT, "title": _TEXT})
+    kinds = st.one_of(
+        st.fixed_dictionaries({"type": st.just("string")}, optional={"maxLength": st.integers(0, 300), "minLength": st.integers(0, 3), "format": st.sampled_from(["date", "email", "uri"])}),
+        st.fixed_dictionaries({"type": st.sampled_from(["integer", "number"])}, optional={"minimum": _NUMBERS, "maximum": _NUMBERS, "exclusiveMinimum": _NUMBERS}),
+        st.just({"type": "boolean"}),
+        st.fixed_dictionaries({"type": st.just("string"), "enum": st.lists(_TEXT, min_size=1, max_size=4)}),
+        st.fixed_dictionaries({"type": st.lists(st.sampled_from(["string", "integer", "number", "boolean", "null"]), min_size=1, max_size=3)}),
+        st.fixed_dictionaries({"anyOf": st.lists(st.sampled_from([{"type": "string"}, {"type": "integer"}, {"type": "null"}]), min_size=2, max_size=3)}),
+        st.just({}),
+        st.fixed_dictionaries({"type": st.just("array")}, optional={"items": st.sampled_from([{"type": "string"}, {"type": "integer"}, {}]), "minItems": st.integers(0, 2)}),
+        st.fixed_dictionaries({"type": st.just("object"), "additionalProperties": st.sampled_from([True, {"type": "string"}])}),
+        st.fixed_dictionaries({"type": st.just("string"), "pattern": st.just("^a")}),
+    )  # fmt: skip
+    defaults = st.fixed_dictionaries({}, optional={"default": st.one_of(st.none(), st.booleans(), _NUMBERS, _TEXT)})
+    return st.tuples(kinds, texts, defaults).map(lambda parts: {**parts[0], **parts[1], **parts[2]})
+
+
+def _object(depth: int) -> st.SearchStrategy[dict[str, Any]]:
+    values = (
+        _scalar() if depth == 0 else st.one_of(_scalar(), _scalar(), _object(depth - 1), _array_of(_object(depth - 1)))
+    )
+    return st.dictionaries(_NAMES, values, max_size=5).flatmap(
+        lambda properties: st.fixed_dictionaries(
+            {
+                "type": st.just("object"),
+                "properties": st.just(properties),
+                "required": st.lists(st.sampled_from(sorted(properties)), unique=True) if properties else st.just([]),
+            },
+            optional={"additionalProperties": st.booleans(), "description": _TEXT},
+        )
+    )
+
+
+def _array_of(items: st.SearchStrategy[dict[str, Any]]) -> st.SearchStrategy[dict[str, Any]]:
+    return items.map(lambda item: {"type": "array", "items": item})
+
+
+def _with_definitions(schema: dict[str, Any], definitions: dict[str, Any]) -> dict[str, Any]:
+    if not definitions:
+        return schema
+    references = {f"ref_{name.lower()}": {"$ref": f"#/$defs/{name}"} for name in definitions}
+    return {**schema, "properties": {**schema["properties"], **references}, "$defs": definitions}
+
+
+_TOOLS = st.fixed_dictionaries(
+    {
+        "name": st.just("tool"),
+        "inputSchema": st.tuples(
+            _object(2), st.dictionaries(st.sampled_from(["Paging", "Filter", "Item"]), _object(0), max_size=2)
+        ).map(lambda parts: _with_definitions(*parts)),
+    },
+    optional={"outputSchema": _object(1)},
+)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    tool=_TOOLS,
+    stem=st.sampled_from(["Tool", "GetUser", "Search2"]),
+    rules=st.integers(1, NAMING_RULES),
+)
+def test_a_schema_drawn_at_random_is_left_alone_or_written_as_datamodel_code_generator_writes_it(
+    tool: dict[str, Any], stem: str, rules: int
+) -> None:
+    job = ModelJob(tool, stem, rules)
+    try:
+        findings = check_tool_schemas("s", tool)
+    except StubgenError:
+        return
+    if findings.untypable is not None:
+        return
+    source = plain_source(job, datamodel_entry(job))
+    if source is not None:
+        assert source == model_source("s", job)
+
+
+def test_the_drawn_schemas_are_mostly_plain() -> None:
+    """The random test above is not vacuous: about half of what it draws is written here."""
+    examples: list[bool] = []
+
+    @settings(max_examples=60, deadline=None, derandomize=True, database=None)
+    @given(tool=_TOOLS)
+    def draw(tool: dict[str, Any]) -> None:
+        job = ModelJob(tool, "Tool", NAMING_RULES)
+        examples.append(plain_source(job, datamodel_entry(job)) is not None)
+
+    draw()
+    assert sum(examples) / len(examples) > 0.2
