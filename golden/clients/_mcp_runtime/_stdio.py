@@ -360,6 +360,9 @@ def read_refused(line: str | bytes) -> Any:
 NOT_JSON = "its answer is not JSON the MCP SDK reads"
 _TOO_DEEP = "recursion limit exceeded"
 """What the SDK's JSON parser (pydantic-core's) says of a text nested over 200 levels."""
+NESTED_TOO_DEEP = (
+    f"{NOT_JSON}: it is nested deeper than 200 levels; the server has to send a flatter answer"
+)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 """Half of a UTF-16 pair: Python's parser reads one from its JSON escape, UTF-8 cannot hold it."""
 
@@ -369,7 +372,7 @@ def unreadable_answer(line: str | bytes, parser_said: str) -> str:
     parser's depth and a string holding a lone UTF-16 surrogate (with its JSON pointer) in our words,
     as `snapshot` names them; anything else in the parser's (`parser_said`)."""
     if _TOO_DEEP in parser_said:
-        return f"{NOT_JSON}: it is nested deeper than 200 levels; the server has to send a flatter answer"
+        return NESTED_TOO_DEEP
     text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
     try:
         pointer = _lone_surrogate_at(json.loads(text))
