@@ -118,11 +118,9 @@ def publish_hub(
     not_yet = [left.server for left in built.lacking if left.unsnapshotted and left.server not in listed]
     if not_yet:
         names = ", ".join(repr(server) for server in not_yet)
-        which = "which has" if len(not_yet) == 1 else "which have"
+        which, it = ("which has", "it") if len(not_yet) == 1 else ("which have", "them")
         command = shlex.join(["mcp-stubgen", "sync", *not_yet])
-        console.warn(
-            f"hub: built without {names}, {which} no snapshot yet; run `{command}` to add {'it' if len(not_yet) == 1 else 'them'}"
-        )
+        console.warn(f"hub: built without {names}, {which} no snapshot yet; run `{command}` to add {it}")
     missing = [left.message for left in built.lacking if left.server not in not_yet]
     for message in missing:
         console.error(message)
