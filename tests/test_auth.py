@@ -381,6 +381,31 @@ def test_a_login_to_an_authorization_server_without_the_code_grant_is_refused_be
     assert not (token_store / "tokens.json").exists()
 
 
+def test_a_login_to_an_authorization_server_that_registers_no_clients_needs_a_client_id_at_once(
+    tmp_path: Path, run_cli, browser: None, token_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An authorization server elsewhere whose metadata has no registration_endpoint, and no client_id
+    configured: the SDK registered at the MCP server's own `/register` instead, sent the browser to the
+    authorization server with that client id, which it does not know (its page never comes back), and
+    `auth login` waited 300 s for the browser."""
+    monkeypatch.setattr("codegen.auth.providers.CALLBACK_TIMEOUT", 15.0)  # main's wait, shortened
+    with ExitStack() as stack:
+        issuer_url, issuer_log = stack.enter_context(oauth_server(tmp_path / "issuer", "--no-registration"))
+        issuer = issuer_url.removesuffix("/mcp")
+        url, log = stack.enter_context(oauth_server(tmp_path / "server", "--authorization-server", issuer))
+        monkeypatch.chdir(project(tmp_path / "project", url, 'mode = "browser"'))
+        result = run_cli("auth", "login", "remote")
+        reached = {entry["path"] for entry in server_log(log) + server_log(issuer_log)}
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"error: server 'remote': OAuth registration failed: the authorization server {issuer!r} registers "
+        "no clients itself (its metadata has no registration_endpoint); register a client with it, then set "
+        "client_id (and client_secret, if it gave one) under [tool.mcp-stubgen.servers.remote.auth]"
+    ]
+    assert reached == {"/mcp"}  # no client registered anywhere, no browser sent
+    assert not (token_store / "tokens.json").exists()
+
+
 def test_client_credentials_against_an_authorization_server_without_that_grant_are_refused_before_sending(
     tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:

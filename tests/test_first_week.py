@@ -148,6 +148,29 @@ def test_sync_builds_the_hub_from_the_servers_that_started(run_cli, tmp_path: Pa
     assert "'weather__get_forecast'" in imported.stdout and "legacy__" not in imported.stdout
 
 
+def test_sync_of_one_server_succeeds_while_others_have_no_snapshot_yet(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A user adding servers one at a time runs `sync NAME` for each: the server named is synced and the
+    hub built from what exists, with one warning naming those it lacks and what to run (it exited 2
+    with an `error: hub: built without ...` line for every server not snapshotted yet)."""
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path)
+
+    result = run_cli("sync", "weather")
+
+    assert result.exit_code == 0, result.stderr
+    assert "error:" not in result.stderr
+    assert result.stderr.splitlines()[-1] == (
+        "warning: hub: built without 'legacy', which has no snapshot yet; run `mcp-stubgen sync legacy` to add it"
+    )
+    assert (tmp_path / "snaps" / "weather.json").is_file() and not (tmp_path / "snaps" / "legacy.json").exists()
+    assert "WeatherClient" in (tmp_path / "clients" / "hub" / "client.py").read_text()
+
+    (tmp_path / "snaps" / "legacy.json").write_text("{", encoding="utf-8")  # there, but broken: still an error
+    broken = run_cli("sync", "weather")
+    assert broken.exit_code == 2
+    assert "error: hub: kept as it was, not built without 'legacy'" in broken.stderr
+
+
 def test_ctrl_c_after_a_server_was_published_says_what_was_published(tmp_path: Path) -> None:
     two_servers(tmp_path, "--mode hang")
     process = subprocess.Popen(

@@ -148,6 +148,45 @@ def test_a_server_that_orders_required_names_anew_on_each_start_is_snapshotted_b
     assert book["x-order"] == {"required": ["zulu", "alpha", "mike"]}
 
 
+def test_icons_that_name_the_servers_own_files_are_left_out_so_every_machine_gets_the_same_bytes(
+    tmp_path: Path, run_cli
+) -> None:  # type: ignore[no-untyped-def]
+    """ebay-mcp's `serverInfo.icons` are `file://` URLs into its npx cache folder in the user's home:
+    its snapshot differed from machine to machine (so did the fingerprint in every generated file's
+    header) and put a home folder's path in a committed file. A `file:` icon is left out, wherever
+    it is; an https icon stays; a live tool with one has the fingerprint the snapshot gives it."""
+    from mcp import StdioServerParameters
+
+    from codegen.runtime._runtime import tool_fingerprint
+    from codegen.snapshot import load_snapshot
+
+    snapshots = []
+    for user in ("alice", "bob"):
+        install = tmp_path / "home" / user / ".npm" / "_npx" / "3f2a"
+        out = tmp_path / f"{user}.json"
+        result = run_cli(
+            "snapshot", "--name", "icons", "--out", out, "--", PY, SERVERS / "local_icons_server.py", install
+        )
+        assert result.exit_code == 0, result.stderr
+        snapshots.append(out.read_bytes())
+    assert snapshots[1] == snapshots[0]
+    text = snapshots[0].decode()
+    assert "file:" not in text and "alice" not in text
+    document = json.loads(text)
+    hosted = [{"mimeType": "image/svg+xml", "src": "https://example.com/icon.svg"}]
+    assert document["serverInfo"]["icons"] == hosted and document["tools"][0]["icons"] == hosted
+    assert "icons" not in document["resources"][0] and "icons" not in document["prompts"][0]
+
+    async def live_tools() -> list[object]:
+        target = StdioServerParameters(command=PY, args=[str(SERVERS / "local_icons_server.py"), str(tmp_path)])
+        async with Client(target) as client:
+            return list((await client.list_tools()).tools)
+
+    (live,) = anyio.run(live_tools)
+    assert any(icon.src.startswith("file:") for icon in live.icons or [])  # type: ignore[attr-defined]
+    assert tool_fingerprint(live) == load_snapshot(tmp_path / "alice.json").tool_fingerprints["echo"]  # type: ignore[arg-type]
+
+
 def test_legacy_only_server_falls_back_to_initialize_and_pages(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "legacy.json"
     result = run_cli("snapshot", "--name", "legacy", "--out", out, "--", PY, SERVERS / "raw_server.py")

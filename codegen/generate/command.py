@@ -14,7 +14,7 @@ from codegen.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, StubgenError
 from codegen.generate.cache import Cache
 from codegen.generate.code_mode import CodeModeBuild, code_mode_clash, code_mode_dir, report_tokens
 from codegen.generate.hub import hub_dir
-from codegen.generate.hub_build import HubInput, HubSources, code_mode_build, hub_rendered, hub_sources
+from codegen.generate.hub_build import HubInput, HubSources, LeftOut, code_mode_build, hub_rendered, hub_sources
 from codegen.generate.parallel import warm_workers
 from codegen.generate.pipeline import (
     PackageInputs,
@@ -174,7 +174,7 @@ def _generate(run: Targets, cache: Cache, strict: bool) -> int:
             hub = HubSources(tuple(each for each in hub.servers if each.snapshot != package.snapshot), hub.settings)
             continue
         ready.append(_Ready(server, package.snapshot, rendered))
-    lacking: tuple[str, ...] = ()
+    lacking: tuple[LeftOut, ...] = ()
     hub_built = False
     if hub is not None:
         try:
@@ -221,8 +221,8 @@ def _generate(run: Targets, cache: Cache, strict: bool) -> int:
             announce_runtime(prune_runtime(out_dir, runtime))
         except StubgenError as error:
             failed += _failed(None, None, error, runtime_dir(out_dir))
-    for message in lacking:
-        failed += _failed(None, None, StubgenError(message), hub_dir(out_dir))
+    for left_out in lacking:
+        failed += _failed(None, None, StubgenError(left_out.message), hub_dir(out_dir))
     return EXIT_ERROR if failed else EXIT_OK
 
 
@@ -276,7 +276,7 @@ def _check(run: Targets, cache: Cache) -> int:
             continue
         server = package.server or _server_of(inputs.source, rendered)
         checked.append(_Checked(server, package.snapshot, rendered.target, diff))
-    lacking: tuple[str, ...] = ()
+    lacking: tuple[LeftOut, ...] = ()
     if run.hub is not None:
         try:
             built = hub_rendered(run.hub, run.out_dir, cache)
@@ -305,8 +305,8 @@ def _check(run: Targets, cache: Cache) -> int:
         console.result(item.diff, nl=False)
         details = {"diff": item.diff} if item.diff else {}
         console.emit(item.server, "stale" if item.diff else "current", **_where(item.snapshot, item.target), **details)
-    for message in lacking:
-        failed += _failed(None, None, StubgenError(message), hub_dir(run.out_dir))
+    for left_out in lacking:
+        failed += _failed(None, None, StubgenError(left_out.message), hub_dir(run.out_dir))
     could_not = f"; {failed} could not be checked" if failed else ""
     if stale:
         console.note(f"{stale} generated package(s) out of date{could_not}; run `mcp-stubgen generate`")

@@ -28,6 +28,7 @@ __all__ = [
     "HubBuild",
     "HubInput",
     "HubSources",
+    "LeftOut",
     "code_mode_build",
     "hub_is_stale",
     "hub_key",
@@ -64,13 +65,24 @@ def hub_key(snapshots: Sequence[tuple[bytes, Mapping[str, str]]], settings: HubS
 
 
 @dataclass(frozen=True)
+class LeftOut:
+    """A server the hub was built without, and why."""
+
+    server: str
+    """Its snapshot file's name without `.json`: the server id for a configured server."""
+    message: str
+    """The line naming it and why (its snapshot is missing or invalid)."""
+    unsnapshotted: bool
+    """It has no snapshot file at all: a server not snapshotted yet, not one whose file is broken."""
+
+
+@dataclass(frozen=True)
 class HubBuild:
     """The hub as the snapshots on disk give it: built from every server whose snapshot can be read
     and parsed, so one missing server does not leave the rest without a hub."""
 
     rendered: Rendered
-    lacking: tuple[str, ...]
-    """One message per server left out, naming it and why (its snapshot is missing or invalid)."""
+    lacking: tuple[LeftOut, ...]
 
 
 def hub_rendered(hub: HubSources, out_dir: Path, cache: Cache) -> HubBuild:
@@ -79,7 +91,7 @@ def hub_rendered(hub: HubSources, out_dir: Path, cache: Cache) -> HubBuild:
     server whose snapshot is there but cannot be used (`_keep_for_damaged`)."""
     target = hub_dir(out_dir)
     readable: list[tuple[HubInput, bytes]] = []
-    lacking: list[str] = []
+    lacking: list[LeftOut] = []
     for server in hub.servers:
         try:
             readable.append((server, read_snapshot_bytes(server.snapshot)))
@@ -145,9 +157,10 @@ def _keep_for_damaged(path: Path, error: StubgenError, target: Path) -> None:
         )
 
 
-def _lacks(path: Path, error: StubgenError) -> str:
-    """The line saying the hub was built without a server: its snapshot file is named `<server>.json`."""
-    return f"hub: built without {path.stem!r}: {error}"
+def _lacks(path: Path, error: StubgenError) -> LeftOut:
+    """The server the hub was built without: its snapshot file is named `<server>.json`."""
+    unsnapshotted = not (path.exists() or path.is_symlink())
+    return LeftOut(path.stem, f"hub: built without {path.stem!r}: {error}", unsnapshotted)
 
 
 def code_mode_build(hub: HubSources, out_dir: Path, cache: Cache) -> CodeModeBuild:

@@ -28,6 +28,8 @@ from contextlib import asynccontextmanager
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 
+from ._stdio import NOT_JSON
+
 if TYPE_CHECKING:
     import httpx2
     from mcp.client._transport import TransportStreams
@@ -52,7 +54,6 @@ _INVALID_REQUEST = -32600
 _METHOD_NOT_FOUND = -32601
 _INTERNAL_ERROR = -32603
 _PARSE_ERROR = -32700
-_NOT_JSON = "its answer is not JSON the MCP SDK reads"
 BATCH = (
     "its answer is a JSON-RPC batch (a JSON array), which MCP has not allowed since 2025-06-18 "
     "and the MCP SDK does not read"
@@ -564,7 +565,7 @@ async def _json_answer(
 
     message = _parsed(body)
     if isinstance(message, str):
-        if on_unreadable is not None and message.startswith(_NOT_JSON):
+        if on_unreadable is not None and message.startswith(NOT_JSON):
             on_unreadable(body)
         return _error_answer(request, request_id, _PARSE_ERROR, message)
     if isinstance(message, JSONRPCError) and message.id is None:
@@ -603,7 +604,9 @@ def _parsed(data: bytes | str) -> Any:
     except ValidationError as error:
         problem = error.errors()[0]
         if problem["type"] == "json_invalid":
-            return f"{_NOT_JSON} ({_clip(problem['msg'], 200)})"
+            from ._stdio import unreadable_answer
+
+            return unreadable_answer(data, problem["msg"])
         if isinstance(problem.get("input"), list):
             return BATCH
         return "its answer is JSON but not a JSON-RPC message"
@@ -713,7 +716,7 @@ class _EventCheck:
             return whole
         message = _parsed(text)
         if isinstance(message, str) and self._answers(text):
-            if message.startswith(_NOT_JSON) and self.on_unreadable is not None:
+            if message.startswith(NOT_JSON) and self.on_unreadable is not None:
                 self.on_unreadable(text)
             error = {"code": _PARSE_ERROR, "message": message}
             answer = json.dumps({"jsonrpc": "2.0", "id": self.request_id, "error": error})

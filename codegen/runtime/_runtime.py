@@ -1160,9 +1160,9 @@ def _fail_unreadable_answers(client: Client | ClientSession, server: str) -> Non
             from mcp.types import ErrorData
 
             if isinstance(read, str | bytes):
-                message = (
-                    f"its answer is not JSON the MCP SDK reads ({_clip(problems[0]['msg'], 200)})"
-                )
+                from ._stdio import unreadable_answer
+
+                message = unreadable_answer(read, problems[0]["msg"])
             elif isinstance(answer, dict) and answer.get("jsonrpc") != "2.0":
                 message = 'its answer is not JSON-RPC 2.0 (its "jsonrpc" is not "2.0")'
             elif isinstance(answer, dict) and "error" in answer:

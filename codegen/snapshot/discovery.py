@@ -53,7 +53,7 @@ from codegen.runtime._http import (
     status_line,
 )
 from codegen.runtime._runtime import LeftOutEntry, _clip, list_page, repeated_cursor
-from codegen.runtime._stdio import answers_one_of, read_refused, warn_not_json_rpc
+from codegen.runtime._stdio import NESTED_TOO_DEEP, answers_one_of, read_refused, warn_not_json_rpc
 from codegen.snapshot import wire
 from codegen.snapshot.deadlines import deadline, held, move_on_after
 from codegen.snapshot.format import (
@@ -1210,7 +1210,9 @@ async def _list_all(
                 ) from None
             if error.code == METHOD_NOT_FOUND and cursor is None:
                 return None
-            if TOO_DEEP in error.message:  # Streamable HTTP reports the unreadable answer as an error
+            if error.message == NESTED_TOO_DEEP or TOO_DEEP in error.message:
+                # Streamable HTTP reports the unreadable answer as an error: in the words of the
+                # runtime's transport, or of the SDK's parser
                 raise StubgenError(_too_deep(server)) from None
             raise StubgenError(
                 f"server {server.name!r}: {listing.method} failed: {error.message} (code {error.code})"

@@ -25,6 +25,7 @@ from typing import Any
 from codegen.errors import StubgenError
 from codegen.fsutil import atomic_write_bytes
 from codegen.identifiers import NAMING_RULES, UNRECORDED_RULES, naming_rules_apply
+from codegen.runtime._schema_check import without_local_icons
 from codegen.schemas import canonical_tool
 
 SNAPSHOT_FORMAT = 6
@@ -260,15 +261,19 @@ class Snapshot:
         return snapshot
 
     def _hold(self, *, copy_entries: bool, names_sorted: bool = False) -> None:
-        tools = self.tools if names_sorted else tuple(canonical_tool(tool) for tool in self.tools)
+        # No icon of the server's machine (`without_local_icons`): the same server gives every
+        # machine the same bytes, and no home folder's path reaches a committed file.
+        tools = tuple((without_local_icons if names_sorted else canonical_tool)(tool) for tool in self.tools)
         object.__setattr__(self, "tools", _sorted_unique(self.server, "tool", tools, "name"))
-        object.__setattr__(self, "resources", _sorted_unique(self.server, "resource", self.resources, "uri"))
-        object.__setattr__(
-            self,
-            "resource_templates",
-            _sorted_unique(self.server, "resource template", self.resource_templates, "uriTemplate"),
-        )
-        object.__setattr__(self, "prompts", _sorted_unique(self.server, "prompt", self.prompts, "name"))
+        for attribute, kind, key in (
+            ("resources", "resource", "uri"),
+            ("resource_templates", "resource template", "uriTemplate"),
+            ("prompts", "prompt", "name"),
+        ):
+            entries = tuple(without_local_icons(entry) for entry in getattr(self, attribute))
+            object.__setattr__(self, attribute, _sorted_unique(self.server, kind, entries, key))
+        if self.server_info is not None:
+            object.__setattr__(self, "server_info", without_local_icons(self.server_info))
         object.__setattr__(self, "missing_methods", tuple(sorted(set(self.missing_methods))))
         object.__setattr__(self, "skipped_lists", tuple(sorted(set(self.skipped_lists))))
         object.__setattr__(self, "client_capabilities", tuple(sorted(set(self.client_capabilities))))

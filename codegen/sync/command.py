@@ -109,7 +109,7 @@ def sync(
         click.echo(f"published before the interrupt: {done} (snapshot and package each){hub}", err=True)
         raise
     failed = len(selected) - len(taken)
-    if config.hub and not publish_hub(config, output, cache, runtime):
+    if config.hub and not publish_hub(config, output, cache, runtime, [server.name for server in selected]):
         failed += 1
     runtime.announce()
     if not servers:

@@ -3,6 +3,8 @@ and `watch` share, so an interrupted run leaves every server either fully old or
 
 from __future__ import annotations
 
+import shlex
+from collections.abc import Collection
 from pathlib import Path
 
 from codegen import console
@@ -87,12 +89,16 @@ def _holds(path: Path, data: bytes) -> bool:
         return False
 
 
-def publish_hub(config: ProjectConfig, output: Path, cache: Cache, runtime: RuntimeChanges) -> bool:
+def publish_hub(
+    config: ProjectConfig, output: Path, cache: Cache, runtime: RuntimeChanges, listed: Collection[str]
+) -> bool:
     """Regenerate the hub from every snapshot now on disk and report it; False when it could not be
-    built, or lacks a server.
+    built, or lacks a server it should have.
 
     A server that could not be snapshotted or published keeps its previous snapshot and package, so
-    the hub is still built from what is committed; one that never had a snapshot is left out, and said so.
+    the hub is still built from what is committed; one that never had a snapshot is left out, and said
+    so: an error when this run was to list it (`listed`), else one warning naming what to run, since a
+    user adding servers one at a time syncs each by name.
     """
     from codegen.generate.hub import hub_dir  # the hub's modules load only for a project with a hub
     from codegen.generate.hub_build import hub_rendered, hub_sources
@@ -107,12 +113,19 @@ def publish_hub(config: ProjectConfig, output: Path, cache: Cache, runtime: Runt
         return False
     announce_package(result.path.name, result)
     console.emit(None, "generated" if result.changed else "unchanged", package=shown_path(result.path))
-    coded = not built.lacking and (not config.code_mode or publish_code_mode(config, output, cache, runtime))
+    coded = not config.code_mode or publish_code_mode(config, output, cache, runtime)
     runtime.announce()  # after the packages that changed it, before what the hub lacks, as `generate` says them
-    for message in built.lacking:
+    not_yet = [left.server for left in built.lacking if left.unsnapshotted and left.server not in listed]
+    if not_yet:
+        names = ", ".join(repr(server) for server in not_yet)
+        which, it = ("which has", "it") if len(not_yet) == 1 else ("which have", "them")
+        command = shlex.join(["mcp-stubgen", "sync", *not_yet])
+        console.warn(f"hub: built without {names}, {which} no snapshot yet; run `{command}` to add {it}")
+    missing = [left.message for left in built.lacking if left.server not in not_yet]
+    for message in missing:
         console.error(message)
         console.emit(None, "error", error=message, package=shown_path(result.path))
-    return coded
+    return coded and not missing
 
 
 def publish_code_mode(config: ProjectConfig, output: Path, cache: Cache, runtime: RuntimeChanges) -> bool:

@@ -348,7 +348,7 @@ class Watcher:
                 and hub_is_stale(self._config, output, cache)
             ):
                 runtime = RuntimeChanges()
-                publish_hub(self._config, output, cache, runtime)
+                publish_hub(self._config, output, cache, runtime, {server.name for server in self._servers})
                 runtime.announce()
         finally:
             cache.trim()
@@ -435,7 +435,7 @@ class Watcher:
             console.note(f"{name}: wrote {shown_path(path)} and regenerated {shown_path(result.path)}")
             console.emit(name, "published", snapshot=shown_path(path), package=shown_path(result.path), **drift)
             if self._config.hub:  # the server's own files are published either way; a hub error is reported
-                publish_hub(self._config, output, cache, runtime)
+                publish_hub(self._config, output, cache, runtime, {server.name for server in self._servers})
             return "published"
         finally:
             runtime.announce()

@@ -400,6 +400,61 @@ async def test_an_answer_nested_too_deep_before_its_id_fails_its_call_not_a_hub_
             assert (await hub.call("legacy_fuzz__answer", {"plan": ""})).content[0].text == "ok"
 
 
+LONE_SURROGATE = (
+    '{"jsonrpc": "2.0", "id": __ID__, "result": {"content": [{"type": "text", "text": "half \\ud83d"}], '
+    '"messages": [{"role": "user", "content": {"type": "text", "text": "ok"}}], "contents": [{"uri": "fuzz:///", '
+    '"text": "half \\ud83d"}]}}'
+)
+UNREADABLE = {
+    "surrogate": (
+        LONE_SURROGATE,
+        "its answer is not JSON the MCP SDK reads: /result/content/0/text holds a lone UTF-16 surrogate (half of "
+        "a character, such as an emoji cut in two); the server has to send whole characters (code -32700)",
+    ),
+    "deep": (
+        '{"jsonrpc": "2.0", "id": __ID__, "result": {"content": ' + "[" * 5000 + "]" * 5000 + "}}",
+        "its answer is not JSON the MCP SDK reads: it is nested deeper than 200 levels; the server has to send a "
+        "flatter answer (code -32700)",
+    ),
+}
+
+
+@pytest.mark.parametrize("route", ["connect", "config"])
+async def test_a_hub_names_what_makes_an_answer_unreadable_for_a_call_a_prompt_and_a_resource(
+    wirefuzz: Any, tmp_path: Path, route: str
+) -> None:
+    """An answer holding a lone surrogate, or nested past the SDK's parser's depth: through a hub
+    (`Hub.connect`, and `Hub.connect_from_config` over mcp-stubgen's own session) a tool call, a
+    prompt get and a resource read failed in the SDK parser's words (`Invalid JSON: unexpected end
+    of hex escape at line 1 column 84`, `recursion limit exceeded`); now in one line of ours, as
+    `snapshot` names them: what is wrong, where, and what the server has to do."""
+    config = write_config(
+        tmp_path,
+        f"[tool.mcp-stubgen.servers.modern_fuzz]\ncommand = {json.dumps(sys.executable)}\n"
+        f"args = {json.dumps(['-I', SERVER, '--era', 'modern'])}\n",
+    )
+    hub_class = wirefuzz.hub.Hub
+    connected = hub_class.connect(modern_fuzz=stdio("modern")) if route == "connect" else (
+        hub_class.connect_from_config(config, servers=["modern_fuzz"])
+    )  # fmt: skip
+    with anyio.fail_after(60):
+        async with connected as hub:
+            for line, said in UNREADABLE.values():
+                plan = planned(line)
+                requests = {
+                    "tool 'answer": hub.call("modern_fuzz__answer", {"plan": plan}),
+                    "prompt 'answer": hub.modern_fuzz.prompt_answer(plan=plan),
+                    "resource 'fuzz:///": hub.modern_fuzz.read_answer(plan=plan),
+                }
+                for what, request in requests.items():
+                    with pytest.raises(wirefuzz.hub.ServerError) as refused:
+                        await request
+                    message = str(refused.value)
+                    assert message.startswith(f"server 'modern_fuzz': {what}"), message
+                    assert message.endswith(f"' failed: {said}"), message
+            assert (await hub.call("modern_fuzz__answer", {"plan": ""})).content[0].text == "ok"
+
+
 async def test_a_deep_answer_sent_twice_fails_its_call_once_and_not_the_next(wirefuzz: Any) -> None:
     """An answer with an `annotations` member nested 5,000 deep between its id and its error, sent
     twice (the sweep, seed 5): its id is read past the nesting, so the call fails at once and the

@@ -2,7 +2,8 @@
 
 Usage: oauth_server.py PORT LOG [--expires-in N] [--resource URL] [--required-scope S]
     [--client-secret SECRET] [--public-key PEM_FILE] [--polled] [--echo-token catalog|error|call]
-    [--metadata-url URL] [--grants GRANT ...] [--grants-unlisted]
+    [--metadata-url URL] [--grants GRANT ...] [--grants-unlisted] [--no-registration]
+    [--authorization-server URL]
 
 It publishes protected resource metadata (RFC 9728) and authorization server metadata (RFC 8414),
 registers clients dynamically, runs the authorization code grant with PKCE (the authorize endpoint
@@ -19,6 +20,9 @@ and its `add_tools` tool changes its catalog) instead of the one-tool `echo` ser
 grant types (`urn:ietf:params:oauth:grant-type:jwt-bearer` alone: an enterprise-managed server);
 with `--grants-unlisted` its metadata leaves `grant_types_supported` out (RFC 8414's default then
 says `authorization_code`), so a client learns which grants it takes only from the token endpoint.
+With `--no-registration` it registers no clients (no `registration_endpoint`, no `/register`), as an
+authorization server whose clients are registered by hand. With `--authorization-server`, its resource
+metadata names that authorization server (another of these servers) instead of its own.
 """
 
 from __future__ import annotations
@@ -60,6 +64,10 @@ parser.add_argument(
 )
 parser.add_argument("--grants", nargs="+", default=["authorization_code", "refresh_token", "client_credentials"])
 parser.add_argument("--grants-unlisted", action="store_true", help="its metadata has no grant_types_supported")
+parser.add_argument("--authorization-server", help="the authorization server its metadata names (default: itself)")
+parser.add_argument(
+    "--no-registration", action="store_true", help="no dynamic registration: no registration_endpoint, no /register"
+)
 options = parser.parse_args()
 
 BASE = f"http://127.0.0.1:{options.port}"
@@ -86,7 +94,10 @@ def log(entry: dict[str, Any]) -> None:
 
 
 async def resource_metadata(request: Request) -> Response:
-    return JSONResponse({"resource": ANNOUNCED_RESOURCE, "authorization_servers": [BASE], "scopes_supported": ["mcp"]})
+    issuer = options.authorization_server or BASE
+    return JSONResponse(
+        {"resource": ANNOUNCED_RESOURCE, "authorization_servers": [issuer], "scopes_supported": ["mcp"]}
+    )
 
 
 async def server_metadata(request: Request) -> Response:
@@ -95,12 +106,12 @@ async def server_metadata(request: Request) -> Response:
             "issuer": BASE,
             "authorization_endpoint": f"{BASE}/authorize",
             "token_endpoint": f"{BASE}/token",
-            "registration_endpoint": f"{BASE}/register",
             "response_types_supported": ["code"],
             "code_challenge_methods_supported": ["S256"],
             "token_endpoint_auth_methods_supported": ["none", "client_secret_basic", "private_key_jwt"],
         }
         | ({} if options.grants_unlisted else {"grant_types_supported": options.grants})
+        | ({} if options.no_registration else {"registration_endpoint": f"{BASE}/register"})
     )
 
 
@@ -215,7 +226,7 @@ app.router.routes[0:0] = [
     Route("/.well-known/oauth-protected-resource/mcp", resource_metadata),
     Route("/.well-known/oauth-protected-resource", resource_metadata),
     Route("/.well-known/oauth-authorization-server", server_metadata),
-    Route("/register", register, methods=["POST"]),
+    *([] if options.no_registration else [Route("/register", register, methods=["POST"])]),
     Route("/authorize", authorize),
     Route("/token", token, methods=["POST"]),
     Route("/revoke-all", revoke_all, methods=["POST"]),

@@ -283,6 +283,26 @@ class StoredAuthMixin(OAuthClientProvider):
             self.server_name, "authorization", _grant_not_offered(self.server_name, needed, offered)
         )
 
+    def _refuse_a_registration_elsewhere(self, registration: httpx2.Request) -> None:
+        """Raise `AuthError` when the authorization server's metadata names no registration endpoint
+        and the SDK's fallback would register at another origin (the MCP server's own `/register`):
+        the authorization server would not know that client id, its page would never send the
+        browser back, and the login would wait the whole callback timeout for it."""
+        metadata = self.context.oauth_metadata
+        if metadata is None or metadata.registration_endpoint is not None:
+            return
+        issuer = str(metadata.issuer)
+        if origin(str(registration.url)) == origin(issuer):
+            return
+        raise AuthError(
+            self.server_name,
+            "registration",
+            f"the authorization server {issuer.rstrip('/')[:200]!r} registers no clients itself (its "
+            "metadata has no registration_endpoint); register a client with it, then set client_id "
+            "(and client_secret, if it gave one) under "
+            f"[tool.mcp-stubgen.servers.{self.server_name}.auth]",
+        )
+
     def _step_of(self, request: httpx2.Request) -> str:
         path = request.url.path
         if "/.well-known/" in path:
@@ -337,6 +357,7 @@ class StoredAuthMixin(OAuthClientProvider):
                     self.step = self._step_of(outgoing)
                     if self.step == "registration":
                         self._refuse_a_grant_not_offered()
+                        self._refuse_a_registration_elsewhere(outgoing)
                     authorized = True
                 elif refreshed and response is not None and response.status_code == 200:
                     # The SDK sends a just-refreshed token only if it still looks unexpired: a machine

@@ -692,12 +692,37 @@ TOOL_SCHEMAS = ("inputSchema", "outputSchema")
 
 
 def canonical_tool(tool: dict[str, Any]) -> dict[str, Any]:
-    """`tool` (its wire form) with its schemas' sets of names in one order (`sorted_name_sets`): the
-    form a snapshot stores and a tool's fingerprint hashes. The same object when nothing moves."""
+    """`tool` (its wire form) with its schemas' sets of names in one order (`sorted_name_sets`) and
+    no icon of the server's machine (`without_local_icons`): the form a snapshot stores and a tool's
+    fingerprint hashes. The same object when nothing moves."""
+    tool = without_local_icons(tool)
     schemas = {key: sorted_name_sets(tool[key]) for key in TOOL_SCHEMAS if key in tool}
     if all(schema is tool[key] for key, schema in schemas.items()):
         return tool
     return {**tool, **schemas}
+
+
+def without_local_icons(entry: dict[str, Any]) -> dict[str, Any]:
+    """`entry` (a tool, resource, template or prompt, or the server's info) without the icons whose
+    `src` is a `file:` URL: a path on the machine the server runs on (ebay-mcp names its npx cache
+    folder in the user's home), which no other machine can load, would make the snapshot differ
+    between machines, and would put that path in a committed file. An `icons` list left empty is
+    left out. The same object when no icon goes."""
+    icons = entry.get("icons")
+    if type(icons) is not list:
+        return entry
+    kept = [icon for icon in icons if not _is_local_icon(icon)]
+    if len(kept) == len(icons):
+        return entry
+    trimmed = {key: value for key, value in entry.items() if key != "icons"}
+    if kept:
+        trimmed["icons"] = kept
+    return trimmed
+
+
+def _is_local_icon(icon: Any) -> bool:
+    src = icon.get("src") if type(icon) is dict else None
+    return type(src) is str and src.lstrip()[:5].lower() == "file:"
 
 
 def sorted_name_sets(schema: Any) -> Any:

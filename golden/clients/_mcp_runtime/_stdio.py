@@ -357,6 +357,59 @@ def read_refused(line: str | bytes) -> Any:
         return {"id": request_id, "result": None} if type(request_id) in (int, str) else None
 
 
+NOT_JSON = "its answer is not JSON the MCP SDK reads"
+_TOO_DEEP = "recursion limit exceeded"
+"""What the SDK's JSON parser (pydantic-core's) says of a text nested over 200 levels."""
+NESTED_TOO_DEEP = (
+    f"{NOT_JSON}: it is nested deeper than 200 levels; the server has to send a flatter answer"
+)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""Half of a UTF-16 pair: Python's parser reads one from its JSON escape, UTF-8 cannot hold it."""
+
+
+def unreadable_answer(line: str | bytes, parser_said: str) -> str:
+    """Why the MCP SDK cannot read an answer, for its request's error: nesting past the SDK's
+    parser's depth and a string holding a lone UTF-16 surrogate (with its JSON pointer) in our words,
+    as `snapshot` names them; anything else in the parser's (`parser_said`)."""
+    if _TOO_DEEP in parser_said:
+        return NESTED_TOO_DEEP
+    text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+    try:
+        pointer = _lone_surrogate_at(json.loads(text))
+    except (ValueError, RecursionError):
+        pointer = None
+    if pointer is not None:
+        shown = pointer if pointer.isprintable() and len(pointer) <= 200 else repr(pointer[:200])
+        return (
+            f"{NOT_JSON}: {shown} holds a lone UTF-16 surrogate (half of a character, such as an "
+            "emoji cut in two); the server has to send whole characters"
+        )
+    said = " ".join(parser_said.split())
+    return f"{NOT_JSON} ({said if len(said) <= 200 else said[:197] + '...'})"
+
+
+def _lone_surrogate_at(message: Any) -> str | None:
+    """The JSON pointer of the first string (a value or a member's name) holding a lone surrogate."""
+    stack: list[tuple[str, Any]] = [("", message)]
+    while stack:
+        pointer, value = stack.pop()
+        if isinstance(value, str) and _SURROGATE.search(value):
+            return pointer or "/"
+        items = (
+            value.items()
+            if isinstance(value, dict)
+            else enumerate(value)
+            if isinstance(value, list)
+            else ()
+        )
+        for key, item in reversed(list(items)):
+            step = f"{pointer}/{str(key).replace('~', '~0').replace('/', '~1')}"
+            if isinstance(key, str) and _SURROGATE.search(key):
+                return step
+            stack.append((step, item))
+    return None
+
+
 _JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}:,]|[^\s\[\]{}:,"]+')
 """A JSON string, a structural character, or a bare literal (a number, `true`, ...): what
 `_top_level_members` steps through."""
