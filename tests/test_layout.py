@@ -83,6 +83,11 @@ READERS = {
         "_pattern_values": "the stubs' value type of an object's patternProperties (with annotation)",
     },
     "generate/method_specs.py": {"_may_be_null": "decides whether a schema admits null, through its combinators"},
+    "generate/plain_models.py": {
+        "model": "writes an object schema's class, as datamodel-code-generator would (with annotation)",
+        "annotation": "reads a plain schema's meaning into its field's type, or refuses it",
+        "item": "the type of an array's items or an open object's values (with annotation)",
+    },
     "generate/modelgen.py": {
         "_fits": "checks a default against its schema, as a validator would",
         "_object_fits": "checks an object default against its schema (with _fits)",

@@ -5,7 +5,6 @@ around what it writes, and as whole packages."""
 from __future__ import annotations
 
 import keyword
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,85 +12,43 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from benchmarks.catalog import make_tools
+from benchmarks.plain_models import CATALOGS, at_rules, benchmark_catalog, catalog_name, compared, model_jobs
 from codegen.errors import StubgenError
 from codegen.generate import model_batches, render_snapshot
 from codegen.generate.guard import check_tool_schemas
-from codegen.generate.model_batches import grouped_sources
 from codegen.generate.modelgen import ModelJob, datamodel_entry, model_source
-from codegen.generate.package_plan import plan_package
 from codegen.generate.plain_models import plain_source
 from codegen.identifiers import NAMING_RULES
-from codegen.snapshot import Snapshot, load_snapshot
+from codegen.snapshot import load_snapshot
 from tests.conftest import REPO
-
-CATALOGS = sorted(
-    [
-        *(REPO / "golden").glob("*/snapshot.json"),
-        *(REPO / "tests" / "fixtures" / "catalogs").glob("*.json"),
-        *(REPO / "tests" / "fixtures" / "catalogs" / "more").glob("*.json"),
-    ]
-)
-
 
 SAMPLED = 8
 """Plain tools compared per catalog and naming rules: half a datamodel-code-generator group."""
-
-
-def _benchmark() -> Snapshot:
-    return Snapshot(
-        server="bench", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tuple(make_tools(64))
-    )
-
-
-def _jobs(snapshot: Snapshot) -> Iterator[ModelJob]:
-    """The jobs `tool_workers` gives `grouped_sources`: each typable tool that takes an object."""
-    for tool in plan_package(snapshot).tools:
-        try:
-            findings = check_tool_schemas(snapshot.server, tool.tool)
-        except StubgenError:
-            continue
-        kind = tool.tool["inputSchema"].get("type", "object")
-        if findings.untypable is None and "object" in (kind if isinstance(kind, list) else [kind]):
-            yield ModelJob(tool.tool, tool.stem, tool.naming_rules)
 
 
 def _without_plain(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(model_batches, "plain_source", lambda job, entry: None)
 
 
-@pytest.mark.parametrize("path", [*CATALOGS, "benchmark"], ids=lambda path: str(path).split("/")[-2:][-1])
-def test_every_plain_module_of_a_real_catalog_is_the_one_datamodel_code_generator_makes(
-    path: Path | str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.mark.parametrize("path", [*CATALOGS, None], ids=lambda path: catalog_name(path) if path else "benchmark")
+def test_every_plain_module_of_a_real_catalog_is_the_one_datamodel_code_generator_makes(path: Path | None) -> None:
     """The tools of the catalog `plain_source` writes (up to `SAMPLED` spread over the catalog), at
     the catalog's naming rules and the current ones, against the same tools made by
-    datamodel-code-generator in groups, as a cold run makes them. (`benchmarks/plain_models.py`
-    checks every tool of every catalog.)"""
-    snapshot = _benchmark() if path == "benchmark" else load_snapshot(Path(path))
-    plain: list[tuple[ModelJob, str]] = []
+    datamodel-code-generator in groups, as a cold run makes them (`benchmarks/plain_models.py`
+    compares every tool of every catalog)."""
+    snapshot = benchmark_catalog(64) if path is None else load_snapshot(path)
     for rules in sorted({snapshot.naming_rules, NAMING_RULES}):
-        written = []
-        for job in _jobs(Snapshot(**{**_fields(snapshot), "naming_rules": rules})):
-            source = plain_source(job, datamodel_entry(job))
-            if source is not None:
-                written.append((job, source))
-        plain += written[:: -(-len(written) // SAMPLED) or 1]
-    _without_plain(monkeypatch)
-    made = grouped_sources([job for job, _ in plain])
-    for (job, source), expected in zip(plain, made, strict=True):
-        assert source == (expected.source if expected is not None else model_source("s", job)), job.stem
-
-
-def _fields(snapshot: Snapshot) -> dict[str, Any]:
-    names = ("server", "protocol_version", "capabilities", "tools", "python_names", "argument_names")
-    return {name: getattr(snapshot, name) for name in names}
+        jobs = list(model_jobs(at_rules(snapshot, rules)))
+        plain = [job for job in jobs if plain_source(job, datamodel_entry(job)) is not None]
+        pairs, _, _ = compared(plain[:: -(-len(plain) // SAMPLED) or 1])
+        for job, source, expected in pairs:
+            assert source == expected, job.stem
 
 
 def test_most_tools_of_the_real_catalogs_are_plain() -> None:
     """What the path is for: most real tools' schemas are plain (1,724 of 2,707 tools in the
     repository's catalogs when it was written; 235 of the benchmark's 300)."""
-    jobs = [job for path in CATALOGS for job in _jobs(load_snapshot(path))]
+    jobs = [job for path in CATALOGS for job in model_jobs(load_snapshot(path))]
     plain = sum(plain_source(job, datamodel_entry(job)) is not None for job in jobs)
     assert plain / len(jobs) > 0.55
 

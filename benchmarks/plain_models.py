@@ -1,0 +1,127 @@
+"""How many tools' models `plain_models` writes itself, whether every one is what datamodel-code-generator
+makes, and the CPU each way.
+
+Every typable tool of every catalog in the repository (the golden snapshots, `tests/fixtures/catalogs/`
+with `more/`) and of the benchmark's synthetic catalog, at each catalog's naming rules and the
+current ones: `plain_source`, then the same tools through datamodel-code-generator in groups as a
+cold run makes them (`model_batches.grouped_sources` with the plain path off). Prints, per catalog,
+the plain share and any tool whose two modules differ (there should be none), and the CPU per tool of
+each path. `tests/test_plain_models.py` runs a sample of the same comparison.
+
+    python benchmarks/plain_models.py [--catalog NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.catalog import make_tools  # noqa: E402
+from codegen.errors import StubgenError  # noqa: E402
+from codegen.generate import model_batches  # noqa: E402
+from codegen.generate.guard import check_tool_schemas  # noqa: E402
+from codegen.generate.modelgen import ModelJob, datamodel_entry, model_source  # noqa: E402
+from codegen.generate.package_plan import plan_package  # noqa: E402
+from codegen.generate.plain_models import plain_source  # noqa: E402
+from codegen.identifiers import NAMING_RULES  # noqa: E402
+from codegen.snapshot import Snapshot, load_snapshot  # noqa: E402
+
+CATALOGS = sorted(
+    [
+        *(ROOT / "golden").glob("*/snapshot.json"),
+        *(ROOT / "tests" / "fixtures" / "catalogs").glob("*.json"),
+        *(ROOT / "tests" / "fixtures" / "catalogs" / "more").glob("*.json"),
+    ]
+)
+
+
+def benchmark_catalog(count: int) -> Snapshot:
+    return Snapshot(
+        server="bench", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tuple(make_tools(count))
+    )
+
+
+def catalog_name(path: Path) -> str:
+    return path.parent.name if path.name == "snapshot.json" else path.stem
+
+
+def model_jobs(snapshot: Snapshot) -> Iterator[ModelJob]:
+    """The jobs `tool_workers` gives `grouped_sources`: each typable tool that takes an object."""
+    for tool in plan_package(snapshot).tools:
+        try:
+            findings = check_tool_schemas(snapshot.server, tool.tool)
+        except StubgenError:
+            continue
+        kind = tool.tool["inputSchema"].get("type", "object")
+        if findings.untypable is None and "object" in (kind if isinstance(kind, list) else [kind]):
+            yield ModelJob(tool.tool, tool.stem, tool.naming_rules)
+
+
+def at_rules(snapshot: Snapshot, rules: int) -> Snapshot:
+    return dataclasses.replace(snapshot, naming_rules=rules)
+
+
+def compared(jobs: list[ModelJob]) -> tuple[list[tuple[ModelJob, str, str]], float, float]:
+    """Each plain job with its two modules (plain, datamodel-code-generator's), and the CPU seconds of
+    `plain_source` over all jobs and of datamodel-code-generator over the plain ones."""
+    start = time.process_time()
+    written = [(job, plain_source(job, datamodel_entry(job))) for job in jobs]
+    plain_cpu = time.process_time() - start
+    plain = [(job, source) for job, source in written if source is not None]
+    original = model_batches.plain_source
+    model_batches.plain_source = lambda job, entry: None
+    try:
+        start = time.process_time()
+        made = model_batches.grouped_sources([job for job, _ in plain])
+        dcg_cpu = time.process_time() - start
+    finally:
+        model_batches.plain_source = original
+    pairs = [
+        (job, source, expected.source if expected is not None else model_source("s", job))
+        for (job, source), expected in zip(plain, made, strict=True)
+    ]
+    return pairs, plain_cpu, dcg_cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--catalog", action="append", help="only the catalogs of this name (repeatable)")
+    args = parser.parse_args()
+    catalogs: list[tuple[str, Snapshot]] = [(catalog_name(path), load_snapshot(path)) for path in CATALOGS]
+    catalogs.append(("benchmark (1,000)", benchmark_catalog(1000)))
+    if args.catalog:
+        catalogs = [(name, snapshot) for name, snapshot in catalogs if name in args.catalog]
+    totals = {"jobs": 0, "plain": 0, "differ": 0, "plain_cpu": 0.0, "dcg_cpu": 0.0}
+    real = {"jobs": 0, "plain": 0}
+    print(f"{'catalog':<24} {'rules':>5} {'tools':>6} {'plain':>6} {'differ':>6}")
+    for name, snapshot in catalogs:
+        for rules in sorted({snapshot.naming_rules, NAMING_RULES}):
+            jobs = list(model_jobs(at_rules(snapshot, rules)))
+            pairs, plain_cpu, dcg_cpu = compared(jobs)
+            differ = [job.stem for job, source, expected in pairs if source != expected]
+            print(f"{name:<24} {rules:>5} {len(jobs):>6} {len(pairs):>6} {len(differ):>6}  {' '.join(differ[:5])}")
+            totals["jobs"] += len(jobs)
+            totals["plain"] += len(pairs)
+            totals["differ"] += len(differ)
+            totals["plain_cpu"] += plain_cpu
+            totals["dcg_cpu"] += dcg_cpu
+            if not name.startswith("benchmark") and rules == NAMING_RULES:
+                real["jobs"] += len(jobs)
+                real["plain"] += len(pairs)
+    plain, jobs = totals["plain"], totals["jobs"]
+    print(f"\nall: {plain:,} of {jobs:,} jobs plain, {totals['differ']} differ")
+    print(f"real catalogs at the current naming rules: {real['plain']:,} of {real['jobs']:,} tools plain "
+          f"({real['plain'] / max(real['jobs'], 1):.0%})")  # fmt: skip
+    print(f"CPU: plain_source {1000 * totals['plain_cpu'] / max(jobs, 1):.2f} ms a job (all jobs tried); "
+          f"datamodel-code-generator in groups {1000 * totals['dcg_cpu'] / max(plain, 1):.2f} ms a plain tool")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
