@@ -72,7 +72,7 @@ CLIENT_MEMBERS = frozenset(
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _MAX_LENGTH = 80
 
-NAMING_RULES = 10
+NAMING_RULES = 11
 """The rules a new snapshot's names follow. Rules 2 keep a digit with the letters beside it in
 snake_case names (`get_s3_object(s3_key=...)`, as the models name their fields and packages are named),
 where rules 1 split it off (`get_s_3_object(s_3_key=...)`); rules 3 keep it in class names too
@@ -96,7 +96,10 @@ rules 1 to 7 keep optional; rules 9 type a `type: "array"` whose one value (`con
 that value's list (`list[int]`, `CONST_ARRAY_RULES`), where rules 1 to 8 add a one-member `Enum`
 (`list[Any] | ScoreOutputRange`); rules 10 type code mode's stubs as precisely as the models where
 rules 1 to 9 write `Any` (`PRECISE_STUB_RULES`: a tuple, the values of `patternProperties`, a
-`const` or `enum` no `Literal` holds, a type beside an `allOf`, `anyOf` or `oneOf`).
+`const` or `enum` no `Literal` holds, a type beside an `allOf`, `anyOf` or `oneOf`); rules 11 type a
+set of more than `MAX_LITERAL_VALUES` values (an `enum`, or an `anyOf` or `oneOf` of `const`s) as
+their JSON type (`str`), where rules 1 to 10 write a `Literal` of them all up to
+`MAX_LITERAL_VALUES_BEFORE_RULES_11` (`WIDE_ENUM_RULES`).
 
 A snapshot records rules 4 or later (`namingRules`) always. Rules 1 to 3 differ only where a letter is beside
 a digit (`naming_rules_apply`), so a snapshot made by them records them only when it has such a name;
@@ -311,6 +314,29 @@ models where a stub can say it and never tighter than the schema: an input tuple
 by `additionalProperties` a `dict[str, A | B]`, a `const` or `enum` no `Literal` holds its value's type
 (`float`, `list[int]`), and a `type` beside an `allOf`, `anyOf` or `oneOf` whose members say no type
 that type; so `check-scripts` refuses a wrong shape that rules 1 to 9 let through to the server."""
+
+WIDE_ENUM_RULES = 11
+"""The first naming rules that type a set of more than `MAX_LITERAL_VALUES` values as their JSON type
+(`literal_limit`), in the models, the methods and code mode's stubs alike; the runtime still refuses a
+value outside the set before the call, as it checks every call against the tool's schema."""
+
+MAX_LITERAL_VALUES = 1_000
+"""The most values rules 11 write as one `Literal`. black's time grows faster than the values (about
+0.5 ms a value at 1,000, 1.1 ms at 30,000) and each is written three times (the model, the async and
+the sync method), so a 30,000-value `enum` took 34 s of CPU to generate; at 1,000 it costs about half a
+second. The longest value sets of the real catalogs in `tests/fixtures/catalogs` have 126 (sentry),
+countries and currencies some 250, IANA time zones some 600: all keep their `Literal`."""
+
+MAX_LITERAL_VALUES_BEFORE_RULES_11 = 10_000
+"""The most values rules 1 to 10 write as one `Literal`. Those snapshots keep their output where it was
+made in reasonable time: 10,000 values took 8 s of CPU to generate, 30,000 took 34 s and 100,000 over
+four minutes, so only a package no one could wait for changes."""
+
+
+def literal_limit(rules: int) -> int:
+    """The most values one `Literal` holds under naming rules `rules` (`WIDE_ENUM_RULES`)."""
+    return MAX_LITERAL_VALUES if rules >= WIDE_ENUM_RULES else MAX_LITERAL_VALUES_BEFORE_RULES_11
+
 
 _TEMPLATE_EXPRESSION = re.compile(r"\{[^{}]*\}")
 _URI_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")

@@ -1,13 +1,19 @@
-"""Schemas that used to stop or stall model generation: huge free text, and the empty object schema."""
+"""Schemas that used to stop or stall model generation: huge free text, huge value sets, and the empty
+object schema."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from codegen.generate import generate_package, render_snapshot
+from codegen.generate.code_mode import render_code_mode
 from codegen.generate.escaping import MAX_DOCSTRING_TEXT
-from codegen.generate.modelgen import MAX_TEXT
+from codegen.generate.hub import HubSettings
+from codegen.generate.modelgen import MAX_TEXT, for_datamodel
+from codegen.identifiers import MAX_LITERAL_VALUES, MAX_LITERAL_VALUES_BEFORE_RULES_11, NAMING_RULES, WIDE_ENUM_RULES
 from codegen.snapshot import Snapshot
 from tests.conftest import forget_generated, import_generated
 
@@ -90,5 +96,71 @@ def test_five_thousand_properties_become_keyword_arguments_that_validate(tmp_pat
         models = import_generated(tmp_path, "wide.models")
         given = models.WideInput(field_0=1, field_4999=3)
         assert given.model_dump(exclude_unset=True) == {"field_0": 1, "field_4999": 3}
+    finally:
+        forget_generated(tmp_path)
+
+
+def zones(count: int) -> list[str]:
+    return [f"zone-{index:05d}" for index in range(count)]
+
+
+def test_more_values_than_one_literal_holds_are_typed_as_their_json_type() -> None:
+    """An `enum`, or an `anyOf` or `oneOf` of `const`s, past `MAX_LITERAL_VALUES` reaches
+    datamodel-code-generator as the values' JSON types, beside the union's other branches; a snapshot
+    of rules 1 to 10 keeps its `Literal` up to `MAX_LITERAL_VALUES_BEFORE_RULES_11`."""
+
+    def prepared(schema: dict[str, Any], rules: int = NAMING_RULES) -> Any:
+        return for_datamodel({"type": "object", "properties": {"zone": schema}}, None, rules)["properties"]["zone"]
+
+    assert NAMING_RULES >= WIDE_ENUM_RULES == 11
+    kept = {"type": "string", "enum": zones(MAX_LITERAL_VALUES)}
+    assert prepared(kept) == kept
+    assert prepared({"type": "string", "enum": zones(MAX_LITERAL_VALUES + 1)}) == {"type": "string"}
+    assert prepared({"enum": [*range(MAX_LITERAL_VALUES), 0.5, None]}) == {"type": ["null", "number"]}
+    branches = [{"const": zone, "title": zone} for zone in zones(MAX_LITERAL_VALUES + 1)]
+    assert prepared({"oneOf": [*branches[:1], {"type": "integer"}, *branches[1:]]}) == {
+        "oneOf": [{"type": "string"}, {"type": "integer"}]
+    }
+    assert prepared({"anyOf": [{"enum": [True, False]}, *branches]}) == {"anyOf": [{"type": ["boolean", "string"]}]}
+    assert prepared({"anyOf": branches[:MAX_LITERAL_VALUES]}) == {"anyOf": branches[:MAX_LITERAL_VALUES]}
+    earlier = {"type": "string", "enum": zones(MAX_LITERAL_VALUES_BEFORE_RULES_11)}
+    assert prepared(earlier, rules=10) == earlier
+    past = {"type": "string", "enum": zones(MAX_LITERAL_VALUES_BEFORE_RULES_11 + 1)}
+    assert prepared(past, rules=10) == {"type": "string"}
+
+
+async def test_a_thirty_thousand_value_enum_is_a_str_the_runtime_still_checks(tmp_path: Path) -> None:
+    """A 30,000-value `enum` took 34 s of CPU to generate, a `Literal` of them all written three times
+    over by black. It is typed `str` in the model, both methods and code mode's stub, and the client
+    still refuses a value outside it before anything is sent."""
+    from mcp import Client, types
+    from mcp.server.lowlevel import Server
+
+    schema = {"type": "object", "properties": {"zone": {"type": "string", "enum": zones(30_000)}}, "required": ["zone"]}
+    received: list[dict[str, Any] | None] = []
+
+    async def list_tools(_context: Any, _params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[types.Tool(name="pick", input_schema=schema)])
+
+    async def call_tool(_context: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        received.append(params.arguments)
+        return types.CallToolResult(content=[types.TextContent(type="text", text="ok")])
+
+    wide = snapshot({"name": "pick", "inputSchema": schema}, server="zones")
+    generate_package(wide, tmp_path)
+    client = (tmp_path / "zones" / "client.py").read_text(encoding="utf-8")
+    models = (tmp_path / "zones" / "_models" / "pick.py").read_text(encoding="utf-8")
+    assert client.count("        zone: str,\n") == 2
+    assert "    zone: str\n" in models and "Literal" not in models
+    stub = render_code_mode([(wide, {})], HubSettings())["zones.pyi"].decode()
+    assert "    zone: str,\n" in stub and "Literal" not in stub
+    try:
+        package = import_generated(tmp_path, "zones")
+        async with Client(Server("zones", on_list_tools=list_tools, on_call_tool=call_tool), cache=None) as session:
+            typed = package.ZonesClient(session)
+            await typed.pick(zone="zone-29999")
+            with pytest.raises(package.ToolArgumentsError, match="argument zone: 'zone-30000' is not one of"):
+                await typed.pick(zone="zone-30000")
+        assert received == [{"zone": "zone-29999"}]
     finally:
         forget_generated(tmp_path)

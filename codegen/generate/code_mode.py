@@ -46,6 +46,7 @@ from codegen.identifiers import (
     PRECISE_STUB_RULES,
     argument_names,
     escape,
+    literal_limit,
     package_name,
     pascal_case,
     plan_names,
@@ -163,7 +164,7 @@ class _ToolTypes:
                     position = position if values else len(members)
                     values += literal_values
                 if values:
-                    members.insert(position, self._literal(values) or "Any")
+                    members.insert(position, self._literal(values) or self._wide(values, depth) or "Any")
                 union = _union(members + (["None"] if schema.get("nullable") is True else []))
                 return self._base(schema, root, name, depth) if union == "Any" and self.precise else union
         all_of = schema.get("allOf")
@@ -331,6 +332,10 @@ class _ToolTypes:
         return self.renamed.get((self.stem, name)) or escape(name, TYPING_NAMES)
 
     def _literal(self, values: Sequence[Any]) -> str | None:
+        """The values as one `Literal` (and `None`), or None: one holds none of them, or more of them
+        than `literal_limit` allows."""
+        if len(values) > literal_limit(self.rules):
+            return None
         written = []
         for value in values:
             if value is None or isinstance(value, bool):
@@ -344,6 +349,12 @@ class _ToolTypes:
         members = [text for text in dict.fromkeys(written) if text != "None"]
         parts = [f"Literal[{', '.join(members)}]"] if members else []
         return _union(parts + (["None"] if "None" in written else [])) or None
+
+    def _wide(self, values: Sequence[Any], depth: int) -> str | None:
+        """The types of more values than one `Literal` holds (`literal_limit`), as the models type them; else None."""
+        if len(values) <= literal_limit(self.rules) or not self.precise:
+            return None
+        return _union([_value_type(value, depth) for value in values])
 
 
 def _value_type(value: Any, depth: int = 0) -> str:

@@ -38,6 +38,7 @@ from codegen.identifiers import (
     RUNTIME_EXPORTS,
     TASK_EXPORTS,
     escape,
+    literal_limit,
     pascal_case,
     plain_identifier,
     snake_case,
@@ -1368,9 +1369,13 @@ def for_datamodel(schema: Any, output_root: Any, naming_rules: int) -> Any:
     the same value as `enum: [value]` (equal in JSON Schema) gets `| None`. By naming rules 8 a nested
     input object's property whose `const` is also its default is required (`_fixed_values_required`),
     and by naming rules 9 an array type whose `const` is an array loses its `type` (`_typed_const_array`).
+    A set of more values than one `Literal` holds (`literal_limit`: an `enum`, or the `const`s of an
+    `anyOf` or `oneOf`) is given as their JSON types (`_widened`).
     A keyword outside `SCHEMA_KEYWORDS` is dropped, and so is a pattern pydantic's Rust engine cannot
     compile (`linear_pattern`).
     """
+
+    limit = literal_limit(naming_rules)
 
     def edit(path: Path, node: dict[str, Any]) -> dict[str, Any]:
         result: dict[str, Any] = {}
@@ -1387,6 +1392,11 @@ def for_datamodel(schema: Any, output_root: Any, naming_rules: int) -> Any:
                 key == "type" and _typed_const_array(node, naming_rules)
             ):
                 continue
+            elif key == "enum" and isinstance(value, list) and len(value) > limit:
+                if "type" not in node:
+                    result["type"] = _json_types(value)
+            elif key in ("anyOf", "oneOf") and isinstance(value, list):
+                result[key] = _widened(value, limit)
             elif key in ("description", "title") and isinstance(value, str) and len(value) > MAX_TEXT:
                 result[key] = _cut(value)
             else:
@@ -1403,6 +1413,53 @@ def for_datamodel(schema: Any, output_root: Any, naming_rules: int) -> Any:
         return result
 
     return rebuilt(schema, edit, skip=_NOT_SCHEMAS)
+
+
+def _widened(branches: list[Any], limit: int) -> list[Any]:
+    """An `anyOf`'s or `oneOf`'s branches with those that are only values (a `const` or an `enum`,
+    annotations aside) as one branch of their JSON types where it stood, when they hold more values
+    than `limit`: datamodel-code-generator would write them as one `Literal`."""
+    sets = [branch for branch in branches if _only_values(branch)]
+    values = [value for branch in sets for value in _values(branch)]
+    if len(values) <= limit:
+        return branches
+    first = sets[0]
+    kept = [branch for branch in branches if branch is first or not _only_values(branch)]
+    return [{"type": _json_types(values)} if branch is first else branch for branch in kept]
+
+
+def _only_values(branch: Any) -> bool:
+    return (
+        isinstance(branch, dict)
+        and ("const" in branch or isinstance(branch.get("enum"), list))
+        and all(key in ("const", "enum", "type") or key in ANNOTATIONS or key not in KEYWORDS for key in branch)
+    )
+
+
+def _values(branch: dict[str, Any]) -> list[Any]:
+    return [branch["const"]] if "const" in branch else list(branch["enum"])
+
+
+_JSON_TYPES = (
+    (bool, "boolean"),
+    (int, "integer"),
+    (float, "number"),
+    (str, "string"),
+    (list, "array"),
+    (dict, "object"),
+)
+
+
+def _json_types(values: list[Any]) -> list[str] | str:
+    """The JSON types of some values, in JSON Schema's `type` form (`"string"`, `["integer", "null"]`);
+    an integer beside a number is a number."""
+    kinds = {
+        "null" if value is None else next(name for kind, name in _JSON_TYPES if isinstance(value, kind))
+        for value in values
+    }
+    if "number" in kinds:
+        kinds.discard("integer")
+    return sorted(kinds) if len(kinds) > 1 else kinds.pop()
 
 
 def _typed_const_array(node: dict[str, Any], naming_rules: int) -> bool:
