@@ -237,7 +237,7 @@ def test_anything_but_the_same_bytes_into_the_same_tree_is_not_proven_unchanged(
     out = tmp_path / "out"
     published = generate_package(snapshot, out, cache=cache)
     source, method_names = snapshot.canonical_bytes(), {}
-    assert rendered_before(RenderKey(source, method_names), out, cache) == published.path
+    assert rendered_before(RenderKey(source, method_names), out, cache) == (published.path, "catalog")
     if change == "edit":
         (published.path / "models.py").write_text("# edited\n")
     elif change == "extra":

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -165,7 +164,7 @@ def _generate(run: Targets, cache: Cache, strict: bool) -> int:
         except StubgenError as error:
             failed += _failed(package.server or package.snapshot.stem, package.snapshot, error)
             continue
-        server = package.server or _server_of(inputs.source, rendered)
+        server = package.server or rendered.server
         if rendered.files is not None and hub is not None and rendered.target == hub_dir(out_dir):
             continue  # a server named like the hub: the hub's own error names it
         if hub is not None and run.code_mode and rendered.target == code_mode_dir(out_dir):
@@ -274,7 +273,7 @@ def _check(run: Targets, cache: Cache) -> int:
         except StubgenError as error:
             failed += _failed(package.server or package.snapshot.stem, package.snapshot, error)
             continue
-        server = package.server or _server_of(inputs.source, rendered)
+        server = package.server or rendered.server
         checked.append(_Checked(server, package.snapshot, rendered.target, diff))
     lacking: tuple[LeftOut, ...] = ()
     if run.hub is not None:
@@ -318,12 +317,3 @@ def _check(run: Targets, cache: Cache) -> int:
 def _where(snapshot: Path | None, package: Path) -> dict[str, str | None]:
     """The `snapshot` and `package` keys of a `--format json` object (no snapshot for the hub)."""
     return {"snapshot": shown_path(snapshot) if snapshot is not None else None, "package": package_label(package)}
-
-
-def _server_of(source: bytes, rendered: Rendered) -> str | None:
-    """The server a snapshot file given by path names (the config names its own servers): read off the
-    snapshot only when rendering did not parse it (reading a thousand tools again took 0.05 s)."""
-    if rendered.server is not None:
-        return rendered.server
-    server = json.loads(source).get("server")
-    return server if isinstance(server, str) else None

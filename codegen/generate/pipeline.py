@@ -122,7 +122,8 @@ class Rendered:
     key: RenderKey
     """What it was rendered from: its record is kept under this once it is published or compared."""
     server: str | None = None
-    """The server its snapshot names, when the snapshot was parsed to render it."""
+    """The server its snapshot names (None for the hub and code mode): parsed to render it, or kept in
+    the record that proved it current (`proof.Proven`)."""
 
 
 def load_renderer() -> None:
@@ -166,7 +167,7 @@ def render_current(
     if prove and not inputs.strict:
         proven = rendered_before(inputs.key, out_dir, cache)
         if proven is not None:
-            return Rendered(proven, None, inputs.key)
+            return Rendered(proven.folder, None, inputs.key, proven.server)
     from codegen.generate.parallel import fewer_collections
 
     with fewer_collections():  # before a fork, so that neither process's collections touch what they share
@@ -183,7 +184,7 @@ def publish_rendered(rendered: Rendered, cache: Cache, snapshot_file: tuple[Path
     if rendered.files is None:
         return Published(rendered.target, False, (), ())
     result = publish(rendered.files, rendered.target, snapshot_file)
-    remember_rendered(rendered.key, rendered.target, rendered.files, cache)
+    remember_rendered(rendered.key, rendered.target, rendered.files, cache, rendered.server)
     return result
 
 
@@ -192,7 +193,7 @@ def stale_diff(rendered: Rendered, cache: Cache, label: str) -> str:
     when current; what was rendered is recorded, so the next check proves it without rendering."""
     if rendered.files is None:
         return ""
-    remember_rendered(rendered.key, rendered.target, rendered.files, cache)
+    remember_rendered(rendered.key, rendered.target, rendered.files, cache, rendered.server)
     return diff_trees(rendered.files, read_tree(rendered.target), label)
 
 

@@ -26,7 +26,7 @@ from codegen.generate.publish import read_tree
 if TYPE_CHECKING:
     from codegen.config import HubSettings
 
-__all__ = ["RenderKey", "hub_source", "remember_rendered", "rendered_before", "tree_digest"]
+__all__ = ["Proven", "RenderKey", "hub_source", "remember_rendered", "rendered_before", "tree_digest"]
 
 
 class RenderKey(NamedTuple):
@@ -38,6 +38,14 @@ class RenderKey(NamedTuple):
     renames: Mapping[str, str] | None = None
     """Stated renames: the deprecated aliases they keep are part of the package."""
     sync_client: bool = True
+
+
+class Proven(NamedTuple):
+    """A package folder proven current, and the server its snapshot names (None for the hub and code
+    mode), kept in the record so that a proven package's snapshot is never parsed."""
+
+    folder: Path
+    server: str | None
 
 
 def _record_key(key: RenderKey) -> str:
@@ -70,13 +78,16 @@ def hub_source(snapshots: Sequence[tuple[bytes, Mapping[str, str]]], settings: H
     return b"hub\0" + json.dumps(parts, ensure_ascii=False).encode("utf-8")
 
 
-def remember_rendered(key: RenderKey, folder: Path, files: Mapping[str, bytes], cache: Cache) -> None:
+def remember_rendered(
+    key: RenderKey, folder: Path, files: Mapping[str, bytes], cache: Cache, server: str | None = None
+) -> None:
     """Record that this generator rendered `key` (snapshot bytes or a `hub_source`, method names,
-    renames, sync twin or none) into exactly `files`, for the folder `folder`."""
-    cache.put(_record_key(key), json.dumps([folder.name, tree_digest(files)]))
+    renames, sync twin or none) into exactly `files`, for the folder `folder`, from a snapshot of
+    `server` (None: the hub, code mode)."""
+    cache.put(_record_key(key), json.dumps([folder.name, tree_digest(files), server]))
 
 
-def rendered_before(key: RenderKey, out_dir: Path, cache: Cache) -> Path | None:
+def rendered_before(key: RenderKey, out_dir: Path, cache: Cache) -> Proven | None:
     """The package folder under `out_dir` when this generator rendered `key` into it and it holds
     exactly that tree now, else None ("not proven": render to find out).
 
@@ -85,10 +96,12 @@ def rendered_before(key: RenderKey, out_dir: Path, cache: Cache) -> Path | None:
     """
     record = cache.get(_record_key(key))
     try:
-        name, digest = json.loads(record or "null")
+        name, digest, server = json.loads(record or "null")
     except (ValueError, TypeError):
         return None
     if not isinstance(name, str) or Path(name).name != name or name in ("", ".", ".."):
         return None
+    if not isinstance(server, str | type(None)):
+        return None
     folder = out_dir / name
-    return folder if tree_digest(read_tree(folder)) == digest else None
+    return Proven(folder, server) if tree_digest(read_tree(folder)) == digest else None
