@@ -15,8 +15,9 @@ import sys
 from pathlib import Path
 
 from codegen.generate import generate_package, package_dir
-from codegen.generate.code_mode import code_mode_dir, render_code_mode
-from codegen.generate.hub import HubSettings, generate_hub, hub_dir, render_hub
+from codegen.generate.code_mode import render_code_mode
+from codegen.generate.hub import HubSettings, generate_hub, render_hub
+from codegen.generate.pipeline import code_mode_dir, hub_dir
 from codegen.generate.publish import publish
 from codegen.generate.runtime_folder import runtime_dir
 from codegen.snapshot import Snapshot, load_snapshot

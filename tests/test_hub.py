@@ -27,8 +27,9 @@ from codegen.errors import StubgenError
 from codegen.generate import Cache, generate_package, hub_build, pipeline
 from codegen.generate.build import build_package
 from codegen.generate.escaping import python_literal
-from codegen.generate.hub import build_hub, hub_dir, render_hub
+from codegen.generate.hub import build_hub, render_hub
 from codegen.generate.hub import generate_hub as write_hub
+from codegen.generate.pipeline import hub_dir
 from codegen.generate.publish import diff_trees, read_tree
 from codegen.identifiers import HUB_MEMBERS, qualified_tools
 from codegen.runtime._hub_runtime import GeneratedHub, GeneratedSyncHub

@@ -37,7 +37,7 @@ from codegen.generate.headers import DO_NOT_EDIT
 from codegen.generate.hub import HubSettings
 from codegen.generate.member_names import TAG_LENGTH
 from codegen.generate.piecewise_black import formatted
-from codegen.generate.pipeline import Rendered
+from codegen.generate.pipeline import Rendered, code_mode_dir
 from codegen.generate.proof import RenderKey, hub_source, remember_rendered, rendered_before
 from codegen.generate.templating import jinja_environment
 from codegen.identifiers import (
@@ -62,7 +62,6 @@ __all__ = [
     "CODE_MODE_PACKAGE",
     "CodeModeBuild",
     "build_code_mode",
-    "code_mode_dir",
     "module_name",
     "module_stubs",
     "remember",
@@ -76,10 +75,6 @@ PACKAGE_NAMES = frozenset({"describe", "functions", "hints", "run_code", "search
 TYPING_NAMES = frozenset({"Any", "Literal", "NotRequired", "TypedDict"})
 _MAX_DEPTH = 40
 """Schemas nested deeper than this (without a named type in between) are typed `Any`."""
-
-
-def code_mode_dir(out_dir: Path) -> Path:
-    return out_dir / CODE_MODE_PACKAGE
 
 
 def module_name(server: str) -> str:

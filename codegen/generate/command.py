@@ -5,21 +5,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from codegen import console
 from codegen.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, StubgenError
 from codegen.generate.cache import Cache
-from codegen.generate.code_mode import CodeModeBuild, code_mode_clash, code_mode_dir, report_tokens
-from codegen.generate.hub import hub_dir
-from codegen.generate.hub_build import HubInput, HubSources, LeftOut, code_mode_build, hub_rendered, hub_sources
 from codegen.generate.parallel import warm_workers
 from codegen.generate.pipeline import (
     PackageInputs,
     Rendered,
     announce_package,
     announce_runtime,
+    code_mode_dir,
+    hub_dir,
     note_stray_packages,
     package_label,
     publish_rendered,
@@ -30,6 +30,11 @@ from codegen.generate.publish import recover_output
 from codegen.generate.runtime_folder import check_runtime, prune_runtime, publish_runtime, runtime_dir
 from codegen.options import OutPath, cache_for, cache_option, config_options, load_project, shown_path
 from codegen.snapshot import read_snapshot_bytes
+
+if TYPE_CHECKING:  # the hub's and code mode's modules load only for a run with a hub (a third of a no-op run's imports)
+    from codegen.config import ProjectConfig
+    from codegen.generate.code_mode import CodeModeBuild
+    from codegen.generate.hub_build import HubSources, LeftOut
 
 
 @dataclass(frozen=True)
@@ -74,7 +79,7 @@ def _targets(
         if code_mode and not with_hub:
             raise click.UsageError("--code-mode calls every tool through the hub: pass --hub as well")
         paths = [Path(target) for target in targets]
-        hub = HubSources(tuple(HubInput(path, {}) for path in paths)) if with_hub else None
+        hub = _hub_of_files(paths) if with_hub else None
         return Targets(tuple(PackageSource(None, path, {}, {}) for path in paths), out, hub, code_mode=code_mode)
     if any(target.endswith(".json") for target in targets):
         raise click.UsageError("give either server ids from the config or snapshot .json files, not both")
@@ -96,12 +101,24 @@ def _targets(
         )
         for server in servers
     )
-    hub = hub_sources(config) if config.hub or with_hub else None
+    hub = _hub_of_config(config) if config.hub or with_hub else None
     code_mode = code_mode or config.code_mode
     flagged = {hub_dir(out_dir).name} if hub else set()
     flagged |= {code_mode_dir(out_dir).name} if code_mode else set()
     kept = None if targets else frozenset(config.package_names() | flagged)
     return Targets(packages, out_dir, hub, config.strict, config.sync_client, code_mode, kept)
+
+
+def _hub_of_files(paths: list[Path]) -> HubSources:
+    from codegen.generate.hub_build import HubInput, HubSources
+
+    return HubSources(tuple(HubInput(path, {}) for path in paths))
+
+
+def _hub_of_config(config: ProjectConfig) -> HubSources:
+    from codegen.generate.hub_build import hub_sources
+
+    return hub_sources(config)
 
 
 @click.command("generate")
@@ -168,6 +185,9 @@ def _generate(run: Targets, cache: Cache, strict: bool) -> int:
         if rendered.files is not None and hub is not None and rendered.target == hub_dir(out_dir):
             continue  # a server named like the hub: the hub's own error names it
         if hub is not None and run.code_mode and rendered.target == code_mode_dir(out_dir):
+            from codegen.generate.code_mode import code_mode_clash
+            from codegen.generate.hub_build import HubSources
+
             # Published, it would replace the code-mode package; in the hub, the hub would route to it.
             failed += _failed(server, package.snapshot, code_mode_clash(server or package.snapshot.stem))
             hub = HubSources(tuple(each for each in hub.servers if each.snapshot != package.snapshot), hub.settings)
@@ -176,6 +196,8 @@ def _generate(run: Targets, cache: Cache, strict: bool) -> int:
     lacking: tuple[LeftOut, ...] = ()
     hub_built = False
     if hub is not None:
+        from codegen.generate.hub_build import code_mode_build, hub_rendered
+
         try:
             built = hub_rendered(hub, out_dir, cache)
         except StubgenError as error:
@@ -212,6 +234,8 @@ def _generate(run: Targets, cache: Cache, strict: bool) -> int:
             changes = {"written": list(result.written), "removed": list(result.removed)}
             console.emit(item.server, "generated", **_where(item.snapshot, result.path), **changes)
             if code is not None and result.path == code.target:
+                from codegen.generate.code_mode import report_tokens
+
                 report_tokens(code)
         else:
             console.emit(item.server, "unchanged", **_where(item.snapshot, result.path))
@@ -277,6 +301,8 @@ def _check(run: Targets, cache: Cache) -> int:
         checked.append(_Checked(server, package.snapshot, rendered.target, diff))
     lacking: tuple[LeftOut, ...] = ()
     if run.hub is not None:
+        from codegen.generate.hub_build import code_mode_build, hub_rendered
+
         try:
             built = hub_rendered(run.hub, run.out_dir, cache)
         except StubgenError as error:

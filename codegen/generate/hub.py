@@ -22,7 +22,7 @@ from codegen.generate.cache import Cache
 from codegen.generate.contract import ANY_ARGUMENTS, skips_sdk_output_check
 from codegen.generate.escaping import python_literal
 from codegen.generate.piecewise_black import formatted
-from codegen.generate.pipeline import Rendered, publish_rendered
+from codegen.generate.pipeline import Rendered, hub_dir, publish_rendered
 from codegen.generate.proof import RenderKey, hub_source
 from codegen.generate.publish import Published
 from codegen.generate.runtime_folder import publish_runtime
@@ -40,7 +40,6 @@ __all__ = [
     "build_hub",
     "catalog_json",
     "generate_hub",
-    "hub_dir",
     "render_hub",
 ]
 
@@ -67,11 +66,6 @@ class HubSpec:
     filters: tuple[tuple[str, str], ...]
     """Each filtered server's id and its `ToolFilter(...)` as a Python expression, sorted, for the run time."""
     live_tools: LiveTools
-
-
-def hub_dir(out_dir: Path) -> Path:
-    """The hub package's folder, beside the servers' packages."""
-    return out_dir / HUB_PACKAGE
 
 
 def render_hub(

@@ -15,8 +15,8 @@ from codegen import console
 from codegen.config import HubSettings, ProjectConfig
 from codegen.errors import StubgenError
 from codegen.generate.cache import Cache
-from codegen.generate.hub import hub_dir, render_hub
-from codegen.generate.pipeline import Rendered, stale_diff
+from codegen.generate.hub import render_hub
+from codegen.generate.pipeline import Rendered, hub_dir, stale_diff
 from codegen.generate.proof import RenderKey, hub_source, rendered_before
 from codegen.generate.publish import read_tree
 from codegen.snapshot import Snapshot, parse_snapshot, read_snapshot_bytes

@@ -16,7 +16,7 @@ from codegen.generate.cache import Cache
 from codegen.generate.proof import RenderKey, remember_rendered, rendered_before
 from codegen.generate.publish import MARKER, Published, diff_trees, publish, read_tree
 from codegen.generate.runtime_folder import RUNTIME_PACKAGE
-from codegen.identifiers import package_name
+from codegen.identifiers import CODE_MODE_PACKAGE, HUB_PACKAGE, package_name
 from codegen.options import shown_path
 from codegen.snapshot import Snapshot, parse_snapshot
 
@@ -39,6 +39,16 @@ __all__ = [
 def package_dir(snapshot: Snapshot, out_dir: Path) -> Path:
     """The folder a snapshot's package lives in: the server id in snake_case, under `out_dir`."""
     return out_dir / package_name(snapshot.server)
+
+
+def hub_dir(out_dir: Path) -> Path:
+    """The hub package's folder, beside the servers' packages."""
+    return out_dir / HUB_PACKAGE
+
+
+def code_mode_dir(out_dir: Path) -> Path:
+    """The code-mode package's folder, beside the hub's."""
+    return out_dir / CODE_MODE_PACKAGE
 
 
 def stray_packages(out_dir: Path, kept: Collection[str]) -> list[Path]:

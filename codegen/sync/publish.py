@@ -16,6 +16,8 @@ from codegen.generate.pipeline import (
     PackageInputs,
     announce_package,
     announce_runtime,
+    code_mode_dir,
+    hub_dir,
     package_dir,
     publish_rendered,
     render_current,
@@ -100,8 +102,10 @@ def publish_hub(
     so: an error when this run was to list it (`listed`), else one warning naming what to run, since a
     user adding servers one at a time syncs each by name.
     """
-    from codegen.generate.hub import hub_dir  # the hub's modules load only for a project with a hub
-    from codegen.generate.hub_build import hub_rendered, hub_sources
+    from codegen.generate.hub_build import (  # the hub's modules load only for a project with a hub
+        hub_rendered,
+        hub_sources,
+    )
 
     try:
         built = hub_rendered(hub_sources(config), output, cache)
@@ -130,7 +134,6 @@ def publish_hub(
 
 def publish_code_mode(config: ProjectConfig, output: Path, cache: Cache, runtime: RuntimeChanges) -> bool:
     """Regenerate `<output>/code_mode/` from the snapshots on disk, as the hub is; False when it could not be."""
-    from codegen.generate.code_mode import code_mode_dir
     from codegen.generate.hub_build import code_mode_build, hub_sources
 
     try:

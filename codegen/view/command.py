@@ -15,11 +15,11 @@ from codegen.errors import EXIT_ERROR, EXIT_OK, StubgenError
 from codegen.fsutil import lookup_refused, what_to_check
 from codegen.generate.build import build_package
 from codegen.generate.cache import Cache
-from codegen.generate.code_mode import code_mode_dir
-from codegen.generate.hub import hub_dir
 from codegen.generate.hub_build import code_mode_build, hub_rendered, hub_sources
 from codegen.generate.pipeline import (
     PackageInputs,
+    code_mode_dir,
+    hub_dir,
     package_dir,
     package_label,
     render_current,
