@@ -46,11 +46,11 @@ def test_every_plain_module_of_a_real_catalog_is_the_one_datamodel_code_generato
 
 
 def test_most_tools_of_the_real_catalogs_are_plain() -> None:
-    """What the path is for: most real tools' schemas are plain (1,724 of 2,707 tools in the
-    repository's catalogs when it was written; 235 of the benchmark's 300)."""
+    """What the path is for: most real tools' schemas are plain (2,083 of 2,407 tools of the
+    repository's catalogs, at their own naming rules, when it was written)."""
     jobs = [job for path in CATALOGS for job in model_jobs(load_snapshot(path))]
     plain = sum(plain_source(job, datamodel_entry(job)) is not None for job in jobs)
-    assert plain / len(jobs) > 0.55
+    assert plain / len(jobs) > 0.6
 
 
 def test_a_package_is_the_same_bytes_with_and_without_plain_modules(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -63,14 +63,15 @@ def test_a_package_is_the_same_bytes_with_and_without_plain_modules(monkeypatch:
 
 
 # Schemas drawn in and around what `plain_models` writes: names it takes and names it leaves
-# (camelCase, digits, hyphens, keywords, pydantic's and the module's own names, collisions), texts
-# with quotes, escapes and wide characters, long lines, enums, unions, nested objects, arrays,
-# definitions, constraints and output defaults.
+# (camelCase, digits, hyphens, keywords, pydantic's and the module's own names, names that are one
+# attribute once made snake_case), texts with quotes, escapes and wide characters, long lines, enums,
+# unions, nested objects, arrays, definitions, constraints and output defaults.
 _NAMES = st.one_of(
     st.from_regex(r"[a-z][a-z0-9]{0,6}(_[a-z0-9]{1,5}){0,3}", fullmatch=True),
     st.from_regex(r"[a-z]{1,6}([A-Z][a-z]{1,5}){1,3}", fullmatch=True),
     st.sampled_from(["id", "type", "list", "str", "dict", "json", "schema", "copy", "class", "from", "model_config"]),
     st.sampled_from(["userID", "s3Key", "x-y", "Upper", "data", "items", "tags", "a1b", "field", "none"]),
+    st.sampled_from(["userName", "user_name", "user-name", "user_name_1"]),  # one attribute for several
     st.sampled_from(sorted(keyword.kwlist)),
 )
 _TEXT = st.one_of(

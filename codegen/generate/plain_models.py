@@ -119,15 +119,17 @@ class _Module:
             "        alias_generator=to_camel,",
             "    )",
         ]
+        named = [(wire, *_attribute(wire)) for wire in properties]
+        if not self.digits and any(character.isdigit() for wire in properties for character in wire):
+            raise _NotPlain
+        given = {attribute for _, attribute, _ in named}
         attributes: set[str] = set()
-        for wire, inner in properties.items():
-            attribute, alias = _attribute(wire)
-            if not self.digits and any(character.isdigit() for character in wire):
-                raise _NotPlain
+        for wire, attribute, alias in named:
             if attribute in attributes:
-                raise _NotPlain
+                # `locationId` beside `location_id`: datamodel-code-generator numbers the second
+                attribute, alias = _numbered(attribute, attributes | given), _aliases(wire)
             attributes.add(attribute)
-            lines += self.field(attribute, alias, inner, wire in required, f"{name}{_pascal(wire)}", context)
+            lines += self.field(attribute, alias, properties[wire], wire in required, f"{name}{_pascal(wire)}", context)
         self.classes.append("\n".join(lines))
 
     def field(
@@ -276,7 +278,21 @@ def _attribute(wire: Any) -> tuple[str, list[str]]:
         return attribute, []
     if attribute == wire:
         return attribute, [f'alias="{wire}"']
-    return attribute, [f'validation_alias="{wire}"', f'serialization_alias="{wire}"']  # `modelgen._keyword_aliases`
+    return attribute, _aliases(wire)
+
+
+def _aliases(wire: str) -> list[str]:
+    """The keywords of a wire name that is not its attribute's (`modelgen._keyword_aliases`)."""
+    return [f'validation_alias="{wire}"', f'serialization_alias="{wire}"']
+
+
+def _numbered(attribute: str, taken: set[str]) -> str:
+    """A second property's attribute named like one before it, numbered as datamodel-code-generator
+    numbers it (`_1`); where that is taken too (a third, or a property named so), not plain."""
+    numbered = f"{attribute}_1"
+    if numbered in taken:
+        raise _NotPlain
+    return numbered
 
 
 def _pascal(wire: str) -> str:
