@@ -616,6 +616,31 @@ async def test_connect_from_config_names_a_stdio_server_that_serves_http(
     assert "\n" not in str(failed.value)
 
 
+async def test_connect_from_config_names_a_stdio_server_that_waits_for_a_sign_in(
+    notes_and_weather: Any, tmp_path: Path
+) -> None:
+    """@a-bonus/google-docs-mcp 1.11.3 with no stored token listens for the redirect of the sign-in URL
+    it prints: the hub said it serves HTTP (the twenty-first round), as `snapshot` did."""
+    Hub, HubError = notes_and_weather.Hub, notes_and_weather.HubError
+    waits = [str(SERVERS / "raw_server.py"), "--mode", "waits-for-sign-in"]
+    config = write_config(
+        tmp_path,
+        "[tool.mcp-stubgen]\n"
+        f"[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(PY)}\nargs = {json.dumps(waits)}\n"
+        "connect_timeout = 1\n",
+    )
+    with pytest.raises(HubError) as failed:
+        async with Hub.connect_from_config(config, servers=["weather"]):
+            pass
+    assert re.match(
+        r"hub: server 'weather' could not connect \(StubgenError: server 'weather': no answer to the handshake "
+        r"within 1s; it waits for a sign-in in a browser \(it printed a sign-in URL that returns to "
+        r"http://localhost:\d+\)",
+        str(failed.value),
+    ), str(failed.value)
+    assert "\n" not in str(failed.value)
+
+
 def test_openai_strict_mode_closes_or_refuses_a_nullable_object_as_any_object() -> None:
     """`type: ["object", "null"]` (zod's `.nullable()`) is an object too: a nullable map was marked
     strict with its extra properties open, which strict mode refuses, and a nullable bare object

@@ -221,6 +221,38 @@ def test_a_server_that_listens_on_a_port_without_a_word_is_named_an_http_server_
     assert previous.read_bytes() == PREVIOUS
 
 
+def test_a_server_that_waits_for_a_browser_sign_in_is_named_so_not_an_http_server(  # type: ignore[no-untyped-def]
+    previous: Path, run_cli
+) -> None:
+    """@a-bonus/google-docs-mcp 1.11.3 with no stored token prints a sign-in URL to stderr and listens
+    on a loopback port for its redirect: the line said it "serves HTTP, not stdio: start it in its stdio
+    mode", of a stdio server that needed a sign-in once (the twenty-first round)."""
+    result = run_cli(
+        "snapshot",
+        "--name",
+        "raw",
+        "--out",
+        previous,
+        "--connect-timeout",
+        "1",
+        "--",
+        PY,
+        RAW,
+        "--mode",
+        "waits-for-sign-in",
+    )
+    assert result.exit_code == 2
+    assert_one_line_error(
+        result.stderr,
+        r"^error: server 'raw': no answer to the handshake within 1s; it waits for a sign-in in a browser \(it "
+        r"printed a sign-in URL that returns to http://localhost:\d+\): sign in once by running its command in a "
+        r"terminal, or its own sign-in command if its documentation names one \(often auth or login\), so that it "
+        r"keeps the token; then try again; its last stderr lines: ",
+    )
+    assert "serves HTTP" not in result.stderr
+    assert previous.read_bytes() == PREVIOUS
+
+
 def test_garbage_on_stdout_is_skipped_not_fatal(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     result = run_cli("snapshot", "--name", "raw", "--out", tmp_path / "raw.json", "--", PY, RAW, "--mode", "garbage")
     assert result.exit_code == 0, result.stderr

@@ -1492,6 +1492,8 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         message = later
     elif diagnostics.http_status is not None:
         message = _http_status_message(server, diagnostics.http_status, _answered(leaf), diagnostics.bearer_asked)
+    elif isinstance(leaf, TimeoutError) and (redirect := _sign_in_redirect(diagnostics)):
+        message = _waits_for_sign_in(server, redirect)
     elif diagnostics.serves_http and isinstance(leaf, TimeoutError):
         message = _serves_http(server, diagnostics)
     else:
@@ -1541,6 +1543,35 @@ def _serves_http(server: ServerConfig, diagnostics: _Diagnostics) -> str:
         f"{diagnostics.serves_http}, so it serves HTTP, not stdio: start it in its stdio mode (often a "
         "--stdio or --transport stdio option), or "
         + server.advise("give its URL as the server's `url`", "snapshot it with --url")
+    )
+
+
+def _sign_in_redirect(diagnostics: _Diagnostics) -> str:
+    """Where the sign-in URL a stdio server printed returns to, when that is this machine: a server
+    with no stored token that starts a browser sign-in (an OAuth `redirect_uri` on localhost) and
+    answers nothing until the browser comes back, as @a-bonus/google-docs-mcp 1.11.3 does. It
+    listens on that port, which alone would name it an HTTP server. "" when it printed none."""
+    text = "\n".join(diagnostics.stray.lines)
+    with contextlib.suppress(OSError, ValueError):
+        diagnostics.stderr_log.seek(0)
+        text += "\n" + diagnostics.stderr_log.read()
+    for found in _REDIRECT_URI.finditer(text):
+        redirect = unquote(found.group(1))
+        if urlsplit(redirect).hostname in _LOOPBACK_HOSTS:
+            return redirect
+    return ""
+
+
+_REDIRECT_URI = re.compile(r"[?&]redirect_uri=([^&\s\"'<>]+)")
+_LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def _waits_for_sign_in(server: ServerConfig, redirect: str) -> str:
+    return (
+        f"server {server.name!r}: no answer to the handshake within {server.timeouts.connect:g}s; it waits "
+        f"for a sign-in in a browser (it printed a sign-in URL that returns to {redirect}): sign in once by "
+        "running its command in a terminal, or its own sign-in command if its documentation names one (often "
+        "auth or login), so that it keeps the token; then try again"
     )
 
 
