@@ -49,6 +49,12 @@ def assert_one_line_error(stderr: str, pattern: str) -> None:
     [
         ("crash-start", r"closed the connection during start-up.*last stderr lines: fatal: missing configuration"),
         (
+            "exit-silently",
+            r"closed the connection during start-up; check that `command` starts an MCP server; it exited with "
+            r"status 1 and wrote nothing to stderr or stdout \(as a server often does for a setting it lacks: check "
+            r"the variables and arguments its documentation asks for\)$",
+        ),
+        (
             "stdout-banner-exit",
             r"closed the connection during start-up; check that `command` starts an MCP server; its stdout lines "
             r"that are not JSON-RPC: example-mcp v1.0 \| To complete installation: \| example-mcp-install \| "

@@ -245,7 +245,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                             warn(_started_again_after_exit(attempt))
                             started = None
                             continue
-                        diagnostics.stray = session.stray
+                        diagnostics.stray, diagnostics.process = session.stray, session.started.process
                         result, ttls = _failure(attempt, error, diagnostics), []
                     await session.close_input()
                     yield result, _fresh_seconds(ttls)
@@ -1500,13 +1500,34 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         message = _cause(server, leaf)
     if server.command is None:
         return message
+    said = _stray_stdout(diagnostics, secrets) + _stderr_tail(diagnostics, secrets)
     return (
         message
-        + _stray_stdout(diagnostics, secrets)
-        + _stderr_tail(diagnostics, secrets)
+        + (said or _silent_exit(leaf, diagnostics))
         + _unpassed_variables(server, diagnostics)
         + _npx_asked(server, diagnostics)
     )
+
+
+def _silent_exit(leaf: BaseException, diagnostics: _Diagnostics) -> str:
+    """How a stdio server that closed the connection without a word on stderr or stdout ended:
+    minimax-mcp-js 0.0.18 exits with status 1, saying nothing, when `MINIMAX_API_KEY` is unset, and
+    the line said only to check that `command` starts an MCP server, which it does."""
+    closed = isinstance(leaf, ConnectionClosed) or _error_answer(leaf)[0] == CONNECTION_CLOSED
+    if not closed or diagnostics.process is None:
+        return ""
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        status = diagnostics.process.wait(_EXIT_WAIT)
+        if status >= 0:  # not a signal: the server ended itself
+            return (
+                f"; it exited with status {status} and wrote nothing to stderr or stdout (as a server often does "
+                "for a setting it lacks: check the variables and arguments its documentation asks for)"
+            )
+    return ""
+
+
+_EXIT_WAIT = 1.0
+"""Seconds a server that closed its stdout gets to finish exiting before its status is read."""
 
 
 def _npx_asked(server: ServerConfig, diagnostics: _Diagnostics) -> str:

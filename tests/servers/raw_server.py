@@ -292,6 +292,8 @@ def main() -> None:
         secret = os.environ.get("API_KEY", "")
         sys.stderr.write(f"cannot log in with {secret} " + "." * (600 - len(secret) // 2) + "\n")
         sys.exit(4)
+    if mode == "exit-silently":  # minimax-mcp-js 0.0.18 without MINIMAX_API_KEY: no word anywhere
+        sys.exit(1)
     if mode == "crash-start":
         sys.stderr.write("fatal: missing configuration file settings.ini\n")
         sys.exit(3)
