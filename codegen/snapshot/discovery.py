@@ -22,6 +22,7 @@ import json
 import math
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -1118,12 +1119,13 @@ def _not_runnable(config: ServerConfig, env: dict[str, str]) -> str:
     split it into `args`."""
     assert config.command is not None
     server, command = config.name, config.command
-    words = command.split()
-    if len(words) > 1 and shutil.which(program_path(replace(config, command=words[0])), path=search_path(env)):
+    split = _program_and_arguments(config, env)
+    if split is not None:
+        program, arguments = split
         return f"server {server!r}: command {command!r} is a program and its arguments; " + config.advise(
-            f"give the program alone in `command` and the rest in `args`: command = {json.dumps(words[0])}, "
-            f"args = {json.dumps([*words[1:], *config.args], ensure_ascii=False)}",
-            f"give them as separate words after --: -- {' '.join(words)}",
+            f"give the program alone in `command` and the rest in `args`: command = {json.dumps(program)}, "
+            f"args = {json.dumps([*arguments, *config.args], ensure_ascii=False)}",
+            f"give them as separate words after --: -- {shlex.join([program, *arguments])}",
         )
     if os.path.dirname(command):
         candidates = [program_path(config)]
@@ -1147,6 +1149,29 @@ def _not_runnable(config: ServerConfig, env: dict[str, str]) -> str:
     if os.path.dirname(command):
         return f"server {server!r}: {named(candidates[0])} does not exist; check the path"
     return f"server {server!r}: command {command!r} not found; install it, or give the program's full path"
+
+
+def _program_and_arguments(config: ServerConfig, env: dict[str, str]) -> tuple[str, list[str]] | None:
+    """`command` as a program and its arguments, when its first words name a program: the fewest
+    that do, so a path with spaces in it (`/srv/my servers/venv/bin/python`) stays whole, and each
+    argument the longest run of words that names a file or folder, else one word. None when no
+    run of words before the last names a program."""
+    assert config.command is not None
+    words = config.command.split()
+    folder = str(config.cwd) if config.cwd is not None else os.getcwd()
+    for end in range(1, len(words)):
+        program = " ".join(words[:end])
+        if shutil.which(program_path(replace(config, command=program)), path=search_path(env)):
+            arguments, start = [], end
+            while start < len(words):
+                start, taken = next(
+                    (stop, " ".join(words[start:stop]))
+                    for stop in range(len(words), start, -1)
+                    if stop == start + 1 or os.path.exists(os.path.join(folder, " ".join(words[start:stop])))
+                )
+                arguments.append(taken)
+            return program, arguments
+    return None
 
 
 def _or_skip(server: ServerConfig, listing: _Listing) -> str:
