@@ -581,6 +581,22 @@ async def test_connect_from_config_launches_servers_as_the_project_config_says(
         Hub.connect_from_config(config, servers=["wether"])
 
 
+@pytest.mark.parametrize("given", [["weather"], "weather"])
+def test_connect_from_config_given_server_ids_where_the_config_goes_says_to_name_them_as_servers(
+    notes_and_weather: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: Any
+) -> None:
+    """`Hub.connect_from_config(["biblio"])` was a `TypeError` traceback from `os.fspath`, and
+    `Hub.connect_from_config("biblio")` "biblio: config file not found" (the twenty-first round): the
+    first argument is the config file, the servers a keyword."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(notes_and_weather.HubError) as failed:
+        notes_and_weather.Hub.connect_from_config(given)
+    assert str(failed.value) == (
+        f"hub: connect_from_config's first argument is the config file, not {given!r}; "
+        "name the servers to connect with servers=[...]"
+    )
+
+
 @pytest.mark.parametrize(
     ("mode", "why"),
     [
