@@ -55,6 +55,12 @@ def assert_one_line_error(stderr: str, pattern: str) -> None:
             r"the variables and arguments its documentation asks for\)$",
         ),
         (
+            "exit-done",
+            r"closed the connection during start-up; check that `command` starts an MCP server; it exited with "
+            r"status 0 and wrote nothing to stderr or stdout \(as a program that serves nothing does, or one that "
+            r"needs a subcommand or an option to serve MCP\)$",
+        ),
+        (
             "stdout-banner-exit",
             r"closed the connection during start-up; check that `command` starts an MCP server; its stdout lines "
             r"that are not JSON-RPC: example-mcp v1.0 \| To complete installation: \| example-mcp-install \| "

@@ -1537,16 +1537,22 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
 def _silent_exit(leaf: BaseException, diagnostics: _Diagnostics) -> str:
     """How a stdio server that closed the connection without a word on stderr or stdout ended:
     minimax-mcp-js 0.0.18 exits with status 1, saying nothing, when `MINIMAX_API_KEY` is unset, and
-    the line said only to check that `command` starts an MCP server, which it does."""
+    the line said only to check that `command` starts an MCP server, which it does. A status from a
+    signal (the server stopped by the session's end) says nothing of why it ended."""
     closed = isinstance(leaf, ConnectionClosed) or _error_answer(leaf)[0] == CONNECTION_CLOSED
     if not closed or diagnostics.process is None:
         return ""
     with contextlib.suppress(subprocess.TimeoutExpired):
         status = diagnostics.process.wait(_EXIT_WAIT)
-        if status >= 0:  # not a signal: the server ended itself
+        if status > 0:
             return (
                 f"; it exited with status {status} and wrote nothing to stderr or stdout (as a server often does "
                 "for a setting it lacks: check the variables and arguments its documentation asks for)"
+            )
+        if status == 0:  # @primeuix/mcp 1.0.1, a library whose command runs nothing
+            return (
+                "; it exited with status 0 and wrote nothing to stderr or stdout (as a program that serves "
+                "nothing does, or one that needs a subcommand or an option to serve MCP)"
             )
     return ""
 

@@ -294,6 +294,8 @@ def main() -> None:
         sys.exit(4)
     if mode == "exit-silently":  # minimax-mcp-js 0.0.18 without MINIMAX_API_KEY: no word anywhere
         sys.exit(1)
+    if mode == "exit-done":  # @primeuix/mcp 1.0.1, a library whose command runs nothing: status 0
+        sys.exit(0)
     if mode == "crash-start":
         sys.stderr.write("fatal: missing configuration file settings.ini\n")
         sys.exit(3)
