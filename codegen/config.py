@@ -34,8 +34,9 @@ _VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(:-|\})")
 empty, itself expanded: `${VAR:-${OTHER}}`)."""
 _INPUT_VARIABLE = re.compile(r"\$\{input:[^}]*\}")
 _ANY_VARIABLE = re.compile(r"\$\{[^}]*\}")
-_FOREIGN_KEYS = ("alwaysAllow", "autoApprove", "timeout")
-"""Keys of other MCP clients' servers files that mean nothing to discovery (tool approval, their own timeouts)."""
+_FOREIGN_KEYS = ("alwaysAllow", "autoApprove", "description", "timeout")
+"""Keys of other MCP clients' servers files that mean nothing to discovery (tool approval, their own
+timeouts, a description of the server for a model: modular-mcp's and Gemini CLI's)."""
 PROTOCOLS = ("auto", "legacy")
 _URL_TRANSPORTS = {"http": "http", "streamable-http": "http", "streamableHttp": "http", "sse": "sse"}
 _PROJECT_KEYS = frozenset({

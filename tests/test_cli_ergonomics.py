@@ -293,6 +293,40 @@ def test_a_command_with_its_arguments_in_it_says_to_move_them_to_args(tmp_path: 
     ]
 
 
+def test_a_program_and_its_arguments_in_command_are_told_apart_in_paths_with_spaces(  # type: ignore[no-untyped-def]
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:
+    """`command = "/x/my servers/fast venv/bin/python /x/my servers/server.py"` said "does not exist;
+    check the path", of a program that is there: the split at the first space named no program (found
+    in the twenty-first round). The words that name the program, and each argument that names a
+    file, are kept whole, and the ad hoc form quotes them."""
+    folder = tmp_path / "my servers"
+    (folder / "fast venv").mkdir(parents=True)
+    (folder / "fast venv" / "python").symlink_to(PY)
+    shutil.copy(EXAMPLE_SERVER, folder / "weather server.py")
+    program, script = folder / "fast venv" / "python", folder / "weather server.py"
+    write_config(
+        tmp_path,
+        '[tool.mcp-stubgen]\nsnapshots = "snaps"\n\n'
+        f"[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(f'{program} {script} --units metric')}\n",
+    )
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("snapshot")
+    assert result.exit_code == 2
+    # paths are shown relative to the working folder, as every line shows them
+    program, script = Path("my servers/fast venv/python"), Path("my servers/weather server.py")
+    assert result.stderr.splitlines() == [
+        f"error: server 'weather': command '{program} {script} --units metric' is a program and its arguments; "
+        f'give the program alone in `command` and the rest in `args`: command = "{program}", '
+        f'args = ["{script}", "--units", "metric"]'
+    ]
+    ad_hoc = run_cli("snapshot", "--name", "weather", "--", f"{program} {script}")
+    assert ad_hoc.stderr.splitlines() == [
+        f"error: server 'weather': command '{program} {script}' is a program and its arguments; give them as "
+        f"separate words after --: -- '{program}' '{script}'"
+    ]
+
+
 def test_relative_paths_of_a_configured_server_are_read_from_its_config_in_a_subfolder_too(  # type: ignore[no-untyped-def]
     tmp_path: Path, run_cli, monkeypatch
 ) -> None:

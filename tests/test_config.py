@@ -180,6 +180,19 @@ def test_a_variable_in_a_servers_files_args_is_named_as_passed_as_written(tmp_pa
     ) in result.stderr
 
 
+def test_a_description_in_a_servers_file_is_set_aside(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """@kimuson/modular-mcp 0.0.5's config is an `mcpServers` file with a `description` per server
+    (Gemini CLI's has one too); pointed at it, `servers_file` stopped every command with "unknown key
+    'description'" (the twenty-first round)."""
+    monkeypatch.chdir(tmp_path)
+    server = {"description": "Use when you need to search the web.", "command": "mcp-server-brave-search"}
+    (tmp_path / "modular-mcp.json").write_text(json.dumps({"mcpServers": {"brave": server}}), encoding="utf-8")
+    write_config(tmp_path, '[tool.mcp-stubgen]\nsnapshots = "snaps"\nservers_file = "modular-mcp.json"\n')
+    result = run_cli("list")
+    assert result.exit_code == 0, result.stderr
+    assert "modular-mcp.json: server 'brave': ignoring description (settings of other MCP clients)" in result.stderr
+
+
 def test_env_file_values_are_secrets_too(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A value read from `envFile` reaches the server and is scrubbed from what its stderr shows."""
     monkeypatch.chdir(tmp_path)

@@ -581,6 +581,22 @@ async def test_connect_from_config_launches_servers_as_the_project_config_says(
         Hub.connect_from_config(config, servers=["wether"])
 
 
+@pytest.mark.parametrize("given", [["weather"], "weather"])
+def test_connect_from_config_given_server_ids_where_the_config_goes_says_to_name_them_as_servers(
+    notes_and_weather: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: Any
+) -> None:
+    """`Hub.connect_from_config(["biblio"])` was a `TypeError` traceback from `os.fspath`, and
+    `Hub.connect_from_config("biblio")` "biblio: config file not found" (the twenty-first round): the
+    first argument is the config file, the servers a keyword."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(notes_and_weather.HubError) as failed:
+        notes_and_weather.Hub.connect_from_config(given)
+    assert str(failed.value) == (
+        f"hub: connect_from_config's first argument is the config file, not {given!r}; "
+        "name the servers to connect with servers=[...]"
+    )
+
+
 @pytest.mark.parametrize(
     ("mode", "why"),
     [
@@ -611,6 +627,31 @@ async def test_connect_from_config_names_a_stdio_server_that_serves_http(
         r"hub: server 'weather' could not connect \(StubgenError: server 'weather': no answer to the handshake "
         rf"within 1s; {why}, so it serves HTTP, not stdio: start it in its "
         r"stdio mode \(often a --stdio or --transport stdio option\), or give its URL as the server's `url`",
+        str(failed.value),
+    ), str(failed.value)
+    assert "\n" not in str(failed.value)
+
+
+async def test_connect_from_config_names_a_stdio_server_that_waits_for_a_sign_in(
+    notes_and_weather: Any, tmp_path: Path
+) -> None:
+    """@a-bonus/google-docs-mcp 1.11.3 with no stored token listens for the redirect of the sign-in URL
+    it prints: the hub said it serves HTTP (the twenty-first round), as `snapshot` did."""
+    Hub, HubError = notes_and_weather.Hub, notes_and_weather.HubError
+    waits = [str(SERVERS / "raw_server.py"), "--mode", "waits-for-sign-in"]
+    config = write_config(
+        tmp_path,
+        "[tool.mcp-stubgen]\n"
+        f"[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(PY)}\nargs = {json.dumps(waits)}\n"
+        "connect_timeout = 1\n",
+    )
+    with pytest.raises(HubError) as failed:
+        async with Hub.connect_from_config(config, servers=["weather"]):
+            pass
+    assert re.match(
+        r"hub: server 'weather' could not connect \(StubgenError: server 'weather': no answer to the handshake "
+        r"within 1s; it waits for a sign-in in a browser \(it printed a sign-in URL that returns to "
+        r"http://localhost:\d+\)",
         str(failed.value),
     ), str(failed.value)
     assert "\n" not in str(failed.value)

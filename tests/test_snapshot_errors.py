@@ -49,6 +49,18 @@ def assert_one_line_error(stderr: str, pattern: str) -> None:
     [
         ("crash-start", r"closed the connection during start-up.*last stderr lines: fatal: missing configuration"),
         (
+            "exit-silently",
+            r"closed the connection during start-up; check that `command` starts an MCP server; it exited with "
+            r"status 1 and wrote nothing to stderr or stdout \(as a server often does for a setting it lacks: check "
+            r"the variables and arguments its documentation asks for\)$",
+        ),
+        (
+            "exit-done",
+            r"closed the connection during start-up; check that `command` starts an MCP server; it exited with "
+            r"status 0 and wrote nothing to stderr or stdout \(as a program that serves nothing does, or one that "
+            r"needs a subcommand or an option to serve MCP\)$",
+        ),
+        (
             "stdout-banner-exit",
             r"closed the connection during start-up; check that `command` starts an MCP server; its stdout lines "
             r"that are not JSON-RPC: example-mcp v1.0 \| To complete installation: \| example-mcp-install \| "
@@ -218,6 +230,38 @@ def test_a_server_that_listens_on_a_port_without_a_word_is_named_an_http_server_
         r"so it serves HTTP, not stdio: start it in its stdio mode \(often a --stdio or --transport stdio option\), "
         r"or snapshot it with --url$",
     )
+    assert previous.read_bytes() == PREVIOUS
+
+
+def test_a_server_that_waits_for_a_browser_sign_in_is_named_so_not_an_http_server(  # type: ignore[no-untyped-def]
+    previous: Path, run_cli
+) -> None:
+    """@a-bonus/google-docs-mcp 1.11.3 with no stored token prints a sign-in URL to stderr and listens
+    on a loopback port for its redirect: the line said it "serves HTTP, not stdio: start it in its stdio
+    mode", of a stdio server that needed a sign-in once (the twenty-first round)."""
+    result = run_cli(
+        "snapshot",
+        "--name",
+        "raw",
+        "--out",
+        previous,
+        "--connect-timeout",
+        "1",
+        "--",
+        PY,
+        RAW,
+        "--mode",
+        "waits-for-sign-in",
+    )
+    assert result.exit_code == 2
+    assert_one_line_error(
+        result.stderr,
+        r"^error: server 'raw': no answer to the handshake within 1s; it waits for a sign-in in a browser \(it "
+        r"printed a sign-in URL that returns to http://localhost:\d+\): sign in once by running its command in a "
+        r"terminal, or its own sign-in command if its documentation names one \(often auth or login\), so that it "
+        r"keeps the token; then try again; its last stderr lines: ",
+    )
+    assert "serves HTTP" not in result.stderr
     assert previous.read_bytes() == PREVIOUS
 
 

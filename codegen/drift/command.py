@@ -220,7 +220,7 @@ def drift(
             console.error(str(result))
             unchecked[server.name] = str(result)
             continue
-        warn_unlisted_methods(result)
+        warn_unlisted_methods(result, server)
         old = committed[server.name]
         result = keep_names(old, result, config.method_names(server.name))
         fresh[server.name] = result

@@ -480,6 +480,13 @@ class GeneratedHub:
                 "hub: connect_from_config reads [tool.mcp-stubgen] with mcp-stubgen, which is not installed; "
                 "install it, or pass each server to Hub.connect(...)"
             ) from None
+        if not isinstance(config, str | os.PathLike | None) or (
+            isinstance(config, str) and config in cls.servers.values() and not Path(config).exists()
+        ):  # server ids where the config goes: `connect_from_config(["notes"])`
+            raise HubError(
+                f"hub: connect_from_config's first argument is the config file, not {config!r}; "
+                "name the servers to connect with servers=[...]"
+            )
         wanted = set(cls.servers.values()) if servers is None else set(servers)
         unknown = sorted(wanted - set(cls.servers.values()))
         if unknown:

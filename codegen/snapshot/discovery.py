@@ -22,6 +22,7 @@ import json
 import math
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -245,7 +246,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                             warn(_started_again_after_exit(attempt))
                             started = None
                             continue
-                        diagnostics.stray = session.stray
+                        diagnostics.stray, diagnostics.process = session.stray, session.started.process
                         result, ttls = _failure(attempt, error, diagnostics), []
                     await session.close_input()
                     yield result, _fresh_seconds(ttls)
@@ -1118,12 +1119,13 @@ def _not_runnable(config: ServerConfig, env: dict[str, str]) -> str:
     split it into `args`."""
     assert config.command is not None
     server, command = config.name, config.command
-    words = command.split()
-    if len(words) > 1 and shutil.which(program_path(replace(config, command=words[0])), path=search_path(env)):
+    split = _program_and_arguments(config, env)
+    if split is not None:
+        program, arguments = split
         return f"server {server!r}: command {command!r} is a program and its arguments; " + config.advise(
-            f"give the program alone in `command` and the rest in `args`: command = {json.dumps(words[0])}, "
-            f"args = {json.dumps([*words[1:], *config.args], ensure_ascii=False)}",
-            f"give them as separate words after --: -- {' '.join(words)}",
+            f"give the program alone in `command` and the rest in `args`: command = {json.dumps(program)}, "
+            f"args = {json.dumps([*arguments, *config.args], ensure_ascii=False)}",
+            f"give them as separate words after --: -- {shlex.join([program, *arguments])}",
         )
     if os.path.dirname(command):
         candidates = [program_path(config)]
@@ -1147,6 +1149,29 @@ def _not_runnable(config: ServerConfig, env: dict[str, str]) -> str:
     if os.path.dirname(command):
         return f"server {server!r}: {named(candidates[0])} does not exist; check the path"
     return f"server {server!r}: command {command!r} not found; install it, or give the program's full path"
+
+
+def _program_and_arguments(config: ServerConfig, env: dict[str, str]) -> tuple[str, list[str]] | None:
+    """`command` as a program and its arguments, when its first words name a program: the fewest
+    that do, so a path with spaces in it (`/srv/my servers/venv/bin/python`) stays whole, and each
+    argument the longest run of words that names a file or folder, else one word. None when no
+    run of words before the last names a program."""
+    assert config.command is not None
+    words = config.command.split()
+    folder = str(config.cwd) if config.cwd is not None else os.getcwd()
+    for end in range(1, len(words)):
+        program = " ".join(words[:end])
+        if shutil.which(program_path(replace(config, command=program)), path=search_path(env)):
+            arguments, start = [], end
+            while start < len(words):
+                start, taken = next(
+                    (stop, " ".join(words[start:stop]))
+                    for stop in range(len(words), start, -1)
+                    if stop == start + 1 or os.path.exists(os.path.join(folder, " ".join(words[start:stop])))
+                )
+                arguments.append(taken)
+            return program, arguments
+    return None
 
 
 def _or_skip(server: ServerConfig, listing: _Listing) -> str:
@@ -1494,19 +1519,48 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         message = later
     elif diagnostics.http_status is not None:
         message = _http_status_message(server, diagnostics.http_status, _answered(leaf), diagnostics.bearer_asked)
+    elif isinstance(leaf, TimeoutError) and (redirect := _sign_in_redirect(diagnostics)):
+        message = _waits_for_sign_in(server, redirect)
     elif diagnostics.serves_http and isinstance(leaf, TimeoutError):
         message = _serves_http(server, diagnostics)
     else:
         message = _cause(server, leaf)
     if server.command is None:
         return message
+    said = _stray_stdout(diagnostics, secrets) + _stderr_tail(diagnostics, secrets)
     return (
         message
-        + _stray_stdout(diagnostics, secrets)
-        + _stderr_tail(diagnostics, secrets)
+        + (said or _silent_exit(leaf, diagnostics))
         + _unpassed_variables(server, diagnostics)
         + _npx_asked(server, diagnostics)
     )
+
+
+def _silent_exit(leaf: BaseException, diagnostics: _Diagnostics) -> str:
+    """How a stdio server that closed the connection without a word on stderr or stdout ended:
+    minimax-mcp-js 0.0.18 exits with status 1, saying nothing, when `MINIMAX_API_KEY` is unset, and
+    the line said only to check that `command` starts an MCP server, which it does. A status from a
+    signal (the server stopped by the session's end) says nothing of why it ended."""
+    closed = isinstance(leaf, ConnectionClosed) or _error_answer(leaf)[0] == CONNECTION_CLOSED
+    if not closed or diagnostics.process is None:
+        return ""
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        status = diagnostics.process.wait(_EXIT_WAIT)
+        if status > 0:
+            return (
+                f"; it exited with status {status} and wrote nothing to stderr or stdout (as a server often does "
+                "for a setting it lacks: check the variables and arguments its documentation asks for)"
+            )
+        if status == 0:  # @primeuix/mcp 1.0.1, a library whose command runs nothing
+            return (
+                "; it exited with status 0 and wrote nothing to stderr or stdout (as a program that serves "
+                "nothing does, or one that needs a subcommand or an option to serve MCP)"
+            )
+    return ""
+
+
+_EXIT_WAIT = 1.0
+"""Seconds a server that closed its stdout gets to finish exiting before its status is read."""
 
 
 def _npx_asked(server: ServerConfig, diagnostics: _Diagnostics) -> str:
@@ -1543,6 +1597,35 @@ def _serves_http(server: ServerConfig, diagnostics: _Diagnostics) -> str:
         f"{diagnostics.serves_http}, so it serves HTTP, not stdio: start it in its stdio mode (often a "
         "--stdio or --transport stdio option), or "
         + server.advise("give its URL as the server's `url`", "snapshot it with --url")
+    )
+
+
+def _sign_in_redirect(diagnostics: _Diagnostics) -> str:
+    """Where the sign-in URL a stdio server printed returns to, when that is this machine: a server
+    with no stored token that starts a browser sign-in (an OAuth `redirect_uri` on localhost) and
+    answers nothing until the browser comes back, as @a-bonus/google-docs-mcp 1.11.3 does. It
+    listens on that port, which alone would name it an HTTP server. "" when it printed none."""
+    text = "\n".join(diagnostics.stray.lines)
+    with contextlib.suppress(OSError, ValueError):
+        diagnostics.stderr_log.seek(0)
+        text += "\n" + diagnostics.stderr_log.read()
+    for found in _REDIRECT_URI.finditer(text):
+        redirect = unquote(found.group(1))
+        if urlsplit(redirect).hostname in _LOOPBACK_HOSTS:
+            return redirect
+    return ""
+
+
+_REDIRECT_URI = re.compile(r"[?&]redirect_uri=([^&\s\"'<>]+)")
+_LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def _waits_for_sign_in(server: ServerConfig, redirect: str) -> str:
+    return (
+        f"server {server.name!r}: no answer to the handshake within {server.timeouts.connect:g}s; it waits "
+        f"for a sign-in in a browser (it printed a sign-in URL that returns to {redirect}): sign in once by "
+        "running its command in a terminal, or its own sign-in command if its documentation names one (often "
+        "auth or login), so that it keeps the token; then try again"
     )
 
 

@@ -4,8 +4,13 @@ and a listing that would empty the committed snapshot."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from codegen import console
 from codegen.snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from codegen.config import ServerConfig
 
 __all__ = ["counts", "describe", "emptied", "warn_unlisted_methods"]
 
@@ -21,17 +26,18 @@ def describe(snapshot: Snapshot) -> str:
     return f"{listed}; protocol {snapshot.protocol_version}"
 
 
-def warn_unlisted_methods(snapshot: Snapshot) -> None:
+def warn_unlisted_methods(snapshot: Snapshot, server: ServerConfig) -> None:
     """One warning line per list method the server declared that the snapshot holds nothing of: not
-    implemented by the server, or left out by the config."""
+    implemented by the server, or left out by its config (or `--skip-list`, ad hoc)."""
     for method in snapshot.missing_methods:
         console.warn(
             f"server {snapshot.server!r}: {method} is declared but not implemented "
             "(-32601 Method not found); recorded as empty"
         )
+    skipped_by = server.advise("skip_lists in its config", "--skip-list")
     for method in snapshot.skipped_lists:
         console.warn(
-            f"server {snapshot.server!r}: {method} was not called (skip_lists in its config); "
+            f"server {snapshot.server!r}: {method} was not called ({skipped_by}); "
             "what it lists is not in the snapshot or the package"
         )
 

@@ -61,6 +61,7 @@ def take_snapshots(
     """
     taken: dict[str, Snapshot] = {}
     targets = {server.name: out or config.snapshot_path(server.name) for server in servers}
+    by_name = {server.name: server for server in servers}
 
     def failed(name: str, message: str) -> None:
         console.error(message)
@@ -70,7 +71,7 @@ def take_snapshots(
         if isinstance(result, StubgenError):
             failed(name, str(result))
             return
-        warn_unlisted_methods(result)
+        warn_unlisted_methods(result, by_name[name])
         path = targets[name]
         try:
             committed = _committed(path)  # read once: for the names its package gave, and what it would lose

@@ -392,7 +392,7 @@ class Watcher:
         if reason is not None:  # a watch never empties a committed snapshot or deletes a package
             _failed(name, f"server {name!r}: {reason} ({shown_path(path)}); not published, still watching")
             return "rejected"
-        warn_unlisted_methods(new)
+        warn_unlisted_methods(new, server)
         findings: list[Finding] = []
         ignored = 0
         if old is None:

@@ -13,7 +13,9 @@ answer, and the next line it is sent ends the process. Mode `probe-exits` is an 
 `serves-http` is officeagent-mcp 1.2.0 without `--stdio`: it serves HTTP, says so on stdout, and
 answers nothing on stdin (`serves-http-endpoint`: financial-modeling-prep-mcp-server 2.5.3, an
 HTTP server alone, which names its health URL before its MCP one; `serves-http-silently`:
-lucide-icons-mcp 0.1.67, whose child process listens on a port and which says nothing). Mode `probe-answered-with-another-id` is effect-mcp 0.1.16 (Effect's `McpServer`): it refuses
+lucide-icons-mcp 0.1.67, whose child process listens on a port and which says nothing; `waits-for-sign-in`:
+@a-bonus/google-docs-mcp 1.11.3 with no stored token, which listens on a loopback port for the
+redirect of the sign-in URL it prints to stderr, and answers nothing until a browser comes back). Mode `probe-answered-with-another-id` is effect-mcp 0.1.16 (Effect's `McpServer`): it refuses
 `server/discover` with an error whose `id` is its error code, not the request's.
 """
 
@@ -290,6 +292,10 @@ def main() -> None:
         secret = os.environ.get("API_KEY", "")
         sys.stderr.write(f"cannot log in with {secret} " + "." * (600 - len(secret) // 2) + "\n")
         sys.exit(4)
+    if mode == "exit-silently":  # minimax-mcp-js 0.0.18 without MINIMAX_API_KEY: no word anywhere
+        sys.exit(1)
+    if mode == "exit-done":  # @primeuix/mcp 1.0.1, a library whose command runs nothing: status 0
+        sys.exit(0)
     if mode == "crash-start":
         sys.stderr.write("fatal: missing configuration file settings.ini\n")
         sys.exit(3)
@@ -419,6 +425,20 @@ def main() -> None:
 
         listen = "import socket, sys; s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(); sys.stdin.read()"
         subprocess.Popen([sys.executable, "-c", listen], stdin=subprocess.PIPE)  # it ends when this process does
+        hang()
+    if mode == "waits-for-sign-in":  # @a-bonus/google-docs-mcp 1.11.3 with no stored token
+        import socket
+
+        callback = socket.socket()
+        callback.bind(("127.0.0.1", 0))
+        callback.listen()
+        redirect = quote(f"http://localhost:{callback.getsockname()[1]}", safe="")
+        sys.stderr.write("[INFO] No saved token found. Starting interactive authentication flow...\n")
+        sys.stderr.write(
+            "[INFO] Authorize this app by visiting this url: https://accounts.example.com/o/oauth2/v2/auth"
+            f"?access_type=offline&client_id=demo&redirect_uri={redirect}&response_type=code\n"
+        )
+        sys.stderr.flush()
         hang()
     if mode == "serves-http":  # officeagent-mcp 1.2.0 without --stdio: ASP.NET serves HTTP, logs to stdout
         for line in ("Now listening on: http://localhost:5000", "Application started. Press Ctrl+C to shut down."):
