@@ -6,19 +6,27 @@ with `more/`) and of the benchmark's synthetic catalog, at each catalog's naming
 current ones: `plain_source`, then the same tools through datamodel-code-generator in groups as a
 cold run makes them (`model_batches.grouped_sources` with the plain path off). Prints, per catalog,
 the plain share and any tool whose two modules differ (there should be none), and the CPU per tool of
-each path. `tests/test_plain_models.py` runs a sample of the same comparison.
+each path. `tests/test_plain_models.py` runs a sample of the same comparison. `--external DIR`
+adds schemas nobody here wrote, each one tool's input and output schema: every `.json` file of DIR
+(datamodel-code-generator's test schemas, `../shared/external-schemas/dmcg`) and every test group's
+schema of DIR's `draft2020-12` and `draft7` (the JSON-Schema-Test-Suite,
+`../shared/external-schemas/jsts`).
 
-    python benchmarks/plain_models.py [--catalog NAME ...]
+    python benchmarks/plain_models.py [--catalog NAME ...] [--external DIR ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
+import json
+import math
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -46,6 +54,40 @@ def benchmark_catalog(count: int) -> Snapshot:
     return Snapshot(
         server="bench", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tuple(make_tools(count))
     )
+
+
+def external_catalog(folder: Path) -> Snapshot:
+    """One tool per schema found under `folder` (see the module's docstring), named by its place."""
+    schemas: list[tuple[str, object]] = []
+    for path in sorted(folder.glob("*.json")):
+        with contextlib.suppress(ValueError):  # a few of datamodel-code-generator's are not strict JSON
+            schemas.append((path.stem, _strict_json(path)))
+    for draft in ("draft2020-12", "draft7"):
+        for path in sorted((folder / draft).glob("*.json")):
+            groups = _strict_json(path)
+            schemas += [(f"{draft}_{path.stem}_{index}", group["schema"]) for index, group in enumerate(groups)]
+    tools = tuple(
+        {"name": f"t{index:04d}", "description": name, "inputSchema": schema, "outputSchema": schema}
+        for index, (name, schema) in enumerate(schemas)
+        if isinstance(schema, dict)
+    )
+    return Snapshot(server=folder.name, protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tools)
+
+
+def _strict_json(path: Path) -> Any:
+    """A file's JSON, refusing what no snapshot holds (NaN, infinities, numbers past a float)."""
+    return json.loads(path.read_text(encoding="utf-8"), parse_constant=_not_json, parse_float=_finite)
+
+
+def _not_json(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is not a finite number")
+    return value
 
 
 def catalog_name(path: Path) -> str:
@@ -93,9 +135,11 @@ def compared(jobs: list[ModelJob]) -> tuple[list[tuple[ModelJob, str, str]], flo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--catalog", action="append", help="only the catalogs of this name (repeatable)")
+    parser.add_argument("--external", action="append", type=Path, default=[], help="a folder of schemas (repeatable)")
     args = parser.parse_args()
     catalogs: list[tuple[str, Snapshot]] = [(catalog_name(path), load_snapshot(path)) for path in CATALOGS]
     catalogs.append(("benchmark (1,000)", benchmark_catalog(1000)))
+    catalogs += [(f"external {folder.name}", external_catalog(folder)) for folder in args.external]
     if args.catalog:
         catalogs = [(name, snapshot) for name, snapshot in catalogs if name in args.catalog]
     totals = {"jobs": 0, "plain": 0, "differ": 0, "plain_cpu": 0.0, "dcg_cpu": 0.0}

@@ -62,6 +62,27 @@ def test_a_package_is_the_same_bytes_with_and_without_plain_modules(monkeypatch:
     assert render_snapshot(snapshot) == with_plain
 
 
+def test_a_format_datamodel_code_generator_adds_a_pattern_for_is_left_to_it() -> None:
+    """`hostname` gets a pattern of datamodel-code-generator's own (found on its own test schemas,
+    `benchmarks/plain_models.py --external`): the module is its, pattern and all."""
+    schema = {"type": "object", "properties": {"host": {"type": "string", "format": "hostname"}}}
+    job = ModelJob({"name": "t", "inputSchema": schema}, "T", NAMING_RULES)
+    assert plain_source(job, datamodel_entry(job)) is None
+    assert "pattern=" in model_source("s", job)
+
+
+def test_an_object_with_a_keyword_beyond_the_plain_ones_is_left_to_datamodel_code_generator() -> None:
+    """A definition that extends another by `allOf` beside `type: object` became an empty class here,
+    a subclass there (datamodel-code-generator's `use_generic_base_class_multi_root` test schema)."""
+    definitions = {
+        "Animal": {"type": "object", "properties": {"name": {"type": "string"}}},
+        "Dog": {"type": "object", "allOf": [{"$ref": "#/$defs/Animal"}, {"properties": {"breed": {"type": "string"}}}]},
+    }
+    job = ModelJob({"name": "t", "inputSchema": {"type": "object", "$defs": definitions}}, "T", NAMING_RULES)
+    assert plain_source(job, datamodel_entry(job)) is None
+    assert "class TInputDog(TInputAnimal)" in model_source("s", job)
+
+
 # Schemas drawn in and around what `plain_models` writes: names it takes and names it leaves
 # (camelCase, digits, hyphens, keywords, pydantic's and the module's own names, names that are one
 # attribute once made snake_case), texts with quotes, escapes and wide characters, long lines, enums,
@@ -85,8 +106,8 @@ _NUMBERS = st.one_of(st.integers(-1000, 10**6), st.floats(-1e6, 1e6, allow_nan=F
 def _scalar() -> st.SearchStrategy[dict[str, Any]]:
     texts = st.fixed_dictionaries({}, optional={"description": _TEXT, "title": _TEXT})
     kinds = st.one_of(
-        st.fixed_dictionaries({"type": st.just("string")}, optional={"maxLength": st.integers(0, 300), "minLength": st.integers(0, 3), "format": st.sampled_from(["date", "email", "uri"])}),
-        st.fixed_dictionaries({"type": st.sampled_from(["integer", "number"])}, optional={"minimum": _NUMBERS, "maximum": _NUMBERS, "exclusiveMinimum": _NUMBERS}),
+        st.fixed_dictionaries({"type": st.just("string")}, optional={"maxLength": st.integers(0, 300), "minLength": st.integers(0, 3), "format": st.sampled_from(["date", "email", "uri", "hostname", "markdown"])}),
+        st.fixed_dictionaries({"type": st.sampled_from(["integer", "number"])}, optional={"minimum": _NUMBERS, "maximum": _NUMBERS, "exclusiveMinimum": _NUMBERS, "format": st.sampled_from(["int64", "double", "date-time"])}),
         st.just({"type": "boolean"}),
         st.fixed_dictionaries({"type": st.just("string"), "enum": st.lists(_TEXT, min_size=1, max_size=4)}),
         st.fixed_dictionaries({"type": st.lists(st.sampled_from(["string", "integer", "number", "boolean", "null"]), min_size=1, max_size=3)}),
@@ -104,14 +125,21 @@ def _object(depth: int) -> st.SearchStrategy[dict[str, Any]]:
     values = (
         _scalar() if depth == 0 else st.one_of(_scalar(), _scalar(), _object(depth - 1), _array_of(_object(depth - 1)))
     )
-    return st.dictionaries(_NAMES, values, max_size=5).flatmap(
+    return st.dictionaries(
+        _NAMES, values, max_size=5
+    ).flatmap(
         lambda properties: st.fixed_dictionaries(
             {
                 "type": st.just("object"),
                 "properties": st.just(properties),
                 "required": st.lists(st.sampled_from(sorted(properties)), unique=True) if properties else st.just([]),
             },
-            optional={"additionalProperties": st.booleans(), "description": _TEXT},
+            optional={
+                "additionalProperties": st.booleans(),
+                "description": _TEXT,
+                "minProperties": st.just(1),  # a keyword of objects beyond the plain ones
+                "allOf": st.just([{"required": sorted(properties)[:1]}]),
+            },
         )
     )
 

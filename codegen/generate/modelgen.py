@@ -109,11 +109,11 @@ def datamodel_options() -> dict[str, Any]:
         "use_default_kwarg": True,
         "allow_remote_refs": False,
         "strict_refs": True,
-        "type_mappings": _plain_format_types(),
+        "type_mappings": plain_format_types(),
     }
 
 
-def _plain_format_types() -> list[str]:
+def plain_format_types() -> list[str]:
     """Every `format` datamodel-code-generator knows, typed as its plain JSON type.
 
     A format would otherwise become `AnyUrl`, `AwareDatetime`, `date`, `UUID`, `EmailStr`, ...: a

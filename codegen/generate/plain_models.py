@@ -21,7 +21,7 @@ from typing import Any
 
 from codegen.generate.escaping import literal
 from codegen.generate.formatting import LINE_LENGTH
-from codegen.generate.modelgen import HEADER_PLACEHOLDER, ModelJob
+from codegen.generate.modelgen import HEADER_PLACEHOLDER, ModelJob, plain_format_types
 from codegen.snapshot import JSON
 
 __all__ = ["plain_source"]
@@ -36,9 +36,9 @@ _KEBAB = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+")
 _DEFINITION = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)*")
 _NUMBER_KEYWORDS = {"minimum": "ge", "maximum": "le", "exclusiveMinimum": "gt", "exclusiveMaximum": "lt"}
 _TEXT_KEYWORDS = frozenset({"description", "title"})
-_ROOT_KEYWORDS = frozenset(
-    {"$schema", "$defs", "type", "properties", "required", "additionalProperties"} | _TEXT_KEYWORDS
-)
+_OBJECT_KEYWORDS = frozenset({"type", "properties", "required", "additionalProperties"} | _TEXT_KEYWORDS)
+"""What an object schema may hold to be plain (a tool schema's root may add `_ROOT_ONLY`)."""
+_ROOT_ONLY = frozenset({"$schema", "$defs"})
 _SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "null": "None"}
 _MODULE_NAMES = frozenset(
     {"str", "int", "float", "bool", "list", "dict", "None", "Any", "Literal", "Field", "BaseModel", "ConfigDict"}
@@ -78,8 +78,8 @@ class _Module:
     uses_field: bool = False
 
     def root(self, schema: JSON, side: str) -> None:
-        if schema.get("type") != "object" or not set(schema) <= _ROOT_KEYWORDS:
-            raise _NotPlain
+        """Write a tool schema's classes: its definitions' (which may not reference one another), then
+        its own."""
         definitions = schema.get("$defs", {})
         if not isinstance(definitions, dict):
             raise _NotPlain
@@ -92,7 +92,7 @@ class _Module:
         context = _Context(known, output=side == "Output")
         for name, definition in definitions.items():
             self.model(definition, known[f"#/$defs/{name}"], _Context({}, context.output))
-        self.model(schema, owner, context)
+        self.model({key: value for key, value in schema.items() if key not in _ROOT_ONLY}, owner, context)
 
     def model(self, schema: JSON, name: str, context: _Context) -> None:
         """Write the class for an object schema (its nested classes first), named `name`."""
@@ -104,6 +104,7 @@ class _Module:
         extra = schema.get("additionalProperties")
         if (
             schema.get("type") != "object"
+            or not set(schema) <= _OBJECT_KEYWORDS
             or not isinstance(properties, dict)
             or not isinstance(required, list)
             or not all(isinstance(item, str) and item in properties for item in required)
@@ -301,7 +302,7 @@ def _pascal(wire: str) -> str:
 
 
 def _constraints(schema: JSON, keys: set[str], allowed: set[str], keywords: dict[str, str], kind: str) -> None:
-    if not keys <= allowed or not isinstance(schema.get("format", ""), str):  # any format is its plain type
+    if not keys <= allowed or ("format" in schema and schema["format"] not in _plain_formats(kind)):
         raise _NotPlain
     for key in keys - {"type", "format", "items"}:
         value = schema[key]
@@ -379,6 +380,15 @@ def _to_camel(name: str) -> str:
     from pydantic.alias_generators import to_camel
 
     return to_camel(name)
+
+
+@functools.cache
+def _plain_formats(kind: str) -> frozenset[str]:
+    """The formats of a JSON type that datamodel-code-generator types as the plain type and nothing
+    more (`modelgen.plain_format_types`), but `hostname`, which it also gives a pattern of its own.
+    A format it does not know is left to it."""
+    known = (mapping.split("=")[0].split("+", 1) for mapping in plain_format_types())
+    return frozenset(name for json_type, name in known if json_type == kind) - {"hostname"}
 
 
 @functools.cache
