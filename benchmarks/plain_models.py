@@ -10,9 +10,11 @@ each path. `tests/test_plain_models.py` runs a sample of the same comparison. `-
 adds schemas nobody here wrote, each one tool's input and output schema: every `.json` file of DIR
 (datamodel-code-generator's test schemas, `../shared/external-schemas/dmcg`) and every test group's
 schema of DIR's `draft2020-12` and `draft7` (the JSON-Schema-Test-Suite,
-`../shared/external-schemas/jsts`).
+`../shared/external-schemas/jsts`). `--bfcl` adds every function of BFCL v4's question files (the
+`bfcl-eval` data the hub's benchmark reads), its parameters read as JSON Schema (BFCL writes Python's
+type names: `dict` is `object`, `float` is `number`, `tuple` an array, `any` no type).
 
-    python benchmarks/plain_models.py [--catalog NAME ...] [--external DIR ...]
+    python benchmarks/plain_models.py [--catalog NAME ...] [--external DIR ...] [--bfcl]
 """
 
 from __future__ import annotations
@@ -72,6 +74,49 @@ def external_catalog(folder: Path) -> Snapshot:
         if isinstance(schema, dict)
     )
     return Snapshot(server=folder.name, protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tools)
+
+
+BFCL_TYPES = {"dict": "object", "float": "number", "tuple": "array", "list": "array", "int": "integer"}
+"""BFCL's type names that are not JSON Schema's, and theirs (`any`, no type, is left out)."""
+
+
+def bfcl_catalog() -> Snapshot:
+    """One tool per function name found in BFCL v4's question files, the first definition seen."""
+    from benchmarks.bfcl_shortlist import _lines, data_dir
+
+    functions: dict[str, dict[str, Any]] = {}
+    for path in sorted(data_dir().glob("BFCL_v4_*.json")):
+        try:
+            entries = _lines(path)
+        except ValueError:  # a file of other data than questions
+            continue
+        for entry in entries:
+            for function in entry.get("function", []) if isinstance(entry, dict) else []:
+                functions.setdefault(function["name"], function)
+    tools = tuple(
+        {"name": f"f{index:05d}", "description": name, "inputSchema": _json_schema(function["parameters"])}
+        for index, (name, function) in enumerate(sorted(functions.items()))
+        if isinstance(function.get("parameters"), dict)
+    )
+    return Snapshot(server="bfcl", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tools)
+
+
+def _json_schema(node: Any) -> Any:
+    """A BFCL parameter schema with JSON Schema's type names."""
+    if not isinstance(node, dict):
+        return node
+    schema: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "type" and isinstance(value, str):
+            if value != "any":
+                schema[key] = BFCL_TYPES.get(value, value)
+        elif key == "properties" and isinstance(value, dict):
+            schema[key] = {name: _json_schema(inner) for name, inner in value.items()}
+        elif key in ("items", "additionalProperties"):
+            schema[key] = _json_schema(value)
+        else:
+            schema[key] = value
+    return schema
 
 
 def _strict_json(path: Path) -> Any:
@@ -136,10 +181,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--catalog", action="append", help="only the catalogs of this name (repeatable)")
     parser.add_argument("--external", action="append", type=Path, default=[], help="a folder of schemas (repeatable)")
+    parser.add_argument("--bfcl", action="store_true", help="add BFCL v4's functions")
     args = parser.parse_args()
     catalogs: list[tuple[str, Snapshot]] = [(catalog_name(path), load_snapshot(path)) for path in CATALOGS]
     catalogs.append(("benchmark (1,000)", benchmark_catalog(1000)))
     catalogs += [(f"external {folder.name}", external_catalog(folder)) for folder in args.external]
+    catalogs += [("external BFCL v4", bfcl_catalog())] if args.bfcl else []
     if args.catalog:
         catalogs = [(name, snapshot) for name, snapshot in catalogs if name in args.catalog]
     totals = {"jobs": 0, "plain": 0, "differ": 0, "plain_cpu": 0.0, "dcg_cpu": 0.0}
@@ -156,7 +203,7 @@ def main() -> None:
             totals["differ"] += len(differ)
             totals["plain_cpu"] += plain_cpu
             totals["dcg_cpu"] += dcg_cpu
-            if not name.startswith("benchmark") and rules == NAMING_RULES:
+            if not name.startswith(("benchmark", "external")) and rules == NAMING_RULES:
                 real["jobs"] += len(jobs)
                 real["plain"] += len(pairs)
     plain, jobs = totals["plain"], totals["jobs"]
