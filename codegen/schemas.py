@@ -95,6 +95,25 @@ _FOLLOWED = DATA_KEYWORDS | {"$ref"}
 """What a walk that follows references leaves out: instance data, and `$ref`, which it follows instead."""
 
 
+_JSON_TYPES = (
+    (bool, "boolean"),
+    (int, "integer"),
+    (float, "number"),
+    (str, "string"),
+    (list, "array"),
+    (dict, "object"),
+)
+"""Python's types of JSON values, each with its JSON Schema type (a bool before an int: it is one)."""
+
+
+def json_type(value: Any) -> str:
+    """A JSON value's JSON Schema type (`True` is a boolean, `1.0` a number, `None` null)."""
+    for python_type, name in _JSON_TYPES:
+        if isinstance(value, python_type):
+            return name
+    return "null"
+
+
 def walk(
     schema: Any,
     visit: Visit,

@@ -612,24 +612,29 @@ async def test_connect_from_config_names_a_stdio_server_that_serves_http(
     read stdout through the SDK, waited again for the legacy handshake, and said to check that it is
     an MCP server (found in the seventeenth round). lucide-icons-mcp 0.1.67 without `--stdio` says
     nothing, and a port its process tree listens on names it (the nineteenth round)."""
-    Hub, HubError = notes_and_weather.Hub, notes_and_weather.HubError
-    serves_http = [str(SERVERS / "raw_server.py"), "--mode", mode]
-    config = write_config(
-        tmp_path,
-        "[tool.mcp-stubgen]\n"
-        f"[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(PY)}\nargs = {json.dumps(serves_http)}\n"
-        "connect_timeout = 1\n",
-    )
-    with pytest.raises(HubError) as failed:
-        async with Hub.connect_from_config(config, servers=["weather"]):
-            pass
+    message = await _raw_server_refused(notes_and_weather, tmp_path, mode)
     assert re.match(
         r"hub: server 'weather' could not connect \(StubgenError: server 'weather': no answer to the handshake "
         rf"within 1s; {why}, so it serves HTTP, not stdio: start it in its "
         r"stdio mode \(often a --stdio or --transport stdio option\), or give its URL as the server's `url`",
-        str(failed.value),
-    ), str(failed.value)
+        message,
+    ), message
+
+
+async def _raw_server_refused(generated: Any, tmp_path: Path, mode: str) -> str:
+    """The one line `Hub.connect_from_config` refuses the raw server in `mode` with (as `weather`)."""
+    raw = [str(SERVERS / "raw_server.py"), "--mode", mode]
+    config = write_config(
+        tmp_path,
+        "[tool.mcp-stubgen]\n"
+        f"[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(PY)}\nargs = {json.dumps(raw)}\n"
+        "connect_timeout = 1\n",
+    )
+    with pytest.raises(generated.HubError) as failed:
+        async with generated.Hub.connect_from_config(config, servers=["weather"]):
+            pass
     assert "\n" not in str(failed.value)
+    return str(failed.value)
 
 
 async def test_connect_from_config_names_a_stdio_server_that_waits_for_a_sign_in(
@@ -637,24 +642,13 @@ async def test_connect_from_config_names_a_stdio_server_that_waits_for_a_sign_in
 ) -> None:
     """@a-bonus/google-docs-mcp 1.11.3 with no stored token listens for the redirect of the sign-in URL
     it prints: the hub said it serves HTTP (the twenty-first round), as `snapshot` did."""
-    Hub, HubError = notes_and_weather.Hub, notes_and_weather.HubError
-    waits = [str(SERVERS / "raw_server.py"), "--mode", "waits-for-sign-in"]
-    config = write_config(
-        tmp_path,
-        "[tool.mcp-stubgen]\n"
-        f"[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(PY)}\nargs = {json.dumps(waits)}\n"
-        "connect_timeout = 1\n",
-    )
-    with pytest.raises(HubError) as failed:
-        async with Hub.connect_from_config(config, servers=["weather"]):
-            pass
+    message = await _raw_server_refused(notes_and_weather, tmp_path, "waits-for-sign-in")
     assert re.match(
         r"hub: server 'weather' could not connect \(StubgenError: server 'weather': no answer to the handshake "
         r"within 1s; it waits for a sign-in in a browser \(it printed a sign-in URL that returns to "
         r"http://localhost:\d+\)",
-        str(failed.value),
-    ), str(failed.value)
-    assert "\n" not in str(failed.value)
+        message,
+    ), message
 
 
 def test_openai_strict_mode_closes_or_refuses_a_nullable_object_as_any_object() -> None:

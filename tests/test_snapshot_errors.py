@@ -209,20 +209,7 @@ def test_a_server_that_listens_on_a_port_without_a_word_is_named_an_http_server_
     """lucide-icons-mcp 0.1.67 started without `--stdio` serves HTTP and says nothing anywhere:
     `snapshot` waited `connect_timeout` twice (64 s) and said to check that it is an MCP server
     (the nineteenth round). The port its process tree listens on names it an HTTP server."""
-    result = run_cli(
-        "snapshot",
-        "--name",
-        "raw",
-        "--out",
-        previous,
-        "--connect-timeout",
-        "1",
-        "--",
-        PY,
-        RAW,
-        "--mode",
-        "serves-http-silently",
-    )
+    result = _snapshot_raw(run_cli, previous, "serves-http-silently")
     assert result.exit_code == 2
     assert_one_line_error(
         result.stderr,
@@ -239,20 +226,7 @@ def test_a_server_that_waits_for_a_browser_sign_in_is_named_so_not_an_http_serve
     """@a-bonus/google-docs-mcp 1.11.3 with no stored token prints a sign-in URL to stderr and listens
     on a loopback port for its redirect: the line said it "serves HTTP, not stdio: start it in its stdio
     mode", of a stdio server that needed a sign-in once (the twenty-first round)."""
-    result = run_cli(
-        "snapshot",
-        "--name",
-        "raw",
-        "--out",
-        previous,
-        "--connect-timeout",
-        "1",
-        "--",
-        PY,
-        RAW,
-        "--mode",
-        "waits-for-sign-in",
-    )
+    result = _snapshot_raw(run_cli, previous, "waits-for-sign-in")
     assert result.exit_code == 2
     assert_one_line_error(
         result.stderr,
@@ -263,6 +237,13 @@ def test_a_server_that_waits_for_a_browser_sign_in_is_named_so_not_an_http_serve
     )
     assert "serves HTTP" not in result.stderr
     assert previous.read_bytes() == PREVIOUS
+
+
+def _snapshot_raw(run_cli, previous: Path, mode: str):  # type: ignore[no-untyped-def]
+    """`snapshot` of the raw server in `mode` into `previous`, waiting a second for its handshake."""
+    return run_cli(
+        "snapshot", "--name", "raw", "--out", previous, "--connect-timeout", "1", "--", PY, RAW, "--mode", mode
+    )
 
 
 def test_garbage_on_stdout_is_skipped_not_fatal(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]

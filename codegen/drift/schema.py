@@ -16,7 +16,7 @@ from typing import Any, Literal, TypeGuard
 from codegen.drift.findings import pointer
 from codegen.drift.normalize import JSON, TEXT_KEYS, canonical, same
 from codegen.runtime._schema_check import _json_key as json_key
-from codegen.schemas import LOWER_BOUNDS, UPPER_BOUNDS
+from codegen.schemas import LOWER_BOUNDS, UPPER_BOUNDS, json_type
 
 Direction = Literal["in", "out"]
 Emit = Callable[[str, str, Any, Any, str], None]
@@ -31,14 +31,6 @@ _HANDLED = frozenset(
     }
 )  # fmt: skip
 _MARKERS = ("$recursive", "$unresolved", "$invalid", "$uncomparable")
-_JSON_TYPES = (
-    (bool, "boolean"),
-    (int, "integer"),
-    (float, "number"),
-    (str, "string"),
-    (list, "array"),
-    (dict, "object"),
-)
 
 
 def compare_schema(old: JSON, new: JSON, direction: Direction, base: str, emit: Emit) -> None:
@@ -570,15 +562,8 @@ def _types(schema: JSON) -> list[str] | None:
     if isinstance(schema.get("type"), list):
         return sorted(schema["type"])
     if isinstance(schema.get("enum"), list):
-        return sorted({_json_type(value) for value in schema["enum"] if value is not None})
+        return sorted({json_type(value) for value in schema["enum"] if value is not None})
     return None
-
-
-def _json_type(value: Any) -> str:
-    for python_type, name in _JSON_TYPES:
-        if isinstance(value, python_type):
-            return name
-    return "null"
 
 
 def _covers(types: list[str], wanted: str) -> bool:

@@ -56,6 +56,7 @@ from codegen.schemas import (
     Path,
     follow,
     has_fixed_value,
+    json_type,
     rebuilt,
     subschemas,
     with_prefix_items,
@@ -126,8 +127,8 @@ def plain_format_types() -> list[str]:
     from datamodel_code_generator.parser.schema_version import get_data_formats
 
     return sorted(
-        f"{json_type}+{json_format}={json_type}"
-        for json_type, formats in get_data_formats(is_openapi=True).items()
+        f"{kind}+{json_format}={kind}"
+        for kind, formats in get_data_formats(is_openapi=True).items()
         for json_format in formats
         if json_format != "default"
     )
@@ -1440,23 +1441,10 @@ def _values(branch: dict[str, Any]) -> list[Any]:
     return [branch["const"]] if "const" in branch else list(branch["enum"])
 
 
-_JSON_TYPES = (
-    (bool, "boolean"),
-    (int, "integer"),
-    (float, "number"),
-    (str, "string"),
-    (list, "array"),
-    (dict, "object"),
-)
-
-
 def _json_types(values: list[Any]) -> list[str] | str:
     """The JSON types of some values, in JSON Schema's `type` form (`"string"`, `["integer", "null"]`);
     an integer beside a number is a number."""
-    kinds = {
-        "null" if value is None else next(name for kind, name in _JSON_TYPES if isinstance(value, kind))
-        for value in values
-    }
+    kinds = {json_type(value) for value in values}
     if "number" in kinds:
         kinds.discard("integer")
     return sorted(kinds) if len(kinds) > 1 else kinds.pop()
