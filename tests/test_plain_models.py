@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from benchmarks.plain_models import CATALOGS, at_rules, benchmark_catalog, catalog_name, compared, model_jobs
 from codegen.errors import StubgenError
-from codegen.generate import model_batches, render_snapshot
+from codegen.generate import model_batches, plain_models, render_snapshot
 from codegen.generate.guard import check_tool_schemas
 from codegen.generate.modelgen import ModelJob, datamodel_entry, model_source
 from codegen.generate.plain_models import plain_source
@@ -60,6 +60,20 @@ def test_a_package_is_the_same_bytes_with_and_without_plain_modules(monkeypatch:
     with_plain = render_snapshot(snapshot)
     _without_plain(monkeypatch)
     assert render_snapshot(snapshot) == with_plain
+
+
+def test_another_datamodel_code_generator_release_makes_every_module_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The path is proven against the pinned release only: under any other, its modules are that
+    release's to make, as `dcg_speedups` is installed for the pinned one only."""
+    job = ModelJob({"name": "t", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}, "T", 11)
+    assert plain_source(job, datamodel_entry(job)) is not None
+    monkeypatch.setattr(plain_models, "tool_versions", lambda: ("0", "0.90.0", "0"))
+    plain_models._proven_release.cache_clear()
+    try:
+        assert plain_source(job, datamodel_entry(job)) is None
+    finally:
+        monkeypatch.undo()
+        plain_models._proven_release.cache_clear()
 
 
 def test_a_format_datamodel_code_generator_adds_a_pattern_for_is_left_to_it() -> None:

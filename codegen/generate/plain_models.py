@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from codegen.generate.cache import tool_versions
+from codegen.generate.dcg_speedups import PINNED
 from codegen.generate.escaping import literal
 from codegen.generate.formatting import LINE_LENGTH
 from codegen.generate.modelgen import HEADER_PLACEHOLDER, ModelJob, plain_format_types
@@ -55,7 +57,7 @@ class _NotPlain(Exception):
 def plain_source(job: ModelJob, entry: JSON) -> str | None:
     """The tool's models module as `modelgen.model_source` writes it, from `entry`
     (`modelgen.datamodel_entry(job)`), or None where the schemas are not plain."""
-    if not job.stem.isascii() or not job.stem.isidentifier():
+    if not job.stem.isascii() or not job.stem.isidentifier() or not _proven_release():
         return None
     module = _Module(job.stem, job.naming_rules >= DIGIT_RULES)
     try:
@@ -380,6 +382,13 @@ def _to_camel(name: str) -> str:
     from pydantic.alias_generators import to_camel
 
     return to_camel(name)
+
+
+@functools.cache
+def _proven_release() -> bool:
+    """Whether the installed datamodel-code-generator is the release this module was proven against
+    (`dcg_speedups.PINNED`, which pyproject pins): another one's modules are its own to make."""
+    return tool_versions()[1] == PINNED
 
 
 @functools.cache
