@@ -173,7 +173,7 @@ class _Module:
         if "enum" in schema:
             return self.literal(schema, keys), False
         if "anyOf" in schema:
-            return self.union(schema["anyOf"], keys)
+            return self.union(schema["anyOf"], keys, nested, context)
         kind = schema.get("type")
         if kind is None:
             if keys:
@@ -181,7 +181,7 @@ class _Module:
             self.typing.add("Any")
             return "Any", False
         if isinstance(kind, list):
-            return self.union([{"type": member} for member in kind], keys - {"type"} | {"anyOf"})
+            return self.union([{"type": member} for member in kind], keys - {"type"} | {"anyOf"}, nested, context)
         if kind in ("integer", "number"):
             _constraints(schema, keys, {"type", "format", *_NUMBER_KEYWORDS}, keywords, kind)
             return _SCALARS[kind], False
@@ -235,10 +235,17 @@ class _Module:
         self.typing.add("Literal")
         return f"Literal[{', '.join(_string(value) for value in values)}]"
 
-    def union(self, members: Any, keys: set[str]) -> tuple[str, bool]:
-        """A union of plain types (`anyOf` of bare `type`s, or a list of types), None last if at all."""
+    def union(self, members: Any, keys: set[str], nested: str, context: _Context) -> tuple[str, bool]:
+        """A union of plain types (`anyOf` of bare `type`s, or a list of types), None last if at all;
+        or one array, open object or string enum and null, as a Python server's `list[str] | None`."""
         if keys != {"anyOf"} or not isinstance(members, list) or len(members) < 2:
             raise _NotPlain
+        if len(members) == 2 and members[1] == {"type": "null"} and _optional_member(members[0]):
+            keywords: dict[str, str] = {}
+            annotation, _ = self.annotation(members[0], nested, context, keywords)
+            if keywords:
+                raise _NotPlain
+            return f"{annotation} | None", True
         kinds = [member["type"] if isinstance(member, dict) and set(member) == {"type"} else "" for member in members]
         if not all(isinstance(kind, str) and kind in _SCALARS for kind in kinds):
             raise _NotPlain
@@ -261,6 +268,19 @@ class _Context:
     known: dict[str, str]
     """The `$ref`s a schema may hold, each to its definition's class."""
     output: bool
+
+
+def _optional_member(member: Any) -> bool:
+    """Whether a union's member beside null is one `union` writes: an array, an open object or a
+    string enum, with no other keyword."""
+    if not isinstance(member, dict):
+        return False
+    kind = member.get("type")
+    return (
+        (kind == "array" and set(member) <= {"type", "items"})
+        or (kind == "object" and set(member) == {"type", "additionalProperties"})
+        or (kind == "string" and set(member) == {"type", "enum"})
+    )
 
 
 def _attribute(wire: Any) -> tuple[str, list[str]]:
