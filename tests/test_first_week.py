@@ -251,6 +251,24 @@ def test_a_fatal_json_log_line_is_the_first_error_over_a_launchers_throw(run_cli
     assert "Command failed" not in result.stderr.split("; its last stderr lines:")[0]
 
 
+def test_a_fatal_json_log_line_among_the_last_lines_is_shown_once_by_its_message(
+    run_cli, tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """slack-mcp-server 1.3.0's Go binary, run with no token, logs one JSON line at level fatal and
+    exits: the error named its message as the first error line, then repeated the whole JSON line,
+    a Go stack trace with escaped line breaks, as its last stderr lines (found in the twenty-second
+    round)."""
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path, "--mode fatal-log", hub=False)
+
+    result = run_cli("snapshot", "legacy")
+
+    assert result.exit_code == 2
+    assert result.stderr.count("Authentication required") == 1, result.stderr
+    assert "its first error line: Authentication required: Either SLACK_MCP_XOXP_TOKEN" in result.stderr
+    assert "stacktrace" not in result.stderr and "its last stderr lines" not in result.stderr
+
+
 def test_a_python_traceback_is_not_taken_for_its_first_error_line(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A Python server that dies at start-up prints `Traceback (most recent call last):` first and its
     error last: mcp-tool-builder 0.1.0 under mcp 2.x was reported with `its first error line:

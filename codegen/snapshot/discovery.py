@@ -1885,8 +1885,8 @@ def _uncoloured(text: str) -> str:
 def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
     """What the server wrote to stderr since the last request, to append to the error: its first
     error-looking line when the last lines leave it out (a cause printed before pages of usage text),
-    then the last lines; scrubbed before they are split or cut, so no part of a secret survives at a
-    line break or the cut."""
+    then the last lines, a fatal JSON log line among them by its message and not twice; scrubbed before
+    they are split or cut, so no part of a secret survives at a line break or the cut."""
     with contextlib.suppress(OSError, ValueError):
         diagnostics.stderr_log.seek(diagnostics.stderr_start)
         lines = _with_messages_joined(_stderr_lines(secrets.scrub(_uncoloured(diagnostics.stderr_log.read()))))
@@ -1910,7 +1910,8 @@ def _stderr_tail(diagnostics: _Diagnostics, secrets: Secrets) -> str:
             or (None if any(_THROWN_LINE.match(line) for line in last) else next(mentions, None))
         )
         cause = f"; its first error line: {first_error[: STDERR_TAIL_CHARACTERS // 2]}" if first_error else ""
-        return f"{cause}; its last stderr lines: " + _tail(last)
+        shown = [line for line in (_fatal_log_entry(line) or line for line in last) if line != first_error]
+        return f"{cause}; its last stderr lines: " + _tail(shown) if shown else cause
     return ""
 
 

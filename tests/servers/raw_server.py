@@ -344,6 +344,13 @@ def main() -> None:
             "  output: [ null, null, null ],\n  pid: 19001,\n  stdout: null,\n  stderr: null\n}\n\nNode.js v20.20.2\n"
         )
         sys.exit(1)
+    if mode == "fatal-log":  # slack-mcp-server 1.3.0's Go binary run alone, with no token: one JSON line, then exit
+        stack = "github.com/korotovsky/slack-mcp-server/pkg/provider.New\\n\\t/src/pkg/provider/api.go:682" * 8
+        sys.stderr.write(
+            '{"level":"fatal","message":"Authentication required: Either SLACK_MCP_XOXP_TOKEN or SLACK_MCP_XOXB_TOKEN '
+            f'must be provided","app":"slack-mcp-server","stacktrace":"{stack}"}}\n'
+        )
+        sys.exit(1)
     if mode == "python-traceback":  # mcp-tool-builder 0.1.0, written for mcp 1.x, under mcp 2.x
         sys.stderr.write(
             "Traceback (most recent call last):\n"
