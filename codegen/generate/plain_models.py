@@ -71,6 +71,9 @@ def plain_source(job: ModelJob, entry: JSON) -> str | None:
 
 @dataclass
 class _Module:
+    """One tool's module as it is written: its classes in datamodel-code-generator's order (a
+    definition's first, a nested object's before its parent's), and what it imports."""
+
     stem: str
     digits: bool
     """Whether a property's name may hold a digit (`DIGIT_RULES`)."""
