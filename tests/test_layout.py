@@ -87,6 +87,7 @@ READERS = {
         "model": "writes an object schema's class, as datamodel-code-generator would (with annotation)",
         "annotation": "reads a plain schema's meaning into its field's type, or refuses it",
         "item": "the type of an array's items or an open object's values (with annotation)",
+        "union": "the type of a union of plain members, or one member beside null (with annotation)",
     },
     "generate/modelgen.py": {
         "_fits": "checks a default against its schema, as a validator would",
