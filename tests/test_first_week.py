@@ -171,6 +171,29 @@ def test_sync_of_one_server_succeeds_while_others_have_no_snapshot_yet(run_cli, 
     assert "error: hub: kept as it was, not built without 'legacy'" in broken.stderr
 
 
+def test_generate_of_one_server_succeeds_while_others_have_no_snapshot_yet(
+    run_cli, tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """`generate NAME` says it as `sync NAME` does: the hub is built from what exists, with one warning
+    naming the servers not snapshotted yet (it exited 2 with an error line for each), and --check
+    passes; a broken snapshot is still an error."""
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path)
+    assert run_cli("sync", "weather").exit_code == 0
+
+    for args in (("generate", "weather"), ("generate", "--check", "weather")):
+        result = run_cli(*args)
+        assert result.exit_code == 0, result.stderr
+        assert "error:" not in result.stderr
+        assert (
+            "warning: hub: built without 'legacy', which has no snapshot yet; run `mcp-stubgen sync legacy` to add it"
+            in result.stderr.splitlines()
+        )
+
+    (tmp_path / "snaps" / "legacy.json").write_text("{", encoding="utf-8")
+    assert run_cli("generate", "weather").exit_code == 2
+
+
 def test_ctrl_c_after_a_server_was_published_says_what_was_published(tmp_path: Path) -> None:
     two_servers(tmp_path, "--mode hang")
     process = subprocess.Popen(

@@ -244,8 +244,8 @@ def _generate(run: Targets, cache: Cache, strict: bool) -> int:
             announce_runtime(prune_runtime(out_dir, runtime))
         except StubgenError as error:
             failed += _failed(None, None, error, runtime_dir(out_dir))
-    for left_out in lacking:
-        failed += _failed(None, None, StubgenError(left_out.message), hub_dir(out_dir))
+    for message in _left_out_errors(lacking, run):
+        failed += _failed(None, None, StubgenError(message), hub_dir(out_dir))
     return EXIT_ERROR if failed else EXIT_OK
 
 
@@ -330,14 +330,24 @@ def _check(run: Targets, cache: Cache) -> int:
         console.result(item.diff, nl=False)
         details = {"diff": item.diff} if item.diff else {}
         console.emit(item.server, "stale" if item.diff else "current", **_where(item.snapshot, item.target), **details)
-    for left_out in lacking:
-        failed += _failed(None, None, StubgenError(left_out.message), hub_dir(run.out_dir))
+    for message in _left_out_errors(lacking, run):
+        failed += _failed(None, None, StubgenError(message), hub_dir(run.out_dir))
     could_not = f"; {failed} could not be checked" if failed else ""
     if stale:
         console.note(f"{stale} generated package(s) out of date{could_not}; run `mcp-stubgen generate`")
     elif current:
         console.note(f"{current} generated package(s) up to date{could_not}")
     return EXIT_ERROR if failed else EXIT_FINDINGS if stale else EXIT_OK
+
+
+def _left_out_errors(lacking: tuple[LeftOut, ...], run: Targets) -> list[str]:
+    """The hub's left-out servers as errors, but those with no snapshot yet that the run did not name
+    (`generate NAME`), which are one warning, as `sync NAME` says them."""
+    if not lacking:
+        return []
+    from codegen.generate.hub_build import left_out_errors
+
+    return left_out_errors(lacking, {package.server or package.snapshot.stem for package in run.packages})
 
 
 def _where(snapshot: Path | None, package: Path) -> dict[str, str | None]:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
-from collections.abc import Mapping, Sequence
+import shlex
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,6 +35,7 @@ __all__ = [
     "hub_key",
     "hub_rendered",
     "hub_sources",
+    "left_out_errors",
 ]
 
 
@@ -155,6 +157,19 @@ def _keep_for_damaged(path: Path, error: StubgenError, target: Path) -> None:
         raise StubgenError(
             f"hub: kept as it was, not built without {path.stem!r}, whose snapshot cannot be used: {error}"
         )
+
+
+def left_out_errors(lacking: Sequence[LeftOut], listed: Collection[str]) -> list[str]:
+    """Say what the hub was built without: the servers with no snapshot yet that this run was not
+    asked for (`listed`) in one warning naming what to run (a user adding servers one at a time syncs
+    or generates each by name); the others' lines are returned, errors for the caller to report."""
+    not_yet = [left.server for left in lacking if left.unsnapshotted and left.server not in listed]
+    if not_yet:
+        names = ", ".join(repr(server) for server in not_yet)
+        which, them = ("which has", "it") if len(not_yet) == 1 else ("which have", "them")
+        command = shlex.join(["mcp-stubgen", "sync", *not_yet])
+        console.warn(f"hub: built without {names}, {which} no snapshot yet; run `{command}` to add {them}")
+    return [left.message for left in lacking if left.server not in not_yet]
 
 
 def _lacks(path: Path, error: StubgenError) -> LeftOut:

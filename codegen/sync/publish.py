@@ -3,7 +3,6 @@ and `watch` share, so an interrupted run leaves every server either fully old or
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Collection
 from pathlib import Path
 
@@ -105,6 +104,7 @@ def publish_hub(
     from codegen.generate.hub_build import (  # the hub's modules load only for a project with a hub
         hub_rendered,
         hub_sources,
+        left_out_errors,
     )
 
     try:
@@ -119,13 +119,7 @@ def publish_hub(
     console.emit(None, "generated" if result.changed else "unchanged", package=shown_path(result.path))
     coded = not config.code_mode or publish_code_mode(config, output, cache, runtime)
     runtime.announce()  # after the packages that changed it, before what the hub lacks, as `generate` says them
-    not_yet = [left.server for left in built.lacking if left.unsnapshotted and left.server not in listed]
-    if not_yet:
-        names = ", ".join(repr(server) for server in not_yet)
-        which, it = ("which has", "it") if len(not_yet) == 1 else ("which have", "them")
-        command = shlex.join(["mcp-stubgen", "sync", *not_yet])
-        console.warn(f"hub: built without {names}, {which} no snapshot yet; run `{command}` to add {it}")
-    missing = [left.message for left in built.lacking if left.server not in not_yet]
+    missing = left_out_errors(built.lacking, listed)
     for message in missing:
         console.error(message)
         console.emit(None, "error", error=message, package=shown_path(result.path))
