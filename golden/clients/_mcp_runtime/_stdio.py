@@ -370,7 +370,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def unreadable_answer(line: str | bytes, parser_said: str) -> str:
     """Why the MCP SDK cannot read an answer, for its request's error: nesting past the SDK's
     parser's depth and a string holding a lone UTF-16 surrogate (with its JSON pointer) in our words,
-    as `snapshot` names them; anything else in the parser's (`parser_said`)."""
+    as `snapshot` names them; anything else in the parser's (`parser_said`), clipped as the client
+    runtime clips server text."""
     if _TOO_DEEP in parser_said:
         return NESTED_TOO_DEEP
     text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
@@ -384,8 +385,9 @@ def unreadable_answer(line: str | bytes, parser_said: str) -> str:
             f"{NOT_JSON}: {shown} holds a lone UTF-16 surrogate (half of a character, such as an "
             "emoji cut in two); the server has to send whole characters"
         )
-    said = " ".join(parser_said.split())
-    return f"{NOT_JSON} ({said if len(said) <= 200 else said[:197] + '...'})"
+    from ._runtime import _clip
+
+    return f"{NOT_JSON} ({_clip(parser_said, 200)})"
 
 
 def _lone_surrogate_at(message: Any) -> str | None:
