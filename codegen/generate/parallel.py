@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import multiprocessing
 import os
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing.connection import Connection
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.context import ForkContext
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -66,6 +67,14 @@ def fewer_collections() -> Iterator[None]:
                 gc.set_threshold(*_thresholds)
 
 
+def _fork_context() -> ForkContext | None:
+    """The fork start method, where the platform has one. `multiprocessing` loads here, on first use: a
+    `generate` that finds its packages current forks nothing, and its import was measurable there."""
+    import multiprocessing
+
+    return multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+
+
 def _workers() -> int:
     affinity = getattr(os, "sched_getaffinity", None)
     return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
@@ -86,7 +95,8 @@ def map_batches(
     it comes in (a warm worker still takes it).
     """
     workers = min(_workers(), len(items) // (MIN_PARALLEL_ITEMS // 2) or 1)
-    if small or workers < 2 or len(items) < MIN_PARALLEL_ITEMS or "fork" not in multiprocessing.get_all_start_methods():
+    context = None if small or workers < 2 or len(items) < MIN_PARALLEL_ITEMS else _fork_context()
+    if context is None:
         warm = _warm.get(prepare) if items and prepare is not None else None
         done = warm.run(function, items) if warm is not None else None
         if done is not None:
@@ -97,7 +107,8 @@ def map_batches(
     batches = [items[start : start + size] for start in range(0, len(items), size)]
     if prepare is not None:
         prepare()
-    context = multiprocessing.get_context("fork")
+    from concurrent.futures import ProcessPoolExecutor
+
     alive, parents = context.Pipe(duplex=False)
     try:
         with (
@@ -136,8 +147,7 @@ class _WarmWorker:
     reads and plans, then does the small jobs `map_batches` would do in-process with that `prepare`.
     With one tool changed in a thousand, those imports were a third of the run, one core idle."""
 
-    def __init__(self, prepare: Callable[[], object]) -> None:
-        context = multiprocessing.get_context("fork")
+    def __init__(self, prepare: Callable[[], object], context: ForkContext) -> None:
         self._connection, theirs = context.Pipe()
         self._process = context.Process(target=_serve, args=(theirs, self._connection, prepare), daemon=True)
         self._process.start()
@@ -208,5 +218,6 @@ def warm_workers() -> Iterator[None]:
 def warm_up(prepare: Callable[[], object]) -> None:
     """Fork a worker that runs `prepare` now, beside this process, and then does the in-process-sized
     work `map_batches` is given with that `prepare` (`_WarmWorker`); only inside `warm_workers`, once."""
-    if _warm_scopes and prepare not in _warm and "fork" in multiprocessing.get_all_start_methods():
-        _warm[prepare] = _WarmWorker(prepare)
+    context = _fork_context() if _warm_scopes and prepare not in _warm else None
+    if context is not None:
+        _warm[prepare] = _WarmWorker(prepare, context)

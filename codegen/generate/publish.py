@@ -7,7 +7,6 @@ mcp-stubgen, so a mistaken `--out` can never delete someone's code.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import difflib
 import errno
 import functools
@@ -328,6 +327,8 @@ def _exchange(first: Path, second: Path) -> bool:
         return False
     if renameat2(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE) == 0:
         return True
+    import ctypes  # loaded by `_renameat2`
+
     code = ctypes.get_errno()
     if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
         return False
@@ -340,9 +341,12 @@ _RENAME_EXCHANGE = 2
 
 @functools.cache
 def _renameat2() -> Callable[..., int] | None:
-    """glibc's `renameat2` (2.28 and later), or None on other systems."""
+    """glibc's `renameat2` (2.28 and later), or None on other systems. `ctypes` loads here, when a
+    package is first published: a `generate` that finds its packages current publishes nothing."""
     if not sys.platform.startswith("linux"):
         return None
+    import ctypes
+
     try:
         function: Callable[..., int] = ctypes.CDLL(None, use_errno=True).renameat2
     except (OSError, AttributeError):
