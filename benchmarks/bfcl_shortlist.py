@@ -67,7 +67,8 @@ def data_dir() -> Path:
     return Path(next(iter(spec.submodule_search_locations))) / "data"
 
 
-def _lines(path: Path) -> list[dict[str, Any]]:
+def json_lines(path: Path) -> list[dict[str, Any]]:
+    """A BFCL data file: one JSON object a line (the question files and their answers alike)."""
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
@@ -91,9 +92,10 @@ def _catalog(
     functions: dict[str, dict[str, Any]] = {}
     questions: dict[str, list[Question]] = {}
     for split in splits:
-        entries = _lines(data / f"BFCL_v4_{split}.json")
+        entries = json_lines(data / f"BFCL_v4_{split}.json")
         answers = {
-            entry["id"]: entry["ground_truth"] for entry in _lines(data / "possible_answer" / f"BFCL_v4_{split}.json")
+            entry["id"]: entry["ground_truth"]
+            for entry in json_lines(data / "possible_answer" / f"BFCL_v4_{split}.json")
         }
         questions[split] = []
         for entry in entries:
@@ -122,7 +124,7 @@ def load_dev() -> tuple[list[HubTool], dict[str, list[Question]]]:
     """The development catalog: the functions of BFCL's other single-turn sets pooled (not one of
     `live_multiple`'s), and their questions grouped as `DEV_GROUPS`, without any question whose
     normalised text is also a `live_multiple` question (only those texts are read, to leave them out)."""
-    held_out = {normalised(_question_text(entry)) for entry in _lines(data_dir() / "BFCL_v4_live_multiple.json")}
+    held_out = {normalised(_question_text(entry)) for entry in json_lines(data_dir() / "BFCL_v4_live_multiple.json")}
     sources = [source for group in DEV_GROUPS.values() for source in group]
     tools, by_source = _catalog(sources, held_out, one_answer=False)
     return tools, {

@@ -82,12 +82,12 @@ BFCL_TYPES = {"dict": "object", "float": "number", "tuple": "array", "list": "ar
 
 def bfcl_catalog() -> Snapshot:
     """One tool per function name found in BFCL v4's question files, the first definition seen."""
-    from benchmarks.bfcl_shortlist import _lines, data_dir
+    from benchmarks.bfcl_shortlist import data_dir, json_lines
 
     functions: dict[str, dict[str, Any]] = {}
     for path in sorted(data_dir().glob("BFCL_v4_*.json")):
         try:
-            entries = _lines(path)
+            entries = json_lines(path)
         except ValueError:  # a file of other data than questions
             continue
         for entry in entries:
