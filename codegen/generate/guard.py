@@ -25,8 +25,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 from urllib.parse import unquote
 
-from pydantic import ValidationError
-from pydantic_core import SchemaError, SchemaValidator, core_schema
+from pydantic_core import SchemaError, SchemaValidator, ValidationError, core_schema
 
 from codegen.errors import StubgenError
 from codegen.generate.cache import compact_json

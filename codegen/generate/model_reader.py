@@ -10,8 +10,6 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from pydantic.alias_generators import to_camel
-
 from codegen.generate.modelgen import UNTYPED_REASON, parsed
 
 __all__ = ["ModelClass", "ReadModels", "names_in", "read_models", "read_statements", "untyped_reason"]
@@ -161,6 +159,8 @@ def _wire_name(statement: ast.AnnAssign, aliases: Mapping[str, str]) -> str:
                 and isinstance(keyword.value.value, str)
             ):
                 return keyword.value.value
+    from pydantic.alias_generators import to_camel  # here: a warm run's parent reads no models, nor loads pydantic
+
     return to_camel(statement.target.id)
 
 
