@@ -226,9 +226,9 @@ def _long_defaults_as_fields(source: str) -> str:
     """The module with each field whose default is one string or number too wide for a line of its
     own written `Field(default=...)` (`LONG_DEFAULT_RULES`): black puts such a value in parentheses of
     its own (`note: str = (`), which `ruff format` takes away again, and both leave a `Field(` call's
-    one argument on its own line. Such a value is on a line too wide however it is laid out, so
-    `needs_black` has black lay out every module this changes, and a module with no line too wide
-    is returned as it is (`model_batches` keeps it as cut)."""
+    one argument on its own line. Such a value is on a line too wide however it is laid out, which
+    `needs_black` always finds: black lays out every module this changes, and a module `needs_black`
+    passes over (which `model_batches` keeps as cut) has no such field."""
     if not any(_may_be_too_wide(line) for line in source.split("\n")):
         return source
     tree = parsed(source)
@@ -256,11 +256,10 @@ def _long_defaults_as_fields(source: str) -> str:
     return _with_import(data.decode(), "pydantic", {"Field"}) if field == "Field" else data.decode()
 
 
-def _single_value(value: ast.expr | None) -> bool:
+def _single_value(value: ast.expr | None) -> TypeGuard[ast.expr]:
     """Whether a field's default is one string or number (maybe negative), which black cannot split."""
-    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub):
-        value = value.operand
-    return isinstance(value, ast.Constant) and type(value.value) in (str, int, float)
+    number = value.operand if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub) else value
+    return isinstance(number, ast.Constant) and type(number.value) in (str, int, float)
 
 
 _LONE_STRING = re.compile(r"""\s*(?:\w+=)?[rRbBuU]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')[,)]*""")
