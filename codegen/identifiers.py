@@ -72,7 +72,7 @@ CLIENT_MEMBERS = frozenset(
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _MAX_LENGTH = 80
 
-NAMING_RULES = 11
+NAMING_RULES = 12
 """The rules a new snapshot's names follow. Rules 2 keep a digit with the letters beside it in
 snake_case names (`get_s3_object(s3_key=...)`, as the models name their fields and packages are named),
 where rules 1 split it off (`get_s_3_object(s_3_key=...)`); rules 3 keep it in class names too
@@ -99,7 +99,9 @@ rules 1 to 9 write `Any` (`PRECISE_STUB_RULES`: a tuple, the values of `patternP
 `const` or `enum` no `Literal` holds, a type beside an `allOf`, `anyOf` or `oneOf`); rules 11 type a
 set of more than `MAX_LITERAL_VALUES` values (an `enum`, or an `anyOf` or `oneOf` of `const`s) as
 their JSON type (`str`), where rules 1 to 10 write a `Literal` of them all up to
-`MAX_LITERAL_VALUES_BEFORE_RULES_11` (`WIDE_ENUM_RULES`).
+`MAX_LITERAL_VALUES_BEFORE_RULES_11` (`WIDE_ENUM_RULES`); rules 12 write a model field's default that
+is one string or number too long for its line as `Field(default=...)` (`LONG_DEFAULT_RULES`), where
+rules 1 to 11 write it bare, in parentheses black keeps and `ruff format` takes away.
 
 A snapshot records rules 4 or later (`namingRules`) always. Rules 1 to 3 differ only where a letter is beside
 a digit (`naming_rules_apply`), so a snapshot made by them records them only when it has such a name;
@@ -336,6 +338,13 @@ four minutes, so only a package no one could wait for changes."""
 def literal_limit(rules: int) -> int:
     """The most values one `Literal` holds under naming rules `rules` (`WIDE_ENUM_RULES`)."""
     return MAX_LITERAL_VALUES if rules >= WIDE_ENUM_RULES else MAX_LITERAL_VALUES_BEFORE_RULES_11
+
+
+LONG_DEFAULT_RULES = 12
+"""The first naming rules that write a model field's default that is one string or number, too long
+for a line of its own, as `Field(default=...)`: black writes `note: str = (` with the value on the next
+line, which `ruff format` puts back on the field's line, so no file passed both (abs-mcp 0.13.15's
+182-character `attribution`); both leave `Field(` with the value on the next line alone."""
 
 
 _TEMPLATE_EXPRESSION = re.compile(r"\{[^{}]*\}")

@@ -337,3 +337,27 @@ def test_constrained_plain_values_are_made_in_groups_as_tool_by_tool(
     assert ("pages: list[Annotated[int, Field(ge=1)]] | None" in modules["read_9.py"]) == (naming_rules == 6)
     monkeypatch.setattr(model_batches, "GROUP_SIZE", 1)
     assert render_snapshot(snapshot) == grouped
+
+
+@pytest.mark.parametrize("naming_rules", [11, 12])
+def test_long_output_defaults_are_made_in_groups_as_tool_by_tool(
+    monkeypatch: pytest.MonkeyPatch, naming_rules: int
+) -> None:
+    """Naming rules 12 write an output default too long for its line as `Field(default=...)` after the
+    passes the group's module is checked against (`modelgen.cleaned_source`): grouped generation gives
+    each tool's module as made alone, by rules 11 with black's parentheses and by rules 12 without."""
+    note = {"type": "string", "default": "a long default " * 9}
+    tools = [
+        *(
+            {"name": f"note_{index}", "inputSchema": _object(), "outputSchema": _object(note=note)}
+            for index in range(10)
+        ),
+        *({"name": f"plain_{index}", "inputSchema": _object(text={"type": "string"})} for index in range(6)),
+    ]
+    snapshot = replace(_snapshot(tools), naming_rules=naming_rules)
+    grouped = render_snapshot(snapshot)
+    modules = _models(grouped)
+    assert ("    note: str = (\n" in modules["note_9.py"]) == (naming_rules == 11)
+    assert ("    note: str = Field(\n        default=" in modules["note_9.py"]) == (naming_rules == 12)
+    monkeypatch.setattr(model_batches, "GROUP_SIZE", 1)
+    assert render_snapshot(snapshot) == grouped

@@ -5,8 +5,8 @@ long annotation on one line (a `Literal` of many values, a long `list[...] | Non
 holding both kinds of quotes in single quotes, or a field's value in parentheses black does not
 write, which `ruff format` (and black) rewrite; typed extras spelt with `typing.Dict` and a union of
 `Literal`s, which ruff's default rules reject (UP006, UP035, PYI030). Each tool is copied from its
-server's snapshot as it is, into one package, beside three of our own (`WIDE`, `TASK_WITH_A_HANDLE`,
-`CONSTRAINED_OR_NULL`).
+server's snapshot as it is, into one package, beside four of our own (`WIDE`, `TASK_WITH_A_HANDLE`,
+`CONSTRAINED_OR_NULL`, `LONG_DEFAULTS`).
 
 The fixtures were made by `mcp-stubgen snapshot --name <id> -- <command>` on 2026-12-02. From PyPI:
 `excel` (excel-mcp-server 2.2.2: long `Literal`s and `Field(...)` calls, dict defaults, strings
@@ -59,6 +59,7 @@ from pydantic import ValidationError
 
 from codegen.generate import generate_package, render_snapshot
 from codegen.generate.formatting import LINE_LENGTH, black_mode
+from codegen.generate.modelgen import ModelJob, model_source
 from codegen.snapshot import Snapshot, load_snapshot
 from tests.conftest import REPO
 
@@ -159,6 +160,34 @@ CONSTRAINED_OR_NULL = {
 """yfmcp's `priority` in the other types datamodel-code-generator makes a root model of the same way
 (a constrained branch of an `anyOf` with `null`, default `null`), whose roots admit `None`."""
 
+ATTRIBUTION = (
+    "Data sourced from the Australian Bureau of Statistics (ABS) under a Creative Commons Attribution 4.0 "
+    "International licence. See https://www.abs.gov.au/website-privacy-copyright-and-disclaimer"
+)
+"""182 characters, as abs-mcp 0.13.15's outputs' `attribution` default (found in the twenty-second round)."""
+
+LONG_DEFAULTS = {
+    "name": "long_defaults",
+    "inputSchema": {"type": "object", "properties": {"note": {"type": "string", "default": ATTRIBUTION}}},
+    "outputSchema": {
+        "type": "object",
+        "properties": {
+            "attribution": {"type": "string", "default": ATTRIBUTION},
+            "maybe": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": ATTRIBUTION},
+            "described": {"type": "string", "default": ATTRIBUTION, "description": "Where the data is from."},
+            "population_of_the_commonwealth_counted_at_the_census_in_every_state_and_territory": {
+                "type": "integer",
+                "default": 10**40,
+            },
+            "counted": {"type": "integer", "default": -(10**95)},
+            "sources": {"type": "array", "items": {"type": "string"}, "default": ATTRIBUTION.split(" ")[:12]},
+        },
+    },
+}
+"""Output defaults too long for a field's line: a string with no description (abs-mcp's), one beside
+null, one with a description, a long number with a long name, a number too long for any line, a list;
+and an input default, which the models leave out."""
+
 
 def picked_snapshot() -> Snapshot:
     catalogs = {server: load_snapshot(MORE / f"{server}.json") for server in PICKED}
@@ -169,7 +198,7 @@ def picked_snapshot() -> Snapshot:
         if entry["name"] in names
     ]  # fmt: skip
     assert sorted(entry["name"] for entry in tools) == sorted(name for names in PICKED.values() for name in names)
-    tools += [WIDE, TASK_WITH_A_HANDLE, CONSTRAINED_OR_NULL]
+    tools += [WIDE, TASK_WITH_A_HANDLE, CONSTRAINED_OR_NULL, LONG_DEFAULTS]
     tools.sort(key=lambda entry: str(entry["name"]))
     return Snapshot(server="picked", protocol_version="2025-11-25", capabilities={"tools": {}}, tools=tuple(tools))
 
@@ -293,6 +322,36 @@ def test_an_array_constant_is_typed_as_its_list_not_an_enum_of_it(
     assert "    range: list[int]\n" in models and "Enum" not in models, models
     _, earlier = _rules_5_files(rules_5_package, "score")
     assert "range: list[Any] | ScoreOutputRange" in earlier
+
+
+def test_an_output_default_too_long_for_its_line_is_a_field_default(
+    package: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """abs-mcp 0.13.15's outputs' 182-character `attribution` default, with no description, was
+    `attribution: str = (` with the string on the next line: black's layout, which `ruff format`
+    rewrites (it takes the parentheses away), so no package of it passed both (found in the
+    twenty-second round). By naming rules 12 such a value is `Field(default=...)`, which both leave
+    alone (`test_the_models_of_real_tools_are_what_ruff_format_writes`,
+    `test_every_file_is_a_black_fixed_point`), and the model's default is still the server's."""
+    _, models = _files(package, "long_defaults")
+    assert f'    attribution: str = Field(\n        default="{ATTRIBUTION}"\n    )\n' in models, models
+    assert "    counted: int = Field(\n        default=-1000" in models, models
+    assert " = (\n" not in models, models
+    spec = importlib.util.spec_from_file_location("long_defaults_models", package / "_models" / "long_defaults.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)
+    spec.loader.exec_module(module)
+    output = module.LongDefaultsOutput()
+    assert (output.attribution, output.maybe, output.counted) == (ATTRIBUTION, ATTRIBUTION, -(10**95))
+
+
+def test_by_naming_rules_11_a_long_output_default_keeps_its_layout() -> None:
+    """A snapshot of rules 1 to 11 keeps the bytes its package was made with: black's parentheses."""
+    source = model_source("picked", ModelJob(LONG_DEFAULTS, "LongDefaults", 11))
+    assert f'    attribution: str = (\n        "{ATTRIBUTION}"\n    )\n' in source, source
+    assert f'    maybe: str | None = (\n        "{ATTRIBUTION}"\n    )\n' in source, source
+    assert "    counted: int = (\n        -1000" in source, source
 
 
 def test_no_method_rebinds_one_of_its_arguments(package: Path) -> None:

@@ -97,6 +97,16 @@ def test_an_object_with_a_keyword_beyond_the_plain_ones_is_left_to_datamodel_cod
     assert "class TInputDog(TInputAnimal)" in model_source("s", job)
 
 
+def test_an_output_default_too_long_for_its_line_is_left_to_datamodel_code_generator() -> None:
+    """By naming rules 12 `modelgen` writes such a default `Field(default=...)` and black lays it out
+    (`LONG_DEFAULT_RULES`); `plain_models` writes no line too wide, so the module is datamodel-code-generator's."""
+    note = {"type": "string", "default": "x" * 120}
+    schema = {"type": "object", "properties": {"note": note}}
+    job = ModelJob({"name": "t", "inputSchema": {"type": "object"}, "outputSchema": schema}, "T", NAMING_RULES)
+    assert plain_source(job, datamodel_entry(job)) is None
+    assert f'    note: str = Field(\n        default="{note["default"]}"\n    )\n' in model_source("s", job)
+
+
 # Schemas drawn in and around what `plain_models` writes: names it takes and names it leaves
 # (camelCase, digits, hyphens, keywords, pydantic's and the module's own names, names that are one
 # attribute once made snake_case), texts with quotes, escapes and wide characters, long lines, enums,

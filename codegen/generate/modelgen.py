@@ -35,6 +35,7 @@ from codegen.identifiers import (
     ASCII_RULES,
     CONST_ARRAY_RULES,
     FIXED_VALUE_RULES,
+    LONG_DEFAULT_RULES,
     RUNTIME_EXPORTS,
     TASK_EXPORTS,
     escape,
@@ -196,10 +197,12 @@ def may_inline_roots(source: str, naming_rules: int) -> bool:
 
 
 def cleaned_source(source: str, naming_rules: int) -> str:
-    """The module with the passes that make it import, type-check and lint clean (`rewritten_source`),
-    formatted by black where the built-in formatter may not have written what black would
-    (`needs_black`)."""
+    """The module with the passes that make it import, type-check and lint clean (`rewritten_source`;
+    by naming rules 12, `_long_defaults_as_fields`), formatted by black where the built-in formatter
+    may not have written what black would (`needs_black`)."""
     source = rewritten_source(source, naming_rules)
+    if naming_rules >= LONG_DEFAULT_RULES:
+        source = _long_defaults_as_fields(source)
     if not needs_black(source):
         return source
     import black
@@ -217,6 +220,46 @@ def rewritten_source(source: str, naming_rules: int) -> str:
     source = _none_defaults_admit_none(_typed_bare_generics(_annotated_constraints(source)))
     source = _keyword_aliases(_builtin_extras_dict(_single_literals(_modern_annotations(source))))
     return _unprotected_namespaces(_plain_field_names(_plain_class_names(source), naming_rules))
+
+
+def _long_defaults_as_fields(source: str) -> str:
+    """The module with each field whose default is one string or number too wide for a line of its
+    own written `Field(default=...)` (`LONG_DEFAULT_RULES`): black puts such a value in parentheses of
+    its own (`note: str = (`), which `ruff format` takes away again, and both leave a `Field(` call's
+    one argument on its own line. Such a value is on a line too wide however it is laid out, which
+    `needs_black` always finds: black lays out every module this changes, and a module `needs_black`
+    passes over (which `model_batches` keeps as cut) has no such field."""
+    if not any(_may_be_too_wide(line) for line in source.split("\n")):
+        return source
+    tree = parsed(source)
+    starts = _line_starts(source)
+    data = source.encode()
+    field = "Field"
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == "pydantic":
+            field = next((alias.asname or alias.name for alias in node.names if alias.name == "Field"), field)
+    spans: list[tuple[int, int, bytes]] = []
+    for statement in _statements(tree.body):
+        if not (isinstance(statement, ast.AnnAssign) and _single_value(statement.value)):
+            continue
+        value = data[slice(*_byte_span(starts, statement.value))].decode()
+        if not _may_be_too_wide(" " * (statement.col_offset + 4) + value):
+            continue
+        annotation = data[slice(*_byte_span(starts, statement.annotation))].decode()
+        end = starts[(statement.end_lineno or statement.lineno) - 1] + (statement.end_col_offset or 0)
+        written = f": {annotation} = {field}(default={value})"
+        spans.append((_byte_span(starts, statement.target)[1], end, written.encode()))
+    if not spans:
+        return source
+    for start, end, text in sorted(spans, reverse=True):
+        data = data[:start] + text + data[end:]
+    return _with_import(data.decode(), "pydantic", {"Field"}) if field == "Field" else data.decode()
+
+
+def _single_value(value: ast.expr | None) -> TypeGuard[ast.expr]:
+    """Whether a field's default is one string or number (maybe negative), which black cannot split."""
+    number = value.operand if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub) else value
+    return isinstance(number, ast.Constant) and type(number.value) in (str, int, float)
 
 
 _LONE_STRING = re.compile(r"""\s*(?:\w+=)?[rRbBuU]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')[,)]*""")
