@@ -307,6 +307,25 @@ def test_a_python_traceback_is_not_taken_for_its_first_error_line(run_cli, tmp_p
     assert result.stderr.rstrip().endswith("AttributeError: 'Server' object has no attribute 'list_tools'")
 
 
+def test_a_rich_log_record_is_read_as_one_line(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """rich's `RichHandler` (FastMCP's and many Python servers' logging) wraps each message into a
+    column of a table 80 characters wide: jupyter-mcp-server 2.2.4 with no Jupyter to reach was
+    reported with `its first error line: failed for`, a row of its warning (the twenty-third round)."""
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path, "--mode rich-log", hub=False)
+
+    result = run_cli("snapshot", "legacy")
+
+    assert result.exit_code == 2
+    assert "its first error line" not in result.stderr
+    assert (
+        "its last stderr lines: WARNING  Anonymous XSRF cookie fetch failed for http://localhost:8888, continuing "
+        "without it: HTTPConnectionPool(host='localhost', port=8888): Max retries exceeded with url: /login | "
+        "INFO     Server mode initialized: ServerMode.MCP_SERVER | INFO     Shutting down | "
+    ) in result.stderr
+    assert "server_context.py" not in result.stderr
+
+
 def test_a_python_exception_groups_frame_is_not_taken_for_its_lines(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A Python server whose start fails inside a TaskGroup (every mcp SDK server's lifespan) prints an
     exception group: semgrep-mcp 0.9.0 without semgrep was reported with `its first error line: +

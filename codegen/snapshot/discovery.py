@@ -1978,10 +1978,42 @@ and `+------` rules. semgrep-mcp 0.9.0's "McpError: Semgrep is not installed" be
 not read as an error, and the rules filled the last lines."""
 
 
+_RICH_RECORD = re.compile(r"(?:\[[^\]]*\] +| *)(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) +(?=\S)")
+"""The start of a record that rich's `RichHandler` logs (the time, left blank when it repeats, and the
+level), up to the message column: FastMCP's and many Python servers' stderr."""
+_RICH_PATH = re.compile(r" +(\S+:\d+) *$")
+"""The `file.py:87` column at the end of a record's first row."""
+
+
+def _rich_records_joined(lines: list[str]) -> list[str]:
+    """The lines with each rich log record on one line: `RichHandler` wraps a message into a column
+    of an 80-character table when stderr is not a terminal, so jupyter-mcp-server 2.2.4's "Anonymous
+    XSRF cookie fetch failed for http://localhost:8888" was a row per few words, and the error showed
+    "its first error line: failed for". A row of one word that fills the column is a word longer than
+    the column, folded: the next row goes on without a space."""
+    joined: list[str] = []
+    column = end = 0
+    full = False
+    for line in lines:
+        if column and len(line) > column and line[:column].isspace() and not line[column].isspace():
+            piece = line[column:].rstrip()
+            joined[-1] += piece if full else f" {piece}"
+            full = column + len(piece) == end and " " not in piece
+            continue
+        record = _RICH_RECORD.match(line)
+        path = _RICH_PATH.search(line, record.end()) if record else None
+        column = record.end() if record else 0
+        end = path.start(1) - 1 if path else 0  # the message column's end, a space before the path's
+        full = path is not None and path.start() == end and " " not in line[column:end]
+        joined.append(line[: path.start()] if path else line)
+    return joined
+
+
 def _stderr_lines(text: str) -> list[str]:
-    """The non-blank lines of `text`, stripped, an exception group's margins and rules taken off."""
+    """The non-blank lines of `text`, stripped, an exception group's margins and rules taken off, a rich
+    log record's rows joined."""
     lines = []
-    for line in text.splitlines():
+    for line in _rich_records_joined(text.splitlines()):
         line = _EXCEPTION_GROUP_MARGIN.sub("", line.strip()).strip()
         if line and not _EXCEPTION_GROUP_RULE.fullmatch(line):
             lines.append(line)
