@@ -1717,12 +1717,31 @@ def _http_status(error: RemoteError) -> int | None:
     return status if isinstance(status, int) else None
 
 
+_TLS_FAILURE = re.compile(r"\[SSL(?:: (?P<code>[A-Z_]+))?\][^(]*[^( ]")
+"""OpenSSL's words in a failed handshake: `[SSL: WRONG_VERSION_NUMBER] wrong version number`."""
+_PLAIN_HTTP_ANSWER = frozenset(("WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "HTTP_REQUEST"))
+"""What OpenSSL calls a plain HTTP answer to its handshake, by version."""
+
+
+def _cannot_connect(server: ServerConfig, detail: str) -> str:
+    """What to say of a connection nothing accepted, or whose TLS handshake failed: an `https://` URL
+    of a server that speaks plain HTTP was "is the server running?" of a server that was (the
+    twenty-third round)."""
+    tls = _TLS_FAILURE.search(detail)
+    if tls is None:
+        return f"cannot connect to {server.url}; is the server running?"
+    said = f"cannot connect to {server.url}: the TLS handshake failed ({tls.group()})"
+    if tls.group("code") in _PLAIN_HTTP_ANSWER:
+        return f"{said}; if the server speaks plain HTTP, its URL is http://{str(server.url).removeprefix('https://')}"
+    return said
+
+
 def _connection_failure(server: ServerConfig, reason: str) -> str:
     """What to say of a Streamable HTTP connection that failed below HTTP: the runtime's transport
     makes that its request's -32000 answer, `reason` naming httpx's error (`ConnectError: ...`)."""
     kind = reason.partition(":")[0]
     if kind == "ConnectError":
-        return f"cannot connect to {server.url}; is the server running?"
+        return _cannot_connect(server, reason)
     if kind == "RemoteProtocolError" and "without sending a response" in reason:
         return f"{server.url} closed the connection without answering; check the server's logs"
     return f"the connection to {server.url} broke ({reason}); check the server's logs"
@@ -1812,7 +1831,7 @@ def _cause(server: ServerConfig, leaf: BaseException) -> str:
         if isinstance(leaf, httpx2.HTTPStatusError):
             return _http_status_message(server, leaf.response.status_code)
         if isinstance(leaf, httpx2.ConnectError):
-            return f"{name}: cannot connect to {server.url}; is the server running?"
+            return f"{name}: {_cannot_connect(server, str(leaf))}"
         if isinstance(leaf, httpx2.SSEError):
             return f"{name}: the event stream of {server.url} broke ({_describe(leaf)}); check the server's logs"
         if isinstance(leaf, httpx2.RemoteProtocolError):
