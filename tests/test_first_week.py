@@ -326,6 +326,7 @@ def test_a_rich_log_record_is_read_as_one_line(run_cli, tmp_path: Path, monkeypa
         "INFO     Server mode initialized: ServerMode.MCP_SERVER | INFO     Shutting down | "
     ) in result.stderr
     assert "server_context.py" not in result.stderr
+    assert result.stderr.rstrip().endswith("| [02:59:40.002] INFO (81): proxy stopped on 127.0.0.1:8080")
 
 
 def test_a_python_exception_groups_frame_is_not_taken_for_its_lines(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -1997,10 +1997,10 @@ and `+------` rules. semgrep-mcp 0.9.0's "McpError: Semgrep is not installed" be
 not read as an error, and the rules filled the last lines."""
 
 
-_RICH_RECORD = re.compile(r"(?:\[[^\]]*\] +| *)(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) +(?=\S)")
+_RICH_RECORD = re.compile(r"(?:\[[^\]]*\] | *)(?:DEBUG {4}|INFO {5}|WARNING {2}|ERROR {4}|CRITICAL )(?=\S)")
 """The start of a record that rich's `RichHandler` logs (the time, left blank when it repeats, and the
-level), up to the message column: FastMCP's and many Python servers' stderr."""
-_RICH_PATH = re.compile(r" +(\S+:\d+) *$")
+level in a column 8 wide), up to the message column: FastMCP's and many Python servers' stderr."""
+_RICH_PATH = re.compile(r" +(\S+\.py:\d+) *$")
 """The `file.py:87` column at the end of a record's first row."""
 
 

@@ -367,7 +367,7 @@ def main() -> None:
             "                             ServerMode.MCP_SERVER                              \n"
             "                    INFO     Shutting down                          utils.py:412\n"
             "                    INFO     Stopped                                utils.py:413\n"
-            "                    INFO     Bye                                    utils.py:414\n"
+            "[02:59:40.002] INFO (81): proxy stopped on 127.0.0.1:8080\n"  # pino-pretty's, not rich's
         )
         sys.exit(1)
     if mode == "python-traceback":  # mcp-tool-builder 0.1.0, written for mcp 1.x, under mcp 2.x
