@@ -601,13 +601,31 @@ def validate_protocol(value: Any, where: str) -> str:
     return protocol
 
 
+class _RepeatedKeyError(ValueError):
+    """A key written twice in one object of a servers file."""
+
+
+def _object_without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a key written twice: `json` keeps the last silently, so a server named
+    twice in `mcpServers` ran the second entry, and the first, which may be the one meant, was gone
+    without a word (TOML refuses the same in `pyproject.toml`)."""
+    document: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in document:
+            raise _RepeatedKeyError(f"{key!r} is written twice in one object")
+        document[key] = value
+    return document
+
+
 def _read_servers_file(path: Path, defaults: Mapping[str, Any], notices: list[str]) -> dict[str, ServerConfig]:
     """Claude Desktop / Claude Code / Cursor `mcpServers`, or VS Code's `servers`. What other clients
     write for themselves is set aside with a notice; `disabled: true` skips the server."""
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
+        document = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_object_without_repeats)
     except FileNotFoundError:
         raise StubgenError(f"{path}: servers file not found") from None
+    except _RepeatedKeyError as error:
+        raise StubgenError(f"{path}: {error}; keep one of them") from None
     except (OSError, ValueError) as error:
         raise StubgenError(f"{path}: cannot read servers file ({error})") from None
     entries = document.get("mcpServers", document.get("servers")) if isinstance(document, dict) else None

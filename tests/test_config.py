@@ -193,6 +193,20 @@ def test_a_description_in_a_servers_file_is_set_aside(tmp_path: Path, run_cli, m
     assert "modular-mcp.json: server 'brave': ignoring description (settings of other MCP clients)" in result.stderr
 
 
+def test_a_server_named_twice_in_a_servers_file_is_refused(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """JSON keeps the last of two equal keys silently: a server named twice in `mcpServers` ran the
+    second entry (a program that does not exist), and the first, the one meant, was gone without a
+    word (the twenty-third round; TOML refuses the same in `pyproject.toml`)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".mcp.json").write_text(
+        '{"mcpServers": {"te": {"command": "mcp-text-editor"}, "te": {"command": "y"}}}', encoding="utf-8"
+    )
+    write_config(tmp_path, '[tool.mcp-stubgen]\nsnapshots = "snaps"\nservers_file = ".mcp.json"\n')
+    result = run_cli("list")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "error: .mcp.json: 'te' is written twice in one object; keep one of them"
+
+
 def test_env_file_values_are_secrets_too(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A value read from `envFile` reaches the server and is scrubbed from what its stderr shows."""
     monkeypatch.chdir(tmp_path)

@@ -126,6 +126,8 @@ def test_a_hub_with_no_snapshot_yet_says_to_snapshot(run_cli, tmp_path: Path, mo
 
 
 def test_sync_builds_the_hub_from_the_servers_that_started(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The hub's line for the server that failed says so, not to run `mcp-stubgen snapshot` first, which
+    fails as `sync` just did (a wrong port in the twenty-third round)."""
     monkeypatch.chdir(tmp_path)
     two_servers(tmp_path, "--mode crash-start")
 
@@ -136,7 +138,7 @@ def test_sync_builds_the_hub_from_the_servers_that_started(run_cli, tmp_path: Pa
     assert result.stderr.splitlines()[-3:] == [
         "hub: generated clients/hub (4 file(s) written, 0 removed)",
         "_mcp_runtime: generated clients/_mcp_runtime (12 file(s) written, 0 removed)",
-        "error: hub: built without 'legacy': snaps/legacy.json: no such snapshot; run `mcp-stubgen snapshot` first",
+        "error: hub: built without 'legacy', whose snapshot failed (above)",
     ]
     imported = subprocess.run(
         [PY, "-c", "from clients.hub import Hub; print(sorted(Hub.tools))"],
@@ -305,6 +307,26 @@ def test_a_python_traceback_is_not_taken_for_its_first_error_line(run_cli, tmp_p
     assert "Traceback" not in result.stderr
     assert "its first error line" not in result.stderr
     assert result.stderr.rstrip().endswith("AttributeError: 'Server' object has no attribute 'list_tools'")
+
+
+def test_a_rich_log_record_is_read_as_one_line(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """rich's `RichHandler` (FastMCP's and many Python servers' logging) wraps each message into a
+    column of a table 80 characters wide: jupyter-mcp-server 2.2.4 with no Jupyter to reach was
+    reported with `its first error line: failed for`, a row of its warning (the twenty-third round)."""
+    monkeypatch.chdir(tmp_path)
+    two_servers(tmp_path, "--mode rich-log", hub=False)
+
+    result = run_cli("snapshot", "legacy")
+
+    assert result.exit_code == 2
+    assert "its first error line" not in result.stderr
+    assert (
+        "its last stderr lines: WARNING  Anonymous XSRF cookie fetch failed for http://localhost:8888, continuing "
+        "without it: HTTPConnectionPool(host='localhost', port=8888): Max retries exceeded with url: /login | "
+        "INFO     Server mode initialized: ServerMode.MCP_SERVER | INFO     Shutting down | "
+    ) in result.stderr
+    assert "server_context.py" not in result.stderr
+    assert result.stderr.rstrip().endswith("| [02:59:40.002] INFO (81): proxy stopped on 127.0.0.1:8080")
 
 
 def test_a_python_exception_groups_frame_is_not_taken_for_its_lines(run_cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -159,17 +159,25 @@ def _keep_for_damaged(path: Path, error: StubgenError, target: Path) -> None:
         )
 
 
-def left_out_errors(lacking: Sequence[LeftOut], listed: Collection[str]) -> list[str]:
+def left_out_errors(lacking: Sequence[LeftOut], listed: Collection[str], listing: bool = False) -> list[str]:
     """Say what the hub was built without: the servers with no snapshot yet that this run was not
     asked for (`listed`) in one warning naming what to run (a user adding servers one at a time syncs
-    or generates each by name); the others' lines are returned, errors for the caller to report."""
+    or generates each by name); the others' lines are returned, errors for the caller to report. A run
+    `listing` its servers (`sync`, `watch`) has just failed to snapshot a listed one and said why: its
+    line says so, not to run `snapshot` first, which fails the same way."""
     not_yet = [left.server for left in lacking if left.unsnapshotted and left.server not in listed]
     if not_yet:
         names = ", ".join(repr(server) for server in not_yet)
         which, them = ("which has", "it") if len(not_yet) == 1 else ("which have", "them")
         command = shlex.join(["mcp-stubgen", "sync", *not_yet])
         console.warn(f"hub: built without {names}, {which} no snapshot yet; run `{command}` to add {them}")
-    return [left.message for left in lacking if left.server not in not_yet]
+    return [
+        f"hub: built without {left.server!r}, whose snapshot failed (above)"
+        if listing and left.unsnapshotted
+        else left.message
+        for left in lacking
+        if left.server not in not_yet
+    ]
 
 
 def _lacks(path: Path, error: StubgenError) -> LeftOut:

@@ -1717,12 +1717,31 @@ def _http_status(error: RemoteError) -> int | None:
     return status if isinstance(status, int) else None
 
 
+_TLS_FAILURE = re.compile(r"\[SSL(?:: (?P<code>[A-Z_]+))?\][^(]*[^( ]")
+"""OpenSSL's words in a failed handshake: `[SSL: WRONG_VERSION_NUMBER] wrong version number`."""
+_PLAIN_HTTP_ANSWER = frozenset(("WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "HTTP_REQUEST"))
+"""What OpenSSL calls a plain HTTP answer to its handshake, by version."""
+
+
+def _cannot_connect(server: ServerConfig, detail: str) -> str:
+    """What to say of a connection nothing accepted, or whose TLS handshake failed: an `https://` URL
+    of a server that speaks plain HTTP was "is the server running?" of a server that was (the
+    twenty-third round)."""
+    tls = _TLS_FAILURE.search(detail)
+    if tls is None:
+        return f"cannot connect to {server.url}; is the server running?"
+    said = f"cannot connect to {server.url}: the TLS handshake failed ({tls.group()})"
+    if tls.group("code") in _PLAIN_HTTP_ANSWER:
+        return f"{said}; if the server speaks plain HTTP, its URL is http://{str(server.url).removeprefix('https://')}"
+    return said
+
+
 def _connection_failure(server: ServerConfig, reason: str) -> str:
     """What to say of a Streamable HTTP connection that failed below HTTP: the runtime's transport
     makes that its request's -32000 answer, `reason` naming httpx's error (`ConnectError: ...`)."""
     kind = reason.partition(":")[0]
     if kind == "ConnectError":
-        return f"cannot connect to {server.url}; is the server running?"
+        return _cannot_connect(server, reason)
     if kind == "RemoteProtocolError" and "without sending a response" in reason:
         return f"{server.url} closed the connection without answering; check the server's logs"
     return f"the connection to {server.url} broke ({reason}); check the server's logs"
@@ -1812,7 +1831,7 @@ def _cause(server: ServerConfig, leaf: BaseException) -> str:
         if isinstance(leaf, httpx2.HTTPStatusError):
             return _http_status_message(server, leaf.response.status_code)
         if isinstance(leaf, httpx2.ConnectError):
-            return f"{name}: cannot connect to {server.url}; is the server running?"
+            return f"{name}: {_cannot_connect(server, str(leaf))}"
         if isinstance(leaf, httpx2.SSEError):
             return f"{name}: the event stream of {server.url} broke ({_describe(leaf)}); check the server's logs"
         if isinstance(leaf, httpx2.RemoteProtocolError):
@@ -1978,10 +1997,42 @@ and `+------` rules. semgrep-mcp 0.9.0's "McpError: Semgrep is not installed" be
 not read as an error, and the rules filled the last lines."""
 
 
+_RICH_RECORD = re.compile(r"(?:\[[^\]]*\] | *)(?:DEBUG {4}|INFO {5}|WARNING {2}|ERROR {4}|CRITICAL )(?=\S)")
+"""The start of a record that rich's `RichHandler` logs (the time, left blank when it repeats, and the
+level in a column 8 wide), up to the message column: FastMCP's and many Python servers' stderr."""
+_RICH_PATH = re.compile(r" +(\S+\.py:\d+) *$")
+"""The `file.py:87` column at the end of a record's first row."""
+
+
+def _rich_records_joined(lines: list[str]) -> list[str]:
+    """The lines with each rich log record on one line: `RichHandler` wraps a message into a column
+    of an 80-character table when stderr is not a terminal, so jupyter-mcp-server 2.2.4's "Anonymous
+    XSRF cookie fetch failed for http://localhost:8888" was a row per few words, and the error showed
+    "its first error line: failed for". A row of one word that fills the column is a word longer than
+    the column, folded: the next row goes on without a space."""
+    joined: list[str] = []
+    column = end = 0
+    full = False
+    for line in lines:
+        if column and len(line) > column and line[:column].isspace() and not line[column].isspace():
+            piece = line[column:].rstrip()
+            joined[-1] += piece if full else f" {piece}"
+            full = column + len(piece) == end and " " not in piece
+            continue
+        record = _RICH_RECORD.match(line)
+        path = _RICH_PATH.search(line, record.end()) if record else None
+        column = record.end() if record else 0
+        end = path.start(1) - 1 if path else 0  # the message column's end, a space before the path's
+        full = path is not None and path.start() == end and " " not in line[column:end]
+        joined.append(line[: path.start()] if path else line)
+    return joined
+
+
 def _stderr_lines(text: str) -> list[str]:
-    """The non-blank lines of `text`, stripped, an exception group's margins and rules taken off."""
+    """The non-blank lines of `text`, stripped, an exception group's margins and rules taken off, a rich
+    log record's rows joined."""
     lines = []
-    for line in text.splitlines():
+    for line in _rich_records_joined(text.splitlines()):
         line = _EXCEPTION_GROUP_MARGIN.sub("", line.strip()).strip()
         if line and not _EXCEPTION_GROUP_RULE.fullmatch(line):
             lines.append(line)

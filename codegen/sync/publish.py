@@ -119,7 +119,7 @@ def publish_hub(
     console.emit(None, "generated" if result.changed else "unchanged", package=shown_path(result.path))
     coded = not config.code_mode or publish_code_mode(config, output, cache, runtime)
     runtime.announce()  # after the packages that changed it, before what the hub lacks, as `generate` says them
-    missing = left_out_errors(built.lacking, listed)
+    missing = left_out_errors(built.lacking, listed, listing=True)
     for message in missing:
         console.error(message)
         console.emit(None, "error", error=message, package=shown_path(result.path))

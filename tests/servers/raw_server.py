@@ -351,6 +351,25 @@ def main() -> None:
             f'must be provided","app":"slack-mcp-server","stacktrace":"{stack}"}}\n'
         )
         sys.exit(1)
+    if mode == "rich-log":  # jupyter-mcp-server 2.2.4 with no Jupyter: its records wrapped by rich's RichHandler
+        sys.stderr.write(
+            "[12/05/26 02:59:39] INFO     Initializing MCP_SERVER mode  server_context.py:118\n"
+            "                             with code_sandbox_url:                             \n"
+            "                             http://localhost:8888                              \n"
+            "                    WARNING  Anonymous XSRF cookie fetch    server_context.py:87\n"
+            "                             failed for                                         \n"
+            "                             http://localhost:8888,                             \n"
+            "                             continuing without it:                             \n"
+            "                             HTTPConnectionPool(host='local                     \n"
+            "                             host', port=8888): Max retries                     \n"
+            "                             exceeded with url: /login                          \n"
+            "                    INFO     Server mode initialized:      server_context.py:219\n"
+            "                             ServerMode.MCP_SERVER                              \n"
+            "                    INFO     Shutting down                          utils.py:412\n"
+            "                    INFO     Stopped                                utils.py:413\n"
+            "[02:59:40.002] INFO (81): proxy stopped on 127.0.0.1:8080\n"  # pino-pretty's, not rich's
+        )
+        sys.exit(1)
     if mode == "python-traceback":  # mcp-tool-builder 0.1.0, written for mcp 1.x, under mcp 2.x
         sys.stderr.write(
             "Traceback (most recent call last):\n"
