@@ -52,6 +52,7 @@ from codegen.runtime._http import (
     retry_advice,
     says_nothing_of_the_era,
     status_line,
+    tls_failure,
 )
 from codegen.runtime._runtime import LeftOutEntry, _clip, list_page, repeated_cursor
 from codegen.runtime._stdio import NESTED_TOO_DEEP, answers_one_of, read_refused, warn_not_json_rpc
@@ -1717,21 +1718,14 @@ def _http_status(error: RemoteError) -> int | None:
     return status if isinstance(status, int) else None
 
 
-_TLS_FAILURE = re.compile(r"\[SSL(?:: (?P<code>[A-Z_]+))?\][^(]*[^( ]")
-"""OpenSSL's words in a failed handshake: `[SSL: WRONG_VERSION_NUMBER] wrong version number`."""
-_PLAIN_HTTP_ANSWER = frozenset(("WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "HTTP_REQUEST"))
-"""What OpenSSL calls a plain HTTP answer to its handshake, by version."""
-
-
 def _cannot_connect(server: ServerConfig, detail: str) -> str:
-    """What to say of a connection nothing accepted, or whose TLS handshake failed: an `https://` URL
-    of a server that speaks plain HTTP was "is the server running?" of a server that was (the
-    twenty-third round)."""
-    tls = _TLS_FAILURE.search(detail)
+    """What to say of a connection nothing accepted, or whose TLS handshake failed (`tls_failure`)."""
+    tls = tls_failure(detail)
     if tls is None:
         return f"cannot connect to {server.url}; is the server running?"
-    said = f"cannot connect to {server.url}: the TLS handshake failed ({tls.group()})"
-    if tls.group("code") in _PLAIN_HTTP_ANSWER:
+    words, plain = tls
+    said = f"cannot connect to {server.url}: the TLS handshake failed ({words})"
+    if plain:
         return f"{said}; if the server speaks plain HTTP, its URL is http://{str(server.url).removeprefix('https://')}"
     return said
 

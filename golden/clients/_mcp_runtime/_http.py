@@ -336,11 +336,32 @@ def _transport_failure(error: Exception) -> str:
 
 
 def _unanswered(error: Exception) -> str:
-    """A request's failure below HTTP; where nothing accepted the connection, what to check."""
+    """A request's failure below HTTP; where nothing accepted the connection, or its TLS handshake
+    failed, what to check."""
     said = _transport_failure(error)
-    if type(error).__name__ in ("ConnectError", "ConnectTimeout"):
+    if type(error).__name__ not in ("ConnectError", "ConnectTimeout"):
+        return said
+    tls = tls_failure(said)
+    if tls is None:
         return f"{said}; is the server running?"
-    return said
+    words, plain = tls
+    advice = "; if the server speaks plain HTTP, use its http:// URL" if plain else ""
+    return f"{type(error).__name__}: the TLS handshake failed ({words}){advice}"
+
+
+_TLS_FAILURE = re.compile(r"\[SSL(?:: (?P<code>[A-Z_]+))?\][^()]*[^() ]")
+"""OpenSSL's words in a failed handshake, `[SSL: WRONG_VERSION_NUMBER] wrong version number`, up to
+the bracket of the C file's line, or of our own message around them."""
+_PLAIN_HTTP_ANSWER = frozenset(("WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "HTTP_REQUEST"))
+"""What OpenSSL calls a plain HTTP answer to its handshake, by version."""
+
+
+def tls_failure(detail: str) -> tuple[str, bool] | None:
+    """OpenSSL's words where a connection failed in its TLS handshake, and whether they say the server
+    answered in plain HTTP (an `https://` URL of a server that speaks `http://`, which was "is the
+    server running?" of a server that was); None for any other failure."""
+    found = _TLS_FAILURE.search(detail)
+    return None if found is None else (found.group(), found.group("code") in _PLAIN_HTTP_ANSWER)
 
 
 def _clip(text: str, limit: int) -> str:
