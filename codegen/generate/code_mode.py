@@ -709,7 +709,9 @@ def build_servers(
             by_server[entry.server][0].argument_names.get("tools", {}).get(entry.tool, {}),
             by_server[entry.server][0].naming_rules,
         )
-        for entry in qualified_tools(catalog, settings.separator, functions)
+        for entry in qualified_tools(
+            catalog, settings.separator, functions, {server: by_server[server][0].naming_rules for server in by_server}
+        )
     }
     built = []
     for server in sorted(by_server):

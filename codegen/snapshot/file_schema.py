@@ -119,7 +119,7 @@ class SnapshotFile(BaseModel):
             "alone give the same names."
         ),
     )
-    namingRules: Literal[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] = Field(
+    namingRules: Literal[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] = Field(
         default=1,
         description=(
             "The naming rules the package's names follow: 2 keeps a digit with the letters beside it in snake_case "
@@ -138,7 +138,9 @@ class SnapshotFile(BaseModel):
             "list (`list[int]`), where 1 to 8 add a one-member `Enum`; 10 types in code mode's stubs what 1 to 9 leave "
             "`Any` (an argument's tuple is a `tuple[...]`, a `const` no `Literal` holds its value's type); 11 types a "
             "set of more than 1,000 values (an `enum`, or an `anyOf` or `oneOf` of `const`s) as their JSON type "
-            "(`str`), where 1 to 10 write a `Literal` of up to 10,000. 4 to 11 are always present; 1 to 3 only when a "
+            "(`str`), where 1 to 10 write a `Literal` of up to 10,000; 12 spells the hub's names as 7 spells methods "
+            "(`lager__grosse` for `größe`), where 1 to 11 map such a letter to `_` (`lager__gro_e`). 4 to 12 are always "
+            "present; 1 to 3 only when a "
             "name has a letter "
             "beside a digit, the one place they differ. Absent "
             "means 1 where a name has a letter beside a digit (written before this field existed), else 3. A "
