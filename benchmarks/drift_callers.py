@@ -64,6 +64,7 @@ UNRELATED_RULES = (
     "protocol-version-changed",
     "server-info-changed",
     "capability-listchanged-removed",
+    "capability-extension-",
     "client-capabilities-changed",
     "ignore-unused",
 )

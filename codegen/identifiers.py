@@ -22,7 +22,7 @@ from urllib.parse import unquote
 
 from codegen.errors import StubgenError
 from codegen.runtime._hub_catalog import HUB_SEPARATOR as HUB_SEPARATOR
-from codegen.runtime._hub_catalog import SEARCH_TOOLS, api_safe, qualified_name
+from codegen.runtime._hub_catalog import SEARCH_TOOLS, api_safe, latin_spelled, qualified_name
 
 if TYPE_CHECKING:
     from codegen.snapshot import Snapshot
@@ -101,7 +101,9 @@ set of more than `MAX_LITERAL_VALUES` values (an `enum`, or an `anyOf` or `oneOf
 their JSON type (`str`), where rules 1 to 10 write a `Literal` of them all up to
 `MAX_LITERAL_VALUES_BEFORE_RULES_11` (`WIDE_ENUM_RULES`); rules 12 write a model field's default that
 is one string or number too long for its line as `Field(default=...)` (`LONG_DEFAULT_RULES`), where
-rules 1 to 11 write it bare, in parentheses black keeps and `ruff format` takes away.
+rules 1 to 11 write it bare, in parentheses black keeps and `ruff format` takes away, and spell the
+hub's names as rules 7 spell methods (`größe` on server `lager`: `lager__grosse`), where rules 1 to 11
+map a Latin letter with no ASCII form to `_` (`lager__gro_e`; `SPELLED_HUB_RULES`).
 
 A snapshot records rules 4 or later (`namingRules`) always. Rules 1 to 3 differ only where a letter is beside
 a digit (`naming_rules_apply`), so a snapshot made by them records them only when it has such a name;
@@ -135,36 +137,15 @@ Hangul fillers), some of them allowed in a Python identifier, so never kept in o
 
 
 TRANSLITERATING_RULES = 7
-"""The first naming rules that spell a Latin letter with no ASCII form (`_LATIN_ASCII`)."""
-
-_LATIN_ASCII = {
-    "Æ": "AE", "æ": "ae", "Ð": "D", "ð": "d", "Ø": "O", "ø": "o", "Þ": "TH", "þ": "th", "ß": "ss", "ẞ": "SS",
-    "Đ": "D", "đ": "d", "Ħ": "H", "ħ": "h", "\u0131": "i", "ĸ": "q", "Ł": "L", "ł": "l", "Ŋ": "N", "ŋ": "n",
-    "Œ": "OE", "œ": "oe", "Ŧ": "T", "ŧ": "t",
-}  # fmt: skip
-"""The letters of Latin-1 Supplement and Latin Extended-A (and the capital sharp s) that NFKD leaves
-without an ASCII form (the long s, `ĳ`, `ŀ` and `ŉ` have one), as CLDR's Latin-ASCII transform spells them
-(`common/transforms/Latin-ASCII.xml`, what ICU's `Latin-ASCII` applies): the letters of Danish,
-Norwegian, Icelandic, German, French, Polish, Croatian, Maltese, Sami, Turkish and Greenlandic
-words. Other Latin letters without one (`ƒ`, `ə`, IPA) are still left out."""
+"""The first naming rules that spell a Latin letter with no ASCII form (`latin_spelled`)."""
 
 
 def _transliterated(name: str, rules: int) -> str:
-    """The name with each letter of `_LATIN_ASCII` spelled in ASCII by rules 7 and later (a letter
-    with an accent too: `Ǿ` is `Ø` and an accent), unchanged by earlier rules. A capital written as
-    two letters is one capital and a small letter before a small letter (`Æble` -> `Aeble`, `Þór` ->
-    `Thor`), so that it starts a word rather than being a word of its own (`AEble` -> `a_eble`)."""
+    """The name with its Latin letters spelled in ASCII (`latin_spelled`) by rules 7 and later,
+    unchanged by earlier rules."""
     if rules < TRANSLITERATING_RULES or name.isascii():
         return name
-    decomposed = unicodedata.normalize("NFKD", name)
-    spelled: list[str] = []
-    for index, char in enumerate(decomposed):
-        letters = _LATIN_ASCII.get(char, char)
-        if len(letters) > 1 and letters.isupper():
-            following = (rest for rest in decomposed[index + 1 :] if not unicodedata.combining(rest))
-            letters = letters.capitalize() if next(following, "").islower() else letters
-        spelled.append(letters)
-    return "".join(spelled)
+    return latin_spelled(name)
 
 
 def _kept_letter(char: str) -> bool:
@@ -878,12 +859,21 @@ def check_hub_separator(separator: str, where: str) -> None:
         )
 
 
+SPELLED_HUB_RULES = 12
+"""The first naming rules whose hub names spell a Latin letter as method names do (`größe`:
+`lager__grosse`, the method `grosse`), where rules 1 to 11 map it to `_` (`lager__gro_e`)."""
+
+
 def qualified_tools(
     catalog: Mapping[str, Sequence[str]],
     separator: str = HUB_SEPARATOR,
     methods: Mapping[str, Mapping[str, str]] | None = None,
+    rules: Mapping[str, int] | None = None,
 ) -> list[QualifiedTool]:
     """Every server's tools under their qualified names, sorted by name; two tools sharing one is an error.
+
+    Each server's names follow its snapshot's naming rules (`rules`: server -> rules, the newest when
+    not given): rules 12 and later spell Latin letters (`SPELLED_HUB_RULES`).
 
     Tools of one server whose names map alike (`car.rental` and `car_rental`), and tools whose names
     keep no ASCII letter or digit (`统计字数` would be `______`, telling a model nothing), are named after
@@ -898,9 +888,10 @@ def qualified_tools(
     owners: dict[str, QualifiedTool] = {}
     for server in sorted(catalog):
         tools = sorted(catalog[server])
-        plain = {tool: qualified_name(server, tool, separator) for tool in tools}
+        spell = (rules or {}).get(server, NAMING_RULES) >= SPELLED_HUB_RULES
+        plain = {tool: qualified_name(server, tool, separator, spell) for tool in tools}
         alike = {name for name, count in Counter(plain.values()).items() if count > 1}
-        wordless = {tool for tool in tools if not re.search(r"[A-Za-z0-9]", api_safe(tool))}
+        wordless = {tool for tool in tools if not re.search(r"[A-Za-z0-9]", api_safe(tool, spell))}
         named = (methods or {}).get(server)
         if (alike or wordless) and named is None:
             named = {}
@@ -912,7 +903,7 @@ def qualified_tools(
         for tool in tools:
             name = plain[tool]
             if (name in alike or tool in wordless) and named is not None:
-                name = qualified_name(server, named.get(tool, tool), separator)
+                name = qualified_name(server, named.get(tool, tool), separator, spell)
             qualified = QualifiedTool(name, server, tool)
             if qualified.qualified_name == SEARCH_TOOLS:
                 raise StubgenError(

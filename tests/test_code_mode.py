@@ -347,7 +347,7 @@ def test_stubs_are_laid_out_as_black_and_ruff_lay_out_stubs(tmp_path: Path, monk
     import black
 
     from codegen.generate import code_mode
-    from codegen.generate.formatting import black_mode
+    from codegen.generate.formatting import LINE_LENGTH, black_mode
     from codegen.generate.piecewise_black import formatted_without_black
 
     more = REPO / "tests" / "fixtures" / "catalogs" / "more"
@@ -371,7 +371,47 @@ def test_stubs_are_laid_out_as_black_and_ruff_lay_out_stubs(tmp_path: Path, monk
     }
     spared = [name for name, stub in raw.items() if formatted_without_black("stub", stub) is not None]
     assert all(black.format_str(raw[name], mode=black_mode(stub=True)) == raw[name] for name in spared)
-    assert 0 < len(spared) < len(raw) and any(raw[name] != stubs[name] for name in raw)
+    # every one here: a server's stub went through black for its header comment alone, which black does not wrap
+    assert spared == list(raw) and raw == stubs
+    needs_black = raw[spared[0]].replace("async def ", "async def " + "x" * LINE_LENGTH, 1)
+    assert formatted_without_black("stub", needs_black) is None
+
+
+def test_a_wide_enum_is_written_in_blacks_layout_so_no_stub_goes_through_black(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A `Literal` of 500 values in every tool's stub and again in the server's was laid out by black
+    twice per tool, and the server's stub always went through black for its header comment. Both are
+    now written as black writes them: every stub skips black, with the bytes black makes of them."""
+    from codegen.generate.piecewise_black import formatted_without_black
+
+    def tool(name: str, required: bool) -> dict[str, Any]:
+        values = [f"{name}-{index:03d}" for index in range(500)]
+        schema = {"type": "object", "properties": {"zone": {"type": "string", "enum": values}}}
+        return {"name": name, "inputSchema": {**schema, "required": ["zone"]} if required else schema}
+
+    wide = Snapshot(
+        server="zones",
+        protocol_version="2025-11-25",
+        capabilities={"tools": {}},
+        tools=(tool("pick", True), tool("maybe", False)),
+    )
+    stubs = {
+        name: data for name, data in render_code_mode([(wide, {})], HubSettings()).items() if name.endswith(".pyi")
+    }
+    assert len(stubs) == 3 and all(
+        stub.count(b'"pick-499",\n') + stub.count(b'"maybe-499",\n') for stub in stubs.values()
+    )
+    assert all(formatted_without_black("stub", stub.decode()) is not None for stub in stubs.values())
+
+    def one_line(name: str, annotation: str, depth: int, union: str = "", default: str = "") -> str:
+        return f"{name}: {annotation}{f' | {union}' if union else ''}{f' = {default}' if default else ''},"
+
+    monkeypatch.setattr(code_mode, "laid_out_keyword", one_line)
+    by_black = {
+        name: data for name, data in render_code_mode([(wide, {})], HubSettings()).items() if name.endswith(".pyi")
+    }
+    assert by_black == stubs
 
 
 def test_code_mode_golden_matches() -> None:

@@ -122,6 +122,42 @@ def test_a_completions_capability_with_nothing_to_complete_is_not_missed() -> No
     assert caps((bare,), (template,)) == ["capability-removed"]
 
 
+def test_each_extension_is_judged_on_its_own_and_none_breaks_a_generated_client() -> None:
+    """mcp-proxy-for-aws in front of a server drops its `extensions` capability (MCP Apps'
+    `io.modelcontextprotocol/ui`), and drift said `capability-removed`, breaking. An extension is in
+    use only when the client declares it too, and generated clients and the hub declare none: a host
+    that negotiates it loses it, so each identifier is its own finding, none of them breaking."""
+    apps, tasks = "io.modelcontextprotocol/ui", "io.modelcontextprotocol/tasks"
+    mcp_apps = {"mimeTypes": ["text/html;profile=mcp-app"]}
+    both = {"extensions": {apps: mcp_apps, tasks: {}}}
+
+    def found(before: dict[str, object], after: dict[str, object]) -> list[tuple[str, str, str]]:
+        pair = snap(capabilities={"tools": {}, **before}), snap(capabilities={"tools": {}, **after})
+        return [(f.rule, f.severity.value, f.path) for f in compare_snapshots(*pair)]
+
+    at_apps, at_tasks = (
+        "/capabilities/extensions/io.modelcontextprotocol~1ui",
+        "/capabilities/extensions/io.modelcontextprotocol~1tasks",
+    )
+    removed = [
+        ("capability-extension-removed", "dangerous", at_tasks),
+        ("capability-extension-removed", "dangerous", at_apps),
+    ]
+    assert found(both, {}) == removed
+    assert found(both, {"extensions": {}}) == removed
+    assert found({}, both) == [
+        ("capability-extension-added", "safe", at_tasks),
+        ("capability-extension-added", "safe", at_apps),
+    ]
+    assert found(both, {"extensions": {apps: {"mimeTypes": []}, tasks: {}}}) == [
+        ("capability-extension-changed", "dangerous", at_apps)
+    ]
+    assert found(both, {"extensions": {tasks: {}, apps: mcp_apps}}) == []
+    assert found({"extensions": {}}, {}) == []
+    message = compare_snapshots(snap(capabilities=both), snap(capabilities={}))[0].message
+    assert tasks in message and "declare no extension" in message
+
+
 def test_root_title_is_a_display_name() -> None:
     """FastMCP titles an input schema after the function: `GitAdd` becoming `addArguments` is safe."""
     found = compare_snapshots(

@@ -369,6 +369,31 @@ CASES: dict[str, tuple[Pair, Pair]] = {
         ),
         (snap(capabilities={"tools": {}}), snap(capabilities={"tools": {}, "prompts": {}})),
     ),
+    "capability-extension-removed": (
+        (
+            snap(capabilities={"tools": {}, "extensions": {"io.modelcontextprotocol/ui": {}}}),
+            snap(capabilities={"tools": {}}),
+        ),
+        # declaring no extension in an empty map says nothing
+        (snap(capabilities={"tools": {}, "extensions": {}}), snap(capabilities={"tools": {}})),
+    ),
+    "capability-extension-added": (
+        (snap(capabilities={"tools": {}}), snap(capabilities={"tools": {}, "extensions": {"com.example/x": {}}})),
+        (
+            snap(capabilities={"tools": {}, "extensions": {"com.example/x": {}}}),
+            snap(capabilities={"tools": {}, "extensions": {"com.example/x": {}}}),
+        ),
+    ),
+    "capability-extension-changed": (
+        (
+            snap(capabilities={"extensions": {"com.example/x": {"level": 1}}}),
+            snap(capabilities={"extensions": {"com.example/x": {"level": 2}}}),
+        ),
+        (
+            snap(capabilities={"extensions": {"com.example/x": {"a": 1, "b": 2}}}),
+            snap(capabilities={"extensions": {"com.example/x": {"b": 2, "a": 1}}}),
+        ),
+    ),
     "capability-listchanged-removed": (
         (snap(capabilities={"tools": {"listChanged": True}}), snap(capabilities={"tools": {}})),
         (snap(capabilities={"tools": {"listChanged": False}}), snap(capabilities={"tools": {"listChanged": True}})),

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from mcp import StdioServerParameters
 from mcp.types import CallToolResult
 
-from codegen.config import ServerConfig, load_config
+from codegen.config import HubSettings, ServerConfig, load_config
 from codegen.errors import StubgenError
 from codegen.generate import Cache, generate_package, hub_build, pipeline
 from codegen.generate.build import build_package
@@ -32,6 +32,7 @@ from codegen.generate.hub import generate_hub as write_hub
 from codegen.generate.pipeline import hub_dir
 from codegen.generate.publish import diff_trees, read_tree
 from codegen.identifiers import HUB_MEMBERS, qualified_tools
+from codegen.runtime._hub_catalog import qualified_name
 from codegen.runtime._hub_runtime import GeneratedHub, GeneratedSyncHub
 from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot, write_snapshot
 from codegen.snapshot.discovery import snapshot_server
@@ -306,6 +307,40 @@ def test_qualified_names_are_mapped_shortened_and_checked_deterministically() ->
     with pytest.raises(StubgenError) as bad_separator:
         qualified_tools({"docs": ["x"]}, "::")
     assert str(bad_separator.value) == "hub: hub_separator '::' must be one to four of '_', '-' and '.' (default '__')"
+
+
+def test_a_hub_name_spells_latin_letters_as_the_tools_method_does() -> None:
+    """`größe` on server `lager` was the hub name `lager__gro_e` beside the method `grosse`: rules 12
+    spell a hub name's Latin letters as rules 7 spell a method's, so the two read alike. A snapshot of
+    rules 11 keeps the hub names it had; tools whose spellings meet still get names of their own."""
+
+    def named(rules: int, *tools: str) -> list[tuple[str, str, str]]:
+        snapshot = Snapshot(
+            server="lager",
+            protocol_version="2025-11-25",
+            capabilities={"tools": {}},
+            tools=tuple({"name": tool, "inputSchema": {"type": "object"}} for tool in tools),
+            naming_rules=rules,
+        )
+        package = build_package(snapshot, {}, Cache.disabled())
+        methods = {tool.wire: tool.method for tool in package.tools}
+        hub = build_hub([(snapshot, package)], HubSettings())
+        return sorted((tool.tool, methods[tool.tool], tool.qualified_name) for tool in hub.tools)
+
+    assert named(12, "größe", "Øl-Æble") == [
+        ("größe", "grosse", "lager__grosse"),
+        ("Øl-Æble", "ol_aeble", "lager__Ol-Aeble"),
+    ]
+    assert named(11, "größe", "Øl-Æble") == [
+        ("größe", "grosse", "lager__gro_e"),
+        ("Øl-Æble", "ol_aeble", "lager___l-_ble"),
+    ]
+    assert named(12, "größe", "grosse") == [
+        ("grosse", "grosse", "lager__grosse"),
+        ("größe", "grosse_2", "lager__grosse_2"),
+    ]
+    # a tool a server adds while a hub is connected is named by the newest rules
+    assert qualified_name("lager", "größe") == "lager__grosse"
 
 
 def test_a_long_server_id_keeps_a_readable_part_of_the_tool_name() -> None:

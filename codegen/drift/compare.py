@@ -173,6 +173,7 @@ def _compare_server(old: Snapshot, new: Snapshot, out: _Collector) -> None:
             message = f"server {key} changed from {_shown(before)} to {_shown(after)}"
             out.add("server-info-changed", "server", name, message, pointer("serverInfo", key), before, after)
     _compare_capabilities(_usable_capabilities(old), new.capabilities, ("capabilities",), name, out)
+    _compare_extensions(old.capabilities.get("extensions", {}), new.capabilities.get("extensions", {}), name, out)
     if old.client_capabilities != new.client_capabilities:
         before, after = list(old.client_capabilities), list(new.client_capabilities)
         message = (
@@ -198,7 +199,33 @@ def _usable_capabilities(snapshot: Snapshot) -> JSON:
         idle.add("tasks")
     if not snapshot.resource_templates and not any(prompt.get("arguments") for prompt in snapshot.prompts):
         idle.add("completions")
+    if isinstance(snapshot.capabilities.get("extensions"), dict):
+        idle.add("extensions")  # `_compare_extensions` judges each one
     return {key: value for key, value in snapshot.capabilities.items() if key not in idle}
+
+
+def _compare_extensions(old: Any, new: Any, server: str, out: _Collector) -> None:
+    """Each extension identifier on its own, none as breaking: an extension is in use only when the
+    client declares it too, and generated clients and the hub declare none, so no call of theirs
+    changes; a host that negotiates one (an MCP Apps host rendering the server's UI) does lose it."""
+    if not isinstance(old, dict):
+        return  # not a map of extensions: `_compare_capabilities` judged it
+    after = new if isinstance(new, dict) else {}
+    unused = "generated clients declare no extension, so none of their calls change"
+    for identifier in sorted(set(old) | set(after)):
+        where = pointer("capabilities", "extensions", identifier)
+        before, now = old.get(identifier, _GONE), after.get(identifier, _GONE)
+        if now is _GONE:
+            message = f"extension {identifier} was withdrawn; a host that used it loses it ({unused})"
+            out.add("capability-extension-removed", "server", server, message, where, before, None)
+        elif before is _GONE:
+            message = f"extension {identifier} is now offered; a client uses it only by declaring it too"
+            out.add("capability-extension-added", "server", server, message, where, None, now)
+        elif not same(before, now):
+            message = (
+                f"extension {identifier} changed its settings; a host that used it may behave otherwise ({unused})"
+            )
+            out.add("capability-extension-changed", "server", server, message, where, before, now)
 
 
 def _compare_capabilities(old: Any, new: Any, path: tuple[str, ...], server: str, out: _Collector) -> None:

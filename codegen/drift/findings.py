@@ -106,6 +106,9 @@ EXTENSIONS: dict[str, Severity] = {
     "in-bound-impossible": B,
     "list-method-appeared": S,
     "client-capabilities-changed": D,
+    "capability-extension-removed": D,
+    "capability-extension-added": S,
+    "capability-extension-changed": D,
     "method-retargeted": B,
     "argument-retargeted": B,
     "tool-added-destructive": D,
@@ -132,7 +135,8 @@ EXTENSIONS: dict[str, Severity] = {
 reported so ignores do not rot; annotation hints moving toward more trust, `execution.taskSupport`
 judged by meaning, `serverInfo` changes, input bounds that leave almost nothing valid, a list
 method the old snapshot recorded as missing (-32601) that the server now implements, a change
-of the client capabilities the snapshot was taken declaring (the catalog may differ by them), a
+of the client capabilities the snapshot was taken declaring (the catalog may differ by them), each
+`extensions` identifier the server withdraws, offers or resets (no generated client declares one), a
 generated method name that would call another entity, new tools whose hints let them destroy data or
 reach an open world, catalog text that reads like a prompt injection (`codegen.runtime._audit`),
 MCP Apps' `_meta.ui` (who sees a tool, which UI it renders, what that UI may reach), and an

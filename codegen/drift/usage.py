@@ -140,7 +140,9 @@ def _client(server: str, versions: Sequence[Snapshot], method_names: Mapping[str
         methods = {tool.named.wire: tool.named.python for tool in plan.tools}
         hub_names |= {
             (qualified.qualified_name, qualified.tool)
-            for qualified in qualified_tools({server: list(methods)}, separator, {server: methods})
+            for qualified in qualified_tools(
+                {server: list(methods)}, separator, {server: methods}, {server: snapshot.naming_rules}
+            )
         }
     return _Client(server, package_name(server), members, hub_names)
 

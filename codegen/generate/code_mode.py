@@ -36,7 +36,7 @@ from codegen.generate.guard import left_to_server
 from codegen.generate.headers import DO_NOT_EDIT
 from codegen.generate.hub import HubSettings
 from codegen.generate.member_names import TAG_LENGTH
-from codegen.generate.piecewise_black import formatted
+from codegen.generate.piecewise_black import INDENT, formatted, laid_out_keyword
 from codegen.generate.pipeline import Rendered, code_mode_dir
 from codegen.generate.proof import RenderKey, hub_source, remember_rendered, rendered_before
 from codegen.generate.templating import jinja_environment
@@ -563,7 +563,8 @@ def _tool_stub(
             annotation = builder.annotation(
                 properties[named.wire], root, stem + pascal_case(named.wire, "Arg", route.naming_rules)
             )
-            lines.append(f"    {named.python}: {annotation}{'' if named.wire in required else ' = ...'},")
+            default = "" if named.wire in required else "..."
+            lines.append(INDENT + laid_out_keyword(named.python, annotation, 1, default=default))
             doc = _parameter_doc(named.python, named.wire, properties[named.wire], named.wire in required)
             docs += [doc] if doc is not None else []
     else:
@@ -709,7 +710,9 @@ def build_servers(
             by_server[entry.server][0].argument_names.get("tools", {}).get(entry.tool, {}),
             by_server[entry.server][0].naming_rules,
         )
-        for entry in qualified_tools(catalog, settings.separator, functions)
+        for entry in qualified_tools(
+            catalog, settings.separator, functions, {server: by_server[server][0].naming_rules for server in by_server}
+        )
     }
     built = []
     for server in sorted(by_server):

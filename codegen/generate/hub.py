@@ -161,7 +161,8 @@ def build_hub(packages: Sequence[tuple[Snapshot, PackageSpec]], settings: HubSet
     }
     tools = []
     methods = {server: {tool.wire: tool.method for tool in package.tools} for server, (_, package) in by_server.items()}
-    for qualified in qualified_tools(catalog, settings.separator, methods):
+    rules = {server: snapshot.naming_rules for server, (snapshot, _) in by_server.items()}
+    for qualified in qualified_tools(catalog, settings.separator, methods, rules):
         snapshot, package = by_server[qualified.server]
         spec = next(tool for tool in package.tools if tool.wire == qualified.tool)
         raw = next(tool for tool in snapshot.tools if tool["name"] == qualified.tool)

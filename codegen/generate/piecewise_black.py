@@ -30,6 +30,7 @@ __all__ = [
     "formatted",
     "formatted_without_black",
     "head_pieces",
+    "laid_out_keyword",
     "members_entry",
     "members_key",
 ]
@@ -90,6 +91,36 @@ def black_leaves_alone(method: str) -> bool:
     )
 
 
+def laid_out_keyword(name: str, annotation: str, depth: int, union: str = "", default: str = "") -> str:
+    """A keyword parameter `name: annotation[ | union][ = default],` of a signature at `depth` indents,
+    as black lays it out: on one line, or, for a `Literal` of strings too long to fit inside its
+    brackets on one line (a 500-value enum), one value per line, the union in parentheses. black
+    took most of a wide enum's generate laying out each such `Literal` (in the method, its sync twin
+    and code mode's two stubs); written so, the piece is one black leaves alone, and the same bytes."""
+    tail = f" = {default}" if default else ""
+    values = _literal_strings(annotation)
+    inner = depth + (2 if union else 1)
+    if len(values) < 2 or len(INDENT * inner + ", ".join(values)) <= LINE_LENGTH:
+        return f"{name}: {annotation}{f' | {union}' if union else ''}{tail},"
+    listed = "".join(f"{INDENT * inner}{value},\n" for value in values)
+    literal = f"Literal[\n{listed}{INDENT * (inner - 1)}]"
+    if not union:
+        return f"{name}: {literal}{tail},"
+    return f"{name}: (\n{INDENT * (depth + 1)}{literal}\n{INDENT * (depth + 1)}| {union}\n{INDENT * depth}){tail},"
+
+
+def _literal_strings(annotation: str) -> list[str]:
+    """The values of an annotation that is one `Literal` of ASCII strings, as written in it; else none
+    (anything else, and text whose display width black would count otherwise, is left to black)."""
+    if not (annotation.startswith("Literal[") and annotation.isascii()):
+        return []
+    node = ast.parse(annotation, mode="eval").body
+    items = node.slice.elts if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple) else []
+    if not all(isinstance(item, ast.Constant) and isinstance(item.value, str) for item in items):
+        return []
+    return [annotation[item.col_offset : item.end_col_offset] for item in items]
+
+
 def black_pieces(kind: PieceKind, sources: Sequence[str]) -> list[str]:
     """black each piece as it would be formatted alone: modules one by one, members and imports in one call.
 
@@ -120,7 +151,8 @@ def formatted_without_black(kind: PieceKind, source: str) -> str | None:
 
 def _stub_left_alone(stub: str) -> bool:
     """Whether black would return a code-mode stub as the generator wrote it: its code (every line but
-    its docstrings', which black does not wrap) fits, is ASCII and holds none of `_BLACK_REWRITES`. The
+    its docstrings' and its comments', which black does not wrap: the header names the fingerprint in a
+    line of 107 characters) fits, is ASCII and holds none of `_BLACK_REWRITES`. The
     generator writes the rest of a stub's layout as black does; a test holds this to black's answer on
     real catalogs' stubs."""
     try:
@@ -131,7 +163,11 @@ def _stub_left_alone(stub: str) -> bool:
     for node in ast.walk(tree):
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             documented.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
-    code = "\n".join(line for number, line in enumerate(stub.splitlines(), 1) if number not in documented)
+    code = "\n".join(
+        line
+        for number, line in enumerate(stub.splitlines(), 1)
+        if number not in documented and not (line.startswith("# ") and line == line.rstrip())
+    )
     return (
         code.isascii()
         and all(len(line) <= LINE_LENGTH for line in code.splitlines())

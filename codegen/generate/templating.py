@@ -14,12 +14,12 @@ import jinja2
 
 from codegen.cache_dir import default_cache_dir
 from codegen.generate.escaping import docstring, literal, quoted
-from codegen.generate.piecewise_black import INDENT
+from codegen.generate.piecewise_black import INDENT, laid_out_keyword
 from codegen.generate.spec import Import, PackageSpec, Parameter, PromptSpec, TemplateSpec, ToolSpec
 from codegen.generate.template_cache import TemplateBytecodeCache
 from codegen.identifiers import CALL_OPTIONS, RUNTIME_EXPORTS, TASK_EXPORTS
 
-__all__ = ["jinja_environment", "method_macros", "model_import", "tool_members"]
+__all__ = ["jinja_environment", "keyword_parameter", "method_macros", "model_import", "tool_members"]
 
 
 _NUMBERS = re.compile(r"(\d+)")
@@ -76,6 +76,13 @@ def parameter_doc(parameter: Parameter) -> str:
     return " ".join(parts) or "Required."
 
 
+def keyword_parameter(parameter: Parameter) -> str:
+    """A method's keyword parameter, from its name to its comma, as black lays it out (`laid_out_keyword`)."""
+    if parameter.required:
+        return laid_out_keyword(parameter.python, parameter.annotation, 2)
+    return laid_out_keyword(parameter.python, parameter.annotation, 2, union="NotGiven", default="NOT_GIVEN")
+
+
 @functools.cache
 def jinja_environment() -> jinja2.Environment:
     """The one strict Jinja environment every template renders in: undefined names fail, and
@@ -103,6 +110,7 @@ def jinja_environment() -> jinja2.Environment:
     environment.globals["typing_names"] = typing_names
     environment.globals["type_checking_imports"] = type_checking_imports
     environment.globals["call_options"] = CALL_OPTIONS
+    environment.globals["keyword_parameter"] = keyword_parameter
     return environment
 
 

@@ -43,6 +43,7 @@ __all__ = [
     "CATALOG_FORMAT",
     "HINT_DEFAULTS",
     "HUB_SEPARATOR",
+    "LATIN_ASCII",
     "SEARCH_DETAILS",
     "SEARCH_TOOLS",
     "CatalogFile",
@@ -55,6 +56,7 @@ __all__ = [
     "catalog_tools",
     "file_stem",
     "hint_problem",
+    "latin_spelled",
     "model_visible",
     "names_only",
     "openai_strict_schema",
@@ -101,23 +103,60 @@ def file_stem(name: str) -> str:
 _HEX_LETTERS = str.maketrans("0123456789", "ghijklmnop")
 
 
-def api_safe(name: str) -> str:
-    """The name with accents dropped and every other character outside `[A-Za-z0-9_-]` mapped to `_`."""
+LATIN_ASCII = {
+    "Æ": "AE", "æ": "ae", "Ð": "D", "ð": "d", "Ø": "O", "ø": "o", "Þ": "TH", "þ": "th", "ß": "ss", "ẞ": "SS",
+    "Đ": "D", "đ": "d", "Ħ": "H", "ħ": "h", "\u0131": "i", "ĸ": "q", "Ł": "L", "ł": "l", "Ŋ": "N", "ŋ": "n",
+    "Œ": "OE", "œ": "oe", "Ŧ": "T", "ŧ": "t",
+}  # fmt: skip
+"""The letters of Latin-1 Supplement and Latin Extended-A (and the capital sharp s) that NFKD leaves
+without an ASCII form (the long s, `ĳ`, `ŀ` and `ŉ` have one), as CLDR's Latin-ASCII transform spells
+them (`common/transforms/Latin-ASCII.xml`, what ICU's `Latin-ASCII` applies): the letters of Danish,
+Norwegian, Icelandic, German, French, Polish, Croatian, Maltese, Sami, Turkish and Greenlandic
+words. Other Latin letters without one (`ƒ`, `ə`, IPA) are still left out. Method names (naming
+rules 7) and hub names (rules 12) spell them alike, so here, where the hub's runtime reads it too."""
+
+
+def latin_spelled(name: str) -> str:
+    """The name's NFKD form with each letter of `LATIN_ASCII` spelled in ASCII (a letter with an
+    accent too: `Ǿ` is `Ø` and an accent). A capital written as two letters is one capital and a
+    small letter before a small letter (`Æble` -> `Aeble`, `Þór` -> `Thor`), so that it starts a
+    word rather than being a word of its own (`AEble` -> `a_eble`)."""
     decomposed = unicodedata.normalize("NFKD", name)
+    spelled: list[str] = []
+    for index, char in enumerate(decomposed):
+        letters = LATIN_ASCII.get(char, char)
+        if len(letters) > 1 and letters.isupper():
+            following = (
+                rest for rest in decomposed[index + 1 :] if not unicodedata.combining(rest)
+            )
+            letters = letters.capitalize() if next(following, "").islower() else letters
+        spelled.append(letters)
+    return "".join(spelled)
+
+
+def api_safe(name: str, spell_latin: bool = True) -> str:
+    """The name with its Latin letters spelled (`latin_spelled`; left out, as `_`, by hub names
+    of naming rules before 12: `spell_latin=False`), accents dropped and every other character
+    outside `[A-Za-z0-9_-]` mapped to `_`."""
+    decomposed = unicodedata.normalize("NFKD", latin_spelled(name) if spell_latin else name)
     return _UNSAFE.sub("_", "".join(char for char in decomposed if not unicodedata.combining(char)))
 
 
-def qualified_name(server: str, tool: str, separator: str = HUB_SEPARATOR) -> str:
+def qualified_name(
+    server: str, tool: str, separator: str = HUB_SEPARATOR, spell_latin: bool = True
+) -> str:
     """`<server><separator><tool>`, valid for OpenAI, Anthropic, Gemini and MCP alike (with a `_`/`-` separator).
 
-    Both parts go through `api_safe`; a name that would not start with a letter or `_` (Gemini's rule)
+    Both parts go through `api_safe` (`spell_latin`: as the generator names the tools of a snapshot
+    of naming rules 12 and later, and a connected hub every tool a server adds);
+    a name that would not start with a letter or `_` (Gemini's rule)
     gets a leading `_`, and one over 64 characters is cut and ends in `_` and a hash of the original
     pair, so the same tool always gets the same name. The cut takes the end of the tool's name, and
     of the server id only as far as the tool keeps its first `_TOOL_KEPT` characters: a long server id
     once left no trace of the tool. The generator names the snapshots' tools with it, and a connected
     hub the tools a server adds later.
     """
-    server_part, tool_part = api_safe(server), api_safe(tool)
+    server_part, tool_part = api_safe(server, spell_latin), api_safe(tool, spell_latin)
     name = server_part + separator + tool_part
     lead = "" if name[0].isascii() and (name[0].isalpha() or name[0] == "_") else "_"
     name = lead + name

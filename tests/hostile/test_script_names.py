@@ -24,7 +24,6 @@ from mcp import StdioServerParameters
 from codegen.config import ServerConfig
 from codegen.generate import render_snapshot
 from codegen.identifiers import (
-    _LATIN_ASCII,
     NAMING_RULES,
     keep_names,
     pascal_case,
@@ -32,6 +31,7 @@ from codegen.identifiers import (
     qualified_tools,
     snake_case,
 )
+from codegen.runtime._hub_catalog import LATIN_ASCII
 from codegen.snapshot import Snapshot, load_snapshot, write_snapshot
 from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import PYTHON, REPO, SERVERS
@@ -186,7 +186,7 @@ def test_rules_7_give_a_plain_identifier_and_rules_6_names_where_no_latin_letter
     for made in (snake_case(name, "tool", 7), pascal_case(name, "Tool", 7)):
         assert made.isidentifier() and unicodedata.normalize("NFKC", made) == made
         assert all(unicodedata.category(char) != "Cf" for char in made)
-    if not set(unicodedata.normalize("NFKD", name)) & set(_LATIN_ASCII):
+    if not set(unicodedata.normalize("NFKD", name)) & set(LATIN_ASCII):
         assert snake_case(name, "tool", 7) == snake_case(name, "tool", 6)
         assert pascal_case(name, "Tool", 7) == pascal_case(name, "Tool", 6)
 
@@ -262,17 +262,20 @@ def test_a_package_of_rules_6_keeps_leaving_latin_letters_out_in_every_name() ->
 
 
 def test_rules_7_move_a_hub_name_only_where_the_hub_names_a_tool_after_its_method() -> None:
-    """The hub maps `ß` to `_` whatever the rules (a hub name is in a model's prompt and cache);
-    a tool whose name keeps no ASCII letter is named after its method, by its package's rules."""
+    """Rules 1 to 11 map `ß` to `_` in a hub name (a hub name is in a model's prompt and cache, so a
+    committed snapshot keeps it); a tool whose name keeps no ASCII letter is named after its method,
+    by its package's rules. Rules 12 spell it as methods do, and names that meet take the methods'."""
     hub_names = {}
-    for rules in (6, 7):
+    for rules in (6, 7, 12):
         snapshot = _latin_snapshot(rules, (*LATIN_TOOLS, {"name": "ß", "inputSchema": {"type": "object"}}))
         methods = {named.wire: named.python for named in plan_names(snapshot).tools}
         catalog = {"latin": [entry["name"] for entry in snapshot.tools]}
-        hub_names[rules] = [tool.qualified_name for tool in qualified_tools(catalog, methods={"latin": methods})]
+        named = qualified_tools(catalog, methods={"latin": methods}, rules={"latin": rules})
+        hub_names[rules] = [tool.qualified_name for tool in named]
     assert hub_names == {
         6: ["latin__stra_e_suchen", "latin__strasse_suchen", "latin__tool"],
         7: ["latin__ss", "latin__stra_e_suchen", "latin__strasse_suchen"],
+        12: ["latin__ss", "latin__strasse_suchen", "latin__strasse_suchen_2"],
     }
 
 
@@ -363,8 +366,9 @@ async def test_tools_named_in_other_scripts_are_called_through_the_clients_the_h
         async with hub_package.Hub.connect(scripts=server) as hub:
             assert (await hub.call("scripts__tool_4", {"文本": "hub"})).structured_content["tool"] == "统计字数"
             assert (await hub.scripts.get_天气()).tool == "get_天气"
-            # hub names are what a model calls: rules 7 leave them as they were (`_` for `ß`)
-            called = await hub.call("scripts__stra_e_suchen", {"straße": "hub"})
+            # rules 12 spell `ß` in a hub name as in the method (rules 7 to 11 left `_`): the names of
+            # `straße_suchen` and `strasse_suchen` meet, so each takes its method's
+            called = await hub.call("scripts__strasse_suchen_2", {"straße": "hub"})
             assert called.structured_content["tool"] == "straße_suchen"
             functions = importlib.import_module("first.code_mode.scripts")
             with code_mode.use_hub(hub):
