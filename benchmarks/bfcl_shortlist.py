@@ -31,7 +31,8 @@ from typing import Any, TypeVar
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from codegen.runtime._hub_catalog import _WORD, HubTool, SearchIndex, qualified_name  # noqa: E402
+from codegen.runtime._hub_catalog import HubTool, qualified_name  # noqa: E402
+from codegen.runtime._hub_search import _WORD, SearchIndex  # noqa: E402
 
 T = TypeVar("T")
 SPLITS = ("multiple", "live_multiple")

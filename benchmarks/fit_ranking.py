@@ -31,7 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bfcl_shortlist import Question, load, load_dev  # noqa: E402
-from codegen.runtime._hub_catalog import _RERANK_FEATURES, _RERANK_WEIGHTS, _RERANKED, HubTool, SearchIndex  # noqa: E402
+from codegen.runtime._hub_catalog import HubTool  # noqa: E402
+from codegen.runtime._hub_search import _RERANK_FEATURES, _RERANK_WEIGHTS, _RERANKED, SearchIndex  # noqa: E402
 
 PENALTIES = (0.001, 0.003, 0.01, 0.03, 0.1)
 SHIPPED_PENALTY = 0.03

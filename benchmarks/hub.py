@@ -31,7 +31,8 @@ from benchmarks.run import Sample, timed  # noqa: E402
 from codegen.generate import Cache, generate_package  # noqa: E402
 from codegen.generate.hub import generate_hub  # noqa: E402
 from codegen.identifiers import package_name  # noqa: E402
-from codegen.runtime._hub_catalog import HubTool, SearchIndex  # noqa: E402
+from codegen.runtime._hub_catalog import HubTool  # noqa: E402
+from codegen.runtime._hub_search import SearchIndex  # noqa: E402
 from codegen.snapshot import Snapshot, load_snapshot, write_snapshot  # noqa: E402
 from tests.shortlist_eval import TASKS  # noqa: E402
 

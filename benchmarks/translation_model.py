@@ -31,7 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bfcl_shortlist import DEV_GROUPS, Question, load, load_dev  # noqa: E402
-from codegen.runtime._hub_catalog import HubTool, Scored, SearchIndex, _schema_text, terms  # noqa: E402
+from codegen.runtime._hub_catalog import HubTool  # noqa: E402
+from codegen.runtime._hub_search import Scored, SearchIndex, _schema_text, terms  # noqa: E402
 
 NULL = ""
 """The null word of IBM Model 1: a request word the tool's text does not account for."""

@@ -24,7 +24,8 @@ from benchmarks.fit_ranking import SHIPPED_PENALTY, as_table, examples, fit
 from codegen.generate import generate_package
 from codegen.generate.cache import Cache
 from codegen.generate.hub import generate_hub
-from codegen.runtime._hub_catalog import _RERANK_WEIGHTS, HubTool, SearchIndex
+from codegen.runtime._hub_catalog import HubTool
+from codegen.runtime._hub_search import _RERANK_WEIGHTS, SearchIndex
 from codegen.snapshot import load_snapshot
 from tests.conftest import REPO
 from tests.held_out_tasks import FIFTH_TASKS, FOURTH_TASKS, LATER_TASKS, TASKS, THIRD_TASKS
@@ -524,7 +525,7 @@ def test_the_translation_model_learns_words_a_request_and_its_tool_do_not_share_
     script = (
         "import json\n"
         "from benchmarks.translation_model import learned\n"
-        "from codegen.runtime._hub_catalog import terms\n"
+        "from codegen.runtime._hub_search import terms\n"
         "pairs = [(sorted(set(terms(q))), sorted(set(terms(t)))) for q, t in [\n"
         "    ('the multiplication of 3 and 2', 'multiply two numbers'),\n"
         "    ('what is the multiplication of 7 by 9', 'multiply two numbers'),\n"

@@ -2,7 +2,7 @@
 
 This file is copied verbatim into `_mcp_runtime/` beside a hub, so it imports only `mcp`, `pydantic`,
 `jsonschema` (which `mcp` brings), the standard library and its siblings `_hub_catalog.py`,
-`_hub_providers.py` and `_runtime.py` (the server packages' runtime, for its compiled schema checks). Do not edit
+`_hub_search.py`, `_hub_providers.py` and `_runtime.py` (the server packages' runtime, for its compiled schema checks). Do not edit
 the copy: run `mcp-stubgen sync` to refresh it.
 
 `jsonschema` and `mcp` are imported where they are used, as in each server package's `_runtime.py`:
@@ -48,7 +48,6 @@ from ._hub_catalog import (
     SEARCH_TOOLS,
     Filters,
     HubTool,
-    SearchIndex,
     ToolFilter,
     ToolFormat,
     model_visible,
@@ -60,6 +59,7 @@ from ._hub_catalog import (
     tool_definition,
 )
 from ._hub_providers import DeferredTools, DeferredToolsMethod, Provider, anthropic_tool
+from ._hub_search import SearchIndex
 from ._loop_thread import SessionLoop
 from ._runtime import (
     _REQUEST_TIMEOUT,
