@@ -365,6 +365,10 @@ class PairResult:
     """Breaking findings no break of the caller speaks of (same entity, side and property, or the
     whole call broken)."""
     unwritten: dict[str, str] = field(default_factory=dict)
+    compared: list[Finding] = field(default_factory=list)
+    """Drift's findings as the rules rate them, before a project's severities."""
+    located: dict[str, list[tuple[str, str, str | None]]] = field(default_factory=dict)
+    """Entity -> each break's side, error and property."""
 
     def counts(self) -> dict[str, int]:
         return {severity.value: sum(finding.severity is severity for finding in self.findings) for severity in Severity}
@@ -374,10 +378,8 @@ def _run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)
 
 
-def _generate(work: Path, snapshot: Path) -> None:
-    done = _run(
-        [sys.executable, "-m", "codegen.cli", "generate", "-q", "--no-cache", "--out", FOLDER, str(snapshot)], work
-    )
+def _generate(python: str, work: Path, snapshot: Path) -> None:
+    done = _run([python, "-m", "codegen.cli", "generate", "-q", "--no-cache", "--out", FOLDER, str(snapshot)], work)
     if done.returncode != 0:
         raise RuntimeError(f"generate {snapshot.name} failed: {done.stderr.strip()}")
 
@@ -397,42 +399,37 @@ def _mypy(work: Path) -> list[tuple[int, str]]:
     return errors
 
 
-def _script_step(step: str, work: Path, package: str, *more: str) -> str:
-    done = _run([sys.executable, __file__, f"--{step}", str(work), package, *more], REPO)
+def _script_step(python: str, step: str, work: Path, package: str, *more: str) -> str:
+    done = _run([python, __file__, f"--{step}", str(work), package, *more], REPO)
     if done.returncode != 0:
         raise RuntimeError(f"{step} failed: {done.stderr.strip()[-2000:]}")
     return done.stdout
 
 
-def check_pair(
-    old_path: Path,
-    new_path: Path,
-    work: Path,
-    label: str | None = None,
-    severities: Mapping[str, Severity] | None = None,
+def observe_pair(
+    old_path: Path, new_path: Path, work: Path, label: str | None = None, python: str = sys.executable
 ) -> PairResult:
-    """Generate, write the caller, regenerate, type-check, run and compare, for one pair; `severities`
-    rates rules as a project's `[tool.mcp-stubgen.drift.severity]` does."""
+    """Generate, write the caller, regenerate, type-check and run, for one pair: what broke, and drift's
+    findings, not yet matched (`rated`). `python` runs the generate and the caller's steps (the
+    tests pass their server of forks)."""
     result = PairResult(label or f"{old_path.stem} -> {new_path.stem}")
     work.mkdir(parents=True, exist_ok=True)
     old = load_snapshot(old_path)
     new: Snapshot = keep_names(old, replace(load_snapshot(new_path), server=old.server), None)
     write_snapshot(work / "old.json", old)
     write_snapshot(work / "new.json", new)
-    _generate(work, work / "old.json")
+    _generate(python, work, work / "old.json")
     package = next(path.name for path in (work / FOLDER).iterdir() if path.name != "_mcp_runtime")
-    _script_step("write-caller", work, package, str(work / "old.json"))
+    _script_step(python, "write-caller", work, package, str(work / "old.json"))
     caller = json.loads((work / "caller.json").read_text())
     spans, result.unwritten = caller["spans"], caller["problems"]
     result.methods = len(spans)
     result.mypy_old = [f"{line}: {text}" for line, text in _mypy(work)]
-    before = json.loads(_script_step("run-calls", work, package))
-    _generate(work, work / "new.json")
-    after = json.loads(_script_step("run-calls", work, package))
+    before = json.loads(_script_step(python, "run-calls", work, package))
+    _generate(python, work, work / "new.json")
+    after = json.loads(_script_step(python, "run-calls", work, package))
     errors = _mypy(work)
     old_lines = {int(entry.split(":")[0]) for entry in result.mypy_old}
-    located: dict[str, list[tuple[str, str, str | None]]] = {}
-    """Entity -> each break's side, error and property."""
     source = (work / "caller.py").read_text().splitlines()
     for function, span in spans.items():
         entity = f"{span['kind']} {span['name']}"
@@ -447,15 +444,23 @@ def check_pair(
             broken.append(("input", refusal, _property(source[first - 1], "input", refusal)))
         result.old_refused += before.get(function) is not None
         if broken:
-            located[entity] = broken
+            result.located[entity] = broken
             result.breaks[entity] = [(side, text) for side, text, _ in broken]
     (work / "outcomes.json").write_text(json.dumps({"before": before, "after": after, "mypy": errors}, indent=1))
-    result.findings = apply_severities(compare_snapshots(old, new), severities or {})
+    result.compared = compare_snapshots(old, new)
+    return result
+
+
+def rated(observed: PairResult, severities: Mapping[str, Severity] | None = None) -> PairResult:
+    """The observed pair's breaks matched with its findings, each rated as a project's
+    `[tool.mcp-stubgen.drift.severity]` (`severities`) rates it: one observation serves every rating."""
+    result = replace(observed, misses={}, safe_only={})
+    result.findings = apply_severities(result.compared, severities or {})
     by_entity: dict[str, list[Finding]] = {}
     for finding in result.findings:
         for name in {finding.name, finding.old_name} - {None}:
             by_entity.setdefault(f"{finding.kind} {name}", []).append(finding)
-    for entity, broken in located.items():
+    for entity, broken in result.located.items():
         found = by_entity.get(entity, [])
         missed = [
             (side, text) for side, text, name in broken if not any(_covers(finding, side, name) for finding in found)
@@ -471,7 +476,7 @@ def check_pair(
         and not any(
             _covers(finding, side, name)
             for entity in {f"{finding.kind} {finding.name}", f"{finding.kind} {finding.old_name}"}
-            for side, _, name in located.get(entity, [])
+            for side, _, name in result.located.get(entity, [])
         )
     ]
     return result
@@ -569,7 +574,7 @@ def main() -> None:
     for index in range(0, len(paths), 2):
         old_path, new_path = paths[index], paths[index + 1]
         label = f"{old_path.stem} -> {new_path.stem}"
-        results.append(check_pair(old_path, new_path, options.work.resolve() / f"{index // 2:03d}", label))
+        results.append(rated(observe_pair(old_path, new_path, options.work.resolve() / f"{index // 2:03d}", label)))
     _report(results)
 
 

@@ -230,20 +230,25 @@ def run_cli(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
     return run
 
 
-def mypy_against_goldens(caller: Path) -> tuple[list[str], str]:
-    """`mypy --strict` of a caller's file with the golden output folder importable as `clients`: its
-    errors (each after `error: `) and mypy's whole output, for a failing assertion to show."""
+def mypy_against_goldens(*callers: Path) -> tuple[dict[str, list[str]], str]:
+    """`mypy --strict` of callers' files with the golden output folder importable as `clients`, in one
+    run (each run loads the goldens' and their dependencies' cached analysis again): each file's
+    errors (each after `error: `) by its name, and mypy's whole output, for a failing assertion to show."""
     from tests.regen_goldens import GOLDEN
 
     checked = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", str(caller)],
+        [sys.executable, "-m", "mypy", "--strict", "--config-file", "/dev/null", *map(str, callers)],
         capture_output=True,
         text=True,
         cwd=GOLDEN.parent,
         env={"MYPYPATH": str(GOLDEN), "PATH": "", "MYPY_CACHE_DIR": os.environ["MYPY_CACHE_DIR"]},
         timeout=300,
     )
-    errors = [line.split(": error: ", 1)[1] for line in checked.stdout.splitlines() if ": error: " in line]
+    errors: dict[str, list[str]] = {caller.name: [] for caller in callers}
+    for line in checked.stdout.splitlines():
+        where, found, error = line.partition(": error: ")
+        if found:
+            errors[Path(where.split(":", 1)[0]).name].append(error)
     return errors, checked.stdout + checked.stderr
 
 

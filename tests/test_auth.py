@@ -899,11 +899,11 @@ def test_a_login_revoked_mid_session_fails_only_the_calls_until_the_next_login(
     script = (
         "import asyncio, subprocess, sys, httpx2\n"
         "from midsession.remote import AuthError, RemoteClient, ServerError, stored_auth\n"
-        "url, project = sys.argv[1:]\n"
+        "url, project, python = sys.argv[1:]\n"
         "def revoke():\n"
         f"    httpx2.post(url.replace('/mcp', '/revoke-all'), timeout={HTTP_SECONDS})\n"
         "def login():\n"
-        "    command = [sys.executable, '-m', 'codegen.cli', 'auth', 'login', 'remote']\n"
+        "    command = [python, '-m', 'codegen.cli', 'auth', 'login', 'remote']\n"
         "    done = subprocess.run(command, cwd=project, capture_output=True, text=True)\n"
         "    if done.returncode:\n"
         "        sys.exit(f'auth login failed: {done.stderr}')\n"
@@ -934,7 +934,7 @@ def test_a_login_revoked_mid_session_fails_only_the_calls_until_the_next_login(
         folder = logged_in(tmp_path / "project", url)
         environment = {**os.environ, "PYTHONPATH": os.pathsep.join((str(out.parent), str(REPO)))}
         run = subprocess.run(
-            [sys.executable, "-c", script, url, str(folder)],
+            [sys.executable, "-c", script, url, str(folder), PYTHON],
             capture_output=True,
             text=True,
             env=environment,

@@ -399,7 +399,8 @@ def wrong(server: str) -> None:
 def test_the_sync_client_and_call_options_are_typed_for_mypy_strict(tmp_path: Path) -> None:
     caller = tmp_path / "caller.py"
     caller.write_text(TYPED_CALLER, encoding="utf-8")
-    errors, output = mypy_against_goldens(caller)
+    found, output = mypy_against_goldens(caller)
+    errors = found[caller.name]
     assert len(errors) == 3, output
     assert '"read_stations"' in errors[0] and 'expected "RequestOptions | None"' in errors[0]  # no on_progress
     assert '"get_forecast"' in errors[1] and 'expected "CallOptions | None"' in errors[1]  # a timeout is a float

@@ -14,6 +14,24 @@ import pytest
 from tests.conftest import mypy_against_goldens
 from tests.regen_goldens import GOLDEN
 
+
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, list[str]], str]:
+    """The module's callers type-checked by one `mypy --strict` run, not one each: each file's errors
+    by its name, and mypy's output."""
+    folder = tmp_path_factory.mktemp("callers")
+    callers = {
+        "formatted": CALLER,
+        "gone": GONE,
+        "optional": OPTIONAL,
+        "aliased": ALIASED,
+        "plain_values": PLAIN_VALUES,
+    }
+    for name, source in callers.items():
+        (folder / f"{name}.py").write_text(source, encoding="utf-8")
+    return mypy_against_goldens(*(folder / f"{name}.py" for name in callers))
+
+
 CALLER = """
 from clients.catalog import CatalogClient, DrawOutput
 from clients.everything import EverythingClient, GetResourceReferenceInput
@@ -46,10 +64,8 @@ print(GetResourceReferenceInput(resource_id=3, resource_type="Text").model_dump(
 
 
 @pytest.mark.generated_mypy
-def test_formatted_string_parameters_take_the_string_the_wire_takes(tmp_path: Path) -> None:
-    caller = tmp_path / "caller.py"
-    caller.write_text(CALLER, encoding="utf-8")
-    errors, output = mypy_against_goldens(caller)
+def test_formatted_string_parameters_take_the_string_the_wire_takes(checked: tuple[dict[str, list[str]], str]) -> None:
+    errors, output = checked[0]["formatted.py"], checked[1]
     assert errors == [], output
     path = str(GOLDEN)
 
@@ -76,13 +92,11 @@ def build() -> models.GoneInputAddress:
 
 
 @pytest.mark.generated_mypy
-def test_a_model_the_package_does_not_have_is_a_type_error(tmp_path: Path) -> None:
+def test_a_model_the_package_does_not_have_is_a_type_error(checked: tuple[dict[str, list[str]], str]) -> None:
     """The package and its `models` load a model on first use (a module `__getattr__`), which a type
     checker must not see: it would type every name as `object` and pass code naming a model a
     regenerated package no longer has (a `$defs` key renamed upstream)."""
-    caller = tmp_path / "caller.py"
-    caller.write_text(GONE, encoding="utf-8")
-    errors, output = mypy_against_goldens(caller)
+    errors, output = checked[0]["gone.py"], checked[1]
     assert errors == [
         'Module "clients.weather" has no attribute "GoneInput"  [attr-defined]',
         'Module "clients.weather.models" has no attribute "GoneOutput"  [attr-defined]',
@@ -105,13 +119,11 @@ def gzip() -> GzipFileAsResourceInput:
 
 
 @pytest.mark.generated_mypy
-def test_a_caller_may_leave_out_a_models_optional_fields(tmp_path: Path) -> None:
+def test_a_caller_may_leave_out_a_models_optional_fields(checked: tuple[dict[str, list[str]], str]) -> None:
     """mypy takes a field's default from `Field`'s `default=` keyword alone: an optional field written
     `Field(None, description=...)` was one every caller had to give (pdf-reader-mcp's
     `ReadPdfInputSource(path=...)` failed for want of `url`)."""
-    caller = tmp_path / "caller.py"
-    caller.write_text(OPTIONAL, encoding="utf-8")
-    errors, output = mypy_against_goldens(caller)
+    errors, output = checked[0]["optional.py"], checked[1]
     assert errors == [], output
 
 
@@ -129,13 +141,13 @@ def api_user() -> ApiGetUserInput:  # `user-id`
 
 
 @pytest.mark.generated_mypy
-def test_a_model_whose_wire_names_are_no_keywords_is_built_by_its_attribute_names(tmp_path: Path) -> None:
+def test_a_model_whose_wire_names_are_no_keywords_is_built_by_its_attribute_names(
+    checked: tuple[dict[str, list[str]], str],
+) -> None:
     """Type checkers take `Field(alias=...)` as the keyword a model is built with, so a model holding
     `from`, `class` or `user-id` could not be built by keywords at all (`GetUser2Input(from_=...)`
     failed `mypy --strict`, while pydantic accepts it); the wire names are read and written as before."""
-    caller = tmp_path / "caller.py"
-    caller.write_text(ALIASED, encoding="utf-8")
-    errors, output = mypy_against_goldens(caller)
+    errors, output = checked[0]["aliased.py"], checked[1]
     assert errors == [], output
     ran = subprocess.run(
         [sys.executable, "-c", ALIASED + "\nimport json\n"
@@ -169,14 +181,14 @@ def first_size(result: PagesOutput) -> int:
 
 
 @pytest.mark.generated_mypy
-def test_a_constrained_plain_value_inside_a_model_is_typed_as_its_value(tmp_path: Path) -> None:
+def test_a_constrained_plain_value_inside_a_model_is_typed_as_its_value(
+    checked: tuple[dict[str, list[str]], str],
+) -> None:
     """datamodel-code-generator makes a root model class for a constrained array item or union member
     (`pages: list[PagesInputSourcePage]`): pydantic takes `pages=[1, 2]`, mypy did not, and a result's
     `sizes[0]` was a class to read `.root` off (pdf-reader-mcp's `ReadPdfInputSource(pages=[1])`).
     By naming rules 6 such a value is `Annotated[int, Field(ge=1)]`, checked alike at run time."""
-    caller = tmp_path / "caller.py"
-    caller.write_text(PLAIN_VALUES, encoding="utf-8")
-    errors, output = mypy_against_goldens(caller)
+    errors, output = checked[0]["plain_values.py"], checked[1]
     assert errors == [], output
     ran = subprocess.run(
         [sys.executable, "-c", PLAIN_VALUES + "\nimport json, pydantic\n"

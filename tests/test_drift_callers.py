@@ -8,12 +8,14 @@ every break must have a breaking or dangerous finding on its tool and field.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from benchmarks.drift_callers import check_pair
+from benchmarks.drift_callers import PairResult, observe_pair, rated
 from codegen.drift import Severity
+from tests.conftest import PYTHON
 from tests.drift_helpers import obj, tool
 
 pytestmark = pytest.mark.generated_mypy
@@ -21,6 +23,20 @@ pytestmark = pytest.mark.generated_mypy
 HISTORY = Path(__file__).resolve().parent / "fixtures" / "history"
 S = {"type": "string"}
 INT = {"type": "integer"}
+
+
+@pytest.fixture(scope="module")
+def observed(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path, Path], PairResult]:
+    """A pair observed once for every rating a test asks of it: generating, running and type-checking
+    its caller is the cost, and the severities change only how its breaks are matched."""
+    seen: dict[tuple[Path, Path], PairResult] = {}
+
+    def observe(old: Path, new: Path) -> PairResult:
+        if (old, new) not in seen:
+            seen[old, new] = observe_pair(old, new, tmp_path_factory.mktemp("pair"), python=PYTHON)
+        return seen[old, new]
+
+    return observe
 
 
 @pytest.mark.parametrize(
@@ -33,9 +49,9 @@ INT = {"type": "integer"}
     ],
 )
 def test_every_break_of_a_typed_caller_in_the_release_history_has_a_finding(
-    old: str, new: str, broken: int, tmp_path: Path
+    old: str, new: str, broken: int, observed: Callable[[Path, Path], PairResult]
 ) -> None:
-    result = check_pair(HISTORY / f"{old}.json", HISTORY / f"{new}.json", tmp_path / "pair")
+    result = rated(observed(HISTORY / f"{old}.json", HISTORY / f"{new}.json"))
     assert result.mypy_old == [], "the caller must type-check against the package it was written from"
     assert result.unwritten == {}
     assert len(result.breaks) == broken
@@ -57,7 +73,9 @@ def _snapshot(path: Path, *tools: dict[str, object]) -> Path:
     return path
 
 
-def test_a_break_rated_safe_is_a_miss_on_its_tool_and_field(tmp_path: Path) -> None:
+def test_a_break_rated_safe_is_a_miss_on_its_tool_and_field(
+    tmp_path: Path, observed: Callable[[Path, Path], PairResult]
+) -> None:
     """A project that rates `out-property-removed` safe is told which calls that breaks."""
     old = _snapshot(
         tmp_path / "old.json",
@@ -67,22 +85,20 @@ def test_a_break_rated_safe_is_a_miss_on_its_tool_and_field(tmp_path: Path) -> N
         tmp_path / "new.json",
         tool("stats", obj({"q": S}), obj({"count": INT}, ("count",))),
     )
-    as_shipped = check_pair(old, new, tmp_path / "shipped")
+    as_shipped = rated(observed(old, new))
     assert set(as_shipped.breaks) == {"tool stats"}
     assert as_shipped.misses == {}
-    rated_safe = check_pair(old, new, tmp_path / "rated", severities={"out-property-removed": Severity.SAFE})
+    rated_safe = rated(observed(old, new), {"out-property-removed": Severity.SAFE})
     [(side, error)] = rated_safe.misses["tool stats"]
     assert side == "output"
     assert '"total"' in error
 
 
-def test_text_and_hint_findings_do_not_cover_a_break(tmp_path: Path) -> None:
+def test_text_and_hint_findings_do_not_cover_a_break(observed: Callable[[Path, Path], PairResult]) -> None:
     """filesystem 2025.11.25 gave every tool an output schema and changed hints and titles: rated safe,
     `out-schema-added` leaves each tool's broken `.text` read to findings about what a model reads."""
-    result = check_pair(
-        HISTORY / "filesystem-2025.8.21.json",
-        HISTORY / "filesystem-2025.11.25.json",
-        tmp_path / "pair",
-        severities={"out-schema-added": Severity.SAFE},
+    result = rated(
+        observed(HISTORY / "filesystem-2025.8.21.json", HISTORY / "filesystem-2025.11.25.json"),
+        {"out-schema-added": Severity.SAFE},
     )
     assert len(result.misses) == 14

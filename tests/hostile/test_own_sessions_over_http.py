@@ -16,7 +16,6 @@ import logging
 import re
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -167,7 +166,7 @@ def test_a_transport_warning_reads_as_the_commands_other_warnings(tmp_path: Path
     logger's name (`codegen.runtime._http: h: an event ...`); it is a `warning:` line like the others."""
     with over_http("plain", "--http-fault", "sse-other-id", "--fault-on", "tools/list") as url:
         result = subprocess.run(
-            [sys.executable, "-m", "codegen.cli", "snapshot", "--name", "h", "--url", url, "--out", tmp_path / "h.json"],
+            [PYTHON, "-m", "codegen.cli", "snapshot", "--name", "h", "--url", url, "--out", tmp_path / "h.json"],
             capture_output=True, text=True, timeout=60, cwd=tmp_path,
         )  # fmt: skip
     assert result.returncode == 0, result.stderr
