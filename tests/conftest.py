@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
 
@@ -312,6 +313,24 @@ def weather_sse() -> Iterator[str]:
     """The example server over the older SSE transport."""
     with example_server_over("sse", "/sse") as url:
         yield url
+
+
+@pytest.fixture
+def plain_http_port() -> Iterator[int]:
+    """The port of a plain HTTP server on 127.0.0.1 that speaks no TLS (nor MCP): an `https://` URL of
+    it fails in the TLS handshake. Quiet: its log would be read as a command's stderr."""
+
+    class Quiet(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            """Nothing: see the fixture."""
+
+    plain = ThreadingHTTPServer(("127.0.0.1", free_port()), Quiet)
+    threading.Thread(target=plain.serve_forever, daemon=True).start()
+    try:
+        yield plain.server_port
+    finally:
+        plain.shutdown()
+        plain.server_close()
 
 
 @pytest.fixture(scope="session")

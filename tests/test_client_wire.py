@@ -8,9 +8,7 @@ import asyncio
 import importlib
 import json
 import subprocess
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
 
@@ -295,25 +293,16 @@ async def test_wrapping_one_connected_client_again_and_again_leaves_its_calls_as
         forget_generated(OUTPUT)
 
 
-async def test_a_client_given_https_for_a_plain_http_server_names_the_tls_handshake() -> None:
+async def test_a_client_given_https_for_a_plain_http_server_names_the_tls_handshake(plain_http_port: int) -> None:
     """An `https://` URL of a server that speaks plain HTTP: a generated client said "ConnectError:
     [SSL: WRONG_VERSION_NUMBER] ...; is the server running?" of a server that was (the twenty-third
     round found it in `snapshot`, which now says it alike)."""
-
-    class Quiet(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:
-            """Not the test's output."""
-
-    plain = ThreadingHTTPServer(("127.0.0.1", free_port()), Quiet)
-    threading.Thread(target=plain.serve_forever, daemon=True).start()
     weather = import_generated(OUTPUT, "weather")
     try:
         with pytest.raises(weather.StubgenClientError) as refused:
-            async with weather.WeatherClient.connect(f"https://127.0.0.1:{plain.server_port}/mcp"):
+            async with weather.WeatherClient.connect(f"https://127.0.0.1:{plain_http_port}/mcp"):
                 pass
     finally:
-        plain.shutdown()
-        plain.server_close()
         forget_generated(OUTPUT)
     message = str(refused.value)
     assert "the TLS handshake failed ([SSL: " in message, message

@@ -343,28 +343,16 @@ def test_http_connection_refused(previous: Path, run_cli) -> None:  # type: igno
     assert previous.read_bytes() == PREVIOUS
 
 
-def test_https_to_a_plain_http_server_names_the_tls_handshake(previous: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_https_to_a_plain_http_server_names_the_tls_handshake(previous: Path, run_cli, plain_http_port: int) -> None:  # type: ignore[no-untyped-def]
     """An `https://` URL of a server that speaks plain HTTP was "cannot connect ...; is the server
     running?" of a server that was running (the twenty-third round)."""
-
-    class Quiet(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:
-            """The server's log would be read as the command's stderr."""
-
-    port = free_port()
-    plain = ThreadingHTTPServer(("127.0.0.1", port), Quiet)
-    threading.Thread(target=plain.serve_forever, daemon=True).start()
-    try:
-        url = f"https://127.0.0.1:{port}/mcp"
-        result = run_cli("snapshot", "--name", "raw", "--url", url, "--out", previous, "--connect-timeout", "5")
-    finally:
-        plain.shutdown()
-        plain.server_close()
+    url = f"https://127.0.0.1:{plain_http_port}/mcp"
+    result = run_cli("snapshot", "--name", "raw", "--url", url, "--out", previous, "--connect-timeout", "5")
     assert result.exit_code == 2
     assert_one_line_error(
         result.stderr,
         rf"cannot connect to {url}: the TLS handshake failed \(\[SSL: [A-Z_]+\] [^)]+\); "
-        rf"if the server speaks plain HTTP, its URL is http://127\.0\.0\.1:{port}/mcp$",
+        rf"if the server speaks plain HTTP, its URL is http://127\.0\.0\.1:{plain_http_port}/mcp$",
     )
     assert previous.read_bytes() == PREVIOUS
 
