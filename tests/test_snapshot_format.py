@@ -20,6 +20,7 @@ from codegen.snapshot import (
     write_snapshot,
 )
 from codegen.snapshot.file_schema import SnapshotFile, first_error, snapshot_json_schema
+from codegen.snapshot.format import compact_json
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_FILE = ROOT / "codegen" / "snapshot" / "snapshot.schema.json"
@@ -439,3 +440,28 @@ def test_a_file_reads_as_the_snapshot_of_its_catalog_whether_or_not_its_names_we
     document["tools"][0]["inputSchema"]["properties"]["p"] = schema  # as an older release wrote it
     document["tools"][0]["inputSchema"]["required"] = schema
     assert parse_snapshot(canonical_json_bytes(document), "x.json") == listed
+
+
+@pytest.mark.parametrize(
+    "tools",
+    [
+        [{"inputSchema": {"type": "object"}, "name": "a"}, {"inputSchema": {"type": "object"}, "name": "b"}],
+        [{"name": "b", "inputSchema": {"type": "object"}}, {"inputSchema": {"type": "object"}, "name": "a"}],
+        [{"icons": [{"src": "file:///home/me/icon.png"}], "inputSchema": {"type": "object"}, "name": "a"}],
+        [{"inputSchema": {"required": ["z", "a"], "type": "object"}, "name": "a"}],
+        [{"description": "caf\u00e9 \u7edf\u8ba1", "inputSchema": {"type": "object"}, "name": "a"}],
+    ],
+    ids=["sorted", "keys-out-of-order", "local-icon-dropped", "required-out-of-order", "non-ascii"],
+)
+def test_a_read_snapshots_compact_tools_are_each_tools_compact_json(tools: list[dict[str, object]]) -> None:
+    """A reader keeps the compact texts it made to tell the file sorted as the tools' `compact_tools`
+    (a generate needs them): only where they are exactly what `compact_json` makes of the tools held."""
+    document = {
+        "capabilities": {"tools": {}},
+        "format": 5,
+        "protocolVersion": "2026-07-28",
+        "server": "s",
+        "tools": tools,
+    }
+    snapshot = parse_snapshot(json.dumps(document), "s.json")
+    assert snapshot.compact_tools == tuple(compact_json(tool) for tool in snapshot.tools)

@@ -368,6 +368,13 @@ class Snapshot:
         """Each tool's `compact_json`, made once: a generate keys its cache and checks its text with them."""
         return tuple(compact_json(tool) for tool in self.tools)
 
+    def hold_compact_texts(self, by_identity: Mapping[int, str]) -> None:
+        """Keep as `compact_tools` the texts a reader made of the very tool objects this snapshot holds
+        (by `id`), when it holds them all (none was copied to drop an icon)."""
+        texts = tuple(by_identity.get(id(tool)) for tool in self.tools)
+        if None not in texts:
+            self.__dict__["compact_tools"] = texts
+
     @functools.cached_property
     def _tool_texts(self) -> tuple[str, ...]:
         """Each tool's canonical text, in Rust where that gives the same text (`_indented_text`): the
@@ -492,17 +499,23 @@ def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
         if problem is not None:
             raise StubgenError(f"{source}: invalid snapshot {problem}")
     try:
-        text = json.dumps(document, sort_keys=True, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        tools = document.get("tools", ())
+        parts = [{key: value for key, value in document.items() if key != "tools"}, *tools]
+        text_of = functools.partial(
+            json.dumps, sort_keys=True, ensure_ascii=False, allow_nan=False, separators=(",", ":")
+        )
+        texts = [text_of(part) for part in parts]
         build: Callable[..., Snapshot] = Snapshot
-        if _sorted_all_the_way(document, text):
-            build = functools.partial(Snapshot.of_sorted_entries, names_sorted=_names_sorted_in(text))
-        return build(
+        if list(document) == sorted(document) and _sorted_all_the_way(parts, texts):
+            names_sorted = all(_names_sorted_in(text) for text in texts)
+            build = functools.partial(Snapshot.of_sorted_entries, names_sorted=names_sorted)
+        snapshot = build(
             server=document["server"],
             protocol_version=document["protocolVersion"],
             capabilities=document["capabilities"],
             server_info=document.get("serverInfo"),
             instructions=document.get("instructions"),
-            tools=tuple(document.get("tools", ())),
+            tools=tuple(tools),
             resources=tuple(document.get("resources", ())),
             resource_templates=tuple(document.get("resourceTemplates", ())),
             prompts=tuple(document.get("prompts", ())),
@@ -514,6 +527,9 @@ def parse_snapshot(text: str | bytes, source: str) -> Snapshot:
             argument_names=document.get("argumentNames", {}),
             naming_rules=document.get("namingRules", 1),
         )
+        if build is not Snapshot:
+            snapshot.hold_compact_texts(dict(zip(map(id, tools), texts[1:], strict=True)))
+        return snapshot
     except ValueError:  # the canonical JSON of a number JSON cannot hold, found only when it fails
         found = find_in_json(document, is_non_finite)
         if found is None:
@@ -604,16 +620,17 @@ def _names_table(table: object) -> bool:
     return type(table) is dict and all(type(value) is str for value in table.values())
 
 
-def _sorted_all_the_way(document: JSON, text: str) -> bool:
-    """Whether every object in a freshly read document has its keys in order (a snapshot file's always
-    are), so that the snapshot can hold its entries as they are (`Snapshot.of_sorted_entries`) instead
-    of a sorted copy: told by pydantic-core's text of the document, in its order, being `text`, the
-    standard library's compact sorted one (which raised `ValueError` for a non-finite number, as the
-    copy would)."""
+def _sorted_all_the_way(parts: list[JSON], texts: list[str]) -> bool:
+    """Whether every object in a freshly read document's parts (the document without its tools, then
+    each tool) has its keys in order (a snapshot file's always are), so that the snapshot can hold its
+    entries as they are (`Snapshot.of_sorted_entries`) instead of a sorted copy: told by
+    pydantic-core's text of each part, in its order, being its `texts`, the standard library's compact
+    sorted one (which raised `ValueError` for a non-finite number, as the copy would). Each tool's
+    text is then its `compact_json`, which a generate needs anyway (`Snapshot.hold_compact_texts`)."""
     from pydantic_core import PydanticSerializationError, to_json
 
     try:
-        return to_json(document) == text.encode("utf-8")
+        return all(to_json(part) == text.encode("utf-8") for part, text in zip(parts, texts, strict=True))
     except (PydanticSerializationError, UnicodeEncodeError):
         return False
 
