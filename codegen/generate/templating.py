@@ -35,9 +35,17 @@ def import_sorted(names: Iterable[str]) -> list[str]:
     """Names in the order isort and ruff's I001 keep a `from` import's members in: as `all_sorted`, but
     each kind in natural order of the lowercased name first (`Foo_baz` before `FooBar`), so that a
     tool's tenth union member (`Operations10`) does not make a user's linter re-sort the import."""
-    return sorted(names, key=lambda name: (_kind(name), _natural_runs(name.lower()), _natural_runs(name)))
+    return sorted(names, key=_import_key)
 
 
+@functools.cache
+def _import_key(name: str) -> tuple[str, str, str]:
+    """`import_sorted`'s order. Kept per name, as `_natural_key` is: a package's model names are sorted
+    for its `models` module, `__init__` and methods' imports alike."""
+    return _kind(name), _natural_runs(name.lower()), _natural_runs(name)
+
+
+@functools.cache
 def _natural_key(name: str) -> str:
     """`all_sorted`'s order as one string, compared in C (a thousand tools' `__all__` is 8,000 names): the
     kind, then the text and number runs apart (`_natural_runs`)."""
