@@ -57,6 +57,31 @@ def test_a_warm_worker_does_the_small_jobs_it_was_started_for_within_its_command
     assert after == [(6, os.getpid())], "the worker ends with its command"
 
 
+_LOADED: list[str] = []
+
+
+def _load_all() -> None:
+    _LOADED.append("all")
+
+
+def _load_less() -> None:
+    _LOADED.append("less")
+
+
+def _loaded(items: Sequence[int]) -> list[list[str]]:
+    return [list(_LOADED) for _ in items]
+
+
+def test_a_warm_worker_started_with_less_serves_the_work_of_its_prepare() -> None:
+    """`warm_up(prepare, start=...)`: the worker loads `start` alone (an incremental generate's worker
+    leaves most of datamodel-code-generator to a tool that needs it) and takes the jobs given with
+    `prepare`, which this process never runs."""
+    with warm_workers():
+        warm_up(_load_all, start=_load_less)
+        assert map_batches(_loaded, [1, 2], _load_all) == [["less"], ["less"]]
+    assert _LOADED == []
+
+
 def test_warming_up_outside_a_commands_scope_starts_nothing() -> None:
     warm_up(_prepare)
     assert map_batches(_with_process, [1], _prepare) == [(1, os.getpid())]

@@ -92,6 +92,13 @@ def check_tool_schemas(server: str, tool: JSON) -> Findings:
     return Findings(untypable, tuple(left))
 
 
+def load_schema_check() -> None:
+    """Load datamodel-code-generator's model of a JSON Schema, which every tool's schemas are checked
+    against (`_left_to_server`): half of what that package loads, and all a tool the plain path writes
+    needs of it (`tool_workers.load_method_builders`)."""
+    from datamodel_code_generator.parser._schema_object import JsonSchemaObject  # noqa: F401
+
+
 def past_budget(tool: JSON) -> str | None:
     """Why a tool's input or output schema is past the work budget (`codegen.schemas.MAX_NODES`), or
     None: such a tool is untyped and its schema left to the server (`contract`), whatever else its

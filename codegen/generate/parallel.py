@@ -143,7 +143,7 @@ def _in_batches(function: Callable[[Sequence[Item]], list[Result]], items: Seque
 
 
 class _WarmWorker:
-    """A worker forked early that runs a `prepare` (imports datamodel-code-generator) while this process
+    """A worker forked early that runs a `prepare` (loads the method templates) while this process
     reads and plans, then does the small jobs `map_batches` would do in-process with that `prepare`.
     With one tool changed in a thousand, those imports were a third of the run, one core idle."""
 
@@ -215,9 +215,11 @@ def warm_workers() -> Iterator[None]:
             _warm.clear()
 
 
-def warm_up(prepare: Callable[[], object]) -> None:
-    """Fork a worker that runs `prepare` now, beside this process, and then does the in-process-sized
-    work `map_batches` is given with that `prepare` (`_WarmWorker`); only inside `warm_workers`, once."""
+def warm_up(prepare: Callable[[], object], start: Callable[[], object] | None = None) -> None:
+    """Fork a worker that runs `start` (by default `prepare`) now, beside this process, and then does
+    the in-process-sized work `map_batches` is given with that `prepare` (`_WarmWorker`); only inside
+    `warm_workers`, once. A `start` loads less than `prepare` where the rest may never be needed,
+    and loads on first use in the worker when it is."""
     context = _fork_context() if _warm_scopes and prepare not in _warm else None
     if context is not None:
-        _warm[prepare] = _WarmWorker(prepare, context)
+        _warm[prepare] = _WarmWorker(start or prepare, context)

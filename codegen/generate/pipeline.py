@@ -156,14 +156,15 @@ def load_renderer() -> None:
 
 
 def _load_models_beside() -> None:
-    """Start loading datamodel-code-generator and the method templates in a worker, beside parsing and
-    planning here, for a package rendered again into an output folder with a warm cache: few of its
-    tools, if any, need models made, and in-process that import alone was a third of a 1,000-tool run
-    with one tool changed (`parallel.warm_up`; a no-op outside a command's `warm_workers`)."""
+    """Start a worker loading the method templates, beside parsing and planning here, for a package
+    rendered again into an output folder with a warm cache: few of its tools, if any, need models
+    made, and in-process those imports were a third of a 1,000-tool run with one tool changed
+    (`parallel.warm_up`; a no-op outside a command's `warm_workers`). datamodel-code-generator loads
+    there only for a tool the plain path leaves to it (`load_method_builders`)."""
     from codegen.generate.parallel import warm_up
-    from codegen.generate.tool_workers import load_builders
+    from codegen.generate.tool_workers import load_builders, load_method_builders
 
-    warm_up(load_builders)
+    warm_up(load_builders, start=load_method_builders)
 
 
 def render_current(
