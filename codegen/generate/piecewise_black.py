@@ -10,6 +10,7 @@ imported only when a piece is not cached.
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 from collections.abc import Sequence
@@ -243,10 +244,12 @@ def piece_key(kind: PieceKind, source: str) -> str:
     return cache_key("black", kind, source)
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def members_key(tool: ToolSpec) -> str:
     """Where a tool's formatted client methods are cached: by everything its method is written from
     (the spec's `repr`: its fields are text, flags and tuples, so it is exact, and ten times faster
-    than `asdict` and JSON)."""
+    than `asdict` and JSON). Kept per spec: the build holds each tool's methods under it and the
+    renderer looks them up, and a spec's hash is a twentieth of its `repr`."""
     return cache_key("members", repr(tool))
 
 
