@@ -21,7 +21,7 @@ from codegen.generate import generate_package
 from codegen.generate.build import plan_package
 from codegen.generate.escaping import docstring, literal
 from codegen.generate.model_reader import names_in
-from codegen.generate.templating import all_sorted
+from codegen.generate.templating import all_sorted, import_sorted
 from codegen.identifiers import (
     CLIENT_MEMBERS,
     assign_names,
@@ -307,6 +307,27 @@ def test_all_sorted_keeps_ruffs_order(names: list[str]) -> None:
     """`__all__` is written in RUF022's order (the golden packages pass `ruff check`), however its
     names mix cases, digit runs of any length and leading zeros."""
     assert all_sorted(names) == sorted(names, key=_ruf022_key)
+
+
+def _isort_key(name: str) -> tuple[int, list[tuple[int, int | str]], list[tuple[int, int | str]]]:
+    """I001's (isort-style) order of a `from` import's members, spelled out: by kind, then naturally by
+    the lowercased name, then by the name."""
+    return _ruf022_key(name)[0], _ruf022_key(name.lower())[1], _ruf022_key(name)[1]
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(
+        st.lists(
+            NAME_PARTS | st.sampled_from(["\u03a3", "\u0391\u03a3", "\u00df", "Z", "1" * 70]), min_size=1, max_size=6
+        ).map("".join),
+        max_size=30,
+    )
+)
+def test_import_sorted_keeps_isorts_order(names: list[str]) -> None:
+    """A `from` import's members are in I001's order, however their names mix cases (a final sigma
+    too, which lowercases by its neighbours), digit runs of any length and leading zeros."""
+    assert import_sorted(names) == sorted(names, key=_isort_key)
 
 
 def _parsed_names(annotation: str) -> frozenset[str]:

@@ -40,29 +40,28 @@ def import_sorted(names: Iterable[str]) -> list[str]:
 
 @functools.cache
 def _import_key(name: str) -> tuple[str, str, str]:
-    """`import_sorted`'s order. Kept per name, as `_natural_key` is: a package's model names are sorted
-    for its `models` module, `__init__` and methods' imports alike."""
-    return _kind(name), _natural_runs(name.lower()), _natural_runs(name)
+    """`import_sorted`'s order: the kind, the name's natural runs lowercased, then as they are. Kept
+    per name, as `_natural_key` is: a package's model names are sorted for its `models` module,
+    `__init__` and methods' imports alike. The runs are split once: lowercasing each text run is
+    lowercasing the name (a digit is neither cased nor ignored by case, so it ends every context)."""
+    runs = _NUMBERS.split(name)
+    runs[1::2] = [_number_key(str(int(digits))) for digits in runs[1::2]]
+    exact = "\0".join(runs)
+    runs[0::2] = [text.lower() for text in runs[0::2]]
+    return _kind(name), "\0".join(runs), exact
 
 
 @functools.cache
 def _natural_key(name: str) -> str:
     """`all_sorted`'s order as one string, compared in C (a thousand tools' `__all__` is 8,000 names): the
-    kind, then the text and number runs apart (`_natural_runs`)."""
-    return _kind(name) + _natural_runs(name)
+    kind, then the text and number runs apart, each separated by `\\0` (below every character of a
+    name), each number as its digit count then its digits, so that a shorter number sorts first."""
+    return _kind(name) + _import_key(name)[2]
 
 
 def _kind(name: str) -> str:
     """Constants, then classes, then the rest."""
     return "0" if name.isupper() else "1" if name[:1].isupper() else "2"
-
-
-def _natural_runs(name: str) -> str:
-    """The text and number runs of a name apart, each separated by `\\0` (below every character of a
-    name), each number as its digit count then its digits, so that a shorter number sorts first."""
-    runs = _NUMBERS.split(name)
-    runs[1::2] = [_number_key(str(int(digits))) for digits in runs[1::2]]
-    return "\0".join(runs)
 
 
 def _number_key(digits: str) -> str:
