@@ -205,13 +205,15 @@ def test_an_rmcp_0_server_that_cannot_read_the_probe_is_started_again_as_legacy(
     assert log.read_text().split()[:3] == ["server/discover", "initialize", "notifications/initialized"]
 
 
-def test_a_server_that_exits_on_the_probe_is_connected_with_the_legacy_handshake(tmp_path: Path) -> None:
+@pytest.mark.parametrize("mode", ["probe-exits", "probe-unparsed"])
+def test_a_server_that_exits_on_the_probe_is_connected_with_the_legacy_handshake(tmp_path: Path, mode: str) -> None:
     """`connect` (what `watch` and `Hub.connect_from_config` open) starts it again too: the hub over
-    cortex-mcp 0.9.1 failed with "could not connect" where `snapshot` had just worked."""
+    cortex-mcp 0.9.1 (rmcp 1.x) failed with "could not connect" where `snapshot` had just worked, and
+    so did one over es-mcp 0.2.2 (rmcp 0.x)."""
     write_config(
         tmp_path,
         f"[tool.mcp-stubgen.servers.rmcp]\ncommand = {json.dumps(PY)}\n"
-        f'args = [{json.dumps(str(RAW_SERVER))}, "--mode", "probe-exits", "--log", {json.dumps(str(tmp_path / "m.log"))}]\n',
+        f'args = [{json.dumps(str(RAW_SERVER))}, "--mode", "{mode}", "--log", {json.dumps(str(tmp_path / "m.log"))}]\n',
     )
     server = load_config(tmp_path / "pyproject.toml").servers["rmcp"]
 
