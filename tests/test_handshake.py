@@ -188,13 +188,32 @@ def test_a_server_that_exits_on_the_probe_is_started_again_for_the_legacy_handsh
     assert crashed.exit_code == 2 and "warning" not in crashed.stderr, crashed.stderr
 
 
-def test_a_server_that_exits_on_the_probe_is_connected_with_the_legacy_handshake(tmp_path: Path) -> None:
+def test_an_rmcp_0_server_that_cannot_read_the_probe_is_started_again_as_legacy(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """Elastic's elasticsearch-core-mcp-server (rmcp 0.x, in es-mcp 0.2.2) exits on `server/discover`
+    saying "did not match any variant of untagged enum JsonRpcMessage", never naming the method:
+    `auto` failed with "check that `command` starts an MCP server" of a server that `--protocol
+    legacy` lists. It is started again for `initialize` alone, with the warning rmcp 1.x gets."""
+    log = tmp_path / "methods.log"
+    server = ("--", PY, RAW_SERVER, "--mode", "probe-unparsed", "--log", log)
+    auto = run_cli("snapshot", "--name", "es", "--out", tmp_path / "auto.json", *server)
+    assert auto.exit_code == 0, auto.stderr
+    warning, wrote = [line for line in auto.stderr.splitlines() if line.strip()]
+    assert warning.startswith(
+        "warning: server 'es': it closed the connection on server/discover, which it does not know; "
+    )
+    assert wrote.startswith("es: wrote ") and wrote.endswith("protocol 2025-06-18)")
+    assert log.read_text().split()[:3] == ["server/discover", "initialize", "notifications/initialized"]
+
+
+@pytest.mark.parametrize("mode", ["probe-exits", "probe-unparsed"])
+def test_a_server_that_exits_on_the_probe_is_connected_with_the_legacy_handshake(tmp_path: Path, mode: str) -> None:
     """`connect` (what `watch` and `Hub.connect_from_config` open) starts it again too: the hub over
-    cortex-mcp 0.9.1 failed with "could not connect" where `snapshot` had just worked."""
+    cortex-mcp 0.9.1 (rmcp 1.x) failed with "could not connect" where `snapshot` had just worked, and
+    so did one over es-mcp 0.2.2 (rmcp 0.x)."""
     write_config(
         tmp_path,
         f"[tool.mcp-stubgen.servers.rmcp]\ncommand = {json.dumps(PY)}\n"
-        f'args = [{json.dumps(str(RAW_SERVER))}, "--mode", "probe-exits", "--log", {json.dumps(str(tmp_path / "m.log"))}]\n',
+        f'args = [{json.dumps(str(RAW_SERVER))}, "--mode", "{mode}", "--log", {json.dumps(str(tmp_path / "m.log"))}]\n',
     )
     server = load_config(tmp_path / "pyproject.toml").servers["rmcp"]
 

@@ -275,17 +275,25 @@ def _probe_timed_out(server: ServerConfig, error: Exception) -> bool:
     return server.protocol == "auto" and server.command is not None and isinstance(_leaf(error), TimeoutError)
 
 
+_PROBE_REFUSALS = ("server/discover", "did not match any variant of untagged enum JsonRpcMessage")
+"""What a stdio server that exits on `auto`'s probe says on stderr: rmcp 1.x names the method, rmcp
+0.x (Elastic's elasticsearch-core-mcp-server in es-mcp 0.2.2) says the line fits none of its message
+types; the probe is the only line it was sent."""
+
+
 def _probe_ended_it(server: ServerConfig, error: Exception, diagnostics: _Diagnostics) -> bool:
     """Whether `auto`'s `server/discover` made a stdio server close the connection without an answer,
-    saying so on stderr: rmcp 1.x servers (Temporal Cortex's cortex-mcp 0.9.1) exit with "expect
-    initialized request, but received: ... server/discover" where the spec expects -32601. It is
-    started again for the legacy handshake alone (by `connect` too, for `watch` and the hub). A server
-    that names no `server/discover` as it exits crashed for its own reasons and is not started twice."""
+    saying so on stderr (`_PROBE_REFUSALS`) where the spec expects -32601: rmcp servers (Temporal
+    Cortex's cortex-mcp 0.9.1) exit with "expect initialized request, but received: ...
+    server/discover". It is started again for the legacy handshake alone (by `connect` too, for
+    `watch` and the hub). A server that says neither as it exits crashed for its own reasons and is
+    not started twice."""
     if server.protocol != "auto" or server.command is None or _error_answer(_leaf(error))[0] != CONNECTION_CLOSED:
         return False
     with contextlib.suppress(OSError, ValueError):
         diagnostics.stderr_log.seek(0)
-        return "server/discover" in diagnostics.stderr_log.read()
+        said = diagnostics.stderr_log.read()
+        return any(refusal in said for refusal in _PROBE_REFUSALS)
     return False
 
 

@@ -1771,16 +1771,21 @@ async def test_an_unreadable_answer_fails_one_call_of_a_hub_connected_from_confi
             assert (await hub.call("odd__echo", {"text": "after"})).content[0].text == "after"
 
 
-async def test_a_call_refused_as_invalid_params_says_the_tool_changed_and_to_sync(odd_packages: Any) -> None:
+async def test_a_call_refused_as_invalid_params_says_the_tool_changed_or_refused_the_values(odd_packages: Any) -> None:
     """A tool whose schema changed on the server since the snapshot (a parameter added): arguments
     that fit the snapshot's schema are refused with -32602, and the error said only the server's
     words. The client checked them against its schema before sending, so the server's schema is
-    no longer that one: the error now says so, and to run `mcp-stubgen sync`; from `hub.call` too."""
+    no longer that one, or the server holds the values to rules its schema does not state: then
+    "the server's has probably changed: run `mcp-stubgen sync`" sent the user of grok-search-rs 0.4.0
+    (rmcp 2.2: "security policy rejected request: url must resolve to a public http or https
+    address", -32602) to a sync that changes nothing. The error names both, and `drift` to tell
+    which; from `hub.call` too."""
     odd, hub_package, _code_mode = odd_packages
     stale = (
         "server 'odd': tool 'echo' failed: Invalid arguments for tool echo: 'size' is a required property; "
-        "the arguments fit the tool's input schema as this client has it, so the server's has probably "
-        "changed: run `mcp-stubgen sync` (code -32602)"
+        "the arguments fit the tool's input schema as this client has it: the server refused their values "
+        "by rules of its own, or its schema has changed since the snapshot (`mcp-stubgen drift` tells which; "
+        "`mcp-stubgen sync` takes a change in) (code -32602)"
     )
     with anyio.fail_after(30):
         async with odd.OddClient.connect(hostile("odd")) as client:

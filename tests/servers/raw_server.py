@@ -9,7 +9,8 @@ refuses every call there for want of `initialize`, as kglite 0.21.2 does). Mode 
 capabilities, so it lists nothing. Mode `probe-kills-reader` is a Python SDK 1.6 server (chroma-mcp
 0.2.6): `server/discover` fails its request validation, which ends its reading task without an
 answer, and the next line it is sent ends the process. Mode `probe-exits` is an rmcp 1.x server
-(cortex-mcp 0.9.1): `server/discover` before `initialize` makes it say so on stderr and exit. Mode
+(cortex-mcp 0.9.1): `server/discover` before `initialize` makes it say so on stderr and exit
+(`probe-unparsed`: an rmcp 0.x server, es-mcp 0.2.2, says the line fits no message type of its own). Mode
 `serves-http` is officeagent-mcp 1.2.0 without `--stdio`: it serves HTTP, says so on stdout, and
 answers nothing on stdin (`serves-http-endpoint`: financial-modeling-prep-mcp-server 2.5.3, an
 HTTP server alone, which names its health URL before its MCP one; `serves-http-silently`:
@@ -493,6 +494,14 @@ def main() -> None:
                 sys.stderr.write(
                     "Error: expect initialized request, but received: Some(Request(JsonRpcRequest { "
                     'method: "server/discover", params: Some(Object {}) }))\n'
+                )
+                sys.exit(1)
+            if mode == "probe-unparsed" and message.get("method") == "server/discover":  # rmcp 0.x: es-mcp 0.2.2
+                sys.stderr.write(
+                    "ERROR rmcp::transport::async_rw: Error reading from stream: serde error data did not match "
+                    "any variant of untagged enum JsonRpcMessage\n"
+                    'ERROR elasticsearch_core_mcp_server: serving error: ConnectionClosed("initialized request")\n'
+                    "Error: connection closed: initialized request\n"
                 )
                 sys.exit(1)
             if mode == "probe-kills-reader" and message.get("method") == "server/discover":

@@ -2063,7 +2063,9 @@ def _closed_advice(error: MCPError) -> str:
 def _call_advice(protocol_version: str, error: MCPError) -> str:
     """What to do when a server refuses a `tools/call`: its arguments were checked against the tool's
     input schema before it was sent, so "invalid params" says the server's schema is no longer that
-    one (a parameter added, renamed or retyped since the snapshot): sync. And when a server listed
+    one (a parameter added, renamed or retyped since the snapshot: sync), or that the server holds
+    the values to rules of its own that its schema does not state (grok-search-rs on rmcp 2.2 refuses
+    a private URL so): `drift` tells which. And when a server listed
     its tools in a 2026-07-28 session but refuses a call for want of `initialize` (kglite 0.21.2 on
     rmcp 3.5 answers every `tools/call` so): the older handshake. And when it refuses a call's
     `Mcp-Param-*` headers (-32020) where no listing and second try followed (a task-augmented call:
@@ -2076,8 +2078,9 @@ def _call_advice(protocol_version: str, error: MCPError) -> str:
         )
     if error.code == _INVALID_PARAMS:
         return (
-            "; the arguments fit the tool's input schema as this client has it, so the server's has "
-            "probably changed: run `mcp-stubgen sync`"
+            "; the arguments fit the tool's input schema as this client has it: the server refused "
+            "their values by rules of its own, or its schema has changed since the snapshot "
+            "(`mcp-stubgen drift` tells which; `mcp-stubgen sync` takes a change in)"
         )
     if (
         protocol_version >= _FIRST_MODERN_PROTOCOL
