@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from filelock import FileLock
@@ -313,6 +314,24 @@ def weather_sse() -> Iterator[str]:
     """The example server over the older SSE transport."""
     with example_server_over("sse", "/sse") as url:
         yield url
+
+
+def recording_server(server: str, tool: str, input_schema: dict[str, Any]) -> tuple[Any, list[dict[str, Any] | None]]:
+    """An in-process server of one tool with `input_schema`, answering "ok", and the arguments of every
+    call it received: what a generated client sent past its own checks."""
+    from mcp import types
+    from mcp.server.lowlevel import Server
+
+    received: list[dict[str, Any] | None] = []
+
+    async def list_tools(_context: Any, _params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[types.Tool(name=tool, input_schema=input_schema)])
+
+    async def call_tool(_context: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        received.append(params.arguments)
+        return types.CallToolResult(content=[types.TextContent(type="text", text="ok")])
+
+    return Server(server, on_list_tools=list_tools, on_call_tool=call_tool), received
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from mcp import StdioServerParameters
 
 from codegen.generate import generate_package
 from codegen.snapshot import load_snapshot
-from tests.conftest import PYTHON, REPO, forget_generated, import_generated
+from tests.conftest import PYTHON, REPO, forget_generated, import_generated, recording_server
 from tests.regen_goldens import GOLDEN, OUTPUT
 
 WEATHER_SERVER = StdioServerParameters(command=PYTHON, args=[str(REPO / "examples" / "weather_server.py")])
@@ -176,21 +176,11 @@ async def test_an_openapi_nullable_argument_takes_the_none_its_type_allows(tmp_p
     """A server on Redocly's TypeScript SDK (ajv) lists `{"type": "integer", "nullable": true}` and takes
     a null: the keyword is typed `int | None`, and the check before sending refused the None (`None is
     not of type 'integer'`), in the fast check and `jsonschema` alike. A string is still refused."""
-    from mcp import Client, types
-    from mcp.server.lowlevel import Server
+    from mcp import Client
 
     from codegen.snapshot import Snapshot
 
-    received: list[dict[str, Any] | None] = []
-
-    async def list_tools(_context: Any, _params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[types.Tool(name="translate", input_schema=NULLABLE_ARGUMENTS)])
-
-    async def call_tool(_context: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        received.append(params.arguments)
-        return types.CallToolResult(content=[types.TextContent(type="text", text="ok")])
-
-    server = Server("dictionary", on_list_tools=list_tools, on_call_tool=call_tool)
+    server, received = recording_server("dictionary", "translate", NULLABLE_ARGUMENTS)
     tool = {"name": "translate", "inputSchema": NULLABLE_ARGUMENTS}
     out = tmp_path / "nullable"
     generate_package(Snapshot("dictionary", "2025-11-25", {"tools": {}}, tools=(tool,)), out)

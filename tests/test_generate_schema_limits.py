@@ -15,7 +15,7 @@ from codegen.generate.hub import HubSettings
 from codegen.generate.modelgen import MAX_TEXT, for_datamodel
 from codegen.identifiers import MAX_LITERAL_VALUES, MAX_LITERAL_VALUES_BEFORE_RULES_11, NAMING_RULES, WIDE_ENUM_RULES
 from codegen.snapshot import Snapshot
-from tests.conftest import forget_generated, import_generated
+from tests.conftest import forget_generated, import_generated, recording_server
 
 TEN_MB = 10 * 1024 * 1024
 
@@ -133,18 +133,10 @@ async def test_a_thirty_thousand_value_enum_is_a_str_the_runtime_still_checks(tm
     """A 30,000-value `enum` took 34 s of CPU to generate, a `Literal` of them all written three times
     over by black. It is typed `str` in the model, both methods and code mode's stub, and the client
     still refuses a value outside it before anything is sent."""
-    from mcp import Client, types
-    from mcp.server.lowlevel import Server
+    from mcp import Client
 
     schema = {"type": "object", "properties": {"zone": {"type": "string", "enum": zones(30_000)}}, "required": ["zone"]}
-    received: list[dict[str, Any] | None] = []
-
-    async def list_tools(_context: Any, _params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[types.Tool(name="pick", input_schema=schema)])
-
-    async def call_tool(_context: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        received.append(params.arguments)
-        return types.CallToolResult(content=[types.TextContent(type="text", text="ok")])
+    server, received = recording_server("zones", "pick", schema)
 
     wide = snapshot({"name": "pick", "inputSchema": schema}, server="zones")
     generate_package(wide, tmp_path)
@@ -156,7 +148,7 @@ async def test_a_thirty_thousand_value_enum_is_a_str_the_runtime_still_checks(tm
     assert "    zone: str,\n" in stub and "Literal" not in stub
     try:
         package = import_generated(tmp_path, "zones")
-        async with Client(Server("zones", on_list_tools=list_tools, on_call_tool=call_tool), cache=None) as session:
+        async with Client(server, cache=None) as session:
             typed = package.ZonesClient(session)
             await typed.pick(zone="zone-29999")
             with pytest.raises(package.ToolArgumentsError, match="argument zone: 'zone-30000' is not one of"):
