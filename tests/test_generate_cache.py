@@ -301,3 +301,21 @@ def test_a_module_fixture_generates_into_the_sessions_cache_not_the_users(
     """Module fixtures are set up before the per-test cache: they once wrote to `~/.cache/mcp-stubgen`."""
     assert cache_a_module_fixture_sees is not None
     assert Path(cache_a_module_fixture_sees).is_relative_to(tmp_path_factory.getbasetemp())
+
+
+@pytest.mark.parametrize("distribution", ["black", "datamodel-code-generator"])
+def test_the_versions_that_key_the_cache_are_the_installed_ones(
+    monkeypatch: pytest.MonkeyPatch, distribution: str
+) -> None:
+    """A version read from its `dist-info` folder's name is what `importlib.metadata` says, and one no
+    folder on `sys.path` names (another kind of install) is asked of it."""
+    from importlib import metadata
+
+    from codegen.generate.cache import _installed_version
+
+    assert _installed_version(distribution) == metadata.version(distribution)
+    asked: list[str] = []
+    monkeypatch.setattr("sys.path", [])
+    monkeypatch.setattr(metadata, "version", lambda name: asked.append(name) or "9.9")
+    assert _installed_version(distribution) == "9.9"
+    assert asked == [distribution]
