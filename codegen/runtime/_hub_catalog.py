@@ -502,6 +502,7 @@ def summary(tool: HubTool) -> str:
 
 
 def first_sentence(text: str) -> str:
+    """The text up to its first sentence's end: what a tool does (the shortlist weighs it apart)."""
     return _SENTENCE_END.split(text, maxsplit=1)[0]
 
 
