@@ -71,10 +71,16 @@ def test_installed_only_for_the_pinned_release(monkeypatch: pytest.MonkeyPatch) 
     import datamodel_code_generator._builtin_formatter as installed
 
     before = installed._splitlines_no_ff
-    monkeypatch.setattr(dcg_speedups, "tool_versions", lambda: ("0", "0.90.0", "0"))
-    assert dcg_speedups.install.__wrapped__() is False
-    assert installed._splitlines_no_ff is before
-    monkeypatch.setattr(dcg_speedups, "tool_versions", lambda: ("0", dcg_speedups.PINNED, "0"))
-    monkeypatch.setattr(installed, "_splitlines_no_ff", before)
-    assert dcg_speedups.install.__wrapped__() is True
-    assert installed._splitlines_no_ff is dcg_speedups.splitlines_no_ff
+    try:
+        monkeypatch.setattr(dcg_speedups, "tool_versions", lambda: ("0", "0.90.0", "0"))
+        dcg_speedups.proven_release.cache_clear()
+        assert dcg_speedups.install.__wrapped__() is False
+        assert installed._splitlines_no_ff is before
+        monkeypatch.setattr(dcg_speedups, "tool_versions", lambda: ("0", dcg_speedups.PINNED, "0"))
+        dcg_speedups.proven_release.cache_clear()
+        monkeypatch.setattr(installed, "_splitlines_no_ff", before)
+        assert dcg_speedups.install.__wrapped__() is True
+        assert installed._splitlines_no_ff is dcg_speedups.splitlines_no_ff
+    finally:
+        monkeypatch.undo()
+        dcg_speedups.proven_release.cache_clear()

@@ -311,11 +311,11 @@ def test_the_versions_that_key_the_cache_are_the_installed_ones(
     folder on `sys.path` names (another kind of install) is asked of it."""
     from importlib import metadata
 
-    from codegen.generate.cache import _installed_version
+    from codegen.generate.cache import installed_version
 
-    assert _installed_version(distribution) == metadata.version(distribution)
+    assert installed_version(distribution) == metadata.version(distribution)
     asked: list[str] = []
     monkeypatch.setattr("sys.path", [])
     monkeypatch.setattr(metadata, "version", lambda name: asked.append(name) or "9.9")
-    assert _installed_version(distribution) == "9.9"
+    assert installed_version(distribution) == "9.9"
     assert asked == [distribution]

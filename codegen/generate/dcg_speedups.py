@@ -38,9 +38,17 @@ def splitlines_no_ff(source: str) -> list[str]:
 
 
 @functools.cache
+def proven_release() -> bool:
+    """Whether the installed datamodel-code-generator is `PINNED`, the release what stands in for its
+    work here was proven against: these replacements, the models `plain_models` writes and the schemas
+    `guard.plainly_valid` accepts. Under any other, that work is its own."""
+    return tool_versions()[1] == PINNED
+
+
+@functools.cache
 def install() -> bool:
     """Put the replacements in place, once a process, if the installed release is `PINNED`; whether it was."""
-    if tool_versions()[1] != PINNED:
+    if not proven_release():
         return False
     from datamodel_code_generator import _builtin_formatter
 

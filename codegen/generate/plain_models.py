@@ -19,8 +19,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from codegen.generate.cache import tool_versions
-from codegen.generate.dcg_speedups import PINNED
+from codegen.generate.cache import installed_version
+from codegen.generate.dcg_speedups import proven_release
 from codegen.generate.escaping import literal
 from codegen.generate.formatting import LINE_LENGTH
 from codegen.generate.modelgen import HEADER_PLACEHOLDER, ModelJob, plain_format_types
@@ -57,7 +57,7 @@ class _NotPlain(Exception):
 def plain_source(job: ModelJob, entry: JSON) -> str | None:
     """The tool's models module as `modelgen.model_source` writes it, from `entry`
     (`modelgen.datamodel_entry(job)`), or None where the schemas are not plain."""
-    if not job.stem.isascii() or not job.stem.isidentifier() or not _proven_release():
+    if not job.stem.isascii() or not job.stem.isidentifier() or not proven_release():
         return None
     module = _Module(job.stem, job.naming_rules >= DIGIT_RULES)
     try:
@@ -408,13 +408,6 @@ def _to_camel(name: str) -> str:
 
 
 @functools.cache
-def _proven_release() -> bool:
-    """Whether the installed datamodel-code-generator is the release this module was proven against
-    (`dcg_speedups.PINNED`, which pyproject pins): another one's modules are its own to make."""
-    return tool_versions()[1] == PINNED
-
-
-@functools.cache
 def _plain_formats(kind: str) -> frozenset[str]:
     """The formats of a JSON type that datamodel-code-generator types as the plain type and nothing
     more (`modelgen.plain_format_types`), but `hostname`, which it also gives a pattern of its own.
@@ -423,9 +416,25 @@ def _plain_formats(kind: str) -> frozenset[str]:
     return frozenset(name for json_type, name in known if json_type == kind) - {"hostname"}
 
 
+_BASE_MODEL_ATTRIBUTES = frozenset(
+    {"construct", "copy", "dict", "from_orm", "json", "model_computed_fields", "model_config", "model_construct"}
+    | {"model_copy", "model_dump", "model_dump_json", "model_extra", "model_fields", "model_fields_set"}
+    | {"model_json_schema", "model_parametrized_name", "model_post_init", "model_rebuild", "model_validate"}
+    | {"model_validate_json", "model_validate_strings", "parse_file", "parse_obj", "parse_raw", "schema"}
+    | {"schema_json", "update_forward_refs", "validate"}
+)
+"""`pydantic.BaseModel`'s public attributes in every release of `_PYDANTIC_RELEASES` (read from each
+one installed): knowing them spares a worker building one changed tool pydantic's import."""
+_PYDANTIC_RELEASES = ("2.12.", "2.13.", "2.14.")
+"""The pydantic releases `_BASE_MODEL_ATTRIBUTES` was read from: 2.12, the MCP SDK's oldest, to 2.14."""
+
+
 @functools.cache
 def _pydantic_names() -> frozenset[str]:
-    """A model's own attributes, which a field must not hide (datamodel-code-generator renames it)."""
+    """A model's own attributes, which a field must not hide (datamodel-code-generator renames it):
+    `_BASE_MODEL_ATTRIBUTES` for a release it was read from, else asked of pydantic itself."""
+    if installed_version("pydantic").startswith(_PYDANTIC_RELEASES):
+        return _BASE_MODEL_ATTRIBUTES
     from pydantic import BaseModel
 
     return frozenset(name for name in dir(BaseModel) if not name.startswith("_"))
