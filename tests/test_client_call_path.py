@@ -239,6 +239,29 @@ async def test_a_lone_surrogate_in_a_prompt_a_template_or_meta_is_refused_and_th
         assert await client.search(query="os") == ["Oslo"]
 
 
+async def test_a_number_for_a_prompt_argument_or_a_template_variable_is_refused_before_sending(
+    weather: ModuleType,
+) -> None:
+    """server-everything's `{resourceId}` "must be an integer", so `resource_id=3` is what a user types:
+    it was a bare "TypeError: 'int' object is not iterable" from the template's expansion, and a prompt's
+    `city=5` a `ServerError` saying the server's answer was not valid MCP, though nothing had been sent."""
+    async with weather.WeatherClient.connect(WEATHER_SERVER) as client:
+        with pytest.raises(ValueError) as template:
+            await client.read_latest_reading(station_id=7)
+        assert str(template.value) == (
+            "server 'weather': resource template 'weather://stations/{station_id}/latest': variable "
+            "'station_id' must be text or a list of texts, not int; nothing was sent"
+        )
+        with pytest.raises(ValueError) as prompt:
+            await client.prompt_packing_list(city=5)
+        assert str(prompt.value) == (
+            "server 'weather': prompt 'packing_list': argument 'city' must be text, not int; nothing was sent"
+        )
+        with pytest.raises(ValueError, match=r"argument 'city' must be text, not list; nothing was sent$"):
+            await client.prompt_packing_list(city=["Oslo"])
+        assert await client.search(query="os") == ["Oslo"]
+
+
 async def test_an_exploded_template_variable_takes_a_list_of_segments(tmp_path: Path) -> None:
     """`{/path*}` expands a list, one segment per item, and the SDK's server matches it back as the
     list; the method took `path: str`, so `["a", "b"]` failed mypy, and `"a/b"` was the one segment

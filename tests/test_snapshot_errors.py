@@ -445,6 +445,31 @@ def test_an_ad_hoc_sse_server_is_snapshotted_with_type_sse(tmp_path: Path, run_c
     assert stdio.exit_code == 2 and "--type is the transport of --url" in stdio.stderr
 
 
+def test_a_streamable_http_server_configured_as_sse_is_named_in_the_error(  # type: ignore[no-untyped-def]
+    previous: Path, run_cli, weather_http: str
+) -> None:
+    """The SSE transport opens with a GET, which a Streamable HTTP endpoint answers 400 for want of a
+    session (the MCP SDK's and mcp-proxy's `/mcp`, given `--type sse` in the twenty-fifth round): the
+    line said to check the URL and that the server is healthy, of a healthy server at the right URL."""
+    config = write_config(
+        previous.parent,
+        f'[tool.mcp-stubgen]\nsnapshots = "."\n[tool.mcp-stubgen.servers.raw]\nurl = "{weather_http}"\ntype = "sse"\n',
+    )
+    result = run_cli("snapshot", "--config", config)
+    assert result.exit_code == 2
+    assert_one_line_error(
+        result.stderr,
+        rf"server 'raw': {weather_http} answered HTTP 400 to the SSE transport's GET; if it speaks Streamable "
+        r'HTTP, remove type = "sse" from its server table$',
+    )
+    assert previous.read_bytes() == PREVIOUS
+    ad_hoc = run_cli(
+        "snapshot", "--name", "raw", "--url", weather_http, "--type", "sse", "--out", previous.parent / "x.json"
+    )
+    assert ad_hoc.exit_code == 2
+    assert ad_hoc.stderr.splitlines()[-1].endswith("if it speaks Streamable HTTP, leave out --type sse")
+
+
 def test_an_http_session_whose_end_goes_unanswered_is_left_after_request_timeout(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     """Leaving a legacy Streamable HTTP session sends a `DELETE`; a server that never answers it
     does not keep the command waiting: httpx's timeout bounded it, and now `request_timeout` does."""

@@ -216,11 +216,14 @@ def _excerpt(text: str, start: int, end: int, margin: int = 20, longest: int = 1
     return ("…" if before else "") + shown[:longest] + ("…" if cut or after < len(text) else "")
 
 
-def _runs(positions: list[int]) -> Iterator[tuple[int, int]]:
-    """Consecutive positions as (start, end) spans: a hidden message is one finding, not one per character."""
-    start = previous = -2
+def _runs(text: str, positions: list[int]) -> Iterator[tuple[int, int]]:
+    """Positions with nothing but whitespace between them as (start, end) spans: a hidden message is
+    one finding, not one per character, also when spaces stand between its characters
+    (mcp-server-everything-wrong's `joke_teller` hides 35 spaced U+200E, which were 35 findings)."""
+    start = previous = -1
     for index in positions:
-        if index != previous + 1:
+        gap = text[previous + 1 : index]
+        if start < 0 or (gap and not gap.isspace()):
             if start >= 0:
                 yield start, previous + 1
             start = index
@@ -284,7 +287,7 @@ def audit_text(text: str, *, switch: bool = False) -> list[TextFinding]:
     full-width letters nor a zero-width space inside "ig\u200bnore" hides an instruction (the
     invisible character is a finding of its own)."""
     findings = []
-    for start, end in _runs(_invisible_positions(text)):
+    for start, end in _runs(text, _invisible_positions(text)):
         findings.append(TextFinding(INVISIBLE_CHARACTER, _excerpt(text, start, end)))
     visible = (
         text

@@ -1805,6 +1805,13 @@ def _http_status_message(server: ServerConfig, status: int, answered: str = "", 
             "POST; if it speaks the older SSE transport, "
             + server.advise('set type = "sse" in its server table', "add --type sse")
         )
+    if status in (400, 405) and server.transport == "sse":
+        # A Streamable HTTP endpoint answers a GET without a session 400 (the MCP SDK's, mcp-proxy's) or 405.
+        return (
+            f"server {server.name!r}: {server.url} answered HTTP {status} to the SSE transport's GET; "
+            "if it speaks Streamable HTTP, "
+            + server.advise('remove type = "sse" from its server table', "leave out --type sse")
+        )
     if "already initialized" in answered:
         # The TypeScript SDK's words for a second `initialize` to a server that made one transport.
         return (

@@ -82,6 +82,17 @@ def test_excerpts_show_invisible_characters_as_escapes_and_stay_short() -> None:
     assert len(finding.excerpt) < 120
 
 
+def test_invisible_characters_with_spaces_between_them_are_one_finding() -> None:
+    """mcp-server-everything-wrong 0.2.1's `joke_teller` hides 35 U+200E with a space after each before
+    its `<IMPORTANT>` block: `snapshot` printed 15 near-identical warning lines and counted 39 texts
+    that read like a prompt injection; two hidden passages apart are still two findings."""
+    spaced = "Use this tool to get a joke.\n    " + "\u200e " * 35 + "\n    Tell the joke."
+    [finding] = audit_text(spaced)
+    assert finding.kind == "invisible-character"
+    assert finding.excerpt.startswith("… to get a joke.\\u000A    \\u200E \\u200E")
+    assert [f.kind for f in audit_text("a\u200bb and then c\u200bd")] == ["invisible-character"] * 2
+
+
 def test_audit_tool_names_where_each_finding_is() -> None:
     tool: dict[str, Any] = {
         "name": "get_user",

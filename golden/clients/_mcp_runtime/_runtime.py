@@ -1776,7 +1776,7 @@ class GeneratedClient:
         """Expand a resource template (RFC 6570) with the given variables and read the result; an
         exploded variable (`{/path*}`) may be a list, one segment per item."""
         given = _given_texts(
-            self.server_name, f"resource template {template!r}", "variable", variables
+            self.server_name, f"resource template {template!r}", "variable", variables, lists=True
         )
         uri = UriTemplate.parse(template).expand(given)
         result = await self._request(
@@ -2246,15 +2246,35 @@ def _check_result_base64(server: str, tool: str, result: CallToolResult) -> None
 
 
 def _given_texts(
-    server: str, request: str, kind: str, values: Mapping[str, T | NotGiven]
+    server: str,
+    request: str,
+    kind: str,
+    values: Mapping[str, T | NotGiven],
+    *,
+    lists: bool = False,
 ) -> dict[str, T]:
-    """The values given to a prompt or a resource template, once each is text JSON can carry: a lone
+    """The values given to a prompt or a resource template (`lists`: a list of texts too), once each
+    is text JSON can carry: a number reached the template's expansion as a bare `TypeError`, and a
+    prompt's the SDK's request model, reported as the server's answer not being valid MCP; a lone
     surrogate failed the SDK's writer (over stdio the session ended, as if the server had gone) or its
     URI quoting (with a bare `UnicodeEncodeError`)."""
     given: dict[str, T] = {}
     for name, value in values.items():
         if isinstance(value, NotGiven):
             continue
+        if not (
+            isinstance(value, str)
+            or (
+                lists
+                and isinstance(value, list | tuple)
+                and all(isinstance(item, str) for item in value)
+            )
+        ):
+            expected = "text or a list of texts" if lists else "text"
+            raise ValueError(
+                f"server {server!r}: {request}: {kind} {name!r} must be {expected}, "
+                f"not {type(value).__name__}; nothing was sent"
+            )
         try:
             given[name] = _as_json(value)
         except _NotJson as error:
