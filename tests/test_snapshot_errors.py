@@ -18,7 +18,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXAMPLE_SERVER, PYTHON, REPO, SERVERS, free_port, interrupt_cli, listening, write_config
+from tests.conftest import (
+    EXAMPLE_SERVER,
+    PYTHON,
+    REPO,
+    SERVERS,
+    free_port,
+    interrupt_cli,
+    listening,
+    wait_for_port,
+    write_config,
+)
 
 PY = PYTHON
 RAW = str(SERVERS / "raw_server.py")
@@ -239,6 +249,7 @@ def test_a_stdio_server_that_serves_http_alone_is_named_with_its_url_before_the_
     )
     process = subprocess.Popen([PY, *server], stderr=subprocess.DEVNULL)
     try:
+        wait_for_port(port, process)
         result = run_cli("snapshot", "--config", tmp_path / "pyproject.toml")
     finally:
         process.terminate()
