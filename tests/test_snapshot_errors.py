@@ -263,10 +263,11 @@ def test_a_stdio_server_that_names_an_http_url_on_the_side_and_answers_is_snapsh
 ) -> None:
     """A stdio server that says it listens on an HTTP URL of its own (a metrics page, an OAuth
     callback) and answers on stdout, here half a second after it named the URL, is a stdio server:
-    the early end of the wait does not cut it short."""
+    the early end of the wait does not cut it short (a quiet of 3 s here, well above the half second,
+    so a loaded machine's slow start is not taken for silence)."""
     from codegen.snapshot import discovery
 
-    monkeypatch.setattr(discovery, "HTTP_QUIET", 1.0)
+    monkeypatch.setattr(discovery, "HTTP_QUIET", 3.0)
     result = run_cli(
         "snapshot", "--name", "raw", "--out", tmp_path / "raw.json", "--",
         PY, RAW, "--mode", "names-metrics-url", "--start-delay", "0.5",
