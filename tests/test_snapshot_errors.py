@@ -196,7 +196,8 @@ def test_a_server_that_says_it_listens_on_http_is_named_an_http_server_without_a
     http://localhost:5000" to stdout: `snapshot` waited `connect_timeout`, started it again for the
     legacy handshake, waited again, and said to check that it is an MCP server, its stdout tail
     leaving out the line that says where it listens (found in the seventeenth round). It is named an
-    HTTP server after the first wait, with the two ways out. financial-modeling-prep-mcp-server 2.5.3
+    HTTP server within the first wait (a third of it after it named the URL), with the two ways out.
+    financial-modeling-prep-mcp-server 2.5.3
     says "MCP endpoint available at http://localhost:8080/mcp", after its health URL, and was still
     waited for twice (the eighteenth round): its MCP URL is the one named, in the advice too."""
     before = digest(previous)
@@ -206,9 +207,9 @@ def test_a_server_that_says_it_listens_on_http_is_named_an_http_server_without_a
     assert result.exit_code == 2
     assert_one_line_error(
         result.stderr,
-        rf"^error: server 'raw': no answer to the handshake within 1s; it says it listens on {url}, "
-        r"so it serves HTTP, not stdio: start it in its stdio mode \(often a --stdio or --transport stdio option\), "
-        rf"or snapshot it with --url {url}; its stdout lines",
+        rf"^error: server 'raw': no answer on stdout 0.333s \(a third of connect_timeout\) after it said it listens "
+        rf"on {url}, so it serves HTTP, not stdio: start it in its stdio mode \(often a --stdio or --transport stdio "
+        rf"option\), or snapshot it with --url {url}; its stdout lines",
     )
     assert digest(previous) == before
 
@@ -219,11 +220,12 @@ def test_a_stdio_server_that_serves_http_alone_is_named_with_its_url_before_the_
     """An HTTP server started as a stdio one that says on stderr "Server listening on
     http://127.0.0.1:PORT/mcp" and never answers on stdout: `snapshot` waited the whole
     `connect_timeout` and named it by its port alone, with "give its URL" and no URL (found in the
-    twenty-first and twenty-fourth rounds). Now the wait ends `HTTP_QUIET` seconds after it named the
-    URL, and the line gives `url = "..."` with it, which then snapshots the server over Streamable HTTP."""
+    twenty-first and twenty-fourth rounds). Now the wait ends a third of `connect_timeout` after it
+    named the URL, and the line gives `url = "..."` with it, which then snapshots the server over
+    Streamable HTTP."""
     from codegen.snapshot import discovery
 
-    monkeypatch.setattr(discovery, "HTTP_QUIET", 1.0, raising=False)  # the rule, not its 10 s wait
+    monkeypatch.setattr(discovery, "HTTP_QUIET_SHARE", 0.05)  # the rule, not its wait: 1 s of 20
     port = free_port()
     server = [str(SERVERS / "modern_http_server.py"), str(port), "--log", str(tmp_path / "requests.log"), "--announce"]
     url = f"http://127.0.0.1:{port}/mcp"
@@ -239,7 +241,8 @@ def test_a_stdio_server_that_serves_http_alone_is_named_with_its_url_before_the_
     assert result.exit_code == 2
     assert_one_line_error(
         result.stderr,
-        rf"^error: server 'raw': no answer on stdout 1s after it said it listens on {re.escape(url)}, so it "
+        rf"^error: server 'raw': no answer on stdout 1s \(a third of connect_timeout\) after it said it listens "
+        rf"on {re.escape(url)}, so it "
         r"serves HTTP, not stdio: start it in its stdio mode \(often a --stdio or --transport stdio option\), or "
         rf'give that URL as the server\'s `url` \(url = "{re.escape(url)}"\); its last stderr lines: ',
     )
@@ -267,7 +270,7 @@ def test_a_stdio_server_that_names_an_http_url_on_the_side_and_answers_is_snapsh
     so a loaded machine's slow start is not taken for silence)."""
     from codegen.snapshot import discovery
 
-    monkeypatch.setattr(discovery, "HTTP_QUIET", 3.0)
+    monkeypatch.setattr(discovery, "HTTP_QUIET_SHARE", 0.1)  # 3 s of the default 30
     result = run_cli(
         "snapshot", "--name", "raw", "--out", tmp_path / "raw.json", "--",
         PY, RAW, "--mode", "names-metrics-url", "--start-delay", "0.5",

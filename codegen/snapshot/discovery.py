@@ -235,7 +235,9 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                     result: Snapshot | StubgenError
                     try:
                         with deadline(attempt.timeouts.connect) as handshake:  # start-up and the handshake
-                            http_watch = asyncio.ensure_future(_end_if_it_serves_http(session, diagnostics, handshake))
+                            http_watch = asyncio.ensure_future(
+                                _end_if_it_serves_http(session, diagnostics, handshake, http_quiet(attempt))
+                            )
                             try:
                                 await _negotiate(peer, attempt)
                             finally:
@@ -1615,7 +1617,7 @@ def _serves_http(server: ServerConfig, diagnostics: _Diagnostics) -> str:
     handshake, whose wait would tell nothing more."""
     url = diagnostics.http_url
     waited = (
-        f"no answer on stdout {HTTP_QUIET:g}s after it said it listens on {url}"
+        f"no answer on stdout {http_quiet(server):.3g}s (a third of connect_timeout) after it said it listens on {url}"
         if diagnostics.quiet_after_url
         else f"no answer to the handshake within {server.timeouts.connect:g}s; {diagnostics.serves_http}"
     )
@@ -1630,11 +1632,18 @@ def _serves_http(server: ServerConfig, diagnostics: _Diagnostics) -> str:
     )
 
 
-HTTP_QUIET = 10.0
-"""Seconds a stdio server that named a URL it listens on may then stay silent on stdout before its
-handshake's wait ends (`_end_if_it_serves_http`). Stdio servers that also serve HTTP on the side (an
-OAuth callback, a metrics page) answer at once: the tests' npm and PyPI servers answer 0.2-1.1 s after
-they start, their first stderr line at most 0.05 s before their answer."""
+HTTP_QUIET_SHARE = 1 / 3
+"""The share of `connect_timeout` a stdio server that named a URL it listens on may then stay silent
+on stdout before its handshake's wait ends (`_end_if_it_serves_http`): 10 s of the default 30. Stdio
+servers that also serve HTTP on the side (an OAuth callback, a metrics page) answer at once: the
+tests' npm and PyPI servers answer 0.2-1.1 s after they start, their first stderr line at most 0.05 s
+before their answer; one slower to start than that gets longer with a larger `connect_timeout`."""
+
+
+def http_quiet(server: ServerConfig) -> float:
+    """Seconds of silence after naming a URL that end a stdio server's handshake early (`HTTP_QUIET_SHARE`)."""
+    return server.timeouts.connect * HTTP_QUIET_SHARE
+
 
 _HTTP_WATCH_TICK = 0.25
 """Seconds between two looks at what the server wrote; the quiet is counted in such ticks, so a loop
@@ -1642,14 +1651,14 @@ held by other work (`sync` rendering a package) does not count as silence."""
 
 
 async def _end_if_it_serves_http(
-    session: StdioSession, diagnostics: _Diagnostics, handshake: anyio.CancelScope
+    session: StdioSession, diagnostics: _Diagnostics, handshake: anyio.CancelScope, quiet: float
 ) -> None:
     """End the handshake's wait (`handshake`, `connect_timeout` long) early for an HTTP server started
     as a stdio one: it named a URL it listens on (stdout or stderr) and then wrote nothing JSON-RPC
-    on stdout for `HTTP_QUIET` seconds. A server that has written JSON-RPC, answers or not, is a
+    on stdout for `quiet` seconds (`http_quiet`). A server that has written JSON-RPC, answers or not, is a
     stdio server, and one that printed a sign-in URL waits for a person, so neither is cut short."""
     offset, url, quiet_ticks = 0, "", 0
-    while quiet_ticks * _HTTP_WATCH_TICK < HTTP_QUIET:
+    while quiet_ticks * _HTTP_WATCH_TICK < quiet:
         await anyio.sleep(_HTTP_WATCH_TICK)
         if session.heard:
             return
