@@ -242,6 +242,7 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                                 await _negotiate(peer, attempt)
                             finally:
                                 http_watch.cancel()
+                                http_watch.add_done_callback(_quietly)
                         result = await list_catalog(peer, attempt, warn, ttls)
                     except Exception as error:
                         if isinstance(_leaf(error), TimeoutError):
@@ -1670,6 +1671,13 @@ async def _end_if_it_serves_http(
     if not _sign_in_redirect(diagnostics):
         diagnostics.quiet_after_url = True
         handshake.deadline = anyio.current_time()
+
+
+def _quietly(task: asyncio.Future[None]) -> None:
+    """Take a finished watch's outcome, so that a failure of its own (it only ends a wait early, and
+    `connect_timeout` still does) is not logged with a traceback when the task is collected."""
+    if not task.cancelled():
+        task.exception()
 
 
 def _stderr_listening(stderr_log: TextIO, offset: int) -> tuple[str, int]:
