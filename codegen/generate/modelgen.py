@@ -63,6 +63,7 @@ from codegen.schemas import (
     with_prefix_items,
 )
 from codegen.snapshot import JSON
+from codegen.unicode14 import wide
 
 HEADER_PLACEHOLDER = "# mcp-stubgen: header"
 """datamodel-code-generator writes this as the file header; the renderer puts the real header in its place."""
@@ -297,7 +298,7 @@ def _may_be_too_wide(line: str) -> bool:
         return True
     if line.isascii() or 2 * len(line) <= LINE_LENGTH:
         return False
-    return sum(2 if unicodedata.east_asian_width(character) in "WF" else 1 for character in line) > LINE_LENGTH
+    return sum(2 if wide(character) else 1 for character in line) > LINE_LENGTH
 
 
 @functools.lru_cache(maxsize=4 * MAX_BATCH)
