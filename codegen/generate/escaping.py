@@ -43,7 +43,7 @@ per megabyte of docstring, and a description of megabytes is an attack on its re
 
 def docstring(value: object) -> str:
     """Text safe inside a triple-quoted docstring: quotes and backslashes escaped, unprintables (as
-    Python 3.11 reads them: `printable`) as escapes."""
+    Python 3.11 reads them: `printable`) as escapes, and a lone surrogate as the text of its escape."""
     text = str(value).replace("\r\n", "\n")
     if len(text) > MAX_DOCSTRING_TEXT:
         text = f"{text[:MAX_DOCSTRING_TEXT]} [cut: {len(text):,} characters in the snapshot]"
@@ -56,8 +56,10 @@ def docstring(value: object) -> str:
             out.append("\\\\")
         elif char == '"':
             out.append('\\"')
-        elif char == "\n" or (printable(char) and not 0xD800 <= ord(char) <= 0xDFFF):
+        elif char == "\n" or printable(char):
             out.append(char)
+        elif 0xD800 <= ord(char) <= 0xDFFF:  # its escape as text: Python 3.13 cannot compile a surrogate in a docstring
+            out.append(f"\\\\u{ord(char):04x}")
         elif ord(char) <= 0xFF:
             out.append(f"\\x{ord(char):02x}")
         elif ord(char) <= 0xFFFF:
