@@ -639,8 +639,9 @@ def _parameter_doc(python: str, wire: str, schema: Any, required: bool) -> str |
 
 def _one_line(raw: Mapping[str, Any]) -> str:
     """The tool's summary on one line of at most 160 characters, as `index.md` shows it: with every
-    non-printable character as its escape (`one_line`, as Python 3.11 reads them), so a terminal escape or a bidi control in a
-    description reaches no terminal that shows the committed file, nor reorders its text."""
+    non-printable character (as Python 3.11 reads them) as its escape (`one_line`), so a terminal
+    escape or a bidi control in a description reaches no terminal that shows the committed file, nor
+    reorders its text."""
     text = summary(HubTool("", "", "", "", raw.get("description"), {}, title=raw.get("title")))
     text = " ".join(text.split()).replace("`", "'")
     return escape_unassigned(one_line(text if len(text) <= 160 else text[:157] + "..."))
