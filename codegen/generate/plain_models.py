@@ -25,6 +25,7 @@ from codegen.generate.escaping import literal
 from codegen.generate.formatting import LINE_LENGTH
 from codegen.generate.modelgen import HEADER_PLACEHOLDER, ModelJob, plain_format_types
 from codegen.snapshot import JSON
+from codegen.unicode14 import unassigned
 
 __all__ = ["plain_source"]
 
@@ -368,8 +369,12 @@ def _value(value: Any) -> str:
 
 def _string(text: Any) -> str:
     """Catalog text as its string literal (`escaping.literal`, which black leaves as it is), but for
-    text holding both quotes, where black may choose the other quote than `repr`."""
+    text holding both quotes, where black may choose the other quote than `repr`, and for text holding
+    a code point Unicode 14.0 leaves unassigned: `literal` escapes it, as Python 3.11's `repr` does, and
+    datamodel-code-generator, reading its own tables of each Python's Unicode, writes it as it is."""
     if not isinstance(text, str) or ('"' in text and "'" in text):
+        raise _NotPlain
+    if not text.isascii() and unassigned().search(text):
         raise _NotPlain
     return literal(text)
 

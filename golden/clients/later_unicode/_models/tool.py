@@ -13,7 +13,7 @@ class ToolInput(BaseModel):
         populate_by_name=True,
         alias_generator=to_camel,
     )
-    city: str = Field(..., description="City in \U00011f04\U00011f05 script \U00011b00")
+    city: str = Field(..., description="City in 𑼄𑼅 script 𑬀")
 
 
 class ToolOutput(BaseModel):
@@ -22,7 +22,7 @@ class ToolOutput(BaseModel):
         populate_by_name=True,
         alias_generator=to_camel,
     )
-    temperature: float = Field(..., description="Degrees in \U00011f04\U00011f05.")
+    temperature: float = Field(..., description="Degrees in 𑼄𑼅.")
 
 
 _CONTRACT = '{"input":{"properties":{"city":{"type":"string"}},"required":["city"],"type":"object"},"output":{"properties":{"temperature":{"type":"number"}},"required":["temperature"],"type":"object"},"parameters":{"city":"city"}}'
