@@ -875,6 +875,24 @@ SPELLED_HUB_RULES = 12
 `lager__grosse`, the method `grosse`), where rules 1 to 11 map it to `_` (`lager__gro_e`)."""
 
 
+def _apart(spelled: Mapping[str, str], kept: Mapping[str, str], relabelled: set[str]) -> dict[str, str]:
+    """The names the hub labels `relabelled` tools by: each tool's ASCII method (`kept`), else its
+    spelled name, numbered on (`_2`, `_3`) where another relabelled tool's method has it. A tool whose
+    method rules 5 named in another script, beside one named `tool` for want of letters (`天气` and
+    `😀`), took the spelling `tool` as well, and the hub could not be generated."""
+    taken = {kept[tool] for tool in relabelled if tool in kept}
+    names = {**spelled, **kept}
+    for tool in sorted(relabelled - set(kept)):
+        name = base = spelled.get(tool, tool)
+        number = 1
+        while name in taken:
+            number += 1
+            name = f"{base}_{number}"
+        names[tool] = name
+        taken.add(name)
+    return names
+
+
 def qualified_tools(
     catalog: Mapping[str, Sequence[str]],
     separator: str = HUB_SEPARATOR,
@@ -908,9 +926,8 @@ def qualified_tools(
             named = {}
         if named is not None and not all(named.get(tool, tool).isascii() for tool in alike | wordless):
             spelled = assign_names(tools, fallback="tool", taken=CLIENT_MEMBERS, rules=ASCII_RULES)
-            named = {entry.wire: entry.python for entry in spelled} | {
-                tool: method for tool, method in named.items() if method.isascii()
-            }
+            kept = {tool: method for tool, method in named.items() if method.isascii()}
+            named = _apart({entry.wire: entry.python for entry in spelled}, kept, alike | wordless)
         for tool in tools:
             name = plain[tool]
             if (name in alike or tool in wordless) and named is not None:

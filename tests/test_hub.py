@@ -309,6 +309,28 @@ def test_qualified_names_are_mapped_shortened_and_checked_deterministically() ->
     assert str(bad_separator.value) == "hub: hub_separator '::' must be one to four of '_', '-' and '.' (default '__')"
 
 
+def test_a_tool_named_in_another_script_beside_one_named_tool_gets_a_hub_name_of_its_own() -> None:
+    """Rules 5 name `天气`'s method `天气` and `😀`'s `tool` (no letters): the hub spelled `天气` as
+    `tool` too, for want of an ASCII method, and generating it failed ("both get the qualified name
+    's__tool'"), so a server with such tools could have no hub. Hub names that did not meet stay."""
+
+    def hub_names(*tools: str) -> list[tuple[str, str]]:
+        snapshot = Snapshot(
+            server="s",
+            protocol_version="2026-07-28",
+            capabilities={"tools": {}},
+            tools=tuple({"name": tool, "inputSchema": {"type": "object"}} for tool in sorted(tools)),
+        )
+        package = build_package(snapshot, {}, Cache.disabled())
+        hub = build_hub([(snapshot, package)], HubSettings())
+        return sorted((tool.tool, tool.qualified_name) for tool in hub.tools)
+
+    assert hub_names("天气", "😀") == [("天气", "s__tool_2"), ("😀", "s__tool")]
+    assert hub_names("天气", "😀", "🙂") == [("天气", "s__tool_3"), ("😀", "s__tool"), ("🙂", "s__tool_2")]
+    assert hub_names("天气", "统计") == [("天气", "s__tool"), ("统计", "s__tool_2")]
+    assert hub_names("天气", "add") == [("add", "s__add"), ("天气", "s__tool")]
+
+
 def test_a_hub_name_spells_latin_letters_as_the_tools_method_does() -> None:
     """`größe` on server `lager` was the hub name `lager__gro_e` beside the method `grosse`: rules 12
     spell a hub name's Latin letters as rules 7 spell a method's, so the two read alike. A snapshot of
