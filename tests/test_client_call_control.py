@@ -306,6 +306,47 @@ def test_the_sync_client_runs_its_loop_in_the_calling_thread(progress: ModuleTyp
         assert client._loop.thread is None  # every call ran in this thread
 
 
+def test_handlers_may_be_plain_functions(progress: ModuleType) -> None:
+    """A sync client's user writes `def` handlers: the SDK awaited what one returned, so the server was
+    answered "object CreateMessageResult can't be used in 'await' expression", and the call failed with
+    that error (devmcp's `summarize_diff` as its `ToolError`); the log handler's messages were lost."""
+    logged: list[object] = []
+
+    def on_log(params: types.LoggingMessageNotificationParams) -> None:
+        logged.append(params.data)
+
+    def sampled_plainly(_context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+        return types.CreateMessageResult(
+            role="assistant", content=types.TextContent(type="text", text="plain"), model="m"
+        )
+
+    with progress.ProgressClient.connect_sync(
+        PARAMETERS, mode="legacy", logging_callback=on_log, sampling_callback=sampled_plainly
+    ) as client:
+        assert client.ask(question="ready?") == "plain"
+        assert client.log_later(message="heard", seconds=0) == "scheduled"
+        assert client.count(steps=1) == 1
+    assert logged == ["heard"]
+
+
+def test_every_missing_handler_is_named_at_once() -> None:
+    """A client snapshotted declaring roots and sampling, connected with neither handler, named only
+    `list_roots_callback=`; given that, the next attempt failed again for `sampling_callback=`."""
+    from codegen.runtime._runtime import GeneratedClient, MissingHandlerError
+
+    class Declared(GeneratedClient):
+        server_name = "devmcp"
+        client_capabilities = ("roots", "sampling")
+
+    with pytest.raises(MissingHandlerError) as error:
+        Declared.connect(PARAMETERS)
+    assert str(error.value) == (
+        "server 'devmcp' was snapshotted declaring the client capabilities 'roots' and 'sampling', so this "
+        "client has tools the server lists only to clients that declare them: pass list_roots_callback= and "
+        "sampling_callback= to connect()"
+    )
+
+
 def test_a_second_thread_calling_meanwhile_moves_the_loop_to_its_own_thread(progress: ModuleType) -> None:
     """Two threads calling one sync client of an in-process server at once: the second call does not
     wait for the first (the loop moves to a thread of its own), and both get their answers."""

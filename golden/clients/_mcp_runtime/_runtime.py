@@ -54,6 +54,7 @@ from typing import (
     Literal,
     NoReturn,
     Self,
+    TypeAlias,
     TypedDict,
     TypeVar,
     cast,
@@ -75,7 +76,13 @@ if TYPE_CHECKING:
     import httpx2
     from mcp.client import Client, ClientSession, Transport
     from mcp.client._transport import TransportStreams
-    from mcp.client.session import ElicitationFnT, ListRootsFnT, LoggingFnT, SamplingFnT
+    from mcp.client.session import (
+        ClientRequestContext,
+        ElicitationFnT,
+        ListRootsFnT,
+        LoggingFnT,
+        SamplingFnT,
+    )
     from mcp.client.stdio import StdioServerParameters
     from mcp.shared.auth import AuthorizationCodeResult
     from mcp.shared.dispatcher import ProgressFnT
@@ -84,6 +91,11 @@ if TYPE_CHECKING:
         AudioContent,
         CallToolResult,
         ContentBlock,
+        CreateMessageRequestParams,
+        CreateMessageResult,
+        CreateMessageResultWithTools,
+        ElicitRequestParams,
+        ElicitResult,
         EmbeddedResource,
         ErrorData,
         GetPromptResult,
@@ -92,7 +104,9 @@ if TYPE_CHECKING:
         InputRequiredResult,
         InputResponse,
         InputResponses,
+        ListRootsResult,
         ListToolsResult,
+        LoggingMessageNotificationParams,
         PaginatedRequestParams,
         ReadResourceResult,
         RequestParamsMeta,
@@ -100,6 +114,22 @@ if TYPE_CHECKING:
         Tool,
     )
     from pydantic import BaseModel, TypeAdapter
+
+    SamplingHandler: TypeAlias = (
+        SamplingFnT
+        | Callable[
+            [ClientRequestContext, CreateMessageRequestParams],
+            CreateMessageResult | CreateMessageResultWithTools | ErrorData,
+        ]
+    )
+    ElicitationHandler: TypeAlias = (
+        ElicitationFnT
+        | Callable[[ClientRequestContext, ElicitRequestParams], ElicitResult | ErrorData]
+    )
+    ListRootsHandler: TypeAlias = (
+        ListRootsFnT | Callable[[ClientRequestContext], ListRootsResult | ErrorData]
+    )
+    LoggingHandler: TypeAlias = LoggingFnT | Callable[[LoggingMessageNotificationParams], None]
 
 __all__ = [
     "NOT_GIVEN",
@@ -349,13 +379,18 @@ class ToolContentError(StubgenClientError, ValueError):
 
 
 class MissingHandlerError(StubgenClientError, TypeError):
-    """The client was generated from a catalog listed to a client declaring a capability, and `connect`
-    was given no handler for it: the server would not list the tools that need it."""
+    """The client was generated from a catalog listed to a client declaring capabilities, and `connect`
+    was given no handler for some: the server would not list the tools that need them. Every missing
+    one is named at once, so a second attempt does not fail on the next."""
 
-    def __init__(self, server: str, capability: str, handler: str) -> None:
+    def __init__(self, server: str, missing: Sequence[tuple[str, str]]) -> None:
+        capabilities = " and ".join(repr(capability) for capability, _ in missing)
+        handlers = " and ".join(f"{handler}=" for _, handler in missing)
+        plural = len(missing) > 1
         super().__init__(
-            f"server {server!r} was snapshotted declaring the client capability {capability!r}, so this client "
-            f"has tools the server lists only to clients that declare it: pass {handler}= to connect()"
+            f"server {server!r} was snapshotted declaring the client "
+            f"{'capabilities' if plural else 'capability'} {capabilities}, so this client has tools the "
+            f"server lists only to clients that declare {'them' if plural else 'it'}: pass {handlers} to connect()"
         )
 
 
@@ -1321,10 +1356,10 @@ class GeneratedClient:
         cls,
         server: StdioServerParameters | str | Transport,
         *,
-        sampling_callback: SamplingFnT | None = None,
-        elicitation_callback: ElicitationFnT | None = None,
-        list_roots_callback: ListRootsFnT | None = None,
-        logging_callback: LoggingFnT | None = None,
+        sampling_callback: SamplingHandler | None = None,
+        elicitation_callback: ElicitationHandler | None = None,
+        list_roots_callback: ListRootsHandler | None = None,
+        logging_callback: LoggingHandler | None = None,
         auth: httpx2.Auth | None = None,
         **client_options: Any,
     ) -> AbstractAsyncContextManager[Self]:
@@ -1338,7 +1373,7 @@ class GeneratedClient:
 
         The handlers are `mcp.Client`'s: giving one declares its capability in the handshake and
         answers the server's requests (`sampling/createMessage`, `elicitation/create`, `roots/list`;
-        `logging_callback` hears log messages). Each capability the snapshot was taken declaring
+        `logging_callback` hears log messages). Each may be a plain function or an async one. Each capability the snapshot was taken declaring
         needs its handler (`MissingHandlerError`), since the server lists some tools only then.
         The handshake is the one the snapshot recorded (`mode="legacy"` for a dated protocol,
         else `"auto"`), unless `mode=` is given. `auto`'s `server/discover` probe answered with an
@@ -1346,20 +1381,22 @@ class GeneratedClient:
         there, where the SDK would take it for a legacy server and send `initialize`.
         """
 
-        if sampling_callback is not None:
-            sampling_callback = _checked_sampling(cls.server_name, sampling_callback)
-        dated = "" < cls.protocol_version < _FIRST_MODERN_PROTOCOL
-        client_options.setdefault("mode", "legacy" if dated else "auto")
-
         handlers = {
             "sampling": ("sampling_callback", sampling_callback),
             "elicitation": ("elicitation_callback", elicitation_callback),
             "roots": ("list_roots_callback", list_roots_callback),
         }
-        for capability in cls.client_capabilities:
-            name, handler = handlers[capability]
-            if handler is None:
-                raise MissingHandlerError(cls.server_name, capability, name)
+        missing = [
+            (capability, handlers[capability][0])
+            for capability in cls.client_capabilities
+            if handlers[capability][1] is None
+        ]
+        if missing:
+            raise MissingHandlerError(cls.server_name, missing)
+        if sampling_callback is not None:
+            sampling_callback = _checked_sampling(cls.server_name, async_handler(sampling_callback))
+        dated = "" < cls.protocol_version < _FIRST_MODERN_PROTOCOL
+        client_options.setdefault("mode", "legacy" if dated else "auto")
         if auth is not None and not isinstance(server, str):
             raise TypeError(
                 f"{cls.server_name}: auth= needs the server's URL, not {type(server).__name__}"
@@ -1395,9 +1432,9 @@ class GeneratedClient:
                 probing = _probing_client_class()(
                     transport,
                     sampling_callback=sampling_callback,
-                    elicitation_callback=elicitation_callback,
-                    list_roots_callback=list_roots_callback,
-                    logging_callback=logging_callback,
+                    elicitation_callback=async_handler(elicitation_callback),
+                    list_roots_callback=async_handler(list_roots_callback),
+                    logging_callback=async_handler(logging_callback),
                     **client_options,
                 )
                 probing.server_name = cls.server_name  # type: ignore[attr-defined]
@@ -2191,6 +2228,22 @@ def _check_base64(server: str, request: str, items: Iterable[tuple[str, Any]]) -
             f"its answer is not valid MCP ({problem}); the server must send its bytes base64-encoded "
             "with padding (RFC 4648), so tell its maintainers",
         )
+
+
+def async_handler(handler: Callable[..., Any] | None) -> Any:
+    """`handler` as the async function the SDK awaits. A plain `def` handler (natural beside the sync
+    client) returns its answer, which the SDK would try to await: the server was answered with that
+    `TypeError`, and the call that asked failed with it."""
+    if handler is None:
+        return None
+
+    async def answer(*arguments: Any) -> Any:
+        outcome = handler(*arguments)
+        if isinstance(outcome, Awaitable):
+            return await outcome
+        return outcome
+
+    return answer
 
 
 def _checked_sampling(server: str, callback: SamplingFnT) -> SamplingFnT:
