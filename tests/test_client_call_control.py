@@ -21,7 +21,7 @@ from codegen.config import ServerConfig
 from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import PYTHON, forget_generated, import_generated, mypy_against_goldens
+from tests.conftest import PYTHON, forget_generated, import_generated, mypy_against_goldens, write_config
 from tests.regen_goldens import hub_case_snapshots
 from tests.servers import progress_server
 
@@ -327,6 +327,39 @@ def test_handlers_may_be_plain_functions(progress: ModuleType) -> None:
         assert client.log_later(message="heard", seconds=0) == "scheduled"
         assert client.count(steps=1) == 1
     assert logged == ["heard"]
+
+
+async def test_connect_from_config_takes_the_handlers_the_config_declares(
+    progress_folder: Path, tmp_path: Path
+) -> None:
+    """devmcp-server configured with `client_capabilities = ["roots", "sampling"]`: the hub connected
+    from the config took no handlers, so `summarize_diff` failed with the server's relay of
+    "mcp-stubgen only lists the catalog; it does not sample". It takes them now, and needs the
+    configured ones, as a generated client's `connect` does."""
+    hub_module = import_generated(progress_folder, "hub")
+    config = write_config(
+        tmp_path,
+        "[tool.mcp-stubgen]\n[tool.mcp-stubgen.servers.progress]\n"
+        f'command = {json.dumps(PYTHON)}\nargs = [{json.dumps(str(SERVER))}]\nprotocol = "legacy"\n'
+        'client_capabilities = ["sampling"]\n',
+    )
+    with pytest.raises(hub_module.HubError) as missing:
+        hub_module.Hub.connect_from_config(config)
+    assert str(missing.value) == (
+        "hub: server 'progress' was snapshotted declaring the client capability 'sampling', so this client has "
+        "tools the server lists only to clients that declare it: pass sampling_callback= to "
+        "Hub.connect_from_config()"
+    )
+
+    def sampled_plainly(_context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+        return types.CreateMessageResult(
+            role="assistant", content=types.TextContent(type="text", text="plain"), model="m"
+        )
+
+    async with hub_module.Hub.connect_from_config(config, sampling_callback=sampled_plainly) as hub:
+        answered = await hub.call("progress__ask", {"question": "ready?"})
+        assert (answered.is_error, answered.structured_content) == (False, {"result": "plain"})
+        assert await hub.progress.ask(question="again?") == "plain"
 
 
 def test_every_missing_handler_is_named_at_once() -> None:

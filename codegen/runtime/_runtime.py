@@ -383,14 +383,16 @@ class MissingHandlerError(StubgenClientError, TypeError):
     was given no handler for some: the server would not list the tools that need them. Every missing
     one is named at once, so a second attempt does not fail on the next."""
 
-    def __init__(self, server: str, missing: Sequence[tuple[str, str]]) -> None:
+    def __init__(
+        self, server: str, missing: Sequence[tuple[str, str]], where: str = "connect()"
+    ) -> None:
         capabilities = " and ".join(repr(capability) for capability, _ in missing)
         handlers = " and ".join(f"{handler}=" for _, handler in missing)
         plural = len(missing) > 1
         super().__init__(
             f"server {server!r} was snapshotted declaring the client "
             f"{'capabilities' if plural else 'capability'} {capabilities}, so this client has tools the "
-            f"server lists only to clients that declare {'them' if plural else 'it'}: pass {handlers} to connect()"
+            f"server lists only to clients that declare {'them' if plural else 'it'}: pass {handlers} to {where}"
         )
 
 
@@ -1381,20 +1383,15 @@ class GeneratedClient:
         there, where the SDK would take it for a legacy server and send `initialize`.
         """
 
-        handlers = {
-            "sampling": ("sampling_callback", sampling_callback),
-            "elicitation": ("elicitation_callback", elicitation_callback),
-            "roots": ("list_roots_callback", list_roots_callback),
-        }
-        missing = [
-            (capability, handlers[capability][0])
-            for capability in cls.client_capabilities
-            if handlers[capability][1] is None
-        ]
-        if missing:
-            raise MissingHandlerError(cls.server_name, missing)
-        if sampling_callback is not None:
-            sampling_callback = _checked_sampling(cls.server_name, async_handler(sampling_callback))
+        handlers = client_handlers(
+            cls.server_name,
+            cls.client_capabilities,
+            "connect()",
+            sampling_callback=sampling_callback,
+            elicitation_callback=elicitation_callback,
+            list_roots_callback=list_roots_callback,
+            logging_callback=logging_callback,
+        )
         dated = "" < cls.protocol_version < _FIRST_MODERN_PROTOCOL
         client_options.setdefault("mode", "legacy" if dated else "auto")
         if auth is not None and not isinstance(server, str):
@@ -1431,10 +1428,7 @@ class GeneratedClient:
             try:
                 probing = _probing_client_class()(
                     transport,
-                    sampling_callback=sampling_callback,
-                    elicitation_callback=async_handler(elicitation_callback),
-                    list_roots_callback=async_handler(list_roots_callback),
-                    logging_callback=async_handler(logging_callback),
+                    **handlers,
                     **client_options,
                 )
                 probing.server_name = cls.server_name  # type: ignore[attr-defined]
@@ -2230,12 +2224,35 @@ def _check_base64(server: str, request: str, items: Iterable[tuple[str, Any]]) -
         )
 
 
-def async_handler(handler: Callable[..., Any] | None) -> Any:
+_CAPABILITY_HANDLERS: Final = {
+    "sampling": "sampling_callback",
+    "elicitation": "elicitation_callback",
+    "roots": "list_roots_callback",
+}
+
+
+def client_handlers(
+    server: str, capabilities: Sequence[str], where: str, **handlers: Callable[..., Any] | None
+) -> dict[str, Any]:
+    """The handlers given (`sampling_callback=` and the rest), as `mcp.Client` takes them:
+    `MissingHandlerError` naming `where` when a capability the snapshot was taken declaring has none."""
+    missing = [
+        (capability, _CAPABILITY_HANDLERS[capability])
+        for capability in capabilities
+        if handlers.get(_CAPABILITY_HANDLERS[capability]) is None
+    ]
+    if missing:
+        raise MissingHandlerError(server, missing, where)
+    answering = {name: _async_handler(handler) for name, handler in handlers.items() if handler}
+    if "sampling_callback" in answering:
+        answering["sampling_callback"] = _checked_sampling(server, answering["sampling_callback"])
+    return answering
+
+
+def _async_handler(handler: Callable[..., Any]) -> Any:
     """`handler` as the async function the SDK awaits. A plain `def` handler (natural beside the sync
     client) returns its answer, which the SDK would try to await: the server was answered with that
     `TypeError`, and the call that asked failed with it."""
-    if handler is None:
-        return None
 
     async def answer(*arguments: Any) -> Any:
         outcome = handler(*arguments)
