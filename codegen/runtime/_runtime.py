@@ -1290,10 +1290,16 @@ def _list_tools_entry_by_entry(client: Client | ClientSession, server: str) -> N
     session.list_tools = list_tools
 
 
+_CANCELLED_REMEMBERED: Final = 1024
+"""How many of the requests a session cancelled it remembers, to drop their late answers silently."""
+
+
 def _warn_of_stray_answers(client: Client | ClientSession, server: str) -> None:
     """One warning naming the server for an answer no request waits for (an id never sent, a second
     answer, one after its call gave up): the SDK drops it with a debug line, so a call whose answer
-    came with another id waited on without a word."""
+    came with another id waited on without a word. An answer to a request the client cancelled
+    (`notifications/cancelled`, sent on a timeout) is dropped silently, as MCP says the client should:
+    mcp 1.x servers answer such a call anyway."""
     session: Any = getattr(client, "session", client)
     dispatcher: Any = getattr(session, "_dispatcher", None)
     resolve = getattr(dispatcher, "_resolve_pending", None)
@@ -1301,8 +1307,23 @@ def _warn_of_stray_answers(client: Client | ClientSession, server: str) -> None:
         return
     from mcp.shared.dispatcher import coerce_request_id
 
+    cancelled: dict[Any, None] = {}  # oldest first
+    cancel_outbound = getattr(dispatcher, "_cancel_outbound", None)
+    if cancel_outbound is not None:
+
+        async def cancel(request_id: Any, *rest: Any) -> None:
+            cancelled[coerce_request_id(request_id)] = None
+            if len(cancelled) > _CANCELLED_REMEMBERED:
+                del cancelled[next(iter(cancelled))]
+            await cancel_outbound(request_id, *rest)
+
+        dispatcher._cancel_outbound = cancel
+
     def resolve_pending(request_id: Any, outcome: Any) -> None:
-        if request_id is None or coerce_request_id(request_id) not in dispatcher._pending:
+        known = None if request_id is None else coerce_request_id(request_id)
+        if known in cancelled and known not in dispatcher._pending:
+            del cancelled[known]
+        elif request_id is None or known not in dispatcher._pending:
             import logging
 
             what = (

@@ -1845,6 +1845,25 @@ async def test_a_notification_that_is_not_valid_mcp_is_one_warning_not_a_traceba
     assert not [record for record in records if record.exc_info]
 
 
+async def test_an_answer_to_a_call_the_client_cancelled_is_dropped_without_a_warning(
+    odd_packages: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """mcp 1.x servers (the twenty-sixth round's sampling demo, and mcp-elicitation-proxy) answer a call
+    the client cancelled on its timeout, an answer MCP says the client should ignore: each timeout
+    was followed by a warning that the server sent an answer no request waits for."""
+    odd, hub_package, _code_mode = odd_packages
+    with anyio.fail_after(30), caplog.at_level(logging.WARNING):
+        async with odd.OddClient.connect(hostile("odd")) as client:
+            with pytest.raises(odd.RequestTimeoutError):
+                await client.echo(text="answer-when-cancelled", call_options={"timeout": 0.5})
+            assert (await client.echo(text="after")).text == "after"
+        async with hub_package.Hub.connect(odd=hostile("odd")) as hub:
+            with pytest.raises(odd.RequestTimeoutError):
+                await hub.call("odd__echo", {"text": "answer-when-cancelled"}, call_options={"timeout": 0.5})
+            assert (await hub.call("odd__echo", {"text": "after"})).content[0].text == "after"
+    assert [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING] == []
+
+
 async def test_an_answer_no_request_waits_for_is_one_warning(
     odd_packages: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
