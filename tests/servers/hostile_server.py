@@ -136,6 +136,9 @@ ODD: dict[str, Any] = {
     "is-error-zero": {"result": {"content": [{"type": "text", "text": "done?"}], "isError": 0}},
     "input-forever": {"result": {"resultType": "input_required", "requestState": "again"}},
     "invalid-params": {"error": {"code": -32602, "message": "Invalid arguments for tool echo: 'size' is a required property"}},
+    "url-elicitation": {"error": {"code": -32042, "message": "This request requires browser-based authorization.",
+                                  "data": {"elicitations": [{"mode": "url", "url": "https://example.com/consent\x1b[2J",
+                                                             "message": "Open this link", "elicitationId": "e1"}]}}},
 }  # fmt: skip
 """How `echo` answers in `odd` mode, by its `text`: the answer's members besides `jsonrpc` and `id`."""
 LARGE_BLOB = bytes(range(256)) * 16384

@@ -197,6 +197,8 @@ _REQUEST_TIMEOUT = -32001
 _CONNECTION_CLOSED = -32000
 _HEADER_MISMATCH = -32020
 """The server refused a `tools/call` whose `Mcp-Param-*` headers do not match its arguments (SEP-2243)."""
+_URL_ELICITATION_REQUIRED = -32042
+"""The server needs the user to open a URL (its error's `data.elicitations`) before the call can succeed."""
 _INPUT_REQUIRED_MAX_ROUNDS = 10
 """`mcp.Client`'s default `input_required_max_rounds`, for a client that wraps a bare `ClientSession`."""
 _FIRST_MODERN_PROTOCOL = "2026-07-28"
@@ -2128,6 +2130,8 @@ def _call_advice(protocol_version: str, error: MCPError) -> str:
             "; the server wants other Mcp-Param-* headers than the tool's x-mcp-header annotations "
             "in the snapshot give: run `mcp-stubgen sync` to pick up its current ones"
         )
+    if error.code == _URL_ELICITATION_REQUIRED:
+        return _url_elicitation_advice(error.error.data)
     if error.code == _INVALID_PARAMS:
         return (
             "; the arguments fit the tool's input schema as this client has it: the server refused "
@@ -2144,6 +2148,26 @@ def _call_advice(protocol_version: str, error: MCPError) -> str:
             'protocol = "legacy" in its server table and run mcp-stubgen sync'
         )
     return ""
+
+
+def _url_elicitation_advice(data: object) -> str:
+    """The URLs a call refused as "URL elicitation required" (-32042) asks the user to open: its error's
+    message does not name them (server-everything's "This request requires browser-based
+    authorization."), its `data.elicitations` does."""
+    elicitations = data.get("elicitations") if isinstance(data, dict) else None
+    if not isinstance(elicitations, list):
+        return ""
+    urls = [
+        one_line(_clip(item["url"], 200))
+        for item in elicitations
+        if isinstance(item, dict) and isinstance(item.get("url"), str)
+    ]
+    if not urls:
+        return ""
+    return (
+        f"; the server asks the user to open {' and '.join(urls)} in a browser first, then to call "
+        "again (the error's `.data` has each elicitation)"
+    )
 
 
 def _not_mcp(server: str, request: str, error: Exception) -> ServerError | None:
