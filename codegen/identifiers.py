@@ -5,6 +5,7 @@ to letters of any script Python takes in an identifier; by rules 7 with Latin le
 ASCII rather than dropped), cased, escaped away
 from keywords, soft keywords, builtins, `self` and the generated wrapper's own members, and made unique
 in a deterministic order. The name on the wire is never changed; only the Python spelling is.
+Names are read as Python 3.11 reads them on every Python (`codegen.unicode14.as_named`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from urllib.parse import unquote
 from codegen.errors import StubgenError
 from codegen.runtime._hub_catalog import HUB_SEPARATOR as HUB_SEPARATOR
 from codegen.runtime._hub_catalog import SEARCH_TOOLS, api_safe, latin_spelled, qualified_name
+from codegen.unicode14 import as_named
 
 if TYPE_CHECKING:
     from codegen.snapshot import Snapshot
@@ -30,8 +32,16 @@ if TYPE_CHECKING:
 CALL_OPTIONS = "call_options"
 """The keyword-only parameter, last in every generated method, taking the SDK's per-call options."""
 
+LATER_BUILTINS = frozenset({"PythonFinalizationError", "_IncompleteInputError"})
+"""The builtins Python 3.12 and 3.13 added to 3.11's (3.12's soft keyword `type` is one already):
+reserved on every Python, so one snapshot's names are the same whichever Python generates them."""
+
 RESERVED_WORDS = (
-    frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins)) | {"self", CALL_OPTIONS}
+    frozenset(keyword.kwlist)
+    | frozenset(keyword.softkwlist)
+    | frozenset(dir(builtins))
+    | LATER_BUILTINS
+    | {"self", CALL_OPTIONS}
 )
 """Names a generated parameter or method never takes: rebinding them would confuse readers and linters,
 and a tool's parameter named `call_options` would hide the per-call options."""
@@ -122,7 +132,7 @@ _ID_BOUNDARY = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z0-9])(?=[A
 def _ascii(name: str) -> str:
     if name.isascii():
         return name
-    return unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    return unicodedata.normalize("NFKD", as_named(name)).encode("ascii", "ignore").decode("ascii")
 
 
 ASCII_RULES = 4
@@ -145,7 +155,7 @@ def _transliterated(name: str, rules: int) -> str:
     unchanged by earlier rules."""
     if rules < TRANSLITERATING_RULES or name.isascii():
         return name
-    return latin_spelled(name)
+    return latin_spelled(as_named(name))
 
 
 def _kept_letter(char: str) -> bool:
@@ -171,7 +181,7 @@ def _spelled(name: str, rules: int) -> str:
         return _ascii(name)
     spelled: list[str] = []
     after_kept = False
-    for char in unicodedata.normalize("NFKC", name):
+    for char in unicodedata.normalize("NFKC", as_named(name)):
         folded = _ascii(char)
         if folded or char.isascii():
             spelled.append(folded)
@@ -221,8 +231,9 @@ def _words(name: str, rules: int) -> list[str]:
 
 def plain_identifier(text: str) -> bool:
     """Whether `text` is an identifier that is what Python reads it as: its NFKC form (`ﬁle` is the
-    identifier `file`), with nothing invisible in it, so two names that differ are two identifiers."""
-    return text.isidentifier() and (
+    identifier `file`), with nothing invisible in it, so two names that differ are two identifiers; and
+    one Python 3.11 reads (`unicode14`), so a package generated on a newer Python imports there too."""
+    return as_named(text).isidentifier() and (
         text.isascii() or (unicodedata.normalize("NFKC", text) == text and not _INVISIBLE.search(text))
     )
 
@@ -889,9 +900,9 @@ def qualified_tools(
     for server in sorted(catalog):
         tools = sorted(catalog[server])
         spell = (rules or {}).get(server, NAMING_RULES) >= SPELLED_HUB_RULES
-        plain = {tool: qualified_name(server, tool, separator, spell) for tool in tools}
+        plain = {tool: qualified_name(as_named(server), as_named(tool), separator, spell) for tool in tools}
         alike = {name for name, count in Counter(plain.values()).items() if count > 1}
-        wordless = {tool for tool in tools if not re.search(r"[A-Za-z0-9]", api_safe(tool, spell))}
+        wordless = {tool for tool in tools if not re.search(r"[A-Za-z0-9]", api_safe(as_named(tool), spell))}
         named = (methods or {}).get(server)
         if (alike or wordless) and named is None:
             named = {}
@@ -903,7 +914,7 @@ def qualified_tools(
         for tool in tools:
             name = plain[tool]
             if (name in alike or tool in wordless) and named is not None:
-                name = qualified_name(server, named.get(tool, tool), separator, spell)
+                name = qualified_name(as_named(server), as_named(named.get(tool, tool)), separator, spell)
             qualified = QualifiedTool(name, server, tool)
             if qualified.qualified_name == SEARCH_TOOLS:
                 raise StubgenError(

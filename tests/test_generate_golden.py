@@ -25,7 +25,15 @@ CASES = cases()
 
 
 def test_every_expected_case_is_present() -> None:
-    assert {case.name for case in CASES} >= {"catalog", "everything", "notes", "shapes", "time", "weather"}
+    assert {case.name for case in CASES} >= {
+        "catalog",
+        "everything",
+        "later_unicode",
+        "notes",
+        "shapes",
+        "time",
+        "weather",
+    }
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])

@@ -14,6 +14,7 @@ import pytest
 
 from codegen import console
 from codegen.generate import model_batches, render_snapshot
+from codegen.generate.modelgen import TOO_DEEP
 from codegen.snapshot import Snapshot, load_snapshot
 from tests.conftest import REPO
 
@@ -180,7 +181,8 @@ def test_a_schema_that_fails_in_a_batch_is_reported_by_tool_and_the_others_are_t
     finally:
         sys.setrecursionlimit(raised)
     warning = capsys.readouterr().err
-    assert "tool 'nested_too_deep': /inputSchema: Schema nesting is too deep to generate" in warning
+    # The same words on every Python: 3.11 runs out of stack parsing the schema, 3.13 rendering it.
+    assert f"tool 'nested_too_deep': /inputSchema: {TOO_DEEP}; its method takes" in warning
     assert warning.count("tool '") == 1
     client = files["client.py"].decode()
     assert "async def nested_too_deep(\n        self,\n        *,\n        arguments: dict[str, Any]," in client

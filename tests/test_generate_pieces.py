@@ -161,7 +161,8 @@ def members_left_alone(package: PackageSpec) -> list[str]:
 def test_a_method_passed_without_black_is_what_black_writes(case: Path) -> None:
     package = build_package(load_snapshot(case / "snapshot.json"), renames=case_renames(case))
     alone = members_left_alone(package)
-    assert len(alone) > len(members_and_imports(package)[0]) / 2  # most methods skip black
+    ascii_members = [member for member in members_and_imports(package)[0] if member.isascii()]
+    assert len(alone) > len(ascii_members) / 2  # most methods skip black (one in other scripts never does)
     assert black_batch("member", alone) == alone
 
 

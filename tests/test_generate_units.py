@@ -200,6 +200,14 @@ def test_docstrings_and_literals_never_escape(text: str) -> None:
     assert "\r" not in source and "\u2028" not in source and "\x00" not in source
 
 
+def test_a_lone_surrogate_in_a_docstring_is_the_text_of_its_escape() -> None:
+    """Python 3.13 cleans a docstring as UTF-8 when it compiles it, so one holding a surrogate (its
+    escape, `\\ud800`) is a `UnicodeEncodeError` there: the docstring shows the escape as text."""
+    written = docstring("lone \ud800 surrogate")
+    assert ast.literal_eval(f'"""{written}"""') == "lone \\ud800 surrogate"
+    compile(f'def f():\n    """{written}"""\n', "<generated>", "exec")
+
+
 def test_runtime_encoding_matches_the_snapshot_encoding() -> None:
     value = {"b": [1, 2.5, None, True], "a": "\u00e9\ud800", "c": {"z": "", "y": 9007199254740991}}
     assert _runtime.canonical_json_bytes(value) == canonical_json_bytes(value)

@@ -598,14 +598,18 @@ def test_connect_from_config_given_server_ids_where_the_config_goes_says_to_name
 
 
 @pytest.mark.parametrize(
-    ("mode", "why"),
+    ("mode", "why", "advice"),
     [
-        ("serves-http", r"it says it listens on http://localhost:5000"),
-        ("serves-http-silently", r"it listens on TCP port \d+ \(127\.0\.0\.1\)"),
+        (
+            "serves-http",
+            r"it says it listens on http://localhost:5000",
+            r"give that URL as the server's `url` \(url = \"http://localhost:5000\"\)",
+        ),
+        ("serves-http-silently", r"it listens on TCP port \d+ \(127\.0\.0\.1\)", r"give its URL as the server's `url`"),
     ],
 )
 async def test_connect_from_config_names_a_stdio_server_that_serves_http(
-    notes_and_weather: Any, tmp_path: Path, mode: str, why: str
+    notes_and_weather: Any, tmp_path: Path, mode: str, why: str, advice: str
 ) -> None:
     """officeagent-mcp 1.2.0 without `--stdio` serves HTTP and logs "Now listening on:
     http://localhost:5000" to stdout: `snapshot` named it so, but the hub connected from the config
@@ -616,7 +620,7 @@ async def test_connect_from_config_names_a_stdio_server_that_serves_http(
     assert re.match(
         r"hub: server 'weather' could not connect \(StubgenError: server 'weather': no answer to the handshake "
         rf"within 1s; {why}, so it serves HTTP, not stdio: start it in its "
-        r"stdio mode \(often a --stdio or --transport stdio option\), or give its URL as the server's `url`",
+        rf"stdio mode \(often a --stdio or --transport stdio option\), or {advice}",
         message,
     ), message
 

@@ -18,7 +18,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXAMPLE_SERVER, PYTHON, REPO, SERVERS, free_port, interrupt_cli, listening, write_config
+from tests.conftest import (
+    EXAMPLE_SERVER,
+    PYTHON,
+    REPO,
+    SERVERS,
+    free_port,
+    interrupt_cli,
+    listening,
+    wait_for_port,
+    write_config,
+)
 
 PY = PYTHON
 RAW = str(SERVERS / "raw_server.py")
@@ -186,9 +196,10 @@ def test_a_server_that_says_it_listens_on_http_is_named_an_http_server_without_a
     http://localhost:5000" to stdout: `snapshot` waited `connect_timeout`, started it again for the
     legacy handshake, waited again, and said to check that it is an MCP server, its stdout tail
     leaving out the line that says where it listens (found in the seventeenth round). It is named an
-    HTTP server after the first wait, with the two ways out. financial-modeling-prep-mcp-server 2.5.3
+    HTTP server within the first wait (a third of it after it named the URL), with the two ways out.
+    financial-modeling-prep-mcp-server 2.5.3
     says "MCP endpoint available at http://localhost:8080/mcp", after its health URL, and was still
-    waited for twice (the eighteenth round): its MCP URL is the one named."""
+    waited for twice (the eighteenth round): its MCP URL is the one named, in the advice too."""
     before = digest(previous)
     result = run_cli(
         "snapshot", "--name", "raw", "--out", previous, "--connect-timeout", "1", "--", PY, RAW, "--mode", mode
@@ -196,11 +207,76 @@ def test_a_server_that_says_it_listens_on_http_is_named_an_http_server_without_a
     assert result.exit_code == 2
     assert_one_line_error(
         result.stderr,
-        rf"^error: server 'raw': no answer to the handshake within 1s; it says it listens on {url}, "
-        r"so it serves HTTP, not stdio: start it in its stdio mode \(often a --stdio or --transport stdio option\), "
-        r"or snapshot it with --url; its stdout lines",
+        rf"^error: server 'raw': no answer on stdout 0.333s \(a third of connect_timeout\) after it said it listens "
+        rf"on {url}, so it serves HTTP, not stdio: start it in its stdio mode \(often a --stdio or --transport stdio "
+        rf"option\), or snapshot it with --url {url}; its stdout lines",
     )
     assert digest(previous) == before
+
+
+def test_a_stdio_server_that_serves_http_alone_is_named_with_its_url_before_the_connect_timeout(  # type: ignore[no-untyped-def]
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An HTTP server started as a stdio one that says on stderr "Server listening on
+    http://127.0.0.1:PORT/mcp" and never answers on stdout: `snapshot` waited the whole
+    `connect_timeout` and named it by its port alone, with "give its URL" and no URL (found in the
+    twenty-first and twenty-fourth rounds). Now the wait ends a third of `connect_timeout` after it
+    named the URL, and the line gives `url = "..."` with it, which then snapshots the server over
+    Streamable HTTP."""
+    from codegen.snapshot import discovery
+
+    monkeypatch.setattr(discovery, "HTTP_QUIET_SHARE", 0.05)  # the rule, not its wait: 1 s of 20
+    port = free_port()
+    server = [str(SERVERS / "modern_http_server.py"), str(port), "--log", str(tmp_path / "requests.log"), "--announce"]
+    url = f"http://127.0.0.1:{port}/mcp"
+    write_config(
+        tmp_path,
+        '[tool.mcp-stubgen]\nsnapshots = "snapshots"\n'
+        f"[tool.mcp-stubgen.servers.raw]\ncommand = {json.dumps(PY)}\nargs = {json.dumps(server)}\n"
+        "connect_timeout = 20\n",
+    )
+    started = time.monotonic()
+    result = run_cli("snapshot", "--config", tmp_path / "pyproject.toml")
+    elapsed = time.monotonic() - started
+    assert result.exit_code == 2
+    assert_one_line_error(
+        result.stderr,
+        rf"^error: server 'raw': no answer on stdout 1s \(a third of connect_timeout\) after it said it listens "
+        rf"on {re.escape(url)}, so it "
+        r"serves HTTP, not stdio: start it in its stdio mode \(often a --stdio or --transport stdio option\), or "
+        rf'give that URL as the server\'s `url` \(url = "{re.escape(url)}"\); its last stderr lines: ',
+    )
+    assert elapsed < 15, f"{elapsed:.1f}s: the wait was not ended before connect_timeout (20s)"
+    write_config(
+        tmp_path, f'[tool.mcp-stubgen]\nsnapshots = "snapshots"\n[tool.mcp-stubgen.servers.raw]\nurl = "{url}"\n'
+    )
+    process = subprocess.Popen([PY, *server], stderr=subprocess.DEVNULL)
+    try:
+        wait_for_port(port, process)
+        result = run_cli("snapshot", "--config", tmp_path / "pyproject.toml")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    assert result.exit_code == 0, result.stderr
+    assert [tool["name"] for tool in json.loads((tmp_path / "snapshots" / "raw.json").read_text())["tools"]] == ["add"]
+
+
+def test_a_stdio_server_that_names_an_http_url_on_the_side_and_answers_is_snapshotted(  # type: ignore[no-untyped-def]
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stdio server that says it listens on an HTTP URL of its own (a metrics page, an OAuth
+    callback) and answers on stdout, here half a second after it named the URL, is a stdio server:
+    the early end of the wait does not cut it short (a quiet of 3 s here, well above the half second,
+    so a loaded machine's slow start is not taken for silence)."""
+    from codegen.snapshot import discovery
+
+    monkeypatch.setattr(discovery, "HTTP_QUIET_SHARE", 0.1)  # 3 s of the default 30
+    result = run_cli(
+        "snapshot", "--name", "raw", "--out", tmp_path / "raw.json", "--",
+        PY, RAW, "--mode", "names-metrics-url", "--start-delay", "0.5",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert len(json.loads((tmp_path / "raw.json").read_text())["tools"]) == 5
 
 
 def test_a_server_that_listens_on_a_port_without_a_word_is_named_an_http_server_without_a_second_wait(  # type: ignore[no-untyped-def]

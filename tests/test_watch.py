@@ -360,7 +360,7 @@ connect_timeout = 1
     assert error.startswith(
         "error: server 'office': no answer to the handshake within 1s; it says it listens on http://localhost:5000, "
         "so it serves HTTP, not stdio: start it in its stdio mode (often a --stdio or --transport stdio option), or "
-        "give its URL as the server's `url`; its stdout lines that are not JSON-RPC: "
+        'give that URL as the server\'s `url` (url = "http://localhost:5000"); its stdout lines that are not JSON-RPC: '
     ), error
     assert not [line for line in watcher.stderr if "started it again" in line], watcher.stderr
 

@@ -122,7 +122,10 @@ def _audit_new_text(old: Snapshot, new: Snapshot, out: _Collector) -> None:
     """What the catalog-text audit finds in the new snapshot and did not find in the same entity
     before: an added or changed entry, or changed instructions, that reads like a prompt injection."""
     for found in catalog_findings(new, since=old):
-        message = f"{found.kind} text at {found.where} reads like a prompt injection ({found.finding.kind}): review it"
+        message = (
+            f"{found.kind} text at {found.where} reads like a prompt injection ({found.finding.kind}): "
+            f"{found.finding.why}; review it"
+        )
         out.add(f"text-{found.finding.kind}", found.kind, found.name, message, found.where, None, found.finding.excerpt)
 
 

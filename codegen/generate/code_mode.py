@@ -31,7 +31,7 @@ from typing import Any
 from codegen import __version__
 from codegen.errors import StubgenError, one_line
 from codegen.generate.cache import Cache
-from codegen.generate.escaping import docstring, literal
+from codegen.generate.escaping import docstring, literal, quoted
 from codegen.generate.guard import left_to_server
 from codegen.generate.headers import DO_NOT_EDIT
 from codegen.generate.hub import HubSettings
@@ -57,6 +57,7 @@ from codegen.runtime._code_mode import CodeModeTool, ResultKind, ToolHints, inde
 from codegen.runtime._hub_catalog import HINT_DEFAULTS, HubTool, ToolFilter, file_stem, model_visible, summary
 from codegen.schemas import MISSING, Document, follow, has_fixed_value, with_prefix_items
 from codegen.snapshot import Snapshot, fingerprint, read_snapshot_bytes
+from codegen.unicode14 import escape_unassigned
 
 __all__ = [
     "CODE_MODE_PACKAGE",
@@ -628,7 +629,7 @@ def _parameter_doc(python: str, wire: str, schema: Any, required: bool) -> str |
     if isinstance(text, str) and text.strip():
         parts.append(text.strip() if text.strip().endswith((".", "!", "?")) else text.strip() + ".")
     if wire != python:
-        parts.append(f"Sent as {wire!r}.")
+        parts.append(f"Sent as {quoted(wire)}.")
     if isinstance(schema, dict) and "default" in schema:
         parts.append(f"Default: {json.dumps(schema['default'], ensure_ascii=False)}.")
     if not required:
@@ -638,11 +639,12 @@ def _parameter_doc(python: str, wire: str, schema: Any, required: bool) -> str |
 
 def _one_line(raw: Mapping[str, Any]) -> str:
     """The tool's summary on one line of at most 160 characters, as `index.md` shows it: with every
-    non-printable character as its escape (`one_line`), so a terminal escape or a bidi control in a
-    description reaches no terminal that shows the committed file, nor reorders its text."""
+    non-printable character (as Python 3.11 reads them) as its escape (`one_line`), so a terminal
+    escape or a bidi control in a description reaches no terminal that shows the committed file, nor
+    reorders its text."""
     text = summary(HubTool("", "", "", "", raw.get("description"), {}, title=raw.get("title")))
     text = " ".join(text.split()).replace("`", "'")
-    return one_line(text if len(text) <= 160 else text[:157] + "...")
+    return escape_unassigned(one_line(text if len(text) <= 160 else text[:157] + "..."))
 
 
 def _local(raw: Mapping[str, Any], key: str) -> Any:
@@ -815,7 +817,7 @@ def server_stub(server: CodeModeServer) -> str:
     """A server module's stub (`<module>.pyi` without the header): its docstring, then its tools' stubs merged."""
     about = f"\n\n{_escaped(server.about)}" if server.about.strip() else ""
     doc = (
-        f'"""The tools of the MCP server {docstring(repr(server.server))}: `import {server.module}`, '
+        f'"""The tools of the MCP server {docstring(quoted(server.server))}: `import {server.module}`, '
         f"then `await {server.module}.<function>(...)`.{about}\n\n"
         'Every function raises `RuntimeError` when the tool reports an error.\n"""'
     )

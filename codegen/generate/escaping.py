@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from codegen.unicode14 import escape_unassigned, printable
+
 __all__ = ["MAX_DOCSTRING_TEXT", "docstring", "literal", "python_literal", "quoted"]
 
 
@@ -27,10 +29,11 @@ def literal(value: object) -> str:
 
 
 def quoted(value: object) -> str:
-    """Untrusted text quoted for prose (a docstring's mention of a tool): its `repr`, single quotes and all."""
+    """Untrusted text quoted for prose (a docstring's mention of a tool): its `repr` as Python 3.11
+    writes it (`escape_unassigned`), single quotes and all."""
     if not isinstance(value, str):
         raise TypeError(f"only strings are written as literals, not {type(value).__name__}")
-    return repr(value)
+    return escape_unassigned(repr(value))
 
 
 MAX_DOCSTRING_TEXT = 100_000
@@ -39,11 +42,12 @@ per megabyte of docstring, and a description of megabytes is an attack on its re
 
 
 def docstring(value: object) -> str:
-    """Text safe inside a triple-quoted docstring: quotes and backslashes escaped, unprintables as escapes."""
+    """Text safe inside a triple-quoted docstring: quotes and backslashes escaped, unprintables (as
+    Python 3.11 reads them: `printable`) as escapes, and a lone surrogate as the text of its escape."""
     text = str(value).replace("\r\n", "\n")
     if len(text) > MAX_DOCSTRING_TEXT:
         text = f"{text[:MAX_DOCSTRING_TEXT]} [cut: {len(text):,} characters in the snapshot]"
-    if text.replace("\n", "").isprintable():  # the usual case, without a loop over every character
+    if printable(text.replace("\n", "")):  # the usual case, without a loop over every character
         escaped = text.replace("\\", "\\\\").replace('"', '\\"')
         return _dedented([line.rstrip() for line in escaped.strip().split("\n")])
     out: list[str] = []
@@ -52,8 +56,10 @@ def docstring(value: object) -> str:
             out.append("\\\\")
         elif char == '"':
             out.append('\\"')
-        elif char == "\n" or (char.isprintable() and not 0xD800 <= ord(char) <= 0xDFFF):
+        elif char == "\n" or printable(char):
             out.append(char)
+        elif 0xD800 <= ord(char) <= 0xDFFF:  # its escape as text: Python 3.13 cannot compile a surrogate in a docstring
+            out.append(f"\\\\u{ord(char):04x}")
         elif ord(char) <= 0xFF:
             out.append(f"\\x{ord(char):02x}")
         elif ord(char) <= 0xFFFF:

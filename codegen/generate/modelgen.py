@@ -63,6 +63,7 @@ from codegen.schemas import (
     with_prefix_items,
 )
 from codegen.snapshot import JSON
+from codegen.unicode14 import wide
 
 HEADER_PLACEHOLDER = "# mcp-stubgen: header"
 """datamodel-code-generator writes this as the file header; the renderer puts the real header in its place."""
@@ -145,9 +146,9 @@ def model_source(server: str, job: ModelJob) -> str:
     where = f"server {server!r}: tool {tool['name']!r}"
     try:
         source = run_datamodel([entry])
-    except Error as error:
+    except (Error, RecursionError) as error:
         raise StubgenError(
-            f"{where}: {_locate_failure(entry) or f'cannot generate models: {one_line(str(error))}'}"
+            f"{where}: {_locate_failure(entry) or f'cannot generate models: {_failure(error)}'}"
         ) from None
     if not isinstance(source, str):
         raise StubgenError(f"{where}: datamodel-code-generator returned no single module")
@@ -297,7 +298,7 @@ def _may_be_too_wide(line: str) -> bool:
         return True
     if line.isascii() or 2 * len(line) <= LINE_LENGTH:
         return False
-    return sum(2 if unicodedata.east_asian_width(character) in "WF" else 1 for character in line) > LINE_LENGTH
+    return sum(2 if wide(character) else 1 for character in line) > LINE_LENGTH
 
 
 @functools.lru_cache(maxsize=4 * MAX_BATCH)
@@ -1367,9 +1368,22 @@ def _locate_failure(entry: JSON) -> str | None:
             run_datamodel(
                 [{"name": entry["name"], "inputSchema": entry[key] if key == "inputSchema" else {"type": "object"}}]
             )
-        except Error as error:
-            return f"/{key}: {one_line(str(error))}"
+        except (Error, RecursionError) as error:
+            return f"/{key}: {_failure(error)}"
     return None
+
+
+TOO_DEEP = "its schemas nest too deeply to generate models of"
+"""Why a schema nested past Python's recursion limit has no models, on every Python: datamodel-code-generator
+runs out of stack parsing it on 3.11 (an error naming the limit) and rendering it on 3.13 (a
+`RecursionError`), so its own words made one snapshot two packages."""
+
+
+def _failure(error: Exception) -> str:
+    """What datamodel-code-generator's failure says, in words that do not depend on the Python running it."""
+    if isinstance(error, RecursionError) or str(error).startswith("Schema nesting is too deep"):
+        return TOO_DEEP
+    return one_line(str(error))
 
 
 def one_line(text: str) -> str:

@@ -31,6 +31,9 @@ class TextFinding:
     """"model-instruction", "credential-request", "invisible-character" or "system-markup"."""
     excerpt: str
     """A short excerpt; invisible and non-printable characters are shown as \\uXXXX escapes."""
+    why: str
+    """The words that matched, quoted, and why such words matter, so a reviewer can judge whether
+    this text means them: honest servers write some of them too ("Always call this first")."""
 
 
 MODEL_INSTRUCTION: Final = "model-instruction"
@@ -41,22 +44,46 @@ SYSTEM_MARKUP: Final = "system-markup"
 _GAP = r"[^.\n]{0,40}?"
 """Up to 40 characters within one sentence: enough for "the user's", bounded so matching stays linear."""
 
+_MODEL_INSTRUCTIONS: Final = (
+    (
+        "override",
+        (
+            r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?"
+            r"(?:previous|prior|above|earlier|preceding|former|other|system)\s+"
+            r"(?:instructions?|prompts?|messages?|rules?|directions?|directives?|guidelines?|context|guidance)"
+            r"|\bignore\s+previous\b"
+        ),
+        "tells the model to set aside the instructions it was given",
+    ),
+    (
+        "goes_first",
+        (
+            r"\balways\s+(?:call|use|run|invoke|execute)\s+this\b" + _GAP + r"\bfirst\b"
+            r"|\bbefore\s+(?:calling\s+|using\s+|running\s+|invoking\s+)?(?:any|all|every)\s+other\s+tools?\b"
+        ),
+        (
+            "orders the model to call this tool before any other, as a poisoned tool does to run first; an "
+            "honest setup tool may ask it too, so judge whether it should always run first"
+        ),
+    ),
+    (
+        "conceals",
+        (
+            r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|mention|reveal|show|disclose)\b"
+            + _GAP
+            + r"\b(?:(?:the|your|any)\s+users?|users)\b"  # hiding from the one asking (or from users at all);
+            # "never tell a user a message was scheduled" is a rule of honesty
+            r"|\bwithout\s+(?:telling|informing|notifying|asking)\s+the\s+user\b"
+            r"|\b(?:keep|hide)\s+this\s+(?:secret\s+|hidden\s+)?from\s+the\s+user\b"
+        ),
+        "tells the model to keep something from the user",
+    ),
+    ("persona", r"\byou\s+are\s+now\s+(?:a|an|in)\b", "tells the model to take another role"),
+    ("new_orders", r"\bnew\s+instructions\s*:", "gives the model new instructions"),
+)
+"""Each kind of order aimed at the model: its group name, its pattern and why it matters."""
 _MODEL_INSTRUCTION = re.compile(
-    r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?"
-    r"(?:previous|prior|above|earlier|preceding|former|other|system)\s+"
-    r"(?:instructions?|prompts?|messages?|rules?|directions?|directives?|guidelines?|context|guidance)"
-    r"|\bignore\s+previous\b"
-    r"|\balways\s+(?:call|use|run|invoke|execute)\s+this\b" + _GAP + r"\bfirst\b"
-    r"|\bbefore\s+(?:calling\s+|using\s+|running\s+|invoking\s+)?(?:any|all|every)\s+other\s+tools?\b"
-    r"|\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|mention|reveal|show|disclose)\b"
-    + _GAP
-    + r"\b(?:(?:the|your|any)\s+users?|users)\b"  # hiding from the one asking (or from users at all);
-    # "never tell a user a message was scheduled" is a rule of honesty
-    r"|\bwithout\s+(?:telling|informing|notifying|asking)\s+the\s+user\b"
-    r"|\b(?:keep|hide)\s+this\s+(?:secret\s+|hidden\s+)?from\s+the\s+user\b"
-    r"|\byou\s+are\s+now\s+(?:a|an|in)\b"
-    r"|\bnew\s+instructions\s*:",
-    re.IGNORECASE,
+    "|".join(f"(?P<{name}>{pattern})" for name, pattern, _ in _MODEL_INSTRUCTIONS), re.IGNORECASE
 )
 _SECRET = (
     r"(?:passwords?|passphrases?|passcodes?|api[\s_-]?keys?|secret(?:\s+keys?)?|private[\s_-]?keys?|ssh[\s_-]?keys?"
@@ -125,12 +152,38 @@ _TO_A_SECRET = re.compile(
 """What comes just before a secret that is where something goes, not what is sent: "Add selected
 repository to an organization secret" (GitHub's REST API, whose tools manage secrets as objects)."""
 
+_SYSTEM_MARKUPS: Final = (
+    (
+        "chat_token",
+        r"<\|[a-z_]{2,40}\|>",
+        "is a chat template's special token, which can end this text and open a turn of its own",
+    ),
+    (
+        "prompt_tag",
+        r"</?\s*(?:system|system[_-]prompt|instructions?|important|admin|assistant)\s*>",
+        (
+            "is a tag that opens or closes a section of a prompt, which can make what follows read as the "
+            "host's own prompt"
+        ),
+    ),
+    (
+        "llama_markup",
+        r"(?-i:\[/?INST\])|<</?SYS>>",
+        "is Llama's prompt markup, which can open a turn of its own",
+    ),
+    (
+        "role_heading",
+        r"(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|instructions?|assistant)[ \t]*(?:prompt[ \t]*)?:",
+        (
+            "is a heading spelt like a chat template's role header, ### System: or Alpaca's ### Instruction:, "
+            "which can make what follows read as a new prompt section; in a text laid out in Markdown "
+            "sections it may be only a heading"
+        ),
+    ),
+)
+"""Each kind of markup that imitates a prompt's own structure: its group name, pattern and why it matters."""
 _SYSTEM_MARKUP = re.compile(
-    r"<\|[a-z_]{2,40}\|>"
-    r"|</?\s*(?:system|system[_-]prompt|instructions?|important|admin|assistant)\s*>"
-    r"|(?-i:\[/?INST\])|<</?SYS>>"
-    r"|(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|instructions?|assistant)[ \t]*(?:prompt[ \t]*)?:",
-    re.IGNORECASE,
+    "|".join(f"(?P<{name}>{pattern})" for name, pattern, _ in _SYSTEM_MARKUPS), re.IGNORECASE
 )
 """Llama's `[INST]` is matched in its own capitals only: Lean's instance binders are `[inst]`
 ("instance [inst] binders", lean-lsp-mcp's `lean_minimal_hypotheses`), and a chat template does
@@ -275,6 +328,17 @@ def _own_section_tags(text: str) -> tuple[int, ...]:
     return (opening.start(1),) if closing is None else (opening.start(1), closing.start())
 
 
+_WHY: Final = {name: why for name, _, why in (*_MODEL_INSTRUCTIONS, *_SYSTEM_MARKUPS)}
+_CREDENTIAL_WHY: Final = (
+    "asks for a secret to be sent in a call, where the server receives it: expected only of a tool whose "
+    "job is to store or set that secret, never of one that needs it to sign in, which the server's own "
+    "settings are for"
+)
+_INVISIBLE_WHY: Final = (
+    "renders as nothing or reorders the text, so what a person reviews is not what the model reads"
+)
+
+
 def audit_text(text: str, *, switch: bool = False) -> list[TextFinding]:
     """Every finding in one piece of catalog text, in the order they occur within each kind.
 
@@ -288,7 +352,9 @@ def audit_text(text: str, *, switch: bool = False) -> list[TextFinding]:
     invisible character is a finding of its own)."""
     findings = []
     for start, end in _runs(text, _invisible_positions(text)):
-        findings.append(TextFinding(INVISIBLE_CHARACTER, _excerpt(text, start, end)))
+        findings.append(
+            TextFinding(INVISIBLE_CHARACTER, _excerpt(text, start, end), _INVISIBLE_WHY)
+        )
     visible = (
         text
         if text.isascii()
@@ -311,7 +377,15 @@ def audit_text(text: str, *, switch: bool = False) -> list[TextFinding]:
                 continue
             if kind == SYSTEM_MARKUP and match.start() in own_sections:
                 continue
-            findings.append(TextFinding(kind, _excerpt(visible, match.start(), match.end())))
+            said = _shown(match.group().strip())
+            why = _WHY[match.lastgroup or ""] if kind != CREDENTIAL_REQUEST else _CREDENTIAL_WHY
+            findings.append(
+                TextFinding(
+                    kind,
+                    _excerpt(visible, match.start(), match.end()),
+                    f'"{said[:80]}{"…" if len(said) > 80 else ""}" {why}',
+                )
+            )
     return findings
 
 

@@ -65,14 +65,17 @@ SEARCH_DETAILS: tuple[SearchDetail, ...] = ("names", "summaries", "stubs")
 
 
 class ToolCallError(RuntimeError):
-    """The tool ran and reported an error (`isError`): its text is the message, as one printable line
-    (`error_message`: the host may print or log it, as `CallRecord.detail` too); `text` keeps it as sent.
+    """The tool ran and reported an error (`isError`): its text is the message, on its own lines behind
+    a gutter, control characters escaped (`error_message`: the host may print or log it, as
+    `CallRecord.detail` too); `text` keeps it as sent.
     A `RuntimeError`, as the sandbox reports it, so `except RuntimeError` works the same in both targets."""
 
     def __init__(self, name: str, text: str) -> None:
         self.name = name
         self.text = text
-        super().__init__(error_message(f"{name}: the tool reported an error: {text}"))
+        super().__init__(
+            error_message(f"{name}: the tool reported an error: {text}", keep_lines=True)
+        )
 
 
 class NoHubError(RuntimeError):

@@ -1271,11 +1271,13 @@ def _live_tools_mode(given: LiveTools | None, configured: LiveTools) -> LiveTool
 
 
 def _audit_findings(tool: Mapping[str, Any]) -> tuple[str, ...]:
-    """What the catalog-text audit finds in a tool's text, one line each (where, kind, excerpt)."""
+    """What the catalog-text audit finds in a tool's text, one line each (where, kind, excerpt, and
+    the words that matched with why they matter)."""
     from ._audit import audit_tool
 
     return tuple(
-        f"{where}: {finding.kind} ({finding.excerpt})" for where, finding in audit_tool(tool)
+        f"{where}: {finding.kind} ({finding.excerpt}; {finding.why})"
+        for where, finding in audit_tool(tool)
     )
 
 

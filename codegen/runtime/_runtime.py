@@ -264,6 +264,19 @@ def one_line(text: str) -> str:
     )
 
 
+def quoted_lines(text: str) -> str:
+    """`text` on the lines the server wrote it on (a CRLF read as a newline, blank lines at either end
+    left out), each line printable as `one_line` makes it but for its tabs, and every line after the
+    first behind a `  | ` gutter (`  |` for a blank one): a failed tool's multi-line text reads as
+    written, yet no line of it can pass for a log line or a CI workflow command of its own, nor
+    drive the terminal."""
+    first, *rest = (
+        "\t".join(map(one_line, line.split("\t")))
+        for line in text.replace("\r\n", "\n").strip("\n").split("\n")
+    )
+    return "\n".join([first, *(f"  | {line}" if line else "  |" for line in rest)])
+
+
 _MESSAGE_LIMIT = 4000
 """Characters an error message quotes of what a server sent at most: a log line, not a payload."""
 
@@ -287,26 +300,28 @@ def remember_sent_token(token: str) -> None:
         del _SENT_TOKENS[next(iter(_SENT_TOKENS))]
 
 
-def error_message(text: str) -> str:
-    """An error message quoting a server's text as one printable line (`one_line`) of a bounded
-    length: a longer one keeps its start and its end (where the code is), the middle left out. An
-    OAuth token this process sent is shown as `***`."""
+def error_message(text: str, *, keep_lines: bool = False) -> str:
+    """An error message quoting a server's text as one printable line (`one_line`), or with
+    `keep_lines` on its own lines (`quoted_lines`), of a bounded length: a longer one keeps its start
+    and its end (where the code is), the middle left out. An OAuth token this process sent is shown
+    as `***`."""
     for token in _SENT_TOKENS:
         text = text.replace(token, "***")
     if len(text) > _MESSAGE_LIMIT:
         left_out = len(text) - _MESSAGE_LIMIT
         text = f"{text[: _MESSAGE_LIMIT - 1000]} ... ({left_out:,} characters left out) ... {text[-1000:]}"
-    return one_line(text)
+    return quoted_lines(text) if keep_lines else one_line(text)
 
 
 class StubgenClientError(Exception):
     """Base of the errors a generated client raises on top of the SDK's own. Their messages quote
-    what a server sent (an error's message, a failed tool's text), so each is made one printable
-    line of bounded length here, once (`error_message`); the attributes (`ServerError.message`,
+    what a server sent (an error's message, a failed tool's text), so each is made printable and of
+    bounded length here, once (`error_message`): one line, or with `keep_lines` (a failed tool's text,
+    meant to be read) its lines kept behind a gutter; the attributes (`ServerError.message`,
     `ToolError.content`) keep it as sent."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(error_message(message))
+    def __init__(self, message: str, *, keep_lines: bool = False) -> None:
+        super().__init__(error_message(message, keep_lines=keep_lines))
 
 
 class RequestTimeoutError(StubgenClientError, TimeoutError):
@@ -337,15 +352,18 @@ class ServerError(StubgenClientError):
 
 
 class ToolError(StubgenClientError):
-    """The server ran the tool and reported a failure (`isError: true`)."""
+    """The server ran the tool and reported a failure (`isError: true`); its message shows the
+    text blocks one under another, on the lines the server wrote them on (`quoted_lines`)."""
 
     def __init__(self, tool: str, content: Sequence[ContentBlock]) -> None:
         from mcp.types import TextContent
 
         self.tool = tool
         self.content = list(content)
-        text = " ".join(block.text for block in self.content if isinstance(block, TextContent))
-        super().__init__(f"tool {tool!r} failed: {text}" if text else f"tool {tool!r} failed")
+        text = "\n".join(block.text for block in self.content if isinstance(block, TextContent))
+        super().__init__(
+            f"tool {tool!r} failed: {text}" if text else f"tool {tool!r} failed", keep_lines=True
+        )
 
 
 class ToolResultError(StubgenClientError):

@@ -28,8 +28,11 @@ class CatalogFinding:
     finding: TextFinding
 
     def describe(self) -> str:
-        """One line: the entity, the place, the kind of finding and the excerpt."""
-        return f"{self.kind} {self.name!r} {self.where}: {self.finding.kind}: {self.finding.excerpt}"
+        """One line: the entity, the place, the kind of finding, the excerpt, and the words that
+        matched with why they matter."""
+        return (
+            f"{self.kind} {self.name!r} {self.where}: {self.finding.kind}: {self.finding.excerpt}; {self.finding.why}"
+        )
 
 
 def _entry_texts(entry: Mapping[str, Any], keys: tuple[str, ...]) -> Iterator[tuple[str, str]]:

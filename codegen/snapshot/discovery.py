@@ -16,6 +16,7 @@ over either transport to the commands that keep a session (`watch`, the hub).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import json
@@ -233,12 +234,19 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                     peer = _StdioPeer(session)
                     result: Snapshot | StubgenError
                     try:
-                        with deadline(attempt.timeouts.connect):  # start-up and the handshake
-                            await _negotiate(peer, attempt)
+                        with deadline(attempt.timeouts.connect) as handshake:  # start-up and the handshake
+                            http_watch = asyncio.ensure_future(
+                                _end_if_it_serves_http(session, diagnostics, handshake, http_quiet(attempt))
+                            )
+                            try:
+                                await _negotiate(peer, attempt)
+                            finally:
+                                http_watch.cancel()
+                                http_watch.add_done_callback(_quietly)
                         result = await list_catalog(peer, attempt, warn, ttls)
                     except Exception as error:
                         if isinstance(_leaf(error), TimeoutError):
-                            diagnostics.serves_http = _serves_http_reason(session.stray, session.started.process)
+                            diagnostics.find_http(session.stray, session.started.process)
                         if _probe_unanswered(attempt, error, session) and not diagnostics.serves_http:
                             warn(_started_again(attempt))
                             started = None
@@ -461,7 +469,7 @@ async def _connected(
                 await _negotiate(_SdkPeer(client), server)
             finally:
                 if session.cancel_called and diagnostics.process is not None:  # while the server still runs
-                    diagnostics.serves_http = _serves_http_reason(diagnostics.stray, diagnostics.process)
+                    diagnostics.find_http(diagnostics.stray, diagnostics.process)
             session.deadline = math.inf
             try:
                 yield client
@@ -836,7 +844,11 @@ class _Diagnostics:
     process: subprocess.Popen[bytes] | None = None
     """The stdio server `connect`'s transport started, for the ports it listens on."""
     serves_http: str = ""
-    """Why a stdio server that never answered the handshake is an HTTP server (`_serves_http_reason`)."""
+    """Why a stdio server that never answered the handshake is an HTTP server (`find_http`)."""
+    http_url: str = ""
+    """The URL such a server said it listens on, where it said one."""
+    quiet_after_url: bool = False
+    """Whether the handshake's wait was ended early (`_end_if_it_serves_http`), not by `connect_timeout`."""
     closed_during: str = ""
     """The request a stdio server closed the connection during: when it wrote nothing since, its
     last words before it are shown (biomcp says why it will exit as it starts, then exits silently)."""
@@ -844,6 +856,18 @@ class _Diagnostics:
     """Over HTTP, where the last answer the SDK's parser refused holds a lone surrogate: the transport
     makes that answer its request's -32700 error, and this names the entry and the JSON pointer, as
     `_unreadable` does for a stdio line."""
+
+    def find_http(self, stray: StrayStdout, process: subprocess.Popen[bytes]) -> None:
+        """Why a stdio server that never answered is an HTTP server, into `serves_http`: it said where
+        it listens on stdout (officeagent-mcp 1.2.0 without its `--stdio` logs "Now listening on:
+        http://localhost:5000") or on stderr (`url`, then), else a port it listens on
+        (lucide-icons-mcp 0.1.67 says nothing); "" when neither tells."""
+        self.http_url = stray.listening or _stderr_listening(self.stderr_log, 0)[0]
+        if self.http_url:
+            self.serves_http = f"it says it listens on {self.http_url}"
+            return
+        port = listening_port(process.pid) if process.poll() is None else ""
+        self.serves_http = f"it listens on {port}" if port else ""
 
     def mark_request(self) -> None:
         self.unreadable_answer = ""
@@ -1594,25 +1618,87 @@ def _npx_asked(server: ServerConfig, diagnostics: _Diagnostics) -> str:
     return ""
 
 
-def _serves_http_reason(stray: StrayStdout, process: subprocess.Popen[bytes]) -> str:
-    """Why a stdio server that never answered is an HTTP server: it said where it listens on stdout
-    (officeagent-mcp 1.2.0 without its `--stdio` logs "Now listening on: http://localhost:5000"), else
-    a port it listens on (lucide-icons-mcp 0.1.67 says nothing); "" when neither tells."""
-    if stray.listening:
-        return f"it says it listens on {stray.listening}"
-    port = listening_port(process.pid) if process.poll() is None else ""
-    return f"it listens on {port}" if port else ""
-
-
 def _serves_http(server: ServerConfig, diagnostics: _Diagnostics) -> str:
-    """The line for a stdio server that never answered and serves HTTP (`_serves_http_reason`). It is
-    not started again for the legacy handshake, whose wait would tell nothing more."""
-    return (
-        f"server {server.name!r}: no answer to the handshake within {server.timeouts.connect:g}s; "
-        f"{diagnostics.serves_http}, so it serves HTTP, not stdio: start it in its stdio mode (often a "
-        "--stdio or --transport stdio option), or "
-        + server.advise("give its URL as the server's `url`", "snapshot it with --url")
+    """The line for a stdio server that never answered and serves HTTP (`_Diagnostics.find_http`),
+    with its URL in the advice where it said one. It is not started again for the legacy
+    handshake, whose wait would tell nothing more."""
+    url = diagnostics.http_url
+    waited = (
+        f"no answer on stdout {http_quiet(server):.3g}s (a third of connect_timeout) after it said it listens on {url}"
+        if diagnostics.quiet_after_url
+        else f"no answer to the handshake within {server.timeouts.connect:g}s; {diagnostics.serves_http}"
     )
+    advice = (
+        server.advise(f'give that URL as the server\'s `url` (url = "{url}")', f"snapshot it with --url {url}")
+        if url
+        else server.advise("give its URL as the server's `url`", "snapshot it with --url")
+    )
+    return (
+        f"server {server.name!r}: {waited}, so it serves HTTP, not stdio: start it in its stdio mode "
+        f"(often a --stdio or --transport stdio option), or {advice}"
+    )
+
+
+HTTP_QUIET_SHARE = 1 / 3
+"""The share of `connect_timeout` a stdio server that named a URL it listens on may then stay silent
+on stdout before its handshake's wait ends (`_end_if_it_serves_http`): 10 s of the default 30. Stdio
+servers that also serve HTTP on the side (an OAuth callback, a metrics page) answer at once: the
+tests' npm and PyPI servers answer 0.2-1.1 s after they start, their first stderr line at most 0.05 s
+before their answer; one slower to start than that gets longer with a larger `connect_timeout`."""
+
+
+def http_quiet(server: ServerConfig) -> float:
+    """Seconds of silence after naming a URL that end a stdio server's handshake early (`HTTP_QUIET_SHARE`)."""
+    return server.timeouts.connect * HTTP_QUIET_SHARE
+
+
+_HTTP_WATCH_TICK = 0.25
+"""Seconds between two looks at what the server wrote; the quiet is counted in such ticks, so a loop
+held by other work (`sync` rendering a package) does not count as silence."""
+
+
+async def _end_if_it_serves_http(
+    session: StdioSession, diagnostics: _Diagnostics, handshake: anyio.CancelScope, quiet: float
+) -> None:
+    """End the handshake's wait (`handshake`, `connect_timeout` long) early for an HTTP server started
+    as a stdio one: it named a URL it listens on (stdout or stderr) and then wrote nothing JSON-RPC
+    on stdout for `quiet` seconds (`http_quiet`). A server that has written JSON-RPC, answers or not, is a
+    stdio server, and one that printed a sign-in URL waits for a person, so neither is cut short."""
+    offset, url, quiet_ticks = 0, "", 0
+    while quiet_ticks * _HTTP_WATCH_TICK < quiet:
+        await anyio.sleep(_HTTP_WATCH_TICK)
+        if session.heard:
+            return
+        if url:
+            quiet_ticks += 1
+        else:
+            said, offset = _stderr_listening(diagnostics.stderr_log, offset)
+            url = session.stray.listening or said
+    if not _sign_in_redirect(diagnostics):
+        diagnostics.quiet_after_url = True
+        handshake.deadline = anyio.current_time()
+
+
+def _quietly(task: asyncio.Future[None]) -> None:
+    """Take a finished watch's outcome, so that a failure of its own (it only ends a wait early, and
+    `connect_timeout` still does) is not logged with a traceback when the task is collected."""
+    if not task.cancelled():
+        task.exception()
+
+
+def _stderr_listening(stderr_log: TextIO, offset: int) -> tuple[str, int]:
+    """The URL a stdio server's stderr says it listens on in the whole lines past `offset` ("" when
+    none), and the offset after them, read without moving the file's position: the server writes
+    through it."""
+    with contextlib.suppress(OSError, ValueError):
+        size = os.fstat(stderr_log.fileno()).st_size
+        data = os.pread(stderr_log.fileno(), size - offset, offset) if size > offset else b""
+        whole = data[: data.rfind(b"\n") + 1]
+        said = StrayStdout()
+        for line in whole.decode("utf-8", "replace").splitlines():
+            said.add(line)
+        return said.listening, offset + len(whole)
+    return "", offset
 
 
 def _sign_in_redirect(diagnostics: _Diagnostics) -> str:

@@ -415,6 +415,9 @@ class StdioSession:
         """Whether the server has answered a request it was sent (a server that never answers
         `server/discover` is started again for the legacy handshake; an answer carrying an id no
         request had is no answer: effect-mcp 0.1.16 answers the probe with its error code as the id)."""
+        self.heard = False
+        """Whether the server has written any JSON-RPC message to stdout: one that has is a stdio
+        server, whatever HTTP URL it names on the side."""
         self.stray = StrayStdout()
 
     def use_modern(self, version: str, client_info: dict[str, Any]) -> None:
@@ -505,6 +508,7 @@ class StdioSession:
             return
         if type(message) is not dict or message.get("jsonrpc") != "2.0":
             return
+        self.heard = True
         if "method" in message:
             if type(message["method"]) is str and type(message.get("id")) in (int, str):
                 self._answer(message["id"], message["method"])

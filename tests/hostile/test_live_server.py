@@ -1424,20 +1424,28 @@ def odd_config(folder: Path) -> Path:
 ANSI = "\x1b]0;owned\x07\x1b[2J\x1b[31mred\x1b[0m\r\nINFO all good"
 """The hostile server's `ANSI`: a window title, clear screen, colour and a forged log line."""
 ANSI_SHOWN = r"\x1b]0;owned\x07\x1b[2J\x1b[31mred\x1b[0m\r\nINFO all good"
-"""The hostile server's `ANSI` text as an error message shows it: every control character escaped."""
+"""The hostile server's `ANSI` text as a one-line error message shows it: every control character escaped."""
+ANSI_LINES_SHOWN = r"\x1b]0;owned\x07\x1b[2J\x1b[31mred\x1b[0m" + "\n  | INFO all good"
+"""The hostile server's `ANSI` text as a failed tool's message shows it: its CRLF a line break, the
+line after it behind the gutter, every other control character escaped."""
+MULTI_LINE_SHOWN = "Query failed:\n  |   SELECT * FRM users\n  |            ^\n  | \tsyntax error near 'FRM'\n  |\n  | Did you mean FROM?"
+"""The hostile server's multi-line failure as a message shows it: each line as written, behind the
+gutter; the first block's last line break and the break between the blocks leave a blank line."""
 
 
 async def test_terminal_control_in_a_servers_text_never_reaches_an_error_message(odd_packages: Any) -> None:
     """A failed tool's text and a JSON-RPC error's message went into `ToolError` and `ServerError`
     verbatim: printed or logged, the server set the terminal's title, cleared the screen and forged
-    a log line (`\\r\\nINFO all good`). Now each message is one printable line, control characters
-    escaped, in the async and the sync client and from `hub.call`; the attributes keep the text as sent."""
+    a log line (`\\r\\nINFO all good`). Now control characters are escaped in the async and the sync
+    client and from `hub.call`: a JSON-RPC error's message is one printable line, a failed tool's
+    text keeps its line breaks with the lines after the first behind a `  | ` gutter, so none passes
+    for a log line; the attributes keep the text as sent."""
     odd, hub_package, _code_mode = odd_packages
     with anyio.fail_after(30):
         async with odd.OddClient.connect(hostile("odd")) as client:
             with pytest.raises(odd.ToolError) as failed:
                 await client.echo(text="ansi-is-error")
-            assert str(failed.value) == f"tool 'echo' failed: {ANSI_SHOWN}"
+            assert str(failed.value) == f"tool 'echo' failed: {ANSI_LINES_SHOWN}"
             assert failed.value.content[0].text == ANSI
             with pytest.raises(odd.ServerError) as refused:
                 await client.echo(text="ansi-rpc-error")
@@ -1449,26 +1457,47 @@ async def test_terminal_control_in_a_servers_text_never_reaches_an_error_message
             assert str(refused.value) == f"server 'odd': tool 'echo' failed: {ANSI_SHOWN} (code -32603)"
     with odd.OddClient.connect_sync(hostile("odd")) as sync_client, pytest.raises(odd.ToolError) as failed:
         sync_client.echo(text="ansi-is-error")
-    assert str(failed.value) == f"tool 'echo' failed: {ANSI_SHOWN}"
+    assert str(failed.value) == f"tool 'echo' failed: {ANSI_LINES_SHOWN}"
+
+
+async def test_a_failed_tools_multi_line_text_reads_as_the_server_wrote_it(odd_packages: Any) -> None:
+    """A failed tool's text of several lines (a query and a caret under the error) was one line in
+    `ToolError`'s and code mode's `ToolCallError`'s messages, each newline a literal `\\n` and each
+    block run into the last. Now each line is on its own line, indentation and tabs kept, CRLF read
+    as a line break and the blocks one under another; the lines after the first sit behind the
+    gutter, so a printed traceback still shows where the server's text ends."""
+    odd, hub_package, code_mode = odd_packages
+    with anyio.fail_after(30):
+        async with odd.OddClient.connect(hostile("odd")) as client:
+            with pytest.raises(odd.ToolError) as failed:
+                await client.echo(text="multi-line-is-error")
+            assert str(failed.value) == f"tool 'echo' failed: {MULTI_LINE_SHOWN}"
+            assert failed.value.content[0].text.startswith("Query failed:\r\n")
+        async with hub_package.Hub.connect(odd=hostile("odd")) as hub:
+            functions = importlib.import_module("odd.code_mode.odd")
+            with code_mode.use_hub(hub), pytest.raises(code_mode.ToolCallError) as called:
+                await functions.echo(text="multi-line-is-error")
+            assert str(called.value) == f"odd.echo: the tool reported an error: {MULTI_LINE_SHOWN}"
 
 
 async def test_terminal_control_in_a_tools_error_text_never_reaches_code_modes_error(odd_packages: Any) -> None:
     """Code mode's `ToolCallError` (in process, and as the sandbox reports the call in its
     `CallRecord.detail`, which a host prints or logs) carried a failed tool's text verbatim. Now its
-    message is one printable line; `text` keeps what the server sent."""
+    message escapes every control character but its line breaks, each line after the first behind
+    the gutter; `text` keeps what the server sent."""
     _odd, hub_package, code_mode = odd_packages
     with anyio.fail_after(30):
         async with hub_package.Hub.connect(odd=hostile("odd")) as hub:
             functions = importlib.import_module("odd.code_mode.odd")
             with code_mode.use_hub(hub), pytest.raises(code_mode.ToolCallError) as failed:
                 await functions.echo(text="ansi-is-error")
-            assert str(failed.value) == f"odd.echo: the tool reported an error: {ANSI_SHOWN}"
+            assert str(failed.value) == f"odd.echo: the tool reported an error: {ANSI_LINES_SHOWN}"
             assert failed.value.text == ANSI
             script = (
                 'import odd\ntry:\n    await odd.echo(text="ansi-is-error")\nexcept RuntimeError as e:\n    str(e)\n'
             )
             run = await code_mode.run_code(script, hub=hub, approve="allow")
-            assert [call.detail for call in run.calls] == [f"odd.echo: the tool reported an error: {ANSI_SHOWN}"]
+            assert [call.detail for call in run.calls] == [f"odd.echo: the tool reported an error: {ANSI_LINES_SHOWN}"]
 
 
 BAD_BLOBS = {

@@ -121,7 +121,11 @@ def fan_out(schema: dict[str, Any], definitions: int = 13) -> dict[str, Any]:
 
 ANSI = "\x1b]0;owned\x07\x1b[2J\x1b[31mred\x1b[0m\r\nINFO all good"
 """Terminal control a server may put in its text: a window title, clear screen, colour, a forged line."""
+MULTI_LINE = "Query failed:\r\n  SELECT * FRM users\r\n           ^\r\n\tsyntax error near 'FRM'\r\n"
+"""A failed tool's text as servers write it: several lines, indented, a tab, CRLF line ends."""
 ODD: dict[str, Any] = {
+    "multi-line-is-error": {"result": {"content": [{"type": "text", "text": MULTI_LINE},
+                                                   {"type": "text", "text": "Did you mean FROM?"}], "isError": True}},
     "ansi-is-error": {"result": {"content": [{"type": "text", "text": ANSI}], "isError": True}},
     "ansi-rpc-error": {"error": {"code": -32603, "message": ANSI, "data": ANSI}},
     "code-not-int": {"error": {"code": "oops", "message": "bad"}},

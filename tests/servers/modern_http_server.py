@@ -10,17 +10,21 @@ SDK's own servers never do:
   or `DELETE`, the end of a session) that many seconds late;
 - `--session-id ID` answers the legacy `initialize` too (as a 2025-06-18 server), with
   `Mcp-Session-Id: ID`, so a client that speaks the legacy handshake ends its session with a `DELETE`.
+- `--announce` says on stderr where it listens once it does ("Server listening on
+  http://127.0.0.1:PORT/mcp"), as TypeScript SDK servers that serve HTTP alone do, and reads nothing on
+  stdin: started as a stdio server, it is one that was given the wrong transport.
 
 Every request is appended to the `--log` file as `<method> <MCP-Protocol-Version header>`.
 
     python modern_http_server.py PORT --log FILE [--refuse-first VERSION,...] [--slow METHOD=SECONDS ...]
-        [--session-id ID]
+        [--session-id ID] [--announce]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -58,7 +62,9 @@ def result_of(method: str, params: dict[str, Any], session_id: str | None) -> di
     return None
 
 
-def serve(port: int, log: Path, refuse_first: list[str], slow: dict[str, float], session_id: str | None) -> None:
+def serve(
+    port: int, log: Path, refuse_first: list[str], slow: dict[str, float], session_id: str | None, announce: bool
+) -> None:
     refusals = [refuse_first] if refuse_first else []
 
     class Handler(BaseHTTPRequestHandler):
@@ -103,7 +109,11 @@ def serve(port: int, log: Path, refuse_first: list[str], slow: dict[str, float],
         def log_message(self, format: str, *args: Any) -> None:
             return None
 
-    ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    if announce:
+        sys.stderr.write(f"Server listening on http://127.0.0.1:{port}/mcp\n")
+        sys.stderr.flush()
+    server.serve_forever()
 
 
 if __name__ == "__main__":
@@ -113,6 +123,7 @@ if __name__ == "__main__":
     parser.add_argument("--refuse-first", type=lambda value: value.split(","), default=[])
     parser.add_argument("--slow", action="append", default=[], help="METHOD=SECONDS: answer it that late")
     parser.add_argument("--session-id", help="send Mcp-Session-Id: ID with every answer")
+    parser.add_argument("--announce", action="store_true", help="say on stderr where it listens")
     options = parser.parse_args()
     slow = {method: float(seconds) for method, _, seconds in (item.partition("=") for item in options.slow)}
-    serve(options.port, options.log, options.refuse_first, slow, options.session_id)
+    serve(options.port, options.log, options.refuse_first, slow, options.session_id, options.announce)

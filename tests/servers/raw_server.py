@@ -16,7 +16,8 @@ answers nothing on stdin (`serves-http-endpoint`: financial-modeling-prep-mcp-se
 HTTP server alone, which names its health URL before its MCP one; `serves-http-silently`:
 lucide-icons-mcp 0.1.67, whose child process listens on a port and which says nothing; `waits-for-sign-in`:
 @a-bonus/google-docs-mcp 1.11.3 with no stored token, which listens on a loopback port for the
-redirect of the sign-in URL it prints to stderr, and answers nothing until a browser comes back). Mode `probe-answered-with-another-id` is effect-mcp 0.1.16 (Effect's `McpServer`): it refuses
+redirect of the sign-in URL it prints to stderr, and answers nothing until a browser comes back;
+`names-metrics-url`: a stdio server that names an HTTP page of its own on stderr and answers). Mode `probe-answered-with-another-id` is effect-mcp 0.1.16 (Effect's `McpServer`): it refuses
 `server/discover` with an error whose `id` is its error code, not the request's.
 """
 
@@ -479,6 +480,9 @@ def main() -> None:
         if not select.select([sys.stdin], [], [], options.delay)[0]:
             sys.stderr.write("Error: This command expects an MCP client on stdin (initialize handshake).\n")
             sys.exit(1)
+    if mode == "names-metrics-url":  # a stdio server with an HTTP page on the side, which it names on stderr
+        sys.stderr.write("Metrics server listening on http://127.0.0.1:9464/metrics\n")
+        sys.stderr.flush()
     time.sleep(options.start_delay)
     reading = True
     for line in sys.stdin:
