@@ -21,7 +21,7 @@ from codegen.config import ServerConfig
 from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
 from codegen.snapshot.discovery import snapshot_server
-from tests.conftest import PYTHON, forget_generated, import_generated, mypy_against_goldens
+from tests.conftest import PYTHON, forget_generated, import_generated, mypy_against_goldens, write_config
 from tests.regen_goldens import hub_case_snapshots
 from tests.servers import progress_server
 
@@ -304,6 +304,80 @@ def test_the_sync_client_runs_its_loop_in_the_calling_thread(progress: ModuleTyp
         assert "interrupted" in client.cancellations()
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
         assert client._loop.thread is None  # every call ran in this thread
+
+
+def test_handlers_may_be_plain_functions(progress: ModuleType) -> None:
+    """A sync client's user writes `def` handlers: the SDK awaited what one returned, so the server was
+    answered "object CreateMessageResult can't be used in 'await' expression", and the call failed with
+    that error (devmcp's `summarize_diff` as its `ToolError`); the log handler's messages were lost."""
+    logged: list[object] = []
+
+    def on_log(params: types.LoggingMessageNotificationParams) -> None:
+        logged.append(params.data)
+
+    def sampled_plainly(_context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+        return types.CreateMessageResult(
+            role="assistant", content=types.TextContent(type="text", text="plain"), model="m"
+        )
+
+    with progress.ProgressClient.connect_sync(
+        PARAMETERS, mode="legacy", logging_callback=on_log, sampling_callback=sampled_plainly
+    ) as client:
+        assert client.ask(question="ready?") == "plain"
+        assert client.log_later(message="heard", seconds=0) == "scheduled"
+        assert client.count(steps=1) == 1
+    assert logged == ["heard"]
+
+
+async def test_connect_from_config_takes_the_handlers_the_config_declares(
+    progress_folder: Path, tmp_path: Path
+) -> None:
+    """devmcp-server configured with `client_capabilities = ["roots", "sampling"]`: the hub connected
+    from the config took no handlers, so `summarize_diff` failed with the server's relay of
+    "mcp-stubgen only lists the catalog; it does not sample". It takes them now, and needs the
+    configured ones, as a generated client's `connect` does."""
+    hub_module = import_generated(progress_folder, "hub")
+    config = write_config(
+        tmp_path,
+        "[tool.mcp-stubgen]\n[tool.mcp-stubgen.servers.progress]\n"
+        f'command = {json.dumps(PYTHON)}\nargs = [{json.dumps(str(SERVER))}]\nprotocol = "legacy"\n'
+        'client_capabilities = ["sampling"]\n',
+    )
+    with pytest.raises(hub_module.HubError) as missing:
+        hub_module.Hub.connect_from_config(config)
+    assert str(missing.value) == (
+        "hub: server 'progress' was snapshotted declaring the client capability 'sampling', so this client has "
+        "tools the server lists only to clients that declare it: pass sampling_callback= to "
+        "Hub.connect_from_config()"
+    )
+
+    def sampled_plainly(_context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+        return types.CreateMessageResult(
+            role="assistant", content=types.TextContent(type="text", text="plain"), model="m"
+        )
+
+    async with hub_module.Hub.connect_from_config(config, sampling_callback=sampled_plainly) as hub:
+        answered = await hub.call("progress__ask", {"question": "ready?"})
+        assert (answered.is_error, answered.structured_content) == (False, {"result": "plain"})
+        assert await hub.progress.ask(question="again?") == "plain"
+
+
+def test_every_missing_handler_is_named_at_once() -> None:
+    """A client snapshotted declaring roots and sampling, connected with neither handler, named only
+    `list_roots_callback=`; given that, the next attempt failed again for `sampling_callback=`."""
+    from codegen.runtime._runtime import GeneratedClient, MissingHandlerError
+
+    class Declared(GeneratedClient):
+        server_name = "devmcp"
+        client_capabilities = ("roots", "sampling")
+
+    with pytest.raises(MissingHandlerError) as error:
+        Declared.connect(PARAMETERS)
+    assert str(error.value) == (
+        "server 'devmcp' was snapshotted declaring the client capabilities 'roots' and 'sampling', so this "
+        "client has tools the server lists only to clients that declare them: pass list_roots_callback= and "
+        "sampling_callback= to connect()"
+    )
 
 
 def test_a_second_thread_calling_meanwhile_moves_the_loop_to_its_own_thread(progress: ModuleType) -> None:

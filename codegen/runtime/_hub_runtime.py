@@ -63,6 +63,7 @@ from ._hub_search import SearchIndex
 from ._loop_thread import SessionLoop
 from ._runtime import (
     _REQUEST_TIMEOUT,
+    MissingHandlerError,
     RequestTimeoutError,
     ServerError,
     _answer_error,
@@ -76,6 +77,7 @@ from ._runtime import (
     _progress,
     _result_error,
     _timeout,
+    client_handlers,
     error_message,
     list_tools,
     tool_fingerprint,
@@ -86,7 +88,14 @@ if TYPE_CHECKING:
     from mcp.client import Client, ClientSession
     from mcp.types import CallToolResult, Tool
 
-    from ._runtime import CallOptions, TaskSupport
+    from ._runtime import (
+        CallOptions,
+        ElicitationHandler,
+        ListRootsHandler,
+        LoggingHandler,
+        SamplingHandler,
+        TaskSupport,
+    )
 
 __all__ = [
     "ArgumentsError",
@@ -465,12 +474,21 @@ class GeneratedHub:
         timeout: float = 30.0,
         filters: Filters = None,
         live_tools: LiveTools | None = None,
+        sampling_callback: SamplingHandler | None = None,
+        elicitation_callback: ElicitationHandler | None = None,
+        list_roots_callback: ListRootsHandler | None = None,
+        logging_callback: LoggingHandler | None = None,
     ) -> AbstractAsyncContextManager[Self]:
         """Connect the hub's servers (or the `servers` ids given) as the project's config launches them.
 
         The config is `[tool.mcp-stubgen]` of the nearest pyproject.toml, or the file `config`. It is
         read, and the servers reached, by mcp-stubgen itself (its transports, `${VAR}` expansion and
         timeouts), so mcp-stubgen must be installed where this runs.
+
+        The handlers are a generated client's `connect`'s, given to every server: a server configured
+        with `client_capabilities` needs the handler of each (`HubError` before any server starts),
+        as its generated client does; without them its requests were refused in mcp-stubgen's words
+        ("it does not sample"), which the server passed on as the tool's error.
         """
         try:
             load_config = importlib.import_module("codegen.config").load_config
@@ -500,13 +518,32 @@ class GeneratedHub:
                 f"hub: server {missing[0]!r} is not configured in {project.source or project.root}; "
                 "add it under [tool.mcp-stubgen.servers]"
             )
+        given = {
+            "sampling_callback": sampling_callback,
+            "elicitation_callback": elicitation_callback,
+            "list_roots_callback": list_roots_callback,
+            "logging_callback": logging_callback,
+        }
+        try:  # every server's before any starts
+            answering = {
+                server: client_handlers(
+                    server,
+                    project.servers[server].client_capabilities,
+                    "Hub.connect_from_config()",
+                    **given,
+                )
+                for server in sorted(wanted)
+            }
+        except MissingHandlerError as error:
+            raise HubError(f"hub: {error}") from None
 
         def opener(client_class: Callable[[Any], _Connected]) -> Opener:
             @asynccontextmanager
             async def open_client(
                 server: Any, *, message_handler: Any = None
             ) -> AsyncIterator[_Connected]:
-                async with connect(server, message_handler, _log_warning) as client:
+                handlers = answering[server.name]
+                async with connect(server, message_handler, _log_warning, handlers) as client:
                     yield client_class(client)
 
             return open_client

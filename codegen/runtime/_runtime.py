@@ -54,6 +54,7 @@ from typing import (
     Literal,
     NoReturn,
     Self,
+    TypeAlias,
     TypedDict,
     TypeVar,
     cast,
@@ -75,7 +76,13 @@ if TYPE_CHECKING:
     import httpx2
     from mcp.client import Client, ClientSession, Transport
     from mcp.client._transport import TransportStreams
-    from mcp.client.session import ElicitationFnT, ListRootsFnT, LoggingFnT, SamplingFnT
+    from mcp.client.session import (
+        ClientRequestContext,
+        ElicitationFnT,
+        ListRootsFnT,
+        LoggingFnT,
+        SamplingFnT,
+    )
     from mcp.client.stdio import StdioServerParameters
     from mcp.shared.auth import AuthorizationCodeResult
     from mcp.shared.dispatcher import ProgressFnT
@@ -84,6 +91,11 @@ if TYPE_CHECKING:
         AudioContent,
         CallToolResult,
         ContentBlock,
+        CreateMessageRequestParams,
+        CreateMessageResult,
+        CreateMessageResultWithTools,
+        ElicitRequestParams,
+        ElicitResult,
         EmbeddedResource,
         ErrorData,
         GetPromptResult,
@@ -92,7 +104,9 @@ if TYPE_CHECKING:
         InputRequiredResult,
         InputResponse,
         InputResponses,
+        ListRootsResult,
         ListToolsResult,
+        LoggingMessageNotificationParams,
         PaginatedRequestParams,
         ReadResourceResult,
         RequestParamsMeta,
@@ -100,6 +114,22 @@ if TYPE_CHECKING:
         Tool,
     )
     from pydantic import BaseModel, TypeAdapter
+
+    SamplingHandler: TypeAlias = (
+        SamplingFnT
+        | Callable[
+            [ClientRequestContext, CreateMessageRequestParams],
+            CreateMessageResult | CreateMessageResultWithTools | ErrorData,
+        ]
+    )
+    ElicitationHandler: TypeAlias = (
+        ElicitationFnT
+        | Callable[[ClientRequestContext, ElicitRequestParams], ElicitResult | ErrorData]
+    )
+    ListRootsHandler: TypeAlias = (
+        ListRootsFnT | Callable[[ClientRequestContext], ListRootsResult | ErrorData]
+    )
+    LoggingHandler: TypeAlias = LoggingFnT | Callable[[LoggingMessageNotificationParams], None]
 
 __all__ = [
     "NOT_GIVEN",
@@ -167,6 +197,8 @@ _REQUEST_TIMEOUT = -32001
 _CONNECTION_CLOSED = -32000
 _HEADER_MISMATCH = -32020
 """The server refused a `tools/call` whose `Mcp-Param-*` headers do not match its arguments (SEP-2243)."""
+_URL_ELICITATION_REQUIRED = -32042
+"""The server needs the user to open a URL (its error's `data.elicitations`) before the call can succeed."""
 _INPUT_REQUIRED_MAX_ROUNDS = 10
 """`mcp.Client`'s default `input_required_max_rounds`, for a client that wraps a bare `ClientSession`."""
 _FIRST_MODERN_PROTOCOL = "2026-07-28"
@@ -367,13 +399,20 @@ class ToolContentError(StubgenClientError, ValueError):
 
 
 class MissingHandlerError(StubgenClientError, TypeError):
-    """The client was generated from a catalog listed to a client declaring a capability, and `connect`
-    was given no handler for it: the server would not list the tools that need it."""
+    """The client was generated from a catalog listed to a client declaring capabilities, and `connect`
+    was given no handler for some: the server would not list the tools that need them. Every missing
+    one is named at once, so a second attempt does not fail on the next."""
 
-    def __init__(self, server: str, capability: str, handler: str) -> None:
+    def __init__(
+        self, server: str, missing: Sequence[tuple[str, str]], where: str = "connect()"
+    ) -> None:
+        capabilities = " and ".join(repr(capability) for capability, _ in missing)
+        handlers = " and ".join(f"{handler}=" for _, handler in missing)
+        plural = len(missing) > 1
         super().__init__(
-            f"server {server!r} was snapshotted declaring the client capability {capability!r}, so this client "
-            f"has tools the server lists only to clients that declare it: pass {handler}= to connect()"
+            f"server {server!r} was snapshotted declaring the client "
+            f"{'capabilities' if plural else 'capability'} {capabilities}, so this client has tools the "
+            f"server lists only to clients that declare {'them' if plural else 'it'}: pass {handlers} to {where}"
         )
 
 
@@ -1271,10 +1310,16 @@ def _list_tools_entry_by_entry(client: Client | ClientSession, server: str) -> N
     session.list_tools = list_tools
 
 
+_CANCELLED_REMEMBERED: Final = 1024
+"""How many of the requests a session cancelled it remembers, to drop their late answers silently."""
+
+
 def _warn_of_stray_answers(client: Client | ClientSession, server: str) -> None:
     """One warning naming the server for an answer no request waits for (an id never sent, a second
     answer, one after its call gave up): the SDK drops it with a debug line, so a call whose answer
-    came with another id waited on without a word."""
+    came with another id waited on without a word. An answer to a request the client cancelled
+    (`notifications/cancelled`, sent on a timeout) is dropped silently, as MCP says the client should:
+    mcp 1.x servers answer such a call anyway."""
     session: Any = getattr(client, "session", client)
     dispatcher: Any = getattr(session, "_dispatcher", None)
     resolve = getattr(dispatcher, "_resolve_pending", None)
@@ -1282,8 +1327,23 @@ def _warn_of_stray_answers(client: Client | ClientSession, server: str) -> None:
         return
     from mcp.shared.dispatcher import coerce_request_id
 
+    cancelled: dict[Any, None] = {}  # oldest first
+    cancel_outbound = getattr(dispatcher, "_cancel_outbound", None)
+    if cancel_outbound is not None:
+
+        async def cancel(request_id: Any, *rest: Any) -> None:
+            cancelled[coerce_request_id(request_id)] = None
+            if len(cancelled) > _CANCELLED_REMEMBERED:
+                del cancelled[next(iter(cancelled))]
+            await cancel_outbound(request_id, *rest)
+
+        dispatcher._cancel_outbound = cancel
+
     def resolve_pending(request_id: Any, outcome: Any) -> None:
-        if request_id is None or coerce_request_id(request_id) not in dispatcher._pending:
+        known = None if request_id is None else coerce_request_id(request_id)
+        if known in cancelled and known not in dispatcher._pending:
+            del cancelled[known]
+        elif request_id is None or known not in dispatcher._pending:
             import logging
 
             what = (
@@ -1339,10 +1399,10 @@ class GeneratedClient:
         cls,
         server: StdioServerParameters | str | Transport,
         *,
-        sampling_callback: SamplingFnT | None = None,
-        elicitation_callback: ElicitationFnT | None = None,
-        list_roots_callback: ListRootsFnT | None = None,
-        logging_callback: LoggingFnT | None = None,
+        sampling_callback: SamplingHandler | None = None,
+        elicitation_callback: ElicitationHandler | None = None,
+        list_roots_callback: ListRootsHandler | None = None,
+        logging_callback: LoggingHandler | None = None,
         auth: httpx2.Auth | None = None,
         **client_options: Any,
     ) -> AbstractAsyncContextManager[Self]:
@@ -1356,7 +1416,7 @@ class GeneratedClient:
 
         The handlers are `mcp.Client`'s: giving one declares its capability in the handshake and
         answers the server's requests (`sampling/createMessage`, `elicitation/create`, `roots/list`;
-        `logging_callback` hears log messages). Each capability the snapshot was taken declaring
+        `logging_callback` hears log messages). Each may be a plain function or an async one. Each capability the snapshot was taken declaring
         needs its handler (`MissingHandlerError`), since the server lists some tools only then.
         The handshake is the one the snapshot recorded (`mode="legacy"` for a dated protocol,
         else `"auto"`), unless `mode=` is given. `auto`'s `server/discover` probe answered with an
@@ -1364,20 +1424,17 @@ class GeneratedClient:
         there, where the SDK would take it for a legacy server and send `initialize`.
         """
 
-        if sampling_callback is not None:
-            sampling_callback = _checked_sampling(cls.server_name, sampling_callback)
+        handlers = client_handlers(
+            cls.server_name,
+            cls.client_capabilities,
+            "connect()",
+            sampling_callback=sampling_callback,
+            elicitation_callback=elicitation_callback,
+            list_roots_callback=list_roots_callback,
+            logging_callback=logging_callback,
+        )
         dated = "" < cls.protocol_version < _FIRST_MODERN_PROTOCOL
         client_options.setdefault("mode", "legacy" if dated else "auto")
-
-        handlers = {
-            "sampling": ("sampling_callback", sampling_callback),
-            "elicitation": ("elicitation_callback", elicitation_callback),
-            "roots": ("list_roots_callback", list_roots_callback),
-        }
-        for capability in cls.client_capabilities:
-            name, handler = handlers[capability]
-            if handler is None:
-                raise MissingHandlerError(cls.server_name, capability, name)
         if auth is not None and not isinstance(server, str):
             raise TypeError(
                 f"{cls.server_name}: auth= needs the server's URL, not {type(server).__name__}"
@@ -1412,10 +1469,7 @@ class GeneratedClient:
             try:
                 probing = _probing_client_class()(
                     transport,
-                    sampling_callback=sampling_callback,
-                    elicitation_callback=elicitation_callback,
-                    list_roots_callback=list_roots_callback,
-                    logging_callback=logging_callback,
+                    **handlers,
                     **client_options,
                 )
                 probing.server_name = cls.server_name  # type: ignore[attr-defined]
@@ -2094,6 +2148,8 @@ def _call_advice(protocol_version: str, error: MCPError) -> str:
             "; the server wants other Mcp-Param-* headers than the tool's x-mcp-header annotations "
             "in the snapshot give: run `mcp-stubgen sync` to pick up its current ones"
         )
+    if error.code == _URL_ELICITATION_REQUIRED:
+        return _url_elicitation_advice(error.error.data)
     if error.code == _INVALID_PARAMS:
         return (
             "; the arguments fit the tool's input schema as this client has it: the server refused "
@@ -2110,6 +2166,26 @@ def _call_advice(protocol_version: str, error: MCPError) -> str:
             'protocol = "legacy" in its server table and run mcp-stubgen sync'
         )
     return ""
+
+
+def _url_elicitation_advice(data: object) -> str:
+    """The URLs a call refused as "URL elicitation required" (-32042) asks the user to open: its error's
+    message does not name them (server-everything's "This request requires browser-based
+    authorization."), its `data.elicitations` does."""
+    elicitations = data.get("elicitations") if isinstance(data, dict) else None
+    if not isinstance(elicitations, list):
+        return ""
+    urls = [
+        one_line(_clip(item["url"], 200))
+        for item in elicitations
+        if isinstance(item, dict) and isinstance(item.get("url"), str)
+    ]
+    if not urls:
+        return ""
+    return (
+        f"; the server asks the user to open {' and '.join(urls)} in a browser first, then to call "
+        "again (the error's `.data` has each elicitation)"
+    )
 
 
 def _not_mcp(server: str, request: str, error: Exception) -> ServerError | None:
@@ -2209,6 +2285,45 @@ def _check_base64(server: str, request: str, items: Iterable[tuple[str, Any]]) -
             f"its answer is not valid MCP ({problem}); the server must send its bytes base64-encoded "
             "with padding (RFC 4648), so tell its maintainers",
         )
+
+
+_CAPABILITY_HANDLERS: Final = {
+    "sampling": "sampling_callback",
+    "elicitation": "elicitation_callback",
+    "roots": "list_roots_callback",
+}
+
+
+def client_handlers(
+    server: str, capabilities: Sequence[str], where: str, **handlers: Callable[..., Any] | None
+) -> dict[str, Any]:
+    """The handlers given (`sampling_callback=` and the rest), as `mcp.Client` takes them:
+    `MissingHandlerError` naming `where` when a capability the snapshot was taken declaring has none."""
+    missing = [
+        (capability, _CAPABILITY_HANDLERS[capability])
+        for capability in capabilities
+        if handlers.get(_CAPABILITY_HANDLERS[capability]) is None
+    ]
+    if missing:
+        raise MissingHandlerError(server, missing, where)
+    answering = {name: _async_handler(handler) for name, handler in handlers.items() if handler}
+    if "sampling_callback" in answering:
+        answering["sampling_callback"] = _checked_sampling(server, answering["sampling_callback"])
+    return answering
+
+
+def _async_handler(handler: Callable[..., Any]) -> Any:
+    """`handler` as the async function the SDK awaits. A plain `def` handler (natural beside the sync
+    client) returns its answer, which the SDK would try to await: the server was answered with that
+    `TypeError`, and the call that asked failed with it."""
+
+    async def answer(*arguments: Any) -> Any:
+        outcome = handler(*arguments)
+        if isinstance(outcome, Awaitable):
+            return await outcome
+        return outcome
+
+    return answer
 
 
 def _checked_sampling(server: str, callback: SamplingFnT) -> SamplingFnT:

@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
@@ -368,7 +368,10 @@ def _session_client() -> type[Client]:
 
 @asynccontextmanager
 async def connect(
-    server: ServerConfig, message_handler: MessageHandlerFnT | None = None, warn: Warn = _ignore
+    server: ServerConfig,
+    message_handler: MessageHandlerFnT | None = None,
+    warn: Warn = _ignore,
+    handlers: Mapping[str, Any] | None = None,
 ) -> AsyncIterator[Client]:
     """The SDK's connected, negotiated `Client`; a failure of the connection, the caller's own work
     inside included, becomes one `StubgenError` line that names the server and never shows a secret.
@@ -376,7 +379,9 @@ async def connect(
     handshake, as `snapshot` starts it, and `warn` is told so.
 
     For the commands that hold a session open (`watch` hears the server's change notifications
-    through `message_handler`; the hub calls tools), and for discovery over HTTP.
+    through `message_handler`; the hub calls tools), and for discovery over HTTP. `handlers` (the
+    hub's: `sampling_callback=` and the rest, as `mcp.Client` takes them) answer the server's
+    requests in place of discovery's refusals.
     """
     from codegen.auth.providers import auth_for
 
@@ -394,7 +399,7 @@ async def connect(
                 diagnostics.stray = StrayStdout()
                 try:
                     async with _connected(
-                        attempt, env, headers, diagnostics, auth, started, message_handler, warn
+                        attempt, env, headers, diagnostics, auth, started, message_handler, warn, handlers or {}
                     ) as client:
                         opened = True
                         yield client
@@ -421,6 +426,7 @@ async def _connected(
     started: StdioProcess | None,
     message_handler: MessageHandlerFnT | None,
     warn: Warn,
+    handlers: Mapping[str, Any],
 ) -> AsyncIterator[Client]:
     """One connection of `connect`: the SDK's `Client`, negotiated as `server.protocol` says. A
     message the SDK cannot read ends it when it answers a request in flight (`_answers_in_flight`),
@@ -450,7 +456,7 @@ async def _connected(
         # discovery's own take none of the SDK's, bounded by deadlines `held` moves instead.
         read_timeout_seconds=server.timeouts.request,
         message_handler=on_message,
-        **_declared_capabilities(server.client_capabilities),
+        **{**_declared_capabilities(server.client_capabilities), **handlers},
     )
     client.server_name = server.name  # type: ignore[attr-defined]
     leaving = False

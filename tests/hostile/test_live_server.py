@@ -1874,6 +1874,46 @@ async def test_a_notification_that_is_not_valid_mcp_is_one_warning_not_a_traceba
     assert not [record for record in records if record.exc_info]
 
 
+async def test_a_call_that_needs_a_url_opened_first_names_the_url(odd_packages: Any) -> None:
+    """server-everything's `trigger-url-elicitation` with `errorPath` answers -32042 "This request requires
+    browser-based authorization.", the URL to open only in the error's `data`: the one line a user saw
+    did not say what to open. Its text is the server's, so its control characters are escaped."""
+    odd, hub_package, _code_mode = odd_packages
+    advice = (
+        "This request requires browser-based authorization.; the server asks the user to open "
+        "https://example.com/consent\\x1b[2J in a browser first, then to call again (the error's `.data` has "
+        "each elicitation) (code -32042)"
+    )
+    async with odd.OddClient.connect(hostile("odd")) as client:
+        with pytest.raises(odd.ServerError) as refused:
+            await client.echo(text="url-elicitation")
+    assert str(refused.value) == f"server 'odd': tool 'echo' failed: {advice}"
+    assert refused.value.data["elicitations"][0]["elicitationId"] == "e1"
+    async with hub_package.Hub.connect(odd=hostile("odd")) as hub:
+        with pytest.raises(hub_package.ServerError) as through_hub:
+            await hub.call("odd__echo", {"text": "url-elicitation"})
+    assert str(through_hub.value) == f"server 'odd': tool 'echo' failed: {advice}"
+
+
+async def test_an_answer_to_a_call_the_client_cancelled_is_dropped_without_a_warning(
+    odd_packages: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """mcp 1.x servers (the twenty-sixth round's sampling demo, and mcp-elicitation-proxy) answer a call
+    the client cancelled on its timeout, an answer MCP says the client should ignore: each timeout
+    was followed by a warning that the server sent an answer no request waits for."""
+    odd, hub_package, _code_mode = odd_packages
+    with anyio.fail_after(30), caplog.at_level(logging.WARNING):
+        async with odd.OddClient.connect(hostile("odd")) as client:
+            with pytest.raises(odd.RequestTimeoutError):
+                await client.echo(text="answer-when-cancelled", call_options={"timeout": 0.5})
+            assert (await client.echo(text="after")).text == "after"
+        async with hub_package.Hub.connect(odd=hostile("odd")) as hub:
+            with pytest.raises(odd.RequestTimeoutError):
+                await hub.call("odd__echo", {"text": "answer-when-cancelled"}, call_options={"timeout": 0.5})
+            assert (await hub.call("odd__echo", {"text": "after"})).content[0].text == "after"
+    assert [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING] == []
+
+
 async def test_an_answer_no_request_waits_for_is_one_warning(
     odd_packages: Any, caplog: pytest.LogCaptureFixture
 ) -> None:

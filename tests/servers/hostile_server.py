@@ -41,7 +41,8 @@ stdio, it answers it with 2026-07-28 and speaks that version instead) and lists 
 - `list-refused-32000`: `tools/list` refused with -32000 (a server's own failure).
 - `odd`: `echo`'s `text` names how its call is answered (`ODD`, below, over stdio only; `media:NAME`
   and `media-error:NAME` as `MEDIA` says, and over stdio `sampling:NAME` asks the client for a
-  sampling of a message holding it; any other text is echoed), and the catalog adds a resource
+  sampling of a message holding it; `answer-when-cancelled` is answered only once the client cancels
+  it, as mcp 1.x servers answer a cancelled call; any other text is echoed), and the catalog adds a resource
   `odd://blob` and a prompt `greet`, answered oddly (its `who` a name in `MEDIA`, `input-forever` as
   `ODD` says, or else a message of role `system`), and a template `odd://blobs/{kind}` whose `blob` is spelled as `BLOBS[kind]` says.
 
@@ -139,6 +140,9 @@ ODD: dict[str, Any] = {
     "is-error-zero": {"result": {"content": [{"type": "text", "text": "done?"}], "isError": 0}},
     "input-forever": {"result": {"resultType": "input_required", "requestState": "again"}},
     "invalid-params": {"error": {"code": -32602, "message": "Invalid arguments for tool echo: 'size' is a required property"}},
+    "url-elicitation": {"error": {"code": -32042, "message": "This request requires browser-based authorization.",
+                                  "data": {"elicitations": [{"mode": "url", "url": "https://example.com/consent\x1b[2J",
+                                                             "message": "Open this link", "elicitationId": "e1"}]}}},
 }  # fmt: skip
 """How `echo` answers in `odd` mode, by its `text`: the answer's members besides `jsonrpc` and `id`."""
 LARGE_BLOB = bytes(range(256)) * 16384
@@ -365,6 +369,10 @@ ASKED: dict[str, Any] = {}
 """In `odd` mode, the `tools/call` waiting for the client's answer to the server's own request."""
 
 
+UNANSWERED: dict[str, Any] = {}
+"""In `odd` mode, the `answer-when-cancelled` calls, answered once the client cancels them."""
+
+
 def odd_answer(message: dict[str, Any]) -> bool:
     """Answer `message` as `odd` mode's `echo` text says (or a client's answer to a request of the
     server's, which completes the call that asked); False for a message to answer as usual."""
@@ -383,6 +391,10 @@ def odd_answer(message: dict[str, Any]) -> bool:
             send({"id": asked, "result": {"content": [{"type": "text", "text": text}]}})
         return True
     params = message.get("params") or {}
+    if message.get("method") == "notifications/cancelled" and str(params.get("requestId")) in UNANSWERED:
+        cancelled = UNANSWERED.pop(str(params.get("requestId")))
+        send({"id": cancelled, "error": {"code": 0, "message": "Request cancelled"}})
+        return True
     if message.get("method") != "tools/call" or params.get("name") != "echo":
         return False
     text, request_id = str((params.get("arguments") or {}).get("text")), message["id"]
@@ -433,6 +445,8 @@ def odd_answer(message: dict[str, Any]) -> bool:
         send(json.dumps([{"jsonrpc": "2.0", "id": request_id, "result": answer}]))
     elif text == "other-id":
         send({"id": 10**9, "result": answer})
+    elif text == "answer-when-cancelled":
+        UNANSWERED[str(request_id)] = request_id
     elif text == "close-stdout":  # stdout closed, the process still running
         sys.stdout.flush()
         os.close(1)
