@@ -2306,7 +2306,9 @@ def client_handlers(
     ]
     if missing:
         raise MissingHandlerError(server, missing, where)
-    answering = {name: _async_handler(handler) for name, handler in handlers.items() if handler}
+    answering = {
+        name: _async_handler(handler) for name, handler in handlers.items() if handler is not None
+    }
     if "sampling_callback" in answering:
         answering["sampling_callback"] = _checked_sampling(server, answering["sampling_callback"])
     return answering
