@@ -581,6 +581,26 @@ async def test_connect_from_config_launches_servers_as_the_project_config_says(
         Hub.connect_from_config(config, servers=["wether"])
 
 
+def test_connect_from_config_sync_opens_the_sync_hub_as_the_project_config_says(
+    notes_and_weather: Any, tmp_path: Path
+) -> None:
+    """Code with no event loop had `Hub.connect_sync` for servers it starts itself, and no way to the
+    config's servers (the twenty-sixth round): `connect_from_config_sync` is `connect_from_config`
+    on the sync hub's loop thread, handlers and checks alike."""
+    Hub, HubError = notes_and_weather.Hub, notes_and_weather.HubError
+    config = write_config(
+        tmp_path,
+        "[tool.mcp-stubgen]\n"
+        f"[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(PY)}\nargs = [{json.dumps(str(WEATHER))}]\n",
+    )
+    with Hub.connect_from_config_sync(config, servers=["weather"], logging_callback=lambda params: None) as hub:
+        assert sorted(hub.hub.clients) == ["weather"]
+        assert hub.weather.search(query="os") == ["Oslo"]
+        assert hub.call("weather__search", {"query": "os"}).structured_content == {"result": ["Oslo"]}
+    with pytest.raises(HubError, match=r"^hub: no server 'wether' in this hub \(it has notes, weather\)$"):
+        Hub.connect_from_config_sync(config, servers=["wether"])
+
+
 @pytest.mark.parametrize("given", [["weather"], "weather"])
 def test_connect_from_config_given_server_ids_where_the_config_goes_says_to_name_them_as_servers(
     notes_and_weather: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: Any

@@ -10,12 +10,20 @@ from .._mcp_runtime._hub_catalog import CatalogFile, Filters, HubTool
 from .._mcp_runtime._hub_runtime import GeneratedHub, GeneratedSyncHub, LiveTools, SiblingImport
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    import os
+    from collections.abc import Collection, Mapping
     from contextlib import AbstractAsyncContextManager, AbstractContextManager
     from typing import Self
 
     from mcp.client import Transport
     from mcp.client.stdio import StdioServerParameters
+
+    from .._mcp_runtime._runtime import (
+        ElicitationHandler,
+        ListRootsHandler,
+        LoggingHandler,
+        SamplingHandler,
+    )
 
     from ..notes import NotesClient, NotesSyncClient
     from ..weather import WeatherClient, WeatherSyncClient
@@ -29,7 +37,8 @@ class Hub(GeneratedHub):
     Open a connection to every server with `async with Hub.connect(<server>=..., ...) as hub:`, or
     wrap typed clients you already opened with `Hub(<server>=..., ...)`, one keyword per server.
     `hub.call(name, arguments)` routes a qualified name through `tools`, an explicit table. For
-    code with no event loop, `with Hub.connect_sync(<server>=..., ...) as hub:` opens a `SyncHub`.
+    code with no event loop, `with Hub.connect_sync(<server>=..., ...) as hub:` opens a `SyncHub`
+    (`Hub.connect_from_config_sync(...)`, as the project's config launches them).
     """
 
     separator = "__"
@@ -118,6 +127,36 @@ class Hub(GeneratedHub):
                 filters=filters,
                 live_tools=live_tools,
                 **client_options,
+            )
+        )
+
+    @classmethod
+    def connect_from_config_sync(
+        cls,
+        config: str | os.PathLike[str] | None = None,
+        *,
+        servers: Collection[str] | None = None,
+        timeout: float = 30.0,
+        filters: Filters = None,
+        live_tools: LiveTools | None = None,
+        sampling_callback: SamplingHandler | None = None,
+        elicitation_callback: ElicitationHandler | None = None,
+        list_roots_callback: ListRootsHandler | None = None,
+        logging_callback: LoggingHandler | None = None,
+    ) -> AbstractContextManager[SyncHub]:
+        """Connect as `connect_from_config` does, for code with no event loop: the hub runs on a
+        private event loop thread, which stops when the block ends (as with `connect_sync`)."""
+        return SyncHub._open(
+            cls.connect_from_config(
+                config,
+                servers=servers,
+                timeout=timeout,
+                filters=filters,
+                live_tools=live_tools,
+                sampling_callback=sampling_callback,
+                elicitation_callback=elicitation_callback,
+                list_roots_callback=list_roots_callback,
+                logging_callback=logging_callback,
             )
         )
 
