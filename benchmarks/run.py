@@ -479,8 +479,9 @@ MANY_SOURCES = [
 
 
 def many_rows(work: Path, runs: int) -> list[Row]:
-    """`generate --check` over 16 packages and a hub with a warm cache, and `generate` of the hub alone
-    once its servers' packages exist: absolute targets (a CI job checks many servers at once)."""
+    """`generate --check` over the packages of the real catalogs the tests use (each configured twice)
+    and a hub, with a warm cache, and `generate` of the hub alone once its servers' packages exist:
+    absolute targets (a CI job checks many servers at once)."""
     import dataclasses
 
     project = work / "many"
@@ -556,7 +557,7 @@ def main() -> int:
     parser.add_argument("--tools", type=int, default=1000, help="Catalog size of the large rows.")
     parser.add_argument("--generate-only", action="store_true", help="Only the generate rows of the large catalog.")
     parser.add_argument("--calls-only", action="store_true", help="Only the 10,000-call rows (async and sync).")
-    parser.add_argument("--many-only", action="store_true", help="Only the rows over 16 packages and a hub.")
+    parser.add_argument("--many-only", action="store_true", help="Only the rows over many packages and a hub.")
     parser.add_argument("--peer-only", action="store_true", help="Only the one-catalog rows against mcporter.")
     options = parser.parse_args()
     count, runs, calls = (10, 1, 200) if options.smoke else (options.tools, options.runs, 10_000)
