@@ -24,7 +24,6 @@ if TYPE_CHECKING:
         LoggingHandler,
         SamplingHandler,
     )
-
     from ..notes import NotesClient, NotesSyncClient
     from ..weather import WeatherClient, WeatherSyncClient
 
