@@ -20,6 +20,7 @@ from mcp import StdioServerParameters, types
 from codegen.config import ServerConfig
 from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
+from codegen.snapshot import Snapshot
 from codegen.snapshot.discovery import snapshot_server
 from tests.conftest import PYTHON, forget_generated, import_generated, mypy_against_goldens, write_config
 from tests.regen_goldens import hub_case_snapshots
@@ -360,6 +361,36 @@ async def test_connect_from_config_takes_the_handlers_the_config_declares(
         answered = await hub.call("progress__ask", {"question": "ready?"})
         assert (answered.is_error, answered.structured_content) == (False, {"result": "plain"})
         assert await hub.progress.ask(question="again?") == "plain"
+
+
+def test_hub_connect_needs_the_handlers_before_any_server_starts(tmp_path: Path) -> None:
+    """`Hub.connect` of a server snapshotted declaring sampling, given no `sampling_callback=`, started
+    every server, failed as that server's client started ("could not connect (...: pass
+    sampling_callback= to connect()); none of the servers stays open") and closed them again. It is
+    refused before any server starts now, naming `Hub.connect()`, as `connect_from_config` is."""
+    snapshot = Snapshot(
+        server="devmcp",
+        protocol_version="2026-07-28",
+        capabilities={"tools": {}},
+        tools=({"name": "summarize", "inputSchema": {"type": "object"}},),
+        client_capabilities=("sampling",),
+    )
+    folder = tmp_path / "declared"
+    generate_package(snapshot, folder)
+    generate_hub([(snapshot, {})], folder)
+    try:
+        hub_module = import_generated(folder, "hub")
+        started = tmp_path / "started"
+        server = StdioServerParameters(command=PYTHON, args=["-c", f"open({str(started)!r}, 'w')"])
+        with pytest.raises(hub_module.HubError) as missing:
+            hub_module.Hub.connect(devmcp=server)
+        assert str(missing.value) == (
+            "hub: server 'devmcp' was snapshotted declaring the client capability 'sampling', so this client "
+            "has tools the server lists only to clients that declare it: pass sampling_callback= to Hub.connect()"
+        )
+        assert not started.exists()
+    finally:
+        forget_generated(folder)
 
 
 def test_every_missing_handler_is_named_at_once() -> None:

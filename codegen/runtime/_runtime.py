@@ -2292,6 +2292,8 @@ _CAPABILITY_HANDLERS: Final = {
     "elicitation": "elicitation_callback",
     "roots": "list_roots_callback",
 }
+HANDLER_KEYWORDS: Final = (*_CAPABILITY_HANDLERS.values(), "logging_callback")
+"""The keywords a client's (and a hub's) `connect` takes handlers by: `mcp.Client`'s."""
 
 
 def client_handlers(

@@ -63,6 +63,7 @@ from ._hub_search import SearchIndex
 from ._loop_thread import SessionLoop
 from ._runtime import (
     _REQUEST_TIMEOUT,
+    HANDLER_KEYWORDS,
     MissingHandlerError,
     RequestTimeoutError,
     ServerError,
@@ -418,13 +419,18 @@ class GeneratedHub:
         filters: Filters,
         client_options: Mapping[str, Any],
         live_tools: LiveTools | None = None,
+        handlers_checked: bool = False,
     ) -> AbstractAsyncContextManager[Self]:
-        """Connect the targets given concurrently, then keep the hub's live catalog in step until exit."""
+        """Connect the targets given concurrently, then keep the hub's live catalog in step until exit.
+        Each server's client capabilities need their handlers among `client_options`, checked before
+        any server starts, unless the caller has (`handlers_checked`: `connect_from_config`)."""
         _live_tools_mode(
             live_tools, cls.configured_live_tools
         )  # a bad value fails here, before any server starts
         cls._refuse_misnamed_servers(client_options)
         _known_servers(filters, cls)
+        if not handlers_checked:
+            cls._refuse_missing_handlers(targets, client_options)
 
         @asynccontextmanager
         async def connected() -> AsyncIterator[Self]:
@@ -442,6 +448,26 @@ class GeneratedHub:
                 raise lone from lone.__cause__
 
         return connected()
+
+    @classmethod
+    def _refuse_missing_handlers(
+        cls, targets: Mapping[str, object], client_options: Mapping[str, Any]
+    ) -> None:
+        """`HubError` before any server starts when a server's client was snapshotted declaring a
+        capability whose handler `Hub.connect` was not given: each client's own `connect` refused it
+        only as it started, after the others had, and said to pass it to `connect()`."""
+        given = {name: client_options.get(name) for name in HANDLER_KEYWORDS}
+        try:
+            for attribute in sorted(targets):
+                client_class: Any = cls.client_classes[attribute]()
+                client_handlers(
+                    client_class.server_name,
+                    client_class.client_capabilities,
+                    "Hub.connect()",
+                    **given,
+                )
+        except MissingHandlerError as error:
+            raise HubError(f"hub: {error}") from None
 
     @classmethod
     def _refuse_misnamed_servers(cls, client_options: Mapping[str, Any]) -> None:
@@ -553,7 +579,7 @@ class GeneratedHub:
             for attribute, server in cls.servers.items()
             if server in wanted
         }
-        return cls._open(targets, timeout, filters, {}, live_tools)
+        return cls._open(targets, timeout, filters, {}, live_tools, handlers_checked=True)
 
     @property
     def live_tools(self) -> Mapping[str, HubTool]:
