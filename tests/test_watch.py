@@ -94,7 +94,8 @@ class Watcher:
         self.stderr: list[str] = []
         assert self.process.stderr is not None
         stderr = self.process.stderr
-        threading.Thread(target=lambda: [self.lines.put(line) for line in stderr], daemon=True).start()
+        self._reader = threading.Thread(target=lambda: [self.lines.put(line) for line in stderr], daemon=True)
+        self._reader.start()
 
     def wait_for(self, text: str) -> str:
         """The next stderr line containing `text`; earlier lines are kept in `stderr`."""
@@ -118,7 +119,7 @@ class Watcher:
         finally:
             self.process.kill()
         stdout = self.process.stdout.read()
-        time.sleep(0.1)  # let the reader thread hand over the last lines
+        self._reader.join(TIMEOUT)  # it ends at the end of stderr, once it has handed over the last lines
         while not self.lines.empty():
             self.stderr.append(self.lines.get())
         return code, stdout, "".join(self.stderr)
@@ -217,10 +218,12 @@ def test_a_server_without_list_changed_is_polled_and_compared_with_the_committed
     assert tool_names(snapshot) == ["add_tools", "alpha"]
     added = time.monotonic()
     polled.add_tools("beta")
+    watcher.wait_for("changing: catalog changed")
+    found = time.monotonic() - added
     code, stdout, stderr = watcher.finish()
 
     assert code == 0, stderr
-    assert time.monotonic() - added < 5, "the poll every 0.5s should have found beta within a few seconds"
+    assert found < 5, "the poll every 0.5s should have found beta within a few seconds"
     assert stdout.count("tool-added") == 2
     assert stdout.index("tool alpha") < stdout.index("tool beta")
     assert (
