@@ -367,14 +367,25 @@ class ToolError(StubgenClientError):
 
 
 class ToolResultError(StubgenClientError):
-    """The server's result does not match the output schema the client was generated from."""
+    """The server's result does not match the tool's output schema: the snapshot's, which the client
+    was generated from (the server changed that schema, or breaks it: `drift` tells which), or the
+    one the server lists now (the server breaks its own listing, which no sync mends)."""
 
-    def __init__(self, tool: str, reason: str) -> None:
+    def __init__(self, tool: str, reason: str, *, live: bool = False) -> None:
         self.tool = tool
-        super().__init__(
-            f"tool {tool!r} returned a result that does not match its snapshot's output schema: {reason}; "
-            "if the server changed, run `mcp-stubgen sync`"
-        )
+        if live:
+            message = (
+                f"tool {tool!r} returned a result that the output schema the server lists {reason}; "
+                "the fault is in the server's own listing, which `mcp-stubgen sync` cannot mend: tell "
+                "the server's maintainers"
+            )
+        else:
+            message = (
+                f"tool {tool!r} returned a result that does not match its snapshot's output schema: "
+                f"{reason}; the server changed that schema since the snapshot, or its result breaks "
+                "it (`mcp-stubgen drift` tells which; `mcp-stubgen sync` takes a change in)"
+            )
+        super().__init__(message)
 
 
 class NoStructuredContentError(ToolResultError):
@@ -1942,12 +1953,10 @@ def _result_error(server: str, tool: str, error: Exception) -> StubgenClientErro
     if message.startswith(_OFF_LIVE_SCHEMA):
         # the cause is jsonschema's error, whose one-line message leaves out the schema and instance
         reason = getattr(error.__cause__, "message", None) or message.splitlines()[0]
-        return ToolResultError(tool, f"the output schema the server lists rejects it ({reason})")
+        return ToolResultError(tool, f"rejects ({reason})", live=True)
     if message.startswith(_LIVE_SCHEMA_UNUSABLE):
         reason = _clip(message.partition(": ")[2], 200)
-        return ToolResultError(
-            tool, f"the output schema the server lists cannot be applied ({reason})"
-        )
+        return ToolResultError(tool, f"cannot be applied to ({reason})", live=True)
     return None
 
 
