@@ -201,7 +201,8 @@ async def test_a_refusal_names_the_parameter_and_the_schema_rule(contract_packag
         with pytest.raises(contract_package.ToolResultError) as result:
             await client.get_no_coercion(reply={"count": "1"})
         assert str(result.value) == (
-            "tool 'get_no_coercion' returned a result that does not match its snapshot's output schema: "
+            "server 'contract': tool 'get_no_coercion' returned a result that does not match its snapshot's "
+            "output schema: "
             "['count']: '1' is not of type 'integer' (schema rule /properties/count/type); "
             "the server changed that schema since the snapshot, or its result breaks it "
             "(`mcp-stubgen drift` tells which; `mcp-stubgen sync` takes a change in)"
@@ -219,7 +220,8 @@ async def test_a_result_the_live_output_schema_rejects_is_the_clients_result_err
         with pytest.raises(contract_package.ToolResultError) as result:
             await client.get_no_coercion(reply={"count": "1"})
         assert str(result.value) == (
-            "tool 'get_no_coercion' returned a result that the output schema the server lists rejects "
+            "server 'contract': tool 'get_no_coercion' returned a result that the output schema the server "
+            "lists rejects "
             "('1' is not of type 'integer'); the fault is in the server's own listing, which "
             "`mcp-stubgen sync` cannot mend: tell the server's maintainers"
         )

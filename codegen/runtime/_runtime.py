@@ -369,21 +369,23 @@ class ToolError(StubgenClientError):
 class ToolResultError(StubgenClientError):
     """The server's result does not match the tool's output schema: the snapshot's, which the client
     was generated from (the server changed that schema, or breaks it: `drift` tells which), or the
-    one the server lists now (the server breaks its own listing, which no sync mends)."""
+    one the server lists now (the server breaks its own listing, which no sync mends). It names the
+    server, since a hub raises it for a tool name several of its servers may have."""
 
-    def __init__(self, tool: str, reason: str, *, live: bool = False) -> None:
+    def __init__(self, server: str, tool: str, reason: str, *, live: bool = False) -> None:
+        self.server = server
         self.tool = tool
         if live:
             message = (
-                f"tool {tool!r} returned a result that the output schema the server lists {reason}; "
-                "the fault is in the server's own listing, which `mcp-stubgen sync` cannot mend: tell "
-                "the server's maintainers"
+                f"server {server!r}: tool {tool!r} returned a result that the output schema the server "
+                f"lists {reason}; the fault is in the server's own listing, which `mcp-stubgen sync` "
+                "cannot mend: tell the server's maintainers"
             )
         else:
             message = (
-                f"tool {tool!r} returned a result that does not match its snapshot's output schema: "
-                f"{reason}; the server changed that schema since the snapshot, or its result breaks "
-                "it (`mcp-stubgen drift` tells which; `mcp-stubgen sync` takes a change in)"
+                f"server {server!r}: tool {tool!r} returned a result that does not match its snapshot's "
+                f"output schema: {reason}; the server changed that schema since the snapshot, or its "
+                "result breaks it (`mcp-stubgen drift` tells which; `mcp-stubgen sync` takes a change in)"
             )
         super().__init__(message)
 
@@ -392,6 +394,7 @@ class NoStructuredContentError(ToolResultError):
     """The tool declares an output schema, but the server sent no `structuredContent` to read it from."""
 
     def __init__(self, server: str, tool: str) -> None:
+        self.server = server
         self.tool = tool
         StubgenClientError.__init__(
             self,
@@ -1788,7 +1791,7 @@ class GeneratedClient:
         if terms.schemas["output"] is not None and result.structured_content is not None:
             problem = self._output_problem(tool, terms, result.structured_content)
             if problem is not None:
-                raise ToolResultError(tool, problem)
+                raise ToolResultError(self.server_name, tool, problem)
         return ToolResult(tool, result)
 
     def _output_problem(self, tool: str, terms: ToolContract, content: Any) -> str | None:
@@ -1826,7 +1829,7 @@ class GeneratedClient:
             content = ToolResult(tool, result).json()
         problem = self._output_problem(tool, terms, content)
         if problem is not None:
-            raise ToolResultError(tool, problem)
+            raise ToolResultError(self.server_name, tool, problem)
         try:  # `model_validate` without its wrapper, which only checks arguments this call does not pass
             model: OutputT = output_model.__pydantic_validator__.validate_python(content)
             return model
@@ -1953,10 +1956,10 @@ def _result_error(server: str, tool: str, error: Exception) -> StubgenClientErro
     if message.startswith(_OFF_LIVE_SCHEMA):
         # the cause is jsonschema's error, whose one-line message leaves out the schema and instance
         reason = getattr(error.__cause__, "message", None) or message.splitlines()[0]
-        return ToolResultError(tool, f"rejects ({reason})", live=True)
+        return ToolResultError(server, tool, f"rejects ({reason})", live=True)
     if message.startswith(_LIVE_SCHEMA_UNUSABLE):
         reason = _clip(message.partition(": ")[2], 200)
-        return ToolResultError(tool, f"cannot be applied to ({reason})", live=True)
+        return ToolResultError(server, tool, f"cannot be applied to ({reason})", live=True)
     return None
 
 

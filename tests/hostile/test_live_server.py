@@ -144,7 +144,7 @@ async def test_a_result_the_live_output_schema_refuses_is_a_typed_error_from_the
             async with hub_package.Hub.connect(hostile=hostile(mode)) as hub:
                 with pytest.raises(error, match=message) as refused:
                     await hub.call("hostile__count", {})
-                assert refused.value.tool == "count"
+                assert (refused.value.server, refused.value.tool) == ("hostile", "count")
         async with client_package.HostileClient.connect(hostile("dangling-output")) as client:
             assert (await client.count()).n == 3  # checked against the snapshot's schema
             with pytest.raises(client_package.CatalogDriftError):
@@ -169,7 +169,8 @@ async def test_a_live_schema_past_the_work_budget_is_refused_not_applied(package
             with pytest.raises(client_package.ToolResultError) as refused:
                 await hub.call("hostile__count", {})
             assert str(refused.value) == (
-                "tool 'count' returned a result that the output schema the server lists cannot be applied to "
+                "server 'hostile': tool 'count' returned a result that the output schema the server lists "
+                "cannot be applied to "
                 f"({past}); the fault is in the server's own listing, which `mcp-stubgen sync` cannot mend: "
                 "tell the server's maintainers"
             )
