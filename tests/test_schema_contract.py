@@ -212,7 +212,8 @@ async def test_a_refusal_names_the_parameter_and_the_schema_rule(contract_packag
 async def test_a_result_the_live_output_schema_rejects_is_the_clients_result_error(contract_package: Any) -> None:
     """Once a live listing gave the SDK the tool's output schema, the SDK checks a result before the
     runtime does and raises a bare `RuntimeError`: the caller still gets the client's `ToolResultError`,
-    which blames the server's own listing, not the snapshot: a sync would take in the same schema."""
+    which blames the server's own listing, not the snapshot (a sync would take in the same schema), and
+    names where in the result and which rule, as the runtime's own check does."""
     async with contract_package.ContractClient.connect(
         StdioServerParameters(command=PYTHON, args=[str(SERVER)])
     ) as client:
@@ -221,8 +222,8 @@ async def test_a_result_the_live_output_schema_rejects_is_the_clients_result_err
             await client.get_no_coercion(reply={"count": "1"})
         assert str(result.value) == (
             "server 'contract': tool 'get_no_coercion' returned a result that the output schema the server "
-            "lists rejects "
-            "('1' is not of type 'integer'); the fault is in the server's own listing, which "
+            "lists rejects: ['count']: '1' is not of type 'integer' (schema rule /properties/count/type); "
+            "the fault is in the server's own listing, which "
             "`mcp-stubgen sync` cannot mend: tell the server's maintainers"
         )
 

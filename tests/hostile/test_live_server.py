@@ -133,7 +133,7 @@ async def test_a_result_the_live_output_schema_refuses_is_a_typed_error_from_the
     client_package, _looping, hub_package, *_others = packages
     with anyio.fail_after(30):
         for mode, error, message in (
-            ("off-schema", client_package.ToolResultError, r"the output schema the server lists rejects \("),
+            ("off-schema", client_package.ToolResultError, r"the output schema the server lists rejects: "),
             ("no-structured", client_package.NoStructuredContentError, r"has no structuredContent"),
             (
                 "dangling-output",

@@ -906,6 +906,18 @@ def _clip(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _rule_broken(error: Any) -> str:
+    """A jsonschema error's message and the schema rule it names."""
+    return f"{error.message} (schema rule /{'/'.join(str(part) for part in error.absolute_schema_path)})"
+
+
+def _value_problem(error: Any, whole: str) -> str:
+    """A jsonschema error on a value, one line: where in it (`['count']`, or the whole value), what,
+    and which rule; the runtime's own check and the SDK's check against a live schema say it alike."""
+    where = "".join(f"[{part!r}]" for part in error.absolute_path) or f"the {whole}"
+    return _clip(f"{where}: {_rule_broken(error)}")
+
+
 class ToolContract:
     """One tool's schemas from the snapshot and its parameters' Python names, read from the JSON text
     its models module holds; each schema is compiled on first use."""
@@ -979,16 +991,12 @@ class ToolContract:
         if isinstance(error, Exception) and not hasattr(error, "schema_path"):
             return _clip(f"its {direction} schema cannot be applied here: {error}")
         path = list(error.absolute_path)
-        rule = "/" + "/".join(str(part) for part in error.absolute_schema_path)
         if direction == "input" and path:
             where = self.where(str(path[0]))
             if len(path) > 1:
                 where += " at " + "".join(f"[{part!r}]" for part in path[1:])
-        else:
-            where = "".join(f"[{part!r}]" for part in path) or "the " + (
-                "arguments" if direction == "input" else "result"
-            )
-        return _clip(f"{where}: {error.message} (schema rule {rule})")
+            return _clip(f"{where}: {_rule_broken(error)}")
+        return _value_problem(error, "arguments" if direction == "input" else "result")
 
 
 class _NotJson(ValueError):
@@ -1954,9 +1962,14 @@ def _result_error(server: str, tool: str, error: Exception) -> StubgenClientErro
     if _NO_STRUCTURED_CONTENT in message:
         return NoStructuredContentError(server, tool)
     if message.startswith(_OFF_LIVE_SCHEMA):
-        # the cause is jsonschema's error, whose one-line message leaves out the schema and instance
-        reason = getattr(error.__cause__, "message", None) or message.splitlines()[0]
-        return ToolResultError(server, tool, f"rejects ({reason})", live=True)
+        # the cause is jsonschema's error, whose one-line message leaves out where and which rule
+        cause = error.__cause__
+        reason = (
+            _value_problem(cause, "result")
+            if hasattr(cause, "absolute_schema_path")
+            else message.splitlines()[0]
+        )
+        return ToolResultError(server, tool, f"rejects: {reason}", live=True)
     if message.startswith(_LIVE_SCHEMA_UNUSABLE):
         reason = _clip(message.partition(": ")[2], 200)
         return ToolResultError(server, tool, f"cannot be applied to ({reason})", live=True)
