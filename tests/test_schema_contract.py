@@ -201,15 +201,19 @@ async def test_a_refusal_names_the_parameter_and_the_schema_rule(contract_packag
         with pytest.raises(contract_package.ToolResultError) as result:
             await client.get_no_coercion(reply={"count": "1"})
         assert str(result.value) == (
-            "tool 'get_no_coercion' returned a result that does not match its snapshot's output schema: "
+            "server 'contract': tool 'get_no_coercion' returned a result that does not match its snapshot's "
+            "output schema: "
             "['count']: '1' is not of type 'integer' (schema rule /properties/count/type); "
-            "if the server changed, run `mcp-stubgen sync`"
+            "the server changed that schema since the snapshot, or its result breaks it "
+            "(`mcp-stubgen drift` tells which; `mcp-stubgen sync` takes a change in)"
         )
 
 
 async def test_a_result_the_live_output_schema_rejects_is_the_clients_result_error(contract_package: Any) -> None:
     """Once a live listing gave the SDK the tool's output schema, the SDK checks a result before the
-    runtime does and raises a bare `RuntimeError`: the caller still gets the client's `ToolResultError`."""
+    runtime does and raises a bare `RuntimeError`: the caller still gets the client's `ToolResultError`,
+    which blames the server's own listing, not the snapshot (a sync would take in the same schema), and
+    names where in the result and which rule, as the runtime's own check does."""
     async with contract_package.ContractClient.connect(
         StdioServerParameters(command=PYTHON, args=[str(SERVER)])
     ) as client:
@@ -217,9 +221,10 @@ async def test_a_result_the_live_output_schema_rejects_is_the_clients_result_err
         with pytest.raises(contract_package.ToolResultError) as result:
             await client.get_no_coercion(reply={"count": "1"})
         assert str(result.value) == (
-            "tool 'get_no_coercion' returned a result that does not match its snapshot's output schema: "
-            "the output schema the server lists rejects it ('1' is not of type 'integer'); "
-            "if the server changed, run `mcp-stubgen sync`"
+            "server 'contract': tool 'get_no_coercion' returned a result that the output schema the server "
+            "lists rejects: ['count']: '1' is not of type 'integer' (schema rule /properties/count/type); "
+            "the fault is in the server's own listing, which "
+            "`mcp-stubgen sync` cannot mend: tell the server's maintainers"
         )
 
 

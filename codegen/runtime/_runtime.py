@@ -367,20 +367,34 @@ class ToolError(StubgenClientError):
 
 
 class ToolResultError(StubgenClientError):
-    """The server's result does not match the output schema the client was generated from."""
+    """The server's result does not match the tool's output schema: the snapshot's, which the client
+    was generated from (the server changed that schema, or breaks it: `drift` tells which), or the
+    one the server lists now (the server breaks its own listing, which no sync mends). It names the
+    server, since a hub raises it for a tool name several of its servers may have."""
 
-    def __init__(self, tool: str, reason: str) -> None:
+    def __init__(self, server: str, tool: str, reason: str, *, live: bool = False) -> None:
+        self.server = server
         self.tool = tool
-        super().__init__(
-            f"tool {tool!r} returned a result that does not match its snapshot's output schema: {reason}; "
-            "if the server changed, run `mcp-stubgen sync`"
-        )
+        if live:
+            message = (
+                f"server {server!r}: tool {tool!r} returned a result that the output schema the server "
+                f"lists {reason}; the fault is in the server's own listing, which `mcp-stubgen sync` "
+                "cannot mend: tell the server's maintainers"
+            )
+        else:
+            message = (
+                f"server {server!r}: tool {tool!r} returned a result that does not match its snapshot's "
+                f"output schema: {reason}; the server changed that schema since the snapshot, or its "
+                "result breaks it (`mcp-stubgen drift` tells which; `mcp-stubgen sync` takes a change in)"
+            )
+        super().__init__(message)
 
 
 class NoStructuredContentError(ToolResultError):
     """The tool declares an output schema, but the server sent no `structuredContent` to read it from."""
 
     def __init__(self, server: str, tool: str) -> None:
+        self.server = server
         self.tool = tool
         StubgenClientError.__init__(
             self,
@@ -892,6 +906,18 @@ def _clip(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _rule_broken(error: Any) -> str:
+    """A jsonschema error's message and the schema rule it names."""
+    return f"{error.message} (schema rule /{'/'.join(str(part) for part in error.absolute_schema_path)})"
+
+
+def _value_problem(error: Any, whole: str) -> str:
+    """A jsonschema error on a value, one line: where in it (`['count']`, or the whole value), what,
+    and which rule; the runtime's own check and the SDK's check against a live schema say it alike."""
+    where = "".join(f"[{part!r}]" for part in error.absolute_path) or f"the {whole}"
+    return _clip(f"{where}: {_rule_broken(error)}")
+
+
 class ToolContract:
     """One tool's schemas from the snapshot and its parameters' Python names, read from the JSON text
     its models module holds; each schema is compiled on first use."""
@@ -965,16 +991,12 @@ class ToolContract:
         if isinstance(error, Exception) and not hasattr(error, "schema_path"):
             return _clip(f"its {direction} schema cannot be applied here: {error}")
         path = list(error.absolute_path)
-        rule = "/" + "/".join(str(part) for part in error.absolute_schema_path)
         if direction == "input" and path:
             where = self.where(str(path[0]))
             if len(path) > 1:
                 where += " at " + "".join(f"[{part!r}]" for part in path[1:])
-        else:
-            where = "".join(f"[{part!r}]" for part in path) or "the " + (
-                "arguments" if direction == "input" else "result"
-            )
-        return _clip(f"{where}: {error.message} (schema rule {rule})")
+            return _clip(f"{where}: {_rule_broken(error)}")
+        return _value_problem(error, "arguments" if direction == "input" else "result")
 
 
 class _NotJson(ValueError):
@@ -1777,7 +1799,7 @@ class GeneratedClient:
         if terms.schemas["output"] is not None and result.structured_content is not None:
             problem = self._output_problem(tool, terms, result.structured_content)
             if problem is not None:
-                raise ToolResultError(tool, problem)
+                raise ToolResultError(self.server_name, tool, problem)
         return ToolResult(tool, result)
 
     def _output_problem(self, tool: str, terms: ToolContract, content: Any) -> str | None:
@@ -1815,7 +1837,7 @@ class GeneratedClient:
             content = ToolResult(tool, result).json()
         problem = self._output_problem(tool, terms, content)
         if problem is not None:
-            raise ToolResultError(tool, problem)
+            raise ToolResultError(self.server_name, tool, problem)
         try:  # `model_validate` without its wrapper, which only checks arguments this call does not pass
             model: OutputT = output_model.__pydantic_validator__.validate_python(content)
             return model
@@ -1940,14 +1962,17 @@ def _result_error(server: str, tool: str, error: Exception) -> StubgenClientErro
     if _NO_STRUCTURED_CONTENT in message:
         return NoStructuredContentError(server, tool)
     if message.startswith(_OFF_LIVE_SCHEMA):
-        # the cause is jsonschema's error, whose one-line message leaves out the schema and instance
-        reason = getattr(error.__cause__, "message", None) or message.splitlines()[0]
-        return ToolResultError(tool, f"the output schema the server lists rejects it ({reason})")
+        # the cause is jsonschema's error, whose one-line message leaves out where and which rule
+        cause = error.__cause__
+        reason = (
+            _value_problem(cause, "result")
+            if hasattr(cause, "absolute_schema_path")
+            else message.splitlines()[0]
+        )
+        return ToolResultError(server, tool, f"rejects: {reason}", live=True)
     if message.startswith(_LIVE_SCHEMA_UNUSABLE):
         reason = _clip(message.partition(": ")[2], 200)
-        return ToolResultError(
-            tool, f"the output schema the server lists cannot be applied ({reason})"
-        )
+        return ToolResultError(server, tool, f"cannot be applied to ({reason})", live=True)
     return None
 
 

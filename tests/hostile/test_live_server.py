@@ -133,23 +133,23 @@ async def test_a_result_the_live_output_schema_refuses_is_a_typed_error_from_the
     client_package, _looping, hub_package, *_others = packages
     with anyio.fail_after(30):
         for mode, error, message in (
-            ("off-schema", client_package.ToolResultError, r"the output schema the server lists rejects it"),
+            ("off-schema", client_package.ToolResultError, r"the output schema the server lists rejects: "),
             ("no-structured", client_package.NoStructuredContentError, r"has no structuredContent"),
             (
                 "dangling-output",
                 client_package.ToolResultError,
-                r"the output schema the server lists cannot be applied",
+                r"the output schema the server lists cannot be applied to \(",
             ),
         ):
             async with hub_package.Hub.connect(hostile=hostile(mode)) as hub:
                 with pytest.raises(error, match=message) as refused:
                     await hub.call("hostile__count", {})
-                assert refused.value.tool == "count"
+                assert (refused.value.server, refused.value.tool) == ("hostile", "count")
         async with client_package.HostileClient.connect(hostile("dangling-output")) as client:
             assert (await client.count()).n == 3  # checked against the snapshot's schema
             with pytest.raises(client_package.CatalogDriftError):
                 await client.verify()
-            with pytest.raises(client_package.ToolResultError, match=r"cannot be applied \(PointerToNowhere"):
+            with pytest.raises(client_package.ToolResultError, match=r"cannot be applied to \(PointerToNowhere"):
                 await client.count()
 
 
@@ -169,8 +169,10 @@ async def test_a_live_schema_past_the_work_budget_is_refused_not_applied(package
             with pytest.raises(client_package.ToolResultError) as refused:
                 await hub.call("hostile__count", {})
             assert str(refused.value) == (
-                "tool 'count' returned a result that does not match its snapshot's output schema: the output "
-                f"schema the server lists cannot be applied ({past}); if the server changed, run `mcp-stubgen sync`"
+                "server 'hostile': tool 'count' returned a result that the output schema the server lists "
+                "cannot be applied to "
+                f"({past}); the fault is in the server's own listing, which `mcp-stubgen sync` cannot mend: "
+                "tell the server's maintainers"
             )
             with pytest.raises(hub_package.ArgumentsError) as refused_arguments:
                 await hub.call("hostile__fanned", {"text": "hi"})
@@ -182,7 +184,7 @@ async def test_a_live_schema_past_the_work_budget_is_refused_not_applied(package
             assert (await client.count()).n == 3  # checked against the snapshot's schema
             with pytest.raises(client_package.CatalogDriftError):
                 await client.verify()
-            with pytest.raises(client_package.ToolResultError, match=re.escape(f"cannot be applied ({past})")):
+            with pytest.raises(client_package.ToolResultError, match=re.escape(f"cannot be applied to ({past})")):
                 await client.count()
 
 
