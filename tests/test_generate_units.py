@@ -255,7 +255,9 @@ def test_not_given_is_a_falsy_singleton() -> None:
 
 def test_errors_name_the_tool_and_what_to_do() -> None:
     error = _runtime.ToolError("send", [TextContent(type="text", text="bad input")])
-    assert str(error) == "tool 'send' failed: bad input"
+    assert str(error) == "tool 'send' failed: bad input"  # as a user's own code may still make one
+    named = _runtime.ToolError("send", [TextContent(type="text", text="bad input")], server="mail")
+    assert (str(named), named.server) == ("server 'mail': tool 'send' failed: bad input", "mail")
     drift = _runtime.CatalogDriftError("weather", missing=["a"], drifted=["b"])
     assert (
         "missing tools: 'a'" in str(drift) and "changed tools: 'b'" in str(drift) and "mcp-stubgen sync" in str(drift)

@@ -1447,7 +1447,7 @@ async def test_terminal_control_in_a_servers_text_never_reaches_an_error_message
         async with odd.OddClient.connect(hostile("odd")) as client:
             with pytest.raises(odd.ToolError) as failed:
                 await client.echo(text="ansi-is-error")
-            assert str(failed.value) == f"tool 'echo' failed: {ANSI_LINES_SHOWN}"
+            assert str(failed.value) == f"server 'odd': tool 'echo' failed: {ANSI_LINES_SHOWN}"
             assert failed.value.content[0].text == ANSI
             with pytest.raises(odd.ServerError) as refused:
                 await client.echo(text="ansi-rpc-error")
@@ -1459,7 +1459,7 @@ async def test_terminal_control_in_a_servers_text_never_reaches_an_error_message
             assert str(refused.value) == f"server 'odd': tool 'echo' failed: {ANSI_SHOWN} (code -32603)"
     with odd.OddClient.connect_sync(hostile("odd")) as sync_client, pytest.raises(odd.ToolError) as failed:
         sync_client.echo(text="ansi-is-error")
-    assert str(failed.value) == f"tool 'echo' failed: {ANSI_LINES_SHOWN}"
+    assert str(failed.value) == f"server 'odd': tool 'echo' failed: {ANSI_LINES_SHOWN}"
 
 
 async def test_a_failed_tools_multi_line_text_reads_as_the_server_wrote_it(odd_packages: Any) -> None:
@@ -1473,7 +1473,7 @@ async def test_a_failed_tools_multi_line_text_reads_as_the_server_wrote_it(odd_p
         async with odd.OddClient.connect(hostile("odd")) as client:
             with pytest.raises(odd.ToolError) as failed:
                 await client.echo(text="multi-line-is-error")
-            assert str(failed.value) == f"tool 'echo' failed: {MULTI_LINE_SHOWN}"
+            assert str(failed.value) == f"server 'odd': tool 'echo' failed: {MULTI_LINE_SHOWN}"
             assert failed.value.content[0].text.startswith("Query failed:\r\n")
         async with hub_package.Hub.connect(odd=hostile("odd")) as hub:
             functions = importlib.import_module("odd.code_mode.odd")
@@ -1605,7 +1605,7 @@ async def test_base64_in_a_tool_result_or_a_prompt_that_is_not_standard_fails_it
             assert (await client.echo(text="media:audio-empty")).audio[0].data == ""
             assert (await client.echo(text="media:embedded-good")).resources[0].resource.blob == BLOBS_GOOD
             assert (await client.echo(text="media:embedded-text")).resources[0].resource.text == "not base64 at all!"
-            with pytest.raises(odd.ToolError, match=r"^tool 'echo' failed: here is image-good$"):
+            with pytest.raises(odd.ToolError, match=r"^server 'odd': tool 'echo' failed: here is image-good$"):
                 await client.echo(text="media-error:image-good")
             assert (await client.prompt_greet(who="embedded-good")).messages[1].content.resource.blob == BLOBS_GOOD
         with over_http("odd") as url:

@@ -352,18 +352,21 @@ class ServerError(StubgenClientError):
 
 
 class ToolError(StubgenClientError):
-    """The server ran the tool and reported a failure (`isError: true`); its message shows the
-    text blocks one under another, on the lines the server wrote them on (`quoted_lines`)."""
+    """The server ran the tool and reported a failure (`isError: true`); its message names the server
+    (a generated client's always does: an application with several servers, or a hub, logs it) and
+    shows the text blocks one under another, on the lines the server wrote them on (`quoted_lines`)."""
 
-    def __init__(self, tool: str, content: Sequence[ContentBlock]) -> None:
+    def __init__(
+        self, tool: str, content: Sequence[ContentBlock], *, server: str | None = None
+    ) -> None:
         from mcp.types import TextContent
 
+        self.server = server
         self.tool = tool
         self.content = list(content)
         text = "\n".join(block.text for block in self.content if isinstance(block, TextContent))
-        super().__init__(
-            f"tool {tool!r} failed: {text}" if text else f"tool {tool!r} failed", keep_lines=True
-        )
+        failed = f"server {server!r}: tool {tool!r} failed" if server else f"tool {tool!r} failed"
+        super().__init__(f"{failed}: {text}" if text else failed, keep_lines=True)
 
 
 class ToolResultError(StubgenClientError):
@@ -1690,7 +1693,7 @@ class GeneratedClient:
             texts = [block.text for block in result.content if isinstance(block, TextContent)]
             if len(texts) == 1 and texts[0].lower().startswith("unknown tool"):
                 raise UnknownToolError(self.server_name, tool, texts[0])
-            raise ToolError(tool, result.content)
+            raise ToolError(tool, result.content, server=self.server_name)
         return result
 
     async def _send_unchecked(
