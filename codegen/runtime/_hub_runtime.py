@@ -63,7 +63,6 @@ from ._hub_search import SearchIndex
 from ._loop_thread import SessionLoop
 from ._runtime import (
     _REQUEST_TIMEOUT,
-    HANDLER_KEYWORDS,
     MissingHandlerError,
     RequestTimeoutError,
     ServerError,
@@ -81,6 +80,7 @@ from ._runtime import (
     client_handlers,
     error_message,
     list_tools,
+    refuse_missing_handlers,
     tool_fingerprint,
 )
 from ._schema_check import CheckPastBudget, SchemaCheck, offline_validator
@@ -456,15 +456,14 @@ class GeneratedHub:
         """`HubError` before any server starts when a server's client was snapshotted declaring a
         capability whose handler `Hub.connect` was not given: each client's own `connect` refused it
         only as it started, after the others had, and said to pass it to `connect()`."""
-        given = {name: client_options.get(name) for name in HANDLER_KEYWORDS}
         try:
             for attribute in sorted(targets):
                 client_class: Any = cls.client_classes[attribute]()
-                client_handlers(
+                refuse_missing_handlers(
                     client_class.server_name,
                     client_class.client_capabilities,
                     "Hub.connect()",
-                    **given,
+                    client_options,
                 )
         except MissingHandlerError as error:
             raise HubError(f"hub: {error}") from None

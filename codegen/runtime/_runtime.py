@@ -2320,22 +2320,28 @@ _CAPABILITY_HANDLERS: Final = {
     "elicitation": "elicitation_callback",
     "roots": "list_roots_callback",
 }
-HANDLER_KEYWORDS: Final = (*_CAPABILITY_HANDLERS.values(), "logging_callback")
-"""The keywords a client's (and a hub's) `connect` takes handlers by: `mcp.Client`'s."""
+
+
+def refuse_missing_handlers(
+    server: str, capabilities: Sequence[str], where: str, given: Mapping[str, Any]
+) -> None:
+    """`MissingHandlerError` naming `where` when a capability the snapshot was taken declaring has no
+    handler among the keywords `given` (`sampling_callback=` and the rest)."""
+    missing = [
+        (capability, _CAPABILITY_HANDLERS[capability])
+        for capability in capabilities
+        if given.get(_CAPABILITY_HANDLERS[capability]) is None
+    ]
+    if missing:
+        raise MissingHandlerError(server, missing, where)
 
 
 def client_handlers(
     server: str, capabilities: Sequence[str], where: str, **handlers: Callable[..., Any] | None
 ) -> dict[str, Any]:
-    """The handlers given (`sampling_callback=` and the rest), as `mcp.Client` takes them:
-    `MissingHandlerError` naming `where` when a capability the snapshot was taken declaring has none."""
-    missing = [
-        (capability, _CAPABILITY_HANDLERS[capability])
-        for capability in capabilities
-        if handlers.get(_CAPABILITY_HANDLERS[capability]) is None
-    ]
-    if missing:
-        raise MissingHandlerError(server, missing, where)
+    """The handlers given (`sampling_callback=` and the rest), as `mcp.Client` takes them, once each
+    capability the snapshot was taken declaring has one (`refuse_missing_handlers`)."""
+    refuse_missing_handlers(server, capabilities, where, handlers)
     answering = {
         name: _async_handler(handler) for name, handler in handlers.items() if handler is not None
     }
