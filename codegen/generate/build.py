@@ -9,6 +9,7 @@ declare and can never drift from them.
 from __future__ import annotations
 
 import difflib
+import json
 from collections.abc import Mapping, Sequence
 
 from codegen import console
@@ -19,7 +20,7 @@ from codegen.generate.guard import shown
 from codegen.generate.method_specs import own_import, prompt_spec, resource_spec, template_spec, used_names
 from codegen.generate.package_plan import PackagePlan, header, plan_package
 from codegen.generate.spec import AliasSpec, Import, ModelModule, PackageSpec, TemplateSpec, ToolSpec
-from codegen.generate.templating import all_sorted, import_sorted
+from codegen.generate.templating import all_sorted, import_sorted, tool_uses_any
 from codegen.generate.tool_workers import tool_parts
 from codegen.identifiers import CLIENT_MEMBERS, assign_names, class_name, escape, package_name
 from codegen.snapshot import Snapshot
@@ -34,6 +35,7 @@ def build_package(
     strict: bool = False,
     renames: Mapping[str, str] | None = None,
     sync_client: bool = True,
+    plan: PackagePlan | None = None,
 ) -> PackageSpec:
     """Turn a snapshot into the intermediate model; `method_names` maps a tool's wire name to a chosen method name.
 
@@ -41,9 +43,10 @@ def build_package(
     models can be generated for gets an untyped method and one warning line on stderr; `strict`
     makes it an error instead. `renames` (old tool name -> new) keeps each renamed tool's old
     method name as a deprecated alias (`renamed_aliases`). `sync_client=False` leaves out the sync twin.
+    `plan` is the snapshot's `plan_package`, when the caller made it.
     """
     cache = cache or Cache.disabled()
-    plan = plan_package(snapshot, method_names)
+    plan = plan or plan_package(snapshot, method_names)
     where = f"server {snapshot.server!r}: "
     rules = snapshot.naming_rules
     modules: list[ModelModule] = []
@@ -54,13 +57,7 @@ def build_package(
     for tool, (source, classes, imported, spec, contract) in zip(
         plan.tools, tool_parts(snapshot.server, plan.tools, cache, strict), strict=True
     ):
-        if spec.untyped_reason is not None:
-            message = f"{where}tool {shown(spec.wire)}: {spec.untyped_reason}"
-            if strict:
-                raise StubgenError(message)
-            console.warn(
-                f"{message}; its method takes `arguments: dict[str, Any]` (`generate --strict` makes this an error)"
-            )
+        warn_untyped(snapshot.server, spec.wire, spec.untyped_reason, strict)
         for name in classes:
             if name in owners:
                 raise StubgenError(
@@ -75,6 +72,7 @@ def build_package(
             )
         module_owners[spec.module] = tool.tool["name"]
         tool_specs.append(spec)
+        imports = tool_imports(spec, classes, imported)
         modules.append(
             ModelModule(
                 module=spec.module,
@@ -83,17 +81,11 @@ def build_package(
                 classes=tuple(import_sorted(classes)),
                 source=source,
                 contract=contract,
+                client_imports=tuple(Import(module, tuple(sorted(names))) for module, names in sorted(imports.items())),
             )
         )
-        used = used_names(spec)
-        own = own_import(spec, used, classes)
-        if own.names:
-            model_imports.setdefault(own.module, set()).update(own.names)
-        for name in used - set(classes):
-            if name in imported:
-                model_imports.setdefault(imported[name], set()).add(name)
-        if spec.extra:
-            model_imports.setdefault("collections.abc", set()).add("Mapping")
+        for module, names in imports.items():
+            model_imports.setdefault(module, set()).update(names)
 
     models = {*owners, *(name for names in model_imports.values() for name in names)}
     client_class, sync_class = (
@@ -128,6 +120,59 @@ def build_package(
         aliases=aliases,
         sync_client=sync_client,
     )
+
+
+def warn_untyped(server: str, wire: str, reason: str | None, strict: bool) -> None:
+    """For a tool no models could be generated for (`reason` says why), the warning line, or under
+    `strict` the error."""
+    if reason is None:
+        return
+    message = f"server {server!r}: tool {shown(wire)}: {reason}"
+    if strict:
+        raise StubgenError(message)
+    console.warn(f"{message}; its method takes `arguments: dict[str, Any]` (`generate --strict` makes this an error)")
+
+
+def tool_imports(spec: ToolSpec, classes: Sequence[str], imported: Mapping[str, str]) -> dict[str, set[str]]:
+    """What client.py imports for one tool's method, by module: its own models, the names its models
+    module imports from elsewhere that the method's annotations use, and `Mapping` for more arguments."""
+    imports: dict[str, set[str]] = {}
+    used = used_names(spec)
+    own = own_import(spec, used, classes)
+    if own.names:
+        imports[own.module] = set(own.names)
+    for name in used - set(classes):
+        if name in imported:
+            imports.setdefault(imported[name], set()).add(name)
+    if spec.extra:
+        imports.setdefault("collections.abc", set()).add("Mapping")
+    return imports
+
+
+def package_facing(spec: ToolSpec, module: ModelModule) -> str:
+    """What the package reads of one tool outside the tool's own methods, models module and
+    fingerprint, besides its `package_flags`, as one text: its names and task support (the bases, the
+    task imports, `tool_task_support`), and its models' names and what client.py imports for it. Two
+    packages whose tools differ only where this text is the same and the union of their flags is the
+    same differ only in those tools' methods, models modules and fingerprints, so a package can be
+    redone by replacing them (`last_render`): whatever else the templates come to read of each tool
+    belongs here."""
+    return json.dumps(
+        [
+            [spec.wire, spec.method, spec.module, spec.start_method, spec.task_support],
+            list(module.classes),
+            [[entry.module, list(entry.names)] for entry in module.client_imports],
+        ],
+        ensure_ascii=False,
+    )
+
+
+def package_flags(spec: ToolSpec) -> int:
+    """What the package reads of all its tools at once, one bit each: whether any tool takes optional
+    arguments (`NOT_GIVEN`), returns the untyped result (`ToolResult`) or names `Any` in its signature
+    (`templating.runtime_names`, `typing_names`)."""
+    optional = bool(spec.extra) or any(not parameter.required for parameter in spec.parameters)
+    return optional | (spec.output_kind == "result") << 1 | tool_uses_any(spec) << 2
 
 
 def warn_unmatched_method_names(

@@ -10,15 +10,19 @@ import stat
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codegen import console
 from codegen.generate.cache import Cache
 from codegen.generate.proof import RenderKey, remember_rendered, rendered_before
-from codegen.generate.publish import MARKER, Published, diff_trees, publish, read_tree
+from codegen.generate.publish import MARKER, Published, Tree, diff_trees, publish, read_tree
 from codegen.generate.runtime_folder import RUNTIME_PACKAGE
 from codegen.identifiers import CODE_MODE_PACKAGE, HUB_PACKAGE, package_name
 from codegen.options import shown_path
 from codegen.snapshot import Snapshot, parse_snapshot
+
+if TYPE_CHECKING:
+    from codegen.generate.last_render import LastRender
 
 __all__ = [
     "PackageInputs",
@@ -94,15 +98,35 @@ def render_snapshot(
     `renames` (old tool name -> new) keeps each renamed tool's old method as a deprecated alias.
     `sync_client=False` leaves out the sync twin (`<Server>SyncClient` and `connect_sync`).
     """
-    from codegen.generate.build import build_package, warn_unmatched_method_names  # not for a package proven current
-    from codegen.generate.parallel import fewer_collections
-    from codegen.generate.render import render_package
+    return _render(snapshot, method_names or {}, cache or Cache.disabled(), strict, renames or {}, sync_client)[0]
 
-    cache = cache or Cache.disabled()
-    warn_unmatched_method_names(snapshot, method_names or {}, renames or {})
+
+def _render(
+    snapshot: Snapshot,
+    method_names: Mapping[str, str],
+    cache: Cache,
+    strict: bool,
+    renames: Mapping[str, str],
+    sync_client: bool,
+    source: bytes | None = None,
+) -> tuple[dict[str, bytes], LastRender | None]:
+    """`render_snapshot`, and the record a later render can redo changed tools from (`last_render`)
+    when `source`, the snapshot file's bytes, is given and the render can be described."""
+    from codegen.generate.build import build_package, warn_unmatched_method_names  # not for a package proven current
+    from codegen.generate.package_plan import plan_package
+    from codegen.generate.parallel import fewer_collections
+    from codegen.generate.render import render_package_in_chunks
+
+    warn_unmatched_method_names(snapshot, method_names, renames)
     with fewer_collections():
-        package = build_package(snapshot, method_names, cache, strict, renames, sync_client)
-        return render_package(package, cache)
+        plan = plan_package(snapshot, method_names)
+        package = build_package(snapshot, method_names, cache, strict, renames, sync_client, plan)
+        files, chunks = render_package_in_chunks(package, cache)
+    if source is None:
+        return files, None
+    from codegen.generate.last_render import describe_render
+
+    return files, describe_render(source, snapshot, plan, package, chunks, method_names, renames)
 
 
 @dataclass(frozen=True)
@@ -134,6 +158,13 @@ class Rendered:
     server: str | None = None
     """The server its snapshot names (None for the hub and code mode): parsed to render it, or kept in
     the record that proved it current (`proof.Proven`)."""
+    last_render: LastRender | None = None
+    """The record a later render can redo changed tools from (`last_render`), kept once it is published
+    or compared."""
+    folder: Tree | None = None
+    """The package folder's files as read to render it, when they were (a redone render reads them)."""
+    unchanged: Mapping[str, bytes] | None = None
+    """The `content_hashes` of the files taken from `folder` unchanged."""
 
 
 def load_renderer() -> None:
@@ -171,22 +202,34 @@ def render_current(
     inputs: PackageInputs, out_dir: Path, cache: Cache, snapshot: Snapshot | None = None, prove: bool = True
 ) -> Rendered:
     """The package proven current from its inputs and the generator (`proof.rendered_before`), else
-    rendered; `snapshot` is the parsed `inputs.source` when the caller has it. `strict` always
-    renders: a package proven current may hold untyped tools, which `strict` must refuse; so does
-    `prove=False`, for a package published together with its snapshot file (`sync`). Raises
+    redone from its last render for the tools whose text changed (`last_render`), else rendered;
+    `snapshot` is the parsed `inputs.source` when the caller has it. `strict` always renders whole: a
+    package proven current or redone may hold untyped tools, which `strict` must refuse; `prove=False`
+    never proves, for a package published together with its snapshot file (`sync`). Raises
     `StubgenError`."""
     if prove and not inputs.strict:
         proven = rendered_before(inputs.key, out_dir, cache)
         if proven is not None:
             return Rendered(proven.folder, None, inputs.key, proven.server)
+    if not inputs.strict and not inputs.renames and cache.holds_entries():
+        from codegen.generate.last_render import redo_changed_tools
+
+        redone = redo_changed_tools(inputs.source, inputs.method_names, inputs.sync_client, out_dir, cache)
+        if redone is not None:
+            record = redone.record
+            return Rendered(
+                redone.target, redone.files, inputs.key, record.server, record, redone.folder, redone.unchanged
+            )
     from codegen.generate.parallel import fewer_collections
 
     with fewer_collections():  # before a fork, so that neither process's collections touch what they share
         if cache.holds_entries() and (out_dir / RUNTIME_PACKAGE).is_dir():
             _load_models_beside()
         snapshot = snapshot or parse_snapshot(inputs.source, inputs.origin)
-        files = render_snapshot(snapshot, inputs.method_names, cache, inputs.strict, inputs.renames, inputs.sync_client)
-    return Rendered(package_dir(snapshot, out_dir), files, inputs.key, snapshot.server)
+        files, described = _render(
+            snapshot, inputs.method_names, cache, inputs.strict, inputs.renames, inputs.sync_client, inputs.source
+        )
+    return Rendered(package_dir(snapshot, out_dir), files, inputs.key, snapshot.server, described)
 
 
 def publish_rendered(rendered: Rendered, cache: Cache, snapshot_file: tuple[Path, bytes] | None = None) -> Published:
@@ -194,8 +237,8 @@ def publish_rendered(rendered: Rendered, cache: Cache, snapshot_file: tuple[Path
     then record it as current; a package proven current is left as it is."""
     if rendered.files is None:
         return Published(rendered.target, False, (), ())
-    result = publish(rendered.files, rendered.target, snapshot_file)
-    remember_rendered(rendered.key, rendered.target, rendered.files, cache, rendered.server)
+    result = publish(rendered.files, rendered.target, snapshot_file, rendered.folder)
+    _remember(rendered, cache)
     return result
 
 
@@ -204,8 +247,22 @@ def stale_diff(rendered: Rendered, cache: Cache, label: str) -> str:
     when current; what was rendered is recorded, so the next check proves it without rendering."""
     if rendered.files is None:
         return ""
-    remember_rendered(rendered.key, rendered.target, rendered.files, cache, rendered.server)
-    return diff_trees(rendered.files, read_tree(rendered.target), label)
+    _remember(rendered, cache)
+    folder = rendered.folder if rendered.folder is not None else read_tree(rendered.target)
+    return diff_trees(rendered.files, folder, label)
+
+
+def _remember(rendered: Rendered, cache: Cache) -> None:
+    """Record what was rendered as current (`proof`), and its last render (`last_render`)."""
+    assert rendered.files is not None
+    digest = remember_rendered(
+        rendered.key, rendered.target, rendered.files, cache, rendered.server, rendered.unchanged
+    )
+    if rendered.last_render is not None:
+        from codegen.generate.last_render import remember_last_render
+
+        key = rendered.key
+        remember_last_render(rendered.last_render, digest, key.method_names or {}, key.sync_client, cache)
 
 
 def package_label(target: Path) -> str:

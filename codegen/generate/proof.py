@@ -26,7 +26,7 @@ from codegen.generate.publish import read_tree
 if TYPE_CHECKING:
     from codegen.config import HubSettings
 
-__all__ = ["Proven", "RenderKey", "hub_source", "remember_rendered", "rendered_before", "tree_digest"]
+__all__ = ["Proven", "RenderKey", "content_hashes", "hub_source", "remember_rendered", "rendered_before", "tree_digest"]
 
 
 class RenderKey(NamedTuple):
@@ -57,11 +57,22 @@ def _record_key(key: RenderKey) -> str:
     return cache_key("rendered-from", hashlib.sha256(key.source).hexdigest(), overrides)
 
 
-def tree_digest(files: Mapping[str, bytes | None]) -> str:
-    """One hash of a whole package: every entry's relative path and bytes (None: not a regular file)."""
+def content_hashes(files: Mapping[str, bytes | None]) -> dict[str, bytes]:
+    """Each entry's hash as `tree_digest` hashes it, by relative path."""
+    return {name: _content_hash(data) for name, data in files.items()}
+
+
+def _content_hash(data: bytes | None) -> bytes:
+    return b"not a regular file" if data is None else hashlib.sha256(data).digest()
+
+
+def tree_digest(files: Mapping[str, bytes | None], known: Mapping[str, bytes] | None = None) -> str:
+    """One hash of a whole package: every entry's relative path and bytes (None: not a regular file).
+    `known` holds the `content_hashes` of entries the caller hashed before and knows unchanged."""
+    known = known or {}
     digest = hashlib.sha256()
     for name, data in sorted(files.items()):
-        content = b"not a regular file" if data is None else hashlib.sha256(data).digest()
+        content = known.get(name) or _content_hash(data)
         digest.update(name.encode("utf-8", "surrogateescape") + b"\0" + content)
     return digest.hexdigest()
 
@@ -79,12 +90,19 @@ def hub_source(snapshots: Sequence[tuple[bytes, Mapping[str, str]]], settings: H
 
 
 def remember_rendered(
-    key: RenderKey, folder: Path, files: Mapping[str, bytes], cache: Cache, server: str | None = None
-) -> None:
+    key: RenderKey,
+    folder: Path,
+    files: Mapping[str, bytes],
+    cache: Cache,
+    server: str | None = None,
+    known: Mapping[str, bytes] | None = None,
+) -> str:
     """Record that this generator rendered `key` (snapshot bytes or a `hub_source`, method names,
     renames, sync twin or none) into exactly `files`, for the folder `folder`, from a snapshot of
-    `server` (None: the hub, code mode)."""
-    cache.put(_record_key(key), json.dumps([folder.name, tree_digest(files), server]))
+    `server` (None: the hub, code mode); the files' `tree_digest` (`known` as it takes it)."""
+    digest = tree_digest(files, known)
+    cache.put(_record_key(key), json.dumps([folder.name, digest, server]))
+    return digest
 
 
 def rendered_before(key: RenderKey, out_dir: Path, cache: Cache) -> Proven | None:

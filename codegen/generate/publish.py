@@ -13,6 +13,7 @@ import functools
 import glob
 import json
 import os
+import posixpath
 import re
 import shutil
 import stat
@@ -117,15 +118,18 @@ def _lines(data: bytes | None) -> list[str]:
     return data.decode("utf-8", errors="replace").splitlines(keepends=True)
 
 
-def publish(files: Mapping[str, bytes], target: Path, snapshot: tuple[Path, bytes] | None = None) -> Published:
+def publish(
+    files: Mapping[str, bytes], target: Path, snapshot: tuple[Path, bytes] | None = None, current: Tree | None = None
+) -> Published:
     """Make `target` hold exactly `files`, atomically: a failure leaves the previous folder untouched.
 
     With `snapshot` (a path and its bytes) that file is written in the same step, so the package and
     the snapshot it was rendered from are either both the previous ones or both the new ones, also
     after a failure, a Ctrl-C or a kill (the next `publish` of the folder finishes or undoes it).
+    `current` is the folder's tree when the caller read it this run (`read_tree`), else it is read.
     """
     recover(target)
-    current = read_tree(target)
+    current = read_tree(target) if current is None else current
     snapshot_changed = snapshot is not None and _read_bytes(snapshot[0]) != snapshot[1]
     if current == dict(files):
         if snapshot is not None and snapshot_changed:  # the package is the same for both: no pairing to keep
@@ -136,12 +140,7 @@ def publish(files: Mapping[str, bytes], target: Path, snapshot: tuple[Path, byte
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.staging-{os.getpid()}-", dir=target.parent))
     try:
         os.chmod(staging, folder_mode(target))
-        fresh: list[tuple[Path, bytes]] = []
-        for name, data in sorted(files.items()):
-            path = staging / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            if not (current.get(name) == data and _linked(target / name, path)):
-                fresh.append((path, data))
+        fresh = _staged(files, current, os.fspath(target), os.fspath(staging))
         with ThreadPoolExecutor(_WRITERS) as writers, naming(target):
             list(writers.map(_write_durably, fresh))  # re-raises the first failure
         if snapshot is not None and snapshot_changed:
@@ -374,17 +373,29 @@ def _write_durably(file: tuple[Path, bytes]) -> None:
         os.fsync(handle.fileno())
 
 
-def _linked(source: Path, destination: Path) -> bool:
-    """Stage an unchanged file as a hard link to the one being replaced: it is already on disk, so one
-    changed tool does not rewrite (and fsync) a thousand files. False for a symlink (its copy is written
-    as a plain file) or where links are not possible."""
-    if source.is_symlink():
-        return False
-    try:
-        os.link(source, destination, follow_symlinks=False)
-    except OSError:
-        return False
-    return True
+def _staged(files: Mapping[str, bytes], current: Tree, target: str, staging: str) -> list[tuple[Path, bytes]]:
+    """Fill the staging folder with the package's unchanged files, each a hard link to the one being
+    replaced (it is already on disk, so one changed tool does not rewrite and fsync a thousand files),
+    and make its folders; the files still to write, with their paths. A file `current` did not read
+    as a regular file holding these bytes is written (a symlink's copy is a plain file), as is one
+    where links are not possible. Plain strings, and one `mkdir` per folder: this runs for every file
+    of a package on every publish."""
+    fresh: list[tuple[Path, bytes]] = []
+    folders = {""}
+    for name, data in sorted(files.items()):
+        folder = posixpath.dirname(name)
+        if folder not in folders:
+            os.makedirs(os.path.join(staging, folder), exist_ok=True)
+            folders.add(folder)
+        destination = os.path.join(staging, name)
+        if current.get(name) == data:
+            try:
+                os.link(os.path.join(target, name), destination, follow_symlinks=False)
+                continue
+            except OSError:
+                pass
+        fresh.append((Path(destination), data))
+    return fresh
 
 
 def _check_ours(target: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Literal, NamedTuple
 
 from codegen.generate.cache import Cache
 from codegen.generate.escaping import literal, quoted
@@ -21,10 +22,10 @@ from codegen.generate.piecewise_black import (
     formatted,
     head_pieces,
 )
-from codegen.generate.spec import ModelModule, PackageSpec, PromptSpec, ResourceSpec, TemplateSpec
+from codegen.generate.spec import ModelModule, PackageSpec, PromptSpec, ResourceSpec, TemplateSpec, ToolSpec
 from codegen.generate.templating import jinja_environment, method_macros
 
-__all__ = ["CONTRACT_DOC", "CONTRACT_NAME", "model_module_file", "render_package"]
+__all__ = ["CONTRACT_DOC", "CONTRACT_NAME", "Chunk", "model_module_file", "render_package", "render_package_in_chunks"]
 
 
 CONTRACT_NAME = "_CONTRACT"
@@ -83,14 +84,32 @@ def _with_stand_in_fingerprints(package: PackageSpec) -> PackageSpec | None:
 _STAND_IN = re.compile(r"~\d{15}")
 
 
-def _real_fingerprints(package: PackageSpec, head: list[str]) -> list[str] | None:
-    """The formatted head with the real fingerprints in place of the stand-ins; None when the head
-    holds any stand-in other than once (catalog text that looks like one)."""
-    values = [package.snapshot_fingerprint, *(tool.fingerprint for tool in package.tools)]
+class Chunk(NamedTuple):
+    """A stretch of client.py's text after its header: fixed `text`, the `snapshot`'s or a tool's
+    `fingerprint`, or a tool's `methods` or `sync methods` (`wire` names the tool). A package redone
+    for a few changed tools replaces only theirs (`last_render`)."""
+
+    kind: Literal["text", "snapshot", "fingerprint", "methods", "sync methods"]
+    wire: str
+    text: str
+
+
+def _head_chunks(package: PackageSpec, head: list[str]) -> list[Chunk] | None:
+    """The formatted head, written with stand-ins for the fingerprints, as chunks holding the real
+    ones; None when the head holds any stand-in other than once (catalog text that looks like one)."""
+    values = [Chunk("snapshot", "", package.snapshot_fingerprint)]
+    values += [Chunk("fingerprint", tool.wire, tool.fingerprint) for tool in package.tools]
     found = [match for piece in head for match in _STAND_IN.findall(piece)]
     if sorted(found) != [_stand_in(index) for index in range(len(values))]:
         return None
-    return [_STAND_IN.sub(lambda match: values[int(match[0][1:])], piece) for piece in head]
+    chunks: list[Chunk] = []
+    for piece in head:
+        position = 0
+        for match in _STAND_IN.finditer(piece):
+            chunks += [Chunk("text", "", piece[position : match.start()]), values[int(match[0][1:])]]
+            position = match.end()
+        chunks.append(Chunk("text", "", piece[position:]))
+    return chunks
 
 
 _FINGERPRINTS = "    tool_fingerprints: ClassVar[Mapping[str, str]] = {\n"
@@ -134,20 +153,26 @@ def render_package(package: PackageSpec, cache: Cache) -> dict[str, bytes]:
     """Every file of the package, by path relative to the package folder (the runtime it imports is the
     output folder's, `runtime_folder`), its tools' formatted methods taken from `cache`, which the
     build that made them holds them in."""
+    return render_package_in_chunks(package, cache)[0]
+
+
+def render_package_in_chunks(package: PackageSpec, cache: Cache) -> tuple[dict[str, bytes], list[Chunk] | None]:
+    """`render_package`, and client.py's text after its header as `Chunk`s (None when its head could
+    not be written with stand-in fingerprints, which then go through black as they are)."""
     templates = jinja_environment()
     helpers = method_macros()
 
     tools = sorted(package.tools, key=lambda tool: tool.method)
     ready = {tool.method: cached_members(tool, cache) for tool in tools}
 
-    def members(sync: bool) -> list[str | tuple[PieceKind, str]]:
-        """The class's methods: each tool's as the workers formatted them, then the other members' pieces."""
-        slots: list[str | tuple[PieceKind, str]] = []
-        for tool in tools:
-            known = ready[tool.method]
-            assert known is not None, "build_package holds every tool's formatted methods in the cache it is given"
-            slots += known[1 if sync else 0]
-        slots += [
+    def methods(tool: ToolSpec, sync: bool) -> list[str]:
+        """A tool's methods as the workers formatted them."""
+        known = ready[tool.method]
+        assert known is not None, "build_package holds every tool's formatted methods in the cache it is given"
+        return known[1 if sync else 0]
+
+    def other_members(sync: bool) -> list[tuple[PieceKind, str]]:
+        return [
             ("member", str(member))
             for member in [
                 *(helpers.resource_method(entry, sync) for entry in sorted(package.resources, key=_by_method)),
@@ -156,7 +181,6 @@ def render_package(package: PackageSpec, cache: Cache) -> dict[str, bytes]:
                 *(helpers.alias_method(alias, sync) for alias in package.aliases),
             ]
         ]
-        return slots
 
     stand_in = _with_stand_in_fingerprints(package)
     head = head_pieces(templates.get_template("client.py.jinja").render(package=stand_in or package))
@@ -164,35 +188,34 @@ def render_package(package: PackageSpec, cache: Cache) -> dict[str, bytes]:
     cut = _without_fingerprint_entries(whole) if stand_in is not None else None
     if cut is not None:
         head[-1] = ("module", cut[0])
-    async_members = members(False)
-    sync_twin: list[str | tuple[PieceKind, str]] = (
-        [("module", str(helpers.sync_class(package))), *members(True)] if package.sync_client else []
+    async_others = other_members(False)
+    sync_pieces: list[tuple[PieceKind, str]] = (
+        [("module", str(helpers.sync_class(package))), *other_members(True)] if package.sync_client else []
     )
-    slots = [*head, *async_members, *sync_twin]
-    texts = iter(formatted([slot for slot in slots if not isinstance(slot, str)], cache))
-    pieces = [slot if isinstance(slot, str) else next(texts) for slot in slots]
+    texts = formatted([*head, *async_others, *sync_pieces], cache)
+    head_text = texts[: len(head)]
+    async_other_text = texts[len(head) : len(head) + len(async_others)]
+    sync_text = texts[len(head) + len(async_others) :]
     if cut is not None:
-        last = _with_fingerprint_entries(pieces[len(head) - 1], *cut[1:])
-        pieces[len(head) - 1] = last if last is not None else formatted([("module", whole)], cache)[0]
-    if stand_in is not None:
-        real = _real_fingerprints(package, pieces[: len(head)])
-        if real is None:  # catalog text holds the stand-in itself: format the head as it is
-            head = head_pieces(templates.get_template("client.py.jinja").render(package=package))
-            real = formatted(head, cache)
-        pieces[: len(head)] = real
-    head_text = pieces[: len(head)]
-    async_methods = pieces[len(head) : len(head) + len(async_members)]
-    sync_twin_text = pieces[len(head) + len(async_members) :]
-    if len(head) > 1:  # the blank lines before the model imports and after the `if TYPE_CHECKING:` block
-        head_text[0] += "\n"
-        head_text[-1] = "\n" + head_text[-1]
-    client = "".join(
-        [
-            *head_text,
-            *("\n" + method for method in async_methods),
-            *("\n\n" + text if index == 0 else "\n" + text for index, text in enumerate(sync_twin_text)),
+        last = _with_fingerprint_entries(head_text[-1], *cut[1:])
+        head_text[-1] = last if last is not None else formatted([("module", whole)], cache)[0]
+    chunks = _head_chunks(package, _with_blank_lines(head_text)) if stand_in is not None else None
+    if chunks is None:
+        if stand_in is not None:  # catalog text holds the stand-in itself: format the head as it is
+            head_text = formatted(head_pieces(templates.get_template("client.py.jinja").render(package=package)), cache)
+        chunks = [Chunk("text", "", "".join(_with_blank_lines(head_text)))]
+        laid_out = False
+    else:
+        laid_out = True
+    chunks += [Chunk("methods", tool.wire, "".join("\n" + text for text in methods(tool, False))) for tool in tools]
+    chunks.append(Chunk("text", "", "".join("\n" + text for text in async_other_text)))
+    if sync_text:
+        chunks.append(Chunk("text", "", "\n\n" + sync_text[0]))
+        chunks += [
+            Chunk("sync methods", tool.wire, "".join("\n" + text for text in methods(tool, True))) for tool in tools
         ]
-    )
+        chunks.append(Chunk("text", "", "".join("\n" + text for text in sync_text[1:])))
+    client = "".join(chunk.text for chunk in chunks)
 
     def package_file(template: str) -> bytes:
         return with_header(package.header, templates.get_template(template).render(package=package))
@@ -206,4 +229,12 @@ def render_package(package: PackageSpec, cache: Cache) -> dict[str, bytes]:
     }
     for module in package.model_modules:
         output[f"_models/{module.module}.py"] = model_module_file(module)
-    return dict(sorted(output.items()))
+    return dict(sorted(output.items())), chunks if laid_out else None
+
+
+def _with_blank_lines(head: list[str]) -> list[str]:
+    """The head's pieces with the blank lines black keeps before the model imports and after the
+    `if TYPE_CHECKING:` block."""
+    if len(head) < 2:
+        return head
+    return [head[0] + "\n", *head[1:-1], "\n" + head[-1]]

@@ -164,14 +164,26 @@ def runtime_names(package: PackageSpec) -> list[str]:
 def typing_names(package: PackageSpec) -> list[str]:
     """The `typing` names the client's code uses: `Any` only where a signature has it (the sync
     twin's `connect_sync` always does), so a user's linter finds no unused import."""
-    entries: list[ToolSpec | TemplateSpec | PromptSpec] = [*package.tools, *package.templates, *package.prompts]
-    annotations = [
-        *(parameter.annotation for entry in entries for parameter in entry.parameters),
-        *(tool.return_annotation for tool in package.tools),
-        *(tool.extra_annotation or "" for tool in package.tools),
-    ]
-    uses_any = package.sync_client or any(re.search(r"\bAny\b", text) for text in annotations)
+    entries: list[TemplateSpec | PromptSpec] = [*package.templates, *package.prompts]
+    uses_any = (
+        package.sync_client
+        or any(tool_uses_any(tool) for tool in package.tools)
+        or any(_ANY.search(parameter.annotation) for entry in entries for parameter in entry.parameters)
+    )
     return ["TYPE_CHECKING", *(["Any"] if uses_any else []), "ClassVar"]
+
+
+_ANY = re.compile(r"\bAny\b")
+
+
+def tool_uses_any(tool: ToolSpec) -> bool:
+    """Whether a tool's method signature names `typing.Any`."""
+    annotations = [
+        *(parameter.annotation for parameter in tool.parameters),
+        tool.return_annotation,
+        tool.extra_annotation or "",
+    ]
+    return any(_ANY.search(text) for text in annotations)
 
 
 def type_checking_imports(package: PackageSpec) -> list[str]:

@@ -714,6 +714,61 @@ def _nested_deeper_than(document: Any, limit: int) -> bool:
     return True
 
 
+_TOOLS_OPEN = b'\n  "tools": [\n'
+_TOOLS_CLOSE = b"\n  ]\n}\n"
+_TOOL_BREAK = b"\n    },\n    {\n"
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def tool_spans(source: bytes) -> tuple[bytes, list[bytes]] | None:
+    """A snapshot file's bytes cut where `write_snapshot` puts its tools (last of its keys): everything
+    before the first tool, then each tool's text as the file holds it (indented inside the list);
+    None for a file not laid out so, or without tools. The cut proves nothing about the text: a
+    tool's span is read by `read_tool_span`, and what precedes the tools is trusted only where it is
+    the same bytes as a file read whole before (`last_render`)."""
+    start = source.find(_TOOLS_OPEN)
+    if start < 0 or not source.endswith(_TOOLS_CLOSE):
+        return None
+    frame_end = start + len(_TOOLS_OPEN)
+    body = source[frame_end : len(source) - len(_TOOLS_CLOSE)]
+    if not body.startswith(b"    {\n") or not body.endswith(b"\n    }"):
+        return None
+    pieces = body.split(_TOOL_BREAK)
+    last = len(pieces) - 1
+    spans = [
+        (b"" if index == 0 else b"    {\n") + piece + (b"" if index == last else b"\n    }")
+        for index, piece in enumerate(pieces)
+    ]
+    return source[:frame_end], spans
+
+
+def read_tool_span(span: bytes) -> tuple[JSON, str, str] | None:
+    """A tool cut from a file by `tool_spans`, its `compact_json` and its fingerprint, when the span is
+    exactly what `write_snapshot` writes for a tool a snapshot file may hold (`_plainly_valid`, no lone
+    surrogate, nothing `canonical_tool` would move); None for anything else, which reading the whole
+    file then judges."""
+    if _SURROGATE_ESCAPE.search(span):
+        return None
+    try:
+        tool = _load_json(span)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    if type(tool) is not dict or not _plainly_valid(
+        {"server": "", "protocolVersion": "", "capabilities": {}, "tools": [tool]}
+    ):
+        return None
+    if canonical_tool(tool) is not tool:
+        return None
+    try:
+        compact = compact_json(tool)
+        text = _indented_text(tool, compact)
+    except ValueError:  # a number JSON cannot hold
+        return None
+    if ("    " + text.replace("\n", "\n    ")).encode("utf-8") != span:
+        return None
+    return tool, compact, hashlib.sha256(_as_bytes(text)).hexdigest()[:16]
+
+
 def read_snapshot_bytes(path: Path) -> bytes:
     """A snapshot file's bytes, unparsed; a missing or unreadable file is a `StubgenError`."""
     try:

@@ -1,0 +1,265 @@
+"""A package redone from its last render for the tools whose text changed (`last_render`) is the
+package a whole render makes, byte for byte; anything a redo cannot vouch for renders whole."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.catalog import make_tools
+from codegen import console
+from codegen.generate import Cache, pipeline, render_snapshot
+from codegen.generate.pipeline import PackageInputs, Rendered, publish_rendered, render_current
+from codegen.generate.publish import read_tree
+from codegen.identifiers import NAMING_RULES
+from codegen.snapshot import Snapshot, load_snapshot
+from tests.conftest import PYTHON
+from tests.regen_goldens import GOLDEN
+
+REPO = Path(__file__).resolve().parent.parent
+MORE = REPO / "tests" / "fixtures" / "catalogs" / "more"
+CATALOGS = {
+    **{
+        name: GOLDEN / name / "snapshot.json"
+        for name in ("catalog", "everything", "shapes", "later_unicode", "weather")
+    },
+    **{name: MORE / f"{name}.json" for name in ("browser", "chrome_devtools", "github")},
+}
+"""The goldens' catalogs and three real servers' (read with the newest naming rules, which a snapshot
+taken today records: a file of older rules is always rendered whole)."""
+
+JSON = dict[str, Any]
+
+
+def _described(tool: JSON) -> None:
+    tool["description"] = (tool.get("description") or "") + " Changed."
+
+
+def _retitled(tool: JSON) -> None:
+    tool["title"] = "A title of its own"
+
+
+def _optional_argument(tool: JSON) -> None:
+    tool["inputSchema"].setdefault("properties", {})["added_flag"] = {"type": "boolean", "description": "New."}
+
+
+def _required_argument(tool: JSON) -> None:
+    tool["inputSchema"].setdefault("properties", {})["added_count"] = {"type": "integer"}
+    tool["inputSchema"]["required"] = [*tool["inputSchema"].get("required", []), "added_count"]
+
+
+def _output_schema(tool: JSON) -> None:
+    tool["outputSchema"] = {"type": "object", "properties": {"done": {"type": "boolean"}}, "required": ["done"]}
+
+
+def _untyped(tool: JSON) -> None:
+    tool["inputSchema"].setdefault("properties", {})["broken"] = {"type": "string", "minLength": "x"}
+
+
+def _task(tool: JSON) -> None:
+    tool["execution"] = {"taskSupport": "optional"}
+
+
+CHANGES: dict[str, Callable[[JSON], None]] = {
+    "described": _described,
+    "retitled": _retitled,
+    "optional argument": _optional_argument,
+    "required argument": _required_argument,
+    "output schema": _output_schema,
+    "untyped": _untyped,
+    "task": _task,
+}
+REDONE = {"described", "retitled", "optional argument", "required argument"}
+"""Changes these catalogs' packages read nothing of outside the changed tool (each has other tools
+with optional arguments): redone, never rendered whole. Each other change renders whole here."""
+
+
+def newest_rules(snapshot: Snapshot) -> Snapshot:
+    return dataclasses.replace(snapshot, naming_rules=NAMING_RULES)
+
+
+def with_tools(snapshot: Snapshot, tools: list[JSON]) -> Snapshot:
+    return dataclasses.replace(snapshot, tools=tuple(tools))
+
+
+def changed(snapshot: Snapshot, change: Callable[[JSON], None], *indexes: int) -> Snapshot:
+    tools = [copy.deepcopy(tool) for tool in snapshot.tools]
+    for index in indexes or (len(tools) // 2,):
+        change(tools[index])
+    return with_tools(snapshot, tools)
+
+
+def inputs(snapshot: Snapshot | bytes) -> PackageInputs:
+    source = snapshot if isinstance(snapshot, bytes) else snapshot.canonical_bytes()
+    return PackageInputs(source, "snapshot.json", {}, {})
+
+
+def generated(snapshot: Snapshot | bytes, out: Path, cache: Cache) -> Rendered:
+    rendered = render_current(inputs(snapshot), out, cache)
+    publish_rendered(rendered, cache)
+    return rendered
+
+
+@pytest.fixture(scope="module")
+def rendered_once(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Snapshot, Path]]:
+    """Each catalog generated once into a folder with its cache, for the tests to copy."""
+    done = {}
+    for name, path in CATALOGS.items():
+        base = tmp_path_factory.mktemp(f"base-{name}")
+        snapshot = newest_rules(load_snapshot(path))
+        generated(snapshot, base / "out", Cache(base / "cache"))
+        done[name] = (snapshot, base)
+    return done
+
+
+@pytest.mark.parametrize("change", CHANGES)
+@pytest.mark.parametrize("catalog", CATALOGS)
+def test_a_package_redone_for_changed_tools_is_what_a_whole_render_makes(
+    catalog: str, change: str, rendered_once: dict[str, tuple[Snapshot, Path]], tmp_path: Path
+) -> None:
+    snapshot, base = rendered_once[catalog]
+    shutil.copytree(base, tmp_path, dirs_exist_ok=True)
+    cache = Cache(tmp_path / "cache")
+    after = changed(snapshot, CHANGES[change])
+
+    rendered = render_current(inputs(after), tmp_path / "out", cache)
+
+    assert rendered.files == render_snapshot(after, cache=cache)
+    assert (rendered.folder is not None) == (change in REDONE), "redone from the last render, or rendered whole"
+    publish_rendered(rendered, cache)
+    again = render_current(inputs(after), tmp_path / "out", cache)
+    assert again.files is None, "what was redone is proven current next time"
+
+
+def test_several_changed_tools_are_redone_together_and_a_redone_render_is_recorded_too(
+    rendered_once: dict[str, tuple[Snapshot, Path]], tmp_path: Path
+) -> None:
+    snapshot, base = rendered_once["everything"]
+    shutil.copytree(base, tmp_path, dirs_exist_ok=True)
+    cache = Cache(tmp_path / "cache")
+    first = changed(snapshot, _described, 0, 3, 16)
+    second = changed(first, _retitled, 3, 7)
+
+    for after in (first, second, snapshot):
+        rendered = generated(after, tmp_path / "out", cache)
+        assert rendered.folder is not None
+        assert read_tree(tmp_path / "out" / "everything") == render_snapshot(after, cache=cache)
+
+
+def test_a_redo_neither_parses_the_snapshot_nor_builds_the_package(
+    rendered_once: dict[str, tuple[Snapshot, Path]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The point of the record: a 1,000-tool catalog with one tool changed took 0.8 s rendered whole."""
+    snapshot, base = rendered_once["github"]
+    shutil.copytree(base, tmp_path, dirs_exist_ok=True)
+    after = changed(snapshot, _described)
+    expected = render_snapshot(after, cache=Cache(tmp_path / "cache"))
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a redo does this for no tool but the changed one")
+
+    monkeypatch.setattr(pipeline, "parse_snapshot", refused)
+    monkeypatch.setattr(pipeline, "_render", refused)
+    rendered = render_current(inputs(after), tmp_path / "out", Cache(tmp_path / "cache"))
+    assert rendered.files == expected
+
+
+@pytest.mark.parametrize("edit", ["a hand edit", "a new file", "the record damaged"])
+def test_a_folder_not_as_recorded_is_rendered_whole(
+    edit: str, rendered_once: dict[str, tuple[Snapshot, Path]], tmp_path: Path
+) -> None:
+    snapshot, base = rendered_once["catalog"]
+    shutil.copytree(base, tmp_path, dirs_exist_ok=True)
+    package = tmp_path / "out" / "catalog"
+    if edit == "a hand edit":
+        model = sorted((package / "_models").glob("[!_]*.py"))[0]
+        model.write_text(model.read_text() + "# mine\n")
+    elif edit == "a new file":
+        (package / "notes.txt").write_text("mine\n")
+    else:
+        for entry in (tmp_path / "cache").rglob("*"):
+            if entry.is_file() and entry.read_text(errors="replace").startswith('["catalog",'):
+                entry.write_text("[")
+    after = changed(snapshot, _described)
+
+    rendered = render_current(inputs(after), tmp_path / "out", Cache(tmp_path / "cache"))
+
+    assert rendered.folder is None
+    assert rendered.files == render_snapshot(after, cache=Cache(tmp_path / "cache"))
+
+
+def test_a_snapshot_file_not_as_written_is_rendered_whole(
+    rendered_once: dict[str, tuple[Snapshot, Path]], tmp_path: Path
+) -> None:
+    """A tool whose keys a hand edit left out of order, with its `required` names not sorted, is the
+    catalog the reader sorts: the record cannot vouch for such a file, which is read whole."""
+    snapshot, base = rendered_once["weather"]
+    shutil.copytree(base, tmp_path, dirs_exist_ok=True)
+    after = changed(snapshot, _required_argument)
+    document = json.loads(after.canonical_bytes())
+    index = len(after.tools) // 2
+    tool = document["tools"][index]
+    tool["inputSchema"]["required"] = sorted(tool["inputSchema"]["required"], reverse=True)
+    document["tools"][index] = dict(reversed(tool.items()))
+    unsorted = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
+    assert unsorted != after.canonical_bytes()
+
+    rendered = render_current(inputs(unsorted), tmp_path / "out", Cache(tmp_path / "cache"))
+
+    assert rendered.folder is None
+    assert rendered.files == render_snapshot(after, cache=Cache(tmp_path / "cache"))
+
+
+def test_a_changed_tool_no_package_can_be_made_from_is_refused_as_by_a_whole_render(tmp_path: Path) -> None:
+    """The same one line and exit code, a redo or not, and nothing written."""
+    tools = make_tools(12)
+    snapshot = Snapshot(server="bench", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tuple(tools))
+    broken = copy.deepcopy(tools)
+    broken[5]["inputSchema"]["properties"]["code"] = {"$ref": "#/properties/code/examples/0", "examples": [{}]}
+    (tmp_path / "before.json").write_bytes(snapshot.canonical_bytes())
+    (tmp_path / "after.json").write_bytes(with_tools(snapshot, broken).canonical_bytes())
+
+    def cli(source: str, out: str, cache: str) -> subprocess.CompletedProcess[str]:
+        command = [PYTHON, "-m", "codegen.cli", "generate", source, "--out", out]
+        env = {"MCP_STUBGEN_CACHE_DIR": str(tmp_path / cache), "PATH": "/usr/bin:/bin"}
+        return subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, env=env, check=False)
+
+    assert cli("before.json", "out", "cache").returncode == 0
+    first = read_tree(tmp_path / "out" / "bench")
+    redone = cli("after.json", "out", "cache")
+    whole = cli("after.json", "cold", "fresh")
+    assert redone.returncode == whole.returncode == 2
+    assert redone.stderr == whole.stderr
+    assert read_tree(tmp_path / "out" / "bench") == first
+
+
+def test_untyped_tools_are_warned_of_in_a_redo_as_in_a_whole_render(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tools = make_tools(12)
+    _untyped(tools[2])
+    snapshot = Snapshot(server="bench", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tuple(tools))
+    after = changed(snapshot, _described, 7)
+    cache = Cache(tmp_path / "cache")
+    generated(snapshot, tmp_path / "out", cache)
+
+    def warned(render: Callable[[], object]) -> list[str]:
+        console.begin()  # a fresh command: nothing warned of yet
+        capsys.readouterr()
+        render()
+        return [line for line in capsys.readouterr().err.splitlines() if line.startswith("warning:")]
+
+    rendered: list[Rendered] = []
+    redone = warned(lambda: rendered.append(render_current(inputs(after), tmp_path / "out", cache)))
+    whole = warned(lambda: render_snapshot(after, cache=cache))
+    assert rendered[0].folder is not None
+    assert redone == whole
+    assert len(whole) == 1 and f"tool {tools[2]['name']!r}" in whole[0]
