@@ -191,10 +191,11 @@ async def test_a_refusal_names_the_parameter_and_the_schema_rule(contract_packag
     ) as client:
         with pytest.raises(contract_package.ToolArgumentsError) as refused:
             await client.send_no_coercion(count="1")
-        assert str(refused.value) == (
-            "tool 'send_no_coercion': argument count: '1' is not of type 'integer' "
+        assert str(refused.value) == (  # led by the server, as a ToolError is: a hub's servers share names
+            "server 'contract': tool 'send_no_coercion': argument count: '1' is not of type 'integer' "
             "(schema rule /properties/count/type); nothing was sent"
         )
+        assert refused.value.server == "contract"
     async with contract_package.ContractClient.connect(
         StdioServerParameters(command=PYTHON, args=[str(SERVER), "--without-output-schemas"])
     ) as client:
@@ -365,7 +366,7 @@ async def test_a_value_json_cannot_carry_is_refused_and_the_session_goes_on(cont
         for family, arguments, reason in NOT_JSON:
             with pytest.raises(contract_package.ToolArgumentsError) as refused:
                 await getattr(client, f"send_{family}")(**arguments)
-            assert str(refused.value).startswith(f"tool 'send_{family}': {reason}"), refused.value
+            assert str(refused.value).startswith(f"server 'contract': tool 'send_{family}': {reason}"), refused.value
             assert str(refused.value).endswith("; nothing was sent")
         with pytest.raises(contract_package.ToolArgumentsError, match=r"extra argument 'z': nan is no JSON number"):
             await client.send_nested_keys(opts={}, extra={"z": float("nan")})
@@ -402,7 +403,7 @@ async def test_a_root_unions_model_json_cannot_carry_names_the_tool() -> None:
         with pytest.raises(shapes.ToolArgumentsError) as refused:
             await shapes.ShapesClient(Session()).find(arguments=models.FindInputVariant1(name="half \ud83d"))
         assert str(refused.value) == (
-            "tool 'find': the arguments: the text 'half \\ud83d' holds a lone surrogate ('\\ud83d'), which no "
+            "server 'shapes': tool 'find': the arguments: the text 'half \\ud83d' holds a lone surrogate ('\\ud83d'), which no "
             "UTF-8 JSON text can carry; nothing was sent"
         )
     finally:

@@ -893,6 +893,12 @@ _diagnostics: ContextVar[_Diagnostics | None] = ContextVar("_diagnostics", defau
 """The diagnostics of the connection opened in this task, for `_list_all` to mark."""
 
 
+class CatalogRefused(StubgenError):
+    """A complete catalog that cannot be snapshotted (an entry listed twice, a secret echoed): what the
+    server wrote as it started explains none of it, so its line quotes none of it (metabase-ai-assistant
+    4.2.0's five start-up log lines followed its duplicate tool)."""
+
+
 async def list_catalog(
     client: Client | _StdioPeer, server: ServerConfig, warn: Warn = _ignore, ttls: list[int] | None = None
 ) -> Snapshot:
@@ -922,22 +928,25 @@ async def list_catalog(
         listed[listing.method] = entries or []
     if peer.protocol_version in MODERN_PROTOCOL_VERSIONS:
         listed[_TOOLS.method] = _valid_header_tools(server, listed[_TOOLS.method], warn)
-    snapshot = Snapshot.of_sorted_entries(
-        server=server.name,
-        protocol_version=peer.protocol_version,
-        capabilities=capabilities,
-        server_info=peer.server_info,
-        instructions=peer.instructions,
-        tools=tuple(listed[_TOOLS.method]),
-        resources=tuple(listed[_RESOURCES.method]),
-        resource_templates=tuple(listed[_TEMPLATES.method]),
-        prompts=tuple(listed[_PROMPTS.method]),
-        missing_methods=tuple(missing),
-        skipped_lists=tuple(skipped),
-        client_capabilities=server.client_capabilities,
-        parse_text_json=server.parse_text_json,
-    )
-    _secrets_of(server).refuse_in_catalog(server.name, snapshot.to_json())
+    try:
+        snapshot = Snapshot.of_sorted_entries(
+            server=server.name,
+            protocol_version=peer.protocol_version,
+            capabilities=capabilities,
+            server_info=peer.server_info,
+            instructions=peer.instructions,
+            tools=tuple(listed[_TOOLS.method]),
+            resources=tuple(listed[_RESOURCES.method]),
+            resource_templates=tuple(listed[_TEMPLATES.method]),
+            prompts=tuple(listed[_PROMPTS.method]),
+            missing_methods=tuple(missing),
+            skipped_lists=tuple(skipped),
+            client_capabilities=server.client_capabilities,
+            parse_text_json=server.parse_text_json,
+        )
+        _secrets_of(server).refuse_in_catalog(server.name, snapshot.to_json())
+    except StubgenError as error:
+        raise CatalogRefused(error.message) from None
     return snapshot
 
 
@@ -1564,7 +1573,7 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
         message = _serves_http(server, diagnostics)
     else:
         message = _cause(server, leaf)
-    if server.command is None:
+    if server.command is None or isinstance(leaf, CatalogRefused):
         return message
     said = _stray_stdout(diagnostics, secrets) + _stderr_tail(diagnostics, secrets)
     return (

@@ -109,7 +109,7 @@ def tools_page(mode: str, cursor: str | None) -> dict[str, object]:
         sys.stderr.write("worker died while listing page 2\n")
         sys.stderr.flush()
         sys.exit(7)
-    if mode == "duplicate" and start > 0:
+    if mode in ("duplicate", "duplicate-logging") and start > 0:
         return {"tools": [TOOLS[0]]}
     page: dict[str, object] = {"tools": TOOLS[start : start + PAGE_SIZE]}
     if start + PAGE_SIZE < len(TOOLS):
@@ -294,6 +294,10 @@ def main() -> None:
         secret = os.environ.get("API_KEY", "")
         sys.stderr.write(f"cannot log in with {secret} " + "." * (600 - len(secret) // 2) + "\n")
         sys.exit(4)
+    if mode == "duplicate-logging":  # metabase-ai-assistant 4.2.0: log lines on stdout and stderr as it starts
+        sys.stdout.write("08:09:29 [info]: Metabase client initialized\n")
+        sys.stderr.write("activity logger initialized\n")
+        sys.stdout.flush()
     if mode == "exit-silently":  # minimax-mcp-js 0.0.18 without MINIMAX_API_KEY: no word anywhere
         sys.exit(1)
     if mode == "exit-done":  # @primeuix/mcp 1.0.1, a library whose command runs nothing: status 0

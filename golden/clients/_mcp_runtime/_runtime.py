@@ -434,11 +434,14 @@ class MissingHandlerError(StubgenClientError, TypeError):
 
 
 class ToolArgumentsError(StubgenClientError, ValueError):
-    """The arguments do not match the tool's input schema, so the call was not sent."""
+    """The arguments do not match the tool's input schema, so the call was not sent. Its message names
+    the server, as `ToolError`'s does: a hub's servers may share a tool name."""
 
-    def __init__(self, tool: str, reason: str) -> None:
+    def __init__(self, tool: str, reason: str, *, server: str | None = None) -> None:
+        self.server = server
         self.tool = tool
-        super().__init__(f"tool {tool!r}: {reason}; nothing was sent")
+        where = f"server {server!r}: tool {tool!r}" if server else f"tool {tool!r}"
+        super().__init__(f"{where}: {reason}; nothing was sent")
 
 
 class CatalogDriftError(StubgenClientError):
@@ -1647,7 +1650,9 @@ class GeneratedClient:
             try:
                 given = _as_json(arguments)
             except _NotJson as error:
-                raise ToolArgumentsError(tool, f"the arguments: {error}") from None
+                raise ToolArgumentsError(
+                    tool, f"the arguments: {error}", server=self.server_name
+                ) from None
         payload: dict[str, Any] = {}
         for (
             name,
@@ -1661,26 +1666,33 @@ class GeneratedClient:
             try:
                 payload[name] = _as_json(value)
             except _NotJson as error:
-                raise ToolArgumentsError(tool, f"{terms.where(name)}: {error}") from None
+                raise ToolArgumentsError(
+                    tool, f"{terms.where(name)}: {error}", server=self.server_name
+                ) from None
         if not isinstance(extra, NotGiven):
             for name, value in extra.items():
                 if name in terms.parameters:
                     raise ToolArgumentsError(
                         tool,
                         f"extra argument {name!r} is the parameter {terms.parameters[name]}: pass it by that name",
+                        server=self.server_name,
                     )
                 try:
                     payload[name] = _as_json(value)
                 except _NotJson as error:
-                    raise ToolArgumentsError(tool, f"{terms.where(name)}: {error}") from None
+                    raise ToolArgumentsError(
+                        tool, f"{terms.where(name)}: {error}", server=self.server_name
+                    ) from None
         try:
             problem = terms.problem("input", payload)
         except CheckPastBudget as error:
             raise ToolArgumentsError(
-                tool, f"the arguments could not be checked against its input schema: {error}"
+                tool,
+                f"the arguments could not be checked against its input schema: {error}",
+                server=self.server_name,
             ) from None
         if problem is not None:
-            raise ToolArgumentsError(tool, problem)
+            raise ToolArgumentsError(tool, problem, server=self.server_name)
         return payload
 
     def _accepted(self, tool: str, result: CallToolResult) -> CallToolResult:
