@@ -6,8 +6,6 @@ import signal
 import sys
 from types import FrameType
 
-from codegen.runtime._runtime import one_line as one_line  # the CLI shows server text as clients do
-
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 """Drift at or above the threshold, or `generate --check` found stale output."""
@@ -18,6 +16,17 @@ EXIT_TERMINATED = 143
 """SIGTERM (a CI job cancelled, a container stopped): stopped as by Ctrl-C, exit 128 + 15."""
 INTERRUPTED = "interrupted; files already written are left as they were"
 """The line a Ctrl-C (or SIGTERM) ends a command with, whenever it comes."""
+
+
+def one_line(text: str) -> str:
+    """The runtime's `one_line`: the command line shows server text as generated clients do. The
+    runtime (2,000 lines) loads only for text that needs escaping: printable text is its own one
+    line, and a command that prints nothing else never loads it."""
+    if text.isprintable():
+        return text
+    from codegen.runtime._runtime import one_line as escaped
+
+    return escaped(text)
 
 
 class _Termination:
