@@ -2174,13 +2174,39 @@ def _rich_records_joined(lines: list[str]) -> list[str]:
 
 def _stderr_lines(text: str) -> list[str]:
     """The non-blank lines of `text`, stripped, an exception group's margins and rules taken off, a rich
-    log record's rows joined."""
+    log record's rows joined, an error's stack frames and printed properties left out (`_what_failed`)."""
     lines = []
     for line in _rich_records_joined(text.splitlines()):
         line = _EXCEPTION_GROUP_MARGIN.sub("", line.strip()).strip()
         if line and not _EXCEPTION_GROUP_RULE.fullmatch(line):
             lines.append(line)
-    return lines
+    return _what_failed(lines)
+
+
+def _what_failed(lines: list[str]) -> list[str]:
+    """The lines without the stack frames (`at f (file.js:1:2)`) and the error objects' properties that
+    Node prints after an error's message (`console.error(error)`, or an uncaught one): the properties
+    between the braces a message or frame line opens (`code: 'ECONNREFUSED',`, the closing `}`) say how,
+    the frames where, and only the message lines what failed, a `[cause]: Error: ...` inside the braces
+    included. mcp-remote 0.15.1 with its server down ended its stderr with `port: 8259 | } | }`."""
+    kept: list[str] = []
+    depth = 0  # how deep inside an error object's braces
+    for line in lines:
+        opens = line.endswith(("{", "["))
+        message = _ERROR_MESSAGE.search(line) is not None
+        if depth and line.startswith(("}", "]")):
+            depth -= 1
+            continue
+        if _STACK_FRAME.fullmatch(line):
+            depth += opens
+            continue
+        if depth or (opens and message):
+            depth += opens
+            if message:
+                kept.append(line.removesuffix("{").rstrip())
+            continue
+        kept.append(line)
+    return kept
 
 
 def _with_messages_joined(lines: list[str]) -> list[str]:
@@ -2204,6 +2230,13 @@ _THROWN_LINE = re.compile(_ERROR_NAME + r" \S")
 `Error [ERR_MODULE_NOT_FOUND]: ...`, `ModuleNotFoundError: ...`): preferred to the first line that
 merely mentions an error, which in Node's report is the source line that threw
 (`const err = new Error(message);`)."""
+
+_STACK_FRAME = re.compile(r"at \S.*(?::\d+:\d+\)?|\([^()\s]+:\d+\)|\((?:<anonymous>|native|Unknown Source)\))(?: \{)?")
+"""A stack frame as Node (`at fetch (node:internal/deps/undici/undici:14976:13)`, `at async
+file:///srv/x.mjs:8:3 {`) or Java (`at a.B.c(B.java:12)`) prints it: where, never what."""
+_ERROR_MESSAGE = re.compile(r"(?:^|[\s\[])" + _ERROR_NAME + r" \S")
+"""An error's message line, as Node prints it on its own, after a log's prefix, in brackets when it has
+no stack (`Fatal error: [TypeError: fetch failed] {`) or inside an error object (`[cause]: Error: ...`)."""
 
 
 async def snapshot_all(
