@@ -86,7 +86,7 @@ def test_generate_and_check_go_on_past_a_server_without_a_snapshot(run_cli, tmp_
         f"error: {missing}",
         "weather: generated clients/weather (9 file(s) written, 0 removed)",
         "hub: generated clients/hub (4 file(s) written, 0 removed)",
-        "_mcp_runtime: generated clients/_mcp_runtime (13 file(s) written, 0 removed)",
+        "_mcp_runtime: generated clients/_mcp_runtime (15 file(s) written, 0 removed)",
         f"error: hub: built without 'legacy': {missing}",
     ]
     objects = [json.loads(line) for line in generated.stdout.splitlines()]
@@ -137,7 +137,7 @@ def test_sync_builds_the_hub_from_the_servers_that_started(run_cli, tmp_path: Pa
     assert "error: server 'legacy': the server closed the connection during start-up" in result.stderr
     assert result.stderr.splitlines()[-3:] == [
         "hub: generated clients/hub (4 file(s) written, 0 removed)",
-        "_mcp_runtime: generated clients/_mcp_runtime (13 file(s) written, 0 removed)",
+        "_mcp_runtime: generated clients/_mcp_runtime (15 file(s) written, 0 removed)",
         "error: hub: built without 'legacy', whose snapshot failed (above)",
     ]
     imported = subprocess.run(

@@ -28,6 +28,7 @@ from mcp.types import Tool
 from codegen.config import ServerConfig
 from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
+from codegen.identifiers import qualified_tools
 from codegen.snapshot import Snapshot, parse_snapshot
 from codegen.snapshot.discovery import snapshot_server, snapshot_servers
 from tests.conftest import PYTHON, REPO, SERVERS, free_port, npm_server, wait_for_port, write_config
@@ -410,11 +411,16 @@ async def test_the_live_catalog_follows_list_changed(changing_server: str, tmp_p
             ):
                 await hub.call("changing__beta", {"text": "x"})
 
+            # a long name with a katakana middle dot, which Python 3.11 does not let continue a name and
+            # 3.13 does: its name was hashed as written, where `generate` hashes it as 3.11 reads it
+            dotted = "search_every_document_in_the_archive_by_its_title\u30fband_its_author_name"
             async with Client(changing_server) as other:
-                await other.call_tool("add_tools", {"names": ["gamma.v2"]})
+                await other.call_tool("add_tools", {"names": ["gamma.v2", dotted]})
             with anyio.fail_after(15):
-                while "changing__gamma_v2" not in hub.live_tools:
+                while "changing__gamma_v2" not in hub.live_tools or len(hub.live_tools) < 4:
                     await anyio.sleep(0.05)
+            generated = qualified_tools({"changing": ["add_tools", "alpha", "gamma.v2", dotted]})
+            assert sorted(hub.live_tools) == [tool.qualified_name for tool in generated]
 
             called = await hub.call("changing__gamma_v2", {"text": "hi"})
             assert called.content[0].text == "called gamma.v2"
@@ -429,7 +435,11 @@ async def test_the_live_catalog_follows_list_changed(changing_server: str, tmp_p
             assert "changing__gamma_v2" not in Hub.tools  # the generated catalog stays as generated
 
             difference = hub.difference()
-            assert (difference.added, difference.removed) == (("changing__gamma_v2",), ("changing__beta",))
+            dotted_name = next(tool.qualified_name for tool in generated if tool.tool == dotted)
+            assert (difference.added, difference.removed) == (
+                tuple(sorted(("changing__gamma_v2", dotted_name))),
+                ("changing__beta",),
+            )
             with pytest.raises(Exception, match="beta") as drift:
                 await hub.verify()
             assert type(drift.value).__name__ == "CatalogDriftError"

@@ -235,7 +235,7 @@ def test_a_server_without_list_changed_is_polled_and_compared_with_the_committed
     assert stderr.startswith(
         "changing: built clients/changing from snapshots/changing.json\n"
         "hub: generated clients/hub (4 file(s) written, 0 removed)\n"
-        "_mcp_runtime: generated clients/_mcp_runtime (5 file(s) written, 0 removed)\n"  # the hub's modules
+        "_mcp_runtime: generated clients/_mcp_runtime (7 file(s) written, 0 removed)\n"  # the hub's modules, its names' table
     )
     assert stderr.count("hub: generated clients/hub") == 3, "the hub follows every published change"
     assert '"changing__beta"' in (tmp_path / "clients" / "hub" / "catalog.json").read_text(encoding="utf-8")
