@@ -918,9 +918,9 @@ def qualified_tools(
     for server in sorted(catalog):
         tools = sorted(catalog[server])
         spell = (rules or {}).get(server, NAMING_RULES) >= SPELLED_HUB_RULES
-        plain = {tool: qualified_name(as_named(server), as_named(tool), separator, spell) for tool in tools}
+        plain = {tool: qualified_name(server, tool, separator, spell) for tool in tools}
         alike = {name for name, count in Counter(plain.values()).items() if count > 1}
-        wordless = {tool for tool in tools if not re.search(r"[A-Za-z0-9]", api_safe(as_named(tool), spell))}
+        wordless = {tool for tool in tools if not re.search(r"[A-Za-z0-9]", api_safe(tool, spell))}
         named = (methods or {}).get(server)
         if (alike or wordless) and named is None:
             named = {}
@@ -931,7 +931,7 @@ def qualified_tools(
         for tool in tools:
             name = plain[tool]
             if (name in alike or tool in wordless) and named is not None:
-                name = qualified_name(as_named(server), as_named(named.get(tool, tool)), separator, spell)
+                name = qualified_name(server, named.get(tool, tool), separator, spell)
             qualified = QualifiedTool(name, server, tool)
             if qualified.qualified_name == SEARCH_TOOLS:
                 raise StubgenError(

@@ -147,6 +147,24 @@ def test_ad_hoc_snapshot_gives_the_server_the_variables_named_by_env(tmp_path: P
     assert versions == {"unpassed": "1.0.0", "passed": "2.0.0", "given": "2.0.0"}
 
 
+def test_ad_hoc_snapshot_declares_the_client_capabilities_given(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A server may list some tools only to a client that declares a capability (`sampled`, to one
+    that declares sampling): a config says so with `client_capabilities`, and an ad hoc command line
+    had no way to, so its snapshot lacked the tool."""
+    monkeypatch.chdir(tmp_path)
+    server = ("--", PY, SERVERS / "text_json_server.py")
+    plain = run_cli("snapshot", "--name", "plain", *server)
+    declared = run_cli("snapshot", "--name", "declared", "--client-capability", "sampling", *server)
+    assert [plain.exit_code, declared.exit_code] == [0, 0], plain.stderr + declared.stderr
+    snapshots = {name: json.loads((tmp_path / f"{name}.json").read_text()) for name in ("plain", "declared")}
+    assert "sampled" in [tool["name"] for tool in snapshots["declared"]["tools"]]
+    assert "sampled" not in [tool["name"] for tool in snapshots["plain"]["tools"]]
+    assert snapshots["declared"]["clientCapabilities"] == ["sampling"]
+    unknown = run_cli("snapshot", "--name", "x", "--client-capability", "tools", *server)
+    assert unknown.exit_code == 2 and "'tools' is not one of 'elicitation', 'roots', 'sampling'" in unknown.stderr
+    assert not (tmp_path / "x.json").exists()
+
+
 def test_ad_hoc_env_of_an_unset_variable_is_one_line_naming_it(tmp_path: Path, run_cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("STUBGEN_TEST_UNSET", raising=False)

@@ -52,7 +52,7 @@ def test_the_output_folder_holds_one_runtime_the_files_of_codegen_runtime_byte_f
     shipped = Path(__file__).resolve().parent.parent / "codegen" / "runtime"
     assert read_tree(OUTPUT / RUNTIME_PACKAGE) == runtime_files(with_hub=True, optional=OPTIONAL_FILES)
     assert runtime_files(with_hub=True, optional=OPTIONAL_FILES) == {
-        path.name: path.read_bytes() for path in shipped.glob("*.py")
+        path.name: path.read_bytes() for path in (*shipped.glob("*.py"), *shipped.glob("*.txt"))
     }
     packages = {case_package(case).name for case in CASES} | {"hub", "code_mode", RUNTIME_PACKAGE}
     assert {path.name for path in OUTPUT.iterdir()} == packages

@@ -161,3 +161,30 @@ async def test_a_46_tool_mcpserver_with_a_map_output_generates_typed_and_calls(t
             assert await s.column_width_07(sheet="s", column=2) == 27
     finally:
         forget_generated(tmp_path)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="founddefects3 #1: the fallback is decided in tool_workers.typed_or_untyped and warned in "
+    "build.build_package, which this branch may not touch; the lead's fix turns this test on",
+)
+def test_a_broken_output_schema_alone_keeps_the_typed_arguments(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Main types the whole method away: `look(*, arguments: dict[str, Any]) -> ToolResult`."""
+    from tests.drift_helpers import obj, snap, tool
+
+    look = tool(
+        "look",
+        obj({"q": {"type": "string"}}, additionalProperties=False),
+        {"type": "object", "properties": {"hit": {"$ref": "#/$defs/nope"}}},
+    )
+    generate_package(snap((look,)), tmp_path)
+    client = (tmp_path / "demo" / "client.py").read_text()
+    assert (
+        "        q: str | NotGiven = NOT_GIVEN,\n        call_options: CallOptions | None = None,\n    ) -> ToolResult:"
+        in client
+    )
+    warning = capsys.readouterr().err
+    assert "server 'demo': tool 'look': /outputSchema/properties/hit/$ref:" in warning
+    assert "arguments: dict[str, Any]" not in warning

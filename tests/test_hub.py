@@ -511,7 +511,7 @@ def test_sync_writes_an_importable_hub(run_cli, tmp_path: Path, monkeypatch: pyt
     assert result.exit_code == 0, result.stderr
     assert result.stderr.strip().splitlines()[-2:] == [
         "hub: generated clients/hub (4 file(s) written, 0 removed)",
-        "_mcp_runtime: generated clients/_mcp_runtime (13 file(s) written, 0 removed)",  # once, with the hub's files
+        "_mcp_runtime: generated clients/_mcp_runtime (15 file(s) written, 0 removed)",  # once, with the hub's files
     ]
     assert read_tree(tmp_path / "clients" / "hub") == read_tree(OUTPUT / "hub")
     again = run_cli("sync", "notes")

@@ -28,6 +28,7 @@ from mcp.types import Tool
 from codegen.config import ServerConfig
 from codegen.generate import generate_package
 from codegen.generate.hub import generate_hub
+from codegen.identifiers import qualified_tools
 from codegen.snapshot import Snapshot, parse_snapshot
 from codegen.snapshot.discovery import snapshot_server, snapshot_servers
 from tests.conftest import PYTHON, REPO, SERVERS, free_port, npm_server, wait_for_port, write_config
@@ -410,11 +411,16 @@ async def test_the_live_catalog_follows_list_changed(changing_server: str, tmp_p
             ):
                 await hub.call("changing__beta", {"text": "x"})
 
+            # a long name with a katakana middle dot, which Python 3.11 does not let continue a name and
+            # 3.13 does: its name was hashed as written, where `generate` hashes it as 3.11 reads it
+            dotted = "search_every_document_in_the_archive_by_its_title\u30fband_its_author_name"
             async with Client(changing_server) as other:
-                await other.call_tool("add_tools", {"names": ["gamma.v2"]})
+                await other.call_tool("add_tools", {"names": ["gamma.v2", dotted]})
             with anyio.fail_after(15):
-                while "changing__gamma_v2" not in hub.live_tools:
+                while "changing__gamma_v2" not in hub.live_tools or len(hub.live_tools) < 4:
                     await anyio.sleep(0.05)
+            generated = qualified_tools({"changing": ["add_tools", "alpha", "gamma.v2", dotted]})
+            assert sorted(hub.live_tools) == [tool.qualified_name for tool in generated]
 
             called = await hub.call("changing__gamma_v2", {"text": "hi"})
             assert called.content[0].text == "called gamma.v2"
@@ -429,7 +435,11 @@ async def test_the_live_catalog_follows_list_changed(changing_server: str, tmp_p
             assert "changing__gamma_v2" not in Hub.tools  # the generated catalog stays as generated
 
             difference = hub.difference()
-            assert (difference.added, difference.removed) == (("changing__gamma_v2",), ("changing__beta",))
+            dotted_name = next(tool.qualified_name for tool in generated if tool.tool == dotted)
+            assert (difference.added, difference.removed) == (
+                tuple(sorted(("changing__gamma_v2", dotted_name))),
+                ("changing__beta",),
+            )
             with pytest.raises(Exception, match="beta") as drift:
                 await hub.verify()
             assert type(drift.value).__name__ == "CatalogDriftError"
@@ -581,6 +591,38 @@ async def test_connect_from_config_launches_servers_as_the_project_config_says(
         Hub.connect_from_config(config, servers=["wether"])
 
 
+async def test_connect_from_config_names_a_stdio_server_that_serves_http_alone_before_the_connect_timeout(
+    notes_and_weather: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that says on stderr "Server listening on http://127.0.0.1:PORT/mcp" and never answers on
+    stdout: `snapshot` names it with its URL a third of `connect_timeout` after it said so; the hub
+    waited all of `connect_timeout` and named it by its port alone."""
+    import time
+
+    from codegen.snapshot import discovery
+
+    monkeypatch.setattr(discovery, "HTTP_QUIET_SHARE", 0.05)  # the rule, not its wait: 1 s of 20
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    args = [str(SERVERS / "modern_http_server.py"), str(port), "--log", str(tmp_path / "requests.log"), "--announce"]
+    config = write_config(
+        tmp_path,
+        f"[tool.mcp-stubgen.servers.weather]\ncommand = {json.dumps(PY)}\nargs = {json.dumps(args)}\n"
+        "connect_timeout = 20\n",
+    )
+    started = time.monotonic()
+    with pytest.raises(notes_and_weather.HubError) as failed:
+        async with notes_and_weather.Hub.connect_from_config(config, servers=["weather"]):
+            pass
+    elapsed = time.monotonic() - started
+    assert (
+        f"server 'weather': no answer on stdout 1s (a third of connect_timeout) after it said it listens on {url}, "
+        "so it serves HTTP, not stdio: start it in its stdio mode (often a --stdio or --transport stdio option), or "
+        f'give that URL as the server\'s `url` (url = "{url}")'
+    ) in str(failed.value), failed.value
+    assert elapsed < 15, f"{elapsed:.1f}s: the wait was not ended before connect_timeout (20s)"
+
+
 def test_connect_from_config_sync_opens_the_sync_hub_as_the_project_config_says(
     notes_and_weather: Any, tmp_path: Path
 ) -> None:
@@ -622,10 +664,14 @@ def test_connect_from_config_given_server_ids_where_the_config_goes_says_to_name
     [
         (
             "serves-http",
-            r"it says it listens on http://localhost:5000",
+            r"no answer on stdout 0.333s \(a third of connect_timeout\) after it said it listens on http://localhost:5000",
             r"give that URL as the server's `url` \(url = \"http://localhost:5000\"\)",
         ),
-        ("serves-http-silently", r"it listens on TCP port \d+ \(127\.0\.0\.1\)", r"give its URL as the server's `url`"),
+        (
+            "serves-http-silently",
+            r"no answer to the handshake within 1s; it listens on TCP port \d+ \(127\.0\.0\.1\)",
+            r"give its URL as the server's `url`",
+        ),
     ],
 )
 async def test_connect_from_config_names_a_stdio_server_that_serves_http(
@@ -634,12 +680,13 @@ async def test_connect_from_config_names_a_stdio_server_that_serves_http(
     """officeagent-mcp 1.2.0 without `--stdio` serves HTTP and logs "Now listening on:
     http://localhost:5000" to stdout: `snapshot` named it so, but the hub connected from the config
     read stdout through the SDK, waited again for the legacy handshake, and said to check that it is
-    an MCP server (found in the seventeenth round). lucide-icons-mcp 0.1.67 without `--stdio` says
+    an MCP server (found in the seventeenth round); it is named as `snapshot` names it, a third of
+    `connect_timeout` after it named its URL. lucide-icons-mcp 0.1.67 without `--stdio` says
     nothing, and a port its process tree listens on names it (the nineteenth round)."""
     message = await _raw_server_refused(notes_and_weather, tmp_path, mode)
     assert re.match(
-        r"hub: server 'weather' could not connect \(StubgenError: server 'weather': no answer to the handshake "
-        rf"within 1s; {why}, so it serves HTTP, not stdio: start it in its "
+        rf"hub: server 'weather' could not connect \(StubgenError: server 'weather': {why}, so it serves HTTP, "
+        r"not stdio: start it in its "
         rf"stdio mode \(often a --stdio or --transport stdio option\), or {advice}",
         message,
     ), message

@@ -203,7 +203,10 @@ def test_an_ad_hoc_snapshot_skips_a_failing_list_method_with_skip_list(tmp_path:
     misspelt = run_cli("snapshot", "--name", "raw", "--skip-list", "prompt/list", *command)
     assert misspelt.exit_code == 2 and "'prompt/list' is not one of" in misspelt.stderr, misspelt.stderr
     configured = run_cli("snapshot", "--skip-list", "prompts/list")
-    assert configured.exit_code == 2 and "--skip-list need --name (ad hoc mode)" in configured.stderr
+    assert (
+        configured.exit_code == 2
+        and "--skip-list and --client-capability need --name (ad hoc mode)" in configured.stderr
+    )
 
 
 def test_skip_lists_names_list_methods_only(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]

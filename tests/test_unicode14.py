@@ -15,7 +15,8 @@ import pytest
 from codegen.generate.escaping import docstring, literal, quoted
 from codegen.generate.modelgen import _may_be_too_wide
 from codegen.identifiers import escape, pascal_case, plain_identifier, qualified_tools, snake_case, usable_name
-from codegen.unicode14 import UNASSIGNED_TABLE, unassigned
+from codegen.runtime._unicode14 import UNASSIGNED_TABLE
+from codegen.unicode14 import unassigned
 
 KAWI_A = "\U00011f04"
 """A letter Unicode 15.0 assigned (Kawi): an identifier character from Python 3.12 on."""

@@ -235,7 +235,7 @@ def test_a_server_without_list_changed_is_polled_and_compared_with_the_committed
     assert stderr.startswith(
         "changing: built clients/changing from snapshots/changing.json\n"
         "hub: generated clients/hub (4 file(s) written, 0 removed)\n"
-        "_mcp_runtime: generated clients/_mcp_runtime (5 file(s) written, 0 removed)\n"  # the hub's modules
+        "_mcp_runtime: generated clients/_mcp_runtime (7 file(s) written, 0 removed)\n"  # the hub's modules, its names' table
     )
     assert stderr.count("hub: generated clients/hub") == 3, "the hub follows every published change"
     assert '"changing__beta"' in (tmp_path / "clients" / "hub" / "catalog.json").read_text(encoding="utf-8")
@@ -361,11 +361,43 @@ connect_timeout = 1
     watcher.wait_for("office: reconnecting in ")
     watcher.process.kill()
     assert error.startswith(
-        "error: server 'office': no answer to the handshake within 1s; it says it listens on http://localhost:5000, "
+        "error: server 'office': no answer on stdout 0.333s (a third of connect_timeout) after it said it listens on "
+        "http://localhost:5000, "
         "so it serves HTTP, not stdio: start it in its stdio mode (often a --stdio or --transport stdio option), or "
         'give that URL as the server\'s `url` (url = "http://localhost:5000"); its stdout lines that are not JSON-RPC: '
     ), error
     assert not [line for line in watcher.stderr if "started it again" in line], watcher.stderr
+
+
+def test_a_stdio_server_that_serves_http_alone_is_named_with_its_url_a_third_of_connect_timeout_in(
+    tmp_path: Path,
+) -> None:
+    """An HTTP server started as a stdio one that says on stderr "Server listening on
+    http://127.0.0.1:PORT/mcp" and never answers on stdout: `snapshot` names it with its URL a third
+    of `connect_timeout` after it said so, but `watch` waited all of `connect_timeout` and named it
+    by that port alone, with "give its URL" and no URL."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    args = [str(SERVERS / "modern_http_server.py"), str(port), "--log", str(tmp_path / "requests.log"), "--announce"]
+    write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen]
+snapshots = "snapshots"
+
+[tool.mcp-stubgen.servers.raw]
+command = {json.dumps(PYTHON)}
+args = {json.dumps(args)}
+connect_timeout = 6
+""",
+    )
+    watcher = Watcher(tmp_path, "--interval", "60", python=PYTHON)
+    error = watcher.wait_for("error: ")
+    watcher.process.kill()
+    assert error.startswith(
+        f"error: server 'raw': no answer on stdout 2s (a third of connect_timeout) after it said it listens on {url}, "
+        "so it serves HTTP, not stdio: start it in its stdio mode (often a --stdio or --transport stdio option), or "
+        f'give that URL as the server\'s `url` (url = "{url}"); its last stderr lines: '
+    ), error
 
 
 def test_a_package_that_cannot_be_published_leaves_the_committed_snapshot_alone(

@@ -36,8 +36,16 @@ OPTIONAL_FILES = ("_code_mode.py", "_sandbox.py", "_tasks.py")
 """Shipped only while a package in the folder imports them: the task machinery for a package with a
 tool that may run as a task (`execution.taskSupport`), code mode's contract and sandbox for the
 code-mode package. A package that uses one imports it in its `__init__.py` (`_import_line`)."""
-HUB_FILES = ("_audit.py", "_hub_catalog.py", "_hub_providers.py", "_hub_runtime.py", "_hub_search.py")
-"""What only the hub imports."""
+HUB_FILES = (
+    "_audit.py",
+    "_hub_catalog.py",
+    "_hub_providers.py",
+    "_hub_runtime.py",
+    "_hub_search.py",
+    "_unicode14.py",
+    "_unicode14_unassigned.txt",
+)
+"""What only the hub imports, and the table its names are read by."""
 _INIT_READ = 1 << 16
 """How much of a package's `__init__.py` is read for those imports, which come before any per-tool name."""
 

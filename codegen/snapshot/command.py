@@ -10,6 +10,7 @@ import click
 
 from codegen import console
 from codegen.config import (
+    CLIENT_CAPABILITIES,
     LIST_METHODS,
     SERVER_ID,
     ProjectConfig,
@@ -73,6 +74,14 @@ class _SnapshotCommand(click.Command):
     help="Ad hoc: a list method not to call although the server declares it, for one whose listing "
     "fails (repeatable; a configured server's `skip_lists`).",
 )
+@click.option(
+    "--client-capability",
+    "client_capabilities",
+    multiple=True,
+    type=click.Choice(CLIENT_CAPABILITIES),
+    help="Ad hoc: a capability to declare in the handshake, for a server that lists some tools only to "
+    "clients that declare it (repeatable; a configured server's `client_capabilities`).",
+)
 @config_options
 @connection_options
 @allow_empty_option
@@ -86,6 +95,7 @@ def snapshot(
     env_vars: tuple[str, ...],
     out: Path | None,
     skip_lists: tuple[str, ...],
+    client_capabilities: tuple[str, ...],
     config_path: Path | None,
     servers_file: Path | None,
     protocol: str | None,
@@ -108,11 +118,23 @@ def snapshot(
         console.note(f"note: no --name given; calling the server {name!r} (from its command)")
     if name is not None:
         config = ProjectConfig(root=Path.cwd(), source=None, snapshots=Path.cwd(), output=None, servers={})
-        selected = [ad_hoc_server(name, servers, url, headers, env_vars, skip_lists, transport)]
+        selected = [ad_hoc_server(name, servers, url, headers, env_vars, skip_lists, transport, client_capabilities)]
         out = out or Path(f"{name}.json")
     else:
-        if url is not None or transport is not None or headers or env_vars or out is not None or skip_lists:
-            raise click.UsageError("--url, --type, --header, --env, --out and --skip-list need --name (ad hoc mode)")
+        if any(
+            (
+                url is not None,
+                transport is not None,
+                headers,
+                env_vars,
+                out is not None,
+                skip_lists,
+                client_capabilities,
+            )
+        ):
+            raise click.UsageError(
+                "--url, --type, --header, --env, --out, --skip-list and --client-capability need --name (ad hoc mode)"
+            )
         config = load_project(config_path, servers_file)
         selected = config.select(servers)
     selected = apply_overrides(selected, protocol, connect_timeout, request_timeout, max_pages)
@@ -267,6 +289,7 @@ def ad_hoc_server(
     env_vars: tuple[str, ...] = (),
     skip_lists: tuple[str, ...] = (),
     transport: str | None = None,
+    client_capabilities: tuple[str, ...] = (),
 ) -> ServerConfig:
     if (url is None) == (not command):
         raise click.UsageError("give either --url URL or `-- COMMAND [ARGS...]` with --name")
@@ -289,6 +312,8 @@ def ad_hoc_server(
         raw["type"] = transport
     if skip_lists:
         raw["skip_lists"] = sorted(set(skip_lists))
+    if client_capabilities:
+        raw["client_capabilities"] = list(client_capabilities)
     return dataclasses.replace(parse_server(name, raw, f"--name {name}", Path.cwd()), ad_hoc=True)
 
 

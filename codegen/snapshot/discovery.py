@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
@@ -234,15 +234,11 @@ async def _listed(server: ServerConfig, warn: Warn) -> AsyncIterator[tuple[Snaps
                     peer = _StdioPeer(session)
                     result: Snapshot | StubgenError
                     try:
-                        with deadline(attempt.timeouts.connect) as handshake:  # start-up and the handshake
-                            http_watch = asyncio.ensure_future(
-                                _end_if_it_serves_http(session, diagnostics, handshake, http_quiet(attempt))
-                            )
-                            try:
-                                await _negotiate(peer, attempt)
-                            finally:
-                                http_watch.cancel()
-                                http_watch.add_done_callback(_quietly)
+                        with (
+                            deadline(attempt.timeouts.connect) as handshake,  # start-up and the handshake
+                            _ended_early_if_it_serves_http(session, diagnostics, handshake, attempt),
+                        ):
+                            await _negotiate(peer, attempt)
                         result = await list_catalog(peer, attempt, warn, ttls)
                     except Exception as error:
                         if isinstance(_leaf(error), TimeoutError):
@@ -396,7 +392,7 @@ async def connect(
         try:
             for attempt in (server, replace(server, protocol="legacy")):
                 opened = False
-                diagnostics.stray = StrayStdout()
+                diagnostics.stray, diagnostics.heard = StrayStdout(), False
                 try:
                     async with _connected(
                         attempt, env, headers, diagnostics, auth, started, message_handler, warn, handlers or {}
@@ -466,7 +462,11 @@ async def _connected(
     with move_on_after(server.timeouts.connect) as session:
         async with client:
             try:
-                await _negotiate(_SdkPeer(client), server)
+                if diagnostics.process is None:  # over HTTP
+                    await _negotiate(_SdkPeer(client), server)
+                else:
+                    with _ended_early_if_it_serves_http(diagnostics, diagnostics, session, server):
+                        await _negotiate(_SdkPeer(client), server)
             finally:
                 if session.cancel_called and diagnostics.process is not None:  # while the server still runs
                     diagnostics.find_http(diagnostics.stray, diagnostics.process)
@@ -849,6 +849,9 @@ class _Diagnostics:
     """The URL such a server said it listens on, where it said one."""
     quiet_after_url: bool = False
     """Whether the handshake's wait was ended early (`_end_if_it_serves_http`), not by `connect_timeout`."""
+    heard: bool = False
+    """Whether the stdio server `connect`'s transport started has written a JSON-RPC message to stdout
+    (`StdioSession.heard`, for the SDK's session)."""
     closed_during: str = ""
     """The request a stdio server closed the connection during: when it wrote nothing since, its
     last words before it are shown (biomcp says why it will exit as it starts, then exits silently)."""
@@ -868,6 +871,9 @@ class _Diagnostics:
             return
         port = listening_port(process.pid) if process.poll() is None else ""
         self.serves_http = f"it listens on {port}" if port else ""
+
+    def hear(self) -> None:
+        self.heard = True
 
     def mark_request(self) -> None:
         self.unreadable_answer = ""
@@ -1015,7 +1021,12 @@ def _transport(
                 return stdio_client(parameters, errlog=diagnostics.stderr_log)
             started = _start(server, env, diagnostics.stderr_log)
         diagnostics.process = started.process
-        return stdio_transport(started, functools.partial(_warn_unparsed, server, diagnostics.stray), errors="strict")
+        return stdio_transport(
+            started,
+            functools.partial(_warn_unparsed, server, diagnostics.stray),
+            errors="strict",
+            heard=diagnostics.hear,
+        )
     assert server.url is not None
     import httpx2
 
@@ -1666,23 +1677,55 @@ _HTTP_WATCH_TICK = 0.25
 held by other work (`sync` rendering a package) does not count as silence."""
 
 
+class _Stdout(Protocol):
+    """What a session read on a stdio server's stdout: `StdioSession`'s, or `_Diagnostics`' for the
+    SDK's session `connect` opens."""
+
+    @property
+    def heard(self) -> bool:
+        """Whether the server has written a JSON-RPC message there."""
+
+    @property
+    def stray(self) -> StrayStdout: ...
+
+
+@contextlib.contextmanager
+def _ended_early_if_it_serves_http(
+    stdout: _Stdout,
+    diagnostics: _Diagnostics,
+    handshake: anyio.CancelScope,
+    server: ServerConfig,
+) -> Iterator[None]:
+    """Watch a stdio server's handshake (`_end_if_it_serves_http`) while the block runs: `snapshot`'s
+    session and the SDK's that `connect` opens (`watch`, a hub connected from the config) end it alike."""
+    watch = asyncio.ensure_future(_end_if_it_serves_http(stdout, diagnostics, handshake, http_quiet(server)))
+    try:
+        yield
+    finally:
+        watch.cancel()
+        watch.add_done_callback(_quietly)
+
+
 async def _end_if_it_serves_http(
-    session: StdioSession, diagnostics: _Diagnostics, handshake: anyio.CancelScope, quiet: float
+    stdout: _Stdout,
+    diagnostics: _Diagnostics,
+    handshake: anyio.CancelScope,
+    quiet: float,
 ) -> None:
     """End the handshake's wait (`handshake`, `connect_timeout` long) early for an HTTP server started
-    as a stdio one: it named a URL it listens on (stdout or stderr) and then wrote nothing JSON-RPC
-    on stdout for `quiet` seconds (`http_quiet`). A server that has written JSON-RPC, answers or not, is a
+    as a stdio one: it named a URL it listens on (stdout or stderr) and then wrote nothing JSON-RPC on
+    stdout for `quiet` seconds (`http_quiet`). A server that has written JSON-RPC, answers or not, is a
     stdio server, and one that printed a sign-in URL waits for a person, so neither is cut short."""
     offset, url, quiet_ticks = 0, "", 0
     while quiet_ticks * _HTTP_WATCH_TICK < quiet:
         await anyio.sleep(_HTTP_WATCH_TICK)
-        if session.heard:
+        if stdout.heard:
             return
         if url:
             quiet_ticks += 1
         else:
             said, offset = _stderr_listening(diagnostics.stderr_log, offset)
-            url = session.stray.listening or said
+            url = stdout.stray.listening or said
     if not _sign_in_redirect(diagnostics):
         diagnostics.quiet_after_url = True
         handshake.deadline = anyio.current_time()
@@ -2140,13 +2183,39 @@ def _rich_records_joined(lines: list[str]) -> list[str]:
 
 def _stderr_lines(text: str) -> list[str]:
     """The non-blank lines of `text`, stripped, an exception group's margins and rules taken off, a rich
-    log record's rows joined."""
+    log record's rows joined, an error's stack frames and printed properties left out (`_what_failed`)."""
     lines = []
     for line in _rich_records_joined(text.splitlines()):
         line = _EXCEPTION_GROUP_MARGIN.sub("", line.strip()).strip()
         if line and not _EXCEPTION_GROUP_RULE.fullmatch(line):
             lines.append(line)
-    return lines
+    return _what_failed(lines)
+
+
+def _what_failed(lines: list[str]) -> list[str]:
+    """The lines without the stack frames (`at f (file.js:1:2)`) and the error objects' properties that
+    Node prints after an error's message (`console.error(error)`, or an uncaught one): the properties
+    between the braces a message or frame line opens (`code: 'ECONNREFUSED',`, the closing `}`) say how,
+    the frames where, and only the message lines what failed, a `[cause]: Error: ...` inside the braces
+    included. mcp-remote 0.15.1 with its server down ended its stderr with `port: 8259 | } | }`."""
+    kept: list[str] = []
+    depth = 0  # how deep inside an error object's braces
+    for line in lines:
+        opens = line.endswith(("{", "["))
+        message = _ERROR_MESSAGE.search(line) is not None
+        if depth and line.startswith(("}", "]")):
+            depth -= 1
+            continue
+        if _STACK_FRAME.fullmatch(line):
+            depth += opens
+            continue
+        if depth or (opens and message):
+            depth += opens
+            if message:
+                kept.append(line.removesuffix("{").rstrip())
+            continue
+        kept.append(line)
+    return kept
 
 
 def _with_messages_joined(lines: list[str]) -> list[str]:
@@ -2170,6 +2239,13 @@ _THROWN_LINE = re.compile(_ERROR_NAME + r" \S")
 `Error [ERR_MODULE_NOT_FOUND]: ...`, `ModuleNotFoundError: ...`): preferred to the first line that
 merely mentions an error, which in Node's report is the source line that threw
 (`const err = new Error(message);`)."""
+
+_STACK_FRAME = re.compile(r"at \S.*(?::\d+:\d+\)?|\([^()\s]+:\d+\)|\((?:<anonymous>|native|Unknown Source)\))(?: \{)?")
+"""A stack frame as Node (`at fetch (node:internal/deps/undici/undici:14976:13)`, `at async
+file:///srv/x.mjs:8:3 {`) or Java (`at a.B.c(B.java:12)`) prints it: where, never what."""
+_ERROR_MESSAGE = re.compile(r"(?:^|[\s\[])" + _ERROR_NAME + r" \S")
+"""An error's message line, as Node prints it on its own, after a log's prefix, in brackets when it has
+no stack (`Fatal error: [TypeError: fetch failed] {`) or inside an error object (`[cause]: Error: ...`)."""
 
 
 async def snapshot_all(

@@ -335,21 +335,26 @@ def _stop_now(started: StdioProcess) -> None:
 
 @asynccontextmanager
 async def stdio_transport(
-    started: StdioProcess, unparsed: Callable[[str | bytes, ValueError], None], errors: str = "replace"
+    started: StdioProcess,
+    unparsed: Callable[[str | bytes, ValueError], None],
+    errors: str = "replace",
+    heard: Callable[[], None] = lambda: None,
 ) -> AsyncIterator[Any]:
     """The session's streams over a started server's pipes (what the SDK's `stdio_client` yields),
     and the server stopped on the way out, however the session ended (`_stdio.pipe_transport`, the
     transport generated clients use). A line that is not JSON-RPC is told to `unparsed` and reaches
-    the session as the exception it raised."""
+    the session as the exception it raised; `heard` is told of each line that is one."""
     from mcp.shared.message import SessionMessage
     from mcp_types import jsonrpc_message_adapter
 
     def parse(line: str | bytes) -> SessionMessage | Exception:
         try:
-            return SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False))
+            message = SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False))
         except ValueError as error:
             unparsed(line, error)
             return error
+        heard()
+        return message
 
     def overlong(length: int) -> None:
         _sdk_log.error(

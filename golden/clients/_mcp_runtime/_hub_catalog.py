@@ -1,8 +1,8 @@
 """The hub's catalog as data: its entries, filters, the LLM APIs' tool and result shapes, and the shortlist.
 
 This file is copied verbatim into the generated hub package beside `_hub_runtime.py`. It imports only
-the standard library (and, for type checking, `mcp` and `pydantic`), so a host can build its prompt
-from the catalog before anything connects, and importing the hub stays cheap.
+the standard library and `_unicode14` (and, for type checking, `mcp` and `pydantic`), so a host can
+build its prompt from the catalog before anything connects, and importing the hub stays cheap.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from collections.abc import (
 )
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
+
+from ._unicode14 import as_named
 
 if TYPE_CHECKING:
     from mcp.types import CallToolResult
@@ -126,9 +128,11 @@ def latin_spelled(name: str) -> str:
 
 
 def api_safe(name: str, spell_latin: bool = True) -> str:
-    """The name with its Latin letters spelled (`latin_spelled`; left out, as `_`, by hub names
+    """The name as 3.11 reads it (`as_named`: a mark a later Unicode assigned is not dropped as an
+    accent on 3.13) with its Latin letters spelled (`latin_spelled`; left out, as `_`, by hub names
     of naming rules before 12: `spell_latin=False`), accents dropped and every other character
     outside `[A-Za-z0-9_-]` mapped to `_`."""
+    name = as_named(name)
     decomposed = unicodedata.normalize("NFKD", latin_spelled(name) if spell_latin else name)
     return _UNSAFE.sub("_", "".join(char for char in decomposed if not unicodedata.combining(char)))
 
@@ -147,6 +151,10 @@ def qualified_name(
     once left no trace of the tool. The generator names the snapshots' tools with it, and a connected
     hub the tools a server adds later.
     """
+    server, tool = (
+        as_named(server),
+        as_named(tool),
+    )  # hashed as `generate` reads them, on every Python
     server_part, tool_part = api_safe(server, spell_latin), api_safe(tool, spell_latin)
     name = server_part + separator + tool_part
     lead = "" if name[0].isascii() and (name[0].isalpha() or name[0] == "_") else "_"
