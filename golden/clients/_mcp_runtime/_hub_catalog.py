@@ -151,10 +151,8 @@ def qualified_name(
     once left no trace of the tool. The generator names the snapshots' tools with it, and a connected
     hub the tools a server adds later.
     """
-    server, tool = (
-        as_named(server),
-        as_named(tool),
-    )  # hashed as `generate` reads them, on every Python
+    # hashed as `generate` reads them, on every Python
+    server, tool = as_named(server), as_named(tool)
     server_part, tool_part = api_safe(server, spell_latin), api_safe(tool, spell_latin)
     name = server_part + separator + tool_part
     lead = "" if name[0].isascii() and (name[0].isalpha() or name[0] == "_") else "_"
