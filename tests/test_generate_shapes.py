@@ -165,8 +165,9 @@ async def test_a_46_tool_mcpserver_with_a_map_output_generates_typed_and_calls(t
 
 @pytest.mark.xfail(
     strict=True,
-    reason="founddefects3 #1: the fallback is decided in tool_workers.typed_or_untyped and warned in "
-    "build.build_package, which this branch may not touch; the lead's fix turns this test on",
+    reason="known gap: `tool_workers.typed_or_untyped` types a tool away for a problem in either schema; "
+    "typing its arguments back changes the method's signature for code already calling it with "
+    "`arguments=`, so the fix needs a naming-rules step (new snapshots only)",
 )
 def test_a_broken_output_schema_alone_keeps_the_typed_arguments(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
