@@ -182,7 +182,8 @@ async def test_a_client_and_a_hub_refuse_what_takes_more_than_the_budget_to_chec
             with pytest.raises(budget.ToolArgumentsError) as refused:
                 await client.grow(tree=nested(DEPTH)["tree"])
             assert str(refused.value) == (
-                f"tool 'grow': the arguments could not be checked against its input schema: {PAST}; nothing was sent"
+                f"server 'budget': tool 'grow': the arguments could not be checked against its input schema: "
+                f"{PAST}; nothing was sent"
             )
             with pytest.raises(budget.ServerError) as failed:
                 await client.shape()
