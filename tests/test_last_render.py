@@ -440,3 +440,25 @@ def test_sync_redoes_the_one_tool_a_stdio_server_changed_as_rendered_whole(
     assert "Revised." in snapshot.tools[5]["description"]
     assert read_tree(tmp_path / "clients" / "paging") == render_snapshot(snapshot, cache=Cache(tmp_path / "cold"))
     assert run_cli("generate", "--check").exit_code == 0
+
+
+def test_a_redo_refuses_a_changed_tool_only_after_it_knows_it_can_redo_the_others(tmp_path: Path) -> None:
+    """Tool `b` renamed `a` (no redo can follow a rename) and tool `c` given an output schema that is no
+    object: a whole render refuses `a` first, the first in the catalog, and a redo must say the same,
+    not `c`, which it reached while planning the changed tools."""
+    tools = [{"name": name, "inputSchema": {"type": "object"}} for name in "bcd"]
+    snapshot = newest_rules(
+        Snapshot(server="bench", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tuple(tools))
+    )
+    cache = Cache(tmp_path / "cache")
+    generated(snapshot, tmp_path / "out", cache)
+    broken = [dict(tool, outputSchema="none") for tool in tools[:2]]
+    after = with_tools(snapshot, [{**broken[0], "name": "a"}, broken[1], tools[2]])
+
+    with pytest.raises(StubgenError) as whole:
+        render_snapshot(after)
+    with pytest.raises(StubgenError) as redone:
+        render_current(inputs(after), tmp_path / "out", cache)
+
+    assert "tool 'a'" in str(whole.value)
+    assert str(redone.value) == str(whole.value)
