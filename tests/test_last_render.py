@@ -462,3 +462,23 @@ def test_a_redo_refuses_a_changed_tool_only_after_it_knows_it_can_redo_the_other
 
     assert "tool 'a'" in str(whole.value)
     assert str(redone.value) == str(whole.value)
+
+
+def test_a_snapshot_file_nested_too_deep_before_its_tools_is_refused_in_one_line_with_a_cache(
+    rendered_once: dict[str, tuple[Snapshot, Path]], tmp_path: Path
+) -> None:
+    """A redo reads the server's name from what precedes the tools: nested past Python's recursion
+    limit there, it raised `RecursionError` (a traceback) where reading the file whole names the file."""
+    snapshot, cache = _weather_folder(rendered_once, tmp_path)
+    source = changed(snapshot, _described).canonical_bytes()
+    depth = 100_000
+    deep = source.replace(b'"capabilities": {', b'"capabilities": {"deep": ' + b"[" * depth + b"]" * depth + b",", 1)
+    assert deep != source
+
+    with pytest.raises(StubgenError) as whole:
+        parse_snapshot(deep, "snapshot.json")
+    with pytest.raises(StubgenError) as redone:
+        render_current(inputs(deep), tmp_path / "out", cache)
+
+    assert "nested deeper than" in str(whole.value)
+    assert str(redone.value) == str(whole.value)

@@ -271,7 +271,7 @@ def _server_named(frame: bytes) -> str | None:
     read as the start of a snapshot (the whole file then says what is wrong)."""
     try:
         document: Any = json.loads(frame + b"]}")
-    except ValueError:
+    except (ValueError, RecursionError):  # nested too deep: reading the file whole says so
         return None
     server = document.get("server") if isinstance(document, dict) else None
     return server if isinstance(server, str) else None
