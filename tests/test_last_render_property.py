@@ -254,19 +254,34 @@ def _check_redo(
     return rendered
 
 
-@settings(
-    max_examples=12,
-    derandomize=True,
-    database=None,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(data=st.data(), sync_client=st.booleans())
-def test_a_redone_package_is_what_a_whole_render_of_the_changed_snapshot_makes(
-    data: st.DataObject, sync_client: bool, tmp_path_factory: pytest.TempPathFactory
-) -> None:
+def _drawn_redo(data: st.DataObject, sync_client: bool, tmp_path_factory: pytest.TempPathFactory) -> None:
     before = data.draw(catalogs())
     after = data.draw(changed(before))
     names = data.draw(method_names(before))
     base = tmp_path_factory.mktemp("redo")
     _check_redo(before, after, names, sync_client, base, Cache(base / "cache"))
+
+
+_SETTINGS = {
+    "derandomize": True,
+    "database": None,
+    "deadline": None,
+    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
+}
+
+
+@settings(max_examples=12, **_SETTINGS)
+@given(data=st.data(), sync_client=st.booleans())
+def test_a_redone_package_is_what_a_whole_render_of_the_changed_snapshot_makes(
+    data: st.DataObject, sync_client: bool, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    _drawn_redo(data, sync_client, tmp_path_factory)
+
+
+@settings(max_examples=80, **_SETTINGS)
+@given(data=st.data(), sync_client=st.booleans())
+def test_many_redone_packages_are_what_whole_renders_of_the_changed_snapshots_make(
+    data: st.DataObject, sync_client: bool, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The same, over more catalogs and changes (about 20 s: listed in tests/expensive.txt)."""
+    _drawn_redo(data, sync_client, tmp_path_factory)
