@@ -482,3 +482,25 @@ def test_a_snapshot_file_nested_too_deep_before_its_tools_is_refused_in_one_line
 
     assert "nested deeper than" in str(whole.value)
     assert str(redone.value) == str(whole.value)
+
+
+def test_two_snapshot_files_of_one_server_leave_the_package_of_the_last_as_rendered_whole(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """`generate a.json b.json`, both of one server, each with another tool changed: every package is
+    rendered before any is published, so b's redo was made from the folder as it was before a's was
+    published into it, and publishing it linked a's changed models module into b's package."""
+    monkeypatch.chdir(tmp_path)
+    snapshot = newest_rules(
+        Snapshot(server="bench", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tuple(make_tools(6)))
+    )
+    (tmp_path / "base.json").write_bytes(snapshot.canonical_bytes())
+    (tmp_path / "a.json").write_bytes(changed(snapshot, _described, 1).canonical_bytes())
+    last = changed(snapshot, _described, 4)
+    (tmp_path / "b.json").write_bytes(last.canonical_bytes())
+    assert run_cli("generate", "base.json", "--out", "out").exit_code == 0
+
+    result = run_cli("generate", "a.json", "b.json", "--out", "out")
+
+    assert result.exit_code == 0, result.stderr
+    assert read_tree(tmp_path / "out" / "bench") == render_snapshot(last, cache=Cache(tmp_path / "cold"))
