@@ -312,7 +312,14 @@ def _no_tools(source: bytes) -> bytes:
     return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
 
 
-@pytest.mark.parametrize("edit", [_crlf, _bom, _spaced_tool, _no_tools], ids=lambda edit: edit.__name__)
+def _local_icon(source: bytes) -> bytes:
+    """An icon naming a file on the server's machine, which reading the file leaves out."""
+    document = json.loads(source)
+    document["tools"][0]["icons"] = [{"src": "file:///home/me/icon.png"}, {"src": "https://example.com/i.png"}]
+    return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
+
+
+@pytest.mark.parametrize("edit", [_crlf, _bom, _spaced_tool, _no_tools, _local_icon], ids=lambda edit: edit.__name__)
 def test_a_snapshot_file_a_redo_cannot_vouch_for_gives_what_reading_it_whole_gives(
     edit: Callable[[bytes], bytes], rendered_once: dict[str, tuple[Snapshot, Path]], tmp_path: Path
 ) -> None:

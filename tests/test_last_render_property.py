@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from codegen import console
 from codegen.errors import StubgenError
-from codegen.generate import Cache, render_snapshot
+from codegen.generate import Cache
 from codegen.generate.pipeline import PackageInputs, Rendered, publish_rendered, render_current
 from codegen.identifiers import NAMING_RULES
 from codegen.snapshot import JSON, Snapshot
@@ -237,8 +237,10 @@ def _check_redo(
         return None
     publish_rendered(first, cache)
     rendered, redo_warned = _warned(lambda: render_current(_inputs(after, names, sync_client), out, cache))
-    cold = Cache(base / "cold")  # the changed tools built alone, not taken from the redo's cache
-    whole, whole_warned = _warned(lambda: render_snapshot(after, names, cache=cold, sync_client=sync_client))
+    # The same file through the same pipeline with nothing recorded: rendered whole, its tools built
+    # anew, not taken from the redo's cache.
+    cold = Cache(base / "cold")
+    whole, whole_warned = _warned(lambda: render_current(_inputs(after, names, sync_client), base / "fresh", cold))
     if isinstance(whole, str):
         assert rendered == whole
         assert redo_warned == whole_warned
@@ -247,7 +249,8 @@ def _check_redo(
     if after.canonical_bytes() == before.canonical_bytes():
         assert rendered.files is None, "a change that changed nothing is proven current"
         return None
-    assert rendered.files == whole
+    assert whole.folder is None, "rendered whole"
+    assert rendered.files == whole.files
     assert redo_warned == whole_warned
     publish_rendered(rendered, cache)
     assert render_current(_inputs(after, names, sync_client), out, cache).files is None, "proven current once published"
