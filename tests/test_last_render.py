@@ -16,12 +16,13 @@ import pytest
 
 from benchmarks.catalog import make_tools
 from codegen import console
+from codegen.errors import StubgenError
 from codegen.generate import Cache, pipeline, render_snapshot
 from codegen.generate.pipeline import PackageInputs, Rendered, publish_rendered, render_current
 from codegen.generate.publish import read_tree
 from codegen.identifiers import NAMING_RULES
-from codegen.snapshot import Snapshot, load_snapshot
-from tests.conftest import PYTHON
+from codegen.snapshot import Snapshot, load_snapshot, parse_snapshot
+from tests.conftest import PYTHON, SERVERS, write_config
 from tests.regen_goldens import GOLDEN
 
 REPO = Path(__file__).resolve().parent.parent
@@ -263,3 +264,250 @@ def test_untyped_tools_are_warned_of_in_a_redo_as_in_a_whole_render(
     assert rendered[0].folder is not None
     assert redone == whole
     assert len(whole) == 1 and f"tool {tools[2]['name']!r}" in whole[0]
+
+
+def _weather_folder(rendered_once: dict[str, tuple[Snapshot, Path]], tmp_path: Path) -> tuple[Snapshot, Cache]:
+    """The weather catalog generated into `tmp_path/out` with its cache in `tmp_path/cache`."""
+    snapshot, base = rendered_once["weather"]
+    shutil.copytree(base, tmp_path, dirs_exist_ok=True)
+    return snapshot, Cache(tmp_path / "cache")
+
+
+@pytest.mark.parametrize("sync_client", [True, False])
+def test_method_names_and_sync_client_settings_are_redone_as_rendered_whole(sync_client: bool, tmp_path: Path) -> None:
+    tools = make_tools(12)
+    snapshot = newest_rules(
+        Snapshot(server="bench", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tuple(tools))
+    )
+    names = {tools[3]["name"]: "chosen_name", tools[7]["name"]: "another_choice"}
+    cache = Cache(tmp_path / "cache")
+
+    def settings(source: Snapshot, chosen: dict[str, str]) -> PackageInputs:
+        return PackageInputs(source.canonical_bytes(), "snapshot.json", chosen, {}, sync_client)
+
+    publish_rendered(render_current(settings(snapshot, names), tmp_path / "out", cache), cache)
+    for index, chosen in ((3, names), (5, names), (5, {})):
+        after = changed(snapshot, _described, index)
+        rendered = render_current(settings(after, chosen), tmp_path / "out", cache)
+        assert rendered.files == render_snapshot(after, chosen, cache=Cache(tmp_path / "cold"), sync_client=sync_client)
+        assert (rendered.folder is not None) == (chosen == names), "other settings are not the recorded render's"
+
+
+def _crlf(source: bytes) -> bytes:
+    return source.replace(b"\n", b"\r\n")
+
+
+def _bom(source: bytes) -> bytes:
+    return b"\xef\xbb\xbf" + source
+
+
+def _spaced_tool(source: bytes) -> bytes:
+    """One tool's `"name": ` written with two spaces after its colon, as a hand edit might."""
+    return source.replace(b'"name": "', b'"name":  "', 1)
+
+
+def _no_tools(source: bytes) -> bytes:
+    document = json.loads(source)
+    document["tools"] = []
+    return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
+
+
+def _local_icon(source: bytes) -> bytes:
+    """An icon naming a file on the server's machine, which reading the file leaves out."""
+    document = json.loads(source)
+    document["tools"][0]["icons"] = [{"src": "file:///home/me/icon.png"}, {"src": "https://example.com/i.png"}]
+    return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
+
+
+@pytest.mark.parametrize("edit", [_crlf, _bom, _spaced_tool, _no_tools, _local_icon], ids=lambda edit: edit.__name__)
+def test_a_snapshot_file_a_redo_cannot_vouch_for_gives_what_reading_it_whole_gives(
+    edit: Callable[[bytes], bytes], rendered_once: dict[str, tuple[Snapshot, Path]], tmp_path: Path
+) -> None:
+    snapshot, cache = _weather_folder(rendered_once, tmp_path)
+    source = edit(changed(snapshot, _described).canonical_bytes())
+
+    def rendered_from(render: Callable[[], Any]) -> Any:
+        try:
+            return render()
+        except StubgenError as error:
+            return str(error)
+
+    redone = rendered_from(lambda: render_current(inputs(source), tmp_path / "out", cache))
+    whole = rendered_from(lambda: render_snapshot(parse_snapshot(source, "snapshot.json"), cache=Cache.disabled()))
+    if isinstance(whole, str):
+        assert redone == whole
+    else:
+        assert redone.folder is None
+        assert redone.files == whole
+
+
+def test_a_package_folder_holding_a_symlink_is_rendered_whole(
+    rendered_once: dict[str, tuple[Snapshot, Path]], tmp_path: Path
+) -> None:
+    snapshot, cache = _weather_folder(rendered_once, tmp_path)
+    (tmp_path / "secret").write_text("not for a diff\n")
+    (tmp_path / "out" / "weather" / "notes.py").symlink_to(tmp_path / "secret")
+    after = changed(snapshot, _described)
+
+    rendered = render_current(inputs(after), tmp_path / "out", cache)
+
+    assert rendered.folder is None
+    assert rendered.files == render_snapshot(after, cache=Cache(tmp_path / "cold"))
+    publish_rendered(rendered, cache)
+    assert read_tree(tmp_path / "out" / "weather") == rendered.files
+
+
+def _project(folder: Path, snapshots: dict[str, Snapshot]) -> None:
+    """A project of these servers' snapshot files, with a hub and chosen method names for one tool."""
+    tables = "".join(f'[tool.mcp-stubgen.servers.{name}]\ncommand = "unused"\n' for name in snapshots)
+    first = snapshots["bench"].tools[4]["name"]
+    write_config(
+        folder,
+        '[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\nhub = true\n\n'
+        f'{tables}\n[tool.mcp-stubgen.method_names.bench]\n"{first}" = "chosen_name"\n',
+    )
+    (folder / "snaps").mkdir(exist_ok=True)
+    for name, snapshot in snapshots.items():
+        (folder / "snaps" / f"{name}.json").write_bytes(snapshot.canonical_bytes())
+
+
+def test_generate_and_check_redo_one_changed_package_beside_another_and_a_hub_as_rendered_whole(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Two servers and a hub in one config, one tool of one server changed: `generate --check` prints
+    the diff a whole render prints, and `generate` writes the files a whole render writes, and says so
+    in the same words."""
+    from codegen.generate import last_render
+
+    catalogs = {
+        name: newest_rules(
+            Snapshot(server=name, protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tuple(tools))
+        )
+        for name, tools in (("bench", make_tools(12)), ("other", make_tools(5)))
+    }
+    redone: list[str] = []
+    original = last_render.redo_changed_tools
+
+    def spied(*args: Any) -> Any:
+        result = original(*args)
+        redone.extend([result.record.server] if result is not None else [])
+        return result
+
+    monkeypatch.setattr(last_render, "redo_changed_tools", spied)
+    changed_catalogs = {**catalogs, "bench": changed(catalogs["bench"], _described, 4)}
+    outputs: dict[str, list[Any]] = {}
+    for run, cache in (("redone", []), ("whole", ["--no-cache"])):
+        folder = tmp_path / run
+        folder.mkdir()
+        monkeypatch.chdir(folder)
+        _project(folder, catalogs)
+        assert run_cli("generate").exit_code == 0
+        _project(folder, changed_catalogs)
+        check = run_cli("generate", "--check", *cache)
+        generate = run_cli("generate", *cache)
+        outputs[run] = [
+            check.exit_code,
+            check.stdout,
+            generate.exit_code,
+            generate.stderr,
+            read_tree(folder / "clients"),
+        ]
+        assert run_cli("generate", "--check").exit_code == 0
+    assert redone == ["bench", "bench"], "--check and generate each redid the changed package"
+    assert outputs["redone"] == outputs["whole"]
+    assert outputs["whole"][0] == 1 and "+" in outputs["whole"][1]
+
+
+def test_sync_redoes_the_one_tool_a_stdio_server_changed_as_rendered_whole(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    from codegen.generate import last_render
+
+    redone: list[str] = []
+    original = last_render.redo_changed_tools
+
+    def spied(*args: Any) -> Any:
+        result = original(*args)
+        redone.extend([result.record.server] if result is not None else [])
+        return result
+
+    monkeypatch.setattr(last_render, "redo_changed_tools", spied)
+    monkeypatch.chdir(tmp_path)
+    table = f'[tool.mcp-stubgen.servers.paging]\ncommand = {json.dumps(PYTHON)}\nargs = ["{SERVERS / "paging_server.py"}"]\n'
+    config = '[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\n\n' + table
+    write_config(tmp_path, config)
+    assert run_cli("sync").exit_code == 0
+    write_config(tmp_path, config + 'env = { PAGING_SERVER_REVISED = "5" }\n')
+
+    result = run_cli("sync")
+
+    assert result.exit_code == 0, result.stderr
+    assert redone == ["paging"]
+    snapshot = load_snapshot(tmp_path / "snaps" / "paging.json")
+    assert "Revised." in snapshot.tools[5]["description"]
+    assert read_tree(tmp_path / "clients" / "paging") == render_snapshot(snapshot, cache=Cache(tmp_path / "cold"))
+    assert run_cli("generate", "--check").exit_code == 0
+
+
+def test_a_redo_refuses_a_changed_tool_only_after_it_knows_it_can_redo_the_others(tmp_path: Path) -> None:
+    """Tool `b` renamed `a` (no redo can follow a rename) and tool `c` given an output schema that is no
+    object: a whole render refuses `a` first, the first in the catalog, and a redo must say the same,
+    not `c`, which it reached while planning the changed tools."""
+    tools = [{"name": name, "inputSchema": {"type": "object"}} for name in "bcd"]
+    snapshot = newest_rules(
+        Snapshot(server="bench", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tuple(tools))
+    )
+    cache = Cache(tmp_path / "cache")
+    generated(snapshot, tmp_path / "out", cache)
+    broken = [dict(tool, outputSchema="none") for tool in tools[:2]]
+    after = with_tools(snapshot, [{**broken[0], "name": "a"}, broken[1], tools[2]])
+
+    with pytest.raises(StubgenError) as whole:
+        render_snapshot(after)
+    with pytest.raises(StubgenError) as redone:
+        render_current(inputs(after), tmp_path / "out", cache)
+
+    assert "tool 'a'" in str(whole.value)
+    assert str(redone.value) == str(whole.value)
+
+
+def test_a_snapshot_file_nested_too_deep_before_its_tools_is_refused_in_one_line_with_a_cache(
+    rendered_once: dict[str, tuple[Snapshot, Path]], tmp_path: Path
+) -> None:
+    """A redo reads the server's name from what precedes the tools: nested past Python's recursion
+    limit there, it raised `RecursionError` (a traceback) where reading the file whole names the file."""
+    snapshot, cache = _weather_folder(rendered_once, tmp_path)
+    source = changed(snapshot, _described).canonical_bytes()
+    depth = 100_000
+    deep = source.replace(b'"capabilities": {', b'"capabilities": {"deep": ' + b"[" * depth + b"]" * depth + b",", 1)
+    assert deep != source
+
+    with pytest.raises(StubgenError) as whole:
+        parse_snapshot(deep, "snapshot.json")
+    with pytest.raises(StubgenError) as redone:
+        render_current(inputs(deep), tmp_path / "out", cache)
+
+    assert "nested deeper than" in str(whole.value)
+    assert str(redone.value) == str(whole.value)
+
+
+def test_two_snapshot_files_of_one_server_leave_the_package_of_the_last_as_rendered_whole(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """`generate a.json b.json`, both of one server, each with another tool changed: every package is
+    rendered before any is published, so b's redo was made from the folder as it was before a's was
+    published into it, and publishing it linked a's changed models module into b's package."""
+    monkeypatch.chdir(tmp_path)
+    snapshot = newest_rules(
+        Snapshot(server="bench", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tuple(make_tools(6)))
+    )
+    (tmp_path / "base.json").write_bytes(snapshot.canonical_bytes())
+    (tmp_path / "a.json").write_bytes(changed(snapshot, _described, 1).canonical_bytes())
+    last = changed(snapshot, _described, 4)
+    (tmp_path / "b.json").write_bytes(last.canonical_bytes())
+    assert run_cli("generate", "base.json", "--out", "out").exit_code == 0
+
+    result = run_cli("generate", "a.json", "b.json", "--out", "out")
+
+    assert result.exit_code == 0, result.stderr
+    assert read_tree(tmp_path / "out" / "bench") == render_snapshot(last, cache=Cache(tmp_path / "cold"))

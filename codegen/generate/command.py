@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -223,12 +223,18 @@ def _generate(run: Targets, cache: Cache, strict: bool) -> int:
         except StubgenError as error:  # no package is published beside a runtime that could not be
             _failed(None, None, error, runtime_dir(out_dir))
             return EXIT_ERROR
+    replaced: set[Path] = set()
     for item in ready:
+        rendered = item.rendered
+        if rendered.target in replaced:  # the folder it was redone from (`last_render`) was published over since
+            rendered = replace(rendered, folder=None)
         try:
-            result = publish_rendered(item.rendered, cache)
+            result = publish_rendered(rendered, cache)
         except StubgenError as error:
             failed += _failed(item.server, item.snapshot, error)
             continue
+        if result.changed:
+            replaced.add(result.path)
         announce_package(result.path.name if item.snapshot is None else item.server or item.snapshot.stem, result)
         if result.changed:
             changes = {"written": list(result.written), "removed": list(result.removed)}

@@ -201,14 +201,16 @@ def redo_changed_tools(
     if record is None or record.server != server or record.frame != _hash(frame) or len(record.tools) != len(spans):
         return None
     changed = {index: span for index, span in enumerate(spans) if _hash(span) != record.tools[index].span}
-    plans = [_tool_plan(server, record, index, span) for index, span in changed.items()]
-    if not changed or None in plans:
+    planned = [_tool_plan(record, index, span) for index, span in changed.items()]
+    plans = [plan for plan in planned if plan is not None]
+    if not changed or len(plans) != len(planned):
         return None
-    built = dict(zip(changed, tool_parts(server, [plan for plan in plans if plan is not None], cache), strict=True))
+    for plan in plans:  # only once all can be redone: a whole render may refuse a renamed tool first
+        check_tool(f"server {server!r}: ", plan.tool)
+    built = dict(zip(changed, tool_parts(server, plans, cache), strict=True))
     tools = list(record.tools)
     modules: dict[str, ModelModule] = {}
     for (index, parts), plan in zip(built.items(), plans, strict=True):
-        assert plan is not None
         imports = tool_imports(parts.spec, parts.classes, parts.imported)
         module = ModelModule(
             module=parts.spec.module,
@@ -269,13 +271,13 @@ def _server_named(frame: bytes) -> str | None:
     read as the start of a snapshot (the whole file then says what is wrong)."""
     try:
         document: Any = json.loads(frame + b"]}")
-    except ValueError:
+    except (ValueError, RecursionError):  # nested too deep: reading the file whole says so
         return None
     server = document.get("server") if isinstance(document, dict) else None
     return server if isinstance(server, str) else None
 
 
-def _tool_plan(server: str, record: LastRender, index: int, span: bytes) -> ToolPlan | None:
+def _tool_plan(record: LastRender, index: int, span: bytes) -> ToolPlan | None:
     """The plan of a changed tool: the names its record holds, which stay its names while its own name
     and task support (all that names depend on of a tool) do not change; None when they did, or when
     the span is not a tool's text as `write_snapshot` writes it."""
@@ -286,7 +288,6 @@ def _tool_plan(server: str, record: LastRender, index: int, span: bytes) -> Tool
     known = record.tools[index]
     if tool["name"] != known.wire or task_support(tool) != known.task_support:
         return None
-    check_tool(f"server {server!r}: ", tool)
     content = hashlib.sha256(compact.encode("utf-8", "surrogatepass")).hexdigest()
     named = Named(known.wire, known.python)
     return ToolPlan(

@@ -1,11 +1,13 @@
 """A low-level SDK server (2026-07-28) that pages tools, resources, templates and prompts.
 
 `MCPServer` never paginates, so this one is built on `mcp.server.lowlevel.Server`; run it over
-stdio as a subprocess, or connect to `build_server()` in-process.
+stdio as a subprocess, or connect to `build_server()` in-process. `PAGING_SERVER_REVISED=N` changes
+tool N's description.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -15,6 +17,8 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
 PAGE_SIZE = 3
+REVISED = int(os.environ.get("PAGING_SERVER_REVISED", "-1"))
+"""The index of a tool whose description says it was revised: one tool's text changed between starts."""
 
 
 def _page(items: list[Any], params: types.PaginatedRequestParams | None) -> tuple[list[Any], str | None]:
@@ -28,7 +32,7 @@ def build_server(tool_count: int = 8, list_log: str | None = None) -> Server[Any
     tools = [
         types.Tool(
             name=f"tool-{index:03d}",
-            description=f"Tool number {index}.",
+            description=f"Tool number {index}." + (" Revised." if index == REVISED else ""),
             input_schema={
                 "type": "object",
                 "properties": {"count": {"type": "integer", "minimum": 0}},
