@@ -1,7 +1,7 @@
 """A package redone for the few tools whose text changed, from a record of its last render.
 
 Rendering a 1,000-tool package again for one changed tool read, planned, assembled and rendered every
-tool (0.8 s of the 0.39 s that issue 29 allows). So each render is recorded in the cache, under the
+tool: 0.8 s, where issue 29 allows a tenth of a cold run (about 0.4 s). So each render is recorded in the cache, under the
 digest of the files it made (`LastRender`): each tool's text in the snapshot file (hashed), its names,
 what the rest of the package reads of it (`build.package_facing`), and client.py's chunks
 (`render.Chunk`). A later render whose package folder holds exactly those files, and whose snapshot
