@@ -371,13 +371,29 @@ def _project(folder: Path, snapshots: dict[str, Snapshot]) -> None:
         (folder / "snaps" / f"{name}.json").write_bytes(snapshot.canonical_bytes())
 
 
+@pytest.fixture
+def redone(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The server of each package redone from its last render in the test, in order."""
+    from codegen.generate import last_render
+
+    servers: list[str] = []
+    original = last_render.redo_changed_tools
+
+    def spied(*args: Any) -> Any:
+        result = original(*args)
+        servers.extend([result.record.server] if result is not None else [])
+        return result
+
+    monkeypatch.setattr(last_render, "redo_changed_tools", spied)
+    return servers
+
+
 def test_generate_and_check_redo_one_changed_package_beside_another_and_a_hub_as_rendered_whole(
-    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch, redone: list[str]
 ) -> None:  # type: ignore[no-untyped-def]
     """Two servers and a hub in one config, one tool of one server changed: `generate --check` prints
     the diff a whole render prints, and `generate` writes the files a whole render writes, and says so
     in the same words."""
-    from codegen.generate import last_render
 
     catalogs = {
         name: newest_rules(
@@ -385,15 +401,6 @@ def test_generate_and_check_redo_one_changed_package_beside_another_and_a_hub_as
         )
         for name, tools in (("bench", make_tools(12)), ("other", make_tools(5)))
     }
-    redone: list[str] = []
-    original = last_render.redo_changed_tools
-
-    def spied(*args: Any) -> Any:
-        result = original(*args)
-        redone.extend([result.record.server] if result is not None else [])
-        return result
-
-    monkeypatch.setattr(last_render, "redo_changed_tools", spied)
     changed_catalogs = {**catalogs, "bench": changed(catalogs["bench"], _described, 4)}
     outputs: dict[str, list[Any]] = {}
     for run, cache in (("redone", []), ("whole", ["--no-cache"])):
@@ -419,19 +426,9 @@ def test_generate_and_check_redo_one_changed_package_beside_another_and_a_hub_as
 
 
 def test_sync_redoes_the_one_tool_a_stdio_server_changed_as_rendered_whole(
-    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch, redone: list[str]
 ) -> None:  # type: ignore[no-untyped-def]
-    from codegen.generate import last_render
 
-    redone: list[str] = []
-    original = last_render.redo_changed_tools
-
-    def spied(*args: Any) -> Any:
-        result = original(*args)
-        redone.extend([result.record.server] if result is not None else [])
-        return result
-
-    monkeypatch.setattr(last_render, "redo_changed_tools", spied)
     monkeypatch.chdir(tmp_path)
     table = f'[tool.mcp-stubgen.servers.paging]\ncommand = {json.dumps(PYTHON)}\nargs = ["{SERVERS / "paging_server.py"}"]\n'
     config = '[tool.mcp-stubgen]\nsnapshots = "snaps"\noutput = "clients"\n\n' + table
