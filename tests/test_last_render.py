@@ -18,6 +18,7 @@ from benchmarks.catalog import make_tools
 from codegen import console
 from codegen.errors import StubgenError
 from codegen.generate import Cache, pipeline, render_snapshot
+from codegen.generate.last_render import LastRender
 from codegen.generate.pipeline import PackageInputs, Rendered, publish_rendered, render_current
 from codegen.generate.publish import read_tree
 from codegen.identifiers import NAMING_RULES
@@ -173,7 +174,9 @@ def test_a_redo_neither_parses_the_snapshot_nor_builds_the_package(
     assert rendered.files == expected
 
 
-@pytest.mark.parametrize("edit", ["a hand edit", "a new file", "the record damaged"])
+@pytest.mark.parametrize(
+    "edit", ["a hand edit", "a new file", "the record damaged", "a chunk's length retyped", "a tool's names retyped"]
+)
 def test_a_folder_not_as_recorded_is_rendered_whole(
     edit: str, rendered_once: dict[str, tuple[Snapshot, Path]], tmp_path: Path
 ) -> None:
@@ -185,10 +188,19 @@ def test_a_folder_not_as_recorded_is_rendered_whole(
         model.write_text(model.read_text() + "# mine\n")
     elif edit == "a new file":
         (package / "notes.txt").write_text("mine\n")
-    else:
-        for entry in (tmp_path / "cache").rglob("*"):
-            if entry.is_file() and entry.read_text(errors="replace").startswith('["catalog",'):
-                entry.write_text("[")
+    else:  # the record is JSON the cache holds, which a hand may have damaged: a miss, never a traceback
+        [(entry, record)] = [
+            (entry, record)
+            for entry in (tmp_path / "cache").rglob("*")
+            if entry.is_file() and entry.read_text(errors="replace").startswith('["catalog",')
+            for record in [json.loads(entry.read_text())]
+            if len(record) == len(dataclasses.fields(LastRender))
+        ]
+        if edit == "a chunk's length retyped":
+            record[5][0][2] = str(record[5][0][2])
+        elif edit == "a tool's names retyped":
+            record[4][0][7] = [["a", "b"]]
+        entry.write_text("[" if edit == "the record damaged" else json.dumps(record))
     after = changed(snapshot, _described)
 
     rendered = render_current(inputs(after), tmp_path / "out", Cache(tmp_path / "cache"))

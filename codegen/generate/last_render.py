@@ -19,7 +19,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, get_args
 
 from codegen.generate.build import package_facing, package_flags, tool_imports, warn_untyped
 from codegen.generate.cache import Cache, cache_key
@@ -27,7 +27,7 @@ from codegen.generate.headers import header_lines
 from codegen.generate.package_plan import PackagePlan, ToolPlan, check_tool
 from codegen.generate.piecewise_black import cached_members
 from codegen.generate.publish import Tree, read_tree
-from codegen.generate.render import Chunk, model_module_file
+from codegen.generate.render import Chunk, ChunkKind, model_module_file
 from codegen.generate.spec import Import, ModelModule, PackageSpec, ToolSpec
 from codegen.generate.templating import import_sorted
 from codegen.generate.tool_workers import tool_parts
@@ -82,16 +82,47 @@ class LastRender:
 
     @classmethod
     def from_text(cls, text: str) -> LastRender | None:
-        """The record a cache entry holds; None for one this release did not write (damaged by hand)."""
+        """The record a cache entry holds; None for anything this release did not write (an entry
+        damaged or edited by hand is a miss, as every unreadable cache entry is)."""
         try:
             server, frame, fingerprint, rules, tools, client = json.loads(text)
             records = tuple(map(ToolRecord._make, tools))
             chunks = tuple((kind, wire, length) for kind, wire, length in client)
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, RecursionError):
             return None
-        if any(len(record) != len(ToolRecord._fields) for record in records):
+        if not (_all_str(server, frame, fingerprint) and type(rules) is int):
+            return None
+        if not all(_well_typed(record) for record in records):
+            return None
+        if not all(kind in _CHUNK_KINDS and type(wire) is str and type(length) is int for kind, wire, length in chunks):
             return None
         return cls(server, frame, fingerprint, rules, records, chunks)
+
+
+_CHUNK_KINDS = frozenset(get_args(ChunkKind))
+"""What `Chunk.kind` may be."""
+
+
+def _all_str(*values: object) -> bool:
+    return all(type(value) is str for value in values)
+
+
+def _optional_str(value: object) -> bool:
+    return value is None or type(value) is str
+
+
+def _well_typed(record: ToolRecord) -> bool:
+    """Whether a record read back holds what `describe_render` writes, field by field."""
+    keywords = record.keywords
+    return (
+        _all_str(record.wire, record.span, record.fingerprint, record.python, record.stem, record.facing)
+        and _optional_str(record.start_method)
+        and _optional_str(record.task_support)
+        and _optional_str(record.untyped_reason)
+        and type(record.flags) is int
+        and type(keywords) is dict
+        and _all_str(*keywords, *keywords.values())
+    )
 
 
 def _hash(data: bytes) -> str:

@@ -25,7 +25,15 @@ from codegen.generate.piecewise_black import (
 from codegen.generate.spec import ModelModule, PackageSpec, PromptSpec, ResourceSpec, TemplateSpec, ToolSpec
 from codegen.generate.templating import jinja_environment, method_macros
 
-__all__ = ["CONTRACT_DOC", "CONTRACT_NAME", "Chunk", "model_module_file", "render_package", "render_package_in_chunks"]
+__all__ = [
+    "CONTRACT_DOC",
+    "CONTRACT_NAME",
+    "Chunk",
+    "ChunkKind",
+    "model_module_file",
+    "render_package",
+    "render_package_in_chunks",
+]
 
 
 CONTRACT_NAME = "_CONTRACT"
@@ -84,12 +92,15 @@ def _with_stand_in_fingerprints(package: PackageSpec) -> PackageSpec | None:
 _STAND_IN = re.compile(r"~\d{15}")
 
 
+ChunkKind = Literal["text", "snapshot", "fingerprint", "methods", "sync methods"]
+
+
 class Chunk(NamedTuple):
     """A stretch of client.py's text after its header: fixed `text`, the `snapshot`'s or a tool's
     `fingerprint`, or a tool's `methods` or `sync methods` (`wire` names the tool). A package redone
     for a few changed tools replaces only theirs (`last_render`)."""
 
-    kind: Literal["text", "snapshot", "fingerprint", "methods", "sync methods"]
+    kind: ChunkKind
     wire: str
     text: str
 
