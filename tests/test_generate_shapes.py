@@ -185,6 +185,22 @@ def test_a_broken_output_schema_alone_keeps_the_typed_arguments(
     assert "arguments: dict[str, Any]" not in warning
 
 
+def test_the_hub_skips_the_sdks_check_of_a_result_whose_output_schema_gave_no_type() -> None:
+    """The SDK would fail on every result of a schema naming nothing, or be refused one that is not
+    JSON Schema; the hub leaves such a result to the server as the package does, and its catalog
+    holds no invalid output schema."""
+    import json
+
+    from codegen.generate.hub import render_hub
+    from tests.drift_helpers import snap, tool
+
+    invalid = {"type": "object", "properties": {"hit": {"minLength": "x"}}}
+    catalog = snap((tool("look", LOOK_ARGUMENTS, DANGLING_OUTPUT), tool("tally", LOOK_ARGUMENTS, invalid)))
+    entries = {entry["tool"]: entry for entry in json.loads(render_hub([(catalog, {})])["catalog.json"])["tools"]}
+    assert entries["look"]["skip_sdk_output_check"] is entries["tally"]["skip_sdk_output_check"] is True
+    assert entries["look"]["output_schema"] == DANGLING_OUTPUT and "output_schema" not in entries["tally"]
+
+
 LOOK_ARGUMENTS = {"type": "object", "properties": {"q": {"type": "string"}}, "additionalProperties": False}
 DANGLING_OUTPUT = {"type": "object", "properties": {"hit": {"$ref": "#/$defs/nope"}}}
 UNTYPED_METHOD = (
