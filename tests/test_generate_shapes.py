@@ -185,6 +185,21 @@ def test_a_broken_output_schema_alone_keeps_the_typed_arguments(
     assert "arguments: dict[str, Any]" not in warning
 
 
+def test_the_output_schemas_problem_in_the_docstring_injects_nothing(tmp_path: Path) -> None:
+    """The docstring quotes the untrusted `$ref` text (quotes, a line break, a backslash) as text."""
+    import ast
+
+    from tests.drift_helpers import snap, tool
+
+    hostile = '#/$defs/x"""\nimport os; os.system("echo pwned")\n"""\\'
+    output = {"type": "object", "properties": {"hit": {"$ref": hostile}}}
+    generate_package(snap((tool("look", LOOK_ARGUMENTS, output),)), tmp_path)
+    client = (tmp_path / "demo" / "client.py").read_text()
+    assert "Its result is not typed: mcp-stubgen could not type the tool's output schema" in client
+    calls = [ast.unparse(node) for node in ast.walk(ast.parse(client)) if isinstance(node, ast.Call)]
+    assert not [call for call in calls if "system" in call]
+
+
 def test_the_hub_skips_the_sdks_check_of_a_result_whose_output_schema_gave_no_type() -> None:
     """The SDK would fail on every result of a schema naming nothing, or be refused one that is not
     JSON Schema; the hub leaves such a result to the server as the package does, and its catalog
