@@ -82,7 +82,7 @@ CLIENT_MEMBERS = frozenset(
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _MAX_LENGTH = 80
 
-NAMING_RULES = 12
+NAMING_RULES = 13
 """The rules a new snapshot's names follow. Rules 2 keep a digit with the letters beside it in
 snake_case names (`get_s3_object(s3_key=...)`, as the models name their fields and packages are named),
 where rules 1 split it off (`get_s_3_object(s_3_key=...)`); rules 3 keep it in class names too
@@ -113,7 +113,10 @@ their JSON type (`str`), where rules 1 to 10 write a `Literal` of them all up to
 is one string or number too long for its line as `Field(default=...)` (`LONG_DEFAULT_RULES`), where
 rules 1 to 11 write it bare, in parentheses black keeps and `ruff format` takes away, and spell the
 hub's names as rules 7 spell methods (`größe` on server `lager`: `lager__grosse`), where rules 1 to 11
-map a Latin letter with no ASCII form to `_` (`lager__gro_e`; `SPELLED_HUB_RULES`).
+map a Latin letter with no ASCII form to `_` (`lager__gro_e`; `SPELLED_HUB_RULES`); rules 13 keep a
+tool's typed arguments when only its output schema cannot be typed, its method returning `ToolResult`
+(`look(q=...)`), where rules 1 to 12 make the whole method untyped (`look(arguments={...})`;
+`OUTPUT_ALONE_RULES`).
 
 A snapshot records rules 4 or later (`namingRules`) always. Rules 1 to 3 differ only where a letter is beside
 a digit (`naming_rules_apply`), so a snapshot made by them records them only when it has such a name;
@@ -337,6 +340,14 @@ LONG_DEFAULT_RULES = 12
 for a line of its own, as `Field(default=...)`: black writes `note: str = (` with the value on the next
 line, which `ruff format` puts back on the field's line, so no file passed both (abs-mcp 0.13.15's
 182-character `attribution`); both leave `Field(` with the value on the next line alone."""
+
+
+OUTPUT_ALONE_RULES = 13
+"""The first naming rules under which a tool whose input schema is typed and whose output schema is
+not (a `$ref` to nothing, invalid JSON Schema, one datamodel-code-generator refuses) keeps its typed
+arguments, its method returning `ToolResult`: the output schema's problem says nothing about the
+arguments. Rules 1 to 12 give it the untyped method, `arguments: dict[str, Any]`, and a package
+committed under them keeps it: typing the arguments would break every call passing `arguments=`."""
 
 
 _TEMPLATE_EXPRESSION = re.compile(r"\{[^{}]*\}")

@@ -163,12 +163,6 @@ async def test_a_46_tool_mcpserver_with_a_map_output_generates_typed_and_calls(t
         forget_generated(tmp_path)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap: `tool_workers.typed_or_untyped` types a tool away for a problem in either schema; "
-    "typing its arguments back changes the method's signature for code already calling it with "
-    "`arguments=`, so the fix needs a naming-rules step (new snapshots only)",
-)
 def test_a_broken_output_schema_alone_keeps_the_typed_arguments(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -189,3 +183,160 @@ def test_a_broken_output_schema_alone_keeps_the_typed_arguments(
     warning = capsys.readouterr().err
     assert "server 'demo': tool 'look': /outputSchema/properties/hit/$ref:" in warning
     assert "arguments: dict[str, Any]" not in warning
+
+
+def test_the_output_schemas_problem_in_the_docstring_injects_nothing(tmp_path: Path) -> None:
+    """The docstring quotes the untrusted `$ref` text (quotes, a line break, a backslash) as text."""
+    import ast
+
+    from tests.drift_helpers import snap, tool
+
+    hostile = '#/$defs/x"""\nimport os; os.system("echo pwned")\n"""\\'
+    output = {"type": "object", "properties": {"hit": {"$ref": hostile}}}
+    generate_package(snap((tool("look", LOOK_ARGUMENTS, output),)), tmp_path)
+    client = (tmp_path / "demo" / "client.py").read_text()
+    assert "Its result is not typed: mcp-stubgen could not type the tool's output schema" in client
+    calls = [ast.unparse(node) for node in ast.walk(ast.parse(client)) if isinstance(node, ast.Call)]
+    assert not [call for call in calls if "system" in call]
+
+
+def test_the_hub_skips_the_sdks_check_of_a_result_whose_output_schema_gave_no_type() -> None:
+    """The SDK would fail on every result of a schema naming nothing, or be refused one that is not
+    JSON Schema; the hub leaves such a result to the server as the package does, and its catalog
+    holds no invalid output schema."""
+    import json
+
+    from codegen.generate.hub import render_hub
+    from tests.drift_helpers import snap, tool
+
+    invalid = {"type": "object", "properties": {"hit": {"minLength": "x"}}}
+    catalog = snap((tool("look", LOOK_ARGUMENTS, DANGLING_OUTPUT), tool("tally", LOOK_ARGUMENTS, invalid)))
+    entries = {entry["tool"]: entry for entry in json.loads(render_hub([(catalog, {})])["catalog.json"])["tools"]}
+    assert entries["look"]["skip_sdk_output_check"] is entries["tally"]["skip_sdk_output_check"] is True
+    assert entries["look"]["output_schema"] == DANGLING_OUTPUT and "output_schema" not in entries["tally"]
+
+
+LOOK_ARGUMENTS = {"type": "object", "properties": {"q": {"type": "string"}}, "additionalProperties": False}
+DANGLING_OUTPUT = {"type": "object", "properties": {"hit": {"$ref": "#/$defs/nope"}}}
+UNTYPED_METHOD = (
+    "        arguments: dict[str, Any],\n        call_options: CallOptions | None = None,\n    ) -> ToolResult:"
+)
+OUTPUT_WARNING = (
+    "warning: server 'demo': tool 'look': /outputSchema/properties/hit/$ref: '#/$defs/nope' points at nothing in "
+    "the schema (a dangling reference); its method returns `ToolResult` (`generate --strict` makes this an error)"
+)
+
+
+def test_by_naming_rules_12_a_broken_output_schema_still_types_the_whole_method_away(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A package committed under rules 1 to 12 keeps `look(arguments={...})`, so code calling it so
+    still type-checks after an upgrade; a fresh snapshot (rules 13) types `q=`."""
+    from tests.drift_helpers import snap, tool
+
+    committed = dataclasses.replace(snap((tool("look", LOOK_ARGUMENTS, DANGLING_OUTPUT),)), naming_rules=12)
+    generate_package(committed, tmp_path)
+    assert UNTYPED_METHOD in (tmp_path / "demo" / "client.py").read_text()
+    assert capsys.readouterr().err.endswith(
+        "its method takes `arguments: dict[str, Any]` (`generate --strict` makes this an error)\n"
+    )
+
+
+def test_a_broken_input_schema_still_types_the_whole_method_away(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The other way round nothing changes: arguments no type fits are `arguments: dict[str, Any]`,
+    and the result is `ToolResult` though the output schema is fine."""
+    from tests.drift_helpers import obj, snap, tool
+
+    broken_input = obj({"q": {"$ref": "#/$defs/nope"}})
+    generate_package(snap((tool("look", broken_input, obj({"hit": {"type": "string"}})),)), tmp_path)
+    assert UNTYPED_METHOD in (tmp_path / "demo" / "client.py").read_text()
+    assert capsys.readouterr().err.splitlines() == [
+        "warning: server 'demo': tool 'look': /inputSchema/properties/q/$ref: '#/$defs/nope' points at nothing in "
+        "the schema (a dangling reference); its method takes `arguments: dict[str, Any]` (`generate --strict` "
+        "makes this an error)"
+    ]
+
+
+def test_an_output_schema_datamodel_code_generator_fails_on_keeps_the_typed_arguments(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One the checks pass and datamodel-code-generator cannot make models of (nested too deeply) costs
+    the tool its result's type alone, the warning naming the output schema."""
+    from tests.drift_helpers import snap, tool
+
+    deep: dict[str, Any] = {"type": "string"}
+    for _ in range(200):
+        deep = {"type": "array", "items": deep}
+    generate_package(snap((tool("look", LOOK_ARGUMENTS, {"type": "object", "properties": {"hit": deep}}),)), tmp_path)
+    client = (tmp_path / "demo" / "client.py").read_text()
+    assert (
+        "        q: str | NotGiven = NOT_GIVEN,\n        call_options: CallOptions | None = None,\n    ) -> ToolResult:"
+        in client
+    )
+    assert capsys.readouterr().err.splitlines() == [
+        "warning: server 'demo': tool 'look': /outputSchema: cannot generate models: its schemas nest too deeply "
+        "to generate models of; its method returns `ToolResult` (`generate --strict` makes this an error)"
+    ]
+
+
+def test_strict_makes_a_broken_output_schema_alone_an_error(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from codegen.snapshot import write_snapshot
+    from tests.drift_helpers import snap, tool
+
+    write_snapshot(tmp_path / "s.json", snap((tool("look", LOOK_ARGUMENTS, DANGLING_OUTPUT),)))
+    result = run_cli("generate", tmp_path / "s.json", "--out", tmp_path / "out", "--strict", "--no-cache")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [OUTPUT_WARNING.replace("warning: ", "error: ").split("; its method")[0]]
+    assert not (tmp_path / "out").exists()
+    result = run_cli("generate", tmp_path / "s.json", "--out", tmp_path / "out", "--no-cache")
+    assert result.exit_code == 0 and result.stderr.splitlines()[0] == OUTPUT_WARNING
+
+
+@pytest.mark.generated_mypy
+async def test_tools_with_broken_output_schemas_keep_typed_arguments_type_check_and_are_called_over_stdio(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A real server whose output schemas name nothing (`look`) or are not JSON Schema (`tally`): both
+    methods take typed keywords and return `ToolResult`, the package passes `mypy --strict` beside a
+    caller, the arguments are still checked before sending, and each result comes back unchecked by
+    the SDK (which would fail on every one) and by the runtime where the schema is left to the server."""
+    server = SERVERS / "broken_output_server.py"
+    snapshot = await snapshot_server(ServerConfig(name="broken-output", command=PYTHON, args=(str(server),)))
+    generate_package(snapshot, tmp_path)
+    assert capsys.readouterr().err.splitlines() == [
+        "warning: server 'broken-output': tool 'look': /outputSchema/properties/received/$ref: '#/$defs/gone' "
+        "points at nothing in the schema (a dangling reference); its method returns `ToolResult` "
+        "(`generate --strict` makes this an error)",
+        "warning: server 'broken-output': tool 'tally': /outputSchema/properties/received/minLength: not valid "
+        "JSON Schema (Input should be a valid integer, unable to parse string as an integer); only the server "
+        "checks it (ask its authors to fix it); its method returns `ToolResult` (`generate --strict` makes this "
+        "an error)",
+    ]
+    contract = (tmp_path / "broken_output" / "_models" / "tally.py").read_text().split("_CONTRACT = ", 1)[1]
+    assert contract.startswith(
+        """'{"input":{"additionalProperties":false,"properties":{"count":{"type":"integer"}},"type":"object"},"""
+        """"output":{},"parameters":{"count":"count"},"skip_sdk_output_check":true}'"""
+    )
+    (tmp_path / "use.py").write_text(
+        f"from {tmp_path.name}.broken_output import BrokenOutputClient\n\n\n"
+        "async def use(server: BrokenOutputClient) -> object:\n"
+        "    found = await server.look(q='x')\n"
+        "    return (await server.tally(count=len(found.text))).raw.structured_content\n"
+    )
+    checked = subprocess.run(
+        [*MYPY, "--explicit-package-bases", "-p", tmp_path.name], cwd=tmp_path.parent, capture_output=True, text=True
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    try:
+        from mcp import StdioServerParameters
+
+        package: Any = import_generated(tmp_path, "broken_output")
+        async with package.BrokenOutputClient.connect(StdioServerParameters(command=PYTHON, args=[str(server)])) as s:
+            assert (await s.look(q="x")).raw.structured_content == {"received": {"q": "x"}}
+            assert (await s.tally(count=3)).raw.structured_content == {"received": {"count": 3}}
+            with pytest.raises(package.ToolArgumentsError, match="nothing was sent"):
+                await s.tally(count="three")
+    finally:
+        forget_generated(tmp_path)

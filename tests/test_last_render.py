@@ -66,6 +66,10 @@ def _untyped(tool: JSON) -> None:
     tool["inputSchema"].setdefault("properties", {})["broken"] = {"type": "string", "minLength": "x"}
 
 
+def _untyped_output(tool: JSON) -> None:
+    tool["outputSchema"] = {"type": "object", "properties": {"done": {"$ref": "#/$defs/gone"}}}
+
+
 def _task(tool: JSON) -> None:
     tool["execution"] = {"taskSupport": "optional"}
 
@@ -254,11 +258,14 @@ def test_a_changed_tool_no_package_can_be_made_from_is_refused_as_by_a_whole_ren
     assert read_tree(tmp_path / "out" / "bench") == first
 
 
+@pytest.mark.parametrize("untyped", [_untyped, _untyped_output], ids=["untyped", "untyped output"])
 def test_untyped_tools_are_warned_of_in_a_redo_as_in_a_whole_render(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    untyped: Callable[[JSON], None], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """A tool whose arguments or (naming rules 13) output schema alone are untyped is warned of again
+    by a redo for another tool's change, as a whole render warns of it."""
     tools = make_tools(12)
-    _untyped(tools[2])
+    untyped(tools[2])
     snapshot = Snapshot(server="bench", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tuple(tools))
     after = changed(snapshot, _described, 7)
     cache = Cache(tmp_path / "cache")
@@ -276,6 +283,7 @@ def test_untyped_tools_are_warned_of_in_a_redo_as_in_a_whole_render(
     assert rendered[0].folder is not None
     assert redone == whole
     assert len(whole) == 1 and f"tool {tools[2]['name']!r}" in whole[0]
+    assert ("its method returns `ToolResult`" in whole[0]) == (untyped is _untyped_output)
 
 
 def _weather_folder(rendered_once: dict[str, tuple[Snapshot, Path]], tmp_path: Path) -> tuple[Snapshot, Cache]:

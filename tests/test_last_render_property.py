@@ -176,6 +176,13 @@ def _untyped(draw: st.DrawFn, tool: JSON) -> None:
     tool["inputSchema"].setdefault("properties", {})["broken"] = {"type": "string", "minLength": "x"}
 
 
+def _output_untyped(draw: st.DrawFn, tool: JSON) -> None:
+    """An output schema no type is made from, the arguments typed (naming rules 13): its method returns
+    `ToolResult`, with a warning a redo repeats."""
+    broken = draw(st.sampled_from([{"$ref": "#/$defs/gone"}, {"minLength": "x"}]))
+    tool["outputSchema"] = {"type": "object", "properties": {"done": broken}}
+
+
 def _renamed(draw: st.DrawFn, tool: JSON) -> None:
     tool["name"] = tool["name"] + draw(st.sampled_from(["_v2", " ~000000000000002", "é"]))
 
@@ -194,6 +201,7 @@ CHANGES: list[Callable[[st.DrawFn, JSON], None]] = [
     _icons,
     _task,
     _untyped,
+    _output_untyped,
     _renamed,
     _enum,
 ]

@@ -57,7 +57,7 @@ def build_package(
     for tool, (source, classes, imported, spec, contract) in zip(
         plan.tools, tool_parts(snapshot.server, plan.tools, cache, strict), strict=True
     ):
-        warn_untyped(snapshot.server, spec.wire, spec.untyped_reason, strict)
+        warn_untyped(snapshot.server, spec.wire, spec.untyped_reason, spec.untyped_output, strict)
         for name in classes:
             if name in owners:
                 raise StubgenError(
@@ -122,15 +122,16 @@ def build_package(
     )
 
 
-def warn_untyped(server: str, wire: str, reason: str | None, strict: bool) -> None:
-    """For a tool no models could be generated for (`reason` says why), the warning line, or under
-    `strict` the error."""
-    if reason is None:
+def warn_untyped(server: str, wire: str, reason: str | None, output_reason: str | None, strict: bool) -> None:
+    """For a tool no models could be generated for (`reason` says why), or whose output schema alone
+    gave none (`output_reason`, `ToolSpec.untyped_output`), the warning line, or under `strict` the error."""
+    if reason is None and output_reason is None:
         return
-    message = f"server {server!r}: tool {shown(wire)}: {reason}"
+    message = f"server {server!r}: tool {shown(wire)}: {reason or output_reason}"
     if strict:
         raise StubgenError(message)
-    console.warn(f"{message}; its method takes `arguments: dict[str, Any]` (`generate --strict` makes this an error)")
+    method = "takes `arguments: dict[str, Any]`" if reason is not None else "returns `ToolResult`"
+    console.warn(f"{message}; its method {method} (`generate --strict` makes this an error)")
 
 
 def tool_imports(spec: ToolSpec, classes: Sequence[str], imported: Mapping[str, str]) -> dict[str, set[str]]:

@@ -29,12 +29,13 @@ def contract(tool: JSON, spec: ToolSpec) -> str:
     the runtime never fetches one nor fails on one, and the server judges that value. Its schema left
     to the server (`ToolSpec.left_to_server`: invalid, or past the work budget) is left out whole: the
     runtime could not apply it. When its output schema is either, `skip_sdk_output_check` tells the
-    runtime to skip the SDK's check of the result, which would fail (or be refused) on every result."""
+    runtime to skip the SDK's check of the result, which would fail (or be refused) on every result.
+    A typed tool's output schema that gave no type (`ToolSpec.untyped_output`) is treated so too."""
     keywords = spec.parameters if spec.input_kind == "keywords" else ()
 
     def rules(key: str, left: Any) -> Any:
         schema = tool[key]
-        if not spec.untyped_reason:
+        if not _untyped(spec, key):
             return _for_validation(schema)
         if key in spec.left_to_server:
             return left
@@ -57,12 +58,18 @@ def contract(tool: JSON, spec: ToolSpec) -> str:
 
 def skips_sdk_output_check(tool: JSON, spec: ToolSpec) -> bool:
     """Whether calls skip the MCP SDK's check of the result against the output schema the server
-    lists: an untyped tool's that is left to the server or names nothing somewhere, which would fail
-    (or be refused) on every result once a listing gave the SDK that schema."""
+    lists: an untyped output schema that is left to the server or names nothing somewhere, which would
+    fail (or be refused) on every result once a listing gave the SDK that schema."""
     output = tool.get("outputSchema")
-    if not spec.untyped_reason or not isinstance(output, dict):
+    if not _untyped(spec, "outputSchema") or not isinstance(output, dict):
         return False
     return "outputSchema" in spec.left_to_server or bool(Document.of(output).unresolved)
+
+
+def _untyped(spec: ToolSpec, key: str) -> bool:
+    """Whether the tool's schema `key` gave no type: any schema of an untyped tool, and the output
+    schema of a tool typed without it (`ToolSpec.untyped_output`)."""
+    return bool(spec.untyped_reason) or (key == "outputSchema" and spec.untyped_output is not None)
 
 
 ANY_ARGUMENTS = {"type": "object"}

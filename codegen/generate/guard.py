@@ -75,6 +75,9 @@ class Findings(NamedTuple):
     """The keys (`inputSchema`, `outputSchema`) of the schemas nothing client-side applies: invalid
     JSON Schema, or past the work budget. The contract, the hub's catalog and code mode's stubs leave
     them to the server, and the SDK's check of the result is skipped."""
+    input_typable: bool = True
+    """Whether the input schema has nothing untypable: then `untypable` is the output schema's alone,
+    and by naming rules 13 the tool keeps its typed arguments (`OUTPUT_ALONE_RULES`)."""
 
 
 def check_tool_schemas(server: str, tool: JSON) -> Findings:
@@ -82,15 +85,16 @@ def check_tool_schemas(server: str, tool: JSON) -> Findings:
     from (a reference into instance data, a pattern no engine compiles); return why the tool is
     untyped (invalid JSON Schema, past the work budget, a reference outside the schema or to nothing)
     and which of its schemas are left to the server (`Findings`)."""
-    untypable: str | None = None
+    problems: dict[str, str | None] = {}
     left: list[str] = []
     for key in ("inputSchema", "outputSchema"):
         schema = tool.get(key)
         if isinstance(schema, dict):
-            problem, unusable = _check_schema(f"server {shown(server)}: tool {shown(tool['name'])}: ", key, schema)
-            untypable = untypable or problem
+            where = f"server {shown(server)}: tool {shown(tool['name'])}: "
+            problems[key], unusable = _check_schema(where, key, schema)
             left += [key] if unusable else []
-    return Findings(untypable, tuple(left))
+    input_problem = problems.get("inputSchema")
+    return Findings(input_problem or problems.get("outputSchema"), tuple(left), input_problem is None)
 
 
 def past_budget(tool: JSON) -> str | None:

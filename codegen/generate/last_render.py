@@ -59,6 +59,8 @@ class ToolRecord(NamedTuple):
     flags: int
     """`build.package_flags` of the tool."""
     untyped_reason: str | None
+    untyped_output: str | None
+    """`ToolSpec.untyped_output`: a redone render repeats its warning, as it does `untyped_reason`'s."""
 
 
 @dataclass(frozen=True)
@@ -180,6 +182,7 @@ def describe_render(
                 facing=_hash(package_facing(spec, modules[spec.module]).encode()),
                 flags=package_flags(spec),
                 untyped_reason=spec.untyped_reason,
+                untyped_output=spec.untyped_output,
             )
         )
     client = tuple((chunk.kind, chunk.wire, len(chunk.text.encode())) for chunk in chunks)
@@ -259,6 +262,7 @@ def redo_changed_tools(
             fingerprint=plan.fingerprint,
             flags=package_flags(parts.spec),
             untyped_reason=parts.spec.untyped_reason,
+            untyped_output=parts.spec.untyped_output,
         )
         modules[plan.named.wire] = module
     if _union(tools) != _union(record.tools):
@@ -282,8 +286,7 @@ def redo_changed_tools(
     for module in modules.values():
         files[f"_models/{module.module}.py"] = model_module_file(module)
     for tool in tools:
-        if tool.untyped_reason is not None:
-            warn_untyped(server, tool.wire, tool.untyped_reason, strict=False)
+        warn_untyped(server, tool.wire, tool.untyped_reason, tool.untyped_output, strict=False)
     redone = LastRender(server, record.frame, fingerprint, record.naming_rules, tuple(tools), client[1])
     unchanged = {name: hashes[name] for name, data in files.items() if data is folder[name]}
     return Redone(target, dict(sorted(files.items())), folder, unchanged, redone)

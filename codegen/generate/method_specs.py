@@ -60,9 +60,12 @@ def tool_spec(
     classes: Mapping[str, ModelClass],
     untyped: str | None = None,
     left_to_server: tuple[str, ...] = (),
+    untyped_output: str | None = None,
 ) -> ToolSpec:
     """The method's spec; `untyped` is why the tool's module holds no models, for an untyped tool, and
     `left_to_server` which of its schemas nothing client-side applies (`guard.Findings`).
+    `untyped_output` is why a typed tool's output schema gave no type (naming rules 13): `plan`'s tool
+    then comes without it, and its method returns `ToolResult`.
     Raises `Untypable` when the models give no typed method."""
     tool, stem = plan.tool, plan.stem
     wire = tool["name"]
@@ -108,6 +111,7 @@ def tool_spec(
         fingerprint=plan.fingerprint,
         input_kind=input_kind,
         untyped_reason=untyped,
+        untyped_output=untyped_output,
         left_to_server=left_to_server,
         extra=extra,
         extra_annotation=extra_annotation,

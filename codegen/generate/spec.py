@@ -52,9 +52,13 @@ class ToolSpec:
     input_kind: InputKind = "keywords"
     untyped_reason: str | None = None
     """Why no models could be generated (`untyped` tools only): the warning and the docstring say it."""
+    untyped_output: str | None = None
+    """Why the output schema gave no type, for a tool whose arguments are typed all the same (naming
+    rules 13, `OUTPUT_ALONE_RULES`): its method returns `ToolResult`; the warning and the docstring say it."""
     left_to_server: tuple[str, ...] = ()
-    """The keys of the untyped tool's schemas that nothing client-side applies (`guard.Findings`): the
-    contract, the hub's catalog and the SDK's check of the result leave them to the server."""
+    """The keys of the untyped tool's schemas (or the output schema `untyped_output` is about) that
+    nothing client-side applies (`guard.Findings`): the contract, the hub's catalog and the SDK's check
+    of the result leave them to the server."""
     extra: str | None = None
     """The parameter taking more arguments by wire name, when the input schema's root allows keys
     beyond its properties (unless `additionalProperties: false` closes it, JSON Schema allows them); else None."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -29,6 +29,7 @@ from codegen.generate.parallel import map_batches
 from codegen.generate.piecewise_black import black_batch, formatted_without_black, members_entry, members_key
 from codegen.generate.spec import Parameter, ToolSpec
 from codegen.generate.templating import method_macros, tool_members
+from codegen.identifiers import OUTPUT_ALONE_RULES
 from codegen.runtime._hub_catalog import file_stem
 from codegen.snapshot import JSON
 
@@ -211,30 +212,57 @@ def typed_or_untyped(
 ) -> _Typed:
     """A tool's models module and method spec; a schema the checks found untypable (`findings`) or
     that no models can be generated from (or no method typed from) gets the untyped module
-    (`untyped_source`), so one such tool never blocks its server. `build_package` turns that into an
-    error under `strict`. `read` is what `source` defines and imports, when that is known already."""
+    (`untyped_source`), so one such tool never blocks its server. By naming rules 13 a tool whose input
+    schema is typed keeps its typed arguments when its output schema alone cannot be typed, its method
+    returning `ToolResult` (`OUTPUT_ALONE_RULES`). `build_package` turns either into an error under
+    `strict`. `read` is what `source` defines and imports, when that is known already."""
+    typed = _typed(server, tool, source, findings.untypable, read)
+    if isinstance(typed, _Typed):
+        return typed
+    reason = typed
+    if tool.naming_rules >= OUTPUT_ALONE_RULES and findings.input_typable and "outputSchema" in tool.tool:
+        arguments_alone = replace(tool, tool={key: value for key, value in tool.tool.items() if key != "outputSchema"})
+        output_reason = reason if reason.startswith("/outputSchema") else f"/outputSchema: {reason}"
+        typed = _typed(server, arguments_alone, None, None, None, (output_reason, findings.left_to_server))
+        if isinstance(typed, _Typed):
+            return typed
+        reason = typed  # the arguments' own reason: it is why the method takes `arguments`
+    source = untyped_source(ModelJob(tool.tool, tool.stem, tool.naming_rules), reason)
+    models, imported = read_models(source)
+    spec = tool_spec(tool, file_stem(tool.named.python), models, reason, findings.left_to_server)
+    return _Typed(source, models, imported, spec)
+
+
+def _typed(
+    server: str,
+    tool: ToolPlan,
+    source: str | None,
+    untypable: str | None,
+    read: ReadModels | None,
+    output: tuple[str, tuple[str, ...]] | None = None,
+) -> _Typed | str:
+    """The typed models module and method spec, or why there are none (a JSON pointer into the tool's
+    schemas, then what). `output`: why the tool's output schema, left out of `tool`, gave no type,
+    and which of its schemas are left to the server."""
     try:
-        if findings.untypable is not None:
-            raise Untypable(findings.untypable)
+        if untypable is not None:
+            raise Untypable(untypable)
         if not _takes_object(tool.tool):
             kind = tool.tool["inputSchema"].get("type", "object")
             raise Untypable(f"/inputSchema/type: arguments are sent as an object, and the schema says {kind!r}")
         if source is None:
             source, read = model_source(server, ModelJob(tool.tool, tool.stem, tool.naming_rules)), None
         models, imported = read if read is not None else read_models(source)
-        return _Typed(
-            source, models, imported, tool_spec(tool, file_stem(tool.named.python), models, untyped_reason(source))
-        )
+        untyped_output, left = output or (None, ())
+        stem = file_stem(tool.named.python)
+        spec = tool_spec(tool, stem, models, untyped_reason(source), left, untyped_output)
+        return _Typed(source, models, imported, spec)
     except Untypable as error:
-        reason = error.message
+        return error.message
     except StubgenError as error:  # datamodel-code-generator refused the schema; modelgen's message names the tool
-        reason = error.message.removeprefix(f"server {server!r}: tool {tool.tool['name']!r}: ")
+        return error.message.removeprefix(f"server {server!r}: tool {tool.tool['name']!r}: ")
     except Exception as error:  # datamodel-code-generator failing on a schema it accepted
-        reason = f"datamodel-code-generator failed ({type(error).__name__}: {one_line(str(error))})"
-    source = untyped_source(ModelJob(tool.tool, tool.stem, tool.naming_rules), reason)
-    models, imported = read_models(source)
-    spec = tool_spec(tool, file_stem(tool.named.python), models, reason, findings.left_to_server)
-    return _Typed(source, models, imported, spec)
+        return f"datamodel-code-generator failed ({type(error).__name__}: {one_line(str(error))})"
 
 
 def _entry(tool: _Typed, contract: str, members: str) -> str:

@@ -66,19 +66,24 @@ def budget_catalog() -> Snapshot:
 def test_a_schema_past_the_budget_makes_its_tool_untyped_not_the_package_fail(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Depth 16 took datamodel-code-generator over two minutes; it was then refused, and with it the
     whole package (1,223 tools of GitHub's). Now that one tool is untyped, with one warning line, and
-    its schema is left to the server: the contract holds no fan-out for the runtime to refuse."""
+    its schema is left to the server: the contract holds no fan-out for the runtime to refuse. A tool
+    whose output schema alone is past it keeps its typed arguments (naming rules 13) and returns
+    `ToolResult`."""
     write_snapshot(tmp_path / "fan.json", budget_catalog())
     result = run_cli("generate", "fan.json", "--out", "out", "--no-cache")
     assert result.exit_code == 0, result.stderr
     assert [line for line in result.stderr.splitlines() if line.startswith("warning:")] == [
-        f"warning: server 'demo': tool {name!r}: {where}: {PAST}; its method takes `arguments: dict[str, Any]` "
+        f"warning: server 'demo': tool {name!r}: {where}: {PAST}; its method {method} "
         "(`generate --strict` makes this an error)"
-        for name, where in (("events", "/outputSchema/$defs/d11"), ("fan", "/inputSchema/$defs/d11"))
+        for name, where, method in (
+            ("events", "/outputSchema/$defs/d11", "returns `ToolResult`"),
+            ("fan", "/inputSchema/$defs/d11", "takes `arguments: dict[str, Any]`"),
+        )
     ]
     client = (tmp_path / "out" / "demo" / "client.py").read_text()
     assert "    async def echo(\n        self,\n        *,\n        text: str," in client
-    for name in ("fan", "events"):
-        assert f"    async def {name}(\n        self,\n        *,\n        arguments: dict[str, Any]," in client
+    assert "    async def fan(\n        self,\n        *,\n        arguments: dict[str, Any]," in client
+    assert "    async def events(\n        self,\n        *,\n        page: int | NotGiven = NOT_GIVEN," in client
     assert "A schema left to the server is not checked at all: the server judges it." in client
     try:
         fan = import_generated(tmp_path / "out", "demo._models.fan")
@@ -87,7 +92,7 @@ def test_a_schema_past_the_budget_makes_its_tool_untyped_not_the_package_fail(ru
         assert json.loads(events._CONTRACT) == {
             "input": {"properties": {"page": {"type": "integer"}}, "type": "object"},
             "output": {},
-            "parameters": {},
+            "parameters": {"page": "page"},
             "skip_sdk_output_check": True,
         }
         contract = ToolContract.of(fan._CONTRACT)
