@@ -121,6 +121,7 @@ def _well_typed(record: ToolRecord) -> bool:
         and _optional_str(record.start_method)
         and _optional_str(record.task_support)
         and _optional_str(record.untyped_reason)
+        and _optional_str(record.untyped_output)
         and type(record.flags) is int
         and type(keywords) is dict
         and _all_str(*keywords, *keywords.values())
