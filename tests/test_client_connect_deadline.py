@@ -87,6 +87,24 @@ def test_a_stdio_server_that_serves_http_fails_the_sync_connect_naming_its_url(
     assert time.monotonic() - started < TIMEOUT + SLACK
 
 
+async def test_a_url_said_on_stdout_names_the_server_too_and_its_stderr_passes_byte_for_byte(
+    weather: ModuleType, capfdbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    """The URL may come on stdout, as a line that is not JSON-RPC (ASP.NET's "Now listening on:"); the
+    server's stderr, read on the side, reaches this process's as the bytes it wrote, not UTF-8 ones too."""
+    said = (
+        "import sys, time; sys.stderr.buffer.write(b'caf\\xe9 \\x1b[31mred\\x1b[0m\\n'); sys.stderr.flush(); "
+        "print('Now listening on: http://localhost:5000', flush=True); time.sleep(60)"
+    )
+    server = StdioServerParameters(command=sys.executable, args=["-c", said])
+    with pytest.raises(weather.ServerError) as raised:
+        async with weather.WeatherClient.connect(server, connect_timeout=TIMEOUT):
+            pytest.fail("connected to a server that never answered")
+    assert raised.value.listening == "http://localhost:5000"
+    assert str(raised.value).endswith('connect to that URL instead: connect("http://localhost:5000")')
+    assert b"caf\xe9 \x1b[31mred\x1b[0m\n" in capfdbinary.readouterr().err
+
+
 async def test_a_silent_stdio_command_fails_at_connect_timeout(weather: ModuleType) -> None:
     server = StdioServerParameters(command=sys.executable, args=["-c", "import time; time.sleep(60)"])
     started = time.monotonic()
@@ -128,24 +146,25 @@ def mute_http_url() -> Iterator[str]:
 async def test_an_http_server_that_never_answers_fails_the_async_and_sync_connect(
     weather: ModuleType, mute_http_url: str
 ) -> None:
+    quick = 0.75  # no URL to watch for: the whole wait, twice
     expected = (
-        f"server 'weather': no answer to the handshake within 1.5s (connect_timeout); check that {mute_http_url} "
+        f"server 'weather': no answer to the handshake within 0.75s (connect_timeout); check that {mute_http_url} "
         "is the server's MCP endpoint and that the server is up, or pass a larger connect_timeout= if it only "
         "starts slowly"
     )
     started = time.monotonic()
     with pytest.raises(weather.ServerError) as raised:
-        async with weather.WeatherClient.connect(mute_http_url, connect_timeout=TIMEOUT):
+        async with weather.WeatherClient.connect(mute_http_url, connect_timeout=quick):
             pytest.fail("connected to a server that never answered")
     assert str(raised.value) == expected
-    assert time.monotonic() - started < TIMEOUT + SLACK
+    assert time.monotonic() - started < quick + SLACK
     started = time.monotonic()
     with (
         pytest.raises(TimeoutError, match=re.escape(expected)),
-        weather.WeatherClient.connect_sync(mute_http_url, connect_timeout=TIMEOUT),
+        weather.WeatherClient.connect_sync(mute_http_url, connect_timeout=quick),
     ):
         pytest.fail("connected to a server that never answered")
-    assert time.monotonic() - started < TIMEOUT + SLACK
+    assert time.monotonic() - started < quick + SLACK
 
 
 async def test_a_server_that_starts_slowly_within_connect_timeout_connects(weather: ModuleType) -> None:
