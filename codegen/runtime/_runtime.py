@@ -40,9 +40,11 @@ from collections.abc import (
 )
 from contextlib import (
     AbstractAsyncContextManager,
+    AbstractContextManager,
     AsyncExitStack,
     asynccontextmanager,
     contextmanager,
+    nullcontext,
 )
 from types import ModuleType
 from typing import (
@@ -74,6 +76,7 @@ from ._uri_template import UriTemplate
 
 if TYPE_CHECKING:
     import httpx2
+    from anyio import CancelScope
     from mcp.client import Client, ClientSession, Transport
     from mcp.client._transport import TransportStreams
     from mcp.client.session import (
@@ -115,6 +118,8 @@ if TYPE_CHECKING:
     )
     from pydantic import BaseModel, TypeAdapter
 
+    from ._stdio import StartupWatch
+
     SamplingHandler: TypeAlias = (
         SamplingFnT
         | Callable[
@@ -137,6 +142,7 @@ __all__ = [
     "CallOptions",
     "CatalogDriftError",
     "GeneratedClient",
+    "HandshakeTimeoutError",
     "MissingHandlerError",
     "NoStructuredContentError",
     "NotGiven",
@@ -194,6 +200,9 @@ _METHOD_NOT_FOUND = -32601
 _INTERNAL_ERROR = -32603
 _INVALID_REQUEST = -32600
 _REQUEST_TIMEOUT = -32001
+CONNECT_TIMEOUT = 30.0
+"""Seconds `connect` waits for a server to start and complete the handshake, as `connect_timeout`
+in mcp-stubgen's config does."""
 _CONNECTION_CLOSED = -32000
 _HEADER_MISMATCH = -32020
 """The server refused a `tools/call` whose `Mcp-Param-*` headers do not match its arguments (SEP-2243)."""
@@ -349,6 +358,22 @@ class ServerError(StubgenClientError):
         self.message = message
         self.data = data
         super().__init__(f"server {server!r}: {request} failed: {message} (code {code})")
+
+
+class HandshakeTimeoutError(ServerError, TimeoutError):
+    """The server did not complete the handshake within `connect`'s `connect_timeout`: a command that
+    starts no MCP server (or one that serves HTTP: `listening` is the URL it said it listens on), a
+    URL that takes the connection and never answers. A `ServerError` of code -32001, as the SDK
+    reports a request it stopped waiting for."""
+
+    def __init__(self, server: str, timeout: float, message: str, listening: str = "") -> None:
+        self.server = server
+        self.code = _REQUEST_TIMEOUT
+        self.message = message
+        self.data = None
+        self.timeout = timeout
+        self.listening = listening
+        StubgenClientError.__init__(self, message)
 
 
 class ToolError(StubgenClientError):
@@ -1432,9 +1457,15 @@ class GeneratedClient:
         list_roots_callback: ListRootsHandler | None = None,
         logging_callback: LoggingHandler | None = None,
         auth: httpx2.Auth | None = None,
+        connect_timeout: float | None = CONNECT_TIMEOUT,
         **client_options: Any,
     ) -> AbstractAsyncContextManager[Self]:
         """Connect with `mcp.Client(server, ...)` and wrap it; the connection closes on exit.
+
+        A server that has not completed the handshake within `connect_timeout` seconds (start-up
+        included; `None` waits without end) raises `HandshakeTimeoutError`. A stdio server that said
+        it listens on an HTTP URL and then wrote nothing on stdout for a third of it serves HTTP:
+        the error names the URL to connect to instead.
 
         A `StdioServerParameters` server is started by the runtime's own stdio transport (`_stdio`),
         which reads a long answer in linear time.
@@ -1474,6 +1505,15 @@ class GeneratedClient:
                 " a command StdioServerParameters(command=..., args=[...]); the string given is"
                 " not such a URL"
             )
+        if connect_timeout is not None and (
+            not isinstance(connect_timeout, int | float)
+            or isinstance(connect_timeout, bool)
+            or not connect_timeout > 0
+        ):
+            raise ValueError(
+                f"{cls.server_name}: connect_timeout is a number of seconds above 0, or None to wait "
+                f"without end; not {connect_timeout!r}"
+            )
         cache: Any = client_options.get("cache")
         shared_store = getattr(cache, "store", None) is not None
         if isinstance(server, str) and shared_store and cache.target_id is None:
@@ -1483,44 +1523,61 @@ class GeneratedClient:
 
         @asynccontextmanager
         async def connected() -> AsyncIterator[Self]:
+            import anyio
             from mcp.client.stdio import StdioServerParameters
 
             from ._http import http_transport
-            from ._stdio import stdio_transport
+            from ._stdio import HTTP_QUIET_SHARE, StartupWatch, pipes_served, stdio_transport
 
             transport: StdioServerParameters | str | Transport = server
+            watch = StartupWatch()
             if isinstance(server, StdioServerParameters):
-                transport = stdio_transport(server, cls.server_name)
+                transport = stdio_transport(server, cls.server_name, watch)
             elif isinstance(server, str):
                 transport = http_transport(server, cls.server_name, auth)
             connecting = True
-            try:
-                probing = _probing_client_class()(
-                    transport,
-                    **handlers,
-                    **client_options,
-                )
-                probing.server_name = cls.server_name  # type: ignore[attr-defined]
-                async with probing as client:
-                    connecting = False
-                    wrapper = cls(client)
-                    try:
-                        yield wrapper
-                    finally:
-                        wrapper._block_ended = True
-            except BaseException as error:
-                # The SDK's task groups wrap whatever leaves the block, a `ToolError` of the caller's
-                # own included; a lone exception reaches the caller as itself, so `except` finds it.
-                lone = _lone_exception(error)
-                if connecting:
-                    refused = _handshake_error(cls.server_name, lone)
-                else:  # the HTTP transport's own failure (the server gone mid-call) ends the block
-                    refused = _connection_error(cls.server_name, "the connection", lone)
-                if refused is not None:
-                    raise refused from (lone.answer if isinstance(lone, _EraUnknown) else lone)
-                if lone is error:
-                    raise
-                raise lone from lone.__cause__
+            # One scope around the whole session keeps anyio's scopes nested: its deadline bounds
+            # start-up and the handshake, and is lifted once the client is connected.
+            with anyio.CancelScope() as handshake:
+                watching: AbstractContextManager[None] = nullcontext()
+                if connect_timeout is not None:
+                    handshake.deadline = anyio.current_time() + connect_timeout
+                    if isinstance(server, StdioServerParameters) and pipes_served():
+                        quiet = connect_timeout * HTTP_QUIET_SHARE
+                        watching = _ended_early_if_it_serves_http(watch, handshake, quiet)
+                try:
+                    probing = _probing_client_class()(
+                        transport,
+                        **handlers,
+                        **client_options,
+                    )
+                    probing.server_name = cls.server_name  # type: ignore[attr-defined]
+                    async with AsyncExitStack() as session:
+                        with watching:
+                            client = await session.enter_async_context(probing)
+                        connecting = False
+                        handshake.deadline = math.inf
+                        wrapper = cls(client)
+                        try:
+                            yield wrapper
+                        finally:
+                            wrapper._block_ended = True
+                except BaseException as error:
+                    if connecting and handshake.cancel_called and connect_timeout is not None:
+                        late = _handshake_timeout(cls.server_name, server, connect_timeout, watch)
+                        raise late from None
+                    # The SDK's task groups wrap whatever leaves the block, a `ToolError` of the caller's
+                    # own included; a lone exception reaches the caller as itself, so `except` finds it.
+                    lone = _lone_exception(error)
+                    if connecting:
+                        refused = _handshake_error(cls.server_name, lone)
+                    else:  # the HTTP transport's own failure (the server gone mid-call) ends the block
+                        refused = _connection_error(cls.server_name, "the connection", lone)
+                    if refused is not None:
+                        raise refused from (lone.answer if isinstance(lone, _EraUnknown) else lone)
+                    if lone is error:
+                        raise
+                    raise lone from lone.__cause__
 
         return connected()
 
@@ -2013,6 +2070,67 @@ def _handshake_error(server: str, error: BaseException) -> ServerError | None:
         return None
     return _server_error(server, "the handshake", error) or _connection_error(
         server, "the handshake", error
+    )
+
+
+@contextmanager
+def _ended_early_if_it_serves_http(
+    watch: StartupWatch, handshake: CancelScope, quiet: float
+) -> Iterator[None]:
+    """While the block runs, end the handshake (`handshake`) early for an HTTP server started as a
+    stdio one: it named a URL it listens on and then wrote nothing JSON-RPC on stdout for `quiet`
+    seconds (`_stdio.http_quiet_ended`, as `mcp-stubgen snapshot` watches). One that printed a
+    sign-in URL waits for a person, and is not cut short."""
+    import asyncio
+
+    from ._stdio import http_quiet_ended
+
+    async def end_if_it_serves_http() -> None:
+        if (
+            await http_quiet_ended(lambda: (watch.heard, watch.listening), quiet)
+            and not watch.signs_in
+        ):
+            watch.cut_short = True
+            handshake.cancel()
+
+    ending = asyncio.ensure_future(end_if_it_serves_http())
+    try:
+        yield
+    finally:
+        ending.cancel()
+        # its own failure (it only ends a wait early) is taken, not logged when it is collected
+        ending.add_done_callback(lambda task: task.cancelled() or task.exception())
+
+
+def _handshake_timeout(
+    server_name: str, server: object, timeout: float, watch: StartupWatch
+) -> HandshakeTimeoutError:
+    """What to say of a server that did not complete the handshake within `connect_timeout`."""
+    from mcp.client.stdio import StdioServerParameters
+
+    from ._stdio import HTTP_QUIET_SHARE, quiet_after_url, serves_http
+
+    waited = f"no answer to the handshake within {timeout:g}s (connect_timeout)"
+    url = watch.listening
+    if url:
+        if watch.cut_short:
+            waited = quiet_after_url(timeout * HTTP_QUIET_SHARE, url)
+        else:
+            waited = f"{waited}; it says it listens on {url}"
+        advice = f'connect to that URL instead: connect("{url}")'
+        return HandshakeTimeoutError(
+            server_name, timeout, serves_http(server_name, waited, advice), url
+        )
+    if isinstance(server, str):
+        advice = f"check that {_without_userinfo(server)} is the server's MCP endpoint and that the server is up"
+    elif isinstance(server, StdioServerParameters):
+        advice = "check that the command starts an MCP server that speaks stdio (its stderr may say why not)"
+    else:
+        advice = "check that the transport reaches an MCP server"
+    return HandshakeTimeoutError(
+        server_name,
+        timeout,
+        f"server {server_name!r}: {waited}; {advice}, or pass a larger connect_timeout= if it only starts slowly",
     )
 
 

@@ -26,10 +26,13 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
+from urllib.parse import unquote, urlsplit
 
 if TYPE_CHECKING:
     from mcp.client._transport import TransportStreams
@@ -53,38 +56,136 @@ _LAST_ID = re.compile(
 _UNDECODED = re.compile("[\udc80-\udcff]")
 """A byte `Lines` could not decode, as `surrogateescape` keeps it."""
 
+LISTENING = re.compile(
+    r"\b(?:listening on|running on|available at):?\s+(https?://[^\s,;'\"]+)", re.IGNORECASE
+)
+"""What an HTTP server writes as it starts ("Now listening on: http://localhost:5000", ASP.NET's; "MCP
+endpoint available at http://localhost:8080/mcp", financial-modeling-prep-mcp-server 2.5.3's): a
+server started where a stdio one was expected (officeagent-mcp 1.2.0 without `--stdio`), or one that
+serves HTTP alone."""
+MCP_PATHS = ("/mcp", "/sse")
+"""The paths an MCP endpoint is served at by convention: a URL ending in one is the endpoint, where a
+server names a health or home page first."""
+HTTP_QUIET_SHARE = 1 / 3
+"""The share of `connect_timeout` a stdio server that named a URL it listens on may then stay silent
+on stdout before its handshake's wait ends (`http_quiet_ended`): 10 s of the default 30. Stdio
+servers that also serve HTTP on the side (an OAuth callback, a metrics page) answer at once: the
+tests' npm and PyPI servers answer 0.2-1.1 s after they start, their first stderr line at most 0.05 s
+before their answer; one slower to start than that gets longer with a larger `connect_timeout`."""
+HTTP_WATCH_TICK = 0.25
+"""Seconds between two looks at what the server wrote; the quiet is counted in such ticks, so a loop
+held by other work (`sync` rendering a package) does not count as silence."""
+LOG_LINE_CHARACTERS = 1000
+"""How much of a line a server wrote that is not JSON-RPC is read for a URL: a longer one is no log
+line (and is kept by `snapshot` as its length alone)."""
+_REDIRECT_URI = re.compile(r"[?&]redirect_uri=([^&\s\"'<>]+)")
+_LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+
 _log = logging.getLogger(__name__)
+
+
+def listening_url(line: str, known: str = "") -> str:
+    """The URL a server's line says it listens on (`LISTENING`), else `known`: the first one named,
+    unless a later one is the MCP endpoint (`MCP_PATHS`) where the first was not."""
+    named = LISTENING.search(line)
+    url = named.group(1).rstrip("/") if named else ""
+    if url and (not known or (url.endswith(MCP_PATHS) and not known.endswith(MCP_PATHS))):
+        return url
+    return known
+
+
+def sign_in_redirect(text: str) -> str:
+    """Where a sign-in URL in `text` returns to, when that is this machine: a server with no stored
+    token that starts a browser sign-in (an OAuth `redirect_uri` on localhost) and answers nothing
+    until the browser comes back, as @a-bonus/google-docs-mcp 1.11.3 does. It listens on that port,
+    which alone would name it an HTTP server. "" when it printed none."""
+    for found in _REDIRECT_URI.finditer(text):
+        redirect = unquote(found.group(1))
+        if urlsplit(redirect).hostname in _LOOPBACK_HOSTS:
+            return redirect
+    return ""
+
+
+async def http_quiet_ended(look: Callable[[], tuple[bool, str]], quiet: float) -> bool:
+    """Wait until a stdio server named a URL it listens on and then wrote nothing JSON-RPC on stdout
+    for `quiet` seconds (True: it serves HTTP), or wrote JSON-RPC (False: a stdio server, answers or
+    not). `look` says whether it has written JSON-RPC and the URL it named so far ("")."""
+    import anyio
+
+    url, quiet_ticks = "", 0
+    while quiet_ticks * HTTP_WATCH_TICK < quiet:
+        await anyio.sleep(HTTP_WATCH_TICK)
+        heard, said = look()
+        if heard:
+            return False
+        if url:
+            quiet_ticks += 1
+        url = url or said
+    return True
+
+
+def serves_http(server_name: str, waited: str, advice: str) -> str:
+    """The line for a stdio server that never answered and serves HTTP: what it was `waited` for,
+    and `advice` on connecting to it over HTTP, as `snapshot` and a generated client's `connect` say it."""
+    return (
+        f"server {server_name!r}: {waited}, so it serves HTTP, not stdio: start it in its stdio mode "
+        f"(often a --stdio or --transport stdio option), or {advice}"
+    )
+
+
+def quiet_after_url(quiet: float, url: str) -> str:
+    """What a stdio server ended early by `http_quiet_ended` was waited for."""
+    return f"no answer on stdout {quiet:.3g}s (a third of connect_timeout) after it said it listens on {url}"
+
+
+@dataclass
+class StartupWatch:
+    """What a stdio server a generated client started has said that tells a stdio server from an
+    HTTP one, while its handshake runs: whether it wrote JSON-RPC on stdout, the URL it said it
+    listens on (stdout, or stderr where that is read on the side: `_start`), a sign-in it waits for."""
+
+    heard: bool = False
+    listening: str = ""
+    signs_in: str = ""
+    cut_short: bool = False
+    """Whether the handshake was ended early for it (`http_quiet_ended`), not by `connect_timeout`."""
+
+    def read(self, line: str) -> None:
+        """A line the server wrote that is not JSON-RPC (stdout) or its log (stderr)."""
+        line = line[:LOG_LINE_CHARACTERS]
+        self.listening = listening_url(line, self.listening)
+        self.signs_in = self.signs_in or sign_in_redirect(line)
 
 
 @asynccontextmanager
 async def stdio_transport(
-    server: StdioServerParameters, server_name: str
+    server: StdioServerParameters, server_name: str, watch: StartupWatch | None = None
 ) -> AsyncIterator[TransportStreams]:
     """Start `server` and yield the session's streams over its pipes (what the SDK's `stdio_client`
-    yields); the server is stopped on the way out, however the session ended."""
+    yields); the server is stopped on the way out, however the session ended. `watch` is told what
+    the server writes that tells an HTTP server from a stdio one (`StartupWatch`)."""
     from mcp.client.stdio import stdio_client
     from mcp.shared.message import SessionMessage
     from mcp.types import jsonrpc_message_adapter
 
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:  # another event loop (trio)
-        on_asyncio = False
-    else:
-        on_asyncio = True
-    if sys.platform == "win32" or not on_asyncio:
+    if not pipes_served():
         async with stdio_client(server) as streams:
             yield streams
         return
-    process = _start(server)
+    process = _start(server, watch)
     encoding, errors = server.encoding, server.encoding_error_handler
 
     def parse(line: str | bytes) -> SessionMessage | Exception:
         try:
-            return SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False))
+            message = SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False))
         except ValueError as error:
             warn_not_json_rpc(server_name, line, encoding)
+            if watch is not None:
+                watch.read(line if isinstance(line, str) else line.decode(encoding, "replace"))
             return error
+        if watch is not None:
+            watch.heard = True
+        return message
 
     def overlong(length: int) -> None:
         _log.warning(
@@ -97,6 +198,16 @@ async def stdio_transport(
 
     async with pipe_transport(process, parse, encoding, errors, overlong) as streams:
         yield streams
+
+
+def pipes_served() -> bool:
+    """Whether `stdio_transport` serves the pipes itself here: under asyncio, not on Windows (else the
+    SDK's `stdio_client` does)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # another event loop (trio)
+        return False
+    return sys.platform != "win32"
 
 
 def warn_not_json_rpc(server_name: str, line: str | bytes, encoding: str) -> None:
@@ -112,22 +223,53 @@ def warn_not_json_rpc(server_name: str, line: str | bytes, encoding: str) -> Non
     )
 
 
-def _start(server: StdioServerParameters) -> subprocess.Popen[bytes]:
+def _start(
+    server: StdioServerParameters, watch: StartupWatch | None = None
+) -> subprocess.Popen[bytes]:
     """The server's process, in a session (so a process group) of its own, with the environment the
     SDK gives it; raises OSError, or ValueError (a NUL byte), as `stdio_client` does. Starting it
-    takes a fork and an exec, not long enough to hand to a thread."""
+    takes a fork and an exec, not long enough to hand to a thread.
+
+    Its stderr goes where this process's goes. With a `watch`, and where that is not a terminal (a
+    file, a pipe: a server may log otherwise to a terminal, in colour), it is read on the side
+    (`_forward_stderr`) for a URL the server says it listens on, each byte passed on as written."""
     from mcp.client.stdio import get_default_environment
 
-    return subprocess.Popen(
+    target = sys.stderr.fileno() if _has_descriptor(sys.stderr) else 2
+    read_on_the_side = watch is not None and not os.isatty(target)
+    process = subprocess.Popen(
         [server.command, *server.args],
         bufsize=0,  # unbuffered: each message is on its way once written
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        stderr=sys.stderr if _has_descriptor(sys.stderr) else None,
+        stderr=subprocess.PIPE if read_on_the_side else target,
         env=get_default_environment() | (server.env or {}),
         cwd=server.cwd,
         start_new_session=True,
     )
+    if read_on_the_side:
+        assert process.stderr is not None and watch is not None
+        forward = threading.Thread(
+            target=_forward_stderr, args=(process.stderr, target, watch), daemon=True
+        )
+        forward.start()
+    return process
+
+
+def _forward_stderr(stderr: IO[bytes], target: int, watch: StartupWatch) -> None:
+    """Pass a server's stderr on to `target` as it comes, until the server and whatever it started
+    close it, and tell `watch` its lines until the server has answered (a thread: the
+    server may outlive the session's event loop by its grace period, or a child of it for longer)."""
+    lines = Lines(errors="replace", limit=_CHUNK)
+    with stderr:
+        while chunk := os.read(stderr.fileno(), _CHUNK):
+            with suppress(OSError):
+                rest = memoryview(chunk)
+                while rest:
+                    rest = rest[os.write(target, rest) :]
+            if not watch.heard:
+                for line in lines.feed(chunk):
+                    watch.read(line if isinstance(line, str) else line.decode("utf-8", "replace"))
 
 
 def _has_descriptor(stream: IO[str]) -> bool:

@@ -56,7 +56,17 @@ from codegen.runtime._http import (
     tls_failure,
 )
 from codegen.runtime._runtime import LeftOutEntry, _clip, list_page, repeated_cursor
-from codegen.runtime._stdio import NESTED_TOO_DEEP, answers_one_of, read_refused, warn_not_json_rpc
+from codegen.runtime._stdio import (
+    HTTP_QUIET_SHARE,
+    NESTED_TOO_DEEP,
+    answers_one_of,
+    http_quiet_ended,
+    quiet_after_url,
+    read_refused,
+    serves_http,
+    sign_in_redirect,
+    warn_not_json_rpc,
+)
 from codegen.snapshot import wire
 from codegen.snapshot.deadlines import deadline, held, move_on_after
 from codegen.snapshot.format import (
@@ -1644,7 +1654,7 @@ def _serves_http(server: ServerConfig, diagnostics: _Diagnostics) -> str:
     handshake, whose wait would tell nothing more."""
     url = diagnostics.http_url
     waited = (
-        f"no answer on stdout {http_quiet(server):.3g}s (a third of connect_timeout) after it said it listens on {url}"
+        quiet_after_url(http_quiet(server), url)
         if diagnostics.quiet_after_url
         else f"no answer to the handshake within {server.timeouts.connect:g}s; {diagnostics.serves_http}"
     )
@@ -1653,28 +1663,13 @@ def _serves_http(server: ServerConfig, diagnostics: _Diagnostics) -> str:
         if url
         else server.advise("give its URL as the server's `url`", "snapshot it with --url")
     )
-    return (
-        f"server {server.name!r}: {waited}, so it serves HTTP, not stdio: start it in its stdio mode "
-        f"(often a --stdio or --transport stdio option), or {advice}"
-    )
-
-
-HTTP_QUIET_SHARE = 1 / 3
-"""The share of `connect_timeout` a stdio server that named a URL it listens on may then stay silent
-on stdout before its handshake's wait ends (`_end_if_it_serves_http`): 10 s of the default 30. Stdio
-servers that also serve HTTP on the side (an OAuth callback, a metrics page) answer at once: the
-tests' npm and PyPI servers answer 0.2-1.1 s after they start, their first stderr line at most 0.05 s
-before their answer; one slower to start than that gets longer with a larger `connect_timeout`."""
+    return serves_http(server.name, waited, advice)
 
 
 def http_quiet(server: ServerConfig) -> float:
-    """Seconds of silence after naming a URL that end a stdio server's handshake early (`HTTP_QUIET_SHARE`)."""
+    """Seconds of silence after naming a URL that end a stdio server's handshake early (`HTTP_QUIET_SHARE`,
+    the runtime's, which a generated client's `connect` applies too)."""
     return server.timeouts.connect * HTTP_QUIET_SHARE
-
-
-_HTTP_WATCH_TICK = 0.25
-"""Seconds between two looks at what the server wrote; the quiet is counted in such ticks, so a loop
-held by other work (`sync` rendering a package) does not count as silence."""
 
 
 class _Stdout(Protocol):
@@ -1714,18 +1709,20 @@ async def _end_if_it_serves_http(
 ) -> None:
     """End the handshake's wait (`handshake`, `connect_timeout` long) early for an HTTP server started
     as a stdio one: it named a URL it listens on (stdout or stderr) and then wrote nothing JSON-RPC on
-    stdout for `quiet` seconds (`http_quiet`). A server that has written JSON-RPC, answers or not, is a
-    stdio server, and one that printed a sign-in URL waits for a person, so neither is cut short."""
-    offset, url, quiet_ticks = 0, "", 0
-    while quiet_ticks * _HTTP_WATCH_TICK < quiet:
-        await anyio.sleep(_HTTP_WATCH_TICK)
-        if stdout.heard:
-            return
-        if url:
-            quiet_ticks += 1
-        else:
+    stdout for `quiet` seconds (`http_quiet`; the runtime's `http_quiet_ended` waits, as a generated
+    client's `connect` does). A server that has written JSON-RPC, answers or not, is a stdio server,
+    and one that printed a sign-in URL waits for a person, so neither is cut short."""
+    offset, url = 0, ""
+
+    def look() -> tuple[bool, str]:
+        nonlocal offset, url
+        if not url:
             said, offset = _stderr_listening(diagnostics.stderr_log, offset)
             url = stdout.stray.listening or said
+        return stdout.heard, url
+
+    if not await http_quiet_ended(look, quiet):
+        return
     if not _sign_in_redirect(diagnostics):
         diagnostics.quiet_after_url = True
         handshake.deadline = anyio.current_time()
@@ -1754,23 +1751,13 @@ def _stderr_listening(stderr_log: TextIO, offset: int) -> tuple[str, int]:
 
 
 def _sign_in_redirect(diagnostics: _Diagnostics) -> str:
-    """Where the sign-in URL a stdio server printed returns to, when that is this machine: a server
-    with no stored token that starts a browser sign-in (an OAuth `redirect_uri` on localhost) and
-    answers nothing until the browser comes back, as @a-bonus/google-docs-mcp 1.11.3 does. It
-    listens on that port, which alone would name it an HTTP server. "" when it printed none."""
+    """Where a sign-in URL a stdio server printed (stdout or stderr) returns to, when that is this
+    machine (the runtime's `sign_in_redirect`); "" when it printed none."""
     text = "\n".join(diagnostics.stray.lines)
     with contextlib.suppress(OSError, ValueError):
         diagnostics.stderr_log.seek(0)
         text += "\n" + diagnostics.stderr_log.read()
-    for found in _REDIRECT_URI.finditer(text):
-        redirect = unquote(found.group(1))
-        if urlsplit(redirect).hostname in _LOOPBACK_HOSTS:
-            return redirect
-    return ""
-
-
-_REDIRECT_URI = re.compile(r"[?&]redirect_uri=([^&\s\"'<>]+)")
-_LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+    return sign_in_redirect(text)
 
 
 def _waits_for_sign_in(server: ServerConfig, redirect: str) -> str:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import atexit
 import logging
 import os
-import re
 import shutil
 import signal
 import socket
@@ -35,9 +34,11 @@ from codegen.config import ServerConfig, server_environment
 from codegen.errors import StubgenError
 from codegen.runtime._stdio import (
     GRACE_SECONDS,
+    LOG_LINE_CHARACTERS,
     MAX_MESSAGE_CHARACTERS,
     Lines,
     answers_one_of,
+    listening_url,
     pipe_transport,
     read_refused,
     shut_down,
@@ -69,15 +70,7 @@ _sdk_log = logging.getLogger("mcp.client.stdio")
 
 STRAY_LINES = 5
 """How many of the last lines a server wrote to stdout that are not JSON-RPC a session keeps."""
-LISTENING = re.compile(r"\b(?:listening on|running on|available at):?\s+(https?://[^\s,;'\"]+)", re.IGNORECASE)
-"""What an HTTP server writes as it starts ("Now listening on: http://localhost:5000", ASP.NET's; "MCP
-endpoint available at http://localhost:8080/mcp", financial-modeling-prep-mcp-server 2.5.3's): a
-server started where a stdio one was expected (officeagent-mcp 1.2.0 without `--stdio`), or one that
-serves HTTP alone."""
-MCP_PATHS = ("/mcp", "/sse")
-"""The paths an MCP endpoint is served at by convention: a URL ending in one is the endpoint, where a
-server names a health or home page first."""
-STRAY_CHARACTERS = 1000
+STRAY_CHARACTERS = LOG_LINE_CHARACTERS
 """A longer such line is kept as its length alone: it is no message, and cutting it could cut a secret
 that scrubbing then would not recognise."""
 
@@ -95,10 +88,7 @@ class StrayStdout:
     later log lines push that one out of `lines`."""
 
     def add(self, line: str) -> None:
-        named = LISTENING.search(line[:STRAY_CHARACTERS])
-        url = named.group(1).rstrip("/") if named else ""
-        if url and (not self.listening or (url.endswith(MCP_PATHS) and not self.listening.endswith(MCP_PATHS))):
-            self.listening = url
+        self.listening = listening_url(line[:STRAY_CHARACTERS], self.listening)
         self.lines.append(line.strip() if len(line) <= STRAY_CHARACTERS else f"({len(line):,} characters)")
 
     def add_length(self, length: int) -> None:
