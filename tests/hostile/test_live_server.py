@@ -190,8 +190,10 @@ async def test_a_live_schema_past_the_work_budget_is_refused_not_applied(package
 
 async def test_a_snapshots_schema_past_the_work_budget_is_left_to_the_server_through_the_hub(tmp_path: Path) -> None:
     """A catalog whose own schemas are past the work budget (the fan-out server snapshotted as it is):
-    `generate` leaves them to the server, so its tools are untyped and callable, through the package
-    and the hub, also once a listing gave the MCP SDK the output schema. Red before: `generate`
+    `generate` leaves them to the server, so its tools are untyped (`count`, whose output schema alone
+    is past it, keeps its typed arguments by naming rules 13 and returns the untyped result) and
+    callable, through the package and the hub, also once a listing gave the MCP SDK the output
+    schema. Red before: `generate`
     refused the package; with the tools untyped but the hub unchanged, `hub.call("hostile__count")`
     after the hub listed the tools raised `ToolResultError` ("the output schema the server lists
     cannot be applied"): the SDK's check of the result against that schema, which the package skips."""
@@ -205,7 +207,7 @@ async def test_a_snapshots_schema_past_the_work_budget_is_left_to_the_server_thr
         with anyio.fail_after(30):
             async with client_package.HostileClient.connect(hostile("fan-out")) as client:
                 await client.verify()  # the SDK now holds the listed output schema
-                assert (await client.count(arguments={})).json() == {"n": 3}
+                assert (await client.count()).json() == {"n": 3}
             async with hub_package.Hub.connect(hostile=hostile("fan-out"), live_tools="callable") as hub:
                 assert (await hub.call("hostile__count", {})).structured_content == {"n": 3}
                 assert (await hub.call("hostile__fanned", {"text": "hi"})).content[0].text == "hi"
