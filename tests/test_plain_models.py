@@ -324,10 +324,11 @@ def test_the_drawn_schemas_are_often_plainly_valid() -> None:
     assert sum(vouched) / len(vouched) > 0.05, f"{sum(vouched)} of {len(vouched)}"
 
 
-def test_a_plain_tool_is_built_without_datamodel_code_generator_pydantics_models_or_black() -> None:
-    """What a warm worker given one changed tool loads (`tool_workers.load_method_builders`): a tool
-    with `$defs` and `$ref`s, as FastMCP servers write them, made into models and methods here loaded
-    datamodel-code-generator's schema model (0.3 s), and pydantic's `BaseModel` for its attribute names."""
+def test_a_plain_tool_is_built_without_datamodel_code_generator_pydantic_or_black() -> None:
+    """What a warm worker or a redo (`last_render`) given one changed tool loads: a tool with `$defs`
+    and `$ref`s, as FastMCP servers write them, made into models and methods here loaded
+    datamodel-code-generator's schema model (0.3 s), pydantic's `BaseModel` for its attribute names,
+    and pydantic and pydantic-core (20 ms) for its `to_camel` and a pattern check."""
     script = """
 import sys
 from codegen.generate.cache import Cache
@@ -344,9 +345,60 @@ schema = {
 }
 snapshot = Snapshot(server="s", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=({"name": "find", "inputSchema": schema},))
 load_method_builders()
-[parts] = tool_parts("s", plan_package(snapshot).tools, Cache.disabled())
+plan = plan_package(snapshot)  # a snapshot's reader has loaded pydantic-core; a redo reads none
+before = set(sys.modules)
+[parts] = tool_parts("s", plan.tools, Cache.disabled())
 assert parts.spec.input_kind == "keywords", parts.spec
-print(sorted(name for name in sys.modules if name.split(".")[0] in ("datamodel_code_generator", "black") or name == "pydantic.main"))
+roots = ("datamodel_code_generator", "black", "pydantic", "pydantic_core")
+print(sorted(name for name in set(sys.modules) - before if name.split(".")[0] in roots))
 """
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=REPO)
     assert result.stdout.strip() == "[]", result.stdout + result.stderr
+
+
+@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@given(
+    name=st.text(alphabet=st.sampled_from("aBz_1Z9_ \n-é\u01c5\u00df"), max_size=14)
+    | st.from_regex(r"[a-z_][a-zA-Z0-9_]{0,20}")
+)
+def test_the_camel_alias_is_pydantics_to_camel(name: str) -> None:
+    """`model_reader.camel_alias` answers for pydantic's `to_camel` without importing it (the installed
+    release is one it was checked against); the generated models ask pydantic itself at run time."""
+    from pydantic.alias_generators import to_camel
+
+    from codegen.generate.model_reader import _camel, known_pydantic
+
+    assert known_pydantic()
+    assert _camel(name) == to_camel(name)
+
+
+def test_the_camel_alias_is_pydantics_to_camel_for_every_property_of_the_real_catalogs() -> None:
+    from pydantic.alias_generators import to_camel
+
+    from codegen.generate.model_reader import _camel
+
+    names = {
+        name
+        for path in CATALOGS
+        for tool in load_snapshot(path).tools
+        for schema in (tool.get("inputSchema"), tool.get("outputSchema"))
+        if isinstance(schema, dict)
+        for name in _property_names(schema)
+    }
+    assert len(names) > 1000
+    assert [name for name in sorted(names) if _camel(name) != to_camel(name)] == []
+
+
+def _property_names(schema: Any) -> set[str]:
+    found: set[str] = set()
+    pending = [schema]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            properties = node.get("properties")
+            if isinstance(properties, dict):
+                found.update(properties)
+            pending.extend(node.values())
+        elif isinstance(node, list):
+            pending.extend(node)
+    return found

@@ -25,8 +25,6 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple
 from urllib.parse import unquote
 
-from pydantic_core import SchemaError, SchemaValidator, ValidationError, core_schema
-
 from codegen.errors import StubgenError
 from codegen.generate.cache import compact_json
 from codegen.generate.dcg_speedups import proven_release
@@ -237,6 +235,7 @@ def _left_to_server(key: str, sent: JSON, schema: JSON) -> str | None:
         return None
     from datamodel_code_generator import Error
     from datamodel_code_generator.parser._schema_object import JsonSchemaObject
+    from pydantic_core import ValidationError
 
     try:
         JsonSchemaObject.model_validate(schema)
@@ -448,6 +447,7 @@ def _regex_engines(pattern: str) -> tuple[bool, tuple[str, ...], dict[str, str]]
     """Whether datamodel-code-generator gives the pattern Python's engine, the engines that compile it
     (`python`, `pydantic`), and each failing engine's complaint, on one line."""
     from datamodel_code_generator._regex_syntax import needs_python_engine
+    from pydantic_core import SchemaError, SchemaValidator, core_schema
 
     engines: list[str] = []
     problem: dict[str, str] = {}

@@ -128,7 +128,7 @@ def _well_typed(record: ToolRecord) -> bool:
     )
 
 
-def _hash(data: bytes) -> str:
+def _hash(data: bytes | memoryview) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
@@ -228,7 +228,7 @@ def redo_changed_tools(
     folder = read_tree(target)
     if not folder or None in folder.values():
         return None
-    from codegen.generate.proof import content_hashes, tree_digest
+    from codegen.generate.proof import content_hashes, source_digest, tree_digest
 
     hashes = content_hashes(folder)
     text = cache.get(_key(tree_digest(folder, hashes), method_names, sync_client))
@@ -268,7 +268,7 @@ def redo_changed_tools(
         modules[plan.named.wire] = module
     if _union(tools) != _union(record.tools):
         return None
-    fingerprint = _hash(source)[:16]  # the file is as `write_snapshot` writes it: these are its canonical bytes
+    fingerprint = source_digest(source)[:16]  # the file is as `write_snapshot` writes it: its canonical bytes
     old_header = (header_lines(f"snapshot {record.snapshot_fingerprint}") + "\n").encode()
     new_header = (header_lines(f"snapshot {fingerprint}") + "\n").encode()
     files = {name: data for name, data in folder.items() if data is not None}
@@ -312,7 +312,7 @@ def _server_named(frame: bytes) -> str | None:
     return server if isinstance(server, str) else None
 
 
-def _tool_plan(record: LastRender, index: int, span: bytes) -> ToolPlan | None:
+def _tool_plan(record: LastRender, index: int, span: memoryview) -> ToolPlan | None:
     """The plan of a changed tool: the names its record holds, which stay its names while its own name
     and task support (all that names depend on of a tool) do not change; None when they did, or when
     the span is not a tool's text as `write_snapshot` writes it."""

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from codegen.generate.cache import installed_version
 from codegen.generate.modelgen import UNTYPED_REASON, parsed
 
 __all__ = ["ModelClass", "ReadModels", "names_in", "read_models", "read_statements", "untyped_reason"]
@@ -159,9 +160,46 @@ def _wire_name(statement: ast.AnnAssign, aliases: Mapping[str, str]) -> str:
                 and isinstance(keyword.value.value, str)
             ):
                 return keyword.value.value
-    from pydantic.alias_generators import to_camel  # here: a warm run's parent reads no models, nor loads pydantic
+    return camel_alias(statement.target.id)
 
-    return to_camel(statement.target.id)
+
+PYDANTIC_RELEASES = ("2.12.", "2.13.", "2.14.")
+"""The pydantic releases whose `alias_generators.to_camel` `camel_alias` is (the same module in each)
+and whose `BaseModel` attributes `plain_models` knows: 2.12, the MCP SDK's oldest, to 2.14."""
+
+
+@functools.cache
+def known_pydantic() -> bool:
+    """Whether the installed pydantic is one of `PYDANTIC_RELEASES`."""
+    return installed_version("pydantic").startswith(PYDANTIC_RELEASES)
+
+
+def camel_alias(name: str) -> str:
+    """The alias the models' `alias_generator=to_camel` gives the field `name`: `_camel` for a release
+    of `PYDANTIC_RELEASES`, else asked of pydantic itself. Known here, building or reading one changed
+    tool's models needs neither pydantic nor pydantic-core (20 ms to import)."""
+    if known_pydantic():
+        return _camel(name)
+    from pydantic.alias_generators import to_camel
+
+    return to_camel(name)
+
+
+_CAMEL_ALREADY = re.compile(r"^[a-z]+[A-Za-z0-9]*$")
+_DIGIT_BEFORE_LOWER = re.compile(r"\d[a-z]")
+_JOINED_UNDERSCORE = re.compile(r"(?<=[0-9A-Za-z])_(?=[0-9A-Z])")
+_FIRST_CAPITAL = re.compile(r"^(_*)([A-Z])")
+
+
+def _camel(name: str) -> str:
+    """pydantic's `to_camel` (`test_plain_models` holds the two to agreeing): a name already camelCase
+    with no digit before a lowercase letter is kept; otherwise its words are title-cased, an underscore
+    between a letter or digit and a capital or digit goes, and the first capital after any leading
+    underscores is lowered."""
+    if _CAMEL_ALREADY.match(name) and not _DIGIT_BEFORE_LOWER.search(name):
+        return name
+    pascal = _JOINED_UNDERSCORE.sub("", name.title())
+    return _FIRST_CAPITAL.sub(lambda found: found[1] + found[2].lower(), pascal, count=1)
 
 
 _TOKEN = re.compile(r"\d[\w.]*|[^\W\d]\w*")

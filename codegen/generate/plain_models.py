@@ -19,10 +19,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from codegen.generate.cache import installed_version
 from codegen.generate.dcg_speedups import proven_release
 from codegen.generate.escaping import literal
 from codegen.generate.formatting import LINE_LENGTH
+from codegen.generate.model_reader import camel_alias, known_pydantic
 from codegen.generate.modelgen import HEADER_PLACEHOLDER, ModelJob, plain_format_types
 from codegen.snapshot import JSON
 from codegen.unicode14 import unassigned
@@ -301,7 +301,7 @@ def _attribute(wire: Any) -> tuple[str, list[str]]:
         raise _NotPlain
     if keyword.iskeyword(attribute) or attribute in _MODULE_NAMES or attribute in _pydantic_names():
         raise _NotPlain
-    if _to_camel(attribute) == wire:
+    if camel_alias(attribute) == wire:
         return attribute, []
     if attribute == wire:
         return attribute, [f'alias="{wire}"']
@@ -406,12 +406,6 @@ def _width(line: str) -> int:
     return str_width(line)
 
 
-def _to_camel(name: str) -> str:
-    from pydantic.alias_generators import to_camel
-
-    return to_camel(name)
-
-
 @functools.cache
 def _plain_formats(kind: str) -> frozenset[str]:
     """The formats of a JSON type that datamodel-code-generator types as the plain type and nothing
@@ -428,17 +422,15 @@ _BASE_MODEL_ATTRIBUTES = frozenset(
     | {"model_validate_json", "model_validate_strings", "parse_file", "parse_obj", "parse_raw", "schema"}
     | {"schema_json", "update_forward_refs", "validate"}
 )
-"""`pydantic.BaseModel`'s public attributes in every release of `_PYDANTIC_RELEASES` (read from each
+"""`pydantic.BaseModel`'s public attributes in every release of `model_reader.PYDANTIC_RELEASES` (read from each
 one installed): knowing them spares a worker building one changed tool pydantic's import."""
-_PYDANTIC_RELEASES = ("2.12.", "2.13.", "2.14.")
-"""The pydantic releases `_BASE_MODEL_ATTRIBUTES` was read from: 2.12, the MCP SDK's oldest, to 2.14."""
 
 
 @functools.cache
 def _pydantic_names() -> frozenset[str]:
     """A model's own attributes, which a field must not hide (datamodel-code-generator renames it):
     `_BASE_MODEL_ATTRIBUTES` for a release it was read from, else asked of pydantic itself."""
-    if installed_version("pydantic").startswith(_PYDANTIC_RELEASES):
+    if known_pydantic():
         return _BASE_MODEL_ATTRIBUTES
     from pydantic import BaseModel
 

@@ -14,6 +14,7 @@ rendered and compared, and the record written for next time.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
@@ -26,7 +27,16 @@ from codegen.generate.publish import read_tree
 if TYPE_CHECKING:
     from codegen.config import HubSettings
 
-__all__ = ["Proven", "RenderKey", "content_hashes", "hub_source", "remember_rendered", "rendered_before", "tree_digest"]
+__all__ = [
+    "Proven",
+    "RenderKey",
+    "content_hashes",
+    "hub_source",
+    "remember_rendered",
+    "rendered_before",
+    "source_digest",
+    "tree_digest",
+]
 
 
 class RenderKey(NamedTuple):
@@ -54,7 +64,16 @@ def _record_key(key: RenderKey) -> str:
         overrides += json.dumps(sorted(key.renames.items()), ensure_ascii=False)
     if not key.sync_client:
         overrides += "\0no sync client"
-    return cache_key("rendered-from", hashlib.sha256(key.source).hexdigest(), overrides)
+    return cache_key("rendered-from", source_digest(key.source), overrides)
+
+
+@functools.lru_cache(maxsize=4)
+def source_digest(source: bytes) -> str:
+    """The SHA-256 of a package's source (snapshot bytes or a `hub_source`), made once a run: its record
+    is looked up and written under it, and a redo's snapshot fingerprint is its first 16 digits (three
+    hashes of a 5 MB snapshot were a fiftieth of a redo). Keyed by the bytes, which Python hashes once;
+    four kept, so a long `watch` holds no more."""
+    return hashlib.sha256(source).hexdigest()
 
 
 def content_hashes(files: Mapping[str, bytes | None]) -> dict[str, bytes]:

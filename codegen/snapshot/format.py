@@ -716,41 +716,52 @@ def _nested_deeper_than(document: Any, limit: int) -> bool:
 
 _TOOLS_OPEN = b'\n  "tools": [\n'
 _TOOLS_CLOSE = b"\n  ]\n}\n"
-_TOOL_BREAK = b"\n    },\n    {\n"
+_TOOL_OPEN = b"    {\n"
+_TOOL_CLOSE = b"\n    }"
+_TOOL_BREAK = _TOOL_CLOSE + b",\n" + _TOOL_OPEN
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_TOOL_DEPTH = 2
+"""The levels a snapshot file nests a tool in: the document, then its `tools` list."""
 
 
-def tool_spans(source: bytes) -> tuple[bytes, list[bytes]] | None:
+def tool_spans(source: bytes) -> tuple[bytes, list[memoryview]] | None:
     """A snapshot file's bytes cut where `write_snapshot` puts its tools (last of its keys): everything
-    before the first tool, then each tool's text as the file holds it (indented inside the list);
-    None for a file not laid out so, or without tools. The cut proves nothing about the text: a
-    tool's span is read by `read_tool_span`, and what precedes the tools is trusted only where it is
-    the same bytes as a file read whole before (`last_render`)."""
+    before the first tool, then each tool's text as the file holds it (indented inside the list, a
+    view of `source`: a thousand tools' copies were a tenth of a redo); None for a file not laid out
+    so, or without tools. The cut proves nothing about the text: a tool's span is read by
+    `read_tool_span`, and what precedes the tools is trusted only where it is the same bytes as a
+    file read whole before (`last_render`)."""
     start = source.find(_TOOLS_OPEN)
     if start < 0 or not source.endswith(_TOOLS_CLOSE):
         return None
     frame_end = start + len(_TOOLS_OPEN)
-    body = source[frame_end : len(source) - len(_TOOLS_CLOSE)]
-    if not body.startswith(b"    {\n") or not body.endswith(b"\n    }"):
+    body_end = len(source) - len(_TOOLS_CLOSE)
+    if not source.startswith(_TOOL_OPEN, frame_end) or not source.endswith(_TOOL_CLOSE, frame_end, body_end):
         return None
-    pieces = body.split(_TOOL_BREAK)
-    last = len(pieces) - 1
-    spans = [
-        (b"" if index == 0 else b"    {\n") + piece + (b"" if index == last else b"\n    }")
-        for index, piece in enumerate(pieces)
-    ]
+    whole = memoryview(source)
+    spans: list[memoryview] = []
+    begin = frame_end
+    cut = source.find(_TOOL_BREAK, begin, body_end)
+    while cut >= 0:
+        spans.append(whole[begin : cut + len(_TOOL_CLOSE)])
+        begin = cut + len(_TOOL_BREAK) - len(_TOOL_OPEN)
+        cut = source.find(_TOOL_BREAK, begin, body_end)
+    spans.append(whole[begin:body_end])
     return source[:frame_end], spans
 
 
-def read_tool_span(span: bytes) -> tuple[JSON, str, str] | None:
+def read_tool_span(span: bytes | memoryview) -> tuple[JSON, str, str] | None:
     """A tool cut from a file by `tool_spans`, its `compact_json` and its fingerprint, when the span is
     exactly what `write_snapshot` writes for a tool a snapshot file may hold (`_plainly_valid`, no lone
     surrogate, nothing `canonical_tool` would move); None for anything else, which reading the whole
     file then judges."""
+    span = bytes(span)
     if _SURROGATE_ESCAPE.search(span):
         return None
-    try:
-        tool = _load_json(span)
+    try:  # the standard library's reader and writer: pydantic-core loads in 20 ms, for one tool
+        tool = json.loads(span)
+        if _nested_deeper_than(tool, MAX_NESTING - _TOOL_DEPTH):  # as deep in the file as its reader allows
+            return None
     except (ValueError, UnicodeDecodeError, RecursionError):
         return None
     if type(tool) is not dict or not _plainly_valid(
@@ -761,7 +772,7 @@ def read_tool_span(span: bytes) -> tuple[JSON, str, str] | None:
         return None
     try:
         compact = compact_json(tool)
-        text = _indented_text(tool, compact)
+        text = _canonical_text(tool)
     except ValueError:  # a number JSON cannot hold
         return None
     if ("    " + text.replace("\n", "\n    ")).encode("utf-8") != span:
