@@ -23,7 +23,7 @@ from codegen.generate.guard import Findings, check_tool_schemas, past_budget, sh
 from codegen.generate.method_specs import Untypable, tool_spec
 from codegen.generate.model_batches import grouped_sources
 from codegen.generate.model_reader import ModelClass, ReadModels, read_models, untyped_reason
-from codegen.generate.modelgen import ModelJob, load_datamodel, model_source, one_line, untyped_source
+from codegen.generate.modelgen import TOO_DEEP, ModelJob, load_datamodel, model_source, one_line, untyped_source
 from codegen.generate.package_plan import ToolPlan
 from codegen.generate.parallel import map_batches
 from codegen.generate.piecewise_black import black_batch, formatted_without_black, members_entry, members_key
@@ -262,7 +262,20 @@ def _typed(
     except StubgenError as error:  # datamodel-code-generator refused the schema; modelgen's message names the tool
         return error.message.removeprefix(f"server {server!r}: tool {tool.tool['name']!r}: ")
     except Exception as error:  # datamodel-code-generator failing on a schema it accepted
+        if _nested_past_python(error):
+            return f"cannot generate models: {TOO_DEEP}"
         return f"datamodel-code-generator failed ({type(error).__name__}: {one_line(str(error))})"
+
+
+def _nested_past_python(error: Exception) -> bool:
+    """Whether reading the models back failed for their nesting alone: Python's parser refuses more
+    than 200 nested brackets, and runs out of stack on a little less. Which of those, or
+    datamodel-code-generator's own `RecursionError` (`modelgen.TOO_DEEP`), comes first depends on how
+    deep the stack already is where it runs, so each is said in the same words: the package must
+    not depend on it (a fresh clone's test run wrote one, a developer's the other)."""
+    if isinstance(error, RecursionError):
+        return True
+    return isinstance(error, SyntaxError) and (error.msg or "").startswith("too many nested parentheses")
 
 
 def _entry(tool: _Typed, contract: str, members: str) -> str:
