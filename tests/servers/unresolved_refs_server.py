@@ -37,9 +37,11 @@ TOOLS = [
 ]
 
 
-def build_server() -> Server[Any]:
+def build_server(tools: list[types.Tool], name: str) -> Server[Any]:
+    """A server listing `tools`, each returning the arguments it received as its structured content."""
+
     async def list_tools(_context: Any, _params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=TOOLS)
+        return types.ListToolsResult(tools=tools)
 
     async def call_tool(_context: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         structured = {"received": params.arguments or {}}
@@ -47,14 +49,19 @@ def build_server() -> Server[Any]:
             content=[types.TextContent(type="text", text=str(structured))], structured_content=structured
         )
 
-    return Server("refs", version="1.0.0", on_list_tools=list_tools, on_call_tool=call_tool)
+    return Server(name, version="1.0.0", on_list_tools=list_tools, on_call_tool=call_tool)
 
 
-async def _serve() -> None:
-    server = build_server()
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+def serve(tools: list[types.Tool], name: str) -> None:
+    """Serve `build_server(tools, name)` over stdio until stdin closes."""
+
+    async def served() -> None:
+        server = build_server(tools, name)
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    anyio.run(served)
 
 
 if __name__ == "__main__":
-    anyio.run(_serve)
+    serve(TOOLS, "refs")
