@@ -401,7 +401,7 @@ def redone(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     def spied(*args: Any) -> Any:
         result = original(*args)
-        servers.extend([result.record.server] if result is not None else [])
+        servers.extend([result.server] if result is not None else [])
         return result
 
     monkeypatch.setattr(last_render, "redo_changed_tools", spied)

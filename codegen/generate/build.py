@@ -18,10 +18,10 @@ from codegen.generate.cache import Cache
 from codegen.generate.formatting import LINE_LENGTH
 from codegen.generate.guard import shown
 from codegen.generate.method_specs import own_import, prompt_spec, resource_spec, template_spec, used_names
-from codegen.generate.package_plan import PackagePlan, header, plan_package
+from codegen.generate.package_plan import PackagePlan, ToolPlan, header, plan_package
 from codegen.generate.spec import AliasSpec, Import, ModelModule, PackageSpec, TemplateSpec, ToolSpec
 from codegen.generate.templating import all_sorted, import_sorted, tool_uses_any
-from codegen.generate.tool_workers import tool_parts
+from codegen.generate.tool_workers import ToolParts, tool_parts
 from codegen.identifiers import CLIENT_MEMBERS, assign_names, class_name, escape, package_name
 from codegen.snapshot import Snapshot
 
@@ -54,9 +54,8 @@ def build_package(
     owners: dict[str, str] = {}
     module_owners: dict[str, str] = {}
     model_imports: dict[str, set[str]] = {}
-    for tool, (source, classes, imported, spec, contract) in zip(
-        plan.tools, tool_parts(snapshot.server, plan.tools, cache, strict), strict=True
-    ):
+    for tool, parts in zip(plan.tools, tool_parts(snapshot.server, plan.tools, cache, strict), strict=True):
+        classes, spec = parts.classes, parts.spec
         warn_untyped(snapshot.server, spec.wire, spec.untyped_reason, spec.untyped_output, strict)
         for name in classes:
             if name in owners:
@@ -72,20 +71,10 @@ def build_package(
             )
         module_owners[spec.module] = tool.tool["name"]
         tool_specs.append(spec)
-        imports = tool_imports(spec, classes, imported)
-        modules.append(
-            ModelModule(
-                module=spec.module,
-                tool=tool.tool["name"],
-                tool_fingerprint=tool.fingerprint,
-                classes=tuple(import_sorted(classes)),
-                source=source,
-                contract=contract,
-                client_imports=tuple(Import(module, tuple(sorted(names))) for module, names in sorted(imports.items())),
-            )
-        )
-        for module, names in imports.items():
-            model_imports.setdefault(module, set()).update(names)
+        module = model_module(tool, parts)
+        modules.append(module)
+        for entry in module.client_imports:
+            model_imports.setdefault(entry.module, set()).update(entry.names)
 
     models = {*owners, *(name for names in model_imports.values() for name in names)}
     client_class, sync_class = (
@@ -134,7 +123,21 @@ def warn_untyped(server: str, wire: str, reason: str | None, output_reason: str 
     console.warn(f"{message}; its method {method} (`generate --strict` makes this an error)")
 
 
-def tool_imports(spec: ToolSpec, classes: Sequence[str], imported: Mapping[str, str]) -> dict[str, set[str]]:
+def model_module(tool: ToolPlan, parts: ToolParts) -> ModelModule:
+    """A built tool's models module, with what client.py imports for its method (`_tool_imports`)."""
+    imports = _tool_imports(parts.spec, parts.classes, parts.imported)
+    return ModelModule(
+        module=parts.spec.module,
+        tool=tool.tool["name"],
+        tool_fingerprint=tool.fingerprint,
+        classes=tuple(import_sorted(parts.classes)),
+        source=parts.source,
+        contract=parts.contract,
+        client_imports=tuple(Import(module, tuple(sorted(names))) for module, names in sorted(imports.items())),
+    )
+
+
+def _tool_imports(spec: ToolSpec, classes: Sequence[str], imported: Mapping[str, str]) -> dict[str, set[str]]:
     """What client.py imports for one tool's method, by module: its own models, the names its models
     module imports from elsewhere that the method's annotations use, and `Mapping` for more arguments."""
     imports: dict[str, set[str]] = {}

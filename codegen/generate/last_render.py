@@ -21,15 +21,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple, get_args
 
-from codegen.generate.build import package_facing, package_flags, tool_imports, warn_untyped
+from codegen.generate.build import model_module, package_facing, package_flags, warn_untyped
 from codegen.generate.cache import Cache, cache_key
 from codegen.generate.headers import header_lines
-from codegen.generate.package_plan import PackagePlan, ToolPlan, check_tool
+from codegen.generate.package_plan import PackagePlan, ToolPlan, check_tool, content_digest
 from codegen.generate.piecewise_black import cached_members
-from codegen.generate.publish import Tree, read_tree
-from codegen.generate.render import Chunk, ChunkKind, model_module_file
-from codegen.generate.spec import Import, ModelModule, PackageSpec, ToolSpec
-from codegen.generate.templating import import_sorted
+from codegen.generate.pipeline import PackageInputs, Rendered
+from codegen.generate.publish import read_tree
+from codegen.generate.render import Chunk, ChunkKind, methods_text, model_module_file
+from codegen.generate.spec import ModelModule, PackageSpec, ToolSpec
 from codegen.generate.tool_workers import tool_parts
 from codegen.identifiers import UNRECORDED_RULES, Named, package_name, task_support
 from codegen.snapshot import Snapshot
@@ -197,26 +197,13 @@ def remember_last_render(
     cache.put(_key(tree_digest, method_names, sync_client), record.to_text())
 
 
-@dataclass(frozen=True)
-class Redone:
-    """A package redone from its last render: its files, the folder's files it was redone from, and
-    the record of this render."""
-
-    target: Path
-    files: dict[str, bytes]
-    folder: Tree
-    unchanged: dict[str, bytes]
-    """The `content_hashes` of the files taken from `folder` unchanged."""
-    record: LastRender
-
-
-def redo_changed_tools(
-    source: bytes, method_names: Mapping[str, str], sync_client: bool, out_dir: Path, cache: Cache
-) -> Redone | None:
-    """The package of the snapshot file `source` redone from the record of its folder's last render,
-    when only some tools' texts changed and nothing else reads them differently; None when it must be
-    rendered whole. Raises `StubgenError` for a changed tool no package can be generated from, as a
-    whole render would."""
+def redo_changed_tools(inputs: PackageInputs, out_dir: Path, cache: Cache) -> Rendered | None:
+    """The package of `inputs` redone from the record of its folder's last render, when only some
+    tools' texts changed and nothing else reads them differently (with the folder as read and the
+    hashes of the files it keeps, for publishing and recording it); None when it must be rendered
+    whole. Raises `StubgenError` for a changed tool no package can be generated from, as a whole
+    render would."""
+    source, method_names, sync_client = inputs.source, inputs.method_names, inputs.sync_client
     cut = tool_spans(source)
     if cut is None:
         return None
@@ -246,16 +233,7 @@ def redo_changed_tools(
     tools = list(record.tools)
     modules: dict[str, ModelModule] = {}
     for (index, parts), plan in zip(built.items(), plans, strict=True):
-        imports = tool_imports(parts.spec, parts.classes, parts.imported)
-        module = ModelModule(
-            module=parts.spec.module,
-            tool=plan.named.wire,
-            tool_fingerprint=plan.fingerprint,
-            classes=tuple(import_sorted(parts.classes)),
-            source=parts.source,
-            contract=parts.contract,
-            client_imports=tuple(Import(name, tuple(sorted(names))) for name, names in sorted(imports.items())),
-        )
+        module = model_module(plan, parts)
         if _hash(package_facing(parts.spec, module).encode()) != tools[index].facing:
             return None
         tools[index] = tools[index]._replace(
@@ -290,7 +268,7 @@ def redo_changed_tools(
         warn_untyped(server, tool.wire, tool.untyped_reason, tool.untyped_output, strict=False)
     redone = LastRender(server, record.frame, fingerprint, record.naming_rules, tuple(tools), client[1])
     unchanged = {name: hashes[name] for name, data in files.items() if data is folder[name]}
-    return Redone(target, dict(sorted(files.items())), folder, unchanged, redone)
+    return Rendered(target, dict(sorted(files.items())), inputs.key, server, redone, folder, unchanged)
 
 
 def _union(tools: Sequence[ToolRecord]) -> int:
@@ -323,14 +301,13 @@ def _tool_plan(record: LastRender, index: int, span: memoryview) -> ToolPlan | N
     known = record.tools[index]
     if tool["name"] != known.wire or task_support(tool) != known.task_support:
         return None
-    content = hashlib.sha256(compact.encode("utf-8", "surrogatepass")).hexdigest()
     named = Named(known.wire, known.python)
     return ToolPlan(
         tool,
         named,
         known.stem,
         fingerprint,
-        content,
+        content_digest(compact),
         len(compact),
         known.start_method,
         known.keywords,
@@ -361,7 +338,7 @@ def _client_redone(
         elif kind in ("methods", "sync methods") and wire in specs:
             methods = cached_members(specs[wire], cache)
             assert methods is not None, "tool_parts holds every tool's formatted methods in the cache"
-            data = "".join("\n" + text for text in methods[kind == "sync methods"]).encode()
+            data = methods_text(methods[kind == "sync methods"]).encode()
         pieces.append(data)
         lengths.append((kind, wire, len(data)))
     if position != len(body):

@@ -14,7 +14,7 @@ from codegen.generate.headers import header_lines
 from codegen.identifiers import NAMING_RULES, Named, model_stems, plan_names
 from codegen.snapshot import JSON, Snapshot
 
-__all__ = ["PackagePlan", "ToolPlan", "header", "plan_package"]
+__all__ = ["PackagePlan", "ToolPlan", "content_digest", "header", "plan_package"]
 
 
 def header(snapshot: Snapshot) -> str:
@@ -78,7 +78,7 @@ def plan_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = No
             named,
             stem,
             fingerprints[tool["name"]],
-            _digest(compact),
+            content_digest(compact),
             len(compact),
             start_methods.get(named.wire),
             keywords.get(named.wire, {}),
@@ -95,7 +95,8 @@ def plan_package(snapshot: Snapshot, method_names: Mapping[str, str] | None = No
     )
 
 
-def _digest(text: str) -> str:
+def content_digest(text: str) -> str:
+    """`ToolPlan.content` of a tool's `compact_json`."""
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 

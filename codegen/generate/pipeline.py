@@ -214,12 +214,9 @@ def render_current(
     if not inputs.strict and not inputs.renames and cache.holds_entries():
         from codegen.generate.last_render import redo_changed_tools
 
-        redone = redo_changed_tools(inputs.source, inputs.method_names, inputs.sync_client, out_dir, cache)
+        redone = redo_changed_tools(inputs, out_dir, cache)
         if redone is not None:
-            record = redone.record
-            return Rendered(
-                redone.target, redone.files, inputs.key, record.server, record, redone.folder, redone.unchanged
-            )
+            return redone
     from codegen.generate.parallel import fewer_collections
 
     with fewer_collections():  # before a fork, so that neither process's collections touch what they share

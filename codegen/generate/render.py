@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
 from codegen.generate.cache import Cache
@@ -218,13 +219,11 @@ def render_package_in_chunks(package: PackageSpec, cache: Cache) -> tuple[dict[s
         laid_out = False
     else:
         laid_out = True
-    chunks += [Chunk("methods", tool.wire, "".join("\n" + text for text in methods(tool, False))) for tool in tools]
+    chunks += [Chunk("methods", tool.wire, methods_text(methods(tool, False))) for tool in tools]
     chunks.append(Chunk("text", "", "".join("\n" + text for text in async_other_text)))
     if sync_text:
         chunks.append(Chunk("text", "", "\n\n" + sync_text[0]))
-        chunks += [
-            Chunk("sync methods", tool.wire, "".join("\n" + text for text in methods(tool, True))) for tool in tools
-        ]
+        chunks += [Chunk("sync methods", tool.wire, methods_text(methods(tool, True))) for tool in tools]
         chunks.append(Chunk("text", "", "".join("\n" + text for text in sync_text[1:])))
     client = "".join(chunk.text for chunk in chunks)
 
@@ -241,6 +240,11 @@ def render_package_in_chunks(package: PackageSpec, cache: Cache) -> tuple[dict[s
     for module in package.model_modules:
         output[f"_models/{module.module}.py"] = model_module_file(module)
     return dict(sorted(output.items())), chunks if laid_out else None
+
+
+def methods_text(methods: Sequence[str]) -> str:
+    """A tool's formatted methods (or their sync twins) as client.py holds them: each after a blank line."""
+    return "".join("\n" + text for text in methods)
 
 
 def _with_blank_lines(head: list[str]) -> list[str]:

@@ -127,7 +127,7 @@ class ModelModule:
     """The tool's schemas and parameter names as JSON text (ASCII), written into the module as a
     string literal for the runtime's validators (`_runtime.ToolContract`)."""
     client_imports: tuple[Import, ...] = ()
-    """What client.py imports for the tool's method (`build.tool_imports`): the package's
+    """What client.py imports for the tool's method (`build.model_module`): the package's
     `model_imports` are every tool's together."""
 
 
