@@ -5,10 +5,16 @@ without end (still waiting after 60 s for an HTTP server started as a stdio one,
 
 from __future__ import annotations
 
+import fcntl
 import importlib
+import os
+import pty
 import re
 import socket
+import struct
+import subprocess
 import sys
+import termios
 import threading
 import time
 from collections.abc import Iterator
@@ -191,3 +197,74 @@ def test_a_connect_timeout_that_is_no_positive_number_is_refused_before_anything
     server = StdioServerParameters(command=sys.executable, args=["-c", "raise SystemExit('started')"])
     with pytest.raises(ValueError, match=r"^weather: connect_timeout is a number of seconds above 0, or None"):
         weather.WeatherClient.connect(server, connect_timeout=value)
+
+
+def test_on_a_terminal_the_server_still_gets_a_terminal_and_its_url_is_read(tmp_path: Path) -> None:
+    """A client whose stderr is a terminal: the server's stderr is a terminal too (of the same size),
+    its bytes reach the client's terminal as written, and the URL it names there is read, so the wait
+    ends a third of `connect_timeout` after it (before, a terminal was left to the server unread and
+    the wait was the whole `connect_timeout`, 6 s here)."""
+    said = (
+        "import os, sys, time; "
+        "size = os.get_terminal_size(2); "
+        "os.write(2, f'tty={os.isatty(2)} size={size.columns}x{size.lines}\\n'.encode()); "
+        "os.write(2, b'\\x1b[32mServer listening on http://127.0.0.1:9/mcp\\x1b[0m\\n'); time.sleep(60)"
+    )
+    client = (
+        "import asyncio, sys, time\n"
+        "from mcp import StdioServerParameters\n"
+        "from clients.weather import WeatherClient, ServerError\n"
+        f"server = StdioServerParameters(command=sys.executable, args=['-c', {said!r}])\n"
+        "async def main() -> None:\n"
+        "    started = time.monotonic()\n"
+        "    try:\n"
+        "        async with WeatherClient.connect(server, connect_timeout=6):\n"
+        "            print('connected')\n"
+        "    except ServerError as error:\n"
+        "        print(f'listening={error.listening} after={time.monotonic() - started:.1f}')\n"
+        "asyncio.run(main())\n"
+    )
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 33, 111, 0, 0))
+    process = subprocess.Popen(
+        [sys.executable, "-c", client],
+        stdout=subprocess.PIPE,
+        stderr=follower,
+        env={**os.environ, "PYTHONPATH": str(OUTPUT.parent)},
+        cwd=tmp_path,
+    )
+    os.close(follower)
+    terminal = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # every end of the terminal closed: the client and its server exited
+            break
+        if not chunk:
+            break
+        terminal += chunk
+    os.close(leader)
+    out, _ = process.communicate(timeout=30)
+    listening, after = out.decode().strip().removeprefix("listening=").split(" after=")
+    assert listening == "http://127.0.0.1:9/mcp"
+    assert float(after) < 6, f"waited {after}s, the whole connect_timeout"
+    # written through the terminal's line discipline once: each newline made "\r\n" by the client's terminal alone
+    assert b"tty=True size=111x33\r\n" in terminal, terminal
+    assert b"\x1b[32mServer listening on http://127.0.0.1:9/mcp\x1b[0m\r\n" in terminal, terminal
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "\x1b[32mServer listening on http://127.0.0.1:3000/mcp\x1b[0m",  # coloured, as on a terminal
+        "INFO: Uvicorn running on \x1b[1mhttp://127.0.0.1:3000/mcp\x1b[0m (Press CTRL+C to quit)",
+        "listening on http://127.0.0.1:3000/mcp\x07",
+        "listening on \x1b]8;;http://127.0.0.1:3000/mcp\x1b\\http://127.0.0.1:3000/mcp\x1b]8;;\x1b\\",  # a link
+    ],
+)
+def test_a_url_in_a_coloured_log_line_ends_before_the_escape(line: str) -> None:
+    """A URL ended at whitespace or punctuation only: a coloured line's `\\x1b[0m` was read as part of
+    it, and one coloured from its start (Uvicorn's, on a terminal) was not read at all."""
+    from codegen.runtime._stdio import listening_url
+
+    assert listening_url(line) == "http://127.0.0.1:3000/mcp"

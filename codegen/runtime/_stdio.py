@@ -57,12 +57,17 @@ _UNDECODED = re.compile("[\udc80-\udcff]")
 """A byte `Lines` could not decode, as `surrogateescape` keeps it."""
 
 LISTENING = re.compile(
-    r"\b(?:listening on|running on|available at):?\s+(https?://[^\s,;'\"]+)", re.IGNORECASE
+    r"\b(?:listening on|running on|available at):?\s+(https?://[^\s,;'\"\x00-\x1f\x7f]+)",
+    re.IGNORECASE,
 )
 """What an HTTP server writes as it starts ("Now listening on: http://localhost:5000", ASP.NET's; "MCP
 endpoint available at http://localhost:8080/mcp", financial-modeling-prep-mcp-server 2.5.3's): a
 server started where a stdio one was expected (officeagent-mcp 1.2.0 without `--stdio`), or one that
-serves HTTP alone."""
+serves HTTP alone. Read without the escapes a server colours its log with (Uvicorn's bold URL on a
+terminal), and ending at any other control character."""
+_TERMINAL_ESCAPE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?)")
+"""A terminal's control sequence (CSI: colours, cursor moves) or operating system command (OSC:
+a window title, a link)."""
 MCP_PATHS = ("/mcp", "/sse")
 """The paths an MCP endpoint is served at by convention: a URL ending in one is the endpoint, where a
 server names a health or home page first."""
@@ -87,7 +92,7 @@ _log = logging.getLogger(__name__)
 def listening_url(line: str, known: str = "") -> str:
     """The URL a server's line says it listens on (`LISTENING`), else `known`: the first one named,
     unless a later one is the MCP endpoint (`MCP_PATHS`) where the first was not."""
-    named = LISTENING.search(line)
+    named = LISTENING.search(_TERMINAL_ESCAPE.sub("", line))
     url = named.group(1).rstrip("/") if named else ""
     if url and (not known or (url.endswith(MCP_PATHS) and not known.endswith(MCP_PATHS))):
         return url
@@ -230,30 +235,56 @@ def _start(
     SDK gives it; raises OSError, or ValueError (a NUL byte), as `stdio_client` does. Starting it
     takes a fork and an exec, not long enough to hand to a thread.
 
-    Its stderr goes where this process's goes. With a `watch`, and where that is not a terminal (a
-    file, a pipe: a server may log otherwise to a terminal, in colour), it is read on the side
-    (`_forward_stderr`) for a URL the server says it listens on, each byte passed on as written."""
+    Its stderr goes where this process's goes. With a `watch` it is read on the side
+    (`_forward_stderr`) for a URL the server says it listens on, each byte passed on as written:
+    through a pipe, or where this process's stderr is a terminal, through a pseudo-terminal of the
+    same size, so the server still sees a terminal (and may colour its logs there)."""
     from mcp.client.stdio import get_default_environment
 
     target = sys.stderr.fileno() if _has_descriptor(sys.stderr) else 2
-    read_on_the_side = watch is not None and not os.isatty(target)
-    process = subprocess.Popen(
-        [server.command, *server.args],
-        bufsize=0,  # unbuffered: each message is on its way once written
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE if read_on_the_side else target,
-        env=get_default_environment() | (server.env or {}),
-        cwd=server.cwd,
-        start_new_session=True,
-    )
-    if read_on_the_side:
-        assert process.stderr is not None and watch is not None
-        forward = threading.Thread(
-            target=_forward_stderr, args=(process.stderr, target, watch), daemon=True
+    side: int | None = None  # this end of a pseudo-terminal the server writes its stderr to
+    stderr = target
+    if watch is not None:
+        side, stderr = _pseudo_terminal(target) if os.isatty(target) else (None, subprocess.PIPE)
+    try:
+        process = subprocess.Popen(
+            [server.command, *server.args],
+            bufsize=0,  # unbuffered: each message is on its way once written
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            env=get_default_environment() | (server.env or {}),
+            cwd=server.cwd,
+            start_new_session=True,
         )
-        forward.start()
+    except BaseException:
+        if side is not None:
+            os.close(side)
+        raise
+    finally:
+        if side is not None:
+            os.close(stderr)  # the server's end: the server holds it now
+    if watch is not None:
+        reader = process.stderr if side is None else os.fdopen(side, "rb", buffering=0)
+        assert reader is not None
+        threading.Thread(target=_forward_stderr, args=(reader, target, watch), daemon=True).start()
     return process
+
+
+def _pseudo_terminal(like: int) -> tuple[int, int]:
+    """A pseudo-terminal's two ends, this process's first: the server's end has the size of the
+    terminal `like`, and passes bytes on as written (no carriage return put before each newline:
+    the terminal they are passed on to adds its own)."""
+    import fcntl
+    import termios
+
+    side, server_end = os.openpty()
+    attributes = termios.tcgetattr(server_end)
+    attributes[1] &= ~termios.OPOST
+    termios.tcsetattr(server_end, termios.TCSANOW, attributes)
+    with suppress(OSError):
+        fcntl.ioctl(server_end, termios.TIOCSWINSZ, fcntl.ioctl(like, termios.TIOCGWINSZ, bytes(8)))
+    return side, server_end
 
 
 def _forward_stderr(stderr: IO[bytes], target: int, watch: StartupWatch) -> None:
@@ -262,7 +293,7 @@ def _forward_stderr(stderr: IO[bytes], target: int, watch: StartupWatch) -> None
     server may outlive the session's event loop by its grace period, or a child of it for longer)."""
     lines = Lines(errors="replace", limit=_CHUNK)
     with stderr:
-        while chunk := os.read(stderr.fileno(), _CHUNK):
+        while chunk := _read_some(stderr.fileno()):
             with suppress(OSError):
                 rest = memoryview(chunk)
                 while rest:
@@ -270,6 +301,15 @@ def _forward_stderr(stderr: IO[bytes], target: int, watch: StartupWatch) -> None
             if not watch.heard:
                 for line in lines.feed(chunk):
                     watch.read(line if isinstance(line, str) else line.decode("utf-8", "replace"))
+
+
+def _read_some(descriptor: int) -> bytes:
+    """Up to a chunk of what a server wrote; nothing at its end (a pseudo-terminal whose other end
+    every process closed says so with an error, EIO on Linux, not an end of file)."""
+    try:
+        return os.read(descriptor, _CHUNK)
+    except OSError:
+        return b""
 
 
 def _has_descriptor(stream: IO[str]) -> bool:
