@@ -260,6 +260,21 @@ def mypy_against_goldens(*callers: Path) -> tuple[dict[str, list[str]], str]:
     return errors, checked.stdout + checked.stderr
 
 
+def read_terminal(leader: int) -> bytes:
+    """All a pseudo-terminal's other end had written when every process holding it closed it (Linux
+    then says EIO, not end of file); closes `leader`."""
+    written = b""
+    with os.fdopen(leader, "rb", buffering=0) as terminal:
+        while True:
+            try:
+                chunk = terminal.read(65536)
+            except OSError:
+                return written
+            if not chunk:
+                return written
+            written += chunk
+
+
 def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
     """Wait until `process` listens on `port`: a server's start-up (its imports) can take 20 s on a loaded
     2-core machine, and it costs nothing to wait longer for one that comes up."""

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import EXAMPLE_SERVER, PYTHON, REPO, write_config
+from tests.conftest import EXAMPLE_SERVER, PYTHON, REPO, read_terminal, write_config
 from tests.regen_goldens import GOLDEN
 
 PY = PYTHON
@@ -213,16 +213,7 @@ def _drift_report_on_a_terminal(env: dict[str, str]) -> bytes:
         env={**environment, "PYTHONPATH": str(REPO), **env},
     )
     os.close(follower)
-    output = b""
-    while True:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:  # the terminal is gone once the process exits
-            break
-        if not chunk:
-            break
-        output += chunk
-    os.close(leader)
+    output = read_terminal(leader)
     assert process.wait(timeout=60) in (0, 1)
     return output
 

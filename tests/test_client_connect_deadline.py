@@ -24,7 +24,7 @@ from types import ModuleType
 import pytest
 from mcp import StdioServerParameters
 
-from tests.conftest import EXAMPLE_SERVER, PYTHON, SERVERS, forget_generated, import_generated
+from tests.conftest import EXAMPLE_SERVER, PYTHON, SERVERS, forget_generated, import_generated, read_terminal
 from tests.ports import free_port
 from tests.regen_goldens import OUTPUT
 
@@ -234,16 +234,7 @@ def test_on_a_terminal_the_server_still_gets_a_terminal_and_its_url_is_read(tmp_
         cwd=tmp_path,
     )
     os.close(follower)
-    terminal = b""
-    while True:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:  # every end of the terminal closed: the client and its server exited
-            break
-        if not chunk:
-            break
-        terminal += chunk
-    os.close(leader)
+    terminal = read_terminal(leader)  # until the client and its server exited
     out, _ = process.communicate(timeout=30)
     listening, after = out.decode().strip().removeprefix("listening=").split(" after=")
     assert listening == "http://127.0.0.1:9/mcp"
