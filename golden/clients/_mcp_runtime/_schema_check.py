@@ -13,6 +13,7 @@ import functools
 import importlib
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
+from fractions import Fraction
 from typing import Any, Final, TypeVar
 from urllib.parse import unquote
 
@@ -115,6 +116,13 @@ JSONSCHEMA_STEPS: Final = 20
 """The steps one keyword `jsonschema` applies to one value (or one error it passes up) costs: it
 takes some 300 times as long as a step of the compiled check, so this keeps its share of a budget
 within about 35 ms, and 0.7 ms for each value, of work a value can cause."""
+
+
+MAX_CHECKED_NESTING: Final = 64
+"""How many arrays and objects one inside another `jsonschema` is given to follow: it spends some ten
+frames of Python's stack on each level of a recursive schema, and ran out at about 110 (a Rust panic
+in `rpds`, which no `except Exception` catches). A deeper value that the compiled check does not
+pass is refused for its depth."""
 
 
 class CheckPastBudget(Exception):
@@ -852,6 +860,8 @@ class SchemaCheck:
             return jsonschema.exceptions.best_match(self._validator.iter_errors(value))
         except CheckPastBudget:
             raise
+        except RecursionError as error:  # a `$ref` cycle that never reaches a type
+            return error
         # A schema jsonschema cannot apply (a bad pattern, an unknown type).
         except Exception as error:  # noqa: BLE001
             return None if self.fast is None else error
@@ -879,8 +889,29 @@ class _BudgetedValidator:
 
     def iter_errors(self, instance: Any) -> Iterator[Any]:
         """Every error of `instance`, all found on the first `next` (`CheckPastBudget` when the steps
-        run out), where `jsonschema`'s own raises what it raises (an unresolvable `$ref`)."""
+        run out), where `jsonschema`'s own raises what it raises (an unresolvable `$ref`); one error
+        for a value nested past `MAX_CHECKED_NESTING`, which `jsonschema` is not given."""
+        if _nested_past(instance, MAX_CHECKED_NESTING):
+            jsonschema: Any = importlib.import_module("jsonschema")
+            yield jsonschema.ValidationError(
+                f"it nests arrays and objects more than {MAX_CHECKED_NESTING} levels deep, "
+                "deeper than the schema check follows"
+            )
+            return
         yield from _within_budget(lambda value: list(self.validator.iter_errors(value)), instance)
+
+
+def _nested_past(value: Any, limit: int) -> bool:
+    """Whether `value` holds arrays and objects more than `limit` levels one inside another."""
+    pending = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict | list):
+            if depth >= limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            pending.extend((child, depth + 1) for child in children)
+    return False
 
 
 @functools.cache
@@ -998,11 +1029,22 @@ def _linear_keywords(dialect: Any) -> Any:
                     f"Unevaluated properties are not valid under the given schema ({names} {verb} unevaluated and invalid)"
                 )
 
+    def multiple_of(validator: Any, divisor: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        """`jsonschema`'s own, worked out exactly where it divides into a float that overflows (an
+        integer of 400 digits over 0.01, taken as the decimal the schema wrote): its `OverflowError`
+        made the check pass the whole value."""
+        try:
+            yield from list(dialect.VALIDATORS["multipleOf"](validator, divisor, instance, schema))
+        except OverflowError:
+            if Fraction(instance) % Fraction(repr(divisor)) != 0:
+                yield error(f"{instance!r} is not a multiple of {divisor}")
+
     def type_or_null(validator: Any, names: Any, instance: Any, schema: Any) -> Iterator[Any]:
         if instance is not None or not _nullable(schema):
             yield from dialect.VALIDATORS["type"](validator, names, instance, schema)
 
     replaced = {
+        "multipleOf": multiple_of,
         "pattern": pattern,
         "patternProperties": pattern_properties,
         "additionalProperties": additional_properties,
