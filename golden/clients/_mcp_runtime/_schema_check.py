@@ -920,9 +920,12 @@ def _linear_keywords(dialect: Any) -> Any:
     `patternProperties`, and `additionalProperties` and 2020-12's `unevaluatedProperties`, which
     skip the names `patternProperties` covers) matching through `_matches`, in linear time. A match
     `_matches` leaves open never makes a refusal. The same messages as `jsonschema`'s own. And `type`
-    takes the `null` OpenAPI's `nullable` admits (`_nullable`), as the fast check does."""
+    takes the `null` OpenAPI's `nullable` admits (`_nullable`), as the fast check does. And no value
+    makes the check give up and pass: a `$ref` to nothing in the schema passes only the value at its
+    place (`reference`), `multipleOf` stays exact past a float's range (`multiple_of`)."""
     jsonschema: Any = importlib.import_module("jsonschema")
     error = jsonschema.ValidationError
+    unresolvable = importlib.import_module("referencing.exceptions").Unresolvable
 
     def fits(errors: Iterator[Any]) -> bool:
         return next(errors, None) is None
@@ -975,7 +978,10 @@ def _linear_keywords(dialect: Any) -> Any:
         names: set[str] = set()
         for keyword in ("$ref", "$dynamicRef"):
             if (reference := schema.get(keyword)) is not None:
-                resolved = validator._resolver.lookup(reference)
+                try:
+                    resolved = validator._resolver.lookup(reference)
+                except unresolvable:  # the value there is the server's to judge (`reference`)
+                    continue
                 scoped = validator.evolve(schema=resolved.contents, _resolver=resolved.resolver)
                 names |= evaluated(scoped, instance, resolved.contents)
         if validator.is_type(properties := schema.get("properties"), "object"):
@@ -1029,6 +1035,16 @@ def _linear_keywords(dialect: Any) -> Any:
                     f"Unevaluated properties are not valid under the given schema ({names} {verb} unevaluated and invalid)"
                 )
 
+    def reference(validator: Any, reference: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        """`jsonschema`'s own for a reference the schema resolves; one to nothing in it (`#nope`, a
+        URL, never fetched) passes the value at that place, which is the server's to judge. Its
+        `Unresolvable` ended the whole check, which then passed every other value too."""
+        try:
+            validator._resolver.lookup(reference)
+        except unresolvable:
+            return
+        yield from dialect.VALIDATORS["$ref"](validator, reference, instance, schema)
+
     def multiple_of(validator: Any, divisor: Any, instance: Any, schema: Any) -> Iterator[Any]:
         """`jsonschema`'s own, worked out exactly where it divides into a float that overflows (an
         integer of 400 digits over 0.01, taken as the decimal the schema wrote): its `OverflowError`
@@ -1044,6 +1060,7 @@ def _linear_keywords(dialect: Any) -> Any:
             yield from dialect.VALIDATORS["type"](validator, names, instance, schema)
 
     replaced = {
+        "$ref": reference,
         "multipleOf": multiple_of,
         "pattern": pattern,
         "patternProperties": pattern_properties,
