@@ -833,7 +833,6 @@ class SchemaCheck:
                 self.fast = functools.partial(_within_budget, root) if counted else root
             except (_NotCompiled, KeyError, TypeError, AttributeError):
                 self.fast = None  # an odd schema: jsonschema knows how to treat it
-        self._validator: Any = None
 
     def problem(self, value: Any) -> Any:
         """None when the value fits the schema, else `jsonschema`'s best error (or a crash's message);
@@ -854,10 +853,8 @@ class SchemaCheck:
         jsonschema: Any = importlib.import_module(
             "jsonschema"
         )  # untyped, and loaded only when needed
-        if self._validator is None:
-            self._validator = offline_validator(self.schema)
         try:
-            return jsonschema.exceptions.best_match(self._validator.iter_errors(value))
+            return jsonschema.exceptions.best_match(self.validator.iter_errors(value))
         except CheckPastBudget:
             raise
         except RecursionError as error:  # a `$ref` cycle that never reaches a type
@@ -866,17 +863,27 @@ class SchemaCheck:
         except Exception as error:  # noqa: BLE001
             return None if self.fast is None else error
 
+    @functools.cached_property
+    def validator(self) -> _BudgetedValidator:
+        """The `jsonschema` validator of `verdict`, for every error of a value: a `$ref` to nothing
+        in the schema passes the value at its place, which is the server's to judge, and the rest
+        is checked (a hub's catalog keeps such a reference as the server listed it)."""
+        return offline_validator(self.schema, pass_unresolved=True)
 
-def offline_validator(schema: Any) -> _BudgetedValidator:
+
+def offline_validator(schema: Any, *, pass_unresolved: bool = False) -> _BudgetedValidator:
     """A `jsonschema` validator for the schema's dialect (2020-12 when it names none) that resolves
     references within the schema only: `jsonschema`'s default fetches any URL a `$ref` names. Its
-    patterns run in linear time (`_linear_keywords`), and each `iter_errors` within a step budget."""
+    patterns run in linear time (`_linear_keywords`), and each `iter_errors` within a step budget.
+    A `$ref` to nothing in the schema raises `Unresolvable` when a value reaches it, or with
+    `pass_unresolved` passes the value there."""
     jsonschema: Any = importlib.import_module("jsonschema")  # untyped, and loaded only when needed
     registry = importlib.import_module(
         "referencing"
     ).Registry()  # the dialects' metaschemas are added to it
     dialect = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    return _BudgetedValidator(_linear_keywords(dialect)(schema, registry=registry))
+    keywords = _linear_keywords(dialect, pass_unresolved)
+    return _BudgetedValidator(keywords(schema, registry=registry))
 
 
 class _BudgetedValidator:
@@ -915,14 +922,15 @@ def _nested_past(value: Any, limit: int) -> bool:
 
 
 @functools.cache
-def _linear_keywords(dialect: Any) -> Any:
+def _linear_keywords(dialect: Any, pass_unresolved: bool) -> Any:
     """`dialect` with each keyword that applies a server-chosen regular expression (`pattern`,
     `patternProperties`, and `additionalProperties` and 2020-12's `unevaluatedProperties`, which
     skip the names `patternProperties` covers) matching through `_matches`, in linear time. A match
     `_matches` leaves open never makes a refusal. The same messages as `jsonschema`'s own. And `type`
-    takes the `null` OpenAPI's `nullable` admits (`_nullable`), as the fast check does. And no value
-    makes the check give up and pass: a `$ref` to nothing in the schema passes only the value at its
-    place (`reference`), `multipleOf` stays exact past a float's range (`multiple_of`)."""
+    takes the `null` OpenAPI's `nullable` admits (`_nullable`), as the fast check does. `multipleOf`
+    stays exact past a float's range (`multiple_of`). With `pass_unresolved`, a `$ref` to nothing in
+    the schema passes only the value at its place (`reference`), where its `Unresolvable` ended the
+    whole check."""
     jsonschema: Any = importlib.import_module("jsonschema")
     error = jsonschema.ValidationError
     unresolvable = importlib.import_module("referencing.exceptions").Unresolvable
@@ -980,8 +988,10 @@ def _linear_keywords(dialect: Any) -> Any:
             if (reference := schema.get(keyword)) is not None:
                 try:
                     resolved = validator._resolver.lookup(reference)
-                except unresolvable:  # the value there is the server's to judge (`reference`)
-                    continue
+                except unresolvable:
+                    if pass_unresolved:  # the value there is the server's to judge (`reference`)
+                        continue
+                    raise
                 scoped = validator.evolve(schema=resolved.contents, _resolver=resolved.resolver)
                 names |= evaluated(scoped, instance, resolved.contents)
         if validator.is_type(properties := schema.get("properties"), "object"):
@@ -1037,8 +1047,7 @@ def _linear_keywords(dialect: Any) -> Any:
 
     def reference(validator: Any, reference: Any, instance: Any, schema: Any) -> Iterator[Any]:
         """`jsonschema`'s own for a reference the schema resolves; one to nothing in it (`#nope`, a
-        URL, never fetched) passes the value at that place, which is the server's to judge. Its
-        `Unresolvable` ended the whole check, which then passed every other value too."""
+        URL, never fetched) passes the value at that place, which is the server's to judge."""
         try:
             validator._resolver.lookup(reference)
         except unresolvable:
@@ -1060,7 +1069,7 @@ def _linear_keywords(dialect: Any) -> Any:
             yield from dialect.VALIDATORS["type"](validator, names, instance, schema)
 
     replaced = {
-        "$ref": reference,
+        **({"$ref": reference} if pass_unresolved else {}),
         "multipleOf": multiple_of,
         "pattern": pattern,
         "patternProperties": pattern_properties,
