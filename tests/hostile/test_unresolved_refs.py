@@ -102,6 +102,32 @@ async def test_untyped_tools_are_generated_type_checked_and_reach_the_server(  #
         forget_generated(tmp_path)
 
 
+async def test_a_hub_checks_every_other_argument_beside_a_reference_to_nothing(
+    snapshot_file: Path, tmp_path: Path
+) -> None:
+    """The hub's catalog keeps a tool's schema as the server listed it, `#nope` included: a value at
+    that place made `jsonschema` raise, and the hub took the whole arguments as fitting, so
+    `limit: "lots"` reached the server beside it. Only the value at the reference is the server's."""
+    from codegen.generate import generate_package
+    from codegen.generate.hub import generate_hub
+    from codegen.snapshot import load_snapshot
+
+    snapshot = load_snapshot(snapshot_file)
+    generate_package(snapshot, tmp_path / "refhub")
+    generate_hub([(snapshot, {})], tmp_path / "refhub")
+    try:
+        hub: Any = import_generated(tmp_path / "refhub", "hub")
+        parameters = StdioServerParameters(command=PYTHON, args=[str(SERVER)])
+        async with hub.Hub.connect(refs=parameters) as connected:
+            with pytest.raises(hub.ArgumentsError, match=r"limit: 'lots' is not of type 'integer'.*nothing was sent"):
+                await connected.call("refs__lookup", {"key": "x", "limit": "lots"})
+            key = {"any": ["shape", 1, None]}
+            sent = await connected.call("refs__lookup", {"key": key, "limit": 3})
+            assert sent.structured_content == {"received": {"key": key, "limit": 3}}
+    finally:
+        forget_generated(tmp_path / "refhub")
+
+
 def test_the_runtime_never_fetches_a_reference(tmp_path: Path) -> None:
     """A schema the runtime meets as sent (a hub's tool, listed live or from its snapshot) may name a
     URL: jsonschema's default registry fetched it on every check. The runtime resolves within the

@@ -283,7 +283,7 @@ class Catalog:
                 raise ArgumentsError(
                     f"{tool.qualified_name}: its input schema cannot be applied ({reason}); nothing was sent"
                 )
-            _check_with_jsonschema(tool, offline_validator(tool.input_schema), arguments)
+            _check_with_jsonschema(tool, check.validator, arguments)
         except CheckPastBudget as error:
             raise ArgumentsError(
                 f"{tool.qualified_name}: the arguments could not be checked against its input schema: "

@@ -13,6 +13,7 @@ import functools
 import importlib
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
+from fractions import Fraction
 from typing import Any, Final, TypeVar
 from urllib.parse import unquote
 
@@ -115,6 +116,13 @@ JSONSCHEMA_STEPS: Final = 20
 """The steps one keyword `jsonschema` applies to one value (or one error it passes up) costs: it
 takes some 300 times as long as a step of the compiled check, so this keeps its share of a budget
 within about 35 ms, and 0.7 ms for each value, of work a value can cause."""
+
+
+MAX_CHECKED_NESTING: Final = 64
+"""How many arrays and objects one inside another `jsonschema` is given to follow: it spends some ten
+frames of Python's stack on each level of a recursive schema, and ran out at about 110 (a Rust panic
+in `rpds`, which no `except Exception` catches). A deeper value that the compiled check does not
+pass is refused for its depth."""
 
 
 class CheckPastBudget(Exception):
@@ -825,7 +833,6 @@ class SchemaCheck:
                 self.fast = functools.partial(_within_budget, root) if counted else root
             except (_NotCompiled, KeyError, TypeError, AttributeError):
                 self.fast = None  # an odd schema: jsonschema knows how to treat it
-        self._validator: Any = None
 
     def problem(self, value: Any) -> Any:
         """None when the value fits the schema, else `jsonschema`'s best error (or a crash's message);
@@ -846,27 +853,37 @@ class SchemaCheck:
         jsonschema: Any = importlib.import_module(
             "jsonschema"
         )  # untyped, and loaded only when needed
-        if self._validator is None:
-            self._validator = offline_validator(self.schema)
         try:
-            return jsonschema.exceptions.best_match(self._validator.iter_errors(value))
+            return jsonschema.exceptions.best_match(self.validator.iter_errors(value))
         except CheckPastBudget:
             raise
+        except RecursionError as error:  # a `$ref` cycle that never reaches a type
+            return error
         # A schema jsonschema cannot apply (a bad pattern, an unknown type).
         except Exception as error:  # noqa: BLE001
             return None if self.fast is None else error
 
+    @functools.cached_property
+    def validator(self) -> _BudgetedValidator:
+        """The `jsonschema` validator of `verdict`, for every error of a value: a `$ref` to nothing
+        in the schema passes the value at its place, which is the server's to judge, and the rest
+        is checked (a hub's catalog keeps such a reference as the server listed it)."""
+        return offline_validator(self.schema, pass_unresolved=True)
 
-def offline_validator(schema: Any) -> _BudgetedValidator:
+
+def offline_validator(schema: Any, *, pass_unresolved: bool = False) -> _BudgetedValidator:
     """A `jsonschema` validator for the schema's dialect (2020-12 when it names none) that resolves
     references within the schema only: `jsonschema`'s default fetches any URL a `$ref` names. Its
-    patterns run in linear time (`_linear_keywords`), and each `iter_errors` within a step budget."""
+    patterns run in linear time (`_linear_keywords`), and each `iter_errors` within a step budget.
+    A `$ref` to nothing in the schema raises `Unresolvable` when a value reaches it, or with
+    `pass_unresolved` passes the value there."""
     jsonschema: Any = importlib.import_module("jsonschema")  # untyped, and loaded only when needed
     registry = importlib.import_module(
         "referencing"
     ).Registry()  # the dialects' metaschemas are added to it
     dialect = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    return _BudgetedValidator(_linear_keywords(dialect)(schema, registry=registry))
+    keywords = _linear_keywords(dialect, pass_unresolved)
+    return _BudgetedValidator(keywords(schema, registry=registry))
 
 
 class _BudgetedValidator:
@@ -879,19 +896,44 @@ class _BudgetedValidator:
 
     def iter_errors(self, instance: Any) -> Iterator[Any]:
         """Every error of `instance`, all found on the first `next` (`CheckPastBudget` when the steps
-        run out), where `jsonschema`'s own raises what it raises (an unresolvable `$ref`)."""
+        run out), where `jsonschema`'s own raises what it raises (an unresolvable `$ref`); one error
+        for a value nested past `MAX_CHECKED_NESTING`, which `jsonschema` is not given."""
+        if _nested_past(instance, MAX_CHECKED_NESTING):
+            jsonschema: Any = importlib.import_module("jsonschema")
+            yield jsonschema.ValidationError(
+                f"it nests arrays and objects more than {MAX_CHECKED_NESTING} levels deep, "
+                "deeper than the schema check follows"
+            )
+            return
         yield from _within_budget(lambda value: list(self.validator.iter_errors(value)), instance)
 
 
+def _nested_past(value: Any, limit: int) -> bool:
+    """Whether `value` holds arrays and objects more than `limit` levels one inside another."""
+    pending = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict | list):
+            if depth >= limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            pending.extend((child, depth + 1) for child in children)
+    return False
+
+
 @functools.cache
-def _linear_keywords(dialect: Any) -> Any:
+def _linear_keywords(dialect: Any, pass_unresolved: bool) -> Any:
     """`dialect` with each keyword that applies a server-chosen regular expression (`pattern`,
     `patternProperties`, and `additionalProperties` and 2020-12's `unevaluatedProperties`, which
     skip the names `patternProperties` covers) matching through `_matches`, in linear time. A match
     `_matches` leaves open never makes a refusal. The same messages as `jsonschema`'s own. And `type`
-    takes the `null` OpenAPI's `nullable` admits (`_nullable`), as the fast check does."""
+    takes the `null` OpenAPI's `nullable` admits (`_nullable`), as the fast check does. `multipleOf`
+    stays exact past a float's range (`multiple_of`). With `pass_unresolved`, a `$ref` to nothing in
+    the schema passes only the value at its place (`reference`), where its `Unresolvable` ended the
+    whole check."""
     jsonschema: Any = importlib.import_module("jsonschema")
     error = jsonschema.ValidationError
+    unresolvable = importlib.import_module("referencing.exceptions").Unresolvable
 
     def fits(errors: Iterator[Any]) -> bool:
         return next(errors, None) is None
@@ -944,7 +986,12 @@ def _linear_keywords(dialect: Any) -> Any:
         names: set[str] = set()
         for keyword in ("$ref", "$dynamicRef"):
             if (reference := schema.get(keyword)) is not None:
-                resolved = validator._resolver.lookup(reference)
+                try:
+                    resolved = validator._resolver.lookup(reference)
+                except unresolvable:
+                    if pass_unresolved:  # the value there is the server's to judge (`reference`)
+                        continue
+                    raise
                 scoped = validator.evolve(schema=resolved.contents, _resolver=resolved.resolver)
                 names |= evaluated(scoped, instance, resolved.contents)
         if validator.is_type(properties := schema.get("properties"), "object"):
@@ -998,11 +1045,32 @@ def _linear_keywords(dialect: Any) -> Any:
                     f"Unevaluated properties are not valid under the given schema ({names} {verb} unevaluated and invalid)"
                 )
 
+    def reference(validator: Any, reference: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        """`jsonschema`'s own for a reference the schema resolves; one to nothing in it (`#nope`, a
+        URL, never fetched) passes the value at that place, which is the server's to judge."""
+        try:
+            validator._resolver.lookup(reference)
+        except unresolvable:
+            return
+        yield from dialect.VALIDATORS["$ref"](validator, reference, instance, schema)
+
+    def multiple_of(validator: Any, divisor: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        """`jsonschema`'s own, worked out exactly where it divides into a float that overflows (an
+        integer of 400 digits over 0.01, taken as the decimal the schema wrote): its `OverflowError`
+        made the check pass the whole value."""
+        try:
+            yield from list(dialect.VALIDATORS["multipleOf"](validator, divisor, instance, schema))
+        except OverflowError:
+            if Fraction(instance) % Fraction(repr(divisor)) != 0:
+                yield error(f"{instance!r} is not a multiple of {divisor}")
+
     def type_or_null(validator: Any, names: Any, instance: Any, schema: Any) -> Iterator[Any]:
         if instance is not None or not _nullable(schema):
             yield from dialect.VALIDATORS["type"](validator, names, instance, schema)
 
     replaced = {
+        **({"$ref": reference} if pass_unresolved else {}),
+        "multipleOf": multiple_of,
         "pattern": pattern,
         "patternProperties": pattern_properties,
         "additionalProperties": additional_properties,
