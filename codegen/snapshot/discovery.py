@@ -949,7 +949,7 @@ async def list_catalog(
             server=server.name,
             protocol_version=peer.protocol_version,
             capabilities=capabilities,
-            server_info=peer.server_info,
+            server_info=without_drawn_name(peer.server_info),
             instructions=peer.instructions,
             tools=tuple(listed[_TOOLS.method]),
             resources=tuple(listed[_RESOURCES.method]),
@@ -964,6 +964,21 @@ async def list_catalog(
     except StubgenError as error:
         raise CatalogRefused(error.message) from None
     return snapshot
+
+
+DRAWN_NAME = re.compile(r"(FastMCP[A-Za-z]*)-[0-9a-f]{4}")
+"""The name FastMCP gives a server built without one (`FastMCP.generate_name`): its class name and
+four random hex digits, drawn anew on every start (`FastMCP-1a2b`, a proxy's `FastMCPProxy-0cb0`)."""
+
+
+def without_drawn_name(server_info: JSON | None) -> JSON | None:
+    """`serverInfo` with a name FastMCP drew at random (`DRAWN_NAME`) cut to its class name: such a
+    name differs on every start, so the snapshot of an unchanged server would too."""
+    name = server_info.get("name") if server_info is not None else None
+    drawn = DRAWN_NAME.fullmatch(name) if isinstance(name, str) else None
+    if server_info is None or drawn is None:
+        return server_info
+    return {**server_info, "name": drawn.group(1)}
 
 
 X_MCP_HEADER = "x-mcp-header"
