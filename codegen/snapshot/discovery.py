@@ -1614,13 +1614,13 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
     said = _stray_stdout(diagnostics, secrets) + _stderr_tail(diagnostics, secrets)
     return (
         message
-        + (said or _silent_exit(leaf, diagnostics))
+        + (said or _silent_exit(server, leaf, diagnostics))
         + _unpassed_variables(server, diagnostics)
         + _npx_asked(server, diagnostics)
     )
 
 
-def _silent_exit(leaf: BaseException, diagnostics: _Diagnostics) -> str:
+def _silent_exit(server: ServerConfig, leaf: BaseException, diagnostics: _Diagnostics) -> str:
     """How a stdio server that closed the connection without a word on stderr or stdout ended:
     minimax-mcp-js 0.0.18 exits with status 1, saying nothing, when `MINIMAX_API_KEY` is unset, and
     the line said only to check that `command` starts an MCP server, which it does. A status from a
@@ -1639,8 +1639,33 @@ def _silent_exit(leaf: BaseException, diagnostics: _Diagnostics) -> str:
             return (
                 "; it exited with status 0 and wrote nothing to stderr or stdout (as a program that serves "
                 "nothing does, or one that needs a subcommand or an option to serve MCP)"
-            )
+            ) + _linked_node_script(server)
     return ""
+
+
+_NODE_SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs")
+
+
+def _linked_node_script(server: ServerConfig) -> str:
+    """Advice for a command that is a symbolic link to a Node script, as npm's node_modules/.bin/
+    entries are: responsible-vibe-mcp 0.1.10 serves only when `import.meta.url` is
+    `file://` + `process.argv[1]`, which through the link names the link, so it exits at once with
+    status 0, saying nothing; started as `node <script>` it serves."""
+    assert server.command is not None
+    found = shutil.which(program_path(server), path=search_path(server_environment(server)))
+    if found is None or not os.path.islink(found):
+        return ""
+    script = os.path.realpath(found)
+    if not script.endswith(_NODE_SCRIPT_SUFFIXES):
+        return ""
+    return (
+        f"; its command is a link to the Node script {script}, and a script that serves only when run as "
+        "its own file exits so when started through a link: try "
+        + server.advise(
+            f'command = "node", args = {json.dumps([script, *server.args], ensure_ascii=False)}',
+            f"-- {shlex.join(['node', script, *server.args])}",
+        )
+    )
 
 
 _EXIT_WAIT = 1.0
