@@ -372,3 +372,35 @@ def test_page_entries_equal_a_dump_per_entry_then_the_snapshot_copy() -> None:
     assert fast == slow
     assert fast.canonical_bytes() == slow.canonical_bytes()
     assert json.dumps(fast.to_json()) == json.dumps(slow.to_json())  # key order too, all the way down
+
+
+def test_a_name_fastmcp_draws_at_random_on_each_start_is_recorded_without_its_random_digits(
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """FastMCP names a server given no name `FastMCP-` and four random hex digits, new on every start
+    (authsome-mcp-proxy 0.8.0 is `FastMCPProxy-56ab`, then `FastMCPProxy-0cb0`): every snapshot of
+    an unchanged server was rewritten, every package's fingerprint with it, and live `drift` found a
+    changed server name each run. The snapshot records the class name alone, so the bytes stay."""
+    write_config(
+        tmp_path,
+        f"""[tool.mcp-stubgen]
+snapshots = "snaps"
+[tool.mcp-stubgen.servers.proxy]
+command = {json.dumps(PY)}
+args = [{json.dumps(str(SERVERS / "drawn_name_server.py"))}, "FastMCPProxy"]
+""",
+    )
+    monkeypatch.chdir(tmp_path)
+    first = run_cli("snapshot")
+    assert first.exit_code == 0, first.stderr
+    path = tmp_path / "snaps" / "proxy.json"
+    written = path.read_bytes()
+    assert json.loads(written)["serverInfo"] == {"name": "FastMCPProxy", "version": "1.0.0"}
+
+    second = run_cli("snapshot")
+    assert second.exit_code == 0, second.stderr
+    assert "proxy: unchanged snaps/proxy.json" in second.stderr
+    assert path.read_bytes() == written
+    live = run_cli("drift")
+    assert live.exit_code == 0, live.stdout + live.stderr
+    assert "no drift (0 breaking, 0 dangerous, 0 safe)" in live.stdout + live.stderr

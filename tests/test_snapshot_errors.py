@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import threading
@@ -976,3 +977,32 @@ def test_ctrl_c_leaves_the_previous_snapshot(
     interrupt_cli(*command, cwd=REPO, until=hanging.exists, stop=stop, sigint_ignored=sigint_ignored)
     assert previous.read_bytes() == PREVIOUS
     assert [path.name for path in tmp_path.iterdir()] == ["raw.json"]
+
+
+def test_a_node_script_started_through_a_link_that_exits_at_once_is_told_to_run_through_node(
+    tmp_path: Path, run_cli, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """responsible-vibe-mcp 0.1.10 serves only when run as its own file, which through npm's
+    node_modules/.bin/ link it is not: it exited with status 0, saying nothing, and the line said it
+    serves nothing or needs a subcommand. It now names the file the link leads to and how to start
+    it, and that command snapshots the server."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    script = SERVERS / "main_guard_server.mjs"
+    link = tmp_path / "node_modules" / ".bin" / "main-guard"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(script)
+    monkeypatch.chdir(tmp_path)  # the script's path is shown whole, outside the working directory
+    result = run_cli("snapshot", "--name", "guard", "--out", "guard.json", "--", link)
+    assert result.exit_code == 2
+    (line,) = [line for line in result.stderr.splitlines() if line.strip()]
+    assert line.endswith(
+        f"it exited with status 0 and wrote nothing to stderr or stdout (as a program that serves nothing does, "
+        f"or one that needs a subcommand or an option to serve MCP); its command is a link to the Node script "
+        f"{script}, and a script that serves only when run as its own file exits so when started through a "
+        f"link: try -- node {script}"
+    ), line
+
+    direct = run_cli("snapshot", "--name", "guard", "--out", "guard.json", "--", "node", script)
+    assert direct.exit_code == 0, direct.stderr
+    assert "guard: wrote" in direct.stderr

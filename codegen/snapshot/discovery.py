@@ -949,7 +949,7 @@ async def list_catalog(
             server=server.name,
             protocol_version=peer.protocol_version,
             capabilities=capabilities,
-            server_info=peer.server_info,
+            server_info=without_drawn_name(peer.server_info),
             instructions=peer.instructions,
             tools=tuple(listed[_TOOLS.method]),
             resources=tuple(listed[_RESOURCES.method]),
@@ -964,6 +964,21 @@ async def list_catalog(
     except StubgenError as error:
         raise CatalogRefused(error.message) from None
     return snapshot
+
+
+DRAWN_NAME = re.compile(r"(FastMCP[A-Za-z]*)-[0-9a-f]{4}")
+"""The name FastMCP gives a server built without one (`FastMCP.generate_name`): its class name and
+four random hex digits, drawn anew on every start (`FastMCP-1a2b`, a proxy's `FastMCPProxy-0cb0`)."""
+
+
+def without_drawn_name(server_info: JSON | None) -> JSON | None:
+    """`serverInfo` with a name FastMCP drew at random (`DRAWN_NAME`) cut to its class name: such a
+    name differs on every start, so the snapshot of an unchanged server would too."""
+    name = server_info.get("name") if server_info is not None else None
+    drawn = DRAWN_NAME.fullmatch(name) if isinstance(name, str) else None
+    if server_info is None or drawn is None:
+        return server_info
+    return {**server_info, "name": drawn.group(1)}
 
 
 X_MCP_HEADER = "x-mcp-header"
@@ -1599,13 +1614,13 @@ def _explain(server: ServerConfig, error: BaseException, diagnostics: _Diagnosti
     said = _stray_stdout(diagnostics, secrets) + _stderr_tail(diagnostics, secrets)
     return (
         message
-        + (said or _silent_exit(leaf, diagnostics))
+        + (said or _silent_exit(server, leaf, diagnostics))
         + _unpassed_variables(server, diagnostics)
         + _npx_asked(server, diagnostics)
     )
 
 
-def _silent_exit(leaf: BaseException, diagnostics: _Diagnostics) -> str:
+def _silent_exit(server: ServerConfig, leaf: BaseException, diagnostics: _Diagnostics) -> str:
     """How a stdio server that closed the connection without a word on stderr or stdout ended:
     minimax-mcp-js 0.0.18 exits with status 1, saying nothing, when `MINIMAX_API_KEY` is unset, and
     the line said only to check that `command` starts an MCP server, which it does. A status from a
@@ -1624,8 +1639,33 @@ def _silent_exit(leaf: BaseException, diagnostics: _Diagnostics) -> str:
             return (
                 "; it exited with status 0 and wrote nothing to stderr or stdout (as a program that serves "
                 "nothing does, or one that needs a subcommand or an option to serve MCP)"
-            )
+            ) + _linked_node_script(server)
     return ""
+
+
+_NODE_SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs")
+
+
+def _linked_node_script(server: ServerConfig) -> str:
+    """Advice for a command that is a symbolic link to a Node script, as npm's node_modules/.bin/
+    entries are: responsible-vibe-mcp 0.1.10 serves only when `import.meta.url` is
+    `file://` + `process.argv[1]`, which through the link names the link, so it exits at once with
+    status 0, saying nothing; started as `node <script>` it serves."""
+    assert server.command is not None
+    found = shutil.which(program_path(server), path=search_path(server_environment(server)))
+    if found is None or not os.path.islink(found):
+        return ""
+    script = os.path.realpath(found)
+    if not script.endswith(_NODE_SCRIPT_SUFFIXES):
+        return ""
+    return (
+        f"; its command is a link to the Node script {script}, and a script that serves only when run as "
+        "its own file exits so when started through a link: try "
+        + server.advise(
+            f'command = "node", args = {json.dumps([script, *server.args], ensure_ascii=False)}',
+            f"-- {shlex.join(['node', script, *server.args])}",
+        )
+    )
 
 
 _EXIT_WAIT = 1.0
