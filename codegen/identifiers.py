@@ -53,10 +53,10 @@ RUNTIME_EXPORTS = (
     *("UnauthorizedError", "UnknownToolError", "authorized_transport", "stored_auth"),
 )
 """What a package's `__init__.py` imports from the runtime's `_runtime` and re-exports, whatever the
-catalog, in isort's order."""
+catalog, in isort's order, by naming rules 1 to 13 (`runtime_exports`)."""
 TASK_EXPORTS = ("SyncTaskHandle", "TaskCancelledError", "TaskHandle", "TaskSupportError")
 """What it re-exports from the runtime's `_tasks` when a tool supports tasks. No model class takes
-one of these names, nor one of `RUNTIME_EXPORTS` (`modelgen._renamed_classes`)."""
+one of these names, nor one of `runtime_exports` (`modelgen._renamed_classes`, `package_names`)."""
 
 
 CLIENT_MEMBERS = frozenset(
@@ -79,10 +79,15 @@ CLIENT_MEMBERS = frozenset(
 )
 """Public members of the runtime's `GeneratedClient` and `SyncClient`; a test keeps this in step with the runtime file."""
 
+COMPLETE_PROMPT = "complete_prompt"
+COMPLETE_TEMPLATE = "complete_template"
+"""The client's methods asking a server to complete a prompt's argument or a resource template's
+variable (`completion/complete`), by naming rules 14 (`COMPLETION_RULES`)."""
+
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _MAX_LENGTH = 80
 
-NAMING_RULES = 13
+NAMING_RULES = 14
 """The rules a new snapshot's names follow. Rules 2 keep a digit with the letters beside it in
 snake_case names (`get_s3_object(s3_key=...)`, as the models name their fields and packages are named),
 where rules 1 split it off (`get_s_3_object(s_3_key=...)`); rules 3 keep it in class names too
@@ -116,7 +121,9 @@ hub's names as rules 7 spell methods (`größe` on server `lager`: `lager__gross
 map a Latin letter with no ASCII form to `_` (`lager__gro_e`; `SPELLED_HUB_RULES`); rules 13 keep a
 tool's typed arguments when only its output schema cannot be typed, its method returning `ToolResult`
 (`look(q=...)`), where rules 1 to 12 make the whole method untyped (`look(arguments={...})`;
-`OUTPUT_ALONE_RULES`).
+`OUTPUT_ALONE_RULES`); rules 14 give the client of a server that declares `completions` the methods
+`complete_prompt` and `complete_template`, and re-export `HandshakeTimeoutError` (and `Completion`)
+from the package, names no tool, model or other member takes from rules 14 (`COMPLETION_RULES`).
 
 A snapshot records rules 4 or later (`namingRules`) always. Rules 1 to 3 differ only where a letter is beside
 a digit (`naming_rules_apply`), so a snapshot made by them records them only when it has such a name;
@@ -350,6 +357,47 @@ arguments. Rules 1 to 12 give it the untyped method, `arguments: dict[str, Any]`
 committed under them keeps it: typing the arguments would break every call passing `arguments=`."""
 
 
+COMPLETION_RULES = 14
+"""The first naming rules under which the client of a server that declares the `completions`
+capability has `complete_prompt` (for its prompts with arguments) and `complete_template` (for its
+resource templates with variables), and a package re-exports the runtime's `HandshakeTimeoutError`
+(and, beside those methods, `Completion`). From these rules no tool, resource, template, prompt or
+task starter is named either method, whatever the server declares, so a server that comes to declare
+`completions` renames nothing; nor does a model class take either exported name. Rules 1 to 13 do
+none of it: a package committed under them may have a tool method `complete_prompt`, or a model
+`HandshakeTimeoutError` that a new export would hide."""
+
+_COMPLETION_EXPORTS = ("Completion", "HandshakeTimeoutError")
+
+
+def client_members(rules: int) -> frozenset[str]:
+    """The names a catalog's members never take in a package of these naming rules: the runtime
+    client's own (`CLIENT_MEMBERS`) and, from `COMPLETION_RULES`, the completion methods."""
+    if rules < COMPLETION_RULES:
+        return CLIENT_MEMBERS
+    return CLIENT_MEMBERS | {COMPLETE_PROMPT, COMPLETE_TEMPLATE}
+
+
+def runtime_exports(rules: int, completions: bool) -> tuple[str, ...]:
+    """What a package of these naming rules re-exports from the runtime's `_runtime`, in isort's
+    order: `RUNTIME_EXPORTS`, and from `COMPLETION_RULES` `HandshakeTimeoutError`, and `Completion`
+    where the client has a completion method (`completions`)."""
+    if rules < COMPLETION_RULES:
+        return RUNTIME_EXPORTS
+    added = [name for name in _COMPLETION_EXPORTS if completions or name != "Completion"]
+    constants = [name for name in RUNTIME_EXPORTS if name.isupper()]
+    others = [name for name in RUNTIME_EXPORTS if not name.isupper() and name[:1].isupper()]
+    functions = [name for name in RUNTIME_EXPORTS if not name[:1].isupper()]
+    return (*constants, *sorted([*others, *added]), *functions)
+
+
+def package_names(rules: int) -> frozenset[str]:
+    """The runtime's names a package of these naming rules may import into its `__init__`, which no
+    model class takes (`modelgen._renamed_classes`)."""
+    exported = RUNTIME_EXPORTS if rules < COMPLETION_RULES else (*RUNTIME_EXPORTS, *_COMPLETION_EXPORTS)
+    return frozenset((*exported, *TASK_EXPORTS))
+
+
 _TEMPLATE_EXPRESSION = re.compile(r"\{[^{}]*\}")
 _URI_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 
@@ -566,13 +614,14 @@ def plan_names(
         "taskStarters": {tool["name"] for tool in snapshot.tools if task_support(tool)},
     }
     used = {python for wire, python in method_names.items() if wire in existing["tools"]}
+    members = client_members(snapshot.naming_rules)
     kept: dict[str, dict[str, str]] = {}
     for kind in NAME_KINDS:
         kept[kind] = {}
         for key, python in sorted(record.get(kind, {}).items()):
             if key not in existing[kind] or (kind == "tools" and key in method_names) or python in used:
                 continue
-            if usable_name(python) and python not in CLIENT_MEMBERS:
+            if usable_name(python) and python not in members:
                 kept[kind][key] = python
                 used.add(python)
     kept_names = {python for names in kept.values() for python in names.values()}
@@ -584,14 +633,14 @@ def plan_names(
     tool_names = assign_names(
         tool_wires,
         fallback="tool",
-        taken=CLIENT_MEMBERS | others("tools"),
+        taken=members | others("tools"),
         method_names=method_names,
         kind="tool",
         where=where,
         kept=kept["tools"],
         rules=snapshot.naming_rules,
     )
-    taken = set(CLIENT_MEMBERS) | {named.python for named in tool_names}
+    taken = set(members) | {named.python for named in tool_names}
     resource_names = assign_names(
         [entry["uri"] for entry in snapshot.resources],
         labels={entry["uri"]: entry["name"] for entry in snapshot.resources},

@@ -1,5 +1,5 @@
 """A small MCP server for the quick start: tools with and without output schemas, a resource,
-a resource template and a prompt. Runs over stdio, Streamable HTTP with `--http PORT`,
+a resource template and a prompt, whose arguments it completes. Runs over stdio, Streamable HTTP with `--http PORT`,
 or the older SSE transport with `--sse PORT`."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from enum import StrEnum
 from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
+from mcp.types import Completion, CompletionArgument, CompletionContext, PromptReference, ResourceTemplateReference
 from pydantic import BaseModel, Field
 
 server = MCPServer("weather", version="1.0.0", instructions="Forecasts for any city, in either unit.")
@@ -56,6 +57,9 @@ def send_alert(message: str, severity: Annotated[int, Field(ge=0, le=5)] = 1) ->
     return f"alert sent ({severity}): {message}"
 
 
+STATIONS = ("OSL", "BER", "NYC")
+
+
 @server.resource("weather://stations", mime_type="application/json", description="All weather stations.")
 def stations() -> str:
     return '["OSL", "BER", "NYC"]'
@@ -70,6 +74,19 @@ def latest_reading(station_id: str) -> str:
 @server.prompt(description="Ask for a packing list for a trip.")
 def packing_list(city: str, days: str = "3") -> str:
     return f"What should I pack for {days} days in {city}?"
+
+
+@server.completion()
+async def complete(
+    ref: PromptReference | ResourceTemplateReference, argument: CompletionArgument, context: CompletionContext | None
+) -> Completion | None:
+    """Suggest the cities `packing_list` knows and the stations a reading is of."""
+    typed = argument.value.lower()
+    if isinstance(ref, PromptReference) and argument.name == "city":
+        return Completion(values=[city for city in CITIES if city.lower().startswith(typed)])
+    if isinstance(ref, ResourceTemplateReference) and argument.name == "station_id":
+        return Completion(values=[station for station in STATIONS if station.lower().startswith(typed)])
+    return None
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from codegen import console
 from codegen.errors import StubgenError
@@ -19,10 +19,30 @@ from codegen.generate.formatting import LINE_LENGTH
 from codegen.generate.guard import shown
 from codegen.generate.method_specs import own_import, prompt_spec, resource_spec, template_spec, used_names
 from codegen.generate.package_plan import PackagePlan, ToolPlan, header, plan_package
-from codegen.generate.spec import AliasSpec, Import, ModelModule, PackageSpec, TemplateSpec, ToolSpec
+from codegen.generate.spec import (
+    AliasSpec,
+    CompletionSpec,
+    Import,
+    ModelModule,
+    PackageSpec,
+    Parameter,
+    PromptSpec,
+    TemplateSpec,
+    ToolSpec,
+)
 from codegen.generate.templating import all_sorted, import_sorted, tool_uses_any
 from codegen.generate.tool_workers import ToolParts, tool_parts
-from codegen.identifiers import CLIENT_MEMBERS, assign_names, class_name, escape, package_name
+from codegen.identifiers import (
+    COMPLETE_PROMPT,
+    COMPLETE_TEMPLATE,
+    COMPLETION_RULES,
+    assign_names,
+    class_name,
+    client_members,
+    escape,
+    package_name,
+    runtime_exports,
+)
 from codegen.snapshot import Snapshot
 
 __all__ = ["LINE_LENGTH", "PackagePlan", "build_package", "header", "plan_package", "warn_unmatched_method_names"]
@@ -81,6 +101,12 @@ def build_package(
         escape(class_name(snapshot.server, kind, snapshot.naming_rules), models) for kind in ("Client", "SyncClient")
     )
     aliases = renamed_aliases(plan, tool_specs, method_names or {}, renames or {})
+    templates = _templates(snapshot, plan, strict)
+    prompts = tuple(
+        prompt_spec(entry, named, snapshot.argument_names.get("prompts", {}).get(entry["name"], {}), rules)
+        for entry, named in zip(snapshot.prompts, plan.prompt_names, strict=True)
+    )
+    completions = completion_specs(snapshot, prompts, templates)
     return PackageSpec(
         server=snapshot.server,
         package=package_name(snapshot.server),
@@ -96,11 +122,8 @@ def build_package(
         resources=tuple(
             resource_spec(entry, named) for entry, named in zip(snapshot.resources, plan.resource_names, strict=True)
         ),
-        templates=_templates(snapshot, plan, strict),
-        prompts=tuple(
-            prompt_spec(entry, named, snapshot.argument_names.get("prompts", {}).get(entry["name"], {}), rules)
-            for entry, named in zip(snapshot.prompts, plan.prompt_names, strict=True)
-        ),
+        templates=templates,
+        prompts=prompts,
         model_imports=tuple(
             Import(module, tuple(import_sorted(names))) for module, names in sorted(model_imports.items())
         ),
@@ -108,6 +131,48 @@ def build_package(
         model_modules=tuple(sorted(modules, key=lambda module: module.module)),
         aliases=aliases,
         sync_client=sync_client,
+        completions=completions,
+        runtime_exports=runtime_exports(rules, bool(completions)),
+    )
+
+
+def completion_specs(
+    snapshot: Snapshot, prompts: Sequence[PromptSpec], templates: Sequence[TemplateSpec]
+) -> tuple[CompletionSpec, ...]:
+    """The completion methods of a package of naming rules 14 or later whose server declares the
+    `completions` capability: `complete_prompt` where a prompt has arguments, `complete_template`
+    where a template has variables (a template left out for its syntax has no method to complete)."""
+    if snapshot.naming_rules < COMPLETION_RULES or "completions" not in snapshot.capabilities:
+        return ()
+    methods = (
+        CompletionSpec(
+            COMPLETE_PROMPT,
+            "prompt",
+            "prompt",
+            "argument",
+            _completion_entries((prompt.wire, prompt.parameters) for prompt in prompts),
+        ),
+        CompletionSpec(
+            COMPLETE_TEMPLATE,
+            "template",
+            "template",
+            "variable",
+            _completion_entries((template.uri_template, template.parameters) for template in templates),
+        ),
+    )
+    return tuple(method for method in methods if method.entries)
+
+
+def _completion_entries(
+    entries: Iterable[tuple[str, Sequence[Parameter]]],
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each entry with names to complete, and those names, sorted."""
+    return tuple(
+        sorted(
+            (key, tuple(sorted(parameter.wire for parameter in parameters)))
+            for key, parameters in entries
+            if parameters
+        )
     )
 
 
@@ -236,8 +301,9 @@ def renamed_aliases(
     where = f"server {plan.snapshot.server!r}: "
     rules = max(plan.snapshot.naming_rules, ALIASES_BY_RULES_6)
     by_wire = {tool.wire: tool for tool in tools}
+    members = client_members(plan.snapshot.naming_rules)
     taken = {
-        *CLIENT_MEMBERS,
+        *members,
         *(tool.method for tool in tools),
         *(tool.start_method for tool in tools if tool.start_method),
         *(named.python for named in (*plan.resource_names, *plan.template_names, *plan.prompt_names)),
@@ -249,7 +315,7 @@ def renamed_aliases(
             continue
         chosen = {old: method_names[old]} if old in method_names else None
         [named] = assign_names(
-            [old], fallback="tool", taken=CLIENT_MEMBERS, method_names=chosen, kind="tool", where=where, rules=rules
+            [old], fallback="tool", taken=members, method_names=chosen, kind="tool", where=where, rules=rules
         )
         if named.python == tool.method:
             continue

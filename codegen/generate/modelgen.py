@@ -36,10 +36,9 @@ from codegen.identifiers import (
     CONST_ARRAY_RULES,
     FIXED_VALUE_RULES,
     LONG_DEFAULT_RULES,
-    RUNTIME_EXPORTS,
-    TASK_EXPORTS,
     escape,
     literal_limit,
+    package_names,
     pascal_case,
     plain_identifier,
     snake_case,
@@ -902,16 +901,17 @@ def _renamed_classes(source: str, stem: str, naming_rules: int) -> str:
     renamed = member_renames(tree, naming_rules)
     taken = {node.name for node in classes} | set(renamed.values())
     stand_in = ascii_stand_in(stem)
+    runtime = package_names(naming_rules)
     for node in classes:
         current = renamed.get(node.name, node.name)
         if current.startswith(stand_in) and stand_in != stem:
             renamed[node.name] = stem + current.removeprefix(stand_in)
             continue
-        if current.startswith(stem) and current not in _PACKAGE_NAMES:
+        if current.startswith(stem) and current not in runtime:
             continue
         base = current if current.startswith(stem) else f"{stem}{current}"
         candidate, counter = base, 1
-        while candidate in taken or candidate in _PACKAGE_NAMES:
+        while candidate in taken or candidate in runtime:
             counter += 1
             candidate = f"{base}{counter}"
         taken.add(candidate)
@@ -953,10 +953,6 @@ def _renamed_classes(source: str, stem: str, naming_rules: int) -> str:
     import black
 
     return black.format_str("".join(lines), mode=black_mode())
-
-
-_PACKAGE_NAMES = frozenset((*RUNTIME_EXPORTS, *TASK_EXPORTS))
-"""The runtime's names a package's `__init__` imports, which no model class may take."""
 
 
 def _inlined_plain_roots(source: str, stem: str) -> str:

@@ -23,7 +23,15 @@ from codegen.generate.piecewise_black import (
     formatted,
     head_pieces,
 )
-from codegen.generate.spec import ModelModule, PackageSpec, PromptSpec, ResourceSpec, TemplateSpec, ToolSpec
+from codegen.generate.spec import (
+    CompletionSpec,
+    ModelModule,
+    PackageSpec,
+    PromptSpec,
+    ResourceSpec,
+    TemplateSpec,
+    ToolSpec,
+)
 from codegen.generate.templating import jinja_environment, method_macros
 
 __all__ = [
@@ -44,6 +52,13 @@ CONTRACT_DOC = "The tool's schemas from the snapshot: what the runtime checks ar
 
 def _by_method(entry: ResourceSpec | TemplateSpec | PromptSpec) -> str:
     return entry.method
+
+
+def _completion_members(completion: CompletionSpec, sync: bool) -> list[object]:
+    """A completion method's pieces: an overload per entry where it has several, then the method."""
+    helpers = method_macros()
+    overloads = [helpers.completion_overload(completion, entry, sync) for entry in completion.entries]
+    return [*(overloads if len(overloads) > 1 else []), helpers.completion_method(completion, sync)]
 
 
 def model_module_file(module: ModelModule) -> bytes:
@@ -190,6 +205,7 @@ def render_package_in_chunks(package: PackageSpec, cache: Cache) -> tuple[dict[s
                 *(helpers.resource_method(entry, sync) for entry in sorted(package.resources, key=_by_method)),
                 *(helpers.template_method(entry, sync) for entry in sorted(package.templates, key=_by_method)),
                 *(helpers.prompt_method(entry, sync) for entry in sorted(package.prompts, key=_by_method)),
+                *(member for completion in package.completions for member in _completion_members(completion, sync)),
                 *(helpers.alias_method(alias, sync) for alias in package.aliases),
             ]
         ]

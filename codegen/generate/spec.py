@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from codegen.identifiers import TaskSupport
+from codegen.identifiers import RUNTIME_EXPORTS, TaskSupport
 
 OutputKind = Literal["result", "model", "value"]
 """`result`: no output schema, the runtime's `ToolResult` (typed content blocks, the SDK's result as `raw`); `model`: the output model; `value`: an unwrapped
@@ -108,6 +108,22 @@ class PromptSpec:
 
 
 @dataclass(frozen=True)
+class CompletionSpec:
+    """A completion method (naming rules 14, a server that declares `completions`): `complete_prompt`
+    over the prompts with arguments, or `complete_template` over the resource templates with
+    variables, typed by one overload per entry when there are several."""
+
+    method: str
+    kind: Literal["prompt", "template"]
+    target: str
+    """The keyword naming the entry: `prompt` (its name) or `template` (its URI template)."""
+    name: str
+    """The keyword naming what is completed: `argument` or `variable`."""
+    entries: tuple[tuple[str, tuple[str, ...]], ...]
+    """Each entry's wire key and the wire names of its arguments (variables), both sorted."""
+
+
+@dataclass(frozen=True)
 class Import:
     module: str
     names: tuple[str, ...]
@@ -160,3 +176,6 @@ class PackageSpec:
     aliases: tuple[AliasSpec, ...] = ()
     sync_client: bool = True
     """Whether client.py has the sync twin (`sync_class_name`) and `connect_sync`."""
+    completions: tuple[CompletionSpec, ...] = ()
+    runtime_exports: tuple[str, ...] = RUNTIME_EXPORTS
+    """What `__init__.py` re-exports from the runtime's `_runtime` (`identifiers.runtime_exports`)."""

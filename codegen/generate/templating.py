@@ -15,9 +15,9 @@ import jinja2
 from codegen.cache_dir import default_cache_dir
 from codegen.generate.escaping import docstring, literal, quoted
 from codegen.generate.piecewise_black import INDENT, laid_out_keyword
-from codegen.generate.spec import Import, PackageSpec, Parameter, PromptSpec, TemplateSpec, ToolSpec
+from codegen.generate.spec import CompletionSpec, Import, PackageSpec, Parameter, PromptSpec, TemplateSpec, ToolSpec
 from codegen.generate.template_cache import TemplateBytecodeCache
-from codegen.identifiers import CALL_OPTIONS, RUNTIME_EXPORTS, TASK_EXPORTS
+from codegen.identifiers import CALL_OPTIONS, TASK_EXPORTS
 
 __all__ = ["jinja_environment", "keyword_parameter", "method_macros", "model_import", "tool_members"]
 
@@ -112,12 +112,12 @@ def jinja_environment() -> jinja2.Environment:
     environment.globals["import_sorted"] = import_sorted
     environment.globals["model_import"] = model_import
     environment.globals["package_exports"] = package_exports
-    environment.globals["runtime_exports"] = RUNTIME_EXPORTS
     environment.globals["runtime_names"] = runtime_names
     environment.globals["typing_names"] = typing_names
     environment.globals["type_checking_imports"] = type_checking_imports
     environment.globals["call_options"] = CALL_OPTIONS
     environment.globals["keyword_parameter"] = keyword_parameter
+    environment.globals["completion_parameters"] = completion_parameters
     return environment
 
 
@@ -136,7 +136,7 @@ def package_exports(package: PackageSpec) -> list[str]:
         dropped |= {"SyncTaskHandle", package.sync_class_name}
     if not any(tool.task_support for tool in package.tools):
         dropped |= set(TASK_EXPORTS)
-    names = [*RUNTIME_EXPORTS, *TASK_EXPORTS, package.class_name, package.sync_class_name, *package.model_names]
+    names = [*package.runtime_exports, *TASK_EXPORTS, package.class_name, package.sync_class_name, *package.model_names]
     return all_sorted(name for name in names if name not in dropped)
 
 
@@ -151,6 +151,7 @@ def runtime_names(package: PackageSpec) -> list[str]:
     used = {
         "NOT_GIVEN": optional,
         "CallOptions": bool(package.tools),
+        "Completion": bool(package.completions),
         "GeneratedClient": not tasks,
         "NotGiven": optional,
         "RequestOptions": reads,
@@ -163,14 +164,23 @@ def runtime_names(package: PackageSpec) -> list[str]:
 
 def typing_names(package: PackageSpec) -> list[str]:
     """The `typing` names the client's code uses: `Any` only where a signature has it (the sync
-    twin's `connect_sync` always does), so a user's linter finds no unused import."""
+    twin's `connect_sync` always does), `Literal` and `overload` where completion methods do, so a
+    user's linter finds no unused import."""
     entries: list[TemplateSpec | PromptSpec] = [*package.templates, *package.prompts]
     uses_any = (
         package.sync_client
         or any(tool_uses_any(tool) for tool in package.tools)
         or any(_ANY.search(parameter.annotation) for entry in entries for parameter in entry.parameters)
     )
-    return ["TYPE_CHECKING", *(["Any"] if uses_any else []), "ClassVar"]
+    literal = bool(package.completions)
+    overloaded = any(len(completion.entries) > 1 for completion in package.completions)
+    return [
+        "TYPE_CHECKING",
+        *(["Any"] if uses_any else []),
+        "ClassVar",
+        *(["Literal"] if literal else []),
+        *(["overload"] if overloaded else []),
+    ]
 
 
 _ANY = re.compile(r"\bAny\b")
@@ -188,7 +198,8 @@ def tool_uses_any(tool: ToolSpec) -> bool:
 
 def type_checking_imports(package: PackageSpec) -> list[str]:
     """The absolute imports of the client's `if TYPE_CHECKING:` block, indented, sorted and grouped
-    (standard library, then third party) as isort writes them; the model imports follow them."""
+    (standard library, then third party) as isort writes them, less the `Literal` a client with
+    completion methods imports at its top (`typing_names`); the model imports follow them."""
     imports: dict[str, set[str]] = {
         "collections.abc": {"Mapping"},
     }
@@ -207,6 +218,10 @@ def type_checking_imports(package: PackageSpec) -> list[str]:
     for entry in package.model_imports:
         if not entry.module.startswith("."):
             imports.setdefault(entry.module, set()).update(entry.names)
+    if package.completions and "typing" in imports:  # the completion methods import `Literal` at the top
+        imports["typing"].discard("Literal")
+        if not imports["typing"]:
+            del imports["typing"]
     standard = [module for module in sorted(imports) if module.partition(".")[0] in sys.stdlib_module_names]
     third_party = [module for module in sorted(imports) if module not in standard]
     lines = [f"{INDENT}from {module} import {', '.join(import_sorted(imports[module]))}" for module in standard]
@@ -216,6 +231,29 @@ def type_checking_imports(package: PackageSpec) -> list[str]:
             f"{INDENT}from {module} import {', '.join(import_sorted(imports[module]))}" for module in third_party
         )
     return lines
+
+
+def completion_parameters(completion: CompletionSpec, entries: list[tuple[str, tuple[str, ...]]]) -> list[str]:
+    """A completion method's keyword parameters before `call_options`, as black lays them out: the
+    entry and the name to complete as `Literal`s of the one entry's (an overload's, or the method's
+    when it has one entry), else as `str` (the method an overload types each call of); then the value
+    typed so far and the arguments already chosen."""
+    if len(entries) == 1:
+        [(key, names)] = entries
+        target, name = _literal_of([key]), _literal_of(names)
+    else:
+        target = name = "str"
+    return [
+        laid_out_keyword(completion.target, target, 2),
+        laid_out_keyword(completion.name, name, 2),
+        "value: str,",
+        "context: Mapping[str, str] | None = None,",
+    ]
+
+
+def _literal_of(values: Iterable[str]) -> str:
+    """A `Literal` of catalog text, each value escaped (`literal`)."""
+    return f"Literal[{', '.join(literal(value) for value in values)}]"
 
 
 @functools.cache

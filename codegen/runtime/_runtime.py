@@ -141,6 +141,7 @@ __all__ = [
     "AuthError",
     "CallOptions",
     "CatalogDriftError",
+    "Completion",
     "GeneratedClient",
     "HandshakeTimeoutError",
     "MissingHandlerError",
@@ -778,6 +779,19 @@ class UnauthorizedError(AuthError, ServerError):
         ServerError.__init__(self, server, request, code, message, data)
         self.step = step
         self.advice = message
+
+
+@dataclasses.dataclass(frozen=True)
+class Completion:
+    """What a server suggests for a prompt's argument or a resource template's variable
+    (`completion/complete`), returned by a client's `complete_prompt` and `complete_template`."""
+
+    values: tuple[str, ...]
+    """At most 100 suggestions, best first."""
+    total: int | None
+    """How many suggestions the server has in all, when it says."""
+    has_more: bool
+    """Whether the server has more than `values` holds (its `hasMore`; False when it does not say)."""
 
 
 class ToolResult:
@@ -1970,6 +1984,49 @@ class GeneratedClient:
         )
         _check_base64(self.server_name, request, contents)
         return result
+
+    async def _complete(
+        self,
+        kind: Literal["prompt", "template"],
+        name: str,
+        argument: str,
+        value: str,
+        context: Mapping[str, str] | None,
+        call_options: RequestOptions | None = None,
+    ) -> Completion:
+        """Ask the server to complete `argument` of the prompt (or variable of the resource template)
+        `name` from `value`, the arguments already chosen as `context` (sent as `context.arguments`)."""
+        from mcp import types
+
+        where, named = (
+            ("prompt", "argument") if kind == "prompt" else ("resource template", "variable")
+        )
+        request = f"completion of {where} {name!r}"
+        texts = _given_texts(self.server_name, request, named, {argument: value})
+        chosen = (
+            None
+            if context is None
+            else _given_texts(self.server_name, request, f"context {named}", context)
+        )
+        ref: types.PromptReference | types.ResourceTemplateReference = (
+            types.PromptReference(type="ref/prompt", name=name)
+            if kind == "prompt"
+            else types.ResourceTemplateReference(type="ref/resource", uri=name)
+        )
+
+        async def send(meta: RequestParamsMeta | None) -> types.CompleteResult:
+            params = types.CompleteRequestParams(
+                ref=ref,
+                argument=types.CompletionArgument(name=argument, value=texts[argument]),
+                context=None if chosen is None else types.CompletionContext(arguments=chosen),
+                _meta=meta,
+            )
+            return await self._session().send_request(
+                types.CompleteRequest(params=params), types.CompleteResult
+            )
+
+        completion = (await self._request(request, call_options, send)).completion
+        return Completion(tuple(completion.values), completion.total, completion.has_more is True)
 
     async def _request(
         self,

@@ -19,7 +19,7 @@ from codegen.errors import StubgenError
 from codegen.generate import package_dir, render_snapshot
 from codegen.generate.publish import publish
 from codegen.generate.runtime_folder import publish_runtime
-from codegen.identifiers import CLIENT_MEMBERS
+from codegen.identifiers import NAMING_RULES, client_members
 from codegen.snapshot import JSON, Snapshot
 
 MARKER = "STUBGEN_PWNED"
@@ -114,11 +114,13 @@ NAMES = [
     "CallToolResult",
     "GetPromptResult",
     "ReadResourceResult",
+    "Completion",
+    "HandshakeTimeoutError",
     "models",
     "_models",
     "_runtime",
     "client",
-    *sorted(CLIENT_MEMBERS),
+    *sorted(client_members(NAMING_RULES)),
 ]
 """Names that are keywords, dunders, builtins, or the generated modules' own imports and members."""
 
@@ -212,7 +214,7 @@ def catalog(server: str, pairs: Sequence[tuple[str, str]]) -> Snapshot:
     return Snapshot(
         server=server,
         protocol_version=text,
-        capabilities={"tools": {}, "resources": {}, "prompts": {}, "experimental": {text: {}}},
+        capabilities={"tools": {}, "resources": {}, "prompts": {}, "completions": {}, "experimental": {text: {}}},
         server_info={"name": text, "version": text, "title": text},
         instructions=text,
         tools=(*(tool_entry(name, text) for name, text in pairs), {"name": "plain", "inputSchema": {"type": "object"}}),
