@@ -31,6 +31,15 @@ def tools(*before: dict[str, Any]) -> Callable[..., Pair]:
     return lambda *after: (snap(before), snap(after))
 
 
+DANGLING: dict[str, Any] = {"$ref": "#/$defs/nope"}
+"""A property no type is made from: its `$ref` names nothing in the schema."""
+
+
+def typed_then(inp: dict[str, Any], out: dict[str, Any]) -> Pair:
+    """A tool typed both ways, then with these schemas."""
+    return snap((tool(inp=obj({"q": S}), out=obj({"hit": S})),)), snap((tool(inp=inp, out=out),))
+
+
 def branch(tag: str) -> dict[str, Any]:
     return obj({"kind": {"const": tag}, "value": S}, ("kind",))
 
@@ -495,6 +504,21 @@ CASES: dict[str, tuple[Pair, Pair]] = {
             )
         ),
     ),
+    # an optional property no type is made from (a `$ref` to nothing): the schema rules see a safe
+    # addition, the regenerated method loses its types; by naming rules 13 an output schema's problem
+    # leaves the arguments typed (the near miss of `in-typing-changed`), and a result untyped already
+    # stays so (the near miss of `out-typing-changed`)
+    "in-typing-changed": (
+        typed_then(obj({"q": S, "more": DANGLING}), obj({"hit": S})),
+        typed_then(obj({"q": S}), obj({"hit": S, "more": DANGLING})),
+    ),
+    "out-typing-changed": (
+        typed_then(obj({"q": S}), obj({"hit": S, "more": DANGLING})),
+        (
+            snap((tool(inp=obj({"q": S}), out=obj({"hit": DANGLING})),)),
+            snap((tool(inp=obj({"q": S}), out=obj({"hit": DANGLING, "more": S})),)),
+        ),
+    ),
     # SEP-2243: an argument mirrored into an `Mcp-Param-*` header; the near miss is an output field's
     "in-header-added": (inputs(S, {**S, "x-mcp-header": "Region"}), outputs(S, {**S, "x-mcp-header": "Region"})),
     "in-header-removed": (
@@ -822,3 +846,33 @@ def test_a_class_gone_with_its_property_is_not_renamed_to_one_come_with_another(
         renamed.old,
         renamed.new,
     )
+
+
+@pytest.mark.parametrize("naming_rules", [12, 13])
+def test_an_output_schema_no_type_is_made_from_changes_what_its_package_changes(naming_rules: int) -> None:
+    """Main said `out-property-added` (safe) or `out-type-widened` of the property alone. By naming
+    rules 13 an output schema no type is made from costs the method its result's type, by rules 1 to
+    12 its arguments' too, so a committed snapshot of rules 12 against a fresh one (rules 13) is
+    judged as the package regenerated in its place, which keeps rules 12. Nesting 200 arrays deep
+    passes every check before datamodel-code-generator, which fails on it: the decision is the
+    generator's."""
+    deep: dict[str, Any] = S
+    for _ in range(200):
+        deep = {"type": "array", "items": deep}
+    for broken in (DANGLING, deep):
+        typed, untyped = typed_then(obj({"q": S}), obj({"hit": S, "more": broken}))
+        old = replace(typed, naming_rules=naming_rules)
+        both = ["in-typing-changed", "out-typing-changed"] if naming_rules == 12 else ["out-typing-changed"]
+        for fresh in (replace(untyped, naming_rules=naming_rules), untyped):
+            found = [finding for finding in compare_snapshots(old, fresh) if "typing" in finding.rule]
+            assert sorted(finding.rule for finding in found) == both, broken
+            assert {finding.severity.value for finding in found} == {"breaking"}
+        back = [finding.rule for finding in compare_snapshots(replace(untyped, naming_rules=naming_rules), old)]
+        assert sorted(rule for rule in back if "typing" in rule) == both
+    out = next(
+        f
+        for f in compare_snapshots(*typed_then(obj({"q": S}), obj({"hit": S, "more": DANGLING})))
+        if f.rule == "out-typing-changed"
+    )
+    assert (out.old, out.new, out.path) == ("TOutput", "ToolResult", "/outputSchema")
+    assert "'#/$defs/nope' points at nothing in the schema" in out.message

@@ -19,6 +19,7 @@ from codegen.drift.names import retargeted_keywords, retargeted_names
 from codegen.drift.normalize import JSON, canonical, normalize_schema, same, strip_text
 from codegen.drift.renames import Rename, find_renames, schema_features
 from codegen.drift.schema import Direction, compare_schema
+from codegen.drift.typing_changes import retyped_methods
 from codegen.identifiers import task_support, wraps_result
 from codegen.snapshot import Snapshot
 from codegen.snapshot.audit import catalog_findings
@@ -115,6 +116,7 @@ def compare_snapshots(
     retargeted_names(old, new, method_names, renamed, out.add)
     retargeted_keywords(old, new, out.add)
     renamed_models(old, new, method_names, out.add)
+    retyped_methods(old, new, method_names, out.add)
     return sort_findings(out.findings)
 
 

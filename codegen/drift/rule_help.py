@@ -92,6 +92,10 @@ RULE_HELP: dict[str, str] = {
     "out-return-changed": "A regenerated method returns the whole output model where it returned the wrapped `result` value, or the other way round.",
     "model-renamed": "A regenerated tool's model classes take other names ($defs keys renamed, an inline object moved into $defs, "
     "inline union members reordered).",
+    "in-typing-changed": "A regenerated method takes `arguments: dict[str, Any]` where it took typed arguments (its input "
+    "schema gives no type now), or the other way round.",
+    "out-typing-changed": "A regenerated method returns `ToolResult` where it returned its output model or value (its output "
+    "schema gives no type now), or the other way round.",
     "model-field-respelled": "A model attribute holds another property now: a property spelled alike (item-count beside "
     "itemCount) took its Python name.",
     "model-value-boxed": "A model attribute's plain value is held in a root model class now, or no longer (a first bound on "
