@@ -82,7 +82,7 @@ CLIENT_MEMBERS = frozenset(
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _MAX_LENGTH = 80
 
-NAMING_RULES = 13
+NAMING_RULES = 14
 """The rules a new snapshot's names follow. Rules 2 keep a digit with the letters beside it in
 snake_case names (`get_s3_object(s3_key=...)`, as the models name their fields and packages are named),
 where rules 1 split it off (`get_s_3_object(s_3_key=...)`); rules 3 keep it in class names too
@@ -116,7 +116,10 @@ hub's names as rules 7 spell methods (`größe` on server `lager`: `lager__gross
 map a Latin letter with no ASCII form to `_` (`lager__gro_e`; `SPELLED_HUB_RULES`); rules 13 keep a
 tool's typed arguments when only its output schema cannot be typed, its method returning `ToolResult`
 (`look(q=...)`), where rules 1 to 12 make the whole method untyped (`look(arguments={...})`;
-`OUTPUT_ALONE_RULES`).
+`OUTPUT_ALONE_RULES`); rules 14 give code mode's function of a tool whose client method returns
+`ToolResult` though the tool lists an output schema the text of the result, as they give a tool with
+none, where rules 1 to 13 type it from the output schema the client could make no type of
+(`UNTYPED_RESULT_STUB_RULES`).
 
 A snapshot records rules 4 or later (`namingRules`) always. Rules 1 to 3 differ only where a letter is beside
 a digit (`naming_rules_apply`), so a snapshot made by them records them only when it has such a name;
@@ -348,6 +351,14 @@ not (a `$ref` to nothing, invalid JSON Schema, one datamodel-code-generator refu
 arguments, its method returning `ToolResult`: the output schema's problem says nothing about the
 arguments. Rules 1 to 12 give it the untyped method, `arguments: dict[str, Any]`, and a package
 committed under them keeps it: typing the arguments would break every call passing `arguments=`."""
+
+
+UNTYPED_RESULT_STUB_RULES = 14
+"""The first naming rules under which code mode's function of a tool whose client method returns
+`ToolResult`, though the tool lists an output schema (one no type is made from: a `$ref` to nothing,
+one datamodel-code-generator fails on), returns the result's text, as the function of a tool with no
+output schema does: a script is then checked against what the client gives, not a `TypedDict` of the
+schema the client refused. Rules 1 to 13 keep that `TypedDict`, which saved scripts may read."""
 
 
 _TEMPLATE_EXPRESSION = re.compile(r"\{[^{}]*\}")

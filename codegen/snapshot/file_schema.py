@@ -119,7 +119,7 @@ class SnapshotFile(BaseModel):
             "alone give the same names."
         ),
     )
-    namingRules: Literal[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13] = Field(
+    namingRules: Literal[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14] = Field(
         default=1,
         description=(
             "The naming rules the package's names follow: 2 keeps a digit with the letters beside it in snake_case "
@@ -142,8 +142,10 @@ class SnapshotFile(BaseModel):
             "string or number too long for its line as `Field(default=...)`, which 1 to 11 write bare, and spells the "
             "hub's names as 7 spells methods (`lager__grosse` for `größe`), where 1 to 11 map such a letter to `_` "
             "(`lager__gro_e`); 13 keeps a tool's typed arguments when only its output schema cannot be typed (its "
-            "method returns `ToolResult`), where 1 to 12 make the whole method untyped (`arguments: dict[str, Any]`). "
-            "4 to 13 are always present; 1 to 3 only when a "
+            "method returns `ToolResult`), where 1 to 12 make the whole method untyped (`arguments: dict[str, Any]`); "
+            "14 has code mode's function of a tool whose client method returns `ToolResult` though it lists an "
+            "output schema return the result's text, where 1 to 13 type it from that schema. "
+            "4 to 14 are always present; 1 to 3 only when a "
             "name has a letter "
             "beside a digit, the one place they differ. Absent "
             "means 1 where a name has a letter beside a digit (written before this field existed), else 3. A "

@@ -305,7 +305,7 @@ def test_tools_named_in_other_scripts_keep_their_letters_and_nothing_invisible_r
     have no ASCII form (`straße_suchen(straße=...)` is `strasse_suchen_2(strasse=...)` beside the
     server's `strasse_suchen`), which the rules 6 of a committed snapshot still leave out."""
     assert client_methods(generated) == METHODS
-    assert json.loads(generated.with_suffix(".json").read_bytes())["namingRules"] == NAMING_RULES == 13
+    assert json.loads(generated.with_suffix(".json").read_bytes())["namingRules"] == NAMING_RULES == 14
     committed = replace(load_snapshot(generated.with_suffix(".json")), naming_rules=6)
     assert plan_names(committed).record()["tools"] == RULES_6_METHODS
     client = (generated / "scripts" / "client.py").read_text(encoding="utf-8")
