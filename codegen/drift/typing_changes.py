@@ -6,8 +6,9 @@ budget, one datamodel-code-generator fails on) gives its method `arguments: dict
 so a change that makes a typed tool's schema so, or such a schema typable again, changes the
 method's signature while the schema rules may see no more than an optional property added. Whether a
 method is typed is asked of the generator itself (`tool_workers.tool_specs`), for the tools whose
-schemas changed, each side named by its snapshot's naming rules (by rules 13 an output schema alone
-costs only the result its type; by rules 1 to 12, the whole method).
+schemas changed, both sides under the old snapshot's naming rules, which the package regenerated in
+its place keeps (by rules 13 an output schema alone costs only the result its type; by rules 1 to
+12, the whole method).
 """
 
 from __future__ import annotations
