@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -14,6 +16,7 @@ import pytest
 from codegen.drift import CATALOG, EXTENSIONS, RULES, compare_snapshots, render
 from codegen.identifiers import keep_names
 from codegen.snapshot import Snapshot
+from tests.conftest import REPO
 from tests.drift_helpers import inputs, obj, outputs, rules, snap, tool
 
 Pair = tuple[Snapshot, Snapshot]
@@ -876,3 +879,35 @@ def test_an_output_schema_no_type_is_made_from_changes_what_its_package_changes(
     )
     assert (out.old, out.new, out.path) == ("TOutput", "ToolResult", "/outputSchema")
     assert "'#/$defs/nope' points at nothing in the schema" in out.message
+
+
+def test_a_drift_whose_changed_tools_are_all_plain_loads_neither_datamodel_code_generator_nor_black(
+    tmp_path: Path,
+) -> None:
+    """Whether a changed tool's method stays typed is the generator's decision, and for the plain
+    shapes most real tools have it is told without making their models (`plainly_typed`): building
+    them was two thirds of a 1,000-tool drift with 50 changed, with an empty cache."""
+    from benchmarks.catalog import changed, make_tools
+
+    before = make_tools(40)
+    after = changed(before, 12)
+    after[0] = {**after[0], "inputSchema": {**after[0]["inputSchema"], "additionalProperties": False}}
+    for name, tools in (("old.json", before), ("new.json", after)):
+        side = Snapshot(server="bench", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tuple(tools))
+        (tmp_path / name).write_bytes(side.canonical_bytes())
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from codegen.drift import compare_snapshots\n"
+        "from codegen.snapshot import load_snapshot\n"
+        "found = compare_snapshots(*(load_snapshot(Path(path)) for path in sys.argv[1:]))\n"
+        "roots = ('datamodel_code_generator', 'black')\n"
+        "print(sorted({f.rule for f in found}), sorted({m.split('.')[0] for m in sys.modules} & set(roots)))\n"
+    )
+    env = {"MCP_STUBGEN_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
+    command = [sys.executable, "-c", script, str(tmp_path / "old.json"), str(tmp_path / "new.json")]
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    rules_found, loaded = done.stdout.strip().rsplit(" [", 1)
+    assert rules_found == "['description-changed', 'in-became-required', 'in-closed', 'in-optional-added']"
+    assert loaded == "]", done.stdout

@@ -5,10 +5,12 @@ budget, one datamodel-code-generator fails on) gives its method `arguments: dict
 `ToolResult` return ([generate.md](../../docs/generate.md#an-output-schema-no-type-is-made-from)),
 so a change that makes a typed tool's schema so, or such a schema typable again, changes the
 method's signature while the schema rules may see no more than an optional property added. Whether a
-method is typed is asked of the generator itself (`tool_workers.tool_specs`), for the tools whose
-schemas changed, both sides under the old snapshot's naming rules, which the package regenerated in
-its place keeps (by rules 13 an output schema alone costs only the result its type; by rules 1 to
-12, the whole method).
+method is typed is asked of the generator itself, for the tools whose schemas changed: a tool whose
+schemas, before and after, are of the plain shapes the generator types for certain
+(`plain_models.plainly_typed`, most real tools) is typed on both sides, and the rest are built as
+`generate` builds them (`tool_workers.tool_specs`), both sides under the old snapshot's naming
+rules, which the package regenerated in its place keeps (by rules 13 an output schema alone costs
+only the result its type; by rules 1 to 12, the whole method).
 """
 
 from __future__ import annotations
@@ -32,6 +34,12 @@ def retyped_methods(
         for name in then
         if name in now and any(then[name].get(key) != now[name].get(key) for key in ("inputSchema", "outputSchema"))
     ]
+    if not changed:
+        return
+    from codegen.generate.plain_models import plainly_typed
+
+    rules = old.naming_rules  # `compare_snapshots` names the new catalog by the old one's rules
+    changed = [name for name in changed if not (plainly_typed(then[name], rules) and plainly_typed(now[name], rules))]
     if not changed:
         return
     from codegen.generate.cache import Cache
