@@ -911,3 +911,18 @@ def test_a_drift_whose_changed_tools_are_all_plain_loads_neither_datamodel_code_
     rules_found, loaded = done.stdout.strip().rsplit(" [", 1)
     assert rules_found == "['description-changed', 'in-became-required', 'in-closed', 'in-optional-added']"
     assert loaded == "]", done.stdout
+
+
+@pytest.mark.parametrize("naming_rules", [12, 13])
+def test_an_output_schema_added_that_gives_no_type_says_the_method_still_returns_tool_result(naming_rules: int) -> None:
+    """Main said the regenerated method "returns a model instead of ToolResult" of any output schema
+    added; the generator makes no type of one whose `$ref` names nothing, and the method returns
+    `ToolResult` as before (by rules 1 to 12 its arguments lose their types too: `in-typing-changed`)."""
+    for out, says in ((obj({"hit": DANGLING}), "still returns ToolResult"), (obj({"hit": S}), "returns a model")):
+        before, after = (
+            replace(side, naming_rules=naming_rules)
+            for side in tools(tool(inp=obj({"q": S})))(tool(inp=obj({"q": S}), out=out))
+        )
+        [added] = [found for found in compare_snapshots(before, after) if found.rule == "out-schema-added"]
+        assert says in added.message, added.message
+        assert ("'#/$defs/nope' points at nothing" in added.message) == (out["properties"]["hit"] == DANGLING)

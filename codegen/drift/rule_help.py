@@ -36,7 +36,8 @@ RULE_HELP: dict[str, str] = {
     "out-became-nullable": "A result field may now be null.",
     "out-enum-value-added": "A result field may hold a new enum value that code may not handle.",
     "out-loosened": "A result's schema was loosened (a bound relaxed, a pattern dropped, a union branch added).",
-    "out-schema-added": "A tool now declares an output schema: its regenerated method returns a model.",
+    "out-schema-added": "A tool now declares an output schema: its regenerated method returns a model (still "
+    "`ToolResult` where the schema gives no type).",
     "out-property-added": "A new result field.",
     "out-became-required": "A result field is now always present.",
     "out-type-narrowed": "A result field holds fewer types or values.",

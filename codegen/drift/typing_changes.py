@@ -23,11 +23,12 @@ from codegen.snapshot import Snapshot
 
 def retyped_methods(
     old: Snapshot, new: Snapshot, method_names: Mapping[str, str] | None, add: Callable[..., None]
-) -> None:
+) -> dict[str, str]:
     """Report each tool kept under its name whose regenerated method takes typed arguments where it
     took `arguments: dict[str, Any]`, or the other way round, and each whose method returns
     `ToolResult` where it returned its output model or value, or the other way round, as
-    `add(rule, kind, name, message, path, old, new)`."""
+    `add(rule, kind, name, message, path, old, new)`. Return why the output schema a tool lists now
+    gives no type, by tool: its method still returns `ToolResult` (`out-schema-added` says so)."""
     then, now = ({tool["name"]: tool for tool in side.tools} for side in (old, new))
     changed = [
         name
@@ -35,13 +36,13 @@ def retyped_methods(
         if name in now and any(then[name].get(key) != now[name].get(key) for key in ("inputSchema", "outputSchema"))
     ]
     if not changed:
-        return
+        return {}
     from codegen.generate.plain_models import plainly_typed
 
     rules = old.naming_rules  # `compare_snapshots` names the new catalog by the old one's rules
     changed = [name for name in changed if not (plainly_typed(then[name], rules) and plainly_typed(now[name], rules))]
     if not changed:
-        return
+        return {}
     from codegen.generate.cache import Cache
     from codegen.generate.package_plan import plan_package
     from codegen.generate.tool_workers import tool_specs
@@ -49,10 +50,11 @@ def retyped_methods(
     try:
         plans = [{plan.tool["name"]: plan for plan in plan_package(side, method_names).tools} for side in (old, new)]
     except StubgenError:  # a catalog or `method_names` the generator refuses: it says so itself
-        return
+        return {}
     cache = Cache.default()  # what `generate` already made of a tool is read, not made again
     was = tool_specs(old.server, [plans[0][name] for name in changed], cache)
     became = tool_specs(new.server, [plans[1][name] for name in changed], cache)
+    untyped_added: dict[str, str] = {}
     for name, before, after in zip(changed, was, became, strict=True):
         if before is None or after is None:  # a tool `generate` refuses: it says why
             continue
@@ -68,6 +70,8 @@ def retyped_methods(
                     "took `arguments: dict[str, Any]`; calls passing `arguments=` must change"
                 )
             add("in-typing-changed", "tool", name, message, "/inputSchema", before.input_kind, after.input_kind)
+        if "outputSchema" not in then[name] and "outputSchema" in now[name] and after.output_kind == "result":
+            untyped_added[name] = after.untyped_output or after.untyped_reason or ""
         if "outputSchema" not in then[name] or "outputSchema" not in now[name]:
             continue  # `out-schema-added` or `out-schema-removed` says what came or went
         untyped_before, untyped_after = (spec.output_kind == "result" for spec in (before, after))
@@ -87,3 +91,4 @@ def retyped_methods(
                 f"returned `{returned}`; code reading `.content`, `.text` or `.raw` must change"
             )
         add("out-typing-changed", "tool", name, message, "/outputSchema", returned, returns)
+    return untyped_added
