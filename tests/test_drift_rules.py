@@ -926,3 +926,25 @@ def test_an_output_schema_added_that_gives_no_type_says_the_method_still_returns
         [added] = [found for found in compare_snapshots(before, after) if found.rule == "out-schema-added"]
         assert says in added.message, added.message
         assert ("'#/$defs/nope' points at nothing" in added.message) == (out["properties"]["hit"] == DANGLING)
+
+
+@pytest.mark.parametrize("naming_rules", [12, 13])
+def test_an_input_class_renamed_beside_an_output_schema_no_type_is_made_from_is_model_renamed(
+    naming_rules: int,
+) -> None:
+    """By naming rules 13 a tool whose output schema alone gives no type keeps its typed arguments and
+    their classes, so renaming the `$defs` key an argument's class is named after breaks callers
+    that name it; main read the schemas' checks directly and saw no models at all. By rules 1 to 12
+    the method takes `arguments: dict[str, Any]`, and no class is named."""
+    out = obj({"hit": DANGLING})
+
+    def catalog(key: str) -> Snapshot:
+        inp = obj({"p": {"$ref": f"#/$defs/{key}"}}, **{"$defs": {key: obj({"x": N})}})
+        return replace(snap((tool(inp=inp, out=out),)), naming_rules=naming_rules)
+
+    renamed = [found for found in compare_snapshots(catalog("Point"), catalog("Spot")) if found.rule == "model-renamed"]
+    if naming_rules == 12:
+        assert renamed == []
+    else:
+        [finding] = renamed
+        assert (finding.old, finding.new) == (["TInputPoint"], ["TInputSpot"])

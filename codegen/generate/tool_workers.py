@@ -33,7 +33,7 @@ from codegen.identifiers import OUTPUT_ALONE_RULES
 from codegen.runtime._hub_catalog import file_stem
 from codegen.snapshot import JSON
 
-__all__ = ["ToolParts", "load_builders", "load_method_builders", "tool_key", "tool_parts", "tool_specs"]
+__all__ = ["ToolParts", "load_builders", "load_method_builders", "tool_key", "tool_models", "tool_parts", "tool_specs"]
 
 MODELS_WORTH_FORKING = 20_000
 """Tool definitions (bytes of compact JSON) whose models are made in-process below this: forked
@@ -185,6 +185,22 @@ def tool_specs(server: str, tools: Sequence[ToolPlan], cache: Cache) -> list[Too
     for index, outcome in zip(missing, built, strict=True):
         specs[index] = None if isinstance(outcome, _Refused) else outcome[1].spec
     return specs
+
+
+def tool_models(server: str, tool: ToolPlan, cache: Cache) -> dict[str, ModelClass]:
+    """The classes of the models module `generate` makes for a tool, as `tool_specs` finds or builds
+    it: none for the untyped method or a refused tool, and by naming rules 13 the arguments' alone
+    where the output schema gives no type. Drift names the classes a caller's code names by them."""
+    key = tool_key(tool)
+    entry = _read_entry(cache.get(key))
+    if entry is not None:
+        spec, classes = entry[0].spec, read_models(entry[0].source)[0]
+    else:
+        [outcome] = _typed_tools([_ToolJob(server, tool, key)])
+        if isinstance(outcome, _Refused):
+            return {}
+        spec, classes = outcome[1].spec, outcome[1].models
+    return {} if spec.input_kind == "untyped" else classes
 
 
 def _formatted_members(specs: Sequence[ToolSpec]) -> list[str]:
