@@ -123,7 +123,10 @@ tool's typed arguments when only its output schema cannot be typed, its method r
 (`look(q=...)`), where rules 1 to 12 make the whole method untyped (`look(arguments={...})`;
 `OUTPUT_ALONE_RULES`); rules 14 give the client of a server that declares `completions` the methods
 `complete_prompt` and `complete_template`, and re-export `HandshakeTimeoutError` (and `Completion`)
-from the package, names no tool, model or other member takes from rules 14 (`COMPLETION_RULES`).
+from the package, names no tool, model or other member takes from rules 14 (`COMPLETION_RULES`),
+and give code mode's function of a tool whose client method returns `ToolResult` though the tool
+lists an output schema the text of the result, as they give a tool with none, where rules 1 to 13
+type it from the output schema the client could make no type of (`UNTYPED_RESULT_STUB_RULES`).
 
 A snapshot records rules 4 or later (`namingRules`) always. Rules 1 to 3 differ only where a letter is beside
 a digit (`naming_rules_apply`), so a snapshot made by them records them only when it has such a name;
@@ -396,6 +399,14 @@ def package_names(rules: int) -> frozenset[str]:
     model class takes (`modelgen._renamed_classes`)."""
     exported = RUNTIME_EXPORTS if rules < COMPLETION_RULES else (*RUNTIME_EXPORTS, *_COMPLETION_EXPORTS)
     return frozenset((*exported, *TASK_EXPORTS))
+
+
+UNTYPED_RESULT_STUB_RULES = 14
+"""The first naming rules under which code mode's function of a tool whose client method returns
+`ToolResult`, though the tool lists an output schema (one no type is made from: a `$ref` to nothing,
+one datamodel-code-generator fails on), returns the result's text, as the function of a tool with no
+output schema does: a script is then checked against what the client gives, not a `TypedDict` of the
+schema the client refused. Rules 1 to 13 keep that `TypedDict`, which saved scripts may read."""
 
 
 _TEMPLATE_EXPRESSION = re.compile(r"\{[^{}]*\}")

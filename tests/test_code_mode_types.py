@@ -274,3 +274,45 @@ def test_the_catalogs_own_examples_and_defaults_type_check() -> None:
     stubs = stubs_of(probe_snapshot({name: schema for name, (schema, _) in examples.items()}))
     script = calls([(name, repr(value)) for name, (_, given_values) in examples.items() for value in given_values])
     assert check_scripts({"examples.py": script}, stubs, "pydantic-monty") == []
+
+
+# -- a result the client makes no type of ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("checker", CHECKERS)
+def test_a_result_the_client_makes_no_type_of_is_its_text(checker: Checker) -> None:
+    """By naming rules 14 (`UNTYPED_RESULT_STUB_RULES`) a tool whose client method returns `ToolResult`
+    though it lists an output schema (a `$ref` to nothing; 200 nested arrays, which every check
+    before datamodel-code-generator passes and it fails on) returns its text, as the client types no
+    result: main typed a `TypedDict` of the schema the client refused, so a script reading
+    `["hit"]` passed `check-scripts` and `run_code` handed it whatever the server sent. A snapshot of
+    rules 13 keeps its stubs."""
+    from tests.drift_helpers import obj, snap, tool
+
+    deep: dict[str, Any] = {"type": "string"}
+    for _ in range(200):
+        deep = {"type": "array", "items": deep}
+    arguments = obj({"q": {"type": "string"}})
+    catalog = replace(
+        snap(
+            (
+                tool("look", arguments, obj({"hit": {"$ref": "#/$defs/nope"}})),
+                tool("dig", arguments, obj({"hit": {"type": "string"}, "more": deep})),
+                tool("fine", arguments, obj({"hit": {"type": "string"}})),
+            )
+        ),
+        naming_rules=NAMING_RULES,
+    )
+    files = render_code_mode([(catalog, {})], HubSettings())
+    stub = files["demo.pyi"].decode()
+    for function in ("look", "dig"):
+        assert f"async def {function}(\n    *,\n    q: str = ...,\n) -> str:" in stub
+    assert "async def fine(\n    *,\n    q: str = ...,\n) -> FineResult:" in stub
+    assert "its client could make no type of its output schema" in stub
+    results = {entry["function"]: entry["result"] for entry in json.loads(files["tools.json"])}
+    assert results == {"dig": "text", "fine": "structured", "look": "text"}
+    script = "import demo\n\nhit = (await demo.look(q='x'))['hit']\nfound = (await demo.fine(q='x'))['hit']\n"
+    found = check_scripts({"reads.py": script}, {"demo": stub.split("\n", 2)[2]}, checker)
+    assert [line.line for line in found] == [3], found
+    earlier = module_stubs([(replace(catalog, naming_rules=13), {})], HubSettings())["demo"]
+    assert "-> LookResult:" in earlier and "-> DigResult:" in earlier

@@ -112,6 +112,8 @@ def by_rules_5(case: Case) -> Case:
     return replace(case, before=replace(case.before, naming_rules=5), after=replace(case.after, naming_rules=5))
 
 
+DANGLING: JSON = {"$ref": "#/$defs/nope"}
+"""A property no type is made from: its `$ref` names nothing in the schema."""
 OPTS = obj({"depth": INT, "kind": {"enum": ["x", "y"]}}, "depth")
 POINT_DEFS = {"$defs": {"Point": obj({"x": N, "y": N}, "x", "y")}}
 ITEMS_OUT = obj({"items": {"type": "array", "items": {"$ref": "#/$defs/Item"}}}, "items")
@@ -487,6 +489,34 @@ CASES: dict[str, Case] = {
         obj({"v": {"anyOf": [obj({"a": S}, "a"), obj({"b": INT}, "b")]}}, "v"),
         obj({"v": {"anyOf": [obj({"b": INT}, "b"), obj({"a": S}, "a")]}}, "v"),
         '    await c.t(v=models.TInputV(a="x"))\n    await c.t(v=models.TInputV1(b=1))\n',
+    ),
+    # -- a schema no type is made from: the method loses its types, or gains them back
+    "in_typing_lost": inputs(obj({"a": S}, "a"), obj({"a": S, "more": DANGLING}, "a"), '    await c.t(a="x")\n'),
+    "in_typing_regained": inputs(
+        obj({"a": S, "more": DANGLING}, "a"), obj({"a": S}, "a"), '    await c.t(arguments={"a": "x"})\n'
+    ),
+    "out_typing_lost": outputs(
+        obj({"x": S}, "x"),
+        obj({"x": S, "more": DANGLING}, "x"),
+        "    r = await c.t()\n    print(r.x.upper())\n",
+        {"x": "a"},
+        {"x": "a"},
+    ),
+    "out_typing_regained": outputs(
+        obj({"x": S, "more": DANGLING}, "x"),
+        obj({"x": S}, "x"),
+        "    r = await c.t()\n    print(r.text, r.raw.structured_content)\n",
+        {"x": "a"},
+        {"x": "a"},
+    ),
+    "out_typing_lost_rules_12": Case(
+        Side((tool(obj({"a": S}, "a"), obj({"x": S}, "x")),), replies={"t": {"x": "a"}}, naming_rules=12),
+        Side(
+            (tool(obj({"a": S}, "a"), obj({"x": S, "more": DANGLING}, "x")),),
+            replies={"t": {"x": "a"}},
+            naming_rules=12,
+        ),
+        '    r = await c.t(a="x")\n    print(r.x.upper())\n',
     ),
     "task_support_forbidden": Case(
         Side((tool(execution={"taskSupport": "optional"}),)), Side((tool(),)), "    await c.t()\n    print(c.start_t)\n"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -14,6 +16,7 @@ import pytest
 from codegen.drift import CATALOG, EXTENSIONS, RULES, compare_snapshots, render
 from codegen.identifiers import keep_names
 from codegen.snapshot import Snapshot
+from tests.conftest import REPO
 from tests.drift_helpers import inputs, obj, outputs, rules, snap, tool
 
 Pair = tuple[Snapshot, Snapshot]
@@ -29,6 +32,15 @@ def ui(**fields: Any) -> dict[str, Any]:
 
 def tools(*before: dict[str, Any]) -> Callable[..., Pair]:
     return lambda *after: (snap(before), snap(after))
+
+
+DANGLING: dict[str, Any] = {"$ref": "#/$defs/nope"}
+"""A property no type is made from: its `$ref` names nothing in the schema."""
+
+
+def typed_then(inp: dict[str, Any], out: dict[str, Any]) -> Pair:
+    """A tool typed both ways, then with these schemas."""
+    return snap((tool(inp=obj({"q": S}), out=obj({"hit": S})),)), snap((tool(inp=inp, out=out),))
 
 
 def branch(tag: str) -> dict[str, Any]:
@@ -495,6 +507,21 @@ CASES: dict[str, tuple[Pair, Pair]] = {
             )
         ),
     ),
+    # an optional property no type is made from (a `$ref` to nothing): the schema rules see a safe
+    # addition, the regenerated method loses its types; by naming rules 13 an output schema's problem
+    # leaves the arguments typed (the near miss of `in-typing-changed`), and a result untyped already
+    # stays so (the near miss of `out-typing-changed`)
+    "in-typing-changed": (
+        typed_then(obj({"q": S, "more": DANGLING}), obj({"hit": S})),
+        typed_then(obj({"q": S}), obj({"hit": S, "more": DANGLING})),
+    ),
+    "out-typing-changed": (
+        typed_then(obj({"q": S}), obj({"hit": S, "more": DANGLING})),
+        (
+            snap((tool(inp=obj({"q": S}), out=obj({"hit": DANGLING})),)),
+            snap((tool(inp=obj({"q": S}), out=obj({"hit": DANGLING, "more": S})),)),
+        ),
+    ),
     # SEP-2243: an argument mirrored into an `Mcp-Param-*` header; the near miss is an output field's
     "in-header-added": (inputs(S, {**S, "x-mcp-header": "Region"}), outputs(S, {**S, "x-mcp-header": "Region"})),
     "in-header-removed": (
@@ -822,3 +849,102 @@ def test_a_class_gone_with_its_property_is_not_renamed_to_one_come_with_another(
         renamed.old,
         renamed.new,
     )
+
+
+@pytest.mark.parametrize("naming_rules", [12, 13])
+def test_an_output_schema_no_type_is_made_from_changes_what_its_package_changes(naming_rules: int) -> None:
+    """Main said `out-property-added` (safe) or `out-type-widened` of the property alone. By naming
+    rules 13 an output schema no type is made from costs the method its result's type, by rules 1 to
+    12 its arguments' too, so a committed snapshot of rules 12 against a fresh one (rules 13) is
+    judged as the package regenerated in its place, which keeps rules 12. Nesting 200 arrays deep
+    passes every check before datamodel-code-generator, which fails on it: the decision is the
+    generator's."""
+    deep: dict[str, Any] = S
+    for _ in range(200):
+        deep = {"type": "array", "items": deep}
+    for broken in (DANGLING, deep):
+        typed, untyped = typed_then(obj({"q": S}), obj({"hit": S, "more": broken}))
+        old = replace(typed, naming_rules=naming_rules)
+        both = ["in-typing-changed", "out-typing-changed"] if naming_rules == 12 else ["out-typing-changed"]
+        for fresh in (replace(untyped, naming_rules=naming_rules), untyped):
+            found = [finding for finding in compare_snapshots(old, fresh) if "typing" in finding.rule]
+            assert sorted(finding.rule for finding in found) == both, broken
+            assert {finding.severity.value for finding in found} == {"breaking"}
+        back = [finding.rule for finding in compare_snapshots(replace(untyped, naming_rules=naming_rules), old)]
+        assert sorted(rule for rule in back if "typing" in rule) == both
+    out = next(
+        f
+        for f in compare_snapshots(*typed_then(obj({"q": S}), obj({"hit": S, "more": DANGLING})))
+        if f.rule == "out-typing-changed"
+    )
+    assert (out.old, out.new, out.path) == ("TOutput", "ToolResult", "/outputSchema")
+    assert "'#/$defs/nope' points at nothing in the schema" in out.message
+
+
+def test_a_drift_whose_changed_tools_are_all_plain_loads_neither_datamodel_code_generator_nor_black(
+    tmp_path: Path,
+) -> None:
+    """Whether a changed tool's method stays typed is the generator's decision, and for the plain
+    shapes most real tools have it is told without making their models (`plainly_typed`): building
+    them was two thirds of a 1,000-tool drift with 50 changed, with an empty cache."""
+    from benchmarks.catalog import changed, make_tools
+
+    before = make_tools(40)
+    after = changed(before, 12)
+    after[0] = {**after[0], "inputSchema": {**after[0]["inputSchema"], "additionalProperties": False}}
+    for name, tools in (("old.json", before), ("new.json", after)):
+        side = Snapshot(server="bench", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tuple(tools))
+        (tmp_path / name).write_bytes(side.canonical_bytes())
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from codegen.drift import compare_snapshots\n"
+        "from codegen.snapshot import load_snapshot\n"
+        "found = compare_snapshots(*(load_snapshot(Path(path)) for path in sys.argv[1:]))\n"
+        "roots = ('datamodel_code_generator', 'black')\n"
+        "print(sorted({f.rule for f in found}), sorted({m.split('.')[0] for m in sys.modules} & set(roots)))\n"
+    )
+    env = {"MCP_STUBGEN_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
+    command = [sys.executable, "-c", script, str(tmp_path / "old.json"), str(tmp_path / "new.json")]
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    rules_found, loaded = done.stdout.strip().rsplit(" [", 1)
+    assert rules_found == "['description-changed', 'in-became-required', 'in-closed', 'in-optional-added']"
+    assert loaded == "]", done.stdout
+
+
+@pytest.mark.parametrize("naming_rules", [12, 13])
+def test_an_output_schema_added_that_gives_no_type_says_the_method_still_returns_tool_result(naming_rules: int) -> None:
+    """Main said the regenerated method "returns a model instead of ToolResult" of any output schema
+    added; the generator makes no type of one whose `$ref` names nothing, and the method returns
+    `ToolResult` as before (by rules 1 to 12 its arguments lose their types too: `in-typing-changed`)."""
+    for out, says in ((obj({"hit": DANGLING}), "still returns ToolResult"), (obj({"hit": S}), "returns a model")):
+        before, after = (
+            replace(side, naming_rules=naming_rules)
+            for side in tools(tool(inp=obj({"q": S})))(tool(inp=obj({"q": S}), out=out))
+        )
+        [added] = [found for found in compare_snapshots(before, after) if found.rule == "out-schema-added"]
+        assert says in added.message, added.message
+        assert ("'#/$defs/nope' points at nothing" in added.message) == (out["properties"]["hit"] == DANGLING)
+
+
+@pytest.mark.parametrize("naming_rules", [12, 13])
+def test_an_input_class_renamed_beside_an_output_schema_no_type_is_made_from_is_model_renamed(
+    naming_rules: int,
+) -> None:
+    """By naming rules 13 a tool whose output schema alone gives no type keeps its typed arguments and
+    their classes, so renaming the `$defs` key an argument's class is named after breaks callers
+    that name it; main read the schemas' checks directly and saw no models at all. By rules 1 to 12
+    the method takes `arguments: dict[str, Any]`, and no class is named."""
+    out = obj({"hit": DANGLING})
+
+    def catalog(key: str) -> Snapshot:
+        inp = obj({"p": {"$ref": f"#/$defs/{key}"}}, **{"$defs": {key: obj({"x": N})}})
+        return replace(snap((tool(inp=inp, out=out),)), naming_rules=naming_rules)
+
+    renamed = [found for found in compare_snapshots(catalog("Point"), catalog("Spot")) if found.rule == "model-renamed"]
+    if naming_rules == 12:
+        assert renamed == []
+    else:
+        [finding] = renamed
+        assert (finding.old, finding.new) == (["TInputPoint"], ["TInputSpot"])

@@ -348,3 +348,27 @@ async def test_tools_with_broken_output_schemas_keep_typed_arguments_type_check_
                 await s.tally(count="three")
     finally:
         forget_generated(tmp_path)
+
+
+def test_the_hub_checks_a_result_the_client_makes_no_type_of_against_what_the_client_checks() -> None:
+    """An output schema datamodel-code-generator fails on (200 nested arrays) names nothing outside
+    itself and is JSON Schema: the client returns `ToolResult` and still checks the structured result
+    against it (its contract keeps the schema), so the hub advertises it and lets the SDK check the
+    result, as it does for a typed tool; one left to the server is neither advertised nor checked by
+    either (the test above). The hub agreed with the package on main already."""
+    import json
+
+    from codegen.generate.build import build_package
+    from codegen.generate.cache import Cache
+    from codegen.generate.hub import render_hub
+    from tests.drift_helpers import snap, tool
+
+    deep: dict[str, Any] = {"type": "string"}
+    for _ in range(200):
+        deep = {"type": "array", "items": deep}
+    output = {"type": "object", "properties": {"hit": deep}}
+    catalog = snap((tool("look", LOOK_ARGUMENTS, output),))
+    spec = build_package(catalog, {}, Cache.disabled()).tools[0]
+    assert spec.untyped_output is not None and spec.return_annotation == "ToolResult"
+    (entry,) = json.loads(render_hub([(catalog, {})])["catalog.json"])["tools"]
+    assert entry["output_schema"] == output and "skip_sdk_output_check" not in entry

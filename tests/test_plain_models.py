@@ -9,6 +9,7 @@ from __future__ import annotations
 import keyword
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +20,14 @@ from hypothesis import strategies as st
 from benchmarks.plain_models import CATALOGS, at_rules, benchmark_catalog, catalog_name, compared, model_jobs
 from codegen.errors import StubgenError
 from codegen.generate import dcg_speedups, guard, model_batches, render_snapshot
+from codegen.generate.cache import Cache
 from codegen.generate.guard import check_tool_schemas, plainly_valid
 from codegen.generate.modelgen import ModelJob, datamodel_entry, for_datamodel, model_source
-from codegen.generate.plain_models import plain_source
+from codegen.generate.package_plan import plan_package
+from codegen.generate.plain_models import plain_source, plainly_typed
+from codegen.generate.tool_workers import tool_specs
 from codegen.identifiers import NAMING_RULES
-from codegen.snapshot import load_snapshot
+from codegen.snapshot import Snapshot, load_snapshot
 from tests.conftest import REPO
 
 SAMPLED = 8
@@ -144,6 +148,7 @@ def _scalar() -> st.SearchStrategy[dict[str, Any]]:
         st.just({}),
         st.fixed_dictionaries({"type": st.just("array")}, optional={"items": st.sampled_from([{"type": "string"}, {"type": "integer"}, {}]), "minItems": st.integers(0, 2)}),
         st.fixed_dictionaries({"type": st.just("object"), "additionalProperties": st.sampled_from([True, {"type": "string"}])}),
+        st.fixed_dictionaries({"type": st.just("object"), "additionalProperties": st.just({}), "propertyNames": st.sampled_from([{"type": "string"}, {"type": "string", "maxLength": 3}])}),
         st.fixed_dictionaries({"type": st.just("string"), "pattern": st.just("^a")}),
     )  # fmt: skip
     defaults = st.fixed_dictionaries({}, optional={"default": st.one_of(st.none(), st.booleans(), _NUMBERS, _TEXT)})
@@ -402,3 +407,65 @@ def _property_names(schema: Any) -> set[str]:
         elif isinstance(node, list):
             pending.extend(node)
     return found
+
+
+def _typed_by_datamodel_code_generator(tools: list[dict[str, Any]], rules: int) -> list[bool]:
+    """Whether `generate` types each tool's method (its arguments, and its result where it lists an
+    output schema) or refuses it, with every module made by datamodel-code-generator: the decision
+    `plainly_typed` must foresee without it."""
+    snapshot = Snapshot(server="s", protocol_version="2026-07-28", capabilities={"tools": {}}, tools=tuple(tools))
+    plans = plan_package(replace(snapshot, naming_rules=rules)).tools
+    original = model_batches.plain_source
+    model_batches.plain_source = lambda job, entry: None
+    try:
+        specs = tool_specs("s", plans, Cache.disabled())
+    finally:
+        model_batches.plain_source = original
+    return [
+        spec is None or (spec.input_kind != "untyped" and ("outputSchema" not in tool or spec.output_kind != "result"))
+        for tool, spec in zip(tools, specs, strict=True)
+    ]
+
+
+@pytest.mark.parametrize("path", CATALOGS, ids=catalog_name)
+def test_a_real_tool_plainly_typed_is_one_the_generator_types(path: Path) -> None:
+    """Every tool `plain_source` writes is `plainly_typed`, and every other tool it vouches for (a
+    name, a format or a line `plain_source` leaves to datamodel-code-generator) is typed when
+    datamodel-code-generator makes its models: drift reads a typed method off it
+    (`typing_changes`)."""
+    snapshot = load_snapshot(path)
+    rules = snapshot.naming_rules
+    for job in model_jobs(snapshot):
+        if plain_source(job, datamodel_entry(job)) is not None:
+            assert plainly_typed(job.tool, rules), job.tool["name"]
+    vouched = [tool for tool in snapshot.tools if plainly_typed(tool, rules)]
+    left = [
+        tool
+        for tool in vouched
+        if plain_source(ModelJob(tool, "Tool", rules), datamodel_entry(ModelJob(tool, "Tool", rules))) is None
+    ]
+    assert all(_typed_by_datamodel_code_generator(left, rules)), [tool["name"] for tool in left]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tool=_TOOLS, rules=st.integers(1, NAMING_RULES))
+def test_a_drawn_tool_plainly_typed_is_one_the_generator_types(tool: dict[str, Any], rules: int) -> None:
+    if plainly_typed(tool, rules):
+        assert _typed_by_datamodel_code_generator([tool], rules) == [True]
+
+
+def test_a_tool_no_type_is_made_from_is_not_plainly_typed() -> None:
+    """The near misses: a `$ref` to nothing, an output schema nested past what datamodel-code-generator
+    makes, arguments that are not an object."""
+    deep: dict[str, Any] = {"type": "string"}
+    for _ in range(200):
+        deep = {"type": "array", "items": deep}
+    plain = {"type": "object", "properties": {"q": {"type": "string"}}}
+    for tool in (
+        {"name": "t", "inputSchema": {**plain, "properties": {"q": {"$ref": "#/$defs/nope"}}}},
+        {"name": "t", "inputSchema": plain, "outputSchema": {**plain, "properties": {"q": deep}}},
+        {"name": "t", "inputSchema": {"type": "string"}},
+    ):
+        assert _typed_by_datamodel_code_generator([tool], NAMING_RULES) == [False]
+        assert not plainly_typed(tool, NAMING_RULES)
+    assert plainly_typed({"name": "t", "inputSchema": plain, "outputSchema": plain}, NAMING_RULES)

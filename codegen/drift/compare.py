@@ -19,6 +19,7 @@ from codegen.drift.names import retargeted_keywords, retargeted_names
 from codegen.drift.normalize import JSON, canonical, normalize_schema, same, strip_text
 from codegen.drift.renames import Rename, find_renames, schema_features
 from codegen.drift.schema import Direction, compare_schema
+from codegen.drift.typing_changes import retyped_methods
 from codegen.identifiers import task_support, wraps_result
 from codegen.snapshot import Snapshot
 from codegen.snapshot.audit import catalog_findings
@@ -115,7 +116,21 @@ def compare_snapshots(
     retargeted_names(old, new, method_names, renamed, out.add)
     retargeted_keywords(old, new, out.add)
     renamed_models(old, new, method_names, out.add)
-    return sort_findings(out.findings)
+    untyped_outputs = retyped_methods(old, new, method_names, out.add)
+    return sort_findings([_untyped_output_added(found, untyped_outputs) for found in out.findings])
+
+
+def _untyped_output_added(found: Finding, untyped_outputs: Mapping[str, str]) -> Finding:
+    """`found` as said of a tool whose new output schema gives no type (`untyped_outputs`: why, by
+    tool), when it is that tool's `out-schema-added`: its regenerated method still returns `ToolResult`."""
+    if found.rule != "out-schema-added" or found.name not in untyped_outputs:
+        return found
+    message = (
+        f"now promises structured results, but its output schema gives no type ({untyped_outputs[found.name]}): "
+        "a regenerated client's method still returns ToolResult, its structured content at "
+        "`result.raw.structured_content`"
+    )
+    return replace(found, message=message)
 
 
 def _audit_new_text(old: Snapshot, new: Snapshot, out: _Collector) -> None:

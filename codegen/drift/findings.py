@@ -129,6 +129,8 @@ EXTENSIONS: dict[str, Severity] = {
     "model-renamed": B,
     "model-field-respelled": B,
     "model-value-boxed": B,
+    "in-typing-changed": B,
+    "out-typing-changed": B,
 }
 """Rules the catalog has no row for: renames of prompts and resources are reported once like
 `tool-renamed`, additions of every kind like `tool-added`, and an ignore entry that matches nothing is
@@ -142,7 +144,8 @@ reach an open world, catalog text that reads like a prompt injection (`codegen.r
 MCP Apps' `_meta.ui` (who sees a tool, which UI it renders, what that UI may reach), and an
 argument's `x-mcp-header` annotation (SEP-2243) added, removed or renamed; and what a regenerated
 package's callers see that the schemas' meaning does not show: a method that returns a tool's
-wrapped `result` value or its whole model, and model classes named after `$defs` keys."""
+wrapped `result` value or its whole model, model classes named after `$defs` keys, and a method
+whose arguments or result lose their types (or gain them back) with a schema no type is made from."""
 
 RULES: dict[str, Severity] = {**CATALOG, **EXTENSIONS}
 

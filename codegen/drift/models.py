@@ -12,18 +12,18 @@ a tool whose references or unions changed.
 
 from __future__ import annotations
 
-import functools
-import json
 import re
 from collections.abc import Callable, Mapping
-from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codegen.drift.normalize import JSON, canonical
 from codegen.errors import StubgenError
-from codegen.identifiers import model_stems, plan_names
 from codegen.schemas import subschemas
 from codegen.snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from codegen.generate.cache import Cache
+    from codegen.generate.package_plan import ToolPlan
 
 
 def renamed_models(
@@ -36,20 +36,23 @@ def renamed_models(
     now_tools = {tool["name"]: tool for tool in new.tools}
     boxes_values = min(old.naming_rules, new.naming_rules) < 6  # rules 6 make no class for a plain value
     changed = [
-        (before, now_tools[before["name"]])
+        before["name"]
         for before in old.tools
         if before["name"] in now_tools and _names_may_change(before, now_tools[before["name"]], boxes_values)
     ]
     if not changed:
         return
+    from codegen.generate.cache import Cache  # the generator loads only when a name may change
+    from codegen.generate.package_plan import plan_package
+
     try:
-        old_stems, new_stems = _stems(old, method_names), _stems(new, method_names)
+        plans = [{plan.tool["name"]: plan for plan in plan_package(side, method_names).tools} for side in (old, new)]
     except StubgenError:  # a catalog or `method_names` the generator refuses: it says so itself
         return
-    for before, after in changed:
-        name = before["name"]
-        was = _models(old.server, before, old_stems[name], old.naming_rules)
-        now = _models(new.server, after, new_stems[name], new.naming_rules)
+    cache = Cache.default()  # what `generate` already made of a tool is read, not made again
+    for name in changed:
+        was = _models(old.server, plans[0][name], cache)
+        now = _models(new.server, plans[1][name], cache)
         moved = sorted(
             (old_name, new_name)
             for old_name, shape in was.items()
@@ -232,39 +235,23 @@ def _definitions(tool: JSON) -> list[list[str]]:
     ]
 
 
-def _stems(snapshot: Snapshot, method_names: Mapping[str, str] | None) -> dict[str, str]:
-    """Each tool's model stem, as the package generated from `snapshot` has it."""
-    named = plan_names(snapshot, method_names).tools
-    stems = model_stems([tool.python for tool in named], snapshot.naming_rules)
-    return {tool["name"]: stem for tool, stem in zip(snapshot.tools, stems, strict=True)}
-
-
 Shape = tuple[tuple[tuple[str, str, str, bool], ...], tuple[str, ...], str | None, str | None]
 """What a model class holds, names aside: its fields (wire name, attribute, type, required), bases,
 the type of its extra keys and, for an alias, the type it names."""
 
 
-def _models(server: str, tool: JSON, stem: str, naming_rules: int) -> Mapping[str, Shape]:
-    return _models_of(server, canonical(tool), stem, naming_rules)
-
-
-@functools.lru_cache(maxsize=256)
-def _models_of(server: str, tool_text: str, stem: str, naming_rules: int) -> Mapping[str, Shape]:
+def _models(server: str, plan: ToolPlan, cache: Cache) -> Mapping[str, Shape]:
     """The classes of the tool's models that its method takes or returns, directly or in a field, and
-    their shapes; none when the generator would give it the untyped method, or cannot build its models
-    (`generate` reports why). A definition nothing the method uses reaches is generated too, but no
-    caller names it."""
-    from codegen.generate.guard import check_tool_schemas  # the generator loads only when a name may change
-    from codegen.generate.model_reader import names_in, read_models
-    from codegen.generate.modelgen import ModelJob, annotation_text, model_source
+    their shapes, as the generator makes them (`tool_workers.tool_models`): none for the untyped
+    method or a tool it refuses (`generate` reports why), the arguments' alone where by naming rules
+    13 the output schema gives no type. A definition nothing the method uses reaches is generated
+    too, but no caller names it."""
+    from codegen.generate.model_reader import names_in
+    from codegen.generate.modelgen import annotation_text
+    from codegen.generate.tool_workers import tool_models
 
-    try:
-        tool = json.loads(tool_text)
-        if check_tool_schemas(server, tool).untypable is not None:
-            return MappingProxyType({})
-        classes, _imports = read_models(model_source(server, ModelJob(tool, stem, naming_rules)))
-    except Exception:  # whatever stops the generator, `generate` itself reports
-        return MappingProxyType({})
+    classes = tool_models(server, plan, cache)
+    stem = plan.stem
     reached: dict[str, Shape] = {}
     waiting = [f"{stem}Input", f"{stem}Output"]
     while waiting:
@@ -283,4 +270,4 @@ def _models_of(server: str, tool_text: str, stem: str, naming_rules: int) -> Map
         waiting += [used for _wire, _python, text, _required in fields for used in names_in(text)]
         waiting += [used for text in (extra, alias_of) if text is not None for used in names_in(text)]
         waiting += [used for base in model.bases for used in names_in(base)]
-    return MappingProxyType(reached)
+    return reached

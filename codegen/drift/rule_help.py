@@ -36,7 +36,8 @@ RULE_HELP: dict[str, str] = {
     "out-became-nullable": "A result field may now be null.",
     "out-enum-value-added": "A result field may hold a new enum value that code may not handle.",
     "out-loosened": "A result's schema was loosened (a bound relaxed, a pattern dropped, a union branch added).",
-    "out-schema-added": "A tool now declares an output schema: its regenerated method returns a model.",
+    "out-schema-added": "A tool now declares an output schema: its regenerated method returns a model (still "
+    "`ToolResult` where the schema gives no type).",
     "out-property-added": "A new result field.",
     "out-became-required": "A result field is now always present.",
     "out-type-narrowed": "A result field holds fewer types or values.",
@@ -92,6 +93,10 @@ RULE_HELP: dict[str, str] = {
     "out-return-changed": "A regenerated method returns the whole output model where it returned the wrapped `result` value, or the other way round.",
     "model-renamed": "A regenerated tool's model classes take other names ($defs keys renamed, an inline object moved into $defs, "
     "inline union members reordered).",
+    "in-typing-changed": "A regenerated method takes `arguments: dict[str, Any]` where it took typed arguments (its input "
+    "schema gives no type now), or the other way round.",
+    "out-typing-changed": "A regenerated method returns `ToolResult` where it returned its output model or value (its output "
+    "schema gives no type now), or the other way round.",
     "model-field-respelled": "A model attribute holds another property now: a property spelled alike (item-count beside "
     "itemCount) took its Python name.",
     "model-value-boxed": "A model attribute's plain value is held in a root model class now, or no longer (a first bound on "

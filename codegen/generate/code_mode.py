@@ -44,6 +44,7 @@ from codegen.identifiers import (
     CODE_MODE_PACKAGE,
     FIXED_VALUE_RULES,
     PRECISE_STUB_RULES,
+    UNTYPED_RESULT_STUB_RULES,
     argument_names,
     escape,
     literal_limit,
@@ -536,6 +537,9 @@ class _Route:
     """The committed package's keywords for the tool's arguments, as its client method takes them."""
     naming_rules: int
     """The snapshot's naming rules, which name the tool's other keywords."""
+    untyped_result: bool = False
+    """The tool's client method returns `ToolResult` though it lists an output schema (by naming rules
+    14, `UNTYPED_RESULT_STUB_RULES`): the function returns the result's text, as the client types none."""
 
 
 def _tool_stub(
@@ -577,7 +581,9 @@ def _tool_stub(
     returns, shape = "str", "the text of the tool's result (it declares no output schema)"
     if isinstance(raw.get("outputSchema"), dict) and output_schema == {} and raw["outputSchema"]:
         shape = "the text of the tool's result (its output schema is left to the server)"
-    if isinstance(output_schema, dict) and output_schema:
+    elif route.untyped_result:
+        shape = "the text of the tool's result (its client could make no type of its output schema)"
+    elif isinstance(output_schema, dict) and output_schema:
         if wraps_result(raw["name"], output_schema):
             result, shape = "value", "the tool's result value (its server sends it wrapped as `result`)"
             returns = builder.annotation(output_schema["properties"]["result"], output_schema, stem + "Result")
@@ -677,10 +683,11 @@ def code_mode_clash(server: str) -> StubgenError:
 
 
 def build_servers(
-    servers: Sequence[tuple[Snapshot, Mapping[str, str]]], settings: HubSettings
+    servers: Sequence[tuple[Snapshot, Mapping[str, str]]], settings: HubSettings, cache: Cache | None = None
 ) -> tuple[CodeModeServer, ...]:
     """Every server's stubs: its tools the hub's filters let through and it shows to models, named as
-    its client names them, routed by the hub's qualified names."""
+    its client names them, routed by the hub's qualified names. `cache` holds what `generate` made of
+    the tools, whose client methods say which results are untyped (`_untyped_results`)."""
     by_server = {snapshot.server: (snapshot, method_names) for snapshot, method_names in servers}
     modules: dict[str, str] = {}
     for server in sorted(by_server):
@@ -703,6 +710,10 @@ def build_servers(
             if rule.allows(tool["name"], tool.get("annotations") or {}) and model_visible(tool.get("_meta"))
         ]
         functions[server] = {named.wire: named.python for named in plan_names(snapshot, method_names).tools}
+    untyped = {
+        server: _untyped_results(snapshot, method_names, catalog[server], cache or Cache.disabled())
+        for server, (snapshot, method_names) in by_server.items()
+    }
     routes = {
         (entry.server, entry.tool): _Route(
             entry.server,
@@ -711,6 +722,7 @@ def build_servers(
             entry.qualified_name,
             by_server[entry.server][0].argument_names.get("tools", {}).get(entry.tool, {}),
             by_server[entry.server][0].naming_rules,
+            entry.tool in untyped[entry.server],
         )
         for entry in qualified_tools(
             catalog, settings.separator, functions, {server: by_server[server][0].naming_rules for server in by_server}
@@ -726,6 +738,26 @@ def build_servers(
         about = " ".join(part for part in parts if isinstance(part, str) and part)
         built.append(CodeModeServer(server, modules[server], about, _server_stubs(server, wanted, raw, routes)))
     return tuple(built)
+
+
+def _untyped_results(
+    snapshot: Snapshot, method_names: Mapping[str, str], shown: Sequence[str], cache: Cache
+) -> frozenset[str]:
+    """The shown tools listing an output schema whose client method returns `ToolResult` all the
+    same, by naming rules 14 (`UNTYPED_RESULT_STUB_RULES`): the generator's own decision
+    (`tool_workers.tool_specs`), read from `cache` where `generate` made the tool."""
+    if snapshot.naming_rules < UNTYPED_RESULT_STUB_RULES:
+        return frozenset()
+    from codegen.generate.package_plan import plan_package
+    from codegen.generate.tool_workers import tool_specs
+
+    wanted = set(shown)
+    plans = [plan for plan in plan_package(snapshot, method_names).tools if plan.tool["name"] in wanted]
+    plans = [plan for plan in plans if isinstance(plan.tool.get("outputSchema"), dict)]
+    specs = tool_specs(snapshot.server, plans, cache)
+    return frozenset(
+        plan.tool["name"] for plan, spec in zip(plans, specs, strict=True) if spec and spec.output_kind == "result"
+    )
 
 
 def _server_stubs(
@@ -771,7 +803,7 @@ def render_code_mode(
     servers: Sequence[tuple[Snapshot, Mapping[str, str]]], settings: HubSettings, cache: Cache | None = None
 ) -> dict[str, bytes]:
     """Every file of `<output>/code_mode/`, by relative path."""
-    built = build_servers(servers, settings)
+    built = build_servers(servers, settings, cache)
     fingerprints = {snapshot.server: snapshot.fingerprint for snapshot, _ in servers}
     header = (
         f"# Generated by mcp-stubgen {__version__} from the snapshots of {len(fingerprints)} server(s) "
@@ -827,7 +859,7 @@ def server_stub(server: CodeModeServer) -> str:
 def module_stubs(servers: Sequence[tuple[Snapshot, Mapping[str, str]]], settings: HubSettings) -> dict[str, str]:
     """Module name -> its stub, as `<output>/code_mode/<module>.pyi` holds it (less the header): what
     scripts are type-checked against."""
-    return {server.module: server_stub(server) for server in build_servers(servers, settings)}
+    return {server.module: server_stub(server) for server in build_servers(servers, settings, Cache.default())}
 
 
 def _tool_json(tool: CodeModeTool) -> dict[str, Any]:

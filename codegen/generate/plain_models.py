@@ -9,6 +9,9 @@ union, a `$ref` between definitions, a name that shadows an import or a pydantic
 black would wrap another way) makes it return None, and the tool goes to datamodel-code-generator as
 before. `tests/test_plain_models.py` holds it to `modelgen.model_source` on every corpus the
 repository has and on generated schemas: where the two disagree, this module is wrong.
+
+The same walk, names and line widths aside, tells `drift` that a tool's method is typed for certain
+(`plainly_typed`) without making its models.
 """
 
 from __future__ import annotations
@@ -22,12 +25,14 @@ from typing import Any
 from codegen.generate.dcg_speedups import proven_release
 from codegen.generate.escaping import literal
 from codegen.generate.formatting import LINE_LENGTH
+from codegen.generate.guard import plainly_valid
 from codegen.generate.model_reader import camel_alias, known_pydantic
-from codegen.generate.modelgen import HEADER_PLACEHOLDER, ModelJob, plain_format_types
+from codegen.generate.modelgen import HEADER_PLACEHOLDER, ModelJob, datamodel_entry, plain_format_types
+from codegen.schemas import Document
 from codegen.snapshot import JSON
 from codegen.unicode14 import unassigned
 
-__all__ = ["plain_source"]
+__all__ = ["plain_source", "plainly_typed"]
 
 DIGIT_RULES = 3
 """Rules 1 and 2 split a digit off a name's letters in some class and field names: under them a
@@ -70,6 +75,42 @@ def plain_source(job: ModelJob, entry: JSON) -> str | None:
     return module.text()
 
 
+_SHAPE_STEM = "Tool"
+"""The stem `plainly_typed` walks a tool's schemas under: a class name's stem decides what the
+classes are called, not whether there are any."""
+
+
+def plainly_typed(tool: JSON, naming_rules: int) -> bool:
+    """Whether `generate` certainly gives the tool's method typed arguments and, for a listed output
+    schema, a typed result, told without making its models (nor loading datamodel-code-generator,
+    black or pydantic): each schema within the work budget, its references all resolved, and as
+    datamodel-code-generator is shown it plainly valid JSON Schema (`guard.plainly_valid`) of the
+    shapes `plain_source` writes, names, formats and line widths aside (they decide how a module is written, not whether it is typed; such a tool
+    may still go to datamodel-code-generator, which types it alike). False says nothing: `drift`
+    then asks the generator itself (`tool_workers.tool_specs`). `tests/test_plain_models.py` holds
+    it to that decision on every corpus the repository has and on generated schemas."""
+    if not proven_release():
+        return False
+    for key in ("inputSchema", "outputSchema"):
+        schema = tool.get(key, {})
+        if not isinstance(schema, dict):
+            return False
+        document = Document.of(schema)
+        if document.past_budget is not None or any(reference.problem for reference in document.references):
+            return False
+    entry = datamodel_entry(ModelJob(tool, _SHAPE_STEM, naming_rules))
+    if not all(plainly_valid(entry[key]) for key in ("inputSchema", "outputSchema") if key in entry):
+        return False
+    module = _Module(_SHAPE_STEM, naming_rules >= DIGIT_RULES, written=False)
+    try:
+        module.root(entry["inputSchema"], "Input")
+        if "outputSchema" in entry:
+            module.root(entry["outputSchema"], "Output")
+    except _NotPlain:
+        return False
+    return True
+
+
 @dataclass
 class _Module:
     """One tool's module as it is written: its classes in datamodel-code-generator's order (a
@@ -78,6 +119,12 @@ class _Module:
     stem: str
     digits: bool
     """Whether a property's name may hold a digit (`DIGIT_RULES`)."""
+    written: bool = True
+    """False where only the schemas' shapes are asked (`plainly_typed`): names and text are not
+    written (any property name, description and enum value will do, for datamodel-code-generator
+    names and quotes them all), an array's object items keep their property's name, a `format` is
+    not looked up and no line's width is measured, which would load datamodel-code-generator and
+    black; and an open object may say its keys are strings (`propertyNames`), as zod writes a record."""
     classes: list[str] = field(default_factory=list)
     names: set[str] = field(default_factory=set)
     typing: set[str] = field(default_factory=set)
@@ -102,7 +149,7 @@ class _Module:
 
     def model(self, schema: JSON, name: str, context: _Context) -> None:
         """Write the class for an object schema (its nested classes first), named `name`."""
-        if name in self.names:
+        if name in self.names and self.written:
             raise _NotPlain
         self.names.add(name)
         properties = schema.get("properties", {})
@@ -126,8 +173,12 @@ class _Module:
             "        alias_generator=to_camel,",
             "    )",
         ]
-        named = [(wire, *_attribute(wire)) for wire in properties]
-        if not self.digits and any(character.isdigit() for wire in properties for character in wire):
+        named: list[tuple[str, str, list[str]]]
+        if not self.written:  # datamodel-code-generator names any property: only how is asked here
+            named = [(wire, _shape_name(wire), []) for wire in properties]
+        else:
+            named = [(wire, *_attribute(wire)) for wire in properties]
+        if self.written and not self.digits and any(character.isdigit() for wire in properties for character in wire):
             raise _NotPlain
         given = {attribute for _, attribute, _ in named}
         attributes: set[str] = set()
@@ -146,7 +197,7 @@ class _Module:
             raise _NotPlain
         keywords: dict[str, str] = {}
         for key in _TEXT_KEYWORDS & schema.keys():
-            keywords[key] = _string(schema[key])
+            keywords[key] = _string(schema[key]) if self.written else ""
         annotation, nullable = self.annotation(schema, nested, context, keywords)
         has_default = "default" in schema and not required  # a required field's default is never used
         if has_default and not context.output:
@@ -160,6 +211,8 @@ class _Module:
         else:
             default = "None"
         arguments = [*alias, *(f"{key}={keywords[key]}" for key in sorted(keywords))]
+        if not self.written:
+            return []
         if not arguments:
             return _wrapped(f"    {attribute}: {annotation}" + ("" if required else f" = {default}"), [])
         self.uses_field = True
@@ -187,20 +240,22 @@ class _Module:
         if isinstance(kind, list):
             return self.union([{"type": member} for member in kind], keys - {"type"} | {"anyOf"}, nested, context)
         if kind in ("integer", "number"):
-            _constraints(schema, keys, {"type", "format", *_NUMBER_KEYWORDS}, keywords, kind)
+            _constraints(schema, keys, {"type", "format", *_NUMBER_KEYWORDS}, keywords, kind, self.written)
             return _SCALARS[kind], False
         if kind == "string":
-            _constraints(schema, keys, {"type", "format", "minLength", "maxLength"}, keywords, kind)
+            _constraints(schema, keys, {"type", "format", "minLength", "maxLength"}, keywords, kind, self.written)
             return "str", False
         if kind == "boolean" and keys == {"type"}:
             return "bool", False
         if kind == "array":
-            _constraints(schema, keys, {"type", "items", "minItems", "maxItems"}, keywords, kind)
+            _constraints(schema, keys, {"type", "items", "minItems", "maxItems"}, keywords, kind, self.written)
             return f"list[{self.item(schema.get('items', True), nested, context, singular=True)}]", False
         if kind == "object":
             if schema.get("properties"):
                 self.model(schema, nested, context)
                 return nested, False
+            if not self.written and schema.get("propertyNames") == {"type": "string"}:
+                keys = keys - {"propertyNames"}  # zod's record: keys are strings whatever it says
             if keys != {"type", "additionalProperties"}:
                 raise _NotPlain
             return f"dict[str, {self.item(schema['additionalProperties'], nested, context)}]", False
@@ -215,7 +270,7 @@ class _Module:
             return "Any"
         if not isinstance(schema, dict):
             raise _NotPlain
-        if singular and schema.get("type") == "object" and schema.get("properties"):
+        if singular and self.written and schema.get("type") == "object" and schema.get("properties"):
             from datamodel_code_generator.reference import get_singular_name
 
             nested = get_singular_name(nested)
@@ -237,7 +292,7 @@ class _Module:
         ):
             raise _NotPlain
         self.typing.add("Literal")
-        return f"Literal[{', '.join(_string(value) for value in values)}]"
+        return f"Literal[{', '.join(_string(value) if self.written else '' for value in values)}]"
 
     def union(self, members: Any, keys: set[str], nested: str, context: _Context) -> tuple[str, bool]:
         """A union of plain types (`anyOf` of bare `type`s, or a list of types), None last if at all;
@@ -287,6 +342,13 @@ def _optional_member(member: Any) -> bool:
     )
 
 
+def _shape_name(wire: Any) -> str:
+    """A property's name where only the schema's shape is asked (`plainly_typed`): any text."""
+    if not isinstance(wire, str):
+        raise _NotPlain
+    return wire
+
+
 def _attribute(wire: Any) -> tuple[str, list[str]]:
     """A property's attribute name and the alias keywords its field writes."""
     if not isinstance(wire, str):
@@ -327,8 +389,12 @@ def _pascal(wire: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in re.split("[-_]", wire))
 
 
-def _constraints(schema: JSON, keys: set[str], allowed: set[str], keywords: dict[str, str], kind: str) -> None:
-    if not keys <= allowed or ("format" in schema and schema["format"] not in _plain_formats(kind)):
+def _constraints(
+    schema: JSON, keys: set[str], allowed: set[str], keywords: dict[str, str], kind: str, formats: bool
+) -> None:
+    """A plain value's constraints as its field's keywords; a `format` decides how the value is typed
+    (`str` or `AwareDatetime`), not whether, so it is looked up only where a module is written (`formats`)."""
+    if not keys <= allowed or (formats and "format" in schema and schema["format"] not in _plain_formats(kind)):
         raise _NotPlain
     for key in keys - {"type", "format", "items"}:
         value = schema[key]

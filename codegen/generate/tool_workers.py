@@ -33,7 +33,7 @@ from codegen.identifiers import OUTPUT_ALONE_RULES
 from codegen.runtime._hub_catalog import file_stem
 from codegen.snapshot import JSON
 
-__all__ = ["ToolParts", "load_builders", "load_method_builders", "tool_key", "tool_parts"]
+__all__ = ["ToolParts", "load_builders", "load_method_builders", "tool_key", "tool_models", "tool_parts", "tool_specs"]
 
 MODELS_WORTH_FORKING = 20_000
 """Tool definitions (bytes of compact JSON) whose models are made in-process below this: forked
@@ -130,6 +130,25 @@ def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[str | _R
     """Build a batch of tools (in a worker): models, spec, contract and formatted client methods, stored
     in the cache folder as one entry per tool (`_entry`; by the workers, in parallel, rather than one
     file at a time by the parent). A refused tool is its one-line message."""
+    built = _typed_tools(jobs)
+    typed = [outcome for outcome in built if not isinstance(outcome, _Refused)]
+    members = iter(_formatted_members([tool.spec for _, tool in typed]))
+    store = Cache(folder)
+    outcomes: list[str | _Refused] = []
+    for outcome in built:
+        if isinstance(outcome, _Refused):
+            outcomes.append(outcome)
+            continue
+        job, tool = outcome
+        entry = _entry(tool, contract(job.tool.tool, tool.spec), next(members))
+        store.put(job.key, entry)
+        outcomes.append(entry)
+    return outcomes
+
+
+def _typed_tools(jobs: Sequence[_ToolJob]) -> list[tuple[_ToolJob, _Typed] | _Refused]:
+    """Each job's models module and method spec (`typed_or_untyped`), its schemas checked first and
+    its models made in groups (`_grouped`); a refused tool is its one-line message."""
     checked: list[Findings | StubgenError] = []
     for job in jobs:
         try:
@@ -145,19 +164,43 @@ def _build_tools(folder: Path | None, jobs: Sequence[_ToolJob]) -> list[str | _R
             built.append((job, typed_or_untyped(job.server, job.tool, source, findings, read)))
         except StubgenError as error:
             built.append(_Refused(str(error)))
-    typed = [outcome for outcome in built if not isinstance(outcome, _Refused)]
-    members = iter(_formatted_members([tool.spec for _, tool in typed]))
-    store = Cache(folder)
-    outcomes: list[str | _Refused] = []
-    for outcome in built:
+    return built
+
+
+def tool_specs(server: str, tools: Sequence[ToolPlan], cache: Cache) -> list[ToolSpec | None]:
+    """Each tool's method spec as `generate` makes it, None for a tool it refuses (and says why): from
+    the tool's cache entry when one was made, else built as `tool_parts` builds it (models written by
+    `plain_models` where it can, datamodel-code-generator run only for the rest), without formatting
+    its methods or storing anything. Whether a method takes typed arguments and returns a typed
+    result is the generator's decision alone; drift and code mode read it here."""
+    keys = [tool_key(tool) for tool in tools]
+    specs: list[ToolSpec | None] = []
+    missing: list[int] = []
+    for index, key in enumerate(keys):
+        entry = _read_entry(cache.get(key))
+        specs.append(entry[0].spec if entry is not None else None)
+        if entry is None:
+            missing.append(index)
+    built = _typed_tools([_ToolJob(server, tools[index], keys[index]) for index in missing])
+    for index, outcome in zip(missing, built, strict=True):
+        specs[index] = None if isinstance(outcome, _Refused) else outcome[1].spec
+    return specs
+
+
+def tool_models(server: str, tool: ToolPlan, cache: Cache) -> dict[str, ModelClass]:
+    """The classes of the models module `generate` makes for a tool, as `tool_specs` finds or builds
+    it: none for the untyped method or a refused tool, and by naming rules 13 the arguments' alone
+    where the output schema gives no type. Drift names the classes a caller's code names by them."""
+    key = tool_key(tool)
+    entry = _read_entry(cache.get(key))
+    if entry is not None:
+        spec, classes = entry[0].spec, read_models(entry[0].source)[0]
+    else:
+        [outcome] = _typed_tools([_ToolJob(server, tool, key)])
         if isinstance(outcome, _Refused):
-            outcomes.append(outcome)
-            continue
-        job, tool = outcome
-        entry = _entry(tool, contract(job.tool.tool, tool.spec), next(members))
-        store.put(job.key, entry)
-        outcomes.append(entry)
-    return outcomes
+            return {}
+        spec, classes = outcome[1].spec, outcome[1].models
+    return {} if spec.input_kind == "untyped" else classes
 
 
 def _formatted_members(specs: Sequence[ToolSpec]) -> list[str]:
