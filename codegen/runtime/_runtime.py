@@ -218,6 +218,13 @@ _LATEST_HANDSHAKE_VERSION = "2025-11-25"
 
 MAX_PAGES: Final = 1000
 """`verify()` lists at most this many pages, the same limit `mcp-stubgen snapshot` applies by default."""
+MAX_LISTING_BYTES: Final = 256 * 1024 * 1024
+"""What one listing (every page of one list method as compact JSON, and the cursors remembered to
+catch a loop) may hold. The largest real catalogs measured (docs/development.md: FastMCP over
+GitHub's REST description, 1,223 tools in a 17.7 MB snapshot; tooluniverse's 2,720 tools, 5 MB;
+claude-flow's 353 tools, k8s-mcp's 285) hold less than a tenth of it, and four pages at the
+transports' 64 MiB limit fit; without it a server could send `max_pages` such pages and make
+`snapshot`, `watch`, a hub or `verify()` hold gigabytes."""
 
 
 @final
@@ -511,8 +518,45 @@ def repeated_cursor(cursor: str) -> str:
     return f"returned cursor {cursor[:40]!r} twice (its paging loops)"
 
 
+def page_size(result: Any) -> int:
+    """A list page's size as received, as compact ASCII JSON: the same measure whichever transport
+    and whichever reader brought it."""
+    return len(json.dumps(result, separators=(",", ":"), default=str))
+
+
+class ListingBound:
+    """One listing's pages so far, and the rule every caller applies to them: a cursor that comes
+    back means the paging loops, and the pages and remembered cursors may not add up to more than
+    `MAX_LISTING_BYTES`. One per listing: `snapshot`, `verify()`, the hub and a call's re-listing
+    share it, so no caller can hold more than another."""
+
+    def __init__(self) -> None:
+        self.pages = 0
+        self.held = 0
+        self._cursors: set[str] = set()
+
+    def stop(self, size: int, cursor: str | None) -> str | None:
+        """Why the listing cannot go on after a page of `size` (`page_size`) whose next cursor is
+        `cursor`, or None: it ended (no cursor), or it may ask for the next page."""
+        self.pages += 1
+        self.held += size
+        if cursor is not None:
+            if cursor in self._cursors:
+                return repeated_cursor(cursor)
+            self._cursors.add(cursor)
+            self.held += len(cursor)
+        limit = MAX_LISTING_BYTES
+        if self.held > limit:
+            return (
+                f"held more than {limit / 2**20:g} MiB in {self.pages} pages, more than any real "
+                "catalog (the server has to send less, or end its paging)"
+            )
+        return None
+
+
 class PaginationError(StubgenClientError):
-    """The server's `tools/list` paging does not end: a cursor came back twice, or the pages ran past the limit."""
+    """The server's `tools/list` paging does not end, or holds too much: a cursor came back twice, the
+    pages ran past the limit, or they held more than `MAX_LISTING_BYTES`."""
 
     def __init__(self, server: str, reason: str) -> None:
         self.server = server
@@ -675,10 +719,10 @@ async def list_page(
     cursor: str | None,
     timeout: float | None = None,
     meta: RequestParamsMeta | None = None,
-) -> tuple[Any, tuple[LeftOutEntry, ...]]:
+) -> tuple[Any, tuple[LeftOutEntry, ...], int]:
     """One page of a list method, sent as the SDK's `ClientSession` sends it and read by `read_page`:
-    an entry the SDK's models refuse is left out and returned, not the whole page refused; an error
-    answer raises the SDK's `MCPError`. `timeout`: the session's read timeout when None; `meta`: the
+    an entry the SDK's models refuse is left out and returned, not the whole page refused, and the
+    page's `page_size` for its listing's `ListingBound`; an error answer raises the SDK's `MCPError`. `timeout`: the session's read timeout when None; `meta`: the
     request's `_meta`. The client's response cache is not used."""
     from mcp.types import (
         ListPromptsRequest,
@@ -703,7 +747,10 @@ async def list_page(
     if wait is not None:
         options["timeout"] = wait
     raw = await session._dispatcher.send_raw_request(method, data.get("params"), options)
-    return read_page(method, session._negotiated_version or _LATEST_HANDSHAKE_VERSION, raw)
+    page, left_out = read_page(
+        method, session._negotiated_version or _LATEST_HANDSHAKE_VERSION, raw
+    )
+    return page, left_out, page_size(raw)
 
 
 async def list_tools(
@@ -719,16 +766,16 @@ async def list_tools(
 
     No tools when the server answers the first page with -32601 (declared, not implemented), as
     `mcp-stubgen snapshot` records it; an error answer, or a page that is not valid MCP apart from
-    its entries, raises `ServerError`; paging that does not end `paging_error(server, why)` (`more`
-    follows its page limit)."""
+    its entries, raises `ServerError`; paging that does not end, or that holds more than a listing
+    may (`ListingBound`), `paging_error(server, why)` (`more` follows its page limit)."""
     session: Any = getattr(client, "session", client)
     tools: list[Tool] = []
     left_out: list[LeftOutEntry] = []
     cursor: str | None = None
-    seen_cursors: set[str] = set()
+    bound = ListingBound()
     for number in range(1, max_pages + 1):
         try:
-            page, dropped = await list_page(client, "tools/list", cursor)
+            page, dropped, size = await list_page(client, "tools/list", cursor)
         except Exception as error:
             refused = _server_error(server, "tools/list", error)
             if refused is None:
@@ -740,11 +787,11 @@ async def list_tools(
         tools.extend(page.tools)
         left_out.extend(dataclasses.replace(entry, page=number) for entry in dropped)
         cursor = page.next_cursor
+        stop = bound.stop(size, cursor)
+        if stop is not None:
+            raise paging_error(server, stop)
         if cursor is None:
             return tools, left_out
-        if cursor in seen_cursors:
-            raise paging_error(server, repeated_cursor(cursor))
-        seen_cursors.add(cursor)
     raise paging_error(server, f"still had more after {max_pages} pages{more}")
 
 
@@ -1339,7 +1386,8 @@ def _prime(
 
 def _list_tools_entry_by_entry(client: Client | ClientSession, server: str) -> None:
     """Have the SDK session read each `tools/list` page it sends as `list_page` does: entry by entry
-    once the SDK refuses the page, each entry left out logged as a warning naming the server. The
+    once the SDK refuses the page, each entry left out logged as a warning naming the server, and a
+    listing that loops or holds too much (`ListingBound`) a `PaginationError`. The
     session lists the tools in the middle of a call: to learn the `Mcp-Param-*` headers of a call the
     server refused for them (-32020), or the output schema of a tool no listing gave it (a call
     through a hub that never listed, or straight through the SDK client), and its check of the whole
@@ -1349,17 +1397,19 @@ def _list_tools_entry_by_entry(client: Client | ClientSession, server: str) -> N
         session.list_tools, _ADJUSTED, False
     ):  # a stand-in session, or one already adjusted
         return
-    pages: dict[str, int] = {}  # the listing's cursors so far, each with the page it asks for
+    listing = [ListingBound()]  # the current listing's, replaced when a new one starts
 
     async def list_tools(*, params: PaginatedRequestParams | None = None) -> ListToolsResult:
         cursor = None if params is None else params.cursor
         if cursor is None:  # a new listing
-            pages.clear()
+            listing[0] = ListingBound()
+        bound = listing[0]
         meta = None if params is None else params.meta
-        page, left_out = await list_page(session, "tools/list", cursor, meta=meta)
-        number = 1 if cursor is None else pages.get(cursor, 1)
-        if page.next_cursor is not None:
-            pages[page.next_cursor] = number + 1
+        page, left_out, size = await list_page(session, "tools/list", cursor, meta=meta)
+        number = bound.pages + 1
+        stop = bound.stop(size, page.next_cursor)
+        if stop is not None:
+            raise PaginationError(server, stop)
         for entry in left_out:
             import logging
 
@@ -1835,7 +1885,7 @@ class GeneratedClient:
 
     async def _list_until(self, tool: str) -> None:
         """List the tools again, page by page, until `tool` is listed: the session then knows its current
-        schema. Each page is read entry by entry (`_list_tools_entry_by_entry`)."""
+        schema. Each page is read entry by entry, and the listing bounded (`_list_tools_entry_by_entry`)."""
         from mcp.types import PaginatedRequestParams
 
         session = self._session()

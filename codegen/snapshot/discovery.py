@@ -55,7 +55,7 @@ from codegen.runtime._http import (
     status_line,
     tls_failure,
 )
-from codegen.runtime._runtime import LeftOutEntry, _clip, list_page, repeated_cursor
+from codegen.runtime._runtime import LeftOutEntry, ListingBound, _clip, list_page, page_size
 from codegen.runtime._stdio import (
     HTTP_QUIET_SHARE,
     NESTED_TOO_DEEP,
@@ -148,6 +148,8 @@ class _Page:
     """Whether every object's keys are already sorted, as `Snapshot.of_sorted_entries` takes them."""
     left_out: tuple[LeftOutEntry, ...] = ()
     """Its entries that are not valid MCP, each checked on its own, which `entries` leaves out."""
+    size: int = 0
+    """Its `page_size` as received, which its listing's `ListingBound` adds up."""
 
 
 class _Peer(Protocol):
@@ -661,7 +663,7 @@ class _StdioPeer:
     async def list_page(self, listing: _Listing, cursor: str | None) -> _Page:
         result = await self._session.request(listing.method, {"cursor": cursor} if cursor is not None else None)
         entries, next_cursor, ttl_ms, left_out = wire.page(listing.method, self.protocol_version, result)
-        return _Page(entries, next_cursor, ttl_ms, left_out=left_out)
+        return _Page(entries, next_cursor, ttl_ms, left_out=left_out, size=page_size(result))
 
 
 class _SdkPeer:
@@ -747,15 +749,17 @@ class _SdkPeer:
             # timeout of the SDK's (`_list_all`'s deadline bounds it, and `held` moves that one), and
             # not `Client.list_tools`, which drops a tool whose `x-mcp-header` annotations are invalid
             # without a word: `list_catalog` says which it drops and why
-            page, left_out = await list_page(self._client, listing.method, cursor, timeout=math.inf)
+            page, left_out, size = await list_page(self._client, listing.method, cursor, timeout=math.inf)
         except MCPError as error:
             raise self._remote(error) from None
         entries = getattr(page, listing.items)
         ttl_ms = getattr(page, "ttl_ms", 0)
         if _any_non_finite(entries):  # as read, for `_refuse_non_finite` to name (JSON text would hold null)
             dumped = [entry.model_dump(by_alias=True, exclude_none=True) for entry in entries]
-            return _Page(dumped, page.next_cursor, ttl_ms, left_out=left_out)
-        return _Page(_page_entries(page, listing), page.next_cursor, ttl_ms, keys_sorted=True, left_out=left_out)
+            return _Page(dumped, page.next_cursor, ttl_ms, left_out=left_out, size=size)
+        return _Page(
+            _page_entries(page, listing), page.next_cursor, ttl_ms, keys_sorted=True, left_out=left_out, size=size
+        )
 
     def _remote(self, error: MCPError) -> RemoteError:
         """The SDK's error as discovery's: `ConnectionClosed` once the session's connection has closed
@@ -1271,15 +1275,15 @@ def _or_skip(server: ServerConfig, listing: _Listing) -> str:
 async def _list_all(
     peer: _Peer, server: ServerConfig, listing: _Listing, ttls: list[int], warn: Warn
 ) -> list[JSON] | None:
-    """Every page of one list method, in order, each page's `ttlMs` told to `ttls`; a repeated cursor
-    or too many pages is an error. An entry that is not valid MCP is left out with a warning line:
+    """Every page of one list method, in order, each page's `ttlMs` told to `ttls`; a repeated cursor,
+    too many pages, or pages that hold too much (`ListingBound`) is an error. An entry that is not valid MCP is left out with a warning line:
     one malformed tool does not cost the server's whole catalog.
 
     None when the server answers the first page with -32601: it declared the capability but does
     not implement this method (mcp 1.x servers with `resources` but no templates do that)."""
     entries: list[JSON] = []
     cursor: str | None = None
-    seen_cursors: set[str] = set()
+    bound = ListingBound()
     diagnostics = _diagnostics.get()
     for number in range(1, server.max_pages + 1):
         if diagnostics is not None:
@@ -1334,13 +1338,11 @@ async def _list_all(
         ttls.append(page.ttl_ms)
         entries.extend(page.entries if page.keys_sorted else sorted_copy(page.entries))
         cursor = page.next_cursor
+        stop = bound.stop(page.size, cursor)
+        if stop is not None:
+            raise StubgenError(f"server {server.name!r}: {listing.method} {stop}, so its catalog cannot be listed")
         if cursor is None:
             return entries
-        if cursor in seen_cursors:
-            raise StubgenError(
-                f"server {server.name!r}: {listing.method} {repeated_cursor(cursor)}, so its catalog cannot be listed"
-            )
-        seen_cursors.add(cursor)
     raise StubgenError(
         f"server {server.name!r}: {listing.method} still had more after {server.max_pages} pages; "
         "raise max_pages in the config or --max-pages if the catalog really is that large"
