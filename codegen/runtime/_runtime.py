@@ -27,6 +27,7 @@ import hashlib
 import importlib
 import json
 import math
+import os
 import sys
 from collections.abc import (
     AsyncIterator,
@@ -1634,7 +1635,8 @@ class GeneratedClient:
                     # own included; a lone exception reaches the caller as itself, so `except` finds it.
                     lone = _lone_exception(error)
                     if connecting:
-                        refused = _handshake_error(cls.server_name, lone)
+                        exited = _exited_at_once(server, watch)
+                        refused = _handshake_error(cls.server_name, lone, exited)
                     else:  # the HTTP transport's own failure (the server gone mid-call) ends the block
                         refused = _connection_error(cls.server_name, "the connection", lone)
                     if refused is not None:
@@ -2155,12 +2157,13 @@ def _result_error(server: str, tool: str, error: Exception) -> StubgenClientErro
     return None
 
 
-def _handshake_error(server: str, error: BaseException) -> ServerError | None:
+def _handshake_error(server: str, error: BaseException, exited: str = "") -> ServerError | None:
     """`ServerError` for what the SDK raised while connecting, where the server is the cause: an error
     answer to the handshake (or the connection closing; `auto`'s probe answered "not now"), an
     answer that is not valid MCP, or a protocol version the SDK does not speak. A 429 or 503 that
     does not say when to retry says to retry later, a 405 names the SSE transport, a 404 says to check
-    the URL, and a server that takes one session per start says to restart it."""
+    the URL, and a server that takes one session per start says to restart it. `exited`: what to say
+    of a stdio server that closed the connection by exiting at once (`_exited_at_once`)."""
     from mcp.shared.exceptions import MCPError
 
     from ._http import endpoint_advice, retry_advice
@@ -2172,7 +2175,9 @@ def _handshake_error(server: str, error: BaseException) -> ServerError | None:
     if isinstance(error, MCPError):
         data = error.error.data
         advice = retry_advice(data) or endpoint_advice(data) or _one_session_advice(error)
-        return _answer_error(server, "the handshake", error, advice)
+        return _answer_error(
+            server, "the handshake", error, advice or _closed_advice(error, exited)
+        )
     if not isinstance(error, Exception):
         return None
     return _server_error(server, "the handshake", error) or _connection_error(
@@ -2386,10 +2391,35 @@ def _one_session_advice(error: MCPError) -> str:
     return ""
 
 
-def _closed_advice(error: MCPError) -> str:
+def _exited_at_once(server: object, watch: StartupWatch) -> str:
+    """What to say of a stdio server that exited with status 0 before the handshake, when its command
+    is a link to a Node script (`_stdio.linked_node_script`, the rule `snapshot` applies too)."""
+    from mcp.client.stdio import StdioServerParameters, get_default_environment
+
+    from ._stdio import linked_node_script, linked_node_script_advice
+
+    if not isinstance(server, StdioServerParameters) or watch.exit_status != 0:
+        return ""
+    path = (get_default_environment() | (server.env or {})).get("PATH")
+    command = server.command
+    if server.cwd is not None and os.path.dirname(command) and not os.path.isabs(command):
+        command = os.path.join(server.cwd, command)  # as the started process reads it
+    script = linked_node_script(command, path)
+    if script is None:
+        return ""
+    start = f"StdioServerParameters(command={'node'!r}, args={[script, *server.args]!r})"
+    return "; the server exited with status 0 before answering; " + linked_node_script_advice(
+        script, start
+    )
+
+
+def _closed_advice(error: MCPError, exited: str = "") -> str:
     """What to do when the SDK ended a request because the connection closed under it (stdio: the
-    server exited, or closed its stdout): nothing more can be sent on that connection."""
+    server exited, or closed its stdout): nothing more can be sent on that connection. `exited`
+    replaces it for a server whose exit says why (`_exited_at_once`)."""
     if error.code == _CONNECTION_CLOSED and error.message == "Connection closed":
+        if exited:
+            return exited
         return (
             "; the server exited or closed the connection before answering (its stderr or log says "
             "why): connect again"

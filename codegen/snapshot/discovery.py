@@ -61,6 +61,8 @@ from codegen.runtime._stdio import (
     NESTED_TOO_DEEP,
     answers_one_of,
     http_quiet_ended,
+    linked_node_script,
+    linked_node_script_advice,
     quiet_after_url,
     read_refused,
     serves_http,
@@ -1645,28 +1647,19 @@ def _silent_exit(server: ServerConfig, leaf: BaseException, diagnostics: _Diagno
     return ""
 
 
-_NODE_SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs")
-
-
 def _linked_node_script(server: ServerConfig) -> str:
-    """Advice for a command that is a symbolic link to a Node script, as npm's node_modules/.bin/
-    entries are: responsible-vibe-mcp 0.1.10 serves only when `import.meta.url` is
-    `file://` + `process.argv[1]`, which through the link names the link, so it exits at once with
-    status 0, saying nothing; started as `node <script>` it serves."""
+    """Advice for a command that is a symbolic link to a Node script (`_stdio.linked_node_script`),
+    in the config's or the command line's words."""
     assert server.command is not None
-    found = shutil.which(program_path(server), path=search_path(server_environment(server)))
-    if found is None or not os.path.islink(found):
+    script = linked_node_script(program_path(server), search_path(server_environment(server)))
+    if script is None:
         return ""
-    script = os.path.realpath(found)
-    if not script.endswith(_NODE_SCRIPT_SUFFIXES):
-        return ""
-    return (
-        f"; its command is a link to the Node script {script}, and a script that serves only when run as "
-        "its own file exits so when started through a link: try "
-        + server.advise(
+    return "; " + linked_node_script_advice(
+        script,
+        server.advise(
             f'command = "node", args = {json.dumps([script, *server.args], ensure_ascii=False)}',
             f"-- {shlex.join(['node', script, *server.args])}",
-        )
+        ),
     )
 
 
