@@ -139,6 +139,18 @@ def serves_http(server_name: str, waited: str, advice: str) -> str:
     )
 
 
+def endpoint_advice(url: str, connect: str) -> str:
+    """`connect` (how to reach the server at `url`, "" when it named none) as advice: as it is for a
+    URL whose path MCP's conventions name an endpoint (`MCP_PATHS`), else only if it serves MCP
+    there, which cannot be told from outside: a program that is no MCP server names URLs too
+    (mcp-compressor 0.38.2's `--cli-mode`, a command bridge whose URL answers MCP with 404)."""
+    if url.endswith(MCP_PATHS):
+        return connect
+    if url:
+        return f"if that URL is its MCP endpoint (mcp-stubgen cannot tell: such URLs usually end in /mcp), {connect}"
+    return f"if it serves MCP over HTTP, {connect}"
+
+
 def quiet_after_url(quiet: float, url: str) -> str:
     """What a stdio server ended early by `http_quiet_ended` was waited for."""
     return f"no answer on stdout {quiet:.3g}s (a third of connect_timeout) after it said it listens on {url}"

@@ -60,6 +60,7 @@ from codegen.runtime._stdio import (
     HTTP_QUIET_SHARE,
     NESTED_TOO_DEEP,
     answers_one_of,
+    endpoint_advice,
     http_quiet_ended,
     linked_node_script,
     linked_node_script_advice,
@@ -1685,7 +1686,8 @@ def _npx_asked(server: ServerConfig, diagnostics: _Diagnostics) -> str:
 
 def _serves_http(server: ServerConfig, diagnostics: _Diagnostics) -> str:
     """The line for a stdio server that never answered and serves HTTP (`_Diagnostics.find_http`),
-    with its URL in the advice where it said one. It is not started again for the legacy
+    with its URL in the advice where it said one, as an MCP endpoint only if it is one by convention
+    (`_stdio.endpoint_advice`). It is not started again for the legacy
     handshake, whose wait would tell nothing more."""
     url = diagnostics.http_url
     waited = (
@@ -1693,12 +1695,12 @@ def _serves_http(server: ServerConfig, diagnostics: _Diagnostics) -> str:
         if diagnostics.quiet_after_url
         else f"no answer to the handshake within {server.timeouts.connect:g}s; {diagnostics.serves_http}"
     )
-    advice = (
+    connect = (
         server.advise(f'give that URL as the server\'s `url` (url = "{url}")', f"snapshot it with --url {url}")
         if url
-        else server.advise("give its URL as the server's `url`", "snapshot it with --url")
+        else server.advise("give its MCP endpoint as the server's `url`", "snapshot it with --url and its MCP endpoint")
     )
-    return serves_http(server.name, waited, advice)
+    return serves_http(server.name, waited, endpoint_advice(url, connect))
 
 
 def http_quiet(server: ServerConfig) -> float:

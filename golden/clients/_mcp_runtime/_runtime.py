@@ -2220,7 +2220,7 @@ def _handshake_timeout(
     """What to say of a server that did not complete the handshake within `connect_timeout`."""
     from mcp.client.stdio import StdioServerParameters
 
-    from ._stdio import HTTP_QUIET_SHARE, quiet_after_url, serves_http
+    from ._stdio import HTTP_QUIET_SHARE, endpoint_advice, quiet_after_url, serves_http
 
     waited = f"no answer to the handshake within {timeout:g}s (connect_timeout)"
     url = watch.listening
@@ -2229,7 +2229,7 @@ def _handshake_timeout(
             waited = quiet_after_url(timeout * HTTP_QUIET_SHARE, url)
         else:
             waited = f"{waited}; it says it listens on {url}"
-        advice = f'connect to that URL instead: connect("{url}")'
+        advice = endpoint_advice(url, f'connect to that URL instead: connect("{url}")')
         return HandshakeTimeoutError(
             server_name, timeout, serves_http(server_name, waited, advice), url
         )
