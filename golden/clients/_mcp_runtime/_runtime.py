@@ -1664,7 +1664,7 @@ class GeneratedClient:
         A generated tool the server lists in a form that is not valid MCP (its `inputSchema` a
         string, say) can no longer be called as generated: it is missing, and the error says why.
         Such an entry for a tool the package does not have is left out with a logged warning. A
-        server whose paging never ends (a repeated cursor, more than `max_pages` pages) raises
+        server whose paging never ends (a repeated cursor, more than `max_pages` pages, more than `MAX_LISTING_BYTES` held) raises
         `PaginationError` instead of listing forever.
         """
         tools, left_out = await list_tools(
@@ -2851,7 +2851,7 @@ class SyncClient(Generic[ClientT]):
     def verify(self, *, max_pages: int = MAX_PAGES) -> None:
         """List the live server's tools and raise `CatalogDriftError` if any generated tool changed or vanished.
 
-        A server whose paging never ends (a repeated cursor, more than `max_pages` pages) raises
+        A server whose paging never ends (a repeated cursor, more than `max_pages` pages, more than `MAX_LISTING_BYTES` held) raises
         `PaginationError` instead of listing forever.
         """
         self._run(self.async_client.verify(max_pages=max_pages))
