@@ -60,3 +60,15 @@ async def test_a_calls_relisting_stops_a_listing_that_holds_too_much(lowered: No
                 pages += 1
     assert pages == 26
     assert "tools/list held more than 1 MiB in 27 pages" in str(stopped.value)
+
+
+async def test_a_page_asked_for_again_is_a_new_listing_not_a_loop() -> None:
+    """Code that asks the session for a page it had (the second, twice) is not paging in a loop: the
+    cursor that page returns came back because it was asked for again, not because the server loops."""
+    server = StdioServerParameters(command=PYTHON, args=[str(SERVERS / "paging_server.py")])
+    async with Client(server) as client:
+        _runtime._list_tools_entry_by_entry(client, "paging")
+        first = await client.session.list_tools()
+        again = PaginatedRequestParams(cursor=first.next_cursor)
+        second = await client.session.list_tools(params=again)
+        assert (await client.session.list_tools(params=again)).next_cursor == second.next_cursor == "6"

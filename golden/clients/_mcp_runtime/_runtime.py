@@ -1398,19 +1398,22 @@ def _list_tools_entry_by_entry(client: Client | ClientSession, server: str) -> N
         session.list_tools, _ADJUSTED, False
     ):  # a stand-in session, or one already adjusted
         return
-    listing = [ListingBound()]  # the current listing's, replaced when a new one starts
+    # the current listing's bound, and the cursor that goes on with it: a request for any other
+    # page (the first, or one asked for again) starts a new listing
+    listing: list[Any] = [ListingBound(), None]
 
     async def list_tools(*, params: PaginatedRequestParams | None = None) -> ListToolsResult:
         cursor = None if params is None else params.cursor
-        if cursor is None:  # a new listing
+        if cursor is None or cursor != listing[1]:
             listing[0] = ListingBound()
-        bound = listing[0]
+        bound: ListingBound = listing[0]
         meta = None if params is None else params.meta
         page, left_out, size = await list_page(session, "tools/list", cursor, meta=meta)
         number = bound.pages + 1
         stop = bound.stop(size, page.next_cursor)
         if stop is not None:
             raise PaginationError(server, stop)
+        listing[1] = page.next_cursor
         for entry in left_out:
             import logging
 
