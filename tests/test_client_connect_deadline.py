@@ -93,6 +93,22 @@ def test_a_stdio_server_that_serves_http_fails_the_sync_connect_naming_its_url(
     assert time.monotonic() - started < TIMEOUT + SLACK
 
 
+async def test_a_url_that_is_no_mcp_endpoint_is_offered_only_if_it_is_one(weather: ModuleType) -> None:
+    """mcp-compressor 0.38.2 in `--cli-mode` is no MCP server: it names the URL of a command bridge
+    that answers 404, and `connect` said to connect to it, as `snapshot` said to snapshot it."""
+    server = StdioServerParameters(command=PYTHON, args=[str(SERVERS / "raw_server.py"), "--mode", "command-bridge"])
+    with pytest.raises(weather.ServerError) as raised:
+        async with weather.WeatherClient.connect(server, connect_timeout=TIMEOUT):
+            pytest.fail("connected to a program that is no MCP server")
+    url = raised.value.listening
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+", url), str(raised.value)
+    assert str(raised.value).endswith(
+        f"so it serves HTTP, not stdio: start it in its stdio mode (often a --stdio or --transport stdio option), "
+        f"or if that URL is its MCP endpoint (mcp-stubgen cannot tell: such URLs usually end in /mcp), connect to "
+        f'that URL instead: connect("{url}")'
+    ), str(raised.value)
+
+
 async def test_a_url_said_on_stdout_names_the_server_too_and_its_stderr_passes_byte_for_byte(
     weather: ModuleType, capfdbinary: pytest.CaptureFixture[bytes]
 ) -> None:

@@ -665,12 +665,13 @@ def test_connect_from_config_given_server_ids_where_the_config_goes_says_to_name
         (
             "serves-http",
             r"no answer on stdout 0.333s \(a third of connect_timeout\) after it said it listens on http://localhost:5000",
+            r"if that URL is its MCP endpoint \(mcp-stubgen cannot tell: such URLs usually end in /mcp\), "
             r"give that URL as the server's `url` \(url = \"http://localhost:5000\"\)",
         ),
         (
             "serves-http-silently",
             r"no answer to the handshake within 1s; it listens on TCP port \d+ \(127\.0\.0\.1\)",
-            r"give its URL as the server's `url`",
+            r"if it serves MCP over HTTP, give its MCP endpoint as the server's `url`",
         ),
     ],
 )
@@ -682,7 +683,8 @@ async def test_connect_from_config_names_a_stdio_server_that_serves_http(
     read stdout through the SDK, waited again for the legacy handshake, and said to check that it is
     an MCP server (found in the seventeenth round); it is named as `snapshot` names it, a third of
     `connect_timeout` after it named its URL. lucide-icons-mcp 0.1.67 without `--stdio` says
-    nothing, and a port its process tree listens on names it (the nineteenth round)."""
+    nothing, and a port its process tree listens on names it (the nineteenth round). Neither says
+    where MCP is served, so the URL is offered only if it is the MCP endpoint (`founddefects4`)."""
     message = await _raw_server_refused(notes_and_weather, tmp_path, mode)
     assert re.match(
         rf"hub: server 'weather' could not connect \(StubgenError: server 'weather': {why}, so it serves HTTP, "

@@ -218,11 +218,17 @@ def test_a_server_that_answers_nothing_is_tried_once_more_with_the_legacy_handsh
     assert digest(previous) == before
 
 
+HEDGED = r"if that URL is its MCP endpoint \(mcp-stubgen cannot tell: such URLs usually end in /mcp\), "
+"""The advice's words before connecting to a URL that is no MCP endpoint by convention: mcp-compressor's
+`--cli-mode` names one that answers 404, and the line said plainly to snapshot it."""
+
+
 @pytest.mark.parametrize(
-    ("mode", "url"), [("serves-http", "http://localhost:5000"), ("serves-http-endpoint", "http://localhost:8080/mcp")]
+    ("mode", "url", "hedge"),
+    [("serves-http", "http://localhost:5000", HEDGED), ("serves-http-endpoint", "http://localhost:8080/mcp", "")],
 )
 def test_a_server_that_says_it_listens_on_http_is_named_an_http_server_without_a_second_wait(  # type: ignore[no-untyped-def]
-    previous: Path, run_cli, mode: str, url: str
+    previous: Path, run_cli, mode: str, url: str, hedge: str
 ) -> None:
     """officeagent-mcp 1.2.0 started without `--stdio` serves HTTP and logs "Now listening on:
     http://localhost:5000" to stdout: `snapshot` waited `connect_timeout`, started it again for the
@@ -241,9 +247,26 @@ def test_a_server_that_says_it_listens_on_http_is_named_an_http_server_without_a
         result.stderr,
         rf"^error: server 'raw': no answer on stdout 0.333s \(a third of connect_timeout\) after it said it listens "
         rf"on {url}, so it serves HTTP, not stdio: start it in its stdio mode \(often a --stdio or --transport stdio "
-        rf"option\), or snapshot it with --url {url}; its stdout lines",
+        rf"option\), or {hedge}snapshot it with --url {url}; its stdout lines",
     )
     assert digest(previous) == before
+
+
+def test_a_program_that_names_a_url_but_serves_no_mcp_is_not_said_to_serve_mcp_there(  # type: ignore[no-untyped-def]
+    previous: Path, run_cli
+) -> None:
+    """mcp-compressor 0.38.2 in `--cli-mode` is no MCP server on stdio: it names the URL of a command
+    bridge, and the line said to snapshot it with --url, where it answers 404 (the twenty-ninth
+    round). A URL that is no MCP endpoint by convention (`MCP_PATHS`) is offered only if it is one."""
+    result = _snapshot_raw(run_cli, previous, "command-bridge")
+    assert result.exit_code == 2
+    assert_one_line_error(
+        result.stderr,
+        r"^error: server 'raw': no answer on stdout 0.333s \(a third of connect_timeout\) after it said it listens "
+        r"on (http://127\.0\.0\.1:\d+), so it serves HTTP, not stdio: start it in its stdio mode \(often a --stdio or "
+        rf"--transport stdio option\), or {HEDGED}snapshot it with --url \1; its last stderr lines: ",
+    )
+    assert previous.read_bytes() == PREVIOUS
 
 
 def test_a_stdio_server_that_serves_http_alone_is_named_with_its_url_before_the_connect_timeout(  # type: ignore[no-untyped-def]
@@ -323,7 +346,7 @@ def test_a_server_that_listens_on_a_port_without_a_word_is_named_an_http_server_
         result.stderr,
         r"^error: server 'raw': no answer to the handshake within 1s; it listens on TCP port \d+ \(127\.0\.0\.1\), "
         r"so it serves HTTP, not stdio: start it in its stdio mode \(often a --stdio or --transport stdio option\), "
-        r"or snapshot it with --url$",
+        r"or if it serves MCP over HTTP, snapshot it with --url and its MCP endpoint$",
     )
     assert previous.read_bytes() == PREVIOUS
 

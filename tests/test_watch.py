@@ -364,6 +364,7 @@ connect_timeout = 1
         "error: server 'office': no answer on stdout 0.333s (a third of connect_timeout) after it said it listens on "
         "http://localhost:5000, "
         "so it serves HTTP, not stdio: start it in its stdio mode (often a --stdio or --transport stdio option), or "
+        "if that URL is its MCP endpoint (mcp-stubgen cannot tell: such URLs usually end in /mcp), "
         'give that URL as the server\'s `url` (url = "http://localhost:5000"); its stdout lines that are not JSON-RPC: '
     ), error
     assert not [line for line in watcher.stderr if "started it again" in line], watcher.stderr

@@ -27,6 +27,7 @@ import hashlib
 import importlib
 import json
 import math
+import os
 import sys
 from collections.abc import (
     AsyncIterator,
@@ -218,6 +219,13 @@ _LATEST_HANDSHAKE_VERSION = "2025-11-25"
 
 MAX_PAGES: Final = 1000
 """`verify()` lists at most this many pages, the same limit `mcp-stubgen snapshot` applies by default."""
+MAX_LISTING_BYTES: Final = 256 * 1024 * 1024
+"""What one listing (every page of one list method as compact JSON, and the cursors remembered to
+catch a loop) may hold. The largest real catalogs measured (docs/development.md: FastMCP over
+GitHub's REST description, 1,223 tools in a 17.7 MB snapshot; tooluniverse's 2,720 tools, 5 MB;
+claude-flow's 353 tools, k8s-mcp's 285) hold less than a tenth of it, and four pages at the
+transports' 64 MiB limit fit; without it a server could send `max_pages` such pages and make
+`snapshot`, `watch`, a hub or `verify()` hold gigabytes."""
 
 
 @final
@@ -511,8 +519,45 @@ def repeated_cursor(cursor: str) -> str:
     return f"returned cursor {cursor[:40]!r} twice (its paging loops)"
 
 
+def page_size(result: Any) -> int:
+    """A list page's size as received, as compact ASCII JSON: the same measure whichever transport
+    and whichever reader brought it."""
+    return len(json.dumps(result, separators=(",", ":"), default=str))
+
+
+class ListingBound:
+    """One listing's pages so far, and the rule every caller applies to them: a cursor that comes
+    back means the paging loops, and the pages and remembered cursors may not add up to more than
+    `MAX_LISTING_BYTES`. One per listing: `snapshot`, `verify()`, the hub and a call's re-listing
+    share it, so no caller can hold more than another."""
+
+    def __init__(self) -> None:
+        self.pages = 0
+        self.held = 0
+        self._cursors: set[str] = set()
+
+    def stop(self, size: int, cursor: str | None) -> str | None:
+        """Why the listing cannot go on after a page of `size` (`page_size`) whose next cursor is
+        `cursor`, or None: it ended (no cursor), or it may ask for the next page."""
+        self.pages += 1
+        self.held += size
+        if cursor is not None:
+            if cursor in self._cursors:
+                return repeated_cursor(cursor)
+            self._cursors.add(cursor)
+            self.held += len(cursor)
+        limit = MAX_LISTING_BYTES
+        if self.held > limit:
+            return (
+                f"held more than {limit / 2**20:g} MiB in {self.pages} pages, more than any real "
+                "catalog (the server has to send less, or end its paging)"
+            )
+        return None
+
+
 class PaginationError(StubgenClientError):
-    """The server's `tools/list` paging does not end: a cursor came back twice, or the pages ran past the limit."""
+    """The server's `tools/list` paging does not end, or holds too much: a cursor came back twice, the
+    pages ran past the limit, or they held more than `MAX_LISTING_BYTES`."""
 
     def __init__(self, server: str, reason: str) -> None:
         self.server = server
@@ -675,10 +720,10 @@ async def list_page(
     cursor: str | None,
     timeout: float | None = None,
     meta: RequestParamsMeta | None = None,
-) -> tuple[Any, tuple[LeftOutEntry, ...]]:
+) -> tuple[Any, tuple[LeftOutEntry, ...], int]:
     """One page of a list method, sent as the SDK's `ClientSession` sends it and read by `read_page`:
-    an entry the SDK's models refuse is left out and returned, not the whole page refused; an error
-    answer raises the SDK's `MCPError`. `timeout`: the session's read timeout when None; `meta`: the
+    an entry the SDK's models refuse is left out and returned, not the whole page refused, and the
+    page's `page_size` for its listing's `ListingBound`; an error answer raises the SDK's `MCPError`. `timeout`: the session's read timeout when None; `meta`: the
     request's `_meta`. The client's response cache is not used."""
     from mcp.types import (
         ListPromptsRequest,
@@ -703,7 +748,10 @@ async def list_page(
     if wait is not None:
         options["timeout"] = wait
     raw = await session._dispatcher.send_raw_request(method, data.get("params"), options)
-    return read_page(method, session._negotiated_version or _LATEST_HANDSHAKE_VERSION, raw)
+    page, left_out = read_page(
+        method, session._negotiated_version or _LATEST_HANDSHAKE_VERSION, raw
+    )
+    return page, left_out, page_size(raw)
 
 
 async def list_tools(
@@ -719,16 +767,16 @@ async def list_tools(
 
     No tools when the server answers the first page with -32601 (declared, not implemented), as
     `mcp-stubgen snapshot` records it; an error answer, or a page that is not valid MCP apart from
-    its entries, raises `ServerError`; paging that does not end `paging_error(server, why)` (`more`
-    follows its page limit)."""
+    its entries, raises `ServerError`; paging that does not end, or that holds more than a listing
+    may (`ListingBound`), `paging_error(server, why)` (`more` follows its page limit)."""
     session: Any = getattr(client, "session", client)
     tools: list[Tool] = []
     left_out: list[LeftOutEntry] = []
     cursor: str | None = None
-    seen_cursors: set[str] = set()
+    bound = ListingBound()
     for number in range(1, max_pages + 1):
         try:
-            page, dropped = await list_page(client, "tools/list", cursor)
+            page, dropped, size = await list_page(client, "tools/list", cursor)
         except Exception as error:
             refused = _server_error(server, "tools/list", error)
             if refused is None:
@@ -740,11 +788,11 @@ async def list_tools(
         tools.extend(page.tools)
         left_out.extend(dataclasses.replace(entry, page=number) for entry in dropped)
         cursor = page.next_cursor
+        stop = bound.stop(size, cursor)
+        if stop is not None:
+            raise paging_error(server, stop)
         if cursor is None:
             return tools, left_out
-        if cursor in seen_cursors:
-            raise paging_error(server, repeated_cursor(cursor))
-        seen_cursors.add(cursor)
     raise paging_error(server, f"still had more after {max_pages} pages{more}")
 
 
@@ -1339,7 +1387,8 @@ def _prime(
 
 def _list_tools_entry_by_entry(client: Client | ClientSession, server: str) -> None:
     """Have the SDK session read each `tools/list` page it sends as `list_page` does: entry by entry
-    once the SDK refuses the page, each entry left out logged as a warning naming the server. The
+    once the SDK refuses the page, each entry left out logged as a warning naming the server, and a
+    listing that loops or holds too much (`ListingBound`) a `PaginationError`. The
     session lists the tools in the middle of a call: to learn the `Mcp-Param-*` headers of a call the
     server refused for them (-32020), or the output schema of a tool no listing gave it (a call
     through a hub that never listed, or straight through the SDK client), and its check of the whole
@@ -1349,17 +1398,22 @@ def _list_tools_entry_by_entry(client: Client | ClientSession, server: str) -> N
         session.list_tools, _ADJUSTED, False
     ):  # a stand-in session, or one already adjusted
         return
-    pages: dict[str, int] = {}  # the listing's cursors so far, each with the page it asks for
+    # the current listing's bound, and the cursor that goes on with it: a request for any other
+    # page (the first, or one asked for again) starts a new listing
+    listing: list[Any] = [ListingBound(), None]
 
     async def list_tools(*, params: PaginatedRequestParams | None = None) -> ListToolsResult:
         cursor = None if params is None else params.cursor
-        if cursor is None:  # a new listing
-            pages.clear()
+        if cursor is None or cursor != listing[1]:
+            listing[0] = ListingBound()
+        bound: ListingBound = listing[0]
         meta = None if params is None else params.meta
-        page, left_out = await list_page(session, "tools/list", cursor, meta=meta)
-        number = 1 if cursor is None else pages.get(cursor, 1)
-        if page.next_cursor is not None:
-            pages[page.next_cursor] = number + 1
+        page, left_out, size = await list_page(session, "tools/list", cursor, meta=meta)
+        number = bound.pages + 1
+        stop = bound.stop(size, page.next_cursor)
+        if stop is not None:
+            raise PaginationError(server, stop)
+        listing[1] = page.next_cursor
         for entry in left_out:
             import logging
 
@@ -1584,7 +1638,8 @@ class GeneratedClient:
                     # own included; a lone exception reaches the caller as itself, so `except` finds it.
                     lone = _lone_exception(error)
                     if connecting:
-                        refused = _handshake_error(cls.server_name, lone)
+                        exited = _exited_at_once(server, watch)
+                        refused = _handshake_error(cls.server_name, lone, exited)
                     else:  # the HTTP transport's own failure (the server gone mid-call) ends the block
                         refused = _connection_error(cls.server_name, "the connection", lone)
                     if refused is not None:
@@ -1612,7 +1667,7 @@ class GeneratedClient:
         A generated tool the server lists in a form that is not valid MCP (its `inputSchema` a
         string, say) can no longer be called as generated: it is missing, and the error says why.
         Such an entry for a tool the package does not have is left out with a logged warning. A
-        server whose paging never ends (a repeated cursor, more than `max_pages` pages) raises
+        server whose paging never ends (a repeated cursor, more than `max_pages` pages, more than `MAX_LISTING_BYTES` held) raises
         `PaginationError` instead of listing forever.
         """
         tools, left_out = await list_tools(
@@ -1835,7 +1890,7 @@ class GeneratedClient:
 
     async def _list_until(self, tool: str) -> None:
         """List the tools again, page by page, until `tool` is listed: the session then knows its current
-        schema. Each page is read entry by entry (`_list_tools_entry_by_entry`)."""
+        schema. Each page is read entry by entry, and the listing bounded (`_list_tools_entry_by_entry`)."""
         from mcp.types import PaginatedRequestParams
 
         session = self._session()
@@ -2105,12 +2160,13 @@ def _result_error(server: str, tool: str, error: Exception) -> StubgenClientErro
     return None
 
 
-def _handshake_error(server: str, error: BaseException) -> ServerError | None:
+def _handshake_error(server: str, error: BaseException, exited: str = "") -> ServerError | None:
     """`ServerError` for what the SDK raised while connecting, where the server is the cause: an error
     answer to the handshake (or the connection closing; `auto`'s probe answered "not now"), an
     answer that is not valid MCP, or a protocol version the SDK does not speak. A 429 or 503 that
     does not say when to retry says to retry later, a 405 names the SSE transport, a 404 says to check
-    the URL, and a server that takes one session per start says to restart it."""
+    the URL, and a server that takes one session per start says to restart it. `exited`: what to say
+    of a stdio server that closed the connection by exiting at once (`_exited_at_once`)."""
     from mcp.shared.exceptions import MCPError
 
     from ._http import endpoint_advice, retry_advice
@@ -2122,7 +2178,9 @@ def _handshake_error(server: str, error: BaseException) -> ServerError | None:
     if isinstance(error, MCPError):
         data = error.error.data
         advice = retry_advice(data) or endpoint_advice(data) or _one_session_advice(error)
-        return _answer_error(server, "the handshake", error, advice)
+        return _answer_error(
+            server, "the handshake", error, advice or _closed_advice(error, exited)
+        )
     if not isinstance(error, Exception):
         return None
     return _server_error(server, "the handshake", error) or _connection_error(
@@ -2165,7 +2223,7 @@ def _handshake_timeout(
     """What to say of a server that did not complete the handshake within `connect_timeout`."""
     from mcp.client.stdio import StdioServerParameters
 
-    from ._stdio import HTTP_QUIET_SHARE, quiet_after_url, serves_http
+    from ._stdio import HTTP_QUIET_SHARE, endpoint_advice, quiet_after_url, serves_http
 
     waited = f"no answer to the handshake within {timeout:g}s (connect_timeout)"
     url = watch.listening
@@ -2174,7 +2232,7 @@ def _handshake_timeout(
             waited = quiet_after_url(timeout * HTTP_QUIET_SHARE, url)
         else:
             waited = f"{waited}; it says it listens on {url}"
-        advice = f'connect to that URL instead: connect("{url}")'
+        advice = endpoint_advice(url, f'connect to that URL instead: connect("{url}")')
         return HandshakeTimeoutError(
             server_name, timeout, serves_http(server_name, waited, advice), url
         )
@@ -2336,10 +2394,35 @@ def _one_session_advice(error: MCPError) -> str:
     return ""
 
 
-def _closed_advice(error: MCPError) -> str:
+def _exited_at_once(server: object, watch: StartupWatch) -> str:
+    """What to say of a stdio server that exited with status 0 before the handshake, when its command
+    is a link to a Node script (`_stdio.linked_node_script`, the rule `snapshot` applies too)."""
+    from mcp.client.stdio import StdioServerParameters, get_default_environment
+
+    from ._stdio import linked_node_script, linked_node_script_advice
+
+    if not isinstance(server, StdioServerParameters) or watch.exit_status != 0:
+        return ""
+    path = (get_default_environment() | (server.env or {})).get("PATH")
+    command = server.command
+    if server.cwd is not None and os.path.dirname(command) and not os.path.isabs(command):
+        command = os.path.join(server.cwd, command)  # as the started process reads it
+    script = linked_node_script(command, path)
+    if script is None:
+        return ""
+    start = f"StdioServerParameters(command={'node'!r}, args={[script, *server.args]!r})"
+    return "; the server exited with status 0 before answering; " + linked_node_script_advice(
+        script, start
+    )
+
+
+def _closed_advice(error: MCPError, exited: str = "") -> str:
     """What to do when the SDK ended a request because the connection closed under it (stdio: the
-    server exited, or closed its stdout): nothing more can be sent on that connection."""
+    server exited, or closed its stdout): nothing more can be sent on that connection. `exited`
+    replaces it for a server whose exit says why (`_exited_at_once`)."""
     if error.code == _CONNECTION_CLOSED and error.message == "Connection closed":
+        if exited:
+            return exited
         return (
             "; the server exited or closed the connection before answering (its stderr or log says "
             "why): connect again"
@@ -2771,7 +2854,7 @@ class SyncClient(Generic[ClientT]):
     def verify(self, *, max_pages: int = MAX_PAGES) -> None:
         """List the live server's tools and raise `CatalogDriftError` if any generated tool changed or vanished.
 
-        A server whose paging never ends (a repeated cursor, more than `max_pages` pages) raises
+        A server whose paging never ends (a repeated cursor, more than `max_pages` pages, more than `MAX_LISTING_BYTES` held) raises
         `PaginationError` instead of listing forever.
         """
         self._run(self.async_client.verify(max_pages=max_pages))

@@ -55,12 +55,15 @@ from codegen.runtime._http import (
     status_line,
     tls_failure,
 )
-from codegen.runtime._runtime import LeftOutEntry, _clip, list_page, repeated_cursor
+from codegen.runtime._runtime import LeftOutEntry, ListingBound, _clip, list_page, page_size
 from codegen.runtime._stdio import (
     HTTP_QUIET_SHARE,
     NESTED_TOO_DEEP,
     answers_one_of,
+    endpoint_advice,
     http_quiet_ended,
+    linked_node_script,
+    linked_node_script_advice,
     quiet_after_url,
     read_refused,
     serves_http,
@@ -148,6 +151,8 @@ class _Page:
     """Whether every object's keys are already sorted, as `Snapshot.of_sorted_entries` takes them."""
     left_out: tuple[LeftOutEntry, ...] = ()
     """Its entries that are not valid MCP, each checked on its own, which `entries` leaves out."""
+    size: int = 0
+    """Its `page_size` as received, which its listing's `ListingBound` adds up."""
 
 
 class _Peer(Protocol):
@@ -661,7 +666,7 @@ class _StdioPeer:
     async def list_page(self, listing: _Listing, cursor: str | None) -> _Page:
         result = await self._session.request(listing.method, {"cursor": cursor} if cursor is not None else None)
         entries, next_cursor, ttl_ms, left_out = wire.page(listing.method, self.protocol_version, result)
-        return _Page(entries, next_cursor, ttl_ms, left_out=left_out)
+        return _Page(entries, next_cursor, ttl_ms, left_out=left_out, size=page_size(result))
 
 
 class _SdkPeer:
@@ -747,15 +752,17 @@ class _SdkPeer:
             # timeout of the SDK's (`_list_all`'s deadline bounds it, and `held` moves that one), and
             # not `Client.list_tools`, which drops a tool whose `x-mcp-header` annotations are invalid
             # without a word: `list_catalog` says which it drops and why
-            page, left_out = await list_page(self._client, listing.method, cursor, timeout=math.inf)
+            page, left_out, size = await list_page(self._client, listing.method, cursor, timeout=math.inf)
         except MCPError as error:
             raise self._remote(error) from None
         entries = getattr(page, listing.items)
         ttl_ms = getattr(page, "ttl_ms", 0)
         if _any_non_finite(entries):  # as read, for `_refuse_non_finite` to name (JSON text would hold null)
             dumped = [entry.model_dump(by_alias=True, exclude_none=True) for entry in entries]
-            return _Page(dumped, page.next_cursor, ttl_ms, left_out=left_out)
-        return _Page(_page_entries(page, listing), page.next_cursor, ttl_ms, keys_sorted=True, left_out=left_out)
+            return _Page(dumped, page.next_cursor, ttl_ms, left_out=left_out, size=size)
+        return _Page(
+            _page_entries(page, listing), page.next_cursor, ttl_ms, keys_sorted=True, left_out=left_out, size=size
+        )
 
     def _remote(self, error: MCPError) -> RemoteError:
         """The SDK's error as discovery's: `ConnectionClosed` once the session's connection has closed
@@ -1271,15 +1278,15 @@ def _or_skip(server: ServerConfig, listing: _Listing) -> str:
 async def _list_all(
     peer: _Peer, server: ServerConfig, listing: _Listing, ttls: list[int], warn: Warn
 ) -> list[JSON] | None:
-    """Every page of one list method, in order, each page's `ttlMs` told to `ttls`; a repeated cursor
-    or too many pages is an error. An entry that is not valid MCP is left out with a warning line:
+    """Every page of one list method, in order, each page's `ttlMs` told to `ttls`; a repeated cursor,
+    too many pages, or pages that hold too much (`ListingBound`) is an error. An entry that is not valid MCP is left out with a warning line:
     one malformed tool does not cost the server's whole catalog.
 
     None when the server answers the first page with -32601: it declared the capability but does
     not implement this method (mcp 1.x servers with `resources` but no templates do that)."""
     entries: list[JSON] = []
     cursor: str | None = None
-    seen_cursors: set[str] = set()
+    bound = ListingBound()
     diagnostics = _diagnostics.get()
     for number in range(1, server.max_pages + 1):
         if diagnostics is not None:
@@ -1334,13 +1341,11 @@ async def _list_all(
         ttls.append(page.ttl_ms)
         entries.extend(page.entries if page.keys_sorted else sorted_copy(page.entries))
         cursor = page.next_cursor
+        stop = bound.stop(page.size, cursor)
+        if stop is not None:
+            raise StubgenError(f"server {server.name!r}: {listing.method} {stop}, so its catalog cannot be listed")
         if cursor is None:
             return entries
-        if cursor in seen_cursors:
-            raise StubgenError(
-                f"server {server.name!r}: {listing.method} {repeated_cursor(cursor)}, so its catalog cannot be listed"
-            )
-        seen_cursors.add(cursor)
     raise StubgenError(
         f"server {server.name!r}: {listing.method} still had more after {server.max_pages} pages; "
         "raise max_pages in the config or --max-pages if the catalog really is that large"
@@ -1643,28 +1648,19 @@ def _silent_exit(server: ServerConfig, leaf: BaseException, diagnostics: _Diagno
     return ""
 
 
-_NODE_SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs")
-
-
 def _linked_node_script(server: ServerConfig) -> str:
-    """Advice for a command that is a symbolic link to a Node script, as npm's node_modules/.bin/
-    entries are: responsible-vibe-mcp 0.1.10 serves only when `import.meta.url` is
-    `file://` + `process.argv[1]`, which through the link names the link, so it exits at once with
-    status 0, saying nothing; started as `node <script>` it serves."""
+    """Advice for a command that is a symbolic link to a Node script (`_stdio.linked_node_script`),
+    in the config's or the command line's words."""
     assert server.command is not None
-    found = shutil.which(program_path(server), path=search_path(server_environment(server)))
-    if found is None or not os.path.islink(found):
+    script = linked_node_script(program_path(server), search_path(server_environment(server)))
+    if script is None:
         return ""
-    script = os.path.realpath(found)
-    if not script.endswith(_NODE_SCRIPT_SUFFIXES):
-        return ""
-    return (
-        f"; its command is a link to the Node script {script}, and a script that serves only when run as "
-        "its own file exits so when started through a link: try "
-        + server.advise(
+    return "; " + linked_node_script_advice(
+        script,
+        server.advise(
             f'command = "node", args = {json.dumps([script, *server.args], ensure_ascii=False)}',
             f"-- {shlex.join(['node', script, *server.args])}",
-        )
+        ),
     )
 
 
@@ -1690,7 +1686,8 @@ def _npx_asked(server: ServerConfig, diagnostics: _Diagnostics) -> str:
 
 def _serves_http(server: ServerConfig, diagnostics: _Diagnostics) -> str:
     """The line for a stdio server that never answered and serves HTTP (`_Diagnostics.find_http`),
-    with its URL in the advice where it said one. It is not started again for the legacy
+    with its URL in the advice where it said one, as an MCP endpoint only if it is one by convention
+    (`_stdio.endpoint_advice`). It is not started again for the legacy
     handshake, whose wait would tell nothing more."""
     url = diagnostics.http_url
     waited = (
@@ -1698,12 +1695,12 @@ def _serves_http(server: ServerConfig, diagnostics: _Diagnostics) -> str:
         if diagnostics.quiet_after_url
         else f"no answer to the handshake within {server.timeouts.connect:g}s; {diagnostics.serves_http}"
     )
-    advice = (
+    connect = (
         server.advise(f'give that URL as the server\'s `url` (url = "{url}")', f"snapshot it with --url {url}")
         if url
-        else server.advise("give its URL as the server's `url`", "snapshot it with --url")
+        else server.advise("give its MCP endpoint as the server's `url`", "snapshot it with --url and its MCP endpoint")
     )
-    return serves_http(server.name, waited, advice)
+    return serves_http(server.name, waited, endpoint_advice(url, connect))
 
 
 def http_quiet(server: ServerConfig) -> float:

@@ -17,7 +17,9 @@ HTTP server alone, which names its health URL before its MCP one; `serves-http-s
 lucide-icons-mcp 0.1.67, whose child process listens on a port and which says nothing; `waits-for-sign-in`:
 @a-bonus/google-docs-mcp 1.11.3 with no stored token, which listens on a loopback port for the
 redirect of the sign-in URL it prints to stderr, and answers nothing until a browser comes back;
-`names-metrics-url`: a stdio server that names an HTTP page of its own on stderr and answers). Mode `probe-answered-with-another-id` is effect-mcp 0.1.16 (Effect's `McpServer`): it refuses
+`names-metrics-url`: a stdio server that names an HTTP page of its own on stderr and answers;
+`command-bridge`: mcp-compressor 0.38.2 in `--cli-mode`, no MCP server at all, which names the URL of
+a command bridge that answers 404). Mode `probe-answered-with-another-id` is effect-mcp 0.1.16 (Effect's `McpServer`): it refuses
 `server/discover` with an error whose `id` is its error code, not the request's.
 """
 
@@ -470,6 +472,21 @@ def main() -> None:
             "[INFO] Authorize this app by visiting this url: https://accounts.example.com/o/oauth2/v2/auth"
             f"?access_type=offline&client_id=demo&redirect_uri={redirect}&response_type=code\n"
         )
+        sys.stderr.flush()
+        hang()
+    if mode == "command-bridge":  # mcp-compressor 0.38.2 --cli-mode: no MCP server, a command bridge on HTTP
+        import threading
+        from http.server import BaseHTTPRequestHandler, HTTPServer
+
+        class NoMcpHere(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                self.send_error(404)
+
+            do_GET = do_POST
+
+        bridge = HTTPServer(("127.0.0.1", 0), NoMcpHere)
+        threading.Thread(target=bridge.serve_forever, daemon=True).start()
+        sys.stderr.write(f"CLI bridge listening on http://127.0.0.1:{bridge.server_port}\n")
         sys.stderr.flush()
         hang()
     if mode == "serves-http":  # officeagent-mcp 1.2.0 without --stdio: ASP.NET serves HTTP, logs to stdout

@@ -150,7 +150,8 @@ class HubError(Exception):
 
 
 class PaginationError(HubError):
-    """A server's `tools/list` paging does not end: a cursor came back twice, or the pages ran past the limit."""
+    """A server's `tools/list` paging does not end or holds too much: a cursor came back twice, or the
+    pages ran past a limit (`MAX_PAGES`, `MAX_LISTING_BYTES`)."""
 
     def __init__(self, server: str, reason: str) -> None:
         self.server = server
@@ -1270,7 +1271,7 @@ async def _list_all_tools(
     client: Client | ClientSession, server: str
 ) -> tuple[list[Tool], dict[str, str]]:
     """Every tool the server lists now, page by page, bypassing the client's response cache; paging
-    that does not end (a repeated cursor, more than `MAX_PAGES` pages) raises `PaginationError`, an
+    that does not end (a repeated cursor, more than `MAX_PAGES` pages, more than `MAX_LISTING_BYTES` held) raises `PaginationError`, an
     error answer or one that is not valid MCP `ServerError`. An entry that is not valid MCP (a tool
     whose `inputSchema` is a string) is left out with a logged warning: the server's other tools,
     and the hub's other servers, stay. Returned beside the tools: what is wrong with each entry left

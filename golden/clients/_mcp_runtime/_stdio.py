@@ -23,6 +23,7 @@ import json
 import logging
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -138,6 +139,18 @@ def serves_http(server_name: str, waited: str, advice: str) -> str:
     )
 
 
+def endpoint_advice(url: str, connect: str) -> str:
+    """`connect` (how to reach the server at `url`, "" when it named none) as advice: as it is for a
+    URL whose path MCP's conventions name an endpoint (`MCP_PATHS`), else only if it serves MCP
+    there, which cannot be told from outside: a program that is no MCP server names URLs too
+    (mcp-compressor 0.38.2's `--cli-mode`, a command bridge whose URL answers MCP with 404)."""
+    if url.endswith(MCP_PATHS):
+        return connect
+    if url:
+        return f"if that URL is its MCP endpoint (mcp-stubgen cannot tell: such URLs usually end in /mcp), {connect}"
+    return f"if it serves MCP over HTTP, {connect}"
+
+
 def quiet_after_url(quiet: float, url: str) -> str:
     """What a stdio server ended early by `http_quiet_ended` was waited for."""
     return f"no answer on stdout {quiet:.3g}s (a third of connect_timeout) after it said it listens on {url}"
@@ -154,6 +167,9 @@ class StartupWatch:
     signs_in: str = ""
     cut_short: bool = False
     """Whether the handshake was ended early for it (`http_quiet_ended`), not by `connect_timeout`."""
+    exit_status: int | None = None
+    """The server's exit status once its transport closed (`Popen.returncode`): 0 from one that ended by
+    itself, a signal's from one stopped on the way out."""
 
     def read(self, line: str) -> None:
         """A line the server wrote that is not JSON-RPC (stdout) or its log (stderr)."""
@@ -201,8 +217,36 @@ async def stdio_transport(
             _size(MAX_MESSAGE_CHARACTERS),
         )
 
-    async with pipe_transport(process, parse, encoding, errors, overlong) as streams:
-        yield streams
+    try:
+        async with pipe_transport(process, parse, encoding, errors, overlong) as streams:
+            yield streams
+    finally:
+        if watch is not None:
+            watch.exit_status = process.returncode
+
+
+NODE_SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs")
+
+
+def linked_node_script(command: str, path: str | None) -> str | None:
+    """The Node script a server's command is a symbolic link to, as npm's node_modules/.bin/ entries
+    are, found on `path` (None: this process's PATH) as the server's start finds it; else None."""
+    found = shutil.which(command, path=path)
+    if found is None or not os.path.islink(found):
+        return None
+    script = os.path.realpath(found)
+    return script if script.endswith(NODE_SCRIPT_SUFFIXES) else None
+
+
+def linked_node_script_advice(script: str, start: str) -> str:
+    """What to say of a server whose command is a link to the Node `script` and that exited at once
+    with status 0, saying nothing, and how to `start` it instead: responsible-vibe-mcp 0.1.10 serves
+    only when `import.meta.url` is `file://` + `process.argv[1]`, which through a link names the link;
+    started as `node <script>` it serves. `snapshot`, generated clients and hubs say it alike."""
+    return (
+        f"its command is a link to the Node script {script}, and a script that serves only when run as "
+        f"its own file exits so when started through a link: try {start}"
+    )
 
 
 def pipes_served() -> bool:
