@@ -66,13 +66,18 @@ def plain_source(job: ModelJob, entry: JSON) -> str | None:
     if not job.stem.isascii() or not job.stem.isidentifier() or not proven_release():
         return None
     module = _Module(job.stem, job.naming_rules >= DIGIT_RULES)
+    return module.text() if _took(module, entry) else None
+
+
+def _took(module: _Module, entry: JSON) -> bool:
+    """Whether `module` took the tool's schemas (`entry`): False where one is not plain."""
     try:
         module.root(entry["inputSchema"], "Input")
         if "outputSchema" in entry:
             module.root(entry["outputSchema"], "Output")
     except _NotPlain:
-        return None
-    return module.text()
+        return False
+    return True
 
 
 _SHAPE_STEM = "Tool"
@@ -101,14 +106,7 @@ def plainly_typed(tool: JSON, naming_rules: int) -> bool:
     entry = datamodel_entry(ModelJob(tool, _SHAPE_STEM, naming_rules))
     if not all(plainly_valid(entry[key]) for key in ("inputSchema", "outputSchema") if key in entry):
         return False
-    module = _Module(_SHAPE_STEM, naming_rules >= DIGIT_RULES, written=False)
-    try:
-        module.root(entry["inputSchema"], "Input")
-        if "outputSchema" in entry:
-            module.root(entry["outputSchema"], "Output")
-    except _NotPlain:
-        return False
-    return True
+    return _took(_Module(_SHAPE_STEM, naming_rules >= DIGIT_RULES, written=False), entry)
 
 
 @dataclass
